@@ -1,0 +1,109 @@
+"""One diagnostic type for every pass, and the formatters that print it.
+
+Every problem the compiler finds in a user's rules is a `Diagnostic` pointing at
+a `Span` (file, 1-based line and column, and the JSON path inside the document).
+Passes collect diagnostics and return them; only the CLI decides how to print
+them and which exit code to use.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where something came from: a file, 1-based line and column, and a JSON path."""
+
+    file: str
+    line: int = 1
+    col: int = 1
+    path: tuple[str | int, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    def at(self, *, line_offset: int = 0, col_offset: int = 0) -> Span:
+        """A span shifted inside the same file (used for columns inside a formula string)."""
+        return Span(self.file, self.line + line_offset, self.col + col_offset, self.path)
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    span: Span
+    code: str
+    message: str
+    severity: str = "error"
+    hint: str | None = None
+
+    def format(self, *, color: bool = False) -> str:
+        sev = self.severity
+        if color:
+            sev = ("\x1b[1;31m" if sev == "error" else "\x1b[1;33m") + sev + "\x1b[0m"
+        text = f"{self.span}: {sev}[{self.code}]: {self.message}"
+        if self.hint:
+            text += f"; {self.hint}"
+        return text
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "file": self.span.file,
+            "line": self.span.line,
+            "col": self.span.col,
+            "path": list(self.span.path),
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+@dataclass
+class Diagnostics:
+    """An ordered collection that passes append to."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, span: Span, code: str, message: str, hint: str | None = None) -> None:
+        self.items.append(Diagnostic(span, code, message, "error", hint))
+
+    def extend(self, other: Iterable[Diagnostic]) -> None:
+        self.items.extend(other)
+
+    def __bool__(self) -> bool:
+        return any(d.severity == "error" for d in self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def sorted(self) -> list[Diagnostic]:
+        return sorted(self.items, key=lambda d: (d.span.file, d.span.line, d.span.col, d.code))
+
+
+class RulesError(Exception):
+    """Raised at a pass boundary when the rules cannot be compiled; carries every diagnostic."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        super().__init__(f"{len(self.diagnostics)} problem(s) in the rules")
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """A 'did you mean ...?' hint for a misspelt key or id, or None."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def format_text(diags: Sequence[Diagnostic], *, color: bool = False) -> str:
+    lines = [d.format(color=color) for d in diags]
+    errors = sum(1 for d in diags if d.severity == "error")
+    if errors:
+        lines.append(f"{errors} error(s)")
+    return "\n".join(lines)
+
+
+def format_json(diags: Sequence[Diagnostic]) -> str:
+    return json.dumps([d.to_json() for d in diags], ensure_ascii=False, indent=2)

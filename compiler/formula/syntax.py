@@ -1,0 +1,237 @@
+"""Formula syntax: text -> a small expression tree, never evaluated.
+
+Formulas are written in Python-like infix notation (`floor((武技 + 专业) / 2)`,
+`x if 距离 <= 5 else 0`). The text is parsed with `ast.parse(mode="eval")` and
+then translated node by node into the tree below; every construct outside the
+whitelist (attribute chains on calls, subscripts, lambdas, comprehensions,
+`**`, dunder names, keyword arguments, ...) becomes a `FormulaError` with the
+column where it starts. Nothing is ever passed to `eval` or `exec`.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+MAX_LENGTH = 400
+MAX_NODES = 200
+
+
+class FormulaError(Exception):
+    def __init__(self, col: int, message: str, hint: str | None = None):
+        super().__init__(message)
+        self.col = col
+        self.message = message
+        self.hint = hint
+
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    value: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bool:
+    value: bool
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Str:
+    value: str
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    parts: tuple[str, ...]
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unary:
+    op: str  # "-", "+", "not"
+    operand: Expr
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    op: str  # "+", "-", "*", "/"
+    left: Expr
+    right: Expr
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    ops: tuple[str, ...]  # "<", "<=", ">", ">=", "==", "!="
+    operands: tuple[Expr, ...]
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoolOp:
+    op: str  # "and", "or"
+    values: tuple[Expr, ...]
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Cond:
+    test: Expr
+    then: Expr
+    orelse: Expr
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    func: str
+    args: tuple[Expr, ...]
+    col: int
+
+
+Expr = Num | Bool | Str | Name | Unary | Binary | Compare | BoolOp | Cond | Call
+
+_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+_CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+_FORBIDDEN = {
+    ast.Pow: "'**' is not allowed; formulas use + - * / and functions",
+    ast.FloorDiv: "'//' is not allowed; write floor(a / b)",
+    ast.Mod: "'%' is not allowed",
+    ast.Lambda: "lambdas are not allowed in formulas",
+    ast.ListComp: "comprehensions are not allowed in formulas",
+    ast.SetComp: "comprehensions are not allowed in formulas",
+    ast.DictComp: "comprehensions are not allowed in formulas",
+    ast.GeneratorExp: "comprehensions are not allowed in formulas",
+    ast.Subscript: "indexing is not allowed in formulas",
+    ast.NamedExpr: "':=' is not allowed in formulas",
+    ast.JoinedStr: "f-strings are not allowed in formulas",
+    ast.Await: "'await' is not allowed in formulas",
+}
+
+
+def _char_col(text: str, byte_offset: int) -> int:
+    """ast reports UTF-8 byte offsets; diagnostics want character columns."""
+    return len(text.encode("utf-8")[:byte_offset].decode("utf-8", "replace"))
+
+
+class _Translator:
+    def __init__(self, text: str):
+        self.text = text
+        self.count = 0
+
+    def col(self, node: ast.AST) -> int:
+        return _char_col(self.text, getattr(node, "col_offset", 0))
+
+    def name_parts(self, node: ast.expr) -> tuple[str, ...] | None:
+        if isinstance(node, ast.Name):
+            return (node.id,)
+        if isinstance(node, ast.Attribute):
+            base = self.name_parts(node.value)
+            return None if base is None else base + (node.attr,)
+        return None
+
+    def check_ident(self, parts: tuple[str, ...], col: int) -> None:
+        for part in parts:
+            if part.startswith("_"):
+                raise FormulaError(col, f"name '{part}' is not allowed (names may not start with '_')")
+
+    def tr(self, node: ast.expr) -> Expr:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise FormulaError(self.col(node), f"formula has more than {MAX_NODES} parts")
+        col = self.col(node)
+        for kind, message in _FORBIDDEN.items():
+            if isinstance(node, kind):
+                raise FormulaError(col, message)
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool):
+                return Bool(node.value, col)
+            if isinstance(node.value, int):
+                if abs(node.value) > 10**9:
+                    raise FormulaError(col, "number is too large")
+                return Num(node.value, col)
+            if isinstance(node.value, str):
+                return Str(node.value, col)
+            raise FormulaError(col, f"constant {node.value!r} is not allowed; use whole numbers")
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            parts = self.name_parts(node)
+            if parts is None:
+                raise FormulaError(col, "attribute access is only allowed on names (like weapon.damage)")
+            self.check_ident(parts, col)
+            if parts in (("True",), ("False",)):
+                return Bool(parts == ("True",), col)
+            return Name(parts, col)
+        if isinstance(node, ast.UnaryOp):
+            ops = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not"}
+            if type(node.op) not in ops:
+                raise FormulaError(col, "'~' is not allowed")
+            return Unary(ops[type(node.op)], self.tr(node.operand), col)
+        if isinstance(node, ast.BinOp):
+            if type(node.op) in _FORBIDDEN:
+                raise FormulaError(col, _FORBIDDEN[type(node.op)])
+            if type(node.op) not in _BINOPS:
+                raise FormulaError(col, "this operator is not allowed in formulas")
+            return Binary(_BINOPS[type(node.op)], self.tr(node.left), self.tr(node.right), col)
+        if isinstance(node, ast.Compare):
+            ops = []
+            for op in node.ops:
+                if type(op) not in _CMPOPS:
+                    raise FormulaError(col, "only < <= > >= == != comparisons are allowed")
+                ops.append(_CMPOPS[type(op)])
+            operands = (self.tr(node.left), *(self.tr(c) for c in node.comparators))
+            return Compare(tuple(ops), operands, col)
+        if isinstance(node, ast.BoolOp):
+            op = "and" if isinstance(node.op, ast.And) else "or"
+            return BoolOp(op, tuple(self.tr(v) for v in node.values), col)
+        if isinstance(node, ast.IfExp):
+            return Cond(self.tr(node.test), self.tr(node.body), self.tr(node.orelse), col)
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name):
+                raise FormulaError(col, "only named functions can be called (like min(a, b))")
+            if node.keywords:
+                raise FormulaError(col, "keyword arguments are not allowed in formulas")
+            if any(isinstance(a, ast.Starred) for a in node.args):
+                raise FormulaError(col, "'*' arguments are not allowed in formulas")
+            self.check_ident((node.func.id,), col)
+            return Call(node.func.id, tuple(self.tr(a) for a in node.args), col)
+        raise FormulaError(col, f"'{type(node).__name__}' is not allowed in formulas")
+
+
+def parse(text: str) -> Expr:
+    """Parse formula text into an expression tree, or raise FormulaError with a column."""
+    if not isinstance(text, str):
+        raise FormulaError(0, "a formula must be text")
+    if len(text) > MAX_LENGTH:
+        raise FormulaError(MAX_LENGTH, f"formula is longer than {MAX_LENGTH} characters")
+    if not text.strip():
+        raise FormulaError(0, "formula is empty")
+    if "\n" in text.strip():
+        raise FormulaError(text.index("\n"), "a formula fits on one line")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as exc:
+        col = max(0, (exc.offset or 1) - 1)
+        raise FormulaError(col, f"cannot read the formula: {exc.msg}") from None
+    except (ValueError, RecursionError, MemoryError):
+        raise FormulaError(0, "cannot read the formula") from None
+    lead = len(text) - len(text.lstrip())
+    expr = _Translator(text.strip()).tr(tree.body)
+    return _shift(expr, lead) if lead else expr
+
+
+def _shift(expr: Expr, by: int) -> Expr:
+    # Leading spaces were stripped before parsing; columns are re-based on the original text.
+    import dataclasses
+
+    changes: dict[str, object] = {"col": expr.col + by}
+    for f in dataclasses.fields(expr):
+        v = getattr(expr, f.name)
+        if isinstance(v, tuple) and v and not isinstance(v[0], str):
+            changes[f.name] = tuple(_shift(x, by) for x in v)
+        elif f.name in ("operand", "left", "right", "test", "then", "orelse"):
+            changes[f.name] = _shift(v, by)
+    return dataclasses.replace(expr, **changes)  # type: ignore[arg-type]
