@@ -36,8 +36,8 @@ class Diagnostic:
     span: Span
     code: str
     message: str
-    severity: str = "error"
     hint: str | None = None
+    severity: str = "error"
 
     def format(self, *, color: bool = False) -> str:
         sev = self.severity
@@ -68,7 +68,7 @@ class Diagnostics:
     items: list[Diagnostic] = field(default_factory=list)
 
     def error(self, span: Span, code: str, message: str, hint: str | None = None) -> None:
-        self.items.append(Diagnostic(span, code, message, "error", hint))
+        self.items.append(Diagnostic(span, code, message, hint))
 
     def extend(self, other: Iterable[Diagnostic]) -> None:
         self.items.extend(other)

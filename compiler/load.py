@@ -103,6 +103,7 @@ class Document:
     data: Any
     spans: dict[JsonPath, Span] = field(default_factory=dict)
     key_spans: dict[JsonPath, Span] = field(default_factory=dict)
+    quoted: set[JsonPath] = field(default_factory=set)
 
     def span(self, path: JsonPath = (), *, key: bool = False) -> Span:
         """The span of the value at `path` (or of its key), else of its nearest ancestor."""
@@ -131,7 +132,7 @@ class _Converter:
         self.aborted = False
 
     def error(self, node: Node, path: JsonPath, code: str, msg: str, hint: str | None = None) -> None:
-        self.diags.append(Diagnostic(_mark_span(self.file, node, path), code, msg, hint=hint))
+        self.diags.append(Diagnostic(_mark_span(self.file, node, path), code, msg, hint))
 
     def convert(self, node: Node, path: JsonPath, depth: int, via_alias: bool) -> Any:
         if self.aborted:
@@ -166,6 +167,8 @@ class _Converter:
 
     def scalar(self, node: ScalarNode, path: JsonPath) -> Any:
         value = node.value
+        if node.style in ("'", '"'):
+            self.doc.quoted.add(path)
         if node.tag == _STR:
             if node.style is None and value in _YAML11_BOOLS:
                 self.error(node, path, "truthy",
@@ -279,7 +282,12 @@ def load_file(path: Path, file: str | None = None, *,
         raw = path.read_bytes()
     except OSError as exc:
         return None, [Diagnostic(Span(shown), "unreadable", f"cannot read the file: {exc.strerror}")]
-    text, diags = _decode(shown, raw)
+    return load_bytes(raw, shown)
+
+
+def load_bytes(raw: bytes, file: str) -> tuple[Document | None, list[Diagnostic]]:
+    """Decode (UTF-8 only) and compose one rule file's bytes."""
+    text, diags = _decode(file, raw)
     if text is None:
         return None, diags
-    return load_text(text, shown)
+    return load_text(text, file)

@@ -30,9 +30,10 @@ from compiler.formula.syntax import (
     parse,
 )
 
-INT, FRAC, BOOL, STR = "int", "frac", "bool", "str"
+INT, FRAC, BOOL, STR, DICE, LIST = "int", "frac", "bool", "str", "dice", "list"
 NUMERIC = (INT, FRAC)
-TYPE_WORDS = {INT: "a whole number", FRAC: "a fraction", BOOL: "true/false", STR: "text"}
+TYPE_WORDS = {INT: "a whole number", FRAC: "a fraction", BOOL: "true/false", STR: "text",
+              DICE: "a dice expression", LIST: "a list of values"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,12 @@ def _to_int(types: list[str]) -> str:
     return INT
 
 
+def _list_has(types: list[str]) -> str:
+    if types != [LIST, STR]:
+        raise ValueError("takes a list field and a text value, like has(weapon.properties, 'finesse')")
+    return BOOL
+
+
 def _all_int(types: list[str]) -> str:
     if any(t != INT for t in types):
         raise ValueError("needs whole numbers")
@@ -100,6 +107,7 @@ FUNCTIONS: dict[str, FunctionSpec] = {
         FunctionSpec("abs", 1, 1, _numeric_unify, "绝对值"),
         FunctionSpec("clamp", 3, 3, _numeric_unify, "限制在范围内"),
         FunctionSpec("round_cbrt", 2, 2, _all_int, "立方根按步长四舍五入"),
+        FunctionSpec("has", 2, 2, _list_has, "包含"),
     )
 }
 

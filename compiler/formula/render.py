@@ -97,6 +97,8 @@ class _Python:
             return f"_rt_{e.func}({args[0]})"
         if e.func in ("min", "max", "abs"):
             return f"{e.func}({', '.join(args)})"
+        if e.func == "has":
+            return f"({args[1]} in {args[0]})"
         return f"_rt_{e.func}({', '.join(args)})"
 
 
@@ -147,6 +149,8 @@ class _Chinese:
                 return f"{self.sub(e.args[0], _P_COND)}，{FUNCTIONS[e.func].chinese}", _P_COND
             if e.func in ("min", "max"):
                 return f"{'、'.join(args)}{FUNCTIONS[e.func].chinese}", _P_UNARY
+            if e.func == "has":
+                return f"{args[0]}包含{args[1]}", _P_UNARY
             if e.func == "clamp":
                 return f"{args[0]}（限制在{args[1]}～{args[2]}）", _P_UNARY
             return f"{FUNCTIONS[e.func].chinese}({', '.join(args)})", _P_ATOM

@@ -134,3 +134,66 @@ def plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     return value
+
+
+def fmt(value: Any) -> str:
+    """A value as it reads in a trace sentence."""
+    if value is True:
+        return "是"
+    if value is False:
+        return "否"
+    if value is None:
+        return "无"
+    name = getattr(value, "name", None)
+    if isinstance(name, str):
+        return name
+    return str(value)
+
+
+def check_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise OutOfBounds(f"{name}必须是真或假，得到{value!r}", name=name)
+    return value
+
+
+def check_type(name: str, value: Any, cls: type) -> Any:
+    if not isinstance(value, cls):
+        raise OutOfBounds(f"{name}必须是{cls.__name__}，得到{type(value).__name__}", name=name)
+    return value
+
+
+def not_given(*_args: Any) -> Any:
+    raise NotSpecifiedBySource("未指定的条目没有公式")
+
+
+class UnknownEntry(RuleError):
+    """No entry of a table has this id or name."""
+
+    code = "unknown-entry"
+
+
+def lookup(table: Dict[str, Any], key: Any, what: str, cls: type) -> Any:
+    """Find an entry by object, id or Chinese name; a clear error with a suggestion otherwise."""
+    if isinstance(key, cls):
+        return key
+    if isinstance(key, str):
+        entry = table.get(key)
+        if entry is not None:
+            return entry
+        for candidate in table.values():
+            if candidate.name == key:
+                return candidate
+        import difflib
+
+        names = list(table) + [e.name for e in table.values()]
+        close = difflib.get_close_matches(key, names, n=1)
+        hint = f"，是否想找“{close[0]}”？" if close else ""
+        raise UnknownEntry(f"没有名为“{key}”的{what}{hint}", key=key)
+    raise UnknownEntry(f"{what}必须是编号、名称或条目对象，得到{type(key).__name__}")
+
+
+def require_specified(entry: Any, what: str) -> Any:
+    if entry.not_specified is not None:
+        raise NotSpecifiedBySource(f"{what}“{entry.name}”在原文中没有给出具体规则：{entry.not_specified}",
+                                   entry=entry.id)
+    return entry

@@ -20,9 +20,21 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+try:
+    from typing import Protocol
+except ImportError:  # pragma: no cover - Python 3.7
+    Protocol = object  # type: ignore[assignment,misc]
+
 from .core import BadFace, DiceExhausted
 
 DamageTerms = Tuple[Tuple[int, int], ...]  # ((count, sides), ...)
+
+
+class DiceSource(Protocol):
+    """Anything with `die(sides) -> face`."""
+
+    def die(self, sides: int) -> int:
+        ...
 
 
 class SeededDice:
@@ -265,3 +277,30 @@ def sample_table(values: Sequence[int], cum_weights: Sequence[float], rng: rando
                  k: int) -> List[int]:
     """Draw k values from an exact distribution table (batch simulation)."""
     return rng.choices(values, cum_weights=cum_weights, k=k)
+
+
+def _faces_text(faces: Sequence[int], added: Sequence[bool] = ()) -> str:
+    marks = list(added) + [False] * (len(faces) - len(added))
+    return "[" + ", ".join(f"{f}+" if a else str(f) for f, a in zip(faces, marks)) + "]"
+
+
+def pool_sentence(label: str, roll: PoolRoll) -> str:
+    """The trace sentence of a pool roll (added dice are marked with +)."""
+    if roll.all_succeed:
+        return f"{label}：{roll.command}，所有{roll.dice}个骰子均视为成功（不加骰）"
+    extras = f"（另有附加成功{roll.extras}）" if roll.extras else ""
+    return (f"{label}：掷{roll.command}，骰面{_faces_text(roll.faces, roll.added)}，"
+            f"成功数{roll.successes}{extras}")
+
+
+def d20_sentence(label: str, roll: D20Roll) -> str:
+    if roll.layers == 0:
+        return f"{label}：掷d20得{roll.natural}"
+    mode = f"{abs(roll.layers)}重{'优势' if roll.layers > 0 else '劣势'}"
+    return f"{label}：{mode}，掷{len(roll.faces)}个d20 {_faces_text(roll.faces)}，取{roll.natural}"
+
+
+def damage_sentence(label: str, roll: DamageRoll, flat: int) -> str:
+    bonus = f"{flat:+d}" if flat else ""
+    crit = "（重击，伤害骰掷两次）" if roll.crit else ""
+    return f"{label}：掷{roll.expression}{bonus}{crit}，骰面{_faces_text(roll.faces)}，合计{roll.total + flat}"

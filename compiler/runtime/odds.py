@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Tuple
 
 TAIL = 1e-16
 
@@ -225,5 +225,11 @@ class OddsBuilder:
         return Odds(self.fields, self.acc, self.dropped)
 
 
-def pool_items(odds: PoolOdds) -> Sequence[Tuple[int, float]]:
-    return odds.items()
+CERTAIN_ZERO = PoolOdds((1.0,), 0.0)
+ZERO_ITEMS: Tuple[Tuple[int, float], ...] = ((0, 1.0),)
+
+
+@lru_cache(maxsize=1024)
+def dice_items(terms: Tuple[Tuple[int, int], ...], flat: int, crit: bool) -> Tuple[Tuple[int, float], ...]:
+    """P(total) of a damage roll including its flat bonus."""
+    return tuple((t + flat, p) for t, p in dice_sum_distribution(terms, crit))

@@ -1,0 +1,143 @@
+"""The `rulec` command: a thin click shell over `compiler.build` (I/O and exit codes only).
+
+Exit codes: 0 ok; 1 invalid rules, a refused request or a stale `generated/`;
+2 usage; 3 an internal error (a rulec bug, never a user's file).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from compiler import __version__
+from compiler.build import Build, compile_rules
+from compiler.diagnostics import Diagnostic, format_json, format_text
+from compiler.write import diff_tree, write_tree
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+def use_color(stream: Any) -> bool:
+    return "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()
+
+
+def report(diags: list[Diagnostic], fmt: str, *, verbose: bool = True) -> None:
+    if fmt == "json":
+        click.echo(format_json(diags))
+    elif diags:
+        click.echo(format_text(diags, color=use_color(sys.stderr)), err=True)
+
+
+def guarded(fn: Callable[..., int]) -> Callable[..., None]:
+    """Run a command body; turn any unexpected exception into a one-line internal error."""
+
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        try:
+            code = fn(*args, **kwargs)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except KeyboardInterrupt:
+            click.echo("interrupted; nothing was written", err=True)
+            code = 130
+        except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
+            if os.environ.get("RULEC_DEBUG"):
+                traceback.print_exc()
+            click.echo(f"rulec: internal error: {type(exc).__name__}: {exc} "
+                       "(this is a rulec bug; set RULEC_DEBUG=1 for details)", err=True)
+            code = EXIT_INTERNAL
+        sys.exit(code)
+
+    wrapper.__name__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    return wrapper
+
+
+class _Progress:
+    """A progress bar on long builds at a terminal; silent otherwise."""
+
+    def __init__(self) -> None:
+        self.bar: Any = None
+        self.enabled = sys.stderr.isatty()
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if not self.enabled or total < 200 or stage != "load":
+            return
+        if self.bar is None:
+            self.bar = click.progressbar(length=total, label="loading rules", file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+def _compile(paths: list[Path]) -> Build:
+    progress = _Progress()
+    try:
+        return compile_rules(paths, progress=progress)
+    finally:
+        progress.close()
+
+
+FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+                      show_default=True, help="How to print diagnostics.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="rulec")
+def main() -> None:
+    """rulec: compile tabletop combat rules (YAML) into Python resolvers and reference pages."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@FORMAT
+@guarded
+def validate(paths: tuple[Path, ...], fmt: str) -> int:
+    """Check rule folders or files (default: rules/) and print every problem."""
+    build = _compile(list(paths) or [Path("rules")])
+    report(build.diagnostics, fmt)
+    if build.ok and fmt == "text":
+        click.echo(f"ok: {len(build.rulesets)} ruleset(s) valid", err=True)
+    return EXIT_OK if build.ok else EXIT_INVALID
+
+
+@main.command()
+@click.option("--rules", "rules", multiple=True, type=click.Path(path_type=Path),
+              help="A rules folder, ruleset folder or homebrew pack (repeatable). Default: rules/")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("generated"), show_default=True,
+              help="Output folder; it belongs to the build.")
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 and list every file that differs.")
+@FORMAT
+@guarded
+def build(rules: tuple[Path, ...], out: Path, check: bool, fmt: str) -> int:
+    """Compile rules into Python packages and reference pages."""
+    result = _compile(list(rules) or [Path("rules")])
+    report(result.diagnostics, fmt)
+    if not result.ok:
+        click.echo("build failed; nothing was written", err=True)
+        return EXIT_INVALID
+    if check:
+        diff = diff_tree(out, result.files)
+        if diff:
+            for line in diff.lines():
+                click.echo(f"{out}/{line.split(': ', 1)[1].strip()}: {line.split(':')[0]}", err=True)
+            click.echo(f"{out} is stale: {len(diff.lines())} file(s) differ from a fresh build; "
+                       "run `rulec build`", err=True)
+            return EXIT_INVALID
+        click.echo(f"{out} is up to date ({len(result.files)} files)", err=True)
+        return EXIT_OK
+    diff = write_tree(out, result.files)
+    if diff:
+        click.echo(f"wrote {out}: {len(diff.changed)} changed, {len(diff.added)} new, "
+                   f"{len(diff.removed)} removed", err=True)
+    else:
+        click.echo(f"{out} unchanged ({len(result.files)} files)", err=True)
+    return EXIT_OK

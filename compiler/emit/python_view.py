@@ -1,0 +1,276 @@
+"""The view model of a generated Python package: IR -> plain dicts of ready-made strings.
+
+Everything the templates print is computed here (identifiers, Python literals
+through `repr`, argument lists, indentation of the odds loops), so the
+templates in `templates/` only loop and interpolate.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compiler.ir import DiceExpr, Entry, EntryFormula, FieldDecl, Procedure, Ruleset, Step, Table
+from compiler.scopes import class_name, ruling_constant
+
+PY_TYPES = {"int": "int", "bool": "bool", "text": "str", "enum": "str", "enum_list": "Tuple[str, ...]",
+            "dice": "Optional[DiceValue]", "formula": "Callable[..., Any]"}
+OUT_TYPES = {"int": "int", "bool": "bool", "str": "str", "frac": "Fraction"}
+
+
+def camel(identifier: str) -> str:
+    return "".join(p.capitalize() for p in identifier.split("_"))
+
+
+def table_order(tables: tuple[Table, ...]) -> list[Table]:
+    """Tables in dependency order: a table comes after the tables its ref fields point at."""
+    by_id = {t.id: t for t in tables}
+    done: list[Table] = []
+    seen: set[str] = set()
+
+    def visit(t: Table) -> None:
+        if t.id in seen:
+            return
+        seen.add(t.id)
+        for f in t.fields:
+            if f.type == "ref" and f.table in by_id and f.table != t.id:
+                visit(by_id[f.table])
+        done.append(t)
+
+    for t in tables:
+        visit(t)
+    return done
+
+
+def _field_type(f: FieldDecl) -> str:
+    if f.type == "ref":
+        return class_name(f.table or "")
+    if f.type in ("text", "enum") and f.default is None and not f.required:
+        return "Optional[str]"
+    return PY_TYPES[f.type]
+
+
+def _row_value(entry: Entry, f: FieldDecl) -> str:
+    value = entry.get(f.id)
+    if isinstance(value, DiceExpr):
+        return repr((value.text, value.terms, value.flat))
+    if isinstance(value, EntryFormula):
+        return repr(value.function)
+    if isinstance(value, tuple):
+        return repr(tuple(value))
+    return repr(value)
+
+
+def _build_arg(f: FieldDecl, index: int) -> str:
+    r = f"_r[{index}]"
+    if f.type == "ref":
+        target = (f.table or "").upper()
+        return f"{target}.get({r}, _NO_{class_name(f.table or '').upper()}) if {r} is not None else _NO_{class_name(f.table or '').upper()}"
+    if f.type == "dice":
+        return f"DiceValue(*{r}) if {r} is not None else None"
+    if f.type == "formula":
+        return f"_FORMULAS[{r}]"
+    return r
+
+
+def _placeholder_arg(f: FieldDecl) -> str:
+    if f.type == "ref":
+        return f"_NO_{class_name(f.table or '').upper()}"
+    if f.type == "dice":
+        return "None"
+    if f.type == "formula":
+        return "_rt_not_given"
+    if f.type == "int":
+        return repr(f.default if f.default is not None else 0)
+    if f.type == "enum_list":
+        return repr(tuple(f.default or ()))
+    return repr(f.default)
+
+
+def table_view(t: Table) -> dict[str, Any]:
+    cls = class_name(t.id)
+    fields = [{"id": f.id, "type": _field_type(f), "kind": f.type} for f in t.fields]
+    rows = []
+    for e in t.entries:
+        cells = [repr(e.id), repr(e.name), repr(e.description), repr(e.rules), repr(e.not_specified)]
+        cells += [_row_value(e, f) for f in t.fields]
+        rows.append("(" + ", ".join(cells) + ",)")
+    build_args = ["_r[0]", "_r[1]", "_r[2]", "_r[3]", "_r[4]", "True"]
+    build_args += [_build_arg(f, 5 + i) for i, f in enumerate(t.fields)]
+    placeholder = ["''", repr(f"（无{t.name}）"), "''", "()", "None", "False"]
+    placeholder += [_placeholder_arg(f) for f in t.fields]
+    return {
+        "id": t.id,
+        "name": t.name,
+        "cls": cls,
+        "const": t.id.upper(),
+        "none": f"_NO_{cls.upper()}",
+        "fields": fields,
+        "rows": rows,
+        "build_args": ", ".join(build_args),
+        "placeholder_args": ", ".join(placeholder),
+        "refs": [f.id for f in t.fields if f.type == "ref"],
+        "dice": [f.id for f in t.fields if f.type == "dice"],
+        "formulas": [f.id for f in t.fields if f.type == "formula"],
+        "getter": f"get_{cls_snake(cls)}",
+    }
+
+
+def cls_snake(cls: str) -> str:
+    out = ""
+    for i, ch in enumerate(cls):
+        if ch.isupper() and i:
+            out += "_"
+        out += ch.lower()
+    return out
+
+
+def formulas_view(rs: Ruleset) -> list[dict[str, str]]:
+    """One function per distinct entry formula: def f(s, e, *context)."""
+    seen: dict[str, dict[str, str]] = {}
+    for t in rs.tables:
+        for f in t.fields:
+            if f.type != "formula":
+                continue
+            for e in t.entries:
+                v = e.get(f.id)
+                if isinstance(v, EntryFormula) and v.function not in seen:
+                    ctx = "".join(f", {p}: {class_name(tb)}" for p, tb in f.context)
+                    seen[v.function] = {
+                        "name": v.function,
+                        "params": f"s: Combatant, e: {class_name(t.id)}{ctx}",
+                        "returns": "bool" if f.result == "bool" else "int",
+                        "body": v.formula.python,
+                        "text": v.formula.text,
+                    }
+    return [seen[k] for k in sorted(seen, key=lambda n: int(n.rsplit("_", 1)[1]))]
+
+
+def _step_view(step: Step, indent: int, counter: list[int]) -> dict[str, Any]:
+    counter[0] += 1
+    args = {name: f.python for name, f in step.args}
+    return {
+        "kind": step.kind,
+        "var": f"v_{step.target}" if step.target else "",
+        "target": step.target or "",
+        "label": step.name,
+        "args": args,
+        "when": step.when.python if step.when else None,
+        "say": step.say.python if step.say else None,
+        "error_cls": camel(step.error) if step.error else "",
+        "error_msg": step.error_message.python if step.error_message else "''",
+        "n": counter[0],
+        "indent": indent,
+    }
+
+
+def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
+    params = []
+    checks = []
+    sig = []
+    fast_sig = []
+    odds_sig = []
+    for prm in p.params:
+        if prm.type == "int":
+            ann, default = "int", repr(prm.default)
+            checks.append(f"_rt_check_int({prm.name!r}, {prm.id}, {prm.min}, {prm.max})")
+        elif prm.type == "bool":
+            ann, default = "bool", repr(prm.default)
+            checks.append(f"_rt_check_bool({prm.name!r}, {prm.id})")
+        elif prm.type == "combatant":
+            ann, default = "Combatant", None
+            checks.append(f"_rt_check_type({prm.name!r}, {prm.id}, Combatant)")
+        else:
+            cls = class_name(prm.type)
+            getter = f"get_{cls_snake(cls)}"
+            if prm.optional:
+                ann = f"Union[{cls}, str, None]"
+                default = "None"
+                checks.append(f"{prm.id} = {getter}({prm.id}) if {prm.id} is not None else _NO_{cls.upper()}")
+            else:
+                ann = f"Union[{cls}, str]"
+                default = repr(prm.default) if prm.default is not None else None
+                checks.append(f"{prm.id} = {getter}({prm.id})")
+        params.append({"id": prm.id, "name": prm.name, "ann": ann, "type": prm.type})
+        piece = f"{prm.id}: {ann}" + (f" = {default}" if default is not None else "")
+        sig.append(piece)
+        fast_ann = ann if prm.type in ("int", "bool", "combatant") else class_name(prm.type)
+        fast_default = default if prm.type in ("int", "bool") else None
+        fast_sig.append(f"{prm.id}: {fast_ann}" + (f" = {fast_default}" if fast_default else ""))
+    # Positional for required params in order; keyword-only after the first default.
+    def join(parts: list[str]) -> str:
+        out: list[str] = []
+        star = False
+        for part in parts:
+            if "=" in part and not star:
+                out.append("*")
+                star = True
+            out.append(part)
+        return ", ".join(out)
+
+    counter = [0]
+    traced = [_step_view(s, 4, counter) for s in p.steps]
+    counter = [0]
+    odds_steps = []
+    indent = 4
+    for s in p.steps:
+        v = _step_view(s, indent, counter)
+        odds_steps.append(v)
+        if s.kind in ("pool", "d20", "roll"):
+            indent += 4
+    outputs = [{"id": o.id, "name": o.name, "python": o.formula.python, "type": OUT_TYPES[o.formula.type]}
+               for o in p.result]
+    odds_sig = [s for s in sig]
+    return {
+        "id": p.id,
+        "name": p.name,
+        "cls": camel(p.id) + "Result",
+        "doc": p.name + (f"（{'、'.join(p.rules)}）" if p.rules else ""),
+        "description": p.description,
+        "sig": join(sig + ["dice: Optional[DiceSource] = None"]),
+        "fast_sig": join(fast_sig + ["dice: DiceSource"]),
+        "odds_sig": join(odds_sig),
+        "checks": checks,
+        "params": params,
+        "steps": traced,
+        "odds_steps": odds_steps,
+        "inner_indent": " " * indent,
+        "inner_p": f"_p{counter[0]}" if counter[0] else "_p0",
+        "outputs": outputs,
+        "out_tuple": "(" + "".join(f"{o['python']}, " for o in outputs).rstrip() + ")",
+        "out_ids": repr(tuple(o.id for o in p.result)),
+        "out_types": ", ".join(o["type"] for o in outputs),
+        "has_pool": any(s.kind == "pool" for s in p.steps),
+    }
+
+
+def _p_names(odds_steps: list[dict[str, Any]]) -> None:
+    """Number the probability variables of the odds loops (p0 outside any loop)."""
+    level = 0
+    for s in odds_steps:
+        s["p_in"] = f"_p{level}"
+        if s["kind"] in ("pool", "d20", "roll"):
+            level += 1
+            s["p_out"] = f"_p{level}"
+
+
+def package_view(rs: Ruleset, header: str) -> dict[str, Any]:
+    procs = [procedure_view(p, rs) for p in rs.procedures]
+    for pv in procs:
+        _p_names(pv["odds_steps"])
+        levels = sum(1 for s in pv["odds_steps"] if s["kind"] in ("pool", "d20", "roll"))
+        pv["inner_p"] = f"_p{levels}"
+    return {
+        "id": rs.id,
+        "name": rs.name,
+        "version": rs.version,
+        "header": header,
+        "dice": rs.dice,
+        "stacking": rs.dice.layers == "stack",
+        "stats": rs.stats,
+        "rulings": [{"const": ruling_constant(r.key), "value": repr(r.value), "name": r.name,
+                     "ruling": r.ruling} for r in rs.rulings],
+        "errors": [{"cls": camel(e.id), "code": e.id, "name": e.name} for e in rs.errors],
+        "tables": [table_view(t) for t in table_order(rs.tables)],
+        "formulas": formulas_view(rs),
+        "procedures": procs,
+    }

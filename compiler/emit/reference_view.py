@@ -1,0 +1,167 @@
+"""The view model of the reference pages: IR -> plain values for the Markdown and HTML templates.
+
+Text from YAML is passed through unescaped here; each format escapes it once:
+Markdown with `md_escape` (a filter of the Markdown environment), HTML by
+Jinja's autoescaping. Anchors are derived from ids only, so they stay stable
+when entries are added.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compiler.diagnostics import Span
+from compiler.ir import DiceExpr, Entry, EntryFormula, FieldDecl, Procedure, Ruleset, Table
+from compiler.steps import REGISTRY
+
+KIND_NAMES = {"let": "计算", "require": "前提", "pool": "骰池检定", "d20": "d20检定", "roll": "掷骰",
+              "note": "记录"}
+
+
+def where(span: Span) -> str:
+    return f"{span.file}:{span.line}"
+
+
+def anchor(*parts: str) -> str:
+    return "-".join(p.replace("_", "-") for p in parts)
+
+
+def _value_text(entry: Entry, f: FieldDecl, tables: dict[str, Table]) -> str:
+    v = entry.get(f.id)
+    if v is None:
+        return "—"
+    if isinstance(v, bool):
+        return "是" if v else "否"
+    if isinstance(v, DiceExpr):
+        return v.text
+    if isinstance(v, EntryFormula):
+        return v.formula.chinese
+    if f.type == "enum":
+        return next((x.name for x in f.values if x.id == v), str(v))
+    if f.type == "enum_list":
+        names = {x.id: x.name for x in f.values}
+        return "、".join(names.get(x, x) for x in v) or "—"  # type: ignore[union-attr]
+    if f.type == "ref":
+        target = tables.get(f.table or "")
+        if target is not None:
+            for e in target.entries:
+                if e.id == v:
+                    return e.name
+    return str(v)
+
+
+def _ref_anchor(entry: Entry, f: FieldDecl) -> str | None:
+    v = entry.get(f.id)
+    if f.type == "ref" and isinstance(v, str):
+        return anchor(f.table or "", v)
+    return None
+
+
+def table_view(t: Table, tables: dict[str, Table], rs: Ruleset) -> dict[str, Any]:
+    shown = [f for f in t.fields if f.type != "text"]
+    text_fields = [f for f in t.fields if f.type == "text"]
+    groups: dict[str, list[dict[str, Any]]] = {}
+    group_field = next((f for f in t.fields if f.id == t.group_by), None)
+    for e in t.entries:
+        key = _value_text(e, group_field, tables) if group_field else ""
+        groups.setdefault(key, []).append({
+            "id": e.id,
+            "name": e.name,
+            "anchor": anchor(t.id, e.id),
+            "description": e.description,
+            "rules": list(e.rules),
+            "where": where(e.span),
+            "origin": e.origin,
+            "not_specified": e.not_specified,
+            "cells": [{"text": _value_text(e, f, tables), "link": _ref_anchor(e, f)} for f in shown],
+            "notes": [{"name": f.name, "text": str(e.get(f.id))} for f in text_fields if e.get(f.id)],
+        })
+    return {
+        "id": t.id,
+        "name": t.name,
+        "anchor": anchor(t.id),
+        "description": t.description,
+        "where": where(t.span),
+        "columns": [{"name": f.name, "id": f.id, "description": f.description} for f in shown],
+        "groups": [{"name": k, "entries": v} for k, v in groups.items()],
+        "count": len(t.entries),
+    }
+
+
+def procedure_view(p: Procedure) -> dict[str, Any]:
+    steps = []
+    for s in p.steps:
+        steps.append({
+            "kind": KIND_NAMES[s.kind],
+            "text": REGISTRY[s.kind].describe(s),
+            "say": s.say.text if s.say else "",
+            "rules": list(s.rules),
+            "where": where(s.span),
+        })
+    return {
+        "id": p.id,
+        "name": p.name,
+        "anchor": anchor("procedure", p.id),
+        "description": p.description,
+        "rules": list(p.rules),
+        "where": where(p.span),
+        "params": [{"id": x.id, "name": x.name, "type": x.type, "description": x.description,
+                    "range": f"{x.min}～{x.max}" if x.type == "int" else "",
+                    "default": "" if x.default is None else str(x.default)} for x in p.params],
+        "steps": steps,
+        "outputs": [{"id": o.id, "name": o.name, "formula": o.formula.chinese} for o in p.result],
+    }
+
+
+def ruleset_view(rs: Ruleset, digest: str) -> dict[str, Any]:
+    tables = {t.id: t for t in rs.tables}
+    cited: dict[str, list[dict[str, str]]] = {r.id: [] for r in rs.rules}
+
+    def cite(ids: tuple[str, ...], label: str, link: str) -> None:
+        for rid in ids:
+            cited.setdefault(rid, []).append({"label": label, "anchor": link})
+
+    for p in rs.procedures:
+        cite(p.rules, p.name, anchor("procedure", p.id))
+        for s in p.steps:
+            cite(s.rules, f"{p.name}·{s.name}", anchor("procedure", p.id))
+    for t in rs.tables:
+        for e in t.entries:
+            cite(e.rules, f"{t.name}·{e.name}", anchor(t.id, e.id))
+    for r in rs.rulings:
+        cite(r.rules, f"裁定{r.ruling}·{r.name}", anchor("ruling", r.key))
+    for s in rs.stats:
+        cite(s.rules, f"属性·{s.name}", anchor("stats"))
+    d = rs.dice
+    if d.engine == "pool":
+        add = f"骰面≥{d.add_at}时加骰一枚（加骰可连锁）" if d.add_at else "不加骰"
+        dice_text = (f"{d.name}：d{d.sides}骰池，骰面≥{d.success_at}为成功，{add}；"
+                     f"掷骰指令形如 {d.bot_prefix}8+5（8个骰子、5个附加成功）。")
+    else:
+        mode = "优势层数叠加：掷|优势−劣势|+1个d20取高或取低" if d.layers == "stack" else "优势与劣势互相抵消，至多多掷一个d20"
+        dice_text = f"{d.name}：d20检定，{mode}。"
+    groups = {g.id: g.name for g in rs.stat_groups}
+    return {
+        "id": rs.id,
+        "name": rs.name,
+        "version": rs.version,
+        "description": rs.description,
+        "source_file": rs.source_file,
+        "digest": digest,
+        "files": list(rs.files),
+        "packs": list(rs.packs),
+        "dice_text": dice_text,
+        "stats": [{"id": s.id, "name": s.name, "group": groups.get(s.group, s.group),
+                   "range": f"{s.min}～{s.max}" if s.type == "int" else "是/否",
+                   "default": "是" if s.default is True else "否" if s.default is False else str(s.default),
+                   "description": s.description, "where": where(s.span)} for s in rs.stats],
+        "rulings": [{"key": r.key, "ruling": r.ruling, "name": r.name, "anchor": anchor("ruling", r.key),
+                     "value": ("是" if r.value else "否") if isinstance(r.value, bool) else str(r.value),
+                     "text": r.text, "where": where(r.span)} for r in rs.rulings],
+        "errors": [{"id": e.id, "name": e.name, "message": e.message} for e in rs.errors],
+        "procedures": [procedure_view(p) for p in rs.procedures],
+        "tables": [table_view(t, tables, rs) for t in rs.tables],
+        "rules": [{"id": r.id, "title": r.title, "summary": r.summary, "anchor": anchor("rule", r.id.lower()),
+                   "referee_call": r.referee_call, "where": where(r.span),
+                   "cited": cited.get(r.id, [])} for r in rs.rules],
+    }

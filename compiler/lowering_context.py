@@ -1,0 +1,81 @@
+"""Helpers shared by the lowering modules: diagnostics at spans, formulas and templates."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from compiler.diagnostics import Diagnostic, Span
+from compiler.formula.check import Scope, check
+from compiler.formula.render import to_chinese, to_python
+from compiler.formula.syntax import FormulaError
+from compiler.ir import Formula, Template
+from compiler.load import Document, JsonPath
+
+_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
+
+
+@dataclass
+class Reporter:
+    """Collects diagnostics while lowering."""
+
+    diags: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, span: Span, code: str, message: str, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(span, code, message, hint))
+
+
+def value_span(doc: Document, path: JsonPath, offset: int = 0) -> Span:
+    """The span of a character `offset` inside the string at `path` (quotes accounted for)."""
+    span = doc.span(path)
+    extra = 1 if path in doc.quoted else 0
+    if span.path != tuple(path):
+        return span
+    return span.at(col_offset=offset + extra)
+
+
+def compile_formula(text: str, scope: Scope, want: tuple[str, ...] | None, doc: Document,
+                    path: JsonPath, rep: Reporter) -> Formula | None:
+    """Check a formula; report a diagnostic at its column and return None when it is bad."""
+    try:
+        typed = check(text, scope, want=want)
+    except FormulaError as exc:
+        rep.error(value_span(doc, path, exc.col), "formula", exc.message, exc.hint)
+        return None
+    return Formula(text.strip(), to_python(typed), to_chinese(typed), typed.type, doc.span(path))
+
+
+def compile_template(text: str, scope: Scope, doc: Document, path: JsonPath,
+                     rep: Reporter) -> Template | None:
+    """Compile a sentence with {name} holes into a Python expression that builds it."""
+    parts: list[str] = []
+    pos = 0
+    ok = True
+    for m in _PLACEHOLDER.finditer(text):
+        if m.start() > pos:
+            parts.append(repr(text[pos:m.start()]))
+        token = m.group(0)
+        if token in ("{{", "}}"):
+            parts.append(repr(token[0]))
+        elif m.group(1) is None:
+            rep.error(value_span(doc, path, m.start()), "template",
+                      f"unmatched '{token}' in the sentence", "write {{ or }} for a literal brace")
+            ok = False
+        else:
+            name = m.group(1).strip()
+            binding = scope.lookup(tuple(name.split("."))) if name else None
+            if binding is None:
+                from compiler.diagnostics import did_you_mean
+
+                rep.error(value_span(doc, path, m.start() + 1), "template", f"unknown name '{name}'",
+                          did_you_mean(name, scope.suggestions()))
+                ok = False
+            else:
+                parts.append(f"_rt_fmt({binding.python})")
+        pos = m.end()
+    if pos < len(text):
+        parts.append(repr(text[pos:]))
+    if not ok:
+        return None
+    python = " + ".join(parts) if parts else "''"
+    return Template(text, python, doc.span(path))

@@ -1,0 +1,204 @@
+"""Pass 2, validate: documents -> diagnostics, by JSON Schema.
+
+Every document is checked against the schema of its `kind` (the static files in
+`schema/`); table documents are checked again against the schema generated from
+their table's declaration in the ruleset manifest (`table_schema`). Every error
+of every document is reported (`iter_errors`), mapped back to the file, line and
+column of the offending key or value, with a "did you mean" hint for misspelt
+keys and enum values. Semantic checks that need name resolution (references,
+formulas) run in the lowering pass.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+from compiler.diagnostics import Diagnostic, did_you_mean
+from compiler.load import Document
+
+SCHEMA_BASE = "https://rulec.dev/schema/"
+STATIC_KINDS = ("ruleset", "stats", "rulings", "rule_index", "procedures", "table", "pack")
+
+
+def schema_dir() -> Path:
+    """Where the static schemas live (RULEC_SCHEMA_DIR overrides; default: the repo's schema/)."""
+    env = os.environ.get("RULEC_SCHEMA_DIR")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "schema"
+
+
+@lru_cache(maxsize=1)
+def _registry_and_schemas() -> tuple[Registry, dict[str, dict[str, Any]]]:
+    schemas: dict[str, dict[str, Any]] = {}
+    resources = []
+    for path in sorted(schema_dir().glob("*.schema.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        schemas[path.name.removesuffix(".schema.json")] = contents
+        resources.append((contents["$id"], Resource.from_contents(contents)))
+    return Registry().with_resources(resources), schemas
+
+
+def static_schema(kind: str) -> dict[str, Any]:
+    return _registry_and_schemas()[1][kind]
+
+
+@lru_cache(maxsize=32)
+def _static_validator(kind: str) -> Draft202012Validator:
+    registry, schemas = _registry_and_schemas()
+    return Draft202012Validator(schemas[kind], registry=registry)
+
+
+def validator_for(schema: dict[str, Any]) -> Draft202012Validator:
+    registry, _ = _registry_and_schemas()
+    return Draft202012Validator(schema, registry=registry)
+
+
+def _type_word(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a decimal number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "nothing"
+
+
+_WANT_WORDS = {"integer": "a whole number", "boolean": "true/false", "string": "text",
+               "array": "a list", "object": "a mapping", "null": "nothing", "number": "a number"}
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _schema_properties(schema: dict[str, Any]) -> list[str]:
+    props = list(schema.get("properties", {}))
+    for sub in schema.get("allOf", []):
+        then = sub.get("then", {})
+        props += list(then.get("properties", {}))
+    return props
+
+
+def diagnostics_for(doc: Document, validator: Draft202012Validator,
+                    instance: Any = None, base: tuple[str | int, ...] = ()) -> list[Diagnostic]:
+    """Validate `instance` (default: the whole document) and map each error to a diagnostic."""
+    data = doc.data if instance is None else instance
+    out: list[Diagnostic] = []
+    for error in validator.iter_errors(data):
+        out.extend(_translate(doc, error, base))
+    return out
+
+
+def _translate(doc: Document, error: jsonschema.ValidationError,
+               base: tuple[str | int, ...]) -> Iterator[Diagnostic]:
+    path = base + tuple(error.absolute_path)
+    kind = error.validator
+    value = error.instance
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if kind == "additionalProperties" and isinstance(value, dict):
+        allowed = list(schema.get("properties", {}))
+        for key in value:
+            if key not in allowed:
+                yield Diagnostic(doc.span(path + (key,), key=True), "unknown-key",
+                                 f"'{key}' is not allowed here",
+                                 did_you_mean(key, allowed) or
+                                 f"allowed keys: {', '.join(allowed)}")
+        return
+    if kind == "unevaluatedProperties" and isinstance(value, dict):
+        allowed = _schema_properties(schema)
+        for key in value:
+            if key not in allowed:
+                yield Diagnostic(doc.span(path + (key,), key=True), "unknown-key",
+                                 f"'{key}' is not allowed here", did_you_mean(key, allowed))
+        return
+    span = doc.span(path)
+    if kind == "required":
+        missing = error.validator_value
+        present = list(value) if isinstance(value, dict) else []
+        for key in missing:
+            if isinstance(value, dict) and key not in value:
+                typo = did_you_mean(key, present)
+                yield Diagnostic(span, "missing-key", f"missing required key '{key}'",
+                                 typo and f"is '{typo.split(chr(39))[1]}' a misspelling of it?")
+        return
+    if kind == "type":
+        want = error.validator_value
+        wants = want if isinstance(want, list) else [want]
+        words = " or ".join(_WANT_WORDS.get(w, w) for w in wants)
+        yield Diagnostic(span, "wrong-type", f"expected {words}, got {_type_word(value)} {_short(value)}")
+        return
+    if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        bound = error.validator_value
+        side = "below the minimum" if "inimum" in kind else "above the maximum"
+        yield Diagnostic(span, "out-of-range", f"{_short(value)} is {side} {bound}")
+        return
+    if kind in ("enum", "const"):
+        options = error.validator_value if kind == "enum" else [error.validator_value]
+        shown = ", ".join(_short(o) for o in options)
+        hint = did_you_mean(str(value), [str(o) for o in options]) if isinstance(value, str) else None
+        yield Diagnostic(span, "bad-value", f"{_short(value)} is not one of: {shown}", hint)
+        return
+    if kind == "pattern":
+        message = schema.get("description") or f"does not match the pattern {error.validator_value}"
+        yield Diagnostic(span, "bad-format", f"{_short(value)}: {message}")
+        return
+    if kind in ("maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "minProperties"):
+        yield Diagnostic(span, "bad-size", f"{_short(value)}: {error.message}")
+        return
+    if kind == "oneOf":
+        branches = error.validator_value
+        if all(set(b) == {"required"} for b in branches):
+            keys = [b["required"][0] for b in branches]
+            present = [k for k in keys if isinstance(value, dict) and k in value]
+            what = "none" if not present else ", ".join(present)
+            yield Diagnostic(span, "bad-step",
+                             f"needs exactly one of {', '.join(keys)}; found {what}",
+                             did_you_mean(next(iter(value), ""), keys) if isinstance(value, dict) and value else None)
+            return
+        best = jsonschema.exceptions.best_match(error.context or [])
+        if best is not None:
+            yield from _translate(doc, best, base)
+            return
+    yield Diagnostic(span, "schema", error.message)
+
+
+def check_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:
+    """The document's kind, after checking it has a known one."""
+    data = doc.data
+    if not isinstance(data, dict):
+        return None, [Diagnostic(doc.span(()), "wrong-shape",
+                                 f"a rule file is a mapping with a 'kind' key, got {_type_word(data)}")]
+    kind = data.get("kind")
+    if kind not in STATIC_KINDS:
+        if kind is None:
+            return None, [Diagnostic(doc.span(()), "missing-key", "missing required key 'kind'",
+                                     f"one of: {', '.join(STATIC_KINDS)}")]
+        return None, [Diagnostic(doc.span(("kind",)), "bad-value", f"unknown kind {_short(kind)}",
+                                 did_you_mean(str(kind), STATIC_KINDS) or
+                                 f"one of: {', '.join(STATIC_KINDS)}")]
+    return kind, []
+
+
+def validate_static(doc: Document) -> tuple[str | None, list[Diagnostic]]:
+    """Check a document against the static schema of its kind."""
+    kind, diags = check_kind(doc)
+    if kind is None:
+        return None, diags
+    return kind, diagnostics_for(doc, _static_validator(kind))
