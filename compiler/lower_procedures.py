@@ -68,10 +68,12 @@ def _params(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats: tu
             rep.error(doc.span(ppath), "duplicate-id", f"parameter '{pid}' is declared twice")
         names.update((pid, p["name"]))
         if ptype in ("int", "bool"):
-            default = p.get("default", 0 if ptype == "int" else False)
-            if ptype == "int" and (isinstance(default, bool) or not isinstance(default, int)):
+            default = p.get("default")
+            if default is None:
+                pass
+            elif ptype == "int" and (isinstance(default, bool) or not isinstance(default, int)):
                 rep.error(doc.span(ppath + ("default",)), "bad-default", "an int parameter defaults to a whole number")
-            if ptype == "bool" and not isinstance(default, bool):
+            elif ptype == "bool" and not isinstance(default, bool):
                 rep.error(doc.span(ppath + ("default",)), "bad-default", "a bool parameter defaults to true or false")
             scope.add([(pid,), (p["name"],)], Binding(INT if ptype == "int" else BOOL, pid, p["name"]))
         elif ptype == "combatant":

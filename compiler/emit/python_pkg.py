@@ -9,7 +9,9 @@ rulings, error types), `procedures.py` (traced, fast and odds functions),
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 from compiler.diagnostics import Diagnostic, RulesError
 from compiler.emit.env import render
@@ -24,13 +26,54 @@ def runtime_files() -> dict[str, str]:
     return {name: (RUNTIME_DIR / name).read_text(encoding="utf-8") for name in RUNTIME_FILES}
 
 
+# Every name a generated module may import, as (module, name, local alias). A module
+# imports exactly the ones its body uses, so linters see no unused imports.
+_STDLIB = [("dataclasses", "asdict", "asdict"), ("dataclasses", "dataclass", "dataclass"),
+           ("fractions", "Fraction", "Fraction")] + [
+    ("typing", n, n) for n in ("Any", "Callable", "Dict", "List", "NamedTuple", "Optional", "Tuple", "Union")]
+_RUNTIME = [("._runtime.core", n, n) for n in ("RuleError",)] + [
+    ("._runtime.core", n, f"_rt_{n}") for n in (
+        "TraceStep", "check_bool", "check_int", "check_type", "ceil", "ceildiv", "clamp", "div", "floor",
+        "floordiv", "fmt", "lookup", "not_given", "plain", "require_specified", "round_cbrt")] + [
+    ("._runtime.dice", n, n) for n in ("DamageTerms", "DiceSource", "PoolSpec", "SeededDice")] + [
+    ("._runtime.dice", n, f"_rt_{n}") for n in (
+        "d20_natural", "d20_sentence", "damage_sentence", "damage_total", "net_layers", "pool_sentence",
+        "pool_successes", "roll_d20", "roll_damage", "roll_pool")] + [
+    ("._runtime.odds", n, n) for n in ("Odds", "OddsBuilder")] + [
+    ("._runtime.odds", n, f"_rt_{n}") for n in (
+        "CERTAIN_ZERO", "ZERO_ITEMS", "all_succeed_distribution", "d20_distribution", "dice_items",
+        "pool_distribution")]
+
+
+def _model_names(view: dict[str, Any]) -> list[tuple[str, str, str]]:
+    names = ["Combatant", "DiceValue"]
+    for t in view["tables"]:
+        names += [t["cls"], t["const"], t["getter"], t["none"]]
+    names += [e["cls"] for e in view["errors"]] + [r["const"] for r in view["rulings"]]
+    return [(".model", n, n) for n in names]
+
+
+def _import_lines(body: str, candidates: list[tuple[str, str, str]]) -> list[str]:
+    lines = []
+    for module, name, alias in candidates:
+        if re.search(rf"(?<![\w.]){re.escape(alias)}\b", body):
+            lines.append(f"from {module} import {name}" + (f" as {alias}" if alias != name else ""))
+    return lines
+
+
+def _render_module(template: str, view: dict[str, Any], candidates: list[tuple[str, str, str]]) -> str:
+    """Render once to see which names the body uses, then again importing exactly those."""
+    body = render(template, **view, import_lines=[])
+    return render(template, **view, import_lines=_import_lines(body, candidates))
+
+
 def emit_package(rs: Ruleset, header: str) -> dict[str, str]:
     view = package_view(rs, header)
     view["add_at"] = rs.dice.add_at if rs.dice.add_at > 0 else rs.dice.sides + 1
     files = {
         "__init__.py": render("package_init.py.j2", **view),
-        "model.py": render("model.py.j2", **view),
-        "procedures.py": render("procedures.py.j2", **view),
+        "model.py": _render_module("model.py.j2", view, _STDLIB + _RUNTIME),
+        "procedures.py": _render_module("procedures.py.j2", view, _STDLIB + _RUNTIME + _model_names(view)),
         "py.typed": "",
         "pyproject.toml": render("package_pyproject.toml.j2", **view),
         "README.md": render("package_readme.md.j2", **view),

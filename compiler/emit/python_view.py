@@ -11,6 +11,7 @@ from typing import Any
 
 from compiler.ir import DiceExpr, Entry, EntryFormula, FieldDecl, Procedure, Ruleset, Step, Table
 from compiler.scopes import class_name, ruling_constant
+from compiler.steps import REGISTRY
 
 PY_TYPES = {"int": "int", "bool": "bool", "text": "str", "enum": "str", "enum_list": "Tuple[str, ...]",
             "dice": "Optional[DiceValue]", "formula": "Callable[..., Any]"}
@@ -83,6 +84,10 @@ def _placeholder_arg(f: FieldDecl) -> str:
         return repr(f.default if f.default is not None else 0)
     if f.type == "enum_list":
         return repr(tuple(f.default or ()))
+    if f.type == "enum" and f.default is None and f.required:
+        return repr(f.values[0].id if f.values else "")
+    if f.type == "text" and f.default is None:
+        return repr("")
     return repr(f.default)
 
 
@@ -147,7 +152,11 @@ def formulas_view(rs: Ruleset) -> list[dict[str, str]]:
 
 def _step_view(step: Step, indent: int, counter: list[int]) -> dict[str, Any]:
     counter[0] += 1
-    args = {name: f.python for name, f in step.args}
+    args: dict[str, str | None] = {name: None for name, _want, _default in REGISTRY[step.kind].args}
+    args.update({name: f.python for name, f in step.args})
+    for name, fallback in (("extras", "0"), ("crit", "False"), ("advantage", "0"), ("disadvantage", "0")):
+        if name in args and args[name] is None:
+            args[name] = fallback
     return {
         "kind": step.kind,
         "var": f"v_{step.target}" if step.target else "",
@@ -171,10 +180,10 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
     odds_sig = []
     for prm in p.params:
         if prm.type == "int":
-            ann, default = "int", repr(prm.default)
+            ann, default = "int", None if prm.default is None else repr(prm.default)
             checks.append(f"_rt_check_int({prm.name!r}, {prm.id}, {prm.min}, {prm.max})")
         elif prm.type == "bool":
-            ann, default = "bool", repr(prm.default)
+            ann, default = "bool", None if prm.default is None else repr(prm.default)
             checks.append(f"_rt_check_bool({prm.name!r}, {prm.id})")
         elif prm.type == "combatant":
             ann, default = "Combatant", None
@@ -195,6 +204,11 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
         sig.append(piece)
         fast_ann = ann if prm.type in ("int", "bool", "combatant") else class_name(prm.type)
         fast_default = default if prm.type in ("int", "bool") else None
+        if prm.type not in ("int", "bool", "combatant"):
+            if prm.optional:
+                fast_default = f"_NO_{class_name(prm.type).upper()}"
+            elif prm.default is not None:
+                fast_default = f"{prm.type.upper()}[{prm.default!r}]"
         fast_sig.append(f"{prm.id}: {fast_ann}" + (f" = {fast_default}" if fast_default else ""))
     # Positional for required params in order; keyword-only after the first default.
     def join(parts: list[str]) -> str:

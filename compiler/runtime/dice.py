@@ -18,12 +18,7 @@ record with every face) and a fast form used when no trace is wanted.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
-
-try:
-    from typing import Protocol
-except ImportError:  # pragma: no cover - Python 3.7
-    Protocol = object  # type: ignore[assignment,misc]
+from typing import Any, Callable, Dict, Iterable, List, Optional, Protocol, Sequence, Tuple
 
 from .core import BadFace, DiceExhausted
 

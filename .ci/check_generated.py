@@ -1,0 +1,53 @@
+"""Check the committed generated packages: ruff, mypy --strict, Python 3.8 syntax, stdlib-only import."""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATED = ROOT / "generated"
+
+
+def packages() -> list[Path]:
+    return sorted(p for p in GENERATED.iterdir() if (p / "__init__.py").is_file())
+
+
+def main() -> int:
+    failed = False
+    pkgs = packages()
+    for pkg in pkgs:
+        for path in sorted(pkg.rglob("*.py")):
+            try:
+                ast.parse(path.read_text(encoding="utf-8"), str(path), feature_version=(3, 8))
+            except SyntaxError as exc:
+                print(f"{path}:{exc.lineno}: not Python 3.8 syntax: {exc.msg}", file=sys.stderr)
+                failed = True
+    for pkg in pkgs:  # each package's own pyproject.toml carries its ruff settings
+        result = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", str(pkg)])
+        failed |= result.returncode != 0
+    for pkg in pkgs:
+        # mypy sees each package under its own name, from a copy outside the repo.
+        with tempfile.TemporaryDirectory() as tmp:
+            shutil.copytree(pkg, Path(tmp) / pkg.name)
+            result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+                                     "--python-version", "3.11", pkg.name], cwd=tmp)
+            failed |= result.returncode != 0
+            # Copied alone into an empty folder, it imports with only the standard library.
+            env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+            code = f"import sys; sys.path.insert(0, {tmp!r}); import {pkg.name}"
+            result = subprocess.run([sys.executable, "-I", "-S", "-c", code], cwd=tmp, env=env)
+            if result.returncode != 0:
+                print(f"{pkg.name}: does not import with -I -S", file=sys.stderr)
+                failed = True
+    print("generated code checks:", "FAILED" if failed else "ok")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
