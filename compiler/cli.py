@@ -141,3 +141,32 @@ def build(rules: tuple[Path, ...], out: Path, check: bool, fmt: str) -> int:
     else:
         click.echo(f"{out} unchanged ({len(result.files)} files)", err=True)
     return EXIT_OK
+
+
+@main.group("import")
+def import_group() -> None:
+    """Turn third-party data into rules YAML."""
+
+
+@import_group.command("5e-srd")
+@click.argument("source", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--into", "into", required=True, type=click.Path(path_type=Path, dir_okay=False),
+              help="The table file to write, e.g. rules/d20/tables/weapons.yaml.")
+@FORMAT
+@guarded
+def import_srd_command(source: Path, into: Path, fmt: str) -> int:
+    """Import the weapons of the 5e SRD equipment JSON into a d20 weapons table file."""
+    from compiler.importers.srd import import_srd
+    from compiler.sources import display_path
+
+    text, diags = import_srd(source, display_path(source))
+    report(diags, fmt)
+    if text is None:
+        click.echo("import failed; nothing was written", err=True)
+        return EXIT_INVALID
+    into.parent.mkdir(parents=True, exist_ok=True)
+    tmp = into.with_name(f".{into.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, into)
+    click.echo(f"wrote {into}: {text.count(chr(10) + '  - ')} weapons", err=True)
+    return EXIT_OK

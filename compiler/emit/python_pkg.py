@@ -19,7 +19,7 @@ from compiler.emit.python_view import package_view
 from compiler.ir import Ruleset
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime"
-RUNTIME_FILES = ("__init__.py", "core.py", "dice.py", "odds.py")
+RUNTIME_FILES = ("__init__.py", "core.py", "dice.py", "geometry.py", "odds.py")
 
 
 def runtime_files() -> dict[str, str]:
@@ -35,9 +35,11 @@ _RUNTIME = [("._runtime.core", n, n) for n in ("RuleError",)] + [
     ("._runtime.core", n, f"_rt_{n}") for n in (
         "TraceStep", "check_bool", "check_int", "check_type", "ceil", "ceildiv", "clamp", "div", "floor",
         "floordiv", "fmt", "lookup", "not_given", "plain", "require_specified", "round_cbrt")] + [
-    ("._runtime.dice", n, n) for n in ("DamageTerms", "DiceSource", "PoolSpec", "SeededDice")] + [
+    ("._runtime.geometry", n, f"_rt_{n}") for n in ("flanks_square", "flanks_hex")] + [
+    ("._runtime.dice", n, n) for n in ("DamageTerms", "DiceSource", "DiceValue", "PoolSpec", "SeededDice")] + [
     ("._runtime.dice", n, f"_rt_{n}") for n in (
-        "d20_natural", "d20_sentence", "damage_sentence", "damage_total", "net_layers", "pool_sentence",
+        "d20_natural", "d20_sentence", "damage_sentence", "damage_total", "make_dice", "net_layers",
+        "pool_sentence",
         "pool_successes", "roll_d20", "roll_damage", "roll_pool")] + [
     ("._runtime.odds", n, n) for n in ("Odds", "OddsBuilder")] + [
     ("._runtime.odds", n, f"_rt_{n}") for n in (
@@ -46,7 +48,7 @@ _RUNTIME = [("._runtime.core", n, n) for n in ("RuleError",)] + [
 
 
 def _model_names(view: dict[str, Any]) -> list[tuple[str, str, str]]:
-    names = ["Combatant", "DiceValue"]
+    names = ["Combatant"]
     for t in view["tables"]:
         names += [t["cls"], t["const"], t["getter"], t["none"]]
     names += [e["cls"] for e in view["errors"]] + [r["const"] for r in view["rulings"]]

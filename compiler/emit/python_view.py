@@ -210,14 +210,20 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
             elif prm.default is not None:
                 fast_default = f"{prm.type.upper()}[{prm.default!r}]"
         fast_sig.append(f"{prm.id}: {fast_ann}" + (f" = {fast_default}" if fast_default else ""))
-    # Positional for required params in order; keyword-only after the first default.
+    # Leading required and entity (combatant/table) parameters are positional; options are
+    # keyword-only, so call sites read like attack(attacker, target, "longsword", distance=30).
     def join(parts: list[str]) -> str:
         out: list[str] = []
         star = False
-        for part in parts:
-            if "=" in part and not star:
+        defaulted = False
+        for part, prm in zip(parts, [*p.params, None]):
+            is_entity = prm is not None and prm.type not in ("int", "bool")
+            has_default = "=" in part
+            if not star and (has_default and not is_entity or (not has_default and defaulted)
+                             or prm is None and has_default):
                 out.append("*")
                 star = True
+            defaulted = defaulted or has_default
             out.append(part)
         return ", ".join(out)
 

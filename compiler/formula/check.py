@@ -91,6 +91,18 @@ def _list_has(types: list[str]) -> str:
     return BOOL
 
 
+def _make_dice(types: list[str]) -> str:
+    if types != [INT, INT]:
+        raise ValueError("takes two whole numbers: dice(count, sides)")
+    return DICE
+
+
+def _flank(types: list[str]) -> str:
+    if any(t != INT for t in types):
+        raise ValueError("takes whole numbers")
+    return BOOL
+
+
 def _all_int(types: list[str]) -> str:
     if any(t != INT for t in types):
         raise ValueError("needs whole numbers")
@@ -108,6 +120,9 @@ FUNCTIONS: dict[str, FunctionSpec] = {
         FunctionSpec("clamp", 3, 3, _numeric_unify, "限制在范围内"),
         FunctionSpec("round_cbrt", 2, 2, _all_int, "立方根按步长四舍五入"),
         FunctionSpec("has", 2, 2, _list_has, "包含"),
+        FunctionSpec("dice", 2, 2, _make_dice, "骰子"),
+        FunctionSpec("flanks_square", 9, 9, _flank, "方格夹击"),
+        FunctionSpec("flanks_hex", 10, 10, _flank, "六角格夹击"),
     )
 }
 

@@ -99,6 +99,8 @@ class _Python:
             return f"{e.func}({', '.join(args)})"
         if e.func == "has":
             return f"({args[1]} in {args[0]})"
+        if e.func == "dice":
+            return f"_rt_make_dice({', '.join(args)})"
         return f"_rt_{e.func}({', '.join(args)})"
 
 
@@ -151,6 +153,8 @@ class _Chinese:
                 return f"{'、'.join(args)}{FUNCTIONS[e.func].chinese}", _P_UNARY
             if e.func == "has":
                 return f"{args[0]}包含{args[1]}", _P_UNARY
+            if e.func == "dice":
+                return f"{args[0]}d{args[1]}", _P_UNARY
             if e.func == "clamp":
                 return f"{args[0]}（限制在{args[1]}～{args[2]}）", _P_UNARY
             return f"{FUNCTIONS[e.func].chinese}({', '.join(args)})", _P_ATOM

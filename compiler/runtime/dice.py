@@ -18,11 +18,34 @@ record with every face) and a fast form used when no trace is wanted.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Dict, Iterable, List, Optional, Protocol, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Protocol, Sequence, Tuple
 
 from .core import BadFace, DiceExhausted
 
 DamageTerms = Tuple[Tuple[int, int], ...]  # ((count, sides), ...)
+
+
+class DiceValue(NamedTuple):
+    """A dice expression from the rules, e.g. 2d6+3: its text, dice terms and flat bonus."""
+
+    text: str
+    terms: DamageTerms
+    flat: int
+
+
+_MADE: Dict[Tuple[int, int], DiceValue] = {}
+
+
+def make_dice(count: int, sides: int) -> DiceValue:
+    """The dice value `countDsides` built by a formula (e.g. dice(2, 6)); 0 dice roll nothing."""
+    key = (count, sides)
+    value = _MADE.get(key)
+    if value is None:
+        if count < 0 or sides < 1:
+            raise ValueError(f"cannot roll {count}d{sides}")
+        value = DiceValue(f"{count}d{sides}", ((count, sides),) if count else (), 0)
+        _MADE[key] = value
+    return value
 
 
 class DiceSource(Protocol):

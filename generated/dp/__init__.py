@@ -33,9 +33,9 @@ from ._runtime.core import (
     TraceStep,
     UnknownEntry,
 )
-from ._runtime.dice import DiceSource, FixedDice, SeededDice
+from ._runtime.dice import DiceSource, DiceValue, FixedDice, SeededDice
 from ._runtime.odds import Odds
-from .model import Combatant, DiceValue, STAT_NAMES
+from .model import Combatant, STAT_NAMES
 from .model import DamageType, DAMAGE_TYPES, get_damage_type
 from .model import Action, ACTIONS, get_action
 from .model import AttackType, ATTACK_TYPES, get_attack_type

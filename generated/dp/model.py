@@ -34,7 +34,7 @@ from ._runtime.core import check_bool as _rt_check_bool
 from ._runtime.core import check_int as _rt_check_int
 from ._runtime.core import lookup as _rt_lookup
 from ._runtime.core import not_given as _rt_not_given
-from ._runtime.dice import DamageTerms
+from ._runtime.dice import DiceValue
 
 __all__ = [
     "Combatant",
@@ -367,14 +367,6 @@ class Combatant:
 
     def to_dict(self) -> Dict[str, Any]:
         return asdict(self)
-
-
-class DiceValue(NamedTuple):
-    """A dice expression from the rules, e.g. 2d6+3: its text, dice terms and flat bonus."""
-
-    text: str
-    terms: DamageTerms
-    flat: int
 
 
 # ---- tables ----

@@ -659,7 +659,7 @@ class ParryResult(NamedTuple):
         }
 
 
-def parry(defender: Combatant, *, weapon: Union[Weapon, str, None] = None, dice: Optional[DiceSource] = None) -> ParryResult:
+def parry(defender: Combatant, weapon: Union[Weapon, str, None] = None, *, dice: Optional[DiceSource] = None) -> ParryResult:
     """格挡加值（DP-41、DP-42）"""
     _rt_check_type('防御方', defender, Combatant)
     weapon = get_weapon(weapon) if weapon is not None else _NO_WEAPON
@@ -674,7 +674,7 @@ def parry(defender: Combatant, *, weapon: Union[Weapon, str, None] = None, dice:
     return ParryResult(v_bonus, tuple(_rolls), tuple(_trace))
 
 
-def parry_fast(defender: Combatant, *, weapon: Weapon = _NO_WEAPON, dice: DiceSource) -> Tuple[int]:
+def parry_fast(defender: Combatant, weapon: Weapon = _NO_WEAPON, *, dice: DiceSource) -> Tuple[int]:
     """格挡加值: outcome only, no trace and no input checks."""
     _die = dice.die
     if not (not weapon.given or not weapon.natural):
@@ -683,7 +683,7 @@ def parry_fast(defender: Combatant, *, weapon: Weapon = _NO_WEAPON, dice: DiceSo
     return (v_bonus,)
 
 
-def parry_odds(defender: Combatant, *, weapon: Union[Weapon, str, None] = None) -> Odds:
+def parry_odds(defender: Combatant, weapon: Union[Weapon, str, None] = None) -> Odds:
     """格挡加值: the exact distribution of (('parry_bonus',))."""
     _rt_check_type('防御方', defender, Combatant)
     weapon = get_weapon(weapon) if weapon is not None else _NO_WEAPON
@@ -1009,7 +1009,7 @@ class TripResult(NamedTuple):
         }
 
 
-def trip(attacker: Combatant, defender: Combatant, *, weapon: Union[Weapon, str] = 'fist', flying: bool = False, dice: Optional[DiceSource] = None) -> TripResult:
+def trip(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *, flying: bool = False, dice: Optional[DiceSource] = None) -> TripResult:
     """绊摔（DP-50）"""
     _rt_check_type('攻击方', attacker, Combatant)
     _rt_check_type('防御方', defender, Combatant)
@@ -1041,7 +1041,7 @@ def trip(attacker: Combatant, defender: Combatant, *, weapon: Union[Weapon, str]
     return TripResult(v_success, max(0, v_net), v_success and not flying, max(0, v_net) if flying else 0, tuple(_rolls), tuple(_trace))
 
 
-def trip_fast(attacker: Combatant, defender: Combatant, *, weapon: Weapon = WEAPONS['fist'], flying: bool = False, dice: DiceSource) -> Tuple[bool, int, bool, int]:
+def trip_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = WEAPONS['fist'], *, flying: bool = False, dice: DiceSource) -> Tuple[bool, int, bool, int]:
     """绊摔: outcome only, no trace and no input checks."""
     _die = dice.die
     if not (weapon.natural or weapon.can_trip):
@@ -1056,7 +1056,7 @@ def trip_fast(attacker: Combatant, defender: Combatant, *, weapon: Weapon = WEAP
     return (v_success, max(0, v_net), v_success and not flying, max(0, v_net) if flying else 0,)
 
 
-def trip_odds(attacker: Combatant, defender: Combatant, *, weapon: Union[Weapon, str] = 'fist', flying: bool = False) -> Odds:
+def trip_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *, flying: bool = False) -> Odds:
     """绊摔: the exact distribution of (('success', 'net', 'prone', 'flight_speed_loss'))."""
     _rt_check_type('攻击方', attacker, Combatant)
     _rt_check_type('防御方', defender, Combatant)
@@ -1118,7 +1118,7 @@ class BullRushResult(NamedTuple):
         }
 
 
-def bull_rush(attacker: Combatant, defender: Combatant, *, weapon: Union[Weapon, str, None] = None, knock_down: bool = False, returned: bool = False, dice: Optional[DiceSource] = None) -> BullRushResult:
+def bull_rush(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str, None] = None, *, knock_down: bool = False, returned: bool = False, dice: Optional[DiceSource] = None) -> BullRushResult:
     """冲撞（DP-51）"""
     _rt_check_type('攻击方', attacker, Combatant)
     _rt_check_type('防御方', defender, Combatant)
@@ -1151,7 +1151,7 @@ def bull_rush(attacker: Combatant, defender: Combatant, *, weapon: Union[Weapon,
     return BullRushResult(v_success, max(0, v_net), v_success and knock_down, v_push, not v_success, tuple(_rolls), tuple(_trace))
 
 
-def bull_rush_fast(attacker: Combatant, defender: Combatant, *, weapon: Weapon = _NO_WEAPON, knock_down: bool = False, returned: bool = False, dice: DiceSource) -> Tuple[bool, int, bool, int, bool]:
+def bull_rush_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = _NO_WEAPON, *, knock_down: bool = False, returned: bool = False, dice: DiceSource) -> Tuple[bool, int, bool, int, bool]:
     """冲撞: outcome only, no trace and no input checks."""
     _die = dice.die
     v_attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0) - (R_BULL_RUSH_RETURN_PENALTY if returned else 0)
@@ -1164,7 +1164,7 @@ def bull_rush_fast(attacker: Combatant, defender: Combatant, *, weapon: Weapon =
     return (v_success, max(0, v_net), v_success and knock_down, v_push, not v_success,)
 
 
-def bull_rush_odds(attacker: Combatant, defender: Combatant, *, weapon: Union[Weapon, str, None] = None, knock_down: bool = False, returned: bool = False) -> Odds:
+def bull_rush_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str, None] = None, *, knock_down: bool = False, returned: bool = False) -> Odds:
     """冲撞: the exact distribution of (('success', 'net', 'prone', 'push_meters', 'may_return'))."""
     _rt_check_type('攻击方', attacker, Combatant)
     _rt_check_type('防御方', defender, Combatant)
@@ -1225,7 +1225,7 @@ class GrappleResult(NamedTuple):
         }
 
 
-def grapple(attacker: Combatant, defender: Combatant, *, weapon: Union[Weapon, str] = 'fist', held_item_size: int = -1, dice: Optional[DiceSource] = None) -> GrappleResult:
+def grapple(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *, held_item_size: int = -1, dice: Optional[DiceSource] = None) -> GrappleResult:
     """擒抱（DP-52、DP-54）"""
     _rt_check_type('攻击方', attacker, Combatant)
     _rt_check_type('防御方', defender, Combatant)
@@ -1269,7 +1269,7 @@ def grapple(attacker: Combatant, defender: Combatant, *, weapon: Union[Weapon, s
     return GrappleResult(v_success, v_touched, max(0, v_net), v_success and v_cling, v_net if v_success else 0, tuple(_rolls), tuple(_trace))
 
 
-def grapple_fast(attacker: Combatant, defender: Combatant, *, weapon: Weapon = WEAPONS['fist'], held_item_size: int = -1, dice: DiceSource) -> Tuple[bool, bool, int, bool, int]:
+def grapple_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = WEAPONS['fist'], *, held_item_size: int = -1, dice: DiceSource) -> Tuple[bool, bool, int, bool, int]:
     """擒抱: outcome only, no trace and no input checks."""
     _die = dice.die
     if not (held_item_size < 0 or held_item_size <= attacker.size - 3 or weapon.can_grapple):
@@ -1289,7 +1289,7 @@ def grapple_fast(attacker: Combatant, defender: Combatant, *, weapon: Weapon = W
     return (v_success, v_touched, max(0, v_net), v_success and v_cling, v_net if v_success else 0,)
 
 
-def grapple_odds(attacker: Combatant, defender: Combatant, *, weapon: Union[Weapon, str] = 'fist', held_item_size: int = -1) -> Odds:
+def grapple_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *, held_item_size: int = -1) -> Odds:
     """擒抱: the exact distribution of (('success', 'touched', 'net', 'cling', 'loser_penalty'))."""
     _rt_check_type('攻击方', attacker, Combatant)
     _rt_check_type('防御方', defender, Combatant)

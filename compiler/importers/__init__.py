@@ -1,0 +1,1 @@
+"""Importers: third-party data files -> rules YAML."""
