@@ -246,6 +246,7 @@ class Ruleset:
     packs: tuple[str, ...]
     files: tuple[str, ...]  # every rule file that went into it, sorted
     span: Span
+    initiative: bool = False
 
     def table(self, table_id: str) -> Table:
         for t in self.tables:

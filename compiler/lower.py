@@ -156,6 +156,8 @@ def lower_ruleset(base: LoadedSource, packs: list[LoadedSource]) -> tuple[Rulese
     m = base.manifest
     raw = m.data
     dice = _dice(m, rep)
+    if raw.get("initiative") and dice.engine != "pool":
+        rep.error(m.span(("initiative",)), "wrong-engine", "initiative_order needs the pool dice engine")
     table_ids = {t["id"] for t in raw.get("tables", [])}
     decl_fields: dict[str, tuple[FieldDecl, ...]] = {}
     table_meta: dict[str, dict[str, Any]] = {}
@@ -224,7 +226,7 @@ def lower_ruleset(base: LoadedSource, packs: list[LoadedSource]) -> tuple[Rulese
     return Ruleset(base.id, raw["name"], raw["version"], raw.get("description", ""),
                    raw.get("source", {}).get("file", ""), dice, stat_groups, stats, rulings, sections,
                    rules, errors, tables, procedures, tuple(p.id for p in packs), tuple(files),
-                   m.span(())), []
+                   m.span(()), bool(raw.get("initiative", False))), []
 
 
 def _check_rules(ids: tuple[str, ...], known: set[str], span: Any, rep: Reporter) -> None:

@@ -88,6 +88,7 @@ def lower_tables(ruleset_id: str, docs: list[tuple[Document, str]], decls: Table
                         rep.error(doc.span(fpath), "bad-dice", f"{value!r}: {exc}")
                         value = None
                 elif decl.type == "formula" and value is not None:
+                    value = str(value)
                     key = (tid, decl.id, value.strip())
                     scope = entry_formula_scope(stats, rulings, tid, decl, decls)
                     fdoc, fp = (doc, fpath) if decl.id in e else (doc, path)

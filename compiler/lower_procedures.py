@@ -133,9 +133,10 @@ def _lower_step(sraw: dict[str, Any], doc: Document, spath: tuple[Any, ...], sco
                 errors: dict[str, ErrorType], rule_ids: set[str], dice: Dice,
                 locals_: dict[str, Any], rep: Reporter) -> Step | None:
     kind = step_kind_of(sraw)
-    if kind.key == "pool" and dice.engine != "pool" or kind.key == "d20" and dice.engine != "d20":
+    engine = {"pool": "pool", "pool_count": "pool", "d20": "d20"}.get(kind.key)
+    if engine is not None and engine != dice.engine:
         rep.error(doc.span(spath + (kind.key,), key=True), "wrong-engine",
-                  f"a '{kind.key}' step needs the {kind.key} dice engine; this ruleset uses {dice.engine}")
+                  f"a '{kind.key}' step needs the {engine} dice engine; this ruleset uses {dice.engine}")
         return None
     when = None
     if "when" in sraw:

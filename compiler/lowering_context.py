@@ -34,9 +34,12 @@ def value_span(doc: Document, path: JsonPath, offset: int = 0) -> Span:
     return span.at(col_offset=offset + extra)
 
 
-def compile_formula(text: str, scope: Scope, want: tuple[str, ...] | None, doc: Document,
+def compile_formula(text: str | int | bool, scope: Scope, want: tuple[str, ...] | None, doc: Document,
                     path: JsonPath, rep: Reporter) -> Formula | None:
     """Check a formula; report a diagnostic at its column and return None when it is bad."""
+    if isinstance(text, bool):
+        text = "True" if text else "False"
+    text = str(text)
     try:
         typed = check(text, scope, want=want)
     except FormulaError as exc:

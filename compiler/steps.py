@@ -54,6 +54,14 @@ def _describe_pool(step: Step) -> str:
     return f"{text}，成功数记为{step.name}{_when(step)}"
 
 
+def _describe_pool_count(step: Step) -> str:
+    extras = _arg(step, "extras")
+    text = f"骰池检定{_arg(step, 'times')}次：每次{_arg(step, 'dice')}个骰子"
+    if extras and extras != "0":
+        text += f"，附加成功{extras}"
+    return f"{text}；成功数达到{_arg(step, 'at_least')}的次数记为{step.name}{_when(step)}"
+
+
 def _describe_d20(step: Step) -> str:
     return (f"掷d20：优势层数{_arg(step, 'advantage') or '0'}，劣势层数"
             f"{_arg(step, 'disadvantage') or '0'}，取用的骰面记为{step.name}{_when(step)}")
@@ -77,6 +85,9 @@ REGISTRY: dict[str, StepKind] = {
         StepKind("pool", "骰池检定",
                  (("dice", (INT,), None), ("extras", (INT,), "0"), ("all_succeed", (BOOL,), None)),
                  INT, _describe_pool),
+        StepKind("pool_count", "连续骰池检定",
+                 (("dice", (INT,), None), ("extras", (INT,), "0"), ("times", (INT,), None),
+                  ("at_least", (INT,), "1")), INT, _describe_pool_count),
         StepKind("d20", "d20检定",
                  (("advantage", (INT,), "0"), ("disadvantage", (INT,), "0")), INT, _describe_d20),
         StepKind("roll", "伤害骰", (("dice", (DICE,), None), ("crit", (BOOL,), None)), INT,

@@ -40,7 +40,7 @@ def _field_schema(decl: FieldDecl) -> dict[str, Any]:
     elif decl.type == "dice":
         s = {"type": "string", "pattern": DICE_PATTERN, "description": "dice like 2d6+1d4+3"}
     else:
-        s = {"type": "string", "minLength": 1, "maxLength": 400}
+        s = {"anyOf": [{"type": "string", "minLength": 1, "maxLength": 400}, {"type": "integer"}]}
     if not decl.required and decl.default is None and decl.type in ("text", "enum", "ref", "dice"):
         s = {"anyOf": [s, {"type": "null"}]}
     s["title"] = decl.name

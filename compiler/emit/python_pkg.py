@@ -30,7 +30,8 @@ def runtime_files() -> dict[str, str]:
 # imports exactly the ones its body uses, so linters see no unused imports.
 _STDLIB = [("dataclasses", "asdict", "asdict"), ("dataclasses", "dataclass", "dataclass"),
            ("fractions", "Fraction", "Fraction")] + [
-    ("typing", n, n) for n in ("Any", "Callable", "Dict", "List", "NamedTuple", "Optional", "Tuple", "Union")]
+    ("typing", n, n) for n in ("Any", "Callable", "Dict", "List", "NamedTuple", "Optional", "Sequence",
+                               "Tuple", "Union")]
 _RUNTIME = [("._runtime.core", n, n) for n in ("RuleError",)] + [
     ("._runtime.core", n, f"_rt_{n}") for n in (
         "TraceStep", "check_bool", "check_int", "check_type", "ceil", "ceildiv", "clamp", "div", "floor",
@@ -38,12 +39,14 @@ _RUNTIME = [("._runtime.core", n, n) for n in ("RuleError",)] + [
     ("._runtime.geometry", n, f"_rt_{n}") for n in ("flanks_square", "flanks_hex")] + [
     ("._runtime.dice", n, n) for n in ("DamageTerms", "DiceSource", "DiceValue", "PoolSpec", "SeededDice")] + [
     ("._runtime.dice", n, f"_rt_{n}") for n in (
-        "d20_natural", "d20_sentence", "damage_sentence", "damage_total", "make_dice", "net_layers",
+        "d20_natural", "d20_sentence", "damage_sentence", "damage_total", "initiative_order", "make_dice",
+        "net_layers",
         "pool_sentence",
         "pool_successes", "roll_d20", "roll_damage", "roll_pool")] + [
     ("._runtime.odds", n, n) for n in ("Odds", "OddsBuilder")] + [
     ("._runtime.odds", n, f"_rt_{n}") for n in (
-        "CERTAIN_ZERO", "ZERO_ITEMS", "all_succeed_distribution", "d20_distribution", "dice_items",
+        "CERTAIN_ZERO", "ZERO_ITEMS", "all_succeed_distribution", "count_distribution", "d20_distribution",
+        "dice_items",
         "pool_distribution")]
 
 

@@ -16,6 +16,7 @@ from compiler.steps import REGISTRY
 PY_TYPES = {"int": "int", "bool": "bool", "text": "str", "enum": "str", "enum_list": "Tuple[str, ...]",
             "dice": "Optional[DiceValue]", "formula": "Callable[..., Any]"}
 OUT_TYPES = {"int": "int", "bool": "bool", "str": "str", "frac": "Fraction"}
+LOOP_KINDS = ("pool", "pool_count", "d20", "roll")  # step kinds that open a loop in the odds function
 
 
 def camel(identifier: str) -> str:
@@ -154,7 +155,8 @@ def _step_view(step: Step, indent: int, counter: list[int]) -> dict[str, Any]:
     counter[0] += 1
     args: dict[str, str | None] = {name: None for name, _want, _default in REGISTRY[step.kind].args}
     args.update({name: f.python for name, f in step.args})
-    for name, fallback in (("extras", "0"), ("crit", "False"), ("advantage", "0"), ("disadvantage", "0")):
+    for name, fallback in (("extras", "0"), ("crit", "False"), ("advantage", "0"), ("disadvantage", "0"),
+                           ("at_least", "1")):
         if name in args and args[name] is None:
             args[name] = fallback
     return {
@@ -235,7 +237,7 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
     for s in p.steps:
         v = _step_view(s, indent, counter)
         odds_steps.append(v)
-        if s.kind in ("pool", "d20", "roll"):
+        if s.kind in LOOP_KINDS:
             indent += 4
     outputs = [{"id": o.id, "name": o.name, "python": o.formula.python, "type": OUT_TYPES[o.formula.type]}
                for o in p.result]
@@ -268,7 +270,7 @@ def _p_names(odds_steps: list[dict[str, Any]]) -> None:
     level = 0
     for s in odds_steps:
         s["p_in"] = f"_p{level}"
-        if s["kind"] in ("pool", "d20", "roll"):
+        if s["kind"] in LOOP_KINDS:
             level += 1
             s["p_out"] = f"_p{level}"
 
@@ -277,7 +279,7 @@ def package_view(rs: Ruleset, header: str) -> dict[str, Any]:
     procs = [procedure_view(p, rs) for p in rs.procedures]
     for pv in procs:
         _p_names(pv["odds_steps"])
-        levels = sum(1 for s in pv["odds_steps"] if s["kind"] in ("pool", "d20", "roll"))
+        levels = sum(1 for s in pv["odds_steps"] if s["kind"] in LOOP_KINDS)
         pv["inner_p"] = f"_p{levels}"
     return {
         "id": rs.id,
@@ -286,6 +288,7 @@ def package_view(rs: Ruleset, header: str) -> dict[str, Any]:
         "header": header,
         "dice": rs.dice,
         "stacking": rs.dice.layers == "stack",
+        "initiative": rs.initiative,
         "stats": rs.stats,
         "rulings": [{"const": ruling_constant(r.key), "value": repr(r.value), "name": r.name,
                      "ruling": r.ruling} for r in rs.rulings],

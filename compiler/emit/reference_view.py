@@ -14,8 +14,7 @@ from compiler.diagnostics import Span
 from compiler.ir import DiceExpr, Entry, EntryFormula, FieldDecl, Procedure, Ruleset, Table
 from compiler.steps import REGISTRY
 
-KIND_NAMES = {"let": "计算", "require": "前提", "pool": "骰池检定", "d20": "d20检定", "roll": "掷骰",
-              "note": "记录"}
+KIND_NAMES = {key: kind.name for key, kind in REGISTRY.items()}
 
 
 def where(span: Span) -> str:

@@ -225,6 +225,14 @@ class OddsBuilder:
         return Odds(self.fields, self.acc, self.dropped)
 
 
+def count_distribution(single: PoolOdds, need: int, times: int) -> PoolOdds:
+    """How many of `times` independent rolls of `single` reach `need` successes: a binomial."""
+    p = sum(q for m, q in enumerate(single.probs) if m >= need)
+    p = min(1.0, max(0.0, p))
+    probs = tuple(_binom(times, k) * p**k * (1.0 - p) ** (times - k) for k in range(max(times, 0) + 1))
+    return PoolOdds(probs, single.dropped * times)
+
+
 CERTAIN_ZERO = PoolOdds((1.0,), 0.0)
 ZERO_ITEMS: Tuple[Tuple[int, float], ...] = ((0, 1.0),)
 
