@@ -1,0 +1,244 @@
+"""d20: attack resolution, range and reach, flanking, contests and vehicles (D20-01 ... D20-23)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture()
+def fighter(d20):
+    return d20.Combatant(strength=16, dexterity=14, proficiency=2)
+
+
+@pytest.fixture()
+def ac15(d20):
+    return d20.Combatant(armor_class=15)
+
+
+def test_attack_roll_vs_ac(d20, fighter, ac15):
+    """D20-01 (R30): d20 + modifiers >= AC hits; longsword: STR +3, proficiency +2."""
+    assert d20.attack(fighter, ac15, "longsword", dice=d20.FixedDice([10, 4])).hit      # 15 >= 15
+    assert not d20.attack(fighter, ac15, "longsword", dice=d20.FixedDice([9])).hit      # 14 < 15
+    assert d20.attack_odds(fighter, ac15, "longsword").hit_probability == pytest.approx(11 / 20)
+
+
+def test_ability_modifiers(d20, ac15):
+    """D20-02: STR for melee, DEX for ranged, the better for finesse; spells use the casting ability."""
+    strong = d20.Combatant(strength=18, dexterity=8)
+    quick = d20.Combatant(strength=8, dexterity=18)
+    assert d20.attack(strong, ac15, "longsword", dice=d20.FixedDice([10, 1])).total == 10 + 4 + 2
+    assert d20.attack(quick, ac15, "longbow", distance=30, dice=d20.FixedDice([10, 1])).total == 10 + 4 + 2
+    assert d20.attack(quick, ac15, "rapier", dice=d20.FixedDice([10, 1])).total == 10 + 4 + 2
+    mage = d20.Combatant(spell_ability=16, proficiency=3)
+    r = d20.spell_attack(mage, ac15, dice_count=2, dice_sides=10, dice=d20.FixedDice([12 - 1, 3, 4]))
+    assert r.total == 11 + 3 + 3 and r.damage == 7
+
+
+def test_proficiency(d20, fighter, ac15):
+    """D20-03: proficiency is added only when proficient (unarmed strikes count as proficient)."""
+    assert d20.attack(fighter, ac15, "longsword", proficient=False, dice=d20.FixedDice([10])).total == 13
+    r = d20.attack(fighter, ac15, dice=d20.FixedDice([10]))  # unarmed strike by default
+    assert r.total == 15 and r.damage == 1 + 3 and r.damage_type == "bludgeoning"
+
+
+def test_crit_range_and_crit_dice(d20, ac15):
+    """D20-04 (R30, R31): a hit with d20 >= 21 - crit range crits; every damage die twice, modifiers once."""
+    keen = d20.Combatant(strength=16, crit_range=2)
+    r = d20.attack(keen, ac15, "greatsword", sneak_dice=1, dice=d20.FixedDice([19, 1, 2, 3, 4, 5, 6]))
+    assert r.crit
+    assert r.damage == (1 + 2 + 3 + 4) + (5 + 6) + 3  # 4d6 + 2d6 sneak + STR 3
+    assert not d20.attack(d20.Combatant(strength=16), ac15, "greatsword", dice=d20.FixedDice([19, 1, 1])).crit
+
+
+def test_natural_one_and_twenty_option_is_off(d20, ac15):
+    """D20-05 (R30): off by default, a natural 20 that misses the AC neither hits nor crits."""
+    weak = d20.Combatant(strength=1, proficiency=0)
+    ac30 = d20.Combatant(armor_class=30)
+    r = d20.attack(weak, ac30, "club", dice=d20.FixedDice([20]))
+    assert not r.hit and not r.crit
+    assert d20.R_NATURAL_ONE_TWENTY is False
+
+
+def test_willing_target_grants_advantage(d20, fighter, ac15):
+    """D20-06: advantage, still rolled: the higher of two d20."""
+    r = d20.attack(fighter, ac15, "longsword", willing=True, dice=d20.FixedDice([3, 17, 4]))
+    assert r.natural == 17 and len(r.rolls[0].faces) == 2
+
+
+def test_unseen(d20, fighter, ac15):
+    """D20-07 (R35): unseen target -> disadvantage, a wrong guess misses; unseen attacker -> advantage."""
+    r = d20.attack(fighter, ac15, "longsword", target_unseen=True, dice=d20.FixedDice([18, 5]))
+    assert r.natural == 5
+    assert not d20.attack(fighter, ac15, "longsword", guessed_wrong=True, dice=d20.FixedDice([20])).hit
+    r = d20.attack(fighter, ac15, "longsword", attacker_unseen=True, dice=d20.FixedDice([5, 18, 4]))
+    assert r.natural == 18
+    hidden = d20.Combatant(strength=16, hidden=True)
+    assert d20.attack(hidden, ac15, "longsword", dice=d20.FixedDice([1])).revealed
+
+
+def test_ranges(d20, fighter, ac15):
+    """D20-08 (R34): beyond normal range one disadvantage layer; beyond long range refused."""
+    r = d20.attack(fighter, ac15, "longbow", distance=200, dice=d20.FixedDice([18, 5, 1]))
+    assert r.natural == 5
+    with pytest.raises(d20.OutOfRange, match="600"):
+        d20.attack(fighter, ac15, "longbow", distance=601)
+    r = d20.attack(fighter, ac15, "handaxe", thrown=True, distance=30, dice=d20.FixedDice([18, 5, 1]))
+    assert r.natural == 5
+    with pytest.raises(d20.NotThrown):
+        d20.attack(fighter, ac15, "longsword", thrown=True, distance=10)
+    with pytest.raises(d20.OutOfRange):
+        d20.spell_attack(fighter, ac15, dice_count=1, dice_sides=8, spell_range=60, distance=61)
+
+
+def test_ranged_attack_with_hostile_in_reach(d20, fighter, ac15):
+    """D20-09 (R34): a hostile, seeing, non-incapacitated creature in reach adds a disadvantage layer."""
+    r = d20.attack(fighter, ac15, "longbow", distance=30, hostile_nearby=True, dice=d20.FixedDice([18, 5]))
+    assert r.natural == 5
+    both = d20.attack_odds(fighter, ac15, "longbow", distance=200, hostile_nearby=True)
+    # two disadvantage layers stack: three d20 keep the lowest (R32)
+    assert both.probability(natural=20) == pytest.approx(1 / 20**3)
+
+
+def test_reach(d20, fighter, ac15):
+    """D20-10: 5 ft reach, +5 ft with a reach weapon, more for larger creatures."""
+    d20.attack_odds(fighter, ac15, "glaive", distance=10)
+    with pytest.raises(d20.OutOfReach):
+        d20.attack(fighter, ac15, "longsword", distance=10)
+    d20.attack_odds(d20.Combatant(strength=16, size=4), ac15, "longsword", distance=10)
+
+
+def test_flanking_squares(d20):
+    """D20-11 (R33): the centre line between allies passes through the enemy's centre; +3 bonus."""
+    m = d20.Combatant()
+    r = d20.flanking(m, m, m, ax=0, ay=1, bx=2, by=1, ex=1, ey=1)
+    assert r.flanks and r.bonus == 3
+    assert d20.flanking(m, m, m, ax=0, ay=0, bx=2, by=2, ex=1, ey=1).flanks       # diagonal
+    assert not d20.flanking(m, m, m, ax=0, ay=0, bx=2, by=1, ex=1, ey=1).flanks
+    big = d20.Combatant(size=4)  # a large enemy in (1,1)-(2,2); centre at (2, 2)
+    assert d20.flanking(m, m, big, ax=0, ay=1, bx=3, by=1, ex=1, ey=1).flanks is False
+    assert d20.flanking(m, m, big, ax=0, ay=1, bx=3, by=2, ex=1, ey=1).flanks  # passes (2, 2) exactly
+    assert d20.flanking(m, m, big, ax=0, ay=0, bx=3, by=3, ex=1, ey=1).flanks
+    # a large ally qualifies through any one of its cells
+    assert d20.flanking(big, m, m, ax=-1, ay=0, bx=2, by=1, ex=1, ey=1).flanks
+
+
+def test_flanking_hexes(d20):
+    """D20-12 (R33): hexes between the allies around the enemy: 2 for medium or smaller."""
+    m = d20.Combatant()
+    assert d20.flanking(m, m, m, hex_grid=True, ax=1, ay=0, bx=-1, by=0, ex=0, ey=0).flanks
+    assert not d20.flanking(m, m, m, hex_grid=True, ax=1, ay=0, bx=0, by=-1, ex=0, ey=0).flanks
+    big = d20.Combatant(size=4)  # ring of 12 around a large enemy; 4 between is enough
+    assert d20.flanking(m, m, big, hex_grid=True, ax=2, ay=0, bx=-2, by=0, ex=0, ey=0).flanks
+    assert (d20.R_HEX_BETWEEN_LARGE, d20.R_HEX_BETWEEN_HUGE, d20.R_HEX_BETWEEN_GARGANTUAN) == (4, 5, 6)
+
+
+def test_flanking_preconditions(d20):
+    """D20-13: both must see, be able to attack, not be incapacitated or charmed by the target."""
+    m = d20.Combatant()
+    pos = dict(ax=0, ay=1, bx=2, by=1, ex=1, ey=1)
+    assert not d20.flanking(m, m, m, b_sees=False, **pos).flanks
+    assert not d20.flanking(m, d20.Combatant(incapacitated=True), m, **pos).flanks
+    assert not d20.flanking(m, m, m, a_charmed=True, **pos).flanks
+    assert not d20.flanking(m, m, m, a_can_attack=False, **pos).flanks
+    assert d20.attack(m, d20.Combatant(armor_class=14), "club", flanking=True, dice=d20.FixedDice([9, 1])).hit
+
+
+def test_two_weapon_fighting(d20, ac15):
+    """D20-14 (R36): light weapons only; the bonus attack adds the ability modifier only if negative."""
+    strong = d20.Combatant(strength=16)
+    weak = d20.Combatant(strength=6)
+    assert d20.attack(strong, ac15, "shortsword", offhand=True, dice=d20.FixedDice([15, 4])).damage == 4
+    assert d20.attack(weak, ac15, "club", offhand=True, dice=d20.FixedDice([19, 4])).damage == 4 - 2
+    with pytest.raises(d20.NotLight):
+        d20.attack(strong, ac15, "longsword", offhand=True)
+
+
+def test_grapple(d20):
+    """D20-15 (R37): size limit, free hand, tie fails, incapacitated defenders roll a 1."""
+    a = d20.Combatant(strength=14, athletics=True)
+    d = d20.Combatant(strength=14)
+    r = d20.grapple(a, d, dice=d20.FixedDice([10, 12]))
+    assert (r.attack_total, r.defend_total, r.success) == (14, 14, False)  # tie fails
+    assert not r.retry_this_turn
+    r = d20.grapple(a, d20.Combatant(incapacitated=True), dice=d20.FixedDice([2]))
+    assert r.defend_total == 1 and r.success
+    with pytest.raises(d20.TooLarge):
+        d20.grapple(a, d20.Combatant(size=5))
+    with pytest.raises(d20.NoFreeHand):
+        d20.grapple(a, d, free_hand=False)
+    with pytest.raises(d20.IntangibleTarget):
+        d20.grapple(a, d20.Combatant(intangible=True))
+
+
+def test_size_advantage_layers(d20):
+    """D20-16 (R32, R37): each size category of difference is one advantage layer for the larger side."""
+    big = d20.Combatant(size=5)
+    small = d20.Combatant(size=4)
+    r = d20.grapple(big, small, dice=d20.FixedDice([3, 17, 9]))
+    assert r.rolls[0].faces == (3, 17) and r.rolls[1].faces == (9,)
+    odds = d20.grapple_odds(d20.Combatant(size=6), d20.Combatant(size=5))
+    assert odds.total() == pytest.approx(1.0)
+
+
+def test_escape_grapple(d20):
+    """D20-17: the escaper must beat the grappler's STR (Athletics)."""
+    r = d20.escape_grapple(d20.Combatant(dexterity=16, acrobatics=True), d20.Combatant(strength=10),
+                           dice=d20.FixedDice([10, 10]))
+    assert r.escape_total == 15 and r.success
+
+
+def test_moving_while_grappling(d20):
+    """D20-18: half speed unless the target is two sizes smaller; moving it costs 5 ft."""
+    me = d20.Combatant(speed=30, size=3)
+    assert d20.grapple_move(me, d20.Combatant(size=3)).speed == 15
+    assert d20.grapple_move(me, d20.Combatant(size=1)).speed == 30
+    assert d20.grapple_move(me, d20.Combatant()).reposition_cost == 5
+
+
+def test_several_grapplers(d20):
+    """D20-19 (R41): a STR contest against the other grappler, who may waive it."""
+    a, b = d20.Combatant(strength=14), d20.Combatant(strength=14)
+    assert not d20.drag(a, b, dice=d20.FixedDice([10, 10])).success
+    assert d20.drag(a, b, waived=True, dice=d20.FixedDice([])).success
+
+
+def test_shove(d20):
+    """D20-20 (R38): prone or push 5 + X ft; an obstacle stops it with 1d6 per full 5 ft left."""
+    a = d20.Combatant(strength=18, athletics=True)
+    d = d20.Combatant(strength=10)
+    r = d20.shove(a, d, dice=d20.FixedDice([15, 5]))
+    assert r.push_feet == 5 + (15 + 4 + 2) - 5
+    r = d20.shove(a, d, obstacle_at=5, dice=d20.FixedDice([15, 5, 3, 4, 6]))
+    assert r.push_feet == 5 and r.obstacle_damage == 3 + 4 + 6  # 21 - 5 = 16 ft left -> 3d6
+    assert d20.shove(a, d, knock_prone=True, dice=d20.FixedDice([15, 5])).prone
+
+
+def test_vehicle_dc_worked_example(d20):
+    """D20-23 (R39): a 1000 x 120 x 40 ft nuclear carrier, three categories above a medium grappler: DC 125."""
+    saiyan = d20.Combatant(size=3)
+    r = d20.vehicle_dc(saiyan, "核能", vehicle_size=6, length=1000, width=120, height=40)
+    assert (r.mean_size, r.dc) == (170, 125)
+    assert "DC = 35 + 15 + 75 = 125" in r.text()
+
+
+def test_vehicle_grapple_worked_example(d20):
+    """D20-21 (R39): a check of 136 beats DC 125 and holds the carrier; escape when a new check < DC."""
+    saiyan = d20.Combatant(size=3)
+    args = dict(vehicle_size=6, length=1000, width=120, height=40)
+    r = d20.vehicle_check(saiyan, "nuclear", bonus=126, dice=d20.FixedDice([10]), **args)
+    assert (r.total, r.holds) == (136, True)
+    r = d20.vehicle_check(saiyan, "nuclear", bonus=100, dice=d20.FixedDice([10]), **args)
+    assert not r.holds and r.escapes  # a result, not an error
+
+
+def test_vehicle_shove(d20):
+    """D20-22 (R40): push 5 + (check - DC) ft when the check beats the DC."""
+    r = d20.vehicle_check(d20.Combatant(), "nuclear", vehicle_size=6, length=1000, width=120, height=40,
+                          bonus=126, dice=d20.FixedDice([10]))
+    assert r.shove_feet == 5 + 11
+
+
+def test_power_sources_not_in_source_are_refused(d20):
+    """D20-23: only nuclear has a base in the seed; the others are marked and refused clearly."""
+    with pytest.raises(d20.NotSpecifiedBySource, match="动力"):
+        d20.vehicle_dc(d20.Combatant(), "steam", vehicle_size=5, length=100, width=30, height=20)

@@ -1,0 +1,310 @@
+"""dp: attack types, modifiers, strengthening, defenses, special attacks and other actions (DP-10 ... DP-64)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def odds_dice(dp, attacker, defender, weapon, **kw):
+    """The number of dice rolled (deterministic before the roll), read from the odds twin."""
+    (dice,) = dp.attack_odds(attacker, defender, weapon, **kw).marginal("dice")
+    return dice
+
+
+@pytest.fixture()
+def hero(dp):
+    return dp.Combatant(strength=5, dexterity=4, intelligence=3, martial=3, athletics=2, shooting=3,
+                        operation=2, specialty=1, basic_defense=4, move_speed=10)
+
+
+@pytest.fixture()
+def dummy(dp):
+    return dp.Combatant()
+
+
+@pytest.mark.parametrize("weapon, pool, rule", [
+    ("fist", 5 + 3 + 1 + 0, "DP-10"),            # 力量+武技+专业+天生武器伤害
+    ("long_sword", 5 + 3 + 1 + 3, "DP-11"),      # 力量+武技+专业+武器伤害
+    ("shield", 5 + 3 + 1 + 1, "DP-11"),          # a shield that strikes is a melee weapon
+    ("throwing_knife", 5 + 2 + 1 + 1, "DP-12"),  # max(力量, 敏捷)+运动+专业+伤害
+    ("javelin", 5 + 2 + 1 + 3, "DP-12"),         # heavy thrown: 力量 only
+    ("short_bow", 4 + 3 + 1 + 2, "DP-13"),       # 敏捷+射击+专业+弓伤害(含箭)
+    ("pistol", 4 + 3 + 1 + 3, "DP-14"),
+    ("light_crossbow", 4 + 3 + 1 + 3, "DP-14"),
+    ("mortar", 3 + 3 + 1, "DP-15"),              # 智力+射击+专业：炮
+    ("vehicle_cannon", 3 + 2 + 1 + 8, "DP-17"),  # 智力+器用+专业+武器伤害
+])
+def test_attack_type_pools(dp, hero, dummy, weapon, pool, rule):
+    assert odds_dice(dp, hero, dummy, weapon, distance=1) == pool, rule
+
+
+def test_other_attack_forms_are_ranged_by_default(dp):
+    """DP-16: resource-defined attacks are ranged unless stated; they resolve through save_contest."""
+    assert dp.ATTACK_TYPES["other"].ranged is True
+    assert dp.save_contest_odds(10, save_dice=0).hit_probability > 0.9
+
+
+def test_attack_type_data(dp):
+    """DP-12, DP-13, DP-14: default speeds and range multipliers are data (R10)."""
+    at = dp.ATTACK_TYPES
+    assert (at["thrown"].speed, at["bow"].speed, at["crossbow"].speed, at["firearm"].speed) == (1, 1, 3, 5)
+    assert dp.WEAPONS["gauss_rifle"].speed == 6
+    assert at["bow"].two_hands_only and at["firearm"].point_blank_ignores_speed
+
+
+def test_rock_range_worked_example(dp, dummy):
+    """DP-20 (R7): STR 5 throwing a rock (base 10): max 50 m; 10 m 0, 11-20 m -2, 21-30 m -4; 51 m refused."""
+    thrower = dp.Combatant(strength=5, athletics=0, specialty=0)
+    base = odds_dice(dp, thrower, dummy, "rock", distance=1)
+    for distance, penalty in [(10, 0), (11, 2), (20, 2), (21, 4), (30, 4), (50, 8)]:
+        assert odds_dice(dp, thrower, dummy, "rock", distance=distance) == max(0, base - penalty)
+    with pytest.raises(dp.OutOfRange, match="最大射程50米"):
+        dp.attack(thrower, dummy, "石块", distance=51)
+
+
+def test_strength_requirement(dp, dummy):
+    """DP-21 (R8): -2 DP per point of strength short."""
+    weak = dp.Combatant(strength=1, martial=10)
+    strong = dp.Combatant(strength=5, martial=10)
+    # greatsword needs 5: weak is 4 short -> -8, on top of the 4 points of strength difference
+    assert odds_dice(dp, strong, dummy, "greatsword") - odds_dice(dp, weak, dummy, "greatsword") == 4 + 8
+
+
+def test_one_and_two_hands(dp, dummy):
+    """DP-22 (R8): two hands on a one-handed weapon lowers the requirement by 1; one hand on a
+    two-handed weapon raises it by half its size (firearms at least 1, aiming halved); bows refuse."""
+    s2 = dp.Combatant(strength=2)
+    assert odds_dice(dp, s2, dummy, "long_sword", hands=2) - odds_dice(dp, s2, dummy, "long_sword") == 2
+    s5 = dp.Combatant(strength=5)
+    # greatsword (req 5, size 4) in one hand -> requirement 7: 2 short -> -4
+    assert odds_dice(dp, s5, dummy, "greatsword") - odds_dice(dp, s5, dummy, "greatsword", hands=1) == 4
+    # rifle (req 2, size 3, firearm): one hand -> 2 + max(1, 1) = 3
+    s2b = dp.Combatant(strength=2, dexterity=3)
+    assert odds_dice(dp, s2b, dummy, "rifle", distance=5) - odds_dice(dp, s2b, dummy, "rifle", distance=5, hands=1) == 2
+    aim2 = odds_dice(dp, s2b, dummy, "rifle", distance=5, hands=1, aim_rounds=3)
+    aim1 = odds_dice(dp, s2b, dummy, "rifle", distance=5, hands=1)
+    assert aim2 - aim1 == 1  # floor(3 / 2)
+    with pytest.raises(dp.OneHandBow, match="无法单手使用"):
+        dp.attack(s5, dummy, "long_bow", hands=1)
+
+
+def test_under_strength_ranged(dp, dummy):
+    """DP-23 (R9): a second -2 per increment, and a bow loses a range multiplier per point short."""
+    archer = dp.Combatant(strength=2, dexterity=3, shooting=10)  # long bow needs 4: 2 short
+    base = odds_dice(dp, archer, dummy, "long_bow", distance=1)
+    assert odds_dice(dp, archer, dummy, "long_bow", distance=26) == base - 2 - 2
+    # multiplier 8 - 2 = 6 -> max range 150 m
+    dp.attack_odds(archer, dummy, "long_bow", distance=150)
+    with pytest.raises(dp.OutOfRange):
+        dp.attack(archer, dummy, "long_bow", distance=151)
+
+
+def test_oversize_penalty_hook(dp):
+    """DP-24: the size chapter's extra penalties are a data hook, 0 in the starter armory."""
+    assert all(w.oversize_penalty == 0 for w in dp.WEAPONS.values())
+
+
+def test_power_attack(dp, hero, dummy):
+    """DP-30: +2 DP on melee; refused on ranged attacks."""
+    assert odds_dice(dp, hero, dummy, "long_sword", power_attack=True) - odds_dice(dp, hero, dummy, "long_sword") == 2
+    with pytest.raises(dp.MeleeOnly):
+        dp.attack(hero, dummy, "pistol", power_attack=True)
+
+
+def test_charge(dp, dummy):
+    """DP-31 (R11): +1 DP per meter, capped by min(STR, basic defense); needs a clear path, 2x move."""
+    c = dp.Combatant(strength=3, basic_defense=5, move_speed=10)
+    base = odds_dice(dp, c, dummy, "long_sword")
+    assert odds_dice(dp, c, dummy, "long_sword", charge_meters=2) == base + 2
+    assert odds_dice(dp, c, dummy, "long_sword", charge_meters=12) == base + 3
+    with pytest.raises(dp.ChargeBlocked, match="畅通无阻"):
+        dp.attack(c, dummy, "long_sword", charge_meters=5, clear_path=False)
+    with pytest.raises(dp.ChargeTooFar):
+        dp.attack(c, dummy, "long_sword", charge_meters=21)
+
+
+def test_called_shots(dp, hero):
+    """DP-32 (R13): penalty, matching dodge for an aware defender with basic defense, effects per net."""
+    aware = dp.Combatant(basic_defense=2)
+    unaware = dp.Combatant(basic_defense=2, aware=False)
+    base = odds_dice(dp, hero, aware, "long_sword")
+    assert odds_dice(dp, hero, aware, "long_sword", called_shot="head") == base - 3 - 3
+    assert odds_dice(dp, hero, unaware, "long_sword", called_shot="head") == base - 3
+    r = dp.attack(hero, dp.Combatant(), "long_sword", called_shot="头部", dice=dp.FixedDice([9] * 9))
+    assert (r.net, r.condition, r.condition_points) == (9, "stun", 4)
+    r = dp.attack(hero, dp.Combatant(), "long_sword", called_shot="disarm", dice=dp.FixedDice([9] * 9))
+    assert (r.damage, r.condition_points) == (0, 0)
+    assert len(dp.CALLED_SHOTS) == 9
+    assert not dp.CALLED_SHOTS["sunder"].trauma_source and dp.CALLED_SHOTS["eyes"].trauma_source
+    with pytest.raises(dp.CalledShotMultipleTargets):
+        dp.attack(hero, aware, "long_sword", called_shot="head", targets=2)
+
+
+def test_called_shot_tracks_are_not_specified(dp):
+    """DP-32 (R63): the condition tracks are declared, counted, and refuse a capacity."""
+    assert all(t.not_specified for t in dp.CONDITION_TRACKS.values())
+
+
+def test_coup_de_grace(dp, hero):
+    """DP-33 (R14): every die left after defense succeeds, no added dice; helpless targets with vitals only."""
+    helpless = dp.Combatant(helpless=True, armor_defense=2, armor_extras=1)
+    r = dp.attack(hero, helpless, "long_sword", coup_de_grace=True, dice=dp.FixedDice([]))
+    assert r.rolls[0].all_succeed and r.net == 12 - 2 - 1
+    with pytest.raises(dp.NotHelpless):
+        dp.attack(hero, dp.Combatant(), "long_sword", coup_de_grace=True)
+    with pytest.raises(dp.NoVitals):
+        dp.attack(hero, dp.Combatant(helpless=True, has_vitals=False), "long_sword", coup_de_grace=True)
+
+
+def test_total_defense(dp, hero):
+    """DP-40 (R10): dodge equal to basic defense; a pinpointed attacker loses only the item's speed."""
+    d = dp.Combatant(basic_defense=6)
+    assert dp.total_defense(d).dodge_bonus == 6
+    gunner = dp.Combatant(dexterity=4, shooting=15, specialty=1)
+    # pistol speed 5 strips 5 basic defense; total defense removes that and adds dodge 6
+    plain = odds_dice(dp, gunner, d, "pistol", distance=10)
+    braced = odds_dice(dp, gunner, d, "pistol", distance=10, total_defense=True)
+    assert plain - braced == 5 + 6
+    # within 5 m the firearm's speed is ignored anyway (DP-14)
+    assert odds_dice(dp, gunner, d, "pistol", distance=5) == plain - 5
+
+
+def test_parry(dp):
+    """DP-41, DP-42 (R15): floor((武技 + 专业) / 2), + size for 格挡 weapons; unarmed parry needs no weapon."""
+    d = dp.Combatant(martial=5, specialty=2)
+    assert dp.parry(d).parry_bonus == 3
+    assert dp.parry(d, "long_sword").parry_bonus == 3
+    assert dp.parry(d, "shield").parry_bonus == 3 + 2
+
+
+def test_active_cover(dp):
+    """DP-43 (R16): 5 - (own size - cover size), min 0; 2x size is full cover; shields give 格挡."""
+    me = dp.Combatant(size=3)
+    assert dp.active_cover(me, cover_size=2).cover == 4
+    assert dp.active_cover(me, cover_size=0).cover == 2
+    assert dp.active_cover(dp.Combatant(size=9), cover_size=0).cover == 0
+    assert dp.active_cover(me, cover_size=6).full_cover
+    assert dp.active_cover(me, shield="shield").cover == 3
+
+
+def test_prone(dp, hero):
+    """DP-44 (R17): +2 DP for melee attackers, +2 cover against ranged."""
+    prone = dp.Combatant(prone=True)
+    up = dp.Combatant()
+    assert odds_dice(dp, hero, prone, "long_sword") - odds_dice(dp, hero, up, "long_sword") == 2
+    assert odds_dice(dp, hero, up, "pistol", distance=6) - odds_dice(dp, hero, prone, "pistol", distance=6) == 2
+
+
+def test_trip(dp):
+    """DP-50 (R22): +2 DP per full pair of legs beyond two; flying targets lose speed per net."""
+    a = dp.Combatant(strength=5, martial=3)
+    quad = dp.Combatant(legs=4, dexterity=2, strength=1, balance=1)
+    r = dp.trip(a, quad, dice=dp.FixedDice([9] * 8 + [1] * 5))
+    assert r.rolls[1].dice == 2 + 1 + 2
+    assert r.prone and r.net == 8
+    r = dp.trip(a, quad, flying=True, dice=dp.FixedDice([9] * 8 + [1] * 5))
+    assert r.flight_speed_loss == 8 and not r.prone
+    assert dp.trip(a, dp.Combatant(legs=7), dice=dp.FixedDice([1] * 8 + [1] * 9)).rolls[1].dice == 3 + 4
+
+
+def test_bull_rush(dp):
+    """DP-51 (R20): push 1 m + 1 m per 3 net; a resisted rush may be returned at -2 DP."""
+    a = dp.Combatant(strength=5, martial=3)
+    d = dp.Combatant(strength=1, athletics=0)
+    r = dp.bull_rush(a, d, dice=dp.FixedDice([9] * 7 + [1] + [1] * 3))
+    assert (r.net, r.push_meters) == (7, 1 + 2)
+    assert dp.bull_rush(a, d, returned=True, dice=dp.FixedDice([1] * 6 + [1] * 3)).rolls[0].dice == 6
+    r = dp.bull_rush(a, d, knock_down=True, dice=dp.FixedDice([9] * 8 + [1] * 3))
+    assert r.prone and r.push_meters == 0
+
+
+def test_grapple_and_cling(dp):
+    """DP-52, DP-54: touch then contest; a grappler under a quarter of the target's size clings."""
+    a = dp.Combatant(strength=4, martial=2, size=3)
+    d = dp.Combatant(strength=1, size=3, reflex_save=0)
+    r = dp.grapple(a, d, dice=dp.FixedDice([9] * 6 + [9] * 6 + [1] * 1))
+    assert r.success and not r.cling
+    big = dp.Combatant(strength=1, size=13)
+    r = dp.grapple(a, big, dice=dp.FixedDice([9] * 6 + [9] * 6 + [1] * 1))
+    assert r.cling
+    with pytest.raises(dp.TooManyHandsFree):
+        dp.grapple(a, d, held_item_size=2)
+
+
+def test_pin(dp):
+    """DP-53: a second contest; pinned targets need two escapes; net above STR allows body cover."""
+    a = dp.Combatant(strength=4, martial=2)
+    d = dp.Combatant(strength=1)
+    r = dp.pin(a, d, dice=dp.FixedDice([9] * 6 + [1]))
+    assert r.success and r.escapes_needed == 2 and r.body_cover
+
+
+def test_feint(dp):
+    """DP-55 (R21): parry drops by min(net, 3); impossible against mindless creatures."""
+    a = dp.Combatant(intelligence=5, martial=3)
+    d = dp.Combatant(wisdom=1)
+    r = dp.feint(a, d, dice=dp.FixedDice([9] * 8 + [1]))
+    assert r.flat_footed and r.parry_penalty == 3
+    with pytest.raises(dp.FeintImpossible):
+        dp.feint(a, dp.Combatant(mindless=True))
+
+
+def test_overrun_chained(dp):
+    """DP-60: one check against each blocker's successes in turn; size at most 2x."""
+    a = dp.Combatant(strength=4, martial=2)
+    d = dp.Combatant(strength=1, dexterity=1, athletics=0)
+    faces = [9] * 5 + [1] + [9] + [9] + [9]  # mine 5; blockers 1, 1, 1 (one die each)
+    r = dp.overrun(a, d, blockers=3, dice=dp.FixedDice(faces))
+    assert r.passed == 3 and r.success
+    r = dp.overrun(a, d, blockers=3, dice=dp.FixedDice([9, 9, 1, 1, 1, 1, 9, 9, 1]))
+    assert r.passed == 1
+    with pytest.raises(dp.OverrunTooBig):
+        dp.overrun(dp.Combatant(size=2), dp.Combatant(size=5))
+
+
+def test_aim(dp, hero, dummy):
+    """DP-61 (R18): +1 per round, at most +3, only within 3 range increments."""
+    base = odds_dice(dp, hero, dummy, "pistol", distance=10)
+    assert odds_dice(dp, hero, dummy, "pistol", distance=10, aim_rounds=2) == base + 2
+    assert odds_dice(dp, hero, dummy, "pistol", distance=10, aim_rounds=5) == base + 3
+    with pytest.raises(dp.AimOutOfReach):
+        dp.attack(hero, dummy, "pistol", distance=46, aim_rounds=1)
+
+
+def test_draw_and_reload_costs(dp):
+    """DP-62: drawing and reloading are action costs in the weapon data and the maneuver table."""
+    w = dp.WEAPONS
+    assert w["heavy_crossbow"].reload.name == "标准动作"
+    assert w["light_crossbow"].reload.name == "移动动作"
+    assert w["revolver"].reload.name == "整轮动作"
+    assert w["short_bow"].reload.name == "迅捷动作"
+    assert w["long_sword"].draw.name == "移动动作"
+
+
+def test_readied_action_is_documented(dp):
+    """DP-63: a referee call recorded in the maneuver table."""
+    assert dp.MANEUVERS["readied_action"].action.name == "标准动作"
+
+
+def test_willpower(dp, hero, dummy):
+    """DP-64 (R19): +3 DP on a check, +2 on a defense, +10 m move; needs a point to spend."""
+    spender = dp.Combatant(strength=5, martial=3, willpower=1)
+    assert odds_dice(dp, spender, dummy, "long_sword", willpower=True) - odds_dice(dp, spender, dummy, "long_sword") == 3
+    assert [dp.willpower_spend(spender, use=u).bonus for u in (1, 2, 3)] == [3, 2, 10]
+    with pytest.raises(dp.BadWillpower):
+        dp.willpower_spend(dp.Combatant(willpower=0), use=1)
+
+
+def test_bombard(dp):
+    """DP-15: size < 10 rolls vs reflex save, size >= 10 goes through defense; hit = X pierce."""
+    gunner = dp.Combatant(intelligence=4, shooting=3, specialty=1)
+    small = dp.Combatant(size=3, reflex_save=2)
+    big = dp.Combatant(size=12, basic_defense=3)
+    r = dp.bombard(gunner, small, "mortar", distance=50, dice=dp.FixedDice([9] * 8 + [1, 1]))
+    assert r.used_save and r.hit and r.damage == 8 and r.damage_type == "pierce"
+    r = dp.bombard(gunner, big, "mortar", distance=50, dice=dp.FixedDice([9] * 5))
+    assert not r.used_save and r.hit
+    with pytest.raises(dp.OutOfRange):
+        dp.bombard(gunner, small, "mortar", distance=401)
+    with pytest.raises(dp.NotABombard):
+        dp.bombard(gunner, small, "pistol")
