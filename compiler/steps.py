@@ -106,5 +106,8 @@ def step_kind_of(raw: dict[str, Any]) -> StepKind:
 
 def target_binding(kind: StepKind, target: str, name: str, value: Formula | None) -> Binding:
     """The local a step defines, as a formula binding."""
-    type_ = value.type if kind.defines == "value" and value is not None else (kind.defines or INT)
+    if kind.defines == "value":
+        type_ = value.type if value is not None else INT  # a bad formula was reported already
+    else:
+        type_ = kind.defines or INT
     return Binding(type_, f"v_{target}", name)

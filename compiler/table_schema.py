@@ -40,7 +40,8 @@ def _field_schema(decl: FieldDecl) -> dict[str, Any]:
     elif decl.type == "dice":
         s = {"type": "string", "pattern": DICE_PATTERN, "description": "dice like 2d6+1d4+3"}
     else:
-        s = {"anyOf": [{"type": "string", "minLength": 1, "maxLength": 400}, {"type": "integer"}]}
+        s = {"anyOf": [{"type": "string", "minLength": 1, "maxLength": 400},
+                       {"type": "integer", "minimum": -1000000, "maximum": 1000000}]}
     if not decl.required and decl.default is None and decl.type in ("text", "enum", "ref", "dice"):
         s = {"anyOf": [s, {"type": "null"}]}
     s["title"] = decl.name
@@ -49,6 +50,14 @@ def _field_schema(decl: FieldDecl) -> dict[str, Any]:
     if decl.default is not None:
         s["default"] = list(decl.default) if isinstance(decl.default, tuple) else decl.default
     return s
+
+
+def _example_value(d: FieldDecl) -> Any:
+    if d.type == "int":
+        return d.min or 0
+    if d.values:
+        return d.values[0].id if d.type == "enum" else [d.values[0].id]
+    return {"dice": "1d6", "ref": "example", "bool": False, "text": "示例"}.get(d.type, "0")
 
 
 def entry_schema(fields: tuple[FieldDecl, ...]) -> dict[str, Any]:
@@ -75,8 +84,7 @@ def table_schema(ruleset_id: str, meta: dict[str, Any], fields: tuple[FieldDecl,
     example = {"id": "example", "name": "示例"}
     for d in fields:
         if d.required:
-            example[d.id] = (d.min or 0) if d.type == "int" else (d.values[0].id if d.values else "1d6" if
-                                                                  d.type == "dice" else "0")
+            example[d.id] = _example_value(d)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"{BASE}{ruleset_id}/{meta['id']}.schema.json",

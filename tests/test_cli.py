@@ -1,0 +1,174 @@
+"""The rulec CLI: exit codes, --check, determinism, no-op rebuilds, atomic writes, homebrew packs."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compiler import write as write_module
+from compiler.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "compiler", *args], cwd=cwd, capture_output=True,
+                          text=True, env={**os.environ, **(env or {})})
+
+
+@pytest.fixture()
+def rules_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "rules"
+    shutil.copytree(ROOT / "rules", target)
+    return target
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_validate_ok_and_usage_error():
+    runner = CliRunner()
+    assert runner.invoke(main, ["validate", str(ROOT / "rules")]).exit_code == 0
+    assert runner.invoke(main, ["build", "--no-such-option"]).exit_code == 2
+
+
+def test_invalid_rules_exit_1_and_write_nothing(rules_copy: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    assert run("build", "--rules", str(rules_copy), "--out", str(out)).returncode == 0
+    before = tree(out)
+    weapons = rules_copy / "dp" / "tables" / "weapons.yaml"
+    weapons.write_text(weapons.read_text(encoding="utf-8").replace("damage: 3,", "damage: three,", 1), encoding="utf-8")
+    result = run("build", "--rules", str(rules_copy), "--out", str(out))
+    assert result.returncode == 1
+    assert "error[wrong-type]" in result.stderr and "Traceback" not in result.stderr
+    assert tree(out) == before  # the previous output is exactly as it was
+
+
+def test_check_names_every_stale_file(rules_copy: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    run("build", "--rules", str(rules_copy), "--out", str(out))
+    assert run("build", "--check", "--rules", str(rules_copy), "--out", str(out)).returncode == 0
+    (out / "dp" / "model.py").write_text("# edited by hand\n")
+    (out / "extra.txt").write_text("x")
+    result = run("build", "--check", "--rules", str(rules_copy), "--out", str(out))
+    assert result.returncode == 1
+    assert "dp/model.py: changed" in result.stderr and "extra.txt: extra" in result.stderr
+    assert (out / "dp" / "model.py").read_text() == "# edited by hand\n"  # --check writes nothing
+
+
+def test_unchanged_inputs_rewrite_nothing(rules_copy: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    run("build", "--rules", str(rules_copy), "--out", str(out))
+    stamps = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+    result = run("build", "--rules", str(rules_copy), "--out", str(out))
+    assert "unchanged" in result.stderr
+    assert stamps == {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+
+
+def test_output_is_identical_across_hash_seeds(rules_copy: Path, tmp_path: Path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    run("build", "--rules", str(rules_copy), "--out", str(a), env={"PYTHONHASHSEED": "1"})
+    run("build", "--rules", str(rules_copy), "--out", str(b), env={"PYTHONHASHSEED": "987"})
+    assert tree(a) == tree(b) and tree(a)
+
+
+def test_build_killed_midway_leaves_previous_output(rules_copy: Path, tmp_path: Path, monkeypatch):
+    from compiler.build import compile_rules
+
+    out = tmp_path / "out"
+    first = compile_rules([rules_copy])
+    write_module.write_tree(out, first.files)
+    before = tree(out)
+    changed = dict(first.files)
+    changed["dp/model.py"] = b"# new\n"
+    calls = {"n": 0}
+    real = Path.write_bytes
+
+    def dying_write(self: Path, data: bytes) -> int:
+        calls["n"] += 1
+        if calls["n"] >= 1:
+            raise KeyboardInterrupt("killed")
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", dying_write)
+    with pytest.raises(KeyboardInterrupt):
+        write_module.write_tree(out, changed)
+    monkeypatch.undo()
+    assert tree(out) == before
+    assert not list(tmp_path.glob(".out.staging-*"))
+
+
+def test_interrupted_swap_is_recovered(tmp_path: Path):
+    out = tmp_path / "out"
+    write_module.write_tree(out, {"a.txt": b"1"})
+    os.replace(out, tmp_path / ".out.previous")  # as if killed between the two renames
+    write_module.write_tree(out, {"a.txt": b"1"})
+    assert tree(out) == {"a.txt": b"1"}
+
+
+def test_no_color_and_json(rules_copy: Path):
+    weapons = rules_copy / "dp" / "tables" / "weapons.yaml"
+    weapons.write_text(weapons.read_text(encoding="utf-8").replace("damage: 3,", "damge: 3,", 1), encoding="utf-8")
+    result = run("validate", str(rules_copy), env={"NO_COLOR": "1"})
+    assert result.returncode == 1 and "\x1b[" not in result.stderr
+    result = run("validate", "--format", "json", str(rules_copy))
+    assert result.returncode == 1 and '"code": "unknown-key"' in result.stdout
+
+
+def make_pack(root: Path, body: str, manifest: str = "kind: pack\nid: my_pack\nname: 我的扩展\nextends: dp\n") -> Path:
+    pack = root / "my-pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(manifest, encoding="utf-8")
+    (pack / "weapons.yaml").write_text(body, encoding="utf-8")
+    return pack
+
+
+def test_homebrew_pack_adds_and_overrides(tmp_path: Path):
+    pack = make_pack(tmp_path, "kind: table\ntable: weapons\nentries:\n"
+                     "  - {id: halberd, name: 戟, attack_type: melee, damage: 4, damage_type: lethal, hands: 2, size: 4}\n"
+                     "  - {id: long_sword, name: 精钢长剑, attack_type: melee, damage: 4, damage_type: lethal, override: true}\n")
+    out = tmp_path / "build"
+    result = run("build", "--rules", "rules/", "--rules", str(pack), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    model = (out / "dp" / "model.py").read_text(encoding="utf-8")
+    assert "'halberd', '戟'" in model and "'精钢长剑'" in model
+    assert "my_pack" in (out / "reference" / "dp.md").read_text(encoding="utf-8")
+
+
+def test_pack_override_without_saying_so_is_a_diagnostic(tmp_path: Path):
+    pack = make_pack(tmp_path, "kind: table\ntable: weapons\nentries:\n"
+                     "  - {id: long_sword, name: 另一把长剑, attack_type: melee, damage: 4, damage_type: lethal}\n")
+    result = run("build", "--rules", "rules/", "--rules", str(pack), "--out", str(tmp_path / "b"))
+    assert result.returncode == 1
+    assert "weapons.yaml:4:10: error[override-needed]: 'long_sword' already exists in 'weapons'" in result.stderr
+
+
+def test_pack_without_its_ruleset(tmp_path: Path):
+    pack = make_pack(tmp_path, "kind: table\ntable: weapons\nentries: []\n")
+    result = run("validate", str(pack))
+    assert result.returncode == 1 and "pack extends 'dp', which was not given" in result.stderr
+
+
+def test_srd_import_writes_all_37_weapons(tmp_path: Path):
+    target = tmp_path / "weapons.yaml"
+    result = run("import", "5e-srd", str(ROOT.parent / "shared" / "data" / "5e-srd" / "5e-SRD-Equipment.json"),
+                 "--into", str(target))
+    assert result.returncode == 0, result.stderr
+    assert target.read_text(encoding="utf-8") == (ROOT / "rules" / "d20" / "tables" / "weapons.yaml").read_text(encoding="utf-8")
+    assert target.read_text(encoding="utf-8").count("\n  - {id: ") == 37
+
+
+def test_srd_import_reports_unmappable_entries(tmp_path: Path):
+    bad = tmp_path / "eq.json"
+    bad.write_text('[{"index": "laser", "name": "Laser", "equipment_category": {"index": "weapon"},'
+                   ' "weapon_category": "Exotic", "weapon_range": "Ranged", "properties": [{"index": "burst"}]}]')
+    result = run("import", "5e-srd", str(bad), "--into", str(tmp_path / "out.yaml"))
+    assert result.returncode == 1 and "weapon 'laser'" in result.stderr and "unknown property 'burst'" in result.stderr
+    assert not (tmp_path / "out.yaml").exists()

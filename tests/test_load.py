@@ -1,0 +1,78 @@
+"""The loader turns every kind of bad input into a diagnostic, never an exception (issue: spine, item 2)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from compiler.load import load_bytes, load_file, load_text
+
+
+def codes(text: str) -> list[str]:
+    doc, diags = load_text(text, "x.yaml")
+    assert doc is None
+    return [d.code for d in diags]
+
+
+@pytest.mark.parametrize("text, code, line", [
+    ("a: [1, 2\n", "yaml-syntax", 2),
+    ("a: 1\nb: 2\na: 3\n", "duplicate-key", 3),
+    ("a: !!python/object/apply:os.system ['echo hi']\n", "unknown-tag", 1),
+    ("a: !custom 1\n", "unknown-tag", 1),
+    ("a:\n\tb: 1\n", "tab", 2),
+    ("flag: yes\n", "truthy", 1),
+    ("flag: On\n", "truthy", 1),
+    ("a: 1\n---\nb: 2\n", "multiple-documents", 2),
+    ("a: .inf\n", "bad-number", 1),
+    ("<<: {a: 1}\n", "merge-key", 1),
+    ("? [1, 2]\n: 3\n", "bad-key", 1),
+    ("", "empty-file", 1),
+])
+def test_bad_yaml_is_a_diagnostic(text, code, line):
+    doc, diags = load_text(text, "x.yaml")
+    assert doc is None
+    assert diags[0].code == code
+    assert diags[0].span.line == line
+
+
+def test_quoted_yes_is_text():
+    doc, diags = load_text('flag: "yes"\nb: true\nc: ~\nd: 0x10\n', "x.yaml")
+    assert diags == [] and doc is not None
+    assert doc.data == {"flag": "yes", "b": True, "c": None, "d": 16}
+
+
+def test_billion_laughs_is_refused_fast():
+    lol = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n'
+    for prev, name in zip("abcdefghi", "bcdefghij"):
+        lol += f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]\n"
+    start = time.perf_counter()
+    doc, diags = load_text(lol, "lol.yaml")
+    assert time.perf_counter() - start < 1.0
+    assert doc is None and diags[0].code == "alias-limit"
+
+
+def test_recursive_alias_and_deep_nesting():
+    assert codes("a: &a [*a]\n")[0] in ("too-deep", "alias-limit")
+    assert codes("a: " + "[" * 200 + "]" * 200 + "\n")[0] == "too-deep"
+
+
+def test_non_utf8_bytes_point_at_the_byte():
+    doc, diags = load_bytes("a: 1\nb: caf\xe9\n".encode("latin-1"), "x.yaml")
+    assert doc is None and diags[0].code == "encoding"
+    assert (diags[0].span.line, diags[0].span.col) == (2, 7)
+
+
+def test_oversized_file(tmp_path: Path):
+    big = tmp_path / "big.yaml"
+    big.write_text("a: " + "x" * 2000 + "\n")
+    doc, diags = load_file(big, max_bytes=1000)
+    assert doc is None and diags[0].code == "file-too-large"
+
+
+def test_spans_point_at_keys_and_values():
+    doc, _ = load_text("entries:\n  - id: sword\n    damage: 3\n", "w.yaml")
+    assert doc is not None
+    assert (doc.span(("entries", 0, "damage")).line, doc.span(("entries", 0, "damage")).col) == (3, 13)
+    assert doc.span(("entries", 0, "damage"), key=True).col == 5

@@ -1,0 +1,106 @@
+"""Schema and semantic diagnostics: file:line:col, every problem in every file, did-you-mean hints."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from compiler.build import compile_rules
+from compiler.diagnostics import format_json
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture()
+def dp_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "dp"
+    shutil.copytree(ROOT / "rules" / "dp", target)
+    return target
+
+
+def replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def messages(build) -> list[str]:
+    return [d.format() for d in build.diagnostics]
+
+
+def test_misspelt_key_has_position_and_hint(dp_copy: Path):
+    weapons = dp_copy / "tables" / "weapons.yaml"
+    replace(weapons, "id: long_sword, name: 长剑, attack_type: melee, damage: 3,",
+            "id: long_sword, name: 长剑, attack_type: melee, damge: 3,")
+    out = messages(compile_rules([dp_copy]))
+    assert any("weapons.yaml:10:" in m and "error[unknown-key]: 'damge' is not allowed here; did you mean 'damage'?" in m
+               for m in out), out
+    assert any("missing required key 'damage'" in m for m in out)
+
+
+def test_all_problems_in_all_files_at_once(dp_copy: Path):
+    replace(dp_copy / "tables" / "weapons.yaml", "damage: 3, damage_type: lethal, strength: 3,",
+            "damage: 99, damage_type: lethal, strength: 3,")
+    replace(dp_copy / "tables" / "called_shots.yaml", "track: stun,", "track: stunn,")
+    replace(dp_copy / "stats.yaml", "group: attribute, min: 0, max: 30, default: 3}", "group: atribute, min: 0, max: 30, default: 3}")
+    build = compile_rules([dp_copy])
+    out = messages(build)
+    assert any("weapons.yaml" in m and "[out-of-range]: 99 is above the maximum 50" in m for m in out), out
+    assert any("stats.yaml" in m and "atribute" in m for m in out), out
+    assert not build.ok and build.files == {}
+
+
+def test_bad_reference_gets_did_you_mean(dp_copy: Path):
+    replace(dp_copy / "tables" / "called_shots.yaml", "track: stun,", "track: stunn,")
+    out = messages(compile_rules([dp_copy]))
+    assert any("[unknown-ref]: no entry 'stunn' in table 'condition_tracks'; did you mean 'stun'?" in m for m in out), out
+
+
+def test_formula_error_points_at_the_column(dp_copy: Path):
+    replace(dp_copy / "tables" / "attack_types.yaml", "pool: 力量 + 武技 + 专业 + 武器.武器伤害\n    action: standard\n    default_damage_type: blunt",
+            "pool: 力量 + 武技 + 专业 + 武器.武器伤hai\n    action: standard\n    default_damage_type: blunt")
+    out = messages(compile_rules([dp_copy]))
+    hit = [m for m in out if "error[formula]" in m]
+    assert hit and "attack_types.yaml:8:26:" in hit[0] and "unknown name '武器.武器伤hai'" in hit[0], out
+
+
+def test_unknown_name_in_procedure_and_template(dp_copy: Path):
+    replace(dp_copy / "procedures" / "save.yaml", "max(0, attack_successes + attack_extras - save_successes - save_extras)",
+            "max(0, attack_successes + attack_extra - save_successes - save_extras)")
+    replace(dp_copy / "procedures" / "save.yaml", "造成{胜出数}点", "造成{胜出}点")
+    out = messages(compile_rules([dp_copy]))
+    assert any("unknown name 'attack_extra'; did you mean 'attack_extras'?" in m for m in out), out
+    assert any("[template]: unknown name '胜出'" in m for m in out), out
+
+
+def test_duplicate_ids(dp_copy: Path):
+    replace(dp_copy / "tables" / "weapons.yaml", "id: dagger,", "id: fist,")
+    out = messages(compile_rules([dp_copy]))
+    assert any("[duplicate-id]: 'fist' is defined twice in 'weapons'" in m for m in out), out
+
+
+def test_json_format(dp_copy: Path):
+    replace(dp_copy / "tables" / "weapons.yaml", "damge" if False else "damage: 3, damage_type: lethal, strength: 3,",
+            "damage: 3, damage_type: lethl, strength: 3,")
+    build = compile_rules([dp_copy])
+    data = json.loads(format_json(build.diagnostics))
+    assert data[0]["code"] == "unknown-ref" and data[0]["line"] == 10 and data[0]["hint"] == "did you mean 'lethal'?"
+
+
+def test_wrong_shape_and_unknown_kind(tmp_path: Path):
+    rs = tmp_path / "x"
+    rs.mkdir()
+    (rs / "ruleset.yaml").write_text("- 1\n- 2\n")
+    (rs / "other.yaml").write_text("kind: weapon\n")
+    out = messages(compile_rules([rs]))
+    assert any("ruleset.yaml:1:1: error[wrong-shape]" in m for m in out), out
+    assert any("other.yaml:1:7: error[bad-value]: unknown kind \"weapon\"" in m for m in out), out
+
+
+def test_stray_yaml_file_is_reported(tmp_path: Path):
+    (tmp_path / "lonely.yaml").write_text("kind: stats\n")
+    out = messages(compile_rules([tmp_path]))
+    assert any("lonely.yaml" in m and "stray-file" in m for m in out) or any("no-ruleset" in m for m in out)
