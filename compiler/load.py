@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+import yaml.reader
 from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -239,9 +240,16 @@ def load_text(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]:
     diags = list(_tab_diagnostics(file, text))
     if diags:
         return None, diags
-    loader = _Loader(text)
+    loader = None
     try:
+        loader = _Loader(text)
         node = loader.get_single_node()
+    except yaml.reader.ReaderError as exc:
+        before = text[: exc.position]
+        line = before.count("\n") + 1
+        col = len(before.rsplit("\n", 1)[-1]) + 1
+        return None, [Diagnostic(Span(file, line, col), "bad-character",
+                                 f"character U+{exc.character:04X} is not allowed in YAML")]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -255,7 +263,8 @@ def load_text(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]:
     except RecursionError:
         return None, [Diagnostic(Span(file, 1, 1), "too-deep", "nesting is too deep to read")]
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     doc = Document(file, None)
     if node is None:
         return None, [Diagnostic(Span(file, 1, 1), "empty-file", "the file holds no YAML document")]

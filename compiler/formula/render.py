@@ -150,7 +150,7 @@ class _Chinese:
             if e.func in ("floor", "ceil") and top:
                 return f"{self.sub(e.args[0], _P_COND)}，{FUNCTIONS[e.func].chinese}", _P_COND
             if e.func in ("min", "max"):
-                return f"{'、'.join(args)}{FUNCTIONS[e.func].chinese}", _P_UNARY
+                return f"{'、'.join(args)}{FUNCTIONS[e.func].chinese}", _P_COND
             if e.func == "has":
                 return f"{args[0]}包含{args[1]}", _P_UNARY
             if e.func == "dice":
