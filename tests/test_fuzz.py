@@ -62,7 +62,7 @@ def _paths(node, trail=()):
 RULE_FILES = sorted((ROOT / "rules").rglob("*.yaml"))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_mutated_bundled_rules_never_crash(tmp_path_factory, data):
     target = data.draw(st.sampled_from(RULE_FILES))

@@ -15,18 +15,22 @@ icepool = pytest.importorskip("icepool")
 
 def brute_pool(dice: int, sides: int, success_at: int, add_at: int, depth: int = 30) -> dict[int, Fraction]:
     """Enumerate one die's chain of added dice to `depth`, then every combination of chains."""
-    chain: dict[int, Fraction] = {}
+    from functools import lru_cache
 
-    def walk(level: int, successes: int, p: Fraction) -> None:
+    @lru_cache(maxsize=None)
+    def die_at(level: int) -> tuple[tuple[int, Fraction], ...]:
+        """Enumerate every face of a die at this depth of added dice, recursing into added dice."""
+        out: dict[int, Fraction] = {}
         for face in range(1, sides + 1):
-            q = p / sides
-            s = successes + (face >= success_at)
+            s = int(face >= success_at)
             if face >= add_at and level < depth:
-                walk(level + 1, s, q)
+                for more, p in die_at(level + 1):
+                    out[s + more] = out.get(s + more, Fraction(0)) + p / sides
             else:
-                chain[s] = chain.get(s, Fraction(0)) + q
+                out[s] = out.get(s, Fraction(0)) + Fraction(1, sides)
+        return tuple(sorted(out.items()))
 
-    walk(0, 0, Fraction(1))
+    chain = dict(die_at(0))
     total: dict[int, Fraction] = {}
     for combo in itertools.product(chain.items(), repeat=dice):
         s = sum(c[0] for c in combo)

@@ -41,7 +41,7 @@ _RUNTIME = [("._runtime.core", n, n) for n in ("RuleError",)] + [
     ("._runtime.dice", n, f"_rt_{n}") for n in (
         "d20_natural", "d20_sentence", "damage_sentence", "damage_total", "initiative_order", "make_dice",
         "net_layers",
-        "pool_sentence",
+        "pool_sentence", "pool_successes_random",
         "pool_successes", "roll_d20", "roll_damage", "roll_pool")] + [
     ("._runtime.odds", n, n) for n in ("Odds", "OddsBuilder")] + [
     ("._runtime.odds", n, f"_rt_{n}") for n in (

@@ -261,7 +261,7 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
         "out_tuple": "(" + "".join(f"{o['python']}, " for o in outputs).rstrip() + ")",
         "out_ids": repr(tuple(o.id for o in p.result)),
         "out_types": ", ".join(o["type"] for o in outputs),
-        "has_pool": any(s.kind == "pool" for s in p.steps),
+        "has_pool": any(s.kind in ("pool", "pool_count") for s in p.steps),
     }
 
 

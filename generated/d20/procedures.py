@@ -306,14 +306,21 @@ def attack_fast(attacker: Combatant, target: Combatant, weapon: Weapon = WEAPONS
     v_dex_mod = ((attacker.dexterity - 10) // 2)
     v_ability_mod = max(v_str_mod, v_dex_mod) if ('finesse' in weapon.properties) else v_dex_mod if weapon.attack_type == 'ranged' else v_str_mod
     v_attack_bonus = v_ability_mod + (attacker.proficiency if proficient else 0) + (R_FLANKING_BONUS if flanking and not v_ranged else 0) + other_bonus
-    v_natural = _rt_d20_natural(_die, _rt_net_layers(v_advantage, v_disadvantage, True))
+    _l16 = v_advantage - (v_disadvantage)
+    v_natural = _die(20) if _l16 == 0 else _rt_d20_natural(_die, _l16)
     v_total = v_natural + v_attack_bonus
     v_hit = not guessed_wrong and (v_natural == 20 or v_natural != 1 and v_total >= target.armor_class if R_NATURAL_ONE_TWENTY else v_total >= target.armor_class)
     v_crit = v_hit and v_natural >= R_CRIT_THRESHOLD_BASE - attacker.crit_range
-    _x24 = weapon.versatile_dice if two_handed and ('versatile' in weapon.properties) else weapon.damage_dice
-    v_weapon_damage = _rt_damage_total(_die, _x24.terms, v_crit) + _x24.flat if (v_hit) and _x24 is not None else 0
-    _x25 = _rt_make_dice(sneak_dice, 6)
-    v_extra_damage = _rt_damage_total(_die, _x25.terms, v_crit) + _x25.flat if (v_hit and sneak_dice > 0) and _x25 is not None else 0
+    if v_hit:
+        _x24 = weapon.versatile_dice if two_handed and ('versatile' in weapon.properties) else weapon.damage_dice
+        v_weapon_damage = _rt_damage_total(_die, _x24.terms, v_crit) + _x24.flat if _x24 is not None else 0
+    else:
+        v_weapon_damage = 0
+    if v_hit and sneak_dice > 0:
+        _x25 = _rt_make_dice(sneak_dice, 6)
+        v_extra_damage = _rt_damage_total(_die, _x25.terms, v_crit) + _x25.flat if _x25 is not None else 0
+    else:
+        v_extra_damage = 0
     v_damage_mod = v_ability_mod if not offhand or v_ability_mod < 0 or not R_OFFHAND_NEGATIVE_ONLY else 0
     v_damage = max(0, v_weapon_damage + v_extra_damage + v_damage_mod) if v_hit else 0
     return (v_hit, v_crit, v_damage, weapon.damage_type.id, v_natural, v_total, attacker.hidden,)
@@ -452,12 +459,16 @@ def spell_attack_fast(caster: Combatant, target: Combatant, dice_count: int, dic
     if not (distance <= v_range_limit):
         raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
     v_mod = ((caster.spell_ability - 10) // 2)
-    v_natural = _rt_d20_natural(_die, _rt_net_layers(0, R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0, True))
+    _l4 = 0 - (R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
+    v_natural = _die(20) if _l4 == 0 else _rt_d20_natural(_die, _l4)
     v_total = v_natural + v_mod + caster.proficiency
     v_hit = v_natural == 20 or v_natural != 1 and v_total >= target.armor_class if R_NATURAL_ONE_TWENTY else v_total >= target.armor_class
     v_crit = v_hit and v_natural >= R_CRIT_THRESHOLD_BASE - caster.crit_range
-    _x8 = _rt_make_dice(dice_count, dice_sides)
-    v_spell_damage = _rt_damage_total(_die, _x8.terms, v_crit) + _x8.flat if (v_hit) and _x8 is not None else 0
+    if v_hit:
+        _x8 = _rt_make_dice(dice_count, dice_sides)
+        v_spell_damage = _rt_damage_total(_die, _x8.terms, v_crit) + _x8.flat if _x8 is not None else 0
+    else:
+        v_spell_damage = 0
     return (v_hit, v_crit, v_spell_damage, v_total,)
 
 
@@ -584,8 +595,13 @@ def grapple_fast(attacker: Combatant, target: Combatant, *, distance: int = 5, f
     v_acrobatics_mod = ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0)
     v_defend_mod = v_athletics_mod if target_skill == 1 else v_acrobatics_mod if target_skill == 2 else max(v_athletics_mod, v_acrobatics_mod)
     v_helpless = target.incapacitated or not resists
-    v_attack_roll = _rt_d20_natural(_die, _rt_net_layers(max(0, attacker.size - target.size), 0, True))
-    v_defend_roll = _rt_d20_natural(_die, _rt_net_layers(max(0, target.size - attacker.size), 0, True)) if not v_helpless else 0
+    _l11 = max(0, attacker.size - target.size) - (0)
+    v_attack_roll = _die(20) if _l11 == 0 else _rt_d20_natural(_die, _l11)
+    if not v_helpless:
+        _l12 = max(0, target.size - attacker.size) - (0)
+        v_defend_roll = _die(20) if _l12 == 0 else _rt_d20_natural(_die, _l12)
+    else:
+        v_defend_roll = 0
     v_attack_total = v_attack_roll + v_attack_mod
     v_defend_total = (R_HELPLESS_DEFENDER_ROLL if v_helpless else v_defend_roll) + v_defend_mod
     v_success = v_attack_total > v_defend_total if R_CONTEST_TIE_FAILS else v_attack_total >= v_defend_total
@@ -693,8 +709,13 @@ def escape_grapple_fast(escaper: Combatant, grappler: Combatant, *, skill: int =
     v_acrobatics_mod = ((escaper.dexterity - 10) // 2) + (escaper.proficiency if escaper.acrobatics else 0)
     v_escape_mod = v_athletics_mod if skill == 1 else v_acrobatics_mod if skill == 2 else max(v_athletics_mod, v_acrobatics_mod)
     v_hold_mod = ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0)
-    v_escape_roll = _rt_d20_natural(_die, _rt_net_layers(0, 0, True))
-    v_hold_roll = _rt_d20_natural(_die, _rt_net_layers(0, 0, True)) if not grappler.incapacitated else 0
+    _l5 = 0 - (0)
+    v_escape_roll = _die(20) if _l5 == 0 else _rt_d20_natural(_die, _l5)
+    if not grappler.incapacitated:
+        _l6 = 0 - (0)
+        v_hold_roll = _die(20) if _l6 == 0 else _rt_d20_natural(_die, _l6)
+    else:
+        v_hold_roll = 0
     v_escape_total = v_escape_roll + v_escape_mod
     v_hold_total = (R_HELPLESS_DEFENDER_ROLL if grappler.incapacitated else v_hold_roll) + v_hold_mod
     v_success = v_escape_total > v_hold_total if R_CONTEST_TIE_FAILS else v_escape_total >= v_hold_total
@@ -818,8 +839,13 @@ def shove_fast(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_defend_mod = max(((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0), ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0))
     v_helpless = target.incapacitated or not resists
-    v_attack_roll = _rt_d20_natural(_die, _rt_net_layers(max(0, attacker.size - target.size), 0, True))
-    v_defend_roll = _rt_d20_natural(_die, _rt_net_layers(max(0, target.size - attacker.size), 0, True)) if not v_helpless else 0
+    _l8 = max(0, attacker.size - target.size) - (0)
+    v_attack_roll = _die(20) if _l8 == 0 else _rt_d20_natural(_die, _l8)
+    if not v_helpless:
+        _l9 = max(0, target.size - attacker.size) - (0)
+        v_defend_roll = _die(20) if _l9 == 0 else _rt_d20_natural(_die, _l9)
+    else:
+        v_defend_roll = 0
     v_attack_total = v_attack_roll + v_attack_mod
     v_defend_total = (R_HELPLESS_DEFENDER_ROLL if v_helpless else v_defend_roll) + v_defend_mod
     v_success = v_attack_total > v_defend_total if R_CONTEST_TIE_FAILS else v_attack_total >= v_defend_total
@@ -827,8 +853,11 @@ def shove_fast(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
     v_blocked = obstacle_at > 0 and v_push > obstacle_at
     v_moved = obstacle_at if v_blocked else v_push
     v_obstacle_dice = _rt_floordiv(v_push - obstacle_at, R_OBSTACLE_FEET_PER_DIE) if v_blocked else 0
-    _x17 = _rt_make_dice(v_obstacle_dice, 6)
-    v_obstacle_damage = _rt_damage_total(_die, _x17.terms, False) + _x17.flat if (v_obstacle_dice > 0) and _x17 is not None else 0
+    if v_obstacle_dice > 0:
+        _x17 = _rt_make_dice(v_obstacle_dice, 6)
+        v_obstacle_damage = _rt_damage_total(_die, _x17.terms, False) + _x17.flat if _x17 is not None else 0
+    else:
+        v_obstacle_damage = 0
     return (v_success, v_success and knock_prone, v_moved, v_obstacle_damage,)
 
 
@@ -929,8 +958,16 @@ def drag(dragger: Combatant, other: Combatant, *, waived: bool = False, dice: Op
 def drag_fast(dragger: Combatant, other: Combatant, *, waived: bool = False, dice: DiceSource) -> Tuple[bool, bool]:
     """多方擒抱中的拖拽: outcome only, no trace and no input checks."""
     _die = dice.die
-    v_drag_roll = _rt_d20_natural(_die, _rt_net_layers(0, 0, True)) if not waived else 0
-    v_hold_roll = _rt_d20_natural(_die, _rt_net_layers(0, 0, True)) if not waived else 0
+    if not waived:
+        _l1 = 0 - (0)
+        v_drag_roll = _die(20) if _l1 == 0 else _rt_d20_natural(_die, _l1)
+    else:
+        v_drag_roll = 0
+    if not waived:
+        _l2 = 0 - (0)
+        v_hold_roll = _die(20) if _l2 == 0 else _rt_d20_natural(_die, _l2)
+    else:
+        v_hold_roll = 0
     v_drag_total = v_drag_roll + ((dragger.strength - 10) // 2)
     v_hold_total = v_hold_roll + ((other.strength - 10) // 2)
     v_success = waived or (v_drag_total > v_hold_total if R_DRAG_CONTEST_TIE_FAILS else v_drag_total >= v_hold_total)
@@ -1283,7 +1320,8 @@ def vehicle_check_fast(grappler: Combatant, power: PowerSource, vehicle_size: in
         raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
     v_mean_size = _rt_round_cbrt(length * width * height, R_VEHICLE_SIZE_ROUND_STEP)
     v_dc = power.base_dc + R_VEHICLE_DC_PER_SIZE * max(0, vehicle_size - grappler.size) + R_VEHICLE_DC_PER_10FT * max(0, ((v_mean_size - R_VEHICLE_DC_SIZE_FLOOR) // 10))
-    v_roll = _rt_d20_natural(_die, _rt_net_layers(0, 0, True))
+    _l7 = 0 - (0)
+    v_roll = _die(20) if _l7 == 0 else _rt_d20_natural(_die, _l7)
     v_total = v_roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus
     v_beats = v_total > v_dc
     return (v_dc, v_total, v_beats, v_total < v_dc, R_SHOVE_BASE_DISTANCE + v_total - v_dc if v_beats else 0,)

@@ -52,6 +52,7 @@ from ._runtime.dice import DiceSource
 from ._runtime.dice import PoolSpec
 from ._runtime.dice import SeededDice
 from ._runtime.dice import pool_sentence as _rt_pool_sentence
+from ._runtime.dice import pool_successes_random as _rt_pool_successes_random
 from ._runtime.dice import pool_successes as _rt_pool_successes
 from ._runtime.dice import roll_pool as _rt_roll_pool
 from ._runtime.odds import Odds
@@ -330,6 +331,7 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False, charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False, called_shot: CalledShot = _NO_CALLEDSHOT, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0, dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int]:
     """攻击与防御的对抗: outcome only, no trace and no input checks."""
     _die = dice.die
+    _rand = getattr(dice, "random", None)
     if not (hands == 0 or hands == 1 or hands == 2):
         raise BadHands('用手数必须是1或2（0表示按武器本身）')
     v_hands_used = weapon.hands if hands == 0 else hands
@@ -383,7 +385,7 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
     v_remaining_defense = v_basic_left + v_armor_left + v_parry_left + v_cover_left + v_dodge_left
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) - v_range_penalty - v_weak_range_penalty - v_strength_penalty - weapon.oversize_penalty + v_aim_bonus + v_charge_bonus + (R_POWER_ATTACK_BONUS if power_attack else 0) + (R_WILLPOWER_CHECK_BONUS if willpower else 0) - v_called_penalty + (R_PRONE_MELEE_BONUS if defender.prone and not v_ranged else 0) + other_bonus
     v_dice = max(0, v_attack_pool - v_remaining_defense)
-    v_raw = max(0, v_dice) if coup_de_grace else _rt_pool_successes(_die, v_dice, 10, 8, 10)
+    v_raw = max(0, v_dice) if coup_de_grace else _rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
     v_after_cancel = v_raw - v_defender_extras
     v_hit = v_after_cancel > 0
     v_net = v_after_cancel + attacker.attack_extras if v_hit else 0
@@ -571,6 +573,7 @@ def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
 def bombard_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, vehicle_mounted: bool = False, other_bonus: int = 0, dice: DiceSource) -> Tuple[bool, int, str, bool]:
     """炮击: outcome only, no trace and no input checks."""
     _die = dice.die
+    _rand = getattr(dice, "random", None)
     if not (weapon.bombard_damage > 0):
         raise NotABombard('“' + _rt_fmt(weapon.name) + '”没有【炮击】特性')
     v_base_range = weapon.base_range if weapon.base_range > 0 else 10
@@ -582,11 +585,11 @@ def bombard_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, di
     v_small = defender.size < 10
     v_remaining_defense = (0 if defender.flat_footed or defender.helpless else defender.basic_defense) + defender.armor_defense + defender.parry_defense + defender.cover_defense + defender.dodge_defense
     v_defender_extras = defender.basic_extras + defender.armor_extras + defender.parry_extras + defender.cover_extras + defender.dodge_extras
-    v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10)
+    v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
     v_attack_successes = v_attack_successes if v_small else 0
-    v_save_successes = _rt_pool_successes(_die, defender.reflex_save, 10, 8, 10)
+    v_save_successes = _rt_pool_successes(_die, defender.reflex_save, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.reflex_save, 10, 8, 10)
     v_save_successes = v_save_successes if v_small else 0
-    v_defense_successes = _rt_pool_successes(_die, max(0, v_attack_pool - v_remaining_defense), 10, 8, 10)
+    v_defense_successes = _rt_pool_successes(_die, max(0, v_attack_pool - v_remaining_defense), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool - v_remaining_defense), 10, 8, 10)
     v_defense_successes = v_defense_successes if not v_small else 0
     v_hit = v_attack_successes + attacker.attack_extras - v_save_successes - defender.save_extras > 0 if v_small else v_defense_successes - v_defender_extras > 0
     v_damage = weapon.bombard_damage if v_hit else 0
@@ -946,8 +949,9 @@ def save_contest(attack_dice: int, *, attack_extras: int = 0, save_dice: int, sa
 def save_contest_fast(attack_dice: int, *, attack_extras: int = 0, save_dice: int, save_extras: int = 0, speed: int = 0, armor_piercing: int = 0, damage_type: DamageType = DAMAGE_TYPES['mental'], dice: DiceSource) -> Tuple[bool, int, int, str]:
     """攻击与豁免的对抗: outcome only, no trace and no input checks."""
     _die = dice.die
-    v_attack_successes = _rt_pool_successes(_die, attack_dice, 10, 8, 10)
-    v_save_successes = _rt_pool_successes(_die, save_dice, 10, 8, 10)
+    _rand = getattr(dice, "random", None)
+    v_attack_successes = _rt_pool_successes(_die, attack_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, attack_dice, 10, 8, 10)
+    v_save_successes = _rt_pool_successes(_die, save_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, save_dice, 10, 8, 10)
     v_net = max(0, v_attack_successes + attack_extras - v_save_successes - save_extras)
     return (v_net > 0, v_net, v_net, damage_type.id,)
 
@@ -1044,13 +1048,14 @@ def trip(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 
 def trip_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = WEAPONS['fist'], *, flying: bool = False, dice: DiceSource) -> Tuple[bool, int, bool, int]:
     """绊摔: outcome only, no trace and no input checks."""
     _die = dice.die
+    _rand = getattr(dice, "random", None)
     if not (weapon.natural or weapon.can_trip):
         raise MeleeOnly('该选项只能用于近战攻击，而“' + _rt_fmt(weapon.name) + '”是远程武器')
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
     v_leg_bonus = R_TRIP_BONUS_PER_LEG_PAIR * (max(0, defender.legs - 2) // 2)
     v_defend_pool = max(defender.dexterity, defender.strength) + defender.athletics + defender.balance + v_leg_bonus
-    v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10)
-    v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10)
+    v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
+    v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_defend_pool, 10, 8, 10)
     v_net = v_attack_successes + attacker.attack_extras - v_defend_successes
     v_success = v_net > 0
     return (v_success, max(0, v_net), v_success and not flying, max(0, v_net) if flying else 0,)
@@ -1154,10 +1159,11 @@ def bull_rush(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
 def bull_rush_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = _NO_WEAPON, *, knock_down: bool = False, returned: bool = False, dice: DiceSource) -> Tuple[bool, int, bool, int, bool]:
     """冲撞: outcome only, no trace and no input checks."""
     _die = dice.die
+    _rand = getattr(dice, "random", None)
     v_attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0) - (R_BULL_RUSH_RETURN_PENALTY if returned else 0)
     v_defend_pool = max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
-    v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10)
-    v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10)
+    v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
+    v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_defend_pool, 10, 8, 10)
     v_net = v_attack_successes + attacker.attack_extras - v_defend_successes
     v_success = v_net > 0
     v_push = 1 + _rt_floordiv(v_net, R_BULL_RUSH_METERS_PER_NET) if v_success and not knock_down else 0
@@ -1272,16 +1278,17 @@ def grapple(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
 def grapple_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = WEAPONS['fist'], *, held_item_size: int = -1, dice: DiceSource) -> Tuple[bool, bool, int, bool, int]:
     """擒抱: outcome only, no trace and no input checks."""
     _die = dice.die
+    _rand = getattr(dice, "random", None)
     if not (held_item_size < 0 or held_item_size <= attacker.size - 3 or weapon.can_grapple):
         raise TooManyHandsFree('只有空手或持有体积不大于自身体积−3的物品时才能擒抱')
     v_touch_pool = max(attacker.strength, attacker.dexterity) + attacker.martial + attacker.specialty + (weapon.damage if weapon.can_grapple else 0)
-    v_touch = _rt_pool_successes(_die, v_touch_pool, 10, 8, 10)
+    v_touch = _rt_pool_successes(_die, v_touch_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_touch_pool, 10, 8, 10)
     v_touched = v_touch + attacker.attack_extras >= 1
     v_contest_pool = attacker.strength + attacker.martial + attacker.specialty
     v_resist_pool = max(defender.strength + defender.martial + defender.specialty, defender.reflex_save)
-    v_hold = _rt_pool_successes(_die, v_contest_pool, 10, 8, 10)
+    v_hold = _rt_pool_successes(_die, v_contest_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_contest_pool, 10, 8, 10)
     v_hold = v_hold if v_touched else 0
-    v_resist = _rt_pool_successes(_die, v_resist_pool, 10, 8, 10)
+    v_resist = _rt_pool_successes(_die, v_resist_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_resist_pool, 10, 8, 10)
     v_resist = v_resist if v_touched else 0
     v_net = v_hold - v_resist if v_touched else 0
     v_success = v_touched and v_net > 0
@@ -1380,8 +1387,9 @@ def pin(attacker: Combatant, defender: Combatant, *, dice: Optional[DiceSource] 
 def pin_fast(attacker: Combatant, defender: Combatant, dice: DiceSource) -> Tuple[bool, int, bool, int]:
     """压制对手: outcome only, no trace and no input checks."""
     _die = dice.die
-    v_hold = _rt_pool_successes(_die, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
-    v_resist = _rt_pool_successes(_die, max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10)
+    _rand = getattr(dice, "random", None)
+    v_hold = _rt_pool_successes(_die, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
+    v_resist = _rt_pool_successes(_die, max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10)
     v_net = v_hold - v_resist
     v_success = v_net > 0
     return (v_success, max(0, v_net), v_success and v_net > defender.strength, 2 if v_success else 1,)
@@ -1464,10 +1472,11 @@ def feint(attacker: Combatant, defender: Combatant, *, penalty: int = 0, dice: O
 def feint_fast(attacker: Combatant, defender: Combatant, *, penalty: int = 0, dice: DiceSource) -> Tuple[bool, bool, int]:
     """虚招: outcome only, no trace and no input checks."""
     _die = dice.die
+    _rand = getattr(dice, "random", None)
     if not (not defender.mindless):
         raise FeintImpossible('对没有智力的生物无法使用虚招')
-    v_feint_successes = _rt_pool_successes(_die, max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10)
-    v_read_successes = _rt_pool_successes(_die, defender.wisdom + defender.insight, 10, 8, 10)
+    v_feint_successes = _rt_pool_successes(_die, max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10)
+    v_read_successes = _rt_pool_successes(_die, defender.wisdom + defender.insight, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.wisdom + defender.insight, 10, 8, 10)
     v_net = v_feint_successes - v_read_successes
     v_success = v_net > 0
     v_parry_penalty = min(v_net, R_FEINT_MAX_PARRY_PENALTY) if v_success else 0
@@ -1577,17 +1586,18 @@ def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acro
 def overrun_fast(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False, dice: DiceSource) -> Tuple[int, bool]:
     """闯越: outcome only, no trace and no input checks."""
     _die = dice.die
+    _rand = getattr(dice, "random", None)
     if not (defender.size <= 2 * attacker.size):
         raise OverrunTooBig('只能闯越体积不高于自己两倍的对手')
     v_pool = attacker.dexterity + attacker.athletics + attacker.specialty if acrobatics else attacker.strength + attacker.martial + attacker.specialty
     v_block_pool = defender.reflex_save if acrobatics else max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
-    v_mine = _rt_pool_successes(_die, v_pool, 10, 8, 10)
-    v_b1 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10)
-    v_b2 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10)
+    v_mine = _rt_pool_successes(_die, v_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_pool, 10, 8, 10)
+    v_b1 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+    v_b2 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
     v_b2 = v_b2 if blockers >= 2 else 0
-    v_b3 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10)
+    v_b3 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
     v_b3 = v_b3 if blockers >= 3 else 0
-    v_b4 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10)
+    v_b4 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
     v_b4 = v_b4 if blockers >= 4 else 0
     v_total = v_mine + attacker.attack_extras
     v_passed = 0 if v_total - v_b1 <= 0 else 1 if blockers == 1 or v_total - v_b1 - v_b2 <= 0 else 2 if blockers == 2 or v_total - v_b1 - v_b2 - v_b3 <= 0 else 3 if blockers == 3 or v_total - v_b1 - v_b2 - v_b3 - v_b4 <= 0 else 4

@@ -53,6 +53,7 @@ from ._runtime.dice import PoolSpec
 from ._runtime.dice import SeededDice
 from ._runtime.dice import initiative_order as _rt_initiative_order
 from ._runtime.dice import pool_sentence as _rt_pool_sentence
+from ._runtime.dice import pool_successes_random as _rt_pool_successes_random
 from ._runtime.dice import pool_successes as _rt_pool_successes
 from ._runtime.dice import roll_pool as _rt_roll_pool
 from ._runtime.odds import Odds
@@ -313,6 +314,7 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, bonus: int = 0, extra_damage: int = 0, part: BodyPart = _NO_BODYPART, left_area: bool = False, dice: DiceSource) -> Tuple[bool, int, int, str, int, str, int, int, int]:
     """攻击（检定即伤害）: outcome only, no trace and no input checks."""
     _die = dice.die
+    _rand = getattr(dice, "random", None)
     if not (weapon.attack_type.mode == 'check_damage'):
         raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
     v_range = weapon.attack_type.range(attacker, weapon.attack_type, weapon)
@@ -322,7 +324,7 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
     if not (v_increments == 0 or v_check_before_defense > 0):
         raise PastLimit('距离' + _rt_fmt(distance) + '米时检定降为' + _rt_fmt(v_check_before_defense) + '，已到达极限距离，无法攻击')
     v_dice = max(R_CHECK_FLOOR, v_check_before_defense - defender.defense)
-    v_successes = _rt_pool_successes(_die, v_dice, 10, 8, 10)
+    v_successes = _rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
     v_cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
     v_capped = min(v_cap, v_successes + (attacker.extra_successes if R_CAP_COUNTS_EXTRAS else 0))
     v_raw_damage = v_capped + extra_damage if v_successes > 0 else 0
@@ -330,7 +332,7 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
     v_after_reduction = max(0, v_left_factor_damage - defender.damage_reduction)
     v_absorbed = min(v_after_reduction, defender.absorption)
     v_to_hp = v_after_reduction - v_absorbed
-    v_endurance_successes = _rt_pool_successes(_die, defender.endurance, 10, 8, 10)
+    v_endurance_successes = _rt_pool_successes(_die, defender.endurance, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.endurance, 10, 8, 10)
     v_endurance_successes = v_endurance_successes if part.given and part.effect == 'severe' and v_to_hp > 0 else 0
     v_severe = max(0, v_to_hp - v_endurance_successes) if part.given and part.effect == 'severe' else 0
     v_points = max(0, v_to_hp - (defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance)) if part.given and part.effect == 'points' else 0
@@ -469,6 +471,7 @@ def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
 def firearm_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, shots: int = 1, distance: int = 0, bonus: int = 0, defender_dodges: bool = False, dice: DiceSource) -> Tuple[int, bool, int, int, int]:
     """枪械射击与连射: outcome only, no trace and no input checks."""
     _die = dice.die
+    _rand = getattr(dice, "random", None)
     if not (weapon.attack_type.mode == 'hit_fixed'):
         raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
     if not (shots <= weapon.magazine):
@@ -482,10 +485,10 @@ def firearm_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, sh
     v_hits = 0
     if True:
         for _i9 in range(shots):
-            if _rt_pool_successes(_die, v_dice, 10, 8, 10) + attacker.extra_successes >= 1:
+            if (_rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)) + attacker.extra_successes >= 1:
                 v_hits += 1
     v_raw_damage = v_hits * v_per_hit
-    v_dodge_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10)
+    v_dodge_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
     v_dodge_successes = v_dodge_successes if defender_dodges and v_hits > 0 else 0
     v_after_dodge = max(0, v_raw_damage - v_dodge_successes)
     v_after_reduction = max(0, v_after_dodge - defender.damage_reduction)
@@ -677,11 +680,12 @@ def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, lo
 def charge_fast(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0, obstacle_at: int = 0, obstacle_structure: int = 0, dice: DiceSource) -> Tuple[bool, int, int, int]:
     """冲撞攻击: outcome only, no trace and no input checks."""
     _die = dice.die
+    _rand = getattr(dice, "random", None)
     v_key = _rt_floordiv(attacker.move_speed, R_CHARGE_SPEED_DIVISOR)
     v_check = v_key + skill_bonus
-    v_successes = _rt_pool_successes(_die, max(0, v_check - defender.defense), 10, 8, 10)
+    v_successes = _rt_pool_successes(_die, max(0, v_check - defender.defense), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_check - defender.defense), 10, 8, 10)
     v_damage = min(attacker.max_hp, v_successes + load_tier) if v_successes > 0 else 0
-    v_resist = _rt_pool_successes(_die, max(defender.strength, defender.dexterity) + max(defender.athletics, defender.fighting), 10, 8, 10)
+    v_resist = _rt_pool_successes(_die, max(defender.strength, defender.dexterity) + max(defender.athletics, defender.fighting), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(defender.strength, defender.dexterity) + max(defender.athletics, defender.fighting), 10, 8, 10)
     v_resist = v_resist if v_damage > 0 else 0
     v_pushed = max(0, v_damage - v_resist - max(0, defender.size))
     v_blocked = max(0, v_pushed - obstacle_at) if obstacle_at > 0 else 0
@@ -830,7 +834,8 @@ def dodge(defender: Combatant, incoming: int, *, applicable: bool = True, dice: 
 def dodge_fast(defender: Combatant, incoming: int, *, applicable: bool = True, dice: DiceSource) -> Tuple[int, int]:
     """闪避: outcome only, no trace and no input checks."""
     _die = dice.die
-    v_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10)
+    _rand = getattr(dice, "random", None)
+    v_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
     v_successes = v_successes if applicable else 0
     v_damage = max(0, incoming - v_successes)
     return (v_damage, incoming - v_damage,)
@@ -1161,7 +1166,8 @@ def break_projectile(defender: Combatant, projectile: Union[Weapon, str], check:
 def break_projectile_fast(defender: Combatant, projectile: Weapon, check: int, *, structure: int = 1, dice: DiceSource) -> Tuple[bool, int]:
     """击破或阻挡飞行物: outcome only, no trace and no input checks."""
     _die = dice.die
-    v_successes = _rt_pool_successes(_die, max(0, check - projectile.speed), 10, 8, 10)
+    _rand = getattr(dice, "random", None)
+    v_successes = _rt_pool_successes(_die, max(0, check - projectile.speed), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, check - projectile.speed), 10, 8, 10)
     v_destroyed = v_successes >= structure
     return (v_destroyed, v_successes,)
 
@@ -1298,8 +1304,9 @@ def conversion(defender: Combatant, weapon: Union[Weapon, str], *, from_called_s
 def conversion_fast(defender: Combatant, weapon: Weapon, *, from_called_shot: bool = False, dice: DiceSource) -> Tuple[bool, int, int]:
     """攻击类型转化: outcome only, no trace and no input checks."""
     _die = dice.die
+    _rand = getattr(dice, "random", None)
     v_converts = not from_called_shot and defender.size < weapon.size
-    v_dodge_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10)
+    v_dodge_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
     v_dodge_successes = v_dodge_successes if v_converts else 0
     v_resist = defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance
     v_damage = max(0, weapon.damage - v_resist - v_dodge_successes) if v_converts else 0
@@ -1370,7 +1377,8 @@ def initiative_roll(character: Combatant, dice_count: int, *, dice: Optional[Dic
 def initiative_roll_fast(character: Combatant, dice_count: int, dice: DiceSource) -> Tuple[int, int]:
     """先攻检定: outcome only, no trace and no input checks."""
     _die = dice.die
-    v_successes = _rt_pool_successes(_die, dice_count, 10, 8, 10)
+    _rand = getattr(dice, "random", None)
+    v_successes = _rt_pool_successes(_die, dice_count, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, dice_count, 10, 8, 10)
     return (v_successes, character.extra_successes if R_INITIATIVE_TIEBREAK_EXTRAS else 0,)
 
 
@@ -1453,12 +1461,13 @@ def detect(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bonus: i
 def detect_fast(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bonus: int = 0, exposure_bonus: int = 0, fully_hidden: bool = False, speed_halvings: int = 0, avoids_medium: bool = False, supernatural: bool = False, revealed_bonus: int = 0, dice: DiceSource) -> Tuple[bool]:
     """侦查与躲藏: outcome only, no trace and no input checks."""
     _die = dice.die
+    _rand = getattr(dice, "random", None)
     v_automatic_hide = sense == 0 and fully_hidden or sense == 2 and avoids_medium or supernatural and seeker.influence < hider.influence
     v_hide_pool = hider.dexterity + hider.hide + size_bonus + (exposure_bonus if sense == 0 else 0) + (R_HEARING_BONUS_PER_HALVING * speed_halvings if sense == 1 else 0)
     v_seek_pool = seeker.perception + seeker.detect + R_REVEALED_BONUS * revealed_bonus
-    v_seek = _rt_pool_successes(_die, v_seek_pool, 10, 8, 10)
+    v_seek = _rt_pool_successes(_die, v_seek_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_seek_pool, 10, 8, 10)
     v_seek = v_seek if not v_automatic_hide else 0
-    v_hide = _rt_pool_successes(_die, v_hide_pool, 10, 8, 10)
+    v_hide = _rt_pool_successes(_die, v_hide_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_hide_pool, 10, 8, 10)
     v_hide = v_hide if not v_automatic_hide else 0
     v_noticed = not v_automatic_hide and (v_seek + seeker.extra_successes > v_hide + hider.extra_successes if R_DETECTION_TIE_TO_HIDER else v_seek + seeker.extra_successes >= v_hide + hider.extra_successes)
     return (v_noticed,)
@@ -1539,9 +1548,10 @@ def chaos_check(character: Combatant, *, skill: int = 0, dice: Optional[DiceSour
 def chaos_check_fast(character: Combatant, *, skill: int = 0, dice: DiceSource) -> Tuple[int]:
     """混乱刻度下的周期检定: outcome only, no trace and no input checks."""
     _die = dice.die
+    _rand = getattr(dice, "random", None)
     if not (character.chaos < character.intelligence):
         raise PeriodicImpossible('混乱刻度' + _rt_fmt(character.chaos) + '达到或超过智力' + _rt_fmt(character.intelligence) + '，无法进行任何周期检定')
-    v_successes = _rt_pool_successes(_die, max(0, character.intelligence + skill - character.chaos), 10, 8, 10)
+    v_successes = _rt_pool_successes(_die, max(0, character.intelligence + skill - character.chaos), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, character.intelligence + skill - character.chaos), 10, 8, 10)
     return (v_successes,)
 
 
@@ -1840,7 +1850,8 @@ def recover(track: Union[ConditionTrack, str], current: int, check_dice: int, *,
 def recover_fast(track: ConditionTrack, current: int, check_dice: int, *, supernatural: bool = False, dice: DiceSource) -> Tuple[int, int]:
     """长休息恢复: outcome only, no trace and no input checks."""
     _die = dice.die
-    v_successes = _rt_pool_successes(_die, check_dice, 10, 8, 10)
+    _rand = getattr(dice, "random", None)
+    v_successes = _rt_pool_successes(_die, check_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, check_dice, 10, 8, 10)
     v_successes = v_successes if not supernatural else 0
     v_points = max(0, current - v_successes)
     return (v_points, current - v_points,)

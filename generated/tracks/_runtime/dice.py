@@ -56,7 +56,12 @@ class DiceSource(Protocol):
 
 
 class SeededDice:
-    """Random faces from `random.Random(seed)`; the same seed replays the same rolls."""
+    """Random faces from `random.Random(seed)`; the same seed replays the same rolls.
+
+    A face is `int(random() * sides) + 1`. Fast resolvers use `random` directly
+    when a source has it, so a custom source should expose `random` only with
+    exactly that meaning.
+    """
 
     def __init__(self, seed: Optional[int] = None) -> None:
         self.rng = random.Random(seed)
@@ -175,6 +180,22 @@ def pool_successes(die: Callable[[int], int], dice: int, sides: int, success_at:
     while dice > 0:
         dice -= 1
         face = die(sides)
+        if face >= success_at:
+            successes += 1
+            if face >= add_at:
+                dice += 1
+        elif face >= add_at:
+            dice += 1
+    return successes
+
+
+def pool_successes_random(random: Callable[[], float], dice: int, sides: int, success_at: int,
+                          add_at: int) -> int:
+    """`pool_successes` for a source that exposes `random()` (like SeededDice): faces inline."""
+    successes = 0
+    while dice > 0:
+        dice -= 1
+        face = int(random() * sides) + 1
         if face >= success_at:
             successes += 1
             if face >= add_at:

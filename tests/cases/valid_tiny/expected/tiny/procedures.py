@@ -38,6 +38,7 @@ from ._runtime.dice import DiceSource
 from ._runtime.dice import PoolSpec
 from ._runtime.dice import SeededDice
 from ._runtime.dice import pool_sentence as _rt_pool_sentence
+from ._runtime.dice import pool_successes_random as _rt_pool_successes_random
 from ._runtime.dice import pool_successes as _rt_pool_successes
 from ._runtime.dice import roll_pool as _rt_roll_pool
 from ._runtime.odds import Odds
@@ -115,10 +116,11 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, dice: DiceSource) -> Tuple[bool, int]:
     """攻击: outcome only, no trace and no input checks."""
     _die = dice.die
+    _rand = getattr(dice, "random", None)
     if not (weapon.range == 0 or distance <= weapon.range):
         raise TooFar('距离' + _rt_fmt(distance) + '超过' + _rt_fmt(weapon.range))
     v_dice = max(0, attacker.strength + weapon.damage - defender.defense)
-    v_hits = _rt_pool_successes(_die, v_dice, 6, 5, 6)
+    v_hits = _rt_pool_successes(_die, v_dice, 6, 5, 6) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 6, 5, 6)
     return (v_hits > 0, v_hits,)
 
 

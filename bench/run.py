@@ -1,0 +1,209 @@
+"""Every benchmark of rulec in one run; prints and saves (bench/out/results.md) a Markdown table.
+
+    python -m bench            # all benchmarks
+    python -m bench --quick    # fewer repeats, smaller synthetic packs
+    python -m bench --only resolvers odds build
+
+Anchors (the `d20` and `icepool` libraries) come from the `bench` extra:
+`pip install -e '.[bench]'`. Every figure is a median over repeats; every
+target is a ratio of two things measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+from bench import baselines
+from bench.harness import compare
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+
+Row = tuple[str, str, str, str, str]  # benchmark, what, median, ratio, target
+
+
+def load_generated(name: str, folder: Path = ROOT / "generated") -> ModuleType:
+    """Import generated/<name> as `rulec_bench_<name>` (the d20 anchor library is also called d20)."""
+    alias = f"rulec_bench_{name}_{abs(hash(str(folder)))}"
+    if alias in sys.modules:
+        return sys.modules[alias]
+    spec = importlib.util.spec_from_file_location(alias, folder / name / "__init__.py",
+                                                  submodule_search_locations=[str(folder / name)])
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[alias] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}×"
+
+
+def bench_d20(repeats: int) -> list[Row]:
+    import d20 as d20lib
+
+    g = load_generated("d20")
+    fighter = g.Combatant(strength=16, dexterity=14, proficiency=2)
+    target = g.Combatant(armor_class=15)
+    sword = g.get_weapon("longsword")
+    seeded = g.SeededDice(1)
+    die = seeded.die
+
+    def lib_attack() -> object:
+        r = d20lib.roll("1d20+5")
+        if r.total >= 15:
+            return d20lib.roll("2d8+3" if r.crit == d20lib.CritType.CRIT else "1d8+3").total
+        return 0
+
+    def lib_attack_log() -> str:
+        r = d20lib.roll("1d20+5")
+        text = str(r)
+        if r.total >= 15:
+            text += str(d20lib.roll("2d8+3" if r.crit == d20lib.CritType.CRIT else "1d8+3"))
+        return text
+
+    t = compare({
+        "generated fast": lambda: g.attack_fast(fighter, target, sword, dice=seeded),
+        "hand-written": lambda: baselines.d20_attack(die, fighter, target, sword),
+        "d20 library": lib_attack,
+        "generated traced": lambda: g.attack(fighter, target, sword, dice=seeded).text(),
+        "d20 library + log": lib_attack_log,
+    }, repeats)
+    fast, hand, lib = t["generated fast"], t["hand-written"], t["d20 library"]
+    traced, liblog = t["generated traced"], t["d20 library + log"]
+    return [
+        ("d20 attack + damage", "generated `attack_fast`", fast.human(), _ratio(fast.per_call, hand.per_call) + " of hand-written", "≤ 1.2×"),
+        ("d20 attack + damage", "hand-written specialised", hand.human(), "", ""),
+        ("d20 attack + damage", "`d20` library rolling the same", lib.human(), _ratio(lib.per_call, fast.per_call) + " slower than generated", "≥ 25×"),
+        ("d20 attack + trace", "generated `attack(...).text()`", traced.human(), _ratio(liblog.per_call, traced.per_call) + " faster than d20 + log", "≥ 5×"),
+        ("d20 attack + trace", "`d20` library with its log string", liblog.human(), "", ""),
+    ]
+
+
+def bench_dp(repeats: int) -> list[Row]:
+    g = load_generated("dp")
+    wang = g.Combatant(strength=5, martial=8, specialty=7, attack_extras=5)
+    wu = g.Combatant(basic_defense=8, armor_defense=4, parry_defense=6, basic_extras=2, armor_extras=1, parry_extras=1)
+    sword = g.get_weapon("long_sword")
+    seeded = g.SeededDice(1)
+    rnd = seeded.random
+    t = compare({
+        "generated fast": lambda: g.attack_fast(wang, wu, sword, dice=seeded),
+        "hand-written": lambda: baselines.dp_attack(rnd, wang, wu, sword),
+    }, repeats)
+    fast, hand = t["generated fast"], t["hand-written"]
+    return [
+        ("dp melee attack", "generated `attack_fast`", fast.human(), _ratio(fast.per_call, hand.per_call) + " of hand-written", "≤ 1.2×"),
+        ("dp melee attack", "hand-written specialised", hand.human(), "", ""),
+        ("dp melee attack", "resolutions per second (generated)", f"{1 / fast.per_call:,.0f}/s", "", ""),
+    ]
+
+
+def bench_pool(repeats: int) -> list[Row]:
+    from compiler.runtime.dice import SeededDice, pool_successes, pool_successes_random
+    from compiler.runtime.odds import pool_distribution
+
+    seeded = SeededDice(2)
+    rnd = seeded.random
+    table = pool_distribution(20, 10, 8, 10)
+    rng = random.Random(3)
+    batch = 10_000
+    t = compare({
+        "generated (random source)": lambda: pool_successes_random(rnd, 20, 10, 8, 10),
+        "generated (any source)": lambda: pool_successes(seeded.die, 20, 10, 8, 10),
+        "hand-written faithful": lambda: baselines.faithful_pool(rnd, 20),
+        "batch from exact table": lambda: table.sample(rng, batch),
+    }, repeats)
+    gen, any_, hand, bat = (t["generated (random source)"], t["generated (any source)"],
+                            t["hand-written faithful"], t["batch from exact table"])
+    per_sample = bat.per_call / batch
+    return [
+        ("20-die .ww pool roll", "generated, SeededDice", gen.human(), _ratio(gen.per_call, hand.per_call) + " of hand-written", "≤ 1.2×"),
+        ("20-die .ww pool roll", "generated, any DiceSource (FixedDice path)", any_.human(), _ratio(any_.per_call, hand.per_call) + " of hand-written", ""),
+        ("20-die .ww pool roll", "hand-written faithful roller", hand.human(), "", ""),
+        ("20-die .ww pool roll", "batch sampling from the exact table", f"{per_sample * 1e9:.0f} ns/sample",
+         _ratio(hand.per_call, per_sample) + " faster than faithful", "≥ 10×"),
+    ]
+
+
+def bench_odds(repeats: int) -> list[Row]:
+    import icepool
+
+    from compiler.runtime.odds import pool_distribution
+
+    def ice() -> object:
+        chain = icepool.Die({0: 7, 1: 2, 100: 1}).explode([100], depth=25).map(lambda v: v // 100 + v % 100)
+        return 50 @ chain
+
+    ref = ice()
+    ours = pool_distribution.__wrapped__(50, 10, 8, 10)
+    err = max(abs((ours.probs[m] if m < len(ours.probs) else 0.0) - float(ref.probability(m)))
+              for m in set(range(len(ours.probs))) | set(ref.outcomes()))
+    t = compare({
+        "rulec": lambda: pool_distribution.__wrapped__(50, 10, 8, 10),
+        "icepool": ice,
+    }, max(3, repeats // 2), target=0.2)
+    return [
+        ("exact 50-die pool distribution", "rulec (uncached)", t["rulec"].human(),
+         _ratio(t["icepool"].per_call, t["rulec"].per_call) + f" faster; max |Δp| {err:.1e}", "≥ 50×, ≤ 1e-12"),
+        ("exact 50-die pool distribution", "icepool", t["icepool"].human(), "", ""),
+    ]
+
+
+def bench_imports(repeats: int, folder: Path = ROOT / "generated", label: str = "bundled") -> list[Row]:
+    rows = []
+    names = [p.name for p in sorted(folder.iterdir()) if (p / "__init__.py").is_file()]
+    code = ("import sys, time; sys.path.insert(0, {folder!r}); t = time.perf_counter(); import {name}; "
+            "print(time.perf_counter() - t)")
+    for name in names:
+        subprocess.run([sys.executable, "-c", code.format(folder=str(folder), name=name)], check=True,
+                       capture_output=True)  # writes the .pyc
+        times = [float(subprocess.run([sys.executable, "-c", code.format(folder=str(folder), name=name)],
+                                      check=True, capture_output=True, text=True).stdout)
+                 for _ in range(max(5, repeats))]
+        med = statistics.median(times)
+        rows.append((f"import generated `{name}` ({label})", "from .pyc, median", f"{med * 1e3:.1f} ms", "",
+                     "≤ 50 ms" if label == "bundled" else "≤ 100 ms"))
+    return rows
+
+
+GROUPS = {
+    "resolvers": lambda r: bench_d20(r) + bench_dp(r),
+    "pool": bench_pool,
+    "odds": bench_odds,
+    "imports": bench_imports,
+}
+
+
+def build_group(quick: bool, repeats: int) -> list[Row]:
+    from bench.build_scaling import bench_build
+
+    return bench_build(quick=quick, repeats=repeats)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats and smaller packs")
+    parser.add_argument("--only", nargs="*", choices=[*GROUPS, "build"], help="run only these groups")
+    args = parser.parse_args(argv)
+    repeats = 3 if args.quick else 7
+    rows: list[Row] = []
+    for name in args.only or [*GROUPS, "build"]:
+        started = time.perf_counter()
+        rows += build_group(args.quick, repeats) if name == "build" else GROUPS[name](repeats)
+        print(f"[{name}: {time.perf_counter() - started:.1f} s]", file=sys.stderr)
+    table = ["| benchmark | measured | median | ratio (same run) | target |", "|---|---|---|---|---|"]
+    table += ["| " + " | ".join(r) + " |" for r in rows]
+    text = "\n".join(table) + "\n"
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "results.md").write_text(text, encoding="utf-8")
+    print(text)
