@@ -86,3 +86,23 @@ def dp_attack(random: Any, attacker: Any, defender: Any, weapon: Any, distance: 
     if after <= 0:
         return False, 0
     return True, after + attacker.attack_extras
+
+
+def d20_specialised(die: Any, bonus: int = 5, ac: int = 15, crit_min: int = 20, sides: int = 8,
+                    mod: int = 3) -> tuple[bool, bool, int]:
+    """One specific attack written by hand: +5 to hit vs AC 15, 1d8+3, crit on 20."""
+    natural = die(20)
+    if natural + bonus < ac:
+        return False, False, 0
+    crit = natural >= crit_min
+    damage = die(sides) + (die(sides) if crit else 0) + mod
+    return True, crit, damage
+
+
+def dp_specialised(random: Any, dice: int = 8, defender_extras: int = 3, extras: int = 5) -> tuple[bool, int]:
+    """One specific dp attack written by hand: the seed's 8 dice after defense, 3 defender extras, +5."""
+    raw = faithful_pool(random, dice)
+    after = raw - defender_extras
+    if after <= 0:
+        return False, 0
+    return True, after + extras

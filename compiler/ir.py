@@ -20,6 +20,7 @@ class Formula:
     chinese: str
     type: str
     span: Span
+    reads: frozenset[str] = frozenset()  # procedure locals (step targets) the formula uses
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +30,7 @@ class Template:
     text: str
     python: str  # a Python expression that builds the sentence
     span: Span
+    reads: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

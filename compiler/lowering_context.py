@@ -12,6 +12,7 @@ from compiler.formula.syntax import FormulaError
 from compiler.ir import Formula, Template
 from compiler.load import Document, JsonPath
 
+LOCAL_PREFIX = "v_"  # procedure locals compile to v_<id> (see steps.target_binding)
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 
 
@@ -45,13 +46,15 @@ def compile_formula(text: str | int | bool, scope: Scope, want: tuple[str, ...] 
     except FormulaError as exc:
         rep.error(value_span(doc, path, exc.col), "formula", exc.message, exc.hint)
         return None
-    return Formula(text.strip(), to_python(typed), to_chinese(typed), typed.type, doc.span(path))
+    reads = frozenset(b.python[2:] for b in typed.bindings.values() if b.python.startswith(LOCAL_PREFIX))
+    return Formula(text.strip(), to_python(typed), to_chinese(typed), typed.type, doc.span(path), reads)
 
 
 def compile_template(text: str, scope: Scope, doc: Document, path: JsonPath,
                      rep: Reporter) -> Template | None:
     """Compile a sentence with {name} holes into a Python expression that builds it."""
     parts: list[str] = []
+    reads: set[str] = set()
     pos = 0
     ok = True
     for m in _PLACEHOLDER.finditer(text):
@@ -75,10 +78,12 @@ def compile_template(text: str, scope: Scope, doc: Document, path: JsonPath,
                 ok = False
             else:
                 parts.append(f"_rt_fmt({binding.python})")
+                if binding.python.startswith(LOCAL_PREFIX):
+                    reads.add(binding.python[len(LOCAL_PREFIX):])
         pos = m.end()
     if pos < len(text):
         parts.append(repr(text[pos:]))
     if not ok:
         return None
     python = " + ".join(parts) if parts else "''"
-    return Template(text, python, doc.span(path))
+    return Template(text, python, doc.span(path), frozenset(reads))

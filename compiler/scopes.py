@@ -54,9 +54,10 @@ def add_stats(scope: Scope, stats: tuple[Stat, ...], key_prefixes: list[tuple[st
 
 
 def add_rulings(scope: Scope, rulings: tuple[Ruling, ...]) -> None:
+    """Rulings are compile-time constants: formulas get their value inlined (the module still exports
+    each as R_<KEY> for reference), so a resolver pays no global lookup for them."""
     for r in rulings:
-        binding = Binding(BOOL if isinstance(r.value, bool) else INT, ruling_constant(r.key),
-                          f"〔{r.name}〕")
+        binding = Binding(BOOL if isinstance(r.value, bool) else INT, repr(r.value), f"〔{r.name}〕")
         scope.add([("rulings", r.key), ("裁定", r.name), ("rulings", r.name), ("裁定", r.key)], binding)
 
 

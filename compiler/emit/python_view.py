@@ -181,26 +181,32 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
     fast_sig = []
     odds_sig = []
     for prm in p.params:
+        # Inline fast checks; the runtime checker runs (and raises its message) only on failure.
         if prm.type == "int":
             ann, default = "int", None if prm.default is None else repr(prm.default)
-            checks.append(f"_rt_check_int({prm.name!r}, {prm.id}, {prm.min}, {prm.max})")
+            checks.append(f"if type({prm.id}) is not int or not {prm.min} <= {prm.id} <= {prm.max}:\n"
+                          f"        _rt_check_int({prm.name!r}, {prm.id}, {prm.min}, {prm.max})")
         elif prm.type == "bool":
             ann, default = "bool", None if prm.default is None else repr(prm.default)
-            checks.append(f"_rt_check_bool({prm.name!r}, {prm.id})")
+            checks.append(f"if type({prm.id}) is not bool:\n        _rt_check_bool({prm.name!r}, {prm.id})")
         elif prm.type == "combatant":
             ann, default = "Combatant", None
-            checks.append(f"_rt_check_type({prm.name!r}, {prm.id}, Combatant)")
+            checks.append(f"if type({prm.id}) is not Combatant:\n"
+                          f"        _rt_check_type({prm.name!r}, {prm.id}, Combatant)")
         else:
             cls = class_name(prm.type)
             getter = f"get_{cls_snake(cls)}"
             if prm.optional:
                 ann = f"Union[{cls}, str, None]"
                 default = "None"
-                checks.append(f"{prm.id} = {getter}({prm.id}) if {prm.id} is not None else _NO_{cls.upper()}")
+                checks.append(f"{prm.id} = _NO_{cls.upper()} if {prm.id} is None else {prm.id} "
+                              f"if type({prm.id}) is {cls} else {getter}({prm.id})")
             else:
                 ann = f"Union[{cls}, str]"
                 default = repr(prm.default) if prm.default is not None else None
-                checks.append(f"{prm.id} = {getter}({prm.id})")
+                checks.append(f"if type({prm.id}) is not {cls}:\n        {prm.id} = {getter}({prm.id})")
+            checks.append(f"if {prm.id}.not_specified is not None:\n"
+                          f"        _rt_require_specified({prm.id}, {prm.name!r})")
         params.append({"id": prm.id, "name": prm.name, "ann": ann, "type": prm.type})
         piece = f"{prm.id}: {ann}" + (f" = {default}" if default is not None else "")
         sig.append(piece)
@@ -241,6 +247,25 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
             indent += 4
     outputs = [{"id": o.id, "name": o.name, "python": o.formula.python, "type": OUT_TYPES[o.formula.type]}
                for o in p.result]
+    # Steps that neither roll nor read a rolled value can run once in NAME_prepare().
+    rolled: set[str] = set()
+    counter = [0]
+    hoisted, per_roll = [], []
+    for s in p.steps:
+        reads = set().union(*(f.reads for _, f in s.args), s.when.reads if s.when else set(),
+                            s.error_message.reads if s.error_message else set())
+        view = _step_view(s, 4, counter)
+        if s.kind in LOOP_KINDS or reads & rolled:
+            # The roll's own arguments may still be roll-independent: prepare them once.
+            prepared_args = {"roll": ("dice",), "d20": ("advantage", "disadvantage")}.get(s.kind, ())
+            arg_reads = set().union(*(f.reads for name, f in s.args if name in prepared_args))
+            view["args_hoisted"] = bool(prepared_args) and not (arg_reads & rolled)
+            if s.target:
+                rolled.add(s.target)
+            per_roll.append(view)
+        else:
+            hoisted.append(view)
+    out_hoisted = [not (o.formula.reads & rolled) for o in p.result]
     odds_sig = [s for s in sig]
     return {
         "id": p.id,
@@ -262,6 +287,10 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
         "out_ids": repr(tuple(o.id for o in p.result)),
         "out_types": ", ".join(o["type"] for o in outputs),
         "has_pool": any(s.kind in ("pool", "pool_count") for s in p.steps),
+        "hoisted": hoisted,
+        "per_roll": per_roll,
+        "prepared_outputs": [{"python": o["python"], "hoisted": h, "name": f"_o{i}"}
+                             for i, (o, h) in enumerate(zip(outputs, out_hoisted))],
     }
 
 

@@ -69,7 +69,10 @@ class _Python:
             p = _P_AND if e.op == "and" else _P_OR
             return f" {e.op} ".join(self.sub(v, p + 1) for v in e.values), p
         if isinstance(e, Cond):
-            return (f"{self.sub(e.then, _P_OR)} if {self.sub(e.test, _P_OR)} "
+            test = self.sub(e.test, _P_OR)
+            if test in ("True", "False"):  # a ruling switch: keep only the branch in force
+                return self.emit(e.then if test == "True" else e.orelse)
+            return (f"{self.sub(e.then, _P_OR)} if {test} "
                     f"else {self.sub(e.orelse, _P_COND)}"), _P_COND
         if isinstance(e, Call):
             return self.call(e), _P_ATOM

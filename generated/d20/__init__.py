@@ -72,16 +72,26 @@ from .model import R_BASE_REACH
 from .model import R_REACH_WEAPON_BONUS
 from .model import R_REACH_PER_SIZE_ABOVE_MEDIUM
 from .model import R_GRAPPLE_MOVE_FEET
-from .procedures import attack, attack_fast, attack_odds, AttackResult, ATTACK_FIELDS
-from .procedures import spell_attack, spell_attack_fast, spell_attack_odds, SpellAttackResult, SPELL_ATTACK_FIELDS
-from .procedures import grapple, grapple_fast, grapple_odds, GrappleResult, GRAPPLE_FIELDS
-from .procedures import escape_grapple, escape_grapple_fast, escape_grapple_odds, EscapeGrappleResult, ESCAPE_GRAPPLE_FIELDS
-from .procedures import shove, shove_fast, shove_odds, ShoveResult, SHOVE_FIELDS
-from .procedures import drag, drag_fast, drag_odds, DragResult, DRAG_FIELDS
-from .procedures import grapple_move, grapple_move_fast, grapple_move_odds, GrappleMoveResult, GRAPPLE_MOVE_FIELDS
-from .procedures import flanking, flanking_fast, flanking_odds, FlankingResult, FLANKING_FIELDS
-from .procedures import vehicle_dc, vehicle_dc_fast, vehicle_dc_odds, VehicleDcResult, VEHICLE_DC_FIELDS
-from .procedures import vehicle_check, vehicle_check_fast, vehicle_check_odds, VehicleCheckResult, VEHICLE_CHECK_FIELDS
+from .procedures import attack, attack_fast, attack_odds, attack_prepare
+from .procedures import AttackResult, ATTACK_FIELDS
+from .procedures import spell_attack, spell_attack_fast, spell_attack_odds, spell_attack_prepare
+from .procedures import SpellAttackResult, SPELL_ATTACK_FIELDS
+from .procedures import grapple, grapple_fast, grapple_odds, grapple_prepare
+from .procedures import GrappleResult, GRAPPLE_FIELDS
+from .procedures import escape_grapple, escape_grapple_fast, escape_grapple_odds, escape_grapple_prepare
+from .procedures import EscapeGrappleResult, ESCAPE_GRAPPLE_FIELDS
+from .procedures import shove, shove_fast, shove_odds, shove_prepare
+from .procedures import ShoveResult, SHOVE_FIELDS
+from .procedures import drag, drag_fast, drag_odds, drag_prepare
+from .procedures import DragResult, DRAG_FIELDS
+from .procedures import grapple_move, grapple_move_fast, grapple_move_odds, grapple_move_prepare
+from .procedures import GrappleMoveResult, GRAPPLE_MOVE_FIELDS
+from .procedures import flanking, flanking_fast, flanking_odds, flanking_prepare
+from .procedures import FlankingResult, FLANKING_FIELDS
+from .procedures import vehicle_dc, vehicle_dc_fast, vehicle_dc_odds, vehicle_dc_prepare
+from .procedures import VehicleDcResult, VEHICLE_DC_FIELDS
+from .procedures import vehicle_check, vehicle_check_fast, vehicle_check_odds, vehicle_check_prepare
+from .procedures import VehicleCheckResult, VEHICLE_CHECK_FIELDS
 
 __version__ = '1.0.0'
 RULESET_ID = 'd20'
@@ -157,51 +167,61 @@ __all__ = [
     "attack",
     "attack_fast",
     "attack_odds",
+    "attack_prepare",
     "AttackResult",
     "ATTACK_FIELDS",
     "spell_attack",
     "spell_attack_fast",
     "spell_attack_odds",
+    "spell_attack_prepare",
     "SpellAttackResult",
     "SPELL_ATTACK_FIELDS",
     "grapple",
     "grapple_fast",
     "grapple_odds",
+    "grapple_prepare",
     "GrappleResult",
     "GRAPPLE_FIELDS",
     "escape_grapple",
     "escape_grapple_fast",
     "escape_grapple_odds",
+    "escape_grapple_prepare",
     "EscapeGrappleResult",
     "ESCAPE_GRAPPLE_FIELDS",
     "shove",
     "shove_fast",
     "shove_odds",
+    "shove_prepare",
     "ShoveResult",
     "SHOVE_FIELDS",
     "drag",
     "drag_fast",
     "drag_odds",
+    "drag_prepare",
     "DragResult",
     "DRAG_FIELDS",
     "grapple_move",
     "grapple_move_fast",
     "grapple_move_odds",
+    "grapple_move_prepare",
     "GrappleMoveResult",
     "GRAPPLE_MOVE_FIELDS",
     "flanking",
     "flanking_fast",
     "flanking_odds",
+    "flanking_prepare",
     "FlankingResult",
     "FLANKING_FIELDS",
     "vehicle_dc",
     "vehicle_dc_fast",
     "vehicle_dc_odds",
+    "vehicle_dc_prepare",
     "VehicleDcResult",
     "VEHICLE_DC_FIELDS",
     "vehicle_check",
     "vehicle_check_fast",
     "vehicle_check_odds",
+    "vehicle_check_prepare",
     "VehicleCheckResult",
     "VEHICLE_CHECK_FIELDS",
 ]

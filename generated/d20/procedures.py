@@ -30,6 +30,7 @@ Each procedure comes in three forms:
 from __future__ import annotations
 
 from typing import Any
+from typing import Callable
 from typing import Dict
 from typing import List
 from typing import NamedTuple
@@ -52,6 +53,7 @@ from ._runtime.dice import PoolSpec
 from ._runtime.dice import SeededDice
 from ._runtime.dice import d20_natural as _rt_d20_natural
 from ._runtime.dice import d20_sentence as _rt_d20_sentence
+from ._runtime.dice import damage_roller as _rt_damage_roller
 from ._runtime.dice import damage_sentence as _rt_damage_sentence
 from ._runtime.dice import damage_total as _rt_damage_total
 from ._runtime.dice import make_dice as _rt_make_dice
@@ -77,32 +79,6 @@ from .model import NotLight
 from .model import NotThrown
 from .model import IntangibleTarget
 from .model import NotGrappling
-from .model import R_NATURAL_ONE_TWENTY
-from .model import R_CRIT_THRESHOLD_BASE
-from .model import R_FLANKING_BONUS
-from .model import R_HEX_BETWEEN_MEDIUM
-from .model import R_HEX_BETWEEN_LARGE
-from .model import R_HEX_BETWEEN_HUGE
-from .model import R_HEX_BETWEEN_GARGANTUAN
-from .model import R_LONG_RANGE_DISADVANTAGE
-from .model import R_CLOSE_RANGED_DISADVANTAGE
-from .model import R_UNSEEN_TARGET_DISADVANTAGE
-from .model import R_UNSEEN_ATTACKER_ADVANTAGE
-from .model import R_OFFHAND_NEGATIVE_ONLY
-from .model import R_CONTEST_TIE_FAILS
-from .model import R_HELPLESS_DEFENDER_ROLL
-from .model import R_SHOVE_BASE_DISTANCE
-from .model import R_OBSTACLE_FEET_PER_DIE
-from .model import R_VEHICLE_DC_PER_SIZE
-from .model import R_VEHICLE_DC_PER_10FT
-from .model import R_VEHICLE_SIZE_ROUND_STEP
-from .model import R_VEHICLE_DC_SIZE_FLOOR
-from .model import R_VEHICLE_GRAPPLE_SIZE_LIMIT
-from .model import R_DRAG_CONTEST_TIE_FAILS
-from .model import R_BASE_REACH
-from .model import R_REACH_WEAPON_BONUS
-from .model import R_REACH_PER_SIZE_ABOVE_MEDIUM
-from .model import R_GRAPPLE_MOVE_FEET
 
 __all__ = [
     "DiceSource",
@@ -111,51 +87,61 @@ __all__ = [
     "attack",
     "attack_fast",
     "attack_odds",
+    "attack_prepare",
     "AttackResult",
     "ATTACK_FIELDS",
     "spell_attack",
     "spell_attack_fast",
     "spell_attack_odds",
+    "spell_attack_prepare",
     "SpellAttackResult",
     "SPELL_ATTACK_FIELDS",
     "grapple",
     "grapple_fast",
     "grapple_odds",
+    "grapple_prepare",
     "GrappleResult",
     "GRAPPLE_FIELDS",
     "escape_grapple",
     "escape_grapple_fast",
     "escape_grapple_odds",
+    "escape_grapple_prepare",
     "EscapeGrappleResult",
     "ESCAPE_GRAPPLE_FIELDS",
     "shove",
     "shove_fast",
     "shove_odds",
+    "shove_prepare",
     "ShoveResult",
     "SHOVE_FIELDS",
     "drag",
     "drag_fast",
     "drag_odds",
+    "drag_prepare",
     "DragResult",
     "DRAG_FIELDS",
     "grapple_move",
     "grapple_move_fast",
     "grapple_move_odds",
+    "grapple_move_prepare",
     "GrappleMoveResult",
     "GRAPPLE_MOVE_FIELDS",
     "flanking",
     "flanking_fast",
     "flanking_odds",
+    "flanking_prepare",
     "FlankingResult",
     "FLANKING_FIELDS",
     "vehicle_dc",
     "vehicle_dc_fast",
     "vehicle_dc_odds",
+    "vehicle_dc_prepare",
     "VehicleDcResult",
     "VEHICLE_DC_FIELDS",
     "vehicle_check",
     "vehicle_check_fast",
     "vehicle_check_odds",
+    "vehicle_check_prepare",
     "VehicleCheckResult",
     "VEHICLE_CHECK_FIELDS",
 ]
@@ -203,25 +189,44 @@ class AttackResult(NamedTuple):
 
 def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 'unarmed_strike', *, distance: int = 5, proficient: bool = True, thrown: bool = False, two_handed: bool = False, offhand: bool = False, willing: bool = False, target_unseen: bool = False, guessed_wrong: bool = False, attacker_unseen: bool = False, hostile_nearby: bool = False, flanking: bool = False, extra_advantage: int = 0, extra_disadvantage: int = 0, sneak_dice: int = 0, other_bonus: int = 0, dice: Optional[DiceSource] = None) -> AttackResult:
     """武器攻击（D20-01、D20-02、D20-03、D20-04、D20-05、D20-06、D20-07、D20-08、D20-09、D20-10、D20-11、D20-14、D20-16）"""
-    _rt_check_type('攻击者', attacker, Combatant)
-    _rt_check_type('目标', target, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_int('距离', distance, 0, 100000)
-    _rt_check_bool('熟练', proficient)
-    _rt_check_bool('投掷', thrown)
-    _rt_check_bool('双手持用', two_handed)
-    _rt_check_bool('副手附赠攻击', offhand)
-    _rt_check_bool('目标自愿', willing)
-    _rt_check_bool('看不见目标', target_unseen)
-    _rt_check_bool('猜错位置', guessed_wrong)
-    _rt_check_bool('目标看不见攻击者', attacker_unseen)
-    _rt_check_bool('身边有敌', hostile_nearby)
-    _rt_check_bool('夹击', flanking)
-    _rt_check_int('其他优势层数', extra_advantage, 0, 10)
-    _rt_check_int('其他劣势层数', extra_disadvantage, 0, 10)
-    _rt_check_int('额外d6', sneak_dice, 0, 20)
-    _rt_check_int('其他加值', other_bonus, -50, 50)
-    _rt_require_specified(weapon, '武器')
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击者', attacker, Combatant)
+    if type(target) is not Combatant:
+        _rt_check_type('目标', target, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(proficient) is not bool:
+        _rt_check_bool('熟练', proficient)
+    if type(thrown) is not bool:
+        _rt_check_bool('投掷', thrown)
+    if type(two_handed) is not bool:
+        _rt_check_bool('双手持用', two_handed)
+    if type(offhand) is not bool:
+        _rt_check_bool('副手附赠攻击', offhand)
+    if type(willing) is not bool:
+        _rt_check_bool('目标自愿', willing)
+    if type(target_unseen) is not bool:
+        _rt_check_bool('看不见目标', target_unseen)
+    if type(guessed_wrong) is not bool:
+        _rt_check_bool('猜错位置', guessed_wrong)
+    if type(attacker_unseen) is not bool:
+        _rt_check_bool('目标看不见攻击者', attacker_unseen)
+    if type(hostile_nearby) is not bool:
+        _rt_check_bool('身边有敌', hostile_nearby)
+    if type(flanking) is not bool:
+        _rt_check_bool('夹击', flanking)
+    if type(extra_advantage) is not int or not 0 <= extra_advantage <= 10:
+        _rt_check_int('其他优势层数', extra_advantage, 0, 10)
+    if type(extra_disadvantage) is not int or not 0 <= extra_disadvantage <= 10:
+        _rt_check_int('其他劣势层数', extra_disadvantage, 0, 10)
+    if type(sneak_dice) is not int or not 0 <= sneak_dice <= 20:
+        _rt_check_int('额外d6', sneak_dice, 0, 20)
+    if type(other_bonus) is not int or not -50 <= other_bonus <= 50:
+        _rt_check_int('其他加值', other_bonus, -50, 50)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -230,7 +235,7 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
         raise NotThrown('“' + _rt_fmt(weapon.name) + '”没有投掷属性')
     if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
         raise NotLight('双持武器战斗需要两把轻型近战武器，“' + _rt_fmt(weapon.name) + '”不是轻型武器')
-    v_reach = R_BASE_REACH + (R_REACH_WEAPON_BONUS if ('reach' in weapon.properties) else 0) + R_REACH_PER_SIZE_ABOVE_MEDIUM * max(0, attacker.size - 3)
+    v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * max(0, attacker.size - 3)
     if not (v_ranged or distance <= v_reach):
         raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
     v_normal_range = weapon.throw_normal if thrown else weapon.range_normal
@@ -238,19 +243,19 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
     v_range_limit = v_long_range if v_long_range > 0 else v_normal_range
     if not (not v_ranged or distance <= v_range_limit):
         raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
-    v_advantage = (1 if willing else 0) + (R_UNSEEN_ATTACKER_ADVANTAGE if attacker_unseen else 0) + extra_advantage
-    v_disadvantage = (R_LONG_RANGE_DISADVANTAGE if v_ranged and distance > v_normal_range else 0) + (R_CLOSE_RANGED_DISADVANTAGE if v_ranged and hostile_nearby else 0) + (R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage
+    v_advantage = (1 if willing else 0) + (1 if attacker_unseen else 0) + extra_advantage
+    v_disadvantage = (1 if v_ranged and distance > v_normal_range else 0) + (1 if v_ranged and hostile_nearby else 0) + (1 if target_unseen else 0) + extra_disadvantage
     v_str_mod = ((attacker.strength - 10) // 2)
     v_dex_mod = ((attacker.dexterity - 10) // 2)
     v_ability_mod = max(v_str_mod, v_dex_mod) if ('finesse' in weapon.properties) else v_dex_mod if weapon.attack_type == 'ranged' else v_str_mod
-    v_attack_bonus = v_ability_mod + (attacker.proficiency if proficient else 0) + (R_FLANKING_BONUS if flanking and not v_ranged else 0) + other_bonus
+    v_attack_bonus = v_ability_mod + (attacker.proficiency if proficient else 0) + (3 if flanking and not v_ranged else 0) + other_bonus
     _r16 = _rt_roll_d20(_source, _rt_net_layers(v_advantage, v_disadvantage, True))
     _rolls.append(_r16)
     v_natural = _r16.natural
     _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('攻击检定', _r16), (("faces", _r16.faces), ('natural', v_natural))))
     v_total = v_natural + v_attack_bonus
-    v_hit = not guessed_wrong and (v_natural == 20 or v_natural != 1 and v_total >= target.armor_class if R_NATURAL_ONE_TWENTY else v_total >= target.armor_class)
-    v_crit = v_hit and v_natural >= R_CRIT_THRESHOLD_BASE - attacker.crit_range
+    v_hit = not guessed_wrong and v_total >= target.armor_class
+    v_crit = v_hit and v_natural >= 21 - attacker.crit_range
     if v_hit:
         _trace.append(_rt_TraceStep("note", '检定' + _rt_fmt(v_total) + '对AC' + _rt_fmt(target.armor_class) + '，命中'))
     if not v_hit and not guessed_wrong:
@@ -275,7 +280,7 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
         _trace.append(_rt_TraceStep("roll", _rt_damage_sentence('额外伤害骰', _r25, _x25.flat), (("faces", _r25.faces), ('extra_damage', v_extra_damage))))
     else:
         v_extra_damage = 0
-    v_damage_mod = v_ability_mod if not offhand or v_ability_mod < 0 or not R_OFFHAND_NEGATIVE_ONLY else 0
+    v_damage_mod = v_ability_mod if not offhand or v_ability_mod < 0 or not True else 0
     v_damage = max(0, v_weapon_damage + v_extra_damage + v_damage_mod) if v_hit else 0
     if v_hit:
         _trace.append(_rt_TraceStep("note", '造成' + _rt_fmt(v_damage) + '点' + _rt_fmt(weapon.damage_type.name) + '伤害'))
@@ -292,7 +297,7 @@ def attack_fast(attacker: Combatant, target: Combatant, weapon: Weapon = WEAPONS
         raise NotThrown('“' + _rt_fmt(weapon.name) + '”没有投掷属性')
     if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
         raise NotLight('双持武器战斗需要两把轻型近战武器，“' + _rt_fmt(weapon.name) + '”不是轻型武器')
-    v_reach = R_BASE_REACH + (R_REACH_WEAPON_BONUS if ('reach' in weapon.properties) else 0) + R_REACH_PER_SIZE_ABOVE_MEDIUM * max(0, attacker.size - 3)
+    v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * max(0, attacker.size - 3)
     if not (v_ranged or distance <= v_reach):
         raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
     v_normal_range = weapon.throw_normal if thrown else weapon.range_normal
@@ -300,17 +305,17 @@ def attack_fast(attacker: Combatant, target: Combatant, weapon: Weapon = WEAPONS
     v_range_limit = v_long_range if v_long_range > 0 else v_normal_range
     if not (not v_ranged or distance <= v_range_limit):
         raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
-    v_advantage = (1 if willing else 0) + (R_UNSEEN_ATTACKER_ADVANTAGE if attacker_unseen else 0) + extra_advantage
-    v_disadvantage = (R_LONG_RANGE_DISADVANTAGE if v_ranged and distance > v_normal_range else 0) + (R_CLOSE_RANGED_DISADVANTAGE if v_ranged and hostile_nearby else 0) + (R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage
+    v_advantage = (1 if willing else 0) + (1 if attacker_unseen else 0) + extra_advantage
+    v_disadvantage = (1 if v_ranged and distance > v_normal_range else 0) + (1 if v_ranged and hostile_nearby else 0) + (1 if target_unseen else 0) + extra_disadvantage
     v_str_mod = ((attacker.strength - 10) // 2)
     v_dex_mod = ((attacker.dexterity - 10) // 2)
     v_ability_mod = max(v_str_mod, v_dex_mod) if ('finesse' in weapon.properties) else v_dex_mod if weapon.attack_type == 'ranged' else v_str_mod
-    v_attack_bonus = v_ability_mod + (attacker.proficiency if proficient else 0) + (R_FLANKING_BONUS if flanking and not v_ranged else 0) + other_bonus
+    v_attack_bonus = v_ability_mod + (attacker.proficiency if proficient else 0) + (3 if flanking and not v_ranged else 0) + other_bonus
     _l16 = v_advantage - (v_disadvantage)
     v_natural = _die(20) if _l16 == 0 else _rt_d20_natural(_die, _l16)
     v_total = v_natural + v_attack_bonus
-    v_hit = not guessed_wrong and (v_natural == 20 or v_natural != 1 and v_total >= target.armor_class if R_NATURAL_ONE_TWENTY else v_total >= target.armor_class)
-    v_crit = v_hit and v_natural >= R_CRIT_THRESHOLD_BASE - attacker.crit_range
+    v_hit = not guessed_wrong and v_total >= target.armor_class
+    v_crit = v_hit and v_natural >= 21 - attacker.crit_range
     if v_hit:
         _x24 = weapon.versatile_dice if two_handed and ('versatile' in weapon.properties) else weapon.damage_dice
         v_weapon_damage = _rt_damage_total(_die, _x24.terms, v_crit) + _x24.flat if _x24 is not None else 0
@@ -321,40 +326,58 @@ def attack_fast(attacker: Combatant, target: Combatant, weapon: Weapon = WEAPONS
         v_extra_damage = _rt_damage_total(_die, _x25.terms, v_crit) + _x25.flat if _x25 is not None else 0
     else:
         v_extra_damage = 0
-    v_damage_mod = v_ability_mod if not offhand or v_ability_mod < 0 or not R_OFFHAND_NEGATIVE_ONLY else 0
+    v_damage_mod = v_ability_mod if not offhand or v_ability_mod < 0 or not True else 0
     v_damage = max(0, v_weapon_damage + v_extra_damage + v_damage_mod) if v_hit else 0
     return (v_hit, v_crit, v_damage, weapon.damage_type.id, v_natural, v_total, attacker.hidden,)
 
 
-def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 'unarmed_strike', *, distance: int = 5, proficient: bool = True, thrown: bool = False, two_handed: bool = False, offhand: bool = False, willing: bool = False, target_unseen: bool = False, guessed_wrong: bool = False, attacker_unseen: bool = False, hostile_nearby: bool = False, flanking: bool = False, extra_advantage: int = 0, extra_disadvantage: int = 0, sneak_dice: int = 0, other_bonus: int = 0) -> Odds:
-    """武器攻击: the exact distribution of (('hit', 'crit', 'damage', 'damage_type', 'natural', 'total', 'revealed'))."""
-    _rt_check_type('攻击者', attacker, Combatant)
-    _rt_check_type('目标', target, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_int('距离', distance, 0, 100000)
-    _rt_check_bool('熟练', proficient)
-    _rt_check_bool('投掷', thrown)
-    _rt_check_bool('双手持用', two_handed)
-    _rt_check_bool('副手附赠攻击', offhand)
-    _rt_check_bool('目标自愿', willing)
-    _rt_check_bool('看不见目标', target_unseen)
-    _rt_check_bool('猜错位置', guessed_wrong)
-    _rt_check_bool('目标看不见攻击者', attacker_unseen)
-    _rt_check_bool('身边有敌', hostile_nearby)
-    _rt_check_bool('夹击', flanking)
-    _rt_check_int('其他优势层数', extra_advantage, 0, 10)
-    _rt_check_int('其他劣势层数', extra_disadvantage, 0, 10)
-    _rt_check_int('额外d6', sneak_dice, 0, 20)
-    _rt_check_int('其他加值', other_bonus, -50, 50)
-    _rt_require_specified(weapon, '武器')
-    _b = OddsBuilder(ATTACK_FIELDS)
-    _p0 = 1.0
+def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 'unarmed_strike', *, distance: int = 5, proficient: bool = True, thrown: bool = False, two_handed: bool = False, offhand: bool = False, willing: bool = False, target_unseen: bool = False, guessed_wrong: bool = False, attacker_unseen: bool = False, hostile_nearby: bool = False, flanking: bool = False, extra_advantage: int = 0, extra_disadvantage: int = 0, sneak_dice: int = 0, other_bonus: int = 0) -> Callable[[DiceSource], Tuple[bool, bool, int, str, int, int, bool]]:
+    """武器攻击: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击者', attacker, Combatant)
+    if type(target) is not Combatant:
+        _rt_check_type('目标', target, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(proficient) is not bool:
+        _rt_check_bool('熟练', proficient)
+    if type(thrown) is not bool:
+        _rt_check_bool('投掷', thrown)
+    if type(two_handed) is not bool:
+        _rt_check_bool('双手持用', two_handed)
+    if type(offhand) is not bool:
+        _rt_check_bool('副手附赠攻击', offhand)
+    if type(willing) is not bool:
+        _rt_check_bool('目标自愿', willing)
+    if type(target_unseen) is not bool:
+        _rt_check_bool('看不见目标', target_unseen)
+    if type(guessed_wrong) is not bool:
+        _rt_check_bool('猜错位置', guessed_wrong)
+    if type(attacker_unseen) is not bool:
+        _rt_check_bool('目标看不见攻击者', attacker_unseen)
+    if type(hostile_nearby) is not bool:
+        _rt_check_bool('身边有敌', hostile_nearby)
+    if type(flanking) is not bool:
+        _rt_check_bool('夹击', flanking)
+    if type(extra_advantage) is not int or not 0 <= extra_advantage <= 10:
+        _rt_check_int('其他优势层数', extra_advantage, 0, 10)
+    if type(extra_disadvantage) is not int or not 0 <= extra_disadvantage <= 10:
+        _rt_check_int('其他劣势层数', extra_disadvantage, 0, 10)
+    if type(sneak_dice) is not int or not 0 <= sneak_dice <= 20:
+        _rt_check_int('额外d6', sneak_dice, 0, 20)
+    if type(other_bonus) is not int or not -50 <= other_bonus <= 50:
+        _rt_check_int('其他加值', other_bonus, -50, 50)
     v_ranged = weapon.attack_type == 'ranged' or thrown
     if not (not thrown or ('thrown' in weapon.properties)):
         raise NotThrown('“' + _rt_fmt(weapon.name) + '”没有投掷属性')
     if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
         raise NotLight('双持武器战斗需要两把轻型近战武器，“' + _rt_fmt(weapon.name) + '”不是轻型武器')
-    v_reach = R_BASE_REACH + (R_REACH_WEAPON_BONUS if ('reach' in weapon.properties) else 0) + R_REACH_PER_SIZE_ABOVE_MEDIUM * max(0, attacker.size - 3)
+    v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * max(0, attacker.size - 3)
     if not (v_ranged or distance <= v_reach):
         raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
     v_normal_range = weapon.throw_normal if thrown else weapon.range_normal
@@ -362,24 +385,106 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
     v_range_limit = v_long_range if v_long_range > 0 else v_normal_range
     if not (not v_ranged or distance <= v_range_limit):
         raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
-    v_advantage = (1 if willing else 0) + (R_UNSEEN_ATTACKER_ADVANTAGE if attacker_unseen else 0) + extra_advantage
-    v_disadvantage = (R_LONG_RANGE_DISADVANTAGE if v_ranged and distance > v_normal_range else 0) + (R_CLOSE_RANGED_DISADVANTAGE if v_ranged and hostile_nearby else 0) + (R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage
+    v_advantage = (1 if willing else 0) + (1 if attacker_unseen else 0) + extra_advantage
+    v_disadvantage = (1 if v_ranged and distance > v_normal_range else 0) + (1 if v_ranged and hostile_nearby else 0) + (1 if target_unseen else 0) + extra_disadvantage
     v_str_mod = ((attacker.strength - 10) // 2)
     v_dex_mod = ((attacker.dexterity - 10) // 2)
     v_ability_mod = max(v_str_mod, v_dex_mod) if ('finesse' in weapon.properties) else v_dex_mod if weapon.attack_type == 'ranged' else v_str_mod
-    v_attack_bonus = v_ability_mod + (attacker.proficiency if proficient else 0) + (R_FLANKING_BONUS if flanking and not v_ranged else 0) + other_bonus
+    v_attack_bonus = v_ability_mod + (attacker.proficiency if proficient else 0) + (3 if flanking and not v_ranged else 0) + other_bonus
+    v_damage_mod = v_ability_mod if not offhand or v_ability_mod < 0 or not True else 0
+    _l16 = v_advantage - (v_disadvantage)
+    _dr24 = _rt_damage_roller(weapon.versatile_dice if two_handed and ('versatile' in weapon.properties) else weapon.damage_dice)
+    _dr25 = _rt_damage_roller(_rt_make_dice(sneak_dice, 6))
+    _o3 = weapon.damage_type.id
+    _o6 = attacker.hidden
+
+    def _roll(dice: DiceSource) -> Tuple[bool, bool, int, str, int, int, bool]:
+        _die = dice.die
+        v_natural = _die(20) if _l16 == 0 else _rt_d20_natural(_die, _l16)
+        v_total = v_natural + v_attack_bonus
+        v_hit = not guessed_wrong and v_total >= target.armor_class
+        v_crit = v_hit and v_natural >= 21 - attacker.crit_range
+        v_weapon_damage = _dr24(_die, v_crit) if v_hit else 0
+        v_extra_damage = _dr25(_die, v_crit) if v_hit and sneak_dice > 0 else 0
+        v_damage = max(0, v_weapon_damage + v_extra_damage + v_damage_mod) if v_hit else 0
+        return (v_hit, v_crit, v_damage, _o3, v_natural, v_total, _o6, )
+
+    return _roll
+
+
+def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 'unarmed_strike', *, distance: int = 5, proficient: bool = True, thrown: bool = False, two_handed: bool = False, offhand: bool = False, willing: bool = False, target_unseen: bool = False, guessed_wrong: bool = False, attacker_unseen: bool = False, hostile_nearby: bool = False, flanking: bool = False, extra_advantage: int = 0, extra_disadvantage: int = 0, sneak_dice: int = 0, other_bonus: int = 0) -> Odds:
+    """武器攻击: the exact distribution of (('hit', 'crit', 'damage', 'damage_type', 'natural', 'total', 'revealed'))."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击者', attacker, Combatant)
+    if type(target) is not Combatant:
+        _rt_check_type('目标', target, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(proficient) is not bool:
+        _rt_check_bool('熟练', proficient)
+    if type(thrown) is not bool:
+        _rt_check_bool('投掷', thrown)
+    if type(two_handed) is not bool:
+        _rt_check_bool('双手持用', two_handed)
+    if type(offhand) is not bool:
+        _rt_check_bool('副手附赠攻击', offhand)
+    if type(willing) is not bool:
+        _rt_check_bool('目标自愿', willing)
+    if type(target_unseen) is not bool:
+        _rt_check_bool('看不见目标', target_unseen)
+    if type(guessed_wrong) is not bool:
+        _rt_check_bool('猜错位置', guessed_wrong)
+    if type(attacker_unseen) is not bool:
+        _rt_check_bool('目标看不见攻击者', attacker_unseen)
+    if type(hostile_nearby) is not bool:
+        _rt_check_bool('身边有敌', hostile_nearby)
+    if type(flanking) is not bool:
+        _rt_check_bool('夹击', flanking)
+    if type(extra_advantage) is not int or not 0 <= extra_advantage <= 10:
+        _rt_check_int('其他优势层数', extra_advantage, 0, 10)
+    if type(extra_disadvantage) is not int or not 0 <= extra_disadvantage <= 10:
+        _rt_check_int('其他劣势层数', extra_disadvantage, 0, 10)
+    if type(sneak_dice) is not int or not 0 <= sneak_dice <= 20:
+        _rt_check_int('额外d6', sneak_dice, 0, 20)
+    if type(other_bonus) is not int or not -50 <= other_bonus <= 50:
+        _rt_check_int('其他加值', other_bonus, -50, 50)
+    _b = OddsBuilder(ATTACK_FIELDS)
+    _p0 = 1.0
+    v_ranged = weapon.attack_type == 'ranged' or thrown
+    if not (not thrown or ('thrown' in weapon.properties)):
+        raise NotThrown('“' + _rt_fmt(weapon.name) + '”没有投掷属性')
+    if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
+        raise NotLight('双持武器战斗需要两把轻型近战武器，“' + _rt_fmt(weapon.name) + '”不是轻型武器')
+    v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * max(0, attacker.size - 3)
+    if not (v_ranged or distance <= v_reach):
+        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+    v_normal_range = weapon.throw_normal if thrown else weapon.range_normal
+    v_long_range = weapon.throw_long if thrown else weapon.range_long
+    v_range_limit = v_long_range if v_long_range > 0 else v_normal_range
+    if not (not v_ranged or distance <= v_range_limit):
+        raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
+    v_advantage = (1 if willing else 0) + (1 if attacker_unseen else 0) + extra_advantage
+    v_disadvantage = (1 if v_ranged and distance > v_normal_range else 0) + (1 if v_ranged and hostile_nearby else 0) + (1 if target_unseen else 0) + extra_disadvantage
+    v_str_mod = ((attacker.strength - 10) // 2)
+    v_dex_mod = ((attacker.dexterity - 10) // 2)
+    v_ability_mod = max(v_str_mod, v_dex_mod) if ('finesse' in weapon.properties) else v_dex_mod if weapon.attack_type == 'ranged' else v_str_mod
+    v_attack_bonus = v_ability_mod + (attacker.proficiency if proficient else 0) + (3 if flanking and not v_ranged else 0) + other_bonus
     for v_natural, _q16 in _rt_d20_distribution(_rt_net_layers(v_advantage, v_disadvantage, True)):
         _p1 = _p0 * _q16
         v_total = v_natural + v_attack_bonus
-        v_hit = not guessed_wrong and (v_natural == 20 or v_natural != 1 and v_total >= target.armor_class if R_NATURAL_ONE_TWENTY else v_total >= target.armor_class)
-        v_crit = v_hit and v_natural >= R_CRIT_THRESHOLD_BASE - attacker.crit_range
+        v_hit = not guessed_wrong and v_total >= target.armor_class
+        v_crit = v_hit and v_natural >= 21 - attacker.crit_range
         _x24 = weapon.versatile_dice if two_handed and ('versatile' in weapon.properties) else weapon.damage_dice
         for v_weapon_damage, _q24 in (_rt_dice_items(_x24.terms, _x24.flat, v_crit) if (v_hit) and _x24 is not None else _rt_ZERO_ITEMS):
             _p2 = _p1 * _q24
             _x25 = _rt_make_dice(sneak_dice, 6)
             for v_extra_damage, _q25 in (_rt_dice_items(_x25.terms, _x25.flat, v_crit) if (v_hit and sneak_dice > 0) and _x25 is not None else _rt_ZERO_ITEMS):
                 _p3 = _p2 * _q25
-                v_damage_mod = v_ability_mod if not offhand or v_ability_mod < 0 or not R_OFFHAND_NEGATIVE_ONLY else 0
+                v_damage_mod = v_ability_mod if not offhand or v_ability_mod < 0 or not True else 0
                 v_damage = max(0, v_weapon_damage + v_extra_damage + v_damage_mod) if v_hit else 0
                 _b.add((v_hit, v_crit, v_damage, weapon.damage_type.id, v_natural, v_total, attacker.hidden,), _p3)
     return _b.build()
@@ -419,28 +524,36 @@ class SpellAttackResult(NamedTuple):
 
 def spell_attack(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False, dice: Optional[DiceSource] = None) -> SpellAttackResult:
     """法术攻击（D20-01、D20-02、D20-03、D20-04、D20-08）"""
-    _rt_check_type('施法者', caster, Combatant)
-    _rt_check_type('目标', target, Combatant)
-    _rt_check_int('伤害骰数', dice_count, 0, 40)
-    _rt_check_int('伤害骰面数', dice_sides, 2, 100)
-    _rt_check_int('射程', spell_range, 0, 100000)
-    _rt_check_int('距离', distance, 0, 100000)
-    _rt_check_bool('近战法术攻击', melee)
-    _rt_check_bool('身边有敌', hostile_nearby)
+    if type(caster) is not Combatant:
+        _rt_check_type('施法者', caster, Combatant)
+    if type(target) is not Combatant:
+        _rt_check_type('目标', target, Combatant)
+    if type(dice_count) is not int or not 0 <= dice_count <= 40:
+        _rt_check_int('伤害骰数', dice_count, 0, 40)
+    if type(dice_sides) is not int or not 2 <= dice_sides <= 100:
+        _rt_check_int('伤害骰面数', dice_sides, 2, 100)
+    if type(spell_range) is not int or not 0 <= spell_range <= 100000:
+        _rt_check_int('射程', spell_range, 0, 100000)
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(melee) is not bool:
+        _rt_check_bool('近战法术攻击', melee)
+    if type(hostile_nearby) is not bool:
+        _rt_check_bool('身边有敌', hostile_nearby)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
-    v_range_limit = R_BASE_REACH if melee else spell_range
+    v_range_limit = 5 if melee else spell_range
     if not (distance <= v_range_limit):
         raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
     v_mod = ((caster.spell_ability - 10) // 2)
-    _r4 = _rt_roll_d20(_source, _rt_net_layers(0, R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0, True))
+    _r4 = _rt_roll_d20(_source, _rt_net_layers(0, 1 if hostile_nearby and not melee else 0, True))
     _rolls.append(_r4)
     v_natural = _r4.natural
     _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('法术攻击检定', _r4), (("faces", _r4.faces), ('natural', v_natural))))
     v_total = v_natural + v_mod + caster.proficiency
-    v_hit = v_natural == 20 or v_natural != 1 and v_total >= target.armor_class if R_NATURAL_ONE_TWENTY else v_total >= target.armor_class
-    v_crit = v_hit and v_natural >= R_CRIT_THRESHOLD_BASE - caster.crit_range
+    v_hit = v_total >= target.armor_class
+    v_crit = v_hit and v_natural >= 21 - caster.crit_range
     _x8 = _rt_make_dice(dice_count, dice_sides)
     if (v_hit) and _x8 is not None:
         _r8 = _rt_roll_damage(_source, _x8.terms, v_crit)
@@ -455,15 +568,15 @@ def spell_attack(caster: Combatant, target: Combatant, dice_count: int, dice_sid
 def spell_attack_fast(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False, dice: DiceSource) -> Tuple[bool, bool, int, int]:
     """法术攻击: outcome only, no trace and no input checks."""
     _die = dice.die
-    v_range_limit = R_BASE_REACH if melee else spell_range
+    v_range_limit = 5 if melee else spell_range
     if not (distance <= v_range_limit):
         raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
     v_mod = ((caster.spell_ability - 10) // 2)
-    _l4 = 0 - (R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
+    _l4 = 0 - (1 if hostile_nearby and not melee else 0)
     v_natural = _die(20) if _l4 == 0 else _rt_d20_natural(_die, _l4)
     v_total = v_natural + v_mod + caster.proficiency
-    v_hit = v_natural == 20 or v_natural != 1 and v_total >= target.armor_class if R_NATURAL_ONE_TWENTY else v_total >= target.armor_class
-    v_crit = v_hit and v_natural >= R_CRIT_THRESHOLD_BASE - caster.crit_range
+    v_hit = v_total >= target.armor_class
+    v_crit = v_hit and v_natural >= 21 - caster.crit_range
     if v_hit:
         _x8 = _rt_make_dice(dice_count, dice_sides)
         v_spell_damage = _rt_damage_total(_die, _x8.terms, v_crit) + _x8.flat if _x8 is not None else 0
@@ -472,27 +585,73 @@ def spell_attack_fast(caster: Combatant, target: Combatant, dice_count: int, dic
     return (v_hit, v_crit, v_spell_damage, v_total,)
 
 
-def spell_attack_odds(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False) -> Odds:
-    """法术攻击: the exact distribution of (('hit', 'crit', 'damage', 'total'))."""
-    _rt_check_type('施法者', caster, Combatant)
-    _rt_check_type('目标', target, Combatant)
-    _rt_check_int('伤害骰数', dice_count, 0, 40)
-    _rt_check_int('伤害骰面数', dice_sides, 2, 100)
-    _rt_check_int('射程', spell_range, 0, 100000)
-    _rt_check_int('距离', distance, 0, 100000)
-    _rt_check_bool('近战法术攻击', melee)
-    _rt_check_bool('身边有敌', hostile_nearby)
-    _b = OddsBuilder(SPELL_ATTACK_FIELDS)
-    _p0 = 1.0
-    v_range_limit = R_BASE_REACH if melee else spell_range
+def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False) -> Callable[[DiceSource], Tuple[bool, bool, int, int]]:
+    """法术攻击: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(caster) is not Combatant:
+        _rt_check_type('施法者', caster, Combatant)
+    if type(target) is not Combatant:
+        _rt_check_type('目标', target, Combatant)
+    if type(dice_count) is not int or not 0 <= dice_count <= 40:
+        _rt_check_int('伤害骰数', dice_count, 0, 40)
+    if type(dice_sides) is not int or not 2 <= dice_sides <= 100:
+        _rt_check_int('伤害骰面数', dice_sides, 2, 100)
+    if type(spell_range) is not int or not 0 <= spell_range <= 100000:
+        _rt_check_int('射程', spell_range, 0, 100000)
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(melee) is not bool:
+        _rt_check_bool('近战法术攻击', melee)
+    if type(hostile_nearby) is not bool:
+        _rt_check_bool('身边有敌', hostile_nearby)
+    v_range_limit = 5 if melee else spell_range
     if not (distance <= v_range_limit):
         raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
     v_mod = ((caster.spell_ability - 10) // 2)
-    for v_natural, _q4 in _rt_d20_distribution(_rt_net_layers(0, R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0, True)):
+    _l4 = 0 - (1 if hostile_nearby and not melee else 0)
+    _dr8 = _rt_damage_roller(_rt_make_dice(dice_count, dice_sides))
+
+    def _roll(dice: DiceSource) -> Tuple[bool, bool, int, int]:
+        _die = dice.die
+        v_natural = _die(20) if _l4 == 0 else _rt_d20_natural(_die, _l4)
+        v_total = v_natural + v_mod + caster.proficiency
+        v_hit = v_total >= target.armor_class
+        v_crit = v_hit and v_natural >= 21 - caster.crit_range
+        v_spell_damage = _dr8(_die, v_crit) if v_hit else 0
+        return (v_hit, v_crit, v_spell_damage, v_total, )
+
+    return _roll
+
+
+def spell_attack_odds(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False) -> Odds:
+    """法术攻击: the exact distribution of (('hit', 'crit', 'damage', 'total'))."""
+    if type(caster) is not Combatant:
+        _rt_check_type('施法者', caster, Combatant)
+    if type(target) is not Combatant:
+        _rt_check_type('目标', target, Combatant)
+    if type(dice_count) is not int or not 0 <= dice_count <= 40:
+        _rt_check_int('伤害骰数', dice_count, 0, 40)
+    if type(dice_sides) is not int or not 2 <= dice_sides <= 100:
+        _rt_check_int('伤害骰面数', dice_sides, 2, 100)
+    if type(spell_range) is not int or not 0 <= spell_range <= 100000:
+        _rt_check_int('射程', spell_range, 0, 100000)
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(melee) is not bool:
+        _rt_check_bool('近战法术攻击', melee)
+    if type(hostile_nearby) is not bool:
+        _rt_check_bool('身边有敌', hostile_nearby)
+    _b = OddsBuilder(SPELL_ATTACK_FIELDS)
+    _p0 = 1.0
+    v_range_limit = 5 if melee else spell_range
+    if not (distance <= v_range_limit):
+        raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
+    v_mod = ((caster.spell_ability - 10) // 2)
+    for v_natural, _q4 in _rt_d20_distribution(_rt_net_layers(0, 1 if hostile_nearby and not melee else 0, True)):
         _p1 = _p0 * _q4
         v_total = v_natural + v_mod + caster.proficiency
-        v_hit = v_natural == 20 or v_natural != 1 and v_total >= target.armor_class if R_NATURAL_ONE_TWENTY else v_total >= target.armor_class
-        v_crit = v_hit and v_natural >= R_CRIT_THRESHOLD_BASE - caster.crit_range
+        v_hit = v_total >= target.armor_class
+        v_crit = v_hit and v_natural >= 21 - caster.crit_range
         _x8 = _rt_make_dice(dice_count, dice_sides)
         for v_spell_damage, _q8 in (_rt_dice_items(_x8.terms, _x8.flat, v_crit) if (v_hit) and _x8 is not None else _rt_ZERO_ITEMS):
             _p2 = _p1 * _q8
@@ -534,12 +693,18 @@ class GrappleResult(NamedTuple):
 
 def grapple(attacker: Combatant, target: Combatant, *, distance: int = 5, free_hand: bool = True, resists: bool = True, target_skill: int = 0, dice: Optional[DiceSource] = None) -> GrappleResult:
     """擒抱（D20-15、D20-16、D20-10）"""
-    _rt_check_type('擒抱者', attacker, Combatant)
-    _rt_check_type('目标', target, Combatant)
-    _rt_check_int('距离', distance, 0, 1000)
-    _rt_check_bool('有空手', free_hand)
-    _rt_check_bool('目标抵抗', resists)
-    _rt_check_int('目标技能', target_skill, 0, 2)
+    if type(attacker) is not Combatant:
+        _rt_check_type('擒抱者', attacker, Combatant)
+    if type(target) is not Combatant:
+        _rt_check_type('目标', target, Combatant)
+    if type(distance) is not int or not 0 <= distance <= 1000:
+        _rt_check_int('距离', distance, 0, 1000)
+    if type(free_hand) is not bool:
+        _rt_check_bool('有空手', free_hand)
+    if type(resists) is not bool:
+        _rt_check_bool('目标抵抗', resists)
+    if type(target_skill) is not int or not 0 <= target_skill <= 2:
+        _rt_check_int('目标技能', target_skill, 0, 2)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -549,7 +714,7 @@ def grapple(attacker: Combatant, target: Combatant, *, distance: int = 5, free_h
         raise TooLarge('目标的体型不能比你大超过一级')
     if not (free_hand):
         raise NoFreeHand('你至少要腾出一只空手')
-    v_reach = R_BASE_REACH + R_REACH_PER_SIZE_ABOVE_MEDIUM * max(0, attacker.size - 3)
+    v_reach = 5 + 5 * max(0, attacker.size - 3)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
@@ -569,8 +734,8 @@ def grapple(attacker: Combatant, target: Combatant, *, distance: int = 5, free_h
     else:
         v_defend_roll = 0
     v_attack_total = v_attack_roll + v_attack_mod
-    v_defend_total = (R_HELPLESS_DEFENDER_ROLL if v_helpless else v_defend_roll) + v_defend_mod
-    v_success = v_attack_total > v_defend_total if R_CONTEST_TIE_FAILS else v_attack_total >= v_defend_total
+    v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
+    v_success = v_attack_total > v_defend_total
     if v_success:
         _trace.append(_rt_TraceStep("note", '擒抱' + _rt_fmt(v_attack_total) + '对' + _rt_fmt(v_defend_total) + '：目标陷入擒抱状态'))
     if not v_success:
@@ -587,7 +752,7 @@ def grapple_fast(attacker: Combatant, target: Combatant, *, distance: int = 5, f
         raise TooLarge('目标的体型不能比你大超过一级')
     if not (free_hand):
         raise NoFreeHand('你至少要腾出一只空手')
-    v_reach = R_BASE_REACH + R_REACH_PER_SIZE_ABOVE_MEDIUM * max(0, attacker.size - 3)
+    v_reach = 5 + 5 * max(0, attacker.size - 3)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
@@ -603,19 +768,69 @@ def grapple_fast(attacker: Combatant, target: Combatant, *, distance: int = 5, f
     else:
         v_defend_roll = 0
     v_attack_total = v_attack_roll + v_attack_mod
-    v_defend_total = (R_HELPLESS_DEFENDER_ROLL if v_helpless else v_defend_roll) + v_defend_mod
-    v_success = v_attack_total > v_defend_total if R_CONTEST_TIE_FAILS else v_attack_total >= v_defend_total
+    v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
+    v_success = v_attack_total > v_defend_total
     return (v_success, v_attack_total, v_defend_total, v_success,)
+
+
+def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5, free_hand: bool = True, resists: bool = True, target_skill: int = 0) -> Callable[[DiceSource], Tuple[bool, int, int, bool]]:
+    """擒抱: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('擒抱者', attacker, Combatant)
+    if type(target) is not Combatant:
+        _rt_check_type('目标', target, Combatant)
+    if type(distance) is not int or not 0 <= distance <= 1000:
+        _rt_check_int('距离', distance, 0, 1000)
+    if type(free_hand) is not bool:
+        _rt_check_bool('有空手', free_hand)
+    if type(resists) is not bool:
+        _rt_check_bool('目标抵抗', resists)
+    if type(target_skill) is not int or not 0 <= target_skill <= 2:
+        _rt_check_int('目标技能', target_skill, 0, 2)
+    if not (not target.intangible):
+        raise IntangibleTarget('你不能对一个气态的、或是虚化的目标进行擒抱或推撞')
+    if not (target.size <= attacker.size + 1):
+        raise TooLarge('目标的体型不能比你大超过一级')
+    if not (free_hand):
+        raise NoFreeHand('你至少要腾出一只空手')
+    v_reach = 5 + 5 * max(0, attacker.size - 3)
+    if not (distance <= v_reach):
+        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+    v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
+    v_athletics_mod = ((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0)
+    v_acrobatics_mod = ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0)
+    v_defend_mod = v_athletics_mod if target_skill == 1 else v_acrobatics_mod if target_skill == 2 else max(v_athletics_mod, v_acrobatics_mod)
+    v_helpless = target.incapacitated or not resists
+    _l11 = max(0, attacker.size - target.size) - (0)
+    _l12 = max(0, target.size - attacker.size) - (0)
+
+    def _roll(dice: DiceSource) -> Tuple[bool, int, int, bool]:
+        _die = dice.die
+        v_attack_roll = _die(20) if _l11 == 0 else _rt_d20_natural(_die, _l11)
+        v_defend_roll = (_die(20) if _l12 == 0 else _rt_d20_natural(_die, _l12)) if not v_helpless else 0
+        v_attack_total = v_attack_roll + v_attack_mod
+        v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
+        v_success = v_attack_total > v_defend_total
+        return (v_success, v_attack_total, v_defend_total, v_success, )
+
+    return _roll
 
 
 def grapple_odds(attacker: Combatant, target: Combatant, *, distance: int = 5, free_hand: bool = True, resists: bool = True, target_skill: int = 0) -> Odds:
     """擒抱: the exact distribution of (('success', 'attack_total', 'defend_total', 'retry_this_turn'))."""
-    _rt_check_type('擒抱者', attacker, Combatant)
-    _rt_check_type('目标', target, Combatant)
-    _rt_check_int('距离', distance, 0, 1000)
-    _rt_check_bool('有空手', free_hand)
-    _rt_check_bool('目标抵抗', resists)
-    _rt_check_int('目标技能', target_skill, 0, 2)
+    if type(attacker) is not Combatant:
+        _rt_check_type('擒抱者', attacker, Combatant)
+    if type(target) is not Combatant:
+        _rt_check_type('目标', target, Combatant)
+    if type(distance) is not int or not 0 <= distance <= 1000:
+        _rt_check_int('距离', distance, 0, 1000)
+    if type(free_hand) is not bool:
+        _rt_check_bool('有空手', free_hand)
+    if type(resists) is not bool:
+        _rt_check_bool('目标抵抗', resists)
+    if type(target_skill) is not int or not 0 <= target_skill <= 2:
+        _rt_check_int('目标技能', target_skill, 0, 2)
     _b = OddsBuilder(GRAPPLE_FIELDS)
     _p0 = 1.0
     if not (not target.intangible):
@@ -624,7 +839,7 @@ def grapple_odds(attacker: Combatant, target: Combatant, *, distance: int = 5, f
         raise TooLarge('目标的体型不能比你大超过一级')
     if not (free_hand):
         raise NoFreeHand('你至少要腾出一只空手')
-    v_reach = R_BASE_REACH + R_REACH_PER_SIZE_ABOVE_MEDIUM * max(0, attacker.size - 3)
+    v_reach = 5 + 5 * max(0, attacker.size - 3)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
@@ -637,8 +852,8 @@ def grapple_odds(attacker: Combatant, target: Combatant, *, distance: int = 5, f
         for v_defend_roll, _q12 in (_rt_d20_distribution(_rt_net_layers(max(0, target.size - attacker.size), 0, True)) if not v_helpless else _rt_ZERO_ITEMS):
             _p2 = _p1 * _q12
             v_attack_total = v_attack_roll + v_attack_mod
-            v_defend_total = (R_HELPLESS_DEFENDER_ROLL if v_helpless else v_defend_roll) + v_defend_mod
-            v_success = v_attack_total > v_defend_total if R_CONTEST_TIE_FAILS else v_attack_total >= v_defend_total
+            v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
+            v_success = v_attack_total > v_defend_total
             _b.add((v_success, v_attack_total, v_defend_total, v_success,), _p2)
     return _b.build()
 
@@ -675,9 +890,12 @@ class EscapeGrappleResult(NamedTuple):
 
 def escape_grapple(escaper: Combatant, grappler: Combatant, *, skill: int = 0, dice: Optional[DiceSource] = None) -> EscapeGrappleResult:
     """逃脱擒抱（D20-17）"""
-    _rt_check_type('被擒抱者', escaper, Combatant)
-    _rt_check_type('擒抱者', grappler, Combatant)
-    _rt_check_int('技能', skill, 0, 2)
+    if type(escaper) is not Combatant:
+        _rt_check_type('被擒抱者', escaper, Combatant)
+    if type(grappler) is not Combatant:
+        _rt_check_type('擒抱者', grappler, Combatant)
+    if type(skill) is not int or not 0 <= skill <= 2:
+        _rt_check_int('技能', skill, 0, 2)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -697,8 +915,8 @@ def escape_grapple(escaper: Combatant, grappler: Combatant, *, skill: int = 0, d
     else:
         v_hold_roll = 0
     v_escape_total = v_escape_roll + v_escape_mod
-    v_hold_total = (R_HELPLESS_DEFENDER_ROLL if grappler.incapacitated else v_hold_roll) + v_hold_mod
-    v_success = v_escape_total > v_hold_total if R_CONTEST_TIE_FAILS else v_escape_total >= v_hold_total
+    v_hold_total = (1 if grappler.incapacitated else v_hold_roll) + v_hold_mod
+    v_success = v_escape_total > v_hold_total
     return EscapeGrappleResult(v_success, v_escape_total, v_hold_total, tuple(_rolls), tuple(_trace))
 
 
@@ -717,16 +935,47 @@ def escape_grapple_fast(escaper: Combatant, grappler: Combatant, *, skill: int =
     else:
         v_hold_roll = 0
     v_escape_total = v_escape_roll + v_escape_mod
-    v_hold_total = (R_HELPLESS_DEFENDER_ROLL if grappler.incapacitated else v_hold_roll) + v_hold_mod
-    v_success = v_escape_total > v_hold_total if R_CONTEST_TIE_FAILS else v_escape_total >= v_hold_total
+    v_hold_total = (1 if grappler.incapacitated else v_hold_roll) + v_hold_mod
+    v_success = v_escape_total > v_hold_total
     return (v_success, v_escape_total, v_hold_total,)
+
+
+def escape_grapple_prepare(escaper: Combatant, grappler: Combatant, *, skill: int = 0) -> Callable[[DiceSource], Tuple[bool, int, int]]:
+    """逃脱擒抱: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(escaper) is not Combatant:
+        _rt_check_type('被擒抱者', escaper, Combatant)
+    if type(grappler) is not Combatant:
+        _rt_check_type('擒抱者', grappler, Combatant)
+    if type(skill) is not int or not 0 <= skill <= 2:
+        _rt_check_int('技能', skill, 0, 2)
+    v_athletics_mod = ((escaper.strength - 10) // 2) + (escaper.proficiency if escaper.athletics else 0)
+    v_acrobatics_mod = ((escaper.dexterity - 10) // 2) + (escaper.proficiency if escaper.acrobatics else 0)
+    v_escape_mod = v_athletics_mod if skill == 1 else v_acrobatics_mod if skill == 2 else max(v_athletics_mod, v_acrobatics_mod)
+    v_hold_mod = ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0)
+    _l5 = 0 - (0)
+    _l6 = 0 - (0)
+
+    def _roll(dice: DiceSource) -> Tuple[bool, int, int]:
+        _die = dice.die
+        v_escape_roll = _die(20) if _l5 == 0 else _rt_d20_natural(_die, _l5)
+        v_hold_roll = (_die(20) if _l6 == 0 else _rt_d20_natural(_die, _l6)) if not grappler.incapacitated else 0
+        v_escape_total = v_escape_roll + v_escape_mod
+        v_hold_total = (1 if grappler.incapacitated else v_hold_roll) + v_hold_mod
+        v_success = v_escape_total > v_hold_total
+        return (v_success, v_escape_total, v_hold_total, )
+
+    return _roll
 
 
 def escape_grapple_odds(escaper: Combatant, grappler: Combatant, *, skill: int = 0) -> Odds:
     """逃脱擒抱: the exact distribution of (('success', 'escape_total', 'hold_total'))."""
-    _rt_check_type('被擒抱者', escaper, Combatant)
-    _rt_check_type('擒抱者', grappler, Combatant)
-    _rt_check_int('技能', skill, 0, 2)
+    if type(escaper) is not Combatant:
+        _rt_check_type('被擒抱者', escaper, Combatant)
+    if type(grappler) is not Combatant:
+        _rt_check_type('擒抱者', grappler, Combatant)
+    if type(skill) is not int or not 0 <= skill <= 2:
+        _rt_check_int('技能', skill, 0, 2)
     _b = OddsBuilder(ESCAPE_GRAPPLE_FIELDS)
     _p0 = 1.0
     v_athletics_mod = ((escaper.strength - 10) // 2) + (escaper.proficiency if escaper.athletics else 0)
@@ -738,8 +987,8 @@ def escape_grapple_odds(escaper: Combatant, grappler: Combatant, *, skill: int =
         for v_hold_roll, _q6 in (_rt_d20_distribution(_rt_net_layers(0, 0, True)) if not grappler.incapacitated else _rt_ZERO_ITEMS):
             _p2 = _p1 * _q6
             v_escape_total = v_escape_roll + v_escape_mod
-            v_hold_total = (R_HELPLESS_DEFENDER_ROLL if grappler.incapacitated else v_hold_roll) + v_hold_mod
-            v_success = v_escape_total > v_hold_total if R_CONTEST_TIE_FAILS else v_escape_total >= v_hold_total
+            v_hold_total = (1 if grappler.incapacitated else v_hold_roll) + v_hold_mod
+            v_success = v_escape_total > v_hold_total
             _b.add((v_success, v_escape_total, v_hold_total,), _p2)
     return _b.build()
 
@@ -778,12 +1027,18 @@ class ShoveResult(NamedTuple):
 
 def shove(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, distance: int = 5, obstacle_at: int = 0, resists: bool = True, dice: Optional[DiceSource] = None) -> ShoveResult:
     """推撞（D20-20、D20-16）"""
-    _rt_check_type('推撞者', attacker, Combatant)
-    _rt_check_type('目标', target, Combatant)
-    _rt_check_bool('选择击倒', knock_prone)
-    _rt_check_int('距离', distance, 0, 1000)
-    _rt_check_int('障碍物距离', obstacle_at, 0, 10000)
-    _rt_check_bool('目标抵抗', resists)
+    if type(attacker) is not Combatant:
+        _rt_check_type('推撞者', attacker, Combatant)
+    if type(target) is not Combatant:
+        _rt_check_type('目标', target, Combatant)
+    if type(knock_prone) is not bool:
+        _rt_check_bool('选择击倒', knock_prone)
+    if type(distance) is not int or not 0 <= distance <= 1000:
+        _rt_check_int('距离', distance, 0, 1000)
+    if type(obstacle_at) is not int or not 0 <= obstacle_at <= 10000:
+        _rt_check_int('障碍物距离', obstacle_at, 0, 10000)
+    if type(resists) is not bool:
+        _rt_check_bool('目标抵抗', resists)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -791,7 +1046,7 @@ def shove(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, 
         raise IntangibleTarget('你不能对一个气态的、或是虚化的目标进行擒抱或推撞')
     if not (target.size <= attacker.size + 1):
         raise TooLarge('目标的体型不能比你大超过一级')
-    v_reach = R_BASE_REACH + R_REACH_PER_SIZE_ABOVE_MEDIUM * max(0, attacker.size - 3)
+    v_reach = 5 + 5 * max(0, attacker.size - 3)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
@@ -809,12 +1064,12 @@ def shove(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, 
     else:
         v_defend_roll = 0
     v_attack_total = v_attack_roll + v_attack_mod
-    v_defend_total = (R_HELPLESS_DEFENDER_ROLL if v_helpless else v_defend_roll) + v_defend_mod
-    v_success = v_attack_total > v_defend_total if R_CONTEST_TIE_FAILS else v_attack_total >= v_defend_total
-    v_push = R_SHOVE_BASE_DISTANCE + v_attack_total - v_defend_total if v_success and not knock_prone else 0
+    v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
+    v_success = v_attack_total > v_defend_total
+    v_push = 5 + v_attack_total - v_defend_total if v_success and not knock_prone else 0
     v_blocked = obstacle_at > 0 and v_push > obstacle_at
     v_moved = obstacle_at if v_blocked else v_push
-    v_obstacle_dice = _rt_floordiv(v_push - obstacle_at, R_OBSTACLE_FEET_PER_DIE) if v_blocked else 0
+    v_obstacle_dice = _rt_floordiv(v_push - obstacle_at, 5) if v_blocked else 0
     _x17 = _rt_make_dice(v_obstacle_dice, 6)
     if (v_obstacle_dice > 0) and _x17 is not None:
         _r17 = _rt_roll_damage(_source, _x17.terms, False)
@@ -833,7 +1088,7 @@ def shove_fast(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
         raise IntangibleTarget('你不能对一个气态的、或是虚化的目标进行擒抱或推撞')
     if not (target.size <= attacker.size + 1):
         raise TooLarge('目标的体型不能比你大超过一级')
-    v_reach = R_BASE_REACH + R_REACH_PER_SIZE_ABOVE_MEDIUM * max(0, attacker.size - 3)
+    v_reach = 5 + 5 * max(0, attacker.size - 3)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
@@ -847,12 +1102,12 @@ def shove_fast(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
     else:
         v_defend_roll = 0
     v_attack_total = v_attack_roll + v_attack_mod
-    v_defend_total = (R_HELPLESS_DEFENDER_ROLL if v_helpless else v_defend_roll) + v_defend_mod
-    v_success = v_attack_total > v_defend_total if R_CONTEST_TIE_FAILS else v_attack_total >= v_defend_total
-    v_push = R_SHOVE_BASE_DISTANCE + v_attack_total - v_defend_total if v_success and not knock_prone else 0
+    v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
+    v_success = v_attack_total > v_defend_total
+    v_push = 5 + v_attack_total - v_defend_total if v_success and not knock_prone else 0
     v_blocked = obstacle_at > 0 and v_push > obstacle_at
     v_moved = obstacle_at if v_blocked else v_push
-    v_obstacle_dice = _rt_floordiv(v_push - obstacle_at, R_OBSTACLE_FEET_PER_DIE) if v_blocked else 0
+    v_obstacle_dice = _rt_floordiv(v_push - obstacle_at, 5) if v_blocked else 0
     if v_obstacle_dice > 0:
         _x17 = _rt_make_dice(v_obstacle_dice, 6)
         v_obstacle_damage = _rt_damage_total(_die, _x17.terms, False) + _x17.flat if _x17 is not None else 0
@@ -861,21 +1116,76 @@ def shove_fast(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
     return (v_success, v_success and knock_prone, v_moved, v_obstacle_damage,)
 
 
+def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, distance: int = 5, obstacle_at: int = 0, resists: bool = True) -> Callable[[DiceSource], Tuple[bool, bool, int, int]]:
+    """推撞: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('推撞者', attacker, Combatant)
+    if type(target) is not Combatant:
+        _rt_check_type('目标', target, Combatant)
+    if type(knock_prone) is not bool:
+        _rt_check_bool('选择击倒', knock_prone)
+    if type(distance) is not int or not 0 <= distance <= 1000:
+        _rt_check_int('距离', distance, 0, 1000)
+    if type(obstacle_at) is not int or not 0 <= obstacle_at <= 10000:
+        _rt_check_int('障碍物距离', obstacle_at, 0, 10000)
+    if type(resists) is not bool:
+        _rt_check_bool('目标抵抗', resists)
+    if not (not target.intangible):
+        raise IntangibleTarget('你不能对一个气态的、或是虚化的目标进行擒抱或推撞')
+    if not (target.size <= attacker.size + 1):
+        raise TooLarge('目标的体型不能比你大超过一级')
+    v_reach = 5 + 5 * max(0, attacker.size - 3)
+    if not (distance <= v_reach):
+        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+    v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
+    v_defend_mod = max(((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0), ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0))
+    v_helpless = target.incapacitated or not resists
+    _l8 = max(0, attacker.size - target.size) - (0)
+    _l9 = max(0, target.size - attacker.size) - (0)
+
+    def _roll(dice: DiceSource) -> Tuple[bool, bool, int, int]:
+        _die = dice.die
+        v_attack_roll = _die(20) if _l8 == 0 else _rt_d20_natural(_die, _l8)
+        v_defend_roll = (_die(20) if _l9 == 0 else _rt_d20_natural(_die, _l9)) if not v_helpless else 0
+        v_attack_total = v_attack_roll + v_attack_mod
+        v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
+        v_success = v_attack_total > v_defend_total
+        v_push = 5 + v_attack_total - v_defend_total if v_success and not knock_prone else 0
+        v_blocked = obstacle_at > 0 and v_push > obstacle_at
+        v_moved = obstacle_at if v_blocked else v_push
+        v_obstacle_dice = _rt_floordiv(v_push - obstacle_at, 5) if v_blocked else 0
+        if v_obstacle_dice > 0:
+            _x17 = _rt_make_dice(v_obstacle_dice, 6)
+            v_obstacle_damage = _rt_damage_total(_die, _x17.terms, False) + _x17.flat if _x17 is not None else 0
+        else:
+            v_obstacle_damage = 0
+        return (v_success, v_success and knock_prone, v_moved, v_obstacle_damage, )
+
+    return _roll
+
+
 def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, distance: int = 5, obstacle_at: int = 0, resists: bool = True) -> Odds:
     """推撞: the exact distribution of (('success', 'prone', 'push_feet', 'obstacle_damage'))."""
-    _rt_check_type('推撞者', attacker, Combatant)
-    _rt_check_type('目标', target, Combatant)
-    _rt_check_bool('选择击倒', knock_prone)
-    _rt_check_int('距离', distance, 0, 1000)
-    _rt_check_int('障碍物距离', obstacle_at, 0, 10000)
-    _rt_check_bool('目标抵抗', resists)
+    if type(attacker) is not Combatant:
+        _rt_check_type('推撞者', attacker, Combatant)
+    if type(target) is not Combatant:
+        _rt_check_type('目标', target, Combatant)
+    if type(knock_prone) is not bool:
+        _rt_check_bool('选择击倒', knock_prone)
+    if type(distance) is not int or not 0 <= distance <= 1000:
+        _rt_check_int('距离', distance, 0, 1000)
+    if type(obstacle_at) is not int or not 0 <= obstacle_at <= 10000:
+        _rt_check_int('障碍物距离', obstacle_at, 0, 10000)
+    if type(resists) is not bool:
+        _rt_check_bool('目标抵抗', resists)
     _b = OddsBuilder(SHOVE_FIELDS)
     _p0 = 1.0
     if not (not target.intangible):
         raise IntangibleTarget('你不能对一个气态的、或是虚化的目标进行擒抱或推撞')
     if not (target.size <= attacker.size + 1):
         raise TooLarge('目标的体型不能比你大超过一级')
-    v_reach = R_BASE_REACH + R_REACH_PER_SIZE_ABOVE_MEDIUM * max(0, attacker.size - 3)
+    v_reach = 5 + 5 * max(0, attacker.size - 3)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
@@ -886,12 +1196,12 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
         for v_defend_roll, _q9 in (_rt_d20_distribution(_rt_net_layers(max(0, target.size - attacker.size), 0, True)) if not v_helpless else _rt_ZERO_ITEMS):
             _p2 = _p1 * _q9
             v_attack_total = v_attack_roll + v_attack_mod
-            v_defend_total = (R_HELPLESS_DEFENDER_ROLL if v_helpless else v_defend_roll) + v_defend_mod
-            v_success = v_attack_total > v_defend_total if R_CONTEST_TIE_FAILS else v_attack_total >= v_defend_total
-            v_push = R_SHOVE_BASE_DISTANCE + v_attack_total - v_defend_total if v_success and not knock_prone else 0
+            v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
+            v_success = v_attack_total > v_defend_total
+            v_push = 5 + v_attack_total - v_defend_total if v_success and not knock_prone else 0
             v_blocked = obstacle_at > 0 and v_push > obstacle_at
             v_moved = obstacle_at if v_blocked else v_push
-            v_obstacle_dice = _rt_floordiv(v_push - obstacle_at, R_OBSTACLE_FEET_PER_DIE) if v_blocked else 0
+            v_obstacle_dice = _rt_floordiv(v_push - obstacle_at, 5) if v_blocked else 0
             _x17 = _rt_make_dice(v_obstacle_dice, 6)
             for v_obstacle_damage, _q17 in (_rt_dice_items(_x17.terms, _x17.flat, False) if (v_obstacle_dice > 0) and _x17 is not None else _rt_ZERO_ITEMS):
                 _p3 = _p2 * _q17
@@ -929,9 +1239,12 @@ class DragResult(NamedTuple):
 
 def drag(dragger: Combatant, other: Combatant, *, waived: bool = False, dice: Optional[DiceSource] = None) -> DragResult:
     """多方擒抱中的拖拽（D20-19）"""
-    _rt_check_type('拖拽者', dragger, Combatant)
-    _rt_check_type('另一擒抱者', other, Combatant)
-    _rt_check_bool('对方放弃', waived)
+    if type(dragger) is not Combatant:
+        _rt_check_type('拖拽者', dragger, Combatant)
+    if type(other) is not Combatant:
+        _rt_check_type('另一擒抱者', other, Combatant)
+    if type(waived) is not bool:
+        _rt_check_bool('对方放弃', waived)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -951,7 +1264,7 @@ def drag(dragger: Combatant, other: Combatant, *, waived: bool = False, dice: Op
         v_hold_roll = 0
     v_drag_total = v_drag_roll + ((dragger.strength - 10) // 2)
     v_hold_total = v_hold_roll + ((other.strength - 10) // 2)
-    v_success = waived or (v_drag_total > v_hold_total if R_DRAG_CONTEST_TIE_FAILS else v_drag_total >= v_hold_total)
+    v_success = waived or v_drag_total > v_hold_total
     return DragResult(v_success, not v_success, tuple(_rolls), tuple(_trace))
 
 
@@ -970,15 +1283,42 @@ def drag_fast(dragger: Combatant, other: Combatant, *, waived: bool = False, dic
         v_hold_roll = 0
     v_drag_total = v_drag_roll + ((dragger.strength - 10) // 2)
     v_hold_total = v_hold_roll + ((other.strength - 10) // 2)
-    v_success = waived or (v_drag_total > v_hold_total if R_DRAG_CONTEST_TIE_FAILS else v_drag_total >= v_hold_total)
+    v_success = waived or v_drag_total > v_hold_total
     return (v_success, not v_success,)
+
+
+def drag_prepare(dragger: Combatant, other: Combatant, *, waived: bool = False) -> Callable[[DiceSource], Tuple[bool, bool]]:
+    """多方擒抱中的拖拽: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(dragger) is not Combatant:
+        _rt_check_type('拖拽者', dragger, Combatant)
+    if type(other) is not Combatant:
+        _rt_check_type('另一擒抱者', other, Combatant)
+    if type(waived) is not bool:
+        _rt_check_bool('对方放弃', waived)
+    _l1 = 0 - (0)
+    _l2 = 0 - (0)
+
+    def _roll(dice: DiceSource) -> Tuple[bool, bool]:
+        _die = dice.die
+        v_drag_roll = (_die(20) if _l1 == 0 else _rt_d20_natural(_die, _l1)) if not waived else 0
+        v_hold_roll = (_die(20) if _l2 == 0 else _rt_d20_natural(_die, _l2)) if not waived else 0
+        v_drag_total = v_drag_roll + ((dragger.strength - 10) // 2)
+        v_hold_total = v_hold_roll + ((other.strength - 10) // 2)
+        v_success = waived or v_drag_total > v_hold_total
+        return (v_success, not v_success, )
+
+    return _roll
 
 
 def drag_odds(dragger: Combatant, other: Combatant, *, waived: bool = False) -> Odds:
     """多方擒抱中的拖拽: the exact distribution of (('success', 'retry_blocked'))."""
-    _rt_check_type('拖拽者', dragger, Combatant)
-    _rt_check_type('另一擒抱者', other, Combatant)
-    _rt_check_bool('对方放弃', waived)
+    if type(dragger) is not Combatant:
+        _rt_check_type('拖拽者', dragger, Combatant)
+    if type(other) is not Combatant:
+        _rt_check_type('另一擒抱者', other, Combatant)
+    if type(waived) is not bool:
+        _rt_check_bool('对方放弃', waived)
     _b = OddsBuilder(DRAG_FIELDS)
     _p0 = 1.0
     for v_drag_roll, _q1 in (_rt_d20_distribution(_rt_net_layers(0, 0, True)) if not waived else _rt_ZERO_ITEMS):
@@ -987,7 +1327,7 @@ def drag_odds(dragger: Combatant, other: Combatant, *, waived: bool = False) -> 
             _p2 = _p1 * _q2
             v_drag_total = v_drag_roll + ((dragger.strength - 10) // 2)
             v_hold_total = v_hold_roll + ((other.strength - 10) // 2)
-            v_success = waived or (v_drag_total > v_hold_total if R_DRAG_CONTEST_TIE_FAILS else v_drag_total >= v_hold_total)
+            v_success = waived or v_drag_total > v_hold_total
             _b.add((v_success, not v_success,), _p2)
     return _b.build()
 
@@ -1024,9 +1364,12 @@ class GrappleMoveResult(NamedTuple):
 
 def grapple_move(mover: Combatant, target: Combatant, *, grappling: bool = True, dice: Optional[DiceSource] = None) -> GrappleMoveResult:
     """擒抱中移动（D20-18）"""
-    _rt_check_type('擒抱者', mover, Combatant)
-    _rt_check_type('被擒抱者', target, Combatant)
-    _rt_check_bool('正在擒抱', grappling)
+    if type(mover) is not Combatant:
+        _rt_check_type('擒抱者', mover, Combatant)
+    if type(target) is not Combatant:
+        _rt_check_type('被擒抱者', target, Combatant)
+    if type(grappling) is not bool:
+        _rt_check_bool('正在擒抱', grappling)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -1035,7 +1378,7 @@ def grapple_move(mover: Combatant, target: Combatant, *, grappling: bool = True,
     v_halved = target.size > mover.size - 2
     v_speed = (mover.speed // 2) if v_halved else mover.speed
     _trace.append(_rt_TraceStep("let", '擒抱中的移动速度' + _rt_fmt(v_speed) + '尺', (('speed', v_speed),)))
-    return GrappleMoveResult(v_speed, v_halved, R_GRAPPLE_MOVE_FEET, tuple(_rolls), tuple(_trace))
+    return GrappleMoveResult(v_speed, v_halved, 5, tuple(_rolls), tuple(_trace))
 
 
 def grapple_move_fast(mover: Combatant, target: Combatant, *, grappling: bool = True, dice: DiceSource) -> Tuple[int, bool, int]:
@@ -1045,21 +1388,48 @@ def grapple_move_fast(mover: Combatant, target: Combatant, *, grappling: bool = 
         raise NotGrappling('只有在擒抱目标时才能拖拽它')
     v_halved = target.size > mover.size - 2
     v_speed = (mover.speed // 2) if v_halved else mover.speed
-    return (v_speed, v_halved, R_GRAPPLE_MOVE_FEET,)
+    return (v_speed, v_halved, 5,)
+
+
+def grapple_move_prepare(mover: Combatant, target: Combatant, *, grappling: bool = True) -> Callable[[DiceSource], Tuple[int, bool, int]]:
+    """擒抱中移动: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(mover) is not Combatant:
+        _rt_check_type('擒抱者', mover, Combatant)
+    if type(target) is not Combatant:
+        _rt_check_type('被擒抱者', target, Combatant)
+    if type(grappling) is not bool:
+        _rt_check_bool('正在擒抱', grappling)
+    if not (grappling):
+        raise NotGrappling('只有在擒抱目标时才能拖拽它')
+    v_halved = target.size > mover.size - 2
+    v_speed = (mover.speed // 2) if v_halved else mover.speed
+    _o0 = v_speed
+    _o1 = v_halved
+    _o2 = 5
+
+    def _roll(dice: DiceSource) -> Tuple[int, bool, int]:
+        _die = dice.die
+        return (_o0, _o1, _o2, )
+
+    return _roll
 
 
 def grapple_move_odds(mover: Combatant, target: Combatant, *, grappling: bool = True) -> Odds:
     """擒抱中移动: the exact distribution of (('speed', 'halved', 'reposition_cost'))."""
-    _rt_check_type('擒抱者', mover, Combatant)
-    _rt_check_type('被擒抱者', target, Combatant)
-    _rt_check_bool('正在擒抱', grappling)
+    if type(mover) is not Combatant:
+        _rt_check_type('擒抱者', mover, Combatant)
+    if type(target) is not Combatant:
+        _rt_check_type('被擒抱者', target, Combatant)
+    if type(grappling) is not bool:
+        _rt_check_bool('正在擒抱', grappling)
     _b = OddsBuilder(GRAPPLE_MOVE_FIELDS)
     _p0 = 1.0
     if not (grappling):
         raise NotGrappling('只有在擒抱目标时才能拖拽它')
     v_halved = target.size > mover.size - 2
     v_speed = (mover.speed // 2) if v_halved else mover.speed
-    _b.add((v_speed, v_halved, R_GRAPPLE_MOVE_FEET,), _p0)
+    _b.add((v_speed, v_halved, 5,), _p0)
     return _b.build()
 
 
@@ -1095,67 +1465,149 @@ class FlankingResult(NamedTuple):
 
 def flanking(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex_grid: bool = False, ax: int, ay: int, bx: int, by: int, ex: int, ey: int, a_sees: bool = True, b_sees: bool = True, a_can_attack: bool = True, b_can_attack: bool = True, a_charmed: bool = False, b_charmed: bool = False, dice: Optional[DiceSource] = None) -> FlankingResult:
     """夹击（D20-11、D20-12、D20-13）"""
-    _rt_check_type('生物', ally_a, Combatant)
-    _rt_check_type('盟友', ally_b, Combatant)
-    _rt_check_type('敌人', enemy, Combatant)
-    _rt_check_bool('六角格', hex_grid)
-    _rt_check_int('生物横坐标', ax, -10000, 10000)
-    _rt_check_int('生物纵坐标', ay, -10000, 10000)
-    _rt_check_int('盟友横坐标', bx, -10000, 10000)
-    _rt_check_int('盟友纵坐标', by, -10000, 10000)
-    _rt_check_int('敌人横坐标', ex, -10000, 10000)
-    _rt_check_int('敌人纵坐标', ey, -10000, 10000)
-    _rt_check_bool('生物能看见目标', a_sees)
-    _rt_check_bool('盟友能看见目标', b_sees)
-    _rt_check_bool('生物能近战攻击', a_can_attack)
-    _rt_check_bool('盟友能近战攻击', b_can_attack)
-    _rt_check_bool('生物被目标魅惑', a_charmed)
-    _rt_check_bool('盟友被目标魅惑', b_charmed)
+    if type(ally_a) is not Combatant:
+        _rt_check_type('生物', ally_a, Combatant)
+    if type(ally_b) is not Combatant:
+        _rt_check_type('盟友', ally_b, Combatant)
+    if type(enemy) is not Combatant:
+        _rt_check_type('敌人', enemy, Combatant)
+    if type(hex_grid) is not bool:
+        _rt_check_bool('六角格', hex_grid)
+    if type(ax) is not int or not -10000 <= ax <= 10000:
+        _rt_check_int('生物横坐标', ax, -10000, 10000)
+    if type(ay) is not int or not -10000 <= ay <= 10000:
+        _rt_check_int('生物纵坐标', ay, -10000, 10000)
+    if type(bx) is not int or not -10000 <= bx <= 10000:
+        _rt_check_int('盟友横坐标', bx, -10000, 10000)
+    if type(by) is not int or not -10000 <= by <= 10000:
+        _rt_check_int('盟友纵坐标', by, -10000, 10000)
+    if type(ex) is not int or not -10000 <= ex <= 10000:
+        _rt_check_int('敌人横坐标', ex, -10000, 10000)
+    if type(ey) is not int or not -10000 <= ey <= 10000:
+        _rt_check_int('敌人纵坐标', ey, -10000, 10000)
+    if type(a_sees) is not bool:
+        _rt_check_bool('生物能看见目标', a_sees)
+    if type(b_sees) is not bool:
+        _rt_check_bool('盟友能看见目标', b_sees)
+    if type(a_can_attack) is not bool:
+        _rt_check_bool('生物能近战攻击', a_can_attack)
+    if type(b_can_attack) is not bool:
+        _rt_check_bool('盟友能近战攻击', b_can_attack)
+    if type(a_charmed) is not bool:
+        _rt_check_bool('生物被目标魅惑', a_charmed)
+    if type(b_charmed) is not bool:
+        _rt_check_bool('盟友被目标魅惑', b_charmed)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_qualified = a_sees and b_sees and a_can_attack and b_can_attack and not a_charmed and not b_charmed and not ally_a.incapacitated and not ally_b.incapacitated
-    v_needed = R_HEX_BETWEEN_MEDIUM if enemy.size <= 3 else R_HEX_BETWEEN_LARGE if enemy.size == 4 else R_HEX_BETWEEN_HUGE if enemy.size == 5 else R_HEX_BETWEEN_GARGANTUAN
+    v_needed = 2 if enemy.size <= 3 else 4 if enemy.size == 4 else 5 if enemy.size == 5 else 6
     v_geometry = _rt_flanks_hex(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size, v_needed) if hex_grid else _rt_flanks_square(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size)
     v_flanks = v_qualified and v_geometry
-    return FlankingResult(v_flanks, R_FLANKING_BONUS if v_flanks else 0, v_geometry, tuple(_rolls), tuple(_trace))
+    return FlankingResult(v_flanks, 3 if v_flanks else 0, v_geometry, tuple(_rolls), tuple(_trace))
 
 
 def flanking_fast(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex_grid: bool = False, ax: int, ay: int, bx: int, by: int, ex: int, ey: int, a_sees: bool = True, b_sees: bool = True, a_can_attack: bool = True, b_can_attack: bool = True, a_charmed: bool = False, b_charmed: bool = False, dice: DiceSource) -> Tuple[bool, int, bool]:
     """夹击: outcome only, no trace and no input checks."""
     _die = dice.die
     v_qualified = a_sees and b_sees and a_can_attack and b_can_attack and not a_charmed and not b_charmed and not ally_a.incapacitated and not ally_b.incapacitated
-    v_needed = R_HEX_BETWEEN_MEDIUM if enemy.size <= 3 else R_HEX_BETWEEN_LARGE if enemy.size == 4 else R_HEX_BETWEEN_HUGE if enemy.size == 5 else R_HEX_BETWEEN_GARGANTUAN
+    v_needed = 2 if enemy.size <= 3 else 4 if enemy.size == 4 else 5 if enemy.size == 5 else 6
     v_geometry = _rt_flanks_hex(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size, v_needed) if hex_grid else _rt_flanks_square(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size)
     v_flanks = v_qualified and v_geometry
-    return (v_flanks, R_FLANKING_BONUS if v_flanks else 0, v_geometry,)
+    return (v_flanks, 3 if v_flanks else 0, v_geometry,)
+
+
+def flanking_prepare(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex_grid: bool = False, ax: int, ay: int, bx: int, by: int, ex: int, ey: int, a_sees: bool = True, b_sees: bool = True, a_can_attack: bool = True, b_can_attack: bool = True, a_charmed: bool = False, b_charmed: bool = False) -> Callable[[DiceSource], Tuple[bool, int, bool]]:
+    """夹击: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(ally_a) is not Combatant:
+        _rt_check_type('生物', ally_a, Combatant)
+    if type(ally_b) is not Combatant:
+        _rt_check_type('盟友', ally_b, Combatant)
+    if type(enemy) is not Combatant:
+        _rt_check_type('敌人', enemy, Combatant)
+    if type(hex_grid) is not bool:
+        _rt_check_bool('六角格', hex_grid)
+    if type(ax) is not int or not -10000 <= ax <= 10000:
+        _rt_check_int('生物横坐标', ax, -10000, 10000)
+    if type(ay) is not int or not -10000 <= ay <= 10000:
+        _rt_check_int('生物纵坐标', ay, -10000, 10000)
+    if type(bx) is not int or not -10000 <= bx <= 10000:
+        _rt_check_int('盟友横坐标', bx, -10000, 10000)
+    if type(by) is not int or not -10000 <= by <= 10000:
+        _rt_check_int('盟友纵坐标', by, -10000, 10000)
+    if type(ex) is not int or not -10000 <= ex <= 10000:
+        _rt_check_int('敌人横坐标', ex, -10000, 10000)
+    if type(ey) is not int or not -10000 <= ey <= 10000:
+        _rt_check_int('敌人纵坐标', ey, -10000, 10000)
+    if type(a_sees) is not bool:
+        _rt_check_bool('生物能看见目标', a_sees)
+    if type(b_sees) is not bool:
+        _rt_check_bool('盟友能看见目标', b_sees)
+    if type(a_can_attack) is not bool:
+        _rt_check_bool('生物能近战攻击', a_can_attack)
+    if type(b_can_attack) is not bool:
+        _rt_check_bool('盟友能近战攻击', b_can_attack)
+    if type(a_charmed) is not bool:
+        _rt_check_bool('生物被目标魅惑', a_charmed)
+    if type(b_charmed) is not bool:
+        _rt_check_bool('盟友被目标魅惑', b_charmed)
+    v_qualified = a_sees and b_sees and a_can_attack and b_can_attack and not a_charmed and not b_charmed and not ally_a.incapacitated and not ally_b.incapacitated
+    v_needed = 2 if enemy.size <= 3 else 4 if enemy.size == 4 else 5 if enemy.size == 5 else 6
+    v_geometry = _rt_flanks_hex(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size, v_needed) if hex_grid else _rt_flanks_square(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size)
+    v_flanks = v_qualified and v_geometry
+    _o0 = v_flanks
+    _o1 = 3 if v_flanks else 0
+    _o2 = v_geometry
+
+    def _roll(dice: DiceSource) -> Tuple[bool, int, bool]:
+        _die = dice.die
+        return (_o0, _o1, _o2, )
+
+    return _roll
 
 
 def flanking_odds(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex_grid: bool = False, ax: int, ay: int, bx: int, by: int, ex: int, ey: int, a_sees: bool = True, b_sees: bool = True, a_can_attack: bool = True, b_can_attack: bool = True, a_charmed: bool = False, b_charmed: bool = False) -> Odds:
     """夹击: the exact distribution of (('flanks', 'bonus', 'geometry'))."""
-    _rt_check_type('生物', ally_a, Combatant)
-    _rt_check_type('盟友', ally_b, Combatant)
-    _rt_check_type('敌人', enemy, Combatant)
-    _rt_check_bool('六角格', hex_grid)
-    _rt_check_int('生物横坐标', ax, -10000, 10000)
-    _rt_check_int('生物纵坐标', ay, -10000, 10000)
-    _rt_check_int('盟友横坐标', bx, -10000, 10000)
-    _rt_check_int('盟友纵坐标', by, -10000, 10000)
-    _rt_check_int('敌人横坐标', ex, -10000, 10000)
-    _rt_check_int('敌人纵坐标', ey, -10000, 10000)
-    _rt_check_bool('生物能看见目标', a_sees)
-    _rt_check_bool('盟友能看见目标', b_sees)
-    _rt_check_bool('生物能近战攻击', a_can_attack)
-    _rt_check_bool('盟友能近战攻击', b_can_attack)
-    _rt_check_bool('生物被目标魅惑', a_charmed)
-    _rt_check_bool('盟友被目标魅惑', b_charmed)
+    if type(ally_a) is not Combatant:
+        _rt_check_type('生物', ally_a, Combatant)
+    if type(ally_b) is not Combatant:
+        _rt_check_type('盟友', ally_b, Combatant)
+    if type(enemy) is not Combatant:
+        _rt_check_type('敌人', enemy, Combatant)
+    if type(hex_grid) is not bool:
+        _rt_check_bool('六角格', hex_grid)
+    if type(ax) is not int or not -10000 <= ax <= 10000:
+        _rt_check_int('生物横坐标', ax, -10000, 10000)
+    if type(ay) is not int or not -10000 <= ay <= 10000:
+        _rt_check_int('生物纵坐标', ay, -10000, 10000)
+    if type(bx) is not int or not -10000 <= bx <= 10000:
+        _rt_check_int('盟友横坐标', bx, -10000, 10000)
+    if type(by) is not int or not -10000 <= by <= 10000:
+        _rt_check_int('盟友纵坐标', by, -10000, 10000)
+    if type(ex) is not int or not -10000 <= ex <= 10000:
+        _rt_check_int('敌人横坐标', ex, -10000, 10000)
+    if type(ey) is not int or not -10000 <= ey <= 10000:
+        _rt_check_int('敌人纵坐标', ey, -10000, 10000)
+    if type(a_sees) is not bool:
+        _rt_check_bool('生物能看见目标', a_sees)
+    if type(b_sees) is not bool:
+        _rt_check_bool('盟友能看见目标', b_sees)
+    if type(a_can_attack) is not bool:
+        _rt_check_bool('生物能近战攻击', a_can_attack)
+    if type(b_can_attack) is not bool:
+        _rt_check_bool('盟友能近战攻击', b_can_attack)
+    if type(a_charmed) is not bool:
+        _rt_check_bool('生物被目标魅惑', a_charmed)
+    if type(b_charmed) is not bool:
+        _rt_check_bool('盟友被目标魅惑', b_charmed)
     _b = OddsBuilder(FLANKING_FIELDS)
     _p0 = 1.0
     v_qualified = a_sees and b_sees and a_can_attack and b_can_attack and not a_charmed and not b_charmed and not ally_a.incapacitated and not ally_b.incapacitated
-    v_needed = R_HEX_BETWEEN_MEDIUM if enemy.size <= 3 else R_HEX_BETWEEN_LARGE if enemy.size == 4 else R_HEX_BETWEEN_HUGE if enemy.size == 5 else R_HEX_BETWEEN_GARGANTUAN
+    v_needed = 2 if enemy.size <= 3 else 4 if enemy.size == 4 else 5 if enemy.size == 5 else 6
     v_geometry = _rt_flanks_hex(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size, v_needed) if hex_grid else _rt_flanks_square(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size)
     v_flanks = v_qualified and v_geometry
-    _b.add((v_flanks, R_FLANKING_BONUS if v_flanks else 0, v_geometry,), _p0)
+    _b.add((v_flanks, 3 if v_flanks else 0, v_geometry,), _p0)
     return _b.build()
 
 
@@ -1189,20 +1641,27 @@ class VehicleDcResult(NamedTuple):
 
 def vehicle_dc(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int, width: int, height: int, *, dice: Optional[DiceSource] = None) -> VehicleDcResult:
     """载具的擒抱和推撞DC（D20-23）"""
-    _rt_check_type('擒抱者', grappler, Combatant)
-    power = get_power_source(power)
-    _rt_check_int('载具体型', vehicle_size, 1, 12)
-    _rt_check_int('长', length, 1, 100000)
-    _rt_check_int('宽', width, 1, 100000)
-    _rt_check_int('高', height, 1, 100000)
-    _rt_require_specified(power, '动力')
+    if type(grappler) is not Combatant:
+        _rt_check_type('擒抱者', grappler, Combatant)
+    if type(power) is not PowerSource:
+        power = get_power_source(power)
+    if power.not_specified is not None:
+        _rt_require_specified(power, '动力')
+    if type(vehicle_size) is not int or not 1 <= vehicle_size <= 12:
+        _rt_check_int('载具体型', vehicle_size, 1, 12)
+    if type(length) is not int or not 1 <= length <= 100000:
+        _rt_check_int('长', length, 1, 100000)
+    if type(width) is not int or not 1 <= width <= 100000:
+        _rt_check_int('宽', width, 1, 100000)
+    if type(height) is not int or not 1 <= height <= 100000:
+        _rt_check_int('高', height, 1, 100000)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
-    v_mean_size = _rt_round_cbrt(length * width * height, R_VEHICLE_SIZE_ROUND_STEP)
+    v_mean_size = _rt_round_cbrt(length * width * height, 10)
     _trace.append(_rt_TraceStep("let", '几何平均尺寸约' + _rt_fmt(v_mean_size) + '尺', (('mean_size', v_mean_size),)))
-    v_size_term = R_VEHICLE_DC_PER_SIZE * max(0, vehicle_size - grappler.size)
-    v_mean_term = R_VEHICLE_DC_PER_10FT * max(0, ((v_mean_size - R_VEHICLE_DC_SIZE_FLOOR) // 10))
+    v_size_term = 5 * max(0, vehicle_size - grappler.size)
+    v_mean_term = 5 * max(0, ((v_mean_size - 20) // 10))
     v_dc = power.base_dc + v_size_term + v_mean_term
     _trace.append(_rt_TraceStep("let", 'DC = ' + _rt_fmt(power.base_dc) + ' + ' + _rt_fmt(v_size_term) + ' + ' + _rt_fmt(v_mean_term) + ' = ' + _rt_fmt(v_dc), (('dc', v_dc),)))
     return VehicleDcResult(v_dc, v_mean_size, tuple(_rolls), tuple(_trace))
@@ -1211,27 +1670,65 @@ def vehicle_dc(grappler: Combatant, power: Union[PowerSource, str], vehicle_size
 def vehicle_dc_fast(grappler: Combatant, power: PowerSource, vehicle_size: int, length: int, width: int, height: int, dice: DiceSource) -> Tuple[int, int]:
     """载具的擒抱和推撞DC: outcome only, no trace and no input checks."""
     _die = dice.die
-    v_mean_size = _rt_round_cbrt(length * width * height, R_VEHICLE_SIZE_ROUND_STEP)
-    v_size_term = R_VEHICLE_DC_PER_SIZE * max(0, vehicle_size - grappler.size)
-    v_mean_term = R_VEHICLE_DC_PER_10FT * max(0, ((v_mean_size - R_VEHICLE_DC_SIZE_FLOOR) // 10))
+    v_mean_size = _rt_round_cbrt(length * width * height, 10)
+    v_size_term = 5 * max(0, vehicle_size - grappler.size)
+    v_mean_term = 5 * max(0, ((v_mean_size - 20) // 10))
     v_dc = power.base_dc + v_size_term + v_mean_term
     return (v_dc, v_mean_size,)
 
 
+def vehicle_dc_prepare(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int, width: int, height: int) -> Callable[[DiceSource], Tuple[int, int]]:
+    """载具的擒抱和推撞DC: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(grappler) is not Combatant:
+        _rt_check_type('擒抱者', grappler, Combatant)
+    if type(power) is not PowerSource:
+        power = get_power_source(power)
+    if power.not_specified is not None:
+        _rt_require_specified(power, '动力')
+    if type(vehicle_size) is not int or not 1 <= vehicle_size <= 12:
+        _rt_check_int('载具体型', vehicle_size, 1, 12)
+    if type(length) is not int or not 1 <= length <= 100000:
+        _rt_check_int('长', length, 1, 100000)
+    if type(width) is not int or not 1 <= width <= 100000:
+        _rt_check_int('宽', width, 1, 100000)
+    if type(height) is not int or not 1 <= height <= 100000:
+        _rt_check_int('高', height, 1, 100000)
+    v_mean_size = _rt_round_cbrt(length * width * height, 10)
+    v_size_term = 5 * max(0, vehicle_size - grappler.size)
+    v_mean_term = 5 * max(0, ((v_mean_size - 20) // 10))
+    v_dc = power.base_dc + v_size_term + v_mean_term
+    _o0 = v_dc
+    _o1 = v_mean_size
+
+    def _roll(dice: DiceSource) -> Tuple[int, int]:
+        _die = dice.die
+        return (_o0, _o1, )
+
+    return _roll
+
+
 def vehicle_dc_odds(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int, width: int, height: int) -> Odds:
     """载具的擒抱和推撞DC: the exact distribution of (('dc', 'mean_size'))."""
-    _rt_check_type('擒抱者', grappler, Combatant)
-    power = get_power_source(power)
-    _rt_check_int('载具体型', vehicle_size, 1, 12)
-    _rt_check_int('长', length, 1, 100000)
-    _rt_check_int('宽', width, 1, 100000)
-    _rt_check_int('高', height, 1, 100000)
-    _rt_require_specified(power, '动力')
+    if type(grappler) is not Combatant:
+        _rt_check_type('擒抱者', grappler, Combatant)
+    if type(power) is not PowerSource:
+        power = get_power_source(power)
+    if power.not_specified is not None:
+        _rt_require_specified(power, '动力')
+    if type(vehicle_size) is not int or not 1 <= vehicle_size <= 12:
+        _rt_check_int('载具体型', vehicle_size, 1, 12)
+    if type(length) is not int or not 1 <= length <= 100000:
+        _rt_check_int('长', length, 1, 100000)
+    if type(width) is not int or not 1 <= width <= 100000:
+        _rt_check_int('宽', width, 1, 100000)
+    if type(height) is not int or not 1 <= height <= 100000:
+        _rt_check_int('高', height, 1, 100000)
     _b = OddsBuilder(VEHICLE_DC_FIELDS)
     _p0 = 1.0
-    v_mean_size = _rt_round_cbrt(length * width * height, R_VEHICLE_SIZE_ROUND_STEP)
-    v_size_term = R_VEHICLE_DC_PER_SIZE * max(0, vehicle_size - grappler.size)
-    v_mean_term = R_VEHICLE_DC_PER_10FT * max(0, ((v_mean_size - R_VEHICLE_DC_SIZE_FLOOR) // 10))
+    v_mean_size = _rt_round_cbrt(length * width * height, 10)
+    v_size_term = 5 * max(0, vehicle_size - grappler.size)
+    v_mean_term = 5 * max(0, ((v_mean_size - 20) // 10))
     v_dc = power.base_dc + v_size_term + v_mean_term
     _b.add((v_dc, v_mean_size,), _p0)
     return _b.build()
@@ -1273,28 +1770,38 @@ class VehicleCheckResult(NamedTuple):
 
 def vehicle_check(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int, width: int, height: int, *, distance: int = 5, free_hand: bool = True, bonus: int = 0, dice: Optional[DiceSource] = None) -> VehicleCheckResult:
     """对载具的擒抱或推撞（D20-21、D20-22、D20-23）"""
-    _rt_check_type('擒抱者', grappler, Combatant)
-    power = get_power_source(power)
-    _rt_check_int('载具体型', vehicle_size, 1, 12)
-    _rt_check_int('长', length, 1, 100000)
-    _rt_check_int('宽', width, 1, 100000)
-    _rt_check_int('高', height, 1, 100000)
-    _rt_check_int('距离', distance, 0, 1000)
-    _rt_check_bool('有空手', free_hand)
-    _rt_check_int('其他加值', bonus, -100, 1000)
-    _rt_require_specified(power, '动力')
+    if type(grappler) is not Combatant:
+        _rt_check_type('擒抱者', grappler, Combatant)
+    if type(power) is not PowerSource:
+        power = get_power_source(power)
+    if power.not_specified is not None:
+        _rt_require_specified(power, '动力')
+    if type(vehicle_size) is not int or not 1 <= vehicle_size <= 12:
+        _rt_check_int('载具体型', vehicle_size, 1, 12)
+    if type(length) is not int or not 1 <= length <= 100000:
+        _rt_check_int('长', length, 1, 100000)
+    if type(width) is not int or not 1 <= width <= 100000:
+        _rt_check_int('宽', width, 1, 100000)
+    if type(height) is not int or not 1 <= height <= 100000:
+        _rt_check_int('高', height, 1, 100000)
+    if type(distance) is not int or not 0 <= distance <= 1000:
+        _rt_check_int('距离', distance, 0, 1000)
+    if type(free_hand) is not bool:
+        _rt_check_bool('有空手', free_hand)
+    if type(bonus) is not int or not -100 <= bonus <= 1000:
+        _rt_check_int('其他加值', bonus, -100, 1000)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if not (free_hand):
         raise NoFreeHand('你至少要腾出一只空手')
-    if not (not R_VEHICLE_GRAPPLE_SIZE_LIMIT or vehicle_size <= grappler.size + 1):
+    if not (not False or vehicle_size <= grappler.size + 1):
         raise TooLarge('目标的体型不能比你大超过一级')
-    v_reach = R_BASE_REACH + R_REACH_PER_SIZE_ABOVE_MEDIUM * max(0, grappler.size - 3)
+    v_reach = 5 + 5 * max(0, grappler.size - 3)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
-    v_mean_size = _rt_round_cbrt(length * width * height, R_VEHICLE_SIZE_ROUND_STEP)
-    v_dc = power.base_dc + R_VEHICLE_DC_PER_SIZE * max(0, vehicle_size - grappler.size) + R_VEHICLE_DC_PER_10FT * max(0, ((v_mean_size - R_VEHICLE_DC_SIZE_FLOOR) // 10))
+    v_mean_size = _rt_round_cbrt(length * width * height, 10)
+    v_dc = power.base_dc + 5 * max(0, vehicle_size - grappler.size) + 5 * max(0, ((v_mean_size - 20) // 10))
     _r7 = _rt_roll_d20(_source, _rt_net_layers(0, 0, True))
     _rolls.append(_r7)
     v_roll = _r7.natural
@@ -1305,7 +1812,7 @@ def vehicle_check(grappler: Combatant, power: Union[PowerSource, str], vehicle_s
         _trace.append(_rt_TraceStep("note", '检定' + _rt_fmt(v_total) + '大于DC' + _rt_fmt(v_dc) + '：载具被擒抱，移动力变为0'))
     if not v_beats:
         _trace.append(_rt_TraceStep("note", '检定' + _rt_fmt(v_total) + '没有超过DC' + _rt_fmt(v_dc)))
-    return VehicleCheckResult(v_dc, v_total, v_beats, v_total < v_dc, R_SHOVE_BASE_DISTANCE + v_total - v_dc if v_beats else 0, tuple(_rolls), tuple(_trace))
+    return VehicleCheckResult(v_dc, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0, tuple(_rolls), tuple(_trace))
 
 
 def vehicle_check_fast(grappler: Combatant, power: PowerSource, vehicle_size: int, length: int, width: int, height: int, *, distance: int = 5, free_hand: bool = True, bonus: int = 0, dice: DiceSource) -> Tuple[int, int, bool, bool, int]:
@@ -1313,46 +1820,101 @@ def vehicle_check_fast(grappler: Combatant, power: PowerSource, vehicle_size: in
     _die = dice.die
     if not (free_hand):
         raise NoFreeHand('你至少要腾出一只空手')
-    if not (not R_VEHICLE_GRAPPLE_SIZE_LIMIT or vehicle_size <= grappler.size + 1):
+    if not (not False or vehicle_size <= grappler.size + 1):
         raise TooLarge('目标的体型不能比你大超过一级')
-    v_reach = R_BASE_REACH + R_REACH_PER_SIZE_ABOVE_MEDIUM * max(0, grappler.size - 3)
+    v_reach = 5 + 5 * max(0, grappler.size - 3)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
-    v_mean_size = _rt_round_cbrt(length * width * height, R_VEHICLE_SIZE_ROUND_STEP)
-    v_dc = power.base_dc + R_VEHICLE_DC_PER_SIZE * max(0, vehicle_size - grappler.size) + R_VEHICLE_DC_PER_10FT * max(0, ((v_mean_size - R_VEHICLE_DC_SIZE_FLOOR) // 10))
+    v_mean_size = _rt_round_cbrt(length * width * height, 10)
+    v_dc = power.base_dc + 5 * max(0, vehicle_size - grappler.size) + 5 * max(0, ((v_mean_size - 20) // 10))
     _l7 = 0 - (0)
     v_roll = _die(20) if _l7 == 0 else _rt_d20_natural(_die, _l7)
     v_total = v_roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus
     v_beats = v_total > v_dc
-    return (v_dc, v_total, v_beats, v_total < v_dc, R_SHOVE_BASE_DISTANCE + v_total - v_dc if v_beats else 0,)
+    return (v_dc, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0,)
+
+
+def vehicle_check_prepare(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int, width: int, height: int, *, distance: int = 5, free_hand: bool = True, bonus: int = 0) -> Callable[[DiceSource], Tuple[int, int, bool, bool, int]]:
+    """对载具的擒抱或推撞: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(grappler) is not Combatant:
+        _rt_check_type('擒抱者', grappler, Combatant)
+    if type(power) is not PowerSource:
+        power = get_power_source(power)
+    if power.not_specified is not None:
+        _rt_require_specified(power, '动力')
+    if type(vehicle_size) is not int or not 1 <= vehicle_size <= 12:
+        _rt_check_int('载具体型', vehicle_size, 1, 12)
+    if type(length) is not int or not 1 <= length <= 100000:
+        _rt_check_int('长', length, 1, 100000)
+    if type(width) is not int or not 1 <= width <= 100000:
+        _rt_check_int('宽', width, 1, 100000)
+    if type(height) is not int or not 1 <= height <= 100000:
+        _rt_check_int('高', height, 1, 100000)
+    if type(distance) is not int or not 0 <= distance <= 1000:
+        _rt_check_int('距离', distance, 0, 1000)
+    if type(free_hand) is not bool:
+        _rt_check_bool('有空手', free_hand)
+    if type(bonus) is not int or not -100 <= bonus <= 1000:
+        _rt_check_int('其他加值', bonus, -100, 1000)
+    if not (free_hand):
+        raise NoFreeHand('你至少要腾出一只空手')
+    if not (not False or vehicle_size <= grappler.size + 1):
+        raise TooLarge('目标的体型不能比你大超过一级')
+    v_reach = 5 + 5 * max(0, grappler.size - 3)
+    if not (distance <= v_reach):
+        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+    v_mean_size = _rt_round_cbrt(length * width * height, 10)
+    v_dc = power.base_dc + 5 * max(0, vehicle_size - grappler.size) + 5 * max(0, ((v_mean_size - 20) // 10))
+    _l7 = 0 - (0)
+    _o0 = v_dc
+
+    def _roll(dice: DiceSource) -> Tuple[int, int, bool, bool, int]:
+        _die = dice.die
+        v_roll = _die(20) if _l7 == 0 else _rt_d20_natural(_die, _l7)
+        v_total = v_roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus
+        v_beats = v_total > v_dc
+        return (_o0, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0, )
+
+    return _roll
 
 
 def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int, width: int, height: int, *, distance: int = 5, free_hand: bool = True, bonus: int = 0) -> Odds:
     """对载具的擒抱或推撞: the exact distribution of (('dc', 'total', 'holds', 'escapes', 'shove_feet'))."""
-    _rt_check_type('擒抱者', grappler, Combatant)
-    power = get_power_source(power)
-    _rt_check_int('载具体型', vehicle_size, 1, 12)
-    _rt_check_int('长', length, 1, 100000)
-    _rt_check_int('宽', width, 1, 100000)
-    _rt_check_int('高', height, 1, 100000)
-    _rt_check_int('距离', distance, 0, 1000)
-    _rt_check_bool('有空手', free_hand)
-    _rt_check_int('其他加值', bonus, -100, 1000)
-    _rt_require_specified(power, '动力')
+    if type(grappler) is not Combatant:
+        _rt_check_type('擒抱者', grappler, Combatant)
+    if type(power) is not PowerSource:
+        power = get_power_source(power)
+    if power.not_specified is not None:
+        _rt_require_specified(power, '动力')
+    if type(vehicle_size) is not int or not 1 <= vehicle_size <= 12:
+        _rt_check_int('载具体型', vehicle_size, 1, 12)
+    if type(length) is not int or not 1 <= length <= 100000:
+        _rt_check_int('长', length, 1, 100000)
+    if type(width) is not int or not 1 <= width <= 100000:
+        _rt_check_int('宽', width, 1, 100000)
+    if type(height) is not int or not 1 <= height <= 100000:
+        _rt_check_int('高', height, 1, 100000)
+    if type(distance) is not int or not 0 <= distance <= 1000:
+        _rt_check_int('距离', distance, 0, 1000)
+    if type(free_hand) is not bool:
+        _rt_check_bool('有空手', free_hand)
+    if type(bonus) is not int or not -100 <= bonus <= 1000:
+        _rt_check_int('其他加值', bonus, -100, 1000)
     _b = OddsBuilder(VEHICLE_CHECK_FIELDS)
     _p0 = 1.0
     if not (free_hand):
         raise NoFreeHand('你至少要腾出一只空手')
-    if not (not R_VEHICLE_GRAPPLE_SIZE_LIMIT or vehicle_size <= grappler.size + 1):
+    if not (not False or vehicle_size <= grappler.size + 1):
         raise TooLarge('目标的体型不能比你大超过一级')
-    v_reach = R_BASE_REACH + R_REACH_PER_SIZE_ABOVE_MEDIUM * max(0, grappler.size - 3)
+    v_reach = 5 + 5 * max(0, grappler.size - 3)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
-    v_mean_size = _rt_round_cbrt(length * width * height, R_VEHICLE_SIZE_ROUND_STEP)
-    v_dc = power.base_dc + R_VEHICLE_DC_PER_SIZE * max(0, vehicle_size - grappler.size) + R_VEHICLE_DC_PER_10FT * max(0, ((v_mean_size - R_VEHICLE_DC_SIZE_FLOOR) // 10))
+    v_mean_size = _rt_round_cbrt(length * width * height, 10)
+    v_dc = power.base_dc + 5 * max(0, vehicle_size - grappler.size) + 5 * max(0, ((v_mean_size - 20) // 10))
     for v_roll, _q7 in _rt_d20_distribution(_rt_net_layers(0, 0, True)):
         _p1 = _p0 * _q7
         v_total = v_roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus
         v_beats = v_total > v_dc
-        _b.add((v_dc, v_total, v_beats, v_total < v_dc, R_SHOVE_BASE_DISTANCE + v_total - v_dc if v_beats else 0,), _p1)
+        _b.add((v_dc, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0,), _p1)
     return _b.build()

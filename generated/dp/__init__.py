@@ -89,19 +89,32 @@ from .model import R_FEINT_MAX_PARRY_PENALTY
 from .model import R_TRIP_BONUS_PER_LEG_PAIR
 from .model import R_GRAPPLE_SHOT_PENALTY_PER_PERSON
 from .model import R_CLING_SIZE_DIVISOR
-from .procedures import attack, attack_fast, attack_odds, AttackResult, ATTACK_FIELDS
-from .procedures import bombard, bombard_fast, bombard_odds, BombardResult, BOMBARD_FIELDS
-from .procedures import parry, parry_fast, parry_odds, ParryResult, PARRY_FIELDS
-from .procedures import active_cover, active_cover_fast, active_cover_odds, ActiveCoverResult, ACTIVE_COVER_FIELDS
-from .procedures import total_defense, total_defense_fast, total_defense_odds, TotalDefenseResult, TOTAL_DEFENSE_FIELDS
-from .procedures import willpower_spend, willpower_spend_fast, willpower_spend_odds, WillpowerSpendResult, WILLPOWER_SPEND_FIELDS
-from .procedures import save_contest, save_contest_fast, save_contest_odds, SaveContestResult, SAVE_CONTEST_FIELDS
-from .procedures import trip, trip_fast, trip_odds, TripResult, TRIP_FIELDS
-from .procedures import bull_rush, bull_rush_fast, bull_rush_odds, BullRushResult, BULL_RUSH_FIELDS
-from .procedures import grapple, grapple_fast, grapple_odds, GrappleResult, GRAPPLE_FIELDS
-from .procedures import pin, pin_fast, pin_odds, PinResult, PIN_FIELDS
-from .procedures import feint, feint_fast, feint_odds, FeintResult, FEINT_FIELDS
-from .procedures import overrun, overrun_fast, overrun_odds, OverrunResult, OVERRUN_FIELDS
+from .procedures import attack, attack_fast, attack_odds, attack_prepare
+from .procedures import AttackResult, ATTACK_FIELDS
+from .procedures import bombard, bombard_fast, bombard_odds, bombard_prepare
+from .procedures import BombardResult, BOMBARD_FIELDS
+from .procedures import parry, parry_fast, parry_odds, parry_prepare
+from .procedures import ParryResult, PARRY_FIELDS
+from .procedures import active_cover, active_cover_fast, active_cover_odds, active_cover_prepare
+from .procedures import ActiveCoverResult, ACTIVE_COVER_FIELDS
+from .procedures import total_defense, total_defense_fast, total_defense_odds, total_defense_prepare
+from .procedures import TotalDefenseResult, TOTAL_DEFENSE_FIELDS
+from .procedures import willpower_spend, willpower_spend_fast, willpower_spend_odds, willpower_spend_prepare
+from .procedures import WillpowerSpendResult, WILLPOWER_SPEND_FIELDS
+from .procedures import save_contest, save_contest_fast, save_contest_odds, save_contest_prepare
+from .procedures import SaveContestResult, SAVE_CONTEST_FIELDS
+from .procedures import trip, trip_fast, trip_odds, trip_prepare
+from .procedures import TripResult, TRIP_FIELDS
+from .procedures import bull_rush, bull_rush_fast, bull_rush_odds, bull_rush_prepare
+from .procedures import BullRushResult, BULL_RUSH_FIELDS
+from .procedures import grapple, grapple_fast, grapple_odds, grapple_prepare
+from .procedures import GrappleResult, GRAPPLE_FIELDS
+from .procedures import pin, pin_fast, pin_odds, pin_prepare
+from .procedures import PinResult, PIN_FIELDS
+from .procedures import feint, feint_fast, feint_odds, feint_prepare
+from .procedures import FeintResult, FEINT_FIELDS
+from .procedures import overrun, overrun_fast, overrun_odds, overrun_prepare
+from .procedures import OverrunResult, OVERRUN_FIELDS
 
 __version__ = '1.0.0'
 RULESET_ID = 'dp'
@@ -197,66 +210,79 @@ __all__ = [
     "attack",
     "attack_fast",
     "attack_odds",
+    "attack_prepare",
     "AttackResult",
     "ATTACK_FIELDS",
     "bombard",
     "bombard_fast",
     "bombard_odds",
+    "bombard_prepare",
     "BombardResult",
     "BOMBARD_FIELDS",
     "parry",
     "parry_fast",
     "parry_odds",
+    "parry_prepare",
     "ParryResult",
     "PARRY_FIELDS",
     "active_cover",
     "active_cover_fast",
     "active_cover_odds",
+    "active_cover_prepare",
     "ActiveCoverResult",
     "ACTIVE_COVER_FIELDS",
     "total_defense",
     "total_defense_fast",
     "total_defense_odds",
+    "total_defense_prepare",
     "TotalDefenseResult",
     "TOTAL_DEFENSE_FIELDS",
     "willpower_spend",
     "willpower_spend_fast",
     "willpower_spend_odds",
+    "willpower_spend_prepare",
     "WillpowerSpendResult",
     "WILLPOWER_SPEND_FIELDS",
     "save_contest",
     "save_contest_fast",
     "save_contest_odds",
+    "save_contest_prepare",
     "SaveContestResult",
     "SAVE_CONTEST_FIELDS",
     "trip",
     "trip_fast",
     "trip_odds",
+    "trip_prepare",
     "TripResult",
     "TRIP_FIELDS",
     "bull_rush",
     "bull_rush_fast",
     "bull_rush_odds",
+    "bull_rush_prepare",
     "BullRushResult",
     "BULL_RUSH_FIELDS",
     "grapple",
     "grapple_fast",
     "grapple_odds",
+    "grapple_prepare",
     "GrappleResult",
     "GRAPPLE_FIELDS",
     "pin",
     "pin_fast",
     "pin_odds",
+    "pin_prepare",
     "PinResult",
     "PIN_FIELDS",
     "feint",
     "feint_fast",
     "feint_odds",
+    "feint_prepare",
     "FeintResult",
     "FEINT_FIELDS",
     "overrun",
     "overrun_fast",
     "overrun_odds",
+    "overrun_prepare",
     "OverrunResult",
     "OVERRUN_FIELDS",
 ]

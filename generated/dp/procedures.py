@@ -33,6 +33,7 @@ Each procedure comes in three forms:
 from __future__ import annotations
 
 from typing import Any
+from typing import Callable
 from typing import Dict
 from typing import List
 from typing import NamedTuple
@@ -86,32 +87,6 @@ from .model import OverrunTooBig
 from .model import FeintImpossible
 from .model import NotABombard
 from .model import BadWillpower
-from .model import R_SPEED_PER_POINT
-from .model import R_ARMOR_PIERCING_DIVISOR
-from .model import R_ZEROED_COMPONENT_LOSES_EXTRAS
-from .model import R_RANGE_PENALTY_PER_INCREMENT
-from .model import R_STRENGTH_PENALTY_PER_POINT
-from .model import R_TWO_HANDS_REQUIREMENT_CHANGE
-from .model import R_UNDER_STRENGTH_RANGE_PENALTY
-from .model import R_FIREARM_POINT_BLANK_RANGE
-from .model import R_POWER_ATTACK_BONUS
-from .model import R_CHARGE_BONUS_PER_METER
-from .model import R_CALLED_SHOT_DODGE_BONUS
-from .model import R_PARRY_DIVISOR
-from .model import R_COVER_BASE
-from .model import R_PRONE_MELEE_BONUS
-from .model import R_PRONE_RANGED_COVER
-from .model import R_AIM_BONUS_PER_ROUND
-from .model import R_AIM_MAX_BONUS
-from .model import R_AIM_MAX_INCREMENTS
-from .model import R_WILLPOWER_CHECK_BONUS
-from .model import R_WILLPOWER_DEFENSE_BONUS
-from .model import R_WILLPOWER_MOVE_BONUS
-from .model import R_BULL_RUSH_METERS_PER_NET
-from .model import R_BULL_RUSH_RETURN_PENALTY
-from .model import R_FEINT_MAX_PARRY_PENALTY
-from .model import R_TRIP_BONUS_PER_LEG_PAIR
-from .model import R_CLING_SIZE_DIVISOR
 
 __all__ = [
     "DiceSource",
@@ -120,66 +95,79 @@ __all__ = [
     "attack",
     "attack_fast",
     "attack_odds",
+    "attack_prepare",
     "AttackResult",
     "ATTACK_FIELDS",
     "bombard",
     "bombard_fast",
     "bombard_odds",
+    "bombard_prepare",
     "BombardResult",
     "BOMBARD_FIELDS",
     "parry",
     "parry_fast",
     "parry_odds",
+    "parry_prepare",
     "ParryResult",
     "PARRY_FIELDS",
     "active_cover",
     "active_cover_fast",
     "active_cover_odds",
+    "active_cover_prepare",
     "ActiveCoverResult",
     "ACTIVE_COVER_FIELDS",
     "total_defense",
     "total_defense_fast",
     "total_defense_odds",
+    "total_defense_prepare",
     "TotalDefenseResult",
     "TOTAL_DEFENSE_FIELDS",
     "willpower_spend",
     "willpower_spend_fast",
     "willpower_spend_odds",
+    "willpower_spend_prepare",
     "WillpowerSpendResult",
     "WILLPOWER_SPEND_FIELDS",
     "save_contest",
     "save_contest_fast",
     "save_contest_odds",
+    "save_contest_prepare",
     "SaveContestResult",
     "SAVE_CONTEST_FIELDS",
     "trip",
     "trip_fast",
     "trip_odds",
+    "trip_prepare",
     "TripResult",
     "TRIP_FIELDS",
     "bull_rush",
     "bull_rush_fast",
     "bull_rush_odds",
+    "bull_rush_prepare",
     "BullRushResult",
     "BULL_RUSH_FIELDS",
     "grapple",
     "grapple_fast",
     "grapple_odds",
+    "grapple_prepare",
     "GrappleResult",
     "GRAPPLE_FIELDS",
     "pin",
     "pin_fast",
     "pin_odds",
+    "pin_prepare",
     "PinResult",
     "PIN_FIELDS",
     "feint",
     "feint_fast",
     "feint_odds",
+    "feint_prepare",
     "FeintResult",
     "FEINT_FIELDS",
     "overrun",
     "overrun_fast",
     "overrun_odds",
+    "overrun_prepare",
     "OverrunResult",
     "OVERRUN_FIELDS",
 ]
@@ -229,25 +217,43 @@ class AttackResult(NamedTuple):
 
 def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False, charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False, called_shot: Union[CalledShot, str, None] = None, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0, dice: Optional[DiceSource] = None) -> AttackResult:
     """攻击与防御的对抗（DP-01、DP-02、DP-03、DP-04、DP-05、DP-07、DP-10、DP-11、DP-12、DP-13、DP-14、DP-16、DP-17、DP-20、DP-21、DP-22、DP-23、DP-24、DP-30、DP-31、DP-32、DP-33、DP-40、DP-44、DP-61、DP-64）"""
-    _rt_check_type('攻击方', attacker, Combatant)
-    _rt_check_type('防御方', defender, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_int('距离', distance, 0, 100000)
-    _rt_check_int('用手数', hands, 0, 2)
-    _rt_check_int('额外高速', extra_speed, 0, 30)
-    _rt_check_int('额外破甲', extra_armor_piercing, 0, 40)
-    _rt_check_bool('全力一击', power_attack)
-    _rt_check_int('冲锋距离', charge_meters, 0, 1000)
-    _rt_check_bool('路径畅通', clear_path)
-    _rt_check_int('瞄准轮数', aim_rounds, 0, 20)
-    _rt_check_bool('消耗意志力', willpower)
-    called_shot = get_called_shot(called_shot) if called_shot is not None else _NO_CALLEDSHOT
-    _rt_check_int('目标数', targets, 1, 100)
-    _rt_check_bool('致命攻击', coup_de_grace)
-    _rt_check_bool('防御方全力防御', total_defense)
-    _rt_check_int('其他加值', other_bonus, -100, 100)
-    _rt_require_specified(weapon, '武器')
-    _rt_require_specified(called_shot, '特定部位')
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(hands) is not int or not 0 <= hands <= 2:
+        _rt_check_int('用手数', hands, 0, 2)
+    if type(extra_speed) is not int or not 0 <= extra_speed <= 30:
+        _rt_check_int('额外高速', extra_speed, 0, 30)
+    if type(extra_armor_piercing) is not int or not 0 <= extra_armor_piercing <= 40:
+        _rt_check_int('额外破甲', extra_armor_piercing, 0, 40)
+    if type(power_attack) is not bool:
+        _rt_check_bool('全力一击', power_attack)
+    if type(charge_meters) is not int or not 0 <= charge_meters <= 1000:
+        _rt_check_int('冲锋距离', charge_meters, 0, 1000)
+    if type(clear_path) is not bool:
+        _rt_check_bool('路径畅通', clear_path)
+    if type(aim_rounds) is not int or not 0 <= aim_rounds <= 20:
+        _rt_check_int('瞄准轮数', aim_rounds, 0, 20)
+    if type(willpower) is not bool:
+        _rt_check_bool('消耗意志力', willpower)
+    called_shot = _NO_CALLEDSHOT if called_shot is None else called_shot if type(called_shot) is CalledShot else get_called_shot(called_shot)
+    if called_shot.not_specified is not None:
+        _rt_require_specified(called_shot, '特定部位')
+    if type(targets) is not int or not 1 <= targets <= 100:
+        _rt_check_int('目标数', targets, 1, 100)
+    if type(coup_de_grace) is not bool:
+        _rt_check_bool('致命攻击', coup_de_grace)
+    if type(total_defense) is not bool:
+        _rt_check_bool('防御方全力防御', total_defense)
+    if type(other_bonus) is not int or not -100 <= other_bonus <= 100:
+        _rt_check_int('其他加值', other_bonus, -100, 100)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -257,7 +263,7 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     if not (not (weapon.attack_type.two_hands_only and v_hands_used == 1)):
         raise OneHandBow('“' + _rt_fmt(weapon.name) + '”无法单手使用')
     v_ranged = weapon.attack_type.ranged
-    v_effective_requirement = weapon.strength - (R_TWO_HANDS_REQUIREMENT_CHANGE if v_hands_used == 2 and weapon.hands == 1 else 0) + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase) if v_hands_used == 1 and weapon.hands == 2 else 0)
+    v_effective_requirement = weapon.strength - (1 if v_hands_used == 2 and weapon.hands == 1 else 0) + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase) if v_hands_used == 1 and weapon.hands == 2 else 0)
     v_strength_short = max(0, v_effective_requirement - attacker.strength)
     _trace.append(_rt_TraceStep("let", '实际力量要求' + _rt_fmt(v_effective_requirement) + '，力量差额' + _rt_fmt(v_strength_short), (('strength_short', v_strength_short),)))
     v_base_range = weapon.base_range if weapon.base_range > 0 else 10
@@ -266,9 +272,9 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     if not (not v_ranged or distance <= v_max_range):
         raise OutOfRange('目标距离' + _rt_fmt(distance) + '米，超出最大射程' + _rt_fmt(v_max_range) + '米，无法进行有意义的攻击')
     v_increments = max(0, _rt_ceildiv(distance, v_base_range) - 1) if v_ranged else 0
-    v_range_penalty = R_RANGE_PENALTY_PER_INCREMENT * v_increments
-    v_weak_range_penalty = R_UNDER_STRENGTH_RANGE_PENALTY * v_increments if v_strength_short > 0 else 0
-    v_strength_penalty = R_STRENGTH_PENALTY_PER_POINT * v_strength_short
+    v_range_penalty = 2 * v_increments
+    v_weak_range_penalty = 2 * v_increments if v_strength_short > 0 else 0
+    v_strength_penalty = 2 * v_strength_short
     if not (not power_attack or not v_ranged):
         raise MeleeOnly('该选项只能用于近战攻击，而“' + _rt_fmt(weapon.name) + '”是远程武器')
     if not (charge_meters == 0 or not v_ranged):
@@ -277,11 +283,11 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
         raise ChargeBlocked('冲锋需要一条畅通无阻的清晰路径')
     if not (charge_meters <= 2 * attacker.move_speed):
         raise ChargeTooFar('冲锋最多移动移动速度的两倍（' + _rt_fmt(attacker.move_speed) + '×2米），而非' + _rt_fmt(charge_meters) + '米')
-    v_charge_bonus = min(charge_meters * R_CHARGE_BONUS_PER_METER, attacker.strength, attacker.basic_defense)
-    v_aim_limit = R_AIM_MAX_INCREMENTS * v_base_range
+    v_charge_bonus = min(charge_meters * 1, attacker.strength, attacker.basic_defense)
+    v_aim_limit = 3 * v_base_range
     if not (aim_rounds == 0 or v_ranged and distance <= v_aim_limit):
         raise AimOutOfReach('只能瞄准最多3个射程单位之内的敌人（' + _rt_fmt(v_aim_limit) + '米以内），目标在' + _rt_fmt(distance) + '米')
-    v_aim_bonus = (min(aim_rounds * R_AIM_BONUS_PER_ROUND, R_AIM_MAX_BONUS) // 2) if v_hands_used == 1 and weapon.hands == 2 and weapon.attack_type.one_hand_halves_aim else min(aim_rounds * R_AIM_BONUS_PER_ROUND, R_AIM_MAX_BONUS)
+    v_aim_bonus = (min(aim_rounds * 1, 3) // 2) if v_hands_used == 1 and weapon.hands == 2 and weapon.attack_type.one_hand_halves_aim else min(aim_rounds * 1, 3)
     if not (not willpower or attacker.willpower > 0):
         raise BadWillpower('没有可消耗的意志力')
     if not (not called_shot.given or targets == 1):
@@ -292,19 +298,19 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     if not (not coup_de_grace or defender.has_vitals):
         raise NoVitals('致命攻击对无致命处的生物或物品没有效果')
     v_intrinsic_speed = weapon.attack_type.speed if weapon.speed < 0 else weapon.speed
-    v_speed = (0 if total_defense or weapon.attack_type.point_blank_ignores_speed and distance <= R_FIREARM_POINT_BLANK_RANGE else v_intrinsic_speed) + extra_speed
+    v_speed = (0 if total_defense or weapon.attack_type.point_blank_ignores_speed and distance <= 5 else v_intrinsic_speed) + extra_speed
     v_armor_piercing = weapon.armor_piercing + extra_armor_piercing
     v_basic_start = 0 if defender.flat_footed or defender.helpless else defender.basic_defense
-    v_basic_left = max(0, v_basic_start - v_speed * R_SPEED_PER_POINT)
-    v_armor_left = max(0, defender.armor_defense - _rt_floordiv(v_armor_piercing, R_ARMOR_PIERCING_DIVISOR))
-    v_dodge_left = defender.dodge_defense + (v_called_penalty if R_CALLED_SHOT_DODGE_BONUS and defender.aware and v_basic_start > 0 else 0) + (defender.basic_defense if total_defense else 0)
-    v_cover_left = defender.cover_defense + (R_PRONE_RANGED_COVER if defender.prone and v_ranged else 0)
+    v_basic_left = max(0, v_basic_start - v_speed * 1)
+    v_armor_left = max(0, defender.armor_defense - _rt_floordiv(v_armor_piercing, 2))
+    v_dodge_left = defender.dodge_defense + (v_called_penalty if True and defender.aware and v_basic_start > 0 else 0) + (defender.basic_defense if total_defense else 0)
+    v_cover_left = defender.cover_defense + (2 if defender.prone and v_ranged else 0)
     v_parry_left = defender.parry_defense
-    v_keep_extras = not R_ZEROED_COMPONENT_LOSES_EXTRAS
+    v_keep_extras = not True
     v_defender_extras = (defender.basic_extras if v_basic_left > 0 or v_keep_extras else 0) + (defender.armor_extras if v_armor_left > 0 or v_keep_extras else 0) + (defender.parry_extras if v_parry_left > 0 or v_keep_extras else 0) + (defender.cover_extras if v_cover_left > 0 or v_keep_extras else 0) + (defender.dodge_extras if v_dodge_left > 0 or v_keep_extras else 0)
     v_remaining_defense = v_basic_left + v_armor_left + v_parry_left + v_cover_left + v_dodge_left
     _trace.append(_rt_TraceStep("let", '高速' + _rt_fmt(v_speed) + '、破甲' + _rt_fmt(v_armor_piercing) + '之后，防御方剩余防御' + _rt_fmt(v_remaining_defense) + '，附加成功' + _rt_fmt(v_defender_extras), (('remaining_defense', v_remaining_defense),)))
-    v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) - v_range_penalty - v_weak_range_penalty - v_strength_penalty - weapon.oversize_penalty + v_aim_bonus + v_charge_bonus + (R_POWER_ATTACK_BONUS if power_attack else 0) + (R_WILLPOWER_CHECK_BONUS if willpower else 0) - v_called_penalty + (R_PRONE_MELEE_BONUS if defender.prone and not v_ranged else 0) + other_bonus
+    v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) - v_range_penalty - v_weak_range_penalty - v_strength_penalty - weapon.oversize_penalty + v_aim_bonus + v_charge_bonus + (2 if power_attack else 0) + (3 if willpower else 0) - v_called_penalty + (2 if defender.prone and not v_ranged else 0) + other_bonus
     _trace.append(_rt_TraceStep("let", '攻击DP' + _rt_fmt(v_attack_pool) + '（射程减值' + _rt_fmt(v_range_penalty) + '，力量不足减值' + _rt_fmt(v_strength_penalty) + '，瞄准' + _rt_fmt(v_aim_bonus) + '，冲锋' + _rt_fmt(v_charge_bonus) + '）', (('attack_pool', v_attack_pool),)))
     v_dice = max(0, v_attack_pool - v_remaining_defense)
     _trace.append(_rt_TraceStep("let", '攻击DP' + _rt_fmt(v_attack_pool) + '减去剩余防御' + _rt_fmt(v_remaining_defense) + '，掷' + _rt_fmt(v_dice) + '个骰子', (('dice', v_dice),)))
@@ -338,7 +344,7 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
     if not (not (weapon.attack_type.two_hands_only and v_hands_used == 1)):
         raise OneHandBow('“' + _rt_fmt(weapon.name) + '”无法单手使用')
     v_ranged = weapon.attack_type.ranged
-    v_effective_requirement = weapon.strength - (R_TWO_HANDS_REQUIREMENT_CHANGE if v_hands_used == 2 and weapon.hands == 1 else 0) + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase) if v_hands_used == 1 and weapon.hands == 2 else 0)
+    v_effective_requirement = weapon.strength - (1 if v_hands_used == 2 and weapon.hands == 1 else 0) + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase) if v_hands_used == 1 and weapon.hands == 2 else 0)
     v_strength_short = max(0, v_effective_requirement - attacker.strength)
     v_base_range = weapon.base_range if weapon.base_range > 0 else 10
     v_range_multiplier = max(1, weapon.attack_type.range_multiplier(attacker, weapon.attack_type) - weapon.attack_type.multiplier_loss_per_short_point * v_strength_short)
@@ -346,9 +352,9 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
     if not (not v_ranged or distance <= v_max_range):
         raise OutOfRange('目标距离' + _rt_fmt(distance) + '米，超出最大射程' + _rt_fmt(v_max_range) + '米，无法进行有意义的攻击')
     v_increments = max(0, _rt_ceildiv(distance, v_base_range) - 1) if v_ranged else 0
-    v_range_penalty = R_RANGE_PENALTY_PER_INCREMENT * v_increments
-    v_weak_range_penalty = R_UNDER_STRENGTH_RANGE_PENALTY * v_increments if v_strength_short > 0 else 0
-    v_strength_penalty = R_STRENGTH_PENALTY_PER_POINT * v_strength_short
+    v_range_penalty = 2 * v_increments
+    v_weak_range_penalty = 2 * v_increments if v_strength_short > 0 else 0
+    v_strength_penalty = 2 * v_strength_short
     if not (not power_attack or not v_ranged):
         raise MeleeOnly('该选项只能用于近战攻击，而“' + _rt_fmt(weapon.name) + '”是远程武器')
     if not (charge_meters == 0 or not v_ranged):
@@ -357,11 +363,11 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
         raise ChargeBlocked('冲锋需要一条畅通无阻的清晰路径')
     if not (charge_meters <= 2 * attacker.move_speed):
         raise ChargeTooFar('冲锋最多移动移动速度的两倍（' + _rt_fmt(attacker.move_speed) + '×2米），而非' + _rt_fmt(charge_meters) + '米')
-    v_charge_bonus = min(charge_meters * R_CHARGE_BONUS_PER_METER, attacker.strength, attacker.basic_defense)
-    v_aim_limit = R_AIM_MAX_INCREMENTS * v_base_range
+    v_charge_bonus = min(charge_meters * 1, attacker.strength, attacker.basic_defense)
+    v_aim_limit = 3 * v_base_range
     if not (aim_rounds == 0 or v_ranged and distance <= v_aim_limit):
         raise AimOutOfReach('只能瞄准最多3个射程单位之内的敌人（' + _rt_fmt(v_aim_limit) + '米以内），目标在' + _rt_fmt(distance) + '米')
-    v_aim_bonus = (min(aim_rounds * R_AIM_BONUS_PER_ROUND, R_AIM_MAX_BONUS) // 2) if v_hands_used == 1 and weapon.hands == 2 and weapon.attack_type.one_hand_halves_aim else min(aim_rounds * R_AIM_BONUS_PER_ROUND, R_AIM_MAX_BONUS)
+    v_aim_bonus = (min(aim_rounds * 1, 3) // 2) if v_hands_used == 1 and weapon.hands == 2 and weapon.attack_type.one_hand_halves_aim else min(aim_rounds * 1, 3)
     if not (not willpower or attacker.willpower > 0):
         raise BadWillpower('没有可消耗的意志力')
     if not (not called_shot.given or targets == 1):
@@ -372,18 +378,18 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
     if not (not coup_de_grace or defender.has_vitals):
         raise NoVitals('致命攻击对无致命处的生物或物品没有效果')
     v_intrinsic_speed = weapon.attack_type.speed if weapon.speed < 0 else weapon.speed
-    v_speed = (0 if total_defense or weapon.attack_type.point_blank_ignores_speed and distance <= R_FIREARM_POINT_BLANK_RANGE else v_intrinsic_speed) + extra_speed
+    v_speed = (0 if total_defense or weapon.attack_type.point_blank_ignores_speed and distance <= 5 else v_intrinsic_speed) + extra_speed
     v_armor_piercing = weapon.armor_piercing + extra_armor_piercing
     v_basic_start = 0 if defender.flat_footed or defender.helpless else defender.basic_defense
-    v_basic_left = max(0, v_basic_start - v_speed * R_SPEED_PER_POINT)
-    v_armor_left = max(0, defender.armor_defense - _rt_floordiv(v_armor_piercing, R_ARMOR_PIERCING_DIVISOR))
-    v_dodge_left = defender.dodge_defense + (v_called_penalty if R_CALLED_SHOT_DODGE_BONUS and defender.aware and v_basic_start > 0 else 0) + (defender.basic_defense if total_defense else 0)
-    v_cover_left = defender.cover_defense + (R_PRONE_RANGED_COVER if defender.prone and v_ranged else 0)
+    v_basic_left = max(0, v_basic_start - v_speed * 1)
+    v_armor_left = max(0, defender.armor_defense - _rt_floordiv(v_armor_piercing, 2))
+    v_dodge_left = defender.dodge_defense + (v_called_penalty if True and defender.aware and v_basic_start > 0 else 0) + (defender.basic_defense if total_defense else 0)
+    v_cover_left = defender.cover_defense + (2 if defender.prone and v_ranged else 0)
     v_parry_left = defender.parry_defense
-    v_keep_extras = not R_ZEROED_COMPONENT_LOSES_EXTRAS
+    v_keep_extras = not True
     v_defender_extras = (defender.basic_extras if v_basic_left > 0 or v_keep_extras else 0) + (defender.armor_extras if v_armor_left > 0 or v_keep_extras else 0) + (defender.parry_extras if v_parry_left > 0 or v_keep_extras else 0) + (defender.cover_extras if v_cover_left > 0 or v_keep_extras else 0) + (defender.dodge_extras if v_dodge_left > 0 or v_keep_extras else 0)
     v_remaining_defense = v_basic_left + v_armor_left + v_parry_left + v_cover_left + v_dodge_left
-    v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) - v_range_penalty - v_weak_range_penalty - v_strength_penalty - weapon.oversize_penalty + v_aim_bonus + v_charge_bonus + (R_POWER_ATTACK_BONUS if power_attack else 0) + (R_WILLPOWER_CHECK_BONUS if willpower else 0) - v_called_penalty + (R_PRONE_MELEE_BONUS if defender.prone and not v_ranged else 0) + other_bonus
+    v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) - v_range_penalty - v_weak_range_penalty - v_strength_penalty - weapon.oversize_penalty + v_aim_bonus + v_charge_bonus + (2 if power_attack else 0) + (3 if willpower else 0) - v_called_penalty + (2 if defender.prone and not v_ranged else 0) + other_bonus
     v_dice = max(0, v_attack_pool - v_remaining_defense)
     v_raw = max(0, v_dice) if coup_de_grace else _rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
     v_after_cancel = v_raw - v_defender_extras
@@ -394,36 +400,53 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
     return (v_hit, v_net, v_damage, weapon.damage_type.id, called_shot.track.id if v_condition_points > 0 else '', v_condition_points, v_dice, v_defender_extras,)
 
 
-def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False, charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False, called_shot: Union[CalledShot, str, None] = None, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0) -> Odds:
-    """攻击与防御的对抗: the exact distribution of (('hit', 'net', 'damage', 'damage_type', 'condition', 'condition_points', 'dice', 'defender_extras'))."""
-    _rt_check_type('攻击方', attacker, Combatant)
-    _rt_check_type('防御方', defender, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_int('距离', distance, 0, 100000)
-    _rt_check_int('用手数', hands, 0, 2)
-    _rt_check_int('额外高速', extra_speed, 0, 30)
-    _rt_check_int('额外破甲', extra_armor_piercing, 0, 40)
-    _rt_check_bool('全力一击', power_attack)
-    _rt_check_int('冲锋距离', charge_meters, 0, 1000)
-    _rt_check_bool('路径畅通', clear_path)
-    _rt_check_int('瞄准轮数', aim_rounds, 0, 20)
-    _rt_check_bool('消耗意志力', willpower)
-    called_shot = get_called_shot(called_shot) if called_shot is not None else _NO_CALLEDSHOT
-    _rt_check_int('目标数', targets, 1, 100)
-    _rt_check_bool('致命攻击', coup_de_grace)
-    _rt_check_bool('防御方全力防御', total_defense)
-    _rt_check_int('其他加值', other_bonus, -100, 100)
-    _rt_require_specified(weapon, '武器')
-    _rt_require_specified(called_shot, '特定部位')
-    _b = OddsBuilder(ATTACK_FIELDS)
-    _p0 = 1.0
+def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False, charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False, called_shot: Union[CalledShot, str, None] = None, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0) -> Callable[[DiceSource], Tuple[bool, int, int, str, str, int, int, int]]:
+    """攻击与防御的对抗: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(hands) is not int or not 0 <= hands <= 2:
+        _rt_check_int('用手数', hands, 0, 2)
+    if type(extra_speed) is not int or not 0 <= extra_speed <= 30:
+        _rt_check_int('额外高速', extra_speed, 0, 30)
+    if type(extra_armor_piercing) is not int or not 0 <= extra_armor_piercing <= 40:
+        _rt_check_int('额外破甲', extra_armor_piercing, 0, 40)
+    if type(power_attack) is not bool:
+        _rt_check_bool('全力一击', power_attack)
+    if type(charge_meters) is not int or not 0 <= charge_meters <= 1000:
+        _rt_check_int('冲锋距离', charge_meters, 0, 1000)
+    if type(clear_path) is not bool:
+        _rt_check_bool('路径畅通', clear_path)
+    if type(aim_rounds) is not int or not 0 <= aim_rounds <= 20:
+        _rt_check_int('瞄准轮数', aim_rounds, 0, 20)
+    if type(willpower) is not bool:
+        _rt_check_bool('消耗意志力', willpower)
+    called_shot = _NO_CALLEDSHOT if called_shot is None else called_shot if type(called_shot) is CalledShot else get_called_shot(called_shot)
+    if called_shot.not_specified is not None:
+        _rt_require_specified(called_shot, '特定部位')
+    if type(targets) is not int or not 1 <= targets <= 100:
+        _rt_check_int('目标数', targets, 1, 100)
+    if type(coup_de_grace) is not bool:
+        _rt_check_bool('致命攻击', coup_de_grace)
+    if type(total_defense) is not bool:
+        _rt_check_bool('防御方全力防御', total_defense)
+    if type(other_bonus) is not int or not -100 <= other_bonus <= 100:
+        _rt_check_int('其他加值', other_bonus, -100, 100)
     if not (hands == 0 or hands == 1 or hands == 2):
         raise BadHands('用手数必须是1或2（0表示按武器本身）')
     v_hands_used = weapon.hands if hands == 0 else hands
     if not (not (weapon.attack_type.two_hands_only and v_hands_used == 1)):
         raise OneHandBow('“' + _rt_fmt(weapon.name) + '”无法单手使用')
     v_ranged = weapon.attack_type.ranged
-    v_effective_requirement = weapon.strength - (R_TWO_HANDS_REQUIREMENT_CHANGE if v_hands_used == 2 and weapon.hands == 1 else 0) + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase) if v_hands_used == 1 and weapon.hands == 2 else 0)
+    v_effective_requirement = weapon.strength - (1 if v_hands_used == 2 and weapon.hands == 1 else 0) + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase) if v_hands_used == 1 and weapon.hands == 2 else 0)
     v_strength_short = max(0, v_effective_requirement - attacker.strength)
     v_base_range = weapon.base_range if weapon.base_range > 0 else 10
     v_range_multiplier = max(1, weapon.attack_type.range_multiplier(attacker, weapon.attack_type) - weapon.attack_type.multiplier_loss_per_short_point * v_strength_short)
@@ -431,9 +454,9 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     if not (not v_ranged or distance <= v_max_range):
         raise OutOfRange('目标距离' + _rt_fmt(distance) + '米，超出最大射程' + _rt_fmt(v_max_range) + '米，无法进行有意义的攻击')
     v_increments = max(0, _rt_ceildiv(distance, v_base_range) - 1) if v_ranged else 0
-    v_range_penalty = R_RANGE_PENALTY_PER_INCREMENT * v_increments
-    v_weak_range_penalty = R_UNDER_STRENGTH_RANGE_PENALTY * v_increments if v_strength_short > 0 else 0
-    v_strength_penalty = R_STRENGTH_PENALTY_PER_POINT * v_strength_short
+    v_range_penalty = 2 * v_increments
+    v_weak_range_penalty = 2 * v_increments if v_strength_short > 0 else 0
+    v_strength_penalty = 2 * v_strength_short
     if not (not power_attack or not v_ranged):
         raise MeleeOnly('该选项只能用于近战攻击，而“' + _rt_fmt(weapon.name) + '”是远程武器')
     if not (charge_meters == 0 or not v_ranged):
@@ -442,11 +465,11 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
         raise ChargeBlocked('冲锋需要一条畅通无阻的清晰路径')
     if not (charge_meters <= 2 * attacker.move_speed):
         raise ChargeTooFar('冲锋最多移动移动速度的两倍（' + _rt_fmt(attacker.move_speed) + '×2米），而非' + _rt_fmt(charge_meters) + '米')
-    v_charge_bonus = min(charge_meters * R_CHARGE_BONUS_PER_METER, attacker.strength, attacker.basic_defense)
-    v_aim_limit = R_AIM_MAX_INCREMENTS * v_base_range
+    v_charge_bonus = min(charge_meters * 1, attacker.strength, attacker.basic_defense)
+    v_aim_limit = 3 * v_base_range
     if not (aim_rounds == 0 or v_ranged and distance <= v_aim_limit):
         raise AimOutOfReach('只能瞄准最多3个射程单位之内的敌人（' + _rt_fmt(v_aim_limit) + '米以内），目标在' + _rt_fmt(distance) + '米')
-    v_aim_bonus = (min(aim_rounds * R_AIM_BONUS_PER_ROUND, R_AIM_MAX_BONUS) // 2) if v_hands_used == 1 and weapon.hands == 2 and weapon.attack_type.one_hand_halves_aim else min(aim_rounds * R_AIM_BONUS_PER_ROUND, R_AIM_MAX_BONUS)
+    v_aim_bonus = (min(aim_rounds * 1, 3) // 2) if v_hands_used == 1 and weapon.hands == 2 and weapon.attack_type.one_hand_halves_aim else min(aim_rounds * 1, 3)
     if not (not willpower or attacker.willpower > 0):
         raise BadWillpower('没有可消耗的意志力')
     if not (not called_shot.given or targets == 1):
@@ -457,18 +480,130 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     if not (not coup_de_grace or defender.has_vitals):
         raise NoVitals('致命攻击对无致命处的生物或物品没有效果')
     v_intrinsic_speed = weapon.attack_type.speed if weapon.speed < 0 else weapon.speed
-    v_speed = (0 if total_defense or weapon.attack_type.point_blank_ignores_speed and distance <= R_FIREARM_POINT_BLANK_RANGE else v_intrinsic_speed) + extra_speed
+    v_speed = (0 if total_defense or weapon.attack_type.point_blank_ignores_speed and distance <= 5 else v_intrinsic_speed) + extra_speed
     v_armor_piercing = weapon.armor_piercing + extra_armor_piercing
     v_basic_start = 0 if defender.flat_footed or defender.helpless else defender.basic_defense
-    v_basic_left = max(0, v_basic_start - v_speed * R_SPEED_PER_POINT)
-    v_armor_left = max(0, defender.armor_defense - _rt_floordiv(v_armor_piercing, R_ARMOR_PIERCING_DIVISOR))
-    v_dodge_left = defender.dodge_defense + (v_called_penalty if R_CALLED_SHOT_DODGE_BONUS and defender.aware and v_basic_start > 0 else 0) + (defender.basic_defense if total_defense else 0)
-    v_cover_left = defender.cover_defense + (R_PRONE_RANGED_COVER if defender.prone and v_ranged else 0)
+    v_basic_left = max(0, v_basic_start - v_speed * 1)
+    v_armor_left = max(0, defender.armor_defense - _rt_floordiv(v_armor_piercing, 2))
+    v_dodge_left = defender.dodge_defense + (v_called_penalty if True and defender.aware and v_basic_start > 0 else 0) + (defender.basic_defense if total_defense else 0)
+    v_cover_left = defender.cover_defense + (2 if defender.prone and v_ranged else 0)
     v_parry_left = defender.parry_defense
-    v_keep_extras = not R_ZEROED_COMPONENT_LOSES_EXTRAS
+    v_keep_extras = not True
     v_defender_extras = (defender.basic_extras if v_basic_left > 0 or v_keep_extras else 0) + (defender.armor_extras if v_armor_left > 0 or v_keep_extras else 0) + (defender.parry_extras if v_parry_left > 0 or v_keep_extras else 0) + (defender.cover_extras if v_cover_left > 0 or v_keep_extras else 0) + (defender.dodge_extras if v_dodge_left > 0 or v_keep_extras else 0)
     v_remaining_defense = v_basic_left + v_armor_left + v_parry_left + v_cover_left + v_dodge_left
-    v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) - v_range_penalty - v_weak_range_penalty - v_strength_penalty - weapon.oversize_penalty + v_aim_bonus + v_charge_bonus + (R_POWER_ATTACK_BONUS if power_attack else 0) + (R_WILLPOWER_CHECK_BONUS if willpower else 0) - v_called_penalty + (R_PRONE_MELEE_BONUS if defender.prone and not v_ranged else 0) + other_bonus
+    v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) - v_range_penalty - v_weak_range_penalty - v_strength_penalty - weapon.oversize_penalty + v_aim_bonus + v_charge_bonus + (2 if power_attack else 0) + (3 if willpower else 0) - v_called_penalty + (2 if defender.prone and not v_ranged else 0) + other_bonus
+    v_dice = max(0, v_attack_pool - v_remaining_defense)
+    _o3 = weapon.damage_type.id
+    _o6 = v_dice
+    _o7 = v_defender_extras
+
+    def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        v_raw = max(0, v_dice) if coup_de_grace else _rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
+        v_after_cancel = v_raw - v_defender_extras
+        v_hit = v_after_cancel > 0
+        v_net = v_after_cancel + attacker.attack_extras if v_hit else 0
+        v_damage = v_net if called_shot.deals_damage or not called_shot.given else 0
+        v_condition_points = _rt_floordiv(v_net, called_shot.net_per_point) if called_shot.given and called_shot.net_per_point > 0 else 0
+        return (v_hit, v_net, v_damage, _o3, called_shot.track.id if v_condition_points > 0 else '', v_condition_points, _o6, _o7, )
+
+    return _roll
+
+
+def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False, charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False, called_shot: Union[CalledShot, str, None] = None, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0) -> Odds:
+    """攻击与防御的对抗: the exact distribution of (('hit', 'net', 'damage', 'damage_type', 'condition', 'condition_points', 'dice', 'defender_extras'))."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(hands) is not int or not 0 <= hands <= 2:
+        _rt_check_int('用手数', hands, 0, 2)
+    if type(extra_speed) is not int or not 0 <= extra_speed <= 30:
+        _rt_check_int('额外高速', extra_speed, 0, 30)
+    if type(extra_armor_piercing) is not int or not 0 <= extra_armor_piercing <= 40:
+        _rt_check_int('额外破甲', extra_armor_piercing, 0, 40)
+    if type(power_attack) is not bool:
+        _rt_check_bool('全力一击', power_attack)
+    if type(charge_meters) is not int or not 0 <= charge_meters <= 1000:
+        _rt_check_int('冲锋距离', charge_meters, 0, 1000)
+    if type(clear_path) is not bool:
+        _rt_check_bool('路径畅通', clear_path)
+    if type(aim_rounds) is not int or not 0 <= aim_rounds <= 20:
+        _rt_check_int('瞄准轮数', aim_rounds, 0, 20)
+    if type(willpower) is not bool:
+        _rt_check_bool('消耗意志力', willpower)
+    called_shot = _NO_CALLEDSHOT if called_shot is None else called_shot if type(called_shot) is CalledShot else get_called_shot(called_shot)
+    if called_shot.not_specified is not None:
+        _rt_require_specified(called_shot, '特定部位')
+    if type(targets) is not int or not 1 <= targets <= 100:
+        _rt_check_int('目标数', targets, 1, 100)
+    if type(coup_de_grace) is not bool:
+        _rt_check_bool('致命攻击', coup_de_grace)
+    if type(total_defense) is not bool:
+        _rt_check_bool('防御方全力防御', total_defense)
+    if type(other_bonus) is not int or not -100 <= other_bonus <= 100:
+        _rt_check_int('其他加值', other_bonus, -100, 100)
+    _b = OddsBuilder(ATTACK_FIELDS)
+    _p0 = 1.0
+    if not (hands == 0 or hands == 1 or hands == 2):
+        raise BadHands('用手数必须是1或2（0表示按武器本身）')
+    v_hands_used = weapon.hands if hands == 0 else hands
+    if not (not (weapon.attack_type.two_hands_only and v_hands_used == 1)):
+        raise OneHandBow('“' + _rt_fmt(weapon.name) + '”无法单手使用')
+    v_ranged = weapon.attack_type.ranged
+    v_effective_requirement = weapon.strength - (1 if v_hands_used == 2 and weapon.hands == 1 else 0) + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase) if v_hands_used == 1 and weapon.hands == 2 else 0)
+    v_strength_short = max(0, v_effective_requirement - attacker.strength)
+    v_base_range = weapon.base_range if weapon.base_range > 0 else 10
+    v_range_multiplier = max(1, weapon.attack_type.range_multiplier(attacker, weapon.attack_type) - weapon.attack_type.multiplier_loss_per_short_point * v_strength_short)
+    v_max_range = v_base_range * v_range_multiplier if v_ranged else 0
+    if not (not v_ranged or distance <= v_max_range):
+        raise OutOfRange('目标距离' + _rt_fmt(distance) + '米，超出最大射程' + _rt_fmt(v_max_range) + '米，无法进行有意义的攻击')
+    v_increments = max(0, _rt_ceildiv(distance, v_base_range) - 1) if v_ranged else 0
+    v_range_penalty = 2 * v_increments
+    v_weak_range_penalty = 2 * v_increments if v_strength_short > 0 else 0
+    v_strength_penalty = 2 * v_strength_short
+    if not (not power_attack or not v_ranged):
+        raise MeleeOnly('该选项只能用于近战攻击，而“' + _rt_fmt(weapon.name) + '”是远程武器')
+    if not (charge_meters == 0 or not v_ranged):
+        raise MeleeOnly('该选项只能用于近战攻击，而“' + _rt_fmt(weapon.name) + '”是远程武器')
+    if not (charge_meters == 0 or clear_path):
+        raise ChargeBlocked('冲锋需要一条畅通无阻的清晰路径')
+    if not (charge_meters <= 2 * attacker.move_speed):
+        raise ChargeTooFar('冲锋最多移动移动速度的两倍（' + _rt_fmt(attacker.move_speed) + '×2米），而非' + _rt_fmt(charge_meters) + '米')
+    v_charge_bonus = min(charge_meters * 1, attacker.strength, attacker.basic_defense)
+    v_aim_limit = 3 * v_base_range
+    if not (aim_rounds == 0 or v_ranged and distance <= v_aim_limit):
+        raise AimOutOfReach('只能瞄准最多3个射程单位之内的敌人（' + _rt_fmt(v_aim_limit) + '米以内），目标在' + _rt_fmt(distance) + '米')
+    v_aim_bonus = (min(aim_rounds * 1, 3) // 2) if v_hands_used == 1 and weapon.hands == 2 and weapon.attack_type.one_hand_halves_aim else min(aim_rounds * 1, 3)
+    if not (not willpower or attacker.willpower > 0):
+        raise BadWillpower('没有可消耗的意志力')
+    if not (not called_shot.given or targets == 1):
+        raise CalledShotMultipleTargets('无法同时对' + _rt_fmt(targets) + '个单位进行特定部位攻击')
+    v_called_penalty = called_shot.penalty if called_shot.given else 0
+    if not (not coup_de_grace or defender.helpless):
+        raise NotHelpless('致命攻击只能对处于无助状态的目标发动')
+    if not (not coup_de_grace or defender.has_vitals):
+        raise NoVitals('致命攻击对无致命处的生物或物品没有效果')
+    v_intrinsic_speed = weapon.attack_type.speed if weapon.speed < 0 else weapon.speed
+    v_speed = (0 if total_defense or weapon.attack_type.point_blank_ignores_speed and distance <= 5 else v_intrinsic_speed) + extra_speed
+    v_armor_piercing = weapon.armor_piercing + extra_armor_piercing
+    v_basic_start = 0 if defender.flat_footed or defender.helpless else defender.basic_defense
+    v_basic_left = max(0, v_basic_start - v_speed * 1)
+    v_armor_left = max(0, defender.armor_defense - _rt_floordiv(v_armor_piercing, 2))
+    v_dodge_left = defender.dodge_defense + (v_called_penalty if True and defender.aware and v_basic_start > 0 else 0) + (defender.basic_defense if total_defense else 0)
+    v_cover_left = defender.cover_defense + (2 if defender.prone and v_ranged else 0)
+    v_parry_left = defender.parry_defense
+    v_keep_extras = not True
+    v_defender_extras = (defender.basic_extras if v_basic_left > 0 or v_keep_extras else 0) + (defender.armor_extras if v_armor_left > 0 or v_keep_extras else 0) + (defender.parry_extras if v_parry_left > 0 or v_keep_extras else 0) + (defender.cover_extras if v_cover_left > 0 or v_keep_extras else 0) + (defender.dodge_extras if v_dodge_left > 0 or v_keep_extras else 0)
+    v_remaining_defense = v_basic_left + v_armor_left + v_parry_left + v_cover_left + v_dodge_left
+    v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) - v_range_penalty - v_weak_range_penalty - v_strength_penalty - weapon.oversize_penalty + v_aim_bonus + v_charge_bonus + (2 if power_attack else 0) + (3 if willpower else 0) - v_called_penalty + (2 if defender.prone and not v_ranged else 0) + other_bonus
     v_dice = max(0, v_attack_pool - v_remaining_defense)
     _d42 = _rt_all_succeed_distribution(v_dice) if coup_de_grace else _rt_pool_distribution(v_dice, 10, 8, 10)
     _b.drop(_p0 * _d42.dropped)
@@ -517,13 +652,20 @@ class BombardResult(NamedTuple):
 
 def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, vehicle_mounted: bool = False, other_bonus: int = 0, dice: Optional[DiceSource] = None) -> BombardResult:
     """炮击（DP-15、DP-17、DP-20）"""
-    _rt_check_type('攻击方', attacker, Combatant)
-    _rt_check_type('防御方', defender, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_int('距离', distance, 0, 100000)
-    _rt_check_bool('载具炮', vehicle_mounted)
-    _rt_check_int('其他加值', other_bonus, -100, 100)
-    _rt_require_specified(weapon, '武器')
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(vehicle_mounted) is not bool:
+        _rt_check_bool('载具炮', vehicle_mounted)
+    if type(other_bonus) is not int or not -100 <= other_bonus <= 100:
+        _rt_check_int('其他加值', other_bonus, -100, 100)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -534,7 +676,7 @@ def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     if not (distance <= v_max_range):
         raise OutOfRange('目标距离' + _rt_fmt(distance) + '米，超出最大射程' + _rt_fmt(v_max_range) + '米，无法进行有意义的攻击')
     v_increments = max(0, _rt_ceildiv(distance, v_base_range) - 1)
-    v_attack_pool = (attacker.intelligence + attacker.operation + attacker.specialty if vehicle_mounted else weapon.attack_type.pool(attacker, weapon.attack_type, weapon)) - R_RANGE_PENALTY_PER_INCREMENT * v_increments + other_bonus
+    v_attack_pool = (attacker.intelligence + attacker.operation + attacker.specialty if vehicle_mounted else weapon.attack_type.pool(attacker, weapon.attack_type, weapon)) - 2 * v_increments + other_bonus
     v_small = defender.size < 10
     v_remaining_defense = (0 if defender.flat_footed or defender.helpless else defender.basic_defense) + defender.armor_defense + defender.parry_defense + defender.cover_defense + defender.dodge_defense
     v_defender_extras = defender.basic_extras + defender.armor_extras + defender.parry_extras + defender.cover_extras + defender.dodge_extras
@@ -581,30 +723,96 @@ def bombard_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, di
     if not (distance <= v_max_range):
         raise OutOfRange('目标距离' + _rt_fmt(distance) + '米，超出最大射程' + _rt_fmt(v_max_range) + '米，无法进行有意义的攻击')
     v_increments = max(0, _rt_ceildiv(distance, v_base_range) - 1)
-    v_attack_pool = (attacker.intelligence + attacker.operation + attacker.specialty if vehicle_mounted else weapon.attack_type.pool(attacker, weapon.attack_type, weapon)) - R_RANGE_PENALTY_PER_INCREMENT * v_increments + other_bonus
+    v_attack_pool = (attacker.intelligence + attacker.operation + attacker.specialty if vehicle_mounted else weapon.attack_type.pool(attacker, weapon.attack_type, weapon)) - 2 * v_increments + other_bonus
     v_small = defender.size < 10
     v_remaining_defense = (0 if defender.flat_footed or defender.helpless else defender.basic_defense) + defender.armor_defense + defender.parry_defense + defender.cover_defense + defender.dodge_defense
     v_defender_extras = defender.basic_extras + defender.armor_extras + defender.parry_extras + defender.cover_extras + defender.dodge_extras
-    v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
-    v_attack_successes = v_attack_successes if v_small else 0
-    v_save_successes = _rt_pool_successes(_die, defender.reflex_save, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.reflex_save, 10, 8, 10)
-    v_save_successes = v_save_successes if v_small else 0
-    v_defense_successes = _rt_pool_successes(_die, max(0, v_attack_pool - v_remaining_defense), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool - v_remaining_defense), 10, 8, 10)
-    v_defense_successes = v_defense_successes if not v_small else 0
+    if v_small:
+        v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
+    else:
+        v_attack_successes = 0
+    if v_small:
+        v_save_successes = _rt_pool_successes(_die, defender.reflex_save, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.reflex_save, 10, 8, 10)
+    else:
+        v_save_successes = 0
+    if not v_small:
+        v_defense_successes = _rt_pool_successes(_die, max(0, v_attack_pool - v_remaining_defense), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool - v_remaining_defense), 10, 8, 10)
+    else:
+        v_defense_successes = 0
     v_hit = v_attack_successes + attacker.attack_extras - v_save_successes - defender.save_extras > 0 if v_small else v_defense_successes - v_defender_extras > 0
     v_damage = weapon.bombard_damage if v_hit else 0
     return (v_hit, v_damage, 'pierce', v_small,)
 
 
+def bombard_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, vehicle_mounted: bool = False, other_bonus: int = 0) -> Callable[[DiceSource], Tuple[bool, int, str, bool]]:
+    """炮击: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(vehicle_mounted) is not bool:
+        _rt_check_bool('载具炮', vehicle_mounted)
+    if type(other_bonus) is not int or not -100 <= other_bonus <= 100:
+        _rt_check_int('其他加值', other_bonus, -100, 100)
+    if not (weapon.bombard_damage > 0):
+        raise NotABombard('“' + _rt_fmt(weapon.name) + '”没有【炮击】特性')
+    v_base_range = weapon.base_range if weapon.base_range > 0 else 10
+    v_max_range = v_base_range * weapon.attack_type.range_multiplier(attacker, weapon.attack_type)
+    if not (distance <= v_max_range):
+        raise OutOfRange('目标距离' + _rt_fmt(distance) + '米，超出最大射程' + _rt_fmt(v_max_range) + '米，无法进行有意义的攻击')
+    v_increments = max(0, _rt_ceildiv(distance, v_base_range) - 1)
+    v_attack_pool = (attacker.intelligence + attacker.operation + attacker.specialty if vehicle_mounted else weapon.attack_type.pool(attacker, weapon.attack_type, weapon)) - 2 * v_increments + other_bonus
+    v_small = defender.size < 10
+    v_remaining_defense = (0 if defender.flat_footed or defender.helpless else defender.basic_defense) + defender.armor_defense + defender.parry_defense + defender.cover_defense + defender.dodge_defense
+    v_defender_extras = defender.basic_extras + defender.armor_extras + defender.parry_extras + defender.cover_extras + defender.dodge_extras
+    _o2 = 'pierce'
+    _o3 = v_small
+
+    def _roll(dice: DiceSource) -> Tuple[bool, int, str, bool]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        if v_small:
+            v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
+        else:
+            v_attack_successes = 0
+        if v_small:
+            v_save_successes = _rt_pool_successes(_die, defender.reflex_save, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.reflex_save, 10, 8, 10)
+        else:
+            v_save_successes = 0
+        if not v_small:
+            v_defense_successes = _rt_pool_successes(_die, max(0, v_attack_pool - v_remaining_defense), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool - v_remaining_defense), 10, 8, 10)
+        else:
+            v_defense_successes = 0
+        v_hit = v_attack_successes + attacker.attack_extras - v_save_successes - defender.save_extras > 0 if v_small else v_defense_successes - v_defender_extras > 0
+        v_damage = weapon.bombard_damage if v_hit else 0
+        return (v_hit, v_damage, _o2, _o3, )
+
+    return _roll
+
+
 def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, vehicle_mounted: bool = False, other_bonus: int = 0) -> Odds:
     """炮击: the exact distribution of (('hit', 'damage', 'damage_type', 'used_save'))."""
-    _rt_check_type('攻击方', attacker, Combatant)
-    _rt_check_type('防御方', defender, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_int('距离', distance, 0, 100000)
-    _rt_check_bool('载具炮', vehicle_mounted)
-    _rt_check_int('其他加值', other_bonus, -100, 100)
-    _rt_require_specified(weapon, '武器')
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(vehicle_mounted) is not bool:
+        _rt_check_bool('载具炮', vehicle_mounted)
+    if type(other_bonus) is not int or not -100 <= other_bonus <= 100:
+        _rt_check_int('其他加值', other_bonus, -100, 100)
     _b = OddsBuilder(BOMBARD_FIELDS)
     _p0 = 1.0
     if not (weapon.bombard_damage > 0):
@@ -614,7 +822,7 @@ def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     if not (distance <= v_max_range):
         raise OutOfRange('目标距离' + _rt_fmt(distance) + '米，超出最大射程' + _rt_fmt(v_max_range) + '米，无法进行有意义的攻击')
     v_increments = max(0, _rt_ceildiv(distance, v_base_range) - 1)
-    v_attack_pool = (attacker.intelligence + attacker.operation + attacker.specialty if vehicle_mounted else weapon.attack_type.pool(attacker, weapon.attack_type, weapon)) - R_RANGE_PENALTY_PER_INCREMENT * v_increments + other_bonus
+    v_attack_pool = (attacker.intelligence + attacker.operation + attacker.specialty if vehicle_mounted else weapon.attack_type.pool(attacker, weapon.attack_type, weapon)) - 2 * v_increments + other_bonus
     v_small = defender.size < 10
     v_remaining_defense = (0 if defender.flat_footed or defender.helpless else defender.basic_defense) + defender.armor_defense + defender.parry_defense + defender.cover_defense + defender.dodge_defense
     v_defender_extras = defender.basic_extras + defender.armor_extras + defender.parry_extras + defender.cover_extras + defender.dodge_extras
@@ -664,15 +872,17 @@ class ParryResult(NamedTuple):
 
 def parry(defender: Combatant, weapon: Union[Weapon, str, None] = None, *, dice: Optional[DiceSource] = None) -> ParryResult:
     """格挡加值（DP-41、DP-42）"""
-    _rt_check_type('防御方', defender, Combatant)
-    weapon = get_weapon(weapon) if weapon is not None else _NO_WEAPON
-    _rt_require_specified(weapon, '武器')
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    weapon = _NO_WEAPON if weapon is None else weapon if type(weapon) is Weapon else get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if not (not weapon.given or not weapon.natural):
         raise MeleeOnly('该选项只能用于近战攻击，而“' + _rt_fmt(weapon.name) + '”是远程武器')
-    v_bonus = _rt_floordiv(defender.martial + defender.specialty, R_PARRY_DIVISOR) + (weapon.size if weapon.given and weapon.parry > 0 else 0)
+    v_bonus = _rt_floordiv(defender.martial + defender.specialty, 2) + (weapon.size if weapon.given and weapon.parry > 0 else 0)
     _trace.append(_rt_TraceStep("let", '格挡加值' + _rt_fmt(v_bonus), (('bonus', v_bonus),)))
     return ParryResult(v_bonus, tuple(_rolls), tuple(_trace))
 
@@ -682,20 +892,42 @@ def parry_fast(defender: Combatant, weapon: Weapon = _NO_WEAPON, *, dice: DiceSo
     _die = dice.die
     if not (not weapon.given or not weapon.natural):
         raise MeleeOnly('该选项只能用于近战攻击，而“' + _rt_fmt(weapon.name) + '”是远程武器')
-    v_bonus = _rt_floordiv(defender.martial + defender.specialty, R_PARRY_DIVISOR) + (weapon.size if weapon.given and weapon.parry > 0 else 0)
+    v_bonus = _rt_floordiv(defender.martial + defender.specialty, 2) + (weapon.size if weapon.given and weapon.parry > 0 else 0)
     return (v_bonus,)
+
+
+def parry_prepare(defender: Combatant, weapon: Union[Weapon, str, None] = None) -> Callable[[DiceSource], Tuple[int]]:
+    """格挡加值: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    weapon = _NO_WEAPON if weapon is None else weapon if type(weapon) is Weapon else get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if not (not weapon.given or not weapon.natural):
+        raise MeleeOnly('该选项只能用于近战攻击，而“' + _rt_fmt(weapon.name) + '”是远程武器')
+    v_bonus = _rt_floordiv(defender.martial + defender.specialty, 2) + (weapon.size if weapon.given and weapon.parry > 0 else 0)
+    _o0 = v_bonus
+
+    def _roll(dice: DiceSource) -> Tuple[int]:
+        _die = dice.die
+        return (_o0, )
+
+    return _roll
 
 
 def parry_odds(defender: Combatant, weapon: Union[Weapon, str, None] = None) -> Odds:
     """格挡加值: the exact distribution of (('parry_bonus',))."""
-    _rt_check_type('防御方', defender, Combatant)
-    weapon = get_weapon(weapon) if weapon is not None else _NO_WEAPON
-    _rt_require_specified(weapon, '武器')
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    weapon = _NO_WEAPON if weapon is None else weapon if type(weapon) is Weapon else get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
     _b = OddsBuilder(PARRY_FIELDS)
     _p0 = 1.0
     if not (not weapon.given or not weapon.natural):
         raise MeleeOnly('该选项只能用于近战攻击，而“' + _rt_fmt(weapon.name) + '”是远程武器')
-    v_bonus = _rt_floordiv(defender.martial + defender.specialty, R_PARRY_DIVISOR) + (weapon.size if weapon.given and weapon.parry > 0 else 0)
+    v_bonus = _rt_floordiv(defender.martial + defender.specialty, 2) + (weapon.size if weapon.given and weapon.parry > 0 else 0)
     _b.add((v_bonus,), _p0)
     return _b.build()
 
@@ -730,15 +962,18 @@ class ActiveCoverResult(NamedTuple):
 
 def active_cover(defender: Combatant, *, cover_size: int = 0, shield: Union[Weapon, str, None] = None, dice: Optional[DiceSource] = None) -> ActiveCoverResult:
     """主动掩蔽（DP-43）"""
-    _rt_check_type('防御方', defender, Combatant)
-    _rt_check_int('掩蔽物体积', cover_size, 0, 100)
-    shield = get_weapon(shield) if shield is not None else _NO_WEAPON
-    _rt_require_specified(shield, '格挡物品')
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(cover_size) is not int or not 0 <= cover_size <= 100:
+        _rt_check_int('掩蔽物体积', cover_size, 0, 100)
+    shield = _NO_WEAPON if shield is None else shield if type(shield) is Weapon else get_weapon(shield)
+    if shield.not_specified is not None:
+        _rt_require_specified(shield, '格挡物品')
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_full = not shield.given and cover_size >= 2 * defender.size
-    v_cover = shield.parry if shield.given else max(0, R_COVER_BASE - (defender.size - cover_size))
+    v_cover = shield.parry if shield.given else max(0, 5 - (defender.size - cover_size))
     _trace.append(_rt_TraceStep("let", '掩蔽值' + _rt_fmt(v_cover), (('cover', v_cover),)))
     return ActiveCoverResult(v_cover, v_full, tuple(_rolls), tuple(_trace))
 
@@ -747,20 +982,45 @@ def active_cover_fast(defender: Combatant, *, cover_size: int = 0, shield: Weapo
     """主动掩蔽: outcome only, no trace and no input checks."""
     _die = dice.die
     v_full = not shield.given and cover_size >= 2 * defender.size
-    v_cover = shield.parry if shield.given else max(0, R_COVER_BASE - (defender.size - cover_size))
+    v_cover = shield.parry if shield.given else max(0, 5 - (defender.size - cover_size))
     return (v_cover, v_full,)
+
+
+def active_cover_prepare(defender: Combatant, *, cover_size: int = 0, shield: Union[Weapon, str, None] = None) -> Callable[[DiceSource], Tuple[int, bool]]:
+    """主动掩蔽: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(cover_size) is not int or not 0 <= cover_size <= 100:
+        _rt_check_int('掩蔽物体积', cover_size, 0, 100)
+    shield = _NO_WEAPON if shield is None else shield if type(shield) is Weapon else get_weapon(shield)
+    if shield.not_specified is not None:
+        _rt_require_specified(shield, '格挡物品')
+    v_full = not shield.given and cover_size >= 2 * defender.size
+    v_cover = shield.parry if shield.given else max(0, 5 - (defender.size - cover_size))
+    _o0 = v_cover
+    _o1 = v_full
+
+    def _roll(dice: DiceSource) -> Tuple[int, bool]:
+        _die = dice.die
+        return (_o0, _o1, )
+
+    return _roll
 
 
 def active_cover_odds(defender: Combatant, *, cover_size: int = 0, shield: Union[Weapon, str, None] = None) -> Odds:
     """主动掩蔽: the exact distribution of (('cover', 'full_cover'))."""
-    _rt_check_type('防御方', defender, Combatant)
-    _rt_check_int('掩蔽物体积', cover_size, 0, 100)
-    shield = get_weapon(shield) if shield is not None else _NO_WEAPON
-    _rt_require_specified(shield, '格挡物品')
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(cover_size) is not int or not 0 <= cover_size <= 100:
+        _rt_check_int('掩蔽物体积', cover_size, 0, 100)
+    shield = _NO_WEAPON if shield is None else shield if type(shield) is Weapon else get_weapon(shield)
+    if shield.not_specified is not None:
+        _rt_require_specified(shield, '格挡物品')
     _b = OddsBuilder(ACTIVE_COVER_FIELDS)
     _p0 = 1.0
     v_full = not shield.given and cover_size >= 2 * defender.size
-    v_cover = shield.parry if shield.given else max(0, R_COVER_BASE - (defender.size - cover_size))
+    v_cover = shield.parry if shield.given else max(0, 5 - (defender.size - cover_size))
     _b.add((v_cover, v_full,), _p0)
     return _b.build()
 
@@ -793,7 +1053,8 @@ class TotalDefenseResult(NamedTuple):
 
 def total_defense(defender: Combatant, *, dice: Optional[DiceSource] = None) -> TotalDefenseResult:
     """全力防御（DP-40）"""
-    _rt_check_type('防御方', defender, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -809,9 +1070,25 @@ def total_defense_fast(defender: Combatant, dice: DiceSource) -> Tuple[int]:
     return (v_bonus,)
 
 
+def total_defense_prepare(defender: Combatant) -> Callable[[DiceSource], Tuple[int]]:
+    """全力防御: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    v_bonus = defender.basic_defense
+    _o0 = v_bonus
+
+    def _roll(dice: DiceSource) -> Tuple[int]:
+        _die = dice.die
+        return (_o0, )
+
+    return _roll
+
+
 def total_defense_odds(defender: Combatant) -> Odds:
     """全力防御: the exact distribution of (('dodge_bonus',))."""
-    _rt_check_type('防御方', defender, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
     _b = OddsBuilder(TOTAL_DEFENSE_FIELDS)
     _p0 = 1.0
     v_bonus = defender.basic_defense
@@ -851,14 +1128,16 @@ class WillpowerSpendResult(NamedTuple):
 
 def willpower_spend(character: Combatant, use: int, *, dice: Optional[DiceSource] = None) -> WillpowerSpendResult:
     """意志力的使用（DP-64）"""
-    _rt_check_type('人物', character, Combatant)
-    _rt_check_int('用法', use, 1, 4)
+    if type(character) is not Combatant:
+        _rt_check_type('人物', character, Combatant)
+    if type(use) is not int or not 1 <= use <= 4:
+        _rt_check_int('用法', use, 1, 4)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if not (character.willpower > 0):
         raise BadWillpower('没有可消耗的意志力')
-    v_bonus = R_WILLPOWER_CHECK_BONUS if use == 1 else R_WILLPOWER_DEFENSE_BONUS if use == 2 else R_WILLPOWER_MOVE_BONUS if use == 3 else 0
+    v_bonus = 3 if use == 1 else 2 if use == 2 else 10 if use == 3 else 0
     return WillpowerSpendResult(v_bonus, character.willpower - 1, use == 4, tuple(_rolls), tuple(_trace))
 
 
@@ -867,19 +1146,42 @@ def willpower_spend_fast(character: Combatant, use: int, dice: DiceSource) -> Tu
     _die = dice.die
     if not (character.willpower > 0):
         raise BadWillpower('没有可消耗的意志力')
-    v_bonus = R_WILLPOWER_CHECK_BONUS if use == 1 else R_WILLPOWER_DEFENSE_BONUS if use == 2 else R_WILLPOWER_MOVE_BONUS if use == 3 else 0
+    v_bonus = 3 if use == 1 else 2 if use == 2 else 10 if use == 3 else 0
     return (v_bonus, character.willpower - 1, use == 4,)
+
+
+def willpower_spend_prepare(character: Combatant, use: int) -> Callable[[DiceSource], Tuple[int, int, bool]]:
+    """意志力的使用: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(character) is not Combatant:
+        _rt_check_type('人物', character, Combatant)
+    if type(use) is not int or not 1 <= use <= 4:
+        _rt_check_int('用法', use, 1, 4)
+    if not (character.willpower > 0):
+        raise BadWillpower('没有可消耗的意志力')
+    v_bonus = 3 if use == 1 else 2 if use == 2 else 10 if use == 3 else 0
+    _o0 = v_bonus
+    _o1 = character.willpower - 1
+    _o2 = use == 4
+
+    def _roll(dice: DiceSource) -> Tuple[int, int, bool]:
+        _die = dice.die
+        return (_o0, _o1, _o2, )
+
+    return _roll
 
 
 def willpower_spend_odds(character: Combatant, use: int) -> Odds:
     """意志力的使用: the exact distribution of (('bonus', 'willpower_left', 'stays_conscious'))."""
-    _rt_check_type('人物', character, Combatant)
-    _rt_check_int('用法', use, 1, 4)
+    if type(character) is not Combatant:
+        _rt_check_type('人物', character, Combatant)
+    if type(use) is not int or not 1 <= use <= 4:
+        _rt_check_int('用法', use, 1, 4)
     _b = OddsBuilder(WILLPOWER_SPEND_FIELDS)
     _p0 = 1.0
     if not (character.willpower > 0):
         raise BadWillpower('没有可消耗的意志力')
-    v_bonus = R_WILLPOWER_CHECK_BONUS if use == 1 else R_WILLPOWER_DEFENSE_BONUS if use == 2 else R_WILLPOWER_MOVE_BONUS if use == 3 else 0
+    v_bonus = 3 if use == 1 else 2 if use == 2 else 10 if use == 3 else 0
     _b.add((v_bonus, character.willpower - 1, use == 4,), _p0)
     return _b.build()
 
@@ -918,14 +1220,22 @@ class SaveContestResult(NamedTuple):
 
 def save_contest(attack_dice: int, *, attack_extras: int = 0, save_dice: int, save_extras: int = 0, speed: int = 0, armor_piercing: int = 0, damage_type: Union[DamageType, str] = 'mental', dice: Optional[DiceSource] = None) -> SaveContestResult:
     """攻击与豁免的对抗（DP-06、DP-07、DP-16）"""
-    _rt_check_int('攻击DP', attack_dice, 0, 200)
-    _rt_check_int('攻击附加成功', attack_extras, 0, 50)
-    _rt_check_int('豁免DP', save_dice, 0, 200)
-    _rt_check_int('豁免附加成功', save_extras, 0, 50)
-    _rt_check_int('高速', speed, 0, 30)
-    _rt_check_int('破甲', armor_piercing, 0, 40)
-    damage_type = get_damage_type(damage_type)
-    _rt_require_specified(damage_type, '伤害类型')
+    if type(attack_dice) is not int or not 0 <= attack_dice <= 200:
+        _rt_check_int('攻击DP', attack_dice, 0, 200)
+    if type(attack_extras) is not int or not 0 <= attack_extras <= 50:
+        _rt_check_int('攻击附加成功', attack_extras, 0, 50)
+    if type(save_dice) is not int or not 0 <= save_dice <= 200:
+        _rt_check_int('豁免DP', save_dice, 0, 200)
+    if type(save_extras) is not int or not 0 <= save_extras <= 50:
+        _rt_check_int('豁免附加成功', save_extras, 0, 50)
+    if type(speed) is not int or not 0 <= speed <= 30:
+        _rt_check_int('高速', speed, 0, 30)
+    if type(armor_piercing) is not int or not 0 <= armor_piercing <= 40:
+        _rt_check_int('破甲', armor_piercing, 0, 40)
+    if type(damage_type) is not DamageType:
+        damage_type = get_damage_type(damage_type)
+    if damage_type.not_specified is not None:
+        _rt_require_specified(damage_type, '伤害类型')
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -956,16 +1266,56 @@ def save_contest_fast(attack_dice: int, *, attack_extras: int = 0, save_dice: in
     return (v_net > 0, v_net, v_net, damage_type.id,)
 
 
+def save_contest_prepare(attack_dice: int, *, attack_extras: int = 0, save_dice: int, save_extras: int = 0, speed: int = 0, armor_piercing: int = 0, damage_type: Union[DamageType, str] = 'mental') -> Callable[[DiceSource], Tuple[bool, int, int, str]]:
+    """攻击与豁免的对抗: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(attack_dice) is not int or not 0 <= attack_dice <= 200:
+        _rt_check_int('攻击DP', attack_dice, 0, 200)
+    if type(attack_extras) is not int or not 0 <= attack_extras <= 50:
+        _rt_check_int('攻击附加成功', attack_extras, 0, 50)
+    if type(save_dice) is not int or not 0 <= save_dice <= 200:
+        _rt_check_int('豁免DP', save_dice, 0, 200)
+    if type(save_extras) is not int or not 0 <= save_extras <= 50:
+        _rt_check_int('豁免附加成功', save_extras, 0, 50)
+    if type(speed) is not int or not 0 <= speed <= 30:
+        _rt_check_int('高速', speed, 0, 30)
+    if type(armor_piercing) is not int or not 0 <= armor_piercing <= 40:
+        _rt_check_int('破甲', armor_piercing, 0, 40)
+    if type(damage_type) is not DamageType:
+        damage_type = get_damage_type(damage_type)
+    if damage_type.not_specified is not None:
+        _rt_require_specified(damage_type, '伤害类型')
+    _o3 = damage_type.id
+
+    def _roll(dice: DiceSource) -> Tuple[bool, int, int, str]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        v_attack_successes = _rt_pool_successes(_die, attack_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, attack_dice, 10, 8, 10)
+        v_save_successes = _rt_pool_successes(_die, save_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, save_dice, 10, 8, 10)
+        v_net = max(0, v_attack_successes + attack_extras - v_save_successes - save_extras)
+        return (v_net > 0, v_net, v_net, _o3, )
+
+    return _roll
+
+
 def save_contest_odds(attack_dice: int, *, attack_extras: int = 0, save_dice: int, save_extras: int = 0, speed: int = 0, armor_piercing: int = 0, damage_type: Union[DamageType, str] = 'mental') -> Odds:
     """攻击与豁免的对抗: the exact distribution of (('hit', 'net', 'damage', 'damage_type'))."""
-    _rt_check_int('攻击DP', attack_dice, 0, 200)
-    _rt_check_int('攻击附加成功', attack_extras, 0, 50)
-    _rt_check_int('豁免DP', save_dice, 0, 200)
-    _rt_check_int('豁免附加成功', save_extras, 0, 50)
-    _rt_check_int('高速', speed, 0, 30)
-    _rt_check_int('破甲', armor_piercing, 0, 40)
-    damage_type = get_damage_type(damage_type)
-    _rt_require_specified(damage_type, '伤害类型')
+    if type(attack_dice) is not int or not 0 <= attack_dice <= 200:
+        _rt_check_int('攻击DP', attack_dice, 0, 200)
+    if type(attack_extras) is not int or not 0 <= attack_extras <= 50:
+        _rt_check_int('攻击附加成功', attack_extras, 0, 50)
+    if type(save_dice) is not int or not 0 <= save_dice <= 200:
+        _rt_check_int('豁免DP', save_dice, 0, 200)
+    if type(save_extras) is not int or not 0 <= save_extras <= 50:
+        _rt_check_int('豁免附加成功', save_extras, 0, 50)
+    if type(speed) is not int or not 0 <= speed <= 30:
+        _rt_check_int('高速', speed, 0, 30)
+    if type(armor_piercing) is not int or not 0 <= armor_piercing <= 40:
+        _rt_check_int('破甲', armor_piercing, 0, 40)
+    if type(damage_type) is not DamageType:
+        damage_type = get_damage_type(damage_type)
+    if damage_type.not_specified is not None:
+        _rt_require_specified(damage_type, '伤害类型')
     _b = OddsBuilder(SAVE_CONTEST_FIELDS)
     _p0 = 1.0
     _d2 = _rt_pool_distribution(attack_dice, 10, 8, 10)
@@ -1015,18 +1365,23 @@ class TripResult(NamedTuple):
 
 def trip(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *, flying: bool = False, dice: Optional[DiceSource] = None) -> TripResult:
     """绊摔（DP-50）"""
-    _rt_check_type('攻击方', attacker, Combatant)
-    _rt_check_type('防御方', defender, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_bool('飞行目标', flying)
-    _rt_require_specified(weapon, '武器')
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(flying) is not bool:
+        _rt_check_bool('飞行目标', flying)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if not (weapon.natural or weapon.can_trip):
         raise MeleeOnly('该选项只能用于近战攻击，而“' + _rt_fmt(weapon.name) + '”是远程武器')
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
-    v_leg_bonus = R_TRIP_BONUS_PER_LEG_PAIR * (max(0, defender.legs - 2) // 2)
+    v_leg_bonus = 2 * (max(0, defender.legs - 2) // 2)
     v_defend_pool = max(defender.dexterity, defender.strength) + defender.athletics + defender.balance + v_leg_bonus
     _r5 = _rt_roll_pool(_source, _POOL, max(0, v_attack_pool), attacker.attack_extras, False)
     _rolls.append(_r5)
@@ -1052,7 +1407,7 @@ def trip_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = WEAPONS
     if not (weapon.natural or weapon.can_trip):
         raise MeleeOnly('该选项只能用于近战攻击，而“' + _rt_fmt(weapon.name) + '”是远程武器')
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
-    v_leg_bonus = R_TRIP_BONUS_PER_LEG_PAIR * (max(0, defender.legs - 2) // 2)
+    v_leg_bonus = 2 * (max(0, defender.legs - 2) // 2)
     v_defend_pool = max(defender.dexterity, defender.strength) + defender.athletics + defender.balance + v_leg_bonus
     v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
     v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_defend_pool, 10, 8, 10)
@@ -1061,19 +1416,55 @@ def trip_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = WEAPONS
     return (v_success, max(0, v_net), v_success and not flying, max(0, v_net) if flying else 0,)
 
 
+def trip_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *, flying: bool = False) -> Callable[[DiceSource], Tuple[bool, int, bool, int]]:
+    """绊摔: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(flying) is not bool:
+        _rt_check_bool('飞行目标', flying)
+    if not (weapon.natural or weapon.can_trip):
+        raise MeleeOnly('该选项只能用于近战攻击，而“' + _rt_fmt(weapon.name) + '”是远程武器')
+    v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
+    v_leg_bonus = 2 * (max(0, defender.legs - 2) // 2)
+    v_defend_pool = max(defender.dexterity, defender.strength) + defender.athletics + defender.balance + v_leg_bonus
+
+    def _roll(dice: DiceSource) -> Tuple[bool, int, bool, int]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
+        v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_defend_pool, 10, 8, 10)
+        v_net = v_attack_successes + attacker.attack_extras - v_defend_successes
+        v_success = v_net > 0
+        return (v_success, max(0, v_net), v_success and not flying, max(0, v_net) if flying else 0, )
+
+    return _roll
+
+
 def trip_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *, flying: bool = False) -> Odds:
     """绊摔: the exact distribution of (('success', 'net', 'prone', 'flight_speed_loss'))."""
-    _rt_check_type('攻击方', attacker, Combatant)
-    _rt_check_type('防御方', defender, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_bool('飞行目标', flying)
-    _rt_require_specified(weapon, '武器')
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(flying) is not bool:
+        _rt_check_bool('飞行目标', flying)
     _b = OddsBuilder(TRIP_FIELDS)
     _p0 = 1.0
     if not (weapon.natural or weapon.can_trip):
         raise MeleeOnly('该选项只能用于近战攻击，而“' + _rt_fmt(weapon.name) + '”是远程武器')
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
-    v_leg_bonus = R_TRIP_BONUS_PER_LEG_PAIR * (max(0, defender.legs - 2) // 2)
+    v_leg_bonus = 2 * (max(0, defender.legs - 2) // 2)
     v_defend_pool = max(defender.dexterity, defender.strength) + defender.athletics + defender.balance + v_leg_bonus
     _d5 = _rt_pool_distribution(max(0, v_attack_pool), 10, 8, 10)
     _b.drop(_p0 * _d5.dropped)
@@ -1125,16 +1516,21 @@ class BullRushResult(NamedTuple):
 
 def bull_rush(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str, None] = None, *, knock_down: bool = False, returned: bool = False, dice: Optional[DiceSource] = None) -> BullRushResult:
     """冲撞（DP-51）"""
-    _rt_check_type('攻击方', attacker, Combatant)
-    _rt_check_type('防御方', defender, Combatant)
-    weapon = get_weapon(weapon) if weapon is not None else _NO_WEAPON
-    _rt_check_bool('选择击倒', knock_down)
-    _rt_check_bool('反冲撞', returned)
-    _rt_require_specified(weapon, '武器')
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    weapon = _NO_WEAPON if weapon is None else weapon if type(weapon) is Weapon else get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(knock_down) is not bool:
+        _rt_check_bool('选择击倒', knock_down)
+    if type(returned) is not bool:
+        _rt_check_bool('反冲撞', returned)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
-    v_attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0) - (R_BULL_RUSH_RETURN_PENALTY if returned else 0)
+    v_attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0) - (2 if returned else 0)
     v_defend_pool = max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
     _r3 = _rt_roll_pool(_source, _POOL, max(0, v_attack_pool), attacker.attack_extras, False)
     _rolls.append(_r3)
@@ -1146,7 +1542,7 @@ def bull_rush(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('抵挡检定', _r4), (("command", _r4.command), ("faces", _r4.faces), ('defend_successes', v_defend_successes))))
     v_net = v_attack_successes + attacker.attack_extras - v_defend_successes
     v_success = v_net > 0
-    v_push = 1 + _rt_floordiv(v_net, R_BULL_RUSH_METERS_PER_NET) if v_success and not knock_down else 0
+    v_push = 1 + _rt_floordiv(v_net, 3) if v_success and not knock_down else 0
     if v_success and knock_down:
         _trace.append(_rt_TraceStep("note", '对方被击倒'))
     if v_success and not knock_down:
@@ -1160,27 +1556,62 @@ def bull_rush_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = _N
     """冲撞: outcome only, no trace and no input checks."""
     _die = dice.die
     _rand = getattr(dice, "random", None)
-    v_attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0) - (R_BULL_RUSH_RETURN_PENALTY if returned else 0)
+    v_attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0) - (2 if returned else 0)
     v_defend_pool = max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
     v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
     v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_defend_pool, 10, 8, 10)
     v_net = v_attack_successes + attacker.attack_extras - v_defend_successes
     v_success = v_net > 0
-    v_push = 1 + _rt_floordiv(v_net, R_BULL_RUSH_METERS_PER_NET) if v_success and not knock_down else 0
+    v_push = 1 + _rt_floordiv(v_net, 3) if v_success and not knock_down else 0
     return (v_success, max(0, v_net), v_success and knock_down, v_push, not v_success,)
+
+
+def bull_rush_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str, None] = None, *, knock_down: bool = False, returned: bool = False) -> Callable[[DiceSource], Tuple[bool, int, bool, int, bool]]:
+    """冲撞: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    weapon = _NO_WEAPON if weapon is None else weapon if type(weapon) is Weapon else get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(knock_down) is not bool:
+        _rt_check_bool('选择击倒', knock_down)
+    if type(returned) is not bool:
+        _rt_check_bool('反冲撞', returned)
+    v_attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0) - (2 if returned else 0)
+    v_defend_pool = max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
+
+    def _roll(dice: DiceSource) -> Tuple[bool, int, bool, int, bool]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
+        v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_defend_pool, 10, 8, 10)
+        v_net = v_attack_successes + attacker.attack_extras - v_defend_successes
+        v_success = v_net > 0
+        v_push = 1 + _rt_floordiv(v_net, 3) if v_success and not knock_down else 0
+        return (v_success, max(0, v_net), v_success and knock_down, v_push, not v_success, )
+
+    return _roll
 
 
 def bull_rush_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str, None] = None, *, knock_down: bool = False, returned: bool = False) -> Odds:
     """冲撞: the exact distribution of (('success', 'net', 'prone', 'push_meters', 'may_return'))."""
-    _rt_check_type('攻击方', attacker, Combatant)
-    _rt_check_type('防御方', defender, Combatant)
-    weapon = get_weapon(weapon) if weapon is not None else _NO_WEAPON
-    _rt_check_bool('选择击倒', knock_down)
-    _rt_check_bool('反冲撞', returned)
-    _rt_require_specified(weapon, '武器')
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    weapon = _NO_WEAPON if weapon is None else weapon if type(weapon) is Weapon else get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(knock_down) is not bool:
+        _rt_check_bool('选择击倒', knock_down)
+    if type(returned) is not bool:
+        _rt_check_bool('反冲撞', returned)
     _b = OddsBuilder(BULL_RUSH_FIELDS)
     _p0 = 1.0
-    v_attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0) - (R_BULL_RUSH_RETURN_PENALTY if returned else 0)
+    v_attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0) - (2 if returned else 0)
     v_defend_pool = max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
     _d3 = _rt_pool_distribution(max(0, v_attack_pool), 10, 8, 10)
     _b.drop(_p0 * _d3.dropped)
@@ -1192,7 +1623,7 @@ def bull_rush_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
             _p2 = _p1 * _q4
             v_net = v_attack_successes + attacker.attack_extras - v_defend_successes
             v_success = v_net > 0
-            v_push = 1 + _rt_floordiv(v_net, R_BULL_RUSH_METERS_PER_NET) if v_success and not knock_down else 0
+            v_push = 1 + _rt_floordiv(v_net, 3) if v_success and not knock_down else 0
             _b.add((v_success, max(0, v_net), v_success and knock_down, v_push, not v_success,), _p2)
     return _b.build()
 
@@ -1233,11 +1664,16 @@ class GrappleResult(NamedTuple):
 
 def grapple(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *, held_item_size: int = -1, dice: Optional[DiceSource] = None) -> GrappleResult:
     """擒抱（DP-52、DP-54）"""
-    _rt_check_type('攻击方', attacker, Combatant)
-    _rt_check_type('防御方', defender, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_int('手持物品体积', held_item_size, -1, 40)
-    _rt_require_specified(weapon, '武器')
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(held_item_size) is not int or not -1 <= held_item_size <= 40:
+        _rt_check_int('手持物品体积', held_item_size, -1, 40)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -1267,7 +1703,7 @@ def grapple(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
         v_resist = 0
     v_net = v_hold - v_resist if v_touched else 0
     v_success = v_touched and v_net > 0
-    v_cling = attacker.size * R_CLING_SIZE_DIVISOR < defender.size
+    v_cling = attacker.size * 4 < defender.size
     if v_success and not v_cling:
         _trace.append(_rt_TraceStep("note", '擒抱成功，失败方在攻击、格挡与需要肢体动作的能力上−' + _rt_fmt(v_net)))
     if v_success and v_cling:
@@ -1286,23 +1722,72 @@ def grapple_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = WEAP
     v_touched = v_touch + attacker.attack_extras >= 1
     v_contest_pool = attacker.strength + attacker.martial + attacker.specialty
     v_resist_pool = max(defender.strength + defender.martial + defender.specialty, defender.reflex_save)
-    v_hold = _rt_pool_successes(_die, v_contest_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_contest_pool, 10, 8, 10)
-    v_hold = v_hold if v_touched else 0
-    v_resist = _rt_pool_successes(_die, v_resist_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_resist_pool, 10, 8, 10)
-    v_resist = v_resist if v_touched else 0
+    if v_touched:
+        v_hold = _rt_pool_successes(_die, v_contest_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_contest_pool, 10, 8, 10)
+    else:
+        v_hold = 0
+    if v_touched:
+        v_resist = _rt_pool_successes(_die, v_resist_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_resist_pool, 10, 8, 10)
+    else:
+        v_resist = 0
     v_net = v_hold - v_resist if v_touched else 0
     v_success = v_touched and v_net > 0
-    v_cling = attacker.size * R_CLING_SIZE_DIVISOR < defender.size
+    v_cling = attacker.size * 4 < defender.size
     return (v_success, v_touched, max(0, v_net), v_success and v_cling, v_net if v_success else 0,)
+
+
+def grapple_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *, held_item_size: int = -1) -> Callable[[DiceSource], Tuple[bool, bool, int, bool, int]]:
+    """擒抱: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(held_item_size) is not int or not -1 <= held_item_size <= 40:
+        _rt_check_int('手持物品体积', held_item_size, -1, 40)
+    if not (held_item_size < 0 or held_item_size <= attacker.size - 3 or weapon.can_grapple):
+        raise TooManyHandsFree('只有空手或持有体积不大于自身体积−3的物品时才能擒抱')
+    v_touch_pool = max(attacker.strength, attacker.dexterity) + attacker.martial + attacker.specialty + (weapon.damage if weapon.can_grapple else 0)
+    v_contest_pool = attacker.strength + attacker.martial + attacker.specialty
+    v_resist_pool = max(defender.strength + defender.martial + defender.specialty, defender.reflex_save)
+    v_cling = attacker.size * 4 < defender.size
+
+    def _roll(dice: DiceSource) -> Tuple[bool, bool, int, bool, int]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        v_touch = _rt_pool_successes(_die, v_touch_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_touch_pool, 10, 8, 10)
+        v_touched = v_touch + attacker.attack_extras >= 1
+        if v_touched:
+            v_hold = _rt_pool_successes(_die, v_contest_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_contest_pool, 10, 8, 10)
+        else:
+            v_hold = 0
+        if v_touched:
+            v_resist = _rt_pool_successes(_die, v_resist_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_resist_pool, 10, 8, 10)
+        else:
+            v_resist = 0
+        v_net = v_hold - v_resist if v_touched else 0
+        v_success = v_touched and v_net > 0
+        return (v_success, v_touched, max(0, v_net), v_success and v_cling, v_net if v_success else 0, )
+
+    return _roll
 
 
 def grapple_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *, held_item_size: int = -1) -> Odds:
     """擒抱: the exact distribution of (('success', 'touched', 'net', 'cling', 'loser_penalty'))."""
-    _rt_check_type('攻击方', attacker, Combatant)
-    _rt_check_type('防御方', defender, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_int('手持物品体积', held_item_size, -1, 40)
-    _rt_require_specified(weapon, '武器')
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(held_item_size) is not int or not -1 <= held_item_size <= 40:
+        _rt_check_int('手持物品体积', held_item_size, -1, 40)
     _b = OddsBuilder(GRAPPLE_FIELDS)
     _p0 = 1.0
     if not (held_item_size < 0 or held_item_size <= attacker.size - 3 or weapon.can_grapple):
@@ -1325,7 +1810,7 @@ def grapple_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
                 _p3 = _p2 * _q8
                 v_net = v_hold - v_resist if v_touched else 0
                 v_success = v_touched and v_net > 0
-                v_cling = attacker.size * R_CLING_SIZE_DIVISOR < defender.size
+                v_cling = attacker.size * 4 < defender.size
                 _b.add((v_success, v_touched, max(0, v_net), v_success and v_cling, v_net if v_success else 0,), _p3)
     return _b.build()
 
@@ -1364,8 +1849,10 @@ class PinResult(NamedTuple):
 
 def pin(attacker: Combatant, defender: Combatant, *, dice: Optional[DiceSource] = None) -> PinResult:
     """压制对手（DP-53）"""
-    _rt_check_type('攻击方', attacker, Combatant)
-    _rt_check_type('防御方', defender, Combatant)
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -1395,10 +1882,32 @@ def pin_fast(attacker: Combatant, defender: Combatant, dice: DiceSource) -> Tupl
     return (v_success, max(0, v_net), v_success and v_net > defender.strength, 2 if v_success else 1,)
 
 
+def pin_prepare(attacker: Combatant, defender: Combatant) -> Callable[[DiceSource], Tuple[bool, int, bool, int]]:
+    """压制对手: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+
+    def _roll(dice: DiceSource) -> Tuple[bool, int, bool, int]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        v_hold = _rt_pool_successes(_die, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
+        v_resist = _rt_pool_successes(_die, max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10)
+        v_net = v_hold - v_resist
+        v_success = v_net > 0
+        return (v_success, max(0, v_net), v_success and v_net > defender.strength, 2 if v_success else 1, )
+
+    return _roll
+
+
 def pin_odds(attacker: Combatant, defender: Combatant) -> Odds:
     """压制对手: the exact distribution of (('success', 'net', 'body_cover', 'escapes_needed'))."""
-    _rt_check_type('攻击方', attacker, Combatant)
-    _rt_check_type('防御方', defender, Combatant)
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
     _b = OddsBuilder(PIN_FIELDS)
     _p0 = 1.0
     _d1 = _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
@@ -1447,9 +1956,12 @@ class FeintResult(NamedTuple):
 
 def feint(attacker: Combatant, defender: Combatant, *, penalty: int = 0, dice: Optional[DiceSource] = None) -> FeintResult:
     """虚招（DP-55）"""
-    _rt_check_type('攻击方', attacker, Combatant)
-    _rt_check_type('防御方', defender, Combatant)
-    _rt_check_int('非类人减值', penalty, 0, 20)
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(penalty) is not int or not 0 <= penalty <= 20:
+        _rt_check_int('非类人减值', penalty, 0, 20)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -1465,7 +1977,7 @@ def feint(attacker: Combatant, defender: Combatant, *, penalty: int = 0, dice: O
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('察言观色', _r3), (("command", _r3.command), ("faces", _r3.faces), ('read_successes', v_read_successes))))
     v_net = v_feint_successes - v_read_successes
     v_success = v_net > 0
-    v_parry_penalty = min(v_net, R_FEINT_MAX_PARRY_PENALTY) if v_success else 0
+    v_parry_penalty = min(v_net, 3) if v_success else 0
     return FeintResult(v_success, v_success, v_parry_penalty, tuple(_rolls), tuple(_trace))
 
 
@@ -1479,15 +1991,43 @@ def feint_fast(attacker: Combatant, defender: Combatant, *, penalty: int = 0, di
     v_read_successes = _rt_pool_successes(_die, defender.wisdom + defender.insight, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.wisdom + defender.insight, 10, 8, 10)
     v_net = v_feint_successes - v_read_successes
     v_success = v_net > 0
-    v_parry_penalty = min(v_net, R_FEINT_MAX_PARRY_PENALTY) if v_success else 0
+    v_parry_penalty = min(v_net, 3) if v_success else 0
     return (v_success, v_success, v_parry_penalty,)
+
+
+def feint_prepare(attacker: Combatant, defender: Combatant, *, penalty: int = 0) -> Callable[[DiceSource], Tuple[bool, bool, int]]:
+    """虚招: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(penalty) is not int or not 0 <= penalty <= 20:
+        _rt_check_int('非类人减值', penalty, 0, 20)
+    if not (not defender.mindless):
+        raise FeintImpossible('对没有智力的生物无法使用虚招')
+
+    def _roll(dice: DiceSource) -> Tuple[bool, bool, int]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        v_feint_successes = _rt_pool_successes(_die, max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10)
+        v_read_successes = _rt_pool_successes(_die, defender.wisdom + defender.insight, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.wisdom + defender.insight, 10, 8, 10)
+        v_net = v_feint_successes - v_read_successes
+        v_success = v_net > 0
+        v_parry_penalty = min(v_net, 3) if v_success else 0
+        return (v_success, v_success, v_parry_penalty, )
+
+    return _roll
 
 
 def feint_odds(attacker: Combatant, defender: Combatant, *, penalty: int = 0) -> Odds:
     """虚招: the exact distribution of (('success', 'flat_footed', 'parry_penalty'))."""
-    _rt_check_type('攻击方', attacker, Combatant)
-    _rt_check_type('防御方', defender, Combatant)
-    _rt_check_int('非类人减值', penalty, 0, 20)
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(penalty) is not int or not 0 <= penalty <= 20:
+        _rt_check_int('非类人减值', penalty, 0, 20)
     _b = OddsBuilder(FEINT_FIELDS)
     _p0 = 1.0
     if not (not defender.mindless):
@@ -1502,7 +2042,7 @@ def feint_odds(attacker: Combatant, defender: Combatant, *, penalty: int = 0) ->
             _p2 = _p1 * _q3
             v_net = v_feint_successes - v_read_successes
             v_success = v_net > 0
-            v_parry_penalty = min(v_net, R_FEINT_MAX_PARRY_PENALTY) if v_success else 0
+            v_parry_penalty = min(v_net, 3) if v_success else 0
             _b.add((v_success, v_success, v_parry_penalty,), _p2)
     return _b.build()
 
@@ -1537,10 +2077,14 @@ class OverrunResult(NamedTuple):
 
 def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False, dice: Optional[DiceSource] = None) -> OverrunResult:
     """闯越（DP-60）"""
-    _rt_check_type('闯越者', attacker, Combatant)
-    _rt_check_type('阻挡者', defender, Combatant)
-    _rt_check_int('阻挡者人数', blockers, 1, 4)
-    _rt_check_bool('使用特技', acrobatics)
+    if type(attacker) is not Combatant:
+        _rt_check_type('闯越者', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('阻挡者', defender, Combatant)
+    if type(blockers) is not int or not 1 <= blockers <= 4:
+        _rt_check_int('阻挡者人数', blockers, 1, 4)
+    if type(acrobatics) is not bool:
+        _rt_check_bool('使用特技', acrobatics)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -1593,23 +2137,73 @@ def overrun_fast(attacker: Combatant, defender: Combatant, *, blockers: int = 1,
     v_block_pool = defender.reflex_save if acrobatics else max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
     v_mine = _rt_pool_successes(_die, v_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_pool, 10, 8, 10)
     v_b1 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
-    v_b2 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
-    v_b2 = v_b2 if blockers >= 2 else 0
-    v_b3 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
-    v_b3 = v_b3 if blockers >= 3 else 0
-    v_b4 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
-    v_b4 = v_b4 if blockers >= 4 else 0
+    if blockers >= 2:
+        v_b2 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+    else:
+        v_b2 = 0
+    if blockers >= 3:
+        v_b3 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+    else:
+        v_b3 = 0
+    if blockers >= 4:
+        v_b4 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+    else:
+        v_b4 = 0
     v_total = v_mine + attacker.attack_extras
     v_passed = 0 if v_total - v_b1 <= 0 else 1 if blockers == 1 or v_total - v_b1 - v_b2 <= 0 else 2 if blockers == 2 or v_total - v_b1 - v_b2 - v_b3 <= 0 else 3 if blockers == 3 or v_total - v_b1 - v_b2 - v_b3 - v_b4 <= 0 else 4
     return (v_passed, v_passed == blockers,)
 
 
+def overrun_prepare(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False) -> Callable[[DiceSource], Tuple[int, bool]]:
+    """闯越: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('闯越者', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('阻挡者', defender, Combatant)
+    if type(blockers) is not int or not 1 <= blockers <= 4:
+        _rt_check_int('阻挡者人数', blockers, 1, 4)
+    if type(acrobatics) is not bool:
+        _rt_check_bool('使用特技', acrobatics)
+    if not (defender.size <= 2 * attacker.size):
+        raise OverrunTooBig('只能闯越体积不高于自己两倍的对手')
+    v_pool = attacker.dexterity + attacker.athletics + attacker.specialty if acrobatics else attacker.strength + attacker.martial + attacker.specialty
+    v_block_pool = defender.reflex_save if acrobatics else max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
+
+    def _roll(dice: DiceSource) -> Tuple[int, bool]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        v_mine = _rt_pool_successes(_die, v_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_pool, 10, 8, 10)
+        v_b1 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+        if blockers >= 2:
+            v_b2 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+        else:
+            v_b2 = 0
+        if blockers >= 3:
+            v_b3 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+        else:
+            v_b3 = 0
+        if blockers >= 4:
+            v_b4 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+        else:
+            v_b4 = 0
+        v_total = v_mine + attacker.attack_extras
+        v_passed = 0 if v_total - v_b1 <= 0 else 1 if blockers == 1 or v_total - v_b1 - v_b2 <= 0 else 2 if blockers == 2 or v_total - v_b1 - v_b2 - v_b3 <= 0 else 3 if blockers == 3 or v_total - v_b1 - v_b2 - v_b3 - v_b4 <= 0 else 4
+        return (v_passed, v_passed == blockers, )
+
+    return _roll
+
+
 def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False) -> Odds:
     """闯越: the exact distribution of (('passed', 'success'))."""
-    _rt_check_type('闯越者', attacker, Combatant)
-    _rt_check_type('阻挡者', defender, Combatant)
-    _rt_check_int('阻挡者人数', blockers, 1, 4)
-    _rt_check_bool('使用特技', acrobatics)
+    if type(attacker) is not Combatant:
+        _rt_check_type('闯越者', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('阻挡者', defender, Combatant)
+    if type(blockers) is not int or not 1 <= blockers <= 4:
+        _rt_check_int('阻挡者人数', blockers, 1, 4)
+    if type(acrobatics) is not bool:
+        _rt_check_bool('使用特技', acrobatics)
     _b = OddsBuilder(OVERRUN_FIELDS)
     _p0 = 1.0
     if not (defender.size <= 2 * attacker.size):

@@ -71,26 +71,46 @@ from .model import R_SURPRISE_SECONDS
 from .model import R_COMBAT_SECONDS
 from .model import R_PARRY_DURATION_SECONDS
 from .procedures import initiative_order
-from .procedures import attack, attack_fast, attack_odds, AttackResult, ATTACK_FIELDS
-from .procedures import firearm, firearm_fast, firearm_odds, FirearmResult, FIREARM_FIELDS
-from .procedures import fixed_damage, fixed_damage_fast, fixed_damage_odds, FixedDamageResult, FIXED_DAMAGE_FIELDS
-from .procedures import charge, charge_fast, charge_odds, ChargeResult, CHARGE_FIELDS
-from .procedures import parry, parry_fast, parry_odds, ParryResult, PARRY_FIELDS
-from .procedures import dodge, dodge_fast, dodge_odds, DodgeResult, DODGE_FIELDS
-from .procedures import take_cover, take_cover_fast, take_cover_odds, TakeCoverResult, TAKE_COVER_FIELDS
-from .procedures import leave_area, leave_area_fast, leave_area_odds, LeaveAreaResult, LEAVE_AREA_FIELDS
-from .procedures import can_respond, can_respond_fast, can_respond_odds, CanRespondResult, CAN_RESPOND_FIELDS
-from .procedures import interrupt, interrupt_fast, interrupt_odds, InterruptResult, INTERRUPT_FIELDS
-from .procedures import break_projectile, break_projectile_fast, break_projectile_odds, BreakProjectileResult, BREAK_PROJECTILE_FIELDS
-from .procedures import influence, influence_fast, influence_odds, InfluenceResult, INFLUENCE_FIELDS
-from .procedures import conversion, conversion_fast, conversion_odds, ConversionResult, CONVERSION_FIELDS
-from .procedures import initiative_roll, initiative_roll_fast, initiative_roll_odds, InitiativeRollResult, INITIATIVE_ROLL_FIELDS
-from .procedures import detect, detect_fast, detect_odds, DetectResult, DETECT_FIELDS
-from .procedures import chaos_check, chaos_check_fast, chaos_check_odds, ChaosCheckResult, CHAOS_CHECK_FIELDS
-from .procedures import add_points, add_points_fast, add_points_odds, AddPointsResult, ADD_POINTS_FIELDS
-from .procedures import miss_long_rest, miss_long_rest_fast, miss_long_rest_odds, MissLongRestResult, MISS_LONG_REST_FIELDS
-from .procedures import unconscious_hit, unconscious_hit_fast, unconscious_hit_odds, UnconsciousHitResult, UNCONSCIOUS_HIT_FIELDS
-from .procedures import recover, recover_fast, recover_odds, RecoverResult, RECOVER_FIELDS
+from .procedures import attack, attack_fast, attack_odds, attack_prepare
+from .procedures import AttackResult, ATTACK_FIELDS
+from .procedures import firearm, firearm_fast, firearm_odds, firearm_prepare
+from .procedures import FirearmResult, FIREARM_FIELDS
+from .procedures import fixed_damage, fixed_damage_fast, fixed_damage_odds, fixed_damage_prepare
+from .procedures import FixedDamageResult, FIXED_DAMAGE_FIELDS
+from .procedures import charge, charge_fast, charge_odds, charge_prepare
+from .procedures import ChargeResult, CHARGE_FIELDS
+from .procedures import parry, parry_fast, parry_odds, parry_prepare
+from .procedures import ParryResult, PARRY_FIELDS
+from .procedures import dodge, dodge_fast, dodge_odds, dodge_prepare
+from .procedures import DodgeResult, DODGE_FIELDS
+from .procedures import take_cover, take_cover_fast, take_cover_odds, take_cover_prepare
+from .procedures import TakeCoverResult, TAKE_COVER_FIELDS
+from .procedures import leave_area, leave_area_fast, leave_area_odds, leave_area_prepare
+from .procedures import LeaveAreaResult, LEAVE_AREA_FIELDS
+from .procedures import can_respond, can_respond_fast, can_respond_odds, can_respond_prepare
+from .procedures import CanRespondResult, CAN_RESPOND_FIELDS
+from .procedures import interrupt, interrupt_fast, interrupt_odds, interrupt_prepare
+from .procedures import InterruptResult, INTERRUPT_FIELDS
+from .procedures import break_projectile, break_projectile_fast, break_projectile_odds, break_projectile_prepare
+from .procedures import BreakProjectileResult, BREAK_PROJECTILE_FIELDS
+from .procedures import influence, influence_fast, influence_odds, influence_prepare
+from .procedures import InfluenceResult, INFLUENCE_FIELDS
+from .procedures import conversion, conversion_fast, conversion_odds, conversion_prepare
+from .procedures import ConversionResult, CONVERSION_FIELDS
+from .procedures import initiative_roll, initiative_roll_fast, initiative_roll_odds, initiative_roll_prepare
+from .procedures import InitiativeRollResult, INITIATIVE_ROLL_FIELDS
+from .procedures import detect, detect_fast, detect_odds, detect_prepare
+from .procedures import DetectResult, DETECT_FIELDS
+from .procedures import chaos_check, chaos_check_fast, chaos_check_odds, chaos_check_prepare
+from .procedures import ChaosCheckResult, CHAOS_CHECK_FIELDS
+from .procedures import add_points, add_points_fast, add_points_odds, add_points_prepare
+from .procedures import AddPointsResult, ADD_POINTS_FIELDS
+from .procedures import miss_long_rest, miss_long_rest_fast, miss_long_rest_odds, miss_long_rest_prepare
+from .procedures import MissLongRestResult, MISS_LONG_REST_FIELDS
+from .procedures import unconscious_hit, unconscious_hit_fast, unconscious_hit_odds, unconscious_hit_prepare
+from .procedures import UnconsciousHitResult, UNCONSCIOUS_HIT_FIELDS
+from .procedures import recover, recover_fast, recover_odds, recover_prepare
+from .procedures import RecoverResult, RECOVER_FIELDS
 
 __version__ = '1.0.0'
 RULESET_ID = 'tracks'
@@ -170,101 +190,121 @@ __all__ = [
     "attack",
     "attack_fast",
     "attack_odds",
+    "attack_prepare",
     "AttackResult",
     "ATTACK_FIELDS",
     "firearm",
     "firearm_fast",
     "firearm_odds",
+    "firearm_prepare",
     "FirearmResult",
     "FIREARM_FIELDS",
     "fixed_damage",
     "fixed_damage_fast",
     "fixed_damage_odds",
+    "fixed_damage_prepare",
     "FixedDamageResult",
     "FIXED_DAMAGE_FIELDS",
     "charge",
     "charge_fast",
     "charge_odds",
+    "charge_prepare",
     "ChargeResult",
     "CHARGE_FIELDS",
     "parry",
     "parry_fast",
     "parry_odds",
+    "parry_prepare",
     "ParryResult",
     "PARRY_FIELDS",
     "dodge",
     "dodge_fast",
     "dodge_odds",
+    "dodge_prepare",
     "DodgeResult",
     "DODGE_FIELDS",
     "take_cover",
     "take_cover_fast",
     "take_cover_odds",
+    "take_cover_prepare",
     "TakeCoverResult",
     "TAKE_COVER_FIELDS",
     "leave_area",
     "leave_area_fast",
     "leave_area_odds",
+    "leave_area_prepare",
     "LeaveAreaResult",
     "LEAVE_AREA_FIELDS",
     "can_respond",
     "can_respond_fast",
     "can_respond_odds",
+    "can_respond_prepare",
     "CanRespondResult",
     "CAN_RESPOND_FIELDS",
     "interrupt",
     "interrupt_fast",
     "interrupt_odds",
+    "interrupt_prepare",
     "InterruptResult",
     "INTERRUPT_FIELDS",
     "break_projectile",
     "break_projectile_fast",
     "break_projectile_odds",
+    "break_projectile_prepare",
     "BreakProjectileResult",
     "BREAK_PROJECTILE_FIELDS",
     "influence",
     "influence_fast",
     "influence_odds",
+    "influence_prepare",
     "InfluenceResult",
     "INFLUENCE_FIELDS",
     "conversion",
     "conversion_fast",
     "conversion_odds",
+    "conversion_prepare",
     "ConversionResult",
     "CONVERSION_FIELDS",
     "initiative_roll",
     "initiative_roll_fast",
     "initiative_roll_odds",
+    "initiative_roll_prepare",
     "InitiativeRollResult",
     "INITIATIVE_ROLL_FIELDS",
     "detect",
     "detect_fast",
     "detect_odds",
+    "detect_prepare",
     "DetectResult",
     "DETECT_FIELDS",
     "chaos_check",
     "chaos_check_fast",
     "chaos_check_odds",
+    "chaos_check_prepare",
     "ChaosCheckResult",
     "CHAOS_CHECK_FIELDS",
     "add_points",
     "add_points_fast",
     "add_points_odds",
+    "add_points_prepare",
     "AddPointsResult",
     "ADD_POINTS_FIELDS",
     "miss_long_rest",
     "miss_long_rest_fast",
     "miss_long_rest_odds",
+    "miss_long_rest_prepare",
     "MissLongRestResult",
     "MISS_LONG_REST_FIELDS",
     "unconscious_hit",
     "unconscious_hit_fast",
     "unconscious_hit_odds",
+    "unconscious_hit_prepare",
     "UnconsciousHitResult",
     "UNCONSCIOUS_HIT_FIELDS",
     "recover",
     "recover_fast",
     "recover_odds",
+    "recover_prepare",
     "RecoverResult",
     "RECOVER_FIELDS",
 ]

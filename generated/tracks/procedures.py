@@ -33,6 +33,7 @@ Each procedure comes in three forms:
 from __future__ import annotations
 
 from typing import Any
+from typing import Callable
 from typing import Dict
 from typing import List
 from typing import NamedTuple
@@ -81,22 +82,6 @@ from .model import BurstTooLarge
 from .model import WrongMode
 from .model import PeriodicImpossible
 from .model import R_INITIATIVE_TIEBREAK_EXTRAS
-from .model import R_CHECK_FLOOR
-from .model import R_CAP_COUNTS_EXTRAS
-from .model import R_RANGE_PENALTY
-from .model import R_BURST_PENALTY_PER_SHOT
-from .model import R_BURST_FIRST_SHOT_COUNTS
-from .model import R_FIREARM_DEFAULT_RANGE
-from .model import R_FIREARM_DAMAGE_LOSS
-from .model import R_CHARGE_SPEED_DIVISOR
-from .model import R_LEAVE_AREA_DIVISOR
-from .model import R_CALLED_SHOT_PENALTY_PER_SIZE
-from .model import R_STATE_MULTIPLIER
-from .model import R_MISSED_REST_CAPACITY_LOSS
-from .model import R_DETECTION_TIE_TO_HIDER
-from .model import R_HEARING_BONUS_PER_HALVING
-from .model import R_REVEALED_BONUS
-from .model import R_PARRY_DURATION_SECONDS
 
 __all__ = [
     "initiative_order",
@@ -106,101 +91,121 @@ __all__ = [
     "attack",
     "attack_fast",
     "attack_odds",
+    "attack_prepare",
     "AttackResult",
     "ATTACK_FIELDS",
     "firearm",
     "firearm_fast",
     "firearm_odds",
+    "firearm_prepare",
     "FirearmResult",
     "FIREARM_FIELDS",
     "fixed_damage",
     "fixed_damage_fast",
     "fixed_damage_odds",
+    "fixed_damage_prepare",
     "FixedDamageResult",
     "FIXED_DAMAGE_FIELDS",
     "charge",
     "charge_fast",
     "charge_odds",
+    "charge_prepare",
     "ChargeResult",
     "CHARGE_FIELDS",
     "parry",
     "parry_fast",
     "parry_odds",
+    "parry_prepare",
     "ParryResult",
     "PARRY_FIELDS",
     "dodge",
     "dodge_fast",
     "dodge_odds",
+    "dodge_prepare",
     "DodgeResult",
     "DODGE_FIELDS",
     "take_cover",
     "take_cover_fast",
     "take_cover_odds",
+    "take_cover_prepare",
     "TakeCoverResult",
     "TAKE_COVER_FIELDS",
     "leave_area",
     "leave_area_fast",
     "leave_area_odds",
+    "leave_area_prepare",
     "LeaveAreaResult",
     "LEAVE_AREA_FIELDS",
     "can_respond",
     "can_respond_fast",
     "can_respond_odds",
+    "can_respond_prepare",
     "CanRespondResult",
     "CAN_RESPOND_FIELDS",
     "interrupt",
     "interrupt_fast",
     "interrupt_odds",
+    "interrupt_prepare",
     "InterruptResult",
     "INTERRUPT_FIELDS",
     "break_projectile",
     "break_projectile_fast",
     "break_projectile_odds",
+    "break_projectile_prepare",
     "BreakProjectileResult",
     "BREAK_PROJECTILE_FIELDS",
     "influence",
     "influence_fast",
     "influence_odds",
+    "influence_prepare",
     "InfluenceResult",
     "INFLUENCE_FIELDS",
     "conversion",
     "conversion_fast",
     "conversion_odds",
+    "conversion_prepare",
     "ConversionResult",
     "CONVERSION_FIELDS",
     "initiative_roll",
     "initiative_roll_fast",
     "initiative_roll_odds",
+    "initiative_roll_prepare",
     "InitiativeRollResult",
     "INITIATIVE_ROLL_FIELDS",
     "detect",
     "detect_fast",
     "detect_odds",
+    "detect_prepare",
     "DetectResult",
     "DETECT_FIELDS",
     "chaos_check",
     "chaos_check_fast",
     "chaos_check_odds",
+    "chaos_check_prepare",
     "ChaosCheckResult",
     "CHAOS_CHECK_FIELDS",
     "add_points",
     "add_points_fast",
     "add_points_odds",
+    "add_points_prepare",
     "AddPointsResult",
     "ADD_POINTS_FIELDS",
     "miss_long_rest",
     "miss_long_rest_fast",
     "miss_long_rest_odds",
+    "miss_long_rest_prepare",
     "MissLongRestResult",
     "MISS_LONG_REST_FIELDS",
     "unconscious_hit",
     "unconscious_hit_fast",
     "unconscious_hit_odds",
+    "unconscious_hit_prepare",
     "UnconsciousHitResult",
     "UNCONSCIOUS_HIT_FIELDS",
     "recover",
     "recover_fast",
     "recover_odds",
+    "recover_prepare",
     "RecoverResult",
     "RECOVER_FIELDS",
 ]
@@ -259,16 +264,25 @@ class AttackResult(NamedTuple):
 
 def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, bonus: int = 0, extra_damage: int = 0, part: Union[BodyPart, str, None] = None, left_area: bool = False, dice: Optional[DiceSource] = None) -> AttackResult:
     """攻击（检定即伤害）（TR-10、TR-11、TR-12、TR-13、TR-14、TR-16、TR-34、TR-41、TR-50、TR-51）"""
-    _rt_check_type('攻击者', attacker, Combatant)
-    _rt_check_type('防御者', defender, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_int('距离', distance, 0, 100000)
-    _rt_check_int('加值', bonus, -100, 100)
-    _rt_check_int('额外伤害', extra_damage, 0, 1000)
-    part = get_body_part(part) if part is not None else _NO_BODYPART
-    _rt_check_bool('中途脱离范围', left_area)
-    _rt_require_specified(weapon, '武器')
-    _rt_require_specified(part, '部位')
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击者', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御者', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(bonus) is not int or not -100 <= bonus <= 100:
+        _rt_check_int('加值', bonus, -100, 100)
+    if type(extra_damage) is not int or not 0 <= extra_damage <= 1000:
+        _rt_check_int('额外伤害', extra_damage, 0, 1000)
+    part = _NO_BODYPART if part is None else part if type(part) is BodyPart else get_body_part(part)
+    if part.not_specified is not None:
+        _rt_require_specified(part, '部位')
+    if type(left_area) is not bool:
+        _rt_check_bool('中途脱离范围', left_area)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -276,21 +290,21 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
         raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
     v_range = weapon.attack_type.range(attacker, weapon.attack_type, weapon)
     v_increments = _rt_floordiv(distance - v_range, v_range) if v_range > 0 and distance > v_range else 0
-    v_part_penalty = part.size_offset * R_CALLED_SHOT_PENALTY_PER_SIZE if part.given else 0
-    v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - R_RANGE_PENALTY * v_increments - v_part_penalty
+    v_part_penalty = part.size_offset * 1 if part.given else 0
+    v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - 3 * v_increments - v_part_penalty
     if not (v_increments == 0 or v_check_before_defense > 0):
         raise PastLimit('距离' + _rt_fmt(distance) + '米时检定降为' + _rt_fmt(v_check_before_defense) + '，已到达极限距离，无法攻击')
-    v_dice = max(R_CHECK_FLOOR, v_check_before_defense - defender.defense)
+    v_dice = max(0, v_check_before_defense - defender.defense)
     _trace.append(_rt_TraceStep("let", '攻击检定' + _rt_fmt(v_check_before_defense) + '减去目标防御' + _rt_fmt(defender.defense) + '，掷' + _rt_fmt(v_dice) + '个骰子', (('dice', v_dice),)))
     _r8 = _rt_roll_pool(_source, _POOL, v_dice, attacker.extra_successes, False)
     _rolls.append(_r8)
     v_successes = _r8.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('攻击检定', _r8), (("command", _r8.command), ("faces", _r8.faces), ('successes', v_successes))))
     v_cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
-    v_capped = min(v_cap, v_successes + (attacker.extra_successes if R_CAP_COUNTS_EXTRAS else 0))
+    v_capped = min(v_cap, v_successes + attacker.extra_successes)
     v_raw_damage = v_capped + extra_damage if v_successes > 0 else 0
     _trace.append(_rt_TraceStep("let", '成功数' + _rt_fmt(v_successes) + '（上限' + _rt_fmt(v_cap) + '）+ 额外伤害' + _rt_fmt(extra_damage) + ' = ' + _rt_fmt(v_raw_damage), (('raw_damage', v_raw_damage),)))
-    v_left_factor_damage = _rt_floordiv(v_raw_damage, R_LEAVE_AREA_DIVISOR) if left_area else v_raw_damage
+    v_left_factor_damage = _rt_floordiv(v_raw_damage, 2) if left_area else v_raw_damage
     v_after_reduction = max(0, v_left_factor_damage - defender.damage_reduction)
     v_absorbed = min(v_after_reduction, defender.absorption)
     v_to_hp = v_after_reduction - v_absorbed
@@ -308,7 +322,7 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     v_item_damage = v_to_hp if part.given and part.effect == 'item' else 0
     if v_points > 0:
         _trace.append(_rt_TraceStep("note", '对' + _rt_fmt(part.name) + '造成' + _rt_fmt(v_points) + '点' + _rt_fmt(part.track.name)))
-    return AttackResult(v_successes > 0, v_successes, 0 if part.given and part.effect == 'item' else v_to_hp, weapon.damage_type.id, v_severe, part.track.id if v_points > 0 else '', _rt_floordiv(v_points, R_LEAVE_AREA_DIVISOR) if left_area else v_points, v_limb_damage, v_item_damage, tuple(_rolls), tuple(_trace))
+    return AttackResult(v_successes > 0, v_successes, 0 if part.given and part.effect == 'item' else v_to_hp, weapon.damage_type.id, v_severe, part.track.id if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage, tuple(_rolls), tuple(_trace))
 
 
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, bonus: int = 0, extra_damage: int = 0, part: BodyPart = _NO_BODYPART, left_area: bool = False, dice: DiceSource) -> Tuple[bool, int, int, str, int, str, int, int, int]:
@@ -319,59 +333,127 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
         raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
     v_range = weapon.attack_type.range(attacker, weapon.attack_type, weapon)
     v_increments = _rt_floordiv(distance - v_range, v_range) if v_range > 0 and distance > v_range else 0
-    v_part_penalty = part.size_offset * R_CALLED_SHOT_PENALTY_PER_SIZE if part.given else 0
-    v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - R_RANGE_PENALTY * v_increments - v_part_penalty
+    v_part_penalty = part.size_offset * 1 if part.given else 0
+    v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - 3 * v_increments - v_part_penalty
     if not (v_increments == 0 or v_check_before_defense > 0):
         raise PastLimit('距离' + _rt_fmt(distance) + '米时检定降为' + _rt_fmt(v_check_before_defense) + '，已到达极限距离，无法攻击')
-    v_dice = max(R_CHECK_FLOOR, v_check_before_defense - defender.defense)
+    v_dice = max(0, v_check_before_defense - defender.defense)
     v_successes = _rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
     v_cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
-    v_capped = min(v_cap, v_successes + (attacker.extra_successes if R_CAP_COUNTS_EXTRAS else 0))
+    v_capped = min(v_cap, v_successes + attacker.extra_successes)
     v_raw_damage = v_capped + extra_damage if v_successes > 0 else 0
-    v_left_factor_damage = _rt_floordiv(v_raw_damage, R_LEAVE_AREA_DIVISOR) if left_area else v_raw_damage
+    v_left_factor_damage = _rt_floordiv(v_raw_damage, 2) if left_area else v_raw_damage
     v_after_reduction = max(0, v_left_factor_damage - defender.damage_reduction)
     v_absorbed = min(v_after_reduction, defender.absorption)
     v_to_hp = v_after_reduction - v_absorbed
-    v_endurance_successes = _rt_pool_successes(_die, defender.endurance, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.endurance, 10, 8, 10)
-    v_endurance_successes = v_endurance_successes if part.given and part.effect == 'severe' and v_to_hp > 0 else 0
+    if part.given and part.effect == 'severe' and v_to_hp > 0:
+        v_endurance_successes = _rt_pool_successes(_die, defender.endurance, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.endurance, 10, 8, 10)
+    else:
+        v_endurance_successes = 0
     v_severe = max(0, v_to_hp - v_endurance_successes) if part.given and part.effect == 'severe' else 0
     v_points = max(0, v_to_hp - (defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance)) if part.given and part.effect == 'points' else 0
     v_limb_damage = max(0, v_to_hp - defender.resistance) if part.given and part.effect == 'limb' else 0
     v_item_damage = v_to_hp if part.given and part.effect == 'item' else 0
-    return (v_successes > 0, v_successes, 0 if part.given and part.effect == 'item' else v_to_hp, weapon.damage_type.id, v_severe, part.track.id if v_points > 0 else '', _rt_floordiv(v_points, R_LEAVE_AREA_DIVISOR) if left_area else v_points, v_limb_damage, v_item_damage,)
+    return (v_successes > 0, v_successes, 0 if part.given and part.effect == 'item' else v_to_hp, weapon.damage_type.id, v_severe, part.track.id if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage,)
+
+
+def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, bonus: int = 0, extra_damage: int = 0, part: Union[BodyPart, str, None] = None, left_area: bool = False) -> Callable[[DiceSource], Tuple[bool, int, int, str, int, str, int, int, int]]:
+    """攻击（检定即伤害）: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击者', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御者', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(bonus) is not int or not -100 <= bonus <= 100:
+        _rt_check_int('加值', bonus, -100, 100)
+    if type(extra_damage) is not int or not 0 <= extra_damage <= 1000:
+        _rt_check_int('额外伤害', extra_damage, 0, 1000)
+    part = _NO_BODYPART if part is None else part if type(part) is BodyPart else get_body_part(part)
+    if part.not_specified is not None:
+        _rt_require_specified(part, '部位')
+    if type(left_area) is not bool:
+        _rt_check_bool('中途脱离范围', left_area)
+    if not (weapon.attack_type.mode == 'check_damage'):
+        raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
+    v_range = weapon.attack_type.range(attacker, weapon.attack_type, weapon)
+    v_increments = _rt_floordiv(distance - v_range, v_range) if v_range > 0 and distance > v_range else 0
+    v_part_penalty = part.size_offset * 1 if part.given else 0
+    v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - 3 * v_increments - v_part_penalty
+    if not (v_increments == 0 or v_check_before_defense > 0):
+        raise PastLimit('距离' + _rt_fmt(distance) + '米时检定降为' + _rt_fmt(v_check_before_defense) + '，已到达极限距离，无法攻击')
+    v_dice = max(0, v_check_before_defense - defender.defense)
+    v_cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
+    _o3 = weapon.damage_type.id
+
+    def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, int, str, int, int, int]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        v_successes = _rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
+        v_capped = min(v_cap, v_successes + attacker.extra_successes)
+        v_raw_damage = v_capped + extra_damage if v_successes > 0 else 0
+        v_left_factor_damage = _rt_floordiv(v_raw_damage, 2) if left_area else v_raw_damage
+        v_after_reduction = max(0, v_left_factor_damage - defender.damage_reduction)
+        v_absorbed = min(v_after_reduction, defender.absorption)
+        v_to_hp = v_after_reduction - v_absorbed
+        if part.given and part.effect == 'severe' and v_to_hp > 0:
+            v_endurance_successes = _rt_pool_successes(_die, defender.endurance, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.endurance, 10, 8, 10)
+        else:
+            v_endurance_successes = 0
+        v_severe = max(0, v_to_hp - v_endurance_successes) if part.given and part.effect == 'severe' else 0
+        v_points = max(0, v_to_hp - (defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance)) if part.given and part.effect == 'points' else 0
+        v_limb_damage = max(0, v_to_hp - defender.resistance) if part.given and part.effect == 'limb' else 0
+        v_item_damage = v_to_hp if part.given and part.effect == 'item' else 0
+        return (v_successes > 0, v_successes, 0 if part.given and part.effect == 'item' else v_to_hp, _o3, v_severe, part.track.id if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage, )
+
+    return _roll
 
 
 def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, bonus: int = 0, extra_damage: int = 0, part: Union[BodyPart, str, None] = None, left_area: bool = False) -> Odds:
     """攻击（检定即伤害）: the exact distribution of (('hit', 'successes', 'damage', 'damage_type', 'severe', 'track', 'points', 'limb_damage', 'item_damage'))."""
-    _rt_check_type('攻击者', attacker, Combatant)
-    _rt_check_type('防御者', defender, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_int('距离', distance, 0, 100000)
-    _rt_check_int('加值', bonus, -100, 100)
-    _rt_check_int('额外伤害', extra_damage, 0, 1000)
-    part = get_body_part(part) if part is not None else _NO_BODYPART
-    _rt_check_bool('中途脱离范围', left_area)
-    _rt_require_specified(weapon, '武器')
-    _rt_require_specified(part, '部位')
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击者', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御者', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(bonus) is not int or not -100 <= bonus <= 100:
+        _rt_check_int('加值', bonus, -100, 100)
+    if type(extra_damage) is not int or not 0 <= extra_damage <= 1000:
+        _rt_check_int('额外伤害', extra_damage, 0, 1000)
+    part = _NO_BODYPART if part is None else part if type(part) is BodyPart else get_body_part(part)
+    if part.not_specified is not None:
+        _rt_require_specified(part, '部位')
+    if type(left_area) is not bool:
+        _rt_check_bool('中途脱离范围', left_area)
     _b = OddsBuilder(ATTACK_FIELDS)
     _p0 = 1.0
     if not (weapon.attack_type.mode == 'check_damage'):
         raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
     v_range = weapon.attack_type.range(attacker, weapon.attack_type, weapon)
     v_increments = _rt_floordiv(distance - v_range, v_range) if v_range > 0 and distance > v_range else 0
-    v_part_penalty = part.size_offset * R_CALLED_SHOT_PENALTY_PER_SIZE if part.given else 0
-    v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - R_RANGE_PENALTY * v_increments - v_part_penalty
+    v_part_penalty = part.size_offset * 1 if part.given else 0
+    v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - 3 * v_increments - v_part_penalty
     if not (v_increments == 0 or v_check_before_defense > 0):
         raise PastLimit('距离' + _rt_fmt(distance) + '米时检定降为' + _rt_fmt(v_check_before_defense) + '，已到达极限距离，无法攻击')
-    v_dice = max(R_CHECK_FLOOR, v_check_before_defense - defender.defense)
+    v_dice = max(0, v_check_before_defense - defender.defense)
     _d8 = _rt_pool_distribution(v_dice, 10, 8, 10)
     _b.drop(_p0 * _d8.dropped)
     for v_successes, _q8 in _d8.items():
         _p1 = _p0 * _q8
         v_cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
-        v_capped = min(v_cap, v_successes + (attacker.extra_successes if R_CAP_COUNTS_EXTRAS else 0))
+        v_capped = min(v_cap, v_successes + attacker.extra_successes)
         v_raw_damage = v_capped + extra_damage if v_successes > 0 else 0
-        v_left_factor_damage = _rt_floordiv(v_raw_damage, R_LEAVE_AREA_DIVISOR) if left_area else v_raw_damage
+        v_left_factor_damage = _rt_floordiv(v_raw_damage, 2) if left_area else v_raw_damage
         v_after_reduction = max(0, v_left_factor_damage - defender.damage_reduction)
         v_absorbed = min(v_after_reduction, defender.absorption)
         v_to_hp = v_after_reduction - v_absorbed
@@ -383,7 +465,7 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
             v_points = max(0, v_to_hp - (defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance)) if part.given and part.effect == 'points' else 0
             v_limb_damage = max(0, v_to_hp - defender.resistance) if part.given and part.effect == 'limb' else 0
             v_item_damage = v_to_hp if part.given and part.effect == 'item' else 0
-            _b.add((v_successes > 0, v_successes, 0 if part.given and part.effect == 'item' else v_to_hp, weapon.damage_type.id, v_severe, part.track.id if v_points > 0 else '', _rt_floordiv(v_points, R_LEAVE_AREA_DIVISOR) if left_area else v_points, v_limb_damage, v_item_damage,), _p2)
+            _b.add((v_successes > 0, v_successes, 0 if part.given and part.effect == 'item' else v_to_hp, weapon.damage_type.id, v_severe, part.track.id if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage,), _p2)
     return _b.build()
 
 
@@ -423,14 +505,22 @@ class FirearmResult(NamedTuple):
 
 def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1, distance: int = 0, bonus: int = 0, defender_dodges: bool = False, dice: Optional[DiceSource] = None) -> FirearmResult:
     """枪械射击与连射（TR-10、TR-15、TR-31、TR-41）"""
-    _rt_check_type('射手', attacker, Combatant)
-    _rt_check_type('目标', defender, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_int('连射数', shots, 1, 500)
-    _rt_check_int('距离', distance, 0, 100000)
-    _rt_check_int('加值', bonus, -100, 100)
-    _rt_check_bool('目标闪避', defender_dodges)
-    _rt_require_specified(weapon, '武器')
+    if type(attacker) is not Combatant:
+        _rt_check_type('射手', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('目标', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(shots) is not int or not 1 <= shots <= 500:
+        _rt_check_int('连射数', shots, 1, 500)
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(bonus) is not int or not -100 <= bonus <= 100:
+        _rt_check_int('加值', bonus, -100, 100)
+    if type(defender_dodges) is not bool:
+        _rt_check_bool('目标闪避', defender_dodges)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -438,12 +528,12 @@ def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
         raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
     if not (shots <= weapon.magazine):
         raise BurstTooLarge('连射' + _rt_fmt(shots) + '发超出弹匣容量' + _rt_fmt(weapon.magazine))
-    v_range = weapon.range if weapon.range > 0 else R_FIREARM_DEFAULT_RANGE
+    v_range = weapon.range if weapon.range > 0 else 50
     v_increments = _rt_floordiv(distance - v_range, v_range) if distance > v_range else 0
-    v_burst_penalty = (R_BURST_PENALTY_PER_SHOT * shots if R_BURST_FIRST_SHOT_COUNTS else R_BURST_PENALTY_PER_SHOT * (shots - 1)) if shots >= 2 else 0
-    v_penalty = v_burst_penalty + R_RANGE_PENALTY * v_increments
+    v_burst_penalty = 3 * shots if shots >= 2 else 0
+    v_penalty = v_burst_penalty + 3 * v_increments
     _trace.append(_rt_TraceStep("let", '每次命中检定−' + _rt_fmt(v_penalty), (('penalty', v_penalty),)))
-    v_per_hit = max(0, weapon.damage - R_FIREARM_DAMAGE_LOSS * v_increments)
+    v_per_hit = max(0, weapon.damage - 1 * v_increments)
     _trace.append(_rt_TraceStep("let", '每颗子弹命中造成' + _rt_fmt(v_per_hit) + '点伤害', (('per_hit', v_per_hit),)))
     v_dice = max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense)
     v_hits = 0
@@ -476,11 +566,11 @@ def firearm_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, sh
         raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
     if not (shots <= weapon.magazine):
         raise BurstTooLarge('连射' + _rt_fmt(shots) + '发超出弹匣容量' + _rt_fmt(weapon.magazine))
-    v_range = weapon.range if weapon.range > 0 else R_FIREARM_DEFAULT_RANGE
+    v_range = weapon.range if weapon.range > 0 else 50
     v_increments = _rt_floordiv(distance - v_range, v_range) if distance > v_range else 0
-    v_burst_penalty = (R_BURST_PENALTY_PER_SHOT * shots if R_BURST_FIRST_SHOT_COUNTS else R_BURST_PENALTY_PER_SHOT * (shots - 1)) if shots >= 2 else 0
-    v_penalty = v_burst_penalty + R_RANGE_PENALTY * v_increments
-    v_per_hit = max(0, weapon.damage - R_FIREARM_DAMAGE_LOSS * v_increments)
+    v_burst_penalty = 3 * shots if shots >= 2 else 0
+    v_penalty = v_burst_penalty + 3 * v_increments
+    v_per_hit = max(0, weapon.damage - 1 * v_increments)
     v_dice = max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense)
     v_hits = 0
     if True:
@@ -488,35 +578,98 @@ def firearm_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, sh
             if (_rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)) + attacker.extra_successes >= 1:
                 v_hits += 1
     v_raw_damage = v_hits * v_per_hit
-    v_dodge_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
-    v_dodge_successes = v_dodge_successes if defender_dodges and v_hits > 0 else 0
+    if defender_dodges and v_hits > 0:
+        v_dodge_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
+    else:
+        v_dodge_successes = 0
     v_after_dodge = max(0, v_raw_damage - v_dodge_successes)
     v_after_reduction = max(0, v_after_dodge - defender.damage_reduction)
     v_to_hp = v_after_reduction - min(v_after_reduction, defender.absorption)
     return (v_hits, v_hits > 0, v_per_hit, v_penalty, v_to_hp,)
 
 
+def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1, distance: int = 0, bonus: int = 0, defender_dodges: bool = False) -> Callable[[DiceSource], Tuple[int, bool, int, int, int]]:
+    """枪械射击与连射: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('射手', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('目标', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(shots) is not int or not 1 <= shots <= 500:
+        _rt_check_int('连射数', shots, 1, 500)
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(bonus) is not int or not -100 <= bonus <= 100:
+        _rt_check_int('加值', bonus, -100, 100)
+    if type(defender_dodges) is not bool:
+        _rt_check_bool('目标闪避', defender_dodges)
+    if not (weapon.attack_type.mode == 'hit_fixed'):
+        raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
+    if not (shots <= weapon.magazine):
+        raise BurstTooLarge('连射' + _rt_fmt(shots) + '发超出弹匣容量' + _rt_fmt(weapon.magazine))
+    v_range = weapon.range if weapon.range > 0 else 50
+    v_increments = _rt_floordiv(distance - v_range, v_range) if distance > v_range else 0
+    v_burst_penalty = 3 * shots if shots >= 2 else 0
+    v_penalty = v_burst_penalty + 3 * v_increments
+    v_per_hit = max(0, weapon.damage - 1 * v_increments)
+    v_dice = max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense)
+    _o2 = v_per_hit
+    _o3 = v_penalty
+
+    def _roll(dice: DiceSource) -> Tuple[int, bool, int, int, int]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        v_hits = 0
+        if True:
+            for _i9 in range(shots):
+                if (_rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)) + attacker.extra_successes >= 1:
+                    v_hits += 1
+        v_raw_damage = v_hits * v_per_hit
+        if defender_dodges and v_hits > 0:
+            v_dodge_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
+        else:
+            v_dodge_successes = 0
+        v_after_dodge = max(0, v_raw_damage - v_dodge_successes)
+        v_after_reduction = max(0, v_after_dodge - defender.damage_reduction)
+        v_to_hp = v_after_reduction - min(v_after_reduction, defender.absorption)
+        return (v_hits, v_hits > 0, _o2, _o3, v_to_hp, )
+
+    return _roll
+
+
 def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1, distance: int = 0, bonus: int = 0, defender_dodges: bool = False) -> Odds:
     """枪械射击与连射: the exact distribution of (('hits', 'hit', 'per_hit', 'penalty', 'damage'))."""
-    _rt_check_type('射手', attacker, Combatant)
-    _rt_check_type('目标', defender, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_int('连射数', shots, 1, 500)
-    _rt_check_int('距离', distance, 0, 100000)
-    _rt_check_int('加值', bonus, -100, 100)
-    _rt_check_bool('目标闪避', defender_dodges)
-    _rt_require_specified(weapon, '武器')
+    if type(attacker) is not Combatant:
+        _rt_check_type('射手', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('目标', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(shots) is not int or not 1 <= shots <= 500:
+        _rt_check_int('连射数', shots, 1, 500)
+    if type(distance) is not int or not 0 <= distance <= 100000:
+        _rt_check_int('距离', distance, 0, 100000)
+    if type(bonus) is not int or not -100 <= bonus <= 100:
+        _rt_check_int('加值', bonus, -100, 100)
+    if type(defender_dodges) is not bool:
+        _rt_check_bool('目标闪避', defender_dodges)
     _b = OddsBuilder(FIREARM_FIELDS)
     _p0 = 1.0
     if not (weapon.attack_type.mode == 'hit_fixed'):
         raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
     if not (shots <= weapon.magazine):
         raise BurstTooLarge('连射' + _rt_fmt(shots) + '发超出弹匣容量' + _rt_fmt(weapon.magazine))
-    v_range = weapon.range if weapon.range > 0 else R_FIREARM_DEFAULT_RANGE
+    v_range = weapon.range if weapon.range > 0 else 50
     v_increments = _rt_floordiv(distance - v_range, v_range) if distance > v_range else 0
-    v_burst_penalty = (R_BURST_PENALTY_PER_SHOT * shots if R_BURST_FIRST_SHOT_COUNTS else R_BURST_PENALTY_PER_SHOT * (shots - 1)) if shots >= 2 else 0
-    v_penalty = v_burst_penalty + R_RANGE_PENALTY * v_increments
-    v_per_hit = max(0, weapon.damage - R_FIREARM_DAMAGE_LOSS * v_increments)
+    v_burst_penalty = 3 * shots if shots >= 2 else 0
+    v_penalty = v_burst_penalty + 3 * v_increments
+    v_per_hit = max(0, weapon.damage - 1 * v_increments)
     v_dice = max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense)
     _d9 = _rt_count_distribution(_rt_pool_distribution(v_dice, 10, 8, 10), 1 - (attacker.extra_successes), shots)
     _b.drop(_p0 * _d9.dropped)
@@ -564,17 +717,22 @@ class FixedDamageResult(NamedTuple):
 
 def fixed_damage(defender: Combatant, amount: int, damage_type: Union[DamageType, str] = 'blunt', *, left_area: bool = False, dice: Optional[DiceSource] = None) -> FixedDamageResult:
     """固定伤害对抗抗性（TR-10、TR-33、TR-34、TR-41）"""
-    _rt_check_type('目标', defender, Combatant)
-    _rt_check_int('固定伤害', amount, 0, 10000)
-    damage_type = get_damage_type(damage_type)
-    _rt_check_bool('中途脱离范围', left_area)
-    _rt_require_specified(damage_type, '伤害类型')
+    if type(defender) is not Combatant:
+        _rt_check_type('目标', defender, Combatant)
+    if type(amount) is not int or not 0 <= amount <= 10000:
+        _rt_check_int('固定伤害', amount, 0, 10000)
+    if type(damage_type) is not DamageType:
+        damage_type = get_damage_type(damage_type)
+    if damage_type.not_specified is not None:
+        _rt_require_specified(damage_type, '伤害类型')
+    if type(left_area) is not bool:
+        _rt_check_bool('中途脱离范围', left_area)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_resist = defender.mental_resistance if damage_type.family == 'mental' else defender.resistance
     v_after_resist = max(0, amount - v_resist)
-    v_after_leave = _rt_floordiv(v_after_resist, R_LEAVE_AREA_DIVISOR) if left_area else v_after_resist
+    v_after_leave = _rt_floordiv(v_after_resist, 2) if left_area else v_after_resist
     v_after_reduction = max(0, v_after_leave - defender.damage_reduction)
     v_absorbed = min(v_after_reduction, defender.absorption)
     v_to_hp = v_after_reduction - v_absorbed
@@ -587,25 +745,59 @@ def fixed_damage_fast(defender: Combatant, amount: int, damage_type: DamageType 
     _die = dice.die
     v_resist = defender.mental_resistance if damage_type.family == 'mental' else defender.resistance
     v_after_resist = max(0, amount - v_resist)
-    v_after_leave = _rt_floordiv(v_after_resist, R_LEAVE_AREA_DIVISOR) if left_area else v_after_resist
+    v_after_leave = _rt_floordiv(v_after_resist, 2) if left_area else v_after_resist
     v_after_reduction = max(0, v_after_leave - defender.damage_reduction)
     v_absorbed = min(v_after_reduction, defender.absorption)
     v_to_hp = v_after_reduction - v_absorbed
     return (v_to_hp, v_absorbed,)
 
 
+def fixed_damage_prepare(defender: Combatant, amount: int, damage_type: Union[DamageType, str] = 'blunt', *, left_area: bool = False) -> Callable[[DiceSource], Tuple[int, int]]:
+    """固定伤害对抗抗性: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(defender) is not Combatant:
+        _rt_check_type('目标', defender, Combatant)
+    if type(amount) is not int or not 0 <= amount <= 10000:
+        _rt_check_int('固定伤害', amount, 0, 10000)
+    if type(damage_type) is not DamageType:
+        damage_type = get_damage_type(damage_type)
+    if damage_type.not_specified is not None:
+        _rt_require_specified(damage_type, '伤害类型')
+    if type(left_area) is not bool:
+        _rt_check_bool('中途脱离范围', left_area)
+    v_resist = defender.mental_resistance if damage_type.family == 'mental' else defender.resistance
+    v_after_resist = max(0, amount - v_resist)
+    v_after_leave = _rt_floordiv(v_after_resist, 2) if left_area else v_after_resist
+    v_after_reduction = max(0, v_after_leave - defender.damage_reduction)
+    v_absorbed = min(v_after_reduction, defender.absorption)
+    v_to_hp = v_after_reduction - v_absorbed
+    _o0 = v_to_hp
+    _o1 = v_absorbed
+
+    def _roll(dice: DiceSource) -> Tuple[int, int]:
+        _die = dice.die
+        return (_o0, _o1, )
+
+    return _roll
+
+
 def fixed_damage_odds(defender: Combatant, amount: int, damage_type: Union[DamageType, str] = 'blunt', *, left_area: bool = False) -> Odds:
     """固定伤害对抗抗性: the exact distribution of (('damage', 'absorbed'))."""
-    _rt_check_type('目标', defender, Combatant)
-    _rt_check_int('固定伤害', amount, 0, 10000)
-    damage_type = get_damage_type(damage_type)
-    _rt_check_bool('中途脱离范围', left_area)
-    _rt_require_specified(damage_type, '伤害类型')
+    if type(defender) is not Combatant:
+        _rt_check_type('目标', defender, Combatant)
+    if type(amount) is not int or not 0 <= amount <= 10000:
+        _rt_check_int('固定伤害', amount, 0, 10000)
+    if type(damage_type) is not DamageType:
+        damage_type = get_damage_type(damage_type)
+    if damage_type.not_specified is not None:
+        _rt_require_specified(damage_type, '伤害类型')
+    if type(left_area) is not bool:
+        _rt_check_bool('中途脱离范围', left_area)
     _b = OddsBuilder(FIXED_DAMAGE_FIELDS)
     _p0 = 1.0
     v_resist = defender.mental_resistance if damage_type.family == 'mental' else defender.resistance
     v_after_resist = max(0, amount - v_resist)
-    v_after_leave = _rt_floordiv(v_after_resist, R_LEAVE_AREA_DIVISOR) if left_area else v_after_resist
+    v_after_leave = _rt_floordiv(v_after_resist, 2) if left_area else v_after_resist
     v_after_reduction = max(0, v_after_leave - defender.damage_reduction)
     v_absorbed = min(v_after_reduction, defender.absorption)
     v_to_hp = v_after_reduction - v_absorbed
@@ -647,16 +839,22 @@ class ChargeResult(NamedTuple):
 
 def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0, obstacle_at: int = 0, obstacle_structure: int = 0, dice: Optional[DiceSource] = None) -> ChargeResult:
     """冲撞攻击（TR-17）"""
-    _rt_check_type('冲撞者', attacker, Combatant)
-    _rt_check_type('被撞者', defender, Combatant)
-    _rt_check_int('冲撞技艺加值', skill_bonus, 0, 50)
-    _rt_check_int('负重力量档', load_tier, 0, 30)
-    _rt_check_int('障碍物距离', obstacle_at, 0, 10000)
-    _rt_check_int('障碍物结构值', obstacle_structure, 0, 10000)
+    if type(attacker) is not Combatant:
+        _rt_check_type('冲撞者', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('被撞者', defender, Combatant)
+    if type(skill_bonus) is not int or not 0 <= skill_bonus <= 50:
+        _rt_check_int('冲撞技艺加值', skill_bonus, 0, 50)
+    if type(load_tier) is not int or not 0 <= load_tier <= 30:
+        _rt_check_int('负重力量档', load_tier, 0, 30)
+    if type(obstacle_at) is not int or not 0 <= obstacle_at <= 10000:
+        _rt_check_int('障碍物距离', obstacle_at, 0, 10000)
+    if type(obstacle_structure) is not int or not 0 <= obstacle_structure <= 10000:
+        _rt_check_int('障碍物结构值', obstacle_structure, 0, 10000)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
-    v_key = _rt_floordiv(attacker.move_speed, R_CHARGE_SPEED_DIVISOR)
+    v_key = _rt_floordiv(attacker.move_speed, 10)
     v_check = v_key + skill_bonus
     _trace.append(_rt_TraceStep("let", '冲撞检定' + _rt_fmt(v_key) + '+' + _rt_fmt(skill_bonus) + '=' + _rt_fmt(v_check) + '，额外成功数' + _rt_fmt(load_tier), (('check', v_check),)))
     _r3 = _rt_roll_pool(_source, _POOL, max(0, v_check - defender.defense), load_tier, False)
@@ -681,29 +879,72 @@ def charge_fast(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 
     """冲撞攻击: outcome only, no trace and no input checks."""
     _die = dice.die
     _rand = getattr(dice, "random", None)
-    v_key = _rt_floordiv(attacker.move_speed, R_CHARGE_SPEED_DIVISOR)
+    v_key = _rt_floordiv(attacker.move_speed, 10)
     v_check = v_key + skill_bonus
     v_successes = _rt_pool_successes(_die, max(0, v_check - defender.defense), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_check - defender.defense), 10, 8, 10)
     v_damage = min(attacker.max_hp, v_successes + load_tier) if v_successes > 0 else 0
-    v_resist = _rt_pool_successes(_die, max(defender.strength, defender.dexterity) + max(defender.athletics, defender.fighting), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(defender.strength, defender.dexterity) + max(defender.athletics, defender.fighting), 10, 8, 10)
-    v_resist = v_resist if v_damage > 0 else 0
+    if v_damage > 0:
+        v_resist = _rt_pool_successes(_die, max(defender.strength, defender.dexterity) + max(defender.athletics, defender.fighting), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(defender.strength, defender.dexterity) + max(defender.athletics, defender.fighting), 10, 8, 10)
+    else:
+        v_resist = 0
     v_pushed = max(0, v_damage - v_resist - max(0, defender.size))
     v_blocked = max(0, v_pushed - obstacle_at) if obstacle_at > 0 else 0
     v_impact = min(v_blocked, obstacle_structure)
     return (v_damage > 0, v_damage + v_impact, v_damage + v_impact, v_pushed - v_blocked,)
 
 
+def charge_prepare(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0, obstacle_at: int = 0, obstacle_structure: int = 0) -> Callable[[DiceSource], Tuple[bool, int, int, int]]:
+    """冲撞攻击: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('冲撞者', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('被撞者', defender, Combatant)
+    if type(skill_bonus) is not int or not 0 <= skill_bonus <= 50:
+        _rt_check_int('冲撞技艺加值', skill_bonus, 0, 50)
+    if type(load_tier) is not int or not 0 <= load_tier <= 30:
+        _rt_check_int('负重力量档', load_tier, 0, 30)
+    if type(obstacle_at) is not int or not 0 <= obstacle_at <= 10000:
+        _rt_check_int('障碍物距离', obstacle_at, 0, 10000)
+    if type(obstacle_structure) is not int or not 0 <= obstacle_structure <= 10000:
+        _rt_check_int('障碍物结构值', obstacle_structure, 0, 10000)
+    v_key = _rt_floordiv(attacker.move_speed, 10)
+    v_check = v_key + skill_bonus
+
+    def _roll(dice: DiceSource) -> Tuple[bool, int, int, int]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        v_successes = _rt_pool_successes(_die, max(0, v_check - defender.defense), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_check - defender.defense), 10, 8, 10)
+        v_damage = min(attacker.max_hp, v_successes + load_tier) if v_successes > 0 else 0
+        if v_damage > 0:
+            v_resist = _rt_pool_successes(_die, max(defender.strength, defender.dexterity) + max(defender.athletics, defender.fighting), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(defender.strength, defender.dexterity) + max(defender.athletics, defender.fighting), 10, 8, 10)
+        else:
+            v_resist = 0
+        v_pushed = max(0, v_damage - v_resist - max(0, defender.size))
+        v_blocked = max(0, v_pushed - obstacle_at) if obstacle_at > 0 else 0
+        v_impact = min(v_blocked, obstacle_structure)
+        return (v_damage > 0, v_damage + v_impact, v_damage + v_impact, v_pushed - v_blocked, )
+
+    return _roll
+
+
 def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0, obstacle_at: int = 0, obstacle_structure: int = 0) -> Odds:
     """冲撞攻击: the exact distribution of (('hit', 'damage', 'self_damage', 'pushed_meters'))."""
-    _rt_check_type('冲撞者', attacker, Combatant)
-    _rt_check_type('被撞者', defender, Combatant)
-    _rt_check_int('冲撞技艺加值', skill_bonus, 0, 50)
-    _rt_check_int('负重力量档', load_tier, 0, 30)
-    _rt_check_int('障碍物距离', obstacle_at, 0, 10000)
-    _rt_check_int('障碍物结构值', obstacle_structure, 0, 10000)
+    if type(attacker) is not Combatant:
+        _rt_check_type('冲撞者', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('被撞者', defender, Combatant)
+    if type(skill_bonus) is not int or not 0 <= skill_bonus <= 50:
+        _rt_check_int('冲撞技艺加值', skill_bonus, 0, 50)
+    if type(load_tier) is not int or not 0 <= load_tier <= 30:
+        _rt_check_int('负重力量档', load_tier, 0, 30)
+    if type(obstacle_at) is not int or not 0 <= obstacle_at <= 10000:
+        _rt_check_int('障碍物距离', obstacle_at, 0, 10000)
+    if type(obstacle_structure) is not int or not 0 <= obstacle_structure <= 10000:
+        _rt_check_int('障碍物结构值', obstacle_structure, 0, 10000)
     _b = OddsBuilder(CHARGE_FIELDS)
     _p0 = 1.0
-    v_key = _rt_floordiv(attacker.move_speed, R_CHARGE_SPEED_DIVISOR)
+    v_key = _rt_floordiv(attacker.move_speed, 10)
     v_check = v_key + skill_bonus
     _d3 = _rt_pool_distribution(max(0, v_check - defender.defense), 10, 8, 10)
     _b.drop(_p0 * _d3.dropped)
@@ -753,34 +994,65 @@ class ParryResult(NamedTuple):
 
 def parry(defender: Combatant, *, with_weapon: bool = True, incoming: int = 0, weapon_absorbed: int = 0, dice: Optional[DiceSource] = None) -> ParryResult:
     """格挡（TR-30）"""
-    _rt_check_type('格挡者', defender, Combatant)
-    _rt_check_bool('用武器格挡', with_weapon)
-    _rt_check_int('来袭伤害', incoming, 0, 10000)
-    _rt_check_int('武器承受的伤害', weapon_absorbed, 0, 10000)
+    if type(defender) is not Combatant:
+        _rt_check_type('格挡者', defender, Combatant)
+    if type(with_weapon) is not bool:
+        _rt_check_bool('用武器格挡', with_weapon)
+    if type(incoming) is not int or not 0 <= incoming <= 10000:
+        _rt_check_int('来袭伤害', incoming, 0, 10000)
+    if type(weapon_absorbed) is not int or not 0 <= weapon_absorbed <= 10000:
+        _rt_check_int('武器承受的伤害', weapon_absorbed, 0, 10000)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_bonus = defender.weapon_skill if with_weapon else defender.fighting
-    return ParryResult(v_bonus, R_PARRY_DURATION_SECONDS, max(0, incoming - weapon_absorbed), tuple(_rolls), tuple(_trace))
+    return ParryResult(v_bonus, 6, max(0, incoming - weapon_absorbed), tuple(_rolls), tuple(_trace))
 
 
 def parry_fast(defender: Combatant, *, with_weapon: bool = True, incoming: int = 0, weapon_absorbed: int = 0, dice: DiceSource) -> Tuple[int, int, int]:
     """格挡: outcome only, no trace and no input checks."""
     _die = dice.die
     v_bonus = defender.weapon_skill if with_weapon else defender.fighting
-    return (v_bonus, R_PARRY_DURATION_SECONDS, max(0, incoming - weapon_absorbed),)
+    return (v_bonus, 6, max(0, incoming - weapon_absorbed),)
+
+
+def parry_prepare(defender: Combatant, *, with_weapon: bool = True, incoming: int = 0, weapon_absorbed: int = 0) -> Callable[[DiceSource], Tuple[int, int, int]]:
+    """格挡: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(defender) is not Combatant:
+        _rt_check_type('格挡者', defender, Combatant)
+    if type(with_weapon) is not bool:
+        _rt_check_bool('用武器格挡', with_weapon)
+    if type(incoming) is not int or not 0 <= incoming <= 10000:
+        _rt_check_int('来袭伤害', incoming, 0, 10000)
+    if type(weapon_absorbed) is not int or not 0 <= weapon_absorbed <= 10000:
+        _rt_check_int('武器承受的伤害', weapon_absorbed, 0, 10000)
+    v_bonus = defender.weapon_skill if with_weapon else defender.fighting
+    _o0 = v_bonus
+    _o1 = 6
+    _o2 = max(0, incoming - weapon_absorbed)
+
+    def _roll(dice: DiceSource) -> Tuple[int, int, int]:
+        _die = dice.die
+        return (_o0, _o1, _o2, )
+
+    return _roll
 
 
 def parry_odds(defender: Combatant, *, with_weapon: bool = True, incoming: int = 0, weapon_absorbed: int = 0) -> Odds:
     """格挡: the exact distribution of (('parry_bonus', 'seconds', 'damage'))."""
-    _rt_check_type('格挡者', defender, Combatant)
-    _rt_check_bool('用武器格挡', with_weapon)
-    _rt_check_int('来袭伤害', incoming, 0, 10000)
-    _rt_check_int('武器承受的伤害', weapon_absorbed, 0, 10000)
+    if type(defender) is not Combatant:
+        _rt_check_type('格挡者', defender, Combatant)
+    if type(with_weapon) is not bool:
+        _rt_check_bool('用武器格挡', with_weapon)
+    if type(incoming) is not int or not 0 <= incoming <= 10000:
+        _rt_check_int('来袭伤害', incoming, 0, 10000)
+    if type(weapon_absorbed) is not int or not 0 <= weapon_absorbed <= 10000:
+        _rt_check_int('武器承受的伤害', weapon_absorbed, 0, 10000)
     _b = OddsBuilder(PARRY_FIELDS)
     _p0 = 1.0
     v_bonus = defender.weapon_skill if with_weapon else defender.fighting
-    _b.add((v_bonus, R_PARRY_DURATION_SECONDS, max(0, incoming - weapon_absorbed),), _p0)
+    _b.add((v_bonus, 6, max(0, incoming - weapon_absorbed),), _p0)
     return _b.build()
 
 
@@ -814,9 +1086,12 @@ class DodgeResult(NamedTuple):
 
 def dodge(defender: Combatant, incoming: int, *, applicable: bool = True, dice: Optional[DiceSource] = None) -> DodgeResult:
     """闪避（TR-31）"""
-    _rt_check_type('闪避者', defender, Combatant)
-    _rt_check_int('来袭伤害', incoming, 0, 10000)
-    _rt_check_bool('可以闪避', applicable)
+    if type(defender) is not Combatant:
+        _rt_check_type('闪避者', defender, Combatant)
+    if type(incoming) is not int or not 0 <= incoming <= 10000:
+        _rt_check_int('来袭伤害', incoming, 0, 10000)
+    if type(applicable) is not bool:
+        _rt_check_bool('可以闪避', applicable)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -835,17 +1110,45 @@ def dodge_fast(defender: Combatant, incoming: int, *, applicable: bool = True, d
     """闪避: outcome only, no trace and no input checks."""
     _die = dice.die
     _rand = getattr(dice, "random", None)
-    v_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
-    v_successes = v_successes if applicable else 0
+    if applicable:
+        v_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
+    else:
+        v_successes = 0
     v_damage = max(0, incoming - v_successes)
     return (v_damage, incoming - v_damage,)
 
 
+def dodge_prepare(defender: Combatant, incoming: int, *, applicable: bool = True) -> Callable[[DiceSource], Tuple[int, int]]:
+    """闪避: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(defender) is not Combatant:
+        _rt_check_type('闪避者', defender, Combatant)
+    if type(incoming) is not int or not 0 <= incoming <= 10000:
+        _rt_check_int('来袭伤害', incoming, 0, 10000)
+    if type(applicable) is not bool:
+        _rt_check_bool('可以闪避', applicable)
+
+    def _roll(dice: DiceSource) -> Tuple[int, int]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        if applicable:
+            v_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
+        else:
+            v_successes = 0
+        v_damage = max(0, incoming - v_successes)
+        return (v_damage, incoming - v_damage, )
+
+    return _roll
+
+
 def dodge_odds(defender: Combatant, incoming: int, *, applicable: bool = True) -> Odds:
     """闪避: the exact distribution of (('damage', 'prevented'))."""
-    _rt_check_type('闪避者', defender, Combatant)
-    _rt_check_int('来袭伤害', incoming, 0, 10000)
-    _rt_check_bool('可以闪避', applicable)
+    if type(defender) is not Combatant:
+        _rt_check_type('闪避者', defender, Combatant)
+    if type(incoming) is not int or not 0 <= incoming <= 10000:
+        _rt_check_int('来袭伤害', incoming, 0, 10000)
+    if type(applicable) is not bool:
+        _rt_check_bool('可以闪避', applicable)
     _b = OddsBuilder(DODGE_FIELDS)
     _p0 = 1.0
     _d1 = (_rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10)) if applicable else _rt_CERTAIN_ZERO
@@ -887,10 +1190,14 @@ class TakeCoverResult(NamedTuple):
 
 def take_cover(incoming: int, obstacle_takes: int, *, aim_exposed: bool = False, fully_covered: bool = False, dice: Optional[DiceSource] = None) -> TakeCoverResult:
     """躲藏在障碍物后（TR-32）"""
-    _rt_check_int('来袭伤害', incoming, 0, 10000)
-    _rt_check_int('障碍物所受伤害', obstacle_takes, 0, 10000)
-    _rt_check_bool('攻击裸露部分', aim_exposed)
-    _rt_check_bool('完全遮挡', fully_covered)
+    if type(incoming) is not int or not 0 <= incoming <= 10000:
+        _rt_check_int('来袭伤害', incoming, 0, 10000)
+    if type(obstacle_takes) is not int or not 0 <= obstacle_takes <= 10000:
+        _rt_check_int('障碍物所受伤害', obstacle_takes, 0, 10000)
+    if type(aim_exposed) is not bool:
+        _rt_check_bool('攻击裸露部分', aim_exposed)
+    if type(fully_covered) is not bool:
+        _rt_check_bool('完全遮挡', fully_covered)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -907,12 +1214,39 @@ def take_cover_fast(incoming: int, obstacle_takes: int, *, aim_exposed: bool = F
     return (v_damage, v_through,)
 
 
+def take_cover_prepare(incoming: int, obstacle_takes: int, *, aim_exposed: bool = False, fully_covered: bool = False) -> Callable[[DiceSource], Tuple[int, bool]]:
+    """躲藏在障碍物后: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(incoming) is not int or not 0 <= incoming <= 10000:
+        _rt_check_int('来袭伤害', incoming, 0, 10000)
+    if type(obstacle_takes) is not int or not 0 <= obstacle_takes <= 10000:
+        _rt_check_int('障碍物所受伤害', obstacle_takes, 0, 10000)
+    if type(aim_exposed) is not bool:
+        _rt_check_bool('攻击裸露部分', aim_exposed)
+    if type(fully_covered) is not bool:
+        _rt_check_bool('完全遮挡', fully_covered)
+    v_through = fully_covered or not aim_exposed
+    v_damage = max(0, incoming - obstacle_takes) if v_through else incoming
+    _o0 = v_damage
+    _o1 = v_through
+
+    def _roll(dice: DiceSource) -> Tuple[int, bool]:
+        _die = dice.die
+        return (_o0, _o1, )
+
+    return _roll
+
+
 def take_cover_odds(incoming: int, obstacle_takes: int, *, aim_exposed: bool = False, fully_covered: bool = False) -> Odds:
     """躲藏在障碍物后: the exact distribution of (('damage', 'through_obstacle'))."""
-    _rt_check_int('来袭伤害', incoming, 0, 10000)
-    _rt_check_int('障碍物所受伤害', obstacle_takes, 0, 10000)
-    _rt_check_bool('攻击裸露部分', aim_exposed)
-    _rt_check_bool('完全遮挡', fully_covered)
+    if type(incoming) is not int or not 0 <= incoming <= 10000:
+        _rt_check_int('来袭伤害', incoming, 0, 10000)
+    if type(obstacle_takes) is not int or not 0 <= obstacle_takes <= 10000:
+        _rt_check_int('障碍物所受伤害', obstacle_takes, 0, 10000)
+    if type(aim_exposed) is not bool:
+        _rt_check_bool('攻击裸露部分', aim_exposed)
+    if type(fully_covered) is not bool:
+        _rt_check_bool('完全遮挡', fully_covered)
     _b = OddsBuilder(TAKE_COVER_FIELDS)
     _p0 = 1.0
     v_through = fully_covered or not aim_exposed
@@ -953,17 +1287,22 @@ class LeaveAreaResult(NamedTuple):
 
 def leave_area(*, damage: int = 0, points: int = 0, timing: int, blocked: bool = False, intended_meters: int = 0, dice: Optional[DiceSource] = None) -> LeaveAreaResult:
     """脱离范围（TR-05、TR-34）"""
-    _rt_check_int('最终伤害', damage, 0, 10000)
-    _rt_check_int('负面点数', points, 0, 10000)
-    _rt_check_int('时机', timing, 0, 2)
-    _rt_check_bool('移动被阻止', blocked)
-    _rt_check_int('意图移动距离', intended_meters, 0, 1000)
+    if type(damage) is not int or not 0 <= damage <= 10000:
+        _rt_check_int('最终伤害', damage, 0, 10000)
+    if type(points) is not int or not 0 <= points <= 10000:
+        _rt_check_int('负面点数', points, 0, 10000)
+    if type(timing) is not int or not 0 <= timing <= 2:
+        _rt_check_int('时机', timing, 0, 2)
+    if type(blocked) is not bool:
+        _rt_check_bool('移动被阻止', blocked)
+    if type(intended_meters) is not int or not 0 <= intended_meters <= 1000:
+        _rt_check_int('意图移动距离', intended_meters, 0, 1000)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_left = timing < 2 and not blocked
-    v_taken = 0 if v_left and timing == 0 else _rt_floordiv(damage, R_LEAVE_AREA_DIVISOR) if v_left and timing == 1 else damage
-    v_taken_points = 0 if v_left and timing == 0 else _rt_floordiv(points, R_LEAVE_AREA_DIVISOR) if v_left and timing == 1 else points
+    v_taken = 0 if v_left and timing == 0 else _rt_floordiv(damage, 2) if v_left and timing == 1 else damage
+    v_taken_points = 0 if v_left and timing == 0 else _rt_floordiv(points, 2) if v_left and timing == 1 else points
     return LeaveAreaResult(v_taken, v_taken_points, intended_meters if blocked else 0, tuple(_rolls), tuple(_trace))
 
 
@@ -971,23 +1310,55 @@ def leave_area_fast(*, damage: int = 0, points: int = 0, timing: int, blocked: b
     """脱离范围: outcome only, no trace and no input checks."""
     _die = dice.die
     v_left = timing < 2 and not blocked
-    v_taken = 0 if v_left and timing == 0 else _rt_floordiv(damage, R_LEAVE_AREA_DIVISOR) if v_left and timing == 1 else damage
-    v_taken_points = 0 if v_left and timing == 0 else _rt_floordiv(points, R_LEAVE_AREA_DIVISOR) if v_left and timing == 1 else points
+    v_taken = 0 if v_left and timing == 0 else _rt_floordiv(damage, 2) if v_left and timing == 1 else damage
+    v_taken_points = 0 if v_left and timing == 0 else _rt_floordiv(points, 2) if v_left and timing == 1 else points
     return (v_taken, v_taken_points, intended_meters if blocked else 0,)
+
+
+def leave_area_prepare(*, damage: int = 0, points: int = 0, timing: int, blocked: bool = False, intended_meters: int = 0) -> Callable[[DiceSource], Tuple[int, int, int]]:
+    """脱离范围: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(damage) is not int or not 0 <= damage <= 10000:
+        _rt_check_int('最终伤害', damage, 0, 10000)
+    if type(points) is not int or not 0 <= points <= 10000:
+        _rt_check_int('负面点数', points, 0, 10000)
+    if type(timing) is not int or not 0 <= timing <= 2:
+        _rt_check_int('时机', timing, 0, 2)
+    if type(blocked) is not bool:
+        _rt_check_bool('移动被阻止', blocked)
+    if type(intended_meters) is not int or not 0 <= intended_meters <= 1000:
+        _rt_check_int('意图移动距离', intended_meters, 0, 1000)
+    v_left = timing < 2 and not blocked
+    v_taken = 0 if v_left and timing == 0 else _rt_floordiv(damage, 2) if v_left and timing == 1 else damage
+    v_taken_points = 0 if v_left and timing == 0 else _rt_floordiv(points, 2) if v_left and timing == 1 else points
+    _o0 = v_taken
+    _o1 = v_taken_points
+    _o2 = intended_meters if blocked else 0
+
+    def _roll(dice: DiceSource) -> Tuple[int, int, int]:
+        _die = dice.die
+        return (_o0, _o1, _o2, )
+
+    return _roll
 
 
 def leave_area_odds(*, damage: int = 0, points: int = 0, timing: int, blocked: bool = False, intended_meters: int = 0) -> Odds:
     """脱离范围: the exact distribution of (('damage', 'points', 'defense_penalty'))."""
-    _rt_check_int('最终伤害', damage, 0, 10000)
-    _rt_check_int('负面点数', points, 0, 10000)
-    _rt_check_int('时机', timing, 0, 2)
-    _rt_check_bool('移动被阻止', blocked)
-    _rt_check_int('意图移动距离', intended_meters, 0, 1000)
+    if type(damage) is not int or not 0 <= damage <= 10000:
+        _rt_check_int('最终伤害', damage, 0, 10000)
+    if type(points) is not int or not 0 <= points <= 10000:
+        _rt_check_int('负面点数', points, 0, 10000)
+    if type(timing) is not int or not 0 <= timing <= 2:
+        _rt_check_int('时机', timing, 0, 2)
+    if type(blocked) is not bool:
+        _rt_check_bool('移动被阻止', blocked)
+    if type(intended_meters) is not int or not 0 <= intended_meters <= 1000:
+        _rt_check_int('意图移动距离', intended_meters, 0, 1000)
     _b = OddsBuilder(LEAVE_AREA_FIELDS)
     _p0 = 1.0
     v_left = timing < 2 and not blocked
-    v_taken = 0 if v_left and timing == 0 else _rt_floordiv(damage, R_LEAVE_AREA_DIVISOR) if v_left and timing == 1 else damage
-    v_taken_points = 0 if v_left and timing == 0 else _rt_floordiv(points, R_LEAVE_AREA_DIVISOR) if v_left and timing == 1 else points
+    v_taken = 0 if v_left and timing == 0 else _rt_floordiv(damage, 2) if v_left and timing == 1 else damage
+    v_taken_points = 0 if v_left and timing == 0 else _rt_floordiv(points, 2) if v_left and timing == 1 else points
     _b.add((v_taken, v_taken_points, intended_meters if blocked else 0,), _p0)
     return _b.build()
 
@@ -1020,11 +1391,16 @@ class CanRespondResult(NamedTuple):
 
 def can_respond(response: Union[Action, str], action: Union[Action, str], *, readied_ticks: int = 0, dice: Optional[DiceSource] = None) -> CanRespondResult:
     """应对时机（TR-06、TR-35）"""
-    response = get_action(response)
-    action = get_action(action)
-    _rt_check_int('准备动作时长（刻）', readied_ticks, 0, 1000)
-    _rt_require_specified(response, '应对动作')
-    _rt_require_specified(action, '被应对的动作')
+    if type(response) is not Action:
+        response = get_action(response)
+    if response.not_specified is not None:
+        _rt_require_specified(response, '应对动作')
+    if type(action) is not Action:
+        action = get_action(action)
+    if action.not_specified is not None:
+        _rt_require_specified(action, '被应对的动作')
+    if type(readied_ticks) is not int or not 0 <= readied_ticks <= 1000:
+        _rt_check_int('准备动作时长（刻）', readied_ticks, 0, 1000)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -1044,13 +1420,43 @@ def can_respond_fast(response: Action, action: Action, *, readied_ticks: int = 0
     return (v_allowed,)
 
 
+def can_respond_prepare(response: Union[Action, str], action: Union[Action, str], *, readied_ticks: int = 0) -> Callable[[DiceSource], Tuple[bool]]:
+    """应对时机: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(response) is not Action:
+        response = get_action(response)
+    if response.not_specified is not None:
+        _rt_require_specified(response, '应对动作')
+    if type(action) is not Action:
+        action = get_action(action)
+    if action.not_specified is not None:
+        _rt_require_specified(action, '被应对的动作')
+    if type(readied_ticks) is not int or not 0 <= readied_ticks <= 1000:
+        _rt_check_int('准备动作时长（刻）', readied_ticks, 0, 1000)
+    v_response_ticks = readied_ticks if response.id == 'readied' else response.off_turn_ticks
+    v_action_ticks = action.own_turn_ticks
+    v_allowed = v_response_ticks <= v_action_ticks
+    _o0 = v_allowed
+
+    def _roll(dice: DiceSource) -> Tuple[bool]:
+        _die = dice.die
+        return (_o0, )
+
+    return _roll
+
+
 def can_respond_odds(response: Union[Action, str], action: Union[Action, str], *, readied_ticks: int = 0) -> Odds:
     """应对时机: the exact distribution of (('allowed',))."""
-    response = get_action(response)
-    action = get_action(action)
-    _rt_check_int('准备动作时长（刻）', readied_ticks, 0, 1000)
-    _rt_require_specified(response, '应对动作')
-    _rt_require_specified(action, '被应对的动作')
+    if type(response) is not Action:
+        response = get_action(response)
+    if response.not_specified is not None:
+        _rt_require_specified(response, '应对动作')
+    if type(action) is not Action:
+        action = get_action(action)
+    if action.not_specified is not None:
+        _rt_require_specified(action, '被应对的动作')
+    if type(readied_ticks) is not int or not 0 <= readied_ticks <= 1000:
+        _rt_check_int('准备动作时长（刻）', readied_ticks, 0, 1000)
     _b = OddsBuilder(CAN_RESPOND_FIELDS)
     _p0 = 1.0
     v_response_ticks = readied_ticks if response.id == 'readied' else response.off_turn_ticks
@@ -1088,9 +1494,12 @@ class InterruptResult(NamedTuple):
 
 def interrupt(needs_focus: bool, *, damage: int = 0, points: int = 0, dice: Optional[DiceSource] = None) -> InterruptResult:
     """攻击对抗与反击对抗（TR-18、TR-36）"""
-    _rt_check_bool('对方动作需要专注', needs_focus)
-    _rt_check_int('造成的伤害', damage, 0, 10000)
-    _rt_check_int('造成的负面点数', points, 0, 10000)
+    if type(needs_focus) is not bool:
+        _rt_check_bool('对方动作需要专注', needs_focus)
+    if type(damage) is not int or not 0 <= damage <= 10000:
+        _rt_check_int('造成的伤害', damage, 0, 10000)
+    if type(points) is not int or not 0 <= points <= 10000:
+        _rt_check_int('造成的负面点数', points, 0, 10000)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -1105,11 +1514,33 @@ def interrupt_fast(needs_focus: bool, *, damage: int = 0, points: int = 0, dice:
     return (v_negated,)
 
 
+def interrupt_prepare(needs_focus: bool, *, damage: int = 0, points: int = 0) -> Callable[[DiceSource], Tuple[bool]]:
+    """攻击对抗与反击对抗: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(needs_focus) is not bool:
+        _rt_check_bool('对方动作需要专注', needs_focus)
+    if type(damage) is not int or not 0 <= damage <= 10000:
+        _rt_check_int('造成的伤害', damage, 0, 10000)
+    if type(points) is not int or not 0 <= points <= 10000:
+        _rt_check_int('造成的负面点数', points, 0, 10000)
+    v_negated = needs_focus and (damage > 0 or points > 0)
+    _o0 = v_negated
+
+    def _roll(dice: DiceSource) -> Tuple[bool]:
+        _die = dice.die
+        return (_o0, )
+
+    return _roll
+
+
 def interrupt_odds(needs_focus: bool, *, damage: int = 0, points: int = 0) -> Odds:
     """攻击对抗与反击对抗: the exact distribution of (('negated',))."""
-    _rt_check_bool('对方动作需要专注', needs_focus)
-    _rt_check_int('造成的伤害', damage, 0, 10000)
-    _rt_check_int('造成的负面点数', points, 0, 10000)
+    if type(needs_focus) is not bool:
+        _rt_check_bool('对方动作需要专注', needs_focus)
+    if type(damage) is not int or not 0 <= damage <= 10000:
+        _rt_check_int('造成的伤害', damage, 0, 10000)
+    if type(points) is not int or not 0 <= points <= 10000:
+        _rt_check_int('造成的负面点数', points, 0, 10000)
     _b = OddsBuilder(INTERRUPT_FIELDS)
     _p0 = 1.0
     v_negated = needs_focus and (damage > 0 or points > 0)
@@ -1147,11 +1578,16 @@ class BreakProjectileResult(NamedTuple):
 
 def break_projectile(defender: Combatant, projectile: Union[Weapon, str], check: int, *, structure: int = 1, dice: Optional[DiceSource] = None) -> BreakProjectileResult:
     """击破或阻挡飞行物（TR-37）"""
-    _rt_check_type('防御者', defender, Combatant)
-    projectile = get_weapon(projectile)
-    _rt_check_int('攻击检定', check, 0, 200)
-    _rt_check_int('飞行物结构值', structure, 0, 1000)
-    _rt_require_specified(projectile, '飞行物')
+    if type(defender) is not Combatant:
+        _rt_check_type('防御者', defender, Combatant)
+    if type(projectile) is not Weapon:
+        projectile = get_weapon(projectile)
+    if projectile.not_specified is not None:
+        _rt_require_specified(projectile, '飞行物')
+    if type(check) is not int or not 0 <= check <= 200:
+        _rt_check_int('攻击检定', check, 0, 200)
+    if type(structure) is not int or not 0 <= structure <= 1000:
+        _rt_check_int('飞行物结构值', structure, 0, 1000)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -1172,13 +1608,42 @@ def break_projectile_fast(defender: Combatant, projectile: Weapon, check: int, *
     return (v_destroyed, v_successes,)
 
 
+def break_projectile_prepare(defender: Combatant, projectile: Union[Weapon, str], check: int, *, structure: int = 1) -> Callable[[DiceSource], Tuple[bool, int]]:
+    """击破或阻挡飞行物: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(defender) is not Combatant:
+        _rt_check_type('防御者', defender, Combatant)
+    if type(projectile) is not Weapon:
+        projectile = get_weapon(projectile)
+    if projectile.not_specified is not None:
+        _rt_require_specified(projectile, '飞行物')
+    if type(check) is not int or not 0 <= check <= 200:
+        _rt_check_int('攻击检定', check, 0, 200)
+    if type(structure) is not int or not 0 <= structure <= 1000:
+        _rt_check_int('飞行物结构值', structure, 0, 1000)
+
+    def _roll(dice: DiceSource) -> Tuple[bool, int]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        v_successes = _rt_pool_successes(_die, max(0, check - projectile.speed), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, check - projectile.speed), 10, 8, 10)
+        v_destroyed = v_successes >= structure
+        return (v_destroyed, v_successes, )
+
+    return _roll
+
+
 def break_projectile_odds(defender: Combatant, projectile: Union[Weapon, str], check: int, *, structure: int = 1) -> Odds:
     """击破或阻挡飞行物: the exact distribution of (('destroyed', 'successes'))."""
-    _rt_check_type('防御者', defender, Combatant)
-    projectile = get_weapon(projectile)
-    _rt_check_int('攻击检定', check, 0, 200)
-    _rt_check_int('飞行物结构值', structure, 0, 1000)
-    _rt_require_specified(projectile, '飞行物')
+    if type(defender) is not Combatant:
+        _rt_check_type('防御者', defender, Combatant)
+    if type(projectile) is not Weapon:
+        projectile = get_weapon(projectile)
+    if projectile.not_specified is not None:
+        _rt_require_specified(projectile, '飞行物')
+    if type(check) is not int or not 0 <= check <= 200:
+        _rt_check_int('攻击检定', check, 0, 200)
+    if type(structure) is not int or not 0 <= structure <= 1000:
+        _rt_check_int('飞行物结构值', structure, 0, 1000)
     _b = OddsBuilder(BREAK_PROJECTILE_FIELDS)
     _p0 = 1.0
     _d1 = _rt_pool_distribution(max(0, check - projectile.speed), 10, 8, 10)
@@ -1218,10 +1683,13 @@ class InfluenceResult(NamedTuple):
 
 def influence(weapon: Union[Weapon, str, None] = None, *, energy_influence: int = 0, ability_influence: int = 0, dice: Optional[DiceSource] = None) -> InfluenceResult:
     """攻击影响（TR-19）"""
-    weapon = get_weapon(weapon) if weapon is not None else _NO_WEAPON
-    _rt_check_int('能量影响', energy_influence, 0, 100)
-    _rt_check_int('能力影响', ability_influence, 0, 100)
-    _rt_require_specified(weapon, '武器')
+    weapon = _NO_WEAPON if weapon is None else weapon if type(weapon) is Weapon else get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(energy_influence) is not int or not 0 <= energy_influence <= 100:
+        _rt_check_int('能量影响', energy_influence, 0, 100)
+    if type(ability_influence) is not int or not 0 <= ability_influence <= 100:
+        _rt_check_int('能力影响', ability_influence, 0, 100)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -1236,12 +1704,35 @@ def influence_fast(weapon: Weapon = _NO_WEAPON, *, energy_influence: int = 0, ab
     return (v_value,)
 
 
+def influence_prepare(weapon: Union[Weapon, str, None] = None, *, energy_influence: int = 0, ability_influence: int = 0) -> Callable[[DiceSource], Tuple[int]]:
+    """攻击影响: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    weapon = _NO_WEAPON if weapon is None else weapon if type(weapon) is Weapon else get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(energy_influence) is not int or not 0 <= energy_influence <= 100:
+        _rt_check_int('能量影响', energy_influence, 0, 100)
+    if type(ability_influence) is not int or not 0 <= ability_influence <= 100:
+        _rt_check_int('能力影响', ability_influence, 0, 100)
+    v_value = max(energy_influence, ability_influence, weapon.influence if weapon.given else 0)
+    _o0 = v_value
+
+    def _roll(dice: DiceSource) -> Tuple[int]:
+        _die = dice.die
+        return (_o0, )
+
+    return _roll
+
+
 def influence_odds(weapon: Union[Weapon, str, None] = None, *, energy_influence: int = 0, ability_influence: int = 0) -> Odds:
     """攻击影响: the exact distribution of (('influence',))."""
-    weapon = get_weapon(weapon) if weapon is not None else _NO_WEAPON
-    _rt_check_int('能量影响', energy_influence, 0, 100)
-    _rt_check_int('能力影响', ability_influence, 0, 100)
-    _rt_require_specified(weapon, '武器')
+    weapon = _NO_WEAPON if weapon is None else weapon if type(weapon) is Weapon else get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(energy_influence) is not int or not 0 <= energy_influence <= 100:
+        _rt_check_int('能量影响', energy_influence, 0, 100)
+    if type(ability_influence) is not int or not 0 <= ability_influence <= 100:
+        _rt_check_int('能力影响', ability_influence, 0, 100)
     _b = OddsBuilder(INFLUENCE_FIELDS)
     _p0 = 1.0
     v_value = max(energy_influence, ability_influence, weapon.influence if weapon.given else 0)
@@ -1281,10 +1772,14 @@ class ConversionResult(NamedTuple):
 
 def conversion(defender: Combatant, weapon: Union[Weapon, str], *, from_called_shot: bool = False, dice: Optional[DiceSource] = None) -> ConversionResult:
     """攻击类型转化（TR-20）"""
-    _rt_check_type('目标', defender, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_bool('来自部位攻击', from_called_shot)
-    _rt_require_specified(weapon, '武器')
+    if type(defender) is not Combatant:
+        _rt_check_type('目标', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(from_called_shot) is not bool:
+        _rt_check_bool('来自部位攻击', from_called_shot)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -1306,19 +1801,54 @@ def conversion_fast(defender: Combatant, weapon: Weapon, *, from_called_shot: bo
     _die = dice.die
     _rand = getattr(dice, "random", None)
     v_converts = not from_called_shot and defender.size < weapon.size
-    v_dodge_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
-    v_dodge_successes = v_dodge_successes if v_converts else 0
+    if v_converts:
+        v_dodge_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
+    else:
+        v_dodge_successes = 0
     v_resist = defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance
     v_damage = max(0, weapon.damage - v_resist - v_dodge_successes) if v_converts else 0
     return (v_converts, weapon.size if v_converts else 0, v_damage,)
 
 
+def conversion_prepare(defender: Combatant, weapon: Union[Weapon, str], *, from_called_shot: bool = False) -> Callable[[DiceSource], Tuple[bool, int, int]]:
+    """攻击类型转化: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(defender) is not Combatant:
+        _rt_check_type('目标', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(from_called_shot) is not bool:
+        _rt_check_bool('来自部位攻击', from_called_shot)
+    v_converts = not from_called_shot and defender.size < weapon.size
+    v_resist = defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance
+    _o0 = v_converts
+    _o1 = weapon.size if v_converts else 0
+
+    def _roll(dice: DiceSource) -> Tuple[bool, int, int]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        if v_converts:
+            v_dodge_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
+        else:
+            v_dodge_successes = 0
+        v_damage = max(0, weapon.damage - v_resist - v_dodge_successes) if v_converts else 0
+        return (_o0, _o1, v_damage, )
+
+    return _roll
+
+
 def conversion_odds(defender: Combatant, weapon: Union[Weapon, str], *, from_called_shot: bool = False) -> Odds:
     """攻击类型转化: the exact distribution of (('converts', 'coverage', 'damage'))."""
-    _rt_check_type('目标', defender, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_bool('来自部位攻击', from_called_shot)
-    _rt_require_specified(weapon, '武器')
+    if type(defender) is not Combatant:
+        _rt_check_type('目标', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(from_called_shot) is not bool:
+        _rt_check_bool('来自部位攻击', from_called_shot)
     _b = OddsBuilder(CONVERSION_FIELDS)
     _p0 = 1.0
     v_converts = not from_called_shot and defender.size < weapon.size
@@ -1362,8 +1892,10 @@ class InitiativeRollResult(NamedTuple):
 
 def initiative_roll(character: Combatant, dice_count: int, *, dice: Optional[DiceSource] = None) -> InitiativeRollResult:
     """先攻检定（TR-01、TR-02）"""
-    _rt_check_type('角色', character, Combatant)
-    _rt_check_int('先攻DP', dice_count, 0, 200)
+    if type(character) is not Combatant:
+        _rt_check_type('角色', character, Combatant)
+    if type(dice_count) is not int or not 0 <= dice_count <= 200:
+        _rt_check_int('先攻DP', dice_count, 0, 200)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -1371,7 +1903,7 @@ def initiative_roll(character: Combatant, dice_count: int, *, dice: Optional[Dic
     _rolls.append(_r1)
     v_successes = _r1.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('先攻检定', _r1), (("command", _r1.command), ("faces", _r1.faces), ('successes', v_successes))))
-    return InitiativeRollResult(v_successes, character.extra_successes if R_INITIATIVE_TIEBREAK_EXTRAS else 0, tuple(_rolls), tuple(_trace))
+    return InitiativeRollResult(v_successes, character.extra_successes, tuple(_rolls), tuple(_trace))
 
 
 def initiative_roll_fast(character: Combatant, dice_count: int, dice: DiceSource) -> Tuple[int, int]:
@@ -1379,20 +1911,40 @@ def initiative_roll_fast(character: Combatant, dice_count: int, dice: DiceSource
     _die = dice.die
     _rand = getattr(dice, "random", None)
     v_successes = _rt_pool_successes(_die, dice_count, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, dice_count, 10, 8, 10)
-    return (v_successes, character.extra_successes if R_INITIATIVE_TIEBREAK_EXTRAS else 0,)
+    return (v_successes, character.extra_successes,)
+
+
+def initiative_roll_prepare(character: Combatant, dice_count: int) -> Callable[[DiceSource], Tuple[int, int]]:
+    """先攻检定: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(character) is not Combatant:
+        _rt_check_type('角色', character, Combatant)
+    if type(dice_count) is not int or not 0 <= dice_count <= 200:
+        _rt_check_int('先攻DP', dice_count, 0, 200)
+    _o1 = character.extra_successes
+
+    def _roll(dice: DiceSource) -> Tuple[int, int]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        v_successes = _rt_pool_successes(_die, dice_count, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, dice_count, 10, 8, 10)
+        return (v_successes, _o1, )
+
+    return _roll
 
 
 def initiative_roll_odds(character: Combatant, dice_count: int) -> Odds:
     """先攻检定: the exact distribution of (('successes', 'extras'))."""
-    _rt_check_type('角色', character, Combatant)
-    _rt_check_int('先攻DP', dice_count, 0, 200)
+    if type(character) is not Combatant:
+        _rt_check_type('角色', character, Combatant)
+    if type(dice_count) is not int or not 0 <= dice_count <= 200:
+        _rt_check_int('先攻DP', dice_count, 0, 200)
     _b = OddsBuilder(INITIATIVE_ROLL_FIELDS)
     _p0 = 1.0
     _d1 = _rt_pool_distribution(dice_count, 10, 8, 10)
     _b.drop(_p0 * _d1.dropped)
     for v_successes, _q1 in _d1.items():
         _p1 = _p0 * _q1
-        _b.add((v_successes, character.extra_successes if R_INITIATIVE_TIEBREAK_EXTRAS else 0,), _p1)
+        _b.add((v_successes, character.extra_successes,), _p1)
     return _b.build()
 
 
@@ -1424,22 +1976,32 @@ class DetectResult(NamedTuple):
 
 def detect(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bonus: int = 0, exposure_bonus: int = 0, fully_hidden: bool = False, speed_halvings: int = 0, avoids_medium: bool = False, supernatural: bool = False, revealed_bonus: int = 0, dice: Optional[DiceSource] = None) -> DetectResult:
     """侦查与躲藏（TR-03、TR-04）"""
-    _rt_check_type('侦查方', seeker, Combatant)
-    _rt_check_type('躲藏方', hider, Combatant)
-    _rt_check_int('感知方式', sense, 0, 2)
-    _rt_check_int('小体型加值', size_bonus, 0, 30)
-    _rt_check_int('裸露部分加值', exposure_bonus, 0, 30)
-    _rt_check_bool('完全被遮蔽', fully_hidden)
-    _rt_check_int('降速倍数', speed_halvings, 0, 10)
-    _rt_check_bool('避开感知媒介', avoids_medium)
-    _rt_check_bool('超凡能力', supernatural)
-    _rt_check_int('受袭后加值次数', revealed_bonus, 0, 10)
+    if type(seeker) is not Combatant:
+        _rt_check_type('侦查方', seeker, Combatant)
+    if type(hider) is not Combatant:
+        _rt_check_type('躲藏方', hider, Combatant)
+    if type(sense) is not int or not 0 <= sense <= 2:
+        _rt_check_int('感知方式', sense, 0, 2)
+    if type(size_bonus) is not int or not 0 <= size_bonus <= 30:
+        _rt_check_int('小体型加值', size_bonus, 0, 30)
+    if type(exposure_bonus) is not int or not 0 <= exposure_bonus <= 30:
+        _rt_check_int('裸露部分加值', exposure_bonus, 0, 30)
+    if type(fully_hidden) is not bool:
+        _rt_check_bool('完全被遮蔽', fully_hidden)
+    if type(speed_halvings) is not int or not 0 <= speed_halvings <= 10:
+        _rt_check_int('降速倍数', speed_halvings, 0, 10)
+    if type(avoids_medium) is not bool:
+        _rt_check_bool('避开感知媒介', avoids_medium)
+    if type(supernatural) is not bool:
+        _rt_check_bool('超凡能力', supernatural)
+    if type(revealed_bonus) is not int or not 0 <= revealed_bonus <= 10:
+        _rt_check_int('受袭后加值次数', revealed_bonus, 0, 10)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_automatic_hide = sense == 0 and fully_hidden or sense == 2 and avoids_medium or supernatural and seeker.influence < hider.influence
-    v_hide_pool = hider.dexterity + hider.hide + size_bonus + (exposure_bonus if sense == 0 else 0) + (R_HEARING_BONUS_PER_HALVING * speed_halvings if sense == 1 else 0)
-    v_seek_pool = seeker.perception + seeker.detect + R_REVEALED_BONUS * revealed_bonus
+    v_hide_pool = hider.dexterity + hider.hide + size_bonus + (exposure_bonus if sense == 0 else 0) + (3 * speed_halvings if sense == 1 else 0)
+    v_seek_pool = seeker.perception + seeker.detect + 3 * revealed_bonus
     if not v_automatic_hide:
         _r4 = _rt_roll_pool(_source, _POOL, v_seek_pool, seeker.extra_successes, False)
         _rolls.append(_r4)
@@ -1454,7 +2016,7 @@ def detect(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bonus: i
         _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('躲藏检定', _r5), (("command", _r5.command), ("faces", _r5.faces), ('hide', v_hide))))
     else:
         v_hide = 0
-    v_noticed = not v_automatic_hide and (v_seek + seeker.extra_successes > v_hide + hider.extra_successes if R_DETECTION_TIE_TO_HIDER else v_seek + seeker.extra_successes >= v_hide + hider.extra_successes)
+    v_noticed = not v_automatic_hide and v_seek + seeker.extra_successes > v_hide + hider.extra_successes
     return DetectResult(v_noticed, tuple(_rolls), tuple(_trace))
 
 
@@ -1463,33 +2025,91 @@ def detect_fast(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bon
     _die = dice.die
     _rand = getattr(dice, "random", None)
     v_automatic_hide = sense == 0 and fully_hidden or sense == 2 and avoids_medium or supernatural and seeker.influence < hider.influence
-    v_hide_pool = hider.dexterity + hider.hide + size_bonus + (exposure_bonus if sense == 0 else 0) + (R_HEARING_BONUS_PER_HALVING * speed_halvings if sense == 1 else 0)
-    v_seek_pool = seeker.perception + seeker.detect + R_REVEALED_BONUS * revealed_bonus
-    v_seek = _rt_pool_successes(_die, v_seek_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_seek_pool, 10, 8, 10)
-    v_seek = v_seek if not v_automatic_hide else 0
-    v_hide = _rt_pool_successes(_die, v_hide_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_hide_pool, 10, 8, 10)
-    v_hide = v_hide if not v_automatic_hide else 0
-    v_noticed = not v_automatic_hide and (v_seek + seeker.extra_successes > v_hide + hider.extra_successes if R_DETECTION_TIE_TO_HIDER else v_seek + seeker.extra_successes >= v_hide + hider.extra_successes)
+    v_hide_pool = hider.dexterity + hider.hide + size_bonus + (exposure_bonus if sense == 0 else 0) + (3 * speed_halvings if sense == 1 else 0)
+    v_seek_pool = seeker.perception + seeker.detect + 3 * revealed_bonus
+    if not v_automatic_hide:
+        v_seek = _rt_pool_successes(_die, v_seek_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_seek_pool, 10, 8, 10)
+    else:
+        v_seek = 0
+    if not v_automatic_hide:
+        v_hide = _rt_pool_successes(_die, v_hide_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_hide_pool, 10, 8, 10)
+    else:
+        v_hide = 0
+    v_noticed = not v_automatic_hide and v_seek + seeker.extra_successes > v_hide + hider.extra_successes
     return (v_noticed,)
+
+
+def detect_prepare(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bonus: int = 0, exposure_bonus: int = 0, fully_hidden: bool = False, speed_halvings: int = 0, avoids_medium: bool = False, supernatural: bool = False, revealed_bonus: int = 0) -> Callable[[DiceSource], Tuple[bool]]:
+    """侦查与躲藏: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(seeker) is not Combatant:
+        _rt_check_type('侦查方', seeker, Combatant)
+    if type(hider) is not Combatant:
+        _rt_check_type('躲藏方', hider, Combatant)
+    if type(sense) is not int or not 0 <= sense <= 2:
+        _rt_check_int('感知方式', sense, 0, 2)
+    if type(size_bonus) is not int or not 0 <= size_bonus <= 30:
+        _rt_check_int('小体型加值', size_bonus, 0, 30)
+    if type(exposure_bonus) is not int or not 0 <= exposure_bonus <= 30:
+        _rt_check_int('裸露部分加值', exposure_bonus, 0, 30)
+    if type(fully_hidden) is not bool:
+        _rt_check_bool('完全被遮蔽', fully_hidden)
+    if type(speed_halvings) is not int or not 0 <= speed_halvings <= 10:
+        _rt_check_int('降速倍数', speed_halvings, 0, 10)
+    if type(avoids_medium) is not bool:
+        _rt_check_bool('避开感知媒介', avoids_medium)
+    if type(supernatural) is not bool:
+        _rt_check_bool('超凡能力', supernatural)
+    if type(revealed_bonus) is not int or not 0 <= revealed_bonus <= 10:
+        _rt_check_int('受袭后加值次数', revealed_bonus, 0, 10)
+    v_automatic_hide = sense == 0 and fully_hidden or sense == 2 and avoids_medium or supernatural and seeker.influence < hider.influence
+    v_hide_pool = hider.dexterity + hider.hide + size_bonus + (exposure_bonus if sense == 0 else 0) + (3 * speed_halvings if sense == 1 else 0)
+    v_seek_pool = seeker.perception + seeker.detect + 3 * revealed_bonus
+
+    def _roll(dice: DiceSource) -> Tuple[bool]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        if not v_automatic_hide:
+            v_seek = _rt_pool_successes(_die, v_seek_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_seek_pool, 10, 8, 10)
+        else:
+            v_seek = 0
+        if not v_automatic_hide:
+            v_hide = _rt_pool_successes(_die, v_hide_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_hide_pool, 10, 8, 10)
+        else:
+            v_hide = 0
+        v_noticed = not v_automatic_hide and v_seek + seeker.extra_successes > v_hide + hider.extra_successes
+        return (v_noticed, )
+
+    return _roll
 
 
 def detect_odds(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bonus: int = 0, exposure_bonus: int = 0, fully_hidden: bool = False, speed_halvings: int = 0, avoids_medium: bool = False, supernatural: bool = False, revealed_bonus: int = 0) -> Odds:
     """侦查与躲藏: the exact distribution of (('noticed',))."""
-    _rt_check_type('侦查方', seeker, Combatant)
-    _rt_check_type('躲藏方', hider, Combatant)
-    _rt_check_int('感知方式', sense, 0, 2)
-    _rt_check_int('小体型加值', size_bonus, 0, 30)
-    _rt_check_int('裸露部分加值', exposure_bonus, 0, 30)
-    _rt_check_bool('完全被遮蔽', fully_hidden)
-    _rt_check_int('降速倍数', speed_halvings, 0, 10)
-    _rt_check_bool('避开感知媒介', avoids_medium)
-    _rt_check_bool('超凡能力', supernatural)
-    _rt_check_int('受袭后加值次数', revealed_bonus, 0, 10)
+    if type(seeker) is not Combatant:
+        _rt_check_type('侦查方', seeker, Combatant)
+    if type(hider) is not Combatant:
+        _rt_check_type('躲藏方', hider, Combatant)
+    if type(sense) is not int or not 0 <= sense <= 2:
+        _rt_check_int('感知方式', sense, 0, 2)
+    if type(size_bonus) is not int or not 0 <= size_bonus <= 30:
+        _rt_check_int('小体型加值', size_bonus, 0, 30)
+    if type(exposure_bonus) is not int or not 0 <= exposure_bonus <= 30:
+        _rt_check_int('裸露部分加值', exposure_bonus, 0, 30)
+    if type(fully_hidden) is not bool:
+        _rt_check_bool('完全被遮蔽', fully_hidden)
+    if type(speed_halvings) is not int or not 0 <= speed_halvings <= 10:
+        _rt_check_int('降速倍数', speed_halvings, 0, 10)
+    if type(avoids_medium) is not bool:
+        _rt_check_bool('避开感知媒介', avoids_medium)
+    if type(supernatural) is not bool:
+        _rt_check_bool('超凡能力', supernatural)
+    if type(revealed_bonus) is not int or not 0 <= revealed_bonus <= 10:
+        _rt_check_int('受袭后加值次数', revealed_bonus, 0, 10)
     _b = OddsBuilder(DETECT_FIELDS)
     _p0 = 1.0
     v_automatic_hide = sense == 0 and fully_hidden or sense == 2 and avoids_medium or supernatural and seeker.influence < hider.influence
-    v_hide_pool = hider.dexterity + hider.hide + size_bonus + (exposure_bonus if sense == 0 else 0) + (R_HEARING_BONUS_PER_HALVING * speed_halvings if sense == 1 else 0)
-    v_seek_pool = seeker.perception + seeker.detect + R_REVEALED_BONUS * revealed_bonus
+    v_hide_pool = hider.dexterity + hider.hide + size_bonus + (exposure_bonus if sense == 0 else 0) + (3 * speed_halvings if sense == 1 else 0)
+    v_seek_pool = seeker.perception + seeker.detect + 3 * revealed_bonus
     _d4 = (_rt_pool_distribution(v_seek_pool, 10, 8, 10)) if not v_automatic_hide else _rt_CERTAIN_ZERO
     _b.drop(_p0 * _d4.dropped)
     for v_seek, _q4 in _d4.items():
@@ -1498,7 +2118,7 @@ def detect_odds(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bon
         _b.drop(_p1 * _d5.dropped)
         for v_hide, _q5 in _d5.items():
             _p2 = _p1 * _q5
-            v_noticed = not v_automatic_hide and (v_seek + seeker.extra_successes > v_hide + hider.extra_successes if R_DETECTION_TIE_TO_HIDER else v_seek + seeker.extra_successes >= v_hide + hider.extra_successes)
+            v_noticed = not v_automatic_hide and v_seek + seeker.extra_successes > v_hide + hider.extra_successes
             _b.add((v_noticed,), _p2)
     return _b.build()
 
@@ -1531,8 +2151,10 @@ class ChaosCheckResult(NamedTuple):
 
 def chaos_check(character: Combatant, *, skill: int = 0, dice: Optional[DiceSource] = None) -> ChaosCheckResult:
     """混乱刻度下的周期检定（TR-42）"""
-    _rt_check_type('角色', character, Combatant)
-    _rt_check_int('技艺', skill, 0, 50)
+    if type(character) is not Combatant:
+        _rt_check_type('角色', character, Combatant)
+    if type(skill) is not int or not 0 <= skill <= 50:
+        _rt_check_int('技艺', skill, 0, 50)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -1555,10 +2177,31 @@ def chaos_check_fast(character: Combatant, *, skill: int = 0, dice: DiceSource) 
     return (v_successes,)
 
 
+def chaos_check_prepare(character: Combatant, *, skill: int = 0) -> Callable[[DiceSource], Tuple[int]]:
+    """混乱刻度下的周期检定: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(character) is not Combatant:
+        _rt_check_type('角色', character, Combatant)
+    if type(skill) is not int or not 0 <= skill <= 50:
+        _rt_check_int('技艺', skill, 0, 50)
+    if not (character.chaos < character.intelligence):
+        raise PeriodicImpossible('混乱刻度' + _rt_fmt(character.chaos) + '达到或超过智力' + _rt_fmt(character.intelligence) + '，无法进行任何周期检定')
+
+    def _roll(dice: DiceSource) -> Tuple[int]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        v_successes = _rt_pool_successes(_die, max(0, character.intelligence + skill - character.chaos), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, character.intelligence + skill - character.chaos), 10, 8, 10)
+        return (v_successes, )
+
+    return _roll
+
+
 def chaos_check_odds(character: Combatant, *, skill: int = 0) -> Odds:
     """混乱刻度下的周期检定: the exact distribution of (('successes',))."""
-    _rt_check_type('角色', character, Combatant)
-    _rt_check_int('技艺', skill, 0, 50)
+    if type(character) is not Combatant:
+        _rt_check_type('角色', character, Combatant)
+    if type(skill) is not int or not 0 <= skill <= 50:
+        _rt_check_int('技艺', skill, 0, 50)
     _b = OddsBuilder(CHAOS_CHECK_FIELDS)
     _p0 = 1.0
     if not (character.chaos < character.intelligence):
@@ -1607,19 +2250,25 @@ class AddPointsResult(NamedTuple):
 
 def add_points(creature: Combatant, track: Union[ConditionTrack, str], *, current: int = 0, gained: int, capacity_loss: int = 0, dice: Optional[DiceSource] = None) -> AddPointsResult:
     """累积负面点数（TR-60、TR-61、TR-63、TR-64、TR-65、TR-67、TR-68、TR-70、TR-72）"""
-    _rt_check_type('角色', creature, Combatant)
-    track = get_condition_track(track)
-    _rt_check_int('当前点数', current, 0, 10000)
-    _rt_check_int('获得点数', gained, 0, 10000)
-    _rt_check_int('累积槽降低', capacity_loss, 0, 100)
-    _rt_require_specified(track, '累积槽')
+    if type(creature) is not Combatant:
+        _rt_check_type('角色', creature, Combatant)
+    if type(track) is not ConditionTrack:
+        track = get_condition_track(track)
+    if track.not_specified is not None:
+        _rt_require_specified(track, '累积槽')
+    if type(current) is not int or not 0 <= current <= 10000:
+        _rt_check_int('当前点数', current, 0, 10000)
+    if type(gained) is not int or not 0 <= gained <= 10000:
+        _rt_check_int('获得点数', gained, 0, 10000)
+    if type(capacity_loss) is not int or not 0 <= capacity_loss <= 100:
+        _rt_check_int('累积槽降低', capacity_loss, 0, 100)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_capacity = max(0, track.capacity(creature, track) - capacity_loss)
     v_points = current + gained
     v_debuff = max(0, v_points - v_capacity)
-    v_in_state = v_points > R_STATE_MULTIPLIER * v_capacity
+    v_in_state = v_points > 3 * v_capacity
     v_fear = v_debuff if track.fear_from_excess and gained > 0 else 0
     if v_in_state and track.state.given:
         _trace.append(_rt_TraceStep("note", '进入' + _rt_fmt(track.state.name)))
@@ -1632,25 +2281,64 @@ def add_points_fast(creature: Combatant, track: ConditionTrack, *, current: int 
     v_capacity = max(0, track.capacity(creature, track) - capacity_loss)
     v_points = current + gained
     v_debuff = max(0, v_points - v_capacity)
-    v_in_state = v_points > R_STATE_MULTIPLIER * v_capacity
+    v_in_state = v_points > 3 * v_capacity
     v_fear = v_debuff if track.fear_from_excess and gained > 0 else 0
     return (v_points, v_capacity, v_debuff, track.state.id if v_in_state else '', v_fear,)
 
 
+def add_points_prepare(creature: Combatant, track: Union[ConditionTrack, str], *, current: int = 0, gained: int, capacity_loss: int = 0) -> Callable[[DiceSource], Tuple[int, int, int, str, int]]:
+    """累积负面点数: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(creature) is not Combatant:
+        _rt_check_type('角色', creature, Combatant)
+    if type(track) is not ConditionTrack:
+        track = get_condition_track(track)
+    if track.not_specified is not None:
+        _rt_require_specified(track, '累积槽')
+    if type(current) is not int or not 0 <= current <= 10000:
+        _rt_check_int('当前点数', current, 0, 10000)
+    if type(gained) is not int or not 0 <= gained <= 10000:
+        _rt_check_int('获得点数', gained, 0, 10000)
+    if type(capacity_loss) is not int or not 0 <= capacity_loss <= 100:
+        _rt_check_int('累积槽降低', capacity_loss, 0, 100)
+    v_capacity = max(0, track.capacity(creature, track) - capacity_loss)
+    v_points = current + gained
+    v_debuff = max(0, v_points - v_capacity)
+    v_in_state = v_points > 3 * v_capacity
+    v_fear = v_debuff if track.fear_from_excess and gained > 0 else 0
+    _o0 = v_points
+    _o1 = v_capacity
+    _o2 = v_debuff
+    _o3 = track.state.id if v_in_state else ''
+    _o4 = v_fear
+
+    def _roll(dice: DiceSource) -> Tuple[int, int, int, str, int]:
+        _die = dice.die
+        return (_o0, _o1, _o2, _o3, _o4, )
+
+    return _roll
+
+
 def add_points_odds(creature: Combatant, track: Union[ConditionTrack, str], *, current: int = 0, gained: int, capacity_loss: int = 0) -> Odds:
     """累积负面点数: the exact distribution of (('points', 'capacity', 'debuff', 'state', 'fear'))."""
-    _rt_check_type('角色', creature, Combatant)
-    track = get_condition_track(track)
-    _rt_check_int('当前点数', current, 0, 10000)
-    _rt_check_int('获得点数', gained, 0, 10000)
-    _rt_check_int('累积槽降低', capacity_loss, 0, 100)
-    _rt_require_specified(track, '累积槽')
+    if type(creature) is not Combatant:
+        _rt_check_type('角色', creature, Combatant)
+    if type(track) is not ConditionTrack:
+        track = get_condition_track(track)
+    if track.not_specified is not None:
+        _rt_require_specified(track, '累积槽')
+    if type(current) is not int or not 0 <= current <= 10000:
+        _rt_check_int('当前点数', current, 0, 10000)
+    if type(gained) is not int or not 0 <= gained <= 10000:
+        _rt_check_int('获得点数', gained, 0, 10000)
+    if type(capacity_loss) is not int or not 0 <= capacity_loss <= 100:
+        _rt_check_int('累积槽降低', capacity_loss, 0, 100)
     _b = OddsBuilder(ADD_POINTS_FIELDS)
     _p0 = 1.0
     v_capacity = max(0, track.capacity(creature, track) - capacity_loss)
     v_points = current + gained
     v_debuff = max(0, v_points - v_capacity)
-    v_in_state = v_points > R_STATE_MULTIPLIER * v_capacity
+    v_in_state = v_points > 3 * v_capacity
     v_fear = v_debuff if track.fear_from_excess and gained > 0 else 0
     _b.add((v_points, v_capacity, v_debuff, track.state.id if v_in_state else '', v_fear,), _p0)
     return _b.build()
@@ -1690,15 +2378,20 @@ class MissLongRestResult(NamedTuple):
 
 def miss_long_rest(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, track: Union[ConditionTrack, str] = 'drowsy', dice: Optional[DiceSource] = None) -> MissLongRestResult:
     """缺少长休息（TR-67）"""
-    _rt_check_type('角色', creature, Combatant)
-    _rt_check_int('当前点数', current, 0, 10000)
-    _rt_check_int('已降低的累积槽', capacity_loss, 0, 100)
-    track = get_condition_track(track)
-    _rt_require_specified(track, '累积槽')
+    if type(creature) is not Combatant:
+        _rt_check_type('角色', creature, Combatant)
+    if type(current) is not int or not 0 <= current <= 10000:
+        _rt_check_int('当前点数', current, 0, 10000)
+    if type(capacity_loss) is not int or not 0 <= capacity_loss <= 100:
+        _rt_check_int('已降低的累积槽', capacity_loss, 0, 100)
+    if type(track) is not ConditionTrack:
+        track = get_condition_track(track)
+    if track.not_specified is not None:
+        _rt_require_specified(track, '累积槽')
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
-    v_loss = capacity_loss + R_MISSED_REST_CAPACITY_LOSS if track.missed_rest else capacity_loss
+    v_loss = capacity_loss + 1 if track.missed_rest else capacity_loss
     v_points = current + 1 if track.missed_rest else current
     v_capacity = max(0, track.capacity(creature, track) - v_loss)
     return MissLongRestResult(v_points, v_loss, v_capacity, max(0, v_points - v_capacity), tuple(_rolls), tuple(_trace))
@@ -1707,22 +2400,55 @@ def miss_long_rest(creature: Combatant, *, current: int = 0, capacity_loss: int 
 def miss_long_rest_fast(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, track: ConditionTrack = CONDITION_TRACKS['drowsy'], dice: DiceSource) -> Tuple[int, int, int, int]:
     """缺少长休息: outcome only, no trace and no input checks."""
     _die = dice.die
-    v_loss = capacity_loss + R_MISSED_REST_CAPACITY_LOSS if track.missed_rest else capacity_loss
+    v_loss = capacity_loss + 1 if track.missed_rest else capacity_loss
     v_points = current + 1 if track.missed_rest else current
     v_capacity = max(0, track.capacity(creature, track) - v_loss)
     return (v_points, v_loss, v_capacity, max(0, v_points - v_capacity),)
 
 
+def miss_long_rest_prepare(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, track: Union[ConditionTrack, str] = 'drowsy') -> Callable[[DiceSource], Tuple[int, int, int, int]]:
+    """缺少长休息: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(creature) is not Combatant:
+        _rt_check_type('角色', creature, Combatant)
+    if type(current) is not int or not 0 <= current <= 10000:
+        _rt_check_int('当前点数', current, 0, 10000)
+    if type(capacity_loss) is not int or not 0 <= capacity_loss <= 100:
+        _rt_check_int('已降低的累积槽', capacity_loss, 0, 100)
+    if type(track) is not ConditionTrack:
+        track = get_condition_track(track)
+    if track.not_specified is not None:
+        _rt_require_specified(track, '累积槽')
+    v_loss = capacity_loss + 1 if track.missed_rest else capacity_loss
+    v_points = current + 1 if track.missed_rest else current
+    v_capacity = max(0, track.capacity(creature, track) - v_loss)
+    _o0 = v_points
+    _o1 = v_loss
+    _o2 = v_capacity
+    _o3 = max(0, v_points - v_capacity)
+
+    def _roll(dice: DiceSource) -> Tuple[int, int, int, int]:
+        _die = dice.die
+        return (_o0, _o1, _o2, _o3, )
+
+    return _roll
+
+
 def miss_long_rest_odds(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, track: Union[ConditionTrack, str] = 'drowsy') -> Odds:
     """缺少长休息: the exact distribution of (('points', 'capacity_loss', 'capacity', 'debuff'))."""
-    _rt_check_type('角色', creature, Combatant)
-    _rt_check_int('当前点数', current, 0, 10000)
-    _rt_check_int('已降低的累积槽', capacity_loss, 0, 100)
-    track = get_condition_track(track)
-    _rt_require_specified(track, '累积槽')
+    if type(creature) is not Combatant:
+        _rt_check_type('角色', creature, Combatant)
+    if type(current) is not int or not 0 <= current <= 10000:
+        _rt_check_int('当前点数', current, 0, 10000)
+    if type(capacity_loss) is not int or not 0 <= capacity_loss <= 100:
+        _rt_check_int('已降低的累积槽', capacity_loss, 0, 100)
+    if type(track) is not ConditionTrack:
+        track = get_condition_track(track)
+    if track.not_specified is not None:
+        _rt_require_specified(track, '累积槽')
     _b = OddsBuilder(MISS_LONG_REST_FIELDS)
     _p0 = 1.0
-    v_loss = capacity_loss + R_MISSED_REST_CAPACITY_LOSS if track.missed_rest else capacity_loss
+    v_loss = capacity_loss + 1 if track.missed_rest else capacity_loss
     v_points = current + 1 if track.missed_rest else current
     v_capacity = max(0, track.capacity(creature, track) - v_loss)
     _b.add((v_points, v_loss, v_capacity, max(0, v_points - v_capacity),), _p0)
@@ -1759,17 +2485,22 @@ class UnconsciousHitResult(NamedTuple):
 
 def unconscious_hit(creature: Combatant, track: Union[ConditionTrack, str] = 'dizzy', *, current: int, taken: int, dice: Optional[DiceSource] = None) -> UnconsciousHitResult:
     """昏迷中受到伤害（TR-69）"""
-    _rt_check_type('角色', creature, Combatant)
-    track = get_condition_track(track)
-    _rt_check_int('当前点数', current, 0, 10000)
-    _rt_check_int('受到的伤害或剧痛点数', taken, 0, 10000)
-    _rt_require_specified(track, '累积槽')
+    if type(creature) is not Combatant:
+        _rt_check_type('角色', creature, Combatant)
+    if type(track) is not ConditionTrack:
+        track = get_condition_track(track)
+    if track.not_specified is not None:
+        _rt_require_specified(track, '累积槽')
+    if type(current) is not int or not 0 <= current <= 10000:
+        _rt_check_int('当前点数', current, 0, 10000)
+    if type(taken) is not int or not 0 <= taken <= 10000:
+        _rt_check_int('受到的伤害或剧痛点数', taken, 0, 10000)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_points = max(0, current - taken) if track.wakes_on_damage else current
     v_capacity = track.capacity(creature, track)
-    v_awake = v_points < R_STATE_MULTIPLIER * v_capacity
+    v_awake = v_points < 3 * v_capacity
     return UnconsciousHitResult(v_points, v_awake, tuple(_rolls), tuple(_trace))
 
 
@@ -1778,22 +2509,53 @@ def unconscious_hit_fast(creature: Combatant, track: ConditionTrack = CONDITION_
     _die = dice.die
     v_points = max(0, current - taken) if track.wakes_on_damage else current
     v_capacity = track.capacity(creature, track)
-    v_awake = v_points < R_STATE_MULTIPLIER * v_capacity
+    v_awake = v_points < 3 * v_capacity
     return (v_points, v_awake,)
+
+
+def unconscious_hit_prepare(creature: Combatant, track: Union[ConditionTrack, str] = 'dizzy', *, current: int, taken: int) -> Callable[[DiceSource], Tuple[int, bool]]:
+    """昏迷中受到伤害: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(creature) is not Combatant:
+        _rt_check_type('角色', creature, Combatant)
+    if type(track) is not ConditionTrack:
+        track = get_condition_track(track)
+    if track.not_specified is not None:
+        _rt_require_specified(track, '累积槽')
+    if type(current) is not int or not 0 <= current <= 10000:
+        _rt_check_int('当前点数', current, 0, 10000)
+    if type(taken) is not int or not 0 <= taken <= 10000:
+        _rt_check_int('受到的伤害或剧痛点数', taken, 0, 10000)
+    v_points = max(0, current - taken) if track.wakes_on_damage else current
+    v_capacity = track.capacity(creature, track)
+    v_awake = v_points < 3 * v_capacity
+    _o0 = v_points
+    _o1 = v_awake
+
+    def _roll(dice: DiceSource) -> Tuple[int, bool]:
+        _die = dice.die
+        return (_o0, _o1, )
+
+    return _roll
 
 
 def unconscious_hit_odds(creature: Combatant, track: Union[ConditionTrack, str] = 'dizzy', *, current: int, taken: int) -> Odds:
     """昏迷中受到伤害: the exact distribution of (('points', 'awake'))."""
-    _rt_check_type('角色', creature, Combatant)
-    track = get_condition_track(track)
-    _rt_check_int('当前点数', current, 0, 10000)
-    _rt_check_int('受到的伤害或剧痛点数', taken, 0, 10000)
-    _rt_require_specified(track, '累积槽')
+    if type(creature) is not Combatant:
+        _rt_check_type('角色', creature, Combatant)
+    if type(track) is not ConditionTrack:
+        track = get_condition_track(track)
+    if track.not_specified is not None:
+        _rt_require_specified(track, '累积槽')
+    if type(current) is not int or not 0 <= current <= 10000:
+        _rt_check_int('当前点数', current, 0, 10000)
+    if type(taken) is not int or not 0 <= taken <= 10000:
+        _rt_check_int('受到的伤害或剧痛点数', taken, 0, 10000)
     _b = OddsBuilder(UNCONSCIOUS_HIT_FIELDS)
     _p0 = 1.0
     v_points = max(0, current - taken) if track.wakes_on_damage else current
     v_capacity = track.capacity(creature, track)
-    v_awake = v_points < R_STATE_MULTIPLIER * v_capacity
+    v_awake = v_points < 3 * v_capacity
     _b.add((v_points, v_awake,), _p0)
     return _b.build()
 
@@ -1828,11 +2590,16 @@ class RecoverResult(NamedTuple):
 
 def recover(track: Union[ConditionTrack, str], current: int, check_dice: int, *, supernatural: bool = False, dice: Optional[DiceSource] = None) -> RecoverResult:
     """长休息恢复（TR-73）"""
-    track = get_condition_track(track)
-    _rt_check_int('当前点数', current, 0, 10000)
-    _rt_check_int('恢复检定DP', check_dice, 0, 200)
-    _rt_check_bool('超凡来源', supernatural)
-    _rt_require_specified(track, '累积槽')
+    if type(track) is not ConditionTrack:
+        track = get_condition_track(track)
+    if track.not_specified is not None:
+        _rt_require_specified(track, '累积槽')
+    if type(current) is not int or not 0 <= current <= 10000:
+        _rt_check_int('当前点数', current, 0, 10000)
+    if type(check_dice) is not int or not 0 <= check_dice <= 200:
+        _rt_check_int('恢复检定DP', check_dice, 0, 200)
+    if type(supernatural) is not bool:
+        _rt_check_bool('超凡来源', supernatural)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -1851,19 +2618,53 @@ def recover_fast(track: ConditionTrack, current: int, check_dice: int, *, supern
     """长休息恢复: outcome only, no trace and no input checks."""
     _die = dice.die
     _rand = getattr(dice, "random", None)
-    v_successes = _rt_pool_successes(_die, check_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, check_dice, 10, 8, 10)
-    v_successes = v_successes if not supernatural else 0
+    if not supernatural:
+        v_successes = _rt_pool_successes(_die, check_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, check_dice, 10, 8, 10)
+    else:
+        v_successes = 0
     v_points = max(0, current - v_successes)
     return (v_points, current - v_points,)
 
 
+def recover_prepare(track: Union[ConditionTrack, str], current: int, check_dice: int, *, supernatural: bool = False) -> Callable[[DiceSource], Tuple[int, int]]:
+    """长休息恢复: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(track) is not ConditionTrack:
+        track = get_condition_track(track)
+    if track.not_specified is not None:
+        _rt_require_specified(track, '累积槽')
+    if type(current) is not int or not 0 <= current <= 10000:
+        _rt_check_int('当前点数', current, 0, 10000)
+    if type(check_dice) is not int or not 0 <= check_dice <= 200:
+        _rt_check_int('恢复检定DP', check_dice, 0, 200)
+    if type(supernatural) is not bool:
+        _rt_check_bool('超凡来源', supernatural)
+
+    def _roll(dice: DiceSource) -> Tuple[int, int]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        if not supernatural:
+            v_successes = _rt_pool_successes(_die, check_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, check_dice, 10, 8, 10)
+        else:
+            v_successes = 0
+        v_points = max(0, current - v_successes)
+        return (v_points, current - v_points, )
+
+    return _roll
+
+
 def recover_odds(track: Union[ConditionTrack, str], current: int, check_dice: int, *, supernatural: bool = False) -> Odds:
     """长休息恢复: the exact distribution of (('points', 'recovered'))."""
-    track = get_condition_track(track)
-    _rt_check_int('当前点数', current, 0, 10000)
-    _rt_check_int('恢复检定DP', check_dice, 0, 200)
-    _rt_check_bool('超凡来源', supernatural)
-    _rt_require_specified(track, '累积槽')
+    if type(track) is not ConditionTrack:
+        track = get_condition_track(track)
+    if track.not_specified is not None:
+        _rt_require_specified(track, '累积槽')
+    if type(current) is not int or not 0 <= current <= 10000:
+        _rt_check_int('当前点数', current, 0, 10000)
+    if type(check_dice) is not int or not 0 <= check_dice <= 200:
+        _rt_check_int('恢复检定DP', check_dice, 0, 200)
+    if type(supernatural) is not bool:
+        _rt_check_bool('超凡来源', supernatural)
     _b = OddsBuilder(RECOVER_FIELDS)
     _p0 = 1.0
     _d1 = (_rt_pool_distribution(check_dice, 10, 8, 10)) if not supernatural else _rt_CERTAIN_ZERO

@@ -282,6 +282,17 @@ def damage_total(die: Callable[[int], int], terms: DamageTerms, crit: bool) -> i
     return total
 
 
+def damage_roller(value: Optional["DiceValue"]) -> Callable[[Callable[[int], int], bool], int]:
+    """A roller specialised to one dice value (total including its flat bonus), for bulk rolling."""
+    if value is None:
+        return lambda die, crit: 0
+    terms, flat = value.terms, value.flat
+    if len(terms) == 1 and terms[0][0] == 1:
+        sides = terms[0][1]
+        return lambda die, crit: die(sides) + die(sides) + flat if crit else die(sides) + flat
+    return lambda die, crit: damage_total(die, terms, crit) + flat
+
+
 def parse_dice(text: str) -> Tuple[DamageTerms, int]:
     """Parse `2d6+1d4+3` into ((2, 6), (1, 4)) and 3. Raises ValueError on anything else."""
     terms: List[Tuple[int, int]] = []

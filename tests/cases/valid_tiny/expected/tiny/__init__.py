@@ -27,7 +27,8 @@ from ._runtime.odds import Odds
 from .model import Combatant, STAT_NAMES
 from .model import Weapon, WEAPONS, get_weapon
 from .model import TooFar
-from .procedures import attack, attack_fast, attack_odds, AttackResult, ATTACK_FIELDS
+from .procedures import attack, attack_fast, attack_odds, attack_prepare
+from .procedures import AttackResult, ATTACK_FIELDS
 
 __version__ = '0.1.0'
 RULESET_ID = 'tiny'
@@ -60,6 +61,7 @@ __all__ = [
     "attack",
     "attack_fast",
     "attack_odds",
+    "attack_prepare",
     "AttackResult",
     "ATTACK_FIELDS",
 ]

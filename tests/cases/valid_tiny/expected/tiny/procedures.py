@@ -22,6 +22,7 @@ Each procedure comes in three forms:
 from __future__ import annotations
 
 from typing import Any
+from typing import Callable
 from typing import Dict
 from typing import List
 from typing import NamedTuple
@@ -56,6 +57,7 @@ __all__ = [
     "attack",
     "attack_fast",
     "attack_odds",
+    "attack_prepare",
     "AttackResult",
     "ATTACK_FIELDS",
 ]
@@ -93,11 +95,16 @@ class AttackResult(NamedTuple):
 
 def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, dice: Optional[DiceSource] = None) -> AttackResult:
     """攻击（T-01）"""
-    _rt_check_type('攻击方', attacker, Combatant)
-    _rt_check_type('防御方', defender, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_int('距离', distance, 0, 100)
-    _rt_require_specified(weapon, '武器')
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(distance) is not int or not 0 <= distance <= 100:
+        _rt_check_int('距离', distance, 0, 100)
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
@@ -124,13 +131,44 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
     return (v_hits > 0, v_hits,)
 
 
+def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0) -> Callable[[DiceSource], Tuple[bool, int]]:
+    """攻击: check the inputs and do every roll-independent step once; the returned
+    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(distance) is not int or not 0 <= distance <= 100:
+        _rt_check_int('距离', distance, 0, 100)
+    if not (weapon.range == 0 or distance <= weapon.range):
+        raise TooFar('距离' + _rt_fmt(distance) + '超过' + _rt_fmt(weapon.range))
+    v_dice = max(0, attacker.strength + weapon.damage - defender.defense)
+
+    def _roll(dice: DiceSource) -> Tuple[bool, int]:
+        _die = dice.die
+        _rand = getattr(dice, "random", None)
+        v_hits = _rt_pool_successes(_die, v_dice, 6, 5, 6) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 6, 5, 6)
+        return (v_hits > 0, v_hits, )
+
+    return _roll
+
+
 def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0) -> Odds:
     """攻击: the exact distribution of (('hit', 'damage'))."""
-    _rt_check_type('攻击方', attacker, Combatant)
-    _rt_check_type('防御方', defender, Combatant)
-    weapon = get_weapon(weapon)
-    _rt_check_int('距离', distance, 0, 100)
-    _rt_require_specified(weapon, '武器')
+    if type(attacker) is not Combatant:
+        _rt_check_type('攻击方', attacker, Combatant)
+    if type(defender) is not Combatant:
+        _rt_check_type('防御方', defender, Combatant)
+    if type(weapon) is not Weapon:
+        weapon = get_weapon(weapon)
+    if weapon.not_specified is not None:
+        _rt_require_specified(weapon, '武器')
+    if type(distance) is not int or not 0 <= distance <= 100:
+        _rt_check_int('距离', distance, 0, 100)
     _b = OddsBuilder(ATTACK_FIELDS)
     _p0 = 1.0
     if not (weapon.range == 0 or distance <= weapon.range):
