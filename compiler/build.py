@@ -16,6 +16,7 @@ from pathlib import Path
 
 from compiler import __version__
 from compiler.diagnostics import Diagnostic, RulesError, Span, did_you_mean
+from compiler.emit.odds_tables import compute_odds
 from compiler.emit.python_pkg import emit_package
 from compiler.emit.reference import emit_reference
 from compiler.ir import Ruleset
@@ -34,6 +35,7 @@ class Build:
     files: dict[str, bytes] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     digests: dict[str, str] = field(default_factory=dict)  # ruleset id -> content hash of its inputs
+    odds: dict[str, list[dict[str, object]]] = field(default_factory=dict)  # ruleset id -> odds sections
 
     @property
     def ok(self) -> bool:
@@ -174,7 +176,7 @@ def compile_rules(paths: list[Path], *, progress: Progress | None = None) -> Bui
     if not build.ok:
         build.files = {}
         return build
-    build.files.update(emit_reference(build.rulesets, build.digests))
+    build.files.update(emit_reference(build.rulesets, build.digests, build.odds))
     build.files = dict(sorted(build.files.items()))
     return build
 
@@ -182,8 +184,10 @@ def compile_rules(paths: list[Path], *, progress: Progress | None = None) -> Bui
 def _emit(rs: Ruleset, digest: str, build: Build) -> None:
     build.digests[rs.id] = digest
     head = header(rs, digest)
-    for rel, text in emit_package(rs, head).items():
+    package = emit_package(rs, head)
+    for rel, text in package.items():
         build.files[f"{rs.id}/{rel}"] = text.encode("utf-8")
+    build.odds[rs.id] = compute_odds(rs, package)
     table_meta = {t.id: {"id": t.id, "name": t.name, "description": t.description} for t in rs.tables}
     for t in rs.tables:
         schema = table_schema(rs.id, table_meta[t.id], t.fields)

@@ -230,6 +230,23 @@ class Dice:
 
 
 @dataclass(frozen=True, slots=True)
+class OddsPreset:
+    """A balancing table for the reference page: a procedure's odds for every entry of a table."""
+
+    title: str
+    table: str
+    procedure: str
+    param: str
+    combatants: tuple[tuple[str, tuple[tuple[str, int | bool], ...]], ...]
+    args: tuple[tuple[str, int | bool | str], ...]
+    vary_target: str
+    vary_name: str
+    vary_values: tuple[int, ...]
+    max_entries: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Ruleset:
     id: str
     name: str
@@ -249,6 +266,7 @@ class Ruleset:
     files: tuple[str, ...]  # every rule file that went into it, sorted
     span: Span
     initiative: bool = False
+    odds_presets: tuple[OddsPreset, ...] = ()
 
     def table(self, table_id: str) -> Table:
         for t in self.tables:

@@ -17,6 +17,9 @@ from typing import Any
 from compiler.diagnostics import Diagnostic, did_you_mean
 from compiler.ir import (
     Dice,
+    OddsPreset,
+    Procedure,
+    Table,
     EnumValue,
     ErrorType,
     FieldDecl,
@@ -219,6 +222,7 @@ def lower_ruleset(base: LoadedSource, packs: list[LoadedSource]) -> tuple[Rulese
         _check_rules(s.rules, rule_ids, s.span, rep)
     for r in rulings:
         _check_rules(r.rules, rule_ids, r.span, rep)
+    presets = _odds_presets(m, procedures, tables, stats, rep)
     if rep.diags:
         return None, rep.diags
     files = sorted({base.manifest.file, *(d.file for d, _, _ in all_docs),
@@ -226,7 +230,50 @@ def lower_ruleset(base: LoadedSource, packs: list[LoadedSource]) -> tuple[Rulese
     return Ruleset(base.id, raw["name"], raw["version"], raw.get("description", ""),
                    raw.get("source", {}).get("file", ""), dice, stat_groups, stats, rulings, sections,
                    rules, errors, tables, procedures, tuple(p.id for p in packs), tuple(files),
-                   m.span(()), bool(raw.get("initiative", False))), []
+                   m.span(()), bool(raw.get("initiative", False)), presets), []
+
+
+def _odds_presets(m: Document, procedures: tuple[Procedure, ...], tables: tuple[Table, ...],
+                  stats: tuple[Stat, ...], rep: Reporter) -> tuple[OddsPreset, ...]:
+    """Check the reference odds presets against the procedures and tables they name."""
+    out = []
+    procs = {p.id: p for p in procedures}
+    stat_keys = {s.id for s in stats} | {s.name for s in stats}
+    for i, o in enumerate(m.data.get("reference", {}).get("odds", [])):
+        path = ("reference", "odds", i)
+        proc = procs.get(o["procedure"])
+        if proc is None:
+            rep.error(m.span(path + ("procedure",)), "unknown-procedure", f"no procedure '{o['procedure']}'",
+                      did_you_mean(o["procedure"], procs))
+            continue
+        params = {p.id: p for p in proc.params}
+        param = params.get(o["param"])
+        if param is None or param.type != o["table"]:
+            rep.error(m.span(path + ("param",)), "bad-param",
+                      f"'{o['param']}' is not a parameter of '{proc.id}' that takes a '{o['table']}' entry")
+        for cid, values in o.get("combatants", {}).items():
+            if cid not in params or params[cid].type != "combatant":
+                rep.error(m.span(path + ("combatants", cid)), "bad-param", f"'{cid}' is not a combatant parameter",
+                          did_you_mean(cid, params))
+            for key in values:
+                if key not in stat_keys:
+                    rep.error(m.span(path + ("combatants", cid, key), key=True), "unknown-stat",
+                              f"no stat '{key}'", did_you_mean(key, stat_keys))
+        for key in o.get("args", {}):
+            if key not in params:
+                rep.error(m.span(path + ("args", key), key=True), "bad-param", f"'{key}' is not a parameter of "
+                          f"'{proc.id}'", did_you_mean(key, params))
+        target = o["vary"]["target"]
+        head, _, stat = target.partition(".")
+        if head not in params or (stat and (params[head].type != "combatant" or stat not in stat_keys)) or (
+                not stat and params[head].type != "int"):
+            rep.error(m.span(path + ("vary", "target")), "bad-param",
+                      f"'{target}' is neither an int parameter nor <combatant>.<stat> of '{proc.id}'")
+        out.append(OddsPreset(o["title"], o["table"], proc.id, o["param"],
+                              tuple((k, tuple(v.items())) for k, v in o.get("combatants", {}).items()),
+                              tuple(o.get("args", {}).items()), target, o["vary"]["name"],
+                              tuple(o["vary"]["values"]), o.get("max_entries", 300), m.span(path)))
+    return tuple(out)
 
 
 def _check_rules(ids: tuple[str, ...], known: set[str], span: Any, rep: Reporter) -> None:

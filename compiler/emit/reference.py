@@ -9,6 +9,7 @@ and fits a phone. Both come from one view model (`reference_view.py`).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from compiler.emit.env import render, render_html
 from compiler.emit.reference_view import ruleset_view
@@ -25,9 +26,14 @@ def md_escape(text: object) -> str:
     return s.replace("\r\n", "\n").replace("\n", "<br>")
 
 
-def emit_reference(rulesets: list[Ruleset], digests: dict[str, str]) -> dict[str, bytes]:
+def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
+                   odds: dict[str, list[dict[str, Any]]]) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
-    views = [ruleset_view(rs, digests[rs.id]) for rs in rulesets]
+    views = [ruleset_view(rs, digests[rs.id], odds.get(rs.id, [])) for rs in rulesets]
+    for view in views:
+        for section in view["odds"]:
+            for group in section["groups"]:
+                files[f"reference/{group['chart_file']}"] = group["svg"].encode()
     for view in views:
         files[f"reference/{view['id']}.md"] = render("reference.md.j2", rs=view, esc=md_escape).encode()
         files[f"reference/{view['id']}.html"] = render_html("reference.html.j2", rs=view).encode()

@@ -112,7 +112,7 @@ def procedure_view(p: Procedure) -> dict[str, Any]:
     }
 
 
-def ruleset_view(rs: Ruleset, digest: str) -> dict[str, Any]:
+def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]]) -> dict[str, Any]:
     tables = {t.id: t for t in rs.tables}
     cited: dict[str, list[dict[str, str]]] = {r.id: [] for r in rs.rules}
 
@@ -128,7 +128,7 @@ def ruleset_view(rs: Ruleset, digest: str) -> dict[str, Any]:
         for e in t.entries:
             cite(e.rules, f"{t.name}·{e.name}", anchor(t.id, e.id))
     for r in rs.rulings:
-        cite(r.rules, f"裁定{r.ruling}·{r.name}", anchor("ruling", r.key))
+        cite(r.rules, f"裁定{r.ruling}·{r.name}" if r.ruling else f"常数·{r.name}", anchor("ruling", r.key))
     for s in rs.stats:
         cite(s.rules, f"属性·{s.name}", anchor("stats"))
     d = rs.dice
@@ -159,6 +159,7 @@ def ruleset_view(rs: Ruleset, digest: str) -> dict[str, Any]:
                      "text": r.text, "where": where(r.span)} for r in rs.rulings],
         "errors": [{"id": e.id, "name": e.name, "message": e.message} for e in rs.errors],
         "procedures": [procedure_view(p) for p in rs.procedures],
+        "odds": odds,
         "tables": [table_view(t, tables, rs) for t in rs.tables],
         "rules": [{"id": r.id, "title": r.title, "summary": r.summary, "anchor": anchor("rule", r.id.lower()),
                    "referee_call": r.referee_call, "where": where(r.span),

@@ -13,7 +13,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:9134852909ab02e87b0148dd4ec74fab3d2506747feb344cfe5dd81648064726
+# Content hash: sha256:5162beee3f098bcf060e67855d12fda0558914e494eaeebce354f538c7f17c39
 """d20攻击规则：结算流程 (procedures) of ruleset `d20`.
 
 Each procedure comes in three forms:

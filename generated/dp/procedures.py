@@ -16,7 +16,7 @@
 #   rules/dp/tables/damage_types.yaml
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
-# Content hash: sha256:51a40b6fc9e5a9684eb9432e5584d4e4df71c9cb073931c9ff555a338f64b530
+# Content hash: sha256:5c8098b661a55aad9fd6e6297d12fcad420b5e88a847a7d21ba65c15e2ff2dc6
 """DP骰池战斗规则：结算流程 (procedures) of ruleset `dp`.
 
 Each procedure comes in three forms:

@@ -16,7 +16,7 @@
 #   rules/tracks/tables/flow.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:6d7ed104f4c7b506d6540177095005606db5cb71d0d25dcb2a4eb6f283c8001f
+# Content hash: sha256:3a09fe745fad7fe83826bee3f912c3700285543aac8cd629948064189bff7dac
 """计时骰池与负面点数规则 (tracks): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this file for the public API.

@@ -1,0 +1,118 @@
+"""Balancing odds for the reference pages, computed by the very resolvers being generated.
+
+For each odds preset of a ruleset (manifest `reference.odds`), the freshly
+emitted package is imported from a temporary folder and its `<procedure>_odds`
+function is called for every entry of the table against every value of the
+varied stat or parameter. The page therefore shows exactly what the shipped
+code computes. (The package is rulec's own output: every string in it went
+through `repr`, every formula through the whitelist; no rule text is run.)
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from compiler.emit.svg import line_chart
+from compiler.ir import OddsPreset, Ruleset
+
+
+def _import(folder: Path, name: str) -> ModuleType:
+    alias = f"_rulec_reference_{name}"
+    for key in [k for k in sys.modules if k == alias or k.startswith(alias + ".")]:
+        del sys.modules[key]
+    spec = importlib.util.spec_from_file_location(alias, folder / name / "__init__.py",
+                                                  submodule_search_locations=[str(folder / name)])
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[alias] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _fmt(value: float | None, percent: bool = False) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    return f"{value * 100:.1f}%" if percent else f"{value:.2f}"
+
+
+def _preset(rs: Ruleset, mod: ModuleType, index: int, preset: OddsPreset) -> dict[str, Any]:
+    table = rs.table(preset.table)
+    entries = table.entries[: preset.max_entries]
+    odds_fn = getattr(mod, f"{preset.procedure}_odds")
+    proc = next(p for p in rs.procedures if p.id == preset.procedure)
+    given = dict(preset.combatants)
+    base: dict[str, Any] = {}
+    for prm in proc.params:
+        if prm.type == "combatant":
+            base[prm.id] = mod.Combatant.from_dict(dict(given.get(prm.id, ())))
+    base.update(dict(preset.args))
+    head, _, stat = preset.vary_target.partition(".")
+    stat_id = mod.STAT_NAMES.get(stat, stat)
+    group_field = next((f for f in table.fields if f.id == table.group_by), None)
+    groups: dict[str, dict[str, Any]] = {}
+    for entry in entries:
+        key = str(entry.get(group_field.id)) if group_field else "all"
+        label = key
+        if group_field is not None and group_field.type == "ref":
+            target = rs.table(group_field.table or "")
+            label = next((e.name for e in target.entries if e.id == key), key)
+        elif group_field is not None and group_field.type == "enum":
+            label = next((v.name for v in group_field.values if v.id == key), key)
+        group = groups.setdefault(key, {"key": key, "name": label if group_field else "", "rows": []})
+        hits: list[float | None] = []
+        damage: list[float | None] = []
+        for value in preset.vary_values:
+            kwargs = dict(base)
+            if stat:
+                import dataclasses
+
+                kwargs[head] = dataclasses.replace(base[head], **{stat_id: value})
+            else:
+                kwargs[head] = value
+            kwargs[preset.param] = entry.id
+            try:
+                odds = odds_fn(**kwargs)
+            except mod.RuleError:
+                hits.append(None)
+                damage.append(None)
+                continue
+            hit = odds.hit_probability if "hit" in odds.fields else None
+            hits.append(None if hit is None or math.isnan(hit) else hit)
+            damage.append(odds.expected_damage if "damage" in odds.fields else None)
+        group["rows"].append({"name": entry.name, "anchor": f"{table.id}-{entry.id}".replace("_", "-"),
+                              "cells": [{"hit": _fmt(h, True), "damage": _fmt(d)} for h, d in zip(hits, damage)],
+                              "series": damage})
+    out_groups = []
+    for key, group in groups.items():
+        group["rows"] = [r for r in group["rows"] if any(v is not None for v in r["series"])]
+        if not group["rows"]:
+            continue  # the procedure refuses every entry of this group (e.g. firearms in `attack`)
+        series = [(row["name"], row["series"]) for row in group["rows"]]
+        chart_title = f"{preset.title}" + (f"：{group['name']}" if group["name"] else "")
+        svg = line_chart(chart_title, preset.vary_name, "期望伤害", list(preset.vary_values), series)
+        slug = f"{rs.id}-{index + 1}-{key}".replace("_", "-")
+        out_groups.append({**group, "svg": svg, "chart_file": f"charts/{slug}.svg"})
+    return {"title": preset.title, "vary_name": preset.vary_name, "xs": list(preset.vary_values),
+            "procedure": preset.procedure, "table_name": table.name, "anchor": f"odds-{index + 1}",
+            "truncated": len(table.entries) > len(entries), "shown": len(entries), "total": len(table.entries),
+            "groups": out_groups}
+
+
+def compute_odds(rs: Ruleset, package: dict[str, str]) -> list[dict[str, Any]]:
+    """The odds sections of one ruleset's reference page (empty when it declares no presets)."""
+    if not rs.odds_presets:
+        return []
+    with tempfile.TemporaryDirectory(prefix="rulec-odds-") as tmp:
+        folder = Path(tmp)
+        for rel, text in package.items():
+            target = folder / rs.id / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        mod = _import(folder, rs.id)
+        return [_preset(rs, mod, i, p) for i, p in enumerate(rs.odds_presets)]
