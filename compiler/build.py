@@ -23,6 +23,7 @@ from compiler.ir import Ruleset
 from compiler.load import Document, load_bytes
 from compiler.lower import LoadedSource, lower_ruleset
 from compiler.sources import SourceFolder, discover, display_path
+from compiler.scenario_schema import scenario_schema
 from compiler.table_schema import table_schema
 from compiler.validate import validate_static
 
@@ -36,6 +37,7 @@ class Build:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     digests: dict[str, str] = field(default_factory=dict)  # ruleset id -> content hash of its inputs
     odds: dict[str, list[dict[str, object]]] = field(default_factory=dict)  # ruleset id -> odds sections
+    packages: dict[str, dict[str, str]] = field(default_factory=dict)  # ruleset id -> package sources
 
     @property
     def ok(self) -> bool:
@@ -188,6 +190,9 @@ def _emit(rs: Ruleset, digest: str, build: Build) -> None:
     for rel, text in package.items():
         build.files[f"{rs.id}/{rel}"] = text.encode("utf-8")
     build.odds[rs.id] = compute_odds(rs, package)
+    schema_text = json.dumps(scenario_schema(rs), ensure_ascii=False, indent=2) + "\n"
+    build.files[f"schema/{rs.id}/scenario.schema.json"] = schema_text.encode("utf-8")
+    build.packages[rs.id] = package
     table_meta = {t.id: {"id": t.id, "name": t.name, "description": t.description} for t in rs.tables}
     for t in rs.tables:
         schema = table_schema(rs.id, table_meta[t.id], t.fields)

@@ -45,6 +45,10 @@ def guarded(fn: Callable[..., int]) -> Callable[..., None]:
         except KeyboardInterrupt:
             click.echo("interrupted; nothing was written", err=True)
             code = 130
+        except BrokenPipeError:  # output piped into `head` and the like
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            code = EXIT_OK
         except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
             if os.environ.get("RULEC_DEBUG"):
                 traceback.print_exc()
@@ -170,3 +174,6 @@ def import_srd_command(source: Path, into: Path, fmt: str) -> int:
     os.replace(tmp, into)
     click.echo(f"wrote {into}: {text.count(chr(10) + '  - ')} weapons", err=True)
     return EXIT_OK
+
+
+from compiler import cli_play as _cli_play  # noqa: E402,F401  (registers `resolve` and `odds`)

@@ -10,29 +10,14 @@ through `repr`, every formula through the whitelist; no rule text is run.)
 
 from __future__ import annotations
 
-import importlib.util
+import dataclasses
 import math
-import sys
-import tempfile
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from compiler.emit.svg import line_chart
 from compiler.ir import OddsPreset, Ruleset
-
-
-def _import(folder: Path, name: str) -> ModuleType:
-    alias = f"_rulec_reference_{name}"
-    for key in [k for k in sys.modules if k == alias or k.startswith(alias + ".")]:
-        del sys.modules[key]
-    spec = importlib.util.spec_from_file_location(alias, folder / name / "__init__.py",
-                                                  submodule_search_locations=[str(folder / name)])
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[alias] = module
-    spec.loader.exec_module(module)
-    return module
+from compiler.package_loader import import_package
 
 
 def _fmt(value: float | None, percent: bool = False) -> str:
@@ -70,8 +55,6 @@ def _preset(rs: Ruleset, mod: ModuleType, index: int, preset: OddsPreset) -> dic
         for value in preset.vary_values:
             kwargs = dict(base)
             if stat:
-                import dataclasses
-
                 kwargs[head] = dataclasses.replace(base[head], **{stat_id: value})
             else:
                 kwargs[head] = value
@@ -108,11 +91,6 @@ def compute_odds(rs: Ruleset, package: dict[str, str]) -> list[dict[str, Any]]:
     """The odds sections of one ruleset's reference page (empty when it declares no presets)."""
     if not rs.odds_presets:
         return []
-    with tempfile.TemporaryDirectory(prefix="rulec-odds-") as tmp:
-        folder = Path(tmp)
-        for rel, text in package.items():
-            target = folder / rs.id / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-        mod = _import(folder, rs.id)
+    mod, tmp = import_package(rs.id, package)
+    with tmp:
         return [_preset(rs, mod, i, p) for i, p in enumerate(rs.odds_presets)]

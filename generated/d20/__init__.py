@@ -72,6 +72,7 @@ from .model import R_BASE_REACH
 from .model import R_REACH_WEAPON_BONUS
 from .model import R_REACH_PER_SIZE_ABOVE_MEDIUM
 from .model import R_GRAPPLE_MOVE_FEET
+from .procedures import PROCEDURE_INFO
 from .procedures import attack, attack_fast, attack_odds, attack_prepare
 from .procedures import AttackResult, ATTACK_FIELDS
 from .procedures import spell_attack, spell_attack_fast, spell_attack_odds, spell_attack_prepare
@@ -112,6 +113,7 @@ __all__ = [
     "NotSpecifiedBySource",
     "Odds",
     "OutOfBounds",
+    "PROCEDURE_INFO",
     "RuleError",
     "STAT_NAMES",
     "SeededDice",

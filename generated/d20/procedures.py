@@ -81,6 +81,7 @@ from .model import IntangibleTarget
 from .model import NotGrappling
 
 __all__ = [
+    "PROCEDURE_INFO",
     "DiceSource",
     "SeededDice",
     "Odds",
@@ -145,6 +146,60 @@ __all__ = [
     "VehicleCheckResult",
     "VEHICLE_CHECK_FIELDS",
 ]
+
+# Parameter metadata of every procedure, for tools that build calls from text (bots, VTT scripts).
+PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
+    'attack': {
+        "name": '武器攻击',
+        "params": (('attacker', '攻击者', 'combatant'), ('target', '目标', 'combatant'), ('weapon', '武器', 'weapons'), ('distance', '距离', 'int'), ('proficient', '熟练', 'bool'), ('thrown', '投掷', 'bool'), ('two_handed', '双手持用', 'bool'), ('offhand', '副手附赠攻击', 'bool'), ('willing', '目标自愿', 'bool'), ('target_unseen', '看不见目标', 'bool'), ('guessed_wrong', '猜错位置', 'bool'), ('attacker_unseen', '目标看不见攻击者', 'bool'), ('hostile_nearby', '身边有敌', 'bool'), ('flanking', '夹击', 'bool'), ('extra_advantage', '其他优势层数', 'int'), ('extra_disadvantage', '其他劣势层数', 'int'), ('sneak_dice', '额外d6', 'int'), ('other_bonus', '其他加值', 'int'), ),
+        "fields": ('hit', 'crit', 'damage', 'damage_type', 'natural', 'total', 'revealed'),
+    },
+    'spell_attack': {
+        "name": '法术攻击',
+        "params": (('caster', '施法者', 'combatant'), ('target', '目标', 'combatant'), ('dice_count', '伤害骰数', 'int'), ('dice_sides', '伤害骰面数', 'int'), ('spell_range', '射程', 'int'), ('distance', '距离', 'int'), ('melee', '近战法术攻击', 'bool'), ('hostile_nearby', '身边有敌', 'bool'), ),
+        "fields": ('hit', 'crit', 'damage', 'total'),
+    },
+    'grapple': {
+        "name": '擒抱',
+        "params": (('attacker', '擒抱者', 'combatant'), ('target', '目标', 'combatant'), ('distance', '距离', 'int'), ('free_hand', '有空手', 'bool'), ('resists', '目标抵抗', 'bool'), ('target_skill', '目标技能', 'int'), ),
+        "fields": ('success', 'attack_total', 'defend_total', 'retry_this_turn'),
+    },
+    'escape_grapple': {
+        "name": '逃脱擒抱',
+        "params": (('escaper', '被擒抱者', 'combatant'), ('grappler', '擒抱者', 'combatant'), ('skill', '技能', 'int'), ),
+        "fields": ('success', 'escape_total', 'hold_total'),
+    },
+    'shove': {
+        "name": '推撞',
+        "params": (('attacker', '推撞者', 'combatant'), ('target', '目标', 'combatant'), ('knock_prone', '选择击倒', 'bool'), ('distance', '距离', 'int'), ('obstacle_at', '障碍物距离', 'int'), ('resists', '目标抵抗', 'bool'), ),
+        "fields": ('success', 'prone', 'push_feet', 'obstacle_damage'),
+    },
+    'drag': {
+        "name": '多方擒抱中的拖拽',
+        "params": (('dragger', '拖拽者', 'combatant'), ('other', '另一擒抱者', 'combatant'), ('waived', '对方放弃', 'bool'), ),
+        "fields": ('success', 'retry_blocked'),
+    },
+    'grapple_move': {
+        "name": '擒抱中移动',
+        "params": (('mover', '擒抱者', 'combatant'), ('target', '被擒抱者', 'combatant'), ('grappling', '正在擒抱', 'bool'), ),
+        "fields": ('speed', 'halved', 'reposition_cost'),
+    },
+    'flanking': {
+        "name": '夹击',
+        "params": (('ally_a', '生物', 'combatant'), ('ally_b', '盟友', 'combatant'), ('enemy', '敌人', 'combatant'), ('hex_grid', '六角格', 'bool'), ('ax', '生物横坐标', 'int'), ('ay', '生物纵坐标', 'int'), ('bx', '盟友横坐标', 'int'), ('by', '盟友纵坐标', 'int'), ('ex', '敌人横坐标', 'int'), ('ey', '敌人纵坐标', 'int'), ('a_sees', '生物能看见目标', 'bool'), ('b_sees', '盟友能看见目标', 'bool'), ('a_can_attack', '生物能近战攻击', 'bool'), ('b_can_attack', '盟友能近战攻击', 'bool'), ('a_charmed', '生物被目标魅惑', 'bool'), ('b_charmed', '盟友被目标魅惑', 'bool'), ),
+        "fields": ('flanks', 'bonus', 'geometry'),
+    },
+    'vehicle_dc': {
+        "name": '载具的擒抱和推撞DC',
+        "params": (('grappler', '擒抱者', 'combatant'), ('power', '动力', 'power_sources'), ('vehicle_size', '载具体型', 'int'), ('length', '长', 'int'), ('width', '宽', 'int'), ('height', '高', 'int'), ),
+        "fields": ('dc', 'mean_size'),
+    },
+    'vehicle_check': {
+        "name": '对载具的擒抱或推撞',
+        "params": (('grappler', '擒抱者', 'combatant'), ('power', '动力', 'power_sources'), ('vehicle_size', '载具体型', 'int'), ('length', '长', 'int'), ('width', '宽', 'int'), ('height', '高', 'int'), ('distance', '距离', 'int'), ('free_hand', '有空手', 'bool'), ('bonus', '其他加值', 'int'), ),
+        "fields": ('dc', 'total', 'holds', 'escapes', 'shove_feet'),
+    },
+}
 
 _POOL = PoolSpec(20, 0, 0, '.r', 0)
 

@@ -89,6 +89,7 @@ from .model import R_FEINT_MAX_PARRY_PENALTY
 from .model import R_TRIP_BONUS_PER_LEG_PAIR
 from .model import R_GRAPPLE_SHOT_PENALTY_PER_PERSON
 from .model import R_CLING_SIZE_DIVISOR
+from .procedures import PROCEDURE_INFO
 from .procedures import attack, attack_fast, attack_odds, attack_prepare
 from .procedures import AttackResult, ATTACK_FIELDS
 from .procedures import bombard, bombard_fast, bombard_odds, bombard_prepare
@@ -135,6 +136,7 @@ __all__ = [
     "NotSpecifiedBySource",
     "Odds",
     "OutOfBounds",
+    "PROCEDURE_INFO",
     "RuleError",
     "STAT_NAMES",
     "SeededDice",

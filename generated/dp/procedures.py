@@ -89,6 +89,7 @@ from .model import NotABombard
 from .model import BadWillpower
 
 __all__ = [
+    "PROCEDURE_INFO",
     "DiceSource",
     "SeededDice",
     "Odds",
@@ -171,6 +172,75 @@ __all__ = [
     "OverrunResult",
     "OVERRUN_FIELDS",
 ]
+
+# Parameter metadata of every procedure, for tools that build calls from text (bots, VTT scripts).
+PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
+    'attack': {
+        "name": '攻击与防御的对抗',
+        "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'), ('weapon', '武器', 'weapons'), ('distance', '距离', 'int'), ('hands', '用手数', 'int'), ('extra_speed', '额外高速', 'int'), ('extra_armor_piercing', '额外破甲', 'int'), ('power_attack', '全力一击', 'bool'), ('charge_meters', '冲锋距离', 'int'), ('clear_path', '路径畅通', 'bool'), ('aim_rounds', '瞄准轮数', 'int'), ('willpower', '消耗意志力', 'bool'), ('called_shot', '特定部位', 'called_shots'), ('targets', '目标数', 'int'), ('coup_de_grace', '致命攻击', 'bool'), ('total_defense', '防御方全力防御', 'bool'), ('other_bonus', '其他加值', 'int'), ),
+        "fields": ('hit', 'net', 'damage', 'damage_type', 'condition', 'condition_points', 'dice', 'defender_extras'),
+    },
+    'bombard': {
+        "name": '炮击',
+        "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'), ('weapon', '武器', 'weapons'), ('distance', '距离', 'int'), ('vehicle_mounted', '载具炮', 'bool'), ('other_bonus', '其他加值', 'int'), ),
+        "fields": ('hit', 'damage', 'damage_type', 'used_save'),
+    },
+    'parry': {
+        "name": '格挡加值',
+        "params": (('defender', '防御方', 'combatant'), ('weapon', '武器', 'weapons'), ),
+        "fields": ('parry_bonus',),
+    },
+    'active_cover': {
+        "name": '主动掩蔽',
+        "params": (('defender', '防御方', 'combatant'), ('cover_size', '掩蔽物体积', 'int'), ('shield', '格挡物品', 'weapons'), ),
+        "fields": ('cover', 'full_cover'),
+    },
+    'total_defense': {
+        "name": '全力防御',
+        "params": (('defender', '防御方', 'combatant'), ),
+        "fields": ('dodge_bonus',),
+    },
+    'willpower_spend': {
+        "name": '意志力的使用',
+        "params": (('character', '人物', 'combatant'), ('use', '用法', 'int'), ),
+        "fields": ('bonus', 'willpower_left', 'stays_conscious'),
+    },
+    'save_contest': {
+        "name": '攻击与豁免的对抗',
+        "params": (('attack_dice', '攻击DP', 'int'), ('attack_extras', '攻击附加成功', 'int'), ('save_dice', '豁免DP', 'int'), ('save_extras', '豁免附加成功', 'int'), ('speed', '高速', 'int'), ('armor_piercing', '破甲', 'int'), ('damage_type', '伤害类型', 'damage_types'), ),
+        "fields": ('hit', 'net', 'damage', 'damage_type'),
+    },
+    'trip': {
+        "name": '绊摔',
+        "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'), ('weapon', '武器', 'weapons'), ('flying', '飞行目标', 'bool'), ),
+        "fields": ('success', 'net', 'prone', 'flight_speed_loss'),
+    },
+    'bull_rush': {
+        "name": '冲撞',
+        "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'), ('weapon', '武器', 'weapons'), ('knock_down', '选择击倒', 'bool'), ('returned', '反冲撞', 'bool'), ),
+        "fields": ('success', 'net', 'prone', 'push_meters', 'may_return'),
+    },
+    'grapple': {
+        "name": '擒抱',
+        "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'), ('weapon', '武器', 'weapons'), ('held_item_size', '手持物品体积', 'int'), ),
+        "fields": ('success', 'touched', 'net', 'cling', 'loser_penalty'),
+    },
+    'pin': {
+        "name": '压制对手',
+        "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'), ),
+        "fields": ('success', 'net', 'body_cover', 'escapes_needed'),
+    },
+    'feint': {
+        "name": '虚招',
+        "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'), ('penalty', '非类人减值', 'int'), ),
+        "fields": ('success', 'flat_footed', 'parry_penalty'),
+    },
+    'overrun': {
+        "name": '闯越',
+        "params": (('attacker', '闯越者', 'combatant'), ('defender', '阻挡者', 'combatant'), ('blockers', '阻挡者人数', 'int'), ('acrobatics', '使用特技', 'bool'), ),
+        "fields": ('passed', 'success'),
+    },
+}
 
 _POOL = PoolSpec(10, 8, 10, '.ww', 10)
 

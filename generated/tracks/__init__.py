@@ -70,6 +70,7 @@ from .model import R_REVEALED_BONUS
 from .model import R_SURPRISE_SECONDS
 from .model import R_COMBAT_SECONDS
 from .model import R_PARRY_DURATION_SECONDS
+from .procedures import PROCEDURE_INFO
 from .procedures import initiative_order
 from .procedures import attack, attack_fast, attack_odds, attack_prepare
 from .procedures import AttackResult, ATTACK_FIELDS
@@ -131,6 +132,7 @@ __all__ = [
     "NotSpecifiedBySource",
     "Odds",
     "OutOfBounds",
+    "PROCEDURE_INFO",
     "RuleError",
     "STAT_NAMES",
     "SeededDice",

@@ -27,6 +27,7 @@ from ._runtime.odds import Odds
 from .model import Combatant, STAT_NAMES
 from .model import Weapon, WEAPONS, get_weapon
 from .model import TooFar
+from .procedures import PROCEDURE_INFO
 from .procedures import attack, attack_fast, attack_odds, attack_prepare
 from .procedures import AttackResult, ATTACK_FIELDS
 
@@ -49,6 +50,7 @@ __all__ = [
     "NotSpecifiedBySource",
     "Odds",
     "OutOfBounds",
+    "PROCEDURE_INFO",
     "RuleError",
     "STAT_NAMES",
     "SeededDice",

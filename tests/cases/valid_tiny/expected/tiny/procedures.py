@@ -51,6 +51,7 @@ from .model import get_weapon
 from .model import TooFar
 
 __all__ = [
+    "PROCEDURE_INFO",
     "DiceSource",
     "SeededDice",
     "Odds",
@@ -61,6 +62,15 @@ __all__ = [
     "AttackResult",
     "ATTACK_FIELDS",
 ]
+
+# Parameter metadata of every procedure, for tools that build calls from text (bots, VTT scripts).
+PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
+    'attack': {
+        "name": '攻击',
+        "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'), ('weapon', '武器', 'weapons'), ('distance', '距离', 'int'), ),
+        "fields": ('hit', 'damage'),
+    },
+}
 
 _POOL = PoolSpec(6, 5, 6, '.ww', 10)
 

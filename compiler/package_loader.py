@@ -1,0 +1,29 @@
+"""Import a just-generated package from memory (via a temporary folder) under a private name."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+
+def import_package(ruleset_id: str, files: dict[str, str]) -> tuple[ModuleType, tempfile.TemporaryDirectory[str]]:
+    """Write the package to a temporary folder and import it; keep the folder object alive while used."""
+    tmp = tempfile.TemporaryDirectory(prefix="rulec-pkg-")
+    folder = Path(tmp.name)
+    for rel, text in files.items():
+        target = folder / ruleset_id / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    alias = f"_rulec_pkg_{ruleset_id}"
+    for key in [k for k in sys.modules if k == alias or k.startswith(alias + ".")]:
+        del sys.modules[key]
+    spec = importlib.util.spec_from_file_location(alias, folder / ruleset_id / "__init__.py",
+                                                  submodule_search_locations=[str(folder / ruleset_id)])
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[alias] = module
+    spec.loader.exec_module(module)
+    return module, tmp

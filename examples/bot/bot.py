@@ -1,0 +1,121 @@
+"""A chat-command handler for dice bots that uses only the generated packages (not the compiler).
+
+Commands (the way a QQ dice-bot plugin would take them):
+
+    .atk dp 长剑 力量=4 武技=3 专业=1 vs 基础防御=4 盔甲防御=2 距离=1
+    .atk d20 longsword 力量=16 熟练加值=2 vs 护甲等级=15
+    .odds d20 longsword 力量=16 vs 15
+    .odds dp 长剑 力量=4 武技=3 vs 6
+
+`vs` separates the attacker's stats from the defender's; a bare number after
+`vs` is the defender's main defense (dp 基础防御, d20 护甲等级, tracks 防御).
+Keys that name a parameter of the attack procedure (距离, 瞄准轮数, ...) are
+options. Drop `generated/<ruleset>/` next to this file (or pip install it) and
+import it by name; nothing else is needed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Dict, List, Optional, Tuple
+
+# The generated packages live in ../../generated when run from the repository.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "generated"))
+
+PROCEDURE = {"dp": "attack", "d20": "attack", "tracks": "attack"}
+MAIN_DEFENSE = {"dp": "basic_defense", "d20": "armor_class", "tracks": "defense"}
+FIREARM_PROCEDURE = {"tracks": ("firearm", "hit_fixed")}
+
+
+def _ruleset(name: str) -> ModuleType:
+    if name not in PROCEDURE:
+        raise ValueError(f"未知的规则集“{name}”，可用：{'、'.join(PROCEDURE)}")
+    return importlib.import_module(name)
+
+
+def _value(text: str) -> Any:
+    if text in ("是", "true", "True"):
+        return True
+    if text in ("否", "false", "False"):
+        return False
+    return int(text)
+
+
+def parse(module: ModuleType, procedure: str, tokens: List[str]) -> Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]:
+    """Split `k=v` tokens into attacker stats, defender stats and procedure options."""
+    params = {pid: pid for pid, _, _ in module.PROCEDURE_INFO[procedure]["params"]}
+    params.update({name: pid for pid, name, _ in module.PROCEDURE_INFO[procedure]["params"]})
+    attacker: Dict[str, Any] = {}
+    defender: Dict[str, Any] = {}
+    options: Dict[str, Any] = {}
+    side = attacker
+    for token in tokens:
+        if token == "vs":
+            side = defender
+            continue
+        if "=" not in token:
+            defender[MAIN_DEFENSE[module.RULESET_ID]] = _value(token)
+            continue
+        key, _, raw = token.partition("=")
+        if key in params:
+            options[params[key]] = raw if key in ("weapon", "武器", "called_shot", "特定部位", "part", "部位") else _value(raw)
+        else:
+            side[key] = _value(raw)
+    return attacker, defender, options
+
+
+def _call_args(module: ModuleType, procedure: str, weapon: str, tokens: List[str]) -> Dict[str, Any]:
+    attacker, defender, options = parse(module, procedure, tokens)
+    combatants = [pid for pid, _, ptype in module.PROCEDURE_INFO[procedure]["params"] if ptype == "combatant"]
+    args = {combatants[0]: module.Combatant.from_dict(attacker),
+            combatants[1]: module.Combatant.from_dict(defender), "weapon": weapon}
+    args.update(options)
+    return args
+
+
+def _procedure_for(module: ModuleType, weapon: str) -> str:
+    special = FIREARM_PROCEDURE.get(module.RULESET_ID)
+    if special is not None and module.get_weapon(weapon).attack_type.mode == special[1]:
+        return special[0]
+    return PROCEDURE[module.RULESET_ID]
+
+
+def handle(message: str, seed: Optional[int] = None) -> Optional[str]:
+    """Answer one chat message; None when the message is not a command for this bot."""
+    parts = message.strip().split()
+    if not parts or parts[0] not in (".atk", ".odds"):
+        return None
+    if len(parts) < 3:
+        return "用法：.atk 规则集 武器 [属性=值 ...] [vs 防御方属性=值 ...]"
+    try:
+        module = _ruleset(parts[1])
+        procedure = _procedure_for(module, parts[2])
+        args = _call_args(module, procedure, parts[2], parts[3:])
+        if parts[0] == ".atk":
+            result = getattr(module, procedure)(**args, dice=module.SeededDice(seed))
+            info = module.PROCEDURE_INFO[procedure]
+            summary = "，".join(f"{f}={getattr(result, f)}" for f in info["fields"][:3])
+            return f"{info['name']}（{module.get_weapon(parts[2]).name}）\n{result.text()}\n{summary}"
+        odds = getattr(module, f"{procedure}_odds")(**args)
+        lines = [f"{module.get_weapon(parts[2]).name}：命中率 {odds.hit_probability * 100:.1f}%，"
+                 f"期望伤害 {odds.expected_damage:.2f}"]
+        for value, p in list(odds.marginal("damage").items())[:12]:
+            lines.append(f"{value:>4} {'█' * round(p * 30)} {p * 100:.1f}%")
+        return "\n".join(lines)
+    except (ValueError, KeyError) as exc:
+        return f"无法理解：{exc}"
+    except Exception as exc:  # the generated packages' errors carry a message in the rules' language
+        message_text = getattr(exc, "message", None)
+        if message_text is None:
+            raise
+        return f"无法结算：{message_text}"
+
+
+if __name__ == "__main__":
+    for line in sys.stdin:
+        reply = handle(line)
+        if reply is not None:
+            print(reply, flush=True)

@@ -1,0 +1,43 @@
+"""examples/bot: a chat-command handler that uses only the generated packages, end to end."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BOT = ROOT / "examples" / "bot" / "bot.py"
+
+
+def ask(*lines: str) -> str:
+    """Run the bot as a separate program on stdin, without rulec's compiler on the path."""
+    code = ("import sys, runpy; sys.argv = ['bot']; runpy.run_path(sys.argv[0] if False else %r, run_name='__main__');"
+            "import sys as s; assert not any(m == 'compiler' or m.startswith('compiler.') for m in s.modules), "
+            "'the bot imported the compiler'" % str(BOT))
+    result = subprocess.run([sys.executable, "-I", "-c", code], input="\n".join(lines) + "\n", text=True,
+                            capture_output=True, cwd=ROOT / "examples")
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_attack_command_prints_the_trace():
+    out = ask(".atk dp 长剑 力量=4 武技=3 专业=1 vs 基础防御=4 距离=1")
+    assert "攻击与防御的对抗（长剑）" in out and "掷.ww" in out and "hit=" in out
+
+
+def test_odds_command_for_d20():
+    out = ask(".odds d20 longsword 力量=16 熟练加值=2 vs 15")
+    assert "长剑：命中率 55.0%" in out and "期望伤害" in out
+
+
+def test_tracks_firearm_goes_through_burst_fire():
+    out = ask(".atk tracks pistol 敏捷=5 枪械=20 vs 防御=2 连射数=6 距离=110")
+    assert "枪械射击与连射" in out and "每次命中检定−21" in out
+
+
+def test_refusals_and_nonsense_are_answered_in_chinese():
+    out = ask(".atk dp 长弓 用手数=1", ".atk dp 不存在的武器", ".atk xx 长剑", "hello")
+    assert "无法结算：“长弓”无法单手使用" in out
+    assert "无法结算：没有名为“不存在的武器”的武器" in out
+    assert "未知的规则集“xx”" in out
