@@ -18,6 +18,7 @@ import click
 from compiler import __version__
 from compiler.build import Build, compile_rules
 from compiler.diagnostics import Diagnostic, format_json, format_text
+from compiler.stamp import STAMP, input_digest, is_fresh, stamp_bytes
 from compiler.write import diff_tree, write_tree
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -123,11 +124,18 @@ def validate(paths: tuple[Path, ...], fmt: str) -> int:
 @guarded
 def build(rules: tuple[Path, ...], out: Path, check: bool, fmt: str) -> int:
     """Compile rules into Python packages and reference pages."""
-    result = _compile(list(rules) or [Path("rules")])
+    paths = list(rules) or [Path("rules")]
+    inputs = input_digest(paths)
+    if not check and is_fresh(out, inputs):
+        click.echo(f"{out} unchanged (inputs and outputs match its build stamp)", err=True)
+        return EXIT_OK
+    result = _compile(paths)
     report(result.diagnostics, fmt)
     if not result.ok:
         click.echo("build failed; nothing was written", err=True)
         return EXIT_INVALID
+    if inputs is not None:
+        result.files[STAMP] = stamp_bytes(inputs, result.files)
     if check:
         diff = diff_tree(out, result.files)
         if diff:

@@ -8,6 +8,7 @@ Chinese forms (the emitters' view model), computed once while lowering.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from compiler.diagnostics import Span
@@ -102,16 +103,13 @@ class Entry:
     name: str
     description: str
     rules: tuple[str, ...]
-    values: tuple[tuple[str, FieldValue], ...]  # one per declared field, in declaration order
+    values: Mapping[str, FieldValue]  # one per declared field, in declaration order
     not_specified: str | None
     origin: str  # "ruleset" or the pack id
     span: Span
 
     def get(self, field: str) -> FieldValue:
-        for key, value in self.values:
-            if key == field:
-                return value
-        raise KeyError(field)
+        return self.values[field]
 
 
 @dataclass(frozen=True, slots=True)

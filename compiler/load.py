@@ -82,7 +82,10 @@ class _PyLoader(Reader, Scanner, Parser, Composer, SafeConstructor, _CoreResolve
         _CoreResolver.__init__(self)
 
 
-_CParser = getattr(yaml, "CParser", None)
+try:
+    from yaml.cyaml import CParser as _CParser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    _CParser = None
 if _CParser is not None:
 
     class _CLoader(_CParser, SafeConstructor, _CoreResolver):  # type: ignore[misc, valid-type]
@@ -171,7 +174,7 @@ class _Converter:
         if node.style in ("'", '"'):
             self.doc.quoted.add(path)
         if node.tag == _STR:
-            if node.style is None and value in _YAML11_BOOLS:
+            if not node.style and value in _YAML11_BOOLS:
                 self.error(node, path, "truthy",
                            f"'{value}' is a YAML 1.1 boolean and ambiguous",
                            hint="write true/false, or quote it if you mean the text")

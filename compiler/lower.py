@@ -188,6 +188,7 @@ def lower_ruleset(base: LoadedSource, packs: list[LoadedSource]) -> tuple[Rulese
                              m.span(("errors", i))) for i, e in enumerate(raw.get("errors", [])))
     _unique([(e.id, e.span) for e in errors], "error type", None, rep)
 
+    validators: dict[str, Any] = {}
     all_docs = [(d, k, "ruleset") for d, k in base.docs] + [
         (d, k, p.id) for p in packs for d, k in p.docs
     ]
@@ -201,8 +202,9 @@ def lower_ruleset(base: LoadedSource, packs: list[LoadedSource]) -> tuple[Rulese
                 rep.error(doc.span(("table",)), "unknown-table",
                           f"ruleset '{base.id}' declares no table '{tid}'", did_you_mean(tid, decl_fields))
                 continue
-            schema = table_schema(base.id, table_meta[tid], decl_fields[tid])
-            rep.diags.extend(diagnostics_for(doc, validator_for(schema)))
+            if tid not in validators:
+                validators[tid] = validator_for(table_schema(base.id, table_meta[tid], decl_fields[tid]))
+            rep.diags.extend(diagnostics_for(doc, validators[tid]))
         if kind in ("ruleset", "pack"):
             rep.error(doc.span(("kind",)), "second-manifest",
                       f"a folder has one manifest; this '{kind}' file is not it")

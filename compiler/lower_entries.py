@@ -104,7 +104,7 @@ def lower_tables(ruleset_id: str, docs: list[tuple[Document, str]], decls: Table
                     value = tuple(value)
                 values.append((decl.id, value))
             entries.append(Entry(tid, eid, e["name"], e.get("description", ""), tuple(e.get("rules", [])),
-                                 tuple(values), e.get("not_specified"), origin, span))
+                                 dict(values), e.get("not_specified"), origin, span))
         meta = table_meta[tid]
         tables.append(Table(tid, meta["name"], meta.get("description", ""), meta.get("group_by"),
                             fields, tuple(entries), meta["span"]))

@@ -38,9 +38,11 @@ class TreeDiff:
 
 
 def _existing(out: Path) -> dict[str, Path]:
+    """The files of the output tree; Python's bytecode caches are not the build's and are ignored."""
     if not out.is_dir():
         return {}
-    return {p.relative_to(out).as_posix(): p for p in out.rglob("*") if p.is_file()}
+    return {p.relative_to(out).as_posix(): p for p in out.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts}
 
 
 def _backup_of(out: Path) -> Path:

@@ -59,18 +59,21 @@ def _model_names(view: dict[str, Any]) -> list[tuple[str, str, str]]:
     return [(".model", n, n) for n in names]
 
 
+_IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
+_MARKER = "# @@rulec-imports@@"
+
+
 def _import_lines(body: str, candidates: list[tuple[str, str, str]]) -> list[str]:
-    lines = []
-    for module, name, alias in candidates:
-        if re.search(rf"(?<![\w.]){re.escape(alias)}\b", body):
-            lines.append(f"from {module} import {name}" + (f" as {alias}" if alias != name else ""))
-    return lines
+    used = set(_IDENTIFIER.findall(body))
+    return [f"from {module} import {name}" + (f" as {alias}" if alias != name else "")
+            for module, name, alias in candidates if alias in used]
 
 
 def _render_module(template: str, view: dict[str, Any], candidates: list[tuple[str, str, str]]) -> str:
-    """Render once to see which names the body uses, then again importing exactly those."""
-    body = render(template, **view, import_lines=[])
-    return render(template, **view, import_lines=_import_lines(body, candidates))
+    """Render with a marker where the imports go, then import exactly the names the body uses."""
+    text = render(template, **view, import_lines=[_MARKER])
+    head, _, body = text.partition(_MARKER + "\n")
+    return head + "".join(line + "\n" for line in _import_lines(body, candidates)) + body
 
 
 def emit_package(rs: Ruleset, header: str) -> dict[str, str]:

@@ -1,0 +1,146 @@
+"""Build scaling: synthetic packs of 1,000 / 10,000 / 50,000 weapons against the bare-library floor.
+
+The floor is the same work done with the libraries alone, measured in the same
+run: libyaml composing the same files, one cached jsonschema validator over the
+same documents, and Jinja rendering the same model template.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+from jsonschema import Draft202012Validator
+
+from bench.make_pack import make_pack
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKS = ROOT / "bench" / "packs"
+
+Row = tuple[str, str, str, str, str]
+
+
+def _time(fn, repeats: int) -> float:  # type: ignore[no-untyped-def]
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def _floor(pack: Path, schema_path: Path) -> float:
+    """The same work with the bare libraries: libyaml composing the same files, one cached
+    jsonschema validator over the same table documents, and Jinja rendering the same templates
+    from ready-made view models (their preparation is not counted)."""
+    from compiler.build import compile_rules
+    from compiler.emit.env import render, render_html
+    from compiler.emit.python_view import package_view
+    from compiler.emit.reference import md_escape
+    from compiler.emit.reference_view import ruleset_view
+
+    files = sorted(pack.glob("*.yaml")) + sorted((ROOT / "rules" / "dp").rglob("*.yaml"))
+    validator = Draft202012Validator(json.loads(schema_path.read_text(encoding="utf-8")))
+    build = compile_rules([ROOT / "rules" / "dp", pack])
+    rs = build.rulesets[0]
+    view = package_view(rs, "# floor")
+    view["add_at"] = 10
+    ref = ruleset_view(rs, build.digests[rs.id], build.odds[rs.id])
+    texts = [p.read_text(encoding="utf-8") for p in files]
+    start = time.perf_counter()
+    for text in texts:
+        node = yaml.compose(text, Loader=yaml.CSafeLoader)
+        del node
+    for text in texts[: len(list(pack.glob("*.yaml")))]:
+        data = yaml.load(text, Loader=yaml.CSafeLoader)
+        if data.get("kind") == "table":
+            for _ in validator.iter_errors(data):
+                pass
+    render("model.py.j2", **view, import_lines=[])
+    render("procedures.py.j2", **view, import_lines=[])
+    render("reference.md.j2", rs=ref, esc=md_escape)
+    render_html("reference.html.j2", rs=ref)
+    return time.perf_counter() - start
+
+
+def _build(pack: Path, out: Path) -> float:
+    code = ("import sys, time; from pathlib import Path; from compiler.build import compile_rules; "
+            "from compiler.write import write_tree; t = time.perf_counter(); "
+            f"b = compile_rules([Path({str(ROOT / 'rules' / 'dp')!r}), Path({str(pack)!r})]); "
+            f"assert b.ok, b.diagnostics[:3]; write_tree(Path({str(out)!r}), b.files); "
+            "import resource; print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    seconds, rss_kb = result.stdout.split()
+    _build.last_rss_mb = int(rss_kb) / 1024  # type: ignore[attr-defined]
+    return float(seconds)
+
+
+def _cli_build(pack: Path, out: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "compiler", "build", "--rules", "rules/dp", "--rules", str(pack),
+                    "--out", str(out)], cwd=ROOT, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def _import_time(out: Path, name: str = "dp") -> float:
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(out / name)], check=True, capture_output=True)
+    code = (f"import sys, time; sys.path.insert(0, {str(out)!r}); t = time.perf_counter(); import {name}; "
+            "print(time.perf_counter() - t)")
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+    return statistics.median(float(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                                                  text=True).stdout) for _ in range(5))
+
+
+def bench_build(quick: bool = False, repeats: int = 3) -> list[Row]:
+    sizes = [1000, 10000] if quick else [1000, 10000, 50000]
+    rows: list[Row] = []
+    full: dict[int, float] = {}
+    with tempfile.TemporaryDirectory(prefix="rulec-bench-") as tmp:
+        for n in sizes:
+            pack = PACKS / f"w{n}"
+            if not pack.exists():
+                make_pack(n, pack)
+            out = Path(tmp) / f"out{n}"
+            reps = 1 if n >= 50000 else max(1, repeats // 2)
+            full[n] = statistics.median(_build(pack, out) if not out.exists() or True else 0 for _ in range(reps))
+            rss = _build.last_rss_mb  # type: ignore[attr-defined]
+            floor = statistics.median(_floor(pack, ROOT / "generated" / "schema" / "dp" / "weapons.schema.json")
+                                      for _ in range(reps))
+            rows.append((f"build dp + {n:,}-weapon pack", "compile_rules + write (fresh process)",
+                         f"{full[n]:.2f} s", f"{full[n] / floor:.2f}× of library floor ({floor:.2f} s)",
+                         "≤ 2× (10,000)" if n == 10000 else ""))
+            rows.append((f"build dp + {n:,}-weapon pack", "peak memory", f"{rss:.0f} MiB", "",
+                         "< 1 GiB (50,000)" if n == 50000 else ""))
+            if n == 10000:
+                first = _cli_build(pack, out)
+                noop = statistics.median(_cli_build(pack, out) for _ in range(repeats))
+                rows.append(("rebuild, nothing changed (10,000)", "`rulec build` twice", f"{noop:.2f} s",
+                             f"{noop / first * 100:.1f}% of a full CLI build ({first:.2f} s)", "≤ 5%"))
+                target = pack / "weapons_003.yaml"
+                original = target.read_text(encoding="utf-8")
+                target.write_text(original.replace("damage: ", "damage: 1", 1) if False else
+                                  original.replace("notes: 第3000件合成武器", "notes: 第3000件合成武器（改）"),
+                                  encoding="utf-8")
+                one = _cli_build(pack, out)
+                target.write_text(original, encoding="utf-8")
+                rows.append(("rebuild after editing one weapon file (10,000)", "`rulec build`", f"{one:.2f} s",
+                             f"{one / first * 100:.1f}% of a full CLI build", ""))
+                rows.append(("import generated `dp` with 10,000-weapon pack", "from .pyc, median",
+                             f"{_import_time(out) * 1e3:.1f} ms", "", "≤ 100 ms"))
+        if 50000 in full:
+            rows.append(("scaling 10,000 → 50,000 weapons", "full build time ratio", "",
+                         f"{full[50000] / full[10000]:.2f}×", "≤ 5.5×"))
+    return rows
+
+
+if __name__ == "__main__":
+    for row in bench_build(quick="--quick" in sys.argv):
+        print(" | ".join(row))
+    shutil.rmtree(PACKS, ignore_errors=True) if "--clean" in sys.argv else None
