@@ -1,0 +1,74 @@
+"""Reference pages: escaping of any text from YAML, the rule index, stable anchors, odds presets."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from compiler.build import compile_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = Path(__file__).resolve().parent / "cases" / "valid_tiny" / "rules" / "tiny"
+NASTY = "<script>alert('x')</script> | *粗* `代码` {{ 模板 }} {% if %} [链接](http://x) 换\n行"
+
+
+def test_text_from_yaml_is_escaped_everywhere(tmp_path: Path):
+    rs = tmp_path / "tiny"
+    shutil.copytree(TINY, rs)
+    weapons = rs / "weapons.yaml"
+    text = weapons.read_text(encoding="utf-8")
+    nasty_yaml = NASTY.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    text = text.replace('description: "名称含 <script>alert(1)</script> | * ` 的说明"', f'description: "{nasty_yaml}"')
+    text = text.replace("name: 棍,", 'name: "棍<b>|*`{{x}}",')
+    weapons.write_text(text, encoding="utf-8")
+    build = compile_rules([rs])
+    assert build.ok, [d.format() for d in build.diagnostics]
+    html = build.files["reference/tiny.html"].decode()
+    md = build.files["reference/tiny.md"].decode()
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "{{ 模板 }}" in html and "{% if %}" in html  # template syntax shows as written
+    assert "棍&lt;b&gt;|*`{{x}}" in html
+    HTMLParser().feed(html)  # well-formed enough to parse
+    assert "<script>" not in md and "&lt;script&gt;" in md
+    row = next(line for line in md.splitlines() if "weapons-club" in line)
+    assert row.count("|") - row.count("\\|") == 6, "a | inside a name must not add a table column"
+    assert "\\*粗\\*" in md and "\\`代码\\`" in md and "换<br>行" in md
+    model = build.files["tiny/model.py"].decode()
+    compile(model, "model.py", "exec")  # strings reach Python only through repr
+
+
+@pytest.mark.parametrize("ruleset, prefix", [("dp", "DP"), ("d20", "D20"), ("tracks", "TR")])
+def test_every_rule_id_is_indexed_and_described(ruleset: str, prefix: str):
+    inventory = (ROOT.parent / "shared" / "seeds" / "RULES.md").read_text(encoding="utf-8")
+    ids = re.findall(rf"^- ({prefix}-\d+)", inventory, re.M)
+    page = (ROOT / "generated" / "reference" / f"{ruleset}.md").read_text(encoding="utf-8")
+    index = page[page.index('<a id="rule-index"></a>'):]
+    for rid in ids:
+        line = next((ln for ln in index.splitlines() if f'id="rule-{rid.lower()}"' in ln), None)
+        assert line is not None, f"{rid} is not in the rule index"
+        assert "](#" in line, f"{rid} is indexed but nothing on the page cites it"
+
+
+def test_anchors_come_from_ids_and_survive_new_entries(tmp_path: Path):
+    rs = tmp_path / "tiny"
+    shutil.copytree(TINY, rs)
+    before = compile_rules([rs]).files["reference/tiny.md"].decode()
+    weapons = rs / "weapons.yaml"
+    weapons.write_text(weapons.read_text(encoding="utf-8").replace(
+        "entries:\n", "entries:\n  - {id: axe, name: 斧, damage: 2}\n"), encoding="utf-8")
+    after = compile_rules([rs]).files["reference/tiny.md"].decode()
+    anchors = set(re.findall(r'<a id="([^"]+)"></a>', before))
+    assert anchors and anchors <= set(re.findall(r'<a id="([^"]+)"></a>', after))
+    assert 'id="weapons-axe"' in after
+
+
+def test_odds_tables_on_the_pages():
+    page = (ROOT / "generated" / "reference" / "d20.md").read_text(encoding="utf-8")
+    assert "## 武器对护甲等级的命中与期望伤害" in page
+    row = next(line for line in page.splitlines() if line.startswith("| [长剑](#weapons-longsword)"))
+    assert "| 55.0% / 4.35 |" in row  # +5 vs AC 15: 11/20 hit for 1d8+3, 1/20 crit for 2d8+3
+    assert (ROOT / "generated" / "reference" / "charts" / "d20-1-martial.svg").is_file()
