@@ -77,7 +77,13 @@ def compile_template(text: str, scope: Scope, doc: Document, path: JsonPath,
                           did_you_mean(name, scope.suggestions()))
                 ok = False
             else:
-                parts.append(f"_rt_fmt({binding.python})")
+                # Typed formatting: whole numbers and text need no helper call in the hot path.
+                if binding.type == "int":
+                    parts.append(f"str({binding.python})")
+                elif binding.type == "str":
+                    parts.append(binding.python)
+                else:
+                    parts.append(f"_rt_fmt({binding.python})")
                 if binding.python.startswith(LOCAL_PREFIX):
                     reads.add(binding.python[len(LOCAL_PREFIX):])
         pos = m.end()

@@ -42,7 +42,6 @@ from ._runtime.core import check_bool as _rt_check_bool
 from ._runtime.core import check_int as _rt_check_int
 from ._runtime.core import check_type as _rt_check_type
 from ._runtime.core import floordiv as _rt_floordiv
-from ._runtime.core import fmt as _rt_fmt
 from ._runtime.core import plain as _rt_plain
 from ._runtime.core import require_specified as _rt_require_specified
 from ._runtime.core import round_cbrt as _rt_round_cbrt
@@ -287,17 +286,17 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
     _rolls: List[Any] = []
     v_ranged = weapon.attack_type == 'ranged' or thrown
     if not (not thrown or ('thrown' in weapon.properties)):
-        raise NotThrown('“' + _rt_fmt(weapon.name) + '”没有投掷属性')
+        raise NotThrown('“' + weapon.name + '”没有投掷属性')
     if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
-        raise NotLight('双持武器战斗需要两把轻型近战武器，“' + _rt_fmt(weapon.name) + '”不是轻型武器')
+        raise NotLight('双持武器战斗需要两把轻型近战武器，“' + weapon.name + '”不是轻型武器')
     v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * max(0, attacker.size - 3)
     if not (v_ranged or distance <= v_reach):
-        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_normal_range = weapon.throw_normal if thrown else weapon.range_normal
     v_long_range = weapon.throw_long if thrown else weapon.range_long
     v_range_limit = v_long_range if v_long_range > 0 else v_normal_range
     if not (not v_ranged or distance <= v_range_limit):
-        raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
+        raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
     v_advantage = (1 if willing else 0) + (1 if attacker_unseen else 0) + extra_advantage
     v_disadvantage = (1 if v_ranged and distance > v_normal_range else 0) + (1 if v_ranged and hostile_nearby else 0) + (1 if target_unseen else 0) + extra_disadvantage
     v_str_mod = ((attacker.strength - 10) // 2)
@@ -312,9 +311,9 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
     v_hit = not guessed_wrong and v_total >= target.armor_class
     v_crit = v_hit and v_natural >= 21 - attacker.crit_range
     if v_hit:
-        _trace.append(_rt_TraceStep("note", '检定' + _rt_fmt(v_total) + '对AC' + _rt_fmt(target.armor_class) + '，命中'))
+        _trace.append(_rt_TraceStep("note", '检定' + str(v_total) + '对AC' + str(target.armor_class) + '，命中'))
     if not v_hit and not guessed_wrong:
-        _trace.append(_rt_TraceStep("note", '检定' + _rt_fmt(v_total) + '对AC' + _rt_fmt(target.armor_class) + '，未命中'))
+        _trace.append(_rt_TraceStep("note", '检定' + str(v_total) + '对AC' + str(target.armor_class) + '，未命中'))
     if guessed_wrong:
         _trace.append(_rt_TraceStep("note", '目标不在所猜的位置，攻击未命中'))
     if v_crit:
@@ -338,7 +337,7 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
     v_damage_mod = v_ability_mod if not offhand or v_ability_mod < 0 or not True else 0
     v_damage = max(0, v_weapon_damage + v_extra_damage + v_damage_mod) if v_hit else 0
     if v_hit:
-        _trace.append(_rt_TraceStep("note", '造成' + _rt_fmt(v_damage) + '点' + _rt_fmt(weapon.damage_type.name) + '伤害'))
+        _trace.append(_rt_TraceStep("note", '造成' + str(v_damage) + '点' + weapon.damage_type.name + '伤害'))
     if attacker.hidden:
         _trace.append(_rt_TraceStep("note", '攻击暴露了躲藏者的位置'))
     return AttackResult(v_hit, v_crit, v_damage, weapon.damage_type.id, v_natural, v_total, attacker.hidden, tuple(_rolls), tuple(_trace))
@@ -349,17 +348,17 @@ def attack_fast(attacker: Combatant, target: Combatant, weapon: Weapon = WEAPONS
     _die = dice.die
     v_ranged = weapon.attack_type == 'ranged' or thrown
     if not (not thrown or ('thrown' in weapon.properties)):
-        raise NotThrown('“' + _rt_fmt(weapon.name) + '”没有投掷属性')
+        raise NotThrown('“' + weapon.name + '”没有投掷属性')
     if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
-        raise NotLight('双持武器战斗需要两把轻型近战武器，“' + _rt_fmt(weapon.name) + '”不是轻型武器')
+        raise NotLight('双持武器战斗需要两把轻型近战武器，“' + weapon.name + '”不是轻型武器')
     v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * max(0, attacker.size - 3)
     if not (v_ranged or distance <= v_reach):
-        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_normal_range = weapon.throw_normal if thrown else weapon.range_normal
     v_long_range = weapon.throw_long if thrown else weapon.range_long
     v_range_limit = v_long_range if v_long_range > 0 else v_normal_range
     if not (not v_ranged or distance <= v_range_limit):
-        raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
+        raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
     v_advantage = (1 if willing else 0) + (1 if attacker_unseen else 0) + extra_advantage
     v_disadvantage = (1 if v_ranged and distance > v_normal_range else 0) + (1 if v_ranged and hostile_nearby else 0) + (1 if target_unseen else 0) + extra_disadvantage
     v_str_mod = ((attacker.strength - 10) // 2)
@@ -429,17 +428,17 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
         _rt_check_int('其他加值', other_bonus, -50, 50)
     v_ranged = weapon.attack_type == 'ranged' or thrown
     if not (not thrown or ('thrown' in weapon.properties)):
-        raise NotThrown('“' + _rt_fmt(weapon.name) + '”没有投掷属性')
+        raise NotThrown('“' + weapon.name + '”没有投掷属性')
     if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
-        raise NotLight('双持武器战斗需要两把轻型近战武器，“' + _rt_fmt(weapon.name) + '”不是轻型武器')
+        raise NotLight('双持武器战斗需要两把轻型近战武器，“' + weapon.name + '”不是轻型武器')
     v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * max(0, attacker.size - 3)
     if not (v_ranged or distance <= v_reach):
-        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_normal_range = weapon.throw_normal if thrown else weapon.range_normal
     v_long_range = weapon.throw_long if thrown else weapon.range_long
     v_range_limit = v_long_range if v_long_range > 0 else v_normal_range
     if not (not v_ranged or distance <= v_range_limit):
-        raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
+        raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
     v_advantage = (1 if willing else 0) + (1 if attacker_unseen else 0) + extra_advantage
     v_disadvantage = (1 if v_ranged and distance > v_normal_range else 0) + (1 if v_ranged and hostile_nearby else 0) + (1 if target_unseen else 0) + extra_disadvantage
     v_str_mod = ((attacker.strength - 10) // 2)
@@ -511,17 +510,17 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
     _p0 = 1.0
     v_ranged = weapon.attack_type == 'ranged' or thrown
     if not (not thrown or ('thrown' in weapon.properties)):
-        raise NotThrown('“' + _rt_fmt(weapon.name) + '”没有投掷属性')
+        raise NotThrown('“' + weapon.name + '”没有投掷属性')
     if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
-        raise NotLight('双持武器战斗需要两把轻型近战武器，“' + _rt_fmt(weapon.name) + '”不是轻型武器')
+        raise NotLight('双持武器战斗需要两把轻型近战武器，“' + weapon.name + '”不是轻型武器')
     v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * max(0, attacker.size - 3)
     if not (v_ranged or distance <= v_reach):
-        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_normal_range = weapon.throw_normal if thrown else weapon.range_normal
     v_long_range = weapon.throw_long if thrown else weapon.range_long
     v_range_limit = v_long_range if v_long_range > 0 else v_normal_range
     if not (not v_ranged or distance <= v_range_limit):
-        raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
+        raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
     v_advantage = (1 if willing else 0) + (1 if attacker_unseen else 0) + extra_advantage
     v_disadvantage = (1 if v_ranged and distance > v_normal_range else 0) + (1 if v_ranged and hostile_nearby else 0) + (1 if target_unseen else 0) + extra_disadvantage
     v_str_mod = ((attacker.strength - 10) // 2)
@@ -600,7 +599,7 @@ def spell_attack(caster: Combatant, target: Combatant, dice_count: int, dice_sid
     _rolls: List[Any] = []
     v_range_limit = 5 if melee else spell_range
     if not (distance <= v_range_limit):
-        raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
+        raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
     v_mod = ((caster.spell_ability - 10) // 2)
     _r4 = _rt_roll_d20(_source, _rt_net_layers(0, 1 if hostile_nearby and not melee else 0, True))
     _rolls.append(_r4)
@@ -625,7 +624,7 @@ def spell_attack_fast(caster: Combatant, target: Combatant, dice_count: int, dic
     _die = dice.die
     v_range_limit = 5 if melee else spell_range
     if not (distance <= v_range_limit):
-        raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
+        raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
     v_mod = ((caster.spell_ability - 10) // 2)
     _l4 = 0 - (1 if hostile_nearby and not melee else 0)
     v_natural = _die(20) if _l4 == 0 else _rt_d20_natural(_die, _l4)
@@ -661,7 +660,7 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
         _rt_check_bool('身边有敌', hostile_nearby)
     v_range_limit = 5 if melee else spell_range
     if not (distance <= v_range_limit):
-        raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
+        raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
     v_mod = ((caster.spell_ability - 10) // 2)
     _l4 = 0 - (1 if hostile_nearby and not melee else 0)
     _dr8 = _rt_damage_roller(_rt_make_dice(dice_count, dice_sides))
@@ -700,7 +699,7 @@ def spell_attack_odds(caster: Combatant, target: Combatant, dice_count: int, dic
     _p0 = 1.0
     v_range_limit = 5 if melee else spell_range
     if not (distance <= v_range_limit):
-        raise OutOfRange('目标距离' + _rt_fmt(distance) + '尺，超出该攻击的射程' + _rt_fmt(v_range_limit) + '尺')
+        raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
     v_mod = ((caster.spell_ability - 10) // 2)
     for v_natural, _q4 in _rt_d20_distribution(_rt_net_layers(0, 1 if hostile_nearby and not melee else 0, True)):
         _p1 = _p0 * _q4
@@ -771,7 +770,7 @@ def grapple(attacker: Combatant, target: Combatant, *, distance: int = 5, free_h
         raise NoFreeHand('你至少要腾出一只空手')
     v_reach = 5 + 5 * max(0, attacker.size - 3)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_athletics_mod = ((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0)
     v_acrobatics_mod = ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0)
@@ -792,9 +791,9 @@ def grapple(attacker: Combatant, target: Combatant, *, distance: int = 5, free_h
     v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
     v_success = v_attack_total > v_defend_total
     if v_success:
-        _trace.append(_rt_TraceStep("note", '擒抱' + _rt_fmt(v_attack_total) + '对' + _rt_fmt(v_defend_total) + '：目标陷入擒抱状态'))
+        _trace.append(_rt_TraceStep("note", '擒抱' + str(v_attack_total) + '对' + str(v_defend_total) + '：目标陷入擒抱状态'))
     if not v_success:
-        _trace.append(_rt_TraceStep("note", '擒抱' + _rt_fmt(v_attack_total) + '对' + _rt_fmt(v_defend_total) + '：失败，本回合不能再擒抱同一目标'))
+        _trace.append(_rt_TraceStep("note", '擒抱' + str(v_attack_total) + '对' + str(v_defend_total) + '：失败，本回合不能再擒抱同一目标'))
     return GrappleResult(v_success, v_attack_total, v_defend_total, v_success, tuple(_rolls), tuple(_trace))
 
 
@@ -809,7 +808,7 @@ def grapple_fast(attacker: Combatant, target: Combatant, *, distance: int = 5, f
         raise NoFreeHand('你至少要腾出一只空手')
     v_reach = 5 + 5 * max(0, attacker.size - 3)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_athletics_mod = ((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0)
     v_acrobatics_mod = ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0)
@@ -851,7 +850,7 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
         raise NoFreeHand('你至少要腾出一只空手')
     v_reach = 5 + 5 * max(0, attacker.size - 3)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_athletics_mod = ((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0)
     v_acrobatics_mod = ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0)
@@ -896,7 +895,7 @@ def grapple_odds(attacker: Combatant, target: Combatant, *, distance: int = 5, f
         raise NoFreeHand('你至少要腾出一只空手')
     v_reach = 5 + 5 * max(0, attacker.size - 3)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_athletics_mod = ((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0)
     v_acrobatics_mod = ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0)
@@ -1103,7 +1102,7 @@ def shove(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, 
         raise TooLarge('目标的体型不能比你大超过一级')
     v_reach = 5 + 5 * max(0, attacker.size - 3)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_defend_mod = max(((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0), ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0))
     v_helpless = target.incapacitated or not resists
@@ -1145,7 +1144,7 @@ def shove_fast(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
         raise TooLarge('目标的体型不能比你大超过一级')
     v_reach = 5 + 5 * max(0, attacker.size - 3)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_defend_mod = max(((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0), ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0))
     v_helpless = target.incapacitated or not resists
@@ -1192,7 +1191,7 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
         raise TooLarge('目标的体型不能比你大超过一级')
     v_reach = 5 + 5 * max(0, attacker.size - 3)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_defend_mod = max(((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0), ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0))
     v_helpless = target.incapacitated or not resists
@@ -1242,7 +1241,7 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
         raise TooLarge('目标的体型不能比你大超过一级')
     v_reach = 5 + 5 * max(0, attacker.size - 3)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_defend_mod = max(((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0), ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0))
     v_helpless = target.incapacitated or not resists
@@ -1432,7 +1431,7 @@ def grapple_move(mover: Combatant, target: Combatant, *, grappling: bool = True,
         raise NotGrappling('只有在擒抱目标时才能拖拽它')
     v_halved = target.size > mover.size - 2
     v_speed = (mover.speed // 2) if v_halved else mover.speed
-    _trace.append(_rt_TraceStep("let", '擒抱中的移动速度' + _rt_fmt(v_speed) + '尺', (('speed', v_speed),)))
+    _trace.append(_rt_TraceStep("let", '擒抱中的移动速度' + str(v_speed) + '尺', (('speed', v_speed),)))
     return GrappleMoveResult(v_speed, v_halved, 5, tuple(_rolls), tuple(_trace))
 
 
@@ -1714,11 +1713,11 @@ def vehicle_dc(grappler: Combatant, power: Union[PowerSource, str], vehicle_size
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
-    _trace.append(_rt_TraceStep("let", '几何平均尺寸约' + _rt_fmt(v_mean_size) + '尺', (('mean_size', v_mean_size),)))
+    _trace.append(_rt_TraceStep("let", '几何平均尺寸约' + str(v_mean_size) + '尺', (('mean_size', v_mean_size),)))
     v_size_term = 5 * max(0, vehicle_size - grappler.size)
     v_mean_term = 5 * max(0, ((v_mean_size - 20) // 10))
     v_dc = power.base_dc + v_size_term + v_mean_term
-    _trace.append(_rt_TraceStep("let", 'DC = ' + _rt_fmt(power.base_dc) + ' + ' + _rt_fmt(v_size_term) + ' + ' + _rt_fmt(v_mean_term) + ' = ' + _rt_fmt(v_dc), (('dc', v_dc),)))
+    _trace.append(_rt_TraceStep("let", 'DC = ' + str(power.base_dc) + ' + ' + str(v_size_term) + ' + ' + str(v_mean_term) + ' = ' + str(v_dc), (('dc', v_dc),)))
     return VehicleDcResult(v_dc, v_mean_size, tuple(_rolls), tuple(_trace))
 
 
@@ -1854,7 +1853,7 @@ def vehicle_check(grappler: Combatant, power: Union[PowerSource, str], vehicle_s
         raise TooLarge('目标的体型不能比你大超过一级')
     v_reach = 5 + 5 * max(0, grappler.size - 3)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
     v_dc = power.base_dc + 5 * max(0, vehicle_size - grappler.size) + 5 * max(0, ((v_mean_size - 20) // 10))
     _r7 = _rt_roll_d20(_source, _rt_net_layers(0, 0, True))
@@ -1864,9 +1863,9 @@ def vehicle_check(grappler: Combatant, power: Union[PowerSource, str], vehicle_s
     v_total = v_roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus
     v_beats = v_total > v_dc
     if v_beats:
-        _trace.append(_rt_TraceStep("note", '检定' + _rt_fmt(v_total) + '大于DC' + _rt_fmt(v_dc) + '：载具被擒抱，移动力变为0'))
+        _trace.append(_rt_TraceStep("note", '检定' + str(v_total) + '大于DC' + str(v_dc) + '：载具被擒抱，移动力变为0'))
     if not v_beats:
-        _trace.append(_rt_TraceStep("note", '检定' + _rt_fmt(v_total) + '没有超过DC' + _rt_fmt(v_dc)))
+        _trace.append(_rt_TraceStep("note", '检定' + str(v_total) + '没有超过DC' + str(v_dc)))
     return VehicleCheckResult(v_dc, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0, tuple(_rolls), tuple(_trace))
 
 
@@ -1879,7 +1878,7 @@ def vehicle_check_fast(grappler: Combatant, power: PowerSource, vehicle_size: in
         raise TooLarge('目标的体型不能比你大超过一级')
     v_reach = 5 + 5 * max(0, grappler.size - 3)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
     v_dc = power.base_dc + 5 * max(0, vehicle_size - grappler.size) + 5 * max(0, ((v_mean_size - 20) // 10))
     _l7 = 0 - (0)
@@ -1918,7 +1917,7 @@ def vehicle_check_prepare(grappler: Combatant, power: Union[PowerSource, str], v
         raise TooLarge('目标的体型不能比你大超过一级')
     v_reach = 5 + 5 * max(0, grappler.size - 3)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
     v_dc = power.base_dc + 5 * max(0, vehicle_size - grappler.size) + 5 * max(0, ((v_mean_size - 20) // 10))
     _l7 = 0 - (0)
@@ -1964,7 +1963,7 @@ def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehi
         raise TooLarge('目标的体型不能比你大超过一级')
     v_reach = 5 + 5 * max(0, grappler.size - 3)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + _rt_fmt(distance) + '尺，超出触及范围' + _rt_fmt(v_reach) + '尺')
+        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
     v_dc = power.base_dc + 5 * max(0, vehicle_size - grappler.size) + 5 * max(0, ((v_mean_size - 20) // 10))
     for v_roll, _q7 in _rt_d20_distribution(_rt_net_layers(0, 0, True)):

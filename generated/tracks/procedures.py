@@ -46,7 +46,6 @@ from ._runtime.core import check_bool as _rt_check_bool
 from ._runtime.core import check_int as _rt_check_int
 from ._runtime.core import check_type as _rt_check_type
 from ._runtime.core import floordiv as _rt_floordiv
-from ._runtime.core import fmt as _rt_fmt
 from ._runtime.core import plain as _rt_plain
 from ._runtime.core import require_specified as _rt_require_specified
 from ._runtime.dice import DiceSource
@@ -392,15 +391,15 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if not (weapon.attack_type.mode == 'check_damage'):
-        raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
+        raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
     v_range = weapon.attack_type.range(attacker, weapon.attack_type, weapon)
     v_increments = _rt_floordiv(distance - v_range, v_range) if v_range > 0 and distance > v_range else 0
     v_part_penalty = part.size_offset * 1 if part.given else 0
     v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - 3 * v_increments - v_part_penalty
     if not (v_increments == 0 or v_check_before_defense > 0):
-        raise PastLimit('距离' + _rt_fmt(distance) + '米时检定降为' + _rt_fmt(v_check_before_defense) + '，已到达极限距离，无法攻击')
+        raise PastLimit('距离' + str(distance) + '米时检定降为' + str(v_check_before_defense) + '，已到达极限距离，无法攻击')
     v_dice = max(0, v_check_before_defense - defender.defense)
-    _trace.append(_rt_TraceStep("let", '攻击检定' + _rt_fmt(v_check_before_defense) + '减去目标防御' + _rt_fmt(defender.defense) + '，掷' + _rt_fmt(v_dice) + '个骰子', (('dice', v_dice),)))
+    _trace.append(_rt_TraceStep("let", '攻击检定' + str(v_check_before_defense) + '减去目标防御' + str(defender.defense) + '，掷' + str(v_dice) + '个骰子', (('dice', v_dice),)))
     _r8 = _rt_roll_pool(_source, _POOL, v_dice, attacker.extra_successes, False)
     _rolls.append(_r8)
     v_successes = _r8.successes
@@ -408,12 +407,12 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     v_cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
     v_capped = min(v_cap, v_successes + attacker.extra_successes)
     v_raw_damage = v_capped + extra_damage if v_successes > 0 else 0
-    _trace.append(_rt_TraceStep("let", '成功数' + _rt_fmt(v_successes) + '（上限' + _rt_fmt(v_cap) + '）+ 额外伤害' + _rt_fmt(extra_damage) + ' = ' + _rt_fmt(v_raw_damage), (('raw_damage', v_raw_damage),)))
+    _trace.append(_rt_TraceStep("let", '成功数' + str(v_successes) + '（上限' + str(v_cap) + '）+ 额外伤害' + str(extra_damage) + ' = ' + str(v_raw_damage), (('raw_damage', v_raw_damage),)))
     v_left_factor_damage = _rt_floordiv(v_raw_damage, 2) if left_area else v_raw_damage
     v_after_reduction = max(0, v_left_factor_damage - defender.damage_reduction)
     v_absorbed = min(v_after_reduction, defender.absorption)
     v_to_hp = v_after_reduction - v_absorbed
-    _trace.append(_rt_TraceStep("let", '伤害' + _rt_fmt(v_left_factor_damage) + '经伤害减免' + _rt_fmt(defender.damage_reduction) + '、伤害吸收' + _rt_fmt(v_absorbed) + '后，' + _rt_fmt(v_to_hp) + '点计入生命值', (('to_hp', v_to_hp),)))
+    _trace.append(_rt_TraceStep("let", '伤害' + str(v_left_factor_damage) + '经伤害减免' + str(defender.damage_reduction) + '、伤害吸收' + str(v_absorbed) + '后，' + str(v_to_hp) + '点计入生命值', (('to_hp', v_to_hp),)))
     if part.given and part.effect == 'severe' and v_to_hp > 0:
         _r16 = _rt_roll_pool(_source, _POOL, defender.endurance, 0, False)
         _rolls.append(_r16)
@@ -426,7 +425,7 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     v_limb_damage = max(0, v_to_hp - defender.resistance) if part.given and part.effect == 'limb' else 0
     v_item_damage = v_to_hp if part.given and part.effect == 'item' else 0
     if v_points > 0:
-        _trace.append(_rt_TraceStep("note", '对' + _rt_fmt(part.name) + '造成' + _rt_fmt(v_points) + '点' + _rt_fmt(part.track.name)))
+        _trace.append(_rt_TraceStep("note", '对' + part.name + '造成' + str(v_points) + '点' + part.track.name))
     return AttackResult(v_successes > 0, v_successes, 0 if part.given and part.effect == 'item' else v_to_hp, weapon.damage_type.id, v_severe, part.track.id if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage, tuple(_rolls), tuple(_trace))
 
 
@@ -435,13 +434,13 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
     _die = dice.die
     _rand = getattr(dice, "random", None)
     if not (weapon.attack_type.mode == 'check_damage'):
-        raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
+        raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
     v_range = weapon.attack_type.range(attacker, weapon.attack_type, weapon)
     v_increments = _rt_floordiv(distance - v_range, v_range) if v_range > 0 and distance > v_range else 0
     v_part_penalty = part.size_offset * 1 if part.given else 0
     v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - 3 * v_increments - v_part_penalty
     if not (v_increments == 0 or v_check_before_defense > 0):
-        raise PastLimit('距离' + _rt_fmt(distance) + '米时检定降为' + _rt_fmt(v_check_before_defense) + '，已到达极限距离，无法攻击')
+        raise PastLimit('距离' + str(distance) + '米时检定降为' + str(v_check_before_defense) + '，已到达极限距离，无法攻击')
     v_dice = max(0, v_check_before_defense - defender.defense)
     v_successes = _rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
     v_cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
@@ -485,13 +484,13 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     if type(left_area) is not bool:
         _rt_check_bool('中途脱离范围', left_area)
     if not (weapon.attack_type.mode == 'check_damage'):
-        raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
+        raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
     v_range = weapon.attack_type.range(attacker, weapon.attack_type, weapon)
     v_increments = _rt_floordiv(distance - v_range, v_range) if v_range > 0 and distance > v_range else 0
     v_part_penalty = part.size_offset * 1 if part.given else 0
     v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - 3 * v_increments - v_part_penalty
     if not (v_increments == 0 or v_check_before_defense > 0):
-        raise PastLimit('距离' + _rt_fmt(distance) + '米时检定降为' + _rt_fmt(v_check_before_defense) + '，已到达极限距离，无法攻击')
+        raise PastLimit('距离' + str(distance) + '米时检定降为' + str(v_check_before_defense) + '，已到达极限距离，无法攻击')
     v_dice = max(0, v_check_before_defense - defender.defense)
     v_cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
     _o3 = weapon.damage_type.id
@@ -543,13 +542,13 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     _b = OddsBuilder(ATTACK_FIELDS)
     _p0 = 1.0
     if not (weapon.attack_type.mode == 'check_damage'):
-        raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
+        raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
     v_range = weapon.attack_type.range(attacker, weapon.attack_type, weapon)
     v_increments = _rt_floordiv(distance - v_range, v_range) if v_range > 0 and distance > v_range else 0
     v_part_penalty = part.size_offset * 1 if part.given else 0
     v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - 3 * v_increments - v_part_penalty
     if not (v_increments == 0 or v_check_before_defense > 0):
-        raise PastLimit('距离' + _rt_fmt(distance) + '米时检定降为' + _rt_fmt(v_check_before_defense) + '，已到达极限距离，无法攻击')
+        raise PastLimit('距离' + str(distance) + '米时检定降为' + str(v_check_before_defense) + '，已到达极限距离，无法攻击')
     v_dice = max(0, v_check_before_defense - defender.defense)
     _d8 = _rt_pool_distribution(v_dice, 10, 8, 10)
     _b.drop(_p0 * _d8.dropped)
@@ -630,16 +629,16 @@ def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if not (weapon.attack_type.mode == 'hit_fixed'):
-        raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
+        raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
     if not (shots <= weapon.magazine):
-        raise BurstTooLarge('连射' + _rt_fmt(shots) + '发超出弹匣容量' + _rt_fmt(weapon.magazine))
+        raise BurstTooLarge('连射' + str(shots) + '发超出弹匣容量' + str(weapon.magazine))
     v_range = weapon.range if weapon.range > 0 else 50
     v_increments = _rt_floordiv(distance - v_range, v_range) if distance > v_range else 0
     v_burst_penalty = 3 * shots if shots >= 2 else 0
     v_penalty = v_burst_penalty + 3 * v_increments
-    _trace.append(_rt_TraceStep("let", '每次命中检定−' + _rt_fmt(v_penalty), (('penalty', v_penalty),)))
+    _trace.append(_rt_TraceStep("let", '每次命中检定−' + str(v_penalty), (('penalty', v_penalty),)))
     v_per_hit = max(0, weapon.damage - 1 * v_increments)
-    _trace.append(_rt_TraceStep("let", '每颗子弹命中造成' + _rt_fmt(v_per_hit) + '点伤害', (('per_hit', v_per_hit),)))
+    _trace.append(_rt_TraceStep("let", '每颗子弹命中造成' + str(v_per_hit) + '点伤害', (('per_hit', v_per_hit),)))
     v_dice = max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense)
     v_hits = 0
     for _i9 in range(shots):
@@ -668,9 +667,9 @@ def firearm_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, sh
     _die = dice.die
     _rand = getattr(dice, "random", None)
     if not (weapon.attack_type.mode == 'hit_fixed'):
-        raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
+        raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
     if not (shots <= weapon.magazine):
-        raise BurstTooLarge('连射' + _rt_fmt(shots) + '发超出弹匣容量' + _rt_fmt(weapon.magazine))
+        raise BurstTooLarge('连射' + str(shots) + '发超出弹匣容量' + str(weapon.magazine))
     v_range = weapon.range if weapon.range > 0 else 50
     v_increments = _rt_floordiv(distance - v_range, v_range) if distance > v_range else 0
     v_burst_penalty = 3 * shots if shots >= 2 else 0
@@ -713,9 +712,9 @@ def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
     if type(defender_dodges) is not bool:
         _rt_check_bool('目标闪避', defender_dodges)
     if not (weapon.attack_type.mode == 'hit_fixed'):
-        raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
+        raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
     if not (shots <= weapon.magazine):
-        raise BurstTooLarge('连射' + _rt_fmt(shots) + '发超出弹匣容量' + _rt_fmt(weapon.magazine))
+        raise BurstTooLarge('连射' + str(shots) + '发超出弹匣容量' + str(weapon.magazine))
     v_range = weapon.range if weapon.range > 0 else 50
     v_increments = _rt_floordiv(distance - v_range, v_range) if distance > v_range else 0
     v_burst_penalty = 3 * shots if shots >= 2 else 0
@@ -767,9 +766,9 @@ def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     _b = OddsBuilder(FIREARM_FIELDS)
     _p0 = 1.0
     if not (weapon.attack_type.mode == 'hit_fixed'):
-        raise WrongMode('“' + _rt_fmt(weapon.name) + '”不是这种攻击方式')
+        raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
     if not (shots <= weapon.magazine):
-        raise BurstTooLarge('连射' + _rt_fmt(shots) + '发超出弹匣容量' + _rt_fmt(weapon.magazine))
+        raise BurstTooLarge('连射' + str(shots) + '发超出弹匣容量' + str(weapon.magazine))
     v_range = weapon.range if weapon.range > 0 else 50
     v_increments = _rt_floordiv(distance - v_range, v_range) if distance > v_range else 0
     v_burst_penalty = 3 * shots if shots >= 2 else 0
@@ -841,7 +840,7 @@ def fixed_damage(defender: Combatant, amount: int, damage_type: Union[DamageType
     v_after_reduction = max(0, v_after_leave - defender.damage_reduction)
     v_absorbed = min(v_after_reduction, defender.absorption)
     v_to_hp = v_after_reduction - v_absorbed
-    _trace.append(_rt_TraceStep("let", '固定伤害' + _rt_fmt(amount) + ' → 抵抗' + _rt_fmt(v_resist) + '后' + _rt_fmt(v_after_resist) + ' → 减免后' + _rt_fmt(v_after_reduction) + ' → 吸收' + _rt_fmt(v_absorbed) + ' → 生命值' + _rt_fmt(v_to_hp), (('to_hp', v_to_hp),)))
+    _trace.append(_rt_TraceStep("let", '固定伤害' + str(amount) + ' → 抵抗' + str(v_resist) + '后' + str(v_after_resist) + ' → 减免后' + str(v_after_reduction) + ' → 吸收' + str(v_absorbed) + ' → 生命值' + str(v_to_hp), (('to_hp', v_to_hp),)))
     return FixedDamageResult(v_to_hp, v_absorbed, tuple(_rolls), tuple(_trace))
 
 
@@ -961,7 +960,7 @@ def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, lo
     _rolls: List[Any] = []
     v_key = _rt_floordiv(attacker.move_speed, 10)
     v_check = v_key + skill_bonus
-    _trace.append(_rt_TraceStep("let", '冲撞检定' + _rt_fmt(v_key) + '+' + _rt_fmt(skill_bonus) + '=' + _rt_fmt(v_check) + '，额外成功数' + _rt_fmt(load_tier), (('check', v_check),)))
+    _trace.append(_rt_TraceStep("let", '冲撞检定' + str(v_key) + '+' + str(skill_bonus) + '=' + str(v_check) + '，额外成功数' + str(load_tier), (('check', v_check),)))
     _r3 = _rt_roll_pool(_source, _POOL, max(0, v_check - defender.defense), load_tier, False)
     _rolls.append(_r3)
     v_successes = _r3.successes
@@ -1512,7 +1511,7 @@ def can_respond(response: Union[Action, str], action: Union[Action, str], *, rea
     v_response_ticks = readied_ticks if response.id == 'readied' else response.off_turn_ticks
     v_action_ticks = action.own_turn_ticks
     v_allowed = v_response_ticks <= v_action_ticks
-    _trace.append(_rt_TraceStep("let", '应对耗时' + _rt_fmt(v_response_ticks) + '刻，被应对动作耗时' + _rt_fmt(v_action_ticks) + '刻', (('allowed', v_allowed),)))
+    _trace.append(_rt_TraceStep("let", '应对耗时' + str(v_response_ticks) + '刻，被应对动作耗时' + str(v_action_ticks) + '刻', (('allowed', v_allowed),)))
     return CanRespondResult(v_allowed, tuple(_rolls), tuple(_trace))
 
 
@@ -2264,7 +2263,7 @@ def chaos_check(character: Combatant, *, skill: int = 0, dice: Optional[DiceSour
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if not (character.chaos < character.intelligence):
-        raise PeriodicImpossible('混乱刻度' + _rt_fmt(character.chaos) + '达到或超过智力' + _rt_fmt(character.intelligence) + '，无法进行任何周期检定')
+        raise PeriodicImpossible('混乱刻度' + str(character.chaos) + '达到或超过智力' + str(character.intelligence) + '，无法进行任何周期检定')
     _r2 = _rt_roll_pool(_source, _POOL, max(0, character.intelligence + skill - character.chaos), 0, False)
     _rolls.append(_r2)
     v_successes = _r2.successes
@@ -2277,7 +2276,7 @@ def chaos_check_fast(character: Combatant, *, skill: int = 0, dice: DiceSource) 
     _die = dice.die
     _rand = getattr(dice, "random", None)
     if not (character.chaos < character.intelligence):
-        raise PeriodicImpossible('混乱刻度' + _rt_fmt(character.chaos) + '达到或超过智力' + _rt_fmt(character.intelligence) + '，无法进行任何周期检定')
+        raise PeriodicImpossible('混乱刻度' + str(character.chaos) + '达到或超过智力' + str(character.intelligence) + '，无法进行任何周期检定')
     v_successes = _rt_pool_successes(_die, max(0, character.intelligence + skill - character.chaos), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, character.intelligence + skill - character.chaos), 10, 8, 10)
     return (v_successes,)
 
@@ -2290,7 +2289,7 @@ def chaos_check_prepare(character: Combatant, *, skill: int = 0) -> Callable[[Di
     if type(skill) is not int or not 0 <= skill <= 50:
         _rt_check_int('技艺', skill, 0, 50)
     if not (character.chaos < character.intelligence):
-        raise PeriodicImpossible('混乱刻度' + _rt_fmt(character.chaos) + '达到或超过智力' + _rt_fmt(character.intelligence) + '，无法进行任何周期检定')
+        raise PeriodicImpossible('混乱刻度' + str(character.chaos) + '达到或超过智力' + str(character.intelligence) + '，无法进行任何周期检定')
 
     def _roll(dice: DiceSource) -> Tuple[int]:
         _die = dice.die
@@ -2310,7 +2309,7 @@ def chaos_check_odds(character: Combatant, *, skill: int = 0) -> Odds:
     _b = OddsBuilder(CHAOS_CHECK_FIELDS)
     _p0 = 1.0
     if not (character.chaos < character.intelligence):
-        raise PeriodicImpossible('混乱刻度' + _rt_fmt(character.chaos) + '达到或超过智力' + _rt_fmt(character.intelligence) + '，无法进行任何周期检定')
+        raise PeriodicImpossible('混乱刻度' + str(character.chaos) + '达到或超过智力' + str(character.intelligence) + '，无法进行任何周期检定')
     _d2 = _rt_pool_distribution(max(0, character.intelligence + skill - character.chaos), 10, 8, 10)
     _b.drop(_p0 * _d2.dropped)
     for v_successes, _q2 in _d2.items():
@@ -2376,7 +2375,7 @@ def add_points(creature: Combatant, track: Union[ConditionTrack, str], *, curren
     v_in_state = v_points > 3 * v_capacity
     v_fear = v_debuff if track.fear_from_excess and gained > 0 else 0
     if v_in_state and track.state.given:
-        _trace.append(_rt_TraceStep("note", '进入' + _rt_fmt(track.state.name)))
+        _trace.append(_rt_TraceStep("note", '进入' + track.state.name))
     return AddPointsResult(v_points, v_capacity, v_debuff, track.state.id if v_in_state else '', v_fear, tuple(_rolls), tuple(_trace))
 
 

@@ -32,7 +32,6 @@ from typing import Union
 from ._runtime.core import TraceStep as _rt_TraceStep
 from ._runtime.core import check_int as _rt_check_int
 from ._runtime.core import check_type as _rt_check_type
-from ._runtime.core import fmt as _rt_fmt
 from ._runtime.core import plain as _rt_plain
 from ._runtime.core import require_specified as _rt_require_specified
 from ._runtime.dice import DiceSource
@@ -119,14 +118,14 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if not (weapon.range == 0 or distance <= weapon.range):
-        raise TooFar('距离' + _rt_fmt(distance) + '超过' + _rt_fmt(weapon.range))
+        raise TooFar('距离' + str(distance) + '超过' + str(weapon.range))
     v_dice = max(0, attacker.strength + weapon.damage - defender.defense)
     _r3 = _rt_roll_pool(_source, _POOL, v_dice, 0, False)
     _rolls.append(_r3)
     v_hits = _r3.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('检定', _r3), (("command", _r3.command), ("faces", _r3.faces), ('hits', v_hits))))
     if v_hits > 0:
-        _trace.append(_rt_TraceStep("note", '造成' + _rt_fmt(v_hits) + '点伤害'))
+        _trace.append(_rt_TraceStep("note", '造成' + str(v_hits) + '点伤害'))
     return AttackResult(v_hits > 0, v_hits, tuple(_rolls), tuple(_trace))
 
 
@@ -135,7 +134,7 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
     _die = dice.die
     _rand = getattr(dice, "random", None)
     if not (weapon.range == 0 or distance <= weapon.range):
-        raise TooFar('距离' + _rt_fmt(distance) + '超过' + _rt_fmt(weapon.range))
+        raise TooFar('距离' + str(distance) + '超过' + str(weapon.range))
     v_dice = max(0, attacker.strength + weapon.damage - defender.defense)
     v_hits = _rt_pool_successes(_die, v_dice, 6, 5, 6) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 6, 5, 6)
     return (v_hits > 0, v_hits,)
@@ -155,7 +154,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     if type(distance) is not int or not 0 <= distance <= 100:
         _rt_check_int('距离', distance, 0, 100)
     if not (weapon.range == 0 or distance <= weapon.range):
-        raise TooFar('距离' + _rt_fmt(distance) + '超过' + _rt_fmt(weapon.range))
+        raise TooFar('距离' + str(distance) + '超过' + str(weapon.range))
     v_dice = max(0, attacker.strength + weapon.damage - defender.defense)
 
     def _roll(dice: DiceSource) -> Tuple[bool, int]:
@@ -182,7 +181,7 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     _b = OddsBuilder(ATTACK_FIELDS)
     _p0 = 1.0
     if not (weapon.range == 0 or distance <= weapon.range):
-        raise TooFar('距离' + _rt_fmt(distance) + '超过' + _rt_fmt(weapon.range))
+        raise TooFar('距离' + str(distance) + '超过' + str(weapon.range))
     v_dice = max(0, attacker.strength + weapon.damage - defender.defense)
     _d3 = _rt_pool_distribution(v_dice, 6, 5, 6)
     _b.drop(_p0 * _d3.dropped)
