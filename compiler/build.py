@@ -164,6 +164,9 @@ def compile_rules(paths: list[Path], *, progress: Progress | None = None) -> Bui
             [LoadedSource(p.folder, p.manifest, p.docs) for p in pack_items if p.manifest is not None],
         )
         diags.extend(lower_diags)
+        base.docs = []  # the IR keeps what it needs; free the documents before emitting
+        for p in pack_items:
+            p.docs = []
         if rs is None:
             continue
         if progress:

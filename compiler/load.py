@@ -101,22 +101,29 @@ else:  # pragma: no cover - depends on how PyYAML was built
 
 @dataclass(slots=True)
 class Document:
-    """One loaded rule file: its data as plain Python values and where each value came from."""
+    """One loaded rule file: its data as plain Python values and where each value came from.
+
+    Positions are kept as compact (line, column) pairs per JSON path and turned
+    into `Span`s on demand: a 50,000-weapon pack has over a million of them.
+    """
 
     file: str
     data: Any
-    spans: dict[JsonPath, Span] = field(default_factory=dict)
-    key_spans: dict[JsonPath, Span] = field(default_factory=dict)
+    spans: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
+    key_spans: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
     quoted: set[JsonPath] = field(default_factory=set)
 
     def span(self, path: JsonPath = (), *, key: bool = False) -> Span:
         """The span of the value at `path` (or of its key), else of its nearest ancestor."""
+        path = tuple(path)
         if key and path in self.key_spans:
-            return self.key_spans[path]
-        p = tuple(path)
+            line, col = self.key_spans[path]
+            return Span(self.file, line, col, path)
+        p = path
         while p not in self.spans and p:
             p = p[:-1]
-        return self.spans.get(p, Span(self.file, 1, 1, tuple(path)))
+        line, col = self.spans.get(p, (1, 1))
+        return Span(self.file, line, col, p)
 
 
 def _mark_span(file: str, node: Node, path: JsonPath) -> Span:
@@ -160,7 +167,8 @@ class _Converter:
                        f"tag '{node.tag}' is not allowed; rule files use plain YAML values only")
             return None
         if not via_alias:
-            self.doc.spans[path] = _mark_span(self.file, node, path)
+            mark = node.start_mark
+            self.doc.spans[path] = (mark.line + 1, mark.column + 1)
         if isinstance(node, ScalarNode):
             return self.scalar(node, path)
         if isinstance(node, SequenceNode):
@@ -213,7 +221,8 @@ class _Converter:
                 continue
             first_seen[key] = key_node
             if not via_alias:
-                self.doc.key_spans[path + (key,)] = _mark_span(self.file, key_node, path + (key,))
+                mark = key_node.start_mark
+                self.doc.key_spans[path + (key,)] = (mark.line + 1, mark.column + 1)
             out[key] = self.convert(value_node, path + (key,), depth + 1, via_alias)
         return out
 

@@ -29,7 +29,7 @@ class Reporter:
 def value_span(doc: Document, path: JsonPath, offset: int = 0) -> Span:
     """The span of a character `offset` inside the string at `path` (quotes accounted for)."""
     span = doc.span(path)
-    extra = 1 if path in doc.quoted else 0
+    extra = 1 if tuple(path) in doc.quoted else 0
     if span.path != tuple(path):
         return span
     return span.at(col_offset=offset + extra)

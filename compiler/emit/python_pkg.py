@@ -79,6 +79,7 @@ def _render_module(template: str, view: dict[str, Any], candidates: list[tuple[s
 def emit_package(rs: Ruleset, header: str) -> dict[str, str]:
     view = package_view(rs, header)
     view["add_at"] = rs.dice.add_at if rs.dice.add_at > 0 else rs.dice.sides + 1
+    view["has_rows"] = any(t["chunks"] for t in view["tables"])
     files = {
         "__init__.py": render("package_init.py.j2", **view),
         "model.py": _render_module("model.py.j2", view, _STDLIB + _RUNTIME),
@@ -89,6 +90,11 @@ def emit_package(rs: Ruleset, header: str) -> dict[str, str]:
     }
     for name, text in runtime_files().items():
         files[f"_runtime/{name}"] = text
+    chunked = [c for t in view["tables"] for c in t["chunks"]]
+    if chunked:
+        files["_rows/__init__.py"] = render("rows_init.py.j2", header=header)
+        for chunk in chunked:
+            files[f"_rows/{chunk['module']}.py"] = render("rows.py.j2", header=header, chunk=chunk)
     for name, text in files.items():
         if name.endswith(".py"):
             try:

@@ -16,6 +16,7 @@ from compiler.steps import REGISTRY
 PY_TYPES = {"int": "int", "bool": "bool", "text": "str", "enum": "str", "enum_list": "Tuple[str, ...]",
             "dice": "Optional[DiceValue]", "formula": "Callable[..., Any]"}
 OUT_TYPES = {"int": "int", "bool": "bool", "str": "str", "frac": "Fraction"}
+ROW_CHUNK = 2000  # table rows per generated data module
 LOOP_KINDS = ("pool", "pool_count", "d20", "roll")  # step kinds that open a loop in the odds function
 
 
@@ -111,7 +112,12 @@ def table_view(t: Table) -> dict[str, Any]:
         "const": t.id.upper(),
         "none": f"_NO_{cls.upper()}",
         "fields": fields,
-        "rows": rows,
+        "rows": rows if len(rows) <= ROW_CHUNK else [],
+        # Big tables keep their rows in _rows/<table>_<k>.py modules of ROW_CHUNK rows each, so that
+        # compiling them (before writing) never holds the syntax tree of 50,000 rows at once.
+        "chunks": [{"module": f"{t.id}_{k}", "alias": f"_{t.id.upper()}_ROWS_{k}",
+                    "rows": rows[i:i + ROW_CHUNK]}
+                   for k, i in enumerate(range(0, len(rows), ROW_CHUNK))] if len(rows) > ROW_CHUNK else [],
         "build_args": ", ".join(build_args),
         "placeholder_args": ", ".join(placeholder),
         "refs": [f.id for f in t.fields if f.type == "ref"],
