@@ -1,4 +1,4 @@
-"""The Jinja2 environment shared by every emitter: strict, logic-free templates."""
+"""The Jinja2 environments shared by every emitter: strict, logic-free templates."""
 
 from __future__ import annotations
 
@@ -7,32 +7,28 @@ from functools import lru_cache
 import jinja2
 
 
-@lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
+@lru_cache(maxsize=2)
+def _environment(autoescape: bool) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("compiler.emit", "templates"),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        autoescape=False,
+        autoescape=autoescape,
     )
     env.filters["pyrepr"] = repr
     return env
 
 
-@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    """Python and Markdown output: no autoescaping (Python text goes through repr, Markdown through md_escape)."""
+    return _environment(False)
+
+
 def html_environment() -> jinja2.Environment:
     """HTML pages: autoescaping on, so text from YAML can never become markup."""
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("compiler.emit", "templates"),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=True,
-    )
-    return env
+    return _environment(True)
 
 
 def render(template_name: str, **context: object) -> str:
