@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler import __version__
+from compiler import __version__, cache
 from compiler.diagnostics import Diagnostic, RulesError, Span, did_you_mean
 from compiler.emit.odds_tables import compute_odds
 from compiler.emit.python_pkg import emit_package
@@ -87,16 +87,11 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
                                     f"file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}",
                                     "split it into several files"))
             continue
-        doc, load_diags = load_bytes(raw, shown)
-        diags.extend(load_diags)
         counter[0] += 1
         if progress:
             progress("load", counter[0], total)
-        if doc is None:
-            continue
-        kind, schema_diags = validate_static(doc)
-        diags.extend(schema_diags)
-        if kind is None:
+        doc, kind = _load_checked(raw, shown, diags)
+        if doc is None or kind is None:
             continue
         if path == folder.manifest:
             manifest, manifest_kind = doc, kind
@@ -107,6 +102,25 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
         else:
             docs.append((doc, kind))
     return _Loaded(folder, manifest, manifest_kind, docs, hasher.hexdigest())
+
+
+def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic]) -> tuple[Document | None, str | None]:
+    """Load and statically validate one file, through the content cache (clean results only)."""
+    name = cache.key("doc", raw)
+    cached = cache.get(name)
+    if cached is not None:
+        doc, kind = cached
+        doc.file = shown  # the same bytes may sit at another path now
+        return doc, kind
+    doc, load_diags = load_bytes(raw, shown)
+    diags.extend(load_diags)
+    if doc is None:
+        return None, None
+    kind, schema_diags = validate_static(doc)
+    diags.extend(schema_diags)
+    if kind is not None and not schema_diags:
+        cache.put(name, (doc, kind))
+    return doc, kind
 
 
 def header(rs: Ruleset, digest: str, comment: str = "#") -> str:

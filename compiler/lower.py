@@ -10,10 +10,13 @@ nothing stops at the first one.
 
 from __future__ import annotations
 
+import json
 import keyword
+import pickle
 from dataclasses import dataclass
 from typing import Any
 
+from compiler import cache
 from compiler.diagnostics import Diagnostic, did_you_mean
 from compiler.ir import (
     Dice,
@@ -203,8 +206,15 @@ def lower_ruleset(base: LoadedSource, packs: list[LoadedSource]) -> tuple[Rulese
                           f"ruleset '{base.id}' declares no table '{tid}'", did_you_mean(tid, decl_fields))
                 continue
             if tid not in validators:
-                validators[tid] = validator_for(table_schema(base.id, table_meta[tid], decl_fields[tid]))
-            rep.diags.extend(diagnostics_for(doc, validators[tid]))
+                schema = table_schema(base.id, table_meta[tid], decl_fields[tid])
+                validators[tid] = (validator_for(schema), json.dumps(schema, sort_keys=True))
+            validator, schema_text = validators[tid]
+            clean_key = cache.key("valid", schema_text, pickle.dumps(doc.data, protocol=4))
+            if cache.get(clean_key) is None:
+                problems = diagnostics_for(doc, validator)
+                rep.diags.extend(problems)
+                if not problems:
+                    cache.put(clean_key, True)
         if kind in ("ruleset", "pack"):
             rep.error(doc.span(("kind",)), "second-manifest",
                       f"a folder has one manifest; this '{kind}' file is not it")

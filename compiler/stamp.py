@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import lru_cache
 from pathlib import Path
 
 from compiler.sources import SourceFolder, discover
@@ -20,7 +21,8 @@ STAMP = ".rulec-stamp.json"
 _COMPILER = Path(__file__).resolve().parent
 
 
-def _compiler_digest() -> str:
+@lru_cache(maxsize=1)
+def compiler_digest() -> str:
     h = hashlib.sha256()
     for path in sorted(_COMPILER.rglob("*")):
         if path.is_file() and path.suffix in (".py", ".j2") and "__pycache__" not in path.parts:
@@ -37,7 +39,7 @@ def input_digest(paths: list[Path]) -> str | None:
     folders, diags = discover(paths)
     if diags:
         return None
-    h = hashlib.sha256(_compiler_digest().encode())
+    h = hashlib.sha256(compiler_digest().encode())
     for folder in sorted(folders, key=lambda f: str(f.root)):
         h.update(_folder_digest(folder).encode())
     return h.hexdigest()
