@@ -6,6 +6,8 @@ Exit codes: 0 ok; 1 invalid rules, a refused request or a stale `generated/`;
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 import sys
 import traceback
@@ -22,6 +24,22 @@ from compiler.stamp import STAMP, input_digest, is_fresh, stamp_bytes
 from compiler.write import diff_tree, write_tree
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+def ir_json(value: Any) -> Any:
+    """The IR as plain JSON: dataclasses as objects, spans as 'file:line:col'."""
+    from compiler.diagnostics import Span
+
+    if isinstance(value, Span):
+        return str(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: ir_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {str(k): ir_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, frozenset, set)):
+        items = sorted(value) if isinstance(value, (frozenset, set)) else value
+        return [ir_json(v) for v in items]
+    return value
 
 
 def use_color(stream: Any) -> bool:
@@ -104,11 +122,14 @@ def main() -> None:
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @FORMAT
+@click.option("--dump-ir", is_flag=True, help="Print the lowered IR of each ruleset as JSON (stop after lowering).")
 @guarded
-def validate(paths: tuple[Path, ...], fmt: str) -> int:
+def validate(paths: tuple[Path, ...], fmt: str, dump_ir: bool) -> int:
     """Check rule folders or files (default: rules/) and print every problem."""
     build = _compile(list(paths) or [Path("rules")])
     report(build.diagnostics, fmt)
+    if dump_ir and build.ok:
+        click.echo(json.dumps([ir_json(rs) for rs in build.rulesets], ensure_ascii=False, indent=1))
     if build.ok and fmt == "text":
         click.echo(f"ok: {len(build.rulesets)} ruleset(s) valid", err=True)
     return EXIT_OK if build.ok else EXIT_INVALID

@@ -172,3 +172,14 @@ def test_srd_import_reports_unmappable_entries(tmp_path: Path):
     result = run("import", "5e-srd", str(bad), "--into", str(tmp_path / "out.yaml"))
     assert result.returncode == 1 and "weapon 'laser'" in result.stderr and "unknown property 'burst'" in result.stderr
     assert not (tmp_path / "out.yaml").exists()
+
+
+def test_dump_ir_stops_after_lowering():
+    result = run("validate", "--dump-ir", "rules/d20")
+    assert result.returncode == 0
+    import json
+
+    (rs,) = json.loads(result.stdout)
+    assert rs["id"] == "d20" and rs["span"].startswith("rules/d20/ruleset.yaml:")
+    attack = next(p for p in rs["procedures"] if p["id"] == "attack")
+    assert attack["steps"][0]["kind"] == "let"
