@@ -7,6 +7,7 @@ templates in `templates/` only loop and interpolate.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from compiler.ir import DiceExpr, Entry, EntryFormula, FieldDecl, Procedure, Ruleset, Step, Table
@@ -272,6 +273,13 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
         else:
             hoisted.append(view)
     out_hoisted = [not (o.formula.reads & rolled) for o in p.result]
+    # Attribute chains on combatant and entry parameters are invariant (frozen objects), so the
+    # per-roll closure reads them from prepared locals instead of walking attributes every roll.
+    invariant = _InvariantChains([prm.id for prm in p.params if prm.type not in ("int", "bool")])
+    for view in per_roll:
+        view["args"] = {k: invariant.hoist(v) for k, v in view["args"].items()}
+        if view["when"]:
+            view["when"] = invariant.hoist(view["when"])
     odds_sig = [s for s in sig]
     return {
         "id": p.id,
@@ -295,9 +303,32 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
         "has_pool": any(s.kind in ("pool", "pool_count") for s in p.steps),
         "hoisted": hoisted,
         "per_roll": per_roll,
-        "prepared_outputs": [{"python": o["python"], "hoisted": h, "name": f"_o{i}"}
-                             for i, (o, h) in enumerate(zip(outputs, out_hoisted))],
+        "prepared_outputs": [{"python": o["python"] if h else invariant.hoist(o["python"]), "hoisted": h,
+                              "name": f"_o{i}"} for i, (o, h) in enumerate(zip(outputs, out_hoisted))],
+        "invariants": invariant.definitions,
     }
+
+
+class _InvariantChains:
+    """Replaces `param.attr.attr` chains in per-roll code by names bound once in prepare()."""
+
+    def __init__(self, params: list[str]) -> None:
+        self.definitions: list[dict[str, str]] = []
+        self._names: dict[str, str] = {}
+        self._pattern = (re.compile(r"(?<![\w.'\"])(?:" + "|".join(map(re.escape, params)) +
+                                    r")(?:\.[A-Za-z_]\w*)+(?![\w(])") if params else None)
+
+    def hoist(self, python: str | None) -> str | None:
+        if python is None or self._pattern is None:
+            return python
+        return self._pattern.sub(self._name, python)
+
+    def _name(self, match: re.Match[str]) -> str:
+        chain = match.group(0)
+        if chain not in self._names:
+            self._names[chain] = f"_h{len(self._names)}"
+            self.definitions.append({"name": self._names[chain], "python": chain})
+        return self._names[chain]
 
 
 def _p_names(odds_steps: list[dict[str, Any]]) -> None:

@@ -446,8 +446,13 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
     v_ability_mod = max(v_str_mod, v_dex_mod) if ('finesse' in weapon.properties) else v_dex_mod if weapon.attack_type == 'ranged' else v_str_mod
     v_attack_bonus = v_ability_mod + (attacker.proficiency if proficient else 0) + (3 if flanking and not v_ranged else 0) + other_bonus
     v_damage_mod = v_ability_mod if not offhand or v_ability_mod < 0 or not True else 0
+    _h0 = target.armor_class
+    _h1 = attacker.crit_range
+    _h2 = weapon.versatile_dice
+    _h3 = weapon.properties
+    _h4 = weapon.damage_dice
     _l16 = v_advantage - (v_disadvantage)
-    _dr24 = _rt_damage_roller(weapon.versatile_dice if two_handed and ('versatile' in weapon.properties) else weapon.damage_dice)
+    _dr24 = _rt_damage_roller(_h2 if two_handed and ('versatile' in _h3) else _h4)
     _dr25 = _rt_damage_roller(_rt_make_dice(sneak_dice, 6))
     _o3 = weapon.damage_type.id
     _o6 = attacker.hidden
@@ -456,8 +461,8 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
         _die = dice.die
         v_natural = _die(20) if _l16 == 0 else _rt_d20_natural(_die, _l16)
         v_total = v_natural + v_attack_bonus
-        v_hit = not guessed_wrong and v_total >= target.armor_class
-        v_crit = v_hit and v_natural >= 21 - attacker.crit_range
+        v_hit = not guessed_wrong and v_total >= _h0
+        v_crit = v_hit and v_natural >= 21 - _h1
         v_weapon_damage = _dr24(_die, v_crit) if v_hit else 0
         v_extra_damage = _dr25(_die, v_crit) if v_hit and sneak_dice > 0 else 0
         v_damage = max(0, v_weapon_damage + v_extra_damage + v_damage_mod) if v_hit else 0
@@ -662,15 +667,18 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
     if not (distance <= v_range_limit):
         raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
     v_mod = ((caster.spell_ability - 10) // 2)
+    _h0 = caster.proficiency
+    _h1 = target.armor_class
+    _h2 = caster.crit_range
     _l4 = 0 - (1 if hostile_nearby and not melee else 0)
     _dr8 = _rt_damage_roller(_rt_make_dice(dice_count, dice_sides))
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int, int]:
         _die = dice.die
         v_natural = _die(20) if _l4 == 0 else _rt_d20_natural(_die, _l4)
-        v_total = v_natural + v_mod + caster.proficiency
-        v_hit = v_total >= target.armor_class
-        v_crit = v_hit and v_natural >= 21 - caster.crit_range
+        v_total = v_natural + v_mod + _h0
+        v_hit = v_total >= _h1
+        v_crit = v_hit and v_natural >= 21 - _h2
         v_spell_damage = _dr8(_die, v_crit) if v_hit else 0
         return (v_hit, v_crit, v_spell_damage, v_total, )
 
@@ -856,8 +864,10 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
     v_acrobatics_mod = ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0)
     v_defend_mod = v_athletics_mod if target_skill == 1 else v_acrobatics_mod if target_skill == 2 else max(v_athletics_mod, v_acrobatics_mod)
     v_helpless = target.incapacitated or not resists
-    _l11 = max(0, attacker.size - target.size) - (0)
-    _l12 = max(0, target.size - attacker.size) - (0)
+    _h0 = attacker.size
+    _h1 = target.size
+    _l11 = max(0, _h0 - _h1) - (0)
+    _l12 = max(0, _h1 - _h0) - (0)
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int, bool]:
         _die = dice.die
@@ -1007,15 +1017,16 @@ def escape_grapple_prepare(escaper: Combatant, grappler: Combatant, *, skill: in
     v_acrobatics_mod = ((escaper.dexterity - 10) // 2) + (escaper.proficiency if escaper.acrobatics else 0)
     v_escape_mod = v_athletics_mod if skill == 1 else v_acrobatics_mod if skill == 2 else max(v_athletics_mod, v_acrobatics_mod)
     v_hold_mod = ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0)
+    _h0 = grappler.incapacitated
     _l5 = 0 - (0)
     _l6 = 0 - (0)
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int]:
         _die = dice.die
         v_escape_roll = _die(20) if _l5 == 0 else _rt_d20_natural(_die, _l5)
-        v_hold_roll = (_die(20) if _l6 == 0 else _rt_d20_natural(_die, _l6)) if not grappler.incapacitated else 0
+        v_hold_roll = (_die(20) if _l6 == 0 else _rt_d20_natural(_die, _l6)) if not _h0 else 0
         v_escape_total = v_escape_roll + v_escape_mod
-        v_hold_total = (1 if grappler.incapacitated else v_hold_roll) + v_hold_mod
+        v_hold_total = (1 if _h0 else v_hold_roll) + v_hold_mod
         v_success = v_escape_total > v_hold_total
         return (v_success, v_escape_total, v_hold_total, )
 
@@ -1195,8 +1206,10 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_defend_mod = max(((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0), ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0))
     v_helpless = target.incapacitated or not resists
-    _l8 = max(0, attacker.size - target.size) - (0)
-    _l9 = max(0, target.size - attacker.size) - (0)
+    _h0 = attacker.size
+    _h1 = target.size
+    _l8 = max(0, _h0 - _h1) - (0)
+    _l9 = max(0, _h1 - _h0) - (0)
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int, int]:
         _die = dice.die
@@ -1350,6 +1363,8 @@ def drag_prepare(dragger: Combatant, other: Combatant, *, waived: bool = False) 
         _rt_check_type('另一擒抱者', other, Combatant)
     if type(waived) is not bool:
         _rt_check_bool('对方放弃', waived)
+    _h0 = dragger.strength
+    _h1 = other.strength
     _l1 = 0 - (0)
     _l2 = 0 - (0)
 
@@ -1357,8 +1372,8 @@ def drag_prepare(dragger: Combatant, other: Combatant, *, waived: bool = False) 
         _die = dice.die
         v_drag_roll = (_die(20) if _l1 == 0 else _rt_d20_natural(_die, _l1)) if not waived else 0
         v_hold_roll = (_die(20) if _l2 == 0 else _rt_d20_natural(_die, _l2)) if not waived else 0
-        v_drag_total = v_drag_roll + ((dragger.strength - 10) // 2)
-        v_hold_total = v_hold_roll + ((other.strength - 10) // 2)
+        v_drag_total = v_drag_roll + ((_h0 - 10) // 2)
+        v_hold_total = v_hold_roll + ((_h1 - 10) // 2)
         v_success = waived or v_drag_total > v_hold_total
         return (v_success, not v_success, )
 
@@ -1920,13 +1935,16 @@ def vehicle_check_prepare(grappler: Combatant, power: Union[PowerSource, str], v
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
     v_dc = power.base_dc + 5 * max(0, vehicle_size - grappler.size) + 5 * max(0, ((v_mean_size - 20) // 10))
+    _h0 = grappler.strength
+    _h1 = grappler.proficiency
+    _h2 = grappler.athletics
     _l7 = 0 - (0)
     _o0 = v_dc
 
     def _roll(dice: DiceSource) -> Tuple[int, int, bool, bool, int]:
         _die = dice.die
         v_roll = _die(20) if _l7 == 0 else _rt_d20_natural(_die, _l7)
-        v_total = v_roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus
+        v_total = v_roll + ((_h0 - 10) // 2) + (_h1 if _h2 else 0) + bonus
         v_beats = v_total > v_dc
         return (_o0, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0, )
 

@@ -562,6 +562,11 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     v_remaining_defense = v_basic_left + v_armor_left + v_parry_left + v_cover_left + v_dodge_left
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) - v_range_penalty - v_weak_range_penalty - v_strength_penalty - weapon.oversize_penalty + v_aim_bonus + v_charge_bonus + (2 if power_attack else 0) + (3 if willpower else 0) - v_called_penalty + (2 if defender.prone and not v_ranged else 0) + other_bonus
     v_dice = max(0, v_attack_pool - v_remaining_defense)
+    _h0 = attacker.attack_extras
+    _h1 = called_shot.deals_damage
+    _h2 = called_shot.given
+    _h3 = called_shot.net_per_point
+    _h4 = called_shot.track.id
     _o3 = weapon.damage_type.id
     _o6 = v_dice
     _o7 = v_defender_extras
@@ -572,10 +577,10 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
         v_raw = max(0, v_dice) if coup_de_grace else _rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
         v_after_cancel = v_raw - v_defender_extras
         v_hit = v_after_cancel > 0
-        v_net = v_after_cancel + attacker.attack_extras if v_hit else 0
-        v_damage = v_net if called_shot.deals_damage or not called_shot.given else 0
-        v_condition_points = _rt_floordiv(v_net, called_shot.net_per_point) if called_shot.given and called_shot.net_per_point > 0 else 0
-        return (v_hit, v_net, v_damage, _o3, called_shot.track.id if v_condition_points > 0 else '', v_condition_points, _o6, _o7, )
+        v_net = v_after_cancel + _h0 if v_hit else 0
+        v_damage = v_net if _h1 or not _h2 else 0
+        v_condition_points = _rt_floordiv(v_net, _h3) if _h2 and _h3 > 0 else 0
+        return (v_hit, v_net, v_damage, _o3, _h4 if v_condition_points > 0 else '', v_condition_points, _o6, _o7, )
 
     return _roll
 
@@ -841,6 +846,10 @@ def bombard_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
     v_small = defender.size < 10
     v_remaining_defense = (0 if defender.flat_footed or defender.helpless else defender.basic_defense) + defender.armor_defense + defender.parry_defense + defender.cover_defense + defender.dodge_defense
     v_defender_extras = defender.basic_extras + defender.armor_extras + defender.parry_extras + defender.cover_extras + defender.dodge_extras
+    _h0 = attacker.attack_extras
+    _h1 = defender.reflex_save
+    _h2 = defender.save_extras
+    _h3 = weapon.bombard_damage
     _o2 = 'pierce'
     _o3 = v_small
 
@@ -852,15 +861,15 @@ def bombard_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
         else:
             v_attack_successes = 0
         if v_small:
-            v_save_successes = _rt_pool_successes(_die, defender.reflex_save, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.reflex_save, 10, 8, 10)
+            v_save_successes = _rt_pool_successes(_die, _h1, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, _h1, 10, 8, 10)
         else:
             v_save_successes = 0
         if not v_small:
             v_defense_successes = _rt_pool_successes(_die, max(0, v_attack_pool - v_remaining_defense), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool - v_remaining_defense), 10, 8, 10)
         else:
             v_defense_successes = 0
-        v_hit = v_attack_successes + attacker.attack_extras - v_save_successes - defender.save_extras > 0 if v_small else v_defense_successes - v_defender_extras > 0
-        v_damage = weapon.bombard_damage if v_hit else 0
+        v_hit = v_attack_successes + _h0 - v_save_successes - _h2 > 0 if v_small else v_defense_successes - v_defender_extras > 0
+        v_damage = _h3 if v_hit else 0
         return (v_hit, v_damage, _o2, _o3, )
 
     return _roll
@@ -1503,13 +1512,14 @@ def trip_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
     v_leg_bonus = 2 * (max(0, defender.legs - 2) // 2)
     v_defend_pool = max(defender.dexterity, defender.strength) + defender.athletics + defender.balance + v_leg_bonus
+    _h0 = attacker.attack_extras
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, bool, int]:
         _die = dice.die
         _rand = getattr(dice, "random", None)
         v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
         v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_defend_pool, 10, 8, 10)
-        v_net = v_attack_successes + attacker.attack_extras - v_defend_successes
+        v_net = v_attack_successes + _h0 - v_defend_successes
         v_success = v_net > 0
         return (v_success, max(0, v_net), v_success and not flying, max(0, v_net) if flying else 0, )
 
@@ -1651,13 +1661,14 @@ def bull_rush_prepare(attacker: Combatant, defender: Combatant, weapon: Union[We
         _rt_check_bool('反冲撞', returned)
     v_attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0) - (2 if returned else 0)
     v_defend_pool = max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
+    _h0 = attacker.attack_extras
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, bool, int, bool]:
         _die = dice.die
         _rand = getattr(dice, "random", None)
         v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
         v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_defend_pool, 10, 8, 10)
-        v_net = v_attack_successes + attacker.attack_extras - v_defend_successes
+        v_net = v_attack_successes + _h0 - v_defend_successes
         v_success = v_net > 0
         v_push = 1 + _rt_floordiv(v_net, 3) if v_success and not knock_down else 0
         return (v_success, max(0, v_net), v_success and knock_down, v_push, not v_success, )
@@ -1824,12 +1835,13 @@ def grapple_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
     v_contest_pool = attacker.strength + attacker.martial + attacker.specialty
     v_resist_pool = max(defender.strength + defender.martial + defender.specialty, defender.reflex_save)
     v_cling = attacker.size * 4 < defender.size
+    _h0 = attacker.attack_extras
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int, bool, int]:
         _die = dice.die
         _rand = getattr(dice, "random", None)
         v_touch = _rt_pool_successes(_die, v_touch_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_touch_pool, 10, 8, 10)
-        v_touched = v_touch + attacker.attack_extras >= 1
+        v_touched = v_touch + _h0 >= 1
         if v_touched:
             v_hold = _rt_pool_successes(_die, v_contest_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_contest_pool, 10, 8, 10)
         else:
@@ -1958,15 +1970,22 @@ def pin_prepare(attacker: Combatant, defender: Combatant) -> Callable[[DiceSourc
         _rt_check_type('攻击方', attacker, Combatant)
     if type(defender) is not Combatant:
         _rt_check_type('防御方', defender, Combatant)
+    _h0 = attacker.strength
+    _h1 = attacker.martial
+    _h2 = attacker.specialty
+    _h3 = defender.strength
+    _h4 = defender.martial
+    _h5 = defender.specialty
+    _h6 = defender.reflex_save
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, bool, int]:
         _die = dice.die
         _rand = getattr(dice, "random", None)
-        v_hold = _rt_pool_successes(_die, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
-        v_resist = _rt_pool_successes(_die, max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10)
+        v_hold = _rt_pool_successes(_die, _h0 + _h1 + _h2, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, _h0 + _h1 + _h2, 10, 8, 10)
+        v_resist = _rt_pool_successes(_die, max(_h3 + _h4 + _h5, _h6), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(_h3 + _h4 + _h5, _h6), 10, 8, 10)
         v_net = v_hold - v_resist
         v_success = v_net > 0
-        return (v_success, max(0, v_net), v_success and v_net > defender.strength, 2 if v_success else 1, )
+        return (v_success, max(0, v_net), v_success and v_net > _h3, 2 if v_success else 1, )
 
     return _roll
 
@@ -2075,12 +2094,17 @@ def feint_prepare(attacker: Combatant, defender: Combatant, *, penalty: int = 0)
         _rt_check_int('非类人减值', penalty, 0, 20)
     if not (not defender.mindless):
         raise FeintImpossible('对没有智力的生物无法使用虚招')
+    _h0 = attacker.intelligence
+    _h1 = attacker.martial
+    _h2 = attacker.specialty
+    _h3 = defender.wisdom
+    _h4 = defender.insight
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int]:
         _die = dice.die
         _rand = getattr(dice, "random", None)
-        v_feint_successes = _rt_pool_successes(_die, max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10)
-        v_read_successes = _rt_pool_successes(_die, defender.wisdom + defender.insight, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.wisdom + defender.insight, 10, 8, 10)
+        v_feint_successes = _rt_pool_successes(_die, max(0, _h0 + _h1 + _h2 - penalty), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, _h0 + _h1 + _h2 - penalty), 10, 8, 10)
+        v_read_successes = _rt_pool_successes(_die, _h3 + _h4, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, _h3 + _h4, 10, 8, 10)
         v_net = v_feint_successes - v_read_successes
         v_success = v_net > 0
         v_parry_penalty = min(v_net, 3) if v_success else 0
@@ -2238,6 +2262,7 @@ def overrun_prepare(attacker: Combatant, defender: Combatant, *, blockers: int =
         raise OverrunTooBig('只能闯越体积不高于自己两倍的对手')
     v_pool = attacker.dexterity + attacker.athletics + attacker.specialty if acrobatics else attacker.strength + attacker.martial + attacker.specialty
     v_block_pool = defender.reflex_save if acrobatics else max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
+    _h0 = attacker.attack_extras
 
     def _roll(dice: DiceSource) -> Tuple[int, bool]:
         _die = dice.die
@@ -2256,7 +2281,7 @@ def overrun_prepare(attacker: Combatant, defender: Combatant, *, blockers: int =
             v_b4 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
         else:
             v_b4 = 0
-        v_total = v_mine + attacker.attack_extras
+        v_total = v_mine + _h0
         v_passed = 0 if v_total - v_b1 <= 0 else 1 if blockers == 1 or v_total - v_b1 - v_b2 <= 0 else 2 if blockers == 2 or v_total - v_b1 - v_b2 - v_b3 <= 0 else 3 if blockers == 3 or v_total - v_b1 - v_b2 - v_b3 - v_b4 <= 0 else 4
         return (v_passed, v_passed == blockers, )
 

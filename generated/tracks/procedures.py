@@ -493,27 +493,37 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
         raise PastLimit('距离' + str(distance) + '米时检定降为' + str(v_check_before_defense) + '，已到达极限距离，无法攻击')
     v_dice = max(0, v_check_before_defense - defender.defense)
     v_cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
+    _h0 = attacker.extra_successes
+    _h1 = defender.damage_reduction
+    _h2 = defender.absorption
+    _h3 = defender.endurance
+    _h4 = part.given
+    _h5 = part.effect
+    _h6 = defender.mental_resistance
+    _h7 = weapon.damage_type.family
+    _h8 = defender.resistance
+    _h9 = part.track.id
     _o3 = weapon.damage_type.id
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, int, str, int, int, int]:
         _die = dice.die
         _rand = getattr(dice, "random", None)
         v_successes = _rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
-        v_capped = min(v_cap, v_successes + attacker.extra_successes)
+        v_capped = min(v_cap, v_successes + _h0)
         v_raw_damage = v_capped + extra_damage if v_successes > 0 else 0
         v_left_factor_damage = _rt_floordiv(v_raw_damage, 2) if left_area else v_raw_damage
-        v_after_reduction = max(0, v_left_factor_damage - defender.damage_reduction)
-        v_absorbed = min(v_after_reduction, defender.absorption)
+        v_after_reduction = max(0, v_left_factor_damage - _h1)
+        v_absorbed = min(v_after_reduction, _h2)
         v_to_hp = v_after_reduction - v_absorbed
-        if part.given and part.effect == 'severe' and v_to_hp > 0:
-            v_endurance_successes = _rt_pool_successes(_die, defender.endurance, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.endurance, 10, 8, 10)
+        if _h4 and _h5 == 'severe' and v_to_hp > 0:
+            v_endurance_successes = _rt_pool_successes(_die, _h3, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, _h3, 10, 8, 10)
         else:
             v_endurance_successes = 0
-        v_severe = max(0, v_to_hp - v_endurance_successes) if part.given and part.effect == 'severe' else 0
-        v_points = max(0, v_to_hp - (defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance)) if part.given and part.effect == 'points' else 0
-        v_limb_damage = max(0, v_to_hp - defender.resistance) if part.given and part.effect == 'limb' else 0
-        v_item_damage = v_to_hp if part.given and part.effect == 'item' else 0
-        return (v_successes > 0, v_successes, 0 if part.given and part.effect == 'item' else v_to_hp, _o3, v_severe, part.track.id if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage, )
+        v_severe = max(0, v_to_hp - v_endurance_successes) if _h4 and _h5 == 'severe' else 0
+        v_points = max(0, v_to_hp - (_h6 if _h7 == 'mental' else _h8)) if _h4 and _h5 == 'points' else 0
+        v_limb_damage = max(0, v_to_hp - _h8) if _h4 and _h5 == 'limb' else 0
+        v_item_damage = v_to_hp if _h4 and _h5 == 'item' else 0
+        return (v_successes > 0, v_successes, 0 if _h4 and _h5 == 'item' else v_to_hp, _o3, v_severe, _h9 if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage, )
 
     return _roll
 
@@ -721,6 +731,11 @@ def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
     v_penalty = v_burst_penalty + 3 * v_increments
     v_per_hit = max(0, weapon.damage - 1 * v_increments)
     v_dice = max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense)
+    _h0 = attacker.extra_successes
+    _h1 = defender.dexterity
+    _h2 = defender.dodge
+    _h3 = defender.damage_reduction
+    _h4 = defender.absorption
     _o2 = v_per_hit
     _o3 = v_penalty
 
@@ -730,16 +745,16 @@ def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
         v_hits = 0
         if True:
             for _i9 in range(shots):
-                if (_rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)) + attacker.extra_successes >= 1:
+                if (_rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)) + _h0 >= 1:
                     v_hits += 1
         v_raw_damage = v_hits * v_per_hit
         if defender_dodges and v_hits > 0:
-            v_dodge_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
+            v_dodge_successes = _rt_pool_successes(_die, _h1 + _h2, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, _h1 + _h2, 10, 8, 10)
         else:
             v_dodge_successes = 0
         v_after_dodge = max(0, v_raw_damage - v_dodge_successes)
-        v_after_reduction = max(0, v_after_dodge - defender.damage_reduction)
-        v_to_hp = v_after_reduction - min(v_after_reduction, defender.absorption)
+        v_after_reduction = max(0, v_after_dodge - _h3)
+        v_to_hp = v_after_reduction - min(v_after_reduction, _h4)
         return (v_hits, v_hits > 0, _o2, _o3, v_to_hp, )
 
     return _roll
@@ -1014,17 +1029,24 @@ def charge_prepare(attacker: Combatant, defender: Combatant, *, skill_bonus: int
         _rt_check_int('障碍物结构值', obstacle_structure, 0, 10000)
     v_key = _rt_floordiv(attacker.move_speed, 10)
     v_check = v_key + skill_bonus
+    _h0 = defender.defense
+    _h1 = attacker.max_hp
+    _h2 = defender.strength
+    _h3 = defender.dexterity
+    _h4 = defender.athletics
+    _h5 = defender.fighting
+    _h6 = defender.size
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int, int]:
         _die = dice.die
         _rand = getattr(dice, "random", None)
-        v_successes = _rt_pool_successes(_die, max(0, v_check - defender.defense), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_check - defender.defense), 10, 8, 10)
-        v_damage = min(attacker.max_hp, v_successes + load_tier) if v_successes > 0 else 0
+        v_successes = _rt_pool_successes(_die, max(0, v_check - _h0), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_check - _h0), 10, 8, 10)
+        v_damage = min(_h1, v_successes + load_tier) if v_successes > 0 else 0
         if v_damage > 0:
-            v_resist = _rt_pool_successes(_die, max(defender.strength, defender.dexterity) + max(defender.athletics, defender.fighting), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(defender.strength, defender.dexterity) + max(defender.athletics, defender.fighting), 10, 8, 10)
+            v_resist = _rt_pool_successes(_die, max(_h2, _h3) + max(_h4, _h5), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(_h2, _h3) + max(_h4, _h5), 10, 8, 10)
         else:
             v_resist = 0
-        v_pushed = max(0, v_damage - v_resist - max(0, defender.size))
+        v_pushed = max(0, v_damage - v_resist - max(0, _h6))
         v_blocked = max(0, v_pushed - obstacle_at) if obstacle_at > 0 else 0
         v_impact = min(v_blocked, obstacle_structure)
         return (v_damage > 0, v_damage + v_impact, v_damage + v_impact, v_pushed - v_blocked, )
@@ -1231,12 +1253,14 @@ def dodge_prepare(defender: Combatant, incoming: int, *, applicable: bool = True
         _rt_check_int('来袭伤害', incoming, 0, 10000)
     if type(applicable) is not bool:
         _rt_check_bool('可以闪避', applicable)
+    _h0 = defender.dexterity
+    _h1 = defender.dodge
 
     def _roll(dice: DiceSource) -> Tuple[int, int]:
         _die = dice.die
         _rand = getattr(dice, "random", None)
         if applicable:
-            v_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
+            v_successes = _rt_pool_successes(_die, _h0 + _h1, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, _h0 + _h1, 10, 8, 10)
         else:
             v_successes = 0
         v_damage = max(0, incoming - v_successes)
@@ -1725,11 +1749,12 @@ def break_projectile_prepare(defender: Combatant, projectile: Union[Weapon, str]
         _rt_check_int('攻击检定', check, 0, 200)
     if type(structure) is not int or not 0 <= structure <= 1000:
         _rt_check_int('飞行物结构值', structure, 0, 1000)
+    _h0 = projectile.speed
 
     def _roll(dice: DiceSource) -> Tuple[bool, int]:
         _die = dice.die
         _rand = getattr(dice, "random", None)
-        v_successes = _rt_pool_successes(_die, max(0, check - projectile.speed), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, check - projectile.speed), 10, 8, 10)
+        v_successes = _rt_pool_successes(_die, max(0, check - _h0), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, check - _h0), 10, 8, 10)
         v_destroyed = v_successes >= structure
         return (v_destroyed, v_successes, )
 
@@ -1927,6 +1952,9 @@ def conversion_prepare(defender: Combatant, weapon: Union[Weapon, str], *, from_
         _rt_check_bool('来自部位攻击', from_called_shot)
     v_converts = not from_called_shot and defender.size < weapon.size
     v_resist = defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance
+    _h0 = defender.dexterity
+    _h1 = defender.dodge
+    _h2 = weapon.damage
     _o0 = v_converts
     _o1 = weapon.size if v_converts else 0
 
@@ -1934,10 +1962,10 @@ def conversion_prepare(defender: Combatant, weapon: Union[Weapon, str], *, from_
         _die = dice.die
         _rand = getattr(dice, "random", None)
         if v_converts:
-            v_dodge_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
+            v_dodge_successes = _rt_pool_successes(_die, _h0 + _h1, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, _h0 + _h1, 10, 8, 10)
         else:
             v_dodge_successes = 0
-        v_damage = max(0, weapon.damage - v_resist - v_dodge_successes) if v_converts else 0
+        v_damage = max(0, _h2 - v_resist - v_dodge_successes) if v_converts else 0
         return (_o0, _o1, v_damage, )
 
     return _roll
@@ -2025,6 +2053,7 @@ def initiative_roll_prepare(character: Combatant, dice_count: int) -> Callable[[
         _rt_check_type('角色', character, Combatant)
     if type(dice_count) is not int or not 0 <= dice_count <= 200:
         _rt_check_int('先攻DP', dice_count, 0, 200)
+    _h0 = character.extra_successes
     _o1 = character.extra_successes
 
     def _roll(dice: DiceSource) -> Tuple[int, int]:
@@ -2169,6 +2198,8 @@ def detect_prepare(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_
     v_automatic_hide = sense == 0 and fully_hidden or sense == 2 and avoids_medium or supernatural and seeker.influence < hider.influence
     v_hide_pool = hider.dexterity + hider.hide + size_bonus + (exposure_bonus if sense == 0 else 0) + (3 * speed_halvings if sense == 1 else 0)
     v_seek_pool = seeker.perception + seeker.detect + 3 * revealed_bonus
+    _h0 = seeker.extra_successes
+    _h1 = hider.extra_successes
 
     def _roll(dice: DiceSource) -> Tuple[bool]:
         _die = dice.die
@@ -2181,7 +2212,7 @@ def detect_prepare(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_
             v_hide = _rt_pool_successes(_die, v_hide_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_hide_pool, 10, 8, 10)
         else:
             v_hide = 0
-        v_noticed = not v_automatic_hide and v_seek + seeker.extra_successes > v_hide + hider.extra_successes
+        v_noticed = not v_automatic_hide and v_seek + _h0 > v_hide + _h1
         return (v_noticed, )
 
     return _roll
@@ -2290,11 +2321,13 @@ def chaos_check_prepare(character: Combatant, *, skill: int = 0) -> Callable[[Di
         _rt_check_int('技艺', skill, 0, 50)
     if not (character.chaos < character.intelligence):
         raise PeriodicImpossible('混乱刻度' + str(character.chaos) + '达到或超过智力' + str(character.intelligence) + '，无法进行任何周期检定')
+    _h0 = character.intelligence
+    _h1 = character.chaos
 
     def _roll(dice: DiceSource) -> Tuple[int]:
         _die = dice.die
         _rand = getattr(dice, "random", None)
-        v_successes = _rt_pool_successes(_die, max(0, character.intelligence + skill - character.chaos), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, character.intelligence + skill - character.chaos), 10, 8, 10)
+        v_successes = _rt_pool_successes(_die, max(0, _h0 + skill - _h1), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, _h0 + skill - _h1), 10, 8, 10)
         return (v_successes, )
 
     return _roll
