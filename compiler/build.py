@@ -20,7 +20,7 @@ from compiler.emit.odds_tables import compute_odds
 from compiler.emit.python_pkg import emit_package
 from compiler.emit.reference import emit_reference
 from compiler.ir import Ruleset
-from compiler.load import Document, load_bytes
+from compiler.load import MAX_FILE_BYTES, Document, load_bytes
 from compiler.lower import LoadedSource, lower_ruleset
 from compiler.sources import SourceFolder, discover, display_path
 from compiler.scenario_schema import scenario_schema
@@ -80,8 +80,6 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
         rel = f"{folder.root.name}/{path.relative_to(folder.root).as_posix()}"
         hasher.update(f"{rel}\n{len(raw)}\n".encode())
         hasher.update(raw)
-        from compiler.load import MAX_FILE_BYTES
-
         if len(raw) > MAX_FILE_BYTES:
             diags.append(Diagnostic(Span(shown), "file-too-large",
                                     f"file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}",

@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from compiler.build import compile_rules
-from compiler.cli import EXIT_INVALID, EXIT_OK, FORMAT, guarded, main, report
+from compiler.cli import EXIT_INVALID, EXIT_OK, guarded, main, report
 from compiler.diagnostics import Diagnostic
 from compiler.load import load_file
 from compiler.package_loader import import_package
@@ -150,5 +150,3 @@ def odds(scenario: Path, rules: tuple[Path, ...], as_json: bool) -> int:
             click.echo(f"（加骰截断略去的尾部概率：{result.dropped:.1e}）")
     return EXIT_OK
 
-
-__all__ = ["resolve", "odds", "FORMAT"]

@@ -186,7 +186,6 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
     checks = []
     sig = []
     fast_sig = []
-    odds_sig = []
     for prm in p.params:
         # Inline fast checks; the runtime checker runs (and raises its message) only on failure.
         if prm.type == "int":
@@ -280,7 +279,6 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
         view["args"] = {k: invariant.hoist(v) for k, v in view["args"].items()}
         if view["when"]:
             view["when"] = invariant.hoist(view["when"])
-    odds_sig = [s for s in sig]
     return {
         "id": p.id,
         "name": p.name,
@@ -289,13 +287,12 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
         "description": p.description,
         "sig": join(sig + ["dice: Optional[DiceSource] = None"]),
         "fast_sig": join(fast_sig + ["dice: DiceSource"]),
-        "odds_sig": join(odds_sig),
+        "odds_sig": join(sig),
         "checks": checks,
         "params": params,
         "steps": traced,
         "odds_steps": odds_steps,
         "inner_indent": " " * indent,
-        "inner_p": f"_p{counter[0]}" if counter[0] else "_p0",
         "outputs": outputs,
         "out_tuple": "(" + "".join(f"{o['python']}, " for o in outputs).rstrip() + ")",
         "out_ids": repr(tuple(o.id for o in p.result)),
