@@ -181,11 +181,9 @@ def _step_view(step: Step, indent: int, counter: list[int]) -> dict[str, Any]:
     }
 
 
-def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
-    params = []
-    checks = []
-    sig = []
-    fast_sig = []
+def _param_views(p: Procedure) -> tuple[list[dict[str, str]], list[str], list[str], list[str]]:
+    """Per parameter: its view, its inline input check, and its piece of the full and fast signatures."""
+    params, checks, sig, fast_sig = [], [], [], []
     for prm in p.params:
         # Inline fast checks; the runtime checker runs (and raises its message) only on failure.
         if prm.type == "int":
@@ -214,8 +212,7 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
             checks.append(f"if {prm.id}.not_specified is not None:\n"
                           f"        _rt_require_specified({prm.id}, {prm.name!r})")
         params.append({"id": prm.id, "name": prm.name, "ann": ann, "type": prm.type})
-        piece = f"{prm.id}: {ann}" + (f" = {default}" if default is not None else "")
-        sig.append(piece)
+        sig.append(f"{prm.id}: {ann}" + (f" = {default}" if default is not None else ""))
         fast_ann = ann if prm.type in ("int", "bool", "combatant") else class_name(prm.type)
         fast_default = default if prm.type in ("int", "bool") else None
         if prm.type not in ("int", "bool", "combatant"):
@@ -224,36 +221,41 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
             elif prm.default is not None:
                 fast_default = f"{prm.type.upper()}[{prm.default!r}]"
         fast_sig.append(f"{prm.id}: {fast_ann}" + (f" = {fast_default}" if fast_default else ""))
-    # Leading required and entity (combatant/table) parameters are positional; options are
-    # keyword-only, so call sites read like attack(attacker, target, "longsword", distance=30).
-    def join(parts: list[str]) -> str:
-        out: list[str] = []
-        star = False
-        defaulted = False
-        for part, prm in zip(parts, [*p.params, None]):
-            is_entity = prm is not None and prm.type not in ("int", "bool")
-            has_default = "=" in part
-            if not star and (has_default and not is_entity or (not has_default and defaulted)
-                             or prm is None and has_default):
-                out.append("*")
-                star = True
-            defaulted = defaulted or has_default
-            out.append(part)
-        return ", ".join(out)
+    return params, checks, sig, fast_sig
 
+
+def _signature(p: Procedure, parts: list[str]) -> str:
+    """Leading required and entity (combatant/table) parameters are positional; options are
+    keyword-only, so call sites read like attack(attacker, target, "longsword", distance=30)."""
+    out: list[str] = []
+    star = False
+    defaulted = False
+    for part, prm in zip(parts, [*p.params, None]):
+        is_entity = prm is not None and prm.type not in ("int", "bool")
+        has_default = "=" in part
+        if not star and (has_default and not is_entity or (not has_default and defaulted)
+                         or prm is None and has_default):
+            out.append("*")
+            star = True
+        defaulted = defaulted or has_default
+        out.append(part)
+    return ", ".join(out)
+
+
+def _odds_views(p: Procedure) -> tuple[list[dict[str, Any]], int]:
+    """The steps of the odds function: each roll opens a loop, so later steps indent further."""
     counter = [0]
-    traced = [_step_view(s, 4, counter) for s in p.steps]
-    counter = [0]
-    odds_steps = []
-    indent = 4
+    views, indent = [], 4
     for s in p.steps:
-        v = _step_view(s, indent, counter)
-        odds_steps.append(v)
+        views.append(_step_view(s, indent, counter))
         if s.kind in LOOP_KINDS:
             indent += 4
-    outputs = [{"id": o.id, "name": o.name, "python": o.formula.python, "type": OUT_TYPES[o.formula.type]}
-               for o in p.result]
-    # Steps that neither roll nor read a rolled value can run once in NAME_prepare().
+    return views, indent
+
+
+def _prepare_views(p: Procedure) -> dict[str, Any]:
+    """Split the steps for NAME_prepare(): those that neither roll nor read a rolled value run once;
+    the rest run per roll, with invariant attribute chains read from prepared locals."""
     rolled: set[str] = set()
     counter = [0]
     hoisted, per_roll = [], []
@@ -271,23 +273,37 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
             per_roll.append(view)
         else:
             hoisted.append(view)
-    out_hoisted = [not (o.formula.reads & rolled) for o in p.result]
-    # Attribute chains on combatant and entry parameters are invariant (frozen objects), so the
-    # per-roll closure reads them from prepared locals instead of walking attributes every roll.
+    # Combatants and entries are frozen, so attribute chains on them are invariant.
     invariant = _InvariantChains([prm.id for prm in p.params if prm.type not in ("int", "bool")])
     for view in per_roll:
         view["args"] = {k: invariant.hoist(v) for k, v in view["args"].items()}
         if view["when"]:
             view["when"] = invariant.hoist(view["when"])
+    outputs = []
+    for i, o in enumerate(p.result):
+        fixed = not (o.formula.reads & rolled)
+        outputs.append({"python": o.formula.python if fixed else invariant.hoist(o.formula.python),
+                        "hoisted": fixed, "name": f"_o{i}"})
+    return {"hoisted": hoisted, "per_roll": per_roll, "prepared_outputs": outputs,
+            "invariants": invariant.definitions}
+
+
+def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
+    params, checks, sig, fast_sig = _param_views(p)
+    counter = [0]
+    traced = [_step_view(s, 4, counter) for s in p.steps]
+    odds_steps, indent = _odds_views(p)
+    outputs = [{"id": o.id, "name": o.name, "python": o.formula.python, "type": OUT_TYPES[o.formula.type]}
+               for o in p.result]
     return {
         "id": p.id,
         "name": p.name,
         "cls": camel(p.id) + "Result",
         "doc": p.name + (f"（{'、'.join(p.rules)}）" if p.rules else ""),
         "description": p.description,
-        "sig": join(sig + ["dice: Optional[DiceSource] = None"]),
-        "fast_sig": join(fast_sig + ["dice: DiceSource"]),
-        "odds_sig": join(sig),
+        "sig": _signature(p, sig + ["dice: Optional[DiceSource] = None"]),
+        "fast_sig": _signature(p, fast_sig + ["dice: DiceSource"]),
+        "odds_sig": _signature(p, sig),
         "checks": checks,
         "params": params,
         "steps": traced,
@@ -298,11 +314,7 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
         "out_ids": repr(tuple(o.id for o in p.result)),
         "out_types": ", ".join(o["type"] for o in outputs),
         "has_pool": any(s.kind in ("pool", "pool_count") for s in p.steps),
-        "hoisted": hoisted,
-        "per_roll": per_roll,
-        "prepared_outputs": [{"python": o["python"] if h else invariant.hoist(o["python"]), "hoisted": h,
-                              "name": f"_o{i}"} for i, (o, h) in enumerate(zip(outputs, out_hoisted))],
-        "invariants": invariant.definitions,
+        **_prepare_views(p),
     }
 
 
