@@ -106,7 +106,8 @@ def procedure_view(p: Procedure) -> dict[str, Any]:
         "where": where(p.span),
         "params": [{"id": x.id, "name": x.name, "type": x.type, "description": x.description,
                     "range": f"{x.min}～{x.max}" if x.type == "int" else "",
-                    "default": "" if x.default is None else str(x.default)} for x in p.params],
+                    "default": "" if x.default is None else ("是" if x.default else "否")
+                    if isinstance(x.default, bool) else str(x.default)} for x in p.params],
         "steps": steps,
         "outputs": [{"id": o.id, "name": o.name, "formula": o.formula.chinese} for o in p.result],
     }
