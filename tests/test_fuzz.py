@@ -45,7 +45,9 @@ def test_arbitrary_yaml_text_never_crashes_loader_or_validator(text):
 def test_arbitrary_documents_of_every_kind_validate_without_crashing(value, kind):
     data = {"kind": kind, "payload": value} if not isinstance(value, dict) else {**value, "kind": kind}
     doc, diags = load_text(yaml.safe_dump(data, allow_unicode=True), "fuzz.yaml")
-    assert doc is not None, diags
+    if doc is None:  # e.g. a key PyYAML dumps plain that YAML 1.2 reads as a number
+        assert diags
+        return
     validate_static(doc)
 
 
