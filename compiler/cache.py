@@ -26,7 +26,10 @@ def cache_dir() -> Path | None:
         return None
     if setting:
         return Path(setting)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    try:
+        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    except RuntimeError:  # no home folder to be found: run without a cache
+        return None
     return Path(base) / "rulec"
 
 
