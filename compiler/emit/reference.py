@@ -11,7 +11,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from compiler.emit.env import render, render_html
+import hashlib
+import json
+
+from markupsafe import Markup
+
+from compiler import cache
+from compiler.emit.env import environment, html_environment, render, render_html
 from compiler.emit.reference_view import ruleset_view
 from compiler.ir import Ruleset
 
@@ -26,10 +32,54 @@ def md_escape(text: object) -> str:
     return s.replace("\r\n", "\n").replace("\n", "<br>")
 
 
+class _RowCache:
+    """Rendered table rows by the content of their view: a big table re-renders only changed rows.
+
+    One pickle per ruleset in the rulec cache folder (see compiler/cache.py); it keeps only the
+    rows used by the latest build, so it never grows past the table.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = cache.key("rows", name)
+        self.data: dict[str, tuple[str, str, str]] = cache.get(self.name) or {}
+        self.used: dict[str, tuple[str, str, str]] = {}
+
+    def rows(self, entry: dict[str, Any]) -> tuple[str, str, str]:
+        key = hashlib.sha256(json.dumps(entry, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+        found = self.data.get(key)
+        if found is None:
+            md, html = _row_macros()
+            found = (str(md.row(entry, md_escape)), str(md.note(entry, md_escape)), str(html.row(entry)))
+        self.used[key] = found
+        return found
+
+    def save(self) -> None:
+        if self.used.keys() != self.data.keys():
+            cache.put(self.name, self.used)
+
+
+def _row_macros() -> tuple[Any, Any]:
+    return (environment().get_template("reference_rows.md.j2").module,
+            html_environment().get_template("reference_rows.html.j2").module)
+
+
+def _render_rows(view: dict[str, Any]) -> None:
+    """Fill md_row, md_note and html_row of every table entry of a ruleset view."""
+    rows = _RowCache(view["id"])
+    for table in view["tables"]:
+        for group in table["groups"]:
+            for entry in group["entries"]:
+                md_row, md_note, html_row = rows.rows(entry)
+                entry["md_row"], entry["md_note"], entry["html_row"] = md_row, md_note, Markup(html_row)
+    rows.save()
+
+
 def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
                    odds: dict[str, list[dict[str, Any]]]) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     views = [ruleset_view(rs, digests[rs.id], odds.get(rs.id, [])) for rs in rulesets]
+    for view in views:
+        _render_rows(view)
     for view in views:
         for section in view["odds"]:
             for group in section["groups"]:
