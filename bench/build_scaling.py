@@ -44,7 +44,7 @@ def _floor(pack: Path, schema_path: Path) -> float:
     from compiler.build import compile_rules
     from compiler.emit.env import render, render_html
     from compiler.emit.python_view import package_view
-    from compiler.emit.reference import md_escape
+    from compiler.emit.reference import _row_macros, md_escape
     from compiler.emit.reference_view import ruleset_view
 
     files = sorted(pack.glob("*.yaml")) + sorted((ROOT / "rules" / "dp").rglob("*.yaml"))
@@ -66,6 +66,11 @@ def _floor(pack: Path, schema_path: Path) -> float:
                 pass
     render("model.py.j2", **view, import_lines=[])
     render("procedures.py.j2", **view, import_lines=[])
+    md_rows, html_rows = _row_macros()
+    for table in ref["tables"]:
+        for group in table["groups"]:
+            for e in group["entries"]:
+                e["md_row"], e["md_note"], e["html_row"] = md_rows.row(e, md_escape), md_rows.note(e, md_escape), html_rows.row(e)
     render("reference.md.j2", rs=ref, esc=md_escape)
     render_html("reference.html.j2", rs=ref)
     return time.perf_counter() - start
