@@ -106,7 +106,7 @@ def _lower_one(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats:
     add_rulings(scope, rulings)
     params = _params(raw, doc, path, stats, table_ids, decls, scope, rep)
     steps: list[Step] = []
-    locals_: dict[str, Any] = {}
+    locals_: dict[tuple[str, ...], bool] = {}
     for k, sraw in enumerate(raw["steps"]):
         spath = path + ("steps", k)
         step = _lower_step(sraw, doc, spath, scope, errors, rule_ids, dice, locals_, rep)
@@ -131,7 +131,7 @@ def _lower_one(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats:
 
 def _lower_step(sraw: dict[str, Any], doc: Document, spath: tuple[Any, ...], scope: Scope,
                 errors: dict[str, ErrorType], rule_ids: set[str], dice: Dice,
-                locals_: dict[str, Any], rep: Reporter) -> Step | None:
+                locals_: dict[tuple[str, ...], bool], rep: Reporter) -> Step | None:
     kind = step_kind_of(sraw)
     engine = {"pool": "pool", "pool_count": "pool", "d20": "d20"}.get(kind.key)
     if engine is not None and engine != dice.engine:

@@ -141,7 +141,7 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
     if kind == "type":
         want = error.validator_value
         wants = want if isinstance(want, list) else [want]
-        words = " or ".join(_WANT_WORDS.get(w, w) for w in wants)
+        words = " or ".join(_WANT_WORDS.get(str(w), str(w)) for w in wants)
         yield Diagnostic(span, "wrong-type", f"expected {words}, got {_type_word(value)} {_short(value)}")
         return
     if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):

@@ -86,7 +86,7 @@ def _placeholder_arg(f: FieldDecl) -> str:
     if f.type == "int":
         return repr(f.default if f.default is not None else 0)
     if f.type == "enum_list":
-        return repr(tuple(f.default or ()))
+        return repr(tuple(f.default) if isinstance(f.default, (list, tuple)) else ())
     if f.type == "enum" and f.default is None and f.required:
         return repr(f.values[0].id if f.values else "")
     if f.type == "text" and f.default is None:

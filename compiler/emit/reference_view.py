@@ -130,8 +130,8 @@ def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]]) -> dict[s
             cite(e.rules, f"{t.name}·{e.name}", anchor(t.id, e.id))
     for r in rs.rulings:
         cite(r.rules, f"裁定{r.ruling}·{r.name}" if r.ruling else f"常数·{r.name}", anchor("ruling", r.key))
-    for s in rs.stats:
-        cite(s.rules, f"属性·{s.name}", anchor("stats"))
+    for stat in rs.stats:
+        cite(stat.rules, f"属性·{stat.name}", anchor("stats"))
     d = rs.dice
     if d.engine == "pool":
         add = f"骰面≥{d.add_at}时加骰一枚（加骰可连锁）" if d.add_at else "不加骰"

@@ -188,11 +188,11 @@ class _Checker:
             return FRAC if FRAC in (lt, rt) else INT
         if isinstance(e, Compare):
             types = [self.check(o) for o in e.operands]
-            for op, (a, b), operand in zip(e.ops, zip(types, types[1:]), e.operands[1:]):
+            for op, (left, right), operand in zip(e.ops, zip(types, types[1:]), e.operands[1:]):
                 if op in ("==", "!="):
-                    if (a in NUMERIC) != (b in NUMERIC) or (a not in NUMERIC and a != b):
-                        raise FormulaError(operand.col, f"cannot compare {TYPE_WORDS[a]} with {TYPE_WORDS[b]}")
-                elif a not in NUMERIC or b not in NUMERIC:
+                    if (left in NUMERIC) != (right in NUMERIC) or (left not in NUMERIC and left != right):
+                        raise FormulaError(operand.col, f"cannot compare {TYPE_WORDS[left]} with {TYPE_WORDS[right]}")
+                elif left not in NUMERIC or right not in NUMERIC:
                     raise FormulaError(operand.col, f"'{op}' compares numbers")
             return BOOL
         if isinstance(e, BoolOp):
@@ -201,13 +201,13 @@ class _Checker:
             return BOOL
         if isinstance(e, Cond):
             self._want(e.test, (BOOL,), "the condition after 'if'")
-            a, b = self.check(e.then), self.check(e.orelse)
-            if a in NUMERIC and b in NUMERIC:
-                return FRAC if FRAC in (a, b) else INT
-            if a != b:
+            then_type, else_type = self.check(e.then), self.check(e.orelse)
+            if then_type in NUMERIC and else_type in NUMERIC:
+                return FRAC if FRAC in (then_type, else_type) else INT
+            if then_type != else_type:
                 raise FormulaError(e.orelse.col, f"both branches must have one type: "
-                                                 f"{TYPE_WORDS[a]} vs {TYPE_WORDS[b]}")
-            return a
+                                                 f"{TYPE_WORDS[then_type]} vs {TYPE_WORDS[else_type]}")
+            return then_type
         if isinstance(e, Call):
             spec = FUNCTIONS.get(e.func)
             if spec is None:

@@ -166,10 +166,10 @@ class _Translator:
                 return Bool(parts == ("True",), col)
             return Name(parts, col)
         if isinstance(node, ast.UnaryOp):
-            ops = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not"}
-            if type(node.op) not in ops:
+            unary_ops: dict[type, str] = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not"}
+            if type(node.op) not in unary_ops:
                 raise FormulaError(col, "'~' is not allowed")
-            return Unary(ops[type(node.op)], self.tr(node.operand), col)
+            return Unary(unary_ops[type(node.op)], self.tr(node.operand), col)
         if isinstance(node, ast.BinOp):
             if type(node.op) in _FORBIDDEN:
                 raise FormulaError(col, _FORBIDDEN[type(node.op)])
@@ -177,16 +177,16 @@ class _Translator:
                 raise FormulaError(col, "this operator is not allowed in formulas")
             return Binary(_BINOPS[type(node.op)], self.tr(node.left), self.tr(node.right), col)
         if isinstance(node, ast.Compare):
-            ops = []
-            for op in node.ops:
-                if type(op) not in _CMPOPS:
+            compare_ops: list[str] = []
+            for cmp in node.ops:
+                if type(cmp) not in _CMPOPS:
                     raise FormulaError(col, "only < <= > >= == != comparisons are allowed")
-                ops.append(_CMPOPS[type(op)])
+                compare_ops.append(_CMPOPS[type(cmp)])
             operands = (self.tr(node.left), *(self.tr(c) for c in node.comparators))
-            return Compare(tuple(ops), operands, col)
+            return Compare(tuple(compare_ops), operands, col)
         if isinstance(node, ast.BoolOp):
-            op = "and" if isinstance(node.op, ast.And) else "or"
-            return BoolOp(op, tuple(self.tr(v) for v in node.values), col)
+            bool_op = "and" if isinstance(node.op, ast.And) else "or"
+            return BoolOp(bool_op, tuple(self.tr(v) for v in node.values), col)
         if isinstance(node, ast.IfExp):
             return Cond(self.tr(node.test), self.tr(node.body), self.tr(node.orelse), col)
         if isinstance(node, ast.Call):
