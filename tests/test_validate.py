@@ -83,7 +83,7 @@ def test_duplicate_ids(dp_copy: Path):
 
 
 def test_json_format(dp_copy: Path):
-    replace(dp_copy / "tables" / "weapons.yaml", "damge" if False else "damage: 3, damage_type: lethal, strength: 3,",
+    replace(dp_copy / "tables" / "weapons.yaml", "damage: 3, damage_type: lethal, strength: 3,",
             "damage: 3, damage_type: lethl, strength: 3,")
     build = compile_rules([dp_copy])
     data = json.loads(format_json(build.diagnostics))
