@@ -11,12 +11,14 @@ through `repr`, every formula through the whitelist; no rule text is run.)
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
 from types import ModuleType
 from typing import Any
 
 from compiler.emit.svg import line_chart
-from compiler.ir import OddsPreset, Ruleset
+from compiler import cache
+from compiler.ir import Entry, OddsPreset, Ruleset
 from compiler.package_loader import import_package
 
 
@@ -26,30 +28,51 @@ def _fmt(value: float | None, percent: bool = False) -> str:
     return f"{value * 100:.1f}%" if percent else f"{value:.2f}"
 
 
-def _preset(rs: Ruleset, mod: ModuleType, index: int, preset: OddsPreset) -> dict[str, Any]:
-    table = rs.table(preset.table)
-    entries = table.entries[: preset.max_entries]
-    odds_fn = getattr(mod, f"{preset.procedure}_odds")
-    proc = next(p for p in rs.procedures if p.id == preset.procedure)
-    given = dict(preset.combatants)
-    base: dict[str, Any] = {}
-    for prm in proc.params:
-        if prm.type == "combatant":
-            base[prm.id] = mod.Combatant.from_dict(dict(given.get(prm.id, ())))
-    base.update(dict(preset.args))
-    head, _, stat = preset.vary_target.partition(".")
-    stat_id = mod.STAT_NAMES.get(stat, stat)
-    group_field = next((f for f in table.fields if f.id == table.group_by), None)
-    groups: dict[str, dict[str, Any]] = {}
-    for entry in entries:
-        key = str(entry.get(group_field.id)) if group_field else "all"
-        label = key
-        if group_field is not None and group_field.type == "ref":
-            target = rs.table(group_field.table or "")
-            label = next((e.name for e in target.entries if e.id == key), key)
-        elif group_field is not None and group_field.type == "enum":
-            label = next((v.name for v in group_field.values if v.id == key), key)
-        group = groups.setdefault(key, {"key": key, "name": label if group_field else "", "rows": []})
+class _Evaluator:
+    """Runs `<procedure>_odds` for one entry over the varied values, memoised across builds.
+
+    The generated package is imported only on the first miss; results are cached (compiler/cache.py)
+    by the package's code (without the rows of big tables), the preset and the entry, so editing one
+    entry of a big pack recomputes only that entry's odds.
+    """
+
+    def __init__(self, rs: Ruleset, package: dict[str, str]) -> None:
+        self.rs = rs
+        self.package = package
+        code = "".join(text for rel, text in sorted(package.items()) if not rel.startswith("_rows/"))
+        self.code_digest = hashlib.sha256(code.encode()).hexdigest()
+        self.name = cache.key("odds", rs.id)
+        self.saved: dict[str, tuple[list[float | None], list[float | None]]] = cache.get(self.name) or {}
+        self.used: dict[str, tuple[list[float | None], list[float | None]]] = {}
+        self._module: ModuleType | None = None
+        self._tmp: Any = None
+
+    def module(self) -> ModuleType:
+        if self._module is None:
+            self._module, self._tmp = import_package(self.rs.id, self.package)
+        return self._module
+
+    def run(self, preset: OddsPreset, entry: Entry) -> tuple[list[float | None], list[float | None]]:
+        key = hashlib.sha256(repr((self.code_digest, preset, entry.id, sorted(entry.values.items()))).encode()
+                             ).hexdigest()
+        found = self.saved.get(key)
+        if found is None:
+            found = self._compute(preset, entry)
+        self.used[key] = found
+        return found
+
+    def _compute(self, preset: OddsPreset, entry: Entry) -> tuple[list[float | None], list[float | None]]:
+        mod = self.module()
+        odds_fn = getattr(mod, f"{preset.procedure}_odds")
+        proc = next(p for p in self.rs.procedures if p.id == preset.procedure)
+        given = dict(preset.combatants)
+        base: dict[str, Any] = {}
+        for prm in proc.params:
+            if prm.type == "combatant":
+                base[prm.id] = mod.Combatant.from_dict(dict(given.get(prm.id, ())))
+        base.update(dict(preset.args))
+        head, _, stat = preset.vary_target.partition(".")
+        stat_id = mod.STAT_NAMES.get(stat, stat)
         hits: list[float | None] = []
         damage: list[float | None] = []
         for value in preset.vary_values:
@@ -68,6 +91,30 @@ def _preset(rs: Ruleset, mod: ModuleType, index: int, preset: OddsPreset) -> dic
             hit = odds.hit_probability if "hit" in odds.fields else None
             hits.append(None if hit is None or math.isnan(hit) else hit)
             damage.append(odds.expected_damage if "damage" in odds.fields else None)
+        return hits, damage
+
+    def close(self) -> None:
+        if self.used.keys() != self.saved.keys():
+            cache.put(self.name, self.used)
+        if self._tmp is not None:
+            self._tmp.cleanup()
+
+
+def _preset(rs: Ruleset, evaluator: _Evaluator, index: int, preset: OddsPreset) -> dict[str, Any]:
+    table = rs.table(preset.table)
+    entries = table.entries[: preset.max_entries]
+    group_field = next((f for f in table.fields if f.id == table.group_by), None)
+    groups: dict[str, dict[str, Any]] = {}
+    for entry in entries:
+        key = str(entry.get(group_field.id)) if group_field else "all"
+        label = key
+        if group_field is not None and group_field.type == "ref":
+            target = rs.table(group_field.table or "")
+            label = next((e.name for e in target.entries if e.id == key), key)
+        elif group_field is not None and group_field.type == "enum":
+            label = next((v.name for v in group_field.values if v.id == key), key)
+        group = groups.setdefault(key, {"key": key, "name": label if group_field else "", "rows": []})
+        hits, damage = evaluator.run(preset, entry)
         group["rows"].append({"name": entry.name, "anchor": f"{table.id}-{entry.id}".replace("_", "-"),
                               "cells": [{"hit": _fmt(h, True), "damage": _fmt(d)} for h, d in zip(hits, damage)],
                               "series": damage})
@@ -91,6 +138,8 @@ def compute_odds(rs: Ruleset, package: dict[str, str]) -> list[dict[str, Any]]:
     """The odds sections of one ruleset's reference page (empty when it declares no presets)."""
     if not rs.odds_presets:
         return []
-    mod, tmp = import_package(rs.id, package)
-    with tmp:
-        return [_preset(rs, mod, i, p) for i, p in enumerate(rs.odds_presets)]
+    evaluator = _Evaluator(rs, package)
+    try:
+        return [_preset(rs, evaluator, i, p) for i, p in enumerate(rs.odds_presets)]
+    finally:
+        evaluator.close()

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from compiler import cache
 from compiler.diagnostics import Diagnostic, RulesError
 from compiler.emit.env import render
 from compiler.emit.python_view import package_view
@@ -97,10 +98,14 @@ def emit_package(rs: Ruleset, header: str) -> dict[str, str]:
             files[f"_rows/{chunk['module']}.py"] = render("rows.py.j2", header=header, chunk=chunk)
     for name, text in files.items():
         if name.endswith(".py"):
+            checked = cache.key("compiles", text)  # a module that compiled once need not be compiled again
+            if cache.get(checked):
+                continue
             try:
                 compile(text, f"generated/{rs.id}/{name}", "exec", dont_inherit=True)
             except SyntaxError as exc:  # a compiler bug, reported against the manifest
                 raise RulesError([Diagnostic(rs.span, "internal",
                                              f"generated {name} does not compile: {exc.msg} "
                                              f"(line {exc.lineno}); this is a rulec bug")]) from exc
+            cache.put(checked, True)
     return files
