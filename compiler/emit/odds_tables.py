@@ -39,8 +39,7 @@ class _Evaluator:
     def __init__(self, rs: Ruleset, package: dict[str, str]) -> None:
         self.rs = rs
         self.package = package
-        code = "".join(text for rel, text in sorted(package.items()) if not rel.startswith("_rows/"))
-        self.code_digest = hashlib.sha256(code.encode()).hexdigest()
+        self._digests: dict[str, str] = {}
         self.name = cache.key("odds", rs.id)
         self.saved: dict[str, tuple[list[float | None], list[float | None]]] = cache.get(self.name) or {}
         self.used: dict[str, tuple[list[float | None], list[float | None]]] = {}
@@ -52,9 +51,17 @@ class _Evaluator:
             self._module, self._tmp = import_package(self.rs.id, self.package)
         return self._module
 
+    def _code_digest(self, table: str) -> str:
+        """All generated code, minus the data rows of `table` itself (its entry goes into the key)."""
+        if table not in self._digests:
+            own = f"_rows/{table}_"
+            code = "".join(text for rel, text in sorted(self.package.items()) if not rel.startswith(own))
+            self._digests[table] = hashlib.sha256(code.encode()).hexdigest()
+        return self._digests[table]
+
     def run(self, preset: OddsPreset, entry: Entry) -> tuple[list[float | None], list[float | None]]:
-        key = hashlib.sha256(repr((self.code_digest, preset, entry.id, sorted(entry.values.items()))).encode()
-                             ).hexdigest()
+        key = hashlib.sha256(repr((self._code_digest(preset.table), preset, entry.id,
+                                   sorted(entry.values.items()))).encode()).hexdigest()
         found = self.saved.get(key)
         if found is None:
             found = self._compute(preset, entry)
