@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
+import re
 from types import ModuleType
 from typing import Any
 
@@ -54,8 +55,8 @@ class _Evaluator:
     def _code_digest(self, table: str) -> str:
         """All generated code, minus the data rows of `table` itself (its entry goes into the key)."""
         if table not in self._digests:
-            own = f"_rows/{table}_"
-            code = "".join(text for rel, text in sorted(self.package.items()) if not rel.startswith(own))
+            own = re.compile(rf"_rows/{re.escape(table)}_\d+\.py")
+            code = "".join(text for rel, text in sorted(self.package.items()) if not own.fullmatch(rel))
             self._digests[table] = hashlib.sha256(code.encode()).hexdigest()
         return self._digests[table]
 
