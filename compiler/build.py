@@ -24,6 +24,7 @@ from compiler.load import MAX_FILE_BYTES, Document, load_bytes
 from compiler.lower import LoadedSource, lower_ruleset
 from compiler.sources import SourceFolder, discover, display_path
 from compiler.scenario_schema import scenario_schema
+from compiler.stamp import FolderDigest
 from compiler.table_schema import table_schema
 from compiler.validate import validate_static
 
@@ -66,7 +67,7 @@ class _Loaded:
 
 def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progress | None,
                  counter: list[int], total: int) -> _Loaded:
-    hasher = hashlib.sha256(f"rulec {__version__}\n".encode())
+    hasher = FolderDigest(folder)
     manifest: Document | None = None
     manifest_kind: str | None = None
     docs: list[tuple[Document, str]] = []
@@ -77,9 +78,7 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
         except OSError as exc:
             diags.append(Diagnostic(Span(shown), "unreadable", f"cannot read the file: {exc.strerror}"))
             continue
-        rel = f"{folder.root.name}/{path.relative_to(folder.root).as_posix()}"
-        hasher.update(f"{rel}\n{len(raw)}\n".encode())
-        hasher.update(raw)
+        hasher.add(path, raw)
         if len(raw) > MAX_FILE_BYTES:
             diags.append(Diagnostic(Span(shown), "file-too-large",
                                     f"file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}",

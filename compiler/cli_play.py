@@ -22,6 +22,7 @@ from compiler.cli import EXIT_INVALID, EXIT_OK, guarded, main, report
 from compiler.diagnostics import Diagnostic
 from compiler.load import load_file
 from compiler.package_loader import import_package
+from compiler.runtime.core import fmt as show_value
 from compiler.scenario_schema import scenario_schema
 from compiler.sources import display_path
 from compiler.validate import diagnostics_for, validator_for
@@ -99,17 +100,9 @@ def resolve(scenario: Path, rules: tuple[Path, ...], seed: int | None, as_json: 
         if data.get("title"):
             click.echo(f"【{data['title']}】")
         click.echo(result.text())
-        outcome = "，".join(f"{o.name}={_show(getattr(result, o.id))}" for o in sc["proc"].result)
+        outcome = "，".join(f"{o.name}={show_value(getattr(result, o.id))}" for o in sc["proc"].result)
         click.echo(f"结果：{outcome}")
     return EXIT_OK
-
-
-def _show(value: Any) -> str:
-    if value is True:
-        return "是"
-    if value is False:
-        return "否"
-    return str(value)
 
 
 @main.command()
@@ -145,7 +138,7 @@ def odds(scenario: Path, rules: tuple[Path, ...], as_json: bool) -> int:
         bars = sys.stdout.isatty()
         for value, p in result.marginal(field).items():
             bar = " " + "█" * max(1 if p > 0 else 0, round(p * 40)) if bars else ""
-            click.echo(f"  {_show(value):>6}  {p * 100:9.4f}%{bar}")
+            click.echo(f"  {show_value(value):>6}  {p * 100:9.4f}%{bar}")
         if result.dropped > 0 and not math.isclose(result.dropped, 0.0):
             click.echo(f"（加骰截断略去的尾部概率：{result.dropped:.1e}）")
     return EXIT_OK

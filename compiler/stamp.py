@@ -45,13 +45,27 @@ def input_digest(paths: list[Path]) -> str | None:
     return h.hexdigest()
 
 
+class FolderDigest:
+    """The digest of a source folder's files (path relative to the folder, size, bytes, in order);
+    the build's content hash (in every generated header) and the stamp both use it."""
+
+    def __init__(self, folder: SourceFolder) -> None:
+        self.root = folder.root
+        self._h = hashlib.sha256(folder.root.name.encode())
+
+    def add(self, path: Path, data: bytes) -> None:
+        self._h.update(f"{path.relative_to(self.root).as_posix()}\n{len(data)}\n".encode())
+        self._h.update(data)
+
+    def hexdigest(self) -> str:
+        return self._h.hexdigest()
+
+
 def _folder_digest(folder: SourceFolder) -> str:
-    h = hashlib.sha256(folder.root.name.encode())
+    digest = FolderDigest(folder)
     for path in folder.files:
-        data = path.read_bytes()
-        h.update(f"{path.relative_to(folder.root).as_posix()}\n{len(data)}\n".encode())
-        h.update(data)
-    return h.hexdigest()
+        digest.add(path, path.read_bytes())
+    return digest.hexdigest()
 
 
 def output_digest(files: dict[str, bytes]) -> str:

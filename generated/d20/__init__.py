@@ -13,7 +13,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:5162beee3f098bcf060e67855d12fda0558914e494eaeebce354f538c7f17c39
+# Content hash: sha256:9321bce4d276190cd4a1ba15337c90c32b891094b9efe7c0ec64f9439f257669
 """d20攻击规则 (d20): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this file for the public API.

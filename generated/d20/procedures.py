@@ -13,7 +13,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:5162beee3f098bcf060e67855d12fda0558914e494eaeebce354f538c7f17c39
+# Content hash: sha256:9321bce4d276190cd4a1ba15337c90c32b891094b9efe7c0ec64f9439f257669
 """d20攻击规则：结算流程 (procedures) of ruleset `d20`.
 
 Each procedure comes in three forms:

@@ -16,7 +16,7 @@
 #   rules/dp/tables/damage_types.yaml
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
-# Content hash: sha256:5c8098b661a55aad9fd6e6297d12fcad420b5e88a847a7d21ba65c15e2ff2dc6
+# Content hash: sha256:1e09cd04c516de42c3cd0a9a22ae66654747af30150fef6b24be3bbd91e60207
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this file for the public API.

@@ -16,7 +16,7 @@
 #   rules/tracks/tables/flow.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:3a09fe745fad7fe83826bee3f912c3700285543aac8cd629948064189bff7dac
+# Content hash: sha256:3df8cf0eab66c2cf2e849b9f1e5d9d89d88c599873e3856d9f1e39ec17d1e911
 """计时骰池与负面点数规则 (tracks): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this file for the public API.

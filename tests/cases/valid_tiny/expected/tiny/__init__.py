@@ -5,7 +5,7 @@
 #   rules/tiny/ruleset.yaml
 #   rules/tiny/stats.yaml
 #   rules/tiny/weapons.yaml
-# Content hash: sha256:68dd48f1dc44d8b924ad653894c6433e11c866ed4aa233c1d72a247a3fad6d54
+# Content hash: sha256:343c59d4c97b8dc5171503bf23cf3969afa774f9193b18c323e4e417fda70a1c
 """最小规则集 (tiny): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this file for the public API.
