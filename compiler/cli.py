@@ -33,7 +33,8 @@ def ir_json(value: Any) -> Any:
     if isinstance(value, Span):
         return str(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: ir_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: ir_json(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if f.metadata.get("dump", True)}
     if isinstance(value, dict):
         return {str(k): ir_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, frozenset, set)):

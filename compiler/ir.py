@@ -9,9 +9,13 @@ Chinese forms (the emitters' view model), computed once while lowering.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from compiler.diagnostics import Span
+
+if TYPE_CHECKING:
+    from compiler.formula.check import TypedFormula
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +26,9 @@ class Formula:
     type: str
     span: Span
     reads: frozenset[str] = frozenset()  # procedure locals (step targets) the formula uses
+    # The checked tree, for emitters that rewrite the Python form (prepared resolvers hoist
+    # roll-independent parts); not part of the IR's value or of `--dump-ir`.
+    typed: TypedFormula | None = field(default=None, compare=False, repr=False, metadata={"dump": False})
 
 
 @dataclass(frozen=True, slots=True)

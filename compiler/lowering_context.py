@@ -47,7 +47,7 @@ def compile_formula(text: str | int | bool, scope: Scope, want: tuple[str, ...] 
         rep.error(value_span(doc, path, exc.col), "formula", exc.message, exc.hint)
         return None
     reads = frozenset(b.python[2:] for b in typed.bindings.values() if b.python.startswith(LOCAL_PREFIX))
-    return Formula(text.strip(), to_python(typed), to_chinese(typed), typed.type, doc.span(path), reads)
+    return Formula(text.strip(), to_python(typed), to_chinese(typed), typed.type, doc.span(path), reads, typed)
 
 
 def compile_template(text: str, scope: Scope, doc: Document, path: JsonPath,

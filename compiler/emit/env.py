@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import re
+
 import jinja2
+
+_ATOM = re.compile(r"[\w.]+|'[^'\\]*'")
+
+
+def group(python: str) -> str:
+    """A Python expression safe to embed as an operand of `x if c else y`: names, numbers and
+    attribute chains stay as they are, anything else gets parentheses."""
+    return python if _ATOM.fullmatch(python) else f"({python})"
 
 
 @lru_cache(maxsize=2)
@@ -18,6 +28,7 @@ def _environment(autoescape: bool) -> jinja2.Environment:
         autoescape=autoescape,
     )
     env.filters["pyrepr"] = repr
+    env.filters["group"] = group
     return env
 
 

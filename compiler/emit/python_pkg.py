@@ -44,7 +44,7 @@ _RUNTIME = [("._runtime.core", n, n) for n in ("RuleError",)] + [
         "make_dice",
         "net_layers",
         "pool_sentence", "pool_successes_random",
-        "pool_successes", "roll_d20", "roll_damage", "roll_pool")] + [
+        "pool_successes", "roll_d20", "roll_damage", "roll_pool", "single_die")] + [
     ("._runtime.odds", n, n) for n in ("Odds", "OddsBuilder")] + [
     ("._runtime.odds", n, f"_rt_{n}") for n in (
         "CERTAIN_ZERO", "ZERO_ITEMS", "all_succeed_distribution", "count_distribution", "d20_distribution",

@@ -7,9 +7,9 @@ templates in `templates/` only loop and interpolate.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from compiler.formula.hoist import Hoister
 from compiler.ir import DiceExpr, Entry, EntryFormula, FieldDecl, Procedure, Ruleset, Step, Table
 from compiler.scopes import class_name, ruling_constant
 from compiler.steps import REGISTRY
@@ -255,10 +255,10 @@ def _odds_views(p: Procedure) -> tuple[list[dict[str, Any]], int]:
 
 def _prepare_views(p: Procedure) -> dict[str, Any]:
     """Split the steps for NAME_prepare(): those that neither roll nor read a rolled value run once;
-    the rest run per roll, with invariant attribute chains read from prepared locals."""
+    the rest run per roll, with their roll-independent parts hoisted into prepared locals."""
     rolled: set[str] = set()
     counter = [0]
-    hoisted, per_roll = [], []
+    hoisted, per_roll, per_roll_steps = [], [], []
     for s in p.steps:
         reads = set().union(*(f.reads for _, f in s.args), s.when.reads if s.when else set(),
                             s.error_message.reads if s.error_message else set())
@@ -271,21 +271,21 @@ def _prepare_views(p: Procedure) -> dict[str, Any]:
             if s.target:
                 rolled.add(s.target)
             per_roll.append(view)
+            per_roll_steps.append(s)
         else:
             hoisted.append(view)
-    # Combatants and entries are frozen, so attribute chains on them are invariant.
-    invariant = _InvariantChains([prm.id for prm in p.params if prm.type not in ("int", "bool")])
-    for view in per_roll:
-        view["args"] = {k: invariant.hoist(v) for k, v in view["args"].items()}
-        if view["when"]:
-            view["when"] = invariant.hoist(view["when"])
+    # Entries and combatants are frozen and options fixed, so these parts never change per roll.
+    hoister = Hoister(rolled)
+    for view, s in zip(per_roll, per_roll_steps):
+        view["args"].update({name: hoister.python(f) for name, f in s.args})
+        view["when"] = hoister.python(s.when)
     outputs = []
     for i, o in enumerate(p.result):
         fixed = not (o.formula.reads & rolled)
-        outputs.append({"python": o.formula.python if fixed else invariant.hoist(o.formula.python),
+        outputs.append({"python": o.formula.python if fixed else hoister.python(o.formula),
                         "hoisted": fixed, "name": f"_o{i}"})
     return {"hoisted": hoisted, "per_roll": per_roll, "prepared_outputs": outputs,
-            "invariants": invariant.definitions}
+            "invariants": hoister.definitions}
 
 
 def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
@@ -316,28 +316,6 @@ def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:
         "has_pool": any(s.kind in ("pool", "pool_count") for s in p.steps),
         **_prepare_views(p),
     }
-
-
-class _InvariantChains:
-    """Replaces `param.attr.attr` chains in per-roll code by names bound once in prepare()."""
-
-    def __init__(self, params: list[str]) -> None:
-        self.definitions: list[dict[str, str]] = []
-        self._names: dict[str, str] = {}
-        self._pattern = (re.compile(r"(?<![\w.'\"])(?:" + "|".join(map(re.escape, params)) +
-                                    r")(?:\.[A-Za-z_]\w*)+(?![\w(])") if params else None)
-
-    def hoist(self, python: str | None) -> str | None:
-        if python is None or self._pattern is None:
-            return python
-        return self._pattern.sub(self._name, python)
-
-    def _name(self, match: re.Match[str]) -> str:
-        chain = match.group(0)
-        if chain not in self._names:
-            self._names[chain] = f"_h{len(self._names)}"
-            self.definitions.append({"name": self._names[chain], "python": chain})
-        return self._names[chain]
 
 
 def _p_names(odds_steps: list[dict[str, Any]]) -> None:

@@ -98,6 +98,13 @@ class _Python:
                     return f"(-(-{self.sub(arg.left, _P_UNARY)} // {arg.right.value}))"
                 return f"_rt_{e.func}div({a}, {b})"
             return f"_rt_{e.func}({args[0]})"
+        if e.func in ("min", "max") and len(e.args) == 2 and all(
+            self.typed.types[a] == INT and _small(a) for a in e.args
+        ):
+            # Two small integer terms: a conditional is ~3× cheaper than the builtin call, and
+            # `(b if b > a else a)` returns what max(a, b) returns, ties included.
+            a, b = (self.sub(x, _P_CMP + 1) for x in e.args)
+            return f"({b} if {b} {'>' if e.func == 'max' else '<'} {a} else {a})"
         if e.func in ("min", "max", "abs"):
             return f"{e.func}({', '.join(args)})"
         if e.func == "has":
@@ -105,6 +112,17 @@ class _Python:
         if e.func == "dice":
             return f"_rt_make_dice({', '.join(args)})"
         return f"_rt_{e.func}({', '.join(args)})"
+
+
+def _small(e: Expr, budget: int = 5) -> bool:
+    """A sum or difference of at most `budget` names and numbers: cheap to evaluate twice."""
+    def leaves(x: Expr) -> int:
+        if isinstance(x, (Name, Num)):
+            return 1
+        if isinstance(x, Binary) and x.op in "+-":
+            return leaves(x.left) + leaves(x.right)
+        return budget + 1
+    return leaves(e) <= budget
 
 
 def to_python(typed: TypedFormula) -> str:

@@ -59,6 +59,7 @@ from ._runtime.dice import make_dice as _rt_make_dice
 from ._runtime.dice import net_layers as _rt_net_layers
 from ._runtime.dice import roll_d20 as _rt_roll_d20
 from ._runtime.dice import roll_damage as _rt_roll_damage
+from ._runtime.dice import single_die as _rt_single_die
 from ._runtime.odds import Odds
 from ._runtime.odds import OddsBuilder
 from ._runtime.odds import ZERO_ITEMS as _rt_ZERO_ITEMS
@@ -224,7 +225,7 @@ class AttackResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -289,7 +290,7 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
         raise NotThrown('“' + weapon.name + '”没有投掷属性')
     if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
         raise NotLight('双持武器战斗需要两把轻型近战武器，“' + weapon.name + '”不是轻型武器')
-    v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * max(0, attacker.size - 3)
+    v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (v_ranged or distance <= v_reach):
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_normal_range = weapon.throw_normal if thrown else weapon.range_normal
@@ -301,9 +302,9 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
     v_disadvantage = (1 if v_ranged and distance > v_normal_range else 0) + (1 if v_ranged and hostile_nearby else 0) + (1 if target_unseen else 0) + extra_disadvantage
     v_str_mod = ((attacker.strength - 10) // 2)
     v_dex_mod = ((attacker.dexterity - 10) // 2)
-    v_ability_mod = max(v_str_mod, v_dex_mod) if ('finesse' in weapon.properties) else v_dex_mod if weapon.attack_type == 'ranged' else v_str_mod
+    v_ability_mod = (v_dex_mod if v_dex_mod > v_str_mod else v_str_mod) if ('finesse' in weapon.properties) else v_dex_mod if weapon.attack_type == 'ranged' else v_str_mod
     v_attack_bonus = v_ability_mod + (attacker.proficiency if proficient else 0) + (3 if flanking and not v_ranged else 0) + other_bonus
-    _r16 = _rt_roll_d20(_source, _rt_net_layers(v_advantage, v_disadvantage, True))
+    _r16 = _rt_roll_d20(_source, v_advantage - (v_disadvantage))
     _rolls.append(_r16)
     v_natural = _r16.natural
     _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('攻击检定', _r16), (("faces", _r16.faces), ('natural', v_natural))))
@@ -318,16 +319,16 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
         _trace.append(_rt_TraceStep("note", '目标不在所猜的位置，攻击未命中'))
     if v_crit:
         _trace.append(_rt_TraceStep("note", '重击！所有伤害骰掷两次'))
-    _x24 = weapon.versatile_dice if two_handed and ('versatile' in weapon.properties) else weapon.damage_dice
-    if (v_hit) and _x24 is not None:
+    _x24 = (weapon.versatile_dice if two_handed and ('versatile' in weapon.properties) else weapon.damage_dice) if v_hit else None
+    if _x24 is not None:
         _r24 = _rt_roll_damage(_source, _x24.terms, v_crit)
         _rolls.append(_r24)
         v_weapon_damage = _r24.total + _x24.flat
         _trace.append(_rt_TraceStep("roll", _rt_damage_sentence('武器伤害骰', _r24, _x24.flat), (("faces", _r24.faces), ('weapon_damage', v_weapon_damage))))
     else:
         v_weapon_damage = 0
-    _x25 = _rt_make_dice(sneak_dice, 6)
-    if (v_hit and sneak_dice > 0) and _x25 is not None:
+    _x25 = (_rt_make_dice(sneak_dice, 6)) if (v_hit and sneak_dice > 0) else None
+    if _x25 is not None:
         _r25 = _rt_roll_damage(_source, _x25.terms, v_crit)
         _rolls.append(_r25)
         v_extra_damage = _r25.total + _x25.flat
@@ -335,7 +336,7 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
     else:
         v_extra_damage = 0
     v_damage_mod = v_ability_mod if not offhand or v_ability_mod < 0 or not True else 0
-    v_damage = max(0, v_weapon_damage + v_extra_damage + v_damage_mod) if v_hit else 0
+    v_damage = (v_weapon_damage + v_extra_damage + v_damage_mod if v_weapon_damage + v_extra_damage + v_damage_mod > 0 else 0) if v_hit else 0
     if v_hit:
         _trace.append(_rt_TraceStep("note", '造成' + str(v_damage) + '点' + weapon.damage_type.name + '伤害'))
     if attacker.hidden:
@@ -351,7 +352,7 @@ def attack_fast(attacker: Combatant, target: Combatant, weapon: Weapon = WEAPONS
         raise NotThrown('“' + weapon.name + '”没有投掷属性')
     if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
         raise NotLight('双持武器战斗需要两把轻型近战武器，“' + weapon.name + '”不是轻型武器')
-    v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * max(0, attacker.size - 3)
+    v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (v_ranged or distance <= v_reach):
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_normal_range = weapon.throw_normal if thrown else weapon.range_normal
@@ -363,7 +364,7 @@ def attack_fast(attacker: Combatant, target: Combatant, weapon: Weapon = WEAPONS
     v_disadvantage = (1 if v_ranged and distance > v_normal_range else 0) + (1 if v_ranged and hostile_nearby else 0) + (1 if target_unseen else 0) + extra_disadvantage
     v_str_mod = ((attacker.strength - 10) // 2)
     v_dex_mod = ((attacker.dexterity - 10) // 2)
-    v_ability_mod = max(v_str_mod, v_dex_mod) if ('finesse' in weapon.properties) else v_dex_mod if weapon.attack_type == 'ranged' else v_str_mod
+    v_ability_mod = (v_dex_mod if v_dex_mod > v_str_mod else v_str_mod) if ('finesse' in weapon.properties) else v_dex_mod if weapon.attack_type == 'ranged' else v_str_mod
     v_attack_bonus = v_ability_mod + (attacker.proficiency if proficient else 0) + (3 if flanking and not v_ranged else 0) + other_bonus
     _l16 = v_advantage - (v_disadvantage)
     v_natural = _die(20) if _l16 == 0 else _rt_d20_natural(_die, _l16)
@@ -381,7 +382,7 @@ def attack_fast(attacker: Combatant, target: Combatant, weapon: Weapon = WEAPONS
     else:
         v_extra_damage = 0
     v_damage_mod = v_ability_mod if not offhand or v_ability_mod < 0 or not True else 0
-    v_damage = max(0, v_weapon_damage + v_extra_damage + v_damage_mod) if v_hit else 0
+    v_damage = (v_weapon_damage + v_extra_damage + v_damage_mod if v_weapon_damage + v_extra_damage + v_damage_mod > 0 else 0) if v_hit else 0
     return (v_hit, v_crit, v_damage, weapon.damage_type.id, v_natural, v_total, attacker.hidden,)
 
 
@@ -431,7 +432,7 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
         raise NotThrown('“' + weapon.name + '”没有投掷属性')
     if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
         raise NotLight('双持武器战斗需要两把轻型近战武器，“' + weapon.name + '”不是轻型武器')
-    v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * max(0, attacker.size - 3)
+    v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (v_ranged or distance <= v_reach):
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_normal_range = weapon.throw_normal if thrown else weapon.range_normal
@@ -443,29 +444,44 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
     v_disadvantage = (1 if v_ranged and distance > v_normal_range else 0) + (1 if v_ranged and hostile_nearby else 0) + (1 if target_unseen else 0) + extra_disadvantage
     v_str_mod = ((attacker.strength - 10) // 2)
     v_dex_mod = ((attacker.dexterity - 10) // 2)
-    v_ability_mod = max(v_str_mod, v_dex_mod) if ('finesse' in weapon.properties) else v_dex_mod if weapon.attack_type == 'ranged' else v_str_mod
+    v_ability_mod = (v_dex_mod if v_dex_mod > v_str_mod else v_str_mod) if ('finesse' in weapon.properties) else v_dex_mod if weapon.attack_type == 'ranged' else v_str_mod
     v_attack_bonus = v_ability_mod + (attacker.proficiency if proficient else 0) + (3 if flanking and not v_ranged else 0) + other_bonus
     v_damage_mod = v_ability_mod if not offhand or v_ability_mod < 0 or not True else 0
-    _h0 = target.armor_class
-    _h1 = attacker.crit_range
-    _h2 = weapon.versatile_dice
-    _h3 = weapon.properties
-    _h4 = weapon.damage_dice
+    _k0 = not guessed_wrong
+    _k1 = target.armor_class
+    _k2 = 21 - attacker.crit_range
+    _k3 = weapon.versatile_dice if two_handed and ('versatile' in weapon.properties) else weapon.damage_dice
+    _k4 = sneak_dice > 0
     _l16 = v_advantage - (v_disadvantage)
-    _dr24 = _rt_damage_roller(_h2 if two_handed and ('versatile' in _h3) else _h4)
-    _dr25 = _rt_damage_roller(_rt_make_dice(sneak_dice, 6))
+    _x24 = _k3
+    _dr24 = _rt_damage_roller(_x24)
+    _ds24, _df24 = _rt_single_die(_x24)
+    _x25 = _rt_make_dice(sneak_dice, 6)
+    _dr25 = _rt_damage_roller(_x25)
+    _ds25, _df25 = _rt_single_die(_x25)
     _o3 = weapon.damage_type.id
     _o6 = attacker.hidden
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int, str, int, int, bool]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_natural = int(_rand() * 20) + 1 if _l16 == 0 else _rt_d20_natural(dice.die, _l16)
+            v_total = v_natural + v_attack_bonus
+            v_hit = _k0 and v_total >= _k1
+            v_crit = v_hit and v_natural >= _k2
+            v_weapon_damage = ((int(_rand() * _ds24) + int(_rand() * _ds24) + 2 if v_crit else int(_rand() * _ds24) + 1) + _df24 if _ds24 else _dr24(dice.die, v_crit)) if v_hit else 0
+            v_extra_damage = ((int(_rand() * _ds25) + int(_rand() * _ds25) + 2 if v_crit else int(_rand() * _ds25) + 1) + _df25 if _ds25 else _dr25(dice.die, v_crit)) if (_k4 and v_hit) else 0
+            v_damage = (v_weapon_damage + v_extra_damage + v_damage_mod if v_weapon_damage + v_extra_damage + v_damage_mod > 0 else 0) if v_hit else 0
+            return (v_hit, v_crit, v_damage, _o3, v_natural, v_total, _o6, )
         _die = dice.die
         v_natural = _die(20) if _l16 == 0 else _rt_d20_natural(_die, _l16)
         v_total = v_natural + v_attack_bonus
-        v_hit = not guessed_wrong and v_total >= _h0
-        v_crit = v_hit and v_natural >= 21 - _h1
+        v_hit = _k0 and v_total >= _k1
+        v_crit = v_hit and v_natural >= _k2
         v_weapon_damage = _dr24(_die, v_crit) if v_hit else 0
-        v_extra_damage = _dr25(_die, v_crit) if v_hit and sneak_dice > 0 else 0
-        v_damage = max(0, v_weapon_damage + v_extra_damage + v_damage_mod) if v_hit else 0
+        v_extra_damage = _dr25(_die, v_crit) if (_k4 and v_hit) else 0
+        v_damage = (v_weapon_damage + v_extra_damage + v_damage_mod if v_weapon_damage + v_extra_damage + v_damage_mod > 0 else 0) if v_hit else 0
         return (v_hit, v_crit, v_damage, _o3, v_natural, v_total, _o6, )
 
     return _roll
@@ -518,7 +534,7 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
         raise NotThrown('“' + weapon.name + '”没有投掷属性')
     if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
         raise NotLight('双持武器战斗需要两把轻型近战武器，“' + weapon.name + '”不是轻型武器')
-    v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * max(0, attacker.size - 3)
+    v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (v_ranged or distance <= v_reach):
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_normal_range = weapon.throw_normal if thrown else weapon.range_normal
@@ -530,7 +546,7 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
     v_disadvantage = (1 if v_ranged and distance > v_normal_range else 0) + (1 if v_ranged and hostile_nearby else 0) + (1 if target_unseen else 0) + extra_disadvantage
     v_str_mod = ((attacker.strength - 10) // 2)
     v_dex_mod = ((attacker.dexterity - 10) // 2)
-    v_ability_mod = max(v_str_mod, v_dex_mod) if ('finesse' in weapon.properties) else v_dex_mod if weapon.attack_type == 'ranged' else v_str_mod
+    v_ability_mod = (v_dex_mod if v_dex_mod > v_str_mod else v_str_mod) if ('finesse' in weapon.properties) else v_dex_mod if weapon.attack_type == 'ranged' else v_str_mod
     v_attack_bonus = v_ability_mod + (attacker.proficiency if proficient else 0) + (3 if flanking and not v_ranged else 0) + other_bonus
     for v_natural, _q16 in _rt_d20_distribution(_rt_net_layers(v_advantage, v_disadvantage, True)):
         _p1 = _p0 * _q16
@@ -544,7 +560,7 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
             for v_extra_damage, _q25 in (_rt_dice_items(_x25.terms, _x25.flat, v_crit) if (v_hit and sneak_dice > 0) and _x25 is not None else _rt_ZERO_ITEMS):
                 _p3 = _p2 * _q25
                 v_damage_mod = v_ability_mod if not offhand or v_ability_mod < 0 or not True else 0
-                v_damage = max(0, v_weapon_damage + v_extra_damage + v_damage_mod) if v_hit else 0
+                v_damage = (v_weapon_damage + v_extra_damage + v_damage_mod if v_weapon_damage + v_extra_damage + v_damage_mod > 0 else 0) if v_hit else 0
                 _b.add((v_hit, v_crit, v_damage, weapon.damage_type.id, v_natural, v_total, attacker.hidden,), _p3)
     return _b.build()
 
@@ -567,7 +583,7 @@ class SpellAttackResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -606,15 +622,15 @@ def spell_attack(caster: Combatant, target: Combatant, dice_count: int, dice_sid
     if not (distance <= v_range_limit):
         raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
     v_mod = ((caster.spell_ability - 10) // 2)
-    _r4 = _rt_roll_d20(_source, _rt_net_layers(0, 1 if hostile_nearby and not melee else 0, True))
+    _r4 = _rt_roll_d20(_source, 0 - (1 if hostile_nearby and not melee else 0))
     _rolls.append(_r4)
     v_natural = _r4.natural
     _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('法术攻击检定', _r4), (("faces", _r4.faces), ('natural', v_natural))))
     v_total = v_natural + v_mod + caster.proficiency
     v_hit = v_total >= target.armor_class
     v_crit = v_hit and v_natural >= 21 - caster.crit_range
-    _x8 = _rt_make_dice(dice_count, dice_sides)
-    if (v_hit) and _x8 is not None:
+    _x8 = (_rt_make_dice(dice_count, dice_sides)) if v_hit else None
+    if _x8 is not None:
         _r8 = _rt_roll_damage(_source, _x8.terms, v_crit)
         _rolls.append(_r8)
         v_spell_damage = _r8.total + _x8.flat
@@ -667,18 +683,30 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
     if not (distance <= v_range_limit):
         raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
     v_mod = ((caster.spell_ability - 10) // 2)
-    _h0 = caster.proficiency
-    _h1 = target.armor_class
-    _h2 = caster.crit_range
-    _l4 = 0 - (1 if hostile_nearby and not melee else 0)
-    _dr8 = _rt_damage_roller(_rt_make_dice(dice_count, dice_sides))
+    _k0 = 1 if hostile_nearby and not melee else 0
+    _k1 = caster.proficiency
+    _k2 = target.armor_class
+    _k3 = 21 - caster.crit_range
+    _l4 = 0 - (_k0)
+    _x8 = _rt_make_dice(dice_count, dice_sides)
+    _dr8 = _rt_damage_roller(_x8)
+    _ds8, _df8 = _rt_single_die(_x8)
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_natural = int(_rand() * 20) + 1 if _l4 == 0 else _rt_d20_natural(dice.die, _l4)
+            v_total = v_natural + v_mod + _k1
+            v_hit = v_total >= _k2
+            v_crit = v_hit and v_natural >= _k3
+            v_spell_damage = ((int(_rand() * _ds8) + int(_rand() * _ds8) + 2 if v_crit else int(_rand() * _ds8) + 1) + _df8 if _ds8 else _dr8(dice.die, v_crit)) if v_hit else 0
+            return (v_hit, v_crit, v_spell_damage, v_total, )
         _die = dice.die
         v_natural = _die(20) if _l4 == 0 else _rt_d20_natural(_die, _l4)
-        v_total = v_natural + v_mod + _h0
-        v_hit = v_total >= _h1
-        v_crit = v_hit and v_natural >= 21 - _h2
+        v_total = v_natural + v_mod + _k1
+        v_hit = v_total >= _k2
+        v_crit = v_hit and v_natural >= _k3
         v_spell_damage = _dr8(_die, v_crit) if v_hit else 0
         return (v_hit, v_crit, v_spell_damage, v_total, )
 
@@ -739,7 +767,7 @@ class GrappleResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -776,20 +804,20 @@ def grapple(attacker: Combatant, target: Combatant, *, distance: int = 5, free_h
         raise TooLarge('目标的体型不能比你大超过一级')
     if not (free_hand):
         raise NoFreeHand('你至少要腾出一只空手')
-    v_reach = 5 + 5 * max(0, attacker.size - 3)
+    v_reach = 5 + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_athletics_mod = ((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0)
     v_acrobatics_mod = ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0)
-    v_defend_mod = v_athletics_mod if target_skill == 1 else v_acrobatics_mod if target_skill == 2 else max(v_athletics_mod, v_acrobatics_mod)
+    v_defend_mod = v_athletics_mod if target_skill == 1 else v_acrobatics_mod if target_skill == 2 else (v_acrobatics_mod if v_acrobatics_mod > v_athletics_mod else v_athletics_mod)
     v_helpless = target.incapacitated or not resists
-    _r11 = _rt_roll_d20(_source, _rt_net_layers(max(0, attacker.size - target.size), 0, True))
+    _r11 = _rt_roll_d20(_source, (attacker.size - target.size if attacker.size - target.size > 0 else 0) - (0))
     _rolls.append(_r11)
     v_attack_roll = _r11.natural
     _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('擒抱检定', _r11), (("faces", _r11.faces), ('attack_roll', v_attack_roll))))
     if not v_helpless:
-        _r12 = _rt_roll_d20(_source, _rt_net_layers(max(0, target.size - attacker.size), 0, True))
+        _r12 = _rt_roll_d20(_source, (target.size - attacker.size if target.size - attacker.size > 0 else 0) - (0))
         _rolls.append(_r12)
         v_defend_roll = _r12.natural
         _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('对抗检定', _r12), (("faces", _r12.faces), ('defend_roll', v_defend_roll))))
@@ -814,18 +842,18 @@ def grapple_fast(attacker: Combatant, target: Combatant, *, distance: int = 5, f
         raise TooLarge('目标的体型不能比你大超过一级')
     if not (free_hand):
         raise NoFreeHand('你至少要腾出一只空手')
-    v_reach = 5 + 5 * max(0, attacker.size - 3)
+    v_reach = 5 + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_athletics_mod = ((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0)
     v_acrobatics_mod = ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0)
-    v_defend_mod = v_athletics_mod if target_skill == 1 else v_acrobatics_mod if target_skill == 2 else max(v_athletics_mod, v_acrobatics_mod)
+    v_defend_mod = v_athletics_mod if target_skill == 1 else v_acrobatics_mod if target_skill == 2 else (v_acrobatics_mod if v_acrobatics_mod > v_athletics_mod else v_athletics_mod)
     v_helpless = target.incapacitated or not resists
-    _l11 = max(0, attacker.size - target.size) - (0)
+    _l11 = (attacker.size - target.size if attacker.size - target.size > 0 else 0) - (0)
     v_attack_roll = _die(20) if _l11 == 0 else _rt_d20_natural(_die, _l11)
     if not v_helpless:
-        _l12 = max(0, target.size - attacker.size) - (0)
+        _l12 = (target.size - attacker.size if target.size - attacker.size > 0 else 0) - (0)
         v_defend_roll = _die(20) if _l12 == 0 else _rt_d20_natural(_die, _l12)
     else:
         v_defend_roll = 0
@@ -856,23 +884,33 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
         raise TooLarge('目标的体型不能比你大超过一级')
     if not (free_hand):
         raise NoFreeHand('你至少要腾出一只空手')
-    v_reach = 5 + 5 * max(0, attacker.size - 3)
+    v_reach = 5 + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_athletics_mod = ((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0)
     v_acrobatics_mod = ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0)
-    v_defend_mod = v_athletics_mod if target_skill == 1 else v_acrobatics_mod if target_skill == 2 else max(v_athletics_mod, v_acrobatics_mod)
+    v_defend_mod = v_athletics_mod if target_skill == 1 else v_acrobatics_mod if target_skill == 2 else (v_acrobatics_mod if v_acrobatics_mod > v_athletics_mod else v_athletics_mod)
     v_helpless = target.incapacitated or not resists
-    _h0 = attacker.size
-    _h1 = target.size
-    _l11 = max(0, _h0 - _h1) - (0)
-    _l12 = max(0, _h1 - _h0) - (0)
+    _k0 = (attacker.size - target.size if attacker.size - target.size > 0 else 0)
+    _k1 = (target.size - attacker.size if target.size - attacker.size > 0 else 0)
+    _k2 = not v_helpless
+    _l11 = _k0 - (0)
+    _l12 = _k1 - (0)
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int, bool]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_attack_roll = int(_rand() * 20) + 1 if _l11 == 0 else _rt_d20_natural(dice.die, _l11)
+            v_defend_roll = (int(_rand() * 20) + 1 if _l12 == 0 else _rt_d20_natural(dice.die, _l12)) if _k2 else 0
+            v_attack_total = v_attack_roll + v_attack_mod
+            v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
+            v_success = v_attack_total > v_defend_total
+            return (v_success, v_attack_total, v_defend_total, v_success, )
         _die = dice.die
         v_attack_roll = _die(20) if _l11 == 0 else _rt_d20_natural(_die, _l11)
-        v_defend_roll = (_die(20) if _l12 == 0 else _rt_d20_natural(_die, _l12)) if not v_helpless else 0
+        v_defend_roll = (_die(20) if _l12 == 0 else _rt_d20_natural(_die, _l12)) if _k2 else 0
         v_attack_total = v_attack_roll + v_attack_mod
         v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
         v_success = v_attack_total > v_defend_total
@@ -903,17 +941,17 @@ def grapple_odds(attacker: Combatant, target: Combatant, *, distance: int = 5, f
         raise TooLarge('目标的体型不能比你大超过一级')
     if not (free_hand):
         raise NoFreeHand('你至少要腾出一只空手')
-    v_reach = 5 + 5 * max(0, attacker.size - 3)
+    v_reach = 5 + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_athletics_mod = ((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0)
     v_acrobatics_mod = ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0)
-    v_defend_mod = v_athletics_mod if target_skill == 1 else v_acrobatics_mod if target_skill == 2 else max(v_athletics_mod, v_acrobatics_mod)
+    v_defend_mod = v_athletics_mod if target_skill == 1 else v_acrobatics_mod if target_skill == 2 else (v_acrobatics_mod if v_acrobatics_mod > v_athletics_mod else v_athletics_mod)
     v_helpless = target.incapacitated or not resists
-    for v_attack_roll, _q11 in _rt_d20_distribution(_rt_net_layers(max(0, attacker.size - target.size), 0, True)):
+    for v_attack_roll, _q11 in _rt_d20_distribution(_rt_net_layers((attacker.size - target.size if attacker.size - target.size > 0 else 0), 0, True)):
         _p1 = _p0 * _q11
-        for v_defend_roll, _q12 in (_rt_d20_distribution(_rt_net_layers(max(0, target.size - attacker.size), 0, True)) if not v_helpless else _rt_ZERO_ITEMS):
+        for v_defend_roll, _q12 in (_rt_d20_distribution(_rt_net_layers((target.size - attacker.size if target.size - attacker.size > 0 else 0), 0, True)) if (not v_helpless) else _rt_ZERO_ITEMS):
             _p2 = _p1 * _q12
             v_attack_total = v_attack_roll + v_attack_mod
             v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
@@ -939,7 +977,7 @@ class EscapeGrappleResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -965,14 +1003,14 @@ def escape_grapple(escaper: Combatant, grappler: Combatant, *, skill: int = 0, d
     _rolls: List[Any] = []
     v_athletics_mod = ((escaper.strength - 10) // 2) + (escaper.proficiency if escaper.athletics else 0)
     v_acrobatics_mod = ((escaper.dexterity - 10) // 2) + (escaper.proficiency if escaper.acrobatics else 0)
-    v_escape_mod = v_athletics_mod if skill == 1 else v_acrobatics_mod if skill == 2 else max(v_athletics_mod, v_acrobatics_mod)
+    v_escape_mod = v_athletics_mod if skill == 1 else v_acrobatics_mod if skill == 2 else (v_acrobatics_mod if v_acrobatics_mod > v_athletics_mod else v_athletics_mod)
     v_hold_mod = ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0)
-    _r5 = _rt_roll_d20(_source, _rt_net_layers(0, 0, True))
+    _r5 = _rt_roll_d20(_source, 0 - (0))
     _rolls.append(_r5)
     v_escape_roll = _r5.natural
     _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('逃脱检定', _r5), (("faces", _r5.faces), ('escape_roll', v_escape_roll))))
     if not grappler.incapacitated:
-        _r6 = _rt_roll_d20(_source, _rt_net_layers(0, 0, True))
+        _r6 = _rt_roll_d20(_source, 0 - (0))
         _rolls.append(_r6)
         v_hold_roll = _r6.natural
         _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('擒抱者检定', _r6), (("faces", _r6.faces), ('hold_roll', v_hold_roll))))
@@ -989,7 +1027,7 @@ def escape_grapple_fast(escaper: Combatant, grappler: Combatant, *, skill: int =
     _die = dice.die
     v_athletics_mod = ((escaper.strength - 10) // 2) + (escaper.proficiency if escaper.athletics else 0)
     v_acrobatics_mod = ((escaper.dexterity - 10) // 2) + (escaper.proficiency if escaper.acrobatics else 0)
-    v_escape_mod = v_athletics_mod if skill == 1 else v_acrobatics_mod if skill == 2 else max(v_athletics_mod, v_acrobatics_mod)
+    v_escape_mod = v_athletics_mod if skill == 1 else v_acrobatics_mod if skill == 2 else (v_acrobatics_mod if v_acrobatics_mod > v_athletics_mod else v_athletics_mod)
     v_hold_mod = ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0)
     _l5 = 0 - (0)
     v_escape_roll = _die(20) if _l5 == 0 else _rt_d20_natural(_die, _l5)
@@ -1015,18 +1053,28 @@ def escape_grapple_prepare(escaper: Combatant, grappler: Combatant, *, skill: in
         _rt_check_int('技能', skill, 0, 2)
     v_athletics_mod = ((escaper.strength - 10) // 2) + (escaper.proficiency if escaper.athletics else 0)
     v_acrobatics_mod = ((escaper.dexterity - 10) // 2) + (escaper.proficiency if escaper.acrobatics else 0)
-    v_escape_mod = v_athletics_mod if skill == 1 else v_acrobatics_mod if skill == 2 else max(v_athletics_mod, v_acrobatics_mod)
+    v_escape_mod = v_athletics_mod if skill == 1 else v_acrobatics_mod if skill == 2 else (v_acrobatics_mod if v_acrobatics_mod > v_athletics_mod else v_athletics_mod)
     v_hold_mod = ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0)
-    _h0 = grappler.incapacitated
+    _k0 = not grappler.incapacitated
+    _k1 = grappler.incapacitated
     _l5 = 0 - (0)
     _l6 = 0 - (0)
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_escape_roll = int(_rand() * 20) + 1 if _l5 == 0 else _rt_d20_natural(dice.die, _l5)
+            v_hold_roll = (int(_rand() * 20) + 1 if _l6 == 0 else _rt_d20_natural(dice.die, _l6)) if _k0 else 0
+            v_escape_total = v_escape_roll + v_escape_mod
+            v_hold_total = (1 if _k1 else v_hold_roll) + v_hold_mod
+            v_success = v_escape_total > v_hold_total
+            return (v_success, v_escape_total, v_hold_total, )
         _die = dice.die
         v_escape_roll = _die(20) if _l5 == 0 else _rt_d20_natural(_die, _l5)
-        v_hold_roll = (_die(20) if _l6 == 0 else _rt_d20_natural(_die, _l6)) if not _h0 else 0
+        v_hold_roll = (_die(20) if _l6 == 0 else _rt_d20_natural(_die, _l6)) if _k0 else 0
         v_escape_total = v_escape_roll + v_escape_mod
-        v_hold_total = (1 if _h0 else v_hold_roll) + v_hold_mod
+        v_hold_total = (1 if _k1 else v_hold_roll) + v_hold_mod
         v_success = v_escape_total > v_hold_total
         return (v_success, v_escape_total, v_hold_total, )
 
@@ -1045,11 +1093,11 @@ def escape_grapple_odds(escaper: Combatant, grappler: Combatant, *, skill: int =
     _p0 = 1.0
     v_athletics_mod = ((escaper.strength - 10) // 2) + (escaper.proficiency if escaper.athletics else 0)
     v_acrobatics_mod = ((escaper.dexterity - 10) // 2) + (escaper.proficiency if escaper.acrobatics else 0)
-    v_escape_mod = v_athletics_mod if skill == 1 else v_acrobatics_mod if skill == 2 else max(v_athletics_mod, v_acrobatics_mod)
+    v_escape_mod = v_athletics_mod if skill == 1 else v_acrobatics_mod if skill == 2 else (v_acrobatics_mod if v_acrobatics_mod > v_athletics_mod else v_athletics_mod)
     v_hold_mod = ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0)
     for v_escape_roll, _q5 in _rt_d20_distribution(_rt_net_layers(0, 0, True)):
         _p1 = _p0 * _q5
-        for v_hold_roll, _q6 in (_rt_d20_distribution(_rt_net_layers(0, 0, True)) if not grappler.incapacitated else _rt_ZERO_ITEMS):
+        for v_hold_roll, _q6 in (_rt_d20_distribution(_rt_net_layers(0, 0, True)) if (not grappler.incapacitated) else _rt_ZERO_ITEMS):
             _p2 = _p1 * _q6
             v_escape_total = v_escape_roll + v_escape_mod
             v_hold_total = (1 if grappler.incapacitated else v_hold_roll) + v_hold_mod
@@ -1076,7 +1124,7 @@ class ShoveResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1111,18 +1159,18 @@ def shove(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, 
         raise IntangibleTarget('你不能对一个气态的、或是虚化的目标进行擒抱或推撞')
     if not (target.size <= attacker.size + 1):
         raise TooLarge('目标的体型不能比你大超过一级')
-    v_reach = 5 + 5 * max(0, attacker.size - 3)
+    v_reach = 5 + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_defend_mod = max(((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0), ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0))
     v_helpless = target.incapacitated or not resists
-    _r8 = _rt_roll_d20(_source, _rt_net_layers(max(0, attacker.size - target.size), 0, True))
+    _r8 = _rt_roll_d20(_source, (attacker.size - target.size if attacker.size - target.size > 0 else 0) - (0))
     _rolls.append(_r8)
     v_attack_roll = _r8.natural
     _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('推撞检定', _r8), (("faces", _r8.faces), ('attack_roll', v_attack_roll))))
     if not v_helpless:
-        _r9 = _rt_roll_d20(_source, _rt_net_layers(max(0, target.size - attacker.size), 0, True))
+        _r9 = _rt_roll_d20(_source, (target.size - attacker.size if target.size - attacker.size > 0 else 0) - (0))
         _rolls.append(_r9)
         v_defend_roll = _r9.natural
         _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('对抗检定', _r9), (("faces", _r9.faces), ('defend_roll', v_defend_roll))))
@@ -1135,8 +1183,8 @@ def shove(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, 
     v_blocked = obstacle_at > 0 and v_push > obstacle_at
     v_moved = obstacle_at if v_blocked else v_push
     v_obstacle_dice = _rt_floordiv(v_push - obstacle_at, 5) if v_blocked else 0
-    _x17 = _rt_make_dice(v_obstacle_dice, 6)
-    if (v_obstacle_dice > 0) and _x17 is not None:
+    _x17 = (_rt_make_dice(v_obstacle_dice, 6)) if (v_obstacle_dice > 0) else None
+    if _x17 is not None:
         _r17 = _rt_roll_damage(_source, _x17.terms, False)
         _rolls.append(_r17)
         v_obstacle_damage = _r17.total + _x17.flat
@@ -1153,16 +1201,16 @@ def shove_fast(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
         raise IntangibleTarget('你不能对一个气态的、或是虚化的目标进行擒抱或推撞')
     if not (target.size <= attacker.size + 1):
         raise TooLarge('目标的体型不能比你大超过一级')
-    v_reach = 5 + 5 * max(0, attacker.size - 3)
+    v_reach = 5 + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_defend_mod = max(((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0), ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0))
     v_helpless = target.incapacitated or not resists
-    _l8 = max(0, attacker.size - target.size) - (0)
+    _l8 = (attacker.size - target.size if attacker.size - target.size > 0 else 0) - (0)
     v_attack_roll = _die(20) if _l8 == 0 else _rt_d20_natural(_die, _l8)
     if not v_helpless:
-        _l9 = max(0, target.size - attacker.size) - (0)
+        _l9 = (target.size - attacker.size if target.size - attacker.size > 0 else 0) - (0)
         v_defend_roll = _die(20) if _l9 == 0 else _rt_d20_natural(_die, _l9)
     else:
         v_defend_roll = 0
@@ -1200,26 +1248,48 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
         raise IntangibleTarget('你不能对一个气态的、或是虚化的目标进行擒抱或推撞')
     if not (target.size <= attacker.size + 1):
         raise TooLarge('目标的体型不能比你大超过一级')
-    v_reach = 5 + 5 * max(0, attacker.size - 3)
+    v_reach = 5 + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_defend_mod = max(((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0), ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0))
     v_helpless = target.incapacitated or not resists
-    _h0 = attacker.size
-    _h1 = target.size
-    _l8 = max(0, _h0 - _h1) - (0)
-    _l9 = max(0, _h1 - _h0) - (0)
+    _k0 = (attacker.size - target.size if attacker.size - target.size > 0 else 0)
+    _k1 = (target.size - attacker.size if target.size - attacker.size > 0 else 0)
+    _k2 = not v_helpless
+    _k3 = not knock_prone
+    _k4 = obstacle_at > 0
+    _k5 = knock_prone
+    _l8 = _k0 - (0)
+    _l9 = _k1 - (0)
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_attack_roll = int(_rand() * 20) + 1 if _l8 == 0 else _rt_d20_natural(dice.die, _l8)
+            v_defend_roll = (int(_rand() * 20) + 1 if _l9 == 0 else _rt_d20_natural(dice.die, _l9)) if _k2 else 0
+            v_attack_total = v_attack_roll + v_attack_mod
+            v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
+            v_success = v_attack_total > v_defend_total
+            v_push = 5 + v_attack_total - v_defend_total if _k3 and v_success else 0
+            v_blocked = _k4 and v_push > obstacle_at
+            v_moved = obstacle_at if v_blocked else v_push
+            v_obstacle_dice = _rt_floordiv(v_push - obstacle_at, 5) if v_blocked else 0
+            if v_obstacle_dice > 0:
+                _x17 = _rt_make_dice(v_obstacle_dice, 6)
+                v_obstacle_damage = _rt_damage_total(dice.die, _x17.terms, False) + _x17.flat if _x17 is not None else 0
+            else:
+                v_obstacle_damage = 0
+            return (v_success, _k5 and v_success, v_moved, v_obstacle_damage, )
         _die = dice.die
         v_attack_roll = _die(20) if _l8 == 0 else _rt_d20_natural(_die, _l8)
-        v_defend_roll = (_die(20) if _l9 == 0 else _rt_d20_natural(_die, _l9)) if not v_helpless else 0
+        v_defend_roll = (_die(20) if _l9 == 0 else _rt_d20_natural(_die, _l9)) if _k2 else 0
         v_attack_total = v_attack_roll + v_attack_mod
         v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
         v_success = v_attack_total > v_defend_total
-        v_push = 5 + v_attack_total - v_defend_total if v_success and not knock_prone else 0
-        v_blocked = obstacle_at > 0 and v_push > obstacle_at
+        v_push = 5 + v_attack_total - v_defend_total if _k3 and v_success else 0
+        v_blocked = _k4 and v_push > obstacle_at
         v_moved = obstacle_at if v_blocked else v_push
         v_obstacle_dice = _rt_floordiv(v_push - obstacle_at, 5) if v_blocked else 0
         if v_obstacle_dice > 0:
@@ -1227,7 +1297,7 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
             v_obstacle_damage = _rt_damage_total(_die, _x17.terms, False) + _x17.flat if _x17 is not None else 0
         else:
             v_obstacle_damage = 0
-        return (v_success, v_success and knock_prone, v_moved, v_obstacle_damage, )
+        return (v_success, _k5 and v_success, v_moved, v_obstacle_damage, )
 
     return _roll
 
@@ -1252,15 +1322,15 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
         raise IntangibleTarget('你不能对一个气态的、或是虚化的目标进行擒抱或推撞')
     if not (target.size <= attacker.size + 1):
         raise TooLarge('目标的体型不能比你大超过一级')
-    v_reach = 5 + 5 * max(0, attacker.size - 3)
+    v_reach = 5 + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_defend_mod = max(((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0), ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0))
     v_helpless = target.incapacitated or not resists
-    for v_attack_roll, _q8 in _rt_d20_distribution(_rt_net_layers(max(0, attacker.size - target.size), 0, True)):
+    for v_attack_roll, _q8 in _rt_d20_distribution(_rt_net_layers((attacker.size - target.size if attacker.size - target.size > 0 else 0), 0, True)):
         _p1 = _p0 * _q8
-        for v_defend_roll, _q9 in (_rt_d20_distribution(_rt_net_layers(max(0, target.size - attacker.size), 0, True)) if not v_helpless else _rt_ZERO_ITEMS):
+        for v_defend_roll, _q9 in (_rt_d20_distribution(_rt_net_layers((target.size - attacker.size if target.size - attacker.size > 0 else 0), 0, True)) if (not v_helpless) else _rt_ZERO_ITEMS):
             _p2 = _p1 * _q9
             v_attack_total = v_attack_roll + v_attack_mod
             v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
@@ -1292,7 +1362,7 @@ class DragResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1316,14 +1386,14 @@ def drag(dragger: Combatant, other: Combatant, *, waived: bool = False, dice: Op
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if not waived:
-        _r1 = _rt_roll_d20(_source, _rt_net_layers(0, 0, True))
+        _r1 = _rt_roll_d20(_source, 0 - (0))
         _rolls.append(_r1)
         v_drag_roll = _r1.natural
         _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('拖拽者力量检定', _r1), (("faces", _r1.faces), ('drag_roll', v_drag_roll))))
     else:
         v_drag_roll = 0
     if not waived:
-        _r2 = _rt_roll_d20(_source, _rt_net_layers(0, 0, True))
+        _r2 = _rt_roll_d20(_source, 0 - (0))
         _rolls.append(_r2)
         v_hold_roll = _r2.natural
         _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('另一擒抱者力量检定', _r2), (("faces", _r2.faces), ('hold_roll', v_hold_roll))))
@@ -1363,18 +1433,29 @@ def drag_prepare(dragger: Combatant, other: Combatant, *, waived: bool = False) 
         _rt_check_type('另一擒抱者', other, Combatant)
     if type(waived) is not bool:
         _rt_check_bool('对方放弃', waived)
-    _h0 = dragger.strength
-    _h1 = other.strength
+    _k0 = not waived
+    _k1 = dragger.strength - 10
+    _k2 = other.strength - 10
+    _k3 = waived
     _l1 = 0 - (0)
     _l2 = 0 - (0)
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_drag_roll = (int(_rand() * 20) + 1 if _l1 == 0 else _rt_d20_natural(dice.die, _l1)) if _k0 else 0
+            v_hold_roll = (int(_rand() * 20) + 1 if _l2 == 0 else _rt_d20_natural(dice.die, _l2)) if _k0 else 0
+            v_drag_total = v_drag_roll + (_k1 // 2)
+            v_hold_total = v_hold_roll + (_k2 // 2)
+            v_success = _k3 or v_drag_total > v_hold_total
+            return (v_success, not v_success, )
         _die = dice.die
-        v_drag_roll = (_die(20) if _l1 == 0 else _rt_d20_natural(_die, _l1)) if not waived else 0
-        v_hold_roll = (_die(20) if _l2 == 0 else _rt_d20_natural(_die, _l2)) if not waived else 0
-        v_drag_total = v_drag_roll + ((_h0 - 10) // 2)
-        v_hold_total = v_hold_roll + ((_h1 - 10) // 2)
-        v_success = waived or v_drag_total > v_hold_total
+        v_drag_roll = (_die(20) if _l1 == 0 else _rt_d20_natural(_die, _l1)) if _k0 else 0
+        v_hold_roll = (_die(20) if _l2 == 0 else _rt_d20_natural(_die, _l2)) if _k0 else 0
+        v_drag_total = v_drag_roll + (_k1 // 2)
+        v_hold_total = v_hold_roll + (_k2 // 2)
+        v_success = _k3 or v_drag_total > v_hold_total
         return (v_success, not v_success, )
 
     return _roll
@@ -1390,9 +1471,9 @@ def drag_odds(dragger: Combatant, other: Combatant, *, waived: bool = False) -> 
         _rt_check_bool('对方放弃', waived)
     _b = OddsBuilder(DRAG_FIELDS)
     _p0 = 1.0
-    for v_drag_roll, _q1 in (_rt_d20_distribution(_rt_net_layers(0, 0, True)) if not waived else _rt_ZERO_ITEMS):
+    for v_drag_roll, _q1 in (_rt_d20_distribution(_rt_net_layers(0, 0, True)) if (not waived) else _rt_ZERO_ITEMS):
         _p1 = _p0 * _q1
-        for v_hold_roll, _q2 in (_rt_d20_distribution(_rt_net_layers(0, 0, True)) if not waived else _rt_ZERO_ITEMS):
+        for v_hold_roll, _q2 in (_rt_d20_distribution(_rt_net_layers(0, 0, True)) if (not waived) else _rt_ZERO_ITEMS):
             _p2 = _p1 * _q2
             v_drag_total = v_drag_roll + ((dragger.strength - 10) // 2)
             v_hold_total = v_hold_roll + ((other.strength - 10) // 2)
@@ -1418,7 +1499,7 @@ class GrappleMoveResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1478,6 +1559,10 @@ def grapple_move_prepare(mover: Combatant, target: Combatant, *, grappling: bool
     _o2 = 5
 
     def _roll(dice: DiceSource) -> Tuple[int, bool, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, _o1, _o2, )
         _die = dice.die
         return (_o0, _o1, _o2, )
 
@@ -1519,7 +1604,7 @@ class FlankingResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1630,6 +1715,10 @@ def flanking_prepare(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, 
     _o2 = v_geometry
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, bool]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, _o1, _o2, )
         _die = dice.die
         return (_o0, _o1, _o2, )
 
@@ -1696,7 +1785,7 @@ class VehicleDcResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1729,7 +1818,7 @@ def vehicle_dc(grappler: Combatant, power: Union[PowerSource, str], vehicle_size
     _rolls: List[Any] = []
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
     _trace.append(_rt_TraceStep("let", '几何平均尺寸约' + str(v_mean_size) + '尺', (('mean_size', v_mean_size),)))
-    v_size_term = 5 * max(0, vehicle_size - grappler.size)
+    v_size_term = 5 * (vehicle_size - grappler.size if vehicle_size - grappler.size > 0 else 0)
     v_mean_term = 5 * max(0, ((v_mean_size - 20) // 10))
     v_dc = power.base_dc + v_size_term + v_mean_term
     _trace.append(_rt_TraceStep("let", 'DC = ' + str(power.base_dc) + ' + ' + str(v_size_term) + ' + ' + str(v_mean_term) + ' = ' + str(v_dc), (('dc', v_dc),)))
@@ -1740,7 +1829,7 @@ def vehicle_dc_fast(grappler: Combatant, power: PowerSource, vehicle_size: int, 
     """载具的擒抱和推撞DC: outcome only, no trace and no input checks."""
     _die = dice.die
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
-    v_size_term = 5 * max(0, vehicle_size - grappler.size)
+    v_size_term = 5 * (vehicle_size - grappler.size if vehicle_size - grappler.size > 0 else 0)
     v_mean_term = 5 * max(0, ((v_mean_size - 20) // 10))
     v_dc = power.base_dc + v_size_term + v_mean_term
     return (v_dc, v_mean_size,)
@@ -1764,13 +1853,17 @@ def vehicle_dc_prepare(grappler: Combatant, power: Union[PowerSource, str], vehi
     if type(height) is not int or not 1 <= height <= 100000:
         _rt_check_int('高', height, 1, 100000)
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
-    v_size_term = 5 * max(0, vehicle_size - grappler.size)
+    v_size_term = 5 * (vehicle_size - grappler.size if vehicle_size - grappler.size > 0 else 0)
     v_mean_term = 5 * max(0, ((v_mean_size - 20) // 10))
     v_dc = power.base_dc + v_size_term + v_mean_term
     _o0 = v_dc
     _o1 = v_mean_size
 
     def _roll(dice: DiceSource) -> Tuple[int, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, _o1, )
         _die = dice.die
         return (_o0, _o1, )
 
@@ -1796,7 +1889,7 @@ def vehicle_dc_odds(grappler: Combatant, power: Union[PowerSource, str], vehicle
     _b = OddsBuilder(VEHICLE_DC_FIELDS)
     _p0 = 1.0
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
-    v_size_term = 5 * max(0, vehicle_size - grappler.size)
+    v_size_term = 5 * (vehicle_size - grappler.size if vehicle_size - grappler.size > 0 else 0)
     v_mean_term = 5 * max(0, ((v_mean_size - 20) // 10))
     v_dc = power.base_dc + v_size_term + v_mean_term
     _b.add((v_dc, v_mean_size,), _p0)
@@ -1822,7 +1915,7 @@ class VehicleCheckResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1866,12 +1959,12 @@ def vehicle_check(grappler: Combatant, power: Union[PowerSource, str], vehicle_s
         raise NoFreeHand('你至少要腾出一只空手')
     if not (not False or vehicle_size <= grappler.size + 1):
         raise TooLarge('目标的体型不能比你大超过一级')
-    v_reach = 5 + 5 * max(0, grappler.size - 3)
+    v_reach = 5 + 5 * (grappler.size - 3 if grappler.size - 3 > 0 else 0)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
-    v_dc = power.base_dc + 5 * max(0, vehicle_size - grappler.size) + 5 * max(0, ((v_mean_size - 20) // 10))
-    _r7 = _rt_roll_d20(_source, _rt_net_layers(0, 0, True))
+    v_dc = power.base_dc + 5 * (vehicle_size - grappler.size if vehicle_size - grappler.size > 0 else 0) + 5 * max(0, ((v_mean_size - 20) // 10))
+    _r7 = _rt_roll_d20(_source, 0 - (0))
     _rolls.append(_r7)
     v_roll = _r7.natural
     _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('力量（运动）检定', _r7), (("faces", _r7.faces), ('roll', v_roll))))
@@ -1891,11 +1984,11 @@ def vehicle_check_fast(grappler: Combatant, power: PowerSource, vehicle_size: in
         raise NoFreeHand('你至少要腾出一只空手')
     if not (not False or vehicle_size <= grappler.size + 1):
         raise TooLarge('目标的体型不能比你大超过一级')
-    v_reach = 5 + 5 * max(0, grappler.size - 3)
+    v_reach = 5 + 5 * (grappler.size - 3 if grappler.size - 3 > 0 else 0)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
-    v_dc = power.base_dc + 5 * max(0, vehicle_size - grappler.size) + 5 * max(0, ((v_mean_size - 20) // 10))
+    v_dc = power.base_dc + 5 * (vehicle_size - grappler.size if vehicle_size - grappler.size > 0 else 0) + 5 * max(0, ((v_mean_size - 20) // 10))
     _l7 = 0 - (0)
     v_roll = _die(20) if _l7 == 0 else _rt_d20_natural(_die, _l7)
     v_total = v_roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus
@@ -1930,21 +2023,27 @@ def vehicle_check_prepare(grappler: Combatant, power: Union[PowerSource, str], v
         raise NoFreeHand('你至少要腾出一只空手')
     if not (not False or vehicle_size <= grappler.size + 1):
         raise TooLarge('目标的体型不能比你大超过一级')
-    v_reach = 5 + 5 * max(0, grappler.size - 3)
+    v_reach = 5 + 5 * (grappler.size - 3 if grappler.size - 3 > 0 else 0)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
-    v_dc = power.base_dc + 5 * max(0, vehicle_size - grappler.size) + 5 * max(0, ((v_mean_size - 20) // 10))
-    _h0 = grappler.strength
-    _h1 = grappler.proficiency
-    _h2 = grappler.athletics
+    v_dc = power.base_dc + 5 * (vehicle_size - grappler.size if vehicle_size - grappler.size > 0 else 0) + 5 * max(0, ((v_mean_size - 20) // 10))
+    _k0 = grappler.strength - 10
+    _k1 = grappler.proficiency if grappler.athletics else 0
     _l7 = 0 - (0)
     _o0 = v_dc
 
     def _roll(dice: DiceSource) -> Tuple[int, int, bool, bool, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_roll = int(_rand() * 20) + 1 if _l7 == 0 else _rt_d20_natural(dice.die, _l7)
+            v_total = v_roll + (_k0 // 2) + _k1 + bonus
+            v_beats = v_total > v_dc
+            return (_o0, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0, )
         _die = dice.die
         v_roll = _die(20) if _l7 == 0 else _rt_d20_natural(_die, _l7)
-        v_total = v_roll + ((_h0 - 10) // 2) + (_h1 if _h2 else 0) + bonus
+        v_total = v_roll + (_k0 // 2) + _k1 + bonus
         v_beats = v_total > v_dc
         return (_o0, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0, )
 
@@ -1979,11 +2078,11 @@ def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehi
         raise NoFreeHand('你至少要腾出一只空手')
     if not (not False or vehicle_size <= grappler.size + 1):
         raise TooLarge('目标的体型不能比你大超过一级')
-    v_reach = 5 + 5 * max(0, grappler.size - 3)
+    v_reach = 5 + 5 * (grappler.size - 3 if grappler.size - 3 > 0 else 0)
     if not (distance <= v_reach):
         raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
-    v_dc = power.base_dc + 5 * max(0, vehicle_size - grappler.size) + 5 * max(0, ((v_mean_size - 20) // 10))
+    v_dc = power.base_dc + 5 * (vehicle_size - grappler.size if vehicle_size - grappler.size > 0 else 0) + 5 * max(0, ((v_mean_size - 20) // 10))
     for v_roll, _q7 in _rt_d20_distribution(_rt_net_layers(0, 0, True)):
         _p1 = _p0 * _q7
         v_total = v_roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus

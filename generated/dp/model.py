@@ -583,7 +583,7 @@ def _entry_formula_1(s: Combatant, e: AttackType) -> int:
 _entry_formula_1.formula = '0'  # type: ignore[attr-defined]
 
 def _entry_formula_2(s: Combatant, e: AttackType, weapon: Weapon) -> int:
-    return (s.strength if weapon.heavy else max(s.strength, s.dexterity)) + s.athletics + s.specialty + weapon.damage
+    return (s.strength if weapon.heavy else (s.dexterity if s.dexterity > s.strength else s.strength)) + s.athletics + s.specialty + weapon.damage
 
 
 _entry_formula_2.formula = '(力量 if 武器.重投掷 else max(力量, 敏捷)) + 运动 + 专业 + 武器.武器伤害'  # type: ignore[attr-defined]

@@ -266,7 +266,7 @@ class AttackResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -333,7 +333,7 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
         raise OneHandBow('“' + weapon.name + '”无法单手使用')
     v_ranged = weapon.attack_type.ranged
     v_effective_requirement = weapon.strength - (1 if v_hands_used == 2 and weapon.hands == 1 else 0) + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase) if v_hands_used == 1 and weapon.hands == 2 else 0)
-    v_strength_short = max(0, v_effective_requirement - attacker.strength)
+    v_strength_short = (v_effective_requirement - attacker.strength if v_effective_requirement - attacker.strength > 0 else 0)
     _trace.append(_rt_TraceStep("let", '实际力量要求' + str(v_effective_requirement) + '，力量差额' + str(v_strength_short), (('strength_short', v_strength_short),)))
     v_base_range = weapon.base_range if weapon.base_range > 0 else 10
     v_range_multiplier = max(1, weapon.attack_type.range_multiplier(attacker, weapon.attack_type) - weapon.attack_type.multiplier_loss_per_short_point * v_strength_short)
@@ -381,7 +381,7 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     _trace.append(_rt_TraceStep("let", '高速' + str(v_speed) + '、破甲' + str(v_armor_piercing) + '之后，防御方剩余防御' + str(v_remaining_defense) + '，附加成功' + str(v_defender_extras), (('remaining_defense', v_remaining_defense),)))
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) - v_range_penalty - v_weak_range_penalty - v_strength_penalty - weapon.oversize_penalty + v_aim_bonus + v_charge_bonus + (2 if power_attack else 0) + (3 if willpower else 0) - v_called_penalty + (2 if defender.prone and not v_ranged else 0) + other_bonus
     _trace.append(_rt_TraceStep("let", '攻击DP' + str(v_attack_pool) + '（射程减值' + str(v_range_penalty) + '，力量不足减值' + str(v_strength_penalty) + '，瞄准' + str(v_aim_bonus) + '，冲锋' + str(v_charge_bonus) + '）', (('attack_pool', v_attack_pool),)))
-    v_dice = max(0, v_attack_pool - v_remaining_defense)
+    v_dice = (v_attack_pool - v_remaining_defense if v_attack_pool - v_remaining_defense > 0 else 0)
     _trace.append(_rt_TraceStep("let", '攻击DP' + str(v_attack_pool) + '减去剩余防御' + str(v_remaining_defense) + '，掷' + str(v_dice) + '个骰子', (('dice', v_dice),)))
     _r42 = _rt_roll_pool(_source, _POOL, v_dice, attacker.attack_extras, coup_de_grace)
     _rolls.append(_r42)
@@ -406,7 +406,7 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False, charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False, called_shot: CalledShot = _NO_CALLEDSHOT, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0, dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int]:
     """攻击与防御的对抗: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
+    _maybe_rand = getattr(dice, "random", None)
     if not (hands == 0 or hands == 1 or hands == 2):
         raise BadHands('用手数必须是1或2（0表示按武器本身）')
     v_hands_used = weapon.hands if hands == 0 else hands
@@ -414,7 +414,7 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
         raise OneHandBow('“' + weapon.name + '”无法单手使用')
     v_ranged = weapon.attack_type.ranged
     v_effective_requirement = weapon.strength - (1 if v_hands_used == 2 and weapon.hands == 1 else 0) + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase) if v_hands_used == 1 and weapon.hands == 2 else 0)
-    v_strength_short = max(0, v_effective_requirement - attacker.strength)
+    v_strength_short = (v_effective_requirement - attacker.strength if v_effective_requirement - attacker.strength > 0 else 0)
     v_base_range = weapon.base_range if weapon.base_range > 0 else 10
     v_range_multiplier = max(1, weapon.attack_type.range_multiplier(attacker, weapon.attack_type) - weapon.attack_type.multiplier_loss_per_short_point * v_strength_short)
     v_max_range = v_base_range * v_range_multiplier if v_ranged else 0
@@ -459,8 +459,8 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
     v_defender_extras = (defender.basic_extras if v_basic_left > 0 or v_keep_extras else 0) + (defender.armor_extras if v_armor_left > 0 or v_keep_extras else 0) + (defender.parry_extras if v_parry_left > 0 or v_keep_extras else 0) + (defender.cover_extras if v_cover_left > 0 or v_keep_extras else 0) + (defender.dodge_extras if v_dodge_left > 0 or v_keep_extras else 0)
     v_remaining_defense = v_basic_left + v_armor_left + v_parry_left + v_cover_left + v_dodge_left
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) - v_range_penalty - v_weak_range_penalty - v_strength_penalty - weapon.oversize_penalty + v_aim_bonus + v_charge_bonus + (2 if power_attack else 0) + (3 if willpower else 0) - v_called_penalty + (2 if defender.prone and not v_ranged else 0) + other_bonus
-    v_dice = max(0, v_attack_pool - v_remaining_defense)
-    v_raw = max(0, v_dice) if coup_de_grace else _rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
+    v_dice = (v_attack_pool - v_remaining_defense if v_attack_pool - v_remaining_defense > 0 else 0)
+    v_raw = max(0, v_dice) if coup_de_grace else _rt_pool_successes(_die, v_dice, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_dice, 10, 8, 10)
     v_after_cancel = v_raw - v_defender_extras
     v_hit = v_after_cancel > 0
     v_net = v_after_cancel + attacker.attack_extras if v_hit else 0
@@ -516,7 +516,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
         raise OneHandBow('“' + weapon.name + '”无法单手使用')
     v_ranged = weapon.attack_type.ranged
     v_effective_requirement = weapon.strength - (1 if v_hands_used == 2 and weapon.hands == 1 else 0) + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase) if v_hands_used == 1 and weapon.hands == 2 else 0)
-    v_strength_short = max(0, v_effective_requirement - attacker.strength)
+    v_strength_short = (v_effective_requirement - attacker.strength if v_effective_requirement - attacker.strength > 0 else 0)
     v_base_range = weapon.base_range if weapon.base_range > 0 else 10
     v_range_multiplier = max(1, weapon.attack_type.range_multiplier(attacker, weapon.attack_type) - weapon.attack_type.multiplier_loss_per_short_point * v_strength_short)
     v_max_range = v_base_range * v_range_multiplier if v_ranged else 0
@@ -561,26 +561,36 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     v_defender_extras = (defender.basic_extras if v_basic_left > 0 or v_keep_extras else 0) + (defender.armor_extras if v_armor_left > 0 or v_keep_extras else 0) + (defender.parry_extras if v_parry_left > 0 or v_keep_extras else 0) + (defender.cover_extras if v_cover_left > 0 or v_keep_extras else 0) + (defender.dodge_extras if v_dodge_left > 0 or v_keep_extras else 0)
     v_remaining_defense = v_basic_left + v_armor_left + v_parry_left + v_cover_left + v_dodge_left
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) - v_range_penalty - v_weak_range_penalty - v_strength_penalty - weapon.oversize_penalty + v_aim_bonus + v_charge_bonus + (2 if power_attack else 0) + (3 if willpower else 0) - v_called_penalty + (2 if defender.prone and not v_ranged else 0) + other_bonus
-    v_dice = max(0, v_attack_pool - v_remaining_defense)
-    _h0 = attacker.attack_extras
-    _h1 = called_shot.deals_damage
-    _h2 = called_shot.given
-    _h3 = called_shot.net_per_point
-    _h4 = called_shot.track.id
+    v_dice = (v_attack_pool - v_remaining_defense if v_attack_pool - v_remaining_defense > 0 else 0)
+    _k0 = attacker.attack_extras
+    _k1 = called_shot.deals_damage or not called_shot.given
+    _k2 = called_shot.given and called_shot.net_per_point > 0
+    _k3 = called_shot.net_per_point
+    _k4 = called_shot.track.id
     _o3 = weapon.damage_type.id
     _o6 = v_dice
     _o7 = v_defender_extras
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_raw = max(0, v_dice) if coup_de_grace else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
+            v_after_cancel = v_raw - v_defender_extras
+            v_hit = v_after_cancel > 0
+            v_net = v_after_cancel + _k0 if v_hit else 0
+            v_damage = v_net if _k1 else 0
+            v_condition_points = _rt_floordiv(v_net, _k3) if _k2 else 0
+            return (v_hit, v_net, v_damage, _o3, _k4 if v_condition_points > 0 else '', v_condition_points, _o6, _o7, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
-        v_raw = max(0, v_dice) if coup_de_grace else _rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
+        _maybe_rand = getattr(dice, "random", None)
+        v_raw = max(0, v_dice) if coup_de_grace else _rt_pool_successes(_die, v_dice, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_dice, 10, 8, 10)
         v_after_cancel = v_raw - v_defender_extras
         v_hit = v_after_cancel > 0
-        v_net = v_after_cancel + _h0 if v_hit else 0
-        v_damage = v_net if _h1 or not _h2 else 0
-        v_condition_points = _rt_floordiv(v_net, _h3) if _h2 and _h3 > 0 else 0
-        return (v_hit, v_net, v_damage, _o3, _h4 if v_condition_points > 0 else '', v_condition_points, _o6, _o7, )
+        v_net = v_after_cancel + _k0 if v_hit else 0
+        v_damage = v_net if _k1 else 0
+        v_condition_points = _rt_floordiv(v_net, _k3) if _k2 else 0
+        return (v_hit, v_net, v_damage, _o3, _k4 if v_condition_points > 0 else '', v_condition_points, _o6, _o7, )
 
     return _roll
 
@@ -633,7 +643,7 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
         raise OneHandBow('“' + weapon.name + '”无法单手使用')
     v_ranged = weapon.attack_type.ranged
     v_effective_requirement = weapon.strength - (1 if v_hands_used == 2 and weapon.hands == 1 else 0) + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase) if v_hands_used == 1 and weapon.hands == 2 else 0)
-    v_strength_short = max(0, v_effective_requirement - attacker.strength)
+    v_strength_short = (v_effective_requirement - attacker.strength if v_effective_requirement - attacker.strength > 0 else 0)
     v_base_range = weapon.base_range if weapon.base_range > 0 else 10
     v_range_multiplier = max(1, weapon.attack_type.range_multiplier(attacker, weapon.attack_type) - weapon.attack_type.multiplier_loss_per_short_point * v_strength_short)
     v_max_range = v_base_range * v_range_multiplier if v_ranged else 0
@@ -678,7 +688,7 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     v_defender_extras = (defender.basic_extras if v_basic_left > 0 or v_keep_extras else 0) + (defender.armor_extras if v_armor_left > 0 or v_keep_extras else 0) + (defender.parry_extras if v_parry_left > 0 or v_keep_extras else 0) + (defender.cover_extras if v_cover_left > 0 or v_keep_extras else 0) + (defender.dodge_extras if v_dodge_left > 0 or v_keep_extras else 0)
     v_remaining_defense = v_basic_left + v_armor_left + v_parry_left + v_cover_left + v_dodge_left
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) - v_range_penalty - v_weak_range_penalty - v_strength_penalty - weapon.oversize_penalty + v_aim_bonus + v_charge_bonus + (2 if power_attack else 0) + (3 if willpower else 0) - v_called_penalty + (2 if defender.prone and not v_ranged else 0) + other_bonus
-    v_dice = max(0, v_attack_pool - v_remaining_defense)
+    v_dice = (v_attack_pool - v_remaining_defense if v_attack_pool - v_remaining_defense > 0 else 0)
     _d42 = _rt_all_succeed_distribution(v_dice) if coup_de_grace else _rt_pool_distribution(v_dice, 10, 8, 10)
     _b.drop(_p0 * _d42.dropped)
     for v_raw, _q42 in _d42.items():
@@ -710,7 +720,7 @@ class BombardResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -755,7 +765,7 @@ def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     v_remaining_defense = (0 if defender.flat_footed or defender.helpless else defender.basic_defense) + defender.armor_defense + defender.parry_defense + defender.cover_defense + defender.dodge_defense
     v_defender_extras = defender.basic_extras + defender.armor_extras + defender.parry_extras + defender.cover_extras + defender.dodge_extras
     if v_small:
-        _r10 = _rt_roll_pool(_source, _POOL, max(0, v_attack_pool), attacker.attack_extras, False)
+        _r10 = _rt_roll_pool(_source, _POOL, (v_attack_pool if v_attack_pool > 0 else 0), attacker.attack_extras, False)
         _rolls.append(_r10)
         v_attack_successes = _r10.successes
         _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('炮击鉴定（对豁免）', _r10), (("command", _r10.command), ("faces", _r10.faces), ('attack_successes', v_attack_successes))))
@@ -769,7 +779,7 @@ def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     else:
         v_save_successes = 0
     if not v_small:
-        _r12 = _rt_roll_pool(_source, _POOL, max(0, v_attack_pool - v_remaining_defense), attacker.attack_extras, False)
+        _r12 = _rt_roll_pool(_source, _POOL, (v_attack_pool - v_remaining_defense if v_attack_pool - v_remaining_defense > 0 else 0), attacker.attack_extras, False)
         _rolls.append(_r12)
         v_defense_successes = _r12.successes
         _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('炮击鉴定（对防御）', _r12), (("command", _r12.command), ("faces", _r12.faces), ('defense_successes', v_defense_successes))))
@@ -789,7 +799,7 @@ def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
 def bombard_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, vehicle_mounted: bool = False, other_bonus: int = 0, dice: DiceSource) -> Tuple[bool, int, str, bool]:
     """炮击: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
+    _maybe_rand = getattr(dice, "random", None)
     if not (weapon.bombard_damage > 0):
         raise NotABombard('“' + weapon.name + '”没有【炮击】特性')
     v_base_range = weapon.base_range if weapon.base_range > 0 else 10
@@ -802,15 +812,15 @@ def bombard_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, di
     v_remaining_defense = (0 if defender.flat_footed or defender.helpless else defender.basic_defense) + defender.armor_defense + defender.parry_defense + defender.cover_defense + defender.dodge_defense
     v_defender_extras = defender.basic_extras + defender.armor_extras + defender.parry_extras + defender.cover_extras + defender.dodge_extras
     if v_small:
-        v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
+        v_attack_successes = _rt_pool_successes(_die, (v_attack_pool if v_attack_pool > 0 else 0), 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, (v_attack_pool if v_attack_pool > 0 else 0), 10, 8, 10)
     else:
         v_attack_successes = 0
     if v_small:
-        v_save_successes = _rt_pool_successes(_die, defender.reflex_save, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.reflex_save, 10, 8, 10)
+        v_save_successes = _rt_pool_successes(_die, defender.reflex_save, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, defender.reflex_save, 10, 8, 10)
     else:
         v_save_successes = 0
     if not v_small:
-        v_defense_successes = _rt_pool_successes(_die, max(0, v_attack_pool - v_remaining_defense), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool - v_remaining_defense), 10, 8, 10)
+        v_defense_successes = _rt_pool_successes(_die, (v_attack_pool - v_remaining_defense if v_attack_pool - v_remaining_defense > 0 else 0), 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, (v_attack_pool - v_remaining_defense if v_attack_pool - v_remaining_defense > 0 else 0), 10, 8, 10)
     else:
         v_defense_successes = 0
     v_hit = v_attack_successes + attacker.attack_extras - v_save_successes - defender.save_extras > 0 if v_small else v_defense_successes - v_defender_extras > 0
@@ -846,30 +856,51 @@ def bombard_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
     v_small = defender.size < 10
     v_remaining_defense = (0 if defender.flat_footed or defender.helpless else defender.basic_defense) + defender.armor_defense + defender.parry_defense + defender.cover_defense + defender.dodge_defense
     v_defender_extras = defender.basic_extras + defender.armor_extras + defender.parry_extras + defender.cover_extras + defender.dodge_extras
-    _h0 = attacker.attack_extras
-    _h1 = defender.reflex_save
-    _h2 = defender.save_extras
-    _h3 = weapon.bombard_damage
+    _k0 = (v_attack_pool if v_attack_pool > 0 else 0)
+    _k1 = attacker.attack_extras
+    _k2 = defender.reflex_save
+    _k3 = defender.save_extras
+    _k4 = (v_attack_pool - v_remaining_defense if v_attack_pool - v_remaining_defense > 0 else 0)
+    _k5 = not v_small
+    _k6 = weapon.bombard_damage
     _o2 = 'pierce'
     _o3 = v_small
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, str, bool]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            if v_small:
+                v_attack_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
+            else:
+                v_attack_successes = 0
+            if v_small:
+                v_save_successes = _rt_pool_successes_random(_rand, _k2, 10, 8, 10)
+            else:
+                v_save_successes = 0
+            if _k5:
+                v_defense_successes = _rt_pool_successes_random(_rand, _k4, 10, 8, 10)
+            else:
+                v_defense_successes = 0
+            v_hit = v_attack_successes + _k1 - v_save_successes - _k3 > 0 if v_small else v_defense_successes - v_defender_extras > 0
+            v_damage = _k6 if v_hit else 0
+            return (v_hit, v_damage, _o2, _o3, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
+        _maybe_rand = getattr(dice, "random", None)
         if v_small:
-            v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
+            v_attack_successes = _rt_pool_successes(_die, _k0, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k0, 10, 8, 10)
         else:
             v_attack_successes = 0
         if v_small:
-            v_save_successes = _rt_pool_successes(_die, _h1, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, _h1, 10, 8, 10)
+            v_save_successes = _rt_pool_successes(_die, _k2, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k2, 10, 8, 10)
         else:
             v_save_successes = 0
-        if not v_small:
-            v_defense_successes = _rt_pool_successes(_die, max(0, v_attack_pool - v_remaining_defense), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool - v_remaining_defense), 10, 8, 10)
+        if _k5:
+            v_defense_successes = _rt_pool_successes(_die, _k4, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k4, 10, 8, 10)
         else:
             v_defense_successes = 0
-        v_hit = v_attack_successes + _h0 - v_save_successes - _h2 > 0 if v_small else v_defense_successes - v_defender_extras > 0
-        v_damage = _h3 if v_hit else 0
+        v_hit = v_attack_successes + _k1 - v_save_successes - _k3 > 0 if v_small else v_defense_successes - v_defender_extras > 0
+        v_damage = _k6 if v_hit else 0
         return (v_hit, v_damage, _o2, _o3, )
 
     return _roll
@@ -904,7 +935,7 @@ def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     v_small = defender.size < 10
     v_remaining_defense = (0 if defender.flat_footed or defender.helpless else defender.basic_defense) + defender.armor_defense + defender.parry_defense + defender.cover_defense + defender.dodge_defense
     v_defender_extras = defender.basic_extras + defender.armor_extras + defender.parry_extras + defender.cover_extras + defender.dodge_extras
-    _d10 = (_rt_pool_distribution(max(0, v_attack_pool), 10, 8, 10)) if v_small else _rt_CERTAIN_ZERO
+    _d10 = (_rt_pool_distribution((v_attack_pool if v_attack_pool > 0 else 0), 10, 8, 10)) if v_small else _rt_CERTAIN_ZERO
     _b.drop(_p0 * _d10.dropped)
     for v_attack_successes, _q10 in _d10.items():
         _p1 = _p0 * _q10
@@ -912,7 +943,7 @@ def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
         _b.drop(_p1 * _d11.dropped)
         for v_save_successes, _q11 in _d11.items():
             _p2 = _p1 * _q11
-            _d12 = (_rt_pool_distribution(max(0, v_attack_pool - v_remaining_defense), 10, 8, 10)) if not v_small else _rt_CERTAIN_ZERO
+            _d12 = (_rt_pool_distribution((v_attack_pool - v_remaining_defense if v_attack_pool - v_remaining_defense > 0 else 0), 10, 8, 10)) if (not v_small) else _rt_CERTAIN_ZERO
             _b.drop(_p2 * _d12.dropped)
             for v_defense_successes, _q12 in _d12.items():
                 _p3 = _p2 * _q12
@@ -937,7 +968,7 @@ class ParryResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -988,6 +1019,10 @@ def parry_prepare(defender: Combatant, weapon: Union[Weapon, str, None] = None) 
     _o0 = v_bonus
 
     def _roll(dice: DiceSource) -> Tuple[int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, )
         _die = dice.die
         return (_o0, )
 
@@ -1026,7 +1061,7 @@ class ActiveCoverResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1051,7 +1086,7 @@ def active_cover(defender: Combatant, *, cover_size: int = 0, shield: Union[Weap
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_full = not shield.given and cover_size >= 2 * defender.size
-    v_cover = shield.parry if shield.given else max(0, 5 - (defender.size - cover_size))
+    v_cover = shield.parry if shield.given else (5 - (defender.size - cover_size) if 5 - (defender.size - cover_size) > 0 else 0)
     _trace.append(_rt_TraceStep("let", '掩蔽值' + str(v_cover), (('cover', v_cover),)))
     return ActiveCoverResult(v_cover, v_full, tuple(_rolls), tuple(_trace))
 
@@ -1060,7 +1095,7 @@ def active_cover_fast(defender: Combatant, *, cover_size: int = 0, shield: Weapo
     """主动掩蔽: outcome only, no trace and no input checks."""
     _die = dice.die
     v_full = not shield.given and cover_size >= 2 * defender.size
-    v_cover = shield.parry if shield.given else max(0, 5 - (defender.size - cover_size))
+    v_cover = shield.parry if shield.given else (5 - (defender.size - cover_size) if 5 - (defender.size - cover_size) > 0 else 0)
     return (v_cover, v_full,)
 
 
@@ -1075,11 +1110,15 @@ def active_cover_prepare(defender: Combatant, *, cover_size: int = 0, shield: Un
     if shield.not_specified is not None:
         _rt_require_specified(shield, '格挡物品')
     v_full = not shield.given and cover_size >= 2 * defender.size
-    v_cover = shield.parry if shield.given else max(0, 5 - (defender.size - cover_size))
+    v_cover = shield.parry if shield.given else (5 - (defender.size - cover_size) if 5 - (defender.size - cover_size) > 0 else 0)
     _o0 = v_cover
     _o1 = v_full
 
     def _roll(dice: DiceSource) -> Tuple[int, bool]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, _o1, )
         _die = dice.die
         return (_o0, _o1, )
 
@@ -1098,7 +1137,7 @@ def active_cover_odds(defender: Combatant, *, cover_size: int = 0, shield: Union
     _b = OddsBuilder(ACTIVE_COVER_FIELDS)
     _p0 = 1.0
     v_full = not shield.given and cover_size >= 2 * defender.size
-    v_cover = shield.parry if shield.given else max(0, 5 - (defender.size - cover_size))
+    v_cover = shield.parry if shield.given else (5 - (defender.size - cover_size) if 5 - (defender.size - cover_size) > 0 else 0)
     _b.add((v_cover, v_full,), _p0)
     return _b.build()
 
@@ -1118,7 +1157,7 @@ class TotalDefenseResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1157,6 +1196,10 @@ def total_defense_prepare(defender: Combatant) -> Callable[[DiceSource], Tuple[i
     _o0 = v_bonus
 
     def _roll(dice: DiceSource) -> Tuple[int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, )
         _die = dice.die
         return (_o0, )
 
@@ -1191,7 +1234,7 @@ class WillpowerSpendResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1243,6 +1286,10 @@ def willpower_spend_prepare(character: Combatant, use: int) -> Callable[[DiceSou
     _o2 = use == 4
 
     def _roll(dice: DiceSource) -> Tuple[int, int, bool]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, _o1, _o2, )
         _die = dice.die
         return (_o0, _o1, _o2, )
 
@@ -1282,7 +1329,7 @@ class SaveContestResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1327,7 +1374,7 @@ def save_contest(attack_dice: int, *, attack_extras: int = 0, save_dice: int, sa
     _rolls.append(_r3)
     v_save_successes = _r3.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('豁免鉴定', _r3), (("command", _r3.command), ("faces", _r3.faces), ('save_successes', v_save_successes))))
-    v_net = max(0, v_attack_successes + attack_extras - v_save_successes - save_extras)
+    v_net = (v_attack_successes + attack_extras - v_save_successes - save_extras if v_attack_successes + attack_extras - v_save_successes - save_extras > 0 else 0)
     _trace.append(_rt_TraceStep("let", '攻击' + str(v_attack_successes) + '+' + str(attack_extras) + '减去豁免' + str(v_save_successes) + '+' + str(save_extras) + '，胜出数' + str(v_net), (('net', v_net),)))
     if v_net > 0:
         _trace.append(_rt_TraceStep("note", '造成' + str(v_net) + '点' + damage_type.name + '伤害'))
@@ -1337,10 +1384,10 @@ def save_contest(attack_dice: int, *, attack_extras: int = 0, save_dice: int, sa
 def save_contest_fast(attack_dice: int, *, attack_extras: int = 0, save_dice: int, save_extras: int = 0, speed: int = 0, armor_piercing: int = 0, damage_type: DamageType = DAMAGE_TYPES['mental'], dice: DiceSource) -> Tuple[bool, int, int, str]:
     """攻击与豁免的对抗: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
-    v_attack_successes = _rt_pool_successes(_die, attack_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, attack_dice, 10, 8, 10)
-    v_save_successes = _rt_pool_successes(_die, save_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, save_dice, 10, 8, 10)
-    v_net = max(0, v_attack_successes + attack_extras - v_save_successes - save_extras)
+    _maybe_rand = getattr(dice, "random", None)
+    v_attack_successes = _rt_pool_successes(_die, attack_dice, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, attack_dice, 10, 8, 10)
+    v_save_successes = _rt_pool_successes(_die, save_dice, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, save_dice, 10, 8, 10)
+    v_net = (v_attack_successes + attack_extras - v_save_successes - save_extras if v_attack_successes + attack_extras - v_save_successes - save_extras > 0 else 0)
     return (v_net > 0, v_net, v_net, damage_type.id,)
 
 
@@ -1366,11 +1413,18 @@ def save_contest_prepare(attack_dice: int, *, attack_extras: int = 0, save_dice:
     _o3 = damage_type.id
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int, str]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_attack_successes = _rt_pool_successes_random(_rand, attack_dice, 10, 8, 10)
+            v_save_successes = _rt_pool_successes_random(_rand, save_dice, 10, 8, 10)
+            v_net = (v_attack_successes + attack_extras - v_save_successes - save_extras if v_attack_successes + attack_extras - v_save_successes - save_extras > 0 else 0)
+            return (v_net > 0, v_net, v_net, _o3, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
-        v_attack_successes = _rt_pool_successes(_die, attack_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, attack_dice, 10, 8, 10)
-        v_save_successes = _rt_pool_successes(_die, save_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, save_dice, 10, 8, 10)
-        v_net = max(0, v_attack_successes + attack_extras - v_save_successes - save_extras)
+        _maybe_rand = getattr(dice, "random", None)
+        v_attack_successes = _rt_pool_successes(_die, attack_dice, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, attack_dice, 10, 8, 10)
+        v_save_successes = _rt_pool_successes(_die, save_dice, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, save_dice, 10, 8, 10)
+        v_net = (v_attack_successes + attack_extras - v_save_successes - save_extras if v_attack_successes + attack_extras - v_save_successes - save_extras > 0 else 0)
         return (v_net > 0, v_net, v_net, _o3, )
 
     return _roll
@@ -1404,7 +1458,7 @@ def save_contest_odds(attack_dice: int, *, attack_extras: int = 0, save_dice: in
         _b.drop(_p1 * _d3.dropped)
         for v_save_successes, _q3 in _d3.items():
             _p2 = _p1 * _q3
-            v_net = max(0, v_attack_successes + attack_extras - v_save_successes - save_extras)
+            v_net = (v_attack_successes + attack_extras - v_save_successes - save_extras if v_attack_successes + attack_extras - v_save_successes - save_extras > 0 else 0)
             _b.add((v_net > 0, v_net, v_net, damage_type.id,), _p2)
     return _b.build()
 
@@ -1427,7 +1481,7 @@ class TripResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1459,9 +1513,9 @@ def trip(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 
     if not (weapon.natural or weapon.can_trip):
         raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
-    v_leg_bonus = 2 * (max(0, defender.legs - 2) // 2)
-    v_defend_pool = max(defender.dexterity, defender.strength) + defender.athletics + defender.balance + v_leg_bonus
-    _r5 = _rt_roll_pool(_source, _POOL, max(0, v_attack_pool), attacker.attack_extras, False)
+    v_leg_bonus = 2 * ((defender.legs - 2 if defender.legs - 2 > 0 else 0) // 2)
+    v_defend_pool = (defender.strength if defender.strength > defender.dexterity else defender.dexterity) + defender.athletics + defender.balance + v_leg_bonus
+    _r5 = _rt_roll_pool(_source, _POOL, (v_attack_pool if v_attack_pool > 0 else 0), attacker.attack_extras, False)
     _rolls.append(_r5)
     v_attack_successes = _r5.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('绊摔检定', _r5), (("command", _r5.command), ("faces", _r5.faces), ('attack_successes', v_attack_successes))))
@@ -1475,23 +1529,23 @@ def trip(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 
         _trace.append(_rt_TraceStep("note", '对方倒地'))
     if v_success and flying:
         _trace.append(_rt_TraceStep("note", '对方失速：下一轮飞行速度−' + str(v_net)))
-    return TripResult(v_success, max(0, v_net), v_success and not flying, max(0, v_net) if flying else 0, tuple(_rolls), tuple(_trace))
+    return TripResult(v_success, (v_net if v_net > 0 else 0), v_success and not flying, (v_net if v_net > 0 else 0) if flying else 0, tuple(_rolls), tuple(_trace))
 
 
 def trip_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = WEAPONS['fist'], *, flying: bool = False, dice: DiceSource) -> Tuple[bool, int, bool, int]:
     """绊摔: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
+    _maybe_rand = getattr(dice, "random", None)
     if not (weapon.natural or weapon.can_trip):
         raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
-    v_leg_bonus = 2 * (max(0, defender.legs - 2) // 2)
-    v_defend_pool = max(defender.dexterity, defender.strength) + defender.athletics + defender.balance + v_leg_bonus
-    v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
-    v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_defend_pool, 10, 8, 10)
+    v_leg_bonus = 2 * ((defender.legs - 2 if defender.legs - 2 > 0 else 0) // 2)
+    v_defend_pool = (defender.strength if defender.strength > defender.dexterity else defender.dexterity) + defender.athletics + defender.balance + v_leg_bonus
+    v_attack_successes = _rt_pool_successes(_die, (v_attack_pool if v_attack_pool > 0 else 0), 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, (v_attack_pool if v_attack_pool > 0 else 0), 10, 8, 10)
+    v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_defend_pool, 10, 8, 10)
     v_net = v_attack_successes + attacker.attack_extras - v_defend_successes
     v_success = v_net > 0
-    return (v_success, max(0, v_net), v_success and not flying, max(0, v_net) if flying else 0,)
+    return (v_success, (v_net if v_net > 0 else 0), v_success and not flying, (v_net if v_net > 0 else 0) if flying else 0,)
 
 
 def trip_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *, flying: bool = False) -> Callable[[DiceSource], Tuple[bool, int, bool, int]]:
@@ -1510,18 +1564,29 @@ def trip_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     if not (weapon.natural or weapon.can_trip):
         raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
-    v_leg_bonus = 2 * (max(0, defender.legs - 2) // 2)
-    v_defend_pool = max(defender.dexterity, defender.strength) + defender.athletics + defender.balance + v_leg_bonus
-    _h0 = attacker.attack_extras
+    v_leg_bonus = 2 * ((defender.legs - 2 if defender.legs - 2 > 0 else 0) // 2)
+    v_defend_pool = (defender.strength if defender.strength > defender.dexterity else defender.dexterity) + defender.athletics + defender.balance + v_leg_bonus
+    _k0 = (v_attack_pool if v_attack_pool > 0 else 0)
+    _k1 = attacker.attack_extras
+    _k2 = not flying
+    _k3 = flying
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, bool, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_attack_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
+            v_defend_successes = _rt_pool_successes_random(_rand, v_defend_pool, 10, 8, 10)
+            v_net = v_attack_successes + _k1 - v_defend_successes
+            v_success = v_net > 0
+            return (v_success, (v_net if v_net > 0 else 0), _k2 and v_success, (v_net if v_net > 0 else 0) if flying else 0, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
-        v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
-        v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_defend_pool, 10, 8, 10)
-        v_net = v_attack_successes + _h0 - v_defend_successes
+        _maybe_rand = getattr(dice, "random", None)
+        v_attack_successes = _rt_pool_successes(_die, _k0, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k0, 10, 8, 10)
+        v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_defend_pool, 10, 8, 10)
+        v_net = v_attack_successes + _k1 - v_defend_successes
         v_success = v_net > 0
-        return (v_success, max(0, v_net), v_success and not flying, max(0, v_net) if flying else 0, )
+        return (v_success, (v_net if v_net > 0 else 0), _k2 and v_success, (v_net if v_net > 0 else 0) if flying else 0, )
 
     return _roll
 
@@ -1543,9 +1608,9 @@ def trip_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
     if not (weapon.natural or weapon.can_trip):
         raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
-    v_leg_bonus = 2 * (max(0, defender.legs - 2) // 2)
-    v_defend_pool = max(defender.dexterity, defender.strength) + defender.athletics + defender.balance + v_leg_bonus
-    _d5 = _rt_pool_distribution(max(0, v_attack_pool), 10, 8, 10)
+    v_leg_bonus = 2 * ((defender.legs - 2 if defender.legs - 2 > 0 else 0) // 2)
+    v_defend_pool = (defender.strength if defender.strength > defender.dexterity else defender.dexterity) + defender.athletics + defender.balance + v_leg_bonus
+    _d5 = _rt_pool_distribution((v_attack_pool if v_attack_pool > 0 else 0), 10, 8, 10)
     _b.drop(_p0 * _d5.dropped)
     for v_attack_successes, _q5 in _d5.items():
         _p1 = _p0 * _q5
@@ -1555,7 +1620,7 @@ def trip_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
             _p2 = _p1 * _q6
             v_net = v_attack_successes + attacker.attack_extras - v_defend_successes
             v_success = v_net > 0
-            _b.add((v_success, max(0, v_net), v_success and not flying, max(0, v_net) if flying else 0,), _p2)
+            _b.add((v_success, (v_net if v_net > 0 else 0), v_success and not flying, (v_net if v_net > 0 else 0) if flying else 0,), _p2)
     return _b.build()
 
 
@@ -1578,7 +1643,7 @@ class BullRushResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1610,8 +1675,8 @@ def bull_rush(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0) - (2 if returned else 0)
-    v_defend_pool = max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
-    _r3 = _rt_roll_pool(_source, _POOL, max(0, v_attack_pool), attacker.attack_extras, False)
+    v_defend_pool = (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + defender.athletics + defender.balance
+    _r3 = _rt_roll_pool(_source, _POOL, (v_attack_pool if v_attack_pool > 0 else 0), attacker.attack_extras, False)
     _rolls.append(_r3)
     v_attack_successes = _r3.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('冲撞检定', _r3), (("command", _r3.command), ("faces", _r3.faces), ('attack_successes', v_attack_successes))))
@@ -1628,21 +1693,21 @@ def bull_rush(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
         _trace.append(_rt_TraceStep("note", '对方被击退' + str(v_push) + '米'))
     if not v_success:
         _trace.append(_rt_TraceStep("note", '对方抵挡了冲撞，可以用反射动作反冲撞（发起者−2DP）'))
-    return BullRushResult(v_success, max(0, v_net), v_success and knock_down, v_push, not v_success, tuple(_rolls), tuple(_trace))
+    return BullRushResult(v_success, (v_net if v_net > 0 else 0), v_success and knock_down, v_push, not v_success, tuple(_rolls), tuple(_trace))
 
 
 def bull_rush_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = _NO_WEAPON, *, knock_down: bool = False, returned: bool = False, dice: DiceSource) -> Tuple[bool, int, bool, int, bool]:
     """冲撞: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
+    _maybe_rand = getattr(dice, "random", None)
     v_attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0) - (2 if returned else 0)
-    v_defend_pool = max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
-    v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
-    v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_defend_pool, 10, 8, 10)
+    v_defend_pool = (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + defender.athletics + defender.balance
+    v_attack_successes = _rt_pool_successes(_die, (v_attack_pool if v_attack_pool > 0 else 0), 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, (v_attack_pool if v_attack_pool > 0 else 0), 10, 8, 10)
+    v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_defend_pool, 10, 8, 10)
     v_net = v_attack_successes + attacker.attack_extras - v_defend_successes
     v_success = v_net > 0
     v_push = 1 + _rt_floordiv(v_net, 3) if v_success and not knock_down else 0
-    return (v_success, max(0, v_net), v_success and knock_down, v_push, not v_success,)
+    return (v_success, (v_net if v_net > 0 else 0), v_success and knock_down, v_push, not v_success,)
 
 
 def bull_rush_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str, None] = None, *, knock_down: bool = False, returned: bool = False) -> Callable[[DiceSource], Tuple[bool, int, bool, int, bool]]:
@@ -1660,18 +1725,30 @@ def bull_rush_prepare(attacker: Combatant, defender: Combatant, weapon: Union[We
     if type(returned) is not bool:
         _rt_check_bool('反冲撞', returned)
     v_attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0) - (2 if returned else 0)
-    v_defend_pool = max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
-    _h0 = attacker.attack_extras
+    v_defend_pool = (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + defender.athletics + defender.balance
+    _k0 = (v_attack_pool if v_attack_pool > 0 else 0)
+    _k1 = attacker.attack_extras
+    _k2 = not knock_down
+    _k3 = knock_down
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, bool, int, bool]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_attack_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
+            v_defend_successes = _rt_pool_successes_random(_rand, v_defend_pool, 10, 8, 10)
+            v_net = v_attack_successes + _k1 - v_defend_successes
+            v_success = v_net > 0
+            v_push = 1 + _rt_floordiv(v_net, 3) if _k2 and v_success else 0
+            return (v_success, (v_net if v_net > 0 else 0), _k3 and v_success, v_push, not v_success, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
-        v_attack_successes = _rt_pool_successes(_die, max(0, v_attack_pool), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_attack_pool), 10, 8, 10)
-        v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_defend_pool, 10, 8, 10)
-        v_net = v_attack_successes + _h0 - v_defend_successes
+        _maybe_rand = getattr(dice, "random", None)
+        v_attack_successes = _rt_pool_successes(_die, _k0, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k0, 10, 8, 10)
+        v_defend_successes = _rt_pool_successes(_die, v_defend_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_defend_pool, 10, 8, 10)
+        v_net = v_attack_successes + _k1 - v_defend_successes
         v_success = v_net > 0
-        v_push = 1 + _rt_floordiv(v_net, 3) if v_success and not knock_down else 0
-        return (v_success, max(0, v_net), v_success and knock_down, v_push, not v_success, )
+        v_push = 1 + _rt_floordiv(v_net, 3) if _k2 and v_success else 0
+        return (v_success, (v_net if v_net > 0 else 0), _k3 and v_success, v_push, not v_success, )
 
     return _roll
 
@@ -1692,8 +1769,8 @@ def bull_rush_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     _b = OddsBuilder(BULL_RUSH_FIELDS)
     _p0 = 1.0
     v_attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0) - (2 if returned else 0)
-    v_defend_pool = max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
-    _d3 = _rt_pool_distribution(max(0, v_attack_pool), 10, 8, 10)
+    v_defend_pool = (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + defender.athletics + defender.balance
+    _d3 = _rt_pool_distribution((v_attack_pool if v_attack_pool > 0 else 0), 10, 8, 10)
     _b.drop(_p0 * _d3.dropped)
     for v_attack_successes, _q3 in _d3.items():
         _p1 = _p0 * _q3
@@ -1704,7 +1781,7 @@ def bull_rush_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
             v_net = v_attack_successes + attacker.attack_extras - v_defend_successes
             v_success = v_net > 0
             v_push = 1 + _rt_floordiv(v_net, 3) if v_success and not knock_down else 0
-            _b.add((v_success, max(0, v_net), v_success and knock_down, v_push, not v_success,), _p2)
+            _b.add((v_success, (v_net if v_net > 0 else 0), v_success and knock_down, v_push, not v_success,), _p2)
     return _b.build()
 
 
@@ -1727,7 +1804,7 @@ class GrappleResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1759,14 +1836,14 @@ def grapple(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     _rolls: List[Any] = []
     if not (held_item_size < 0 or held_item_size <= attacker.size - 3 or weapon.can_grapple):
         raise TooManyHandsFree('只有空手或持有体积不大于自身体积−3的物品时才能擒抱')
-    v_touch_pool = max(attacker.strength, attacker.dexterity) + attacker.martial + attacker.specialty + (weapon.damage if weapon.can_grapple else 0)
+    v_touch_pool = (attacker.dexterity if attacker.dexterity > attacker.strength else attacker.strength) + attacker.martial + attacker.specialty + (weapon.damage if weapon.can_grapple else 0)
     _r3 = _rt_roll_pool(_source, _POOL, v_touch_pool, attacker.attack_extras, False)
     _rolls.append(_r3)
     v_touch = _r3.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('擒抱接触', _r3), (("command", _r3.command), ("faces", _r3.faces), ('touch', v_touch))))
     v_touched = v_touch + attacker.attack_extras >= 1
     v_contest_pool = attacker.strength + attacker.martial + attacker.specialty
-    v_resist_pool = max(defender.strength + defender.martial + defender.specialty, defender.reflex_save)
+    v_resist_pool = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty else defender.strength + defender.martial + defender.specialty)
     if v_touched:
         _r7 = _rt_roll_pool(_source, _POOL, v_contest_pool, 0, False)
         _rolls.append(_r7)
@@ -1788,32 +1865,32 @@ def grapple(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
         _trace.append(_rt_TraceStep("note", '擒抱成功，失败方在攻击、格挡与需要肢体动作的能力上−' + str(v_net)))
     if v_success and v_cling:
         _trace.append(_rt_TraceStep("note", '攀附成功：攀附者单方面附着在对方身上，随其移动'))
-    return GrappleResult(v_success, v_touched, max(0, v_net), v_success and v_cling, v_net if v_success else 0, tuple(_rolls), tuple(_trace))
+    return GrappleResult(v_success, v_touched, (v_net if v_net > 0 else 0), v_success and v_cling, v_net if v_success else 0, tuple(_rolls), tuple(_trace))
 
 
 def grapple_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = WEAPONS['fist'], *, held_item_size: int = -1, dice: DiceSource) -> Tuple[bool, bool, int, bool, int]:
     """擒抱: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
+    _maybe_rand = getattr(dice, "random", None)
     if not (held_item_size < 0 or held_item_size <= attacker.size - 3 or weapon.can_grapple):
         raise TooManyHandsFree('只有空手或持有体积不大于自身体积−3的物品时才能擒抱')
-    v_touch_pool = max(attacker.strength, attacker.dexterity) + attacker.martial + attacker.specialty + (weapon.damage if weapon.can_grapple else 0)
-    v_touch = _rt_pool_successes(_die, v_touch_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_touch_pool, 10, 8, 10)
+    v_touch_pool = (attacker.dexterity if attacker.dexterity > attacker.strength else attacker.strength) + attacker.martial + attacker.specialty + (weapon.damage if weapon.can_grapple else 0)
+    v_touch = _rt_pool_successes(_die, v_touch_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_touch_pool, 10, 8, 10)
     v_touched = v_touch + attacker.attack_extras >= 1
     v_contest_pool = attacker.strength + attacker.martial + attacker.specialty
-    v_resist_pool = max(defender.strength + defender.martial + defender.specialty, defender.reflex_save)
+    v_resist_pool = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty else defender.strength + defender.martial + defender.specialty)
     if v_touched:
-        v_hold = _rt_pool_successes(_die, v_contest_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_contest_pool, 10, 8, 10)
+        v_hold = _rt_pool_successes(_die, v_contest_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_contest_pool, 10, 8, 10)
     else:
         v_hold = 0
     if v_touched:
-        v_resist = _rt_pool_successes(_die, v_resist_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_resist_pool, 10, 8, 10)
+        v_resist = _rt_pool_successes(_die, v_resist_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_resist_pool, 10, 8, 10)
     else:
         v_resist = 0
     v_net = v_hold - v_resist if v_touched else 0
     v_success = v_touched and v_net > 0
     v_cling = attacker.size * 4 < defender.size
-    return (v_success, v_touched, max(0, v_net), v_success and v_cling, v_net if v_success else 0,)
+    return (v_success, v_touched, (v_net if v_net > 0 else 0), v_success and v_cling, v_net if v_success else 0,)
 
 
 def grapple_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *, held_item_size: int = -1) -> Callable[[DiceSource], Tuple[bool, bool, int, bool, int]]:
@@ -1831,28 +1908,46 @@ def grapple_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
         _rt_check_int('手持物品体积', held_item_size, -1, 40)
     if not (held_item_size < 0 or held_item_size <= attacker.size - 3 or weapon.can_grapple):
         raise TooManyHandsFree('只有空手或持有体积不大于自身体积−3的物品时才能擒抱')
-    v_touch_pool = max(attacker.strength, attacker.dexterity) + attacker.martial + attacker.specialty + (weapon.damage if weapon.can_grapple else 0)
+    v_touch_pool = (attacker.dexterity if attacker.dexterity > attacker.strength else attacker.strength) + attacker.martial + attacker.specialty + (weapon.damage if weapon.can_grapple else 0)
     v_contest_pool = attacker.strength + attacker.martial + attacker.specialty
-    v_resist_pool = max(defender.strength + defender.martial + defender.specialty, defender.reflex_save)
+    v_resist_pool = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty else defender.strength + defender.martial + defender.specialty)
     v_cling = attacker.size * 4 < defender.size
-    _h0 = attacker.attack_extras
+    _k0 = attacker.attack_extras
+    _k1 = not v_cling
+    _k2 = v_cling
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int, bool, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_touch = _rt_pool_successes_random(_rand, v_touch_pool, 10, 8, 10)
+            v_touched = v_touch + _k0 >= 1
+            if v_touched:
+                v_hold = _rt_pool_successes_random(_rand, v_contest_pool, 10, 8, 10)
+            else:
+                v_hold = 0
+            if v_touched:
+                v_resist = _rt_pool_successes_random(_rand, v_resist_pool, 10, 8, 10)
+            else:
+                v_resist = 0
+            v_net = v_hold - v_resist if v_touched else 0
+            v_success = v_touched and v_net > 0
+            return (v_success, v_touched, (v_net if v_net > 0 else 0), _k2 and v_success, v_net if v_success else 0, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
-        v_touch = _rt_pool_successes(_die, v_touch_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_touch_pool, 10, 8, 10)
-        v_touched = v_touch + _h0 >= 1
+        _maybe_rand = getattr(dice, "random", None)
+        v_touch = _rt_pool_successes(_die, v_touch_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_touch_pool, 10, 8, 10)
+        v_touched = v_touch + _k0 >= 1
         if v_touched:
-            v_hold = _rt_pool_successes(_die, v_contest_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_contest_pool, 10, 8, 10)
+            v_hold = _rt_pool_successes(_die, v_contest_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_contest_pool, 10, 8, 10)
         else:
             v_hold = 0
         if v_touched:
-            v_resist = _rt_pool_successes(_die, v_resist_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_resist_pool, 10, 8, 10)
+            v_resist = _rt_pool_successes(_die, v_resist_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_resist_pool, 10, 8, 10)
         else:
             v_resist = 0
         v_net = v_hold - v_resist if v_touched else 0
         v_success = v_touched and v_net > 0
-        return (v_success, v_touched, max(0, v_net), v_success and v_cling, v_net if v_success else 0, )
+        return (v_success, v_touched, (v_net if v_net > 0 else 0), _k2 and v_success, v_net if v_success else 0, )
 
     return _roll
 
@@ -1873,14 +1968,14 @@ def grapple_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     _p0 = 1.0
     if not (held_item_size < 0 or held_item_size <= attacker.size - 3 or weapon.can_grapple):
         raise TooManyHandsFree('只有空手或持有体积不大于自身体积−3的物品时才能擒抱')
-    v_touch_pool = max(attacker.strength, attacker.dexterity) + attacker.martial + attacker.specialty + (weapon.damage if weapon.can_grapple else 0)
+    v_touch_pool = (attacker.dexterity if attacker.dexterity > attacker.strength else attacker.strength) + attacker.martial + attacker.specialty + (weapon.damage if weapon.can_grapple else 0)
     _d3 = _rt_pool_distribution(v_touch_pool, 10, 8, 10)
     _b.drop(_p0 * _d3.dropped)
     for v_touch, _q3 in _d3.items():
         _p1 = _p0 * _q3
         v_touched = v_touch + attacker.attack_extras >= 1
         v_contest_pool = attacker.strength + attacker.martial + attacker.specialty
-        v_resist_pool = max(defender.strength + defender.martial + defender.specialty, defender.reflex_save)
+        v_resist_pool = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty else defender.strength + defender.martial + defender.specialty)
         _d7 = (_rt_pool_distribution(v_contest_pool, 10, 8, 10)) if v_touched else _rt_CERTAIN_ZERO
         _b.drop(_p1 * _d7.dropped)
         for v_hold, _q7 in _d7.items():
@@ -1892,7 +1987,7 @@ def grapple_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
                 v_net = v_hold - v_resist if v_touched else 0
                 v_success = v_touched and v_net > 0
                 v_cling = attacker.size * 4 < defender.size
-                _b.add((v_success, v_touched, max(0, v_net), v_success and v_cling, v_net if v_success else 0,), _p3)
+                _b.add((v_success, v_touched, (v_net if v_net > 0 else 0), v_success and v_cling, v_net if v_success else 0,), _p3)
     return _b.build()
 
 
@@ -1914,7 +2009,7 @@ class PinResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1941,7 +2036,7 @@ def pin(attacker: Combatant, defender: Combatant, *, dice: Optional[DiceSource] 
     _rolls.append(_r1)
     v_hold = _r1.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('压制对抗', _r1), (("command", _r1.command), ("faces", _r1.faces), ('hold', v_hold))))
-    _r2 = _rt_roll_pool(_source, _POOL, max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 0, False)
+    _r2 = _rt_roll_pool(_source, _POOL, (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty else defender.strength + defender.martial + defender.specialty), 0, False)
     _rolls.append(_r2)
     v_resist = _r2.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('挣脱对抗', _r2), (("command", _r2.command), ("faces", _r2.faces), ('resist', v_resist))))
@@ -1949,18 +2044,18 @@ def pin(attacker: Combatant, defender: Combatant, *, dice: Optional[DiceSource] 
     v_success = v_net > 0
     if v_success:
         _trace.append(_rt_TraceStep("note", '对方被压制，进入定身；解除需要成功两次'))
-    return PinResult(v_success, max(0, v_net), v_success and v_net > defender.strength, 2 if v_success else 1, tuple(_rolls), tuple(_trace))
+    return PinResult(v_success, (v_net if v_net > 0 else 0), v_success and v_net > defender.strength, 2 if v_success else 1, tuple(_rolls), tuple(_trace))
 
 
 def pin_fast(attacker: Combatant, defender: Combatant, dice: DiceSource) -> Tuple[bool, int, bool, int]:
     """压制对手: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
-    v_hold = _rt_pool_successes(_die, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
-    v_resist = _rt_pool_successes(_die, max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10)
+    _maybe_rand = getattr(dice, "random", None)
+    v_hold = _rt_pool_successes(_die, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
+    v_resist = _rt_pool_successes(_die, (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty else defender.strength + defender.martial + defender.specialty), 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty else defender.strength + defender.martial + defender.specialty), 10, 8, 10)
     v_net = v_hold - v_resist
     v_success = v_net > 0
-    return (v_success, max(0, v_net), v_success and v_net > defender.strength, 2 if v_success else 1,)
+    return (v_success, (v_net if v_net > 0 else 0), v_success and v_net > defender.strength, 2 if v_success else 1,)
 
 
 def pin_prepare(attacker: Combatant, defender: Combatant) -> Callable[[DiceSource], Tuple[bool, int, bool, int]]:
@@ -1970,22 +2065,26 @@ def pin_prepare(attacker: Combatant, defender: Combatant) -> Callable[[DiceSourc
         _rt_check_type('攻击方', attacker, Combatant)
     if type(defender) is not Combatant:
         _rt_check_type('防御方', defender, Combatant)
-    _h0 = attacker.strength
-    _h1 = attacker.martial
-    _h2 = attacker.specialty
-    _h3 = defender.strength
-    _h4 = defender.martial
-    _h5 = defender.specialty
-    _h6 = defender.reflex_save
+    _k0 = attacker.strength + attacker.martial + attacker.specialty
+    _k1 = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty else defender.strength + defender.martial + defender.specialty)
+    _k2 = defender.strength
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, bool, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_hold = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
+            v_resist = _rt_pool_successes_random(_rand, _k1, 10, 8, 10)
+            v_net = v_hold - v_resist
+            v_success = v_net > 0
+            return (v_success, (v_net if v_net > 0 else 0), v_success and v_net > _k2, 2 if v_success else 1, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
-        v_hold = _rt_pool_successes(_die, _h0 + _h1 + _h2, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, _h0 + _h1 + _h2, 10, 8, 10)
-        v_resist = _rt_pool_successes(_die, max(_h3 + _h4 + _h5, _h6), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(_h3 + _h4 + _h5, _h6), 10, 8, 10)
+        _maybe_rand = getattr(dice, "random", None)
+        v_hold = _rt_pool_successes(_die, _k0, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k0, 10, 8, 10)
+        v_resist = _rt_pool_successes(_die, _k1, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k1, 10, 8, 10)
         v_net = v_hold - v_resist
         v_success = v_net > 0
-        return (v_success, max(0, v_net), v_success and v_net > _h3, 2 if v_success else 1, )
+        return (v_success, (v_net if v_net > 0 else 0), v_success and v_net > _k2, 2 if v_success else 1, )
 
     return _roll
 
@@ -2002,13 +2101,13 @@ def pin_odds(attacker: Combatant, defender: Combatant) -> Odds:
     _b.drop(_p0 * _d1.dropped)
     for v_hold, _q1 in _d1.items():
         _p1 = _p0 * _q1
-        _d2 = _rt_pool_distribution(max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10)
+        _d2 = _rt_pool_distribution((defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty else defender.strength + defender.martial + defender.specialty), 10, 8, 10)
         _b.drop(_p1 * _d2.dropped)
         for v_resist, _q2 in _d2.items():
             _p2 = _p1 * _q2
             v_net = v_hold - v_resist
             v_success = v_net > 0
-            _b.add((v_success, max(0, v_net), v_success and v_net > defender.strength, 2 if v_success else 1,), _p2)
+            _b.add((v_success, (v_net if v_net > 0 else 0), v_success and v_net > defender.strength, 2 if v_success else 1,), _p2)
     return _b.build()
 
 
@@ -2029,7 +2128,7 @@ class FeintResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -2055,7 +2154,7 @@ def feint(attacker: Combatant, defender: Combatant, *, penalty: int = 0, dice: O
     _rolls: List[Any] = []
     if not (not defender.mindless):
         raise FeintImpossible('对没有智力的生物无法使用虚招')
-    _r2 = _rt_roll_pool(_source, _POOL, max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 0, False)
+    _r2 = _rt_roll_pool(_source, _POOL, (attacker.intelligence + attacker.martial + attacker.specialty - penalty if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0), 0, False)
     _rolls.append(_r2)
     v_feint_successes = _r2.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('虚招检定', _r2), (("command", _r2.command), ("faces", _r2.faces), ('feint_successes', v_feint_successes))))
@@ -2065,21 +2164,21 @@ def feint(attacker: Combatant, defender: Combatant, *, penalty: int = 0, dice: O
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('察言观色', _r3), (("command", _r3.command), ("faces", _r3.faces), ('read_successes', v_read_successes))))
     v_net = v_feint_successes - v_read_successes
     v_success = v_net > 0
-    v_parry_penalty = min(v_net, 3) if v_success else 0
+    v_parry_penalty = (3 if 3 < v_net else v_net) if v_success else 0
     return FeintResult(v_success, v_success, v_parry_penalty, tuple(_rolls), tuple(_trace))
 
 
 def feint_fast(attacker: Combatant, defender: Combatant, *, penalty: int = 0, dice: DiceSource) -> Tuple[bool, bool, int]:
     """虚招: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
+    _maybe_rand = getattr(dice, "random", None)
     if not (not defender.mindless):
         raise FeintImpossible('对没有智力的生物无法使用虚招')
-    v_feint_successes = _rt_pool_successes(_die, max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10)
-    v_read_successes = _rt_pool_successes(_die, defender.wisdom + defender.insight, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.wisdom + defender.insight, 10, 8, 10)
+    v_feint_successes = _rt_pool_successes(_die, (attacker.intelligence + attacker.martial + attacker.specialty - penalty if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0), 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, (attacker.intelligence + attacker.martial + attacker.specialty - penalty if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0), 10, 8, 10)
+    v_read_successes = _rt_pool_successes(_die, defender.wisdom + defender.insight, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, defender.wisdom + defender.insight, 10, 8, 10)
     v_net = v_feint_successes - v_read_successes
     v_success = v_net > 0
-    v_parry_penalty = min(v_net, 3) if v_success else 0
+    v_parry_penalty = (3 if 3 < v_net else v_net) if v_success else 0
     return (v_success, v_success, v_parry_penalty,)
 
 
@@ -2094,20 +2193,26 @@ def feint_prepare(attacker: Combatant, defender: Combatant, *, penalty: int = 0)
         _rt_check_int('非类人减值', penalty, 0, 20)
     if not (not defender.mindless):
         raise FeintImpossible('对没有智力的生物无法使用虚招')
-    _h0 = attacker.intelligence
-    _h1 = attacker.martial
-    _h2 = attacker.specialty
-    _h3 = defender.wisdom
-    _h4 = defender.insight
+    _k0 = (attacker.intelligence + attacker.martial + attacker.specialty - penalty if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0)
+    _k1 = defender.wisdom + defender.insight
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_feint_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
+            v_read_successes = _rt_pool_successes_random(_rand, _k1, 10, 8, 10)
+            v_net = v_feint_successes - v_read_successes
+            v_success = v_net > 0
+            v_parry_penalty = (3 if 3 < v_net else v_net) if v_success else 0
+            return (v_success, v_success, v_parry_penalty, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
-        v_feint_successes = _rt_pool_successes(_die, max(0, _h0 + _h1 + _h2 - penalty), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, _h0 + _h1 + _h2 - penalty), 10, 8, 10)
-        v_read_successes = _rt_pool_successes(_die, _h3 + _h4, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, _h3 + _h4, 10, 8, 10)
+        _maybe_rand = getattr(dice, "random", None)
+        v_feint_successes = _rt_pool_successes(_die, _k0, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k0, 10, 8, 10)
+        v_read_successes = _rt_pool_successes(_die, _k1, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k1, 10, 8, 10)
         v_net = v_feint_successes - v_read_successes
         v_success = v_net > 0
-        v_parry_penalty = min(v_net, 3) if v_success else 0
+        v_parry_penalty = (3 if 3 < v_net else v_net) if v_success else 0
         return (v_success, v_success, v_parry_penalty, )
 
     return _roll
@@ -2125,7 +2230,7 @@ def feint_odds(attacker: Combatant, defender: Combatant, *, penalty: int = 0) ->
     _p0 = 1.0
     if not (not defender.mindless):
         raise FeintImpossible('对没有智力的生物无法使用虚招')
-    _d2 = _rt_pool_distribution(max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10)
+    _d2 = _rt_pool_distribution((attacker.intelligence + attacker.martial + attacker.specialty - penalty if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0), 10, 8, 10)
     _b.drop(_p0 * _d2.dropped)
     for v_feint_successes, _q2 in _d2.items():
         _p1 = _p0 * _q2
@@ -2135,7 +2240,7 @@ def feint_odds(attacker: Combatant, defender: Combatant, *, penalty: int = 0) ->
             _p2 = _p1 * _q3
             v_net = v_feint_successes - v_read_successes
             v_success = v_net > 0
-            v_parry_penalty = min(v_net, 3) if v_success else 0
+            v_parry_penalty = (3 if 3 < v_net else v_net) if v_success else 0
             _b.add((v_success, v_success, v_parry_penalty,), _p2)
     return _b.build()
 
@@ -2156,7 +2261,7 @@ class OverrunResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -2184,7 +2289,7 @@ def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acro
     if not (defender.size <= 2 * attacker.size):
         raise OverrunTooBig('只能闯越体积不高于自己两倍的对手')
     v_pool = attacker.dexterity + attacker.athletics + attacker.specialty if acrobatics else attacker.strength + attacker.martial + attacker.specialty
-    v_block_pool = defender.reflex_save if acrobatics else max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
+    v_block_pool = defender.reflex_save if acrobatics else (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + defender.athletics + defender.balance
     _r4 = _rt_roll_pool(_source, _POOL, v_pool, attacker.attack_extras, False)
     _rolls.append(_r4)
     v_mine = _r4.successes
@@ -2223,23 +2328,23 @@ def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acro
 def overrun_fast(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False, dice: DiceSource) -> Tuple[int, bool]:
     """闯越: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
+    _maybe_rand = getattr(dice, "random", None)
     if not (defender.size <= 2 * attacker.size):
         raise OverrunTooBig('只能闯越体积不高于自己两倍的对手')
     v_pool = attacker.dexterity + attacker.athletics + attacker.specialty if acrobatics else attacker.strength + attacker.martial + attacker.specialty
-    v_block_pool = defender.reflex_save if acrobatics else max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
-    v_mine = _rt_pool_successes(_die, v_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_pool, 10, 8, 10)
-    v_b1 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+    v_block_pool = defender.reflex_save if acrobatics else (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + defender.athletics + defender.balance
+    v_mine = _rt_pool_successes(_die, v_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_pool, 10, 8, 10)
+    v_b1 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_block_pool, 10, 8, 10)
     if blockers >= 2:
-        v_b2 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+        v_b2 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_block_pool, 10, 8, 10)
     else:
         v_b2 = 0
     if blockers >= 3:
-        v_b3 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+        v_b3 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_block_pool, 10, 8, 10)
     else:
         v_b3 = 0
     if blockers >= 4:
-        v_b4 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+        v_b4 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_block_pool, 10, 8, 10)
     else:
         v_b4 = 0
     v_total = v_mine + attacker.attack_extras
@@ -2261,28 +2366,54 @@ def overrun_prepare(attacker: Combatant, defender: Combatant, *, blockers: int =
     if not (defender.size <= 2 * attacker.size):
         raise OverrunTooBig('只能闯越体积不高于自己两倍的对手')
     v_pool = attacker.dexterity + attacker.athletics + attacker.specialty if acrobatics else attacker.strength + attacker.martial + attacker.specialty
-    v_block_pool = defender.reflex_save if acrobatics else max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
-    _h0 = attacker.attack_extras
+    v_block_pool = defender.reflex_save if acrobatics else (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + defender.athletics + defender.balance
+    _k0 = attacker.attack_extras
+    _k1 = blockers >= 2
+    _k2 = blockers >= 3
+    _k3 = blockers >= 4
+    _k4 = blockers == 1
+    _k5 = blockers == 2
+    _k6 = blockers == 3
 
     def _roll(dice: DiceSource) -> Tuple[int, bool]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_mine = _rt_pool_successes_random(_rand, v_pool, 10, 8, 10)
+            v_b1 = _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+            if _k1:
+                v_b2 = _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+            else:
+                v_b2 = 0
+            if _k2:
+                v_b3 = _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+            else:
+                v_b3 = 0
+            if _k3:
+                v_b4 = _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+            else:
+                v_b4 = 0
+            v_total = v_mine + _k0
+            v_passed = 0 if v_total - v_b1 <= 0 else 1 if _k4 or v_total - v_b1 - v_b2 <= 0 else 2 if _k5 or v_total - v_b1 - v_b2 - v_b3 <= 0 else 3 if _k6 or v_total - v_b1 - v_b2 - v_b3 - v_b4 <= 0 else 4
+            return (v_passed, v_passed == blockers, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
-        v_mine = _rt_pool_successes(_die, v_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_pool, 10, 8, 10)
-        v_b1 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
-        if blockers >= 2:
-            v_b2 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+        _maybe_rand = getattr(dice, "random", None)
+        v_mine = _rt_pool_successes(_die, v_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_pool, 10, 8, 10)
+        v_b1 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_block_pool, 10, 8, 10)
+        if _k1:
+            v_b2 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_block_pool, 10, 8, 10)
         else:
             v_b2 = 0
-        if blockers >= 3:
-            v_b3 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+        if _k2:
+            v_b3 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_block_pool, 10, 8, 10)
         else:
             v_b3 = 0
-        if blockers >= 4:
-            v_b4 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+        if _k3:
+            v_b4 = _rt_pool_successes(_die, v_block_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_block_pool, 10, 8, 10)
         else:
             v_b4 = 0
-        v_total = v_mine + _h0
-        v_passed = 0 if v_total - v_b1 <= 0 else 1 if blockers == 1 or v_total - v_b1 - v_b2 <= 0 else 2 if blockers == 2 or v_total - v_b1 - v_b2 - v_b3 <= 0 else 3 if blockers == 3 or v_total - v_b1 - v_b2 - v_b3 - v_b4 <= 0 else 4
+        v_total = v_mine + _k0
+        v_passed = 0 if v_total - v_b1 <= 0 else 1 if _k4 or v_total - v_b1 - v_b2 <= 0 else 2 if _k5 or v_total - v_b1 - v_b2 - v_b3 <= 0 else 3 if _k6 or v_total - v_b1 - v_b2 - v_b3 - v_b4 <= 0 else 4
         return (v_passed, v_passed == blockers, )
 
     return _roll
@@ -2303,7 +2434,7 @@ def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1,
     if not (defender.size <= 2 * attacker.size):
         raise OverrunTooBig('只能闯越体积不高于自己两倍的对手')
     v_pool = attacker.dexterity + attacker.athletics + attacker.specialty if acrobatics else attacker.strength + attacker.martial + attacker.specialty
-    v_block_pool = defender.reflex_save if acrobatics else max(defender.strength, defender.dexterity) + defender.athletics + defender.balance
+    v_block_pool = defender.reflex_save if acrobatics else (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + defender.athletics + defender.balance
     _d4 = _rt_pool_distribution(v_pool, 10, 8, 10)
     _b.drop(_p0 * _d4.dropped)
     for v_mine, _q4 in _d4.items():
@@ -2312,15 +2443,15 @@ def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1,
         _b.drop(_p1 * _d5.dropped)
         for v_b1, _q5 in _d5.items():
             _p2 = _p1 * _q5
-            _d6 = (_rt_pool_distribution(v_block_pool, 10, 8, 10)) if blockers >= 2 else _rt_CERTAIN_ZERO
+            _d6 = (_rt_pool_distribution(v_block_pool, 10, 8, 10)) if (blockers >= 2) else _rt_CERTAIN_ZERO
             _b.drop(_p2 * _d6.dropped)
             for v_b2, _q6 in _d6.items():
                 _p3 = _p2 * _q6
-                _d7 = (_rt_pool_distribution(v_block_pool, 10, 8, 10)) if blockers >= 3 else _rt_CERTAIN_ZERO
+                _d7 = (_rt_pool_distribution(v_block_pool, 10, 8, 10)) if (blockers >= 3) else _rt_CERTAIN_ZERO
                 _b.drop(_p3 * _d7.dropped)
                 for v_b3, _q7 in _d7.items():
                     _p4 = _p3 * _q7
-                    _d8 = (_rt_pool_distribution(v_block_pool, 10, 8, 10)) if blockers >= 4 else _rt_CERTAIN_ZERO
+                    _d8 = (_rt_pool_distribution(v_block_pool, 10, 8, 10)) if (blockers >= 4) else _rt_CERTAIN_ZERO
                     _b.drop(_p4 * _d8.dropped)
                     for v_b4, _q8 in _d8.items():
                         _p5 = _p4 * _q8

@@ -576,7 +576,7 @@ def _entry_formula_14(s: Combatant, e: AttackType, weapon: Weapon) -> int:
 _entry_formula_14.formula = '武器.射程 if 武器.射程 > 0 else 50'  # type: ignore[attr-defined]
 
 def _entry_formula_15(s: Combatant, e: AttackType, weapon: Weapon) -> int:
-    return max(s.intelligence, s.perception) + s.energy + weapon.damage
+    return (s.perception if s.perception > s.intelligence else s.intelligence) + s.energy + weapon.damage
 
 
 _entry_formula_15.formula = 'max(智力, 感知) + 能量技艺 + 武器.武器伤害'  # type: ignore[attr-defined]

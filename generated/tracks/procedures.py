@@ -347,7 +347,7 @@ class AttackResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -398,7 +398,7 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - 3 * v_increments - v_part_penalty
     if not (v_increments == 0 or v_check_before_defense > 0):
         raise PastLimit('距离' + str(distance) + '米时检定降为' + str(v_check_before_defense) + '，已到达极限距离，无法攻击')
-    v_dice = max(0, v_check_before_defense - defender.defense)
+    v_dice = (v_check_before_defense - defender.defense if v_check_before_defense - defender.defense > 0 else 0)
     _trace.append(_rt_TraceStep("let", '攻击检定' + str(v_check_before_defense) + '减去目标防御' + str(defender.defense) + '，掷' + str(v_dice) + '个骰子', (('dice', v_dice),)))
     _r8 = _rt_roll_pool(_source, _POOL, v_dice, attacker.extra_successes, False)
     _rolls.append(_r8)
@@ -409,8 +409,8 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     v_raw_damage = v_capped + extra_damage if v_successes > 0 else 0
     _trace.append(_rt_TraceStep("let", '成功数' + str(v_successes) + '（上限' + str(v_cap) + '）+ 额外伤害' + str(extra_damage) + ' = ' + str(v_raw_damage), (('raw_damage', v_raw_damage),)))
     v_left_factor_damage = _rt_floordiv(v_raw_damage, 2) if left_area else v_raw_damage
-    v_after_reduction = max(0, v_left_factor_damage - defender.damage_reduction)
-    v_absorbed = min(v_after_reduction, defender.absorption)
+    v_after_reduction = (v_left_factor_damage - defender.damage_reduction if v_left_factor_damage - defender.damage_reduction > 0 else 0)
+    v_absorbed = (defender.absorption if defender.absorption < v_after_reduction else v_after_reduction)
     v_to_hp = v_after_reduction - v_absorbed
     _trace.append(_rt_TraceStep("let", '伤害' + str(v_left_factor_damage) + '经伤害减免' + str(defender.damage_reduction) + '、伤害吸收' + str(v_absorbed) + '后，' + str(v_to_hp) + '点计入生命值', (('to_hp', v_to_hp),)))
     if part.given and part.effect == 'severe' and v_to_hp > 0:
@@ -420,9 +420,9 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
         _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('耐力检定', _r16), (("command", _r16.command), ("faces", _r16.faces), ('endurance_successes', v_endurance_successes))))
     else:
         v_endurance_successes = 0
-    v_severe = max(0, v_to_hp - v_endurance_successes) if part.given and part.effect == 'severe' else 0
+    v_severe = (v_to_hp - v_endurance_successes if v_to_hp - v_endurance_successes > 0 else 0) if part.given and part.effect == 'severe' else 0
     v_points = max(0, v_to_hp - (defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance)) if part.given and part.effect == 'points' else 0
-    v_limb_damage = max(0, v_to_hp - defender.resistance) if part.given and part.effect == 'limb' else 0
+    v_limb_damage = (v_to_hp - defender.resistance if v_to_hp - defender.resistance > 0 else 0) if part.given and part.effect == 'limb' else 0
     v_item_damage = v_to_hp if part.given and part.effect == 'item' else 0
     if v_points > 0:
         _trace.append(_rt_TraceStep("note", '对' + part.name + '造成' + str(v_points) + '点' + part.track.name))
@@ -432,7 +432,7 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, bonus: int = 0, extra_damage: int = 0, part: BodyPart = _NO_BODYPART, left_area: bool = False, dice: DiceSource) -> Tuple[bool, int, int, str, int, str, int, int, int]:
     """攻击（检定即伤害）: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
+    _maybe_rand = getattr(dice, "random", None)
     if not (weapon.attack_type.mode == 'check_damage'):
         raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
     v_range = weapon.attack_type.range(attacker, weapon.attack_type, weapon)
@@ -441,22 +441,22 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
     v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - 3 * v_increments - v_part_penalty
     if not (v_increments == 0 or v_check_before_defense > 0):
         raise PastLimit('距离' + str(distance) + '米时检定降为' + str(v_check_before_defense) + '，已到达极限距离，无法攻击')
-    v_dice = max(0, v_check_before_defense - defender.defense)
-    v_successes = _rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
+    v_dice = (v_check_before_defense - defender.defense if v_check_before_defense - defender.defense > 0 else 0)
+    v_successes = _rt_pool_successes(_die, v_dice, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_dice, 10, 8, 10)
     v_cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
     v_capped = min(v_cap, v_successes + attacker.extra_successes)
     v_raw_damage = v_capped + extra_damage if v_successes > 0 else 0
     v_left_factor_damage = _rt_floordiv(v_raw_damage, 2) if left_area else v_raw_damage
-    v_after_reduction = max(0, v_left_factor_damage - defender.damage_reduction)
-    v_absorbed = min(v_after_reduction, defender.absorption)
+    v_after_reduction = (v_left_factor_damage - defender.damage_reduction if v_left_factor_damage - defender.damage_reduction > 0 else 0)
+    v_absorbed = (defender.absorption if defender.absorption < v_after_reduction else v_after_reduction)
     v_to_hp = v_after_reduction - v_absorbed
     if part.given and part.effect == 'severe' and v_to_hp > 0:
-        v_endurance_successes = _rt_pool_successes(_die, defender.endurance, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.endurance, 10, 8, 10)
+        v_endurance_successes = _rt_pool_successes(_die, defender.endurance, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, defender.endurance, 10, 8, 10)
     else:
         v_endurance_successes = 0
-    v_severe = max(0, v_to_hp - v_endurance_successes) if part.given and part.effect == 'severe' else 0
+    v_severe = (v_to_hp - v_endurance_successes if v_to_hp - v_endurance_successes > 0 else 0) if part.given and part.effect == 'severe' else 0
     v_points = max(0, v_to_hp - (defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance)) if part.given and part.effect == 'points' else 0
-    v_limb_damage = max(0, v_to_hp - defender.resistance) if part.given and part.effect == 'limb' else 0
+    v_limb_damage = (v_to_hp - defender.resistance if v_to_hp - defender.resistance > 0 else 0) if part.given and part.effect == 'limb' else 0
     v_item_damage = v_to_hp if part.given and part.effect == 'item' else 0
     return (v_successes > 0, v_successes, 0 if part.given and part.effect == 'item' else v_to_hp, weapon.damage_type.id, v_severe, part.track.id if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage,)
 
@@ -491,39 +491,59 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - 3 * v_increments - v_part_penalty
     if not (v_increments == 0 or v_check_before_defense > 0):
         raise PastLimit('距离' + str(distance) + '米时检定降为' + str(v_check_before_defense) + '，已到达极限距离，无法攻击')
-    v_dice = max(0, v_check_before_defense - defender.defense)
+    v_dice = (v_check_before_defense - defender.defense if v_check_before_defense - defender.defense > 0 else 0)
     v_cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
-    _h0 = attacker.extra_successes
-    _h1 = defender.damage_reduction
-    _h2 = defender.absorption
-    _h3 = defender.endurance
-    _h4 = part.given
-    _h5 = part.effect
-    _h6 = defender.mental_resistance
-    _h7 = weapon.damage_type.family
-    _h8 = defender.resistance
-    _h9 = part.track.id
+    _k0 = attacker.extra_successes
+    _k1 = defender.damage_reduction
+    _k2 = defender.absorption
+    _k3 = defender.endurance
+    _k4 = part.given and part.effect == 'severe'
+    _k5 = part.given and part.effect == 'points'
+    _k6 = defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance
+    _k7 = part.given and part.effect == 'limb'
+    _k8 = defender.resistance
+    _k9 = part.given and part.effect == 'item'
+    _k10 = part.track.id
     _o3 = weapon.damage_type.id
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, int, str, int, int, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_successes = _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
+            v_capped = min(v_cap, v_successes + _k0)
+            v_raw_damage = v_capped + extra_damage if v_successes > 0 else 0
+            v_left_factor_damage = _rt_floordiv(v_raw_damage, 2) if left_area else v_raw_damage
+            v_after_reduction = (v_left_factor_damage - _k1 if v_left_factor_damage - _k1 > 0 else 0)
+            v_absorbed = (_k2 if _k2 < v_after_reduction else v_after_reduction)
+            v_to_hp = v_after_reduction - v_absorbed
+            if _k4 and v_to_hp > 0:
+                v_endurance_successes = _rt_pool_successes_random(_rand, _k3, 10, 8, 10)
+            else:
+                v_endurance_successes = 0
+            v_severe = (v_to_hp - v_endurance_successes if v_to_hp - v_endurance_successes > 0 else 0) if _k4 else 0
+            v_points = max(0, v_to_hp - _k6) if _k5 else 0
+            v_limb_damage = (v_to_hp - _k8 if v_to_hp - _k8 > 0 else 0) if _k7 else 0
+            v_item_damage = v_to_hp if _k9 else 0
+            return (v_successes > 0, v_successes, 0 if _k9 else v_to_hp, _o3, v_severe, _k10 if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
-        v_successes = _rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
-        v_capped = min(v_cap, v_successes + _h0)
+        _maybe_rand = getattr(dice, "random", None)
+        v_successes = _rt_pool_successes(_die, v_dice, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_dice, 10, 8, 10)
+        v_capped = min(v_cap, v_successes + _k0)
         v_raw_damage = v_capped + extra_damage if v_successes > 0 else 0
         v_left_factor_damage = _rt_floordiv(v_raw_damage, 2) if left_area else v_raw_damage
-        v_after_reduction = max(0, v_left_factor_damage - _h1)
-        v_absorbed = min(v_after_reduction, _h2)
+        v_after_reduction = (v_left_factor_damage - _k1 if v_left_factor_damage - _k1 > 0 else 0)
+        v_absorbed = (_k2 if _k2 < v_after_reduction else v_after_reduction)
         v_to_hp = v_after_reduction - v_absorbed
-        if _h4 and _h5 == 'severe' and v_to_hp > 0:
-            v_endurance_successes = _rt_pool_successes(_die, _h3, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, _h3, 10, 8, 10)
+        if _k4 and v_to_hp > 0:
+            v_endurance_successes = _rt_pool_successes(_die, _k3, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k3, 10, 8, 10)
         else:
             v_endurance_successes = 0
-        v_severe = max(0, v_to_hp - v_endurance_successes) if _h4 and _h5 == 'severe' else 0
-        v_points = max(0, v_to_hp - (_h6 if _h7 == 'mental' else _h8)) if _h4 and _h5 == 'points' else 0
-        v_limb_damage = max(0, v_to_hp - _h8) if _h4 and _h5 == 'limb' else 0
-        v_item_damage = v_to_hp if _h4 and _h5 == 'item' else 0
-        return (v_successes > 0, v_successes, 0 if _h4 and _h5 == 'item' else v_to_hp, _o3, v_severe, _h9 if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage, )
+        v_severe = (v_to_hp - v_endurance_successes if v_to_hp - v_endurance_successes > 0 else 0) if _k4 else 0
+        v_points = max(0, v_to_hp - _k6) if _k5 else 0
+        v_limb_damage = (v_to_hp - _k8 if v_to_hp - _k8 > 0 else 0) if _k7 else 0
+        v_item_damage = v_to_hp if _k9 else 0
+        return (v_successes > 0, v_successes, 0 if _k9 else v_to_hp, _o3, v_severe, _k10 if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage, )
 
     return _roll
 
@@ -559,7 +579,7 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - 3 * v_increments - v_part_penalty
     if not (v_increments == 0 or v_check_before_defense > 0):
         raise PastLimit('距离' + str(distance) + '米时检定降为' + str(v_check_before_defense) + '，已到达极限距离，无法攻击')
-    v_dice = max(0, v_check_before_defense - defender.defense)
+    v_dice = (v_check_before_defense - defender.defense if v_check_before_defense - defender.defense > 0 else 0)
     _d8 = _rt_pool_distribution(v_dice, 10, 8, 10)
     _b.drop(_p0 * _d8.dropped)
     for v_successes, _q8 in _d8.items():
@@ -568,16 +588,16 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
         v_capped = min(v_cap, v_successes + attacker.extra_successes)
         v_raw_damage = v_capped + extra_damage if v_successes > 0 else 0
         v_left_factor_damage = _rt_floordiv(v_raw_damage, 2) if left_area else v_raw_damage
-        v_after_reduction = max(0, v_left_factor_damage - defender.damage_reduction)
-        v_absorbed = min(v_after_reduction, defender.absorption)
+        v_after_reduction = (v_left_factor_damage - defender.damage_reduction if v_left_factor_damage - defender.damage_reduction > 0 else 0)
+        v_absorbed = (defender.absorption if defender.absorption < v_after_reduction else v_after_reduction)
         v_to_hp = v_after_reduction - v_absorbed
-        _d16 = (_rt_pool_distribution(defender.endurance, 10, 8, 10)) if part.given and part.effect == 'severe' and v_to_hp > 0 else _rt_CERTAIN_ZERO
+        _d16 = (_rt_pool_distribution(defender.endurance, 10, 8, 10)) if (part.given and part.effect == 'severe' and v_to_hp > 0) else _rt_CERTAIN_ZERO
         _b.drop(_p1 * _d16.dropped)
         for v_endurance_successes, _q16 in _d16.items():
             _p2 = _p1 * _q16
-            v_severe = max(0, v_to_hp - v_endurance_successes) if part.given and part.effect == 'severe' else 0
+            v_severe = (v_to_hp - v_endurance_successes if v_to_hp - v_endurance_successes > 0 else 0) if part.given and part.effect == 'severe' else 0
             v_points = max(0, v_to_hp - (defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance)) if part.given and part.effect == 'points' else 0
-            v_limb_damage = max(0, v_to_hp - defender.resistance) if part.given and part.effect == 'limb' else 0
+            v_limb_damage = (v_to_hp - defender.resistance if v_to_hp - defender.resistance > 0 else 0) if part.given and part.effect == 'limb' else 0
             v_item_damage = v_to_hp if part.given and part.effect == 'item' else 0
             _b.add((v_successes > 0, v_successes, 0 if part.given and part.effect == 'item' else v_to_hp, weapon.damage_type.id, v_severe, part.track.id if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage,), _p2)
     return _b.build()
@@ -602,7 +622,7 @@ class FirearmResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -649,7 +669,7 @@ def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     _trace.append(_rt_TraceStep("let", '每次命中检定−' + str(v_penalty), (('penalty', v_penalty),)))
     v_per_hit = max(0, weapon.damage - 1 * v_increments)
     _trace.append(_rt_TraceStep("let", '每颗子弹命中造成' + str(v_per_hit) + '点伤害', (('per_hit', v_per_hit),)))
-    v_dice = max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense)
+    v_dice = (weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense if weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense > 0 else 0)
     v_hits = 0
     for _i9 in range(shots):
         _r9 = _rt_roll_pool(_source, _POOL, v_dice, attacker.extra_successes)
@@ -666,16 +686,16 @@ def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
         _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('闪避检定', _r11), (("command", _r11.command), ("faces", _r11.faces), ('dodge_successes', v_dodge_successes))))
     else:
         v_dodge_successes = 0
-    v_after_dodge = max(0, v_raw_damage - v_dodge_successes)
-    v_after_reduction = max(0, v_after_dodge - defender.damage_reduction)
-    v_to_hp = v_after_reduction - min(v_after_reduction, defender.absorption)
+    v_after_dodge = (v_raw_damage - v_dodge_successes if v_raw_damage - v_dodge_successes > 0 else 0)
+    v_after_reduction = (v_after_dodge - defender.damage_reduction if v_after_dodge - defender.damage_reduction > 0 else 0)
+    v_to_hp = v_after_reduction - (defender.absorption if defender.absorption < v_after_reduction else v_after_reduction)
     return FirearmResult(v_hits, v_hits > 0, v_per_hit, v_penalty, v_to_hp, tuple(_rolls), tuple(_trace))
 
 
 def firearm_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, shots: int = 1, distance: int = 0, bonus: int = 0, defender_dodges: bool = False, dice: DiceSource) -> Tuple[int, bool, int, int, int]:
     """枪械射击与连射: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
+    _maybe_rand = getattr(dice, "random", None)
     if not (weapon.attack_type.mode == 'hit_fixed'):
         raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
     if not (shots <= weapon.magazine):
@@ -685,20 +705,20 @@ def firearm_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, sh
     v_burst_penalty = 3 * shots if shots >= 2 else 0
     v_penalty = v_burst_penalty + 3 * v_increments
     v_per_hit = max(0, weapon.damage - 1 * v_increments)
-    v_dice = max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense)
+    v_dice = (weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense if weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense > 0 else 0)
     v_hits = 0
     if True:
         for _i9 in range(shots):
-            if (_rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)) + attacker.extra_successes >= 1:
+            if (_rt_pool_successes(_die, v_dice, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_dice, 10, 8, 10)) + attacker.extra_successes >= 1:
                 v_hits += 1
     v_raw_damage = v_hits * v_per_hit
     if defender_dodges and v_hits > 0:
-        v_dodge_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
+        v_dodge_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, defender.dexterity + defender.dodge, 10, 8, 10)
     else:
         v_dodge_successes = 0
-    v_after_dodge = max(0, v_raw_damage - v_dodge_successes)
-    v_after_reduction = max(0, v_after_dodge - defender.damage_reduction)
-    v_to_hp = v_after_reduction - min(v_after_reduction, defender.absorption)
+    v_after_dodge = (v_raw_damage - v_dodge_successes if v_raw_damage - v_dodge_successes > 0 else 0)
+    v_after_reduction = (v_after_dodge - defender.damage_reduction if v_after_dodge - defender.damage_reduction > 0 else 0)
+    v_to_hp = v_after_reduction - (defender.absorption if defender.absorption < v_after_reduction else v_after_reduction)
     return (v_hits, v_hits > 0, v_per_hit, v_penalty, v_to_hp,)
 
 
@@ -730,31 +750,48 @@ def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
     v_burst_penalty = 3 * shots if shots >= 2 else 0
     v_penalty = v_burst_penalty + 3 * v_increments
     v_per_hit = max(0, weapon.damage - 1 * v_increments)
-    v_dice = max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense)
-    _h0 = attacker.extra_successes
-    _h1 = defender.dexterity
-    _h2 = defender.dodge
-    _h3 = defender.damage_reduction
-    _h4 = defender.absorption
+    v_dice = (weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense if weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense > 0 else 0)
+    _k0 = attacker.extra_successes
+    _k1 = defender.dexterity + defender.dodge
+    _k2 = defender_dodges
+    _k3 = defender.damage_reduction
+    _k4 = defender.absorption
     _o2 = v_per_hit
     _o3 = v_penalty
 
     def _roll(dice: DiceSource) -> Tuple[int, bool, int, int, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_hits = 0
+            if True:
+                for _i9 in range(shots):
+                    if (_rt_pool_successes_random(_rand, v_dice, 10, 8, 10)) + _k0 >= 1:
+                        v_hits += 1
+            v_raw_damage = v_hits * v_per_hit
+            if _k2 and v_hits > 0:
+                v_dodge_successes = _rt_pool_successes_random(_rand, _k1, 10, 8, 10)
+            else:
+                v_dodge_successes = 0
+            v_after_dodge = (v_raw_damage - v_dodge_successes if v_raw_damage - v_dodge_successes > 0 else 0)
+            v_after_reduction = (v_after_dodge - _k3 if v_after_dodge - _k3 > 0 else 0)
+            v_to_hp = v_after_reduction - (_k4 if _k4 < v_after_reduction else v_after_reduction)
+            return (v_hits, v_hits > 0, _o2, _o3, v_to_hp, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
+        _maybe_rand = getattr(dice, "random", None)
         v_hits = 0
         if True:
             for _i9 in range(shots):
-                if (_rt_pool_successes(_die, v_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)) + _h0 >= 1:
+                if (_rt_pool_successes(_die, v_dice, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_dice, 10, 8, 10)) + _k0 >= 1:
                     v_hits += 1
         v_raw_damage = v_hits * v_per_hit
-        if defender_dodges and v_hits > 0:
-            v_dodge_successes = _rt_pool_successes(_die, _h1 + _h2, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, _h1 + _h2, 10, 8, 10)
+        if _k2 and v_hits > 0:
+            v_dodge_successes = _rt_pool_successes(_die, _k1, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k1, 10, 8, 10)
         else:
             v_dodge_successes = 0
-        v_after_dodge = max(0, v_raw_damage - v_dodge_successes)
-        v_after_reduction = max(0, v_after_dodge - _h3)
-        v_to_hp = v_after_reduction - min(v_after_reduction, _h4)
+        v_after_dodge = (v_raw_damage - v_dodge_successes if v_raw_damage - v_dodge_successes > 0 else 0)
+        v_after_reduction = (v_after_dodge - _k3 if v_after_dodge - _k3 > 0 else 0)
+        v_to_hp = v_after_reduction - (_k4 if _k4 < v_after_reduction else v_after_reduction)
         return (v_hits, v_hits > 0, _o2, _o3, v_to_hp, )
 
     return _roll
@@ -789,19 +826,19 @@ def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     v_burst_penalty = 3 * shots if shots >= 2 else 0
     v_penalty = v_burst_penalty + 3 * v_increments
     v_per_hit = max(0, weapon.damage - 1 * v_increments)
-    v_dice = max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense)
+    v_dice = (weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense if weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense > 0 else 0)
     _d9 = _rt_count_distribution(_rt_pool_distribution(v_dice, 10, 8, 10), 1 - (attacker.extra_successes), shots)
     _b.drop(_p0 * _d9.dropped)
     for v_hits, _q9 in _d9.items():
         _p1 = _p0 * _q9
         v_raw_damage = v_hits * v_per_hit
-        _d11 = (_rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10)) if defender_dodges and v_hits > 0 else _rt_CERTAIN_ZERO
+        _d11 = (_rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10)) if (defender_dodges and v_hits > 0) else _rt_CERTAIN_ZERO
         _b.drop(_p1 * _d11.dropped)
         for v_dodge_successes, _q11 in _d11.items():
             _p2 = _p1 * _q11
-            v_after_dodge = max(0, v_raw_damage - v_dodge_successes)
-            v_after_reduction = max(0, v_after_dodge - defender.damage_reduction)
-            v_to_hp = v_after_reduction - min(v_after_reduction, defender.absorption)
+            v_after_dodge = (v_raw_damage - v_dodge_successes if v_raw_damage - v_dodge_successes > 0 else 0)
+            v_after_reduction = (v_after_dodge - defender.damage_reduction if v_after_dodge - defender.damage_reduction > 0 else 0)
+            v_to_hp = v_after_reduction - (defender.absorption if defender.absorption < v_after_reduction else v_after_reduction)
             _b.add((v_hits, v_hits > 0, v_per_hit, v_penalty, v_to_hp,), _p2)
     return _b.build()
 
@@ -822,7 +859,7 @@ class FixedDamageResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -850,10 +887,10 @@ def fixed_damage(defender: Combatant, amount: int, damage_type: Union[DamageType
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_resist = defender.mental_resistance if damage_type.family == 'mental' else defender.resistance
-    v_after_resist = max(0, amount - v_resist)
+    v_after_resist = (amount - v_resist if amount - v_resist > 0 else 0)
     v_after_leave = _rt_floordiv(v_after_resist, 2) if left_area else v_after_resist
-    v_after_reduction = max(0, v_after_leave - defender.damage_reduction)
-    v_absorbed = min(v_after_reduction, defender.absorption)
+    v_after_reduction = (v_after_leave - defender.damage_reduction if v_after_leave - defender.damage_reduction > 0 else 0)
+    v_absorbed = (defender.absorption if defender.absorption < v_after_reduction else v_after_reduction)
     v_to_hp = v_after_reduction - v_absorbed
     _trace.append(_rt_TraceStep("let", '固定伤害' + str(amount) + ' → 抵抗' + str(v_resist) + '后' + str(v_after_resist) + ' → 减免后' + str(v_after_reduction) + ' → 吸收' + str(v_absorbed) + ' → 生命值' + str(v_to_hp), (('to_hp', v_to_hp),)))
     return FixedDamageResult(v_to_hp, v_absorbed, tuple(_rolls), tuple(_trace))
@@ -863,10 +900,10 @@ def fixed_damage_fast(defender: Combatant, amount: int, damage_type: DamageType 
     """固定伤害对抗抗性: outcome only, no trace and no input checks."""
     _die = dice.die
     v_resist = defender.mental_resistance if damage_type.family == 'mental' else defender.resistance
-    v_after_resist = max(0, amount - v_resist)
+    v_after_resist = (amount - v_resist if amount - v_resist > 0 else 0)
     v_after_leave = _rt_floordiv(v_after_resist, 2) if left_area else v_after_resist
-    v_after_reduction = max(0, v_after_leave - defender.damage_reduction)
-    v_absorbed = min(v_after_reduction, defender.absorption)
+    v_after_reduction = (v_after_leave - defender.damage_reduction if v_after_leave - defender.damage_reduction > 0 else 0)
+    v_absorbed = (defender.absorption if defender.absorption < v_after_reduction else v_after_reduction)
     v_to_hp = v_after_reduction - v_absorbed
     return (v_to_hp, v_absorbed,)
 
@@ -885,15 +922,19 @@ def fixed_damage_prepare(defender: Combatant, amount: int, damage_type: Union[Da
     if type(left_area) is not bool:
         _rt_check_bool('中途脱离范围', left_area)
     v_resist = defender.mental_resistance if damage_type.family == 'mental' else defender.resistance
-    v_after_resist = max(0, amount - v_resist)
+    v_after_resist = (amount - v_resist if amount - v_resist > 0 else 0)
     v_after_leave = _rt_floordiv(v_after_resist, 2) if left_area else v_after_resist
-    v_after_reduction = max(0, v_after_leave - defender.damage_reduction)
-    v_absorbed = min(v_after_reduction, defender.absorption)
+    v_after_reduction = (v_after_leave - defender.damage_reduction if v_after_leave - defender.damage_reduction > 0 else 0)
+    v_absorbed = (defender.absorption if defender.absorption < v_after_reduction else v_after_reduction)
     v_to_hp = v_after_reduction - v_absorbed
     _o0 = v_to_hp
     _o1 = v_absorbed
 
     def _roll(dice: DiceSource) -> Tuple[int, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, _o1, )
         _die = dice.die
         return (_o0, _o1, )
 
@@ -915,10 +956,10 @@ def fixed_damage_odds(defender: Combatant, amount: int, damage_type: Union[Damag
     _b = OddsBuilder(FIXED_DAMAGE_FIELDS)
     _p0 = 1.0
     v_resist = defender.mental_resistance if damage_type.family == 'mental' else defender.resistance
-    v_after_resist = max(0, amount - v_resist)
+    v_after_resist = (amount - v_resist if amount - v_resist > 0 else 0)
     v_after_leave = _rt_floordiv(v_after_resist, 2) if left_area else v_after_resist
-    v_after_reduction = max(0, v_after_leave - defender.damage_reduction)
-    v_absorbed = min(v_after_reduction, defender.absorption)
+    v_after_reduction = (v_after_leave - defender.damage_reduction if v_after_leave - defender.damage_reduction > 0 else 0)
+    v_absorbed = (defender.absorption if defender.absorption < v_after_reduction else v_after_reduction)
     v_to_hp = v_after_reduction - v_absorbed
     _b.add((v_to_hp, v_absorbed,), _p0)
     return _b.build()
@@ -942,7 +983,7 @@ class ChargeResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -976,39 +1017,39 @@ def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, lo
     v_key = _rt_floordiv(attacker.move_speed, 10)
     v_check = v_key + skill_bonus
     _trace.append(_rt_TraceStep("let", '冲撞检定' + str(v_key) + '+' + str(skill_bonus) + '=' + str(v_check) + '，额外成功数' + str(load_tier), (('check', v_check),)))
-    _r3 = _rt_roll_pool(_source, _POOL, max(0, v_check - defender.defense), load_tier, False)
+    _r3 = _rt_roll_pool(_source, _POOL, (v_check - defender.defense if v_check - defender.defense > 0 else 0), load_tier, False)
     _rolls.append(_r3)
     v_successes = _r3.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('冲撞掷骰', _r3), (("command", _r3.command), ("faces", _r3.faces), ('successes', v_successes))))
-    v_damage = min(attacker.max_hp, v_successes + load_tier) if v_successes > 0 else 0
+    v_damage = (v_successes + load_tier if v_successes + load_tier < attacker.max_hp else attacker.max_hp) if v_successes > 0 else 0
     if v_damage > 0:
-        _r5 = _rt_roll_pool(_source, _POOL, max(defender.strength, defender.dexterity) + max(defender.athletics, defender.fighting), max(0, defender.size), False)
+        _r5 = _rt_roll_pool(_source, _POOL, (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + (defender.fighting if defender.fighting > defender.athletics else defender.athletics), (defender.size if defender.size > 0 else 0), False)
         _rolls.append(_r5)
         v_resist = _r5.successes
         _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('被撞者检定', _r5), (("command", _r5.command), ("faces", _r5.faces), ('resist', v_resist))))
     else:
         v_resist = 0
-    v_pushed = max(0, v_damage - v_resist - max(0, defender.size))
-    v_blocked = max(0, v_pushed - obstacle_at) if obstacle_at > 0 else 0
-    v_impact = min(v_blocked, obstacle_structure)
+    v_pushed = max(0, v_damage - v_resist - (defender.size if defender.size > 0 else 0))
+    v_blocked = (v_pushed - obstacle_at if v_pushed - obstacle_at > 0 else 0) if obstacle_at > 0 else 0
+    v_impact = (obstacle_structure if obstacle_structure < v_blocked else v_blocked)
     return ChargeResult(v_damage > 0, v_damage + v_impact, v_damage + v_impact, v_pushed - v_blocked, tuple(_rolls), tuple(_trace))
 
 
 def charge_fast(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0, obstacle_at: int = 0, obstacle_structure: int = 0, dice: DiceSource) -> Tuple[bool, int, int, int]:
     """冲撞攻击: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
+    _maybe_rand = getattr(dice, "random", None)
     v_key = _rt_floordiv(attacker.move_speed, 10)
     v_check = v_key + skill_bonus
-    v_successes = _rt_pool_successes(_die, max(0, v_check - defender.defense), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_check - defender.defense), 10, 8, 10)
-    v_damage = min(attacker.max_hp, v_successes + load_tier) if v_successes > 0 else 0
+    v_successes = _rt_pool_successes(_die, (v_check - defender.defense if v_check - defender.defense > 0 else 0), 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, (v_check - defender.defense if v_check - defender.defense > 0 else 0), 10, 8, 10)
+    v_damage = (v_successes + load_tier if v_successes + load_tier < attacker.max_hp else attacker.max_hp) if v_successes > 0 else 0
     if v_damage > 0:
-        v_resist = _rt_pool_successes(_die, max(defender.strength, defender.dexterity) + max(defender.athletics, defender.fighting), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(defender.strength, defender.dexterity) + max(defender.athletics, defender.fighting), 10, 8, 10)
+        v_resist = _rt_pool_successes(_die, (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + (defender.fighting if defender.fighting > defender.athletics else defender.athletics), 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + (defender.fighting if defender.fighting > defender.athletics else defender.athletics), 10, 8, 10)
     else:
         v_resist = 0
-    v_pushed = max(0, v_damage - v_resist - max(0, defender.size))
-    v_blocked = max(0, v_pushed - obstacle_at) if obstacle_at > 0 else 0
-    v_impact = min(v_blocked, obstacle_structure)
+    v_pushed = max(0, v_damage - v_resist - (defender.size if defender.size > 0 else 0))
+    v_blocked = (v_pushed - obstacle_at if v_pushed - obstacle_at > 0 else 0) if obstacle_at > 0 else 0
+    v_impact = (obstacle_structure if obstacle_structure < v_blocked else v_blocked)
     return (v_damage > 0, v_damage + v_impact, v_damage + v_impact, v_pushed - v_blocked,)
 
 
@@ -1029,26 +1070,37 @@ def charge_prepare(attacker: Combatant, defender: Combatant, *, skill_bonus: int
         _rt_check_int('障碍物结构值', obstacle_structure, 0, 10000)
     v_key = _rt_floordiv(attacker.move_speed, 10)
     v_check = v_key + skill_bonus
-    _h0 = defender.defense
-    _h1 = attacker.max_hp
-    _h2 = defender.strength
-    _h3 = defender.dexterity
-    _h4 = defender.athletics
-    _h5 = defender.fighting
-    _h6 = defender.size
+    _k0 = (v_check - defender.defense if v_check - defender.defense > 0 else 0)
+    _k1 = attacker.max_hp
+    _k2 = (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + (defender.fighting if defender.fighting > defender.athletics else defender.athletics)
+    _k3 = (defender.size if defender.size > 0 else 0)
+    _k4 = obstacle_at > 0
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
+            v_damage = (v_successes + load_tier if v_successes + load_tier < _k1 else _k1) if v_successes > 0 else 0
+            if v_damage > 0:
+                v_resist = _rt_pool_successes_random(_rand, _k2, 10, 8, 10)
+            else:
+                v_resist = 0
+            v_pushed = max(0, v_damage - v_resist - _k3)
+            v_blocked = (v_pushed - obstacle_at if v_pushed - obstacle_at > 0 else 0) if _k4 else 0
+            v_impact = (obstacle_structure if obstacle_structure < v_blocked else v_blocked)
+            return (v_damage > 0, v_damage + v_impact, v_damage + v_impact, v_pushed - v_blocked, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
-        v_successes = _rt_pool_successes(_die, max(0, v_check - _h0), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, v_check - _h0), 10, 8, 10)
-        v_damage = min(_h1, v_successes + load_tier) if v_successes > 0 else 0
+        _maybe_rand = getattr(dice, "random", None)
+        v_successes = _rt_pool_successes(_die, _k0, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k0, 10, 8, 10)
+        v_damage = (v_successes + load_tier if v_successes + load_tier < _k1 else _k1) if v_successes > 0 else 0
         if v_damage > 0:
-            v_resist = _rt_pool_successes(_die, max(_h2, _h3) + max(_h4, _h5), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(_h2, _h3) + max(_h4, _h5), 10, 8, 10)
+            v_resist = _rt_pool_successes(_die, _k2, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k2, 10, 8, 10)
         else:
             v_resist = 0
-        v_pushed = max(0, v_damage - v_resist - max(0, _h6))
-        v_blocked = max(0, v_pushed - obstacle_at) if obstacle_at > 0 else 0
-        v_impact = min(v_blocked, obstacle_structure)
+        v_pushed = max(0, v_damage - v_resist - _k3)
+        v_blocked = (v_pushed - obstacle_at if v_pushed - obstacle_at > 0 else 0) if _k4 else 0
+        v_impact = (obstacle_structure if obstacle_structure < v_blocked else v_blocked)
         return (v_damage > 0, v_damage + v_impact, v_damage + v_impact, v_pushed - v_blocked, )
 
     return _roll
@@ -1072,18 +1124,18 @@ def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 
     _p0 = 1.0
     v_key = _rt_floordiv(attacker.move_speed, 10)
     v_check = v_key + skill_bonus
-    _d3 = _rt_pool_distribution(max(0, v_check - defender.defense), 10, 8, 10)
+    _d3 = _rt_pool_distribution((v_check - defender.defense if v_check - defender.defense > 0 else 0), 10, 8, 10)
     _b.drop(_p0 * _d3.dropped)
     for v_successes, _q3 in _d3.items():
         _p1 = _p0 * _q3
-        v_damage = min(attacker.max_hp, v_successes + load_tier) if v_successes > 0 else 0
-        _d5 = (_rt_pool_distribution(max(defender.strength, defender.dexterity) + max(defender.athletics, defender.fighting), 10, 8, 10)) if v_damage > 0 else _rt_CERTAIN_ZERO
+        v_damage = (v_successes + load_tier if v_successes + load_tier < attacker.max_hp else attacker.max_hp) if v_successes > 0 else 0
+        _d5 = (_rt_pool_distribution((defender.dexterity if defender.dexterity > defender.strength else defender.strength) + (defender.fighting if defender.fighting > defender.athletics else defender.athletics), 10, 8, 10)) if (v_damage > 0) else _rt_CERTAIN_ZERO
         _b.drop(_p1 * _d5.dropped)
         for v_resist, _q5 in _d5.items():
             _p2 = _p1 * _q5
-            v_pushed = max(0, v_damage - v_resist - max(0, defender.size))
-            v_blocked = max(0, v_pushed - obstacle_at) if obstacle_at > 0 else 0
-            v_impact = min(v_blocked, obstacle_structure)
+            v_pushed = max(0, v_damage - v_resist - (defender.size if defender.size > 0 else 0))
+            v_blocked = (v_pushed - obstacle_at if v_pushed - obstacle_at > 0 else 0) if obstacle_at > 0 else 0
+            v_impact = (obstacle_structure if obstacle_structure < v_blocked else v_blocked)
             _b.add((v_damage > 0, v_damage + v_impact, v_damage + v_impact, v_pushed - v_blocked,), _p2)
     return _b.build()
 
@@ -1105,7 +1157,7 @@ class ParryResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1132,14 +1184,14 @@ def parry(defender: Combatant, *, with_weapon: bool = True, incoming: int = 0, w
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_bonus = defender.weapon_skill if with_weapon else defender.fighting
-    return ParryResult(v_bonus, 6, max(0, incoming - weapon_absorbed), tuple(_rolls), tuple(_trace))
+    return ParryResult(v_bonus, 6, (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0), tuple(_rolls), tuple(_trace))
 
 
 def parry_fast(defender: Combatant, *, with_weapon: bool = True, incoming: int = 0, weapon_absorbed: int = 0, dice: DiceSource) -> Tuple[int, int, int]:
     """格挡: outcome only, no trace and no input checks."""
     _die = dice.die
     v_bonus = defender.weapon_skill if with_weapon else defender.fighting
-    return (v_bonus, 6, max(0, incoming - weapon_absorbed),)
+    return (v_bonus, 6, (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0),)
 
 
 def parry_prepare(defender: Combatant, *, with_weapon: bool = True, incoming: int = 0, weapon_absorbed: int = 0) -> Callable[[DiceSource], Tuple[int, int, int]]:
@@ -1156,9 +1208,13 @@ def parry_prepare(defender: Combatant, *, with_weapon: bool = True, incoming: in
     v_bonus = defender.weapon_skill if with_weapon else defender.fighting
     _o0 = v_bonus
     _o1 = 6
-    _o2 = max(0, incoming - weapon_absorbed)
+    _o2 = (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0)
 
     def _roll(dice: DiceSource) -> Tuple[int, int, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, _o1, _o2, )
         _die = dice.die
         return (_o0, _o1, _o2, )
 
@@ -1178,7 +1234,7 @@ def parry_odds(defender: Combatant, *, with_weapon: bool = True, incoming: int =
     _b = OddsBuilder(PARRY_FIELDS)
     _p0 = 1.0
     v_bonus = defender.weapon_skill if with_weapon else defender.fighting
-    _b.add((v_bonus, 6, max(0, incoming - weapon_absorbed),), _p0)
+    _b.add((v_bonus, 6, (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0),), _p0)
     return _b.build()
 
 
@@ -1198,7 +1254,7 @@ class DodgeResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1228,19 +1284,19 @@ def dodge(defender: Combatant, incoming: int, *, applicable: bool = True, dice: 
         _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('闪避检定', _r1), (("command", _r1.command), ("faces", _r1.faces), ('successes', v_successes))))
     else:
         v_successes = 0
-    v_damage = max(0, incoming - v_successes)
+    v_damage = (incoming - v_successes if incoming - v_successes > 0 else 0)
     return DodgeResult(v_damage, incoming - v_damage, tuple(_rolls), tuple(_trace))
 
 
 def dodge_fast(defender: Combatant, incoming: int, *, applicable: bool = True, dice: DiceSource) -> Tuple[int, int]:
     """闪避: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
+    _maybe_rand = getattr(dice, "random", None)
     if applicable:
-        v_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
+        v_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, defender.dexterity + defender.dodge, 10, 8, 10)
     else:
         v_successes = 0
-    v_damage = max(0, incoming - v_successes)
+    v_damage = (incoming - v_successes if incoming - v_successes > 0 else 0)
     return (v_damage, incoming - v_damage,)
 
 
@@ -1253,17 +1309,25 @@ def dodge_prepare(defender: Combatant, incoming: int, *, applicable: bool = True
         _rt_check_int('来袭伤害', incoming, 0, 10000)
     if type(applicable) is not bool:
         _rt_check_bool('可以闪避', applicable)
-    _h0 = defender.dexterity
-    _h1 = defender.dodge
+    _k0 = defender.dexterity + defender.dodge
 
     def _roll(dice: DiceSource) -> Tuple[int, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            if applicable:
+                v_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
+            else:
+                v_successes = 0
+            v_damage = (incoming - v_successes if incoming - v_successes > 0 else 0)
+            return (v_damage, incoming - v_damage, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
+        _maybe_rand = getattr(dice, "random", None)
         if applicable:
-            v_successes = _rt_pool_successes(_die, _h0 + _h1, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, _h0 + _h1, 10, 8, 10)
+            v_successes = _rt_pool_successes(_die, _k0, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k0, 10, 8, 10)
         else:
             v_successes = 0
-        v_damage = max(0, incoming - v_successes)
+        v_damage = (incoming - v_successes if incoming - v_successes > 0 else 0)
         return (v_damage, incoming - v_damage, )
 
     return _roll
@@ -1283,7 +1347,7 @@ def dodge_odds(defender: Combatant, incoming: int, *, applicable: bool = True) -
     _b.drop(_p0 * _d1.dropped)
     for v_successes, _q1 in _d1.items():
         _p1 = _p0 * _q1
-        v_damage = max(0, incoming - v_successes)
+        v_damage = (incoming - v_successes if incoming - v_successes > 0 else 0)
         _b.add((v_damage, incoming - v_damage,), _p1)
     return _b.build()
 
@@ -1304,7 +1368,7 @@ class TakeCoverResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1330,7 +1394,7 @@ def take_cover(incoming: int, obstacle_takes: int, *, aim_exposed: bool = False,
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_through = fully_covered or not aim_exposed
-    v_damage = max(0, incoming - obstacle_takes) if v_through else incoming
+    v_damage = (incoming - obstacle_takes if incoming - obstacle_takes > 0 else 0) if v_through else incoming
     return TakeCoverResult(v_damage, v_through, tuple(_rolls), tuple(_trace))
 
 
@@ -1338,7 +1402,7 @@ def take_cover_fast(incoming: int, obstacle_takes: int, *, aim_exposed: bool = F
     """躲藏在障碍物后: outcome only, no trace and no input checks."""
     _die = dice.die
     v_through = fully_covered or not aim_exposed
-    v_damage = max(0, incoming - obstacle_takes) if v_through else incoming
+    v_damage = (incoming - obstacle_takes if incoming - obstacle_takes > 0 else 0) if v_through else incoming
     return (v_damage, v_through,)
 
 
@@ -1354,11 +1418,15 @@ def take_cover_prepare(incoming: int, obstacle_takes: int, *, aim_exposed: bool 
     if type(fully_covered) is not bool:
         _rt_check_bool('完全遮挡', fully_covered)
     v_through = fully_covered or not aim_exposed
-    v_damage = max(0, incoming - obstacle_takes) if v_through else incoming
+    v_damage = (incoming - obstacle_takes if incoming - obstacle_takes > 0 else 0) if v_through else incoming
     _o0 = v_damage
     _o1 = v_through
 
     def _roll(dice: DiceSource) -> Tuple[int, bool]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, _o1, )
         _die = dice.die
         return (_o0, _o1, )
 
@@ -1378,7 +1446,7 @@ def take_cover_odds(incoming: int, obstacle_takes: int, *, aim_exposed: bool = F
     _b = OddsBuilder(TAKE_COVER_FIELDS)
     _p0 = 1.0
     v_through = fully_covered or not aim_exposed
-    v_damage = max(0, incoming - obstacle_takes) if v_through else incoming
+    v_damage = (incoming - obstacle_takes if incoming - obstacle_takes > 0 else 0) if v_through else incoming
     _b.add((v_damage, v_through,), _p0)
     return _b.build()
 
@@ -1400,7 +1468,7 @@ class LeaveAreaResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1464,6 +1532,10 @@ def leave_area_prepare(*, damage: int = 0, points: int = 0, timing: int, blocked
     _o2 = intended_meters if blocked else 0
 
     def _roll(dice: DiceSource) -> Tuple[int, int, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, _o1, _o2, )
         _die = dice.die
         return (_o0, _o1, _o2, )
 
@@ -1506,7 +1578,7 @@ class CanRespondResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1567,6 +1639,10 @@ def can_respond_prepare(response: Union[Action, str], action: Union[Action, str]
     _o0 = v_allowed
 
     def _roll(dice: DiceSource) -> Tuple[bool]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, )
         _die = dice.die
         return (_o0, )
 
@@ -1609,7 +1685,7 @@ class InterruptResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1655,6 +1731,10 @@ def interrupt_prepare(needs_focus: bool, *, damage: int = 0, points: int = 0) ->
     _o0 = v_negated
 
     def _roll(dice: DiceSource) -> Tuple[bool]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, )
         _die = dice.die
         return (_o0, )
 
@@ -1692,7 +1772,7 @@ class BreakProjectileResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1719,7 +1799,7 @@ def break_projectile(defender: Combatant, projectile: Union[Weapon, str], check:
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
-    _r1 = _rt_roll_pool(_source, _POOL, max(0, check - projectile.speed), 0, False)
+    _r1 = _rt_roll_pool(_source, _POOL, (check - projectile.speed if check - projectile.speed > 0 else 0), 0, False)
     _rolls.append(_r1)
     v_successes = _r1.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('击破检定', _r1), (("command", _r1.command), ("faces", _r1.faces), ('successes', v_successes))))
@@ -1730,8 +1810,8 @@ def break_projectile(defender: Combatant, projectile: Union[Weapon, str], check:
 def break_projectile_fast(defender: Combatant, projectile: Weapon, check: int, *, structure: int = 1, dice: DiceSource) -> Tuple[bool, int]:
     """击破或阻挡飞行物: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
-    v_successes = _rt_pool_successes(_die, max(0, check - projectile.speed), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, check - projectile.speed), 10, 8, 10)
+    _maybe_rand = getattr(dice, "random", None)
+    v_successes = _rt_pool_successes(_die, (check - projectile.speed if check - projectile.speed > 0 else 0), 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, (check - projectile.speed if check - projectile.speed > 0 else 0), 10, 8, 10)
     v_destroyed = v_successes >= structure
     return (v_destroyed, v_successes,)
 
@@ -1749,12 +1829,18 @@ def break_projectile_prepare(defender: Combatant, projectile: Union[Weapon, str]
         _rt_check_int('攻击检定', check, 0, 200)
     if type(structure) is not int or not 0 <= structure <= 1000:
         _rt_check_int('飞行物结构值', structure, 0, 1000)
-    _h0 = projectile.speed
+    _k0 = (check - projectile.speed if check - projectile.speed > 0 else 0)
 
     def _roll(dice: DiceSource) -> Tuple[bool, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
+            v_destroyed = v_successes >= structure
+            return (v_destroyed, v_successes, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
-        v_successes = _rt_pool_successes(_die, max(0, check - _h0), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, check - _h0), 10, 8, 10)
+        _maybe_rand = getattr(dice, "random", None)
+        v_successes = _rt_pool_successes(_die, _k0, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k0, 10, 8, 10)
         v_destroyed = v_successes >= structure
         return (v_destroyed, v_successes, )
 
@@ -1775,7 +1861,7 @@ def break_projectile_odds(defender: Combatant, projectile: Union[Weapon, str], c
         _rt_check_int('飞行物结构值', structure, 0, 1000)
     _b = OddsBuilder(BREAK_PROJECTILE_FIELDS)
     _p0 = 1.0
-    _d1 = _rt_pool_distribution(max(0, check - projectile.speed), 10, 8, 10)
+    _d1 = _rt_pool_distribution((check - projectile.speed if check - projectile.speed > 0 else 0), 10, 8, 10)
     _b.drop(_p0 * _d1.dropped)
     for v_successes, _q1 in _d1.items():
         _p1 = _p0 * _q1
@@ -1799,7 +1885,7 @@ class InfluenceResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1847,6 +1933,10 @@ def influence_prepare(weapon: Union[Weapon, str, None] = None, *, energy_influen
     _o0 = v_value
 
     def _roll(dice: DiceSource) -> Tuple[int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, )
         _die = dice.die
         return (_o0, )
 
@@ -1886,7 +1976,7 @@ class ConversionResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -1921,21 +2011,21 @@ def conversion(defender: Combatant, weapon: Union[Weapon, str], *, from_called_s
     else:
         v_dodge_successes = 0
     v_resist = defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance
-    v_damage = max(0, weapon.damage - v_resist - v_dodge_successes) if v_converts else 0
+    v_damage = (weapon.damage - v_resist - v_dodge_successes if weapon.damage - v_resist - v_dodge_successes > 0 else 0) if v_converts else 0
     return ConversionResult(v_converts, weapon.size if v_converts else 0, v_damage, tuple(_rolls), tuple(_trace))
 
 
 def conversion_fast(defender: Combatant, weapon: Weapon, *, from_called_shot: bool = False, dice: DiceSource) -> Tuple[bool, int, int]:
     """攻击类型转化: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
+    _maybe_rand = getattr(dice, "random", None)
     v_converts = not from_called_shot and defender.size < weapon.size
     if v_converts:
-        v_dodge_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, defender.dexterity + defender.dodge, 10, 8, 10)
+        v_dodge_successes = _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, defender.dexterity + defender.dodge, 10, 8, 10)
     else:
         v_dodge_successes = 0
     v_resist = defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance
-    v_damage = max(0, weapon.damage - v_resist - v_dodge_successes) if v_converts else 0
+    v_damage = (weapon.damage - v_resist - v_dodge_successes if weapon.damage - v_resist - v_dodge_successes > 0 else 0) if v_converts else 0
     return (v_converts, weapon.size if v_converts else 0, v_damage,)
 
 
@@ -1952,20 +2042,28 @@ def conversion_prepare(defender: Combatant, weapon: Union[Weapon, str], *, from_
         _rt_check_bool('来自部位攻击', from_called_shot)
     v_converts = not from_called_shot and defender.size < weapon.size
     v_resist = defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance
-    _h0 = defender.dexterity
-    _h1 = defender.dodge
-    _h2 = weapon.damage
+    _k0 = defender.dexterity + defender.dodge
+    _k1 = weapon.damage - v_resist
     _o0 = v_converts
     _o1 = weapon.size if v_converts else 0
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            if v_converts:
+                v_dodge_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
+            else:
+                v_dodge_successes = 0
+            v_damage = (_k1 - v_dodge_successes if _k1 - v_dodge_successes > 0 else 0) if v_converts else 0
+            return (_o0, _o1, v_damage, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
+        _maybe_rand = getattr(dice, "random", None)
         if v_converts:
-            v_dodge_successes = _rt_pool_successes(_die, _h0 + _h1, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, _h0 + _h1, 10, 8, 10)
+            v_dodge_successes = _rt_pool_successes(_die, _k0, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k0, 10, 8, 10)
         else:
             v_dodge_successes = 0
-        v_damage = max(0, _h2 - v_resist - v_dodge_successes) if v_converts else 0
+        v_damage = (_k1 - v_dodge_successes if _k1 - v_dodge_successes > 0 else 0) if v_converts else 0
         return (_o0, _o1, v_damage, )
 
     return _roll
@@ -1989,7 +2087,7 @@ def conversion_odds(defender: Combatant, weapon: Union[Weapon, str], *, from_cal
     for v_dodge_successes, _q2 in _d2.items():
         _p1 = _p0 * _q2
         v_resist = defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance
-        v_damage = max(0, weapon.damage - v_resist - v_dodge_successes) if v_converts else 0
+        v_damage = (weapon.damage - v_resist - v_dodge_successes if weapon.damage - v_resist - v_dodge_successes > 0 else 0) if v_converts else 0
         _b.add((v_converts, weapon.size if v_converts else 0, v_damage,), _p1)
     return _b.build()
 
@@ -2010,7 +2108,7 @@ class InitiativeRollResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -2041,8 +2139,8 @@ def initiative_roll(character: Combatant, dice_count: int, *, dice: Optional[Dic
 def initiative_roll_fast(character: Combatant, dice_count: int, dice: DiceSource) -> Tuple[int, int]:
     """先攻检定: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
-    v_successes = _rt_pool_successes(_die, dice_count, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, dice_count, 10, 8, 10)
+    _maybe_rand = getattr(dice, "random", None)
+    v_successes = _rt_pool_successes(_die, dice_count, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, dice_count, 10, 8, 10)
     return (v_successes, character.extra_successes,)
 
 
@@ -2053,13 +2151,18 @@ def initiative_roll_prepare(character: Combatant, dice_count: int) -> Callable[[
         _rt_check_type('角色', character, Combatant)
     if type(dice_count) is not int or not 0 <= dice_count <= 200:
         _rt_check_int('先攻DP', dice_count, 0, 200)
-    _h0 = character.extra_successes
+    _k0 = character.extra_successes
     _o1 = character.extra_successes
 
     def _roll(dice: DiceSource) -> Tuple[int, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_successes = _rt_pool_successes_random(_rand, dice_count, 10, 8, 10)
+            return (v_successes, _o1, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
-        v_successes = _rt_pool_successes(_die, dice_count, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, dice_count, 10, 8, 10)
+        _maybe_rand = getattr(dice, "random", None)
+        v_successes = _rt_pool_successes(_die, dice_count, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, dice_count, 10, 8, 10)
         return (v_successes, _o1, )
 
     return _roll
@@ -2096,7 +2199,7 @@ class DetectResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -2156,16 +2259,16 @@ def detect(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bonus: i
 def detect_fast(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bonus: int = 0, exposure_bonus: int = 0, fully_hidden: bool = False, speed_halvings: int = 0, avoids_medium: bool = False, supernatural: bool = False, revealed_bonus: int = 0, dice: DiceSource) -> Tuple[bool]:
     """侦查与躲藏: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
+    _maybe_rand = getattr(dice, "random", None)
     v_automatic_hide = sense == 0 and fully_hidden or sense == 2 and avoids_medium or supernatural and seeker.influence < hider.influence
     v_hide_pool = hider.dexterity + hider.hide + size_bonus + (exposure_bonus if sense == 0 else 0) + (3 * speed_halvings if sense == 1 else 0)
     v_seek_pool = seeker.perception + seeker.detect + 3 * revealed_bonus
     if not v_automatic_hide:
-        v_seek = _rt_pool_successes(_die, v_seek_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_seek_pool, 10, 8, 10)
+        v_seek = _rt_pool_successes(_die, v_seek_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_seek_pool, 10, 8, 10)
     else:
         v_seek = 0
     if not v_automatic_hide:
-        v_hide = _rt_pool_successes(_die, v_hide_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_hide_pool, 10, 8, 10)
+        v_hide = _rt_pool_successes(_die, v_hide_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_hide_pool, 10, 8, 10)
     else:
         v_hide = 0
     v_noticed = not v_automatic_hide and v_seek + seeker.extra_successes > v_hide + hider.extra_successes
@@ -2198,21 +2301,35 @@ def detect_prepare(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_
     v_automatic_hide = sense == 0 and fully_hidden or sense == 2 and avoids_medium or supernatural and seeker.influence < hider.influence
     v_hide_pool = hider.dexterity + hider.hide + size_bonus + (exposure_bonus if sense == 0 else 0) + (3 * speed_halvings if sense == 1 else 0)
     v_seek_pool = seeker.perception + seeker.detect + 3 * revealed_bonus
-    _h0 = seeker.extra_successes
-    _h1 = hider.extra_successes
+    _k0 = seeker.extra_successes
+    _k1 = not v_automatic_hide
+    _k2 = hider.extra_successes
 
     def _roll(dice: DiceSource) -> Tuple[bool]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            if _k1:
+                v_seek = _rt_pool_successes_random(_rand, v_seek_pool, 10, 8, 10)
+            else:
+                v_seek = 0
+            if _k1:
+                v_hide = _rt_pool_successes_random(_rand, v_hide_pool, 10, 8, 10)
+            else:
+                v_hide = 0
+            v_noticed = _k1 and v_seek + _k0 > v_hide + _k2
+            return (v_noticed, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
-        if not v_automatic_hide:
-            v_seek = _rt_pool_successes(_die, v_seek_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_seek_pool, 10, 8, 10)
+        _maybe_rand = getattr(dice, "random", None)
+        if _k1:
+            v_seek = _rt_pool_successes(_die, v_seek_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_seek_pool, 10, 8, 10)
         else:
             v_seek = 0
-        if not v_automatic_hide:
-            v_hide = _rt_pool_successes(_die, v_hide_pool, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, v_hide_pool, 10, 8, 10)
+        if _k1:
+            v_hide = _rt_pool_successes(_die, v_hide_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_hide_pool, 10, 8, 10)
         else:
             v_hide = 0
-        v_noticed = not v_automatic_hide and v_seek + _h0 > v_hide + _h1
+        v_noticed = _k1 and v_seek + _k0 > v_hide + _k2
         return (v_noticed, )
 
     return _roll
@@ -2245,11 +2362,11 @@ def detect_odds(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bon
     v_automatic_hide = sense == 0 and fully_hidden or sense == 2 and avoids_medium or supernatural and seeker.influence < hider.influence
     v_hide_pool = hider.dexterity + hider.hide + size_bonus + (exposure_bonus if sense == 0 else 0) + (3 * speed_halvings if sense == 1 else 0)
     v_seek_pool = seeker.perception + seeker.detect + 3 * revealed_bonus
-    _d4 = (_rt_pool_distribution(v_seek_pool, 10, 8, 10)) if not v_automatic_hide else _rt_CERTAIN_ZERO
+    _d4 = (_rt_pool_distribution(v_seek_pool, 10, 8, 10)) if (not v_automatic_hide) else _rt_CERTAIN_ZERO
     _b.drop(_p0 * _d4.dropped)
     for v_seek, _q4 in _d4.items():
         _p1 = _p0 * _q4
-        _d5 = (_rt_pool_distribution(v_hide_pool, 10, 8, 10)) if not v_automatic_hide else _rt_CERTAIN_ZERO
+        _d5 = (_rt_pool_distribution(v_hide_pool, 10, 8, 10)) if (not v_automatic_hide) else _rt_CERTAIN_ZERO
         _b.drop(_p1 * _d5.dropped)
         for v_hide, _q5 in _d5.items():
             _p2 = _p1 * _q5
@@ -2273,7 +2390,7 @@ class ChaosCheckResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -2295,7 +2412,7 @@ def chaos_check(character: Combatant, *, skill: int = 0, dice: Optional[DiceSour
     _rolls: List[Any] = []
     if not (character.chaos < character.intelligence):
         raise PeriodicImpossible('混乱刻度' + str(character.chaos) + '达到或超过智力' + str(character.intelligence) + '，无法进行任何周期检定')
-    _r2 = _rt_roll_pool(_source, _POOL, max(0, character.intelligence + skill - character.chaos), 0, False)
+    _r2 = _rt_roll_pool(_source, _POOL, (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0 else 0), 0, False)
     _rolls.append(_r2)
     v_successes = _r2.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('周期检定', _r2), (("command", _r2.command), ("faces", _r2.faces), ('successes', v_successes))))
@@ -2305,10 +2422,10 @@ def chaos_check(character: Combatant, *, skill: int = 0, dice: Optional[DiceSour
 def chaos_check_fast(character: Combatant, *, skill: int = 0, dice: DiceSource) -> Tuple[int]:
     """混乱刻度下的周期检定: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
+    _maybe_rand = getattr(dice, "random", None)
     if not (character.chaos < character.intelligence):
         raise PeriodicImpossible('混乱刻度' + str(character.chaos) + '达到或超过智力' + str(character.intelligence) + '，无法进行任何周期检定')
-    v_successes = _rt_pool_successes(_die, max(0, character.intelligence + skill - character.chaos), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, character.intelligence + skill - character.chaos), 10, 8, 10)
+    v_successes = _rt_pool_successes(_die, (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0 else 0), 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0 else 0), 10, 8, 10)
     return (v_successes,)
 
 
@@ -2321,13 +2438,17 @@ def chaos_check_prepare(character: Combatant, *, skill: int = 0) -> Callable[[Di
         _rt_check_int('技艺', skill, 0, 50)
     if not (character.chaos < character.intelligence):
         raise PeriodicImpossible('混乱刻度' + str(character.chaos) + '达到或超过智力' + str(character.intelligence) + '，无法进行任何周期检定')
-    _h0 = character.intelligence
-    _h1 = character.chaos
+    _k0 = (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0 else 0)
 
     def _roll(dice: DiceSource) -> Tuple[int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
+            return (v_successes, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
-        v_successes = _rt_pool_successes(_die, max(0, _h0 + skill - _h1), 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, max(0, _h0 + skill - _h1), 10, 8, 10)
+        _maybe_rand = getattr(dice, "random", None)
+        v_successes = _rt_pool_successes(_die, _k0, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, _k0, 10, 8, 10)
         return (v_successes, )
 
     return _roll
@@ -2343,7 +2464,7 @@ def chaos_check_odds(character: Combatant, *, skill: int = 0) -> Odds:
     _p0 = 1.0
     if not (character.chaos < character.intelligence):
         raise PeriodicImpossible('混乱刻度' + str(character.chaos) + '达到或超过智力' + str(character.intelligence) + '，无法进行任何周期检定')
-    _d2 = _rt_pool_distribution(max(0, character.intelligence + skill - character.chaos), 10, 8, 10)
+    _d2 = _rt_pool_distribution((character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0 else 0), 10, 8, 10)
     _b.drop(_p0 * _d2.dropped)
     for v_successes, _q2 in _d2.items():
         _p1 = _p0 * _q2
@@ -2370,7 +2491,7 @@ class AddPointsResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -2402,9 +2523,9 @@ def add_points(creature: Combatant, track: Union[ConditionTrack, str], *, curren
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
-    v_capacity = max(0, track.capacity(creature, track) - capacity_loss)
+    v_capacity = (track.capacity(creature, track) - capacity_loss if track.capacity(creature, track) - capacity_loss > 0 else 0)
     v_points = current + gained
-    v_debuff = max(0, v_points - v_capacity)
+    v_debuff = (v_points - v_capacity if v_points - v_capacity > 0 else 0)
     v_in_state = v_points > 3 * v_capacity
     v_fear = v_debuff if track.fear_from_excess and gained > 0 else 0
     if v_in_state and track.state.given:
@@ -2415,9 +2536,9 @@ def add_points(creature: Combatant, track: Union[ConditionTrack, str], *, curren
 def add_points_fast(creature: Combatant, track: ConditionTrack, *, current: int = 0, gained: int, capacity_loss: int = 0, dice: DiceSource) -> Tuple[int, int, int, str, int]:
     """累积负面点数: outcome only, no trace and no input checks."""
     _die = dice.die
-    v_capacity = max(0, track.capacity(creature, track) - capacity_loss)
+    v_capacity = (track.capacity(creature, track) - capacity_loss if track.capacity(creature, track) - capacity_loss > 0 else 0)
     v_points = current + gained
-    v_debuff = max(0, v_points - v_capacity)
+    v_debuff = (v_points - v_capacity if v_points - v_capacity > 0 else 0)
     v_in_state = v_points > 3 * v_capacity
     v_fear = v_debuff if track.fear_from_excess and gained > 0 else 0
     return (v_points, v_capacity, v_debuff, track.state.id if v_in_state else '', v_fear,)
@@ -2438,9 +2559,9 @@ def add_points_prepare(creature: Combatant, track: Union[ConditionTrack, str], *
         _rt_check_int('获得点数', gained, 0, 10000)
     if type(capacity_loss) is not int or not 0 <= capacity_loss <= 100:
         _rt_check_int('累积槽降低', capacity_loss, 0, 100)
-    v_capacity = max(0, track.capacity(creature, track) - capacity_loss)
+    v_capacity = (track.capacity(creature, track) - capacity_loss if track.capacity(creature, track) - capacity_loss > 0 else 0)
     v_points = current + gained
-    v_debuff = max(0, v_points - v_capacity)
+    v_debuff = (v_points - v_capacity if v_points - v_capacity > 0 else 0)
     v_in_state = v_points > 3 * v_capacity
     v_fear = v_debuff if track.fear_from_excess and gained > 0 else 0
     _o0 = v_points
@@ -2450,6 +2571,10 @@ def add_points_prepare(creature: Combatant, track: Union[ConditionTrack, str], *
     _o4 = v_fear
 
     def _roll(dice: DiceSource) -> Tuple[int, int, int, str, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, _o1, _o2, _o3, _o4, )
         _die = dice.die
         return (_o0, _o1, _o2, _o3, _o4, )
 
@@ -2472,9 +2597,9 @@ def add_points_odds(creature: Combatant, track: Union[ConditionTrack, str], *, c
         _rt_check_int('累积槽降低', capacity_loss, 0, 100)
     _b = OddsBuilder(ADD_POINTS_FIELDS)
     _p0 = 1.0
-    v_capacity = max(0, track.capacity(creature, track) - capacity_loss)
+    v_capacity = (track.capacity(creature, track) - capacity_loss if track.capacity(creature, track) - capacity_loss > 0 else 0)
     v_points = current + gained
-    v_debuff = max(0, v_points - v_capacity)
+    v_debuff = (v_points - v_capacity if v_points - v_capacity > 0 else 0)
     v_in_state = v_points > 3 * v_capacity
     v_fear = v_debuff if track.fear_from_excess and gained > 0 else 0
     _b.add((v_points, v_capacity, v_debuff, track.state.id if v_in_state else '', v_fear,), _p0)
@@ -2499,7 +2624,7 @@ class MissLongRestResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -2530,8 +2655,8 @@ def miss_long_rest(creature: Combatant, *, current: int = 0, capacity_loss: int 
     _rolls: List[Any] = []
     v_loss = capacity_loss + 1 if track.missed_rest else capacity_loss
     v_points = current + 1 if track.missed_rest else current
-    v_capacity = max(0, track.capacity(creature, track) - v_loss)
-    return MissLongRestResult(v_points, v_loss, v_capacity, max(0, v_points - v_capacity), tuple(_rolls), tuple(_trace))
+    v_capacity = (track.capacity(creature, track) - v_loss if track.capacity(creature, track) - v_loss > 0 else 0)
+    return MissLongRestResult(v_points, v_loss, v_capacity, (v_points - v_capacity if v_points - v_capacity > 0 else 0), tuple(_rolls), tuple(_trace))
 
 
 def miss_long_rest_fast(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, track: ConditionTrack = CONDITION_TRACKS['drowsy'], dice: DiceSource) -> Tuple[int, int, int, int]:
@@ -2539,8 +2664,8 @@ def miss_long_rest_fast(creature: Combatant, *, current: int = 0, capacity_loss:
     _die = dice.die
     v_loss = capacity_loss + 1 if track.missed_rest else capacity_loss
     v_points = current + 1 if track.missed_rest else current
-    v_capacity = max(0, track.capacity(creature, track) - v_loss)
-    return (v_points, v_loss, v_capacity, max(0, v_points - v_capacity),)
+    v_capacity = (track.capacity(creature, track) - v_loss if track.capacity(creature, track) - v_loss > 0 else 0)
+    return (v_points, v_loss, v_capacity, (v_points - v_capacity if v_points - v_capacity > 0 else 0),)
 
 
 def miss_long_rest_prepare(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, track: Union[ConditionTrack, str] = 'drowsy') -> Callable[[DiceSource], Tuple[int, int, int, int]]:
@@ -2558,13 +2683,17 @@ def miss_long_rest_prepare(creature: Combatant, *, current: int = 0, capacity_lo
         _rt_require_specified(track, '累积槽')
     v_loss = capacity_loss + 1 if track.missed_rest else capacity_loss
     v_points = current + 1 if track.missed_rest else current
-    v_capacity = max(0, track.capacity(creature, track) - v_loss)
+    v_capacity = (track.capacity(creature, track) - v_loss if track.capacity(creature, track) - v_loss > 0 else 0)
     _o0 = v_points
     _o1 = v_loss
     _o2 = v_capacity
-    _o3 = max(0, v_points - v_capacity)
+    _o3 = (v_points - v_capacity if v_points - v_capacity > 0 else 0)
 
     def _roll(dice: DiceSource) -> Tuple[int, int, int, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, _o1, _o2, _o3, )
         _die = dice.die
         return (_o0, _o1, _o2, _o3, )
 
@@ -2587,8 +2716,8 @@ def miss_long_rest_odds(creature: Combatant, *, current: int = 0, capacity_loss:
     _p0 = 1.0
     v_loss = capacity_loss + 1 if track.missed_rest else capacity_loss
     v_points = current + 1 if track.missed_rest else current
-    v_capacity = max(0, track.capacity(creature, track) - v_loss)
-    _b.add((v_points, v_loss, v_capacity, max(0, v_points - v_capacity),), _p0)
+    v_capacity = (track.capacity(creature, track) - v_loss if track.capacity(creature, track) - v_loss > 0 else 0)
+    _b.add((v_points, v_loss, v_capacity, (v_points - v_capacity if v_points - v_capacity > 0 else 0),), _p0)
     return _b.build()
 
 
@@ -2608,7 +2737,7 @@ class UnconsciousHitResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -2635,7 +2764,7 @@ def unconscious_hit(creature: Combatant, track: Union[ConditionTrack, str] = 'di
     _source: Any = dice if dice is not None else SeededDice()
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
-    v_points = max(0, current - taken) if track.wakes_on_damage else current
+    v_points = (current - taken if current - taken > 0 else 0) if track.wakes_on_damage else current
     v_capacity = track.capacity(creature, track)
     v_awake = v_points < 3 * v_capacity
     return UnconsciousHitResult(v_points, v_awake, tuple(_rolls), tuple(_trace))
@@ -2644,7 +2773,7 @@ def unconscious_hit(creature: Combatant, track: Union[ConditionTrack, str] = 'di
 def unconscious_hit_fast(creature: Combatant, track: ConditionTrack = CONDITION_TRACKS['dizzy'], *, current: int, taken: int, dice: DiceSource) -> Tuple[int, bool]:
     """昏迷中受到伤害: outcome only, no trace and no input checks."""
     _die = dice.die
-    v_points = max(0, current - taken) if track.wakes_on_damage else current
+    v_points = (current - taken if current - taken > 0 else 0) if track.wakes_on_damage else current
     v_capacity = track.capacity(creature, track)
     v_awake = v_points < 3 * v_capacity
     return (v_points, v_awake,)
@@ -2663,13 +2792,17 @@ def unconscious_hit_prepare(creature: Combatant, track: Union[ConditionTrack, st
         _rt_check_int('当前点数', current, 0, 10000)
     if type(taken) is not int or not 0 <= taken <= 10000:
         _rt_check_int('受到的伤害或剧痛点数', taken, 0, 10000)
-    v_points = max(0, current - taken) if track.wakes_on_damage else current
+    v_points = (current - taken if current - taken > 0 else 0) if track.wakes_on_damage else current
     v_capacity = track.capacity(creature, track)
     v_awake = v_points < 3 * v_capacity
     _o0 = v_points
     _o1 = v_awake
 
     def _roll(dice: DiceSource) -> Tuple[int, bool]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            return (_o0, _o1, )
         _die = dice.die
         return (_o0, _o1, )
 
@@ -2690,7 +2823,7 @@ def unconscious_hit_odds(creature: Combatant, track: Union[ConditionTrack, str] 
         _rt_check_int('受到的伤害或剧痛点数', taken, 0, 10000)
     _b = OddsBuilder(UNCONSCIOUS_HIT_FIELDS)
     _p0 = 1.0
-    v_points = max(0, current - taken) if track.wakes_on_damage else current
+    v_points = (current - taken if current - taken > 0 else 0) if track.wakes_on_damage else current
     v_capacity = track.capacity(creature, track)
     v_awake = v_points < 3 * v_capacity
     _b.add((v_points, v_awake,), _p0)
@@ -2713,7 +2846,7 @@ class RecoverResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -2747,19 +2880,19 @@ def recover(track: Union[ConditionTrack, str], current: int, check_dice: int, *,
         _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('恢复检定', _r1), (("command", _r1.command), ("faces", _r1.faces), ('successes', v_successes))))
     else:
         v_successes = 0
-    v_points = max(0, current - v_successes)
+    v_points = (current - v_successes if current - v_successes > 0 else 0)
     return RecoverResult(v_points, current - v_points, tuple(_rolls), tuple(_trace))
 
 
 def recover_fast(track: ConditionTrack, current: int, check_dice: int, *, supernatural: bool = False, dice: DiceSource) -> Tuple[int, int]:
     """长休息恢复: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
+    _maybe_rand = getattr(dice, "random", None)
     if not supernatural:
-        v_successes = _rt_pool_successes(_die, check_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, check_dice, 10, 8, 10)
+        v_successes = _rt_pool_successes(_die, check_dice, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, check_dice, 10, 8, 10)
     else:
         v_successes = 0
-    v_points = max(0, current - v_successes)
+    v_points = (current - v_successes if current - v_successes > 0 else 0)
     return (v_points, current - v_points,)
 
 
@@ -2776,15 +2909,25 @@ def recover_prepare(track: Union[ConditionTrack, str], current: int, check_dice:
         _rt_check_int('恢复检定DP', check_dice, 0, 200)
     if type(supernatural) is not bool:
         _rt_check_bool('超凡来源', supernatural)
+    _k0 = not supernatural
 
     def _roll(dice: DiceSource) -> Tuple[int, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            if _k0:
+                v_successes = _rt_pool_successes_random(_rand, check_dice, 10, 8, 10)
+            else:
+                v_successes = 0
+            v_points = (current - v_successes if current - v_successes > 0 else 0)
+            return (v_points, current - v_points, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
-        if not supernatural:
-            v_successes = _rt_pool_successes(_die, check_dice, 10, 8, 10) if _rand is None else _rt_pool_successes_random(_rand, check_dice, 10, 8, 10)
+        _maybe_rand = getattr(dice, "random", None)
+        if _k0:
+            v_successes = _rt_pool_successes(_die, check_dice, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, check_dice, 10, 8, 10)
         else:
             v_successes = 0
-        v_points = max(0, current - v_successes)
+        v_points = (current - v_successes if current - v_successes > 0 else 0)
         return (v_points, current - v_points, )
 
     return _roll
@@ -2804,10 +2947,10 @@ def recover_odds(track: Union[ConditionTrack, str], current: int, check_dice: in
         _rt_check_bool('超凡来源', supernatural)
     _b = OddsBuilder(RECOVER_FIELDS)
     _p0 = 1.0
-    _d1 = (_rt_pool_distribution(check_dice, 10, 8, 10)) if not supernatural else _rt_CERTAIN_ZERO
+    _d1 = (_rt_pool_distribution(check_dice, 10, 8, 10)) if (not supernatural) else _rt_CERTAIN_ZERO
     _b.drop(_p0 * _d1.dropped)
     for v_successes, _q1 in _d1.items():
         _p1 = _p0 * _q1
-        v_points = max(0, current - v_successes)
+        v_points = (current - v_successes if current - v_successes > 0 else 0)
         _b.add((v_points, current - v_points,), _p1)
     return _b.build()

@@ -229,8 +229,11 @@ def net_layers(advantage: int, disadvantage: int, stacking: bool) -> int:
 
 
 def roll_d20(source: Any, layers: int) -> D20Roll:
+    if layers == 0:
+        face = source.die(20)
+        return D20Roll((face,), face, 0)
     die = source.die
-    faces = tuple(die(20) for _ in range(abs(layers) + 1))
+    faces = tuple([die(20) for _ in range(abs(layers) + 1)])
     natural = max(faces) if layers >= 0 else min(faces)
     return D20Roll(faces, natural, layers)
 
@@ -260,25 +263,40 @@ class DamageRoll:
 
 
 def terms_text(terms: DamageTerms, crit: bool = False) -> str:
-    mult = 2 if crit else 1
-    return "+".join(f"{count * mult}d{sides}" for count, sides in terms) or "0"
+    """`2d6+1d4` (counts doubled on a crit); memoised, as a weapon's dice repeat."""
+    key = (terms, crit)
+    text = _TERMS_TEXT.get(key)
+    if text is None:
+        mult = 2 if crit else 1
+        text = "+".join([f"{count * mult}d{sides}" for count, sides in terms]) or "0"
+        if len(_TERMS_TEXT) < 4096:
+            _TERMS_TEXT[key] = text
+    return text
+
+
+_TERMS_TEXT: Dict[Tuple[DamageTerms, bool], str] = {}
 
 
 def roll_damage(source: Any, terms: DamageTerms, crit: bool) -> DamageRoll:
     die = source.die
-    faces = [die(sides) for count, sides in terms for _ in range(count)]
-    if crit:
-        faces += [die(sides) for count, sides in terms for _ in range(count)]
-    return DamageRoll(tuple(faces), sum(faces), crit, terms_text(terms, crit))
+    if len(terms) == 1 and terms[0][0] == 1:  # one die: the common weapon
+        sides = terms[0][1]
+        faces: Tuple[int, ...] = (die(sides), die(sides)) if crit else (die(sides),)
+    else:
+        rolled = [die(sides) for count, sides in terms for _ in range(count)]
+        if crit:
+            rolled += [die(sides) for count, sides in terms for _ in range(count)]
+        faces = tuple(rolled)
+    return DamageRoll(faces, sum(faces), crit, terms_text(terms, crit))
 
 
 def damage_total(die: Callable[[int], int], terms: DamageTerms, crit: bool) -> int:
     """The fast form of `roll_damage`."""
     total = 0
-    mult = 2 if crit else 1
-    for count, sides in terms:
-        for _ in range(count * mult):
-            total += die(sides)
+    for _ in range(2 if crit else 1):  # the same face order as roll_damage: the crit copy comes last
+        for count, sides in terms:
+            for _ in range(count):
+                total += die(sides)
     return total
 
 
@@ -291,6 +309,14 @@ def damage_roller(value: Optional["DiceValue"]) -> Callable[[Callable[[int], int
         sides = terms[0][1]
         return lambda die, crit: die(sides) + die(sides) + flat if crit else die(sides) + flat
     return lambda die, crit: damage_total(die, terms, crit) + flat
+
+
+def single_die(value: Optional["DiceValue"]) -> Tuple[int, int]:
+    """(sides, flat) when a dice value is exactly one die plus a bonus, else (0, 0): prepared
+    resolvers roll such a value inline."""
+    if value is not None and len(value.terms) == 1 and value.terms[0][0] == 1:
+        return value.terms[0][1], value.flat
+    return 0, 0
 
 
 def parse_dice(text: str) -> Tuple[DamageTerms, int]:
@@ -330,8 +356,12 @@ def sample_table(values: Sequence[int], cum_weights: Sequence[float], rng: rando
 
 
 def _faces_text(faces: Sequence[int], added: Sequence[bool] = ()) -> str:
+    if len(faces) == 1 and not added:
+        return f"[{faces[0]}]"
+    if not any(added):
+        return "[" + ", ".join(map(str, faces)) + "]"
     marks = list(added) + [False] * (len(faces) - len(added))
-    return "[" + ", ".join(f"{f}+" if a else str(f) for f, a in zip(faces, marks)) + "]"
+    return "[" + ", ".join([f"{f}+" if a else str(f) for f, a in zip(faces, marks)]) + "]"
 
 
 def pool_sentence(label: str, roll: PoolRoll) -> str:

@@ -90,7 +90,7 @@ class AttackResult(NamedTuple):
 
     def text(self) -> str:
         """The trace as sentences, one per line."""
-        return "\n".join(step.text for step in self.trace)
+        return "\n".join([step.text for step in self.trace])
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -119,7 +119,7 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     _rolls: List[Any] = []
     if not (weapon.range == 0 or distance <= weapon.range):
         raise TooFar('距离' + str(distance) + '超过' + str(weapon.range))
-    v_dice = max(0, attacker.strength + weapon.damage - defender.defense)
+    v_dice = (attacker.strength + weapon.damage - defender.defense if attacker.strength + weapon.damage - defender.defense > 0 else 0)
     _r3 = _rt_roll_pool(_source, _POOL, v_dice, 0, False)
     _rolls.append(_r3)
     v_hits = _r3.successes
@@ -132,11 +132,11 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, dice: DiceSource) -> Tuple[bool, int]:
     """攻击: outcome only, no trace and no input checks."""
     _die = dice.die
-    _rand = getattr(dice, "random", None)
+    _maybe_rand = getattr(dice, "random", None)
     if not (weapon.range == 0 or distance <= weapon.range):
         raise TooFar('距离' + str(distance) + '超过' + str(weapon.range))
-    v_dice = max(0, attacker.strength + weapon.damage - defender.defense)
-    v_hits = _rt_pool_successes(_die, v_dice, 6, 5, 6) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 6, 5, 6)
+    v_dice = (attacker.strength + weapon.damage - defender.defense if attacker.strength + weapon.damage - defender.defense > 0 else 0)
+    v_hits = _rt_pool_successes(_die, v_dice, 6, 5, 6) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_dice, 6, 5, 6)
     return (v_hits > 0, v_hits,)
 
 
@@ -155,12 +155,17 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
         _rt_check_int('距离', distance, 0, 100)
     if not (weapon.range == 0 or distance <= weapon.range):
         raise TooFar('距离' + str(distance) + '超过' + str(weapon.range))
-    v_dice = max(0, attacker.strength + weapon.damage - defender.defense)
+    v_dice = (attacker.strength + weapon.damage - defender.defense if attacker.strength + weapon.damage - defender.defense > 0 else 0)
 
     def _roll(dice: DiceSource) -> Tuple[bool, int]:
+        if type(dice) is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
+            _rand = dice.random
+            v_hits = _rt_pool_successes_random(_rand, v_dice, 6, 5, 6)
+            return (v_hits > 0, v_hits, )
         _die = dice.die
-        _rand = getattr(dice, "random", None)
-        v_hits = _rt_pool_successes(_die, v_dice, 6, 5, 6) if _rand is None else _rt_pool_successes_random(_rand, v_dice, 6, 5, 6)
+        _maybe_rand = getattr(dice, "random", None)
+        v_hits = _rt_pool_successes(_die, v_dice, 6, 5, 6) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_dice, 6, 5, 6)
         return (v_hits > 0, v_hits, )
 
     return _roll
@@ -182,7 +187,7 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     _p0 = 1.0
     if not (weapon.range == 0 or distance <= weapon.range):
         raise TooFar('距离' + str(distance) + '超过' + str(weapon.range))
-    v_dice = max(0, attacker.strength + weapon.damage - defender.defense)
+    v_dice = (attacker.strength + weapon.damage - defender.defense if attacker.strength + weapon.damage - defender.defense > 0 else 0)
     _d3 = _rt_pool_distribution(v_dice, 6, 5, 6)
     _b.drop(_p0 * _d3.dropped)
     for v_hits, _q3 in _d3.items():
