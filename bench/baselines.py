@@ -88,15 +88,21 @@ def dp_attack(random: Any, attacker: Any, defender: Any, weapon: Any, distance: 
     return True, after + attacker.attack_extras
 
 
-def d20_specialised(die: Any, bonus: int = 5, ac: int = 15, crit_min: int = 20, sides: int = 8,
-                    mod: int = 3) -> tuple[bool, bool, int]:
-    """One specific attack written by hand: +5 to hit vs AC 15, 1d8+3, crit on 20."""
-    natural = die(20)
-    if natural + bonus < ac:
-        return False, False, 0
-    crit = natural >= crit_min
-    damage = die(sides) + (die(sides) if crit else 0) + mod
-    return True, crit, damage
+def d20_specialised(random: Any, bonus: int = 5, ac: int = 15, crit_min: int = 20, sides: int = 8,
+                    mod: int = 3) -> tuple[bool, bool, int, str, int, int, bool]:
+    """One specific attack written by hand: +5 to hit vs AC 15, 1d8+3, crit on 20.
+
+    It draws faces from `random` inline (`int(random() * sides) + 1`, what SeededDice.die
+    does) and returns the same seven outcome fields as the generated `attack`, so the
+    comparison is the same work on the same dice primitive.
+    """
+    natural = int(random() * 20) + 1
+    total = natural + bonus
+    if total < ac:
+        return False, False, 0, "slashing", natural, total, False
+    if natural >= crit_min:
+        return True, True, int(random() * sides) + int(random() * sides) + 2 + mod, "slashing", natural, total, False
+    return True, False, int(random() * sides) + 1 + mod, "slashing", natural, total, False
 
 
 def dp_specialised(random: Any, dice: int = 8, defender_extras: int = 3, extras: int = 5) -> tuple[bool, int]:
