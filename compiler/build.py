@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from compiler import __version__, cache
 from compiler.diagnostics import Diagnostic, RulesError, Span, did_you_mean
@@ -120,8 +122,12 @@ def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic]) -> tuple[Docu
     return doc, kind
 
 
+_LINE_BREAKS = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
+
+
 def header(rs: Ruleset, digest: str, comment: str = "#") -> str:
-    shown = [f"{comment}   {f}" for f in rs.files[:20]]
+    """The comment block atop every generated module (a file name cannot break out of it)."""
+    shown = [f"{comment}   {_LINE_BREAKS.sub('?', f)}" for f in rs.files[:20]]
     if len(rs.files) > 20:
         shown.append(f"{comment}   ... and {len(rs.files) - 20} more")
     return "\n".join([
@@ -203,12 +209,19 @@ def _emit(rs: Ruleset, digest: str, build: Build) -> None:
     package = emit_package(rs, head)
     for rel, text in package.items():
         build.files[f"{rs.id}/{rel}"] = text.encode("utf-8")
-    build.odds[rs.id] = compute_odds(rs, package)
-    schema_text = json.dumps(scenario_schema(rs), ensure_ascii=False, indent=2) + "\n"
-    build.files[f"schema/{rs.id}/scenario.schema.json"] = schema_text.encode("utf-8")
+    build.odds[rs.id] = compute_odds(rs, package, head)
+    build.files[f"schema/{rs.id}/scenario.schema.json"] = _json_bytes(scenario_schema(rs))
     build.packages[rs.id] = package
     table_meta = {t.id: {"id": t.id, "name": t.name, "description": t.description} for t in rs.tables}
     for t in rs.tables:
-        schema = table_schema(rs.id, table_meta[t.id], t.fields)
-        text = json.dumps(schema, ensure_ascii=False, indent=2, sort_keys=False) + "\n"
-        build.files[f"schema/{rs.id}/{t.id}.schema.json"] = text.encode("utf-8")
+        build.files[f"schema/{rs.id}/{t.id}.schema.json"] = _json_bytes(table_schema(rs.id, table_meta[t.id], t.fields))
+
+
+def _json_bytes(value: Any) -> bytes:
+    """Indented JSON (the stdlib writes it in pure Python: big id enums cost), memoised by content."""
+    name = cache.key("json", repr(value))
+    found = cache.get(name)
+    if not isinstance(found, bytes):
+        found = (json.dumps(value, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+        cache.put(name, found)
+    return found

@@ -28,7 +28,7 @@ def lower_procedures(docs: list[Document], stats: tuple[Stat, ...], rulings: tup
                      rule_ids: set[str], dice: Dice, rep: Reporter) -> tuple[Procedure, ...]:
     out: list[Procedure] = []
     seen: dict[str, Any] = {}
-    table_ids = {t.id for t in tables}
+    table_ids = {t.id: {e.id for e in t.entries} for t in tables}  # table id -> its entry ids
     error_map = {e.id: e for e in errors}
     for doc in docs:
         for i, raw in enumerate(doc.data["procedures"]):
@@ -54,7 +54,7 @@ def _rules(ids: list[str], known: set[str], doc: Document, path: tuple[Any, ...]
 
 
 def _params(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats: tuple[Stat, ...],
-            table_ids: set[str], decls: TableDecls, scope: Scope, rep: Reporter) -> tuple[Param, ...]:
+            table_ids: dict[str, set[str]], decls: TableDecls, scope: Scope, rep: Reporter) -> tuple[Param, ...]:
     params: list[Param] = []
     names: set[str] = set()
     subject = raw.get("subject")
@@ -81,6 +81,10 @@ def _params(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats: tu
             add_stats(scope, stats, [(pid,), (p["name"],)], pid, p["name"])
         elif ptype in table_ids:
             default = p.get("default")
+            if default is not None and default not in table_ids[ptype]:
+                rep.error(doc.span(ppath + ("default",)), "unknown-ref",
+                          f"the default '{default}' is not an entry of table '{ptype}'",
+                          did_you_mean(str(default), table_ids[ptype]))
             add_entity(scope, [(pid,), (p["name"],)], pid, p["name"], ptype, decls,
                        subject=subject, context_params=context)
         else:
@@ -98,7 +102,7 @@ def _params(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats: tu
 
 
 def _lower_one(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats: tuple[Stat, ...],
-               rulings: tuple[Ruling, ...], table_ids: set[str], decls: TableDecls,
+               rulings: tuple[Ruling, ...], table_ids: dict[str, set[str]], decls: TableDecls,
                errors: dict[str, ErrorType], rule_ids: set[str], dice: Dice,
                rep: Reporter) -> Procedure | None:
     before = len(rep.diags)

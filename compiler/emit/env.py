@@ -17,10 +17,26 @@ def group(python: str) -> str:
     return python if _ATOM.fullmatch(python) else f"({python})"
 
 
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept in the rulec cache folder (keyed by template source by Jinja):
+    compiling the templates is a good part of a small rebuild."""
+    from compiler.cache import cache_dir
+
+    folder = cache_dir()
+    if folder is None:
+        return None
+    try:
+        (folder / "jinja").mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(str(folder / "jinja"))
+
+
 @lru_cache(maxsize=2)
 def _environment(autoescape: bool) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("compiler.emit", "templates"),
+        bytecode_cache=_bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

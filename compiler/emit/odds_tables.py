@@ -37,9 +37,10 @@ class _Evaluator:
     entry of a big pack recomputes only that entry's odds.
     """
 
-    def __init__(self, rs: Ruleset, package: dict[str, str]) -> None:
+    def __init__(self, rs: Ruleset, package: dict[str, str], header: str) -> None:
         self.rs = rs
         self.package = package
+        self.header = header
         self._digests: dict[str, str] = {}
         self.name = cache.key("odds", rs.id)
         self.saved: dict[str, tuple[list[float | None], list[float | None]]] = cache.get(self.name) or {}
@@ -53,10 +54,12 @@ class _Evaluator:
         return self._module
 
     def _code_digest(self, table: str) -> str:
-        """All generated code, minus the data rows of `table` itself (its entry goes into the key)."""
+        """All generated code, minus the data rows of `table` itself (its entry goes into the key)
+        and minus the headers (their content hash changes with any input file)."""
         if table not in self._digests:
             own = re.compile(rf"_rows/{re.escape(table)}_\d+\.py")
-            code = "".join(text for rel, text in sorted(self.package.items()) if not own.fullmatch(rel))
+            code = "".join(text.replace(self.header, "", 1) for rel, text in sorted(self.package.items())
+                           if not own.fullmatch(rel))
             self._digests[table] = hashlib.sha256(code.encode()).hexdigest()
         return self._digests[table]
 
@@ -142,11 +145,11 @@ def _preset(rs: Ruleset, evaluator: _Evaluator, index: int, preset: OddsPreset) 
             "groups": out_groups}
 
 
-def compute_odds(rs: Ruleset, package: dict[str, str]) -> list[dict[str, Any]]:
+def compute_odds(rs: Ruleset, package: dict[str, str], header: str) -> list[dict[str, Any]]:
     """The odds sections of one ruleset's reference page (empty when it declares no presets)."""
     if not rs.odds_presets:
         return []
-    evaluator = _Evaluator(rs, package)
+    evaluator = _Evaluator(rs, package, header)
     try:
         return [_preset(rs, evaluator, i, p) for i, p in enumerate(rs.odds_presets)]
     finally:

@@ -98,7 +98,10 @@ def emit_package(rs: Ruleset, header: str) -> dict[str, str]:
             files[f"_rows/{chunk['module']}.py"] = render("rows.py.j2", header=header, chunk=chunk)
     for name, text in files.items():
         if name.endswith(".py"):
-            checked = cache.key("compiles", text)  # a module that compiled once need not be compiled again
+            # A module that compiled once need not be compiled again. The header (comments only,
+            # with the content hash of every input) is left out of the key, so that editing one
+            # rule file does not make every module look new.
+            checked = cache.key("compiles", text.replace(header, "", 1))
             if cache.get(checked):
                 continue
             try:

@@ -53,15 +53,19 @@ def _field_type(f: FieldDecl) -> str:
     return PY_TYPES[f.type]
 
 
-def _row_value(entry: Entry, f: FieldDecl) -> str:
-    value = entry.get(f.id)
+def _row_value(value: object) -> object:
+    """A field value as the plain Python value its row literal holds."""
     if isinstance(value, DiceExpr):
-        return repr((value.text, value.terms, value.flat))
+        return (value.text, value.terms, value.flat)
     if isinstance(value, EntryFormula):
-        return repr(value.function)
-    if isinstance(value, tuple):
-        return repr(tuple(value))
-    return repr(value)
+        return value.function
+    return value
+
+
+def _row_literal(e: Entry) -> str:
+    """One data row: `(id, name, description, rules, not_specified, *fields,)`, by a single repr."""
+    text = repr((e.id, e.name, e.description, e.rules, e.not_specified, *map(_row_value, e.values.values())))
+    return text[:-1] + ",)"
 
 
 def _build_arg(f: FieldDecl, index: int) -> str:
@@ -99,9 +103,7 @@ def table_view(t: Table) -> dict[str, Any]:
     fields = [{"id": f.id, "type": _field_type(f), "kind": f.type} for f in t.fields]
     rows = []
     for e in t.entries:
-        cells = [repr(e.id), repr(e.name), repr(e.description), repr(e.rules), repr(e.not_specified)]
-        cells += [_row_value(e, f) for f in t.fields]
-        rows.append("(" + ", ".join(cells) + ",)")
+        rows.append(_row_literal(e))
     build_args = ["_r[0]", "_r[1]", "_r[2]", "_r[3]", "_r[4]", "True"]
     build_args += [_build_arg(f, 5 + i) for i, f in enumerate(t.fields)]
     placeholder = ["''", repr(f"（无{t.name}）"), "''", "()", "None", "False"]

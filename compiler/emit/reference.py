@@ -11,14 +11,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import hashlib
-import json
-
 from markupsafe import Markup
 
 from compiler import cache
 from compiler.emit.env import environment, html_environment, render, render_html
-from compiler.emit.reference_view import ruleset_view
+from compiler.emit.reference_view import entry_view, ruleset_view
 from compiler.ir import Ruleset
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~{}])")
@@ -44,13 +41,13 @@ class _RowCache:
         self.data: dict[str, tuple[str, str, str]] = cache.get(self.name) or {}
         self.used: dict[str, tuple[str, str, str]] = {}
 
-    def rows(self, entry: dict[str, Any]) -> tuple[str, str, str]:
-        key = hashlib.sha256(json.dumps(entry, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
-        found = self.data.get(key)
+    def rows(self, entry: dict[str, Any], names: dict[str, dict[str, str]]) -> tuple[str, str, str]:
+        found = self.data.get(entry["key"])
         if found is None:
             md, html = _row_macros()
-            found = (str(md.row(entry, md_escape)), str(md.note(entry, md_escape)), str(html.row(entry)))
-        self.used[key] = found
+            view = entry_view(entry["entry"], entry["table"], names)
+            found = (str(md.row(view, md_escape)), str(md.note(view, md_escape)), str(html.row(view)))
+        self.used[entry["key"]] = found
         return found
 
     def save(self) -> None:
@@ -69,7 +66,7 @@ def _render_rows(view: dict[str, Any]) -> None:
     for table in view["tables"]:
         for group in table["groups"]:
             for entry in group["entries"]:
-                md_row, md_note, html_row = rows.rows(entry)
+                md_row, md_note, html_row = rows.rows(entry, table["names"])
                 entry["md_row"], entry["md_note"], entry["html_row"] = md_row, md_note, Markup(html_row)
     rows.save()
 

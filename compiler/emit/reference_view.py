@@ -8,6 +8,8 @@ when entries are added.
 
 from __future__ import annotations
 
+import hashlib
+
 from typing import Any
 
 from compiler.diagnostics import Span
@@ -25,7 +27,8 @@ def anchor(*parts: str) -> str:
     return "-".join(p.replace("_", "-") for p in parts)
 
 
-def _value_text(entry: Entry, f: FieldDecl, tables: dict[str, Table]) -> str:
+def _value_text(entry: Entry, f: FieldDecl, names: dict[str, dict[str, str]]) -> str:
+    """A cell's text. `names` maps each table id to {entry id: entry name}, for ref fields."""
     v = entry.get(f.id)
     if v is None:
         return "—"
@@ -38,14 +41,10 @@ def _value_text(entry: Entry, f: FieldDecl, tables: dict[str, Table]) -> str:
     if f.type == "enum":
         return next((x.name for x in f.values if x.id == v), str(v))
     if f.type == "enum_list":
-        names = {x.id: x.name for x in f.values}
-        return "、".join(names.get(x, x) for x in v) or "—"  # type: ignore[union-attr]
+        labels = {x.id: x.name for x in f.values}
+        return "、".join(labels.get(x, x) for x in v) or "—"  # type: ignore[union-attr]
     if f.type == "ref":
-        target = tables.get(f.table or "")
-        if target is not None:
-            for e in target.entries:
-                if e.id == v:
-                    return e.name
+        return names.get(f.table or "", {}).get(str(v), str(v))
     return str(v)
 
 
@@ -56,25 +55,48 @@ def _ref_anchor(entry: Entry, f: FieldDecl) -> str | None:
     return None
 
 
-def table_view(t: Table, tables: dict[str, Table], rs: Ruleset) -> dict[str, Any]:
+def entry_view(e: Entry, t: Table, names: dict[str, dict[str, str]]) -> dict[str, Any]:
+    """Everything a table row of the pages shows about one entry (rendered once, then cached)."""
+    return {
+        "id": e.id,
+        "name": e.name,
+        "anchor": anchor(t.id, e.id),
+        "description": e.description,
+        "rules": list(e.rules),
+        "where": where(e.span),
+        "origin": e.origin,
+        "not_specified": e.not_specified,
+        "cells": [{"text": _value_text(e, f, names), "link": _ref_anchor(e, f)}
+                  for f in t.fields if f.type != "text"],
+        "notes": [{"name": f.name, "text": str(e.get(f.id))} for f in t.fields if f.type == "text" and e.get(f.id)],
+    }
+
+
+def _key_value(v: object) -> object:
+    """A field value reduced to plain data carrying everything its cell shows (a cheap repr)."""
+    if isinstance(v, DiceExpr):
+        return ("dice", v.text)
+    if isinstance(v, EntryFormula):
+        return ("formula", v.formula.chinese)
+    return v
+
+
+def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset) -> dict[str, Any]:
+    """A table section. Each entry carries `key`, a digest of everything its rows show (the entry,
+    its table's fields, the names its refs point at); the rows themselves are rendered by
+    reference.py from `entry_view`, only for keys the row cache has not seen."""
     shown = [f for f in t.fields if f.type != "text"]
-    text_fields = [f for f in t.fields if f.type == "text"]
+    refs = [f for f in t.fields if f.type == "ref"]
+    context = repr((t.id, t.fields))
     groups: dict[str, list[dict[str, Any]]] = {}
     group_field = next((f for f in t.fields if f.id == t.group_by), None)
     for e in t.entries:
-        key = _value_text(e, group_field, tables) if group_field else ""
-        groups.setdefault(key, []).append({
-            "id": e.id,
-            "name": e.name,
-            "anchor": anchor(t.id, e.id),
-            "description": e.description,
-            "rules": list(e.rules),
-            "where": where(e.span),
-            "origin": e.origin,
-            "not_specified": e.not_specified,
-            "cells": [{"text": _value_text(e, f, tables), "link": _ref_anchor(e, f)} for f in shown],
-            "notes": [{"name": f.name, "text": str(e.get(f.id))} for f in text_fields if e.get(f.id)],
-        })
+        key = _value_text(e, group_field, names) if group_field else ""
+        pointed = [names.get(f.table or "", {}).get(str(e.get(f.id))) for f in refs]
+        shown_values = [_key_value(v) for v in e.values.values()]
+        digest = hashlib.sha256(repr((context, e.id, e.name, e.description, e.rules, e.origin, e.not_specified,
+                                      where(e.span), shown_values, pointed)).encode()).hexdigest()
+        groups.setdefault(key, []).append({"id": e.id, "name": e.name, "key": digest, "entry": e, "table": t})
     return {
         "id": t.id,
         "name": t.name,
@@ -84,6 +106,7 @@ def table_view(t: Table, tables: dict[str, Table], rs: Ruleset) -> dict[str, Any
         "columns": [{"name": f.name, "id": f.id, "description": f.description} for f in shown],
         "groups": [{"name": k, "entries": v} for k, v in groups.items()],
         "count": len(t.entries),
+        "names": names,
     }
 
 
@@ -114,7 +137,7 @@ def procedure_view(p: Procedure) -> dict[str, Any]:
 
 
 def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]]) -> dict[str, Any]:
-    tables = {t.id: t for t in rs.tables}
+    names = {t.id: {e.id: e.name for e in t.entries} for t in rs.tables}
     cited: dict[str, list[dict[str, str]]] = {r.id: [] for r in rs.rules}
 
     def cite(ids: tuple[str, ...], label: str, link: str) -> None:
@@ -161,7 +184,7 @@ def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]]) -> dict[s
         "errors": [{"id": e.id, "name": e.name, "message": e.message} for e in rs.errors],
         "procedures": [procedure_view(p) for p in rs.procedures],
         "odds": odds,
-        "tables": [table_view(t, tables, rs) for t in rs.tables],
+        "tables": [table_view(t, names, rs) for t in rs.tables],
         "rules": [{"id": r.id, "title": r.title, "summary": r.summary, "anchor": anchor("rule", r.id.lower()),
                    "referee_call": r.referee_call, "where": where(r.span),
                    "cited": cited.get(r.id, [])} for r in rs.rules],
