@@ -7,6 +7,7 @@ from functools import lru_cache
 import re
 
 import jinja2
+import jinja2.bccache
 
 _ATOM = re.compile(r"[\w.]+|'[^'\\]*'")
 
@@ -15,6 +16,16 @@ def group(python: str) -> str:
     """A Python expression safe to embed as an operand of `x if c else y`: names, numbers and
     attribute chains stay as they are, anything else gets parentheses."""
     return python if _ATOM.fullmatch(python) else f"({python})"
+
+
+class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """A read-only or full cache folder only costs speed, never the build."""
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
@@ -29,7 +40,7 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
         (folder / "jinja").mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return jinja2.FileSystemBytecodeCache(str(folder / "jinja"))
+    return _QuietBytecodeCache(str(folder / "jinja"))
 
 
 @lru_cache(maxsize=2)
