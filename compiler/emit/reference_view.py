@@ -9,7 +9,6 @@ when entries are added.
 from __future__ import annotations
 
 import hashlib
-
 from typing import Any
 
 from compiler.diagnostics import Span

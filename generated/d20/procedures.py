@@ -16,7 +16,7 @@
 # Content hash: sha256:9321bce4d276190cd4a1ba15337c90c32b891094b9efe7c0ec64f9439f257669
 """d20攻击规则：结算流程 (procedures) of ruleset `d20`.
 
-Each procedure comes in three forms:
+Each procedure comes in four forms:
 
 * `NAME(...)` checks its inputs, rolls with the given dice source (a seeded
   `SeededDice()` when none is given) and returns an immutable result with the
@@ -24,6 +24,10 @@ Each procedure comes in three forms:
 * `NAME_fast(...)` takes entry objects (no ids or names), skips the input checks
   and returns only the outcome tuple (the fields of `NAME_FIELDS`), for bulk
   simulation;
+* `NAME_prepare(...)` checks the inputs and does every roll-independent step
+  once; the function it returns rolls with a dice source and returns the
+  outcome tuple (a `SeededDice` is rolled through its `random` directly: the
+  same faces in the same order);
 * `NAME_odds(...)` returns the exact outcome distribution without sampling.
 """
 

@@ -19,7 +19,7 @@
 # Content hash: sha256:1e09cd04c516de42c3cd0a9a22ae66654747af30150fef6b24be3bbd91e60207
 """DP骰池战斗规则：结算流程 (procedures) of ruleset `dp`.
 
-Each procedure comes in three forms:
+Each procedure comes in four forms:
 
 * `NAME(...)` checks its inputs, rolls with the given dice source (a seeded
   `SeededDice()` when none is given) and returns an immutable result with the
@@ -27,6 +27,10 @@ Each procedure comes in three forms:
 * `NAME_fast(...)` takes entry objects (no ids or names), skips the input checks
   and returns only the outcome tuple (the fields of `NAME_FIELDS`), for bulk
   simulation;
+* `NAME_prepare(...)` checks the inputs and does every roll-independent step
+  once; the function it returns rolls with a dice source and returns the
+  outcome tuple (a `SeededDice` is rolled through its `random` directly: the
+  same faces in the same order);
 * `NAME_odds(...)` returns the exact outcome distribution without sampling.
 """
 

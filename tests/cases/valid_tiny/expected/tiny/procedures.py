@@ -8,7 +8,7 @@
 # Content hash: sha256:343c59d4c97b8dc5171503bf23cf3969afa774f9193b18c323e4e417fda70a1c
 """最小规则集：结算流程 (procedures) of ruleset `tiny`.
 
-Each procedure comes in three forms:
+Each procedure comes in four forms:
 
 * `NAME(...)` checks its inputs, rolls with the given dice source (a seeded
   `SeededDice()` when none is given) and returns an immutable result with the
@@ -16,6 +16,10 @@ Each procedure comes in three forms:
 * `NAME_fast(...)` takes entry objects (no ids or names), skips the input checks
   and returns only the outcome tuple (the fields of `NAME_FIELDS`), for bulk
   simulation;
+* `NAME_prepare(...)` checks the inputs and does every roll-independent step
+  once; the function it returns rolls with a dice source and returns the
+  outcome tuple (a `SeededDice` is rolled through its `random` directly: the
+  same faces in the same order);
 * `NAME_odds(...)` returns the exact outcome distribution without sampling.
 """
 
