@@ -277,6 +277,12 @@ def _odds_presets(m: Document, procedures: tuple[Procedure, ...], tables: tuple[
                           f"'{proc.id}'", did_you_mean(key, params))
         target = o["vary"]["target"]
         head, _, stat = target.partition(".")
+        given = {o["param"], head, *o.get("args", {})}
+        for prm in proc.params:
+            if prm.default is None and not prm.optional and prm.type != "combatant" and prm.id not in given:
+                rep.error(m.span(path), "missing-arg",
+                          f"the odds preset does not give '{prm.id}' ({prm.name}), which '{proc.id}' needs "
+                          f"(it has no default)", f"add it under args: {{{prm.id}: ...}}")
         if head not in params or (stat and (params[head].type != "combatant" or stat not in stat_keys)) or (
                 not stat and params[head].type != "int"):
             rep.error(m.span(path + ("vary", "target")), "bad-param",

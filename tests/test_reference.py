@@ -72,3 +72,16 @@ def test_odds_tables_on_the_pages():
     row = next(line for line in page.splitlines() if line.startswith("| [长剑](#weapons-longsword)"))
     assert "| 55.0% / 4.35 |" in row  # +5 vs AC 15: 11/20 hit for 1d8+3, 1/20 crit for 2d8+3
     assert (ROOT / "generated" / "reference" / "charts" / "d20-1-martial.svg").is_file()
+
+
+def test_an_odds_preset_must_give_every_parameter_without_a_default(tmp_path: Path):
+    rs = tmp_path / "d20"
+    shutil.copytree(ROOT / "rules" / "d20", rs)
+    attack = rs / "procedures" / "attack.yaml"
+    text = attack.read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if "id: thrown" in x)
+    attack.write_text(text.replace(line, line.replace(", default: false", "")), encoding="utf-8")
+    build = compile_rules([rs])
+    assert not build.ok and not build.files
+    [diag] = [d for d in build.diagnostics if d.code == "missing-arg"]
+    assert diag.span.file.endswith("ruleset.yaml") and "'thrown'" in diag.message
