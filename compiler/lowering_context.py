@@ -52,17 +52,19 @@ def compile_formula(text: str | int | bool, scope: Scope, want: tuple[str, ...] 
 
 def compile_template(text: str, scope: Scope, doc: Document, path: JsonPath,
                      rep: Reporter) -> Template | None:
-    """Compile a sentence with {name} holes into a Python expression that builds it."""
-    parts: list[str] = []
+    """Compile a sentence with {name} holes into a Python expression that builds it: an f-string
+    (the cheapest to build), or a concatenation when a hole's expression could not sit in one."""
+    literals: list[str] = []  # the text between holes ('' where two holes meet)
+    holes: list[tuple[str, str]] = []  # per hole: its expression as an f-string field, and as a str
     reads: set[str] = set()
+    pending = ""
     pos = 0
     ok = True
     for m in _PLACEHOLDER.finditer(text):
-        if m.start() > pos:
-            parts.append(repr(text[pos:m.start()]))
+        pending += text[pos:m.start()]
         token = m.group(0)
         if token in ("{{", "}}"):
-            parts.append(repr(token[0]))
+            pending += token[0]
         elif m.group(1) is None:
             rep.error(value_span(doc, path, m.start()), "template",
                       f"unmatched '{token}' in the sentence", "write {{ or }} for a literal brace")
@@ -78,18 +80,42 @@ def compile_template(text: str, scope: Scope, doc: Document, path: JsonPath,
                 ok = False
             else:
                 # Typed formatting: whole numbers and text need no helper call in the hot path.
-                if binding.type == "int":
-                    parts.append(f"str({binding.python})")
-                elif binding.type == "str":
-                    parts.append(binding.python)
+                if binding.type in ("int", "str"):
+                    holes.append((binding.python, binding.python if binding.type == "str"
+                                  else f"str({binding.python})"))
                 else:
-                    parts.append(f"_rt_fmt({binding.python})")
+                    holes.append((f"_rt_fmt({binding.python})",) * 2)
+                literals.append(pending)
+                pending = ""
                 if binding.python.startswith(LOCAL_PREFIX):
                     reads.add(binding.python[len(LOCAL_PREFIX):])
         pos = m.end()
-    if pos < len(text):
-        parts.append(repr(text[pos:]))
+    literals.append(pending + text[pos:])
     if not ok:
         return None
-    python = " + ".join(parts) if parts else "''"
-    return Template(text, python, doc.span(path), frozenset(reads))
+    return Template(text, _sentence_python(literals, holes), doc.span(path), frozenset(reads))
+
+
+_FIELD_SAFE = re.compile(r"[\w.(), -]+")  # what an f-string field may hold on Python 3.8: no quotes, braces, \
+
+
+def _sentence_python(literals: list[str], holes: list[tuple[str, str]]) -> str:
+    if not holes:
+        return repr(literals[0])
+    if all(_FIELD_SAFE.fullmatch(field) for field, _ in holes):
+        body = "".join(_fstring_text(lit) + "{" + field + "}" for lit, (field, _) in zip(literals, holes))
+        return "f'" + body + _fstring_text(literals[-1]) + "'"
+    parts: list[str] = []
+    for lit, (_, expr) in zip(literals, holes):
+        parts += [repr(lit), expr] if lit else [expr]
+    if literals[-1]:
+        parts.append(repr(literals[-1]))
+    return " + ".join(parts)
+
+
+def _fstring_text(text: str) -> str:
+    """Literal text inside f'...': the escapes of repr, the quote escaped, braces doubled."""
+    body = repr(text)[1:-1]
+    if repr(text)[0] == '"':  # repr chose double quotes: the text has a ' and no "
+        body = body.replace("'", "\\'")
+    return body.replace("{", "{{").replace("}", "}}")

@@ -291,17 +291,17 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
     _rolls: List[Any] = []
     v_ranged = weapon.attack_type == 'ranged' or thrown
     if not (not thrown or ('thrown' in weapon.properties)):
-        raise NotThrown('“' + weapon.name + '”没有投掷属性')
+        raise NotThrown(f'“{weapon.name}”没有投掷属性')
     if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
-        raise NotLight('双持武器战斗需要两把轻型近战武器，“' + weapon.name + '”不是轻型武器')
+        raise NotLight(f'双持武器战斗需要两把轻型近战武器，“{weapon.name}”不是轻型武器')
     v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (v_ranged or distance <= v_reach):
-        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{v_reach}尺')
     v_normal_range = weapon.throw_normal if thrown else weapon.range_normal
     v_long_range = weapon.throw_long if thrown else weapon.range_long
     v_range_limit = v_long_range if v_long_range > 0 else v_normal_range
     if not (not v_ranged or distance <= v_range_limit):
-        raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
+        raise OutOfRange(f'目标距离{distance}尺，超出该攻击的射程{v_range_limit}尺')
     v_advantage = (1 if willing else 0) + (1 if attacker_unseen else 0) + extra_advantage
     v_disadvantage = (1 if v_ranged and distance > v_normal_range else 0) + (1 if v_ranged and hostile_nearby else 0) + (1 if target_unseen else 0) + extra_disadvantage
     v_str_mod = ((attacker.strength - 10) // 2)
@@ -316,9 +316,9 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
     v_hit = not guessed_wrong and v_total >= target.armor_class
     v_crit = v_hit and v_natural >= 21 - attacker.crit_range
     if v_hit:
-        _trace.append(_rt_TraceStep("note", '检定' + str(v_total) + '对AC' + str(target.armor_class) + '，命中'))
+        _trace.append(_rt_TraceStep("note", f'检定{v_total}对AC{target.armor_class}，命中'))
     if not v_hit and not guessed_wrong:
-        _trace.append(_rt_TraceStep("note", '检定' + str(v_total) + '对AC' + str(target.armor_class) + '，未命中'))
+        _trace.append(_rt_TraceStep("note", f'检定{v_total}对AC{target.armor_class}，未命中'))
     if guessed_wrong:
         _trace.append(_rt_TraceStep("note", '目标不在所猜的位置，攻击未命中'))
     if v_crit:
@@ -342,10 +342,11 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
     v_damage_mod = v_ability_mod if not offhand or v_ability_mod < 0 or not True else 0
     v_damage = (v_weapon_damage + v_extra_damage + v_damage_mod if v_weapon_damage + v_extra_damage + v_damage_mod > 0 else 0) if v_hit else 0
     if v_hit:
-        _trace.append(_rt_TraceStep("note", '造成' + str(v_damage) + '点' + weapon.damage_type.name + '伤害'))
+        _trace.append(_rt_TraceStep("note", f'造成{v_damage}点{weapon.damage_type.name}伤害'))
     if attacker.hidden:
         _trace.append(_rt_TraceStep("note", '攻击暴露了躲藏者的位置'))
-    return AttackResult(v_hit, v_crit, v_damage, weapon.damage_type.id, v_natural, v_total, attacker.hidden, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(AttackResult, (v_hit, v_crit, v_damage, weapon.damage_type.id, v_natural, v_total, attacker.hidden, tuple(_rolls), tuple(_trace)))
 
 
 def attack_fast(attacker: Combatant, target: Combatant, weapon: Weapon = WEAPONS['unarmed_strike'], *, distance: int = 5, proficient: bool = True, thrown: bool = False, two_handed: bool = False, offhand: bool = False, willing: bool = False, target_unseen: bool = False, guessed_wrong: bool = False, attacker_unseen: bool = False, hostile_nearby: bool = False, flanking: bool = False, extra_advantage: int = 0, extra_disadvantage: int = 0, sneak_dice: int = 0, other_bonus: int = 0, dice: DiceSource) -> Tuple[bool, bool, int, str, int, int, bool]:
@@ -353,17 +354,17 @@ def attack_fast(attacker: Combatant, target: Combatant, weapon: Weapon = WEAPONS
     _die = dice.die
     v_ranged = weapon.attack_type == 'ranged' or thrown
     if not (not thrown or ('thrown' in weapon.properties)):
-        raise NotThrown('“' + weapon.name + '”没有投掷属性')
+        raise NotThrown(f'“{weapon.name}”没有投掷属性')
     if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
-        raise NotLight('双持武器战斗需要两把轻型近战武器，“' + weapon.name + '”不是轻型武器')
+        raise NotLight(f'双持武器战斗需要两把轻型近战武器，“{weapon.name}”不是轻型武器')
     v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (v_ranged or distance <= v_reach):
-        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{v_reach}尺')
     v_normal_range = weapon.throw_normal if thrown else weapon.range_normal
     v_long_range = weapon.throw_long if thrown else weapon.range_long
     v_range_limit = v_long_range if v_long_range > 0 else v_normal_range
     if not (not v_ranged or distance <= v_range_limit):
-        raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
+        raise OutOfRange(f'目标距离{distance}尺，超出该攻击的射程{v_range_limit}尺')
     v_advantage = (1 if willing else 0) + (1 if attacker_unseen else 0) + extra_advantage
     v_disadvantage = (1 if v_ranged and distance > v_normal_range else 0) + (1 if v_ranged and hostile_nearby else 0) + (1 if target_unseen else 0) + extra_disadvantage
     v_str_mod = ((attacker.strength - 10) // 2)
@@ -433,17 +434,17 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
         _rt_check_int('其他加值', other_bonus, -50, 50)
     v_ranged = weapon.attack_type == 'ranged' or thrown
     if not (not thrown or ('thrown' in weapon.properties)):
-        raise NotThrown('“' + weapon.name + '”没有投掷属性')
+        raise NotThrown(f'“{weapon.name}”没有投掷属性')
     if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
-        raise NotLight('双持武器战斗需要两把轻型近战武器，“' + weapon.name + '”不是轻型武器')
+        raise NotLight(f'双持武器战斗需要两把轻型近战武器，“{weapon.name}”不是轻型武器')
     v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (v_ranged or distance <= v_reach):
-        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{v_reach}尺')
     v_normal_range = weapon.throw_normal if thrown else weapon.range_normal
     v_long_range = weapon.throw_long if thrown else weapon.range_long
     v_range_limit = v_long_range if v_long_range > 0 else v_normal_range
     if not (not v_ranged or distance <= v_range_limit):
-        raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
+        raise OutOfRange(f'目标距离{distance}尺，超出该攻击的射程{v_range_limit}尺')
     v_advantage = (1 if willing else 0) + (1 if attacker_unseen else 0) + extra_advantage
     v_disadvantage = (1 if v_ranged and distance > v_normal_range else 0) + (1 if v_ranged and hostile_nearby else 0) + (1 if target_unseen else 0) + extra_disadvantage
     v_str_mod = ((attacker.strength - 10) // 2)
@@ -535,17 +536,17 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
     _p0 = 1.0
     v_ranged = weapon.attack_type == 'ranged' or thrown
     if not (not thrown or ('thrown' in weapon.properties)):
-        raise NotThrown('“' + weapon.name + '”没有投掷属性')
+        raise NotThrown(f'“{weapon.name}”没有投掷属性')
     if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
-        raise NotLight('双持武器战斗需要两把轻型近战武器，“' + weapon.name + '”不是轻型武器')
+        raise NotLight(f'双持武器战斗需要两把轻型近战武器，“{weapon.name}”不是轻型武器')
     v_reach = 5 + (5 if ('reach' in weapon.properties) else 0) + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (v_ranged or distance <= v_reach):
-        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{v_reach}尺')
     v_normal_range = weapon.throw_normal if thrown else weapon.range_normal
     v_long_range = weapon.throw_long if thrown else weapon.range_long
     v_range_limit = v_long_range if v_long_range > 0 else v_normal_range
     if not (not v_ranged or distance <= v_range_limit):
-        raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
+        raise OutOfRange(f'目标距离{distance}尺，超出该攻击的射程{v_range_limit}尺')
     v_advantage = (1 if willing else 0) + (1 if attacker_unseen else 0) + extra_advantage
     v_disadvantage = (1 if v_ranged and distance > v_normal_range else 0) + (1 if v_ranged and hostile_nearby else 0) + (1 if target_unseen else 0) + extra_disadvantage
     v_str_mod = ((attacker.strength - 10) // 2)
@@ -624,7 +625,7 @@ def spell_attack(caster: Combatant, target: Combatant, dice_count: int, dice_sid
     _rolls: List[Any] = []
     v_range_limit = 5 if melee else spell_range
     if not (distance <= v_range_limit):
-        raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
+        raise OutOfRange(f'目标距离{distance}尺，超出该攻击的射程{v_range_limit}尺')
     v_mod = ((caster.spell_ability - 10) // 2)
     _r4 = _rt_roll_d20(_source, 0 - (1 if hostile_nearby and not melee else 0))
     _rolls.append(_r4)
@@ -641,7 +642,8 @@ def spell_attack(caster: Combatant, target: Combatant, dice_count: int, dice_sid
         _trace.append(_rt_TraceStep("roll", _rt_damage_sentence('法术伤害骰', _r8, _x8.flat), (("faces", _r8.faces), ('spell_damage', v_spell_damage))))
     else:
         v_spell_damage = 0
-    return SpellAttackResult(v_hit, v_crit, v_spell_damage, v_total, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(SpellAttackResult, (v_hit, v_crit, v_spell_damage, v_total, tuple(_rolls), tuple(_trace)))
 
 
 def spell_attack_fast(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False, dice: DiceSource) -> Tuple[bool, bool, int, int]:
@@ -649,7 +651,7 @@ def spell_attack_fast(caster: Combatant, target: Combatant, dice_count: int, dic
     _die = dice.die
     v_range_limit = 5 if melee else spell_range
     if not (distance <= v_range_limit):
-        raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
+        raise OutOfRange(f'目标距离{distance}尺，超出该攻击的射程{v_range_limit}尺')
     v_mod = ((caster.spell_ability - 10) // 2)
     _l4 = 0 - (1 if hostile_nearby and not melee else 0)
     v_natural = _die(20) if _l4 == 0 else _rt_d20_natural(_die, _l4)
@@ -685,7 +687,7 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
         _rt_check_bool('身边有敌', hostile_nearby)
     v_range_limit = 5 if melee else spell_range
     if not (distance <= v_range_limit):
-        raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
+        raise OutOfRange(f'目标距离{distance}尺，超出该攻击的射程{v_range_limit}尺')
     v_mod = ((caster.spell_ability - 10) // 2)
     _k0 = 1 if hostile_nearby and not melee else 0
     _k1 = caster.proficiency
@@ -739,7 +741,7 @@ def spell_attack_odds(caster: Combatant, target: Combatant, dice_count: int, dic
     _p0 = 1.0
     v_range_limit = 5 if melee else spell_range
     if not (distance <= v_range_limit):
-        raise OutOfRange('目标距离' + str(distance) + '尺，超出该攻击的射程' + str(v_range_limit) + '尺')
+        raise OutOfRange(f'目标距离{distance}尺，超出该攻击的射程{v_range_limit}尺')
     v_mod = ((caster.spell_ability - 10) // 2)
     for v_natural, _q4 in _rt_d20_distribution(_rt_net_layers(0, 1 if hostile_nearby and not melee else 0, True)):
         _p1 = _p0 * _q4
@@ -810,7 +812,7 @@ def grapple(attacker: Combatant, target: Combatant, *, distance: int = 5, free_h
         raise NoFreeHand('你至少要腾出一只空手')
     v_reach = 5 + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{v_reach}尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_athletics_mod = ((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0)
     v_acrobatics_mod = ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0)
@@ -831,10 +833,11 @@ def grapple(attacker: Combatant, target: Combatant, *, distance: int = 5, free_h
     v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
     v_success = v_attack_total > v_defend_total
     if v_success:
-        _trace.append(_rt_TraceStep("note", '擒抱' + str(v_attack_total) + '对' + str(v_defend_total) + '：目标陷入擒抱状态'))
+        _trace.append(_rt_TraceStep("note", f'擒抱{v_attack_total}对{v_defend_total}：目标陷入擒抱状态'))
     if not v_success:
-        _trace.append(_rt_TraceStep("note", '擒抱' + str(v_attack_total) + '对' + str(v_defend_total) + '：失败，本回合不能再擒抱同一目标'))
-    return GrappleResult(v_success, v_attack_total, v_defend_total, v_success, tuple(_rolls), tuple(_trace))
+        _trace.append(_rt_TraceStep("note", f'擒抱{v_attack_total}对{v_defend_total}：失败，本回合不能再擒抱同一目标'))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(GrappleResult, (v_success, v_attack_total, v_defend_total, v_success, tuple(_rolls), tuple(_trace)))
 
 
 def grapple_fast(attacker: Combatant, target: Combatant, *, distance: int = 5, free_hand: bool = True, resists: bool = True, target_skill: int = 0, dice: DiceSource) -> Tuple[bool, int, int, bool]:
@@ -848,7 +851,7 @@ def grapple_fast(attacker: Combatant, target: Combatant, *, distance: int = 5, f
         raise NoFreeHand('你至少要腾出一只空手')
     v_reach = 5 + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{v_reach}尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_athletics_mod = ((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0)
     v_acrobatics_mod = ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0)
@@ -890,7 +893,7 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
         raise NoFreeHand('你至少要腾出一只空手')
     v_reach = 5 + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{v_reach}尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_athletics_mod = ((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0)
     v_acrobatics_mod = ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0)
@@ -947,7 +950,7 @@ def grapple_odds(attacker: Combatant, target: Combatant, *, distance: int = 5, f
         raise NoFreeHand('你至少要腾出一只空手')
     v_reach = 5 + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{v_reach}尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_athletics_mod = ((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0)
     v_acrobatics_mod = ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0)
@@ -1023,7 +1026,8 @@ def escape_grapple(escaper: Combatant, grappler: Combatant, *, skill: int = 0, d
     v_escape_total = v_escape_roll + v_escape_mod
     v_hold_total = (1 if grappler.incapacitated else v_hold_roll) + v_hold_mod
     v_success = v_escape_total > v_hold_total
-    return EscapeGrappleResult(v_success, v_escape_total, v_hold_total, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(EscapeGrappleResult, (v_success, v_escape_total, v_hold_total, tuple(_rolls), tuple(_trace)))
 
 
 def escape_grapple_fast(escaper: Combatant, grappler: Combatant, *, skill: int = 0, dice: DiceSource) -> Tuple[bool, int, int]:
@@ -1165,7 +1169,7 @@ def shove(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, 
         raise TooLarge('目标的体型不能比你大超过一级')
     v_reach = 5 + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{v_reach}尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_defend_mod = max(((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0), ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0))
     v_helpless = target.incapacitated or not resists
@@ -1195,7 +1199,8 @@ def shove(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, 
         _trace.append(_rt_TraceStep("roll", _rt_damage_sentence('撞击伤害', _r17, _x17.flat), (("faces", _r17.faces), ('obstacle_damage', v_obstacle_damage))))
     else:
         v_obstacle_damage = 0
-    return ShoveResult(v_success, v_success and knock_prone, v_moved, v_obstacle_damage, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(ShoveResult, (v_success, v_success and knock_prone, v_moved, v_obstacle_damage, tuple(_rolls), tuple(_trace)))
 
 
 def shove_fast(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, distance: int = 5, obstacle_at: int = 0, resists: bool = True, dice: DiceSource) -> Tuple[bool, bool, int, int]:
@@ -1207,7 +1212,7 @@ def shove_fast(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
         raise TooLarge('目标的体型不能比你大超过一级')
     v_reach = 5 + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{v_reach}尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_defend_mod = max(((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0), ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0))
     v_helpless = target.incapacitated or not resists
@@ -1254,7 +1259,7 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
         raise TooLarge('目标的体型不能比你大超过一级')
     v_reach = 5 + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{v_reach}尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_defend_mod = max(((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0), ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0))
     v_helpless = target.incapacitated or not resists
@@ -1328,7 +1333,7 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
         raise TooLarge('目标的体型不能比你大超过一级')
     v_reach = 5 + 5 * (attacker.size - 3 if attacker.size - 3 > 0 else 0)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{v_reach}尺')
     v_attack_mod = ((attacker.strength - 10) // 2) + (attacker.proficiency if attacker.athletics else 0)
     v_defend_mod = max(((target.strength - 10) // 2) + (target.proficiency if target.athletics else 0), ((target.dexterity - 10) // 2) + (target.proficiency if target.acrobatics else 0))
     v_helpless = target.incapacitated or not resists
@@ -1406,7 +1411,8 @@ def drag(dragger: Combatant, other: Combatant, *, waived: bool = False, dice: Op
     v_drag_total = v_drag_roll + ((dragger.strength - 10) // 2)
     v_hold_total = v_hold_roll + ((other.strength - 10) // 2)
     v_success = waived or v_drag_total > v_hold_total
-    return DragResult(v_success, not v_success, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(DragResult, (v_success, not v_success, tuple(_rolls), tuple(_trace)))
 
 
 def drag_fast(dragger: Combatant, other: Combatant, *, waived: bool = False, dice: DiceSource) -> Tuple[bool, bool]:
@@ -1531,8 +1537,9 @@ def grapple_move(mover: Combatant, target: Combatant, *, grappling: bool = True,
         raise NotGrappling('只有在擒抱目标时才能拖拽它')
     v_halved = target.size > mover.size - 2
     v_speed = (mover.speed // 2) if v_halved else mover.speed
-    _trace.append(_rt_TraceStep("let", '擒抱中的移动速度' + str(v_speed) + '尺', (('speed', v_speed),)))
-    return GrappleMoveResult(v_speed, v_halved, 5, tuple(_rolls), tuple(_trace))
+    _trace.append(_rt_TraceStep("let", f'擒抱中的移动速度{v_speed}尺', (('speed', v_speed),)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(GrappleMoveResult, (v_speed, v_halved, 5, tuple(_rolls), tuple(_trace)))
 
 
 def grapple_move_fast(mover: Combatant, target: Combatant, *, grappling: bool = True, dice: DiceSource) -> Tuple[int, bool, int]:
@@ -1662,7 +1669,8 @@ def flanking(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex_grid
     v_needed = 2 if enemy.size <= 3 else 4 if enemy.size == 4 else 5 if enemy.size == 5 else 6
     v_geometry = _rt_flanks_hex(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size, v_needed) if hex_grid else _rt_flanks_square(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size)
     v_flanks = v_qualified and v_geometry
-    return FlankingResult(v_flanks, 3 if v_flanks else 0, v_geometry, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(FlankingResult, (v_flanks, 3 if v_flanks else 0, v_geometry, tuple(_rolls), tuple(_trace)))
 
 
 def flanking_fast(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex_grid: bool = False, ax: int, ay: int, bx: int, by: int, ex: int, ey: int, a_sees: bool = True, b_sees: bool = True, a_can_attack: bool = True, b_can_attack: bool = True, a_charmed: bool = False, b_charmed: bool = False, dice: DiceSource) -> Tuple[bool, int, bool]:
@@ -1821,12 +1829,13 @@ def vehicle_dc(grappler: Combatant, power: Union[PowerSource, str], vehicle_size
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
-    _trace.append(_rt_TraceStep("let", '几何平均尺寸约' + str(v_mean_size) + '尺', (('mean_size', v_mean_size),)))
+    _trace.append(_rt_TraceStep("let", f'几何平均尺寸约{v_mean_size}尺', (('mean_size', v_mean_size),)))
     v_size_term = 5 * (vehicle_size - grappler.size if vehicle_size - grappler.size > 0 else 0)
     v_mean_term = 5 * max(0, ((v_mean_size - 20) // 10))
     v_dc = power.base_dc + v_size_term + v_mean_term
-    _trace.append(_rt_TraceStep("let", 'DC = ' + str(power.base_dc) + ' + ' + str(v_size_term) + ' + ' + str(v_mean_term) + ' = ' + str(v_dc), (('dc', v_dc),)))
-    return VehicleDcResult(v_dc, v_mean_size, tuple(_rolls), tuple(_trace))
+    _trace.append(_rt_TraceStep("let", f'DC = {power.base_dc} + {v_size_term} + {v_mean_term} = {v_dc}', (('dc', v_dc),)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(VehicleDcResult, (v_dc, v_mean_size, tuple(_rolls), tuple(_trace)))
 
 
 def vehicle_dc_fast(grappler: Combatant, power: PowerSource, vehicle_size: int, length: int, width: int, height: int, dice: DiceSource) -> Tuple[int, int]:
@@ -1965,7 +1974,7 @@ def vehicle_check(grappler: Combatant, power: Union[PowerSource, str], vehicle_s
         raise TooLarge('目标的体型不能比你大超过一级')
     v_reach = 5 + 5 * (grappler.size - 3 if grappler.size - 3 > 0 else 0)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{v_reach}尺')
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
     v_dc = power.base_dc + 5 * (vehicle_size - grappler.size if vehicle_size - grappler.size > 0 else 0) + 5 * max(0, ((v_mean_size - 20) // 10))
     _r7 = _rt_roll_d20(_source, 0 - (0))
@@ -1975,10 +1984,11 @@ def vehicle_check(grappler: Combatant, power: Union[PowerSource, str], vehicle_s
     v_total = v_roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus
     v_beats = v_total > v_dc
     if v_beats:
-        _trace.append(_rt_TraceStep("note", '检定' + str(v_total) + '大于DC' + str(v_dc) + '：载具被擒抱，移动力变为0'))
+        _trace.append(_rt_TraceStep("note", f'检定{v_total}大于DC{v_dc}：载具被擒抱，移动力变为0'))
     if not v_beats:
-        _trace.append(_rt_TraceStep("note", '检定' + str(v_total) + '没有超过DC' + str(v_dc)))
-    return VehicleCheckResult(v_dc, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0, tuple(_rolls), tuple(_trace))
+        _trace.append(_rt_TraceStep("note", f'检定{v_total}没有超过DC{v_dc}'))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(VehicleCheckResult, (v_dc, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0, tuple(_rolls), tuple(_trace)))
 
 
 def vehicle_check_fast(grappler: Combatant, power: PowerSource, vehicle_size: int, length: int, width: int, height: int, *, distance: int = 5, free_hand: bool = True, bonus: int = 0, dice: DiceSource) -> Tuple[int, int, bool, bool, int]:
@@ -1990,7 +2000,7 @@ def vehicle_check_fast(grappler: Combatant, power: PowerSource, vehicle_size: in
         raise TooLarge('目标的体型不能比你大超过一级')
     v_reach = 5 + 5 * (grappler.size - 3 if grappler.size - 3 > 0 else 0)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{v_reach}尺')
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
     v_dc = power.base_dc + 5 * (vehicle_size - grappler.size if vehicle_size - grappler.size > 0 else 0) + 5 * max(0, ((v_mean_size - 20) // 10))
     _l7 = 0 - (0)
@@ -2029,7 +2039,7 @@ def vehicle_check_prepare(grappler: Combatant, power: Union[PowerSource, str], v
         raise TooLarge('目标的体型不能比你大超过一级')
     v_reach = 5 + 5 * (grappler.size - 3 if grappler.size - 3 > 0 else 0)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{v_reach}尺')
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
     v_dc = power.base_dc + 5 * (vehicle_size - grappler.size if vehicle_size - grappler.size > 0 else 0) + 5 * max(0, ((v_mean_size - 20) // 10))
     _k0 = grappler.strength - 10
@@ -2084,7 +2094,7 @@ def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehi
         raise TooLarge('目标的体型不能比你大超过一级')
     v_reach = 5 + 5 * (grappler.size - 3 if grappler.size - 3 > 0 else 0)
     if not (distance <= v_reach):
-        raise OutOfReach('目标距离' + str(distance) + '尺，超出触及范围' + str(v_reach) + '尺')
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{v_reach}尺')
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
     v_dc = power.base_dc + 5 * (vehicle_size - grappler.size if vehicle_size - grappler.size > 0 else 0) + 5 * max(0, ((v_mean_size - 20) // 10))
     for v_roll, _q7 in _rt_d20_distribution(_rt_net_layers(0, 0, True)):

@@ -334,37 +334,37 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
         raise BadHands('用手数必须是1或2（0表示按武器本身）')
     v_hands_used = weapon.hands if hands == 0 else hands
     if not (not (weapon.attack_type.two_hands_only and v_hands_used == 1)):
-        raise OneHandBow('“' + weapon.name + '”无法单手使用')
+        raise OneHandBow(f'“{weapon.name}”无法单手使用')
     v_ranged = weapon.attack_type.ranged
     v_effective_requirement = weapon.strength - (1 if v_hands_used == 2 and weapon.hands == 1 else 0) + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase) if v_hands_used == 1 and weapon.hands == 2 else 0)
     v_strength_short = (v_effective_requirement - attacker.strength if v_effective_requirement - attacker.strength > 0 else 0)
-    _trace.append(_rt_TraceStep("let", '实际力量要求' + str(v_effective_requirement) + '，力量差额' + str(v_strength_short), (('strength_short', v_strength_short),)))
+    _trace.append(_rt_TraceStep("let", f'实际力量要求{v_effective_requirement}，力量差额{v_strength_short}', (('strength_short', v_strength_short),)))
     v_base_range = weapon.base_range if weapon.base_range > 0 else 10
     v_range_multiplier = max(1, weapon.attack_type.range_multiplier(attacker, weapon.attack_type) - weapon.attack_type.multiplier_loss_per_short_point * v_strength_short)
     v_max_range = v_base_range * v_range_multiplier if v_ranged else 0
     if not (not v_ranged or distance <= v_max_range):
-        raise OutOfRange('目标距离' + str(distance) + '米，超出最大射程' + str(v_max_range) + '米，无法进行有意义的攻击')
+        raise OutOfRange(f'目标距离{distance}米，超出最大射程{v_max_range}米，无法进行有意义的攻击')
     v_increments = max(0, _rt_ceildiv(distance, v_base_range) - 1) if v_ranged else 0
     v_range_penalty = 2 * v_increments
     v_weak_range_penalty = 2 * v_increments if v_strength_short > 0 else 0
     v_strength_penalty = 2 * v_strength_short
     if not (not power_attack or not v_ranged):
-        raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
+        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     if not (charge_meters == 0 or not v_ranged):
-        raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
+        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     if not (charge_meters == 0 or clear_path):
         raise ChargeBlocked('冲锋需要一条畅通无阻的清晰路径')
     if not (charge_meters <= 2 * attacker.move_speed):
-        raise ChargeTooFar('冲锋最多移动移动速度的两倍（' + str(attacker.move_speed) + '×2米），而非' + str(charge_meters) + '米')
+        raise ChargeTooFar(f'冲锋最多移动移动速度的两倍（{attacker.move_speed}×2米），而非{charge_meters}米')
     v_charge_bonus = min(charge_meters * 1, attacker.strength, attacker.basic_defense)
     v_aim_limit = 3 * v_base_range
     if not (aim_rounds == 0 or v_ranged and distance <= v_aim_limit):
-        raise AimOutOfReach('只能瞄准最多3个射程单位之内的敌人（' + str(v_aim_limit) + '米以内），目标在' + str(distance) + '米')
+        raise AimOutOfReach(f'只能瞄准最多3个射程单位之内的敌人（{v_aim_limit}米以内），目标在{distance}米')
     v_aim_bonus = (min(aim_rounds * 1, 3) // 2) if v_hands_used == 1 and weapon.hands == 2 and weapon.attack_type.one_hand_halves_aim else min(aim_rounds * 1, 3)
     if not (not willpower or attacker.willpower > 0):
         raise BadWillpower('没有可消耗的意志力')
     if not (not called_shot.given or targets == 1):
-        raise CalledShotMultipleTargets('无法同时对' + str(targets) + '个单位进行特定部位攻击')
+        raise CalledShotMultipleTargets(f'无法同时对{targets}个单位进行特定部位攻击')
     v_called_penalty = called_shot.penalty if called_shot.given else 0
     if not (not coup_de_grace or defender.helpless):
         raise NotHelpless('致命攻击只能对处于无助状态的目标发动')
@@ -382,11 +382,11 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     v_keep_extras = not True
     v_defender_extras = (defender.basic_extras if v_basic_left > 0 or v_keep_extras else 0) + (defender.armor_extras if v_armor_left > 0 or v_keep_extras else 0) + (defender.parry_extras if v_parry_left > 0 or v_keep_extras else 0) + (defender.cover_extras if v_cover_left > 0 or v_keep_extras else 0) + (defender.dodge_extras if v_dodge_left > 0 or v_keep_extras else 0)
     v_remaining_defense = v_basic_left + v_armor_left + v_parry_left + v_cover_left + v_dodge_left
-    _trace.append(_rt_TraceStep("let", '高速' + str(v_speed) + '、破甲' + str(v_armor_piercing) + '之后，防御方剩余防御' + str(v_remaining_defense) + '，附加成功' + str(v_defender_extras), (('remaining_defense', v_remaining_defense),)))
+    _trace.append(_rt_TraceStep("let", f'高速{v_speed}、破甲{v_armor_piercing}之后，防御方剩余防御{v_remaining_defense}，附加成功{v_defender_extras}', (('remaining_defense', v_remaining_defense),)))
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) - v_range_penalty - v_weak_range_penalty - v_strength_penalty - weapon.oversize_penalty + v_aim_bonus + v_charge_bonus + (2 if power_attack else 0) + (3 if willpower else 0) - v_called_penalty + (2 if defender.prone and not v_ranged else 0) + other_bonus
-    _trace.append(_rt_TraceStep("let", '攻击DP' + str(v_attack_pool) + '（射程减值' + str(v_range_penalty) + '，力量不足减值' + str(v_strength_penalty) + '，瞄准' + str(v_aim_bonus) + '，冲锋' + str(v_charge_bonus) + '）', (('attack_pool', v_attack_pool),)))
+    _trace.append(_rt_TraceStep("let", f'攻击DP{v_attack_pool}（射程减值{v_range_penalty}，力量不足减值{v_strength_penalty}，瞄准{v_aim_bonus}，冲锋{v_charge_bonus}）', (('attack_pool', v_attack_pool),)))
     v_dice = (v_attack_pool - v_remaining_defense if v_attack_pool - v_remaining_defense > 0 else 0)
-    _trace.append(_rt_TraceStep("let", '攻击DP' + str(v_attack_pool) + '减去剩余防御' + str(v_remaining_defense) + '，掷' + str(v_dice) + '个骰子', (('dice', v_dice),)))
+    _trace.append(_rt_TraceStep("let", f'攻击DP{v_attack_pool}减去剩余防御{v_remaining_defense}，掷{v_dice}个骰子', (('dice', v_dice),)))
     _r42 = _rt_roll_pool(_source, _POOL, v_dice, attacker.attack_extras, coup_de_grace)
     _rolls.append(_r42)
     v_raw = _r42.successes
@@ -395,16 +395,17 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     v_hit = v_after_cancel > 0
     v_net = v_after_cancel + attacker.attack_extras if v_hit else 0
     if not v_hit:
-        _trace.append(_rt_TraceStep("note", '防御方附加成功' + str(v_defender_extras) + '抵消' + str(v_raw) + '个成功，攻击未命中'))
+        _trace.append(_rt_TraceStep("note", f'防御方附加成功{v_defender_extras}抵消{v_raw}个成功，攻击未命中'))
     if v_hit:
-        _trace.append(_rt_TraceStep("note", '成功数' + str(v_raw) + '减去防御方附加成功' + str(v_defender_extras) + '，再加攻击附加成功' + str(attacker.attack_extras) + '，胜出数' + str(v_net)))
+        _trace.append(_rt_TraceStep("note", f'成功数{v_raw}减去防御方附加成功{v_defender_extras}，再加攻击附加成功{attacker.attack_extras}，胜出数{v_net}'))
     v_damage = v_net if called_shot.deals_damage or not called_shot.given else 0
     v_condition_points = _rt_floordiv(v_net, called_shot.net_per_point) if called_shot.given and called_shot.net_per_point > 0 else 0
     if v_hit and v_damage > 0:
-        _trace.append(_rt_TraceStep("note", '造成' + str(v_damage) + '点' + weapon.damage_type.name + '伤害'))
+        _trace.append(_rt_TraceStep("note", f'造成{v_damage}点{weapon.damage_type.name}伤害'))
     if v_condition_points > 0:
-        _trace.append(_rt_TraceStep("note", '对' + called_shot.name + '造成' + str(v_condition_points) + '点' + called_shot.track.name))
-    return AttackResult(v_hit, v_net, v_damage, weapon.damage_type.id, called_shot.track.id if v_condition_points > 0 else '', v_condition_points, v_dice, v_defender_extras, tuple(_rolls), tuple(_trace))
+        _trace.append(_rt_TraceStep("note", f'对{called_shot.name}造成{v_condition_points}点{called_shot.track.name}'))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(AttackResult, (v_hit, v_net, v_damage, weapon.damage_type.id, called_shot.track.id if v_condition_points > 0 else '', v_condition_points, v_dice, v_defender_extras, tuple(_rolls), tuple(_trace)))
 
 
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False, charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False, called_shot: CalledShot = _NO_CALLEDSHOT, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0, dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int]:
@@ -415,7 +416,7 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
         raise BadHands('用手数必须是1或2（0表示按武器本身）')
     v_hands_used = weapon.hands if hands == 0 else hands
     if not (not (weapon.attack_type.two_hands_only and v_hands_used == 1)):
-        raise OneHandBow('“' + weapon.name + '”无法单手使用')
+        raise OneHandBow(f'“{weapon.name}”无法单手使用')
     v_ranged = weapon.attack_type.ranged
     v_effective_requirement = weapon.strength - (1 if v_hands_used == 2 and weapon.hands == 1 else 0) + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase) if v_hands_used == 1 and weapon.hands == 2 else 0)
     v_strength_short = (v_effective_requirement - attacker.strength if v_effective_requirement - attacker.strength > 0 else 0)
@@ -423,28 +424,28 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
     v_range_multiplier = max(1, weapon.attack_type.range_multiplier(attacker, weapon.attack_type) - weapon.attack_type.multiplier_loss_per_short_point * v_strength_short)
     v_max_range = v_base_range * v_range_multiplier if v_ranged else 0
     if not (not v_ranged or distance <= v_max_range):
-        raise OutOfRange('目标距离' + str(distance) + '米，超出最大射程' + str(v_max_range) + '米，无法进行有意义的攻击')
+        raise OutOfRange(f'目标距离{distance}米，超出最大射程{v_max_range}米，无法进行有意义的攻击')
     v_increments = max(0, _rt_ceildiv(distance, v_base_range) - 1) if v_ranged else 0
     v_range_penalty = 2 * v_increments
     v_weak_range_penalty = 2 * v_increments if v_strength_short > 0 else 0
     v_strength_penalty = 2 * v_strength_short
     if not (not power_attack or not v_ranged):
-        raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
+        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     if not (charge_meters == 0 or not v_ranged):
-        raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
+        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     if not (charge_meters == 0 or clear_path):
         raise ChargeBlocked('冲锋需要一条畅通无阻的清晰路径')
     if not (charge_meters <= 2 * attacker.move_speed):
-        raise ChargeTooFar('冲锋最多移动移动速度的两倍（' + str(attacker.move_speed) + '×2米），而非' + str(charge_meters) + '米')
+        raise ChargeTooFar(f'冲锋最多移动移动速度的两倍（{attacker.move_speed}×2米），而非{charge_meters}米')
     v_charge_bonus = min(charge_meters * 1, attacker.strength, attacker.basic_defense)
     v_aim_limit = 3 * v_base_range
     if not (aim_rounds == 0 or v_ranged and distance <= v_aim_limit):
-        raise AimOutOfReach('只能瞄准最多3个射程单位之内的敌人（' + str(v_aim_limit) + '米以内），目标在' + str(distance) + '米')
+        raise AimOutOfReach(f'只能瞄准最多3个射程单位之内的敌人（{v_aim_limit}米以内），目标在{distance}米')
     v_aim_bonus = (min(aim_rounds * 1, 3) // 2) if v_hands_used == 1 and weapon.hands == 2 and weapon.attack_type.one_hand_halves_aim else min(aim_rounds * 1, 3)
     if not (not willpower or attacker.willpower > 0):
         raise BadWillpower('没有可消耗的意志力')
     if not (not called_shot.given or targets == 1):
-        raise CalledShotMultipleTargets('无法同时对' + str(targets) + '个单位进行特定部位攻击')
+        raise CalledShotMultipleTargets(f'无法同时对{targets}个单位进行特定部位攻击')
     v_called_penalty = called_shot.penalty if called_shot.given else 0
     if not (not coup_de_grace or defender.helpless):
         raise NotHelpless('致命攻击只能对处于无助状态的目标发动')
@@ -517,7 +518,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
         raise BadHands('用手数必须是1或2（0表示按武器本身）')
     v_hands_used = weapon.hands if hands == 0 else hands
     if not (not (weapon.attack_type.two_hands_only and v_hands_used == 1)):
-        raise OneHandBow('“' + weapon.name + '”无法单手使用')
+        raise OneHandBow(f'“{weapon.name}”无法单手使用')
     v_ranged = weapon.attack_type.ranged
     v_effective_requirement = weapon.strength - (1 if v_hands_used == 2 and weapon.hands == 1 else 0) + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase) if v_hands_used == 1 and weapon.hands == 2 else 0)
     v_strength_short = (v_effective_requirement - attacker.strength if v_effective_requirement - attacker.strength > 0 else 0)
@@ -525,28 +526,28 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     v_range_multiplier = max(1, weapon.attack_type.range_multiplier(attacker, weapon.attack_type) - weapon.attack_type.multiplier_loss_per_short_point * v_strength_short)
     v_max_range = v_base_range * v_range_multiplier if v_ranged else 0
     if not (not v_ranged or distance <= v_max_range):
-        raise OutOfRange('目标距离' + str(distance) + '米，超出最大射程' + str(v_max_range) + '米，无法进行有意义的攻击')
+        raise OutOfRange(f'目标距离{distance}米，超出最大射程{v_max_range}米，无法进行有意义的攻击')
     v_increments = max(0, _rt_ceildiv(distance, v_base_range) - 1) if v_ranged else 0
     v_range_penalty = 2 * v_increments
     v_weak_range_penalty = 2 * v_increments if v_strength_short > 0 else 0
     v_strength_penalty = 2 * v_strength_short
     if not (not power_attack or not v_ranged):
-        raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
+        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     if not (charge_meters == 0 or not v_ranged):
-        raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
+        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     if not (charge_meters == 0 or clear_path):
         raise ChargeBlocked('冲锋需要一条畅通无阻的清晰路径')
     if not (charge_meters <= 2 * attacker.move_speed):
-        raise ChargeTooFar('冲锋最多移动移动速度的两倍（' + str(attacker.move_speed) + '×2米），而非' + str(charge_meters) + '米')
+        raise ChargeTooFar(f'冲锋最多移动移动速度的两倍（{attacker.move_speed}×2米），而非{charge_meters}米')
     v_charge_bonus = min(charge_meters * 1, attacker.strength, attacker.basic_defense)
     v_aim_limit = 3 * v_base_range
     if not (aim_rounds == 0 or v_ranged and distance <= v_aim_limit):
-        raise AimOutOfReach('只能瞄准最多3个射程单位之内的敌人（' + str(v_aim_limit) + '米以内），目标在' + str(distance) + '米')
+        raise AimOutOfReach(f'只能瞄准最多3个射程单位之内的敌人（{v_aim_limit}米以内），目标在{distance}米')
     v_aim_bonus = (min(aim_rounds * 1, 3) // 2) if v_hands_used == 1 and weapon.hands == 2 and weapon.attack_type.one_hand_halves_aim else min(aim_rounds * 1, 3)
     if not (not willpower or attacker.willpower > 0):
         raise BadWillpower('没有可消耗的意志力')
     if not (not called_shot.given or targets == 1):
-        raise CalledShotMultipleTargets('无法同时对' + str(targets) + '个单位进行特定部位攻击')
+        raise CalledShotMultipleTargets(f'无法同时对{targets}个单位进行特定部位攻击')
     v_called_penalty = called_shot.penalty if called_shot.given else 0
     if not (not coup_de_grace or defender.helpless):
         raise NotHelpless('致命攻击只能对处于无助状态的目标发动')
@@ -644,7 +645,7 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
         raise BadHands('用手数必须是1或2（0表示按武器本身）')
     v_hands_used = weapon.hands if hands == 0 else hands
     if not (not (weapon.attack_type.two_hands_only and v_hands_used == 1)):
-        raise OneHandBow('“' + weapon.name + '”无法单手使用')
+        raise OneHandBow(f'“{weapon.name}”无法单手使用')
     v_ranged = weapon.attack_type.ranged
     v_effective_requirement = weapon.strength - (1 if v_hands_used == 2 and weapon.hands == 1 else 0) + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase) if v_hands_used == 1 and weapon.hands == 2 else 0)
     v_strength_short = (v_effective_requirement - attacker.strength if v_effective_requirement - attacker.strength > 0 else 0)
@@ -652,28 +653,28 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     v_range_multiplier = max(1, weapon.attack_type.range_multiplier(attacker, weapon.attack_type) - weapon.attack_type.multiplier_loss_per_short_point * v_strength_short)
     v_max_range = v_base_range * v_range_multiplier if v_ranged else 0
     if not (not v_ranged or distance <= v_max_range):
-        raise OutOfRange('目标距离' + str(distance) + '米，超出最大射程' + str(v_max_range) + '米，无法进行有意义的攻击')
+        raise OutOfRange(f'目标距离{distance}米，超出最大射程{v_max_range}米，无法进行有意义的攻击')
     v_increments = max(0, _rt_ceildiv(distance, v_base_range) - 1) if v_ranged else 0
     v_range_penalty = 2 * v_increments
     v_weak_range_penalty = 2 * v_increments if v_strength_short > 0 else 0
     v_strength_penalty = 2 * v_strength_short
     if not (not power_attack or not v_ranged):
-        raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
+        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     if not (charge_meters == 0 or not v_ranged):
-        raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
+        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     if not (charge_meters == 0 or clear_path):
         raise ChargeBlocked('冲锋需要一条畅通无阻的清晰路径')
     if not (charge_meters <= 2 * attacker.move_speed):
-        raise ChargeTooFar('冲锋最多移动移动速度的两倍（' + str(attacker.move_speed) + '×2米），而非' + str(charge_meters) + '米')
+        raise ChargeTooFar(f'冲锋最多移动移动速度的两倍（{attacker.move_speed}×2米），而非{charge_meters}米')
     v_charge_bonus = min(charge_meters * 1, attacker.strength, attacker.basic_defense)
     v_aim_limit = 3 * v_base_range
     if not (aim_rounds == 0 or v_ranged and distance <= v_aim_limit):
-        raise AimOutOfReach('只能瞄准最多3个射程单位之内的敌人（' + str(v_aim_limit) + '米以内），目标在' + str(distance) + '米')
+        raise AimOutOfReach(f'只能瞄准最多3个射程单位之内的敌人（{v_aim_limit}米以内），目标在{distance}米')
     v_aim_bonus = (min(aim_rounds * 1, 3) // 2) if v_hands_used == 1 and weapon.hands == 2 and weapon.attack_type.one_hand_halves_aim else min(aim_rounds * 1, 3)
     if not (not willpower or attacker.willpower > 0):
         raise BadWillpower('没有可消耗的意志力')
     if not (not called_shot.given or targets == 1):
-        raise CalledShotMultipleTargets('无法同时对' + str(targets) + '个单位进行特定部位攻击')
+        raise CalledShotMultipleTargets(f'无法同时对{targets}个单位进行特定部位攻击')
     v_called_penalty = called_shot.penalty if called_shot.given else 0
     if not (not coup_de_grace or defender.helpless):
         raise NotHelpless('致命攻击只能对处于无助状态的目标发动')
@@ -758,11 +759,11 @@ def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if not (weapon.bombard_damage > 0):
-        raise NotABombard('“' + weapon.name + '”没有【炮击】特性')
+        raise NotABombard(f'“{weapon.name}”没有【炮击】特性')
     v_base_range = weapon.base_range if weapon.base_range > 0 else 10
     v_max_range = v_base_range * weapon.attack_type.range_multiplier(attacker, weapon.attack_type)
     if not (distance <= v_max_range):
-        raise OutOfRange('目标距离' + str(distance) + '米，超出最大射程' + str(v_max_range) + '米，无法进行有意义的攻击')
+        raise OutOfRange(f'目标距离{distance}米，超出最大射程{v_max_range}米，无法进行有意义的攻击')
     v_increments = max(0, _rt_ceildiv(distance, v_base_range) - 1)
     v_attack_pool = (attacker.intelligence + attacker.operation + attacker.specialty if vehicle_mounted else weapon.attack_type.pool(attacker, weapon.attack_type, weapon)) - 2 * v_increments + other_bonus
     v_small = defender.size < 10
@@ -792,12 +793,13 @@ def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     v_hit = v_attack_successes + attacker.attack_extras - v_save_successes - defender.save_extras > 0 if v_small else v_defense_successes - v_defender_extras > 0
     v_damage = weapon.bombard_damage if v_hit else 0
     if v_small:
-        _trace.append(_rt_TraceStep("note", '目标体积' + str(defender.size) + '小于10，以反射豁免对抗'))
+        _trace.append(_rt_TraceStep("note", f'目标体积{defender.size}小于10，以反射豁免对抗'))
     if not v_small:
-        _trace.append(_rt_TraceStep("note", '目标体积' + str(defender.size) + '为10及以上，通过正常防御'))
+        _trace.append(_rt_TraceStep("note", f'目标体积{defender.size}为10及以上，通过正常防御'))
     if v_hit:
-        _trace.append(_rt_TraceStep("note", '命中，直接造成' + str(v_damage) + '点穿刺伤害'))
-    return BombardResult(v_hit, v_damage, 'pierce', v_small, tuple(_rolls), tuple(_trace))
+        _trace.append(_rt_TraceStep("note", f'命中，直接造成{v_damage}点穿刺伤害'))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(BombardResult, (v_hit, v_damage, 'pierce', v_small, tuple(_rolls), tuple(_trace)))
 
 
 def bombard_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, vehicle_mounted: bool = False, other_bonus: int = 0, dice: DiceSource) -> Tuple[bool, int, str, bool]:
@@ -805,11 +807,11 @@ def bombard_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, di
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if not (weapon.bombard_damage > 0):
-        raise NotABombard('“' + weapon.name + '”没有【炮击】特性')
+        raise NotABombard(f'“{weapon.name}”没有【炮击】特性')
     v_base_range = weapon.base_range if weapon.base_range > 0 else 10
     v_max_range = v_base_range * weapon.attack_type.range_multiplier(attacker, weapon.attack_type)
     if not (distance <= v_max_range):
-        raise OutOfRange('目标距离' + str(distance) + '米，超出最大射程' + str(v_max_range) + '米，无法进行有意义的攻击')
+        raise OutOfRange(f'目标距离{distance}米，超出最大射程{v_max_range}米，无法进行有意义的攻击')
     v_increments = max(0, _rt_ceildiv(distance, v_base_range) - 1)
     v_attack_pool = (attacker.intelligence + attacker.operation + attacker.specialty if vehicle_mounted else weapon.attack_type.pool(attacker, weapon.attack_type, weapon)) - 2 * v_increments + other_bonus
     v_small = defender.size < 10
@@ -850,11 +852,11 @@ def bombard_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
     if type(other_bonus) is not int or not -100 <= other_bonus <= 100:
         _rt_check_int('其他加值', other_bonus, -100, 100)
     if not (weapon.bombard_damage > 0):
-        raise NotABombard('“' + weapon.name + '”没有【炮击】特性')
+        raise NotABombard(f'“{weapon.name}”没有【炮击】特性')
     v_base_range = weapon.base_range if weapon.base_range > 0 else 10
     v_max_range = v_base_range * weapon.attack_type.range_multiplier(attacker, weapon.attack_type)
     if not (distance <= v_max_range):
-        raise OutOfRange('目标距离' + str(distance) + '米，超出最大射程' + str(v_max_range) + '米，无法进行有意义的攻击')
+        raise OutOfRange(f'目标距离{distance}米，超出最大射程{v_max_range}米，无法进行有意义的攻击')
     v_increments = max(0, _rt_ceildiv(distance, v_base_range) - 1)
     v_attack_pool = (attacker.intelligence + attacker.operation + attacker.specialty if vehicle_mounted else weapon.attack_type.pool(attacker, weapon.attack_type, weapon)) - 2 * v_increments + other_bonus
     v_small = defender.size < 10
@@ -929,11 +931,11 @@ def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     _b = OddsBuilder(BOMBARD_FIELDS)
     _p0 = 1.0
     if not (weapon.bombard_damage > 0):
-        raise NotABombard('“' + weapon.name + '”没有【炮击】特性')
+        raise NotABombard(f'“{weapon.name}”没有【炮击】特性')
     v_base_range = weapon.base_range if weapon.base_range > 0 else 10
     v_max_range = v_base_range * weapon.attack_type.range_multiplier(attacker, weapon.attack_type)
     if not (distance <= v_max_range):
-        raise OutOfRange('目标距离' + str(distance) + '米，超出最大射程' + str(v_max_range) + '米，无法进行有意义的攻击')
+        raise OutOfRange(f'目标距离{distance}米，超出最大射程{v_max_range}米，无法进行有意义的攻击')
     v_increments = max(0, _rt_ceildiv(distance, v_base_range) - 1)
     v_attack_pool = (attacker.intelligence + attacker.operation + attacker.specialty if vehicle_mounted else weapon.attack_type.pool(attacker, weapon.attack_type, weapon)) - 2 * v_increments + other_bonus
     v_small = defender.size < 10
@@ -994,17 +996,18 @@ def parry(defender: Combatant, weapon: Union[Weapon, str, None] = None, *, dice:
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if not (not weapon.given or not weapon.natural):
-        raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
+        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     v_bonus = _rt_floordiv(defender.martial + defender.specialty, 2) + (weapon.size if weapon.given and weapon.parry > 0 else 0)
-    _trace.append(_rt_TraceStep("let", '格挡加值' + str(v_bonus), (('bonus', v_bonus),)))
-    return ParryResult(v_bonus, tuple(_rolls), tuple(_trace))
+    _trace.append(_rt_TraceStep("let", f'格挡加值{v_bonus}', (('bonus', v_bonus),)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(ParryResult, (v_bonus, tuple(_rolls), tuple(_trace)))
 
 
 def parry_fast(defender: Combatant, weapon: Weapon = _NO_WEAPON, *, dice: DiceSource) -> Tuple[int]:
     """格挡加值: outcome only, no trace and no input checks."""
     _die = dice.die
     if not (not weapon.given or not weapon.natural):
-        raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
+        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     v_bonus = _rt_floordiv(defender.martial + defender.specialty, 2) + (weapon.size if weapon.given and weapon.parry > 0 else 0)
     return (v_bonus,)
 
@@ -1018,7 +1021,7 @@ def parry_prepare(defender: Combatant, weapon: Union[Weapon, str, None] = None) 
     if weapon.not_specified is not None:
         _rt_require_specified(weapon, '武器')
     if not (not weapon.given or not weapon.natural):
-        raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
+        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     v_bonus = _rt_floordiv(defender.martial + defender.specialty, 2) + (weapon.size if weapon.given and weapon.parry > 0 else 0)
     _o0 = v_bonus
 
@@ -1043,7 +1046,7 @@ def parry_odds(defender: Combatant, weapon: Union[Weapon, str, None] = None) -> 
     _b = OddsBuilder(PARRY_FIELDS)
     _p0 = 1.0
     if not (not weapon.given or not weapon.natural):
-        raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
+        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     v_bonus = _rt_floordiv(defender.martial + defender.specialty, 2) + (weapon.size if weapon.given and weapon.parry > 0 else 0)
     _b.add((v_bonus,), _p0)
     return _b.build()
@@ -1091,8 +1094,9 @@ def active_cover(defender: Combatant, *, cover_size: int = 0, shield: Union[Weap
     _rolls: List[Any] = []
     v_full = not shield.given and cover_size >= 2 * defender.size
     v_cover = shield.parry if shield.given else (5 - (defender.size - cover_size) if 5 - (defender.size - cover_size) > 0 else 0)
-    _trace.append(_rt_TraceStep("let", '掩蔽值' + str(v_cover), (('cover', v_cover),)))
-    return ActiveCoverResult(v_cover, v_full, tuple(_rolls), tuple(_trace))
+    _trace.append(_rt_TraceStep("let", f'掩蔽值{v_cover}', (('cover', v_cover),)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(ActiveCoverResult, (v_cover, v_full, tuple(_rolls), tuple(_trace)))
 
 
 def active_cover_fast(defender: Combatant, *, cover_size: int = 0, shield: Weapon = _NO_WEAPON, dice: DiceSource) -> Tuple[int, bool]:
@@ -1180,8 +1184,9 @@ def total_defense(defender: Combatant, *, dice: Optional[DiceSource] = None) -> 
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_bonus = defender.basic_defense
-    _trace.append(_rt_TraceStep("let", '闪避加值' + str(v_bonus), (('bonus', v_bonus),)))
-    return TotalDefenseResult(v_bonus, tuple(_rolls), tuple(_trace))
+    _trace.append(_rt_TraceStep("let", f'闪避加值{v_bonus}', (('bonus', v_bonus),)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(TotalDefenseResult, (v_bonus, tuple(_rolls), tuple(_trace)))
 
 
 def total_defense_fast(defender: Combatant, dice: DiceSource) -> Tuple[int]:
@@ -1263,7 +1268,8 @@ def willpower_spend(character: Combatant, use: int, *, dice: Optional[DiceSource
     if not (character.willpower > 0):
         raise BadWillpower('没有可消耗的意志力')
     v_bonus = 3 if use == 1 else 2 if use == 2 else 10 if use == 3 else 0
-    return WillpowerSpendResult(v_bonus, character.willpower - 1, use == 4, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(WillpowerSpendResult, (v_bonus, character.willpower - 1, use == 4, tuple(_rolls), tuple(_trace)))
 
 
 def willpower_spend_fast(character: Combatant, use: int, dice: DiceSource) -> Tuple[int, int, bool]:
@@ -1369,7 +1375,7 @@ def save_contest(attack_dice: int, *, attack_extras: int = 0, save_dice: int, sa
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if speed > 0 or armor_piercing > 0:
-        _trace.append(_rt_TraceStep("note", '攻击具有高速' + str(speed) + '、破甲' + str(armor_piercing) + '，但高速与破甲不会减少豁免DP'))
+        _trace.append(_rt_TraceStep("note", f'攻击具有高速{speed}、破甲{armor_piercing}，但高速与破甲不会减少豁免DP'))
     _r2 = _rt_roll_pool(_source, _POOL, attack_dice, attack_extras, False)
     _rolls.append(_r2)
     v_attack_successes = _r2.successes
@@ -1379,10 +1385,11 @@ def save_contest(attack_dice: int, *, attack_extras: int = 0, save_dice: int, sa
     v_save_successes = _r3.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('豁免鉴定', _r3), (("command", _r3.command), ("faces", _r3.faces), ('save_successes', v_save_successes))))
     v_net = (v_attack_successes + attack_extras - v_save_successes - save_extras if v_attack_successes + attack_extras - v_save_successes - save_extras > 0 else 0)
-    _trace.append(_rt_TraceStep("let", '攻击' + str(v_attack_successes) + '+' + str(attack_extras) + '减去豁免' + str(v_save_successes) + '+' + str(save_extras) + '，胜出数' + str(v_net), (('net', v_net),)))
+    _trace.append(_rt_TraceStep("let", f'攻击{v_attack_successes}+{attack_extras}减去豁免{v_save_successes}+{save_extras}，胜出数{v_net}', (('net', v_net),)))
     if v_net > 0:
-        _trace.append(_rt_TraceStep("note", '造成' + str(v_net) + '点' + damage_type.name + '伤害'))
-    return SaveContestResult(v_net > 0, v_net, v_net, damage_type.id, tuple(_rolls), tuple(_trace))
+        _trace.append(_rt_TraceStep("note", f'造成{v_net}点{damage_type.name}伤害'))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(SaveContestResult, (v_net > 0, v_net, v_net, damage_type.id, tuple(_rolls), tuple(_trace)))
 
 
 def save_contest_fast(attack_dice: int, *, attack_extras: int = 0, save_dice: int, save_extras: int = 0, speed: int = 0, armor_piercing: int = 0, damage_type: DamageType = DAMAGE_TYPES['mental'], dice: DiceSource) -> Tuple[bool, int, int, str]:
@@ -1515,7 +1522,7 @@ def trip(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if not (weapon.natural or weapon.can_trip):
-        raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
+        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
     v_leg_bonus = 2 * ((defender.legs - 2 if defender.legs - 2 > 0 else 0) // 2)
     v_defend_pool = (defender.strength if defender.strength > defender.dexterity else defender.dexterity) + defender.athletics + defender.balance + v_leg_bonus
@@ -1532,8 +1539,9 @@ def trip(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 
     if v_success and not flying:
         _trace.append(_rt_TraceStep("note", '对方倒地'))
     if v_success and flying:
-        _trace.append(_rt_TraceStep("note", '对方失速：下一轮飞行速度−' + str(v_net)))
-    return TripResult(v_success, (v_net if v_net > 0 else 0), v_success and not flying, (v_net if v_net > 0 else 0) if flying else 0, tuple(_rolls), tuple(_trace))
+        _trace.append(_rt_TraceStep("note", f'对方失速：下一轮飞行速度−{v_net}'))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(TripResult, (v_success, (v_net if v_net > 0 else 0), v_success and not flying, (v_net if v_net > 0 else 0) if flying else 0, tuple(_rolls), tuple(_trace)))
 
 
 def trip_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = WEAPONS['fist'], *, flying: bool = False, dice: DiceSource) -> Tuple[bool, int, bool, int]:
@@ -1541,7 +1549,7 @@ def trip_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = WEAPONS
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if not (weapon.natural or weapon.can_trip):
-        raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
+        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
     v_leg_bonus = 2 * ((defender.legs - 2 if defender.legs - 2 > 0 else 0) // 2)
     v_defend_pool = (defender.strength if defender.strength > defender.dexterity else defender.dexterity) + defender.athletics + defender.balance + v_leg_bonus
@@ -1566,7 +1574,7 @@ def trip_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     if type(flying) is not bool:
         _rt_check_bool('飞行目标', flying)
     if not (weapon.natural or weapon.can_trip):
-        raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
+        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
     v_leg_bonus = 2 * ((defender.legs - 2 if defender.legs - 2 > 0 else 0) // 2)
     v_defend_pool = (defender.strength if defender.strength > defender.dexterity else defender.dexterity) + defender.athletics + defender.balance + v_leg_bonus
@@ -1610,7 +1618,7 @@ def trip_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
     _b = OddsBuilder(TRIP_FIELDS)
     _p0 = 1.0
     if not (weapon.natural or weapon.can_trip):
-        raise MeleeOnly('该选项只能用于近战攻击，而“' + weapon.name + '”是远程武器')
+        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
     v_leg_bonus = 2 * ((defender.legs - 2 if defender.legs - 2 > 0 else 0) // 2)
     v_defend_pool = (defender.strength if defender.strength > defender.dexterity else defender.dexterity) + defender.athletics + defender.balance + v_leg_bonus
@@ -1694,10 +1702,11 @@ def bull_rush(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
     if v_success and knock_down:
         _trace.append(_rt_TraceStep("note", '对方被击倒'))
     if v_success and not knock_down:
-        _trace.append(_rt_TraceStep("note", '对方被击退' + str(v_push) + '米'))
+        _trace.append(_rt_TraceStep("note", f'对方被击退{v_push}米'))
     if not v_success:
         _trace.append(_rt_TraceStep("note", '对方抵挡了冲撞，可以用反射动作反冲撞（发起者−2DP）'))
-    return BullRushResult(v_success, (v_net if v_net > 0 else 0), v_success and knock_down, v_push, not v_success, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(BullRushResult, (v_success, (v_net if v_net > 0 else 0), v_success and knock_down, v_push, not v_success, tuple(_rolls), tuple(_trace)))
 
 
 def bull_rush_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = _NO_WEAPON, *, knock_down: bool = False, returned: bool = False, dice: DiceSource) -> Tuple[bool, int, bool, int, bool]:
@@ -1866,10 +1875,11 @@ def grapple(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     v_success = v_touched and v_net > 0
     v_cling = attacker.size * 4 < defender.size
     if v_success and not v_cling:
-        _trace.append(_rt_TraceStep("note", '擒抱成功，失败方在攻击、格挡与需要肢体动作的能力上−' + str(v_net)))
+        _trace.append(_rt_TraceStep("note", f'擒抱成功，失败方在攻击、格挡与需要肢体动作的能力上−{v_net}'))
     if v_success and v_cling:
         _trace.append(_rt_TraceStep("note", '攀附成功：攀附者单方面附着在对方身上，随其移动'))
-    return GrappleResult(v_success, v_touched, (v_net if v_net > 0 else 0), v_success and v_cling, v_net if v_success else 0, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(GrappleResult, (v_success, v_touched, (v_net if v_net > 0 else 0), v_success and v_cling, v_net if v_success else 0, tuple(_rolls), tuple(_trace)))
 
 
 def grapple_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = WEAPONS['fist'], *, held_item_size: int = -1, dice: DiceSource) -> Tuple[bool, bool, int, bool, int]:
@@ -2048,7 +2058,8 @@ def pin(attacker: Combatant, defender: Combatant, *, dice: Optional[DiceSource] 
     v_success = v_net > 0
     if v_success:
         _trace.append(_rt_TraceStep("note", '对方被压制，进入定身；解除需要成功两次'))
-    return PinResult(v_success, (v_net if v_net > 0 else 0), v_success and v_net > defender.strength, 2 if v_success else 1, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(PinResult, (v_success, (v_net if v_net > 0 else 0), v_success and v_net > defender.strength, 2 if v_success else 1, tuple(_rolls), tuple(_trace)))
 
 
 def pin_fast(attacker: Combatant, defender: Combatant, dice: DiceSource) -> Tuple[bool, int, bool, int]:
@@ -2169,7 +2180,8 @@ def feint(attacker: Combatant, defender: Combatant, *, penalty: int = 0, dice: O
     v_net = v_feint_successes - v_read_successes
     v_success = v_net > 0
     v_parry_penalty = (3 if 3 < v_net else v_net) if v_success else 0
-    return FeintResult(v_success, v_success, v_parry_penalty, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(FeintResult, (v_success, v_success, v_parry_penalty, tuple(_rolls), tuple(_trace)))
 
 
 def feint_fast(attacker: Combatant, defender: Combatant, *, penalty: int = 0, dice: DiceSource) -> Tuple[bool, bool, int]:
@@ -2325,8 +2337,9 @@ def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acro
         v_b4 = 0
     v_total = v_mine + attacker.attack_extras
     v_passed = 0 if v_total - v_b1 <= 0 else 1 if blockers == 1 or v_total - v_b1 - v_b2 <= 0 else 2 if blockers == 2 or v_total - v_b1 - v_b2 - v_b3 <= 0 else 3 if blockers == 3 or v_total - v_b1 - v_b2 - v_b3 - v_b4 <= 0 else 4
-    _trace.append(_rt_TraceStep("let", '闯越了' + str(v_passed) + '名阻挡者', (('passed', v_passed),)))
-    return OverrunResult(v_passed, v_passed == blockers, tuple(_rolls), tuple(_trace))
+    _trace.append(_rt_TraceStep("let", f'闯越了{v_passed}名阻挡者', (('passed', v_passed),)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(OverrunResult, (v_passed, v_passed == blockers, tuple(_rolls), tuple(_trace)))
 
 
 def overrun_fast(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False, dice: DiceSource) -> Tuple[int, bool]:

@@ -395,15 +395,15 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if not (weapon.attack_type.mode == 'check_damage'):
-        raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
+        raise WrongMode(f'“{weapon.name}”不是这种攻击方式')
     v_range = weapon.attack_type.range(attacker, weapon.attack_type, weapon)
     v_increments = _rt_floordiv(distance - v_range, v_range) if v_range > 0 and distance > v_range else 0
     v_part_penalty = part.size_offset * 1 if part.given else 0
     v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - 3 * v_increments - v_part_penalty
     if not (v_increments == 0 or v_check_before_defense > 0):
-        raise PastLimit('距离' + str(distance) + '米时检定降为' + str(v_check_before_defense) + '，已到达极限距离，无法攻击')
+        raise PastLimit(f'距离{distance}米时检定降为{v_check_before_defense}，已到达极限距离，无法攻击')
     v_dice = (v_check_before_defense - defender.defense if v_check_before_defense - defender.defense > 0 else 0)
-    _trace.append(_rt_TraceStep("let", '攻击检定' + str(v_check_before_defense) + '减去目标防御' + str(defender.defense) + '，掷' + str(v_dice) + '个骰子', (('dice', v_dice),)))
+    _trace.append(_rt_TraceStep("let", f'攻击检定{v_check_before_defense}减去目标防御{defender.defense}，掷{v_dice}个骰子', (('dice', v_dice),)))
     _r8 = _rt_roll_pool(_source, _POOL, v_dice, attacker.extra_successes, False)
     _rolls.append(_r8)
     v_successes = _r8.successes
@@ -411,12 +411,12 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     v_cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
     v_capped = min(v_cap, v_successes + attacker.extra_successes)
     v_raw_damage = v_capped + extra_damage if v_successes > 0 else 0
-    _trace.append(_rt_TraceStep("let", '成功数' + str(v_successes) + '（上限' + str(v_cap) + '）+ 额外伤害' + str(extra_damage) + ' = ' + str(v_raw_damage), (('raw_damage', v_raw_damage),)))
+    _trace.append(_rt_TraceStep("let", f'成功数{v_successes}（上限{v_cap}）+ 额外伤害{extra_damage} = {v_raw_damage}', (('raw_damage', v_raw_damage),)))
     v_left_factor_damage = _rt_floordiv(v_raw_damage, 2) if left_area else v_raw_damage
     v_after_reduction = (v_left_factor_damage - defender.damage_reduction if v_left_factor_damage - defender.damage_reduction > 0 else 0)
     v_absorbed = (defender.absorption if defender.absorption < v_after_reduction else v_after_reduction)
     v_to_hp = v_after_reduction - v_absorbed
-    _trace.append(_rt_TraceStep("let", '伤害' + str(v_left_factor_damage) + '经伤害减免' + str(defender.damage_reduction) + '、伤害吸收' + str(v_absorbed) + '后，' + str(v_to_hp) + '点计入生命值', (('to_hp', v_to_hp),)))
+    _trace.append(_rt_TraceStep("let", f'伤害{v_left_factor_damage}经伤害减免{defender.damage_reduction}、伤害吸收{v_absorbed}后，{v_to_hp}点计入生命值', (('to_hp', v_to_hp),)))
     if part.given and part.effect == 'severe' and v_to_hp > 0:
         _r16 = _rt_roll_pool(_source, _POOL, defender.endurance, 0, False)
         _rolls.append(_r16)
@@ -429,8 +429,9 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     v_limb_damage = (v_to_hp - defender.resistance if v_to_hp - defender.resistance > 0 else 0) if part.given and part.effect == 'limb' else 0
     v_item_damage = v_to_hp if part.given and part.effect == 'item' else 0
     if v_points > 0:
-        _trace.append(_rt_TraceStep("note", '对' + part.name + '造成' + str(v_points) + '点' + part.track.name))
-    return AttackResult(v_successes > 0, v_successes, 0 if part.given and part.effect == 'item' else v_to_hp, weapon.damage_type.id, v_severe, part.track.id if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage, tuple(_rolls), tuple(_trace))
+        _trace.append(_rt_TraceStep("note", f'对{part.name}造成{v_points}点{part.track.name}'))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(AttackResult, (v_successes > 0, v_successes, 0 if part.given and part.effect == 'item' else v_to_hp, weapon.damage_type.id, v_severe, part.track.id if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage, tuple(_rolls), tuple(_trace)))
 
 
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, bonus: int = 0, extra_damage: int = 0, part: BodyPart = _NO_BODYPART, left_area: bool = False, dice: DiceSource) -> Tuple[bool, int, int, str, int, str, int, int, int]:
@@ -438,13 +439,13 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if not (weapon.attack_type.mode == 'check_damage'):
-        raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
+        raise WrongMode(f'“{weapon.name}”不是这种攻击方式')
     v_range = weapon.attack_type.range(attacker, weapon.attack_type, weapon)
     v_increments = _rt_floordiv(distance - v_range, v_range) if v_range > 0 and distance > v_range else 0
     v_part_penalty = part.size_offset * 1 if part.given else 0
     v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - 3 * v_increments - v_part_penalty
     if not (v_increments == 0 or v_check_before_defense > 0):
-        raise PastLimit('距离' + str(distance) + '米时检定降为' + str(v_check_before_defense) + '，已到达极限距离，无法攻击')
+        raise PastLimit(f'距离{distance}米时检定降为{v_check_before_defense}，已到达极限距离，无法攻击')
     v_dice = (v_check_before_defense - defender.defense if v_check_before_defense - defender.defense > 0 else 0)
     v_successes = _rt_pool_successes(_die, v_dice, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_dice, 10, 8, 10)
     v_cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
@@ -488,13 +489,13 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     if type(left_area) is not bool:
         _rt_check_bool('中途脱离范围', left_area)
     if not (weapon.attack_type.mode == 'check_damage'):
-        raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
+        raise WrongMode(f'“{weapon.name}”不是这种攻击方式')
     v_range = weapon.attack_type.range(attacker, weapon.attack_type, weapon)
     v_increments = _rt_floordiv(distance - v_range, v_range) if v_range > 0 and distance > v_range else 0
     v_part_penalty = part.size_offset * 1 if part.given else 0
     v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - 3 * v_increments - v_part_penalty
     if not (v_increments == 0 or v_check_before_defense > 0):
-        raise PastLimit('距离' + str(distance) + '米时检定降为' + str(v_check_before_defense) + '，已到达极限距离，无法攻击')
+        raise PastLimit(f'距离{distance}米时检定降为{v_check_before_defense}，已到达极限距离，无法攻击')
     v_dice = (v_check_before_defense - defender.defense if v_check_before_defense - defender.defense > 0 else 0)
     v_cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
     _k0 = attacker.extra_successes
@@ -576,13 +577,13 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     _b = OddsBuilder(ATTACK_FIELDS)
     _p0 = 1.0
     if not (weapon.attack_type.mode == 'check_damage'):
-        raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
+        raise WrongMode(f'“{weapon.name}”不是这种攻击方式')
     v_range = weapon.attack_type.range(attacker, weapon.attack_type, weapon)
     v_increments = _rt_floordiv(distance - v_range, v_range) if v_range > 0 and distance > v_range else 0
     v_part_penalty = part.size_offset * 1 if part.given else 0
     v_check_before_defense = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - 3 * v_increments - v_part_penalty
     if not (v_increments == 0 or v_check_before_defense > 0):
-        raise PastLimit('距离' + str(distance) + '米时检定降为' + str(v_check_before_defense) + '，已到达极限距离，无法攻击')
+        raise PastLimit(f'距离{distance}米时检定降为{v_check_before_defense}，已到达极限距离，无法攻击')
     v_dice = (v_check_before_defense - defender.defense if v_check_before_defense - defender.defense > 0 else 0)
     _d8 = _rt_pool_distribution(v_dice, 10, 8, 10)
     _b.drop(_p0 * _d8.dropped)
@@ -663,16 +664,16 @@ def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if not (weapon.attack_type.mode == 'hit_fixed'):
-        raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
+        raise WrongMode(f'“{weapon.name}”不是这种攻击方式')
     if not (shots <= weapon.magazine):
-        raise BurstTooLarge('连射' + str(shots) + '发超出弹匣容量' + str(weapon.magazine))
+        raise BurstTooLarge(f'连射{shots}发超出弹匣容量{weapon.magazine}')
     v_range = weapon.range if weapon.range > 0 else 50
     v_increments = _rt_floordiv(distance - v_range, v_range) if distance > v_range else 0
     v_burst_penalty = 3 * shots if shots >= 2 else 0
     v_penalty = v_burst_penalty + 3 * v_increments
-    _trace.append(_rt_TraceStep("let", '每次命中检定−' + str(v_penalty), (('penalty', v_penalty),)))
+    _trace.append(_rt_TraceStep("let", f'每次命中检定−{v_penalty}', (('penalty', v_penalty),)))
     v_per_hit = max(0, weapon.damage - 1 * v_increments)
-    _trace.append(_rt_TraceStep("let", '每颗子弹命中造成' + str(v_per_hit) + '点伤害', (('per_hit', v_per_hit),)))
+    _trace.append(_rt_TraceStep("let", f'每颗子弹命中造成{v_per_hit}点伤害', (('per_hit', v_per_hit),)))
     v_dice = (weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense if weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense > 0 else 0)
     v_hits = 0
     for _i9 in range(shots):
@@ -693,7 +694,8 @@ def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     v_after_dodge = (v_raw_damage - v_dodge_successes if v_raw_damage - v_dodge_successes > 0 else 0)
     v_after_reduction = (v_after_dodge - defender.damage_reduction if v_after_dodge - defender.damage_reduction > 0 else 0)
     v_to_hp = v_after_reduction - (defender.absorption if defender.absorption < v_after_reduction else v_after_reduction)
-    return FirearmResult(v_hits, v_hits > 0, v_per_hit, v_penalty, v_to_hp, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(FirearmResult, (v_hits, v_hits > 0, v_per_hit, v_penalty, v_to_hp, tuple(_rolls), tuple(_trace)))
 
 
 def firearm_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, shots: int = 1, distance: int = 0, bonus: int = 0, defender_dodges: bool = False, dice: DiceSource) -> Tuple[int, bool, int, int, int]:
@@ -701,9 +703,9 @@ def firearm_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, sh
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if not (weapon.attack_type.mode == 'hit_fixed'):
-        raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
+        raise WrongMode(f'“{weapon.name}”不是这种攻击方式')
     if not (shots <= weapon.magazine):
-        raise BurstTooLarge('连射' + str(shots) + '发超出弹匣容量' + str(weapon.magazine))
+        raise BurstTooLarge(f'连射{shots}发超出弹匣容量{weapon.magazine}')
     v_range = weapon.range if weapon.range > 0 else 50
     v_increments = _rt_floordiv(distance - v_range, v_range) if distance > v_range else 0
     v_burst_penalty = 3 * shots if shots >= 2 else 0
@@ -746,9 +748,9 @@ def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
     if type(defender_dodges) is not bool:
         _rt_check_bool('目标闪避', defender_dodges)
     if not (weapon.attack_type.mode == 'hit_fixed'):
-        raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
+        raise WrongMode(f'“{weapon.name}”不是这种攻击方式')
     if not (shots <= weapon.magazine):
-        raise BurstTooLarge('连射' + str(shots) + '发超出弹匣容量' + str(weapon.magazine))
+        raise BurstTooLarge(f'连射{shots}发超出弹匣容量{weapon.magazine}')
     v_range = weapon.range if weapon.range > 0 else 50
     v_increments = _rt_floordiv(distance - v_range, v_range) if distance > v_range else 0
     v_burst_penalty = 3 * shots if shots >= 2 else 0
@@ -822,9 +824,9 @@ def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     _b = OddsBuilder(FIREARM_FIELDS)
     _p0 = 1.0
     if not (weapon.attack_type.mode == 'hit_fixed'):
-        raise WrongMode('“' + weapon.name + '”不是这种攻击方式')
+        raise WrongMode(f'“{weapon.name}”不是这种攻击方式')
     if not (shots <= weapon.magazine):
-        raise BurstTooLarge('连射' + str(shots) + '发超出弹匣容量' + str(weapon.magazine))
+        raise BurstTooLarge(f'连射{shots}发超出弹匣容量{weapon.magazine}')
     v_range = weapon.range if weapon.range > 0 else 50
     v_increments = _rt_floordiv(distance - v_range, v_range) if distance > v_range else 0
     v_burst_penalty = 3 * shots if shots >= 2 else 0
@@ -896,8 +898,9 @@ def fixed_damage(defender: Combatant, amount: int, damage_type: Union[DamageType
     v_after_reduction = (v_after_leave - defender.damage_reduction if v_after_leave - defender.damage_reduction > 0 else 0)
     v_absorbed = (defender.absorption if defender.absorption < v_after_reduction else v_after_reduction)
     v_to_hp = v_after_reduction - v_absorbed
-    _trace.append(_rt_TraceStep("let", '固定伤害' + str(amount) + ' → 抵抗' + str(v_resist) + '后' + str(v_after_resist) + ' → 减免后' + str(v_after_reduction) + ' → 吸收' + str(v_absorbed) + ' → 生命值' + str(v_to_hp), (('to_hp', v_to_hp),)))
-    return FixedDamageResult(v_to_hp, v_absorbed, tuple(_rolls), tuple(_trace))
+    _trace.append(_rt_TraceStep("let", f'固定伤害{amount} → 抵抗{v_resist}后{v_after_resist} → 减免后{v_after_reduction} → 吸收{v_absorbed} → 生命值{v_to_hp}', (('to_hp', v_to_hp),)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(FixedDamageResult, (v_to_hp, v_absorbed, tuple(_rolls), tuple(_trace)))
 
 
 def fixed_damage_fast(defender: Combatant, amount: int, damage_type: DamageType = DAMAGE_TYPES['blunt'], *, left_area: bool = False, dice: DiceSource) -> Tuple[int, int]:
@@ -1020,7 +1023,7 @@ def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, lo
     _rolls: List[Any] = []
     v_key = _rt_floordiv(attacker.move_speed, 10)
     v_check = v_key + skill_bonus
-    _trace.append(_rt_TraceStep("let", '冲撞检定' + str(v_key) + '+' + str(skill_bonus) + '=' + str(v_check) + '，额外成功数' + str(load_tier), (('check', v_check),)))
+    _trace.append(_rt_TraceStep("let", f'冲撞检定{v_key}+{skill_bonus}={v_check}，额外成功数{load_tier}', (('check', v_check),)))
     _r3 = _rt_roll_pool(_source, _POOL, (v_check - defender.defense if v_check - defender.defense > 0 else 0), load_tier, False)
     _rolls.append(_r3)
     v_successes = _r3.successes
@@ -1036,7 +1039,8 @@ def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, lo
     v_pushed = max(0, v_damage - v_resist - (defender.size if defender.size > 0 else 0))
     v_blocked = (v_pushed - obstacle_at if v_pushed - obstacle_at > 0 else 0) if obstacle_at > 0 else 0
     v_impact = (obstacle_structure if obstacle_structure < v_blocked else v_blocked)
-    return ChargeResult(v_damage > 0, v_damage + v_impact, v_damage + v_impact, v_pushed - v_blocked, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(ChargeResult, (v_damage > 0, v_damage + v_impact, v_damage + v_impact, v_pushed - v_blocked, tuple(_rolls), tuple(_trace)))
 
 
 def charge_fast(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0, obstacle_at: int = 0, obstacle_structure: int = 0, dice: DiceSource) -> Tuple[bool, int, int, int]:
@@ -1188,7 +1192,8 @@ def parry(defender: Combatant, *, with_weapon: bool = True, incoming: int = 0, w
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_bonus = defender.weapon_skill if with_weapon else defender.fighting
-    return ParryResult(v_bonus, 6, (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0), tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(ParryResult, (v_bonus, 6, (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0), tuple(_rolls), tuple(_trace)))
 
 
 def parry_fast(defender: Combatant, *, with_weapon: bool = True, incoming: int = 0, weapon_absorbed: int = 0, dice: DiceSource) -> Tuple[int, int, int]:
@@ -1289,7 +1294,8 @@ def dodge(defender: Combatant, incoming: int, *, applicable: bool = True, dice: 
     else:
         v_successes = 0
     v_damage = (incoming - v_successes if incoming - v_successes > 0 else 0)
-    return DodgeResult(v_damage, incoming - v_damage, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(DodgeResult, (v_damage, incoming - v_damage, tuple(_rolls), tuple(_trace)))
 
 
 def dodge_fast(defender: Combatant, incoming: int, *, applicable: bool = True, dice: DiceSource) -> Tuple[int, int]:
@@ -1399,7 +1405,8 @@ def take_cover(incoming: int, obstacle_takes: int, *, aim_exposed: bool = False,
     _rolls: List[Any] = []
     v_through = fully_covered or not aim_exposed
     v_damage = (incoming - obstacle_takes if incoming - obstacle_takes > 0 else 0) if v_through else incoming
-    return TakeCoverResult(v_damage, v_through, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(TakeCoverResult, (v_damage, v_through, tuple(_rolls), tuple(_trace)))
 
 
 def take_cover_fast(incoming: int, obstacle_takes: int, *, aim_exposed: bool = False, fully_covered: bool = False, dice: DiceSource) -> Tuple[int, bool]:
@@ -1503,7 +1510,8 @@ def leave_area(*, damage: int = 0, points: int = 0, timing: int, blocked: bool =
     v_left = timing < 2 and not blocked
     v_taken = 0 if v_left and timing == 0 else _rt_floordiv(damage, 2) if v_left and timing == 1 else damage
     v_taken_points = 0 if v_left and timing == 0 else _rt_floordiv(points, 2) if v_left and timing == 1 else points
-    return LeaveAreaResult(v_taken, v_taken_points, intended_meters if blocked else 0, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(LeaveAreaResult, (v_taken, v_taken_points, intended_meters if blocked else 0, tuple(_rolls), tuple(_trace)))
 
 
 def leave_area_fast(*, damage: int = 0, points: int = 0, timing: int, blocked: bool = False, intended_meters: int = 0, dice: DiceSource) -> Tuple[int, int, int]:
@@ -1611,8 +1619,9 @@ def can_respond(response: Union[Action, str], action: Union[Action, str], *, rea
     v_response_ticks = readied_ticks if response.id == 'readied' else response.off_turn_ticks
     v_action_ticks = action.own_turn_ticks
     v_allowed = v_response_ticks <= v_action_ticks
-    _trace.append(_rt_TraceStep("let", '应对耗时' + str(v_response_ticks) + '刻，被应对动作耗时' + str(v_action_ticks) + '刻', (('allowed', v_allowed),)))
-    return CanRespondResult(v_allowed, tuple(_rolls), tuple(_trace))
+    _trace.append(_rt_TraceStep("let", f'应对耗时{v_response_ticks}刻，被应对动作耗时{v_action_ticks}刻', (('allowed', v_allowed),)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(CanRespondResult, (v_allowed, tuple(_rolls), tuple(_trace)))
 
 
 def can_respond_fast(response: Action, action: Action, *, readied_ticks: int = 0, dice: DiceSource) -> Tuple[bool]:
@@ -1712,7 +1721,8 @@ def interrupt(needs_focus: bool, *, damage: int = 0, points: int = 0, dice: Opti
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_negated = needs_focus and (damage > 0 or points > 0)
-    return InterruptResult(v_negated, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(InterruptResult, (v_negated, tuple(_rolls), tuple(_trace)))
 
 
 def interrupt_fast(needs_focus: bool, *, damage: int = 0, points: int = 0, dice: DiceSource) -> Tuple[bool]:
@@ -1808,7 +1818,8 @@ def break_projectile(defender: Combatant, projectile: Union[Weapon, str], check:
     v_successes = _r1.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('击破检定', _r1), (("command", _r1.command), ("faces", _r1.faces), ('successes', v_successes))))
     v_destroyed = v_successes >= structure
-    return BreakProjectileResult(v_destroyed, v_successes, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(BreakProjectileResult, (v_destroyed, v_successes, tuple(_rolls), tuple(_trace)))
 
 
 def break_projectile_fast(defender: Combatant, projectile: Weapon, check: int, *, structure: int = 1, dice: DiceSource) -> Tuple[bool, int]:
@@ -1913,7 +1924,8 @@ def influence(weapon: Union[Weapon, str, None] = None, *, energy_influence: int 
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_value = max(energy_influence, ability_influence, weapon.influence if weapon.given else 0)
-    return InfluenceResult(v_value, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(InfluenceResult, (v_value, tuple(_rolls), tuple(_trace)))
 
 
 def influence_fast(weapon: Weapon = _NO_WEAPON, *, energy_influence: int = 0, ability_influence: int = 0, dice: DiceSource) -> Tuple[int]:
@@ -2016,7 +2028,8 @@ def conversion(defender: Combatant, weapon: Union[Weapon, str], *, from_called_s
         v_dodge_successes = 0
     v_resist = defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance
     v_damage = (weapon.damage - v_resist - v_dodge_successes if weapon.damage - v_resist - v_dodge_successes > 0 else 0) if v_converts else 0
-    return ConversionResult(v_converts, weapon.size if v_converts else 0, v_damage, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(ConversionResult, (v_converts, weapon.size if v_converts else 0, v_damage, tuple(_rolls), tuple(_trace)))
 
 
 def conversion_fast(defender: Combatant, weapon: Weapon, *, from_called_shot: bool = False, dice: DiceSource) -> Tuple[bool, int, int]:
@@ -2137,7 +2150,8 @@ def initiative_roll(character: Combatant, dice_count: int, *, dice: Optional[Dic
     _rolls.append(_r1)
     v_successes = _r1.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('先攻检定', _r1), (("command", _r1.command), ("faces", _r1.faces), ('successes', v_successes))))
-    return InitiativeRollResult(v_successes, character.extra_successes, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(InitiativeRollResult, (v_successes, character.extra_successes, tuple(_rolls), tuple(_trace)))
 
 
 def initiative_roll_fast(character: Combatant, dice_count: int, dice: DiceSource) -> Tuple[int, int]:
@@ -2257,7 +2271,8 @@ def detect(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bonus: i
     else:
         v_hide = 0
     v_noticed = not v_automatic_hide and v_seek + seeker.extra_successes > v_hide + hider.extra_successes
-    return DetectResult(v_noticed, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(DetectResult, (v_noticed, tuple(_rolls), tuple(_trace)))
 
 
 def detect_fast(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bonus: int = 0, exposure_bonus: int = 0, fully_hidden: bool = False, speed_halvings: int = 0, avoids_medium: bool = False, supernatural: bool = False, revealed_bonus: int = 0, dice: DiceSource) -> Tuple[bool]:
@@ -2415,12 +2430,13 @@ def chaos_check(character: Combatant, *, skill: int = 0, dice: Optional[DiceSour
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if not (character.chaos < character.intelligence):
-        raise PeriodicImpossible('混乱刻度' + str(character.chaos) + '达到或超过智力' + str(character.intelligence) + '，无法进行任何周期检定')
+        raise PeriodicImpossible(f'混乱刻度{character.chaos}达到或超过智力{character.intelligence}，无法进行任何周期检定')
     _r2 = _rt_roll_pool(_source, _POOL, (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0 else 0), 0, False)
     _rolls.append(_r2)
     v_successes = _r2.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('周期检定', _r2), (("command", _r2.command), ("faces", _r2.faces), ('successes', v_successes))))
-    return ChaosCheckResult(v_successes, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(ChaosCheckResult, (v_successes, tuple(_rolls), tuple(_trace)))
 
 
 def chaos_check_fast(character: Combatant, *, skill: int = 0, dice: DiceSource) -> Tuple[int]:
@@ -2428,7 +2444,7 @@ def chaos_check_fast(character: Combatant, *, skill: int = 0, dice: DiceSource) 
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if not (character.chaos < character.intelligence):
-        raise PeriodicImpossible('混乱刻度' + str(character.chaos) + '达到或超过智力' + str(character.intelligence) + '，无法进行任何周期检定')
+        raise PeriodicImpossible(f'混乱刻度{character.chaos}达到或超过智力{character.intelligence}，无法进行任何周期检定')
     v_successes = _rt_pool_successes(_die, (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0 else 0), 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0 else 0), 10, 8, 10)
     return (v_successes,)
 
@@ -2441,7 +2457,7 @@ def chaos_check_prepare(character: Combatant, *, skill: int = 0) -> Callable[[Di
     if type(skill) is not int or not 0 <= skill <= 50:
         _rt_check_int('技艺', skill, 0, 50)
     if not (character.chaos < character.intelligence):
-        raise PeriodicImpossible('混乱刻度' + str(character.chaos) + '达到或超过智力' + str(character.intelligence) + '，无法进行任何周期检定')
+        raise PeriodicImpossible(f'混乱刻度{character.chaos}达到或超过智力{character.intelligence}，无法进行任何周期检定')
     _k0 = (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0 else 0)
 
     def _roll(dice: DiceSource) -> Tuple[int]:
@@ -2467,7 +2483,7 @@ def chaos_check_odds(character: Combatant, *, skill: int = 0) -> Odds:
     _b = OddsBuilder(CHAOS_CHECK_FIELDS)
     _p0 = 1.0
     if not (character.chaos < character.intelligence):
-        raise PeriodicImpossible('混乱刻度' + str(character.chaos) + '达到或超过智力' + str(character.intelligence) + '，无法进行任何周期检定')
+        raise PeriodicImpossible(f'混乱刻度{character.chaos}达到或超过智力{character.intelligence}，无法进行任何周期检定')
     _d2 = _rt_pool_distribution((character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0 else 0), 10, 8, 10)
     _b.drop(_p0 * _d2.dropped)
     for v_successes, _q2 in _d2.items():
@@ -2533,8 +2549,9 @@ def add_points(creature: Combatant, track: Union[ConditionTrack, str], *, curren
     v_in_state = v_points > 3 * v_capacity
     v_fear = v_debuff if track.fear_from_excess and gained > 0 else 0
     if v_in_state and track.state.given:
-        _trace.append(_rt_TraceStep("note", '进入' + track.state.name))
-    return AddPointsResult(v_points, v_capacity, v_debuff, track.state.id if v_in_state else '', v_fear, tuple(_rolls), tuple(_trace))
+        _trace.append(_rt_TraceStep("note", f'进入{track.state.name}'))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(AddPointsResult, (v_points, v_capacity, v_debuff, track.state.id if v_in_state else '', v_fear, tuple(_rolls), tuple(_trace)))
 
 
 def add_points_fast(creature: Combatant, track: ConditionTrack, *, current: int = 0, gained: int, capacity_loss: int = 0, dice: DiceSource) -> Tuple[int, int, int, str, int]:
@@ -2660,7 +2677,8 @@ def miss_long_rest(creature: Combatant, *, current: int = 0, capacity_loss: int 
     v_loss = capacity_loss + 1 if track.missed_rest else capacity_loss
     v_points = current + 1 if track.missed_rest else current
     v_capacity = (track.capacity(creature, track) - v_loss if track.capacity(creature, track) - v_loss > 0 else 0)
-    return MissLongRestResult(v_points, v_loss, v_capacity, (v_points - v_capacity if v_points - v_capacity > 0 else 0), tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(MissLongRestResult, (v_points, v_loss, v_capacity, (v_points - v_capacity if v_points - v_capacity > 0 else 0), tuple(_rolls), tuple(_trace)))
 
 
 def miss_long_rest_fast(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, track: ConditionTrack = CONDITION_TRACKS['drowsy'], dice: DiceSource) -> Tuple[int, int, int, int]:
@@ -2771,7 +2789,8 @@ def unconscious_hit(creature: Combatant, track: Union[ConditionTrack, str] = 'di
     v_points = (current - taken if current - taken > 0 else 0) if track.wakes_on_damage else current
     v_capacity = track.capacity(creature, track)
     v_awake = v_points < 3 * v_capacity
-    return UnconsciousHitResult(v_points, v_awake, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(UnconsciousHitResult, (v_points, v_awake, tuple(_rolls), tuple(_trace)))
 
 
 def unconscious_hit_fast(creature: Combatant, track: ConditionTrack = CONDITION_TRACKS['dizzy'], *, current: int, taken: int, dice: DiceSource) -> Tuple[int, bool]:
@@ -2885,7 +2904,8 @@ def recover(track: Union[ConditionTrack, str], current: int, check_dice: int, *,
     else:
         v_successes = 0
     v_points = (current - v_successes if current - v_successes > 0 else 0)
-    return RecoverResult(v_points, current - v_points, tuple(_rolls), tuple(_trace))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(RecoverResult, (v_points, current - v_points, tuple(_rolls), tuple(_trace)))
 
 
 def recover_fast(track: ConditionTrack, current: int, check_dice: int, *, supernatural: bool = False, dice: DiceSource) -> Tuple[int, int]:

@@ -122,15 +122,16 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if not (weapon.range == 0 or distance <= weapon.range):
-        raise TooFar('距离' + str(distance) + '超过' + str(weapon.range))
+        raise TooFar(f'距离{distance}超过{weapon.range}')
     v_dice = (attacker.strength + weapon.damage - defender.defense if attacker.strength + weapon.damage - defender.defense > 0 else 0)
     _r3 = _rt_roll_pool(_source, _POOL, v_dice, 0, False)
     _rolls.append(_r3)
     v_hits = _r3.successes
     _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('检定', _r3), (("command", _r3.command), ("faces", _r3.faces), ('hits', v_hits))))
     if v_hits > 0:
-        _trace.append(_rt_TraceStep("note", '造成' + str(v_hits) + '点伤害'))
-    return AttackResult(v_hits > 0, v_hits, tuple(_rolls), tuple(_trace))
+        _trace.append(_rt_TraceStep("note", f'造成{v_hits}点伤害'))
+    # What the NamedTuple's own __new__ does, without its Python-level frame.
+    return tuple.__new__(AttackResult, (v_hits > 0, v_hits, tuple(_rolls), tuple(_trace)))
 
 
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, dice: DiceSource) -> Tuple[bool, int]:
@@ -138,7 +139,7 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if not (weapon.range == 0 or distance <= weapon.range):
-        raise TooFar('距离' + str(distance) + '超过' + str(weapon.range))
+        raise TooFar(f'距离{distance}超过{weapon.range}')
     v_dice = (attacker.strength + weapon.damage - defender.defense if attacker.strength + weapon.damage - defender.defense > 0 else 0)
     v_hits = _rt_pool_successes(_die, v_dice, 6, 5, 6) if _maybe_rand is None else _rt_pool_successes_random(_maybe_rand, v_dice, 6, 5, 6)
     return (v_hits > 0, v_hits,)
@@ -158,7 +159,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     if type(distance) is not int or not 0 <= distance <= 100:
         _rt_check_int('距离', distance, 0, 100)
     if not (weapon.range == 0 or distance <= weapon.range):
-        raise TooFar('距离' + str(distance) + '超过' + str(weapon.range))
+        raise TooFar(f'距离{distance}超过{weapon.range}')
     v_dice = (attacker.strength + weapon.damage - defender.defense if attacker.strength + weapon.damage - defender.defense > 0 else 0)
 
     def _roll(dice: DiceSource) -> Tuple[bool, int]:
@@ -190,7 +191,7 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     _b = OddsBuilder(ATTACK_FIELDS)
     _p0 = 1.0
     if not (weapon.range == 0 or distance <= weapon.range):
-        raise TooFar('距离' + str(distance) + '超过' + str(weapon.range))
+        raise TooFar(f'距离{distance}超过{weapon.range}')
     v_dice = (attacker.strength + weapon.damage - defender.defense if attacker.strength + weapon.damage - defender.defense > 0 else 0)
     _d3 = _rt_pool_distribution(v_dice, 6, 5, 6)
     _b.drop(_p0 * _d3.dropped)
