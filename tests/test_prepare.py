@@ -28,3 +28,28 @@ def test_prepare_matches_fast_and_traced(ruleset, proc, make, request):
         prepared = roll(a)
         assert prepared == getattr(m, f"{proc}_fast")(*args, **entries, dice=b)
         assert prepared == getattr(m, proc)(*args, **kwargs, dice=c).outcome()
+
+
+def test_face_outcomes_keeps_only_what_one_face_decides():
+    from compiler.runtime.dice import face_outcomes
+
+    def roll(source):  # type: ignore[no-untyped-def]
+        face = source.die(20)
+        if face == 5:
+            raise ValueError("refused")  # the normal path will raise it again
+        return ("miss", face) if face < 10 else ("hit", face, source.die(8))
+
+    table = face_outcomes(roll, 20)
+    assert table[0] is None and len(table) == 21
+    assert table[1] == ("miss", 1) and table[9] == ("miss", 9)
+    assert table[5] is None and all(t is None for t in table[10:])
+
+
+def test_prepared_d20_misses_come_from_the_face_table(d20):  # type: ignore[no-untyped-def]
+    roll = d20.attack_prepare(d20.Combatant(strength=16, proficiency=2), d20.Combatant(armor_class=15), "longsword")
+    cells = dict(zip(roll.__code__.co_freevars, (c.cell_contents for c in roll.__closure__)))
+    [table] = [v for k, v in cells.items() if k.startswith("_f") and isinstance(v, list)]  # the face table
+    assert [face for face in range(1, 21) if table[face] is not None] == list(range(1, 10))  # +5: 10+ hits
+    for face in range(1, 10):
+        assert table[face] == d20.attack(d20.Combatant(strength=16, proficiency=2), d20.Combatant(armor_class=15),
+                                         "longsword", dice=d20.FixedDice([face])).outcome()

@@ -18,7 +18,7 @@ record with every face) and a fast form used when no trace is wanted.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Protocol, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Protocol, Sequence, Tuple, TypeVar
 
 from .core import BadFace, DiceExhausted
 
@@ -236,6 +236,44 @@ def roll_d20(source: Any, layers: int) -> D20Roll:
     faces = tuple([die(20) for _ in range(abs(layers) + 1)])
     natural = max(faces) if layers >= 0 else min(faces)
     return D20Roll(faces, natural, layers)
+
+
+class _MoreDice(Exception):
+    """Raised by `_OneFace` when a resolution needs a second die."""
+
+
+class _OneFace:
+    """A dice source that has one face of one die to give, and refuses any other die."""
+
+    def __init__(self, face: int, sides: int) -> None:
+        self.face = face
+        self.sides = sides
+        self.used = False
+
+    def die(self, sides: int) -> int:
+        if self.used or sides != self.sides:
+            raise _MoreDice
+        self.used = True
+        return self.face
+
+
+_T = TypeVar("_T")
+
+
+def face_outcomes(roll: Callable[[Any], _T], sides: int) -> List[Optional[_T]]:
+    """For a prepared resolution whose first die has `sides` sides: `roll`'s outcome for each
+    face (index = face) when that face alone decides it (no further die, no error), else None.
+
+    A prepared d20 resolver returns a missed attack straight from this table. The outcomes come
+    from the resolver's own code, so they are what rolling that face gives, by construction.
+    """
+    out: List[Optional[_T]] = [None]
+    for face in range(1, sides + 1):
+        try:
+            out.append(roll(_OneFace(face, sides)))
+        except Exception:  # noqa: BLE001 - more dice, or an error the normal path raises itself
+            out.append(None)
+    return out
 
 
 def d20_natural(die: Callable[[int], int], layers: int) -> int:

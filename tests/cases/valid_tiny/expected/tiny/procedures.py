@@ -147,7 +147,8 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
 
 def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0) -> Callable[[DiceSource], Tuple[bool, int]]:
     """攻击: check the inputs and do every roll-independent step once; the returned
-    function rolls with a dice source and returns the outcome tuple (bulk simulation)."""
+    function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
+    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
     if type(attacker) is not Combatant:
         _rt_check_type('攻击方', attacker, Combatant)
     if type(defender) is not Combatant:
