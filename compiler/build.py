@@ -8,6 +8,7 @@ files on disk.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import re
@@ -140,6 +141,19 @@ def header(rs: Ruleset, digest: str, comment: str = "#") -> str:
 
 def compile_rules(paths: list[Path], *, progress: Progress | None = None) -> Build:
     """Compile the rules under `paths` (ruleset folders, folders of them, packs, files)."""
+    # A build allocates millions of small objects and makes no reference cycles worth collecting:
+    # the cyclic collector only rescans the growing heap (10-16% of a 10,000-50,000 weapon build,
+    # more the bigger the pack). It is paused for the build and left as it was.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _compile_rules(paths, progress)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _compile_rules(paths: list[Path], progress: Progress | None) -> Build:
     build = Build()
     folders, diags = discover(paths)
     total = sum(len(f.files) for f in folders)
