@@ -13,15 +13,17 @@ import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from compiler import __version__
-from compiler.build import Build, compile_rules
 from compiler.diagnostics import Diagnostic, format_json, format_text
 from compiler.stamp import STAMP, input_digest, is_fresh, stamp_bytes
 from compiler.write import diff_tree, write_tree
+
+if TYPE_CHECKING:
+    from compiler.build import Build
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -103,6 +105,10 @@ class _Progress:
 
 
 def _compile(paths: list[Path]) -> Build:
+    # Imported here: the compiler's passes pull in YAML, jsonschema and Jinja, which an
+    # unchanged rebuild (a stamp check) never needs.
+    from compiler.build import compile_rules
+
     progress = _Progress()
     try:
         return compile_rules(paths, progress=progress)

@@ -17,18 +17,20 @@ from typing import Any
 
 import click
 
-from compiler.build import compile_rules
 from compiler.cli import EXIT_INVALID, EXIT_OK, guarded, main, report
 from compiler.diagnostics import Diagnostic
-from compiler.load import load_file
-from compiler.package_loader import import_package
 from compiler.runtime.core import fmt as show_value
-from compiler.scenario_schema import scenario_schema
 from compiler.sources import display_path
-from compiler.validate import diagnostics_for, validator_for
 
 
 def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str) -> tuple[Any, dict[str, Any], Any] | None:
+    # The compiler's passes are imported here, so that `rulec build` with nothing to do stays cheap.
+    from compiler.build import compile_rules
+    from compiler.load import load_file
+    from compiler.package_loader import import_package
+    from compiler.scenario_schema import scenario_schema
+    from compiler.validate import diagnostics_for, validator_for
+
     doc, diags = load_file(scenario, display_path(scenario))
     if doc is None:
         report(diags, fmt)
