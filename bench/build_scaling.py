@@ -125,7 +125,7 @@ def bench_build(quick: bool = False, repeats: int = 3) -> list[Row]:
             if not pack.exists():
                 make_pack(n, pack)
             out = Path(tmp) / f"out{n}"
-            reps = 1 if n >= 50000 else max(1, repeats // 2)
+            reps = 1 if n >= 50000 else repeats  # medians; one 50,000 build takes half a minute
             full[n] = statistics.median(_build(pack, out) for _ in range(reps))
             rss = _build.last_rss_mb  # type: ignore[attr-defined]
             floor = statistics.median(_floor(pack, ROOT / "generated" / "schema" / "dp" / "weapons.schema.json")
