@@ -10,13 +10,10 @@ nothing stops at the first one.
 
 from __future__ import annotations
 
-import json
 import keyword
-import pickle
 from dataclasses import dataclass
 from typing import Any
 
-from compiler import cache
 from compiler.diagnostics import Diagnostic, did_you_mean
 from compiler.ir import (
     Dice,
@@ -41,7 +38,7 @@ from compiler.runtime.dice import parse_dice
 from compiler.scopes import TableDecls
 from compiler.sources import SourceFolder
 from compiler.table_schema import table_schema
-from compiler.validate import diagnostics_for, validator_for
+from compiler.validate import TableFiles
 
 RESERVED_STATS = {"to_dict", "replace", "given"}
 
@@ -191,7 +188,8 @@ def lower_ruleset(base: LoadedSource, packs: list[LoadedSource]) -> tuple[Rulese
                              m.span(("errors", i))) for i, e in enumerate(raw.get("errors", [])))
     _unique([(e.id, e.span) for e in errors], "error type", None, rep)
 
-    validators: dict[str, Any] = {}
+    table_files = TableFiles(base.id)
+    schemas: dict[str, dict[str, Any]] = {}
     all_docs = [(d, k, "ruleset") for d, k in base.docs] + [
         (d, k, p.id) for p in packs for d, k in p.docs
     ]
@@ -205,19 +203,13 @@ def lower_ruleset(base: LoadedSource, packs: list[LoadedSource]) -> tuple[Rulese
                 rep.error(doc.span(("table",)), "unknown-table",
                           f"ruleset '{base.id}' declares no table '{tid}'", did_you_mean(tid, decl_fields))
                 continue
-            if tid not in validators:
-                schema = table_schema(base.id, table_meta[tid], decl_fields[tid])
-                validators[tid] = (validator_for(schema), json.dumps(schema, sort_keys=True))
-            validator, schema_text = validators[tid]
-            clean_key = cache.key("valid", schema_text, pickle.dumps(doc.data, protocol=4))
-            if cache.get(clean_key) is None:
-                problems = diagnostics_for(doc, validator)
-                rep.diags.extend(problems)
-                if not problems:
-                    cache.put(clean_key, True)
+            if tid not in schemas:
+                schemas[tid] = table_schema(base.id, table_meta[tid], decl_fields[tid])
+            rep.diags.extend(table_files.check(doc, schemas[tid]))
         if kind in ("ruleset", "pack"):
             rep.error(doc.span(("kind",)), "second-manifest",
                       f"a folder has one manifest; this '{kind}' file is not it")
+    table_files.save()
 
     stat_groups, stats = _stats([(d, o) for d, k, o in all_docs if k == "stats"], rep)
     rulings = _rulings([(d, o) for d, k, o in all_docs if k == "rulings"], rep)

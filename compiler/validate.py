@@ -11,8 +11,10 @@ formulas) run in the lowering pass.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import pickle
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -22,6 +24,7 @@ import jsonschema
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
+from compiler import cache
 from compiler.diagnostics import Diagnostic, did_you_mean
 from compiler.load import Document
 
@@ -202,3 +205,42 @@ def validate_static(doc: Document) -> tuple[str | None, list[Diagnostic]]:
     if kind is None:
         return None, diags
     return kind, diagnostics_for(doc, _static_validator(kind))
+
+
+class TableFiles:
+    """Validates table files against their table's generated schema, entry by entry, remembering
+    (compiler/cache.py) which entries already passed: editing one weapon of a 1,000-weapon file
+    re-validates that weapon only. Diagnostics are never cached; an entry is remembered only clean.
+    """
+
+    def __init__(self, ruleset_id: str) -> None:
+        self.name = cache.key("valid-entries", ruleset_id)
+        self.seen: set[str] = cache.get(self.name) or set()
+        self.clean: set[str] = set()
+        self._validators: dict[str, tuple[Draft202012Validator, Draft202012Validator, bytes]] = {}
+
+    def check(self, doc: Document, schema: dict[str, Any]) -> list[Diagnostic]:
+        tid = schema["properties"]["table"]["const"]
+        if tid not in self._validators:
+            self._validators[tid] = (validator_for(schema), validator_for(schema["properties"]["entries"]["items"]),
+                                     json.dumps(schema, sort_keys=True).encode())
+        whole, entry, schema_key = self._validators[tid]
+        entries = doc.data.get("entries")
+        if not isinstance(entries, list):
+            return diagnostics_for(doc, whole)
+        out = diagnostics_for(doc, whole, {**doc.data, "entries": []})  # everything but the entries
+        for i, item in enumerate(entries):
+            digest = hashlib.sha256(schema_key + pickle.dumps(item, protocol=4)).hexdigest()
+            if digest in self.seen:
+                self.clean.add(digest)
+                continue
+            problems = diagnostics_for(doc, entry, item, ("entries", i))
+            out.extend(problems)
+            if not problems:
+                self.clean.add(digest)
+        return out
+
+    def save(self) -> None:
+        if self.clean != self.seen:
+            cache.put(self.name, self.clean)
+

@@ -86,15 +86,17 @@ def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset) -> dict[
     reference.py from `entry_view`, only for keys the row cache has not seen."""
     shown = [f for f in t.fields if f.type != "text"]
     refs = [f for f in t.fields if f.type == "ref"]
-    context = repr((t.id, t.fields))
+    context = hashlib.sha256(repr((t.id, t.fields)).encode())  # the table's part of every key
     groups: dict[str, list[dict[str, Any]]] = {}
     group_field = next((f for f in t.fields if f.id == t.group_by), None)
     for e in t.entries:
         key = _value_text(e, group_field, names) if group_field else ""
         pointed = [names.get(f.table or "", {}).get(str(e.get(f.id))) for f in refs]
         shown_values = [_key_value(v) for v in e.values.values()]
-        digest = hashlib.sha256(repr((context, e.id, e.name, e.description, e.rules, e.origin, e.not_specified,
-                                      where(e.span), shown_values, pointed)).encode()).hexdigest()
+        h = context.copy()
+        h.update(repr((e.id, e.name, e.description, e.rules, e.origin, e.not_specified, where(e.span),
+                       shown_values, pointed)).encode())
+        digest = h.hexdigest()
         groups.setdefault(key, []).append({"id": e.id, "name": e.name, "key": digest, "entry": e, "table": t})
     return {
         "id": t.id,
