@@ -1,7 +1,8 @@
 """Every procedure's four forms agree on random inputs: traced, fast, and prepared with both dice paths.
 
 The prepared closure has two bodies (faces drawn inline from a SeededDice's `random`,
-or through `die` for any other source), and the traced form builds its own records;
+or through `die` for any other source), prepare() may return its common-case variant
+(folded for options at their defaults), and the traced form builds its own records;
 all of them must return the same outcome, consume the same dice in the same order,
 and refuse the same inputs with the same error type (the fast form skips the
 input checks, so it is left out where an input is out of bounds).
@@ -59,6 +60,7 @@ def _outcome(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
 def test_forms_agree_on_random_inputs(ruleset, request):  # type: ignore[no-untyped-def]
     m = request.getfixturevalue(ruleset)
     rng = random.Random(20261130)
+    closures: set[str] = set()  # which prepared closures ran: the folded common case and the general one
     for proc, info in m.PROCEDURE_INFO.items():
         traced, fast, prepare = (getattr(m, proc), getattr(m, f"{proc}_fast"), getattr(m, f"{proc}_prepare"))
         entity_ids = {pid for pid, _n, t in info["params"] if t not in ("int", "bool", "combatant")}
@@ -68,6 +70,8 @@ def test_forms_agree_on_random_inputs(ruleset, request):  # type: ignore[no-unty
             seed = rng.randrange(1 << 30)
             sources = [m.SeededDice(seed) for _ in range(4)]
             roll = _outcome(prepare, *args, **kwargs)
+            if not isinstance(roll, type):
+                closures.add(roll.__name__)
             full = _outcome(traced, *args, **by_id, dice=sources[0])
             results = [
                 full if isinstance(full, type) else full.outcome(),
@@ -82,3 +86,4 @@ def test_forms_agree_on_random_inputs(ruleset, request):  # type: ignore[no-unty
             if not isinstance(results[0], type):
                 states = [s.rng.getstate() for s in sources]
                 assert all(s == states[0] for s in states), f"{where}: the forms consumed different dice"
+    assert closures == {"_roll", "_roll_common"}

@@ -9,6 +9,8 @@ import re
 import jinja2
 import jinja2.bccache
 
+from compiler.emit.specialise import specialise
+
 _ATOM = re.compile(r"[\w.]+|'[^'\\]*'")
 
 
@@ -56,6 +58,7 @@ def _environment(autoescape: bool) -> jinja2.Environment:
     )
     env.filters["pyrepr"] = repr
     env.filters["group"] = group
+    env.filters["specialise"] = lambda code, common: specialise(code, common["known"], common["truthy"])
     return env
 
 

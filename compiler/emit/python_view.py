@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from compiler.emit.specialise import Value, fold_value
 from compiler.formula.hoist import Hoister
 from compiler.ir import DiceExpr, Entry, EntryFormula, FieldDecl, Procedure, Ruleset, Step, Table
 from compiler.scopes import class_name, ruling_constant
@@ -290,7 +291,31 @@ def _prepare_views(p: Procedure) -> dict[str, Any]:
         outputs.append({"python": o.formula.python if fixed else hoister.python(o.formula),
                         "hoisted": fixed, "name": f"_o{i}"})
     return {"hoisted": hoisted, "per_roll": per_roll, "prepared_outputs": outputs,
-            "invariants": hoister.definitions}
+            "invariants": hoister.definitions, "common": _common_case(p, per_roll, hoister.definitions)}
+
+
+def _common_case(p: Procedure, per_roll: list[dict[str, Any]], invariants: list[dict[str, str]]
+                 ) -> dict[str, Any] | None:
+    """The assumptions of the prepared closure's common-case variant (see emit/specialise.py):
+    a plain d20 (no advantage layers) where there is a face table, one damage die where a roll
+    is prepared, true/false options at their defaults, and every prepared switch that reads only
+    options at the value the defaults give it. None when there is nothing to assume."""
+    known: dict[str, Value] = {}
+    truthy: list[str] = []
+    for view in per_roll:
+        if view.get("face_table"):
+            known[f"_l{view['n']}"] = 0
+        elif view["kind"] == "roll" and view.get("args_hoisted"):
+            truthy.append(f"_ds{view['n']}")
+    defaults = {prm.id: prm.default for prm in p.params if prm.type in ("int", "bool") and prm.default is not None}
+    known.update((name, value) for name, value in defaults.items() if type(value) is bool)
+    for h in invariants:
+        value = fold_value(h["python"], defaults)
+        if type(value) is bool:
+            known[h["name"]] = value
+    if not known and not truthy:
+        return None
+    return {"known": known, "truthy": truthy}
 
 
 def procedure_view(p: Procedure, rs: Ruleset) -> dict[str, Any]:

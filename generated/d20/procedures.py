@@ -470,11 +470,11 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
     _o6 = attacker.hidden
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int, str, int, int, bool]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_natural = int(_rand() * 20) + 1 if _l16 == 0 else _rt_d20_natural(dice.die, _l16)
-            if _f16 is not None:
+            if _l16 == 0:
                 _known = _f16[v_natural]
                 if _known is not None:  # this face alone decides the outcome (e.g. a miss)
                     return _known
@@ -496,9 +496,25 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
         return (v_hit, v_crit, v_damage, _o3, v_natural, v_total, _o6, )
 
     # The outcomes the first d20 face alone decides, from _roll itself (its other-source path).
-    _f16 = _rt_face_outcomes(_roll, 20) if _l16 == 0 else None
+    _f16 = _rt_face_outcomes(_roll, 20) if _l16 == 0 else []
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[bool, bool, int, str, int, int, bool]:
+        """_roll's SeededDice branch, folded for the common case: _l16 == 0 and _k0 and not _k4 and _ds24."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            v_natural = int(_rand() * 20) + 1
+            _known = _f16[v_natural]
+            if _known is not None:
+                return _known
+            v_total = v_natural + v_attack_bonus
+            v_hit = v_total >= _k1
+            v_crit = v_hit and v_natural >= _k2
+            v_weapon_damage = (int(_rand() * _ds24) + int(_rand() * _ds24) + 2 if v_crit else int(_rand() * _ds24) + 1) + _df24 if v_hit else 0
+            v_damage = (v_weapon_damage + v_damage_mod if v_weapon_damage + v_damage_mod > 0 else 0) if v_hit else 0
+            return (v_hit, v_crit, v_damage, _o3, v_natural, v_total, _o6)
+        return _roll(dice)
+
+    return _roll_common if _l16 == 0 and _k0 and not _k4 and _ds24 else _roll
 
 
 def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 'unarmed_strike', *, distance: int = 5, proficient: bool = True, thrown: bool = False, two_handed: bool = False, offhand: bool = False, willing: bool = False, target_unseen: bool = False, guessed_wrong: bool = False, attacker_unseen: bool = False, hostile_nearby: bool = False, flanking: bool = False, extra_advantage: int = 0, extra_disadvantage: int = 0, sneak_dice: int = 0, other_bonus: int = 0) -> Odds:
@@ -709,11 +725,11 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
     _ds8, _df8 = _rt_single_die(_x8)
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_natural = int(_rand() * 20) + 1 if _l4 == 0 else _rt_d20_natural(dice.die, _l4)
-            if _f4 is not None:
+            if _l4 == 0:
                 _known = _f4[v_natural]
                 if _known is not None:  # this face alone decides the outcome (e.g. a miss)
                     return _known
@@ -731,9 +747,24 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
         return (v_hit, v_crit, v_spell_damage, v_total, )
 
     # The outcomes the first d20 face alone decides, from _roll itself (its other-source path).
-    _f4 = _rt_face_outcomes(_roll, 20) if _l4 == 0 else None
+    _f4 = _rt_face_outcomes(_roll, 20) if _l4 == 0 else []
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[bool, bool, int, int]:
+        """_roll's SeededDice branch, folded for the common case: _l4 == 0 and _ds8."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            v_natural = int(_rand() * 20) + 1
+            _known = _f4[v_natural]
+            if _known is not None:
+                return _known
+            v_total = v_natural + v_mod + _k1
+            v_hit = v_total >= _k2
+            v_crit = v_hit and v_natural >= _k3
+            v_spell_damage = (int(_rand() * _ds8) + int(_rand() * _ds8) + 2 if v_crit else int(_rand() * _ds8) + 1) + _df8 if v_hit else 0
+            return (v_hit, v_crit, v_spell_damage, v_total)
+        return _roll(dice)
+
+    return _roll_common if _l4 == 0 and _ds8 else _roll
 
 
 def spell_attack_odds(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False) -> Odds:
@@ -924,11 +955,11 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
     _l12 = _k1 - (0)
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int, bool]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_attack_roll = int(_rand() * 20) + 1 if _l11 == 0 else _rt_d20_natural(dice.die, _l11)
-            if _f11 is not None:
+            if _l11 == 0:
                 _known = _f11[v_attack_roll]
                 if _known is not None:  # this face alone decides the outcome (e.g. a miss)
                     return _known
@@ -946,9 +977,24 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
         return (v_success, v_attack_total, v_defend_total, v_success, )
 
     # The outcomes the first d20 face alone decides, from _roll itself (its other-source path).
-    _f11 = _rt_face_outcomes(_roll, 20) if _l11 == 0 else None
+    _f11 = _rt_face_outcomes(_roll, 20) if _l11 == 0 else []
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[bool, int, int, bool]:
+        """_roll's SeededDice branch, folded for the common case: _l11 == 0."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            v_attack_roll = int(_rand() * 20) + 1
+            _known = _f11[v_attack_roll]
+            if _known is not None:
+                return _known
+            v_defend_roll = (int(_rand() * 20) + 1 if _l12 == 0 else _rt_d20_natural(dice.die, _l12)) if _k2 else 0
+            v_attack_total = v_attack_roll + v_attack_mod
+            v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
+            v_success = v_attack_total > v_defend_total
+            return (v_success, v_attack_total, v_defend_total, v_success)
+        return _roll(dice)
+
+    return _roll_common if _l11 == 0 else _roll
 
 
 def grapple_odds(attacker: Combatant, target: Combatant, *, distance: int = 5, free_hand: bool = True, resists: bool = True, target_skill: int = 0) -> Odds:
@@ -1095,11 +1141,11 @@ def escape_grapple_prepare(escaper: Combatant, grappler: Combatant, *, skill: in
     _l6 = 0 - (0)
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_escape_roll = int(_rand() * 20) + 1 if _l5 == 0 else _rt_d20_natural(dice.die, _l5)
-            if _f5 is not None:
+            if _l5 == 0:
                 _known = _f5[v_escape_roll]
                 if _known is not None:  # this face alone decides the outcome (e.g. a miss)
                     return _known
@@ -1117,9 +1163,24 @@ def escape_grapple_prepare(escaper: Combatant, grappler: Combatant, *, skill: in
         return (v_success, v_escape_total, v_hold_total, )
 
     # The outcomes the first d20 face alone decides, from _roll itself (its other-source path).
-    _f5 = _rt_face_outcomes(_roll, 20) if _l5 == 0 else None
+    _f5 = _rt_face_outcomes(_roll, 20) if _l5 == 0 else []
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[bool, int, int]:
+        """_roll's SeededDice branch, folded for the common case: _l5 == 0."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            v_escape_roll = int(_rand() * 20) + 1
+            _known = _f5[v_escape_roll]
+            if _known is not None:
+                return _known
+            v_hold_roll = (int(_rand() * 20) + 1 if _l6 == 0 else _rt_d20_natural(dice.die, _l6)) if _k0 else 0
+            v_escape_total = v_escape_roll + v_escape_mod
+            v_hold_total = (1 if _k1 else v_hold_roll) + v_hold_mod
+            v_success = v_escape_total > v_hold_total
+            return (v_success, v_escape_total, v_hold_total)
+        return _roll(dice)
+
+    return _roll_common if _l5 == 0 else _roll
 
 
 def escape_grapple_odds(escaper: Combatant, grappler: Combatant, *, skill: int = 0) -> Odds:
@@ -1307,11 +1368,11 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
     _l9 = _k1 - (0)
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_attack_roll = int(_rand() * 20) + 1 if _l8 == 0 else _rt_d20_natural(dice.die, _l8)
-            if _f8 is not None:
+            if _l8 == 0:
                 _known = _f8[v_attack_roll]
                 if _known is not None:  # this face alone decides the outcome (e.g. a miss)
                     return _known
@@ -1347,9 +1408,27 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
         return (v_success, _k5 and v_success, v_moved, v_obstacle_damage, )
 
     # The outcomes the first d20 face alone decides, from _roll itself (its other-source path).
-    _f8 = _rt_face_outcomes(_roll, 20) if _l8 == 0 else None
+    _f8 = _rt_face_outcomes(_roll, 20) if _l8 == 0 else []
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[bool, bool, int, int]:
+        """_roll's SeededDice branch, folded for the common case: _l8 == 0 and _k3 and not _k4 and not _k5."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            v_attack_roll = int(_rand() * 20) + 1
+            _known = _f8[v_attack_roll]
+            if _known is not None:
+                return _known
+            v_defend_roll = (int(_rand() * 20) + 1 if _l9 == 0 else _rt_d20_natural(dice.die, _l9)) if _k2 else 0
+            v_attack_total = v_attack_roll + v_attack_mod
+            v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
+            v_success = v_attack_total > v_defend_total
+            v_push = 5 + v_attack_total - v_defend_total if v_success else 0
+            v_moved = v_push
+            v_obstacle_damage = 0
+            return (v_success, False, v_moved, v_obstacle_damage)
+        return _roll(dice)
+
+    return _roll_common if _l8 == 0 and _k3 and not _k4 and not _k5 else _roll
 
 
 def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, distance: int = 5, obstacle_at: int = 0, resists: bool = True) -> Odds:
@@ -1493,7 +1572,7 @@ def drag_prepare(dragger: Combatant, other: Combatant, *, waived: bool = False) 
     _l2 = 0 - (0)
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_drag_roll = (int(_rand() * 20) + 1 if _l1 == 0 else _rt_d20_natural(dice.die, _l1)) if _k0 else 0
@@ -1510,7 +1589,19 @@ def drag_prepare(dragger: Combatant, other: Combatant, *, waived: bool = False) 
         v_success = _k3 or v_drag_total > v_hold_total
         return (v_success, not v_success, )
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[bool, bool]:
+        """_roll's SeededDice branch, folded for the common case: _k0 and not _k3."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            v_drag_roll = int(_rand() * 20) + 1 if _l1 == 0 else _rt_d20_natural(dice.die, _l1)
+            v_hold_roll = int(_rand() * 20) + 1 if _l2 == 0 else _rt_d20_natural(dice.die, _l2)
+            v_drag_total = v_drag_roll + _k1 // 2
+            v_hold_total = v_hold_roll + _k2 // 2
+            v_success = v_drag_total > v_hold_total
+            return (v_success, not v_success)
+        return _roll(dice)
+
+    return _roll_common if _k0 and not _k3 else _roll
 
 
 def drag_odds(dragger: Combatant, other: Combatant, *, waived: bool = False) -> Odds:
@@ -1613,7 +1704,7 @@ def grapple_move_prepare(mover: Combatant, target: Combatant, *, grappling: bool
     _o2 = 5
 
     def _roll(dice: DiceSource) -> Tuple[int, bool, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, _o1, _o2, )
@@ -1771,7 +1862,7 @@ def flanking_prepare(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, 
     _o2 = v_geometry
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, bool]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, _o1, _o2, )
@@ -1918,7 +2009,7 @@ def vehicle_dc_prepare(grappler: Combatant, power: Union[PowerSource, str], vehi
     _o1 = v_mean_size
 
     def _roll(dice: DiceSource) -> Tuple[int, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, _o1, )
@@ -2094,11 +2185,11 @@ def vehicle_check_prepare(grappler: Combatant, power: Union[PowerSource, str], v
     _o0 = v_dc
 
     def _roll(dice: DiceSource) -> Tuple[int, int, bool, bool, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_roll = int(_rand() * 20) + 1 if _l7 == 0 else _rt_d20_natural(dice.die, _l7)
-            if _f7 is not None:
+            if _l7 == 0:
                 _known = _f7[v_roll]
                 if _known is not None:  # this face alone decides the outcome (e.g. a miss)
                     return _known
@@ -2112,9 +2203,22 @@ def vehicle_check_prepare(grappler: Combatant, power: Union[PowerSource, str], v
         return (_o0, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0, )
 
     # The outcomes the first d20 face alone decides, from _roll itself (its other-source path).
-    _f7 = _rt_face_outcomes(_roll, 20) if _l7 == 0 else None
+    _f7 = _rt_face_outcomes(_roll, 20) if _l7 == 0 else []
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[int, int, bool, bool, int]:
+        """_roll's SeededDice branch, folded for the common case: _l7 == 0."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            v_roll = int(_rand() * 20) + 1
+            _known = _f7[v_roll]
+            if _known is not None:
+                return _known
+            v_total = v_roll + _k0 // 2 + _k1 + bonus
+            v_beats = v_total > v_dc
+            return (_o0, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0)
+        return _roll(dice)
+
+    return _roll_common if _l7 == 0 else _roll
 
 
 def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int, width: int, height: int, *, distance: int = 5, free_hand: bool = True, bonus: int = 0) -> Odds:

@@ -578,7 +578,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     _o7 = v_defender_extras
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_raw = max(0, v_dice) if coup_de_grace else _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
@@ -598,7 +598,20 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
         v_condition_points = _rt_floordiv(v_net, _k3) if _k2 else 0
         return (v_hit, v_net, v_damage, _o3, _k4 if v_condition_points > 0 else '', v_condition_points, _o6, _o7, )
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int]:
+        """_roll's SeededDice branch, folded for the common case: not coup_de_grace."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            v_raw = _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
+            v_after_cancel = v_raw - v_defender_extras
+            v_hit = v_after_cancel > 0
+            v_net = v_after_cancel + _k0 if v_hit else 0
+            v_damage = v_net if _k1 else 0
+            v_condition_points = _rt_floordiv(v_net, _k3) if _k2 else 0
+            return (v_hit, v_net, v_damage, _o3, _k4 if v_condition_points > 0 else '', v_condition_points, _o6, _o7)
+        return _roll(dice)
+
+    return _roll_common if not coup_de_grace else _roll
 
 
 def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False, charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False, called_shot: Union[CalledShot, str, None] = None, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0) -> Odds:
@@ -875,7 +888,7 @@ def bombard_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
     _o3 = v_small
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, str, bool]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             if v_small:
@@ -1029,7 +1042,7 @@ def parry_prepare(defender: Combatant, weapon: Union[Weapon, str, None] = None) 
     _o0 = v_bonus
 
     def _roll(dice: DiceSource) -> Tuple[int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, )
@@ -1127,7 +1140,7 @@ def active_cover_prepare(defender: Combatant, *, cover_size: int = 0, shield: Un
     _o1 = v_full
 
     def _roll(dice: DiceSource) -> Tuple[int, bool]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, _o1, )
@@ -1210,7 +1223,7 @@ def total_defense_prepare(defender: Combatant) -> Callable[[DiceSource], Tuple[i
     _o0 = v_bonus
 
     def _roll(dice: DiceSource) -> Tuple[int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, )
@@ -1302,7 +1315,7 @@ def willpower_spend_prepare(character: Combatant, use: int) -> Callable[[DiceSou
     _o2 = use == 4
 
     def _roll(dice: DiceSource) -> Tuple[int, int, bool]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, _o1, _o2, )
@@ -1431,7 +1444,7 @@ def save_contest_prepare(attack_dice: int, *, attack_extras: int = 0, save_dice:
     _o3 = damage_type.id
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int, str]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_attack_successes = _rt_pool_successes_random(_rand, attack_dice, 10, 8, 10)
@@ -1592,7 +1605,7 @@ def trip_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     _k3 = flying
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, bool, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_attack_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
@@ -1608,7 +1621,18 @@ def trip_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
         v_success = v_net > 0
         return (v_success, (v_net if v_net > 0 else 0), _k2 and v_success, (v_net if v_net > 0 else 0) if flying else 0, )
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[bool, int, bool, int]:
+        """_roll's SeededDice branch, folded for the common case: not flying and _k2."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            v_attack_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
+            v_defend_successes = _rt_pool_successes_random(_rand, v_defend_pool, 10, 8, 10)
+            v_net = v_attack_successes + _k1 - v_defend_successes
+            v_success = v_net > 0
+            return (v_success, v_net if v_net > 0 else 0, v_success, 0)
+        return _roll(dice)
+
+    return _roll_common if not flying and _k2 else _roll
 
 
 def trip_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *, flying: bool = False) -> Odds:
@@ -1754,7 +1778,7 @@ def bull_rush_prepare(attacker: Combatant, defender: Combatant, weapon: Union[We
     _k3 = knock_down
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, bool, int, bool]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_attack_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
@@ -1772,7 +1796,19 @@ def bull_rush_prepare(attacker: Combatant, defender: Combatant, weapon: Union[We
         v_push = 1 + _rt_floordiv(v_net, 3) if _k2 and v_success else 0
         return (v_success, (v_net if v_net > 0 else 0), _k3 and v_success, v_push, not v_success, )
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[bool, int, bool, int, bool]:
+        """_roll's SeededDice branch, folded for the common case: _k2 and not _k3."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            v_attack_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
+            v_defend_successes = _rt_pool_successes_random(_rand, v_defend_pool, 10, 8, 10)
+            v_net = v_attack_successes + _k1 - v_defend_successes
+            v_success = v_net > 0
+            v_push = 1 + _rt_floordiv(v_net, 3) if v_success else 0
+            return (v_success, v_net if v_net > 0 else 0, False, v_push, not v_success)
+        return _roll(dice)
+
+    return _roll_common if _k2 and not _k3 else _roll
 
 
 def bull_rush_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str, None] = None, *, knock_down: bool = False, returned: bool = False) -> Odds:
@@ -1941,7 +1977,7 @@ def grapple_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
     _k2 = v_cling
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int, bool, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_touch = _rt_pool_successes_random(_rand, v_touch_pool, 10, 8, 10)
@@ -2096,7 +2132,7 @@ def pin_prepare(attacker: Combatant, defender: Combatant) -> Callable[[DiceSourc
     _k2 = defender.strength
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, bool, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_hold = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
@@ -2225,7 +2261,7 @@ def feint_prepare(attacker: Combatant, defender: Combatant, *, penalty: int = 0)
     _k1 = defender.wisdom + defender.insight
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_feint_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
@@ -2406,7 +2442,7 @@ def overrun_prepare(attacker: Combatant, defender: Combatant, *, blockers: int =
     _k6 = blockers == 3
 
     def _roll(dice: DiceSource) -> Tuple[int, bool]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_mine = _rt_pool_successes_random(_rand, v_pool, 10, 8, 10)
@@ -2446,7 +2482,18 @@ def overrun_prepare(attacker: Combatant, defender: Combatant, *, blockers: int =
         v_passed = 0 if v_total - v_b1 <= 0 else 1 if _k4 or v_total - v_b1 - v_b2 <= 0 else 2 if _k5 or v_total - v_b1 - v_b2 - v_b3 <= 0 else 3 if _k6 or v_total - v_b1 - v_b2 - v_b3 - v_b4 <= 0 else 4
         return (v_passed, v_passed == blockers, )
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[int, bool]:
+        """_roll's SeededDice branch, folded for the common case: not _k1 and not _k2 and not _k3 and _k4."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            v_mine = _rt_pool_successes_random(_rand, v_pool, 10, 8, 10)
+            v_b1 = _rt_pool_successes_random(_rand, v_block_pool, 10, 8, 10)
+            v_total = v_mine + _k0
+            v_passed = 0 if v_total - v_b1 <= 0 else 1
+            return (v_passed, v_passed == blockers)
+        return _roll(dice)
+
+    return _roll_common if not _k1 and not _k2 and not _k3 and _k4 else _roll
 
 
 def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False) -> Odds:

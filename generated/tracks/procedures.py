@@ -513,7 +513,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     _o3 = weapon.damage_type.id
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, int, str, int, int, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_successes = _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
@@ -551,7 +551,29 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
         v_item_damage = v_to_hp if _k9 else 0
         return (v_successes > 0, v_successes, 0 if _k9 else v_to_hp, _o3, v_severe, _k10 if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage, )
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[bool, int, int, str, int, str, int, int, int]:
+        """_roll's SeededDice branch, folded for the common case: not left_area."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            v_successes = _rt_pool_successes_random(_rand, v_dice, 10, 8, 10)
+            v_capped = min(v_cap, v_successes + _k0)
+            v_raw_damage = v_capped + extra_damage if v_successes > 0 else 0
+            v_left_factor_damage = v_raw_damage
+            v_after_reduction = v_left_factor_damage - _k1 if v_left_factor_damage - _k1 > 0 else 0
+            v_absorbed = _k2 if _k2 < v_after_reduction else v_after_reduction
+            v_to_hp = v_after_reduction - v_absorbed
+            if _k4 and v_to_hp > 0:
+                v_endurance_successes = _rt_pool_successes_random(_rand, _k3, 10, 8, 10)
+            else:
+                v_endurance_successes = 0
+            v_severe = (v_to_hp - v_endurance_successes if v_to_hp - v_endurance_successes > 0 else 0) if _k4 else 0
+            v_points = max(0, v_to_hp - _k6) if _k5 else 0
+            v_limb_damage = (v_to_hp - _k8 if v_to_hp - _k8 > 0 else 0) if _k7 else 0
+            v_item_damage = v_to_hp if _k9 else 0
+            return (v_successes > 0, v_successes, 0 if _k9 else v_to_hp, _o3, v_severe, _k10 if v_points > 0 else '', v_points, v_limb_damage, v_item_damage)
+        return _roll(dice)
+
+    return _roll_common if not left_area else _roll
 
 
 def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, bonus: int = 0, extra_damage: int = 0, part: Union[BodyPart, str, None] = None, left_area: bool = False) -> Odds:
@@ -768,7 +790,7 @@ def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
     _o3 = v_penalty
 
     def _roll(dice: DiceSource) -> Tuple[int, bool, int, int, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_hits = 0
@@ -802,7 +824,22 @@ def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
         v_to_hp = v_after_reduction - (_k4 if _k4 < v_after_reduction else v_after_reduction)
         return (v_hits, v_hits > 0, _o2, _o3, v_to_hp, )
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[int, bool, int, int, int]:
+        """_roll's SeededDice branch, folded for the common case: not _k2."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            v_hits = 0
+            for _i9 in range(shots):
+                if _rt_pool_successes_random(_rand, v_dice, 10, 8, 10) + _k0 >= 1:
+                    v_hits += 1
+            v_raw_damage = v_hits * v_per_hit
+            v_after_dodge = v_raw_damage if v_raw_damage > 0 else 0
+            v_after_reduction = v_after_dodge - _k3 if v_after_dodge - _k3 > 0 else 0
+            v_to_hp = v_after_reduction - (_k4 if _k4 < v_after_reduction else v_after_reduction)
+            return (v_hits, v_hits > 0, _o2, _o3, v_to_hp)
+        return _roll(dice)
+
+    return _roll_common if not _k2 else _roll
 
 
 def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1, distance: int = 0, bonus: int = 0, defender_dodges: bool = False) -> Odds:
@@ -941,7 +978,7 @@ def fixed_damage_prepare(defender: Combatant, amount: int, damage_type: Union[Da
     _o1 = v_absorbed
 
     def _roll(dice: DiceSource) -> Tuple[int, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, _o1, )
@@ -1089,7 +1126,7 @@ def charge_prepare(attacker: Combatant, defender: Combatant, *, skill_bonus: int
     _k4 = obstacle_at > 0
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
@@ -1115,7 +1152,22 @@ def charge_prepare(attacker: Combatant, defender: Combatant, *, skill_bonus: int
         v_impact = (obstacle_structure if obstacle_structure < v_blocked else v_blocked)
         return (v_damage > 0, v_damage + v_impact, v_damage + v_impact, v_pushed - v_blocked, )
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[bool, int, int, int]:
+        """_roll's SeededDice branch, folded for the common case: not _k4."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            v_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
+            v_damage = (v_successes + load_tier if v_successes + load_tier < _k1 else _k1) if v_successes > 0 else 0
+            if v_damage > 0:
+                v_resist = _rt_pool_successes_random(_rand, _k2, 10, 8, 10)
+            else:
+                v_resist = 0
+            v_pushed = max(0, v_damage - v_resist - _k3)
+            v_impact = obstacle_structure if obstacle_structure < 0 else 0
+            return (v_damage > 0, v_damage + v_impact, v_damage + v_impact, v_pushed)
+        return _roll(dice)
+
+    return _roll_common if not _k4 else _roll
 
 
 def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0, obstacle_at: int = 0, obstacle_structure: int = 0) -> Odds:
@@ -1225,7 +1277,7 @@ def parry_prepare(defender: Combatant, *, with_weapon: bool = True, incoming: in
     _o2 = (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0)
 
     def _roll(dice: DiceSource) -> Tuple[int, int, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, _o1, _o2, )
@@ -1328,7 +1380,7 @@ def dodge_prepare(defender: Combatant, incoming: int, *, applicable: bool = True
     _k0 = defender.dexterity + defender.dodge
 
     def _roll(dice: DiceSource) -> Tuple[int, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             if applicable:
@@ -1346,7 +1398,16 @@ def dodge_prepare(defender: Combatant, incoming: int, *, applicable: bool = True
         v_damage = (incoming - v_successes if incoming - v_successes > 0 else 0)
         return (v_damage, incoming - v_damage, )
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[int, int]:
+        """_roll's SeededDice branch, folded for the common case: applicable."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            v_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
+            v_damage = incoming - v_successes if incoming - v_successes > 0 else 0
+            return (v_damage, incoming - v_damage)
+        return _roll(dice)
+
+    return _roll_common if applicable else _roll
 
 
 def dodge_odds(defender: Combatant, incoming: int, *, applicable: bool = True) -> Odds:
@@ -1441,7 +1502,7 @@ def take_cover_prepare(incoming: int, obstacle_takes: int, *, aim_exposed: bool 
     _o1 = v_through
 
     def _roll(dice: DiceSource) -> Tuple[int, bool]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, _o1, )
@@ -1552,7 +1613,7 @@ def leave_area_prepare(*, damage: int = 0, points: int = 0, timing: int, blocked
     _o2 = intended_meters if blocked else 0
 
     def _roll(dice: DiceSource) -> Tuple[int, int, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, _o1, _o2, )
@@ -1661,7 +1722,7 @@ def can_respond_prepare(response: Union[Action, str], action: Union[Action, str]
     _o0 = v_allowed
 
     def _roll(dice: DiceSource) -> Tuple[bool]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, )
@@ -1755,7 +1816,7 @@ def interrupt_prepare(needs_focus: bool, *, damage: int = 0, points: int = 0) ->
     _o0 = v_negated
 
     def _roll(dice: DiceSource) -> Tuple[bool]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, )
@@ -1858,7 +1919,7 @@ def break_projectile_prepare(defender: Combatant, projectile: Union[Weapon, str]
     _k0 = (check - projectile.speed if check - projectile.speed > 0 else 0)
 
     def _roll(dice: DiceSource) -> Tuple[bool, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
@@ -1961,7 +2022,7 @@ def influence_prepare(weapon: Union[Weapon, str, None] = None, *, energy_influen
     _o0 = v_value
 
     def _roll(dice: DiceSource) -> Tuple[int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, )
@@ -2078,7 +2139,7 @@ def conversion_prepare(defender: Combatant, weapon: Union[Weapon, str], *, from_
     _o1 = weapon.size if v_converts else 0
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             if v_converts:
@@ -2187,7 +2248,7 @@ def initiative_roll_prepare(character: Combatant, dice_count: int) -> Callable[[
     _o1 = character.extra_successes
 
     def _roll(dice: DiceSource) -> Tuple[int, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_successes = _rt_pool_successes_random(_rand, dice_count, 10, 8, 10)
@@ -2340,7 +2401,7 @@ def detect_prepare(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_
     _k2 = hider.extra_successes
 
     def _roll(dice: DiceSource) -> Tuple[bool]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             if _k1:
@@ -2477,7 +2538,7 @@ def chaos_check_prepare(character: Combatant, *, skill: int = 0) -> Callable[[Di
     _k0 = (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0 else 0)
 
     def _roll(dice: DiceSource) -> Tuple[int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_successes = _rt_pool_successes_random(_rand, _k0, 10, 8, 10)
@@ -2609,7 +2670,7 @@ def add_points_prepare(creature: Combatant, track: Union[ConditionTrack, str], *
     _o4 = v_fear
 
     def _roll(dice: DiceSource) -> Tuple[int, int, int, str, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, _o1, _o2, _o3, _o4, )
@@ -2730,7 +2791,7 @@ def miss_long_rest_prepare(creature: Combatant, *, current: int = 0, capacity_lo
     _o3 = (v_points - v_capacity if v_points - v_capacity > 0 else 0)
 
     def _roll(dice: DiceSource) -> Tuple[int, int, int, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, _o1, _o2, _o3, )
@@ -2841,7 +2902,7 @@ def unconscious_hit_prepare(creature: Combatant, track: Union[ConditionTrack, st
     _o1 = v_awake
 
     def _roll(dice: DiceSource) -> Tuple[int, bool]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             return (_o0, _o1, )
@@ -2956,7 +3017,7 @@ def recover_prepare(track: Union[ConditionTrack, str], current: int, check_dice:
     _k0 = not supernatural
 
     def _roll(dice: DiceSource) -> Tuple[int, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             if _k0:
@@ -2974,7 +3035,16 @@ def recover_prepare(track: Union[ConditionTrack, str], current: int, check_dice:
         v_points = (current - v_successes if current - v_successes > 0 else 0)
         return (v_points, current - v_points, )
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[int, int]:
+        """_roll's SeededDice branch, folded for the common case: _k0."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            v_successes = _rt_pool_successes_random(_rand, check_dice, 10, 8, 10)
+            v_points = current - v_successes if current - v_successes > 0 else 0
+            return (v_points, current - v_points)
+        return _roll(dice)
+
+    return _roll_common if _k0 else _roll
 
 
 def recover_odds(track: Union[ConditionTrack, str], current: int, check_dice: int, *, supernatural: bool = False) -> Odds:

@@ -164,7 +164,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     v_dice = (attacker.strength + weapon.damage - defender.defense if attacker.strength + weapon.damage - defender.defense > 0 else 0)
 
     def _roll(dice: DiceSource) -> Tuple[bool, int]:
-        if type(dice) is SeededDice:
+        if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
             v_hits = _rt_pool_successes_random(_rand, v_dice, 6, 5, 6)
