@@ -30,26 +30,49 @@ def test_prepare_matches_fast_and_traced(ruleset, proc, make, request):
         assert prepared == getattr(m, proc)(*args, **kwargs, dice=c).outcome()
 
 
-def test_face_outcomes_keeps_only_what_one_face_decides():
-    from compiler.runtime.dice import face_outcomes
+def _tabulate(roll, budget=None):  # type: ignore[no-untyped-def]
+    from compiler.runtime.dice import face_table, face_tree
+
+    table = face_table(20) if budget is None else face_table(20, budget)
+    assert table[1:] == [False] * 20  # nothing is tabulated before a face is rolled
+    for face in range(1, 21):
+        face_tree(roll, table, face)
+    return table
+
+
+def test_face_tables_hold_the_decision_tree_within_their_budget():
 
     def roll(source):  # type: ignore[no-untyped-def]
         face = source.die(20)
         if face == 5:
             raise ValueError("refused")  # the normal path will raise it again
+        if face == 20 and source.die(4) == 4:
+            raise ValueError("refused deeper")
         return ("miss", face) if face < 10 else ("hit", face, source.die(8))
 
-    table = face_outcomes(roll, 20)
-    assert table[0] is None and len(table) == 21
-    assert table[1] == ("miss", 1) and table[9] == ("miss", 9)
-    assert table[5] is None and all(t is None for t in table[10:])
+    table = _tabulate(roll)
+    assert len(table) == 21
+    assert table[1] == ("miss", 1) and table[9] == ("miss", 9)  # the face alone decides
+    assert table[5] is None and table[20] is None  # refused on some faces: not tabulated
+    assert table[12] == [("hit", 12, d) for d in range(1, 9)]  # item i: the next die shows i + 1
+    # A budget of runs: 9 faces, then 9 runs each for two hit faces, then nothing is left.
+    small = _tabulate(roll, budget=9 + 9 + 9)
+    assert small[11] == [("hit", 11, d) for d in range(1, 9)] and small[12] is None and small[13] is None
 
 
-def test_prepared_d20_misses_come_from_the_face_table(d20):  # type: ignore[no-untyped-def]
-    roll = d20.attack_prepare(d20.Combatant(strength=16, proficiency=2), d20.Combatant(armor_class=15), "longsword")
+def test_prepared_d20_rolls_walk_the_face_table(d20):  # type: ignore[no-untyped-def]
+    fighter, target = d20.Combatant(strength=16, proficiency=2), d20.Combatant(armor_class=15)
+    roll = d20.attack_prepare(fighter, target, "longsword")
     cells = dict(zip(roll.__code__.co_freevars, (c.cell_contents for c in roll.__closure__)))
     [table] = [v for k, v in cells.items() if k.startswith("_f") and isinstance(v, list)]  # the face table
-    assert [face for face in range(1, 21) if table[face] is not None] == list(range(1, 10))  # +5: 10+ hits
-    for face in range(1, 10):
-        assert table[face] == d20.attack(d20.Combatant(strength=16, proficiency=2), d20.Combatant(armor_class=15),
-                                         "longsword", dice=d20.FixedDice([face])).outcome()
+    a, b = d20.SeededDice(3), d20.SeededDice(3)
+    for _ in range(3000):  # every face comes up: the table fills as it goes
+        assert roll(a) == d20.attack_fast(fighter, target, d20.get_weapon("longsword"), dice=b)
+    assert all(isinstance(table[face], tuple) for face in range(1, 10))  # +5: 1-9 miss on the face alone
+    assert all(isinstance(table[face], list) and len(table[face]) == 8 for face in range(10, 21))  # then 1d8
+    assert all(len(table[20][d]) == 8 for d in range(8))  # a crit rolls the d8 twice
+    for faces in ([3], [12, 5], [20, 8, 7]):
+        outcome = table[faces[0]]
+        for face in faces[1:]:
+            outcome = outcome[face - 1]
+        assert outcome == d20.attack(fighter, target, "longsword", dice=d20.FixedDice(faces)).outcome()

@@ -280,6 +280,7 @@ def _prepare_views(p: Procedure) -> dict[str, Any]:
     # A leading unconditional d20 roll: prepare() tabulates the outcomes its face alone decides.
     for i, (view, s) in enumerate(zip(per_roll, per_roll_steps)):
         view["face_table"] = i == 0 and s.kind == "d20" and view["args_hoisted"] and s.when is None
+        view["out_types"] = ", ".join(OUT_TYPES[o.formula.type] for o in p.result)
     # Entries and combatants are frozen and options fixed, so these parts never change per roll.
     hoister = Hoister(rolled)
     for view, s in zip(per_roll, per_roll_steps):

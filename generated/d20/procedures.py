@@ -27,7 +27,8 @@ Each procedure comes in four forms:
 * `NAME_prepare(...)` checks the inputs and does every roll-independent step
   once; the function it returns rolls with a dice source and returns the
   outcome tuple (a `SeededDice` is rolled through its `random` directly: the
-  same faces in the same order);
+  same faces in the same order; with options at their defaults a variant
+  folded for them is returned);
 * `NAME_odds(...)` returns the exact outcome distribution without sampling.
 """
 
@@ -57,7 +58,8 @@ from ._runtime.dice import SeededDice
 from ._runtime.dice import d20_natural as _rt_d20_natural
 from ._runtime.dice import d20_sentence as _rt_d20_sentence
 from ._runtime.dice import damage_roller as _rt_damage_roller
-from ._runtime.dice import face_outcomes as _rt_face_outcomes
+from ._runtime.dice import face_table as _rt_face_table
+from ._runtime.dice import face_tree as _rt_face_tree
 from ._runtime.dice import damage_sentence as _rt_damage_sentence
 from ._runtime.dice import damage_total as _rt_damage_total
 from ._runtime.dice import make_dice as _rt_make_dice
@@ -395,7 +397,8 @@ def attack_fast(attacker: Combatant, target: Combatant, weapon: Weapon = WEAPONS
 def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 'unarmed_strike', *, distance: int = 5, proficient: bool = True, thrown: bool = False, two_handed: bool = False, offhand: bool = False, willing: bool = False, target_unseen: bool = False, guessed_wrong: bool = False, attacker_unseen: bool = False, hostile_nearby: bool = False, flanking: bool = False, extra_advantage: int = 0, extra_disadvantage: int = 0, sneak_dice: int = 0, other_bonus: int = 0) -> Callable[[DiceSource], Tuple[bool, bool, int, str, int, int, bool]]:
     """武器攻击: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(attacker) is not Combatant:
         _rt_check_type('攻击者', attacker, Combatant)
     if type(target) is not Combatant:
@@ -475,9 +478,14 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
             _rand = dice.random
             v_natural = int(_rand() * 20) + 1 if _l16 == 0 else _rt_d20_natural(dice.die, _l16)
             if _l16 == 0:
-                _known = _f16[v_natural]
-                if _known is not None:  # this face alone decides the outcome (e.g. a miss)
-                    return _known
+                _node = _f16[v_natural]
+                if _node is False:  # the first roll of this face: tabulate it
+                    _node = _rt_face_tree(_roll, _f16, v_natural)
+                if _node is not None:  # tabulated: this face, and the faces drawn below, decide the outcome
+                    while _node.__class__ is list:
+                        _node = _node[int(_rand() * len(_node))]
+                    _out: Tuple[bool, bool, int, str, int, int, bool] = _node
+                    return _out
             v_total = v_natural + v_attack_bonus
             v_hit = _k0 and v_total >= _k1
             v_crit = v_hit and v_natural >= _k2
@@ -495,17 +503,23 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
         v_damage = (v_weapon_damage + v_extra_damage + v_damage_mod if v_weapon_damage + v_extra_damage + v_damage_mod > 0 else 0) if v_hit else 0
         return (v_hit, v_crit, v_damage, _o3, v_natural, v_total, _o6, )
 
-    # The outcomes the first d20 face alone decides, from _roll itself (its other-source path).
-    _f16 = _rt_face_outcomes(_roll, 20) if _l16 == 0 else []
+    # The decision tree over the faces rolled, as far as it is small, filled from _roll itself (its
+    # other-source path) as faces come up: a SeededDice roll walks it instead of computing the outcome.
+    _f16 = _rt_face_table(20)
 
     def _roll_common(dice: DiceSource) -> Tuple[bool, bool, int, str, int, int, bool]:
         """_roll's SeededDice branch, folded for the common case: _l16 == 0 and _k0 and not _k4 and _ds24."""
         if dice.__class__ is SeededDice:
             _rand = dice.random
             v_natural = int(_rand() * 20) + 1
-            _known = _f16[v_natural]
-            if _known is not None:
-                return _known
+            _node = _f16[v_natural]
+            if _node is False:
+                _node = _rt_face_tree(_roll, _f16, v_natural)
+            if _node is not None:
+                while _node.__class__ is list:
+                    _node = _node[int(_rand() * len(_node))]
+                _out: Tuple[bool, bool, int, str, int, int, bool] = _node
+                return _out
             v_total = v_natural + v_attack_bonus
             v_hit = v_total >= _k1
             v_crit = v_hit and v_natural >= _k2
@@ -694,7 +708,8 @@ def spell_attack_fast(caster: Combatant, target: Combatant, dice_count: int, dic
 def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False) -> Callable[[DiceSource], Tuple[bool, bool, int, int]]:
     """法术攻击: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(caster) is not Combatant:
         _rt_check_type('施法者', caster, Combatant)
     if type(target) is not Combatant:
@@ -730,9 +745,14 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
             _rand = dice.random
             v_natural = int(_rand() * 20) + 1 if _l4 == 0 else _rt_d20_natural(dice.die, _l4)
             if _l4 == 0:
-                _known = _f4[v_natural]
-                if _known is not None:  # this face alone decides the outcome (e.g. a miss)
-                    return _known
+                _node = _f4[v_natural]
+                if _node is False:  # the first roll of this face: tabulate it
+                    _node = _rt_face_tree(_roll, _f4, v_natural)
+                if _node is not None:  # tabulated: this face, and the faces drawn below, decide the outcome
+                    while _node.__class__ is list:
+                        _node = _node[int(_rand() * len(_node))]
+                    _out: Tuple[bool, bool, int, int] = _node
+                    return _out
             v_total = v_natural + v_mod + _k1
             v_hit = v_total >= _k2
             v_crit = v_hit and v_natural >= _k3
@@ -746,17 +766,23 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
         v_spell_damage = _dr8(_die, v_crit) if v_hit else 0
         return (v_hit, v_crit, v_spell_damage, v_total, )
 
-    # The outcomes the first d20 face alone decides, from _roll itself (its other-source path).
-    _f4 = _rt_face_outcomes(_roll, 20) if _l4 == 0 else []
+    # The decision tree over the faces rolled, as far as it is small, filled from _roll itself (its
+    # other-source path) as faces come up: a SeededDice roll walks it instead of computing the outcome.
+    _f4 = _rt_face_table(20)
 
     def _roll_common(dice: DiceSource) -> Tuple[bool, bool, int, int]:
         """_roll's SeededDice branch, folded for the common case: _l4 == 0 and _ds8."""
         if dice.__class__ is SeededDice:
             _rand = dice.random
             v_natural = int(_rand() * 20) + 1
-            _known = _f4[v_natural]
-            if _known is not None:
-                return _known
+            _node = _f4[v_natural]
+            if _node is False:
+                _node = _rt_face_tree(_roll, _f4, v_natural)
+            if _node is not None:
+                while _node.__class__ is list:
+                    _node = _node[int(_rand() * len(_node))]
+                _out: Tuple[bool, bool, int, int] = _node
+                return _out
             v_total = v_natural + v_mod + _k1
             v_hit = v_total >= _k2
             v_crit = v_hit and v_natural >= _k3
@@ -921,7 +947,8 @@ def grapple_fast(attacker: Combatant, target: Combatant, *, distance: int = 5, f
 def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5, free_hand: bool = True, resists: bool = True, target_skill: int = 0) -> Callable[[DiceSource], Tuple[bool, int, int, bool]]:
     """擒抱: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(attacker) is not Combatant:
         _rt_check_type('擒抱者', attacker, Combatant)
     if type(target) is not Combatant:
@@ -960,9 +987,14 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
             _rand = dice.random
             v_attack_roll = int(_rand() * 20) + 1 if _l11 == 0 else _rt_d20_natural(dice.die, _l11)
             if _l11 == 0:
-                _known = _f11[v_attack_roll]
-                if _known is not None:  # this face alone decides the outcome (e.g. a miss)
-                    return _known
+                _node = _f11[v_attack_roll]
+                if _node is False:  # the first roll of this face: tabulate it
+                    _node = _rt_face_tree(_roll, _f11, v_attack_roll)
+                if _node is not None:  # tabulated: this face, and the faces drawn below, decide the outcome
+                    while _node.__class__ is list:
+                        _node = _node[int(_rand() * len(_node))]
+                    _out: Tuple[bool, int, int, bool] = _node
+                    return _out
             v_defend_roll = (int(_rand() * 20) + 1 if _l12 == 0 else _rt_d20_natural(dice.die, _l12)) if _k2 else 0
             v_attack_total = v_attack_roll + v_attack_mod
             v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
@@ -976,17 +1008,23 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
         v_success = v_attack_total > v_defend_total
         return (v_success, v_attack_total, v_defend_total, v_success, )
 
-    # The outcomes the first d20 face alone decides, from _roll itself (its other-source path).
-    _f11 = _rt_face_outcomes(_roll, 20) if _l11 == 0 else []
+    # The decision tree over the faces rolled, as far as it is small, filled from _roll itself (its
+    # other-source path) as faces come up: a SeededDice roll walks it instead of computing the outcome.
+    _f11 = _rt_face_table(20)
 
     def _roll_common(dice: DiceSource) -> Tuple[bool, int, int, bool]:
         """_roll's SeededDice branch, folded for the common case: _l11 == 0."""
         if dice.__class__ is SeededDice:
             _rand = dice.random
             v_attack_roll = int(_rand() * 20) + 1
-            _known = _f11[v_attack_roll]
-            if _known is not None:
-                return _known
+            _node = _f11[v_attack_roll]
+            if _node is False:
+                _node = _rt_face_tree(_roll, _f11, v_attack_roll)
+            if _node is not None:
+                while _node.__class__ is list:
+                    _node = _node[int(_rand() * len(_node))]
+                _out: Tuple[bool, int, int, bool] = _node
+                return _out
             v_defend_roll = (int(_rand() * 20) + 1 if _l12 == 0 else _rt_d20_natural(dice.die, _l12)) if _k2 else 0
             v_attack_total = v_attack_roll + v_attack_mod
             v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
@@ -1124,7 +1162,8 @@ def escape_grapple_fast(escaper: Combatant, grappler: Combatant, *, skill: int =
 def escape_grapple_prepare(escaper: Combatant, grappler: Combatant, *, skill: int = 0) -> Callable[[DiceSource], Tuple[bool, int, int]]:
     """逃脱擒抱: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(escaper) is not Combatant:
         _rt_check_type('被擒抱者', escaper, Combatant)
     if type(grappler) is not Combatant:
@@ -1146,9 +1185,14 @@ def escape_grapple_prepare(escaper: Combatant, grappler: Combatant, *, skill: in
             _rand = dice.random
             v_escape_roll = int(_rand() * 20) + 1 if _l5 == 0 else _rt_d20_natural(dice.die, _l5)
             if _l5 == 0:
-                _known = _f5[v_escape_roll]
-                if _known is not None:  # this face alone decides the outcome (e.g. a miss)
-                    return _known
+                _node = _f5[v_escape_roll]
+                if _node is False:  # the first roll of this face: tabulate it
+                    _node = _rt_face_tree(_roll, _f5, v_escape_roll)
+                if _node is not None:  # tabulated: this face, and the faces drawn below, decide the outcome
+                    while _node.__class__ is list:
+                        _node = _node[int(_rand() * len(_node))]
+                    _out: Tuple[bool, int, int] = _node
+                    return _out
             v_hold_roll = (int(_rand() * 20) + 1 if _l6 == 0 else _rt_d20_natural(dice.die, _l6)) if _k0 else 0
             v_escape_total = v_escape_roll + v_escape_mod
             v_hold_total = (1 if _k1 else v_hold_roll) + v_hold_mod
@@ -1162,17 +1206,23 @@ def escape_grapple_prepare(escaper: Combatant, grappler: Combatant, *, skill: in
         v_success = v_escape_total > v_hold_total
         return (v_success, v_escape_total, v_hold_total, )
 
-    # The outcomes the first d20 face alone decides, from _roll itself (its other-source path).
-    _f5 = _rt_face_outcomes(_roll, 20) if _l5 == 0 else []
+    # The decision tree over the faces rolled, as far as it is small, filled from _roll itself (its
+    # other-source path) as faces come up: a SeededDice roll walks it instead of computing the outcome.
+    _f5 = _rt_face_table(20)
 
     def _roll_common(dice: DiceSource) -> Tuple[bool, int, int]:
         """_roll's SeededDice branch, folded for the common case: _l5 == 0."""
         if dice.__class__ is SeededDice:
             _rand = dice.random
             v_escape_roll = int(_rand() * 20) + 1
-            _known = _f5[v_escape_roll]
-            if _known is not None:
-                return _known
+            _node = _f5[v_escape_roll]
+            if _node is False:
+                _node = _rt_face_tree(_roll, _f5, v_escape_roll)
+            if _node is not None:
+                while _node.__class__ is list:
+                    _node = _node[int(_rand() * len(_node))]
+                _out: Tuple[bool, int, int] = _node
+                return _out
             v_hold_roll = (int(_rand() * 20) + 1 if _l6 == 0 else _rt_d20_natural(dice.die, _l6)) if _k0 else 0
             v_escape_total = v_escape_roll + v_escape_mod
             v_hold_total = (1 if _k1 else v_hold_roll) + v_hold_mod
@@ -1335,7 +1385,8 @@ def shove_fast(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
 def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, distance: int = 5, obstacle_at: int = 0, resists: bool = True) -> Callable[[DiceSource], Tuple[bool, bool, int, int]]:
     """推撞: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(attacker) is not Combatant:
         _rt_check_type('推撞者', attacker, Combatant)
     if type(target) is not Combatant:
@@ -1373,9 +1424,14 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
             _rand = dice.random
             v_attack_roll = int(_rand() * 20) + 1 if _l8 == 0 else _rt_d20_natural(dice.die, _l8)
             if _l8 == 0:
-                _known = _f8[v_attack_roll]
-                if _known is not None:  # this face alone decides the outcome (e.g. a miss)
-                    return _known
+                _node = _f8[v_attack_roll]
+                if _node is False:  # the first roll of this face: tabulate it
+                    _node = _rt_face_tree(_roll, _f8, v_attack_roll)
+                if _node is not None:  # tabulated: this face, and the faces drawn below, decide the outcome
+                    while _node.__class__ is list:
+                        _node = _node[int(_rand() * len(_node))]
+                    _out: Tuple[bool, bool, int, int] = _node
+                    return _out
             v_defend_roll = (int(_rand() * 20) + 1 if _l9 == 0 else _rt_d20_natural(dice.die, _l9)) if _k2 else 0
             v_attack_total = v_attack_roll + v_attack_mod
             v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
@@ -1407,17 +1463,23 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
             v_obstacle_damage = 0
         return (v_success, _k5 and v_success, v_moved, v_obstacle_damage, )
 
-    # The outcomes the first d20 face alone decides, from _roll itself (its other-source path).
-    _f8 = _rt_face_outcomes(_roll, 20) if _l8 == 0 else []
+    # The decision tree over the faces rolled, as far as it is small, filled from _roll itself (its
+    # other-source path) as faces come up: a SeededDice roll walks it instead of computing the outcome.
+    _f8 = _rt_face_table(20)
 
     def _roll_common(dice: DiceSource) -> Tuple[bool, bool, int, int]:
         """_roll's SeededDice branch, folded for the common case: _l8 == 0 and _k3 and not _k4 and not _k5."""
         if dice.__class__ is SeededDice:
             _rand = dice.random
             v_attack_roll = int(_rand() * 20) + 1
-            _known = _f8[v_attack_roll]
-            if _known is not None:
-                return _known
+            _node = _f8[v_attack_roll]
+            if _node is False:
+                _node = _rt_face_tree(_roll, _f8, v_attack_roll)
+            if _node is not None:
+                while _node.__class__ is list:
+                    _node = _node[int(_rand() * len(_node))]
+                _out: Tuple[bool, bool, int, int] = _node
+                return _out
             v_defend_roll = (int(_rand() * 20) + 1 if _l9 == 0 else _rt_d20_natural(dice.die, _l9)) if _k2 else 0
             v_attack_total = v_attack_roll + v_attack_mod
             v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
@@ -1557,7 +1619,8 @@ def drag_fast(dragger: Combatant, other: Combatant, *, waived: bool = False, dic
 def drag_prepare(dragger: Combatant, other: Combatant, *, waived: bool = False) -> Callable[[DiceSource], Tuple[bool, bool]]:
     """多方擒抱中的拖拽: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(dragger) is not Combatant:
         _rt_check_type('拖拽者', dragger, Combatant)
     if type(other) is not Combatant:
@@ -1688,7 +1751,8 @@ def grapple_move_fast(mover: Combatant, target: Combatant, *, grappling: bool = 
 def grapple_move_prepare(mover: Combatant, target: Combatant, *, grappling: bool = True) -> Callable[[DiceSource], Tuple[int, bool, int]]:
     """擒抱中移动: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(mover) is not Combatant:
         _rt_check_type('擒抱者', mover, Combatant)
     if type(target) is not Combatant:
@@ -1820,7 +1884,8 @@ def flanking_fast(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex
 def flanking_prepare(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex_grid: bool = False, ax: int, ay: int, bx: int, by: int, ex: int, ey: int, a_sees: bool = True, b_sees: bool = True, a_can_attack: bool = True, b_can_attack: bool = True, a_charmed: bool = False, b_charmed: bool = False) -> Callable[[DiceSource], Tuple[bool, int, bool]]:
     """夹击: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(ally_a) is not Combatant:
         _rt_check_type('生物', ally_a, Combatant)
     if type(ally_b) is not Combatant:
@@ -1986,7 +2051,8 @@ def vehicle_dc_fast(grappler: Combatant, power: PowerSource, vehicle_size: int, 
 def vehicle_dc_prepare(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int, width: int, height: int) -> Callable[[DiceSource], Tuple[int, int]]:
     """载具的擒抱和推撞DC: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(grappler) is not Combatant:
         _rt_check_type('擒抱者', grappler, Combatant)
     if type(power) is not PowerSource:
@@ -2149,7 +2215,8 @@ def vehicle_check_fast(grappler: Combatant, power: PowerSource, vehicle_size: in
 def vehicle_check_prepare(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int, width: int, height: int, *, distance: int = 5, free_hand: bool = True, bonus: int = 0) -> Callable[[DiceSource], Tuple[int, int, bool, bool, int]]:
     """对载具的擒抱或推撞: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(grappler) is not Combatant:
         _rt_check_type('擒抱者', grappler, Combatant)
     if type(power) is not PowerSource:
@@ -2190,9 +2257,14 @@ def vehicle_check_prepare(grappler: Combatant, power: Union[PowerSource, str], v
             _rand = dice.random
             v_roll = int(_rand() * 20) + 1 if _l7 == 0 else _rt_d20_natural(dice.die, _l7)
             if _l7 == 0:
-                _known = _f7[v_roll]
-                if _known is not None:  # this face alone decides the outcome (e.g. a miss)
-                    return _known
+                _node = _f7[v_roll]
+                if _node is False:  # the first roll of this face: tabulate it
+                    _node = _rt_face_tree(_roll, _f7, v_roll)
+                if _node is not None:  # tabulated: this face, and the faces drawn below, decide the outcome
+                    while _node.__class__ is list:
+                        _node = _node[int(_rand() * len(_node))]
+                    _out: Tuple[int, int, bool, bool, int] = _node
+                    return _out
             v_total = v_roll + (_k0 // 2) + _k1 + bonus
             v_beats = v_total > v_dc
             return (_o0, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0, )
@@ -2202,17 +2274,23 @@ def vehicle_check_prepare(grappler: Combatant, power: Union[PowerSource, str], v
         v_beats = v_total > v_dc
         return (_o0, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0, )
 
-    # The outcomes the first d20 face alone decides, from _roll itself (its other-source path).
-    _f7 = _rt_face_outcomes(_roll, 20) if _l7 == 0 else []
+    # The decision tree over the faces rolled, as far as it is small, filled from _roll itself (its
+    # other-source path) as faces come up: a SeededDice roll walks it instead of computing the outcome.
+    _f7 = _rt_face_table(20)
 
     def _roll_common(dice: DiceSource) -> Tuple[int, int, bool, bool, int]:
         """_roll's SeededDice branch, folded for the common case: _l7 == 0."""
         if dice.__class__ is SeededDice:
             _rand = dice.random
             v_roll = int(_rand() * 20) + 1
-            _known = _f7[v_roll]
-            if _known is not None:
-                return _known
+            _node = _f7[v_roll]
+            if _node is False:
+                _node = _rt_face_tree(_roll, _f7, v_roll)
+            if _node is not None:
+                while _node.__class__ is list:
+                    _node = _node[int(_rand() * len(_node))]
+                _out: Tuple[int, int, bool, bool, int] = _node
+                return _out
             v_total = v_roll + _k0 // 2 + _k1 + bonus
             v_beats = v_total > v_dc
             return (_o0, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0)

@@ -30,7 +30,8 @@ Each procedure comes in four forms:
 * `NAME_prepare(...)` checks the inputs and does every roll-independent step
   once; the function it returns rolls with a dice source and returns the
   outcome tuple (a `SeededDice` is rolled through its `random` directly: the
-  same faces in the same order);
+  same faces in the same order; with options at their defaults a variant
+  folded for them is returned);
 * `NAME_odds(...)` returns the exact outcome distribution without sampling.
 """
 
@@ -477,7 +478,8 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
 def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False, charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False, called_shot: Union[CalledShot, str, None] = None, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0) -> Callable[[DiceSource], Tuple[bool, int, int, str, str, int, int, int]]:
     """攻击与防御的对抗: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(attacker) is not Combatant:
         _rt_check_type('攻击方', attacker, Combatant)
     if type(defender) is not Combatant:
@@ -851,7 +853,8 @@ def bombard_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, di
 def bombard_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, vehicle_mounted: bool = False, other_bonus: int = 0) -> Callable[[DiceSource], Tuple[bool, int, str, bool]]:
     """炮击: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(attacker) is not Combatant:
         _rt_check_type('攻击方', attacker, Combatant)
     if type(defender) is not Combatant:
@@ -1030,7 +1033,8 @@ def parry_fast(defender: Combatant, weapon: Weapon = _NO_WEAPON, *, dice: DiceSo
 def parry_prepare(defender: Combatant, weapon: Union[Weapon, str, None] = None) -> Callable[[DiceSource], Tuple[int]]:
     """格挡加值: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(defender) is not Combatant:
         _rt_check_type('防御方', defender, Combatant)
     weapon = _NO_WEAPON if weapon is None else weapon if type(weapon) is Weapon else get_weapon(weapon)
@@ -1126,7 +1130,8 @@ def active_cover_fast(defender: Combatant, *, cover_size: int = 0, shield: Weapo
 def active_cover_prepare(defender: Combatant, *, cover_size: int = 0, shield: Union[Weapon, str, None] = None) -> Callable[[DiceSource], Tuple[int, bool]]:
     """主动掩蔽: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(defender) is not Combatant:
         _rt_check_type('防御方', defender, Combatant)
     if type(cover_size) is not int or not 0 <= cover_size <= 100:
@@ -1216,7 +1221,8 @@ def total_defense_fast(defender: Combatant, dice: DiceSource) -> Tuple[int]:
 def total_defense_prepare(defender: Combatant) -> Callable[[DiceSource], Tuple[int]]:
     """全力防御: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(defender) is not Combatant:
         _rt_check_type('防御方', defender, Combatant)
     v_bonus = defender.basic_defense
@@ -1302,7 +1308,8 @@ def willpower_spend_fast(character: Combatant, use: int, dice: DiceSource) -> Tu
 def willpower_spend_prepare(character: Combatant, use: int) -> Callable[[DiceSource], Tuple[int, int, bool]]:
     """意志力的使用: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(character) is not Combatant:
         _rt_check_type('人物', character, Combatant)
     if type(use) is not int or not 1 <= use <= 4:
@@ -1424,7 +1431,8 @@ def save_contest_fast(attack_dice: int, *, attack_extras: int = 0, save_dice: in
 def save_contest_prepare(attack_dice: int, *, attack_extras: int = 0, save_dice: int, save_extras: int = 0, speed: int = 0, armor_piercing: int = 0, damage_type: Union[DamageType, str] = 'mental') -> Callable[[DiceSource], Tuple[bool, int, int, str]]:
     """攻击与豁免的对抗: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(attack_dice) is not int or not 0 <= attack_dice <= 200:
         _rt_check_int('攻击DP', attack_dice, 0, 200)
     if type(attack_extras) is not int or not 0 <= attack_extras <= 50:
@@ -1583,7 +1591,8 @@ def trip_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = WEAPONS
 def trip_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *, flying: bool = False) -> Callable[[DiceSource], Tuple[bool, int, bool, int]]:
     """绊摔: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(attacker) is not Combatant:
         _rt_check_type('攻击方', attacker, Combatant)
     if type(defender) is not Combatant:
@@ -1758,7 +1767,8 @@ def bull_rush_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = _N
 def bull_rush_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str, None] = None, *, knock_down: bool = False, returned: bool = False) -> Callable[[DiceSource], Tuple[bool, int, bool, int, bool]]:
     """冲撞: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(attacker) is not Combatant:
         _rt_check_type('攻击方', attacker, Combatant)
     if type(defender) is not Combatant:
@@ -1955,7 +1965,8 @@ def grapple_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = WEAP
 def grapple_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *, held_item_size: int = -1) -> Callable[[DiceSource], Tuple[bool, bool, int, bool, int]]:
     """擒抱: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(attacker) is not Combatant:
         _rt_check_type('攻击方', attacker, Combatant)
     if type(defender) is not Combatant:
@@ -2122,7 +2133,8 @@ def pin_fast(attacker: Combatant, defender: Combatant, dice: DiceSource) -> Tupl
 def pin_prepare(attacker: Combatant, defender: Combatant) -> Callable[[DiceSource], Tuple[bool, int, bool, int]]:
     """压制对手: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(attacker) is not Combatant:
         _rt_check_type('攻击方', attacker, Combatant)
     if type(defender) is not Combatant:
@@ -2248,7 +2260,8 @@ def feint_fast(attacker: Combatant, defender: Combatant, *, penalty: int = 0, di
 def feint_prepare(attacker: Combatant, defender: Combatant, *, penalty: int = 0) -> Callable[[DiceSource], Tuple[bool, bool, int]]:
     """虚招: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(attacker) is not Combatant:
         _rt_check_type('攻击方', attacker, Combatant)
     if type(defender) is not Combatant:
@@ -2420,7 +2433,8 @@ def overrun_fast(attacker: Combatant, defender: Combatant, *, blockers: int = 1,
 def overrun_prepare(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False) -> Callable[[DiceSource], Tuple[int, bool]]:
     """闯越: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(attacker) is not Combatant:
         _rt_check_type('闯越者', attacker, Combatant)
     if type(defender) is not Combatant:

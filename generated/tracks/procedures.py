@@ -30,7 +30,8 @@ Each procedure comes in four forms:
 * `NAME_prepare(...)` checks the inputs and does every roll-independent step
   once; the function it returns rolls with a dice source and returns the
   outcome tuple (a `SeededDice` is rolled through its `random` directly: the
-  same faces in the same order);
+  same faces in the same order; with options at their defaults a variant
+  folded for them is returned);
 * `NAME_odds(...)` returns the exact outcome distribution without sampling.
 """
 
@@ -469,7 +470,8 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
 def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, bonus: int = 0, extra_damage: int = 0, part: Union[BodyPart, str, None] = None, left_area: bool = False) -> Callable[[DiceSource], Tuple[bool, int, int, str, int, str, int, int, int]]:
     """攻击（检定即伤害）: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(attacker) is not Combatant:
         _rt_check_type('攻击者', attacker, Combatant)
     if type(defender) is not Combatant:
@@ -754,7 +756,8 @@ def firearm_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, sh
 def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1, distance: int = 0, bonus: int = 0, defender_dodges: bool = False) -> Callable[[DiceSource], Tuple[int, bool, int, int, int]]:
     """枪械射击与连射: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(attacker) is not Combatant:
         _rt_check_type('射手', attacker, Combatant)
     if type(defender) is not Combatant:
@@ -957,7 +960,8 @@ def fixed_damage_fast(defender: Combatant, amount: int, damage_type: DamageType 
 def fixed_damage_prepare(defender: Combatant, amount: int, damage_type: Union[DamageType, str] = 'blunt', *, left_area: bool = False) -> Callable[[DiceSource], Tuple[int, int]]:
     """固定伤害对抗抗性: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(defender) is not Combatant:
         _rt_check_type('目标', defender, Combatant)
     if type(amount) is not int or not 0 <= amount <= 10000:
@@ -1104,7 +1108,8 @@ def charge_fast(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 
 def charge_prepare(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0, obstacle_at: int = 0, obstacle_structure: int = 0) -> Callable[[DiceSource], Tuple[bool, int, int, int]]:
     """冲撞攻击: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(attacker) is not Combatant:
         _rt_check_type('冲撞者', attacker, Combatant)
     if type(defender) is not Combatant:
@@ -1262,7 +1267,8 @@ def parry_fast(defender: Combatant, *, with_weapon: bool = True, incoming: int =
 def parry_prepare(defender: Combatant, *, with_weapon: bool = True, incoming: int = 0, weapon_absorbed: int = 0) -> Callable[[DiceSource], Tuple[int, int, int]]:
     """格挡: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(defender) is not Combatant:
         _rt_check_type('格挡者', defender, Combatant)
     if type(with_weapon) is not bool:
@@ -1370,7 +1376,8 @@ def dodge_fast(defender: Combatant, incoming: int, *, applicable: bool = True, d
 def dodge_prepare(defender: Combatant, incoming: int, *, applicable: bool = True) -> Callable[[DiceSource], Tuple[int, int]]:
     """闪避: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(defender) is not Combatant:
         _rt_check_type('闪避者', defender, Combatant)
     if type(incoming) is not int or not 0 <= incoming <= 10000:
@@ -1487,7 +1494,8 @@ def take_cover_fast(incoming: int, obstacle_takes: int, *, aim_exposed: bool = F
 def take_cover_prepare(incoming: int, obstacle_takes: int, *, aim_exposed: bool = False, fully_covered: bool = False) -> Callable[[DiceSource], Tuple[int, bool]]:
     """躲藏在障碍物后: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(incoming) is not int or not 0 <= incoming <= 10000:
         _rt_check_int('来袭伤害', incoming, 0, 10000)
     if type(obstacle_takes) is not int or not 0 <= obstacle_takes <= 10000:
@@ -1594,7 +1602,8 @@ def leave_area_fast(*, damage: int = 0, points: int = 0, timing: int, blocked: b
 def leave_area_prepare(*, damage: int = 0, points: int = 0, timing: int, blocked: bool = False, intended_meters: int = 0) -> Callable[[DiceSource], Tuple[int, int, int]]:
     """脱离范围: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(damage) is not int or not 0 <= damage <= 10000:
         _rt_check_int('最终伤害', damage, 0, 10000)
     if type(points) is not int or not 0 <= points <= 10000:
@@ -1705,7 +1714,8 @@ def can_respond_fast(response: Action, action: Action, *, readied_ticks: int = 0
 def can_respond_prepare(response: Union[Action, str], action: Union[Action, str], *, readied_ticks: int = 0) -> Callable[[DiceSource], Tuple[bool]]:
     """应对时机: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(response) is not Action:
         response = get_action(response)
     if response.not_specified is not None:
@@ -1805,7 +1815,8 @@ def interrupt_fast(needs_focus: bool, *, damage: int = 0, points: int = 0, dice:
 def interrupt_prepare(needs_focus: bool, *, damage: int = 0, points: int = 0) -> Callable[[DiceSource], Tuple[bool]]:
     """攻击对抗与反击对抗: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(needs_focus) is not bool:
         _rt_check_bool('对方动作需要专注', needs_focus)
     if type(damage) is not int or not 0 <= damage <= 10000:
@@ -1905,7 +1916,8 @@ def break_projectile_fast(defender: Combatant, projectile: Weapon, check: int, *
 def break_projectile_prepare(defender: Combatant, projectile: Union[Weapon, str], check: int, *, structure: int = 1) -> Callable[[DiceSource], Tuple[bool, int]]:
     """击破或阻挡飞行物: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(defender) is not Combatant:
         _rt_check_type('防御者', defender, Combatant)
     if type(projectile) is not Weapon:
@@ -2010,7 +2022,8 @@ def influence_fast(weapon: Weapon = _NO_WEAPON, *, energy_influence: int = 0, ab
 def influence_prepare(weapon: Union[Weapon, str, None] = None, *, energy_influence: int = 0, ability_influence: int = 0) -> Callable[[DiceSource], Tuple[int]]:
     """攻击影响: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     weapon = _NO_WEAPON if weapon is None else weapon if type(weapon) is Weapon else get_weapon(weapon)
     if weapon.not_specified is not None:
         _rt_require_specified(weapon, '武器')
@@ -2122,7 +2135,8 @@ def conversion_fast(defender: Combatant, weapon: Weapon, *, from_called_shot: bo
 def conversion_prepare(defender: Combatant, weapon: Union[Weapon, str], *, from_called_shot: bool = False) -> Callable[[DiceSource], Tuple[bool, int, int]]:
     """攻击类型转化: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(defender) is not Combatant:
         _rt_check_type('目标', defender, Combatant)
     if type(weapon) is not Weapon:
@@ -2239,7 +2253,8 @@ def initiative_roll_fast(character: Combatant, dice_count: int, dice: DiceSource
 def initiative_roll_prepare(character: Combatant, dice_count: int) -> Callable[[DiceSource], Tuple[int, int]]:
     """先攻检定: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(character) is not Combatant:
         _rt_check_type('角色', character, Combatant)
     if type(dice_count) is not int or not 0 <= dice_count <= 200:
@@ -2372,7 +2387,8 @@ def detect_fast(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bon
 def detect_prepare(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bonus: int = 0, exposure_bonus: int = 0, fully_hidden: bool = False, speed_halvings: int = 0, avoids_medium: bool = False, supernatural: bool = False, revealed_bonus: int = 0) -> Callable[[DiceSource], Tuple[bool]]:
     """侦查与躲藏: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(seeker) is not Combatant:
         _rt_check_type('侦查方', seeker, Combatant)
     if type(hider) is not Combatant:
@@ -2528,7 +2544,8 @@ def chaos_check_fast(character: Combatant, *, skill: int = 0, dice: DiceSource) 
 def chaos_check_prepare(character: Combatant, *, skill: int = 0) -> Callable[[DiceSource], Tuple[int]]:
     """混乱刻度下的周期检定: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(character) is not Combatant:
         _rt_check_type('角色', character, Combatant)
     if type(skill) is not int or not 0 <= skill <= 50:
@@ -2645,7 +2662,8 @@ def add_points_fast(creature: Combatant, track: ConditionTrack, *, current: int 
 def add_points_prepare(creature: Combatant, track: Union[ConditionTrack, str], *, current: int = 0, gained: int, capacity_loss: int = 0) -> Callable[[DiceSource], Tuple[int, int, int, str, int]]:
     """累积负面点数: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(creature) is not Combatant:
         _rt_check_type('角色', creature, Combatant)
     if type(track) is not ConditionTrack:
@@ -2771,7 +2789,8 @@ def miss_long_rest_fast(creature: Combatant, *, current: int = 0, capacity_loss:
 def miss_long_rest_prepare(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, track: Union[ConditionTrack, str] = 'drowsy') -> Callable[[DiceSource], Tuple[int, int, int, int]]:
     """缺少长休息: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(creature) is not Combatant:
         _rt_check_type('角色', creature, Combatant)
     if type(current) is not int or not 0 <= current <= 10000:
@@ -2884,7 +2903,8 @@ def unconscious_hit_fast(creature: Combatant, track: ConditionTrack = CONDITION_
 def unconscious_hit_prepare(creature: Combatant, track: Union[ConditionTrack, str] = 'dizzy', *, current: int, taken: int) -> Callable[[DiceSource], Tuple[int, bool]]:
     """昏迷中受到伤害: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(creature) is not Combatant:
         _rt_check_type('角色', creature, Combatant)
     if type(track) is not ConditionTrack:
@@ -3003,7 +3023,8 @@ def recover_fast(track: ConditionTrack, current: int, check_dice: int, *, supern
 def recover_prepare(track: Union[ConditionTrack, str], current: int, check_dice: int, *, supernatural: bool = False) -> Callable[[DiceSource], Tuple[int, int]]:
     """长休息恢复: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(track) is not ConditionTrack:
         track = get_condition_track(track)
     if track.not_specified is not None:

@@ -18,7 +18,7 @@ record with every face) and a fast form used when no trace is wanted.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Protocol, Sequence, Tuple, TypeVar
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Protocol, Sequence, Tuple
 
 from .core import BadFace, DiceExhausted
 
@@ -239,41 +239,78 @@ def roll_d20(source: Any, layers: int) -> D20Roll:
 
 
 class _MoreDice(Exception):
-    """Raised by `_OneFace` when a resolution needs a second die."""
+    """Raised by `_GivenFaces` when a resolution asks for a die past the faces it was given."""
 
-
-class _OneFace:
-    """A dice source that has one face of one die to give, and refuses any other die."""
-
-    def __init__(self, face: int, sides: int) -> None:
-        self.face = face
+    def __init__(self, sides: int) -> None:
+        super().__init__(sides)
         self.sides = sides
-        self.used = False
+
+
+class _GivenFaces:
+    """A dice source that gives a fixed list of faces, then refuses any further die."""
+
+    __slots__ = ("faces", "next")
+
+    def __init__(self, faces: List[int]) -> None:
+        self.faces = faces
+        self.next = 0
 
     def die(self, sides: int) -> int:
-        if self.used or sides != self.sides:
-            raise _MoreDice
-        self.used = True
-        return self.face
+        if self.next == len(self.faces):
+            raise _MoreDice(sides)
+        self.next += 1
+        return self.faces[self.next - 1]
 
 
-_T = TypeVar("_T")
+class _OverBudget(Exception):
+    pass
 
 
-def face_outcomes(roll: Callable[[Any], _T], sides: int) -> List[Optional[_T]]:
-    """For a prepared resolution whose first die has `sides` sides: `roll`'s outcome for each
-    face (index = face) when that face alone decides it (no further die, no error), else None.
+FACE_TREE_BUDGET = 256  # resolutions run to build one prepared resolver's face table, at most
 
-    A prepared d20 resolver returns a missed attack straight from this table. The outcomes come
-    from the resolver's own code, so they are what rolling that face gives, by construction.
+
+def _face_tree(roll: Callable[[Any], Any], faces: List[int], left: List[int]) -> Any:
+    """`roll`'s outcome after `faces`, or, when it asks for another die of n sides, the list of
+    the n subtrees for faces 1..n of that die. Each resolution run spends one unit of `left`."""
+    if left[0] <= 0:
+        raise _OverBudget
+    left[0] -= 1
+    try:
+        return roll(_GivenFaces(faces))
+    except _MoreDice as more:
+        return [_face_tree(roll, faces + [face], left) for face in range(1, more.sides + 1)]
+
+
+def face_table(sides: int, budget: int = FACE_TREE_BUDGET) -> List[Any]:
+    """An empty face table for a prepared resolution whose first die has `sides` sides.
+
+    Index = the face of that die; index 0 holds how many resolution runs are left for
+    tabulating (`budget`). Each entry starts False (not tabulated yet); `face_tree` fills it
+    the first time that face is rolled, so preparing costs nothing and each face is
+    tabulated once. A filled entry is `roll`'s outcome when the face alone decides it (a
+    miss); or a tree that the faces of the next dice decide: a list whose item i is the
+    outcome, or the next such list, when that die shows i + 1; or None when the face is not
+    tabulated (its tree is larger than the budget left, or the resolution raises on some
+    faces: the normal path then runs and raises it itself).
+
+    A prepared d20 resolver draws the first face, then walks this tree with the same
+    `int(random() * sides)` draws SeededDice.die makes, in the same order. The outcomes come
+    from the resolver's own general path, so they are what rolling those faces gives, by
+    construction.
     """
-    out: List[Optional[_T]] = [None]
-    for face in range(1, sides + 1):
-        try:
-            out.append(roll(_OneFace(face, sides)))
-        except Exception:  # noqa: BLE001 - more dice, or an error the normal path raises itself
-            out.append(None)
-    return out
+    return [budget] + [False] * sides
+
+
+def face_tree(roll: Callable[[Any], Any], table: List[Any], face: int) -> Any:
+    """Fill `table[face]` (see `face_table`) from runs of `roll`'s general path, and return it."""
+    left = [table[0]]
+    try:
+        node = _face_tree(roll, [face], left)
+    except Exception:  # noqa: BLE001 - over budget, or an error the normal path raises itself
+        node = None
+    table[0] = left[0]
+    table[face] = node
+    return node
 
 
 def d20_natural(die: Callable[[int], int], layers: int) -> int:

@@ -19,7 +19,8 @@ Each procedure comes in four forms:
 * `NAME_prepare(...)` checks the inputs and does every roll-independent step
   once; the function it returns rolls with a dice source and returns the
   outcome tuple (a `SeededDice` is rolled through its `random` directly: the
-  same faces in the same order);
+  same faces in the same order; with options at their defaults a variant
+  folded for them is returned);
 * `NAME_odds(...)` returns the exact outcome distribution without sampling.
 """
 
@@ -148,7 +149,8 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, dis
 def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0) -> Callable[[DiceSource], Tuple[bool, int]]:
     """攻击: check the inputs and do every roll-independent step once; the returned
     function rolls with a dice source and returns the outcome tuple (bulk simulation: preparing
-    costs some tens of microseconds, so it pays off over hundreds of rolls)."""
+    costs a few microseconds, and the first roll of each d20 face tabulates what follows it, so
+    it pays off over hundreds of rolls)."""
     if type(attacker) is not Combatant:
         _rt_check_type('攻击方', attacker, Combatant)
     if type(defender) is not Combatant:
