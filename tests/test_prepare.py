@@ -76,3 +76,14 @@ def test_prepared_d20_rolls_walk_the_face_table(d20):  # type: ignore[no-untyped
         for face in faces[1:]:
             outcome = outcome[face - 1]
         assert outcome == d20.attack(fighter, target, "longsword", dice=d20.FixedDice(faces)).outcome()
+
+
+def test_a_seeded_dice_subclass_is_rolled_through_its_own_die(d20):  # type: ignore[no-untyped-def]
+    class Loaded(d20.SeededDice):  # type: ignore[misc, name-defined]
+        def die(self, sides: int) -> int:
+            return sides  # every die shows its highest face
+
+    fighter, target = d20.Combatant(strength=16, proficiency=2), d20.Combatant(armor_class=15)
+    for kwargs in ({}, {"willing": True}):  # the common-case closure and the general one
+        hit, crit, damage, *_ = d20.attack_prepare(fighter, target, "longsword", **kwargs)(Loaded(1))
+        assert (hit, crit, damage) == (True, True, 8 + 8 + 3)
