@@ -193,6 +193,15 @@ def pool_successes_random(random: Callable[[], float], dice: int, sides: int, su
                           add_at: int) -> int:
     """`pool_successes` for a source that exposes `random()` (like SeededDice): faces inline."""
     successes = 0
+    if add_at >= success_at:  # the usual pool: only a success can add a die
+        while dice > 0:
+            dice -= 1
+            face = int(random() * sides) + 1
+            if face >= success_at:
+                successes += 1
+                if face >= add_at:
+                    dice += 1
+        return successes
     while dice > 0:
         dice -= 1
         face = int(random() * sides) + 1
