@@ -305,7 +305,8 @@ def face_table(sides: int, budget: int = FACE_TREE_BUDGET) -> List[Any]:
     A prepared d20 resolver draws the first face, then walks this tree with the same
     `int(random() * sides)` draws SeededDice.die makes, in the same order. The outcomes come
     from the resolver's own general path, so they are what rolling those faces gives, by
-    construction.
+    construction. Threads sharing one prepared resolver may both tabulate a face; they store
+    equal trees, so the race costs time, never a different outcome.
     """
     return [budget] + [False] * sides
 
