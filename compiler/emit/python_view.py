@@ -277,10 +277,12 @@ def _prepare_views(p: Procedure) -> dict[str, Any]:
             per_roll_steps.append(s)
         else:
             hoisted.append(view)
-    # A leading unconditional d20 roll: prepare() tabulates the outcomes its face alone decides.
+    # A leading unconditional d20 roll gets a face table: the decision tree below each face,
+    # tabulated the first time that face comes up (runtime face_table / face_tree).
+    out_types = ", ".join(OUT_TYPES[o.formula.type] for o in p.result)
     for i, (view, s) in enumerate(zip(per_roll, per_roll_steps)):
         view["face_table"] = i == 0 and s.kind == "d20" and view["args_hoisted"] and s.when is None
-        view["out_types"] = ", ".join(OUT_TYPES[o.formula.type] for o in p.result)
+        view["out_types"] = out_types
     # Entries and combatants are frozen and options fixed, so these parts never change per roll.
     hoister = Hoister(rolled)
     for view, s in zip(per_roll, per_roll_steps):

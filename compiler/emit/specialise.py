@@ -191,7 +191,7 @@ def specialise(code: str, known: Mapping[str, Value], truthy: Iterable[str] = ()
     folder = _Folder(known, truthy)
     body = _propagate(folder, ast.parse(textwrap.dedent(code)).body)
     text = ast.unparse(ast.Module(body=body, type_ignores=[])) if body else "pass"
-    assumed = [name for name in known if name in folder.used and name in known]
+    assumed = [name for name in known if name in folder.used]
     guard = [f"{name} == {known[name]!r}" if type(known[name]) is int else name if known[name] else f"not {name}"
              for name in assumed] + [name for name in truthy if name in folder.used and name not in known]
     return Specialised(textwrap.indent(text, indent), " and ".join(guard))
