@@ -36,7 +36,7 @@ _STDLIB = [("dataclasses", "asdict", "asdict"), ("dataclasses", "dataclass", "da
 _RUNTIME = [("._runtime.core", n, n) for n in ("RuleError",)] + [
     ("._runtime.core", n, f"_rt_{n}") for n in (
         "TraceStep", "check_bool", "check_int", "check_type", "ceil", "ceildiv", "clamp", "div", "floor",
-        "floordiv", "fmt", "lookup", "not_given", "plain", "require_specified", "round_cbrt")] + [
+        "floordiv", "fmt", "lookup", "not_given", "plain", "record", "require_specified", "round_cbrt")] + [
     ("._runtime.geometry", n, f"_rt_{n}") for n in ("flanks_square", "flanks_hex")] + [
     ("._runtime.dice", n, n) for n in ("DamageTerms", "DiceSource", "DiceValue", "PoolSpec", "SeededDice")] + [
     ("._runtime.dice", n, f"_rt_{n}") for n in (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Dict, Tuple, Union
+from typing import Any, Dict, NamedTuple, Tuple, Union
 
 Number = Union[int, Fraction]
 
@@ -106,21 +106,23 @@ def check_int(name: str, value: Any, lo: int, hi: int) -> int:
     return value
 
 
-class TraceStep:
-    """One line of a resolution trace: a step kind, its numbers and a sentence."""
+class TraceStep(NamedTuple):
+    """One line of a resolution trace: a step kind, its numbers and a sentence (immutable)."""
 
-    __slots__ = ("kind", "text", "values")
-
-    def __init__(self, kind: str, text: str, values: Tuple[Tuple[str, Any], ...] = ()) -> None:
-        self.kind = kind
-        self.text = text
-        self.values = values
+    kind: str
+    text: str
+    values: Tuple[Tuple[str, Any], ...] = ()
 
     def to_dict(self) -> Dict[str, Any]:
         return {"kind": self.kind, "text": self.text, "values": {k: plain(v) for k, v in self.values}}
 
     def __repr__(self) -> str:
         return f"TraceStep({self.kind!r}, {self.text!r})"
+
+
+# `record(Cls, (field, ...))` builds a NamedTuple record from all its fields without the
+# Python-level frame of its own constructor: as fast as a plain class, and immutable.
+record = tuple.__new__
 
 
 def plain(value: Any) -> Any:

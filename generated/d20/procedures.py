@@ -48,6 +48,7 @@ from ._runtime.core import check_int as _rt_check_int
 from ._runtime.core import check_type as _rt_check_type
 from ._runtime.core import floordiv as _rt_floordiv
 from ._runtime.core import plain as _rt_plain
+from ._runtime.core import record as _rt_record
 from ._runtime.core import require_specified as _rt_require_specified
 from ._runtime.core import round_cbrt as _rt_round_cbrt
 from ._runtime.geometry import flanks_square as _rt_flanks_square
@@ -314,24 +315,24 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
     _r16 = _rt_roll_d20(_source, v_advantage - (v_disadvantage))
     _rolls.append(_r16)
     v_natural = _r16.natural
-    _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('攻击检定', _r16), (("faces", _r16.faces), ('natural', v_natural))))
+    _trace.append(_rt_record(_rt_TraceStep, ("d20", _rt_d20_sentence('攻击检定', _r16), (("faces", _r16.faces), ('natural', v_natural)))))
     v_total = v_natural + v_attack_bonus
     v_hit = not guessed_wrong and v_total >= target.armor_class
     v_crit = v_hit and v_natural >= 21 - attacker.crit_range
     if v_hit:
-        _trace.append(_rt_TraceStep("note", f'检定{v_total}对AC{target.armor_class}，命中'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'检定{v_total}对AC{target.armor_class}，命中', ())))
     if not v_hit and not guessed_wrong:
-        _trace.append(_rt_TraceStep("note", f'检定{v_total}对AC{target.armor_class}，未命中'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'检定{v_total}对AC{target.armor_class}，未命中', ())))
     if guessed_wrong:
-        _trace.append(_rt_TraceStep("note", '目标不在所猜的位置，攻击未命中'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", '目标不在所猜的位置，攻击未命中', ())))
     if v_crit:
-        _trace.append(_rt_TraceStep("note", '重击！所有伤害骰掷两次'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", '重击！所有伤害骰掷两次', ())))
     _x24 = (weapon.versatile_dice if two_handed and ('versatile' in weapon.properties) else weapon.damage_dice) if v_hit else None
     if _x24 is not None:
         _r24 = _rt_roll_damage(_source, _x24.terms, v_crit)
         _rolls.append(_r24)
         v_weapon_damage = _r24.total + _x24.flat
-        _trace.append(_rt_TraceStep("roll", _rt_damage_sentence('武器伤害骰', _r24, _x24.flat), (("faces", _r24.faces), ('weapon_damage', v_weapon_damage))))
+        _trace.append(_rt_record(_rt_TraceStep, ("roll", _rt_damage_sentence('武器伤害骰', _r24, _x24.flat), (("faces", _r24.faces), ('weapon_damage', v_weapon_damage)))))
     else:
         v_weapon_damage = 0
     _x25 = (_rt_make_dice(sneak_dice, 6)) if (v_hit and sneak_dice > 0) else None
@@ -339,17 +340,17 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
         _r25 = _rt_roll_damage(_source, _x25.terms, v_crit)
         _rolls.append(_r25)
         v_extra_damage = _r25.total + _x25.flat
-        _trace.append(_rt_TraceStep("roll", _rt_damage_sentence('额外伤害骰', _r25, _x25.flat), (("faces", _r25.faces), ('extra_damage', v_extra_damage))))
+        _trace.append(_rt_record(_rt_TraceStep, ("roll", _rt_damage_sentence('额外伤害骰', _r25, _x25.flat), (("faces", _r25.faces), ('extra_damage', v_extra_damage)))))
     else:
         v_extra_damage = 0
     v_damage_mod = v_ability_mod if not offhand or v_ability_mod < 0 or not True else 0
     v_damage = (v_weapon_damage + v_extra_damage + v_damage_mod if v_weapon_damage + v_extra_damage + v_damage_mod > 0 else 0) if v_hit else 0
     if v_hit:
-        _trace.append(_rt_TraceStep("note", f'造成{v_damage}点{weapon.damage_type.name}伤害'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'造成{v_damage}点{weapon.damage_type.name}伤害', ())))
     if attacker.hidden:
-        _trace.append(_rt_TraceStep("note", '攻击暴露了躲藏者的位置'))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(AttackResult, (v_hit, v_crit, v_damage, weapon.damage_type.id, v_natural, v_total, attacker.hidden, tuple(_rolls), tuple(_trace)))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", '攻击暴露了躲藏者的位置', ())))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(AttackResult, (v_hit, v_crit, v_damage, weapon.damage_type.id, v_natural, v_total, attacker.hidden, tuple(_rolls), tuple(_trace)))
 
 
 def attack_fast(attacker: Combatant, target: Combatant, weapon: Weapon = WEAPONS['unarmed_strike'], *, distance: int = 5, proficient: bool = True, thrown: bool = False, two_handed: bool = False, offhand: bool = False, willing: bool = False, target_unseen: bool = False, guessed_wrong: bool = False, attacker_unseen: bool = False, hostile_nearby: bool = False, flanking: bool = False, extra_advantage: int = 0, extra_disadvantage: int = 0, sneak_dice: int = 0, other_bonus: int = 0, dice: DiceSource) -> Tuple[bool, bool, int, str, int, int, bool]:
@@ -669,7 +670,7 @@ def spell_attack(caster: Combatant, target: Combatant, dice_count: int, dice_sid
     _r4 = _rt_roll_d20(_source, 0 - (1 if hostile_nearby and not melee else 0))
     _rolls.append(_r4)
     v_natural = _r4.natural
-    _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('法术攻击检定', _r4), (("faces", _r4.faces), ('natural', v_natural))))
+    _trace.append(_rt_record(_rt_TraceStep, ("d20", _rt_d20_sentence('法术攻击检定', _r4), (("faces", _r4.faces), ('natural', v_natural)))))
     v_total = v_natural + v_mod + caster.proficiency
     v_hit = v_total >= target.armor_class
     v_crit = v_hit and v_natural >= 21 - caster.crit_range
@@ -678,11 +679,11 @@ def spell_attack(caster: Combatant, target: Combatant, dice_count: int, dice_sid
         _r8 = _rt_roll_damage(_source, _x8.terms, v_crit)
         _rolls.append(_r8)
         v_spell_damage = _r8.total + _x8.flat
-        _trace.append(_rt_TraceStep("roll", _rt_damage_sentence('法术伤害骰', _r8, _x8.flat), (("faces", _r8.faces), ('spell_damage', v_spell_damage))))
+        _trace.append(_rt_record(_rt_TraceStep, ("roll", _rt_damage_sentence('法术伤害骰', _r8, _x8.flat), (("faces", _r8.faces), ('spell_damage', v_spell_damage)))))
     else:
         v_spell_damage = 0
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(SpellAttackResult, (v_hit, v_crit, v_spell_damage, v_total, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(SpellAttackResult, (v_hit, v_crit, v_spell_damage, v_total, tuple(_rolls), tuple(_trace)))
 
 
 def spell_attack_fast(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False, dice: DiceSource) -> Tuple[bool, bool, int, int]:
@@ -895,23 +896,23 @@ def grapple(attacker: Combatant, target: Combatant, *, distance: int = 5, free_h
     _r11 = _rt_roll_d20(_source, (attacker.size - target.size if attacker.size - target.size > 0 else 0) - (0))
     _rolls.append(_r11)
     v_attack_roll = _r11.natural
-    _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('擒抱检定', _r11), (("faces", _r11.faces), ('attack_roll', v_attack_roll))))
+    _trace.append(_rt_record(_rt_TraceStep, ("d20", _rt_d20_sentence('擒抱检定', _r11), (("faces", _r11.faces), ('attack_roll', v_attack_roll)))))
     if not v_helpless:
         _r12 = _rt_roll_d20(_source, (target.size - attacker.size if target.size - attacker.size > 0 else 0) - (0))
         _rolls.append(_r12)
         v_defend_roll = _r12.natural
-        _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('对抗检定', _r12), (("faces", _r12.faces), ('defend_roll', v_defend_roll))))
+        _trace.append(_rt_record(_rt_TraceStep, ("d20", _rt_d20_sentence('对抗检定', _r12), (("faces", _r12.faces), ('defend_roll', v_defend_roll)))))
     else:
         v_defend_roll = 0
     v_attack_total = v_attack_roll + v_attack_mod
     v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
     v_success = v_attack_total > v_defend_total
     if v_success:
-        _trace.append(_rt_TraceStep("note", f'擒抱{v_attack_total}对{v_defend_total}：目标陷入擒抱状态'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'擒抱{v_attack_total}对{v_defend_total}：目标陷入擒抱状态', ())))
     if not v_success:
-        _trace.append(_rt_TraceStep("note", f'擒抱{v_attack_total}对{v_defend_total}：失败，本回合不能再擒抱同一目标'))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(GrappleResult, (v_success, v_attack_total, v_defend_total, v_success, tuple(_rolls), tuple(_trace)))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'擒抱{v_attack_total}对{v_defend_total}：失败，本回合不能再擒抱同一目标', ())))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(GrappleResult, (v_success, v_attack_total, v_defend_total, v_success, tuple(_rolls), tuple(_trace)))
 
 
 def grapple_fast(attacker: Combatant, target: Combatant, *, distance: int = 5, free_hand: bool = True, resists: bool = True, target_skill: int = 0, dice: DiceSource) -> Tuple[bool, int, int, bool]:
@@ -1124,19 +1125,19 @@ def escape_grapple(escaper: Combatant, grappler: Combatant, *, skill: int = 0, d
     _r5 = _rt_roll_d20(_source, 0 - (0))
     _rolls.append(_r5)
     v_escape_roll = _r5.natural
-    _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('逃脱检定', _r5), (("faces", _r5.faces), ('escape_roll', v_escape_roll))))
+    _trace.append(_rt_record(_rt_TraceStep, ("d20", _rt_d20_sentence('逃脱检定', _r5), (("faces", _r5.faces), ('escape_roll', v_escape_roll)))))
     if not grappler.incapacitated:
         _r6 = _rt_roll_d20(_source, 0 - (0))
         _rolls.append(_r6)
         v_hold_roll = _r6.natural
-        _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('擒抱者检定', _r6), (("faces", _r6.faces), ('hold_roll', v_hold_roll))))
+        _trace.append(_rt_record(_rt_TraceStep, ("d20", _rt_d20_sentence('擒抱者检定', _r6), (("faces", _r6.faces), ('hold_roll', v_hold_roll)))))
     else:
         v_hold_roll = 0
     v_escape_total = v_escape_roll + v_escape_mod
     v_hold_total = (1 if grappler.incapacitated else v_hold_roll) + v_hold_mod
     v_success = v_escape_total > v_hold_total
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(EscapeGrappleResult, (v_success, v_escape_total, v_hold_total, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(EscapeGrappleResult, (v_success, v_escape_total, v_hold_total, tuple(_rolls), tuple(_trace)))
 
 
 def escape_grapple_fast(escaper: Combatant, grappler: Combatant, *, skill: int = 0, dice: DiceSource) -> Tuple[bool, int, int]:
@@ -1320,12 +1321,12 @@ def shove(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, 
     _r8 = _rt_roll_d20(_source, (attacker.size - target.size if attacker.size - target.size > 0 else 0) - (0))
     _rolls.append(_r8)
     v_attack_roll = _r8.natural
-    _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('推撞检定', _r8), (("faces", _r8.faces), ('attack_roll', v_attack_roll))))
+    _trace.append(_rt_record(_rt_TraceStep, ("d20", _rt_d20_sentence('推撞检定', _r8), (("faces", _r8.faces), ('attack_roll', v_attack_roll)))))
     if not v_helpless:
         _r9 = _rt_roll_d20(_source, (target.size - attacker.size if target.size - attacker.size > 0 else 0) - (0))
         _rolls.append(_r9)
         v_defend_roll = _r9.natural
-        _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('对抗检定', _r9), (("faces", _r9.faces), ('defend_roll', v_defend_roll))))
+        _trace.append(_rt_record(_rt_TraceStep, ("d20", _rt_d20_sentence('对抗检定', _r9), (("faces", _r9.faces), ('defend_roll', v_defend_roll)))))
     else:
         v_defend_roll = 0
     v_attack_total = v_attack_roll + v_attack_mod
@@ -1340,11 +1341,11 @@ def shove(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, 
         _r17 = _rt_roll_damage(_source, _x17.terms, False)
         _rolls.append(_r17)
         v_obstacle_damage = _r17.total + _x17.flat
-        _trace.append(_rt_TraceStep("roll", _rt_damage_sentence('撞击伤害', _r17, _x17.flat), (("faces", _r17.faces), ('obstacle_damage', v_obstacle_damage))))
+        _trace.append(_rt_record(_rt_TraceStep, ("roll", _rt_damage_sentence('撞击伤害', _r17, _x17.flat), (("faces", _r17.faces), ('obstacle_damage', v_obstacle_damage)))))
     else:
         v_obstacle_damage = 0
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(ShoveResult, (v_success, v_success and knock_prone, v_moved, v_obstacle_damage, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(ShoveResult, (v_success, v_success and knock_prone, v_moved, v_obstacle_damage, tuple(_rolls), tuple(_trace)))
 
 
 def shove_fast(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, distance: int = 5, obstacle_at: int = 0, resists: bool = True, dice: DiceSource) -> Tuple[bool, bool, int, int]:
@@ -1580,21 +1581,21 @@ def drag(dragger: Combatant, other: Combatant, *, waived: bool = False, dice: Op
         _r1 = _rt_roll_d20(_source, 0 - (0))
         _rolls.append(_r1)
         v_drag_roll = _r1.natural
-        _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('拖拽者力量检定', _r1), (("faces", _r1.faces), ('drag_roll', v_drag_roll))))
+        _trace.append(_rt_record(_rt_TraceStep, ("d20", _rt_d20_sentence('拖拽者力量检定', _r1), (("faces", _r1.faces), ('drag_roll', v_drag_roll)))))
     else:
         v_drag_roll = 0
     if not waived:
         _r2 = _rt_roll_d20(_source, 0 - (0))
         _rolls.append(_r2)
         v_hold_roll = _r2.natural
-        _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('另一擒抱者力量检定', _r2), (("faces", _r2.faces), ('hold_roll', v_hold_roll))))
+        _trace.append(_rt_record(_rt_TraceStep, ("d20", _rt_d20_sentence('另一擒抱者力量检定', _r2), (("faces", _r2.faces), ('hold_roll', v_hold_roll)))))
     else:
         v_hold_roll = 0
     v_drag_total = v_drag_roll + ((dragger.strength - 10) // 2)
     v_hold_total = v_hold_roll + ((other.strength - 10) // 2)
     v_success = waived or v_drag_total > v_hold_total
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(DragResult, (v_success, not v_success, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(DragResult, (v_success, not v_success, tuple(_rolls), tuple(_trace)))
 
 
 def drag_fast(dragger: Combatant, other: Combatant, *, waived: bool = False, dice: DiceSource) -> Tuple[bool, bool]:
@@ -1733,9 +1734,9 @@ def grapple_move(mover: Combatant, target: Combatant, *, grappling: bool = True,
         raise NotGrappling('只有在擒抱目标时才能拖拽它')
     v_halved = target.size > mover.size - 2
     v_speed = (mover.speed // 2) if v_halved else mover.speed
-    _trace.append(_rt_TraceStep("let", f'擒抱中的移动速度{v_speed}尺', (('speed', v_speed),)))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(GrappleMoveResult, (v_speed, v_halved, 5, tuple(_rolls), tuple(_trace)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'擒抱中的移动速度{v_speed}尺', (('speed', v_speed),))))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(GrappleMoveResult, (v_speed, v_halved, 5, tuple(_rolls), tuple(_trace)))
 
 
 def grapple_move_fast(mover: Combatant, target: Combatant, *, grappling: bool = True, dice: DiceSource) -> Tuple[int, bool, int]:
@@ -1867,8 +1868,8 @@ def flanking(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex_grid
     v_needed = 2 if enemy.size <= 3 else 4 if enemy.size == 4 else 5 if enemy.size == 5 else 6
     v_geometry = _rt_flanks_hex(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size, v_needed) if hex_grid else _rt_flanks_square(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size)
     v_flanks = v_qualified and v_geometry
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(FlankingResult, (v_flanks, 3 if v_flanks else 0, v_geometry, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(FlankingResult, (v_flanks, 3 if v_flanks else 0, v_geometry, tuple(_rolls), tuple(_trace)))
 
 
 def flanking_fast(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex_grid: bool = False, ax: int, ay: int, bx: int, by: int, ex: int, ey: int, a_sees: bool = True, b_sees: bool = True, a_can_attack: bool = True, b_can_attack: bool = True, a_charmed: bool = False, b_charmed: bool = False, dice: DiceSource) -> Tuple[bool, int, bool]:
@@ -2029,13 +2030,13 @@ def vehicle_dc(grappler: Combatant, power: Union[PowerSource, str], vehicle_size
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_mean_size = _rt_round_cbrt(length * width * height, 10)
-    _trace.append(_rt_TraceStep("let", f'几何平均尺寸约{v_mean_size}尺', (('mean_size', v_mean_size),)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'几何平均尺寸约{v_mean_size}尺', (('mean_size', v_mean_size),))))
     v_size_term = 5 * (vehicle_size - grappler.size if vehicle_size - grappler.size > 0 else 0)
     v_mean_term = 5 * max(0, ((v_mean_size - 20) // 10))
     v_dc = power.base_dc + v_size_term + v_mean_term
-    _trace.append(_rt_TraceStep("let", f'DC = {power.base_dc} + {v_size_term} + {v_mean_term} = {v_dc}', (('dc', v_dc),)))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(VehicleDcResult, (v_dc, v_mean_size, tuple(_rolls), tuple(_trace)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'DC = {power.base_dc} + {v_size_term} + {v_mean_term} = {v_dc}', (('dc', v_dc),))))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(VehicleDcResult, (v_dc, v_mean_size, tuple(_rolls), tuple(_trace)))
 
 
 def vehicle_dc_fast(grappler: Combatant, power: PowerSource, vehicle_size: int, length: int, width: int, height: int, dice: DiceSource) -> Tuple[int, int]:
@@ -2182,15 +2183,15 @@ def vehicle_check(grappler: Combatant, power: Union[PowerSource, str], vehicle_s
     _r7 = _rt_roll_d20(_source, 0 - (0))
     _rolls.append(_r7)
     v_roll = _r7.natural
-    _trace.append(_rt_TraceStep("d20", _rt_d20_sentence('力量（运动）检定', _r7), (("faces", _r7.faces), ('roll', v_roll))))
+    _trace.append(_rt_record(_rt_TraceStep, ("d20", _rt_d20_sentence('力量（运动）检定', _r7), (("faces", _r7.faces), ('roll', v_roll)))))
     v_total = v_roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus
     v_beats = v_total > v_dc
     if v_beats:
-        _trace.append(_rt_TraceStep("note", f'检定{v_total}大于DC{v_dc}：载具被擒抱，移动力变为0'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'检定{v_total}大于DC{v_dc}：载具被擒抱，移动力变为0', ())))
     if not v_beats:
-        _trace.append(_rt_TraceStep("note", f'检定{v_total}没有超过DC{v_dc}'))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(VehicleCheckResult, (v_dc, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0, tuple(_rolls), tuple(_trace)))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'检定{v_total}没有超过DC{v_dc}', ())))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(VehicleCheckResult, (v_dc, v_total, v_beats, v_total < v_dc, 5 + v_total - v_dc if v_beats else 0, tuple(_rolls), tuple(_trace)))
 
 
 def vehicle_check_fast(grappler: Combatant, power: PowerSource, vehicle_size: int, length: int, width: int, height: int, *, distance: int = 5, free_hand: bool = True, bonus: int = 0, dice: DiceSource) -> Tuple[int, int, bool, bool, int]:

@@ -52,6 +52,7 @@ from ._runtime.core import check_type as _rt_check_type
 from ._runtime.core import ceildiv as _rt_ceildiv
 from ._runtime.core import floordiv as _rt_floordiv
 from ._runtime.core import plain as _rt_plain
+from ._runtime.core import record as _rt_record
 from ._runtime.core import require_specified as _rt_require_specified
 from ._runtime.dice import DiceSource
 from ._runtime.dice import PoolSpec
@@ -339,7 +340,7 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     v_ranged = weapon.attack_type.ranged
     v_effective_requirement = weapon.strength - (1 if v_hands_used == 2 and weapon.hands == 1 else 0) + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase) if v_hands_used == 1 and weapon.hands == 2 else 0)
     v_strength_short = (v_effective_requirement - attacker.strength if v_effective_requirement - attacker.strength > 0 else 0)
-    _trace.append(_rt_TraceStep("let", f'实际力量要求{v_effective_requirement}，力量差额{v_strength_short}', (('strength_short', v_strength_short),)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'实际力量要求{v_effective_requirement}，力量差额{v_strength_short}', (('strength_short', v_strength_short),))))
     v_base_range = weapon.base_range if weapon.base_range > 0 else 10
     v_range_multiplier = max(1, weapon.attack_type.range_multiplier(attacker, weapon.attack_type) - weapon.attack_type.multiplier_loss_per_short_point * v_strength_short)
     v_max_range = v_base_range * v_range_multiplier if v_ranged else 0
@@ -383,30 +384,30 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     v_keep_extras = not True
     v_defender_extras = (defender.basic_extras if v_basic_left > 0 or v_keep_extras else 0) + (defender.armor_extras if v_armor_left > 0 or v_keep_extras else 0) + (defender.parry_extras if v_parry_left > 0 or v_keep_extras else 0) + (defender.cover_extras if v_cover_left > 0 or v_keep_extras else 0) + (defender.dodge_extras if v_dodge_left > 0 or v_keep_extras else 0)
     v_remaining_defense = v_basic_left + v_armor_left + v_parry_left + v_cover_left + v_dodge_left
-    _trace.append(_rt_TraceStep("let", f'高速{v_speed}、破甲{v_armor_piercing}之后，防御方剩余防御{v_remaining_defense}，附加成功{v_defender_extras}', (('remaining_defense', v_remaining_defense),)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'高速{v_speed}、破甲{v_armor_piercing}之后，防御方剩余防御{v_remaining_defense}，附加成功{v_defender_extras}', (('remaining_defense', v_remaining_defense),))))
     v_attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon) - v_range_penalty - v_weak_range_penalty - v_strength_penalty - weapon.oversize_penalty + v_aim_bonus + v_charge_bonus + (2 if power_attack else 0) + (3 if willpower else 0) - v_called_penalty + (2 if defender.prone and not v_ranged else 0) + other_bonus
-    _trace.append(_rt_TraceStep("let", f'攻击DP{v_attack_pool}（射程减值{v_range_penalty}，力量不足减值{v_strength_penalty}，瞄准{v_aim_bonus}，冲锋{v_charge_bonus}）', (('attack_pool', v_attack_pool),)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'攻击DP{v_attack_pool}（射程减值{v_range_penalty}，力量不足减值{v_strength_penalty}，瞄准{v_aim_bonus}，冲锋{v_charge_bonus}）', (('attack_pool', v_attack_pool),))))
     v_dice = (v_attack_pool - v_remaining_defense if v_attack_pool - v_remaining_defense > 0 else 0)
-    _trace.append(_rt_TraceStep("let", f'攻击DP{v_attack_pool}减去剩余防御{v_remaining_defense}，掷{v_dice}个骰子', (('dice', v_dice),)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'攻击DP{v_attack_pool}减去剩余防御{v_remaining_defense}，掷{v_dice}个骰子', (('dice', v_dice),))))
     _r42 = _rt_roll_pool(_source, _POOL, v_dice, attacker.attack_extras, coup_de_grace)
     _rolls.append(_r42)
     v_raw = _r42.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('检定成功数', _r42), (("command", _r42.command), ("faces", _r42.faces), ('raw', v_raw))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('检定成功数', _r42), (("command", _r42.command), ("faces", _r42.faces), ('raw', v_raw)))))
     v_after_cancel = v_raw - v_defender_extras
     v_hit = v_after_cancel > 0
     v_net = v_after_cancel + attacker.attack_extras if v_hit else 0
     if not v_hit:
-        _trace.append(_rt_TraceStep("note", f'防御方附加成功{v_defender_extras}抵消{v_raw}个成功，攻击未命中'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'防御方附加成功{v_defender_extras}抵消{v_raw}个成功，攻击未命中', ())))
     if v_hit:
-        _trace.append(_rt_TraceStep("note", f'成功数{v_raw}减去防御方附加成功{v_defender_extras}，再加攻击附加成功{attacker.attack_extras}，胜出数{v_net}'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'成功数{v_raw}减去防御方附加成功{v_defender_extras}，再加攻击附加成功{attacker.attack_extras}，胜出数{v_net}', ())))
     v_damage = v_net if called_shot.deals_damage or not called_shot.given else 0
     v_condition_points = _rt_floordiv(v_net, called_shot.net_per_point) if called_shot.given and called_shot.net_per_point > 0 else 0
     if v_hit and v_damage > 0:
-        _trace.append(_rt_TraceStep("note", f'造成{v_damage}点{weapon.damage_type.name}伤害'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'造成{v_damage}点{weapon.damage_type.name}伤害', ())))
     if v_condition_points > 0:
-        _trace.append(_rt_TraceStep("note", f'对{called_shot.name}造成{v_condition_points}点{called_shot.track.name}'))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(AttackResult, (v_hit, v_net, v_damage, weapon.damage_type.id, called_shot.track.id if v_condition_points > 0 else '', v_condition_points, v_dice, v_defender_extras, tuple(_rolls), tuple(_trace)))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'对{called_shot.name}造成{v_condition_points}点{called_shot.track.name}', ())))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(AttackResult, (v_hit, v_net, v_damage, weapon.damage_type.id, called_shot.track.id if v_condition_points > 0 else '', v_condition_points, v_dice, v_defender_extras, tuple(_rolls), tuple(_trace)))
 
 
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False, charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False, called_shot: CalledShot = _NO_CALLEDSHOT, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0, dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int]:
@@ -789,33 +790,33 @@ def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
         _r10 = _rt_roll_pool(_source, _POOL, (v_attack_pool if v_attack_pool > 0 else 0), attacker.attack_extras, False)
         _rolls.append(_r10)
         v_attack_successes = _r10.successes
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('炮击鉴定（对豁免）', _r10), (("command", _r10.command), ("faces", _r10.faces), ('attack_successes', v_attack_successes))))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('炮击鉴定（对豁免）', _r10), (("command", _r10.command), ("faces", _r10.faces), ('attack_successes', v_attack_successes)))))
     else:
         v_attack_successes = 0
     if v_small:
         _r11 = _rt_roll_pool(_source, _POOL, defender.reflex_save, defender.save_extras, False)
         _rolls.append(_r11)
         v_save_successes = _r11.successes
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('反射豁免', _r11), (("command", _r11.command), ("faces", _r11.faces), ('save_successes', v_save_successes))))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('反射豁免', _r11), (("command", _r11.command), ("faces", _r11.faces), ('save_successes', v_save_successes)))))
     else:
         v_save_successes = 0
     if not v_small:
         _r12 = _rt_roll_pool(_source, _POOL, (v_attack_pool - v_remaining_defense if v_attack_pool - v_remaining_defense > 0 else 0), attacker.attack_extras, False)
         _rolls.append(_r12)
         v_defense_successes = _r12.successes
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('炮击鉴定（对防御）', _r12), (("command", _r12.command), ("faces", _r12.faces), ('defense_successes', v_defense_successes))))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('炮击鉴定（对防御）', _r12), (("command", _r12.command), ("faces", _r12.faces), ('defense_successes', v_defense_successes)))))
     else:
         v_defense_successes = 0
     v_hit = v_attack_successes + attacker.attack_extras - v_save_successes - defender.save_extras > 0 if v_small else v_defense_successes - v_defender_extras > 0
     v_damage = weapon.bombard_damage if v_hit else 0
     if v_small:
-        _trace.append(_rt_TraceStep("note", f'目标体积{defender.size}小于10，以反射豁免对抗'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'目标体积{defender.size}小于10，以反射豁免对抗', ())))
     if not v_small:
-        _trace.append(_rt_TraceStep("note", f'目标体积{defender.size}为10及以上，通过正常防御'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'目标体积{defender.size}为10及以上，通过正常防御', ())))
     if v_hit:
-        _trace.append(_rt_TraceStep("note", f'命中，直接造成{v_damage}点穿刺伤害'))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(BombardResult, (v_hit, v_damage, 'pierce', v_small, tuple(_rolls), tuple(_trace)))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'命中，直接造成{v_damage}点穿刺伤害', ())))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(BombardResult, (v_hit, v_damage, 'pierce', v_small, tuple(_rolls), tuple(_trace)))
 
 
 def bombard_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, vehicle_mounted: bool = False, other_bonus: int = 0, dice: DiceSource) -> Tuple[bool, int, str, bool]:
@@ -1016,9 +1017,9 @@ def parry(defender: Combatant, weapon: Union[Weapon, str, None] = None, *, dice:
     if not (not weapon.given or not weapon.natural):
         raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     v_bonus = _rt_floordiv(defender.martial + defender.specialty, 2) + (weapon.size if weapon.given and weapon.parry > 0 else 0)
-    _trace.append(_rt_TraceStep("let", f'格挡加值{v_bonus}', (('bonus', v_bonus),)))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(ParryResult, (v_bonus, tuple(_rolls), tuple(_trace)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'格挡加值{v_bonus}', (('bonus', v_bonus),))))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(ParryResult, (v_bonus, tuple(_rolls), tuple(_trace)))
 
 
 def parry_fast(defender: Combatant, weapon: Weapon = _NO_WEAPON, *, dice: DiceSource) -> Tuple[int]:
@@ -1114,9 +1115,9 @@ def active_cover(defender: Combatant, *, cover_size: int = 0, shield: Union[Weap
     _rolls: List[Any] = []
     v_full = not shield.given and cover_size >= 2 * defender.size
     v_cover = shield.parry if shield.given else (5 - (defender.size - cover_size) if 5 - (defender.size - cover_size) > 0 else 0)
-    _trace.append(_rt_TraceStep("let", f'掩蔽值{v_cover}', (('cover', v_cover),)))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(ActiveCoverResult, (v_cover, v_full, tuple(_rolls), tuple(_trace)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'掩蔽值{v_cover}', (('cover', v_cover),))))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(ActiveCoverResult, (v_cover, v_full, tuple(_rolls), tuple(_trace)))
 
 
 def active_cover_fast(defender: Combatant, *, cover_size: int = 0, shield: Weapon = _NO_WEAPON, dice: DiceSource) -> Tuple[int, bool]:
@@ -1206,9 +1207,9 @@ def total_defense(defender: Combatant, *, dice: Optional[DiceSource] = None) -> 
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_bonus = defender.basic_defense
-    _trace.append(_rt_TraceStep("let", f'闪避加值{v_bonus}', (('bonus', v_bonus),)))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(TotalDefenseResult, (v_bonus, tuple(_rolls), tuple(_trace)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'闪避加值{v_bonus}', (('bonus', v_bonus),))))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(TotalDefenseResult, (v_bonus, tuple(_rolls), tuple(_trace)))
 
 
 def total_defense_fast(defender: Combatant, dice: DiceSource) -> Tuple[int]:
@@ -1292,8 +1293,8 @@ def willpower_spend(character: Combatant, use: int, *, dice: Optional[DiceSource
     if not (character.willpower > 0):
         raise BadWillpower('没有可消耗的意志力')
     v_bonus = 3 if use == 1 else 2 if use == 2 else 10 if use == 3 else 0
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(WillpowerSpendResult, (v_bonus, character.willpower - 1, use == 4, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(WillpowerSpendResult, (v_bonus, character.willpower - 1, use == 4, tuple(_rolls), tuple(_trace)))
 
 
 def willpower_spend_fast(character: Combatant, use: int, dice: DiceSource) -> Tuple[int, int, bool]:
@@ -1401,21 +1402,21 @@ def save_contest(attack_dice: int, *, attack_extras: int = 0, save_dice: int, sa
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     if speed > 0 or armor_piercing > 0:
-        _trace.append(_rt_TraceStep("note", f'攻击具有高速{speed}、破甲{armor_piercing}，但高速与破甲不会减少豁免DP'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'攻击具有高速{speed}、破甲{armor_piercing}，但高速与破甲不会减少豁免DP', ())))
     _r2 = _rt_roll_pool(_source, _POOL, attack_dice, attack_extras, False)
     _rolls.append(_r2)
     v_attack_successes = _r2.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('攻击鉴定', _r2), (("command", _r2.command), ("faces", _r2.faces), ('attack_successes', v_attack_successes))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('攻击鉴定', _r2), (("command", _r2.command), ("faces", _r2.faces), ('attack_successes', v_attack_successes)))))
     _r3 = _rt_roll_pool(_source, _POOL, save_dice, save_extras, False)
     _rolls.append(_r3)
     v_save_successes = _r3.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('豁免鉴定', _r3), (("command", _r3.command), ("faces", _r3.faces), ('save_successes', v_save_successes))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('豁免鉴定', _r3), (("command", _r3.command), ("faces", _r3.faces), ('save_successes', v_save_successes)))))
     v_net = (v_attack_successes + attack_extras - v_save_successes - save_extras if v_attack_successes + attack_extras - v_save_successes - save_extras > 0 else 0)
-    _trace.append(_rt_TraceStep("let", f'攻击{v_attack_successes}+{attack_extras}减去豁免{v_save_successes}+{save_extras}，胜出数{v_net}', (('net', v_net),)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'攻击{v_attack_successes}+{attack_extras}减去豁免{v_save_successes}+{save_extras}，胜出数{v_net}', (('net', v_net),))))
     if v_net > 0:
-        _trace.append(_rt_TraceStep("note", f'造成{v_net}点{damage_type.name}伤害'))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(SaveContestResult, (v_net > 0, v_net, v_net, damage_type.id, tuple(_rolls), tuple(_trace)))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'造成{v_net}点{damage_type.name}伤害', ())))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(SaveContestResult, (v_net > 0, v_net, v_net, damage_type.id, tuple(_rolls), tuple(_trace)))
 
 
 def save_contest_fast(attack_dice: int, *, attack_extras: int = 0, save_dice: int, save_extras: int = 0, speed: int = 0, armor_piercing: int = 0, damage_type: DamageType = DAMAGE_TYPES['mental'], dice: DiceSource) -> Tuple[bool, int, int, str]:
@@ -1557,19 +1558,19 @@ def trip(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 
     _r5 = _rt_roll_pool(_source, _POOL, (v_attack_pool if v_attack_pool > 0 else 0), attacker.attack_extras, False)
     _rolls.append(_r5)
     v_attack_successes = _r5.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('绊摔检定', _r5), (("command", _r5.command), ("faces", _r5.faces), ('attack_successes', v_attack_successes))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('绊摔检定', _r5), (("command", _r5.command), ("faces", _r5.faces), ('attack_successes', v_attack_successes)))))
     _r6 = _rt_roll_pool(_source, _POOL, v_defend_pool, 0, False)
     _rolls.append(_r6)
     v_defend_successes = _r6.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('平衡对抗', _r6), (("command", _r6.command), ("faces", _r6.faces), ('defend_successes', v_defend_successes))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('平衡对抗', _r6), (("command", _r6.command), ("faces", _r6.faces), ('defend_successes', v_defend_successes)))))
     v_net = v_attack_successes + attacker.attack_extras - v_defend_successes
     v_success = v_net > 0
     if v_success and not flying:
-        _trace.append(_rt_TraceStep("note", '对方倒地'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", '对方倒地', ())))
     if v_success and flying:
-        _trace.append(_rt_TraceStep("note", f'对方失速：下一轮飞行速度−{v_net}'))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(TripResult, (v_success, (v_net if v_net > 0 else 0), v_success and not flying, (v_net if v_net > 0 else 0) if flying else 0, tuple(_rolls), tuple(_trace)))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'对方失速：下一轮飞行速度−{v_net}', ())))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(TripResult, (v_success, (v_net if v_net > 0 else 0), v_success and not flying, (v_net if v_net > 0 else 0) if flying else 0, tuple(_rolls), tuple(_trace)))
 
 
 def trip_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = WEAPONS['fist'], *, flying: bool = False, dice: DiceSource) -> Tuple[bool, int, bool, int]:
@@ -1732,22 +1733,22 @@ def bull_rush(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
     _r3 = _rt_roll_pool(_source, _POOL, (v_attack_pool if v_attack_pool > 0 else 0), attacker.attack_extras, False)
     _rolls.append(_r3)
     v_attack_successes = _r3.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('冲撞检定', _r3), (("command", _r3.command), ("faces", _r3.faces), ('attack_successes', v_attack_successes))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('冲撞检定', _r3), (("command", _r3.command), ("faces", _r3.faces), ('attack_successes', v_attack_successes)))))
     _r4 = _rt_roll_pool(_source, _POOL, v_defend_pool, 0, False)
     _rolls.append(_r4)
     v_defend_successes = _r4.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('抵挡检定', _r4), (("command", _r4.command), ("faces", _r4.faces), ('defend_successes', v_defend_successes))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('抵挡检定', _r4), (("command", _r4.command), ("faces", _r4.faces), ('defend_successes', v_defend_successes)))))
     v_net = v_attack_successes + attacker.attack_extras - v_defend_successes
     v_success = v_net > 0
     v_push = 1 + _rt_floordiv(v_net, 3) if v_success and not knock_down else 0
     if v_success and knock_down:
-        _trace.append(_rt_TraceStep("note", '对方被击倒'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", '对方被击倒', ())))
     if v_success and not knock_down:
-        _trace.append(_rt_TraceStep("note", f'对方被击退{v_push}米'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'对方被击退{v_push}米', ())))
     if not v_success:
-        _trace.append(_rt_TraceStep("note", '对方抵挡了冲撞，可以用反射动作反冲撞（发起者−2DP）'))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(BullRushResult, (v_success, (v_net if v_net > 0 else 0), v_success and knock_down, v_push, not v_success, tuple(_rolls), tuple(_trace)))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", '对方抵挡了冲撞，可以用反射动作反冲撞（发起者−2DP）', ())))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(BullRushResult, (v_success, (v_net if v_net > 0 else 0), v_success and knock_down, v_push, not v_success, tuple(_rolls), tuple(_trace)))
 
 
 def bull_rush_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = _NO_WEAPON, *, knock_down: bool = False, returned: bool = False, dice: DiceSource) -> Tuple[bool, int, bool, int, bool]:
@@ -1908,7 +1909,7 @@ def grapple(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     _r3 = _rt_roll_pool(_source, _POOL, v_touch_pool, attacker.attack_extras, False)
     _rolls.append(_r3)
     v_touch = _r3.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('擒抱接触', _r3), (("command", _r3.command), ("faces", _r3.faces), ('touch', v_touch))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('擒抱接触', _r3), (("command", _r3.command), ("faces", _r3.faces), ('touch', v_touch)))))
     v_touched = v_touch + attacker.attack_extras >= 1
     v_contest_pool = attacker.strength + attacker.martial + attacker.specialty
     v_resist_pool = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty else defender.strength + defender.martial + defender.specialty)
@@ -1916,25 +1917,25 @@ def grapple(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
         _r7 = _rt_roll_pool(_source, _POOL, v_contest_pool, 0, False)
         _rolls.append(_r7)
         v_hold = _r7.successes
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('擒抱对抗', _r7), (("command", _r7.command), ("faces", _r7.faces), ('hold', v_hold))))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('擒抱对抗', _r7), (("command", _r7.command), ("faces", _r7.faces), ('hold', v_hold)))))
     else:
         v_hold = 0
     if v_touched:
         _r8 = _rt_roll_pool(_source, _POOL, v_resist_pool, 0, False)
         _rolls.append(_r8)
         v_resist = _r8.successes
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('挣脱对抗', _r8), (("command", _r8.command), ("faces", _r8.faces), ('resist', v_resist))))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('挣脱对抗', _r8), (("command", _r8.command), ("faces", _r8.faces), ('resist', v_resist)))))
     else:
         v_resist = 0
     v_net = v_hold - v_resist if v_touched else 0
     v_success = v_touched and v_net > 0
     v_cling = attacker.size * 4 < defender.size
     if v_success and not v_cling:
-        _trace.append(_rt_TraceStep("note", f'擒抱成功，失败方在攻击、格挡与需要肢体动作的能力上−{v_net}'))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'擒抱成功，失败方在攻击、格挡与需要肢体动作的能力上−{v_net}', ())))
     if v_success and v_cling:
-        _trace.append(_rt_TraceStep("note", '攀附成功：攀附者单方面附着在对方身上，随其移动'))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(GrappleResult, (v_success, v_touched, (v_net if v_net > 0 else 0), v_success and v_cling, v_net if v_success else 0, tuple(_rolls), tuple(_trace)))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", '攀附成功：攀附者单方面附着在对方身上，随其移动', ())))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(GrappleResult, (v_success, v_touched, (v_net if v_net > 0 else 0), v_success and v_cling, v_net if v_success else 0, tuple(_rolls), tuple(_trace)))
 
 
 def grapple_fast(attacker: Combatant, defender: Combatant, weapon: Weapon = WEAPONS['fist'], *, held_item_size: int = -1, dice: DiceSource) -> Tuple[bool, bool, int, bool, int]:
@@ -2106,17 +2107,17 @@ def pin(attacker: Combatant, defender: Combatant, *, dice: Optional[DiceSource] 
     _r1 = _rt_roll_pool(_source, _POOL, attacker.strength + attacker.martial + attacker.specialty, 0, False)
     _rolls.append(_r1)
     v_hold = _r1.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('压制对抗', _r1), (("command", _r1.command), ("faces", _r1.faces), ('hold', v_hold))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('压制对抗', _r1), (("command", _r1.command), ("faces", _r1.faces), ('hold', v_hold)))))
     _r2 = _rt_roll_pool(_source, _POOL, (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty else defender.strength + defender.martial + defender.specialty), 0, False)
     _rolls.append(_r2)
     v_resist = _r2.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('挣脱对抗', _r2), (("command", _r2.command), ("faces", _r2.faces), ('resist', v_resist))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('挣脱对抗', _r2), (("command", _r2.command), ("faces", _r2.faces), ('resist', v_resist)))))
     v_net = v_hold - v_resist
     v_success = v_net > 0
     if v_success:
-        _trace.append(_rt_TraceStep("note", '对方被压制，进入定身；解除需要成功两次'))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(PinResult, (v_success, (v_net if v_net > 0 else 0), v_success and v_net > defender.strength, 2 if v_success else 1, tuple(_rolls), tuple(_trace)))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", '对方被压制，进入定身；解除需要成功两次', ())))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(PinResult, (v_success, (v_net if v_net > 0 else 0), v_success and v_net > defender.strength, 2 if v_success else 1, tuple(_rolls), tuple(_trace)))
 
 
 def pin_fast(attacker: Combatant, defender: Combatant, dice: DiceSource) -> Tuple[bool, int, bool, int]:
@@ -2231,16 +2232,16 @@ def feint(attacker: Combatant, defender: Combatant, *, penalty: int = 0, dice: O
     _r2 = _rt_roll_pool(_source, _POOL, (attacker.intelligence + attacker.martial + attacker.specialty - penalty if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0), 0, False)
     _rolls.append(_r2)
     v_feint_successes = _r2.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('虚招检定', _r2), (("command", _r2.command), ("faces", _r2.faces), ('feint_successes', v_feint_successes))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('虚招检定', _r2), (("command", _r2.command), ("faces", _r2.faces), ('feint_successes', v_feint_successes)))))
     _r3 = _rt_roll_pool(_source, _POOL, defender.wisdom + defender.insight, 0, False)
     _rolls.append(_r3)
     v_read_successes = _r3.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('察言观色', _r3), (("command", _r3.command), ("faces", _r3.faces), ('read_successes', v_read_successes))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('察言观色', _r3), (("command", _r3.command), ("faces", _r3.faces), ('read_successes', v_read_successes)))))
     v_net = v_feint_successes - v_read_successes
     v_success = v_net > 0
     v_parry_penalty = (3 if 3 < v_net else v_net) if v_success else 0
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(FeintResult, (v_success, v_success, v_parry_penalty, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(FeintResult, (v_success, v_success, v_parry_penalty, tuple(_rolls), tuple(_trace)))
 
 
 def feint_fast(attacker: Combatant, defender: Combatant, *, penalty: int = 0, dice: DiceSource) -> Tuple[bool, bool, int]:
@@ -2370,37 +2371,37 @@ def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acro
     _r4 = _rt_roll_pool(_source, _POOL, v_pool, attacker.attack_extras, False)
     _rolls.append(_r4)
     v_mine = _r4.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('闯越检定', _r4), (("command", _r4.command), ("faces", _r4.faces), ('mine', v_mine))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('闯越检定', _r4), (("command", _r4.command), ("faces", _r4.faces), ('mine', v_mine)))))
     _r5 = _rt_roll_pool(_source, _POOL, v_block_pool, 0, False)
     _rolls.append(_r5)
     v_b1 = _r5.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('第1名阻挡者', _r5), (("command", _r5.command), ("faces", _r5.faces), ('b1', v_b1))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('第1名阻挡者', _r5), (("command", _r5.command), ("faces", _r5.faces), ('b1', v_b1)))))
     if blockers >= 2:
         _r6 = _rt_roll_pool(_source, _POOL, v_block_pool, 0, False)
         _rolls.append(_r6)
         v_b2 = _r6.successes
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('第2名阻挡者', _r6), (("command", _r6.command), ("faces", _r6.faces), ('b2', v_b2))))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('第2名阻挡者', _r6), (("command", _r6.command), ("faces", _r6.faces), ('b2', v_b2)))))
     else:
         v_b2 = 0
     if blockers >= 3:
         _r7 = _rt_roll_pool(_source, _POOL, v_block_pool, 0, False)
         _rolls.append(_r7)
         v_b3 = _r7.successes
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('第3名阻挡者', _r7), (("command", _r7.command), ("faces", _r7.faces), ('b3', v_b3))))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('第3名阻挡者', _r7), (("command", _r7.command), ("faces", _r7.faces), ('b3', v_b3)))))
     else:
         v_b3 = 0
     if blockers >= 4:
         _r8 = _rt_roll_pool(_source, _POOL, v_block_pool, 0, False)
         _rolls.append(_r8)
         v_b4 = _r8.successes
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('第4名阻挡者', _r8), (("command", _r8.command), ("faces", _r8.faces), ('b4', v_b4))))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('第4名阻挡者', _r8), (("command", _r8.command), ("faces", _r8.faces), ('b4', v_b4)))))
     else:
         v_b4 = 0
     v_total = v_mine + attacker.attack_extras
     v_passed = 0 if v_total - v_b1 <= 0 else 1 if blockers == 1 or v_total - v_b1 - v_b2 <= 0 else 2 if blockers == 2 or v_total - v_b1 - v_b2 - v_b3 <= 0 else 3 if blockers == 3 or v_total - v_b1 - v_b2 - v_b3 - v_b4 <= 0 else 4
-    _trace.append(_rt_TraceStep("let", f'闯越了{v_passed}名阻挡者', (('passed', v_passed),)))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(OverrunResult, (v_passed, v_passed == blockers, tuple(_rolls), tuple(_trace)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'闯越了{v_passed}名阻挡者', (('passed', v_passed),))))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(OverrunResult, (v_passed, v_passed == blockers, tuple(_rolls), tuple(_trace)))
 
 
 def overrun_fast(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False, dice: DiceSource) -> Tuple[int, bool]:

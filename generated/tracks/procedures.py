@@ -52,6 +52,7 @@ from ._runtime.core import check_int as _rt_check_int
 from ._runtime.core import check_type as _rt_check_type
 from ._runtime.core import floordiv as _rt_floordiv
 from ._runtime.core import plain as _rt_plain
+from ._runtime.core import record as _rt_record
 from ._runtime.core import require_specified as _rt_require_specified
 from ._runtime.dice import DiceSource
 from ._runtime.dice import PoolSpec
@@ -404,25 +405,25 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     if not (v_increments == 0 or v_check_before_defense > 0):
         raise PastLimit(f'距离{distance}米时检定降为{v_check_before_defense}，已到达极限距离，无法攻击')
     v_dice = (v_check_before_defense - defender.defense if v_check_before_defense - defender.defense > 0 else 0)
-    _trace.append(_rt_TraceStep("let", f'攻击检定{v_check_before_defense}减去目标防御{defender.defense}，掷{v_dice}个骰子', (('dice', v_dice),)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'攻击检定{v_check_before_defense}减去目标防御{defender.defense}，掷{v_dice}个骰子', (('dice', v_dice),))))
     _r8 = _rt_roll_pool(_source, _POOL, v_dice, attacker.extra_successes, False)
     _rolls.append(_r8)
     v_successes = _r8.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('攻击检定', _r8), (("command", _r8.command), ("faces", _r8.faces), ('successes', v_successes))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('攻击检定', _r8), (("command", _r8.command), ("faces", _r8.faces), ('successes', v_successes)))))
     v_cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
     v_capped = min(v_cap, v_successes + attacker.extra_successes)
     v_raw_damage = v_capped + extra_damage if v_successes > 0 else 0
-    _trace.append(_rt_TraceStep("let", f'成功数{v_successes}（上限{v_cap}）+ 额外伤害{extra_damage} = {v_raw_damage}', (('raw_damage', v_raw_damage),)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'成功数{v_successes}（上限{v_cap}）+ 额外伤害{extra_damage} = {v_raw_damage}', (('raw_damage', v_raw_damage),))))
     v_left_factor_damage = _rt_floordiv(v_raw_damage, 2) if left_area else v_raw_damage
     v_after_reduction = (v_left_factor_damage - defender.damage_reduction if v_left_factor_damage - defender.damage_reduction > 0 else 0)
     v_absorbed = (defender.absorption if defender.absorption < v_after_reduction else v_after_reduction)
     v_to_hp = v_after_reduction - v_absorbed
-    _trace.append(_rt_TraceStep("let", f'伤害{v_left_factor_damage}经伤害减免{defender.damage_reduction}、伤害吸收{v_absorbed}后，{v_to_hp}点计入生命值', (('to_hp', v_to_hp),)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'伤害{v_left_factor_damage}经伤害减免{defender.damage_reduction}、伤害吸收{v_absorbed}后，{v_to_hp}点计入生命值', (('to_hp', v_to_hp),))))
     if part.given and part.effect == 'severe' and v_to_hp > 0:
         _r16 = _rt_roll_pool(_source, _POOL, defender.endurance, 0, False)
         _rolls.append(_r16)
         v_endurance_successes = _r16.successes
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('耐力检定', _r16), (("command", _r16.command), ("faces", _r16.faces), ('endurance_successes', v_endurance_successes))))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('耐力检定', _r16), (("command", _r16.command), ("faces", _r16.faces), ('endurance_successes', v_endurance_successes)))))
     else:
         v_endurance_successes = 0
     v_severe = (v_to_hp - v_endurance_successes if v_to_hp - v_endurance_successes > 0 else 0) if part.given and part.effect == 'severe' else 0
@@ -430,9 +431,9 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     v_limb_damage = (v_to_hp - defender.resistance if v_to_hp - defender.resistance > 0 else 0) if part.given and part.effect == 'limb' else 0
     v_item_damage = v_to_hp if part.given and part.effect == 'item' else 0
     if v_points > 0:
-        _trace.append(_rt_TraceStep("note", f'对{part.name}造成{v_points}点{part.track.name}'))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(AttackResult, (v_successes > 0, v_successes, 0 if part.given and part.effect == 'item' else v_to_hp, weapon.damage_type.id, v_severe, part.track.id if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage, tuple(_rolls), tuple(_trace)))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'对{part.name}造成{v_points}点{part.track.name}', ())))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(AttackResult, (v_successes > 0, v_successes, 0 if part.given and part.effect == 'item' else v_to_hp, weapon.damage_type.id, v_severe, part.track.id if v_points > 0 else '', _rt_floordiv(v_points, 2) if left_area else v_points, v_limb_damage, v_item_damage, tuple(_rolls), tuple(_trace)))
 
 
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, bonus: int = 0, extra_damage: int = 0, part: BodyPart = _NO_BODYPART, left_area: bool = False, dice: DiceSource) -> Tuple[bool, int, int, str, int, str, int, int, int]:
@@ -696,9 +697,9 @@ def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     v_increments = _rt_floordiv(distance - v_range, v_range) if distance > v_range else 0
     v_burst_penalty = 3 * shots if shots >= 2 else 0
     v_penalty = v_burst_penalty + 3 * v_increments
-    _trace.append(_rt_TraceStep("let", f'每次命中检定−{v_penalty}', (('penalty', v_penalty),)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'每次命中检定−{v_penalty}', (('penalty', v_penalty),))))
     v_per_hit = max(0, weapon.damage - 1 * v_increments)
-    _trace.append(_rt_TraceStep("let", f'每颗子弹命中造成{v_per_hit}点伤害', (('per_hit', v_per_hit),)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'每颗子弹命中造成{v_per_hit}点伤害', (('per_hit', v_per_hit),))))
     v_dice = (weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense if weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - v_penalty - defender.defense > 0 else 0)
     v_hits = 0
     for _i9 in range(shots):
@@ -706,21 +707,21 @@ def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
         _rolls.append(_r9)
         if _r9.successes + _r9.extras >= 1:
             v_hits += 1
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('命中检定' + "第" + str(_i9 + 1) + "次", _r9), (("command", _r9.command), ("faces", _r9.faces))))
-    _trace.append(_rt_TraceStep("pool_count", '命中检定' + "：" + str(v_hits) + "次达到要求", (('hits', v_hits),)))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('命中检定' + "第" + str(_i9 + 1) + "次", _r9), (("command", _r9.command), ("faces", _r9.faces)))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool_count", '命中检定' + "：" + str(v_hits) + "次达到要求", (('hits', v_hits),))))
     v_raw_damage = v_hits * v_per_hit
     if defender_dodges and v_hits > 0:
         _r11 = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, False)
         _rolls.append(_r11)
         v_dodge_successes = _r11.successes
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('闪避检定', _r11), (("command", _r11.command), ("faces", _r11.faces), ('dodge_successes', v_dodge_successes))))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('闪避检定', _r11), (("command", _r11.command), ("faces", _r11.faces), ('dodge_successes', v_dodge_successes)))))
     else:
         v_dodge_successes = 0
     v_after_dodge = (v_raw_damage - v_dodge_successes if v_raw_damage - v_dodge_successes > 0 else 0)
     v_after_reduction = (v_after_dodge - defender.damage_reduction if v_after_dodge - defender.damage_reduction > 0 else 0)
     v_to_hp = v_after_reduction - (defender.absorption if defender.absorption < v_after_reduction else v_after_reduction)
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(FirearmResult, (v_hits, v_hits > 0, v_per_hit, v_penalty, v_to_hp, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(FirearmResult, (v_hits, v_hits > 0, v_per_hit, v_penalty, v_to_hp, tuple(_rolls), tuple(_trace)))
 
 
 def firearm_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, shots: int = 1, distance: int = 0, bonus: int = 0, defender_dodges: bool = False, dice: DiceSource) -> Tuple[int, bool, int, int, int]:
@@ -940,9 +941,9 @@ def fixed_damage(defender: Combatant, amount: int, damage_type: Union[DamageType
     v_after_reduction = (v_after_leave - defender.damage_reduction if v_after_leave - defender.damage_reduction > 0 else 0)
     v_absorbed = (defender.absorption if defender.absorption < v_after_reduction else v_after_reduction)
     v_to_hp = v_after_reduction - v_absorbed
-    _trace.append(_rt_TraceStep("let", f'固定伤害{amount} → 抵抗{v_resist}后{v_after_resist} → 减免后{v_after_reduction} → 吸收{v_absorbed} → 生命值{v_to_hp}', (('to_hp', v_to_hp),)))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(FixedDamageResult, (v_to_hp, v_absorbed, tuple(_rolls), tuple(_trace)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'固定伤害{amount} → 抵抗{v_resist}后{v_after_resist} → 减免后{v_after_reduction} → 吸收{v_absorbed} → 生命值{v_to_hp}', (('to_hp', v_to_hp),))))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(FixedDamageResult, (v_to_hp, v_absorbed, tuple(_rolls), tuple(_trace)))
 
 
 def fixed_damage_fast(defender: Combatant, amount: int, damage_type: DamageType = DAMAGE_TYPES['blunt'], *, left_area: bool = False, dice: DiceSource) -> Tuple[int, int]:
@@ -1067,24 +1068,24 @@ def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, lo
     _rolls: List[Any] = []
     v_key = _rt_floordiv(attacker.move_speed, 10)
     v_check = v_key + skill_bonus
-    _trace.append(_rt_TraceStep("let", f'冲撞检定{v_key}+{skill_bonus}={v_check}，额外成功数{load_tier}', (('check', v_check),)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'冲撞检定{v_key}+{skill_bonus}={v_check}，额外成功数{load_tier}', (('check', v_check),))))
     _r3 = _rt_roll_pool(_source, _POOL, (v_check - defender.defense if v_check - defender.defense > 0 else 0), load_tier, False)
     _rolls.append(_r3)
     v_successes = _r3.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('冲撞掷骰', _r3), (("command", _r3.command), ("faces", _r3.faces), ('successes', v_successes))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('冲撞掷骰', _r3), (("command", _r3.command), ("faces", _r3.faces), ('successes', v_successes)))))
     v_damage = (v_successes + load_tier if v_successes + load_tier < attacker.max_hp else attacker.max_hp) if v_successes > 0 else 0
     if v_damage > 0:
         _r5 = _rt_roll_pool(_source, _POOL, (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + (defender.fighting if defender.fighting > defender.athletics else defender.athletics), (defender.size if defender.size > 0 else 0), False)
         _rolls.append(_r5)
         v_resist = _r5.successes
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('被撞者检定', _r5), (("command", _r5.command), ("faces", _r5.faces), ('resist', v_resist))))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('被撞者检定', _r5), (("command", _r5.command), ("faces", _r5.faces), ('resist', v_resist)))))
     else:
         v_resist = 0
     v_pushed = max(0, v_damage - v_resist - (defender.size if defender.size > 0 else 0))
     v_blocked = (v_pushed - obstacle_at if v_pushed - obstacle_at > 0 else 0) if obstacle_at > 0 else 0
     v_impact = (obstacle_structure if obstacle_structure < v_blocked else v_blocked)
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(ChargeResult, (v_damage > 0, v_damage + v_impact, v_damage + v_impact, v_pushed - v_blocked, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(ChargeResult, (v_damage > 0, v_damage + v_impact, v_damage + v_impact, v_pushed - v_blocked, tuple(_rolls), tuple(_trace)))
 
 
 def charge_fast(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0, obstacle_at: int = 0, obstacle_structure: int = 0, dice: DiceSource) -> Tuple[bool, int, int, int]:
@@ -1253,8 +1254,8 @@ def parry(defender: Combatant, *, with_weapon: bool = True, incoming: int = 0, w
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_bonus = defender.weapon_skill if with_weapon else defender.fighting
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(ParryResult, (v_bonus, 6, (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0), tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(ParryResult, (v_bonus, 6, (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0), tuple(_rolls), tuple(_trace)))
 
 
 def parry_fast(defender: Combatant, *, with_weapon: bool = True, incoming: int = 0, weapon_absorbed: int = 0, dice: DiceSource) -> Tuple[int, int, int]:
@@ -1353,12 +1354,12 @@ def dodge(defender: Combatant, incoming: int, *, applicable: bool = True, dice: 
         _r1 = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, False)
         _rolls.append(_r1)
         v_successes = _r1.successes
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('闪避检定', _r1), (("command", _r1.command), ("faces", _r1.faces), ('successes', v_successes))))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('闪避检定', _r1), (("command", _r1.command), ("faces", _r1.faces), ('successes', v_successes)))))
     else:
         v_successes = 0
     v_damage = (incoming - v_successes if incoming - v_successes > 0 else 0)
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(DodgeResult, (v_damage, incoming - v_damage, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(DodgeResult, (v_damage, incoming - v_damage, tuple(_rolls), tuple(_trace)))
 
 
 def dodge_fast(defender: Combatant, incoming: int, *, applicable: bool = True, dice: DiceSource) -> Tuple[int, int]:
@@ -1479,8 +1480,8 @@ def take_cover(incoming: int, obstacle_takes: int, *, aim_exposed: bool = False,
     _rolls: List[Any] = []
     v_through = fully_covered or not aim_exposed
     v_damage = (incoming - obstacle_takes if incoming - obstacle_takes > 0 else 0) if v_through else incoming
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(TakeCoverResult, (v_damage, v_through, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(TakeCoverResult, (v_damage, v_through, tuple(_rolls), tuple(_trace)))
 
 
 def take_cover_fast(incoming: int, obstacle_takes: int, *, aim_exposed: bool = False, fully_covered: bool = False, dice: DiceSource) -> Tuple[int, bool]:
@@ -1586,8 +1587,8 @@ def leave_area(*, damage: int = 0, points: int = 0, timing: int, blocked: bool =
     v_left = timing < 2 and not blocked
     v_taken = 0 if v_left and timing == 0 else _rt_floordiv(damage, 2) if v_left and timing == 1 else damage
     v_taken_points = 0 if v_left and timing == 0 else _rt_floordiv(points, 2) if v_left and timing == 1 else points
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(LeaveAreaResult, (v_taken, v_taken_points, intended_meters if blocked else 0, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(LeaveAreaResult, (v_taken, v_taken_points, intended_meters if blocked else 0, tuple(_rolls), tuple(_trace)))
 
 
 def leave_area_fast(*, damage: int = 0, points: int = 0, timing: int, blocked: bool = False, intended_meters: int = 0, dice: DiceSource) -> Tuple[int, int, int]:
@@ -1697,9 +1698,9 @@ def can_respond(response: Union[Action, str], action: Union[Action, str], *, rea
     v_response_ticks = readied_ticks if response.id == 'readied' else response.off_turn_ticks
     v_action_ticks = action.own_turn_ticks
     v_allowed = v_response_ticks <= v_action_ticks
-    _trace.append(_rt_TraceStep("let", f'应对耗时{v_response_ticks}刻，被应对动作耗时{v_action_ticks}刻', (('allowed', v_allowed),)))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(CanRespondResult, (v_allowed, tuple(_rolls), tuple(_trace)))
+    _trace.append(_rt_record(_rt_TraceStep, ("let", f'应对耗时{v_response_ticks}刻，被应对动作耗时{v_action_ticks}刻', (('allowed', v_allowed),))))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(CanRespondResult, (v_allowed, tuple(_rolls), tuple(_trace)))
 
 
 def can_respond_fast(response: Action, action: Action, *, readied_ticks: int = 0, dice: DiceSource) -> Tuple[bool]:
@@ -1801,8 +1802,8 @@ def interrupt(needs_focus: bool, *, damage: int = 0, points: int = 0, dice: Opti
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_negated = needs_focus and (damage > 0 or points > 0)
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(InterruptResult, (v_negated, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(InterruptResult, (v_negated, tuple(_rolls), tuple(_trace)))
 
 
 def interrupt_fast(needs_focus: bool, *, damage: int = 0, points: int = 0, dice: DiceSource) -> Tuple[bool]:
@@ -1898,10 +1899,10 @@ def break_projectile(defender: Combatant, projectile: Union[Weapon, str], check:
     _r1 = _rt_roll_pool(_source, _POOL, (check - projectile.speed if check - projectile.speed > 0 else 0), 0, False)
     _rolls.append(_r1)
     v_successes = _r1.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('击破检定', _r1), (("command", _r1.command), ("faces", _r1.faces), ('successes', v_successes))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('击破检定', _r1), (("command", _r1.command), ("faces", _r1.faces), ('successes', v_successes)))))
     v_destroyed = v_successes >= structure
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(BreakProjectileResult, (v_destroyed, v_successes, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(BreakProjectileResult, (v_destroyed, v_successes, tuple(_rolls), tuple(_trace)))
 
 
 def break_projectile_fast(defender: Combatant, projectile: Weapon, check: int, *, structure: int = 1, dice: DiceSource) -> Tuple[bool, int]:
@@ -2008,8 +2009,8 @@ def influence(weapon: Union[Weapon, str, None] = None, *, energy_influence: int 
     _trace: List[_rt_TraceStep] = []
     _rolls: List[Any] = []
     v_value = max(energy_influence, ability_influence, weapon.influence if weapon.given else 0)
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(InfluenceResult, (v_value, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(InfluenceResult, (v_value, tuple(_rolls), tuple(_trace)))
 
 
 def influence_fast(weapon: Weapon = _NO_WEAPON, *, energy_influence: int = 0, ability_influence: int = 0, dice: DiceSource) -> Tuple[int]:
@@ -2109,13 +2110,13 @@ def conversion(defender: Combatant, weapon: Union[Weapon, str], *, from_called_s
         _r2 = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, False)
         _rolls.append(_r2)
         v_dodge_successes = _r2.successes
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('闪避检定', _r2), (("command", _r2.command), ("faces", _r2.faces), ('dodge_successes', v_dodge_successes))))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('闪避检定', _r2), (("command", _r2.command), ("faces", _r2.faces), ('dodge_successes', v_dodge_successes)))))
     else:
         v_dodge_successes = 0
     v_resist = defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance
     v_damage = (weapon.damage - v_resist - v_dodge_successes if weapon.damage - v_resist - v_dodge_successes > 0 else 0) if v_converts else 0
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(ConversionResult, (v_converts, weapon.size if v_converts else 0, v_damage, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(ConversionResult, (v_converts, weapon.size if v_converts else 0, v_damage, tuple(_rolls), tuple(_trace)))
 
 
 def conversion_fast(defender: Combatant, weapon: Weapon, *, from_called_shot: bool = False, dice: DiceSource) -> Tuple[bool, int, int]:
@@ -2237,9 +2238,9 @@ def initiative_roll(character: Combatant, dice_count: int, *, dice: Optional[Dic
     _r1 = _rt_roll_pool(_source, _POOL, dice_count, character.extra_successes, False)
     _rolls.append(_r1)
     v_successes = _r1.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('先攻检定', _r1), (("command", _r1.command), ("faces", _r1.faces), ('successes', v_successes))))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(InitiativeRollResult, (v_successes, character.extra_successes, tuple(_rolls), tuple(_trace)))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('先攻检定', _r1), (("command", _r1.command), ("faces", _r1.faces), ('successes', v_successes)))))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(InitiativeRollResult, (v_successes, character.extra_successes, tuple(_rolls), tuple(_trace)))
 
 
 def initiative_roll_fast(character: Combatant, dice_count: int, dice: DiceSource) -> Tuple[int, int]:
@@ -2350,19 +2351,19 @@ def detect(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bonus: i
         _r4 = _rt_roll_pool(_source, _POOL, v_seek_pool, seeker.extra_successes, False)
         _rolls.append(_r4)
         v_seek = _r4.successes
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('侦查检定', _r4), (("command", _r4.command), ("faces", _r4.faces), ('seek', v_seek))))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('侦查检定', _r4), (("command", _r4.command), ("faces", _r4.faces), ('seek', v_seek)))))
     else:
         v_seek = 0
     if not v_automatic_hide:
         _r5 = _rt_roll_pool(_source, _POOL, v_hide_pool, hider.extra_successes, False)
         _rolls.append(_r5)
         v_hide = _r5.successes
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('躲藏检定', _r5), (("command", _r5.command), ("faces", _r5.faces), ('hide', v_hide))))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('躲藏检定', _r5), (("command", _r5.command), ("faces", _r5.faces), ('hide', v_hide)))))
     else:
         v_hide = 0
     v_noticed = not v_automatic_hide and v_seek + seeker.extra_successes > v_hide + hider.extra_successes
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(DetectResult, (v_noticed, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(DetectResult, (v_noticed, tuple(_rolls), tuple(_trace)))
 
 
 def detect_fast(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bonus: int = 0, exposure_bonus: int = 0, fully_hidden: bool = False, speed_halvings: int = 0, avoids_medium: bool = False, supernatural: bool = False, revealed_bonus: int = 0, dice: DiceSource) -> Tuple[bool]:
@@ -2526,9 +2527,9 @@ def chaos_check(character: Combatant, *, skill: int = 0, dice: Optional[DiceSour
     _r2 = _rt_roll_pool(_source, _POOL, (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0 else 0), 0, False)
     _rolls.append(_r2)
     v_successes = _r2.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('周期检定', _r2), (("command", _r2.command), ("faces", _r2.faces), ('successes', v_successes))))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(ChaosCheckResult, (v_successes, tuple(_rolls), tuple(_trace)))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('周期检定', _r2), (("command", _r2.command), ("faces", _r2.faces), ('successes', v_successes)))))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(ChaosCheckResult, (v_successes, tuple(_rolls), tuple(_trace)))
 
 
 def chaos_check_fast(character: Combatant, *, skill: int = 0, dice: DiceSource) -> Tuple[int]:
@@ -2643,9 +2644,9 @@ def add_points(creature: Combatant, track: Union[ConditionTrack, str], *, curren
     v_in_state = v_points > 3 * v_capacity
     v_fear = v_debuff if track.fear_from_excess and gained > 0 else 0
     if v_in_state and track.state.given:
-        _trace.append(_rt_TraceStep("note", f'进入{track.state.name}'))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(AddPointsResult, (v_points, v_capacity, v_debuff, track.state.id if v_in_state else '', v_fear, tuple(_rolls), tuple(_trace)))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'进入{track.state.name}', ())))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(AddPointsResult, (v_points, v_capacity, v_debuff, track.state.id if v_in_state else '', v_fear, tuple(_rolls), tuple(_trace)))
 
 
 def add_points_fast(creature: Combatant, track: ConditionTrack, *, current: int = 0, gained: int, capacity_loss: int = 0, dice: DiceSource) -> Tuple[int, int, int, str, int]:
@@ -2773,8 +2774,8 @@ def miss_long_rest(creature: Combatant, *, current: int = 0, capacity_loss: int 
     v_loss = capacity_loss + 1 if track.missed_rest else capacity_loss
     v_points = current + 1 if track.missed_rest else current
     v_capacity = (track.capacity(creature, track) - v_loss if track.capacity(creature, track) - v_loss > 0 else 0)
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(MissLongRestResult, (v_points, v_loss, v_capacity, (v_points - v_capacity if v_points - v_capacity > 0 else 0), tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(MissLongRestResult, (v_points, v_loss, v_capacity, (v_points - v_capacity if v_points - v_capacity > 0 else 0), tuple(_rolls), tuple(_trace)))
 
 
 def miss_long_rest_fast(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, track: ConditionTrack = CONDITION_TRACKS['drowsy'], dice: DiceSource) -> Tuple[int, int, int, int]:
@@ -2887,8 +2888,8 @@ def unconscious_hit(creature: Combatant, track: Union[ConditionTrack, str] = 'di
     v_points = (current - taken if current - taken > 0 else 0) if track.wakes_on_damage else current
     v_capacity = track.capacity(creature, track)
     v_awake = v_points < 3 * v_capacity
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(UnconsciousHitResult, (v_points, v_awake, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(UnconsciousHitResult, (v_points, v_awake, tuple(_rolls), tuple(_trace)))
 
 
 def unconscious_hit_fast(creature: Combatant, track: ConditionTrack = CONDITION_TRACKS['dizzy'], *, current: int, taken: int, dice: DiceSource) -> Tuple[int, bool]:
@@ -3000,12 +3001,12 @@ def recover(track: Union[ConditionTrack, str], current: int, check_dice: int, *,
         _r1 = _rt_roll_pool(_source, _POOL, check_dice, 0, False)
         _rolls.append(_r1)
         v_successes = _r1.successes
-        _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('恢复检定', _r1), (("command", _r1.command), ("faces", _r1.faces), ('successes', v_successes))))
+        _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('恢复检定', _r1), (("command", _r1.command), ("faces", _r1.faces), ('successes', v_successes)))))
     else:
         v_successes = 0
     v_points = (current - v_successes if current - v_successes > 0 else 0)
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(RecoverResult, (v_points, current - v_points, tuple(_rolls), tuple(_trace)))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(RecoverResult, (v_points, current - v_points, tuple(_rolls), tuple(_trace)))
 
 
 def recover_fast(track: ConditionTrack, current: int, check_dice: int, *, supernatural: bool = False, dice: DiceSource) -> Tuple[int, int]:

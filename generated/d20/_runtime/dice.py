@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Protocol, Sequence, Tuple
 
-from .core import BadFace, DiceExhausted
+from .core import BadFace, DiceExhausted, record
 
 DamageTerms = Tuple[Tuple[int, int], ...]  # ((count, sides), ...)
 
@@ -120,20 +120,16 @@ class PoolSpec:
         return text
 
 
-class PoolRoll:
+class PoolRoll(NamedTuple):
     """An immutable record of one pool roll."""
 
-    __slots__ = ("dice", "extras", "faces", "added", "successes", "command", "all_succeed")
-
-    def __init__(self, dice: int, extras: int, faces: Tuple[int, ...], added: Tuple[bool, ...],
-                 successes: int, command: str, all_succeed: bool) -> None:
-        self.dice = dice
-        self.extras = extras
-        self.faces = faces
-        self.added = added
-        self.successes = successes
-        self.command = command
-        self.all_succeed = all_succeed
+    dice: int
+    extras: int
+    faces: Tuple[int, ...]
+    added: Tuple[bool, ...]
+    successes: int
+    command: str
+    all_succeed: bool
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -153,7 +149,7 @@ def roll_pool(source: Any, spec: PoolSpec, dice: int, extras: int,
     """Roll `dice` dice (added dice chain) and count successes; extras are reported, not added."""
     command = spec.command(dice, extras)
     if all_succeed:
-        return PoolRoll(dice, extras, (), (), dice, command, True)
+        return record(PoolRoll, (dice, extras, (), (), dice, command, True))
     die = source.die
     faces: List[int] = []
     added: List[bool] = []
@@ -170,7 +166,7 @@ def roll_pool(source: Any, spec: PoolSpec, dice: int, extras: int,
             successes += 1
         if face >= spec.add_at:
             pending += 1
-    return PoolRoll(dice, extras, tuple(faces), tuple(added), successes, command, False)
+    return record(PoolRoll, (dice, extras, tuple(faces), tuple(added), successes, command, False))
 
 
 def pool_successes(die: Callable[[int], int], dice: int, sides: int, success_at: int,
@@ -214,15 +210,12 @@ def pool_successes_random(random: Callable[[], float], dice: int, sides: int, su
     return successes
 
 
-class D20Roll:
+class D20Roll(NamedTuple):
     """An immutable record of a d20 roll with advantage layers."""
 
-    __slots__ = ("faces", "natural", "layers")
-
-    def __init__(self, faces: Tuple[int, ...], natural: int, layers: int) -> None:
-        self.faces = faces
-        self.natural = natural
-        self.layers = layers
+    faces: Tuple[int, ...]
+    natural: int
+    layers: int
 
     def to_dict(self) -> Dict[str, Any]:
         return {"kind": "d20", "faces": list(self.faces), "natural": self.natural,
@@ -240,11 +233,11 @@ def net_layers(advantage: int, disadvantage: int, stacking: bool) -> int:
 def roll_d20(source: Any, layers: int) -> D20Roll:
     if layers == 0:
         face = source.die(20)
-        return D20Roll((face,), face, 0)
+        return record(D20Roll, ((face,), face, 0))
     die = source.die
     faces = tuple([die(20) for _ in range(abs(layers) + 1)])
     natural = max(faces) if layers >= 0 else min(faces)
-    return D20Roll(faces, natural, layers)
+    return record(D20Roll, (faces, natural, layers))
 
 
 class _MoreDice(Exception):
@@ -331,16 +324,13 @@ def d20_natural(die: Callable[[int], int], layers: int) -> int:
     return max(faces) if layers > 0 else min(faces)
 
 
-class DamageRoll:
+class DamageRoll(NamedTuple):
     """An immutable record of a damage-dice roll (crit dice included)."""
 
-    __slots__ = ("faces", "total", "crit", "expression")
-
-    def __init__(self, faces: Tuple[int, ...], total: int, crit: bool, expression: str) -> None:
-        self.faces = faces
-        self.total = total
-        self.crit = crit
-        self.expression = expression
+    faces: Tuple[int, ...]
+    total: int
+    crit: bool
+    expression: str
 
     def to_dict(self) -> Dict[str, Any]:
         return {"kind": "damage", "expression": self.expression, "faces": list(self.faces),
@@ -372,7 +362,7 @@ def roll_damage(source: Any, terms: DamageTerms, crit: bool) -> DamageRoll:
         if crit:
             rolled += [die(sides) for count, sides in terms for _ in range(count)]
         faces = tuple(rolled)
-    return DamageRoll(faces, sum(faces), crit, terms_text(terms, crit))
+    return record(DamageRoll, (faces, sum(faces), crit, terms_text(terms, crit)))
 
 
 def damage_total(die: Callable[[int], int], terms: DamageTerms, crit: bool) -> int:

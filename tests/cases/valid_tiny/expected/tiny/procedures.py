@@ -38,6 +38,7 @@ from ._runtime.core import TraceStep as _rt_TraceStep
 from ._runtime.core import check_int as _rt_check_int
 from ._runtime.core import check_type as _rt_check_type
 from ._runtime.core import plain as _rt_plain
+from ._runtime.core import record as _rt_record
 from ._runtime.core import require_specified as _rt_require_specified
 from ._runtime.dice import DiceSource
 from ._runtime.dice import PoolSpec
@@ -128,11 +129,11 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     _r3 = _rt_roll_pool(_source, _POOL, v_dice, 0, False)
     _rolls.append(_r3)
     v_hits = _r3.successes
-    _trace.append(_rt_TraceStep("pool", _rt_pool_sentence('检定', _r3), (("command", _r3.command), ("faces", _r3.faces), ('hits', v_hits))))
+    _trace.append(_rt_record(_rt_TraceStep, ("pool", _rt_pool_sentence('检定', _r3), (("command", _r3.command), ("faces", _r3.faces), ('hits', v_hits)))))
     if v_hits > 0:
-        _trace.append(_rt_TraceStep("note", f'造成{v_hits}点伤害'))
-    # What the NamedTuple's own __new__ does, without its Python-level frame.
-    return tuple.__new__(AttackResult, (v_hits > 0, v_hits, tuple(_rolls), tuple(_trace)))
+        _trace.append(_rt_record(_rt_TraceStep, ("note", f'造成{v_hits}点伤害', ())))
+    # What the NamedTuple's own __new__ does, without its Python-level frame (runtime core.record).
+    return _rt_record(AttackResult, (v_hits > 0, v_hits, tuple(_rolls), tuple(_trace)))
 
 
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon, *, distance: int = 0, dice: DiceSource) -> Tuple[bool, int]:
