@@ -36,6 +36,9 @@ def _fold(code: str, known: dict[str, object], truthy: tuple[str, ...] = ()) -> 
     ("if l == 0:\n    return v\nreturn w", {"l": 2}, (), "return w", "l == 2"),
     ("x = 1 if n else 2\nreturn x", {"k": True}, ("m",), "x = 1 if n else 2\nreturn x", ""),  # nothing used
     ("x = v if s else 0\nreturn x", {"s": False}, ("s",), "return 0", "not s"),  # known beats truthy
+    ("return n if n is None else 1", {"n": None}, (), "return None", "n is None"),
+    ("return (~k, 'a' in k2, 7 // k3)", {"k": 1, "k2": "abc", "k3": 0}, (), "return (~1, 'a' in 'abc', 7 // 0)",
+     "k == 1 and k2 == 'abc' and k3 == 0"),  # what it does not fold stays, with the constants in
 ])
 def test_folds(code: str, known: dict[str, object], truthy: tuple[str, ...], folded: str, guard: str) -> None:
     assert _fold(code, known, truthy) == (folded, guard)

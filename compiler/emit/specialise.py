@@ -70,7 +70,7 @@ class _Folder(ast.NodeTransformer):
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
         node.operand = self.test(node.operand) if isinstance(node.op, ast.Not) else self.visit(node.operand)
-        if isinstance(node.operand, ast.Constant):
+        if isinstance(node.operand, ast.Constant) and type(node.op) in _UNARY:
             return ast.Constant(_UNARY[type(node.op)](node.operand.value))
         return node
 
@@ -88,7 +88,7 @@ class _Folder(ast.NodeTransformer):
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
         self.generic_visit(node)
         operands = [node.left, *node.comparators]
-        if not all(isinstance(o, ast.Constant) for o in operands):
+        if not all(isinstance(o, ast.Constant) for o in operands) or not all(type(op) in _COMPARE for op in node.ops):
             return node
         values = [o.value for o in operands if isinstance(o, ast.Constant)]
         return ast.Constant(all(_COMPARE[type(op)](a, b) for op, a, b in zip(node.ops, values, values[1:])))
@@ -192,9 +192,18 @@ def specialise(code: str, known: Mapping[str, Value], truthy: Iterable[str] = ()
     body = _propagate(folder, ast.parse(textwrap.dedent(code)).body)
     text = ast.unparse(ast.Module(body=body, type_ignores=[])) if body else "pass"
     assumed = [name for name in known if name in folder.used]
-    guard = [f"{name} == {known[name]!r}" if type(known[name]) is int else name if known[name] else f"not {name}"
-             for name in assumed] + [name for name in truthy if name in folder.used and name not in known]
+    guard = [_holds(name, known[name]) for name in assumed]
+    guard += [name for name in truthy if name in folder.used and name not in known]
     return Specialised(textwrap.indent(text, indent), " and ".join(guard))
+
+
+def _holds(name: str, value: Value) -> str:
+    """A Python test that local `name` has the assumed `value`."""
+    if type(value) is bool:
+        return name if value else f"not {name}"
+    if value is None:
+        return f"{name} is None"
+    return f"{name} == {value!r}"
 
 
 def fold_value(python: str, known: Mapping[str, Value]) -> object:
