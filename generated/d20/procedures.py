@@ -57,6 +57,7 @@ from ._runtime.dice import DiceSource
 from ._runtime.dice import PoolSpec
 from ._runtime.dice import SeededDice
 from ._runtime.dice import d20_natural as _rt_d20_natural
+from ._runtime.dice import d20_natural_random as _rt_d20_natural_random
 from ._runtime.dice import d20_sentence as _rt_d20_sentence
 from ._runtime.dice import damage_roller as _rt_damage_roller
 from ._runtime.dice import face_table as _rt_face_table
@@ -477,7 +478,7 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
-            v_natural = int(_rand() * 20) + 1 if _l16 == 0 else _rt_d20_natural(dice.die, _l16)
+            v_natural = int(_rand() * 20) + 1 if _l16 == 0 else _rt_d20_natural_random(_rand, _l16)
             if _l16 == 0:
                 _node = _f16[v_natural]
                 if _node is False:  # the first roll of this face: tabulate it
@@ -744,7 +745,7 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
-            v_natural = int(_rand() * 20) + 1 if _l4 == 0 else _rt_d20_natural(dice.die, _l4)
+            v_natural = int(_rand() * 20) + 1 if _l4 == 0 else _rt_d20_natural_random(_rand, _l4)
             if _l4 == 0:
                 _node = _f4[v_natural]
                 if _node is False:  # the first roll of this face: tabulate it
@@ -986,7 +987,7 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
-            v_attack_roll = int(_rand() * 20) + 1 if _l11 == 0 else _rt_d20_natural(dice.die, _l11)
+            v_attack_roll = int(_rand() * 20) + 1 if _l11 == 0 else _rt_d20_natural_random(_rand, _l11)
             if _l11 == 0:
                 _node = _f11[v_attack_roll]
                 if _node is False:  # the first roll of this face: tabulate it
@@ -996,7 +997,7 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
                         _node = _node[int(_rand() * len(_node))]
                     _out: Tuple[bool, int, int, bool] = _node
                     return _out
-            v_defend_roll = (int(_rand() * 20) + 1 if _l12 == 0 else _rt_d20_natural(dice.die, _l12)) if _k2 else 0
+            v_defend_roll = (int(_rand() * 20) + 1 if _l12 == 0 else _rt_d20_natural_random(_rand, _l12)) if _k2 else 0
             v_attack_total = v_attack_roll + v_attack_mod
             v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
             v_success = v_attack_total > v_defend_total
@@ -1026,7 +1027,7 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
                     _node = _node[int(_rand() * len(_node))]
                 _out: Tuple[bool, int, int, bool] = _node
                 return _out
-            v_defend_roll = (int(_rand() * 20) + 1 if _l12 == 0 else _rt_d20_natural(dice.die, _l12)) if _k2 else 0
+            v_defend_roll = (int(_rand() * 20) + 1 if _l12 == 0 else _rt_d20_natural_random(_rand, _l12)) if _k2 else 0
             v_attack_total = v_attack_roll + v_attack_mod
             v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
             v_success = v_attack_total > v_defend_total
@@ -1184,7 +1185,7 @@ def escape_grapple_prepare(escaper: Combatant, grappler: Combatant, *, skill: in
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
-            v_escape_roll = int(_rand() * 20) + 1 if _l5 == 0 else _rt_d20_natural(dice.die, _l5)
+            v_escape_roll = int(_rand() * 20) + 1 if _l5 == 0 else _rt_d20_natural_random(_rand, _l5)
             if _l5 == 0:
                 _node = _f5[v_escape_roll]
                 if _node is False:  # the first roll of this face: tabulate it
@@ -1194,7 +1195,7 @@ def escape_grapple_prepare(escaper: Combatant, grappler: Combatant, *, skill: in
                         _node = _node[int(_rand() * len(_node))]
                     _out: Tuple[bool, int, int] = _node
                     return _out
-            v_hold_roll = (int(_rand() * 20) + 1 if _l6 == 0 else _rt_d20_natural(dice.die, _l6)) if _k0 else 0
+            v_hold_roll = (int(_rand() * 20) + 1 if _l6 == 0 else _rt_d20_natural_random(_rand, _l6)) if _k0 else 0
             v_escape_total = v_escape_roll + v_escape_mod
             v_hold_total = (1 if _k1 else v_hold_roll) + v_hold_mod
             v_success = v_escape_total > v_hold_total
@@ -1224,7 +1225,7 @@ def escape_grapple_prepare(escaper: Combatant, grappler: Combatant, *, skill: in
                     _node = _node[int(_rand() * len(_node))]
                 _out: Tuple[bool, int, int] = _node
                 return _out
-            v_hold_roll = (int(_rand() * 20) + 1 if _l6 == 0 else _rt_d20_natural(dice.die, _l6)) if _k0 else 0
+            v_hold_roll = (int(_rand() * 20) + 1 if _l6 == 0 else _rt_d20_natural_random(_rand, _l6)) if _k0 else 0
             v_escape_total = v_escape_roll + v_escape_mod
             v_hold_total = (1 if _k1 else v_hold_roll) + v_hold_mod
             v_success = v_escape_total > v_hold_total
@@ -1423,7 +1424,7 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
-            v_attack_roll = int(_rand() * 20) + 1 if _l8 == 0 else _rt_d20_natural(dice.die, _l8)
+            v_attack_roll = int(_rand() * 20) + 1 if _l8 == 0 else _rt_d20_natural_random(_rand, _l8)
             if _l8 == 0:
                 _node = _f8[v_attack_roll]
                 if _node is False:  # the first roll of this face: tabulate it
@@ -1433,7 +1434,7 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
                         _node = _node[int(_rand() * len(_node))]
                     _out: Tuple[bool, bool, int, int] = _node
                     return _out
-            v_defend_roll = (int(_rand() * 20) + 1 if _l9 == 0 else _rt_d20_natural(dice.die, _l9)) if _k2 else 0
+            v_defend_roll = (int(_rand() * 20) + 1 if _l9 == 0 else _rt_d20_natural_random(_rand, _l9)) if _k2 else 0
             v_attack_total = v_attack_roll + v_attack_mod
             v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
             v_success = v_attack_total > v_defend_total
@@ -1481,7 +1482,7 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
                     _node = _node[int(_rand() * len(_node))]
                 _out: Tuple[bool, bool, int, int] = _node
                 return _out
-            v_defend_roll = (int(_rand() * 20) + 1 if _l9 == 0 else _rt_d20_natural(dice.die, _l9)) if _k2 else 0
+            v_defend_roll = (int(_rand() * 20) + 1 if _l9 == 0 else _rt_d20_natural_random(_rand, _l9)) if _k2 else 0
             v_attack_total = v_attack_roll + v_attack_mod
             v_defend_total = (1 if v_helpless else v_defend_roll) + v_defend_mod
             v_success = v_attack_total > v_defend_total
@@ -1639,8 +1640,8 @@ def drag_prepare(dragger: Combatant, other: Combatant, *, waived: bool = False) 
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
-            v_drag_roll = (int(_rand() * 20) + 1 if _l1 == 0 else _rt_d20_natural(dice.die, _l1)) if _k0 else 0
-            v_hold_roll = (int(_rand() * 20) + 1 if _l2 == 0 else _rt_d20_natural(dice.die, _l2)) if _k0 else 0
+            v_drag_roll = (int(_rand() * 20) + 1 if _l1 == 0 else _rt_d20_natural_random(_rand, _l1)) if _k0 else 0
+            v_hold_roll = (int(_rand() * 20) + 1 if _l2 == 0 else _rt_d20_natural_random(_rand, _l2)) if _k0 else 0
             v_drag_total = v_drag_roll + (_k1 // 2)
             v_hold_total = v_hold_roll + (_k2 // 2)
             v_success = _k3 or v_drag_total > v_hold_total
@@ -1657,8 +1658,8 @@ def drag_prepare(dragger: Combatant, other: Combatant, *, waived: bool = False) 
         """_roll's SeededDice branch, folded for the common case: _k0 and not _k3."""
         if dice.__class__ is SeededDice:
             _rand = dice.random
-            v_drag_roll = int(_rand() * 20) + 1 if _l1 == 0 else _rt_d20_natural(dice.die, _l1)
-            v_hold_roll = int(_rand() * 20) + 1 if _l2 == 0 else _rt_d20_natural(dice.die, _l2)
+            v_drag_roll = int(_rand() * 20) + 1 if _l1 == 0 else _rt_d20_natural_random(_rand, _l1)
+            v_hold_roll = int(_rand() * 20) + 1 if _l2 == 0 else _rt_d20_natural_random(_rand, _l2)
             v_drag_total = v_drag_roll + _k1 // 2
             v_hold_total = v_hold_roll + _k2 // 2
             v_success = v_drag_total > v_hold_total
@@ -2256,7 +2257,7 @@ def vehicle_check_prepare(grappler: Combatant, power: Union[PowerSource, str], v
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in the same order.
             _rand = dice.random
-            v_roll = int(_rand() * 20) + 1 if _l7 == 0 else _rt_d20_natural(dice.die, _l7)
+            v_roll = int(_rand() * 20) + 1 if _l7 == 0 else _rt_d20_natural_random(_rand, _l7)
             if _l7 == 0:
                 _node = _f7[v_roll]
                 if _node is False:  # the first roll of this face: tabulate it

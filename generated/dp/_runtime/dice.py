@@ -317,11 +317,23 @@ def face_tree(roll: Callable[[Any], Any], table: List[Any], face: int) -> Any:
 
 
 def d20_natural(die: Callable[[int], int], layers: int) -> int:
-    """The fast form of `roll_d20`: only the kept face."""
-    if layers == 0:
-        return die(20)
-    faces = [die(20) for _ in range(abs(layers) + 1)]
-    return max(faces) if layers > 0 else min(faces)
+    """The fast form of `roll_d20`: only the kept face (the same faces, in the same order)."""
+    kept = die(20)
+    for _ in range(layers if layers > 0 else -layers):
+        face = die(20)
+        if face > kept if layers > 0 else face < kept:
+            kept = face
+    return kept
+
+
+def d20_natural_random(random: Callable[[], float], layers: int) -> int:
+    """`d20_natural` for a source that exposes `random()` (like SeededDice): faces inline."""
+    kept = int(random() * 20) + 1
+    for _ in range(layers if layers > 0 else -layers):
+        face = int(random() * 20) + 1
+        if face > kept if layers > 0 else face < kept:
+            kept = face
+    return kept
 
 
 class DamageRoll(NamedTuple):
