@@ -2,15 +2,16 @@
 consumed. Pools: `roll_pool`, `pool_successes` over any dice source and `pool_successes_random`
 drawing a SeededDice's faces inline, for any thresholds (an add-die threshold above, at or below
 the success threshold, or none). d20 with advantage layers: `roll_d20`, `d20_natural`,
-`d20_natural_random`."""
+`d20_natural_random`. Damage dice: `roll_damage`, `damage_roller`, `damage_roller_random`."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler.runtime.dice import (PoolSpec, SeededDice, d20_natural, d20_natural_random, pool_successes,
-                                   pool_successes_random, roll_d20, roll_pool)
+from compiler.runtime.dice import (DiceValue, PoolSpec, SeededDice, d20_natural, d20_natural_random,
+                                   damage_roller, damage_roller_random, pool_successes, pool_successes_random,
+                                   roll_d20, roll_damage, roll_pool)
 
 
 @settings(max_examples=300, deadline=None)
@@ -34,4 +35,16 @@ def test_d20_rollers_agree(layers: int, seed: int) -> None:
     assert traced.natural == (max(traced.faces) if layers >= 0 else min(traced.faces))
     assert d20_natural(sources[1].die, layers) == traced.natural
     assert d20_natural_random(sources[2].random, layers) == traced.natural
+    assert len({s.rng.getstate() for s in sources}) == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(terms=st.lists(st.tuples(st.integers(1, 4), st.sampled_from([4, 6, 8, 10, 12])), min_size=1, max_size=3),
+       flat=st.integers(-3, 5), crit=st.booleans(), seed=st.integers(0, 1 << 30))
+def test_damage_rollers_agree(terms: list[tuple[int, int]], flat: int, crit: bool, seed: int) -> None:
+    value = DiceValue("", tuple(terms), flat)
+    sources = [SeededDice(seed) for _ in range(3)]
+    traced = roll_damage(sources[0], value.terms, crit)
+    assert damage_roller(value)(sources[1].die, crit) == traced.total + flat
+    assert damage_roller_random(value)(sources[2].random, crit) == traced.total + flat
     assert len({s.rng.getstate() for s in sources}) == 1

@@ -40,7 +40,7 @@ _RUNTIME = [("._runtime.core", n, n) for n in ("RuleError",)] + [
     ("._runtime.geometry", n, f"_rt_{n}") for n in ("flanks_square", "flanks_hex")] + [
     ("._runtime.dice", n, n) for n in ("DamageTerms", "DiceSource", "DiceValue", "PoolSpec", "SeededDice")] + [
     ("._runtime.dice", n, f"_rt_{n}") for n in (
-        "d20_natural", "d20_natural_random", "d20_sentence", "damage_roller", "face_table", "face_tree", "damage_sentence", "damage_total", "initiative_order",
+        "d20_natural", "d20_natural_random", "d20_sentence", "damage_roller", "damage_roller_random", "face_table", "face_tree", "damage_sentence", "damage_total", "initiative_order",
         "make_dice",
         "net_layers",
         "pool_sentence", "pool_successes_random",

@@ -60,6 +60,7 @@ from ._runtime.dice import d20_natural as _rt_d20_natural
 from ._runtime.dice import d20_natural_random as _rt_d20_natural_random
 from ._runtime.dice import d20_sentence as _rt_d20_sentence
 from ._runtime.dice import damage_roller as _rt_damage_roller
+from ._runtime.dice import damage_roller_random as _rt_damage_roller_random
 from ._runtime.dice import face_table as _rt_face_table
 from ._runtime.dice import face_tree as _rt_face_tree
 from ._runtime.dice import damage_sentence as _rt_damage_sentence
@@ -467,9 +468,11 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
     _l16 = v_advantage - (v_disadvantage)
     _x24 = _k3
     _dr24 = _rt_damage_roller(_x24)
+    _drr24 = _rt_damage_roller_random(_x24)
     _ds24, _df24 = _rt_single_die(_x24)
     _x25 = _rt_make_dice(sneak_dice, 6)
     _dr25 = _rt_damage_roller(_x25)
+    _drr25 = _rt_damage_roller_random(_x25)
     _ds25, _df25 = _rt_single_die(_x25)
     _o3 = weapon.damage_type.id
     _o6 = attacker.hidden
@@ -491,8 +494,8 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
             v_total = v_natural + v_attack_bonus
             v_hit = _k0 and v_total >= _k1
             v_crit = v_hit and v_natural >= _k2
-            v_weapon_damage = ((int(_rand() * _ds24) + int(_rand() * _ds24) + 2 if v_crit else int(_rand() * _ds24) + 1) + _df24 if _ds24 else _dr24(dice.die, v_crit)) if v_hit else 0
-            v_extra_damage = ((int(_rand() * _ds25) + int(_rand() * _ds25) + 2 if v_crit else int(_rand() * _ds25) + 1) + _df25 if _ds25 else _dr25(dice.die, v_crit)) if (_k4 and v_hit) else 0
+            v_weapon_damage = ((int(_rand() * _ds24) + int(_rand() * _ds24) + 2 if v_crit else int(_rand() * _ds24) + 1) + _df24 if _ds24 else _drr24(_rand, v_crit)) if v_hit else 0
+            v_extra_damage = ((int(_rand() * _ds25) + int(_rand() * _ds25) + 2 if v_crit else int(_rand() * _ds25) + 1) + _df25 if _ds25 else _drr25(_rand, v_crit)) if (_k4 and v_hit) else 0
             v_damage = (v_weapon_damage + v_extra_damage + v_damage_mod if v_weapon_damage + v_extra_damage + v_damage_mod > 0 else 0) if v_hit else 0
             return (v_hit, v_crit, v_damage, _o3, v_natural, v_total, _o6, )
         _die = dice.die
@@ -739,6 +742,7 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
     _l4 = 0 - (_k0)
     _x8 = _rt_make_dice(dice_count, dice_sides)
     _dr8 = _rt_damage_roller(_x8)
+    _drr8 = _rt_damage_roller_random(_x8)
     _ds8, _df8 = _rt_single_die(_x8)
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int, int]:
@@ -758,7 +762,7 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
             v_total = v_natural + v_mod + _k1
             v_hit = v_total >= _k2
             v_crit = v_hit and v_natural >= _k3
-            v_spell_damage = ((int(_rand() * _ds8) + int(_rand() * _ds8) + 2 if v_crit else int(_rand() * _ds8) + 1) + _df8 if _ds8 else _dr8(dice.die, v_crit)) if v_hit else 0
+            v_spell_damage = ((int(_rand() * _ds8) + int(_rand() * _ds8) + 2 if v_crit else int(_rand() * _ds8) + 1) + _df8 if _ds8 else _drr8(_rand, v_crit)) if v_hit else 0
             return (v_hit, v_crit, v_spell_damage, v_total, )
         _die = dice.die
         v_natural = _die(20) if _l4 == 0 else _rt_d20_natural(_die, _l4)

@@ -398,6 +398,24 @@ def damage_roller(value: Optional["DiceValue"]) -> Callable[[Callable[[int], int
     return lambda die, crit: damage_total(die, terms, crit) + flat
 
 
+def damage_total_random(random: Callable[[], float], terms: DamageTerms, crit: bool) -> int:
+    """`damage_total` for a source that exposes `random()` (like SeededDice): faces inline."""
+    total = 0
+    for _ in range(2 if crit else 1):
+        for count, sides in terms:
+            for _ in range(count):
+                total += int(random() * sides) + 1
+    return total
+
+
+def damage_roller_random(value: Optional["DiceValue"]) -> Callable[[Callable[[], float], bool], int]:
+    """`damage_roller` for a source that exposes `random()`: the same total from the same faces."""
+    if value is None:
+        return lambda random, crit: 0
+    terms, flat = value.terms, value.flat
+    return lambda random, crit: damage_total_random(random, terms, crit) + flat
+
+
 def single_die(value: Optional["DiceValue"]) -> Tuple[int, int]:
     """(sides, flat) when a dice value is exactly one die plus a bonus, else (0, 0): prepared
     resolvers roll such a value inline."""
