@@ -42,11 +42,11 @@ def _floor(pack: Path, schema_path: Path) -> float:
     """The same work with the bare libraries: libyaml composing the same files, one cached
     jsonschema validator over the same table documents, and Jinja rendering the same templates
     from ready-made view models (their preparation is not counted)."""
-    from compiler.build import compile_rules
-    from compiler.emit.env import render, render_html
-    from compiler.emit.python_view import package_view
-    from compiler.emit.reference import _row_macros, md_escape
-    from compiler.emit.reference_view import entry_view, ruleset_view
+    from rulec.build import compile_rules
+    from rulec.emit.env import render, render_html
+    from rulec.emit.python_view import package_view
+    from rulec.emit.reference import _row_macros, md_escape
+    from rulec.emit.reference_view import entry_view, ruleset_view
 
     files = sorted(pack.glob("*.yaml")) + sorted((ROOT / "rules" / "dp").rglob("*.yaml"))
     validator = Draft202012Validator(json.loads(schema_path.read_text(encoding="utf-8")))
@@ -85,8 +85,8 @@ def _floor(pack: Path, schema_path: Path) -> float:
 
 
 def _build(pack: Path, out: Path) -> float:
-    code = ("import sys, time; from pathlib import Path; from compiler.build import compile_rules; "
-            "from compiler.write import write_tree; t = time.perf_counter(); "
+    code = ("import sys, time; from pathlib import Path; from rulec.build import compile_rules; "
+            "from rulec.write import write_tree; t = time.perf_counter(); "
             f"b = compile_rules([Path({str(ROOT / 'rules' / 'dp')!r}), Path({str(pack)!r})]); "
             f"assert b.ok, b.diagnostics[:3]; write_tree(Path({str(out)!r}), b.files); "
             "import resource; print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
@@ -100,7 +100,7 @@ def _build(pack: Path, out: Path) -> float:
 
 def _cli_build(pack: Path, out: Path, cache: Path | str = "off") -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "compiler", "build", "--rules", "rules/dp", "--rules", str(pack),
+    subprocess.run([sys.executable, "-m", "rulec", "build", "--rules", "rules/dp", "--rules", str(pack),
                     "--out", str(out)], cwd=ROOT, check=True, capture_output=True,
                    env={**os.environ, "RULEC_CACHE_DIR": str(cache)})
     return time.perf_counter() - start

@@ -163,8 +163,8 @@ def bench_dp(repeats: int, processes: int = 5) -> list[Row]:
 
 
 def bench_pool(repeats: int) -> list[Row]:
-    from compiler.runtime.dice import SeededDice, pool_successes, pool_successes_random
-    from compiler.runtime.odds import pool_distribution
+    from rulec.runtime.dice import SeededDice, pool_successes, pool_successes_random
+    from rulec.runtime.odds import pool_distribution
 
     seeded = SeededDice(2)
     rnd = seeded.random
@@ -192,7 +192,7 @@ def bench_pool(repeats: int) -> list[Row]:
 def bench_odds(repeats: int) -> list[Row]:
     import icepool
 
-    from compiler.runtime.odds import pool_distribution
+    from rulec.runtime.odds import pool_distribution
 
     def ice() -> object:
         chain = icepool.Die({0: 7, 1: 2, 100: 1}).explode([100], depth=25).map(lambda v: v // 100 + v % 100)

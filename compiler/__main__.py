@@ -1,5 +1,5 @@
 """`python -m compiler` is the same as the `rulec` command."""
 
-from compiler.cli import main
+from .cli import main
 
 main()

@@ -17,19 +17,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from compiler import __version__, cache
-from compiler.diagnostics import Diagnostic, RulesError, Span, did_you_mean
-from compiler.emit.odds_tables import compute_odds
-from compiler.emit.python_pkg import emit_package
-from compiler.emit.reference import emit_reference
-from compiler.ir import Ruleset
-from compiler.load import MAX_FILE_BYTES, Document, load_bytes
-from compiler.lower import LoadedSource, lower_ruleset
-from compiler.sources import SourceFolder, discover, display_path
-from compiler.scenario_schema import scenario_schema
-from compiler.stamp import FolderDigest
-from compiler.table_schema import table_schema
-from compiler.validate import validate_static
+from . import __version__, cache
+from .diagnostics import Diagnostic, RulesError, Span, did_you_mean
+from .emit.odds_tables import compute_odds
+from .emit.python_pkg import emit_package
+from .emit.reference import emit_reference
+from .ir import Ruleset
+from .load import MAX_FILE_BYTES, Document, load_bytes
+from .lower import LoadedSource, lower_ruleset
+from .sources import SourceFolder, discover, display_path
+from .scenario_schema import scenario_schema
+from .stamp import FolderDigest
+from .table_schema import table_schema
+from .validate import validate_static
 
 Progress = Callable[[str, int, int], None]
 

@@ -35,7 +35,7 @@ def cache_dir() -> Path | None:
 
 @lru_cache(maxsize=1)
 def _salt() -> bytes:
-    from compiler.stamp import compiler_digest
+    from .stamp import compiler_digest
 
     return compiler_digest().encode()
 

@@ -17,20 +17,20 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from compiler import __version__
-from compiler.diagnostics import Diagnostic, format_json, format_text
-from compiler.stamp import STAMP, input_digest, is_fresh, stamp_bytes
-from compiler.write import diff_tree, write_tree
+from . import __version__
+from .diagnostics import Diagnostic, format_json, format_text
+from .stamp import STAMP, input_digest, is_fresh, stamp_bytes
+from .write import diff_tree, write_tree
 
 if TYPE_CHECKING:
-    from compiler.build import Build
+    from .build import Build
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 def ir_json(value: Any) -> Any:
     """The IR as plain JSON: dataclasses as objects, spans as 'file:line:col'."""
-    from compiler.diagnostics import Span
+    from .diagnostics import Span
 
     if isinstance(value, Span):
         return str(value)
@@ -107,7 +107,7 @@ class _Progress:
 def _compile(paths: list[Path]) -> Build:
     # Imported here: the compiler's passes pull in YAML, jsonschema and Jinja, which an
     # unchanged rebuild (a stamp check) never needs.
-    from compiler.build import compile_rules
+    from .build import compile_rules
 
     progress = _Progress()
     try:
@@ -196,8 +196,8 @@ def import_group() -> None:
 @guarded
 def import_srd_command(source: Path, into: Path, fmt: str) -> int:
     """Import the weapons of the 5e SRD equipment JSON into a d20 weapons table file."""
-    from compiler.importers.srd import import_srd
-    from compiler.sources import display_path
+    from .importers.srd import import_srd
+    from .sources import display_path
 
     text, diags = import_srd(source, display_path(source))
     report(diags, fmt)
@@ -212,4 +212,4 @@ def import_srd_command(source: Path, into: Path, fmt: str) -> int:
     return EXIT_OK
 
 
-from compiler import cli_play as _cli_play  # noqa: E402,F401  (registers `resolve` and `odds`)
+from . import cli_play as _cli_play  # noqa: E402,F401  (registers `resolve` and `odds`)

@@ -17,19 +17,19 @@ from typing import Any
 
 import click
 
-from compiler.cli import EXIT_INVALID, EXIT_OK, guarded, main, report
-from compiler.diagnostics import Diagnostic
-from compiler.runtime.core import fmt as show_value
-from compiler.sources import display_path
+from .cli import EXIT_INVALID, EXIT_OK, guarded, main, report
+from .diagnostics import Diagnostic
+from .runtime.core import fmt as show_value
+from .sources import display_path
 
 
 def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str) -> tuple[Any, dict[str, Any], Any] | None:
     # The compiler's passes are imported here, so that `rulec build` with nothing to do stays cheap.
-    from compiler.build import compile_rules
-    from compiler.load import load_file
-    from compiler.package_loader import import_package
-    from compiler.scenario_schema import scenario_schema
-    from compiler.validate import diagnostics_for, validator_for
+    from .build import compile_rules
+    from .load import load_file
+    from .package_loader import import_package
+    from .scenario_schema import scenario_schema
+    from .validate import diagnostics_for, validator_for
 
     doc, diags = load_file(scenario, display_path(scenario))
     if doc is None:

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from compiler.diagnostics import Span
+from .diagnostics import Span
 
 if TYPE_CHECKING:
-    from compiler.formula.check import TypedFormula
+    from .formula.check import TypedFormula
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from yaml.reader import Reader
 from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
-from compiler.diagnostics import Diagnostic, Span
+from .diagnostics import Diagnostic, Span
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_ALIAS_NODES = 10_000

@@ -14,8 +14,8 @@ import keyword
 from dataclasses import dataclass
 from typing import Any
 
-from compiler.diagnostics import Diagnostic, did_you_mean
-from compiler.ir import (
+from .diagnostics import Diagnostic, did_you_mean
+from .ir import (
     Dice,
     OddsPreset,
     Procedure,
@@ -30,15 +30,15 @@ from compiler.ir import (
     Stat,
     StatGroup,
 )
-from compiler.load import Document
-from compiler.lower_entries import lower_tables
-from compiler.lower_procedures import lower_procedures
-from compiler.lowering_context import Reporter
-from compiler.runtime.dice import parse_dice
-from compiler.scopes import TableDecls
-from compiler.sources import SourceFolder
-from compiler.table_schema import table_schema
-from compiler.validate import TableFiles
+from .load import Document
+from .lower_entries import lower_tables
+from .lower_procedures import lower_procedures
+from .lowering_context import Reporter
+from .runtime.dice import parse_dice
+from .scopes import TableDecls
+from .sources import SourceFolder
+from .table_schema import table_schema
+from .validate import TableFiles
 
 RESERVED_STATS = {"to_dict", "replace", "given"}
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from compiler.diagnostics import did_you_mean
-from compiler.formula.check import BOOL, INT
-from compiler.ir import DiceExpr, Entry, EntryFormula, FieldValue, Ruling, Stat, Table
-from compiler.load import Document
-from compiler.lowering_context import Reporter, compile_formula
-from compiler.runtime.dice import parse_dice
-from compiler.scopes import TableDecls, entry_formula_scope, formula_function
+from .diagnostics import did_you_mean
+from .formula.check import BOOL, INT
+from .ir import DiceExpr, Entry, EntryFormula, FieldValue, Ruling, Stat, Table
+from .load import Document
+from .lowering_context import Reporter, compile_formula
+from .runtime.dice import parse_dice
+from .scopes import TableDecls, entry_formula_scope, formula_function
 
 _Raw = tuple[dict[str, Any], Document, tuple[Any, ...], str]
 

@@ -12,13 +12,13 @@ import builtins
 import keyword
 from typing import Any
 
-from compiler.diagnostics import did_you_mean
-from compiler.formula.check import BOOL, DICE, INT, LIST, Binding, Scope
-from compiler.ir import Dice, ErrorType, Formula, Output, Param, Procedure, Ruling, Stat, Step, Table
-from compiler.load import Document
-from compiler.lowering_context import Reporter, compile_formula, compile_template
-from compiler.scopes import TableDecls, add_entity, add_rulings, add_stats
-from compiler.steps import step_kind_of, target_binding
+from .diagnostics import did_you_mean
+from .formula.check import BOOL, DICE, INT, LIST, Binding, Scope
+from .ir import Dice, ErrorType, Formula, Output, Param, Procedure, Ruling, Stat, Step, Table
+from .load import Document
+from .lowering_context import Reporter, compile_formula, compile_template
+from .scopes import TableDecls, add_entity, add_rulings, add_stats
+from .steps import step_kind_of, target_binding
 
 RESERVED_PARAMS = {"dice", "trace"} | set(dir(builtins))
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from compiler.diagnostics import Diagnostic, Span
-from compiler.formula.check import Scope, check
-from compiler.formula.render import to_chinese, to_python
-from compiler.formula.syntax import FormulaError
-from compiler.ir import Formula, Template
-from compiler.load import Document, JsonPath
+from .diagnostics import Diagnostic, Span
+from .formula.check import Scope, check
+from .formula.render import to_chinese, to_python
+from .formula.syntax import FormulaError
+from .ir import Formula, Template
+from .load import Document, JsonPath
 
 LOCAL_PREFIX = "v_"  # procedure locals compile to v_<id> (see steps.target_binding)
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
@@ -73,7 +73,7 @@ def compile_template(text: str, scope: Scope, doc: Document, path: JsonPath,
             name = m.group(1).strip()
             binding = scope.lookup(tuple(name.split("."))) if name else None
             if binding is None:
-                from compiler.diagnostics import did_you_mean
+                from .diagnostics import did_you_mean
 
                 rep.error(value_span(doc, path, m.start() + 1), "template", f"unknown name '{name}'",
                           did_you_mean(name, scope.suggestions()))

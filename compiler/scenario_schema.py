@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from compiler.ir import Procedure, Ruleset
+from .ir import Procedure, Ruleset
 
 BASE = "https://rulec.dev/schema/generated/"
 

@@ -15,8 +15,8 @@ compile to the same ASCII Python expression:
 
 from __future__ import annotations
 
-from compiler.formula.check import BOOL, DICE, INT, LIST, STR, Binding, Scope
-from compiler.ir import FieldDecl, Ruling, Stat
+from .formula.check import BOOL, DICE, INT, LIST, STR, Binding, Scope
+from .ir import FieldDecl, Ruling, Stat
 
 FIELD_TYPES = {"int": INT, "bool": BOOL, "text": STR, "enum": STR, "enum_list": LIST, "dice": DICE}
 MAX_REF_DEPTH = 2

@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.diagnostics import Diagnostic, Span
+from .diagnostics import Diagnostic, Span
 
 MANIFESTS = ("ruleset.yaml", "pack.yaml")
 YAML_SUFFIXES = (".yaml", ".yml")

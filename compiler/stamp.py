@@ -15,7 +15,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from compiler.sources import SourceFolder, discover
+from .sources import SourceFolder, discover
 
 STAMP = ".rulec-stamp.json"
 _COMPILER = Path(__file__).resolve().parent
@@ -28,7 +28,9 @@ def compiler_digest() -> str:
         if path.is_file() and path.suffix in (".py", ".j2") and "__pycache__" not in path.parts:
             h.update(path.relative_to(_COMPILER).as_posix().encode() + b"\n")
             h.update(path.read_bytes())
-    schema = _COMPILER.parent / "schema"
+    from .validate import schema_dir
+
+    schema = schema_dir()
     for path in sorted(schema.glob("*.json")):
         h.update(path.name.encode() + b"\n" + path.read_bytes())
     return h.hexdigest()

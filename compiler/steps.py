@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from compiler.formula.check import BOOL, DICE, INT, Binding
-from compiler.ir import Formula, Step
+from .formula.check import BOOL, DICE, INT, Binding
+from .ir import Formula, Step
 
 
 @dataclass(frozen=True)

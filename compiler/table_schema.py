@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from compiler.ir import FieldDecl
+from .ir import FieldDecl
 
 ID_PATTERN = "^[a-z][a-z0-9_]{0,47}$"
 RULE_ID_PATTERN = "^[A-Z][A-Z0-9]*-[0-9]{2,3}$"

@@ -24,20 +24,23 @@ import jsonschema
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from compiler import cache
-from compiler.diagnostics import Diagnostic, did_you_mean
-from compiler.load import Document
+from . import cache
+from .diagnostics import Diagnostic, did_you_mean
+from .load import Document
 
 SCHEMA_BASE = "https://rulec.dev/schema/"
 STATIC_KINDS = ("ruleset", "stats", "rulings", "rule_index", "procedures", "table", "pack")
 
 
 def schema_dir() -> Path:
-    """Where the static schemas live (RULEC_SCHEMA_DIR overrides; default: the repo's schema/)."""
+    """Where the static schemas live: RULEC_SCHEMA_DIR, else the repository's schema/ (a checkout or
+    an editable install), else the copy installed inside the package (rulec/_schema)."""
     env = os.environ.get("RULEC_SCHEMA_DIR")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "schema"
+    here = Path(__file__).resolve().parent
+    checkout = here.parent / "schema"
+    return checkout if (checkout / "common.schema.json").is_file() else here / "_schema"
 
 
 @lru_cache(maxsize=1)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import compile_rules
-from compiler.write import write_tree
+from rulec.build import compile_rules
+from rulec.write import write_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules"

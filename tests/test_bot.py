@@ -13,7 +13,7 @@ BOT = ROOT / "examples" / "bot" / "bot.py"
 def ask(*lines: str) -> str:
     """Run the bot as a separate program on stdin, without rulec's compiler on the path."""
     code = ("import sys, runpy; sys.argv = ['bot']; runpy.run_path(%r, run_name='__main__');"
-            "import sys as s; assert not any(m == 'compiler' or m.startswith('compiler.') for m in s.modules), "
+            "import sys as s; assert not any(m == 'rulec' or m.startswith('rulec.') for m in s.modules), "
             "'the bot imported the compiler'" % str(BOT))
     result = subprocess.run([sys.executable, "-I", "-c", code], input="\n".join(lines) + "\n", text=True,
                             capture_output=True, cwd=ROOT / "examples")

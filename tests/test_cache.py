@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cache
-from compiler.build import compile_rules
-from compiler.emit import env
+from rulec import cache
+from rulec.build import compile_rules
+from rulec.emit import env
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "cases" / "valid_tiny" / "rules" / "tiny"

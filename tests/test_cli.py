@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler import write as write_module
-from compiler.cli import main
+from rulec import write as write_module
+from rulec.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "compiler", *args], cwd=cwd, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "rulec", *args], cwd=cwd, capture_output=True,
                           text=True, env={**os.environ, **(env or {})})
 
 
@@ -80,7 +80,7 @@ def test_output_is_identical_across_hash_seeds(rules_copy: Path, tmp_path: Path)
 
 
 def test_build_killed_midway_leaves_previous_output(rules_copy: Path, tmp_path: Path, monkeypatch):
-    from compiler.build import compile_rules
+    from rulec.build import compile_rules
 
     out = tmp_path / "out"
     first = compile_rules([rules_copy])

@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler.runtime.dice import (DiceValue, PoolSpec, SeededDice, d20_natural, d20_natural_random,
+from rulec.runtime.dice import (DiceValue, PoolSpec, SeededDice, d20_natural, d20_natural_random,
                                    damage_roller, damage_roller_random, pool_successes, pool_successes_random,
                                    roll_d20, roll_damage, roll_pool)
 

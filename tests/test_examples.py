@@ -15,7 +15,7 @@ SCENARIOS = sorted((ROOT / "examples").glob("*/*.yaml"))
 
 
 def rulec(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "compiler", *args], cwd=ROOT, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "rulec", *args], cwd=ROOT, capture_output=True, text=True)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.stem}")

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from compiler.formula import syntax as S
-from compiler.formula.check import BOOL, INT, Binding, Scope, check
-from compiler.formula.render import to_chinese, to_python
-from compiler.formula.syntax import FormulaError
-from compiler.runtime import core
+from rulec.formula import syntax as S
+from rulec.formula.check import BOOL, INT, Binding, Scope, check
+from rulec.formula.render import to_chinese, to_python
+from rulec.formula.syntax import FormulaError
+from rulec.runtime import core
 
 SCOPE = Scope({
     ("a",): Binding(INT, "a", "甲"), ("甲",): Binding(INT, "a", "甲"),

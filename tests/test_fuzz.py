@@ -10,9 +10,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler.build import compile_rules
-from compiler.load import load_bytes, load_text
-from compiler.validate import validate_static
+from rulec.build import compile_rules
+from rulec.load import load_bytes, load_text
+from rulec.validate import validate_static
 
 ROOT = Path(__file__).resolve().parent.parent
 

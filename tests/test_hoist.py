@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.diagnostics import Span
-from compiler.formula.check import BOOL, INT, Binding, Scope, check
-from compiler.formula.hoist import Hoister
-from compiler.formula.render import to_python
-from compiler.ir import Formula
+from rulec.diagnostics import Span
+from rulec.formula.check import BOOL, INT, Binding, Scope, check
+from rulec.formula.hoist import Hoister
+from rulec.formula.render import to_python
+from rulec.ir import Formula
 
 # `v_roll` is a local set by a roll; `opt`, `switch` and the attribute chain are fixed per prepare().
 SCOPE = Scope({

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.load import load_bytes, load_file, load_text
+from rulec.load import load_bytes, load_file, load_text
 
 
 def codes(text: str) -> list[str]:

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from compiler.runtime.dice import FixedDice, PoolSpec, SeededDice, parse_dice, roll_damage, roll_pool
-from compiler.runtime.odds import d20_distribution, dice_sum_distribution, pool_distribution
+from rulec.runtime.dice import FixedDice, PoolSpec, SeededDice, parse_dice, roll_damage, roll_pool
+from rulec.runtime.odds import d20_distribution, dice_sum_distribution, pool_distribution
 
 icepool = pytest.importorskip("icepool")
 

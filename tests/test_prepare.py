@@ -31,7 +31,7 @@ def test_prepare_matches_fast_and_traced(ruleset, proc, make, request):
 
 
 def _tabulate(roll, budget=None):  # type: ignore[no-untyped-def]
-    from compiler.runtime.dice import face_table, face_tree
+    from rulec.runtime.dice import face_table, face_tree
 
     table = face_table(20) if budget is None else face_table(20, budget)
     assert table[1:] == [False] * 20  # nothing is tabulated before a face is rolled

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import compile_rules
+from rulec.build import compile_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = Path(__file__).resolve().parent / "cases" / "valid_tiny" / "rules" / "tiny"

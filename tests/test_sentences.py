@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler.lowering_context import _sentence_python
+from rulec.lowering_context import _sentence_python
 
 NAMES = {"v_total": 17, "who": "王马", "_rt_fmt": lambda v: f"<{v}>", "flag": True}
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler.emit.specialise import fold_value, specialise
+from rulec.emit.specialise import fold_value, specialise
 
 
 def _fold(code: str, known: dict[str, object], truthy: tuple[str, ...] = ()) -> tuple[str, str]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from compiler.emit.env import environment
-from compiler.steps import REGISTRY
+from rulec.emit.env import environment
+from rulec.steps import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import compile_rules
-from compiler.diagnostics import format_json
+from rulec.build import compile_rules
+from rulec.diagnostics import format_json
 
 ROOT = Path(__file__).resolve().parent.parent
 

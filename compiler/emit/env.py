@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import re
+from functools import lru_cache
+from pathlib import Path
 
 import jinja2
 import jinja2.bccache
 
-from compiler.emit.specialise import specialise
+from ..emit.specialise import specialise
 
 _ATOM = re.compile(r"[\w.]+|'[^'\\]*'")
 
@@ -33,7 +33,7 @@ class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """Compiled templates kept in the rulec cache folder (keyed by template source by Jinja):
     compiling the templates is a good part of a small rebuild."""
-    from compiler.cache import cache_dir
+    from ..cache import cache_dir
 
     folder = cache_dir()
     if folder is None:
@@ -48,7 +48,7 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 @lru_cache(maxsize=2)
 def _environment(autoescape: bool) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("compiler.emit", "templates"),
+        loader=jinja2.FileSystemLoader(str(Path(__file__).resolve().parent / "templates")),
         bytecode_cache=_bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

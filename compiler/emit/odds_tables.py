@@ -17,10 +17,10 @@ import re
 from types import ModuleType
 from typing import Any
 
-from compiler.emit.svg import line_chart
-from compiler import cache
-from compiler.ir import Entry, OddsPreset, Ruleset
-from compiler.package_loader import import_package
+from ..emit.svg import line_chart
+from .. import cache
+from ..ir import Entry, OddsPreset, Ruleset
+from ..package_loader import import_package
 
 
 def _fmt(value: float | None, percent: bool = False) -> str:

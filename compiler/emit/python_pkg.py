@@ -13,11 +13,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from compiler import cache
-from compiler.diagnostics import Diagnostic, RulesError
-from compiler.emit.env import render
-from compiler.emit.python_view import package_view
-from compiler.ir import Ruleset
+from .. import cache
+from ..diagnostics import Diagnostic, RulesError
+from ..emit.env import render
+from ..emit.python_view import package_view
+from ..ir import Ruleset
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime"
 RUNTIME_FILES = ("__init__.py", "core.py", "dice.py", "geometry.py", "odds.py")

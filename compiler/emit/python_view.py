@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from compiler.emit.specialise import Value, fold_value
-from compiler.formula.hoist import Hoister
-from compiler.ir import DiceExpr, Entry, EntryFormula, FieldDecl, Procedure, Ruleset, Step, Table
-from compiler.scopes import class_name, ruling_constant
-from compiler.steps import REGISTRY
+from ..emit.specialise import Value, fold_value
+from ..formula.hoist import Hoister
+from ..ir import DiceExpr, Entry, EntryFormula, FieldDecl, Procedure, Ruleset, Step, Table
+from ..scopes import class_name, ruling_constant
+from ..steps import REGISTRY
 
 PY_TYPES = {"int": "int", "bool": "bool", "text": "str", "enum": "str", "enum_list": "Tuple[str, ...]",
             "dice": "Optional[DiceValue]", "formula": "Callable[..., Any]"}

@@ -13,10 +13,10 @@ from typing import Any
 
 from markupsafe import Markup
 
-from compiler import cache
-from compiler.emit.env import environment, html_environment, render, render_html
-from compiler.emit.reference_view import entry_view, ruleset_view
-from compiler.ir import Ruleset
+from .. import cache
+from ..emit.env import environment, html_environment, render, render_html
+from ..emit.reference_view import entry_view, ruleset_view
+from ..ir import Ruleset
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~{}])")
 

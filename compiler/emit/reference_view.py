@@ -11,9 +11,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from compiler.diagnostics import Span
-from compiler.ir import DiceExpr, Entry, EntryFormula, FieldDecl, Procedure, Ruleset, Table
-from compiler.steps import REGISTRY
+from ..diagnostics import Span
+from ..ir import DiceExpr, Entry, EntryFormula, FieldDecl, Procedure, Ruleset, Table
+from ..steps import REGISTRY
 
 KIND_NAMES = {key: kind.name for key, kind in REGISTRY.items()}
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from compiler.diagnostics import did_you_mean
-from compiler.formula.syntax import (
+from ..diagnostics import did_you_mean
+from ..formula.syntax import (
     Binary,
     Bool,
     BoolOp,

@@ -17,10 +17,10 @@ the value and the (absent) side effects the same.
 
 from __future__ import annotations
 
-from compiler.formula.check import BOOL, INT, TypedFormula
-from compiler.formula.render import _P_AND, _P_ATOM, _P_OR, _Python
-from compiler.formula.syntax import Binary, Bool, BoolOp, Call, Compare, Cond, Expr, Name, Num, Str, Unary
-from compiler.ir import Formula
+from ..formula.check import BOOL, INT, TypedFormula
+from ..formula.render import _P_AND, _P_ATOM, _P_OR, _Python
+from ..formula.syntax import Binary, Bool, BoolOp, Call, Compare, Cond, Expr, Name, Num, Str, Unary
+from ..ir import Formula
 
 LOCAL_PREFIX = "v_"
 _TOTAL_CALLS = ("min", "max", "abs", "has")

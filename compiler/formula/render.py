@@ -10,8 +10,8 @@ The Chinese form reads like the rulebook: `floor((武技 + 专业) / 2)` becomes
 
 from __future__ import annotations
 
-from compiler.formula.check import FRAC, FUNCTIONS, INT, TypedFormula
-from compiler.formula.syntax import (
+from ..formula.check import FRAC, FUNCTIONS, INT, TypedFormula
+from ..formula.syntax import (
     Binary,
     Bool,
     BoolOp,

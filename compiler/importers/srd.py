@@ -16,8 +16,8 @@ from typing import Any
 
 import yaml
 
-from compiler.diagnostics import Diagnostic, Span
-from compiler.runtime.dice import parse_dice
+from ..diagnostics import Diagnostic, Span
+from ..runtime.dice import parse_dice
 
 PROPERTIES = {"ammunition", "finesse", "heavy", "light", "loading", "reach", "special", "thrown",
               "two-handed", "versatile", "monk"}
