@@ -13,7 +13,6 @@ from rulec.write import write_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules"
-SEEDS = ROOT.parent / "shared" / "seeds"
 
 
 @pytest.fixture(scope="session")

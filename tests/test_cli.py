@@ -158,7 +158,7 @@ def test_pack_without_its_ruleset(tmp_path: Path):
 
 def test_srd_import_writes_all_37_weapons(tmp_path: Path):
     target = tmp_path / "weapons.yaml"
-    result = run("import", "5e-srd", str(ROOT.parent / "shared" / "data" / "5e-srd" / "5e-SRD-Equipment.json"),
+    result = run("import", "5e-srd", str(ROOT / "data" / "5e-srd" / "5e-SRD-Equipment.json"),
                  "--into", str(target))
     assert result.returncode == 0, result.stderr
     assert target.read_text(encoding="utf-8") == (ROOT / "rules" / "d20" / "tables" / "weapons.yaml").read_text(encoding="utf-8")

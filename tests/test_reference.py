@@ -43,8 +43,9 @@ def test_text_from_yaml_is_escaped_everywhere(tmp_path: Path):
 
 @pytest.mark.parametrize("ruleset, prefix", [("dp", "DP"), ("d20", "D20"), ("tracks", "TR")])
 def test_every_rule_id_is_indexed_and_described(ruleset: str, prefix: str):
-    inventory = (ROOT.parent / "shared" / "seeds" / "RULES.md").read_text(encoding="utf-8")
-    ids = re.findall(rf"^- ({prefix}-\d+)", inventory, re.M)
+    inventory = (ROOT / "rules" / ruleset / "rules.yaml").read_text(encoding="utf-8")
+    ids = re.findall(rf"\bid: ({prefix}-\d+)", inventory)
+    assert ids
     page = (ROOT / "generated" / "reference" / f"{ruleset}.md").read_text(encoding="utf-8")
     index = page[page.index('<a id="rule-index"></a>'):]
     for rid in ids:

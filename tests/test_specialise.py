@@ -98,6 +98,7 @@ def _run(block: str, env: dict[str, Any]) -> Any:
     return namespace["f"](**env)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(x=_INTS, y=_BOOLS, z=_INTS, cond=_BOOLS,
        a=st.integers(-3, 3), b=st.integers(-3, 3), p=st.booleans(), q=st.booleans(), t=st.sampled_from([1, 2, -1]),
