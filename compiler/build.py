@@ -107,11 +107,9 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
 def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic]) -> tuple[Document | None, str | None]:
     """Load and statically validate one file, through the content cache (clean results only)."""
     name = cache.key("doc", raw)
-    cached = cache.get(name)
+    cached = Document.from_json(shown, cache.get(name))
     if cached is not None:
-        doc, kind = cached
-        doc.file = shown  # the same bytes may sit at another path now
-        return doc, kind
+        return cached  # the same bytes may sit at another path now: the name shown is this one
     doc, load_diags = load_bytes(raw, shown)
     diags.extend(load_diags)
     if doc is None:
@@ -119,7 +117,7 @@ def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic]) -> tuple[Docu
     kind, schema_diags = validate_static(doc)
     diags.extend(schema_diags)
     if kind is not None and not schema_diags:
-        cache.put(name, (doc, kind))
+        cache.put(name, doc.to_json(kind))
     return doc, kind
 
 
@@ -235,7 +233,7 @@ def _json_bytes(value: Any) -> bytes:
     """Indented JSON (the stdlib writes it in pure Python: big id enums cost), memoised by content."""
     name = cache.key("json", repr(value))
     found = cache.get(name)
-    if not isinstance(found, bytes):
-        found = (json.dumps(value, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    if not isinstance(found, str):
+        found = json.dumps(value, ensure_ascii=False, indent=2) + "\n"
         cache.put(name, found)
-    return found
+    return found.encode("utf-8")

@@ -113,6 +113,27 @@ class Document:
     key_spans: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
     quoted: set[JsonPath] = field(default_factory=set)
 
+    def to_json(self, kind: str) -> dict[str, Any]:
+        """Plain JSON data for the cache (compiler/cache.py): the data, every position, the kind."""
+        return {"kind": kind, "data": self.data,
+                "spans": [[list(p), line, col] for p, (line, col) in self.spans.items()],
+                "keys": [[list(p), line, col] for p, (line, col) in self.key_spans.items()],
+                "quoted": [list(p) for p in self.quoted]}
+
+    @classmethod
+    def from_json(cls, file: str, value: Any) -> tuple[Document, str] | None:
+        """The inverse of `to_json`, or None for anything that is not its output."""
+        try:
+            kind = value["kind"]
+            spans = {tuple(p): (line, col) for p, line, col in value["spans"]}
+            keys = {tuple(p): (line, col) for p, line, col in value["keys"]}
+            quoted = {tuple(p) for p in value["quoted"]}
+            if not isinstance(kind, str):
+                return None
+            return cls(file, value["data"], spans, keys, quoted), kind
+        except (KeyError, TypeError, ValueError):
+            return None
+
     def span(self, path: JsonPath = (), *, key: bool = False) -> Span:
         """The span of the value at `path` (or of its key), else of its nearest ancestor."""
         path = tuple(path)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import pickle
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -218,7 +217,8 @@ class TableFiles:
 
     def __init__(self, ruleset_id: str) -> None:
         self.name = cache.key("valid-entries", ruleset_id)
-        self.seen: set[str] = cache.get(self.name) or set()
+        saved = cache.get(self.name)
+        self.seen: set[str] = {d for d in saved if isinstance(d, str)} if isinstance(saved, list) else set()
         self.clean: set[str] = set()
         self._validators: dict[str, tuple[Draft202012Validator, Draft202012Validator, bytes]] = {}
 
@@ -233,7 +233,7 @@ class TableFiles:
             return diagnostics_for(doc, whole)
         out = diagnostics_for(doc, whole, {**doc.data, "entries": []})  # everything but the entries
         for i, item in enumerate(entries):
-            digest = hashlib.sha256(schema_key + pickle.dumps(item, protocol=4)).hexdigest()
+            digest = hashlib.sha256(schema_key + json.dumps(item, sort_keys=True).encode()).hexdigest()
             if digest in self.seen:
                 self.clean.add(digest)
                 continue
@@ -245,5 +245,5 @@ class TableFiles:
 
     def save(self) -> None:
         if self.clean != self.seen:
-            cache.put(self.name, self.clean)
+            cache.put(self.name, sorted(self.clean))
 

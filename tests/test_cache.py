@@ -3,6 +3,7 @@ without the cache writes, and every diagnostic is found again after an edit."""
 
 from __future__ import annotations
 
+import random
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from rulec import cache
 from rulec.build import compile_rules
 from rulec.emit import env
+from rulec.load import Document
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "cases" / "valid_tiny" / "rules" / "tiny"
@@ -61,3 +63,78 @@ def test_diagnostics_are_found_again_whatever_the_cache_holds(tmp_path: Path, fr
         assert not build.ok and diag.span.file.endswith("weapons.yaml") and diag.span.line == 5
     weapons.write_text(good, encoding="utf-8")
     assert compile_rules([rules]).ok
+
+
+def _corrupt(entries: list[Path], rng: random.Random) -> str:
+    """Damage one cache entry the way disks, crashes and other programs do."""
+    victim = rng.choice(entries)
+    raw = victim.read_bytes()
+    how = rng.choice(["truncate", "flip", "swap", "foreign", "folder", "empty", "same-length-text"])
+    if how == "truncate":
+        victim.write_bytes(raw[: rng.randrange(len(raw))])
+    elif how == "flip":
+        data = bytearray(raw)
+        for _ in range(rng.randint(1, 4)):
+            i = rng.randrange(len(data))
+            data[i] ^= 1 << rng.randrange(8)
+        victim.write_bytes(bytes(data))
+    elif how == "swap":
+        other = rng.choice(entries)
+        a, b = victim.read_bytes(), other.read_bytes()
+        victim.write_bytes(b)
+        other.write_bytes(a)
+    elif how == "foreign":
+        victim.write_bytes(b"0" * 64 + b"\n" + b'{"kind": "table", "data": {}, "spans": [], "keys": [], "quoted": []}')
+    elif how == "folder":
+        victim.unlink()
+        victim.mkdir()
+        (victim / "x").write_text("not an entry")
+    elif how == "empty":
+        victim.write_bytes(b"")
+    else:  # the attack of the issue: a different name of the same length, a valid payload
+        victim.write_bytes(raw.replace("长剑".encode(), "短剑".encode()))
+    return f"{how} {victim.name[:12]}"
+
+
+def _corruption_rounds(tmp_path: Path, fresh_cache: Path, monkeypatch: pytest.MonkeyPatch, rounds: int) -> None:
+    rules = tmp_path / "dp"
+    shutil.copytree(ROOT / "rules" / "dp", rules)
+    _use_cache(monkeypatch, "off")
+    reference = compile_rules([rules]).files
+    _use_cache(monkeypatch, str(fresh_cache))
+    assert compile_rules([rules]).files == reference
+    rng = random.Random(1201)
+    for i in range(rounds):
+        entries = sorted(p for p in fresh_cache.rglob("*") if p.is_file() and not p.name.startswith(".tmp"))
+        done = [_corrupt(entries, rng) for _ in range(rng.randint(1, 3))]
+        build = compile_rules([rules])
+        assert build.ok, (i, done, [d.format() for d in build.diagnostics])
+        assert build.files == reference, (i, done)
+        for folder in [p for p in fresh_cache.rglob("*") if p.is_dir() and len(p.name) == 64]:
+            shutil.rmtree(folder)  # a folder in an entry's place stays a miss until removed
+
+
+def test_a_corrupted_cache_never_changes_a_build(tmp_path: Path, fresh_cache: Path, monkeypatch: pytest.MonkeyPatch):
+    _corruption_rounds(tmp_path, fresh_cache, monkeypatch, 25)
+
+
+@pytest.mark.slow
+def test_a_corrupted_cache_never_changes_a_build_200_times(tmp_path: Path, fresh_cache: Path,
+                                                           monkeypatch: pytest.MonkeyPatch):
+    _corruption_rounds(tmp_path, fresh_cache, monkeypatch, 200)
+
+
+def test_cache_entries_are_json_and_sealed(fresh_cache: Path):
+    name = cache.key("test", "value")
+    cache.put(name, {"a": [1, "二", None]})
+    path = fresh_cache / name[:2] / name
+    seal, _, payload = path.read_bytes().partition(b"\n")
+    assert payload == '{"a":[1,"二",null]}'.encode() and len(seal) == 64
+    assert cache.get(name) == {"a": [1, "二", None]}
+    other = cache.key("test", "other")
+    (fresh_cache / other[:2]).mkdir(exist_ok=True)
+    (fresh_cache / other[:2] / other).write_bytes(path.read_bytes())  # an entry under another name
+    assert cache.get(other) is None
+    with pytest.raises(TypeError):
+        cache.put(name, {1, 2})  # only plain data is cached
+    assert Document.from_json("f.yaml", {"kind": 3}) is None

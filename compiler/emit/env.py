@@ -7,7 +7,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import jinja2
-import jinja2.bccache
 
 from ..emit.specialise import specialise
 
@@ -20,36 +19,10 @@ def group(python: str) -> str:
     return python if _ATOM.fullmatch(python) else f"({python})"
 
 
-class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
-    """A read-only or full cache folder only costs speed, never the build."""
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            super().dump_bytecode(bucket)
-        except OSError:
-            pass
-
-
-def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    """Compiled templates kept in the rulec cache folder (keyed by template source by Jinja):
-    compiling the templates is a good part of a small rebuild."""
-    from ..cache import cache_dir
-
-    folder = cache_dir()
-    if folder is None:
-        return None
-    try:
-        (folder / "jinja").mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return _QuietBytecodeCache(str(folder / "jinja"))
-
-
 @lru_cache(maxsize=2)
 def _environment(autoescape: bool) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(Path(__file__).resolve().parent / "templates")),
-        bytecode_cache=_bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

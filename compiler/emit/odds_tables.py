@@ -43,7 +43,9 @@ class _Evaluator:
         self.header = header
         self._digests: dict[str, str] = {}
         self.name = cache.key("odds", rs.id)
-        self.saved: dict[str, tuple[list[float | None], list[float | None]]] = cache.get(self.name) or {}
+        saved = cache.get(self.name)
+        self.saved: dict[str, tuple[list[float | None], list[float | None]]] = {
+            k: v for k, v in saved.items() if _odds_row(v)} if isinstance(saved, dict) else {}
         self.used: dict[str, tuple[list[float | None], list[float | None]]] = {}
         self._module: ModuleType | None = None
         self._tmp: Any = None
@@ -109,6 +111,12 @@ class _Evaluator:
             cache.put(self.name, self.used)
         if self._tmp is not None:
             self._tmp.cleanup()
+
+
+def _odds_row(value: Any) -> bool:
+    """A cached odds row: two lists of numbers or nulls."""
+    return (isinstance(value, list) and len(value) == 2 and all(isinstance(v, list) for v in value)
+            and all(x is None or type(x) in (int, float) for v in value for x in v))
 
 
 def _preset(rs: Ruleset, evaluator: _Evaluator, index: int, preset: OddsPreset) -> dict[str, Any]:

@@ -102,7 +102,7 @@ def emit_package(rs: Ruleset, header: str) -> dict[str, str]:
             # with the content hash of every input) is left out of the key, so that editing one
             # rule file does not make every module look new.
             checked = cache.key("compiles", text.replace(header, "", 1))
-            if cache.get(checked):
+            if cache.get(checked) is True:
                 continue
             try:
                 compile(text, f"generated/{rs.id}/{name}", "exec", dont_inherit=True)

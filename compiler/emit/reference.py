@@ -32,13 +32,17 @@ def md_escape(text: object) -> str:
 class _RowCache:
     """Rendered table rows by the content of their view: a big table re-renders only changed rows.
 
-    One pickle per ruleset in the rulec cache folder (see compiler/cache.py); it keeps only the
+    One cache entry per ruleset in the rulec cache folder (see compiler/cache.py); it keeps only the
     rows used by the latest build, so it never grows past the table.
     """
 
     def __init__(self, name: str) -> None:
         self.name = cache.key("rows", name)
-        self.data: dict[str, tuple[str, str, str]] = cache.get(self.name) or {}
+        saved = cache.get(self.name)
+        self.data: dict[str, tuple[str, str, str]] = {
+            k: (v[0], v[1], v[2]) for k, v in saved.items()
+            if isinstance(v, list) and len(v) == 3 and all(isinstance(x, str) for x in v)
+        } if isinstance(saved, dict) else {}
         self.used: dict[str, tuple[str, str, str]] = {}
 
     def rows(self, entry: dict[str, Any], names: dict[str, dict[str, str]]) -> tuple[str, str, str]:
