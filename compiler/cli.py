@@ -20,7 +20,7 @@ import click
 from . import __version__
 from .diagnostics import Diagnostic, format_json, format_text
 from .stamp import STAMP, input_digest, is_fresh, stamp_bytes
-from .write import diff_tree, write_tree
+from .write import WriteError, check_target, diff_tree, write_tree
 
 if TYPE_CHECKING:
     from .build import Build
@@ -153,6 +153,12 @@ def validate(paths: tuple[Path, ...], fmt: str, dump_ir: bool) -> int:
 def build(rules: tuple[Path, ...], out: Path, check: bool, fmt: str) -> int:
     """Compile rules into Python packages and reference pages."""
     paths = list(rules) or [Path("rules")]
+    if not check:
+        try:
+            check_target(out, paths)
+        except WriteError as exc:
+            click.echo(f"rulec: {exc}; nothing was written", err=True)
+            return EXIT_INVALID
     inputs = input_digest(paths)
     if not check and is_fresh(out, inputs):
         click.echo(f"{out} unchanged (inputs and outputs match its build stamp)", err=True)
@@ -162,8 +168,7 @@ def build(rules: tuple[Path, ...], out: Path, check: bool, fmt: str) -> int:
     if not result.ok:
         click.echo("build failed; nothing was written", err=True)
         return EXIT_INVALID
-    if inputs is not None:
-        result.files[STAMP] = stamp_bytes(inputs, result.files)
+    result.files[STAMP] = stamp_bytes(inputs or "", result.files)
     if check:
         diff = diff_tree(out, result.files)
         if diff:
@@ -174,7 +179,13 @@ def build(rules: tuple[Path, ...], out: Path, check: bool, fmt: str) -> int:
             return EXIT_INVALID
         click.echo(f"{out} is up to date ({len(result.files)} files)", err=True)
         return EXIT_OK
-    diff = write_tree(out, result.files)
+    try:
+        diff = write_tree(out, result.files, sources=paths)
+    except WriteError as exc:
+        click.echo(f"rulec: {exc}", err=True)
+        return EXIT_INVALID
+    for note in diff.notes:
+        click.echo(f"rulec: {note}", err=True)
     if diff:
         click.echo(f"wrote {out}: {len(diff.changed)} changed, {len(diff.added)} new, "
                    f"{len(diff.removed)} removed", err=True)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .sources import SourceFolder, discover
 
-STAMP = ".rulec-stamp.json"
+from .write import STAMP
 _COMPILER = Path(__file__).resolve().parent
 
 

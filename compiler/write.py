@@ -1,26 +1,43 @@
-"""Pass 5, write: {relative path: bytes} -> an output folder, atomically and only when needed.
+"""Pass 6, write: {relative path: bytes} -> an output folder rulec owns, atomically and only when needed.
 
-* deterministic: the caller gives sorted, timestamp-free content; files are
-  written with "\\n" line ends and UTF-8;
-* a no-op when nothing changed: if every file already holds the same bytes and
-  no file is extra, nothing is touched;
-* atomic: otherwise the whole new tree is staged in a sibling folder (unchanged
-  files are hard-linked, so they keep their inode and time stamp) and swapped in
-  with two renames. A build that fails or is killed before the swap leaves the
-  previous folder exactly as it was; a leftover backup from a kill between the
-  two renames is restored by the next run.
+* owned: rulec writes only into a folder that does not exist, is empty, or carries its own build
+  stamp (`.rulec-stamp.json`). It refuses, touching nothing, an output that is a file, the current
+  folder or one of its parents, the home or root folder, a version-control root, or a folder
+  that holds or lies inside one of the rule folders being built (`check_target`);
+* deterministic: the caller gives sorted, timestamp-free content, written as UTF-8 bytes;
+* a no-op when nothing changed: if every file already holds the same bytes and no file is
+  extra, nothing is touched;
+* atomic: otherwise the new tree is staged in a sibling folder (unchanged files hard-linked) and
+  exchanged with the old one in a single `renameat2(RENAME_EXCHANGE)` where the system has it
+  (two renames elsewhere, and the next run restores a folder a kill left between them, saying so).
+  A build that fails, hits a full disk or is killed leaves the previous output as it was;
+* serialised: builds into folders of one parent take a lock on that parent, and each removes
+  the staging folders that killed builds left behind;
+* the folder and files get the permissions of the user's umask.
 
-The output folder belongs to the build: files in it that the build did not
-produce are removed by the swap.
+Every file-system error is a `WriteError` naming the path; the CLI reports it with exit 1.
 """
 
 from __future__ import annotations
 
+import ctypes
+import errno
+import json
 import os
 import shutil
-import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+
+STAMP = ".rulec-stamp.json"
+VCS_MARKERS = (".git", ".hg", ".svn", ".bzr", "_darcs", ".fslckout")
+LOCK_TIMEOUT = 300.0
+
+
+class WriteError(Exception):
+    """The output folder cannot or must not be written; the message names the path."""
 
 
 @dataclass
@@ -28,6 +45,7 @@ class TreeDiff:
     changed: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the writer did besides (restored, cleaned up)
 
     def __bool__(self) -> bool:
         return bool(self.changed or self.added or self.removed)
@@ -37,26 +55,61 @@ class TreeDiff:
                 + [f"extra:   {p}" for p in self.removed])
 
 
+def _inside(child: Path, parent: Path) -> bool:
+    return child == parent or parent in child.parents
+
+
+def is_owned(out: Path) -> bool:
+    """True when `out` carries a build stamp written by rulec."""
+    try:
+        stamp = json.loads((out / STAMP).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(stamp, dict) and {"inputs", "outputs"} <= set(stamp)
+
+
+def check_target(out: Path, sources: Sequence[Path] = ()) -> None:
+    """Raise WriteError when `out` is not a folder rulec may write (see the module docstring)."""
+    shown = str(out)
+    try:
+        target = out.resolve()
+        cwd = Path.cwd().resolve()
+    except (OSError, RuntimeError) as exc:
+        raise WriteError(f"{shown}: cannot resolve the output folder ({exc})") from exc
+    if target.exists() and not target.is_dir():
+        raise WriteError(f"{shown} is a file, not a folder; choose a folder for the output")
+    if _inside(cwd, target):
+        raise WriteError(f"{shown} is the current folder or one of its parents; the build would replace it "
+                         "(use a folder of its own, such as generated/)")
+    if target.parent == target:
+        raise WriteError(f"{shown} is the root folder")
+    try:
+        if _inside(Path.home().resolve(), target):
+            raise WriteError(f"{shown} is your home folder or one of its parents")
+    except RuntimeError:
+        pass
+    for marker in VCS_MARKERS:
+        if (target / marker).exists():
+            raise WriteError(f"{shown} is a version-control root ({marker}); the build would replace it")
+    for source in sources:
+        try:
+            src = source.resolve()
+        except (OSError, RuntimeError):
+            continue
+        if _inside(target, src) or _inside(src, target):
+            relation = "is" if src == target else "lies inside" if _inside(target, src) else "holds"
+            raise WriteError(f"{shown} {relation} the rules folder {source}; the output needs a folder of its own")
+    if target.is_dir() and not is_owned(target) and any(target.iterdir()):
+        raise WriteError(f"{shown} is not empty and was not written by rulec (no {STAMP}); "
+                         "choose a new or empty folder")
+
+
 def _existing(out: Path) -> dict[str, Path]:
     """The files of the output tree; Python's bytecode caches are not the build's and are ignored."""
     if not out.is_dir():
         return {}
     return {p.relative_to(out).as_posix(): p for p in out.rglob("*")
             if p.is_file() and "__pycache__" not in p.parts}
-
-
-def _backup_of(out: Path) -> Path:
-    return out.with_name(f".{out.name}.previous")
-
-
-def recover(out: Path) -> None:
-    """Restore the output folder if a previous run was killed between its two renames."""
-    backup = _backup_of(out)
-    if backup.is_dir():
-        if out.exists():
-            shutil.rmtree(backup, ignore_errors=True)
-        else:
-            os.replace(backup, out)
 
 
 def diff_tree(out: Path, files: dict[str, bytes]) -> TreeDiff:
@@ -72,33 +125,121 @@ def diff_tree(out: Path, files: dict[str, bytes]) -> TreeDiff:
     return diff
 
 
-def write_tree(out: Path, files: dict[str, bytes]) -> TreeDiff:
-    """Make `out` hold exactly `files`; returns what changed (empty: nothing was touched)."""
-    recover(out)
-    diff = diff_tree(out, files)
-    if not diff:
-        return diff
-    out.parent.mkdir(parents=True, exist_ok=True)
-    existing = _existing(out)
-    unchanged = set(files) - set(diff.changed) - set(diff.added)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.staging-", dir=out.parent))
-    try:
-        for rel in sorted(files):
-            target = staging / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if rel in unchanged:
-                try:
-                    os.link(existing[rel], target)
-                    continue
-                except OSError:
-                    pass
-            target.write_bytes(files[rel])
-        backup = _backup_of(out)
+def _backup_of(out: Path) -> Path:
+    return out.with_name(f".{out.name}.previous")
+
+
+def _staging_prefix(out: Path) -> str:
+    return f".{out.name}.staging-"
+
+
+def _tidy(out: Path, notes: list[str]) -> None:
+    """Under the lock: restore an output a kill left between two renames, remove stale staging."""
+    backup = _backup_of(out)
+    if backup.is_dir():
         if out.exists():
-            os.replace(out, backup)
-        os.replace(staging, out)
-        shutil.rmtree(backup, ignore_errors=True)
+            shutil.rmtree(backup, ignore_errors=True)
+        else:
+            os.replace(backup, out)
+            notes.append(f"restored {out} from {backup.name}, left by an interrupted build")
+    for stale in out.parent.glob(_staging_prefix(out) + "*"):
+        shutil.rmtree(stale, ignore_errors=True)
+        notes.append(f"removed {stale.name}, left by an interrupted build")
+
+
+@contextmanager
+def _locked(parent: Path, shown: str) -> Iterator[None]:
+    """An exclusive lock on the output's parent folder (flock; none where the system has no flock)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: builds are not serialised there
+        yield
+        return
+    fd = os.open(parent, os.O_RDONLY)
+    try:
+        deadline = time.monotonic() + LOCK_TIMEOUT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise WriteError(f"{shown}: another rulec build has been writing here for "
+                                     f"{LOCK_TIMEOUT:.0f} s; try again when it is done") from None
+                time.sleep(0.05)
+        yield
     finally:
-        if staging.exists():
+        os.close(fd)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two folders in one atomic step (Linux renameat2); False where that is not available."""
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if fn(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EPERM):
+        return False  # the file system cannot exchange: two renames instead
+    raise OSError(code, os.strerror(code), str(b))
+
+
+def _stage(staging: Path, files: dict[str, bytes], unchanged: set[str], existing: dict[str, Path]) -> None:
+    os.mkdir(staging)  # mkdir, unlike mkdtemp, gives the umask's permissions
+    made: set[Path] = {staging}
+    for rel in sorted(files):
+        target = staging / rel
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
+        if rel in unchanged:
+            try:
+                os.link(existing[rel], target)
+                continue
+            except OSError:
+                pass
+        with open(target, "wb") as fh:
+            fh.write(files[rel])
+
+
+def write_tree(out: Path, files: dict[str, bytes], *, sources: Sequence[Path] = ()) -> TreeDiff:
+    """Make `out` hold exactly `files`; returns what changed (empty: nothing was touched)."""
+    check_target(out, sources)
+    shown = str(out)
+    staging: Path | None = None
+    path_in_error = out
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with _locked(out.parent, shown):
+            notes: list[str] = []
+            _tidy(out, notes)
+            diff = diff_tree(out, files)
+            diff.notes = notes
+            if not diff:
+                return diff
+            existing = _existing(out)
+            staging = out.with_name(f"{_staging_prefix(out)}{os.getpid()}-{time.monotonic_ns()}")
+            path_in_error = staging
+            _stage(staging, files, set(files) - set(diff.changed) - set(diff.added), existing)
+            if out.exists():
+                if _exchange(staging, out):
+                    shutil.rmtree(staging, ignore_errors=True)  # it now holds the previous output
+                else:
+                    os.replace(out, _backup_of(out))
+                    os.replace(staging, out)
+                    shutil.rmtree(_backup_of(out), ignore_errors=True)
+            else:
+                os.replace(staging, out)
+            staging = None
+            return diff
+    except OSError as exc:
+        where = exc.filename or path_in_error
+        detail = f" ({where})" if str(where) != shown else ""
+        raise WriteError(f"cannot write {shown}: {exc.strerror or exc}{detail}; "
+                         "the previous output was left as it was") from exc
+    finally:
+        if staging is not None and staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
-    return diff

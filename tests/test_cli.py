@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulec import write as write_module
 from rulec.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,40 +76,6 @@ def test_output_is_identical_across_hash_seeds(rules_copy: Path, tmp_path: Path)
     run("build", "--rules", str(rules_copy), "--out", str(a), env={"PYTHONHASHSEED": "1"})
     run("build", "--rules", str(rules_copy), "--out", str(b), env={"PYTHONHASHSEED": "987"})
     assert tree(a) == tree(b) and tree(a)
-
-
-def test_build_killed_midway_leaves_previous_output(rules_copy: Path, tmp_path: Path, monkeypatch):
-    from rulec.build import compile_rules
-
-    out = tmp_path / "out"
-    first = compile_rules([rules_copy])
-    write_module.write_tree(out, first.files)
-    before = tree(out)
-    changed = dict(first.files)
-    changed["dp/model.py"] = b"# new\n"
-    calls = {"n": 0}
-    real = Path.write_bytes
-
-    def dying_write(self: Path, data: bytes) -> int:
-        calls["n"] += 1
-        if calls["n"] >= 1:
-            raise KeyboardInterrupt("killed")
-        return real(self, data)
-
-    monkeypatch.setattr(Path, "write_bytes", dying_write)
-    with pytest.raises(KeyboardInterrupt):
-        write_module.write_tree(out, changed)
-    monkeypatch.undo()
-    assert tree(out) == before
-    assert not list(tmp_path.glob(".out.staging-*"))
-
-
-def test_interrupted_swap_is_recovered(tmp_path: Path):
-    out = tmp_path / "out"
-    write_module.write_tree(out, {"a.txt": b"1"})
-    os.replace(out, tmp_path / ".out.previous")  # as if killed between the two renames
-    write_module.write_tree(out, {"a.txt": b"1"})
-    assert tree(out) == {"a.txt": b"1"}
 
 
 def test_no_color_and_json(rules_copy: Path):
