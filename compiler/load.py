@@ -15,6 +15,7 @@ parser otherwise; both give the same nodes and marks.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,39 @@ _NULL = "tag:yaml.org,2002:null"
 _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
 _CORE_TAGS = {_STR, _INT, _FLOAT, _BOOL, _NULL, _SEQ, _MAP}
+
+# Characters no rule text may hold: control characters other than tab and line breaks, the
+# invisible format characters (bidirectional overrides and isolates, zero-width spaces and
+# joiners, soft hyphens, tags) and the Unicode line and paragraph separators. They would hide
+# text on a page, reorder what a reader sees, or break a string in generated code.
+_FORBIDDEN = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891"
+    "\u08e2\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0001\U000e0020-\U000e007f]")
+
+
+def forbidden_character(text: str) -> tuple[int, str] | None:
+    """The index and a description of the first character rule text may not hold, or None."""
+    m = _FORBIDDEN.search(text)
+    if m is None:
+        return None
+    ch = m.group(0)
+    name = unicodedata.name(ch, "") or {"\x00": "NUL"}.get(ch, "a control character")
+    return m.start(), f"U+{ord(ch):04X} {name}".rstrip()
+
+
+def _text_problems(file: str, text: str) -> list[Diagnostic]:
+    out = []
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        found = forbidden_character(line.rstrip("\r"))
+        if found is not None:
+            col, what = found
+            out.append(Diagnostic(Span(file, lineno, col + 1), "bad-character",
+                                  f"{what} is not allowed in rule files (it hides or reorders text)",
+                                  "delete it; retype the text around it if you pasted it"))
+    return out
+
 
 # YAML 1.1 booleans that PyYAML would silently turn into True/False.
 _YAML11_BOOLS = {
@@ -198,10 +232,21 @@ class _Converter:
         assert isinstance(node, MappingNode)
         return self.mapping(node, path, depth, via_alias)
 
+    def text(self, node: ScalarNode, path: JsonPath, value: str) -> str:
+        """A text scalar, NFC-normalised; an escape that makes a forbidden character is reported."""
+        found = forbidden_character(value)
+        if found is not None:
+            self.error(node, path, "bad-character",
+                       f"{found[1]} is not allowed in rule files (written here as an escape)")
+        return value if unicodedata.is_normalized("NFC", value) else unicodedata.normalize("NFC", value)
+
     def scalar(self, node: ScalarNode, path: JsonPath) -> Any:
         value = node.value
         if node.style in ("'", '"'):
             self.doc.quoted.add(path)
+            value = self.text(node, path, value)
+        elif node.tag == _STR:
+            value = unicodedata.normalize("NFC", value) if not value.isascii() else value
         if node.tag == _STR:
             if not node.style and value in _YAML11_BOOLS:
                 self.error(node, path, "truthy",
@@ -231,7 +276,9 @@ class _Converter:
             if not isinstance(key_node, ScalarNode) or key_node.tag not in (_STR, _INT):
                 self.error(key_node, path, "bad-key", "mapping keys must be plain text")
                 continue
-            key = key_node.value
+            key = self.text(key_node, path, key_node.value) if key_node.style else key_node.value
+            if not key.isascii():
+                key = unicodedata.normalize("NFC", key)
             if key == "<<":
                 self.error(key_node, path, "merge-key", "YAML merge keys ('<<') are not supported")
                 continue
@@ -270,7 +317,7 @@ def _decode(file: str, raw: bytes) -> tuple[str | None, list[Diagnostic]]:
 
 def load_text(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]:
     """Compose one YAML document from text; never raises for bad input."""
-    diags = list(_tab_diagnostics(file, text))
+    diags = list(_tab_diagnostics(file, text)) + _text_problems(file, text)
     if diags:
         return None, diags
     loader = None

@@ -19,8 +19,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import re
+
 import jsonschema
 from jsonschema import Draft202012Validator
+from jsonschema.validators import extend
 from referencing import Registry, Resource
 
 from . import cache
@@ -42,6 +45,38 @@ def schema_dir() -> Path:
     return checkout if (checkout / "common.schema.json").is_file() else here / "_schema"
 
 
+def ecma_regex(pattern: str) -> re.Pattern[str]:
+    """A JSON Schema `pattern` with the meaning it has in editors (ECMA-262): `$` is the end of
+    the text. Python's `$` also matches before a final newline, which let `id: "blade\\n"` pass."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if ch == "[":
+            in_class = True
+        elif ch == "]":
+            in_class = False
+        out.append("\\Z" if ch == "$" and not in_class else ch)
+        i += 1
+    return re.compile("".join(out))
+
+
+@lru_cache(maxsize=256)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return ecma_regex(pattern)
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
+    if validator.is_type(instance, "string") and not _compiled(pattern).search(instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+Validator = extend(Draft202012Validator, {"pattern": _pattern})
+
+
 @lru_cache(maxsize=1)
 def _registry_and_schemas() -> tuple[Registry, dict[str, dict[str, Any]]]:
     schemas: dict[str, dict[str, Any]] = {}
@@ -58,14 +93,14 @@ def static_schema(kind: str) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=32)
-def _static_validator(kind: str) -> Draft202012Validator:
+def _static_validator(kind: str) -> Any:
     registry, schemas = _registry_and_schemas()
-    return Draft202012Validator(schemas[kind], registry=registry)
+    return Validator(schemas[kind], registry=registry)
 
 
-def validator_for(schema: dict[str, Any]) -> Draft202012Validator:
+def validator_for(schema: dict[str, Any]) -> Any:
     registry, _ = _registry_and_schemas()
-    return Draft202012Validator(schema, registry=registry)
+    return Validator(schema, registry=registry)
 
 
 def _type_word(value: Any) -> str:
@@ -101,7 +136,7 @@ def _schema_properties(schema: dict[str, Any]) -> list[str]:
     return props
 
 
-def diagnostics_for(doc: Document, validator: Draft202012Validator,
+def diagnostics_for(doc: Document, validator: Any,
                     instance: Any = None, base: tuple[str | int, ...] = ()) -> list[Diagnostic]:
     """Validate `instance` (default: the whole document) and map each error to a diagnostic."""
     data = doc.data if instance is None else instance
@@ -220,7 +255,7 @@ class TableFiles:
         saved = cache.get(self.name)
         self.seen: set[str] = {d for d in saved if isinstance(d, str)} if isinstance(saved, list) else set()
         self.clean: set[str] = set()
-        self._validators: dict[str, tuple[Draft202012Validator, Draft202012Validator, bytes]] = {}
+        self._validators: dict[str, tuple[Any, Any, bytes]] = {}
 
     def check(self, doc: Document, schema: dict[str, Any]) -> list[Diagnostic]:
         tid = schema["properties"]["table"]["const"]

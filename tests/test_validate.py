@@ -104,3 +104,23 @@ def test_stray_yaml_file_is_reported(tmp_path: Path):
     (tmp_path / "lonely.yaml").write_text("kind: stats\n")
     out = messages(compile_rules([tmp_path]))
     assert any("lonely.yaml" in m and "stray-file" in m for m in out) or any("no-ruleset" in m for m in out)
+
+
+def test_an_id_with_a_trailing_newline_is_refused(dp_copy: Path):
+    """Patterns mean what they mean in editors (ECMA-262): `$` is the end of the text."""
+    weapons = dp_copy / "tables" / "weapons.yaml"
+    replace(weapons, "id: long_sword,", 'id: "long_sword\\n",')
+    out = messages(compile_rules([dp_copy]))
+    assert any("weapons.yaml:10:" in m and "error[bad-format]" in m for m in out), out
+
+
+@pytest.mark.parametrize("text, code", [
+    ("name: 长\u200b剑", "U+200B ZERO WIDTH SPACE"),
+    ("name: \"长\\u202e剑\"", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+    ("name: \"长\\x07剑\"", "U+0007"),
+])
+def test_invisible_and_control_characters_are_diagnostics(dp_copy: Path, text: str, code: str):
+    weapons = dp_copy / "tables" / "weapons.yaml"
+    replace(weapons, "name: 长剑", text)
+    out = messages(compile_rules([dp_copy]))
+    assert any("weapons.yaml:10:" in m and "error[bad-character]" in m and code in m for m in out), out
