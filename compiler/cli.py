@@ -23,7 +23,7 @@ from .stamp import STAMP, input_digest, is_fresh, stamp_bytes
 from .write import WriteError, check_target, diff_tree, write_tree
 
 if TYPE_CHECKING:
-    from .build import Build
+    from .facade import Build
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -107,7 +107,7 @@ class _Progress:
 def _compile(paths: list[Path]) -> Build:
     # Imported here: the compiler's passes pull in YAML, jsonschema and Jinja, which an
     # unchanged rebuild (a stamp check) never needs.
-    from .build import compile_rules
+    from .facade import compile_rules
 
     progress = _Progress()
     try:
@@ -208,7 +208,7 @@ def import_group() -> None:
 def import_srd_command(source: Path, into: Path, fmt: str) -> int:
     """Import the weapons of the 5e SRD equipment JSON into a d20 weapons table file."""
     from .importers.srd import import_srd
-    from .sources import display_path
+    from .load import display_path
 
     text, diags = import_srd(source, display_path(source))
     report(diags, fmt)

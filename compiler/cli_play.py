@@ -20,16 +20,16 @@ import click
 from .cli import EXIT_INVALID, EXIT_OK, guarded, main, report
 from .diagnostics import Diagnostic
 from .runtime.core import fmt as show_value
-from .sources import display_path
+from .load import display_path
 
 
 def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str) -> tuple[Any, dict[str, Any], Any] | None:
     # The compiler's passes are imported here, so that `rulec build` with nothing to do stays cheap.
-    from .build import compile_rules
+    from .facade import compile_rules
     from .load import load_file
     from .package_loader import import_package
-    from .scenario_schema import scenario_schema
-    from .validate import diagnostics_for, validator_for
+    from .validate.scenario_schema import scenario_schema
+    from .validate.schema import diagnostics_for, validator_for
 
     doc, diags = load_file(scenario, display_path(scenario))
     if doc is None:

@@ -10,18 +10,20 @@ from types import ModuleType
 
 
 def import_package(ruleset_id: str, files: dict[str, str]) -> tuple[ModuleType, tempfile.TemporaryDirectory[str]]:
-    """Write the package to a temporary folder and import it; keep the folder object alive while used."""
+    """Write the distribution to a temporary folder and import its package; keep the folder object
+    alive while the module is used."""
     tmp = tempfile.TemporaryDirectory(prefix="rulec-pkg-")
     folder = Path(tmp.name)
     for rel, text in files.items():
-        target = folder / ruleset_id / rel
+        target = folder / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
+    package = f"rulec_{ruleset_id}"
     alias = f"_rulec_pkg_{ruleset_id}"
     for key in [k for k in sys.modules if k == alias or k.startswith(alias + ".")]:
         del sys.modules[key]
-    spec = importlib.util.spec_from_file_location(alias, folder / ruleset_id / "__init__.py",
-                                                  submodule_search_locations=[str(folder / ruleset_id)])
+    spec = importlib.util.spec_from_file_location(alias, folder / package / "__init__.py",
+                                                  submodule_search_locations=[str(folder / package)])
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[alias] = module

@@ -15,7 +15,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from .sources import SourceFolder, discover
+from .load.sources import SourceFolder, discover
 
 from .write import STAMP
 _COMPILER = Path(__file__).resolve().parent
@@ -28,7 +28,7 @@ def compiler_digest() -> str:
         if path.is_file() and path.suffix in (".py", ".j2") and "__pycache__" not in path.parts:
             h.update(path.relative_to(_COMPILER).as_posix().encode() + b"\n")
             h.update(path.read_bytes())
-    from .validate import schema_dir
+    from .validate.schema import schema_dir
 
     schema = schema_dir()
     for path in sorted(schema.glob("*.json")):

@@ -1,52 +1,87 @@
-"""The Jinja2 environments shared by every emitter: strict, logic-free templates."""
+"""The Jinja2 environments of the emitters: strict, logic-free templates, one quoting rule per language.
+
+Every `{{ value }}` of a template goes through its language's quoting, the way autoescaping
+protects HTML, so no template can let rule text through raw:
+
+* Python templates accept only `Code` (emit/python/code.py): a plain string fails the build;
+* Markdown templates escape every value (`md_escape`) unless it is `Markdown`, text the emitter
+  built from already-escaped parts;
+* HTML templates autoescape (markupsafe), unless a value is `Markup`.
+"""
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
-from ..emit.specialise import specialise
+from .python.code import require_code
 
-_ATOM = re.compile(r"[\w.]+|'[^'\\]*'")
-
-
-def group(python: str) -> str:
-    """A Python expression safe to embed as an operand of `x if c else y`: names, numbers and
-    attribute chains stay as they are, anything else gets parentheses."""
-    return python if _ATOM.fullmatch(python) else f"({python})"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
-@lru_cache(maxsize=2)
-def _environment(autoescape: bool) -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(Path(__file__).resolve().parent / "templates")),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=autoescape,
-    )
-    env.filters["pyrepr"] = repr
-    env.filters["group"] = group
-    env.filters["specialise"] = lambda code, common: specialise(code, common["known"], common["truthy"])
+class Markdown(str):
+    """Markdown text the emitter built from escaped parts (a table row, a code span, a link)."""
+
+    __slots__ = ()
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~{}])")
+
+
+def md_escape(text: object) -> Markdown:
+    """Text as literal Markdown: specials escaped, line breaks kept inside table cells."""
+    if isinstance(text, Markdown):
+        return text
+    s = str(text).replace("&", "&amp;")
+    s = _MD_SPECIAL.sub(lambda m: "&lt;" if m.group(1) == "<" else "&gt;" if m.group(1) == ">"
+                        else "\\" + m.group(1), s)
+    return Markdown(s.replace("\r\n", "\n").replace("\n", "<br>"))
+
+
+def md_code(text: object) -> Markdown:
+    """A code span holding `text` (ids, file names): backticks and line breaks cannot end it."""
+    s = str(text).replace("`", "'").replace("\n", " ").replace("|", "\\|")
+    return Markdown(f"`{s}`")
+
+
+def _finalize_markdown(value: Any) -> Any:
+    if value is None or isinstance(value, (Markdown, jinja2.Undefined)):
+        return value
+    return md_escape(value)
+
+
+def _base(**options: Any) -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
+                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, **options)
+
+
+@lru_cache(maxsize=1)
+def python_environment() -> jinja2.Environment:
+    return _base(finalize=require_code)
+
+
+@lru_cache(maxsize=1)
+def markdown_environment() -> jinja2.Environment:
+    env = _base(finalize=_finalize_markdown)
+    env.filters["code"] = md_code
     return env
 
 
-def environment() -> jinja2.Environment:
-    """Python and Markdown output: no autoescaping (Python text goes through repr, Markdown through md_escape)."""
-    return _environment(False)
-
-
+@lru_cache(maxsize=1)
 def html_environment() -> jinja2.Environment:
-    """HTML pages: autoescaping on, so text from YAML can never become markup."""
-    return _environment(True)
+    return _base(autoescape=True)
 
 
-def render(template_name: str, **context: object) -> str:
-    return environment().get_template(template_name).render(**context)
+def render_python(template_name: str, **context: object) -> str:
+    return python_environment().get_template(template_name).render(**context)
+
+
+def render_markdown(template_name: str, **context: object) -> str:
+    return markdown_environment().get_template(template_name).render(**context)
 
 
 def render_html(template_name: str, **context: object) -> str:

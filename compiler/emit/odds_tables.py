@@ -17,10 +17,10 @@ import re
 from types import ModuleType
 from typing import Any
 
-from ..emit.svg import line_chart
 from .. import cache
 from ..ir import Entry, OddsPreset, Ruleset
 from ..package_loader import import_package
+from .svg import line_chart
 
 
 def _fmt(value: float | None, percent: bool = False) -> str:
@@ -59,7 +59,7 @@ class _Evaluator:
         """All generated code, minus the data rows of `table` itself (its entry goes into the key)
         and minus the headers (their content hash changes with any input file)."""
         if table not in self._digests:
-            own = re.compile(rf"_rows/{re.escape(table)}_\d+\.py")
+            own = re.compile(rf"(?:.*/)?_rows/{re.escape(table)}_\d+\.py")
             code = "".join(text.replace(self.header, "", 1) for rel, text in sorted(self.package.items())
                            if not own.fullmatch(rel))
             self._digests[table] = hashlib.sha256(code.encode()).hexdigest()
@@ -101,9 +101,9 @@ class _Evaluator:
                 hits.append(None)
                 damage.append(None)
                 continue
-            hit = odds.hit_probability if "hit" in odds.fields else None
+            hit = odds.hit_probability if odds.hit is not None else None
             hits.append(None if hit is None or math.isnan(hit) else hit)
-            damage.append(odds.expected_damage if "damage" in odds.fields else None)
+            damage.append(odds.expected_damage if odds.damage is not None else None)
         return hits, damage
 
     def close(self) -> None:

@@ -8,26 +8,16 @@ and fits a phone. Both come from one view model (`reference_view.py`).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from markupsafe import Markup
 
 from .. import cache
-from ..emit.env import environment, html_environment, render, render_html
-from ..emit.reference_view import entry_view, ruleset_view
 from ..ir import Ruleset
+from .env import Markdown, html_environment, markdown_environment, md_escape, render_html, render_markdown
+from .reference_view import entry_view, ruleset_view
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~{}])")
-
-
-def md_escape(text: object) -> str:
-    """Text from YAML as literal Markdown: specials escaped, line breaks kept inside table cells."""
-    s = str(text).replace("&", "&amp;")
-    s = _MD_SPECIAL.sub(lambda m: "&lt;" if m.group(1) == "<" else "&gt;" if m.group(1) == ">"
-                        else "\\" + m.group(1), s)
-    return s.replace("\r\n", "\n").replace("\n", "<br>")
-
+__all__ = ["emit_reference", "md_escape"]
 
 class _RowCache:
     """Rendered table rows by the content of their view: a big table re-renders only changed rows.
@@ -50,7 +40,7 @@ class _RowCache:
         if found is None:
             md, html = _row_macros()
             view = entry_view(entry["entry"], entry["table"], names)
-            found = (str(md.row(view, md_escape)), str(md.note(view, md_escape)), str(html.row(view)))
+            found = (str(md.row(view)), str(md.note(view)), str(html.row(view)))
         self.used[entry["key"]] = found
         return found
 
@@ -60,7 +50,7 @@ class _RowCache:
 
 
 def _row_macros() -> tuple[Any, Any]:
-    return (environment().get_template("reference_rows.md.j2").module,
+    return (markdown_environment().get_template("reference_rows.md.j2").module,
             html_environment().get_template("reference_rows.html.j2").module)
 
 
@@ -71,7 +61,7 @@ def _render_rows(view: dict[str, Any]) -> None:
         for group in table["groups"]:
             for entry in group["entries"]:
                 md_row, md_note, html_row = rows.rows(entry, table["names"])
-                entry["md_row"], entry["md_note"], entry["html_row"] = md_row, md_note, Markup(html_row)
+                entry["md_row"], entry["md_note"], entry["html_row"] = Markdown(md_row), Markdown(md_note), Markup(html_row)
     rows.save()
 
 
@@ -86,11 +76,11 @@ def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
             for group in section["groups"]:
                 files[f"reference/{group['chart_file']}"] = group["svg"].encode()
     for view in views:
-        files[f"reference/{view['id']}.md"] = render("reference.md.j2", rs=view, esc=md_escape).encode()
+        files[f"reference/{view['id']}.md"] = render_markdown("reference.md.j2", rs=view).encode()
         files[f"reference/{view['id']}.html"] = render_html("reference.html.j2", rs=view).encode()
     index = [{"id": v["id"], "name": v["name"], "version": v["version"], "source_file": v["source_file"],
               "procedures": len(v["procedures"]), "tables": [(t["name"], t["count"]) for t in v["tables"]],
               "rules": len(v["rules"])} for v in views]
-    files["reference/index.md"] = render("reference_index.md.j2", rulesets=index, esc=md_escape).encode()
+    files["reference/index.md"] = render_markdown("reference_index.md.j2", rulesets=index).encode()
     files["reference/index.html"] = render_html("reference_index.html.j2", rulesets=index).encode()
     return files

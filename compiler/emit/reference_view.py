@@ -12,10 +12,12 @@ import hashlib
 from typing import Any
 
 from ..diagnostics import Span
-from ..ir import DiceExpr, Entry, EntryFormula, FieldDecl, Procedure, Ruleset, Table
-from ..steps import REGISTRY
+from ..engines import ENGINES
+from ..formula.chinese import Chinese
+from ..ir import DiceExpr, Entry, FieldDecl, FormulaField, Procedure, Ruleset, Table
+from ..steps import kind_for
 
-KIND_NAMES = {key: kind.name for key, kind in REGISTRY.items()}
+ZH = Chinese()
 
 
 def where(span: Span) -> str:
@@ -35,8 +37,8 @@ def _value_text(entry: Entry, f: FieldDecl, names: dict[str, dict[str, str]]) ->
         return "是" if v else "否"
     if isinstance(v, DiceExpr):
         return v.text
-    if isinstance(v, EntryFormula):
-        return v.formula.chinese
+    if isinstance(v, FormulaField):
+        return ZH(v.formula.expr)
     if f.type == "enum":
         return next((x.name for x in f.values if x.id == v), str(v))
     if f.type == "enum_list":
@@ -75,8 +77,8 @@ def _key_value(v: object) -> object:
     """A field value reduced to plain data carrying everything its cell shows (a cheap repr)."""
     if isinstance(v, DiceExpr):
         return ("dice", v.text)
-    if isinstance(v, EntryFormula):
-        return ("formula", v.formula.chinese)
+    if isinstance(v, FormulaField):
+        return ("formula", v.formula.text)
     return v
 
 
@@ -114,10 +116,11 @@ def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset) -> dict[
 def procedure_view(p: Procedure) -> dict[str, Any]:
     steps = []
     for s in p.steps:
+        kind = kind_for(s)
         steps.append({
-            "kind": KIND_NAMES[s.kind],
-            "text": REGISTRY[s.kind].describe(s),
-            "say": s.say.text if s.say else "",
+            "kind": kind.name,
+            "text": kind.describe(s, ZH),
+            "say": getattr(getattr(s, "say", None), "text", ""),
             "rules": list(s.rules),
             "where": where(s.span),
         })
@@ -133,7 +136,7 @@ def procedure_view(p: Procedure) -> dict[str, Any]:
                     "default": "" if x.default is None else ("是" if x.default else "否")
                     if isinstance(x.default, bool) else str(x.default)} for x in p.params],
         "steps": steps,
-        "outputs": [{"id": o.id, "name": o.name, "formula": o.formula.chinese} for o in p.result],
+        "outputs": [{"id": o.id, "name": o.name, "formula": ZH(o.formula.expr)} for o in p.result],
     }
 
 
@@ -156,14 +159,7 @@ def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]]) -> dict[s
         cite(r.rules, f"裁定{r.ruling}·{r.name}" if r.ruling else f"常数·{r.name}", anchor("ruling", r.key))
     for stat in rs.stats:
         cite(stat.rules, f"属性·{stat.name}", anchor("stats"))
-    d = rs.dice
-    if d.engine == "pool":
-        add = f"骰面≥{d.add_at}时加骰一枚（加骰可连锁）" if d.add_at else "不加骰"
-        dice_text = (f"{d.name}：d{d.sides}骰池，骰面≥{d.success_at}为成功，{add}；"
-                     f"掷骰指令形如 {d.bot_prefix}8+5（8个骰子、5个附加成功）。")
-    else:
-        mode = "优势层数叠加：掷|优势−劣势|+1个d20取高或取低" if d.layers == "stack" else "优势与劣势互相抵消，至多多掷一个d20"
-        dice_text = f"{d.name}：d20检定，{mode}。"
+    dice_text = ENGINES[rs.dice.engine].describe(rs.dice)
     groups = {g.id: g.name for g in rs.stat_groups}
     return {
         "id": rs.id,

@@ -1,62 +1,106 @@
-"""Formula checking: an expression tree + a scope -> a typed formula, or a FormulaError.
+"""Formula checking: a parsed formula + a scope -> a typed IR expression (ir/expr.py), or FormulaError.
 
-Types are `int`, `frac` (an exact fraction, produced only by `/`), `bool` and
-`str`. Arithmetic takes numbers, `and`/`or`/`not` take booleans, conditionals
-need a boolean test and branches of one type; a place that wants a whole number
-gets a diagnostic when the formula can give a fraction ("wrap it in floor()").
-Names resolve through a `Scope`, which also supplies the Python expression and
-the Chinese display text for each name.
+Every name resolves through a `Scope` to the IR node it stands for; arithmetic takes whole
+numbers, `and`/`or`/`not` take true/false, conditionals need a true/false test and branches of
+one type. The language has no fractions: a division is written `floor(a / b)` or `ceil(a / b)`
+and is exact integer division. The ruleset's manifest may declare helper functions (grid
+geometry, cube-root rounding, ...) that formulas call like the built-in ones.
+
+Problems are collected rather than raised one by one where the formula can go on: every unknown
+name of a formula is reported in one run (`FormulaErrors`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from ..diagnostics import did_you_mean
-from ..formula.syntax import (
+from ..ir.expr import (
+    BOOL,
+    DICE,
+    INT,
+    LIST,
+    STR,
     Binary,
-    Bool,
     BoolOp,
     Call,
     Compare,
     Cond,
+    Const,
+    Div,
     Expr,
-    FormulaError,
-    Name,
-    Num,
-    Str,
+    Helper,
+    Lookup,
     Unary,
-    parse,
 )
+from . import syntax as s
+from .syntax import FormulaError
 
-INT, FRAC, BOOL, STR, DICE, LIST = "int", "frac", "bool", "str", "dice", "list"
-NUMERIC = (INT, FRAC)
-TYPE_WORDS = {INT: "a whole number", FRAC: "a fraction", BOOL: "true/false", STR: "text",
-              DICE: "a dice expression", LIST: "a list of values"}
+UNKNOWN = "?"  # the type of an unknown name: checking goes on without further errors about it
+TYPE_WORDS = {INT: "a whole number", BOOL: "true/false", STR: "text", DICE: "a dice expression",
+              LIST: "a list of values", "frac": "a fraction", "combatant": "a combatant"}
+
+
+def type_word(t: str) -> str:
+    return TYPE_WORDS.get(t, "an entry" if t.startswith("entry:") else t)
+
+
+class FormulaErrors(Exception):
+    """Several problems found in one formula, each with its column."""
+
+    def __init__(self, errors: list[FormulaError]):
+        super().__init__(errors[0].message)
+        self.errors = errors
 
 
 @dataclass(frozen=True, slots=True)
 class Binding:
-    """What a name means: its type, the Python expression it compiles to, and its display text."""
+    """What a name means: the IR node it stands for (which carries its type and display text)."""
 
-    type: str
-    python: str
+    expr: Expr
+
+    @property
+    def type(self) -> str:
+        return self.expr.type
+
+
+@dataclass(frozen=True)
+class HelperSpec:
+    """A helper function declared by a ruleset's manifest (`helpers:`)."""
+
+    name: str
+    module: str
+    params: tuple[str, ...]  # types
+    result: str
+    chinese: str
+
+
+@dataclass(frozen=True)
+class IndexSpec:
+    """A table declared with `index: <field>`: formulas may write `table[key].field`."""
+
+    table: str
+    field: str
+    key_type: str
     text: str
+    fields: Mapping[str, Binding]  # field name (id or Chinese) -> a binding whose expr reads it from `base`
 
 
 class Scope:
     """Names a formula may use. Keys are name paths, e.g. ('力量',) or ('weapon', 'damage')."""
 
-    def __init__(self, bindings: Mapping[tuple[str, ...], Binding] | None = None):
+    def __init__(self, bindings: Mapping[tuple[str, ...], Binding] | None = None,
+                 helpers: Mapping[str, HelperSpec] | None = None,
+                 indexes: Mapping[str, IndexSpec] | None = None):
         self.bindings: dict[tuple[str, ...], Binding] = dict(bindings or {})
+        self.helpers: dict[str, HelperSpec] = dict(helpers or {})
+        self.indexes: dict[str, IndexSpec] = dict(indexes or {})
 
     def add(self, keys: Iterable[tuple[str, ...]], binding: Binding) -> None:
         for key in keys:
             self.bindings[key] = binding
-
-    def child(self) -> Scope:
-        return Scope(self.bindings)
 
     def lookup(self, parts: tuple[str, ...]) -> Binding | None:
         return self.bindings.get(parts)
@@ -65,175 +109,166 @@ class Scope:
         return [".".join(k) for k in self.bindings]
 
 
-@dataclass(frozen=True)
-class FunctionSpec:
-    name: str
-    min_args: int
-    max_args: int | None
-    result: Callable[[list[str]], str]  # arg types -> result type (raise ValueError on misuse)
-    chinese: str
-
-
-def _numeric_unify(types: list[str]) -> str:
-    if any(t not in NUMERIC for t in types):
-        raise ValueError("needs numbers")
-    return FRAC if FRAC in types else INT
-
-
-def _to_int(types: list[str]) -> str:
-    _numeric_unify(types)
-    return INT
-
-
-def _list_has(types: list[str]) -> str:
-    if types != [LIST, STR]:
-        raise ValueError("takes a list field and a text value, like has(weapon.properties, 'finesse')")
-    return BOOL
-
-
-def _make_dice(types: list[str]) -> str:
-    if types != [INT, INT]:
-        raise ValueError("takes two whole numbers: dice(count, sides)")
-    return DICE
-
-
-def _flank(types: list[str]) -> str:
-    if any(t != INT for t in types):
-        raise ValueError("takes whole numbers")
-    return BOOL
-
-
-def _all_int(types: list[str]) -> str:
-    if any(t != INT for t in types):
-        raise ValueError("needs whole numbers")
-    return INT
-
-
-FUNCTIONS: dict[str, FunctionSpec] = {
-    f.name: f
-    for f in (
-        FunctionSpec("min", 2, None, _numeric_unify, "取低"),
-        FunctionSpec("max", 2, None, _numeric_unify, "取高"),
-        FunctionSpec("floor", 1, 1, _to_int, "向下取整"),
-        FunctionSpec("ceil", 1, 1, _to_int, "向上取整"),
-        FunctionSpec("abs", 1, 1, _numeric_unify, "绝对值"),
-        FunctionSpec("clamp", 3, 3, _numeric_unify, "限制在范围内"),
-        FunctionSpec("round_cbrt", 2, 2, _all_int, "立方根按步长四舍五入"),
-        FunctionSpec("has", 2, 2, _list_has, "包含"),
-        FunctionSpec("dice", 2, 2, _make_dice, "骰子"),
-        FunctionSpec("flanks_square", 9, 9, _flank, "方格夹击"),
-        FunctionSpec("flanks_hex", 10, 10, _flank, "六角格夹击"),
-    )
-}
+BUILTINS = {"min": "取低", "max": "取高", "floor": "向下取整", "ceil": "向上取整", "abs": "绝对值",
+            "clamp": "限制在范围内", "has": "包含", "dice": "骰子"}
 
 
 @dataclass
-class TypedFormula:
-    """A checked formula: its tree, result type, and the type and binding of every node."""
-
-    text: str
-    expr: Expr
-    type: str
-    types: dict[Expr, str] = field(default_factory=dict)
-    bindings: dict[Expr, Binding] = field(default_factory=dict)
-
-    @property
-    def names(self) -> set[tuple[str, ...]]:
-        return {n.parts for n in self.bindings if isinstance(n, Name)}
-
-
 class _Checker:
-    def __init__(self, scope: Scope, typed: TypedFormula):
-        self.scope = scope
-        self.typed = typed
+    scope: Scope
+    errors: list[FormulaError] = field(default_factory=list)
 
-    def check(self, e: Expr) -> str:
-        t = self._check(e)
-        self.typed.types[e] = t
-        return t
+    def fail(self, col: int, message: str, hint: str | None = None) -> NoReturn:
+        raise FormulaError(col, message, hint)
 
-    def _want(self, e: Expr, allowed: tuple[str, ...], what: str) -> str:
-        t = self.check(e)
-        if t not in allowed:
-            raise FormulaError(e.col, f"{what} needs {' or '.join(TYPE_WORDS[a] for a in allowed)}, "
-                                      f"got {TYPE_WORDS[t]}")
-        return t
+    def want(self, e: s.Expr, allowed: tuple[str, ...], what: str) -> Expr:
+        x = self.check(e)
+        if x.type != UNKNOWN and x.type not in allowed:
+            self.fail(e.col, f"{what} needs {' or '.join(type_word(a) for a in allowed)}, got {type_word(x.type)}")
+        return x
 
-    def _check(self, e: Expr) -> str:
-        if isinstance(e, Num):
-            return INT
-        if isinstance(e, Bool):
-            return BOOL
-        if isinstance(e, Str):
-            return STR
-        if isinstance(e, Name):
-            b = self.scope.lookup(e.parts)
-            if b is None:
-                shown = ".".join(e.parts)
-                raise FormulaError(e.col, f"unknown name '{shown}'",
-                                   did_you_mean(shown, self.scope.suggestions()))
-            self.typed.bindings[e] = b
-            return b.type
-        if isinstance(e, Unary):
+    def check(self, e: s.Expr) -> Expr:
+        if isinstance(e, s.Num):
+            return Const(INT, e.value)
+        if isinstance(e, s.Bool):
+            return Const(BOOL, e.value)
+        if isinstance(e, s.Str):
+            return Const(STR, e.value)
+        if isinstance(e, s.Name):
+            return self.name(e)
+        if isinstance(e, s.Index):
+            return self.index(e)
+        if isinstance(e, s.Unary):
             if e.op == "not":
-                return self._want(e.operand, (BOOL,), "'not'")
-            return self._want(e.operand, NUMERIC, f"'{e.op}'")
-        if isinstance(e, Binary):
-            lt = self._want(e.left, NUMERIC, f"'{e.op}'")
-            rt = self._want(e.right, NUMERIC, f"'{e.op}'")
+                return Unary(BOOL, "not", self.want(e.operand, (BOOL,), "'not'"))
+            operand = self.want(e.operand, (INT,), f"'{e.op}'")
+            return operand if e.op == "+" else Unary(INT, "-", operand)
+        if isinstance(e, s.Binary):
             if e.op == "/":
-                if isinstance(e.right, Num) and e.right.value == 0:
-                    raise FormulaError(e.right.col, "division by zero")
-                return FRAC
-            return FRAC if FRAC in (lt, rt) else INT
-        if isinstance(e, Compare):
-            types = [self.check(o) for o in e.operands]
-            for op, (left, right), operand in zip(e.ops, zip(types, types[1:]), e.operands[1:]):
+                self.fail(e.col, "a division is written floor(a / b) or ceil(a / b): formulas have no fractions")
+            return Binary(INT, e.op, self.want(e.left, (INT,), f"'{e.op}'"), self.want(e.right, (INT,), f"'{e.op}'"))
+        if isinstance(e, s.Compare):
+            operands = [self.check(o) for o in e.operands]
+            for op, left, right, node in zip(e.ops, operands, operands[1:], e.operands[1:]):
+                if UNKNOWN in (left.type, right.type):
+                    continue
                 if op in ("==", "!="):
-                    if (left in NUMERIC) != (right in NUMERIC) or (left not in NUMERIC and left != right):
-                        raise FormulaError(operand.col, f"cannot compare {TYPE_WORDS[left]} with {TYPE_WORDS[right]}")
-                elif left not in NUMERIC or right not in NUMERIC:
-                    raise FormulaError(operand.col, f"'{op}' compares numbers")
-            return BOOL
-        if isinstance(e, BoolOp):
-            for v in e.values:
-                self._want(v, (BOOL,), f"'{e.op}'")
-            return BOOL
-        if isinstance(e, Cond):
-            self._want(e.test, (BOOL,), "the condition after 'if'")
-            then_type, else_type = self.check(e.then), self.check(e.orelse)
-            if then_type in NUMERIC and else_type in NUMERIC:
-                return FRAC if FRAC in (then_type, else_type) else INT
-            if then_type != else_type:
-                raise FormulaError(e.orelse.col, f"both branches must have one type: "
-                                                 f"{TYPE_WORDS[then_type]} vs {TYPE_WORDS[else_type]}")
-            return then_type
-        if isinstance(e, Call):
-            spec = FUNCTIONS.get(e.func)
-            if spec is None:
-                raise FormulaError(e.col, f"unknown function '{e.func}'",
-                                   did_you_mean(e.func, FUNCTIONS) or
-                                   f"known functions: {', '.join(sorted(FUNCTIONS))}")
-            n = len(e.args)
-            if n < spec.min_args or (spec.max_args is not None and n > spec.max_args):
-                want = (str(spec.min_args) if spec.max_args == spec.min_args
-                        else f"at least {spec.min_args}")
-                raise FormulaError(e.col, f"{e.func}() takes {want} argument(s), got {n}")
-            types = [self.check(a) for a in e.args]
-            try:
-                return spec.result(types)
-            except ValueError as exc:
-                raise FormulaError(e.col, f"{e.func}() {exc}") from None
-        raise FormulaError(0, "unsupported expression")  # pragma: no cover
+                    if left.type != right.type or left.type not in (INT, BOOL, STR):
+                        self.fail(node.col, f"cannot compare {type_word(left.type)} with {type_word(right.type)}")
+                elif left.type != INT or right.type != INT:
+                    self.fail(node.col, f"'{op}' compares numbers")
+            return Compare(BOOL, e.ops, tuple(operands))
+        if isinstance(e, s.BoolOp):
+            return BoolOp(BOOL, e.op, tuple(self.want(v, (BOOL,), f"'{e.op}'") for v in e.values))
+        if isinstance(e, s.Cond):
+            test = self.want(e.test, (BOOL,), "the condition after 'if'")
+            then, orelse = self.check(e.then), self.check(e.orelse)
+            if UNKNOWN in (then.type, orelse.type):
+                return Cond(orelse.type if then.type == UNKNOWN else then.type, test, then, orelse)
+            if then.type != orelse.type:
+                self.fail(e.orelse.col, f"both branches must have one type: {type_word(then.type)} vs "
+                                        f"{type_word(orelse.type)}")
+            return Cond(then.type, test, then, orelse)
+        if isinstance(e, s.Call):
+            return self.call(e)
+        self.fail(0, "unsupported expression")  # pragma: no cover
+
+    def name(self, e: s.Name) -> Expr:
+        b = self.scope.lookup(e.parts)
+        if b is None:
+            shown = ".".join(e.parts)
+            self.errors.append(FormulaError(e.col, f"unknown name '{shown}'",
+                                            did_you_mean(shown, self.scope.suggestions())))
+            return _Unknown(UNKNOWN)
+        return b.expr
+
+    def index(self, e: s.Index) -> Expr:
+        spec = self.scope.indexes.get(e.table)
+        if spec is None:
+            known = sorted(self.scope.indexes)
+            self.fail(e.col, f"'{e.table}' is not a table with an index",
+                      did_you_mean(e.table, known) or (f"tables with an index: {', '.join(known)}" if known else
+                                                       "declare `index: <field>` on the table in ruleset.yaml"))
+        key = self.want(e.key, (spec.key_type,), f"the index of '{e.table}'")
+        base = Lookup(f"entry:{spec.table}", spec.table, spec.field, key, f"{spec.text}[{{key}}]")
+        if not e.path:
+            self.fail(e.col, f"write which field of the {spec.text} entry you want, like {e.table}[...].id")
+        binding = spec.fields.get(e.path[0])
+        if binding is None or len(e.path) > 1:
+            self.fail(e.col, f"'{'.'.join(e.path)}' is not a field of '{spec.table}'",
+                      did_you_mean(e.path[0], spec.fields))
+        assert binding is not None
+        return _rebase(binding.expr, base)
+
+    def call(self, e: s.Call) -> Expr:
+        helper = self.scope.helpers.get(e.func)
+        if helper is not None:
+            if len(e.args) != len(helper.params):
+                self.fail(e.col, f"{e.func}() takes {len(helper.params)} argument(s), got {len(e.args)}")
+            args = tuple(self.want(a, (t,), f"argument {i + 1} of {e.func}()")
+                         for i, (a, t) in enumerate(zip(e.args, helper.params)))
+            return Helper(helper.result, helper.name, helper.module, args, helper.chinese)
+        if e.func not in BUILTINS:
+            known = sorted([*BUILTINS, *self.scope.helpers])
+            self.fail(e.col, f"unknown function '{e.func}'",
+                      did_you_mean(e.func, known) or f"known functions: {', '.join(known)}")
+        n = len(e.args)
+        arity = {"min": (2, None), "max": (2, None), "floor": (1, 1), "ceil": (1, 1), "abs": (1, 1),
+                 "clamp": (3, 3), "has": (2, 2), "dice": (2, 2)}[e.func]
+        if n < arity[0] or (arity[1] is not None and n > arity[1]):
+            want = str(arity[0]) if arity[0] == arity[1] else f"at least {arity[0]}"
+            self.fail(e.col, f"{e.func}() takes {want} argument(s), got {n}")
+        if e.func in ("floor", "ceil"):
+            (arg,) = e.args
+            if isinstance(arg, s.Binary) and arg.op == "/":
+                left = self.want(arg.left, (INT,), "'/'")
+                right = self.want(arg.right, (INT,), "'/'")
+                if isinstance(right, Const) and right.value == 0:
+                    self.fail(arg.right.col, "division by zero")
+                return Div(INT, e.func, left, right)
+            return self.want(arg, (INT,), f"{e.func}()")  # a whole number is its own floor
+        if e.func == "has":
+            values = [self.check(a) for a in e.args]
+            if UNKNOWN not in [v.type for v in values] and [v.type for v in values] != [LIST, STR]:
+                self.fail(e.col, "has() takes a list field and a text value, like has(weapon.properties, 'finesse')")
+            return Call(BOOL, "has", tuple(values))
+        if e.func == "dice":
+            args = tuple(self.want(a, (INT,), "dice()") for a in e.args)
+            return Call(DICE, "dice", args)
+        args = tuple(self.want(a, (INT,), f"{e.func}()") for a in e.args)
+        return Call(INT, e.func, args)
 
 
-def check(text: str, scope: Scope, *, want: tuple[str, ...] | None = None) -> TypedFormula:
+@dataclass(frozen=True, slots=True)
+class _Unknown(Expr):
+    """Stands in for an unknown name so that checking can go on and report every one."""
+
+
+def _rebase(expr: Expr, base: Expr) -> Expr:
+    """`expr` (an Attr chain over the placeholder of an index binding) read from `base` instead."""
+    from dataclasses import replace
+
+    from ..ir.expr import Attr
+
+    if isinstance(expr, Attr):
+        return replace(expr, base=_rebase(expr.base, base))
+    return base
+
+
+def check(text: str | int | bool, scope: Scope, *, want: tuple[str, ...] | None = None) -> Expr:
     """Parse and type-check `text` in `scope`; `want` lists acceptable result types."""
-    expr = parse(text)
-    typed = TypedFormula(text, expr, INT)
-    typed.type = _Checker(scope, typed).check(expr)
-    if want is not None and typed.type not in want:
-        hint = "wrap it in floor() or ceil()" if typed.type == FRAC and INT in want else None
-        raise FormulaError(expr.col, f"formula gives {TYPE_WORDS[typed.type]}, "
-                                     f"expected {' or '.join(TYPE_WORDS[w] for w in want)}", hint)
-    return typed
+    if isinstance(text, bool):
+        text = "True" if text else "False"
+    text = str(text)
+    tree = s.parse(text)
+    checker = _Checker(scope)
+    try:
+        expr = checker.check(tree)
+    except FormulaError as exc:
+        raise FormulaErrors([*checker.errors, exc]) from None
+    if checker.errors:
+        raise FormulaErrors(checker.errors)
+    if want is not None and expr.type not in want and expr.type != UNKNOWN:
+        raise FormulaErrors([FormulaError(tree.col, f"formula gives {type_word(expr.type)}, "
+                                                    f"expected {' or '.join(type_word(w) for w in want)}")])
+    return expr

@@ -50,6 +50,16 @@ class Name:
 
 
 @dataclass(frozen=True, slots=True)
+class Index:
+    """`table[key].field...`: the entry of an indexed table whose index field equals key."""
+
+    table: str
+    key: Expr
+    path: tuple[str, ...]
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
 class Unary:
     op: str  # "-", "+", "not"
     operand: Expr
@@ -93,7 +103,7 @@ class Call:
     col: int
 
 
-Expr = Num | Bool | Str | Name | Unary | Binary | Compare | BoolOp | Cond | Call
+Expr = Num | Bool | Str | Name | Index | Unary | Binary | Compare | BoolOp | Cond | Call
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 _CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
@@ -106,7 +116,6 @@ _FORBIDDEN = {
     ast.SetComp: "comprehensions are not allowed in formulas",
     ast.DictComp: "comprehensions are not allowed in formulas",
     ast.GeneratorExp: "comprehensions are not allowed in formulas",
-    ast.Subscript: "indexing is not allowed in formulas",
     ast.NamedExpr: "':=' is not allowed in formulas",
     ast.JoinedStr: "f-strings are not allowed in formulas",
     ast.Await: "'await' is not allowed in formulas",
@@ -134,6 +143,21 @@ class _Translator:
             return None if base is None else base + (node.attr,)
         return None
 
+    def _indexed(self, node: ast.expr) -> Index | None:
+        """`table[key]` followed by attribute names, or None for anything else."""
+        path: list[str] = []
+        while isinstance(node, ast.Attribute):
+            path.insert(0, node.attr)
+            node = node.value
+        if not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Name):
+            return None
+        col = self.col(node)
+        self.check_ident((node.value.id, *path), col)
+        key = node.slice
+        if isinstance(key, (ast.Slice, ast.Tuple)):
+            raise FormulaError(col, "an index is one value")
+        return Index(node.value.id, self.tr(key), tuple(path), col)
+
     def check_ident(self, parts: tuple[str, ...], col: int) -> None:
         for part in parts:
             if part.startswith("_"):
@@ -157,6 +181,10 @@ class _Translator:
             if isinstance(node.value, str):
                 return Str(node.value, col)
             raise FormulaError(col, f"constant {node.value!r} is not allowed; use whole numbers")
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and self._indexed(node) is not None:
+            return self._indexed(node)  # type: ignore[return-value]
+        if isinstance(node, ast.Subscript):
+            raise FormulaError(col, "only a table name can be indexed, like sizes[attacker.size].category")
         if isinstance(node, (ast.Name, ast.Attribute)):
             parts = self.name_parts(node)
             if parts is None:
@@ -232,6 +260,6 @@ def _shift(expr: Expr, by: int) -> Expr:
         v = getattr(expr, f.name)
         if isinstance(v, tuple) and v and not isinstance(v[0], str):
             changes[f.name] = tuple(_shift(x, by) for x in v)
-        elif f.name in ("operand", "left", "right", "test", "then", "orelse"):
+        elif f.name in ("operand", "left", "right", "test", "then", "orelse", "key"):
             changes[f.name] = _shift(v, by)
     return dataclasses.replace(expr, **changes)  # type: ignore[arg-type]

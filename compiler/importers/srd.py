@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from ..diagnostics import Diagnostic, Span
-from ..runtime.dice import parse_dice
+from ..runtime.sources import parse_dice
 
 PROPERTIES = {"ammunition", "finesse", "heavy", "light", "loading", "reach", "special", "thrown",
               "two-handed", "versatile", "monk"}

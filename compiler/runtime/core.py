@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import math
-from fractions import Fraction
-from typing import Any, Dict, NamedTuple, Tuple, Union
+from typing import Any, Dict, NamedTuple, Sequence, Tuple
 
-Number = Union[int, Fraction]
 
 
 class RuleError(Exception):
@@ -47,6 +44,13 @@ class OutOfBounds(RuleError):
     code = "out-of-bounds"
 
 
+class LimitExceeded(RuleError):
+    """A quantity that drives work (dice in a pool, advantage layers, repeated rolls) is over the
+    limit the ruleset declares; the compiler proves its own formulas stay within it."""
+
+    code = "limit-exceeded"
+
+
 def floordiv(a: int, b: int) -> int:
     if b == 0:
         raise RuleError("除数为0，无法计算")
@@ -59,42 +63,8 @@ def ceildiv(a: int, b: int) -> int:
     return -(-a // b)
 
 
-def div(a: Number, b: Number) -> Fraction:
-    if b == 0:
-        raise RuleError("除数为0，无法计算")
-    return Fraction(a) / b
-
-
-def floor(x: Number) -> int:
-    return math.floor(x)
-
-
-def ceil(x: Number) -> int:
-    return math.ceil(x)
-
-
-def clamp(x: Number, lo: Number, hi: Number) -> Number:
+def clamp(x: int, lo: int, hi: int) -> int:
     return lo if x < lo else hi if x > hi else x
-
-
-def round_cbrt(volume: int, step: int) -> int:
-    """The multiple of `step` nearest to the cube root of `volume` (halves round up), exactly."""
-    if volume < 0 or step <= 0:
-        raise RuleError("体积必须非负，步长必须为正")
-    k = 0
-    # Largest k with ((k + 1/2) * step)^3 <= volume, i.e. (2k+1)^3 * step^3 <= 8 * volume.
-    hi = 1
-    while (2 * hi + 1) ** 3 * step**3 <= 8 * volume:
-        hi *= 2
-    lo = 0
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if (2 * mid + 1) ** 3 * step**3 <= 8 * volume:
-            lo = mid + 1
-        else:
-            hi = mid
-    k = lo
-    return k * step
 
 
 def check_int(name: str, value: Any, lo: int, hi: int) -> int:
@@ -120,6 +90,47 @@ class TraceStep(NamedTuple):
         return f"TraceStep({self.kind!r}, {self.text!r})"
 
 
+class Result:
+    """What every procedure's result has besides its fields (the generated class adds them, and
+    `rolls` and `trace` last): the outcome tuple, the trace as text, plain JSON."""
+
+    __slots__ = ()
+    procedure = ""
+
+    def outcome(self) -> Tuple[Any, ...]:
+        fields: Tuple[Any, ...] = self  # type: ignore[assignment]
+        return fields[:-2]
+
+    def text(self) -> str:
+        """The trace as sentences, one per line."""
+        return "\n".join([step.text for step in self.trace])  # type: ignore[attr-defined]
+
+    def to_dict(self) -> Dict[str, Any]:
+        fields: Tuple[str, ...] = self._fields  # type: ignore[attr-defined]
+        out: Dict[str, Any] = {"procedure": self.procedure}
+        for name, value in zip(fields[:-2], self.outcome()):
+            out[name] = plain(value)
+        out["rolls"] = [r.to_dict() for r in self.rolls]  # type: ignore[attr-defined]
+        out["trace"] = [s.to_dict() for s in self.trace]  # type: ignore[attr-defined]
+        return out
+
+
+def check_inputs(specs: Tuple[Tuple[Any, ...], ...]) -> None:
+    """Check a procedure's inputs in order and raise the first problem (generated code tests them
+    inline and calls this only when one fails, to say which): ("int", name, value, lo, hi),
+    ("bool", name, value), ("type", name, value, cls), ("entry", name, entry)."""
+    for spec in specs:
+        kind = spec[0]
+        if kind == "int":
+            check_int(spec[1], spec[2], spec[3], spec[4])
+        elif kind == "bool":
+            check_bool(spec[1], spec[2])
+        elif kind == "type":
+            check_type(spec[1], spec[2], spec[3])
+        else:
+            require_specified(spec[2], spec[1])
+
+
 # `record(Cls, (field, ...))` builds a NamedTuple record from all its fields without the
 # Python-level frame of its own constructor: as fast as a plain class, and immutable.
 record = tuple.__new__
@@ -129,8 +140,6 @@ def plain(value: Any) -> Any:
     """A JSON-ready copy of a result value."""
     if hasattr(value, "to_dict"):
         return value.to_dict()
-    if isinstance(value, Fraction):
-        return float(value) if value.denominator != 1 else int(value)
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     if isinstance(value, dict):
@@ -194,8 +203,25 @@ def lookup(table: Dict[str, Any], key: Any, what: str, cls: type) -> Any:
     raise UnknownEntry(f"{what}必须是编号、名称或条目对象，得到{type(key).__name__}")
 
 
+def index(table: Dict[Any, Any], key: Any, what: str) -> Any:
+    """The entry of an indexed table (`sizes[attacker.size]`) whose index field equals `key`."""
+    entry = table.get(key)
+    if entry is None:
+        raise UnknownEntry(f"没有{what}为{key}的条目", key=key)
+    return entry
+
+
 def require_specified(entry: Any, what: str) -> Any:
     if entry.not_specified is not None:
         raise NotSpecifiedBySource(f"{what}“{entry.name}”在原文中没有给出具体规则：{entry.not_specified}",
                                    entry=entry.id)
     return entry
+
+
+def faces_text(faces: Sequence[int], added: Sequence[bool] = ()) -> str:
+    if len(faces) == 1 and not added:
+        return f"[{faces[0]}]"
+    if not any(added):
+        return "[" + ", ".join(map(str, faces)) + "]"
+    marks = list(added) + [False] * (len(faces) - len(added))
+    return "[" + ", ".join([f"{f}+" if a else str(f) for f, a in zip(faces, marks)]) + "]"

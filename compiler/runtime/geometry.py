@@ -1,4 +1,4 @@
-"""Grid geometry for flanking (d20 R33), in exact integer arithmetic.
+"""Grid geometry for flanking (d20 R33) and cube-root rounding (R39), in exact integer arithmetic.
 
 Positions are the top-left square (or the centre hex, axial q, r) of a
 creature's space; sizes are size categories 1 tiny ... 6 gargantuan. A large or
@@ -15,6 +15,8 @@ larger creature qualifies through any one of its cells.
 from __future__ import annotations
 
 from typing import List, Tuple
+
+from .core import RuleError
 
 Cell = Tuple[int, int]
 
@@ -89,3 +91,23 @@ def flanks_hex(aq: int, ar: int, a_size: int, bq: int, br: int, b_size: int,
             if min(d, n - d) - 1 >= needed:
                 return True
     return False
+
+
+def round_cbrt(volume: int, step: int) -> int:
+    """The multiple of `step` nearest to the cube root of `volume` (halves round up), exactly."""
+    if volume < 0 or step <= 0:
+        raise RuleError("体积必须非负，步长必须为正")
+    k = 0
+    # Largest k with ((k + 1/2) * step)^3 <= volume, i.e. (2k+1)^3 * step^3 <= 8 * volume.
+    hi = 1
+    while (2 * hi + 1) ** 3 * step**3 <= 8 * volume:
+        hi *= 2
+    lo = 0
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if (2 * mid + 1) ** 3 * step**3 <= 8 * volume:
+            lo = mid + 1
+        else:
+            hi = mid
+    k = lo
+    return k * step

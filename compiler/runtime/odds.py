@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 TAIL = 1e-16
 
@@ -152,19 +152,21 @@ def dice_sum_distribution(terms: Tuple[Tuple[int, int], ...], crit: bool = False
 class Odds:
     """The exact outcome distribution of one procedure call.
 
-    `outcomes` maps a tuple of the procedure's outcome fields (named in
-    `fields`) to its probability. `hit_probability` and `expected_damage` are
-    read from the fields named `hit` and `damage` when the procedure has them.
-    `dropped` is the tail mass left out by truncated pool explosions.
+    `outcomes` maps a tuple of the procedure's outcome fields (named in `fields`) to its
+    probability. `hit_probability` and `expected_damage` read the fields the procedure declares
+    as its hit and its damage (`hit`, `damage`; None when it declares none). `dropped` is the
+    tail mass left out by truncated pool explosions.
     """
 
-    __slots__ = ("fields", "outcomes", "dropped")
+    __slots__ = ("fields", "outcomes", "dropped", "hit", "damage")
 
-    def __init__(self, fields: Tuple[str, ...], outcomes: Dict[Tuple[Any, ...], float],
-                 dropped: float) -> None:
+    def __init__(self, fields: Tuple[str, ...], outcomes: Dict[Tuple[Any, ...], float], dropped: float,
+                 hit: Optional[str] = None, damage: Optional[str] = None) -> None:
         self.fields = fields
         self.outcomes = outcomes
         self.dropped = dropped
+        self.hit = hit
+        self.damage = damage
 
     def total(self) -> float:
         return sum(self.outcomes.values())
@@ -186,11 +188,11 @@ class Odds:
 
     @property
     def hit_probability(self) -> float:
-        return self.probability(hit=True) if "hit" in self.fields else float("nan")
+        return self.probability(**{self.hit: True}) if self.hit is not None else float("nan")
 
     @property
     def expected_damage(self) -> float:
-        return self.expected("damage") if "damage" in self.fields else float("nan")
+        return self.expected(self.damage) if self.damage is not None else float("nan")
 
     def to_dict(self) -> Dict[str, Any]:
         return {
@@ -199,8 +201,10 @@ class Odds:
                 {"outcome": dict(zip(self.fields, o)), "probability": p}
                 for o, p in sorted(self.outcomes.items(), key=lambda kv: repr(kv[0]))
             ],
-            "hit_probability": None if "hit" not in self.fields else self.hit_probability,
-            "expected_damage": None if "damage" not in self.fields else self.expected_damage,
+            "hit_field": self.hit,
+            "damage_field": self.damage,
+            "hit_probability": None if self.hit is None else self.hit_probability,
+            "expected_damage": None if self.damage is None else self.expected_damage,
             "dropped_tail_mass": self.dropped,
         }
 
@@ -208,12 +212,14 @@ class Odds:
 class OddsBuilder:
     """Accumulates weighted outcomes inside a generated odds function."""
 
-    __slots__ = ("fields", "acc", "dropped")
+    __slots__ = ("fields", "acc", "dropped", "hit", "damage")
 
-    def __init__(self, fields: Tuple[str, ...]) -> None:
+    def __init__(self, fields: Tuple[str, ...], hit: Optional[str] = None, damage: Optional[str] = None) -> None:
         self.fields = fields
         self.acc: Dict[Tuple[Any, ...], float] = {}
         self.dropped = 0.0
+        self.hit = hit
+        self.damage = damage
 
     def add(self, outcome: Tuple[Any, ...], p: float) -> None:
         self.acc[outcome] = self.acc.get(outcome, 0.0) + p
@@ -222,7 +228,7 @@ class OddsBuilder:
         self.dropped += p
 
     def build(self) -> Odds:
-        return Odds(self.fields, self.acc, self.dropped)
+        return Odds(self.fields, self.acc, self.dropped, self.hit, self.damage)
 
 
 def count_distribution(single: PoolOdds, need: int, times: int) -> PoolOdds:

@@ -1,0 +1,308 @@
+"""The model module of a Python package: rulings, error types, the combatant type, the tables.
+
+Tables are data rows (one tuple literal per entry, by a single `repr` of plain data), turned into
+typed NamedTuple entries at import; a table of more than ROW_CHUNK rows keeps them in
+`_rows/<table>_<k>.py` modules so that compiling never holds the syntax tree of 50,000 rows at once.
+A table with an `index` also gets `<TABLE>_BY_<FIELD>`, for formulas like `sizes[attacker.size]`.
+"""
+
+from __future__ import annotations
+
+from ...ir import DiceExpr, Entry, FieldDecl, FormulaField, Ruleset, Table
+from ...validate.scopes import class_name
+from .code import Code, Writer, code, comment, data, docstring, join, literal, name, string
+from .expr import Names, PyExpr, ruling_constant
+from .procedures import getter
+
+ROW_CHUNK = 2000
+PY_TYPES = {"int": "int", "bool": "bool", "text": "str", "enum": "str", "enum_list": "Tuple[str, ...]",
+            "dice": "Optional[DiceValue]", "formula": "Callable[..., Any]"}
+
+
+def table_order(tables: tuple[Table, ...]) -> list[Table]:
+    """Tables in dependency order: a table comes after the tables its ref fields point at."""
+    by_id = {t.id: t for t in tables}
+    done: list[Table] = []
+    seen: set[str] = set()
+
+    def visit(t: Table) -> None:
+        if t.id in seen:
+            return
+        seen.add(t.id)
+        for f in t.fields:
+            if f.type == "ref" and f.table in by_id and f.table != t.id:
+                visit(by_id[f.table])
+        done.append(t)
+
+    for t in tables:
+        visit(t)
+    return done
+
+
+def _field_type(f: FieldDecl) -> Code:
+    if f.type == "ref":
+        return name(class_name(f.table or ""))
+    if f.type in ("text", "enum") and f.default is None and not f.required:
+        return Code("Optional[str]")
+    return Code(PY_TYPES[f.type])
+
+
+def _row_value(value: object) -> object:
+    if isinstance(value, DiceExpr):
+        return (value.text, value.terms, value.flat)
+    if isinstance(value, FormulaField):
+        return value.function
+    return value
+
+
+def row_literal(e: Entry) -> Code:
+    """One data row: `(id, name, description, rules, not_specified, *fields,)`."""
+    return data((e.id, e.name, e.description, e.rules, e.not_specified, *map(_row_value, e.values.values())))
+
+
+def _none(t: Table) -> Code:
+    return name(f"_NO_{class_name(t.id).upper()}")
+
+
+def _build_arg(f: FieldDecl, index: int) -> Code:
+    r = Code(f"_r[{index}]")
+    if f.type == "ref":
+        target = f.table or ""
+        return code("{0}.get({1}, {2}) if {1} is not None else {2}", name(target.upper()), r,
+                    name(f"_NO_{class_name(target).upper()}"))
+    if f.type == "dice":
+        return code("DiceValue(*{0}) if {0} is not None else None", r)
+    if f.type == "formula":
+        return code("_FORMULAS[{}]", r)
+    return r
+
+
+def _placeholder_arg(f: FieldDecl) -> Code:
+    if f.type == "ref":
+        return name(f"_NO_{class_name(f.table or '').upper()}")
+    if f.type == "dice":
+        return Code("None")
+    if f.type == "formula":
+        return Code("_rt_not_given")
+    if f.type == "int":
+        return literal(f.default if f.default is not None else 0)
+    if f.type == "enum_list":
+        return literal(tuple(f.default) if isinstance(f.default, (list, tuple)) else ())
+    if f.type == "enum" and f.default is None and f.required:
+        return string(f.values[0].id if f.values else "")
+    if f.type == "text" and f.default is None:
+        return string("")
+    return literal(f.default)
+
+
+def formula_functions(rs: Ruleset) -> list[tuple[str, Table, FieldDecl, FormulaField]]:
+    """One function per distinct entry formula, named after the first entry that has it."""
+    seen: dict[str, tuple[str, Table, FieldDecl, FormulaField]] = {}
+    for t in rs.tables:
+        for f in t.fields:
+            if f.type != "formula":
+                continue
+            for e in t.entries:
+                v = e.get(f.id)
+                if isinstance(v, FormulaField) and v.function not in seen:
+                    seen[v.function] = (v.function, t, f, v)
+    return list(seen.values())
+
+
+def write_model(rs: Ruleset, header: str) -> tuple[str, dict[str, str]]:
+    """The text of model.py and of its data-row modules ({relative path: text})."""
+    w = Writer()
+    for line in header.splitlines():
+        w.line(comment(line[2:]) if line.startswith("# ") else comment(line.lstrip("# ")))
+    w.line(docstring(f"{rs.name}：数据模型 (rulings, error types, stats, tables) of ruleset `{rs.id}`."))
+    w.line()
+    w.line(Code("from __future__ import annotations"))
+    w.line()
+    w.line(Code("# @@rulec-imports@@"))
+    w.line()
+    tables = table_order(rs.tables)
+    exported = ["Combatant", "DiceValue", "RULINGS", "STAT_NAMES"]
+    for t in tables:
+        exported += [class_name(t.id), t.id.upper(), getter(t.id)]
+        if t.index:
+            exported.append(f"{t.id.upper()}_BY_{t.index.upper()}")
+    exported += ["".join(p.capitalize() for p in e.id.split("_")) for e in rs.errors]
+    w.line(code("__all__ = [{}]", join(", ", [string(x) for x in exported])))
+    w.line()
+    _rulings(rs, w)
+    _errors(rs, w)
+    _combatant(rs, w)
+    for t in tables:
+        _table_class(t, w)
+    _formulas(rs, w)
+    rows: dict[str, str] = {}
+    for t in tables:
+        rows.update(_table_data(t, w, header))
+    return w.text(), rows
+
+
+def _rulings(rs: Ruleset, w: Writer) -> None:
+    w.line(comment(f"---- rulings in force ({len(rs.rulings)}): constants of the compiled rules; change them "
+                   "in the rules (a pack) and rebuild ----"))
+    for r in rs.rulings:
+        w.line(code("{}: Final = {}  {}", ruling_constant(r.key), literal(r.value),
+                    comment(f"{r.ruling} {r.name}".strip())))
+    w.line(code("RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({{{}}})",
+                join(", ", [code("{}: {}", string(r.key), ruling_constant(r.key)) for r in rs.rulings])))
+    w.line()
+
+
+def _errors(rs: Ruleset, w: Writer) -> None:
+    w.line()
+    w.line(comment("---- error types ----"))
+    for e in rs.errors:
+        with w.block(code("class {}(RuleError)", name("".join(p.capitalize() for p in e.id.split("_"))))):
+            w.line(docstring(e.name))
+            w.line()
+            w.line(code("code = {}", string(e.id)))
+        w.line()
+        w.line()
+
+
+def _combatant(rs: Ruleset, w: Writer) -> None:
+    w.line(comment("---- combatants ----"))
+    w.line(code("STAT_NAMES: Dict[str, str] = {{{}}}", join(", ", [code("{}: {}", string(s.name), string(s.id))
+                                                                   for s in rs.stats])))
+    w.line()
+    w.line()
+    w.line(Code("@dataclass(frozen=True)"))
+    with w.block(Code("class Combatant")):
+        w.line(docstring("A combatant's stats. Every field has a Chinese name (see STAT_NAMES) and a range."))
+        w.line()
+        for s in rs.stats:
+            w.line(code("{}: {} = {}  {}", name(s.id), Code(s.type), literal(s.default), comment(s.name)))
+        w.line()
+        with w.block(Code("def __post_init__(self) -> None")):
+            for s in rs.stats:
+                if s.type == "int":
+                    w.line(code("_rt_check_int({}, self.{}, {}, {})", string(s.name), name(s.id), literal(s.min),
+                                literal(s.max)))
+                else:
+                    w.line(code("_rt_check_bool({}, self.{})", string(s.name), name(s.id)))
+        w.line()
+        w.line(Code("@classmethod"))
+        with w.block(Code('def from_dict(cls, data: Mapping[str, Any]) -> "Combatant"')):
+            w.line(docstring("Build from a mapping keyed by stat ids or Chinese names (not both for one stat)."))
+            with w.block(Code("if not isinstance(data, Mapping)")):
+                w.line(Code('raise OutOfBounds(f"属性必须是一个映射（名称: 数值），得到{type(data).__name__}")'))
+            w.line(Code("values: Dict[str, Any] = {}"))
+            with w.block(Code("for key, value in data.items()")):
+                w.line(Code("stat = STAT_NAMES.get(key, key) if isinstance(key, str) else key"))
+                with w.block(Code("if stat not in cls.__dataclass_fields__")):
+                    w.line(Code('raise OutOfBounds(f"未知的属性“{key}”", key=key)'))
+                with w.block(Code("if stat in values")):
+                    w.line(Code('raise OutOfBounds(f"属性“{key}”给出了两次（编号与名称各一次）", key=key)'))
+                w.line(Code("values[stat] = value"))
+            w.line(Code("return cls(**values)"))
+        w.line()
+        with w.block(Code("def to_dict(self) -> Dict[str, Any]")):
+            w.line(Code("return asdict(self)"))
+    w.line()
+    w.line()
+    w.line(comment("---- tables ----"))
+
+
+def _table_class(t: Table, w: Writer) -> None:
+    with w.block(code("class {}(NamedTuple)", name(class_name(t.id)))):
+        w.line(docstring(f"{t.name} ({t.id})."))
+        w.line()
+        for builtin in ("id: str", "name: str", "description: str", "rules: Tuple[str, ...]",
+                        "not_specified: Optional[str]", "given: bool"):
+            w.line(Code(builtin))
+        for f in t.fields:
+            w.line(code("{}: {}", name(f.id), _field_type(f)))
+        w.line()
+        with w.block(Code("def to_dict(self) -> Dict[str, Any]")):
+            w.line(Code('out: Dict[str, Any] = {"id": self.id, "name": self.name}'))
+            for f in t.fields:
+                fid = name(f.id)
+                value = {"ref": code("self.{0}.id if self.{0}.given else None", fid),
+                         "dice": code("self.{0}.text if self.{0} is not None else None", fid),
+                         "formula": code('_FORMULA_TEXTS.get(getattr(self.{}, "__name__", ""))', fid),
+                         "enum_list": code("list(self.{})", fid)}.get(f.type, code("self.{}", fid))
+                w.line(code("out[{}] = {}", string(f.id), value))
+            w.line(Code("return out"))
+    w.line()
+    w.line()
+
+
+def _formulas(rs: Ruleset, w: Writer) -> None:
+    w.line(comment("---- entry formulas (one function per distinct formula, named after the first entry) ----"))
+    functions = formula_functions(rs)
+    py = PyExpr(Names(local=name))
+    for fn, t, f, v in functions:
+        ctx = "".join(f", {p}: {class_name(tb)}" for p, tb in f.context)
+        returns = "bool" if f.result == "bool" else "int"
+        with w.block(code("def {}(s: Combatant, e: {}{}) -> {}", name(fn), name(class_name(t.id)), Code(ctx),
+                          Code(returns))):
+            w.line(code("return {}", py(v.formula.expr)))
+        w.line()
+        w.line()
+    w.line(code("_FORMULAS: Dict[str, Callable[..., Any]] = {{{}}}",
+                join(", ", [code("{}: {}", string(fn), name(fn)) for fn, *_ in functions])))
+    w.line(comment("The formula text of each function, as the rules wrote it (for to_dict)."))
+    w.line(code("_FORMULA_TEXTS: Dict[str, str] = {{{}}}",
+                join(", ", [code("{}: {}", string(fn), string(v.formula.text)) for fn, _t, _f, v in functions])))
+
+
+def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
+    cls, const = name(class_name(t.id)), name(t.id.upper())
+    placeholder = [string(""), string(f"（无{t.name}）"), string(""), Code("()"), Code("None"), Code("False")]
+    placeholder += [_placeholder_arg(f) for f in t.fields]
+    w.line()
+    w.line(code("{} = {}({})", _none(t), cls, join(", ", placeholder)))
+    rows = [row_literal(e) for e in t.entries]
+    files: dict[str, str] = {}
+    rows_name = name(f"_{t.id.upper()}_ROWS")
+    if len(rows) > ROW_CHUNK:
+        aliases = []
+        for k, i in enumerate(range(0, len(rows), ROW_CHUNK)):
+            module, alias = f"{t.id}_{k}", name(f"_{t.id.upper()}_ROWS_{k}")
+            w.line(code("from ._rows.{} import ROWS as {}  # noqa: E402", name(module), alias))
+            aliases.append(alias)
+            files[f"_rows/{module}.py"] = _rows_module(rows[i:i + ROW_CHUNK], header)
+        w.line(code("{}: Tuple[Tuple[Any, ...], ...] = {}", rows_name, join(" + ", aliases)))
+    else:
+        w.line(code("{}: Tuple[Tuple[Any, ...], ...] = (", rows_name))
+        w.indent()
+        for row in rows:
+            w.line(code("{},", row))
+        w.dedent()
+        w.line(Code(")"))
+    build = [Code(f"_r[{i}]") for i in range(5)] + [Code("True")] + [_build_arg(f, 5 + i) for i, f in enumerate(t.fields)]
+    w.line(code("{}: Dict[str, {}] = {{}}", const, cls))
+    with w.block(code("for _r in {}", rows_name)):
+        w.line(code("{}[_r[0]] = {}({})", const, cls, join(", ", build)))
+    if t.index:
+        index = name(t.index)
+        w.line(code("{}: Dict[Any, {}] = {{e.{}: e for e in {}.values()}}", name(f"{t.id.upper()}_BY_{t.index.upper()}"),
+                    cls, index, const))
+    w.line()
+    w.line()
+    with w.block(code("def {}(key: Any) -> {}", getter(t.id), cls)):
+        w.line(docstring(f"The {t.name} entry with this id or Chinese name."))
+        w.line(code("entry: {} = _rt_lookup({}, key, {}, {})", cls, const, string(t.name), cls))
+        w.line(Code("return entry"))
+    return files
+
+
+def _rows_module(rows: list[Code], header: str) -> str:
+    w = Writer()
+    for line in header.splitlines():
+        w.line(comment(line.lstrip("# ")))
+    w.line(docstring("Data rows of a large table (see model.py)."))
+    w.line()
+    w.line(Code("from typing import Any, Tuple"))
+    w.line()
+    w.line(Code("ROWS: Tuple[Tuple[Any, ...], ...] = ("))
+    w.indent()
+    for row in rows:
+        w.line(code("{},", row))
+    w.dedent()
+    w.line(Code(")"))
+    return w.text()

@@ -1,0 +1,298 @@
+"""Emit one ruleset's Python distribution: IR -> {relative path: text}.
+
+`generated/<ruleset>/` is a distribution folder: `pyproject.toml` (flit, so that `pip install`
+writes nothing into it), `README.md`, and the import package `rulec_<ruleset>/`, standard
+library only: `model.py`, `procedures.py`, `_runtime/` (the compiler's runtime modules this
+ruleset uses, copied verbatim), `py.typed`. The same import name works from the folder and
+after `pip install`. Every generated module is `compile()`d here, so an emitter bug fails the
+build instead of a user's import.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from ... import cache
+from ...diagnostics import Diagnostic, RulesError
+from ...engines import ENGINES
+from ...features import FEATURES
+from ...ir import Ruleset
+from ...steps import D20, Pool, PoolCount, Roll
+from ...validate.scopes import class_name
+from ..env import Markdown, md_code, md_escape, render_markdown, render_python
+from .code import Code, Writer, code, comment, docstring, literal, name, string
+from .model import table_order, write_model
+from .procedures import camel, getter, write_procedure, write_result
+
+RUNTIME_DIR = Path(__file__).resolve().parent.parent.parent / "runtime"
+ALWAYS = ("__init__", "core", "sources", "odds")
+_PLAIN_NAMES = {"DiceSource", "SeededDice", "FixedDice", "DiceValue", "PoolSpec", "Odds", "OddsBuilder", "RuleError",
+                "OutOfBounds", "DamageTerms"}
+
+
+def package_name(rs: Ruleset) -> str:
+    return f"rulec_{rs.id}"
+
+
+def runtime_modules(rs: Ruleset) -> list[str]:
+    """The runtime modules the ruleset's package needs: always core, sources and odds; the dice
+    engine's; damage dice where a procedure rolls them; its helpers' and features' modules."""
+    needed = set(ALWAYS)
+    steps = [s for p in rs.procedures for s in p.steps]
+    if any(isinstance(s, (Pool, PoolCount)) for s in steps) or rs.dice.engine == "pool" and rs.features:
+        needed |= set(ENGINES["pool"].RUNTIME)
+    if any(isinstance(s, D20) for s in steps):
+        needed |= set(ENGINES["d20"].RUNTIME)
+    if any(isinstance(s, Roll) for s in steps):
+        needed.add("damage")
+    needed |= {h.module for h in rs.helpers}
+    for f in rs.features:
+        needed |= set(FEATURES[f].runtime)
+    return sorted(needed)
+
+
+@lru_cache(maxsize=1)
+def _runtime_names() -> dict[str, tuple[str, ...]]:
+    """Every top-level name of each runtime module (what generated code may import from it)."""
+    out = {}
+    for path in sorted(RUNTIME_DIR.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names: list[str] = []
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                names.append(node.name)
+            elif isinstance(node, ast.Assign):
+                names += [t.id for t in node.targets if isinstance(t, ast.Name)]
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names.append(node.target.id)
+        out[path.stem] = tuple(n for n in names if not n.startswith("_"))
+    return out
+
+
+def _candidates(modules: list[str]) -> list[tuple[str, str, str]]:
+    out = [("dataclasses", "asdict", "asdict"), ("dataclasses", "dataclass", "dataclass"),
+           ("types", "MappingProxyType", "MappingProxyType")]
+    out += [("typing", n, n) for n in ("Any", "Callable", "Dict", "Final", "List", "Mapping", "NamedTuple", "Optional",
+                                       "Sequence", "Tuple", "Union")]
+    out += [("._runtime.core", "TraceStep", "_Step"), ("._runtime.core", "record", "_rec")]  # trace lines: short
+    for module in modules:
+        for n in _runtime_names().get(module, ()):
+            out.append((f"._runtime.{module}", n, n if n in _PLAIN_NAMES else f"_rt_{n}"))
+    return out
+
+
+_IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
+MARKER = "# @@rulec-imports@@"
+
+
+def with_imports(text: str, candidates: list[tuple[str, str, str]]) -> str:
+    """Replace the marker by exactly the imports the module's body uses (no unused imports)."""
+    head, _, body = text.partition(MARKER + "\n")
+    used = set(_IDENTIFIER.findall(body))
+    by_module: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    for module, n, alias in candidates:
+        if alias in used and alias not in seen:
+            seen.add(alias)
+            by_module.setdefault(module, []).append(n + (f" as {alias}" if alias != n else ""))
+    w = Writer()
+    for module, names in by_module.items():
+        line = f"from {module} import {', '.join(names)}"
+        w.line(Code(line if len(line) <= 120 else f"from {module} import ({', '.join(names)})"))
+    return head + "".join(line + "\n" for line in w.lines) + body
+
+
+def _model_names(rs: Ruleset) -> list[tuple[str, str, str]]:
+    names = ["Combatant"]
+    for t in rs.tables:
+        names += [class_name(t.id), t.id.upper(), getter(t.id), f"_NO_{class_name(t.id).upper()}"]
+        if t.index:
+            names.append(f"{t.id.upper()}_BY_{t.index.upper()}")
+    names += [camel(e.id) for e in rs.errors] + [f"_R_{r.key.upper()}" for r in rs.rulings]
+    return [(".model", n, n) for n in names]
+
+
+def procedures_module(rs: Ruleset, header: str) -> str:
+    w = Writer()
+    for line in header.splitlines():
+        w.line(comment(line[2:]))
+    w.line(docstring(f"{rs.name}：结算流程 (procedures) of ruleset `{rs.id}`.\n\n"
+                     "Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the\n"
+                     "steps that need no dice):\n\n"
+                     "* `NAME(...)` rolls with the given dice source (a seeded `SeededDice()` when none is given)\n"
+                     "  and returns an immutable result with the outcome, every roll and a step-by-step trace\n"
+                     "  in the rules' language;\n"
+                     "* `NAME_fast(...)` returns only the outcome tuple (the fields of `NAME_FIELDS`);\n"
+                     "* `NAME_prepare(...)` does the setup once and returns a function that rolls with a dice\n"
+                     "  source and returns the outcome tuple (a `SeededDice` is rolled through its `random`\n"
+                     "  directly: the same faces in the same order; with options at their defaults a variant\n"
+                     "  folded for them is returned);\n"
+                     "* `NAME_odds(...)` returns the exact outcome distribution without sampling."))
+    w.line()
+    w.line(Code("from __future__ import annotations"))
+    w.line()
+    w.line(Code(MARKER))
+    if rs.dice.engine == "pool":
+        d = rs.dice
+        w.line()
+        w.line(code("_POOL = PoolSpec({}, {}, {}, {}, {})", literal(d.setting("sides")), literal(d.setting("success_at")),
+                    literal(d.setting("add_at")), string(str(d.setting("bot_prefix"))),
+                    literal(d.setting("bot_default_add_at"))))
+    if "initiative" in rs.features:
+        w.line()
+        w.line()
+        with w.block(Code("def initiative_order(entries: Sequence[Tuple[str, int, int]], dice: Optional[DiceSource] = None"
+                          ") -> Tuple[List[str], List[str]]")):
+            w.line(docstring("先攻顺序：(name, dice, extras) entries -> (names in order, trace). Ties re-roll (R50)."))
+            w.line(Code("return _rt_initiative_order(entries, _POOL, dice if dice is not None else SeededDice(), "
+                        "bool(_R_INITIATIVE_TIEBREAK_EXTRAS))"))
+    for p in rs.procedures:
+        write_procedure(rs, p, w)
+    return with_imports(w.text(), _candidates(runtime_modules(rs)) + _model_names(rs) + _result_names(rs))
+
+
+def _result_names(rs: Ruleset) -> list[tuple[str, str, str]]:
+    names = []
+    for p in rs.procedures:
+        names += [camel(p.id) + "Result", f"{p.id.upper()}_FIELDS"]
+    return [(".results", n, n) for n in names]
+
+
+def results_module(rs: Ruleset, header: str) -> str:
+    """results.py: each procedure's outcome fields and result type, and PROCEDURE_INFO."""
+    w = Writer()
+    for line in header.splitlines():
+        w.line(comment(line[2:]))
+    w.line(docstring(f"{rs.name}：结算结果 (the result types of the procedures, and their metadata) of ruleset "
+                     f"`{rs.id}`."))
+    w.line()
+    w.line(Code("from __future__ import annotations"))
+    w.line()
+    w.line(Code(MARKER))
+    w.line()
+    w.line(comment("Parameter metadata of every procedure, for tools that build calls from text (bots, VTT scripts)."))
+    w.line(Code("PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {"))
+    w.indent()
+    for p in rs.procedures:
+        params = literal(tuple((x.id, x.name, x.type) for x in p.params))
+        w.line(code('{}: {{"name": {}, "params": {}, "fields": {}, "summary": {{"hit": {}, "damage": {}}}}},',
+                    string(p.id), string(p.name), params, literal(tuple(o.id for o in p.result)),
+                    literal(p.summary.hit), literal(p.summary.damage)))
+    w.dedent()
+    w.line(Code("}"))
+    for p in rs.procedures:
+        write_result(rs, p, w)
+    return with_imports(w.text(), _candidates(["core"]))
+
+
+def pyproject(rs: Ruleset) -> str:
+    def toml(text: str) -> str:
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    version = rs.version + (f"+{rs.pack_label}" if rs.pack_label else "")
+    packs = f" with the packs {', '.join(rs.packs)}" if rs.packs else ""
+    return "\n".join([
+        "# Generated by rulec - do not edit.",
+        "[build-system]",
+        'requires = ["flit_core>=3.4,<4"]',
+        'build-backend = "flit_core.buildapi"',
+        "",
+        "[project]",
+        f"name = {toml('rulec-' + rs.id.replace('_', '-'))}",
+        f"version = {toml(version)}",
+        f"description = {toml(f'{rs.id}: combat resolvers compiled by rulec{packs} (standard library only)')}",
+        'readme = "README.md"',
+        'requires-python = ">=3.8"',
+        "dependencies = []",
+        "",
+        "[tool.flit.module]",
+        f"name = {toml(package_name(rs))}",
+        "",
+        "[tool.ruff]",
+        'target-version = "py38"',
+        "line-length = 120",
+        "",
+        "[tool.ruff.lint]",
+        'select = ["E4", "E7", "E9", "F", "W", "B", "E501"]',
+        "",
+    ])
+
+
+def init_module(rs: Ruleset, header: str) -> str:
+    tables = table_order(rs.tables)
+    version = rs.version + (f"+{rs.pack_label}" if rs.pack_label else "")
+    view = {
+        "header": [comment(line[2:]) for line in header.splitlines()],
+        "docstring": docstring(f"{rs.name} ({rs.id}): combat resolvers compiled by rulec.\n\n"
+                               "Standard library only. See README.md beside this package for the public API."),
+        "tables": [{"cls": name(class_name(t.id)), "const": name(t.id.upper()), "getter": getter(t.id),
+                    "index": name(f"{t.id.upper()}_BY_{t.index.upper()}") if t.index else None} for t in tables],
+        "errors": [name(camel(e.id)) for e in rs.errors],
+        "initiative": "initiative" in rs.features,
+        "procedures": [{"id": name(p.id), "fast": name(p.id + "_fast"), "odds": name(p.id + "_odds"),
+                        "prepare": name(p.id + "_prepare"), "cls": name(camel(p.id) + "Result"),
+                        "fields": name(p.id.upper() + "_FIELDS")} for p in rs.procedures],
+        "version": string(version), "id": string(rs.id), "name": string(rs.name), "rules_version": string(rs.version),
+        "packs": literal(rs.packs),
+    }
+    return render_python("package_init.py.j2", **view)
+
+
+def readme(rs: Ruleset) -> str:
+    pkg = package_name(rs)
+    version = rs.version + (f"+{rs.pack_label}" if rs.pack_label else "")
+    return render_markdown(
+        "package_readme.md.j2", name=rs.name, id=rs.id, version=version, package=pkg,
+        packs=Markdown("、".join(md_escape(p) for p in rs.packs)),
+        example=Markdown(f"import {pkg}\nfrom {pkg} import Combatant, FixedDice, SeededDice"),
+        procedures=[{"id": p.id, "name": p.name,
+                     "fields": Markdown(", ".join(f"{md_code(o.id)} ({md_escape(o.name)})" for o in p.result))}
+                    for p in rs.procedures],
+        tables=[{"name": t.name, "cls": class_name(t.id), "const": t.id.upper(), "lookup": f"{getter(t.id)}(id_or_name)"}
+                for t in table_order(rs.tables)],
+        errors=[{"cls": camel(e.id), "name": e.name} for e in rs.errors], initiative="initiative" in rs.features)
+
+
+def emit_package(rs: Ruleset, header: str) -> dict[str, str]:
+    """{path relative to generated/<ruleset>/: text}."""
+    pkg = package_name(rs)
+    model, rows = write_model(rs, header)
+    files = {
+        f"{pkg}/__init__.py": init_module(rs, header),
+        f"{pkg}/model.py": with_imports(model, _candidates(runtime_modules(rs))),
+        f"{pkg}/procedures.py": procedures_module(rs, header),
+        f"{pkg}/results.py": results_module(rs, header),
+        f"{pkg}/py.typed": "",
+        "pyproject.toml": pyproject(rs),
+        "README.md": readme(rs),
+    }
+    if rows:
+        files[f"{pkg}/_rows/__init__.py"] = "\n".join(comment(line[2:]) for line in header.splitlines()) + \
+            '\n"""Data rows of large tables, in modules of a few thousand rows each."""\n'
+        files.update({f"{pkg}/{rel}": text for rel, text in rows.items()})
+    for module in runtime_modules(rs):
+        files[f"{pkg}/_runtime/{module}.py"] = (RUNTIME_DIR / f"{module}.py").read_text(encoding="utf-8")
+    for rel, text in files.items():
+        if rel.endswith(".py"):
+            _check_compiles(rs, rel, text, header)
+    return files
+
+
+def _check_compiles(rs: Ruleset, rel: str, text: str, header: str) -> None:
+    """A module that compiled once need not be compiled again. The header (comments only, with the
+    content hash of every input) is left out of the key, so that editing one rule file does not
+    make every module look new."""
+    checked = cache.key("compiles", text.replace(header, "", 1))
+    if cache.get(checked) is True:
+        return
+    try:
+        compile(text, f"generated/{rs.id}/{rel}", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:  # a compiler bug, reported against the manifest
+        line = getattr(exc, "lineno", "?")
+        raise RulesError([Diagnostic(rs.span, "internal", f"generated {rel} does not compile: {exc} (line {line}); "
+                                                            "this is a rulec bug")]) from exc
+    cache.put(checked, True)
+

@@ -1,0 +1,359 @@
+"""The procedures module of a Python package, written by walking the optimised IR.
+
+For each procedure `NAME` it writes `NAME_setup` (the input checks and the steps that need no
+dice, shared by every form) and the four public forms, each a handler walk over the plan's
+per-roll steps (compiler/steps/<kind>.py holds each kind's handlers):
+
+* `NAME(...)` the traced form, with every roll's record and the trace;
+* `NAME_fast(...)` the outcome tuple only;
+* `NAME_prepare(...)` a closure for many rolls of one situation: roll-independent parts are
+  prepared values, a SeededDice's faces are drawn inline from its `random`, a leading plain d20
+  walks a face table, and a common-case variant is returned when its guard holds;
+* `NAME_odds(...)` the exact distribution: each roll is a loop over its distribution.
+"""
+
+from __future__ import annotations
+
+from ...ir import Procedure, Ruleset, Step
+from ...ir import expr as ir
+from ...steps import D20, Let
+from ...validate.scopes import class_name
+from ..handlers import handler_for
+from .code import Code, Writer, code, comment, docstring, join, literal, name, string
+from .gen import ProcedureContext, PyGen, local_name
+
+OUT_TYPES = {"int": "int", "bool": "bool", "str": "str"}
+
+
+def camel(identifier: str) -> str:
+    return "".join(p.capitalize() for p in identifier.split("_"))
+
+
+def getter(table: str) -> Code:
+    cls = class_name(table)
+    return name("get_" + "".join("_" + c.lower() if c.isupper() and i else c.lower() for i, c in enumerate(cls)))
+
+
+def _py_type(type_: str) -> Code:
+    table = ir.table_of(type_)
+    if table is not None:
+        return name(class_name(table))
+    return Code({"int": "int", "bool": "bool", "str": "str", "dice": "Optional[DiceValue]"}.get(type_, "Any"))
+
+
+def outcome_type(p: Procedure) -> Code:
+    return Code(", ".join(OUT_TYPES[o.formula.type] for o in p.result))
+
+
+class ProcedureWriter:
+    def __init__(self, rs: Ruleset, p: Procedure, w: Writer) -> None:
+        assert p.plan is not None
+        self.rs, self.p, self.plan, self.w = rs, p, p.plan, w
+        self.ctx = ProcedureContext(p, p.plan, rs.dice)
+        self.fields = name(p.id.upper() + "_FIELDS")
+        self.cls = name(camel(p.id) + "Result")
+        self.out_type = outcome_type(p)
+
+    # ---- signatures ----
+    def _param(self, prm: object, *, with_default: bool = True) -> tuple[Code, bool, bool]:
+        from ...ir import Param
+
+        assert isinstance(prm, Param)
+        pid = name(prm.id)
+        if prm.type in ("int", "bool"):
+            ann, default = Code(prm.type), None if prm.default is None else literal(prm.default)
+        elif prm.type == "combatant":
+            ann, default = Code("Combatant"), None
+        else:
+            cls = name(class_name(prm.type))
+            if prm.optional:
+                ann, default = code("Union[{}, str, None]", cls), Code("None")
+            else:
+                ann, default = code("Union[{}, str]", cls), literal(prm.default) if prm.default is not None else None
+        text = code("{}: {}", pid, ann) if default is None or not with_default else code("{}: {} = {}", pid, ann, default)
+        return text, default is not None, prm.type not in ("int", "bool")
+
+    def signature(self, extra: list[Code]) -> Code:
+        """Leading required and entity parameters are positional; options are keyword-only, so calls
+        read like attack(attacker, target, "longsword", distance=30)."""
+        out: list[Code] = []
+        star = defaulted = False
+        parts = [self._param(prm) for prm in self.p.params]
+        for text, has_default, is_entity in parts + [(e, "=" in e, False) for e in extra]:
+            if not star and ((has_default and not is_entity) or (not has_default and defaulted)):
+                out.append(Code("*"))
+                star = True
+            defaulted = defaulted or has_default
+            out.append(text)
+        return join(", ", out)
+
+    def setup_call(self, trace: Code) -> None:
+        args = join(", ", [name(prm.id) for prm in self.p.params] + [trace])
+        call = code("{}({})", name(f"_{self.p.id}_setup"), args)
+        carried = self.plan.carried
+        if not carried:
+            self.w.line(call)
+        elif len(carried) == 1:
+            self.w.line(code("({},) = {}", self._carried_name(carried[0]), call))
+        else:
+            self.w.line(code("{} = {}", join(", ", [self._carried_name(c) for c in carried]), call))
+
+    def _carried_name(self, carried: str) -> Code:
+        return name(carried) if any(prm.id == carried for prm in self.p.params) else local_name(carried)
+
+    # ---- the module parts of one procedure ----
+    def write(self) -> None:
+        self.setup()
+        self.traced()
+        if self.plan.per_roll:
+            self.roll_function()
+        self.fast()
+        self.prepare()
+        self.odds()
+
+    def result_class(self) -> None:
+        """The procedure's FIELDS and its result type (written into results.py)."""
+        w, p = self.w, self.p
+        fields = name(f"_{camel(p.id)}Fields")
+        w.line()
+        w.line()
+        w.line(code("{}: Tuple[str, ...] = {}", self.fields, literal(tuple(o.id for o in p.result))))
+        w.line()
+        w.line()
+        with w.block(code("class {}(NamedTuple)", fields)):
+            for o in p.result:
+                w.line(code("{}: {}  {}", name(o.id), Code(OUT_TYPES[o.formula.type]), comment(o.name)))
+            w.line(Code("rolls: Tuple[Any, ...]"))
+            w.line(Code("trace: Tuple[_Step, ...]"))
+        w.line()
+        w.line()
+        with w.block(code("class {}({}, _rt_Result)", self.cls, fields)):
+            w.line(docstring(f"The result of {p.id} ({p.name}): its outcome fields, rolls and trace; "
+                             "outcome(), text(), to_dict()."))
+            w.line()
+            w.line(Code("__slots__ = ()"))
+            w.line(code("procedure = {}", string(p.id)))
+
+    def carried_types(self) -> list[Code]:
+        out = []
+        for c in self.plan.carried:
+            prm = next((x for x in self.p.params if x.id == c), None)
+            if prm is not None:
+                out.append(name(class_name(prm.type)))
+            else:
+                step = next(s for s in self.plan.setup if s.target == c)
+                out.append(_py_type(step.value.type if isinstance(step, Let) else ir.INT))
+        return out
+
+    def setup(self) -> None:
+        """`_NAME_setup(...)`: the input checks and the steps that need no dice, shared by every form."""
+        w, p = self.w, self.p
+        params = join(", ", [self._param(prm, with_default=False)[0] for prm in p.params]
+                      + [Code("_trace: Optional[List[_Step]]")])
+        carried_types = self.carried_types()
+        returns = code("Tuple[{}]", join(", ", carried_types)) if carried_types else Code("None")
+        w.line()
+        w.line()
+        with w.block(code("def {}({}) -> {}", name(f"_{p.id}_setup"), params, returns)):
+            self.checks()
+            g = PyGen(self.ctx, "setup", w)
+            for s in self.plan.setup:
+                handler_for("python", "setup", s)(s, g)
+            if self.plan.carried:
+                items = [self._carried_name(c) for c in self.plan.carried]
+                w.line(code("return ({})", Code("".join(f"{i}, " for i in items).rstrip())))
+
+    def checks(self) -> None:
+        """Entries are looked up by id or name; then every input is tested inline in one condition,
+        and only when it fails does the runtime check them in order to say which (and raise)."""
+        w = self.w
+        tests: list[Code] = []
+        specs: list[Code] = []
+        for prm in self.p.params:
+            pid, label = name(prm.id), string(prm.name)
+            if prm.type == "int":
+                lo, hi = literal(prm.min), literal(prm.max)
+                tests.append(code("type({0}) is int and {1} <= {0} <= {2}", pid, lo, hi))
+                specs.append(code("('int', {}, {}, {}, {})", label, pid, lo, hi))
+            elif prm.type == "bool":
+                tests.append(code("type({}) is bool", pid))
+                specs.append(code("('bool', {}, {})", label, pid))
+            elif prm.type == "combatant":
+                tests.append(code("type({}) is Combatant", pid))
+                specs.append(code("('type', {}, {}, Combatant)", label, pid))
+            else:
+                cls = name(class_name(prm.type))
+                if prm.optional:
+                    w.line(code("{0} = {1} if {0} is None else {0} if type({0}) is {2} else {3}({0})", pid,
+                                name(f"_NO_{cls.upper()}"), cls, getter(prm.type)))
+                else:
+                    w.line(code("{0} = {0} if type({0}) is {1} else {2}({0})", pid, cls, getter(prm.type)))
+                tests.append(code("{}.not_specified is None", pid))
+                specs.append(code("('entry', {}, {})", label, pid))
+        if tests:
+            test = code("not ({})", join(" and ", tests)) if len(tests) > 1 or " and " in tests[0] \
+                else Code(tests[0].replace(" is ", " is not ", 1))
+            with w.block(code("if {}", test)):
+                w.line(code("_rt_check_inputs(({},))", join(", ", specs)))
+
+    def _outputs(self, outputs: tuple[ir.Expr, ...], g: PyGen) -> Code:
+        return Code("".join(f"{g.expr(o)}, " for o in outputs).rstrip())
+
+    def _per_roll(self, form: str, g: PyGen, steps: tuple[Step, ...]) -> None:
+        for s in steps:
+            handler_for("python", form, s)(s, g)
+
+    def traced(self) -> None:
+        w, p = self.w, self.p
+        w.line()
+        w.line()
+        with w.block(code("def {}({}) -> {}", name(p.id), self.signature([Code("dice: Optional[DiceSource] = None")]),
+                          self.cls)):
+            w.line(docstring(p.name + (f"（{'、'.join(p.rules)}）" if p.rules else "")))
+            w.line(Code("_trace: List[_Step] = []"))
+            self.setup_call(Code("_trace"))
+            rolls = bool(self.plan.per_roll)
+            if rolls:
+                w.line(Code("_source: Any = dice if dice is not None else SeededDice()"))
+                w.line(Code("_rolls: List[Any] = []"))
+            g = PyGen(self.ctx, "traced", w)
+            self._per_roll("traced", g, self.plan.per_roll)
+            w.line(code("return _rec({}, ({} {}, tuple(_trace)))", self.cls, self._outputs(self.plan.outputs, g),
+                        Code("tuple(_rolls)") if rolls else Code("()")))
+
+    def roll_args(self) -> list[tuple[Code, Code]]:
+        """(name, type) of what the per-roll steps read: the setup's hand-ons, then parameters."""
+        out = [(self._carried_name(c), t) for c, t in zip(self.plan.carried, self.carried_types())]
+        read: set[str] = set()
+        for s in self.plan.per_roll:
+            for f in s.formulas():
+                read |= ir.params_read(f.expr)
+            if isinstance(s, D20):
+                read |= ir.params_read(s.layers)
+        for o in self.plan.outputs:
+            read |= ir.params_read(o)
+        for prm in self.p.params:
+            if prm.id in read and prm.id not in self.plan.carried:
+                out.append((name(prm.id), Code("Combatant") if prm.type == "combatant" else Code(prm.type)))
+        return out
+
+    def roll_function(self) -> None:
+        """`_NAME_roll(dice, ...)`: the per-roll steps, faces from `dice.die`; the fast form and the
+        prepared closure's path for any other dice source share it."""
+        w, p = self.w, self.p
+        args = join(", ", [Code("dice: DiceSource")] + [code("{}: {}", n, t) for n, t in self.roll_args()])
+        w.line()
+        w.line()
+        with w.block(code("def {}({}) -> Tuple[{}]", name(f"_{p.id}_roll"), args, self.out_type)):
+            body = Writer(w.level)
+            g = PyGen(self.ctx, "fast", body)
+            self._per_roll("fast", g, self.plan.per_roll)
+            self._dice_names(body, w)
+            w.lines.extend(body.lines)
+            w.line(code("return ({})", self._outputs(self.plan.outputs, g)))
+
+    def roll_call(self) -> Code:
+        return code("{}({})", name(f"_{self.p.id}_roll"), join(", ", [Code("dice")] + [n for n, _ in self.roll_args()]))
+
+    def fast(self) -> None:
+        w, p = self.w, self.p
+        w.line()
+        w.line()
+        with w.block(code("def {}({}) -> Tuple[{}]", name(p.id + "_fast"), self.signature([Code("dice: DiceSource")]),
+                          self.out_type)):
+            w.line(docstring(f"{p.name}: the outcome only (the fields of {p.id.upper()}_FIELDS), no trace."))
+            self.setup_call(Code("None"))
+            if self.plan.per_roll:
+                w.line(code("return {}", self.roll_call()))
+            else:
+                g = PyGen(self.ctx, "fast", w)
+                w.line(code("return ({})", self._outputs(self.plan.outputs, g)))
+
+    def _dice_names(self, body: Writer, w: Writer) -> None:
+        text = "\n".join(body.lines)
+        if "_die" in text:
+            w.line(Code("_die = dice.die"))
+        if "_maybe_rand" in text:
+            w.line(Code('_maybe_rand = getattr(dice, "random", None)'))
+
+    def prepare(self) -> None:
+        w, p, body = self.w, self.p, self.plan.prepared
+        w.line()
+        w.line()
+        with w.block(code("def {}({}) -> Callable[[DiceSource], Tuple[{}]]", name(p.id + "_prepare"),
+                          self.signature([]), self.out_type)):
+            w.line(docstring(f"{p.name}: the setup once; the function returned rolls and returns the outcome tuple."))
+            self.setup_call(Code("None"))
+            g = PyGen(self.ctx, "prepare", w, body=body)
+            for h in body.hoisted:
+                assert isinstance(h, ir.Hoisted)
+                w.line(code("{} = {}", name(h.name), g.expr(h.value)))
+            for s in body.steps:
+                handler_for("python", "prepare", s)(s, g)
+            self.closure("_roll", body, general=True)
+            if body.face_table is not None:
+                step = next(s for s in body.steps if s.target == body.face_table)
+                w.line()
+                w.line(Code("# Outcomes by the faces rolled, tabulated from _roll itself as faces come up (face_tree)."))
+                w.line(code("{} = _rt_face_table(20)", g.temp(step, "faces")))
+            common = self.plan.common
+            if common is not None:
+                guard = join(" and ", [PyGen(self.ctx, "prepared", w, body=common).expr(e) for e in common.guard])
+                self.closure("_roll_common", common, general=False, guard=guard)
+                w.line()
+                w.line(code("return _roll_common if {} else _roll", guard))
+            else:
+                w.line()
+                w.line(Code("return _roll"))
+
+    def closure(self, fn: str, body: object, *, general: bool, guard: Code | None = None) -> None:
+        from ...ir import PreparedBody
+
+        assert isinstance(body, PreparedBody)
+        w = self.w
+        w.line()
+        with w.block(code("def {}(dice: DiceSource) -> Tuple[{}]", name(fn), self.out_type)):
+            if guard is not None:
+                w.line(docstring("_roll's SeededDice branch, folded for the common case (see its guard below)."))
+            rolls = bool(body.steps)
+            if rolls:
+                with w.block(Code("if dice.__class__ is SeededDice")):
+                    if general:
+                        w.line(Code("# Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order."))
+                    w.line(Code("_rand = dice.random"))
+                    g = PyGen(self.ctx, "prepared", w, mode="rand", body=body)
+                    g.outcome_type = self.out_type
+                    self._per_roll("prepared", g, body.steps)
+                    w.line(code("return ({})", self._outputs(body.outputs, g)))
+            if not general:
+                w.line(Code("return _roll(dice)"))
+            elif rolls:
+                w.line(code("return {}", self.roll_call()))
+            else:
+                g = PyGen(self.ctx, "prepared", w, mode="die", body=body)
+                w.line(code("return ({})", self._outputs(body.outputs, g)))
+
+    def odds(self) -> None:
+        w, p = self.w, self.p
+        w.line()
+        w.line()
+        with w.block(code("def {}({}) -> Odds", name(p.id + "_odds"), self.signature([]))):
+            w.line(docstring(f"{p.name}: the exact distribution of the fields of {p.id.upper()}_FIELDS."))
+            self.setup_call(Code("None"))
+            w.line(code("_odds, _p = OddsBuilder({}, {}, {}), 1.0", self.fields, literal(p.summary.hit),
+                        literal(p.summary.damage)))
+            level = w.level
+            g = PyGen(self.ctx, "odds", w)
+            self._per_roll("odds", g, self.plan.per_roll)
+            w.line(code("_odds.add(({}), {})", self._outputs(self.plan.outputs, g), g.p))
+            w.level = level
+            w.line(Code("return _odds.build()"))
+
+
+def write_procedure(rs: Ruleset, p: Procedure, w: Writer) -> None:
+    ProcedureWriter(rs, p, w).write()
+
+
+def write_result(rs: Ruleset, p: Procedure, w: Writer) -> None:
+    ProcedureWriter(rs, p, w).result_class()
+

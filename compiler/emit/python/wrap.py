@@ -1,0 +1,314 @@
+"""Line wrapping for generated Python: every line a screen wide (at most WIDTH columns).
+
+A long line is laid out recursively. Its longest bracket is broken: the items inside it (at its
+top-level commas, or before the top-level operators of the one expression it holds: `and`,
+`or`, `if`, `else`, `+`, ...) are packed several to a line, aligned after the bracket or, when
+that column is far to the right, hanging 8 columns in from the statement; an item still too long
+is laid out the same way, and so is whatever follows the closing bracket (`) -> Callable[...]:`).
+A statement with no bracket worth breaking gets its expression parenthesised first. A string
+literal longer than a line is split into adjacent literals (an f-string between its fields).
+Lines only ever break inside brackets, where Python ignores line breaks, which a test checks by
+comparing syntax trees.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import keyword
+import tokenize
+import unicodedata
+
+WIDTH = 120
+_OPEN, _CLOSE = "([{", ")]}"
+# Operators a line may break before, loosest first: an expression breaks at the loosest level it has.
+_LEVELS = ({"if", "else"}, {"or"}, {"and"}, {"==", "!=", "<", "<=", ">", ">=", "in", "is"}, {"+", "-"}, {"*"})
+_ASSIGN = ("=", "+=", "-=")
+_SKIP = (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.INDENT, tokenize.DEDENT)
+
+
+def width(text: str) -> int:
+    """Columns on a screen (and for the line-length check): wide East Asian characters take two."""
+    if text.isascii():
+        return len(text)
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _tokens(text: str) -> list[tokenize.TokenInfo] | None:
+    out: list[tokenize.TokenInfo] = []
+    try:
+        for t in tokenize.generate_tokens(io.StringIO(text).readline):
+            if t.type not in _SKIP:
+                out.append(t)
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None
+    return out
+
+
+def wrap(line: str, indent: str) -> list[str]:
+    """`line` (without its indentation) as lines of at most WIDTH columns, where it can."""
+    if len(indent) + width(line) <= WIDTH or line.lstrip().startswith("#") or "\n" in line:
+        return [indent + line]
+    toks = _tokens(line)
+    if not toks:
+        return [indent + line]
+    if toks[-1].type == tokenize.COMMENT:  # a trailing comment goes on a line of its own, above
+        comment = toks[-1].string
+        return [indent + comment] + wrap(line[:toks[-1].start[1]].rstrip(), indent)
+    out = _statement(line, toks, len(indent))
+    return [indent + out[0]] + out[1:]
+
+
+def _statement(line: str, toks: list[tokenize.TokenInfo], col: int) -> list[str]:
+    """The better of two layouts: breaking inside the brackets as they are, or parenthesising the
+    statement's expression and breaking it before its operators (fewer too-long lines, then fewer
+    lines)."""
+    candidates = [_layout(line, col, col, inside=False)]
+    parenthesised = _parenthesised(line, toks, col)
+    if parenthesised is not None:
+        candidates.append(parenthesised)
+
+    def cost(lines: list[str]) -> tuple[int, int]:
+        first = col + width(lines[0])
+        return (sum(1 for n in [first] + [width(x) for x in lines[1:]] if n > WIDTH), len(lines))
+
+    return min(candidates, key=cost)
+
+
+def _groups(toks: list[tokenize.TokenInfo]) -> list[tuple[int, int]]:
+    """(open, close) token indexes of the top-level brackets."""
+    out, depth, start = [], 0, -1
+    for i, t in enumerate(toks):
+        if t.type == tokenize.OP and t.string in _OPEN:
+            if depth == 0:
+                start = i
+            depth += 1
+        elif t.type == tokenize.OP and t.string in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                out.append((start, i))
+    return out
+
+
+def _layout(text: str, col: int, base: int, *, inside: bool, reserve: int = 0) -> list[str]:
+    """`text` (a balanced sequence) from column `col`: the first line without its indentation, the
+    others with theirs. `inside`: the text sits inside a bracket (its commas may break);
+    `reserve`: columns that will follow the text on its last line."""
+    if col + width(text) + reserve <= WIDTH:
+        return [text]
+    toks = _tokens(text)
+    if not toks:
+        return [text]
+    if inside:
+        items = _split(text, toks, commas=True)
+        if len(items) > 1:
+            return _pack(items, col, col, base, reserve=reserve)
+        if _plain_string(text) or _simple_fstring(text):
+            return _pack([text], col, col, base, reserve=reserve)
+        parts = _split(text, toks, commas=False)
+        if len(parts) > 1:  # an expression inside a bracket breaks before its loosest operators
+            return _pack(parts, col, col, base, reserve=reserve)
+    groups = _groups(toks)
+    if not groups:
+        return [text]
+    start, end = max(groups, key=lambda g: toks[g[1]].start[1] - toks[g[0]].start[1])
+    head = text[:toks[start].end[1]]
+    inner = text[toks[start].end[1]:toks[end].start[1]]
+    closer, after = text[toks[end].start[1]:toks[end].end[1]], text[toks[end].end[1]:]
+    inner_toks = _tokens(inner) or []
+    items = _split(inner, inner_toks, commas=True)
+    if len(items) == 1:
+        items = _split(inner, inner_toks, commas=False)
+    head_col = col + width(head)
+    widest = max((width(i) for i in items), default=0)
+    tail_reserve = width(closer) + _unbreakable(after) + (0 if after else reserve)  # after the last item
+    if len(items) > 1 and (head_col > WIDTH // 2 or head_col + widest > WIDTH):  # hanging
+        lines = [head] + _pack(items, base + 8, base + 8, base, first_indent=True, reserve=tail_reserve)
+    elif len(items) > 1:
+        lines = _pack(items, head_col, head_col, base, reserve=tail_reserve)
+        lines[0] = head + lines[0]
+    elif items:  # one item that cannot be split: it breaks inside itself
+        lines = _layout(items[0], head_col, base, inside=True, reserve=tail_reserve)
+        lines[0] = head + lines[0]
+    else:
+        lines = [head]
+    lines[-1] += closer
+    if after:
+        last = lines[-1]
+        rest = _layout(after, (col if len(lines) == 1 else 0) + width(last), base, inside=inside, reserve=reserve)
+        lines[-1] = last + rest[0]
+        lines += rest[1:]
+    return lines
+
+
+def _split(text: str, toks: list[tokenize.TokenInfo], *, commas: bool) -> list[str]:
+    """The top-level items of `text`: at its commas (each keeping its comma), or before the
+    operators of the loosest level it has at the top."""
+    if commas:
+        return _split_at(text, toks, {","}, after=True)
+    for level in _LEVELS:
+        parts = _split_at(text, toks, level, after=False)
+        if len(parts) > 1:
+            return parts
+    return [text.strip()] if text.strip() else []
+
+
+def _split_at(text: str, toks: list[tokenize.TokenInfo], ops: set[str], *, after: bool) -> list[str]:
+    parts, begin, depth = [], 0, 0
+    for i, t in enumerate(toks):
+        if t.type == tokenize.OP and t.string in _OPEN:
+            depth += 1
+            continue
+        if t.type == tokenize.OP and t.string in _CLOSE:
+            depth -= 1
+            continue
+        if depth or t.type not in (tokenize.OP, tokenize.NAME) or t.string not in ops:
+            continue
+        if t.type == tokenize.NAME and not keyword.iskeyword(t.string):
+            continue
+        if t.string in ("-", "+") and (i == 0 or toks[i - 1].type == tokenize.OP and toks[i - 1].string not in _CLOSE):
+            continue  # a unary sign
+        cut = t.end[1] if after else t.start[1]
+        if not after and t.string == "in" and i and toks[i - 1].string == "not":
+            cut = toks[i - 1].start[1]  # `not in` stays together
+        if cut > begin:
+            parts.append(text[begin:cut].strip())
+            begin = cut
+    last = text[begin:].strip()
+    if last:
+        parts.append(last)
+    return [p for p in parts if p]
+
+
+def _parenthesised(line: str, toks: list[tokenize.TokenInfo], col: int) -> list[str] | None:
+    """`x = long expression` -> `x = (` its parts broken before top-level operators `)`."""
+    head_end = 0
+    if toks[0].string in ("return", "if", "elif", "while", "assert", "raise"):
+        head_end = toks[0].end[1]
+    else:
+        depth = 0
+        for t in toks:
+            if t.type == tokenize.OP and t.string in _OPEN:
+                depth += 1
+            elif t.type == tokenize.OP and t.string in _CLOSE:
+                depth -= 1
+            elif depth == 0 and t.type == tokenize.OP and t.string in _ASSIGN:
+                head_end = t.end[1]
+                break
+    colon = line.endswith(":")
+    body = line[head_end:len(line) - colon].strip()
+    body_toks = _tokens(body) or []
+    if len(_split(body, body_toks, commas=False)) < 2:
+        return None
+    head = line[:head_end].rstrip() + " " if head_end else ""
+    return _layout(f"{head}({body})" + (":" if colon else ""), col, col, inside=False)
+
+
+def _unbreakable(after: str) -> int:
+    """The columns at the start of `after` that cannot go to another line: up to its first bracket."""
+    for i, ch in enumerate(after):
+        if ch in _OPEN:
+            return width(after[:i + 1])
+    return width(after)
+
+
+def _pack(items: list[str], col: int, cont: int, base: int, *, first_indent: bool = False,
+          reserve: int = 0) -> list[str]:
+    """Items packed greedily into lines: the first from `col` (without indentation unless
+    `first_indent`), the others from `cont`; an item too long for a line is laid out itself;
+    `reserve` columns are kept free after the last item (for the closing bracket and what follows)."""
+    lines: list[str] = []
+    current = " " * cont if first_indent else ""
+    at = 0 if first_indent else col  # the column where `current` starts (0: it holds its own indentation)
+    items = _split_long_strings(items, WIDTH - cont)
+    for n, item in enumerate(items):
+        need = width(item) + (reserve if n == len(items) - 1 else 0)
+        if current.strip() and at + width(current) + 1 + need > WIDTH:
+            lines.append(current)
+            current, at = " " * cont, 0
+        sep = " " if current.strip() else ""
+        here = at + width(current) + len(sep)
+        if here + need > WIDTH:
+            comma = "," if item.endswith(",") else ""  # the comma belongs to the list, not the item
+            laid = _layout(item[:-1] if comma else item, here, base, inside=True,
+                           reserve=len(comma) + (reserve if n == len(items) - 1 else 0))
+            current += sep + laid[0]
+            if len(laid) > 1:
+                lines.append(current)
+                lines += laid[1:-1]
+                current, at = laid[-1], 0
+            current += comma
+            continue
+        current += sep + item
+    lines.append(current)
+    return lines
+
+
+def _split_long_strings(items: list[str], room: int) -> list[str]:
+    """A string literal longer than `room` becomes adjacent literals that fit (an f-string is cut
+    between its fields and literal text, never inside a field)."""
+    out = []
+    for item in items:
+        body, comma = (item[:-1], ",") if item.endswith(",") else (item, "")
+        if width(item) > room and _plain_string(body):
+            value = ast.literal_eval(body)
+            step = max(8, (room - 4) // 2)  # a wide character takes two columns
+            chunks = [repr(value[i:i + step]) for i in range(0, len(value), step)]
+            out += chunks[:-1] + [chunks[-1] + comma]
+        elif width(item) > room and _simple_fstring(body):
+            chunks = _fstring_chunks(body, room - 4)
+            out += chunks[:-1] + [chunks[-1] + comma]
+        else:
+            out.append(item)
+    return out
+
+
+def _plain_string(text: str) -> bool:
+    toks = _tokens(text) or []
+    return len(toks) == 1 and toks[0].type == tokenize.STRING and text[:1] in "'\""
+
+
+def _simple_fstring(text: str) -> bool:
+    """An f'...' literal (single-quoted, as the emitter writes them) whose fields hold no quotes."""
+    if not (text.startswith("f'") and text.endswith("'")):
+        return False
+    level = 0
+    for ch in text[2:-1]:
+        if ch == "{":
+            level += 1
+        elif ch == "}":
+            level -= 1
+        elif level and ch in "'\"":
+            return False
+    return True
+
+
+def _fstring_chunks(text: str, room: int) -> list[str]:
+    """f'...' as adjacent literals of at most `room` columns, cut only between its pieces (a field,
+    a doubled brace, an escape, or a character)."""
+    body = text[2:-1]
+    pieces: list[str] = []
+    i = 0
+    while i < len(body):
+        if body.startswith(("{{", "}}"), i):
+            j = i + 2
+        elif body[i] == "{":
+            j = body.index("}", i) + 1
+        elif body[i] == "\\":
+            j = i + {"x": 4, "u": 6, "U": 10}.get(body[i + 1], 2)
+        else:
+            j = i + 1
+        pieces.append(body[i:j])
+        i = j
+    chunks, current = [], ""
+    for piece in pieces:
+        if current and width(current) + width(piece) + 3 > room:
+            chunks.append(current)
+            current = ""
+        current += piece
+    chunks.append(current)
+    out = []
+    for c in chunks:
+        fields = "{" in c.replace("{{", "").replace("}}", "")
+        out.append("f'" + c + "'" if fields else "'" + c.replace("{{", "{").replace("}}", "}") + "'")
+    return out

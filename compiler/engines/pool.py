@@ -1,0 +1,62 @@
+"""The success-counting pool engine (the `.ww` family of the dice bots, R1): sides, a success
+threshold and an add-die threshold, with added dice adding again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..diagnostics import Span
+from ..ir import Dice
+
+KEY = "pool"
+RUNTIME = ("pool",)
+LIMITS = {"pool_dice": 200, "pool_rolls": 1000, "damage_dice": 200}
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["engine", "sides", "success_at", "add_die_at"],
+    "properties": {
+        "engine": {"const": "pool"},
+        "name": {"$ref": "common.schema.json#/$defs/name"},
+        "sides": {"type": "integer", "minimum": 2, "maximum": 100},
+        "success_at": {"type": "integer", "minimum": 1, "maximum": 100,
+                       "description": "A die showing this or more is a success."},
+        "add_die_at": {"type": "integer", "minimum": 0, "maximum": 100,
+                       "description": "A die showing this or more adds one die (0: never)."},
+        "bot_prefix": {"type": "string", "maxLength": 10, "description": "Dice-bot command prefix, e.g. .ww"},
+        "bot_default_add_die_at": {"type": "integer", "minimum": 0, "maximum": 100},
+        "limits": {
+            "type": "object", "additionalProperties": False,
+            "description": "The most dice one pool may roll, rolls one pool_count step may make, and dice one "
+                           "damage roll may roll; the compiler proves every formula stays within them.",
+            "properties": {k: {"type": "integer", "minimum": 1, "maximum": 100000, "default": v}
+                           for k, v in LIMITS.items()},
+        },
+        "rulings": {"$ref": "common.schema.json#/$defs/rule_ids"},
+    },
+}
+
+Report = Callable[[tuple[str, ...], str, str], None]
+
+
+def lower(raw: dict[str, Any], span: Span, report: Report) -> Dice:
+    sides, s_at, a_at = raw["sides"], raw["success_at"], raw["add_die_at"]
+    if s_at > sides:
+        report(("success_at",), "bad-dice", f"success_at {s_at} is more than the {sides} sides")
+    if a_at == 1:
+        report(("add_die_at",), "bad-dice", "add_die_at 1 would add a die on every face; the pool would never end")
+    if a_at > sides:
+        report(("add_die_at",), "bad-dice", f"add_die_at {a_at} is more than the {sides} sides (use 0 for no added dice)")
+    settings: dict[str, int | str] = {
+        "sides": sides, "success_at": s_at, "add_at_raw": a_at, "add_at": a_at if a_at > 0 else sides + 1,
+        "bot_prefix": raw.get("bot_prefix", ".ww"), "bot_default_add_at": raw.get("bot_default_add_die_at", 10)}
+    return Dice(KEY, raw.get("name", "骰池"), settings, {**LIMITS, **raw.get("limits", {})}, span)
+
+
+def describe(d: Dice) -> str:
+    add = f"骰面≥{d.setting('add_at_raw')}时加骰一枚（加骰可连锁）" if d.setting("add_at_raw") else "不加骰"
+    return (f"{d.name}：d{d.setting('sides')}骰池，骰面≥{d.setting('success_at')}为成功，{add}；"
+            f"掷骰指令形如 {d.setting('bot_prefix')}8+5（8个骰子、5个附加成功）。"
+            f"每个骰池至多{d.limits['pool_dice']}个骰子，每步至多连续检定{d.limits['pool_rolls']}次。")

@@ -1,0 +1,213 @@
+"""Typed expression trees: what every formula of the rules becomes, for every emitter to render.
+
+The formula checker (`formula/check.py`) builds these nodes directly from the parsed text, with
+every name resolved: a node says what it refers to (a parameter, a step's local, a ruling, a
+field of an entry, a declared helper), never how a target language spells it. The optimiser
+folds and rewrites them; the Python and JavaScript emitters and the Chinese renderer of the
+reference pages each walk them. Nodes are frozen, hashable, and hold no back-references.
+
+Types are the strings `int`, `bool`, `str`, `dice`, `list`, `combatant` and `entry:<table>`.
+Division exists only as `Div` (`floor(a / b)` or `ceil(a / b)`): the language has no fractions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+INT, BOOL, STR, DICE, LIST, COMBATANT = "int", "bool", "str", "dice", "list", "combatant"
+
+
+def entry_type(table: str) -> str:
+    return f"entry:{table}"
+
+
+def table_of(type_: str) -> str | None:
+    return type_[6:] if type_.startswith("entry:") else None
+
+
+@dataclass(frozen=True, slots=True)
+class Expr:
+    type: str
+
+
+@dataclass(frozen=True, slots=True)
+class Const(Expr):
+    value: int | bool | str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Param(Expr):
+    """A procedure parameter, or in an entry formula its subject (`s`) or entry (`e`)."""
+
+    name: str
+    text: str  # how the pages name it
+
+
+@dataclass(frozen=True, slots=True)
+class Local(Expr):
+    """The value a step of the procedure defined."""
+
+    name: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling(Expr):
+    key: str
+    value: int | bool
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attr(Expr):
+    """A stat of a combatant, a field of an entry (`weapon.attack_type.speed`), `id`, `name`, `given`."""
+
+    base: Expr
+    field: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class EntryFormula(Expr):
+    """A formula field of an entry, evaluated for the procedure's subject and context entries."""
+
+    base: Expr
+    field: str
+    args: tuple[Expr, ...]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unary(Expr):
+    op: str  # "-", "not"
+    operand: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Binary(Expr):
+    op: str  # "+", "-", "*"
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Div(Expr):
+    """Exact integer division, rounded as the formula said: floor(a / b) or ceil(a / b)."""
+
+    rounding: str  # "floor" | "ceil"
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Compare(Expr):
+    ops: tuple[str, ...]  # "<", "<=", ">", ">=", "==", "!="
+    operands: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BoolOp(Expr):
+    op: str  # "and", "or"
+    values: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Cond(Expr):
+    test: Expr
+    then: Expr
+    orelse: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Expr):
+    """A function of the formula language: min, max, abs, clamp, has, dice."""
+
+    func: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Helper(Expr):
+    """A helper function the ruleset's manifest declares, implemented in a runtime module."""
+
+    name: str
+    module: str
+    args: tuple[Expr, ...]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Lookup(Expr):
+    """The entry of a table whose index field equals `key` (`sizes[attacker.size]`)."""
+
+    table: str
+    index: str
+    key: Expr
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hoisted(Expr):
+    """A roll-independent part of a per-roll formula, computed once when a resolver is prepared."""
+
+    name: str
+    value: Expr
+
+
+def children(e: Expr) -> tuple[Expr, ...]:
+    if isinstance(e, (Attr,)):
+        return (e.base,)
+    if isinstance(e, EntryFormula):
+        return (e.base, *e.args)
+    if isinstance(e, Unary):
+        return (e.operand,)
+    if isinstance(e, (Binary, Div)):
+        return (e.left, e.right)
+    if isinstance(e, Compare):
+        return e.operands
+    if isinstance(e, BoolOp):
+        return e.values
+    if isinstance(e, Cond):
+        return (e.test, e.then, e.orelse)
+    if isinstance(e, (Call, Helper)):
+        return e.args
+    if isinstance(e, Lookup):
+        return (e.key,)
+    return ()
+
+
+def walk(e: Expr) -> Iterator[Expr]:
+    """Every node of the tree, parents before children (a hoisted part is a leaf)."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(children(node)))
+
+
+def locals_read(e: Expr) -> frozenset[str]:
+    return frozenset(n.name for n in walk(e) if isinstance(n, Local))
+
+
+def params_read(e: Expr) -> frozenset[str]:
+    return frozenset(n.name for n in walk(e) if isinstance(n, Param))
+
+
+def rulings_read(e: Expr) -> frozenset[str]:
+    return frozenset(n.key for n in walk(e) if isinstance(n, Ruling))
+
+
+def total(e: Expr) -> bool:
+    """True when evaluating `e` cannot raise: no division but by a positive constant, no entry
+    formula, helper or lookup, no dice() of sides other than a positive constant."""
+    for n in walk(e):
+        if isinstance(n, (EntryFormula, Helper, Lookup)):
+            return False
+        if isinstance(n, Div) and not (isinstance(n.right, Const) and isinstance(n.right.value, int)
+                                       and n.right.value > 0):
+            return False
+        if isinstance(n, Call) and n.func == "dice" and not (
+                isinstance(n.args[1], Const) and isinstance(n.args[1].value, int) and n.args[1].value > 0):
+            return False
+    return True

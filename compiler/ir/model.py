@@ -1,0 +1,347 @@
+"""The intermediate representation of a ruleset: frozen, tuple-only, no back-references.
+
+The lowering pass builds it from checked documents; the optimiser rewrites procedures; the
+emitters only read it. Formulas are typed expression trees (`ir/expr.py`), never rendered
+text: each emitter (Python, JavaScript, the Chinese of the reference pages) renders them its
+own way. Every node keeps the `Span` of the YAML it came from, so late passes and the pages can
+still point at the rule file. Step kinds subclass `Step` in their own modules (`compiler/steps/`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..diagnostics import Span
+from .expr import Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Formula:
+    """A formula of the rules: its text as written, its typed tree, where it was written."""
+
+    text: str
+    expr: Expr
+    span: Span
+
+    @property
+    def type(self) -> str:
+        return self.expr.type
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """A trace or error sentence: literal text and holes (typed expressions), in order."""
+
+    text: str
+    parts: tuple[str | Expr, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class DiceExpr:
+    text: str
+    terms: tuple[tuple[int, int], ...]
+    flat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stat:
+    id: str
+    name: str
+    group: str
+    type: str
+    min: int
+    max: int
+    default: int | bool
+    description: str
+    rules: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class StatGroup:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class EnumValue:
+    id: str
+    name: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FieldDecl:
+    id: str
+    name: str
+    type: str  # int bool text enum enum_list ref dice formula
+    description: str
+    required: bool
+    min: int | None
+    max: int | None
+    default: object
+    values: tuple[EnumValue, ...]
+    table: str | None
+    result: str | None
+    context: tuple[tuple[str, str], ...]  # (param, table) pairs for formula fields
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class FormulaField:
+    """A formula-valued field of an entry, compiled to a module-level function shared by every
+    entry with the same formula text (named after the first: `<table>_<entry>_<field>`)."""
+
+    formula: Formula
+    function: str
+
+
+FieldValue = int | bool | str | None | tuple[str, ...] | DiceExpr | FormulaField
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    table: str
+    id: str
+    name: str
+    description: str
+    rules: tuple[str, ...]
+    values: Mapping[str, FieldValue]  # one per declared field, in declaration order
+    not_specified: str | None
+    origin: str  # "ruleset" or the pack id
+    span: Span
+
+    def get(self, field: str) -> FieldValue:
+        return self.values[field]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    id: str
+    name: str
+    description: str
+    group_by: str | None
+    fields: tuple[FieldDecl, ...]
+    entries: tuple[Entry, ...]
+    span: Span
+    index: str | None = None  # a field formulas may index the table by: `sizes[attacker.size]`
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    key: str
+    ruling: str
+    name: str
+    value: int | bool
+    text: str
+    rules: tuple[str, ...]
+    span: Span
+    min: int | None = None
+    max: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RuleRef:
+    id: str
+    title: str
+    section: str | None
+    summary: str
+    referee_call: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorType:
+    id: str
+    name: str
+    message: str
+    description: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Helper:
+    """A helper function the manifest declares, implemented by a runtime module of rulec."""
+
+    id: str
+    name: str
+    module: str
+    params: tuple[str, ...]
+    result: str
+    description: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    id: str
+    name: str
+    type: str  # int bool combatant or a table id
+    min: int | None
+    max: int | None
+    default: int | bool | str | None
+    optional: bool
+    description: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a procedure. Each step kind (compiler/steps/<kind>.py) subclasses it with its
+    own typed arguments; emitters dispatch on the subclass."""
+
+    target: str | None  # the local it defines, if any
+    name: str  # display name of the target (or of the step)
+    when: Formula | None
+    rules: tuple[str, ...]
+    span: Span
+
+    def formulas(self) -> tuple[Formula, ...]:
+        """Every formula of the step (its `when` included), for analyses over all steps."""
+        return ()
+
+    def templates(self) -> tuple[Template, ...]:
+        return ()
+
+    def rolls(self) -> bool:
+        """True for steps that roll dice."""
+        return False
+
+    def simplify(self) -> Step | None:
+        """After constant folding: the step, or None when it now does nothing (a requirement that
+        always holds)."""
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    id: str
+    name: str
+    formula: Formula
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """Which outcome fields an odds summary reads as the hit and the damage (or none)."""
+
+    hit: str | None
+    damage: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedBody:
+    """The per-roll steps of a prepared resolver: roll-independent parts of their formulas are
+    `Hoisted` values computed once when it is prepared (optimise/hoist.py)."""
+
+    steps: tuple[Step, ...]
+    outputs: tuple[Expr, ...]
+    hoisted: tuple[Expr, ...]  # the Hoisted nodes to define, in order
+    face_table: str | None  # the leading plain d20 step whose faces get a decision tree
+    single_die: frozenset[str] = frozenset()  # roll steps assumed to roll one die (the common case)
+    guard: tuple[Expr, ...] = ()  # what the common case assumes, as true/false expressions
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How a procedure is run (optimise/plan.py): the setup steps shared by every form (input
+    checks come first), what they hand on, the steps each roll runs, the prepared closure's
+    body and its common-case variant."""
+
+    setup: tuple[Step, ...]
+    carried: tuple[str, ...]  # entry parameters and setup locals the rest reads, in order
+    per_roll: tuple[Step, ...]
+    outputs: tuple[Expr, ...]
+    prepared: PreparedBody
+    common: PreparedBody | None
+
+
+@dataclass(frozen=True, slots=True)
+class Procedure:
+    id: str
+    name: str
+    description: str
+    rules: tuple[str, ...]
+    subject: str | None
+    params: tuple[Param, ...]
+    steps: tuple[Step, ...]
+    result: tuple[Output, ...]
+    summary: Summary
+    span: Span
+    plan: Plan | None = None  # set by the optimiser
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """The ruleset's dice engine (compiler/engines/<engine>.py interprets `settings`)."""
+
+    engine: str
+    name: str
+    settings: Mapping[str, int | str]
+    limits: Mapping[str, int]
+    span: Span
+
+    def setting(self, key: str) -> int | str:
+        return self.settings[key]
+
+
+@dataclass(frozen=True, slots=True)
+class OddsPreset:
+    """A balancing table for the reference page: a procedure's odds for every entry of a table."""
+
+    title: str
+    table: str
+    procedure: str
+    param: str
+    combatants: tuple[tuple[str, tuple[tuple[str, int | bool], ...]], ...]
+    args: tuple[tuple[str, int | bool | str], ...]
+    vary_target: str
+    vary_name: str
+    vary_values: tuple[int, ...]
+    max_entries: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    id: str
+    name: str
+    version: str
+    description: str
+    source_file: str
+    dice: Dice
+    stat_groups: tuple[StatGroup, ...]
+    stats: tuple[Stat, ...]
+    rulings: tuple[Ruling, ...]
+    sections: tuple[Section, ...]
+    rules: tuple[RuleRef, ...]
+    errors: tuple[ErrorType, ...]
+    tables: tuple[Table, ...]
+    procedures: tuple[Procedure, ...]
+    packs: tuple[str, ...]
+    files: tuple[str, ...]  # every rule file that went into it, sorted
+    span: Span
+    helpers: tuple[Helper, ...] = ()
+    features: tuple[str, ...] = ()  # ruleset features such as "initiative" (compiler/features.py)
+    odds_presets: tuple[OddsPreset, ...] = ()
+    pack_label: str = ""  # the local version label of a build with packs: "my.pack.1a2b3c4d"
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+    def table(self, table_id: str) -> Table:
+        for t in self.tables:
+            if t.id == table_id:
+                return t
+        raise KeyError(table_id)
+
+    def ruling(self, key: str) -> Ruling:
+        for r in self.rulings:
+            if r.key == key:
+                return r
+        raise KeyError(key)

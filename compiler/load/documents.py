@@ -1,0 +1,382 @@
+"""Pass 1, load: rule files -> `Document`s (plain JSON-like data plus a span for every node).
+
+The loader never trusts a file. It only composes YAML nodes (no object
+construction), resolves scalars with the YAML 1.2 core schema, and turns every
+surprise into a `Diagnostic` instead of an exception: syntax errors, tabs,
+duplicate keys, tags outside the core schema (`!!python/...`), YAML 1.1
+booleans (`yes`, `on`), alias expansion past a limit ("billion laughs"),
+nesting past a limit, non-UTF-8 bytes, several documents in one file, and files
+over a size limit.
+
+The libyaml C parser is used when PyYAML was built with it, the pure-Python
+parser otherwise; both give the same nodes and marks.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+import yaml.reader
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.parser import Parser
+from yaml.reader import Reader
+from yaml.resolver import BaseResolver
+from yaml.scanner import Scanner
+
+from ..diagnostics import Diagnostic, Span
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_ALIAS_NODES = 10_000
+MAX_DEPTH = 64
+
+JsonPath = tuple[str | int, ...]
+
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+_CORE_TAGS = {_STR, _INT, _FLOAT, _BOOL, _NULL, _SEQ, _MAP}
+
+# Characters no rule text may hold: control characters other than tab and line breaks, the
+# invisible format characters (bidirectional overrides and isolates, zero-width spaces and
+# joiners, soft hyphens, tags) and the Unicode line and paragraph separators. They would hide
+# text on a page, reorder what a reader sees, or break a string in generated code.
+_FORBIDDEN = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891"
+    "\u08e2\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0001\U000e0020-\U000e007f]")
+
+
+def forbidden_character(text: str) -> tuple[int, str] | None:
+    """The index and a description of the first character rule text may not hold, or None."""
+    m = _FORBIDDEN.search(text)
+    if m is None:
+        return None
+    ch = m.group(0)
+    name = unicodedata.name(ch, "") or {"\x00": "NUL"}.get(ch, "a control character")
+    return m.start(), f"U+{ord(ch):04X} {name}".rstrip()
+
+
+def _text_problems(file: str, text: str) -> list[Diagnostic]:
+    out = []
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        found = forbidden_character(line.rstrip("\r"))
+        if found is not None:
+            col, what = found
+            out.append(Diagnostic(Span(file, lineno, col + 1), "bad-character",
+                                  f"{what} is not allowed in rule files (it hides or reorders text)",
+                                  "delete it; retype the text around it if you pasted it"))
+    return out
+
+
+# YAML 1.1 booleans that PyYAML would silently turn into True/False.
+_YAML11_BOOLS = {
+    v for w in ("yes", "no", "on", "off") for v in (w, w.capitalize(), w.upper())
+}
+
+
+class _CoreResolver(BaseResolver):
+    """YAML 1.2 core schema: only true/false are booleans, only ~/null are nulls."""
+
+
+_CoreResolver.yaml_implicit_resolvers = {}
+for _tag, _regex, _first in (
+    (_BOOL, r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    (_NULL, r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    (_INT, r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    (
+        _FLOAT,
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        "-+0123456789.",
+    ),
+):
+    _CoreResolver.add_implicit_resolver(_tag, re.compile(_regex), list(_first))
+
+
+class _PyLoader(Reader, Scanner, Parser, Composer, SafeConstructor, _CoreResolver):
+    def __init__(self, stream: str) -> None:
+        Reader.__init__(self, stream)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+        Composer.__init__(self)
+        SafeConstructor.__init__(self)
+        _CoreResolver.__init__(self)
+
+
+try:
+    from yaml.cyaml import CParser as _CParser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    _CParser = None
+if _CParser is not None:
+
+    class _CLoader(_CParser, SafeConstructor, _CoreResolver):  # type: ignore[misc, valid-type]
+        def __init__(self, stream: str) -> None:
+            _CParser.__init__(self, stream)
+            SafeConstructor.__init__(self)
+            _CoreResolver.__init__(self)
+
+    _Loader: type = _CLoader
+else:  # pragma: no cover - depends on how PyYAML was built
+    _Loader = _PyLoader
+
+
+@dataclass(slots=True)
+class Document:
+    """One loaded rule file: its data as plain Python values and where each value came from.
+
+    Positions are kept as compact (line, column) pairs per JSON path and turned
+    into `Span`s on demand: a 50,000-weapon pack has over a million of them.
+    """
+
+    file: str
+    data: Any
+    spans: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
+    key_spans: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
+    quoted: set[JsonPath] = field(default_factory=set)
+
+    def to_json(self, kind: str) -> dict[str, Any]:
+        """Plain JSON data for the cache (compiler/cache.py): the data, every position, the kind."""
+        return {"kind": kind, "data": self.data,
+                "spans": [[list(p), line, col] for p, (line, col) in self.spans.items()],
+                "keys": [[list(p), line, col] for p, (line, col) in self.key_spans.items()],
+                "quoted": [list(p) for p in self.quoted]}
+
+    @classmethod
+    def from_json(cls, file: str, value: Any) -> tuple[Document, str] | None:
+        """The inverse of `to_json`, or None for anything that is not its output."""
+        try:
+            kind = value["kind"]
+            spans = {tuple(p): (line, col) for p, line, col in value["spans"]}
+            keys = {tuple(p): (line, col) for p, line, col in value["keys"]}
+            quoted = {tuple(p) for p in value["quoted"]}
+            if not isinstance(kind, str):
+                return None
+            return cls(file, value["data"], spans, keys, quoted), kind
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def span(self, path: JsonPath = (), *, key: bool = False) -> Span:
+        """The span of the value at `path` (or of its key), else of its nearest ancestor."""
+        path = tuple(path)
+        if key and path in self.key_spans:
+            line, col = self.key_spans[path]
+            return Span(self.file, line, col, path)
+        p = path
+        while p not in self.spans and p:
+            p = p[:-1]
+        line, col = self.spans.get(p, (1, 1))
+        return Span(self.file, line, col, p)
+
+
+def _mark_span(file: str, node: Node, path: JsonPath) -> Span:
+    m = node.start_mark
+    return Span(file, m.line + 1, m.column + 1, path)
+
+
+class _Converter:
+    """Walks a composed node tree into plain values, checking what PyYAML would let through."""
+
+    def __init__(self, file: str, doc: Document, diags: list[Diagnostic]):
+        self.file = file
+        self.doc = doc
+        self.diags = diags
+        self.seen: set[int] = set()
+        self.alias_nodes = 0
+        self.aborted = False
+
+    def error(self, node: Node, path: JsonPath, code: str, msg: str, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(_mark_span(self.file, node, path), code, msg, hint))
+
+    def convert(self, node: Node, path: JsonPath, depth: int, via_alias: bool) -> Any:
+        if self.aborted:
+            return None
+        if id(node) in self.seen and not isinstance(node, ScalarNode):
+            via_alias = True
+        self.seen.add(id(node))
+        if via_alias:
+            self.alias_nodes += 1
+            if self.alias_nodes > MAX_ALIAS_NODES:
+                self.error(node, path, "alias-limit",
+                           f"aliases expand to more than {MAX_ALIAS_NODES} nodes; refusing the file")
+                self.aborted = True
+                return None
+        if depth > MAX_DEPTH:
+            self.error(node, path, "too-deep", f"nesting deeper than {MAX_DEPTH} levels")
+            self.aborted = True
+            return None
+        if node.tag not in _CORE_TAGS:
+            self.error(node, path, "unknown-tag",
+                       f"tag '{node.tag}' is not allowed; rule files use plain YAML values only")
+            return None
+        if not via_alias:
+            mark = node.start_mark
+            self.doc.spans[path] = (mark.line + 1, mark.column + 1)
+        if isinstance(node, ScalarNode):
+            return self.scalar(node, path)
+        if isinstance(node, SequenceNode):
+            return [self.convert(item, path + (i,), depth + 1, via_alias)
+                    for i, item in enumerate(node.value)]
+        assert isinstance(node, MappingNode)
+        return self.mapping(node, path, depth, via_alias)
+
+    def text(self, node: ScalarNode, path: JsonPath, value: str) -> str:
+        """A text scalar, NFC-normalised; an escape that makes a forbidden character is reported."""
+        found = forbidden_character(value)
+        if found is not None:
+            self.error(node, path, "bad-character",
+                       f"{found[1]} is not allowed in rule files (written here as an escape)")
+        return value if unicodedata.is_normalized("NFC", value) else unicodedata.normalize("NFC", value)
+
+    def scalar(self, node: ScalarNode, path: JsonPath) -> Any:
+        value = node.value
+        if node.style in ("'", '"'):
+            self.doc.quoted.add(path)
+            value = self.text(node, path, value)
+        elif node.tag == _STR:
+            value = unicodedata.normalize("NFC", value) if not value.isascii() else value
+        if node.tag == _STR:
+            if not node.style and value in _YAML11_BOOLS:
+                self.error(node, path, "truthy",
+                           f"'{value}' is a YAML 1.1 boolean and ambiguous",
+                           hint="write true/false, or quote it if you mean the text")
+            return value
+        if node.tag == _NULL:
+            return None
+        if node.tag == _BOOL:
+            return value.lower() == "true"
+        if node.tag == _INT:
+            if value.startswith("0o"):
+                return int(value[2:], 8)
+            if value.startswith("0x"):
+                return int(value[2:], 16)
+            return int(value)
+        low = value.lower()
+        if low.endswith(".inf") or low == ".nan":
+            self.error(node, path, "bad-number", f"'{value}' is not a usable number")
+            return None
+        return float(value)
+
+    def mapping(self, node: MappingNode, path: JsonPath, depth: int, via_alias: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        first_seen: dict[str, Node] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode) or key_node.tag not in (_STR, _INT):
+                self.error(key_node, path, "bad-key", "mapping keys must be plain text")
+                continue
+            key = self.text(key_node, path, key_node.value) if key_node.style else key_node.value
+            if not key.isascii():
+                key = unicodedata.normalize("NFC", key)
+            if key == "<<":
+                self.error(key_node, path, "merge-key", "YAML merge keys ('<<') are not supported")
+                continue
+            if key in first_seen:
+                prev = first_seen[key].start_mark
+                self.error(key_node, path + (key,), "duplicate-key",
+                           f"duplicate key '{key}' (first defined at line {prev.line + 1})")
+                continue
+            first_seen[key] = key_node
+            if not via_alias:
+                mark = key_node.start_mark
+                self.doc.key_spans[path + (key,)] = (mark.line + 1, mark.column + 1)
+            out[key] = self.convert(value_node, path + (key,), depth + 1, via_alias)
+        return out
+
+
+def _tab_diagnostics(file: str, text: str) -> Iterator[Diagnostic]:
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        col = line.find("\t")
+        if col >= 0:
+            yield Diagnostic(Span(file, lineno, col + 1), "tab",
+                             "tab character; indent and separate with spaces")
+
+
+def _decode(file: str, raw: bytes) -> tuple[str | None, list[Diagnostic]]:
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before.rsplit(b"\n", 1)[-1].decode("utf-8", "replace")) + 1
+        return None, [Diagnostic(Span(file, line, col), "encoding",
+                                 f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; save the file as UTF-8")]
+    return text, []
+
+
+def load_text(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]:
+    """Compose one YAML document from text; never raises for bad input."""
+    diags = list(_tab_diagnostics(file, text)) + _text_problems(file, text)
+    if diags:
+        return None, diags
+    loader = None
+    try:
+        loader = _Loader(text)
+        node = loader.get_single_node()
+    except yaml.reader.ReaderError as exc:
+        before = text[: exc.position]
+        line = before.count("\n") + 1
+        col = len(before.rsplit("\n", 1)[-1]) + 1
+        return None, [Diagnostic(Span(file, line, col), "bad-character",
+                                 f"character U+{exc.character:04X} is not allowed in YAML")]
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = exc.problem or exc.context or "invalid YAML"
+        if "expected a single document" in str(exc.context or ""):
+            return None, [Diagnostic(Span(file, line, col), "multiple-documents",
+                                     "a rule file holds exactly one YAML document")]
+        return None, [Diagnostic(Span(file, line, col), "yaml-syntax", problem)]
+    except yaml.YAMLError as exc:
+        return None, [Diagnostic(Span(file, 1, 1), "yaml-syntax", str(exc).splitlines()[0])]
+    except RecursionError:
+        return None, [Diagnostic(Span(file, 1, 1), "too-deep", "nesting is too deep to read")]
+    finally:
+        if loader is not None:
+            loader.dispose()
+    doc = Document(file, None)
+    if node is None:
+        return None, [Diagnostic(Span(file, 1, 1), "empty-file", "the file holds no YAML document")]
+    converter = _Converter(file, doc, diags)
+    try:
+        doc.data = converter.convert(node, (), 0, False)
+    except RecursionError:
+        diags.append(Diagnostic(Span(file, 1, 1), "too-deep", "nesting is too deep to read"))
+    if diags:
+        return None, diags
+    return doc, []
+
+
+def load_file(path: Path, file: str | None = None, *,
+              max_bytes: int = MAX_FILE_BYTES) -> tuple[Document | None, list[Diagnostic]]:
+    """Read and compose one rule file. `file` is the name used in diagnostics."""
+    shown = file or str(path)
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            return None, [Diagnostic(Span(shown), "file-too-large",
+                                     f"file is {size} bytes; the limit is {max_bytes}",
+                                     hint="split it into several files")]
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [Diagnostic(Span(shown), "unreadable", f"cannot read the file: {exc.strerror}")]
+    return load_bytes(raw, shown)
+
+
+def load_bytes(raw: bytes, file: str) -> tuple[Document | None, list[Diagnostic]]:
+    """Decode (UTF-8 only) and compose one rule file's bytes."""
+    text, diags = _decode(file, raw)
+    if text is None:
+        return None, diags
+    return load_text(text, file)

@@ -1,0 +1,123 @@
+"""Pass 4, optimise: IR -> IR. Each procedure is folded, split into the setup every form shares
+and the steps each roll runs, and given the prepared closure's body and its common-case variant.
+
+* Folding (fold.py): boolean rulings are constants, so a switch of the rules keeps only the
+  branch in force; arithmetic of constants is computed.
+* The split: the steps before the first roll, and every later `let` that reads no rolled value,
+  cannot raise and writes no trace line, run once in `NAME_setup` (with the input checks), and
+  hand on what the rest reads. A step that could raise or writes the trace stays in place, so
+  every form raises the same error and writes the same trace in the same order.
+* The prepared body (hoist.py): the per-roll steps with their roll-independent parts hoisted.
+* The common case (specialise.py): that body folded for options at their defaults, a plain d20
+  and one damage die, with the guard that says when it applies.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..ir import Plan, PreparedBody, Procedure, Ruleset, Step
+from ..ir import expr as ir
+from ..steps import D20, Let, Note, Roll
+from .fold import Known, fold, fold_steps, map_formulas
+from .hoist import Hoister
+from .specialise import common_case
+
+
+def optimise(rs: Ruleset) -> Ruleset:
+    """The ruleset with every procedure folded and planned."""
+    switches = Known({ir.Ruling(ir.BOOL, r.key, r.value, r.name): ir.Const(ir.BOOL, r.value)
+                      for r in rs.rulings if isinstance(r.value, bool)})
+    procedures = tuple(_optimise(p, switches) for p in rs.procedures)
+    return dataclasses.replace(rs, procedures=procedures)
+
+
+def _optimise(p: Procedure, switches: Known) -> Procedure:
+    known = Known(switches.values)
+    steps = tuple(fold_steps(p.steps, known, propagate=False))
+    result = tuple(dataclasses.replace(o, formula=dataclasses.replace(o.formula, expr=fold(o.formula.expr, known)))
+                   for o in p.result)
+    folded = dataclasses.replace(p, steps=steps, result=result)
+    return dataclasses.replace(folded, plan=plan(folded))
+
+
+def step_reads(step: Step) -> frozenset[str]:
+    names: set[str] = set()
+    for f in step.formulas():
+        names |= ir.locals_read(f.expr)
+    for t in step.templates():
+        for part in t.parts:
+            if not isinstance(part, str):
+                names |= ir.locals_read(part)
+    if isinstance(step, D20):
+        names |= ir.locals_read(step.layers)
+    return frozenset(names)
+
+
+def _entries_read(e: ir.Expr, entry_params: set[str]) -> set[str]:
+    return {n.name for n in ir.walk(e) if isinstance(n, ir.Param) and n.name in entry_params}
+
+
+def plan(p: Procedure) -> Plan:
+    first_roll = next((i for i, s in enumerate(p.steps) if s.rolls()), len(p.steps))
+    setup: list[Step] = []
+    per_roll: list[Step] = []
+    available: set[str] = set()
+    for i, s in enumerate(p.steps):
+        movable = (isinstance(s, Let) and s.say is None and ir.total(s.value.expr)
+                   and step_reads(s) <= available)
+        if i < first_roll or movable:
+            setup.append(s)
+            if s.target:
+                available.add(s.target)
+        else:
+            per_roll.append(s)
+    outputs = tuple(o.formula.expr for o in p.result)
+    entry_params = {prm.id for prm in p.params if prm.type not in ("int", "bool", "combatant")}
+    later_locals: set[str] = set()
+    later_entries: set[str] = set()
+    for s in per_roll:
+        later_locals |= step_reads(s)
+        for f in s.formulas():
+            later_entries |= _entries_read(f.expr, entry_params)
+        for t in s.templates():
+            for part in t.parts:
+                if not isinstance(part, str):
+                    later_entries |= _entries_read(part, entry_params)
+        if isinstance(s, D20):
+            later_entries |= _entries_read(s.layers, entry_params)
+    for o in outputs:
+        later_locals |= ir.locals_read(o)
+        later_entries |= _entries_read(o, entry_params)
+    carried = tuple([prm.id for prm in p.params if prm.id in later_entries]
+                    + [s.target for s in setup if s.target and s.target in later_locals])
+    prepared = prepare(tuple(per_roll), outputs)
+    return Plan(tuple(setup), carried, tuple(per_roll), outputs, prepared, common_case(prepared, p))
+
+
+def prepare(per_roll: tuple[Step, ...], outputs: tuple[ir.Expr, ...]) -> PreparedBody:
+    """The per-roll steps with every roll-independent, total part of their formulas hoisted."""
+    hoister = Hoister({s.target for s in per_roll if s.target})
+    steps: list[Step] = []
+    for s in per_roll:
+        if isinstance(s, Note):
+            continue  # a prepared resolver keeps no trace
+        hint = s.target or type(s).__name__.lower()
+        if isinstance(s, D20) and hoister.invariant(s.layers) and ir.total(s.layers):
+            layers: ir.Expr = s.layers if isinstance(s.layers, (ir.Const, ir.Local, ir.Param)) else \
+                hoister.hoist(s.layers, f"{hint}_layers")
+            s = dataclasses.replace(s, layers=layers)
+        if isinstance(s, Roll) and hoister.invariant(s.dice.expr) and ir.total(s.dice.expr):
+            s = dataclasses.replace(s, dice=dataclasses.replace(s.dice, expr=hoister.hoist(s.dice.expr,
+                                                                                         f"{hint}_dice")))
+        def rewrite(e: ir.Expr, h: str = hint) -> ir.Expr:
+            return e if isinstance(e, ir.Hoisted) else hoister.rewrite(e, h)
+
+        steps.append(map_formulas(s, rewrite))
+    hoisted_outputs = tuple(
+        (hoister.hoist(o, f"out{i}") if ir.total(o) and not isinstance(o, (ir.Const, ir.Local, ir.Param))
+         else o) if hoister.invariant(o) else hoister.rewrite(o, f"out{i}") for i, o in enumerate(outputs))
+    first = steps[0] if steps else None
+    face_table = first.target if isinstance(first, D20) and first.when is None and hoister.invariant(first.layers) \
+        else None
+    return PreparedBody(tuple(steps), hoisted_outputs, tuple(hoister.hoisted), face_table)

@@ -1,0 +1,169 @@
+"""`d20`: roll a d20 with advantage and disadvantage layers and name the face kept (d20检定).
+
+How layers combine is the d20 engine's `layers` setting (compiler/engines/d20.py): the kind's
+IR node carries the net layers as an expression built from it, so every form rolls
+|layers| + 1 dice and keeps the highest (layers > 0) or the lowest (layers < 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..emit.handlers import handler
+from ..emit.python.code import Code, code, string
+from ..ir import Formula, Step, Template
+from ..ir.expr import INT, Const, Expr
+from .base import Arg, CheckedStep, StepKind, when_text
+
+if TYPE_CHECKING:
+    from ..emit.python.gen import PyGen
+
+
+@dataclass(frozen=True, slots=True)
+class D20(Step):
+    advantage: Formula
+    disadvantage: Formula
+    layers: Expr  # net layers, by the engine's rule
+    say: Template | None
+
+    def formulas(self) -> tuple[Formula, ...]:
+        return tuple(f for f in (self.advantage, self.disadvantage, self.when) if f is not None)
+
+    def templates(self) -> tuple[Template, ...]:
+        return (self.say,) if self.say is not None else ()
+
+    def rolls(self) -> bool:
+        return True
+
+
+class D20Kind(StepKind):
+    key = "d20"
+    name = "d20检定"
+    summary = "Roll a d20 with advantage and disadvantage layers and name the face kept."
+    args = (Arg("advantage", (INT,), "0", description="Advantage layers."),
+            Arg("disadvantage", (INT,), "0", description="Disadvantage layers."))
+    defines = INT
+    engine = "d20"
+    node: ClassVar[type[Step]] = D20
+
+    def check_more(self, raw: Any, ctx: Any, checked: CheckedStep) -> None:
+        from ..engines.d20 import layers_expr
+
+        if "advantage" in checked.args and "disadvantage" in checked.args:
+            checked.extra["layers"] = layers_expr(str(ctx.dice.setting("layers")), checked.args["advantage"].expr,
+                                                  checked.args["disadvantage"].expr)
+
+    def lower(self, c: CheckedStep) -> D20:
+        return D20(c.target, c.name, c.when, c.rules, c.span, c.arg("advantage"), c.arg("disadvantage"),
+                   c.extra["layers"], c.say)
+
+    def describe(self, step: D20, zh: Any) -> str:
+        return (f"掷d20（优势层数：{zh(step.advantage.expr)}；劣势层数：{zh(step.disadvantage.expr)}），"
+                f"取用的骰面记为{step.name}{when_text(step, zh)}")
+
+
+def _traced(step: D20, g: PyGen) -> None:
+    roll, var, when = g.temp(step, "roll"), g.local(step), g.when(step)
+    sentence = code("_rt_d20_sentence({}, {})", string(step.name), roll)
+    if step.say is not None:
+        sentence = code("{} + '；' + {}", sentence, g.sentence(step.say))
+
+    def body() -> None:
+        g.w.line(code("{} = _rt_roll_d20(_source, {})", roll, g.expr(step.layers)))
+        g.w.line(code("_rolls.append({})", roll))
+        g.w.line(code("{} = {}.natural", var, roll))
+        g.trace("d20", sentence, g.values(("faces", code("{}.faces", roll)), (step.target or "", var)))
+
+    if when is None:
+        body()
+        return
+    with g.w.block(code("if {}", when)):
+        body()
+    with g.w.block(Code("else")):
+        g.w.line(code("{} = 0", var))
+
+
+def _kept(g: PyGen, layers: Code, *, rand: bool) -> Code:
+    if rand:
+        return code("int(_rand() * 20) + 1 if {0} == 0 else _rt_d20_natural_random(_rand, {0})", layers)
+    return code("_die(20) if {0} == 0 else _rt_d20_natural(_die, {0})", layers)
+
+
+def _layers(step: D20, g: PyGen) -> Code:
+    """The net layers as a name: the prepared value, or a temporary computed here."""
+    text = g.expr(step.layers)
+    if text.isidentifier() or isinstance(step.layers, Const):
+        return text
+    temp = g.temp(step, "layers")
+    g.w.line(code("{} = {}", temp, text))
+    return temp
+
+
+def _fast(step: D20, g: PyGen) -> None:
+    var, when = g.local(step), g.when(step)
+    rand = g.mode == "rand"
+
+    def body() -> None:
+        if isinstance(step.layers, Const) and step.layers.value == 0:
+            g.w.line(code("{} = {}", var, Code("int(_rand() * 20) + 1") if rand else Code("_die(20)")))
+        else:
+            g.w.line(code("{} = {}", var, _kept(g, _layers(step, g), rand=rand)))
+        if rand and g.body is not None and g.body.face_table == step.target:
+            _walk_face_tree(step, g)
+
+    if when is None:
+        body()
+        return
+    with g.w.block(code("if {}", when)):
+        body()
+    with g.w.block(Code("else")):
+        g.w.line(code("{} = 0", var))
+
+
+def _walk_face_tree(step: D20, g: PyGen) -> None:
+    """The face table of a prepared resolver (runtime face_table/face_tree): the outcome this face,
+    and the faces drawn below it, decide; tabulated from the closure's own general path."""
+    var, table = g.local(step), g.temp(step, "faces")
+    plain = isinstance(step.layers, Const) and step.layers.value == 0
+
+    def walk() -> None:
+        g.w.line(code("_node = {}[{}]", table, var))
+        with g.w.block(Code("if _node is False")):
+            g.w.line(code("_node = _rt_face_tree(_roll, {}, {})  # the first roll of this face: tabulate it",
+                          table, var))
+        with g.w.block(Code("if _node is not None")):
+            with g.w.block(Code("while _node.__class__ is list")):
+                g.w.line(Code("_node = _node[int(_rand() * len(_node))]"))
+            g.w.line(code("_out: Tuple[{}] = _node", g.outcome_type))
+            g.w.line(Code("return _out"))
+
+    if plain:
+        walk()
+        return
+    with g.w.block(code("if {} == 0", g.paren(step.layers))):
+        walk()
+
+
+handler("python", "traced", D20)(_traced)
+handler("python", "fast", D20)(_fast)
+handler("python", "prepared", D20)(_fast)
+
+
+@handler("python", "prepare", D20)
+def _prepare(step: D20, g: PyGen) -> None:
+    """The net layers, when they need no roll, are a prepared value of the closure."""
+
+
+@handler("python", "setup", D20)
+def _setup(step: D20, g: PyGen) -> None:
+    raise AssertionError("a roll never runs in the setup function")
+
+
+@handler("python", "odds", D20)
+def _odds(step: D20, g: PyGen) -> None:
+    items = code("_rt_d20_distribution({})", g.expr(step.layers))
+    when = g.when(step)
+    if when is not None:
+        items = code("({} if {} else _rt_ZERO_ITEMS)", items, when)
+    g.loop(step, g.local(step), items)

@@ -1,0 +1,69 @@
+"""`let`: compute a value from a formula and name it for the steps after it (计算)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..emit.handlers import handler
+from ..emit.python.code import code
+from ..ir import Formula, Step, Template
+from ..ir.expr import BOOL, DICE, INT, LIST, STR
+from .base import Arg, CheckedStep, StepKind
+
+if TYPE_CHECKING:
+    from ..emit.python.gen import PyGen
+
+
+@dataclass(frozen=True, slots=True)
+class Let(Step):
+    value: Formula
+    say: Template | None
+
+    def formulas(self) -> tuple[Formula, ...]:
+        return (self.value,)
+
+    def templates(self) -> tuple[Template, ...]:
+        return (self.say,) if self.say is not None else ()
+
+
+class LetKind(StepKind):
+    key = "let"
+    name = "计算"
+    summary = "Compute a value from a formula and name it for the steps after it."
+    args = (Arg("value", (INT, BOOL, STR), required=True, description="The formula."),)
+    defines = "value"
+    has_when = False
+    node: ClassVar[type[Step]] = Let
+
+    def check_more(self, raw: Any, ctx: Any, checked: CheckedStep) -> None:
+        value = checked.args.get("value")
+        if value is not None and value.type in (DICE, LIST):
+            ctx.error(("value",), "wrong-type", "a let step holds a number, true/false or text")
+
+    def lower(self, c: CheckedStep) -> Let:
+        return Let(c.target, c.name, None, c.rules, c.span, c.arg("value"), c.say)
+
+    def describe(self, step: Let, zh: Any) -> str:
+        return f"{step.name} = {zh(step.value.expr)}"
+
+
+def _assign(step: Let, g: PyGen) -> None:
+    g.w.line(code("{} = {}", g.local(step), g.expr(step.value.expr)))
+
+
+def _assign_traced(step: Let, g: PyGen) -> None:
+    _assign(step, g)
+    if step.say is not None:
+        g.trace("let", g.sentence(step.say), g.values((step.target or "", g.local(step))))
+
+
+for _form in ("setup", "traced"):
+    handler("python", _form, Let)(_assign_traced)
+for _form in ("fast", "prepared", "odds"):
+    handler("python", _form, Let)(_assign)
+
+
+@handler("python", "prepare", Let)
+def _prepare(step: Let, g: PyGen) -> None:
+    """Nothing to prepare: a let's roll-independent parts are prepared values of the closure."""

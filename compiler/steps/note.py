@@ -1,0 +1,74 @@
+"""`note`: a sentence for the trace, when its condition holds (记录)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..emit.handlers import handler
+from ..emit.python.code import code
+from ..ir import Step, Template
+from .base import CheckedStep, StepKind, ref, when_text
+
+if TYPE_CHECKING:
+    from ..emit.python.gen import PyGen
+
+
+@dataclass(frozen=True, slots=True)
+class Note(Step):
+    text: Template
+
+    def formulas(self) -> tuple[Any, ...]:
+        return (self.when,) if self.when is not None else ()
+
+    def templates(self) -> tuple[Template, ...]:
+        return (self.text,)
+
+
+class NoteKind(StepKind):
+    key = "note"
+    name = "记录"
+    summary = "A sentence for the trace ({名称} holes show values), when its condition holds."
+    has_say = has_name = False
+    node: ClassVar[type[Step]] = Note
+
+    def key_schema(self) -> dict[str, Any]:
+        return ref("template", "The sentence.")
+
+    def check(self, raw: Any, ctx: Any) -> CheckedStep | None:
+        checked = super().check(raw, ctx)
+        text = ctx.template(raw["note"], ("note",))
+        if checked is None or text is None:
+            return None
+        checked.say = text
+        return checked
+
+    def lower(self, c: CheckedStep) -> Note:
+        assert c.say is not None
+        return Note(None, self.name, c.when, c.rules, c.span, c.say)
+
+    def describe(self, step: Note, zh: Any) -> str:
+        return f"记录：{step.text.text}{when_text(step, zh)}"
+
+
+def _note(step: Note, g: PyGen) -> None:
+    sentence = g.sentence(step.text)
+    when = g.when(step)
+    guarded = g.form == "setup"
+    if when is None:
+        g.trace("note", sentence, g.values(), guarded=guarded)
+        return
+    with g.w.block(code("if {}", when)):
+        g.trace("note", sentence, g.values(), guarded=guarded)
+
+
+handler("python", "setup", Note)(_note)
+handler("python", "traced", Note)(_note)
+
+
+def _nothing(step: Note, g: PyGen) -> None:
+    """A note only writes the trace, which this form does not keep."""
+
+
+for _form in ("fast", "prepare", "prepared", "odds"):
+    handler("python", _form, Note)(_nothing)

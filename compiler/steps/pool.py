@@ -1,0 +1,146 @@
+"""`pool`: roll a success-counting dice pool (the `.ww` family) and name its successes (骰池检定)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..emit.handlers import handler
+from ..emit.python.code import Code, code, string
+from ..ir import Formula, Step, Template
+from ..ir.expr import BOOL, INT
+from .base import Arg, CheckedStep, StepKind, when_text
+
+if TYPE_CHECKING:
+    from ..emit.python.gen import PyGen
+
+
+@dataclass(frozen=True, slots=True)
+class Pool(Step):
+    dice: Formula
+    extras: Formula
+    all_succeed: Formula | None
+    say: Template | None
+
+    def formulas(self) -> tuple[Formula, ...]:
+        return tuple(f for f in (self.dice, self.extras, self.all_succeed, self.when) if f is not None)
+
+    def templates(self) -> tuple[Template, ...]:
+        return (self.say,) if self.say is not None else ()
+
+    def rolls(self) -> bool:
+        return True
+
+
+class PoolKind(StepKind):
+    key = "pool"
+    name = "骰池检定"
+    summary = "Roll a pool of dice (added dice chain) and name its number of successes."
+    args = (Arg("dice", (INT,), required=True, description="How many dice (0 or less rolls none)."),
+            Arg("extras", (INT,), "0", description="Extra successes, reported with the roll."),
+            Arg("all_succeed", (BOOL,), description="When true every die counts as a success and none is added."))
+    defines = INT
+    engine = "pool"
+    node: ClassVar[type[Step]] = Pool
+
+    def lower(self, c: CheckedStep) -> Pool:
+        return Pool(c.target, c.name, c.when, c.rules, c.span, c.arg("dice"), c.arg("extras"),
+                    c.args.get("all_succeed"), c.say)
+
+    def describe(self, step: Pool, zh: Any) -> str:
+        text = f"掷骰池：{zh(step.dice.expr)}个骰子"
+        extras = zh(step.extras.expr)
+        if extras != "0":
+            text += f"，附加成功{extras}"
+        if step.all_succeed is not None:
+            text += f"；当{zh(step.all_succeed.expr)}时所有骰子均视为成功且不加骰"
+        return f"{text}，成功数记为{step.name}{when_text(step, zh)}"
+
+
+def engine_args(g: PyGen) -> Code:
+    """The pool engine's sides, success and add-die thresholds, as call arguments."""
+    return code("{}, {}, {}", g.setting("sides"), g.setting("success_at"), g.setting("add_at"))
+
+
+def successes(g: PyGen, dice: Code, *, rand: bool) -> Code:
+    """The successes of `dice` dice: faces inline from `_rand`, or from `_die` (and from a source's
+    own `random` when it has one, which means exactly SeededDice's)."""
+    if rand:
+        return code("_rt_pool_successes_random(_rand, {}, {})", dice, engine_args(g))
+    return code("_rt_pool_successes(_die, {0}, {1}) if _maybe_rand is None else "
+                "_rt_pool_successes_random(_maybe_rand, {0}, {1})", dice, engine_args(g))
+
+
+def _traced(step: Pool, g: PyGen) -> None:
+    roll, var = g.temp(step, "roll"), g.local(step)
+    when = g.when(step)
+    all_succeed = g.expr(step.all_succeed.expr) if step.all_succeed is not None else Code("False")
+    sentence = code("_rt_pool_sentence({}, {})", string(step.name), roll)
+    if step.say is not None:
+        sentence = code("{} + '；' + {}", sentence, g.sentence(step.say))
+
+    def body() -> None:
+        g.w.line(code("{} = _rt_roll_pool(_source, _POOL, {}, {}, {})", roll, g.expr(step.dice.expr),
+                      g.expr(step.extras.expr), all_succeed))
+        g.w.line(code("_rolls.append({})", roll))
+        g.w.line(code("{} = {}.successes", var, roll))
+        g.trace("pool", sentence, g.values(("command", code("{}.command", roll)), ("faces", code("{}.faces", roll)),
+                                           (step.target or "", var)))
+
+    if when is None:
+        body()
+        return
+    with g.w.block(code("if {}", when)):
+        body()
+    with g.w.block(Code("else")):
+        g.w.line(code("{} = 0", var))
+
+
+def _rolled(step: Pool, g: PyGen, *, rand: bool) -> Code:
+    value = successes(g, g.expr(step.dice.expr), rand=rand)
+    if step.all_succeed is not None:
+        value = code("max(0, {}) if {} else {}", g.expr(step.dice.expr), g.operand(step.all_succeed.expr), value)
+    return value
+
+
+def _fast(step: Pool, g: PyGen) -> None:
+    var, when = g.local(step), g.when(step)
+    value = _rolled(step, g, rand=g.mode == "rand")
+    if when is None:
+        g.w.line(code("{} = {}", var, value))
+        return
+    with g.w.block(code("if {}", when)):
+        g.w.line(code("{} = {}", var, value))
+    with g.w.block(Code("else")):
+        g.w.line(code("{} = 0", var))
+
+
+handler("python", "traced", Pool)(_traced)
+handler("python", "fast", Pool)(_fast)
+handler("python", "prepared", Pool)(_fast)
+
+
+@handler("python", "prepare", Pool)
+def _prepare(step: Pool, g: PyGen) -> None:
+    """A pool's dice count, when it needs no roll, is a prepared value of the closure."""
+
+
+@handler("python", "setup", Pool)
+def _setup(step: Pool, g: PyGen) -> None:
+    raise AssertionError("a roll never runs in the setup function")
+
+
+@handler("python", "odds", Pool)
+def _odds(step: Pool, g: PyGen) -> None:
+    dist = g.temp(step, "dist")
+    dice = g.expr(step.dice.expr)
+    value = code("_rt_pool_distribution({}, {}, {}, {})", dice, g.setting("sides"), g.setting("success_at"),
+                 g.setting("add_at_raw"))
+    if step.all_succeed is not None:
+        value = code("_rt_all_succeed_distribution({}) if {} else {}", dice, g.operand(step.all_succeed.expr), value)
+    when = g.when(step)
+    if when is not None:
+        value = code("({}) if {} else _rt_CERTAIN_ZERO", value, when)
+    g.w.line(code("{} = {}", dist, value))
+    g.w.line(code("_odds.drop({} * {}.dropped)", g.p, dist))
+    g.loop(step, g.local(step), code("{}.items()", dist))

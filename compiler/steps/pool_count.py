@@ -1,0 +1,134 @@
+"""`pool_count`: roll the same pool several times (each shot of a burst) and count the rolls whose
+successes plus extras reach a threshold (连续骰池检定)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..emit.handlers import handler
+from ..emit.python.code import code, string
+from ..ir import Formula, Step, Template
+from ..ir.expr import INT
+from .base import Arg, CheckedStep, StepKind, when_text
+from .pool import successes
+
+if TYPE_CHECKING:
+    from ..emit.python.gen import PyGen
+
+
+@dataclass(frozen=True, slots=True)
+class PoolCount(Step):
+    dice: Formula
+    extras: Formula
+    times: Formula
+    at_least: Formula
+    say: Template | None
+
+    def formulas(self) -> tuple[Formula, ...]:
+        return tuple(f for f in (self.dice, self.extras, self.times, self.at_least, self.when) if f is not None)
+
+    def templates(self) -> tuple[Template, ...]:
+        return (self.say,) if self.say is not None else ()
+
+    def rolls(self) -> bool:
+        return True
+
+
+class PoolCountKind(StepKind):
+    key = "pool_count"
+    name = "连续骰池检定"
+    summary = ("Roll the same pool several times (e.g. each shot of a burst) and count the rolls whose "
+               "successes plus extras reach at_least.")
+    args = (Arg("dice", (INT,), required=True, description="Dice per roll."),
+            Arg("extras", (INT,), "0", description="Extra successes of each roll."),
+            Arg("times", (INT,), required=True, description="How many rolls."),
+            Arg("at_least", (INT,), "1", description="Successes plus extras a roll needs to count."))
+    defines = INT
+    engine = "pool"
+    node: ClassVar[type[Step]] = PoolCount
+
+    def lower(self, c: CheckedStep) -> PoolCount:
+        return PoolCount(c.target, c.name, c.when, c.rules, c.span, c.arg("dice"), c.arg("extras"), c.arg("times"),
+                         c.arg("at_least"), c.say)
+
+    def describe(self, step: PoolCount, zh: Any) -> str:
+        text = f"骰池检定{zh(step.times.expr)}次：每次{zh(step.dice.expr)}个骰子"
+        extras = zh(step.extras.expr)
+        if extras != "0":
+            text += f"，附加成功{extras}"
+        return f"{text}；成功数达到{zh(step.at_least.expr)}的次数记为{step.name}{when_text(step, zh)}"
+
+
+def _traced(step: PoolCount, g: PyGen) -> None:
+    var, roll, i = g.local(step), g.temp(step, "roll"), g.temp(step, "i")
+    g.w.line(code("{} = 0", var))
+    when = g.when(step)
+
+    def body() -> None:
+        with g.w.block(code("for {} in range({})", i, g.expr(step.times.expr))):
+            g.w.line(code("{} = _rt_roll_pool(_source, _POOL, {}, {})", roll, g.expr(step.dice.expr),
+                          g.expr(step.extras.expr)))
+            g.w.line(code("_rolls.append({})", roll))
+            with g.w.block(code("if {0}.successes + {0}.extras >= {1}", roll, g.paren(step.at_least.expr))):
+                g.w.line(code("{} += 1", var))
+            label = code("{} + '第' + str({} + 1) + '次'", string(step.name), i)
+            g.trace("pool", code("_rt_pool_sentence({}, {})", label, roll),
+                    g.values(("command", code("{}.command", roll)), ("faces", code("{}.faces", roll))))
+
+    if when is None:
+        body()
+    else:
+        with g.w.block(code("if {}", when)):
+            body()
+    summary = code("{} + '：' + str({}) + '次达到要求'", string(step.name), var)
+    if step.say is not None:
+        summary = code("{} + '；' + {}", summary, g.sentence(step.say))
+    g.trace("pool_count", summary, g.values((step.target or "", var)))
+
+
+def _fast(step: PoolCount, g: PyGen) -> None:
+    var, i, when = g.local(step), g.temp(step, "i"), g.when(step)
+    g.w.line(code("{} = 0", var))
+
+    def body() -> None:
+        with g.w.block(code("for {} in range({})", i, g.expr(step.times.expr))):
+            rolled = successes(g, g.expr(step.dice.expr), rand=g.mode == "rand")
+            with g.w.block(code("if ({}) + {} >= {}", rolled, g.paren(step.extras.expr), g.paren(step.at_least.expr))):
+                g.w.line(code("{} += 1", var))
+
+    if when is None:
+        body()
+        return
+    with g.w.block(code("if {}", when)):
+        body()
+
+
+handler("python", "traced", PoolCount)(_traced)
+handler("python", "fast", PoolCount)(_fast)
+handler("python", "prepared", PoolCount)(_fast)
+
+
+@handler("python", "prepare", PoolCount)
+def _prepare(step: PoolCount, g: PyGen) -> None:
+    """Its dice, times and threshold, when they need no roll, are prepared values of the closure."""
+
+
+@handler("python", "setup", PoolCount)
+def _setup(step: PoolCount, g: PyGen) -> None:
+    raise AssertionError("a roll never runs in the setup function")
+
+
+@handler("python", "odds", PoolCount)
+def _odds(step: PoolCount, g: PyGen) -> None:
+    dist = g.temp(step, "dist")
+    value = code("_rt_count_distribution(_rt_pool_distribution({}, {}, {}, {}), {} - {}, {})",
+                 g.expr(step.dice.expr), g.setting("sides"), g.setting("success_at"), g.setting("add_at_raw"),
+                 g.paren(step.at_least.expr), g.paren(step.extras.expr), g.expr(step.times.expr))
+    when = g.when(step)
+    if when is not None:
+        value = code("{} if {} else _rt_CERTAIN_ZERO", value, when)
+    g.w.line(code("{} = {}", dist, value))
+    g.w.line(code("_odds.drop({} * {}.dropped)", g.p, dist))
+    g.loop(step, g.local(step), code("{}.items()", dist))
+

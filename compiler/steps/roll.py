@@ -1,0 +1,144 @@
+"""`roll`: roll damage dice such as `2d6+3` and name the total; on a crit every die twice (伤害骰)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..emit.handlers import handler
+from ..emit.python.code import Code, code, string
+from ..ir import Formula, Step, Template
+from ..ir.expr import BOOL, DICE, INT, Hoisted
+from .base import Arg, CheckedStep, StepKind, when_text
+
+if TYPE_CHECKING:
+    from ..emit.python.gen import PyGen
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Step):
+    dice: Formula
+    crit: Formula | None
+    say: Template | None
+
+    def formulas(self) -> tuple[Formula, ...]:
+        return tuple(f for f in (self.dice, self.crit, self.when) if f is not None)
+
+    def templates(self) -> tuple[Template, ...]:
+        return (self.say,) if self.say is not None else ()
+
+    def rolls(self) -> bool:
+        return True
+
+
+class RollKind(StepKind):
+    key = "roll"
+    name = "伤害骰"
+    summary = "Roll damage dice such as 2d6+3 and name the total; on a crit every die is rolled twice."
+    args = (Arg("dice", (DICE,), required=True, description="A dice value, e.g. weapon.damage_dice or dice(n, 6)."),
+            Arg("crit", (BOOL,), description="When true every die is rolled twice, the bonus added once."))
+    defines = INT
+    node: ClassVar[type[Step]] = Roll
+
+    def lower(self, c: CheckedStep) -> Roll:
+        return Roll(c.target, c.name, c.when, c.rules, c.span, c.arg("dice"), c.args.get("crit"), c.say)
+
+    def describe(self, step: Roll, zh: Any) -> str:
+        crit = f"；{zh(step.crit.expr)}时所有伤害骰掷两次" if step.crit is not None else ""
+        return f"掷{zh(step.dice.expr)}，总和记为{step.name}{crit}{when_text(step, zh)}"
+
+
+def _crit(step: Roll, g: PyGen) -> Code:
+    return g.expr(step.crit.expr) if step.crit is not None else Code("False")
+
+
+def _traced(step: Roll, g: PyGen) -> None:
+    value, roll, var = g.temp(step, "dice"), g.temp(step, "roll"), g.local(step)
+    when = g.when(step)
+    dice = g.operand(step.dice.expr) if when is not None else g.expr(step.dice.expr)
+    g.w.line(code("{} = {}", value, code("{} if {} else None", dice, when) if when is not None else dice))
+    with g.w.block(code("if {} is not None", value)):
+        g.w.line(code("{} = _rt_roll_damage(_source, {}.terms, {})", roll, value, _crit(step, g)))
+        g.w.line(code("_rolls.append({})", roll))
+        g.w.line(code("{} = {}.total + {}.flat", var, roll, value))
+        sentence = code("_rt_damage_sentence({}, {}, {}.flat)", string(step.name), roll, value)
+        if step.say is not None:
+            sentence = code("{} + '；' + {}", sentence, g.sentence(step.say))
+        g.trace("roll", sentence, g.values(("faces", code("{}.faces", roll)), (step.target or "", var)))
+    with g.w.block(Code("else")):
+        g.w.line(code("{} = 0", var))
+
+
+def _fast(step: Roll, g: PyGen) -> None:
+    value, var, when = g.temp(step, "dice"), g.local(step), g.when(step)
+    die = Code("dice.die") if g.mode == "rand" else Code("_die")
+
+    def body() -> None:
+        g.w.line(code("{} = {}", value, g.expr(step.dice.expr)))
+        g.w.line(code("{} = _rt_damage_total({}, {}.terms, {}) + {}.flat if {} is not None else 0",
+                      var, die, value, _crit(step, g), value, value))
+
+    if when is None:
+        body()
+        return
+    with g.w.block(code("if {}", when)):
+        body()
+    with g.w.block(Code("else")):
+        g.w.line(code("{} = 0", var))
+
+
+def _prepared_dice(step: Roll) -> bool:
+    return isinstance(step.dice.expr, Hoisted)
+
+
+@handler("python", "prepare", Roll)
+def _prepare(step: Roll, g: PyGen) -> None:
+    """A roll whose dice need no roll gets its rollers once: one die plus a bonus rolls inline."""
+    if not _prepared_dice(step):
+        return
+    dice = g.expr(step.dice.expr)
+    g.w.line(code("{} = _rt_damage_roller({})", g.temp(step, "roller"), dice))
+    g.w.line(code("{} = _rt_damage_roller_random({})", g.temp(step, "roller_random"), dice))
+    g.w.line(code("{}, {} = _rt_single_die({})", g.temp(step, "sides"), g.temp(step, "flat"), dice))
+
+
+@handler("python", "prepared", Roll)
+def _prepared(step: Roll, g: PyGen) -> None:
+    if not _prepared_dice(step):
+        _fast(step, g)
+        return
+    var, crit, when = g.local(step), _crit(step, g), g.when(step)
+    if g.mode == "rand":
+        sides, flat = g.temp(step, "sides"), g.temp(step, "flat")
+        crit_test = g.operand(step.crit.expr) if step.crit is not None else Code("False")
+        inline = code("(int(_rand() * {0}) + int(_rand() * {0}) + 2 if {1} else int(_rand() * {0}) + 1) + {2}",
+                      sides, crit_test, flat)
+        if g.body is None or step.target not in g.body.single_die:
+            inline = code("{} if {} else {}(_rand, {})", inline, sides, g.temp(step, "roller_random"), crit)
+        value = inline
+    else:
+        value = code("{}(_die, {})", g.temp(step, "roller"), crit)
+    if when is not None:
+        value = code("({}) if {} else 0", value, when)
+    g.w.line(code("{} = {}", var, value))
+
+
+handler("python", "traced", Roll)(_traced)
+handler("python", "fast", Roll)(_fast)
+
+
+@handler("python", "setup", Roll)
+def _setup(step: Roll, g: PyGen) -> None:
+    raise AssertionError("a roll never runs in the setup function")
+
+
+@handler("python", "odds", Roll)
+def _odds(step: Roll, g: PyGen) -> None:
+    value = g.temp(step, "dice")
+    g.w.line(code("{} = {}", value, g.expr(step.dice.expr)))
+    test = code("{} is not None", value)
+    when = g.when(step)
+    if when is not None:
+        test = code("({}) and {}", when, test)
+    g.loop(step, g.local(step), code("(_rt_dice_items({0}.terms, {0}.flat, {1}) if {2} else _rt_ZERO_ITEMS)",
+                                     value, _crit(step, g), test))

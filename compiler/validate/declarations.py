@@ -1,0 +1,484 @@
+"""Pass 2, validate (the ruleset as a whole): the documents of one ruleset and its packs -> a
+`Checked` ruleset for lowering, and every diagnostic.
+
+All validation lives in this package: each table file against the schema generated from its
+table's declaration (entry by entry, remembering clean entries), and the semantic checks that
+need name resolution: ids and names unique in a ruleset (after normalisation), references between
+tables, field declarations, formulas and trace sentences typed in their scope, rule ids in the
+inventory, pack overrides only where they say `override: true` and inside the bundled ranges, the
+helpers and features the manifest declares, the odds presets, and the analyses of the whole rules
+(bounds of the quantities that drive work, rulings and flags read by some procedure). Every
+problem is collected; a broken declaration stops the checks that would only repeat it.
+"""
+
+from __future__ import annotations
+
+import keyword
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import Diagnostic, Span, did_you_mean
+from ..engines import ENGINES
+from ..ir import (
+    Dice,
+    EnumValue,
+    ErrorType,
+    FieldDecl,
+    Helper,
+    OddsPreset,
+    RuleRef,
+    Ruling,
+    Section,
+    Stat,
+    StatGroup,
+    Table,
+)
+from ..load import Document, SourceFolder
+from ..runtime.sources import parse_dice
+from .context import Reporter
+from .entries import check_tables
+from .names import identity
+from .procedures import CheckedProcedure, check_procedures
+from .schema import TableFiles
+from .scopes import TableDecls, base_scope
+from .table_schema import table_schema
+
+RESERVED_STATS = {"to_dict", "replace", "given"}
+
+
+@dataclass
+class LoadedSource:
+    folder: SourceFolder
+    manifest: Document
+    docs: list[tuple[Document, str]]
+
+    @property
+    def id(self) -> str:
+        return str(self.manifest.data.get("id", ""))
+
+
+def _dice(doc: Document, rep: Reporter) -> Dice:
+    raw = doc.data["dice"]
+
+    def report(sub: tuple[str, ...], code: str, message: str) -> None:
+        rep.error(doc.span(("dice", *sub)), code, message)
+
+    return ENGINES[raw["engine"]].lower(raw, doc.span(("dice",)), report)  # type: ignore[no-any-return]
+
+
+def _field_decl(table_id: str, raw: dict[str, Any], doc: Document, path: tuple[Any, ...],
+                tables: set[str], rep: Reporter) -> FieldDecl:
+    span = doc.span(path)
+    ftype = raw["type"]
+    values = tuple(EnumValue(v["id"], v["name"], v.get("description", "")) for v in raw.get("values", []))
+    default = raw.get("default", _MISSING)
+    required = bool(raw.get("required", False))
+    if ftype in ("enum", "enum_list") and not values:
+        rep.error(span, "bad-field", f"field '{raw['id']}' of type {ftype} needs 'values'")
+    if ftype == "ref":
+        target = raw.get("table")
+        if target is None:
+            rep.error(span, "bad-field", f"field '{raw['id']}' of type ref needs 'table'")
+        elif target not in tables:
+            rep.error(doc.span(path + ("table",)), "unknown-table", f"no table '{target}'",
+                      did_you_mean(target, tables))
+    for key in ("min", "max"):
+        if key in raw and ftype != "int":
+            rep.error(doc.span(path + (key,)), "bad-field", f"'{key}' only applies to int fields")
+    if "min" in raw and "max" in raw and raw["min"] > raw["max"]:
+        rep.error(span, "bad-field", f"min {raw['min']} is more than max {raw['max']}")
+    for ctx in raw.get("context", []):
+        if ctx["table"] not in tables:
+            rep.error(span, "unknown-table", f"no table '{ctx['table']}'", did_you_mean(ctx["table"], tables))
+    if default is _MISSING:
+        implicit = {"bool": False, "text": "", "enum_list": []}
+        if ftype in implicit:
+            default = implicit[ftype]
+        else:
+            default = None
+            required = required or ftype not in ("ref", "dice")
+    else:
+        problem = _default_problem(ftype, default, raw, values)
+        if problem:
+            rep.error(doc.span(path + ("default",)), "bad-default", problem)
+    if ftype == "dice" and isinstance(default, str):
+        try:
+            parse_dice(default)
+        except ValueError as exc:
+            rep.error(doc.span(path + ("default",)), "bad-dice", str(exc))
+    return FieldDecl(raw["id"], raw["name"], ftype, raw.get("description", ""), required,
+                     raw.get("min"), raw.get("max"),
+                     tuple(default) if isinstance(default, list) else default, values,
+                     raw.get("table"), raw.get("result", "int") if ftype == "formula" else None,
+                     tuple((c["param"], c["table"]) for c in raw.get("context", [])), span)
+
+
+_MISSING = object()
+
+
+def _default_problem(ftype: str, default: Any, raw: dict[str, Any], values: tuple[EnumValue, ...]) -> str | None:
+    ids = [v.id for v in values]
+    if ftype == "int":
+        if not isinstance(default, int) or isinstance(default, bool):
+            return "the default of an int field is a whole number"
+        if ("min" in raw and default < raw["min"]) or ("max" in raw and default > raw["max"]):
+            return f"default {default} is outside {raw.get('min')}..{raw.get('max')}"
+    elif ftype == "bool" and not isinstance(default, bool):
+        return "the default of a bool field is true or false"
+    elif ftype == "enum" and default is not None and default not in ids:
+        return f"default {default!r} is not one of {ids}"
+    elif ftype == "enum_list" and (not isinstance(default, list) or any(d not in ids for d in default)):
+        return f"the default is a list of {ids}"
+    elif ftype in ("text", "dice", "ref") and default is not None and not isinstance(default, str):
+        return f"the default of a {ftype} field is text or null"
+    elif ftype == "formula" and not isinstance(default, str):
+        return "the default of a formula field is a formula"
+    return None
+
+
+def _unique(items: list[tuple[str, Any]], what: str, doc_span: Any, rep: Reporter) -> None:
+    seen: dict[str, Any] = {}
+    for key, span in items:
+        if key in seen:
+            rep.error(span, "duplicate-id", f"{what} '{key}' is defined twice (first at {seen[key]})")
+        else:
+            seen[key] = span
+
+
+@dataclass
+class Checked:
+    """A ruleset that passed validation, with its checked procedures, for the lowering pass."""
+
+    id: str
+    name: str
+    version: str
+    description: str
+    source_file: str
+    dice: Dice
+    stat_groups: tuple[StatGroup, ...]
+    stats: tuple[Stat, ...]
+    rulings: tuple[Ruling, ...]
+    sections: tuple[Section, ...]
+    rules: tuple[RuleRef, ...]
+    errors: tuple[ErrorType, ...]
+    tables: tuple[Table, ...]
+    procedures: list[CheckedProcedure]
+    helpers: tuple[Helper, ...]
+    features: tuple[str, ...]
+    presets: tuple[OddsPreset, ...]
+    packs: tuple[str, ...]
+    files: tuple[str, ...]
+    span: Span
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _tables(m: Document, rep: Reporter) -> tuple[TableDecls, dict[str, dict[str, Any]]]:
+    raw = m.data
+    table_ids = {t["id"] for t in raw.get("tables", [])}
+    decl_fields: dict[str, tuple[FieldDecl, ...]] = {}
+    table_meta: dict[str, dict[str, Any]] = {}
+    for ti, t in enumerate(raw.get("tables", [])):
+        if t["id"] in decl_fields:
+            rep.error(m.span(("tables", ti)), "duplicate-id", f"table '{t['id']}' is declared twice")
+            continue
+        fields = []
+        seen_fields: set[str] = set()
+        for fi, f in enumerate(t["fields"]):
+            path = ("tables", ti, "fields", fi)
+            if f["id"] in seen_fields or f["id"] in ("id", "name", "description", "rules", "override",
+                                                      "not_specified", "given"):
+                rep.error(m.span(path), "duplicate-id", f"field '{f['id']}' is declared twice or reserved")
+                continue
+            seen_fields.add(f["id"])
+            fields.append(_field_decl(t["id"], f, m, path, table_ids, rep))
+        decl_fields[t["id"]] = tuple(fields)
+        table_meta[t["id"]] = {**t, "span": m.span(("tables", ti))}
+        if t.get("group_by") and t["group_by"] not in seen_fields:
+            rep.error(m.span(("tables", ti, "group_by")), "unknown-field",
+                      f"group_by names no field of '{t['id']}'", did_you_mean(t["group_by"], seen_fields))
+        index = t.get("index")
+        if index is not None:
+            decl = next((f for f in fields if f.id == index), None)
+            if decl is None or decl.type not in ("int", "text", "enum"):
+                rep.error(m.span(("tables", ti, "index")), "bad-index",
+                          f"index names no int, text or enum field of '{t['id']}'", did_you_mean(index, seen_fields))
+            elif not decl.required and decl.default is None:
+                rep.error(m.span(("tables", ti, "index")), "bad-index",
+                          f"the index field '{index}' must be required, or have a default")
+    indexes = {tid: meta["index"] for tid, meta in table_meta.items() if meta.get("index")}
+    return TableDecls(decl_fields, {t: meta["name"] for t, meta in table_meta.items()}, indexes), table_meta
+
+
+def _helpers(m: Document, rep: Reporter) -> tuple[Helper, ...]:
+    """The manifest's helper functions: each must be a function of one of rulec's helper modules
+    (compiler/runtime/), taking as many arguments as it declares."""
+    import importlib
+    import inspect
+
+    out = []
+    for i, h in enumerate(m.data.get("helpers", [])):
+        path = ("helpers", i)
+        try:
+            module = importlib.import_module(f"..runtime.{h['module']}", __package__)
+        except ImportError:
+            rep.error(m.span(path + ("module",)), "unknown-module", f"rulec has no runtime module '{h['module']}'",
+                      did_you_mean(h["module"], HELPER_MODULES) or f"helper modules: {', '.join(HELPER_MODULES)}")
+            continue
+        fn = getattr(module, h["id"], None) if h["module"] in HELPER_MODULES else None
+        if not callable(fn) or h["id"].startswith("_"):
+            rep.error(m.span(path + ("id",)), "unknown-helper", f"runtime module '{h['module']}' has no helper "
+                      f"'{h['id']}'", did_you_mean(h["id"], [n for n in dir(module) if not n.startswith("_")]))
+            continue
+        arity = len(inspect.signature(fn).parameters)
+        if arity != len(h["params"]):
+            rep.error(m.span(path + ("params",)), "bad-helper",
+                      f"{h['module']}.{h['id']} takes {arity} argument(s); {len(h['params'])} are declared")
+            continue
+        out.append(Helper(h["id"], h["name"], h["module"], tuple(h["params"]), h["returns"],
+                          h.get("description", ""), m.span(path)))
+    return tuple(out)
+
+
+HELPER_MODULES = ("geometry",)
+
+
+def _features(m: Document, dice: Dice, rulings: tuple[Ruling, ...], rep: Reporter) -> tuple[str, ...]:
+    from ..features import FEATURES
+
+    out = []
+    keys = {r.key for r in rulings}
+    for i, fid in enumerate(m.data.get("features", [])):
+        path = ("features", i)
+        feature = FEATURES.get(fid)
+        if feature is None:
+            rep.error(m.span(path), "unknown-feature", f"no feature '{fid}'", did_you_mean(fid, FEATURES))
+            continue
+        if feature.engine != dice.engine:
+            rep.error(m.span(path), "wrong-engine", f"{fid} needs the {feature.engine} dice engine")
+        for key in feature.rulings:
+            if key not in keys:
+                rep.error(m.span(path), "missing-ruling",
+                          f"the feature '{fid}' reads the ruling '{key}', which this ruleset does not define",
+                          f"add it to rulings.yaml: {{key: {key}, name: ..., value: ..., text: ...}}")
+        out.append(fid)
+    return tuple(out)
+
+
+def check_ruleset(base: LoadedSource, packs: list[LoadedSource]) -> tuple[Checked | None, list[Diagnostic]]:
+    """Validate one ruleset and the packs that extend it."""
+    rep = Reporter()
+    m = base.manifest
+    raw = m.data
+    dice = _dice(m, rep)
+    decls, table_meta = _tables(m, rep)
+    errors = tuple(ErrorType(e["id"], e["name"], e["message"], e.get("description", ""),
+                             m.span(("errors", i))) for i, e in enumerate(raw.get("errors", [])))
+    _unique([(e.id, e.span) for e in errors], "error type", None, rep)
+    helpers = _helpers(m, rep)
+
+    table_files = TableFiles(base.id)
+    schemas: dict[str, dict[str, Any]] = {}
+    all_docs = [(d, k, "ruleset") for d, k in base.docs] + [(d, k, p.id) for p in packs for d, k in p.docs]
+    table_docs: list[tuple[Document, str]] = []
+    for doc, kind, origin in all_docs:
+        if origin != "ruleset" and kind not in ("table", "rulings"):
+            rep.error(doc.span(("kind",)), "pack-kind", f"a homebrew pack may hold tables and rulings, not '{kind}'")
+        if kind == "table":
+            tid = doc.data["table"]
+            if tid not in decls.fields:
+                rep.error(doc.span(("table",)), "unknown-table",
+                          f"ruleset '{base.id}' declares no table '{tid}'", did_you_mean(tid, decls.fields))
+                continue
+            if tid not in schemas:
+                schemas[tid] = table_schema(base.id, table_meta[tid], decls.fields[tid])
+            problems, clean = table_files.check(doc, schemas[tid])
+            rep.diags.extend(problems)
+            if clean is not None:
+                table_docs.append((clean, origin))
+        if kind in ("ruleset", "pack"):
+            rep.error(doc.span(("kind",)), "second-manifest", f"a folder has one manifest; this '{kind}' file is not it")
+    table_files.save()
+
+    stat_groups, stats = _stats([(d, o) for d, k, o in all_docs if k == "stats"], rep)
+    rulings = _rulings([(d, o) for d, k, o in all_docs if k == "rulings"], rep)
+    sections, rules = _rule_index([d for d, k, o in all_docs if k == "rule_index"], rep)
+    features = _features(m, dice, rulings, rep)
+    if rep.diags and any(d.span.file in (m.file, *(doc.file for doc, k, _ in all_docs if k in ("stats", "rulings",
+                                                                                             "rule_index")))
+                         for d in rep.diags):
+        return None, rep.diags  # the declarations everything else reads are broken: stop here
+
+    rule_ids = {r.id for r in rules}
+    scope = base_scope(rulings, helpers, decls)
+    tables = check_tables(table_docs, decls, table_meta, stats, scope, rule_ids, rep)
+    table_ids = {t.id: {e.id for e in t.entries} for t in tables}
+    procedures = check_procedures([d for d, k, o in all_docs if k == "procedures"], stats, scope, table_ids,
+                                  decls, errors, rule_ids, dice, rep)
+    for s in stats:
+        _check_rules(s.rules, rule_ids, s.span, rep)
+    for r in rulings:
+        _check_rules(r.rules, rule_ids, r.span, rep)
+    presets = _odds_presets(m, procedures, tables, stats, rep)
+    if rep.diags:
+        return None, rep.diags
+    files = sorted({base.manifest.file, *(d.file for d, _, _ in all_docs), *(p.manifest.file for p in packs)})
+    return Checked(base.id, raw["name"], raw["version"], raw.get("description", ""),
+                   raw.get("source", {}).get("file", ""), dice, stat_groups, stats, rulings, sections, rules,
+                   errors, tables, procedures, helpers, features, presets, tuple(p.id for p in packs),
+                   tuple(files), m.span(())), []
+
+
+def _odds_presets(m: Document, procedures: list[CheckedProcedure], tables: tuple[Table, ...],
+                  stats: tuple[Stat, ...], rep: Reporter) -> tuple[OddsPreset, ...]:
+    """Check the reference odds presets against the procedures and tables they name."""
+    out = []
+    procs = {p.id: p for p in procedures}
+    stat_keys = {s.id for s in stats} | {s.name for s in stats}
+    for i, o in enumerate(m.data.get("reference", {}).get("odds", [])):
+        path = ("reference", "odds", i)
+        proc = procs.get(o["procedure"])
+        if proc is None:
+            rep.error(m.span(path + ("procedure",)), "unknown-procedure", f"no procedure '{o['procedure']}'",
+                      did_you_mean(o["procedure"], procs))
+            continue
+        params = {p.id: p for p in proc.params}
+        param = params.get(o["param"])
+        if param is None or param.type != o["table"]:
+            rep.error(m.span(path + ("param",)), "bad-param",
+                      f"'{o['param']}' is not a parameter of '{proc.id}' that takes a '{o['table']}' entry")
+        for cid, values in o.get("combatants", {}).items():
+            if cid not in params or params[cid].type != "combatant":
+                rep.error(m.span(path + ("combatants", cid)), "bad-param", f"'{cid}' is not a combatant parameter",
+                          did_you_mean(cid, params))
+            for key in values:
+                if key not in stat_keys:
+                    rep.error(m.span(path + ("combatants", cid, key), key=True), "unknown-stat",
+                              f"no stat '{key}'", did_you_mean(key, stat_keys))
+        for key in o.get("args", {}):
+            if key not in params:
+                rep.error(m.span(path + ("args", key), key=True), "bad-param", f"'{key}' is not a parameter of "
+                          f"'{proc.id}'", did_you_mean(key, params))
+        target = o["vary"]["target"]
+        head, _, stat = target.partition(".")
+        given = {o["param"], head, *o.get("args", {})}
+        for prm in proc.params:
+            if prm.default is None and not prm.optional and prm.type != "combatant" and prm.id not in given:
+                rep.error(m.span(path), "missing-arg",
+                          f"the odds preset does not give '{prm.id}' ({prm.name}), which '{proc.id}' needs "
+                          f"(it has no default)", f"add it under args: {{{prm.id}: ...}}")
+        if head not in params or (stat and (params[head].type != "combatant" or stat not in stat_keys)) or (
+                not stat and params[head].type != "int"):
+            rep.error(m.span(path + ("vary", "target")), "bad-param",
+                      f"'{target}' is neither an int parameter nor <combatant>.<stat> of '{proc.id}'")
+        out.append(OddsPreset(o["title"], o["table"], proc.id, o["param"],
+                              tuple((k, tuple(v.items())) for k, v in o.get("combatants", {}).items()),
+                              tuple(o.get("args", {}).items()), target, o["vary"]["name"],
+                              tuple(o["vary"]["values"]), o.get("max_entries", 300), m.span(path)))
+    return tuple(out)
+
+
+def _check_rules(ids: tuple[str, ...], known: set[str], span: Any, rep: Reporter) -> None:
+    for rid in ids:
+        if rid not in known:
+            rep.error(span, "unknown-rule", f"rule id '{rid}' is not in the rule inventory",
+                      did_you_mean(rid, known))
+
+
+def _stats(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[tuple[StatGroup, ...], tuple[Stat, ...]]:
+    groups: list[StatGroup] = []
+    stats: list[Stat] = []
+    keys: dict[str, Any] = {}  # ids and names: a combatant is given by either, so they share one namespace
+    for doc, _origin in docs:
+        for g in doc.data.get("groups", []):
+            groups.append(StatGroup(g["id"], g["name"]))
+        for i, s in enumerate(doc.data["stats"]):
+            span = doc.span(("stats", i))
+            if keyword.iskeyword(s["id"]) or s["id"] in RESERVED_STATS:
+                rep.error(doc.span(("stats", i, "id")), "reserved-name", f"'{s['id']}' is a reserved word")
+            for key in {identity(s["id"]), identity(s["name"])}:
+                if key in keys:
+                    rep.error(span, "duplicate-id", f"stat '{key}' is defined twice (first at {keys[key]})")
+                keys[key] = span
+            stype = s.get("type", "int")
+            lo, hi = s.get("min", 0 if stype == "int" else 0), s.get("max", 1000 if stype == "int" else 1)
+            default = s.get("default", False if stype == "bool" else max(lo, min(0, hi)))
+            if stype == "int" and (isinstance(default, bool) or not lo <= default <= hi):
+                rep.error(doc.span(("stats", i, "default")), "bad-default",
+                          f"default {default!r} is outside {lo}..{hi}")
+            if stype == "bool" and not isinstance(default, bool):
+                rep.error(doc.span(("stats", i, "default")), "bad-default", "a bool stat defaults to true or false")
+            stats.append(Stat(s["id"], s["name"], s["group"], stype, lo, hi, default,
+                              s.get("description", ""), tuple(s.get("rules", [])), span))
+    known_groups = {g.id for g in groups}
+    for s in stats:
+        if groups and s.group not in known_groups:
+            rep.error(s.span, "unknown-group", f"stat group '{s.group}' is not declared",
+                      did_you_mean(s.group, known_groups))
+    return tuple(groups), tuple(stats)
+
+
+def _rulings(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[Ruling, ...]:
+    """Rulings of the ruleset, then the packs' overrides. A whole-number ruling of a ruleset declares
+    the range a homebrewer may set it to (min, max), and a pack's override must stay inside it: a
+    pack that builds must never make a resolver roll a billion dice or divide by zero."""
+    out: dict[str, Ruling] = {}
+    for doc, origin in docs:
+        for i, r in enumerate(doc.data["rulings"]):
+            span = doc.span(("rulings", i))
+            value = r["value"]
+            lo, hi = r.get("min"), r.get("max")
+            if isinstance(value, int) and not isinstance(value, bool):
+                if lo is not None and value < lo:
+                    rep.error(doc.span(("rulings", i, "value")), "out-of-range", f"{value} is below {lo}")
+                if hi is not None and value > hi:
+                    rep.error(doc.span(("rulings", i, "value")), "out-of-range", f"{value} is above {hi}")
+                if origin == "ruleset" and (lo is None or hi is None):
+                    rep.error(span, "missing-range", f"ruling '{r['key']}' holds a number: declare the range a "
+                              "homebrewer may set it to", "add min: and max:")
+            ruling = Ruling(r["key"], r.get("ruling", ""), r["name"], value, r["text"], tuple(r.get("rules", [])),
+                            span, lo, hi)
+            if r["key"] in out:
+                if origin != "ruleset" and r.get("override"):
+                    old = out[r["key"]]
+                    if type(old.value) is not type(value):
+                        rep.error(doc.span(("rulings", i, "value")), "wrong-type",
+                                  f"ruling '{r['key']}' holds {'true/false' if isinstance(old.value, bool) else 'a whole number'}")
+                    elif isinstance(value, int) and not isinstance(value, bool) and (
+                            (old.min is not None and value < old.min) or (old.max is not None and value > old.max)):
+                        rep.error(doc.span(("rulings", i, "value")), "out-of-range",
+                                  f"{value} is outside the range {old.min}..{old.max} the ruleset allows for "
+                                  f"'{r['key']}' ({old.span})")
+                    out[r["key"]] = Ruling(old.key, old.ruling, old.name, value, r["text"], old.rules, span,
+                                           old.min, old.max)
+                    continue
+                rep.error(span, "duplicate-id", f"ruling '{r['key']}' is defined twice (first at "
+                                                f"{out[r['key']].span})",
+                          "add override: true to change it from a pack" if origin != "ruleset" else None)
+                continue
+            if r.get("override"):
+                rep.error(span, "nothing-to-override", f"no ruling '{r['key']}' to override")
+            out[r["key"]] = ruling
+    return tuple(out.values())
+
+
+def _rule_index(docs: list[Document], rep: Reporter) -> tuple[tuple[Section, ...], tuple[RuleRef, ...]]:
+    sections: list[Section] = []
+    rules: list[RuleRef] = []
+    seen: dict[str, Any] = {}
+    for doc in docs:
+        sections += [Section(s["id"], s["name"]) for s in doc.data.get("sections", [])]
+        for i, r in enumerate(doc.data["rules"]):
+            span = doc.span(("rules", i))
+            if r["id"] in seen:
+                rep.error(span, "duplicate-id", f"rule '{r['id']}' is listed twice (first at {seen[r['id']]})")
+                continue
+            seen[r["id"]] = span
+            rules.append(RuleRef(r["id"], r["title"], r.get("section"), r.get("summary", ""),
+                                 bool(r.get("referee_call", False)), span))
+    known = {s.id for s in sections}
+    for r in rules:
+        if r.section is not None and r.section not in known:
+            rep.error(r.span, "unknown-section", f"section '{r.section}' is not declared",
+                      did_you_mean(r.section, known))
+    return tuple(sections), tuple(rules)
+

@@ -1,0 +1,115 @@
+"""Checking table entries: schema-checked YAML entries -> `ir.Table`s.
+
+Fills defaults, resolves references between tables (with "did you mean"), parses dice
+expressions, checks formula fields in their entry scope (one shared function per distinct
+formula text, named after the first entry that has it, so a thousand weapons with the same
+formula cost one function), and applies homebrew packs: a pack entry with an existing id
+replaces it only with `override: true`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..diagnostics import did_you_mean
+from ..formula.check import Scope
+from ..ir import DiceExpr, Entry, FieldValue, FormulaField, Stat, Table
+from ..ir.expr import BOOL, INT
+from ..load import Document
+from ..runtime.sources import parse_dice
+from .context import Reporter, compile_formula
+from .names import identity
+from .scopes import TableDecls, entry_formula_scope
+
+_Raw = tuple[dict[str, Any], Document, tuple[Any, ...], str]
+
+
+def _collect(docs: list[tuple[Document, str]], decls: TableDecls,
+             rep: Reporter) -> dict[str, dict[str, _Raw]]:
+    raw: dict[str, dict[str, _Raw]] = {t: {} for t in decls.fields}
+    for doc, origin in docs:
+        tid = doc.data["table"]
+        if tid not in raw:
+            continue
+        for i, e in enumerate(doc.data["entries"]):
+            if e is None:  # failed its table's schema (reported already)
+                continue
+            path = ("entries", i)
+            existing = raw[tid].get(e["id"])
+            if existing is not None:
+                first = existing[1].span(existing[2])
+                if origin != "ruleset" and e.get("override"):
+                    raw[tid][e["id"]] = (e, doc, path, origin)
+                elif origin != "ruleset":
+                    rep.error(doc.span(path + ("id",)), "override-needed",
+                              f"'{e['id']}' already exists in '{tid}' (at {first})",
+                              "add override: true to replace it, or choose another id")
+                else:
+                    rep.error(doc.span(path + ("id",)), "duplicate-id",
+                              f"'{e['id']}' is defined twice in '{tid}' (first at {first})")
+                continue
+            if e.get("override"):
+                rep.error(doc.span(path + ("override",)), "nothing-to-override",
+                          f"no entry '{e['id']}' in '{tid}' to override",
+                          did_you_mean(e["id"], raw[tid]))
+            raw[tid][e["id"]] = (e, doc, path, origin)
+    return raw
+
+
+def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta: dict[str, dict[str, Any]],
+                 stats: tuple[Stat, ...], base: Scope, rule_ids: set[str], rep: Reporter) -> tuple[Table, ...]:
+    raw = _collect(docs, decls, rep)
+    functions: dict[tuple[str, str, str], str] = {}
+    tables = []
+    for tid, fields in decls.fields.items():
+        entries = []
+        names: dict[str, Any] = {}
+        for eid, (e, doc, path, origin) in raw[tid].items():
+            span = doc.span(path)
+            same = identity(e["name"])
+            if same in names:
+                rep.error(doc.span(path + ("name",)), "duplicate-name",
+                          f"name '{e['name']}' is used twice in '{tid}' (first at {names[same]})")
+            names[same] = span
+            for rid in e.get("rules", []):
+                if rid not in rule_ids:
+                    rep.error(doc.span(path + ("rules",)), "unknown-rule",
+                              f"rule id '{rid}' is not in the rule inventory", did_you_mean(rid, rule_ids))
+            values: list[tuple[str, FieldValue]] = []
+            for decl in fields:
+                value: Any = e.get(decl.id, decl.default)
+                fpath = path + (decl.id,)
+                if decl.type == "ref" and value is not None:
+                    if value not in raw.get(decl.table or "", {}):
+                        rep.error(doc.span(fpath), "unknown-ref",
+                                  f"no entry '{value}' in table '{decl.table}'",
+                                  did_you_mean(value, raw.get(decl.table or "", {})))
+                elif decl.type == "dice" and value is not None:
+                    try:
+                        terms, flat = parse_dice(value)
+                        value = DiceExpr(value.replace(" ", ""), terms, flat)
+                    except ValueError as exc:
+                        rep.error(doc.span(fpath), "bad-dice", f"{value!r}: {exc}")
+                        value = None
+                elif decl.type == "formula" and value is not None:
+                    value = str(value)
+                    key = (tid, decl.id, value.strip())
+                    scope = entry_formula_scope(stats, base, tid, decl, decls)
+                    fdoc, fp = (doc, fpath) if decl.id in e else (doc, path)
+                    formula = compile_formula(value, scope, (BOOL,) if decl.result == "bool" else (INT,),
+                                              fdoc, fp, rep)
+                    if formula is None:
+                        value = None
+                    else:
+                        if key not in functions:
+                            functions[key] = f"{tid}_{eid}_{decl.id}"
+                        value = FormulaField(formula, functions[key])
+                elif decl.type == "enum_list":
+                    value = tuple(value)
+                values.append((decl.id, value))
+            entries.append(Entry(tid, eid, e["name"], e.get("description", ""), tuple(e.get("rules", [])),
+                                 dict(values), e.get("not_specified"), origin, span))
+        meta = table_meta[tid]
+        tables.append(Table(tid, meta["name"], meta.get("description", ""), meta.get("group_by"),
+                            fields, tuple(entries), meta["span"], meta.get("index")))
+    return tuple(tables)

@@ -1,0 +1,78 @@
+"""Per-ruleset JSON Schema for scenario files (`rulec resolve` / `rulec odds`).
+
+A scenario names a procedure, gives the combatants' stats (ASCII ids or Chinese
+names, with the ruleset's ranges), the other arguments (entries by id or name,
+numbers in their declared ranges), optional fixed dice faces, and optionally
+what the outcome should be (`expect`, used by tests of the seeds' examples).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ir import Procedure, Ruleset
+
+BASE = "https://rulec.dev/schema/generated/"
+
+
+def _stats_schema(rs: Ruleset) -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    for s in rs.stats:
+        one: dict[str, Any] = ({"type": "integer", "minimum": s.min, "maximum": s.max} if s.type == "int"
+                               else {"type": "boolean"})
+        props[s.id] = {**one, "title": s.name}
+        props[s.name] = {**one, "title": s.id}
+    return {"type": "object", "additionalProperties": False, "properties": props}
+
+
+def _param_schema(rs: Ruleset, p: Procedure) -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    combatants: dict[str, Any] = {}
+    for prm in p.params:
+        if prm.type == "int":
+            props[prm.id] = {"type": "integer", "minimum": prm.min, "maximum": prm.max, "title": prm.name}
+        elif prm.type == "bool":
+            props[prm.id] = {"type": "boolean", "title": prm.name}
+        elif prm.type == "combatant":
+            combatants[prm.id] = {"$ref": "#/$defs/stats", "title": prm.name}
+        else:
+            table = rs.table(prm.type)
+            names = sorted({e.id for e in table.entries} | {e.name for e in table.entries})
+            props[prm.id] = {"enum": names, "title": prm.name}
+    return {
+        "if": {"properties": {"procedure": {"const": p.id}}, "required": ["procedure"]},
+        "then": {"properties": {
+            "args": {"type": "object", "additionalProperties": False, "properties": props},
+            "combatants": {"type": "object", "additionalProperties": False, "properties": combatants},
+        }},
+    }
+
+
+def scenario_schema(rs: Ruleset) -> dict[str, Any]:
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"{BASE}{rs.id}/scenario.schema.json",
+        "title": f"{rs.id}: 场景",
+        "description": f"A scenario for `rulec resolve` and `rulec odds` with the '{rs.id}' rules.",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["kind", "ruleset", "procedure"],
+        "properties": {
+            "kind": {"const": "scenario"},
+            "ruleset": {"const": rs.id},
+            "procedure": {"enum": [p.id for p in rs.procedures]},
+            "title": {"type": "string", "maxLength": 200},
+            "description": {"type": "string", "maxLength": 4000},
+            "rules": {"type": "array", "items": {"type": "string", "pattern": "^[A-Z][A-Z0-9]*-[0-9]{2,3}$"}},
+            "combatants": {"type": "object"},
+            "args": {"type": "object"},
+            "dice": {"type": "array", "maxItems": 10000,
+                     "items": {"type": "integer", "minimum": 1, "maximum": 1000}},
+            "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+            "expect": {"type": "object", "description": "Expected outcome fields, or {error: code}."},
+        },
+        "allOf": [_param_schema(rs, p) for p in rs.procedures],
+        "$defs": {"stats": _stats_schema(rs)},
+        "examples": [{"kind": "scenario", "ruleset": rs.id, "procedure": rs.procedures[0].id}]
+        if rs.procedures else [],
+    }

@@ -1,0 +1,292 @@
+"""Pass 2, validate (documents): documents -> diagnostics, by JSON Schema.
+
+Every document is checked against the schema of its `kind` (the static files in
+`schema/`); table documents are checked again against the schema generated from
+their table's declaration in the ruleset manifest (`table_schema`). Every error
+of every document is reported (`iter_errors`), mapped back to the file, line and
+column of the offending key or value, with a "did you mean" hint for misspelt
+keys and enum values. Semantic checks that need name resolution (references,
+formulas) run in the lowering pass.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from jsonschema import Draft202012Validator
+from jsonschema.validators import extend
+from referencing import Registry, Resource
+
+from .. import cache
+from ..diagnostics import Diagnostic, did_you_mean
+from ..load import Document
+
+SCHEMA_BASE = "https://rulec.dev/schema/"
+STATIC_KINDS = ("ruleset", "stats", "rulings", "rule_index", "procedures", "table", "pack")
+
+
+def schema_dir() -> Path:
+    """Where the static schemas live: RULEC_SCHEMA_DIR, else the repository's schema/ (a checkout or
+    an editable install), else the copy installed inside the package (rulec/_schema)."""
+    env = os.environ.get("RULEC_SCHEMA_DIR")
+    if env:
+        return Path(env)
+    package = Path(__file__).resolve().parent.parent
+    checkout = package.parent / "schema"
+    return checkout if (checkout / "common.schema.json").is_file() else package / "_schema"
+
+
+def ecma_regex(pattern: str) -> re.Pattern[str]:
+    """A JSON Schema `pattern` with the meaning it has in editors (ECMA-262): `$` is the end of
+    the text. Python's `$` also matches before a final newline, which let `id: "blade\\n"` pass."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if ch == "[":
+            in_class = True
+        elif ch == "]":
+            in_class = False
+        out.append("\\Z" if ch == "$" and not in_class else ch)
+        i += 1
+    return re.compile("".join(out))
+
+
+@lru_cache(maxsize=256)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return ecma_regex(pattern)
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
+    if validator.is_type(instance, "string") and not _compiled(pattern).search(instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+Validator = extend(Draft202012Validator, {"pattern": _pattern})
+
+
+@lru_cache(maxsize=1)
+def _registry_and_schemas() -> tuple[Registry, dict[str, dict[str, Any]]]:
+    schemas: dict[str, dict[str, Any]] = {}
+    resources = []
+    for path in sorted(schema_dir().glob("*.schema.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        schemas[path.name.removesuffix(".schema.json")] = contents
+        resources.append((contents["$id"], Resource.from_contents(contents)))
+    return Registry().with_resources(resources), schemas
+
+
+def static_schema(kind: str) -> dict[str, Any]:
+    return _registry_and_schemas()[1][kind]
+
+
+@lru_cache(maxsize=32)
+def _static_validator(kind: str) -> Any:
+    registry, schemas = _registry_and_schemas()
+    return Validator(schemas[kind], registry=registry)
+
+
+def validator_for(schema: dict[str, Any]) -> Any:
+    registry, _ = _registry_and_schemas()
+    return Validator(schema, registry=registry)
+
+
+def _type_word(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a decimal number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "nothing"
+
+
+_WANT_WORDS = {"integer": "a whole number", "boolean": "true/false", "string": "text",
+               "array": "a list", "object": "a mapping", "null": "nothing", "number": "a number"}
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _schema_properties(schema: dict[str, Any]) -> list[str]:
+    props = list(schema.get("properties", {}))
+    for sub in schema.get("allOf", []):
+        then = sub.get("then", {})
+        props += list(then.get("properties", {}))
+    return props
+
+
+def diagnostics_for(doc: Document, validator: Any,
+                    instance: Any = None, base: tuple[str | int, ...] = ()) -> list[Diagnostic]:
+    """Validate `instance` (default: the whole document) and map each error to a diagnostic."""
+    data = doc.data if instance is None else instance
+    out: list[Diagnostic] = []
+    for error in validator.iter_errors(data):
+        out.extend(_translate(doc, error, base))
+    return out
+
+
+def _translate(doc: Document, error: jsonschema.ValidationError,
+               base: tuple[str | int, ...]) -> Iterator[Diagnostic]:
+    path = base + tuple(error.absolute_path)
+    kind = error.validator
+    value = error.instance
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if kind == "additionalProperties" and isinstance(value, dict):
+        allowed = list(schema.get("properties", {}))
+        for key in value:
+            if key not in allowed:
+                yield Diagnostic(doc.span(path + (key,), key=True), "unknown-key",
+                                 f"'{key}' is not allowed here",
+                                 did_you_mean(key, allowed) or
+                                 f"allowed keys: {', '.join(allowed)}")
+        return
+    if kind == "unevaluatedProperties" and isinstance(value, dict):
+        allowed = _schema_properties(schema)
+        for key in value:
+            if key not in allowed:
+                yield Diagnostic(doc.span(path + (key,), key=True), "unknown-key",
+                                 f"'{key}' is not allowed here", did_you_mean(key, allowed))
+        return
+    span = doc.span(path)
+    if kind == "required":
+        missing = error.validator_value
+        present = list(value) if isinstance(value, dict) else []
+        for key in missing:
+            if isinstance(value, dict) and key not in value:
+                typo = did_you_mean(key, present)
+                yield Diagnostic(span, "missing-key", f"missing required key '{key}'",
+                                 typo and f"is '{typo.split(chr(39))[1]}' a misspelling of it?")
+        return
+    if kind == "type":
+        want = error.validator_value
+        wants = want if isinstance(want, list) else [want]
+        words = " or ".join(_WANT_WORDS.get(str(w), str(w)) for w in wants)
+        yield Diagnostic(span, "wrong-type", f"expected {words}, got {_type_word(value)} {_short(value)}")
+        return
+    if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        bound = error.validator_value
+        side = "below the minimum" if "inimum" in kind else "above the maximum"
+        yield Diagnostic(span, "out-of-range", f"{_short(value)} is {side} {bound}")
+        return
+    if kind in ("enum", "const"):
+        options = error.validator_value if kind == "enum" else [error.validator_value]
+        shown = ", ".join(_short(o) for o in options)
+        hint = did_you_mean(str(value), [str(o) for o in options]) if isinstance(value, str) else None
+        yield Diagnostic(span, "bad-value", f"{_short(value)} is not one of: {shown}", hint)
+        return
+    if kind == "pattern":
+        message = schema.get("description") or f"does not match the pattern {error.validator_value}"
+        yield Diagnostic(span, "bad-format", f"{_short(value)}: {message}")
+        return
+    if kind in ("maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "minProperties"):
+        yield Diagnostic(span, "bad-size", f"{_short(value)}: {error.message}")
+        return
+    if kind == "oneOf":
+        branches = error.validator_value
+        if all(set(b) == {"required"} for b in branches):
+            keys = [b["required"][0] for b in branches]
+            present = [k for k in keys if isinstance(value, dict) and k in value]
+            what = "none" if not present else ", ".join(present)
+            yield Diagnostic(span, "bad-step",
+                             f"needs exactly one of {', '.join(keys)}; found {what}",
+                             did_you_mean(next(iter(value), ""), keys) if isinstance(value, dict) and value else None)
+            return
+        best = jsonschema.exceptions.best_match(error.context or [])
+        if best is not None:
+            yield from _translate(doc, best, base)
+            return
+    yield Diagnostic(span, "schema", error.message)
+
+
+def check_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:
+    """The document's kind, after checking it has a known one."""
+    data = doc.data
+    if not isinstance(data, dict):
+        return None, [Diagnostic(doc.span(()), "wrong-shape",
+                                 f"a rule file is a mapping with a 'kind' key, got {_type_word(data)}")]
+    kind = data.get("kind")
+    if kind not in STATIC_KINDS:
+        if kind is None:
+            return None, [Diagnostic(doc.span(()), "missing-key", "missing required key 'kind'",
+                                     f"one of: {', '.join(STATIC_KINDS)}")]
+        return None, [Diagnostic(doc.span(("kind",)), "bad-value", f"unknown kind {_short(kind)}",
+                                 did_you_mean(str(kind), STATIC_KINDS) or
+                                 f"one of: {', '.join(STATIC_KINDS)}")]
+    return kind, []
+
+
+def validate_static(doc: Document) -> tuple[str | None, list[Diagnostic]]:
+    """Check a document against the static schema of its kind."""
+    kind, diags = check_kind(doc)
+    if kind is None:
+        return None, diags
+    return kind, diagnostics_for(doc, _static_validator(kind))
+
+
+class TableFiles:
+    """Validates table files against their table's generated schema, entry by entry, remembering
+    (compiler/cache.py) which entries already passed: editing one weapon of a 1,000-weapon file
+    re-validates that weapon only. Diagnostics are never cached; an entry is remembered only clean.
+    """
+
+    def __init__(self, ruleset_id: str) -> None:
+        self.name = cache.key("valid-entries", ruleset_id)
+        saved = cache.get(self.name)
+        self.seen: set[str] = {d for d in saved if isinstance(d, str)} if isinstance(saved, list) else set()
+        self.clean: set[str] = set()
+        self._validators: dict[str, tuple[Any, Any, bytes]] = {}
+
+    def check(self, doc: Document, schema: dict[str, Any]) -> tuple[list[Diagnostic], Document | None]:
+        """The file's problems, and the document with every entry that failed replaced by None
+        (so the clean entries are still checked further), or None when the file itself is bad."""
+        tid = schema["properties"]["table"]["const"]
+        if tid not in self._validators:
+            self._validators[tid] = (validator_for(schema), validator_for(schema["properties"]["entries"]["items"]),
+                                     json.dumps(schema, sort_keys=True).encode())
+        whole, entry, schema_key = self._validators[tid]
+        entries = doc.data.get("entries")
+        if not isinstance(entries, list):
+            return diagnostics_for(doc, whole), None
+        out = diagnostics_for(doc, whole, {**doc.data, "entries": []})  # everything but the entries
+        if out:
+            return out, None
+        kept: list[Any] = []
+        for i, item in enumerate(entries):
+            digest = hashlib.sha256(schema_key + json.dumps(item, sort_keys=True).encode()).hexdigest()
+            if digest in self.seen:
+                self.clean.add(digest)
+                kept.append(item)
+                continue
+            problems = diagnostics_for(doc, entry, item, ("entries", i))
+            out.extend(problems)
+            if not problems:
+                self.clean.add(digest)
+            kept.append(None if problems else item)
+        if not out:
+            return out, doc
+        return out, Document(doc.file, {**doc.data, "entries": kept}, doc.spans, doc.key_spans, doc.quoted)
+
+    def save(self) -> None:
+        if self.clean != self.seen:
+            cache.put(self.name, sorted(self.clean))
+
