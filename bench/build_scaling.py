@@ -42,7 +42,7 @@ def _floor(pack: Path, schema_path: Path) -> float:
     """The same work with the bare libraries: libyaml composing the same files, one cached
     jsonschema validator over the same table documents, and Jinja rendering the same templates
     from ready-made view models (their preparation is not counted)."""
-    from rulec.build import compile_rules
+    from rulec.facade import compile_rules
     from rulec.emit.env import render, render_html
     from rulec.emit.python_view import package_view
     from rulec.emit.reference import _row_macros, md_escape
@@ -85,7 +85,7 @@ def _floor(pack: Path, schema_path: Path) -> float:
 
 
 def _build(pack: Path, out: Path) -> float:
-    code = ("import sys, time; from pathlib import Path; from rulec.build import compile_rules; "
+    code = ("import sys, time; from pathlib import Path; from rulec.facade import compile_rules; "
             "from rulec.write import write_tree; t = time.perf_counter(); "
             f"b = compile_rules([Path({str(ROOT / 'rules' / 'dp')!r}), Path({str(pack)!r})]); "
             f"assert b.ok, b.diagnostics[:3]; write_tree(Path({str(out)!r}), b.files); "

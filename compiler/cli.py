@@ -35,8 +35,9 @@ def ir_json(value: Any) -> Any:
     if isinstance(value, Span):
         return str(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: ir_json(getattr(value, f.name)) for f in dataclasses.fields(value)
-                if f.metadata.get("dump", True)}
+        fields = {f.name: ir_json(getattr(value, f.name)) for f in dataclasses.fields(value)
+                  if f.metadata.get("dump", True)}
+        return {"kind": type(value).__name__, **fields} if "kind" not in fields else fields
     if isinstance(value, dict):
         return {str(k): ir_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, frozenset, set)):
@@ -104,14 +105,14 @@ class _Progress:
             self.bar.__exit__(None, None, None)
 
 
-def _compile(paths: list[Path]) -> Build:
+def _compile(paths: list[Path], stop_after: str = "emit") -> Build:
     # Imported here: the compiler's passes pull in YAML, jsonschema and Jinja, which an
     # unchanged rebuild (a stamp check) never needs.
     from .facade import compile_rules
 
     progress = _Progress()
     try:
-        return compile_rules(paths, progress=progress)
+        return compile_rules(paths, progress=progress, stop_after=stop_after)
     finally:
         progress.close()
 
@@ -133,7 +134,7 @@ def main() -> None:
 @guarded
 def validate(paths: tuple[Path, ...], fmt: str, dump_ir: bool) -> int:
     """Check rule folders or files (default: rules/) and print every problem."""
-    build = _compile(list(paths) or [Path("rules")])
+    build = _compile(list(paths) or [Path("rules")], stop_after="lower")
     report(build.diagnostics, fmt)
     if dump_ir and build.ok:
         click.echo(json.dumps([ir_json(rs) for rs in build.rulesets], ensure_ascii=False, indent=1))

@@ -73,6 +73,7 @@ class _Loaded:
     manifest_kind: str | None
     docs: list[tuple[Document, str]]
     digest: str
+    broken: list[str | None] = field(default_factory=list)  # the kinds of its files that failed (None: unknown)
 
 
 def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progress | None,
@@ -81,6 +82,7 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
     manifest: Document | None = None
     manifest_kind: str | None = None
     docs: list[tuple[Document, str]] = []
+    broken: list[str | None] = []
     for path in folder.files:
         shown = display_path(path)
         try:
@@ -97,6 +99,8 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
         if progress:
             progress("load", counter[0], total)
         doc, kind, clean = _load_checked(raw, shown, diags)
+        if not clean:
+            broken.append(kind)
         if doc is None or kind is None:
             continue
         if path == folder.manifest:
@@ -106,7 +110,7 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
                 diags.append(Diagnostic(doc.span(("kind",)), "bad-manifest", f"{path.name} must have kind: {expected}"))
         elif clean:  # a file with schema errors is reported, and the others are still checked
             docs.append((doc, kind))
-    return _Loaded(folder, manifest, manifest_kind, docs, hasher.hexdigest())
+    return _Loaded(folder, manifest, manifest_kind, docs, hasher.hexdigest(), broken)
 
 
 def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic]) -> tuple[Document | None, str | None, bool]:
@@ -151,15 +155,22 @@ def pack_label(packs: list[_Loaded], digest: str) -> str:
     return ".".join([*ids, digest[:8]])
 
 
-def compile_rules(paths: list[Path], *, progress: Progress | None = None) -> Build:
-    """Compile the rules under `paths` (ruleset folders, folders of them, packs, files)."""
+PASSES = ("validate", "lower", "optimise", "emit")
+
+
+def compile_rules(paths: list[Path], *, progress: Progress | None = None, stop_after: str = "emit") -> Build:
+    """Compile the rules under `paths` (ruleset folders, folders of them, packs, files); with
+    `stop_after` ("validate", "lower", "optimise"), stop there: `build.rulesets` holds the IR as
+    that pass left it and nothing is emitted."""
+    if stop_after not in PASSES:
+        raise ValueError(f"stop_after is one of {PASSES}")
     # A build allocates millions of small objects and makes no reference cycles worth collecting:
     # the cyclic collector only rescans the growing heap (10-16% of a 10,000-50,000 weapon build,
     # more the bigger the pack). It is paused for the build and left as it was.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _compile_rules(paths, progress)
+        return _compile_rules(paths, progress, stop_after)
     finally:
         if was_enabled:
             gc.enable()
@@ -192,7 +203,7 @@ def _group(loaded: list[_Loaded], diags: list[Diagnostic]) -> tuple[dict[str, _L
     return bases, packs
 
 
-def _compile_rules(paths: list[Path], progress: Progress | None) -> Build:
+def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str) -> Build:
     build = Build()
     folders, diags = discover(paths)
     total = sum(len(f.files) for f in folders)
@@ -204,16 +215,27 @@ def _compile_rules(paths: list[Path], progress: Progress | None) -> Build:
         assert base.manifest is not None
         pack_items = sorted(packs.get(rid, []), key=lambda p: str(p.manifest.data["id"]) if p.manifest else "")
         digest = hashlib.sha256("".join([base.digest] + [p.digest for p in pack_items]).encode()).hexdigest()
+        # A file that failed to load may have declared stats or rulings everything else reads:
+        # then the rest is not checked (its every formula would only repeat the problem).
+        declarations_broken = any(k in (None, "ruleset", "stats", "rulings", "rule_index")
+                                  for item in [base, *pack_items] for k in item.broken)
         checked, found = check_ruleset(LoadedSource(base.folder, base.manifest, base.docs),
                                        [LoadedSource(p.folder, p.manifest, p.docs) for p in pack_items
-                                        if p.manifest is not None])
+                                        if p.manifest is not None], declarations_only=declarations_broken)
         diags.extend(found)
         base.docs = []  # the checked ruleset keeps what it needs; free the documents before emitting
         for p in pack_items:
             p.docs = []
-        if checked is None or any(d.severity == "error" for d in diags):
+        if checked is None or any(d.severity == "error" for d in diags) or stop_after == "validate":
             continue
-        rs = optimise(lower(checked, pack_label=pack_label(pack_items, digest)))
+        rs = lower(checked, pack_label=pack_label(pack_items, digest))
+        if stop_after == "lower":
+            build.rulesets.append(rs)
+            continue
+        rs = optimise(rs)
+        if stop_after == "optimise":
+            build.rulesets.append(rs)
+            continue
         if progress:
             progress("emit", 0, 1)
         try:
@@ -223,7 +245,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None) -> Build:
             continue
         build.rulesets.append(rs)
     build.diagnostics = _dedupe(diags)
-    if not build.ok:
+    if not build.ok or stop_after != "emit":
         build.files = {}
         return build
     build.files.update(emit_reference(build.rulesets, build.digests, build.odds))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rulec.build import compile_rules
+from rulec.facade import compile_rules
 from rulec.write import write_tree
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,13 +22,15 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = compile_rules([RULES])
     assert result.ok, "\n".join(d.format() for d in result.diagnostics)
     write_tree(out, result.files)
-    sys.path.insert(0, str(out))
+    folders = [str(out / rs.id) for rs in result.rulesets]  # each holds its package rulec_<id>
+    sys.path[:0] = folders
     yield out
-    sys.path.remove(str(out))
+    for folder in folders:
+        sys.path.remove(folder)
 
 
 def _ruleset(built: Path, name: str):  # type: ignore[no-untyped-def]
-    return importlib.import_module(name)
+    return importlib.import_module(f"rulec_{name}")
 
 
 @pytest.fixture(scope="session")

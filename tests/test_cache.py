@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulec import cache
-from rulec.build import compile_rules
-from rulec.emit import env
+from rulec.facade import compile_rules
 from rulec.load import Document
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,7 +21,6 @@ TINY = ROOT / "tests" / "cases" / "valid_tiny" / "rules" / "tiny"
 def _use_cache(monkeypatch: pytest.MonkeyPatch, setting: str) -> None:
     monkeypatch.setenv("RULEC_CACHE_DIR", setting)
     cache.cache_dir.cache_clear()
-    env._environment.cache_clear()
 
 
 @pytest.fixture
@@ -31,7 +29,6 @@ def fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
     yield tmp_path / "cache"
     monkeypatch.delenv("RULEC_CACHE_DIR")
     cache.cache_dir.cache_clear()
-    env._environment.cache_clear()
 
 
 def test_a_warm_build_after_an_edit_equals_a_build_without_cache(tmp_path: Path, fresh_cache: Path,

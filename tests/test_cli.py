@@ -54,12 +54,12 @@ def test_check_names_every_stale_file(rules_copy: Path, tmp_path: Path):
     out = tmp_path / "out"
     run("build", "--rules", str(rules_copy), "--out", str(out))
     assert run("build", "--check", "--rules", str(rules_copy), "--out", str(out)).returncode == 0
-    (out / "dp" / "model.py").write_text("# edited by hand\n")
+    (out / "dp" / "rulec_dp" / "model.py").write_text("# edited by hand\n")
     (out / "extra.txt").write_text("x")
     result = run("build", "--check", "--rules", str(rules_copy), "--out", str(out))
     assert result.returncode == 1
-    assert "dp/model.py: changed" in result.stderr and "extra.txt: extra" in result.stderr
-    assert (out / "dp" / "model.py").read_text() == "# edited by hand\n"  # --check writes nothing
+    assert "dp/rulec_dp/model.py: changed" in result.stderr and "extra.txt: extra" in result.stderr
+    assert (out / "dp" / "rulec_dp" / "model.py").read_text() == "# edited by hand\n"  # --check writes nothing
 
 
 def test_unchanged_inputs_rewrite_nothing(rules_copy: Path, tmp_path: Path):
@@ -102,9 +102,9 @@ def test_homebrew_pack_adds_and_overrides(tmp_path: Path):
     out = tmp_path / "build"
     result = run("build", "--rules", "rules/", "--rules", str(pack), "--out", str(out))
     assert result.returncode == 0, result.stderr
-    model = (out / "dp" / "model.py").read_text(encoding="utf-8")
+    model = (out / "dp" / "rulec_dp" / "model.py").read_text(encoding="utf-8")
     assert "'halberd', '戟'" in model and "'精钢长剑'" in model
-    assert "my_pack" in (out / "reference" / "dp.md").read_text(encoding="utf-8")
+    assert "my\\_pack" in (out / "reference" / "dp.md").read_text(encoding="utf-8")  # escaped Markdown
 
 
 def test_pack_override_without_saying_so_is_a_diagnostic(tmp_path: Path):
@@ -147,4 +147,4 @@ def test_dump_ir_stops_after_lowering():
     (rs,) = json.loads(result.stdout)
     assert rs["id"] == "d20" and rs["span"].startswith("rules/d20/ruleset.yaml:")
     attack = next(p for p in rs["procedures"] if p["id"] == "attack")
-    assert attack["steps"][0]["kind"] == "let"
+    assert attack["steps"][0]["kind"] == "Let"

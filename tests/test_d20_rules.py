@@ -56,7 +56,7 @@ def test_natural_one_and_twenty_option_is_off(d20, ac15):
     ac30 = d20.Combatant(armor_class=30)
     r = d20.attack(weak, ac30, "club", dice=d20.FixedDice([20]))
     assert not r.hit and not r.crit
-    assert d20.R_NATURAL_ONE_TWENTY is False
+    assert d20.RULINGS["natural_one_twenty"] is False
 
 
 def test_willing_target_grants_advantage(d20, fighter, ac15):
@@ -129,7 +129,7 @@ def test_flanking_hexes(d20):
     assert not d20.flanking(m, m, m, hex_grid=True, ax=1, ay=0, bx=0, by=-1, ex=0, ey=0).flanks
     big = d20.Combatant(size=4)  # ring of 12 around a large enemy; 4 between is enough
     assert d20.flanking(m, m, big, hex_grid=True, ax=2, ay=0, bx=-2, by=0, ex=0, ey=0).flanks
-    assert (d20.R_HEX_BETWEEN_LARGE, d20.R_HEX_BETWEEN_HUGE, d20.R_HEX_BETWEEN_GARGANTUAN) == (4, 5, 6)
+    assert (d20.RULINGS["hex_between_large"], d20.RULINGS["hex_between_huge"], d20.RULINGS["hex_between_gargantuan"]) == (4, 5, 6)
 
 
 def test_flanking_preconditions(d20):

@@ -9,9 +9,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulec.runtime.dice import (DiceValue, PoolSpec, SeededDice, d20_natural, d20_natural_random,
-                                   damage_roller, damage_roller_random, pool_successes, pool_successes_random,
-                                   roll_d20, roll_damage, roll_pool)
+from rulec.runtime.d20 import d20_natural, d20_natural_random, roll_d20
+from rulec.runtime.damage import damage_roller, damage_roller_random, roll_damage
+from rulec.runtime.pool import PoolSpec, pool_successes, pool_successes_random, roll_pool
+from rulec.runtime.sources import DiceValue, SeededDice
 
 
 @settings(max_examples=300, deadline=None)

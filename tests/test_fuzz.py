@@ -10,7 +10,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulec.build import compile_rules
+from rulec.facade import compile_rules
 from rulec.load import load_bytes, load_text
 from rulec.validate import validate_static
 

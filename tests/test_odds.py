@@ -7,7 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from rulec.runtime.dice import FixedDice, PoolSpec, SeededDice, parse_dice, roll_damage, roll_pool
+from rulec.runtime.damage import roll_damage
+from rulec.runtime.pool import PoolSpec, roll_pool
+from rulec.runtime.sources import FixedDice, SeededDice, parse_dice
 from rulec.runtime.odds import d20_distribution, dice_sum_distribution, pool_distribution
 
 icepool = pytest.importorskip("icepool")

@@ -31,7 +31,7 @@ def test_prepare_matches_fast_and_traced(ruleset, proc, make, request):
 
 
 def _tabulate(roll, budget=None):  # type: ignore[no-untyped-def]
-    from rulec.runtime.dice import face_table, face_tree
+    from rulec.runtime.d20 import face_table, face_tree
 
     table = face_table(20) if budget is None else face_table(20, budget)
     assert table[1:] == [False] * 20  # nothing is tabulated before a face is rolled
@@ -64,7 +64,7 @@ def test_prepared_d20_rolls_walk_the_face_table(d20):  # type: ignore[no-untyped
     fighter, target = d20.Combatant(strength=16, proficiency=2), d20.Combatant(armor_class=15)
     roll = d20.attack_prepare(fighter, target, "longsword")
     cells = dict(zip(roll.__code__.co_freevars, (c.cell_contents for c in roll.__closure__)))
-    [table] = [v for k, v in cells.items() if k.startswith("_f") and isinstance(v, list)]  # the face table
+    [table] = [v for k, v in cells.items() if k.endswith("_faces") and isinstance(v, list)]  # the face table
     a, b = d20.SeededDice(3), d20.SeededDice(3)
     for _ in range(3000):  # every face comes up: the table fills as it goes
         assert roll(a) == d20.attack_fast(fighter, target, d20.get_weapon("longsword"), dice=b)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rulec.build import compile_rules
+from rulec.facade import compile_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = Path(__file__).resolve().parent / "cases" / "valid_tiny" / "rules" / "tiny"
@@ -37,7 +37,7 @@ def test_text_from_yaml_is_escaped_everywhere(tmp_path: Path):
     row = next(line for line in md.splitlines() if "weapons-club" in line)
     assert row.count("|") - row.count("\\|") == 6, "a | inside a name must not add a table column"
     assert "\\*粗\\*" in md and "\\`代码\\`" in md and "换<br>行" in md
-    model = build.files["tiny/model.py"].decode()
+    model = build.files["tiny/rulec_tiny/model.py"].decode()
     compile(model, "model.py", "exec")  # strings reach Python only through repr
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from rulec.validate import validator_for
+from rulec.validate.schema import validator_for
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = sorted((ROOT / "schema").glob("*.schema.json"))

@@ -7,8 +7,8 @@ import pytest
 
 def test_rounds(tracks):
     """TR-01: surprise rounds have 3 s turns, combat rounds 6 s."""
-    assert tracks.ROUNDS["surprise"].turn_seconds == 3 == tracks.R_SURPRISE_SECONDS
-    assert tracks.ROUNDS["combat"].turn_seconds == 6 == tracks.R_COMBAT_SECONDS
+    assert tracks.ROUNDS["surprise"].turn_seconds == 3 == tracks.RULINGS["surprise_seconds"]
+    assert tracks.ROUNDS["combat"].turn_seconds == 6 == tracks.RULINGS["combat_seconds"]
 
 
 def test_initiative_orders_and_rerolls_only_the_tied(tracks):
@@ -84,7 +84,7 @@ def test_damage_cap_and_uncapped_extra_damage(tracks):
     d = tracks.Combatant()
     r = tracks.attack(a, d, "fist", extra_damage=5, dice=tracks.FixedDice([9, 9, 9]))
     assert r.damage == min(2 + 1, 3 + 2) + 5
-    caps = {t.id: t.cap.formula for t in tracks.ATTACK_TYPES.values()}
+    caps = {t.id: t.to_dict()['cap'] for t in tracks.ATTACK_TYPES.values()}
     assert caps["unarmed"] == "力量 + 格斗" and caps["short_throw"] == "投掷 + 武器.武器伤害"
 
 

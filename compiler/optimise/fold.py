@@ -127,8 +127,8 @@ def fold(e: ir.Expr, known: Known) -> ir.Expr:
     if isinstance(e, ir.Call):
         args = tuple(fold(a, known) for a in e.args)
         if e.func in ("min", "max", "abs") and all(isinstance(a, ir.Const) and type(a.value) is int for a in args):
-            values = [a.value for a in args if isinstance(a, ir.Const) and type(a.value) is int]
-            result = min(values) if e.func == "min" else max(values) if e.func == "max" else abs(values[0])
+            numbers = [int(a.value) for a in args if isinstance(a, ir.Const) and isinstance(a.value, int)]
+            result = min(numbers) if e.func == "min" else max(numbers) if e.func == "max" else abs(numbers[0])
             return ir.Const(ir.INT, result)
         return dataclasses.replace(e, args=args)
     if isinstance(e, ir.Attr):

@@ -264,8 +264,10 @@ def _features(m: Document, dice: Dice, rulings: tuple[Ruling, ...], rep: Reporte
     return tuple(out)
 
 
-def check_ruleset(base: LoadedSource, packs: list[LoadedSource]) -> tuple[Checked | None, list[Diagnostic]]:
-    """Validate one ruleset and the packs that extend it."""
+def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *,
+                  declarations_only: bool = False) -> tuple[Checked | None, list[Diagnostic]]:
+    """Validate one ruleset and the packs that extend it (only its declarations when a file that
+    may hold some could not be read)."""
     rep = Reporter()
     m = base.manifest
     raw = m.data
@@ -303,9 +305,9 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource]) -> tuple[Checke
     rulings = _rulings([(d, o) for d, k, o in all_docs if k == "rulings"], rep)
     sections, rules = _rule_index([d for d, k, o in all_docs if k == "rule_index"], rep)
     features = _features(m, dice, rulings, rep)
-    if rep.diags and any(d.span.file in (m.file, *(doc.file for doc, k, _ in all_docs if k in ("stats", "rulings",
-                                                                                             "rule_index")))
-                         for d in rep.diags):
+    if declarations_only or rep.diags and any(
+            d.span.file in (m.file, *(doc.file for doc, k, _ in all_docs if k in ("stats", "rulings", "rule_index")))
+            for d in rep.diags):
         return None, rep.diags  # the declarations everything else reads are broken: stop here
 
     rule_ids = {r.id for r in rules}

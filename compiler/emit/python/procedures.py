@@ -197,7 +197,9 @@ class ProcedureWriter:
                 w.line(code("_rt_check_inputs(({},))", join(", ", specs)))
 
     def _outputs(self, outputs: tuple[ir.Expr, ...], g: PyGen) -> Code:
-        return Code("".join(f"{g.expr(o)}, " for o in outputs).rstrip())
+        """The outcome fields, for inside a tuple's brackets (one field keeps its comma)."""
+        items = [g.expr(o) for o in outputs]
+        return Code(f"{items[0]},") if len(items) == 1 else join(", ", items)
 
     def _per_roll(self, form: str, g: PyGen, steps: tuple[Step, ...]) -> None:
         for s in steps:
@@ -218,7 +220,8 @@ class ProcedureWriter:
                 w.line(Code("_rolls: List[Any] = []"))
             g = PyGen(self.ctx, "traced", w)
             self._per_roll("traced", g, self.plan.per_roll)
-            w.line(code("return _rec({}, ({} {}, tuple(_trace)))", self.cls, self._outputs(self.plan.outputs, g),
+            w.line(code("return _rec({}, ({}, {}, tuple(_trace)))", self.cls,
+                        join(", ", [g.expr(o) for o in self.plan.outputs]),
                         Code("tuple(_rolls)") if rolls else Code("()")))
 
     def roll_args(self) -> list[tuple[Code, Code]]:

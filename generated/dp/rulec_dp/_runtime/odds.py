@@ -1,0 +1,249 @@
+"""Exact outcome distributions, without sampling.
+
+* `pool_distribution`: successes of a `.ww`-style pool. One die and its chain of
+  added dice has the generating function c(x) = (p_f + p_s x) / (1 - r - q x)
+  (p_f: fails without adding, p_s: succeeds without adding, q: succeeds and adds,
+  r: fails and adds). A pool of n dice is c(x)^n: a binomial times a negative
+  binomial series, all terms positive, so it is computed term by term in O(n·k)
+  and stopped once the remaining tail mass is below `tail` (reported as
+  `dropped`).
+* `d20_distribution`: the kept face with N advantage or disadvantage layers.
+* `dice_sum_distribution`: the total of damage dice such as 2d6+1d4.
+* `Odds`: a procedure's outcome distribution with hit chance and mean damage.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any, Dict, List, Optional, Tuple
+
+TAIL = 1e-16
+
+
+class PoolOdds:
+    """P(successes = m) for m = 0..len(probs)-1, and the tail mass left out."""
+
+    __slots__ = ("probs", "dropped", "_cum")
+
+    def __init__(self, probs: Tuple[float, ...], dropped: float) -> None:
+        self.probs = probs
+        self.dropped = dropped
+        self._cum: Any = None
+
+    def items(self) -> List[Tuple[int, float]]:
+        return [(m, p) for m, p in enumerate(self.probs) if p > 0.0]
+
+    def mean(self) -> float:
+        return sum(m * p for m, p in enumerate(self.probs))
+
+    def sample(self, rng: random.Random, k: int) -> List[int]:
+        """k successes drawn from the exact table: the batch mode for simulations."""
+        if self._cum is None:
+            acc = 0.0
+            cum = []
+            for p in self.probs:
+                acc += p
+                cum.append(acc)
+            self._cum = (list(range(len(self.probs))), cum)
+        values, cum = self._cum
+        return rng.choices(values, cum_weights=cum, k=k)
+
+
+@lru_cache(maxsize=4096)
+def pool_distribution(dice: int, sides: int, success_at: int, add_at: int,
+                      tail: float = TAIL) -> PoolOdds:
+    """Exact distribution of raw successes of `dice` dice (add_at <= 0: no added dice)."""
+    if dice <= 0:
+        return PoolOdds((1.0,), 0.0)
+    if add_at <= 0 or add_at > sides:
+        add_at = sides + 1
+    succ_faces = [f >= success_at for f in range(1, sides + 1)]
+    add_faces = [f >= add_at for f in range(1, sides + 1)]
+    n_s = sum(1 for s, a in zip(succ_faces, add_faces) if s and not a)
+    n_q = sum(1 for s, a in zip(succ_faces, add_faces) if s and a)
+    n_r = sum(1 for s, a in zip(succ_faces, add_faces) if a and not s)
+    n_f = sides - n_s - n_q - n_r
+    if n_q + n_r >= sides:
+        raise ValueError("every face adds a die: the pool never ends")
+    p_f, p_s, q, r = n_f / sides, n_s / sides, n_q / sides, n_r / sides
+    d = 1.0 - r
+    n = dice
+    # A_j = C(n, j) p_f^(n-j) p_s^j : successes from the last die of each chain.
+    a_terms: List[float] = []
+    for j in range(n + 1):
+        a_terms.append(_binom(n, j) * (p_f ** (n - j)) * (p_s**j))
+    # B_k = C(n+k-1, k) (q/d)^k / d^n : successes from added dice.
+    ratio = q / d
+    b_terms: List[float] = [d ** (-n)]
+    probs: List[float] = []
+    dropped = 0.0
+    m = 0
+    while True:
+        while len(b_terms) <= m:
+            k = len(b_terms)
+            b_terms.append(b_terms[-1] * (n + k - 1) / k * ratio)
+        pm = 0.0
+        for j in range(max(0, m - len(b_terms) + 1), min(n, m) + 1):
+            pm += a_terms[j] * b_terms[m - j]
+        probs.append(pm)
+        m += 1
+        if m > n:
+            if ratio == 0.0:
+                break
+            # For m > n every later term shrinks by at most rho, so the tail after
+            # this term is at most pm * rho / (1 - rho).
+            k = m - n
+            rho = (n + k) / (k + 1) * ratio
+            if rho < 1.0:
+                bound = pm * rho / (1.0 - rho)
+                if bound <= tail:
+                    dropped = bound
+                    break
+    while len(probs) > 1 and probs[-1] == 0.0:
+        probs.pop()
+    return PoolOdds(tuple(probs), dropped)
+
+
+def _binom(n: int, k: int) -> float:
+    from math import comb
+
+    return float(comb(n, k))
+
+
+def all_succeed_distribution(dice: int) -> PoolOdds:
+    """Coup-de-grace mode: every die is a success, no dice are added."""
+    probs = [0.0] * (max(dice, 0) + 1)
+    probs[max(dice, 0)] = 1.0
+    return PoolOdds(tuple(probs), 0.0)
+
+
+@lru_cache(maxsize=256)
+def d20_distribution(layers: int) -> Tuple[Tuple[int, float], ...]:
+    """P(kept face = v) with `layers` net advantage (>0) or disadvantage (<0) layers."""
+    n = abs(layers) + 1
+    out = []
+    for v in range(1, 21):
+        if layers >= 0:
+            p = (v**n - (v - 1) ** n) / 20**n
+        else:
+            p = ((21 - v) ** n - (20 - v) ** n) / 20**n
+        out.append((v, p))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def dice_sum_distribution(terms: Tuple[Tuple[int, int], ...], crit: bool = False
+                          ) -> Tuple[Tuple[int, float], ...]:
+    """P(total = t) of the dice in `terms` (each rolled twice on a crit)."""
+    dist: Dict[int, float] = {0: 1.0}
+    mult = 2 if crit else 1
+    for count, sides in terms:
+        for _ in range(count * mult):
+            nxt: Dict[int, float] = {}
+            for total, p in dist.items():
+                share = p / sides
+                for face in range(1, sides + 1):
+                    nxt[total + face] = nxt.get(total + face, 0.0) + share
+            dist = nxt
+    return tuple(sorted(dist.items()))
+
+
+class Odds:
+    """The exact outcome distribution of one procedure call.
+
+    `outcomes` maps a tuple of the procedure's outcome fields (named in `fields`) to its
+    probability. `hit_probability` and `expected_damage` read the fields the procedure declares
+    as its hit and its damage (`hit`, `damage`; None when it declares none). `dropped` is the
+    tail mass left out by truncated pool explosions.
+    """
+
+    __slots__ = ("fields", "outcomes", "dropped", "hit", "damage")
+
+    def __init__(self, fields: Tuple[str, ...], outcomes: Dict[Tuple[Any, ...], float], dropped: float,
+                 hit: Optional[str] = None, damage: Optional[str] = None) -> None:
+        self.fields = fields
+        self.outcomes = outcomes
+        self.dropped = dropped
+        self.hit = hit
+        self.damage = damage
+
+    def total(self) -> float:
+        return sum(self.outcomes.values())
+
+    def probability(self, **where: Any) -> float:
+        idx = [(self.fields.index(k), v) for k, v in where.items()]
+        return sum(p for o, p in self.outcomes.items() if all(o[i] == v for i, v in idx))
+
+    def marginal(self, field: str) -> Dict[Any, float]:
+        i = self.fields.index(field)
+        out: Dict[Any, float] = {}
+        for o, p in self.outcomes.items():
+            out[o[i]] = out.get(o[i], 0.0) + p
+        return dict(sorted(out.items(), key=lambda kv: (str(type(kv[0])), kv[0])))
+
+    def expected(self, field: str) -> float:
+        i = self.fields.index(field)
+        return sum(float(o[i]) * p for o, p in self.outcomes.items())
+
+    @property
+    def hit_probability(self) -> float:
+        return self.probability(**{self.hit: True}) if self.hit is not None else float("nan")
+
+    @property
+    def expected_damage(self) -> float:
+        return self.expected(self.damage) if self.damage is not None else float("nan")
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "fields": list(self.fields),
+            "outcomes": [
+                {"outcome": dict(zip(self.fields, o)), "probability": p}
+                for o, p in sorted(self.outcomes.items(), key=lambda kv: repr(kv[0]))
+            ],
+            "hit_field": self.hit,
+            "damage_field": self.damage,
+            "hit_probability": None if self.hit is None else self.hit_probability,
+            "expected_damage": None if self.damage is None else self.expected_damage,
+            "dropped_tail_mass": self.dropped,
+        }
+
+
+class OddsBuilder:
+    """Accumulates weighted outcomes inside a generated odds function."""
+
+    __slots__ = ("fields", "acc", "dropped", "hit", "damage")
+
+    def __init__(self, fields: Tuple[str, ...], hit: Optional[str] = None, damage: Optional[str] = None) -> None:
+        self.fields = fields
+        self.acc: Dict[Tuple[Any, ...], float] = {}
+        self.dropped = 0.0
+        self.hit = hit
+        self.damage = damage
+
+    def add(self, outcome: Tuple[Any, ...], p: float) -> None:
+        self.acc[outcome] = self.acc.get(outcome, 0.0) + p
+
+    def drop(self, p: float) -> None:
+        self.dropped += p
+
+    def build(self) -> Odds:
+        return Odds(self.fields, self.acc, self.dropped, self.hit, self.damage)
+
+
+def count_distribution(single: PoolOdds, need: int, times: int) -> PoolOdds:
+    """How many of `times` independent rolls of `single` reach `need` successes: a binomial."""
+    p = sum(q for m, q in enumerate(single.probs) if m >= need)
+    p = min(1.0, max(0.0, p))
+    probs = tuple(_binom(times, k) * p**k * (1.0 - p) ** (times - k) for k in range(max(times, 0) + 1))
+    return PoolOdds(probs, single.dropped * times)
+
+
+CERTAIN_ZERO = PoolOdds((1.0,), 0.0)
+ZERO_ITEMS: Tuple[Tuple[int, float], ...] = ((0, 1.0),)
+
+
+@lru_cache(maxsize=1024)
+def dice_items(terms: Tuple[Tuple[int, int], ...], flat: int, crit: bool) -> Tuple[Tuple[int, float], ...]:
+    """P(total) of a damage roll including its flat bonus."""
+    return tuple((t + flat, p) for t, p in dice_sum_distribution(terms, crit))

@@ -1,0 +1,227 @@
+"""Errors, arithmetic helpers and trace records shared by every generated resolver."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, NamedTuple, Sequence, Tuple
+
+
+
+class RuleError(Exception):
+    """A request the rules cannot resolve. `code` is stable; `message` is in the rules' language."""
+
+    code = "rule-error"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"error": self.code, "message": self.message, "details": dict(self.details)}
+
+
+class DiceExhausted(RuleError):
+    """A fixed dice source ran out of faces."""
+
+    code = "dice-exhausted"
+
+
+class BadFace(RuleError):
+    """A fixed dice source holds a face that the die cannot show."""
+
+    code = "bad-face"
+
+
+class NotSpecifiedBySource(RuleError):
+    """The source text names this rule but gives no numbers for it."""
+
+    code = "not-specified-by-source"
+
+
+class OutOfBounds(RuleError):
+    """An input is outside the range the rules allow."""
+
+    code = "out-of-bounds"
+
+
+class LimitExceeded(RuleError):
+    """A quantity that drives work (dice in a pool, advantage layers, repeated rolls) is over the
+    limit the ruleset declares; the compiler proves its own formulas stay within it."""
+
+    code = "limit-exceeded"
+
+
+def floordiv(a: int, b: int) -> int:
+    if b == 0:
+        raise RuleError("除数为0，无法计算")
+    return a // b
+
+
+def ceildiv(a: int, b: int) -> int:
+    if b == 0:
+        raise RuleError("除数为0，无法计算")
+    return -(-a // b)
+
+
+def clamp(x: int, lo: int, hi: int) -> int:
+    return lo if x < lo else hi if x > hi else x
+
+
+def check_int(name: str, value: Any, lo: int, hi: int) -> int:
+    """Validate a resolver input: a whole number inside the range the rules declare."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OutOfBounds(f"{name}必须是整数，得到{value!r}", name=name)
+    if value < lo or value > hi:
+        raise OutOfBounds(f"{name}必须在{lo}到{hi}之间，得到{value}", name=name, value=value)
+    return value
+
+
+class TraceStep(NamedTuple):
+    """One line of a resolution trace: a step kind, its numbers and a sentence (immutable)."""
+
+    kind: str
+    text: str
+    values: Tuple[Tuple[str, Any], ...] = ()
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "values": {k: plain(v) for k, v in self.values}}
+
+    def __repr__(self) -> str:
+        return f"TraceStep({self.kind!r}, {self.text!r})"
+
+
+class Result:
+    """What every procedure's result has besides its fields (the generated class adds them, and
+    `rolls` and `trace` last): the outcome tuple, the trace as text, plain JSON."""
+
+    __slots__ = ()
+    procedure = ""
+
+    def outcome(self) -> Tuple[Any, ...]:
+        fields: Tuple[Any, ...] = self  # type: ignore[assignment]
+        return fields[:-2]
+
+    def text(self) -> str:
+        """The trace as sentences, one per line."""
+        return "\n".join([step.text for step in self.trace])  # type: ignore[attr-defined]
+
+    def to_dict(self) -> Dict[str, Any]:
+        fields: Tuple[str, ...] = self._fields  # type: ignore[attr-defined]
+        out: Dict[str, Any] = {"procedure": self.procedure}
+        for name, value in zip(fields[:-2], self.outcome()):
+            out[name] = plain(value)
+        out["rolls"] = [r.to_dict() for r in self.rolls]  # type: ignore[attr-defined]
+        out["trace"] = [s.to_dict() for s in self.trace]  # type: ignore[attr-defined]
+        return out
+
+
+def check_inputs(specs: Tuple[Tuple[Any, ...], ...]) -> None:
+    """Check a procedure's inputs in order and raise the first problem (generated code tests them
+    inline and calls this only when one fails, to say which): ("int", name, value, lo, hi),
+    ("bool", name, value), ("type", name, value, cls), ("entry", name, entry)."""
+    for spec in specs:
+        kind = spec[0]
+        if kind == "int":
+            check_int(spec[1], spec[2], spec[3], spec[4])
+        elif kind == "bool":
+            check_bool(spec[1], spec[2])
+        elif kind == "type":
+            check_type(spec[1], spec[2], spec[3])
+        else:
+            require_specified(spec[2], spec[1])
+
+
+# `record(Cls, (field, ...))` builds a NamedTuple record from all its fields without the
+# Python-level frame of its own constructor: as fast as a plain class, and immutable.
+record = tuple.__new__
+
+
+def plain(value: Any) -> Any:
+    """A JSON-ready copy of a result value."""
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    return value
+
+
+def fmt(value: Any) -> str:
+    """A value as it reads in a trace sentence."""
+    if value is True:
+        return "是"
+    if value is False:
+        return "否"
+    if value is None:
+        return "无"
+    name = getattr(value, "name", None)
+    if isinstance(name, str):
+        return name
+    return str(value)
+
+
+def check_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise OutOfBounds(f"{name}必须是真或假，得到{value!r}", name=name)
+    return value
+
+
+def check_type(name: str, value: Any, cls: type) -> Any:
+    if not isinstance(value, cls):
+        raise OutOfBounds(f"{name}必须是{cls.__name__}，得到{type(value).__name__}", name=name)
+    return value
+
+
+def not_given(*_args: Any) -> Any:
+    raise NotSpecifiedBySource("未指定的条目没有公式")
+
+
+class UnknownEntry(RuleError):
+    """No entry of a table has this id or name."""
+
+    code = "unknown-entry"
+
+
+def lookup(table: Dict[str, Any], key: Any, what: str, cls: type) -> Any:
+    """Find an entry by object, id or Chinese name; a clear error with a suggestion otherwise."""
+    if isinstance(key, cls):
+        return key
+    if isinstance(key, str):
+        entry = table.get(key)
+        if entry is not None:
+            return entry
+        for candidate in table.values():
+            if candidate.name == key:
+                return candidate
+        import difflib
+
+        names = list(table) + [e.name for e in table.values()]
+        close = difflib.get_close_matches(key, names, n=1)
+        hint = f"，是否想找“{close[0]}”？" if close else ""
+        raise UnknownEntry(f"没有名为“{key}”的{what}{hint}", key=key)
+    raise UnknownEntry(f"{what}必须是编号、名称或条目对象，得到{type(key).__name__}")
+
+
+def index(table: Dict[Any, Any], key: Any, what: str) -> Any:
+    """The entry of an indexed table (`sizes[attacker.size]`) whose index field equals `key`."""
+    entry = table.get(key)
+    if entry is None:
+        raise UnknownEntry(f"没有{what}为{key}的条目", key=key)
+    return entry
+
+
+def require_specified(entry: Any, what: str) -> Any:
+    if entry.not_specified is not None:
+        raise NotSpecifiedBySource(f"{what}“{entry.name}”在原文中没有给出具体规则：{entry.not_specified}",
+                                   entry=entry.id)
+    return entry
+
+
+def faces_text(faces: Sequence[int], added: Sequence[bool] = ()) -> str:
+    if len(faces) == 1 and not added:
+        return f"[{faces[0]}]"
+    if not any(added):
+        return "[" + ", ".join(map(str, faces)) + "]"
+    marks = list(added) + [False] * (len(faces) - len(added))
+    return "[" + ", ".join([f"{f}+" if a else str(f) for f, a in zip(faces, marks)]) + "]"

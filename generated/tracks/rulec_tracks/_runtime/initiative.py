@@ -1,0 +1,46 @@
+"""Initiative order (a ruleset feature: tracks R50): successes, then extras, re-rolling the tied."""
+
+from __future__ import annotations
+
+from typing import Any, List, Sequence, Tuple
+
+from .pool import PoolSpec, pool_sentence, roll_pool
+
+
+def initiative_order(entries: Sequence[Tuple[str, int, int]], spec: PoolSpec, source: Any,
+                     use_extras: bool = True, max_rerolls: int = 50) -> Tuple[List[str], List[str]]:
+    """Order combatants by initiative (tracks R50) and return (names in order, trace sentences).
+
+    Each entry is (name, dice, extras). Sort by successes, then extras, both
+    descending; only those still tied roll again, repeatedly, until the order is
+    strict. Entries that can never break a tie (no dice, same extras) keep their
+    given order after `max_rerolls` rounds.
+    """
+    trace: List[str] = []
+
+    def rank(group: List[Tuple[str, int, int]], depth: int) -> List[str]:
+        rolled = []
+        for name, dice, extras in group:
+            roll = roll_pool(source, spec, dice, extras)
+            trace.append(pool_sentence(f"{name}先攻" + (f"（第{depth + 1}次重掷）" if depth else ""), roll))
+            rolled.append(((roll.successes, extras if use_extras else 0), (name, dice, extras)))
+        rolled.sort(key=lambda item: (-item[0][0], -item[0][1]))
+        order: List[str] = []
+        i = 0
+        while i < len(rolled):
+            j = i
+            while j < len(rolled) and rolled[j][0] == rolled[i][0]:
+                j += 1
+            tied = [entry for _, entry in rolled[i:j]]
+            if len(tied) == 1:
+                order.append(tied[0][0])
+            elif depth >= max_rerolls:
+                trace.append("仍然平手，保持给出的顺序：" + "、".join(e[0] for e in tied))
+                order += [e[0] for e in tied]
+            else:
+                trace.append("平手，重新检定：" + "、".join(e[0] for e in tied))
+                order += rank(tied, depth + 1)
+            i = j
+        return order
+
+    return rank(list(entries), 0), trace

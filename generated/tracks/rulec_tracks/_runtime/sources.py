@@ -1,0 +1,125 @@
+"""Dice sources: where the faces come from, in a documented order.
+
+A dice source has one method, `die(sides) -> face`. `SeededDice` is for play
+(`random.Random`, reproducible with a seed); `FixedDice` replays given faces
+for tests and worked examples, in this order:
+
+* a pool roll takes its initial dice left to right, then every added die
+  (加骰) in the order it was triggered, added dice of added dice included;
+* a d20 roll with N advantage or disadvantage layers takes N + 1 faces;
+* a damage roll takes each term's dice in order, then on a crit the same dice
+  again (R31).
+
+Running out of fixed faces raises `DiceExhausted`; a face the die cannot show
+raises `BadFace`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Dict, Iterable, List, NamedTuple, Optional, Protocol, Tuple
+
+from .core import BadFace, DiceExhausted
+
+DamageTerms = Tuple[Tuple[int, int], ...]  # ((count, sides), ...)
+
+
+class DiceValue(NamedTuple):
+    """A dice expression from the rules, e.g. 2d6+3: its text, dice terms and flat bonus."""
+
+    text: str
+    terms: DamageTerms
+    flat: int
+
+
+_MADE: Dict[Tuple[int, int], DiceValue] = {}
+
+
+def make_dice(count: int, sides: int) -> DiceValue:
+    """The dice value `countDsides` built by a formula (e.g. dice(2, 6)); 0 dice roll nothing."""
+    key = (count, sides)
+    value = _MADE.get(key)
+    if value is None:
+        if count < 0 or sides < 1:
+            raise ValueError(f"cannot roll {count}d{sides}")
+        value = DiceValue(f"{count}d{sides}", ((count, sides),) if count else (), 0)
+        _MADE[key] = value
+    return value
+
+
+class DiceSource(Protocol):
+    """Anything with `die(sides) -> face`."""
+
+    def die(self, sides: int) -> int:
+        ...
+
+
+class SeededDice:
+    """Random faces from `random.Random(seed)`; the same seed replays the same rolls.
+
+    A face is `int(random() * sides) + 1`. Fast resolvers use `random` directly
+    when a source has it, so a custom source should expose `random` only with
+    exactly that meaning.
+    """
+
+    def __init__(self, seed: Optional[int] = None) -> None:
+        self.rng = random.Random(seed)
+        self.random = self.rng.random
+
+    def die(self, sides: int) -> int:
+        return int(self.random() * sides) + 1
+
+
+class FixedDice:
+    """Faces given in advance, consumed in order; for tests and worked examples."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self.faces: List[int] = list(faces)
+        self.used = 0
+
+    def die(self, sides: int) -> int:
+        if self.used >= len(self.faces):
+            raise DiceExhausted(
+                f"固定骰面已用完：第{self.used + 1}个骰子（d{sides}）没有给出骰面",
+                needed=self.used + 1,
+                given=len(self.faces),
+            )
+        face = self.faces[self.used]
+        if not isinstance(face, int) or not 1 <= face <= sides:
+            raise BadFace(f"第{self.used + 1}个骰面{face!r}不是d{sides}能掷出的点数", index=self.used)
+        self.used += 1
+        return face
+
+    @property
+    def remaining(self) -> int:
+        return len(self.faces) - self.used
+
+
+def parse_dice(text: str) -> Tuple[DamageTerms, int]:
+    """Parse `2d6+1d4+3` into ((2, 6), (1, 4)) and 3. Raises ValueError on anything else."""
+    terms: List[Tuple[int, int]] = []
+    flat = 0
+    cleaned = text.replace(" ", "")
+    if not cleaned:
+        raise ValueError("empty dice expression")
+    for i, raw in enumerate(cleaned.replace("-", "+-").split("+")):
+        if raw == "" and i == 0:
+            continue
+        sign = -1 if raw.startswith("-") else 1
+        part = raw.lstrip("-")
+        if "d" in part:
+            if sign < 0:
+                raise ValueError("dice cannot be subtracted")
+            count_text, _, sides_text = part.partition("d")
+            count = int(count_text) if count_text else 1
+            if not sides_text.isdigit() or not (count_text == "" or count_text.isdigit()):
+                raise ValueError(f"cannot read '{raw}'")
+            sides = int(sides_text)
+            if not (1 <= count <= 100 and 2 <= sides <= 1000):
+                raise ValueError(f"'{raw}' is outside 1-100 dice of 2-1000 sides")
+            terms.append((count, sides))
+        elif part.isdigit():
+            flat += sign * int(part)
+        else:
+            raise ValueError(f"cannot read '{raw}'")
+    return tuple(terms), flat
