@@ -23,7 +23,14 @@ def ask(*lines: str) -> str:
 
 def test_attack_command_prints_the_trace():
     out = ask(".atk dp 长剑 力量=4 武技=3 专业=1 vs 基础防御=4 距离=1")
-    assert "攻击与防御的对抗（长剑）" in out and "掷.ww" in out and "hit=" in out
+    assert "攻击与防御的对抗（长剑）" in out and "掷.ww" in out and "命中=" in out
+    assert "伤害类型=严重" in out  # dp lethal damage is called 严重
+
+
+def test_full_width_input_reads_as_ascii():
+    out = ask(".atk dp 长剑 力量＝４ 武技=3 vs 基础防御=4", ".atk dp 长剑 力量=四")
+    assert "攻击与防御的对抗（长剑）" in out
+    assert "无法理解：“四”不是整数" in out
 
 
 def test_odds_command_for_d20():

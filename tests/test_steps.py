@@ -1,25 +1,49 @@
-"""Every step kind in the registry has its four parts: schema fragment, lowering, template, rendering."""
+"""Every step kind is one module with all its parts, and the schemas generated from the registries
+are in sync with them."""
 
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
-from rulec.emit.env import environment
-from rulec.steps import REGISTRY
+from rulec.emit import handlers
+from rulec.engines import ENGINES
+from rulec.schemas import stale
+from rulec.steps import KINDS, NODES, kind_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_every_step_kind_is_complete():
+def test_every_step_kind_has_a_handler_for_every_target_and_form():
+    assert handlers.missing(list(NODES)) == []
+
+
+def test_every_step_kind_has_its_schema_lowering_and_page_description():
     schema = json.loads((ROOT / "schema" / "procedures.schema.json").read_text(encoding="utf-8"))
-    step_keys = [branch["required"][0] for branch in schema["$defs"]["step"]["oneOf"]]
-    assert sorted(step_keys) == sorted(REGISTRY)
-    template = environment().get_template("steps.py.j2").module
-    for key, kind in REGISTRY.items():
-        assert f"{key}_step" in schema["$defs"], key
-        for flavour in ("traced", "fast", "odds"):
-            assert hasattr(template, f"{key}_{flavour}"), f"no {key}_{flavour} macro"
-        assert callable(kind.describe) and kind.name
-        schema_props = set(schema["$defs"][f"{key}_step"]["properties"])
-        assert {arg for arg, _, _ in kind.args} <= schema_props, key
+    assert [b["required"][0] for b in schema["$defs"]["step"]["oneOf"]] == list(KINDS)
+    for key, kind in KINDS.items():
+        assert schema["$defs"][f"{key}_step"] == kind.schema(), key
+        assert kind.name and kind.summary and key in schema["description"]
+        assert kind_for.__call__ and KINDS[key].node in NODES
+        for arg in kind.args:
+            assert arg.key in kind.schema()["properties"], (key, arg.key)
+
+
+def test_every_dice_engine_is_a_branch_of_the_manifest_schema():
+    schema = json.loads((ROOT / "schema" / "ruleset.schema.json").read_text(encoding="utf-8"))
+    assert schema["properties"]["dice"]["oneOf"] == [m.SCHEMA for m in ENGINES.values()]
+    for module in ENGINES.values():
+        assert callable(module.lower) and callable(module.describe) and module.LIMITS
+
+
+def test_the_schemas_are_in_sync_with_the_registries():
+    assert stale(ROOT / "schema") == {}, "run `python scripts/sync_schemas.py`"
+
+
+def test_the_installed_package_lists_every_subpackage():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    found = {"rulec" + "".join("." + part for part in p.parent.relative_to(ROOT / "compiler").parts)
+             for p in (ROOT / "compiler").rglob("__init__.py")}
+    assert found <= listed, sorted(found - listed)

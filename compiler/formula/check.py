@@ -260,7 +260,10 @@ def check(text: str | int | bool, scope: Scope, *, want: tuple[str, ...] | None 
     if isinstance(text, bool):
         text = "True" if text else "False"
     text = str(text)
-    tree = s.parse(text)
+    try:
+        tree = s.parse(text)
+    except FormulaError as exc:
+        raise FormulaErrors([exc]) from None
     checker = _Checker(scope)
     try:
         expr = checker.check(tree)

@@ -117,4 +117,8 @@ def editor_table_schema(rs: Any, t: Any) -> dict[str, Any]:
         choice: dict[str, Any] = {"enum": ids, "enumDescriptions": [e.name for e in target.entries],
                                   "title": decl.name, "description": f"the id of an entry of '{decl.table}'"}
         props[decl.id] = {"anyOf": [choice, {"type": "null"}]} if "anyOf" in props[decl.id] else choice
+        for example in schema["examples"]:
+            for entry in example["entries"]:
+                if decl.id in entry:
+                    entry[decl.id] = ids[0] if ids else None
     return schema

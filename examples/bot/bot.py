@@ -10,20 +10,25 @@ Commands (the way a QQ dice-bot plugin would take them):
 `vs` separates the attacker's stats from the defender's; a bare number after
 `vs` is the defender's main defense (dp 基础防御, d20 护甲等级, tracks 防御).
 Keys that name a parameter of the attack procedure (距离, 瞄准轮数, ...) are
-options. Drop `generated/<ruleset>/` next to this file (or pip install it) and
-import it by name; nothing else is needed.
+options. Full-width characters from an input method (`力量＝４`) read as
+their ASCII forms.
+
+Each ruleset's package is imported as `rulec_<ruleset>`: copy the
+`generated/<ruleset>/rulec_<ruleset>/` folder next to this file, or
+`pip install generated/<ruleset>`; nothing else is needed.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+import unicodedata
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Dict, List, Optional, Tuple
 
-# The generated packages live in ../../generated when run from the repository.
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "generated"))
+# Run from the repository, the packages are in ../../generated/<ruleset>/rulec_<ruleset>.
+GENERATED = Path(__file__).resolve().parents[2] / "generated"
 
 PROCEDURE = {"dp": "attack", "d20": "attack", "tracks": "attack"}
 MAIN_DEFENSE = {"dp": "basic_defense", "d20": "armor_class", "tracks": "defense"}
@@ -33,7 +38,10 @@ FIREARM_PROCEDURE = {"tracks": ("firearm", "hit_fixed")}
 def _ruleset(name: str) -> ModuleType:
     if name not in PROCEDURE:
         raise ValueError(f"未知的规则集“{name}”，可用：{'、'.join(PROCEDURE)}")
-    return importlib.import_module(name)
+    folder = GENERATED / name
+    if folder.is_dir() and str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    return importlib.import_module(f"rulec_{name}")
 
 
 def _value(text: str) -> Any:
@@ -41,7 +49,20 @@ def _value(text: str) -> Any:
         return True
     if text in ("否", "false", "False"):
         return False
-    return int(text)
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"“{text}”不是整数，也不是“是”或“否”") from None
+
+
+def _shown(module: ModuleType, value: Any, kind: str) -> str:
+    """An outcome value in the rules' words: 是/否, or the name of the entry an id names."""
+    if isinstance(value, bool):
+        return "是" if value else "否"
+    table = getattr(module, kind.upper(), None) if kind not in ("int", "bool", "str") else None
+    if isinstance(table, dict) and value in table:
+        return str(table[value].name)
+    return "—" if value == "" else str(value)
 
 
 def parse(module: ModuleType, procedure: str, tokens: List[str]) -> Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]:
@@ -85,7 +106,7 @@ def _procedure_for(module: ModuleType, weapon: str) -> str:
 
 def handle(message: str, seed: Optional[int] = None) -> Optional[str]:
     """Answer one chat message; None when the message is not a command for this bot."""
-    parts = message.strip().split()
+    parts = unicodedata.normalize("NFKC", message).strip().split()
     if not parts or parts[0] not in (".atk", ".odds"):
         return None
     if len(parts) < 3:
@@ -97,7 +118,8 @@ def handle(message: str, seed: Optional[int] = None) -> Optional[str]:
         if parts[0] == ".atk":
             result = getattr(module, procedure)(**args, dice=module.SeededDice(seed))
             info = module.PROCEDURE_INFO[procedure]
-            summary = "，".join(f"{f}={getattr(result, f)}" for f in info["fields"][:3])
+            summary = "，".join(f"{name}={_shown(module, getattr(result, fid), kind)}"
+                               for fid, name, kind in info["fields"][:4])
             return f"{info['name']}（{module.get_weapon(parts[2]).name}）\n{result.text()}\n{summary}"
         odds = getattr(module, f"{procedure}_odds")(**args)
         lines = [f"{module.get_weapon(parts[2]).name}：命中率 {odds.hit_probability * 100:.1f}%，"

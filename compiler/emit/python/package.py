@@ -161,6 +161,17 @@ def _result_names(rs: Ruleset) -> list[tuple[str, str, str]]:
     return [(".results", n, n) for n in names]
 
 
+def _entry_table(e: object) -> str | None:
+    """The table whose entry ids an outcome holds (`weapon.damage_type.id`), or None."""
+    from ...ir import expr as ir
+
+    if isinstance(e, ir.Attr) and e.field == "id":
+        return ir.table_of(e.base.type)
+    if isinstance(e, ir.Cond):
+        return _entry_table(e.then) or _entry_table(e.orelse)
+    return None
+
+
 def results_module(rs: Ruleset, header: str) -> str:
     """results.py: each procedure's outcome fields and result type, and PROCEDURE_INFO."""
     w = Writer()
@@ -173,14 +184,16 @@ def results_module(rs: Ruleset, header: str) -> str:
     w.line()
     w.line(Code(MARKER))
     w.line()
-    w.line(comment("Parameter metadata of every procedure, for tools that build calls from text (bots, VTT scripts)."))
+    w.line(comment("Every procedure's name and parameters (id, name, type) and outcome fields (id, name, type: int,"))
+    w.line(comment("bool, str, or the table whose entry ids it holds), for tools that build calls from text and show"))
+    w.line(comment("results in the rules' words (bots, VTT scripts)."))
     w.line(Code("PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {"))
     w.indent()
     for p in rs.procedures:
         params = literal(tuple((x.id, x.name, x.type) for x in p.params))
+        fields = literal(tuple((o.id, o.name, _entry_table(o.formula.expr) or o.formula.type) for o in p.result))
         w.line(code('{}: {{"name": {}, "params": {}, "fields": {}, "summary": {{"hit": {}, "damage": {}}}}},',
-                    string(p.id), string(p.name), params, literal(tuple(o.id for o in p.result)),
-                    literal(p.summary.hit), literal(p.summary.damage)))
+                    string(p.id), string(p.name), params, fields, literal(p.summary.hit), literal(p.summary.damage)))
     w.dedent()
     w.line(Code("}"))
     for p in rs.procedures:

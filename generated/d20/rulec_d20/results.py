@@ -21,7 +21,9 @@ from __future__ import annotations
 from typing import Any, Dict, NamedTuple, Tuple
 from ._runtime.core import TraceStep as _Step, Result as _rt_Result
 
-# Parameter metadata of every procedure, for tools that build calls from text (bots, VTT scripts).
+# Every procedure's name and parameters (id, name, type) and outcome fields (id, name, type: int,
+# bool, str, or the table whose entry ids it holds), for tools that build calls from text and show
+# results in the rules' words (bots, VTT scripts).
 PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
     'attack': {
             "name": '武器攻击',
@@ -34,43 +36,51 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('flanking', '夹击', 'bool'), ('extra_advantage', '其他优势层数', 'int'),
                        ('extra_disadvantage', '其他劣势层数', 'int'), ('sneak_dice', '额外d6', 'int'),
                        ('other_bonus', '其他加值', 'int')),
-            "fields": ('hit', 'crit', 'damage', 'damage_type', 'natural', 'total', 'revealed'),
+            "fields": (('hit', '命中', 'bool'), ('crit', '重击', 'bool'), ('damage', '伤害', 'int'),
+                       ('damage_type', '伤害类型', 'damage_types'), ('natural', 'd20骰值', 'int'),
+                       ('total', '检定结果', 'int'), ('revealed', '暴露位置', 'bool')),
             "summary": {"hit": 'hit', "damage": 'damage'}},
     'spell_attack': {
             "name": '法术攻击',
             "params": (('caster', '施法者', 'combatant'), ('target', '目标', 'combatant'),
                        ('dice_count', '伤害骰数', 'int'), ('dice_sides', '伤害骰面数', 'int'),
                        ('spell_range', '射程', 'int'), ('distance', '距离', 'int'), ('melee', '近战法术攻击', 'bool'),
-                       ('hostile_nearby', '身边有敌', 'bool')), "fields": ('hit', 'crit', 'damage', 'total'),
-            "summary": {"hit": 'hit', "damage": 'damage'}},
+                       ('hostile_nearby', '身边有敌', 'bool')),
+            "fields": (('hit', '命中', 'bool'), ('crit', '重击', 'bool'), ('damage', '伤害', 'int'),
+                       ('total', '检定结果', 'int')), "summary": {"hit": 'hit', "damage": 'damage'}},
     'grapple': {
             "name": '擒抱',
             "params": (('attacker', '擒抱者', 'combatant'), ('target', '目标', 'combatant'),
                        ('distance', '距离', 'int'), ('free_hand', '有空手', 'bool'), ('resists', '目标抵抗', 'bool'),
                        ('target_skill', '目标技能', 'int')),
-            "fields": ('success', 'attack_total', 'defend_total', 'retry_this_turn'),
+            "fields": (('success', '成功', 'bool'), ('attack_total', '擒抱结果', 'int'),
+                       ('defend_total', '对抗结果', 'int'), ('retry_this_turn', '本回合可再试', 'bool')),
             "summary": {"hit": None, "damage": None}},
     'escape_grapple': {
             "name": '逃脱擒抱',
             "params": (('escaper', '被擒抱者', 'combatant'), ('grappler', '擒抱者', 'combatant'),
-                       ('skill', '技能', 'int')), "fields": ('success', 'escape_total', 'hold_total'),
-            "summary": {"hit": None, "damage": None}},
+                       ('skill', '技能', 'int')),
+            "fields": (('success', '逃脱', 'bool'), ('escape_total', '逃脱结果', 'int'),
+                       ('hold_total', '擒抱者结果', 'int')), "summary": {"hit": None, "damage": None}},
     'shove': {
             "name": '推撞',
             "params": (('attacker', '推撞者', 'combatant'), ('target', '目标', 'combatant'),
                        ('knock_prone', '选择击倒', 'bool'), ('distance', '距离', 'int'),
                        ('obstacle_at', '障碍物距离', 'int'), ('resists', '目标抵抗', 'bool')),
-            "fields": ('success', 'prone', 'push_feet', 'obstacle_damage'), "summary": {"hit": None, "damage": None}},
+            "fields": (('success', '成功', 'bool'), ('prone', '击倒', 'bool'), ('push_feet', '击退距离', 'int'),
+                       ('obstacle_damage', '撞击伤害', 'int')), "summary": {"hit": None, "damage": None}},
     'drag': {
             "name": '多方擒抱中的拖拽',
             "params": (('dragger', '拖拽者', 'combatant'), ('other', '另一擒抱者', 'combatant'),
-                       ('waived', '对方放弃', 'bool')), "fields": ('success', 'retry_blocked'),
+                       ('waived', '对方放弃', 'bool')),
+            "fields": (('success', '成功', 'bool'), ('retry_blocked', '下回合前不能再试', 'bool')),
             "summary": {"hit": None, "damage": None}},
     'grapple_move': {
             "name": '擒抱中移动',
             "params": (('mover', '擒抱者', 'combatant'), ('target', '被擒抱者', 'combatant'),
-                       ('grappling', '正在擒抱', 'bool')), "fields": ('speed', 'halved', 'reposition_cost'),
-            "summary": {"hit": None, "damage": None}},
+                       ('grappling', '正在擒抱', 'bool')),
+            "fields": (('speed', '移动速度', 'int'), ('halved', '速度减半', 'bool'),
+                       ('reposition_cost', '移动目标的消耗', 'int')), "summary": {"hit": None, "damage": None}},
     'flanking': {
             "name": '夹击',
             "params": (('ally_a', '生物', 'combatant'), ('ally_b', '盟友', 'combatant'), ('enemy', '敌人', 'combatant'),
@@ -79,20 +89,23 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('ey', '敌人纵坐标', 'int'), ('a_sees', '生物能看见目标', 'bool'),
                        ('b_sees', '盟友能看见目标', 'bool'), ('a_can_attack', '生物能近战攻击', 'bool'),
                        ('b_can_attack', '盟友能近战攻击', 'bool'), ('a_charmed', '生物被目标魅惑', 'bool'),
-                       ('b_charmed', '盟友被目标魅惑', 'bool')), "fields": ('flanks', 'bonus', 'geometry'),
-            "summary": {"hit": None, "damage": None}},
+                       ('b_charmed', '盟友被目标魅惑', 'bool')),
+            "fields": (('flanks', '夹击', 'bool'), ('bonus', '近战攻击加值', 'int'),
+                       ('geometry', '位置构成夹击', 'bool')), "summary": {"hit": None, "damage": None}},
     'vehicle_dc': {
             "name": '载具的擒抱和推撞DC',
             "params": (('grappler', '擒抱者', 'combatant'), ('power', '动力', 'power_sources'),
                        ('vehicle_size', '载具体型', 'int'), ('length', '长', 'int'), ('width', '宽', 'int'),
-                       ('height', '高', 'int')), "fields": ('dc', 'mean_size'),
+                       ('height', '高', 'int')), "fields": (('dc', 'DC', 'int'), ('mean_size', '几何平均尺寸', 'int')),
             "summary": {"hit": None, "damage": None}},
     'vehicle_check': {
             "name": '对载具的擒抱或推撞',
             "params": (('grappler', '擒抱者', 'combatant'), ('power', '动力', 'power_sources'),
                        ('vehicle_size', '载具体型', 'int'), ('length', '长', 'int'), ('width', '宽', 'int'),
                        ('height', '高', 'int'), ('distance', '距离', 'int'), ('free_hand', '有空手', 'bool'),
-                       ('bonus', '其他加值', 'int')), "fields": ('dc', 'total', 'holds', 'escapes', 'shove_feet'),
+                       ('bonus', '其他加值', 'int')),
+            "fields": (('dc', 'DC', 'int'), ('total', '检定结果', 'int'), ('holds', '擒抱成功', 'bool'),
+                       ('escapes', '载具逃脱', 'bool'), ('shove_feet', '推撞距离', 'int')),
             "summary": {"hit": None, "damage": None}},
 }
 

@@ -24,7 +24,9 @@ from __future__ import annotations
 from typing import Any, Dict, NamedTuple, Tuple
 from ._runtime.core import TraceStep as _Step, Result as _rt_Result
 
-# Parameter metadata of every procedure, for tools that build calls from text (bots, VTT scripts).
+# Every procedure's name and parameters (id, name, type) and outcome fields (id, name, type: int,
+# bool, str, or the table whose entry ids it holds), for tools that build calls from text and show
+# results in the rules' words (bots, VTT scripts).
 PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
     'attack': {
             "name": '攻击与防御的对抗',
@@ -36,62 +38,76 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('willpower', '消耗意志力', 'bool'), ('called_shot', '特定部位', 'called_shots'),
                        ('targets', '目标数', 'int'), ('coup_de_grace', '致命攻击', 'bool'),
                        ('total_defense', '防御方全力防御', 'bool'), ('other_bonus', '其他加值', 'int')),
-            "fields": ('hit', 'net', 'damage', 'damage_type', 'condition', 'condition_points', 'dice',
-                       'defender_extras'), "summary": {"hit": 'hit', "damage": 'damage'}},
+            "fields": (('hit', '命中', 'bool'), ('net', '胜出数', 'int'), ('damage', '伤害', 'int'),
+                       ('damage_type', '伤害类型', 'damage_types'), ('condition', '状态', 'condition_tracks'),
+                       ('condition_points', '状态点数', 'int'), ('dice', '掷骰数', 'int'),
+                       ('defender_extras', '防御方附加成功', 'int')), "summary": {"hit": 'hit', "damage": 'damage'}},
     'bombard': {
             "name": '炮击',
             "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'),
                        ('weapon', '武器', 'weapons'), ('distance', '距离', 'int'),
                        ('vehicle_mounted', '载具炮', 'bool'), ('other_bonus', '其他加值', 'int')),
-            "fields": ('hit', 'damage', 'damage_type', 'used_save'), "summary": {"hit": 'hit', "damage": 'damage'}},
+            "fields": (('hit', '命中', 'bool'), ('damage', '伤害', 'int'), ('damage_type', '伤害类型', 'str'),
+                       ('used_save', '以豁免对抗', 'bool')), "summary": {"hit": 'hit', "damage": 'damage'}},
     'parry': {"name": '格挡加值', "params": (('defender', '防御方', 'combatant'), ('weapon', '武器', 'weapons')),
-              "fields": ('parry_bonus',), "summary": {"hit": None, "damage": None}},
+              "fields": (('parry_bonus', '格挡加值', 'int'),), "summary": {"hit": None, "damage": None}},
     'active_cover': {
             "name": '主动掩蔽',
             "params": (('defender', '防御方', 'combatant'), ('cover_size', '掩蔽物体积', 'int'),
-                       ('shield', '格挡物品', 'weapons')), "fields": ('cover', 'full_cover'),
+                       ('shield', '格挡物品', 'weapons')),
+            "fields": (('cover', '掩蔽值', 'int'), ('full_cover', '完全掩蔽', 'bool')),
             "summary": {"hit": None, "damage": None}},
-    'total_defense': {"name": '全力防御', "params": (('defender', '防御方', 'combatant'),), "fields": ('dodge_bonus',),
-                      "summary": {"hit": None, "damage": None}},
-    'willpower_spend': {"name": '意志力的使用', "params": (('character', '人物', 'combatant'), ('use', '用法', 'int')),
-                        "fields": ('bonus', 'willpower_left', 'stays_conscious'),
-                        "summary": {"hit": None, "damage": None}},
+    'total_defense': {"name": '全力防御', "params": (('defender', '防御方', 'combatant'),),
+                      "fields": (('dodge_bonus', '闪避加值', 'int'),), "summary": {"hit": None, "damage": None}},
+    'willpower_spend': {
+            "name": '意志力的使用', "params": (('character', '人物', 'combatant'), ('use', '用法', 'int')),
+            "fields": (('bonus', '加值', 'int'), ('willpower_left', '剩余意志力', 'int'),
+                       ('stays_conscious', '保持清醒', 'bool')), "summary": {"hit": None, "damage": None}},
     'save_contest': {
             "name": '攻击与豁免的对抗',
             "params": (('attack_dice', '攻击DP', 'int'), ('attack_extras', '攻击附加成功', 'int'),
                        ('save_dice', '豁免DP', 'int'), ('save_extras', '豁免附加成功', 'int'), ('speed', '高速', 'int'),
                        ('armor_piercing', '破甲', 'int'), ('damage_type', '伤害类型', 'damage_types')),
-            "fields": ('hit', 'net', 'damage', 'damage_type'), "summary": {"hit": 'hit', "damage": 'damage'}},
+            "fields": (('hit', '命中', 'bool'), ('net', '胜出数', 'int'), ('damage', '伤害', 'int'),
+                       ('damage_type', '伤害类型', 'damage_types')), "summary": {"hit": 'hit', "damage": 'damage'}},
     'trip': {
             "name": '绊摔',
             "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'),
                        ('weapon', '武器', 'weapons'), ('flying', '飞行目标', 'bool')),
-            "fields": ('success', 'net', 'prone', 'flight_speed_loss'), "summary": {"hit": None, "damage": None}},
+            "fields": (('success', '成功', 'bool'), ('net', '胜出数', 'int'), ('prone', '倒地', 'bool'),
+                       ('flight_speed_loss', '飞行速度减值', 'int')), "summary": {"hit": None, "damage": None}},
     'bull_rush': {
             "name": '冲撞',
             "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'),
                        ('weapon', '武器', 'weapons'), ('knock_down', '选择击倒', 'bool'),
                        ('returned', '反冲撞', 'bool')),
-            "fields": ('success', 'net', 'prone', 'push_meters', 'may_return'),
+            "fields": (('success', '成功', 'bool'), ('net', '胜出数', 'int'), ('prone', '倒地', 'bool'),
+                       ('push_meters', '击退米数', 'int'), ('may_return', '可反冲撞', 'bool')),
             "summary": {"hit": None, "damage": None}},
     'grapple': {
             "name": '擒抱',
             "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'),
                        ('weapon', '武器', 'weapons'), ('held_item_size', '手持物品体积', 'int')),
-            "fields": ('success', 'touched', 'net', 'cling', 'loser_penalty'),
+            "fields": (('success', '成功', 'bool'), ('touched', '接触命中', 'bool'), ('net', '胜出数', 'int'),
+                       ('cling', '攀附', 'bool'), ('loser_penalty', '失败方减值', 'int')),
             "summary": {"hit": None, "damage": None}},
-    'pin': {"name": '压制对手', "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant')),
-            "fields": ('success', 'net', 'body_cover', 'escapes_needed'), "summary": {"hit": None, "damage": None}},
+    'pin': {
+            "name": '压制对手', "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant')),
+            "fields": (('success', '成功', 'bool'), ('net', '胜出数', 'int'),
+                       ('body_cover', '可用对方身体掩蔽', 'bool'), ('escapes_needed', '解除所需成功次数', 'int')),
+            "summary": {"hit": None, "damage": None}},
     'feint': {
             "name": '虚招',
             "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'),
-                       ('penalty', '非类人减值', 'int')), "fields": ('success', 'flat_footed', 'parry_penalty'),
-            "summary": {"hit": None, "damage": None}},
+                       ('penalty', '非类人减值', 'int')),
+            "fields": (('success', '成功', 'bool'), ('flat_footed', '措手不及', 'bool'),
+                       ('parry_penalty', '格挡减值', 'int')), "summary": {"hit": None, "damage": None}},
     'overrun': {
             "name": '闯越',
             "params": (('attacker', '闯越者', 'combatant'), ('defender', '阻挡者', 'combatant'),
                        ('blockers', '阻挡者人数', 'int'), ('acrobatics', '使用特技', 'bool')),
-            "fields": ('passed', 'success'), "summary": {"hit": None, "damage": None}},
+            "fields": (('passed', '闯越人数', 'int'), ('success', '全部闯越', 'bool')),
+            "summary": {"hit": None, "damage": None}},
 }
 
 

@@ -24,7 +24,9 @@ from __future__ import annotations
 from typing import Any, Dict, NamedTuple, Tuple
 from ._runtime.core import TraceStep as _Step, Result as _rt_Result
 
-# Parameter metadata of every procedure, for tools that build calls from text (bots, VTT scripts).
+# Every procedure's name and parameters (id, name, type) and outcome fields (id, name, type: int,
+# bool, str, or the table whose entry ids it holds), for tools that build calls from text and show
+# results in the rules' words (bots, VTT scripts).
 PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
     'attack': {
             "name": '攻击（检定即伤害）',
@@ -32,73 +34,87 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('weapon', '武器', 'weapons'), ('distance', '距离', 'int'), ('bonus', '加值', 'int'),
                        ('extra_damage', '额外伤害', 'int'), ('part', '部位', 'body_parts'),
                        ('left_area', '中途脱离范围', 'bool')),
-            "fields": ('hit', 'successes', 'damage', 'damage_type', 'severe', 'track', 'points', 'limb_damage',
-                       'item_damage'), "summary": {"hit": 'hit', "damage": 'damage'}},
+            "fields": (('hit', '命中', 'bool'), ('successes', '成功数', 'int'), ('damage', '伤害', 'int'),
+                       ('damage_type', '伤害类型', 'damage_types'), ('severe', '重创', 'int'),
+                       ('track', '负面点数类型', 'condition_tracks'), ('points', '负面点数', 'int'),
+                       ('limb_damage', '肢体伤害', 'int'), ('item_damage', '手持物伤害', 'int')),
+            "summary": {"hit": 'hit', "damage": 'damage'}},
     'firearm': {
             "name": '枪械射击与连射',
             "params": (('attacker', '射手', 'combatant'), ('defender', '目标', 'combatant'),
                        ('weapon', '武器', 'weapons'), ('shots', '连射数', 'int'), ('distance', '距离', 'int'),
                        ('bonus', '加值', 'int'), ('defender_dodges', '目标闪避', 'bool')),
-            "fields": ('hits', 'hit', 'per_hit', 'penalty', 'damage'), "summary": {"hit": 'hit', "damage": 'damage'}},
+            "fields": (('hits', '命中数', 'int'), ('hit', '命中', 'bool'), ('per_hit', '每发伤害', 'int'),
+                       ('penalty', '命中减值', 'int'), ('damage', '伤害', 'int')),
+            "summary": {"hit": 'hit', "damage": 'damage'}},
     'fixed_damage': {
             "name": '固定伤害对抗抗性',
             "params": (('defender', '目标', 'combatant'), ('amount', '固定伤害', 'int'),
                        ('damage_type', '伤害类型', 'damage_types'), ('left_area', '中途脱离范围', 'bool')),
-            "fields": ('damage', 'absorbed'), "summary": {"hit": None, "damage": 'damage'}},
+            "fields": (('damage', '伤害', 'int'), ('absorbed', '吸收', 'int')),
+            "summary": {"hit": None, "damage": 'damage'}},
     'charge': {
             "name": '冲撞攻击',
             "params": (('attacker', '冲撞者', 'combatant'), ('defender', '被撞者', 'combatant'),
                        ('skill_bonus', '冲撞技艺加值', 'int'), ('load_tier', '负重力量档', 'int'),
                        ('obstacle_at', '障碍物距离', 'int'), ('obstacle_structure', '障碍物结构值', 'int')),
-            "fields": ('hit', 'damage', 'self_damage', 'pushed_meters'), "summary": {"hit": 'hit', "damage": 'damage'}},
+            "fields": (('hit', '命中', 'bool'), ('damage', '伤害', 'int'), ('self_damage', '自身伤害', 'int'),
+                       ('pushed_meters', '被迫移动', 'int')), "summary": {"hit": 'hit', "damage": 'damage'}},
     'parry': {
             "name": '格挡',
             "params": (('defender', '格挡者', 'combatant'), ('with_weapon', '用武器格挡', 'bool'),
                        ('incoming', '来袭伤害', 'int'), ('weapon_absorbed', '武器承受的伤害', 'int')),
-            "fields": ('parry_bonus', 'seconds', 'damage'), "summary": {"hit": None, "damage": 'damage'}},
+            "fields": (('parry_bonus', '格挡加值', 'int'), ('seconds', '持续秒数', 'int'),
+                       ('damage', '所受伤害', 'int')), "summary": {"hit": None, "damage": 'damage'}},
     'dodge': {
             "name": '闪避',
             "params": (('defender', '闪避者', 'combatant'), ('incoming', '来袭伤害', 'int'),
-                       ('applicable', '可以闪避', 'bool')), "fields": ('damage', 'prevented'),
+                       ('applicable', '可以闪避', 'bool')),
+            "fields": (('damage', '所受伤害', 'int'), ('prevented', '减少的伤害', 'int')),
             "summary": {"hit": None, "damage": 'damage'}},
     'take_cover': {
             "name": '躲藏在障碍物后',
             "params": (('incoming', '来袭伤害', 'int'), ('obstacle_takes', '障碍物所受伤害', 'int'),
                        ('aim_exposed', '攻击裸露部分', 'bool'), ('fully_covered', '完全遮挡', 'bool')),
-            "fields": ('damage', 'through_obstacle'), "summary": {"hit": None, "damage": 'damage'}},
+            "fields": (('damage', '所受伤害', 'int'), ('through_obstacle', '连同障碍物击破', 'bool')),
+            "summary": {"hit": None, "damage": 'damage'}},
     'leave_area': {
             "name": '脱离范围',
             "params": (('damage', '最终伤害', 'int'), ('points', '负面点数', 'int'), ('timing', '时机', 'int'),
                        ('blocked', '移动被阻止', 'bool'), ('intended_meters', '意图移动距离', 'int')),
-            "fields": ('damage', 'points', 'defense_penalty'), "summary": {"hit": None, "damage": 'damage'}},
+            "fields": (('damage', '所受伤害', 'int'), ('points', '所受负面点数', 'int'),
+                       ('defense_penalty', '防御减值', 'int')), "summary": {"hit": None, "damage": 'damage'}},
     'can_respond': {
             "name": '应对时机',
             "params": (('response', '应对动作', 'actions'), ('action', '被应对的动作', 'actions'),
-                       ('readied_ticks', '准备动作时长（刻）', 'int')), "fields": ('allowed',),
+                       ('readied_ticks', '准备动作时长（刻）', 'int')), "fields": (('allowed', '可以应对', 'bool'),),
             "summary": {"hit": None, "damage": None}},
     'interrupt': {
             "name": '攻击对抗与反击对抗',
             "params": (('needs_focus', '对方动作需要专注', 'bool'), ('damage', '造成的伤害', 'int'),
-                       ('points', '造成的负面点数', 'int')), "fields": ('negated',),
+                       ('points', '造成的负面点数', 'int')), "fields": (('negated', '动作无效', 'bool'),),
             "summary": {"hit": None, "damage": None}},
     'break_projectile': {
             "name": '击破或阻挡飞行物',
             "params": (('defender', '防御者', 'combatant'), ('projectile', '飞行物', 'weapons'),
                        ('check', '攻击检定', 'int'), ('structure', '飞行物结构值', 'int')),
-            "fields": ('destroyed', 'successes'), "summary": {"hit": None, "damage": None}},
+            "fields": (('destroyed', '击破', 'bool'), ('successes', '成功数', 'int')),
+            "summary": {"hit": None, "damage": None}},
     'influence': {
             "name": '攻击影响',
             "params": (('weapon', '武器', 'weapons'), ('energy_influence', '能量影响', 'int'),
-                       ('ability_influence', '能力影响', 'int')), "fields": ('influence',),
+                       ('ability_influence', '能力影响', 'int')), "fields": (('influence', '攻击影响', 'int'),),
             "summary": {"hit": None, "damage": None}},
     'conversion': {
             "name": '攻击类型转化',
             "params": (('defender', '目标', 'combatant'), ('weapon', '武器', 'weapons'),
-                       ('from_called_shot', '来自部位攻击', 'bool')), "fields": ('converts', 'coverage', 'damage'),
+                       ('from_called_shot', '来自部位攻击', 'bool')),
+            "fields": (('converts', '可以转化', 'bool'), ('coverage', '覆盖范围', 'int'), ('damage', '伤害', 'int')),
             "summary": {"hit": None, "damage": 'damage'}},
     'initiative_roll': {"name": '先攻检定',
                         "params": (('character', '角色', 'combatant'), ('dice_count', '先攻DP', 'int')),
-                        "fields": ('successes', 'extras'), "summary": {"hit": None, "damage": None}},
+                        "fields": (('successes', '成功数', 'int'), ('extras', '额外成功数', 'int')),
+                        "summary": {"hit": None, "damage": None}},
     'detect': {
             "name": '侦查与躲藏',
             "params": (('seeker', '侦查方', 'combatant'), ('hider', '躲藏方', 'combatant'),
@@ -106,31 +122,35 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('exposure_bonus', '裸露部分加值', 'int'), ('fully_hidden', '完全被遮蔽', 'bool'),
                        ('speed_halvings', '降速倍数', 'int'), ('avoids_medium', '避开感知媒介', 'bool'),
                        ('supernatural', '超凡能力', 'bool'), ('revealed_bonus', '受袭后加值次数', 'int')),
-            "fields": ('noticed',), "summary": {"hit": None, "damage": None}},
+            "fields": (('noticed', '发现', 'bool'),), "summary": {"hit": None, "damage": None}},
     'chaos_check': {"name": '混乱刻度下的周期检定',
-                    "params": (('character', '角色', 'combatant'), ('skill', '技艺', 'int')), "fields": ('successes',),
-                    "summary": {"hit": None, "damage": None}},
+                    "params": (('character', '角色', 'combatant'), ('skill', '技艺', 'int')),
+                    "fields": (('successes', '成功数', 'int'),), "summary": {"hit": None, "damage": None}},
     'add_points': {
             "name": '累积负面点数',
             "params": (('creature', '角色', 'combatant'), ('track', '累积槽', 'condition_tracks'),
                        ('current', '当前点数', 'int'), ('gained', '获得点数', 'int'),
                        ('capacity_loss', '累积槽降低', 'int')),
-            "fields": ('points', 'capacity', 'debuff', 'state', 'fear'), "summary": {"hit": None, "damage": None}},
+            "fields": (('points', '点数', 'int'), ('capacity', '累积槽', 'int'), ('debuff', '减益', 'int'),
+                       ('state', '负面状态', 'states'), ('fear', '恐惧点数', 'int')),
+            "summary": {"hit": None, "damage": None}},
     'miss_long_rest': {
             "name": '缺少长休息',
             "params": (('creature', '角色', 'combatant'), ('current', '当前点数', 'int'),
                        ('capacity_loss', '已降低的累积槽', 'int'), ('track', '累积槽', 'condition_tracks')),
-            "fields": ('points', 'capacity_loss', 'capacity', 'debuff'), "summary": {"hit": None, "damage": None}},
+            "fields": (('points', '点数', 'int'), ('capacity_loss', '累积槽降低', 'int'), ('capacity', '累积槽', 'int'),
+                       ('debuff', '减益', 'int')), "summary": {"hit": None, "damage": None}},
     'unconscious_hit': {
             "name": '昏迷中受到伤害',
             "params": (('creature', '角色', 'combatant'), ('track', '累积槽', 'condition_tracks'),
                        ('current', '当前点数', 'int'), ('taken', '受到的伤害或剧痛点数', 'int')),
-            "fields": ('points', 'awake'), "summary": {"hit": None, "damage": None}},
+            "fields": (('points', '点数', 'int'), ('awake', '醒来', 'bool')), "summary": {"hit": None, "damage": None}},
     'recover': {
             "name": '长休息恢复',
             "params": (('track', '累积槽', 'condition_tracks'), ('current', '当前点数', 'int'),
                        ('check_dice', '恢复检定DP', 'int'), ('supernatural', '超凡来源', 'bool')),
-            "fields": ('points', 'recovered'), "summary": {"hit": None, "damage": None}},
+            "fields": (('points', '点数', 'int'), ('recovered', '恢复', 'int')),
+            "summary": {"hit": None, "damage": None}},
 }
 
 

@@ -13,12 +13,15 @@ from __future__ import annotations
 from typing import Any, Dict, NamedTuple, Tuple
 from ._runtime.core import TraceStep as _Step, Result as _rt_Result
 
-# Parameter metadata of every procedure, for tools that build calls from text (bots, VTT scripts).
+# Every procedure's name and parameters (id, name, type) and outcome fields (id, name, type: int,
+# bool, str, or the table whose entry ids it holds), for tools that build calls from text and show
+# results in the rules' words (bots, VTT scripts).
 PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
     'attack': {
             "name": '攻击',
             "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'),
-                       ('weapon', '武器', 'weapons'), ('distance', '距离', 'int')), "fields": ('hit', 'damage'),
+                       ('weapon', '武器', 'weapons'), ('distance', '距离', 'int')),
+            "fields": (('hit', '命中', 'bool'), ('damage', '伤害', 'int')),
             "summary": {"hit": 'hit', "damage": 'damage'}},
 }
 
