@@ -14,13 +14,21 @@ ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
 
 
-def packages() -> list[Path]:
-    return sorted(p for p in GENERATED.iterdir() if (p / "__init__.py").is_file())
+def projects() -> list[Path]:
+    """Each generated/<ruleset>/ folder is a project holding the package rulec_<ruleset>/."""
+    return sorted(p for p in GENERATED.iterdir() if (p / "pyproject.toml").is_file())
+
+
+def package(project: Path) -> Path:
+    return project / f"rulec_{project.name}"
 
 
 def main() -> int:
     failed = False
-    pkgs = packages()
+    pkgs = [package(project) for project in projects()]
+    if not pkgs:
+        print("no generated packages found under generated/", file=sys.stderr)
+        return 1
     for pkg in pkgs:
         for path in sorted(pkg.rglob("*.py")):
             try:
@@ -28,8 +36,8 @@ def main() -> int:
             except SyntaxError as exc:
                 print(f"{path}:{exc.lineno}: not Python 3.8 syntax: {exc.msg}", file=sys.stderr)
                 failed = True
-    for pkg in pkgs:  # each package's own pyproject.toml carries its ruff settings
-        result = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", str(pkg)])
+    for pkg in pkgs:  # each project's own pyproject.toml carries its ruff settings
+        result = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", str(pkg.parent)])
         failed |= result.returncode != 0
     for pkg in pkgs:
         # mypy sees each package under its own name, from a copy outside the repo.

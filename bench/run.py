@@ -33,12 +33,13 @@ Row = tuple[str, str, str, str, str]  # benchmark, what, median, ratio, target
 
 
 def load_generated(name: str, folder: Path = ROOT / "generated") -> ModuleType:
-    """Import generated/<name> as `rulec_bench_<name>` (the d20 anchor library is also called d20)."""
+    """Import generated/<name>/rulec_<name> under an alias unique to `folder` (benchmarks load several builds)."""
     alias = f"rulec_bench_{name}_{abs(hash(str(folder)))}"
     if alias in sys.modules:
         return sys.modules[alias]
-    spec = importlib.util.spec_from_file_location(alias, folder / name / "__init__.py",
-                                                  submodule_search_locations=[str(folder / name)])
+    package = folder / name / f"rulec_{name}"
+    spec = importlib.util.spec_from_file_location(alias, package / "__init__.py",
+                                                  submodule_search_locations=[str(package)])
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[alias] = module
@@ -163,7 +164,8 @@ def bench_dp(repeats: int, processes: int = 5) -> list[Row]:
 
 
 def bench_pool(repeats: int) -> list[Row]:
-    from rulec.runtime.dice import SeededDice, pool_successes, pool_successes_random
+    from rulec.runtime.pool import pool_successes, pool_successes_random
+    from rulec.runtime.sources import SeededDice
     from rulec.runtime.odds import pool_distribution
 
     seeded = SeededDice(2)
@@ -215,14 +217,14 @@ def bench_odds(repeats: int) -> list[Row]:
 
 def bench_imports(repeats: int, folder: Path = ROOT / "generated", label: str = "bundled") -> list[Row]:
     rows = []
-    names = [p.name for p in sorted(folder.iterdir()) if (p / "__init__.py").is_file()]
-    code = ("import sys, time; sys.path.insert(0, {folder!r}); t = time.perf_counter(); import {name}; "
+    names = [p.name for p in sorted(folder.iterdir()) if (p / "pyproject.toml").is_file()]
+    code = ("import sys, time; sys.path.insert(0, {folder!r}); t = time.perf_counter(); import rulec_{name}; "
             "print(time.perf_counter() - t)")
     for name in names:
         # this machine sets PYTHONDONTWRITEBYTECODE, so write the .pyc files explicitly
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(folder / name)], check=True,
                        capture_output=True)
-        times = [float(subprocess.run([sys.executable, "-c", code.format(folder=str(folder), name=name)],
+        times = [float(subprocess.run([sys.executable, "-c", code.format(folder=str(folder / name), name=name)],
                                       check=True, capture_output=True, text=True).stdout)
                  for _ in range(max(5, repeats))]
         med = statistics.median(times)

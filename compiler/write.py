@@ -206,7 +206,11 @@ def _stage(staging: Path, files: dict[str, bytes], unchanged: set[str], existing
 
 
 def write_tree(out: Path, files: dict[str, bytes], *, sources: Sequence[Path] = ()) -> TreeDiff:
-    """Make `out` hold exactly `files`; returns what changed (empty: nothing was touched)."""
+    """Make `out` hold exactly `files`; returns what changed (empty: nothing was touched).
+
+    `files` must hold the build stamp: a folder rulec writes is always one it owns afterwards."""
+    if not isinstance(files.get(STAMP), bytes):
+        raise ValueError(f"write_tree needs the build stamp {STAMP} among the files (see stamp.stamp_bytes)")
     check_target(out, sources)
     shown = str(out)
     staging: Path | None = None

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulec.facade import compile_rules
+from rulec.stamp import STAMP, stamp_bytes
 from rulec.write import write_tree
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,7 +22,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("generated")
     result = compile_rules([RULES])
     assert result.ok, "\n".join(d.format() for d in result.diagnostics)
-    write_tree(out, result.files)
+    write_tree(out, {**result.files, STAMP: stamp_bytes("", result.files)})
     folders = [str(out / rs.id) for rs in result.rulesets]  # each holds its package rulec_<id>
     sys.path[:0] = folders
     yield out

@@ -14,33 +14,77 @@ comparing syntax trees.
 from __future__ import annotations
 
 import ast
-import io
 import keyword
-import tokenize
+import re
 import unicodedata
+from typing import NamedTuple
 
 WIDTH = 120
 _OPEN, _CLOSE = "([{", ")]}"
 # Operators a line may break before, loosest first: an expression breaks at the loosest level it has.
 _LEVELS = ({"if", "else"}, {"or"}, {"and"}, {"==", "!=", "<", "<=", ">", ">=", "in", "is"}, {"+", "-"}, {"*"})
 _ASSIGN = ("=", "+=", "-=")
-_SKIP = (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.INDENT, tokenize.DEDENT)
+
+# Token kinds, as the standard tokenize module names them.
+NAME, NUMBER, STRING, OP, COMMENT = "NAME", "NUMBER", "STRING", "OP", "COMMENT"
+
+
+class _ColumnsOf(dict):  # type: ignore[type-arg]
+    """A str.translate table, filled as characters are met: a wide East Asian character becomes
+    two, any other stays itself, so the translated length is the width in columns."""
+
+    def __missing__(self, code: int) -> str | int:
+        value: str | int = "WW" if unicodedata.east_asian_width(chr(code)) in "WF" else code
+        self[code] = value
+        return value
+
+
+_COLUMNS = _ColumnsOf()
 
 
 def width(text: str) -> int:
     """Columns on a screen (and for the line-length check): wide East Asian characters take two."""
     if text.isascii():
         return len(text)
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return len(text.translate(_COLUMNS))
 
 
-def _tokens(text: str) -> list[tokenize.TokenInfo] | None:
-    out: list[tokenize.TokenInfo] = []
-    try:
-        for t in tokenize.generate_tokens(io.StringIO(text).readline):
-            if t.type not in _SKIP:
-                out.append(t)
-    except (tokenize.TokenError, IndentationError, SyntaxError):
+class Token(NamedTuple):
+    type: str
+    string: str
+    start: int  # column of the first character
+    end: int  # column after the last
+
+
+# One line of Python as the emitter writes it (the standard tokenize module, in pure Python, was
+# most of a large build's time): an f-string is one STRING token, as tokenize gives it up to 3.11.
+_TOKEN = re.compile(r"""
+    (?P<space>[ \t]+)
+  | (?P<COMMENT>\#.*)
+  | (?P<STRING>(?:[rRbBuUfF]{1,2})?(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))
+  | (?P<NUMBER>0[xXoObB][0-9a-fA-F_]+|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][-+]?\d+)?[jJ]?)
+  | (?P<NAME>\w+)
+  | (?P<OP>\*\*=?|//=?|->|<<=?|>>=?|:=|\.\.\.|[-+*/%&|^@<>=!]=|[-+*/%&|^~<>=@.,:;()\[\]{}])
+""", re.VERBOSE)
+
+
+def _tokens(text: str) -> list[Token] | None:
+    """The tokens of `text`; None when it is not whole tokens with balanced brackets."""
+    out: list[Token] = []
+    pos, depth = 0, 0
+    for m in _TOKEN.finditer(text):
+        if m.start() != pos:
+            return None
+        pos = m.end()
+        kind = m.lastgroup
+        if kind == "space":
+            continue
+        token = Token(kind or OP, m.group(), m.start(), pos)
+        if kind == OP:
+            depth += token.string in _OPEN
+            depth -= token.string in _CLOSE
+        out.append(token)
+    if pos != len(text) or depth > 0:
         return None
     return out
 
@@ -52,14 +96,14 @@ def wrap(line: str, indent: str) -> list[str]:
     toks = _tokens(line)
     if not toks:
         return [indent + line]
-    if toks[-1].type == tokenize.COMMENT:  # a trailing comment goes on a line of its own, above
+    if toks[-1].type == COMMENT:  # a trailing comment goes on a line of its own, above
         comment = toks[-1].string
-        return [indent + comment] + wrap(line[:toks[-1].start[1]].rstrip(), indent)
+        return [indent + comment] + wrap(line[:toks[-1].start].rstrip(), indent)
     out = _statement(line, toks, len(indent))
     return [indent + out[0]] + out[1:]
 
 
-def _statement(line: str, toks: list[tokenize.TokenInfo], col: int) -> list[str]:
+def _statement(line: str, toks: list[Token], col: int) -> list[str]:
     """The better of two layouts: breaking inside the brackets as they are, or parenthesising the
     statement's expression and breaking it before its operators (fewer too-long lines, then fewer
     lines)."""
@@ -75,15 +119,15 @@ def _statement(line: str, toks: list[tokenize.TokenInfo], col: int) -> list[str]
     return min(candidates, key=cost)
 
 
-def _groups(toks: list[tokenize.TokenInfo]) -> list[tuple[int, int]]:
+def _groups(toks: list[Token]) -> list[tuple[int, int]]:
     """(open, close) token indexes of the top-level brackets."""
     out, depth, start = [], 0, -1
     for i, t in enumerate(toks):
-        if t.type == tokenize.OP and t.string in _OPEN:
+        if t.type == OP and t.string in _OPEN:
             if depth == 0:
                 start = i
             depth += 1
-        elif t.type == tokenize.OP and t.string in _CLOSE:
+        elif t.type == OP and t.string in _CLOSE:
             depth -= 1
             if depth == 0:
                 out.append((start, i))
@@ -104,17 +148,18 @@ def _layout(text: str, col: int, base: int, *, inside: bool, reserve: int = 0) -
         if len(items) > 1:
             return _pack(items, col, col, base, reserve=reserve)
         if _plain_string(text) or _simple_fstring(text):
-            return _pack([text], col, col, base, reserve=reserve)
+            pieces = _split_long_strings([text], WIDTH - col, WIDTH - col - reserve)
+            return _pack(pieces, col, col, base, reserve=reserve) if len(pieces) > 1 else [text]
         parts = _split(text, toks, commas=False)
         if len(parts) > 1:  # an expression inside a bracket breaks before its loosest operators
             return _pack(parts, col, col, base, reserve=reserve)
     groups = _groups(toks)
     if not groups:
         return [text]
-    start, end = max(groups, key=lambda g: toks[g[1]].start[1] - toks[g[0]].start[1])
-    head = text[:toks[start].end[1]]
-    inner = text[toks[start].end[1]:toks[end].start[1]]
-    closer, after = text[toks[end].start[1]:toks[end].end[1]], text[toks[end].end[1]:]
+    start, end = max(groups, key=lambda g: toks[g[1]].start - toks[g[0]].start)
+    head = text[:toks[start].end]
+    inner = text[toks[start].end:toks[end].start]
+    closer, after = text[toks[end].start:toks[end].end], text[toks[end].end:]
     inner_toks = _tokens(inner) or []
     items = _split(inner, inner_toks, commas=True)
     if len(items) == 1:
@@ -141,7 +186,7 @@ def _layout(text: str, col: int, base: int, *, inside: bool, reserve: int = 0) -
     return lines
 
 
-def _split(text: str, toks: list[tokenize.TokenInfo], *, commas: bool) -> list[str]:
+def _split(text: str, toks: list[Token], *, commas: bool) -> list[str]:
     """The top-level items of `text`: at its commas (each keeping its comma), or before the
     operators of the loosest level it has at the top."""
     if commas:
@@ -153,24 +198,24 @@ def _split(text: str, toks: list[tokenize.TokenInfo], *, commas: bool) -> list[s
     return [text.strip()] if text.strip() else []
 
 
-def _split_at(text: str, toks: list[tokenize.TokenInfo], ops: set[str], *, after: bool) -> list[str]:
+def _split_at(text: str, toks: list[Token], ops: set[str], *, after: bool) -> list[str]:
     parts, begin, depth = [], 0, 0
     for i, t in enumerate(toks):
-        if t.type == tokenize.OP and t.string in _OPEN:
+        if t.type == OP and t.string in _OPEN:
             depth += 1
             continue
-        if t.type == tokenize.OP and t.string in _CLOSE:
+        if t.type == OP and t.string in _CLOSE:
             depth -= 1
             continue
-        if depth or t.type not in (tokenize.OP, tokenize.NAME) or t.string not in ops:
+        if depth or t.type not in (OP, NAME) or t.string not in ops:
             continue
-        if t.type == tokenize.NAME and not keyword.iskeyword(t.string):
+        if t.type == NAME and not keyword.iskeyword(t.string):
             continue
-        if t.string in ("-", "+") and (i == 0 or toks[i - 1].type == tokenize.OP and toks[i - 1].string not in _CLOSE):
+        if t.string in ("-", "+") and (i == 0 or toks[i - 1].type == OP and toks[i - 1].string not in _CLOSE):
             continue  # a unary sign
-        cut = t.end[1] if after else t.start[1]
+        cut = t.end if after else t.start
         if not after and t.string == "in" and i and toks[i - 1].string == "not":
-            cut = toks[i - 1].start[1]  # `not in` stays together
+            cut = toks[i - 1].start  # `not in` stays together
         if cut > begin:
             parts.append(text[begin:cut].strip())
             begin = cut
@@ -180,20 +225,20 @@ def _split_at(text: str, toks: list[tokenize.TokenInfo], ops: set[str], *, after
     return [p for p in parts if p]
 
 
-def _parenthesised(line: str, toks: list[tokenize.TokenInfo], col: int) -> list[str] | None:
+def _parenthesised(line: str, toks: list[Token], col: int) -> list[str] | None:
     """`x = long expression` -> `x = (` its parts broken before top-level operators `)`."""
     head_end = 0
     if toks[0].string in ("return", "if", "elif", "while", "assert", "raise"):
-        head_end = toks[0].end[1]
+        head_end = toks[0].end
     else:
         depth = 0
         for t in toks:
-            if t.type == tokenize.OP and t.string in _OPEN:
+            if t.type == OP and t.string in _OPEN:
                 depth += 1
-            elif t.type == tokenize.OP and t.string in _CLOSE:
+            elif t.type == OP and t.string in _CLOSE:
                 depth -= 1
-            elif depth == 0 and t.type == tokenize.OP and t.string in _ASSIGN:
-                head_end = t.end[1]
+            elif depth == 0 and t.type == OP and t.string in _ASSIGN:
+                head_end = t.end
                 break
     colon = line.endswith(":")
     body = line[head_end:len(line) - colon].strip()
@@ -220,7 +265,7 @@ def _pack(items: list[str], col: int, cont: int, base: int, *, first_indent: boo
     lines: list[str] = []
     current = " " * cont if first_indent else ""
     at = 0 if first_indent else col  # the column where `current` starts (0: it holds its own indentation)
-    items = _split_long_strings(items, WIDTH - cont)
+    items = _split_long_strings(items, WIDTH - cont, WIDTH - cont - reserve)
     for n, item in enumerate(items):
         need = width(item) + (reserve if n == len(items) - 1 else 0)
         if current.strip() and at + width(current) + 1 + need > WIDTH:
@@ -244,11 +289,13 @@ def _pack(items: list[str], col: int, cont: int, base: int, *, first_indent: boo
     return lines
 
 
-def _split_long_strings(items: list[str], room: int) -> list[str]:
-    """A string literal longer than `room` becomes adjacent literals that fit (an f-string is cut
-    between its fields and literal text, never inside a field)."""
+def _split_long_strings(items: list[str], room: int, last_room: int) -> list[str]:
+    """A string literal longer than `room` (the last item: `last_room`) becomes adjacent literals
+    that fit (an f-string is cut between its fields and literal text, never inside a field)."""
     out = []
-    for item in items:
+    for n, item in enumerate(items):
+        if n == len(items) - 1:
+            room = max(last_room, 16)
         body, comma = (item[:-1], ",") if item.endswith(",") else (item, "")
         if width(item) > room and _plain_string(body):
             value = ast.literal_eval(body)
@@ -265,7 +312,7 @@ def _split_long_strings(items: list[str], room: int) -> list[str]:
 
 def _plain_string(text: str) -> bool:
     toks = _tokens(text) or []
-    return len(toks) == 1 and toks[0].type == tokenize.STRING and text[:1] in "'\""
+    return len(toks) == 1 and toks[0].type == STRING and text[:1] in "'\""
 
 
 def _simple_fstring(text: str) -> bool:

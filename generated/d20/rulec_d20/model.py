@@ -378,8 +378,8 @@ _WEAPONS_ROWS: Tuple[Tuple[Any, ...], ...] = (
      ('heavy', 'reach', 'two_handed'), 0, 0, 0, 0, None, 60, '',),
     (
             'lance', '骑枪', '', (), None, 'Lance', 'martial', 'melee', ('1d12', ((1, 12),), 0), 'piercing',
-            ('reach', 'special'), 0, 0, 0, 0, None, 60, 'You have disadvantage when you use a lance to attack'
-            ' a target within 5 feet of you. Also, a lance requir' "es two hands to wield when you aren't mounted.",),
+            ('reach', 'special'), 0, 0, 0, 0, None, 60, 'You have disadvantage when you use a lance to attac'
+            'k a target within 5 feet of you. Also, a lance requ' "ires two hands to wield when you aren't mounted.",),
     ('longsword', '长剑', '', (), None, 'Longsword', 'martial', 'melee', ('1d8', ((1, 8),), 0), 'slashing',
      ('versatile',), 0, 0, 0, 0, ('1d10', ((1, 10),), 0), 30, '',),
     ('maul', '巨锤', '', (), None, 'Maul', 'martial', 'melee', ('2d6', ((2, 6),), 0), 'bludgeoning',
@@ -412,17 +412,13 @@ _WEAPONS_ROWS: Tuple[Tuple[Any, ...], ...] = (
      ('ammunition', 'heavy', 'two_handed'), 150, 600, 0, 0, None, 20, '',),
     (
             'net', '捕网', '', (), None, 'Net', 'martial', 'ranged', None, None, ('thrown', 'special'), 5, 15, 5, 15,
-            None, 30, 'A Large or smaller creature hit by a net is restrain'
-            'ed until it is freed. A net has no effect on creatur'
-            'es that are formless, or creatures that are Huge or '
-            'larger. A creature can use its action to make a DC 1'
-            '0 Strength check, freeing itself or another creature'
-            ' within its reach on a success. Dealing 5 slashing d'
-            'amage to the net (AC 10) also frees the creature wit'
-            'hout harming it, ending the effect and destroying th'
-            'e net. When you use an action, bonus action, or reac'
-            'tion to attack with a net, you can make only one att'
-            'ack regardless of the number of attacks you can norm' 'ally make.',),
+            None, 30, 'A Large or smaller creature hit by a net is restrai'
+            'ned until it is freed. A net has no effect on creat' 'ures that are formless, or creatures that are Huge '
+            'or larger. A creature can use its action to make a ' 'DC 10 Strength check, freeing itself or another cre'
+            'ature within its reach on a success. Dealing 5 slas' 'hing damage to the net (AC 10) also frees the creat'
+            'ure without harming it, ending the effect and destr' 'oying the net. When you use an action, bonus action'
+            ', or reaction to attack with a net, you can make on' 'ly one attack regardless of the number of attacks y'
+            'ou can normally make.',),
 )
 WEAPONS: Dict[str, Weapon] = {}
 for _r in _WEAPONS_ROWS:

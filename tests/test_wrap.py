@@ -1,0 +1,88 @@
+"""The line wrapper of the Python emitter only ever breaks lines where Python ignores the break.
+
+Every simple statement of the generated packages is unparsed onto one line (as long as it comes),
+wrapped again, and must give the same syntax tree; its token reader must agree with the standard
+tokenize module on every generated line.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+from pathlib import Path
+
+import pytest
+
+from rulec.emit.python.wrap import WIDTH, _tokens, width, wrap
+
+GENERATED = Path(__file__).resolve().parent.parent / "generated"
+SOURCES = sorted(p for p in GENERATED.glob("*/rulec_*/**/*.py"))
+
+
+def _statements(tree: ast.AST) -> list[ast.stmt]:
+    out = []
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(node, field, None)
+            for stmt in body if isinstance(body, list) else []:
+                if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Return, ast.Expr, ast.AugAssign, ast.Assert)):
+                    out.append(stmt)
+    return out
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.relative_to(GENERATED).as_posix())
+def test_rewrapped_statements_keep_their_syntax_tree(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    checked = 0
+    for stmt in _statements(tree):
+        line = ast.unparse(stmt)
+        if "\n" in line:
+            continue
+        for indent in ("", " " * 8, " " * 24):
+            lines = wrap(line, indent)
+            again = ast.parse("if 1:\n" + "\n".join("    " + x for x in lines))
+            assert ast.dump(again.body[0].body[0]) == ast.dump(stmt), "\n".join(lines)  # type: ignore[attr-defined]
+            if width(line) + len(indent) > WIDTH:
+                checked += 1
+    assert checked or len(tree.body) < 50  # the big modules have long statements to wrap
+
+
+def _std(line: str) -> list[tuple[str, str, int, int]] | None:
+    skip = (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.INDENT, tokenize.DEDENT)
+    try:
+        return [(tokenize.tok_name[t.type], t.string, t.start[1], t.end[1])
+                for t in tokenize.generate_tokens(io.StringIO(line).readline) if t.type not in skip]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None
+
+
+def test_the_token_reader_agrees_with_tokenize_on_generated_code() -> None:
+    seen = 0
+    for path in SOURCES:
+        for raw in path.read_text(encoding="utf-8").splitlines():
+            line = raw.strip()
+            if not line or line.startswith(('"""', "'''")):
+                continue
+            std = _std(line)
+            if std is None or any(kind == "ERRORTOKEN" for kind, *_ in std):
+                continue  # a continued line, or prose inside a docstring
+            ours = _tokens(line)
+            assert ours is not None, line
+            assert [(t.type, t.string, t.start, t.end) for t in ours] == std, line
+            seen += 1
+    assert seen > 5000
+
+
+@pytest.mark.parametrize("line", [
+    "x = f'{a}{{b}}' + 'c\\'d' + \"e\" + rb'\\x00'  # note",
+    "y = (a ** -b // c @ d) if not e in f else g[1:2, ...]",
+    "z: Callable[..., Any] = lambda q, *r, **s: q <= 0x1F and 1.5e-3j != 1_000",
+])
+def test_the_token_reader_agrees_on_odd_lines(line: str) -> None:
+    ours = _tokens(line)
+    assert ours is not None and [(t.type, t.string, t.start, t.end) for t in ours] == _std(line)
+
+
+def test_an_unbalanced_or_foreign_text_has_no_tokens() -> None:
+    assert _tokens("f(a, b") is None and _tokens("a $ b") is None
