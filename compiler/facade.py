@@ -34,6 +34,7 @@ from .load import MAX_FILE_BYTES, Document, SourceFolder, discover, display_path
 from .lower import lower
 from .optimise import optimise
 from .stamp import FolderDigest
+from .validate.bounds import check_bounds
 from .validate import LoadedSource, check_ruleset, validate_static
 from .validate.scenario_schema import scenario_schema
 from .validate.table_schema import editor_table_schema
@@ -229,6 +230,10 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         if checked is None or any(d.severity == "error" for d in diags) or stop_after == "validate":
             continue
         rs = lower(checked, pack_label=pack_label(pack_items, digest))
+        unbounded = check_bounds(rs)  # bounded work: proven on the lowered IR
+        if unbounded:
+            diags.extend(unbounded)
+            continue
         if stop_after == "lower":
             build.rulesets.append(rs)
             continue

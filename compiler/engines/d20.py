@@ -19,6 +19,8 @@ from ..ir.expr import BOOL, INT, Binary, Compare, Cond, Const, Expr
 KEY = "d20"
 RUNTIME = ("d20",)
 LIMITS = {"layers": 20, "damage_dice": 200}
+# The most a ruleset may raise each limit to: the slowest call stays well under a second.
+MAX_LIMITS = {"layers": 100, "damage_dice": 1000}
 LAYER_MODES = {"stack": "优势层数叠加：掷|优势−劣势|+1个d20取高或取低",
                "cancel": "任何优势与任何劣势同时存在时互相抵消，改为正常掷骰；否则多掷一个d20",
                "single": "优势与劣势相抵后至多多掷一个d20"}
@@ -38,7 +40,7 @@ SCHEMA: dict[str, Any] = {
             "type": "object", "additionalProperties": False,
             "description": "The most advantage or disadvantage layers a roll may have, and dice one damage roll "
                            "may roll; the compiler proves every formula stays within them.",
-            "properties": {k: {"type": "integer", "minimum": 1, "maximum": 100000, "default": v}
+            "properties": {k: {"type": "integer", "minimum": 1, "maximum": MAX_LIMITS[k], "default": v}
                            for k, v in LIMITS.items()},
         },
     },

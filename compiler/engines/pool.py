@@ -12,6 +12,8 @@ from ..ir import Dice
 KEY = "pool"
 RUNTIME = ("pool",)
 LIMITS = {"pool_dice": 200, "pool_rolls": 1000, "damage_dice": 200}
+# The most a ruleset may raise each limit to: the slowest call stays well under a second.
+MAX_LIMITS = {"pool_dice": 1000, "pool_rolls": 10000, "damage_dice": 1000}
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -31,7 +33,7 @@ SCHEMA: dict[str, Any] = {
             "type": "object", "additionalProperties": False,
             "description": "The most dice one pool may roll, rolls one pool_count step may make, and dice one "
                            "damage roll may roll; the compiler proves every formula stays within them.",
-            "properties": {k: {"type": "integer", "minimum": 1, "maximum": 100000, "default": v}
+            "properties": {k: {"type": "integer", "minimum": 1, "maximum": MAX_LIMITS[k], "default": v}
                            for k, v in LIMITS.items()},
         },
         "rulings": {"$ref": "common.schema.json#/$defs/rule_ids"},

@@ -77,6 +77,8 @@ class Chinese:
                 return f"{count}d{args[1]}", _P_UNARY
             if e.func == "clamp":
                 return f"{args[0]}（限制在{args[1]}～{args[2]}）", _P_UNARY
+            if e.func == "dice_count":
+                return f"{args[0]}的骰子数", _P_UNARY
             return f"{BUILTINS[e.func]}({', '.join(args)})", _P_ATOM
         raise AssertionError(e)  # pragma: no cover
 

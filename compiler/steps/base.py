@@ -21,6 +21,7 @@ from ..ir.expr import BOOL, INT, Expr, Local
 
 if TYPE_CHECKING:
     from ..formula.chinese import Chinese
+    from ..validate.bounds import Evaluator, Value
     from ..validate.context import StepContext
 
 _COMMON = "common.schema.json#/$defs/"
@@ -42,6 +43,20 @@ class Arg:
     default: str | None = None
     required: bool = False
     description: str = ""
+
+
+@dataclass(frozen=True)
+class Work:
+    """A quantity of a step that drives work (dice rolled, rolls made, advantage layers), bounded by
+    the limit `limit` of the ruleset's dice section: the build proves it (validate/bounds.py) and
+    the generated code checks it when it runs."""
+
+    what: str  # for diagnostics: "this pool"
+    unit: str  # "dice"
+    label: str  # for the runtime error, in the rules' Chinese: "骰池骰子数"
+    quantity: Expr  # an int expression
+    limit: str  # a key of Dice.limits
+    formula: Formula  # where it is written
 
 
 @dataclass
@@ -143,6 +158,15 @@ class StepKind(ABC):
     @abstractmethod
     def lower(self, c: CheckedStep) -> Step:
         """The kind's IR node for a checked step."""
+
+    # ---- bounded work (validate/bounds.py) ----
+    def work(self, step: Any) -> tuple[Work, ...]:
+        """The quantities of the step that drive work; none by default."""
+        return ()
+
+    def local_range(self, step: Any, ev: Evaluator) -> Value:
+        """The range of the local the step defines (unknown by default)."""
+        return ev.unknown(self.defines if self.defines in (INT, BOOL) else "")
 
     # ---- the reference page ----
     @abstractmethod

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..emit.handlers import handler
 from ..emit.python.code import Code, code, string
 from ..ir import Formula, Step, Template
-from ..ir.expr import INT, Const, Expr
-from .base import Arg, CheckedStep, StepKind, when_text
+from ..ir.expr import INT, Call, Const, Expr
+from .base import Arg, CheckedStep, StepKind, Work, when_text
 
 if TYPE_CHECKING:
     from ..emit.python.gen import PyGen
@@ -61,6 +61,16 @@ class D20Kind(StepKind):
     def describe(self, step: D20, zh: Any) -> str:
         return (f"掷d20（优势层数：{zh(step.advantage.expr)}；劣势层数：{zh(step.disadvantage.expr)}），"
                 f"取用的骰面记为{step.name}{when_text(step, zh)}")
+
+    def work(self, step: D20) -> tuple[Work, ...]:
+        """|layers| + 1 dice are rolled."""
+        return (Work("this roll's advantage layers", "layers", "优劣势层数", Call(INT, "abs", (step.layers,)), "layers",
+                     step.advantage),)
+
+    def local_range(self, step: D20, ev: Any) -> Any:
+        from ..validate.bounds import Interval
+
+        return Interval(1, 20)
 
 
 def _traced(step: D20, g: PyGen) -> None:

@@ -47,6 +47,9 @@ class LetKind(StepKind):
     def describe(self, step: Let, zh: Any) -> str:
         return f"{step.name} = {zh(step.value.expr)}"
 
+    def local_range(self, step: Let, ev: Any) -> Any:
+        return ev(step.value.expr)
+
 
 def _assign(step: Let, g: PyGen) -> None:
     g.w.line(code("{} = {}", g.local(step), g.expr(step.value.expr)))

@@ -9,7 +9,7 @@ from ..emit.handlers import handler
 from ..emit.python.code import Code, code, string
 from ..ir import Formula, Step, Template
 from ..ir.expr import BOOL, INT
-from .base import Arg, CheckedStep, StepKind, when_text
+from .base import Arg, CheckedStep, StepKind, Work, when_text
 
 if TYPE_CHECKING:
     from ..emit.python.gen import PyGen
@@ -55,6 +55,21 @@ class PoolKind(StepKind):
         if step.all_succeed is not None:
             text += f"；当{zh(step.all_succeed.expr)}时所有骰子均视为成功且不加骰"
         return f"{text}，成功数记为{step.name}{when_text(step, zh)}"
+
+    def work(self, step: Pool) -> tuple[Work, ...]:
+        return (Work("this pool", "dice", "骰池骰子数", step.dice.expr, "pool_dice", step.dice),)
+
+    def local_range(self, step: Pool, ev: Any) -> Any:
+        return successes_range(ev, step.dice.expr)
+
+
+def successes_range(ev: Any, dice: Any) -> Any:
+    """Successes of a pool: at most its dice, or without bound when added dice chain."""
+    from ..validate.bounds import INF, Interval
+
+    settings = ev.rs.dice.settings
+    most = max(ev.num(dice).hi, 0)
+    return Interval(0, most if int(settings["add_at"]) > int(settings["sides"]) else INF)
 
 
 def engine_args(g: PyGen) -> Code:

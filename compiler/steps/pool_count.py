@@ -10,7 +10,7 @@ from ..emit.handlers import handler
 from ..emit.python.code import code, string
 from ..ir import Formula, Step, Template
 from ..ir.expr import INT
-from .base import Arg, CheckedStep, StepKind, when_text
+from .base import Arg, CheckedStep, StepKind, Work, when_text
 from .pool import successes
 
 if TYPE_CHECKING:
@@ -58,6 +58,15 @@ class PoolCountKind(StepKind):
         if extras != "0":
             text += f"，附加成功{extras}"
         return f"{text}；成功数达到{zh(step.at_least.expr)}的次数记为{step.name}{when_text(step, zh)}"
+
+    def work(self, step: PoolCount) -> tuple[Work, ...]:
+        return (Work("this pool", "dice", "骰池骰子数", step.dice.expr, "pool_dice", step.dice),
+                Work("this pool_count step", "rolls", "连续检定次数", step.times.expr, "pool_rolls", step.times))
+
+    def local_range(self, step: PoolCount, ev: Any) -> Any:
+        from ..validate.bounds import Interval
+
+        return Interval(0, max(ev.num(step.times.expr).hi, 0))
 
 
 def _traced(step: PoolCount, g: PyGen) -> None:

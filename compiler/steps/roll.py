@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..emit.handlers import handler
 from ..emit.python.code import Code, code, string
 from ..ir import Formula, Step, Template
-from ..ir.expr import BOOL, DICE, INT, Hoisted
-from .base import Arg, CheckedStep, StepKind, when_text
+from ..ir.expr import BOOL, DICE, INT, Binary, Call, Const, Expr, Hoisted
+from .base import Arg, CheckedStep, StepKind, Work, when_text
 
 if TYPE_CHECKING:
     from ..emit.python.gen import PyGen
@@ -46,6 +46,22 @@ class RollKind(StepKind):
     def describe(self, step: Roll, zh: Any) -> str:
         crit = f"；{zh(step.crit.expr)}时所有伤害骰掷两次" if step.crit is not None else ""
         return f"掷{zh(step.dice.expr)}，总和记为{step.name}{crit}{when_text(step, zh)}"
+
+    def work(self, step: Roll) -> tuple[Work, ...]:
+        d = step.dice.expr
+        count: Expr = (Call(INT, "max", (d.args[0], Const(INT, 0))) if isinstance(d, Call) and d.func == "dice"
+                       else Call(INT, "dice_count", (d,)))
+        if step.crit is not None:  # a crit rolls every die twice: the worst case, known before the roll
+            count = Binary(INT, "*", count, Const(INT, 2))
+        return (Work("this damage roll", "dice", "伤害骰数", count, "damage_dice", step.dice),)
+
+    def local_range(self, step: Roll, ev: Any) -> Any:
+        from ..validate.bounds import Dice, Interval
+
+        v = ev(step.dice.expr)
+        total = v.total if isinstance(v, Dice) else ev.unknown(INT)
+        crit = step.crit is not None and ev.num(step.crit.expr).hi > 0
+        return Interval(min(total.lo, 0), total.hi * 2 if crit and total.hi > 0 else total.hi)
 
 
 def _crit(step: Roll, g: PyGen) -> Code:

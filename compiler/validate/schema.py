@@ -211,11 +211,29 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
                              f"needs exactly one of {', '.join(keys)}; found {what}",
                              did_you_mean(next(iter(value), ""), keys) if isinstance(value, dict) and value else None)
             return
+        chosen = _discriminated(error)
+        if chosen:
+            for sub in chosen:
+                yield from _translate(doc, sub, base)
+            return
         best = jsonschema.exceptions.best_match(error.context or [])
         if best is not None:
             yield from _translate(doc, best, base)
             return
     yield Diagnostic(span, "schema", error.message)
+
+
+def _discriminated(error: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:
+    """The errors of the one branch of a `oneOf` whose discriminator matches (a property with a
+    `const`, such as a dice section's `engine`): its other errors are the real problems."""
+    by_branch: dict[object, list[jsonschema.ValidationError]] = {}
+    for sub in error.context or []:
+        by_branch.setdefault(sub.relative_schema_path[0], []).append(sub)
+    alive = [errs for errs in by_branch.values()
+             if not any(e.validator == "const" and len(e.relative_path) == 1 for e in errs)]
+    if len(alive) == 1 and len(by_branch) == len(error.validator_value):
+        return [e for e in alive[0] if not e.context] or alive[0]
+    return []
 
 
 def check_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:

@@ -111,6 +111,8 @@ class PyExpr:
             return Code(f"({args[1]} in {self.sub(e.args[0], P_ATOM)})")
         if e.func == "dice":
             return Code(f"_rt_make_dice({join(', ', args)})")
+        if e.func == "dice_count":  # the compiler's own: how many dice a dice value rolls
+            return Code(f"_rt_dice_count({args[0]})")
         raise AssertionError(e.func)  # pragma: no cover
 
 

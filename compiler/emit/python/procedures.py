@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from ...ir import Procedure, Ruleset, Step
 from ...ir import expr as ir
-from ...steps import D20, Let
+from ...steps import D20, Let, kind_for
+from ...steps.base import Work
+from ...validate.bounds import open_world_reach
 from ...validate.scopes import class_name
 from ..handlers import handler_for
 from .code import Code, Writer, code, comment, docstring, join, literal, name, string
@@ -53,6 +55,7 @@ class ProcedureWriter:
         self.fields = name(p.id.upper() + "_FIELDS")
         self.cls = name(camel(p.id) + "Result")
         self.out_type = outcome_type(p)
+        self.reach = open_world_reach(rs, p)
 
     # ---- signatures ----
     def _param(self, prm: object, *, with_default: bool = True) -> tuple[Code, bool, bool]:
@@ -159,6 +162,7 @@ class ProcedureWriter:
             g = PyGen(self.ctx, "setup", w)
             for s in self.plan.setup:
                 handler_for("python", "setup", s)(s, g)
+            self._setup_work_checks(g)
             if self.plan.carried:
                 items = [self._carried_name(c) for c in self.plan.carried]
                 w.line(code("return ({})", Code("".join(f"{i}, " for i in items).rstrip())))
@@ -203,7 +207,52 @@ class ProcedureWriter:
 
     def _per_roll(self, form: str, g: PyGen, steps: tuple[Step, ...]) -> None:
         for s in steps:
+            self._check_work(s, g)
             handler_for("python", form, s)(s, g)
+
+    def _works(self, step: Step) -> list[tuple[Work, int]]:
+        """The work quantities of a step the generated code checks, with their limits. The build
+        proved each bound for the rules' own entries; what it cannot see is an entry a program
+        builds itself, so a quantity goes unchecked only when it stays within its limit whatever
+        the entries hold (validate/bounds.py, open world)."""
+        out = []
+        for work in kind_for(step).work(step):
+            limit = self.rs.dice.limits.get(work.limit)
+            reach = self.reach.get((step.span, work.label))
+            if limit is not None and (reach is None or reach.hi > limit):
+                out.append((work, limit))
+        return out
+
+    def _in_setup(self, work: Work) -> bool:
+        """A quantity no roll feeds, which cannot raise, is checked once in the setup function,
+        whether or not its step happens (so only an entry a program built itself can fail it)."""
+        rolled = {s.target for s in self.plan.per_roll if s.target}
+        return not ir.locals_read(work.quantity) & rolled and ir.total(work.quantity)
+
+    def _setup_work_checks(self, g: PyGen) -> None:
+        done: set[tuple[ir.Expr, int]] = set()
+        for step in self.plan.per_roll:
+            for work, limit in self._works(step):
+                if self._in_setup(work) and (work.quantity, limit) not in done:
+                    done.add((work.quantity, limit))
+                    self._emit_work_check(work, limit, None, g)
+
+    def _check_work(self, step: Step, g: PyGen) -> None:
+        """Before a step whose quantity a roll feeds: raise LimitExceeded when it is over its limit."""
+        original = next((s for s in self.plan.per_roll if s.span == step.span), step)
+        per_roll = {w.label for w, _ in self._works(original) if not self._in_setup(w)}
+        for work in kind_for(step).work(step):  # the step as this form has it (prepared values hoisted)
+            if work.label in per_roll:
+                self._emit_work_check(work, self.rs.dice.limits[work.limit], g.when(step), g)
+
+    @staticmethod
+    def _emit_work_check(work: Work, limit: int, when: Code | None, g: PyGen) -> None:
+        check = code("_rt_within({}, {}, {})", string(work.label), g.expr(work.quantity), literal(limit))
+        if when is None:
+            g.w.line(check)
+            return
+        with g.w.block(code("if {}", when)):
+            g.w.line(check)
 
     def traced(self) -> None:
         w, p = self.w, self.p

@@ -32,7 +32,7 @@ steps that need no dice):
 from __future__ import annotations
 
 from typing import Any, Callable, List, Optional, Tuple, Union
-from ._runtime.core import (TraceStep as _Step, record as _rec, floordiv as _rt_floordiv,
+from ._runtime.core import (TraceStep as _Step, record as _rec, within as _rt_within, floordiv as _rt_floordiv,
                             check_inputs as _rt_check_inputs)
 from ._runtime.d20 import (roll_d20 as _rt_roll_d20, d20_natural as _rt_d20_natural,
                            d20_natural_random as _rt_d20_natural_random, d20_sentence as _rt_d20_sentence,
@@ -44,7 +44,7 @@ from ._runtime.geometry import (flanks_square as _rt_flanks_square, flanks_hex a
                                 round_cbrt as _rt_round_cbrt)
 from ._runtime.odds import (d20_distribution as _rt_d20_distribution, Odds, OddsBuilder, ZERO_ITEMS as _rt_ZERO_ITEMS,
                             dice_items as _rt_dice_items)
-from ._runtime.sources import make_dice as _rt_make_dice, DiceSource, SeededDice
+from ._runtime.sources import dice_count as _rt_dice_count, make_dice as _rt_make_dice, DiceSource, SeededDice
 from .model import (Combatant, Weapon, get_weapon, PowerSource, get_power_source, OutOfRange, OutOfReach, TooLarge,
                     NoFreeHand, NotLight, NotThrown, IntangibleTarget, NotGrappling, _R_CRIT_THRESHOLD_BASE,
                     _R_FLANKING_BONUS, _R_HEX_BETWEEN_MEDIUM, _R_HEX_BETWEEN_LARGE, _R_HEX_BETWEEN_HUGE,
@@ -107,6 +107,10 @@ def _attack_setup(attacker: Combatant, target: Combatant, weapon: Union[Weapon, 
     attack_bonus = ability_mod + (attacker.proficiency if proficient else 0) + (
             _R_FLANKING_BONUS if flanking and not ranged else 0) + other_bonus
     damage_mod = ability_mod if not offhand or ability_mod < 0 else 0
+    _rt_within(
+            '伤害骰数',
+            _rt_dice_count(weapon.versatile_dice if two_handed and ('versatile' in weapon.properties)
+                           else weapon.damage_dice) * 2, 200)
     return (weapon, advantage, disadvantage, attack_bonus, damage_mod,)
 
 

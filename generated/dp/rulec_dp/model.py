@@ -16,7 +16,7 @@
 #   rules/dp/tables/damage_types.yaml
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
-# Content hash: sha256:6eb25de480c9b00a15ad4ff86cdf97681e1800c817d2beaa2cdf17baec0e4ed0
+# Content hash: sha256:f3215a3852491834894f22fa95a95f98f7b23331879b519bf46b5ba1997087ce
 """DP骰池战斗规则：数据模型 (rulings, error types, stats, tables) of ruleset `dp`."""
 
 from __future__ import annotations

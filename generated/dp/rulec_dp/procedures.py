@@ -16,7 +16,7 @@
 #   rules/dp/tables/damage_types.yaml
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
-# Content hash: sha256:6eb25de480c9b00a15ad4ff86cdf97681e1800c817d2beaa2cdf17baec0e4ed0
+# Content hash: sha256:f3215a3852491834894f22fa95a95f98f7b23331879b519bf46b5ba1997087ce
 """DP骰池战斗规则：结算流程 (procedures) of ruleset `dp`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -35,8 +35,8 @@ steps that need no dice):
 from __future__ import annotations
 
 from typing import Any, Callable, List, Optional, Tuple, Union
-from ._runtime.core import (TraceStep as _Step, record as _rec, floordiv as _rt_floordiv, ceildiv as _rt_ceildiv,
-                            check_inputs as _rt_check_inputs)
+from ._runtime.core import (TraceStep as _Step, record as _rec, within as _rt_within, floordiv as _rt_floordiv,
+                            ceildiv as _rt_ceildiv, check_inputs as _rt_check_inputs)
 from ._runtime.odds import (pool_distribution as _rt_pool_distribution,
                             all_succeed_distribution as _rt_all_succeed_distribution, Odds, OddsBuilder,
                             CERTAIN_ZERO as _rt_CERTAIN_ZERO)
@@ -183,6 +183,7 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
         _trace.append(_rec(
                 _Step,
                 ('let', f'攻击DP{attack_pool}减去剩余防御{remaining_defense}，掷{dice_}个骰子', (('dice', dice_),))))
+    _rt_within('骰池骰子数', dice_, 300)
     return (weapon, called_shot, defender_extras, dice_,)
 
 
@@ -347,6 +348,8 @@ def _bombard_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
                          + defender.dodge_defense)
     defender_extras = (defender.basic_extras + defender.armor_extras + defender.parry_extras + defender.cover_extras
                        + defender.dodge_extras)
+    _rt_within('骰池骰子数', (attack_pool if attack_pool > 0 else 0), 300)
+    _rt_within('骰池骰子数', (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0), 300)
     return (weapon, attack_pool, small, remaining_defense, defender_extras,)
 
 
@@ -827,6 +830,7 @@ def _trip_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     leg_bonus = _R_TRIP_BONUS_PER_LEG_PAIR * ((defender.legs - 2 if defender.legs - 2 > 0 else 0) // 2)
     defend_pool = (defender.strength if defender.strength > defender.dexterity
                    else defender.dexterity) + defender.athletics + defender.balance + leg_bonus
+    _rt_within('骰池骰子数', (attack_pool if attack_pool > 0 else 0), 300)
     return (attack_pool, defend_pool,)
 
 
@@ -943,6 +947,7 @@ def _bull_rush_setup(attacker: Combatant, defender: Combatant, weapon: Union[Wea
             _R_BULL_RUSH_RETURN_PENALTY if returned else 0)
     defend_pool = (defender.dexterity if defender.dexterity > defender.strength
                    else defender.strength) + defender.athletics + defender.balance
+    _rt_within('骰池骰子数', (attack_pool if attack_pool > 0 else 0), 300)
     return (attack_pool, defend_pool,)
 
 
@@ -1070,6 +1075,7 @@ def _grapple_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
                    if defender.reflex_save > defender.strength + defender.martial + defender.specialty
                    else defender.strength + defender.martial + defender.specialty)
     cling = attacker.size * _R_CLING_SIZE_DIVISOR < defender.size
+    _rt_within('骰池骰子数', touch_pool, 300)
     return (touch_pool, contest_pool, resist_pool, cling,)
 
 

@@ -35,7 +35,7 @@ steps that need no dice):
 from __future__ import annotations
 
 from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
-from ._runtime.core import (TraceStep as _Step, record as _rec, floordiv as _rt_floordiv,
+from ._runtime.core import (TraceStep as _Step, record as _rec, within as _rt_within, floordiv as _rt_floordiv,
                             check_inputs as _rt_check_inputs)
 from ._runtime.initiative import initiative_order as _rt_initiative_order
 from ._runtime.odds import (pool_distribution as _rt_pool_distribution, Odds, OddsBuilder,
@@ -98,6 +98,7 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
                 _Step,
                 ('let', f'攻击检定{check_before_defense}减去目标防御{defender.defense}，掷{dice_}个骰子',
                  (('dice', dice_),))))
+    _rt_within('骰池骰子数', dice_, 200)
     return (weapon, part, dice_,)
 
 
@@ -326,6 +327,7 @@ def _firearm_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     if _trace is not None:
         _trace.append(_rec(_Step, ('let', f'每颗子弹命中造成{per_hit}点伤害', (('per_hit', per_hit),))))
     dice_ = max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - penalty - defender.defense)
+    _rt_within('骰池骰子数', dice_, 200)
     return (penalty, per_hit, dice_,)
 
 
@@ -1010,6 +1012,7 @@ def _break_projectile_setup(defender: Combatant, projectile: Union[Weapon, str],
             and 0 <= check <= 200 and type(structure) is int and 0 <= structure <= 1000):
         _rt_check_inputs((('type', '防御者', defender, Combatant), ('entry', '飞行物', projectile),
                           ('int', '攻击检定', check, 0, 200), ('int', '飞行物结构值', structure, 0, 1000),))
+    _rt_within('骰池骰子数', (check - projectile.speed if check - projectile.speed > 0 else 0), 200)
     return (projectile,)
 
 

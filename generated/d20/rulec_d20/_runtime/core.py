@@ -51,6 +51,12 @@ class LimitExceeded(RuleError):
     code = "limit-exceeded"
 
 
+def within(what: str, value: int, limit: int) -> None:
+    """Raise LimitExceeded when `what` (in the rules' Chinese) is `value`, over the ruleset's `limit`."""
+    if value > limit:
+        raise LimitExceeded(f"{what}{value}，超过规则集的上限{limit}")
+
+
 def floordiv(a: int, b: int) -> int:
     if b == 0:
         raise RuleError("除数为0，无法计算")

@@ -32,6 +32,11 @@ class DiceValue(NamedTuple):
     flat: int
 
 
+def dice_count(value: Optional[DiceValue]) -> int:
+    """How many dice a dice value rolls (none for no value)."""
+    return 0 if value is None else sum(count for count, _ in value.terms)
+
+
 _MADE: Dict[Tuple[int, int], DiceValue] = {}
 
 

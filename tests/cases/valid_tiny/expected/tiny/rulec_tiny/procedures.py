@@ -24,7 +24,7 @@ steps that need no dice):
 from __future__ import annotations
 
 from typing import Any, Callable, List, Optional, Tuple, Union
-from ._runtime.core import TraceStep as _Step, record as _rec, check_inputs as _rt_check_inputs
+from ._runtime.core import TraceStep as _Step, record as _rec, within as _rt_within, check_inputs as _rt_check_inputs
 from ._runtime.odds import pool_distribution as _rt_pool_distribution, Odds, OddsBuilder
 from ._runtime.pool import (PoolSpec, roll_pool as _rt_roll_pool, pool_successes as _rt_pool_successes,
                             pool_successes_random as _rt_pool_successes_random, pool_sentence as _rt_pool_sentence)
@@ -46,6 +46,7 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
         raise TooFar(f'距离{distance}超过{weapon.range}')
     dice_ = (attacker.strength + weapon.damage - defender.defense
              if attacker.strength + weapon.damage - defender.defense > 0 else 0)
+    _rt_within('骰池骰子数', dice_, 200)
     return (dice_,)
 
 

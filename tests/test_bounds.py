@@ -1,0 +1,121 @@
+"""Bounded work (issue: safe by construction): every quantity that drives work is proven within
+its limit at build time (interval analysis, validate/bounds.py), and checked again when it runs."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulec.facade import compile_rules
+from rulec.ir import expr as ir
+from rulec.validate.bounds import Evaluator, Interval, check_bounds
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def diagnostics(*paths: Path) -> list[str]:
+    build = compile_rules(list(paths), stop_after="lower")
+    return [d.format() for d in build.diagnostics]
+
+
+def test_every_bundled_quantity_is_proven_within_its_limit() -> None:
+    build = compile_rules([ROOT / "rules"], stop_after="lower")
+    assert build.ok and len(build.rulesets) == 3
+    assert all(check_bounds(rs) == [] for rs in build.rulesets)
+
+
+def test_a_pack_pool_formula_that_can_reach_thousands_of_dice_is_a_diagnostic(tmp_path: Path) -> None:
+    pack = tmp_path / "evil"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("kind: pack\nid: evil\nname: 恶意扩展\nextends: dp\n", encoding="utf-8")
+    (pack / "types.yaml").write_text(
+        "kind: table\ntable: attack_types\nentries:\n"
+        "  - {id: melee, name: 白刃, pool: 武器.武器伤害 * 330, action: standard, default_damage_type: lethal,"
+        " override: true}\n", encoding="utf-8")
+    found = diagnostics(ROOT / "rules" / "dp", pack)
+    assert any("error[unbounded-work]: this pool can reach" in d and "the limit is 300 (dice.limits.pool_dice" in d
+               and d.startswith(str(ROOT / "rules" / "dp" / "procedures" / "attack.yaml").replace(str(ROOT) + "/", ""))
+               or "attack.yaml:" in d for d in found), found
+
+
+@pytest.fixture()
+def d20_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "d20"
+    shutil.copytree(ROOT / "rules" / "d20", target)
+    return target
+
+
+def test_a_literal_billion_advantage_layers_is_a_diagnostic_at_its_formula(d20_copy: Path) -> None:
+    contests = d20_copy / "procedures" / "contests.yaml"
+    text = contests.read_text(encoding="utf-8")
+    contests.write_text(text.replace('advantage: "max(0, attacker.size - target.size)"', 'advantage: "1000000000"', 1),
+                        encoding="utf-8")
+    line = next(i for i, x in enumerate(contests.read_text(encoding="utf-8").splitlines(), 1) if "1000000000" in x)
+    found = diagnostics(d20_copy)
+    assert any(f"contests.yaml:{line}:" in d and "advantage layers can reach 1000000000 layers; the limit is 20" in d
+               for d in found), found
+
+
+def test_a_parameter_without_a_small_max_is_named_by_the_reach(d20_copy: Path) -> None:
+    attack = d20_copy / "procedures" / "attack.yaml"
+    text = attack.read_text(encoding="utf-8")
+    attack.write_text(text.replace("{id: extra_advantage, name: 其他优势层数, type: int, min: 0, max: 10,",
+                                   "{id: extra_advantage, name: 其他优势层数, type: int, min: 0, max: 100000,"),
+                      encoding="utf-8")
+    found = diagnostics(d20_copy)
+    assert any("error[unbounded-work]" in d and "can reach 100002 layers" in d for d in found), found
+
+
+def test_a_raised_limit_is_capped_by_the_schema(tmp_path: Path) -> None:
+    target = tmp_path / "dp"
+    shutil.copytree(ROOT / "rules" / "dp", target)
+    manifest = target / "ruleset.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("pool_dice: 300", "pool_dice: 100000"),
+                        encoding="utf-8")
+    found = diagnostics(target)
+    assert any("ruleset.yaml:" in d and "100000" in d for d in found), found
+
+
+# ---- the interval evaluator ----
+
+def _ev() -> Evaluator:
+    build = compile_rules([ROOT / "rules" / "tracks"], stop_after="lower")
+    ev = Evaluator(build.rulesets[0])
+    ev.env = {"distance": Interval(0, 100000), "range": Interval(0, 300)}
+    return ev
+
+
+def test_a_condition_narrows_its_branches() -> None:
+    """`floor((distance - range) / range) if range > 0 and distance > range else 0` is never negative."""
+    ev = _ev()
+    d, r = ir.Param(ir.INT, "distance", ""), ir.Param(ir.INT, "range", "")
+    zero = ir.Const(ir.INT, 0)
+    test = ir.BoolOp(ir.BOOL, "and", (ir.Compare(ir.BOOL, (">",), (r, zero)), ir.Compare(ir.BOOL, (">",), (d, r))))
+    increments = ir.Cond(ir.INT, test, ir.Div(ir.INT, "floor", ir.Binary(ir.INT, "-", d, r), r), zero)
+    assert ev.num(increments) == Interval(0, 99999)
+    assert ev.num(ir.Binary(ir.INT, "-", d, r)) == Interval(-300, 100000)  # outside the branch: unknown order
+
+
+def test_arithmetic_is_sound_at_the_corners() -> None:
+    ev = _ev()
+    d, r = ir.Param(ir.INT, "distance", ""), ir.Param(ir.INT, "range", "")
+    assert ev.num(ir.Binary(ir.INT, "*", ir.Unary(ir.INT, "-", d), r)) == Interval(-30_000_000, 0)
+    assert ev.num(ir.Call(ir.INT, "max", (ir.Binary(ir.INT, "-", r, d), ir.Const(ir.INT, 0)))) == Interval(0, 300)
+    assert ev.num(ir.Div(ir.INT, "ceil", d, ir.Const(ir.INT, 7))) == Interval(0, 14286)
+
+
+# ---- the same limits when the generated code runs ----
+
+def test_an_entry_a_program_builds_itself_is_checked_when_it_runs(dp, d20) -> None:  # type: ignore[no-untyped-def]
+    huge = dp.get_weapon("long_sword")._replace(damage=10_000)
+    fighter, target = dp.Combatant(strength=5, martial=8, specialty=7), dp.Combatant()
+    for call in (lambda: dp.attack(fighter, target, huge), lambda: dp.attack_fast(fighter, target, huge, dice=dp.SeededDice(1)),
+                 lambda: dp.attack_prepare(fighter, target, huge), lambda: dp.attack_odds(fighter, target, huge)):
+        with pytest.raises(dp.LimitExceeded, match="骰池骰子数.*超过规则集的上限300"):
+            call()
+    many = d20.get_weapon("longsword")._replace(damage_dice=d20.DiceValue("500d8", ((500, 8),), 0))
+    with pytest.raises(d20.LimitExceeded, match="伤害骰数1000，超过规则集的上限200"):
+        d20.attack(d20.Combatant(strength=16), d20.Combatant(armor_class=1), many)
+    assert issubclass(dp.LimitExceeded, dp.RuleError)
