@@ -233,11 +233,19 @@ def bench_imports(repeats: int, folder: Path = ROOT / "generated", label: str = 
     return rows
 
 
+def bench_worst(repeats: int) -> list[Row]:
+    from bench.worst_case import worst_calls
+
+    return [(f"slowest call of `{rs}` over its declared ranges", which, f"{seconds * 1e3:.0f} ms", "", "< 0.5 s")
+            for rs, seconds, which in worst_calls(load_generated, samples=10 * repeats)]
+
+
 GROUPS = {
     "resolvers": lambda r: bench_d20(r, processes=3 if r < 7 else 5) + bench_dp(r, processes=3 if r < 7 else 5),
     "pool": bench_pool,
     "odds": bench_odds,
     "imports": bench_imports,
+    "worst": bench_worst,
 }
 
 

@@ -119,3 +119,20 @@ def test_an_entry_a_program_builds_itself_is_checked_when_it_runs(dp, d20) -> No
     with pytest.raises(d20.LimitExceeded, match="伤害骰数1000，超过规则集的上限200"):
         d20.attack(d20.Combatant(strength=16), d20.Combatant(armor_class=1), many)
     assert issubclass(dp.LimitExceeded, dp.RuleError)
+
+
+def test_an_odds_enumeration_too_big_to_finish_raises_instead_of_hanging(dp) -> None:  # type: ignore[no-untyped-def]
+    """Four blockers at the top of every range: five nested pools of 90 dice (about 10^9 branches)."""
+    top = dp.Combatant(strength=30, dexterity=30, martial=30, athletics=30, specialty=30, balance=30)
+    with pytest.raises(dp.LimitExceeded, match="odds_branches"):
+        dp.overrun_odds(top, top, blockers=4)
+    assert dp.overrun_odds(dp.Combatant(), dp.Combatant(), blockers=4).probability(success=True) > 0
+
+
+def test_initiative_entries_are_bounded(tracks) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(tracks.OutOfBounds):
+        tracks.initiative_order([("甲", 10**9, 0)])
+    with pytest.raises(tracks.LimitExceeded):
+        tracks.initiative_order([(f"乙{i}", 1, 0) for i in range(1001)])
+    with pytest.raises(tracks.RuleError):
+        tracks.initiative_order([("丙", "5", 0)])  # type: ignore[list-item]

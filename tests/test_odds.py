@@ -141,3 +141,29 @@ def test_seeded_play_agrees_with_odds_within_4_standard_errors(ruleset, call, re
     mean = odds.expected_damage
     var = sum((float(o[dmg_i]) - mean) ** 2 * q for o, q in odds.outcomes.items())
     assert abs(damage / n - mean) <= 4 * (var / n) ** 0.5 + 1e-12
+
+
+# ---- no overflow at any size the limits allow (issue: safe by construction) ----
+
+def test_a_thousand_dice_pool_has_a_normalised_distribution():
+    odds = pool_distribution.__wrapped__(1000, 10, 8, 10)
+    assert abs(sum(odds.probs) + odds.dropped - 1.0) < 1e-9
+    assert odds.mean() == pytest.approx(1000 * 0.3 / 0.9, rel=1e-9)
+
+
+def test_a_pool_whose_failing_faces_add_dice_is_computed_in_logarithms_without_overflow():
+    """d10, success on 8+, a die added on 4+: each die's chain averages one success. At 30 dice the
+    terms fit in floats; at 600 the plain computation would overflow (0.3^-600), the logarithms do not."""
+    small, large = pool_distribution.__wrapped__(30, 10, 8, 4), pool_distribution.__wrapped__(600, 10, 8, 4)
+    assert small.mean() == pytest.approx(30, rel=1e-9)
+    assert abs(sum(large.probs) + large.dropped - 1.0) < 1e-8
+    assert large.mean() == pytest.approx(600, rel=1e-8)
+
+
+def test_ten_thousand_repeated_rolls_count_without_overflow():
+    from rulec.runtime.odds import count_distribution
+
+    single = pool_distribution.__wrapped__(5, 10, 8, 10)
+    counts = count_distribution(single, 1, 10_000)
+    p = sum(q for m, q in enumerate(single.probs) if m >= 1)
+    assert abs(sum(counts.probs) - 1.0) < 1e-9 and counts.mean() == pytest.approx(10_000 * p, rel=1e-9)

@@ -18,9 +18,9 @@ from ..ir.expr import BOOL, INT, Binary, Compare, Cond, Const, Expr
 
 KEY = "d20"
 RUNTIME = ("d20",)
-LIMITS = {"layers": 20, "damage_dice": 200}
+LIMITS = {"layers": 20, "damage_dice": 200, "odds_branches": 200_000}
 # The most a ruleset may raise each limit to: the slowest call stays well under a second.
-MAX_LIMITS = {"layers": 100, "damage_dice": 1000}
+MAX_LIMITS = {"layers": 100, "damage_dice": 500, "odds_branches": 2_000_000}
 LAYER_MODES = {"stack": "优势层数叠加：掷|优势−劣势|+1个d20取高或取低",
                "cancel": "任何优势与任何劣势同时存在时互相抵消，改为正常掷骰；否则多掷一个d20",
                "single": "优势与劣势相抵后至多多掷一个d20"}
@@ -38,8 +38,9 @@ SCHEMA: dict[str, Any] = {
         "bot_prefix": {"type": "string", "maxLength": 10},
         "limits": {
             "type": "object", "additionalProperties": False,
-            "description": "The most advantage or disadvantage layers a roll may have, and dice one damage roll "
-                           "may roll; the compiler proves every formula stays within them.",
+            "description": "The most advantage or disadvantage layers a roll may have and dice one damage roll "
+                           "may roll (the compiler proves every formula stays within them), and the most "
+                           "outcomes an exact odds function may enumerate before it gives up (LimitExceeded).",
             "properties": {k: {"type": "integer", "minimum": 1, "maximum": MAX_LIMITS[k], "default": v}
                            for k, v in LIMITS.items()},
         },

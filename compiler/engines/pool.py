@@ -11,9 +11,9 @@ from ..ir import Dice
 
 KEY = "pool"
 RUNTIME = ("pool",)
-LIMITS = {"pool_dice": 200, "pool_rolls": 1000, "damage_dice": 200}
+LIMITS = {"pool_dice": 200, "pool_rolls": 1000, "damage_dice": 200, "odds_branches": 200_000}
 # The most a ruleset may raise each limit to: the slowest call stays well under a second.
-MAX_LIMITS = {"pool_dice": 1000, "pool_rolls": 10000, "damage_dice": 1000}
+MAX_LIMITS = {"pool_dice": 1000, "pool_rolls": 10000, "damage_dice": 500, "odds_branches": 2_000_000}
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -31,8 +31,9 @@ SCHEMA: dict[str, Any] = {
         "bot_default_add_die_at": {"type": "integer", "minimum": 0, "maximum": 100},
         "limits": {
             "type": "object", "additionalProperties": False,
-            "description": "The most dice one pool may roll, rolls one pool_count step may make, and dice one "
-                           "damage roll may roll; the compiler proves every formula stays within them.",
+            "description": "The most dice one pool may roll, rolls one pool_count step may make and dice one "
+                           "damage roll may roll (the compiler proves every formula stays within them), and the "
+                           "most outcomes an exact odds function may enumerate before it gives up (LimitExceeded).",
             "properties": {k: {"type": "integer", "minimum": 1, "maximum": MAX_LIMITS[k], "default": v}
                            for k, v in LIMITS.items()},
         },
@@ -51,6 +52,9 @@ def lower(raw: dict[str, Any], span: Span, report: Report) -> Dice:
         report(("add_die_at",), "bad-dice", "add_die_at 1 would add a die on every face; the pool would never end")
     if a_at > sides:
         report(("add_die_at",), "bad-dice", f"add_die_at {a_at} is more than the {sides} sides (use 0 for no added dice)")
+    elif a_at > 1 and (sides - a_at + 1) * 4 > sides * 3:
+        report(("add_die_at",), "bad-dice", f"add_die_at {a_at} adds a die on {sides - a_at + 1} of {sides} faces "
+               "(more than 3 in 4): chains of added dice get too long to roll or to compute odds for")
     settings: dict[str, int | str] = {
         "sides": sides, "success_at": s_at, "add_at_raw": a_at, "add_at": a_at if a_at > 0 else sides + 1,
         "bot_prefix": raw.get("bot_prefix", ".ww"), "bot_default_add_at": raw.get("bot_default_add_die_at", 10)}

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..ir import PreparedBody, Procedure
+from ..ir import PreparedBody, Procedure, Step
 from ..ir import expr as ir
-from ..steps import D20, Roll
+from ..steps import D20, Let, Roll
 from .fold import Known, fold, fold_steps
 
 
@@ -38,8 +38,9 @@ def common_case(body: PreparedBody, p: Procedure) -> PreparedBody | None:
         folded = fold(h.value, Known(defaults.values))
         if isinstance(folded, ir.Const) and isinstance(folded.value, bool):
             known.assume(h, folded)
-    steps = fold_steps(body.steps, known)
+    rolled = fold_steps(body.steps, known)  # first: the constants it finds fold the outputs too
     outputs = tuple(fold(o, known) for o in body.outputs)
+    steps = _live(rolled, outputs)
     single = frozenset(s.target for s in steps if isinstance(s, Roll) and isinstance(s.dice.expr, ir.Hoisted)
                        and s.target)
     guard = [_holds(node, known.values[node]) for node in known.used]
@@ -50,6 +51,22 @@ def common_case(body: PreparedBody, p: Procedure) -> PreparedBody | None:
     if not guard or not (single or plain_d20 or rolls_after < rolls_before):
         return None  # worth a second closure only where it saves a roll's work: a die, a branch, a roll
     return dataclasses.replace(body, steps=tuple(steps), outputs=outputs, single_die=single, guard=tuple(guard))
+
+
+def _live(steps: list[Step] | tuple[Step, ...], outputs: tuple[ir.Expr, ...]) -> list[Step]:
+    """The steps without the lets nothing reads any more (folding removed their readers; a
+    prepared body writes no trace, so a let's sentence does not count)."""
+    needed: set[str] = set().union(*(ir.locals_read(o) for o in outputs))
+    kept: list[Step] = []
+    for step in reversed(steps):
+        if isinstance(step, Let) and step.target not in needed:
+            continue
+        kept.append(step)
+        for f in step.formulas():
+            needed |= ir.locals_read(f.expr)
+        if isinstance(step, D20):
+            needed |= ir.locals_read(step.layers)
+    return kept[::-1]
 
 
 def _holds(node: ir.Expr, value: ir.Const) -> ir.Expr:

@@ -147,7 +147,6 @@ def _setup(step: Pool, g: PyGen) -> None:
 
 @handler("python", "odds", Pool)
 def _odds(step: Pool, g: PyGen) -> None:
-    dist = g.temp(step, "dist")
     dice = g.expr(step.dice.expr)
     value = code("_rt_pool_distribution({}, {}, {}, {})", dice, g.setting("sides"), g.setting("success_at"),
                  g.setting("add_at_raw"))
@@ -156,6 +155,4 @@ def _odds(step: Pool, g: PyGen) -> None:
     when = g.when(step)
     if when is not None:
         value = code("({}) if {} else _rt_CERTAIN_ZERO", value, when)
-    g.w.line(code("{} = {}", dist, value))
-    g.w.line(code("_odds.drop({} * {}.dropped)", g.p, dist))
-    g.loop(step, g.local(step), code("{}.items()", dist))
+    g.loop(step, g.local(step), code("_odds.outcomes({}, {})", g.p, value))

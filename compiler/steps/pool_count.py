@@ -130,14 +130,11 @@ def _setup(step: PoolCount, g: PyGen) -> None:
 
 @handler("python", "odds", PoolCount)
 def _odds(step: PoolCount, g: PyGen) -> None:
-    dist = g.temp(step, "dist")
     value = code("_rt_count_distribution(_rt_pool_distribution({}, {}, {}, {}), {} - {}, {})",
                  g.expr(step.dice.expr), g.setting("sides"), g.setting("success_at"), g.setting("add_at_raw"),
                  g.paren(step.at_least.expr), g.paren(step.extras.expr), g.expr(step.times.expr))
     when = g.when(step)
     if when is not None:
         value = code("{} if {} else _rt_CERTAIN_ZERO", value, when)
-    g.w.line(code("{} = {}", dist, value))
-    g.w.line(code("_odds.drop({} * {}.dropped)", g.p, dist))
-    g.loop(step, g.local(step), code("{}.items()", dist))
+    g.loop(step, g.local(step), code("_odds.outcomes({}, {})", g.p, value))
 

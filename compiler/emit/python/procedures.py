@@ -392,8 +392,8 @@ class ProcedureWriter:
         with w.block(code("def {}({}) -> Odds", name(p.id + "_odds"), self.signature([]))):
             w.line(docstring(f"{p.name}: the exact distribution of the fields of {p.id.upper()}_FIELDS."))
             self.setup_call(Code("None"))
-            w.line(code("_odds, _p = OddsBuilder({}, {}, {}), 1.0", self.fields, literal(p.summary.hit),
-                        literal(p.summary.damage)))
+            w.line(code("_odds, _p = OddsBuilder({}, {}, {}, {}), 1.0", self.fields, literal(p.summary.hit),
+                        literal(p.summary.damage), literal(self.rs.dice.limits["odds_branches"])))
             level = w.level
             g = PyGen(self.ctx, "odds", w)
             self._per_roll("odds", g, self.plan.per_roll)

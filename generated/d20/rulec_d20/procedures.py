@@ -323,7 +323,7 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
             attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, willing, target_unseen,
             guessed_wrong, attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice,
             other_bonus, None)
-    _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage'), 1.0
+    _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
     for natural, _natural_q in _rt_d20_distribution(advantage - disadvantage):
         _natural_p = _p * _natural_q
         total = natural + attack_bonus
@@ -496,7 +496,7 @@ def spell_attack_odds(caster: Combatant, target: Combatant, dice_count: int, dic
     """法术攻击: the exact distribution of the fields of SPELL_ATTACK_FIELDS."""
     (mod,) = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
                                  None)
-    _odds, _p = OddsBuilder(SPELL_ATTACK_FIELDS, 'hit', 'damage'), 1.0
+    _odds, _p = OddsBuilder(SPELL_ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
     for natural, _natural_q in _rt_d20_distribution(
             0 - (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)):
         _natural_p = _p * _natural_q
@@ -669,7 +669,7 @@ def grapple_odds(attacker: Combatant, target: Combatant, *, distance: int = 5, f
     """擒抱: the exact distribution of the fields of GRAPPLE_FIELDS."""
     attack_mod, defend_mod, helpless = _grapple_setup(attacker, target, distance, free_hand, resists, target_skill,
                                                       None)
-    _odds, _p = OddsBuilder(GRAPPLE_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(GRAPPLE_FIELDS, None, None, 200000), 1.0
     for attack_roll, _attack_roll_q in _rt_d20_distribution((
             attacker.size - target.size if attacker.size - target.size > 0 else 0)):
         _attack_roll_p = _p * _attack_roll_q
@@ -788,7 +788,7 @@ def escape_grapple_prepare(escaper: Combatant, grappler: Combatant, *, skill: in
 def escape_grapple_odds(escaper: Combatant, grappler: Combatant, *, skill: int = 0) -> Odds:
     """逃脱擒抱: the exact distribution of the fields of ESCAPE_GRAPPLE_FIELDS."""
     escape_mod, hold_mod = _escape_grapple_setup(escaper, grappler, skill, None)
-    _odds, _p = OddsBuilder(ESCAPE_GRAPPLE_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(ESCAPE_GRAPPLE_FIELDS, None, None, 200000), 1.0
     for escape_roll, _escape_roll_q in _rt_d20_distribution(0):
         _escape_roll_p = _p * _escape_roll_q
         for hold_roll, _hold_roll_q in (_rt_d20_distribution(0) if not grappler.incapacitated else _rt_ZERO_ITEMS):
@@ -988,7 +988,7 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
                obstacle_at: int = 0, resists: bool = True) -> Odds:
     """推撞: the exact distribution of the fields of SHOVE_FIELDS."""
     attack_mod, defend_mod, helpless = _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, None)
-    _odds, _p = OddsBuilder(SHOVE_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(SHOVE_FIELDS, None, None, 200000), 1.0
     for attack_roll, _attack_roll_q in _rt_d20_distribution((
             attacker.size - target.size if attacker.size - target.size > 0 else 0)):
         _attack_roll_p = _p * _attack_roll_q
@@ -1105,7 +1105,7 @@ def drag_prepare(dragger: Combatant, other: Combatant, *, waived: bool = False) 
 def drag_odds(dragger: Combatant, other: Combatant, *, waived: bool = False) -> Odds:
     """多方擒抱中的拖拽: the exact distribution of the fields of DRAG_FIELDS."""
     _drag_setup(dragger, other, waived, None)
-    _odds, _p = OddsBuilder(DRAG_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(DRAG_FIELDS, None, None, 200000), 1.0
     for drag_roll, _drag_roll_q in (_rt_d20_distribution(0) if not waived else _rt_ZERO_ITEMS):
         _drag_roll_p = _p * _drag_roll_q
         for hold_roll, _hold_roll_q in (_rt_d20_distribution(0) if not waived else _rt_ZERO_ITEMS):
@@ -1161,7 +1161,7 @@ def grapple_move_prepare(mover: Combatant, target: Combatant, *, grappling: bool
 def grapple_move_odds(mover: Combatant, target: Combatant, *, grappling: bool = True) -> Odds:
     """擒抱中移动: the exact distribution of the fields of GRAPPLE_MOVE_FIELDS."""
     halved, speed = _grapple_move_setup(mover, target, grappling, None)
-    _odds, _p = OddsBuilder(GRAPPLE_MOVE_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(GRAPPLE_MOVE_FIELDS, None, None, 200000), 1.0
     _odds.add((speed, halved, _R_GRAPPLE_MOVE_FEET), _p)
     return _odds.build()
 
@@ -1236,7 +1236,7 @@ def flanking_odds(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex
     """夹击: the exact distribution of the fields of FLANKING_FIELDS."""
     geometry, flanks = _flanking_setup(ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees,
                                        a_can_attack, b_can_attack, a_charmed, b_charmed, None)
-    _odds, _p = OddsBuilder(FLANKING_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(FLANKING_FIELDS, None, None, 200000), 1.0
     _odds.add((flanks, _R_FLANKING_BONUS if flanks else 0, geometry), _p)
     return _odds.build()
 
@@ -1291,7 +1291,7 @@ def vehicle_dc_odds(grappler: Combatant, power: Union[PowerSource, str], vehicle
                     height: int) -> Odds:
     """载具的擒抱和推撞DC: the exact distribution of the fields of VEHICLE_DC_FIELDS."""
     mean_size, dc = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, None)
-    _odds, _p = OddsBuilder(VEHICLE_DC_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(VEHICLE_DC_FIELDS, None, None, 200000), 1.0
     _odds.add((dc, mean_size), _p)
     return _odds.build()
 
@@ -1400,7 +1400,7 @@ def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehi
                        height: int, *, distance: int = 5, free_hand: bool = True, bonus: int = 0) -> Odds:
     """对载具的擒抱或推撞: the exact distribution of the fields of VEHICLE_CHECK_FIELDS."""
     (dc,) = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, bonus, None)
-    _odds, _p = OddsBuilder(VEHICLE_CHECK_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(VEHICLE_CHECK_FIELDS, None, None, 200000), 1.0
     for roll, _roll_q in _rt_d20_distribution(0):
         _roll_p = _p * _roll_q
         total = roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus

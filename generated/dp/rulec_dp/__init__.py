@@ -16,7 +16,7 @@
 #   rules/dp/tables/damage_types.yaml
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
-# Content hash: sha256:f3215a3852491834894f22fa95a95f98f7b23331879b519bf46b5ba1997087ce
+# Content hash: sha256:99a51301e0bbaa201e5adca84a6f4b7e6e67b654a7bdff3de58d76cfa9fea093
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

@@ -16,7 +16,7 @@
 #   rules/dp/tables/damage_types.yaml
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
-# Content hash: sha256:f3215a3852491834894f22fa95a95f98f7b23331879b519bf46b5ba1997087ce
+# Content hash: sha256:99a51301e0bbaa201e5adca84a6f4b7e6e67b654a7bdff3de58d76cfa9fea093
 """DP骰池战斗规则：结算流程 (procedures) of ruleset `dp`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -305,10 +305,9 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     weapon, called_shot, defender_extras, dice_ = _attack_setup(
             attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
             clear_path, aim_rounds, willpower, called_shot, targets, coup_de_grace, total_defense, other_bonus, None)
-    _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage'), 1.0
-    _raw_dist = _rt_all_succeed_distribution(dice_) if coup_de_grace else _rt_pool_distribution(dice_, 10, 8, 10)
-    _odds.drop(_p * _raw_dist.dropped)
-    for raw, _raw_q in _raw_dist.items():
+    _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
+    for raw, _raw_q in _odds.outcomes(
+            _p, _rt_all_succeed_distribution(dice_) if coup_de_grace else _rt_pool_distribution(dice_, 10, 8, 10)):
         _raw_p = _p * _raw_q
         after_cancel = raw - defender_extras
         hit = after_cancel > 0
@@ -495,21 +494,20 @@ def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     """炮击: the exact distribution of the fields of BOMBARD_FIELDS."""
     weapon, attack_pool, small, remaining_defense, defender_extras = _bombard_setup(
             attacker, defender, weapon, distance, vehicle_mounted, other_bonus, None)
-    _odds, _p = OddsBuilder(BOMBARD_FIELDS, 'hit', 'damage'), 1.0
-    _attack_successes_dist = (_rt_pool_distribution((attack_pool if attack_pool > 0 else 0), 10, 8,
-                                                    10)) if small else _rt_CERTAIN_ZERO
-    _odds.drop(_p * _attack_successes_dist.dropped)
-    for attack_successes, _attack_successes_q in _attack_successes_dist.items():
+    _odds, _p = OddsBuilder(BOMBARD_FIELDS, 'hit', 'damage', 200000), 1.0
+    for attack_successes, _attack_successes_q in _odds.outcomes(
+            _p,
+            (_rt_pool_distribution((attack_pool if attack_pool > 0 else 0), 10, 8, 10)) if small else _rt_CERTAIN_ZERO):
         _attack_successes_p = _p * _attack_successes_q
-        _save_successes_dist = (_rt_pool_distribution(defender.reflex_save, 10, 8, 10)) if small else _rt_CERTAIN_ZERO
-        _odds.drop(_attack_successes_p * _save_successes_dist.dropped)
-        for save_successes, _save_successes_q in _save_successes_dist.items():
+        for save_successes, _save_successes_q in _odds.outcomes(
+                _attack_successes_p,
+                (_rt_pool_distribution(defender.reflex_save, 10, 8, 10)) if small else _rt_CERTAIN_ZERO):
             _save_successes_p = _attack_successes_p * _save_successes_q
-            _defense_successes_dist = (_rt_pool_distribution(
-                    (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0), 10, 8,
-                    10)) if not small else _rt_CERTAIN_ZERO
-            _odds.drop(_save_successes_p * _defense_successes_dist.dropped)
-            for defense_successes, _defense_successes_q in _defense_successes_dist.items():
+            for defense_successes, _defense_successes_q in _odds.outcomes(
+                    _save_successes_p,
+                    (_rt_pool_distribution(
+                    (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0), 10, 8, 10))
+                    if not small else _rt_CERTAIN_ZERO):
                 _defense_successes_p = _save_successes_p * _defense_successes_q
                 hit = (attack_successes + attacker.attack_extras - save_successes - defender.save_extras > 0 if small
                        else defense_successes - defender_extras > 0)
@@ -558,7 +556,7 @@ def parry_prepare(defender: Combatant, weapon: Union[Weapon, str, None] = None) 
 def parry_odds(defender: Combatant, weapon: Union[Weapon, str, None] = None) -> Odds:
     """格挡加值: the exact distribution of the fields of PARRY_FIELDS."""
     (bonus,) = _parry_setup(defender, weapon, None)
-    _odds, _p = OddsBuilder(PARRY_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(PARRY_FIELDS, None, None, 200000), 1.0
     _odds.add((bonus,), _p)
     return _odds.build()
 
@@ -607,7 +605,7 @@ def active_cover_prepare(defender: Combatant, *, cover_size: int = 0,
 def active_cover_odds(defender: Combatant, *, cover_size: int = 0, shield: Union[Weapon, str, None] = None) -> Odds:
     """主动掩蔽: the exact distribution of the fields of ACTIVE_COVER_FIELDS."""
     full, cover = _active_cover_setup(defender, cover_size, shield, None)
-    _odds, _p = OddsBuilder(ACTIVE_COVER_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(ACTIVE_COVER_FIELDS, None, None, 200000), 1.0
     _odds.add((cover, full), _p)
     return _odds.build()
 
@@ -647,7 +645,7 @@ def total_defense_prepare(defender: Combatant) -> Callable[[DiceSource], Tuple[i
 def total_defense_odds(defender: Combatant) -> Odds:
     """全力防御: the exact distribution of the fields of TOTAL_DEFENSE_FIELDS."""
     (bonus,) = _total_defense_setup(defender, None)
-    _odds, _p = OddsBuilder(TOTAL_DEFENSE_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(TOTAL_DEFENSE_FIELDS, None, None, 200000), 1.0
     _odds.add((bonus,), _p)
     return _odds.build()
 
@@ -690,7 +688,7 @@ def willpower_spend_prepare(character: Combatant, use: int) -> Callable[[DiceSou
 def willpower_spend_odds(character: Combatant, use: int) -> Odds:
     """意志力的使用: the exact distribution of the fields of WILLPOWER_SPEND_FIELDS."""
     (bonus,) = _willpower_spend_setup(character, use, None)
-    _odds, _p = OddsBuilder(WILLPOWER_SPEND_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(WILLPOWER_SPEND_FIELDS, None, None, 200000), 1.0
     _odds.add((bonus, character.willpower - 1, use == 4), _p)
     return _odds.build()
 
@@ -802,14 +800,11 @@ def save_contest_odds(attack_dice: int, *, attack_extras: int = 0, save_dice: in
     """攻击与豁免的对抗: the exact distribution of the fields of SAVE_CONTEST_FIELDS."""
     (damage_type,) = _save_contest_setup(attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing,
                                          damage_type, None)
-    _odds, _p = OddsBuilder(SAVE_CONTEST_FIELDS, 'hit', 'damage'), 1.0
-    _attack_successes_dist = _rt_pool_distribution(attack_dice, 10, 8, 10)
-    _odds.drop(_p * _attack_successes_dist.dropped)
-    for attack_successes, _attack_successes_q in _attack_successes_dist.items():
+    _odds, _p = OddsBuilder(SAVE_CONTEST_FIELDS, 'hit', 'damage', 200000), 1.0
+    for attack_successes, _attack_successes_q in _odds.outcomes(_p, _rt_pool_distribution(attack_dice, 10, 8, 10)):
         _attack_successes_p = _p * _attack_successes_q
-        _save_successes_dist = _rt_pool_distribution(save_dice, 10, 8, 10)
-        _odds.drop(_attack_successes_p * _save_successes_dist.dropped)
-        for save_successes, _save_successes_q in _save_successes_dist.items():
+        for save_successes, _save_successes_q in _odds.outcomes(
+                _attack_successes_p, _rt_pool_distribution(save_dice, 10, 8, 10)):
             _save_successes_p = _attack_successes_p * _save_successes_q
             net = (attack_successes + attack_extras - save_successes - save_extras
                    if attack_successes + attack_extras - save_successes - save_extras > 0 else 0)
@@ -919,14 +914,12 @@ def trip_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
               flying: bool = False) -> Odds:
     """绊摔: the exact distribution of the fields of TRIP_FIELDS."""
     attack_pool, defend_pool = _trip_setup(attacker, defender, weapon, flying, None)
-    _odds, _p = OddsBuilder(TRIP_FIELDS, None, None), 1.0
-    _attack_successes_dist = _rt_pool_distribution((attack_pool if attack_pool > 0 else 0), 10, 8, 10)
-    _odds.drop(_p * _attack_successes_dist.dropped)
-    for attack_successes, _attack_successes_q in _attack_successes_dist.items():
+    _odds, _p = OddsBuilder(TRIP_FIELDS, None, None, 200000), 1.0
+    for attack_successes, _attack_successes_q in _odds.outcomes(
+            _p, _rt_pool_distribution((attack_pool if attack_pool > 0 else 0), 10, 8, 10)):
         _attack_successes_p = _p * _attack_successes_q
-        _defend_successes_dist = _rt_pool_distribution(defend_pool, 10, 8, 10)
-        _odds.drop(_attack_successes_p * _defend_successes_dist.dropped)
-        for defend_successes, _defend_successes_q in _defend_successes_dist.items():
+        for defend_successes, _defend_successes_q in _odds.outcomes(
+                _attack_successes_p, _rt_pool_distribution(defend_pool, 10, 8, 10)):
             _defend_successes_p = _attack_successes_p * _defend_successes_q
             net = attack_successes + attacker.attack_extras - defend_successes
             success = net > 0
@@ -1042,14 +1035,12 @@ def bull_rush_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
                    knock_down: bool = False, returned: bool = False) -> Odds:
     """冲撞: the exact distribution of the fields of BULL_RUSH_FIELDS."""
     attack_pool, defend_pool = _bull_rush_setup(attacker, defender, weapon, knock_down, returned, None)
-    _odds, _p = OddsBuilder(BULL_RUSH_FIELDS, None, None), 1.0
-    _attack_successes_dist = _rt_pool_distribution((attack_pool if attack_pool > 0 else 0), 10, 8, 10)
-    _odds.drop(_p * _attack_successes_dist.dropped)
-    for attack_successes, _attack_successes_q in _attack_successes_dist.items():
+    _odds, _p = OddsBuilder(BULL_RUSH_FIELDS, None, None, 200000), 1.0
+    for attack_successes, _attack_successes_q in _odds.outcomes(
+            _p, _rt_pool_distribution((attack_pool if attack_pool > 0 else 0), 10, 8, 10)):
         _attack_successes_p = _p * _attack_successes_q
-        _defend_successes_dist = _rt_pool_distribution(defend_pool, 10, 8, 10)
-        _odds.drop(_attack_successes_p * _defend_successes_dist.dropped)
-        for defend_successes, _defend_successes_q in _defend_successes_dist.items():
+        for defend_successes, _defend_successes_q in _odds.outcomes(
+                _attack_successes_p, _rt_pool_distribution(defend_pool, 10, 8, 10)):
             _defend_successes_p = _attack_successes_p * _defend_successes_q
             net = attack_successes + attacker.attack_extras - defend_successes
             success = net > 0
@@ -1187,19 +1178,15 @@ def grapple_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
                  held_item_size: int = (-1)) -> Odds:
     """擒抱: the exact distribution of the fields of GRAPPLE_FIELDS."""
     touch_pool, contest_pool, resist_pool, cling = _grapple_setup(attacker, defender, weapon, held_item_size, None)
-    _odds, _p = OddsBuilder(GRAPPLE_FIELDS, None, None), 1.0
-    _touch_dist = _rt_pool_distribution(touch_pool, 10, 8, 10)
-    _odds.drop(_p * _touch_dist.dropped)
-    for touch, _touch_q in _touch_dist.items():
+    _odds, _p = OddsBuilder(GRAPPLE_FIELDS, None, None, 200000), 1.0
+    for touch, _touch_q in _odds.outcomes(_p, _rt_pool_distribution(touch_pool, 10, 8, 10)):
         _touch_p = _p * _touch_q
         touched = touch + attacker.attack_extras >= 1
-        _hold_dist = (_rt_pool_distribution(contest_pool, 10, 8, 10)) if touched else _rt_CERTAIN_ZERO
-        _odds.drop(_touch_p * _hold_dist.dropped)
-        for hold, _hold_q in _hold_dist.items():
+        for hold, _hold_q in _odds.outcomes(
+                _touch_p, (_rt_pool_distribution(contest_pool, 10, 8, 10)) if touched else _rt_CERTAIN_ZERO):
             _hold_p = _touch_p * _hold_q
-            _resist_dist = (_rt_pool_distribution(resist_pool, 10, 8, 10)) if touched else _rt_CERTAIN_ZERO
-            _odds.drop(_hold_p * _resist_dist.dropped)
-            for resist, _resist_q in _resist_dist.items():
+            for resist, _resist_q in _odds.outcomes(
+                    _hold_p, (_rt_pool_distribution(resist_pool, 10, 8, 10)) if touched else _rt_CERTAIN_ZERO):
                 _resist_p = _hold_p * _resist_q
                 net = hold - resist if touched else 0
                 success = touched and net > 0
@@ -1299,17 +1286,16 @@ def pin_prepare(attacker: Combatant, defender: Combatant) -> Callable[[DiceSourc
 def pin_odds(attacker: Combatant, defender: Combatant) -> Odds:
     """压制对手: the exact distribution of the fields of PIN_FIELDS."""
     _pin_setup(attacker, defender, None)
-    _odds, _p = OddsBuilder(PIN_FIELDS, None, None), 1.0
-    _hold_dist = _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
-    _odds.drop(_p * _hold_dist.dropped)
-    for hold, _hold_q in _hold_dist.items():
+    _odds, _p = OddsBuilder(PIN_FIELDS, None, None, 200000), 1.0
+    for hold, _hold_q in _odds.outcomes(
+            _p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)):
         _hold_p = _p * _hold_q
-        _resist_dist = _rt_pool_distribution(
+        for resist, _resist_q in _odds.outcomes(
+                _hold_p,
+                _rt_pool_distribution(
                 (defender.reflex_save
                  if defender.reflex_save > defender.strength + defender.martial + defender.specialty
-                 else defender.strength + defender.martial + defender.specialty), 10, 8, 10)
-        _odds.drop(_hold_p * _resist_dist.dropped)
-        for resist, _resist_q in _resist_dist.items():
+                 else defender.strength + defender.martial + defender.specialty), 10, 8, 10)):
             _resist_p = _hold_p * _resist_q
             net = hold - resist
             success = net > 0
@@ -1415,16 +1401,15 @@ def feint_prepare(attacker: Combatant, defender: Combatant, *, penalty: int = 0)
 def feint_odds(attacker: Combatant, defender: Combatant, *, penalty: int = 0) -> Odds:
     """虚招: the exact distribution of the fields of FEINT_FIELDS."""
     _feint_setup(attacker, defender, penalty, None)
-    _odds, _p = OddsBuilder(FEINT_FIELDS, None, None), 1.0
-    _feint_successes_dist = _rt_pool_distribution(
+    _odds, _p = OddsBuilder(FEINT_FIELDS, None, None, 200000), 1.0
+    for feint_successes, _feint_successes_q in _odds.outcomes(
+            _p,
+            _rt_pool_distribution(
             (attacker.intelligence + attacker.martial + attacker.specialty - penalty
-             if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0), 10, 8, 10)
-    _odds.drop(_p * _feint_successes_dist.dropped)
-    for feint_successes, _feint_successes_q in _feint_successes_dist.items():
+             if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0), 10, 8, 10)):
         _feint_successes_p = _p * _feint_successes_q
-        _read_successes_dist = _rt_pool_distribution(defender.wisdom + defender.insight, 10, 8, 10)
-        _odds.drop(_feint_successes_p * _read_successes_dist.dropped)
-        for read_successes, _read_successes_q in _read_successes_dist.items():
+        for read_successes, _read_successes_q in _odds.outcomes(
+                _feint_successes_p, _rt_pool_distribution(defender.wisdom + defender.insight, 10, 8, 10)):
             _read_successes_p = _feint_successes_p * _read_successes_q
             net = feint_successes - read_successes
             success = net > 0
@@ -1464,6 +1449,7 @@ def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acro
             _Step,
             ('pool', _rt_pool_sentence('闯越检定', _mine_roll),
              (('command', _mine_roll.command), ('faces', _mine_roll.faces), ('mine', mine)))))
+    total = mine + attacker.attack_extras
     _b1_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, False)
     _rolls.append(_b1_roll)
     b1 = _b1_roll.successes
@@ -1471,7 +1457,8 @@ def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acro
             _Step,
             ('pool', _rt_pool_sentence('第1名阻挡者', _b1_roll),
              (('command', _b1_roll.command), ('faces', _b1_roll.faces), ('b1', b1)))))
-    if blockers >= 2:
+    left1 = total - b1
+    if blockers >= 2 and left1 > 0:
         _b2_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, False)
         _rolls.append(_b2_roll)
         b2 = _b2_roll.successes
@@ -1481,7 +1468,8 @@ def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acro
                  (('command', _b2_roll.command), ('faces', _b2_roll.faces), ('b2', b2)))))
     else:
         b2 = 0
-    if blockers >= 3:
+    left2 = left1 - b2
+    if blockers >= 3 and left2 > 0:
         _b3_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, False)
         _rolls.append(_b3_roll)
         b3 = _b3_roll.successes
@@ -1491,7 +1479,8 @@ def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acro
                  (('command', _b3_roll.command), ('faces', _b3_roll.faces), ('b3', b3)))))
     else:
         b3 = 0
-    if blockers >= 4:
+    left3 = left2 - b3
+    if blockers >= 4 and left3 > 0:
         _b4_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, False)
         _rolls.append(_b4_roll)
         b4 = _b4_roll.successes
@@ -1501,10 +1490,8 @@ def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acro
                  (('command', _b4_roll.command), ('faces', _b4_roll.faces), ('b4', b4)))))
     else:
         b4 = 0
-    total = mine + attacker.attack_extras
-    passed = (0 if total - b1 <= 0 else 1 if blockers == 1 or total - b1 - b2 <= 0 else 2
-              if blockers == 2 or total - b1 - b2 - b3 <= 0 else 3 if blockers == 3 or total - b1 - b2 - b3 - b4 <= 0
-              else 4)
+    passed = (0 if left1 <= 0 else 1 if blockers == 1 or left2 <= 0 else 2 if blockers == 2 or left3 <= 0 else 3
+              if blockers == 3 or left3 - b4 <= 0 else 4)
     _trace.append(_rec(_Step, ('let', f'闯越了{passed}名阻挡者', (('passed', passed),))))
     return _rec(OverrunResult, (passed, passed == blockers, tuple(_rolls), tuple(_trace)))
 
@@ -1514,27 +1501,29 @@ def _overrun_roll(dice: DiceSource, pool: int, block_pool: int, attacker: Combat
     _maybe_rand = getattr(dice, "random", None)
     mine = _rt_pool_successes(_die, pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
             _maybe_rand, pool, 10, 8, 10)
+    total = mine + attacker.attack_extras
     b1 = _rt_pool_successes(_die, block_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
             _maybe_rand, block_pool, 10, 8, 10)
-    if blockers >= 2:
+    left1 = total - b1
+    if blockers >= 2 and left1 > 0:
         b2 = _rt_pool_successes(_die, block_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
                 _maybe_rand, block_pool, 10, 8, 10)
     else:
         b2 = 0
-    if blockers >= 3:
+    left2 = left1 - b2
+    if blockers >= 3 and left2 > 0:
         b3 = _rt_pool_successes(_die, block_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
                 _maybe_rand, block_pool, 10, 8, 10)
     else:
         b3 = 0
-    if blockers >= 4:
+    left3 = left2 - b3
+    if blockers >= 4 and left3 > 0:
         b4 = _rt_pool_successes(_die, block_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
                 _maybe_rand, block_pool, 10, 8, 10)
     else:
         b4 = 0
-    total = mine + attacker.attack_extras
-    passed = (0 if total - b1 <= 0 else 1 if blockers == 1 or total - b1 - b2 <= 0 else 2
-              if blockers == 2 or total - b1 - b2 - b3 <= 0 else 3 if blockers == 3 or total - b1 - b2 - b3 - b4 <= 0
-              else 4)
+    passed = (0 if left1 <= 0 else 1 if blockers == 1 or left2 <= 0 else 2 if blockers == 2 or left3 <= 0 else 3
+              if blockers == 3 or left3 - b4 <= 0 else 4)
     return (passed, passed == blockers)
 
 
@@ -1562,23 +1551,25 @@ def overrun_prepare(attacker: Combatant, defender: Combatant, *, blockers: int =
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
             mine = _rt_pool_successes_random(_rand, pool, 10, 8, 10)
+            total = mine + _attacker_attack_extras
             b1 = _rt_pool_successes_random(_rand, block_pool, 10, 8, 10)
-            if _blockers_ge_2:
+            left1 = total - b1
+            if _blockers_ge_2 and left1 > 0:
                 b2 = _rt_pool_successes_random(_rand, block_pool, 10, 8, 10)
             else:
                 b2 = 0
-            if _blockers_ge_3:
+            left2 = left1 - b2
+            if _blockers_ge_3 and left2 > 0:
                 b3 = _rt_pool_successes_random(_rand, block_pool, 10, 8, 10)
             else:
                 b3 = 0
-            if _blockers_ge_4:
+            left3 = left2 - b3
+            if _blockers_ge_4 and left3 > 0:
                 b4 = _rt_pool_successes_random(_rand, block_pool, 10, 8, 10)
             else:
                 b4 = 0
-            total = mine + _attacker_attack_extras
-            passed = (0 if total - b1 <= 0 else 1 if _blockers_eq_1 or total - b1 - b2 <= 0 else 2
-                      if _blockers_eq_2 or total - b1 - b2 - b3 <= 0 else 3
-                      if _blockers_eq_3 or total - b1 - b2 - b3 - b4 <= 0 else 4)
+            passed = (0 if left1 <= 0 else 1 if _blockers_eq_1 or left2 <= 0 else 2 if _blockers_eq_2 or left3 <= 0
+                      else 3 if _blockers_eq_3 or left3 - b4 <= 0 else 4)
             return (passed, passed == blockers)
         return _overrun_roll(dice, pool, block_pool, attacker, blockers)
 
@@ -1587,9 +1578,10 @@ def overrun_prepare(attacker: Combatant, defender: Combatant, *, blockers: int =
         if dice.__class__ is SeededDice:
             _rand = dice.random
             mine = _rt_pool_successes_random(_rand, pool, 10, 8, 10)
-            b1 = _rt_pool_successes_random(_rand, block_pool, 10, 8, 10)
             total = mine + _attacker_attack_extras
-            passed = 0 if total - b1 <= 0 else 1
+            b1 = _rt_pool_successes_random(_rand, block_pool, 10, 8, 10)
+            left1 = total - b1
+            passed = 0 if left1 <= 0 else 1
             return (passed, passed == blockers)
         return _roll(dice)
 
@@ -1600,30 +1592,31 @@ def overrun_prepare(attacker: Combatant, defender: Combatant, *, blockers: int =
 def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False) -> Odds:
     """闯越: the exact distribution of the fields of OVERRUN_FIELDS."""
     pool, block_pool = _overrun_setup(attacker, defender, blockers, acrobatics, None)
-    _odds, _p = OddsBuilder(OVERRUN_FIELDS, None, None), 1.0
-    _mine_dist = _rt_pool_distribution(pool, 10, 8, 10)
-    _odds.drop(_p * _mine_dist.dropped)
-    for mine, _mine_q in _mine_dist.items():
+    _odds, _p = OddsBuilder(OVERRUN_FIELDS, None, None, 200000), 1.0
+    for mine, _mine_q in _odds.outcomes(_p, _rt_pool_distribution(pool, 10, 8, 10)):
         _mine_p = _p * _mine_q
-        _b1_dist = _rt_pool_distribution(block_pool, 10, 8, 10)
-        _odds.drop(_mine_p * _b1_dist.dropped)
-        for b1, _b1_q in _b1_dist.items():
+        total = mine + attacker.attack_extras
+        for b1, _b1_q in _odds.outcomes(_mine_p, _rt_pool_distribution(block_pool, 10, 8, 10)):
             _b1_p = _mine_p * _b1_q
-            _b2_dist = (_rt_pool_distribution(block_pool, 10, 8, 10)) if blockers >= 2 else _rt_CERTAIN_ZERO
-            _odds.drop(_b1_p * _b2_dist.dropped)
-            for b2, _b2_q in _b2_dist.items():
+            left1 = total - b1
+            for b2, _b2_q in _odds.outcomes(
+                    _b1_p,
+                    (_rt_pool_distribution(block_pool, 10, 8, 10)) if blockers >= 2 and left1 > 0
+                    else _rt_CERTAIN_ZERO):
                 _b2_p = _b1_p * _b2_q
-                _b3_dist = (_rt_pool_distribution(block_pool, 10, 8, 10)) if blockers >= 3 else _rt_CERTAIN_ZERO
-                _odds.drop(_b2_p * _b3_dist.dropped)
-                for b3, _b3_q in _b3_dist.items():
+                left2 = left1 - b2
+                for b3, _b3_q in _odds.outcomes(
+                        _b2_p,
+                        (_rt_pool_distribution(block_pool, 10, 8, 10)) if blockers >= 3 and left2 > 0
+                        else _rt_CERTAIN_ZERO):
                     _b3_p = _b2_p * _b3_q
-                    _b4_dist = (_rt_pool_distribution(block_pool, 10, 8, 10)) if blockers >= 4 else _rt_CERTAIN_ZERO
-                    _odds.drop(_b3_p * _b4_dist.dropped)
-                    for b4, _b4_q in _b4_dist.items():
+                    left3 = left2 - b3
+                    for b4, _b4_q in _odds.outcomes(
+                            _b3_p,
+                            (_rt_pool_distribution(block_pool, 10, 8, 10)) if blockers >= 4 and left3 > 0
+                            else _rt_CERTAIN_ZERO):
                         _b4_p = _b3_p * _b4_q
-                        total = mine + attacker.attack_extras
-                        passed = (0 if total - b1 <= 0 else 1 if blockers == 1 or total - b1 - b2 <= 0 else 2
-                                  if blockers == 2 or total - b1 - b2 - b3 <= 0 else 3
-                                  if blockers == 3 or total - b1 - b2 - b3 - b4 <= 0 else 4)
+                        passed = (0 if left1 <= 0 else 1 if blockers == 1 or left2 <= 0 else 2
+                                  if blockers == 2 or left3 <= 0 else 3 if blockers == 3 or left3 - b4 <= 0 else 4)
                         _odds.add((passed, passed == blockers), _b4_p)
     return _odds.build()

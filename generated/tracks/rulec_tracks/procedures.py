@@ -66,7 +66,7 @@ def initiative_order(entries: Sequence[Tuple[str, int, int]], dice: Optional[Dic
         List[str], List[str]]:
     """先攻顺序：(name, dice, extras) entries -> (names in order, trace). Ties re-roll (R50)."""
     return _rt_initiative_order(entries, _POOL, dice if dice is not None else SeededDice(),
-                                bool(_R_INITIATIVE_TIEBREAK_EXTRAS))
+                                bool(_R_INITIATIVE_TIEBREAK_EXTRAS), max_dice=200, max_entries=1000)
 
 
 def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], distance: int, bonus: int,
@@ -267,10 +267,8 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     """攻击（检定即伤害）: the exact distribution of the fields of ATTACK_FIELDS."""
     weapon, part, dice_ = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area,
                                         None)
-    _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage'), 1.0
-    _successes_dist = _rt_pool_distribution(dice_, 10, 8, 10)
-    _odds.drop(_p * _successes_dist.dropped)
-    for successes, _successes_q in _successes_dist.items():
+    _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
+    for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(dice_, 10, 8, 10)):
         _successes_p = _p * _successes_q
         cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
         capped = (successes + attacker.extra_successes if successes + attacker.extra_successes < cap else cap)
@@ -280,10 +278,10 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
                            if left_factor_damage - defender.damage_reduction > 0 else 0)
         absorbed = (defender.absorption if defender.absorption < after_reduction else after_reduction)
         to_hp = after_reduction - absorbed
-        _endurance_successes_dist = ((_rt_pool_distribution(defender.endurance, 10, 8, 10))
-                                     if part.given and part.effect == 'severe' and to_hp > 0 else _rt_CERTAIN_ZERO)
-        _odds.drop(_successes_p * _endurance_successes_dist.dropped)
-        for endurance_successes, _endurance_successes_q in _endurance_successes_dist.items():
+        for endurance_successes, _endurance_successes_q in _odds.outcomes(
+                _successes_p,
+                (_rt_pool_distribution(defender.endurance, 10, 8, 10))
+                if part.given and part.effect == 'severe' and to_hp > 0 else _rt_CERTAIN_ZERO):
             _endurance_successes_p = _successes_p * _endurance_successes_q
             severe = (to_hp - endurance_successes if to_hp - endurance_successes > 0
                       else 0) if part.given and part.effect == 'severe' else 0
@@ -454,16 +452,15 @@ def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
                  distance: int = 0, bonus: int = 0, defender_dodges: bool = False) -> Odds:
     """枪械射击与连射: the exact distribution of the fields of FIREARM_FIELDS."""
     penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges, None)
-    _odds, _p = OddsBuilder(FIREARM_FIELDS, 'hit', 'damage'), 1.0
-    _hits_dist = _rt_count_distribution(_rt_pool_distribution(dice_, 10, 8, 10), 1 - attacker.extra_successes, shots)
-    _odds.drop(_p * _hits_dist.dropped)
-    for hits, _hits_q in _hits_dist.items():
+    _odds, _p = OddsBuilder(FIREARM_FIELDS, 'hit', 'damage', 200000), 1.0
+    for hits, _hits_q in _odds.outcomes(
+            _p, _rt_count_distribution(_rt_pool_distribution(dice_, 10, 8, 10), 1 - attacker.extra_successes, shots)):
         _hits_p = _p * _hits_q
         raw_damage = hits * per_hit
-        _dodge_successes_dist = (_rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8,
-                                                       10)) if defender_dodges and hits > 0 else _rt_CERTAIN_ZERO
-        _odds.drop(_hits_p * _dodge_successes_dist.dropped)
-        for dodge_successes, _dodge_successes_q in _dodge_successes_dist.items():
+        for dodge_successes, _dodge_successes_q in _odds.outcomes(
+                _hits_p,
+                (_rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10)) if defender_dodges and hits > 0
+                else _rt_CERTAIN_ZERO):
             _dodge_successes_p = _hits_p * _dodge_successes_q
             after_dodge = (raw_damage - dodge_successes if raw_damage - dodge_successes > 0 else 0)
             after_reduction = (after_dodge - defender.damage_reduction if after_dodge - defender.damage_reduction > 0
@@ -527,7 +524,7 @@ def fixed_damage_odds(defender: Combatant, amount: int, damage_type: Union[Damag
                       left_area: bool = False) -> Odds:
     """固定伤害对抗抗性: the exact distribution of the fields of FIXED_DAMAGE_FIELDS."""
     absorbed, to_hp = _fixed_damage_setup(defender, amount, damage_type, left_area, None)
-    _odds, _p = OddsBuilder(FIXED_DAMAGE_FIELDS, None, 'damage'), 1.0
+    _odds, _p = OddsBuilder(FIXED_DAMAGE_FIELDS, None, 'damage', 200000), 1.0
     _odds.add((to_hp, absorbed), _p)
     return _odds.build()
 
@@ -661,20 +658,18 @@ def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 
                 obstacle_at: int = 0, obstacle_structure: int = 0) -> Odds:
     """冲撞攻击: the exact distribution of the fields of CHARGE_FIELDS."""
     (check,) = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, None)
-    _odds, _p = OddsBuilder(CHARGE_FIELDS, 'hit', 'damage'), 1.0
-    _successes_dist = _rt_pool_distribution((check - defender.defense if check - defender.defense > 0 else 0), 10, 8,
-                                            10)
-    _odds.drop(_p * _successes_dist.dropped)
-    for successes, _successes_q in _successes_dist.items():
+    _odds, _p = OddsBuilder(CHARGE_FIELDS, 'hit', 'damage', 200000), 1.0
+    for successes, _successes_q in _odds.outcomes(
+            _p, _rt_pool_distribution((check - defender.defense if check - defender.defense > 0 else 0), 10, 8, 10)):
         _successes_p = _p * _successes_q
         damage = (successes + load_tier if successes + load_tier < attacker.max_hp
                   else attacker.max_hp) if successes > 0 else 0
-        _resist_dist = (_rt_pool_distribution(
+        for resist, _resist_q in _odds.outcomes(
+                _successes_p,
+                (_rt_pool_distribution(
                 (defender.dexterity if defender.dexterity > defender.strength else defender.strength)
-                + (defender.fighting if defender.fighting > defender.athletics else defender.athletics), 10, 8,
-                10)) if damage > 0 else _rt_CERTAIN_ZERO
-        _odds.drop(_successes_p * _resist_dist.dropped)
-        for resist, _resist_q in _resist_dist.items():
+                + (defender.fighting if defender.fighting > defender.athletics else defender.athletics), 10, 8, 10))
+                if damage > 0 else _rt_CERTAIN_ZERO):
             _resist_p = _successes_p * _resist_q
             pushed = max(0, damage - resist - (defender.size if defender.size > 0 else 0))
             blocked = (pushed - obstacle_at if pushed - obstacle_at > 0 else 0) if obstacle_at > 0 else 0
@@ -728,7 +723,7 @@ def parry_prepare(defender: Combatant, *, with_weapon: bool = True, incoming: in
 def parry_odds(defender: Combatant, *, with_weapon: bool = True, incoming: int = 0, weapon_absorbed: int = 0) -> Odds:
     """格挡: the exact distribution of the fields of PARRY_FIELDS."""
     (bonus,) = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, None)
-    _odds, _p = OddsBuilder(PARRY_FIELDS, None, 'damage'), 1.0
+    _odds, _p = OddsBuilder(PARRY_FIELDS, None, 'damage', 200000), 1.0
     _odds.add((bonus, _R_PARRY_DURATION_SECONDS, (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0)),
               _p)
     return _odds.build()
@@ -804,11 +799,11 @@ def dodge_prepare(defender: Combatant, incoming: int, *, applicable: bool = True
 def dodge_odds(defender: Combatant, incoming: int, *, applicable: bool = True) -> Odds:
     """闪避: the exact distribution of the fields of DODGE_FIELDS."""
     _dodge_setup(defender, incoming, applicable, None)
-    _odds, _p = OddsBuilder(DODGE_FIELDS, None, 'damage'), 1.0
-    _successes_dist = (_rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8,
-                                             10)) if applicable else _rt_CERTAIN_ZERO
-    _odds.drop(_p * _successes_dist.dropped)
-    for successes, _successes_q in _successes_dist.items():
+    _odds, _p = OddsBuilder(DODGE_FIELDS, None, 'damage', 200000), 1.0
+    for successes, _successes_q in _odds.outcomes(
+            _p,
+            (_rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10)) if applicable
+            else _rt_CERTAIN_ZERO):
         _successes_p = _p * _successes_q
         damage = (incoming - successes if incoming - successes > 0 else 0)
         _odds.add((damage, incoming - damage), _successes_p)
@@ -856,7 +851,7 @@ def take_cover_odds(incoming: int, obstacle_takes: int, *, aim_exposed: bool = F
                     fully_covered: bool = False) -> Odds:
     """躲藏在障碍物后: the exact distribution of the fields of TAKE_COVER_FIELDS."""
     through, damage = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, None)
-    _odds, _p = OddsBuilder(TAKE_COVER_FIELDS, None, 'damage'), 1.0
+    _odds, _p = OddsBuilder(TAKE_COVER_FIELDS, None, 'damage', 200000), 1.0
     _odds.add((damage, through), _p)
     return _odds.build()
 
@@ -908,7 +903,7 @@ def leave_area_odds(*, damage: int = 0, points: int = 0, timing: int, blocked: b
                     intended_meters: int = 0) -> Odds:
     """脱离范围: the exact distribution of the fields of LEAVE_AREA_FIELDS."""
     taken, taken_points = _leave_area_setup(damage, points, timing, blocked, intended_meters, None)
-    _odds, _p = OddsBuilder(LEAVE_AREA_FIELDS, None, 'damage'), 1.0
+    _odds, _p = OddsBuilder(LEAVE_AREA_FIELDS, None, 'damage', 200000), 1.0
     _odds.add((taken, taken_points, intended_meters if blocked else 0), _p)
     return _odds.build()
 
@@ -959,7 +954,7 @@ def can_respond_prepare(response: Union[Action, str], action: Union[Action, str]
 def can_respond_odds(response: Union[Action, str], action: Union[Action, str], *, readied_ticks: int = 0) -> Odds:
     """应对时机: the exact distribution of the fields of CAN_RESPOND_FIELDS."""
     (allowed,) = _can_respond_setup(response, action, readied_ticks, None)
-    _odds, _p = OddsBuilder(CAN_RESPOND_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(CAN_RESPOND_FIELDS, None, None, 200000), 1.0
     _odds.add((allowed,), _p)
     return _odds.build()
 
@@ -1000,7 +995,7 @@ def interrupt_prepare(needs_focus: bool, *, damage: int = 0, points: int = 0) ->
 def interrupt_odds(needs_focus: bool, *, damage: int = 0, points: int = 0) -> Odds:
     """攻击对抗与反击对抗: the exact distribution of the fields of INTERRUPT_FIELDS."""
     (negated,) = _interrupt_setup(needs_focus, damage, points, None)
-    _odds, _p = OddsBuilder(INTERRUPT_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(INTERRUPT_FIELDS, None, None, 200000), 1.0
     _odds.add((negated,), _p)
     return _odds.build()
 
@@ -1077,11 +1072,9 @@ def break_projectile_odds(defender: Combatant, projectile: Union[Weapon, str], c
                           structure: int = 1) -> Odds:
     """击破或阻挡飞行物: the exact distribution of the fields of BREAK_PROJECTILE_FIELDS."""
     (projectile,) = _break_projectile_setup(defender, projectile, check, structure, None)
-    _odds, _p = OddsBuilder(BREAK_PROJECTILE_FIELDS, None, None), 1.0
-    _successes_dist = _rt_pool_distribution((check - projectile.speed if check - projectile.speed > 0 else 0), 10, 8,
-                                            10)
-    _odds.drop(_p * _successes_dist.dropped)
-    for successes, _successes_q in _successes_dist.items():
+    _odds, _p = OddsBuilder(BREAK_PROJECTILE_FIELDS, None, None, 200000), 1.0
+    for successes, _successes_q in _odds.outcomes(
+            _p, _rt_pool_distribution((check - projectile.speed if check - projectile.speed > 0 else 0), 10, 8, 10)):
         _successes_p = _p * _successes_q
         destroyed = successes >= structure
         _odds.add((destroyed, successes), _successes_p)
@@ -1129,7 +1122,7 @@ def influence_odds(weapon: Union[Weapon, str, None] = None, *, energy_influence:
                    ability_influence: int = 0) -> Odds:
     """攻击影响: the exact distribution of the fields of INFLUENCE_FIELDS."""
     (value,) = _influence_setup(weapon, energy_influence, ability_influence, None)
-    _odds, _p = OddsBuilder(INFLUENCE_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(INFLUENCE_FIELDS, None, None, 200000), 1.0
     _odds.add((value,), _p)
     return _odds.build()
 
@@ -1217,11 +1210,10 @@ def conversion_prepare(defender: Combatant, weapon: Union[Weapon, str], *, from_
 def conversion_odds(defender: Combatant, weapon: Union[Weapon, str], *, from_called_shot: bool = False) -> Odds:
     """攻击类型转化: the exact distribution of the fields of CONVERSION_FIELDS."""
     weapon, converts, resist = _conversion_setup(defender, weapon, from_called_shot, None)
-    _odds, _p = OddsBuilder(CONVERSION_FIELDS, None, 'damage'), 1.0
-    _dodge_successes_dist = (_rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8,
-                                                   10)) if converts else _rt_CERTAIN_ZERO
-    _odds.drop(_p * _dodge_successes_dist.dropped)
-    for dodge_successes, _dodge_successes_q in _dodge_successes_dist.items():
+    _odds, _p = OddsBuilder(CONVERSION_FIELDS, None, 'damage', 200000), 1.0
+    for dodge_successes, _dodge_successes_q in _odds.outcomes(
+            _p,
+            (_rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10)) if converts else _rt_CERTAIN_ZERO):
         _dodge_successes_p = _p * _dodge_successes_q
         damage = (weapon.damage - resist - dodge_successes if weapon.damage - resist - dodge_successes > 0
                   else 0) if converts else 0
@@ -1284,10 +1276,8 @@ def initiative_roll_prepare(character: Combatant, dice_count: int) -> Callable[[
 def initiative_roll_odds(character: Combatant, dice_count: int) -> Odds:
     """先攻检定: the exact distribution of the fields of INITIATIVE_ROLL_FIELDS."""
     _initiative_roll_setup(character, dice_count, None)
-    _odds, _p = OddsBuilder(INITIATIVE_ROLL_FIELDS, None, None), 1.0
-    _successes_dist = _rt_pool_distribution(dice_count, 10, 8, 10)
-    _odds.drop(_p * _successes_dist.dropped)
-    for successes, _successes_q in _successes_dist.items():
+    _odds, _p = OddsBuilder(INITIATIVE_ROLL_FIELDS, None, None, 200000), 1.0
+    for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(dice_count, 10, 8, 10)):
         _successes_p = _p * _successes_q
         _odds.add((successes, character.extra_successes), _successes_p)
     return _odds.build()
@@ -1413,14 +1403,12 @@ def detect_odds(seeker: Combatant, hider: Combatant, *, sense: int = 0, size_bon
     automatic_hide, hide_pool, seek_pool = _detect_setup(seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden,
                                                          speed_halvings, avoids_medium, supernatural, revealed_bonus,
                                                          None)
-    _odds, _p = OddsBuilder(DETECT_FIELDS, None, None), 1.0
-    _seek_dist = (_rt_pool_distribution(seek_pool, 10, 8, 10)) if not automatic_hide else _rt_CERTAIN_ZERO
-    _odds.drop(_p * _seek_dist.dropped)
-    for seek, _seek_q in _seek_dist.items():
+    _odds, _p = OddsBuilder(DETECT_FIELDS, None, None, 200000), 1.0
+    for seek, _seek_q in _odds.outcomes(
+            _p, (_rt_pool_distribution(seek_pool, 10, 8, 10)) if not automatic_hide else _rt_CERTAIN_ZERO):
         _seek_p = _p * _seek_q
-        _hide_dist = (_rt_pool_distribution(hide_pool, 10, 8, 10)) if not automatic_hide else _rt_CERTAIN_ZERO
-        _odds.drop(_seek_p * _hide_dist.dropped)
-        for hide, _hide_q in _hide_dist.items():
+        for hide, _hide_q in _odds.outcomes(
+                _seek_p, (_rt_pool_distribution(hide_pool, 10, 8, 10)) if not automatic_hide else _rt_CERTAIN_ZERO):
             _hide_p = _seek_p * _hide_q
             noticed = not automatic_hide and seek + seeker.extra_successes > hide + hider.extra_successes
             _odds.add((noticed,), _hide_p)
@@ -1495,12 +1483,12 @@ def chaos_check_prepare(character: Combatant, *, skill: int = 0) -> Callable[[Di
 def chaos_check_odds(character: Combatant, *, skill: int = 0) -> Odds:
     """混乱刻度下的周期检定: the exact distribution of the fields of CHAOS_CHECK_FIELDS."""
     _chaos_check_setup(character, skill, None)
-    _odds, _p = OddsBuilder(CHAOS_CHECK_FIELDS, None, None), 1.0
-    _successes_dist = _rt_pool_distribution(
+    _odds, _p = OddsBuilder(CHAOS_CHECK_FIELDS, None, None, 200000), 1.0
+    for successes, _successes_q in _odds.outcomes(
+            _p,
+            _rt_pool_distribution(
             (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0
-             else 0), 10, 8, 10)
-    _odds.drop(_p * _successes_dist.dropped)
-    for successes, _successes_q in _successes_dist.items():
+             else 0), 10, 8, 10)):
         _successes_p = _p * _successes_q
         _odds.add((successes,), _successes_p)
     return _odds.build()
@@ -1563,7 +1551,7 @@ def add_points_odds(creature: Combatant, track: Union[ConditionTrack, str], *, c
     """累积负面点数: the exact distribution of the fields of ADD_POINTS_FIELDS."""
     track, capacity, points, debuff, in_state, fear = _add_points_setup(
             creature, track, current, gained, capacity_loss, None)
-    _odds, _p = OddsBuilder(ADD_POINTS_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(ADD_POINTS_FIELDS, None, None, 200000), 1.0
     _odds.add((points, capacity, debuff, track.state.id if in_state else '', fear), _p)
     return _odds.build()
 
@@ -1615,7 +1603,7 @@ def miss_long_rest_odds(creature: Combatant, *, current: int = 0, capacity_loss:
                         track: Union[ConditionTrack, str] = 'drowsy') -> Odds:
     """缺少长休息: the exact distribution of the fields of MISS_LONG_REST_FIELDS."""
     loss, points, capacity = _miss_long_rest_setup(creature, current, capacity_loss, track, None)
-    _odds, _p = OddsBuilder(MISS_LONG_REST_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(MISS_LONG_REST_FIELDS, None, None, 200000), 1.0
     _odds.add((points, loss, capacity, (points - capacity if points - capacity > 0 else 0)), _p)
     return _odds.build()
 
@@ -1663,7 +1651,7 @@ def unconscious_hit_odds(creature: Combatant, track: Union[ConditionTrack, str] 
                          taken: int) -> Odds:
     """昏迷中受到伤害: the exact distribution of the fields of UNCONSCIOUS_HIT_FIELDS."""
     points, awake = _unconscious_hit_setup(creature, track, current, taken, None)
-    _odds, _p = OddsBuilder(UNCONSCIOUS_HIT_FIELDS, None, None), 1.0
+    _odds, _p = OddsBuilder(UNCONSCIOUS_HIT_FIELDS, None, None, 200000), 1.0
     _odds.add((points, awake), _p)
     return _odds.build()
 
@@ -1742,10 +1730,9 @@ def recover_odds(track: Union[ConditionTrack, str], current: int, check_dice: in
                  supernatural: bool = False) -> Odds:
     """长休息恢复: the exact distribution of the fields of RECOVER_FIELDS."""
     _recover_setup(track, current, check_dice, supernatural, None)
-    _odds, _p = OddsBuilder(RECOVER_FIELDS, None, None), 1.0
-    _successes_dist = (_rt_pool_distribution(check_dice, 10, 8, 10)) if not supernatural else _rt_CERTAIN_ZERO
-    _odds.drop(_p * _successes_dist.dropped)
-    for successes, _successes_q in _successes_dist.items():
+    _odds, _p = OddsBuilder(RECOVER_FIELDS, None, None, 200000), 1.0
+    for successes, _successes_q in _odds.outcomes(
+            _p, (_rt_pool_distribution(check_dice, 10, 8, 10)) if not supernatural else _rt_CERTAIN_ZERO):
         _successes_p = _p * _successes_q
         points = (current - successes if current - successes > 0 else 0)
         _odds.add((points, current - points), _successes_p)

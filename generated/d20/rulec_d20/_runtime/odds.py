@@ -6,7 +6,8 @@
   r: fails and adds). A pool of n dice is c(x)^n: a binomial times a negative
   binomial series, all terms positive, so it is computed term by term in O(n·k)
   and stopped once the remaining tail mass is below `tail` (reported as
-  `dropped`).
+  `dropped`). Where plain floating point could overflow (over about a thousand dice, or a
+  pool whose failing faces add dice) the terms are computed as logarithms instead.
 * `d20_distribution`: the kept face with N advantage or disadvantage layers.
 * `dice_sum_distribution`: the total of damage dice such as 2d6+1d4.
 * `Odds`: a procedure's outcome distribution with hit chance and mean damage.
@@ -14,25 +15,35 @@
 
 from __future__ import annotations
 
+import math
 import random
 from functools import lru_cache
 from typing import Any, Dict, List, Optional, Tuple
 
+from .core import LimitExceeded
+
 TAIL = 1e-16
+# Outcomes of a roll less likely than this are not enumerated by odds functions (their mass is
+# reported as dropped): they change no printed figure and make nested rolls slow.
+NEGLIGIBLE = 1e-15
 
 
 class PoolOdds:
     """P(successes = m) for m = 0..len(probs)-1, and the tail mass left out."""
 
-    __slots__ = ("probs", "dropped", "_cum")
+    __slots__ = ("probs", "dropped", "skipped", "_items", "_cum")
 
     def __init__(self, probs: Tuple[float, ...], dropped: float) -> None:
         self.probs = probs
-        self.dropped = dropped
+        self.dropped = dropped  # the tail left out of `probs`
+        self._items = [(m, p) for m, p in enumerate(probs) if p >= NEGLIGIBLE]
+        # What an odds function does not enumerate besides: outcomes too unlikely to change any figure.
+        self.skipped = dropped + sum(p for p in probs if p < NEGLIGIBLE)
         self._cum: Any = None
 
     def items(self) -> List[Tuple[int, float]]:
-        return [(m, p) for m, p in enumerate(self.probs) if p > 0.0]
+        """The outcomes worth enumerating (`skipped` is the mass of the rest)."""
+        return self._items
 
     def mean(self) -> float:
         return sum(m * p for m, p in enumerate(self.probs))
@@ -69,23 +80,37 @@ def pool_distribution(dice: int, sides: int, success_at: int, add_at: int,
     p_f, p_s, q, r = n_f / sides, n_s / sides, n_q / sides, n_r / sides
     d = 1.0 - r
     n = dice
-    # A_j = C(n, j) p_f^(n-j) p_s^j : successes from the last die of each chain.
-    a_terms: List[float] = []
-    for j in range(n + 1):
-        a_terms.append(_binom(n, j) * (p_f ** (n - j)) * (p_s**j))
-    # B_k = C(n+k-1, k) (q/d)^k / d^n : successes from added dice.
     ratio = q / d
-    b_terms: List[float] = [d ** (-n)]
+    # Every A_j * B_k below is at most 1, but B_k alone reaches about (1 / (p_f + p_s))^n.
+    in_floats = n <= 1000 and n * -math.log(p_f + p_s) < 600
+    # A_j = C(n, j) p_f^(n-j) p_s^j : successes from the last die of each chain.
+    # B_k = C(n+k-1, k) (q/d)^k / d^n : successes from added dice.
+    a_terms: List[float] = []
+    b_terms: List[float] = []
+    if in_floats:
+        for j in range(n + 1):
+            a_terms.append(_binom(n, j) * (p_f ** (n - j)) * (p_s**j))
+        b_terms.append(d ** (-n))
+        next_b = _next_b_float
+    else:  # logarithms: a_terms hold log A_j / d^n, b_terms log C(n+k-1, k) (q/d)^k
+        for j in range(n + 1):
+            a_terms.append(_log_binom(n, j) + _xlogy(n - j, p_f / d) + _xlogy(j, p_s / d))
+        b_terms.append(0.0)
+        next_b = _next_b_log
     probs: List[float] = []
     dropped = 0.0
     m = 0
     while True:
         while len(b_terms) <= m:
             k = len(b_terms)
-            b_terms.append(b_terms[-1] * (n + k - 1) / k * ratio)
+            b_terms.append(next_b(b_terms[-1], n, k, ratio))
         pm = 0.0
-        for j in range(max(0, m - len(b_terms) + 1), min(n, m) + 1):
-            pm += a_terms[j] * b_terms[m - j]
+        if in_floats:
+            for j in range(max(0, m - len(b_terms) + 1), min(n, m) + 1):
+                pm += a_terms[j] * b_terms[m - j]
+        else:
+            for j in range(max(0, m - len(b_terms) + 1), min(n, m) + 1):
+                pm += _exp(a_terms[j] + b_terms[m - j])
         probs.append(pm)
         m += 1
         if m > n:
@@ -106,9 +131,30 @@ def pool_distribution(dice: int, sides: int, success_at: int, add_at: int,
 
 
 def _binom(n: int, k: int) -> float:
-    from math import comb
+    return float(math.comb(n, k))
 
-    return float(comb(n, k))
+
+def _log_binom(n: int, k: int) -> float:
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+def _xlogy(x: int, y: float) -> float:
+    """x * log(y), with 0 * log(0) = 0 and log(0) = -inf."""
+    if x == 0:
+        return 0.0
+    return x * math.log(y) if y > 0.0 else -math.inf
+
+
+def _exp(x: float) -> float:
+    return math.exp(x) if x > -745.0 else 0.0
+
+
+def _next_b_float(prev: float, n: int, k: int, ratio: float) -> float:
+    return prev * (n + k - 1) / k * ratio
+
+
+def _next_b_log(prev: float, n: int, k: int, ratio: float) -> float:
+    return prev + math.log((n + k - 1) / k) + (math.log(ratio) if ratio > 0.0 else -math.inf)
 
 
 def all_succeed_distribution(dice: int) -> PoolOdds:
@@ -135,18 +181,40 @@ def d20_distribution(layers: int) -> Tuple[Tuple[int, float], ...]:
 @lru_cache(maxsize=1024)
 def dice_sum_distribution(terms: Tuple[Tuple[int, int], ...], crit: bool = False
                           ) -> Tuple[Tuple[int, float], ...]:
-    """P(total = t) of the dice in `terms` (each rolled twice on a crit)."""
-    dist: Dict[int, float] = {0: 1.0}
+    """P(total = t) of the dice in `terms` (each rolled twice on a crit).
+
+    Each die is added with a running window sum, in time proportional to the totals so far (not
+    times the die's sides). The window runs from the low end up to the peak and from the high end
+    down to it, so it only ever subtracts a smaller term: the tails keep their relative precision."""
+    probs: List[float] = [1.0]
+    low = 0  # the smallest total so far
     mult = 2 if crit else 1
     for count, sides in terms:
         for _ in range(count * mult):
-            nxt: Dict[int, float] = {}
-            for total, p in dist.items():
-                share = p / sides
-                for face in range(1, sides + 1):
-                    nxt[total + face] = nxt.get(total + face, 0.0) + share
-            dist = nxt
-    return tuple(sorted(dist.items()))
+            probs = _add_die(probs, sides)
+            low += 1
+    return tuple((low + i, p) for i, p in enumerate(probs))
+
+
+def _add_die(probs: List[float], sides: int) -> List[float]:
+    size, share = len(probs), 1.0 / sides
+    total = size + sides - 1
+    up = _window(probs, sides, total)
+    down = _window(probs[::-1], sides, total)[::-1]
+    peak = max(range(total), key=up.__getitem__)
+    return [(up[i] if i <= peak else down[i]) * share for i in range(total)]
+
+
+def _window(probs: List[float], sides: int, total: int) -> List[float]:
+    out = []
+    window, size = 0.0, len(probs)
+    for i in range(total):
+        if i < size:
+            window += probs[i]
+        if i >= sides:
+            window -= probs[i - sides]
+        out.append(window)
+    return out
 
 
 class Odds:
@@ -210,22 +278,41 @@ class Odds:
 
 
 class OddsBuilder:
-    """Accumulates weighted outcomes inside a generated odds function."""
+    """Accumulates weighted outcomes inside a generated odds function; after `budget` outcomes
+    it raises LimitExceeded (an enumeration too big to finish in interactive time)."""
 
-    __slots__ = ("fields", "acc", "dropped", "hit", "damage")
+    __slots__ = ("fields", "acc", "dropped", "hit", "damage", "left")
 
-    def __init__(self, fields: Tuple[str, ...], hit: Optional[str] = None, damage: Optional[str] = None) -> None:
+    def __init__(self, fields: Tuple[str, ...], hit: Optional[str] = None, damage: Optional[str] = None,
+                 budget: int = 200_000) -> None:
         self.fields = fields
         self.acc: Dict[Tuple[Any, ...], float] = {}
         self.dropped = 0.0
         self.hit = hit
         self.damage = damage
+        self.left = budget
 
     def add(self, outcome: Tuple[Any, ...], p: float) -> None:
+        self.left -= 1
+        if self.left < 0:
+            self._exceeded()
         self.acc[outcome] = self.acc.get(outcome, 0.0) + p
 
+    def outcomes(self, p: float, dist: PoolOdds) -> List[Tuple[int, float]]:
+        """The outcomes of a roll reached with probability `p` to enumerate; the rest is dropped."""
+        self.drop(p * dist.skipped)
+        return dist.items()
+
     def drop(self, p: float) -> None:
+        """Count mass left out (a distribution's tail, a negligible branch): a branch too."""
+        self.left -= 1
+        if self.left < 0:
+            self._exceeded()
         self.dropped += p
+
+    @staticmethod
+    def _exceeded() -> None:
+        raise LimitExceeded("概率枚举的分支过多（超过规则集的上限odds_branches），无法精确计算；请改用模拟")
 
     def build(self) -> Odds:
         return Odds(self.fields, self.acc, self.dropped, self.hit, self.damage)
@@ -235,7 +322,12 @@ def count_distribution(single: PoolOdds, need: int, times: int) -> PoolOdds:
     """How many of `times` independent rolls of `single` reach `need` successes: a binomial."""
     p = sum(q for m, q in enumerate(single.probs) if m >= need)
     p = min(1.0, max(0.0, p))
-    probs = tuple(_binom(times, k) * p**k * (1.0 - p) ** (times - k) for k in range(max(times, 0) + 1))
+    times = max(times, 0)
+    if times <= 1000:  # C(times, k) fits in a float
+        probs = tuple(_binom(times, k) * p**k * (1.0 - p) ** (times - k) for k in range(times + 1))
+    else:
+        probs = tuple(_exp(_log_binom(times, k) + _xlogy(k, p) + _xlogy(times - k, 1.0 - p))
+                      for k in range(times + 1))
     return PoolOdds(probs, single.dropped * times)
 
 

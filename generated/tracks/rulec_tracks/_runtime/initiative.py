@@ -4,18 +4,28 @@ from __future__ import annotations
 
 from typing import Any, List, Sequence, Tuple
 
+from .core import RuleError, check_int, within
 from .pool import PoolSpec, pool_sentence, roll_pool
 
 
 def initiative_order(entries: Sequence[Tuple[str, int, int]], spec: PoolSpec, source: Any,
-                     use_extras: bool = True, max_rerolls: int = 50) -> Tuple[List[str], List[str]]:
+                     use_extras: bool = True, max_rerolls: int = 50, max_dice: int = 200,
+                     max_entries: int = 1000) -> Tuple[List[str], List[str]]:
     """Order combatants by initiative (tracks R50) and return (names in order, trace sentences).
 
     Each entry is (name, dice, extras). Sort by successes, then extras, both
     descending; only those still tied roll again, repeatedly, until the order is
     strict. Entries that can never break a tie (no dice, same extras) keep their
-    given order after `max_rerolls` rounds.
+    given order after `max_rerolls` rounds. Every entry's dice must be within the ruleset's pool
+    limit and there may be at most `max_entries` of them (LimitExceeded).
     """
+    entries = list(entries)
+    within("先攻人数", len(entries), max_entries)
+    for entry in entries:
+        if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[0], str)):
+            raise RuleError(f"先攻条目应为（名称, 骰子数, 附加成功）：{entry!r}"[:200])
+        check_int("先攻骰子数", entry[1], 0, max_dice)
+        check_int("先攻附加成功", entry[2], -max_dice, max_dice)
     trace: List[str] = []
 
     def rank(group: List[Tuple[str, int, int]], depth: int) -> List[str]:
@@ -43,4 +53,4 @@ def initiative_order(entries: Sequence[Tuple[str, int, int]], spec: PoolSpec, so
             i = j
         return order
 
-    return rank(list(entries), 0), trace
+    return rank(entries, 0), trace

@@ -103,10 +103,8 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
 def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0) -> Odds:
     """攻击: the exact distribution of the fields of ATTACK_FIELDS."""
     (dice_,) = _attack_setup(attacker, defender, weapon, distance, None)
-    _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage'), 1.0
-    _hits_dist = _rt_pool_distribution(dice_, 6, 5, 6)
-    _odds.drop(_p * _hits_dist.dropped)
-    for hits, _hits_q in _hits_dist.items():
+    _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
+    for hits, _hits_q in _odds.outcomes(_p, _rt_pool_distribution(dice_, 6, 5, 6)):
         _hits_p = _p * _hits_q
         _odds.add((hits > 0, hits), _hits_p)
     return _odds.build()
