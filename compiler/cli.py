@@ -20,6 +20,7 @@ import click
 from . import __version__
 from .diagnostics import Diagnostic, format_json, format_text
 from .stamp import STAMP, input_digest, is_fresh, stamp_bytes
+from .terminal import SafeStream
 from .write import WriteError, check_target, diff_tree, write_tree
 
 if TYPE_CHECKING:
@@ -61,6 +62,8 @@ def guarded(fn: Callable[..., int]) -> Callable[..., None]:
     """Run a command body; turn any unexpected exception into a one-line internal error."""
 
     def wrapper(*args: Any, **kwargs: Any) -> None:
+        streams = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)  # type: ignore[assignment]
         try:
             code = fn(*args, **kwargs)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
@@ -78,6 +81,8 @@ def guarded(fn: Callable[..., int]) -> Callable[..., None]:
             click.echo(f"rulec: internal error: {type(exc).__name__}: {exc} "
                        "(this is a rulec bug; set RULEC_DEBUG=1 for details)", err=True)
             code = EXIT_INTERNAL
+        finally:
+            sys.stdout, sys.stderr = streams
         sys.exit(code)
 
     wrapper.__name__ = fn.__name__

@@ -19,7 +19,7 @@ import click
 
 from .cli import EXIT_INVALID, EXIT_OK, guarded, main, report
 from .diagnostics import Diagnostic
-from .runtime.core import fmt as show_value
+from .runtime.core import shown as show_value
 from .load import display_path
 
 
@@ -50,7 +50,7 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str) -> tuple[Any, di
     if rs is None:
         report([Diagnostic(doc.span(("ruleset",)), "unknown-ruleset", f"no ruleset '{rid}' in {paths}")], fmt)
         return None
-    problems = diagnostics_for(doc, validator_for(scenario_schema(rs)))
+    problems = diagnostics_for(doc, validator_for(scenario_schema(rs))) + _stats_given_twice(doc, rs)
     if problems:
         report(problems, fmt)
         return None
@@ -61,6 +61,21 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str) -> tuple[Any, di
         if prm.type == "combatant":
             kwargs[prm.id] = module.Combatant.from_dict(data.get("combatants", {}).get(prm.id, {}))
     return module, {"data": data, "kwargs": kwargs, "proc": proc}, tmp
+
+
+def _stats_given_twice(doc: Any, rs: Any) -> list[Diagnostic]:
+    """A stat given by its id and by its Chinese name in one combatant is a diagnostic at the second."""
+    out = []
+    names = {s.name: s.id for s in rs.stats}
+    for who, stats in (doc.data.get("combatants") or {}).items():
+        seen: dict[str, str] = {}
+        for key in stats:
+            stat = names.get(key, key)
+            if stat in seen:
+                out.append(Diagnostic(doc.span(("combatants", who, key), key=True), "duplicate-stat",
+                                      f"'{key}' gives the stat '{seen[stat]}' a second time"))
+            seen[stat] = key
+    return out
 
 
 def _error(exc: Exception, fmt: str) -> int:
@@ -102,7 +117,9 @@ def resolve(scenario: Path, rules: tuple[Path, ...], seed: int | None, as_json: 
         if data.get("title"):
             click.echo(f"【{data['title']}】")
         click.echo(result.text())
-        outcome = "，".join(f"{o.name}={show_value(getattr(result, o.id))}" for o in sc["proc"].result)
+        fields = module.PROCEDURE_INFO[data["procedure"]]["fields"]
+        outcome = "，".join(f"{name}={show_value(getattr(result, fid), getattr(module, kind.upper(), None))}"
+                           for fid, name, kind in fields)
         click.echo(f"结果：{outcome}")
     return EXIT_OK
 

@@ -148,3 +148,24 @@ def test_dump_ir_stops_after_lowering():
     assert rs["id"] == "d20" and rs["span"].startswith("rules/d20/ruleset.yaml:")
     attack = next(p for p in rs["procedures"] if p["id"] == "attack")
     assert attack["steps"][0]["kind"] == "Let"
+
+
+def test_terminal_control_characters_in_file_names_are_never_printed(rules_copy: Path):
+    """A file name (or any text) holding escape codes, a carriage return or a bidi override is
+    printed without them: the one filter on stdout and stderr (compiler/terminal.py)."""
+    evil = rules_copy / "dp" / "tables" / "x\x1b]0;pwned\x07\x1b[2J\r\u202e.yaml"
+    evil.write_text("kind: table\ntable: weapons\nentries: [{id: 1}]\n", encoding="utf-8")
+    result = run("validate", str(rules_copy), env={"NO_COLOR": "1"})
+    assert result.returncode == 1 and "error[" in result.stderr
+    assert not any(ch in result.stderr for ch in "\x1b\x07\r\u202e"), repr(result.stderr[:300])
+    assert "x]0;pwned" in result.stderr  # the rest of the name is still shown
+
+
+def test_a_scenario_missing_a_required_argument_or_giving_a_stat_twice(tmp_path: Path):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("kind: scenario\nruleset: dp\nprocedure: attack\ncombatants:\n"
+                        "  attacker: {力量: 5, strength: 30}\n  defender: {}\nargs: {distance: 3}\n", encoding="utf-8")
+    result = run("resolve", str(scenario), "--rules", str(ROOT / "rules" / "dp"))
+    assert result.returncode == 1
+    assert "s.yaml:7:7: error[missing-key]: missing required key 'weapon'" in result.stderr
+    assert "s.yaml:5:21: error[duplicate-stat]: 'strength' gives the stat '力量' a second time" in result.stderr

@@ -32,11 +32,15 @@ class SourceFolder:
 
 
 def display_path(path: Path) -> str:
-    """How a file is named in diagnostics: relative to the working folder when inside it."""
+    """How a file is named in diagnostics: relative to the working folder when inside it, else
+    absolute (never a chain of ../ an editor cannot follow from another folder)."""
+    if not path.is_absolute():
+        return str(path)
     try:
-        return os.path.relpath(path, Path.cwd()) if path.is_absolute() else str(path)
+        rel = os.path.relpath(path, Path.cwd())
     except ValueError:  # pragma: no cover - other drive on Windows
         return str(path)
+    return str(path) if rel == ".." or rel.startswith(".." + os.sep) else rel
 
 
 def _manifest_of(folder: Path) -> Path | None:

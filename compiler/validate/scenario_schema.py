@@ -39,13 +39,32 @@ def _param_schema(rs: Ruleset, p: Procedure) -> dict[str, Any]:
             table = rs.table(prm.type)
             names = sorted({e.id for e in table.entries} | {e.name for e in table.entries})
             props[prm.id] = {"enum": names, "title": prm.name}
-    return {
-        "if": {"properties": {"procedure": {"const": p.id}}, "required": ["procedure"]},
-        "then": {"properties": {
-            "args": {"type": "object", "additionalProperties": False, "properties": props},
-            "combatants": {"type": "object", "additionalProperties": False, "properties": combatants},
-        }},
-    }
+    needed = [prm.id for prm in p.params if prm.type != "combatant" and not prm.optional and prm.default is None]
+    then: dict[str, Any] = {"properties": {
+        "args": {"type": "object", "additionalProperties": False, "properties": props, "required": needed},
+        "combatants": {"type": "object", "additionalProperties": False, "properties": combatants,
+                       "required": list(combatants)},
+    }, "required": [k for k, v in (("args", needed), ("combatants", combatants)) if v]}
+    return {"if": {"properties": {"procedure": {"const": p.id}}, "required": ["procedure"]}, "then": then}
+
+
+def _example(rs: Ruleset, p: Procedure) -> dict[str, Any]:
+    """A scenario of the first procedure with every required argument given."""
+    out: dict[str, Any] = {"kind": "scenario", "ruleset": rs.id, "procedure": p.id}
+    combatants: dict[str, Any] = {prm.id: {} for prm in p.params if prm.type == "combatant"}
+    args: dict[str, Any] = {}
+    for prm in p.params:
+        if prm.type == "combatant" or prm.optional or prm.default is not None:
+            continue
+        if prm.type in ("int", "bool"):
+            args[prm.id] = prm.min if prm.type == "int" else False
+        elif rs.table(prm.type).entries:
+            args[prm.id] = rs.table(prm.type).entries[0].id
+    if combatants:
+        out["combatants"] = combatants
+    if args:
+        out["args"] = args
+    return out
 
 
 def scenario_schema(rs: Ruleset) -> dict[str, Any]:
@@ -73,6 +92,5 @@ def scenario_schema(rs: Ruleset) -> dict[str, Any]:
         },
         "allOf": [_param_schema(rs, p) for p in rs.procedures],
         "$defs": {"stats": _stats_schema(rs)},
-        "examples": [{"kind": "scenario", "ruleset": rs.id, "procedure": rs.procedures[0].id}]
-        if rs.procedures else [],
+        "examples": [_example(rs, rs.procedures[0])] if rs.procedures else [],
     }

@@ -57,12 +57,8 @@ def _value(text: str) -> Any:
 
 def _shown(module: ModuleType, value: Any, kind: str) -> str:
     """An outcome value in the rules' words: 是/否, or the name of the entry an id names."""
-    if isinstance(value, bool):
-        return "是" if value else "否"
     table = getattr(module, kind.upper(), None) if kind not in ("int", "bool", "str") else None
-    if isinstance(table, dict) and value in table:
-        return str(table[value].name)
-    return "—" if value == "" else str(value)
+    return str(module.shown(value, table))
 
 
 def parse(module: ModuleType, procedure: str, tokens: List[str]) -> Tuple[Dict[str, Any], Dict[str, Any], Dict[str, Any]]:

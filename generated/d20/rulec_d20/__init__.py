@@ -29,6 +29,7 @@ from ._runtime.core import (
     RuleError,
     TraceStep,
     UnknownEntry,
+    shown,
 )
 from ._runtime.odds import Odds
 from ._runtime.sources import DiceSource, DiceValue, FixedDice, SeededDice
@@ -97,6 +98,7 @@ __all__ = [
     "SeededDice",
     "TraceStep",
     "UnknownEntry",
+    "shown",
     "DamageType",
     "DAMAGE_TYPES",
     "get_damage_type",

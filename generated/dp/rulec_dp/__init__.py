@@ -32,6 +32,7 @@ from ._runtime.core import (
     RuleError,
     TraceStep,
     UnknownEntry,
+    shown,
 )
 from ._runtime.odds import Odds
 from ._runtime.sources import DiceSource, DiceValue, FixedDice, SeededDice
@@ -115,6 +116,7 @@ __all__ = [
     "SeededDice",
     "TraceStep",
     "UnknownEntry",
+    "shown",
     "DamageType",
     "DAMAGE_TYPES",
     "get_damage_type",

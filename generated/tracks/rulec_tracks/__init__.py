@@ -32,6 +32,7 @@ from ._runtime.core import (
     RuleError,
     TraceStep,
     UnknownEntry,
+    shown,
 )
 from ._runtime.odds import Odds
 from ._runtime.sources import DiceSource, DiceValue, FixedDice, SeededDice
@@ -122,6 +123,7 @@ __all__ = [
     "SeededDice",
     "TraceStep",
     "UnknownEntry",
+    "shown",
     "initiative_order",
     "Round",
     "ROUNDS",

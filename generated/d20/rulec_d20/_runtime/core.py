@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, NamedTuple, Sequence, Tuple
+from typing import Any, Dict, NamedTuple, Optional, Sequence, Tuple
 
 
 
@@ -165,6 +165,14 @@ def fmt(value: Any) -> str:
     if isinstance(name, str):
         return name
     return str(value)
+
+
+def shown(value: Any, table: Optional[Dict[str, Any]] = None) -> str:
+    """An outcome value in the rules' words: 是/否, a number, or the name of the entry of `table`
+    an id names ("—" for no entry)."""
+    if isinstance(table, dict) and isinstance(value, str):
+        return "—" if value == "" else fmt(table[value]) if value in table else value
+    return fmt(value)
 
 
 def check_bool(name: str, value: Any) -> bool:

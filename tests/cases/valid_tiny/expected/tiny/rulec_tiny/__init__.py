@@ -21,6 +21,7 @@ from ._runtime.core import (
     RuleError,
     TraceStep,
     UnknownEntry,
+    shown,
 )
 from ._runtime.odds import Odds
 from ._runtime.sources import DiceSource, DiceValue, FixedDice, SeededDice
@@ -60,6 +61,7 @@ __all__ = [
     "SeededDice",
     "TraceStep",
     "UnknownEntry",
+    "shown",
     "Weapon",
     "WEAPONS",
     "get_weapon",
