@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Dict, Iterable, List, NamedTuple, Optional, Protocol, Tuple
 
-from .core import BadFace, DiceExhausted
+from .core import BadFace, DiceExhausted, RuleError
 
 DamageTerms = Tuple[Tuple[int, int], ...]  # ((count, sides), ...)
 
@@ -46,7 +46,7 @@ def make_dice(count: int, sides: int) -> DiceValue:
     value = _MADE.get(key)
     if value is None:
         if count < 0 or sides < 1:
-            raise ValueError(f"cannot roll {count}d{sides}")
+            raise RuleError(f"无法掷{count}d{sides}：骰子数不能为负，面数至少为1")
         value = DiceValue(f"{count}d{sides}", ((count, sides),) if count else (), 0)
         _MADE[key] = value
     return value
