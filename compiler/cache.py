@@ -23,6 +23,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .memo import NO_MEMO, Memo
+
 FORMAT = b"rulec-cache-1"
 MAX_ENTRY_BYTES = 256 * 1024 * 1024
 
@@ -107,3 +109,21 @@ def put(name: str, value: Any) -> None:
             raise
     except OSError:
         pass  # a read-only home, a full disk, or an entry that is a folder: it only costs speed
+
+
+class CacheMemo(Memo):
+    """The memo of a build with the cache on: names salted with rulec's own sources."""
+
+    def key(self, *parts: bytes | str) -> str:
+        return key(*parts)
+
+    def get(self, name: str) -> Any:
+        return get(name)
+
+    def put(self, name: str, value: Any) -> None:
+        put(name, value)
+
+
+def memo() -> Memo:
+    """The cache as a memo for the passes, or one that remembers nothing when it is off."""
+    return CacheMemo() if cache_dir() is not None else NO_MEMO

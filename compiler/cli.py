@@ -1,8 +1,6 @@
-"""The `rulec` command: a thin click shell over `compiler.build` (I/O and exit codes only).
-
-Exit codes: 0 ok; 1 invalid rules, a refused request or a stale `generated/`;
-2 usage; 3 an internal error (a rulec bug, never a user's file).
-"""
+"""The `rulec` commands that compile: build, validate, import and the rest (I/O and exit codes
+only; the passes are the facade's). `resolve` and `odds` live in cli_play.py; both register on
+the group of cli_shell.py, which holds the exit codes."""
 
 from __future__ import annotations
 
@@ -10,23 +8,17 @@ import dataclasses
 import json
 import os
 import sys
-import traceback
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import __version__
-from .diagnostics import Diagnostic, format_json, format_text
+from .cli_shell import EXIT_INVALID, EXIT_OK, FORMAT, guarded, main, report
 from .stamp import STAMP, input_digest, is_fresh, stamp_bytes
-from .terminal import SafeStream
 from .write import WriteError, check_target, diff_tree, write_tree
 
 if TYPE_CHECKING:
     from .facade import Build
-
-EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 def ir_json(value: Any) -> Any:
@@ -45,49 +37,6 @@ def ir_json(value: Any) -> Any:
         items = sorted(value) if isinstance(value, (frozenset, set)) else value
         return [ir_json(v) for v in items]
     return value
-
-
-def use_color(stream: Any) -> bool:
-    return "NO_COLOR" not in os.environ and hasattr(stream, "isatty") and stream.isatty()
-
-
-def report(diags: list[Diagnostic], fmt: str, *, verbose: bool = True) -> None:
-    if fmt == "json":
-        click.echo(format_json(diags))
-    elif diags:
-        click.echo(format_text(diags, color=use_color(sys.stderr)), err=True)
-
-
-def guarded(fn: Callable[..., int]) -> Callable[..., None]:
-    """Run a command body; turn any unexpected exception into a one-line internal error."""
-
-    def wrapper(*args: Any, **kwargs: Any) -> None:
-        streams = sys.stdout, sys.stderr
-        sys.stdout, sys.stderr = SafeStream(sys.stdout), SafeStream(sys.stderr)  # type: ignore[assignment]
-        try:
-            code = fn(*args, **kwargs)
-        except (click.ClickException, click.exceptions.Exit, click.Abort):
-            raise
-        except KeyboardInterrupt:
-            click.echo("interrupted; nothing was written", err=True)
-            code = 130
-        except BrokenPipeError:  # output piped into `head` and the like
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            code = EXIT_OK
-        except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
-            if os.environ.get("RULEC_DEBUG"):
-                traceback.print_exc()
-            click.echo(f"rulec: internal error: {type(exc).__name__}: {exc} "
-                       "(this is a rulec bug; set RULEC_DEBUG=1 for details)", err=True)
-            code = EXIT_INTERNAL
-        finally:
-            sys.stdout, sys.stderr = streams
-        sys.exit(code)
-
-    wrapper.__name__ = fn.__name__
-    wrapper.__doc__ = fn.__doc__
-    return wrapper
 
 
 class _Progress:
@@ -120,16 +69,6 @@ def _compile(paths: list[Path], stop_after: str = "emit") -> Build:
         return compile_rules(paths, progress=progress, stop_after=stop_after)
     finally:
         progress.close()
-
-
-FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-                      show_default=True, help="How to print diagnostics.")
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="rulec")
-def main() -> None:
-    """rulec: compile tabletop combat rules (YAML) into Python resolvers and reference pages."""
 
 
 @main.command()
@@ -229,4 +168,4 @@ def import_srd_command(source: Path, into: Path, fmt: str) -> int:
     return EXIT_OK
 
 
-from . import cli_play as _cli_play  # noqa: E402,F401  (registers `resolve` and `odds`)
+from . import cli_play as _cli_play  # noqa: E402,F401  (registers `resolve` and `odds` on `main`)

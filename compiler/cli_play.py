@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from .cli import EXIT_INVALID, EXIT_OK, guarded, main, report
+from .cli_shell import EXIT_INVALID, EXIT_OK, guarded, main, report
 from .diagnostics import Diagnostic
 from .runtime.core import shown as show_value
 from .load import display_path

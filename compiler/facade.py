@@ -33,6 +33,7 @@ from .ir import Ruleset
 from .load import MAX_FILE_BYTES, Document, SourceFolder, discover, display_path, load_bytes
 from .lower import lower
 from .optimise import optimise
+from .memo import Memo
 from .stamp import FolderDigest
 from .validate.bounds import check_bounds
 from .validate import LoadedSource, check_ruleset, validate_static
@@ -206,6 +207,7 @@ def _group(loaded: list[_Loaded], diags: list[Diagnostic]) -> tuple[dict[str, _L
 
 def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str) -> Build:
     build = Build()
+    memo = cache.memo()  # what the passes may remember between builds (nothing with the cache off)
     folders, diags = discover(paths)
     total = sum(len(f.files) for f in folders)
     counter = [0]
@@ -222,7 +224,8 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
                                   for item in [base, *pack_items] for k in item.broken)
         checked, found = check_ruleset(LoadedSource(base.folder, base.manifest, base.docs),
                                        [LoadedSource(p.folder, p.manifest, p.docs) for p in pack_items
-                                        if p.manifest is not None], declarations_only=declarations_broken)
+                                        if p.manifest is not None], declarations_only=declarations_broken,
+                                       memo=memo)
         diags.extend(found)
         base.docs = []  # the checked ruleset keeps what it needs; free the documents before emitting
         for p in pack_items:
@@ -244,7 +247,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         if progress:
             progress("emit", 0, 1)
         try:
-            _emit(rs, digest, build)
+            _emit(rs, digest, build, memo)
         except RulesError as exc:
             diags.extend(exc.diagnostics)
             continue
@@ -253,18 +256,18 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
     if not build.ok or stop_after != "emit":
         build.files = {}
         return build
-    build.files.update(emit_reference(build.rulesets, build.digests, build.odds))
+    build.files.update(emit_reference(build.rulesets, build.digests, build.odds, memo))
     build.files = dict(sorted(build.files.items()))
     return build
 
 
-def _emit(rs: Ruleset, digest: str, build: Build) -> None:
+def _emit(rs: Ruleset, digest: str, build: Build, memo: Memo) -> None:
     build.digests[rs.id] = digest
     head = header(rs, digest)
-    package = emit_package(rs, head)
+    package = emit_package(rs, head, memo)
     for rel, text in package.items():
         build.files[f"{rs.id}/{rel}"] = text.encode("utf-8")
-    build.odds[rs.id] = compute_odds(rs, package, head)
+    build.odds[rs.id] = compute_odds(rs, package, head, memo)
     build.files[f"schema/{rs.id}/scenario.schema.json"] = _json_bytes(scenario_schema(rs))
     build.packages[rs.id] = package
     for t in rs.tables:

@@ -17,7 +17,7 @@ import re
 from types import ModuleType
 from typing import Any
 
-from .. import cache
+from ..memo import NO_MEMO, Memo
 from ..ir import Entry, OddsPreset, Ruleset
 from ..package_loader import import_package
 from .svg import line_chart
@@ -37,13 +37,14 @@ class _Evaluator:
     entry of a big pack recomputes only that entry's odds.
     """
 
-    def __init__(self, rs: Ruleset, package: dict[str, str], header: str) -> None:
+    def __init__(self, rs: Ruleset, package: dict[str, str], header: str, memo: Memo) -> None:
         self.rs = rs
+        self.memo = memo
         self.package = package
         self.header = header
         self._digests: dict[str, str] = {}
-        self.name = cache.key("odds", rs.id)
-        saved = cache.get(self.name)
+        self.name = memo.key("odds", rs.id)
+        saved = memo.get(self.name)
         self.saved: dict[str, tuple[list[float | None], list[float | None]]] = {
             k: v for k, v in saved.items() if _odds_row(v)} if isinstance(saved, dict) else {}
         self.used: dict[str, tuple[list[float | None], list[float | None]]] = {}
@@ -108,7 +109,7 @@ class _Evaluator:
 
     def close(self) -> None:
         if self.used.keys() != self.saved.keys():
-            cache.put(self.name, self.used)
+            self.memo.put(self.name, self.used)
         if self._tmp is not None:
             self._tmp.cleanup()
 
@@ -153,11 +154,11 @@ def _preset(rs: Ruleset, evaluator: _Evaluator, index: int, preset: OddsPreset) 
             "groups": out_groups}
 
 
-def compute_odds(rs: Ruleset, package: dict[str, str], header: str) -> list[dict[str, Any]]:
+def compute_odds(rs: Ruleset, package: dict[str, str], header: str, memo: Memo = NO_MEMO) -> list[dict[str, Any]]:
     """The odds sections of one ruleset's reference page (empty when it declares no presets)."""
     if not rs.odds_presets:
         return []
-    evaluator = _Evaluator(rs, package, header)
+    evaluator = _Evaluator(rs, package, header, memo)
     try:
         return [_preset(rs, evaluator, i, p) for i, p in enumerate(rs.odds_presets)]
     finally:

@@ -12,7 +12,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from .. import cache
+from ..memo import NO_MEMO, Memo
 from ..ir import Ruleset
 from .env import Markdown, html_environment, markdown_environment, md_escape, render_html, render_markdown
 from .reference_view import entry_view, ruleset_view
@@ -26,9 +26,10 @@ class _RowCache:
     rows used by the latest build, so it never grows past the table.
     """
 
-    def __init__(self, name: str) -> None:
-        self.name = cache.key("rows", name)
-        saved = cache.get(self.name)
+    def __init__(self, name: str, memo: Memo) -> None:
+        self.memo = memo
+        self.name = memo.key("rows", name)
+        saved = memo.get(self.name)
         self.data: dict[str, tuple[str, str, str]] = {
             k: (v[0], v[1], v[2]) for k, v in saved.items()
             if isinstance(v, list) and len(v) == 3 and all(isinstance(x, str) for x in v)
@@ -46,7 +47,7 @@ class _RowCache:
 
     def save(self) -> None:
         if self.used.keys() != self.data.keys():
-            cache.put(self.name, self.used)
+            self.memo.put(self.name, self.used)
 
 
 def _row_macros() -> tuple[Any, Any]:
@@ -54,9 +55,9 @@ def _row_macros() -> tuple[Any, Any]:
             html_environment().get_template("reference_rows.html.j2").module)
 
 
-def _render_rows(view: dict[str, Any]) -> None:
+def _render_rows(view: dict[str, Any], memo: Memo) -> None:
     """Fill md_row, md_note and html_row of every table entry of a ruleset view."""
-    rows = _RowCache(view["id"])
+    rows = _RowCache(view["id"], memo)
     for table in view["tables"]:
         for group in table["groups"]:
             for entry in group["entries"]:
@@ -66,11 +67,11 @@ def _render_rows(view: dict[str, Any]) -> None:
 
 
 def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
-                   odds: dict[str, list[dict[str, Any]]]) -> dict[str, bytes]:
+                   odds: dict[str, list[dict[str, Any]]], memo: Memo = NO_MEMO) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     views = [ruleset_view(rs, digests[rs.id], odds.get(rs.id, [])) for rs in rulesets]
     for view in views:
-        _render_rows(view)
+        _render_rows(view, memo)
     for view in views:
         for section in view["odds"]:
             for group in section["groups"]:

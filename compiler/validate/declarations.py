@@ -34,6 +34,7 @@ from ..ir import (
     Table,
 )
 from ..load import Document, SourceFolder
+from ..memo import NO_MEMO, Memo
 from ..runtime.sources import parse_dice
 from .context import Reporter
 from .entries import check_tables
@@ -264,8 +265,8 @@ def _features(m: Document, dice: Dice, rulings: tuple[Ruling, ...], rep: Reporte
     return tuple(out)
 
 
-def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *,
-                  declarations_only: bool = False) -> tuple[Checked | None, list[Diagnostic]]:
+def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations_only: bool = False,
+                  memo: Memo = NO_MEMO) -> tuple[Checked | None, list[Diagnostic]]:
     """Validate one ruleset and the packs that extend it (only its declarations when a file that
     may hold some could not be read)."""
     rep = Reporter()
@@ -278,7 +279,7 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *,
     _unique([(e.id, e.span) for e in errors], "error type", None, rep)
     helpers = _helpers(m, rep)
 
-    table_files = TableFiles(base.id)
+    table_files = TableFiles(base.id, memo)
     schemas: dict[str, dict[str, Any]] = {}
     all_docs = [(d, k, "ruleset") for d, k in base.docs] + [(d, k, p.id) for p in packs for d, k in p.docs]
     table_docs: list[tuple[Document, str]] = []

@@ -25,7 +25,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.validators import extend
 from referencing import Registry, Resource
 
-from .. import cache
+from ..memo import NO_MEMO, Memo
 from ..diagnostics import Diagnostic, did_you_mean
 from ..load import Document
 
@@ -267,9 +267,10 @@ class TableFiles:
     re-validates that weapon only. Diagnostics are never cached; an entry is remembered only clean.
     """
 
-    def __init__(self, ruleset_id: str) -> None:
-        self.name = cache.key("valid-entries", ruleset_id)
-        saved = cache.get(self.name)
+    def __init__(self, ruleset_id: str, memo: Memo = NO_MEMO) -> None:
+        self.memo = memo
+        self.name = memo.key("valid-entries", ruleset_id)
+        saved = memo.get(self.name)
         self.seen: set[str] = {d for d in saved if isinstance(d, str)} if isinstance(saved, list) else set()
         self.clean: set[str] = set()
         self._validators: dict[str, tuple[Any, Any, bytes]] = {}
@@ -306,5 +307,5 @@ class TableFiles:
 
     def save(self) -> None:
         if self.clean != self.seen:
-            cache.put(self.name, sorted(self.clean))
+            self.memo.put(self.name, sorted(self.clean))
 

@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from ... import cache
+from ...memo import NO_MEMO, Memo
 from ...diagnostics import Diagnostic, RulesError
 from ...engines import ENGINES
 from ...features import FEATURES
@@ -270,7 +270,7 @@ def readme(rs: Ruleset) -> str:
         errors=[{"cls": camel(e.id), "name": e.name} for e in rs.errors], initiative="initiative" in rs.features)
 
 
-def emit_package(rs: Ruleset, header: str) -> dict[str, str]:
+def emit_package(rs: Ruleset, header: str, memo: Memo = NO_MEMO) -> dict[str, str]:
     """{path relative to generated/<ruleset>/: text}."""
     pkg = package_name(rs)
     model, rows = write_model(rs, header)
@@ -291,16 +291,16 @@ def emit_package(rs: Ruleset, header: str) -> dict[str, str]:
         files[f"{pkg}/_runtime/{module}.py"] = (RUNTIME_DIR / f"{module}.py").read_text(encoding="utf-8")
     for rel, text in files.items():
         if rel.endswith(".py"):
-            _check_compiles(rs, rel, text, header)
+            _check_compiles(rs, rel, text, header, memo)
     return files
 
 
-def _check_compiles(rs: Ruleset, rel: str, text: str, header: str) -> None:
+def _check_compiles(rs: Ruleset, rel: str, text: str, header: str, memo: Memo) -> None:
     """A module that compiled once need not be compiled again. The header (comments only, with the
     content hash of every input) is left out of the key, so that editing one rule file does not
     make every module look new."""
-    checked = cache.key("compiles", text.replace(header, "", 1))
-    if cache.get(checked) is True:
+    checked = memo.key("compiles", text.replace(header, "", 1))
+    if memo.get(checked) is True:
         return
     try:
         compile(text, f"generated/{rs.id}/{rel}", "exec", dont_inherit=True)
@@ -308,5 +308,5 @@ def _check_compiles(rs: Ruleset, rel: str, text: str, header: str) -> None:
         line = getattr(exc, "lineno", "?")
         raise RulesError([Diagnostic(rs.span, "internal", f"generated {rel} does not compile: {exc} (line {line}); "
                                                             "this is a rulec bug")]) from exc
-    cache.put(checked, True)
+    memo.put(checked, True)
 
