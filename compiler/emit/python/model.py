@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ...ir import DiceExpr, Entry, FieldDecl, FormulaField, Ruleset, Table
 from ...validate.scopes import class_name
-from .code import Code, Writer, code, comment, data, docstring, join, literal, name, string
+from .code import Code, Writer, code, comment, docstring, join, literal, name, string
 from .expr import Names, PyExpr, ruling_constant
 from .procedures import getter
 
@@ -55,9 +55,9 @@ def _row_value(value: object) -> object:
     return value
 
 
-def row_literal(e: Entry) -> Code:
-    """One data row: `(id, name, description, rules, not_specified, *fields,)`."""
-    return data((e.id, e.name, e.description, e.rules, e.not_specified, *map(_row_value, e.values.values())))
+def row_value(e: Entry) -> tuple[object, ...]:
+    """One data row: `(id, name, description, rules, not_specified, *fields)` (written by Writer.row)."""
+    return (e.id, e.name, e.description, e.rules, e.not_specified, *map(_row_value, e.values.values()))
 
 
 def _none(t: Table) -> Code:
@@ -256,7 +256,7 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
     placeholder += [_placeholder_arg(f) for f in t.fields]
     w.line()
     w.line(code("{} = {}({})", _none(t), cls, join(", ", placeholder)))
-    rows = [row_literal(e) for e in t.entries]
+    rows = [row_value(e) for e in t.entries]
     files: dict[str, str] = {}
     rows_name = name(f"_{t.id.upper()}_ROWS")
     if len(rows) > ROW_CHUNK:
@@ -271,7 +271,7 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
         w.line(code("{}: Tuple[Tuple[Any, ...], ...] = (", rows_name))
         w.indent()
         for row in rows:
-            w.line(code("{},", row))
+            w.row(row)
         w.dedent()
         w.line(Code(")"))
     build = [Code(f"_r[{i}]") for i in range(5)] + [Code("True")] + [_build_arg(f, 5 + i) for i, f in enumerate(t.fields)]
@@ -291,7 +291,7 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
     return files
 
 
-def _rows_module(rows: list[Code], header: str) -> str:
+def _rows_module(rows: list[tuple[object, ...]], header: str) -> str:
     w = Writer()
     for line in header.splitlines():
         w.line(comment(line.lstrip("# ")))
@@ -302,7 +302,7 @@ def _rows_module(rows: list[Code], header: str) -> str:
     w.line(Code("ROWS: Tuple[Tuple[Any, ...], ...] = ("))
     w.indent()
     for row in rows:
-        w.line(code("{},", row))
+        w.row(row)
     w.dedent()
     w.line(Code(")"))
     return w.text()

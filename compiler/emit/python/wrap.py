@@ -103,6 +103,31 @@ def wrap(line: str, indent: str) -> list[str]:
     return [indent + out[0]] + out[1:]
 
 
+def pack_row(items: list[str], indent: str) -> list[str] | None:
+    """A data row `(item, item, ...,),` at `indent`, as `wrap` lays it out, without reading it
+    back into tokens: each item (a literal with its comma) is packed greedily after the bracket.
+    None when an item is too long for that (wrap then breaks inside it)."""
+    cont = len(indent) + 1
+    widths = [width(i) for i in items]
+    if not items or max(widths) + cont + 2 > WIDTH:
+        return None
+    lines: list[str] = []
+    current, used, at = "", 0, cont  # `used`: width(current); `at`: where it starts (0: it holds its indent)
+    for n, (item, w) in enumerate(zip(items, widths)):
+        need = w + (2 if n == len(items) - 1 else 0)  # the last keeps room for "),"
+        if used and at + used + 1 + need > WIDTH:
+            lines.append(current)
+            current, used, at = " " * cont, cont, 0
+        if used and current.strip():
+            current, used = current + " " + item, used + 1 + w
+        else:
+            current, used = current + item, used + w
+    lines.append(current)
+    lines[0] = indent + "(" + lines[0]
+    lines[-1] += "),"
+    return lines
+
+
 def _statement(line: str, toks: list[Token], col: int) -> list[str]:
     """The better of two layouts: breaking inside the brackets as they are, or parenthesising the
     statement's expression and breaking it before its operators (fewer too-long lines, then fewer
