@@ -23,7 +23,7 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Span
 from ..ir import DiceExpr, Entry, FormulaField, Procedure, Ruleset, Step
 from ..ir import expr as ir
 
@@ -40,6 +40,15 @@ class Interval:
 
     def text(self) -> str:
         return "no upper bound" if self.hi == INF else str(int(self.hi))
+
+
+@dataclass(frozen=True)
+class Witness:
+    """An entry's formula and the largest value it can take."""
+
+    hi: float
+    span: Span
+    what: str  # "attack_types 'melee'"
 
 
 @dataclass(frozen=True)
@@ -94,10 +103,14 @@ class Evaluator:
         self.locals: dict[str, Value] = {}
         self.facts: dict[ir.Expr, Interval] = {}  # what the branch being evaluated knows
         self._formula_depth = 0
+        # The entry formulas that gave the largest values read so far, for a diagnostic to point at
+        # the rule a homebrewer wrote rather than at the procedure that reads it.
+        self.witnesses: list[Witness] = []
+        self._local_witnesses: dict[str, list[Witness]] = {}
 
     # ---- environments ----
     def bind_params(self, p: Procedure) -> None:
-        self.env, self.locals = {}, {}
+        self.env, self.locals, self._local_witnesses = {}, {}, {}
         for prm in p.params:
             if prm.type == "int":
                 self.env[prm.id] = Interval(prm.min if prm.min is not None else -INF,
@@ -111,6 +124,10 @@ class Evaluator:
                 self.env[prm.id] = None
 
     def define(self, step: Step, value: Value) -> None:
+        """Bind the step's local; the witnesses gathered since the last step go with it."""
+        if step.target is not None:
+            self._local_witnesses[step.target] = self.witnesses
+        self.witnesses = []
         if step.target is not None:
             if step.when is not None and isinstance(value, Interval):
                 value = value | ZERO  # a step that does not happen defines 0
@@ -190,6 +207,7 @@ class Evaluator:
         return self.env.get(e.name, self.unknown(e.type))
 
     def _Local(self, e: ir.Local) -> Value:
+        self.witnesses += self._local_witnesses.get(e.name, [])
         return self.locals.get(e.name, self.unknown(e.type))
 
     def _Attr(self, e: ir.Attr) -> Value:
@@ -238,7 +256,10 @@ class Evaluator:
                 for (param, _table), value in zip(decl.context if decl else (), args[2:]):
                     env[param] = value
                 self.env = env
-                out.append(self(field.formula.expr))
+                value = self(field.formula.expr)
+                out.append(value)
+                if isinstance(value, Interval) and x is not None:
+                    self.witnesses.append(Witness(value.hi, field.formula.span, f"{base.table} '{x.id}'"))
         finally:
             self.env = saved
             self._formula_depth -= 1
@@ -371,11 +392,14 @@ def open_world_reach(rs: Ruleset, p: Procedure) -> dict[tuple[object, str], Inte
 
 
 def check_bounds(rs: Ruleset) -> list[Diagnostic]:
-    """A diagnostic for every work quantity of every procedure that can exceed its limit."""
+    """A diagnostic for every work quantity of every procedure that can exceed its limit: at the
+    entry formula that alone goes over it when there is one (a pack's weapon, say), else at the
+    formula of the step."""
     from ..steps import kind_for
 
     ev = Evaluator(rs)
     out: list[Diagnostic] = []
+    blamed: set[Span] = set()
     for p in rs.procedures:
         ev.bind_params(p)
         for step in p.steps:
@@ -384,12 +408,27 @@ def check_bounds(rs: Ruleset) -> list[Diagnostic]:
                 limit = rs.dice.limits.get(work.limit)
                 if limit is None:
                     continue
+                ev.witnesses = []
                 reach = ev.num(work.quantity)
-                if reach.hi > limit:
-                    out.append(Diagnostic(work.formula.span, "unbounded-work",
-                                          f"{work.what} can reach {reach.text()} {work.unit}; the limit is {limit} "
-                                          f"(dice.limits.{work.limit} of the ruleset)",
-                                          "bound the parameters, stats or table fields it reads (their max), "
-                                          "or raise the limit in the ruleset's dice section"))
+                if reach.hi <= limit:
+                    continue
+                where = f"(dice.limits.{work.limit} of the ruleset)"
+                culprits = [w for w in ev.witnesses if w.hi > limit]
+                if culprits:
+                    worst = max(culprits, key=lambda w: w.hi)
+                    if worst.span not in blamed:
+                        blamed.add(worst.span)
+                        out.append(Diagnostic(worst.span, "unbounded-work",
+                                              f"this formula of {worst.what} can reach {Interval(0, worst.hi).text()}; "
+                                              f"{work.what} of procedure '{p.id}' ({work.formula.span}) rolls it as "
+                                              f"{work.unit} and the limit is {limit} {where}",
+                                              "bound what the formula reads, or raise the limit in the ruleset's "
+                                              "dice section"))
+                    continue
+                out.append(Diagnostic(work.formula.span, "unbounded-work",
+                                      f"{work.what} can reach {reach.text()} {work.unit}; the limit is {limit} {where}",
+                                      "bound the parameters, stats or table fields it reads (their max), "
+                                      "or raise the limit in the ruleset's dice section"))
+            ev.witnesses = []
             ev.define(step, kind.local_range(step, ev))
     return out
