@@ -17,13 +17,26 @@ from typing import Any
 
 import click
 
-from .cli_shell import EXIT_INVALID, EXIT_OK, guarded, main, report
+from .cli_shell import EXIT_INVALID, EXIT_OK, FORMAT, guarded, main, report
 from .diagnostics import Diagnostic
 from .runtime.core import shown as show_value
 from .load import display_path
 
 
-def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str) -> tuple[Any, dict[str, Any], Any] | None:
+class _Session:
+    """Builds and imported packages shared by the scenarios of one command (`rulec test` runs many)."""
+
+    def __init__(self) -> None:
+        self.builds: dict[tuple[str, ...], Any] = {}
+        self.modules: dict[tuple[tuple[str, ...], str], tuple[Any, Any]] = {}
+
+    def close(self) -> None:
+        for _, tmp in self.modules.values():
+            tmp.cleanup()
+
+
+def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
+             session: _Session | None = None) -> tuple[Any, dict[str, Any], Any] | None:
     # The compiler's passes are imported here, so that `rulec build` with nothing to do stays cheap.
     from .facade import compile_rules
     from .load import load_file
@@ -42,7 +55,11 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str) -> tuple[Any, di
     rid = data["ruleset"]
     paths = list(rules) or ([Path("rules") / rid] if (Path("rules") / rid / "ruleset.yaml").is_file()
                             else [Path("rules")])
-    build = compile_rules(paths)
+    session = session or _Session()
+    key = tuple(str(x) for x in paths)
+    if key not in session.builds:
+        session.builds[key] = compile_rules(paths)
+    build = session.builds[key]
     if not build.ok:
         report(build.diagnostics, fmt)
         return None
@@ -54,18 +71,30 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str) -> tuple[Any, di
     if problems:
         report(problems, fmt)
         return None
-    module, tmp = import_package(rs.id, build.packages[rs.id])
+    if (key, rs.id) not in session.modules:
+        session.modules[(key, rs.id)] = import_package(rs.id, build.packages[rs.id])
+    module, tmp = session.modules[(key, rs.id)]
     proc = next(p for p in rs.procedures if p.id == data["procedure"])
-    kwargs: dict[str, Any] = dict(data.get("args", {}))
+    by_name = {prm.name: prm.id for prm in proc.params}
+    kwargs: dict[str, Any] = {by_name.get(k, k): v for k, v in (data.get("args") or {}).items()}
     for prm in proc.params:
         if prm.type == "combatant":
             kwargs[prm.id] = module.Combatant.from_dict(data.get("combatants", {}).get(prm.id, {}))
-    return module, {"data": data, "kwargs": kwargs, "proc": proc}, tmp
+    return module, {"data": data, "kwargs": kwargs, "proc": proc, "doc": doc}, tmp
 
 
 def _stats_given_twice(doc: Any, rs: Any) -> list[Diagnostic]:
-    """A stat given by its id and by its Chinese name in one combatant is a diagnostic at the second."""
-    out = []
+    """A stat (or an argument) given by its id and by its Chinese name is a diagnostic at the second."""
+    out: list[Diagnostic] = []
+    proc = next((p for p in rs.procedures if p.id == doc.data.get("procedure")), None)
+    by_name = {prm.name: prm.id for prm in proc.params} if proc is not None else {}
+    given: dict[str, str] = {}
+    for key in doc.data.get("args") or {}:
+        pid = by_name.get(key, key)
+        if pid in given:
+            out.append(Diagnostic(doc.span(("args", key), key=True), "duplicate-arg",
+                                  f"'{key}' gives the argument '{given[pid]}' a second time"))
+        given[pid] = key
     names = {s.name: s.id for s in rs.stats}
     for who, stats in (doc.data.get("combatants") or {}).items():
         seen: dict[str, str] = {}
@@ -75,6 +104,37 @@ def _stats_given_twice(doc: Any, rs: Any) -> list[Diagnostic]:
                 out.append(Diagnostic(doc.span(("combatants", who, key), key=True), "duplicate-stat",
                                       f"'{key}' gives the stat '{seen[stat]}' a second time"))
             seen[stat] = key
+    return out
+
+
+def _expectations(doc: Any, module: Any, procedure: str, result: Any, error: str | None) -> list[Diagnostic]:
+    """Every difference between a scenario's `expect:` and what happened, at the line of its key:
+    outcome fields by id, `command` (the first roll's dice-bot command), `error` (an error code)."""
+    expect = doc.data.get("expect")
+    if not isinstance(expect, dict):
+        return []
+    fields = {fid: name for fid, name, _ in module.PROCEDURE_INFO[procedure]["fields"]}
+    out = []
+    for key, want in expect.items():
+        span = doc.span(("expect", key))
+        if key == "error":
+            got: Any = error
+        elif error is not None:
+            out.append(Diagnostic(span, "expect", f"expected {key} = {want!r}, but the procedure refused: {error}"))
+            continue
+        elif key == "command":
+            got = result.rolls[0].command if result.rolls else None
+        elif key in fields:
+            got = getattr(result, key)
+        else:
+            out.append(Diagnostic(doc.span(("expect", key), key=True), "expect",
+                                  f"'{key}' is not an outcome of '{procedure}'",
+                                  f"outcomes: {', '.join(fields)}, command, error"))
+            continue
+        if got != want:
+            out.append(Diagnostic(span, "expect", f"{fields.get(key, key)} ({key}): expected {want!r}, got {got!r}"))
+    if "error" not in expect and error is not None and not out:
+        out.append(Diagnostic(doc.span(("expect",)), "expect", f"the procedure refused: {error}"))
     return out
 
 
@@ -88,50 +148,103 @@ def _error(exc: Exception, fmt: str) -> int:
     return EXIT_INVALID
 
 
+_AS_JSON = click.option("--json", "as_json", is_flag=True, hidden=True, help="The same as --format json.")
+
+
+def _run(module: Any, sc: dict[str, Any], seed: int | None) -> tuple[Any, str | None, Exception | None]:
+    """Resolve a prepared scenario: (result, None, None) or (None, error code, the error)."""
+    data = sc["data"]
+    faces = data.get("dice")
+    dice = module.FixedDice(faces) if faces is not None else module.SeededDice(
+        seed if seed is not None else data.get("seed"))
+    try:
+        return getattr(module, data["procedure"])(**sc["kwargs"], dice=dice), None, None
+    except module.RuleError as exc:
+        return None, getattr(exc, "code", "rule-error"), exc
+
+
 @main.command()
 @click.argument("scenario", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--rules", multiple=True, type=click.Path(path_type=Path), help="Rules to use (default: rules/).")
 @click.option("--seed", type=int, default=None, help="Seed for the dice when the scenario gives no faces.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@FORMAT
+@_AS_JSON
 @guarded
-def resolve(scenario: Path, rules: tuple[Path, ...], seed: int | None, as_json: bool) -> int:
-    """Resolve a scenario once and print its trace (or the result as JSON)."""
-    fmt = "json" if as_json else "text"
+def resolve(scenario: Path, rules: tuple[Path, ...], seed: int | None, fmt: str, as_json: bool) -> int:
+    """Resolve a scenario once and print its trace (or the result as JSON); exit 1 when it has an
+    `expect:` that the outcome does not meet."""
+    fmt = "json" if as_json else fmt
     prepared = _prepare(scenario, rules, fmt)
     if prepared is None:
         return EXIT_INVALID
     module, sc, tmp = prepared
     with tmp:
         data = sc["data"]
-        faces = data.get("dice")
-        dice = module.FixedDice(faces) if faces is not None else module.SeededDice(
-            seed if seed is not None else data.get("seed"))
-        try:
-            result = getattr(module, data["procedure"])(**sc["kwargs"], dice=dice)
-        except module.RuleError as exc:
-            return _error(exc, fmt)
-        if as_json:
+        result, error, exc = _run(module, sc, seed)
+        differences = _expectations(sc["doc"], module, data["procedure"], result, error)
+        if exc is not None:
+            _error(exc, fmt)
+        elif fmt == "json":
             click.echo(json.dumps({"scenario": data.get("title", ""), **result.to_dict()}, ensure_ascii=False,
                                   indent=2))
-            return EXIT_OK
-        if data.get("title"):
-            click.echo(f"【{data['title']}】")
-        click.echo(result.text())
-        fields = module.PROCEDURE_INFO[data["procedure"]]["fields"]
-        outcome = "，".join(f"{name}={show_value(getattr(result, fid), getattr(module, kind.upper(), None))}"
-                           for fid, name, kind in fields)
-        click.echo(f"结果：{outcome}")
-    return EXIT_OK
+        else:
+            if data.get("title"):
+                click.echo(f"【{data['title']}】")
+            click.echo(result.text())
+            fields = module.PROCEDURE_INFO[data["procedure"]]["fields"]
+            outcome = "，".join(f"{name}={show_value(getattr(result, fid), getattr(module, kind.upper(), None))}"
+                               for fid, name, kind in fields)
+            click.echo(f"结果：{outcome}")
+        if differences:
+            report(differences, "text")
+            return EXIT_INVALID
+        expected_error = isinstance(data.get("expect"), dict) and "error" in data["expect"]
+        return EXIT_INVALID if exc is not None and not expected_error else EXIT_OK
+
+
+@main.command("test")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--rules", multiple=True, type=click.Path(path_type=Path), help="Rules to use (default: rules/).")
+@guarded
+def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...]) -> int:
+    """Run every scenario with an `expect:` under PATHS (default: examples/) and check it: a
+    homebrewer's worked examples as a test suite."""
+    files = sorted(f for path in (paths or (Path("examples"),))
+                   for f in ([path] if path.is_file() else path.rglob("*.yaml")))
+    session = _Session()
+    passed = failed = 0
+    try:
+        for f in files:
+            text = f.read_text(encoding="utf-8", errors="replace")
+            if "kind: scenario" not in text or "expect:" not in text:
+                continue
+            prepared = _prepare(f, rules, "text", session)
+            if prepared is None:
+                failed += 1
+                continue
+            module, sc, _ = prepared
+            result, error, _exc = _run(module, sc, None)
+            differences = _expectations(sc["doc"], module, sc["data"]["procedure"], result, error)
+            if differences:
+                report(differences, "text")
+                failed += 1
+            else:
+                passed += 1
+    finally:
+        session.close()
+    click.echo(f"{passed} passed, {failed} failed", err=True)
+    return EXIT_INVALID if failed or not passed + failed else EXIT_OK
 
 
 @main.command()
 @click.argument("scenario", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--rules", multiple=True, type=click.Path(path_type=Path), help="Rules to use (default: rules/).")
-@click.option("--json", "as_json", is_flag=True, help="Print the distribution as JSON.")
+@FORMAT
+@_AS_JSON
 @guarded
-def odds(scenario: Path, rules: tuple[Path, ...], as_json: bool) -> int:
+def odds(scenario: Path, rules: tuple[Path, ...], fmt: str, as_json: bool) -> int:
     """Print a scenario's exact outcome distribution, hit chance and expected damage."""
-    fmt = "json" if as_json else "text"
+    fmt = "json" if as_json else fmt
     prepared = _prepare(scenario, rules, fmt)
     if prepared is None:
         return EXIT_INVALID
@@ -142,7 +255,7 @@ def odds(scenario: Path, rules: tuple[Path, ...], as_json: bool) -> int:
             result = getattr(module, f"{data['procedure']}_odds")(**sc["kwargs"])
         except module.RuleError as exc:
             return _error(exc, fmt)
-        if as_json:
+        if fmt == "json":
             click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
             return EXIT_OK
         if data.get("title"):

@@ -68,7 +68,7 @@ def guarded(fn: Callable[..., int]) -> Callable[..., None]:
 
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-                      show_default=True, help="How to print diagnostics.")
+                      show_default=True, help="How to print diagnostics and results.")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -34,7 +34,10 @@ class DiceValue(NamedTuple):
 
 def dice_count(value: Optional[DiceValue]) -> int:
     """How many dice a dice value rolls (none for no value)."""
-    return 0 if value is None else sum(count for count, _ in value.terms)
+    if value is None:
+        return 0
+    terms = value.terms
+    return terms[0][0] if len(terms) == 1 else sum([count for count, _ in terms])
 
 
 _MADE: Dict[Tuple[int, int], DiceValue] = {}

@@ -107,6 +107,9 @@ class Evaluator:
         # the rule a homebrewer wrote rather than at the procedure that reads it.
         self.witnesses: list[Witness] = []
         self._local_witnesses: dict[str, list[Witness]] = {}
+        # A field's hull over a set of entries, by the set's identity (the whole table, mostly):
+        # a 10,000-weapon pack is scanned once per field, not once per formula that reads it.
+        self._hulls: dict[tuple[int, str], tuple[tuple[Entry | None, ...], Value]] = {}
 
     # ---- environments ----
     def bind_params(self, p: Procedure) -> None:
@@ -220,6 +223,15 @@ class Evaluator:
             return hull(TRUE if x is not None else FALSE for x in base.items)
         if e.field in ("id", "name"):
             return None
+        found = self._hulls.get((id(base.items), e.field))
+        if found is not None and found[0] is base.items:
+            return found[1]
+        value = self._field(base, e)
+        self._hulls[(id(base.items), e.field)] = (base.items, value)
+        return value
+
+    def _field(self, base: Entries, e: ir.Attr) -> Value:
+        """The values of a declared field over `base`'s entries."""
         decl = next((f for f in self.tables[base.table].fields if f.id == e.field), None)
         if decl is None:
             return self.unknown(e.type)

@@ -37,11 +37,17 @@ def _param_schema(rs: Ruleset, p: Procedure) -> dict[str, Any]:
             combatants[prm.id] = {"$ref": "#/$defs/stats", "title": prm.name}
         else:
             table = rs.table(prm.type)
-            names = sorted({e.id for e in table.entries} | {e.name for e in table.entries})
-            props[prm.id] = {"enum": names, "title": prm.name}
+            keys = sorted({e.id for e in table.entries} | {e.name for e in table.entries})
+            props[prm.id] = {"enum": keys, "title": prm.name}
     needed = [prm.id for prm in p.params if prm.type != "combatant" and not prm.optional and prm.default is None]
+    names = {prm.id: prm.name for prm in p.params if prm.type != "combatant"}
+    for pid in list(props):  # an argument by its Chinese name too, as stats are
+        props[names[pid]] = {**props[pid], "title": pid}
+    args: dict[str, Any] = {"type": "object", "additionalProperties": False, "properties": props}
+    if needed:  # by id or by name
+        args["allOf"] = [{"anyOf": [{"required": [pid]}, {"required": [names[pid]]}]} for pid in needed]
     then: dict[str, Any] = {"properties": {
-        "args": {"type": "object", "additionalProperties": False, "properties": props, "required": needed},
+        "args": args,
         "combatants": {"type": "object", "additionalProperties": False, "properties": combatants,
                        "required": list(combatants)},
     }, "required": [k for k, v in (("args", needed), ("combatants", combatants)) if v]}

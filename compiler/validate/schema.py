@@ -201,6 +201,11 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
     if kind in ("maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "minProperties"):
         yield Diagnostic(span, "bad-size", f"{_short(value)}: {error.message}")
         return
+    if kind == "anyOf" and all(isinstance(b, dict) and set(b) == {"required"} for b in error.validator_value):
+        keys = [b["required"][0] for b in error.validator_value]
+        others = " or ".join(f"'{k}'" for k in keys[1:])
+        yield Diagnostic(span, "missing-key", f"missing required key '{keys[0]}'" + (f" (or {others})" if others else ""))
+        return
     if kind == "oneOf":
         branches = error.validator_value
         if all(set(b) == {"required"} for b in branches):

@@ -247,12 +247,10 @@ class ProcedureWriter:
 
     @staticmethod
     def _emit_work_check(work: Work, limit: int, when: Code | None, g: PyGen) -> None:
-        check = code("_rt_within({}, {}, {})", string(work.label), g.expr(work.quantity), literal(limit))
-        if when is None:
-            g.w.line(check)
-            return
-        with g.w.block(code("if {}", when)):
-            g.w.line(check)
+        quantity = g.paren(work.quantity)
+        test = code("{} > {}", quantity, literal(limit))  # inline: the common path makes no call
+        with g.w.block(code("if {} and {}", when, test) if when is not None else code("if {}", test)):
+            g.w.line(code("_rt_within({}, {}, {})", string(work.label), g.expr(work.quantity), literal(limit)))
 
     def traced(self) -> None:
         w, p = self.w, self.p

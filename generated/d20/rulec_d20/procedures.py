@@ -107,10 +107,13 @@ def _attack_setup(attacker: Combatant, target: Combatant, weapon: Union[Weapon, 
     attack_bonus = ability_mod + (attacker.proficiency if proficient else 0) + (
             _R_FLANKING_BONUS if flanking and not ranged else 0) + other_bonus
     damage_mod = ability_mod if not offhand or ability_mod < 0 else 0
-    _rt_within(
-            '伤害骰数',
+    if (
             _rt_dice_count(weapon.versatile_dice if two_handed and ('versatile' in weapon.properties)
-                           else weapon.damage_dice) * 2, 200)
+                           else weapon.damage_dice) * 2) > 200:
+        _rt_within(
+                '伤害骰数',
+                _rt_dice_count(weapon.versatile_dice if two_handed and ('versatile' in weapon.properties)
+                               else weapon.damage_dice) * 2, 200)
     return (weapon, advantage, disadvantage, attack_bonus, damage_mod,)
 
 

@@ -183,7 +183,8 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
         _trace.append(_rec(
                 _Step,
                 ('let', f'攻击DP{attack_pool}减去剩余防御{remaining_defense}，掷{dice_}个骰子', (('dice', dice_),))))
-    _rt_within('骰池骰子数', dice_, 300)
+    if dice_ > 300:
+        _rt_within('骰池骰子数', dice_, 300)
     return (weapon, called_shot, defender_extras, dice_,)
 
 
@@ -347,8 +348,10 @@ def _bombard_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
                          + defender.dodge_defense)
     defender_extras = (defender.basic_extras + defender.armor_extras + defender.parry_extras + defender.cover_extras
                        + defender.dodge_extras)
-    _rt_within('骰池骰子数', (attack_pool if attack_pool > 0 else 0), 300)
-    _rt_within('骰池骰子数', (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0), 300)
+    if (attack_pool if attack_pool > 0 else 0) > 300:
+        _rt_within('骰池骰子数', (attack_pool if attack_pool > 0 else 0), 300)
+    if (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0) > 300:
+        _rt_within('骰池骰子数', (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0), 300)
     return (weapon, attack_pool, small, remaining_defense, defender_extras,)
 
 
@@ -825,7 +828,8 @@ def _trip_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     leg_bonus = _R_TRIP_BONUS_PER_LEG_PAIR * ((defender.legs - 2 if defender.legs - 2 > 0 else 0) // 2)
     defend_pool = (defender.strength if defender.strength > defender.dexterity
                    else defender.dexterity) + defender.athletics + defender.balance + leg_bonus
-    _rt_within('骰池骰子数', (attack_pool if attack_pool > 0 else 0), 300)
+    if (attack_pool if attack_pool > 0 else 0) > 300:
+        _rt_within('骰池骰子数', (attack_pool if attack_pool > 0 else 0), 300)
     return (attack_pool, defend_pool,)
 
 
@@ -940,7 +944,8 @@ def _bull_rush_setup(attacker: Combatant, defender: Combatant, weapon: Union[Wea
             _R_BULL_RUSH_RETURN_PENALTY if returned else 0)
     defend_pool = (defender.dexterity if defender.dexterity > defender.strength
                    else defender.strength) + defender.athletics + defender.balance
-    _rt_within('骰池骰子数', (attack_pool if attack_pool > 0 else 0), 300)
+    if (attack_pool if attack_pool > 0 else 0) > 300:
+        _rt_within('骰池骰子数', (attack_pool if attack_pool > 0 else 0), 300)
     return (attack_pool, defend_pool,)
 
 
@@ -1066,7 +1071,8 @@ def _grapple_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
                    if defender.reflex_save > defender.strength + defender.martial + defender.specialty
                    else defender.strength + defender.martial + defender.specialty)
     cling = attacker.size * _R_CLING_SIZE_DIVISOR < defender.size
-    _rt_within('骰池骰子数', touch_pool, 300)
+    if touch_pool > 300:
+        _rt_within('骰池骰子数', touch_pool, 300)
     return (touch_pool, contest_pool, resist_pool, cling,)
 
 

@@ -98,7 +98,8 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
                 _Step,
                 ('let', f'攻击检定{check_before_defense}减去目标防御{defender.defense}，掷{dice_}个骰子',
                  (('dice', dice_),))))
-    _rt_within('骰池骰子数', dice_, 200)
+    if dice_ > 200:
+        _rt_within('骰池骰子数', dice_, 200)
     return (weapon, part, dice_,)
 
 
@@ -325,7 +326,8 @@ def _firearm_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     if _trace is not None:
         _trace.append(_rec(_Step, ('let', f'每颗子弹命中造成{per_hit}点伤害', (('per_hit', per_hit),))))
     dice_ = max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - penalty - defender.defense)
-    _rt_within('骰池骰子数', dice_, 200)
+    if dice_ > 200:
+        _rt_within('骰池骰子数', dice_, 200)
     return (penalty, per_hit, dice_,)
 
 
@@ -1007,7 +1009,8 @@ def _break_projectile_setup(defender: Combatant, projectile: Union[Weapon, str],
             and 0 <= check <= 200 and type(structure) is int and 0 <= structure <= 1000):
         _rt_check_inputs((('type', '防御者', defender, Combatant), ('entry', '飞行物', projectile),
                           ('int', '攻击检定', check, 0, 200), ('int', '飞行物结构值', structure, 0, 1000),))
-    _rt_within('骰池骰子数', (check - projectile.speed if check - projectile.speed > 0 else 0), 200)
+    if (check - projectile.speed if check - projectile.speed > 0 else 0) > 200:
+        _rt_within('骰池骰子数', (check - projectile.speed if check - projectile.speed > 0 else 0), 200)
     return (projectile,)
 
 
