@@ -73,12 +73,14 @@ def _compile(paths: list[Path], stop_after: str = "emit") -> Build:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--rules", multiple=True, type=click.Path(path_type=Path),
+              help="Ruleset folders and packs, as for build (the same as giving them as arguments).")
 @FORMAT
 @click.option("--dump-ir", is_flag=True, help="Print the lowered IR of each ruleset as JSON (stop after lowering).")
 @guarded
-def validate(paths: tuple[Path, ...], fmt: str, dump_ir: bool) -> int:
+def validate(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str, dump_ir: bool) -> int:
     """Check rule folders or files (default: rules/) and print every problem."""
-    build = _compile(list(paths) or [Path("rules")], stop_after="lower")
+    build = _compile(list(paths) + list(rules) or [Path("rules")], stop_after="lower")
     report(build.diagnostics, fmt)
     if dump_ir and build.ok:
         click.echo(json.dumps([ir_json(rs) for rs in build.rulesets], ensure_ascii=False, indent=1))

@@ -92,8 +92,13 @@ class RulesError(Exception):
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
-    """A 'did you mean ...?' hint for a misspelt key or id, or None."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    """A 'did you mean ...?' hint for a misspelt key or id, or None. A short Chinese name is a
+    word of two or three characters, where one wrong character (长箭 for 长剑) is already half of
+    it: a choice of the same length that differs in one character is suggested too."""
+    options = list(choices)
+    close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    if not close and 2 <= len(word) <= 3 and not word.isascii():
+        close = [c for c in options if len(c) == len(word) and sum(a != b for a, b in zip(c, word)) == 1][:1]
     return f"did you mean '{close[0]}'?" if close else None
 
 

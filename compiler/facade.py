@@ -201,7 +201,7 @@ def _group(loaded: list[_Loaded], diags: list[Diagnostic]) -> tuple[dict[str, _L
                 diags.append(Diagnostic(item.manifest.span(("extends",)), "unknown-ruleset",
                                         f"pack extends '{target}', which was not given",
                                         did_you_mean(target, bases) or
-                                        f"name the ruleset too: rulec build rules/ {display_path(item.folder.root)}"))
+                                        f"name the ruleset too: --rules rules/ --rules {display_path(item.folder.root)}"))
     return bases, packs
 
 

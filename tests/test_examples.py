@@ -25,8 +25,8 @@ def test_worked_example_through_the_cli(scenario: Path):
     expect = spec["expect"]
     result = rulec("resolve", str(scenario.relative_to(ROOT)), "--json")
     data = json.loads(result.stdout)
-    if "error" in expect:
-        assert result.returncode == 1 and data["error"] == expect["error"]
+    if "error" in expect:  # the expected refusal: the scenario's expectation is met, exit 0
+        assert result.returncode == 0 and data["error"] == expect["error"], result.stderr
         return
     assert result.returncode == 0, result.stderr
     for key, value in expect.items():
@@ -34,6 +34,17 @@ def test_worked_example_through_the_cli(scenario: Path):
             assert data["rolls"][0]["command"] == value
         else:
             assert data[key] == value, key
+
+
+def test_rulec_test_runs_every_expectation(tmp_path: Path):
+    result = rulec("test", "examples")
+    assert result.returncode == 0 and result.stderr.strip().endswith(f"{len(SCENARIOS)} passed, 0 failed"), result.stderr
+    wrong = tmp_path / "wrong.yaml"
+    text = (ROOT / "examples" / "dp" / "wang_vs_wu_miss.yaml").read_text(encoding="utf-8")
+    wrong.write_text(text.replace("expect: {hit: false,", "expect: {hit: true,"), encoding="utf-8")
+    result = rulec("test", str(wrong), str(ROOT / "examples" / "d20"))
+    assert result.returncode == 1 and "wrong.yaml:" in result.stderr and "error[expect]: 命中 (hit): expected True, got False" in result.stderr
+    assert "passed, 1 failed" in result.stderr
 
 
 def test_odds_command_prints_the_distribution():

@@ -315,6 +315,42 @@ def _decode(file: str, raw: bytes) -> tuple[str | None, list[Diagnostic]]:
     return text, []
 
 
+# Punctuation an input method types in place of YAML's (the most common typo in Chinese rule files).
+FULL_WIDTH = {"：": ":", "，": ",", "｛": "{", "｝": "}", "［": "[", "］": "]", "－": "-", "＃": "#"}
+
+
+def _full_width(text: str, file: str, line: int) -> Diagnostic | None:
+    """When YAML cannot be read near a full-width punctuation mark outside quotes, say so at the
+    mark: `name：戟` and `halberd，name` are what the syntax error really is."""
+    lines = text.split("\n")
+    for n in range(line, max(0, line - 4), -1):
+        if n > len(lines):
+            continue
+        found = full_width_mark(lines[n - 1])
+        if found is not None:
+            col, mark = found
+            return Diagnostic(Span(file, n, col + 1), "full-width",
+                              f"full-width '{mark}' (U+{ord(mark):04X}) where YAML needs '{FULL_WIDTH[mark]}'",
+                              f"type a half-width '{FULL_WIDTH[mark]}'" + (" followed by a space" if mark in "：，" else ""))
+    return None
+
+
+def full_width_mark(line: str) -> tuple[int, str] | None:
+    """The column and character of the first full-width YAML punctuation mark outside quotes and
+    after no comment, or None."""
+    quote = ""
+    for i, ch in enumerate(line):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#":
+            return None
+        elif ch in FULL_WIDTH:
+            return i, ch
+    return None
+
+
 def load_text(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]:
     """Compose one YAML document from text; never raises for bad input."""
     diags = list(_tab_diagnostics(file, text)) + _text_problems(file, text)
@@ -337,7 +373,7 @@ def load_text(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]:
         if "expected a single document" in str(exc.context or ""):
             return None, [Diagnostic(Span(file, line, col), "multiple-documents",
                                      "a rule file holds exactly one YAML document")]
-        return None, [Diagnostic(Span(file, line, col), "yaml-syntax", problem)]
+        return None, [_full_width(text, file, line) or Diagnostic(Span(file, line, col), "yaml-syntax", problem)]
     except yaml.YAMLError as exc:
         return None, [Diagnostic(Span(file, 1, 1), "yaml-syntax", str(exc).splitlines()[0])]
     except RecursionError:

@@ -157,7 +157,7 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
             if key not in allowed:
                 yield Diagnostic(doc.span(path + (key,), key=True), "unknown-key",
                                  f"'{key}' is not allowed here",
-                                 did_you_mean(key, allowed) or
+                                 _full_width_hint(key) or did_you_mean(key, allowed) or
                                  f"allowed keys: {', '.join(allowed)}")
         return
     if kind == "unevaluatedProperties" and isinstance(value, dict):
@@ -170,7 +170,8 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
     span = doc.span(path)
     if kind == "required":
         missing = error.validator_value
-        present = list(value) if isinstance(value, dict) else []
+        known = set(schema.get("properties", {}))  # a key the schema allows is no misspelling
+        present = [k for k in value if k not in known] if isinstance(value, dict) else []
         for key in missing:
             if isinstance(value, dict) and key not in value:
                 typo = did_you_mean(key, present)
@@ -181,7 +182,8 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
         want = error.validator_value
         wants = want if isinstance(want, list) else [want]
         words = " or ".join(_WANT_WORDS.get(str(w), str(w)) for w in wants)
-        yield Diagnostic(span, "wrong-type", f"expected {words}, got {_type_word(value)} {_short(value)}")
+        yield Diagnostic(span, "wrong-type", f"expected {words}, got {_type_word(value)} {_short(value)}",
+                         _full_width_hint(value) if isinstance(value, str) else None)
         return
     if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         bound = error.validator_value
@@ -190,7 +192,8 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
         return
     if kind in ("enum", "const"):
         options = error.validator_value if kind == "enum" else [error.validator_value]
-        shown = ", ".join(_short(o) for o in options)
+        shown = (", ".join(_short(o) for o in options) if len(options) <= 12
+                 else ", ".join(_short(o) for o in options[:8]) + f", ... ({len(options)} in all)")
         hint = did_you_mean(str(value), [str(o) for o in options]) if isinstance(value, str) else None
         yield Diagnostic(span, "bad-value", f"{_short(value)} is not one of: {shown}", hint)
         return
@@ -226,6 +229,17 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
             yield from _translate(doc, best, base)
             return
     yield Diagnostic(span, "schema", error.message)
+
+
+def _full_width_hint(text: str) -> str | None:
+    """`name：戟` read as one word: the full-width colon (or comma) an input method typed."""
+    from ..load.documents import FULL_WIDTH, full_width_mark
+
+    found = full_width_mark(text)
+    if found is None:
+        return None
+    mark = found[1]
+    return f"it holds a full-width '{mark}' (U+{ord(mark):04X}): type '{FULL_WIDTH[mark]} ' instead"
 
 
 def _discriminated(error: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:

@@ -46,7 +46,8 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
         raise TooFar(f'距离{distance}超过{weapon.range}')
     dice_ = (attacker.strength + weapon.damage - defender.defense
              if attacker.strength + weapon.damage - defender.defense > 0 else 0)
-    _rt_within('骰池骰子数', dice_, 200)
+    if dice_ > 200:
+        _rt_within('骰池骰子数', dice_, 200)
     return (dice_,)
 
 
