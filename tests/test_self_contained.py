@@ -56,6 +56,7 @@ def test_a_lone_copy_builds_checks_and_tests(tmp_path: Path):
     assert where.returncode == 0 and where.stdout.strip().startswith(str(repo)), where
     check = run("-m", "rulec", "build", "--check")
     assert check.returncode == 0, check.stderr
-    tests = run("-m", "pytest", "-q", "-x", "-m", "not slow", "-p", "no:cacheprovider",
-                "tests/test_examples.py", "tests/test_cases.py")
+    examples = run("-m", "rulec", "test", "examples")  # every worked example, in one process
+    assert examples.returncode == 0 and " passed, 0 failed" in examples.stderr, examples.stderr[-3000:]
+    tests = run("-m", "pytest", "-q", "-x", "-m", "not slow", "-p", "no:cacheprovider", "tests/test_cases.py")
     assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
