@@ -5,7 +5,7 @@
 #   rules/tiny/ruleset.yaml
 #   rules/tiny/stats.yaml
 #   rules/tiny/weapons.yaml
-# Content hash: sha256:e8c4bd9529ab4998b1cf31efaaeb0b417e0f8b55af095a5135032f1db7fdeff0
+# Content hash: sha256:801c2cb6f5357cbeafc6afbd1279181f3b1804f1fef8993ebe69b41a7c4e66c3
 """最小规则集 (tiny): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
