@@ -8,11 +8,13 @@ import dataclasses
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from .terminal import raw
 from .cli_shell import EXIT_INVALID, EXIT_OK, FORMAT, guarded, main, report
 from .stamp import STAMP, input_digest, is_fresh, stamp_bytes
 from .write import WriteError, check_target, diff_tree, write_tree
@@ -40,23 +42,34 @@ def ir_json(value: Any) -> Any:
 
 
 class _Progress:
-    """A progress bar on long builds at a terminal; silent otherwise."""
+    """On a terminal, once a build has run for a second: one status line naming the pass (and
+    the share of files read while loading), rewritten in place and cleared at the end."""
+
+    DELAY = 1.0
 
     def __init__(self) -> None:
-        self.bar: Any = None
         self.enabled = sys.stderr.isatty()
+        self.start = time.monotonic()
+        self.shown = False
 
     def __call__(self, stage: str, done: int, total: int) -> None:
-        if not self.enabled or total < 200 or stage != "load":
+        if not self.enabled or time.monotonic() - self.start < self.DELAY:
             return
-        if self.bar is None:
-            self.bar = click.progressbar(length=total, label="loading rules", file=sys.stderr)
-            self.bar.__enter__()
-        self.bar.update(1)
+        label = _STAGES.get(stage, stage)
+        text = f"rulec: {label} {done}/{total}" if stage == "load" and total > 1 else f"rulec: {label}…"
+        out = raw(sys.stderr)  # the line's own \r and erase codes; `text` holds no user text
+        out.write("\r\x1b[2K" + text)
+        out.flush()
+        self.shown = True
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
+        if self.shown:
+            raw(sys.stderr).write("\r\x1b[2K")
+            raw(sys.stderr).flush()
+
+
+_STAGES = {"load": "reading rule files", "validate": "checking the rules", "lower": "building the IR",
+           "optimise": "optimising", "emit": "writing packages and pages"}
 
 
 def _compile(paths: list[Path], stop_after: str = "emit") -> Build:

@@ -222,6 +222,8 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         # then the rest is not checked (its every formula would only repeat the problem).
         declarations_broken = any(k in (None, "ruleset", "stats", "rulings", "rule_index")
                                   for item in [base, *pack_items] for k in item.broken)
+        if progress:
+            progress("validate", 0, 1)
         checked, found = check_ruleset(LoadedSource(base.folder, base.manifest, base.docs),
                                        [LoadedSource(p.folder, p.manifest, p.docs) for p in pack_items
                                         if p.manifest is not None], declarations_only=declarations_broken,
@@ -232,6 +234,8 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
             p.docs = []
         if checked is None or any(d.severity == "error" for d in diags) or stop_after == "validate":
             continue
+        if progress:
+            progress("lower", 0, 1)
         rs = lower(checked, pack_label=pack_label(pack_items, digest))
         unbounded = check_bounds(rs)  # bounded work: proven on the lowered IR
         if unbounded:
@@ -240,6 +244,8 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         if stop_after == "lower":
             build.rulesets.append(rs)
             continue
+        if progress:
+            progress("optimise", 0, 1)
         rs = optimise(rs)
         if stop_after == "optimise":
             build.rulesets.append(rs)

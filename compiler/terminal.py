@@ -47,5 +47,15 @@ class SafeStream:
         self._stream.write(printable(text))
         return len(text)
 
+    @property
+    def raw(self) -> TextIO:
+        """The stream itself, for rulec's own control sequences (the progress line)."""
+        return self._stream
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
+
+
+def raw(stream: Any) -> Any:
+    """`stream` without the filter, when it has one."""
+    return stream.raw if isinstance(stream, SafeStream) else stream
