@@ -44,6 +44,22 @@ def handler_for(target: str, form: str, node: object) -> Handler:
         raise LookupError(f"no {target} handler for the {form} form of {type(node).__name__}") from None
 
 
+def _never_in_setup(step: Any, g: Any) -> None:
+    raise AssertionError("a roll never runs in the setup function")
+
+
+def _nothing_to_prepare(step: Any, g: Any) -> None:
+    """Its roll-independent parts are prepared values of the closure (optimise/hoist.py)."""
+
+
+def rolling(node: type, *, prepare: bool = False) -> None:
+    """The Python handlers every kind that rolls shares: none in the setup function (the plan keeps
+    rolls out of it) and, unless it has its own (`prepare=True`), nothing to prepare."""
+    handler("python", "setup", node)(_never_in_setup)
+    if not prepare:
+        handler("python", "prepare", node)(_nothing_to_prepare)
+
+
 def missing(kinds: list[type]) -> list[tuple[str, str, str]]:
     return [(target, form, kind.__name__) for target, forms in FORMS.items() for form in forms
             for kind in kinds if (target, form, kind) not in _HANDLERS]

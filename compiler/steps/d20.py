@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..emit.handlers import handler
+from ..emit.handlers import handler, rolling
 from ..emit.python.code import Code, code, string
 from ..ir import Formula, Step, Template
 from ..ir.expr import INT, Call, Const, Expr
@@ -158,16 +158,9 @@ def _walk_face_tree(step: D20, g: PyGen) -> None:
 handler("python", "traced", D20)(_traced)
 handler("python", "fast", D20)(_fast)
 handler("python", "prepared", D20)(_fast)
+rolling(D20)
 
 
-@handler("python", "prepare", D20)
-def _prepare(step: D20, g: PyGen) -> None:
-    """The net layers, when they need no roll, are a prepared value of the closure."""
-
-
-@handler("python", "setup", D20)
-def _setup(step: D20, g: PyGen) -> None:
-    raise AssertionError("a roll never runs in the setup function")
 
 
 @handler("python", "odds", D20)

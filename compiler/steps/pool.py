@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..emit.handlers import handler
+from ..emit.handlers import handler, rolling
 from ..emit.python.code import Code, code, string
 from ..ir import Formula, Step, Template
 from ..ir.expr import BOOL, INT
@@ -133,16 +133,9 @@ def _fast(step: Pool, g: PyGen) -> None:
 handler("python", "traced", Pool)(_traced)
 handler("python", "fast", Pool)(_fast)
 handler("python", "prepared", Pool)(_fast)
+rolling(Pool)
 
 
-@handler("python", "prepare", Pool)
-def _prepare(step: Pool, g: PyGen) -> None:
-    """A pool's dice count, when it needs no roll, is a prepared value of the closure."""
-
-
-@handler("python", "setup", Pool)
-def _setup(step: Pool, g: PyGen) -> None:
-    raise AssertionError("a roll never runs in the setup function")
 
 
 @handler("python", "odds", Pool)

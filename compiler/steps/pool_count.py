@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..emit.handlers import handler
+from ..emit.handlers import handler, rolling
 from ..emit.python.code import code, string
 from ..ir import Formula, Step, Template
 from ..ir.expr import INT
@@ -116,16 +116,9 @@ def _fast(step: PoolCount, g: PyGen) -> None:
 handler("python", "traced", PoolCount)(_traced)
 handler("python", "fast", PoolCount)(_fast)
 handler("python", "prepared", PoolCount)(_fast)
+rolling(PoolCount)
 
 
-@handler("python", "prepare", PoolCount)
-def _prepare(step: PoolCount, g: PyGen) -> None:
-    """Its dice, times and threshold, when they need no roll, are prepared values of the closure."""
-
-
-@handler("python", "setup", PoolCount)
-def _setup(step: PoolCount, g: PyGen) -> None:
-    raise AssertionError("a roll never runs in the setup function")
 
 
 @handler("python", "odds", PoolCount)

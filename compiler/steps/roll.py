@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..emit.handlers import handler
+from ..emit.handlers import handler, rolling
 from ..emit.python.code import Code, code, string
 from ..ir import Formula, Step, Template
 from ..ir.expr import BOOL, DICE, INT, Binary, Call, Const, Expr, Hoisted
@@ -141,11 +141,7 @@ def _prepared(step: Roll, g: PyGen) -> None:
 
 handler("python", "traced", Roll)(_traced)
 handler("python", "fast", Roll)(_fast)
-
-
-@handler("python", "setup", Roll)
-def _setup(step: Roll, g: PyGen) -> None:
-    raise AssertionError("a roll never runs in the setup function")
+rolling(Roll, prepare=True)
 
 
 @handler("python", "odds", Roll)
