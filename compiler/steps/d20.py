@@ -74,7 +74,7 @@ class D20Kind(StepKind):
 
 
 def _traced(step: D20, g: PyGen) -> None:
-    roll, var, when = g.temp(step, "roll"), g.local(step), g.when(step)
+    roll, var = g.temp(step, "roll"), g.local(step)
     sentence = code("_rt_d20_sentence({}, {})", string(step.name), roll)
     if step.say is not None:
         sentence = code("{} + '；' + {}", sentence, g.sentence(step.say))
@@ -85,13 +85,7 @@ def _traced(step: D20, g: PyGen) -> None:
         g.w.line(code("{} = {}.natural", var, roll))
         g.trace("d20", sentence, g.values(("faces", code("{}.faces", roll)), (step.target or "", var)))
 
-    if when is None:
-        body()
-        return
-    with g.w.block(code("if {}", when)):
-        body()
-    with g.w.block(Code("else")):
-        g.w.line(code("{} = 0", var))
+    g.only_when(step, body)
 
 
 def _kept(g: PyGen, layers: Code, *, rand: bool) -> Code:
@@ -111,7 +105,7 @@ def _layers(step: D20, g: PyGen) -> Code:
 
 
 def _fast(step: D20, g: PyGen) -> None:
-    var, when = g.local(step), g.when(step)
+    var = g.local(step)
     rand = g.mode == "rand"
 
     def body() -> None:
@@ -122,13 +116,7 @@ def _fast(step: D20, g: PyGen) -> None:
         if rand and g.body is not None and g.body.face_table == step.target:
             _walk_face_tree(step, g)
 
-    if when is None:
-        body()
-        return
-    with g.w.block(code("if {}", when)):
-        body()
-    with g.w.block(Code("else")):
-        g.w.line(code("{} = 0", var))
+    g.only_when(step, body)
 
 
 def _walk_face_tree(step: D20, g: PyGen) -> None:

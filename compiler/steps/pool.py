@@ -88,7 +88,6 @@ def successes(g: PyGen, dice: Code, *, rand: bool) -> Code:
 
 def _traced(step: Pool, g: PyGen) -> None:
     roll, var = g.temp(step, "roll"), g.local(step)
-    when = g.when(step)
     all_succeed = g.expr(step.all_succeed.expr) if step.all_succeed is not None else Code("False")
     sentence = code("_rt_pool_sentence({}, {})", string(step.name), roll)
     if step.say is not None:
@@ -102,13 +101,7 @@ def _traced(step: Pool, g: PyGen) -> None:
         g.trace("pool", sentence, g.values(("command", code("{}.command", roll)), ("faces", code("{}.faces", roll)),
                                            (step.target or "", var)))
 
-    if when is None:
-        body()
-        return
-    with g.w.block(code("if {}", when)):
-        body()
-    with g.w.block(Code("else")):
-        g.w.line(code("{} = 0", var))
+    g.only_when(step, body)
 
 
 def _rolled(step: Pool, g: PyGen, *, rand: bool) -> Code:
@@ -119,15 +112,8 @@ def _rolled(step: Pool, g: PyGen, *, rand: bool) -> Code:
 
 
 def _fast(step: Pool, g: PyGen) -> None:
-    var, when = g.local(step), g.when(step)
     value = _rolled(step, g, rand=g.mode == "rand")
-    if when is None:
-        g.w.line(code("{} = {}", var, value))
-        return
-    with g.w.block(code("if {}", when)):
-        g.w.line(code("{} = {}", var, value))
-    with g.w.block(Code("else")):
-        g.w.line(code("{} = 0", var))
+    g.only_when(step, lambda: g.w.line(code("{} = {}", g.local(step), value)))
 
 
 handler("python", "traced", Pool)(_traced)

@@ -72,7 +72,6 @@ class PoolCountKind(StepKind):
 def _traced(step: PoolCount, g: PyGen) -> None:
     var, roll, i = g.local(step), g.temp(step, "roll"), g.temp(step, "i")
     g.w.line(code("{} = 0", var))
-    when = g.when(step)
 
     def body() -> None:
         with g.w.block(code("for {} in range({})", i, g.expr(step.times.expr))):
@@ -85,11 +84,7 @@ def _traced(step: PoolCount, g: PyGen) -> None:
             g.trace("pool", code("_rt_pool_sentence({}, {})", label, roll),
                     g.values(("command", code("{}.command", roll)), ("faces", code("{}.faces", roll))))
 
-    if when is None:
-        body()
-    else:
-        with g.w.block(code("if {}", when)):
-            body()
+    g.only_when(step, body, otherwise_zero=False)  # the count starts at 0 before it
     summary = code("{} + '：' + str({}) + '次达到要求'", string(step.name), var)
     if step.say is not None:
         summary = code("{} + '；' + {}", summary, g.sentence(step.say))
@@ -97,7 +92,7 @@ def _traced(step: PoolCount, g: PyGen) -> None:
 
 
 def _fast(step: PoolCount, g: PyGen) -> None:
-    var, i, when = g.local(step), g.temp(step, "i"), g.when(step)
+    var, i = g.local(step), g.temp(step, "i")
     g.w.line(code("{} = 0", var))
 
     def body() -> None:
@@ -106,11 +101,7 @@ def _fast(step: PoolCount, g: PyGen) -> None:
             with g.w.block(code("if ({}) + {} >= {}", rolled, g.paren(step.extras.expr), g.paren(step.at_least.expr))):
                 g.w.line(code("{} += 1", var))
 
-    if when is None:
-        body()
-        return
-    with g.w.block(code("if {}", when)):
-        body()
+    g.only_when(step, body, otherwise_zero=False)
 
 
 handler("python", "traced", PoolCount)(_traced)

@@ -86,7 +86,7 @@ def _traced(step: Roll, g: PyGen) -> None:
 
 
 def _fast(step: Roll, g: PyGen) -> None:
-    value, var, when = g.temp(step, "dice"), g.local(step), g.when(step)
+    value, var = g.temp(step, "dice"), g.local(step)
     die = Code("dice.die") if g.mode == "rand" else Code("_die")
 
     def body() -> None:
@@ -94,13 +94,7 @@ def _fast(step: Roll, g: PyGen) -> None:
         g.w.line(code("{} = _rt_damage_total({}, {}.terms, {}) + {}.flat if {} is not None else 0",
                       var, die, value, _crit(step, g), value, value))
 
-    if when is None:
-        body()
-        return
-    with g.w.block(code("if {}", when)):
-        body()
-    with g.w.block(Code("else")):
-        g.w.line(code("{} = 0", var))
+    g.only_when(step, body)
 
 
 def _prepared_dice(step: Roll) -> bool:

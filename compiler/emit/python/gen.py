@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import keyword
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...ir import Dice, Procedure, Step, Template
@@ -119,6 +120,19 @@ class PyGen:
     def when(self, step: Step) -> Code | None:
         """The step's condition, as an operand (it may sit inside `x if c else y`)."""
         return self.operand(step.when.expr) if step.when is not None else None
+
+    def only_when(self, step: Step, body: Callable[[], None], *, otherwise_zero: bool = True) -> None:
+        """Write `body` for the step, inside `if <when>:` when it has a condition; a step that does
+        not happen defines its local as 0 (`otherwise_zero`)."""
+        when = self.when(step)
+        if when is None:
+            body()
+            return
+        with self.w.block(code("if {}", when)):
+            body()
+        if otherwise_zero and step.target is not None:
+            with self.w.block(Code("else")):
+                self.w.line(code("{} = 0", self.local(step)))
 
     def paren(self, e: ir.Expr) -> Code:
         """An expression safe as an operand of arithmetic or a comparison (parenthesised unless atomic)."""
