@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -162,24 +161,37 @@ def import_group() -> None:
 @import_group.command("5e-srd")
 @click.argument("source", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--into", "into", required=True, type=click.Path(path_type=Path, dir_okay=False),
-              help="The table file to write, e.g. rules/d20/tables/weapons.yaml.")
+              help="The table file to write, inside a ruleset or pack folder, e.g. rules/d20/tables/weapons.yaml.")
+@click.option("--rules", "bases", multiple=True, type=click.Path(path_type=Path),
+              help="When --into is in a pack: the rulesets it extends (default: rules/).")
 @FORMAT
 @guarded
-def import_srd_command(source: Path, into: Path, fmt: str) -> int:
-    """Import the weapons of the 5e SRD equipment JSON into a d20 weapons table file."""
+def import_srd_command(source: Path, into: Path, bases: tuple[Path, ...], fmt: str) -> int:
+    """Import the weapons of a 5e SRD equipment JSON file (2014 or 2024 layout) into a d20 weapons
+    table file. Re-importing merges by id; a hand-written file is never overwritten; a result that
+    would not validate is never written."""
+    from .importers import srd_write
     from .importers.srd import import_srd
     from .load import display_path
 
-    text, diags = import_srd(source, display_path(source))
-    report(diags, fmt)
-    if text is None:
+    entries, diags = import_srd(source, display_path(source))
+    plan = None
+    if entries is not None:
+        plan, diags = srd_write.plan(into, entries)
+    if plan is not None:
+        diags = srd_write.check(into, plan.text, list(bases) or [Path("rules")])
+    if plan is None or any(d.severity == "error" for d in diags):
+        report(diags, fmt)
         click.echo("import failed; nothing was written", err=True)
         return EXIT_INVALID
-    into.parent.mkdir(parents=True, exist_ok=True)
-    tmp = into.with_name(f".{into.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, into)
-    click.echo(f"wrote {into}: {text.count(chr(10) + '  - ')} weapons", err=True)
+    report(diags, fmt)
+    srd_write.write(into, plan.text)
+    click.echo(f"wrote {display_path(into)}: {plan.imported} weapons from the SRD", err=True)
+    if plan.kept:
+        click.echo(f"kept {len(plan.kept)} entries that are not in the SRD file: {', '.join(plan.kept)}", err=True)
+    if plan.replaced:
+        click.echo(f"replaced {len(plan.replaced)} entries that differed from the SRD data: "
+                   f"{', '.join(plan.replaced)}", err=True)
     return EXIT_OK
 
 

@@ -121,24 +121,6 @@ def test_pack_without_its_ruleset(tmp_path: Path):
     assert result.returncode == 1 and "pack extends 'dp', which was not given" in result.stderr
 
 
-def test_srd_import_writes_all_37_weapons(tmp_path: Path):
-    target = tmp_path / "weapons.yaml"
-    result = run("import", "5e-srd", str(ROOT / "data" / "5e-srd" / "5e-SRD-Equipment.json"),
-                 "--into", str(target))
-    assert result.returncode == 0, result.stderr
-    assert target.read_text(encoding="utf-8") == (ROOT / "rules" / "d20" / "tables" / "weapons.yaml").read_text(encoding="utf-8")
-    assert target.read_text(encoding="utf-8").count("\n  - {id: ") == 37
-
-
-def test_srd_import_reports_unmappable_entries(tmp_path: Path):
-    bad = tmp_path / "eq.json"
-    bad.write_text('[{"index": "laser", "name": "Laser", "equipment_category": {"index": "weapon"},'
-                   ' "weapon_category": "Exotic", "weapon_range": "Ranged", "properties": [{"index": "burst"}]}]')
-    result = run("import", "5e-srd", str(bad), "--into", str(tmp_path / "out.yaml"))
-    assert result.returncode == 1 and "weapon 'laser'" in result.stderr and "unknown property 'burst'" in result.stderr
-    assert not (tmp_path / "out.yaml").exists()
-
-
 def test_dump_ir_stops_after_lowering():
     result = run("validate", "--dump-ir", "rules/d20")
     assert result.returncode == 0

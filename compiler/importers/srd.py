@@ -1,16 +1,21 @@
-"""Import the weapons of the 5e SRD equipment file into a d20 `weapons` table file.
+"""Map the weapons of a 5e SRD equipment file to entries of the d20 `weapons` table.
 
-Reads `5e-SRD-Equipment.json` as published (a list of equipment items), keeps
-the 37 items whose `equipment_category.index` is `weapon`, and maps each to an
-entry of the d20 ruleset's `weapons` table: damage dice and type, melee reach
-or normal/long range, thrown range, versatile damage and the properties the
-resolvers use. An item it cannot map (unknown property or damage type,
-unreadable dice) gets a diagnostic naming it; nothing is dropped silently.
+Reads `5e-SRD-Equipment.json` as 5e-database publishes it, in either layout:
+
+- 2014: each item has `equipment_category` (a weapon's index is `weapon`) and
+  `weapon_category` / `weapon_range` ("Simple"/"Martial", "Melee"/"Ranged");
+- 2024: each item has a list `equipment_categories` (a weapon's includes `weapons`,
+  and `simple-weapons`/`martial-weapons`, `melee-weapons`/`ranged-weapons`) and may
+  name a `mastery`, kept in the entry's notes.
+
+Each weapon maps to damage dice and type, normal/long range, thrown range, versatile
+damage and the properties the resolvers use. An item it cannot map (unknown layout,
+property or damage type, unreadable dice) gets a diagnostic at its line; nothing is
+dropped silently. Writing the table file is `srd_write`'s job.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +23,7 @@ import yaml
 
 from ..diagnostics import Diagnostic, Span
 from ..runtime.sources import parse_dice
+from .srd_json import read_items
 
 PROPERTIES = {"ammunition", "finesse", "heavy", "light", "loading", "reach", "special", "thrown",
               "two-handed", "versatile", "monk"}
@@ -32,29 +38,65 @@ NAMES_ZH = {
     "warhammer": "战锤", "whip": "鞭子", "blowgun": "吹箭筒", "crossbow-hand": "手弩",
     "crossbow-heavy": "重弩", "longbow": "长弓", "net": "捕网",
 }
+MARKER = "# Imported by `rulec import 5e-srd`"
 HEADER = ("# yaml-language-server: $schema=../../../generated/schema/d20/weapons.schema.json\n"
-          "# Imported by `rulec import 5e-srd` from the 5e SRD equipment data (MIT, 5e-database);\n"
+          f"{MARKER} from the 5e SRD equipment data (MIT, 5e-database);\n"
           "# edit the importer or re-run it rather than editing entries by hand.\n")
+LAYOUTS = "2014 (`equipment_category`) or 2024 (`equipment_categories`)"
 
 
-def _entry(item: dict[str, Any], where: Span) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
+def _category_indexes(item: dict[str, Any]) -> list[str]:
+    return [str(c.get("index")) for c in item.get("equipment_categories", []) if isinstance(c, dict)]
+
+
+def layout_of(item: Any) -> str | None:
+    """'2014', '2024' or None (not an equipment item of a layout this importer knows)."""
+    if not isinstance(item, dict):
+        return None
+    if isinstance(item.get("equipment_category"), dict):
+        return "2014"
+    if isinstance(item.get("equipment_categories"), list):
+        return "2024"
+    return None
+
+
+def is_weapon(item: dict[str, Any], layout: str) -> bool:
+    if layout == "2014":
+        return bool(item["equipment_category"].get("index") == "weapon")
+    return "weapons" in _category_indexes(item)
+
+
+def _classes(item: dict[str, Any], layout: str) -> tuple[str, str]:
+    """(category, attack type) as the 2014 fields spell them, lower-cased."""
+    if layout == "2014":
+        return str(item.get("weapon_category", "")).lower(), str(item.get("weapon_range", "")).lower()
+    cats = _category_indexes(item)
+    category = next((c.removesuffix("-weapons") for c in cats if c in ("simple-weapons", "martial-weapons")), "")
+    kind = next((c.removesuffix("-weapons") for c in cats if c in ("melee-weapons", "ranged-weapons")), "")
+    return category, kind
+
+
+def _entry(item: dict[str, Any], layout: str, where: Span) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
     diags: list[Diagnostic] = []
     index = str(item.get("index", "?"))
 
     def bad(message: str) -> None:
         diags.append(Diagnostic(where, "import", f"weapon '{index}': {message}"))
 
+    category, kind = _classes(item, layout)
     entry: dict[str, Any] = {
         "id": index.replace("-", "_"),
         "name": NAMES_ZH.get(index, str(item.get("name", index))),
         "name_en": str(item.get("name", index)),
-        "category": str(item.get("weapon_category", "")).lower(),
-        "attack_type": str(item.get("weapon_range", "")).lower(),
+        "category": category,
+        "attack_type": kind,
     }
-    if entry["category"] not in ("simple", "martial"):
-        bad(f"unknown weapon_category {item.get('weapon_category')!r}")
-    if entry["attack_type"] not in ("melee", "ranged"):
-        bad(f"unknown weapon_range {item.get('weapon_range')!r}")
+    if category not in ("simple", "martial"):
+        bad(f"unknown weapon_category {item.get('weapon_category')!r}" if layout == "2014" else
+            "its equipment_categories name neither simple-weapons nor martial-weapons")
+    if kind not in ("melee", "ranged"):
+        bad(f"unknown weapon_range {item.get('weapon_range')!r}" if layout == "2014" else
+            "its equipment_categories name neither melee-weapons nor ranged-weapons")
     damage = item.get("damage")
     if damage is not None:
         dice = str(damage.get("damage_dice", ""))
@@ -86,35 +128,51 @@ def _entry(item: dict[str, Any], where: Span) -> tuple[dict[str, Any] | None, li
         entry["versatile_dice"] = str(versatile.get("damage_dice"))
     if "weight" in item:
         entry["weight"] = int(round(float(item["weight"]) * 10))
-    special = item.get("special")
-    if special:
-        entry["notes"] = " ".join(str(s) for s in special)
+    notes = [str(s) for s in item.get("special") or []]
+    mastery = item.get("mastery")
+    if isinstance(mastery, dict) and mastery.get("name"):
+        notes.append(f"Mastery: {mastery['name']}.")
+    if notes:
+        entry["notes"] = " ".join(notes)
     if damage is None and "special" not in props:
         bad("has no damage and no special rule")
     return (None if diags else entry), diags
 
 
-def import_srd(path: Path, shown: str) -> tuple[str | None, list[Diagnostic]]:
-    """The YAML text of the weapons table, or None with diagnostics."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return None, [Diagnostic(Span(shown), "import", f"cannot read the SRD file: {exc}")]
-    if not isinstance(data, list):
-        return None, [Diagnostic(Span(shown), "import", "expected a JSON list of equipment items")]
+def import_srd(path: Path, shown: str) -> tuple[list[dict[str, Any]] | None, list[Diagnostic]]:
+    """The weapons table entries of the file, or None with diagnostics (nothing half-mapped)."""
+    items, diags = read_items(path, shown)
+    if items is None:
+        return None, diags
+    layouts = [(item, layout_of(item), where) for item, where in items]
+    if items and not any(layout for _, layout, _ in layouts):
+        return None, [Diagnostic(Span(shown), "import", f"no item is in a layout this importer knows ({LAYOUTS}); "
+                                 "is this 5e-SRD-Equipment.json?")]
     entries = []
-    diags: list[Diagnostic] = []
-    for i, item in enumerate(data):
-        if not isinstance(item, dict) or item.get("equipment_category", {}).get("index") != "weapon":
+    for item, layout, where in layouts:
+        if layout is None:
+            diags.append(Diagnostic(where, "import", f"item {where.path[0]} is in no layout this importer knows "
+                                    f"({LAYOUTS})"))
             continue
-        entry, problems = _entry(item, Span(shown, 1, 1, (i,)))
+        if not is_weapon(item, layout):
+            continue
+        try:
+            entry, problems = _entry(item, layout, where)
+        except (AttributeError, TypeError, ValueError) as exc:  # a field of an unexpected JSON type
+            entry, problems = None, [Diagnostic(where, "import", f"weapon '{item.get('index', '?')}': "
+                                                f"a field has an unexpected value ({exc})")]
         diags += problems
         if entry is not None:
             entries.append(entry)
-    if diags:
-        return None, diags
+    if not diags and not entries:
+        diags.append(Diagnostic(Span(shown), "import", "the file holds no weapons"))
+    return (None, diags) if diags else (entries, [])
+
+
+def table_text(entries: list[dict[str, Any]]) -> str:
+    """The table file holding `entries`, one flow mapping per line."""
     lines = [HEADER, "kind: table\ntable: weapons\nentries:\n"]
     for e in entries:
         lines.append("  - " + yaml.safe_dump(e, allow_unicode=True, default_flow_style=True, width=10000,
                                              sort_keys=False).strip() + "\n")
-    return "".join(lines), []
+    return "".join(lines)
