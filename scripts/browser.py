@@ -133,16 +133,27 @@ class Browser:
                     out.append(f"external request: {url}")
         return out
 
-    def screenshot(self, path: Path, full_page: bool = True) -> None:
-        params: dict[str, Any] = {"format": "png"}
-        if full_page:
-            metrics = self.call("Page.getLayoutMetrics")
-            size = metrics.get("cssContentSize") or metrics["contentSize"]
-            params["clip"] = {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 16000),
-                              "scale": 1}
-            params["captureBeyondViewport"] = True
-        data = self.call("Page.captureScreenshot", params, timeout=60)["data"]
-        path.write_bytes(base64.b64decode(data))
+    TILE = 16000  # Chromium's largest capture; a taller page is captured in tiles
+
+    def screenshot(self, path: Path, full_page: bool = True) -> list[Path]:
+        """Write the viewport (or the whole page) as PNG; a page taller than one capture goes into
+        tiles `NAME-1.png`, `NAME-2.png`, ... so nothing below 16,000 px is cut off."""
+        if not full_page:
+            data = self.call("Page.captureScreenshot", {"format": "png"}, timeout=60)["data"]
+            path.write_bytes(base64.b64decode(data))
+            return [path]
+        metrics = self.call("Page.getLayoutMetrics")
+        size = metrics.get("cssContentSize") or metrics["contentSize"]
+        width, height = size["width"], size["height"]
+        tops = list(range(0, max(1, int(height)), self.TILE))
+        paths = [path] if len(tops) == 1 else [path.with_name(f"{path.stem}-{i + 1}{path.suffix}")
+                                               for i in range(len(tops))]
+        for top, target in zip(tops, paths):
+            clip = {"x": 0, "y": top, "width": width, "height": min(self.TILE, height - top), "scale": 1}
+            data = self.call("Page.captureScreenshot", {"format": "png", "clip": clip, "captureBeyondViewport": True},
+                             timeout=60)["data"]
+            target.write_bytes(base64.b64decode(data))
+        return paths
 
     def close(self) -> None:
         try:

@@ -1,4 +1,5 @@
-"""Write PNG screenshots of every reference page (desktop and phone width) for reviewers.
+"""Write PNG screenshots of every reference page (desktop and phone width) for reviewers; a page
+taller than 16,000 px is written in numbered tiles, so the whole page is seen.
 
     python scripts/screenshots.py [OUT_DIR]     # default: screenshots/
 """
@@ -21,9 +22,8 @@ def main() -> None:
         for label, width, mobile in (("desktop", 1200, False), ("phone", 390, True)):
             with Browser() as browser:
                 browser.open(page.as_uri(), width=width, height=900, mobile=mobile)
-                target = out / f"{page.stem}-{label}.png"
-                browser.screenshot(target)
-                print(target)
+                for target in browser.screenshot(out / f"{page.stem}-{label}.png"):
+                    print(target)
 
 
 if __name__ == "__main__":

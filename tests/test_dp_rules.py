@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 
@@ -308,3 +310,23 @@ def test_bombard(dp):
         dp.bombard(gunner, small, "mortar", distance=401)
     with pytest.raises(dp.NotABombard):
         dp.bombard(gunner, small, "pistol")
+
+
+def test_the_attack_trace_names_every_term_of_the_pool(dp, hero):
+    """DP-32, DP-10: the attack DP sentence explains its number: with a called shot at the head
+    (penalty 3) its terms include the called-shot penalty, and they add up to the pool."""
+    r = dp.attack(hero, dp.Combatant(), "long_sword", called_shot="head", dice=dp.FixedDice([9] * 9))
+    line = next(s.text for s in r.trace if s.text.startswith("攻击DP"))
+    assert "特定部位减值3" in line
+    pool, terms = re.match(r"攻击DP(\d+)（(.*)）", line).groups()
+    values = dict(re.match(r"(\D+)(-?\d+)", t).groups() for t in terms.split("，"))
+    plus = ("基础", "瞄准", "冲锋", "强力攻击", "意志", "倒地", "其他")
+    assert int(pool) == sum(int(v) if k in plus else -int(v) for k, v in values.items())
+
+
+def test_an_empty_pool_says_so(dp, hero):
+    """DP-03: no dice left after defense is a sentence, not `.ww0，骰面[]`."""
+    wall = dp.Combatant(basic_defense=30)
+    r = dp.attack(hero, wall, "long_sword", dice=dp.FixedDice([]))
+    assert any("没有骰子可掷，成功数0" in s.text for s in r.trace), r.trace
+    assert not any("骰面[]" in s.text for s in r.trace)

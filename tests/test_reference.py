@@ -86,3 +86,14 @@ def test_an_odds_preset_must_give_every_parameter_without_a_default(tmp_path: Pa
     assert not build.ok and not build.files
     [diag] = [d for d in build.diagnostics if d.code == "missing-arg"]
     assert diag.span.file.endswith("ruleset.yaml") and "'thrown'" in diag.message
+
+
+def test_special_int_values_are_named_and_identical_curves_merged():
+    """An int field's `labels` name its special values on the page (dp's speed −1 is 'the attack
+    type's'), and weapons with the same curve are one line named together, not hidden lines."""
+    page = (ROOT / "generated" / "reference" / "dp.md").read_text(encoding="utf-8")
+    row = next(line for line in page.splitlines() if "**长剑**" in line)
+    assert "| 同攻击类型 |" in row and "| -1 |" not in row
+    assert "曲线重合：长剑、双手剑、长矛、钩镰枪" in page
+    svg = (ROOT / "generated" / "reference" / "charts" / "dp-1-melee.svg").read_text(encoding="utf-8")
+    assert svg.count("<polyline") == 2 and "<title>长剑、双手剑、长矛、钩镰枪</title>" in svg

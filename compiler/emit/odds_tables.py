@@ -20,7 +20,7 @@ from typing import Any
 from ..memo import NO_MEMO, Memo
 from ..ir import Entry, OddsPreset, Ruleset
 from ..package_loader import import_package
-from .svg import line_chart
+from .svg import line_chart, merge_identical
 
 
 def _fmt(value: float | None, percent: bool = False) -> str:
@@ -147,7 +147,8 @@ def _preset(rs: Ruleset, evaluator: _Evaluator, index: int, preset: OddsPreset) 
         chart_title = f"{preset.title}" + (f"：{group['name']}" if group["name"] else "")
         svg = line_chart(chart_title, preset.vary_name, "期望伤害", list(preset.vary_values), series)
         slug = f"{rs.id}-{index + 1}-{key}".replace("_", "-")
-        out_groups.append({**group, "svg": svg, "chart_file": f"charts/{slug}.svg"})
+        same = ["、".join(names) for names, _ in merge_identical(series) if len(names) > 1]
+        out_groups.append({**group, "svg": svg, "chart_file": f"charts/{slug}.svg", "same": same})
     return {"title": preset.title, "vary_name": preset.vary_name, "xs": list(preset.vary_values),
             "procedure": preset.procedure, "table_name": table.name, "anchor": f"odds-{index + 1}",
             "truncated": len(table.entries) > len(entries), "shown": len(entries), "total": len(table.entries),

@@ -46,7 +46,7 @@ def _value_text(entry: Entry, f: FieldDecl, names: dict[str, dict[str, str]]) ->
         return "、".join(labels.get(x, x) for x in v) or "—"  # type: ignore[union-attr]
     if f.type == "ref":
         return names.get(f.table or "", {}).get(str(v), str(v))
-    return str(v)
+    return next((name for value, name in f.labels if value == v), str(v))
 
 
 def _ref_anchor(entry: Entry, f: FieldDecl) -> str | None:

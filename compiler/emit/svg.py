@@ -26,9 +26,41 @@ def _nice_max(value: float) -> float:
     return value
 
 
+LEGEND_CHARS = 9  # what fits in the legend column at 13 px
+
+
+def _marker(shape: int, cx: float, cy: float, color: str) -> str:
+    """One of four marker shapes, so series that cross or run close stay told apart."""
+    if shape == 0:
+        return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3" fill="{color}"/>'
+    if shape == 1:
+        return f'<rect x="{cx - 3:.1f}" y="{cy - 3:.1f}" width="6" height="6" fill="{color}"/>'
+    if shape == 2:
+        return f'<path d="M{cx:.1f} {cy - 3.8:.1f}L{cx + 3.6:.1f} {cy + 2.6:.1f}H{cx - 3.6:.1f}Z" fill="{color}"/>'
+    return f'<path d="M{cx:.1f} {cy - 4:.1f}L{cx + 4:.1f} {cy:.1f}L{cx:.1f} {cy + 4:.1f}L{cx - 4:.1f} {cy:.1f}Z" fill="{color}"/>'
+
+
+def merge_identical(series: list[tuple[str, list[float | None]]]) -> list[tuple[list[str], list[float | None]]]:
+    """Series with the same values, drawn once: seven weapons with one curve are one line whose
+    legend names them all, not seven lines hiding each other."""
+    merged: dict[tuple[float | None, ...], list[str]] = {}
+    for name, ys in series:
+        merged.setdefault(tuple(ys), []).append(name)
+    return [(names, list(ys)) for ys, names in merged.items()]
+
+
+def legend_label(names: list[str]) -> str:
+    label = "、".join(names)
+    if len(label) <= LEGEND_CHARS:
+        return label
+    suffix = f"等{len(names)}种" if len(names) > 1 else "…"
+    return names[0][:LEGEND_CHARS - len(suffix)] + suffix
+
+
 def line_chart(title: str, x_label: str, y_label: str, xs: list[int],
                series: list[tuple[str, list[float | None]]]) -> str:
-    """A chart of several series over the same x values; None leaves a gap."""
+    """A chart of several series over the same x values; None leaves a gap. Identical series are
+    drawn once and named together (the full list in the legend entry's tooltip)."""
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     top = _nice_max(max((y for _, ys in series for y in ys if y is not None), default=1.0))
     x_lo, x_hi = min(xs), max(xs)
@@ -44,22 +76,22 @@ def line_chart(title: str, x_label: str, y_label: str, xs: list[int],
              f'height="{HEIGHT}" role="img" aria-label="{escape(title)}" class="chart">',
              f'<title>{escape(title)}</title>',
              f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
-             f'<text x="{LEFT}" y="20" font-size="14" font-weight="600" fill="#1d1d1f">{escape(title)}</text>']
+             f'<text x="{LEFT}" y="20" font-size="15" font-weight="600" fill="#1d1d1f">{escape(title)}</text>']
     for i in range(5):
         value = top * i / 4
         parts.append(f'<line x1="{LEFT}" y1="{py(value)}" x2="{LEFT + plot_w}" y2="{py(value)}" '
                      f'stroke="#e3e5e8" stroke-width="1"/>')
-        parts.append(f'<text x="{LEFT - 6}" y="{float(py(value)) + 4:.1f}" font-size="11" text-anchor="end" '
+        parts.append(f'<text x="{LEFT - 6}" y="{float(py(value)) + 4:.1f}" font-size="13" text-anchor="end" '
                      f'fill="#5f6368">{value:g}</text>')
     for x in xs:
-        parts.append(f'<text x="{px(x)}" y="{TOP + plot_h + 16}" font-size="11" text-anchor="middle" '
+        parts.append(f'<text x="{px(x)}" y="{TOP + plot_h + 16}" font-size="13" text-anchor="middle" '
                      f'fill="#5f6368">{x}</text>')
     parts.append(f'<line x1="{LEFT}" y1="{TOP + plot_h}" x2="{LEFT + plot_w}" y2="{TOP + plot_h}" stroke="#5f6368"/>')
-    parts.append(f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 8}" font-size="12" text-anchor="middle" '
+    parts.append(f'<text x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 8}" font-size="13" text-anchor="middle" '
                  f'fill="#1d1d1f">{escape(x_label)}</text>')
-    parts.append(f'<text x="14" y="{TOP + plot_h / 2:.1f}" font-size="12" text-anchor="middle" fill="#1d1d1f" '
+    parts.append(f'<text x="14" y="{TOP + plot_h / 2:.1f}" font-size="13" text-anchor="middle" fill="#1d1d1f" '
                  f'transform="rotate(-90 14 {TOP + plot_h / 2:.1f})">{escape(y_label)}</text>')
-    for n, (name, ys) in enumerate(series):
+    for n, (names, ys) in enumerate(merge_identical(series)):
         color = PALETTE[n % len(PALETTE)]
         dash = "" if n < len(PALETTE) else ' stroke-dasharray="5 3"'
         runs: list[list[str]] = [[]]
@@ -73,10 +105,12 @@ def line_chart(title: str, x_label: str, y_label: str, xs: list[int],
                 parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="2"{dash} points="{" ".join(run)}"/>')
             for point in run:
                 cx, cy = point.split(",")
-                parts.append(f'<circle cx="{cx}" cy="{cy}" r="2.5" fill="{color}"/>')
-        ly = TOP + 4 + n * 16
-        parts.append(f'<line x1="{WIDTH - RIGHT + 12}" y1="{ly}" x2="{WIDTH - RIGHT + 30}" y2="{ly}" '
-                     f'stroke="{color}" stroke-width="3"{dash}/>')
-        parts.append(f'<text x="{WIDTH - RIGHT + 36}" y="{ly + 4}" font-size="12" fill="#1d1d1f">{escape(name)}</text>')
+                parts.append(_marker(n % 4, float(cx), float(cy), color))
+        ly = TOP + 4 + n * 18
+        parts.append(f'<g><title>{escape("、".join(names))}</title>'
+                     f'<line x1="{WIDTH - RIGHT + 8}" y1="{ly}" x2="{WIDTH - RIGHT + 28}" y2="{ly}" '
+                     f'stroke="{color}" stroke-width="3"{dash}/>{_marker(n % 4, WIDTH - RIGHT + 18, ly, color)}'
+                     f'<text x="{WIDTH - RIGHT + 34}" y="{ly + 4.5}" font-size="13" fill="#1d1d1f">'
+                     f'{escape(legend_label(names))}</text></g>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

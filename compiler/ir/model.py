@@ -87,6 +87,7 @@ class FieldDecl:
     result: str | None
     context: tuple[tuple[str, str], ...]  # (param, table) pairs for formula fields
     span: Span
+    labels: tuple[tuple[int, str], ...] = ()  # names of special int values, for the pages
 
 
 @dataclass(frozen=True, slots=True)

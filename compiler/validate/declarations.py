@@ -111,7 +111,20 @@ def _field_decl(table_id: str, raw: dict[str, Any], doc: Document, path: tuple[A
                      raw.get("min"), raw.get("max"),
                      tuple(default) if isinstance(default, list) else default, values,
                      raw.get("table"), raw.get("result", "int") if ftype == "formula" else None,
-                     tuple((c["param"], c["table"]) for c in raw.get("context", [])), span)
+                     tuple((c["param"], c["table"]) for c in raw.get("context", [])), span,
+                     _labels(raw, ftype, doc, path, rep))
+
+
+def _labels(raw: dict[str, Any], ftype: str, doc: Document, path: tuple[Any, ...],
+            rep: Reporter) -> tuple[tuple[int, str], ...]:
+    labels = raw.get("labels", [])
+    if labels and ftype != "int":
+        rep.error(doc.span(path + ("labels",)), "bad-labels", "only an int field may name special values")
+    for i, label in enumerate(labels):
+        if ("min" in raw and label["value"] < raw["min"]) or ("max" in raw and label["value"] > raw["max"]):
+            rep.error(doc.span(path + ("labels", i, "value")), "bad-labels",
+                      f"{label['value']} is outside the field's range, so no entry can have it")
+    return tuple((label["value"], label["name"]) for label in labels)
 
 
 _MISSING = object()

@@ -19,20 +19,25 @@ from ..load import Document
 from ..runtime.sources import parse_dice
 from .context import Reporter, compile_formula
 from .names import identity
+from .schema import FailedEntry
 from .scopes import TableDecls, entry_formula_scope
 
 _Raw = tuple[dict[str, Any], Document, tuple[Any, ...], str]
 
 
 def _collect(docs: list[tuple[Document, str]], decls: TableDecls,
-             rep: Reporter) -> dict[str, dict[str, _Raw]]:
+             rep: Reporter) -> tuple[dict[str, dict[str, _Raw]], dict[str, set[str]]]:
+    """The entries of each table by id, and the ids of entries that failed their schema."""
     raw: dict[str, dict[str, _Raw]] = {t: {} for t in decls.fields}
+    failed: dict[str, set[str]] = {t: set() for t in decls.fields}
     for doc, origin in docs:
         tid = doc.data["table"]
         if tid not in raw:
             continue
         for i, e in enumerate(doc.data["entries"]):
-            if e is None:  # failed its table's schema (reported already)
+            if isinstance(e, FailedEntry):  # reported already; a reference to it is not a second error
+                if e.id is not None:
+                    failed[tid].add(e.id)
                 continue
             path = ("entries", i)
             existing = raw[tid].get(e["id"])
@@ -53,12 +58,12 @@ def _collect(docs: list[tuple[Document, str]], decls: TableDecls,
                           f"no entry '{e['id']}' in '{tid}' to override",
                           did_you_mean(e["id"], raw[tid]))
             raw[tid][e["id"]] = (e, doc, path, origin)
-    return raw
+    return raw, failed
 
 
 def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta: dict[str, dict[str, Any]],
                  stats: tuple[Stat, ...], base: Scope, rule_ids: set[str], rep: Reporter) -> tuple[Table, ...]:
-    raw = _collect(docs, decls, rep)
+    raw, failed = _collect(docs, decls, rep)
     functions: dict[tuple[str, str, str], str] = {}
     tables = []
     for tid, fields in decls.fields.items():
@@ -80,7 +85,7 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
                 value: Any = e.get(decl.id, decl.default)
                 fpath = path + (decl.id,)
                 if decl.type == "ref" and value is not None:
-                    if value not in raw.get(decl.table or "", {}):
+                    if value not in raw.get(decl.table or "", {}) and value not in failed.get(decl.table or "", ()):
                         rep.error(doc.span(fpath), "unknown-ref",
                                   f"no entry '{value}' in table '{decl.table}'",
                                   did_you_mean(value, raw.get(decl.table or "", {})))

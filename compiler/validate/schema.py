@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import jsonschema
 from jsonschema import Draft202012Validator
@@ -280,6 +280,17 @@ def validate_static(doc: Document) -> tuple[str | None, list[Diagnostic]]:
     return kind, diagnostics_for(doc, _static_validator(kind))
 
 
+class FailedEntry(NamedTuple):
+    """An entry that failed its table's schema (reported already), with its id when readable."""
+
+    id: str | None
+
+    @staticmethod
+    def of(item: Any) -> FailedEntry:
+        eid = item.get("id") if isinstance(item, dict) else None
+        return FailedEntry(eid if isinstance(eid, str) else None)
+
+
 class TableFiles:
     """Validates table files against their table's generated schema, entry by entry, remembering
     (compiler/cache.py) which entries already passed: editing one weapon of a 1,000-weapon file
@@ -295,8 +306,9 @@ class TableFiles:
         self._validators: dict[str, tuple[Any, Any, bytes]] = {}
 
     def check(self, doc: Document, schema: dict[str, Any]) -> tuple[list[Diagnostic], Document | None]:
-        """The file's problems, and the document with every entry that failed replaced by None
-        (so the clean entries are still checked further), or None when the file itself is bad."""
+        """The file's problems, and the document with every entry that failed replaced by a
+        `FailedEntry` (so the clean entries are still checked further, and references to the
+        failed one are not reported a second time), or None when the file itself is bad."""
         tid = schema["properties"]["table"]["const"]
         if tid not in self._validators:
             self._validators[tid] = (validator_for(schema), validator_for(schema["properties"]["entries"]["items"]),
@@ -319,7 +331,7 @@ class TableFiles:
             out.extend(problems)
             if not problems:
                 self.clean.add(digest)
-            kept.append(None if problems else item)
+            kept.append(FailedEntry.of(item) if problems else item)
         if not out:
             return out, doc
         return out, Document(doc.file, {**doc.data, "entries": kept}, doc.spans, doc.key_spans, doc.quoted)

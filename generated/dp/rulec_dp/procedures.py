@@ -16,7 +16,7 @@
 #   rules/dp/tables/damage_types.yaml
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
-# Content hash: sha256:99a51301e0bbaa201e5adca84a6f4b7e6e67b654a7bdff3de58d76cfa9fea093
+# Content hash: sha256:1613a5f20eff0775d3634a7de56ea4c209fac5896f478797eb476693305facc9
 """DP骰池战斗规则：结算流程 (procedures) of ruleset `dp`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -167,17 +167,20 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
                 ('let',
                  f'高速{speed}、破甲{armor_piercing}之后，防御方剩余防御{remaining_defense}，附加成功{defender_extras}',
                  (('remaining_defense', remaining_defense),))))
-    attack_pool = (weapon.attack_type.pool(attacker, weapon.attack_type, weapon) - range_penalty - weak_range_penalty
-                   - strength_penalty - weapon.oversize_penalty + aim_bonus + charge_bonus
-                   + (_R_POWER_ATTACK_BONUS if power_attack else 0) + (_R_WILLPOWER_CHECK_BONUS if willpower else 0)
-                   - called_penalty + (_R_PRONE_MELEE_BONUS if defender.prone and not ranged else 0) + other_bonus)
+    base_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
+    power_bonus = _R_POWER_ATTACK_BONUS if power_attack else 0
+    will_bonus = _R_WILLPOWER_CHECK_BONUS if willpower else 0
+    prone_bonus = _R_PRONE_MELEE_BONUS if defender.prone and not ranged else 0
+    attack_pool = (base_pool - range_penalty - weak_range_penalty - strength_penalty - weapon.oversize_penalty
+                   + aim_bonus + charge_bonus + power_bonus + will_bonus - called_penalty + prone_bonus + other_bonus)
     if _trace is not None:
         _trace.append(_rec(
                 _Step,
                 (
-                'let',
-                f'攻击DP{attack_pool}（射程减值{range_penalty}，力量不足减值{strength_penalty}，瞄准{aim_bonus}，冲'
-                f'锋{charge_bonus}）', (('attack_pool', attack_pool),))))
+                'let', f'攻击DP{attack_pool}（基础{base_pool}，射程减值{range_penalty}，力量不足射程减值'
+                f'{weak_range_penalty}，力量不足减值{strength_penalty}，超体积减值{weapon.oversize_penalty}，瞄准'
+                f'{aim_bonus}，冲锋{charge_bonus}，强力攻击{power_bonus}，意志{will_bonus}，特定部位减值'
+                f'{called_penalty}，倒地{prone_bonus}，其他{other_bonus}）', (('attack_pool', attack_pool),))))
     dice_ = (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0)
     if _trace is not None:
         _trace.append(_rec(

@@ -16,7 +16,7 @@
 #   rules/dp/tables/damage_types.yaml
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
-# Content hash: sha256:99a51301e0bbaa201e5adca84a6f4b7e6e67b654a7bdff3de58d76cfa9fea093
+# Content hash: sha256:1613a5f20eff0775d3634a7de56ea4c209fac5896f478797eb476693305facc9
 """DP骰池战斗规则：结算结果 (the result types of the procedures, and their metadata) of ruleset `dp`."""
 
 from __future__ import annotations

@@ -126,5 +126,7 @@ def pool_sentence(label: str, roll: PoolRoll) -> str:
     if roll.all_succeed:
         return f"{label}：{roll.command}，所有{roll.dice}个骰子均视为成功（不加骰）"
     extras = f"（另有附加成功{roll.extras}）" if roll.extras else ""
+    if roll.dice == 0:
+        return f"{label}：没有骰子可掷，成功数{roll.successes}{extras}"
     return (f"{label}：掷{roll.command}，骰面{faces_text(roll.faces, roll.added)}，"
             f"成功数{roll.successes}{extras}")
