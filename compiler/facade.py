@@ -15,6 +15,7 @@ get a `Memo` from here rather than reaching for the cache themselves.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 import json
@@ -36,6 +37,7 @@ from .optimise import optimise
 from .memo import Memo
 from .stamp import FolderDigest
 from .validate.bounds import check_bounds
+from .validate.usage import check_usage, readers as ruling_readers
 from .validate import LoadedSource, check_ruleset, validate_static
 from .validate.scenario_schema import scenario_schema
 from .validate.table_schema import editor_table_schema
@@ -237,10 +239,11 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         if progress:
             progress("lower", 0, 1)
         rs = lower(checked, pack_label=pack_label(pack_items, digest))
-        unbounded = check_bounds(rs)  # bounded work: proven on the lowered IR
+        unbounded = check_bounds(rs) + check_usage(rs)  # bounded work, and every ruling and flag read
         if unbounded:
             diags.extend(unbounded)
             continue
+        rs = dataclasses.replace(rs, extra={**rs.extra, "ruling_readers": ruling_readers(rs)})  # for the pages
         if stop_after == "lower":
             build.rulesets.append(rs)
             continue

@@ -330,3 +330,46 @@ def test_an_empty_pool_says_so(dp, hero):
     r = dp.attack(hero, wall, "long_sword", dice=dp.FixedDice([]))
     assert any("没有骰子可掷，成功数0" in s.text for s in r.trace), r.trace
     assert not any("骰面[]" in s.text for s in r.trace)
+
+
+def test_the_attackers_own_penalties_are_reported(dp):
+    """DP-30, DP-31 (R11): a power attack costs the attacker 2 basic defense and a charge as much as
+    its bonus, until its next action, never below 0 — reported by the attack."""
+    hero = dp.Combatant(strength=4, martial=4, specialty=2, basic_defense=3, move_speed=10)
+    faces = dp.FixedDice([9] * 20)
+    assert dp.attack(hero, dp.Combatant(), "long_sword", dice=faces).own_basic_defense_penalty == 0
+    r = dp.attack(hero, dp.Combatant(), "long_sword", power_attack=True, dice=dp.FixedDice([9] * 20))
+    assert r.own_basic_defense_penalty == 2
+    r = dp.attack(hero, dp.Combatant(), "long_sword", power_attack=True, charge_meters=5, dice=dp.FixedDice([9] * 20))
+    assert r.own_basic_defense_penalty == 3  # 2 + a charge bonus of 3, capped at basic defense 3
+    assert "攻击方的基础防御降低3" in r.trace[-1].text
+
+
+def test_shooting_into_a_grapple(dp):
+    """DP-52: a ranged single-target attack into a grapple loses 1 success per person in it; every
+    2 points of called-shot penalty reduction cancel 1 of them."""
+    archer = dp.Combatant(strength=4, dexterity=4, shooting=4, specialty=2)
+    plain = dp.attack(archer, dp.Combatant(), "short_bow", distance=5, dice=dp.FixedDice([9] * 20)).net
+    into = dp.attack(archer, dp.Combatant(), "short_bow", distance=5, grapple_people=2, dice=dp.FixedDice([9] * 20))
+    assert into.net == plain - 2 and any("擒抱中有2人，成功数减2" in t.text for t in into.trace)
+    eased = dp.attack(archer, dp.Combatant(), "short_bow", distance=5, grapple_people=2, called_shot_reduction=2,
+                      dice=dp.FixedDice([9] * 20))
+    assert eased.net == plain - 1
+    melee = dp.attack(archer, dp.Combatant(), "long_sword", grapple_people=2, dice=dp.FixedDice([9] * 20))
+    assert melee.net == dp.attack(archer, dp.Combatant(), "long_sword", dice=dp.FixedDice([9] * 20)).net
+
+
+def test_called_shot_penalty_reduction_is_mirrored_by_the_dodge_bonus(dp, hero):
+    """DP-32: an ability reducing the called-shot penalty reduces the aware defender's dodge bonus
+    the same (R13): the pool after defense changes by the reduction twice."""
+    aware = dp.Combatant(basic_defense=2)
+    full = odds_dice(dp, hero, aware, "long_sword", called_shot="head")
+    assert odds_dice(dp, hero, aware, "long_sword", called_shot="head", called_shot_reduction=2) == full + 2 + 2
+
+
+def test_a_prone_target_saves_worse_against_a_bombard(dp):
+    """DP-44 (R17): prone, a target loses 1 success on its save against area damage."""
+    gunner = dp.Combatant(strength=4, intelligence=4, shooting=4, specialty=2)
+    r = dp.bombard(gunner, dp.Combatant(reflex_save=3, prone=True), "mortar", distance=100,
+                   dice=dp.FixedDice([9] * 40))
+    assert any("倒地的目标回避范围伤害，成功数减1" in t.text for t in r.trace)

@@ -7,8 +7,8 @@ import pytest
 
 def test_rounds(tracks):
     """TR-01: surprise rounds have 3 s turns, combat rounds 6 s."""
-    assert tracks.ROUNDS["surprise"].turn_seconds == 3 == tracks.RULINGS["surprise_seconds"]
-    assert tracks.ROUNDS["combat"].turn_seconds == 6 == tracks.RULINGS["combat_seconds"]
+    assert tracks.ROUNDS["surprise"].turn_seconds == 3
+    assert tracks.ROUNDS["combat"].turn_seconds == 6
 
 
 def test_initiative_orders_and_rerolls_only_the_tied(tracks):
@@ -56,8 +56,13 @@ def test_action_durations_and_response_timing(tracks):
     assert (a["free"].own_turn_ticks, a["free"].off_turn_ticks, a["reflex"].next_turn_ticks) == (1, 3, 3)
     assert not tracks.can_respond("reflex", "free").allowed
     assert tracks.can_respond("reflex", "standard").allowed
-    assert not tracks.can_respond("readied", "move", readied_ticks=9).allowed
-    assert tracks.can_respond("readied", "move", readied_ticks=6).allowed
+    assert not tracks.can_respond("readied", "move", readied_seconds=3).allowed  # 9 ticks > 6
+    assert tracks.can_respond("readied", "move", readied_seconds=2).allowed  # R51: 3 ticks a second
+    # TR-06: only reflex, free and (triggered) readied actions act off-turn, however short
+    assert not tracks.can_respond("standard", "free").allowed
+    assert not tracks.can_respond("swift", "standard").allowed
+    with pytest.raises(tracks.ReadiedNeedsDuration):
+        tracks.can_respond("readied", "standard")
 
 
 def test_three_attack_modes(tracks):

@@ -124,3 +124,55 @@ def test_invisible_and_control_characters_are_diagnostics(dp_copy: Path, text: s
     replace(weapons, "name: 长剑", text)
     out = messages(compile_rules([dp_copy]))
     assert any("weapons.yaml:10:" in m and "error[bad-character]" in m and code in m for m in out), out
+
+
+def test_a_ruling_no_procedure_reads_is_a_diagnostic(dp_copy: Path):
+    """Every ruling changes something (validate/usage.py): one nothing reads is an error at its
+    line, unless it says why with not_modelled (then the page shows the reason)."""
+    rulings = dp_copy / "rulings.yaml"
+    text = rulings.read_text(encoding="utf-8")
+    rulings.write_text(text + "  - {key: spare, name: 备用, value: 3, min: 0, max: 9, text: 没有过程读取。}\n",
+                       encoding="utf-8")
+    line = len(text.splitlines()) + 1
+    out = messages(compile_rules([dp_copy]))
+    assert f"rulings.yaml:{line}:5: error[unused-ruling]: ruling 'spare' (备用) is read by no procedure" in out[0], out
+    rulings.write_text(text + "  - {key: spare, name: 备用, value: 3, min: 0, max: 9, text: 没有过程读取。, "
+                       "not_modelled: 本章之外的规则。}\n", encoding="utf-8")
+    build = compile_rules([dp_copy])
+    assert build.ok, messages(build)
+    assert "不读取：本章之外的规则。" in build.files["reference/dp.md"].decode()
+
+
+def test_a_flag_or_an_error_nothing_uses_is_a_diagnostic(dp_copy: Path):
+    replace(dp_copy / "ruleset.yaml", "      - {id: trauma_source, name: C级创伤来源, type: bool, default: true, ",
+            "      - {id: shiny, name: 闪亮, type: bool, default: false}\n"
+            "      - {id: trauma_source, name: C级创伤来源, type: bool, default: true, ")
+    replace(dp_copy / "ruleset.yaml", "errors:\n", "errors:\n  - {id: never, name: 从不, message: 从不发生}\n")
+    out = "\n".join(messages(compile_rules([dp_copy])))
+    assert "error[unused-field]: the flag 'shiny' (闪亮) of table 'called_shots' is read by no procedure" in out
+    assert "error[unused-error]: no procedure raises the error 'never' (从不)" in out
+
+
+def test_the_coup_de_grace_ruling_is_read(tmp_path: Path):
+    """DP-33 (R14): with coup_de_grace_keeps_defender_extras set to false by a pack, the defender's
+    extras no longer cancel successes: 2 armor extras cost the stock rules 2 of the net (checked on
+    the oracle of the IR)."""
+    from oracle import Oracle
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("kind: pack\nid: mercy\nname: 慈悲\nextends: dp\n", encoding="utf-8")
+    (pack / "rulings.yaml").write_text("kind: rulings\nrulings:\n  - {key: coup_de_grace_keeps_defender_extras, "
+                                       "name: 致命攻击仍扣除防御附加成功, value: false, text: 不扣除。, override: true}\n",
+                                       encoding="utf-8")
+    results = {}
+    for label, paths in (("stock", [ROOT / "rules" / "dp"]), ("pack", [ROOT / "rules" / "dp", pack])):
+        (rs,) = compile_rules(paths, stop_after="lower").rulesets
+        attack = next(p for p in rs.procedures if p.id == "attack")
+        stats = {st.id: st.default for st in rs.stats}
+        hero = {**stats, "strength": 5, "martial": 3, "specialty": 1}
+        helpless = {**stats, "helpless": True, "armor_defense": 2, "armor_extras": 2}
+        out = Oracle(rs).run(attack, {"attacker": hero, "defender": helpless, "weapon": "long_sword",
+                                      "coup_de_grace": True}, lambda sides: 1)
+        results[label] = dict(zip([o.id for o in attack.result], out))["net"]
+    assert (results["stock"], results["pack"]) == (12 - 2 - 2, 12 - 2)

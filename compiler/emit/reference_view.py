@@ -9,6 +9,7 @@ when entries are added.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import Any
 
 from ..diagnostics import Span
@@ -160,6 +161,7 @@ def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]]) -> dict[s
     for stat in rs.stats:
         cite(stat.rules, f"属性·{stat.name}", anchor("stats"))
     dice_text = ENGINES[rs.dice.engine].describe(rs.dice)
+    readers: Mapping[str, tuple[str, ...]] = rs.extra.get("ruling_readers", {})  # type: ignore[assignment]
     groups = {g.id: g.name for g in rs.stat_groups}
     return {
         "id": rs.id,
@@ -177,7 +179,8 @@ def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]]) -> dict[s
                    "description": s.description, "where": where(s.span)} for s in rs.stats],
         "rulings": [{"key": r.key, "ruling": r.ruling, "name": r.name, "anchor": anchor("ruling", r.key),
                      "value": ("是" if r.value else "否") if isinstance(r.value, bool) else str(r.value),
-                     "text": r.text, "where": where(r.span)} for r in rs.rulings],
+                     "text": r.text, "where": where(r.span),
+                     "read_by": "、".join(readers.get(r.key, ())) or f"不读取：{r.not_modelled}"} for r in rs.rulings],
         "errors": [{"id": e.id, "name": e.name, "message": e.message} for e in rs.errors],
         "procedures": [procedure_view(p) for p in rs.procedures],
         "odds": odds,

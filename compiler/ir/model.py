@@ -88,6 +88,7 @@ class FieldDecl:
     context: tuple[tuple[str, str], ...]  # (param, table) pairs for formula fields
     span: Span
     labels: tuple[tuple[int, str], ...] = ()  # names of special int values, for the pages
+    not_modelled: str = ""  # why no procedure reads it (validate/usage.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +142,7 @@ class Ruling:
     span: Span
     min: int | None = None
     max: int | None = None
+    not_modelled: str = ""  # why no procedure reads it (validate/usage.py)
 
 
 @dataclass(frozen=True, slots=True)

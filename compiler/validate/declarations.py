@@ -112,7 +112,7 @@ def _field_decl(table_id: str, raw: dict[str, Any], doc: Document, path: tuple[A
                      tuple(default) if isinstance(default, list) else default, values,
                      raw.get("table"), raw.get("result", "int") if ftype == "formula" else None,
                      tuple((c["param"], c["table"]) for c in raw.get("context", [])), span,
-                     _labels(raw, ftype, doc, path, rep))
+                     _labels(raw, ftype, doc, path, rep), raw.get("not_modelled", ""))
 
 
 def _labels(raw: dict[str, Any], ftype: str, doc: Document, path: tuple[Any, ...],
@@ -452,7 +452,7 @@ def _rulings(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[Ruling, .
                     rep.error(span, "missing-range", f"ruling '{r['key']}' holds a number: declare the range a "
                               "homebrewer may set it to", "add min: and max:")
             ruling = Ruling(r["key"], r.get("ruling", ""), r["name"], value, r["text"], tuple(r.get("rules", [])),
-                            span, lo, hi)
+                            span, lo, hi, r.get("not_modelled", ""))
             if r["key"] in out:
                 if origin != "ruleset" and r.get("override"):
                     old = out[r["key"]]
@@ -465,7 +465,7 @@ def _rulings(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[Ruling, .
                                   f"{value} is outside the range {old.min}..{old.max} the ruleset allows for "
                                   f"'{r['key']}' ({old.span})")
                     out[r["key"]] = Ruling(old.key, old.ruling, old.name, value, r["text"], old.rules, span,
-                                           old.min, old.max)
+                                           old.min, old.max, old.not_modelled)
                     continue
                 rep.error(span, "duplicate-id", f"ruling '{r['key']}' is defined twice (first at "
                                                 f"{out[r['key']].span})",

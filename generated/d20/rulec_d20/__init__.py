@@ -13,7 +13,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:e186f739b8de61df947f2b8d60936117ac5a302534267f5ee0c4389243c30b57
+# Content hash: sha256:c19498b2d411282ba3e6b362a510729537171fafc3fc8949171fbf80a65d8b20
 """d20攻击规则 (d20): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -44,7 +44,6 @@ from .model import TooLarge
 from .model import NoFreeHand
 from .model import NotLight
 from .model import NotThrown
-from .model import NotARangedAttack
 from .model import IntangibleTarget
 from .model import NotGrappling
 from .results import PROCEDURE_INFO
@@ -117,7 +116,6 @@ __all__ = [
     "NoFreeHand",
     "NotLight",
     "NotThrown",
-    "NotARangedAttack",
     "IntangibleTarget",
     "NotGrappling",
     "attack",

@@ -13,7 +13,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:e186f739b8de61df947f2b8d60936117ac5a302534267f5ee0c4389243c30b57
+# Content hash: sha256:c19498b2d411282ba3e6b362a510729537171fafc3fc8949171fbf80a65d8b20
 """d20攻击规则：数据模型 (rulings, error types, stats, tables) of ruleset `d20`."""
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from ._runtime.sources import DiceValue
 
 __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'DamageType', 'DAMAGE_TYPES', 'get_damage_type', 'Size',
            'SIZES', 'get_size', 'Weapon', 'WEAPONS', 'get_weapon', 'PowerSource', 'POWER_SOURCES', 'get_power_source',
-           'OutOfRange', 'OutOfReach', 'TooLarge', 'NoFreeHand', 'NotLight', 'NotThrown', 'NotARangedAttack',
-           'IntangibleTarget', 'NotGrappling']
+           'OutOfRange', 'OutOfReach', 'TooLarge', 'NoFreeHand', 'NotLight', 'NotThrown', 'IntangibleTarget',
+           'NotGrappling']
 
 # ---- rulings in force (26): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 _R_NATURAL_ONE_TWENTY: Final = False  # R30 天然1与天然20
@@ -110,12 +110,6 @@ class NotThrown(RuleError):
     """不能投掷"""
 
     code = 'not_thrown'
-
-
-class NotARangedAttack(RuleError):
-    """不是远程攻击"""
-
-    code = 'not_a_ranged_attack'
 
 
 class IntangibleTarget(RuleError):

@@ -13,7 +13,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:e186f739b8de61df947f2b8d60936117ac5a302534267f5ee0c4389243c30b57
+# Content hash: sha256:c19498b2d411282ba3e6b362a510729537171fafc3fc8949171fbf80a65d8b20
 """d20攻击规则：结算结果 (the result types of the procedures, and their metadata) of ruleset `d20`."""
 
 from __future__ import annotations

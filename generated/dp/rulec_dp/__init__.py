@@ -16,7 +16,7 @@
 #   rules/dp/tables/damage_types.yaml
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
-# Content hash: sha256:1613a5f20eff0775d3634a7de56ea4c209fac5896f478797eb476693305facc9
+# Content hash: sha256:d0f29e1e0b13ded6408582269bab807ab0b442e1a24b00cfc16fc5f9bacdf775
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

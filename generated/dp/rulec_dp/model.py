@@ -16,7 +16,7 @@
 #   rules/dp/tables/damage_types.yaml
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
-# Content hash: sha256:1613a5f20eff0775d3634a7de56ea4c209fac5896f478797eb476693305facc9
+# Content hash: sha256:d0f29e1e0b13ded6408582269bab807ab0b442e1a24b00cfc16fc5f9bacdf775
 """DP骰池战斗规则：数据模型 (rulings, error types, stats, tables) of ruleset `dp`."""
 
 from __future__ import annotations
@@ -35,8 +35,7 @@ __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'DamageType', 'DAM
            'NotHelpless', 'NoVitals', 'ChargeBlocked', 'ChargeTooFar', 'MeleeOnly', 'AimOutOfReach', 'BadHands',
            'TooManyHandsFree', 'OverrunTooBig', 'FeintImpossible', 'NotABombard', 'BadWillpower']
 
-# ---- rulings in force (31): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
-_R_DICE_SIDES: Final = 10  # R1 骰子面数
+# ---- rulings in force (33): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 _R_SPEED_PER_POINT: Final = 1  # R2 高速对基础防御的折算
 _R_ARMOR_PIERCING_DIVISOR: Final = 2  # R2 破甲折算除数
 _R_ZEROED_COMPONENT_LOSES_EXTRAS: Final = True  # R3 防御归零失去附加成功
@@ -47,6 +46,7 @@ _R_UNDER_STRENGTH_RANGE_PENALTY: Final = 2  # R9 力量不足的额外射程减�
 _R_FIREARM_POINT_BLANK_RANGE: Final = 5  # R10 枪械贴身距离
 _R_POWER_ATTACK_BONUS: Final = 2  # R11 全力一击加值
 _R_POWER_ATTACK_DEFENSE_PENALTY: Final = 2  # R11 全力一击防御减值
+_R_CHARGE_MAX_SPEED_MULTIPLE: Final = 2  # 冲锋距离上限（移动速度倍数）
 _R_CHARGE_BONUS_PER_METER: Final = 1  # R11 冲锋每米加值
 _R_CALLED_SHOT_DODGE_BONUS: Final = True  # R13 特定部位攻击的闪避加值
 _R_COUP_DE_GRACE_KEEPS_DEFENDER_EXTRAS: Final = True  # R14 致命攻击仍扣除防御附加成功
@@ -66,10 +66,11 @@ _R_BULL_RUSH_RETURN_PENALTY: Final = 2  # R20 反冲撞减值
 _R_FEINT_MAX_PARRY_PENALTY: Final = 3  # R21 虚招格挡减值上限
 _R_TRIP_BONUS_PER_LEG_PAIR: Final = 2  # R22 多腿绊摔加值
 _R_GRAPPLE_SHOT_PENALTY_PER_PERSON: Final = 1  # 射击擒抱中目标的减值
+_R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT: Final = 2  # 抵消擒抱射击减值所需能力点数
+_R_BOMBARD_SAVE_SIZE_LIMIT: Final = 10  # 炮击以豁免对抗的体积上限
 _R_CLING_SIZE_DIVISOR: Final = 4  # 攀附体积比例
 RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
-        'dice_sides': _R_DICE_SIDES, 'speed_per_point': _R_SPEED_PER_POINT,
-        'armor_piercing_divisor': _R_ARMOR_PIERCING_DIVISOR,
+        'speed_per_point': _R_SPEED_PER_POINT, 'armor_piercing_divisor': _R_ARMOR_PIERCING_DIVISOR,
         'zeroed_component_loses_extras': _R_ZEROED_COMPONENT_LOSES_EXTRAS,
         'range_penalty_per_increment': _R_RANGE_PENALTY_PER_INCREMENT,
         'strength_penalty_per_point': _R_STRENGTH_PENALTY_PER_POINT,
@@ -77,7 +78,8 @@ RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'under_strength_range_penalty': _R_UNDER_STRENGTH_RANGE_PENALTY,
         'firearm_point_blank_range': _R_FIREARM_POINT_BLANK_RANGE, 'power_attack_bonus': _R_POWER_ATTACK_BONUS,
         'power_attack_defense_penalty': _R_POWER_ATTACK_DEFENSE_PENALTY,
-        'charge_bonus_per_meter': _R_CHARGE_BONUS_PER_METER, 'called_shot_dodge_bonus': _R_CALLED_SHOT_DODGE_BONUS,
+        'charge_max_speed_multiple': _R_CHARGE_MAX_SPEED_MULTIPLE, 'charge_bonus_per_meter': _R_CHARGE_BONUS_PER_METER,
+        'called_shot_dodge_bonus': _R_CALLED_SHOT_DODGE_BONUS,
         'coup_de_grace_keeps_defender_extras': _R_COUP_DE_GRACE_KEEPS_DEFENDER_EXTRAS,
         'parry_divisor': _R_PARRY_DIVISOR, 'cover_base': _R_COVER_BASE, 'prone_melee_bonus': _R_PRONE_MELEE_BONUS,
         'prone_ranged_cover': _R_PRONE_RANGED_COVER, 'prone_area_success_penalty': _R_PRONE_AREA_SUCCESS_PENALTY,
@@ -88,7 +90,8 @@ RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'bull_rush_return_penalty': _R_BULL_RUSH_RETURN_PENALTY, 'feint_max_parry_penalty': _R_FEINT_MAX_PARRY_PENALTY,
         'trip_bonus_per_leg_pair': _R_TRIP_BONUS_PER_LEG_PAIR,
         'grapple_shot_penalty_per_person': _R_GRAPPLE_SHOT_PENALTY_PER_PERSON,
-        'cling_size_divisor': _R_CLING_SIZE_DIVISOR})
+        'called_shot_reduction_per_grapple_point': _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT,
+        'bombard_save_size_limit': _R_BOMBARD_SAVE_SIZE_LIMIT, 'cling_size_divisor': _R_CLING_SIZE_DIVISOR})
 
 
 # ---- error types ----
@@ -344,6 +347,7 @@ class AttackType(NamedTuple):
     ranged: bool
     speed: int
     range_multiplier: Callable[..., Any]
+    default_base_range: int
     multiplier_loss_per_short_point: int
     two_hands_only: bool
     one_hand_min_increase: int
@@ -359,6 +363,7 @@ class AttackType(NamedTuple):
         out['ranged'] = self.ranged
         out['speed'] = self.speed
         out['range_multiplier'] = _FORMULA_TEXTS.get(getattr(self.range_multiplier, "__name__", ""))
+        out['default_base_range'] = self.default_base_range
         out['multiplier_loss_per_short_point'] = self.multiplier_loss_per_short_point
         out['two_hands_only'] = self.two_hands_only
         out['one_hand_min_increase'] = self.one_hand_min_increase
@@ -605,36 +610,36 @@ def get_action(key: Any) -> Action:
     return entry
 
 _NO_ATTACKTYPE = AttackType('', '（无攻击类型）', '', (), None, False, _rt_not_given, _NO_ACTION, False, 0,
-                            _rt_not_given, 0, False, 0, False, False, _NO_DAMAGETYPE, '')
+                            _rt_not_given, 0, 0, False, 0, False, False, _NO_DAMAGETYPE, '')
 _ATTACK_TYPES_ROWS: Tuple[Tuple[Any, ...], ...] = (
     ('unarmed', '肉搏', '', ('DP-10',), None, 'attack_types_unarmed_pool', 'standard', False, 0,
-     'attack_types_unarmed_range_multiplier', 0, False, 0, False, False, 'blunt',
+     'attack_types_unarmed_range_multiplier', 0, 0, False, 0, False, False, 'blunt',
      '以天生武器进行近战肉搏攻击。学习特定能力、经过强化、持用手指虎或拥有特殊的天生武器可以造成严重伤害。',),
     ('melee', '白刃', '', ('DP-11',), None, 'attack_types_unarmed_pool', 'standard', False, 0,
-     'attack_types_unarmed_range_multiplier', 0, False, 0, False, False, 'lethal',
+     'attack_types_unarmed_range_multiplier', 0, 0, False, 0, False, False, 'lethal',
      '可以用来攻击的盾牌也属于白刃武器；长鞭等少量武器只造成冲击伤害。',),
     ('thrown', '投掷', '', ('DP-12',), None, 'attack_types_thrown_pool', 'standard', True, 1,
-     'attack_types_thrown_range_multiplier', 0, False, 0, False, False, 'lethal',
+     'attack_types_thrown_range_multiplier', 10, 0, False, 0, False, False, 'lethal',
      '重投掷武器只能以力量为关键属性；临时武器或未标明基础射程的投掷武器基础射程为10米，按重投掷武器处理。',),
     ('bow', '弓箭', '', ('DP-13',), None, 'attack_types_bow_pool', 'standard', True, 1,
-     'attack_types_bow_range_multiplier', 1, True, 0, False, False, 'pierce',
+     'attack_types_bow_range_multiplier', 0, 1, True, 0, False, False, 'pierce',
      '武器伤害为弓与箭之和（一般箭矢为0L穿刺）。弓的力量要求与体积无关；弓无法单手使用。',),
     ('crossbow', '弩', '', ('DP-14',), None, 'attack_types_bow_pool', 'standard', True, 3,
-     'attack_types_crossbow_range_multiplier', 0, False, 1, True, False, 'pierce', '',),
+     'attack_types_crossbow_range_multiplier', 0, 0, False, 1, True, False, 'pierce', '',),
     ('firearm', '枪械', '', ('DP-14',), None, 'attack_types_bow_pool', 'standard', True, 5,
-     'attack_types_crossbow_range_multiplier', 0, False, 1, True, True, 'pierce',
+     'attack_types_crossbow_range_multiplier', 0, 0, False, 1, True, True, 'pierce',
      '普通枪械高速5，高斯枪械高速6（见武器数据）；目标在5米以内时无视枪械的高速。',),
     ('artillery', '炮', '', ('DP-15',), None, 'attack_types_artillery_pool', 'standard', True, 0,
-     'attack_types_artillery_range_multiplier', 0, False, 1, True, False, 'pierce',
+     'attack_types_artillery_range_multiplier', 0, 0, False, 1, True, False, 'pierce',
      '炮类武器没有通常意义上的武器伤害，以【炮击X（N米）】攻击；弹药在最大射程边界自动引爆。',),
     (
             'vehicle', '载具武器', '', ('DP-15', 'DP-17'), None, 'attack_types_vehicle_pool', 'standard', True, 0,
-            'attack_types_crossbow_range_multiplier', 0, False, 0, False, False, 'pierce',
+            'attack_types_crossbow_range_multiplier', 0, 0, False, 0, False, False, 'pierce',
             '操纵载具进行近战或远程攻击；载具武器的使用可能需要相关技能达到一定等级。射程倍数原文未给出，默认同枪械'
             '为5（主持人可改）。',),
     (
             'other', '其他攻击形式', '', ('DP-16',), None, 'attack_types_other_pool', 'standard', True, 0,
-            'attack_types_crossbow_range_multiplier', 0, False, 0, False, False, 'mental',
+            'attack_types_crossbow_range_multiplier', 0, 0, False, 0, False, False, 'mental',
             '资源创建的攻击形式（施法检定等）：动作、判定DP与对抗以资源描述为准，默认视为远程攻击。此处的检定组成'
             '与射程倍数只是占位的默认值，应以资源为准；与豁免对抗时请用“攻击与豁免的对抗”流程。',),
 )
@@ -642,9 +647,9 @@ ATTACK_TYPES: Dict[str, AttackType] = {}
 for _r in _ATTACK_TYPES_ROWS:
     ATTACK_TYPES[_r[0]] = AttackType(_r[0], _r[1], _r[2], _r[3], _r[4], True, _FORMULAS[_r[5]],
                                      ACTIONS.get(_r[6], _NO_ACTION) if _r[6] is not None else _NO_ACTION, _r[7], _r[8],
-                                     _FORMULAS[_r[9]], _r[10], _r[11], _r[12], _r[13], _r[14],
-                                     DAMAGE_TYPES.get(_r[15], _NO_DAMAGETYPE) if _r[15] is not None else _NO_DAMAGETYPE,
-                                     _r[16])
+                                     _FORMULAS[_r[9]], _r[10], _r[11], _r[12], _r[13], _r[14], _r[15],
+                                     DAMAGE_TYPES.get(_r[16], _NO_DAMAGETYPE) if _r[16] is not None else _NO_DAMAGETYPE,
+                                     _r[17])
 
 
 def get_attack_type(key: Any) -> AttackType:

@@ -16,7 +16,7 @@
 #   rules/dp/tables/damage_types.yaml
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
-# Content hash: sha256:1613a5f20eff0775d3634a7de56ea4c209fac5896f478797eb476693305facc9
+# Content hash: sha256:d0f29e1e0b13ded6408582269bab807ab0b442e1a24b00cfc16fc5f9bacdf775
 """DP骰池战斗规则：结算流程 (procedures) of ruleset `dp`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -49,11 +49,13 @@ from .model import (Combatant, DamageType, get_damage_type, Weapon, get_weapon, 
                     FeintImpossible, NotABombard, BadWillpower, _R_SPEED_PER_POINT, _R_ARMOR_PIERCING_DIVISOR,
                     _R_RANGE_PENALTY_PER_INCREMENT, _R_STRENGTH_PENALTY_PER_POINT, _R_TWO_HANDS_REQUIREMENT_CHANGE,
                     _R_UNDER_STRENGTH_RANGE_PENALTY, _R_FIREARM_POINT_BLANK_RANGE, _R_POWER_ATTACK_BONUS,
-                    _R_CHARGE_BONUS_PER_METER, _R_PARRY_DIVISOR, _R_COVER_BASE, _R_PRONE_MELEE_BONUS,
-                    _R_PRONE_RANGED_COVER, _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS, _R_AIM_MAX_INCREMENTS,
+                    _R_POWER_ATTACK_DEFENSE_PENALTY, _R_CHARGE_MAX_SPEED_MULTIPLE, _R_CHARGE_BONUS_PER_METER,
+                    _R_PARRY_DIVISOR, _R_COVER_BASE, _R_PRONE_MELEE_BONUS, _R_PRONE_RANGED_COVER,
+                    _R_PRONE_AREA_SUCCESS_PENALTY, _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS, _R_AIM_MAX_INCREMENTS,
                     _R_WILLPOWER_CHECK_BONUS, _R_WILLPOWER_DEFENSE_BONUS, _R_WILLPOWER_MOVE_BONUS,
                     _R_BULL_RUSH_METERS_PER_NET, _R_BULL_RUSH_RETURN_PENALTY, _R_FEINT_MAX_PARRY_PENALTY,
-                    _R_TRIP_BONUS_PER_LEG_PAIR, _R_CLING_SIZE_DIVISOR)
+                    _R_TRIP_BONUS_PER_LEG_PAIR, _R_GRAPPLE_SHOT_PENALTY_PER_PERSON,
+                    _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT, _R_BOMBARD_SAVE_SIZE_LIMIT, _R_CLING_SIZE_DIVISOR)
 from .results import (AttackResult, ATTACK_FIELDS, BombardResult, BOMBARD_FIELDS, ParryResult, PARRY_FIELDS,
                       ActiveCoverResult, ACTIVE_COVER_FIELDS, TotalDefenseResult, TOTAL_DEFENSE_FIELDS,
                       WillpowerSpendResult, WILLPOWER_SPEND_FIELDS, SaveContestResult, SAVE_CONTEST_FIELDS, TripResult,
@@ -65,9 +67,10 @@ _POOL = PoolSpec(10, 8, 10, '.ww', 10)
 
 def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], distance: int, hands: int,
                   extra_speed: int, extra_armor_piercing: int, power_attack: bool, charge_meters: int, clear_path: bool,
-                  aim_rounds: int, willpower: bool, called_shot: Union[CalledShot, str, None], targets: int,
-                  coup_de_grace: bool, total_defense: bool, other_bonus: int, _trace: Optional[List[_Step]]) -> Tuple[
-        Weapon, CalledShot, int, int]:
+                  aim_rounds: int, willpower: bool, called_shot: Union[CalledShot, str, None],
+                  called_shot_reduction: int, grapple_people: int, targets: int, coup_de_grace: bool,
+                  total_defense: bool, other_bonus: int, _trace: Optional[List[_Step]]) -> Tuple[
+        Weapon, CalledShot, int, int, int, int, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     called_shot = (_NO_CALLEDSHOT if called_shot is None else called_shot if type(called_shot) is CalledShot
                    else get_called_shot(called_shot))
@@ -77,15 +80,18 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
             and 0 <= extra_armor_piercing <= 40 and type(power_attack) is bool and type(charge_meters) is int
             and 0 <= charge_meters <= 1000 and type(clear_path) is bool and type(aim_rounds) is int
             and 0 <= aim_rounds <= 20 and type(willpower) is bool and called_shot.not_specified is None
-            and type(targets) is int and 1 <= targets <= 100 and type(coup_de_grace) is bool
-            and type(total_defense) is bool and type(other_bonus) is int and (-100) <= other_bonus <= 100):
+            and type(called_shot_reduction) is int and 0 <= called_shot_reduction <= 20 and type(grapple_people) is int
+            and 0 <= grapple_people <= 20 and type(targets) is int and 1 <= targets <= 100
+            and type(coup_de_grace) is bool and type(total_defense) is bool and type(other_bonus) is int
+            and (-100) <= other_bonus <= 100):
         _rt_check_inputs((('type', '攻击方', attacker, Combatant), ('type', '防御方', defender, Combatant),
                           ('entry', '武器', weapon), ('int', '距离', distance, 0, 100000),
                           ('int', '用手数', hands, 0, 2), ('int', '额外高速', extra_speed, 0, 30),
                           ('int', '额外破甲', extra_armor_piercing, 0, 40), ('bool', '全力一击', power_attack),
                           ('int', '冲锋距离', charge_meters, 0, 1000), ('bool', '路径畅通', clear_path),
                           ('int', '瞄准轮数', aim_rounds, 0, 20), ('bool', '消耗意志力', willpower),
-                          ('entry', '特定部位', called_shot), ('int', '目标数', targets, 1, 100),
+                          ('entry', '特定部位', called_shot), ('int', '减少特定部位减值', called_shot_reduction, 0, 20),
+                          ('int', '目标所在擒抱人数', grapple_people, 0, 20), ('int', '目标数', targets, 1, 100),
                           ('bool', '致命攻击', coup_de_grace), ('bool', '防御方全力防御', total_defense),
                           ('int', '其他加值', other_bonus, (-100), 100),))
     if not (hands == 0 or hands == 1 or hands == 2):
@@ -104,15 +110,15 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
                 _Step,
                 ('let', f'实际力量要求{effective_requirement}，力量差额{strength_short}',
                  (('strength_short', strength_short),))))
-    base_range = weapon.base_range if weapon.base_range > 0 else 10
+    base_range = weapon.base_range if weapon.base_range > 0 else weapon.attack_type.default_base_range
     range_multiplier = max(
             1,
             weapon.attack_type.range_multiplier(attacker, weapon.attack_type)
             - weapon.attack_type.multiplier_loss_per_short_point * strength_short)
     max_range = base_range * range_multiplier if ranged else 0
-    if not (not ranged or distance <= max_range):
+    if not (not ranged or base_range == 0 or distance <= max_range):
         raise OutOfRange(f'目标距离{distance}米，超出最大射程{max_range}米，无法进行有意义的攻击')
-    increments = max(0, _rt_ceildiv(distance, base_range) - 1) if ranged else 0
+    increments = max(0, _rt_ceildiv(distance, base_range) - 1) if ranged and base_range > 0 else 0
     range_penalty = _R_RANGE_PENALTY_PER_INCREMENT * increments
     weak_range_penalty = _R_UNDER_STRENGTH_RANGE_PENALTY * increments if strength_short > 0 else 0
     strength_penalty = _R_STRENGTH_PENALTY_PER_POINT * strength_short
@@ -122,7 +128,7 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
         raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     if not (charge_meters == 0 or clear_path):
         raise ChargeBlocked('冲锋需要一条畅通无阻的清晰路径')
-    if not (charge_meters <= 2 * attacker.move_speed):
+    if not (charge_meters <= _R_CHARGE_MAX_SPEED_MULTIPLE * attacker.move_speed):
         raise ChargeTooFar(f'冲锋最多移动移动速度的两倍（{attacker.move_speed}×2米），而非{charge_meters}米')
     charge_bonus = min(charge_meters * _R_CHARGE_BONUS_PER_METER, attacker.strength, attacker.basic_defense)
     aim_limit = _R_AIM_MAX_INCREMENTS * base_range
@@ -135,7 +141,13 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
         raise BadWillpower('没有可消耗的意志力')
     if not (not called_shot.given or targets == 1):
         raise CalledShotMultipleTargets(f'无法同时对{targets}个单位进行特定部位攻击')
-    called_penalty = called_shot.penalty if called_shot.given else 0
+    called_penalty = (called_shot.penalty - called_shot_reduction if called_shot.penalty - called_shot_reduction > 0
+                      else 0) if called_shot.given else 0
+    grapple_penalty = max(
+            0,
+            _R_GRAPPLE_SHOT_PENALTY_PER_PERSON * grapple_people
+            - _rt_floordiv(called_shot_reduction,
+                           _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT)) if ranged and targets == 1 else 0
     if not (not coup_de_grace or defender.helpless):
         raise NotHelpless('致命攻击只能对处于无助状态的目标发动')
     if not (not coup_de_grace or defender.has_vitals):
@@ -186,22 +198,26 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
         _trace.append(_rec(
                 _Step,
                 ('let', f'攻击DP{attack_pool}减去剩余防御{remaining_defense}，掷{dice_}个骰子', (('dice', dice_),))))
+    extras_cancelled = 0 if coup_de_grace and False else defender_extras
+    own_penalty = min(attacker.basic_defense, (_R_POWER_ATTACK_DEFENSE_PENALTY if power_attack else 0) + charge_bonus)
     if dice_ > 300:
         _rt_within('骰池骰子数', dice_, 300)
-    return (weapon, called_shot, defender_extras, dice_,)
+    return (weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, own_penalty,)
 
 
 def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, hands: int = 0,
            extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False, charge_meters: int = 0,
            clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False,
-           called_shot: Union[CalledShot, str, None] = None, targets: int = 1, coup_de_grace: bool = False,
-           total_defense: bool = False, other_bonus: int = 0, dice: Optional[DiceSource] = None) -> AttackResult:
+           called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0, grapple_people: int = 0,
+           targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0,
+           dice: Optional[DiceSource] = None) -> AttackResult:
     """攻击与防御的对抗（DP-01、DP-02、DP-03、DP-04、DP-05、DP-07、DP-10、DP-11、DP-12、DP-13、DP-14、DP-16、
     DP-17、DP-20、DP-21、DP-22、DP-23、DP-24、DP-30、DP-31、DP-32、DP-33、DP-40、DP-44、DP-61、DP-64）"""
     _trace: List[_Step] = []
-    weapon, called_shot, defender_extras, dice_ = _attack_setup(
+    weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, own_penalty = _attack_setup(
             attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-            clear_path, aim_rounds, willpower, called_shot, targets, coup_de_grace, total_defense, other_bonus, _trace)
+            clear_path, aim_rounds, willpower, called_shot, called_shot_reduction, grapple_people, targets,
+            coup_de_grace, total_defense, other_bonus, _trace)
     _source: Any = dice if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _raw_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.attack_extras, coup_de_grace)
@@ -211,17 +227,19 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
             _Step,
             ('pool', _rt_pool_sentence('检定成功数', _raw_roll),
              (('command', _raw_roll.command), ('faces', _raw_roll.faces), ('raw', raw)))))
-    after_cancel = raw - defender_extras
+    after_cancel = raw - extras_cancelled - grapple_penalty
     hit = after_cancel > 0
     net = after_cancel + attacker.attack_extras if hit else 0
+    if grapple_penalty > 0:
+        _trace.append(_rec(_Step, ('note', f'擒抱中有{grapple_people}人，成功数减{grapple_penalty}', ())))
     if not hit:
-        _trace.append(_rec(_Step, ('note', f'防御方附加成功{defender_extras}抵消{raw}个成功，攻击未命中', ())))
+        _trace.append(_rec(_Step, ('note', f'防御方附加成功{extras_cancelled}抵消{raw}个成功，攻击未命中', ())))
     if hit:
         _trace.append(_rec(
                 _Step,
                 (
                 'note',
-                f'成功数{raw}减去防御方附加成功{defender_extras}，再加攻击附加成功{attacker.attack_extras}，胜出数'
+                f'成功数{raw}减去防御方附加成功{extras_cancelled}，再加攻击附加成功{attacker.attack_extras}，胜出数'
                 f'{net}', ())))
     damage = net if called_shot.deals_damage or not called_shot.given else 0
     condition_points = (_rt_floordiv(net, called_shot.net_per_point)
@@ -231,51 +249,58 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     if condition_points > 0:
         _trace.append(_rec(_Step,
                            ('note', f'对{called_shot.name}造成{condition_points}点{called_shot.track.name}', ())))
+    if own_penalty > 0:
+        _trace.append(_rec(_Step,
+                           ('note', f'到下次行动前，攻击方的基础防御降低{own_penalty}（全力一击与冲锋，不低于0）', ())))
     return _rec(
             AttackResult,
             (hit, net, damage, weapon.damage_type.id, called_shot.track.id if condition_points > 0 else '',
-             condition_points, dice_, defender_extras, tuple(_rolls), tuple(_trace)))
+             condition_points, dice_, defender_extras, own_penalty, tuple(_rolls), tuple(_trace)))
 
 
-def _attack_roll(dice: DiceSource, weapon: Weapon, called_shot: CalledShot, defender_extras: int, dice_: int,
-                 attacker: Combatant, coup_de_grace: bool) -> Tuple[bool, int, int, str, str, int, int, int]:
+def _attack_roll(dice: DiceSource, weapon: Weapon, called_shot: CalledShot, grapple_penalty: int, defender_extras: int,
+                 dice_: int, extras_cancelled: int, own_penalty: int, attacker: Combatant,
+                 coup_de_grace: bool) -> Tuple[bool, int, int, str, str, int, int, int, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     raw = (max(0, dice_) if coup_de_grace else _rt_pool_successes(_die, dice_, 10, 8, 10) if _maybe_rand is None
            else _rt_pool_successes_random(_maybe_rand, dice_, 10, 8, 10))
-    after_cancel = raw - defender_extras
+    after_cancel = raw - extras_cancelled - grapple_penalty
     hit = after_cancel > 0
     net = after_cancel + attacker.attack_extras if hit else 0
     damage = net if called_shot.deals_damage or not called_shot.given else 0
     condition_points = (_rt_floordiv(net, called_shot.net_per_point)
                         if called_shot.given and called_shot.net_per_point > 0 else 0)
     return (hit, net, damage, weapon.damage_type.id, called_shot.track.id if condition_points > 0 else '',
-            condition_points, dice_, defender_extras)
+            condition_points, dice_, defender_extras, own_penalty)
 
 
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                 hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False,
                 charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False,
-                called_shot: Union[CalledShot, str, None] = None, targets: int = 1, coup_de_grace: bool = False,
-                total_defense: bool = False, other_bonus: int = 0, dice: DiceSource) -> Tuple[
-        bool, int, int, str, str, int, int, int]:
+                called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0,
+                grapple_people: int = 0, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False,
+                other_bonus: int = 0, dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int, int]:
     """攻击与防御的对抗: the outcome only (the fields of ATTACK_FIELDS), no trace."""
-    weapon, called_shot, defender_extras, dice_ = _attack_setup(
+    weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, own_penalty = _attack_setup(
             attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-            clear_path, aim_rounds, willpower, called_shot, targets, coup_de_grace, total_defense, other_bonus, None)
-    return _attack_roll(dice, weapon, called_shot, defender_extras, dice_, attacker, coup_de_grace)
+            clear_path, aim_rounds, willpower, called_shot, called_shot_reduction, grapple_people, targets,
+            coup_de_grace, total_defense, other_bonus, None)
+    return _attack_roll(dice, weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled,
+                        own_penalty, attacker, coup_de_grace)
 
 
 def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                    hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False,
                    charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False,
-                   called_shot: Union[CalledShot, str, None] = None, targets: int = 1, coup_de_grace: bool = False,
-                   total_defense: bool = False, other_bonus: int = 0) -> Callable[
-        [DiceSource], Tuple[bool, int, int, str, str, int, int, int]]:
+                   called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0,
+                   grapple_people: int = 0, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False,
+                   other_bonus: int = 0) -> Callable[[DiceSource], Tuple[bool, int, int, str, str, int, int, int, int]]:
     """攻击与防御的对抗: the setup once; the function returned rolls and returns the outcome tuple."""
-    weapon, called_shot, defender_extras, dice_ = _attack_setup(
+    weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, own_penalty = _attack_setup(
             attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-            clear_path, aim_rounds, willpower, called_shot, targets, coup_de_grace, total_defense, other_bonus, None)
+            clear_path, aim_rounds, willpower, called_shot, called_shot_reduction, grapple_people, targets,
+            coup_de_grace, total_defense, other_bonus, None)
     _attacker_attack_extras = attacker.attack_extras
     _damage = called_shot.deals_damage or not called_shot.given
     _condition_points = called_shot.given and called_shot.net_per_point > 0
@@ -283,19 +308,20 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     _weapon_damage_type_id = weapon.damage_type.id
     _called_shot_track_id = called_shot.track.id
 
-    def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int]:
+    def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int, int]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
             raw = max(0, dice_) if coup_de_grace else _rt_pool_successes_random(_rand, dice_, 10, 8, 10)
-            after_cancel = raw - defender_extras
+            after_cancel = raw - extras_cancelled - grapple_penalty
             hit = after_cancel > 0
             net = after_cancel + _attacker_attack_extras if hit else 0
             damage = net if _damage else 0
             condition_points = _rt_floordiv(net, _called_shot_net_per_point) if _condition_points else 0
             return (hit, net, damage, _weapon_damage_type_id, _called_shot_track_id if condition_points > 0 else '',
-                    condition_points, dice_, defender_extras)
-        return _attack_roll(dice, weapon, called_shot, defender_extras, dice_, attacker, coup_de_grace)
+                    condition_points, dice_, defender_extras, own_penalty)
+        return _attack_roll(dice, weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled,
+                            own_penalty, attacker, coup_de_grace)
 
     return _roll
 
@@ -303,17 +329,19 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
 def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                 hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False,
                 charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False,
-                called_shot: Union[CalledShot, str, None] = None, targets: int = 1, coup_de_grace: bool = False,
-                total_defense: bool = False, other_bonus: int = 0) -> Odds:
+                called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0,
+                grapple_people: int = 0, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False,
+                other_bonus: int = 0) -> Odds:
     """攻击与防御的对抗: the exact distribution of the fields of ATTACK_FIELDS."""
-    weapon, called_shot, defender_extras, dice_ = _attack_setup(
+    weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, own_penalty = _attack_setup(
             attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-            clear_path, aim_rounds, willpower, called_shot, targets, coup_de_grace, total_defense, other_bonus, None)
+            clear_path, aim_rounds, willpower, called_shot, called_shot_reduction, grapple_people, targets,
+            coup_de_grace, total_defense, other_bonus, None)
     _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
     for raw, _raw_q in _odds.outcomes(
             _p, _rt_all_succeed_distribution(dice_) if coup_de_grace else _rt_pool_distribution(dice_, 10, 8, 10)):
         _raw_p = _p * _raw_q
-        after_cancel = raw - defender_extras
+        after_cancel = raw - extras_cancelled - grapple_penalty
         hit = after_cancel > 0
         net = after_cancel + attacker.attack_extras if hit else 0
         damage = net if called_shot.deals_damage or not called_shot.given else 0
@@ -321,13 +349,13 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
                             if called_shot.given and called_shot.net_per_point > 0 else 0)
         _odds.add(
                 (hit, net, damage, weapon.damage_type.id, called_shot.track.id if condition_points > 0 else '',
-                 condition_points, dice_, defender_extras), _raw_p)
+                 condition_points, dice_, defender_extras, own_penalty), _raw_p)
     return _odds.build()
 
 
 def _bombard_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], distance: int,
                    vehicle_mounted: bool, other_bonus: int, _trace: Optional[List[_Step]]) -> Tuple[
-        Weapon, int, bool, int, int]:
+        Weapon, int, bool, int, int, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     if not (type(attacker) is Combatant and type(defender) is Combatant and weapon.not_specified is None
             and type(distance) is int and 0 <= distance <= 100000 and type(vehicle_mounted) is bool
@@ -337,15 +365,16 @@ def _bombard_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
                           ('bool', '载具炮', vehicle_mounted), ('int', '其他加值', other_bonus, (-100), 100),))
     if not (weapon.bombard_damage > 0):
         raise NotABombard(f'“{weapon.name}”没有【炮击】特性')
-    base_range = weapon.base_range if weapon.base_range > 0 else 10
+    base_range = weapon.base_range if weapon.base_range > 0 else weapon.attack_type.default_base_range
     max_range = base_range * weapon.attack_type.range_multiplier(attacker, weapon.attack_type)
-    if not (distance <= max_range):
+    if not (base_range == 0 or distance <= max_range):
         raise OutOfRange(f'目标距离{distance}米，超出最大射程{max_range}米，无法进行有意义的攻击')
-    increments = max(0, _rt_ceildiv(distance, base_range) - 1)
+    increments = max(0, _rt_ceildiv(distance, base_range) - 1) if base_range > 0 else 0
     attack_pool = (attacker.intelligence + attacker.operation + attacker.specialty if vehicle_mounted
                    else weapon.attack_type.pool(attacker, weapon.attack_type,
                                                 weapon)) - _R_RANGE_PENALTY_PER_INCREMENT * increments + other_bonus
-    small = defender.size < 10
+    small = defender.size < _R_BOMBARD_SAVE_SIZE_LIMIT
+    prone_penalty = _R_PRONE_AREA_SUCCESS_PENALTY if defender.prone else 0
     remaining_defense = ((0 if defender.flat_footed or defender.helpless else defender.basic_defense)
                          + defender.armor_defense + defender.parry_defense + defender.cover_defense
                          + defender.dodge_defense)
@@ -355,14 +384,14 @@ def _bombard_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
         _rt_within('骰池骰子数', (attack_pool if attack_pool > 0 else 0), 300)
     if (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0) > 300:
         _rt_within('骰池骰子数', (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0), 300)
-    return (weapon, attack_pool, small, remaining_defense, defender_extras,)
+    return (weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras,)
 
 
 def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
             vehicle_mounted: bool = False, other_bonus: int = 0, dice: Optional[DiceSource] = None) -> BombardResult:
     """炮击（DP-15、DP-17、DP-20）"""
     _trace: List[_Step] = []
-    weapon, attack_pool, small, remaining_defense, defender_extras = _bombard_setup(
+    weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras = _bombard_setup(
             attacker, defender, weapon, distance, vehicle_mounted, other_bonus, _trace)
     _source: Any = dice if dice is not None else SeededDice()
     _rolls: List[Any] = []
@@ -405,20 +434,25 @@ def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
                  ('defense_successes', defense_successes)))))
     else:
         defense_successes = 0
-    hit = (attack_successes + attacker.attack_extras - save_successes - defender.save_extras > 0 if small
-           else defense_successes - defender_extras > 0)
+    hit = (attack_successes + attacker.attack_extras - (save_successes + defender.save_extras - prone_penalty) > 0
+           if small else defense_successes - defender_extras > 0)
     damage = weapon.bombard_damage if hit else 0
     if small:
-        _trace.append(_rec(_Step, ('note', f'目标体积{defender.size}小于10，以反射豁免对抗', ())))
+        _trace.append(_rec(_Step,
+                           ('note', f'目标体积{defender.size}小于{_R_BOMBARD_SAVE_SIZE_LIMIT}，以反射豁免对抗', ())))
+    if small and prone_penalty > 0:
+        _trace.append(_rec(_Step, ('note', f'倒地的目标回避范围伤害，成功数减{prone_penalty}', ())))
     if not small:
-        _trace.append(_rec(_Step, ('note', f'目标体积{defender.size}为10及以上，通过正常防御', ())))
+        _trace.append(_rec(_Step,
+                           ('note', f'目标体积{defender.size}为{_R_BOMBARD_SAVE_SIZE_LIMIT}及以上，通过正常防御', ())))
     if hit:
         _trace.append(_rec(_Step, ('note', f'命中，直接造成{damage}点穿刺伤害', ())))
     return _rec(BombardResult, (hit, damage, 'pierce', small, tuple(_rolls), tuple(_trace)))
 
 
-def _bombard_roll(dice: DiceSource, weapon: Weapon, attack_pool: int, small: bool, remaining_defense: int,
-                  defender_extras: int, attacker: Combatant, defender: Combatant) -> Tuple[bool, int, str, bool]:
+def _bombard_roll(dice: DiceSource, weapon: Weapon, attack_pool: int, small: bool, prone_penalty: int,
+                  remaining_defense: int, defender_extras: int, attacker: Combatant, defender: Combatant) -> Tuple[
+        bool, int, str, bool]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if small:
@@ -442,8 +476,8 @@ def _bombard_roll(dice: DiceSource, weapon: Weapon, attack_pool: int, small: boo
                 10))
     else:
         defense_successes = 0
-    hit = (attack_successes + attacker.attack_extras - save_successes - defender.save_extras > 0 if small
-           else defense_successes - defender_extras > 0)
+    hit = (attack_successes + attacker.attack_extras - (save_successes + defender.save_extras - prone_penalty) > 0
+           if small else defense_successes - defender_extras > 0)
     damage = weapon.bombard_damage if hit else 0
     return (hit, damage, 'pierce', small)
 
@@ -451,16 +485,17 @@ def _bombard_roll(dice: DiceSource, weapon: Weapon, attack_pool: int, small: boo
 def bombard_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                  vehicle_mounted: bool = False, other_bonus: int = 0, dice: DiceSource) -> Tuple[bool, int, str, bool]:
     """炮击: the outcome only (the fields of BOMBARD_FIELDS), no trace."""
-    weapon, attack_pool, small, remaining_defense, defender_extras = _bombard_setup(
+    weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras = _bombard_setup(
             attacker, defender, weapon, distance, vehicle_mounted, other_bonus, None)
-    return _bombard_roll(dice, weapon, attack_pool, small, remaining_defense, defender_extras, attacker, defender)
+    return _bombard_roll(dice, weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras, attacker,
+                         defender)
 
 
 def bombard_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                     vehicle_mounted: bool = False, other_bonus: int = 0) -> Callable[
         [DiceSource], Tuple[bool, int, str, bool]]:
     """炮击: the setup once; the function returned rolls and returns the outcome tuple."""
-    weapon, attack_pool, small, remaining_defense, defender_extras = _bombard_setup(
+    weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras = _bombard_setup(
             attacker, defender, weapon, distance, vehicle_mounted, other_bonus, None)
     _attack_successes = (attack_pool if attack_pool > 0 else 0)
     _attacker_attack_extras = attacker.attack_extras
@@ -486,11 +521,13 @@ def bombard_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
                 defense_successes = _rt_pool_successes_random(_rand, _defense_successes, 10, 8, 10)
             else:
                 defense_successes = 0
-            hit = (attack_successes + _attacker_attack_extras - save_successes - _defender_save_extras > 0 if small
-                   else defense_successes - defender_extras > 0)
+            hit = attack_successes + _attacker_attack_extras - (
+                    save_successes + _defender_save_extras
+                    - prone_penalty) > 0 if small else defense_successes - defender_extras > 0
             damage = _weapon_bombard_damage if hit else 0
             return (hit, damage, 'pierce', small)
-        return _bombard_roll(dice, weapon, attack_pool, small, remaining_defense, defender_extras, attacker, defender)
+        return _bombard_roll(dice, weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras,
+                             attacker, defender)
 
     return _roll
 
@@ -498,7 +535,7 @@ def bombard_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
 def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                  vehicle_mounted: bool = False, other_bonus: int = 0) -> Odds:
     """炮击: the exact distribution of the fields of BOMBARD_FIELDS."""
-    weapon, attack_pool, small, remaining_defense, defender_extras = _bombard_setup(
+    weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras = _bombard_setup(
             attacker, defender, weapon, distance, vehicle_mounted, other_bonus, None)
     _odds, _p = OddsBuilder(BOMBARD_FIELDS, 'hit', 'damage', 200000), 1.0
     for attack_successes, _attack_successes_q in _odds.outcomes(
@@ -515,8 +552,9 @@ def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
                     (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0), 10, 8, 10))
                     if not small else _rt_CERTAIN_ZERO):
                 _defense_successes_p = _save_successes_p * _defense_successes_q
-                hit = (attack_successes + attacker.attack_extras - save_successes - defender.save_extras > 0 if small
-                       else defense_successes - defender_extras > 0)
+                hit = attack_successes + attacker.attack_extras - (
+                        save_successes + defender.save_extras
+                        - prone_penalty) > 0 if small else defense_successes - defender_extras > 0
                 damage = weapon.bombard_damage if hit else 0
                 _odds.add((hit, damage, 'pierce', small), _defense_successes_p)
     return _odds.build()

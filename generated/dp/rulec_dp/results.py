@@ -16,7 +16,7 @@
 #   rules/dp/tables/damage_types.yaml
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
-# Content hash: sha256:1613a5f20eff0775d3634a7de56ea4c209fac5896f478797eb476693305facc9
+# Content hash: sha256:d0f29e1e0b13ded6408582269bab807ab0b442e1a24b00cfc16fc5f9bacdf775
 """DP骰池战斗规则：结算结果 (the result types of the procedures, and their metadata) of ruleset `dp`."""
 
 from __future__ import annotations
@@ -36,12 +36,16 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('power_attack', '全力一击', 'bool'), ('charge_meters', '冲锋距离', 'int'),
                        ('clear_path', '路径畅通', 'bool'), ('aim_rounds', '瞄准轮数', 'int'),
                        ('willpower', '消耗意志力', 'bool'), ('called_shot', '特定部位', 'called_shots'),
-                       ('targets', '目标数', 'int'), ('coup_de_grace', '致命攻击', 'bool'),
-                       ('total_defense', '防御方全力防御', 'bool'), ('other_bonus', '其他加值', 'int')),
+                       ('called_shot_reduction', '减少特定部位减值', 'int'),
+                       ('grapple_people', '目标所在擒抱人数', 'int'), ('targets', '目标数', 'int'),
+                       ('coup_de_grace', '致命攻击', 'bool'), ('total_defense', '防御方全力防御', 'bool'),
+                       ('other_bonus', '其他加值', 'int')),
             "fields": (('hit', '命中', 'bool'), ('net', '胜出数', 'int'), ('damage', '伤害', 'int'),
                        ('damage_type', '伤害类型', 'damage_types'), ('condition', '状态', 'condition_tracks'),
                        ('condition_points', '状态点数', 'int'), ('dice', '掷骰数', 'int'),
-                       ('defender_extras', '防御方附加成功', 'int')), "summary": {"hit": 'hit', "damage": 'damage'}},
+                       ('defender_extras', '防御方附加成功', 'int'),
+                       ('own_basic_defense_penalty', '自身基础防御减值', 'int')),
+            "summary": {"hit": 'hit', "damage": 'damage'}},
     'bombard': {
             "name": '炮击',
             "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'),
@@ -112,7 +116,7 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
 
 
 ATTACK_FIELDS: Tuple[str, ...] = ('hit', 'net', 'damage', 'damage_type', 'condition', 'condition_points', 'dice',
-                                  'defender_extras')
+                                  'defender_extras', 'own_basic_defense_penalty')
 
 
 class _AttackFields(NamedTuple):
@@ -124,6 +128,7 @@ class _AttackFields(NamedTuple):
     condition_points: int  # 状态点数
     dice: int  # 掷骰数
     defender_extras: int  # 防御方附加成功
+    own_basic_defense_penalty: int  # 自身基础防御减值
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 

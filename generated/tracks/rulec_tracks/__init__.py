@@ -16,7 +16,7 @@
 #   rules/tracks/tables/flow.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:84451b4a88794f80029b9e6f913dcbf1b67f34d1f23efa0f4b583dacc39e3113
+# Content hash: sha256:14afbbe7cb6d4b2a5cd3608f50bab1f8158250929821df36a18dbd00b47fcd6a
 """计时骰池与负面点数规则 (tracks): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -49,8 +49,7 @@ from .model import PastLimit
 from .model import BurstTooLarge
 from .model import WrongMode
 from .model import PeriodicImpossible
-from .model import ResponseTooSlow
-from .model import NotTracked
+from .model import ReadiedNeedsDuration
 from .results import PROCEDURE_INFO
 from .procedures import initiative_order
 from .procedures import attack, attack_fast, attack_odds, attack_prepare
@@ -153,8 +152,7 @@ __all__ = [
     "BurstTooLarge",
     "WrongMode",
     "PeriodicImpossible",
-    "ResponseTooSlow",
-    "NotTracked",
+    "ReadiedNeedsDuration",
     "attack",
     "attack_fast",
     "attack_odds",

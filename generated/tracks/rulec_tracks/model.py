@@ -16,7 +16,7 @@
 #   rules/tracks/tables/flow.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:84451b4a88794f80029b9e6f913dcbf1b67f34d1f23efa0f4b583dacc39e3113
+# Content hash: sha256:14afbbe7cb6d4b2a5cd3608f50bab1f8158250929821df36a18dbd00b47fcd6a
 """计时骰池与负面点数规则：数据模型 (rulings, error types, stats, tables) of ruleset `tracks`."""
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'Round', 'ROUNDS',
            'get_action', 'DamageType', 'DAMAGE_TYPES', 'get_damage_type', 'AttackType', 'ATTACK_TYPES',
            'get_attack_type', 'Weapon', 'WEAPONS', 'get_weapon', 'State', 'STATES', 'get_state', 'ConditionTrack',
            'CONDITION_TRACKS', 'get_condition_track', 'BodyPart', 'BODY_PARTS', 'get_body_part', 'PastLimit',
-           'BurstTooLarge', 'WrongMode', 'PeriodicImpossible', 'ResponseTooSlow', 'NotTracked']
+           'BurstTooLarge', 'WrongMode', 'PeriodicImpossible', 'ReadiedNeedsDuration']
 
-# ---- rulings in force (20): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+# ---- rulings in force (18): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 _R_INITIATIVE_TIEBREAK_EXTRAS: Final = True  # R50 先攻比较额外成功数
 _R_TICKS_PER_SECOND: Final = 3  # R51 每秒刻数
 _R_CHECK_FLOOR: Final = 0  # R52 检定下限
@@ -52,8 +52,6 @@ _R_MISSED_REST_CAPACITY_LOSS: Final = 1  # R61 缺少长休息的累积槽降低
 _R_DETECTION_TIE_TO_HIDER: Final = True  # 侦查平手归躲藏方
 _R_HEARING_BONUS_PER_HALVING: Final = 3  # 降速躲藏加值
 _R_REVEALED_BONUS: Final = 3  # 受袭后侦查加值
-_R_SURPRISE_SECONDS: Final = 3  # 突袭轮回合秒数
-_R_COMBAT_SECONDS: Final = 6  # 战斗轮回合秒数
 _R_PARRY_DURATION_SECONDS: Final = 6  # 格挡持续时间
 RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'initiative_tiebreak_extras': _R_INITIATIVE_TIEBREAK_EXTRAS, 'ticks_per_second': _R_TICKS_PER_SECOND,
@@ -64,7 +62,6 @@ RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'called_shot_penalty_per_size': _R_CALLED_SHOT_PENALTY_PER_SIZE, 'state_multiplier': _R_STATE_MULTIPLIER,
         'missed_rest_capacity_loss': _R_MISSED_REST_CAPACITY_LOSS, 'detection_tie_to_hider': _R_DETECTION_TIE_TO_HIDER,
         'hearing_bonus_per_halving': _R_HEARING_BONUS_PER_HALVING, 'revealed_bonus': _R_REVEALED_BONUS,
-        'surprise_seconds': _R_SURPRISE_SECONDS, 'combat_seconds': _R_COMBAT_SECONDS,
         'parry_duration_seconds': _R_PARRY_DURATION_SECONDS})
 
 
@@ -93,16 +90,10 @@ class PeriodicImpossible(RuleError):
     code = 'periodic_impossible'
 
 
-class ResponseTooSlow(RuleError):
-    """应对动作太慢"""
+class ReadiedNeedsDuration(RuleError):
+    """准备动作没有时长"""
 
-    code = 'response_too_slow'
-
-
-class NotTracked(RuleError):
-    """没有累积槽"""
-
-    code = 'not_tracked'
+    code = 'readied_needs_duration'
 
 
 # ---- combatants ----
@@ -239,6 +230,7 @@ class Action(NamedTuple):
     own_turn_ticks: int
     off_turn_ticks: int
     next_turn_ticks: int
+    off_turn: bool
     usage: str
 
     def to_dict(self) -> Dict[str, Any]:
@@ -246,6 +238,7 @@ class Action(NamedTuple):
         out['own_turn_ticks'] = self.own_turn_ticks
         out['off_turn_ticks'] = self.off_turn_ticks
         out['next_turn_ticks'] = self.next_turn_ticks
+        out['off_turn'] = self.off_turn
         out['usage'] = self.usage
         return out
 
@@ -601,20 +594,20 @@ def get_round(key: Any) -> Round:
     entry: Round = _rt_lookup(ROUNDS, key, '回合', Round)
     return entry
 
-_NO_ACTION = Action('', '（无动作）', '', (), None, False, 0, 0, 0, '')
+_NO_ACTION = Action('', '（无动作）', '', (), None, False, 0, 0, 0, False, '')
 _ACTIONS_ROWS: Tuple[Tuple[Any, ...], ...] = (
-    ('standard', '标准动作', '', ('TR-06',), None, 9, 0, 0, '攻击等较为复杂的行为。',),
-    ('move', '移动动作', '', ('TR-06',), None, 6, 0, 0, '移动等较为简单的行为。',),
-    ('swift', '迅捷动作', '', ('TR-06',), None, 3, 0, 0, '取用物品等较为迅速的行为。',),
-    ('free', '自由动作', '', ('TR-06',), None, 1, 3, 0, '讲话等极快速的行为（自己回合1/3秒，回合外1秒）。',),
-    ('reflex', '反射动作', '', ('TR-06', 'TR-35'), None, 0, 6, 3,
+    ('standard', '标准动作', '', ('TR-06',), None, 9, 0, 0, False, '攻击等较为复杂的行为。',),
+    ('move', '移动动作', '', ('TR-06',), None, 6, 0, 0, False, '移动等较为简单的行为。',),
+    ('swift', '迅捷动作', '', ('TR-06',), None, 3, 0, 0, False, '取用物品等较为迅速的行为。',),
+    ('free', '自由动作', '', ('TR-06',), None, 1, 3, 0, True, '讲话等极快速的行为（自己回合1/3秒，回合外1秒）。',),
+    ('reflex', '反射动作', '', ('TR-06', 'TR-35'), None, 0, 6, 3, True,
      '应对对手的行为（回合外2秒，另占下一轮自己回合1秒）。',),
-    ('readied', '准备动作', '', ('TR-06',), None, 0, 0, 0,
+    ('readied', '准备动作', '', ('TR-06',), None, 0, 0, 0, True,
      '自己回合的任意长度时间与回合外的相同长度时间（按宣言的时长）。',),
 )
 ACTIONS: Dict[str, Action] = {}
 for _r in _ACTIONS_ROWS:
-    ACTIONS[_r[0]] = Action(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6], _r[7], _r[8])
+    ACTIONS[_r[0]] = Action(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6], _r[7], _r[8], _r[9])
 
 
 def get_action(key: Any) -> Action:
@@ -756,8 +749,8 @@ _CONDITION_TRACKS_ROWS: Tuple[Tuple[Any, ...], ...] = (
      '敏捷与耐力的相关检定下降差值。', False, False, False,),
     ('entangle', '纠缠', '', ('TR-65',), None, 'condition_tracks_entangle_capacity', 'immobilized',
      '敏捷与力量的相关检定与基础防御下降差值；决定移动速度时敏捷视作降低差值。', False, False, False,),
-    ('drowsy', '困倦', '', ('TR-67',), None, 'condition_tracks_drowsy_capacity', None,
-     '意志与耐力的相关检定，以及消耗集中力获得的检定加值下降差值。', False, True, False,),
+    ('drowsy', '困倦', '', ('TR-67', 'TR-69'), None, 'condition_tracks_drowsy_capacity', 'unconscious',
+     '意志与耐力的相关检定，以及消耗集中力获得的检定加值下降差值。', False, True, True,),
     ('dizzy', '眩晕', '', ('TR-68', 'TR-69'), None, 'condition_tracks_dizzy_capacity', 'unconscious',
      '感知与敏捷的相关检定下降差值；决定移动速度与感知范围时敏捷与感知之和视作降低差值（自由分配）。', False, False,
      True,),

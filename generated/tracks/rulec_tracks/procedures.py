@@ -16,7 +16,7 @@
 #   rules/tracks/tables/flow.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:84451b4a88794f80029b9e6f913dcbf1b67f34d1f23efa0f4b583dacc39e3113
+# Content hash: sha256:14afbbe7cb6d4b2a5cd3608f50bab1f8158250929821df36a18dbd00b47fcd6a
 """计时骰池与负面点数规则：结算流程 (procedures) of ruleset `tracks`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -45,11 +45,11 @@ from ._runtime.pool import (PoolSpec, roll_pool as _rt_roll_pool, pool_successes
 from ._runtime.sources import DiceSource, SeededDice
 from .model import (Combatant, Action, get_action, DamageType, get_damage_type, Weapon, get_weapon, _NO_WEAPON,
                     BodyPart, get_body_part, _NO_BODYPART, ConditionTrack, get_condition_track, PastLimit,
-                    BurstTooLarge, WrongMode, PeriodicImpossible, _R_INITIATIVE_TIEBREAK_EXTRAS, _R_CHECK_FLOOR,
-                    _R_RANGE_PENALTY, _R_BURST_PENALTY_PER_SHOT, _R_FIREARM_DEFAULT_RANGE, _R_FIREARM_DAMAGE_LOSS,
-                    _R_CHARGE_SPEED_DIVISOR, _R_LEAVE_AREA_DIVISOR, _R_CALLED_SHOT_PENALTY_PER_SIZE,
-                    _R_STATE_MULTIPLIER, _R_MISSED_REST_CAPACITY_LOSS, _R_HEARING_BONUS_PER_HALVING, _R_REVEALED_BONUS,
-                    _R_PARRY_DURATION_SECONDS)
+                    BurstTooLarge, WrongMode, PeriodicImpossible, ReadiedNeedsDuration, _R_INITIATIVE_TIEBREAK_EXTRAS,
+                    _R_TICKS_PER_SECOND, _R_CHECK_FLOOR, _R_RANGE_PENALTY, _R_BURST_PENALTY_PER_SHOT,
+                    _R_FIREARM_DEFAULT_RANGE, _R_FIREARM_DAMAGE_LOSS, _R_CHARGE_SPEED_DIVISOR, _R_LEAVE_AREA_DIVISOR,
+                    _R_CALLED_SHOT_PENALTY_PER_SIZE, _R_STATE_MULTIPLIER, _R_MISSED_REST_CAPACITY_LOSS,
+                    _R_HEARING_BONUS_PER_HALVING, _R_REVEALED_BONUS, _R_PARRY_DURATION_SECONDS)
 from .results import (AttackResult, ATTACK_FIELDS, FirearmResult, FIREARM_FIELDS, FixedDamageResult,
                       FIXED_DAMAGE_FIELDS, ChargeResult, CHARGE_FIELDS, ParryResult, PARRY_FIELDS, DodgeResult,
                       DODGE_FIELDS, TakeCoverResult, TAKE_COVER_FIELDS, LeaveAreaResult, LEAVE_AREA_FIELDS,
@@ -910,42 +910,52 @@ def leave_area_odds(*, damage: int = 0, points: int = 0, timing: int, blocked: b
     return _odds.build()
 
 
-def _can_respond_setup(response: Union[Action, str], action: Union[Action, str], readied_ticks: int,
+def _can_respond_setup(response: Union[Action, str], action: Union[Action, str], readied_seconds: int,
                        _trace: Optional[List[_Step]]) -> Tuple[bool]:
     response = response if type(response) is Action else get_action(response)
     action = action if type(action) is Action else get_action(action)
-    if not (response.not_specified is None and action.not_specified is None and type(readied_ticks) is int
-            and 0 <= readied_ticks <= 1000):
+    if not (response.not_specified is None and action.not_specified is None and type(readied_seconds) is int
+            and 0 <= readied_seconds <= 300):
         _rt_check_inputs((('entry', '应对动作', response), ('entry', '被应对的动作', action),
-                          ('int', '准备动作时长（刻）', readied_ticks, 0, 1000),))
-    response_ticks = readied_ticks if response.id == 'readied' else response.off_turn_ticks
+                          ('int', '准备动作时长（秒）', readied_seconds, 0, 300),))
+    if not (response.id != 'readied' or readied_seconds > 0):
+        raise ReadiedNeedsDuration('准备动作以宣言的时长应对，请给出准备动作的秒数')
+    response_ticks = readied_seconds * _R_TICKS_PER_SECOND if response.id == 'readied' else response.off_turn_ticks
     action_ticks = action.own_turn_ticks
-    allowed = response_ticks <= action_ticks
+    fast_enough = response_ticks <= action_ticks
     if _trace is not None:
         _trace.append(_rec(
-                _Step, ('let', f'应对耗时{response_ticks}刻，被应对动作耗时{action_ticks}刻', (('allowed', allowed),))))
+                _Step,
+                ('let', f'应对耗时{response_ticks}刻，被应对动作耗时{action_ticks}刻',
+                 (('fast_enough', fast_enough),))))
+    if not response.off_turn:
+        if _trace is not None:
+            _trace.append(_rec(
+                    _Step,
+                    ('note', f'“{response.name}”不能在回合外进行，只有反射动作、自由动作与被触发的准备动作可以', ())))
+    allowed = response.off_turn and fast_enough
     return (allowed,)
 
 
-def can_respond(response: Union[Action, str], action: Union[Action, str], *, readied_ticks: int = 0,
+def can_respond(response: Union[Action, str], action: Union[Action, str], *, readied_seconds: int = 0,
                 dice: Optional[DiceSource] = None) -> CanRespondResult:
     """应对时机（TR-06、TR-35）"""
     _trace: List[_Step] = []
-    (allowed,) = _can_respond_setup(response, action, readied_ticks, _trace)
+    (allowed,) = _can_respond_setup(response, action, readied_seconds, _trace)
     return _rec(CanRespondResult, (allowed, (), tuple(_trace)))
 
 
-def can_respond_fast(response: Union[Action, str], action: Union[Action, str], *, readied_ticks: int = 0,
+def can_respond_fast(response: Union[Action, str], action: Union[Action, str], *, readied_seconds: int = 0,
                      dice: DiceSource) -> Tuple[bool]:
     """应对时机: the outcome only (the fields of CAN_RESPOND_FIELDS), no trace."""
-    (allowed,) = _can_respond_setup(response, action, readied_ticks, None)
+    (allowed,) = _can_respond_setup(response, action, readied_seconds, None)
     return (allowed,)
 
 
 def can_respond_prepare(response: Union[Action, str], action: Union[Action, str], *,
-                        readied_ticks: int = 0) -> Callable[[DiceSource], Tuple[bool]]:
+                        readied_seconds: int = 0) -> Callable[[DiceSource], Tuple[bool]]:
     """应对时机: the setup once; the function returned rolls and returns the outcome tuple."""
-    (allowed,) = _can_respond_setup(response, action, readied_ticks, None)
+    (allowed,) = _can_respond_setup(response, action, readied_seconds, None)
 
     def _roll(dice: DiceSource) -> Tuple[bool]:
         return (allowed,)
@@ -953,9 +963,9 @@ def can_respond_prepare(response: Union[Action, str], action: Union[Action, str]
     return _roll
 
 
-def can_respond_odds(response: Union[Action, str], action: Union[Action, str], *, readied_ticks: int = 0) -> Odds:
+def can_respond_odds(response: Union[Action, str], action: Union[Action, str], *, readied_seconds: int = 0) -> Odds:
     """应对时机: the exact distribution of the fields of CAN_RESPOND_FIELDS."""
-    (allowed,) = _can_respond_setup(response, action, readied_ticks, None)
+    (allowed,) = _can_respond_setup(response, action, readied_seconds, None)
     _odds, _p = OddsBuilder(CAN_RESPOND_FIELDS, None, None, 200000), 1.0
     _odds.add((allowed,), _p)
     return _odds.build()

@@ -16,7 +16,7 @@
 #   rules/tracks/tables/flow.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:84451b4a88794f80029b9e6f913dcbf1b67f34d1f23efa0f4b583dacc39e3113
+# Content hash: sha256:14afbbe7cb6d4b2a5cd3608f50bab1f8158250929821df36a18dbd00b47fcd6a
 """计时骰池与负面点数规则：结算结果 (the result types of the procedures, and their metadata) of ruleset `tracks`."""
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
     'can_respond': {
             "name": '应对时机',
             "params": (('response', '应对动作', 'actions'), ('action', '被应对的动作', 'actions'),
-                       ('readied_ticks', '准备动作时长（刻）', 'int')), "fields": (('allowed', '可以应对', 'bool'),),
+                       ('readied_seconds', '准备动作时长（秒）', 'int')), "fields": (('allowed', '可以应对', 'bool'),),
             "summary": {"hit": None, "damage": None}},
     'interrupt': {
             "name": '攻击对抗与反击对抗',

@@ -1,0 +1,121 @@
+"""Everything a ruleset declares as changeable must change something.
+
+A ruling is a value a pack may change (the pages say 「可以修改」); one that no procedure, entry
+formula or feature reads compiles to nothing, and changing it silently does nothing. The same
+goes for a flag (a `bool` field) of a table that nothing reads: a homebrewer setting
+`trauma_source: true` on a called shot expects it to matter.
+
+This pass walks the lowered IR once, collects every ruling and every table field that is read,
+and reports the rest at their declarations. A declaration that is read by no formula on purpose
+says why with `not_modelled: <reason>` (shown on the page), which this pass accepts. An error type
+no step raises is reported too: a program catching it waits for something that never comes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import Any
+
+from ..diagnostics import Diagnostic, Span
+from ..features import FEATURES
+from ..ir import ErrorType, FormulaField, Ruleset
+from ..ir import expr as ir
+
+
+@dataclasses.dataclass
+class Reads:
+    rulings: set[str] = dataclasses.field(default_factory=set)
+    fields: set[tuple[str, str]] = dataclasses.field(default_factory=set)  # (table, field)
+    errors: set[str] = dataclasses.field(default_factory=set)  # error types some step raises
+    seen: set[int] = dataclasses.field(default_factory=set)
+
+    def walk(self, value: Any) -> None:
+        """Every node under `value` (IR dataclasses, tuples, mappings); shared nodes once."""
+        stack = [value]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, (str, int, float, bool, Span)) or x is None:
+                continue
+            if id(x) in self.seen:
+                continue
+            self.seen.add(id(x))
+            if isinstance(x, ir.Ruling):
+                self.rulings.add(x.key)
+            elif isinstance(x, ErrorType):
+                self.errors.add(x.id)
+            elif isinstance(x, (ir.Attr, ir.EntryFormula)):
+                table = ir.table_of(x.base.type)
+                if table is not None:
+                    self.fields.add((table, x.field))
+            if dataclasses.is_dataclass(x) and not isinstance(x, type):
+                stack.extend(getattr(x, f.name) for f in dataclasses.fields(x))
+            elif isinstance(x, (tuple, list, frozenset, set)):
+                stack.extend(x)
+            elif isinstance(x, dict):
+                stack.extend(x.values())
+
+
+def _formula_fields(rs: Ruleset) -> Iterable[FormulaField]:
+    shared: dict[str, FormulaField] = {}
+    for table in rs.tables:
+        if not any(f.type == "formula" for f in table.fields):
+            continue
+        for entry in table.entries:
+            for value in entry.values.values():
+                if isinstance(value, FormulaField):
+                    shared.setdefault(value.function, value)
+    return shared.values()
+
+
+def reads_of(rs: Ruleset) -> Reads:
+    reads = Reads()
+    reads.walk(rs.procedures)
+    reads.walk(tuple(f.formula for f in _formula_fields(rs)))
+    for feature in rs.features:
+        reads.rulings.update(FEATURES[feature].rulings)
+    return reads
+
+
+def readers(rs: Ruleset) -> dict[str, tuple[str, ...]]:
+    """For the pages: the names of what reads each ruling (procedures, table formulas, features)."""
+    out: dict[str, list[str]] = {}
+    for p in rs.procedures:
+        reads = Reads()
+        reads.walk(p)
+        for key in reads.rulings:
+            out.setdefault(key, []).append(p.name)
+    for table in rs.tables:
+        reads = Reads()
+        reads.walk(tuple(e.values for e in table.entries if any(isinstance(v, FormulaField) for v in e.values.values())))
+        for key in reads.rulings:
+            out.setdefault(key, []).append(table.name)
+    for feature in rs.features:
+        for key in FEATURES[feature].rulings:
+            out.setdefault(key, []).append(FEATURES[feature].name)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def check_usage(rs: Ruleset) -> list[Diagnostic]:
+    """Rulings and table flags that nothing reads (and that do not say why), error types that no
+    step raises."""
+    reads = reads_of(rs)
+    out: list[Diagnostic] = []
+    for e in rs.errors:
+        if e.id not in reads.errors:
+            out.append(Diagnostic(e.span, "unused-error", f"no procedure raises the error '{e.id}' ({e.name})",
+                                  "raise it with a require step, or remove it"))
+    for r in rs.rulings:
+        if r.key not in reads.rulings and not r.not_modelled:
+            out.append(Diagnostic(r.span, "unused-ruling",
+                                  f"ruling '{r.key}' ({r.name}) is read by no procedure or formula, so changing "
+                                  "it changes nothing", "read it in the procedure it governs, or say why with "
+                                  "not_modelled: <reason>"))
+    for table in rs.tables:
+        for f in table.fields:
+            if f.type == "bool" and (table.id, f.id) not in reads.fields and not f.not_modelled:
+                out.append(Diagnostic(f.span, "unused-field",
+                                      f"the flag '{f.id}' ({f.name}) of table '{table.id}' is read by no procedure "
+                                      "or formula, so setting it changes nothing",
+                                      "read it where it matters, or say why with not_modelled: <reason>"))
+    return out
