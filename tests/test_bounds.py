@@ -50,8 +50,8 @@ def d20_copy(tmp_path: Path) -> Path:
 def test_a_literal_billion_advantage_layers_is_a_diagnostic_at_its_formula(d20_copy: Path) -> None:
     contests = d20_copy / "procedures" / "contests.yaml"
     text = contests.read_text(encoding="utf-8")
-    contests.write_text(text.replace('advantage: "max(0, attacker.size - target.size)"', 'advantage: "1000000000"', 1),
-                        encoding="utf-8")
+    contests.write_text(text.replace('advantage: "max(0, attacker.size - target.size)"', 'advantage: "1000000000", '
+                                     "definitional: [{value: 1000000000, text: 测试}]", 1), encoding="utf-8")
     line = next(i for i, x in enumerate(contests.read_text(encoding="utf-8").splitlines(), 1) if "1000000000" in x)
     found = diagnostics(d20_copy)
     assert any(f"contests.yaml:{line}:" in d and "advantage layers can reach 1000000000 layers; the limit is 20" in d

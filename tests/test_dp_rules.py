@@ -292,9 +292,9 @@ def test_willpower(dp, hero, dummy):
     """DP-64 (R19): +3 DP on a check, +2 on a defense, +10 m move; needs a point to spend."""
     spender = dp.Combatant(strength=5, martial=3, willpower=1)
     assert odds_dice(dp, spender, dummy, "long_sword", willpower=True) - odds_dice(dp, spender, dummy, "long_sword") == 3
-    assert [dp.willpower_spend(spender, use=u).bonus for u in (1, 2, 3)] == [3, 2, 10]
+    assert [dp.willpower_spend(spender, use=u).bonus for u in ("check", "defense", "move")] == [3, 2, 10]
     with pytest.raises(dp.BadWillpower):
-        dp.willpower_spend(dp.Combatant(willpower=0), use=1)
+        dp.willpower_spend(dp.Combatant(willpower=0), use="check")
 
 
 def test_bombard(dp):

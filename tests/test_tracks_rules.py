@@ -28,7 +28,7 @@ def test_detection(tracks):
     """TR-03: perception vs agility; +3 per halving of speed against hearing; full cover hides."""
     seeker = tracks.Combatant(perception=2, detect=0)
     hider = tracks.Combatant(dexterity=1, hide=0)
-    r = tracks.detect(seeker, hider, sense=1, speed_halvings=1, dice=tracks.FixedDice([9, 9, 9, 9, 1, 1]))
+    r = tracks.detect(seeker, hider, sense="hearing", speed_halvings=1, dice=tracks.FixedDice([9, 9, 9, 9, 1, 1]))
     assert r.rolls[1].dice == 1 + 3 and r.noticed is False  # 2 vs 2: ties go to the hider
     assert not tracks.detect(seeker, hider, fully_hidden=True, dice=tracks.FixedDice([])).noticed
 
@@ -42,10 +42,10 @@ def test_supernatural_detection(tracks):
 
 def test_leaving_the_area(tracks):
     """TR-05, TR-34 (R57): before the attack no effect; after it started half damage and points."""
-    assert tracks.leave_area(damage=9, points=5, timing=0).damage == 0
-    r = tracks.leave_area(damage=9, points=5, timing=1)
+    assert tracks.leave_area(damage=9, points=5, timing="before").damage == 0
+    r = tracks.leave_area(damage=9, points=5, timing="during")
     assert (r.damage, r.points) == (4, 2)
-    r = tracks.leave_area(damage=9, timing=1, blocked=True, intended_meters=3)
+    r = tracks.leave_area(damage=9, timing="during", blocked=True, intended_meters=3)
     assert (r.damage, r.defense_penalty) == (9, 3)
 
 
@@ -204,7 +204,7 @@ def test_reduction_order(tracks):
     """TR-41 (R58): defense/resistance, then damage reduction, then absorption, then HP."""
     r = tracks.fixed_damage(tracks.Combatant(resistance=3, damage_reduction=2, absorption=10), amount=10)
     assert (r.damage, r.absorbed) == (0, 5)
-    assert "固定伤害10 → 抵抗3后7 → 减免后5 → 吸收5 → 生命值0" in r.text()
+    assert "固定伤害10 → 抵抗3后7 → 减免后5 → 吸收5 → 最终伤害0 → 生命值0" in r.text()
 
 
 def test_chaos_scale(tracks):

@@ -176,3 +176,34 @@ def test_the_coup_de_grace_ruling_is_read(tmp_path: Path):
                                       "coup_de_grace": True}, lambda sides: 1)
         results[label] = dict(zip([o.id for o in attack.result], out))["net"]
     assert (results["stock"], results["pack"]) == (12 - 2 - 2, 12 - 2)
+
+
+def test_a_rule_number_in_a_procedure_formula_is_a_diagnostic(dp_copy: Path):
+    """Rule numbers are rulings (validate/literals.py): a number other than 0 and 1 in a step's
+    formula is reported at its column unless the step lists it as definitional, with a reason;
+    a listed number the step no longer uses is reported too."""
+    special = dp_copy / "procedures" / "special.yaml"
+    replace(special, "defender.size <= rulings.overrun_size_multiple * attacker.size",
+            "defender.size <= 3 * attacker.size")
+    line = next(i for i, x in enumerate(special.read_text(encoding="utf-8").splitlines(), 1) if "3 * attacker" in x)
+    out = messages(compile_rules([dp_copy]))
+    assert any(f"special.yaml:{line}:" in m and "error[rule-literal]: the number 3 in this formula encodes a rule"
+               in m for m in out), out
+    replace(special, "value: 2, text: 第2名阻挡者（本流程逐个展开阻挡者）", "value: 7, text: 过期")
+    out = "\n".join(messages(compile_rules([dp_copy])))
+    assert "error[stale-definitional]: the step's formulas no longer use the number 7" in out
+    assert "the number 2 in this formula" in out
+
+
+def test_a_declared_formula_is_one_definition_for_every_call(tmp_path: Path):
+    """d20's ability modifier is declared once (`formulas:`) and called by id or Chinese name; its
+    own numbers are definitional there, and a call expands to the same tree as the copy did."""
+    d20 = tmp_path / "d20"
+    shutil.copytree(ROOT / "rules" / "d20", d20)
+    attack = d20 / "procedures" / "attack.yaml"
+    replace(attack, 'value: "ability_mod(attacker.strength)"', 'value: "属性调整值(attacker.strength)"')
+    build = compile_rules([d20], stop_after="lower")
+    assert build.ok, messages(build)
+    replace(attack, 'value: "属性调整值(attacker.strength)"', 'value: "ability_mod(attacker.strength, 2)"')
+    out = "\n".join(messages(compile_rules([d20])))
+    assert "error[formula]: ability_mod() takes 1 argument(s), got 2" in out

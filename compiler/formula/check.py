@@ -88,15 +88,35 @@ class IndexSpec:
     fields: Mapping[str, Binding]  # field name (id or Chinese) -> a binding whose expr reads it from `base`
 
 
+@dataclass(frozen=True)
+class FormulaSpec:
+    """A formula the ruleset declares once (`formulas:`) and formulas call by id or Chinese name,
+    like `ability_mod(attacker.strength)`: checked at its declaration, expanded in place at each
+    call (the IR holds the expanded tree, so nothing downstream knows it was a call)."""
+
+    id: str
+    name: str
+    params: tuple[str, ...]
+    tree: s.Expr
+    bindings: Mapping[tuple[str, ...], Binding]  # what its body may read besides its parameters
+    result: str
+
+
 class Scope:
     """Names a formula may use. Keys are name paths, e.g. ('力量',) or ('weapon', 'damage')."""
 
     def __init__(self, bindings: Mapping[tuple[str, ...], Binding] | None = None,
                  helpers: Mapping[str, HelperSpec] | None = None,
-                 indexes: Mapping[str, IndexSpec] | None = None):
+                 indexes: Mapping[str, IndexSpec] | None = None,
+                 formulas: Mapping[str, FormulaSpec] | None = None):
         self.bindings: dict[tuple[str, ...], Binding] = dict(bindings or {})
         self.helpers: dict[str, HelperSpec] = dict(helpers or {})
         self.indexes: dict[str, IndexSpec] = dict(indexes or {})
+        self.formulas: dict[str, FormulaSpec] = dict(formulas or {})
+
+    def child(self) -> Scope:
+        """A scope that starts with everything this one has (a procedure's, from the ruleset's)."""
+        return Scope(self.bindings, self.helpers, self.indexes, self.formulas)
 
     def add(self, keys: Iterable[tuple[str, ...]], binding: Binding) -> None:
         for key in keys:
@@ -201,6 +221,15 @@ class _Checker:
         return _rebase(binding.expr, base)
 
     def call(self, e: s.Call) -> Expr:
+        declared = self.scope.formulas.get(e.func)
+        if declared is not None:
+            if len(e.args) != len(declared.params):
+                self.fail(e.col, f"{e.func}() takes {len(declared.params)} argument(s), got {len(e.args)}")
+            args = [self.want(a, (INT,), f"argument {i + 1} of {e.func}()") for i, a in enumerate(e.args)]
+            inner = Scope(declared.bindings)
+            for param, arg in zip(declared.params, args):
+                inner.add([(param,)], Binding(arg))
+            return _Checker(inner).check(declared.tree)  # checked at its declaration: cannot fail
         helper = self.scope.helpers.get(e.func)
         if helper is not None:
             if len(e.args) != len(helper.params):
@@ -209,7 +238,7 @@ class _Checker:
                          for i, (a, t) in enumerate(zip(e.args, helper.params)))
             return Helper(helper.result, helper.name, helper.module, args, helper.chinese)
         if e.func not in BUILTINS:
-            known = sorted([*BUILTINS, *self.scope.helpers])
+            known = sorted([*BUILTINS, *self.scope.helpers, *self.scope.formulas])
             self.fail(e.col, f"unknown function '{e.func}'",
                       did_you_mean(e.func, known) or f"known functions: {', '.join(known)}")
         n = len(e.args)

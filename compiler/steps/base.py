@@ -34,6 +34,16 @@ def ref(name: str, description: str | None = None) -> dict[str, Any]:
     return out
 
 
+DEFINITIONAL: dict[str, Any] = {
+    "type": "array", "maxItems": 20,
+    "description": "Numbers other than 0 and 1 in this step's formulas that are part of a definition rather "
+                   "than a rule a pack could change, each with why (validate/literals.py); any other such "
+                   "number is a diagnostic: make it a ruling.",
+    "items": {"type": "object", "additionalProperties": False, "required": ["value", "text"],
+              "properties": {"value": {"type": "integer", "minimum": -10**12, "maximum": 10**12},
+                             "text": ref("text")}}}
+
+
 @dataclass(frozen=True)
 class Arg:
     """A formula argument of a step: its key, the types it takes, the text used when omitted."""
@@ -107,6 +117,7 @@ class StepKind(ABC):
             props["say"] = ref("template", "A trace sentence; {名称} holes show values.")
         props.update(self.extra_properties)
         props["rules"] = ref("rule_ids")
+        props["definitional"] = DEFINITIONAL
         required = [self.key] + [a.key for a in self.args if a.required]
         return {"type": "object", "additionalProperties": False, "required": required,
                 "description": self.summary, "properties": props}

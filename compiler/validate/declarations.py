@@ -36,7 +36,11 @@ from ..ir import (
 from ..load import Document, SourceFolder
 from ..memo import NO_MEMO, Memo
 from ..runtime.sources import parse_dice
-from .context import Reporter
+from ..formula.check import BUILTINS, Binding, FormulaSpec, Scope
+from ..ir import expr as ir
+from ..formula.syntax import parse
+from .context import Reporter, compile_formula
+from .literals import check_literals
 from .entries import check_tables
 from .names import identity
 from .procedures import CheckedProcedure, check_procedures
@@ -326,6 +330,7 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
 
     rule_ids = {r.id for r in rules}
     scope = base_scope(rulings, helpers, decls)
+    _declared_formulas(m, scope, rep)
     tables = check_tables(table_docs, decls, table_meta, stats, scope, rule_ids, rep)
     table_ids = {t.id: {e.id for e in t.entries} for t in tables}
     procedures = check_procedures([d for d, k, o in all_docs if k == "procedures"], stats, scope, table_ids,
@@ -334,7 +339,9 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
         _check_rules(s.rules, rule_ids, s.span, rep)
     for r in rulings:
         _check_rules(r.rules, rule_ids, r.span, rep)
-    presets = _odds_presets(m, procedures, tables, stats, rep)
+    declared = {p.get("id") for d, k, o in all_docs if k == "procedures" for p in d.data.get("procedures", [])
+                if isinstance(p, dict)}
+    presets = _odds_presets(m, procedures, tables, stats, rep, declared)
     if rep.diags:
         return None, rep.diags
     files = sorted({base.manifest.file, *(d.file for d, _, _ in all_docs), *(p.manifest.file for p in packs)})
@@ -344,15 +351,38 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
                    tuple(files), m.span(())), []
 
 
+def _declared_formulas(m: Document, scope: Scope, rep: Reporter) -> None:
+    """The manifest's `formulas:` (one declaration of what procedures would otherwise copy, like
+    the ability modifier), added to `scope` by id and Chinese name; each may call the ones above."""
+    for i, f in enumerate(m.data.get("formulas", [])):
+        path = ("formulas", i)
+        for key in (f["id"], f["name"]):
+            if key in scope.formulas or key in scope.helpers or key in BUILTINS:
+                rep.error(m.span(path + ("id",)), "duplicate-id", f"a function '{key}' already exists")
+        inner = scope.child()
+        for p in f["params"]:
+            inner.add([(p,)], Binding(ir.Param(ir.INT, p, p)))
+        formula = compile_formula(f["value"], inner, (ir.INT, ir.BOOL), m, path + ("value",), rep)
+        if formula is None:
+            continue
+        check_literals(f, {"value": formula}, m, path, rep)
+        spec = FormulaSpec(f["id"], f["name"], tuple(f["params"]), parse(str(f["value"])), scope.bindings,
+                           formula.type)
+        scope.formulas[f["id"]] = scope.formulas[f["name"]] = spec
+
+
 def _odds_presets(m: Document, procedures: list[CheckedProcedure], tables: tuple[Table, ...],
-                  stats: tuple[Stat, ...], rep: Reporter) -> tuple[OddsPreset, ...]:
-    """Check the reference odds presets against the procedures and tables they name."""
+                  stats: tuple[Stat, ...], rep: Reporter, declared: set[str]) -> tuple[OddsPreset, ...]:
+    """Check the reference odds presets against the procedures and tables they name (a procedure
+    that is declared but failed its own checks is reported there, not again here)."""
     out = []
     procs = {p.id: p for p in procedures}
     stat_keys = {s.id for s in stats} | {s.name for s in stats}
     for i, o in enumerate(m.data.get("reference", {}).get("odds", [])):
         path = ("reference", "odds", i)
         proc = procs.get(o["procedure"])
+        if proc is None and o["procedure"] in declared:
+            continue
         if proc is None:
             rep.error(m.span(path + ("procedure",)), "unknown-procedure", f"no procedure '{o['procedure']}'",
                       did_you_mean(o["procedure"], procs))

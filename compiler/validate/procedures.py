@@ -16,6 +16,7 @@ from ..ir import Dice, ErrorType, Output, Param, Stat, Summary
 from ..ir import expr as ir
 from ..load import Document
 from ..steps import CheckedStep, kind_of
+from .literals import check_literals
 from .context import Reporter, StepContext, compile_formula
 from .scopes import TableDecls, add_entity, add_stats
 
@@ -120,7 +121,7 @@ def _check_one(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats:
                table_ids: dict[str, set[str]], decls: TableDecls, errors: dict[str, ErrorType], rule_ids: set[str],
                dice: Dice, rep: Reporter) -> CheckedProcedure | None:
     before = len(rep.diags)
-    scope = Scope(base.bindings, base.helpers, base.indexes)
+    scope = base.child()
     params = _params(raw, doc, path, stats, table_ids, decls, scope, rep)
     steps: list[CheckedStep] = []
     defined: dict[tuple[str, ...], bool] = {}
@@ -129,6 +130,7 @@ def _check_one(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats:
                           dice=dice, rep=rep, defined=defined)
         step = kind_of(sraw).check(sraw, ctx)
         if step is not None:
+            check_literals(sraw, {**step.args, "when": step.when}, doc, ctx.path, rep)  # rule numbers are rulings
             steps.append(step)
     result: list[Output] = []
     out_ids: dict[str, str] = {}
@@ -138,6 +140,7 @@ def _check_one(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats:
             rep.error(doc.span(opath + ("id",)), "duplicate-id", f"outcome '{o['id']}' is listed twice")
         f = compile_formula(o["value"], scope, (ir.INT, ir.BOOL, ir.STR), doc, opath + ("value",), rep)
         if f is not None:
+            check_literals(o, {"value": f}, doc, opath, rep)
             out_ids[o["id"]] = f.type
             result.append(Output(o["id"], o["name"], f))
     summary = _summary(raw, doc, path, out_ids, rep)

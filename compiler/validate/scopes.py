@@ -107,7 +107,7 @@ def add_entity(scope: Scope, key_prefixes: list[tuple[str, ...]], base: ir.Expr,
 def entry_formula_scope(stats: tuple[Stat, ...], base: Scope, table: str, decl: FieldDecl,
                         decls: TableDecls) -> Scope:
     """Names a formula field may use: bare subject stats, this entry, its context entries."""
-    scope = Scope(base.bindings, base.helpers, base.indexes)
+    scope = base.child()
     add_stats(scope, stats, [()], ir.Param(ir.COMBATANT, "s", ""), "")
     this = ir.Param(ir.entry_type(table), "e", "本项")
     for field in decls.fields.get(table, ()):
