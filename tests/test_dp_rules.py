@@ -33,7 +33,6 @@ def dummy(dp):
     ("short_bow", 4 + 3 + 1 + 2, "DP-13"),       # 敏捷+射击+专业+弓伤害(含箭)
     ("pistol", 4 + 3 + 1 + 3, "DP-14"),
     ("light_crossbow", 4 + 3 + 1 + 3, "DP-14"),
-    ("mortar", 3 + 3 + 1, "DP-15"),              # 智力+射击+专业：炮
     ("vehicle_cannon", 3 + 2 + 1 + 8, "DP-17"),  # 智力+器用+专业+武器伤害
 ])
 def test_attack_type_pools(dp, hero, dummy, weapon, pool, rule):
@@ -134,7 +133,7 @@ def test_called_shots(dp, hero):
     assert odds_dice(dp, hero, unaware, "long_sword", called_shot="head") == base - 3
     r = dp.attack(hero, dp.Combatant(), "long_sword", called_shot="头部", dice=dp.FixedDice([9] * 9))
     assert (r.net, r.condition, r.condition_points) == (9, "stun", 4)
-    r = dp.attack(hero, dp.Combatant(), "long_sword", called_shot="disarm", dice=dp.FixedDice([9] * 9))
+    r = dp.attack(hero, dp.Combatant(), "long_sword", called_shot="disarm", dice=dp.FixedDice([9] * 20))
     assert (r.damage, r.condition_points) == (0, 0)
     assert len(dp.CALLED_SHOTS) == 9
     assert not dp.CALLED_SHOTS["sunder"].trauma_source and dp.CALLED_SHOTS["eyes"].trauma_source
@@ -373,3 +372,42 @@ def test_a_prone_target_saves_worse_against_a_bombard(dp):
     r = dp.bombard(gunner, dp.Combatant(reflex_save=3, prone=True), "mortar", distance=100,
                    dice=dp.FixedDice([9] * 40))
     assert any("倒地的目标回避范围伤害，成功数减1" in t.text for t in r.trace)
+
+
+def test_artillery_resolves_as_a_bombard_not_an_attack(dp, hero, dummy):
+    """DP-15: a 【炮击】 weapon is refused by attack (its damage is the bombard's X, not the net), and
+    the bombard's pool is 智力+射击+专业."""
+    with pytest.raises(dp.UseBombard, match="炮击"):
+        dp.attack(hero, dummy, "mortar", distance=1)
+    r = dp.bombard(hero, dummy, "mortar", distance=1, dice=dp.FixedDice([1] * 20))
+    assert r.rolls[0].dice == 3 + 3 + 1
+
+
+def test_a_bombard_applies_r3_to_the_defenders_extras(dp):
+    """DP-02 (R3), DP-15: against a bombard a component at 0 loses its extras, as in attack: a
+    flat-footed defender keeps no basic extras."""
+    gunner = dp.Combatant(intelligence=4, shooting=4, specialty=2)
+    big = dp.Combatant(size=10, basic_defense=2, basic_extras=2, flat_footed=True)
+    r = dp.bombard(gunner, big, "mortar", distance=50, dice=dp.FixedDice([9] * 10))
+    assert r.hit  # 1 success would be cancelled by the 2 basic extras if flat-footed kept them
+    r = dp.bombard(gunner, dp.Combatant(size=10, basic_defense=0, basic_extras=2), "mortar", distance=50,
+                   dice=dp.FixedDice([9] * 10))
+    assert r.hit
+
+
+def test_called_shot_contests(dp):
+    """DP-32: disarm, sunder and throat are contested after the hit: disarm knocks the weapon away
+    when the net beats STR+武技+专业; sunder deals 1 item damage per failure (two hands +4, the
+    bigger side gets the size difference); throat deepens the severity of 1 damage per net over
+    the fortitude save."""
+    hero = dp.Combatant(strength=5, martial=4, specialty=2)
+    foe = dp.Combatant(strength=2, martial=1)
+    r = dp.attack(hero, foe, "long_sword", called_shot="disarm", dice=dp.FixedDice([9] * 30))
+    assert (r.net, r.disarmed, r.damage) == (11, True, 0)
+    r = dp.attack(hero, foe, "long_sword", called_shot="sunder", target_two_handed=True, dice=dp.FixedDice([9] * 30))
+    assert (r.net, r.item_damage) == (11, 11 - (2 + 1 + 4))
+    r = dp.attack(hero, dp.Combatant(fortitude_save=2), "long_sword", called_shot="throat",
+                  dice=dp.FixedDice([9] * 30))
+    assert (r.net, r.severity_steps, r.damage) == (9, 9 - 2, 9)
+    plain = dp.attack(hero, foe, "long_sword", dice=dp.FixedDice([9] * 30))
+    assert (plain.disarmed, plain.item_damage, plain.severity_steps) == (False, 0, 0)

@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:fc060af931e3502a2d19ad286c81e98ee0aca569cb1f098209bc40546740055a
+# Content hash: sha256:7abdbe3c3c455dbbed0d6983692e68bd42ea2316b73cbe9fbb91da5590b8d114
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -46,6 +46,7 @@ from .model import Weapon, WEAPONS, get_weapon
 from .model import ConditionTrack, CONDITION_TRACKS, get_condition_track
 from .model import CalledShot, CALLED_SHOTS, get_called_shot
 from .model import Maneuver, MANEUVERS, get_maneuver
+from .model import UseBombard
 from .model import OutOfRange
 from .model import OneHandBow
 from .model import CalledShotMultipleTargets
@@ -142,6 +143,7 @@ __all__ = [
     "Maneuver",
     "MANEUVERS",
     "get_maneuver",
+    "UseBombard",
     "OutOfRange",
     "OneHandBow",
     "CalledShotMultipleTargets",

@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:fc060af931e3502a2d19ad286c81e98ee0aca569cb1f098209bc40546740055a
+# Content hash: sha256:7abdbe3c3c455dbbed0d6983692e68bd42ea2316b73cbe9fbb91da5590b8d114
 """DP骰池战斗规则：数据模型 (rulings, error types, stats, tables) of ruleset `dp`."""
 
 from __future__ import annotations
@@ -33,11 +33,11 @@ __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'WillpowerUse', 'W
            'DamageType', 'DAMAGE_TYPES', 'get_damage_type', 'Action', 'ACTIONS', 'get_action', 'AttackType',
            'ATTACK_TYPES', 'get_attack_type', 'Weapon', 'WEAPONS', 'get_weapon', 'ConditionTrack', 'CONDITION_TRACKS',
            'get_condition_track', 'CalledShot', 'CALLED_SHOTS', 'get_called_shot', 'Maneuver', 'MANEUVERS',
-           'get_maneuver', 'OutOfRange', 'OneHandBow', 'CalledShotMultipleTargets', 'NotHelpless', 'NoVitals',
-           'ChargeBlocked', 'ChargeTooFar', 'MeleeOnly', 'AimOutOfReach', 'TooManyHandsFree', 'OverrunTooBig',
-           'FeintImpossible', 'NotABombard', 'BadWillpower']
+           'get_maneuver', 'UseBombard', 'OutOfRange', 'OneHandBow', 'CalledShotMultipleTargets', 'NotHelpless',
+           'NoVitals', 'ChargeBlocked', 'ChargeTooFar', 'MeleeOnly', 'AimOutOfReach', 'TooManyHandsFree',
+           'OverrunTooBig', 'FeintImpossible', 'NotABombard', 'BadWillpower']
 
-# ---- rulings in force (37): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+# ---- rulings in force (39): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 _R_SPEED_PER_POINT: Final = 1  # R2 高速对基础防御的折算
 _R_ARMOR_PIERCING_DIVISOR: Final = 2  # R2 破甲折算除数
 _R_ZEROED_COMPONENT_LOSES_EXTRAS: Final = True  # R3 防御归零失去附加成功
@@ -75,6 +75,8 @@ _R_FULL_COVER_SIZE_MULTIPLE: Final = 2  # 完全掩蔽的体积倍数
 _R_GRAPPLE_ITEM_SIZE_GAP: Final = 3  # 擒抱时手持物品的体积差
 _R_PIN_ESCAPES_NEEDED: Final = 2  # 摆脱压制所需成功次数
 _R_OVERRUN_SIZE_MULTIPLE: Final = 2  # 可闯越的体积倍数
+_R_SUNDER_TWO_HANDS_BONUS: Final = 4  # 击破对抗双手加值
+_R_SUNDER_NOT_STRENGTH_PENALTY: Final = 4  # 击破对抗非力量操纵减值
 RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'speed_per_point': _R_SPEED_PER_POINT, 'armor_piercing_divisor': _R_ARMOR_PIERCING_DIVISOR,
         'zeroed_component_loses_extras': _R_ZEROED_COMPONENT_LOSES_EXTRAS,
@@ -99,10 +101,18 @@ RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'called_shot_reduction_per_grapple_point': _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT,
         'bombard_save_size_limit': _R_BOMBARD_SAVE_SIZE_LIMIT, 'cling_size_divisor': _R_CLING_SIZE_DIVISOR,
         'full_cover_size_multiple': _R_FULL_COVER_SIZE_MULTIPLE, 'grapple_item_size_gap': _R_GRAPPLE_ITEM_SIZE_GAP,
-        'pin_escapes_needed': _R_PIN_ESCAPES_NEEDED, 'overrun_size_multiple': _R_OVERRUN_SIZE_MULTIPLE})
+        'pin_escapes_needed': _R_PIN_ESCAPES_NEEDED, 'overrun_size_multiple': _R_OVERRUN_SIZE_MULTIPLE,
+        'sunder_two_hands_bonus': _R_SUNDER_TWO_HANDS_BONUS,
+        'sunder_not_strength_penalty': _R_SUNDER_NOT_STRENGTH_PENALTY})
 
 
 # ---- error types ----
+class UseBombard(RuleError):
+    """炮击武器"""
+
+    code = 'use_bombard'
+
+
 class OutOfRange(RuleError):
     """超出射程"""
 

@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:fc060af931e3502a2d19ad286c81e98ee0aca569cb1f098209bc40546740055a
+# Content hash: sha256:7abdbe3c3c455dbbed0d6983692e68bd42ea2316b73cbe9fbb91da5590b8d114
 """DP骰池战斗规则：结算流程 (procedures) of ruleset `dp`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -45,7 +45,7 @@ from ._runtime.pool import (PoolSpec, roll_pool as _rt_roll_pool, pool_successes
                             pool_successes_random as _rt_pool_successes_random, pool_sentence as _rt_pool_sentence)
 from ._runtime.sources import DiceSource, SeededDice
 from .model import (Combatant, WillpowerUse, get_willpower_use, DamageType, get_damage_type, Weapon, get_weapon,
-                    _NO_WEAPON, CalledShot, get_called_shot, _NO_CALLEDSHOT, OutOfRange, OneHandBow,
+                    _NO_WEAPON, CalledShot, get_called_shot, _NO_CALLEDSHOT, UseBombard, OutOfRange, OneHandBow,
                     CalledShotMultipleTargets, NotHelpless, NoVitals, ChargeBlocked, ChargeTooFar, MeleeOnly,
                     AimOutOfReach, TooManyHandsFree, OverrunTooBig, FeintImpossible, NotABombard, BadWillpower,
                     _R_SPEED_PER_POINT, _R_ARMOR_PIERCING_DIVISOR, _R_RANGE_PENALTY_PER_INCREMENT,
@@ -58,7 +58,7 @@ from .model import (Combatant, WillpowerUse, get_willpower_use, DamageType, get_
                     _R_FEINT_MAX_PARRY_PENALTY, _R_TRIP_BONUS_PER_LEG_PAIR, _R_GRAPPLE_SHOT_PENALTY_PER_PERSON,
                     _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT, _R_BOMBARD_SAVE_SIZE_LIMIT, _R_CLING_SIZE_DIVISOR,
                     _R_FULL_COVER_SIZE_MULTIPLE, _R_GRAPPLE_ITEM_SIZE_GAP, _R_PIN_ESCAPES_NEEDED,
-                    _R_OVERRUN_SIZE_MULTIPLE)
+                    _R_OVERRUN_SIZE_MULTIPLE, _R_SUNDER_TWO_HANDS_BONUS, _R_SUNDER_NOT_STRENGTH_PENALTY)
 from .results import (AttackResult, ATTACK_FIELDS, BombardResult, BOMBARD_FIELDS, ParryResult, PARRY_FIELDS,
                       ActiveCoverResult, ACTIVE_COVER_FIELDS, TotalDefenseResult, TOTAL_DEFENSE_FIELDS,
                       WillpowerSpendResult, WILLPOWER_SPEND_FIELDS, SaveContestResult, SAVE_CONTEST_FIELDS, TripResult,
@@ -71,9 +71,9 @@ _POOL = PoolSpec(10, 8, 10, '.ww', 10)
 def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], distance: int, hands: int,
                   extra_speed: int, extra_armor_piercing: int, power_attack: bool, charge_meters: int, clear_path: bool,
                   aim_rounds: int, willpower: bool, called_shot: Union[CalledShot, str, None],
-                  called_shot_reduction: int, grapple_people: int, targets: int, coup_de_grace: bool,
-                  total_defense: bool, other_bonus: int, _trace: Optional[List[_Step]]) -> Tuple[
-        Weapon, CalledShot, int, int, int, int, int]:
+                  called_shot_reduction: int, target_two_handed: bool, target_not_strength: bool, grapple_people: int,
+                  targets: int, coup_de_grace: bool, total_defense: bool, other_bonus: int,
+                  _trace: Optional[List[_Step]]) -> Tuple[Weapon, CalledShot, int, int, int, int, int, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     called_shot = (_NO_CALLEDSHOT if called_shot is None else called_shot if type(called_shot) is CalledShot
                    else get_called_shot(called_shot))
@@ -83,7 +83,8 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
             and 0 <= extra_armor_piercing <= 40 and type(power_attack) is bool and type(charge_meters) is int
             and 0 <= charge_meters <= 1000 and type(clear_path) is bool and type(aim_rounds) is int
             and 0 <= aim_rounds <= 20 and type(willpower) is bool and called_shot.not_specified is None
-            and type(called_shot_reduction) is int and 0 <= called_shot_reduction <= 20 and type(grapple_people) is int
+            and type(called_shot_reduction) is int and 0 <= called_shot_reduction <= 20
+            and type(target_two_handed) is bool and type(target_not_strength) is bool and type(grapple_people) is int
             and 0 <= grapple_people <= 20 and type(targets) is int and 1 <= targets <= 100
             and type(coup_de_grace) is bool and type(total_defense) is bool and type(other_bonus) is int
             and (-100) <= other_bonus <= 100):
@@ -94,9 +95,12 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
                           ('int', '冲锋距离', charge_meters, 0, 1000), ('bool', '路径畅通', clear_path),
                           ('int', '瞄准轮数', aim_rounds, 0, 20), ('bool', '消耗意志力', willpower),
                           ('entry', '特定部位', called_shot), ('int', '减少特定部位减值', called_shot_reduction, 0, 20),
+                          ('bool', '目标双手持用', target_two_handed), ('bool', '目标非力量操纵', target_not_strength),
                           ('int', '目标所在擒抱人数', grapple_people, 0, 20), ('int', '目标数', targets, 1, 100),
                           ('bool', '致命攻击', coup_de_grace), ('bool', '防御方全力防御', total_defense),
                           ('int', '其他加值', other_bonus, (-100), 100),))
+    if not (weapon.bombard_damage == 0):
+        raise UseBombard(f'“{weapon.name}”是【炮击】武器：以炮击结算（bombard），而不是普通攻击')
     hands_used = weapon.hands if hands == 0 else hands
     if not (not (weapon.attack_type.two_hands_only and hands_used == 1)):
         raise OneHandBow(f'“{weapon.name}”无法单手使用')
@@ -200,25 +204,31 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
                 _Step,
                 ('let', f'攻击DP{attack_pool}减去剩余防御{remaining_defense}，掷{dice_}个骰子', (('dice', dice_),))))
     extras_cancelled = 0 if coup_de_grace and False else defender_extras
+    sunder_bonus = (
+            (_R_SUNDER_TWO_HANDS_BONUS if target_two_handed else 0)
+            - (_R_SUNDER_NOT_STRENGTH_PENALTY if target_not_strength else 0)
+            + (defender.size - attacker.size if defender.size - attacker.size > 0 else 0)
+            if called_shot.save == 'opposed_sunder' else 0)
     own_penalty = min(attacker.basic_defense, (_R_POWER_ATTACK_DEFENSE_PENALTY if power_attack else 0) + charge_bonus)
     if dice_ > 300:
         _rt_within('骰池骰子数', dice_, 300)
-    return (weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, own_penalty,)
+    return (weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty,)
 
 
 def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, hands: int = 0,
            extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False, charge_meters: int = 0,
            clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False,
-           called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0, grapple_people: int = 0,
+           called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0,
+           target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
            targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0,
            dice: Optional[DiceSource] = None) -> AttackResult:
     """攻击与防御的对抗（DP-01、DP-02、DP-03、DP-04、DP-05、DP-07、DP-10、DP-11、DP-12、DP-13、DP-14、DP-16、
     DP-17、DP-20、DP-21、DP-22、DP-23、DP-24、DP-30、DP-31、DP-32、DP-33、DP-40、DP-44、DP-61、DP-64）"""
     _trace: List[_Step] = []
-    weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, own_penalty = _attack_setup(
+    weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty = _attack_setup(
             attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-            clear_path, aim_rounds, willpower, called_shot, called_shot_reduction, grapple_people, targets,
-            coup_de_grace, total_defense, other_bonus, _trace)
+            clear_path, aim_rounds, willpower, called_shot, called_shot_reduction, target_two_handed,
+            target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, _trace)
     _source: Any = dice if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _raw_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.attack_extras, coup_de_grace)
@@ -250,18 +260,56 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     if condition_points > 0:
         _trace.append(_rec(_Step,
                            ('note', f'对{called_shot.name}造成{condition_points}点{called_shot.track.name}', ())))
+    contested = hit and called_shot.given and called_shot.save != 'standard'
+    if contested:
+        _contest_roll = _rt_roll_pool(
+                _source, _POOL,
+                defender.fortitude_save if called_shot.save == 'fortitude'
+                else (defender.strength + defender.martial + defender.specialty + sunder_bonus
+                      if defender.strength + defender.martial + defender.specialty + sunder_bonus > 0 else 0),
+                defender.save_extras if called_shot.save == 'fortitude' else 0, False)
+        _rolls.append(_contest_roll)
+        contest = _contest_roll.successes
+        _trace.append(_rec(
+                _Step,
+                ('pool', _rt_pool_sentence('部位效果对抗', _contest_roll),
+                 (('command', _contest_roll.command), ('faces', _contest_roll.faces), ('contest', contest)))))
+    else:
+        contest = 0
+    contest_total = contest + (defender.save_extras if called_shot.save == 'fortitude' else 0) if contested else 0
+    attacker_side = net + ((attacker.size - defender.size if attacker.size - defender.size > 0 else 0)
+                           if called_shot.save == 'opposed_sunder' else 0)
+    severity_steps = (attacker_side - contest_total if attacker_side - contest_total > 0
+                      else 0) if contested and called_shot.save == 'fortitude' else 0
+    disarmed = contested and called_shot.save == 'opposed_strength' and attacker_side > contest_total
+    item_damage = (attacker_side - contest_total if attacker_side - contest_total > 0
+                   else 0) if contested and called_shot.save == 'opposed_sunder' else 0
+    if severity_steps > 0:
+        _trace.append(_rec(
+                _Step,
+                ('note', f'胜出数{net}对抗强韧豁免{contest_total}，可将{severity_steps}点伤害的严重程度加深一级', ())))
+    if disarmed:
+        _trace.append(_rec(_Step, ('note', f'胜出数{net}对抗{contest_total}，目标的武器脱手', ())))
+    if item_damage > 0:
+        _trace.append(_rec(
+                _Step,
+                ('note',
+                 f'胜出数{attacker_side}对抗{contest_total}，目标的武器或盾牌受到{item_damage}点伤害（仍需突破硬度）',
+                 ())))
     if own_penalty > 0:
         _trace.append(_rec(_Step,
                            ('note', f'到下次行动前，攻击方的基础防御降低{own_penalty}（全力一击与冲锋，不低于0）', ())))
     return _rec(
             AttackResult,
             (hit, net, damage, weapon.damage_type.id, called_shot.track.id if condition_points > 0 else '',
-             condition_points, dice_, defender_extras, own_penalty, tuple(_rolls), tuple(_trace)))
+             condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage,
+             tuple(_rolls), tuple(_trace)))
 
 
 def _attack_roll(dice: DiceSource, weapon: Weapon, called_shot: CalledShot, grapple_penalty: int, defender_extras: int,
-                 dice_: int, extras_cancelled: int, own_penalty: int, attacker: Combatant,
-                 coup_de_grace: bool) -> Tuple[bool, int, int, str, str, int, int, int, int]:
+                 dice_: int, extras_cancelled: int, sunder_bonus: int, own_penalty: int, attacker: Combatant,
+                 defender: Combatant, coup_de_grace: bool) -> Tuple[
+        bool, int, int, str, str, int, int, int, int, int, bool, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     raw = (max(0, dice_) if coup_de_grace else _rt_pool_successes(_die, dice_, 10, 8, 10) if _maybe_rand is None
@@ -272,44 +320,83 @@ def _attack_roll(dice: DiceSource, weapon: Weapon, called_shot: CalledShot, grap
     damage = net if called_shot.deals_damage or not called_shot.given else 0
     condition_points = (_rt_floordiv(net, called_shot.net_per_point)
                         if called_shot.given and called_shot.net_per_point > 0 else 0)
+    contested = hit and called_shot.given and called_shot.save != 'standard'
+    if contested:
+        contest = (
+                _rt_pool_successes(
+                _die,
+                defender.fortitude_save if called_shot.save == 'fortitude'
+                else (defender.strength + defender.martial + defender.specialty + sunder_bonus
+                      if defender.strength + defender.martial + defender.specialty + sunder_bonus > 0 else 0), 10, 8,
+                10) if _maybe_rand is None
+                else _rt_pool_successes_random(
+                _maybe_rand,
+                defender.fortitude_save if called_shot.save == 'fortitude'
+                else (defender.strength + defender.martial + defender.specialty + sunder_bonus
+                      if defender.strength + defender.martial + defender.specialty + sunder_bonus > 0 else 0), 10, 8,
+                10))
+    else:
+        contest = 0
+    contest_total = contest + (defender.save_extras if called_shot.save == 'fortitude' else 0) if contested else 0
+    attacker_side = net + ((attacker.size - defender.size if attacker.size - defender.size > 0 else 0)
+                           if called_shot.save == 'opposed_sunder' else 0)
+    severity_steps = (attacker_side - contest_total if attacker_side - contest_total > 0
+                      else 0) if contested and called_shot.save == 'fortitude' else 0
+    disarmed = contested and called_shot.save == 'opposed_strength' and attacker_side > contest_total
+    item_damage = (attacker_side - contest_total if attacker_side - contest_total > 0
+                   else 0) if contested and called_shot.save == 'opposed_sunder' else 0
     return (hit, net, damage, weapon.damage_type.id, called_shot.track.id if condition_points > 0 else '',
-            condition_points, dice_, defender_extras, own_penalty)
+            condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage)
 
 
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                 hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False,
                 charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False,
                 called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0,
-                grapple_people: int = 0, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False,
-                other_bonus: int = 0, dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int, int]:
+                target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
+                targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0,
+                dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int, int, int, bool, int]:
     """攻击与防御的对抗: the outcome only (the fields of ATTACK_FIELDS), no trace."""
-    weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, own_penalty = _attack_setup(
+    weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty = _attack_setup(
             attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-            clear_path, aim_rounds, willpower, called_shot, called_shot_reduction, grapple_people, targets,
-            coup_de_grace, total_defense, other_bonus, None)
+            clear_path, aim_rounds, willpower, called_shot, called_shot_reduction, target_two_handed,
+            target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, None)
     return _attack_roll(dice, weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled,
-                        own_penalty, attacker, coup_de_grace)
+                        sunder_bonus, own_penalty, attacker, defender, coup_de_grace)
 
 
 def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                    hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False,
                    charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False,
                    called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0,
-                   grapple_people: int = 0, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False,
-                   other_bonus: int = 0) -> Callable[[DiceSource], Tuple[bool, int, int, str, str, int, int, int, int]]:
+                   target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
+                   targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False,
+                   other_bonus: int = 0) -> Callable[[DiceSource],
+                                                     Tuple[bool, int, int, str, str, int, int, int, int, int, bool,
+                                                           int]]:
     """攻击与防御的对抗: the setup once; the function returned rolls and returns the outcome tuple."""
-    weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, own_penalty = _attack_setup(
+    weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty = _attack_setup(
             attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-            clear_path, aim_rounds, willpower, called_shot, called_shot_reduction, grapple_people, targets,
-            coup_de_grace, total_defense, other_bonus, None)
+            clear_path, aim_rounds, willpower, called_shot, called_shot_reduction, target_two_handed,
+            target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, None)
     _attacker_attack_extras = attacker.attack_extras
     _damage = called_shot.deals_damage or not called_shot.given
     _condition_points = called_shot.given and called_shot.net_per_point > 0
     _called_shot_net_per_point = called_shot.net_per_point
+    _contested = called_shot.given and called_shot.save != 'standard'
+    _contest = defender.fortitude_save if called_shot.save == 'fortitude' else (
+            defender.strength + defender.martial + defender.specialty + sunder_bonus
+            if defender.strength + defender.martial + defender.specialty + sunder_bonus > 0 else 0)
+    _contest_2 = defender.save_extras if called_shot.save == 'fortitude' else 0
+    _attacker_side = (attacker.size - defender.size if attacker.size - defender.size > 0
+                      else 0) if called_shot.save == 'opposed_sunder' else 0
+    _severity_steps = called_shot.save == 'fortitude'
+    _disarmed = called_shot.save == 'opposed_strength'
+    _item_damage = called_shot.save == 'opposed_sunder'
     _weapon_damage_type_id = weapon.damage_type.id
     _called_shot_track_id = called_shot.track.id
 
-    def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int, int]:
+    def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int, int, int, bool, int]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -319,10 +406,22 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
             net = after_cancel + _attacker_attack_extras if hit else 0
             damage = net if _damage else 0
             condition_points = _rt_floordiv(net, _called_shot_net_per_point) if _condition_points else 0
+            contested = _contested and hit
+            if contested:
+                contest = _rt_pool_successes_random(_rand, _contest, 10, 8, 10)
+            else:
+                contest = 0
+            contest_total = contest + _contest_2 if contested else 0
+            attacker_side = net + _attacker_side
+            severity_steps = (attacker_side - contest_total if attacker_side - contest_total > 0
+                              else 0) if _severity_steps and contested else 0
+            disarmed = _disarmed and contested and attacker_side > contest_total
+            item_damage = (attacker_side - contest_total if attacker_side - contest_total > 0
+                           else 0) if _item_damage and contested else 0
             return (hit, net, damage, _weapon_damage_type_id, _called_shot_track_id if condition_points > 0 else '',
-                    condition_points, dice_, defender_extras, own_penalty)
+                    condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage)
         return _attack_roll(dice, weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled,
-                            own_penalty, attacker, coup_de_grace)
+                            sunder_bonus, own_penalty, attacker, defender, coup_de_grace)
 
     return _roll
 
@@ -331,13 +430,14 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
                 hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False,
                 charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False,
                 called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0,
-                grapple_people: int = 0, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False,
+                target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
+                targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False,
                 other_bonus: int = 0) -> Odds:
     """攻击与防御的对抗: the exact distribution of the fields of ATTACK_FIELDS."""
-    weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, own_penalty = _attack_setup(
+    weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty = _attack_setup(
             attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-            clear_path, aim_rounds, willpower, called_shot, called_shot_reduction, grapple_people, targets,
-            coup_de_grace, total_defense, other_bonus, None)
+            clear_path, aim_rounds, willpower, called_shot, called_shot_reduction, target_two_handed,
+            target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, None)
     _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
     for raw, _raw_q in _odds.outcomes(
             _p, _rt_all_succeed_distribution(dice_) if coup_de_grace else _rt_pool_distribution(dice_, 10, 8, 10)):
@@ -348,9 +448,28 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
         damage = net if called_shot.deals_damage or not called_shot.given else 0
         condition_points = (_rt_floordiv(net, called_shot.net_per_point)
                             if called_shot.given and called_shot.net_per_point > 0 else 0)
-        _odds.add(
-                (hit, net, damage, weapon.damage_type.id, called_shot.track.id if condition_points > 0 else '',
-                 condition_points, dice_, defender_extras, own_penalty), _raw_p)
+        contested = hit and called_shot.given and called_shot.save != 'standard'
+        for contest, _contest_q in _odds.outcomes(
+                _raw_p,
+                (_rt_pool_distribution(
+                defender.fortitude_save if called_shot.save == 'fortitude'
+                else (defender.strength + defender.martial + defender.specialty + sunder_bonus
+                      if defender.strength + defender.martial + defender.specialty + sunder_bonus > 0 else 0), 10, 8,
+                10)) if contested else _rt_CERTAIN_ZERO):
+            _contest_p = _raw_p * _contest_q
+            contest_total = contest + (defender.save_extras if called_shot.save == 'fortitude'
+                                       else 0) if contested else 0
+            attacker_side = net + ((attacker.size - defender.size if attacker.size - defender.size > 0 else 0)
+                                   if called_shot.save == 'opposed_sunder' else 0)
+            severity_steps = (attacker_side - contest_total if attacker_side - contest_total > 0
+                              else 0) if contested and called_shot.save == 'fortitude' else 0
+            disarmed = contested and called_shot.save == 'opposed_strength' and attacker_side > contest_total
+            item_damage = (attacker_side - contest_total if attacker_side - contest_total > 0
+                           else 0) if contested and called_shot.save == 'opposed_sunder' else 0
+            _odds.add(
+                    (hit, net, damage, weapon.damage_type.id, called_shot.track.id if condition_points > 0 else '',
+                     condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage),
+                    _contest_p)
     return _odds.build()
 
 
@@ -376,11 +495,15 @@ def _bombard_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
                                                 weapon)) - _R_RANGE_PENALTY_PER_INCREMENT * increments + other_bonus
     small = defender.size < _R_BOMBARD_SAVE_SIZE_LIMIT
     prone_penalty = _R_PRONE_AREA_SUCCESS_PENALTY if defender.prone else 0
-    remaining_defense = ((0 if defender.flat_footed or defender.helpless else defender.basic_defense)
-                         + defender.armor_defense + defender.parry_defense + defender.cover_defense
+    basic_left = 0 if defender.flat_footed or defender.helpless else defender.basic_defense
+    remaining_defense = (basic_left + defender.armor_defense + defender.parry_defense + defender.cover_defense
                          + defender.dodge_defense)
-    defender_extras = (defender.basic_extras + defender.armor_extras + defender.parry_extras + defender.cover_extras
-                       + defender.dodge_extras)
+    keep_extras = False
+    defender_extras = (defender.basic_extras if basic_left > 0 or keep_extras else 0) + (
+            defender.armor_extras if defender.armor_defense > 0 or keep_extras else 0) + (
+            defender.parry_extras if defender.parry_defense > 0 or keep_extras else 0) + (
+            defender.cover_extras if defender.cover_defense > 0 or keep_extras else 0) + (
+            defender.dodge_extras if defender.dodge_defense > 0 or keep_extras else 0)
     if (attack_pool if attack_pool > 0 else 0) > 300:
         _rt_within('骰池骰子数', (attack_pool if attack_pool > 0 else 0), 300)
     if (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0) > 300:

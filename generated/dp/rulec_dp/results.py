@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:fc060af931e3502a2d19ad286c81e98ee0aca569cb1f098209bc40546740055a
+# Content hash: sha256:7abdbe3c3c455dbbed0d6983692e68bd42ea2316b73cbe9fbb91da5590b8d114
 """DP骰池战斗规则：结算结果 (the result types of the procedures, and their metadata) of ruleset `dp`."""
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('clear_path', '路径畅通', 'bool'), ('aim_rounds', '瞄准轮数', 'int'),
                        ('willpower', '消耗意志力', 'bool'), ('called_shot', '特定部位', 'called_shots'),
                        ('called_shot_reduction', '减少特定部位减值', 'int'),
+                       ('target_two_handed', '目标双手持用', 'bool'), ('target_not_strength', '目标非力量操纵', 'bool'),
                        ('grapple_people', '目标所在擒抱人数', 'int'), ('targets', '目标数', 'int'),
                        ('coup_de_grace', '致命攻击', 'bool'), ('total_defense', '防御方全力防御', 'bool'),
                        ('other_bonus', '其他加值', 'int')),
@@ -45,8 +46,9 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('damage_type', '伤害类型', 'damage_types'), ('condition', '状态', 'condition_tracks'),
                        ('condition_points', '状态点数', 'int'), ('dice', '掷骰数', 'int'),
                        ('defender_extras', '防御方附加成功', 'int'),
-                       ('own_basic_defense_penalty', '自身基础防御减值', 'int')),
-            "summary": {"hit": 'hit', "damage": 'damage'}},
+                       ('own_basic_defense_penalty', '自身基础防御减值', 'int'),
+                       ('severity_steps', '伤害加深级数', 'int'), ('disarmed', '武器脱手', 'bool'),
+                       ('item_damage', '物品伤害', 'int')), "summary": {"hit": 'hit', "damage": 'damage'}},
     'bombard': {
             "name": '炮击',
             "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'),
@@ -117,7 +119,8 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
 
 
 ATTACK_FIELDS: Tuple[str, ...] = ('hit', 'net', 'damage', 'damage_type', 'condition', 'condition_points', 'dice',
-                                  'defender_extras', 'own_basic_defense_penalty')
+                                  'defender_extras', 'own_basic_defense_penalty', 'severity_steps', 'disarmed',
+                                  'item_damage')
 
 
 class _AttackFields(NamedTuple):
@@ -130,6 +133,9 @@ class _AttackFields(NamedTuple):
     dice: int  # 掷骰数
     defender_extras: int  # 防御方附加成功
     own_basic_defense_penalty: int  # 自身基础防御减值
+    severity_steps: int  # 伤害加深级数
+    disarmed: bool  # 武器脱手
+    item_damage: int  # 物品伤害
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 
