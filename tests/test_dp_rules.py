@@ -411,3 +411,35 @@ def test_called_shot_contests(dp):
     assert (r.net, r.severity_steps, r.damage) == (9, 9 - 2, 9)
     plain = dp.attack(hero, foe, "long_sword", dice=dp.FixedDice([9] * 30))
     assert (plain.disarmed, plain.item_damage, plain.severity_steps) == (False, 0, 0)
+
+
+def test_willpower_for_defense_and_movement(dp, hero):
+    """DP-64 (R19): 1 willpower gives a defense +2DP (the attack rolls 2 dice fewer) or +10 m of
+    movement this round (a longer charge)."""
+    defender = dp.Combatant(willpower=1)
+    assert odds_dice(dp, hero, defender, "long_sword", defender_willpower=True) == \
+        odds_dice(dp, hero, defender, "long_sword") - 2
+    with pytest.raises(dp.BadWillpower):
+        dp.attack(hero, dp.Combatant(willpower=0), "long_sword", defender_willpower=True)
+    runner = dp.Combatant(strength=5, basic_defense=5, move_speed=5, willpower=1)
+    with pytest.raises(dp.ChargeTooFar):
+        dp.attack(runner, dp.Combatant(), "long_sword", charge_meters=12)
+    dp.attack(runner, dp.Combatant(), "long_sword", charge_meters=12, willpower_move=True, dice=dp.FixedDice([1] * 40))
+
+
+def test_a_prone_attacker_cannot_charge(dp, hero):
+    """DP-44: prone, a character moves at half speed and cannot charge."""
+    with pytest.raises(dp.ProneCannotCharge):
+        dp.attack(dp.Combatant(prone=True, move_speed=10), dp.Combatant(), "long_sword", charge_meters=3)
+
+
+def test_feint_reads_the_defenders_specialty_and_errors_name_the_real_problem(dp, hero):
+    """DP-55: the defender rolls 感知+洞察+察言观色专业; DP-42/DP-50: parrying with a natural weapon and
+    tripping with a weapon that cannot trip say so (not 'ranged')."""
+    r = dp.feint(hero, dp.Combatant(wisdom=1, insight=1), defender_specialty=2, dice=dp.FixedDice([1] * 40))
+    assert r.rolls[1].dice == 1 + 1 + 2
+    with pytest.raises(dp.NaturalCannotParry, match="天生武器"):
+        dp.parry(hero, "claw")
+    with pytest.raises(dp.CannotTrip, match="绊摔"):
+        dp.trip(hero, dp.Combatant(), "long_sword")
+    assert dp.WEAPONS["energy_pistol"].speed == 8  # DP-40's example: energy weapons carry speed 8

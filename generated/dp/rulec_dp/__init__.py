@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:7abdbe3c3c455dbbed0d6983692e68bd42ea2316b73cbe9fbb91da5590b8d114
+# Content hash: sha256:e2407426a437c837d75a1b449bc387512195c413bda603ca1d3d205b8208e4de
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -55,6 +55,9 @@ from .model import NoVitals
 from .model import ChargeBlocked
 from .model import ChargeTooFar
 from .model import MeleeOnly
+from .model import CannotTrip
+from .model import NaturalCannotParry
+from .model import ProneCannotCharge
 from .model import AimOutOfReach
 from .model import TooManyHandsFree
 from .model import OverrunTooBig
@@ -152,6 +155,9 @@ __all__ = [
     "ChargeBlocked",
     "ChargeTooFar",
     "MeleeOnly",
+    "CannotTrip",
+    "NaturalCannotParry",
+    "ProneCannotCharge",
     "AimOutOfReach",
     "TooManyHandsFree",
     "OverrunTooBig",

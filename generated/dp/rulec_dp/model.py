@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:7abdbe3c3c455dbbed0d6983692e68bd42ea2316b73cbe9fbb91da5590b8d114
+# Content hash: sha256:e2407426a437c837d75a1b449bc387512195c413bda603ca1d3d205b8208e4de
 """DP骰池战斗规则：数据模型 (rulings, error types, stats, tables) of ruleset `dp`."""
 
 from __future__ import annotations
@@ -34,8 +34,9 @@ __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'WillpowerUse', 'W
            'ATTACK_TYPES', 'get_attack_type', 'Weapon', 'WEAPONS', 'get_weapon', 'ConditionTrack', 'CONDITION_TRACKS',
            'get_condition_track', 'CalledShot', 'CALLED_SHOTS', 'get_called_shot', 'Maneuver', 'MANEUVERS',
            'get_maneuver', 'UseBombard', 'OutOfRange', 'OneHandBow', 'CalledShotMultipleTargets', 'NotHelpless',
-           'NoVitals', 'ChargeBlocked', 'ChargeTooFar', 'MeleeOnly', 'AimOutOfReach', 'TooManyHandsFree',
-           'OverrunTooBig', 'FeintImpossible', 'NotABombard', 'BadWillpower']
+           'NoVitals', 'ChargeBlocked', 'ChargeTooFar', 'MeleeOnly', 'CannotTrip', 'NaturalCannotParry',
+           'ProneCannotCharge', 'AimOutOfReach', 'TooManyHandsFree', 'OverrunTooBig', 'FeintImpossible', 'NotABombard',
+           'BadWillpower']
 
 # ---- rulings in force (39): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 _R_SPEED_PER_POINT: Final = 1  # R2 高速对基础防御的折算
@@ -159,6 +160,24 @@ class MeleeOnly(RuleError):
     """只能用于近战攻击"""
 
     code = 'melee_only'
+
+
+class CannotTrip(RuleError):
+    """不能绊摔"""
+
+    code = 'cannot_trip'
+
+
+class NaturalCannotParry(RuleError):
+    """天生武器不能白刃格挡"""
+
+    code = 'natural_cannot_parry'
+
+
+class ProneCannotCharge(RuleError):
+    """倒地不能冲锋"""
+
+    code = 'prone_cannot_charge'
 
 
 class AimOutOfReach(RuleError):
@@ -744,6 +763,9 @@ _WEAPONS_ROWS: Tuple[Tuple[Any, ...], ...] = (
      False, False, 0, 0, 'move', 'full_round', 0, '装弹需要一轮；使用上弹器改为移动动作。',),
     ('rifle', '步枪', '', ('DP-14',), None, 'firearm', 5, 'pierce', 2, 3, 2, -1, 2, 50, 0, False, False, False, False,
      0, 0, None, 'move', 0, '',),
+    ('energy_pistol', '能量手枪', '', ('DP-14', 'DP-40'), None, 'firearm', 3, 'pierce', 1, 1, 1, 8, 0, 15, 0, False,
+     False, False, False, 0, 0, 'move', 'move', 0,
+     '能量武器自带高速8（原文全力防御一节的例子；其余数值同手枪，可修改）。',),
     ('gauss_rifle', '高斯步枪', '', ('DP-14',), None, 'firearm', 6, 'pierce', 2, 3, 2, 6, 4, 60, 0, False, False, False,
      False, 0, 0, None, 'move', 0, '高斯枪械武器默认具有高速6。',),
     ('mortar', '迫击炮', '', ('DP-15',), None, 'artillery', 0, 'pierce', 3, 6, 2, -1, 0, 100, 0, False, False, False,

@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:7abdbe3c3c455dbbed0d6983692e68bd42ea2316b73cbe9fbb91da5590b8d114
+# Content hash: sha256:e2407426a437c837d75a1b449bc387512195c413bda603ca1d3d205b8208e4de
 """DP骰池战斗规则：结算流程 (procedures) of ruleset `dp`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -47,15 +47,16 @@ from ._runtime.sources import DiceSource, SeededDice
 from .model import (Combatant, WillpowerUse, get_willpower_use, DamageType, get_damage_type, Weapon, get_weapon,
                     _NO_WEAPON, CalledShot, get_called_shot, _NO_CALLEDSHOT, UseBombard, OutOfRange, OneHandBow,
                     CalledShotMultipleTargets, NotHelpless, NoVitals, ChargeBlocked, ChargeTooFar, MeleeOnly,
-                    AimOutOfReach, TooManyHandsFree, OverrunTooBig, FeintImpossible, NotABombard, BadWillpower,
-                    _R_SPEED_PER_POINT, _R_ARMOR_PIERCING_DIVISOR, _R_RANGE_PENALTY_PER_INCREMENT,
-                    _R_STRENGTH_PENALTY_PER_POINT, _R_TWO_HANDS_REQUIREMENT_CHANGE, _R_UNDER_STRENGTH_RANGE_PENALTY,
-                    _R_FIREARM_POINT_BLANK_RANGE, _R_POWER_ATTACK_BONUS, _R_POWER_ATTACK_DEFENSE_PENALTY,
-                    _R_CHARGE_MAX_SPEED_MULTIPLE, _R_CHARGE_BONUS_PER_METER, _R_PARRY_DIVISOR, _R_COVER_BASE,
-                    _R_PRONE_MELEE_BONUS, _R_PRONE_RANGED_COVER, _R_PRONE_AREA_SUCCESS_PENALTY, _R_AIM_BONUS_PER_ROUND,
-                    _R_AIM_MAX_BONUS, _R_AIM_MAX_INCREMENTS, _R_WILLPOWER_CHECK_BONUS, _R_WILLPOWER_DEFENSE_BONUS,
-                    _R_WILLPOWER_MOVE_BONUS, _R_BULL_RUSH_METERS_PER_NET, _R_BULL_RUSH_RETURN_PENALTY,
-                    _R_FEINT_MAX_PARRY_PENALTY, _R_TRIP_BONUS_PER_LEG_PAIR, _R_GRAPPLE_SHOT_PENALTY_PER_PERSON,
+                    CannotTrip, NaturalCannotParry, ProneCannotCharge, AimOutOfReach, TooManyHandsFree, OverrunTooBig,
+                    FeintImpossible, NotABombard, BadWillpower, _R_SPEED_PER_POINT, _R_ARMOR_PIERCING_DIVISOR,
+                    _R_RANGE_PENALTY_PER_INCREMENT, _R_STRENGTH_PENALTY_PER_POINT, _R_TWO_HANDS_REQUIREMENT_CHANGE,
+                    _R_UNDER_STRENGTH_RANGE_PENALTY, _R_FIREARM_POINT_BLANK_RANGE, _R_POWER_ATTACK_BONUS,
+                    _R_POWER_ATTACK_DEFENSE_PENALTY, _R_CHARGE_MAX_SPEED_MULTIPLE, _R_CHARGE_BONUS_PER_METER,
+                    _R_PARRY_DIVISOR, _R_COVER_BASE, _R_PRONE_MELEE_BONUS, _R_PRONE_RANGED_COVER,
+                    _R_PRONE_AREA_SUCCESS_PENALTY, _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS, _R_AIM_MAX_INCREMENTS,
+                    _R_WILLPOWER_CHECK_BONUS, _R_WILLPOWER_DEFENSE_BONUS, _R_WILLPOWER_MOVE_BONUS,
+                    _R_BULL_RUSH_METERS_PER_NET, _R_BULL_RUSH_RETURN_PENALTY, _R_FEINT_MAX_PARRY_PENALTY,
+                    _R_TRIP_BONUS_PER_LEG_PAIR, _R_GRAPPLE_SHOT_PENALTY_PER_PERSON,
                     _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT, _R_BOMBARD_SAVE_SIZE_LIMIT, _R_CLING_SIZE_DIVISOR,
                     _R_FULL_COVER_SIZE_MULTIPLE, _R_GRAPPLE_ITEM_SIZE_GAP, _R_PIN_ESCAPES_NEEDED,
                     _R_OVERRUN_SIZE_MULTIPLE, _R_SUNDER_TWO_HANDS_BONUS, _R_SUNDER_NOT_STRENGTH_PENALTY)
@@ -70,10 +71,11 @@ _POOL = PoolSpec(10, 8, 10, '.ww', 10)
 
 def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], distance: int, hands: int,
                   extra_speed: int, extra_armor_piercing: int, power_attack: bool, charge_meters: int, clear_path: bool,
-                  aim_rounds: int, willpower: bool, called_shot: Union[CalledShot, str, None],
-                  called_shot_reduction: int, target_two_handed: bool, target_not_strength: bool, grapple_people: int,
-                  targets: int, coup_de_grace: bool, total_defense: bool, other_bonus: int,
-                  _trace: Optional[List[_Step]]) -> Tuple[Weapon, CalledShot, int, int, int, int, int, int]:
+                  aim_rounds: int, willpower: bool, willpower_move: bool, defender_willpower: bool,
+                  called_shot: Union[CalledShot, str, None], called_shot_reduction: int, target_two_handed: bool,
+                  target_not_strength: bool, grapple_people: int, targets: int, coup_de_grace: bool,
+                  total_defense: bool, other_bonus: int, _trace: Optional[List[_Step]]) -> Tuple[
+        Weapon, CalledShot, int, int, int, int, int, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     called_shot = (_NO_CALLEDSHOT if called_shot is None else called_shot if type(called_shot) is CalledShot
                    else get_called_shot(called_shot))
@@ -82,7 +84,8 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
             and type(extra_speed) is int and 0 <= extra_speed <= 30 and type(extra_armor_piercing) is int
             and 0 <= extra_armor_piercing <= 40 and type(power_attack) is bool and type(charge_meters) is int
             and 0 <= charge_meters <= 1000 and type(clear_path) is bool and type(aim_rounds) is int
-            and 0 <= aim_rounds <= 20 and type(willpower) is bool and called_shot.not_specified is None
+            and 0 <= aim_rounds <= 20 and type(willpower) is bool and type(willpower_move) is bool
+            and type(defender_willpower) is bool and called_shot.not_specified is None
             and type(called_shot_reduction) is int and 0 <= called_shot_reduction <= 20
             and type(target_two_handed) is bool and type(target_not_strength) is bool and type(grapple_people) is int
             and 0 <= grapple_people <= 20 and type(targets) is int and 1 <= targets <= 100
@@ -94,6 +97,7 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
                           ('int', '额外破甲', extra_armor_piercing, 0, 40), ('bool', '全力一击', power_attack),
                           ('int', '冲锋距离', charge_meters, 0, 1000), ('bool', '路径畅通', clear_path),
                           ('int', '瞄准轮数', aim_rounds, 0, 20), ('bool', '消耗意志力', willpower),
+                          ('bool', '消耗意志力移动', willpower_move), ('bool', '防御方消耗意志力', defender_willpower),
                           ('entry', '特定部位', called_shot), ('int', '减少特定部位减值', called_shot_reduction, 0, 20),
                           ('bool', '目标双手持用', target_two_handed), ('bool', '目标非力量操纵', target_not_strength),
                           ('int', '目标所在擒抱人数', grapple_people, 0, 20), ('int', '目标数', targets, 1, 100),
@@ -133,7 +137,13 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
         raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
     if not (charge_meters == 0 or clear_path):
         raise ChargeBlocked('冲锋需要一条畅通无阻的清晰路径')
-    if not (charge_meters <= _R_CHARGE_MAX_SPEED_MULTIPLE * attacker.move_speed):
+    if not (charge_meters == 0 or not attacker.prone):
+        raise ProneCannotCharge('倒地状态下只能半速移动，不能冲锋')
+    if not (not willpower_move or attacker.willpower > 0):
+        raise BadWillpower('没有可消耗的意志力')
+    if not (charge_meters
+            <= _R_CHARGE_MAX_SPEED_MULTIPLE
+            * (attacker.move_speed + (_R_WILLPOWER_MOVE_BONUS if willpower_move else 0))):
         raise ChargeTooFar(f'冲锋最多移动移动速度的两倍（{attacker.move_speed}×2米），而非{charge_meters}米')
     charge_bonus = min(charge_meters * _R_CHARGE_BONUS_PER_METER, attacker.strength, attacker.basic_defense)
     aim_limit = _R_AIM_MAX_INCREMENTS * base_range
@@ -177,13 +187,16 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
             defender.parry_extras if parry_left > 0 or keep_extras else 0) + (
             defender.cover_extras if cover_left > 0 or keep_extras else 0) + (
             defender.dodge_extras if dodge_left > 0 or keep_extras else 0)
-    remaining_defense = basic_left + armor_left + parry_left + cover_left + dodge_left
+    if not (not defender_willpower or defender.willpower > 0):
+        raise BadWillpower('没有可消耗的意志力')
+    will_defense = _R_WILLPOWER_DEFENSE_BONUS if defender_willpower else 0
+    remaining_defense = basic_left + armor_left + parry_left + cover_left + dodge_left + will_defense
     if _trace is not None:
         _trace.append(_rec(
                 _Step,
-                ('let',
-                 f'高速{speed}、破甲{armor_piercing}之后，防御方剩余防御{remaining_defense}，附加成功{defender_extras}',
-                 (('remaining_defense', remaining_defense),))))
+                (
+                'let', f'高速{speed}、破甲{armor_piercing}之后，防御方剩余防御{remaining_defense}（含意志力加值'
+                f'{will_defense}），附加成功{defender_extras}', (('remaining_defense', remaining_defense),))))
     base_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
     power_bonus = _R_POWER_ATTACK_BONUS if power_attack else 0
     will_bonus = _R_WILLPOWER_CHECK_BONUS if willpower else 0
@@ -217,18 +230,19 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
 
 def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, hands: int = 0,
            extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False, charge_meters: int = 0,
-           clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False,
-           called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0,
-           target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
-           targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0,
-           dice: Optional[DiceSource] = None) -> AttackResult:
+           clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False, willpower_move: bool = False,
+           defender_willpower: bool = False, called_shot: Union[CalledShot, str, None] = None,
+           called_shot_reduction: int = 0, target_two_handed: bool = False, target_not_strength: bool = False,
+           grapple_people: int = 0, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False,
+           other_bonus: int = 0, dice: Optional[DiceSource] = None) -> AttackResult:
     """攻击与防御的对抗（DP-01、DP-02、DP-03、DP-04、DP-05、DP-07、DP-10、DP-11、DP-12、DP-13、DP-14、DP-16、
     DP-17、DP-20、DP-21、DP-22、DP-23、DP-24、DP-30、DP-31、DP-32、DP-33、DP-40、DP-44、DP-61、DP-64）"""
     _trace: List[_Step] = []
     weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty = _attack_setup(
             attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-            clear_path, aim_rounds, willpower, called_shot, called_shot_reduction, target_two_handed,
-            target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, _trace)
+            clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
+            target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus,
+            _trace)
     _source: Any = dice if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _raw_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.attack_extras, coup_de_grace)
@@ -352,6 +366,7 @@ def _attack_roll(dice: DiceSource, weapon: Weapon, called_shot: CalledShot, grap
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                 hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False,
                 charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False,
+                willpower_move: bool = False, defender_willpower: bool = False,
                 called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0,
                 target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
                 targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0,
@@ -359,8 +374,9 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     """攻击与防御的对抗: the outcome only (the fields of ATTACK_FIELDS), no trace."""
     weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty = _attack_setup(
             attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-            clear_path, aim_rounds, willpower, called_shot, called_shot_reduction, target_two_handed,
-            target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, None)
+            clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
+            target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus,
+            None)
     return _attack_roll(dice, weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled,
                         sunder_bonus, own_penalty, attacker, defender, coup_de_grace)
 
@@ -368,6 +384,7 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
 def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                    hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False,
                    charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False,
+                   willpower_move: bool = False, defender_willpower: bool = False,
                    called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0,
                    target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
                    targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False,
@@ -377,8 +394,9 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     """攻击与防御的对抗: the setup once; the function returned rolls and returns the outcome tuple."""
     weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty = _attack_setup(
             attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-            clear_path, aim_rounds, willpower, called_shot, called_shot_reduction, target_two_handed,
-            target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, None)
+            clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
+            target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus,
+            None)
     _attacker_attack_extras = attacker.attack_extras
     _damage = called_shot.deals_damage or not called_shot.given
     _condition_points = called_shot.given and called_shot.net_per_point > 0
@@ -429,6 +447,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
 def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                 hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False,
                 charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False,
+                willpower_move: bool = False, defender_willpower: bool = False,
                 called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0,
                 target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
                 targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False,
@@ -436,8 +455,9 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     """攻击与防御的对抗: the exact distribution of the fields of ATTACK_FIELDS."""
     weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty = _attack_setup(
             attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-            clear_path, aim_rounds, willpower, called_shot, called_shot_reduction, target_two_handed,
-            target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, None)
+            clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
+            target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus,
+            None)
     _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
     for raw, _raw_q in _odds.outcomes(
             _p, _rt_all_succeed_distribution(dice_) if coup_de_grace else _rt_pool_distribution(dice_, 10, 8, 10)):
@@ -689,7 +709,7 @@ def _parry_setup(defender: Combatant, weapon: Union[Weapon, str, None], _trace: 
     if not (type(defender) is Combatant and weapon.not_specified is None):
         _rt_check_inputs((('type', '防御方', defender, Combatant), ('entry', '武器', weapon),))
     if not (not weapon.given or not weapon.natural):
-        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
+        raise NaturalCannotParry(f'“{weapon.name}”是天生武器：白刃格挡需要人造武器（徒手请用肉搏格挡）')
     bonus = _rt_floordiv(defender.martial + defender.specialty, _R_PARRY_DIVISOR) + (
             weapon.size if weapon.given and weapon.parry > 0 else 0)
     if _trace is not None:
@@ -993,7 +1013,7 @@ def _trip_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
         _rt_check_inputs((('type', '攻击方', attacker, Combatant), ('type', '防御方', defender, Combatant),
                           ('entry', '武器', weapon), ('bool', '飞行目标', flying),))
     if not (weapon.natural or weapon.can_trip):
-        raise MeleeOnly(f'该选项只能用于近战攻击，而“{weapon.name}”是远程武器')
+        raise CannotTrip(f'“{weapon.name}”不能用来绊摔：只有天生武器与带【绊摔】的武器可以')
     attack_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon)
     leg_bonus = _R_TRIP_BONUS_PER_LEG_PAIR * ((defender.legs - 2 if defender.legs - 2 > 0 else 0) // 2)
     defend_pool = (defender.strength if defender.strength > defender.dexterity
@@ -1483,20 +1503,22 @@ def pin_odds(attacker: Combatant, defender: Combatant) -> Odds:
     return _odds.build()
 
 
-def _feint_setup(attacker: Combatant, defender: Combatant, penalty: int, _trace: Optional[List[_Step]]) -> None:
-    if not (type(attacker) is Combatant and type(defender) is Combatant and type(penalty) is int
-            and 0 <= penalty <= 20):
+def _feint_setup(attacker: Combatant, defender: Combatant, penalty: int, defender_specialty: int,
+                 _trace: Optional[List[_Step]]) -> None:
+    if not (type(attacker) is Combatant and type(defender) is Combatant and type(penalty) is int and 0 <= penalty <= 20
+            and type(defender_specialty) is int and 0 <= defender_specialty <= 30):
         _rt_check_inputs((('type', '攻击方', attacker, Combatant), ('type', '防御方', defender, Combatant),
-                          ('int', '非类人减值', penalty, 0, 20),))
+                          ('int', '非类人减值', penalty, 0, 20),
+                          ('int', '防御方察言观色专业', defender_specialty, 0, 30),))
     if not (not defender.mindless):
         raise FeintImpossible('对没有智力的生物无法使用虚招')
 
 
-def feint(attacker: Combatant, defender: Combatant, *, penalty: int = 0,
+def feint(attacker: Combatant, defender: Combatant, *, penalty: int = 0, defender_specialty: int = 0,
           dice: Optional[DiceSource] = None) -> FeintResult:
     """虚招（DP-55）"""
     _trace: List[_Step] = []
-    _feint_setup(attacker, defender, penalty, _trace)
+    _feint_setup(attacker, defender, penalty, defender_specialty, _trace)
     _source: Any = dice if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _feint_successes_roll = _rt_roll_pool(
@@ -1511,7 +1533,8 @@ def feint(attacker: Combatant, defender: Combatant, *, penalty: int = 0,
             'pool', _rt_pool_sentence('虚招检定', _feint_successes_roll),
             (('command', _feint_successes_roll.command), ('faces', _feint_successes_roll.faces),
              ('feint_successes', feint_successes)))))
-    _read_successes_roll = _rt_roll_pool(_source, _POOL, defender.wisdom + defender.insight, 0, False)
+    _read_successes_roll = _rt_roll_pool(_source, _POOL, defender.wisdom + defender.insight + defender_specialty, 0,
+                                         False)
     _rolls.append(_read_successes_roll)
     read_successes = _read_successes_roll.successes
     _trace.append(_rec(
@@ -1526,7 +1549,8 @@ def feint(attacker: Combatant, defender: Combatant, *, penalty: int = 0,
     return _rec(FeintResult, (success, success, parry_penalty, tuple(_rolls), tuple(_trace)))
 
 
-def _feint_roll(dice: DiceSource, attacker: Combatant, defender: Combatant, penalty: int) -> Tuple[bool, bool, int]:
+def _feint_roll(dice: DiceSource, attacker: Combatant, defender: Combatant, penalty: int,
+                defender_specialty: int) -> Tuple[bool, bool, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     feint_successes = (
@@ -1539,28 +1563,31 @@ def _feint_roll(dice: DiceSource, attacker: Combatant, defender: Combatant, pena
             _maybe_rand,
             (attacker.intelligence + attacker.martial + attacker.specialty - penalty
              if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0), 10, 8, 10))
-    read_successes = (_rt_pool_successes(_die, defender.wisdom + defender.insight, 10, 8, 10) if _maybe_rand is None
-                      else _rt_pool_successes_random(_maybe_rand, defender.wisdom + defender.insight, 10, 8, 10))
+    read_successes = (
+            _rt_pool_successes(_die, defender.wisdom + defender.insight + defender_specialty, 10, 8, 10)
+            if _maybe_rand is None
+            else _rt_pool_successes_random(_maybe_rand, defender.wisdom + defender.insight + defender_specialty, 10, 8,
+                                           10))
     net = feint_successes - read_successes
     success = net > 0
     parry_penalty = (_R_FEINT_MAX_PARRY_PENALTY if _R_FEINT_MAX_PARRY_PENALTY < net else net) if success else 0
     return (success, success, parry_penalty)
 
 
-def feint_fast(attacker: Combatant, defender: Combatant, *, penalty: int = 0, dice: DiceSource) -> Tuple[
-        bool, bool, int]:
+def feint_fast(attacker: Combatant, defender: Combatant, *, penalty: int = 0, defender_specialty: int = 0,
+               dice: DiceSource) -> Tuple[bool, bool, int]:
     """虚招: the outcome only (the fields of FEINT_FIELDS), no trace."""
-    _feint_setup(attacker, defender, penalty, None)
-    return _feint_roll(dice, attacker, defender, penalty)
+    _feint_setup(attacker, defender, penalty, defender_specialty, None)
+    return _feint_roll(dice, attacker, defender, penalty, defender_specialty)
 
 
-def feint_prepare(attacker: Combatant, defender: Combatant, *, penalty: int = 0) -> Callable[
-        [DiceSource], Tuple[bool, bool, int]]:
+def feint_prepare(attacker: Combatant, defender: Combatant, *, penalty: int = 0,
+                  defender_specialty: int = 0) -> Callable[[DiceSource], Tuple[bool, bool, int]]:
     """虚招: the setup once; the function returned rolls and returns the outcome tuple."""
-    _feint_setup(attacker, defender, penalty, None)
+    _feint_setup(attacker, defender, penalty, defender_specialty, None)
     _feint_successes = (attacker.intelligence + attacker.martial + attacker.specialty - penalty
                         if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0)
-    _read_successes = defender.wisdom + defender.insight
+    _read_successes = defender.wisdom + defender.insight + defender_specialty
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int]:
         if dice.__class__ is SeededDice:
@@ -1572,14 +1599,14 @@ def feint_prepare(attacker: Combatant, defender: Combatant, *, penalty: int = 0)
             success = net > 0
             parry_penalty = (_R_FEINT_MAX_PARRY_PENALTY if _R_FEINT_MAX_PARRY_PENALTY < net else net) if success else 0
             return (success, success, parry_penalty)
-        return _feint_roll(dice, attacker, defender, penalty)
+        return _feint_roll(dice, attacker, defender, penalty, defender_specialty)
 
     return _roll
 
 
-def feint_odds(attacker: Combatant, defender: Combatant, *, penalty: int = 0) -> Odds:
+def feint_odds(attacker: Combatant, defender: Combatant, *, penalty: int = 0, defender_specialty: int = 0) -> Odds:
     """虚招: the exact distribution of the fields of FEINT_FIELDS."""
-    _feint_setup(attacker, defender, penalty, None)
+    _feint_setup(attacker, defender, penalty, defender_specialty, None)
     _odds, _p = OddsBuilder(FEINT_FIELDS, None, None, 200000), 1.0
     for feint_successes, _feint_successes_q in _odds.outcomes(
             _p,
@@ -1588,7 +1615,8 @@ def feint_odds(attacker: Combatant, defender: Combatant, *, penalty: int = 0) ->
              if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0), 10, 8, 10)):
         _feint_successes_p = _p * _feint_successes_q
         for read_successes, _read_successes_q in _odds.outcomes(
-                _feint_successes_p, _rt_pool_distribution(defender.wisdom + defender.insight, 10, 8, 10)):
+                _feint_successes_p,
+                _rt_pool_distribution(defender.wisdom + defender.insight + defender_specialty, 10, 8, 10)):
             _read_successes_p = _feint_successes_p * _read_successes_q
             net = feint_successes - read_successes
             success = net > 0

@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:7abdbe3c3c455dbbed0d6983692e68bd42ea2316b73cbe9fbb91da5590b8d114
+# Content hash: sha256:e2407426a437c837d75a1b449bc387512195c413bda603ca1d3d205b8208e4de
 """DP骰池战斗规则：结算结果 (the result types of the procedures, and their metadata) of ruleset `dp`."""
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('extra_speed', '额外高速', 'int'), ('extra_armor_piercing', '额外破甲', 'int'),
                        ('power_attack', '全力一击', 'bool'), ('charge_meters', '冲锋距离', 'int'),
                        ('clear_path', '路径畅通', 'bool'), ('aim_rounds', '瞄准轮数', 'int'),
-                       ('willpower', '消耗意志力', 'bool'), ('called_shot', '特定部位', 'called_shots'),
+                       ('willpower', '消耗意志力', 'bool'), ('willpower_move', '消耗意志力移动', 'bool'),
+                       ('defender_willpower', '防御方消耗意志力', 'bool'), ('called_shot', '特定部位', 'called_shots'),
                        ('called_shot_reduction', '减少特定部位减值', 'int'),
                        ('target_two_handed', '目标双手持用', 'bool'), ('target_not_strength', '目标非力量操纵', 'bool'),
                        ('grapple_people', '目标所在擒抱人数', 'int'), ('targets', '目标数', 'int'),
@@ -106,7 +107,7 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
     'feint': {
             "name": '虚招',
             "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'),
-                       ('penalty', '非类人减值', 'int')),
+                       ('penalty', '非类人减值', 'int'), ('defender_specialty', '防御方察言观色专业', 'int')),
             "fields": (('success', '成功', 'bool'), ('flat_footed', '措手不及', 'bool'),
                        ('parry_penalty', '格挡减值', 'int')), "summary": {"hit": None, "damage": None}},
     'overrun': {
