@@ -73,7 +73,11 @@ def test_unseen(d20, fighter, ac15):
     r = d20.attack(fighter, ac15, "longsword", attacker_unseen=True, dice=d20.FixedDice([5, 18, 4]))
     assert r.natural == 18
     hidden = d20.Combatant(strength=16, hidden=True)
-    assert d20.attack(hidden, ac15, "longsword", dice=d20.FixedDice([1])).revealed
+    r = d20.attack(hidden, ac15, "longsword", dice=d20.FixedDice([1, 17, 4]))
+    assert r.revealed and r.natural == 17  # hidden is unseen: advantage, without attacker_unseen too
+    wrong = d20.attack(fighter, ac15, "longsword", guessed_wrong=True, dice=d20.FixedDice([20]))
+    assert "目标不在所猜的位置" not in wrong.text() and "目标不在所猜的位置" in wrong.text(gm=True)
+    assert any(s.kind == "gm" for s in wrong.trace)  # the DM does not tell the player
 
 
 def test_ranges(d20, fighter, ac15):
@@ -234,7 +238,7 @@ def test_vehicle_grapple_worked_example(d20):
 def test_vehicle_shove(d20):
     """D20-22 (R40): push 5 + (check - DC) ft when the check beats the DC."""
     r = d20.vehicle_check(d20.Combatant(), "nuclear", vehicle_size=6, length=1000, width=120, height=40,
-                          bonus=126, dice=d20.FixedDice([10]))
+                          bonus=126, shove=True, dice=d20.FixedDice([10]))
     assert r.shove_feet == 5 + 11
 
 
@@ -242,3 +246,35 @@ def test_power_sources_not_in_source_are_refused(d20):
     """D20-23: only nuclear has a base in the seed; the others are marked and refused clearly."""
     with pytest.raises(d20.NotSpecifiedBySource, match="动力"):
         d20.vehicle_dc(d20.Combatant(), "steam", vehicle_size=5, length=100, width=30, height=20)
+
+
+def test_thrown_off_hand_and_always_proficient_unarmed(d20, fighter, ac15):
+    """D20-14: a light off-hand weapon may be thrown instead; D20-03: everyone is proficient with
+    an unarmed strike; D20-04: the net deals no damage, not its ability modifier."""
+    r = d20.attack(fighter, ac15, "dagger", offhand=True, thrown=True, distance=20, dice=d20.FixedDice([15, 3]))
+    assert r.hit
+    with_prof = d20.attack(fighter, ac15, "unarmed_strike", dice=d20.FixedDice([10]))
+    without = d20.attack(fighter, ac15, "unarmed_strike", proficient=False, dice=d20.FixedDice([10]))
+    assert with_prof.total == without.total
+    net = d20.attack(fighter, ac15, "net", distance=5, dice=d20.FixedDice([19]))
+    assert net.hit and net.damage == 0
+
+
+def test_willing_targets_and_escaping_an_incapacitated_grappler(d20, fighter, ac15):
+    """D20-06: a willing target must be conscious and not charmed; D20-17: when the grappler is
+    incapacitated the grapple ends, no contest."""
+    with pytest.raises(d20.WillingNeedsConscious):
+        d20.attack(fighter, d20.Combatant(armor_class=15, charmed=True), "longsword", willing=True)
+    r = d20.escape_grapple(d20.Combatant(), d20.Combatant(incapacitated=True), dice=d20.FixedDice([1]))
+    assert r.success and "自动终止" in r.text()
+
+
+def test_a_target_against_a_wall_and_a_vehicle_shove(d20, fighter):
+    """D20-20: obstacle_at=0 is a target already against a wall (all the push is blocked), −1 no
+    obstacle; D20-22: shoving a vehicle needs no free hand and may knock it prone."""
+    t = d20.Combatant()
+    r = d20.shove(fighter, t, obstacle_at=0, dice=d20.FixedDice([20, 1] + [6] * 10))
+    assert r.push_feet == 0 and r.obstacle_damage > 0
+    r = d20.vehicle_check(fighter, "nuclear", vehicle_size=3, length=10, width=10, height=10, shove=True,
+                          free_hand=False, knock_prone=True, bonus=20, dice=d20.FixedDice([20]))
+    assert r.total > r.dc and r.prone and not r.holds and r.shove_feet == 0

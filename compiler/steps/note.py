@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class Note(Step):
     text: Template
+    gm_only: bool = False  # a line for the game master: traces keep it as kind "gm", player text leaves it out
 
     def formulas(self) -> tuple[Any, ...]:
         return (self.when,) if self.when is not None else ()
@@ -30,6 +31,10 @@ class NoteKind(StepKind):
     name = "记录"
     summary = "A sentence for the trace ({名称} holes show values), when its condition holds."
     has_say = has_name = False
+    extra_properties: ClassVar[dict[str, Any]] = {
+        "gm_only": {"type": "boolean", "description": "A line only the game master sees (a wrong guess of a hidden "
+                                                      "target's square): kept in the trace as kind 'gm', left out "
+                                                      "of the players' text."}}
     node: ClassVar[type[Step]] = Note
 
     def key_schema(self) -> dict[str, Any]:
@@ -45,21 +50,22 @@ class NoteKind(StepKind):
 
     def lower(self, c: CheckedStep) -> Note:
         assert c.say is not None
-        return Note(None, self.name, c.when, c.rules, c.span, c.say)
+        return Note(None, self.name, c.when, c.rules, c.span, c.say, bool(c.raw.get("gm_only", False)))
 
     def describe(self, step: Note, zh: Any) -> str:
-        return f"记录：{step.text.text}{when_text(step, zh)}"
+        return f"记录{'（仅主持人可见）' if step.gm_only else ''}：{step.text.text}{when_text(step, zh)}"
 
 
 def _note(step: Note, g: PyGen) -> None:
     sentence = g.sentence(step.text)
     when = g.when(step)
     guarded = g.form == "setup"
+    kind = "gm" if step.gm_only else "note"
     if when is None:
-        g.trace("note", sentence, g.values(), guarded=guarded)
+        g.trace(kind, sentence, g.values(), guarded=guarded)
         return
     with g.w.block(code("if {}", when)):
-        g.trace("note", sentence, g.values(), guarded=guarded)
+        g.trace(kind, sentence, g.values(), guarded=guarded)
 
 
 handler("python", "setup", Note)(_note)

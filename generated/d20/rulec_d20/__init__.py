@@ -14,7 +14,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:cc3b93588e22a13ec3a00aece0d215b5b7f4a255226ca312397319078bfddfc4
+# Content hash: sha256:aef9a114e73cbe5e3a8b936045905723807bb1c54b4393b6b53021990f35d1fa
 """d20攻击规则 (d20): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -45,6 +45,7 @@ from .model import OutOfReach
 from .model import TooLarge
 from .model import NoFreeHand
 from .model import NotLight
+from .model import WillingNeedsConscious
 from .model import NotThrown
 from .model import IntangibleTarget
 from .model import NotGrappling
@@ -120,6 +121,7 @@ __all__ = [
     "TooLarge",
     "NoFreeHand",
     "NotLight",
+    "WillingNeedsConscious",
     "NotThrown",
     "IntangibleTarget",
     "NotGrappling",

@@ -14,7 +14,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:cc3b93588e22a13ec3a00aece0d215b5b7f4a255226ca312397319078bfddfc4
+# Content hash: sha256:aef9a114e73cbe5e3a8b936045905723807bb1c54b4393b6b53021990f35d1fa
 """d20攻击规则：数据模型 (rulings, error types, stats, tables) of ruleset `d20`."""
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from ._runtime.sources import DiceValue
 __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'DamageType', 'DAMAGE_TYPES', 'get_damage_type',
            'ContestSkill', 'CONTEST_SKILLS', 'get_contest_skill', 'Size', 'SIZES', 'get_size', 'Weapon', 'WEAPONS',
            'get_weapon', 'PowerSource', 'POWER_SOURCES', 'get_power_source', 'OutOfRange', 'OutOfReach', 'TooLarge',
-           'NoFreeHand', 'NotLight', 'NotThrown', 'IntangibleTarget', 'NotGrappling']
+           'NoFreeHand', 'NotLight', 'WillingNeedsConscious', 'NotThrown', 'IntangibleTarget', 'NotGrappling']
 
-# ---- rulings in force (31): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+# ---- rulings in force (32): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 _R_NATURAL_ONE_TWENTY: Final = False  # R30 天然1与天然20
 _R_CRIT_THRESHOLD_BASE: Final = 21  # R30 重击阈值基数
 _R_FLANKING_BONUS: Final = 3  # R33 夹击加值
@@ -63,6 +63,7 @@ _R_SNEAK_DIE_SIDES: Final = 6  # 额外伤害骰面数
 _R_OBSTACLE_DIE_SIDES: Final = 6  # 障碍伤害骰面数
 _R_VEHICLE_DC_SIZE_STEP: Final = 10  # 载具DC尺寸步长
 _R_GRAPPLE_MOVE_FREE_SIZE_GAP: Final = 2  # 擒抱移动不减速的体型差
+_R_WILLING_TARGET_ADVANTAGE: Final = 1  # 自愿目标的优势
 RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'natural_one_twenty': _R_NATURAL_ONE_TWENTY, 'crit_threshold_base': _R_CRIT_THRESHOLD_BASE,
         'flanking_bonus': _R_FLANKING_BONUS, 'hex_between_medium': _R_HEX_BETWEEN_MEDIUM,
@@ -80,7 +81,8 @@ RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'reach_weapon_bonus': _R_REACH_WEAPON_BONUS, 'reach_per_size_above_medium': _R_REACH_PER_SIZE_ABOVE_MEDIUM,
         'grapple_move_feet': _R_GRAPPLE_MOVE_FEET, 'medium_size_category': _R_MEDIUM_SIZE_CATEGORY,
         'sneak_die_sides': _R_SNEAK_DIE_SIDES, 'obstacle_die_sides': _R_OBSTACLE_DIE_SIDES,
-        'vehicle_dc_size_step': _R_VEHICLE_DC_SIZE_STEP, 'grapple_move_free_size_gap': _R_GRAPPLE_MOVE_FREE_SIZE_GAP})
+        'vehicle_dc_size_step': _R_VEHICLE_DC_SIZE_STEP, 'grapple_move_free_size_gap': _R_GRAPPLE_MOVE_FREE_SIZE_GAP,
+        'willing_target_advantage': _R_WILLING_TARGET_ADVANTAGE})
 
 
 # ---- error types ----
@@ -114,6 +116,12 @@ class NotLight(RuleError):
     code = 'not_light'
 
 
+class WillingNeedsConscious(RuleError):
+    """目标无法自愿"""
+
+    code = 'willing_needs_conscious'
+
+
 class NotThrown(RuleError):
     """不能投掷"""
 
@@ -137,7 +145,8 @@ STAT_NAMES: Dict[str, str] = {'力量': 'strength', '敏捷': 'dexterity', '体�
                               '感知': 'wisdom', '魅力': 'charisma', '熟练加值': 'proficiency',
                               '护甲等级': 'armor_class', '重击范围': 'crit_range', '体型': 'size', '速度': 'speed',
                               '施法关键属性': 'spell_ability', '运动熟练': 'athletics', '体操熟练': 'acrobatics',
-                              '失能': 'incapacitated', '气态或虚化': 'intangible', '躲藏': 'hidden'}
+                              '失能': 'incapacitated', '气态或虚化': 'intangible', '被魅惑': 'charmed',
+                              '躲藏': 'hidden'}
 
 
 @dataclass(frozen=True)
@@ -160,6 +169,7 @@ class Combatant:
     acrobatics: bool = False  # 体操熟练
     incapacitated: bool = False  # 失能
     intangible: bool = False  # 气态或虚化
+    charmed: bool = False  # 被魅惑
     hidden: bool = False  # 躲藏
 
     def __post_init__(self) -> None:
@@ -179,6 +189,7 @@ class Combatant:
         _rt_check_bool('体操熟练', self.acrobatics)
         _rt_check_bool('失能', self.incapacitated)
         _rt_check_bool('气态或虚化', self.intangible)
+        _rt_check_bool('被魅惑', self.charmed)
         _rt_check_bool('躲藏', self.hidden)
 
     @classmethod

@@ -14,7 +14,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:cc3b93588e22a13ec3a00aece0d215b5b7f4a255226ca312397319078bfddfc4
+# Content hash: sha256:aef9a114e73cbe5e3a8b936045905723807bb1c54b4393b6b53021990f35d1fa
 """d20攻击规则：结算流程 (procedures) of ruleset `d20`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -47,15 +47,15 @@ from ._runtime.odds import (d20_distribution as _rt_d20_distribution, Odds, Odds
                             dice_items as _rt_dice_items)
 from ._runtime.sources import dice_count as _rt_dice_count, make_dice as _rt_make_dice, DiceSource, SeededDice
 from .model import (Combatant, ContestSkill, get_contest_skill, Weapon, get_weapon, PowerSource, get_power_source,
-                    OutOfRange, OutOfReach, TooLarge, NoFreeHand, NotLight, NotThrown, IntangibleTarget, NotGrappling,
-                    _R_CRIT_THRESHOLD_BASE, _R_FLANKING_BONUS, _R_HEX_BETWEEN_MEDIUM, _R_HEX_BETWEEN_LARGE,
-                    _R_HEX_BETWEEN_HUGE, _R_HEX_BETWEEN_GARGANTUAN, _R_LONG_RANGE_DISADVANTAGE,
+                    OutOfRange, OutOfReach, TooLarge, NoFreeHand, NotLight, WillingNeedsConscious, NotThrown,
+                    IntangibleTarget, NotGrappling, _R_CRIT_THRESHOLD_BASE, _R_FLANKING_BONUS, _R_HEX_BETWEEN_MEDIUM,
+                    _R_HEX_BETWEEN_LARGE, _R_HEX_BETWEEN_HUGE, _R_HEX_BETWEEN_GARGANTUAN, _R_LONG_RANGE_DISADVANTAGE,
                     _R_CLOSE_RANGED_DISADVANTAGE, _R_UNSEEN_TARGET_DISADVANTAGE, _R_UNSEEN_ATTACKER_ADVANTAGE,
                     _R_HELPLESS_DEFENDER_ROLL, _R_SHOVE_BASE_DISTANCE, _R_OBSTACLE_FEET_PER_DIE, _R_VEHICLE_DC_PER_SIZE,
                     _R_VEHICLE_DC_PER_10FT, _R_VEHICLE_SIZE_ROUND_STEP, _R_VEHICLE_DC_SIZE_FLOOR, _R_BASE_REACH,
                     _R_REACH_WEAPON_BONUS, _R_REACH_PER_SIZE_ABOVE_MEDIUM, _R_GRAPPLE_MOVE_FEET,
                     _R_MEDIUM_SIZE_CATEGORY, _R_SNEAK_DIE_SIDES, _R_OBSTACLE_DIE_SIDES, _R_VEHICLE_DC_SIZE_STEP,
-                    _R_GRAPPLE_MOVE_FREE_SIZE_GAP)
+                    _R_GRAPPLE_MOVE_FREE_SIZE_GAP, _R_WILLING_TARGET_ADVANTAGE)
 from .results import (AttackResult, ATTACK_FIELDS, SpellAttackResult, SPELL_ATTACK_FIELDS, GrappleResult,
                       GRAPPLE_FIELDS, EscapeGrappleResult, ESCAPE_GRAPPLE_FIELDS, ShoveResult, SHOVE_FIELDS, DragResult,
                       DRAG_FIELDS, GrappleMoveResult, GRAPPLE_MOVE_FIELDS, FlankingResult, FLANKING_FIELDS,
@@ -86,9 +86,11 @@ def _attack_setup(attacker: Combatant, target: Combatant, weapon: Union[Weapon, 
                           ('int', '其他劣势层数', extra_disadvantage, 0, 10), ('int', '额外d6', sneak_dice, 0, 20),
                           ('int', '其他加值', other_bonus, (-50), 50),))
     ranged = weapon.attack_type == 'ranged' or thrown
+    if not (not willing or not (target.incapacitated or target.charmed)):
+        raise WillingNeedsConscious('只有有意识且未被魅惑的目标才能自愿承受攻击')
     if not (not thrown or ('thrown' in weapon.properties)):
         raise NotThrown(f'“{weapon.name}”没有投掷属性')
-    if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee' and not thrown):
+    if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee'):
         raise NotLight(f'双持武器战斗需要两把轻型近战武器，“{weapon.name}”不是轻型武器')
     reach = (
             _R_BASE_REACH + (_R_REACH_WEAPON_BONUS if ('reach' in weapon.properties) else 0)
@@ -101,7 +103,8 @@ def _attack_setup(attacker: Combatant, target: Combatant, weapon: Union[Weapon, 
     range_limit = long_range if long_range > 0 else normal_range
     if not (not ranged or distance <= range_limit):
         raise OutOfRange(f'目标距离{distance}尺，超出该攻击的射程{range_limit}尺')
-    advantage = (1 if willing else 0) + (_R_UNSEEN_ATTACKER_ADVANTAGE if attacker_unseen else 0) + extra_advantage
+    advantage = (_R_WILLING_TARGET_ADVANTAGE if willing else 0) + (
+            _R_UNSEEN_ATTACKER_ADVANTAGE if attacker_unseen or attacker.hidden else 0) + extra_advantage
     disadvantage = (_R_LONG_RANGE_DISADVANTAGE if ranged and distance > normal_range else 0) + (
             _R_CLOSE_RANGED_DISADVANTAGE if ranged and hostile_nearby else 0) + (
             _R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage
@@ -109,7 +112,7 @@ def _attack_setup(attacker: Combatant, target: Combatant, weapon: Union[Weapon, 
     dex_mod = ((attacker.dexterity - 10) // 2)
     ability_mod = (dex_mod if dex_mod > str_mod else str_mod) if (
             'finesse' in weapon.properties) else dex_mod if weapon.attack_type == 'ranged' else str_mod
-    attack_bonus = ability_mod + (attacker.proficiency if proficient else 0) + (
+    attack_bonus = ability_mod + (attacker.proficiency if proficient or weapon.category == 'natural' else 0) + (
             _R_FLANKING_BONUS if flanking and not ranged else 0) + other_bonus
     damage_mod = ability_mod if not offhand or ability_mod < 0 else 0
     if (
@@ -152,7 +155,7 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
     if not hit and not guessed_wrong:
         _trace.append(_rec(_Step, ('note', f'检定{total}对AC{target.armor_class}，未命中', ())))
     if guessed_wrong:
-        _trace.append(_rec(_Step, ('note', '目标不在所猜的位置，攻击未命中', ())))
+        _trace.append(_rec(_Step, ('gm', '目标不在所猜的位置，攻击未命中', ())))
     if crit:
         _trace.append(_rec(_Step, ('note', '重击！所有伤害骰掷两次', ())))
     _weapon_damage_dice = (weapon.versatile_dice if two_handed and ('versatile' in weapon.properties)
@@ -178,8 +181,7 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
                  (('faces', _extra_damage_roll.faces), ('extra_damage', extra_damage)))))
     else:
         extra_damage = 0
-    damage = (weapon_damage + extra_damage + damage_mod if weapon_damage + extra_damage + damage_mod > 0
-              else 0) if hit else 0
+    damage = max(0, weapon_damage + extra_damage + (damage_mod if weapon.damage_type.given else 0)) if hit else 0
     if hit:
         _trace.append(_rec(_Step, ('note', f'造成{damage}点{weapon.damage_type.name}伤害', ())))
     if attacker.hidden:
@@ -211,8 +213,7 @@ def _attack_roll(dice: DiceSource, weapon: Weapon, advantage: int, disadvantage:
                                         crit) + _extra_damage_dice.flat if _extra_damage_dice is not None else 0
     else:
         extra_damage = 0
-    damage = (weapon_damage + extra_damage + damage_mod if weapon_damage + extra_damage + damage_mod > 0
-              else 0) if hit else 0
+    damage = max(0, weapon_damage + extra_damage + (damage_mod if weapon.damage_type.given else 0)) if hit else 0
     return (hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden)
 
 
@@ -249,6 +250,7 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
     _weapon_damage_dice = weapon.versatile_dice if two_handed and (
             'versatile' in weapon.properties) else weapon.damage_dice
     _sneak_dice_gt_0 = sneak_dice > 0
+    _damage = damage_mod if weapon.damage_type.given else 0
     _weapon_damage_type_id = weapon.damage_type.id
     _attacker_hidden = attacker.hidden
     _weapon_damage_roller = _rt_damage_roller(_weapon_damage_dice)
@@ -282,7 +284,7 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
                                                 crit) + _extra_damage_dice.flat if _extra_damage_dice is not None else 0
             else:
                 extra_damage = 0
-            damage = (weapon_damage + extra_damage + damage_mod if weapon_damage + extra_damage + damage_mod > 0
+            damage = (weapon_damage + extra_damage + _damage if weapon_damage + extra_damage + _damage > 0
                       else 0) if hit else 0
             return (hit, crit, damage, _weapon_damage_type_id, natural, total, _attacker_hidden)
         return _attack_roll(dice, weapon, advantage, disadvantage, attack_bonus, damage_mod, attacker, target,
@@ -310,7 +312,7 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
             weapon_damage = (
                     (int(_rand() * _weapon_damage_sides) + int(_rand() * _weapon_damage_sides) + 2 if crit
                      else int(_rand() * _weapon_damage_sides) + 1) + _weapon_damage_flat) if hit else 0
-            damage = (weapon_damage + damage_mod if weapon_damage + damage_mod > 0 else 0) if hit else 0
+            damage = (weapon_damage + _damage if weapon_damage + _damage > 0 else 0) if hit else 0
             return (hit, crit, damage, _weapon_damage_type_id, natural, total, _attacker_hidden)
         return _roll(dice)
 
@@ -346,22 +348,30 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
                     _rt_dice_items(_extra_damage_dice.terms, _extra_damage_dice.flat, crit)
                     if (hit and sneak_dice > 0) and _extra_damage_dice is not None else _rt_ZERO_ITEMS):
                 _extra_damage_p = _weapon_damage_p * _extra_damage_q
-                damage = (weapon_damage + extra_damage + damage_mod if weapon_damage + extra_damage + damage_mod > 0
-                          else 0) if hit else 0
+                damage = (max(0, weapon_damage + extra_damage + (damage_mod if weapon.damage_type.given else 0)) if hit
+                          else 0)
                 _odds.add((hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden), _extra_damage_p)
     return _odds.build()
 
 
 def _spell_attack_setup(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, spell_range: int,
-                        distance: int, melee: bool, hostile_nearby: bool, _trace: Optional[List[_Step]]) -> Tuple[int]:
+                        distance: int, melee: bool, hostile_nearby: bool, target_unseen: bool, caster_unseen: bool,
+                        flanking: bool, extra_advantage: int, extra_disadvantage: int,
+                        _trace: Optional[List[_Step]]) -> Tuple[int]:
     if not (type(caster) is Combatant and type(target) is Combatant and type(dice_count) is int
             and 0 <= dice_count <= 40 and type(dice_sides) is int and 2 <= dice_sides <= 100
             and type(spell_range) is int and 0 <= spell_range <= 100000 and type(distance) is int
-            and 0 <= distance <= 100000 and type(melee) is bool and type(hostile_nearby) is bool):
+            and 0 <= distance <= 100000 and type(melee) is bool and type(hostile_nearby) is bool
+            and type(target_unseen) is bool and type(caster_unseen) is bool and type(flanking) is bool
+            and type(extra_advantage) is int and 0 <= extra_advantage <= 10 and type(extra_disadvantage) is int
+            and 0 <= extra_disadvantage <= 10):
         _rt_check_inputs((('type', '施法者', caster, Combatant), ('type', '目标', target, Combatant),
                           ('int', '伤害骰数', dice_count, 0, 40), ('int', '伤害骰面数', dice_sides, 2, 100),
                           ('int', '射程', spell_range, 0, 100000), ('int', '距离', distance, 0, 100000),
-                          ('bool', '近战法术攻击', melee), ('bool', '身边有敌', hostile_nearby),))
+                          ('bool', '近战法术攻击', melee), ('bool', '身边有敌', hostile_nearby),
+                          ('bool', '看不见目标', target_unseen), ('bool', '目标看不见施法者', caster_unseen),
+                          ('bool', '夹击', flanking), ('int', '其他优势层数', extra_advantage, 0, 10),
+                          ('int', '其他劣势层数', extra_disadvantage, 0, 10),))
     range_limit = _R_BASE_REACH if melee else spell_range
     if not (distance <= range_limit):
         raise OutOfRange(f'目标距离{distance}尺，超出该攻击的射程{range_limit}尺')
@@ -370,22 +380,27 @@ def _spell_attack_setup(caster: Combatant, target: Combatant, dice_count: int, d
 
 
 def spell_attack(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120,
-                 distance: int = 5, melee: bool = False, hostile_nearby: bool = False,
-                 dice: Optional[DiceSource] = None) -> SpellAttackResult:
+                 distance: int = 5, melee: bool = False, hostile_nearby: bool = False, target_unseen: bool = False,
+                 caster_unseen: bool = False, flanking: bool = False, extra_advantage: int = 0,
+                 extra_disadvantage: int = 0, dice: Optional[DiceSource] = None) -> SpellAttackResult:
     """法术攻击（D20-01、D20-02、D20-03、D20-04、D20-08）"""
     _trace: List[_Step] = []
     (mod,) = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
-                                 _trace)
+                                 target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, _trace)
     _source: Any = dice if dice is not None else SeededDice()
     _rolls: List[Any] = []
-    _natural_roll = _rt_roll_d20(_source, 0 - (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0))
+    _natural_roll = _rt_roll_d20(
+            _source,
+            (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or caster.hidden else 0) + extra_advantage
+            - ((_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
+               + (_R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage))
     _rolls.append(_natural_roll)
     natural = _natural_roll.natural
     _trace.append(_rec(
             _Step,
             ('d20', _rt_d20_sentence('法术攻击检定', _natural_roll),
              (('faces', _natural_roll.faces), ('natural', natural)))))
-    total = natural + mod + caster.proficiency
+    total = natural + mod + caster.proficiency + (_R_FLANKING_BONUS if flanking and melee else 0)
     hit = total >= target.armor_class
     crit = hit and natural >= _R_CRIT_THRESHOLD_BASE - caster.crit_range
     _spell_damage_dice = _rt_make_dice(dice_count, dice_sides) if hit else None
@@ -403,11 +418,14 @@ def spell_attack(caster: Combatant, target: Combatant, dice_count: int, dice_sid
 
 
 def _spell_attack_roll(dice: DiceSource, mod: int, caster: Combatant, target: Combatant, dice_count: int,
-                       dice_sides: int, melee: bool, hostile_nearby: bool) -> Tuple[bool, bool, int, int]:
+                       dice_sides: int, melee: bool, hostile_nearby: bool, target_unseen: bool, caster_unseen: bool,
+                       flanking: bool, extra_advantage: int, extra_disadvantage: int) -> Tuple[bool, bool, int, int]:
     _die = dice.die
-    _natural_layers = 0 - (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
+    _natural_layers = (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or caster.hidden else 0) + extra_advantage - (
+            (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
+            + (_R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage)
     natural = _die(20) if _natural_layers == 0 else _rt_d20_natural(_die, _natural_layers)
-    total = natural + mod + caster.proficiency
+    total = natural + mod + caster.proficiency + (_R_FLANKING_BONUS if flanking and melee else 0)
     hit = total >= target.armor_class
     crit = hit and natural >= _R_CRIT_THRESHOLD_BASE - caster.crit_range
     if hit:
@@ -420,23 +438,32 @@ def _spell_attack_roll(dice: DiceSource, mod: int, caster: Combatant, target: Co
 
 
 def spell_attack_fast(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120,
-                      distance: int = 5, melee: bool = False, hostile_nearby: bool = False, dice: DiceSource) -> Tuple[
-        bool, bool, int, int]:
+                      distance: int = 5, melee: bool = False, hostile_nearby: bool = False, target_unseen: bool = False,
+                      caster_unseen: bool = False, flanking: bool = False, extra_advantage: int = 0,
+                      extra_disadvantage: int = 0, dice: DiceSource) -> Tuple[bool, bool, int, int]:
     """法术攻击: the outcome only (the fields of SPELL_ATTACK_FIELDS), no trace."""
     (mod,) = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
-                                 None)
-    return _spell_attack_roll(dice, mod, caster, target, dice_count, dice_sides, melee, hostile_nearby)
+                                 target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, None)
+    return _spell_attack_roll(dice, mod, caster, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen,
+                              caster_unseen, flanking, extra_advantage, extra_disadvantage)
 
 
 def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *,
-                         spell_range: int = 120, distance: int = 5, melee: bool = False,
-                         hostile_nearby: bool = False) -> Callable[[DiceSource], Tuple[bool, bool, int, int]]:
+                         spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False,
+                         target_unseen: bool = False, caster_unseen: bool = False, flanking: bool = False,
+                         extra_advantage: int = 0, extra_disadvantage: int = 0) -> Callable[
+        [DiceSource], Tuple[bool, bool, int, int]]:
     """法术攻击: the setup once; the function returned rolls and returns the outcome tuple."""
     (mod,) = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
-                                 None)
-    _natural_layers = 0 - (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
-    _natural = _R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0
+                                 target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, None)
+    _natural_layers = (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or caster.hidden else 0) + extra_advantage - (
+            (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
+            + (_R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage)
+    _natural = (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or caster.hidden else 0) + extra_advantage
+    _natural_2 = (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0) + (
+            _R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage
     _caster_proficiency = caster.proficiency
+    _total = _R_FLANKING_BONUS if flanking and melee else 0
     _target_armor_class = target.armor_class
     _crit = _R_CRIT_THRESHOLD_BASE - caster.crit_range
 
@@ -454,7 +481,7 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
                         _node = _node[int(_rand() * len(_node))]
                     _out: Tuple[bool, bool, int, int] = _node
                     return _out
-            total = natural + mod + _caster_proficiency
+            total = natural + mod + _caster_proficiency + _total
             hit = total >= _target_armor_class
             crit = hit and natural >= _crit
             if hit:
@@ -464,7 +491,8 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
             else:
                 spell_damage = 0
             return (hit, crit, spell_damage, total)
-        return _spell_attack_roll(dice, mod, caster, target, dice_count, dice_sides, melee, hostile_nearby)
+        return _spell_attack_roll(dice, mod, caster, target, dice_count, dice_sides, melee, hostile_nearby,
+                                  target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage)
 
     # Outcomes by the faces rolled, tabulated from _roll itself as faces come up (face_tree).
     _natural_faces = _rt_face_table(20)
@@ -482,7 +510,7 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
                     _node = _node[int(_rand() * len(_node))]
                 _out: Tuple[bool, bool, int, int] = _node
                 return _out
-            total = natural + mod + _caster_proficiency
+            total = natural + mod + _caster_proficiency + _total
             hit = total >= _target_armor_class
             crit = hit and natural >= _crit
             if hit:
@@ -498,15 +526,19 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
 
 
 def spell_attack_odds(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120,
-                      distance: int = 5, melee: bool = False, hostile_nearby: bool = False) -> Odds:
+                      distance: int = 5, melee: bool = False, hostile_nearby: bool = False, target_unseen: bool = False,
+                      caster_unseen: bool = False, flanking: bool = False, extra_advantage: int = 0,
+                      extra_disadvantage: int = 0) -> Odds:
     """法术攻击: the exact distribution of the fields of SPELL_ATTACK_FIELDS."""
     (mod,) = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
-                                 None)
+                                 target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, None)
     _odds, _p = OddsBuilder(SPELL_ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
     for natural, _natural_q in _rt_d20_distribution(
-            0 - (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)):
+            (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or caster.hidden else 0) + extra_advantage
+            - ((_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
+               + (_R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage)):
         _natural_p = _p * _natural_q
-        total = natural + mod + caster.proficiency
+        total = natural + mod + caster.proficiency + (_R_FLANKING_BONUS if flanking and melee else 0)
         hit = total >= target.armor_class
         crit = hit and natural >= _R_CRIT_THRESHOLD_BASE - caster.crit_range
         _spell_damage_dice = _rt_make_dice(dice_count, dice_sides)
@@ -734,7 +766,9 @@ def escape_grapple(escaper: Combatant, grappler: Combatant, skill: Union[Contest
         hold_roll = 0
     escape_total = escape_roll + escape_mod
     hold_total = (_R_HELPLESS_DEFENDER_ROLL if grappler.incapacitated else hold_roll) + hold_mod
-    success = escape_total > hold_total
+    success = grappler.incapacitated or escape_total > hold_total
+    if grappler.incapacitated:
+        _trace.append(_rec(_Step, ('note', '擒抱者陷入失能，擒抱自动终止', ())))
     return _rec(EscapeGrappleResult, (success, escape_total, hold_total, tuple(_rolls), tuple(_trace)))
 
 
@@ -748,7 +782,7 @@ def _escape_grapple_roll(dice: DiceSource, escape_mod: int, hold_mod: int, grapp
         hold_roll = 0
     escape_total = escape_roll + escape_mod
     hold_total = (_R_HELPLESS_DEFENDER_ROLL if grappler.incapacitated else hold_roll) + hold_mod
-    success = escape_total > hold_total
+    success = grappler.incapacitated or escape_total > hold_total
     return (success, escape_total, hold_total)
 
 
@@ -786,7 +820,7 @@ def escape_grapple_prepare(escaper: Combatant, grappler: Combatant,
                 hold_roll = 0
             escape_total = escape_roll + escape_mod
             hold_total = (_R_HELPLESS_DEFENDER_ROLL if _grappler_incapacitated else hold_roll) + hold_mod
-            success = escape_total > hold_total
+            success = _grappler_incapacitated or escape_total > hold_total
             return (success, escape_total, hold_total)
         return _escape_grapple_roll(dice, escape_mod, hold_mod, grappler)
 
@@ -806,7 +840,7 @@ def escape_grapple_odds(escaper: Combatant, grappler: Combatant, skill: Union[Co
             _hold_roll_p = _escape_roll_p * _hold_roll_q
             escape_total = escape_roll + escape_mod
             hold_total = (_R_HELPLESS_DEFENDER_ROLL if grappler.incapacitated else hold_roll) + hold_mod
-            success = escape_total > hold_total
+            success = grappler.incapacitated or escape_total > hold_total
             _odds.add((success, escape_total, hold_total), _hold_roll_p)
     return _odds.build()
 
@@ -815,10 +849,10 @@ def _shove_setup(attacker: Combatant, target: Combatant, knock_prone: bool, dist
                  resists: bool, _trace: Optional[List[_Step]]) -> Tuple[int, int, bool]:
     if not (type(attacker) is Combatant and type(target) is Combatant and type(knock_prone) is bool
             and type(distance) is int and 0 <= distance <= 1000 and type(obstacle_at) is int
-            and 0 <= obstacle_at <= 10000 and type(resists) is bool):
+            and (-1) <= obstacle_at <= 10000 and type(resists) is bool):
         _rt_check_inputs((('type', '推撞者', attacker, Combatant), ('type', '目标', target, Combatant),
                           ('bool', '选择击倒', knock_prone), ('int', '距离', distance, 0, 1000),
-                          ('int', '障碍物距离', obstacle_at, 0, 10000), ('bool', '目标抵抗', resists),))
+                          ('int', '障碍物距离', obstacle_at, (-1), 10000), ('bool', '目标抵抗', resists),))
     if not (not target.intangible):
         raise IntangibleTarget('你不能对一个气态的、或是虚化的目标进行擒抱或推撞')
     if not (target.size <= attacker.size + 1):
@@ -834,8 +868,8 @@ def _shove_setup(attacker: Combatant, target: Combatant, knock_prone: bool, dist
     return (attack_mod, defend_mod, helpless,)
 
 
-def shove(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, distance: int = 5, obstacle_at: int = 0,
-          resists: bool = True, dice: Optional[DiceSource] = None) -> ShoveResult:
+def shove(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, distance: int = 5,
+          obstacle_at: int = (-1), resists: bool = True, dice: Optional[DiceSource] = None) -> ShoveResult:
     """推撞（D20-20、D20-16）"""
     _trace: List[_Step] = []
     attack_mod, defend_mod, helpless = _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists,
@@ -864,7 +898,7 @@ def shove(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, 
     defend_total = (_R_HELPLESS_DEFENDER_ROLL if helpless else defend_roll) + defend_mod
     success = attack_total > defend_total
     push = _R_SHOVE_BASE_DISTANCE + attack_total - defend_total if success and not knock_prone else 0
-    blocked = obstacle_at > 0 and push > obstacle_at
+    blocked = obstacle_at >= 0 and push > obstacle_at
     moved = obstacle_at if blocked else push
     obstacle_dice = _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) if blocked else 0
     _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES) if obstacle_dice > 0 else None
@@ -895,7 +929,7 @@ def _shove_roll(dice: DiceSource, attack_mod: int, defend_mod: int, helpless: bo
     defend_total = (_R_HELPLESS_DEFENDER_ROLL if helpless else defend_roll) + defend_mod
     success = attack_total > defend_total
     push = _R_SHOVE_BASE_DISTANCE + attack_total - defend_total if success and not knock_prone else 0
-    blocked = obstacle_at > 0 and push > obstacle_at
+    blocked = obstacle_at >= 0 and push > obstacle_at
     moved = obstacle_at if blocked else push
     obstacle_dice = _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) if blocked else 0
     if obstacle_dice > 0:
@@ -908,21 +942,21 @@ def _shove_roll(dice: DiceSource, attack_mod: int, defend_mod: int, helpless: bo
 
 
 def shove_fast(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, distance: int = 5,
-               obstacle_at: int = 0, resists: bool = True, dice: DiceSource) -> Tuple[bool, bool, int, int]:
+               obstacle_at: int = (-1), resists: bool = True, dice: DiceSource) -> Tuple[bool, bool, int, int]:
     """推撞: the outcome only (the fields of SHOVE_FIELDS), no trace."""
     attack_mod, defend_mod, helpless = _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, None)
     return _shove_roll(dice, attack_mod, defend_mod, helpless, attacker, target, knock_prone, obstacle_at)
 
 
 def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, distance: int = 5,
-                  obstacle_at: int = 0, resists: bool = True) -> Callable[[DiceSource], Tuple[bool, bool, int, int]]:
+                  obstacle_at: int = (-1), resists: bool = True) -> Callable[[DiceSource], Tuple[bool, bool, int, int]]:
     """推撞: the setup once; the function returned rolls and returns the outcome tuple."""
     attack_mod, defend_mod, helpless = _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, None)
     _attack_roll_layers = (attacker.size - target.size if attacker.size - target.size > 0 else 0)
     _defend_roll_layers = (target.size - attacker.size if target.size - attacker.size > 0 else 0)
     _not_helpless = not helpless
     _not_knock_prone = not knock_prone
-    _obstacle_at_gt_0 = obstacle_at > 0
+    _obstacle_at_ge_0 = obstacle_at >= 0
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int, int]:
         if dice.__class__ is SeededDice:
@@ -949,7 +983,7 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
             defend_total = (_R_HELPLESS_DEFENDER_ROLL if helpless else defend_roll) + defend_mod
             success = attack_total > defend_total
             push = _R_SHOVE_BASE_DISTANCE + attack_total - defend_total if _not_knock_prone and success else 0
-            blocked = _obstacle_at_gt_0 and push > obstacle_at
+            blocked = _obstacle_at_ge_0 and push > obstacle_at
             moved = obstacle_at if blocked else push
             obstacle_dice = _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) if blocked else 0
             if obstacle_dice > 0:
@@ -992,12 +1026,12 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
             return (success, False, moved, 0)
         return _roll(dice)
 
-    return (_roll_common if _attack_roll_layers == 0 and _not_knock_prone and not _obstacle_at_gt_0 and not knock_prone
+    return (_roll_common if _attack_roll_layers == 0 and _not_knock_prone and not _obstacle_at_ge_0 and not knock_prone
             else _roll)
 
 
 def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, distance: int = 5,
-               obstacle_at: int = 0, resists: bool = True) -> Odds:
+               obstacle_at: int = (-1), resists: bool = True) -> Odds:
     """推撞: the exact distribution of the fields of SHOVE_FIELDS."""
     attack_mod, defend_mod, helpless = _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, None)
     _odds, _p = OddsBuilder(SHOVE_FIELDS, None, None, 200000), 1.0
@@ -1012,7 +1046,7 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
             defend_total = (_R_HELPLESS_DEFENDER_ROLL if helpless else defend_roll) + defend_mod
             success = attack_total > defend_total
             push = _R_SHOVE_BASE_DISTANCE + attack_total - defend_total if success and not knock_prone else 0
-            blocked = obstacle_at > 0 and push > obstacle_at
+            blocked = obstacle_at >= 0 and push > obstacle_at
             moved = obstacle_at if blocked else push
             obstacle_dice = _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) if blocked else 0
             _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES)
@@ -1311,19 +1345,20 @@ def vehicle_dc_odds(grappler: Combatant, power: Union[PowerSource, str], vehicle
 
 
 def _vehicle_check_setup(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int,
-                         width: int, height: int, distance: int, free_hand: bool, bonus: int,
-                         _trace: Optional[List[_Step]]) -> Tuple[int]:
+                         width: int, height: int, distance: int, free_hand: bool, shove: bool, knock_prone: bool,
+                         bonus: int, _trace: Optional[List[_Step]]) -> Tuple[int]:
     power = power if type(power) is PowerSource else get_power_source(power)
     if not (type(grappler) is Combatant and power.not_specified is None and type(vehicle_size) is int
             and 1 <= vehicle_size <= 12 and type(length) is int and 1 <= length <= 100000 and type(width) is int
             and 1 <= width <= 100000 and type(height) is int and 1 <= height <= 100000 and type(distance) is int
-            and 0 <= distance <= 1000 and type(free_hand) is bool and type(bonus) is int and (-100) <= bonus <= 1000):
+            and 0 <= distance <= 1000 and type(free_hand) is bool and type(shove) is bool and type(knock_prone) is bool
+            and type(bonus) is int and (-100) <= bonus <= 1000):
         _rt_check_inputs((('type', '擒抱者', grappler, Combatant), ('entry', '动力', power),
                           ('int', '载具体型', vehicle_size, 1, 12), ('int', '长', length, 1, 100000),
                           ('int', '宽', width, 1, 100000), ('int', '高', height, 1, 100000),
-                          ('int', '距离', distance, 0, 1000), ('bool', '有空手', free_hand),
-                          ('int', '其他加值', bonus, (-100), 1000),))
-    if not (free_hand):
+                          ('int', '距离', distance, 0, 1000), ('bool', '有空手', free_hand), ('bool', '推撞', shove),
+                          ('bool', '选择击倒', knock_prone), ('int', '其他加值', bonus, (-100), 1000),))
+    if not (shove or free_hand):
         raise NoFreeHand('你至少要腾出一只空手')
     reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * (
             grappler.size - _R_MEDIUM_SIZE_CATEGORY if grappler.size - _R_MEDIUM_SIZE_CATEGORY > 0 else 0)
@@ -1338,12 +1373,12 @@ def _vehicle_check_setup(grappler: Combatant, power: Union[PowerSource, str], ve
 
 
 def vehicle_check(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int, width: int,
-                  height: int, *, distance: int = 5, free_hand: bool = True, bonus: int = 0,
-                  dice: Optional[DiceSource] = None) -> VehicleCheckResult:
+                  height: int, *, distance: int = 5, free_hand: bool = True, shove: bool = False,
+                  knock_prone: bool = False, bonus: int = 0, dice: Optional[DiceSource] = None) -> VehicleCheckResult:
     """对载具的擒抱或推撞（D20-21、D20-22、D20-23）"""
     _trace: List[_Step] = []
-    (dc,) = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, bonus,
-                                 _trace)
+    (dc,) = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, shove,
+                                 knock_prone, bonus, _trace)
     _source: Any = dice if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _roll_roll = _rt_roll_d20(_source, 0)
@@ -1354,41 +1389,55 @@ def vehicle_check(grappler: Combatant, power: Union[PowerSource, str], vehicle_s
             ('d20', _rt_d20_sentence('力量（运动）检定', _roll_roll), (('faces', _roll_roll.faces), ('roll', roll)))))
     total = roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus
     beats = total > dc
-    if beats:
+    shove_feet = _R_SHOVE_BASE_DISTANCE + total - dc if beats and shove and not knock_prone else 0
+    if beats and not shove:
         _trace.append(_rec(_Step, ('note', f'检定{total}大于DC{dc}：载具被擒抱，移动力变为0', ())))
+    if beats and shove and knock_prone:
+        _trace.append(_rec(_Step, ('note', f'检定{total}大于DC{dc}：载具被击倒', ())))
+    if beats and shove and not knock_prone:
+        _trace.append(_rec(_Step, ('note', f'检定{total}大于DC{dc}：载具被击退{shove_feet}尺', ())))
     if not beats:
         _trace.append(_rec(_Step, ('note', f'检定{total}没有超过DC{dc}', ())))
     return _rec(
             VehicleCheckResult,
-            (dc, total, beats, total < dc, _R_SHOVE_BASE_DISTANCE + total - dc if beats else 0, tuple(_rolls),
-             tuple(_trace)))
+            (dc, total, beats and not shove, total < dc and not shove, shove_feet, beats and shove and knock_prone,
+             tuple(_rolls), tuple(_trace)))
 
 
-def _vehicle_check_roll(dice: DiceSource, dc: int, grappler: Combatant, bonus: int) -> Tuple[int, int, bool, bool, int]:
+def _vehicle_check_roll(dice: DiceSource, dc: int, grappler: Combatant, shove: bool, knock_prone: bool,
+                        bonus: int) -> Tuple[int, int, bool, bool, int, bool]:
     _die = dice.die
     roll = _die(20)
     total = roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus
     beats = total > dc
-    return (dc, total, beats, total < dc, _R_SHOVE_BASE_DISTANCE + total - dc if beats else 0)
+    shove_feet = _R_SHOVE_BASE_DISTANCE + total - dc if beats and shove and not knock_prone else 0
+    return (dc, total, beats and not shove, total < dc and not shove, shove_feet, beats and shove and knock_prone)
 
 
 def vehicle_check_fast(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int, width: int,
-                       height: int, *, distance: int = 5, free_hand: bool = True, bonus: int = 0,
-                       dice: DiceSource) -> Tuple[int, int, bool, bool, int]:
+                       height: int, *, distance: int = 5, free_hand: bool = True, shove: bool = False,
+                       knock_prone: bool = False, bonus: int = 0, dice: DiceSource) -> Tuple[
+        int, int, bool, bool, int, bool]:
     """对载具的擒抱或推撞: the outcome only (the fields of VEHICLE_CHECK_FIELDS), no trace."""
-    (dc,) = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, bonus, None)
-    return _vehicle_check_roll(dice, dc, grappler, bonus)
+    (dc,) = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, shove,
+                                 knock_prone, bonus, None)
+    return _vehicle_check_roll(dice, dc, grappler, shove, knock_prone, bonus)
 
 
 def vehicle_check_prepare(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int,
-                          width: int, height: int, *, distance: int = 5, free_hand: bool = True,
-                          bonus: int = 0) -> Callable[[DiceSource], Tuple[int, int, bool, bool, int]]:
+                          width: int, height: int, *, distance: int = 5, free_hand: bool = True, shove: bool = False,
+                          knock_prone: bool = False, bonus: int = 0) -> Callable[
+        [DiceSource], Tuple[int, int, bool, bool, int, bool]]:
     """对载具的擒抱或推撞: the setup once; the function returned rolls and returns the outcome tuple."""
-    (dc,) = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, bonus, None)
+    (dc,) = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, shove,
+                                 knock_prone, bonus, None)
     _total = ((grappler.strength - 10) // 2)
     _total_2 = grappler.proficiency if grappler.athletics else 0
+    _shove_feet = shove and not knock_prone
+    _not_shove = not shove
+    _out5 = shove and knock_prone
 
-    def _roll(dice: DiceSource) -> Tuple[int, int, bool, bool, int]:
+    def _roll(dice: DiceSource) -> Tuple[int, int, bool, bool, int, bool]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -1399,12 +1448,13 @@ def vehicle_check_prepare(grappler: Combatant, power: Union[PowerSource, str], v
             if _node is not None:
                 while _node.__class__ is list:
                     _node = _node[int(_rand() * len(_node))]
-                _out: Tuple[int, int, bool, bool, int] = _node
+                _out: Tuple[int, int, bool, bool, int, bool] = _node
                 return _out
             total = roll + _total + _total_2 + bonus
             beats = total > dc
-            return (dc, total, beats, total < dc, _R_SHOVE_BASE_DISTANCE + total - dc if beats else 0)
-        return _vehicle_check_roll(dice, dc, grappler, bonus)
+            shove_feet = _R_SHOVE_BASE_DISTANCE + total - dc if _shove_feet and beats else 0
+            return (dc, total, _not_shove and beats, _not_shove and total < dc, shove_feet, _out5 and beats)
+        return _vehicle_check_roll(dice, dc, grappler, shove, knock_prone, bonus)
 
     # Outcomes by the faces rolled, tabulated from _roll itself as faces come up (face_tree).
     _roll_faces = _rt_face_table(20)
@@ -1413,13 +1463,18 @@ def vehicle_check_prepare(grappler: Combatant, power: Union[PowerSource, str], v
 
 
 def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int, width: int,
-                       height: int, *, distance: int = 5, free_hand: bool = True, bonus: int = 0) -> Odds:
+                       height: int, *, distance: int = 5, free_hand: bool = True, shove: bool = False,
+                       knock_prone: bool = False, bonus: int = 0) -> Odds:
     """对载具的擒抱或推撞: the exact distribution of the fields of VEHICLE_CHECK_FIELDS."""
-    (dc,) = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, bonus, None)
+    (dc,) = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, shove,
+                                 knock_prone, bonus, None)
     _odds, _p = OddsBuilder(VEHICLE_CHECK_FIELDS, None, None, 200000), 1.0
     for roll, _roll_q in _rt_d20_distribution(0):
         _roll_p = _p * _roll_q
         total = roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus
         beats = total > dc
-        _odds.add((dc, total, beats, total < dc, _R_SHOVE_BASE_DISTANCE + total - dc if beats else 0), _roll_p)
+        shove_feet = _R_SHOVE_BASE_DISTANCE + total - dc if beats and shove and not knock_prone else 0
+        _odds.add(
+                (dc, total, beats and not shove, total < dc and not shove, shove_feet, beats and shove and knock_prone),
+                _roll_p)
     return _odds.build()

@@ -14,7 +14,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:cc3b93588e22a13ec3a00aece0d215b5b7f4a255226ca312397319078bfddfc4
+# Content hash: sha256:aef9a114e73cbe5e3a8b936045905723807bb1c54b4393b6b53021990f35d1fa
 """d20攻击规则：结算结果 (the result types of the procedures, and their metadata) of ruleset `d20`."""
 
 from __future__ import annotations
@@ -46,7 +46,9 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "params": (('caster', '施法者', 'combatant'), ('target', '目标', 'combatant'),
                        ('dice_count', '伤害骰数', 'int'), ('dice_sides', '伤害骰面数', 'int'),
                        ('spell_range', '射程', 'int'), ('distance', '距离', 'int'), ('melee', '近战法术攻击', 'bool'),
-                       ('hostile_nearby', '身边有敌', 'bool')),
+                       ('hostile_nearby', '身边有敌', 'bool'), ('target_unseen', '看不见目标', 'bool'),
+                       ('caster_unseen', '目标看不见施法者', 'bool'), ('flanking', '夹击', 'bool'),
+                       ('extra_advantage', '其他优势层数', 'int'), ('extra_disadvantage', '其他劣势层数', 'int')),
             "fields": (('hit', '命中', 'bool'), ('crit', '重击', 'bool'), ('damage', '伤害', 'int'),
                        ('total', '检定结果', 'int')), "summary": {"hit": 'hit', "damage": 'damage'}},
     'grapple': {
@@ -104,9 +106,9 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "params": (('grappler', '擒抱者', 'combatant'), ('power', '动力', 'power_sources'),
                        ('vehicle_size', '载具体型', 'int'), ('length', '长', 'int'), ('width', '宽', 'int'),
                        ('height', '高', 'int'), ('distance', '距离', 'int'), ('free_hand', '有空手', 'bool'),
-                       ('bonus', '其他加值', 'int')),
+                       ('shove', '推撞', 'bool'), ('knock_prone', '选择击倒', 'bool'), ('bonus', '其他加值', 'int')),
             "fields": (('dc', 'DC', 'int'), ('total', '检定结果', 'int'), ('holds', '擒抱成功', 'bool'),
-                       ('escapes', '载具逃脱', 'bool'), ('shove_feet', '推撞距离', 'int')),
+                       ('escapes', '载具逃脱', 'bool'), ('shove_feet', '推撞距离', 'int'), ('prone', '击倒', 'bool')),
             "summary": {"hit": None, "damage": None}},
 }
 
@@ -279,7 +281,7 @@ class VehicleDcResult(_VehicleDcFields, _rt_Result):
     procedure = 'vehicle_dc'
 
 
-VEHICLE_CHECK_FIELDS: Tuple[str, ...] = ('dc', 'total', 'holds', 'escapes', 'shove_feet')
+VEHICLE_CHECK_FIELDS: Tuple[str, ...] = ('dc', 'total', 'holds', 'escapes', 'shove_feet', 'prone')
 
 
 class _VehicleCheckFields(NamedTuple):
@@ -288,6 +290,7 @@ class _VehicleCheckFields(NamedTuple):
     holds: bool  # 擒抱成功
     escapes: bool  # 载具逃脱
     shove_feet: int  # 推撞距离
+    prone: bool  # 击倒
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 

@@ -107,9 +107,11 @@ class Result:
         fields: Tuple[Any, ...] = self  # type: ignore[assignment]
         return fields[:-2]
 
-    def text(self) -> str:
-        """The trace as sentences, one per line."""
-        return "\n".join([step.text for step in self.trace])  # type: ignore[attr-defined]
+    def text(self, gm: bool = False) -> str:
+        """The trace as sentences, one per line: what the players may see, or with `gm=True` also the
+        lines only the game master sees (kind "gm", such as a wrong guess of a hidden target)."""
+        steps = self.trace  # type: ignore[attr-defined]
+        return "\n".join([s.text for s in steps if gm or s.kind != "gm"])
 
     def to_dict(self) -> Dict[str, Any]:
         fields: Tuple[str, ...] = self._fields  # type: ignore[attr-defined]
