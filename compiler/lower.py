@@ -21,4 +21,5 @@ def lower(c: Checked, *, pack_label: str = "") -> Ruleset:
     return Ruleset(c.id, c.name, c.version, c.description, c.source_file, c.dice, c.stat_groups, c.stats,
                    c.rulings, c.sections, c.rules, c.errors, c.tables,
                    tuple(lower_procedure(p) for p in c.procedures), c.packs, c.files, c.span,
-                   helpers=c.helpers, features=c.features, odds_presets=c.presets, pack_label=pack_label)
+                   helpers=c.helpers, features=c.features, odds_presets=c.presets, pack_label=pack_label,
+                   not_modelled=c.not_modelled)

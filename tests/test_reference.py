@@ -97,3 +97,13 @@ def test_special_int_values_are_named_and_identical_curves_merged():
     assert "曲线重合：长剑、双手剑、长矛、钩镰枪" in page
     svg = (ROOT / "generated" / "reference" / "charts" / "dp-1-melee.svg").read_text(encoding="utf-8")
     assert svg.count("<polyline") == 2 and "<title>长剑、双手剑、长矛、钩镰枪</title>" in svg
+
+
+def test_what_is_not_computed_is_on_the_page():
+    """No silent gaps: every sub-rule no procedure computes is declared (ruleset `not_modelled`)
+    and listed on the page with its rule ids and reason; a ruling nothing reads says so too."""
+    page = (ROOT / "generated" / "reference" / "dp.md").read_text(encoding="utf-8")
+    assert "## 未计算的规则" in page and "| DP-52 | 擒抱中攻击对手 |" in page
+    tracks = (ROOT / "generated" / "reference" / "tracks.md").read_text(encoding="utf-8")
+    assert "困倦的加强长休息恢复" in tracks
+    assert "| 攻击与防御的对抗 |" in page or "攻击与防御的对抗" in page.split("## 裁定")[1].split("\n## ")[0]

@@ -182,6 +182,8 @@ def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]]) -> dict[s
                      "text": r.text, "where": where(r.span),
                      "read_by": "、".join(readers.get(r.key, ())) or f"不读取：{r.not_modelled}"} for r in rs.rulings],
         "errors": [{"id": e.id, "name": e.name, "message": e.message} for e in rs.errors],
+        "not_modelled": [{"rules": "、".join(g.rules), "what": g.what, "reason": g.reason, "where": where(g.span)}
+                         for g in rs.not_modelled],
         "procedures": [procedure_view(p) for p in rs.procedures],
         "odds": odds,
         "tables": [table_view(t, names, rs) for t in rs.tables],

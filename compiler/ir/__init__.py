@@ -13,6 +13,7 @@ from .model import (
     Formula,
     FormulaField,
     Helper,
+    NotModelled,
     OddsPreset,
     Output,
     Param,
@@ -33,6 +34,6 @@ from .model import (
 
 __all__ = [
     "Dice", "DiceExpr", "Entry", "EnumValue", "ErrorType", "FieldDecl", "FieldValue", "Formula", "FormulaField",
-    "Helper", "OddsPreset", "Output", "Param", "Plan", "PreparedBody", "Procedure", "RuleRef", "Ruleset", "Ruling", "Section", "Stat",
+    "Helper", "NotModelled", "OddsPreset", "Output", "Param", "Plan", "PreparedBody", "Procedure", "RuleRef", "Ruleset", "Ruling", "Section", "Stat",
     "StatGroup", "Step", "Summary", "Table", "Template",
 ]

@@ -313,6 +313,16 @@ class OddsPreset:
 
 
 @dataclass(frozen=True, slots=True)
+class NotModelled:
+    """A sub-rule of the source that no procedure computes (declared, so the gap is not silent)."""
+
+    rules: tuple[str, ...]
+    what: str
+    reason: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class Ruleset:
     id: str
     name: str
@@ -335,6 +345,7 @@ class Ruleset:
     features: tuple[str, ...] = ()  # ruleset features such as "initiative" (compiler/features.py)
     odds_presets: tuple[OddsPreset, ...] = ()
     pack_label: str = ""  # the local version label of a build with packs: "my.pack.1a2b3c4d"
+    not_modelled: tuple[NotModelled, ...] = ()  # sub-rules of the source no procedure computes, and why
     extra: Mapping[str, object] = field(default_factory=dict)
 
     def table(self, table_id: str) -> Table:

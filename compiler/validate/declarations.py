@@ -25,6 +25,7 @@ from ..ir import (
     ErrorType,
     FieldDecl,
     Helper,
+    NotModelled,
     OddsPreset,
     RuleRef,
     Ruling,
@@ -188,6 +189,7 @@ class Checked:
     files: tuple[str, ...]
     span: Span
     extra: dict[str, Any] = field(default_factory=dict)
+    not_modelled: tuple[NotModelled, ...] = ()
 
 
 def _tables(m: Document, rep: Reporter) -> tuple[TableDecls, dict[str, dict[str, Any]]]:
@@ -342,13 +344,17 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
     declared = {p.get("id") for d, k, o in all_docs if k == "procedures" for p in d.data.get("procedures", [])
                 if isinstance(p, dict)}
     presets = _odds_presets(m, procedures, tables, stats, rep, declared)
+    gaps = tuple(NotModelled(tuple(g["rules"]), g["what"], g["reason"], m.span(("not_modelled", i)))
+                 for i, g in enumerate(m.data.get("not_modelled", [])))
+    for g in gaps:
+        _check_rules(g.rules, rule_ids, g.span, rep)
     if rep.diags:
         return None, rep.diags
     files = sorted({base.manifest.file, *(d.file for d, _, _ in all_docs), *(p.manifest.file for p in packs)})
     return Checked(base.id, raw["name"], raw["version"], raw.get("description", ""),
                    raw.get("source", {}).get("file", ""), dice, stat_groups, stats, rulings, sections, rules,
                    errors, tables, procedures, helpers, features, presets, tuple(p.id for p in packs),
-                   tuple(files), m.span(())), []
+                   tuple(files), m.span(()), not_modelled=gaps), []
 
 
 def _declared_formulas(m: Document, scope: Scope, rep: Reporter) -> None:

@@ -14,7 +14,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:aef9a114e73cbe5e3a8b936045905723807bb1c54b4393b6b53021990f35d1fa
+# Content hash: sha256:b450cb682d71b0be9dc693cc805999d15eb8ef2ed5d32ad198d2ee3455401416
 """d20攻击规则：结算流程 (procedures) of ruleset `d20`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the

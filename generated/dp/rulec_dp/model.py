@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:e2407426a437c837d75a1b449bc387512195c413bda603ca1d3d205b8208e4de
+# Content hash: sha256:64598953f0a6c421a5db2e0e80088df3d111dd536a6d4e041493f434e695c7a7
 """DP骰池战斗规则：数据模型 (rulings, error types, stats, tables) of ruleset `dp`."""
 
 from __future__ import annotations
