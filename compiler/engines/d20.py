@@ -56,7 +56,10 @@ def lower(raw: dict[str, Any], span: Span, report: Report) -> Dice:
 
 
 def describe(d: Dice) -> str:
-    return f"{d.name}：d20检定，{LAYER_MODES[str(d.setting('layers'))]}；至多{d.limits['layers']}层。"
+    mode = str(d.setting("layers"))
+    others = "；".join(f"{k}：{v}" for k, v in LAYER_MODES.items() if k != mode)
+    return (f"{d.name}：d20检定，{LAYER_MODES[mode]}；至多{d.limits['layers']}层。"
+            f"骰子一节的 layers 可改为其他组合方式（{others}；cancel 即5e的规则）。")
 
 
 def layers_expr(mode: str, advantage: Expr, disadvantage: Expr) -> Expr:

@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:64598953f0a6c421a5db2e0e80088df3d111dd536a6d4e041493f434e695c7a7
+# Content hash: sha256:f4f24d6198cb4b87e55d4b3352be7c3339c7f92b80321c0afec66b982ad912e0
 """DP骰池战斗规则：结算流程 (procedures) of ruleset `dp`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
