@@ -39,7 +39,7 @@ def test_odds_command_for_d20():
 
 
 def test_tracks_firearm_goes_through_burst_fire():
-    out = ask(".atk tracks pistol 敏捷=5 枪械=20 vs 防御=2 连射数=6 距离=110")
+    out = ask(".atk tracks pistol 敏捷=5 枪械=20 vs 基础防御=2 连射数=6 距离=110")
     assert "枪械射击与连射" in out and "每次命中检定−21" in out
 
 

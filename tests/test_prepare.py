@@ -11,7 +11,7 @@ import pytest
                                 dict(weapon="long_sword", called_shot="head"))),
     ("d20", "attack", lambda m: ((m.Combatant(strength=16, crit_range=2), m.Combatant(armor_class=14)),
                                  dict(weapon="greatsword", sneak_dice=2, willing=True))),
-    ("tracks", "firearm", lambda m: ((m.Combatant(dexterity=5, firearms=20), m.Combatant(defense=2)),
+    ("tracks", "firearm", lambda m: ((m.Combatant(dexterity=5, firearms=20), m.Combatant(basic_defense=2)),
                                      dict(weapon="rifle", shots=3, distance=120))),
     ("d20", "shove", lambda m: ((m.Combatant(strength=18, athletics=True), m.Combatant()),
                                 dict(obstacle_at=5))),

@@ -78,7 +78,7 @@ def test_three_attack_modes(tracks):
 def test_attack_check_is_damage(tracks):
     """TR-11 (R52): key attribute + skill + weapon damage + bonus - defense; successes are damage."""
     a = tracks.Combatant(strength=4, weapon_skill=3)
-    d = tracks.Combatant(defense=2)
+    d = tracks.Combatant(basic_defense=2)
     r = tracks.attack(a, d, "sword", dice=tracks.FixedDice([9, 9, 1, 1, 1, 1, 1, 1]))
     assert r.rolls[0].dice == 4 + 3 + 3 - 2 and r.damage == 2
 

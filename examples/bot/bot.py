@@ -8,7 +8,7 @@ Commands (the way a QQ dice-bot plugin would take them):
     .odds dp 长剑 力量=4 武技=3 vs 6
 
 `vs` separates the attacker's stats from the defender's; a bare number after
-`vs` is the defender's main defense (dp 基础防御, d20 护甲等级, tracks 防御).
+`vs` is the defender's main defense (dp 基础防御, d20 护甲等级, tracks 基础防御).
 Keys that name a parameter of the attack procedure (距离, 瞄准轮数, ...) are
 options. Full-width characters from an input method (`力量＝４`) read as
 their ASCII forms.
@@ -31,7 +31,7 @@ from typing import Any, Dict, List, Optional, Tuple
 GENERATED = Path(__file__).resolve().parents[2] / "generated"
 
 PROCEDURE = {"dp": "attack", "d20": "attack", "tracks": "attack"}
-MAIN_DEFENSE = {"dp": "basic_defense", "d20": "armor_class", "tracks": "defense"}
+MAIN_DEFENSE = {"dp": "basic_defense", "d20": "armor_class", "tracks": "basic_defense"}
 FIREARM_PROCEDURE = {"tracks": ("firearm", "hit_fixed")}
 
 

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:5c8fe6963fa6b220533cb73d43aa574b1d9ddf64b5f85e2a0987027002a3f5d3
+# Content hash: sha256:bd008c5b115baafbb729a4498488a78772a0647840a886719dde97fbd1d1bf4d
 """计时骰池与负面点数规则：数据模型 (rulings, error types, stats, tables) of ruleset `tracks`."""
 
 from __future__ import annotations
@@ -110,12 +110,13 @@ class ReadiedNeedsDuration(RuleError):
 STAT_NAMES: Dict[str, str] = {'力量': 'strength', '敏捷': 'dexterity', '耐力': 'endurance', '智力': 'intelligence',
                               '感知': 'perception', '意志': 'will', '格斗': 'fighting', '武器': 'weapon_skill',
                               '投掷': 'throwing', '弓箭': 'archery', '枪械': 'firearms', '能量技艺': 'energy',
-                              '运动': 'athletics', '闪避': 'dodge', '侦查': 'detect', '躲藏': 'hide', '防御': 'defense',
-                              '生理抗性': 'resistance', '精神抗性': 'mental_resistance', '伤害减免': 'damage_reduction',
-                              '伤害吸收': 'absorption', '生命值上限': 'max_hp', '集中力上限': 'max_focus',
-                              '移动速度': 'move_speed', '体型': 'size', '眼部生命槽': 'eye_hp', '耳部生命槽': 'ear_hp',
-                              '精神感知关键属性': 'mental_key', '混乱刻度': 'chaos',
-                              '额外检定成功数': 'extra_successes', '影响': 'influence'}
+                              '运动': 'athletics', '闪避': 'dodge', '侦查': 'detect', '躲藏': 'hide',
+                              '基础防御': 'basic_defense', '闪避防御': 'dodge_defense', '格挡防御': 'parry_defense',
+                              '精神防御': 'mental_defense', '生理抗性': 'resistance', '精神抗性': 'mental_resistance',
+                              '伤害减免': 'damage_reduction', '伤害吸收': 'absorption', '生命值上限': 'max_hp',
+                              '集中力上限': 'max_focus', '移动速度': 'move_speed', '体型': 'size',
+                              '眼部生命槽': 'eye_hp', '耳部生命槽': 'ear_hp', '精神感知关键属性': 'mental_key',
+                              '混乱刻度': 'chaos', '额外检定成功数': 'extra_successes', '影响': 'influence'}
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,10 @@ class Combatant:
     dodge: int = 0  # 闪避
     detect: int = 0  # 侦查
     hide: int = 0  # 躲藏
-    defense: int = 0  # 防御
+    basic_defense: int = 0  # 基础防御
+    dodge_defense: int = 0  # 闪避防御
+    parry_defense: int = 0  # 格挡防御
+    mental_defense: int = 0  # 精神防御
     resistance: int = 0  # 生理抗性
     mental_resistance: int = 0  # 精神抗性
     damage_reduction: int = 0  # 伤害减免
@@ -171,7 +175,10 @@ class Combatant:
         _rt_check_int('闪避', self.dodge, 0, 30)
         _rt_check_int('侦查', self.detect, 0, 30)
         _rt_check_int('躲藏', self.hide, 0, 30)
-        _rt_check_int('防御', self.defense, 0, 60)
+        _rt_check_int('基础防御', self.basic_defense, 0, 60)
+        _rt_check_int('闪避防御', self.dodge_defense, 0, 60)
+        _rt_check_int('格挡防御', self.parry_defense, 0, 60)
+        _rt_check_int('精神防御', self.mental_defense, 0, 60)
         _rt_check_int('生理抗性', self.resistance, 0, 60)
         _rt_check_int('精神抗性', self.mental_resistance, 0, 60)
         _rt_check_int('伤害减免', self.damage_reduction, 0, 60)

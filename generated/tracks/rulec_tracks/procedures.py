@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:5c8fe6963fa6b220533cb73d43aa574b1d9ddf64b5f85e2a0987027002a3f5d3
+# Content hash: sha256:bd008c5b115baafbb729a4498488a78772a0647840a886719dde97fbd1d1bf4d
 """计时骰池与负面点数规则：结算流程 (procedures) of ruleset `tracks`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -97,12 +97,14 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
                                                    weapon) + bonus - _R_RANGE_PENALTY * increments - part_penalty
     if not (increments == 0 or check_before_defense > 0):
         raise PastLimit(f'距离{distance}米时检定降为{check_before_defense}，已到达极限距离，无法攻击')
-    dice_ = (check_before_defense - defender.defense if check_before_defense - defender.defense > _R_CHECK_FLOOR
+    target_defense = (defender.mental_defense if weapon.damage_type.family == 'mental'
+                      else defender.basic_defense + defender.dodge_defense + defender.parry_defense)
+    dice_ = (check_before_defense - target_defense if check_before_defense - target_defense > _R_CHECK_FLOOR
              else _R_CHECK_FLOOR)
     if _trace is not None:
         _trace.append(_rec(
                 _Step,
-                ('let', f'攻击检定{check_before_defense}减去目标防御{defender.defense}，掷{dice_}个骰子',
+                ('let', f'攻击检定{check_before_defense}减去目标防御{target_defense}，掷{dice_}个骰子',
                  (('dice', dice_),))))
     if dice_ > 200:
         _rt_within('骰池骰子数', dice_, 200)
@@ -335,7 +337,8 @@ def _firearm_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     per_hit = max(0, weapon.damage - _R_FIREARM_DAMAGE_LOSS * increments)
     if _trace is not None:
         _trace.append(_rec(_Step, ('let', f'每颗子弹命中造成{per_hit}点伤害', (('per_hit', per_hit),))))
-    dice_ = max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - penalty - defender.defense)
+    target_defense = defender.basic_defense + defender.dodge_defense + defender.parry_defense
+    dice_ = max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - penalty - target_defense)
     if dice_ > 200:
         _rt_within('骰池骰子数', dice_, 200)
     return (penalty, per_hit, dice_,)
@@ -544,7 +547,7 @@ def fixed_damage_odds(defender: Combatant, amount: int, damage_type: Union[Damag
 
 
 def _charge_setup(attacker: Combatant, defender: Combatant, skill_bonus: int, load_tier: int, obstacle_at: int,
-                  obstacle_structure: int, _trace: Optional[List[_Step]]) -> Tuple[int]:
+                  obstacle_structure: int, _trace: Optional[List[_Step]]) -> Tuple[int, int]:
     if not (type(attacker) is Combatant and type(defender) is Combatant and type(skill_bonus) is int
             and 0 <= skill_bonus <= 50 and type(load_tier) is int and 0 <= load_tier <= 30 and type(obstacle_at) is int
             and 0 <= obstacle_at <= 10000 and type(obstacle_structure) is int and 0 <= obstacle_structure <= 10000):
@@ -557,17 +560,19 @@ def _charge_setup(attacker: Combatant, defender: Combatant, skill_bonus: int, lo
     if _trace is not None:
         _trace.append(_rec(_Step,
                            ('let', f'冲撞检定{key}+{skill_bonus}={check}，额外成功数{load_tier}', (('check', check),))))
-    return (check,)
+    target_defense = defender.basic_defense + defender.dodge_defense + defender.parry_defense
+    return (check, target_defense,)
 
 
 def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0, obstacle_at: int = 0,
            obstacle_structure: int = 0, dice: Optional[DiceSource] = None) -> ChargeResult:
     """冲撞攻击（TR-17）"""
     _trace: List[_Step] = []
-    (check,) = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, _trace)
+    check, target_defense = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure,
+                                          _trace)
     _source: Any = dice if dice is not None else SeededDice()
     _rolls: List[Any] = []
-    _successes_roll = _rt_roll_pool(_source, _POOL, (check - defender.defense if check - defender.defense > 0 else 0),
+    _successes_roll = _rt_roll_pool(_source, _POOL, (check - target_defense if check - target_defense > 0 else 0),
                                     load_tier, False)
     _rolls.append(_successes_roll)
     successes = _successes_roll.successes
@@ -598,16 +603,15 @@ def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, lo
                 (damage > 0, damage + impact, damage + impact, pushed - blocked, tuple(_rolls), tuple(_trace)))
 
 
-def _charge_roll(dice: DiceSource, check: int, attacker: Combatant, defender: Combatant, load_tier: int,
-                 obstacle_at: int, obstacle_structure: int) -> Tuple[bool, int, int, int]:
+def _charge_roll(dice: DiceSource, check: int, target_defense: int, attacker: Combatant, defender: Combatant,
+                 load_tier: int, obstacle_at: int, obstacle_structure: int) -> Tuple[bool, int, int, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     successes = (
-            _rt_pool_successes(_die, (check - defender.defense if check - defender.defense > 0 else 0), 10, 8, 10)
+            _rt_pool_successes(_die, (check - target_defense if check - target_defense > 0 else 0), 10, 8, 10)
             if _maybe_rand is None
-            else _rt_pool_successes_random(_maybe_rand,
-                                           (check - defender.defense if check - defender.defense > 0 else 0), 10, 8,
-                                           10))
+            else _rt_pool_successes_random(_maybe_rand, (check - target_defense if check - target_defense > 0 else 0),
+                                           10, 8, 10))
     damage = (successes + load_tier if successes + load_tier < attacker.max_hp
               else attacker.max_hp) if successes > 0 else 0
     if damage > 0:
@@ -632,16 +636,18 @@ def _charge_roll(dice: DiceSource, check: int, attacker: Combatant, defender: Co
 def charge_fast(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0,
                 obstacle_at: int = 0, obstacle_structure: int = 0, dice: DiceSource) -> Tuple[bool, int, int, int]:
     """冲撞攻击: the outcome only (the fields of CHARGE_FIELDS), no trace."""
-    (check,) = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, None)
-    return _charge_roll(dice, check, attacker, defender, load_tier, obstacle_at, obstacle_structure)
+    check, target_defense = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure,
+                                          None)
+    return _charge_roll(dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure)
 
 
 def charge_prepare(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0,
                    obstacle_at: int = 0, obstacle_structure: int = 0) -> Callable[
         [DiceSource], Tuple[bool, int, int, int]]:
     """冲撞攻击: the setup once; the function returned rolls and returns the outcome tuple."""
-    (check,) = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, None)
-    _successes = (check - defender.defense if check - defender.defense > 0 else 0)
+    check, target_defense = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure,
+                                          None)
+    _successes = (check - target_defense if check - target_defense > 0 else 0)
     _attacker_max_hp = attacker.max_hp
     _resist = (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + (
             defender.fighting if defender.fighting > defender.athletics else defender.athletics)
@@ -663,7 +669,7 @@ def charge_prepare(attacker: Combatant, defender: Combatant, *, skill_bonus: int
             blocked = (pushed - obstacle_at if pushed - obstacle_at > 0 else 0) if _obstacle_at_gt_0 else 0
             impact = (obstacle_structure if obstacle_structure < blocked else blocked)
             return (damage > 0, damage + impact, damage + impact, pushed - blocked)
-        return _charge_roll(dice, check, attacker, defender, load_tier, obstacle_at, obstacle_structure)
+        return _charge_roll(dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure)
 
     return _roll
 
@@ -671,10 +677,11 @@ def charge_prepare(attacker: Combatant, defender: Combatant, *, skill_bonus: int
 def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0,
                 obstacle_at: int = 0, obstacle_structure: int = 0) -> Odds:
     """冲撞攻击: the exact distribution of the fields of CHARGE_FIELDS."""
-    (check,) = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, None)
+    check, target_defense = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure,
+                                          None)
     _odds, _p = OddsBuilder(CHARGE_FIELDS, 'hit', 'damage', 200000), 1.0
     for successes, _successes_q in _odds.outcomes(
-            _p, _rt_pool_distribution((check - defender.defense if check - defender.defense > 0 else 0), 10, 8, 10)):
+            _p, _rt_pool_distribution((check - target_defense if check - target_defense > 0 else 0), 10, 8, 10)):
         _successes_p = _p * _successes_q
         damage = (successes + load_tier if successes + load_tier < attacker.max_hp
                   else attacker.max_hp) if successes > 0 else 0

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:5c8fe6963fa6b220533cb73d43aa574b1d9ddf64b5f85e2a0987027002a3f5d3
+# Content hash: sha256:bd008c5b115baafbb729a4498488a78772a0647840a886719dde97fbd1d1bf4d
 """计时骰池与负面点数规则：结算结果 (the result types of the procedures, and their metadata) of ruleset `tracks`."""
 
 from __future__ import annotations
