@@ -443,3 +443,14 @@ def test_feint_reads_the_defenders_specialty_and_errors_name_the_real_problem(dp
     with pytest.raises(dp.CannotTrip, match="绊摔"):
         dp.trip(hero, dp.Combatant(), "long_sword")
     assert dp.WEAPONS["energy_pistol"].speed == 8  # DP-40's example: energy weapons carry speed 8
+
+
+def test_cover_and_total_defense_help_the_reflex_save_against_a_bombard(dp):
+    """DP-43, DP-40: active cover applies to reflex saves against areas, and total defense adds the
+    basic defense to them."""
+    gunner = dp.Combatant(intelligence=4, shooting=4, specialty=2)
+    small = dp.Combatant(reflex_save=3, cover_defense=2, basic_defense=4)
+    r = dp.bombard(gunner, small, "mortar", distance=50, dice=dp.FixedDice([1] * 40))
+    assert r.rolls[1].dice == 3 + 2
+    r = dp.bombard(gunner, small, "mortar", distance=50, total_defense=True, dice=dp.FixedDice([1] * 40))
+    assert r.rolls[1].dice == 3 + 2 + 4

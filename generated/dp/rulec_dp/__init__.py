@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:f4f24d6198cb4b87e55d4b3352be7c3339c7f92b80321c0afec66b982ad912e0
+# Content hash: sha256:0eaa97de61848e41641f2c1c5d7e22cb26af5d6d9e8d5d175605fa8667df40b6
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

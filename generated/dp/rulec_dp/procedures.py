@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:f4f24d6198cb4b87e55d4b3352be7c3339c7f92b80321c0afec66b982ad912e0
+# Content hash: sha256:0eaa97de61848e41641f2c1c5d7e22cb26af5d6d9e8d5d175605fa8667df40b6
 """DP骰池战斗规则：结算流程 (procedures) of ruleset `dp`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -494,15 +494,16 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
 
 
 def _bombard_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], distance: int,
-                   vehicle_mounted: bool, other_bonus: int, _trace: Optional[List[_Step]]) -> Tuple[
-        Weapon, int, bool, int, int, int]:
+                   vehicle_mounted: bool, total_defense: bool, other_bonus: int,
+                   _trace: Optional[List[_Step]]) -> Tuple[Weapon, int, bool, int, int, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     if not (type(attacker) is Combatant and type(defender) is Combatant and weapon.not_specified is None
             and type(distance) is int and 0 <= distance <= 100000 and type(vehicle_mounted) is bool
-            and type(other_bonus) is int and (-100) <= other_bonus <= 100):
+            and type(total_defense) is bool and type(other_bonus) is int and (-100) <= other_bonus <= 100):
         _rt_check_inputs((('type', '攻击方', attacker, Combatant), ('type', '防御方', defender, Combatant),
                           ('entry', '武器', weapon), ('int', '距离', distance, 0, 100000),
-                          ('bool', '载具炮', vehicle_mounted), ('int', '其他加值', other_bonus, (-100), 100),))
+                          ('bool', '载具炮', vehicle_mounted), ('bool', '防御方全力防御', total_defense),
+                          ('int', '其他加值', other_bonus, (-100), 100),))
     if not (weapon.bombard_damage > 0):
         raise NotABombard(f'“{weapon.name}”没有【炮击】特性')
     base_range = weapon.base_range if weapon.base_range > 0 else weapon.attack_type.default_base_range
@@ -532,11 +533,12 @@ def _bombard_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
 
 
 def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
-            vehicle_mounted: bool = False, other_bonus: int = 0, dice: Optional[DiceSource] = None) -> BombardResult:
+            vehicle_mounted: bool = False, total_defense: bool = False, other_bonus: int = 0,
+            dice: Optional[DiceSource] = None) -> BombardResult:
     """炮击（DP-15、DP-17、DP-20）"""
     _trace: List[_Step] = []
     weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras = _bombard_setup(
-            attacker, defender, weapon, distance, vehicle_mounted, other_bonus, _trace)
+            attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, _trace)
     _source: Any = dice if dice is not None else SeededDice()
     _rolls: List[Any] = []
     if small:
@@ -553,7 +555,10 @@ def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     else:
         attack_successes = 0
     if small:
-        _save_successes_roll = _rt_roll_pool(_source, _POOL, defender.reflex_save, defender.save_extras, False)
+        _save_successes_roll = _rt_roll_pool(
+                _source, _POOL,
+                defender.reflex_save + defender.cover_defense + (defender.basic_defense if total_defense else 0),
+                defender.save_extras, False)
         _rolls.append(_save_successes_roll)
         save_successes = _save_successes_roll.successes
         _trace.append(_rec(
@@ -595,8 +600,8 @@ def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
 
 
 def _bombard_roll(dice: DiceSource, weapon: Weapon, attack_pool: int, small: bool, prone_penalty: int,
-                  remaining_defense: int, defender_extras: int, attacker: Combatant, defender: Combatant) -> Tuple[
-        bool, int, str, bool]:
+                  remaining_defense: int, defender_extras: int, attacker: Combatant, defender: Combatant,
+                  total_defense: bool) -> Tuple[bool, int, str, bool]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if small:
@@ -606,8 +611,14 @@ def _bombard_roll(dice: DiceSource, weapon: Weapon, attack_pool: int, small: boo
     else:
         attack_successes = 0
     if small:
-        save_successes = (_rt_pool_successes(_die, defender.reflex_save, 10, 8, 10) if _maybe_rand is None
-                          else _rt_pool_successes_random(_maybe_rand, defender.reflex_save, 10, 8, 10))
+        save_successes = (
+                _rt_pool_successes(
+                _die, defender.reflex_save + defender.cover_defense + (defender.basic_defense if total_defense else 0),
+                10, 8, 10) if _maybe_rand is None
+                else _rt_pool_successes_random(
+                _maybe_rand,
+                defender.reflex_save + defender.cover_defense + (defender.basic_defense if total_defense else 0), 10, 8,
+                10))
     else:
         save_successes = 0
     if not small:
@@ -627,23 +638,24 @@ def _bombard_roll(dice: DiceSource, weapon: Weapon, attack_pool: int, small: boo
 
 
 def bombard_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
-                 vehicle_mounted: bool = False, other_bonus: int = 0, dice: DiceSource) -> Tuple[bool, int, str, bool]:
+                 vehicle_mounted: bool = False, total_defense: bool = False, other_bonus: int = 0,
+                 dice: DiceSource) -> Tuple[bool, int, str, bool]:
     """炮击: the outcome only (the fields of BOMBARD_FIELDS), no trace."""
     weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras = _bombard_setup(
-            attacker, defender, weapon, distance, vehicle_mounted, other_bonus, None)
+            attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, None)
     return _bombard_roll(dice, weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras, attacker,
-                         defender)
+                         defender, total_defense)
 
 
 def bombard_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
-                    vehicle_mounted: bool = False, other_bonus: int = 0) -> Callable[
+                    vehicle_mounted: bool = False, total_defense: bool = False, other_bonus: int = 0) -> Callable[
         [DiceSource], Tuple[bool, int, str, bool]]:
     """炮击: the setup once; the function returned rolls and returns the outcome tuple."""
     weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras = _bombard_setup(
-            attacker, defender, weapon, distance, vehicle_mounted, other_bonus, None)
+            attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, None)
     _attack_successes = (attack_pool if attack_pool > 0 else 0)
     _attacker_attack_extras = attacker.attack_extras
-    _defender_reflex_save = defender.reflex_save
+    _save_successes = defender.reflex_save + defender.cover_defense + (defender.basic_defense if total_defense else 0)
     _defender_save_extras = defender.save_extras
     _not_small = not small
     _defense_successes = (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0)
@@ -658,7 +670,7 @@ def bombard_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
             else:
                 attack_successes = 0
             if small:
-                save_successes = _rt_pool_successes_random(_rand, _defender_reflex_save, 10, 8, 10)
+                save_successes = _rt_pool_successes_random(_rand, _save_successes, 10, 8, 10)
             else:
                 save_successes = 0
             if _not_small:
@@ -671,16 +683,16 @@ def bombard_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
             damage = _weapon_bombard_damage if hit else 0
             return (hit, damage, 'pierce', small)
         return _bombard_roll(dice, weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras,
-                             attacker, defender)
+                             attacker, defender, total_defense)
 
     return _roll
 
 
 def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
-                 vehicle_mounted: bool = False, other_bonus: int = 0) -> Odds:
+                 vehicle_mounted: bool = False, total_defense: bool = False, other_bonus: int = 0) -> Odds:
     """炮击: the exact distribution of the fields of BOMBARD_FIELDS."""
     weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras = _bombard_setup(
-            attacker, defender, weapon, distance, vehicle_mounted, other_bonus, None)
+            attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, None)
     _odds, _p = OddsBuilder(BOMBARD_FIELDS, 'hit', 'damage', 200000), 1.0
     for attack_successes, _attack_successes_q in _odds.outcomes(
             _p,
@@ -688,7 +700,9 @@ def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
         _attack_successes_p = _p * _attack_successes_q
         for save_successes, _save_successes_q in _odds.outcomes(
                 _attack_successes_p,
-                (_rt_pool_distribution(defender.reflex_save, 10, 8, 10)) if small else _rt_CERTAIN_ZERO):
+                (_rt_pool_distribution(
+                defender.reflex_save + defender.cover_defense + (defender.basic_defense if total_defense else 0), 10, 8,
+                10)) if small else _rt_CERTAIN_ZERO):
             _save_successes_p = _attack_successes_p * _save_successes_q
             for defense_successes, _defense_successes_q in _odds.outcomes(
                     _save_successes_p,

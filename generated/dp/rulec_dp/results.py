@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:f4f24d6198cb4b87e55d4b3352be7c3339c7f92b80321c0afec66b982ad912e0
+# Content hash: sha256:0eaa97de61848e41641f2c1c5d7e22cb26af5d6d9e8d5d175605fa8667df40b6
 """DP骰池战斗规则：结算结果 (the result types of the procedures, and their metadata) of ruleset `dp`."""
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "name": '炮击',
             "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'),
                        ('weapon', '武器', 'weapons'), ('distance', '距离', 'int'),
-                       ('vehicle_mounted', '载具炮', 'bool'), ('other_bonus', '其他加值', 'int')),
+                       ('vehicle_mounted', '载具炮', 'bool'), ('total_defense', '防御方全力防御', 'bool'),
+                       ('other_bonus', '其他加值', 'int')),
             "fields": (('hit', '命中', 'bool'), ('damage', '伤害', 'int'), ('damage_type', '伤害类型', 'str'),
                        ('used_save', '以豁免对抗', 'bool')), "summary": {"hit": 'hit', "damage": 'damage'}},
     'parry': {"name": '格挡加值', "params": (('defender', '防御方', 'combatant'), ('weapon', '武器', 'weapons')),
