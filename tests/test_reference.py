@@ -105,5 +105,5 @@ def test_what_is_not_computed_is_on_the_page():
     page = (ROOT / "generated" / "reference" / "dp.md").read_text(encoding="utf-8")
     assert "## 未计算的规则" in page and "| DP-52 | 擒抱中攻击对手 |" in page
     tracks = (ROOT / "generated" / "reference" / "tracks.md").read_text(encoding="utf-8")
-    assert "困倦的加强长休息恢复" in tracks
+    assert "冲撞攻击的技艺取运动系或格斗系" in tracks
     assert "| 攻击与防御的对抗 |" in page or "攻击与防御的对抗" in page.split("## 裁定")[1].split("\n## ")[0]

@@ -332,3 +332,13 @@ def test_recovery(tracks):
     r = tracks.recover("dizzy", current=5, check_dice=3, dice=tracks.FixedDice([9, 9, 1]))
     assert (r.points, r.recovered) == (3, 2)
     assert tracks.recover("dizzy", current=5, check_dice=3, supernatural=True, dice=tracks.FixedDice([])).points == 5
+
+
+def test_enhanced_long_rest_recovery(tracks):
+    """TR-67 (R61): an enhanced long rest recovers (rest time − drowsy points) points, both of the
+    drowsy points and of the lowered capacity; drowsy pairs with 昏迷 and wakes on damage."""
+    r = tracks.enhanced_long_rest(tracks.Combatant(), current=3, capacity_loss=3, rest_hours=8)
+    assert (r.recovered, r.points, r.capacity_loss) == (5, 0, 0)
+    assert tracks.CONDITION_TRACKS["drowsy"].state.id == "unconscious"
+    with pytest.raises(tracks.NoEnhancedRest):
+        tracks.enhanced_long_rest(tracks.Combatant(), rest_hours=8, track="dizzy")

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:bd008c5b115baafbb729a4498488a78772a0647840a886719dde97fbd1d1bf4d
+# Content hash: sha256:3d4828a8ec692ae5df3d3a90370266f7ffd7c33be4db6689b7efbf0480bd206a
 """计时骰池与负面点数规则 (tracks): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -54,6 +54,7 @@ from .model import BurstTooLarge
 from .model import WrongMode
 from .model import PeriodicImpossible
 from .model import NoRange
+from .model import NoEnhancedRest
 from .model import ReadiedNeedsDuration
 from .results import PROCEDURE_INFO
 from .procedures import initiative_order
@@ -93,6 +94,8 @@ from .procedures import add_points, add_points_fast, add_points_odds, add_points
 from .results import AddPointsResult, ADD_POINTS_FIELDS
 from .procedures import miss_long_rest, miss_long_rest_fast, miss_long_rest_odds, miss_long_rest_prepare
 from .results import MissLongRestResult, MISS_LONG_REST_FIELDS
+from .procedures import enhanced_long_rest, enhanced_long_rest_fast, enhanced_long_rest_odds, enhanced_long_rest_prepare
+from .results import EnhancedLongRestResult, ENHANCED_LONG_REST_FIELDS
 from .procedures import unconscious_hit, unconscious_hit_fast, unconscious_hit_odds, unconscious_hit_prepare
 from .results import UnconsciousHitResult, UNCONSCIOUS_HIT_FIELDS
 from .procedures import recover, recover_fast, recover_odds, recover_prepare
@@ -164,6 +167,7 @@ __all__ = [
     "WrongMode",
     "PeriodicImpossible",
     "NoRange",
+    "NoEnhancedRest",
     "ReadiedNeedsDuration",
     "attack",
     "attack_fast",
@@ -273,6 +277,12 @@ __all__ = [
     "miss_long_rest_prepare",
     "MissLongRestResult",
     "MISS_LONG_REST_FIELDS",
+    "enhanced_long_rest",
+    "enhanced_long_rest_fast",
+    "enhanced_long_rest_odds",
+    "enhanced_long_rest_prepare",
+    "EnhancedLongRestResult",
+    "ENHANCED_LONG_REST_FIELDS",
     "unconscious_hit",
     "unconscious_hit_fast",
     "unconscious_hit_odds",

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:bd008c5b115baafbb729a4498488a78772a0647840a886719dde97fbd1d1bf4d
+# Content hash: sha256:3d4828a8ec692ae5df3d3a90370266f7ffd7c33be4db6689b7efbf0480bd206a
 """计时骰池与负面点数规则：数据模型 (rulings, error types, stats, tables) of ruleset `tracks`."""
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'Sense', 'SENSES',
            'DamageType', 'DAMAGE_TYPES', 'get_damage_type', 'AttackType', 'ATTACK_TYPES', 'get_attack_type', 'Weapon',
            'WEAPONS', 'get_weapon', 'State', 'STATES', 'get_state', 'ConditionTrack', 'CONDITION_TRACKS',
            'get_condition_track', 'BodyPart', 'BODY_PARTS', 'get_body_part', 'PastLimit', 'BurstTooLarge', 'WrongMode',
-           'PeriodicImpossible', 'NoRange', 'ReadiedNeedsDuration']
+           'PeriodicImpossible', 'NoRange', 'NoEnhancedRest', 'ReadiedNeedsDuration']
 
-# ---- rulings in force (19): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+# ---- rulings in force (20): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 _R_INITIATIVE_TIEBREAK_EXTRAS: Final = True  # R50 先攻比较额外成功数
 _R_TICKS_PER_SECOND: Final = 3  # R51 每秒刻数
 _R_CHECK_FLOOR: Final = 0  # R52 检定下限
@@ -57,6 +57,7 @@ _R_HEARING_BONUS_PER_HALVING: Final = 3  # 降速躲藏加值
 _R_REVEALED_BONUS: Final = 3  # 受袭后侦查加值
 _R_PARRY_DURATION_SECONDS: Final = 6  # 格挡持续时间
 _R_EXTRAS_ALONE_HIT: Final = False  # 额外成功数单独可以命中
+_R_MISSED_REST_POINTS_GAIN: Final = 1  # R61 缺少长休息的点数增加
 RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'initiative_tiebreak_extras': _R_INITIATIVE_TIEBREAK_EXTRAS, 'ticks_per_second': _R_TICKS_PER_SECOND,
         'check_floor': _R_CHECK_FLOOR, 'cap_counts_extras': _R_CAP_COUNTS_EXTRAS, 'range_penalty': _R_RANGE_PENALTY,
@@ -66,7 +67,8 @@ RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'called_shot_penalty_per_size': _R_CALLED_SHOT_PENALTY_PER_SIZE, 'state_multiplier': _R_STATE_MULTIPLIER,
         'missed_rest_capacity_loss': _R_MISSED_REST_CAPACITY_LOSS, 'detection_tie_to_hider': _R_DETECTION_TIE_TO_HIDER,
         'hearing_bonus_per_halving': _R_HEARING_BONUS_PER_HALVING, 'revealed_bonus': _R_REVEALED_BONUS,
-        'parry_duration_seconds': _R_PARRY_DURATION_SECONDS, 'extras_alone_hit': _R_EXTRAS_ALONE_HIT})
+        'parry_duration_seconds': _R_PARRY_DURATION_SECONDS, 'extras_alone_hit': _R_EXTRAS_ALONE_HIT,
+        'missed_rest_points_gain': _R_MISSED_REST_POINTS_GAIN})
 
 
 # ---- error types ----
@@ -98,6 +100,12 @@ class NoRange(RuleError):
     """没有初始距离"""
 
     code = 'no_range'
+
+
+class NoEnhancedRest(RuleError):
+    """没有加强长休息"""
+
+    code = 'no_enhanced_rest'
 
 
 class ReadiedNeedsDuration(RuleError):

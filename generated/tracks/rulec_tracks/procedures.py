@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:bd008c5b115baafbb729a4498488a78772a0647840a886719dde97fbd1d1bf4d
+# Content hash: sha256:3d4828a8ec692ae5df3d3a90370266f7ffd7c33be4db6689b7efbf0480bd206a
 """计时骰池与负面点数规则：结算流程 (procedures) of ruleset `tracks`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -48,11 +48,11 @@ from ._runtime.sources import DiceSource, SeededDice
 from .model import (Combatant, Sense, get_sense, LeaveTiming, get_leave_timing, Action, get_action, DamageType,
                     get_damage_type, Weapon, get_weapon, _NO_WEAPON, BodyPart, get_body_part, _NO_BODYPART,
                     ConditionTrack, get_condition_track, PastLimit, BurstTooLarge, WrongMode, PeriodicImpossible,
-                    NoRange, ReadiedNeedsDuration, _R_INITIATIVE_TIEBREAK_EXTRAS, _R_TICKS_PER_SECOND, _R_CHECK_FLOOR,
-                    _R_RANGE_PENALTY, _R_BURST_PENALTY_PER_SHOT, _R_FIREARM_DAMAGE_LOSS, _R_CHARGE_SPEED_DIVISOR,
-                    _R_LEAVE_AREA_DIVISOR, _R_CALLED_SHOT_PENALTY_PER_SIZE, _R_STATE_MULTIPLIER,
-                    _R_MISSED_REST_CAPACITY_LOSS, _R_HEARING_BONUS_PER_HALVING, _R_REVEALED_BONUS,
-                    _R_PARRY_DURATION_SECONDS)
+                    NoRange, NoEnhancedRest, ReadiedNeedsDuration, _R_INITIATIVE_TIEBREAK_EXTRAS, _R_TICKS_PER_SECOND,
+                    _R_CHECK_FLOOR, _R_RANGE_PENALTY, _R_BURST_PENALTY_PER_SHOT, _R_FIREARM_DAMAGE_LOSS,
+                    _R_CHARGE_SPEED_DIVISOR, _R_LEAVE_AREA_DIVISOR, _R_CALLED_SHOT_PENALTY_PER_SIZE,
+                    _R_STATE_MULTIPLIER, _R_MISSED_REST_CAPACITY_LOSS, _R_HEARING_BONUS_PER_HALVING, _R_REVEALED_BONUS,
+                    _R_PARRY_DURATION_SECONDS, _R_MISSED_REST_POINTS_GAIN)
 from .results import (AttackResult, ATTACK_FIELDS, FirearmResult, FIREARM_FIELDS, FixedDamageResult,
                       FIXED_DAMAGE_FIELDS, ChargeResult, CHARGE_FIELDS, ParryResult, PARRY_FIELDS, DodgeResult,
                       DODGE_FIELDS, TakeCoverResult, TAKE_COVER_FIELDS, LeaveAreaResult, LEAVE_AREA_FIELDS,
@@ -60,7 +60,8 @@ from .results import (AttackResult, ATTACK_FIELDS, FirearmResult, FIREARM_FIELDS
                       BREAK_PROJECTILE_FIELDS, InfluenceResult, INFLUENCE_FIELDS, ConversionResult, CONVERSION_FIELDS,
                       InitiativeRollResult, INITIATIVE_ROLL_FIELDS, DetectResult, DETECT_FIELDS, ChaosCheckResult,
                       CHAOS_CHECK_FIELDS, AddPointsResult, ADD_POINTS_FIELDS, MissLongRestResult, MISS_LONG_REST_FIELDS,
-                      UnconsciousHitResult, UNCONSCIOUS_HIT_FIELDS, RecoverResult, RECOVER_FIELDS)
+                      EnhancedLongRestResult, ENHANCED_LONG_REST_FIELDS, UnconsciousHitResult, UNCONSCIOUS_HIT_FIELDS,
+                      RecoverResult, RECOVER_FIELDS)
 
 _POOL = PoolSpec(10, 8, 10, '.ww', 10)
 
@@ -1600,7 +1601,7 @@ def _miss_long_rest_setup(creature: Combatant, current: int, capacity_loss: int,
         _rt_check_inputs((('type', '角色', creature, Combatant), ('int', '当前点数', current, 0, 10000),
                           ('int', '已降低的累积槽', capacity_loss, 0, 100), ('entry', '累积槽', track),))
     loss = capacity_loss + _R_MISSED_REST_CAPACITY_LOSS if track.missed_rest else capacity_loss
-    points = current + 1 if track.missed_rest else current
+    points = current + _R_MISSED_REST_POINTS_GAIN if track.missed_rest else current
     capacity = max(0, track.capacity(creature, track) - loss)
     return (loss, points, capacity,)
 
@@ -1641,6 +1642,71 @@ def miss_long_rest_odds(creature: Combatant, *, current: int = 0, capacity_loss:
     loss, points, capacity = _miss_long_rest_setup(creature, current, capacity_loss, track, None)
     _odds, _p = OddsBuilder(MISS_LONG_REST_FIELDS, None, None, 200000), 1.0
     _odds.add((points, loss, capacity, (points - capacity if points - capacity > 0 else 0)), _p)
+    return _odds.build()
+
+
+def _enhanced_long_rest_setup(creature: Combatant, current: int, capacity_loss: int, rest_hours: int,
+                              track: Union[ConditionTrack, str], _trace: Optional[List[_Step]]) -> Tuple[
+        int, int, int, int]:
+    track = track if type(track) is ConditionTrack else get_condition_track(track)
+    if not (type(creature) is Combatant and type(current) is int and 0 <= current <= 10000
+            and type(capacity_loss) is int and 0 <= capacity_loss <= 100 and type(rest_hours) is int
+            and 0 <= rest_hours <= 1000 and track.not_specified is None):
+        _rt_check_inputs((('type', '角色', creature, Combatant), ('int', '当前点数', current, 0, 10000),
+                          ('int', '已降低的累积槽', capacity_loss, 0, 100),
+                          ('int', '长休息时间（小时）', rest_hours, 0, 1000), ('entry', '累积槽', track),))
+    if not (track.missed_rest):
+        raise NoEnhancedRest(f'“{track.name}”不因缺少长休息而累积，没有加强长休息的恢复')
+    recovered = (rest_hours - current if rest_hours - current > 0 else 0)
+    if _trace is not None:
+        _trace.append(_rec(
+                _Step,
+                ('let', f'长休息{rest_hours}小时，困倦点数{current}，恢复{recovered}点', (('recovered', recovered),))))
+    points = (current - recovered if current - recovered > 0 else 0)
+    loss = (capacity_loss - recovered if capacity_loss - recovered > 0 else 0)
+    capacity = max(0, track.capacity(creature, track) - loss)
+    return (recovered, points, loss, capacity,)
+
+
+def enhanced_long_rest(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, rest_hours: int,
+                       track: Union[ConditionTrack, str] = 'drowsy',
+                       dice: Optional[DiceSource] = None) -> EnhancedLongRestResult:
+    """加强长休息恢复（TR-67）"""
+    _trace: List[_Step] = []
+    recovered, points, loss, capacity = _enhanced_long_rest_setup(
+            creature, current, capacity_loss, rest_hours, track, _trace)
+    return _rec(EnhancedLongRestResult, (points, loss, capacity, recovered, (), tuple(_trace)))
+
+
+def enhanced_long_rest_fast(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, rest_hours: int,
+                            track: Union[ConditionTrack, str] = 'drowsy', dice: DiceSource) -> Tuple[
+        int, int, int, int]:
+    """加强长休息恢复: the outcome only (the fields of ENHANCED_LONG_REST_FIELDS), no trace."""
+    recovered, points, loss, capacity = _enhanced_long_rest_setup(
+            creature, current, capacity_loss, rest_hours, track, None)
+    return (points, loss, capacity, recovered)
+
+
+def enhanced_long_rest_prepare(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, rest_hours: int,
+                               track: Union[ConditionTrack, str] = 'drowsy') -> Callable[
+        [DiceSource], Tuple[int, int, int, int]]:
+    """加强长休息恢复: the setup once; the function returned rolls and returns the outcome tuple."""
+    recovered, points, loss, capacity = _enhanced_long_rest_setup(
+            creature, current, capacity_loss, rest_hours, track, None)
+
+    def _roll(dice: DiceSource) -> Tuple[int, int, int, int]:
+        return (points, loss, capacity, recovered)
+
+    return _roll
+
+
+def enhanced_long_rest_odds(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, rest_hours: int,
+                            track: Union[ConditionTrack, str] = 'drowsy') -> Odds:
+    """加强长休息恢复: the exact distribution of the fields of ENHANCED_LONG_REST_FIELDS."""
+    recovered, points, loss, capacity = _enhanced_long_rest_setup(
+            creature, current, capacity_loss, rest_hours, track, None)
+    _odds, _p = OddsBuilder(ENHANCED_LONG_REST_FIELDS, None, None, 200000), 1.0
+    _odds.add((points, loss, capacity, recovered), _p)
     return _odds.build()
 
 

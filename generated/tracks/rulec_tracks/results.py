@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:bd008c5b115baafbb729a4498488a78772a0647840a886719dde97fbd1d1bf4d
+# Content hash: sha256:3d4828a8ec692ae5df3d3a90370266f7ffd7c33be4db6689b7efbf0480bd206a
 """计时骰池与负面点数规则：结算结果 (the result types of the procedures, and their metadata) of ruleset `tracks`."""
 
 from __future__ import annotations
@@ -143,6 +143,13 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('capacity_loss', '已降低的累积槽', 'int'), ('track', '累积槽', 'condition_tracks')),
             "fields": (('points', '点数', 'int'), ('capacity_loss', '累积槽降低', 'int'), ('capacity', '累积槽', 'int'),
                        ('debuff', '减益', 'int')), "summary": {"hit": None, "damage": None}},
+    'enhanced_long_rest': {
+            "name": '加强长休息恢复',
+            "params": (('creature', '角色', 'combatant'), ('current', '当前点数', 'int'),
+                       ('capacity_loss', '已降低的累积槽', 'int'), ('rest_hours', '长休息时间（小时）', 'int'),
+                       ('track', '累积槽', 'condition_tracks')),
+            "fields": (('points', '点数', 'int'), ('capacity_loss', '累积槽降低', 'int'), ('capacity', '累积槽', 'int'),
+                       ('recovered', '恢复点数', 'int')), "summary": {"hit": None, "damage": None}},
     'unconscious_hit': {
             "name": '昏迷中受到伤害',
             "params": (('creature', '角色', 'combatant'), ('track', '累积槽', 'condition_tracks'),
@@ -481,6 +488,26 @@ class MissLongRestResult(_MissLongRestFields, _rt_Result):
 
     __slots__ = ()
     procedure = 'miss_long_rest'
+
+
+ENHANCED_LONG_REST_FIELDS: Tuple[str, ...] = ('points', 'capacity_loss', 'capacity', 'recovered')
+
+
+class _EnhancedLongRestFields(NamedTuple):
+    points: int  # 点数
+    capacity_loss: int  # 累积槽降低
+    capacity: int  # 累积槽
+    recovered: int  # 恢复点数
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class EnhancedLongRestResult(_EnhancedLongRestFields, _rt_Result):
+    """The result of enhanced_long_rest (加强长休息恢复): its outcome fields, rolls and trace; outcome(),
+    text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'enhanced_long_rest'
 
 
 UNCONSCIOUS_HIT_FIELDS: Tuple[str, ...] = ('points', 'awake')
