@@ -111,7 +111,9 @@ class Result:
         """The trace as sentences, one per line: what the players may see, or with `gm=True` also the
         lines only the game master sees (kind "gm", such as a wrong guess of a hidden target)."""
         steps = self.trace  # type: ignore[attr-defined]
-        return "\n".join([s.text for s in steps if gm or s.kind != "gm"])
+        if gm:
+            return "\n".join([s[1] for s in steps])
+        return "\n".join([s[1] for s in steps if s[0] != "gm"])  # by index: faster than the field names
 
     def to_dict(self) -> Dict[str, Any]:
         fields: Tuple[str, ...] = self._fields  # type: ignore[attr-defined]
