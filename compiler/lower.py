@@ -14,7 +14,8 @@ from .validate.procedures import CheckedProcedure
 
 def lower_procedure(c: CheckedProcedure) -> Procedure:
     steps = tuple(step.kind.lower(step) for step in c.steps)
-    return Procedure(c.id, c.name, c.description, c.rules, c.subject, c.params, steps, c.result, c.summary, c.span)
+    return Procedure(c.id, c.name, c.description, c.rules, c.subject, c.params, steps, c.result, c.summary, c.span,
+                     effects=c.effects)
 
 
 def lower(c: Checked, *, pack_label: str = "") -> Ruleset:
@@ -22,4 +23,4 @@ def lower(c: Checked, *, pack_label: str = "") -> Ruleset:
                    c.rulings, c.sections, c.rules, c.errors, c.tables,
                    tuple(lower_procedure(p) for p in c.procedures), c.packs, c.files, c.span,
                    helpers=c.helpers, features=c.features, odds_presets=c.presets, pack_label=pack_label,
-                   not_modelled=c.not_modelled)
+                   not_modelled=c.not_modelled, fight=c.fight)

@@ -225,10 +225,10 @@ class _Checker:
         if declared is not None:
             if len(e.args) != len(declared.params):
                 self.fail(e.col, f"{e.func}() takes {len(declared.params)} argument(s), got {len(e.args)}")
-            args = [self.want(a, (INT,), f"argument {i + 1} of {e.func}()") for i, a in enumerate(e.args)]
+            actuals = [self.want(a, (INT,), f"argument {i + 1} of {e.func}()") for i, a in enumerate(e.args)]
             inner = Scope(declared.bindings)
-            for param, arg in zip(declared.params, args):
-                inner.add([(param,)], Binding(arg))
+            for param, actual in zip(declared.params, actuals):
+                inner.add([(param,)], Binding(actual))
             return _Checker(inner).check(declared.tree)  # checked at its declaration: cannot fail
         helper = self.scope.helpers.get(e.func)
         if helper is not None:

@@ -279,6 +279,7 @@ class Procedure:
     summary: Summary
     span: Span
     plan: Plan | None = None  # set by the optimiser
+    effects: tuple[Effect, ...] = ()  # what its result does to a fight's state (runtime/fight.py applies them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,6 +310,34 @@ class OddsPreset:
     vary_name: str
     vary_values: tuple[int, ...]
     max_entries: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """A declared effect of a procedure's result on the fight state (see runtime/fight.py Effect)."""
+
+    kind: str  # counter track modifier state relation
+    role: str
+    key: str
+    field: str
+    sign: int
+    duration: str
+    when: str
+    other: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class FightSpec:
+    """The state a combatant carries through a fight (the manifest's `fight:`)."""
+
+    counters: tuple[tuple[str, str], ...]
+    tracks: str | None
+    accumulate: str | None
+    states: str | None
+    state_stats: tuple[tuple[str, tuple[str, ...]], ...]  # (flag field of the states table, stats)
+    relations: tuple[tuple[str, str], ...]
     span: Span
 
 
@@ -346,6 +375,7 @@ class Ruleset:
     odds_presets: tuple[OddsPreset, ...] = ()
     pack_label: str = ""  # the local version label of a build with packs: "my.pack.1a2b3c4d"
     not_modelled: tuple[NotModelled, ...] = ()  # sub-rules of the source no procedure computes, and why
+    fight: FightSpec | None = None  # the fight state, when the ruleset declares one
     extra: Mapping[str, object] = field(default_factory=dict)
 
     def table(self, table_id: str) -> Table:

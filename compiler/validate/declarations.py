@@ -24,6 +24,7 @@ from ..ir import (
     EnumValue,
     ErrorType,
     FieldDecl,
+    FightSpec,
     Helper,
     NotModelled,
     OddsPreset,
@@ -41,6 +42,7 @@ from ..formula.check import BUILTINS, Binding, FormulaSpec, Scope
 from ..ir import expr as ir
 from ..formula.syntax import parse
 from .context import Reporter, compile_formula
+from .fight import check_effects, check_fight
 from .literals import check_literals
 from .entries import check_tables
 from .names import identity
@@ -190,6 +192,7 @@ class Checked:
     span: Span
     extra: dict[str, Any] = field(default_factory=dict)
     not_modelled: tuple[NotModelled, ...] = ()
+    fight: FightSpec | None = None
 
 
 def _tables(m: Document, rep: Reporter) -> tuple[TableDecls, dict[str, dict[str, Any]]]:
@@ -341,9 +344,14 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
         _check_rules(s.rules, rule_ids, s.span, rep)
     for r in rulings:
         _check_rules(r.rules, rule_ids, r.span, rep)
-    declared = {p.get("id") for d, k, o in all_docs if k == "procedures" for p in d.data.get("procedures", [])
+    declared = {str(p.get("id")) for d, k, o in all_docs if k == "procedures" for p in d.data.get("procedures", [])
                 if isinstance(p, dict)}
     presets = _odds_presets(m, procedures, tables, stats, rep, declared)
+    fight = check_fight(m, tables, procedures, stats, rep)
+    for proc in procedures:
+        if proc.effects_at is not None:
+            fdoc, fpath = proc.effects_at
+            proc.effects = check_effects(proc, proc.raw_effects, fdoc, fpath, fight, stats, tables, rep)
     gaps = tuple(NotModelled(tuple(g["rules"]), g["what"], g["reason"], m.span(("not_modelled", i)))
                  for i, g in enumerate(m.data.get("not_modelled", [])))
     for g in gaps:
@@ -354,7 +362,7 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
     return Checked(base.id, raw["name"], raw["version"], raw.get("description", ""),
                    raw.get("source", {}).get("file", ""), dice, stat_groups, stats, rulings, sections, rules,
                    errors, tables, procedures, helpers, features, presets, tuple(p.id for p in packs),
-                   tuple(files), m.span(()), not_modelled=gaps), []
+                   tuple(files), m.span(()), not_modelled=gaps, fight=fight), []
 
 
 def _declared_formulas(m: Document, scope: Scope, rep: Reporter) -> None:

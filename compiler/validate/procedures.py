@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import builtins
 import keyword
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Span, did_you_mean
 from ..formula.check import Binding, Scope
-from ..ir import Dice, ErrorType, Output, Param, Stat, Summary
+from ..ir import Dice, Effect, ErrorType, Output, Param, Stat, Summary
 from ..ir import expr as ir
 from ..load import Document
 from ..steps import CheckedStep, kind_of
@@ -35,6 +35,9 @@ class CheckedProcedure:
     result: tuple[Output, ...]
     summary: Summary
     span: Span
+    raw_effects: list[dict[str, Any]] = field(default_factory=list)  # checked with the fight section
+    effects_at: tuple[Document, tuple[Any, ...]] | None = None
+    effects: tuple[Effect, ...] = ()
 
 
 def check_procedures(docs: list[Document], stats: tuple[Stat, ...], base: Scope, table_ids: dict[str, set[str]],
@@ -148,7 +151,8 @@ def _check_one(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats:
         return None
     return CheckedProcedure(raw["id"], raw["name"], raw.get("description", ""),
                             _rules(raw.get("rules", []), rule_ids, doc, path + ("rules",), rep),
-                            raw.get("subject"), params, steps, tuple(result), summary, doc.span(path))
+                            raw.get("subject"), params, steps, tuple(result), summary, doc.span(path),
+                            list(raw.get("effects", [])), (doc, path + ("effects",)))
 
 
 def _summary(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], outputs: dict[str, str],

@@ -74,6 +74,8 @@ def reads_of(rs: Ruleset) -> Reads:
     reads.walk(tuple(f.formula for f in _formula_fields(rs)))
     for feature in rs.features:
         reads.rulings.update(FEATURES[feature].rulings)
+    if rs.fight is not None and rs.fight.states is not None:  # the fight reads the flags that take stats away
+        reads.fields.update((rs.fight.states, flag) for flag, _ in rs.fight.state_stats)
     return reads
 
 

@@ -24,6 +24,7 @@ from ...steps import D20, Pool, PoolCount, Roll
 from ...validate.scopes import class_name
 from ..env import Markdown, md_code, md_escape, render_markdown, render_python
 from .code import Code, Writer, code, comment, docstring, literal, name, string
+from .fight import fight_module
 from .model import table_order, write_model
 from .procedures import camel, getter, write_procedure, write_result
 
@@ -51,6 +52,8 @@ def runtime_modules(rs: Ruleset) -> list[str]:
     needed |= {h.module for h in rs.helpers}
     for f in rs.features:
         needed |= set(FEATURES[f].runtime)
+    if rs.fight is not None:
+        needed.add("fight")
     return sorted(needed)
 
 
@@ -246,6 +249,7 @@ def init_module(rs: Ruleset, header: str) -> str:
                     "index": name(f"{t.id.upper()}_BY_{t.index.upper()}") if t.index else None} for t in tables],
         "errors": [name(camel(e.id)) for e in rs.errors],
         "initiative": "initiative" in rs.features,
+        "fight": rs.fight is not None,
         "procedures": [{"id": name(p.id), "fast": name(p.id + "_fast"), "odds": name(p.id + "_odds"),
                         "prepare": name(p.id + "_prepare"), "cls": name(camel(p.id) + "Result"),
                         "fields": name(p.id.upper() + "_FIELDS")} for p in rs.procedures],
@@ -283,6 +287,8 @@ def emit_package(rs: Ruleset, header: str, memo: Memo = NO_MEMO) -> dict[str, st
         "pyproject.toml": pyproject(rs),
         "README.md": readme(rs),
     }
+    if rs.fight is not None:
+        files[f"{pkg}/fight.py"] = fight_module(rs, header)
     if rows:
         files[f"{pkg}/_rows/__init__.py"] = "\n".join(comment(line[2:]) for line in header.splitlines()) + \
             '\n"""Data rows of large tables, in modules of a few thousand rows each."""\n'

@@ -99,7 +99,12 @@ class ProcedureWriter:
         elif len(carried) == 1:
             self.w.line(code("({},) = {}", self._carried_name(carried[0]), call))
         else:
-            self.w.line(code("{} = {}", join(", ", [self._carried_name(c) for c in carried]), call))
+            targets = join(", ", [self._carried_name(c) for c in carried])
+            if len(targets) > 80:  # a long target list: its own statement, in brackets the writer can break
+                self.w.line(code("_setup = {}", call))
+                self.w.line(code("({}) = _setup", targets))
+            else:
+                self.w.line(code("{} = {}", targets, call))
 
     def _carried_name(self, carried: str) -> Code:
         return name(carried) if any(prm.id == carried for prm in self.p.params) else local_name(carried)

@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:0eaa97de61848e41641f2c1c5d7e22cb26af5d6d9e8d5d175605fa8667df40b6
+# Content hash: sha256:3ee99bc649c21d9ec696e4522b14d4f094292358f53e9339ec0cf8aaf0c5ead0
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -65,6 +65,7 @@ from .model import FeintImpossible
 from .model import NotABombard
 from .model import BadWillpower
 from .results import PROCEDURE_INFO
+from .fight import FIGHT_RULES, Fight, UntilOdds, fight_from_dict, start_fight, state_threshold, until
 from .procedures import attack, attack_fast, attack_odds, attack_prepare
 from .results import AttackResult, ATTACK_FIELDS
 from .procedures import bombard, bombard_fast, bombard_odds, bombard_prepare
@@ -122,6 +123,13 @@ __all__ = [
     "TraceStep",
     "UnknownEntry",
     "shown",
+    "FIGHT_RULES",
+    "Fight",
+    "UntilOdds",
+    "fight_from_dict",
+    "start_fight",
+    "state_threshold",
+    "until",
     "WillpowerUse",
     "WILLPOWER_USES",
     "get_willpower_use",

@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:0eaa97de61848e41641f2c1c5d7e22cb26af5d6d9e8d5d175605fa8667df40b6
+# Content hash: sha256:3ee99bc649c21d9ec696e4522b14d4f094292358f53e9339ec0cf8aaf0c5ead0
 """DP骰池战斗规则：结算流程 (procedures) of ruleset `dp`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -238,11 +238,11 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     """攻击与防御的对抗（DP-01、DP-02、DP-03、DP-04、DP-05、DP-07、DP-10、DP-11、DP-12、DP-13、DP-14、DP-16、
     DP-17、DP-20、DP-21、DP-22、DP-23、DP-24、DP-30、DP-31、DP-32、DP-33、DP-40、DP-44、DP-61、DP-64）"""
     _trace: List[_Step] = []
-    weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty = _attack_setup(
-            attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-            clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
-            target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus,
-            _trace)
+    _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack,
+                           charge_meters, clear_path, aim_rounds, willpower, willpower_move, defender_willpower,
+                           called_shot, called_shot_reduction, target_two_handed, target_not_strength, grapple_people,
+                           targets, coup_de_grace, total_defense, other_bonus, _trace)
+    (weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty) = _setup
     _source: Any = dice if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _raw_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.attack_extras, coup_de_grace)
@@ -372,11 +372,11 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
                 targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0,
                 dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int, int, int, bool, int]:
     """攻击与防御的对抗: the outcome only (the fields of ATTACK_FIELDS), no trace."""
-    weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty = _attack_setup(
-            attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-            clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
-            target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus,
-            None)
+    _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack,
+                           charge_meters, clear_path, aim_rounds, willpower, willpower_move, defender_willpower,
+                           called_shot, called_shot_reduction, target_two_handed, target_not_strength, grapple_people,
+                           targets, coup_de_grace, total_defense, other_bonus, None)
+    (weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty) = _setup
     return _attack_roll(dice, weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled,
                         sunder_bonus, own_penalty, attacker, defender, coup_de_grace)
 
@@ -392,11 +392,11 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
                                                      Tuple[bool, int, int, str, str, int, int, int, int, int, bool,
                                                            int]]:
     """攻击与防御的对抗: the setup once; the function returned rolls and returns the outcome tuple."""
-    weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty = _attack_setup(
-            attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-            clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
-            target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus,
-            None)
+    _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack,
+                           charge_meters, clear_path, aim_rounds, willpower, willpower_move, defender_willpower,
+                           called_shot, called_shot_reduction, target_two_handed, target_not_strength, grapple_people,
+                           targets, coup_de_grace, total_defense, other_bonus, None)
+    (weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty) = _setup
     _attacker_attack_extras = attacker.attack_extras
     _damage = called_shot.deals_damage or not called_shot.given
     _condition_points = called_shot.given and called_shot.net_per_point > 0
@@ -453,11 +453,11 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
                 targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False,
                 other_bonus: int = 0) -> Odds:
     """攻击与防御的对抗: the exact distribution of the fields of ATTACK_FIELDS."""
-    weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty = _attack_setup(
-            attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-            clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
-            target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus,
-            None)
+    _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack,
+                           charge_meters, clear_path, aim_rounds, willpower, willpower_move, defender_willpower,
+                           called_shot, called_shot_reduction, target_two_handed, target_not_strength, grapple_people,
+                           targets, coup_de_grace, total_defense, other_bonus, None)
+    (weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty) = _setup
     _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
     for raw, _raw_q in _odds.outcomes(
             _p, _rt_all_succeed_distribution(dice_) if coup_de_grace else _rt_pool_distribution(dice_, 10, 8, 10)):

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:3d4828a8ec692ae5df3d3a90370266f7ffd7c33be4db6689b7efbf0480bd206a
+# Content hash: sha256:c886860c3f545c945f954ea2f34bd720511ed78eaa8b853c2620c40603876eea
 """计时骰池与负面点数规则 (tracks): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -58,6 +58,7 @@ from .model import NoEnhancedRest
 from .model import ReadiedNeedsDuration
 from .results import PROCEDURE_INFO
 from .procedures import initiative_order
+from .fight import FIGHT_RULES, Fight, UntilOdds, fight_from_dict, start_fight, state_threshold, until
 from .procedures import attack, attack_fast, attack_odds, attack_prepare
 from .results import AttackResult, ATTACK_FIELDS
 from .procedures import firearm, firearm_fast, firearm_odds, firearm_prepare
@@ -132,6 +133,13 @@ __all__ = [
     "UnknownEntry",
     "shown",
     "initiative_order",
+    "FIGHT_RULES",
+    "Fight",
+    "UntilOdds",
+    "fight_from_dict",
+    "start_fight",
+    "state_threshold",
+    "until",
     "Sense",
     "SENSES",
     "get_sense",

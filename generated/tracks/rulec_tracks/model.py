@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:3d4828a8ec692ae5df3d3a90370266f7ffd7c33be4db6689b7efbf0480bd206a
+# Content hash: sha256:c886860c3f545c945f954ea2f34bd720511ed78eaa8b853c2620c40603876eea
 """计时骰池与负面点数规则：数据模型 (rulings, error types, stats, tables) of ruleset `tracks`."""
 
 from __future__ import annotations

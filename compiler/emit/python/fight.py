@@ -1,0 +1,136 @@
+"""fight.py of a package: the ruleset's fight state and the procedures' effects, as data for the
+runtime interpreter (`_runtime/fight.py`), plus the entry points `start_fight`, `fight_from_dict`,
+`until` and (with an accumulation procedure) `state_threshold`.
+
+Everything reaches the module through `code.py` (names, strings and literals only): the effects
+are plain tuples, never code.
+"""
+
+from __future__ import annotations
+
+from ...ir import Ruleset
+from .code import Code, Writer, code, comment, docstring, join, literal, name, string
+
+
+def _state_stats(rs: Ruleset) -> dict[str, tuple[str, ...]]:
+    """Each state's stats taken away: the union over the flags it has set."""
+    assert rs.fight is not None
+    if rs.fight.states is None:
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for entry in rs.table(rs.fight.states).entries:
+        stats: list[str] = []
+        for flag, taken in rs.fight.state_stats:
+            if entry.get(flag) is True:
+                stats += [s for s in taken if s not in stats]
+        if stats:
+            out[entry.id] = tuple(stats)
+    return out
+
+
+def _mapping(w: Writer, title: str, pairs: list[tuple[Code, Code]]) -> None:
+    w.line(code("{}: Dict[str, Any] = {{", Code(title)))
+    w.indent()
+    for k, v in pairs:
+        w.line(code("{}: {},", k, v))
+    w.dedent()
+    w.line(Code("}"))
+
+
+def fight_module(rs: Ruleset, header: str) -> str:
+    spec = rs.fight
+    assert spec is not None
+    w = Writer()
+    for line in header.splitlines():
+        w.line(comment(line[2:]))
+    w.line(docstring(f"{rs.name}：战斗状态 (the fight API of ruleset `{rs.id}`): combatants whose damage, condition "
+                     "points, states, temporary modifiers and relations carry from one action to the next.\n\n"
+                     "    fight = start_fight({'甲': Combatant(...), '乙': Combatant(...)})\n"
+                     "    action = fight.resolve('attack', {'attacker': '甲', 'defender': '乙'}, weapon='...')\n"
+                     "    fight = fight.apply(action)      # a new fight; nothing is mutated\n"
+                     "    fight = fight.next_turn()        # modifiers lapse, rounds advance"))
+    w.line()
+    w.line(Code("from __future__ import annotations"))
+    w.line()
+    w.line(Code("from typing import Any, Dict, Mapping, Optional"))
+    w.line()
+    if spec.accumulate:
+        w.line(Code("from ._runtime.fight import (ActionSpec, Effect, Fight, FightRules, UntilOdds, sequence_odds,"))
+        w.line(Code("                             state_threshold as _rt_state_threshold)"))
+    else:
+        w.line(Code("from ._runtime.fight import ActionSpec, Effect, Fight, FightRules, UntilOdds, sequence_odds"))
+    w.line(Code("from . import procedures as _procedures"))
+    w.line(Code("from .model import Combatant"))
+    w.line()
+    w.line(Code("__all__ = ['Fight', 'FIGHT_RULES', 'UntilOdds', 'fight_from_dict', 'start_fight', 'state_threshold',"))
+    w.line(Code("           'until']"))
+    w.line()
+    stats = [(string(s.id), literal((s.name, s.min, s.max))) for s in rs.stats if s.type == "int"]
+    _mapping(w, "_STATS", stats)
+    _mapping(w, "_COUNTERS", [(string(k), string(v)) for k, v in spec.counters])
+    tracks = rs.table(spec.tracks).entries if spec.tracks else ()
+    _mapping(w, "_TRACKS", [(string(e.id), string(e.name)) for e in tracks])
+    states = rs.table(spec.states).entries if spec.states else ()
+    _mapping(w, "_STATE_NAMES", [(string(e.id), string(e.name)) for e in states])
+    _mapping(w, "_STATE_STATS", [(string(k), literal(v)) for k, v in _state_stats(rs).items()])
+    _mapping(w, "_RELATIONS", [(string(k), string(v)) for k, v in spec.relations])
+    w.line(comment("Each procedure a fight can resolve: its combatant roles and its declared effects."))
+    w.line(Code("_ACTIONS: Dict[str, ActionSpec] = {"))
+    w.indent()
+    for p in rs.procedures:
+        roles = tuple(q.id for q in p.params if q.type == "combatant")
+        if not roles:
+            continue
+        effects = [code("Effect({})", join(", ", [literal(x) for x in (e.kind, e.role, e.key, e.field, e.sign,
+                                                                         e.duration, e.when, e.other)]))
+                   for e in p.effects]
+        w.line(code("{}: ActionSpec({}, _procedures.{}, {}, ({})),", string(p.id), string(p.name), name(p.id),
+                    literal(roles), join("", [code("{}, ", x) for x in effects])))
+    w.dedent()
+    w.line(Code("}"))
+    accumulate = code("_procedures.{}", name(spec.accumulate)) if spec.accumulate else Code("None")
+    w.line(code("FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, {}, _STATE_NAMES, _STATE_STATS,",
+                accumulate))
+    w.line(Code("                         _RELATIONS, _ACTIONS)"))
+    w.line()
+    w.line()
+    w.line(Code("def start_fight(combatants: Mapping[str, Combatant]) -> Fight:"))
+    w.indent()
+    w.line(docstring("A fight between the named combatants, who act in the order given."))
+    w.line(Code("return Fight.start(FIGHT_RULES, combatants)"))
+    w.dedent()
+    w.line()
+    w.line()
+    w.line(Code("def fight_from_dict(data: Mapping[str, Any]) -> Fight:"))
+    w.indent()
+    w.line(docstring("The fight `Fight.to_dict()` wrote (kept between chat messages); every value is checked."))
+    w.line(Code("return Fight.from_dict(FIGHT_RULES, data)"))
+    w.dedent()
+    w.line()
+    w.line()
+    w.line(Code("def until(procedure: str, field: str, threshold: int, *args: Any, max_attacks: int = 200,"))
+    w.line(Code("          **kwargs: Any) -> UntilOdds:"))
+    w.indent()
+    w.line(docstring("Exactly: how many times `procedure` (with these arguments, as `<procedure>_odds` takes "
+                     "them) must be repeated until the running total of its whole-number outcome `field` "
+                     "reaches `threshold` (an absorbing chain over the total; the mass past `max_attacks` is "
+                     "`tail`)."))
+    w.line(Code("odds = getattr(_procedures, procedure + '_odds', None) if procedure in _ACTIONS else None"))
+    w.line(Code("if odds is None:"))
+    w.indent()
+    w.line(Code("raise KeyError(procedure)"))
+    w.dedent()
+    w.line(Code("return sequence_odds(odds, field, threshold, max_attacks, args, kwargs)"))
+    w.dedent()
+    w.line()
+    w.line()
+    w.line(Code("def state_threshold(creature: Combatant, track: Any) -> Optional[int]:"))
+    w.indent()
+    w.line(docstring("The fewest points on `track` that put `creature` into the track's state (None: this "
+                     "ruleset's tracks have no states)."))
+    if spec.accumulate:
+        w.line(code("return _rt_state_threshold(_procedures.{}, creature, track) or None", name(spec.accumulate)))
+    else:
+        w.line(Code("return None"))
+    w.dedent()
+    return w.text()

@@ -1,0 +1,155 @@
+"""Checking the fight state a ruleset declares (`fight:`) and the effects procedures declare on it.
+
+Everything is checked ahead of time, as Foundry's Active Effects and Avrae's trackers do not: a
+counter, stat, state, relation, role or outcome an effect names must exist and have the right type
+(a counter adds a whole-number outcome, a track effect reads a text outcome naming the track, a
+`when` is a true/false outcome), the accumulation procedure must take (combatant, track, current,
+gained) and give a `state`, and a state's flags must be true/false fields that take away
+whole-number stats. Each problem is a `file:line:col` diagnostic.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..diagnostics import did_you_mean
+from ..ir import Effect, FightSpec, Stat, Table
+from ..ir import expr as ir
+from ..load import Document
+from .context import Reporter
+from .procedures import CheckedProcedure
+
+KINDS = ("counter", "track", "stat", "state", "relation")
+
+
+def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[CheckedProcedure], stats: tuple[Stat, ...],
+                rep: Reporter) -> FightSpec | None:
+    raw = m.data.get("fight")
+    if raw is None:
+        return None
+    path = ("fight",)
+    by_id = {t.id: t for t in tables}
+    int_stats = {s.id for s in stats if s.type == "int"}
+
+    def table(key: str) -> str | None:
+        tid = raw.get(key)
+        if tid is not None and tid not in by_id:
+            rep.error(m.span(path + (key,)), "unknown-table", f"no table '{tid}'", did_you_mean(tid, by_id))
+            return None
+        return tid
+
+    tracks, states = table("tracks"), table("states")
+    accumulate = raw.get("accumulate")
+    if accumulate is not None:
+        proc = next((p for p in procedures if p.id == accumulate), None)
+        if proc is None:
+            rep.error(m.span(path + ("accumulate",)), "unknown-procedure", f"no procedure '{accumulate}'",
+                      did_you_mean(accumulate, [p.id for p in procedures]))
+        else:
+            params = [p.id for p in proc.params]
+            kinds = [p.type for p in proc.params]
+            ok = (len(params) >= 4 and kinds[0] == "combatant" and kinds[1] == tracks and
+                  {"current", "gained"} <= set(params) and any(o.id == "state" and o.formula.type == ir.STR
+                                                                for o in proc.result))
+            if not ok:
+                rep.error(m.span(path + ("accumulate",)), "bad-accumulate",
+                          f"procedure '{accumulate}' must take (a combatant, a {tracks or 'tracks'} entry, current, "
+                          "gained) and give a text outcome 'state'")
+        if tracks is None:
+            rep.error(m.span(path + ("accumulate",)), "bad-accumulate", "accumulate needs tracks: the track table")
+    state_stats = []
+    for i, s in enumerate(raw.get("state_stats", [])):
+        sp = path + ("state_stats", i)
+        if states is None:
+            rep.error(m.span(sp), "bad-state-stats", "state_stats needs states: the table of states")
+            break
+        field = next((f for f in by_id[states].fields if f.id == s["flag"]), None)
+        if field is None or field.type != "bool":
+            rep.error(m.span(sp + ("flag",)), "bad-state-stats",
+                      f"'{s['flag']}' is not a true/false field of table '{states}'",
+                      did_you_mean(s["flag"], [f.id for f in by_id[states].fields if f.type == "bool"]))
+            continue
+        for j, stat in enumerate(s["stats"]):
+            if stat not in int_stats:
+                rep.error(m.span(sp + ("stats", j)), "unknown-stat", f"no whole-number stat '{stat}'",
+                          did_you_mean(stat, int_stats))
+        state_stats.append((s["flag"], tuple(s["stats"])))
+    return FightSpec(tuple((c["id"], c["name"]) for c in raw.get("counters", [])), tracks, accumulate, states,
+                     tuple(state_stats), tuple((r["id"], r["name"]) for r in raw.get("relations", [])), m.span(path))
+
+
+def check_effects(p: CheckedProcedure, raw: list[dict[str, Any]], doc: Document, path: tuple[Any, ...],
+                  spec: FightSpec | None, stats: tuple[Stat, ...], tables: tuple[Table, ...],
+                  rep: Reporter) -> tuple[Effect, ...]:
+    """The procedure's effects, each checked against the fight section and its outcome fields."""
+    if raw and spec is None:
+        rep.error(doc.span(path), "no-fight", "effects need the ruleset's fight: section (the state they change)")
+        return ()
+    assert spec is not None or not raw
+    roles = [q.id for q in p.params if q.type == "combatant"]
+    outcomes = {o.id: o.formula.type for o in p.result}
+    int_stats = {s.id for s in stats if s.type == "int"}
+    out: list[Effect] = []
+    for i, e in enumerate(raw):
+        ep = path + (i,)
+
+        def bad(key: str, message: str, hint: str | None = None, ep: tuple[Any, ...] = ep) -> None:
+            rep.error(doc.span(ep + (key,)), "bad-effect", message, hint)
+
+        def outcome(key: str, want: str, e: dict[str, Any] = e) -> str:
+            name = e.get(key, "")
+            if name and outcomes.get(name) != want:
+                word = {ir.INT: "a whole-number", ir.BOOL: "a true/false", ir.STR: "a text"}[want]
+                bad(key, f"'{name}' is not {word} outcome of procedure '{p.id}'",
+                    did_you_mean(name, [k for k, t in outcomes.items() if t == want]))
+            return str(name)
+
+        kinds = [k for k in KINDS if k in e]
+        if len(kinds) != 1:
+            rep.error(doc.span(ep), "bad-effect", "an effect names exactly one of counter, track, stat, state, relation")
+            continue
+        kind = kinds[0]
+        if e["target"] not in roles:
+            bad("target", f"'{e['target']}' is not a combatant parameter of '{p.id}'", did_you_mean(e["target"], roles))
+        when = outcome("when", ir.BOOL)
+        assert spec is not None
+        if kind in ("counter", "stat"):
+            if ("add" in e) == ("subtract" in e):
+                rep.error(doc.span(ep), "bad-effect", f"a {kind} effect has exactly one of add, subtract")
+                continue
+            amount_key = "add" if "add" in e else "subtract"
+            field, sign = outcome(amount_key, ir.INT), 1 if amount_key == "add" else -1
+            if kind == "counter":
+                if e["counter"] not in dict(spec.counters):
+                    bad("counter", f"no counter '{e['counter']}' in the fight section",
+                        did_you_mean(e["counter"], dict(spec.counters)))
+                out.append(Effect("counter", e["target"], e["counter"], field, sign, "", when, "", doc.span(ep)))
+            else:
+                if e["stat"] not in int_stats:
+                    bad("stat", f"no whole-number stat '{e['stat']}'", did_you_mean(e["stat"], int_stats))
+                duration = f"rounds:{e['rounds']}" if "rounds" in e else e.get("until", "next_turn")
+                out.append(Effect("modifier", e["target"], e["stat"], field, sign, duration, when, "", doc.span(ep)))
+        elif kind == "track":
+            if spec.tracks is None:
+                bad("track", "the fight section declares no tracks table")
+            track = outcome("track", ir.STR)
+            if "points" not in e:
+                bad("track", "a track effect needs points: the outcome of points gained")
+                continue
+            out.append(Effect("track", e["target"], track, outcome("points", ir.INT), 1, "", when, "",
+                              doc.span(ep)))
+        elif kind == "state":
+            ids = {x.id for t in tables if t.id == spec.states for x in t.entries}
+            if e["state"] not in ids:
+                bad("state", f"no state '{e['state']}' in table '{spec.states}'", did_you_mean(e["state"], ids))
+            out.append(Effect("state", e["target"], e["state"], "", 1, "", when, "", doc.span(ep)))
+        else:
+            if e["relation"] not in dict(spec.relations):
+                bad("relation", f"no relation '{e['relation']}' in the fight section",
+                    did_you_mean(e["relation"], dict(spec.relations)))
+            other = e.get("with", "")
+            if other not in roles or other == e["target"]:
+                bad("relation", "a relation needs with: the other combatant parameter", did_you_mean(other, roles))
+            out.append(Effect("relation", e["target"], e["relation"], "", 1, "end" if e.get("end") else "start",
+                              when, other, doc.span(ep)))
+    return tuple(out)

@@ -1,0 +1,455 @@
+"""A fight: combatants whose state carries from one action to the next, as an immutable value.
+
+The generated package's `fight.py` describes, as data, what its ruleset declares (`fight:` in the
+manifest, `effects:` of each procedure); this module interprets it. Nothing here knows a ruleset:
+
+- counters per combatant (damage taken, ...), points per condition track, active states,
+  temporary modifiers of stats with a duration ("until its next turn", N rounds), relations
+  between combatants (a grapple);
+- `Fight.resolve(procedure, roles, **options)` resolves an action with every combatant's
+  *effective* stats (modifiers added, stats a state takes away set to their minimum) and returns an
+  `Action`; `Fight.apply(action)` returns a new fight with the procedure's declared effects applied
+  and a sentence for each change; nothing is mutated;
+- `Fight.next_turn()` advances the turn (and the round) and lets modifiers lapse;
+- `attacks_until(...)` is the exact distribution of the number of identical actions until an
+  outcome's running total reaches a threshold: an absorbing chain over the total, not sampling.
+
+Every quantity is bounded: at most `MAX_MEMBERS` combatants, `MAX_LOG` log lines kept, counters
+within the stats' integer range, `attacks_until` at most `MAX_ATTACKS` steps and thresholds up to
+`MAX_THRESHOLD`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+
+from .core import OutOfBounds, RuleError
+
+MAX_MEMBERS = 100
+MAX_LOG = 1000
+MAX_ATTACKS = 10_000
+MAX_THRESHOLD = 100_000
+MAX_VALUE = 1_000_000_000
+
+
+class Effect(NamedTuple):
+    """One declared effect of a procedure's result (compiler: validate/fight.py).
+
+    kind: "counter" (add an outcome to a counter), "track" (add points to the track an outcome
+    names), "modifier" (a temporary stat change), "state" (set a state), "relation" (start or end
+    a relation between two roles). `when` names a true/false outcome that gates it ("" = always).
+    """
+
+    kind: str
+    role: str
+    key: str  # counter, stat, state or relation id; for "track" the outcome naming the track
+    field: str  # the outcome holding the amount ("" = none)
+    sign: int  # +1 or -1 (a modifier that subtracts)
+    duration: str  # modifier: "next_turn", "rounds:N" or "fight"; relation: "start" or "end"
+    when: str
+    other: str  # relation: the second role (held)
+
+
+class ActionSpec(NamedTuple):
+    name: str  # the procedure's Chinese name
+    function: Callable[..., Any]
+    roles: Tuple[str, ...]  # its combatant parameters, in order
+    effects: Tuple[Effect, ...]
+
+
+class FightRules(NamedTuple):
+    combatant: Any  # the package's Combatant class
+    stats: Mapping[str, Tuple[str, int, int]]  # int stat id -> (Chinese name, min, max)
+    counters: Mapping[str, str]  # counter id -> Chinese name
+    tracks: Mapping[str, str]  # track id -> Chinese name ({} when the ruleset has none)
+    accumulate: Optional[Callable[..., Any]]  # (creature, track, current, gained) -> result with `.state`
+    state_names: Mapping[str, str]
+    state_stats: Mapping[str, Tuple[str, ...]]  # state id -> the stats it takes away
+    relations: Mapping[str, str]  # relation id -> Chinese name
+    actions: Mapping[str, ActionSpec]
+
+
+class Modifier(NamedTuple):
+    stat: str
+    delta: int
+    expires: int  # the absolute turn at whose start it lapses (-1: lasts the fight)
+    source: str  # the procedure's Chinese name
+
+
+class Member(NamedTuple):
+    name: str
+    base: Any
+    counters: Tuple[Tuple[str, int], ...]
+    points: Tuple[Tuple[str, int], ...]
+    states: Tuple[str, ...]
+    modifiers: Tuple[Modifier, ...]
+
+    def counter(self, key: str) -> int:
+        return dict(self.counters).get(key, 0)
+
+    def track_points(self, key: str) -> int:
+        return dict(self.points).get(key, 0)
+
+
+class Action(NamedTuple):
+    """A resolved action of a fight: which procedure, who played which role, and its result."""
+
+    procedure: str
+    roles: Tuple[Tuple[str, str], ...]  # (role, combatant name)
+    result: Any
+
+
+def _put(pairs: Tuple[Tuple[str, int], ...], key: str, value: int) -> Tuple[Tuple[str, int], ...]:
+    out = dict(pairs)
+    out[key] = value
+    return tuple(sorted(out.items()))
+
+
+class Fight:
+    """An immutable fight. Build one with `Fight.start(rules, {"甲": Combatant(...), ...})`."""
+
+    __slots__ = ("rules", "members", "turn", "relations", "log")
+    rules: FightRules
+    members: Tuple[Member, ...]
+    turn: int
+    relations: Tuple[Tuple[str, str, str], ...]
+    log: Tuple[str, ...]
+
+    def __init__(self, rules: FightRules, members: Tuple[Member, ...], turn: int = 0,
+                 relations: Tuple[Tuple[str, str, str], ...] = (), log: Tuple[str, ...] = ()) -> None:
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "members", members)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "relations", relations)
+        object.__setattr__(self, "log", log[-MAX_LOG:])
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("a Fight is immutable: apply() and next_turn() return a new one")
+
+    # ---- building ----
+    @classmethod
+    def start(cls, rules: FightRules, combatants: Mapping[str, Any]) -> "Fight":
+        """A fight between `combatants` (name -> Combatant), who act in the order given."""
+        if not combatants or len(combatants) > MAX_MEMBERS:
+            raise OutOfBounds(f"一场战斗要有1至{MAX_MEMBERS}名角色", key="combatants")
+        members = []
+        for name, base in combatants.items():
+            if not isinstance(name, str) or not name:
+                raise OutOfBounds("角色的名字必须是非空文字", key="name")
+            if type(base) is not rules.combatant:
+                raise OutOfBounds(f"“{name}”不是 Combatant", key=name)
+            members.append(Member(name, base, (), (), (), ()))
+        return cls(rules, tuple(members))
+
+    def _with(self, members: Optional[Tuple[Member, ...]] = None, turn: Optional[int] = None,
+              relations: Optional[Tuple[Tuple[str, str, str], ...]] = None,
+              log: Optional[Tuple[str, ...]] = None) -> "Fight":
+        return Fight(self.rules, self.members if members is None else members, self.turn if turn is None else turn,
+                     self.relations if relations is None else relations, self.log if log is None else log)
+
+    # ---- reading ----
+    @property
+    def round(self) -> int:
+        return self.turn // len(self.members) + 1
+
+    @property
+    def actor(self) -> str:
+        """Whose turn it is."""
+        return self.members[self.turn % len(self.members)].name
+
+    def member(self, name: str) -> Member:
+        for m in self.members:
+            if m.name == name:
+                return m
+        raise OutOfBounds(f"战斗中没有“{name}”", key=name)
+
+    def effective(self, name: str) -> Any:
+        """`name`'s stats as the rules see them now: base stats plus active modifiers (within each
+        stat's range), and the stats its states take away at their minimum."""
+        m = self.member(name)
+        if not m.modifiers and not m.states:
+            return m.base
+        values = m.base.to_dict()
+        for mod in m.modifiers:
+            name_lo_hi = self.rules.stats.get(mod.stat)
+            if name_lo_hi is not None:
+                values[mod.stat] = max(name_lo_hi[1], min(name_lo_hi[2], values[mod.stat] + mod.delta))
+        for state in m.states:
+            for stat in self.rules.state_stats.get(state, ()):
+                if stat in self.rules.stats:
+                    values[stat] = self.rules.stats[stat][1]
+        return self.rules.combatant(**values)
+
+    def holds(self, relation: str, holder: str, held: str) -> bool:
+        return (relation, holder, held) in self.relations
+
+    # ---- acting ----
+    def resolve(self, procedure: str, roles: Mapping[str, str], **options: Any) -> Action:
+        """Resolve `procedure` with the named combatants in its roles (`{"attacker": "甲", ...}`),
+        each with its effective stats; the fight is unchanged (apply the action to change it)."""
+        spec = self.rules.actions.get(procedure)
+        if spec is None:
+            raise OutOfBounds(f"没有可在战斗中使用的过程“{procedure}”", key=procedure)
+        missing = [r for r in spec.roles if r not in roles]
+        extra = [r for r in roles if r not in spec.roles]
+        if missing or extra:
+            raise OutOfBounds(f"“{spec.name}”的角色是 {', '.join(spec.roles)}", key=procedure)
+        kwargs = {role: self.effective(roles[role]) for role in spec.roles}
+        for key in options:
+            if key in kwargs:
+                raise OutOfBounds(f"“{key}”是角色，不是选项", key=key)
+        kwargs.update(options)
+        result = spec.function(**kwargs)
+        return Action(procedure, tuple((r, roles[r]) for r in spec.roles), result)
+
+    def act(self, procedure: str, roles: Mapping[str, str], **options: Any) -> Tuple[Action, "Fight"]:
+        """Resolve and apply in one call."""
+        action = self.resolve(procedure, roles, **options)
+        return action, self.apply(action)
+
+    def apply(self, action: Action) -> "Fight":
+        """A new fight with the action's declared effects applied (a sentence for each change)."""
+        spec = self.rules.actions.get(action.procedure)
+        if spec is None or type(action) is not Action:
+            raise OutOfBounds("只能应用本场战斗 resolve() 得到的行动", key="action")
+        roles = dict(action.roles)
+        result = action.result
+        members = {m.name: m for m in self.members}
+        for name in roles.values():
+            if name not in members:
+                raise OutOfBounds(f"战斗中没有“{name}”", key=name)
+        relations = set(self.relations)
+        log: List[str] = list(self.log)
+        n = len(self.members)
+        for e in spec.effects:
+            if e.when and not getattr(result, e.when):
+                continue
+            who = roles[e.role]
+            m = members[who]
+            amount = int(getattr(result, e.field)) * e.sign if e.field else 0
+            if e.kind == "counter":
+                if amount == 0:
+                    continue
+                total = max(-MAX_VALUE, min(MAX_VALUE, m.counter(e.key) + amount))
+                members[who] = m._replace(counters=_put(m.counters, e.key, total))
+                log.append(f"{who}的{self.rules.counters[e.key]}{amount:+d}（共{total}）")
+            elif e.kind == "track":
+                track = str(getattr(result, e.key) or "")
+                if not track or amount == 0:
+                    continue
+                total = max(0, min(MAX_VALUE, m.track_points(track) + amount))
+                m = m._replace(points=_put(m.points, track, total))
+                log.append(f"{who}的{self.rules.tracks.get(track, track)}{amount:+d}（共{total}）")
+                if self.rules.accumulate is not None:
+                    state = str(self.rules.accumulate(self.effective_of(m), track, current=total - amount,
+                                                      gained=amount).state or "")
+                    if state and state not in m.states:
+                        m = m._replace(states=tuple(sorted((*m.states, state))))
+                        log.append(f"{who}进入{self.rules.state_names.get(state, state)}")
+                members[who] = m
+            elif e.kind == "modifier":
+                if amount == 0:
+                    continue
+                index = [x.name for x in self.members].index(who)
+                if e.duration == "next_turn":
+                    expires = self.turn + 1 + (index - self.turn - 1) % n
+                elif e.duration.startswith("rounds:"):
+                    expires = self.turn + int(e.duration[7:]) * n
+                else:
+                    expires = -1
+                members[who] = m._replace(modifiers=(*m.modifiers, Modifier(e.key, amount, expires, spec.name)))
+                until = {"next_turn": "，直到其下一回合开始"}.get(e.duration, "")
+                log.append(f"{who}的{self.rules.stats[e.key][0]}{amount:+d}（{spec.name}{until}）")
+            elif e.kind == "state":
+                if e.key not in m.states:
+                    members[who] = m._replace(states=tuple(sorted((*m.states, e.key))))
+                    log.append(f"{who}进入{self.rules.state_names.get(e.key, e.key)}")
+            elif e.kind == "relation":
+                held = roles[e.other]
+                key = (e.key, who, held)
+                if e.duration == "start" and key not in relations:
+                    relations.add(key)
+                    log.append(f"{who}{self.rules.relations[e.key]}{held}")
+                elif e.duration == "end" and key in relations:
+                    relations.discard(key)
+                    log.append(f"{who}对{held}的{self.rules.relations[e.key]}结束")
+        return self._with(members=tuple(members[x.name] for x in self.members),
+                          relations=tuple(sorted(relations)), log=tuple(log))
+
+    def effective_of(self, m: Member) -> Any:
+        return self._with(members=tuple(m if x.name == m.name else x for x in self.members)).effective(m.name)
+
+    def next_turn(self) -> "Fight":
+        """The next combatant's turn (a new round after the last); modifiers that last until the
+        start of this turn lapse."""
+        turn = self.turn + 1
+        log = list(self.log)
+        members = []
+        for m in self.members:
+            kept = tuple(x for x in m.modifiers if x.expires < 0 or x.expires > turn)
+            for gone in m.modifiers:
+                if gone not in kept:
+                    log.append(f"{m.name}的{self.rules.stats[gone.stat][0]}恢复（{gone.source}）")
+            members.append(m._replace(modifiers=kept))
+        n = len(self.members)
+        if turn % n == 0:
+            log.append(f"第{turn // n + 1}轮")
+        return self._with(members=tuple(members), turn=turn, log=tuple(log))
+
+    def remove_state(self, name: str, state: str) -> "Fight":
+        """A new fight with `state` lifted from `name` (a recovery, the game master's call)."""
+        m = self.member(name)
+        if state not in m.states:
+            return self
+        kept = tuple(s for s in m.states if s != state)
+        return self._with(members=tuple(x._replace(states=kept) if x.name == name else x for x in self.members),
+                          log=(*self.log, f"{name}的{self.rules.state_names.get(state, state)}解除"))
+
+    # ---- showing and storing ----
+    def status(self, name: str) -> str:
+        """One line of `name`'s state in the rules' language."""
+        m = self.member(name)
+        parts = [f"{self.rules.counters[k]}{v}" for k, v in m.counters]
+        parts += [f"{self.rules.tracks.get(k, k)}{v}" for k, v in m.points if v]
+        parts += [self.rules.state_names.get(s, s) for s in m.states]
+        parts += [f"{self.rules.stats[x.stat][0]}{x.delta:+d}" for x in m.modifiers]
+        parts += [f"{self.rules.relations[r]}{b}" for r, a, b in self.relations if a == name]
+        return f"{name}：" + ("，".join(parts) if parts else "无变化")
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"turn": self.turn,
+                "members": [{"name": m.name, "stats": m.base.to_dict(), "counters": dict(m.counters),
+                             "points": dict(m.points), "states": list(m.states),
+                             "modifiers": [list(x) for x in m.modifiers]} for m in self.members],
+                "relations": [list(r) for r in self.relations], "log": list(self.log)}
+
+    @classmethod
+    def from_dict(cls, rules: FightRules, data: Mapping[str, Any]) -> "Fight":
+        """The fight `to_dict` wrote (a bot keeps one between chat messages); every value is checked."""
+        try:
+            raw_members = list(data["members"])
+            if not raw_members or len(raw_members) > MAX_MEMBERS:
+                raise OutOfBounds("战斗的角色数不对", key="members")
+            members = []
+            for raw in raw_members:
+                name = str(raw["name"])
+                base = rules.combatant.from_dict(raw["stats"])
+                counters = tuple(sorted((str(k), _int(v)) for k, v in dict(raw.get("counters", {})).items()
+                                        if k in rules.counters))
+                points = tuple(sorted((str(k), _int(v)) for k, v in dict(raw.get("points", {})).items()
+                                      if k in rules.tracks))
+                states = tuple(sorted(str(s) for s in raw.get("states", []) if s in rules.state_names))
+                mods = tuple(Modifier(str(s), _int(d), _int(x), str(src)) for s, d, x, src in raw.get("modifiers", [])
+                             if s in rules.stats)
+                members.append(Member(name, base, counters, points, states, mods))
+            names = {m.name for m in members}
+            relations = tuple(sorted((str(r), str(a), str(b)) for r, a, b in data.get("relations", [])
+                                     if r in rules.relations and a in names and b in names))
+            log = tuple(str(x) for x in list(data.get("log", []))[-MAX_LOG:])
+            return cls(rules, tuple(members), _int(data.get("turn", 0)), relations, log)
+        except RuleError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise OutOfBounds(f"无法读取战斗记录：{exc}", key="fight") from None
+
+
+def _int(value: Any) -> int:
+    if type(value) is not int or not -MAX_VALUE <= value <= MAX_VALUE:
+        raise OutOfBounds(f"{value!r} 不是范围内的整数", key="value")
+    return value
+
+
+class UntilOdds(NamedTuple):
+    """The distribution of the number of actions until a running total reaches a threshold."""
+
+    probabilities: Tuple[float, ...]  # P(reached at action k + 1), k = 0 ..
+    tail: float  # P(not reached within len(probabilities) actions)
+    threshold: int
+
+    @property
+    def expected(self) -> float:
+        """The mean number of actions, counting the tail as reached at the cut-off (a lower bound
+        when `tail` > 0)."""
+        n = len(self.probabilities)
+        return sum((k + 1) * p for k, p in enumerate(self.probabilities)) + (n + 1) * self.tail
+
+    def at_most(self, n: int) -> float:
+        """P(reached within n actions)."""
+        return sum(self.probabilities[:max(0, n)])
+
+    @property
+    def median(self) -> int:
+        total = 0.0
+        for k, p in enumerate(self.probabilities):
+            total += p
+            if total >= 0.5:
+                return k + 1
+        return len(self.probabilities) + 1
+
+
+def attacks_until(marginal: Mapping[int, float], threshold: int, max_attacks: int = 200,
+                  negligible: float = 1e-15) -> UntilOdds:
+    """Exactly: the number of independent actions, each adding a value drawn from `marginal`
+    (value -> probability), until the running total reaches `threshold`. The chain's state is the
+    total so far (capped at the threshold, which absorbs); it stops at `max_attacks` or when the
+    mass still unabsorbed is below `negligible`, and reports that mass as `tail`."""
+    if type(threshold) is not int or not 1 <= threshold <= MAX_THRESHOLD:
+        raise OutOfBounds(f"阈值必须是1至{MAX_THRESHOLD}的整数", key="threshold")
+    if type(max_attacks) is not int or not 1 <= max_attacks <= MAX_ATTACKS:
+        raise OutOfBounds(f"最多攻击次数必须是1至{MAX_ATTACKS}的整数", key="max_attacks")
+    steps = [(max(0, int(v)), float(p)) for v, p in marginal.items() if p > 0]
+    if any(v < 0 for v, _ in marginal.items()):
+        raise OutOfBounds("累计的结果不能为负", key="marginal")
+    dist = [0.0] * threshold
+    dist[0] = 1.0
+    out: List[float] = []
+    alive = 1.0
+    for _ in range(max_attacks):
+        nxt = [0.0] * threshold
+        absorbed = 0.0
+        for total, mass in enumerate(dist):
+            if mass == 0.0:
+                continue
+            for v, p in steps:
+                t = total + v
+                if t >= threshold:
+                    absorbed += mass * p
+                else:
+                    nxt[t] += mass * p
+        out.append(absorbed)
+        dist = nxt
+        alive = sum(dist)
+        if alive < negligible:
+            break
+    return UntilOdds(tuple(out), max(0.0, alive), threshold)
+
+
+def state_threshold(accumulate: Callable[..., Any], creature: Any, track: str, limit: int = MAX_THRESHOLD) -> int:
+    """The fewest points on `track` that put `creature` into the track's state (by the ruleset's own
+    accumulation procedure), found by doubling and bisection; 0 when no total up to `limit` does."""
+
+    def reaches(points: int) -> bool:
+        return bool(accumulate(creature, track, current=0, gained=points).state)
+
+    hi = 1
+    while not reaches(hi):
+        if hi >= limit:
+            return 0
+        hi = min(limit, hi * 2)
+    lo = hi // 2
+    while lo + 1 < hi:
+        mid = (lo + hi) // 2
+        if reaches(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def sequence_odds(odds: Callable[..., Any], field: str, threshold: int, max_attacks: int,
+                  args: Sequence[Any], kwargs: Mapping[str, Any]) -> UntilOdds:
+    """`attacks_until` over the marginal of `field` in the exact odds of one action."""
+    marginal = odds(*args, **kwargs).marginal(field)
+    if any(type(v) is not int for v in marginal):
+        raise OutOfBounds(f"“{field}”不是整数结果，无法累计", key=field)
+    return attacks_until(marginal, threshold, max_attacks)

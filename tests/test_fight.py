@@ -1,0 +1,167 @@
+"""Rules across a fight: state declared in the rules, effects declared by procedures, states that
+act, the immutable fight API, and exact odds over a sequence of actions (checked against a
+brute-force enumeration, and in the slow run against seeded simulation of the fight API)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulec.facade import compile_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def jaw(tracks, fight, attacker="甲", defender="乙", faces=None):
+    return fight.act("attack", {"attacker": attacker, "defender": defender}, weapon="fist", part="jaw",
+                     dice=tracks.FixedDice(faces or [9] * 30))
+
+
+def test_three_jaw_hits_reach_unconscious_and_the_state_takes_defense_away(tracks):
+    """TR-60, TR-68, TR-69 (R60): points on a track carry across attacks; past three times the
+    capacity the track's state (眩晕 → 昏迷) begins, and 昏迷 takes away basic, dodge and mental
+    defense (its flags in the states table) while parry stays."""
+    weak = tracks.Combatant(dexterity=1, perception=1, basic_defense=2, dodge_defense=1, parry_defense=1)
+    hitter = tracks.Combatant(strength=6, fighting=5)
+    fight = tracks.start_fight({"甲": hitter, "乙": weak})
+    assert tracks.state_threshold(weak, "dizzy") == 3 * (2 * 1 + 1) + 1
+    for _ in range(3):  # 11 − 3 (the jaw) − 4 (defense) = 4 dice, each a success: 4 points a hit
+        _, fight = jaw(tracks, fight)
+    member = fight.member("乙")
+    assert member.track_points("dizzy") >= 10 and "unconscious" in member.states
+    assert "乙进入昏迷" in fight.log
+    seen = fight.effective("乙")
+    assert (seen.basic_defense, seen.dodge_defense, seen.mental_defense, seen.parry_defense) == (0, 0, 0, 1)
+    assert fight.member("乙").base.basic_defense == 2  # the base stats are unchanged
+    # the next attack is resolved against the effective defense: 2 more dice than against the fresh one
+    def mean(odds):
+        return sum(v * p for v, p in odds.marginal("successes").items())
+
+    fresh = tracks.attack_odds(hitter, weak, "fist", part="jaw")
+    later = tracks.attack_odds(hitter, seen, "fist", part="jaw")
+    assert mean(later) > mean(fresh)
+
+
+def test_the_attackers_own_penalty_lasts_until_its_next_turn(dp):
+    """DP-30 (R11): a power attack's −2 basic defense is a modifier on the attacker until the start
+    of its next turn; the other combatant's turn in between keeps it."""
+    fight = dp.start_fight({"王": dp.Combatant(strength=5, martial=4, basic_defense=4), "吴": dp.Combatant()})
+    _, fight = fight.act("attack", {"attacker": "王", "defender": "吴"}, weapon="long_sword", power_attack=True,
+                         dice=dp.FixedDice([9] * 30))
+    assert fight.effective("王").basic_defense == 2 and "王的基础防御-2（攻击与防御的对抗，直到其下一回合开始）" in fight.log
+    fight = fight.next_turn()  # 吴's turn
+    assert fight.actor == "吴" and fight.effective("王").basic_defense == 2
+    fight = fight.next_turn()  # 王's turn again: it lapses
+    assert fight.actor == "王" and fight.round == 2 and fight.effective("王").basic_defense == 4
+    assert fight.member("吴").counter("damage") > 0
+
+
+def test_a_grapple_is_a_relation_and_an_incapacitated_grappler_loses_it(d20):
+    """D20-15, D20-17: a won grapple makes the attacker hold the target; escaping ends it; an
+    incapacitated grappler's grapple ends by itself when the target tries."""
+    fight = d20.start_fight({"甲": d20.Combatant(strength=18, athletics=True), "乙": d20.Combatant()})
+    _, fight = fight.act("grapple", {"attacker": "甲", "target": "乙"}, dice=d20.FixedDice([20, 1]))
+    assert fight.holds("grapple", "甲", "乙") and "甲擒抱乙" in fight.log
+    _, fight = fight.act("escape_grapple", {"escaper": "乙", "grappler": "甲"}, dice=d20.FixedDice([1, 20]))
+    assert fight.holds("grapple", "甲", "乙")
+    _, fight = fight.act("escape_grapple", {"escaper": "乙", "grappler": "甲"}, dice=d20.FixedDice([20, 1]))
+    assert not fight.holds("grapple", "甲", "乙") and "甲对乙的擒抱结束" in fight.log
+    _, fight = fight.act("shove", {"attacker": "甲", "target": "乙"}, knock_prone=True, dice=d20.FixedDice([20, 1]))
+    assert "prone" in fight.member("乙").states
+
+
+def test_a_fight_is_immutable_and_round_trips_through_json(tracks):
+    import json
+
+    fight = tracks.start_fight({"甲": tracks.Combatant(strength=5, fighting=3), "乙": tracks.Combatant()})
+    action, after = jaw(tracks, fight)
+    assert fight.member("乙").counter("damage") == 0 and after.member("乙").counter("damage") > 0
+    with pytest.raises(AttributeError):
+        after.turn = 3  # type: ignore[misc]
+    again = tracks.fight_from_dict(json.loads(json.dumps(after.to_dict(), ensure_ascii=False)))
+    assert again.to_dict() == after.to_dict() and again.status("乙") == after.status("乙")
+    with pytest.raises(tracks.OutOfBounds):
+        tracks.fight_from_dict({"members": [{"name": "x", "stats": {"力量": "很多"}}]})
+    with pytest.raises(tracks.OutOfBounds):
+        fight.resolve("attack", {"attacker": "甲", "defender": "丙"}, weapon="fist")
+
+
+def brute_force(marginal: dict[int, float], threshold: int, n: int) -> list[float]:
+    """P(the running total first reaches `threshold` at action k), k = 1..n, by enumerating every
+    sequence of n outcomes."""
+    out = [0.0] * n
+    for seq in itertools.product(marginal.items(), repeat=n):
+        p = math.prod(q for _, q in seq)
+        total = 0
+        for k, (v, _) in enumerate(seq):
+            total += v
+            if total >= threshold:
+                out[k] += p
+                break
+    return out
+
+
+@pytest.mark.parametrize("marginal, threshold", [
+    ({0: 0.5, 1: 0.3, 2: 0.2}, 3),
+    ({0: 0.2, 3: 0.8}, 7),
+    ({0: 0.9, 5: 0.1}, 5),
+])
+def test_sequence_odds_agree_with_brute_force_enumeration(tracks, marginal, threshold):
+    from rulec.runtime.fight import attacks_until
+
+    n = 6
+    exact = attacks_until(marginal, threshold, max_attacks=n)
+    assert all(abs(a - b) < 1e-12 for a, b in zip(exact.probabilities, brute_force(marginal, threshold, n)))
+    assert abs(sum(exact.probabilities) + exact.tail - 1) < 1e-12
+
+
+def test_attacks_until_a_state_from_the_package(tracks):
+    """The exact distribution of jaw attacks until 眩晕 reaches its state, from the package: the
+    marginal of one attack's points, chained to the threshold the ruleset's add_points gives."""
+    attacker = tracks.Combatant(strength=4, fighting=2)
+    defender = tracks.Combatant(dexterity=2, perception=2)
+    threshold = tracks.state_threshold(defender, "dizzy")
+    odds = tracks.until("attack", "points", threshold, attacker, defender, "fist", part="jaw")
+    marginal = tracks.attack_odds(attacker, defender, "fist", part="jaw").marginal("points")
+    assert abs(sum(odds.probabilities) + odds.tail - 1) < 1e-9
+    assert abs(odds.probabilities[0] - sum(p for v, p in marginal.items() if v >= threshold)) < 1e-12
+    assert 1 < odds.expected < 100 and odds.median >= 1
+
+
+def test_effects_are_checked_at_build_time(tmp_path: Path):
+    dp = tmp_path / "dp"
+    shutil.copytree(ROOT / "rules" / "dp", dp)
+    attack = dp / "procedures" / "attack.yaml"
+    text = attack.read_text(encoding="utf-8")
+    attack.write_text(text.replace("{target: defender, counter: damage, add: damage}",
+                                   "{target: defendr, counter: damages, add: hit}", 1), encoding="utf-8")
+    out = "\n".join(d.format() for d in compile_rules([dp]).diagnostics)
+    assert "error[bad-effect]: 'defendr' is not a combatant parameter of 'attack'; did you mean 'defender'?" in out
+    assert "error[bad-effect]: no counter 'damages' in the fight section; did you mean 'damage'?" in out
+    assert "error[bad-effect]: 'hit' is not a whole-number outcome of procedure 'attack'" in out
+
+
+@pytest.mark.slow
+def test_sequence_odds_agree_with_seeded_simulation_of_the_fight_api(tracks):
+    """Over 100,000 seeded fights, the mean number of jaw attacks until 眩晕's state is within 4σ of
+    the exact chain's mean."""
+    attacker = tracks.Combatant(strength=4, fighting=2)
+    defender = tracks.Combatant(dexterity=1, perception=1)
+    threshold = tracks.state_threshold(defender, "dizzy")
+    exact = tracks.until("attack", "points", threshold, attacker, defender, "fist", part="jaw")
+    mean = exact.expected
+    var = sum((k + 1) ** 2 * p for k, p in enumerate(exact.probabilities)) - mean ** 2
+    dice = tracks.SeededDice(20261201)
+    n, total = 100_000, 0
+    for _ in range(n):
+        fight = tracks.start_fight({"甲": attacker, "乙": defender})
+        count = 0
+        while "unconscious" not in fight.member("乙").states:
+            count += 1
+            _, fight = fight.act("attack", {"attacker": "甲", "defender": "乙"}, weapon="fist", part="jaw", dice=dice)
+        total += count
+    assert abs(total / n - mean) < 4 * math.sqrt(var / n)
