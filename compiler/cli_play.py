@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from .cli_fight import run_fight
 from .cli_shell import EXIT_INVALID, EXIT_OK, FORMAT, guarded, main, report
 from .diagnostics import Diagnostic
 from .runtime.core import shown as show_value
@@ -41,7 +42,7 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
     from .facade import compile_rules
     from .load import load_file
     from .package_loader import import_package
-    from .validate.scenario_schema import scenario_schema
+    from .validate.scenario_schema import fight_schema, scenario_schema
     from .validate.schema import diagnostics_for, validator_for
 
     doc, diags = load_file(scenario, display_path(scenario))
@@ -49,8 +50,10 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
         report(diags, fmt)
         return None
     data = doc.data
-    if not isinstance(data, dict) or data.get("kind") != "scenario" or not isinstance(data.get("ruleset"), str):
-        report([Diagnostic(doc.span(()), "bad-scenario", "a scenario has kind: scenario and a ruleset id")], fmt)
+    if not isinstance(data, dict) or data.get("kind") not in ("scenario", "fight") or \
+            not isinstance(data.get("ruleset"), str):
+        report([Diagnostic(doc.span(()), "bad-scenario", "a scenario has kind: scenario (or fight) and a ruleset id")],
+               fmt)
         return None
     rid = data["ruleset"]
     paths = list(rules) or ([Path("rules") / rid] if (Path("rules") / rid / "ruleset.yaml").is_file()
@@ -67,13 +70,21 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
     if rs is None:
         report([Diagnostic(doc.span(("ruleset",)), "unknown-ruleset", f"no ruleset '{rid}' in {paths}")], fmt)
         return None
-    problems = diagnostics_for(doc, validator_for(scenario_schema(rs))) + _stats_given_twice(doc, rs)
+    if data["kind"] == "fight":
+        if rs.fight is None:
+            report([Diagnostic(doc.span(("kind",)), "bad-scenario", f"ruleset '{rid}' declares no fight state")], fmt)
+            return None
+        problems = diagnostics_for(doc, validator_for(fight_schema(rs)))
+    else:
+        problems = diagnostics_for(doc, validator_for(scenario_schema(rs))) + _stats_given_twice(doc, rs)
     if problems:
         report(problems, fmt)
         return None
     if (key, rs.id) not in session.modules:
         session.modules[(key, rs.id)] = import_package(rs.id, build.packages[rs.id])
     module, tmp = session.modules[(key, rs.id)]
+    if data["kind"] == "fight":
+        return module, {"data": data, "doc": doc, "fight": True}, tmp
     proc = next(p for p in rs.procedures if p.id == data["procedure"])
     by_name = {prm.name: prm.id for prm in proc.params}
     kwargs: dict[str, Any] = {by_name.get(k, k): v for k, v in (data.get("args") or {}).items()}
@@ -107,16 +118,18 @@ def _stats_given_twice(doc: Any, rs: Any) -> list[Diagnostic]:
     return out
 
 
-def _expectations(doc: Any, module: Any, procedure: str, result: Any, error: str | None) -> list[Diagnostic]:
-    """Every difference between a scenario's `expect:` and what happened, at the line of its key:
-    outcome fields by id, `command` (the first roll's dice-bot command), `error` (an error code)."""
-    expect = doc.data.get("expect")
+def _expectations(doc: Any, module: Any, procedure: str, result: Any, error: str | None,
+                  where: tuple[Any, ...] = ("expect",), expect: Any = None) -> list[Diagnostic]:
+    """Every difference between a scenario's `expect:` (or an action's, at `where`) and what
+    happened, at the line of its key: outcome fields by id, `command` (the first roll's dice-bot
+    command), `error` (an error code)."""
+    expect = doc.data.get("expect") if expect is None and where == ("expect",) else expect
     if not isinstance(expect, dict):
         return []
     fields = {fid: name for fid, name, _ in module.PROCEDURE_INFO[procedure]["fields"]}
     out = []
     for key, want in expect.items():
-        span = doc.span(("expect", key))
+        span = doc.span(where + (key,))
         if key == "error":
             got: Any = error
         elif error is not None:
@@ -127,14 +140,14 @@ def _expectations(doc: Any, module: Any, procedure: str, result: Any, error: str
         elif key in fields:
             got = getattr(result, key)
         else:
-            out.append(Diagnostic(doc.span(("expect", key), key=True), "expect",
+            out.append(Diagnostic(doc.span(where + (key,), key=True), "expect",
                                   f"'{key}' is not an outcome of '{procedure}'",
                                   f"outcomes: {', '.join(fields)}, command, error"))
             continue
         if got != want:
             out.append(Diagnostic(span, "expect", f"{fields.get(key, key)} ({key}): expected {want!r}, got {got!r}"))
     if "error" not in expect and error is not None and not out:
-        out.append(Diagnostic(doc.span(("expect",)), "expect", f"the procedure refused: {error}"))
+        out.append(Diagnostic(doc.span(where), "expect", f"the procedure refused: {error}"))
     return out
 
 
@@ -180,6 +193,10 @@ def resolve(scenario: Path, rules: tuple[Path, ...], seed: int | None, fmt: str,
     module, sc, tmp = prepared
     with tmp:
         data = sc["data"]
+        if sc.get("fight"):
+            problems, refused = run_fight(sc["doc"], module, True, _expectations)
+            report(problems, "text")
+            return EXIT_INVALID if problems or refused else EXIT_OK
         result, error, exc = _run(module, sc, seed)
         differences = _expectations(sc["doc"], module, data["procedure"], result, error)
         if exc is not None:
@@ -216,15 +233,18 @@ def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...]) -> int:
     try:
         for f in files:
             text = f.read_text(encoding="utf-8", errors="replace")
-            if "kind: scenario" not in text or "expect:" not in text:
+            if "kind: scenario" not in text and "kind: fight" not in text or "expect:" not in text:
                 continue
             prepared = _prepare(f, rules, "text", session)
             if prepared is None:
                 failed += 1
                 continue
             module, sc, _ = prepared
-            result, error, _exc = _run(module, sc, None)
-            differences = _expectations(sc["doc"], module, sc["data"]["procedure"], result, error)
+            if sc.get("fight"):
+                differences, _refused = run_fight(sc["doc"], module, False, _expectations)
+            else:
+                result, error, _exc = _run(module, sc, None)
+                differences = _expectations(sc["doc"], module, sc["data"]["procedure"], result, error)
             if differences:
                 report(differences, "text")
                 failed += 1
@@ -236,14 +256,56 @@ def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...]) -> int:
     return EXIT_INVALID if failed or not passed + failed else EXIT_OK
 
 
+def _until(module: Any, sc: dict[str, Any], spec: str, fmt: str) -> int:
+    """`--until FIELD=N`: the exact distribution of the number of repeats of the scenario's action
+    until the running total of outcome FIELD reaches N (an absorbing chain, not sampling)."""
+    data = sc["data"]
+    field, _, raw = spec.partition("=")
+    fields = {o.id: o for o in sc["proc"].result}
+    by_name = {o.name: o.id for o in sc["proc"].result}
+    field = by_name.get(field.strip(), field.strip())
+    if field not in fields or fields[field].formula.type != "int" or not raw.strip().isdigit():
+        whole = ", ".join(o.id for o in sc["proc"].result if o.formula.type == "int")
+        click.echo(f"error[usage]: --until takes FIELD=N with a whole-number outcome of '{data['procedure']}' "
+                   f"({whole}) and a threshold N", err=True)
+        return EXIT_INVALID
+    if not hasattr(module, "until"):
+        click.echo(f"error[usage]: ruleset '{data['ruleset']}' declares no fight state", err=True)
+        return EXIT_INVALID
+    try:
+        result = module.until(data["procedure"], field, int(raw), **sc["kwargs"])
+    except module.RuleError as exc:
+        return _error(exc, fmt)
+    name = fields[field].name
+    if fmt == "json":
+        click.echo(json.dumps({"field": field, "threshold": int(raw), "probabilities": list(result.probabilities),
+                               "tail": result.tail, "expected": result.expected, "median": result.median},
+                              ensure_ascii=False, indent=2))
+        return EXIT_OK
+    if data.get("title"):
+        click.echo(f"【{data['title']}】")
+    click.echo(f"累计{name}达到{raw}所需的次数：期望{result.expected:.4f}次，中位数{result.median}次")
+    total = 0.0
+    for k, p in enumerate(result.probabilities):
+        total += p
+        if p >= 1e-6:
+            click.echo(f"  第{k + 1:>3}次  {p * 100:9.4f}%  累计{total * 100:9.4f}%")
+    if result.tail > 0:
+        click.echo(f"（{len(result.probabilities)}次之后仍未达到的概率：{result.tail:.1e}）")
+    return EXIT_OK
+
+
 @main.command()
 @click.argument("scenario", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--rules", multiple=True, type=click.Path(path_type=Path), help="Rules to use (default: rules/).")
+@click.option("--until", "until", default=None, metavar="FIELD=N",
+              help="The exact distribution of repeats until the running total of outcome FIELD reaches N.")
 @FORMAT
 @_AS_JSON
 @guarded
-def odds(scenario: Path, rules: tuple[Path, ...], fmt: str, as_json: bool) -> int:
-    """Print a scenario's exact outcome distribution, hit chance and expected damage."""
+def odds(scenario: Path, rules: tuple[Path, ...], until: str | None, fmt: str, as_json: bool) -> int:
+    """Print a scenario's exact outcome distribution, hit chance and expected damage (with --until,
+    how many repeats reach a running total)."""
     fmt = "json" if as_json else fmt
     prepared = _prepare(scenario, rules, fmt)
     if prepared is None:
@@ -251,6 +313,11 @@ def odds(scenario: Path, rules: tuple[Path, ...], fmt: str, as_json: bool) -> in
     module, sc, tmp = prepared
     with tmp:
         data = sc["data"]
+        if sc.get("fight"):
+            click.echo("error[usage]: rulec odds takes a single-action scenario (kind: scenario)", err=True)
+            return EXIT_INVALID
+        if until is not None:
+            return _until(module, sc, until, fmt)
         try:
             result = getattr(module, f"{data['procedure']}_odds")(**sc["kwargs"])
         except module.RuleError as exc:

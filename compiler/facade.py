@@ -39,7 +39,7 @@ from .stamp import FolderDigest
 from .validate.bounds import check_bounds
 from .validate.usage import check_usage, readers as ruling_readers
 from .validate import LoadedSource, check_ruleset, validate_static
-from .validate.scenario_schema import scenario_schema
+from .validate.scenario_schema import fight_schema, scenario_schema
 from .validate.table_schema import editor_table_schema
 
 Progress = Callable[[str, int, int], None]
@@ -278,6 +278,8 @@ def _emit(rs: Ruleset, digest: str, build: Build, memo: Memo) -> None:
         build.files[f"{rs.id}/{rel}"] = text.encode("utf-8")
     build.odds[rs.id] = compute_odds(rs, package, head, memo)
     build.files[f"schema/{rs.id}/scenario.schema.json"] = _json_bytes(scenario_schema(rs))
+    if rs.fight is not None:
+        build.files[f"schema/{rs.id}/fight.schema.json"] = _json_bytes(fight_schema(rs))
     build.packages[rs.id] = package
     for t in rs.tables:
         build.files[f"schema/{rs.id}/{t.id}.schema.json"] = _json_bytes(editor_table_schema(rs, t))

@@ -165,3 +165,35 @@ def test_sequence_odds_agree_with_seeded_simulation_of_the_fight_api(tracks):
             _, fight = fight.act("attack", {"attacker": "甲", "defender": "乙"}, weapon="fist", part="jaw", dice=dice)
         total += count
     assert abs(total / n - mean) < 4 * math.sqrt(var / n)
+
+
+def test_a_fight_scenario_prints_each_step_and_checks_the_state(tmp_path: Path):
+    """A scenario with a sequence of actions (kind: fight): `rulec resolve` prints the trace and the
+    state after each; its expectations on the final state are checked (exit 1 on a difference)."""
+    from click.testing import CliRunner
+
+    from rulec.cli import main
+
+    example = ROOT / "examples" / "tracks" / "three_jaw_hits.yaml"
+    result = CliRunner().invoke(main, ["resolve", str(example), "--rules", str(ROOT / "rules" / "tracks")])
+    assert result.exit_code == 0, result.output
+    assert "— 第3步：攻击（检定即伤害）（攻击者：甲、防御者：乙）" in result.output
+    assert "· 乙进入昏迷" in result.output and "乙：所受伤害12，眩晕12，昏迷" in result.output
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text(example.read_text(encoding="utf-8").replace("points: {dizzy: 12}", "points: {dizzy: 13}"),
+                     encoding="utf-8")
+    result = CliRunner().invoke(main, ["resolve", str(wrong), "--rules", str(ROOT / "rules" / "tracks")])
+    assert result.exit_code == 1 and "乙 dizzy points: expected 13, got 12" in result.output
+
+
+def test_odds_until_a_running_total(tmp_path: Path):
+    from click.testing import CliRunner
+
+    from rulec.cli import main
+
+    example = ROOT / "examples" / "d20" / "dagger_crit.yaml"
+    result = CliRunner().invoke(main, ["odds", str(example), "--until", "伤害=20", "--rules", str(ROOT / "rules" / "d20")])
+    assert result.exit_code == 0, result.output
+    assert "累计伤害达到20所需的次数：期望" in result.output
+    result = CliRunner().invoke(main, ["odds", str(example), "--until", "hit=2", "--rules", str(ROOT / "rules" / "d20")])
+    assert result.exit_code == 1 and "whole-number outcome" in result.output

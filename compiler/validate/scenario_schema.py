@@ -100,3 +100,58 @@ def scenario_schema(rs: Ruleset) -> dict[str, Any]:
         "$defs": {"stats": _stats_schema(rs)},
         "examples": [_example(rs, rs.procedures[0])] if rs.procedures else [],
     }
+
+
+def fight_schema(rs: Ruleset) -> dict[str, Any]:
+    """A fight scenario (kind: fight): named combatants and a sequence of actions, each resolved
+    with the fight's state and applied to it; expectations on outcomes and on the state after."""
+    state = {"type": "object", "additionalProperties": False, "properties": {
+        "counters": {"type": "object", "maxProperties": 50,
+                     "additionalProperties": {"type": "integer", "minimum": -10**9, "maximum": 10**9}},
+        "points": {"type": "object", "maxProperties": 50,
+                   "additionalProperties": {"type": "integer", "minimum": -10**9, "maximum": 10**9}},
+        "states": {"type": "array", "maxItems": 50, "items": {"type": "string", "maxLength": 100}},
+    }}
+    roles = sorted({prm.id for p in rs.procedures for prm in p.params if prm.type == "combatant"})
+    action = {"type": "object", "additionalProperties": False, "required": ["procedure", "roles"], "properties": {
+        "procedure": {"enum": [p.id for p in rs.procedures if any(q.type == "combatant" for q in p.params)]},
+        "roles": {"type": "object", "additionalProperties": False, "maxProperties": 10,
+                  "properties": {r: {"type": "string", "maxLength": 100} for r in roles}},
+        "args": {"type": "object", "maxProperties": 100},
+        "dice": {"type": "array", "maxItems": 10000, "items": {"type": "integer", "minimum": 1, "maximum": 1000}},
+        "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+        "next_turn": {"type": "boolean", "description": "Advance to the next combatant's turn after this action."},
+        "expect": {"type": "object", "description": "Expected outcome fields of this action, or {error: code}."},
+    }}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"{BASE}{rs.id}/fight.schema.json",
+        "title": f"{rs.id}: 战斗场景",
+        "description": f"A sequence of actions in one fight with the '{rs.id}' rules (`rulec resolve`, `rulec test`).",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["kind", "ruleset", "combatants", "actions"],
+        "properties": {
+            "kind": {"const": "fight"},
+            "ruleset": {"const": rs.id},
+            "title": {"type": "string", "maxLength": 200},
+            "description": {"type": "string", "maxLength": 4000},
+            "rules": {"type": "array", "items": {"type": "string", "pattern": "^[A-Z][A-Z0-9]*-[0-9]{2,3}$"}},
+            "combatants": {"type": "object", "minProperties": 1, "maxProperties": 20,
+                           "additionalProperties": {"$ref": "#/$defs/stats"}},
+            "actions": {"type": "array", "minItems": 1, "maxItems": 200, "items": action},
+            "expect": {"type": "object", "maxProperties": 20, "additionalProperties": state,
+                       "description": "Each combatant's state after the last action."},
+        },
+        "$defs": {"stats": _stats_schema(rs)},
+        "examples": [_fight_example(rs)],
+    }
+
+
+def _fight_example(rs: Ruleset) -> dict[str, Any]:
+    p = next((p for p in rs.procedures if p.effects), None) or rs.procedures[0]
+    roles = [q.id for q in p.params if q.type == "combatant"]
+    names = ["甲", "乙", "丙", "丁"]
+    example = _example(rs, p)
+    return {"kind": "fight", "ruleset": rs.id, "combatants": {n: {} for n in names[:len(roles)]},
+            "actions": [{"procedure": p.id, "roles": dict(zip(roles, names)), "args": example.get("args", {})}]}

@@ -1,0 +1,84 @@
+"""Fight scenarios (kind: fight) for `rulec resolve` and `rulec test`: named combatants and a
+sequence of actions, each resolved with the fight's state and applied to it. After each action the
+trace, the state changes and every combatant's state are printed; `expect:` of an action checks its
+outcome, `expect:` of the scenario checks each combatant's state after the last action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from .diagnostics import Diagnostic
+
+
+def _check_state(doc: Any, module: Any, fight: Any) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for name, want in (doc.data.get("expect") or {}).items():
+        span = doc.span(("expect", name))
+        try:
+            m = fight.member(name)
+        except module.OutOfBounds:
+            out.append(Diagnostic(span, "expect", f"no combatant '{name}' in the fight"))
+            continue
+        for key, value in (want.get("counters") or {}).items():
+            if m.counter(key) != value:
+                out.append(Diagnostic(doc.span(("expect", name, "counters", key)), "expect",
+                                      f"{name} {key}: expected {value}, got {m.counter(key)}"))
+        for key, value in (want.get("points") or {}).items():
+            if m.track_points(key) != value:
+                out.append(Diagnostic(doc.span(("expect", name, "points", key)), "expect",
+                                      f"{name} {key} points: expected {value}, got {m.track_points(key)}"))
+        if "states" in want and sorted(want["states"]) != sorted(m.states):
+            out.append(Diagnostic(doc.span(("expect", name, "states")), "expect",
+                                  f"{name} states: expected {sorted(want['states'])}, got {sorted(m.states)}"))
+    return out
+
+
+def run_fight(doc: Any, module: Any, echo: bool, expectations: Any) -> tuple[list[Diagnostic], bool]:
+    """Play the scenario; (every unmet expectation or refusal as a diagnostic, whether any action
+    was refused)."""
+    data = doc.data
+    combatants = {name: module.Combatant.from_dict(stats) for name, stats in data["combatants"].items()}
+    fight = module.start_fight(combatants)
+    problems: list[Diagnostic] = []
+    refused = False
+    if echo and data.get("title"):
+        click.echo(f"【{data['title']}】")
+    for i, act in enumerate(data["actions"]):
+        span = doc.span(("actions", i))
+        faces = act.get("dice")
+        dice = module.FixedDice(faces) if faces is not None else module.SeededDice(act.get("seed", data.get("seed")))
+        info = module.PROCEDURE_INFO[act["procedure"]]
+        by_name = {pname: pid for pid, pname, _ in info["params"]}
+        kwargs = {by_name.get(k, k): v for k, v in (act.get("args") or {}).items()}
+        before = len(fight.log)
+        result = error = None
+        try:
+            action = fight.resolve(act["procedure"], act["roles"], dice=dice, **kwargs)
+            result = action.result
+            fight = fight.apply(action)
+        except (module.RuleError, TypeError) as exc:
+            error = getattr(exc, "code", "rule-error")
+            if "error" not in (act.get("expect") or {}):
+                problems.append(Diagnostic(span, "refused", f"action {i + 1} ({act['procedure']}): {exc}"))
+                refused = True
+        problems += expectations(doc, module, act["procedure"], result, error, ("actions", i, "expect"),
+                                 act.get("expect"))
+        if echo:
+            role_names = {pid: pname for pid, pname, _ in info["params"]}
+            who = "、".join(f"{role_names.get(role, role)}：{name}" for role, name in act["roles"].items())
+            click.echo(f"— 第{i + 1}步：{info['name']}（{who}）")
+            if result is not None:
+                click.echo(result.text(gm=True))
+            for line in fight.log[before:]:
+                click.echo(f"  · {line}")
+            for m in fight.members:
+                click.echo(f"  {fight.status(m.name)}")
+        if act.get("next_turn"):
+            before = len(fight.log)
+            fight = fight.next_turn()
+            if echo:
+                for line in fight.log[before:]:
+                    click.echo(f"  · {line}")
+    return problems + _check_state(doc, module, fight), refused
