@@ -35,9 +35,9 @@ def _check_state(doc: Any, module: Any, fight: Any) -> list[Diagnostic]:
     return out
 
 
-def run_fight(doc: Any, module: Any, echo: bool, expectations: Any) -> tuple[list[Diagnostic], bool]:
+def run_fight(doc: Any, module: Any, echo: bool, expectations: Any) -> tuple[list[Diagnostic], bool, Any]:
     """Play the scenario; (every unmet expectation or refusal as a diagnostic, whether any action
-    was refused)."""
+    was refused, the fight after the last action)."""
     data = doc.data
     combatants = {name: module.Combatant.from_dict(stats) for name, stats in data["combatants"].items()}
     fight = module.start_fight(combatants)
@@ -81,4 +81,4 @@ def run_fight(doc: Any, module: Any, echo: bool, expectations: Any) -> tuple[lis
             if echo:
                 for line in fight.log[before:]:
                     click.echo(f"  · {line}")
-    return problems + _check_state(doc, module, fight), refused
+    return problems + _check_state(doc, module, fight), refused, fight

@@ -194,7 +194,10 @@ def resolve(scenario: Path, rules: tuple[Path, ...], seed: int | None, fmt: str,
     with tmp:
         data = sc["data"]
         if sc.get("fight"):
-            problems, refused = run_fight(sc["doc"], module, True, _expectations)
+            problems, refused, fight = run_fight(sc["doc"], module, fmt != "json", _expectations)
+            if fmt == "json":
+                click.echo(json.dumps({"scenario": data.get("title", ""), **fight.to_dict()}, ensure_ascii=False,
+                                      indent=2))
             report(problems, "text")
             return EXIT_INVALID if problems or refused else EXIT_OK
         result, error, exc = _run(module, sc, seed)
@@ -241,7 +244,7 @@ def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...]) -> int:
                 continue
             module, sc, _ = prepared
             if sc.get("fight"):
-                differences, _refused = run_fight(sc["doc"], module, False, _expectations)
+                differences, _refused, _fight = run_fight(sc["doc"], module, False, _expectations)
             else:
                 result, error, _exc = _run(module, sc, None)
                 differences = _expectations(sc["doc"], module, sc["data"]["procedure"], result, error)

@@ -11,7 +11,9 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIOS = sorted((ROOT / "examples").glob("*/*.yaml"))
+EXAMPLES = sorted((ROOT / "examples").glob("*/*.yaml"))
+SCENARIOS = [p for p in EXAMPLES if "kind: scenario" in p.read_text(encoding="utf-8")]
+FIGHTS = [p for p in EXAMPLES if "kind: fight" in p.read_text(encoding="utf-8")]
 
 
 def rulec(*args: str) -> subprocess.CompletedProcess[str]:
@@ -38,7 +40,8 @@ def test_worked_example_through_the_cli(scenario: Path):
 
 def test_rulec_test_runs_every_expectation(tmp_path: Path):
     result = rulec("test", "examples")
-    assert result.returncode == 0 and result.stderr.strip().endswith(f"{len(SCENARIOS)} passed, 0 failed"), result.stderr
+    total = len(SCENARIOS) + len(FIGHTS)
+    assert result.returncode == 0 and result.stderr.strip().endswith(f"{total} passed, 0 failed"), result.stderr
     wrong = tmp_path / "wrong.yaml"
     text = (ROOT / "examples" / "dp" / "wang_vs_wu_miss.yaml").read_text(encoding="utf-8")
     wrong.write_text(text.replace("expect: {hit: false,", "expect: {hit: true,"), encoding="utf-8")
@@ -63,3 +66,16 @@ def test_bad_scenario_gets_file_line_col(tmp_path: Path):
     assert result.returncode == 1
     assert "bad.yaml:5:" in result.stderr and "99 is above the maximum 30" in result.stderr
     assert "bad.yaml:6:" in result.stderr and "长剑x" in result.stderr
+
+
+@pytest.mark.parametrize("scenario", FIGHTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_worked_fight_through_the_cli(scenario: Path):
+    """TR-60, TR-69: a worked sequence of actions, end to end; --json gives the fight's state."""
+    spec = yaml.safe_load(scenario.read_text(encoding="utf-8"))
+    result = rulec("resolve", str(scenario.relative_to(ROOT)), "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    members = {m["name"]: m for m in data["members"]}
+    for name, want in spec["expect"].items():
+        assert members[name]["counters"] == want.get("counters", members[name]["counters"])
+        assert sorted(members[name]["states"]) == sorted(want.get("states", members[name]["states"]))
