@@ -240,12 +240,39 @@ def bench_worst(repeats: int) -> list[Row]:
             for rs, seconds, which in worst_calls(load_generated, samples=10 * repeats)]
 
 
+def bench_fight(repeats: int) -> list[Row]:
+    """Issue 18's targets: applying an action's effects to a fight, and the exact number of attacks
+    until a track's state (capacity 10, state past 30 points)."""
+    tracks = load_generated("tracks")
+    attacker = tracks.Combatant(strength=6, fighting=5)
+    defender = tracks.Combatant(dexterity=4, perception=2)  # 眩晕 capacity 2×4+2 = 10: 昏迷 at 31 points
+    fight = tracks.start_fight({"甲": attacker, "乙": defender})
+    action = fight.resolve("attack", {"attacker": "甲", "defender": "乙"}, weapon="fist", part="jaw",
+                           dice=tracks.FixedDice([9] * 30))
+    threshold = tracks.state_threshold(defender, "dizzy")
+    assert threshold == 31
+    t = compare({
+        "apply": lambda: fight.apply(action),
+        "resolve": lambda: fight.resolve("attack", {"attacker": "甲", "defender": "乙"}, weapon="fist", part="jaw",
+                                         dice=tracks.SeededDice(1)),
+        "until": lambda: tracks.until("attack", "points", threshold, attacker, defender, "fist", part="jaw"),
+    }, max(3, repeats // 2), target=0.2)
+    return [
+        ("fight: apply an attack's effects", "`fight.apply(action)` (damage, track points, state check)",
+         t["apply"].human(), "", "≤ 10 µs"),
+        ("fight: resolve an attack", "`fight.resolve(...)` with effective stats", t["resolve"].human(), "", ""),
+        ("fight: exact attacks until 昏迷", f"`until(...)`, capacity 10, state at {threshold} points",
+         t["until"].human(), "", "≤ 50 ms"),
+    ]
+
+
 GROUPS = {
     "resolvers": lambda r: bench_d20(r, processes=3 if r < 7 else 5) + bench_dp(r, processes=3 if r < 7 else 5),
     "pool": bench_pool,
     "odds": bench_odds,
     "imports": bench_imports,
     "worst": bench_worst,
+    "fight": bench_fight,
 }
 
 

@@ -88,10 +88,14 @@ def fight_module(rs: Ruleset, header: str) -> str:
                     literal(roles), join("", [code("{}, ", x) for x in effects])))
     w.dedent()
     w.line(Code("}"))
-    accumulate = code("_procedures.{}", name(spec.accumulate)) if spec.accumulate else Code("None")
+    accumulate = code("_procedures.{}", name(spec.accumulate + "_fast")) if spec.accumulate else Code("None")
+    state_index = 0
+    if spec.accumulate:
+        proc = next(p for p in rs.procedures if p.id == spec.accumulate)
+        state_index = [o.id for o in proc.result].index("state")
     w.line(code("FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, {}, _STATE_NAMES, _STATE_STATS,",
                 accumulate))
-    w.line(Code("                         _RELATIONS, _ACTIONS)"))
+    w.line(code("                         _RELATIONS, _ACTIONS, {})", literal(state_index)))
     w.line()
     w.line()
     w.line(Code("def start_fight(combatants: Mapping[str, Combatant]) -> Fight:"))
@@ -129,7 +133,7 @@ def fight_module(rs: Ruleset, header: str) -> str:
     w.line(docstring("The fewest points on `track` that put `creature` into the track's state (None: this "
                      "ruleset's tracks have no states)."))
     if spec.accumulate:
-        w.line(code("return _rt_state_threshold(_procedures.{}, creature, track) or None", name(spec.accumulate)))
+        w.line(Code("return _rt_state_threshold(FIGHT_RULES, creature, track) or None"))
     else:
         w.line(Code("return None"))
     w.dedent()

@@ -83,7 +83,7 @@ _ACTIONS: Dict[str, ActionSpec] = {
     'vehicle_check': ActionSpec('对载具的擒抱或推撞', _procedures.vehicle_check, ('grappler',), ()),
 }
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, None, _STATE_NAMES, _STATE_STATS,
-                         _RELATIONS, _ACTIONS)
+                         _RELATIONS, _ACTIONS, 0)
 
 
 def start_fight(combatants: Mapping[str, Combatant]) -> Fight:

@@ -108,7 +108,7 @@ _ACTIONS: Dict[str, ActionSpec] = {
     'overrun': ActionSpec('闯越', _procedures.overrun, ('attacker', 'defender'), ()),
 }
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, None, _STATE_NAMES, _STATE_STATS,
-                         _RELATIONS, _ACTIONS)
+                         _RELATIONS, _ACTIONS, 0)
 
 
 def start_fight(combatants: Mapping[str, Combatant]) -> Fight:

@@ -142,8 +142,8 @@ _ACTIONS: Dict[str, ActionSpec] = {
     'enhanced_long_rest': ActionSpec('加强长休息恢复', _procedures.enhanced_long_rest, ('creature',), ()),
     'unconscious_hit': ActionSpec('昏迷中受到伤害', _procedures.unconscious_hit, ('creature',), ()),
 }
-FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, _procedures.add_points, _STATE_NAMES, _STATE_STATS,
-                         _RELATIONS, _ACTIONS)
+FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, _procedures.add_points_fast, _STATE_NAMES, _STATE_STATS,
+                         _RELATIONS, _ACTIONS, 3)
 
 
 def start_fight(combatants: Mapping[str, Combatant]) -> Fight:
@@ -170,4 +170,4 @@ def until(procedure: str, field: str, threshold: int, *args: Any, max_attacks: i
 def state_threshold(creature: Combatant, track: Any) -> Optional[int]:
     """The fewest points on `track` that put `creature` into the track's state (None: this ruleset's tracks
     have no states)."""
-    return _rt_state_threshold(_procedures.add_points, creature, track) or None
+    return _rt_state_threshold(FIGHT_RULES, creature, track) or None

@@ -24,6 +24,9 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from .core import OutOfBounds, RuleError
+from .sources import FixedDice
+
+_NO_DICE = FixedDice(())  # the accumulation rule rolls nothing: a roll would be DiceExhausted, never a hang
 
 MAX_MEMBERS = 100
 MAX_LOG = 1000
@@ -62,11 +65,12 @@ class FightRules(NamedTuple):
     stats: Mapping[str, Tuple[str, int, int]]  # int stat id -> (Chinese name, min, max)
     counters: Mapping[str, str]  # counter id -> Chinese name
     tracks: Mapping[str, str]  # track id -> Chinese name ({} when the ruleset has none)
-    accumulate: Optional[Callable[..., Any]]  # (creature, track, current, gained) -> result with `.state`
+    accumulate: Optional[Callable[..., Any]]  # (creature, track, current, gained) -> outcome tuple (its `_fast` form)
     state_names: Mapping[str, str]
     state_stats: Mapping[str, Tuple[str, ...]]  # state id -> the stats it takes away
     relations: Mapping[str, str]  # relation id -> Chinese name
     actions: Mapping[str, ActionSpec]
+    state_index: int = 0  # where the accumulation outcome holds `state`
 
 
 class Modifier(NamedTuple):
@@ -85,10 +89,10 @@ class Member(NamedTuple):
     modifiers: Tuple[Modifier, ...]
 
     def counter(self, key: str) -> int:
-        return dict(self.counters).get(key, 0)
+        return _get(self.counters, key)
 
     def track_points(self, key: str) -> int:
-        return dict(self.points).get(key, 0)
+        return _get(self.points, key)
 
 
 class Action(NamedTuple):
@@ -99,10 +103,21 @@ class Action(NamedTuple):
     result: Any
 
 
+def _get(pairs: Tuple[Tuple[str, int], ...], key: str) -> int:
+    for k, v in pairs:
+        if k == key:
+            return v
+    return 0
+
+
 def _put(pairs: Tuple[Tuple[str, int], ...], key: str, value: int) -> Tuple[Tuple[str, int], ...]:
-    out = dict(pairs)
-    out[key] = value
-    return tuple(sorted(out.items()))
+    """`pairs` (sorted by key) with `key` set to `value` (a handful of keys: a scan beats a dict)."""
+    for i, (k, _) in enumerate(pairs):
+        if k == key:
+            return pairs[:i] + ((key, value),) + pairs[i + 1:]
+        if k > key:
+            return pairs[:i] + ((key, value),) + pairs[i:]
+    return pairs + ((key, value),)
 
 
 class Fight:
@@ -166,7 +181,9 @@ class Fight:
     def effective(self, name: str) -> Any:
         """`name`'s stats as the rules see them now: base stats plus active modifiers (within each
         stat's range), and the stats its states take away at their minimum."""
-        m = self.member(name)
+        return self._effective(self.member(name))
+
+    def _effective(self, m: Member) -> Any:
         if not m.modifiers and not m.states:
             return m.base
         values = m.base.to_dict()
@@ -214,12 +231,13 @@ class Fight:
             raise OutOfBounds("只能应用本场战斗 resolve() 得到的行动", key="action")
         roles = dict(action.roles)
         result = action.result
+        rules = self.rules
         members = {m.name: m for m in self.members}
         for name in roles.values():
             if name not in members:
                 raise OutOfBounds(f"战斗中没有“{name}”", key=name)
         relations = set(self.relations)
-        log: List[str] = list(self.log)
+        log: List[str] = []
         n = len(self.members)
         for e in spec.effects:
             if e.when and not getattr(result, e.when):
@@ -230,19 +248,19 @@ class Fight:
             if e.kind == "counter":
                 if amount == 0:
                     continue
-                total = max(-MAX_VALUE, min(MAX_VALUE, m.counter(e.key) + amount))
-                members[who] = m._replace(counters=_put(m.counters, e.key, total))
+                total = max(-MAX_VALUE, min(MAX_VALUE, _get(m.counters, e.key) + amount))
+                members[who] = Member(m.name, m.base, _put(m.counters, e.key, total), m.points, m.states, m.modifiers)
                 log.append(f"{who}的{self.rules.counters[e.key]}{amount:+d}（共{total}）")
             elif e.kind == "track":
                 track = str(getattr(result, e.key) or "")
                 if not track or amount == 0:
                     continue
-                total = max(0, min(MAX_VALUE, m.track_points(track) + amount))
-                m = m._replace(points=_put(m.points, track, total))
+                total = max(0, min(MAX_VALUE, _get(m.points, track) + amount))
+                m = Member(m.name, m.base, m.counters, _put(m.points, track, total), m.states, m.modifiers)
                 log.append(f"{who}的{self.rules.tracks.get(track, track)}{amount:+d}（共{total}）")
-                if self.rules.accumulate is not None:
-                    state = str(self.rules.accumulate(self.effective_of(m), track, current=total - amount,
-                                                      gained=amount).state or "")
+                if rules.accumulate is not None:
+                    state = str(rules.accumulate(self._effective(m), track, current=total - amount, gained=amount,
+                                                 dice=_NO_DICE)[rules.state_index] or "")
                     if state and state not in m.states:
                         m = m._replace(states=tuple(sorted((*m.states, state))))
                         log.append(f"{who}进入{self.rules.state_names.get(state, state)}")
@@ -274,10 +292,8 @@ class Fight:
                     relations.discard(key)
                     log.append(f"{who}对{held}的{self.rules.relations[e.key]}结束")
         return self._with(members=tuple(members[x.name] for x in self.members),
-                          relations=tuple(sorted(relations)), log=tuple(log))
-
-    def effective_of(self, m: Member) -> Any:
-        return self._with(members=tuple(m if x.name == m.name else x for x in self.members)).effective(m.name)
+                          relations=tuple(sorted(relations)) if relations != set(self.relations) else self.relations,
+                          log=self.log + tuple(log))
 
     def next_turn(self) -> "Fight":
         """The next combatant's turn (a new round after the last); modifiers that last until the
@@ -424,12 +440,15 @@ def attacks_until(marginal: Mapping[int, float], threshold: int, max_attacks: in
     return UntilOdds(tuple(out), max(0.0, alive), threshold)
 
 
-def state_threshold(accumulate: Callable[..., Any], creature: Any, track: str, limit: int = MAX_THRESHOLD) -> int:
+def state_threshold(rules: FightRules, creature: Any, track: str, limit: int = MAX_THRESHOLD) -> int:
     """The fewest points on `track` that put `creature` into the track's state (by the ruleset's own
     accumulation procedure), found by doubling and bisection; 0 when no total up to `limit` does."""
+    accumulate = rules.accumulate
+    if accumulate is None:
+        return 0
 
     def reaches(points: int) -> bool:
-        return bool(accumulate(creature, track, current=0, gained=points).state)
+        return bool(accumulate(creature, track, current=0, gained=points, dice=_NO_DICE)[rules.state_index])
 
     hi = 1
     while not reaches(hi):
