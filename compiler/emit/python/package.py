@@ -271,7 +271,8 @@ def readme(rs: Ruleset) -> str:
                     for p in rs.procedures],
         tables=[{"name": t.name, "cls": class_name(t.id), "const": t.id.upper(), "lookup": f"{getter(t.id)}(id_or_name)"}
                 for t in table_order(rs.tables)],
-        errors=[{"cls": camel(e.id), "name": e.name} for e in rs.errors], initiative="initiative" in rs.features)
+        errors=[{"cls": camel(e.id), "name": e.name} for e in rs.errors], initiative="initiative" in rs.features,
+        fight=rs.fight is not None)
 
 
 def emit_package(rs: Ruleset, header: str, memo: Memo = NO_MEMO) -> dict[str, str]:
