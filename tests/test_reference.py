@@ -107,3 +107,13 @@ def test_what_is_not_computed_is_on_the_page():
     tracks = (ROOT / "generated" / "reference" / "tracks.md").read_text(encoding="utf-8")
     assert "冲撞攻击的技艺取运动系或格斗系" in tracks
     assert "| 攻击与防御的对抗 |" in page or "攻击与防御的对抗" in page.split("## 裁定")[1].split("\n## ")[0]
+
+
+def test_pages_show_the_expected_attacks_to_a_damage_total():
+    """The balancing tables also give, per weapon and defender, the exact expected number of
+    attacks until the damage totals the preset's `until.at` (the fight's absorbing chain)."""
+    page = (ROOT / "generated" / "reference" / "d20.md").read_text(encoding="utf-8")
+    assert "击倒20点生命值的目标（累计伤害达到20）所需的期望攻击次数" in page
+    rows = [line for line in page.splitlines() if line.startswith("| [长剑](#weapons-longsword)")]
+    assert len(rows) == 2 and "| 5.50 |" in rows[1]  # +5 vs AC 15 with 1d8+3
+    assert (ROOT / "generated" / "reference" / "charts" / "d20-1-martial-until.svg").is_file()

@@ -45,9 +45,8 @@ class _Evaluator:
         self._digests: dict[str, str] = {}
         self.name = memo.key("odds", rs.id)
         saved = memo.get(self.name)
-        self.saved: dict[str, tuple[list[float | None], list[float | None]]] = {
-            k: v for k, v in saved.items() if _odds_row(v)} if isinstance(saved, dict) else {}
-        self.used: dict[str, tuple[list[float | None], list[float | None]]] = {}
+        self.saved: dict[str, Row] = {k: v for k, v in saved.items() if _odds_row(v)} if isinstance(saved, dict) else {}
+        self.used: dict[str, Row] = {}
         self._module: ModuleType | None = None
         self._tmp: Any = None
 
@@ -66,7 +65,7 @@ class _Evaluator:
             self._digests[table] = hashlib.sha256(code.encode()).hexdigest()
         return self._digests[table]
 
-    def run(self, preset: OddsPreset, entry: Entry) -> tuple[list[float | None], list[float | None]]:
+    def run(self, preset: OddsPreset, entry: Entry) -> Row:
         key = hashlib.sha256(repr((self._code_digest(preset.table), preset, entry.id,
                                    sorted(entry.values.items()))).encode()).hexdigest()
         found = self.saved.get(key)
@@ -75,7 +74,7 @@ class _Evaluator:
         self.used[key] = found
         return found
 
-    def _compute(self, preset: OddsPreset, entry: Entry) -> tuple[list[float | None], list[float | None]]:
+    def _compute(self, preset: OddsPreset, entry: Entry) -> Row:
         mod = self.module()
         odds_fn = getattr(mod, f"{preset.procedure}_odds")
         proc = next(p for p in self.rs.procedures if p.id == preset.procedure)
@@ -89,6 +88,7 @@ class _Evaluator:
         stat_id = mod.STAT_NAMES.get(stat, stat)
         hits: list[float | None] = []
         damage: list[float | None] = []
+        until: list[float | None] = []
         for value in preset.vary_values:
             kwargs = dict(base)
             if stat:
@@ -101,11 +101,13 @@ class _Evaluator:
             except mod.RuleError:
                 hits.append(None)
                 damage.append(None)
+                until.append(None)
                 continue
             hit = odds.hit_probability if odds.hit is not None else None
             hits.append(None if hit is None or math.isnan(hit) else hit)
             damage.append(odds.expected_damage if odds.damage is not None else None)
-        return hits, damage
+            until.append(_expected_attacks(odds, preset.until_at) if preset.until_at and odds.damage else None)
+        return [hits, damage, until]
 
     def close(self) -> None:
         if self.used.keys() != self.saved.keys():
@@ -114,9 +116,26 @@ class _Evaluator:
             self._tmp.cleanup()
 
 
+Row = list[list[float | None]]  # hit chances, expected damage, expected attacks until (per varied value)
+
+MAX_UNTIL = 1000  # attacks: past this the page shows "—" (the damage per attack is too small to say)
+
+
+def _expected_attacks(odds: Any, at: int) -> float | None:
+    """The exact expected number of attacks until the damage totals `at` (the fight's absorbing
+    chain); None when it is not reached within MAX_UNTIL attacks with certainty."""
+    from ..runtime.fight import attacks_until
+
+    marginal = odds.marginal(odds.damage)
+    if not any(v > 0 and p > 0 for v, p in marginal.items()):
+        return None
+    result = attacks_until({int(v): p for v, p in marginal.items()}, at, MAX_UNTIL, negligible=1e-12)
+    return None if result.tail > 1e-9 else result.expected
+
+
 def _odds_row(value: Any) -> bool:
-    """A cached odds row: two lists of numbers or nulls."""
-    return (isinstance(value, list) and len(value) == 2 and all(isinstance(v, list) for v in value)
+    """A cached odds row: three lists of numbers or nulls."""
+    return (isinstance(value, list) and len(value) == 3 and all(isinstance(v, list) for v in value)
             and all(x is None or type(x) in (int, float) for v in value for x in v))
 
 
@@ -134,10 +153,11 @@ def _preset(rs: Ruleset, evaluator: _Evaluator, index: int, preset: OddsPreset) 
         elif group_field is not None and group_field.type == "enum":
             label = next((v.name for v in group_field.values if v.id == key), key)
         group = groups.setdefault(key, {"key": key, "name": label if group_field else "", "rows": []})
-        hits, damage = evaluator.run(preset, entry)
+        hits, damage, until = evaluator.run(preset, entry)
         group["rows"].append({"name": entry.name, "anchor": f"{table.id}-{entry.id}".replace("_", "-"),
-                              "cells": [{"hit": _fmt(h, True), "damage": _fmt(d)} for h, d in zip(hits, damage)],
-                              "series": damage})
+                              "cells": [{"hit": _fmt(h, True), "damage": _fmt(d), "until": _fmt(u)}
+                                        for h, d, u in zip(hits, damage, until)],
+                              "series": damage, "until": until})
     out_groups = []
     for key, group in groups.items():
         group["rows"] = [r for r in group["rows"] if any(v is not None for v in r["series"])]
@@ -148,8 +168,16 @@ def _preset(rs: Ruleset, evaluator: _Evaluator, index: int, preset: OddsPreset) 
         svg = line_chart(chart_title, preset.vary_name, "期望伤害", list(preset.vary_values), series)
         slug = f"{rs.id}-{index + 1}-{key}".replace("_", "-")
         same = ["、".join(names) for names, _ in merge_identical(series) if len(names) > 1]
-        out_groups.append({**group, "svg": svg, "chart_file": f"charts/{slug}.svg", "same": same})
+        extra: dict[str, Any] = {}
+        if preset.until_at:
+            extra = {"until_svg": line_chart(f"{preset.until_name}所需的期望攻击次数" + (f"：{group['name']}" if group["name"]
+                                                                                  else ""),
+                                             preset.vary_name, "期望攻击次数", list(preset.vary_values),
+                                             [(row["name"], row["until"]) for row in group["rows"]]),
+                     "until_chart_file": f"charts/{slug}-until.svg"}
+        out_groups.append({**group, "svg": svg, "chart_file": f"charts/{slug}.svg", "same": same, **extra})
     return {"title": preset.title, "vary_name": preset.vary_name, "xs": list(preset.vary_values),
+            "until_at": preset.until_at, "until_name": preset.until_name,
             "procedure": preset.procedure, "table_name": table.name, "anchor": f"odds-{index + 1}",
             "truncated": len(table.entries) > len(entries), "shown": len(entries), "total": len(table.entries),
             "groups": out_groups}

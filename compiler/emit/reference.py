@@ -76,6 +76,8 @@ def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
         for section in view["odds"]:
             for group in section["groups"]:
                 files[f"reference/{group['chart_file']}"] = group["svg"].encode()
+                if "until_svg" in group:
+                    files[f"reference/{group['until_chart_file']}"] = group["until_svg"].encode()
     for view in views:
         files[f"reference/{view['id']}.md"] = render_markdown("reference.md.j2", rs=view).encode()
         files[f"reference/{view['id']}.html"] = render_html("reference.html.j2", rs=view).encode()

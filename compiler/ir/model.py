@@ -311,6 +311,8 @@ class OddsPreset:
     vary_values: tuple[int, ...]
     max_entries: int
     span: Span
+    until_at: int = 0  # also the expected attacks until the damage totals this (0: not shown)
+    until_name: str = ""
 
 
 @dataclass(frozen=True, slots=True)

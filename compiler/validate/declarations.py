@@ -433,7 +433,8 @@ def _odds_presets(m: Document, procedures: list[CheckedProcedure], tables: tuple
         out.append(OddsPreset(o["title"], o["table"], proc.id, o["param"],
                               tuple((k, tuple(v.items())) for k, v in o.get("combatants", {}).items()),
                               tuple(o.get("args", {}).items()), target, o["vary"]["name"],
-                              tuple(o["vary"]["values"]), o.get("max_entries", 300), m.span(path)))
+                              tuple(o["vary"]["values"]), o.get("max_entries", 300), m.span(path),
+                              o.get("until", {}).get("at", 0), o.get("until", {}).get("name", "")))
     return tuple(out)
 
 

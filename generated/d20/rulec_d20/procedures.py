@@ -15,7 +15,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:45c2e8998b7a497c2e92c2378cf83136db28b40dac9400841587ba6c0c76f9a5
+# Content hash: sha256:aa3a26c5da462464d3c9cbce5f496dedb785905e7693ad0e7a8263e5813341e4
 """d20攻击规则：结算流程 (procedures) of ruleset `d20`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the

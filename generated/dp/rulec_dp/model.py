@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:3ee99bc649c21d9ec696e4522b14d4f094292358f53e9339ec0cf8aaf0c5ead0
+# Content hash: sha256:93de7292e90821185fc0c9d7f9d4ad5b282359b3eec8580fa91cc4fb13812cc9
 """DP骰池战斗规则：数据模型 (rulings, error types, stats, tables) of ruleset `dp`."""
 
 from __future__ import annotations
