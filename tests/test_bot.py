@@ -48,3 +48,14 @@ def test_refusals_and_nonsense_are_answered_in_chinese():
     assert "无法结算：“长弓”无法单手使用" in out
     assert "无法结算：没有名为“不存在的武器”的武器" in out
     assert "未知的规则集“xx”" in out
+
+
+def test_one_fight_per_chat_keeps_the_tracks():
+    """The bot keeps a fight per chat between messages (as Fight.to_dict JSON) and shows each
+    combatant's damage and track points after every hit."""
+    out = ask(".fight tracks 甲 力量=6 格斗=5 / 乙 敏捷=1 感知=1 基础防御=4",
+              ".hit 甲 乙 fist 部位=jaw", ".hit 甲 乙 fist 部位=jaw", ".next", ".status",
+              ".hit 乙 丙 fist")
+    assert "战斗开始：甲、乙（轮到甲）" in out
+    assert "乙：所受伤害" in out and "眩晕" in out and "第1轮，轮到乙" in out
+    assert "无法结算：战斗中没有“丙”" in out

@@ -7,6 +7,14 @@ Commands (the way a QQ dice-bot plugin would take them):
     .odds d20 longsword 力量=16 vs 15
     .odds dp 长剑 力量=4 武技=3 vs 6
 
+A fight per chat (the state between messages is kept as `Fight.to_dict()` JSON,
+as a bot would store it):
+
+    .fight tracks 甲 力量=6 格斗=5 / 乙 敏捷=1 感知=1 基础防御=2
+    .hit 甲 乙 fist 部位=jaw        # resolve in the fight, apply the effects, show each combatant
+    .status                          # every combatant's damage, track points, states, modifiers
+    .next                            # the next combatant's turn
+
 `vs` separates the attacker's stats from the defender's; a bare number after
 `vs` is the defender's main defense (dp 基础防御, d20 护甲等级, tracks 基础防御).
 Keys that name a parameter of the attack procedure (距离, 瞄准轮数, ...) are
@@ -21,6 +29,7 @@ Each ruleset's package is imported as `rulec_<ruleset>`: copy the
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 import unicodedata
 from pathlib import Path
@@ -100,9 +109,67 @@ def _procedure_for(module: ModuleType, weapon: str) -> str:
     return PROCEDURE[module.RULESET_ID]
 
 
-def handle(message: str, seed: Optional[int] = None) -> Optional[str]:
+FIGHTS: Dict[str, Tuple[str, str]] = {}  # chat -> (ruleset id, the fight as JSON), as a bot would store it
+
+
+def _fight_command(parts: List[str], chat: str, seed: Optional[int]) -> str:
+    if parts[0] == ".fight":
+        if len(parts) < 3:
+            return "用法：.fight 规则集 名字 属性=值 ... / 名字 属性=值 ..."
+        module = _ruleset(parts[1])
+        if not hasattr(module, "start_fight"):
+            return f"规则集“{parts[1]}”没有战斗状态"
+        combatants: Dict[str, Any] = {}
+        for chunk in " ".join(parts[2:]).split("/"):
+            words = chunk.split()
+            if not words:
+                continue
+            stats = {}
+            for token in words[1:]:
+                key, _, raw = token.partition("=")
+                stats[key] = _value(raw)
+            combatants[words[0]] = module.Combatant.from_dict(stats)
+        fight = module.start_fight(combatants)
+        FIGHTS[chat] = (parts[1], json.dumps(fight.to_dict(), ensure_ascii=False))
+        return f"战斗开始：{'、'.join(combatants)}（轮到{fight.actor}）"
+    if chat not in FIGHTS:
+        return "这个聊天还没有战斗：先用 .fight 开始"
+    ruleset, stored = FIGHTS[chat]
+    module = _ruleset(ruleset)
+    fight = module.fight_from_dict(json.loads(stored))
+    lines: List[str] = []
+    before = len(fight.log)
+    if parts[0] == ".hit":
+        if len(parts) < 4:
+            return "用法：.hit 攻击者 防御者 武器 [选项=值 ...]"
+        procedure = _procedure_for(module, parts[3])
+        _, _, options = parse(module, procedure, parts[4:])
+        roles = [pid for pid, _, ptype in module.PROCEDURE_INFO[procedure]["params"] if ptype == "combatant"]
+        action, fight = fight.act(procedure, {roles[0]: parts[1], roles[1]: parts[2]}, weapon=parts[3],
+                                  dice=module.SeededDice(seed), **options)
+        lines.append(action.result.text())
+    elif parts[0] == ".next":
+        fight = fight.next_turn()
+        lines.append(f"第{fight.round}轮，轮到{fight.actor}")
+    lines += [f"· {line}" for line in fight.log[before:]]
+    lines += [fight.status(m.name) for m in fight.members]
+    FIGHTS[chat] = (ruleset, json.dumps(fight.to_dict(), ensure_ascii=False))
+    return "\n".join(lines)
+
+
+def handle(message: str, seed: Optional[int] = None, chat: str = "default") -> Optional[str]:
     """Answer one chat message; None when the message is not a command for this bot."""
     parts = unicodedata.normalize("NFKC", message).strip().split()
+    if parts and parts[0] in (".fight", ".hit", ".status", ".next"):
+        try:
+            return _fight_command(parts, chat, seed)
+        except (ValueError, KeyError) as exc:
+            return f"无法理解：{exc}"
+        except Exception as exc:  # the generated packages' errors carry a message in the rules' language
+            message_text = getattr(exc, "message", None)
+            if message_text is None:
+                raise
+            return f"无法结算：{message_text}"
     if not parts or parts[0] not in (".atk", ".odds"):
         return None
     if len(parts) < 3:
