@@ -36,13 +36,62 @@ class _Session:
             tmp.cleanup()
 
 
+def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Session
+             ) -> tuple[Any, Any, dict[str, Any], Any] | None:
+    """The ruleset's package and the schema of the document's kind: the built `generated/` one when
+    it is up to date with `rules/` (no compiling), else the rules compiled in memory (and it says so
+    when `generated/` is stale)."""
+    from .load import display_path as _shown_path
+    from .package_loader import import_folder, import_package
+    from .stamp import input_digest, is_fresh
+
+    kind = "fight" if doc.data["kind"] == "fight" else "scenario"
+    out = Path("generated")
+    if not rules and (out / rid / "pyproject.toml").is_file():
+        key_fast = ("generated",)
+        if key_fast not in session.builds:
+            session.builds[key_fast] = is_fresh(out, input_digest([Path("rules")]))
+        if session.builds[key_fast]:
+            schema_file = out / "schema" / rid / f"{kind}.schema.json"
+            if not schema_file.is_file():
+                report([Diagnostic(doc.span(("kind",)), "bad-scenario", f"ruleset '{rid}' declares no fight state")],
+                       fmt)
+                return None
+            if (key_fast, rid) not in session.modules:
+                session.modules[(key_fast, rid)] = import_folder(rid, out / rid)
+            module, tmp = session.modules[(key_fast, rid)]
+            return module, None, json.loads(schema_file.read_text(encoding="utf-8")), tmp
+        click.echo(f"{_shown_path(out)} is not up to date with rules/: compiling the rules in memory "
+                   "(run `rulec build` to make this instant)", err=True)
+    from .facade import compile_rules
+    from .validate.scenario_schema import fight_schema, scenario_schema
+
+    paths = list(rules) or ([Path("rules") / rid] if (Path("rules") / rid / "ruleset.yaml").is_file()
+                            else [Path("rules")])
+    key = tuple(str(x) for x in paths)
+    if key not in session.builds:
+        session.builds[key] = compile_rules(paths)
+    build = session.builds[key]
+    if not build.ok:
+        report(build.diagnostics, fmt)
+        return None
+    rs = next((r for r in build.rulesets if r.id == rid), None)
+    if rs is None:
+        report([Diagnostic(doc.span(("ruleset",)), "unknown-ruleset", f"no ruleset '{rid}' in {paths}")], fmt)
+        return None
+    if kind == "fight" and rs.fight is None:
+        report([Diagnostic(doc.span(("kind",)), "bad-scenario", f"ruleset '{rid}' declares no fight state")], fmt)
+        return None
+    if (key, rs.id) not in session.modules:
+        session.modules[(key, rs.id)] = import_package(rs.id, build.packages[rs.id])
+    module, tmp = session.modules[(key, rs.id)]
+    return module, rs, fight_schema(rs) if kind == "fight" else scenario_schema(rs), tmp
+
+
 def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
              session: _Session | None = None) -> tuple[Any, dict[str, Any], Any] | None:
-    # The compiler's passes are imported here, so that `rulec build` with nothing to do stays cheap.
-    from .facade import compile_rules
+    # The compiler's passes are imported only when the built package is stale.
     from .load import load_file
-    from .package_loader import import_package
-    from .validate.scenario_schema import fight_schema, scenario_schema
     from .validate.schema import diagnostics_for, validator_for
 
     doc, diags = load_file(scenario, display_path(scenario))
@@ -56,49 +105,35 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
                fmt)
         return None
     rid = data["ruleset"]
-    paths = list(rules) or ([Path("rules") / rid] if (Path("rules") / rid / "ruleset.yaml").is_file()
-                            else [Path("rules")])
     session = session or _Session()
-    key = tuple(str(x) for x in paths)
-    if key not in session.builds:
-        session.builds[key] = compile_rules(paths)
-    build = session.builds[key]
-    if not build.ok:
-        report(build.diagnostics, fmt)
+    found = _package(doc, rid, rules, fmt, session)
+    if found is None:
         return None
-    rs = next((r for r in build.rulesets if r.id == rid), None)
-    if rs is None:
-        report([Diagnostic(doc.span(("ruleset",)), "unknown-ruleset", f"no ruleset '{rid}' in {paths}")], fmt)
-        return None
+    module, _rs, schema, tmp = found
+    problems = diagnostics_for(doc, validator_for(schema))
     if data["kind"] == "fight":
-        if rs.fight is None:
-            report([Diagnostic(doc.span(("kind",)), "bad-scenario", f"ruleset '{rid}' declares no fight state")], fmt)
+        if problems:
+            report(problems, fmt)
             return None
-        problems = diagnostics_for(doc, validator_for(fight_schema(rs)))
-    else:
-        problems = diagnostics_for(doc, validator_for(scenario_schema(rs))) + _stats_given_twice(doc, rs)
+        return module, {"data": data, "doc": doc, "fight": True}, tmp
+    problems += _stats_given_twice(doc, module)
     if problems:
         report(problems, fmt)
         return None
-    if (key, rs.id) not in session.modules:
-        session.modules[(key, rs.id)] = import_package(rs.id, build.packages[rs.id])
-    module, tmp = session.modules[(key, rs.id)]
-    if data["kind"] == "fight":
-        return module, {"data": data, "doc": doc, "fight": True}, tmp
-    proc = next(p for p in rs.procedures if p.id == data["procedure"])
-    by_name = {prm.name: prm.id for prm in proc.params}
+    info = module.PROCEDURE_INFO[data["procedure"]]
+    by_name = {pname: pid for pid, pname, _ in info["params"]}
     kwargs: dict[str, Any] = {by_name.get(k, k): v for k, v in (data.get("args") or {}).items()}
-    for prm in proc.params:
-        if prm.type == "combatant":
-            kwargs[prm.id] = module.Combatant.from_dict(data.get("combatants", {}).get(prm.id, {}))
-    return module, {"data": data, "kwargs": kwargs, "proc": proc, "doc": doc}, tmp
+    for pid, _name, ptype in info["params"]:
+        if ptype == "combatant":
+            kwargs[pid] = module.Combatant.from_dict(data.get("combatants", {}).get(pid, {}))
+    return module, {"data": data, "kwargs": kwargs, "info": info, "doc": doc}, tmp
 
 
-def _stats_given_twice(doc: Any, rs: Any) -> list[Diagnostic]:
+def _stats_given_twice(doc: Any, module: Any) -> list[Diagnostic]:
     """A stat (or an argument) given by its id and by its Chinese name is a diagnostic at the second."""
     out: list[Diagnostic] = []
-    proc = next((p for p in rs.procedures if p.id == doc.data.get("procedure")), None)
-    by_name = {prm.name: prm.id for prm in proc.params} if proc is not None else {}
+    info = module.PROCEDURE_INFO.get(doc.data.get("procedure"))
+    by_name = {pname: pid for pid, pname, _ in info["params"]} if info is not None else {}
     given: dict[str, str] = {}
     for key in doc.data.get("args") or {}:
         pid = by_name.get(key, key)
@@ -106,7 +141,7 @@ def _stats_given_twice(doc: Any, rs: Any) -> list[Diagnostic]:
             out.append(Diagnostic(doc.span(("args", key), key=True), "duplicate-arg",
                                   f"'{key}' gives the argument '{given[pid]}' a second time"))
         given[pid] = key
-    names = {s.name: s.id for s in rs.stats}
+    names = dict(module.STAT_NAMES)
     for who, stats in (doc.data.get("combatants") or {}).items():
         seen: dict[str, str] = {}
         for key in stats:
@@ -264,11 +299,11 @@ def _until(module: Any, sc: dict[str, Any], spec: str, fmt: str) -> int:
     until the running total of outcome FIELD reaches N (an absorbing chain, not sampling)."""
     data = sc["data"]
     field, _, raw = spec.partition("=")
-    fields = {o.id: o for o in sc["proc"].result}
-    by_name = {o.name: o.id for o in sc["proc"].result}
+    fields = {fid: (fname, ftype) for fid, fname, ftype in sc["info"]["fields"]}
+    by_name = {fname: fid for fid, fname, _ in sc["info"]["fields"]}
     field = by_name.get(field.strip(), field.strip())
-    if field not in fields or fields[field].formula.type != "int" or not raw.strip().isdigit():
-        whole = ", ".join(o.id for o in sc["proc"].result if o.formula.type == "int")
+    if field not in fields or fields[field][1] != "int" or not raw.strip().isdigit():
+        whole = ", ".join(fid for fid, (_n, ftype) in fields.items() if ftype == "int")
         click.echo(f"error[usage]: --until takes FIELD=N with a whole-number outcome of '{data['procedure']}' "
                    f"({whole}) and a threshold N", err=True)
         return EXIT_INVALID
@@ -279,7 +314,7 @@ def _until(module: Any, sc: dict[str, Any], spec: str, fmt: str) -> int:
         result = module.until(data["procedure"], field, int(raw), **sc["kwargs"])
     except module.RuleError as exc:
         return _error(exc, fmt)
-    name = fields[field].name
+    name = fields[field][0]
     if fmt == "json":
         click.echo(json.dumps({"field": field, "threshold": int(raw), "probabilities": list(result.probabilities),
                                "tail": result.tail, "expected": result.expected, "median": result.median},
@@ -335,7 +370,7 @@ def odds(scenario: Path, rules: tuple[Path, ...], until: str | None, fmt: str, a
         if "damage" in result.fields:
             click.echo(f"期望伤害：{result.expected_damage:.4f}")
         field = "damage" if "damage" in result.fields else result.fields[0]
-        name = next((o.name for o in sc["proc"].result if o.id == field), field)
+        name = next((fname for fid, fname, _ in sc["info"]["fields"] if fid == field), field)
         click.echo(f"{name}的分布：")
         bars = sys.stdout.isatty()
         for value, p in result.marginal(field).items():

@@ -29,3 +29,32 @@ def import_package(ruleset_id: str, files: dict[str, str]) -> tuple[ModuleType, 
     sys.modules[alias] = module
     spec.loader.exec_module(module)
     return module, tmp
+
+
+class _Kept:
+    """Stands in for the temporary folder when the package is imported where it already is."""
+
+    def cleanup(self) -> None:
+        pass
+
+    def __enter__(self) -> _Kept:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+def import_folder(ruleset_id: str, distribution: Path) -> tuple[ModuleType, _Kept]:
+    """Import the package of an up-to-date `generated/<ruleset>/` folder in place, under the same
+    private name `import_package` uses."""
+    package = f"rulec_{ruleset_id}"
+    alias = f"_rulec_pkg_{ruleset_id}"
+    for key in [k for k in sys.modules if k == alias or k.startswith(alias + ".")]:
+        del sys.modules[key]
+    spec = importlib.util.spec_from_file_location(alias, distribution / package / "__init__.py",
+                                                  submodule_search_locations=[str(distribution / package)])
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[alias] = module
+    spec.loader.exec_module(module)
+    return module, _Kept()

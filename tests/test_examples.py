@@ -79,3 +79,21 @@ def test_worked_fight_through_the_cli(scenario: Path):
     for name, want in spec["expect"].items():
         assert members[name]["counters"] == want.get("counters", members[name]["counters"])
         assert sorted(members[name]["states"]) == sorted(want.get("states", members[name]["states"]))
+
+
+def test_resolve_uses_the_built_package_when_it_is_up_to_date(tmp_path: Path):
+    """With an up-to-date generated/ beside rules/, resolve imports the built package (no compile);
+    when rules/ changed since, it compiles in memory and says so."""
+    import shutil
+
+    for name in ("rules", "generated", "examples"):
+        shutil.copytree(ROOT / name, tmp_path / name)
+    run = lambda: subprocess.run([sys.executable, "-m", "rulec", "resolve", "examples/dp/rock_30m.yaml"],  # noqa: E731
+                                 cwd=tmp_path, capture_output=True, text=True)
+    fresh = run()
+    assert fresh.returncode == 0 and "not up to date" not in fresh.stderr, fresh.stderr
+    weapons = tmp_path / "rules" / "dp" / "tables" / "weapons.yaml"
+    weapons.write_text(weapons.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    stale = run()
+    assert stale.returncode == 0 and "generated is not up to date with rules/" in stale.stderr
+    assert stale.stdout == fresh.stdout

@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import jsonschema
@@ -26,22 +24,12 @@ from jsonschema.validators import extend
 from referencing import Registry, Resource
 
 from ..memo import NO_MEMO, Memo
+from ..schema_dir import schema_dir
 from ..diagnostics import Diagnostic, did_you_mean
 from ..load import Document
 
 SCHEMA_BASE = "https://rulec.dev/schema/"
 STATIC_KINDS = ("ruleset", "stats", "rulings", "rule_index", "procedures", "table", "pack")
-
-
-def schema_dir() -> Path:
-    """Where the static schemas live: RULEC_SCHEMA_DIR, else the repository's schema/ (a checkout or
-    an editable install), else the copy installed inside the package (rulec/_schema)."""
-    env = os.environ.get("RULEC_SCHEMA_DIR")
-    if env:
-        return Path(env)
-    package = Path(__file__).resolve().parent.parent
-    checkout = package.parent / "schema"
-    return checkout if (checkout / "common.schema.json").is_file() else package / "_schema"
 
 
 def ecma_regex(pattern: str) -> re.Pattern[str]:
