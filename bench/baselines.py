@@ -105,6 +105,20 @@ def d20_specialised(random: Any, bonus: int = 5, ac: int = 15, crit_min: int = 2
     return True, False, int(random() * sides) + 1 + mod, "slashing", natural, total, False
 
 
+def d20_specialised_dice(dice: Any, bonus: int = 5, ac: int = 15, crit_min: int = 20, sides: int = 8,
+                         mod: int = 3) -> tuple[bool, bool, int, str, int, int, bool]:
+    """`d20_specialised` taking the same dice object the generated roller takes (`dice.die(sides)`),
+    so neither side gets a cheaper dice primitive: the fair baseline of the prepared attack."""
+    die = dice.die
+    natural = die(20)
+    total = natural + bonus
+    if total < ac:
+        return False, False, 0, "slashing", natural, total, False
+    if natural >= crit_min:
+        return True, True, die(sides) + die(sides) + mod, "slashing", natural, total, False
+    return True, False, die(sides) + mod, "slashing", natural, total, False
+
+
 def dp_specialised(random: Any, dice: int = 8, defender_extras: int = 3,
                    extras: int = 5) -> tuple[bool, int, int, str, str, int, int, int, int, int, bool, int]:
     """One specific dp attack written by hand: the seed's 8 dice after defense, 3 defender extras, +5.

@@ -19,3 +19,11 @@ def test_dp_specialised_matches_the_prepared_attack(dp):  # type: ignore[no-unty
     roll = dp.attack_prepare(wang, wu, "fist", extra_speed=2, extra_armor_piercing=8)
     a, b = dp.SeededDice(11), dp.SeededDice(11)
     assert all(roll(a) == baselines.dp_specialised(b.random) for _ in range(5000))
+
+
+def test_d20_dice_baseline_matches_the_prepared_attack(d20):  # type: ignore[no-untyped-def]
+    """The fair baseline (the same dice object, `dice.die`) gives the generated outcome, roll for roll."""
+    fighter = d20.Combatant(strength=16, dexterity=14, proficiency=2)
+    roll = d20.attack_prepare(fighter, d20.Combatant(armor_class=15), "longsword")
+    a, b = d20.SeededDice(7), d20.SeededDice(7)
+    assert all(roll(a) == baselines.d20_specialised_dice(b) for _ in range(5000))

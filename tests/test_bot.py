@@ -53,7 +53,7 @@ def test_refusals_and_nonsense_are_answered_in_chinese():
 def test_one_fight_per_chat_keeps_the_tracks():
     """The bot keeps a fight per chat between messages (as Fight.to_dict JSON) and shows each
     combatant's damage and track points after every hit."""
-    out = ask(".fight tracks 甲 力量=6 格斗=5 / 乙 敏捷=1 感知=1 基础防御=4",
+    out = ask(".fight tracks 甲 力量=9 格斗=9 / 乙 敏捷=1 感知=1 基础防御=4",  # 11 dice a hit: one lands
               ".hit 甲 乙 fist 部位=jaw", ".hit 甲 乙 fist 部位=jaw", ".next", ".status",
               ".hit 乙 丙 fist")
     assert "战斗开始：甲、乙（轮到甲）" in out

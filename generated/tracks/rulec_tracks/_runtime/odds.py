@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import math
+from operator import mul as _mul
 import random
 from functools import lru_cache
 from typing import Any, Dict, List, Optional, Tuple
@@ -105,9 +106,9 @@ def pool_distribution(dice: int, sides: int, success_at: int, add_at: int,
             k = len(b_terms)
             b_terms.append(next_b(b_terms[-1], n, k, ratio))
         pm = 0.0
-        if in_floats:
-            for j in range(max(0, m - len(b_terms) + 1), min(n, m) + 1):
-                pm += a_terms[j] * b_terms[m - j]
+        if in_floats:  # sum of a_j * b_(m-j): one C-level pass (a Python loop is the O(N^2) cost here)
+            lo, hi = max(0, m - len(b_terms) + 1), min(n, m)
+            pm = sum(map(_mul, a_terms[lo:hi + 1], reversed(b_terms[m - hi:m - lo + 1])))
         else:
             for j in range(max(0, m - len(b_terms) + 1), min(n, m) + 1):
                 pm += _exp(a_terms[j] + b_terms[m - j])
