@@ -197,3 +197,13 @@ def test_odds_until_a_running_total(tmp_path: Path):
     assert "累计伤害达到20所需的次数：期望" in result.output
     result = CliRunner().invoke(main, ["odds", str(example), "--until", "hit=2", "--rules", str(ROOT / "rules" / "d20")])
     assert result.exit_code == 1 and "whole-number outcome" in result.output
+
+
+@pytest.mark.parametrize("marginal, threshold", [({0: 0.5, 1: 0.3, 2: 0.2}, 3), ({0: 0.2, 3: 0.8}, 7),
+                                                 ({0: 0.95, 5: 0.05}, 12), ({1: 1.0}, 4)])
+def test_the_mean_attacks_solve_agrees_with_the_chain(marginal, threshold):
+    from rulec.runtime.fight import attacks_until, expected_attacks
+
+    chain = attacks_until(marginal, threshold, max_attacks=5000)
+    assert chain.tail < 1e-12
+    assert abs(expected_attacks(marginal, threshold) - chain.expected) < 1e-9

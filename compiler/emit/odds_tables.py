@@ -123,14 +123,12 @@ MAX_UNTIL = 1000  # attacks: past this the page shows "—" (the damage per atta
 
 def _expected_attacks(odds: Any, at: int) -> float | None:
     """The exact expected number of attacks until the damage totals `at` (the fight's absorbing
-    chain); None when it is not reached within MAX_UNTIL attacks with certainty."""
-    from ..runtime.fight import attacks_until
+    chain, solved for its mean); None when the damage can never grow or the mean passes MAX_UNTIL."""
+    from ..runtime.fight import expected_attacks
 
     marginal = odds.marginal(odds.damage)
-    if not any(v > 0 and p > 0 for v, p in marginal.items()):
-        return None
-    result = attacks_until({int(v): p for v, p in marginal.items()}, at, MAX_UNTIL, negligible=1e-12)
-    return None if result.tail > 1e-9 else result.expected
+    mean = expected_attacks({int(v): p for v, p in marginal.items()}, at)
+    return None if mean is None or mean > MAX_UNTIL else mean
 
 
 def _odds_row(value: Any) -> bool:

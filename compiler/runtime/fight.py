@@ -440,6 +440,22 @@ def attacks_until(marginal: Mapping[int, float], threshold: int, max_attacks: in
     return UntilOdds(tuple(out), max(0.0, alive), threshold)
 
 
+def expected_attacks(marginal: Mapping[int, float], threshold: int) -> Optional[float]:
+    """The exact mean number of actions until the running total reaches `threshold`, without the
+    distribution: E(t) = (1 + sum over v > 0 of p_v E(t + v)) / (1 - p_0), E(>= threshold) = 0, from
+    the top total down (O(threshold x outcomes)). None when the total can never grow."""
+    if type(threshold) is not int or not 1 <= threshold <= MAX_THRESHOLD:
+        raise OutOfBounds(f"阈值必须是1至{MAX_THRESHOLD}的整数", key="threshold")
+    stay = sum(p for v, p in marginal.items() if v <= 0)
+    steps = [(int(v), float(p)) for v, p in marginal.items() if v > 0 and p > 0]
+    if not steps or stay >= 1.0:
+        return None
+    e = [0.0] * (threshold + 1)  # e[t]: from total t; e[threshold] stands for every total past it
+    for t in range(threshold - 1, -1, -1):
+        e[t] = (1.0 + sum(p * e[min(t + v, threshold)] for v, p in steps)) / (1.0 - stay)
+    return e[0]
+
+
 def state_threshold(rules: FightRules, creature: Any, track: str, limit: int = MAX_THRESHOLD) -> int:
     """The fewest points on `track` that put `creature` into the track's state (by the ruleset's own
     accumulation procedure), found by doubling and bisection; 0 when no total up to `limit` does."""
