@@ -54,6 +54,7 @@ def run_fight(doc: Any, module: Any, echo: bool, expectations: Any) -> tuple[lis
         kwargs = {by_name.get(k, k): v for k, v in (act.get("args") or {}).items()}
         before = len(fight.log)
         result = error = None
+        action: Any = None
         try:
             action = fight.resolve(act["procedure"], act["roles"], dice=dice, **kwargs)
             result = action.result
@@ -69,8 +70,8 @@ def run_fight(doc: Any, module: Any, echo: bool, expectations: Any) -> tuple[lis
             role_names = {pid: pname for pid, pname, _ in info["params"]}
             who = "、".join(f"{role_names.get(role, role)}：{name}" for role, name in act["roles"].items())
             click.echo(f"— 第{i + 1}步：{info['name']}（{who}）")
-            if result is not None:
-                click.echo(result.text(gm=True))
+            if action is not None:
+                click.echo(action.text(gm=True))
             for line in fight.log[before:]:
                 click.echo(f"  · {line}")
             for m in fight.members:

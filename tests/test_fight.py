@@ -44,6 +44,8 @@ def test_three_jaw_hits_reach_unconscious_and_the_state_takes_defense_away(track
     fresh = tracks.attack_odds(hitter, weak, "fist", part="jaw")
     later = tracks.attack_odds(hitter, seen, "fist", part="jaw")
     assert mean(later) > mean(fresh)
+    action, _ = jaw(tracks, fight)  # the trace of the next attack says which state applied
+    assert "乙处于昏迷：基础防御、闪避防御、精神防御视为最低" in action.text()
 
 
 def test_the_attackers_own_penalty_lasts_until_its_next_turn(dp):
@@ -53,6 +55,8 @@ def test_the_attackers_own_penalty_lasts_until_its_next_turn(dp):
     _, fight = fight.act("attack", {"attacker": "王", "defender": "吴"}, weapon="long_sword", power_attack=True,
                          dice=dp.FixedDice([9] * 30))
     assert fight.effective("王").basic_defense == 2 and "王的基础防御-2（攻击与防御的对抗，直到其下一回合开始）" in fight.log
+    action = fight.resolve("attack", {"attacker": "吴", "defender": "王"}, weapon="fist", dice=dp.FixedDice([1] * 30))
+    assert action.applied == ("王的基础防御-2（攻击与防御的对抗）",)
     fight = fight.next_turn()  # 吴's turn
     assert fight.actor == "吴" and fight.effective("王").basic_defense == 2
     fight = fight.next_turn()  # 王's turn again: it lapses

@@ -96,11 +96,17 @@ class Member(NamedTuple):
 
 
 class Action(NamedTuple):
-    """A resolved action of a fight: which procedure, who played which role, and its result."""
+    """A resolved action of a fight: which procedure, who played which role, its result, and the
+    state that changed the stats it was resolved with (one sentence each)."""
 
     procedure: str
     roles: Tuple[Tuple[str, str], ...]  # (role, combatant name)
     result: Any
+    applied: Tuple[str, ...] = ()
+
+    def text(self, gm: bool = False) -> str:
+        """The sentences of the state that applied, then the result's trace."""
+        return "\n".join([*self.applied, self.result.text(gm)])
 
 
 def _get(pairs: Tuple[Tuple[str, int], ...], key: str) -> int:
@@ -217,7 +223,19 @@ class Fight:
                 raise OutOfBounds(f"“{key}”是角色，不是选项", key=key)
         kwargs.update(options)
         result = spec.function(**kwargs)
-        return Action(procedure, tuple((r, roles[r]) for r in spec.roles), result)
+        applied = tuple(line for r in spec.roles for line in self.applied_to(roles[r]))
+        return Action(procedure, tuple((r, roles[r]) for r in spec.roles), result, applied)
+
+    def applied_to(self, name: str) -> Tuple[str, ...]:
+        """What `name`'s state does to its stats now, one sentence per modifier and state."""
+        m = self.member(name)
+        out = [f"{name}的{self.rules.stats[x.stat][0]}{x.delta:+d}（{x.source}）" for x in m.modifiers
+               if x.stat in self.rules.stats]
+        for state in m.states:
+            taken = [self.rules.stats[s][0] for s in self.rules.state_stats.get(state, ()) if s in self.rules.stats]
+            if taken:
+                out.append(f"{name}处于{self.rules.state_names.get(state, state)}：{'、'.join(taken)}视为最低")
+        return tuple(out)
 
     def act(self, procedure: str, roles: Mapping[str, str], **options: Any) -> Tuple[Action, "Fight"]:
         """Resolve and apply in one call."""
