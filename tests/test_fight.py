@@ -211,3 +211,18 @@ def test_the_mean_attacks_solve_agrees_with_the_chain(marginal, threshold):
     chain = attacks_until(marginal, threshold, max_attacks=5000)
     assert chain.tail < 1e-12
     assert abs(expected_attacks(marginal, threshold) - chain.expected) < 1e-9
+
+
+def test_damage_wakes_an_unconscious_combatant(tracks):
+    """TR-69 (R62), a recovery rule over the state (fight.on_damage): damage to a combatant in 昏迷
+    lowers the points of the track that caused it by as much; below three times the capacity it
+    wakes."""
+    weak = tracks.Combatant(dexterity=1, perception=1, basic_defense=2, dodge_defense=1, parry_defense=1)
+    fight = tracks.start_fight({"甲": tracks.Combatant(strength=6, fighting=5), "乙": weak})
+    for _ in range(3):
+        _, fight = jaw(tracks, fight, faces=[9] * 4)
+    assert "unconscious" in fight.member("乙").states
+    _, fight = fight.act("attack", {"attacker": "甲", "defender": "乙"}, weapon="fist", dice=tracks.FixedDice([9] * 12))
+    member = fight.member("乙")
+    assert member.track_points("dizzy") == 12 - 10 and "unconscious" not in member.states
+    assert "乙的眩晕-10（昏迷中受到伤害，共2）" in fight.log and "乙的昏迷解除" in fight.log

@@ -341,6 +341,7 @@ class FightSpec:
     state_stats: tuple[tuple[str, tuple[str, ...]], ...]  # (flag field of the states table, stats)
     relations: tuple[tuple[str, str], ...]
     span: Span
+    on_damage: tuple[str, str] | None = None  # (counter, procedure): a recovery rule over the state
 
 
 @dataclass(frozen=True, slots=True)

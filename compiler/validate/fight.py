@@ -74,8 +74,27 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
                 rep.error(m.span(sp + ("stats", j)), "unknown-stat", f"no whole-number stat '{stat}'",
                           did_you_mean(stat, int_stats))
         state_stats.append((s["flag"], tuple(s["stats"])))
+    on_damage = None
+    if "on_damage" in raw:
+        od = raw["on_damage"]
+        op = path + ("on_damage",)
+        if od["counter"] not in {c["id"] for c in raw.get("counters", [])}:
+            rep.error(m.span(op + ("counter",)), "unknown-counter", f"no counter '{od['counter']}' in the fight section")
+        proc = next((p for p in procedures if p.id == od["procedure"]), None)
+        outs = {o.id: o.formula.type for o in proc.result} if proc else {}
+        ok = (proc is not None and tracks is not None and len(proc.params) >= 4 and proc.params[0].type == "combatant"
+              and proc.params[1].type == tracks and {"current", "taken"} <= {q.id for q in proc.params}
+              and outs.get("points") == ir.INT and outs.get("awake") == ir.BOOL)
+        if not ok:
+            rep.error(m.span(op + ("procedure",)), "bad-on-damage",
+                      f"on_damage needs a procedure taking (a combatant, a {tracks or 'tracks'} entry, current, taken) "
+                      "and giving a whole-number 'points' and a true/false 'awake'",
+                      did_you_mean(od["procedure"], [p.id for p in procedures]))
+        else:
+            on_damage = (od["counter"], od["procedure"])
     return FightSpec(tuple((c["id"], c["name"]) for c in raw.get("counters", [])), tracks, accumulate, states,
-                     tuple(state_stats), tuple((r["id"], r["name"]) for r in raw.get("relations", [])), m.span(path))
+                     tuple(state_stats), tuple((r["id"], r["name"]) for r in raw.get("relations", [])), m.span(path),
+                     on_damage)
 
 
 def check_effects(p: CheckedProcedure, raw: list[dict[str, Any]], doc: Document, path: tuple[Any, ...],

@@ -28,6 +28,18 @@ def _state_stats(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     return out
 
 
+def _track_states(rs: Ruleset) -> dict[str, str]:
+    """Each track's state: the track table's reference into the fight's states table."""
+    assert rs.fight is not None
+    if rs.fight.tracks is None or rs.fight.states is None:
+        return {}
+    table = rs.table(rs.fight.tracks)
+    ref = next((f for f in table.fields if f.type == "ref" and f.table == rs.fight.states), None)
+    if ref is None:
+        return {}
+    return {e.id: str(e.get(ref.id)) for e in table.entries if e.get(ref.id)}
+
+
 def _mapping(w: Writer, title: str, pairs: list[tuple[Code, Code]]) -> None:
     w.line(code("{}: Dict[str, Any] = {{", Code(title)))
     w.indent()
@@ -93,9 +105,17 @@ def fight_module(rs: Ruleset, header: str) -> str:
     if spec.accumulate:
         proc = next(p for p in rs.procedures if p.id == spec.accumulate)
         state_index = [o.id for o in proc.result].index("state")
+    on_damage = Code("None")
+    if spec.on_damage:
+        counter, proc_id = spec.on_damage
+        proc = next(p for p in rs.procedures if p.id == proc_id)
+        outs = [o.id for o in proc.result]
+        on_damage = code("({}, _procedures.{}, {}, {}, {})", string(counter), name(proc_id + "_fast"),
+                         literal(outs.index("points")), literal(outs.index("awake")), string(proc.name))
+    _mapping(w, "_TRACK_STATES", [(string(k), string(v)) for k, v in _track_states(rs).items()])
     w.line(code("FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, {}, _STATE_NAMES, _STATE_STATS,",
                 accumulate))
-    w.line(code("                         _RELATIONS, _ACTIONS, {})", literal(state_index)))
+    w.line(code("                         _RELATIONS, _ACTIONS, {}, {}, _TRACK_STATES)", literal(state_index), on_damage))
     w.line()
     w.line()
     w.line(Code("def start_fight(combatants: Mapping[str, Combatant]) -> Fight:"))

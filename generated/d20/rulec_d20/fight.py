@@ -82,8 +82,10 @@ _ACTIONS: Dict[str, ActionSpec] = {
     'vehicle_dc': ActionSpec('载具的擒抱和推撞DC', _procedures.vehicle_dc, ('grappler',), ()),
     'vehicle_check': ActionSpec('对载具的擒抱或推撞', _procedures.vehicle_check, ('grappler',), ()),
 }
+_TRACK_STATES: Dict[str, Any] = {
+}
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, None, _STATE_NAMES, _STATE_STATS,
-                         _RELATIONS, _ACTIONS, 0)
+                         _RELATIONS, _ACTIONS, 0, None, _TRACK_STATES)
 
 
 def start_fight(combatants: Mapping[str, Combatant]) -> Fight:

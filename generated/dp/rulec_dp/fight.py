@@ -107,8 +107,10 @@ _ACTIONS: Dict[str, ActionSpec] = {
     'feint': ActionSpec('虚招', _procedures.feint, ('attacker', 'defender'), ()),
     'overrun': ActionSpec('闯越', _procedures.overrun, ('attacker', 'defender'), ()),
 }
+_TRACK_STATES: Dict[str, Any] = {
+}
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, None, _STATE_NAMES, _STATE_STATS,
-                         _RELATIONS, _ACTIONS, 0)
+                         _RELATIONS, _ACTIONS, 0, None, _TRACK_STATES)
 
 
 def start_fight(combatants: Mapping[str, Combatant]) -> Fight:

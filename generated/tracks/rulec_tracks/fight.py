@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:4def16d7f68fca4dd1a43009974d945f93ac39700c576a7ee98fd359ab90e55a
+# Content hash: sha256:aba2495bf557f1bb54de078f3d9dd232bc733d00aa7659882602d28438090032
 """计时骰池与负面点数规则：战斗状态 (the fight API of ruleset `tracks`): combatants whose damage,
 condition points, states, temporary modifiers and relations carry from one action to the next.
 
@@ -142,8 +142,20 @@ _ACTIONS: Dict[str, ActionSpec] = {
     'enhanced_long_rest': ActionSpec('加强长休息恢复', _procedures.enhanced_long_rest, ('creature',), ()),
     'unconscious_hit': ActionSpec('昏迷中受到伤害', _procedures.unconscious_hit, ('creature',), ()),
 }
+_TRACK_STATES: Dict[str, Any] = {
+    'dazzle': 'blind',
+    'tinnitus': 'deaf',
+    'mental_seal': 'sealed',
+    'mental_bind': 'awed',
+    'paralysis': 'immobilized',
+    'entangle': 'immobilized',
+    'drowsy': 'unconscious',
+    'dizzy': 'unconscious',
+    'pain': 'helpless',
+}
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, _procedures.add_points_fast, _STATE_NAMES, _STATE_STATS,
-                         _RELATIONS, _ACTIONS, 3)
+                         _RELATIONS, _ACTIONS, 3, ('damage', _procedures.unconscious_hit_fast, 0, 1,
+                                                   '昏迷中受到伤害'), _TRACK_STATES)
 
 
 def start_fight(combatants: Mapping[str, Combatant]) -> Fight:

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:4def16d7f68fca4dd1a43009974d945f93ac39700c576a7ee98fd359ab90e55a
+# Content hash: sha256:aba2495bf557f1bb54de078f3d9dd232bc733d00aa7659882602d28438090032
 """计时骰池与负面点数规则：结算流程 (procedures) of ruleset `tracks`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the

@@ -71,6 +71,9 @@ class FightRules(NamedTuple):
     relations: Mapping[str, str]  # relation id -> Chinese name
     actions: Mapping[str, ActionSpec]
     state_index: int = 0  # where the accumulation outcome holds `state`
+    # a recovery rule: (counter, procedure's fast form, index of `points`, index of `awake`, its name)
+    on_damage: Optional[Tuple[str, Callable[..., Any], int, int, str]] = None
+    track_states: Mapping[str, str] = {}  # track id -> the state its points cause
 
 
 class Modifier(NamedTuple):
@@ -267,8 +270,11 @@ class Fight:
                 if amount == 0:
                     continue
                 total = max(-MAX_VALUE, min(MAX_VALUE, _get(m.counters, e.key) + amount))
-                members[who] = Member(m.name, m.base, _put(m.counters, e.key, total), m.points, m.states, m.modifiers)
+                m = Member(m.name, m.base, _put(m.counters, e.key, total), m.points, m.states, m.modifiers)
                 log.append(f"{who}的{self.rules.counters[e.key]}{amount:+d}（共{total}）")
+                if rules.on_damage is not None and rules.on_damage[0] == e.key and amount > 0 and m.states:
+                    m = self._recover(m, amount, log)
+                members[who] = m
             elif e.kind == "track":
                 track = str(getattr(result, e.key) or "")
                 if not track or amount == 0:
@@ -312,6 +318,25 @@ class Fight:
         return self._with(members=tuple(members[x.name] for x in self.members),
                           relations=tuple(sorted(relations)) if relations != set(self.relations) else self.relations,
                           log=self.log + tuple(log))
+
+    def _recover(self, m: Member, taken: int, log: List[str]) -> Member:
+        """The ruleset's recovery rule for a combatant whose counter grew: each track whose state it
+        is in may lose points, and the state lifts when the rule says it wakes."""
+        assert self.rules.on_damage is not None
+        _counter, fn, points_at, awake_at, source = self.rules.on_damage
+        for track, points in m.points:
+            state = self.rules.track_states.get(track)
+            if points <= 0 or state is None or state not in m.states:
+                continue
+            out = fn(self._effective(m), track, current=points, taken=taken, dice=_NO_DICE)
+            left, awake = int(out[points_at]), bool(out[awake_at])
+            if left != points:
+                m = Member(m.name, m.base, m.counters, _put(m.points, track, left), m.states, m.modifiers)
+                log.append(f"{m.name}的{self.rules.tracks.get(track, track)}{left - points:+d}（{source}，共{left}）")
+            if awake:
+                m = Member(m.name, m.base, m.counters, m.points, tuple(s for s in m.states if s != state), m.modifiers)
+                log.append(f"{m.name}的{self.rules.state_names.get(state, state)}解除")
+        return m
 
     def next_turn(self) -> "Fight":
         """The next combatant's turn (a new round after the last); modifiers that last until the
