@@ -226,3 +226,18 @@ def test_damage_wakes_an_unconscious_combatant(tracks):
     member = fight.member("乙")
     assert member.track_points("dizzy") == 12 - 10 and "unconscious" not in member.states
     assert "乙的眩晕-10（昏迷中受到伤害，共2）" in fight.log and "乙的昏迷解除" in fight.log
+
+
+def test_fight_inputs_from_strangers_are_bounded(tracks):
+    """A fight comes from chat input and stored JSON: names, modifiers and the work of an exact
+    sequence computation are bounded (OutOfBounds, never a hang)."""
+    from rulec.runtime.core import OutOfBounds
+    from rulec.runtime.fight import MAX_CHAIN_WORK, attacks_until
+
+    with pytest.raises(tracks.OutOfBounds):
+        tracks.start_fight({"名" * 101: tracks.Combatant()})
+    with pytest.raises(tracks.OutOfBounds):
+        tracks.fight_from_dict({"members": [{"name": "x", "stats": {}, "modifiers": [["strength", 1, -1, "y"]] * 101}]})
+    with pytest.raises(OutOfBounds):
+        attacks_until({v: 0.01 for v in range(100)}, 100_000, 10_000)
+    assert 100_000 * 100 * 10_000 > MAX_CHAIN_WORK

@@ -33,6 +33,9 @@ MAX_LOG = 1000
 MAX_ATTACKS = 10_000
 MAX_THRESHOLD = 100_000
 MAX_VALUE = 1_000_000_000
+MAX_NAME = 100  # characters of a combatant's name
+MAX_MODIFIERS = 100  # active modifiers per combatant
+MAX_CHAIN_WORK = 20_000_000  # totals x outcomes x actions an exact sequence computation may step through
 
 
 class Effect(NamedTuple):
@@ -158,8 +161,8 @@ class Fight:
             raise OutOfBounds(f"一场战斗要有1至{MAX_MEMBERS}名角色", key="combatants")
         members = []
         for name, base in combatants.items():
-            if not isinstance(name, str) or not name:
-                raise OutOfBounds("角色的名字必须是非空文字", key="name")
+            if not isinstance(name, str) or not name or len(name) > MAX_NAME:
+                raise OutOfBounds(f"角色的名字必须是1至{MAX_NAME}个字的文字", key="name")
             if type(base) is not rules.combatant:
                 raise OutOfBounds(f"“{name}”不是 Combatant", key=name)
             members.append(Member(name, base, (), (), (), ()))
@@ -299,6 +302,8 @@ class Fight:
                     expires = self.turn + int(e.duration[7:]) * n
                 else:
                     expires = -1
+                if len(m.modifiers) >= MAX_MODIFIERS:
+                    raise OutOfBounds(f"“{who}”身上的临时修正超过{MAX_MODIFIERS}个", key=who)
                 members[who] = m._replace(modifiers=(*m.modifiers, Modifier(e.key, amount, expires, spec.name)))
                 until = {"next_turn": "，直到其下一回合开始"}.get(e.duration, "")
                 log.append(f"{who}的{self.rules.stats[e.key][0]}{amount:+d}（{spec.name}{until}）")
@@ -392,6 +397,8 @@ class Fight:
             members = []
             for raw in raw_members:
                 name = str(raw["name"])
+                if not name or len(name) > MAX_NAME or len(raw.get("modifiers", [])) > MAX_MODIFIERS:
+                    raise OutOfBounds("战斗记录中的名字或临时修正超出范围", key="members")
                 base = rules.combatant.from_dict(raw["stats"])
                 counters = tuple(sorted((str(k), _int(v)) for k, v in dict(raw.get("counters", {})).items()
                                         if k in rules.counters))
@@ -459,6 +466,8 @@ def attacks_until(marginal: Mapping[int, float], threshold: int, max_attacks: in
     steps = [(max(0, int(v)), float(p)) for v, p in marginal.items() if p > 0]
     if any(v < 0 for v, _ in marginal.items()):
         raise OutOfBounds("累计的结果不能为负", key="marginal")
+    if threshold * max(1, len(steps)) * max_attacks > MAX_CHAIN_WORK:
+        raise OutOfBounds(f"阈值×结果种数×攻击次数超过{MAX_CHAIN_WORK}：请降低阈值或最多攻击次数", key="threshold")
     dist = [0.0] * threshold
     dist[0] = 1.0
     out: List[float] = []
@@ -491,6 +500,8 @@ def expected_attacks(marginal: Mapping[int, float], threshold: int) -> Optional[
         raise OutOfBounds(f"阈值必须是1至{MAX_THRESHOLD}的整数", key="threshold")
     stay = sum(p for v, p in marginal.items() if v <= 0)
     steps = [(int(v), float(p)) for v, p in marginal.items() if v > 0 and p > 0]
+    if threshold * max(1, len(steps)) > MAX_CHAIN_WORK:
+        raise OutOfBounds(f"阈值×结果种数超过{MAX_CHAIN_WORK}", key="threshold")
     if not steps or stay >= 1.0:
         return None
     e = [0.0] * (threshold + 1)  # e[t]: from total t; e[threshold] stands for every total past it
