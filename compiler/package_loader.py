@@ -18,17 +18,7 @@ def import_package(ruleset_id: str, files: dict[str, str]) -> tuple[ModuleType, 
         target = folder / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-    package = f"rulec_{ruleset_id}"
-    alias = f"_rulec_pkg_{ruleset_id}"
-    for key in [k for k in sys.modules if k == alias or k.startswith(alias + ".")]:
-        del sys.modules[key]
-    spec = importlib.util.spec_from_file_location(alias, folder / package / "__init__.py",
-                                                  submodule_search_locations=[str(folder / package)])
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[alias] = module
-    spec.loader.exec_module(module)
-    return module, tmp
+    return _import_from(ruleset_id, folder), tmp
 
 
 class _Kept:
@@ -47,6 +37,12 @@ class _Kept:
 def import_folder(ruleset_id: str, distribution: Path) -> tuple[ModuleType, _Kept]:
     """Import the package of an up-to-date `generated/<ruleset>/` folder in place, under the same
     private name `import_package` uses."""
+    return _import_from(ruleset_id, distribution), _Kept()
+
+
+def _import_from(ruleset_id: str, distribution: Path) -> ModuleType:
+    """Import `distribution/rulec_<id>/` under the private name `_rulec_pkg_<id>` (replacing any
+    module of that name), so that it never shadows an installed package of the same ruleset."""
     package = f"rulec_{ruleset_id}"
     alias = f"_rulec_pkg_{ruleset_id}"
     for key in [k for k in sys.modules if k == alias or k.startswith(alias + ".")]:
@@ -57,4 +53,4 @@ def import_folder(ruleset_id: str, distribution: Path) -> tuple[ModuleType, _Kep
     module = importlib.util.module_from_spec(spec)
     sys.modules[alias] = module
     spec.loader.exec_module(module)
-    return module, _Kept()
+    return module

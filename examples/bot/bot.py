@@ -34,7 +34,7 @@ import sys
 import unicodedata
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 # Run from the repository, the packages are in ../../generated/<ruleset>/rulec_<ruleset>.
 GENERATED = Path(__file__).resolve().parents[2] / "generated"
@@ -161,35 +161,16 @@ def handle(message: str, seed: Optional[int] = None, chat: str = "default") -> O
     """Answer one chat message; None when the message is not a command for this bot."""
     parts = unicodedata.normalize("NFKC", message).strip().split()
     if parts and parts[0] in (".fight", ".hit", ".status", ".next"):
-        try:
-            return _fight_command(parts, chat, seed)
-        except (ValueError, KeyError) as exc:
-            return f"无法理解：{exc}"
-        except Exception as exc:  # the generated packages' errors carry a message in the rules' language
-            message_text = getattr(exc, "message", None)
-            if message_text is None:
-                raise
-            return f"无法结算：{message_text}"
+        return _answer(lambda: _fight_command(parts, chat, seed))
     if not parts or parts[0] not in (".atk", ".odds"):
         return None
-    if len(parts) < 3:
-        return "用法：.atk 规则集 武器 [属性=值 ...] [vs 防御方属性=值 ...]"
+    return _answer(lambda: _roll_command(parts, seed))
+
+
+def _answer(command: Callable[[], str]) -> str:
+    """A command's reply, or the reason it cannot be answered, in the rules' language."""
     try:
-        module = _ruleset(parts[1])
-        procedure = _procedure_for(module, parts[2])
-        args = _call_args(module, procedure, parts[2], parts[3:])
-        if parts[0] == ".atk":
-            result = getattr(module, procedure)(**args, dice=module.SeededDice(seed))
-            info = module.PROCEDURE_INFO[procedure]
-            summary = "，".join(f"{name}={_shown(module, getattr(result, fid), kind)}"
-                               for fid, name, kind in info["fields"][:4])
-            return f"{info['name']}（{module.get_weapon(parts[2]).name}）\n{result.text()}\n{summary}"
-        odds = getattr(module, f"{procedure}_odds")(**args)
-        lines = [f"{module.get_weapon(parts[2]).name}：命中率 {odds.hit_probability * 100:.1f}%，"
-                 f"期望伤害 {odds.expected_damage:.2f}"]
-        for value, p in list(odds.marginal("damage").items())[:12]:
-            lines.append(f"{value:>4} {'█' * round(p * 30)} {p * 100:.1f}%")
-        return "\n".join(lines)
+        return command()
     except (ValueError, KeyError) as exc:
         return f"无法理解：{exc}"
     except Exception as exc:  # the generated packages' errors carry a message in the rules' language
@@ -197,6 +178,26 @@ def handle(message: str, seed: Optional[int] = None, chat: str = "default") -> O
         if message_text is None:
             raise
         return f"无法结算：{message_text}"
+
+
+def _roll_command(parts: List[str], seed: Optional[int]) -> str:
+    if len(parts) < 3:
+        return "用法：.atk 规则集 武器 [属性=值 ...] [vs 防御方属性=值 ...]"
+    module = _ruleset(parts[1])
+    procedure = _procedure_for(module, parts[2])
+    args = _call_args(module, procedure, parts[2], parts[3:])
+    if parts[0] == ".atk":
+        result = getattr(module, procedure)(**args, dice=module.SeededDice(seed))
+        info = module.PROCEDURE_INFO[procedure]
+        summary = "，".join(f"{name}={_shown(module, getattr(result, fid), kind)}"
+                           for fid, name, kind in info["fields"][:4])
+        return f"{info['name']}（{module.get_weapon(parts[2]).name}）\n{result.text()}\n{summary}"
+    odds = getattr(module, f"{procedure}_odds")(**args)
+    lines = [f"{module.get_weapon(parts[2]).name}：命中率 {odds.hit_probability * 100:.1f}%，"
+             f"期望伤害 {odds.expected_damage:.2f}"]
+    for value, p in list(odds.marginal("damage").items())[:12]:
+        lines.append(f"{value:>4} {'█' * round(p * 30)} {p * 100:.1f}%")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -40,6 +40,19 @@ def _track_states(rs: Ruleset) -> dict[str, str]:
     return {e.id: str(e.get(ref.id)) for e in table.entries if e.get(ref.id)}
 
 
+def _function(w: Writer, signature: list[str], doc: str, body: list[str]) -> None:
+    """A module-level function of fixed text (no value from the rules reaches it)."""
+    w.line()
+    w.line()
+    for line in signature:
+        w.line(Code(line))
+    w.indent()
+    w.line(docstring(doc))
+    for line in body:
+        w.line(Code(line))
+    w.dedent()
+
+
 def _mapping(w: Writer, title: str, pairs: list[tuple[Code, Code]]) -> None:
     w.line(code("{}: Dict[str, Any] = {{", Code(title)))
     w.indent()
@@ -116,45 +129,23 @@ def fight_module(rs: Ruleset, header: str) -> str:
     w.line(code("FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, {}, _STATE_NAMES, _STATE_STATS,",
                 accumulate))
     w.line(code("                         _RELATIONS, _ACTIONS, {}, {}, _TRACK_STATES)", literal(state_index), on_damage))
-    w.line()
-    w.line()
-    w.line(Code("def start_fight(combatants: Mapping[str, Combatant]) -> Fight:"))
-    w.indent()
-    w.line(docstring("A fight between the named combatants, who act in the order given."))
-    w.line(Code("return Fight.start(FIGHT_RULES, combatants)"))
-    w.dedent()
-    w.line()
-    w.line()
-    w.line(Code("def fight_from_dict(data: Mapping[str, Any]) -> Fight:"))
-    w.indent()
-    w.line(docstring("The fight `Fight.to_dict()` wrote (kept between chat messages); every value is checked."))
-    w.line(Code("return Fight.from_dict(FIGHT_RULES, data)"))
-    w.dedent()
-    w.line()
-    w.line()
-    w.line(Code("def until(procedure: str, field: str, threshold: int, *args: Any, max_attacks: int = 200,"))
-    w.line(Code("          **kwargs: Any) -> UntilOdds:"))
-    w.indent()
-    w.line(docstring("Exactly: how many times `procedure` (with these arguments, as `<procedure>_odds` takes "
-                     "them) must be repeated until the running total of its whole-number outcome `field` "
-                     "reaches `threshold` (an absorbing chain over the total; the mass past `max_attacks` is "
-                     "`tail`)."))
-    w.line(Code("odds = getattr(_procedures, procedure + '_odds', None) if procedure in _ACTIONS else None"))
-    w.line(Code("if odds is None:"))
-    w.indent()
-    w.line(Code("raise KeyError(procedure)"))
-    w.dedent()
-    w.line(Code("return sequence_odds(odds, field, threshold, max_attacks, args, kwargs)"))
-    w.dedent()
-    w.line()
-    w.line()
-    w.line(Code("def state_threshold(creature: Combatant, track: Any) -> Optional[int]:"))
-    w.indent()
-    w.line(docstring("The fewest points on `track` that put `creature` into the track's state (None: this "
-                     "ruleset's tracks have no states)."))
-    if spec.accumulate:
-        w.line(Code("return _rt_state_threshold(FIGHT_RULES, creature, track) or None"))
-    else:
-        w.line(Code("return None"))
-    w.dedent()
+    _function(w, ["def start_fight(combatants: Mapping[str, Combatant]) -> Fight:"],
+              "A fight between the named combatants, who act in the order given.",
+              ["return Fight.start(FIGHT_RULES, combatants)"])
+    _function(w, ["def fight_from_dict(data: Mapping[str, Any]) -> Fight:"],
+              "The fight `Fight.to_dict()` wrote (kept between chat messages); every value is checked.",
+              ["return Fight.from_dict(FIGHT_RULES, data)"])
+    _function(w, ["def until(procedure: str, field: str, threshold: int, *args: Any, max_attacks: int = 200,",
+                  "          **kwargs: Any) -> UntilOdds:"],
+              "Exactly: how many times `procedure` (with these arguments, as `<procedure>_odds` takes them) "
+              "must be repeated until the running total of its whole-number outcome `field` reaches `threshold` "
+              "(an absorbing chain over the total; the mass past `max_attacks` is `tail`).",
+              ["odds = getattr(_procedures, procedure + '_odds', None) if procedure in _ACTIONS else None",
+               "if odds is None:", "    raise KeyError(procedure)",
+               "return sequence_odds(odds, field, threshold, max_attacks, args, kwargs)"])
+    _function(w, ["def state_threshold(creature: Combatant, track: Any) -> Optional[int]:"],
+              "The fewest points on `track` that put `creature` into the track's state (None: this ruleset's "
+              "tracks have no states).",
+              ["return _rt_state_threshold(FIGHT_RULES, creature, track) or None" if spec.accumulate
+               else "return None"])
     return w.text()
