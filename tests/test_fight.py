@@ -241,3 +241,16 @@ def test_fight_inputs_from_strangers_are_bounded(tracks):
     with pytest.raises(OutOfBounds):
         attacks_until({v: 0.01 for v in range(100)}, 100_000, 10_000)
     assert 100_000 * 100 * 10_000 > MAX_CHAIN_WORK
+
+
+def test_a_tracks_debuff_lowers_the_stats_it_names(tracks):
+    """TR-60, TR-68 (R60): past the capacity, a track's debuff lowers its stats by the difference
+    (眩晕: 感知 and 敏捷), so every later check that uses them is lower; the action says so; the
+    capacity itself is measured without the debuff."""
+    weak = tracks.Combatant(dexterity=2, perception=2, basic_defense=2)  # 眩晕 capacity 2×2+2 = 6
+    fight = tracks.start_fight({"甲": tracks.Combatant(strength=8, fighting=5), "乙": weak})
+    _, fight = jaw(tracks, fight, faces=[9] * 8)  # 8 points: a debuff of 2
+    seen = fight.effective("乙")
+    assert (seen.perception, seen.dexterity) == (0, 0)
+    assert fight.applied_to("乙") == ("乙的减益：感知-2", "乙的减益：敏捷-2")
+    assert tracks.state_threshold(weak, "dizzy") == 19

@@ -342,6 +342,7 @@ class FightSpec:
     relations: tuple[tuple[str, str], ...]
     span: Span
     on_damage: tuple[str, str] | None = None  # (counter, procedure): a recovery rule over the state
+    debuffs: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (track, stats its debuff lowers)
 
 
 @dataclass(frozen=True, slots=True)

@@ -92,9 +92,25 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
                       did_you_mean(od["procedure"], [p.id for p in procedures]))
         else:
             on_damage = (od["counter"], od["procedure"])
+    debuffs = []
+    acc = next((p for p in procedures if p.id == accumulate), None)
+    for i, d in enumerate(raw.get("debuffs", [])):
+        dp_ = path + ("debuffs", i)
+        if acc is None or not any(o.id == "debuff" and o.formula.type == ir.INT for o in acc.result):
+            rep.error(m.span(dp_), "bad-debuff", "debuffs need accumulate: a procedure with a whole-number 'debuff'")
+            break
+        ids = {e.id for t in tables if t.id == tracks for e in t.entries}
+        if d["track"] not in ids:
+            rep.error(m.span(dp_ + ("track",)), "unknown-entry", f"no track '{d['track']}' in table '{tracks}'",
+                      did_you_mean(d["track"], ids))
+        for j, stat in enumerate(d["stats"]):
+            if stat not in int_stats:
+                rep.error(m.span(dp_ + ("stats", j)), "unknown-stat", f"no whole-number stat '{stat}'",
+                          did_you_mean(stat, int_stats))
+        debuffs.append((d["track"], tuple(d["stats"])))
     return FightSpec(tuple((c["id"], c["name"]) for c in raw.get("counters", [])), tracks, accumulate, states,
                      tuple(state_stats), tuple((r["id"], r["name"]) for r in raw.get("relations", [])), m.span(path),
-                     on_damage)
+                     on_damage, tuple(debuffs))
 
 
 def check_effects(p: CheckedProcedure, raw: list[dict[str, Any]], doc: Document, path: tuple[Any, ...],

@@ -126,9 +126,15 @@ def fight_module(rs: Ruleset, header: str) -> str:
         on_damage = code("({}, _procedures.{}, {}, {}, {})", string(counter), name(proc_id + "_fast"),
                          literal(outs.index("points")), literal(outs.index("awake")), string(proc.name))
     _mapping(w, "_TRACK_STATES", [(string(k), string(v)) for k, v in _track_states(rs).items()])
+    _mapping(w, "_TRACK_DEBUFFS", [(string(k), literal(v)) for k, v in spec.debuffs])
+    debuff_index = -1
+    if spec.accumulate and spec.debuffs:
+        proc = next(p for p in rs.procedures if p.id == spec.accumulate)
+        debuff_index = [o.id for o in proc.result].index("debuff")
     w.line(code("FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, {}, _STATE_NAMES, _STATE_STATS,",
                 accumulate))
-    w.line(code("                         _RELATIONS, _ACTIONS, {}, {}, _TRACK_STATES)", literal(state_index), on_damage))
+    w.line(code("                         _RELATIONS, _ACTIONS, {}, {}, _TRACK_STATES, _TRACK_DEBUFFS, {})",
+                literal(state_index), on_damage, literal(debuff_index)))
     _function(w, ["def start_fight(combatants: Mapping[str, Combatant]) -> Fight:"],
               "A fight between the named combatants, who act in the order given.",
               ["return Fight.start(FIGHT_RULES, combatants)"])

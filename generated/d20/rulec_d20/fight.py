@@ -84,8 +84,10 @@ _ACTIONS: Dict[str, ActionSpec] = {
 }
 _TRACK_STATES: Dict[str, Any] = {
 }
+_TRACK_DEBUFFS: Dict[str, Any] = {
+}
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, None, _STATE_NAMES, _STATE_STATS,
-                         _RELATIONS, _ACTIONS, 0, None, _TRACK_STATES)
+                         _RELATIONS, _ACTIONS, 0, None, _TRACK_STATES, _TRACK_DEBUFFS, (-1))
 
 
 def start_fight(combatants: Mapping[str, Combatant]) -> Fight:

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:aba2495bf557f1bb54de078f3d9dd232bc733d00aa7659882602d28438090032
+# Content hash: sha256:bf7cd05ebd58bad1190f1416aefde6986479902c9eb0630822b01a2dc70734e9
 """计时骰池与负面点数规则：战斗状态 (the fight API of ruleset `tracks`): combatants whose damage,
 condition points, states, temporary modifiers and relations carry from one action to the next.
 
@@ -153,9 +153,19 @@ _TRACK_STATES: Dict[str, Any] = {
     'dizzy': 'unconscious',
     'pain': 'helpless',
 }
+_TRACK_DEBUFFS: Dict[str, Any] = {
+    'dazzle': ('perception', 'basic_defense'),
+    'tinnitus': ('perception', 'basic_defense'),
+    'mental_bind': ('will', 'intelligence'),
+    'paralysis': ('dexterity', 'endurance'),
+    'entangle': ('dexterity', 'strength', 'basic_defense'),
+    'drowsy': ('will', 'endurance'),
+    'dizzy': ('perception', 'dexterity'),
+    'pain': ('will', 'endurance'),
+}
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, _procedures.add_points_fast, _STATE_NAMES, _STATE_STATS,
                          _RELATIONS, _ACTIONS, 3, ('damage', _procedures.unconscious_hit_fast, 0, 1,
-                                                   '昏迷中受到伤害'), _TRACK_STATES)
+                                                   '昏迷中受到伤害'), _TRACK_STATES, _TRACK_DEBUFFS, 2)
 
 
 def start_fight(combatants: Mapping[str, Combatant]) -> Fight:

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:aba2495bf557f1bb54de078f3d9dd232bc733d00aa7659882602d28438090032
+# Content hash: sha256:bf7cd05ebd58bad1190f1416aefde6986479902c9eb0630822b01a2dc70734e9
 """计时骰池与负面点数规则：结算流程 (procedures) of ruleset `tracks`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the

@@ -77,6 +77,8 @@ class FightRules(NamedTuple):
     # a recovery rule: (counter, procedure's fast form, index of `points`, index of `awake`, its name)
     on_damage: Optional[Tuple[str, Callable[..., Any], int, int, str]] = None
     track_states: Mapping[str, str] = {}  # track id -> the state its points cause
+    track_debuffs: Mapping[str, Tuple[str, ...]] = {}  # track id -> the stats its debuff lowers
+    debuff_index: int = -1  # where the accumulation outcome holds `debuff`
 
 
 class Modifier(NamedTuple):
@@ -195,10 +197,17 @@ class Fight:
         stat's range), and the stats its states take away at their minimum."""
         return self._effective(self.member(name))
 
-    def _effective(self, m: Member) -> Any:
-        if not m.modifiers and not m.states:
+    def _effective(self, m: Member, debuffs: bool = True) -> Any:
+        """The stats of `m` with its modifiers and states (and, unless `debuffs` is false, the
+        debuffs of its tracks: the accumulation rule itself reads the stats without them, so a
+        debuff never feeds back into the capacity it is measured against)."""
+        lowered = self._debuffs(m) if debuffs else ()
+        if not m.modifiers and not m.states and not lowered:
             return m.base
         values = m.base.to_dict()
+        for stat, amount in lowered:
+            lo = self.rules.stats[stat][1]
+            values[stat] = max(lo, values[stat] - amount)
         for mod in m.modifiers:
             name_lo_hi = self.rules.stats.get(mod.stat)
             if name_lo_hi is not None:
@@ -208,6 +217,25 @@ class Fight:
                 if stat in self.rules.stats:
                     values[stat] = self.rules.stats[stat][1]
         return self.rules.combatant(**values)
+
+    def _debuffs(self, m: Member) -> Tuple[Tuple[str, int], ...]:
+        """(stat, amount) for each stat a track's debuff lowers: points past the capacity, by the
+        ruleset's accumulation rule."""
+        rules = self.rules
+        if not rules.track_debuffs or rules.accumulate is None or not m.points:
+            return ()
+        out: List[Tuple[str, int]] = []
+        plain = None
+        for track, points in m.points:
+            stats = rules.track_debuffs.get(track)
+            if not stats or points <= 0:
+                continue
+            if plain is None:
+                plain = self._effective(m, debuffs=False)
+            amount = int(rules.accumulate(plain, track, current=points, gained=0, dice=_NO_DICE)[rules.debuff_index])
+            if amount > 0:
+                out += [(stat, amount) for stat in stats if stat in rules.stats]
+        return tuple(out)
 
     def holds(self, relation: str, holder: str, held: str) -> bool:
         return (relation, holder, held) in self.relations
@@ -241,6 +269,8 @@ class Fight:
             taken = [self.rules.stats[s][0] for s in self.rules.state_stats.get(state, ()) if s in self.rules.stats]
             if taken:
                 out.append(f"{name}处于{self.rules.state_names.get(state, state)}：{'、'.join(taken)}视为最低")
+        for stat, amount in self._debuffs(m):
+            out.append(f"{name}的减益：{self.rules.stats[stat][0]}-{amount}")
         return tuple(out)
 
     def act(self, procedure: str, roles: Mapping[str, str], **options: Any) -> Tuple[Action, "Fight"]:
@@ -286,8 +316,8 @@ class Fight:
                 m = Member(m.name, m.base, m.counters, _put(m.points, track, total), m.states, m.modifiers)
                 log.append(f"{who}的{self.rules.tracks.get(track, track)}{amount:+d}（共{total}）")
                 if rules.accumulate is not None:
-                    state = str(rules.accumulate(self._effective(m), track, current=total - amount, gained=amount,
-                                                 dice=_NO_DICE)[rules.state_index] or "")
+                    state = str(rules.accumulate(self._effective(m, debuffs=False), track, current=total - amount,
+                                                 gained=amount, dice=_NO_DICE)[rules.state_index] or "")
                     if state and state not in m.states:
                         m = m._replace(states=tuple(sorted((*m.states, state))))
                         log.append(f"{who}进入{self.rules.state_names.get(state, state)}")
@@ -333,7 +363,7 @@ class Fight:
             state = self.rules.track_states.get(track)
             if points <= 0 or state is None or state not in m.states:
                 continue
-            out = fn(self._effective(m), track, current=points, taken=taken, dice=_NO_DICE)
+            out = fn(self._effective(m, debuffs=False), track, current=points, taken=taken, dice=_NO_DICE)
             left, awake = int(out[points_at]), bool(out[awake_at])
             if left != points:
                 m = Member(m.name, m.base, m.counters, _put(m.points, track, left), m.states, m.modifiers)
