@@ -254,3 +254,44 @@ def test_a_tracks_debuff_lowers_the_stats_it_names(tracks):
     assert (seen.perception, seen.dexterity) == (0, 0)
     assert fight.applied_to("乙") == ("乙的减益：感知-2", "乙的减益：敏捷-2")
     assert tracks.state_threshold(weak, "dizzy") == 19
+
+
+def test_sequence_odds_follow_the_state_as_it_changes(tracks):
+    """`Fight.until_state`: each total of points has its own odds, from the target's stats as the
+    fight would see them. For 眩晕 (its debuff lowers 感知 and 敏捷, not a defense) it equals the
+    independent chain; for 目眩 (its debuff lowers 基础防御) later hits come sooner."""
+    attacker = tracks.Combatant(strength=6, fighting=5)
+    plain = tracks.Combatant(dexterity=2, perception=2)
+    fight = tracks.start_fight({"甲": attacker, "乙": plain})
+    roles = {"attacker": "甲", "defender": "乙"}
+    same = fight.until_state("attack", roles, "defender", "dizzy", weapon="fist", part="jaw")
+    iid = tracks.until("attack", "points", tracks.state_threshold(plain, "dizzy"), attacker, plain, "fist", part="jaw")
+    assert abs(same.expected - iid.expected) < 1e-9
+    guarded = tracks.Combatant(basic_defense=4, eye_hp=3)
+    fight = tracks.start_fight({"甲": attacker, "乙": guarded})
+    follows = fight.until_state("attack", roles, "defender", "dazzle", weapon="fist", part="eyes")
+    iid = tracks.until("attack", "points", tracks.state_threshold(guarded, "dazzle"), attacker, guarded, "fist",
+                       part="eyes")
+    assert follows.expected < iid.expected and abs(sum(follows.probabilities) + follows.tail - 1) < 1e-9
+
+
+@pytest.mark.slow
+def test_state_following_odds_agree_with_seeded_fights(tracks):
+    """Over 100,000 seeded fights with the fight API (debuffs acting), the mean number of eye
+    attacks until 目盲 is within 4σ of `until_state`'s exact mean."""
+    attacker = tracks.Combatant(strength=6, fighting=5)
+    guarded = tracks.Combatant(basic_defense=4, eye_hp=3)
+    start = tracks.start_fight({"甲": attacker, "乙": guarded})
+    roles = {"attacker": "甲", "defender": "乙"}
+    exact = start.until_state("attack", roles, "defender", "dazzle", weapon="fist", part="eyes")
+    mean = exact.expected
+    var = sum((k + 1) ** 2 * p for k, p in enumerate(exact.probabilities)) - mean ** 2
+    dice = tracks.SeededDice(12)
+    n, total = 100_000, 0
+    for _ in range(n):
+        fight, count = start, 0
+        while "blind" not in fight.member("乙").states:
+            count += 1
+            _, fight = fight.act("attack", roles, weapon="fist", part="eyes", dice=dice)
+        total += count
+    assert abs(total / n - mean) < 4 * math.sqrt(var / n)

@@ -109,8 +109,8 @@ def fight_module(rs: Ruleset, header: str) -> str:
         effects = [code("Effect({})", join(", ", [literal(x) for x in (e.kind, e.role, e.key, e.field, e.sign,
                                                                          e.duration, e.when, e.other)]))
                    for e in p.effects]
-        w.line(code("{}: ActionSpec({}, _procedures.{}, {}, ({})),", string(p.id), string(p.name), name(p.id),
-                    literal(roles), join("", [code("{}, ", x) for x in effects])))
+        w.line(code("{}: ActionSpec({}, _procedures.{}, {}, ({}), _procedures.{}),", string(p.id), string(p.name),
+                    name(p.id), literal(roles), join("", [code("{}, ", x) for x in effects]), name(p.id + "_odds")))
     w.dedent()
     w.line(Code("}"))
     accumulate = code("_procedures.{}", name(spec.accumulate + "_fast")) if spec.accumulate else Code("None")

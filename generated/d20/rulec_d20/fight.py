@@ -65,22 +65,28 @@ _RELATIONS: Dict[str, Any] = {
 # Each procedure a fight can resolve: its combatant roles and its declared effects.
 _ACTIONS: Dict[str, ActionSpec] = {
     'attack': ActionSpec('武器攻击', _procedures.attack, ('attacker', 'target'),
-                         (Effect('counter', 'target', 'damage', 'damage', 1, '', '', ''), )),
+                         (Effect('counter', 'target', 'damage', 'damage', 1, '', '', ''), ), _procedures.attack_odds),
     'spell_attack': ActionSpec('法术攻击', _procedures.spell_attack, ('caster', 'target'),
-                               (Effect('counter', 'target', 'damage', 'damage', 1, '', '', ''), )),
+                               (Effect('counter', 'target', 'damage', 'damage', 1, '', '', ''), ),
+                               _procedures.spell_attack_odds),
     'grapple': ActionSpec('擒抱', _procedures.grapple, ('attacker', 'target'),
-                          (Effect('relation', 'attacker', 'grapple', '', 1, 'start', 'success', 'target'), )),
+                          (Effect('relation', 'attacker', 'grapple', '', 1, 'start', 'success', 'target'), ),
+                          _procedures.grapple_odds),
     'escape_grapple': ActionSpec('逃脱擒抱', _procedures.escape_grapple, ('escaper', 'grappler'),
-                                 (Effect('relation', 'grappler', 'grapple', '', 1, 'end', 'success', 'escaper'), )),
+                                 (Effect('relation', 'grappler', 'grapple', '', 1, 'end', 'success', 'escaper'), ),
+                                 _procedures.escape_grapple_odds),
     'shove': ActionSpec(
             '推撞', _procedures.shove, ('attacker', 'target'),
             (Effect('state', 'target', 'prone', '', 1, '', 'prone', ''),
-             Effect('counter', 'target', 'damage', 'obstacle_damage', 1, '', '', ''),)),
-    'drag': ActionSpec('多方擒抱中的拖拽', _procedures.drag, ('dragger', 'other'), ()),
-    'grapple_move': ActionSpec('擒抱中移动', _procedures.grapple_move, ('mover', 'target'), ()),
-    'flanking': ActionSpec('夹击', _procedures.flanking, ('ally_a', 'ally_b', 'enemy'), ()),
-    'vehicle_dc': ActionSpec('载具的擒抱和推撞DC', _procedures.vehicle_dc, ('grappler',), ()),
-    'vehicle_check': ActionSpec('对载具的擒抱或推撞', _procedures.vehicle_check, ('grappler',), ()),
+             Effect('counter', 'target', 'damage', 'obstacle_damage', 1, '', '', ''),), _procedures.shove_odds),
+    'drag': ActionSpec('多方擒抱中的拖拽', _procedures.drag, ('dragger', 'other'), (), _procedures.drag_odds),
+    'grapple_move': ActionSpec('擒抱中移动', _procedures.grapple_move, ('mover', 'target'), (),
+                               _procedures.grapple_move_odds),
+    'flanking': ActionSpec('夹击', _procedures.flanking, ('ally_a', 'ally_b', 'enemy'), (), _procedures.flanking_odds),
+    'vehicle_dc': ActionSpec('载具的擒抱和推撞DC', _procedures.vehicle_dc, ('grappler',), (),
+                             _procedures.vehicle_dc_odds),
+    'vehicle_check': ActionSpec('对载具的擒抱或推撞', _procedures.vehicle_check, ('grappler',), (),
+                                _procedures.vehicle_check_odds),
 }
 _TRACK_STATES: Dict[str, Any] = {
 }

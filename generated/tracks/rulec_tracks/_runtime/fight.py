@@ -61,6 +61,7 @@ class ActionSpec(NamedTuple):
     function: Callable[..., Any]
     roles: Tuple[str, ...]  # its combatant parameters, in order
     effects: Tuple[Effect, ...]
+    odds: Optional[Callable[..., Any]] = None  # its exact-odds form, for `Fight.until_state`
 
 
 class FightRules(NamedTuple):
@@ -236,6 +237,43 @@ class Fight:
             if amount > 0:
                 out += [(stat, amount) for stat in stats if stat in rules.stats]
         return tuple(out)
+
+    def until_state(self, procedure: str, roles: Mapping[str, str], target: str, track: str,
+                    max_attacks: int = 200, **options: Any) -> UntilOdds:
+        """Exactly: how many more times `procedure` (with these roles and options) must hit the
+        combatant in role `target` until its points on `track` put it into the track's state. The
+        chain's state is the points so far; each total has its own odds, from the target's stats as
+        the fight would then see them (a debuff that lowers a defense makes later hits likelier)."""
+        spec = self.rules.actions.get(procedure)
+        if spec is None or spec.odds is None or target not in roles:
+            raise OutOfBounds(f"“{procedure}”不能在战斗中计算累积概率", key=procedure)
+        effect = next((e for e in spec.effects if e.kind == "track" and e.role == target), None)
+        if effect is None or self.rules.accumulate is None:
+            raise OutOfBounds(f"“{spec.name}”不给{target}累积负面点数", key=procedure)
+        m = self.member(roles[target])
+        start = m.track_points(track)
+        needed = state_threshold(self.rules, self._effective(m, debuffs=False), track)
+        if needed <= 0:
+            raise OutOfBounds(f"“{self.rules.tracks.get(track, track)}”没有负面状态", key=track)
+        others = {role: self.effective(name) for role, name in roles.items() if role != target}
+        fields: Optional[Tuple[str, ...]] = None
+        cache: Dict[Any, Dict[int, float]] = {}
+
+        def gains(total: int) -> Mapping[int, float]:
+            nonlocal fields
+            seen = self._effective(m._replace(points=_put(m.points, track, start + total)))
+            if seen not in cache:
+                odds = spec.odds(**{target: seen}, **others, **options)  # type: ignore[misc]
+                fields = odds.fields
+                at_track, at_points = fields.index(effect.key), fields.index(effect.field)
+                dist: Dict[int, float] = {}
+                for outcome, p in odds.outcomes.items():
+                    gained = int(outcome[at_points]) if outcome[at_track] == track else 0
+                    dist[gained] = dist.get(gained, 0.0) + p
+                cache[seen] = dist
+            return cache[seen]
+
+        return chain_until(gains, max(1, needed - start), max_attacks)
 
     def holds(self, relation: str, holder: str, held: str) -> bool:
         return (relation, holder, held) in self.relations
@@ -489,15 +527,28 @@ def attacks_until(marginal: Mapping[int, float], threshold: int, max_attacks: in
     (value -> probability), until the running total reaches `threshold`. The chain's state is the
     total so far (capped at the threshold, which absorbs); it stops at `max_attacks` or when the
     mass still unabsorbed is below `negligible`, and reports that mass as `tail`."""
+    if any(v < 0 for v in marginal):
+        raise OutOfBounds("累计的结果不能为负", key="marginal")
+    return chain_until(lambda total: marginal, threshold, max_attacks, negligible)
+
+
+def chain_until(gains: Callable[[int], Mapping[int, float]], threshold: int, max_attacks: int = 200,
+                negligible: float = 1e-15) -> UntilOdds:
+    """`attacks_until` where each running total has its own distribution of what one more action
+    adds (`gains(total)`): the absorbing chain over the total, exactly."""
     if type(threshold) is not int or not 1 <= threshold <= MAX_THRESHOLD:
         raise OutOfBounds(f"阈值必须是1至{MAX_THRESHOLD}的整数", key="threshold")
     if type(max_attacks) is not int or not 1 <= max_attacks <= MAX_ATTACKS:
         raise OutOfBounds(f"最多攻击次数必须是1至{MAX_ATTACKS}的整数", key="max_attacks")
-    steps = [(max(0, int(v)), float(p)) for v, p in marginal.items() if p > 0]
-    if any(v < 0 for v, _ in marginal.items()):
-        raise OutOfBounds("累计的结果不能为负", key="marginal")
-    if threshold * max(1, len(steps)) * max_attacks > MAX_CHAIN_WORK:
-        raise OutOfBounds(f"阈值×结果种数×攻击次数超过{MAX_CHAIN_WORK}：请降低阈值或最多攻击次数", key="threshold")
+    steps_at: Dict[int, List[Tuple[int, float]]] = {}
+
+    def steps(total: int) -> List[Tuple[int, float]]:
+        if total not in steps_at:
+            steps_at[total] = [(max(0, int(v)), float(p)) for v, p in gains(total).items() if p > 0]
+            if threshold * max(1, len(steps_at[total])) * max_attacks > MAX_CHAIN_WORK:
+                raise OutOfBounds(f"阈值×结果种数×攻击次数超过{MAX_CHAIN_WORK}：请降低阈值或最多攻击次数", key="threshold")
+        return steps_at[total]
+
     dist = [0.0] * threshold
     dist[0] = 1.0
     out: List[float] = []
@@ -508,7 +559,7 @@ def attacks_until(marginal: Mapping[int, float], threshold: int, max_attacks: in
         for total, mass in enumerate(dist):
             if mass == 0.0:
                 continue
-            for v, p in steps:
+            for v, p in steps(total):
                 t = total + v
                 if t >= threshold:
                     absorbed += mass * p
