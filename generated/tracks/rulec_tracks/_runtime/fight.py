@@ -546,7 +546,8 @@ def chain_until(gains: Callable[[int], Mapping[int, float]], threshold: int, max
         if total not in steps_at:
             steps_at[total] = [(max(0, int(v)), float(p)) for v, p in gains(total).items() if p > 0]
             if threshold * max(1, len(steps_at[total])) * max_attacks > MAX_CHAIN_WORK:
-                raise OutOfBounds(f"阈值×结果种数×攻击次数超过{MAX_CHAIN_WORK}：请降低阈值或最多攻击次数", key="threshold")
+                raise OutOfBounds(f"阈值×结果种数×攻击次数超过{MAX_CHAIN_WORK}：请降低阈值或最多攻击次数",
+                                  key="threshold")
         return steps_at[total]
 
     dist = [0.0] * threshold
