@@ -36,6 +36,10 @@ class _Session:
             tmp.cleanup()
 
 
+def _no_fight(doc: Any, rid: str, fmt: str) -> None:
+    report([Diagnostic(doc.span(("kind",)), "bad-scenario", f"ruleset '{rid}' declares no fight state")], fmt)
+
+
 def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Session
              ) -> tuple[Any, Any, dict[str, Any], Any] | None:
     """The ruleset's package and the schema of the document's kind: the built `generated/` one when
@@ -54,8 +58,7 @@ def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Se
         if session.builds[key_fast]:
             schema_file = out / "schema" / rid / f"{kind}.schema.json"
             if not schema_file.is_file():
-                report([Diagnostic(doc.span(("kind",)), "bad-scenario", f"ruleset '{rid}' declares no fight state")],
-                       fmt)
+                _no_fight(doc, rid, fmt)
                 return None
             if (key_fast, rid) not in session.modules:
                 session.modules[(key_fast, rid)] = import_folder(rid, out / rid)
@@ -80,7 +83,7 @@ def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Se
         report([Diagnostic(doc.span(("ruleset",)), "unknown-ruleset", f"no ruleset '{rid}' in {paths}")], fmt)
         return None
     if kind == "fight" and rs.fight is None:
-        report([Diagnostic(doc.span(("kind",)), "bad-scenario", f"ruleset '{rid}' declares no fight state")], fmt)
+        _no_fight(doc, rid, fmt)
         return None
     if (key, rs.id) not in session.modules:
         session.modules[(key, rs.id)] = import_package(rs.id, build.packages[rs.id])

@@ -176,3 +176,10 @@ class Writer:
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
+
+
+def module_head(w: Writer, header: str, doc: str) -> None:
+    """The start of a generated module: the build header (comments) and the module docstring."""
+    for line in header.splitlines():
+        w.line(comment(line[2:]))
+    w.line(docstring(doc))

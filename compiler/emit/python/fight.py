@@ -9,7 +9,7 @@ are plain tuples, never code.
 from __future__ import annotations
 
 from ...ir import Ruleset
-from .code import Code, Writer, code, comment, docstring, join, literal, name, string
+from .code import Code, Writer, code, comment, docstring, join, literal, module_head, name, string
 
 
 def _state_stats(rs: Ruleset) -> dict[str, tuple[str, ...]]:
@@ -66,9 +66,7 @@ def fight_module(rs: Ruleset, header: str) -> str:
     spec = rs.fight
     assert spec is not None
     w = Writer()
-    for line in header.splitlines():
-        w.line(comment(line[2:]))
-    w.line(docstring(f"{rs.name}：战斗状态 (the fight API of ruleset `{rs.id}`): combatants whose damage, condition "
+    module_head(w, header, (f"{rs.name}：战斗状态 (the fight API of ruleset `{rs.id}`): combatants whose damage, condition "
                      "points, states, temporary modifiers and relations carry from one action to the next.\n\n"
                      "    fight = start_fight({'甲': Combatant(...), '乙': Combatant(...)})\n"
                      "    action = fight.resolve('attack', {'attacker': '甲', 'defender': '乙'}, weapon='...')\n"

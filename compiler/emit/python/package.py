@@ -23,7 +23,7 @@ from ...ir import Ruleset
 from ...steps import D20, Pool, PoolCount, Roll
 from ...validate.scopes import class_name
 from ..env import Markdown, md_code, md_escape, render_markdown, render_python
-from .code import Code, Writer, code, comment, docstring, literal, name, string
+from .code import Code, Writer, code, comment, docstring, literal, module_head, name, string
 from .fight import fight_module
 from .model import table_order, write_model
 from .procedures import camel, getter, write_procedure, write_result
@@ -120,9 +120,7 @@ def _model_names(rs: Ruleset) -> list[tuple[str, str, str]]:
 
 def procedures_module(rs: Ruleset, header: str) -> str:
     w = Writer()
-    for line in header.splitlines():
-        w.line(comment(line[2:]))
-    w.line(docstring(f"{rs.name}：结算流程 (procedures) of ruleset `{rs.id}`.\n\n"
+    module_head(w, header, (f"{rs.name}：结算流程 (procedures) of ruleset `{rs.id}`.\n\n"
                      "Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the\n"
                      "steps that need no dice):\n\n"
                      "* `NAME(...)` rolls with the given dice source (a seeded `SeededDice()` when none is given)\n"
@@ -179,9 +177,7 @@ def _entry_table(e: object) -> str | None:
 def results_module(rs: Ruleset, header: str) -> str:
     """results.py: each procedure's outcome fields and result type, and PROCEDURE_INFO."""
     w = Writer()
-    for line in header.splitlines():
-        w.line(comment(line[2:]))
-    w.line(docstring(f"{rs.name}：结算结果 (the result types of the procedures, and their metadata) of ruleset "
+    module_head(w, header, (f"{rs.name}：结算结果 (the result types of the procedures, and their metadata) of ruleset "
                      f"`{rs.id}`."))
     w.line()
     w.line(Code("from __future__ import annotations"))
