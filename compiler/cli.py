@@ -71,14 +71,14 @@ _STAGES = {"load": "reading rule files", "validate": "checking the rules", "lowe
            "optimise": "optimising", "emit": "writing packages and pages"}
 
 
-def _compile(paths: list[Path], stop_after: str = "emit") -> Build:
+def _compile(paths: list[Path], stop_after: str = "emit", targets: tuple[str, ...] = ("python", "js")) -> Build:
     # Imported here: the compiler's passes pull in YAML, jsonschema and Jinja, which an
     # unchanged rebuild (a stamp check) never needs.
     from .facade import compile_rules
 
     progress = _Progress()
     try:
-        return compile_rules(paths, progress=progress, stop_after=stop_after)
+        return compile_rules(paths, progress=progress, stop_after=stop_after, targets=targets)
     finally:
         progress.close()
 
@@ -107,22 +107,29 @@ def validate(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str, dump_ir
 @click.option("--out", type=click.Path(path_type=Path), default=Path("generated"), show_default=True,
               help="Output folder; it belongs to the build.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 and list every file that differs.")
+@click.option("--target", "target", default="python,js", show_default=True,
+              help="The packages to write, comma-separated: python (generated/<ruleset>/), js (generated/js/<ruleset>/).")
 @FORMAT
 @guarded
-def build(rules: tuple[Path, ...], out: Path, check: bool, fmt: str) -> int:
-    """Compile rules into Python packages and reference pages."""
+def build(rules: tuple[Path, ...], out: Path, check: bool, target: str, fmt: str) -> int:
+    """Compile rules into Python and JavaScript packages and reference pages."""
     paths = list(rules) or [Path("rules")]
+    targets = tuple(t for t in ("python", "js") if t in {x.strip() for x in target.split(",")})
+    unknown = sorted({x.strip() for x in target.split(",")} - {"python", "js"})
+    if unknown or not targets:
+        click.echo(f"rulec: unknown target {', '.join(unknown) or repr(target)}; the targets are python and js", err=True)
+        return EXIT_INVALID
     if not check:
         try:
             check_target(out, paths)
         except WriteError as exc:
             click.echo(f"rulec: {exc}; nothing was written", err=True)
             return EXIT_INVALID
-    inputs = input_digest(paths)
+    inputs = input_digest(paths, targets)
     if not check and is_fresh(out, inputs):
         click.echo(f"{out} unchanged (inputs and outputs match its build stamp)", err=True)
         return EXIT_OK
-    result = _compile(paths)
+    result = _compile(paths, targets=targets)
     report(result.diagnostics, fmt)
     if not result.ok:
         click.echo("build failed; nothing was written", err=True)

@@ -162,7 +162,11 @@ def pack_label(packs: list[_Loaded], digest: str) -> str:
 PASSES = ("validate", "lower", "optimise", "emit")
 
 
-def compile_rules(paths: list[Path], *, progress: Progress | None = None, stop_after: str = "emit") -> Build:
+TARGETS = ("python", "js")
+
+
+def compile_rules(paths: list[Path], *, progress: Progress | None = None, stop_after: str = "emit",
+                  targets: tuple[str, ...] = TARGETS) -> Build:
     """Compile the rules under `paths` (ruleset folders, folders of them, packs, files); with
     `stop_after` ("validate", "lower", "optimise"), stop there: `build.rulesets` holds the IR as
     that pass left it and nothing is emitted."""
@@ -174,7 +178,7 @@ def compile_rules(paths: list[Path], *, progress: Progress | None = None, stop_a
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _compile_rules(paths, progress, stop_after)
+        return _compile_rules(paths, progress, stop_after, targets)
     finally:
         if was_enabled:
             gc.enable()
@@ -207,7 +211,8 @@ def _group(loaded: list[_Loaded], diags: list[Diagnostic]) -> tuple[dict[str, _L
     return bases, packs
 
 
-def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str) -> Build:
+def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str,
+                   targets: tuple[str, ...] = TARGETS) -> Build:
     build = Build()
     memo = cache.memo()  # what the passes may remember between builds (nothing with the cache off)
     folders, diags = discover(paths)
@@ -256,7 +261,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         if progress:
             progress("emit", 0, 1)
         try:
-            _emit(rs, digest, build, memo)
+            _emit(rs, digest, build, memo, targets)
         except RulesError as exc:
             diags.extend(exc.diagnostics)
             continue
@@ -270,12 +275,18 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
     return build
 
 
-def _emit(rs: Ruleset, digest: str, build: Build, memo: Memo) -> None:
+def _emit(rs: Ruleset, digest: str, build: Build, memo: Memo, targets: tuple[str, ...] = TARGETS) -> None:
     build.digests[rs.id] = digest
     head = header(rs, digest)
-    package = emit_package(rs, head, memo)
-    for rel, text in package.items():
-        build.files[f"{rs.id}/{rel}"] = text.encode("utf-8")
+    package = emit_package(rs, head, memo)  # always made: the pages' odds are computed with it
+    if "python" in targets:
+        for rel, text in package.items():
+            build.files[f"{rs.id}/{rel}"] = text.encode("utf-8")
+    if "js" in targets:
+        from .emit.js.package import emit_js
+
+        for rel, text in emit_js(rs, head).items():
+            build.files[f"js/{rs.id}/{rel}"] = text.encode("utf-8")
     build.odds[rs.id] = compute_odds(rs, package, head, memo)
     build.files[f"schema/{rs.id}/scenario.schema.json"] = _json_bytes(scenario_schema(rs))
     if rs.fight is not None:

@@ -25,7 +25,7 @@ _COMPILER = Path(__file__).resolve().parent
 def compiler_digest() -> str:
     h = hashlib.sha256()
     for path in sorted(_COMPILER.rglob("*")):
-        if path.is_file() and path.suffix in (".py", ".j2") and "__pycache__" not in path.parts:
+        if path.is_file() and path.suffix in (".py", ".j2", ".js") and "__pycache__" not in path.parts:
             h.update(path.relative_to(_COMPILER).as_posix().encode() + b"\n")
             h.update(path.read_bytes())
     from .schema_dir import schema_dir
@@ -36,12 +36,15 @@ def compiler_digest() -> str:
     return h.hexdigest()
 
 
-def input_digest(paths: list[Path]) -> str | None:
-    """A digest of everything a build reads, or None when the sources cannot be listed cleanly."""
+def input_digest(paths: list[Path], targets: tuple[str, ...] = ("python", "js")) -> str | None:
+    """A digest of everything a build reads (and the targets it writes), or None when the sources
+    cannot be listed cleanly."""
     folders, diags = discover(paths)
     if diags:
         return None
     h = hashlib.sha256(compiler_digest().encode())
+    if tuple(targets) != ("python", "js"):
+        h.update(("targets:" + ",".join(targets)).encode())
     for folder in sorted(folders, key=lambda f: str(f.root)):
         h.update(_folder_digest(folder).encode())
     return h.hexdigest()

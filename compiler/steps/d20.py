@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..emit.js.code import Js, js, string as js_string
 from ..emit.handlers import handler, rolling
 from ..emit.python.code import Code, code, string
 from ..ir import Formula, Step, Template
@@ -17,6 +18,7 @@ from ..ir.expr import INT, Call, Const, Expr
 from .base import Arg, CheckedStep, StepKind, Work, when_text
 
 if TYPE_CHECKING:
+    from ..emit.js.gen import JsGen
     from ..emit.python.gen import PyGen
 
 
@@ -158,3 +160,40 @@ def _odds(step: D20, g: PyGen) -> None:
     if when is not None:
         items = code("({} if {} else _rt_ZERO_ITEMS)", items, when)
     g.loop(step, g.local(step), items)
+
+
+# ---- JavaScript ----
+def _js_traced(step: D20, g: JsGen) -> None:
+    roll, var = g.temp(step, "roll"), g.local(step)
+    sentence = js("_rt_d20_sentence({}, {})", js_string(step.name), roll)
+    if step.say is not None:
+        sentence = js("{} + '；' + {}", sentence, g.sentence(step.say))
+
+    def body() -> None:
+        g.assign(roll, js("_rt_roll_d20(_source, {})", g.expr(step.layers)))
+        g.w.line(js("_rolls.push({});", roll))
+        g.assign(var, js("{}.natural", roll))
+        g.trace("d20", sentence, g.values(("faces", js("{}.faces", roll)), (step.target or "", var)))
+
+    g.only_when(step, body)
+
+
+def _js_fast(step: D20, g: JsGen) -> None:
+    if isinstance(step.layers, Const) and step.layers.value == 0:
+        value = Js("dice.die(20)")
+    else:
+        value = js("_rt_d20_natural(dice, {})", g.expr(step.layers))
+    g.only_when(step, lambda: g.assign(g.local(step), value))
+
+
+@handler("js", "odds", D20)
+def _js_odds(step: D20, g: JsGen) -> None:
+    items = js("_rt_d20_distribution({})", g.expr(step.layers))
+    when = g.when(step)
+    if when is not None:
+        items = js("({} ? {} : _rt_ZERO_ITEMS)", when, items)
+    g.loop(step, g.local(step), items)
+
+
+handler("js", "traced", D20)(_js_traced)
+handler("js", "fast", D20)(_js_fast)

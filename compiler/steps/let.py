@@ -12,6 +12,7 @@ from ..ir.expr import BOOL, DICE, INT, LIST, STR
 from .base import Arg, CheckedStep, StepKind
 
 if TYPE_CHECKING:
+    from ..emit.js.gen import JsGen
     from ..emit.python.gen import PyGen
 
 
@@ -70,3 +71,20 @@ for _form in ("fast", "prepared", "odds"):
 @handler("python", "prepare", Let)
 def _prepare(step: Let, g: PyGen) -> None:
     """Nothing to prepare: a let's roll-independent parts are prepared values of the closure."""
+
+
+# ---- JavaScript ----
+def _js_assign(step: Let, g: JsGen) -> None:
+    g.assign(g.local(step), g.expr(step.value.expr))
+
+
+def _js_assign_traced(step: Let, g: JsGen) -> None:
+    _js_assign(step, g)
+    if step.say is not None:
+        g.trace("let", g.sentence(step.say), g.values((step.target or "", g.local(step))))
+
+
+for _form in ("setup", "traced"):
+    handler("js", _form, Let)(_js_assign_traced)
+for _form in ("fast", "odds"):
+    handler("js", _form, Let)(_js_assign)

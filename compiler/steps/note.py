@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..emit.js.code import js
 from ..emit.handlers import handler
 from ..emit.python.code import code
 from ..ir import Step, Template
 from .base import CheckedStep, StepKind, ref, when_text
 
 if TYPE_CHECKING:
+    from ..emit.js.gen import JsGen
     from ..emit.python.gen import PyGen
 
 
@@ -78,3 +80,21 @@ def _nothing(step: Note, g: PyGen) -> None:
 
 for _form in ("fast", "prepare", "prepared", "odds"):
     handler("python", _form, Note)(_nothing)
+
+
+# ---- JavaScript ----
+def _js_note(step: Note, g: JsGen) -> None:
+    sentence = g.sentence(step.text)
+    when = g.when(step)
+    kind = "gm" if step.gm_only else "note"
+    if when is None:
+        g.trace(kind, sentence, g.values(), guarded=g.form == "setup")
+        return
+    with g.w.block(js("if ({})", when)):
+        g.trace(kind, sentence, g.values(), guarded=g.form == "setup")
+
+
+handler("js", "setup", Note)(_js_note)
+handler("js", "traced", Note)(_js_note)
+for _form in ("fast", "odds"):
+    handler("js", _form, Note)(_nothing)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..emit.js.code import Js, js, string as js_string
 from ..emit.handlers import handler, rolling
 from ..emit.python.code import Code, code, string
 from ..ir import Formula, Step, Template
@@ -12,6 +13,7 @@ from ..ir.expr import BOOL, INT
 from .base import Arg, CheckedStep, StepKind, Work, when_text
 
 if TYPE_CHECKING:
+    from ..emit.js.gen import JsGen
     from ..emit.python.gen import PyGen
 
 
@@ -135,3 +137,51 @@ def _odds(step: Pool, g: PyGen) -> None:
     if when is not None:
         value = code("({}) if {} else _rt_CERTAIN_ZERO", value, when)
     g.loop(step, g.local(step), code("_odds.outcomes({}, {})", g.p, value))
+
+
+# ---- JavaScript ----
+def _js_traced(step: Pool, g: JsGen) -> None:
+    roll, var = g.temp(step, "roll"), g.local(step)
+    all_succeed = g.expr(step.all_succeed.expr) if step.all_succeed is not None else Js("false")
+    sentence = js("_rt_pool_sentence({}, {})", js_string(step.name), roll)
+    if step.say is not None:
+        sentence = js("{} + '；' + {}", sentence, g.sentence(step.say))
+
+    def body() -> None:
+        g.assign(roll, js("_rt_roll_pool(_source, _POOL, {}, {}, {})", g.expr(step.dice.expr),
+                          g.expr(step.extras.expr), all_succeed))
+        g.w.line(js("_rolls.push({});", roll))
+        g.assign(var, js("{}.successes", roll))
+        g.trace("pool", sentence, g.values(("command", js("{}.command", roll)), ("faces", js("{}.faces", roll)),
+                                           (step.target or "", var)))
+
+    g.only_when(step, body)
+
+
+def js_successes(g: JsGen, dice: Js) -> Js:
+    return js("_rt_pool_successes(dice, {}, {}, {}, {})", dice, g.setting("sides"), g.setting("success_at"),
+              g.setting("add_at"))
+
+
+def _js_fast(step: Pool, g: JsGen) -> None:
+    value = js_successes(g, g.expr(step.dice.expr))
+    if step.all_succeed is not None:
+        value = js("{} ? Math.max(0, {}) : {}", g.operand(step.all_succeed.expr), g.expr(step.dice.expr), value)
+    g.only_when(step, lambda: g.assign(g.local(step), value))
+
+
+@handler("js", "odds", Pool)
+def _js_odds(step: Pool, g: JsGen) -> None:
+    dice = g.expr(step.dice.expr)
+    value = js("_rt_pool_distribution({}, {}, {}, {})", dice, g.setting("sides"), g.setting("success_at"),
+               g.setting("add_at_raw"))
+    if step.all_succeed is not None:
+        value = js("({} ? _rt_all_succeed_distribution({}) : {})", g.operand(step.all_succeed.expr), dice, value)
+    when = g.when(step)
+    if when is not None:
+        value = js("({} ? {} : _rt_CERTAIN_ZERO)", when, value)
+    g.loop(step, g.local(step), js("_odds.outcomes({}, {})", g.p, value))
+
+
+handler("js", "traced", Pool)(_js_traced)
+handler("js", "fast", Pool)(_js_fast)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..emit.js.code import Js, js, string as js_string
 from ..emit.handlers import handler, rolling
 from ..emit.python.code import code, string
 from ..ir import Formula, Step, Template
@@ -14,6 +15,7 @@ from .base import Arg, CheckedStep, StepKind, Work, when_text
 from .pool import successes
 
 if TYPE_CHECKING:
+    from ..emit.js.gen import JsGen
     from ..emit.python.gen import PyGen
 
 
@@ -122,3 +124,55 @@ def _odds(step: PoolCount, g: PyGen) -> None:
         value = code("{} if {} else _rt_CERTAIN_ZERO", value, when)
     g.loop(step, g.local(step), code("_odds.outcomes({}, {})", g.p, value))
 
+
+# ---- JavaScript ----
+def _js_traced(step: PoolCount, g: JsGen) -> None:
+    var, roll, i = g.local(step), g.temp(step, "roll"), g.temp(step, "i")
+    g.assign(var, Js("0"))
+
+    def body() -> None:
+        with g.w.block(js("for (let {0} = 0; {0} < {1}; {0}++)", i, g.expr(step.times.expr))):
+            g.w.line(js("const {} = _rt_roll_pool(_source, _POOL, {}, {}, false);", roll, g.expr(step.dice.expr),
+                        g.expr(step.extras.expr)))
+            g.w.line(js("_rolls.push({});", roll))
+            with g.w.block(js("if ({0}.successes + {0}.extras >= {1})", roll, g.paren(step.at_least.expr))):
+                g.w.line(js("{} += 1;", var))
+            label = js("{} + '第' + String({} + 1) + '次'", js_string(step.name), i)
+            g.trace("pool", js("_rt_pool_sentence({}, {})", label, roll),
+                    g.values(("command", js("{}.command", roll)), ("faces", js("{}.faces", roll))))
+
+    g.only_when(step, body, otherwise_zero=False)
+    summary = js("{} + '：' + String({}) + '次达到要求'", js_string(step.name), var)
+    if step.say is not None:
+        summary = js("{} + '；' + {}", summary, g.sentence(step.say))
+    g.trace("pool_count", summary, g.values((step.target or "", var)))
+
+
+def _js_fast(step: PoolCount, g: JsGen) -> None:
+    from .pool import js_successes
+
+    var, i = g.local(step), g.temp(step, "i")
+    g.assign(var, Js("0"))
+
+    def body() -> None:
+        with g.w.block(js("for (let {0} = 0; {0} < {1}; {0}++)", i, g.expr(step.times.expr))):
+            rolled = js_successes(g, g.expr(step.dice.expr))
+            with g.w.block(js("if ({} + {} >= {})", rolled, g.paren(step.extras.expr), g.paren(step.at_least.expr))):
+                g.w.line(js("{} += 1;", var))
+
+    g.only_when(step, body, otherwise_zero=False)
+
+
+@handler("js", "odds", PoolCount)
+def _js_odds(step: PoolCount, g: JsGen) -> None:
+    value = js("_rt_count_distribution(_rt_pool_distribution({}, {}, {}, {}), {} - {}, {})",
+               g.expr(step.dice.expr), g.setting("sides"), g.setting("success_at"), g.setting("add_at_raw"),
+               g.paren(step.at_least.expr), g.paren(step.extras.expr), g.expr(step.times.expr))
+    when = g.when(step)
+    if when is not None:
+        value = js("({} ? {} : _rt_CERTAIN_ZERO)", when, value)
+    g.loop(step, g.local(step), js("_odds.outcomes({}, {})", g.p, value))
+
+
+handler("js", "traced", PoolCount)(_js_traced)
+handler("js", "fast", PoolCount)(_js_fast)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..emit.js.code import js, name as js_name
 from ..emit.handlers import handler
 from ..emit.python.code import code, name
 from ..ir import ErrorType, Formula, Step, Template
@@ -12,6 +13,7 @@ from ..ir.expr import BOOL, Const
 from .base import CheckedStep, StepKind, ref
 
 if TYPE_CHECKING:
+    from ..emit.js.gen import JsGen
     from ..emit.python.gen import PyGen
 
 
@@ -83,3 +85,11 @@ def _prepare(step: Require, g: PyGen) -> None:
     """Nothing to prepare."""
 
 
+# ---- JavaScript ----
+def _js_check(step: Require, g: JsGen) -> None:
+    with g.w.block(js("if (!({}))", g.expr(step.condition.expr))):
+        g.w.line(js("throw new {}({});", js_name(error_class(step.error)), g.sentence(step.message)))
+
+
+for _form in ("setup", "traced", "fast", "odds"):
+    handler("js", _form, Require)(_js_check)

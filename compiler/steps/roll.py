@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..emit.js.code import Js, js, string as js_string
 from ..emit.handlers import handler, rolling
 from ..emit.python.code import Code, code, string
 from ..ir import Formula, Step, Template
@@ -12,6 +13,7 @@ from ..ir.expr import BOOL, DICE, INT, Binary, Call, Const, Expr, Hoisted
 from .base import Arg, CheckedStep, StepKind, Work, when_text
 
 if TYPE_CHECKING:
+    from ..emit.js.gen import JsGen
     from ..emit.python.gen import PyGen
 
 
@@ -148,3 +150,52 @@ def _odds(step: Roll, g: PyGen) -> None:
         test = code("({}) and {}", when, test)
     g.loop(step, g.local(step), code("(_rt_dice_items({0}.terms, {0}.flat, {1}) if {2} else _rt_ZERO_ITEMS)",
                                      value, _crit(step, g), test))
+
+
+# ---- JavaScript ----
+def _js_crit(step: Roll, g: JsGen) -> Js:
+    return g.expr(step.crit.expr) if step.crit is not None else Js("false")
+
+
+def _js_traced(step: Roll, g: JsGen) -> None:
+    value, roll, var = g.temp(step, "dice"), g.temp(step, "roll"), g.local(step)
+    when = g.when(step)
+    dice = g.expr(step.dice.expr)
+    g.assign(value, js("{} ? {} : null", when, g.operand(step.dice.expr)) if when is not None else dice)
+    with g.w.block(js("if ({} !== null)", value)):
+        g.assign(roll, js("_rt_roll_damage(_source, {}.terms, {})", value, _js_crit(step, g)))
+        g.w.line(js("_rolls.push({});", roll))
+        g.assign(var, js("{}.total + {}.flat", roll, value))
+        sentence = js("_rt_damage_sentence({}, {}, {}.flat)", js_string(step.name), roll, value)
+        if step.say is not None:
+            sentence = js("{} + '；' + {}", sentence, g.sentence(step.say))
+        g.trace("roll", sentence, g.values(("faces", js("{}.faces", roll)), (step.target or "", var)))
+    with g.w.block(Js("else")):
+        g.assign(var, Js("0"))
+
+
+def _js_fast(step: Roll, g: JsGen) -> None:
+    value, var = g.temp(step, "dice"), g.local(step)
+
+    def body() -> None:
+        g.assign(value, g.expr(step.dice.expr))
+        g.assign(var, js("{0} !== null ? _rt_damage_total(dice, {0}.terms, {1}) + {0}.flat : 0", value,
+                         _js_crit(step, g)))
+
+    g.only_when(step, body)
+
+
+@handler("js", "odds", Roll)
+def _js_odds(step: Roll, g: JsGen) -> None:
+    value = g.temp(step, "dice")
+    g.assign(value, g.expr(step.dice.expr))
+    test = js("{} !== null", value)
+    when = g.when(step)
+    if when is not None:
+        test = js("({}) && {}", when, test)
+    g.loop(step, g.local(step), js("({2} ? _rt_dice_items({0}.terms, {0}.flat, {1}) : _rt_ZERO_ITEMS)",
+                                   value, _js_crit(step, g), test))
+
+
+handler("js", "traced", Roll)(_js_traced)
+handler("js", "fast", Roll)(_js_fast)

@@ -1,0 +1,126 @@
+"""Typed IR expressions -> JavaScript source (`Js`), with JavaScript's precedence.
+
+The twin of `emit/python/expr.py`, for the same IR: integers stay integers (every quantity the
+rules compute is bounded far below 2^53 by validate/bounds.py), division is `Math.floor` or
+`Math.ceil` of the quotient (or a runtime helper that throws the package's error on a zero
+divisor), comparisons are strict (`===`), a chain `a < b < c` is `a < b && b < c`, and `has`
+is `indexOf` (ES2015 has no `includes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...ir import expr as ir
+from .code import Js, join, literal, name
+
+# Precedence, loosest first, as in JavaScript.
+P_COND, P_OR, P_AND, P_EQ, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = range(9)
+_BIN_PREC = {"+": P_ADD, "-": P_ADD, "*": P_MUL}
+_CMP = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "===", "!=": "!=="}
+
+
+def ruling_constant(key: str) -> Js:
+    return name(f"_R_{key.upper()}")
+
+
+def prop(field: str) -> Js:
+    """A property name after a dot: an id of the rules (reserved words are legal here)."""
+    if not field.isascii() or not field.replace("_", "a").isalnum() or field[0].isdigit():
+        raise ValueError(f"not a property name: {field!r:.80}")
+    return Js(field)
+
+
+class Names:
+    def __init__(self, local: Callable[[str], Js], param: Callable[[str], Js] | None = None,
+                 hoisted: Callable[[str], Js] | None = None) -> None:
+        self.local = local
+        self.param = param or name
+        self.hoisted = hoisted or name
+
+
+def _wrap(text: Js, prec: int, need: int) -> Js:
+    return Js(f"({text})") if prec < need else text
+
+
+class JsExpr:
+    def __init__(self, names: Names) -> None:
+        self.names = names
+
+    def __call__(self, e: ir.Expr) -> Js:
+        return self.emit(e)[0]
+
+    def sub(self, e: ir.Expr, need: int) -> Js:
+        text, prec = self.emit(e)
+        return _wrap(text, prec, need)
+
+    def emit(self, e: ir.Expr) -> tuple[Js, int]:
+        if isinstance(e, ir.Const):
+            return literal(e.value), P_ATOM
+        if isinstance(e, ir.Param):
+            return self.names.param(e.name), P_ATOM
+        if isinstance(e, ir.Local):
+            return self.names.local(e.name), P_ATOM
+        if isinstance(e, ir.Hoisted):
+            return self.names.hoisted(e.name), P_ATOM
+        if isinstance(e, ir.Ruling):
+            return ruling_constant(e.key), P_ATOM
+        if isinstance(e, ir.Attr):
+            return Js(f"{self.sub(e.base, P_ATOM)}.{prop(e.field)}"), P_ATOM
+        if isinstance(e, ir.EntryFormula):
+            args = join(", ", [self(a) for a in e.args])
+            return Js(f"{self.sub(e.base, P_ATOM)}.{prop(e.field)}({args})"), P_ATOM
+        if isinstance(e, ir.Helper):
+            return Js(f"{name('_rt_' + e.name)}({join(', ', [self(a) for a in e.args])})"), P_ATOM
+        if isinstance(e, ir.Lookup):
+            index = name(f"{e.table.upper()}_BY_{e.index.upper()}")
+            return Js(f"_rt_index({index}, {self(e.key)}, {literal(e.text.split('[')[0])})"), P_ATOM
+        if isinstance(e, ir.Unary):
+            if e.op == "not":
+                return Js(f"!{self.sub(e.operand, P_UNARY)}"), P_UNARY
+            operand = self.sub(e.operand, P_UNARY)
+            return Js(f"-({operand})" if operand.startswith("-") else f"-{operand}"), P_UNARY
+        if isinstance(e, ir.Binary):
+            p = _BIN_PREC[e.op]
+            right = self.sub(e.right, p + 1)
+            if e.op == "-" and right.startswith("-"):
+                right = Js(f"({right})")
+            return Js(f"{self.sub(e.left, p)} {e.op} {right}"), p
+        if isinstance(e, ir.Div):
+            fn = "Math.floor" if e.rounding == "floor" else "Math.ceil"
+            if isinstance(e.right, ir.Const) and isinstance(e.right.value, int) and e.right.value > 0:
+                return Js(f"{fn}({self.sub(e.left, P_MUL)} / {e.right.value})"), P_ATOM
+            helper = "_rt_floordiv" if e.rounding == "floor" else "_rt_ceildiv"
+            return Js(f"{helper}({self(e.left)}, {self(e.right)})"), P_ATOM
+        if isinstance(e, ir.Compare):
+            pairs = []
+            for op, left, right in zip(e.ops, e.operands, e.operands[1:]):
+                p = P_EQ if op in ("==", "!=") else P_CMP
+                pairs.append((Js(f"{self.sub(left, p + 1)} {_CMP[op]} {self.sub(right, p + 1)}"), p))
+            if len(pairs) == 1:
+                return pairs[0]
+            return join(" && ", [_wrap(t, p, P_AND + 1) for t, p in pairs]), P_AND
+        if isinstance(e, ir.BoolOp):
+            p = P_AND if e.op == "and" else P_OR
+            op = " && " if e.op == "and" else " || "
+            return join(op, [self.sub(v, p + 1) for v in e.values]), p
+        if isinstance(e, ir.Cond):
+            return Js(f"{self.sub(e.test, P_OR)} ? {self.sub(e.then, P_COND + 1)} : {self.sub(e.orelse, P_COND)}"), \
+                P_COND
+        if isinstance(e, ir.Call):
+            return self.call(e), P_ATOM
+        raise AssertionError(f"no JavaScript form for {type(e).__name__}")  # pragma: no cover
+
+    def call(self, e: ir.Call) -> Js:
+        args = [self(a) for a in e.args]
+        if e.func in ("min", "max", "abs"):
+            return Js(f"Math.{e.func}({join(', ', args)})")
+        if e.func == "clamp":
+            return Js(f"_rt_clamp({join(', ', args)})")
+        if e.func == "has":
+            return Js(f"({self.sub(e.args[0], P_ATOM)}.indexOf({args[1]}) >= 0)")
+        if e.func == "dice":
+            return Js(f"_rt_make_dice({join(', ', args)})")
+        if e.func == "dice_count":
+            return Js(f"_rt_dice_count({args[0]})")
+        raise AssertionError(e.func)  # pragma: no cover
