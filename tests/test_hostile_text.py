@@ -37,6 +37,8 @@ PAYLOADS = (
     "{{7*7}}{%x%}\\N{BEL}\\x00<script>alert(1)</script>",
     "第一行\n| 注入 | 表格 |\n---|---\n# 标题",
     "</textarea>`代码` *斜* _体_ [链接](javascript:alert(1)) \\",
+    # JavaScript: a string, a template literal and a comment broken out of, then code that would run
+    f'"+require("child_process").execSync("touch {MARKER}")+"\'+`${{require("fs").writeFileSync("{MARKER}","")}}`*/',
 )
 
 
@@ -201,12 +203,32 @@ def test_hostile_text_everywhere_runs_nothing_and_shows_escaped(tmp_path: Path) 
         assert run.returncode == 0, run.stderr[-2000:]
         traces.append(run.stdout)
     assert not (tmp_path / MARKER).exists(), "a payload ran when a package was imported or resolved an attack"
+    node = shutil.which("node")
+    if node is not None:  # the JavaScript target: the module and the single-file script
+        for ruleset, python_trace in zip(("dp", "d20", "tracks"), traces):
+            js = out / "js" / ruleset
+            script = ("const m = await import(process.argv[1]); const vm = await import('node:vm');"
+                      "const fs = await import('node:fs');"
+                      "const w = m.WEAPONS.keys().next().value;"
+                      "const t = m.attack(new m.Combatant(), new m.Combatant(), w, {dice: new m.SeededDice(3)}).text();"
+                      "if (!t.includes('#')) throw new Error(t);"
+                      "const c = vm.createContext({}); vm.runInContext(fs.readFileSync(process.argv[2], 'utf8'), c);"
+                      f"if (c.rulec_{ruleset}.attack(new c.rulec_{ruleset}.Combatant(), "
+                      f"new c.rulec_{ruleset}.Combatant(), w).text().length < 1) throw new Error('empty');"
+                      "console.log(t);")
+            run = subprocess.run([node, "--input-type=module", "-e", script, (js / "index.js").as_uri(),
+                                  str(js / f"rulec_{ruleset}.user.js")], cwd=tmp_path, capture_output=True, text=True,
+                                 timeout=120)
+            assert run.returncode == 0, run.stderr[-2000:]
+            assert run.stdout == python_trace  # the same sentences, payloads shown as text, as in Python
+        assert not (tmp_path / MARKER).exists(), "a payload ran in the JavaScript module or script"
     assert any("__import__" in t for t in traces)  # the sentences show the payloads as text
     for page in sorted((out / "reference").glob("*.html")):
         html = page.read_text(encoding="utf-8")
         assert "<script>alert(1)</script>" not in html and "</textarea>" not in html, page.name
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html or page.name.startswith("index"), page.name
-    for page in sorted((out / "reference").glob("*.md")) + sorted(out.glob("*/README.md")):
+    for page in sorted((out / "reference").glob("*.md")) + sorted(out.glob("*/README.md")) + \
+            sorted(out.glob("js/*/README.md")):
         text = page.read_text(encoding="utf-8")
         prose = re.sub(r"(?<!\\)`[^`]*`", "", text)  # a code span shows its text as it is
         assert "<script>" not in prose and "</textarea>" not in prose, page.name

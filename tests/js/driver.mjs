@@ -1,7 +1,8 @@
 // Runs calls of a generated JavaScript module for tests/test_js_conformance.py: reads
 // {"module": path, "calls": [...]} on stdin and writes one result per call as JSON on stdout.
 // A call: {"proc", "form": "traced" | "odds", "positional": [...], "options": {...},
-// "dice": {"fixed": [faces]} | {"seed": n}}; a combatant is {"$combatant": {stats}}.
+// "dice": {"fixed": [faces]} | {"seed": n}}; a combatant is {"$combatant": {stats by id}} or
+// {"$from_dict": {stats by id or Chinese name}}.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -10,6 +11,7 @@ const m = await import(pathToFileURL(request.module).href);
 
 function value(v) {
   if (v !== null && typeof v === 'object' && v.$combatant !== undefined) return new m.Combatant(v.$combatant);
+  if (v !== null && typeof v === 'object' && v.$from_dict !== undefined) return m.Combatant.fromDict(v.$from_dict);
   return v;
 }
 
@@ -27,8 +29,7 @@ for (const call of request.calls) {
     } else {
       if (call.dice) options.dice = call.dice.fixed ? new m.FixedDice(call.dice.fixed) : new m.SeededDice(call.dice.seed);
       const result = m[call.proc](...args, options);
-      const fast = call.dice ? null : undefined;
-      out.push({result: result.toDict(), text: result.text(true), outcome: result.outcome(), fast: fast});
+      out.push({result: result.toDict(), text: result.text(true), outcome: result.outcome()});
     }
   } catch (err) {
     if (!(err instanceof m.RuleError)) out.push({crash: String(err && err.stack || err)});
