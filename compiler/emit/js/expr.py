@@ -93,10 +93,10 @@ class JsExpr:
             helper = "_rt_floordiv" if e.rounding == "floor" else "_rt_ceildiv"
             return Js(f"{helper}({self(e.left)}, {self(e.right)})"), P_ATOM
         if isinstance(e, ir.Compare):
-            pairs = []
-            for op, left, right in zip(e.ops, e.operands, e.operands[1:]):
+            pairs: list[tuple[Js, int]] = []
+            for op, lhs, rhs in zip(e.ops, e.operands, e.operands[1:]):
                 p = P_EQ if op in ("==", "!=") else P_CMP
-                pairs.append((Js(f"{self.sub(left, p + 1)} {_CMP[op]} {self.sub(right, p + 1)}"), p))
+                pairs.append((Js(f"{self.sub(lhs, p + 1)} {_CMP[op]} {self.sub(rhs, p + 1)}"), p))
             if len(pairs) == 1:
                 return pairs[0]
             return join(" && ", [_wrap(t, p, P_AND + 1) for t, p in pairs]), P_AND

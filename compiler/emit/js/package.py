@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 
 from ... import __version__
-from ...ir import Ruleset
+from ...ir import Param, Ruleset
 from ...validate.scopes import class_name
 from ..python.model import table_order
 from ..python.package import _entry_table
@@ -203,13 +203,13 @@ def dts(rs: Ruleset) -> str:
         w.append(f"export const {p.id.upper()}_FIELDS: ReadonlyArray<string>;")
         positional, options = split_params(p)
 
-        def ts(prm: object) -> str:
-            t = getattr(prm, "type")
+        def ts(prm: Param) -> str:
+            t = prm.type
             if t in ("int", "bool"):
                 return _TS[t]
             if t == "combatant":
                 return "Combatant"
-            return f"{class_name(t)} | string" + (" | null" if getattr(prm, "optional") else "")
+            return f"{class_name(t)} | string" + (" | null" if prm.optional else "")
 
         args = ", ".join(f"{x.id}: {ts(x)}" for x in positional)
         opts = "; ".join(f"{x.id}?: {ts(x)}" for x in options)
@@ -224,14 +224,14 @@ def dts(rs: Ruleset) -> str:
     return "\n".join(w) + "\n"
 
 
-def _example_arg(rs: Ruleset, prm: object, combatants: list[str]) -> str:
+def _example_arg(rs: Ruleset, prm: Param, combatants: list[str]) -> str:
     """A JavaScript argument for the README's example call (ids only: no free text reaches it)."""
-    ptype = str(getattr(prm, "type"))
+    ptype = prm.type
     if ptype == "combatant":
         combatants.append("b" if combatants else "a")
         return combatants[-1]
     if ptype in ("int", "bool"):
-        default = getattr(prm, "default")
+        default = prm.default
         return json.dumps(default if default is not None else 0 if ptype == "int" else False)
     table = next((t for t in rs.tables if t.id == ptype), None)
     return json.dumps(table.entries[0].id if table is not None and table.entries else "")
