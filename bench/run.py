@@ -277,6 +277,36 @@ def bench_fight(repeats: int) -> list[Row]:
     ]
 
 
+def bench_js(repeats: int) -> list[Row]:
+    """Issue 19's targets: the JavaScript prepared d20 attack against a hand-written JavaScript
+    function through the same dice object, and the exact 50-die pool distribution in Node against
+    Python's, medians measured in the same run (bench/js_bench.mjs; Node from the system)."""
+    import shutil
+
+    from rulec.runtime.odds import pool_distribution
+
+    node = shutil.which("node")
+    if node is None:
+        return [("JavaScript", "Node.js is not installed", "-", "", "")]
+    runs = []
+    python_pool = []
+    for _ in range(3):  # alternate the Node process and the Python timing
+        done = subprocess.run([node, str(ROOT / "bench" / "js_bench.mjs"), str(ROOT / "generated"),
+                               str(max(5, repeats))], capture_output=True, text=True, check=True, timeout=600)
+        runs.append(json.loads(done.stdout))
+        t = compare({"py": lambda: pool_distribution.__wrapped__(50, 10, 8, 10)}, max(3, repeats // 2), target=0.2)
+        python_pool.append(t["py"].per_call)
+    med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    ratio = statistics.median(r["prepared"] / r["hand"] for r in runs)
+    py = statistics.median(python_pool)
+    return [
+        ("JavaScript d20 prepared attack", "`attack_prepare(...)(dice)` in Node", f"{med['prepared'] * 1e9:.0f} ns",
+         f"{ratio:.2f}× of hand-written JS ({med['hand'] * 1e9:.0f} ns)", "≤ 1.5×"),
+        ("JavaScript exact 50-die pool", "`pool_distribution(50, 10, 8, 10, false)` in Node",
+         f"{med['pool50'] * 1e6:.1f} µs", f"{med['pool50'] / py:.2f}× of Python's ({py * 1e6:.1f} µs)", "≤ 2×"),
+    ]
+
+
 GROUPS = {
     "resolvers": lambda r: bench_d20(r, processes=3 if r < 7 else 5) + bench_dp(r, processes=3 if r < 7 else 5),
     "pool": bench_pool,
@@ -284,6 +314,7 @@ GROUPS = {
     "imports": bench_imports,
     "worst": bench_worst,
     "fight": bench_fight,
+    "js": bench_js,
 }
 
 

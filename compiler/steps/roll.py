@@ -175,10 +175,12 @@ def _js_traced(step: Roll, g: JsGen) -> None:
 
 
 def _js_fast(step: Roll, g: JsGen) -> None:
-    value, var = g.temp(step, "dice"), g.local(step)
+    dice, var = g.expr(step.dice.expr), g.local(step)
+    value = dice if dice.isidentifier() else g.temp(step, "dice")  # a prepared (hoisted) value: as it is
 
     def body() -> None:
-        g.assign(value, g.expr(step.dice.expr))
+        if value is not dice:
+            g.assign(value, dice)
         g.assign(var, js("{0} !== null ? _rt_damage_total(dice, {0}.terms, {1}) + {0}.flat : 0", value,
                          _js_crit(step, g)))
 

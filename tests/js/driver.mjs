@@ -29,7 +29,14 @@ for (const call of request.calls) {
     } else {
       if (call.dice) options.dice = call.dice.fixed ? new m.FixedDice(call.dice.fixed) : new m.SeededDice(call.dice.seed);
       const result = m[call.proc](...args, options);
-      out.push({result: result.toDict(), text: result.text(true), outcome: result.outcome()});
+      const entry = {result: result.toDict(), text: result.text(true), outcome: result.outcome()};
+      if (call.dice.seed !== undefined) {  // the fast and prepared forms, from the same seed
+        const rest = Object.assign({}, options);
+        delete rest.dice;
+        entry.fast = m[call.proc + '_fast'](...args, Object.assign({}, rest, {dice: new m.SeededDice(call.dice.seed)}));
+        entry.prepared = m[call.proc + '_prepare'](...args, rest)(new m.SeededDice(call.dice.seed));
+      }
+      out.push(entry);
     }
   } catch (err) {
     if (!(err instanceof m.RuleError)) out.push({crash: String(err && err.stack || err)});

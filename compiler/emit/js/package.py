@@ -28,7 +28,8 @@ from .procedures import getter, split_params, write_procedure
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent.parent / "runtime" / "js"
 RUNTIME_EXPORTS = ["RuleError", "DiceExhausted", "BadFace", "NotSpecifiedBySource", "OutOfBounds", "LimitExceeded",
-                   "UnknownEntry", "DiceValue", "SeededDice", "FixedDice", "Odds", "TraceStep", "Result", "shown"]
+                   "UnknownEntry", "DiceValue", "SeededDice", "FixedDice", "Odds", "TraceStep", "Result", "shown",
+                   "pool_distribution"]
 
 
 def global_name(rs: Ruleset) -> str:
@@ -169,6 +170,8 @@ def dts(rs: Ruleset) -> str:
           "total(): number; probability(where: Record<string, unknown>): number; marginal(field: string): "
           "Map<unknown, number>; expected(field: string): number; toDict(): Record<string, unknown>; }",
           "export function shown(value: unknown, table?: Map<string, {name: string}>): string;",
+          "export function pool_distribution(dice: number, sides: number, success_at: number, add_at: number, "
+          "cached?: boolean): {readonly probs: number[]; readonly dropped: number; mean(): number};",
           "export const VERSION: string;", "export const RULES_VERSION: string;",
           "export const RULINGS: Readonly<Record<string, number | boolean>>;",
           "export const STAT_NAMES: Readonly<Record<string, string>>;",

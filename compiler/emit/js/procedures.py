@@ -259,17 +259,25 @@ class ProcedureWriter:
         w.line(Js("}"))
 
     def prepare(self) -> None:
-        w, p = self.w, self.p
+        """The setup once, the roll-independent parts of the per-roll formulas (the plan's prepared
+        body, optimise/hoist.py) computed once, and a closure running the rest of the fast form."""
+        w, p, prepared = self.w, self.p, self.plan.prepared
         w.line()
         w.line(js("// {}: the setup once; the function returned rolls and returns the outcome array.",
                   Js(comment(p.name)[3:])))
         self.head(name(p.id + "_prepare"), ())
         self.setup_call(Js("null"))
-        if self.plan.per_roll:
-            w.line(js("return dice => {};", self.roll_call(Js("dice"))))
+        g = JsGen(self.p, self.rs.dice, "fast", w)
+        for h in prepared.hoisted:
+            assert isinstance(h, ir.Hoisted)
+            w.line(js("const {} = {};", name(h.name), g.expr(h.value)))
+        if prepared.steps:
+            with w.block(Js("return dice =>")):
+                body, g = self._body("fast", prepared.steps)
+                self._splice(body, g)
+                w.line(js("return [{}];", join(", ", [g.expr(o) for o in prepared.outputs])))
         else:
-            body, g = self._body("fast", ())
-            w.line(js("const _out = [{}];", self._outputs(g)))
+            w.line(js("const _out = [{}];", join(", ", [g.expr(o) for o in prepared.outputs])))
             w.line(Js("return dice => _out.slice();"))
         w.dedent()
         w.line(Js("}"))

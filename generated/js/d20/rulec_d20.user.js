@@ -437,6 +437,7 @@ var rulec_d20 = (function () {
     return new D20Roll(faces, layers >= 0 ? Math.max.apply(null, faces) : Math.min.apply(null, faces), layers);
   }
   function _rt_d20_natural(dice, layers) {
+    if (layers === 0) return dice.die(20);
     let kept = dice.die(20);
     for (let i = layers > 0 ? layers : -layers; i > 0; i--) {
       const face = dice.die(20);
@@ -473,9 +474,16 @@ var rulec_d20 = (function () {
     return new DamageRoll(faces, total, crit, _rt_terms_text(terms, crit));
   }
   function _rt_damage_total(dice, terms, crit) {
+    if (terms.length === 1 && terms[0][0] === 1) {  // one die: the common weapon
+      const sides = terms[0][1];
+      return crit ? dice.die(sides) + dice.die(sides) : dice.die(sides);
+    }
     let total = 0;
     for (let pass = crit ? 2 : 1; pass > 0; pass--) {
-      for (const t of terms) for (let i = 0; i < t[0]; i++) total += dice.die(t[1]);
+      for (let j = 0; j < terms.length; j++) {
+        const count = terms[j][0], sides = terms[j][1];
+        for (let i = 0; i < count; i++) total += dice.die(sides);
+      }
     }
     return total;
   }
@@ -526,7 +534,18 @@ var rulec_d20 = (function () {
   }
   function _rt_exp(x) { return x > -745 ? Math.exp(x) : 0; }
   const _rt_POOL_CACHE = new Map();
-  // The exact distribution of raw successes of `dice` dice (add_at <= 0: no added dice); see odds.py.
+  // The exact distribution of raw successes of `dice` dice (add_at <= 0: no added dice), a PoolOdds
+  // (`probs[m]` = P(m successes), `dropped` the tail left out); public, as odds.pool_distribution is.
+  function pool_distribution(dice, sides, successAt, addAt, cached) {
+    for (const v of [dice, sides, successAt, addAt]) {
+      if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > 100000) {
+        throw new OutOfBounds(`骰池参数必须是绝对值不超过100000的整数，得到${_rt_repr(v)}`);
+      }
+    }
+    if (sides < 1) throw new OutOfBounds(`骰子面数至少为1，得到${sides}`);
+    return cached === false ? _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL)
+      : _rt_pool_distribution(dice, sides, successAt, addAt);
+  }
   function _rt_pool_distribution(dice, sides, successAt, addAt) {
     const key = dice + ',' + sides + ',' + successAt + ',' + addAt;
     let found = _rt_POOL_CACHE.get(key);
@@ -1358,7 +1377,37 @@ var rulec_d20 = (function () {
     const disadvantage = _setup[2];
     const attack_bonus = _setup[3];
     const damage_mod = _setup[4];
-    return dice => _attack_roll(dice, weapon, advantage, disadvantage, attack_bonus, damage_mod, attacker, target, two_handed, guessed_wrong, sneak_dice);
+    const _natural_layers = advantage - disadvantage;
+    const _not_guessed_wrong = !guessed_wrong;
+    const _target_armor_class = target.armor_class;
+    const _crit = _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
+    const _weapon_damage_dice = two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice;
+    const _sneak_dice_gt_0 = sneak_dice > 0;
+    const _damage = weapon.damage_type.given ? damage_mod : 0;
+    const _weapon_damage_type_id = weapon.damage_type.id;
+    const _attacker_hidden = attacker.hidden;
+    return dice => {
+      let natural, total, hit, crit, weapon_damage, _extra_damage_dice, extra_damage, damage;
+      natural = _rt_d20_natural(dice, _natural_layers);
+      total = natural + attack_bonus;
+      hit = _not_guessed_wrong && total >= _target_armor_class;
+      crit = hit && natural >= _crit;
+      if (hit) {
+        weapon_damage = _weapon_damage_dice !== null ? _rt_damage_total(dice, _weapon_damage_dice.terms, crit) + _weapon_damage_dice.flat : 0;
+      }
+      else {
+        weapon_damage = 0;
+      }
+      if (_sneak_dice_gt_0 && hit) {
+        _extra_damage_dice = _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES);
+        extra_damage = _extra_damage_dice !== null ? _rt_damage_total(dice, _extra_damage_dice.terms, crit) + _extra_damage_dice.flat : 0;
+      }
+      else {
+        extra_damage = 0;
+      }
+      damage = hit ? Math.max(0, weapon_damage + extra_damage + _damage) : 0;
+      return [hit, crit, damage, _weapon_damage_type_id, natural, total, _attacker_hidden];
+    }
   }
 
   // 武器攻击: the exact distribution of the fields of ATTACK_FIELDS.
@@ -1512,7 +1561,28 @@ var rulec_d20 = (function () {
     let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
     let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
     const [mod] = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, null);
-    return dice => _spell_attack_roll(dice, mod, caster, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage);
+    const _natural_layers = (caster_unseen || caster.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage);
+    const _natural = (caster_unseen || caster.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0) + extra_advantage;
+    const _natural_2 = (hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage;
+    const _caster_proficiency = caster.proficiency;
+    const _total = flanking && melee ? _R_FLANKING_BONUS : 0;
+    const _target_armor_class = target.armor_class;
+    const _crit = _R_CRIT_THRESHOLD_BASE - caster.crit_range;
+    return dice => {
+      let natural, total, hit, crit, _spell_damage_dice, spell_damage;
+      natural = _rt_d20_natural(dice, _natural_layers);
+      total = natural + mod + _caster_proficiency + _total;
+      hit = total >= _target_armor_class;
+      crit = hit && natural >= _crit;
+      if (hit) {
+        _spell_damage_dice = _rt_make_dice(dice_count, dice_sides);
+        spell_damage = _spell_damage_dice !== null ? _rt_damage_total(dice, _spell_damage_dice.terms, crit) + _spell_damage_dice.flat : 0;
+      }
+      else {
+        spell_damage = 0;
+      }
+      return [hit, crit, spell_damage, total];
+    }
   }
 
   // 法术攻击: the exact distribution of the fields of SPELL_ATTACK_FIELDS.
@@ -1652,7 +1722,23 @@ var rulec_d20 = (function () {
     let resists = options.resists === undefined ? true : options.resists;
     let target_skill = options.target_skill === undefined ? "best" : options.target_skill;
     const [attack_mod, defend_mod, helpless] = _grapple_setup(attacker, target, distance, free_hand, resists, target_skill, null);
-    return dice => _grapple_roll(dice, attack_mod, defend_mod, helpless, attacker, target);
+    const _attack_roll_layers = Math.max(0, attacker.size - target.size);
+    const _defend_roll_layers = Math.max(0, target.size - attacker.size);
+    const _not_helpless = !helpless;
+    return dice => {
+      let attack_roll, defend_roll, attack_total, defend_total, success;
+      attack_roll = _rt_d20_natural(dice, _attack_roll_layers);
+      if (_not_helpless) {
+        defend_roll = _rt_d20_natural(dice, _defend_roll_layers);
+      }
+      else {
+        defend_roll = 0;
+      }
+      attack_total = attack_roll + attack_mod;
+      defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
+      success = attack_total > defend_total;
+      return [success, attack_total, defend_total, success];
+    }
   }
 
   // 擒抱: the exact distribution of the fields of GRAPPLE_FIELDS.
@@ -1756,7 +1842,22 @@ var rulec_d20 = (function () {
   // 逃脱擒抱: the setup once; the function returned rolls and returns the outcome array.
   function escape_grapple_prepare(escaper, grappler, skill) {
     const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, null);
-    return dice => _escape_grapple_roll(dice, escape_mod, hold_mod, grappler);
+    const _hold_roll = !grappler.incapacitated;
+    const _grappler_incapacitated = grappler.incapacitated;
+    return dice => {
+      let escape_roll, hold_roll, escape_total, hold_total, success;
+      escape_roll = dice.die(20);
+      if (_hold_roll) {
+        hold_roll = dice.die(20);
+      }
+      else {
+        hold_roll = 0;
+      }
+      escape_total = escape_roll + escape_mod;
+      hold_total = (_grappler_incapacitated ? _R_HELPLESS_DEFENDER_ROLL : hold_roll) + hold_mod;
+      success = _grappler_incapacitated || escape_total > hold_total;
+      return [success, escape_total, hold_total];
+    }
   }
 
   // 逃脱擒抱: the exact distribution of the fields of ESCAPE_GRAPPLE_FIELDS.
@@ -1898,7 +1999,36 @@ var rulec_d20 = (function () {
     let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
     let resists = options.resists === undefined ? true : options.resists;
     const [attack_mod, defend_mod, helpless] = _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, null);
-    return dice => _shove_roll(dice, attack_mod, defend_mod, helpless, attacker, target, knock_prone, obstacle_at);
+    const _attack_roll_layers = Math.max(0, attacker.size - target.size);
+    const _defend_roll_layers = Math.max(0, target.size - attacker.size);
+    const _not_helpless = !helpless;
+    const _not_knock_prone = !knock_prone;
+    const _obstacle_at_ge_0 = obstacle_at >= 0;
+    return dice => {
+      let attack_roll, defend_roll, attack_total, defend_total, success, push, blocked, moved, obstacle_dice, _obstacle_damage_dice, obstacle_damage;
+      attack_roll = _rt_d20_natural(dice, _attack_roll_layers);
+      if (_not_helpless) {
+        defend_roll = _rt_d20_natural(dice, _defend_roll_layers);
+      }
+      else {
+        defend_roll = 0;
+      }
+      attack_total = attack_roll + attack_mod;
+      defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
+      success = attack_total > defend_total;
+      push = _not_knock_prone && success ? _R_SHOVE_BASE_DISTANCE + attack_total - defend_total : 0;
+      blocked = _obstacle_at_ge_0 && push > obstacle_at;
+      moved = blocked ? obstacle_at : push;
+      obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
+      if (obstacle_dice > 0) {
+        _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
+        obstacle_damage = _obstacle_damage_dice !== null ? _rt_damage_total(dice, _obstacle_damage_dice.terms, false) + _obstacle_damage_dice.flat : 0;
+      }
+      else {
+        obstacle_damage = 0;
+      }
+      return [success, knock_prone && success, moved, obstacle_damage];
+    }
   }
 
   // 推撞: the exact distribution of the fields of SHOVE_FIELDS.
@@ -2015,7 +2145,28 @@ var rulec_d20 = (function () {
     options = _rt_options(options, ["waived"]);
     let waived = options.waived === undefined ? false : options.waived;
     _drag_setup(dragger, other, waived, null);
-    return dice => _drag_roll(dice, dragger, other, waived);
+    const _not_waived = !waived;
+    const _drag_total = Math.floor((dragger.strength - 10) / 2);
+    const _hold_total = Math.floor((other.strength - 10) / 2);
+    return dice => {
+      let drag_roll, hold_roll, drag_total, hold_total, success;
+      if (_not_waived) {
+        drag_roll = dice.die(20);
+      }
+      else {
+        drag_roll = 0;
+      }
+      if (_not_waived) {
+        hold_roll = dice.die(20);
+      }
+      else {
+        hold_roll = 0;
+      }
+      drag_total = drag_roll + _drag_total;
+      hold_total = hold_roll + _hold_total;
+      success = waived || drag_total > hold_total;
+      return [success, !success];
+    }
   }
 
   // 多方擒抱中的拖拽: the exact distribution of the fields of DRAG_FIELDS.
@@ -2083,7 +2234,8 @@ var rulec_d20 = (function () {
     options = _rt_options(options, ["grappling"]);
     let grappling = options.grappling === undefined ? true : options.grappling;
     const [halved, speed] = _grapple_move_setup(mover, target, grappling, null);
-    const _out = [speed, halved, _R_GRAPPLE_MOVE_FEET];
+    const _out2 = _R_GRAPPLE_MOVE_FEET;
+    const _out = [speed, halved, _out2];
     return dice => _out.slice();
   }
 
@@ -2174,7 +2326,8 @@ var rulec_d20 = (function () {
     let a_charmed = options.a_charmed === undefined ? false : options.a_charmed;
     let b_charmed = options.b_charmed === undefined ? false : options.b_charmed;
     const [geometry, flanks] = _flanking_setup(ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed, b_charmed, null);
-    const _out = [flanks, flanks ? _R_FLANKING_BONUS : 0, geometry];
+    const _out1 = flanks ? _R_FLANKING_BONUS : 0;
+    const _out = [flanks, _out1, geometry];
     return dice => _out.slice();
   }
 
@@ -2343,7 +2496,19 @@ var rulec_d20 = (function () {
     let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
     let bonus = options.bonus === undefined ? 0 : options.bonus;
     const [dc] = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, null);
-    return dice => _vehicle_check_roll(dice, dc, grappler, shove, knock_prone, bonus);
+    const _total = Math.floor((grappler.strength - 10) / 2);
+    const _total_2 = grappler.athletics ? grappler.proficiency : 0;
+    const _shove_feet = shove && !knock_prone;
+    const _not_shove = !shove;
+    const _out5 = shove && knock_prone;
+    return dice => {
+      let roll, total, beats, shove_feet;
+      roll = dice.die(20);
+      total = roll + _total + _total_2 + bonus;
+      beats = total > dc;
+      shove_feet = _shove_feet && beats ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
+      return [dc, total, _not_shove && beats, _not_shove && total < dc, shove_feet, _out5 && beats];
+    }
   }
 
   // 对载具的擒抱或推撞: the exact distribution of the fields of VEHICLE_CHECK_FIELDS.
@@ -2387,15 +2552,15 @@ var rulec_d20 = (function () {
     RuleError: RuleError, DiceExhausted: DiceExhausted, BadFace: BadFace,
     NotSpecifiedBySource: NotSpecifiedBySource, OutOfBounds: OutOfBounds, LimitExceeded: LimitExceeded,
     UnknownEntry: UnknownEntry, DiceValue: DiceValue, SeededDice: SeededDice, FixedDice: FixedDice,
-    Odds: Odds, TraceStep: TraceStep, Result: Result, shown: shown, Combatant: Combatant,
-    RULINGS: RULINGS, STAT_NAMES: STAT_NAMES, DamageType: DamageType, DAMAGE_TYPES: DAMAGE_TYPES,
-    get_damage_type: get_damage_type, Condition: Condition, CONDITIONS: CONDITIONS,
-    get_condition: get_condition, ContestSkill: ContestSkill, CONTEST_SKILLS: CONTEST_SKILLS,
-    get_contest_skill: get_contest_skill, Size: Size, SIZES: SIZES, get_size: get_size, Weapon: Weapon,
-    WEAPONS: WEAPONS, get_weapon: get_weapon, PowerSource: PowerSource, POWER_SOURCES: POWER_SOURCES,
-    get_power_source: get_power_source, OutOfRange: OutOfRange, OutOfReach: OutOfReach,
-    TooLarge: TooLarge, NoFreeHand: NoFreeHand, NotLight: NotLight,
-    WillingNeedsConscious: WillingNeedsConscious, NotThrown: NotThrown,
+    Odds: Odds, TraceStep: TraceStep, Result: Result, shown: shown, pool_distribution: pool_distribution,
+    Combatant: Combatant, RULINGS: RULINGS, STAT_NAMES: STAT_NAMES, DamageType: DamageType,
+    DAMAGE_TYPES: DAMAGE_TYPES, get_damage_type: get_damage_type, Condition: Condition,
+    CONDITIONS: CONDITIONS, get_condition: get_condition, ContestSkill: ContestSkill,
+    CONTEST_SKILLS: CONTEST_SKILLS, get_contest_skill: get_contest_skill, Size: Size, SIZES: SIZES,
+    get_size: get_size, Weapon: Weapon, WEAPONS: WEAPONS, get_weapon: get_weapon,
+    PowerSource: PowerSource, POWER_SOURCES: POWER_SOURCES, get_power_source: get_power_source,
+    OutOfRange: OutOfRange, OutOfReach: OutOfReach, TooLarge: TooLarge, NoFreeHand: NoFreeHand,
+    NotLight: NotLight, WillingNeedsConscious: WillingNeedsConscious, NotThrown: NotThrown,
     IntangibleTarget: IntangibleTarget, NotGrappling: NotGrappling, PROCEDURE_INFO: PROCEDURE_INFO,
     VERSION: VERSION, RULES_VERSION: RULES_VERSION, attack: attack, attack_fast: attack_fast,
     attack_prepare: attack_prepare, attack_odds: attack_odds, ATTACK_FIELDS: ATTACK_FIELDS,

@@ -431,6 +431,7 @@ function _rt_roll_d20(source, layers) {
   return new D20Roll(faces, layers >= 0 ? Math.max.apply(null, faces) : Math.min.apply(null, faces), layers);
 }
 function _rt_d20_natural(dice, layers) {
+  if (layers === 0) return dice.die(20);
   let kept = dice.die(20);
   for (let i = layers > 0 ? layers : -layers; i > 0; i--) {
     const face = dice.die(20);
@@ -467,9 +468,16 @@ function _rt_roll_damage(source, terms, crit) {
   return new DamageRoll(faces, total, crit, _rt_terms_text(terms, crit));
 }
 function _rt_damage_total(dice, terms, crit) {
+  if (terms.length === 1 && terms[0][0] === 1) {  // one die: the common weapon
+    const sides = terms[0][1];
+    return crit ? dice.die(sides) + dice.die(sides) : dice.die(sides);
+  }
   let total = 0;
   for (let pass = crit ? 2 : 1; pass > 0; pass--) {
-    for (const t of terms) for (let i = 0; i < t[0]; i++) total += dice.die(t[1]);
+    for (let j = 0; j < terms.length; j++) {
+      const count = terms[j][0], sides = terms[j][1];
+      for (let i = 0; i < count; i++) total += dice.die(sides);
+    }
   }
   return total;
 }
@@ -520,7 +528,18 @@ function _rt_xlogy(x, y) {
 }
 function _rt_exp(x) { return x > -745 ? Math.exp(x) : 0; }
 const _rt_POOL_CACHE = new Map();
-// The exact distribution of raw successes of `dice` dice (add_at <= 0: no added dice); see odds.py.
+// The exact distribution of raw successes of `dice` dice (add_at <= 0: no added dice), a PoolOdds
+// (`probs[m]` = P(m successes), `dropped` the tail left out); public, as odds.pool_distribution is.
+function pool_distribution(dice, sides, successAt, addAt, cached) {
+  for (const v of [dice, sides, successAt, addAt]) {
+    if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > 100000) {
+      throw new OutOfBounds(`骰池参数必须是绝对值不超过100000的整数，得到${_rt_repr(v)}`);
+    }
+  }
+  if (sides < 1) throw new OutOfBounds(`骰子面数至少为1，得到${sides}`);
+  return cached === false ? _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL)
+    : _rt_pool_distribution(dice, sides, successAt, addAt);
+}
 function _rt_pool_distribution(dice, sides, successAt, addAt) {
   const key = dice + ',' + sides + ',' + successAt + ',' + addAt;
   let found = _rt_POOL_CACHE.get(key);
@@ -1517,7 +1536,41 @@ function attack_prepare(attacker, defender, weapon, options) {
   const extras_cancelled = _setup[5];
   const sunder_bonus = _setup[6];
   const own_penalty = _setup[7];
-  return dice => _attack_roll(dice, weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty, attacker, defender, coup_de_grace);
+  const _attacker_attack_extras = attacker.attack_extras;
+  const _damage = called_shot.deals_damage || !called_shot.given;
+  const _condition_points = called_shot.given && called_shot.net_per_point > 0;
+  const _called_shot_net_per_point = called_shot.net_per_point;
+  const _contested = called_shot.given && called_shot.save !== "standard";
+  const _contest = called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(0, defender.strength + defender.martial + defender.specialty + sunder_bonus);
+  const _contest_2 = called_shot.save === "fortitude" ? defender.save_extras : 0;
+  const _attacker_side = called_shot.save === "opposed_sunder" ? Math.max(0, attacker.size - defender.size) : 0;
+  const _severity_steps = called_shot.save === "fortitude";
+  const _disarmed = called_shot.save === "opposed_strength";
+  const _item_damage = called_shot.save === "opposed_sunder";
+  const _weapon_damage_type_id = weapon.damage_type.id;
+  const _called_shot_track_id = called_shot.track.id;
+  return dice => {
+    let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side, severity_steps, disarmed, item_damage;
+    raw = coup_de_grace ? Math.max(0, dice_) : _rt_pool_successes(dice, dice_, 10, 8, 10);
+    after_cancel = raw - extras_cancelled - grapple_penalty;
+    hit = after_cancel > 0;
+    net = hit ? after_cancel + _attacker_attack_extras : 0;
+    damage = _damage ? net : 0;
+    condition_points = _condition_points ? _rt_floordiv(net, _called_shot_net_per_point) : 0;
+    contested = _contested && hit;
+    if (contested) {
+      contest = _rt_pool_successes(dice, _contest, 10, 8, 10);
+    }
+    else {
+      contest = 0;
+    }
+    contest_total = contested ? contest + _contest_2 : 0;
+    attacker_side = net + _attacker_side;
+    severity_steps = _severity_steps && contested ? Math.max(0, attacker_side - contest_total) : 0;
+    disarmed = _disarmed && contested && attacker_side > contest_total;
+    item_damage = _item_damage && contested ? Math.max(0, attacker_side - contest_total) : 0;
+    return [hit, net, damage, _weapon_damage_type_id, condition_points > 0 ? _called_shot_track_id : "", condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage];
+  }
 }
 
 // 攻击与防御的对抗: the exact distribution of the fields of ATTACK_FIELDS.
@@ -1734,7 +1787,37 @@ function bombard_prepare(attacker, defender, weapon, options) {
   const prone_penalty = _setup[3];
   const remaining_defense = _setup[4];
   const defender_extras = _setup[5];
-  return dice => _bombard_roll(dice, weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras, attacker, defender, total_defense);
+  const _attack_successes = Math.max(0, attack_pool);
+  const _attacker_attack_extras = attacker.attack_extras;
+  const _save_successes = defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0);
+  const _defender_save_extras = defender.save_extras;
+  const _not_small = !small;
+  const _defense_successes = Math.max(0, attack_pool - remaining_defense);
+  const _weapon_bombard_damage = weapon.bombard_damage;
+  return dice => {
+    let attack_successes, save_successes, defense_successes, hit, damage;
+    if (small) {
+      attack_successes = _rt_pool_successes(dice, _attack_successes, 10, 8, 10);
+    }
+    else {
+      attack_successes = 0;
+    }
+    if (small) {
+      save_successes = _rt_pool_successes(dice, _save_successes, 10, 8, 10);
+    }
+    else {
+      save_successes = 0;
+    }
+    if (_not_small) {
+      defense_successes = _rt_pool_successes(dice, _defense_successes, 10, 8, 10);
+    }
+    else {
+      defense_successes = 0;
+    }
+    hit = small ? attack_successes + _attacker_attack_extras - (save_successes + _defender_save_extras - prone_penalty) > 0 : defense_successes - defender_extras > 0;
+    damage = hit ? _weapon_bombard_damage : 0;
+    return [hit, damage, "pierce", small];
+  }
 }
 
 // 炮击: the exact distribution of the fields of BOMBARD_FIELDS.
@@ -1972,7 +2055,9 @@ function willpower_spend_prepare(character, use) {
   const _setup = _willpower_spend_setup(character, use, null);
   use = _setup[0];
   const bonus = _setup[1];
-  const _out = [bonus, character.willpower - 1, use.id === "conscious"];
+  const _out1 = character.willpower - 1;
+  const _out2 = use.id === "conscious";
+  const _out = [bonus, _out1, _out2];
   return dice => _out.slice();
 }
 
@@ -2069,7 +2154,14 @@ function save_contest_prepare(attack_dice, options) {
   let damage_type = options.damage_type === undefined ? "mental" : options.damage_type;
   const _setup = _save_contest_setup(attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, null);
   damage_type = _setup[0];
-  return dice => _save_contest_roll(dice, damage_type, attack_dice, attack_extras, save_dice, save_extras);
+  const _damage_type_id = damage_type.id;
+  return dice => {
+    let attack_successes, save_successes, net;
+    attack_successes = _rt_pool_successes(dice, attack_dice, 10, 8, 10);
+    save_successes = _rt_pool_successes(dice, save_dice, 10, 8, 10);
+    net = Math.max(0, attack_successes + attack_extras - save_successes - save_extras);
+    return [net > 0, net, net, _damage_type_id];
+  }
 }
 
 // 攻击与豁免的对抗: the exact distribution of the fields of SAVE_CONTEST_FIELDS.
@@ -2174,7 +2266,17 @@ function trip_prepare(attacker, defender, weapon, options) {
   options = _rt_options(options, ["flying"]);
   let flying = options.flying === undefined ? false : options.flying;
   const [attack_pool, defend_pool] = _trip_setup(attacker, defender, weapon, flying, null);
-  return dice => _trip_roll(dice, attack_pool, defend_pool, attacker, flying);
+  const _attack_successes = Math.max(0, attack_pool);
+  const _attacker_attack_extras = attacker.attack_extras;
+  const _not_flying = !flying;
+  return dice => {
+    let attack_successes, defend_successes, net, success;
+    attack_successes = _rt_pool_successes(dice, _attack_successes, 10, 8, 10);
+    defend_successes = _rt_pool_successes(dice, defend_pool, 10, 8, 10);
+    net = attack_successes + _attacker_attack_extras - defend_successes;
+    success = net > 0;
+    return [success, Math.max(0, net), _not_flying && success, flying ? Math.max(0, net) : 0];
+  }
 }
 
 // 绊摔: the exact distribution of the fields of TRIP_FIELDS.
@@ -2278,7 +2380,18 @@ function bull_rush_prepare(attacker, defender, weapon, options) {
   let knock_down = options.knock_down === undefined ? false : options.knock_down;
   let returned = options.returned === undefined ? false : options.returned;
   const [attack_pool, defend_pool] = _bull_rush_setup(attacker, defender, weapon, knock_down, returned, null);
-  return dice => _bull_rush_roll(dice, attack_pool, defend_pool, attacker, knock_down);
+  const _attack_successes = Math.max(0, attack_pool);
+  const _attacker_attack_extras = attacker.attack_extras;
+  const _not_knock_down = !knock_down;
+  return dice => {
+    let attack_successes, defend_successes, net, success, push;
+    attack_successes = _rt_pool_successes(dice, _attack_successes, 10, 8, 10);
+    defend_successes = _rt_pool_successes(dice, defend_pool, 10, 8, 10);
+    net = attack_successes + _attacker_attack_extras - defend_successes;
+    success = net > 0;
+    push = _not_knock_down && success ? 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) : 0;
+    return [success, Math.max(0, net), knock_down && success, push, !success];
+  }
 }
 
 // 冲撞: the exact distribution of the fields of BULL_RUSH_FIELDS.
@@ -2408,7 +2521,27 @@ function grapple_prepare(attacker, defender, weapon, options) {
   options = _rt_options(options, ["held_item_size"]);
   let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
   const [touch_pool, contest_pool, resist_pool, cling] = _grapple_setup(attacker, defender, weapon, held_item_size, null);
-  return dice => _grapple_roll(dice, touch_pool, contest_pool, resist_pool, cling, attacker);
+  const _attacker_attack_extras = attacker.attack_extras;
+  return dice => {
+    let touch, touched, hold, resist, net, success;
+    touch = _rt_pool_successes(dice, touch_pool, 10, 8, 10);
+    touched = touch + _attacker_attack_extras >= 1;
+    if (touched) {
+      hold = _rt_pool_successes(dice, contest_pool, 10, 8, 10);
+    }
+    else {
+      hold = 0;
+    }
+    if (touched) {
+      resist = _rt_pool_successes(dice, resist_pool, 10, 8, 10);
+    }
+    else {
+      resist = 0;
+    }
+    net = touched ? hold - resist : 0;
+    success = touched && net > 0;
+    return [success, touched, Math.max(0, net), cling && success, success ? net : 0];
+  }
 }
 
 // 擒抱: the exact distribution of the fields of GRAPPLE_FIELDS.
@@ -2494,7 +2627,17 @@ function pin_fast(attacker, defender, options) {
 // 压制对手: the setup once; the function returned rolls and returns the outcome array.
 function pin_prepare(attacker, defender) {
   _pin_setup(attacker, defender, null);
-  return dice => _pin_roll(dice, attacker, defender);
+  const _hold = attacker.strength + attacker.martial + attacker.specialty;
+  const _resist = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
+  const _defender_strength = defender.strength;
+  return dice => {
+    let hold, resist, net, success;
+    hold = _rt_pool_successes(dice, _hold, 10, 8, 10);
+    resist = _rt_pool_successes(dice, _resist, 10, 8, 10);
+    net = hold - resist;
+    success = net > 0;
+    return [success, Math.max(0, net), success && net > _defender_strength, success ? _R_PIN_ESCAPES_NEEDED : 1];
+  }
 }
 
 // 压制对手: the exact distribution of the fields of PIN_FIELDS.
@@ -2582,7 +2725,17 @@ function feint_prepare(attacker, defender, options) {
   let penalty = options.penalty === undefined ? 0 : options.penalty;
   let defender_specialty = options.defender_specialty === undefined ? 0 : options.defender_specialty;
   _feint_setup(attacker, defender, penalty, defender_specialty, null);
-  return dice => _feint_roll(dice, attacker, defender, penalty, defender_specialty);
+  const _feint_successes = Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty);
+  const _read_successes = defender.wisdom + defender.insight + defender_specialty;
+  return dice => {
+    let feint_successes, read_successes, net, success, parry_penalty;
+    feint_successes = _rt_pool_successes(dice, _feint_successes, 10, 8, 10);
+    read_successes = _rt_pool_successes(dice, _read_successes, 10, 8, 10);
+    net = feint_successes - read_successes;
+    success = net > 0;
+    parry_penalty = success ? Math.min(net, _R_FEINT_MAX_PARRY_PENALTY) : 0;
+    return [success, success, parry_penalty];
+  }
 }
 
 // 虚招: the exact distribution of the fields of FEINT_FIELDS.
@@ -2728,7 +2881,42 @@ function overrun_prepare(attacker, defender, options) {
   let blockers = options.blockers === undefined ? 1 : options.blockers;
   let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
   const [pool, block_pool] = _overrun_setup(attacker, defender, blockers, acrobatics, null);
-  return dice => _overrun_roll(dice, pool, block_pool, attacker, blockers);
+  const _attacker_attack_extras = attacker.attack_extras;
+  const _blockers_ge_2 = blockers >= 2;
+  const _blockers_ge_3 = blockers >= 3;
+  const _blockers_ge_4 = blockers >= 4;
+  const _blockers_eq_1 = blockers === 1;
+  const _blockers_eq_2 = blockers === 2;
+  const _blockers_eq_3 = blockers === 3;
+  return dice => {
+    let mine, total, b1, left1, b2, left2, b3, left3, b4, passed;
+    mine = _rt_pool_successes(dice, pool, 10, 8, 10);
+    total = mine + _attacker_attack_extras;
+    b1 = _rt_pool_successes(dice, block_pool, 10, 8, 10);
+    left1 = total - b1;
+    if (_blockers_ge_2 && left1 > 0) {
+      b2 = _rt_pool_successes(dice, block_pool, 10, 8, 10);
+    }
+    else {
+      b2 = 0;
+    }
+    left2 = left1 - b2;
+    if (_blockers_ge_3 && left2 > 0) {
+      b3 = _rt_pool_successes(dice, block_pool, 10, 8, 10);
+    }
+    else {
+      b3 = 0;
+    }
+    left3 = left2 - b3;
+    if (_blockers_ge_4 && left3 > 0) {
+      b4 = _rt_pool_successes(dice, block_pool, 10, 8, 10);
+    }
+    else {
+      b4 = 0;
+    }
+    passed = left1 <= 0 ? 0 : _blockers_eq_1 || left2 <= 0 ? 1 : _blockers_eq_2 || left3 <= 0 ? 2 : _blockers_eq_3 || left3 - b4 <= 0 ? 3 : 4;
+    return [passed, passed === blockers];
+  }
 }
 
 // 闯越: the exact distribution of the fields of OVERRUN_FIELDS.
@@ -2789,25 +2977,25 @@ const PROCEDURE_INFO = Object.freeze({
 
 export {
   RuleError, DiceExhausted, BadFace, NotSpecifiedBySource, OutOfBounds, LimitExceeded, UnknownEntry,
-  DiceValue, SeededDice, FixedDice, Odds, TraceStep, Result, shown, Combatant, RULINGS, STAT_NAMES,
-  WillpowerUse, WILLPOWER_USES, get_willpower_use, DamageType, DAMAGE_TYPES, get_damage_type, Action,
-  ACTIONS, get_action, AttackType, ATTACK_TYPES, get_attack_type, Weapon, WEAPONS, get_weapon,
-  ConditionTrack, CONDITION_TRACKS, get_condition_track, CalledShot, CALLED_SHOTS, get_called_shot,
-  Maneuver, MANEUVERS, get_maneuver, UseBombard, OutOfRange, OneHandBow, CalledShotMultipleTargets,
-  NotHelpless, NoVitals, ChargeBlocked, ChargeTooFar, MeleeOnly, CannotTrip, NaturalCannotParry,
-  ProneCannotCharge, AimOutOfReach, TooManyHandsFree, OverrunTooBig, FeintImpossible, NotABombard,
-  BadWillpower, PROCEDURE_INFO, VERSION, RULES_VERSION, attack, attack_fast, attack_prepare,
-  attack_odds, ATTACK_FIELDS, AttackResult, bombard, bombard_fast, bombard_prepare, bombard_odds,
-  BOMBARD_FIELDS, BombardResult, parry, parry_fast, parry_prepare, parry_odds, PARRY_FIELDS,
-  ParryResult, active_cover, active_cover_fast, active_cover_prepare, active_cover_odds,
-  ACTIVE_COVER_FIELDS, ActiveCoverResult, total_defense, total_defense_fast, total_defense_prepare,
-  total_defense_odds, TOTAL_DEFENSE_FIELDS, TotalDefenseResult, willpower_spend, willpower_spend_fast,
-  willpower_spend_prepare, willpower_spend_odds, WILLPOWER_SPEND_FIELDS, WillpowerSpendResult,
-  save_contest, save_contest_fast, save_contest_prepare, save_contest_odds, SAVE_CONTEST_FIELDS,
-  SaveContestResult, trip, trip_fast, trip_prepare, trip_odds, TRIP_FIELDS, TripResult, bull_rush,
-  bull_rush_fast, bull_rush_prepare, bull_rush_odds, BULL_RUSH_FIELDS, BullRushResult, grapple,
-  grapple_fast, grapple_prepare, grapple_odds, GRAPPLE_FIELDS, GrappleResult, pin, pin_fast,
-  pin_prepare, pin_odds, PIN_FIELDS, PinResult, feint, feint_fast, feint_prepare, feint_odds,
-  FEINT_FIELDS, FeintResult, overrun, overrun_fast, overrun_prepare, overrun_odds, OVERRUN_FIELDS,
-  OverrunResult,
+  DiceValue, SeededDice, FixedDice, Odds, TraceStep, Result, shown, pool_distribution, Combatant,
+  RULINGS, STAT_NAMES, WillpowerUse, WILLPOWER_USES, get_willpower_use, DamageType, DAMAGE_TYPES,
+  get_damage_type, Action, ACTIONS, get_action, AttackType, ATTACK_TYPES, get_attack_type, Weapon,
+  WEAPONS, get_weapon, ConditionTrack, CONDITION_TRACKS, get_condition_track, CalledShot, CALLED_SHOTS,
+  get_called_shot, Maneuver, MANEUVERS, get_maneuver, UseBombard, OutOfRange, OneHandBow,
+  CalledShotMultipleTargets, NotHelpless, NoVitals, ChargeBlocked, ChargeTooFar, MeleeOnly, CannotTrip,
+  NaturalCannotParry, ProneCannotCharge, AimOutOfReach, TooManyHandsFree, OverrunTooBig,
+  FeintImpossible, NotABombard, BadWillpower, PROCEDURE_INFO, VERSION, RULES_VERSION, attack,
+  attack_fast, attack_prepare, attack_odds, ATTACK_FIELDS, AttackResult, bombard, bombard_fast,
+  bombard_prepare, bombard_odds, BOMBARD_FIELDS, BombardResult, parry, parry_fast, parry_prepare,
+  parry_odds, PARRY_FIELDS, ParryResult, active_cover, active_cover_fast, active_cover_prepare,
+  active_cover_odds, ACTIVE_COVER_FIELDS, ActiveCoverResult, total_defense, total_defense_fast,
+  total_defense_prepare, total_defense_odds, TOTAL_DEFENSE_FIELDS, TotalDefenseResult, willpower_spend,
+  willpower_spend_fast, willpower_spend_prepare, willpower_spend_odds, WILLPOWER_SPEND_FIELDS,
+  WillpowerSpendResult, save_contest, save_contest_fast, save_contest_prepare, save_contest_odds,
+  SAVE_CONTEST_FIELDS, SaveContestResult, trip, trip_fast, trip_prepare, trip_odds, TRIP_FIELDS,
+  TripResult, bull_rush, bull_rush_fast, bull_rush_prepare, bull_rush_odds, BULL_RUSH_FIELDS,
+  BullRushResult, grapple, grapple_fast, grapple_prepare, grapple_odds, GRAPPLE_FIELDS, GrappleResult,
+  pin, pin_fast, pin_prepare, pin_odds, PIN_FIELDS, PinResult, feint, feint_fast, feint_prepare,
+  feint_odds, FEINT_FIELDS, FeintResult, overrun, overrun_fast, overrun_prepare, overrun_odds,
+  OVERRUN_FIELDS, OverrunResult,
 };

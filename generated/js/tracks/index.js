@@ -432,6 +432,7 @@ function _rt_roll_d20(source, layers) {
   return new D20Roll(faces, layers >= 0 ? Math.max.apply(null, faces) : Math.min.apply(null, faces), layers);
 }
 function _rt_d20_natural(dice, layers) {
+  if (layers === 0) return dice.die(20);
   let kept = dice.die(20);
   for (let i = layers > 0 ? layers : -layers; i > 0; i--) {
     const face = dice.die(20);
@@ -468,9 +469,16 @@ function _rt_roll_damage(source, terms, crit) {
   return new DamageRoll(faces, total, crit, _rt_terms_text(terms, crit));
 }
 function _rt_damage_total(dice, terms, crit) {
+  if (terms.length === 1 && terms[0][0] === 1) {  // one die: the common weapon
+    const sides = terms[0][1];
+    return crit ? dice.die(sides) + dice.die(sides) : dice.die(sides);
+  }
   let total = 0;
   for (let pass = crit ? 2 : 1; pass > 0; pass--) {
-    for (const t of terms) for (let i = 0; i < t[0]; i++) total += dice.die(t[1]);
+    for (let j = 0; j < terms.length; j++) {
+      const count = terms[j][0], sides = terms[j][1];
+      for (let i = 0; i < count; i++) total += dice.die(sides);
+    }
   }
   return total;
 }
@@ -521,7 +529,18 @@ function _rt_xlogy(x, y) {
 }
 function _rt_exp(x) { return x > -745 ? Math.exp(x) : 0; }
 const _rt_POOL_CACHE = new Map();
-// The exact distribution of raw successes of `dice` dice (add_at <= 0: no added dice); see odds.py.
+// The exact distribution of raw successes of `dice` dice (add_at <= 0: no added dice), a PoolOdds
+// (`probs[m]` = P(m successes), `dropped` the tail left out); public, as odds.pool_distribution is.
+function pool_distribution(dice, sides, successAt, addAt, cached) {
+  for (const v of [dice, sides, successAt, addAt]) {
+    if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > 100000) {
+      throw new OutOfBounds(`骰池参数必须是绝对值不超过100000的整数，得到${_rt_repr(v)}`);
+    }
+  }
+  if (sides < 1) throw new OutOfBounds(`骰子面数至少为1，得到${sides}`);
+  return cached === false ? _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL)
+    : _rt_pool_distribution(dice, sides, successAt, addAt);
+}
 function _rt_pool_distribution(dice, sides, successAt, addAt) {
   const key = dice + ',' + sides + ',' + successAt + ',' + addAt;
   let found = _rt_POOL_CACHE.get(key);
@@ -1397,7 +1416,43 @@ function attack_prepare(attacker, defender, weapon, options) {
   weapon = _setup[0];
   part = _setup[1];
   const dice_ = _setup[2];
-  return dice => _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damage, left_area);
+  const _attacker_extra_successes = attacker.extra_successes;
+  const _weapon_attack_type = weapon.attack_type;
+  const _defender_damage_reduction = defender.damage_reduction;
+  const _defender_absorption = defender.absorption;
+  const _endurance_successes = part.given && part.effect === "severe";
+  const _defender_endurance = defender.endurance;
+  const _full_points = part.given && part.effect === "points";
+  const _full_points_2 = weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance;
+  const _limb_damage = part.given && part.effect === "limb";
+  const _defender_resistance = defender.resistance;
+  const _item_damage = part.given && part.effect === "item";
+  const _weapon_damage_type_id = weapon.damage_type.id;
+  const _part_track_id = part.track.id;
+  return dice => {
+    let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes, full_points, severe, points, limb_damage, item_damage;
+    successes = _rt_pool_successes(dice, dice_, 10, 8, 10);
+    hit = successes > 0;
+    cap = _weapon_attack_type.cap(attacker, _weapon_attack_type, weapon);
+    capped = Math.min(cap, successes + _attacker_extra_successes);
+    raw_damage = hit ? capped + extra_damage : 0;
+    after_reduction = Math.max(0, raw_damage - _defender_damage_reduction);
+    absorbed = Math.min(after_reduction, _defender_absorption);
+    final_damage = after_reduction - absorbed;
+    to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
+    if (_endurance_successes && to_hp > 0) {
+      endurance_successes = _rt_pool_successes(dice, _defender_endurance, 10, 8, 10);
+    }
+    else {
+      endurance_successes = 0;
+    }
+    full_points = _full_points ? Math.max(0, final_damage - _full_points_2) : 0;
+    severe = _endurance_successes ? Math.max(0, to_hp - endurance_successes) : 0;
+    points = left_area ? _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) : full_points;
+    limb_damage = _limb_damage ? Math.max(0, to_hp - _defender_resistance) : 0;
+    item_damage = _item_damage ? to_hp : 0;
+    return [hit, successes, _item_damage ? 0 : to_hp, _weapon_damage_type_id, severe, points > 0 ? _part_track_id : "", points, limb_damage, item_damage];
+  }
 }
 
 // 攻击（检定即伤害）: the exact distribution of the fields of ATTACK_FIELDS.
@@ -1552,7 +1607,29 @@ function firearm_prepare(attacker, defender, weapon, options) {
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
   const [penalty, per_hit, dice_] = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges, null);
-  return dice => _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges);
+  const _dodge_successes = defender.dexterity + defender.dodge;
+  const _defender_damage_reduction = defender.damage_reduction;
+  const _defender_absorption = defender.absorption;
+  return dice => {
+    let hits, raw_damage, dodge_successes, after_dodge, after_reduction, to_hp;
+    hits = 0;
+    for (let _hits_i = 0; _hits_i < shots; _hits_i++) {
+      if (_rt_pool_successes(dice, dice_, 10, 8, 10) + 0 >= 1) {
+        hits += 1;
+      }
+    }
+    raw_damage = hits * per_hit;
+    if (defender_dodges && hits > 0) {
+      dodge_successes = _rt_pool_successes(dice, _dodge_successes, 10, 8, 10);
+    }
+    else {
+      dodge_successes = 0;
+    }
+    after_dodge = Math.max(0, raw_damage - dodge_successes);
+    after_reduction = Math.max(0, after_dodge - _defender_damage_reduction);
+    to_hp = after_reduction - Math.min(after_reduction, _defender_absorption);
+    return [hits, hits > 0, per_hit, penalty, to_hp];
+  }
 }
 
 // 枪械射击与连射: the exact distribution of the fields of FIREARM_FIELDS.
@@ -1730,7 +1807,26 @@ function charge_prepare(attacker, defender, options) {
   let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
   let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
   const [check, target_defense] = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, null);
-  return dice => _charge_roll(dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure);
+  const _successes = Math.max(0, check - target_defense);
+  const _attacker_max_hp = attacker.max_hp;
+  const _resist = Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting);
+  const _resist_2 = Math.max(0, defender.size);
+  const _obstacle_at_gt_0 = obstacle_at > 0;
+  return dice => {
+    let successes, damage, resist, pushed, blocked, impact;
+    successes = _rt_pool_successes(dice, _successes, 10, 8, 10);
+    damage = successes > 0 ? Math.min(_attacker_max_hp, successes + load_tier) : 0;
+    if (damage > 0) {
+      resist = _rt_pool_successes(dice, _resist, 10, 8, 10);
+    }
+    else {
+      resist = 0;
+    }
+    pushed = Math.max(0, damage - resist - _resist_2);
+    blocked = _obstacle_at_gt_0 ? Math.max(0, pushed - obstacle_at) : 0;
+    impact = Math.min(blocked, obstacle_structure);
+    return [damage > 0, damage + impact, damage + impact, pushed - blocked];
+  }
 }
 
 // 冲撞攻击: the exact distribution of the fields of CHARGE_FIELDS.
@@ -1803,7 +1899,9 @@ function parry_prepare(defender, options) {
   let incoming = options.incoming === undefined ? 0 : options.incoming;
   let weapon_absorbed = options.weapon_absorbed === undefined ? 0 : options.weapon_absorbed;
   const [bonus] = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, null);
-  const _out = [bonus, _R_PARRY_DURATION_SECONDS, Math.max(0, incoming - weapon_absorbed)];
+  const _out1 = _R_PARRY_DURATION_SECONDS;
+  const _out2 = Math.max(0, incoming - weapon_absorbed);
+  const _out = [bonus, _out1, _out2];
   return dice => _out.slice();
 }
 
@@ -1880,7 +1978,18 @@ function dodge_prepare(defender, incoming, options) {
   options = _rt_options(options, ["applicable"]);
   let applicable = options.applicable === undefined ? true : options.applicable;
   _dodge_setup(defender, incoming, applicable, null);
-  return dice => _dodge_roll(dice, defender, incoming, applicable);
+  const _successes = defender.dexterity + defender.dodge;
+  return dice => {
+    let successes, damage;
+    if (applicable) {
+      successes = _rt_pool_successes(dice, _successes, 10, 8, 10);
+    }
+    else {
+      successes = 0;
+    }
+    damage = Math.max(0, incoming - successes);
+    return [damage, incoming - damage];
+  }
 }
 
 // 闪避: the exact distribution of the fields of DODGE_FIELDS.
@@ -2009,7 +2118,8 @@ function leave_area_prepare(options) {
   let blocked = options.blocked === undefined ? false : options.blocked;
   let intended_meters = options.intended_meters === undefined ? 0 : options.intended_meters;
   const [taken, taken_points] = _leave_area_setup(damage, points, timing, blocked, intended_meters, null);
-  const _out = [taken, taken_points, blocked ? intended_meters : 0];
+  const _out2 = blocked ? intended_meters : 0;
+  const _out = [taken, taken_points, _out2];
   return dice => _out.slice();
 }
 
@@ -2206,7 +2316,13 @@ function break_projectile_prepare(defender, projectile, check, options) {
   let structure = options.structure === undefined ? 1 : options.structure;
   const _setup = _break_projectile_setup(defender, projectile, check, structure, null);
   projectile = _setup[0];
-  return dice => _break_projectile_roll(dice, projectile, check, structure);
+  const _successes = Math.max(0, check - projectile.speed);
+  return dice => {
+    let successes, destroyed;
+    successes = _rt_pool_successes(dice, _successes, 10, 8, 10);
+    destroyed = successes >= structure;
+    return [destroyed, successes];
+  }
 }
 
 // 击破或阻挡飞行物: the exact distribution of the fields of BREAK_PROJECTILE_FIELDS.
@@ -2358,7 +2474,20 @@ function conversion_prepare(defender, weapon, options) {
   weapon = _setup[0];
   const converts = _setup[1];
   const resist = _setup[2];
-  return dice => _conversion_roll(dice, weapon, converts, resist, defender);
+  const _dodge_successes = defender.dexterity + defender.dodge;
+  const _damage = weapon.damage - resist;
+  const _out1 = converts ? weapon.size : 0;
+  return dice => {
+    let dodge_successes, damage;
+    if (converts) {
+      dodge_successes = _rt_pool_successes(dice, _dodge_successes, 10, 8, 10);
+    }
+    else {
+      dodge_successes = 0;
+    }
+    damage = converts ? Math.max(0, _damage - dodge_successes) : 0;
+    return [converts, _out1, damage];
+  }
 }
 
 // 攻击类型转化: the exact distribution of the fields of CONVERSION_FIELDS.
@@ -2425,7 +2554,12 @@ function initiative_roll_fast(character, dice_count, options) {
 // 先攻检定: the setup once; the function returned rolls and returns the outcome array.
 function initiative_roll_prepare(character, dice_count) {
   _initiative_roll_setup(character, dice_count, null);
-  return dice => _initiative_roll_roll(dice, character, dice_count);
+  const _character_extra_successes = character.extra_successes;
+  return dice => {
+    let successes;
+    successes = _rt_pool_successes(dice, dice_count, 10, 8, 10);
+    return [successes, _character_extra_successes];
+  }
 }
 
 // 先攻检定: the exact distribution of the fields of INITIATIVE_ROLL_FIELDS.
@@ -2541,7 +2675,26 @@ function detect_prepare(seeker, hider, sense, options) {
   let supernatural = options.supernatural === undefined ? false : options.supernatural;
   let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
   const [automatic_hide, hide_pool, seek_pool] = _detect_setup(seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural, revealed_bonus, null);
-  return dice => _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider);
+  const _not_automatic_hide = !automatic_hide;
+  const _seeker_extra_successes = seeker.extra_successes;
+  const _hider_extra_successes = hider.extra_successes;
+  return dice => {
+    let seek, hide, noticed;
+    if (_not_automatic_hide) {
+      seek = _rt_pool_successes(dice, seek_pool, 10, 8, 10);
+    }
+    else {
+      seek = 0;
+    }
+    if (_not_automatic_hide) {
+      hide = _rt_pool_successes(dice, hide_pool, 10, 8, 10);
+    }
+    else {
+      hide = 0;
+    }
+    noticed = _not_automatic_hide && seek + _seeker_extra_successes > hide + _hider_extra_successes;
+    return [noticed];
+  }
 }
 
 // 侦查与躲藏: the exact distribution of the fields of DETECT_FIELDS.
@@ -2622,7 +2775,12 @@ function chaos_check_prepare(character, options) {
   options = _rt_options(options, ["skill"]);
   let skill = options.skill === undefined ? 0 : options.skill;
   _chaos_check_setup(character, skill, null);
-  return dice => _chaos_check_roll(dice, character, skill);
+  const _successes = Math.max(0, character.intelligence + skill - character.chaos);
+  return dice => {
+    let successes;
+    successes = _rt_pool_successes(dice, _successes, 10, 8, 10);
+    return [successes];
+  }
 }
 
 // 混乱刻度下的周期检定: the exact distribution of the fields of CHAOS_CHECK_FIELDS.
@@ -2710,7 +2868,8 @@ function add_points_prepare(creature, track, options) {
   const debuff = _setup[3];
   const in_state = _setup[4];
   const fear = _setup[5];
-  const _out = [points, capacity, debuff, in_state ? track.state.id : "", fear];
+  const _out3 = in_state ? track.state.id : "";
+  const _out = [points, capacity, debuff, _out3, fear];
   return dice => _out.slice();
 }
 
@@ -2779,7 +2938,8 @@ function miss_long_rest_prepare(creature, options) {
   let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
   let track = options.track === undefined ? "drowsy" : options.track;
   const [loss, points, capacity] = _miss_long_rest_setup(creature, current, capacity_loss, track, null);
-  const _out = [points, loss, capacity, Math.max(0, points - capacity)];
+  const _out3 = Math.max(0, points - capacity);
+  const _out = [points, loss, capacity, _out3];
   return dice => _out.slice();
 }
 
@@ -2988,7 +3148,18 @@ function recover_prepare(track, current, check_dice, options) {
   options = _rt_options(options, ["supernatural"]);
   let supernatural = options.supernatural === undefined ? false : options.supernatural;
   _recover_setup(track, current, check_dice, supernatural, null);
-  return dice => _recover_roll(dice, current, check_dice, supernatural);
+  const _not_supernatural = !supernatural;
+  return dice => {
+    let successes, points;
+    if (_not_supernatural) {
+      successes = _rt_pool_successes(dice, check_dice, 10, 8, 10);
+    }
+    else {
+      successes = 0;
+    }
+    points = Math.max(0, current - successes);
+    return [points, current - points];
+  }
 }
 
 // 长休息恢复: the exact distribution of the fields of RECOVER_FIELDS.
@@ -3036,34 +3207,34 @@ const PROCEDURE_INFO = Object.freeze({
 
 export {
   RuleError, DiceExhausted, BadFace, NotSpecifiedBySource, OutOfBounds, LimitExceeded, UnknownEntry,
-  DiceValue, SeededDice, FixedDice, Odds, TraceStep, Result, shown, Combatant, RULINGS, STAT_NAMES,
-  Sense, SENSES, get_sense, LeaveTiming, LEAVE_TIMINGS, get_leave_timing, Round, ROUNDS, get_round,
-  Action, ACTIONS, get_action, DamageType, DAMAGE_TYPES, get_damage_type, AttackType, ATTACK_TYPES,
-  get_attack_type, Weapon, WEAPONS, get_weapon, State, STATES, get_state, ConditionTrack,
-  CONDITION_TRACKS, get_condition_track, BodyPart, BODY_PARTS, get_body_part, PastLimit, BurstTooLarge,
-  WrongMode, PeriodicImpossible, NoRange, NoEnhancedRest, ReadiedNeedsDuration, PROCEDURE_INFO,
-  VERSION, RULES_VERSION, attack, attack_fast, attack_prepare, attack_odds, ATTACK_FIELDS,
-  AttackResult, firearm, firearm_fast, firearm_prepare, firearm_odds, FIREARM_FIELDS, FirearmResult,
-  fixed_damage, fixed_damage_fast, fixed_damage_prepare, fixed_damage_odds, FIXED_DAMAGE_FIELDS,
-  FixedDamageResult, charge, charge_fast, charge_prepare, charge_odds, CHARGE_FIELDS, ChargeResult,
-  parry, parry_fast, parry_prepare, parry_odds, PARRY_FIELDS, ParryResult, dodge, dodge_fast,
-  dodge_prepare, dodge_odds, DODGE_FIELDS, DodgeResult, take_cover, take_cover_fast,
-  take_cover_prepare, take_cover_odds, TAKE_COVER_FIELDS, TakeCoverResult, leave_area, leave_area_fast,
-  leave_area_prepare, leave_area_odds, LEAVE_AREA_FIELDS, LeaveAreaResult, can_respond,
-  can_respond_fast, can_respond_prepare, can_respond_odds, CAN_RESPOND_FIELDS, CanRespondResult,
-  interrupt, interrupt_fast, interrupt_prepare, interrupt_odds, INTERRUPT_FIELDS, InterruptResult,
-  break_projectile, break_projectile_fast, break_projectile_prepare, break_projectile_odds,
-  BREAK_PROJECTILE_FIELDS, BreakProjectileResult, influence, influence_fast, influence_prepare,
-  influence_odds, INFLUENCE_FIELDS, InfluenceResult, conversion, conversion_fast, conversion_prepare,
-  conversion_odds, CONVERSION_FIELDS, ConversionResult, initiative_roll, initiative_roll_fast,
-  initiative_roll_prepare, initiative_roll_odds, INITIATIVE_ROLL_FIELDS, InitiativeRollResult, detect,
-  detect_fast, detect_prepare, detect_odds, DETECT_FIELDS, DetectResult, chaos_check, chaos_check_fast,
-  chaos_check_prepare, chaos_check_odds, CHAOS_CHECK_FIELDS, ChaosCheckResult, add_points,
-  add_points_fast, add_points_prepare, add_points_odds, ADD_POINTS_FIELDS, AddPointsResult,
-  miss_long_rest, miss_long_rest_fast, miss_long_rest_prepare, miss_long_rest_odds,
-  MISS_LONG_REST_FIELDS, MissLongRestResult, enhanced_long_rest, enhanced_long_rest_fast,
-  enhanced_long_rest_prepare, enhanced_long_rest_odds, ENHANCED_LONG_REST_FIELDS,
-  EnhancedLongRestResult, unconscious_hit, unconscious_hit_fast, unconscious_hit_prepare,
-  unconscious_hit_odds, UNCONSCIOUS_HIT_FIELDS, UnconsciousHitResult, recover, recover_fast,
-  recover_prepare, recover_odds, RECOVER_FIELDS, RecoverResult,
+  DiceValue, SeededDice, FixedDice, Odds, TraceStep, Result, shown, pool_distribution, Combatant,
+  RULINGS, STAT_NAMES, Sense, SENSES, get_sense, LeaveTiming, LEAVE_TIMINGS, get_leave_timing, Round,
+  ROUNDS, get_round, Action, ACTIONS, get_action, DamageType, DAMAGE_TYPES, get_damage_type,
+  AttackType, ATTACK_TYPES, get_attack_type, Weapon, WEAPONS, get_weapon, State, STATES, get_state,
+  ConditionTrack, CONDITION_TRACKS, get_condition_track, BodyPart, BODY_PARTS, get_body_part,
+  PastLimit, BurstTooLarge, WrongMode, PeriodicImpossible, NoRange, NoEnhancedRest,
+  ReadiedNeedsDuration, PROCEDURE_INFO, VERSION, RULES_VERSION, attack, attack_fast, attack_prepare,
+  attack_odds, ATTACK_FIELDS, AttackResult, firearm, firearm_fast, firearm_prepare, firearm_odds,
+  FIREARM_FIELDS, FirearmResult, fixed_damage, fixed_damage_fast, fixed_damage_prepare,
+  fixed_damage_odds, FIXED_DAMAGE_FIELDS, FixedDamageResult, charge, charge_fast, charge_prepare,
+  charge_odds, CHARGE_FIELDS, ChargeResult, parry, parry_fast, parry_prepare, parry_odds, PARRY_FIELDS,
+  ParryResult, dodge, dodge_fast, dodge_prepare, dodge_odds, DODGE_FIELDS, DodgeResult, take_cover,
+  take_cover_fast, take_cover_prepare, take_cover_odds, TAKE_COVER_FIELDS, TakeCoverResult, leave_area,
+  leave_area_fast, leave_area_prepare, leave_area_odds, LEAVE_AREA_FIELDS, LeaveAreaResult,
+  can_respond, can_respond_fast, can_respond_prepare, can_respond_odds, CAN_RESPOND_FIELDS,
+  CanRespondResult, interrupt, interrupt_fast, interrupt_prepare, interrupt_odds, INTERRUPT_FIELDS,
+  InterruptResult, break_projectile, break_projectile_fast, break_projectile_prepare,
+  break_projectile_odds, BREAK_PROJECTILE_FIELDS, BreakProjectileResult, influence, influence_fast,
+  influence_prepare, influence_odds, INFLUENCE_FIELDS, InfluenceResult, conversion, conversion_fast,
+  conversion_prepare, conversion_odds, CONVERSION_FIELDS, ConversionResult, initiative_roll,
+  initiative_roll_fast, initiative_roll_prepare, initiative_roll_odds, INITIATIVE_ROLL_FIELDS,
+  InitiativeRollResult, detect, detect_fast, detect_prepare, detect_odds, DETECT_FIELDS, DetectResult,
+  chaos_check, chaos_check_fast, chaos_check_prepare, chaos_check_odds, CHAOS_CHECK_FIELDS,
+  ChaosCheckResult, add_points, add_points_fast, add_points_prepare, add_points_odds,
+  ADD_POINTS_FIELDS, AddPointsResult, miss_long_rest, miss_long_rest_fast, miss_long_rest_prepare,
+  miss_long_rest_odds, MISS_LONG_REST_FIELDS, MissLongRestResult, enhanced_long_rest,
+  enhanced_long_rest_fast, enhanced_long_rest_prepare, enhanced_long_rest_odds,
+  ENHANCED_LONG_REST_FIELDS, EnhancedLongRestResult, unconscious_hit, unconscious_hit_fast,
+  unconscious_hit_prepare, unconscious_hit_odds, UNCONSCIOUS_HIT_FIELDS, UnconsciousHitResult, recover,
+  recover_fast, recover_prepare, recover_odds, RECOVER_FIELDS, RecoverResult,
 };
