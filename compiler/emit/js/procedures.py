@@ -117,7 +117,8 @@ class ProcedureWriter:
         w.line(js("{}.PROCEDURE = {};", self.cls, string(p.id)))
         w.line(js("{}.FIELDS = {};", self.cls, self.fields))
 
-    def _body(self, form: str, steps: tuple[Step, ...], write_before: object = None) -> tuple[Writer, JsGen]:
+    def _body(self, form: str, steps: tuple[Step, ...]) -> tuple[Writer, JsGen]:
+        """The steps in the form, written apart so that their locals can be declared above them."""
         body = Writer(self.w.level)
         g = JsGen(self.p, self.rs.dice, form, body)
         for s in steps:
@@ -126,7 +127,8 @@ class ProcedureWriter:
             handler_for("js", form, s)(s, g)
         return body, g
 
-    def _splice(self, body: Writer, g: JsGen, skip: set[Js] = frozenset()) -> None:  # type: ignore[assignment]
+    def _splice(self, body: Writer, g: JsGen, skip: frozenset[Js] = frozenset()) -> None:
+        """`let` for every local the body assigns (but `skip`), then the body."""
         names = [d for d in g.declared if d not in skip]
         if names:
             self.w.line(js("let {};", join(", ", names)))
@@ -140,8 +142,7 @@ class ProcedureWriter:
             self.checks()
             body, g = self._body("setup", self.plan.setup)
             self._setup_work_checks(g)
-            params_ids = {name(prm.id) for prm in p.params}
-            self._splice(body, g, params_ids)
+            self._splice(body, g, frozenset(name(prm.id) for prm in p.params))
             if self.plan.carried:
                 w.line(js("return [{}];", join(", ", [self._carried_name(c) for c in self.plan.carried])))
 
