@@ -14,6 +14,7 @@ export class TraceStep { readonly kind: string; readonly text: string; readonly 
 export class Result { readonly rolls: ReadonlyArray<{toDict(): Record<string, unknown>}>; readonly trace: ReadonlyArray<TraceStep>; outcome(): unknown[]; text(gm?: boolean): string; toDict(): Record<string, unknown>; }
 export class Odds { readonly fields: ReadonlyArray<string>; readonly outcomes: ReadonlyArray<[unknown[], number]>; readonly dropped: number; readonly hit_probability: number; readonly expected_damage: number; total(): number; probability(where: Record<string, unknown>): number; marginal(field: string): Map<unknown, number>; expected(field: string): number; toDict(): Record<string, unknown>; }
 export function shown(value: unknown, table?: Map<string, {name: string}>): string;
+export function pool_distribution(dice: number, sides: number, success_at: number, add_at: number, cached?: boolean): {readonly probs: number[]; readonly dropped: number; mean(): number};
 export const VERSION: string;
 export const RULES_VERSION: string;
 export const RULINGS: Readonly<Record<string, number | boolean>>;

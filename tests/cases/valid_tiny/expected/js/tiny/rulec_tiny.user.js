@@ -427,6 +427,7 @@ var rulec_tiny = (function () {
     return new D20Roll(faces, layers >= 0 ? Math.max.apply(null, faces) : Math.min.apply(null, faces), layers);
   }
   function _rt_d20_natural(dice, layers) {
+    if (layers === 0) return dice.die(20);
     let kept = dice.die(20);
     for (let i = layers > 0 ? layers : -layers; i > 0; i--) {
       const face = dice.die(20);
@@ -463,9 +464,16 @@ var rulec_tiny = (function () {
     return new DamageRoll(faces, total, crit, _rt_terms_text(terms, crit));
   }
   function _rt_damage_total(dice, terms, crit) {
+    if (terms.length === 1 && terms[0][0] === 1) {  // one die: the common weapon
+      const sides = terms[0][1];
+      return crit ? dice.die(sides) + dice.die(sides) : dice.die(sides);
+    }
     let total = 0;
     for (let pass = crit ? 2 : 1; pass > 0; pass--) {
-      for (const t of terms) for (let i = 0; i < t[0]; i++) total += dice.die(t[1]);
+      for (let j = 0; j < terms.length; j++) {
+        const count = terms[j][0], sides = terms[j][1];
+        for (let i = 0; i < count; i++) total += dice.die(sides);
+      }
     }
     return total;
   }
@@ -516,7 +524,18 @@ var rulec_tiny = (function () {
   }
   function _rt_exp(x) { return x > -745 ? Math.exp(x) : 0; }
   const _rt_POOL_CACHE = new Map();
-  // The exact distribution of raw successes of `dice` dice (add_at <= 0: no added dice); see odds.py.
+  // The exact distribution of raw successes of `dice` dice (add_at <= 0: no added dice), a PoolOdds
+  // (`probs[m]` = P(m successes), `dropped` the tail left out); public, as odds.pool_distribution is.
+  function pool_distribution(dice, sides, successAt, addAt, cached) {
+    for (const v of [dice, sides, successAt, addAt]) {
+      if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) > 100000) {
+        throw new OutOfBounds(`骰池参数必须是绝对值不超过100000的整数，得到${_rt_repr(v)}`);
+      }
+    }
+    if (sides < 1) throw new OutOfBounds(`骰子面数至少为1，得到${sides}`);
+    return cached === false ? _rt_pool_distribution_uncached(dice, sides, successAt, addAt, _rt_TAIL)
+      : _rt_pool_distribution(dice, sides, successAt, addAt);
+  }
   function _rt_pool_distribution(dice, sides, successAt, addAt) {
     const key = dice + ',' + sides + ',' + successAt + ',' + addAt;
     let found = _rt_POOL_CACHE.get(key);
@@ -910,7 +929,11 @@ var rulec_tiny = (function () {
     options = _rt_options(options, ["distance"]);
     let distance = options.distance === undefined ? 0 : options.distance;
     const [dice_] = _attack_setup(attacker, defender, weapon, distance, null);
-    return dice => _attack_roll(dice, dice_);
+    return dice => {
+      let hits;
+      hits = _rt_pool_successes(dice, dice_, 6, 5, 6);
+      return [hits > 0, hits];
+    }
   }
 
   // 攻击: the exact distribution of the fields of ATTACK_FIELDS.
@@ -938,10 +961,11 @@ var rulec_tiny = (function () {
     RuleError: RuleError, DiceExhausted: DiceExhausted, BadFace: BadFace,
     NotSpecifiedBySource: NotSpecifiedBySource, OutOfBounds: OutOfBounds, LimitExceeded: LimitExceeded,
     UnknownEntry: UnknownEntry, DiceValue: DiceValue, SeededDice: SeededDice, FixedDice: FixedDice,
-    Odds: Odds, TraceStep: TraceStep, Result: Result, shown: shown, Combatant: Combatant,
-    RULINGS: RULINGS, STAT_NAMES: STAT_NAMES, Weapon: Weapon, WEAPONS: WEAPONS, get_weapon: get_weapon,
-    TooFar: TooFar, PROCEDURE_INFO: PROCEDURE_INFO, VERSION: VERSION, RULES_VERSION: RULES_VERSION,
-    attack: attack, attack_fast: attack_fast, attack_prepare: attack_prepare, attack_odds: attack_odds,
-    ATTACK_FIELDS: ATTACK_FIELDS, AttackResult: AttackResult,
+    Odds: Odds, TraceStep: TraceStep, Result: Result, shown: shown, pool_distribution: pool_distribution,
+    Combatant: Combatant, RULINGS: RULINGS, STAT_NAMES: STAT_NAMES, Weapon: Weapon, WEAPONS: WEAPONS,
+    get_weapon: get_weapon, TooFar: TooFar, PROCEDURE_INFO: PROCEDURE_INFO, VERSION: VERSION,
+    RULES_VERSION: RULES_VERSION, attack: attack, attack_fast: attack_fast,
+    attack_prepare: attack_prepare, attack_odds: attack_odds, ATTACK_FIELDS: ATTACK_FIELDS,
+    AttackResult: AttackResult,
   });
 })();
