@@ -307,6 +307,45 @@ def bench_js(repeats: int) -> list[Row]:
     ]
 
 
+def _process_seconds(argv: list[str], runs: int) -> list[float]:
+    out = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, cwd=ROOT, capture_output=True, check=True)
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def bench_cli(repeats: int) -> list[Row]:
+    """Issue 20's interactive target: `rulec resolve` and `rulec odds` of a scenario on an up-to-date
+    build against a Python process that imports the built package and makes the same call; fresh
+    processes, alternated, medians."""
+    subprocess.run([sys.executable, "-m", "rulec", "build"], cwd=ROOT, capture_output=True, check=True)
+    scenario = "examples/dp/wang_vs_wu_miss.yaml"
+    call = ("import sys; sys.path.insert(0, 'generated/dp'); import rulec_dp as m; "
+            "a = m.Combatant.from_dict({'力量': 5, '武技': 8, '专业': 7, '攻击附加成功': 5}); "
+            "d = m.Combatant.from_dict({'基础防御': 8, '盔甲防御': 4, '格挡防御': 6, '基础附加成功': 2, "
+            "'盔甲附加成功': 1, '格挡附加成功': 1}); ")
+    bare_resolve = call + ("print(m.attack(a, d, '拳', extra_speed=2, extra_armor_piercing=8, "
+                           "dice=m.FixedDice([8, 9, 10, 1, 2, 3, 4, 5, 6])).text())")
+    bare_odds = call + "o = m.attack_odds(a, d, '拳', extra_speed=2, extra_armor_piercing=8); print(o.to_dict())"
+    rulec = [str(Path(sys.executable).parent / "rulec")]
+    samples: dict[str, list[float]] = {"resolve": [], "bare resolve": [], "odds": [], "bare odds": []}
+    for _ in range(max(5, repeats)):
+        samples["resolve"] += _process_seconds(rulec + ["resolve", scenario], 1)
+        samples["bare resolve"] += _process_seconds([sys.executable, "-c", bare_resolve], 1)
+        samples["odds"] += _process_seconds(rulec + ["odds", scenario], 1)
+        samples["bare odds"] += _process_seconds([sys.executable, "-c", bare_odds], 1)
+    med = {k: statistics.median(v) for k, v in samples.items()}
+    return [
+        ("`rulec resolve` on an up-to-date build", "dp scenario, fresh process", f"{med['resolve'] * 1e3:.0f} ms",
+         f"{med['resolve'] / med['bare resolve']:.2f}× of a bare process ({med['bare resolve'] * 1e3:.0f} ms)",
+         "≤ 1.3×"),
+        ("`rulec odds` on an up-to-date build", "dp scenario, fresh process", f"{med['odds'] * 1e3:.0f} ms",
+         f"{med['odds'] / med['bare odds']:.2f}× of a bare process ({med['bare odds'] * 1e3:.0f} ms)", "≤ 1.3×"),
+    ]
+
+
 GROUPS = {
     "resolvers": lambda r: bench_d20(r, processes=3 if r < 7 else 5) + bench_dp(r, processes=3 if r < 7 else 5),
     "pool": bench_pool,
@@ -315,6 +354,7 @@ GROUPS = {
     "worst": bench_worst,
     "fight": bench_fight,
     "js": bench_js,
+    "cli": bench_cli,
 }
 
 

@@ -93,9 +93,10 @@ def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Se
 
 def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
              session: _Session | None = None) -> tuple[Any, dict[str, Any], Any] | None:
-    # The compiler's passes are imported only when the built package is stale.
+    # The compiler's passes are imported only when the built package is stale, and jsonschema only
+    # when the quick evaluator cannot vouch for the scenario (validate/quick_schema.py).
     from .load import load_file
-    from .validate.schema import diagnostics_for, validator_for
+    from .validate.quick_schema import verdict
 
     doc, diags = load_file(scenario, display_path(scenario))
     if doc is None:
@@ -113,7 +114,12 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
     if found is None:
         return None
     module, _rs, schema, tmp = found
-    problems = diagnostics_for(doc, validator_for(schema))
+    if verdict(data, schema) is True:
+        problems: list[Diagnostic] = []
+    else:
+        from .validate.schema import diagnostics_for, validator_for
+
+        problems = diagnostics_for(doc, validator_for(schema))
     if data["kind"] == "fight":
         if problems:
             report(problems, fmt)

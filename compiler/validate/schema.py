@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -23,6 +22,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.validators import extend
 from referencing import Registry, Resource
 
+from .quick_schema import _compiled, ecma_regex  # noqa: F401 (one regex dialect for both validators)
 from ..memo import NO_MEMO, Memo
 from ..schema_dir import schema_dir
 from ..diagnostics import Diagnostic, did_you_mean
@@ -30,30 +30,6 @@ from ..load import Document
 
 SCHEMA_BASE = "https://rulec.dev/schema/"
 STATIC_KINDS = ("ruleset", "stats", "rulings", "rule_index", "procedures", "table", "pack")
-
-
-def ecma_regex(pattern: str) -> re.Pattern[str]:
-    """A JSON Schema `pattern` with the meaning it has in editors (ECMA-262): `$` is the end of
-    the text. Python's `$` also matches before a final newline, which let `id: "blade\\n"` pass."""
-    out, i, in_class = [], 0, False
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\":
-            out.append(pattern[i:i + 2])
-            i += 2
-            continue
-        if ch == "[":
-            in_class = True
-        elif ch == "]":
-            in_class = False
-        out.append("\\Z" if ch == "$" and not in_class else ch)
-        i += 1
-    return re.compile("".join(out))
-
-
-@lru_cache(maxsize=256)
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return ecma_regex(pattern)
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:

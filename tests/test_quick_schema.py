@@ -1,0 +1,90 @@
+"""The quick schema evaluator (validate/quick_schema.py) never vouches for what jsonschema refuses,
+nor refuses what it accepts: held to jsonschema on every example scenario and on mutations of
+them (wrong types, unknown keys, numbers past their range, floats, booleans for numbers, missing
+keys, long text), against the generated scenario and fight schemas."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from rulec.validate.quick_schema import verdict
+from rulec.validate.schema import validator_for
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("*/*.yaml"))
+
+
+def _schema(built: Path, data: dict[str, Any]) -> dict[str, Any]:
+    kind = "fight" if data["kind"] == "fight" else "scenario"
+    return json.loads((built / "schema" / data["ruleset"] / f"{kind}.schema.json").read_text(encoding="utf-8"))
+
+
+def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [path]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _paths(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += _paths(v, path + (i,))
+    return out
+
+
+_REPLACEMENTS = (0, -1, 1, 7, 10**6, -10**6, 2.5, 1.0, True, False, None, "", "x", "拳", "长剑", "weapon\n", [], [1],
+                 {}, {"x": 1}, "a" * 5000, "attack", "scenario", "fight")
+
+
+def _mutate(data: Any, rng: random.Random) -> Any:
+    out = copy.deepcopy(data)
+    for _ in range(rng.randint(1, 3)):
+        path = rng.choice(_paths(out))
+        if not path:
+            continue
+        parent = out
+        for key in path[:-1]:
+            parent = parent[key]
+        how = rng.random()
+        if how < 0.6:
+            parent[path[-1]] = copy.deepcopy(rng.choice(_REPLACEMENTS))
+        elif how < 0.8 and isinstance(parent, dict):
+            del parent[path[-1]]
+        elif isinstance(parent, dict):
+            parent[rng.choice(("unknown", "extra_speed", "力量", "weapon", "dice", "seed"))] = \
+                copy.deepcopy(rng.choice(_REPLACEMENTS))
+    return out
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_quick_verdicts_agree_with_jsonschema(example: Path, built: Path) -> None:
+    data = yaml.safe_load(example.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or data.get("kind") not in ("scenario", "fight"):
+        pytest.skip("not a scenario")
+    schema = _schema(built, data)
+    validator = validator_for(schema)
+    assert verdict(data, schema) is True and validator.is_valid(data)  # an example takes the fast path
+    rng = random.Random(example.name)
+    seen = {True: 0, False: 0, None: 0}
+    for _ in range(120):
+        mutated = _mutate(data, rng)
+        v = verdict(mutated, schema)
+        seen[v] += 1
+        if v is not None:
+            assert v == validator.is_valid(mutated), json.dumps(mutated, ensure_ascii=False)[:500]
+    assert seen[False] > 0, seen
+
+
+def test_unknown_keywords_and_floats_are_not_vouched_for() -> None:
+    assert verdict(3, {"type": "integer", "multipleOf": 2}) is None
+    assert verdict(1.0, {"type": "integer"}) is None
+    assert verdict(True, {"type": "integer"}) is False
+    assert verdict({"a": 1}, {"type": "object", "patternProperties": {"^a": {}}, "additionalProperties": False}) is None
+    assert verdict("x\n", {"type": "string", "pattern": "^x$"}) is False  # ECMA's $: the end of the text
+    assert verdict(5, {"$ref": "https://elsewhere/schema.json"}) is None
+    assert verdict(1, {"enum": [True]}) is False and verdict(True, {"enum": [1]}) is False
