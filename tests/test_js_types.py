@@ -1,0 +1,32 @@
+"""The JavaScript module's types (`index.d.ts`) compile with TypeScript in strict mode and are not
+`any` (tests/js/types/use.ts). TypeScript is not a dependency of rulec: CI installs it with npm
+(.ci/install_node.sh); elsewhere the test runs when `tsc` is on the PATH or named by RULEC_TSC."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _tsc() -> str | None:
+    for candidate in (os.environ.get("RULEC_TSC"), shutil.which("tsc"),
+                      str(ROOT / ".ci" / "node" / "node_modules" / ".bin" / "tsc")):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    return None
+
+
+@pytest.mark.skipif(_tsc() is None, reason="TypeScript (tsc) is not installed; CI installs it")
+def test_the_types_compile_strictly_and_mean_something(built: Path, tmp_path: Path) -> None:
+    shutil.copytree(built / "js" / "d20", tmp_path / "d20")
+    shutil.copy(ROOT / "tests" / "js" / "types" / "use.ts", tmp_path / "use.ts")
+    done = subprocess.run([str(_tsc()), "--noEmit", "--strict", "--target", "es2020", "--module", "nodenext",
+                           "--moduleResolution", "nodenext", "use.ts"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-1000:]
