@@ -58,11 +58,15 @@ def string(text: str) -> Js:
     ES2019), `<` (no `</script>` or `<!--` in a page that inlines the script) and every control character."""
     if not isinstance(text, str):
         raise UnquotedValue(f"not text: {text!r:.80}")
-    out = json.dumps(text, ensure_ascii=False)
-    return Js(_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", out))
+    return Js(_escaped(json.dumps(text, ensure_ascii=False)))
 
 
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029<>\ufeff\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+def _escaped(json_text: str) -> str:
+    """JSON text with every character of `_UNSAFE` (they can only stand inside its strings) as `\\uXXXX`."""
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", json_text)
+
+
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029<>\ufeff\u200b-\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def literal(value: object) -> Js:
@@ -80,6 +84,23 @@ def literal(value: object) -> Js:
     if isinstance(value, (tuple, list)):
         return Js("[" + ", ".join(literal(v) for v in value) + "]")
     raise UnquotedValue(f"no JavaScript literal for {type(value).__name__}")
+
+
+def _plain(value: object) -> bool:
+    if value is None or isinstance(value, (str, bool)):
+        return True
+    if isinstance(value, int):
+        return abs(value) <= MAX_SAFE
+    return isinstance(value, (tuple, list)) and all(_plain(v) for v in value)
+
+
+def data(value: tuple[object, ...] | list[object]) -> Js:
+    """An array literal of plain data (text, safe integers, booleans, null, nested arrays) by one
+    `json.dumps` and the escapes of `string`: a table row costs one call (what `literal` writes,
+    but for negative numbers, which need no brackets inside an array)."""
+    if not _plain(value):
+        raise UnquotedValue(f"not plain data: {value!r:.80}")
+    return Js(_escaped(json.dumps(value, ensure_ascii=False, separators=(", ", ": "))))
 
 
 def comment(text: str) -> Js:

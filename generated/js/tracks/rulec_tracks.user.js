@@ -1137,8 +1137,8 @@ var rulec_tracks = (function () {
     ["dagger", "飞刀", "", ["TR-13", "TR-14"], null, "short_throw", 1, "slash_pierce", 0, 0, 0, 0, 2, 0, ""],
     ["javelin", "标枪", "", ["TR-13", "TR-14"], null, "long_throw", 3, "slash_pierce", 0, 2, 0, 0, 3, 0, ""],
     ["longbow", "长弓", "", ["TR-13", "TR-14"], null, "bow", 3, "slash_pierce", 4, 2, 0, 0, 5, 0, ""],
-    ["pistol", "手枪", "", ["TR-15"], null, "firearm", 3, "slash_pierce", 0, (-2), 12, 50, 10, 0, "原文例子中的3伤害手枪。"],
-    ["rifle", "步枪", "", ["TR-15"], null, "firearm", 5, "slash_pierce", 0, (-2), 30, 100, 12, 0, ""],
+    ["pistol", "手枪", "", ["TR-15"], null, "firearm", 3, "slash_pierce", 0, -2, 12, 50, 10, 0, "原文例子中的3伤害手枪。"],
+    ["rifle", "步枪", "", ["TR-15"], null, "firearm", 5, "slash_pierce", 0, -2, 30, 100, 12, 0, ""],
     ["fire_bolt", "火焰箭", "", ["TR-16"], null, "energy", 2, "fire", 0, 0, 0, 30, 0, 2, ""],
     ["grenade", "手雷", "", ["TR-10", "TR-33"], null, "area", 6, "slash_pierce", 0, 0, 0, 0, 0, 0, "破片范围伤害。"],
   ]) WEAPONS.set(r[0], new Weapon(r, true));
