@@ -151,3 +151,30 @@ def test_a_scenario_missing_a_required_argument_or_giving_a_stat_twice(tmp_path:
     assert result.returncode == 1
     assert "s.yaml:7:7: error[missing-key]: missing required key 'weapon'" in result.stderr
     assert "s.yaml:5:21: error[duplicate-stat]: 'strength' gives the stat '力量' a second time" in result.stderr
+
+
+def test_a_large_table_keeps_its_rows_as_json_and_loads_the_same(tmp_path: Path):
+    """More than ROW_CHUNK entries: the Python package keeps the rows as JSON files (`_rows/`),
+    read back as the same tuples; the entries and a resolution are what a small table gives."""
+    import sys as _sys
+
+    from rulec.emit.python.model import ROW_CHUNK
+
+    count = ROW_CHUNK + 5
+    rows = "".join(f"  - {{id: w{i:05d}, name: 自制“武器”{i}\\, attack_type: melee, damage: {i % 7}, "
+                   f"damage_type: lethal, hands: {1 + i % 2}}}\n" for i in range(count))
+    pack = make_pack(tmp_path, "kind: table\ntable: weapons\nentries:\n" + rows)
+    out = tmp_path / "build"
+    result = run("build", "--rules", "rules/dp", "--rules", str(pack), "--out", str(out), "--target", "python")
+    assert result.returncode == 0, result.stderr
+    package = out / "dp" / "rulec_dp"
+    assert sorted(p.name for p in (package / "_rows").iterdir()) == ["weapons_0.json", "weapons_1.json"]
+    assert not (out / "js").exists()  # --target python writes no JavaScript
+    code = (f"import sys; sys.path.insert(0, {str(out / 'dp')!r}); import rulec_dp as m; "
+            f"w = m.get_weapon('w{count - 1:05d}'); print(w.name, w.damage, w.hands, type(w.rules).__name__); "
+            "print(m.attack(m.Combatant(), m.Combatant(), w, dice=m.FixedDice([9] * 40)).damage)")
+    done = subprocess.run([_sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    name, damage, hands, rules_type, _resolved = done.stdout.split()
+    assert (name, int(damage), int(hands), rules_type) == (f"自制“武器”{count - 1}\\", (count - 1) % 7,
+                                                            1 + (count - 1) % 2, "tuple")

@@ -59,7 +59,7 @@ class _Evaluator:
         """All generated code, minus the data rows of `table` itself (its entry goes into the key)
         and minus the headers (their content hash changes with any input file)."""
         if table not in self._digests:
-            own = re.compile(rf"(?:.*/)?_rows/{re.escape(table)}_\d+\.py")
+            own = re.compile(rf"(?:.*/)?_rows/{re.escape(table)}_\d+\.json")
             code = "".join(text.replace(self.header, "", 1) for rel, text in sorted(self.package.items())
                            if not own.fullmatch(rel))
             self._digests[table] = hashlib.sha256(code.encode()).hexdigest()

@@ -103,6 +103,16 @@ def data(value: tuple[object, ...] | list[object]) -> Js:
     return Js(_escaped(json.dumps(value, ensure_ascii=False, separators=(", ", ": "))))
 
 
+def data_lines(rows: list[tuple[object, ...]], indent: str = "  ") -> list[Js]:
+    """The lines of many data rows: `data` of each, with a comma."""
+    out = []
+    for row in rows:
+        if not _plain(row):
+            raise UnquotedValue(f"not plain data: {row!r:.80}")
+        out.append(Js(indent + _escaped(json.dumps(row, ensure_ascii=False, separators=(", ", ": "))) + ","))
+    return out
+
+
 def comment(text: str) -> Js:
     """A one-line comment (`// ...`): line breaks and control characters become spaces."""
     return Js("// " + _UNSAFE_COMMENT.sub(" ", str(text)).rstrip())

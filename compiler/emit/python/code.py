@@ -76,6 +76,11 @@ def comment(text: str) -> Code:
 _PLAIN = (str, int, bool, type(None))
 
 
+def is_plain(value: object) -> bool:
+    """Text, whole numbers, booleans, None and (nested) tuples of them: data, never code."""
+    return _plain(value)
+
+
 def _plain(value: object) -> bool:
     if isinstance(value, _PLAIN):
         return True

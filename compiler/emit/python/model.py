@@ -1,16 +1,19 @@
 """The model module of a Python package: rulings, error types, the combatant type, the tables.
 
 Tables are data rows (one tuple literal per entry, by a single `repr` of plain data), turned into
-typed NamedTuple entries at import; a table of more than ROW_CHUNK rows keeps them in
-`_rows/<table>_<k>.py` modules so that compiling never holds the syntax tree of 50,000 rows at once.
+typed NamedTuple entries at import; a table of more than ROW_CHUNK rows keeps them as JSON in
+`_rows/<table>_<k>.json` (one row a line, read by the runtime's `load_rows`): a homebrew pack of
+50,000 weapons is data to dump and load, not Python to lay out, compile and check.
 A table with an `index` also gets `<TABLE>_BY_<FIELD>`, for formulas like `sizes[attacker.size]`.
 """
 
 from __future__ import annotations
 
+import json
+
 from ...ir import DiceExpr, Entry, FieldDecl, FormulaField, Ruleset, Table
 from ...validate.scopes import class_name
-from .code import Code, Writer, code, comment, docstring, join, literal, name, string
+from .code import Code, UnquotedValue, Writer, code, comment, docstring, is_plain, join, literal, name, string
 from .expr import Names, PyExpr, ruling_constant
 from .procedures import getter
 
@@ -260,13 +263,11 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
     files: dict[str, str] = {}
     rows_name = name(f"_{t.id.upper()}_ROWS")
     if len(rows) > ROW_CHUNK:
-        aliases = []
+        names = []
         for k, i in enumerate(range(0, len(rows), ROW_CHUNK)):
-            module, alias = f"{t.id}_{k}", name(f"_{t.id.upper()}_ROWS_{k}")
-            w.line(code("from ._rows.{} import ROWS as {}  # noqa: E402", name(module), alias))
-            aliases.append(alias)
-            files[f"_rows/{module}.py"] = _rows_module(rows[i:i + ROW_CHUNK], header)
-        w.line(code("{}: Tuple[Tuple[Any, ...], ...] = {}", rows_name, join(" + ", aliases)))
+            names.append(f"{t.id}_{k}.json")
+            files[f"_rows/{names[-1]}"] = rows_json(rows[i:i + ROW_CHUNK])
+        w.line(code("{}: Tuple[Tuple[Any, ...], ...] = _rt_load_rows(__file__, {})", rows_name, literal(tuple(names))))
     else:
         w.line(code("{}: Tuple[Tuple[Any, ...], ...] = (", rows_name))
         w.indent()
@@ -291,18 +292,9 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
     return files
 
 
-def _rows_module(rows: list[tuple[object, ...]], header: str) -> str:
-    w = Writer()
-    for line in header.splitlines():
-        w.line(comment(line.lstrip("# ")))
-    w.line(docstring("Data rows of a large table (see model.py)."))
-    w.line()
-    w.line(Code("from typing import Any, Tuple"))
-    w.line()
-    w.line(Code("ROWS: Tuple[Tuple[Any, ...], ...] = ("))
-    w.indent()
+def rows_json(rows: list[tuple[object, ...]]) -> str:
+    """A JSON array of data rows, one row a line (plain data only: `code.data` checks each row)."""
     for row in rows:
-        w.row(row)
-    w.dedent()
-    w.line(Code(")"))
-    return w.text()
+        if not is_plain(row):
+            raise UnquotedValue(f"not plain data: {row!r:.80}")
+    return "[\n" + ",\n".join(json.dumps(row, ensure_ascii=False) for row in rows) + "\n]\n"

@@ -286,10 +286,7 @@ def emit_package(rs: Ruleset, header: str, memo: Memo = NO_MEMO) -> dict[str, st
     }
     if rs.fight is not None:
         files[f"{pkg}/fight.py"] = fight_module(rs, header)
-    if rows:
-        files[f"{pkg}/_rows/__init__.py"] = "\n".join(comment(line[2:]) for line in header.splitlines()) + \
-            '\n"""Data rows of large tables, in modules of a few thousand rows each."""\n'
-        files.update({f"{pkg}/{rel}": text for rel, text in rows.items()})
+    files.update({f"{pkg}/{rel}": text for rel, text in rows.items()})  # large tables' rows, as JSON
     for module in runtime_modules(rs):
         files[f"{pkg}/_runtime/{module}.py"] = (RUNTIME_DIR / f"{module}.py").read_text(encoding="utf-8")
     for rel, text in files.items():

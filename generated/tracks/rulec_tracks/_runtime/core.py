@@ -243,3 +243,23 @@ def faces_text(faces: Sequence[int], added: Sequence[bool] = ()) -> str:
         return "[" + ", ".join(map(str, faces)) + "]"
     marks = list(added) + [False] * (len(faces) - len(added))
     return "[" + ", ".join([f"{f}+" if a else str(f) for f, a in zip(faces, marks)]) + "]"
+
+
+def _tuples(value: Any) -> Any:
+    return tuple([_tuples(v) for v in value]) if isinstance(value, list) else value
+
+
+def load_rows(module_file: str, names: Sequence[str]) -> Tuple[Tuple[Any, ...], ...]:
+    """The data rows of a large table, from the JSON files beside the model module (`_rows/`):
+    each row as the tuple the model module would otherwise hold as a literal. JSON is read faster
+    than Python of the same size is compiled, and writing it costs the build one dump per file."""
+    import json
+    import os
+
+    folder = os.path.join(os.path.dirname(os.path.abspath(module_file)), "_rows")
+    rows: Tuple[Tuple[Any, ...], ...] = ()
+    for file_name in names:
+        with open(os.path.join(folder, file_name), encoding="utf-8") as f:
+            rows += tuple([_tuples(row) for row in json.load(f)])
+    return rows
+
