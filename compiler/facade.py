@@ -28,6 +28,7 @@ from typing import Any
 from . import __version__, cache
 from .diagnostics import Diagnostic, RulesError, Span, did_you_mean
 from .emit.odds_tables import compute_odds
+from .emit.python.model import forget_rows
 from .emit.python.package import emit_package
 from .emit.reference import emit_reference
 from .ir import Ruleset
@@ -287,6 +288,7 @@ def _emit(rs: Ruleset, digest: str, build: Build, memo: Memo, targets: tuple[str
 
         for rel, text in emit_js(rs, head).items():
             build.files[f"js/{rs.id}/{rel}"] = text.encode("utf-8")
+    forget_rows()  # the tables' data rows, shared by both targets
     build.odds[rs.id] = compute_odds(rs, package, head, memo)
     build.files[f"schema/{rs.id}/scenario.schema.json"] = _json_bytes(scenario_schema(rs))
     if rs.fight is not None:

@@ -60,8 +60,9 @@ class _Evaluator:
         and minus the headers (their content hash changes with any input file)."""
         if table not in self._digests:
             own = re.compile(rf"(?:.*/)?_rows/{re.escape(table)}_\d+\.json")
-            code = "".join(text.replace(self.header, "", 1) for rel, text in sorted(self.package.items())
-                           if not own.fullmatch(rel))
+            label = self.rs.pack_label  # in __version__: it changes with every edit of a pack, the odds never
+            code = "".join(_without(text.replace(self.header, "", 1), label) for rel, text in sorted(self.package.items())
+                           if not own.fullmatch(rel) and rel.endswith((".py", ".json")))
             self._digests[table] = hashlib.sha256(code.encode()).hexdigest()
         return self._digests[table]
 
@@ -190,3 +191,8 @@ def compute_odds(rs: Ruleset, package: dict[str, str], header: str, memo: Memo =
         return [_preset(rs, evaluator, i, p) for i, p in enumerate(rs.odds_presets)]
     finally:
         evaluator.close()
+
+
+def _without(text: str, label: str) -> str:
+    return text.replace(label, "") if label else text
+

@@ -245,8 +245,9 @@ class Evaluator:
             return _dice_hull([x.get(e.field) if x is not None else None for x in base.items])
         if decl.type in ("int", "bool"):
             default = decl.default if isinstance(decl.default, (int, bool)) else 0
-            values = [x.get(e.field) if x is not None else default for x in base.items]
-            return hull(Interval(int(v), int(v)) if isinstance(v, (int, bool)) else Interval(0, 0) for v in values)
+            values = [int(v) if isinstance(v, (int, bool)) else 0 for v in
+                      (x.get(e.field) if x is not None else default for x in base.items)]
+            return Interval(min(values), max(values)) if values else ZERO  # the hull, without an Interval each
         return self.unknown(e.type)
 
     def _EntryFormula(self, e: ir.EntryFormula) -> Value:

@@ -87,7 +87,14 @@ def literal(value: object) -> Js:
 
 
 def _plain(value: object) -> bool:
-    if value is None or isinstance(value, (str, bool)):
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return abs(value) <= MAX_SAFE  # type: ignore[arg-type]
+    if kind is tuple or kind is list:
+        return all(_plain(v) for v in value)  # type: ignore[attr-defined]
+    if isinstance(value, (str, bool)):
         return True
     if isinstance(value, int):
         return abs(value) <= MAX_SAFE

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ...ir import FieldDecl, Ruleset, Table
 from ...validate.scopes import class_name
-from ..python.model import formula_functions, row_value, table_order
+from ..python.model import formula_functions, table_order, table_rows
 from .code import Js, Writer, comment, data_lines, join, js, literal, name, string
 from .expr import JsExpr, Names, prop, ruling_constant
 from .procedures import getter
@@ -155,7 +155,7 @@ def _table(t: Table, w: Writer) -> None:
     w.line(js("const {} = new {}([{}], false);", name(f"_NO_{class_name(t.id).upper()}"), cls, join(", ", placeholder)))
     w.line(js("const {} = new Map();", const))
     w.line(Js("for (const r of ["))
-    w.lines.extend("  " * w.level + line for line in data_lines([row_value(e) for e in t.entries]))
+    w.lines.extend("  " * w.level + line for line in data_lines(table_rows(t)))
     w.line(js("]) {}.set(r[0], new {}(r, true));", const, cls))
     if t.index:
         w.line(js("const {} = new Map(Array.from({}.values()).map(e => [e.{}, e]));",

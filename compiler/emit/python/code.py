@@ -81,7 +81,15 @@ def is_plain(value: object) -> bool:
     return _plain(value)
 
 
+_SIMPLE = frozenset({str, int, bool, type(None)})
+
+
 def _plain(value: object) -> bool:
+    kind = type(value)
+    if kind in _SIMPLE:
+        return True
+    if kind is tuple:  # a data row: its items by their exact type first (the common case, fast)
+        return all(type(v) in _SIMPLE or _plain(v) for v in value)  # type: ignore[attr-defined]
     if isinstance(value, _PLAIN):
         return True
     return isinstance(value, tuple) and all(_plain(v) for v in value)

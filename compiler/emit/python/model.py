@@ -58,6 +58,23 @@ def _row_value(value: object) -> object:
     return value
 
 
+_ROWS: dict[int, tuple[Table, list[tuple[object, ...]]]] = {}
+
+
+def table_rows(t: Table) -> list[tuple[object, ...]]:
+    """The data rows of a table, made once per build for both targets (`forget_rows` ends it)."""
+    found = _ROWS.get(id(t))
+    if found is not None and found[0] is t:
+        return found[1]
+    rows = [row_value(e) for e in t.entries]
+    _ROWS[id(t)] = (t, rows)
+    return rows
+
+
+def forget_rows() -> None:
+    _ROWS.clear()
+
+
 def row_value(e: Entry) -> tuple[object, ...]:
     """One data row: `(id, name, description, rules, not_specified, *fields)` (written by Writer.row)."""
     return (e.id, e.name, e.description, e.rules, e.not_specified, *map(_row_value, e.values.values()))
@@ -259,7 +276,7 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
     placeholder += [_placeholder_arg(f) for f in t.fields]
     w.line()
     w.line(code("{} = {}({})", _none(t), cls, join(", ", placeholder)))
-    rows = [row_value(e) for e in t.entries]
+    rows = table_rows(t)
     files: dict[str, str] = {}
     rows_name = name(f"_{t.id.upper()}_ROWS")
     if len(rows) > ROW_CHUNK:
