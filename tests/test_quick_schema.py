@@ -88,3 +88,40 @@ def test_unknown_keywords_and_floats_are_not_vouched_for() -> None:
     assert verdict("x\n", {"type": "string", "pattern": "^x$"}) is False  # ECMA's $: the end of the text
     assert verdict(5, {"$ref": "https://elsewhere/schema.json"}) is None
     assert verdict(1, {"enum": [True]}) is False and verdict(True, {"enum": [1]}) is False
+
+
+def test_table_entries_quick_verdicts_agree_with_jsonschema(built: Path) -> None:
+    """The entries of every bundled table file, and mutations of them, against their table's schema
+    as the build checks them (validate/schema.py TableFiles)."""
+    from rulec.facade import compile_rules
+    from rulec.validate import schema as S
+
+    seen: dict[str, dict[str, Any]] = {}
+    original = S.TableFiles.check
+
+    def spy(self: Any, doc: Any, schema: dict[str, Any]) -> Any:
+        seen.setdefault(schema["properties"]["table"]["const"] + "@" + schema["$id"], schema)
+        return original(self, doc, schema)
+
+    S.TableFiles.check = spy  # type: ignore[method-assign]
+    try:
+        compile_rules([ROOT / "rules"])
+    finally:
+        S.TableFiles.check = original  # type: ignore[method-assign]
+    rng = random.Random(19)
+    checked = 0
+    for key, schema in sorted(seen.items()):
+        table, ruleset = key.split("@")[0], schema["$id"].split("/")[-2]
+        files = [p for p in (ROOT / "rules" / ruleset).rglob("*.yaml") if f"table: {table}\n" in p.read_text("utf-8")]
+        item = schema["properties"]["entries"]["items"]
+        validator = validator_for(item)
+        for path in files:
+            for entry in (yaml.safe_load(path.read_text(encoding="utf-8")).get("entries") or [])[:30]:
+                assert verdict(entry, item) is True and validator.is_valid(entry), (key, entry)
+                for _ in range(6):
+                    mutated = _mutate(entry, rng)
+                    v = verdict(mutated, item)
+                    if v is not None:
+                        assert v == validator.is_valid(mutated), (key, json.dumps(mutated, ensure_ascii=False)[:300])
+                    checked += 1
+    assert checked > 500

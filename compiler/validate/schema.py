@@ -22,7 +22,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.validators import extend
 from referencing import Registry, Resource
 
-from .quick_schema import _compiled, ecma_regex  # noqa: F401 (one regex dialect for both validators)
+from .quick_schema import _compiled, ecma_regex, verdict  # noqa: F401 (one regex dialect for both validators)
 from ..memo import NO_MEMO, Memo
 from ..schema_dir import schema_dir
 from ..diagnostics import Diagnostic, did_you_mean
@@ -255,6 +255,19 @@ class FailedEntry(NamedTuple):
         return FailedEntry(eid if isinstance(eid, str) else None)
 
 
+class _Lazy:
+    """A schema and its jsonschema validator, built the first time one is needed."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
+        self._validator: Any = None
+
+    def validator(self) -> Any:
+        if self._validator is None:
+            self._validator = validator_for(self.schema)
+        return self._validator
+
+
 class TableFiles:
     """Validates table files against their table's generated schema, entry by entry, remembering
     (compiler/cache.py) which entries already passed: editing one weapon of a 1,000-weapon file
@@ -275,13 +288,14 @@ class TableFiles:
         failed one are not reported a second time), or None when the file itself is bad."""
         tid = schema["properties"]["table"]["const"]
         if tid not in self._validators:
-            self._validators[tid] = (validator_for(schema), validator_for(schema["properties"]["entries"]["items"]),
+            self._validators[tid] = (_Lazy(schema), _Lazy(schema["properties"]["entries"]["items"]),
                                      json.dumps(schema, sort_keys=True).encode())
         whole, entry, schema_key = self._validators[tid]
         entries = doc.data.get("entries")
         if not isinstance(entries, list):
-            return diagnostics_for(doc, whole), None
-        out = diagnostics_for(doc, whole, {**doc.data, "entries": []})  # everything but the entries
+            return diagnostics_for(doc, whole.validator()), None
+        rest = {**doc.data, "entries": []}  # everything but the entries
+        out = [] if verdict(rest, whole.schema) is True else diagnostics_for(doc, whole.validator(), rest)
         if out:
             return out, None
         kept: list[Any] = []
@@ -291,7 +305,9 @@ class TableFiles:
                 self.clean.add(digest)
                 kept.append(item)
                 continue
-            problems = diagnostics_for(doc, entry, item, ("entries", i))
+            # The quick evaluator vouches for a valid entry; jsonschema explains any other.
+            problems = [] if verdict(item, entry.schema) is True else \
+                diagnostics_for(doc, entry.validator(), item, ("entries", i))
             out.extend(problems)
             if not problems:
                 self.clean.add(digest)
