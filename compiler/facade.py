@@ -29,6 +29,7 @@ from . import __version__, cache
 from .diagnostics import Diagnostic, RulesError, Span, did_you_mean
 from .emit.odds_tables import compute_odds
 from .emit.python.model import forget_rows
+from .emit.reference_view import forget_formatters
 from .emit.python.package import emit_package
 from .emit.reference import emit_reference
 from .ir import Ruleset
@@ -272,6 +273,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         build.files = {}
         return build
     build.files.update(emit_reference(build.rulesets, build.digests, build.odds, memo))
+    forget_formatters()
     build.files = dict(sorted(build.files.items()))
     return build
 

@@ -57,6 +57,50 @@ def _ref_anchor(entry: Entry, f: FieldDecl) -> str | None:
     return None
 
 
+def _formatters(t: Table, names: dict[str, dict[str, str]]) -> list[tuple[FieldDecl, Any]]:
+    """For each shown field of `t`, a function from the entry to its cell's text: `_value_text`
+    with the field's lookups made once per table instead of once per cell."""
+    key = (id(t), id(names))
+    found = _FORMATTERS.get(key)
+    if found is not None and found[0] is t and found[1] is names:
+        return found[2]
+    out: list[tuple[FieldDecl, Any]] = []
+    for f in t.fields:
+        if f.type == "text":
+            continue
+        lookup: dict[Any, str] = {}
+        if f.type in ("enum", "enum_list"):
+            for x in f.values:
+                lookup.setdefault(x.id, x.name)
+        elif f.type == "ref":
+            lookup = names.get(f.table or "", {})
+        else:
+            for value, label in f.labels:
+                lookup.setdefault(value, label)
+
+        def text(e: Entry, f: FieldDecl = f, lookup: dict[Any, str] = lookup) -> str:
+            v = e.get(f.id)
+            if v is None or isinstance(v, (bool, DiceExpr, FormulaField)) or f.type == "enum_list":
+                return _value_text(e, f, names)
+            if f.type == "ref":
+                return lookup.get(str(v), str(v))
+            return lookup.get(v, str(v)) if not isinstance(v, (list, dict)) else _value_text(e, f, names)
+
+        out.append((f, text))
+    if len(_FORMATTERS) > 64:
+        _FORMATTERS.clear()
+    _FORMATTERS[key] = (t, names, out)
+    return out
+
+
+_FORMATTERS: dict[tuple[int, int], tuple[Table, dict[str, dict[str, str]], list[tuple[FieldDecl, Any]]]] = {}
+
+
+def forget_formatters() -> None:
+    """Let go of the tables the formatters were made for (the facade calls it after a build)."""
+    _FORMATTERS.clear()
+
+
 def entry_view(e: Entry, t: Table, names: dict[str, dict[str, str]]) -> dict[str, Any]:
     """Everything a table row of the pages shows about one entry (rendered once, then cached)."""
     return {
@@ -68,8 +112,7 @@ def entry_view(e: Entry, t: Table, names: dict[str, dict[str, str]]) -> dict[str
         "where": where(e.span),
         "origin": e.origin,
         "not_specified": e.not_specified,
-        "cells": [{"text": _value_text(e, f, names), "link": _ref_anchor(e, f)}
-                  for f in t.fields if f.type != "text"],
+        "cells": [{"text": text(e), "link": _ref_anchor(e, f)} for f, text in _formatters(t, names)],
         "notes": [{"name": f.name, "text": str(e.get(f.id))} for f in t.fields if f.type == "text" and e.get(f.id)],
     }
 

@@ -586,9 +586,12 @@ def expected_attacks(marginal: Mapping[int, float], threshold: int) -> Optional[
         raise OutOfBounds(f"阈值×结果种数超过{MAX_CHAIN_WORK}", key="threshold")
     if not steps or stay >= 1.0:
         return None
-    e = [0.0] * (threshold + 1)  # e[t]: from total t; e[threshold] stands for every total past it
+    top = max(v for v, _ in steps)
+    e = [0.0] * (threshold + top)  # e[t]: from total t; 0 from the threshold on
+    values, probs = [v for v, _ in steps], [p for _, p in steps]
+    scale = 1.0 - stay
     for t in range(threshold - 1, -1, -1):
-        e[t] = (1.0 + sum(p * e[min(t + v, threshold)] for v, p in steps)) / (1.0 - stay)
+        e[t] = (1.0 + sum([p * e[t + v] for v, p in zip(values, probs)])) / scale
     return e[0]
 
 

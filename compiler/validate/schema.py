@@ -299,8 +299,10 @@ class TableFiles:
         if out:
             return out, None
         kept: list[Any] = []
+        remembering = self.memo is not NO_MEMO  # with the cache off, no digest is worth computing
         for i, item in enumerate(entries):
-            digest = hashlib.sha256(schema_key + json.dumps(item, sort_keys=True).encode()).hexdigest()
+            digest = hashlib.sha256(schema_key + json.dumps(item, sort_keys=True).encode()).hexdigest() \
+                if remembering else ""
             if digest in self.seen:
                 self.clean.add(digest)
                 kept.append(item)
@@ -309,7 +311,7 @@ class TableFiles:
             problems = [] if verdict(item, entry.schema) is True else \
                 diagnostics_for(doc, entry.validator(), item, ("entries", i))
             out.extend(problems)
-            if not problems:
+            if not problems and remembering:
                 self.clean.add(digest)
             kept.append(FailedEntry.of(item) if problems else item)
         if not out:
