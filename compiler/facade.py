@@ -301,34 +301,5 @@ def _emit(rs: Ruleset, digest: str, build: Build, memo: Memo, targets: tuple[str
 
 
 def _json_bytes(value: Any) -> bytes:
-    """Indented JSON, exactly as `json.dumps(value, ensure_ascii=False, indent=2)` writes it."""
-    return (indented_json(value) + "\n").encode("utf-8")
-
-
-def indented_json(value: Any, level: int = 0) -> str:
-    """`json.dumps(value, ensure_ascii=False, indent=2)`, byte for byte, with every leaf encoded by
-    the C encoder: the stdlib writes indented JSON in pure Python, which a schema holding the ids
-    of 10,000 weapons makes the slowest part of a build (tests/test_cli.py compares the two)."""
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        inner = "  " * (level + 1)
-        items = [f"{inner}{_leaf(_key(k))}: {indented_json(v, level + 1)}" for k, v in value.items()]
-        return "{\n" + ",\n".join(items) + "\n" + "  " * level + "}"
-    if isinstance(value, (list, tuple)):
-        if not value:
-            return "[]"
-        inner = "  " * (level + 1)
-        return "[\n" + ",\n".join(inner + indented_json(v, level + 1) for v in value) + "\n" + "  " * level + "]"
-    return _leaf(value)
-
-
-def _leaf(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _key(key: Any) -> str:
-    """A mapping key as json.dumps writes it: text as it is, true/false/null, numbers by repr."""
-    if isinstance(key, str):
-        return key
-    return {True: "true", False: "false", None: "null"}[key] if key is None or isinstance(key, bool) else _leaf(key)
+    """Indented JSON. Not taken from the cache: a schema decides what a scenario may hold."""
+    return (json.dumps(value, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
