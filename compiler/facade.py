@@ -272,7 +272,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
     if not build.ok or stop_after != "emit":
         build.files = {}
         return build
-    build.files.update(emit_reference(build.rulesets, build.digests, build.odds, memo))
+    build.files.update(emit_reference(build.rulesets, build.digests, build.odds))
     forget_formatters()
     build.files = dict(sorted(build.files.items()))
     return build

@@ -117,3 +117,29 @@ def test_pages_show_the_expected_attacks_to_a_damage_total():
     rows = [line for line in page.splitlines() if line.startswith("| [长剑](#weapons-longsword)")]
     assert len(rows) == 2 and "| 5.50 |" in rows[1]  # +5 vs AC 15 with 1d8+3
     assert (ROOT / "generated" / "reference" / "charts" / "d20-1-martial-until.svg").is_file()
+
+
+def test_rows_written_in_python_equal_the_jinja_macros() -> None:
+    """compiler/emit/reference_rows.py writes exactly what the Jinja row macros (kept for the bench
+    floor in bench/templates/) render: every bundled entry, and views full of Markdown and HTML specials."""
+    from bench.build_scaling import _row_macros
+    from rulec.emit.reference_rows import html_row, md_note, md_row
+    from rulec.emit.reference_view import entry_view
+    from rulec.facade import compile_rules
+
+    md, html = _row_macros()
+    build = compile_rules([ROOT / "rules"])
+    views = [entry_view(e, t, {x.id: {y.id: y.name for y in x.entries} for x in rs.tables})
+             for rs in build.rulesets for t in rs.tables for e in t.entries]
+    nasty = "<script>|`*_[x](y)#~{}\\&\"'\n第二行"
+    views.append({"anchor": nasty, "name": nasty, "not_specified": nasty, "origin": nasty, "description": nasty,
+                  "rules": [nasty, "R1"], "where": nasty, "cells": [{"text": nasty, "link": nasty},
+                                                                     {"text": nasty, "link": None}],
+                  "notes": [{"name": nasty, "text": nasty}]})
+    views.append({**views[-1], "not_specified": None, "origin": "ruleset", "description": "", "notes": [],
+                  "cells": []})
+    assert len(views) > 100
+    for v in views:
+        assert md_row(v) == str(md.row(v))
+        assert md_note(v) == str(md.note(v))
+        assert html_row(v) == str(html.row(v))

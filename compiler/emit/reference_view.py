@@ -8,7 +8,6 @@ when entries are added.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -117,33 +116,14 @@ def entry_view(e: Entry, t: Table, names: dict[str, dict[str, str]]) -> dict[str
     }
 
 
-def _key_value(v: object) -> object:
-    """A field value reduced to plain data carrying everything its cell shows (a cheap repr)."""
-    if isinstance(v, DiceExpr):
-        return ("dice", v.text)
-    if isinstance(v, FormulaField):
-        return ("formula", v.formula.text)
-    return v
-
-
 def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset) -> dict[str, Any]:
-    """A table section. Each entry carries `key`, a digest of everything its rows show (the entry,
-    its table's fields, the names its refs point at); the rows themselves are rendered by
-    reference.py from `entry_view`, only for keys the row cache has not seen."""
+    """A table section; its rows are written by reference_rows.py from each entry's `entry_view`."""
     shown = [f for f in t.fields if f.type != "text"]
-    refs = [f for f in t.fields if f.type == "ref"]
-    context = hashlib.sha256(repr((t.id, t.fields)).encode())  # the table's part of every key
     groups: dict[str, list[dict[str, Any]]] = {}
     group_field = next((f for f in t.fields if f.id == t.group_by), None)
     for e in t.entries:
         key = _value_text(e, group_field, names) if group_field else ""
-        pointed = [names.get(f.table or "", {}).get(str(e.get(f.id))) for f in refs]
-        shown_values = [_key_value(v) for v in e.values.values()]
-        h = context.copy()
-        h.update(repr((e.id, e.name, e.description, e.rules, e.origin, e.not_specified, where(e.span),
-                       shown_values, pointed)).encode())
-        digest = h.hexdigest()
-        groups.setdefault(key, []).append({"id": e.id, "name": e.name, "key": digest, "entry": e, "table": t})
+        groups.setdefault(key, []).append({"id": e.id, "name": e.name, "entry": e, "table": t})
     return {
         "id": t.id,
         "name": t.name,
