@@ -122,7 +122,12 @@ def data_lines(rows: list[tuple[object, ...]], indent: str = "  ") -> list[Js]:
 
 def comment(text: str) -> Js:
     """A one-line comment (`// ...`): line breaks and control characters become spaces."""
-    return Js("// " + _UNSAFE_COMMENT.sub(" ", str(text)).rstrip())
+    return Js("// " + comment_text(text))
+
+
+def comment_text(text: str) -> Js:
+    """Rule text for inside a one-line comment (`js("// {} ...", comment_text(name))`)."""
+    return Js(_UNSAFE_COMMENT.sub(" ", str(text)).rstrip())
 
 
 _UNSAFE_COMMENT = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")

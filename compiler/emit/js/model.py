@@ -11,7 +11,7 @@ from __future__ import annotations
 from ...ir import FieldDecl, Ruleset, Table
 from ...validate.scopes import class_name
 from ..python.model import formula_functions, table_order, table_rows
-from .code import Js, Writer, comment, data_lines, join, js, literal, name, string
+from .code import Js, Writer, comment, comment_text, data_lines, join, js, literal, name, string
 from .expr import JsExpr, Names, prop, ruling_constant
 from .procedures import getter
 
@@ -137,7 +137,7 @@ def _to_dict(f: FieldDecl) -> Js:
 def _table(t: Table, w: Writer) -> None:
     cls, const = name(class_name(t.id)), name(t.id.upper())
     w.line()
-    w.line(js("// {} ({}).", Js(comment(t.name)[3:]), prop(t.id)))
+    w.line(js("// {} ({}).", comment_text(t.name), prop(t.id)))
     with w.block(js("class {}", cls)):
         with w.block(Js("constructor(r, given)")):
             w.line(Js("this.id = r[0]; this.name = r[1]; this.description = r[2]; this.rules = Object.freeze(r[3]);"))
@@ -160,5 +160,5 @@ def _table(t: Table, w: Writer) -> None:
     if t.index:
         w.line(js("const {} = new Map(Array.from({}.values()).map(e => [e.{}, e]));",
                   name(f"{t.id.upper()}_BY_{t.index.upper()}"), const, prop(t.index)))
-    w.line(js("// The {} entry with this id or Chinese name.", Js(comment(t.name)[3:])))
+    w.line(js("// The {} entry with this id or Chinese name.", comment_text(t.name)))
     w.line(js("function {}(key) {{ return _rt_lookup({}, key, {}, {}); }}", getter(t.id), const, string(t.name), cls))

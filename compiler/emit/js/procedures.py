@@ -24,7 +24,7 @@ from ..handlers import handler_for
 from ..python.code import Writer as PyWriter
 from ..python.procedures import ProcedureWriter as PyProcedureWriter
 from ..python.procedures import camel
-from .code import Js, Writer, comment, join, js, literal, name, string
+from .code import Js, Writer, comment_text, join, js, literal, name, string
 from .gen import JsGen, local_name
 
 
@@ -112,7 +112,7 @@ class ProcedureWriter:
         w.line()
         w.line(js("const {} = Object.freeze({});", self.fields, literal([o.id for o in p.result])))
         w.line(js("// The result of {} ({}): its outcome fields, rolls and trace; outcome(), text(), toDict().",
-                  name(p.id), Js(comment(p.name)[3:])))
+                  name(p.id), comment_text(p.name)))
         w.line(js("class {} extends Result {{}}", self.cls))
         w.line(js("{}.PROCEDURE = {};", self.cls, string(p.id)))
         w.line(js("{}.FIELDS = {};", self.cls, self.fields))
@@ -202,7 +202,7 @@ class ProcedureWriter:
     def traced(self) -> None:
         w, p = self.w, self.p
         w.line()
-        w.line(js("// {}", Js(comment(p.name + (f"（{'、'.join(p.rules)}）" if p.rules else ""))[3:])))
+        w.line(js("// {}", comment_text(p.name + (f"（{'、'.join(p.rules)}）" if p.rules else ""))))
         self.head(name(p.id), ("dice",))
         w.line(Js("const _trace = [];"))
         self.setup_call(Js("_trace"))
@@ -247,7 +247,7 @@ class ProcedureWriter:
     def fast(self) -> None:
         w, p = self.w, self.p
         w.line()
-        w.line(js("// {}: the outcome only (the fields of {}), no trace.", Js(comment(p.name)[3:]), self.fields))
+        w.line(js("// {}: the outcome only (the fields of {}), no trace.", comment_text(p.name), self.fields))
         self.head(name(p.id + "_fast"), ("dice",))
         self.setup_call(Js("null"))
         if self.plan.per_roll:
@@ -265,7 +265,7 @@ class ProcedureWriter:
         w, p, prepared = self.w, self.p, self.plan.prepared
         w.line()
         w.line(js("// {}: the setup once; the function returned rolls and returns the outcome array.",
-                  Js(comment(p.name)[3:])))
+                  comment_text(p.name)))
         self.head(name(p.id + "_prepare"), ())
         self.setup_call(Js("null"))
         g = JsGen(self.p, self.rs.dice, "fast", w)
@@ -286,7 +286,7 @@ class ProcedureWriter:
     def odds(self) -> None:
         w, p = self.w, self.p
         w.line()
-        w.line(js("// {}: the exact distribution of the fields of {}.", Js(comment(p.name)[3:]), self.fields))
+        w.line(js("// {}: the exact distribution of the fields of {}.", comment_text(p.name), self.fields))
         self.head(name(p.id + "_odds"), ())
         self.setup_call(Js("null"))
         w.line(js("const _odds = new OddsBuilder({}, {}, {}, {});", self.fields, literal(p.summary.hit),
