@@ -43,6 +43,10 @@ test('inputs from strangers are checked: unknown options, stats and entries are 
   assert.throws(() => d20.attack(a, b, 'longsword', {distance: 1e9}), d20.OutOfBounds);
   assert.throws(() => d20.attack(a, b, 'longsword', {distance: 2.5}), d20.OutOfBounds);
   assert.equal(d20.get_weapon('长剑').id, 'longsword');
+  // A positional parameter with a default (the weapon: unarmed_strike) may be left out, as in Python.
+  assert.equal(d20.attack(a, b).text().length > 0, true);
+  assert.deepEqual(d20.attack(a, b, undefined, {dice: new d20.SeededDice(5)}).outcome(),
+                   d20.attack(a, b, 'unarmed_strike', {dice: new d20.SeededDice(5)}).outcome());
   assert.ok(Object.isFrozen(d20.attack(a, b, 'longsword')));
 });
 

@@ -214,7 +214,7 @@ def dts(rs: Ruleset) -> str:
                 return "Combatant"
             return f"{class_name(t)} | string" + (" | null" if prm.optional else "")
 
-        args = ", ".join(f"{x.id}: {ts(x)}" for x in positional)
+        args = ", ".join(f"{x.id}{'?' if x.default is not None else ''}: {ts(x)}" for x in positional)
         opts = "; ".join(f"{x.id}?: {ts(x)}" for x in options)
         sep = ", " if args else ""
         out = "[" + ", ".join(_TS[o.formula.type] for o in p.result) + "]"

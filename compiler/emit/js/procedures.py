@@ -69,6 +69,9 @@ class ProcedureWriter:
             args.append(Js("options"))
         self.w.line(js("function {}({}) {{", fn, join(", ", args)))
         self.w.indent()
+        for prm in self.positional:  # a positional parameter with a default may be left out (undefined)
+            if prm.default is not None and prm.type not in ("int", "bool", "combatant"):
+                self.w.line(js("if ({0} === undefined) {0} = {1};", name(prm.id), literal(prm.default)))
         if self.options or extra:
             keys = [prm.id for prm in self.options] + list(extra)
             self.w.line(js("options = _rt_options(options, {});", literal(keys)))

@@ -1218,6 +1218,7 @@ AttackResult.FIELDS = ATTACK_FIELDS;
 
 // 武器攻击（D20-01、D20-02、D20-03、D20-04、D20-05、D20-06、D20-07、D20-08、D20-09、D20-10、D20-11、D20-14、D20-16）
 function attack(attacker, target, weapon, options) {
+  if (weapon === undefined) weapon = "unarmed_strike";
   options = _rt_options(options, ["distance", "proficient", "thrown", "two_handed", "offhand", "willing", "target_unseen", "guessed_wrong", "attacker_unseen", "hostile_nearby", "flanking", "extra_advantage", "extra_disadvantage", "sneak_dice", "other_bonus", "dice"]);
   let distance = options.distance === undefined ? 5 : options.distance;
   let proficient = options.proficient === undefined ? true : options.proficient;
@@ -1319,6 +1320,7 @@ function _attack_roll(dice, weapon, advantage, disadvantage, attack_bonus, damag
 
 // 武器攻击: the outcome only (the fields of ATTACK_FIELDS), no trace.
 function attack_fast(attacker, target, weapon, options) {
+  if (weapon === undefined) weapon = "unarmed_strike";
   options = _rt_options(options, ["distance", "proficient", "thrown", "two_handed", "offhand", "willing", "target_unseen", "guessed_wrong", "attacker_unseen", "hostile_nearby", "flanking", "extra_advantage", "extra_disadvantage", "sneak_dice", "other_bonus", "dice"]);
   let distance = options.distance === undefined ? 5 : options.distance;
   let proficient = options.proficient === undefined ? true : options.proficient;
@@ -1347,6 +1349,7 @@ function attack_fast(attacker, target, weapon, options) {
 
 // 武器攻击: the setup once; the function returned rolls and returns the outcome array.
 function attack_prepare(attacker, target, weapon, options) {
+  if (weapon === undefined) weapon = "unarmed_strike";
   options = _rt_options(options, ["distance", "proficient", "thrown", "two_handed", "offhand", "willing", "target_unseen", "guessed_wrong", "attacker_unseen", "hostile_nearby", "flanking", "extra_advantage", "extra_disadvantage", "sneak_dice", "other_bonus"]);
   let distance = options.distance === undefined ? 5 : options.distance;
   let proficient = options.proficient === undefined ? true : options.proficient;
@@ -1404,6 +1407,7 @@ function attack_prepare(attacker, target, weapon, options) {
 
 // 武器攻击: the exact distribution of the fields of ATTACK_FIELDS.
 function attack_odds(attacker, target, weapon, options) {
+  if (weapon === undefined) weapon = "unarmed_strike";
   options = _rt_options(options, ["distance", "proficient", "thrown", "two_handed", "offhand", "willing", "target_unseen", "guessed_wrong", "attacker_unseen", "hostile_nearby", "flanking", "extra_advantage", "extra_disadvantage", "sneak_dice", "other_bonus"]);
   let distance = options.distance === undefined ? 5 : options.distance;
   let proficient = options.proficient === undefined ? true : options.proficient;
@@ -1780,6 +1784,7 @@ EscapeGrappleResult.FIELDS = ESCAPE_GRAPPLE_FIELDS;
 
 // 逃脱擒抱（D20-17）
 function escape_grapple(escaper, grappler, skill, options) {
+  if (skill === undefined) skill = "best";
   options = _rt_options(options, ["dice"]);
   const _trace = [];
   const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, _trace);
@@ -1825,6 +1830,7 @@ function _escape_grapple_roll(dice, escape_mod, hold_mod, grappler) {
 
 // 逃脱擒抱: the outcome only (the fields of ESCAPE_GRAPPLE_FIELDS), no trace.
 function escape_grapple_fast(escaper, grappler, skill, options) {
+  if (skill === undefined) skill = "best";
   options = _rt_options(options, ["dice"]);
   const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, null);
   const dice = _rt_dice_source(options.dice);
@@ -1833,6 +1839,7 @@ function escape_grapple_fast(escaper, grappler, skill, options) {
 
 // 逃脱擒抱: the setup once; the function returned rolls and returns the outcome array.
 function escape_grapple_prepare(escaper, grappler, skill) {
+  if (skill === undefined) skill = "best";
   const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, null);
   const _hold_roll = !grappler.incapacitated;
   const _grappler_incapacitated = grappler.incapacitated;
@@ -1854,6 +1861,7 @@ function escape_grapple_prepare(escaper, grappler, skill) {
 
 // 逃脱擒抱: the exact distribution of the fields of ESCAPE_GRAPPLE_FIELDS.
 function escape_grapple_odds(escaper, grappler, skill) {
+  if (skill === undefined) skill = "best";
   const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, null);
   const _odds = new OddsBuilder(ESCAPE_GRAPPLE_FIELDS, null, null, 200000);
   const _p = 1.0;

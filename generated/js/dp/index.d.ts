@@ -108,10 +108,10 @@ export function save_contest_prepare(attack_dice: number, options?: {attack_extr
 export function save_contest_odds(attack_dice: number, options?: {attack_extras?: number; save_dice?: number; save_extras?: number; speed?: number; armor_piercing?: number; damage_type?: DamageType | string}): Odds;
 export class TripResult extends Result { readonly success: boolean; readonly net: number; readonly prone: boolean; readonly flight_speed_loss: number; }
 export const TRIP_FIELDS: ReadonlyArray<string>;
-export function trip(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {flying?: boolean; dice?: DiceSource}): TripResult;
-export function trip_fast(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options: {flying?: boolean; dice: DiceSource}): [boolean, number, boolean, number];
-export function trip_prepare(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {flying?: boolean}): (dice: DiceSource) => [boolean, number, boolean, number];
-export function trip_odds(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {flying?: boolean}): Odds;
+export function trip(attacker: Combatant, defender: Combatant, weapon?: Weapon | string, options?: {flying?: boolean; dice?: DiceSource}): TripResult;
+export function trip_fast(attacker: Combatant, defender: Combatant, weapon?: Weapon | string, options: {flying?: boolean; dice: DiceSource}): [boolean, number, boolean, number];
+export function trip_prepare(attacker: Combatant, defender: Combatant, weapon?: Weapon | string, options?: {flying?: boolean}): (dice: DiceSource) => [boolean, number, boolean, number];
+export function trip_odds(attacker: Combatant, defender: Combatant, weapon?: Weapon | string, options?: {flying?: boolean}): Odds;
 export class BullRushResult extends Result { readonly success: boolean; readonly net: number; readonly prone: boolean; readonly push_meters: number; readonly may_return: boolean; }
 export const BULL_RUSH_FIELDS: ReadonlyArray<string>;
 export function bull_rush(attacker: Combatant, defender: Combatant, weapon: Weapon | string | null, options?: {knock_down?: boolean; returned?: boolean; dice?: DiceSource}): BullRushResult;
@@ -120,10 +120,10 @@ export function bull_rush_prepare(attacker: Combatant, defender: Combatant, weap
 export function bull_rush_odds(attacker: Combatant, defender: Combatant, weapon: Weapon | string | null, options?: {knock_down?: boolean; returned?: boolean}): Odds;
 export class GrappleResult extends Result { readonly success: boolean; readonly touched: boolean; readonly net: number; readonly cling: boolean; readonly loser_penalty: number; }
 export const GRAPPLE_FIELDS: ReadonlyArray<string>;
-export function grapple(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {held_item_size?: number; dice?: DiceSource}): GrappleResult;
-export function grapple_fast(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options: {held_item_size?: number; dice: DiceSource}): [boolean, boolean, number, boolean, number];
-export function grapple_prepare(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {held_item_size?: number}): (dice: DiceSource) => [boolean, boolean, number, boolean, number];
-export function grapple_odds(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {held_item_size?: number}): Odds;
+export function grapple(attacker: Combatant, defender: Combatant, weapon?: Weapon | string, options?: {held_item_size?: number; dice?: DiceSource}): GrappleResult;
+export function grapple_fast(attacker: Combatant, defender: Combatant, weapon?: Weapon | string, options: {held_item_size?: number; dice: DiceSource}): [boolean, boolean, number, boolean, number];
+export function grapple_prepare(attacker: Combatant, defender: Combatant, weapon?: Weapon | string, options?: {held_item_size?: number}): (dice: DiceSource) => [boolean, boolean, number, boolean, number];
+export function grapple_odds(attacker: Combatant, defender: Combatant, weapon?: Weapon | string, options?: {held_item_size?: number}): Odds;
 export class PinResult extends Result { readonly success: boolean; readonly net: number; readonly body_cover: boolean; readonly escapes_needed: number; }
 export const PIN_FIELDS: ReadonlyArray<string>;
 export function pin(attacker: Combatant, defender: Combatant, options?: {dice?: DiceSource}): PinResult;

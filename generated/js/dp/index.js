@@ -2217,6 +2217,7 @@ TripResult.FIELDS = TRIP_FIELDS;
 
 // 绊摔（DP-50）
 function trip(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
   options = _rt_options(options, ["flying", "dice"]);
   let flying = options.flying === undefined ? false : options.flying;
   const _trace = [];
@@ -2254,6 +2255,7 @@ function _trip_roll(dice, attack_pool, defend_pool, attacker, flying) {
 
 // 绊摔: the outcome only (the fields of TRIP_FIELDS), no trace.
 function trip_fast(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
   options = _rt_options(options, ["flying", "dice"]);
   let flying = options.flying === undefined ? false : options.flying;
   const [attack_pool, defend_pool] = _trip_setup(attacker, defender, weapon, flying, null);
@@ -2263,6 +2265,7 @@ function trip_fast(attacker, defender, weapon, options) {
 
 // 绊摔: the setup once; the function returned rolls and returns the outcome array.
 function trip_prepare(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
   options = _rt_options(options, ["flying"]);
   let flying = options.flying === undefined ? false : options.flying;
   const [attack_pool, defend_pool] = _trip_setup(attacker, defender, weapon, flying, null);
@@ -2281,6 +2284,7 @@ function trip_prepare(attacker, defender, weapon, options) {
 
 // 绊摔: the exact distribution of the fields of TRIP_FIELDS.
 function trip_odds(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
   options = _rt_options(options, ["flying"]);
   let flying = options.flying === undefined ? false : options.flying;
   const [attack_pool, defend_pool] = _trip_setup(attacker, defender, weapon, flying, null);
@@ -2445,6 +2449,7 @@ GrappleResult.FIELDS = GRAPPLE_FIELDS;
 
 // 擒抱（DP-52、DP-54）
 function grapple(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
   options = _rt_options(options, ["held_item_size", "dice"]);
   let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
   const _trace = [];
@@ -2509,6 +2514,7 @@ function _grapple_roll(dice, touch_pool, contest_pool, resist_pool, cling, attac
 
 // 擒抱: the outcome only (the fields of GRAPPLE_FIELDS), no trace.
 function grapple_fast(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
   options = _rt_options(options, ["held_item_size", "dice"]);
   let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
   const [touch_pool, contest_pool, resist_pool, cling] = _grapple_setup(attacker, defender, weapon, held_item_size, null);
@@ -2518,6 +2524,7 @@ function grapple_fast(attacker, defender, weapon, options) {
 
 // 擒抱: the setup once; the function returned rolls and returns the outcome array.
 function grapple_prepare(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
   options = _rt_options(options, ["held_item_size"]);
   let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
   const [touch_pool, contest_pool, resist_pool, cling] = _grapple_setup(attacker, defender, weapon, held_item_size, null);
@@ -2546,6 +2553,7 @@ function grapple_prepare(attacker, defender, weapon, options) {
 
 // 擒抱: the exact distribution of the fields of GRAPPLE_FIELDS.
 function grapple_odds(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
   options = _rt_options(options, ["held_item_size"]);
   let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
   const [touch_pool, contest_pool, resist_pool, cling] = _grapple_setup(attacker, defender, weapon, held_item_size, null);

@@ -2225,6 +2225,7 @@ var rulec_dp = (function () {
 
   // 绊摔（DP-50）
   function trip(attacker, defender, weapon, options) {
+    if (weapon === undefined) weapon = "fist";
     options = _rt_options(options, ["flying", "dice"]);
     let flying = options.flying === undefined ? false : options.flying;
     const _trace = [];
@@ -2262,6 +2263,7 @@ var rulec_dp = (function () {
 
   // 绊摔: the outcome only (the fields of TRIP_FIELDS), no trace.
   function trip_fast(attacker, defender, weapon, options) {
+    if (weapon === undefined) weapon = "fist";
     options = _rt_options(options, ["flying", "dice"]);
     let flying = options.flying === undefined ? false : options.flying;
     const [attack_pool, defend_pool] = _trip_setup(attacker, defender, weapon, flying, null);
@@ -2271,6 +2273,7 @@ var rulec_dp = (function () {
 
   // 绊摔: the setup once; the function returned rolls and returns the outcome array.
   function trip_prepare(attacker, defender, weapon, options) {
+    if (weapon === undefined) weapon = "fist";
     options = _rt_options(options, ["flying"]);
     let flying = options.flying === undefined ? false : options.flying;
     const [attack_pool, defend_pool] = _trip_setup(attacker, defender, weapon, flying, null);
@@ -2289,6 +2292,7 @@ var rulec_dp = (function () {
 
   // 绊摔: the exact distribution of the fields of TRIP_FIELDS.
   function trip_odds(attacker, defender, weapon, options) {
+    if (weapon === undefined) weapon = "fist";
     options = _rt_options(options, ["flying"]);
     let flying = options.flying === undefined ? false : options.flying;
     const [attack_pool, defend_pool] = _trip_setup(attacker, defender, weapon, flying, null);
@@ -2453,6 +2457,7 @@ var rulec_dp = (function () {
 
   // 擒抱（DP-52、DP-54）
   function grapple(attacker, defender, weapon, options) {
+    if (weapon === undefined) weapon = "fist";
     options = _rt_options(options, ["held_item_size", "dice"]);
     let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
     const _trace = [];
@@ -2517,6 +2522,7 @@ var rulec_dp = (function () {
 
   // 擒抱: the outcome only (the fields of GRAPPLE_FIELDS), no trace.
   function grapple_fast(attacker, defender, weapon, options) {
+    if (weapon === undefined) weapon = "fist";
     options = _rt_options(options, ["held_item_size", "dice"]);
     let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
     const [touch_pool, contest_pool, resist_pool, cling] = _grapple_setup(attacker, defender, weapon, held_item_size, null);
@@ -2526,6 +2532,7 @@ var rulec_dp = (function () {
 
   // 擒抱: the setup once; the function returned rolls and returns the outcome array.
   function grapple_prepare(attacker, defender, weapon, options) {
+    if (weapon === undefined) weapon = "fist";
     options = _rt_options(options, ["held_item_size"]);
     let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
     const [touch_pool, contest_pool, resist_pool, cling] = _grapple_setup(attacker, defender, weapon, held_item_size, null);
@@ -2554,6 +2561,7 @@ var rulec_dp = (function () {
 
   // 擒抱: the exact distribution of the fields of GRAPPLE_FIELDS.
   function grapple_odds(attacker, defender, weapon, options) {
+    if (weapon === undefined) weapon = "fist";
     options = _rt_options(options, ["held_item_size"]);
     let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
     const [touch_pool, contest_pool, resist_pool, cling] = _grapple_setup(attacker, defender, weapon, held_item_size, null);

@@ -1686,6 +1686,7 @@ FixedDamageResult.FIELDS = FIXED_DAMAGE_FIELDS;
 
 // 固定伤害对抗抗性（TR-10、TR-33、TR-34、TR-41）
 function fixed_damage(defender, amount, damage_type, options) {
+  if (damage_type === undefined) damage_type = "blunt";
   options = _rt_options(options, ["left_area", "dice"]);
   let left_area = options.left_area === undefined ? false : options.left_area;
   const _trace = [];
@@ -1695,6 +1696,7 @@ function fixed_damage(defender, amount, damage_type, options) {
 
 // 固定伤害对抗抗性: the outcome only (the fields of FIXED_DAMAGE_FIELDS), no trace.
 function fixed_damage_fast(defender, amount, damage_type, options) {
+  if (damage_type === undefined) damage_type = "blunt";
   options = _rt_options(options, ["left_area", "dice"]);
   let left_area = options.left_area === undefined ? false : options.left_area;
   const [absorbed, to_hp] = _fixed_damage_setup(defender, amount, damage_type, left_area, null);
@@ -1703,6 +1705,7 @@ function fixed_damage_fast(defender, amount, damage_type, options) {
 
 // 固定伤害对抗抗性: the setup once; the function returned rolls and returns the outcome array.
 function fixed_damage_prepare(defender, amount, damage_type, options) {
+  if (damage_type === undefined) damage_type = "blunt";
   options = _rt_options(options, ["left_area"]);
   let left_area = options.left_area === undefined ? false : options.left_area;
   const [absorbed, to_hp] = _fixed_damage_setup(defender, amount, damage_type, left_area, null);
@@ -1712,6 +1715,7 @@ function fixed_damage_prepare(defender, amount, damage_type, options) {
 
 // 固定伤害对抗抗性: the exact distribution of the fields of FIXED_DAMAGE_FIELDS.
 function fixed_damage_odds(defender, amount, damage_type, options) {
+  if (damage_type === undefined) damage_type = "blunt";
   options = _rt_options(options, ["left_area"]);
   let left_area = options.left_area === undefined ? false : options.left_area;
   const [absorbed, to_hp] = _fixed_damage_setup(defender, amount, damage_type, left_area, null);
@@ -2596,6 +2600,7 @@ DetectResult.FIELDS = DETECT_FIELDS;
 
 // 侦查与躲藏（TR-03、TR-04）
 function detect(seeker, hider, sense, options) {
+  if (sense === undefined) sense = "sight";
   options = _rt_options(options, ["size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural", "revealed_bonus", "dice"]);
   let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
   let exposure_bonus = options.exposure_bonus === undefined ? 0 : options.exposure_bonus;
@@ -2651,6 +2656,7 @@ function _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider)
 
 // 侦查与躲藏: the outcome only (the fields of DETECT_FIELDS), no trace.
 function detect_fast(seeker, hider, sense, options) {
+  if (sense === undefined) sense = "sight";
   options = _rt_options(options, ["size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural", "revealed_bonus", "dice"]);
   let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
   let exposure_bonus = options.exposure_bonus === undefined ? 0 : options.exposure_bonus;
@@ -2666,6 +2672,7 @@ function detect_fast(seeker, hider, sense, options) {
 
 // 侦查与躲藏: the setup once; the function returned rolls and returns the outcome array.
 function detect_prepare(seeker, hider, sense, options) {
+  if (sense === undefined) sense = "sight";
   options = _rt_options(options, ["size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural", "revealed_bonus"]);
   let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
   let exposure_bonus = options.exposure_bonus === undefined ? 0 : options.exposure_bonus;
@@ -2699,6 +2706,7 @@ function detect_prepare(seeker, hider, sense, options) {
 
 // 侦查与躲藏: the exact distribution of the fields of DETECT_FIELDS.
 function detect_odds(seeker, hider, sense, options) {
+  if (sense === undefined) sense = "sight";
   options = _rt_options(options, ["size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural", "revealed_bonus"]);
   let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
   let exposure_bonus = options.exposure_bonus === undefined ? 0 : options.exposure_bonus;
@@ -3048,6 +3056,7 @@ UnconsciousHitResult.FIELDS = UNCONSCIOUS_HIT_FIELDS;
 
 // 昏迷中受到伤害（TR-69）
 function unconscious_hit(creature, track, options) {
+  if (track === undefined) track = "dizzy";
   options = _rt_options(options, ["current", "taken", "dice"]);
   let current = options.current === undefined ? null : options.current;
   let taken = options.taken === undefined ? null : options.taken;
@@ -3058,6 +3067,7 @@ function unconscious_hit(creature, track, options) {
 
 // 昏迷中受到伤害: the outcome only (the fields of UNCONSCIOUS_HIT_FIELDS), no trace.
 function unconscious_hit_fast(creature, track, options) {
+  if (track === undefined) track = "dizzy";
   options = _rt_options(options, ["current", "taken", "dice"]);
   let current = options.current === undefined ? null : options.current;
   let taken = options.taken === undefined ? null : options.taken;
@@ -3067,6 +3077,7 @@ function unconscious_hit_fast(creature, track, options) {
 
 // 昏迷中受到伤害: the setup once; the function returned rolls and returns the outcome array.
 function unconscious_hit_prepare(creature, track, options) {
+  if (track === undefined) track = "dizzy";
   options = _rt_options(options, ["current", "taken"]);
   let current = options.current === undefined ? null : options.current;
   let taken = options.taken === undefined ? null : options.taken;
@@ -3077,6 +3088,7 @@ function unconscious_hit_prepare(creature, track, options) {
 
 // 昏迷中受到伤害: the exact distribution of the fields of UNCONSCIOUS_HIT_FIELDS.
 function unconscious_hit_odds(creature, track, options) {
+  if (track === undefined) track = "dizzy";
   options = _rt_options(options, ["current", "taken"]);
   let current = options.current === undefined ? null : options.current;
   let taken = options.taken === undefined ? null : options.taken;
