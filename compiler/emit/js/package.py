@@ -215,12 +215,14 @@ def dts(rs: Ruleset) -> str:
             return f"{class_name(t)} | string" + (" | null" if prm.optional else "")
 
         args = ", ".join(f"{x.id}{'?' if x.default is not None else ''}: {ts(x)}" for x in positional)
+        # The fast form's options (its dice) are required: a defaulted parameter before them is `| undefined`.
+        fast_args = ", ".join(f"{x.id}: {ts(x)}{' | undefined' if x.default is not None else ''}" for x in positional)
         opts = "; ".join(f"{x.id}?: {ts(x)}" for x in options)
         sep = ", " if args else ""
         out = "[" + ", ".join(_TS[o.formula.type] for o in p.result) + "]"
         w.append(f"export function {p.id}({args}{sep}options?: {{{opts}{'; ' if opts else ''}dice?: DiceSource}}): "
                  f"{cls};")
-        w.append(f"export function {p.id}_fast({args}{sep}options: {{{opts}{'; ' if opts else ''}dice: DiceSource}}): "
+        w.append(f"export function {p.id}_fast({fast_args}{sep}options: {{{opts}{'; ' if opts else ''}dice: DiceSource}}): "
                  f"{out};")
         w.append(f"export function {p.id}_prepare({args}{sep}options?: {{{opts}}}): (dice: DiceSource) => {out};")
         w.append(f"export function {p.id}_odds({args}{sep}options?: {{{opts}}}): Odds;")

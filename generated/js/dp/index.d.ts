@@ -109,7 +109,7 @@ export function save_contest_odds(attack_dice: number, options?: {attack_extras?
 export class TripResult extends Result { readonly success: boolean; readonly net: number; readonly prone: boolean; readonly flight_speed_loss: number; }
 export const TRIP_FIELDS: ReadonlyArray<string>;
 export function trip(attacker: Combatant, defender: Combatant, weapon?: Weapon | string, options?: {flying?: boolean; dice?: DiceSource}): TripResult;
-export function trip_fast(attacker: Combatant, defender: Combatant, weapon?: Weapon | string, options: {flying?: boolean; dice: DiceSource}): [boolean, number, boolean, number];
+export function trip_fast(attacker: Combatant, defender: Combatant, weapon: Weapon | string | undefined, options: {flying?: boolean; dice: DiceSource}): [boolean, number, boolean, number];
 export function trip_prepare(attacker: Combatant, defender: Combatant, weapon?: Weapon | string, options?: {flying?: boolean}): (dice: DiceSource) => [boolean, number, boolean, number];
 export function trip_odds(attacker: Combatant, defender: Combatant, weapon?: Weapon | string, options?: {flying?: boolean}): Odds;
 export class BullRushResult extends Result { readonly success: boolean; readonly net: number; readonly prone: boolean; readonly push_meters: number; readonly may_return: boolean; }
@@ -121,7 +121,7 @@ export function bull_rush_odds(attacker: Combatant, defender: Combatant, weapon:
 export class GrappleResult extends Result { readonly success: boolean; readonly touched: boolean; readonly net: number; readonly cling: boolean; readonly loser_penalty: number; }
 export const GRAPPLE_FIELDS: ReadonlyArray<string>;
 export function grapple(attacker: Combatant, defender: Combatant, weapon?: Weapon | string, options?: {held_item_size?: number; dice?: DiceSource}): GrappleResult;
-export function grapple_fast(attacker: Combatant, defender: Combatant, weapon?: Weapon | string, options: {held_item_size?: number; dice: DiceSource}): [boolean, boolean, number, boolean, number];
+export function grapple_fast(attacker: Combatant, defender: Combatant, weapon: Weapon | string | undefined, options: {held_item_size?: number; dice: DiceSource}): [boolean, boolean, number, boolean, number];
 export function grapple_prepare(attacker: Combatant, defender: Combatant, weapon?: Weapon | string, options?: {held_item_size?: number}): (dice: DiceSource) => [boolean, boolean, number, boolean, number];
 export function grapple_odds(attacker: Combatant, defender: Combatant, weapon?: Weapon | string, options?: {held_item_size?: number}): Odds;
 export class PinResult extends Result { readonly success: boolean; readonly net: number; readonly body_cover: boolean; readonly escapes_needed: number; }

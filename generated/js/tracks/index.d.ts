@@ -74,7 +74,7 @@ export function firearm_odds(attacker: Combatant, defender: Combatant, weapon: W
 export class FixedDamageResult extends Result { readonly damage: number; readonly absorbed: number; }
 export const FIXED_DAMAGE_FIELDS: ReadonlyArray<string>;
 export function fixed_damage(defender: Combatant, amount: number, damage_type?: DamageType | string, options?: {left_area?: boolean; dice?: DiceSource}): FixedDamageResult;
-export function fixed_damage_fast(defender: Combatant, amount: number, damage_type?: DamageType | string, options: {left_area?: boolean; dice: DiceSource}): [number, number];
+export function fixed_damage_fast(defender: Combatant, amount: number, damage_type: DamageType | string | undefined, options: {left_area?: boolean; dice: DiceSource}): [number, number];
 export function fixed_damage_prepare(defender: Combatant, amount: number, damage_type?: DamageType | string, options?: {left_area?: boolean}): (dice: DiceSource) => [number, number];
 export function fixed_damage_odds(defender: Combatant, amount: number, damage_type?: DamageType | string, options?: {left_area?: boolean}): Odds;
 export class ChargeResult extends Result { readonly hit: boolean; readonly damage: number; readonly self_damage: number; readonly pushed_meters: number; }
@@ -146,7 +146,7 @@ export function initiative_roll_odds(character: Combatant, dice_count: number, o
 export class DetectResult extends Result { readonly noticed: boolean; }
 export const DETECT_FIELDS: ReadonlyArray<string>;
 export function detect(seeker: Combatant, hider: Combatant, sense?: Sense | string, options?: {size_bonus?: number; exposure_bonus?: number; fully_hidden?: boolean; speed_halvings?: number; avoids_medium?: boolean; supernatural?: boolean; revealed_bonus?: number; dice?: DiceSource}): DetectResult;
-export function detect_fast(seeker: Combatant, hider: Combatant, sense?: Sense | string, options: {size_bonus?: number; exposure_bonus?: number; fully_hidden?: boolean; speed_halvings?: number; avoids_medium?: boolean; supernatural?: boolean; revealed_bonus?: number; dice: DiceSource}): [boolean];
+export function detect_fast(seeker: Combatant, hider: Combatant, sense: Sense | string | undefined, options: {size_bonus?: number; exposure_bonus?: number; fully_hidden?: boolean; speed_halvings?: number; avoids_medium?: boolean; supernatural?: boolean; revealed_bonus?: number; dice: DiceSource}): [boolean];
 export function detect_prepare(seeker: Combatant, hider: Combatant, sense?: Sense | string, options?: {size_bonus?: number; exposure_bonus?: number; fully_hidden?: boolean; speed_halvings?: number; avoids_medium?: boolean; supernatural?: boolean; revealed_bonus?: number}): (dice: DiceSource) => [boolean];
 export function detect_odds(seeker: Combatant, hider: Combatant, sense?: Sense | string, options?: {size_bonus?: number; exposure_bonus?: number; fully_hidden?: boolean; speed_halvings?: number; avoids_medium?: boolean; supernatural?: boolean; revealed_bonus?: number}): Odds;
 export class ChaosCheckResult extends Result { readonly successes: number; }
@@ -176,7 +176,7 @@ export function enhanced_long_rest_odds(creature: Combatant, options?: {current?
 export class UnconsciousHitResult extends Result { readonly points: number; readonly awake: boolean; }
 export const UNCONSCIOUS_HIT_FIELDS: ReadonlyArray<string>;
 export function unconscious_hit(creature: Combatant, track?: ConditionTrack | string, options?: {current?: number; taken?: number; dice?: DiceSource}): UnconsciousHitResult;
-export function unconscious_hit_fast(creature: Combatant, track?: ConditionTrack | string, options: {current?: number; taken?: number; dice: DiceSource}): [number, boolean];
+export function unconscious_hit_fast(creature: Combatant, track: ConditionTrack | string | undefined, options: {current?: number; taken?: number; dice: DiceSource}): [number, boolean];
 export function unconscious_hit_prepare(creature: Combatant, track?: ConditionTrack | string, options?: {current?: number; taken?: number}): (dice: DiceSource) => [number, boolean];
 export function unconscious_hit_odds(creature: Combatant, track?: ConditionTrack | string, options?: {current?: number; taken?: number}): Odds;
 export class RecoverResult extends Result { readonly points: number; readonly recovered: number; }
