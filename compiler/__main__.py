@@ -1,5 +1,5 @@
 """`python -m compiler` is the same as the `rulec` command."""
 
-from .cli import main
+from .entry import main
 
 main()

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import click
-
 from .diagnostics import Diagnostic
+from .output import echo
 
 
 def _check_state(doc: Any, module: Any, fight: Any) -> list[Diagnostic]:
@@ -35,7 +34,7 @@ def _check_state(doc: Any, module: Any, fight: Any) -> list[Diagnostic]:
     return out
 
 
-def run_fight(doc: Any, module: Any, echo: bool, expectations: Any) -> tuple[list[Diagnostic], bool, Any]:
+def run_fight(doc: Any, module: Any, show: bool, expectations: Any) -> tuple[list[Diagnostic], bool, Any]:
     """Play the scenario; (every unmet expectation or refusal as a diagnostic, whether any action
     was refused, the fight after the last action)."""
     data = doc.data
@@ -43,8 +42,8 @@ def run_fight(doc: Any, module: Any, echo: bool, expectations: Any) -> tuple[lis
     fight = module.start_fight(combatants)
     problems: list[Diagnostic] = []
     refused = False
-    if echo and data.get("title"):
-        click.echo(f"【{data['title']}】")
+    if show and data.get("title"):
+        echo(f"【{data['title']}】")
     for i, act in enumerate(data["actions"]):
         span = doc.span(("actions", i))
         faces = act.get("dice")
@@ -66,20 +65,20 @@ def run_fight(doc: Any, module: Any, echo: bool, expectations: Any) -> tuple[lis
                 refused = True
         problems += expectations(doc, module, act["procedure"], result, error, ("actions", i, "expect"),
                                  act.get("expect"))
-        if echo:
+        if show:
             role_names = {pid: pname for pid, pname, _ in info["params"]}
             who = "、".join(f"{role_names.get(role, role)}：{name}" for role, name in act["roles"].items())
-            click.echo(f"— 第{i + 1}步：{info['name']}（{who}）")
+            echo(f"— 第{i + 1}步：{info['name']}（{who}）")
             if action is not None:
-                click.echo(action.text(gm=True))
+                echo(action.text(gm=True))
             for line in fight.log[before:]:
-                click.echo(f"  · {line}")
+                echo(f"  · {line}")
             for m in fight.members:
-                click.echo(f"  {fight.status(m.name)}")
+                echo(f"  {fight.status(m.name)}")
         if act.get("next_turn"):
             before = len(fight.log)
             fight = fight.next_turn()
-            if echo:
+            if show:
                 for line in fight.log[before:]:
-                    click.echo(f"  · {line}")
+                    echo(f"  · {line}")
     return problems + _check_state(doc, module, fight), refused, fight

@@ -97,3 +97,25 @@ def test_resolve_uses_the_built_package_when_it_is_up_to_date(tmp_path: Path):
     stale = run()
     assert stale.returncode == 0 and "generated is not up to date with rules/" in stale.stderr
     assert stale.stdout == fresh.stdout
+
+
+def test_resolve_and_odds_start_without_click(tmp_path: Path):
+    """`rulec resolve` and `rulec odds` with plain arguments run without importing click or
+    jsonschema (entry.py, play.py, validate/quick_schema.py), and print what the click path prints."""
+    scenario = "examples/dp/wang_vs_wu_miss.yaml"
+    probe = ("import sys, runpy; sys.argv = ['rulec'] + sys.argv[1:]\n"
+             "try:\n    runpy.run_module('rulec', run_name='__main__')\n"
+             "except SystemExit as e:\n    code = e.code\n"
+             "print('MODULES', 'click' in sys.modules, 'jsonschema' in sys.modules, code, file=sys.stderr)\n")
+    for args in (["resolve", scenario], ["odds", scenario, "--json"], ["resolve", scenario, "--seed", "3"]):
+        done = subprocess.run([sys.executable, "-c", probe, *args], cwd=ROOT, capture_output=True, text=True)
+        assert "MODULES False False 0" in done.stderr, done.stderr
+        from click.testing import CliRunner
+
+        from rulec.cli import main
+
+        via_click = CliRunner().invoke(main, args)
+        assert via_click.exit_code == 0 and via_click.output == done.stdout
+    bad = subprocess.run([sys.executable, "-c", probe, "resolve", scenario, "--bogus"], cwd=ROOT, capture_output=True,
+                         text=True)
+    assert "No such option" in bad.stderr  # click reports what the fast path does not take

@@ -1,0 +1,371 @@
+"""`rulec resolve`, `rulec odds` and `rulec test`: run scenario files through a compiled ruleset.
+
+A scenario (kind: scenario) names the ruleset and procedure, the combatants'
+stats, the other arguments and optionally fixed dice faces. It is loaded and
+checked like a rule file (file:line:col diagnostics, against the scenario
+schema generated for its ruleset); the built package in `generated/` is used
+when it is up to date with `rules/`, else the rules are compiled in memory, and
+the generated resolver is called. Nothing here imports click: cli_play.py wraps
+these functions as click commands, and entry.py calls them directly.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from .cli_fight import run_fight
+from .output import EXIT_INVALID, EXIT_OK, echo, report
+from .diagnostics import Diagnostic
+from .runtime.core import shown as show_value
+from .load import display_path
+
+
+class _Session:
+    """Builds and imported packages shared by the scenarios of one command (`rulec test` runs many)."""
+
+    def __init__(self) -> None:
+        self.builds: dict[tuple[str, ...], Any] = {}
+        self.modules: dict[tuple[tuple[str, ...], str], tuple[Any, Any]] = {}
+
+    def close(self) -> None:
+        for _, tmp in self.modules.values():
+            tmp.cleanup()
+
+
+def _no_fight(doc: Any, rid: str, fmt: str) -> None:
+    report([Diagnostic(doc.span(("kind",)), "bad-scenario", f"ruleset '{rid}' declares no fight state")], fmt)
+
+
+def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Session
+             ) -> tuple[Any, Any, dict[str, Any], Any] | None:
+    """The ruleset's package and the schema of the document's kind: the built `generated/` one when
+    it is up to date with `rules/` (no compiling), else the rules compiled in memory (and it says so
+    when `generated/` is stale)."""
+    from .load import display_path as _shown_path
+    from .package_loader import import_folder, import_package
+    from .stamp import input_digest, is_fresh
+
+    kind = "fight" if doc.data["kind"] == "fight" else "scenario"
+    out = Path("generated")
+    if not rules and (out / rid / "pyproject.toml").is_file():
+        key_fast = ("generated",)
+        if key_fast not in session.builds:
+            session.builds[key_fast] = is_fresh(out, input_digest([Path("rules")]))
+        if session.builds[key_fast]:
+            schema_file = out / "schema" / rid / f"{kind}.schema.json"
+            if not schema_file.is_file():
+                _no_fight(doc, rid, fmt)
+                return None
+            if (key_fast, rid) not in session.modules:
+                session.modules[(key_fast, rid)] = import_folder(rid, out / rid)
+            module, tmp = session.modules[(key_fast, rid)]
+            return module, None, json.loads(schema_file.read_text(encoding="utf-8")), tmp
+        echo(f"{_shown_path(out)} is not up to date with rules/: compiling the rules in memory "
+                   "(run `rulec build` to make this instant)", err=True)
+    from .facade import compile_rules
+    from .validate.scenario_schema import fight_schema, scenario_schema
+
+    paths = list(rules) or ([Path("rules") / rid] if (Path("rules") / rid / "ruleset.yaml").is_file()
+                            else [Path("rules")])
+    key = tuple(str(x) for x in paths)
+    if key not in session.builds:
+        session.builds[key] = compile_rules(paths)
+    build = session.builds[key]
+    if not build.ok:
+        report(build.diagnostics, fmt)
+        return None
+    rs = next((r for r in build.rulesets if r.id == rid), None)
+    if rs is None:
+        report([Diagnostic(doc.span(("ruleset",)), "unknown-ruleset", f"no ruleset '{rid}' in {paths}")], fmt)
+        return None
+    if kind == "fight" and rs.fight is None:
+        _no_fight(doc, rid, fmt)
+        return None
+    if (key, rs.id) not in session.modules:
+        session.modules[(key, rs.id)] = import_package(rs.id, build.packages[rs.id])
+    module, tmp = session.modules[(key, rs.id)]
+    return module, rs, fight_schema(rs) if kind == "fight" else scenario_schema(rs), tmp
+
+
+def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
+             session: _Session | None = None) -> tuple[Any, dict[str, Any], Any] | None:
+    # The compiler's passes are imported only when the built package is stale, and jsonschema only
+    # when the quick evaluator cannot vouch for the scenario (validate/quick_schema.py).
+    from .load import load_file
+    from .validate.quick_schema import verdict
+
+    doc, diags = load_file(scenario, display_path(scenario))
+    if doc is None:
+        report(diags, fmt)
+        return None
+    data = doc.data
+    if not isinstance(data, dict) or data.get("kind") not in ("scenario", "fight") or \
+            not isinstance(data.get("ruleset"), str):
+        report([Diagnostic(doc.span(()), "bad-scenario", "a scenario has kind: scenario (or fight) and a ruleset id")],
+               fmt)
+        return None
+    rid = data["ruleset"]
+    session = session or _Session()
+    found = _package(doc, rid, rules, fmt, session)
+    if found is None:
+        return None
+    module, _rs, schema, tmp = found
+    if verdict(data, schema) is True:
+        problems: list[Diagnostic] = []
+    else:
+        from .validate.schema import diagnostics_for, validator_for
+
+        problems = diagnostics_for(doc, validator_for(schema))
+    if data["kind"] == "fight":
+        if problems:
+            report(problems, fmt)
+            return None
+        return module, {"data": data, "doc": doc, "fight": True}, tmp
+    problems += _stats_given_twice(doc, module)
+    if problems:
+        report(problems, fmt)
+        return None
+    info = module.PROCEDURE_INFO[data["procedure"]]
+    by_name = {pname: pid for pid, pname, _ in info["params"]}
+    kwargs: dict[str, Any] = {by_name.get(k, k): v for k, v in (data.get("args") or {}).items()}
+    for pid, _name, ptype in info["params"]:
+        if ptype == "combatant":
+            kwargs[pid] = module.Combatant.from_dict(data.get("combatants", {}).get(pid, {}))
+    return module, {"data": data, "kwargs": kwargs, "info": info, "doc": doc}, tmp
+
+
+def _stats_given_twice(doc: Any, module: Any) -> list[Diagnostic]:
+    """A stat (or an argument) given by its id and by its Chinese name is a diagnostic at the second."""
+    out: list[Diagnostic] = []
+    info = module.PROCEDURE_INFO.get(doc.data.get("procedure"))
+    by_name = {pname: pid for pid, pname, _ in info["params"]} if info is not None else {}
+    given: dict[str, str] = {}
+    for key in doc.data.get("args") or {}:
+        pid = by_name.get(key, key)
+        if pid in given:
+            out.append(Diagnostic(doc.span(("args", key), key=True), "duplicate-arg",
+                                  f"'{key}' gives the argument '{given[pid]}' a second time"))
+        given[pid] = key
+    names = dict(module.STAT_NAMES)
+    for who, stats in (doc.data.get("combatants") or {}).items():
+        seen: dict[str, str] = {}
+        for key in stats:
+            stat = names.get(key, key)
+            if stat in seen:
+                out.append(Diagnostic(doc.span(("combatants", who, key), key=True), "duplicate-stat",
+                                      f"'{key}' gives the stat '{seen[stat]}' a second time"))
+            seen[stat] = key
+    return out
+
+
+def _expectations(doc: Any, module: Any, procedure: str, result: Any, error: str | None,
+                  where: tuple[Any, ...] = ("expect",), expect: Any = None) -> list[Diagnostic]:
+    """Every difference between a scenario's `expect:` (or an action's, at `where`) and what
+    happened, at the line of its key: outcome fields by id, `command` (the first roll's dice-bot
+    command), `error` (an error code)."""
+    expect = doc.data.get("expect") if expect is None and where == ("expect",) else expect
+    if not isinstance(expect, dict):
+        return []
+    fields = {fid: name for fid, name, _ in module.PROCEDURE_INFO[procedure]["fields"]}
+    out = []
+    for key, want in expect.items():
+        span = doc.span(where + (key,))
+        if key == "error":
+            got: Any = error
+        elif error is not None:
+            out.append(Diagnostic(span, "expect", f"expected {key} = {want!r}, but the procedure refused: {error}"))
+            continue
+        elif key == "command":
+            got = result.rolls[0].command if result.rolls else None
+        elif key in fields:
+            got = getattr(result, key)
+        else:
+            out.append(Diagnostic(doc.span(where + (key,), key=True), "expect",
+                                  f"'{key}' is not an outcome of '{procedure}'",
+                                  f"outcomes: {', '.join(fields)}, command, error"))
+            continue
+        if got != want:
+            out.append(Diagnostic(span, "expect", f"{fields.get(key, key)} ({key}): expected {want!r}, got {got!r}"))
+    if "error" not in expect and error is not None and not out:
+        out.append(Diagnostic(doc.span(where), "expect", f"the procedure refused: {error}"))
+    return out
+
+
+def _error(exc: Exception, fmt: str) -> int:
+    code = getattr(exc, "code", "rule-error")
+    message = getattr(exc, "message", str(exc))
+    if fmt == "json":
+        echo(json.dumps({"error": code, "message": message}, ensure_ascii=False))
+    else:
+        echo(f"error[{code}]: {message}", err=True)
+    return EXIT_INVALID
+
+
+
+
+def _run(module: Any, sc: dict[str, Any], seed: int | None) -> tuple[Any, str | None, Exception | None]:
+    """Resolve a prepared scenario: (result, None, None) or (None, error code, the error)."""
+    data = sc["data"]
+    faces = data.get("dice")
+    dice = module.FixedDice(faces) if faces is not None else module.SeededDice(
+        seed if seed is not None else data.get("seed"))
+    try:
+        return getattr(module, data["procedure"])(**sc["kwargs"], dice=dice), None, None
+    except module.RuleError as exc:
+        return None, getattr(exc, "code", "rule-error"), exc
+
+
+def resolve_scenario(scenario: Path, rules: tuple[Path, ...], seed: int | None, fmt: str, as_json: bool) -> int:
+    """Resolve a scenario once and print its trace (or the result as JSON); exit 1 when it has an
+    `expect:` that the outcome does not meet."""
+    fmt = "json" if as_json else fmt
+    prepared = _prepare(scenario, rules, fmt)
+    if prepared is None:
+        return EXIT_INVALID
+    module, sc, tmp = prepared
+    with tmp:
+        data = sc["data"]
+        if sc.get("fight"):
+            problems, refused, fight = run_fight(sc["doc"], module, fmt != "json", _expectations)
+            if fmt == "json":
+                echo(json.dumps({"scenario": data.get("title", ""), **fight.to_dict()}, ensure_ascii=False,
+                                      indent=2))
+            report(problems, "text")
+            return EXIT_INVALID if problems or refused else EXIT_OK
+        result, error, exc = _run(module, sc, seed)
+        differences = _expectations(sc["doc"], module, data["procedure"], result, error)
+        if exc is not None:
+            _error(exc, fmt)
+        elif fmt == "json":
+            echo(json.dumps({"scenario": data.get("title", ""), **result.to_dict()}, ensure_ascii=False,
+                                  indent=2))
+        else:
+            if data.get("title"):
+                echo(f"【{data['title']}】")
+            echo(result.text())
+            fields = module.PROCEDURE_INFO[data["procedure"]]["fields"]
+            outcome = "，".join(f"{name}={show_value(getattr(result, fid), getattr(module, kind.upper(), None))}"
+                               for fid, name, kind in fields)
+            echo(f"结果：{outcome}")
+        if differences:
+            report(differences, "text")
+            return EXIT_INVALID
+        expected_error = isinstance(data.get("expect"), dict) and "error" in data["expect"]
+        return EXIT_INVALID if exc is not None and not expected_error else EXIT_OK
+
+
+def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...]) -> int:
+    """Run every scenario with an `expect:` under PATHS (default: examples/) and check it: a
+    homebrewer's worked examples as a test suite."""
+    files = sorted(f for path in (paths or (Path("examples"),))
+                   for f in ([path] if path.is_file() else path.rglob("*.yaml")))
+    session = _Session()
+    passed = failed = 0
+    try:
+        for f in files:
+            text = f.read_text(encoding="utf-8", errors="replace")
+            if "kind: scenario" not in text and "kind: fight" not in text or "expect:" not in text:
+                continue
+            prepared = _prepare(f, rules, "text", session)
+            if prepared is None:
+                failed += 1
+                continue
+            module, sc, _ = prepared
+            if sc.get("fight"):
+                differences, _refused, _fight = run_fight(sc["doc"], module, False, _expectations)
+            else:
+                result, error, _exc = _run(module, sc, None)
+                differences = _expectations(sc["doc"], module, sc["data"]["procedure"], result, error)
+            if differences:
+                report(differences, "text")
+                failed += 1
+            else:
+                passed += 1
+    finally:
+        session.close()
+    echo(f"{passed} passed, {failed} failed", err=True)
+    return EXIT_INVALID if failed or not passed + failed else EXIT_OK
+
+
+def _until(module: Any, sc: dict[str, Any], spec: str, fmt: str) -> int:
+    """`--until FIELD=N`: the exact distribution of the number of repeats of the scenario's action
+    until the running total of outcome FIELD reaches N (an absorbing chain, not sampling)."""
+    data = sc["data"]
+    field, _, raw = spec.partition("=")
+    fields = {fid: (fname, ftype) for fid, fname, ftype in sc["info"]["fields"]}
+    by_name = {fname: fid for fid, fname, _ in sc["info"]["fields"]}
+    field = by_name.get(field.strip(), field.strip())
+    if field not in fields or fields[field][1] != "int" or not raw.strip().isdigit():
+        whole = ", ".join(fid for fid, (_n, ftype) in fields.items() if ftype == "int")
+        echo(f"error[usage]: --until takes FIELD=N with a whole-number outcome of '{data['procedure']}' "
+                   f"({whole}) and a threshold N", err=True)
+        return EXIT_INVALID
+    if not hasattr(module, "until"):
+        echo(f"error[usage]: ruleset '{data['ruleset']}' declares no fight state", err=True)
+        return EXIT_INVALID
+    try:
+        result = module.until(data["procedure"], field, int(raw), **sc["kwargs"])
+    except module.RuleError as exc:
+        return _error(exc, fmt)
+    name = fields[field][0]
+    if fmt == "json":
+        echo(json.dumps({"field": field, "threshold": int(raw), "probabilities": list(result.probabilities),
+                               "tail": result.tail, "expected": result.expected, "median": result.median},
+                              ensure_ascii=False, indent=2))
+        return EXIT_OK
+    if data.get("title"):
+        echo(f"【{data['title']}】")
+    echo(f"累计{name}达到{raw}所需的次数：期望{result.expected:.4f}次，中位数{result.median}次")
+    total = 0.0
+    for k, p in enumerate(result.probabilities):
+        total += p
+        if p >= 1e-6:
+            echo(f"  第{k + 1:>3}次  {p * 100:9.4f}%  累计{total * 100:9.4f}%")
+    if result.tail > 0:
+        echo(f"（{len(result.probabilities)}次之后仍未达到的概率：{result.tail:.1e}）")
+    return EXIT_OK
+
+
+def odds_scenario(scenario: Path, rules: tuple[Path, ...], until: str | None, fmt: str, as_json: bool) -> int:
+    """Print a scenario's exact outcome distribution, hit chance and expected damage (with --until,
+    how many repeats reach a running total)."""
+    fmt = "json" if as_json else fmt
+    prepared = _prepare(scenario, rules, fmt)
+    if prepared is None:
+        return EXIT_INVALID
+    module, sc, tmp = prepared
+    with tmp:
+        data = sc["data"]
+        if sc.get("fight"):
+            echo("error[usage]: rulec odds takes a single-action scenario (kind: scenario)", err=True)
+            return EXIT_INVALID
+        if until is not None:
+            return _until(module, sc, until, fmt)
+        try:
+            result = getattr(module, f"{data['procedure']}_odds")(**sc["kwargs"])
+        except module.RuleError as exc:
+            return _error(exc, fmt)
+        if fmt == "json":
+            echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+            return EXIT_OK
+        if data.get("title"):
+            echo(f"【{data['title']}】")
+        if "hit" in result.fields:
+            echo(f"命中率：{result.hit_probability * 100:.4f}%")
+        if "damage" in result.fields:
+            echo(f"期望伤害：{result.expected_damage:.4f}")
+        field = "damage" if "damage" in result.fields else result.fields[0]
+        name = next((fname for fid, fname, _ in sc["info"]["fields"] if fid == field), field)
+        echo(f"{name}的分布：")
+        bars = sys.stdout.isatty()
+        for value, p in result.marginal(field).items():
+            bar = " " + "█" * max(1 if p > 0 else 0, round(p * 40)) if bars else ""
+            echo(f"  {show_value(value):>6}  {p * 100:9.4f}%{bar}")
+        if result.dropped > 0 and not math.isclose(result.dropped, 0.0):
+            echo(f"（加骰截断略去的尾部概率：{result.dropped:.1e}）")
+    return EXIT_OK
+
