@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-import tempfile
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 
-def import_package(ruleset_id: str, files: dict[str, str]) -> tuple[ModuleType, tempfile.TemporaryDirectory[str]]:
+def import_package(ruleset_id: str, files: dict[str, str]) -> tuple[ModuleType, Any]:
     """Write the distribution to a temporary folder and import its package; keep the folder object
-    alive while the module is used."""
+    (a tempfile.TemporaryDirectory) alive while the module is used."""
+    import tempfile
+
     tmp = tempfile.TemporaryDirectory(prefix="rulec-pkg-")
     folder = Path(tmp.name)
     for rel, text in files.items():

@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .cli_fight import run_fight
 from .output import EXIT_INVALID, EXIT_OK, echo, report
 from .diagnostics import Diagnostic
 from .runtime.core import shown as show_value
@@ -230,6 +229,8 @@ def resolve_scenario(scenario: Path, rules: tuple[Path, ...], seed: int | None, 
     with tmp:
         data = sc["data"]
         if sc.get("fight"):
+            from .cli_fight import run_fight
+
             problems, refused, fight = run_fight(sc["doc"], module, fmt != "json", _expectations)
             if fmt == "json":
                 echo(json.dumps({"scenario": data.get("title", ""), **fight.to_dict()}, ensure_ascii=False,
@@ -276,6 +277,8 @@ def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...]) -> int:
                 continue
             module, sc, _ = prepared
             if sc.get("fight"):
+                from .cli_fight import run_fight
+
                 differences, _refused, _fight = run_fight(sc["doc"], module, False, _expectations)
             else:
                 result, error, _exc = _run(module, sc, None)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .load.sources import SourceFolder, discover
 
-from .write import STAMP
+STAMP = ".rulec-stamp.json"  # the stamp's file name in an output folder (write.py imports it)
 _COMPILER = Path(__file__).resolve().parent
 
 

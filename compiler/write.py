@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-STAMP = ".rulec-stamp.json"
+from .stamp import STAMP
 VCS_MARKERS = (".git", ".hg", ".svn", ".bzr", "_darcs", ".fslckout")
 LOCK_TIMEOUT = 300.0
 
