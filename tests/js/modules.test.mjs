@@ -50,6 +50,21 @@ test('inputs from strangers are checked: unknown options, stats and entries are 
   assert.ok(Object.isFrozen(d20.attack(a, b, 'longsword')));
 });
 
+test('a polluted Object.prototype changes no option and no stat (a shared engine)', () => {
+  const context = vm.createContext({});
+  vm.runInContext(readFileSync(scriptPath('d20'), 'utf8'), context);
+  const clean = vm.runInContext(`(function () {
+    const m = rulec_d20, a = new m.Combatant(), b = new m.Combatant();
+    return JSON.stringify(m.attack(a, b, 'longbow', {dice: new m.SeededDice(4)}).toDict());
+  })()`, context);
+  const polluted = vm.runInContext(`(function () {
+    Object.prototype.distance = 9999; Object.prototype.strength = 30; Object.prototype.proficient = false;
+    const m = rulec_d20, a = new m.Combatant(), b = new m.Combatant();
+    return JSON.stringify(m.attack(a, b, 'longbow', {dice: new m.SeededDice(4)}).toDict());
+  })()`, context);
+  assert.equal(polluted, clean);
+});
+
 test('the four forms agree: traced, fast, prepared give one outcome from one seed', async () => {
   for (const rs of RULESETS) {
     const m = await load(rs);

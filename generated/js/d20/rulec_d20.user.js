@@ -762,15 +762,19 @@ var rulec_d20 = (function () {
 
   // ---- calls ----
   // The options object of a call: Python's keyword arguments; a key the procedure does not take is refused.
+  // The result has no prototype: a property another script added to Object.prototype (a shared
+  // engine such as SealDice's) can never stand in for an option that was not given.
   function _rt_options(options, keys) {
-    if (options === undefined || options === null) return {};
+    const out = Object.create(null);
+    if (options === undefined || options === null) return out;
     if (typeof options !== 'object' || Array.isArray(options)) {
       throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
     }
     for (const k of Object.keys(options)) {
       if (keys.indexOf(k) < 0) throw new OutOfBounds(`未知的选项“${k}”（可用：${keys.join('、')}）`, {key: k});
+      out[k] = options[k];
     }
-    return options;
+    return out;
   }
   function _rt_dice_source(dice) {
     if (dice === null || dice === undefined || typeof dice.die !== 'function') {
@@ -791,7 +795,8 @@ var rulec_d20 = (function () {
       if (known.indexOf(key) < 0) throw new OutOfBounds(`未知的属性“${key}”`, {key: key});
     }
     for (const s of stats) {
-      const value = given[s[0]] === undefined ? s[3] : given[s[0]];
+      const own = Object.prototype.hasOwnProperty.call(given, s[0]);  // never an inherited property
+      const value = own && given[s[0]] !== undefined ? given[s[0]] : s[3];
       if (s[2] === 'int') _rt_check_int(s[1], value, s[4], s[5]);
       else _rt_check_bool(s[1], value);
       self[s[0]] = value;
