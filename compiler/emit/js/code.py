@@ -62,7 +62,8 @@ def string(text: str) -> Js:
 
 
 def _escaped(json_text: str) -> str:
-    """JSON text with every character of `_UNSAFE` (they can only stand inside its strings) as `\\uXXXX`."""
+    """JSON text with every character of `_UNSAFE` (they can only stand inside its strings) as a
+    `\\u` escape of four hex digits."""
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", json_text)
 
 
