@@ -84,11 +84,22 @@ def _floor(pack: Path, schema_path: Path) -> float:
 
 
 def _build(pack: Path, out: Path) -> float:
-    code = ("import sys, time; from pathlib import Path; from rulec.facade import compile_rules; "
+    # The peak of this process's own memory (VmHWM, reset by exec): getrusage's ru_maxrss of a child
+    # keeps the RSS of the parent it was forked from, which made a big parent look like a big build.
+    peak = ("def _peak_kb():\n"
+            "    import resource\n"
+            "    try:\n"
+            "        for line in open('/proc/self/status'):\n"
+            "            if line.startswith('VmHWM:'):\n"
+            "                return int(line.split()[1])\n"
+            "    except OSError:\n"
+            "        pass\n"
+            "    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n")
+    code = peak + ("import sys, time; from pathlib import Path; from rulec.facade import compile_rules; "
             "from rulec.stamp import STAMP, stamp_bytes; from rulec.write import write_tree; t = time.perf_counter(); "
             f"b = compile_rules([Path({str(ROOT / 'rules' / 'dp')!r}), Path({str(pack)!r})]); "
             f"assert b.ok, b.diagnostics[:3]; write_tree(Path({str(out)!r}), {{**b.files, STAMP: stamp_bytes('', b.files)}}); "
-            "import resource; print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+            "print(time.perf_counter() - t, _peak_kb())")
     env = {**os.environ, "RULEC_CACHE_DIR": "off"}  # a full build: nothing from the parse cache
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
                             env=env)
