@@ -16,6 +16,8 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
+from .wrap import wrap
+
 
 class Js(str):
     """Trusted JavaScript source text."""
@@ -112,8 +114,8 @@ def data(value: tuple[object, ...] | list[object]) -> Js:
 
 
 def data_lines(rows: list[tuple[object, ...]], indent: str = "  ") -> list[Js]:
-    """The lines of many data rows: `data` of each, with a comma."""
-    out = []
+    """The lines of many data rows: `data` of each, with a comma; one row a line, as in a data file."""
+    out: list[Js] = []
     for row in rows:
         if not _plain(row):
             raise UnquotedValue(f"not plain data: {row!r:.80}")
@@ -154,7 +156,7 @@ class Writer:
         if not text:
             self.lines.append("")
             return
-        self.lines.append("  " * self.level + require_js(text))
+        self.lines.extend(wrap("  " * self.level + require_js(text)))
 
     def indent(self) -> None:
         self.level += 1

@@ -133,8 +133,14 @@ class ProcedureWriter:
     def _splice(self, body: Writer, g: JsGen, skip: frozenset[Js] = frozenset()) -> None:
         """`let` for every local the body assigns (but `skip`), then the body."""
         names = [d for d in g.declared if d not in skip]
-        if names:
-            self.w.line(js("let {};", join(", ", names)))
+        line: list[Js] = []
+        for n in names:  # one `let` a line, as many names as fit
+            if line and len("  " * self.w.level) + len(", ".join(line + [n])) + 5 > 120:
+                self.w.line(js("let {};", join(", ", line)))
+                line = []
+            line.append(n)
+        if line:
+            self.w.line(js("let {};", join(", ", line)))
         self.w.lines.extend(body.lines)
 
     def setup(self) -> None:

@@ -944,7 +944,25 @@ var rulec_d20 = (function () {
   const _R_VEHICLE_DC_SIZE_STEP = 10;  // 载具DC尺寸步长
   const _R_GRAPPLE_MOVE_FREE_SIZE_GAP = 2;  // 擒抱移动不减速的体型差
   const _R_WILLING_TARGET_ADVANTAGE = 1;  // 自愿目标的优势
-  const RULINGS = Object.freeze({"natural_one_twenty": _R_NATURAL_ONE_TWENTY, "crit_threshold_base": _R_CRIT_THRESHOLD_BASE, "flanking_bonus": _R_FLANKING_BONUS, "hex_between_medium": _R_HEX_BETWEEN_MEDIUM, "hex_between_large": _R_HEX_BETWEEN_LARGE, "hex_between_huge": _R_HEX_BETWEEN_HUGE, "hex_between_gargantuan": _R_HEX_BETWEEN_GARGANTUAN, "long_range_disadvantage": _R_LONG_RANGE_DISADVANTAGE, "close_ranged_disadvantage": _R_CLOSE_RANGED_DISADVANTAGE, "unseen_target_disadvantage": _R_UNSEEN_TARGET_DISADVANTAGE, "unseen_attacker_advantage": _R_UNSEEN_ATTACKER_ADVANTAGE, "offhand_negative_only": _R_OFFHAND_NEGATIVE_ONLY, "contest_tie_fails": _R_CONTEST_TIE_FAILS, "helpless_defender_roll": _R_HELPLESS_DEFENDER_ROLL, "shove_base_distance": _R_SHOVE_BASE_DISTANCE, "obstacle_feet_per_die": _R_OBSTACLE_FEET_PER_DIE, "vehicle_dc_per_size": _R_VEHICLE_DC_PER_SIZE, "vehicle_dc_per_10ft": _R_VEHICLE_DC_PER_10FT, "vehicle_size_round_step": _R_VEHICLE_SIZE_ROUND_STEP, "vehicle_dc_size_floor": _R_VEHICLE_DC_SIZE_FLOOR, "vehicle_grapple_size_limit": _R_VEHICLE_GRAPPLE_SIZE_LIMIT, "drag_contest_tie_fails": _R_DRAG_CONTEST_TIE_FAILS, "base_reach": _R_BASE_REACH, "reach_weapon_bonus": _R_REACH_WEAPON_BONUS, "reach_per_size_above_medium": _R_REACH_PER_SIZE_ABOVE_MEDIUM, "grapple_move_feet": _R_GRAPPLE_MOVE_FEET, "medium_size_category": _R_MEDIUM_SIZE_CATEGORY, "sneak_die_sides": _R_SNEAK_DIE_SIDES, "obstacle_die_sides": _R_OBSTACLE_DIE_SIDES, "vehicle_dc_size_step": _R_VEHICLE_DC_SIZE_STEP, "grapple_move_free_size_gap": _R_GRAPPLE_MOVE_FREE_SIZE_GAP, "willing_target_advantage": _R_WILLING_TARGET_ADVANTAGE});
+  const RULINGS = Object.freeze({
+    "natural_one_twenty": _R_NATURAL_ONE_TWENTY, "crit_threshold_base": _R_CRIT_THRESHOLD_BASE,
+    "flanking_bonus": _R_FLANKING_BONUS, "hex_between_medium": _R_HEX_BETWEEN_MEDIUM,
+    "hex_between_large": _R_HEX_BETWEEN_LARGE, "hex_between_huge": _R_HEX_BETWEEN_HUGE,
+    "hex_between_gargantuan": _R_HEX_BETWEEN_GARGANTUAN, "long_range_disadvantage": _R_LONG_RANGE_DISADVANTAGE,
+    "close_ranged_disadvantage": _R_CLOSE_RANGED_DISADVANTAGE,
+    "unseen_target_disadvantage": _R_UNSEEN_TARGET_DISADVANTAGE,
+    "unseen_attacker_advantage": _R_UNSEEN_ATTACKER_ADVANTAGE, "offhand_negative_only": _R_OFFHAND_NEGATIVE_ONLY,
+    "contest_tie_fails": _R_CONTEST_TIE_FAILS, "helpless_defender_roll": _R_HELPLESS_DEFENDER_ROLL,
+    "shove_base_distance": _R_SHOVE_BASE_DISTANCE, "obstacle_feet_per_die": _R_OBSTACLE_FEET_PER_DIE,
+    "vehicle_dc_per_size": _R_VEHICLE_DC_PER_SIZE, "vehicle_dc_per_10ft": _R_VEHICLE_DC_PER_10FT,
+    "vehicle_size_round_step": _R_VEHICLE_SIZE_ROUND_STEP, "vehicle_dc_size_floor": _R_VEHICLE_DC_SIZE_FLOOR,
+    "vehicle_grapple_size_limit": _R_VEHICLE_GRAPPLE_SIZE_LIMIT, "drag_contest_tie_fails": _R_DRAG_CONTEST_TIE_FAILS,
+    "base_reach": _R_BASE_REACH, "reach_weapon_bonus": _R_REACH_WEAPON_BONUS,
+    "reach_per_size_above_medium": _R_REACH_PER_SIZE_ABOVE_MEDIUM, "grapple_move_feet": _R_GRAPPLE_MOVE_FEET,
+    "medium_size_category": _R_MEDIUM_SIZE_CATEGORY, "sneak_die_sides": _R_SNEAK_DIE_SIDES,
+    "obstacle_die_sides": _R_OBSTACLE_DIE_SIDES, "vehicle_dc_size_step": _R_VEHICLE_DC_SIZE_STEP,
+    "grapple_move_free_size_gap": _R_GRAPPLE_MOVE_FREE_SIZE_GAP, "willing_target_advantage": _R_WILLING_TARGET_ADVANTAGE
+  });
 
   // ---- error types ----
   const OutOfRange = _rt_error_class("OutOfRange", "out_of_range");  // 超出射程
@@ -958,8 +976,23 @@ var rulec_d20 = (function () {
   const NotGrappling = _rt_error_class("NotGrappling", "not_grappling");  // 没有擒抱
 
   // ---- combatants ----
-  const STAT_NAMES = Object.freeze({"力量": "strength", "敏捷": "dexterity", "体质": "constitution", "智力": "intelligence", "感知": "wisdom", "魅力": "charisma", "熟练加值": "proficiency", "护甲等级": "armor_class", "重击范围": "crit_range", "体型": "size", "速度": "speed", "施法关键属性": "spell_ability", "运动熟练": "athletics", "体操熟练": "acrobatics", "失能": "incapacitated", "气态或虚化": "intangible", "被魅惑": "charmed", "躲藏": "hidden"});
-  const _STATS = [["strength", "力量", "int", 10, 1, 30], ["dexterity", "敏捷", "int", 10, 1, 30], ["constitution", "体质", "int", 10, 1, 30], ["intelligence", "智力", "int", 10, 1, 30], ["wisdom", "感知", "int", 10, 1, 30], ["charisma", "魅力", "int", 10, 1, 30], ["proficiency", "熟练加值", "int", 2, 0, 10], ["armor_class", "护甲等级", "int", 10, 0, 50], ["crit_range", "重击范围", "int", 1, 1, 20], ["size", "体型", "int", 3, 1, 6], ["speed", "速度", "int", 30, 0, 500], ["spell_ability", "施法关键属性", "int", 10, 1, 30], ["athletics", "运动熟练", "bool", false, 0, 0], ["acrobatics", "体操熟练", "bool", false, 0, 0], ["incapacitated", "失能", "bool", false, 0, 0], ["intangible", "气态或虚化", "bool", false, 0, 0], ["charmed", "被魅惑", "bool", false, 0, 0], ["hidden", "躲藏", "bool", false, 0, 0]];
+  const STAT_NAMES = Object.freeze({
+    "力量": "strength", "敏捷": "dexterity", "体质": "constitution", "智力": "intelligence", "感知": "wisdom",
+    "魅力": "charisma", "熟练加值": "proficiency", "护甲等级": "armor_class", "重击范围": "crit_range", "体型": "size",
+    "速度": "speed", "施法关键属性": "spell_ability", "运动熟练": "athletics", "体操熟练": "acrobatics",
+    "失能": "incapacitated", "气态或虚化": "intangible", "被魅惑": "charmed", "躲藏": "hidden"
+  });
+  const _STATS = [
+    ["strength", "力量", "int", 10, 1, 30], ["dexterity", "敏捷", "int", 10, 1, 30],
+    ["constitution", "体质", "int", 10, 1, 30], ["intelligence", "智力", "int", 10, 1, 30],
+    ["wisdom", "感知", "int", 10, 1, 30], ["charisma", "魅力", "int", 10, 1, 30],
+    ["proficiency", "熟练加值", "int", 2, 0, 10], ["armor_class", "护甲等级", "int", 10, 0, 50],
+    ["crit_range", "重击范围", "int", 1, 1, 20], ["size", "体型", "int", 3, 1, 6], ["speed", "速度", "int", 30, 0, 500],
+    ["spell_ability", "施法关键属性", "int", 10, 1, 30], ["athletics", "运动熟练", "bool", false, 0, 0],
+    ["acrobatics", "体操熟练", "bool", false, 0, 0], ["incapacitated", "失能", "bool", false, 0, 0],
+    ["intangible", "气态或虚化", "bool", false, 0, 0], ["charmed", "被魅惑", "bool", false, 0, 0],
+    ["hidden", "躲藏", "bool", false, 0, 0]
+  ];
   // A combatant's stats: new Combatant({strength: 5}) by ids, Combatant.fromDict({力量: 5}) by ids or
   // Chinese names; every stat has a range, and an unknown or out-of-range stat is refused (OutOfBounds).
   class Combatant {
@@ -1109,7 +1142,9 @@ var rulec_d20 = (function () {
       return out;
     }
   }
-  const _NO_WEAPON = new Weapon(["", "（无武器）", "", [], null, "", "simple", "melee", null, _NO_DAMAGETYPE, [], 0, 0, 0, 0, null, 0, ""], false);
+  const _NO_WEAPON = new Weapon(
+    ["", "（无武器）", "", [], null, "", "simple", "melee", null, _NO_DAMAGETYPE, [], 0, 0, 0, 0, null, 0, ""], false
+  );
   const WEAPONS = new Map();
   for (const r of [
     ["unarmed_strike", "徒手打击", "", ["D20-03", "D20-10"], null, "Unarmed strike", "natural", "melee", ["1", [], 1], "bludgeoning", [], 0, 0, 0, 0, null, 0, "出拳、踢腿、头锤等殴击手段；命中造成钝击伤害，视为熟练。"],
@@ -1184,12 +1219,34 @@ var rulec_d20 = (function () {
 
   // ---- procedures ----
 
-  function _attack_setup(attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, willing, target_unseen, guessed_wrong, attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice, other_bonus, _trace) {
+  function _attack_setup(
+    attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, willing, target_unseen, guessed_wrong,
+    attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice, other_bonus, _trace
+  ) {
     weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    if (!(attacker instanceof Combatant && target instanceof Combatant && weapon.not_specified === null && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && typeof proficient === 'boolean' && typeof thrown === 'boolean' && typeof two_handed === 'boolean' && typeof offhand === 'boolean' && typeof willing === 'boolean' && typeof target_unseen === 'boolean' && typeof guessed_wrong === 'boolean' && typeof attacker_unseen === 'boolean' && typeof hostile_nearby === 'boolean' && typeof flanking === 'boolean' && Number.isInteger(extra_advantage) && 0 <= extra_advantage && extra_advantage <= 10 && Number.isInteger(extra_disadvantage) && 0 <= extra_disadvantage && extra_disadvantage <= 10 && Number.isInteger(sneak_dice) && 0 <= sneak_dice && sneak_dice <= 20 && Number.isInteger(other_bonus) && (-50) <= other_bonus && other_bonus <= 50)) {
-      _rt_check_inputs([['type', "攻击者", attacker, Combatant], ['type', "目标", target, Combatant], ['entry', "武器", weapon], ['int', "距离", distance, 0, 100000], ['bool', "熟练", proficient], ['bool', "投掷", thrown], ['bool', "双手持用", two_handed], ['bool', "副手附赠攻击", offhand], ['bool', "目标自愿", willing], ['bool', "看不见目标", target_unseen], ['bool', "猜错位置", guessed_wrong], ['bool', "目标看不见攻击者", attacker_unseen], ['bool', "身边有敌", hostile_nearby], ['bool', "夹击", flanking], ['int', "其他优势层数", extra_advantage, 0, 10], ['int', "其他劣势层数", extra_disadvantage, 0, 10], ['int', "额外d6", sneak_dice, 0, 20], ['int', "其他加值", other_bonus, (-50), 50]]);
+    if (!(
+      attacker instanceof Combatant && target instanceof Combatant && weapon.not_specified === null
+      && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && typeof proficient === 'boolean'
+      && typeof thrown === 'boolean' && typeof two_handed === 'boolean' && typeof offhand === 'boolean'
+      && typeof willing === 'boolean' && typeof target_unseen === 'boolean' && typeof guessed_wrong === 'boolean'
+      && typeof attacker_unseen === 'boolean' && typeof hostile_nearby === 'boolean' && typeof flanking === 'boolean'
+      && Number.isInteger(extra_advantage) && 0 <= extra_advantage && extra_advantage <= 10
+      && Number.isInteger(extra_disadvantage) && 0 <= extra_disadvantage && extra_disadvantage <= 10
+      && Number.isInteger(sneak_dice) && 0 <= sneak_dice && sneak_dice <= 20 && Number.isInteger(other_bonus)
+      && (-50) <= other_bonus && other_bonus <= 50
+    )) {
+      _rt_check_inputs([
+        ['type', "攻击者", attacker, Combatant], ['type', "目标", target, Combatant], ['entry', "武器", weapon],
+        ['int', "距离", distance, 0, 100000], ['bool', "熟练", proficient], ['bool', "投掷", thrown],
+        ['bool', "双手持用", two_handed], ['bool', "副手附赠攻击", offhand], ['bool', "目标自愿", willing],
+        ['bool', "看不见目标", target_unseen], ['bool', "猜错位置", guessed_wrong],
+        ['bool', "目标看不见攻击者", attacker_unseen], ['bool', "身边有敌", hostile_nearby], ['bool', "夹击", flanking],
+        ['int', "其他优势层数", extra_advantage, 0, 10], ['int', "其他劣势层数", extra_disadvantage, 0, 10],
+        ['int', "额外d6", sneak_dice, 0, 20], ['int', "其他加值", other_bonus, (-50), 50]
+      ]);
     }
-    let ranged, reach, normal_range, long_range, range_limit, advantage, disadvantage, str_mod, dex_mod, ability_mod, attack_bonus, damage_mod;
+    let ranged, reach, normal_range, long_range, range_limit, advantage, disadvantage, str_mod, dex_mod, ability_mod;
+    let attack_bonus, damage_mod;
     ranged = weapon.attack_type === "ranged" || thrown;
     if (!(!willing || !(target.incapacitated || target.charmed))) {
       throw new WillingNeedsConscious("只有有意识且未被魅惑的目标才能自愿承受攻击");
@@ -1200,7 +1257,9 @@ var rulec_d20 = (function () {
     if (!(!offhand || (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee")) {
       throw new NotLight("双持武器战斗需要两把轻型近战武器，“" + weapon.name + "”不是轻型武器");
     }
-    reach = _R_BASE_REACH + ((weapon.properties.indexOf("reach") >= 0) ? _R_REACH_WEAPON_BONUS : 0) + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(0, attacker.size - _R_MEDIUM_SIZE_CATEGORY);
+    reach = _R_BASE_REACH + ((weapon.properties.indexOf("reach") >= 0) ? _R_REACH_WEAPON_BONUS : 0) + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(
+      0, attacker.size - _R_MEDIUM_SIZE_CATEGORY
+    );
     if (!(ranged || distance <= reach)) {
       throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
     }
@@ -1210,15 +1269,29 @@ var rulec_d20 = (function () {
     if (!(!ranged || distance <= range_limit)) {
       throw new OutOfRange("目标距离" + String(distance) + "尺，超出该攻击的射程" + String(range_limit) + "尺");
     }
-    advantage = (willing ? _R_WILLING_TARGET_ADVANTAGE : 0) + (attacker_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0) + extra_advantage;
-    disadvantage = (ranged && distance > normal_range ? _R_LONG_RANGE_DISADVANTAGE : 0) + (ranged && hostile_nearby ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage;
+    advantage = (willing ? _R_WILLING_TARGET_ADVANTAGE : 0) + (
+      attacker_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
+    ) + extra_advantage;
+    disadvantage = (
+      ranged && distance > normal_range ? _R_LONG_RANGE_DISADVANTAGE : 0
+    ) + (ranged && hostile_nearby ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage;
     str_mod = Math.floor((attacker.strength - 10) / 2);
     dex_mod = Math.floor((attacker.dexterity - 10) / 2);
     ability_mod = (weapon.properties.indexOf("finesse") >= 0) ? Math.max(str_mod, dex_mod) : weapon.attack_type === "ranged" ? dex_mod : str_mod;
-    attack_bonus = ability_mod + (proficient || weapon.category === "natural" ? attacker.proficiency : 0) + (flanking && !ranged ? _R_FLANKING_BONUS : 0) + other_bonus;
+    attack_bonus = ability_mod + (
+      proficient || weapon.category === "natural" ? attacker.proficiency : 0
+    ) + (flanking && !ranged ? _R_FLANKING_BONUS : 0) + other_bonus;
     damage_mod = !offhand || ability_mod < 0 ? ability_mod : 0;
-    if ((_rt_dice_count(two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice) * 2) > 200) {
-      _rt_within("伤害骰数", _rt_dice_count(two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice) * 2, 200);
+    if ((_rt_dice_count(
+      two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice
+    ) * 2) > 200) {
+      _rt_within(
+        "伤害骰数",
+        _rt_dice_count(
+          two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice
+        ) * 2,
+        200
+      );
     }
     return [weapon, advantage, disadvantage, attack_bonus, damage_mod];
   }
@@ -1232,7 +1305,14 @@ var rulec_d20 = (function () {
   // 武器攻击（D20-01、D20-02、D20-03、D20-04、D20-05、D20-06、D20-07、D20-08、D20-09、D20-10、D20-11、D20-14、D20-16）
   function attack(attacker, target, weapon, options) {
     if (weapon === undefined) weapon = "unarmed_strike";
-    options = _rt_options(options, ["distance", "proficient", "thrown", "two_handed", "offhand", "willing", "target_unseen", "guessed_wrong", "attacker_unseen", "hostile_nearby", "flanking", "extra_advantage", "extra_disadvantage", "sneak_dice", "other_bonus", "dice"]);
+    options = _rt_options(
+      options,
+      [
+        "distance", "proficient", "thrown", "two_handed", "offhand", "willing", "target_unseen", "guessed_wrong",
+        "attacker_unseen", "hostile_nearby", "flanking", "extra_advantage", "extra_disadvantage", "sneak_dice",
+        "other_bonus", "dice"
+      ]
+    );
     let distance = options.distance === undefined ? 5 : options.distance;
     let proficient = options.proficient === undefined ? true : options.proficient;
     let thrown = options.thrown === undefined ? false : options.thrown;
@@ -1249,7 +1329,10 @@ var rulec_d20 = (function () {
     let sneak_dice = options.sneak_dice === undefined ? 0 : options.sneak_dice;
     let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
     const _trace = [];
-    const _setup = _attack_setup(attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, willing, target_unseen, guessed_wrong, attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice, other_bonus, _trace);
+    const _setup = _attack_setup(
+      attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, willing, target_unseen, guessed_wrong,
+      attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice, other_bonus, _trace
+    );
     weapon = _setup[0];
     const advantage = _setup[1];
     const disadvantage = _setup[2];
@@ -1257,11 +1340,14 @@ var rulec_d20 = (function () {
     const damage_mod = _setup[4];
     const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
     const _rolls = [];
-    let _natural_roll, natural, total, hit, crit, _weapon_damage_dice, _weapon_damage_roll, weapon_damage, _extra_damage_dice, _extra_damage_roll, extra_damage, damage;
+    let _natural_roll, natural, total, hit, crit, _weapon_damage_dice, _weapon_damage_roll, weapon_damage;
+    let _extra_damage_dice, _extra_damage_roll, extra_damage, damage;
     _natural_roll = _rt_roll_d20(_source, advantage - disadvantage);
     _rolls.push(_natural_roll);
     natural = _natural_roll.natural;
-    _trace.push(new TraceStep("d20", _rt_d20_sentence("攻击检定", _natural_roll), [["faces", _natural_roll.faces], ["natural", natural]]));
+    _trace.push(new TraceStep(
+      "d20", _rt_d20_sentence("攻击检定", _natural_roll), [["faces", _natural_roll.faces], ["natural", natural]]
+    ));
     total = natural + attack_bonus;
     hit = !guessed_wrong && total >= target.armor_class;
     crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
@@ -1277,12 +1363,17 @@ var rulec_d20 = (function () {
     if (crit) {
       _trace.push(new TraceStep("note", "重击！所有伤害骰掷两次", []));
     }
-    _weapon_damage_dice = hit ? (two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice) : null;
+    _weapon_damage_dice = hit ? (
+      two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice
+    ) : null;
     if (_weapon_damage_dice !== null) {
       _weapon_damage_roll = _rt_roll_damage(_source, _weapon_damage_dice.terms, crit);
       _rolls.push(_weapon_damage_roll);
       weapon_damage = _weapon_damage_roll.total + _weapon_damage_dice.flat;
-      _trace.push(new TraceStep("roll", _rt_damage_sentence("武器伤害骰", _weapon_damage_roll, _weapon_damage_dice.flat), [["faces", _weapon_damage_roll.faces], ["weapon_damage", weapon_damage]]));
+      _trace.push(new TraceStep(
+        "roll", _rt_damage_sentence("武器伤害骰", _weapon_damage_roll, _weapon_damage_dice.flat),
+        [["faces", _weapon_damage_roll.faces], ["weapon_damage", weapon_damage]]
+      ));
     }
     else {
       weapon_damage = 0;
@@ -1292,7 +1383,10 @@ var rulec_d20 = (function () {
       _extra_damage_roll = _rt_roll_damage(_source, _extra_damage_dice.terms, crit);
       _rolls.push(_extra_damage_roll);
       extra_damage = _extra_damage_roll.total + _extra_damage_dice.flat;
-      _trace.push(new TraceStep("roll", _rt_damage_sentence("额外伤害骰", _extra_damage_roll, _extra_damage_dice.flat), [["faces", _extra_damage_roll.faces], ["extra_damage", extra_damage]]));
+      _trace.push(new TraceStep(
+        "roll", _rt_damage_sentence("额外伤害骰", _extra_damage_roll, _extra_damage_dice.flat),
+        [["faces", _extra_damage_roll.faces], ["extra_damage", extra_damage]]
+      ));
     }
     else {
       extra_damage = 0;
@@ -1304,10 +1398,15 @@ var rulec_d20 = (function () {
     if (attacker.hidden) {
       _trace.push(new TraceStep("note", "攻击暴露了躲藏者的位置", []));
     }
-    return _rt_result(AttackResult, [hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden], _rolls, _trace);
+    return _rt_result(
+      AttackResult, [hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden], _rolls, _trace
+    );
   }
 
-  function _attack_roll(dice, weapon, advantage, disadvantage, attack_bonus, damage_mod, attacker, target, two_handed, guessed_wrong, sneak_dice) {
+  function _attack_roll(
+    dice, weapon, advantage, disadvantage, attack_bonus, damage_mod, attacker, target, two_handed, guessed_wrong,
+    sneak_dice
+  ) {
     let natural, total, hit, crit, _weapon_damage_dice, weapon_damage, _extra_damage_dice, extra_damage, damage;
     natural = _rt_d20_natural(dice, advantage - disadvantage);
     total = natural + attack_bonus;
@@ -1334,7 +1433,14 @@ var rulec_d20 = (function () {
   // 武器攻击: the outcome only (the fields of ATTACK_FIELDS), no trace.
   function attack_fast(attacker, target, weapon, options) {
     if (weapon === undefined) weapon = "unarmed_strike";
-    options = _rt_options(options, ["distance", "proficient", "thrown", "two_handed", "offhand", "willing", "target_unseen", "guessed_wrong", "attacker_unseen", "hostile_nearby", "flanking", "extra_advantage", "extra_disadvantage", "sneak_dice", "other_bonus", "dice"]);
+    options = _rt_options(
+      options,
+      [
+        "distance", "proficient", "thrown", "two_handed", "offhand", "willing", "target_unseen", "guessed_wrong",
+        "attacker_unseen", "hostile_nearby", "flanking", "extra_advantage", "extra_disadvantage", "sneak_dice",
+        "other_bonus", "dice"
+      ]
+    );
     let distance = options.distance === undefined ? 5 : options.distance;
     let proficient = options.proficient === undefined ? true : options.proficient;
     let thrown = options.thrown === undefined ? false : options.thrown;
@@ -1350,20 +1456,33 @@ var rulec_d20 = (function () {
     let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
     let sneak_dice = options.sneak_dice === undefined ? 0 : options.sneak_dice;
     let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-    const _setup = _attack_setup(attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, willing, target_unseen, guessed_wrong, attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice, other_bonus, null);
+    const _setup = _attack_setup(
+      attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, willing, target_unseen, guessed_wrong,
+      attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice, other_bonus, null
+    );
     weapon = _setup[0];
     const advantage = _setup[1];
     const disadvantage = _setup[2];
     const attack_bonus = _setup[3];
     const damage_mod = _setup[4];
     const dice = _rt_dice_source(options.dice);
-    return _attack_roll(dice, weapon, advantage, disadvantage, attack_bonus, damage_mod, attacker, target, two_handed, guessed_wrong, sneak_dice);
+    return _attack_roll(
+      dice, weapon, advantage, disadvantage, attack_bonus, damage_mod, attacker, target, two_handed, guessed_wrong,
+      sneak_dice
+    );
   }
 
   // 武器攻击: the setup once; the function returned rolls and returns the outcome array.
   function attack_prepare(attacker, target, weapon, options) {
     if (weapon === undefined) weapon = "unarmed_strike";
-    options = _rt_options(options, ["distance", "proficient", "thrown", "two_handed", "offhand", "willing", "target_unseen", "guessed_wrong", "attacker_unseen", "hostile_nearby", "flanking", "extra_advantage", "extra_disadvantage", "sneak_dice", "other_bonus"]);
+    options = _rt_options(
+      options,
+      [
+        "distance", "proficient", "thrown", "two_handed", "offhand", "willing", "target_unseen", "guessed_wrong",
+        "attacker_unseen", "hostile_nearby", "flanking", "extra_advantage", "extra_disadvantage", "sneak_dice",
+        "other_bonus"
+      ]
+    );
     let distance = options.distance === undefined ? 5 : options.distance;
     let proficient = options.proficient === undefined ? true : options.proficient;
     let thrown = options.thrown === undefined ? false : options.thrown;
@@ -1379,7 +1498,10 @@ var rulec_d20 = (function () {
     let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
     let sneak_dice = options.sneak_dice === undefined ? 0 : options.sneak_dice;
     let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-    const _setup = _attack_setup(attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, willing, target_unseen, guessed_wrong, attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice, other_bonus, null);
+    const _setup = _attack_setup(
+      attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, willing, target_unseen, guessed_wrong,
+      attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice, other_bonus, null
+    );
     weapon = _setup[0];
     const advantage = _setup[1];
     const disadvantage = _setup[2];
@@ -1421,7 +1543,14 @@ var rulec_d20 = (function () {
   // 武器攻击: the exact distribution of the fields of ATTACK_FIELDS.
   function attack_odds(attacker, target, weapon, options) {
     if (weapon === undefined) weapon = "unarmed_strike";
-    options = _rt_options(options, ["distance", "proficient", "thrown", "two_handed", "offhand", "willing", "target_unseen", "guessed_wrong", "attacker_unseen", "hostile_nearby", "flanking", "extra_advantage", "extra_disadvantage", "sneak_dice", "other_bonus"]);
+    options = _rt_options(
+      options,
+      [
+        "distance", "proficient", "thrown", "two_handed", "offhand", "willing", "target_unseen", "guessed_wrong",
+        "attacker_unseen", "hostile_nearby", "flanking", "extra_advantage", "extra_disadvantage", "sneak_dice",
+        "other_bonus"
+      ]
+    );
     let distance = options.distance === undefined ? 5 : options.distance;
     let proficient = options.proficient === undefined ? true : options.proficient;
     let thrown = options.thrown === undefined ? false : options.thrown;
@@ -1437,7 +1566,10 @@ var rulec_d20 = (function () {
     let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
     let sneak_dice = options.sneak_dice === undefined ? 0 : options.sneak_dice;
     let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-    const _setup = _attack_setup(attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, willing, target_unseen, guessed_wrong, attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice, other_bonus, null);
+    const _setup = _attack_setup(
+      attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, willing, target_unseen, guessed_wrong,
+      attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice, other_bonus, null
+    );
     weapon = _setup[0];
     const advantage = _setup[1];
     const disadvantage = _setup[2];
@@ -1453,11 +1585,21 @@ var rulec_d20 = (function () {
       hit = !guessed_wrong && total >= target.armor_class;
       crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
       _weapon_damage_dice = two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice;
-      for (const _weapon_damage_item of ((hit) && _weapon_damage_dice !== null ? _rt_dice_items(_weapon_damage_dice.terms, _weapon_damage_dice.flat, crit) : _rt_ZERO_ITEMS)) {
+      for (const _weapon_damage_item of (
+        (hit)
+        && _weapon_damage_dice !== null ? _rt_dice_items(
+          _weapon_damage_dice.terms, _weapon_damage_dice.flat, crit
+        ) : _rt_ZERO_ITEMS
+      )) {
         weapon_damage = _weapon_damage_item[0];
         const _weapon_damage_p = _natural_p * _weapon_damage_item[1];
         _extra_damage_dice = _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES);
-        for (const _extra_damage_item of ((hit && sneak_dice > 0) && _extra_damage_dice !== null ? _rt_dice_items(_extra_damage_dice.terms, _extra_damage_dice.flat, crit) : _rt_ZERO_ITEMS)) {
+        for (const _extra_damage_item of (
+          (hit && sneak_dice > 0)
+          && _extra_damage_dice !== null ? _rt_dice_items(
+            _extra_damage_dice.terms, _extra_damage_dice.flat, crit
+          ) : _rt_ZERO_ITEMS
+        )) {
           extra_damage = _extra_damage_item[0];
           const _extra_damage_p = _weapon_damage_p * _extra_damage_item[1];
           damage = hit ? Math.max(0, weapon_damage + extra_damage + (weapon.damage_type.given ? damage_mod : 0)) : 0;
@@ -1468,9 +1610,27 @@ var rulec_d20 = (function () {
     return _odds.build();
   }
 
-  function _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, _trace) {
-    if (!(caster instanceof Combatant && target instanceof Combatant && Number.isInteger(dice_count) && 0 <= dice_count && dice_count <= 40 && Number.isInteger(dice_sides) && 2 <= dice_sides && dice_sides <= 100 && Number.isInteger(spell_range) && 0 <= spell_range && spell_range <= 100000 && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && typeof melee === 'boolean' && typeof hostile_nearby === 'boolean' && typeof target_unseen === 'boolean' && typeof caster_unseen === 'boolean' && typeof flanking === 'boolean' && Number.isInteger(extra_advantage) && 0 <= extra_advantage && extra_advantage <= 10 && Number.isInteger(extra_disadvantage) && 0 <= extra_disadvantage && extra_disadvantage <= 10)) {
-      _rt_check_inputs([['type', "施法者", caster, Combatant], ['type', "目标", target, Combatant], ['int', "伤害骰数", dice_count, 0, 40], ['int', "伤害骰面数", dice_sides, 2, 100], ['int', "射程", spell_range, 0, 100000], ['int', "距离", distance, 0, 100000], ['bool', "近战法术攻击", melee], ['bool', "身边有敌", hostile_nearby], ['bool', "看不见目标", target_unseen], ['bool', "目标看不见施法者", caster_unseen], ['bool', "夹击", flanking], ['int', "其他优势层数", extra_advantage, 0, 10], ['int', "其他劣势层数", extra_disadvantage, 0, 10]]);
+  function _spell_attack_setup(
+    caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen,
+    flanking, extra_advantage, extra_disadvantage, _trace
+  ) {
+    if (!(
+      caster instanceof Combatant && target instanceof Combatant && Number.isInteger(dice_count) && 0 <= dice_count
+      && dice_count <= 40 && Number.isInteger(dice_sides) && 2 <= dice_sides && dice_sides <= 100
+      && Number.isInteger(spell_range) && 0 <= spell_range && spell_range <= 100000 && Number.isInteger(distance)
+      && 0 <= distance && distance <= 100000 && typeof melee === 'boolean' && typeof hostile_nearby === 'boolean'
+      && typeof target_unseen === 'boolean' && typeof caster_unseen === 'boolean' && typeof flanking === 'boolean'
+      && Number.isInteger(extra_advantage) && 0 <= extra_advantage && extra_advantage <= 10
+      && Number.isInteger(extra_disadvantage) && 0 <= extra_disadvantage && extra_disadvantage <= 10
+    )) {
+      _rt_check_inputs([
+        ['type', "施法者", caster, Combatant], ['type', "目标", target, Combatant],
+        ['int', "伤害骰数", dice_count, 0, 40], ['int', "伤害骰面数", dice_sides, 2, 100],
+        ['int', "射程", spell_range, 0, 100000], ['int', "距离", distance, 0, 100000], ['bool', "近战法术攻击", melee],
+        ['bool', "身边有敌", hostile_nearby], ['bool', "看不见目标", target_unseen],
+        ['bool', "目标看不见施法者", caster_unseen], ['bool', "夹击", flanking],
+        ['int', "其他优势层数", extra_advantage, 0, 10], ['int', "其他劣势层数", extra_disadvantage, 0, 10]
+      ]);
     }
     let range_limit, mod;
     range_limit = melee ? _R_BASE_REACH : spell_range;
@@ -1489,7 +1649,13 @@ var rulec_d20 = (function () {
 
   // 法术攻击（D20-01、D20-02、D20-03、D20-04、D20-08）
   function spell_attack(caster, target, dice_count, dice_sides, options) {
-    options = _rt_options(options, ["spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking", "extra_advantage", "extra_disadvantage", "dice"]);
+    options = _rt_options(
+      options,
+      [
+        "spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking",
+        "extra_advantage", "extra_disadvantage", "dice"
+      ]
+    );
     let spell_range = options.spell_range === undefined ? 120 : options.spell_range;
     let distance = options.distance === undefined ? 5 : options.distance;
     let melee = options.melee === undefined ? false : options.melee;
@@ -1500,14 +1666,24 @@ var rulec_d20 = (function () {
     let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
     let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
     const _trace = [];
-    const [mod] = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, _trace);
+    const [mod] = _spell_attack_setup(
+      caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen,
+      flanking, extra_advantage, extra_disadvantage, _trace
+    );
     const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
     const _rolls = [];
     let _natural_roll, natural, total, hit, crit, _spell_damage_dice, _spell_damage_roll, spell_damage;
-    _natural_roll = _rt_roll_d20(_source, (caster_unseen || caster.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage));
+    _natural_roll = _rt_roll_d20(
+      _source,
+      (
+        caster_unseen || caster.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
+      ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage)
+    );
     _rolls.push(_natural_roll);
     natural = _natural_roll.natural;
-    _trace.push(new TraceStep("d20", _rt_d20_sentence("法术攻击检定", _natural_roll), [["faces", _natural_roll.faces], ["natural", natural]]));
+    _trace.push(new TraceStep(
+      "d20", _rt_d20_sentence("法术攻击检定", _natural_roll), [["faces", _natural_roll.faces], ["natural", natural]]
+    ));
     total = natural + mod + caster.proficiency + (flanking && melee ? _R_FLANKING_BONUS : 0);
     hit = total >= target.armor_class;
     crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - caster.crit_range;
@@ -1516,7 +1692,10 @@ var rulec_d20 = (function () {
       _spell_damage_roll = _rt_roll_damage(_source, _spell_damage_dice.terms, crit);
       _rolls.push(_spell_damage_roll);
       spell_damage = _spell_damage_roll.total + _spell_damage_dice.flat;
-      _trace.push(new TraceStep("roll", _rt_damage_sentence("法术伤害骰", _spell_damage_roll, _spell_damage_dice.flat), [["faces", _spell_damage_roll.faces], ["spell_damage", spell_damage]]));
+      _trace.push(new TraceStep(
+        "roll", _rt_damage_sentence("法术伤害骰", _spell_damage_roll, _spell_damage_dice.flat),
+        [["faces", _spell_damage_roll.faces], ["spell_damage", spell_damage]]
+      ));
     }
     else {
       spell_damage = 0;
@@ -1524,9 +1703,17 @@ var rulec_d20 = (function () {
     return _rt_result(SpellAttackResult, [hit, crit, spell_damage, total], _rolls, _trace);
   }
 
-  function _spell_attack_roll(dice, mod, caster, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage) {
+  function _spell_attack_roll(
+    dice, mod, caster, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen, caster_unseen, flanking,
+    extra_advantage, extra_disadvantage
+  ) {
     let natural, total, hit, crit, _spell_damage_dice, spell_damage;
-    natural = _rt_d20_natural(dice, (caster_unseen || caster.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage));
+    natural = _rt_d20_natural(
+      dice,
+      (
+        caster_unseen || caster.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
+      ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage)
+    );
     total = natural + mod + caster.proficiency + (flanking && melee ? _R_FLANKING_BONUS : 0);
     hit = total >= target.armor_class;
     crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - caster.crit_range;
@@ -1542,7 +1729,13 @@ var rulec_d20 = (function () {
 
   // 法术攻击: the outcome only (the fields of SPELL_ATTACK_FIELDS), no trace.
   function spell_attack_fast(caster, target, dice_count, dice_sides, options) {
-    options = _rt_options(options, ["spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking", "extra_advantage", "extra_disadvantage", "dice"]);
+    options = _rt_options(
+      options,
+      [
+        "spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking",
+        "extra_advantage", "extra_disadvantage", "dice"
+      ]
+    );
     let spell_range = options.spell_range === undefined ? 120 : options.spell_range;
     let distance = options.distance === undefined ? 5 : options.distance;
     let melee = options.melee === undefined ? false : options.melee;
@@ -1552,14 +1745,26 @@ var rulec_d20 = (function () {
     let flanking = options.flanking === undefined ? false : options.flanking;
     let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
     let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
-    const [mod] = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, null);
+    const [mod] = _spell_attack_setup(
+      caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen,
+      flanking, extra_advantage, extra_disadvantage, null
+    );
     const dice = _rt_dice_source(options.dice);
-    return _spell_attack_roll(dice, mod, caster, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage);
+    return _spell_attack_roll(
+      dice, mod, caster, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen, caster_unseen, flanking,
+      extra_advantage, extra_disadvantage
+    );
   }
 
   // 法术攻击: the setup once; the function returned rolls and returns the outcome array.
   function spell_attack_prepare(caster, target, dice_count, dice_sides, options) {
-    options = _rt_options(options, ["spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking", "extra_advantage", "extra_disadvantage"]);
+    options = _rt_options(
+      options,
+      [
+        "spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking",
+        "extra_advantage", "extra_disadvantage"
+      ]
+    );
     let spell_range = options.spell_range === undefined ? 120 : options.spell_range;
     let distance = options.distance === undefined ? 5 : options.distance;
     let melee = options.melee === undefined ? false : options.melee;
@@ -1569,10 +1774,17 @@ var rulec_d20 = (function () {
     let flanking = options.flanking === undefined ? false : options.flanking;
     let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
     let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
-    const [mod] = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, null);
-    const _natural_layers = (caster_unseen || caster.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage);
+    const [mod] = _spell_attack_setup(
+      caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen,
+      flanking, extra_advantage, extra_disadvantage, null
+    );
+    const _natural_layers = (
+      caster_unseen || caster.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
+    ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage);
     const _natural = (caster_unseen || caster.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0) + extra_advantage;
-    const _natural_2 = (hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage;
+    const _natural_2 = (
+      hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0
+    ) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage;
     const _caster_proficiency = caster.proficiency;
     const _total = flanking && melee ? _R_FLANKING_BONUS : 0;
     const _target_armor_class = target.armor_class;
@@ -1596,7 +1808,13 @@ var rulec_d20 = (function () {
 
   // 法术攻击: the exact distribution of the fields of SPELL_ATTACK_FIELDS.
   function spell_attack_odds(caster, target, dice_count, dice_sides, options) {
-    options = _rt_options(options, ["spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking", "extra_advantage", "extra_disadvantage"]);
+    options = _rt_options(
+      options,
+      [
+        "spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking",
+        "extra_advantage", "extra_disadvantage"
+      ]
+    );
     let spell_range = options.spell_range === undefined ? 120 : options.spell_range;
     let distance = options.distance === undefined ? 5 : options.distance;
     let melee = options.melee === undefined ? false : options.melee;
@@ -1606,18 +1824,28 @@ var rulec_d20 = (function () {
     let flanking = options.flanking === undefined ? false : options.flanking;
     let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
     let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
-    const [mod] = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, null);
+    const [mod] = _spell_attack_setup(
+      caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen,
+      flanking, extra_advantage, extra_disadvantage, null
+    );
     const _odds = new OddsBuilder(SPELL_ATTACK_FIELDS, "hit", "damage", 200000);
     const _p = 1.0;
     let natural, total, hit, crit, _spell_damage_dice, spell_damage;
-    for (const _natural_item of _rt_d20_distribution((caster_unseen || caster.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage))) {
+    for (const _natural_item of _rt_d20_distribution((
+      caster_unseen || caster.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
+    ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage))) {
       natural = _natural_item[0];
       const _natural_p = _p * _natural_item[1];
       total = natural + mod + caster.proficiency + (flanking && melee ? _R_FLANKING_BONUS : 0);
       hit = total >= target.armor_class;
       crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - caster.crit_range;
       _spell_damage_dice = _rt_make_dice(dice_count, dice_sides);
-      for (const _spell_damage_item of ((hit) && _spell_damage_dice !== null ? _rt_dice_items(_spell_damage_dice.terms, _spell_damage_dice.flat, crit) : _rt_ZERO_ITEMS)) {
+      for (const _spell_damage_item of (
+        (hit)
+        && _spell_damage_dice !== null ? _rt_dice_items(
+          _spell_damage_dice.terms, _spell_damage_dice.flat, crit
+        ) : _rt_ZERO_ITEMS
+      )) {
         spell_damage = _spell_damage_item[0];
         const _spell_damage_p = _natural_p * _spell_damage_item[1];
         _odds.add([hit, crit, spell_damage, total], _spell_damage_p);
@@ -1628,8 +1856,15 @@ var rulec_d20 = (function () {
 
   function _grapple_setup(attacker, target, distance, free_hand, resists, target_skill, _trace) {
     target_skill = target_skill instanceof ContestSkill ? target_skill : get_contest_skill(target_skill);
-    if (!(attacker instanceof Combatant && target instanceof Combatant && Number.isInteger(distance) && 0 <= distance && distance <= 1000 && typeof free_hand === 'boolean' && typeof resists === 'boolean' && target_skill.not_specified === null)) {
-      _rt_check_inputs([['type', "擒抱者", attacker, Combatant], ['type', "目标", target, Combatant], ['int', "距离", distance, 0, 1000], ['bool', "有空手", free_hand], ['bool', "目标抵抗", resists], ['entry', "目标技能", target_skill]]);
+    if (!(
+      attacker instanceof Combatant && target instanceof Combatant && Number.isInteger(distance) && 0 <= distance
+      && distance <= 1000 && typeof free_hand === 'boolean' && typeof resists === 'boolean'
+      && target_skill.not_specified === null
+    )) {
+      _rt_check_inputs([
+        ['type', "擒抱者", attacker, Combatant], ['type', "目标", target, Combatant], ['int', "距离", distance, 0, 1000],
+        ['bool', "有空手", free_hand], ['bool', "目标抵抗", resists], ['entry', "目标技能", target_skill]
+      ]);
     }
     let reach, attack_mod, athletics_mod, acrobatics_mod, defend_mod, helpless;
     if (!(!target.intangible)) {
@@ -1667,19 +1902,27 @@ var rulec_d20 = (function () {
     let resists = options.resists === undefined ? true : options.resists;
     let target_skill = options.target_skill === undefined ? "best" : options.target_skill;
     const _trace = [];
-    const [attack_mod, defend_mod, helpless] = _grapple_setup(attacker, target, distance, free_hand, resists, target_skill, _trace);
+    const [attack_mod, defend_mod, helpless] = _grapple_setup(
+      attacker, target, distance, free_hand, resists, target_skill, _trace
+    );
     const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
     const _rolls = [];
     let _attack_roll_roll, attack_roll, _defend_roll_roll, defend_roll, attack_total, defend_total, success;
     _attack_roll_roll = _rt_roll_d20(_source, Math.max(0, attacker.size - target.size));
     _rolls.push(_attack_roll_roll);
     attack_roll = _attack_roll_roll.natural;
-    _trace.push(new TraceStep("d20", _rt_d20_sentence("擒抱检定", _attack_roll_roll), [["faces", _attack_roll_roll.faces], ["attack_roll", attack_roll]]));
+    _trace.push(new TraceStep(
+      "d20", _rt_d20_sentence("擒抱检定", _attack_roll_roll),
+      [["faces", _attack_roll_roll.faces], ["attack_roll", attack_roll]]
+    ));
     if (!helpless) {
       _defend_roll_roll = _rt_roll_d20(_source, Math.max(0, target.size - attacker.size));
       _rolls.push(_defend_roll_roll);
       defend_roll = _defend_roll_roll.natural;
-      _trace.push(new TraceStep("d20", _rt_d20_sentence("对抗检定", _defend_roll_roll), [["faces", _defend_roll_roll.faces], ["defend_roll", defend_roll]]));
+      _trace.push(new TraceStep(
+        "d20", _rt_d20_sentence("对抗检定", _defend_roll_roll),
+        [["faces", _defend_roll_roll.faces], ["defend_roll", defend_roll]]
+      ));
     }
     else {
       defend_roll = 0;
@@ -1688,10 +1931,14 @@ var rulec_d20 = (function () {
     defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
     success = attack_total > defend_total;
     if (success) {
-      _trace.push(new TraceStep("note", "擒抱" + String(attack_total) + "对" + String(defend_total) + "：目标陷入擒抱状态", []));
+      _trace.push(new TraceStep(
+        "note", "擒抱" + String(attack_total) + "对" + String(defend_total) + "：目标陷入擒抱状态", []
+      ));
     }
     if (!success) {
-      _trace.push(new TraceStep("note", "擒抱" + String(attack_total) + "对" + String(defend_total) + "：失败，本回合不能再擒抱同一目标", []));
+      _trace.push(new TraceStep(
+        "note", "擒抱" + String(attack_total) + "对" + String(defend_total) + "：失败，本回合不能再擒抱同一目标", []
+      ));
     }
     return _rt_result(GrappleResult, [success, attack_total, defend_total, success], _rolls, _trace);
   }
@@ -1718,7 +1965,9 @@ var rulec_d20 = (function () {
     let free_hand = options.free_hand === undefined ? true : options.free_hand;
     let resists = options.resists === undefined ? true : options.resists;
     let target_skill = options.target_skill === undefined ? "best" : options.target_skill;
-    const [attack_mod, defend_mod, helpless] = _grapple_setup(attacker, target, distance, free_hand, resists, target_skill, null);
+    const [attack_mod, defend_mod, helpless] = _grapple_setup(
+      attacker, target, distance, free_hand, resists, target_skill, null
+    );
     const dice = _rt_dice_source(options.dice);
     return _grapple_roll(dice, attack_mod, defend_mod, helpless, attacker, target);
   }
@@ -1730,7 +1979,9 @@ var rulec_d20 = (function () {
     let free_hand = options.free_hand === undefined ? true : options.free_hand;
     let resists = options.resists === undefined ? true : options.resists;
     let target_skill = options.target_skill === undefined ? "best" : options.target_skill;
-    const [attack_mod, defend_mod, helpless] = _grapple_setup(attacker, target, distance, free_hand, resists, target_skill, null);
+    const [attack_mod, defend_mod, helpless] = _grapple_setup(
+      attacker, target, distance, free_hand, resists, target_skill, null
+    );
     const _attack_roll_layers = Math.max(0, attacker.size - target.size);
     const _defend_roll_layers = Math.max(0, target.size - attacker.size);
     const _not_helpless = !helpless;
@@ -1757,7 +2008,9 @@ var rulec_d20 = (function () {
     let free_hand = options.free_hand === undefined ? true : options.free_hand;
     let resists = options.resists === undefined ? true : options.resists;
     let target_skill = options.target_skill === undefined ? "best" : options.target_skill;
-    const [attack_mod, defend_mod, helpless] = _grapple_setup(attacker, target, distance, free_hand, resists, target_skill, null);
+    const [attack_mod, defend_mod, helpless] = _grapple_setup(
+      attacker, target, distance, free_hand, resists, target_skill, null
+    );
     const _odds = new OddsBuilder(GRAPPLE_FIELDS, null, null, 200000);
     const _p = 1.0;
     let attack_roll, defend_roll, attack_total, defend_total, success;
@@ -1779,7 +2032,9 @@ var rulec_d20 = (function () {
   function _escape_grapple_setup(escaper, grappler, skill, _trace) {
     skill = skill instanceof ContestSkill ? skill : get_contest_skill(skill);
     if (!(escaper instanceof Combatant && grappler instanceof Combatant && skill.not_specified === null)) {
-      _rt_check_inputs([['type', "被擒抱者", escaper, Combatant], ['type', "擒抱者", grappler, Combatant], ['entry', "技能", skill]]);
+      _rt_check_inputs([
+        ['type', "被擒抱者", escaper, Combatant], ['type', "擒抱者", grappler, Combatant], ['entry', "技能", skill]
+      ]);
     }
     let athletics_mod, acrobatics_mod, escape_mod, hold_mod;
     athletics_mod = Math.floor((escaper.strength - 10) / 2) + (escaper.athletics ? escaper.proficiency : 0);
@@ -1807,12 +2062,18 @@ var rulec_d20 = (function () {
     _escape_roll_roll = _rt_roll_d20(_source, 0);
     _rolls.push(_escape_roll_roll);
     escape_roll = _escape_roll_roll.natural;
-    _trace.push(new TraceStep("d20", _rt_d20_sentence("逃脱检定", _escape_roll_roll), [["faces", _escape_roll_roll.faces], ["escape_roll", escape_roll]]));
+    _trace.push(new TraceStep(
+      "d20", _rt_d20_sentence("逃脱检定", _escape_roll_roll),
+      [["faces", _escape_roll_roll.faces], ["escape_roll", escape_roll]]
+    ));
     if (!grappler.incapacitated) {
       _hold_roll_roll = _rt_roll_d20(_source, 0);
       _rolls.push(_hold_roll_roll);
       hold_roll = _hold_roll_roll.natural;
-      _trace.push(new TraceStep("d20", _rt_d20_sentence("擒抱者检定", _hold_roll_roll), [["faces", _hold_roll_roll.faces], ["hold_roll", hold_roll]]));
+      _trace.push(new TraceStep(
+        "d20", _rt_d20_sentence("擒抱者检定", _hold_roll_roll),
+        [["faces", _hold_roll_roll.faces], ["hold_roll", hold_roll]]
+      ));
     }
     else {
       hold_roll = 0;
@@ -1895,8 +2156,15 @@ var rulec_d20 = (function () {
   }
 
   function _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, _trace) {
-    if (!(attacker instanceof Combatant && target instanceof Combatant && typeof knock_prone === 'boolean' && Number.isInteger(distance) && 0 <= distance && distance <= 1000 && Number.isInteger(obstacle_at) && (-1) <= obstacle_at && obstacle_at <= 10000 && typeof resists === 'boolean')) {
-      _rt_check_inputs([['type', "推撞者", attacker, Combatant], ['type', "目标", target, Combatant], ['bool', "选择击倒", knock_prone], ['int', "距离", distance, 0, 1000], ['int', "障碍物距离", obstacle_at, (-1), 10000], ['bool', "目标抵抗", resists]]);
+    if (!(
+      attacker instanceof Combatant && target instanceof Combatant && typeof knock_prone === 'boolean'
+      && Number.isInteger(distance) && 0 <= distance && distance <= 1000 && Number.isInteger(obstacle_at)
+      && (-1) <= obstacle_at && obstacle_at <= 10000 && typeof resists === 'boolean'
+    )) {
+      _rt_check_inputs([
+        ['type', "推撞者", attacker, Combatant], ['type', "目标", target, Combatant], ['bool', "选择击倒", knock_prone],
+        ['int', "距离", distance, 0, 1000], ['int', "障碍物距离", obstacle_at, (-1), 10000], ['bool', "目标抵抗", resists]
+      ]);
     }
     let reach, attack_mod, defend_mod, helpless;
     if (!(!target.intangible)) {
@@ -1910,7 +2178,10 @@ var rulec_d20 = (function () {
       throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
     }
     attack_mod = Math.floor((attacker.strength - 10) / 2) + (attacker.athletics ? attacker.proficiency : 0);
-    defend_mod = Math.max(Math.floor((target.strength - 10) / 2) + (target.athletics ? target.proficiency : 0), Math.floor((target.dexterity - 10) / 2) + (target.acrobatics ? target.proficiency : 0));
+    defend_mod = Math.max(
+      Math.floor((target.strength - 10) / 2) + (target.athletics ? target.proficiency : 0),
+      Math.floor((target.dexterity - 10) / 2) + (target.acrobatics ? target.proficiency : 0)
+    );
     helpless = target.incapacitated || !resists;
     return [attack_mod, defend_mod, helpless];
   }
@@ -1929,19 +2200,28 @@ var rulec_d20 = (function () {
     let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
     let resists = options.resists === undefined ? true : options.resists;
     const _trace = [];
-    const [attack_mod, defend_mod, helpless] = _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, _trace);
+    const [attack_mod, defend_mod, helpless] = _shove_setup(
+      attacker, target, knock_prone, distance, obstacle_at, resists, _trace
+    );
     const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
     const _rolls = [];
-    let _attack_roll_roll, attack_roll, _defend_roll_roll, defend_roll, attack_total, defend_total, success, push, blocked, moved, obstacle_dice, _obstacle_damage_dice, _obstacle_damage_roll, obstacle_damage;
+    let _attack_roll_roll, attack_roll, _defend_roll_roll, defend_roll, attack_total, defend_total, success, push;
+    let blocked, moved, obstacle_dice, _obstacle_damage_dice, _obstacle_damage_roll, obstacle_damage;
     _attack_roll_roll = _rt_roll_d20(_source, Math.max(0, attacker.size - target.size));
     _rolls.push(_attack_roll_roll);
     attack_roll = _attack_roll_roll.natural;
-    _trace.push(new TraceStep("d20", _rt_d20_sentence("推撞检定", _attack_roll_roll), [["faces", _attack_roll_roll.faces], ["attack_roll", attack_roll]]));
+    _trace.push(new TraceStep(
+      "d20", _rt_d20_sentence("推撞检定", _attack_roll_roll),
+      [["faces", _attack_roll_roll.faces], ["attack_roll", attack_roll]]
+    ));
     if (!helpless) {
       _defend_roll_roll = _rt_roll_d20(_source, Math.max(0, target.size - attacker.size));
       _rolls.push(_defend_roll_roll);
       defend_roll = _defend_roll_roll.natural;
-      _trace.push(new TraceStep("d20", _rt_d20_sentence("对抗检定", _defend_roll_roll), [["faces", _defend_roll_roll.faces], ["defend_roll", defend_roll]]));
+      _trace.push(new TraceStep(
+        "d20", _rt_d20_sentence("对抗检定", _defend_roll_roll),
+        [["faces", _defend_roll_roll.faces], ["defend_roll", defend_roll]]
+      ));
     }
     else {
       defend_roll = 0;
@@ -1958,7 +2238,10 @@ var rulec_d20 = (function () {
       _obstacle_damage_roll = _rt_roll_damage(_source, _obstacle_damage_dice.terms, false);
       _rolls.push(_obstacle_damage_roll);
       obstacle_damage = _obstacle_damage_roll.total + _obstacle_damage_dice.flat;
-      _trace.push(new TraceStep("roll", _rt_damage_sentence("撞击伤害", _obstacle_damage_roll, _obstacle_damage_dice.flat), [["faces", _obstacle_damage_roll.faces], ["obstacle_damage", obstacle_damage]]));
+      _trace.push(new TraceStep(
+        "roll", _rt_damage_sentence("撞击伤害", _obstacle_damage_roll, _obstacle_damage_dice.flat),
+        [["faces", _obstacle_damage_roll.faces], ["obstacle_damage", obstacle_damage]]
+      ));
     }
     else {
       obstacle_damage = 0;
@@ -1967,7 +2250,8 @@ var rulec_d20 = (function () {
   }
 
   function _shove_roll(dice, attack_mod, defend_mod, helpless, attacker, target, knock_prone, obstacle_at) {
-    let attack_roll, defend_roll, attack_total, defend_total, success, push, blocked, moved, obstacle_dice, _obstacle_damage_dice, obstacle_damage;
+    let attack_roll, defend_roll, attack_total, defend_total, success, push, blocked, moved, obstacle_dice;
+    let _obstacle_damage_dice, obstacle_damage;
     attack_roll = _rt_d20_natural(dice, Math.max(0, attacker.size - target.size));
     if (!helpless) {
       defend_roll = _rt_d20_natural(dice, Math.max(0, target.size - attacker.size));
@@ -1984,7 +2268,9 @@ var rulec_d20 = (function () {
     obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
     if (obstacle_dice > 0) {
       _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
-      obstacle_damage = _obstacle_damage_dice !== null ? _rt_damage_total(dice, _obstacle_damage_dice.terms, false) + _obstacle_damage_dice.flat : 0;
+      obstacle_damage = _obstacle_damage_dice !== null ? _rt_damage_total(
+        dice, _obstacle_damage_dice.terms, false
+      ) + _obstacle_damage_dice.flat : 0;
     }
     else {
       obstacle_damage = 0;
@@ -1999,7 +2285,9 @@ var rulec_d20 = (function () {
     let distance = options.distance === undefined ? 5 : options.distance;
     let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
     let resists = options.resists === undefined ? true : options.resists;
-    const [attack_mod, defend_mod, helpless] = _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, null);
+    const [attack_mod, defend_mod, helpless] = _shove_setup(
+      attacker, target, knock_prone, distance, obstacle_at, resists, null
+    );
     const dice = _rt_dice_source(options.dice);
     return _shove_roll(dice, attack_mod, defend_mod, helpless, attacker, target, knock_prone, obstacle_at);
   }
@@ -2011,14 +2299,17 @@ var rulec_d20 = (function () {
     let distance = options.distance === undefined ? 5 : options.distance;
     let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
     let resists = options.resists === undefined ? true : options.resists;
-    const [attack_mod, defend_mod, helpless] = _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, null);
+    const [attack_mod, defend_mod, helpless] = _shove_setup(
+      attacker, target, knock_prone, distance, obstacle_at, resists, null
+    );
     const _attack_roll_layers = Math.max(0, attacker.size - target.size);
     const _defend_roll_layers = Math.max(0, target.size - attacker.size);
     const _not_helpless = !helpless;
     const _not_knock_prone = !knock_prone;
     const _obstacle_at_ge_0 = obstacle_at >= 0;
     return dice => {
-      let attack_roll, defend_roll, attack_total, defend_total, success, push, blocked, moved, obstacle_dice, _obstacle_damage_dice, obstacle_damage;
+      let attack_roll, defend_roll, attack_total, defend_total, success, push, blocked, moved, obstacle_dice;
+      let _obstacle_damage_dice, obstacle_damage;
       attack_roll = _rt_d20_natural(dice, _attack_roll_layers);
       if (_not_helpless) {
         defend_roll = _rt_d20_natural(dice, _defend_roll_layers);
@@ -2035,7 +2326,9 @@ var rulec_d20 = (function () {
       obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
       if (obstacle_dice > 0) {
         _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
-        obstacle_damage = _obstacle_damage_dice !== null ? _rt_damage_total(dice, _obstacle_damage_dice.terms, false) + _obstacle_damage_dice.flat : 0;
+        obstacle_damage = _obstacle_damage_dice !== null ? _rt_damage_total(
+          dice, _obstacle_damage_dice.terms, false
+        ) + _obstacle_damage_dice.flat : 0;
       }
       else {
         obstacle_damage = 0;
@@ -2051,10 +2344,13 @@ var rulec_d20 = (function () {
     let distance = options.distance === undefined ? 5 : options.distance;
     let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
     let resists = options.resists === undefined ? true : options.resists;
-    const [attack_mod, defend_mod, helpless] = _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, null);
+    const [attack_mod, defend_mod, helpless] = _shove_setup(
+      attacker, target, knock_prone, distance, obstacle_at, resists, null
+    );
     const _odds = new OddsBuilder(SHOVE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    let attack_roll, defend_roll, attack_total, defend_total, success, push, blocked, moved, obstacle_dice, _obstacle_damage_dice, obstacle_damage;
+    let attack_roll, defend_roll, attack_total, defend_total, success, push, blocked, moved, obstacle_dice;
+    let _obstacle_damage_dice, obstacle_damage;
     for (const _attack_roll_item of _rt_d20_distribution(Math.max(0, attacker.size - target.size))) {
       attack_roll = _attack_roll_item[0];
       const _attack_roll_p = _p * _attack_roll_item[1];
@@ -2069,7 +2365,12 @@ var rulec_d20 = (function () {
         moved = blocked ? obstacle_at : push;
         obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
         _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
-        for (const _obstacle_damage_item of ((obstacle_dice > 0) && _obstacle_damage_dice !== null ? _rt_dice_items(_obstacle_damage_dice.terms, _obstacle_damage_dice.flat, false) : _rt_ZERO_ITEMS)) {
+        for (const _obstacle_damage_item of (
+          (obstacle_dice > 0)
+          && _obstacle_damage_dice !== null ? _rt_dice_items(
+            _obstacle_damage_dice.terms, _obstacle_damage_dice.flat, false
+          ) : _rt_ZERO_ITEMS
+        )) {
           obstacle_damage = _obstacle_damage_item[0];
           const _obstacle_damage_p = _defend_roll_p * _obstacle_damage_item[1];
           _odds.add([success, success && knock_prone, moved, obstacle_damage], _obstacle_damage_p);
@@ -2081,7 +2382,9 @@ var rulec_d20 = (function () {
 
   function _drag_setup(dragger, other, waived, _trace) {
     if (!(dragger instanceof Combatant && other instanceof Combatant && typeof waived === 'boolean')) {
-      _rt_check_inputs([['type', "拖拽者", dragger, Combatant], ['type', "另一擒抱者", other, Combatant], ['bool', "对方放弃", waived]]);
+      _rt_check_inputs([
+        ['type', "拖拽者", dragger, Combatant], ['type', "另一擒抱者", other, Combatant], ['bool', "对方放弃", waived]
+      ]);
     }
   }
 
@@ -2104,7 +2407,10 @@ var rulec_d20 = (function () {
       _drag_roll_roll = _rt_roll_d20(_source, 0);
       _rolls.push(_drag_roll_roll);
       drag_roll = _drag_roll_roll.natural;
-      _trace.push(new TraceStep("d20", _rt_d20_sentence("拖拽者力量检定", _drag_roll_roll), [["faces", _drag_roll_roll.faces], ["drag_roll", drag_roll]]));
+      _trace.push(new TraceStep(
+        "d20", _rt_d20_sentence("拖拽者力量检定", _drag_roll_roll),
+        [["faces", _drag_roll_roll.faces], ["drag_roll", drag_roll]]
+      ));
     }
     else {
       drag_roll = 0;
@@ -2113,7 +2419,10 @@ var rulec_d20 = (function () {
       _hold_roll_roll = _rt_roll_d20(_source, 0);
       _rolls.push(_hold_roll_roll);
       hold_roll = _hold_roll_roll.natural;
-      _trace.push(new TraceStep("d20", _rt_d20_sentence("另一擒抱者力量检定", _hold_roll_roll), [["faces", _hold_roll_roll.faces], ["hold_roll", hold_roll]]));
+      _trace.push(new TraceStep(
+        "d20", _rt_d20_sentence("另一擒抱者力量检定", _hold_roll_roll),
+        [["faces", _hold_roll_roll.faces], ["hold_roll", hold_roll]]
+      ));
     }
     else {
       hold_roll = 0;
@@ -2207,7 +2516,9 @@ var rulec_d20 = (function () {
 
   function _grapple_move_setup(mover, target, grappling, _trace) {
     if (!(mover instanceof Combatant && target instanceof Combatant && typeof grappling === 'boolean')) {
-      _rt_check_inputs([['type', "擒抱者", mover, Combatant], ['type', "被擒抱者", target, Combatant], ['bool', "正在擒抱", grappling]]);
+      _rt_check_inputs([
+        ['type', "擒抱者", mover, Combatant], ['type', "被擒抱者", target, Combatant], ['bool', "正在擒抱", grappling]
+      ]);
     }
     let halved, speed;
     if (!(grappling)) {
@@ -2263,14 +2574,36 @@ var rulec_d20 = (function () {
     return _odds.build();
   }
 
-  function _flanking_setup(ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed, b_charmed, _trace) {
-    if (!(ally_a instanceof Combatant && ally_b instanceof Combatant && enemy instanceof Combatant && typeof hex_grid === 'boolean' && Number.isInteger(ax) && (-10000) <= ax && ax <= 10000 && Number.isInteger(ay) && (-10000) <= ay && ay <= 10000 && Number.isInteger(bx) && (-10000) <= bx && bx <= 10000 && Number.isInteger(by) && (-10000) <= by && by <= 10000 && Number.isInteger(ex) && (-10000) <= ex && ex <= 10000 && Number.isInteger(ey) && (-10000) <= ey && ey <= 10000 && typeof a_sees === 'boolean' && typeof b_sees === 'boolean' && typeof a_can_attack === 'boolean' && typeof b_can_attack === 'boolean' && typeof a_charmed === 'boolean' && typeof b_charmed === 'boolean')) {
-      _rt_check_inputs([['type', "生物", ally_a, Combatant], ['type', "盟友", ally_b, Combatant], ['type', "敌人", enemy, Combatant], ['bool', "六角格", hex_grid], ['int', "生物横坐标", ax, (-10000), 10000], ['int', "生物纵坐标", ay, (-10000), 10000], ['int', "盟友横坐标", bx, (-10000), 10000], ['int', "盟友纵坐标", by, (-10000), 10000], ['int', "敌人横坐标", ex, (-10000), 10000], ['int', "敌人纵坐标", ey, (-10000), 10000], ['bool', "生物能看见目标", a_sees], ['bool', "盟友能看见目标", b_sees], ['bool', "生物能近战攻击", a_can_attack], ['bool', "盟友能近战攻击", b_can_attack], ['bool', "生物被目标魅惑", a_charmed], ['bool', "盟友被目标魅惑", b_charmed]]);
+  function _flanking_setup(
+    ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed,
+    b_charmed, _trace
+  ) {
+    if (!(
+      ally_a instanceof Combatant && ally_b instanceof Combatant && enemy instanceof Combatant
+      && typeof hex_grid === 'boolean' && Number.isInteger(ax) && (-10000) <= ax && ax <= 10000 && Number.isInteger(ay)
+      && (-10000) <= ay && ay <= 10000 && Number.isInteger(bx) && (-10000) <= bx && bx <= 10000 && Number.isInteger(by)
+      && (-10000) <= by && by <= 10000 && Number.isInteger(ex) && (-10000) <= ex && ex <= 10000 && Number.isInteger(ey)
+      && (-10000) <= ey && ey <= 10000 && typeof a_sees === 'boolean' && typeof b_sees === 'boolean'
+      && typeof a_can_attack === 'boolean' && typeof b_can_attack === 'boolean' && typeof a_charmed === 'boolean'
+      && typeof b_charmed === 'boolean'
+    )) {
+      _rt_check_inputs([
+        ['type', "生物", ally_a, Combatant], ['type', "盟友", ally_b, Combatant], ['type', "敌人", enemy, Combatant],
+        ['bool', "六角格", hex_grid], ['int', "生物横坐标", ax, (-10000), 10000],
+        ['int', "生物纵坐标", ay, (-10000), 10000], ['int', "盟友横坐标", bx, (-10000), 10000],
+        ['int', "盟友纵坐标", by, (-10000), 10000], ['int', "敌人横坐标", ex, (-10000), 10000],
+        ['int', "敌人纵坐标", ey, (-10000), 10000], ['bool', "生物能看见目标", a_sees],
+        ['bool', "盟友能看见目标", b_sees], ['bool', "生物能近战攻击", a_can_attack],
+        ['bool', "盟友能近战攻击", b_can_attack], ['bool', "生物被目标魅惑", a_charmed],
+        ['bool', "盟友被目标魅惑", b_charmed]
+      ]);
     }
     let qualified, needed, geometry, flanks;
     qualified = a_sees && b_sees && a_can_attack && b_can_attack && !a_charmed && !b_charmed && !ally_a.incapacitated && !ally_b.incapacitated;
     needed = enemy.size <= _R_MEDIUM_SIZE_CATEGORY ? _R_HEX_BETWEEN_MEDIUM : enemy.size === _R_MEDIUM_SIZE_CATEGORY + 1 ? _R_HEX_BETWEEN_LARGE : enemy.size === _R_MEDIUM_SIZE_CATEGORY + 2 ? _R_HEX_BETWEEN_HUGE : _R_HEX_BETWEEN_GARGANTUAN;
-    geometry = hex_grid ? _rt_flanks_hex(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size, needed) : _rt_flanks_square(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size);
+    geometry = hex_grid ? _rt_flanks_hex(
+      ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size, needed
+    ) : _rt_flanks_square(ax, ay, ally_a.size, bx, by, ally_b.size, ex, ey, enemy.size);
     flanks = qualified && geometry;
     return [geometry, flanks];
   }
@@ -2283,7 +2616,13 @@ var rulec_d20 = (function () {
 
   // 夹击（D20-11、D20-12、D20-13）
   function flanking(ally_a, ally_b, enemy, options) {
-    options = _rt_options(options, ["hex_grid", "ax", "ay", "bx", "by", "ex", "ey", "a_sees", "b_sees", "a_can_attack", "b_can_attack", "a_charmed", "b_charmed", "dice"]);
+    options = _rt_options(
+      options,
+      [
+        "hex_grid", "ax", "ay", "bx", "by", "ex", "ey", "a_sees", "b_sees", "a_can_attack", "b_can_attack", "a_charmed",
+        "b_charmed", "dice"
+      ]
+    );
     let hex_grid = options.hex_grid === undefined ? false : options.hex_grid;
     let ax = options.ax === undefined ? null : options.ax;
     let ay = options.ay === undefined ? null : options.ay;
@@ -2298,13 +2637,22 @@ var rulec_d20 = (function () {
     let a_charmed = options.a_charmed === undefined ? false : options.a_charmed;
     let b_charmed = options.b_charmed === undefined ? false : options.b_charmed;
     const _trace = [];
-    const [geometry, flanks] = _flanking_setup(ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed, b_charmed, _trace);
+    const [geometry, flanks] = _flanking_setup(
+      ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed,
+      b_charmed, _trace
+    );
     return _rt_result(FlankingResult, [flanks, flanks ? _R_FLANKING_BONUS : 0, geometry], [], _trace);
   }
 
   // 夹击: the outcome only (the fields of FLANKING_FIELDS), no trace.
   function flanking_fast(ally_a, ally_b, enemy, options) {
-    options = _rt_options(options, ["hex_grid", "ax", "ay", "bx", "by", "ex", "ey", "a_sees", "b_sees", "a_can_attack", "b_can_attack", "a_charmed", "b_charmed", "dice"]);
+    options = _rt_options(
+      options,
+      [
+        "hex_grid", "ax", "ay", "bx", "by", "ex", "ey", "a_sees", "b_sees", "a_can_attack", "b_can_attack", "a_charmed",
+        "b_charmed", "dice"
+      ]
+    );
     let hex_grid = options.hex_grid === undefined ? false : options.hex_grid;
     let ax = options.ax === undefined ? null : options.ax;
     let ay = options.ay === undefined ? null : options.ay;
@@ -2318,13 +2666,22 @@ var rulec_d20 = (function () {
     let b_can_attack = options.b_can_attack === undefined ? true : options.b_can_attack;
     let a_charmed = options.a_charmed === undefined ? false : options.a_charmed;
     let b_charmed = options.b_charmed === undefined ? false : options.b_charmed;
-    const [geometry, flanks] = _flanking_setup(ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed, b_charmed, null);
+    const [geometry, flanks] = _flanking_setup(
+      ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed,
+      b_charmed, null
+    );
     return [flanks, flanks ? _R_FLANKING_BONUS : 0, geometry];
   }
 
   // 夹击: the setup once; the function returned rolls and returns the outcome array.
   function flanking_prepare(ally_a, ally_b, enemy, options) {
-    options = _rt_options(options, ["hex_grid", "ax", "ay", "bx", "by", "ex", "ey", "a_sees", "b_sees", "a_can_attack", "b_can_attack", "a_charmed", "b_charmed"]);
+    options = _rt_options(
+      options,
+      [
+        "hex_grid", "ax", "ay", "bx", "by", "ex", "ey", "a_sees", "b_sees", "a_can_attack", "b_can_attack", "a_charmed",
+        "b_charmed"
+      ]
+    );
     let hex_grid = options.hex_grid === undefined ? false : options.hex_grid;
     let ax = options.ax === undefined ? null : options.ax;
     let ay = options.ay === undefined ? null : options.ay;
@@ -2338,7 +2695,10 @@ var rulec_d20 = (function () {
     let b_can_attack = options.b_can_attack === undefined ? true : options.b_can_attack;
     let a_charmed = options.a_charmed === undefined ? false : options.a_charmed;
     let b_charmed = options.b_charmed === undefined ? false : options.b_charmed;
-    const [geometry, flanks] = _flanking_setup(ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed, b_charmed, null);
+    const [geometry, flanks] = _flanking_setup(
+      ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed,
+      b_charmed, null
+    );
     const _out1 = flanks ? _R_FLANKING_BONUS : 0;
     const _out = [flanks, _out1, geometry];
     return dice => _out.slice();
@@ -2346,7 +2706,13 @@ var rulec_d20 = (function () {
 
   // 夹击: the exact distribution of the fields of FLANKING_FIELDS.
   function flanking_odds(ally_a, ally_b, enemy, options) {
-    options = _rt_options(options, ["hex_grid", "ax", "ay", "bx", "by", "ex", "ey", "a_sees", "b_sees", "a_can_attack", "b_can_attack", "a_charmed", "b_charmed"]);
+    options = _rt_options(
+      options,
+      [
+        "hex_grid", "ax", "ay", "bx", "by", "ex", "ey", "a_sees", "b_sees", "a_can_attack", "b_can_attack", "a_charmed",
+        "b_charmed"
+      ]
+    );
     let hex_grid = options.hex_grid === undefined ? false : options.hex_grid;
     let ax = options.ax === undefined ? null : options.ax;
     let ay = options.ay === undefined ? null : options.ay;
@@ -2360,7 +2726,10 @@ var rulec_d20 = (function () {
     let b_can_attack = options.b_can_attack === undefined ? true : options.b_can_attack;
     let a_charmed = options.a_charmed === undefined ? false : options.a_charmed;
     let b_charmed = options.b_charmed === undefined ? false : options.b_charmed;
-    const [geometry, flanks] = _flanking_setup(ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed, b_charmed, null);
+    const [geometry, flanks] = _flanking_setup(
+      ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed,
+      b_charmed, null
+    );
     const _odds = new OddsBuilder(FLANKING_FIELDS, null, null, 200000);
     const _p = 1.0;
     _odds.add([flanks, flanks ? _R_FLANKING_BONUS : 0, geometry], _p);
@@ -2369,16 +2738,30 @@ var rulec_d20 = (function () {
 
   function _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, _trace) {
     power = power instanceof PowerSource ? power : get_power_source(power);
-    if (!(grappler instanceof Combatant && power.not_specified === null && Number.isInteger(vehicle_size) && 1 <= vehicle_size && vehicle_size <= 12 && Number.isInteger(length) && 1 <= length && length <= 100000 && Number.isInteger(width) && 1 <= width && width <= 100000 && Number.isInteger(height) && 1 <= height && height <= 100000)) {
-      _rt_check_inputs([['type', "擒抱者", grappler, Combatant], ['entry', "动力", power], ['int', "载具体型", vehicle_size, 1, 12], ['int', "长", length, 1, 100000], ['int', "宽", width, 1, 100000], ['int', "高", height, 1, 100000]]);
+    if (!(
+      grappler instanceof Combatant && power.not_specified === null && Number.isInteger(vehicle_size) && 1 <= vehicle_size
+      && vehicle_size <= 12 && Number.isInteger(length) && 1 <= length && length <= 100000 && Number.isInteger(width)
+      && 1 <= width && width <= 100000 && Number.isInteger(height) && 1 <= height && height <= 100000
+    )) {
+      _rt_check_inputs([
+        ['type', "擒抱者", grappler, Combatant], ['entry', "动力", power], ['int', "载具体型", vehicle_size, 1, 12],
+        ['int', "长", length, 1, 100000], ['int', "宽", width, 1, 100000], ['int', "高", height, 1, 100000]
+      ]);
     }
     let mean_size, size_term, mean_term, dc;
     mean_size = _rt_round_cbrt(length * width * height, _R_VEHICLE_SIZE_ROUND_STEP);
-    if (_trace !== null) _trace.push(new TraceStep("let", "几何平均尺寸约" + String(mean_size) + "尺", [["mean_size", mean_size]]));
+    if (_trace !== null) _trace.push(new TraceStep(
+      "let", "几何平均尺寸约" + String(mean_size) + "尺", [["mean_size", mean_size]]
+    ));
     size_term = _R_VEHICLE_DC_PER_SIZE * Math.max(0, vehicle_size - grappler.size);
-    mean_term = _R_VEHICLE_DC_PER_10FT * Math.max(0, _rt_floordiv(mean_size - _R_VEHICLE_DC_SIZE_FLOOR, _R_VEHICLE_DC_SIZE_STEP));
+    mean_term = _R_VEHICLE_DC_PER_10FT * Math.max(
+      0, _rt_floordiv(mean_size - _R_VEHICLE_DC_SIZE_FLOOR, _R_VEHICLE_DC_SIZE_STEP)
+    );
     dc = power.base_dc + size_term + mean_term;
-    if (_trace !== null) _trace.push(new TraceStep("let", "DC = " + String(power.base_dc) + " + " + String(size_term) + " + " + String(mean_term) + " = " + String(dc), [["dc", dc]]));
+    if (_trace !== null) _trace.push(new TraceStep(
+      "let", "DC = " + String(power.base_dc) + " + " + String(size_term) + " + " + String(mean_term) + " = " + String(dc),
+      [["dc", dc]]
+    ));
     return [mean_size, dc];
   }
 
@@ -2419,10 +2802,24 @@ var rulec_d20 = (function () {
     return _odds.build();
   }
 
-  function _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, _trace) {
+  function _vehicle_check_setup(
+    grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, _trace
+  ) {
     power = power instanceof PowerSource ? power : get_power_source(power);
-    if (!(grappler instanceof Combatant && power.not_specified === null && Number.isInteger(vehicle_size) && 1 <= vehicle_size && vehicle_size <= 12 && Number.isInteger(length) && 1 <= length && length <= 100000 && Number.isInteger(width) && 1 <= width && width <= 100000 && Number.isInteger(height) && 1 <= height && height <= 100000 && Number.isInteger(distance) && 0 <= distance && distance <= 1000 && typeof free_hand === 'boolean' && typeof shove === 'boolean' && typeof knock_prone === 'boolean' && Number.isInteger(bonus) && (-100) <= bonus && bonus <= 1000)) {
-      _rt_check_inputs([['type', "擒抱者", grappler, Combatant], ['entry', "动力", power], ['int', "载具体型", vehicle_size, 1, 12], ['int', "长", length, 1, 100000], ['int', "宽", width, 1, 100000], ['int', "高", height, 1, 100000], ['int', "距离", distance, 0, 1000], ['bool', "有空手", free_hand], ['bool', "推撞", shove], ['bool', "选择击倒", knock_prone], ['int', "其他加值", bonus, (-100), 1000]]);
+    if (!(
+      grappler instanceof Combatant && power.not_specified === null && Number.isInteger(vehicle_size) && 1 <= vehicle_size
+      && vehicle_size <= 12 && Number.isInteger(length) && 1 <= length && length <= 100000 && Number.isInteger(width)
+      && 1 <= width && width <= 100000 && Number.isInteger(height) && 1 <= height && height <= 100000
+      && Number.isInteger(distance) && 0 <= distance && distance <= 1000 && typeof free_hand === 'boolean'
+      && typeof shove === 'boolean' && typeof knock_prone === 'boolean' && Number.isInteger(bonus) && (-100) <= bonus
+      && bonus <= 1000
+    )) {
+      _rt_check_inputs([
+        ['type', "擒抱者", grappler, Combatant], ['entry', "动力", power], ['int', "载具体型", vehicle_size, 1, 12],
+        ['int', "长", length, 1, 100000], ['int', "宽", width, 1, 100000], ['int', "高", height, 1, 100000],
+        ['int', "距离", distance, 0, 1000], ['bool', "有空手", free_hand], ['bool', "推撞", shove],
+        ['bool', "选择击倒", knock_prone], ['int', "其他加值", bonus, (-100), 1000]
+      ]);
     }
     let reach, mean_size, dc;
     if (!(shove || free_hand)) {
@@ -2433,7 +2830,9 @@ var rulec_d20 = (function () {
       throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
     }
     mean_size = _rt_round_cbrt(length * width * height, _R_VEHICLE_SIZE_ROUND_STEP);
-    dc = power.base_dc + _R_VEHICLE_DC_PER_SIZE * Math.max(0, vehicle_size - grappler.size) + _R_VEHICLE_DC_PER_10FT * Math.max(0, _rt_floordiv(mean_size - _R_VEHICLE_DC_SIZE_FLOOR, _R_VEHICLE_DC_SIZE_STEP));
+    dc = power.base_dc + _R_VEHICLE_DC_PER_SIZE * Math.max(0, vehicle_size - grappler.size) + _R_VEHICLE_DC_PER_10FT * Math.max(
+      0, _rt_floordiv(mean_size - _R_VEHICLE_DC_SIZE_FLOOR, _R_VEHICLE_DC_SIZE_STEP)
+    );
     return [dc];
   }
 
@@ -2452,30 +2851,41 @@ var rulec_d20 = (function () {
     let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
     let bonus = options.bonus === undefined ? 0 : options.bonus;
     const _trace = [];
-    const [dc] = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, _trace);
+    const [dc] = _vehicle_check_setup(
+      grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, _trace
+    );
     const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
     const _rolls = [];
     let _roll_roll, roll, total, beats, shove_feet;
     _roll_roll = _rt_roll_d20(_source, 0);
     _rolls.push(_roll_roll);
     roll = _roll_roll.natural;
-    _trace.push(new TraceStep("d20", _rt_d20_sentence("力量（运动）检定", _roll_roll), [["faces", _roll_roll.faces], ["roll", roll]]));
+    _trace.push(new TraceStep(
+      "d20", _rt_d20_sentence("力量（运动）检定", _roll_roll), [["faces", _roll_roll.faces], ["roll", roll]]
+    ));
     total = roll + Math.floor((grappler.strength - 10) / 2) + (grappler.athletics ? grappler.proficiency : 0) + bonus;
     beats = total > dc;
     shove_feet = beats && shove && !knock_prone ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
     if (beats && !shove) {
-      _trace.push(new TraceStep("note", "检定" + String(total) + "大于DC" + String(dc) + "：载具被擒抱，移动力变为0", []));
+      _trace.push(new TraceStep(
+        "note", "检定" + String(total) + "大于DC" + String(dc) + "：载具被擒抱，移动力变为0", []
+      ));
     }
     if (beats && shove && knock_prone) {
       _trace.push(new TraceStep("note", "检定" + String(total) + "大于DC" + String(dc) + "：载具被击倒", []));
     }
     if (beats && shove && !knock_prone) {
-      _trace.push(new TraceStep("note", "检定" + String(total) + "大于DC" + String(dc) + "：载具被击退" + String(shove_feet) + "尺", []));
+      _trace.push(new TraceStep(
+        "note", "检定" + String(total) + "大于DC" + String(dc) + "：载具被击退" + String(shove_feet) + "尺", []
+      ));
     }
     if (!beats) {
       _trace.push(new TraceStep("note", "检定" + String(total) + "没有超过DC" + String(dc), []));
     }
-    return _rt_result(VehicleCheckResult, [dc, total, beats && !shove, total < dc && !shove, shove_feet, beats && shove && knock_prone], _rolls, _trace);
+    return _rt_result(
+      VehicleCheckResult, [dc, total, beats && !shove, total < dc && !shove, shove_feet, beats && shove && knock_prone],
+      _rolls, _trace
+    );
   }
 
   function _vehicle_check_roll(dice, dc, grappler, shove, knock_prone, bonus) {
@@ -2495,7 +2905,9 @@ var rulec_d20 = (function () {
     let shove = options.shove === undefined ? false : options.shove;
     let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
     let bonus = options.bonus === undefined ? 0 : options.bonus;
-    const [dc] = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, null);
+    const [dc] = _vehicle_check_setup(
+      grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, null
+    );
     const dice = _rt_dice_source(options.dice);
     return _vehicle_check_roll(dice, dc, grappler, shove, knock_prone, bonus);
   }
@@ -2508,7 +2920,9 @@ var rulec_d20 = (function () {
     let shove = options.shove === undefined ? false : options.shove;
     let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
     let bonus = options.bonus === undefined ? 0 : options.bonus;
-    const [dc] = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, null);
+    const [dc] = _vehicle_check_setup(
+      grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, null
+    );
     const _total = Math.floor((grappler.strength - 10) / 2);
     const _total_2 = grappler.athletics ? grappler.proficiency : 0;
     const _shove_feet = shove && !knock_prone;
@@ -2532,7 +2946,9 @@ var rulec_d20 = (function () {
     let shove = options.shove === undefined ? false : options.shove;
     let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
     let bonus = options.bonus === undefined ? 0 : options.bonus;
-    const [dc] = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, null);
+    const [dc] = _vehicle_check_setup(
+      grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, null
+    );
     const _odds = new OddsBuilder(VEHICLE_CHECK_FIELDS, null, null, 200000);
     const _p = 1.0;
     let roll, total, beats, shove_feet;
@@ -2550,16 +2966,130 @@ var rulec_d20 = (function () {
   // Every procedure's name and parameters ([id, name, type]) and outcome fields ([id, name, type: int,
   // bool, str, or the table whose entry ids it holds]), as the Python package's PROCEDURE_INFO.
   const PROCEDURE_INFO = Object.freeze({
-    "attack": {name: "武器攻击", params: [["attacker", "攻击者", "combatant"], ["target", "目标", "combatant"], ["weapon", "武器", "weapons"], ["distance", "距离", "int"], ["proficient", "熟练", "bool"], ["thrown", "投掷", "bool"], ["two_handed", "双手持用", "bool"], ["offhand", "副手附赠攻击", "bool"], ["willing", "目标自愿", "bool"], ["target_unseen", "看不见目标", "bool"], ["guessed_wrong", "猜错位置", "bool"], ["attacker_unseen", "目标看不见攻击者", "bool"], ["hostile_nearby", "身边有敌", "bool"], ["flanking", "夹击", "bool"], ["extra_advantage", "其他优势层数", "int"], ["extra_disadvantage", "其他劣势层数", "int"], ["sneak_dice", "额外d6", "int"], ["other_bonus", "其他加值", "int"]], positional: ["attacker", "target", "weapon"], fields: [["hit", "命中", "bool"], ["crit", "重击", "bool"], ["damage", "伤害", "int"], ["damage_type", "伤害类型", "damage_types"], ["natural", "d20骰值", "int"], ["total", "检定结果", "int"], ["revealed", "暴露位置", "bool"]], summary: {hit: "hit", damage: "damage"}},
-    "spell_attack": {name: "法术攻击", params: [["caster", "施法者", "combatant"], ["target", "目标", "combatant"], ["dice_count", "伤害骰数", "int"], ["dice_sides", "伤害骰面数", "int"], ["spell_range", "射程", "int"], ["distance", "距离", "int"], ["melee", "近战法术攻击", "bool"], ["hostile_nearby", "身边有敌", "bool"], ["target_unseen", "看不见目标", "bool"], ["caster_unseen", "目标看不见施法者", "bool"], ["flanking", "夹击", "bool"], ["extra_advantage", "其他优势层数", "int"], ["extra_disadvantage", "其他劣势层数", "int"]], positional: ["caster", "target", "dice_count", "dice_sides"], fields: [["hit", "命中", "bool"], ["crit", "重击", "bool"], ["damage", "伤害", "int"], ["total", "检定结果", "int"]], summary: {hit: "hit", damage: "damage"}},
-    "grapple": {name: "擒抱", params: [["attacker", "擒抱者", "combatant"], ["target", "目标", "combatant"], ["distance", "距离", "int"], ["free_hand", "有空手", "bool"], ["resists", "目标抵抗", "bool"], ["target_skill", "目标技能", "contest_skills"]], positional: ["attacker", "target"], fields: [["success", "成功", "bool"], ["attack_total", "擒抱结果", "int"], ["defend_total", "对抗结果", "int"], ["retry_this_turn", "本回合可再试", "bool"]], summary: {hit: null, damage: null}},
-    "escape_grapple": {name: "逃脱擒抱", params: [["escaper", "被擒抱者", "combatant"], ["grappler", "擒抱者", "combatant"], ["skill", "技能", "contest_skills"]], positional: ["escaper", "grappler", "skill"], fields: [["success", "逃脱", "bool"], ["escape_total", "逃脱结果", "int"], ["hold_total", "擒抱者结果", "int"]], summary: {hit: null, damage: null}},
-    "shove": {name: "推撞", params: [["attacker", "推撞者", "combatant"], ["target", "目标", "combatant"], ["knock_prone", "选择击倒", "bool"], ["distance", "距离", "int"], ["obstacle_at", "障碍物距离", "int"], ["resists", "目标抵抗", "bool"]], positional: ["attacker", "target"], fields: [["success", "成功", "bool"], ["prone", "击倒", "bool"], ["push_feet", "击退距离", "int"], ["obstacle_damage", "撞击伤害", "int"]], summary: {hit: null, damage: null}},
-    "drag": {name: "多方擒抱中的拖拽", params: [["dragger", "拖拽者", "combatant"], ["other", "另一擒抱者", "combatant"], ["waived", "对方放弃", "bool"]], positional: ["dragger", "other"], fields: [["success", "成功", "bool"], ["retry_blocked", "下回合前不能再试", "bool"]], summary: {hit: null, damage: null}},
-    "grapple_move": {name: "擒抱中移动", params: [["mover", "擒抱者", "combatant"], ["target", "被擒抱者", "combatant"], ["grappling", "正在擒抱", "bool"]], positional: ["mover", "target"], fields: [["speed", "移动速度", "int"], ["halved", "速度减半", "bool"], ["reposition_cost", "移动目标的消耗", "int"]], summary: {hit: null, damage: null}},
-    "flanking": {name: "夹击", params: [["ally_a", "生物", "combatant"], ["ally_b", "盟友", "combatant"], ["enemy", "敌人", "combatant"], ["hex_grid", "六角格", "bool"], ["ax", "生物横坐标", "int"], ["ay", "生物纵坐标", "int"], ["bx", "盟友横坐标", "int"], ["by", "盟友纵坐标", "int"], ["ex", "敌人横坐标", "int"], ["ey", "敌人纵坐标", "int"], ["a_sees", "生物能看见目标", "bool"], ["b_sees", "盟友能看见目标", "bool"], ["a_can_attack", "生物能近战攻击", "bool"], ["b_can_attack", "盟友能近战攻击", "bool"], ["a_charmed", "生物被目标魅惑", "bool"], ["b_charmed", "盟友被目标魅惑", "bool"]], positional: ["ally_a", "ally_b", "enemy"], fields: [["flanks", "夹击", "bool"], ["bonus", "近战攻击加值", "int"], ["geometry", "位置构成夹击", "bool"]], summary: {hit: null, damage: null}},
-    "vehicle_dc": {name: "载具的擒抱和推撞DC", params: [["grappler", "擒抱者", "combatant"], ["power", "动力", "power_sources"], ["vehicle_size", "载具体型", "int"], ["length", "长", "int"], ["width", "宽", "int"], ["height", "高", "int"]], positional: ["grappler", "power", "vehicle_size", "length", "width", "height"], fields: [["dc", "DC", "int"], ["mean_size", "几何平均尺寸", "int"]], summary: {hit: null, damage: null}},
-    "vehicle_check": {name: "对载具的擒抱或推撞", params: [["grappler", "擒抱者", "combatant"], ["power", "动力", "power_sources"], ["vehicle_size", "载具体型", "int"], ["length", "长", "int"], ["width", "宽", "int"], ["height", "高", "int"], ["distance", "距离", "int"], ["free_hand", "有空手", "bool"], ["shove", "推撞", "bool"], ["knock_prone", "选择击倒", "bool"], ["bonus", "其他加值", "int"]], positional: ["grappler", "power", "vehicle_size", "length", "width", "height"], fields: [["dc", "DC", "int"], ["total", "检定结果", "int"], ["holds", "擒抱成功", "bool"], ["escapes", "载具逃脱", "bool"], ["shove_feet", "推撞距离", "int"], ["prone", "击倒", "bool"]], summary: {hit: null, damage: null}},
+    "attack": {
+      name: "武器攻击",
+      params: [
+        ["attacker", "攻击者", "combatant"], ["target", "目标", "combatant"], ["weapon", "武器", "weapons"],
+        ["distance", "距离", "int"], ["proficient", "熟练", "bool"], ["thrown", "投掷", "bool"],
+        ["two_handed", "双手持用", "bool"], ["offhand", "副手附赠攻击", "bool"], ["willing", "目标自愿", "bool"],
+        ["target_unseen", "看不见目标", "bool"], ["guessed_wrong", "猜错位置", "bool"],
+        ["attacker_unseen", "目标看不见攻击者", "bool"], ["hostile_nearby", "身边有敌", "bool"],
+        ["flanking", "夹击", "bool"], ["extra_advantage", "其他优势层数", "int"],
+        ["extra_disadvantage", "其他劣势层数", "int"], ["sneak_dice", "额外d6", "int"], ["other_bonus", "其他加值", "int"]
+      ],
+      positional: ["attacker", "target", "weapon"],
+      fields: [
+        ["hit", "命中", "bool"], ["crit", "重击", "bool"], ["damage", "伤害", "int"],
+        ["damage_type", "伤害类型", "damage_types"], ["natural", "d20骰值", "int"], ["total", "检定结果", "int"],
+        ["revealed", "暴露位置", "bool"]
+      ],
+      summary: {hit: "hit", damage: "damage"}
+    },
+    "spell_attack": {
+      name: "法术攻击",
+      params: [
+        ["caster", "施法者", "combatant"], ["target", "目标", "combatant"], ["dice_count", "伤害骰数", "int"],
+        ["dice_sides", "伤害骰面数", "int"], ["spell_range", "射程", "int"], ["distance", "距离", "int"],
+        ["melee", "近战法术攻击", "bool"], ["hostile_nearby", "身边有敌", "bool"],
+        ["target_unseen", "看不见目标", "bool"], ["caster_unseen", "目标看不见施法者", "bool"],
+        ["flanking", "夹击", "bool"], ["extra_advantage", "其他优势层数", "int"],
+        ["extra_disadvantage", "其他劣势层数", "int"]
+      ],
+      positional: ["caster", "target", "dice_count", "dice_sides"],
+      fields: [
+        ["hit", "命中", "bool"], ["crit", "重击", "bool"], ["damage", "伤害", "int"], ["total", "检定结果", "int"]
+      ],
+      summary: {hit: "hit", damage: "damage"}
+    },
+    "grapple": {
+      name: "擒抱",
+      params: [
+        ["attacker", "擒抱者", "combatant"], ["target", "目标", "combatant"], ["distance", "距离", "int"],
+        ["free_hand", "有空手", "bool"], ["resists", "目标抵抗", "bool"], ["target_skill", "目标技能", "contest_skills"]
+      ],
+      positional: ["attacker", "target"],
+      fields: [
+        ["success", "成功", "bool"], ["attack_total", "擒抱结果", "int"], ["defend_total", "对抗结果", "int"],
+        ["retry_this_turn", "本回合可再试", "bool"]
+      ],
+      summary: {hit: null, damage: null}
+    },
+    "escape_grapple": {
+      name: "逃脱擒抱",
+      params: [
+        ["escaper", "被擒抱者", "combatant"], ["grappler", "擒抱者", "combatant"], ["skill", "技能", "contest_skills"]
+      ],
+      positional: ["escaper", "grappler", "skill"],
+      fields: [["success", "逃脱", "bool"], ["escape_total", "逃脱结果", "int"], ["hold_total", "擒抱者结果", "int"]],
+      summary: {hit: null, damage: null}
+    },
+    "shove": {
+      name: "推撞",
+      params: [
+        ["attacker", "推撞者", "combatant"], ["target", "目标", "combatant"], ["knock_prone", "选择击倒", "bool"],
+        ["distance", "距离", "int"], ["obstacle_at", "障碍物距离", "int"], ["resists", "目标抵抗", "bool"]
+      ],
+      positional: ["attacker", "target"],
+      fields: [
+        ["success", "成功", "bool"], ["prone", "击倒", "bool"], ["push_feet", "击退距离", "int"],
+        ["obstacle_damage", "撞击伤害", "int"]
+      ],
+      summary: {hit: null, damage: null}
+    },
+    "drag": {
+      name: "多方擒抱中的拖拽",
+      params: [["dragger", "拖拽者", "combatant"], ["other", "另一擒抱者", "combatant"], ["waived", "对方放弃", "bool"]],
+      positional: ["dragger", "other"],
+      fields: [["success", "成功", "bool"], ["retry_blocked", "下回合前不能再试", "bool"]],
+      summary: {hit: null, damage: null}
+    },
+    "grapple_move": {
+      name: "擒抱中移动",
+      params: [["mover", "擒抱者", "combatant"], ["target", "被擒抱者", "combatant"], ["grappling", "正在擒抱", "bool"]],
+      positional: ["mover", "target"],
+      fields: [
+        ["speed", "移动速度", "int"], ["halved", "速度减半", "bool"], ["reposition_cost", "移动目标的消耗", "int"]
+      ],
+      summary: {hit: null, damage: null}
+    },
+    "flanking": {
+      name: "夹击",
+      params: [
+        ["ally_a", "生物", "combatant"], ["ally_b", "盟友", "combatant"], ["enemy", "敌人", "combatant"],
+        ["hex_grid", "六角格", "bool"], ["ax", "生物横坐标", "int"], ["ay", "生物纵坐标", "int"],
+        ["bx", "盟友横坐标", "int"], ["by", "盟友纵坐标", "int"], ["ex", "敌人横坐标", "int"],
+        ["ey", "敌人纵坐标", "int"], ["a_sees", "生物能看见目标", "bool"], ["b_sees", "盟友能看见目标", "bool"],
+        ["a_can_attack", "生物能近战攻击", "bool"], ["b_can_attack", "盟友能近战攻击", "bool"],
+        ["a_charmed", "生物被目标魅惑", "bool"], ["b_charmed", "盟友被目标魅惑", "bool"]
+      ],
+      positional: ["ally_a", "ally_b", "enemy"],
+      fields: [["flanks", "夹击", "bool"], ["bonus", "近战攻击加值", "int"], ["geometry", "位置构成夹击", "bool"]],
+      summary: {hit: null, damage: null}
+    },
+    "vehicle_dc": {
+      name: "载具的擒抱和推撞DC",
+      params: [
+        ["grappler", "擒抱者", "combatant"], ["power", "动力", "power_sources"], ["vehicle_size", "载具体型", "int"],
+        ["length", "长", "int"], ["width", "宽", "int"], ["height", "高", "int"]
+      ],
+      positional: ["grappler", "power", "vehicle_size", "length", "width", "height"],
+      fields: [["dc", "DC", "int"], ["mean_size", "几何平均尺寸", "int"]], summary: {hit: null, damage: null}
+    },
+    "vehicle_check": {
+      name: "对载具的擒抱或推撞",
+      params: [
+        ["grappler", "擒抱者", "combatant"], ["power", "动力", "power_sources"], ["vehicle_size", "载具体型", "int"],
+        ["length", "长", "int"], ["width", "宽", "int"], ["height", "高", "int"], ["distance", "距离", "int"],
+        ["free_hand", "有空手", "bool"], ["shove", "推撞", "bool"], ["knock_prone", "选择击倒", "bool"],
+        ["bonus", "其他加值", "int"]
+      ],
+      positional: ["grappler", "power", "vehicle_size", "length", "width", "height"],
+      fields: [
+        ["dc", "DC", "int"], ["total", "检定结果", "int"], ["holds", "擒抱成功", "bool"], ["escapes", "载具逃脱", "bool"],
+        ["shove_feet", "推撞距离", "int"], ["prone", "击倒", "bool"]
+      ],
+      summary: {hit: null, damage: null}
+    },
   });
   return Object.freeze({
     RuleError: RuleError, DiceExhausted: DiceExhausted, BadFace: BadFace,

@@ -861,13 +861,40 @@ const _R_PIN_ESCAPES_NEEDED = 2;  // 摆脱压制所需成功次数
 const _R_OVERRUN_SIZE_MULTIPLE = 2;  // 可闯越的体积倍数
 const _R_SUNDER_TWO_HANDS_BONUS = 4;  // 击破对抗双手加值
 const _R_SUNDER_NOT_STRENGTH_PENALTY = 4;  // 击破对抗非力量操纵减值
-const RULINGS = Object.freeze({"speed_per_point": _R_SPEED_PER_POINT, "armor_piercing_divisor": _R_ARMOR_PIERCING_DIVISOR, "zeroed_component_loses_extras": _R_ZEROED_COMPONENT_LOSES_EXTRAS, "range_penalty_per_increment": _R_RANGE_PENALTY_PER_INCREMENT, "strength_penalty_per_point": _R_STRENGTH_PENALTY_PER_POINT, "two_hands_requirement_change": _R_TWO_HANDS_REQUIREMENT_CHANGE, "under_strength_range_penalty": _R_UNDER_STRENGTH_RANGE_PENALTY, "firearm_point_blank_range": _R_FIREARM_POINT_BLANK_RANGE, "power_attack_bonus": _R_POWER_ATTACK_BONUS, "power_attack_defense_penalty": _R_POWER_ATTACK_DEFENSE_PENALTY, "charge_max_speed_multiple": _R_CHARGE_MAX_SPEED_MULTIPLE, "charge_bonus_per_meter": _R_CHARGE_BONUS_PER_METER, "called_shot_dodge_bonus": _R_CALLED_SHOT_DODGE_BONUS, "coup_de_grace_keeps_defender_extras": _R_COUP_DE_GRACE_KEEPS_DEFENDER_EXTRAS, "parry_divisor": _R_PARRY_DIVISOR, "cover_base": _R_COVER_BASE, "prone_melee_bonus": _R_PRONE_MELEE_BONUS, "prone_ranged_cover": _R_PRONE_RANGED_COVER, "prone_area_success_penalty": _R_PRONE_AREA_SUCCESS_PENALTY, "aim_bonus_per_round": _R_AIM_BONUS_PER_ROUND, "aim_max_bonus": _R_AIM_MAX_BONUS, "aim_max_increments": _R_AIM_MAX_INCREMENTS, "willpower_check_bonus": _R_WILLPOWER_CHECK_BONUS, "willpower_defense_bonus": _R_WILLPOWER_DEFENSE_BONUS, "willpower_move_bonus": _R_WILLPOWER_MOVE_BONUS, "bull_rush_meters_per_net": _R_BULL_RUSH_METERS_PER_NET, "bull_rush_return_penalty": _R_BULL_RUSH_RETURN_PENALTY, "feint_max_parry_penalty": _R_FEINT_MAX_PARRY_PENALTY, "trip_bonus_per_leg_pair": _R_TRIP_BONUS_PER_LEG_PAIR, "grapple_shot_penalty_per_person": _R_GRAPPLE_SHOT_PENALTY_PER_PERSON, "called_shot_reduction_per_grapple_point": _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT, "bombard_save_size_limit": _R_BOMBARD_SAVE_SIZE_LIMIT, "cling_size_divisor": _R_CLING_SIZE_DIVISOR, "full_cover_size_multiple": _R_FULL_COVER_SIZE_MULTIPLE, "grapple_item_size_gap": _R_GRAPPLE_ITEM_SIZE_GAP, "pin_escapes_needed": _R_PIN_ESCAPES_NEEDED, "overrun_size_multiple": _R_OVERRUN_SIZE_MULTIPLE, "sunder_two_hands_bonus": _R_SUNDER_TWO_HANDS_BONUS, "sunder_not_strength_penalty": _R_SUNDER_NOT_STRENGTH_PENALTY});
+const RULINGS = Object.freeze({
+  "speed_per_point": _R_SPEED_PER_POINT, "armor_piercing_divisor": _R_ARMOR_PIERCING_DIVISOR,
+  "zeroed_component_loses_extras": _R_ZEROED_COMPONENT_LOSES_EXTRAS,
+  "range_penalty_per_increment": _R_RANGE_PENALTY_PER_INCREMENT,
+  "strength_penalty_per_point": _R_STRENGTH_PENALTY_PER_POINT,
+  "two_hands_requirement_change": _R_TWO_HANDS_REQUIREMENT_CHANGE,
+  "under_strength_range_penalty": _R_UNDER_STRENGTH_RANGE_PENALTY,
+  "firearm_point_blank_range": _R_FIREARM_POINT_BLANK_RANGE, "power_attack_bonus": _R_POWER_ATTACK_BONUS,
+  "power_attack_defense_penalty": _R_POWER_ATTACK_DEFENSE_PENALTY,
+  "charge_max_speed_multiple": _R_CHARGE_MAX_SPEED_MULTIPLE, "charge_bonus_per_meter": _R_CHARGE_BONUS_PER_METER,
+  "called_shot_dodge_bonus": _R_CALLED_SHOT_DODGE_BONUS,
+  "coup_de_grace_keeps_defender_extras": _R_COUP_DE_GRACE_KEEPS_DEFENDER_EXTRAS, "parry_divisor": _R_PARRY_DIVISOR,
+  "cover_base": _R_COVER_BASE, "prone_melee_bonus": _R_PRONE_MELEE_BONUS, "prone_ranged_cover": _R_PRONE_RANGED_COVER,
+  "prone_area_success_penalty": _R_PRONE_AREA_SUCCESS_PENALTY, "aim_bonus_per_round": _R_AIM_BONUS_PER_ROUND,
+  "aim_max_bonus": _R_AIM_MAX_BONUS, "aim_max_increments": _R_AIM_MAX_INCREMENTS,
+  "willpower_check_bonus": _R_WILLPOWER_CHECK_BONUS, "willpower_defense_bonus": _R_WILLPOWER_DEFENSE_BONUS,
+  "willpower_move_bonus": _R_WILLPOWER_MOVE_BONUS, "bull_rush_meters_per_net": _R_BULL_RUSH_METERS_PER_NET,
+  "bull_rush_return_penalty": _R_BULL_RUSH_RETURN_PENALTY, "feint_max_parry_penalty": _R_FEINT_MAX_PARRY_PENALTY,
+  "trip_bonus_per_leg_pair": _R_TRIP_BONUS_PER_LEG_PAIR,
+  "grapple_shot_penalty_per_person": _R_GRAPPLE_SHOT_PENALTY_PER_PERSON,
+  "called_shot_reduction_per_grapple_point": _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT,
+  "bombard_save_size_limit": _R_BOMBARD_SAVE_SIZE_LIMIT, "cling_size_divisor": _R_CLING_SIZE_DIVISOR,
+  "full_cover_size_multiple": _R_FULL_COVER_SIZE_MULTIPLE, "grapple_item_size_gap": _R_GRAPPLE_ITEM_SIZE_GAP,
+  "pin_escapes_needed": _R_PIN_ESCAPES_NEEDED, "overrun_size_multiple": _R_OVERRUN_SIZE_MULTIPLE,
+  "sunder_two_hands_bonus": _R_SUNDER_TWO_HANDS_BONUS, "sunder_not_strength_penalty": _R_SUNDER_NOT_STRENGTH_PENALTY
+});
 
 // ---- error types ----
 const UseBombard = _rt_error_class("UseBombard", "use_bombard");  // 炮击武器
 const OutOfRange = _rt_error_class("OutOfRange", "out_of_range");  // 超出射程
 const OneHandBow = _rt_error_class("OneHandBow", "one_hand_bow");  // 弓箭无法单手使用
-const CalledShotMultipleTargets = _rt_error_class("CalledShotMultipleTargets", "called_shot_multiple_targets");  // 特定部位攻击只能针对单一目标
+const CalledShotMultipleTargets = _rt_error_class(
+  "CalledShotMultipleTargets", "called_shot_multiple_targets"
+);  // 特定部位攻击只能针对单一目标
 const NotHelpless = _rt_error_class("NotHelpless", "not_helpless");  // 目标并非无助
 const NoVitals = _rt_error_class("NoVitals", "no_vitals");  // 目标没有致命处
 const ChargeBlocked = _rt_error_class("ChargeBlocked", "charge_blocked");  // 冲锋路径受阻
@@ -884,8 +911,36 @@ const NotABombard = _rt_error_class("NotABombard", "not_a_bombard");  // 不是�
 const BadWillpower = _rt_error_class("BadWillpower", "bad_willpower");  // 意志力不足
 
 // ---- combatants ----
-const STAT_NAMES = Object.freeze({"力量": "strength", "敏捷": "dexterity", "智力": "intelligence", "感知": "wisdom", "武技": "martial", "运动": "athletics", "射击": "shooting", "器用": "operation", "洞察": "insight", "专业": "specialty", "平衡": "balance", "攻击附加成功": "attack_extras", "基础防御": "basic_defense", "盔甲防御": "armor_defense", "格挡防御": "parry_defense", "掩蔽防御": "cover_defense", "闪避防御": "dodge_defense", "基础附加成功": "basic_extras", "盔甲附加成功": "armor_extras", "格挡附加成功": "parry_extras", "掩蔽附加成功": "cover_extras", "闪避附加成功": "dodge_extras", "反射豁免": "reflex_save", "强韧豁免": "fortitude_save", "意志豁免": "will_save", "豁免附加成功": "save_extras", "体积": "size", "腿数": "legs", "移动速度": "move_speed", "意志力": "willpower", "察觉": "aware", "措手不及": "flat_footed", "无助": "helpless", "倒地": "prone", "有致命处": "has_vitals", "无智力": "mindless"});
-const _STATS = [["strength", "力量", "int", 3, 0, 30], ["dexterity", "敏捷", "int", 3, 0, 30], ["intelligence", "智力", "int", 3, 0, 30], ["wisdom", "感知", "int", 3, 0, 30], ["martial", "武技", "int", 0, 0, 30], ["athletics", "运动", "int", 0, 0, 30], ["shooting", "射击", "int", 0, 0, 30], ["operation", "器用", "int", 0, 0, 30], ["insight", "洞察", "int", 0, 0, 30], ["specialty", "专业", "int", 0, 0, 30], ["balance", "平衡", "int", 0, 0, 30], ["attack_extras", "攻击附加成功", "int", 0, 0, 50], ["basic_defense", "基础防御", "int", 0, 0, 50], ["armor_defense", "盔甲防御", "int", 0, 0, 50], ["parry_defense", "格挡防御", "int", 0, 0, 50], ["cover_defense", "掩蔽防御", "int", 0, 0, 50], ["dodge_defense", "闪避防御", "int", 0, 0, 50], ["basic_extras", "基础附加成功", "int", 0, 0, 20], ["armor_extras", "盔甲附加成功", "int", 0, 0, 20], ["parry_extras", "格挡附加成功", "int", 0, 0, 20], ["cover_extras", "掩蔽附加成功", "int", 0, 0, 20], ["dodge_extras", "闪避附加成功", "int", 0, 0, 20], ["reflex_save", "反射豁免", "int", 0, 0, 60], ["fortitude_save", "强韧豁免", "int", 0, 0, 60], ["will_save", "意志豁免", "int", 0, 0, 60], ["save_extras", "豁免附加成功", "int", 0, 0, 20], ["size", "体积", "int", 3, 0, 40], ["legs", "腿数", "int", 2, 0, 20], ["move_speed", "移动速度", "int", 10, 0, 500], ["willpower", "意志力", "int", 0, 0, 30], ["aware", "察觉", "bool", true, 0, 0], ["flat_footed", "措手不及", "bool", false, 0, 0], ["helpless", "无助", "bool", false, 0, 0], ["prone", "倒地", "bool", false, 0, 0], ["has_vitals", "有致命处", "bool", true, 0, 0], ["mindless", "无智力", "bool", false, 0, 0]];
+const STAT_NAMES = Object.freeze({
+  "力量": "strength", "敏捷": "dexterity", "智力": "intelligence", "感知": "wisdom", "武技": "martial",
+  "运动": "athletics", "射击": "shooting", "器用": "operation", "洞察": "insight", "专业": "specialty",
+  "平衡": "balance", "攻击附加成功": "attack_extras", "基础防御": "basic_defense", "盔甲防御": "armor_defense",
+  "格挡防御": "parry_defense", "掩蔽防御": "cover_defense", "闪避防御": "dodge_defense", "基础附加成功": "basic_extras",
+  "盔甲附加成功": "armor_extras", "格挡附加成功": "parry_extras", "掩蔽附加成功": "cover_extras",
+  "闪避附加成功": "dodge_extras", "反射豁免": "reflex_save", "强韧豁免": "fortitude_save", "意志豁免": "will_save",
+  "豁免附加成功": "save_extras", "体积": "size", "腿数": "legs", "移动速度": "move_speed", "意志力": "willpower",
+  "察觉": "aware", "措手不及": "flat_footed", "无助": "helpless", "倒地": "prone", "有致命处": "has_vitals",
+  "无智力": "mindless"
+});
+const _STATS = [
+  ["strength", "力量", "int", 3, 0, 30], ["dexterity", "敏捷", "int", 3, 0, 30],
+  ["intelligence", "智力", "int", 3, 0, 30], ["wisdom", "感知", "int", 3, 0, 30], ["martial", "武技", "int", 0, 0, 30],
+  ["athletics", "运动", "int", 0, 0, 30], ["shooting", "射击", "int", 0, 0, 30], ["operation", "器用", "int", 0, 0, 30],
+  ["insight", "洞察", "int", 0, 0, 30], ["specialty", "专业", "int", 0, 0, 30], ["balance", "平衡", "int", 0, 0, 30],
+  ["attack_extras", "攻击附加成功", "int", 0, 0, 50], ["basic_defense", "基础防御", "int", 0, 0, 50],
+  ["armor_defense", "盔甲防御", "int", 0, 0, 50], ["parry_defense", "格挡防御", "int", 0, 0, 50],
+  ["cover_defense", "掩蔽防御", "int", 0, 0, 50], ["dodge_defense", "闪避防御", "int", 0, 0, 50],
+  ["basic_extras", "基础附加成功", "int", 0, 0, 20], ["armor_extras", "盔甲附加成功", "int", 0, 0, 20],
+  ["parry_extras", "格挡附加成功", "int", 0, 0, 20], ["cover_extras", "掩蔽附加成功", "int", 0, 0, 20],
+  ["dodge_extras", "闪避附加成功", "int", 0, 0, 20], ["reflex_save", "反射豁免", "int", 0, 0, 60],
+  ["fortitude_save", "强韧豁免", "int", 0, 0, 60], ["will_save", "意志豁免", "int", 0, 0, 60],
+  ["save_extras", "豁免附加成功", "int", 0, 0, 20], ["size", "体积", "int", 3, 0, 40],
+  ["legs", "腿数", "int", 2, 0, 20], ["move_speed", "移动速度", "int", 10, 0, 500],
+  ["willpower", "意志力", "int", 0, 0, 30], ["aware", "察觉", "bool", true, 0, 0],
+  ["flat_footed", "措手不及", "bool", false, 0, 0], ["helpless", "无助", "bool", false, 0, 0],
+  ["prone", "倒地", "bool", false, 0, 0], ["has_vitals", "有致命处", "bool", true, 0, 0],
+  ["mindless", "无智力", "bool", false, 0, 0]
+];
 // A combatant's stats: new Combatant({strength: 5}) by ids, Combatant.fromDict({力量: 5}) by ids or
 // Chinese names; every stat has a range, and an unknown or out-of-range stat is refused (OutOfBounds).
 class Combatant {
@@ -913,8 +968,27 @@ function attack_types_bow_range_multiplier(s, e) { return 8; }
 function attack_types_crossbow_range_multiplier(s, e) { return 5; }
 function attack_types_artillery_range_multiplier(s, e) { return 4; }
 function condition_tracks_stun_capacity(s, e) { return 0; }
-const _FORMULAS = {"attack_types_unarmed_pool": attack_types_unarmed_pool, "attack_types_thrown_pool": attack_types_thrown_pool, "attack_types_bow_pool": attack_types_bow_pool, "attack_types_artillery_pool": attack_types_artillery_pool, "attack_types_vehicle_pool": attack_types_vehicle_pool, "attack_types_other_pool": attack_types_other_pool, "attack_types_unarmed_range_multiplier": attack_types_unarmed_range_multiplier, "attack_types_thrown_range_multiplier": attack_types_thrown_range_multiplier, "attack_types_bow_range_multiplier": attack_types_bow_range_multiplier, "attack_types_crossbow_range_multiplier": attack_types_crossbow_range_multiplier, "attack_types_artillery_range_multiplier": attack_types_artillery_range_multiplier, "condition_tracks_stun_capacity": condition_tracks_stun_capacity};
-const _FORMULA_TEXTS = {"attack_types_unarmed_pool": "力量 + 武技 + 专业 + 武器.武器伤害", "attack_types_thrown_pool": "(力量 if 武器.重投掷 else max(力量, 敏捷)) + 运动 + 专业 + 武器.武器伤害", "attack_types_bow_pool": "敏捷 + 射击 + 专业 + 武器.武器伤害", "attack_types_artillery_pool": "智力 + 射击 + 专业", "attack_types_vehicle_pool": "智力 + 器用 + 专业 + 武器.武器伤害", "attack_types_other_pool": "智力 + 专业 + 武器.武器伤害", "attack_types_unarmed_range_multiplier": "0", "attack_types_thrown_range_multiplier": "力量", "attack_types_bow_range_multiplier": "8", "attack_types_crossbow_range_multiplier": "5", "attack_types_artillery_range_multiplier": "4", "condition_tracks_stun_capacity": "0"};
+const _FORMULAS = {
+  "attack_types_unarmed_pool": attack_types_unarmed_pool, "attack_types_thrown_pool": attack_types_thrown_pool,
+  "attack_types_bow_pool": attack_types_bow_pool, "attack_types_artillery_pool": attack_types_artillery_pool,
+  "attack_types_vehicle_pool": attack_types_vehicle_pool, "attack_types_other_pool": attack_types_other_pool,
+  "attack_types_unarmed_range_multiplier": attack_types_unarmed_range_multiplier,
+  "attack_types_thrown_range_multiplier": attack_types_thrown_range_multiplier,
+  "attack_types_bow_range_multiplier": attack_types_bow_range_multiplier,
+  "attack_types_crossbow_range_multiplier": attack_types_crossbow_range_multiplier,
+  "attack_types_artillery_range_multiplier": attack_types_artillery_range_multiplier,
+  "condition_tracks_stun_capacity": condition_tracks_stun_capacity
+};
+const _FORMULA_TEXTS = {
+  "attack_types_unarmed_pool": "力量 + 武技 + 专业 + 武器.武器伤害",
+  "attack_types_thrown_pool": "(力量 if 武器.重投掷 else max(力量, 敏捷)) + 运动 + 专业 + 武器.武器伤害",
+  "attack_types_bow_pool": "敏捷 + 射击 + 专业 + 武器.武器伤害", "attack_types_artillery_pool": "智力 + 射击 + 专业",
+  "attack_types_vehicle_pool": "智力 + 器用 + 专业 + 武器.武器伤害",
+  "attack_types_other_pool": "智力 + 专业 + 武器.武器伤害", "attack_types_unarmed_range_multiplier": "0",
+  "attack_types_thrown_range_multiplier": "力量", "attack_types_bow_range_multiplier": "8",
+  "attack_types_crossbow_range_multiplier": "5", "attack_types_artillery_range_multiplier": "4",
+  "condition_tracks_stun_capacity": "0"
+};
 
 // 意志力用法 (willpower_uses).
 class WillpowerUse {
@@ -1030,7 +1104,13 @@ class AttackType {
     return out;
   }
 }
-const _NO_ATTACKTYPE = new AttackType(["", "（无攻击类型）", "", [], null, _rt_not_given, _NO_ACTION, false, 0, _rt_not_given, 0, 0, false, 0, false, false, _NO_DAMAGETYPE, ""], false);
+const _NO_ATTACKTYPE = new AttackType(
+  [
+    "", "（无攻击类型）", "", [], null, _rt_not_given, _NO_ACTION, false, 0, _rt_not_given, 0, 0, false, 0, false,
+    false, _NO_DAMAGETYPE, ""
+  ],
+  false
+);
 const ATTACK_TYPES = new Map();
 for (const r of [
   ["unarmed", "肉搏", "", ["DP-10"], null, "attack_types_unarmed_pool", "standard", false, 0, "attack_types_unarmed_range_multiplier", 0, 0, false, 0, false, false, "blunt", "以天生武器进行近战肉搏攻击。学习特定能力、经过强化、持用手指虎或拥有特殊的天生武器可以造成严重伤害。"],
@@ -1098,7 +1178,13 @@ class Weapon {
     return out;
   }
 }
-const _NO_WEAPON = new Weapon(["", "（无武器）", "", [], null, _NO_ATTACKTYPE, 0, _NO_DAMAGETYPE, 0, 1, 1, (-1), 0, 0, 0, false, false, false, false, 0, 0, _NO_ACTION, _NO_ACTION, 0, ""], false);
+const _NO_WEAPON = new Weapon(
+  [
+    "", "（无武器）", "", [], null, _NO_ATTACKTYPE, 0, _NO_DAMAGETYPE, 0, 1, 1, (-1), 0, 0, 0, false, false, false,
+    false, 0, 0, _NO_ACTION, _NO_ACTION, 0, ""
+  ],
+  false
+);
 const WEAPONS = new Map();
 for (const r of [
   ["fist", "拳", "", ["DP-10"], null, "unarmed", 0, "blunt", 0, 0, 1, -1, 0, 0, 0, false, true, false, false, 0, 0, null, null, 0, ""],
@@ -1184,7 +1270,9 @@ class CalledShot {
     return out;
   }
 }
-const _NO_CALLEDSHOT = new CalledShot(["", "（无特定部位攻击）", "", [], null, 0, 0, _NO_CONDITIONTRACK, true, "standard", true, ""], false);
+const _NO_CALLEDSHOT = new CalledShot(
+  ["", "（无特定部位攻击）", "", [], null, 0, 0, _NO_CONDITIONTRACK, true, "standard", true, ""], false
+);
 const CALLED_SHOTS = new Map();
 for (const r of [
   ["head", "头部", "", ["DP-32"], null, 3, 2, "stun", true, "standard", true, "每2点胜出数造成1点晕眩，以标准方式豁免。"],
@@ -1254,13 +1342,47 @@ const _POOL = new PoolSpec(10, 8, 10, ".ww", 10);
 
 // ---- procedures ----
 
-function _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters, clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, _trace) {
+function _attack_setup(
+  attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
+  clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
+  target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, _trace
+) {
   weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
   called_shot = called_shot === null || called_shot === undefined ? _NO_CALLEDSHOT : called_shot instanceof CalledShot ? called_shot : get_called_shot(called_shot);
-  if (!(attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && Number.isInteger(hands) && 0 <= hands && hands <= 2 && Number.isInteger(extra_speed) && 0 <= extra_speed && extra_speed <= 30 && Number.isInteger(extra_armor_piercing) && 0 <= extra_armor_piercing && extra_armor_piercing <= 40 && typeof power_attack === 'boolean' && Number.isInteger(charge_meters) && 0 <= charge_meters && charge_meters <= 1000 && typeof clear_path === 'boolean' && Number.isInteger(aim_rounds) && 0 <= aim_rounds && aim_rounds <= 20 && typeof willpower === 'boolean' && typeof willpower_move === 'boolean' && typeof defender_willpower === 'boolean' && called_shot.not_specified === null && Number.isInteger(called_shot_reduction) && 0 <= called_shot_reduction && called_shot_reduction <= 20 && typeof target_two_handed === 'boolean' && typeof target_not_strength === 'boolean' && Number.isInteger(grapple_people) && 0 <= grapple_people && grapple_people <= 20 && Number.isInteger(targets) && 1 <= targets && targets <= 100 && typeof coup_de_grace === 'boolean' && typeof total_defense === 'boolean' && Number.isInteger(other_bonus) && (-100) <= other_bonus && other_bonus <= 100)) {
-    _rt_check_inputs([['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon], ['int', "距离", distance, 0, 100000], ['int', "用手数", hands, 0, 2], ['int', "额外高速", extra_speed, 0, 30], ['int', "额外破甲", extra_armor_piercing, 0, 40], ['bool', "全力一击", power_attack], ['int', "冲锋距离", charge_meters, 0, 1000], ['bool', "路径畅通", clear_path], ['int', "瞄准轮数", aim_rounds, 0, 20], ['bool', "消耗意志力", willpower], ['bool', "消耗意志力移动", willpower_move], ['bool', "防御方消耗意志力", defender_willpower], ['entry', "特定部位", called_shot], ['int', "减少特定部位减值", called_shot_reduction, 0, 20], ['bool', "目标双手持用", target_two_handed], ['bool', "目标非力量操纵", target_not_strength], ['int', "目标所在擒抱人数", grapple_people, 0, 20], ['int', "目标数", targets, 1, 100], ['bool', "致命攻击", coup_de_grace], ['bool', "防御方全力防御", total_defense], ['int', "其他加值", other_bonus, (-100), 100]]);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+    && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && Number.isInteger(hands) && 0 <= hands
+    && hands <= 2 && Number.isInteger(extra_speed) && 0 <= extra_speed && extra_speed <= 30
+    && Number.isInteger(extra_armor_piercing) && 0 <= extra_armor_piercing && extra_armor_piercing <= 40
+    && typeof power_attack === 'boolean' && Number.isInteger(charge_meters) && 0 <= charge_meters
+    && charge_meters <= 1000 && typeof clear_path === 'boolean' && Number.isInteger(aim_rounds) && 0 <= aim_rounds
+    && aim_rounds <= 20 && typeof willpower === 'boolean' && typeof willpower_move === 'boolean'
+    && typeof defender_willpower === 'boolean' && called_shot.not_specified === null
+    && Number.isInteger(called_shot_reduction) && 0 <= called_shot_reduction && called_shot_reduction <= 20
+    && typeof target_two_handed === 'boolean' && typeof target_not_strength === 'boolean'
+    && Number.isInteger(grapple_people) && 0 <= grapple_people && grapple_people <= 20 && Number.isInteger(targets)
+    && 1 <= targets && targets <= 100 && typeof coup_de_grace === 'boolean' && typeof total_defense === 'boolean'
+    && Number.isInteger(other_bonus) && (-100) <= other_bonus && other_bonus <= 100
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
+      ['int', "距离", distance, 0, 100000], ['int', "用手数", hands, 0, 2], ['int', "额外高速", extra_speed, 0, 30],
+      ['int', "额外破甲", extra_armor_piercing, 0, 40], ['bool', "全力一击", power_attack],
+      ['int', "冲锋距离", charge_meters, 0, 1000], ['bool', "路径畅通", clear_path],
+      ['int', "瞄准轮数", aim_rounds, 0, 20], ['bool', "消耗意志力", willpower],
+      ['bool', "消耗意志力移动", willpower_move], ['bool', "防御方消耗意志力", defender_willpower],
+      ['entry', "特定部位", called_shot], ['int', "减少特定部位减值", called_shot_reduction, 0, 20],
+      ['bool', "目标双手持用", target_two_handed], ['bool', "目标非力量操纵", target_not_strength],
+      ['int', "目标所在擒抱人数", grapple_people, 0, 20], ['int', "目标数", targets, 1, 100],
+      ['bool', "致命攻击", coup_de_grace], ['bool', "防御方全力防御", total_defense],
+      ['int', "其他加值", other_bonus, (-100), 100]
+    ]);
   }
-  let hands_used, ranged, effective_requirement, strength_short, base_range, range_multiplier, max_range, increments, range_penalty, weak_range_penalty, strength_penalty, charge_bonus, aim_limit, aim_bonus, called_penalty, grapple_penalty, intrinsic_speed, speed, armor_piercing, basic_start, basic_left, armor_left, dodge_left, cover_left, parry_left, keep_extras, defender_extras, will_defense, remaining_defense, base_pool, power_bonus, will_bonus, prone_bonus, attack_pool, dice_, extras_cancelled, sunder_bonus, own_penalty;
+  let hands_used, ranged, effective_requirement, strength_short, base_range, range_multiplier, max_range, increments;
+  let range_penalty, weak_range_penalty, strength_penalty, charge_bonus, aim_limit, aim_bonus, called_penalty;
+  let grapple_penalty, intrinsic_speed, speed, armor_piercing, basic_start, basic_left, armor_left, dodge_left;
+  let cover_left, parry_left, keep_extras, defender_extras, will_defense, remaining_defense, base_pool, power_bonus;
+  let will_bonus, prone_bonus, attack_pool, dice_, extras_cancelled, sunder_bonus, own_penalty;
   if (!(weapon.bombard_damage === 0)) {
     throw new UseBombard("“" + weapon.name + "”是【炮击】武器：以炮击结算（bombard），而不是普通攻击");
   }
@@ -1269,11 +1391,19 @@ function _attack_setup(attacker, defender, weapon, distance, hands, extra_speed,
     throw new OneHandBow("“" + weapon.name + "”无法单手使用");
   }
   ranged = weapon.attack_type.ranged;
-  effective_requirement = weapon.strength - (hands_used === 2 && weapon.hands === 1 ? _R_TWO_HANDS_REQUIREMENT_CHANGE : 0) + (hands_used === 1 && weapon.hands === 2 ? Math.max(Math.floor(weapon.size / 2), weapon.attack_type.one_hand_min_increase) : 0);
+  effective_requirement = weapon.strength - (
+    hands_used === 2 && weapon.hands === 1 ? _R_TWO_HANDS_REQUIREMENT_CHANGE : 0
+  ) + (hands_used === 1 && weapon.hands === 2 ? Math.max(Math.floor(weapon.size / 2), weapon.attack_type.one_hand_min_increase) : 0);
   strength_short = Math.max(0, effective_requirement - attacker.strength);
-  if (_trace !== null) _trace.push(new TraceStep("let", "实际力量要求" + String(effective_requirement) + "，力量差额" + String(strength_short), [["strength_short", strength_short]]));
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let", "实际力量要求" + String(effective_requirement) + "，力量差额" + String(strength_short),
+    [["strength_short", strength_short]]
+  ));
   base_range = weapon.base_range > 0 ? weapon.base_range : weapon.attack_type.default_base_range;
-  range_multiplier = Math.max(1, weapon.attack_type.range_multiplier(attacker, weapon.attack_type) - weapon.attack_type.multiplier_loss_per_short_point * strength_short);
+  range_multiplier = Math.max(
+    1,
+    weapon.attack_type.range_multiplier(attacker, weapon.attack_type) - weapon.attack_type.multiplier_loss_per_short_point * strength_short
+  );
   max_range = ranged ? base_range * range_multiplier : 0;
   if (!(!ranged || base_range === 0 || distance <= max_range)) {
     throw new OutOfRange("目标距离" + String(distance) + "米，超出最大射程" + String(max_range) + "米，无法进行有意义的攻击");
@@ -1305,7 +1435,9 @@ function _attack_setup(attacker, defender, weapon, distance, hands, extra_speed,
   if (!(aim_rounds === 0 || ranged && distance <= aim_limit)) {
     throw new AimOutOfReach("只能瞄准最多3个射程单位之内的敌人（" + String(aim_limit) + "米以内），目标在" + String(distance) + "米");
   }
-  aim_bonus = hands_used === 1 && weapon.hands === 2 && weapon.attack_type.one_hand_halves_aim ? Math.floor(Math.min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS) / 2) : Math.min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS);
+  aim_bonus = hands_used === 1 && weapon.hands === 2 && weapon.attack_type.one_hand_halves_aim ? Math.floor(Math.min(
+    aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS
+  ) / 2) : Math.min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS);
   if (!(!willpower || attacker.willpower > 0)) {
     throw new BadWillpower("没有可消耗的意志力");
   }
@@ -1313,7 +1445,12 @@ function _attack_setup(attacker, defender, weapon, distance, hands, extra_speed,
     throw new CalledShotMultipleTargets("无法同时对" + String(targets) + "个单位进行特定部位攻击");
   }
   called_penalty = called_shot.given ? Math.max(0, called_shot.penalty - called_shot_reduction) : 0;
-  grapple_penalty = ranged && targets === 1 ? Math.max(0, _R_GRAPPLE_SHOT_PENALTY_PER_PERSON * grapple_people - _rt_floordiv(called_shot_reduction, _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT)) : 0;
+  grapple_penalty = ranged && targets === 1 ? Math.max(
+    0,
+    _R_GRAPPLE_SHOT_PENALTY_PER_PERSON * grapple_people - _rt_floordiv(
+      called_shot_reduction, _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT
+    )
+  ) : 0;
   if (!(!coup_de_grace || defender.helpless)) {
     throw new NotHelpless("致命攻击只能对处于无助状态的目标发动");
   }
@@ -1321,30 +1458,49 @@ function _attack_setup(attacker, defender, weapon, distance, hands, extra_speed,
     throw new NoVitals("致命攻击对无致命处的生物或物品没有效果");
   }
   intrinsic_speed = weapon.speed < 0 ? weapon.attack_type.speed : weapon.speed;
-  speed = (total_defense || weapon.attack_type.point_blank_ignores_speed && distance <= _R_FIREARM_POINT_BLANK_RANGE ? 0 : intrinsic_speed) + extra_speed;
+  speed = (
+    total_defense || weapon.attack_type.point_blank_ignores_speed
+    && distance <= _R_FIREARM_POINT_BLANK_RANGE ? 0 : intrinsic_speed
+  ) + extra_speed;
   armor_piercing = weapon.armor_piercing + extra_armor_piercing;
   basic_start = defender.flat_footed || defender.helpless ? 0 : defender.basic_defense;
   basic_left = Math.max(0, basic_start - speed * _R_SPEED_PER_POINT);
   armor_left = Math.max(0, defender.armor_defense - _rt_floordiv(armor_piercing, _R_ARMOR_PIERCING_DIVISOR));
-  dodge_left = defender.dodge_defense + (defender.aware && basic_start > 0 ? called_penalty : 0) + (total_defense ? defender.basic_defense : 0);
+  dodge_left = defender.dodge_defense + (
+    defender.aware && basic_start > 0 ? called_penalty : 0
+  ) + (total_defense ? defender.basic_defense : 0);
   cover_left = defender.cover_defense + (defender.prone && ranged ? _R_PRONE_RANGED_COVER : 0);
   parry_left = defender.parry_defense;
   keep_extras = false;
-  defender_extras = (basic_left > 0 || keep_extras ? defender.basic_extras : 0) + (armor_left > 0 || keep_extras ? defender.armor_extras : 0) + (parry_left > 0 || keep_extras ? defender.parry_extras : 0) + (cover_left > 0 || keep_extras ? defender.cover_extras : 0) + (dodge_left > 0 || keep_extras ? defender.dodge_extras : 0);
+  defender_extras = (
+    basic_left > 0 || keep_extras ? defender.basic_extras : 0
+  ) + (armor_left > 0 || keep_extras ? defender.armor_extras : 0) + (parry_left > 0 || keep_extras ? defender.parry_extras : 0) + (cover_left > 0 || keep_extras ? defender.cover_extras : 0) + (dodge_left > 0 || keep_extras ? defender.dodge_extras : 0);
   if (!(!defender_willpower || defender.willpower > 0)) {
     throw new BadWillpower("没有可消耗的意志力");
   }
   will_defense = defender_willpower ? _R_WILLPOWER_DEFENSE_BONUS : 0;
   remaining_defense = basic_left + armor_left + parry_left + cover_left + dodge_left + will_defense;
-  if (_trace !== null) _trace.push(new TraceStep("let", "高速" + String(speed) + "、破甲" + String(armor_piercing) + "之后，防御方剩余防御" + String(remaining_defense) + "（含意志力加值" + String(will_defense) + "），附加成功" + String(defender_extras), [["remaining_defense", remaining_defense]]));
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let",
+    "高速" + String(speed) + "、破甲" + String(armor_piercing) + "之后，防御方剩余防御" + String(remaining_defense) + "（含意志力加值" + String(will_defense) + "），附加成功" + String(defender_extras),
+    [["remaining_defense", remaining_defense]]
+  ));
   base_pool = weapon.attack_type.pool(attacker, weapon.attack_type, weapon);
   power_bonus = power_attack ? _R_POWER_ATTACK_BONUS : 0;
   will_bonus = willpower ? _R_WILLPOWER_CHECK_BONUS : 0;
   prone_bonus = defender.prone && !ranged ? _R_PRONE_MELEE_BONUS : 0;
   attack_pool = base_pool - range_penalty - weak_range_penalty - strength_penalty - weapon.oversize_penalty + aim_bonus + charge_bonus + power_bonus + will_bonus - called_penalty + prone_bonus + other_bonus;
-  if (_trace !== null) _trace.push(new TraceStep("let", "攻击DP" + String(attack_pool) + "（基础" + String(base_pool) + "，射程减值" + String(range_penalty) + "，力量不足射程减值" + String(weak_range_penalty) + "，力量不足减值" + String(strength_penalty) + "，超体积减值" + String(weapon.oversize_penalty) + "，瞄准" + String(aim_bonus) + "，冲锋" + String(charge_bonus) + "，强力攻击" + String(power_bonus) + "，意志" + String(will_bonus) + "，特定部位减值" + String(called_penalty) + "，倒地" + String(prone_bonus) + "，其他" + String(other_bonus) + "）", [["attack_pool", attack_pool]]));
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let",
+    "攻击DP" + String(attack_pool) + "（基础" + String(base_pool) + "，射程减值" + String(range_penalty) + "，力量不足射程减值" + String(weak_range_penalty) + "，力量不足减值" + String(strength_penalty) + "，超体积减值" + String(weapon.oversize_penalty) + "，瞄准" + String(aim_bonus) + "，冲锋" + String(charge_bonus) + "，强力攻击" + String(power_bonus) + "，意志" + String(will_bonus) + "，特定部位减值" + String(called_penalty) + "，倒地" + String(prone_bonus) + "，其他" + String(other_bonus) + "）",
+    [["attack_pool", attack_pool]]
+  ));
   dice_ = Math.max(0, attack_pool - remaining_defense);
-  if (_trace !== null) _trace.push(new TraceStep("let", "攻击DP" + String(attack_pool) + "减去剩余防御" + String(remaining_defense) + "，掷" + String(dice_) + "个骰子", [["dice", dice_]]));
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let",
+    "攻击DP" + String(attack_pool) + "减去剩余防御" + String(remaining_defense) + "，掷" + String(dice_) + "个骰子",
+    [["dice", dice_]]
+  ));
   extras_cancelled = coup_de_grace && false ? 0 : defender_extras;
   sunder_bonus = called_shot.save === "opposed_sunder" ? (target_two_handed ? _R_SUNDER_TWO_HANDS_BONUS : 0) - (target_not_strength ? _R_SUNDER_NOT_STRENGTH_PENALTY : 0) + Math.max(0, defender.size - attacker.size) : 0;
   own_penalty = Math.min(attacker.basic_defense, (power_attack ? _R_POWER_ATTACK_DEFENSE_PENALTY : 0) + charge_bonus);
@@ -1354,7 +1510,10 @@ function _attack_setup(attacker, defender, weapon, distance, hands, extra_speed,
   return [weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty];
 }
 
-const ATTACK_FIELDS = Object.freeze(["hit", "net", "damage", "damage_type", "condition", "condition_points", "dice", "defender_extras", "own_basic_defense_penalty", "severity_steps", "disarmed", "item_damage"]);
+const ATTACK_FIELDS = Object.freeze([
+  "hit", "net", "damage", "damage_type", "condition", "condition_points", "dice", "defender_extras",
+  "own_basic_defense_penalty", "severity_steps", "disarmed", "item_damage"
+]);
 // The result of attack (攻击与防御的对抗): its outcome fields, rolls and trace; outcome(), text(), toDict().
 class AttackResult extends Result {}
 AttackResult.PROCEDURE = "attack";
@@ -1362,7 +1521,15 @@ AttackResult.FIELDS = ATTACK_FIELDS;
 
 // 攻击与防御的对抗（DP-01、DP-02、DP-03、DP-04、DP-05、DP-07、DP-10、DP-11、DP-12、DP-13、DP-14、DP-16、DP-17、DP-20、DP-21、DP-22、DP-23、DP-24、DP-30、DP-31、DP-32、DP-33、DP-40、DP-44、DP-61、DP-64）
 function attack(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path", "aim_rounds", "willpower", "willpower_move", "defender_willpower", "called_shot", "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace", "total_defense", "other_bonus", "dice"]);
+  options = _rt_options(
+    options,
+    [
+      "distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path",
+      "aim_rounds", "willpower", "willpower_move", "defender_willpower", "called_shot", "called_shot_reduction",
+      "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace", "total_defense",
+      "other_bonus", "dice"
+    ]
+  );
   let distance = options.distance === undefined ? 0 : options.distance;
   let hands = options.hands === undefined ? 0 : options.hands;
   let extra_speed = options.extra_speed === undefined ? 0 : options.extra_speed;
@@ -1384,7 +1551,11 @@ function attack(attacker, defender, weapon, options) {
   let total_defense = options.total_defense === undefined ? false : options.total_defense;
   let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
   const _trace = [];
-  const _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters, clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, _trace);
+  const _setup = _attack_setup(
+    attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
+    clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
+    target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, _trace
+  );
   weapon = _setup[0];
   called_shot = _setup[1];
   const grapple_penalty = _setup[2];
@@ -1395,22 +1566,34 @@ function attack(attacker, defender, weapon, options) {
   const own_penalty = _setup[7];
   const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
   const _rolls = [];
-  let _raw_roll, raw, after_cancel, hit, net, damage, condition_points, contested, _contest_roll, contest, contest_total, attacker_side, severity_steps, disarmed, item_damage;
+  let _raw_roll, raw, after_cancel, hit, net, damage, condition_points, contested, _contest_roll, contest;
+  let contest_total, attacker_side, severity_steps, disarmed, item_damage;
   _raw_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.attack_extras, coup_de_grace);
   _rolls.push(_raw_roll);
   raw = _raw_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("检定成功数", _raw_roll), [["command", _raw_roll.command], ["faces", _raw_roll.faces], ["raw", raw]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("检定成功数", _raw_roll),
+    [["command", _raw_roll.command], ["faces", _raw_roll.faces], ["raw", raw]]
+  ));
   after_cancel = raw - extras_cancelled - grapple_penalty;
   hit = after_cancel > 0;
   net = hit ? after_cancel + attacker.attack_extras : 0;
   if (grapple_penalty > 0) {
-    _trace.push(new TraceStep("note", "擒抱中有" + String(grapple_people) + "人，成功数减" + String(grapple_penalty), []));
+    _trace.push(new TraceStep(
+      "note", "擒抱中有" + String(grapple_people) + "人，成功数减" + String(grapple_penalty), []
+    ));
   }
   if (!hit) {
-    _trace.push(new TraceStep("note", "防御方附加成功" + String(extras_cancelled) + "抵消" + String(raw) + "个成功，攻击未命中", []));
+    _trace.push(new TraceStep(
+      "note", "防御方附加成功" + String(extras_cancelled) + "抵消" + String(raw) + "个成功，攻击未命中", []
+    ));
   }
   if (hit) {
-    _trace.push(new TraceStep("note", "成功数" + String(raw) + "减去防御方附加成功" + String(extras_cancelled) + "，再加攻击附加成功" + String(attacker.attack_extras) + "，胜出数" + String(net), []));
+    _trace.push(new TraceStep(
+      "note",
+      "成功数" + String(raw) + "减去防御方附加成功" + String(extras_cancelled) + "，再加攻击附加成功" + String(attacker.attack_extras) + "，胜出数" + String(net),
+      []
+    ));
   }
   damage = called_shot.deals_damage || !called_shot.given ? net : 0;
   condition_points = called_shot.given && called_shot.net_per_point > 0 ? _rt_floordiv(net, called_shot.net_per_point) : 0;
@@ -1418,14 +1601,25 @@ function attack(attacker, defender, weapon, options) {
     _trace.push(new TraceStep("note", "造成" + String(damage) + "点" + weapon.damage_type.name + "伤害", []));
   }
   if (condition_points > 0) {
-    _trace.push(new TraceStep("note", "对" + called_shot.name + "造成" + String(condition_points) + "点" + called_shot.track.name, []));
+    _trace.push(new TraceStep(
+      "note", "对" + called_shot.name + "造成" + String(condition_points) + "点" + called_shot.track.name, []
+    ));
   }
   contested = hit && called_shot.given && called_shot.save !== "standard";
   if (contested) {
-    _contest_roll = _rt_roll_pool(_source, _POOL, called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(0, defender.strength + defender.martial + defender.specialty + sunder_bonus), called_shot.save === "fortitude" ? defender.save_extras : 0, false);
+    _contest_roll = _rt_roll_pool(
+      _source, _POOL,
+      called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(
+        0, defender.strength + defender.martial + defender.specialty + sunder_bonus
+      ),
+      called_shot.save === "fortitude" ? defender.save_extras : 0, false
+    );
     _rolls.push(_contest_roll);
     contest = _contest_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("部位效果对抗", _contest_roll), [["command", _contest_roll.command], ["faces", _contest_roll.faces], ["contest", contest]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("部位效果对抗", _contest_roll),
+      [["command", _contest_roll.command], ["faces", _contest_roll.faces], ["contest", contest]]
+    ));
   }
   else {
     contest = 0;
@@ -1436,22 +1630,45 @@ function attack(attacker, defender, weapon, options) {
   disarmed = contested && called_shot.save === "opposed_strength" && attacker_side > contest_total;
   item_damage = contested && called_shot.save === "opposed_sunder" ? Math.max(0, attacker_side - contest_total) : 0;
   if (severity_steps > 0) {
-    _trace.push(new TraceStep("note", "胜出数" + String(net) + "对抗强韧豁免" + String(contest_total) + "，可将" + String(severity_steps) + "点伤害的严重程度加深一级", []));
+    _trace.push(new TraceStep(
+      "note",
+      "胜出数" + String(net) + "对抗强韧豁免" + String(contest_total) + "，可将" + String(severity_steps) + "点伤害的严重程度加深一级",
+      []
+    ));
   }
   if (disarmed) {
-    _trace.push(new TraceStep("note", "胜出数" + String(net) + "对抗" + String(contest_total) + "，目标的武器脱手", []));
+    _trace.push(new TraceStep(
+      "note", "胜出数" + String(net) + "对抗" + String(contest_total) + "，目标的武器脱手", []
+    ));
   }
   if (item_damage > 0) {
-    _trace.push(new TraceStep("note", "胜出数" + String(attacker_side) + "对抗" + String(contest_total) + "，目标的武器或盾牌受到" + String(item_damage) + "点伤害（仍需突破硬度）", []));
+    _trace.push(new TraceStep(
+      "note",
+      "胜出数" + String(attacker_side) + "对抗" + String(contest_total) + "，目标的武器或盾牌受到" + String(item_damage) + "点伤害（仍需突破硬度）",
+      []
+    ));
   }
   if (own_penalty > 0) {
-    _trace.push(new TraceStep("note", "到下次行动前，攻击方的基础防御降低" + String(own_penalty) + "（全力一击与冲锋，不低于0）", []));
+    _trace.push(new TraceStep(
+      "note", "到下次行动前，攻击方的基础防御降低" + String(own_penalty) + "（全力一击与冲锋，不低于0）", []
+    ));
   }
-  return _rt_result(AttackResult, [hit, net, damage, weapon.damage_type.id, condition_points > 0 ? called_shot.track.id : "", condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage], _rolls, _trace);
+  return _rt_result(
+    AttackResult,
+    [
+      hit, net, damage, weapon.damage_type.id, condition_points > 0 ? called_shot.track.id : "", condition_points,
+      dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage
+    ],
+    _rolls, _trace
+  );
 }
 
-function _attack_roll(dice, weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty, attacker, defender, coup_de_grace) {
-  let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side, severity_steps, disarmed, item_damage;
+function _attack_roll(
+  dice, weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty,
+  attacker, defender, coup_de_grace
+) {
+  let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side;
+  let severity_steps, disarmed, item_damage;
   raw = coup_de_grace ? Math.max(0, dice_) : _rt_pool_successes(dice, dice_, 10, 8, 10);
   after_cancel = raw - extras_cancelled - grapple_penalty;
   hit = after_cancel > 0;
@@ -1460,7 +1677,13 @@ function _attack_roll(dice, weapon, called_shot, grapple_penalty, defender_extra
   condition_points = called_shot.given && called_shot.net_per_point > 0 ? _rt_floordiv(net, called_shot.net_per_point) : 0;
   contested = hit && called_shot.given && called_shot.save !== "standard";
   if (contested) {
-    contest = _rt_pool_successes(dice, called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(0, defender.strength + defender.martial + defender.specialty + sunder_bonus), 10, 8, 10);
+    contest = _rt_pool_successes(
+      dice,
+      called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(
+        0, defender.strength + defender.martial + defender.specialty + sunder_bonus
+      ),
+      10, 8, 10
+    );
   }
   else {
     contest = 0;
@@ -1470,12 +1693,23 @@ function _attack_roll(dice, weapon, called_shot, grapple_penalty, defender_extra
   severity_steps = contested && called_shot.save === "fortitude" ? Math.max(0, attacker_side - contest_total) : 0;
   disarmed = contested && called_shot.save === "opposed_strength" && attacker_side > contest_total;
   item_damage = contested && called_shot.save === "opposed_sunder" ? Math.max(0, attacker_side - contest_total) : 0;
-  return [hit, net, damage, weapon.damage_type.id, condition_points > 0 ? called_shot.track.id : "", condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage];
+  return [
+    hit, net, damage, weapon.damage_type.id, condition_points > 0 ? called_shot.track.id : "", condition_points, dice_,
+    defender_extras, own_penalty, severity_steps, disarmed, item_damage
+  ];
 }
 
 // 攻击与防御的对抗: the outcome only (the fields of ATTACK_FIELDS), no trace.
 function attack_fast(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path", "aim_rounds", "willpower", "willpower_move", "defender_willpower", "called_shot", "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace", "total_defense", "other_bonus", "dice"]);
+  options = _rt_options(
+    options,
+    [
+      "distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path",
+      "aim_rounds", "willpower", "willpower_move", "defender_willpower", "called_shot", "called_shot_reduction",
+      "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace", "total_defense",
+      "other_bonus", "dice"
+    ]
+  );
   let distance = options.distance === undefined ? 0 : options.distance;
   let hands = options.hands === undefined ? 0 : options.hands;
   let extra_speed = options.extra_speed === undefined ? 0 : options.extra_speed;
@@ -1496,7 +1730,11 @@ function attack_fast(attacker, defender, weapon, options) {
   let coup_de_grace = options.coup_de_grace === undefined ? false : options.coup_de_grace;
   let total_defense = options.total_defense === undefined ? false : options.total_defense;
   let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-  const _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters, clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, null);
+  const _setup = _attack_setup(
+    attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
+    clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
+    target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, null
+  );
   weapon = _setup[0];
   called_shot = _setup[1];
   const grapple_penalty = _setup[2];
@@ -1506,12 +1744,23 @@ function attack_fast(attacker, defender, weapon, options) {
   const sunder_bonus = _setup[6];
   const own_penalty = _setup[7];
   const dice = _rt_dice_source(options.dice);
-  return _attack_roll(dice, weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty, attacker, defender, coup_de_grace);
+  return _attack_roll(
+    dice, weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty,
+    attacker, defender, coup_de_grace
+  );
 }
 
 // 攻击与防御的对抗: the setup once; the function returned rolls and returns the outcome array.
 function attack_prepare(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path", "aim_rounds", "willpower", "willpower_move", "defender_willpower", "called_shot", "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace", "total_defense", "other_bonus"]);
+  options = _rt_options(
+    options,
+    [
+      "distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path",
+      "aim_rounds", "willpower", "willpower_move", "defender_willpower", "called_shot", "called_shot_reduction",
+      "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace", "total_defense",
+      "other_bonus"
+    ]
+  );
   let distance = options.distance === undefined ? 0 : options.distance;
   let hands = options.hands === undefined ? 0 : options.hands;
   let extra_speed = options.extra_speed === undefined ? 0 : options.extra_speed;
@@ -1532,7 +1781,11 @@ function attack_prepare(attacker, defender, weapon, options) {
   let coup_de_grace = options.coup_de_grace === undefined ? false : options.coup_de_grace;
   let total_defense = options.total_defense === undefined ? false : options.total_defense;
   let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-  const _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters, clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, null);
+  const _setup = _attack_setup(
+    attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
+    clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
+    target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, null
+  );
   weapon = _setup[0];
   called_shot = _setup[1];
   const grapple_penalty = _setup[2];
@@ -1546,7 +1799,9 @@ function attack_prepare(attacker, defender, weapon, options) {
   const _condition_points = called_shot.given && called_shot.net_per_point > 0;
   const _called_shot_net_per_point = called_shot.net_per_point;
   const _contested = called_shot.given && called_shot.save !== "standard";
-  const _contest = called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(0, defender.strength + defender.martial + defender.specialty + sunder_bonus);
+  const _contest = called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(
+    0, defender.strength + defender.martial + defender.specialty + sunder_bonus
+  );
   const _contest_2 = called_shot.save === "fortitude" ? defender.save_extras : 0;
   const _attacker_side = called_shot.save === "opposed_sunder" ? Math.max(0, attacker.size - defender.size) : 0;
   const _severity_steps = called_shot.save === "fortitude";
@@ -1555,7 +1810,8 @@ function attack_prepare(attacker, defender, weapon, options) {
   const _weapon_damage_type_id = weapon.damage_type.id;
   const _called_shot_track_id = called_shot.track.id;
   return dice => {
-    let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side, severity_steps, disarmed, item_damage;
+    let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side;
+    let severity_steps, disarmed, item_damage;
     raw = coup_de_grace ? Math.max(0, dice_) : _rt_pool_successes(dice, dice_, 10, 8, 10);
     after_cancel = raw - extras_cancelled - grapple_penalty;
     hit = after_cancel > 0;
@@ -1574,13 +1830,24 @@ function attack_prepare(attacker, defender, weapon, options) {
     severity_steps = _severity_steps && contested ? Math.max(0, attacker_side - contest_total) : 0;
     disarmed = _disarmed && contested && attacker_side > contest_total;
     item_damage = _item_damage && contested ? Math.max(0, attacker_side - contest_total) : 0;
-    return [hit, net, damage, _weapon_damage_type_id, condition_points > 0 ? _called_shot_track_id : "", condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage];
+    return [
+      hit, net, damage, _weapon_damage_type_id, condition_points > 0 ? _called_shot_track_id : "", condition_points,
+      dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage
+    ];
   }
 }
 
 // 攻击与防御的对抗: the exact distribution of the fields of ATTACK_FIELDS.
 function attack_odds(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path", "aim_rounds", "willpower", "willpower_move", "defender_willpower", "called_shot", "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace", "total_defense", "other_bonus"]);
+  options = _rt_options(
+    options,
+    [
+      "distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path",
+      "aim_rounds", "willpower", "willpower_move", "defender_willpower", "called_shot", "called_shot_reduction",
+      "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace", "total_defense",
+      "other_bonus"
+    ]
+  );
   let distance = options.distance === undefined ? 0 : options.distance;
   let hands = options.hands === undefined ? 0 : options.hands;
   let extra_speed = options.extra_speed === undefined ? 0 : options.extra_speed;
@@ -1601,7 +1868,11 @@ function attack_odds(attacker, defender, weapon, options) {
   let coup_de_grace = options.coup_de_grace === undefined ? false : options.coup_de_grace;
   let total_defense = options.total_defense === undefined ? false : options.total_defense;
   let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-  const _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters, clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, null);
+  const _setup = _attack_setup(
+    attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
+    clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
+    target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, null
+  );
   weapon = _setup[0];
   called_shot = _setup[1];
   const grapple_penalty = _setup[2];
@@ -1612,8 +1883,11 @@ function attack_odds(attacker, defender, weapon, options) {
   const own_penalty = _setup[7];
   const _odds = new OddsBuilder(ATTACK_FIELDS, "hit", "damage", 200000);
   const _p = 1.0;
-  let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side, severity_steps, disarmed, item_damage;
-  for (const _raw_item of _odds.outcomes(_p, (coup_de_grace ? _rt_all_succeed_distribution(dice_) : _rt_pool_distribution(dice_, 10, 8, 10)))) {
+  let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side;
+  let severity_steps, disarmed, item_damage;
+  for (const _raw_item of _odds.outcomes(
+    _p, (coup_de_grace ? _rt_all_succeed_distribution(dice_) : _rt_pool_distribution(dice_, 10, 8, 10))
+  )) {
     raw = _raw_item[0];
     const _raw_p = _p * _raw_item[1];
     after_cancel = raw - extras_cancelled - grapple_penalty;
@@ -1622,7 +1896,15 @@ function attack_odds(attacker, defender, weapon, options) {
     damage = called_shot.deals_damage || !called_shot.given ? net : 0;
     condition_points = called_shot.given && called_shot.net_per_point > 0 ? _rt_floordiv(net, called_shot.net_per_point) : 0;
     contested = hit && called_shot.given && called_shot.save !== "standard";
-    for (const _contest_item of _odds.outcomes(_raw_p, (contested ? _rt_pool_distribution(called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(0, defender.strength + defender.martial + defender.specialty + sunder_bonus), 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+    for (const _contest_item of _odds.outcomes(
+      _raw_p,
+      (contested ? _rt_pool_distribution(
+        called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(
+          0, defender.strength + defender.martial + defender.specialty + sunder_bonus
+        ),
+        10, 8, 10
+      ) : _rt_CERTAIN_ZERO)
+    )) {
       contest = _contest_item[0];
       const _contest_p = _raw_p * _contest_item[1];
       contest_total = contested ? contest + (called_shot.save === "fortitude" ? defender.save_extras : 0) : 0;
@@ -1630,7 +1912,13 @@ function attack_odds(attacker, defender, weapon, options) {
       severity_steps = contested && called_shot.save === "fortitude" ? Math.max(0, attacker_side - contest_total) : 0;
       disarmed = contested && called_shot.save === "opposed_strength" && attacker_side > contest_total;
       item_damage = contested && called_shot.save === "opposed_sunder" ? Math.max(0, attacker_side - contest_total) : 0;
-      _odds.add([hit, net, damage, weapon.damage_type.id, condition_points > 0 ? called_shot.track.id : "", condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage], _contest_p);
+      _odds.add(
+        [
+          hit, net, damage, weapon.damage_type.id, condition_points > 0 ? called_shot.track.id : "", condition_points,
+          dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage
+        ],
+        _contest_p
+      );
     }
   }
   return _odds.build();
@@ -1638,10 +1926,20 @@ function attack_odds(attacker, defender, weapon, options) {
 
 function _bombard_setup(attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, _trace) {
   weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-  if (!(attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && typeof vehicle_mounted === 'boolean' && typeof total_defense === 'boolean' && Number.isInteger(other_bonus) && (-100) <= other_bonus && other_bonus <= 100)) {
-    _rt_check_inputs([['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon], ['int', "距离", distance, 0, 100000], ['bool', "载具炮", vehicle_mounted], ['bool', "防御方全力防御", total_defense], ['int', "其他加值", other_bonus, (-100), 100]]);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+    && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && typeof vehicle_mounted === 'boolean'
+    && typeof total_defense === 'boolean' && Number.isInteger(other_bonus) && (-100) <= other_bonus
+    && other_bonus <= 100
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
+      ['int', "距离", distance, 0, 100000], ['bool', "载具炮", vehicle_mounted],
+      ['bool', "防御方全力防御", total_defense], ['int', "其他加值", other_bonus, (-100), 100]
+    ]);
   }
-  let base_range, max_range, increments, attack_pool, small, prone_penalty, basic_left, remaining_defense, keep_extras, defender_extras;
+  let base_range, max_range, increments, attack_pool, small, prone_penalty, basic_left, remaining_defense, keep_extras;
+  let defender_extras;
   if (!(weapon.bombard_damage > 0)) {
     throw new NotABombard("“" + weapon.name + "”没有【炮击】特性");
   }
@@ -1657,7 +1955,9 @@ function _bombard_setup(attacker, defender, weapon, distance, vehicle_mounted, t
   basic_left = defender.flat_footed || defender.helpless ? 0 : defender.basic_defense;
   remaining_defense = basic_left + defender.armor_defense + defender.parry_defense + defender.cover_defense + defender.dodge_defense;
   keep_extras = false;
-  defender_extras = (basic_left > 0 || keep_extras ? defender.basic_extras : 0) + (defender.armor_defense > 0 || keep_extras ? defender.armor_extras : 0) + (defender.parry_defense > 0 || keep_extras ? defender.parry_extras : 0) + (defender.cover_defense > 0 || keep_extras ? defender.cover_extras : 0) + (defender.dodge_defense > 0 || keep_extras ? defender.dodge_extras : 0);
+  defender_extras = (
+    basic_left > 0 || keep_extras ? defender.basic_extras : 0
+  ) + (defender.armor_defense > 0 || keep_extras ? defender.armor_extras : 0) + (defender.parry_defense > 0 || keep_extras ? defender.parry_extras : 0) + (defender.cover_defense > 0 || keep_extras ? defender.cover_extras : 0) + (defender.dodge_defense > 0 || keep_extras ? defender.dodge_extras : 0);
   if (Math.max(0, attack_pool) > 300) {
     _rt_within("骰池骰子数", Math.max(0, attack_pool), 300);
   }
@@ -1681,7 +1981,9 @@ function bombard(attacker, defender, weapon, options) {
   let total_defense = options.total_defense === undefined ? false : options.total_defense;
   let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
   const _trace = [];
-  const _setup = _bombard_setup(attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, _trace);
+  const _setup = _bombard_setup(
+    attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, _trace
+  );
   weapon = _setup[0];
   const attack_pool = _setup[1];
   const small = _setup[2];
@@ -1690,30 +1992,54 @@ function bombard(attacker, defender, weapon, options) {
   const defender_extras = _setup[5];
   const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
   const _rolls = [];
-  let _attack_successes_roll, attack_successes, _save_successes_roll, save_successes, _defense_successes_roll, defense_successes, hit, damage;
+  let _attack_successes_roll, attack_successes, _save_successes_roll, save_successes, _defense_successes_roll;
+  let defense_successes, hit, damage;
   if (small) {
     _attack_successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, attack_pool), attacker.attack_extras, false);
     _rolls.push(_attack_successes_roll);
     attack_successes = _attack_successes_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("炮击鉴定（对豁免）", _attack_successes_roll), [["command", _attack_successes_roll.command], ["faces", _attack_successes_roll.faces], ["attack_successes", attack_successes]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("炮击鉴定（对豁免）", _attack_successes_roll),
+      [
+        ["command", _attack_successes_roll.command], ["faces", _attack_successes_roll.faces],
+        ["attack_successes", attack_successes]
+      ]
+    ));
   }
   else {
     attack_successes = 0;
   }
   if (small) {
-    _save_successes_roll = _rt_roll_pool(_source, _POOL, defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0), defender.save_extras, false);
+    _save_successes_roll = _rt_roll_pool(
+      _source, _POOL, defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0),
+      defender.save_extras, false
+    );
     _rolls.push(_save_successes_roll);
     save_successes = _save_successes_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("反射豁免", _save_successes_roll), [["command", _save_successes_roll.command], ["faces", _save_successes_roll.faces], ["save_successes", save_successes]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("反射豁免", _save_successes_roll),
+      [
+        ["command", _save_successes_roll.command], ["faces", _save_successes_roll.faces],
+        ["save_successes", save_successes]
+      ]
+    ));
   }
   else {
     save_successes = 0;
   }
   if (!small) {
-    _defense_successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, attack_pool - remaining_defense), attacker.attack_extras, false);
+    _defense_successes_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(0, attack_pool - remaining_defense), attacker.attack_extras, false
+    );
     _rolls.push(_defense_successes_roll);
     defense_successes = _defense_successes_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("炮击鉴定（对防御）", _defense_successes_roll), [["command", _defense_successes_roll.command], ["faces", _defense_successes_roll.faces], ["defense_successes", defense_successes]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("炮击鉴定（对防御）", _defense_successes_roll),
+      [
+        ["command", _defense_successes_roll.command], ["faces", _defense_successes_roll.faces],
+        ["defense_successes", defense_successes]
+      ]
+    ));
   }
   else {
     defense_successes = 0;
@@ -1721,13 +2047,18 @@ function bombard(attacker, defender, weapon, options) {
   hit = small ? attack_successes + attacker.attack_extras - (save_successes + defender.save_extras - prone_penalty) > 0 : defense_successes - defender_extras > 0;
   damage = hit ? weapon.bombard_damage : 0;
   if (small) {
-    _trace.push(new TraceStep("note", "目标体积" + String(defender.size) + "小于" + String(_R_BOMBARD_SAVE_SIZE_LIMIT) + "，以反射豁免对抗", []));
+    _trace.push(new TraceStep(
+      "note", "目标体积" + String(defender.size) + "小于" + String(_R_BOMBARD_SAVE_SIZE_LIMIT) + "，以反射豁免对抗", []
+    ));
   }
   if (small && prone_penalty > 0) {
     _trace.push(new TraceStep("note", "倒地的目标回避范围伤害，成功数减" + String(prone_penalty), []));
   }
   if (!small) {
-    _trace.push(new TraceStep("note", "目标体积" + String(defender.size) + "为" + String(_R_BOMBARD_SAVE_SIZE_LIMIT) + "及以上，通过正常防御", []));
+    _trace.push(new TraceStep(
+      "note", "目标体积" + String(defender.size) + "为" + String(_R_BOMBARD_SAVE_SIZE_LIMIT) + "及以上，通过正常防御",
+      []
+    ));
   }
   if (hit) {
     _trace.push(new TraceStep("note", "命中，直接造成" + String(damage) + "点穿刺伤害", []));
@@ -1735,7 +2066,9 @@ function bombard(attacker, defender, weapon, options) {
   return _rt_result(BombardResult, [hit, damage, "pierce", small], _rolls, _trace);
 }
 
-function _bombard_roll(dice, weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras, attacker, defender, total_defense) {
+function _bombard_roll(
+  dice, weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras, attacker, defender, total_defense
+) {
   let attack_successes, save_successes, defense_successes, hit, damage;
   if (small) {
     attack_successes = _rt_pool_successes(dice, Math.max(0, attack_pool), 10, 8, 10);
@@ -1744,7 +2077,9 @@ function _bombard_roll(dice, weapon, attack_pool, small, prone_penalty, remainin
     attack_successes = 0;
   }
   if (small) {
-    save_successes = _rt_pool_successes(dice, defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0), 10, 8, 10);
+    save_successes = _rt_pool_successes(
+      dice, defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0), 10, 8, 10
+    );
   }
   else {
     save_successes = 0;
@@ -1767,7 +2102,9 @@ function bombard_fast(attacker, defender, weapon, options) {
   let vehicle_mounted = options.vehicle_mounted === undefined ? false : options.vehicle_mounted;
   let total_defense = options.total_defense === undefined ? false : options.total_defense;
   let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-  const _setup = _bombard_setup(attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, null);
+  const _setup = _bombard_setup(
+    attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, null
+  );
   weapon = _setup[0];
   const attack_pool = _setup[1];
   const small = _setup[2];
@@ -1775,7 +2112,10 @@ function bombard_fast(attacker, defender, weapon, options) {
   const remaining_defense = _setup[4];
   const defender_extras = _setup[5];
   const dice = _rt_dice_source(options.dice);
-  return _bombard_roll(dice, weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras, attacker, defender, total_defense);
+  return _bombard_roll(
+    dice, weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras, attacker, defender,
+    total_defense
+  );
 }
 
 // 炮击: the setup once; the function returned rolls and returns the outcome array.
@@ -1785,7 +2125,9 @@ function bombard_prepare(attacker, defender, weapon, options) {
   let vehicle_mounted = options.vehicle_mounted === undefined ? false : options.vehicle_mounted;
   let total_defense = options.total_defense === undefined ? false : options.total_defense;
   let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-  const _setup = _bombard_setup(attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, null);
+  const _setup = _bombard_setup(
+    attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, null
+  );
   weapon = _setup[0];
   const attack_pool = _setup[1];
   const small = _setup[2];
@@ -1832,7 +2174,9 @@ function bombard_odds(attacker, defender, weapon, options) {
   let vehicle_mounted = options.vehicle_mounted === undefined ? false : options.vehicle_mounted;
   let total_defense = options.total_defense === undefined ? false : options.total_defense;
   let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
-  const _setup = _bombard_setup(attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, null);
+  const _setup = _bombard_setup(
+    attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, null
+  );
   weapon = _setup[0];
   const attack_pool = _setup[1];
   const small = _setup[2];
@@ -1842,13 +2186,23 @@ function bombard_odds(attacker, defender, weapon, options) {
   const _odds = new OddsBuilder(BOMBARD_FIELDS, "hit", "damage", 200000);
   const _p = 1.0;
   let attack_successes, save_successes, defense_successes, hit, damage;
-  for (const _attack_successes_item of _odds.outcomes(_p, (small ? _rt_pool_distribution(Math.max(0, attack_pool), 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+  for (const _attack_successes_item of _odds.outcomes(
+    _p, (small ? _rt_pool_distribution(Math.max(0, attack_pool), 10, 8, 10) : _rt_CERTAIN_ZERO)
+  )) {
     attack_successes = _attack_successes_item[0];
     const _attack_successes_p = _p * _attack_successes_item[1];
-    for (const _save_successes_item of _odds.outcomes(_attack_successes_p, (small ? _rt_pool_distribution(defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0), 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+    for (const _save_successes_item of _odds.outcomes(
+      _attack_successes_p,
+      (small ? _rt_pool_distribution(
+        defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0), 10, 8, 10
+      ) : _rt_CERTAIN_ZERO)
+    )) {
       save_successes = _save_successes_item[0];
       const _save_successes_p = _attack_successes_p * _save_successes_item[1];
-      for (const _defense_successes_item of _odds.outcomes(_save_successes_p, (!small ? _rt_pool_distribution(Math.max(0, attack_pool - remaining_defense), 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+      for (const _defense_successes_item of _odds.outcomes(
+        _save_successes_p,
+        (!small ? _rt_pool_distribution(Math.max(0, attack_pool - remaining_defense), 10, 8, 10) : _rt_CERTAIN_ZERO)
+      )) {
         defense_successes = _defense_successes_item[0];
         const _defense_successes_p = _save_successes_p * _defense_successes_item[1];
         hit = small ? attack_successes + attacker.attack_extras - (save_successes + defender.save_extras - prone_penalty) > 0 : defense_successes - defender_extras > 0;
@@ -1869,7 +2223,9 @@ function _parry_setup(defender, weapon, _trace) {
   if (!(!weapon.given || !weapon.natural)) {
     throw new NaturalCannotParry("“" + weapon.name + "”是天生武器：白刃格挡需要人造武器（徒手请用肉搏格挡）");
   }
-  bonus = _rt_floordiv(defender.martial + defender.specialty, _R_PARRY_DIVISOR) + (weapon.given && weapon.parry > 0 ? weapon.size : 0);
+  bonus = _rt_floordiv(
+    defender.martial + defender.specialty, _R_PARRY_DIVISOR
+  ) + (weapon.given && weapon.parry > 0 ? weapon.size : 0);
   if (_trace !== null) _trace.push(new TraceStep("let", "格挡加值" + String(bonus), [["bonus", bonus]]));
   return [bonus];
 }
@@ -1913,8 +2269,13 @@ function parry_odds(defender, weapon) {
 
 function _active_cover_setup(defender, cover_size, shield, _trace) {
   shield = shield === null || shield === undefined ? _NO_WEAPON : shield instanceof Weapon ? shield : get_weapon(shield);
-  if (!(defender instanceof Combatant && Number.isInteger(cover_size) && 0 <= cover_size && cover_size <= 100 && shield.not_specified === null)) {
-    _rt_check_inputs([['type', "防御方", defender, Combatant], ['int', "掩蔽物体积", cover_size, 0, 100], ['entry', "格挡物品", shield]]);
+  if (!(
+    defender instanceof Combatant && Number.isInteger(cover_size) && 0 <= cover_size && cover_size <= 100
+    && shield.not_specified === null
+  )) {
+    _rt_check_inputs([
+      ['type', "防御方", defender, Combatant], ['int', "掩蔽物体积", cover_size, 0, 100], ['entry', "格挡物品", shield]
+    ]);
   }
   let full, cover;
   full = !shield.given && cover_size >= _R_FULL_COVER_SIZE_MULTIPLE * defender.size;
@@ -2077,13 +2438,27 @@ function willpower_spend_odds(character, use) {
   return _odds.build();
 }
 
-function _save_contest_setup(attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, _trace) {
+function _save_contest_setup(
+  attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, _trace
+) {
   damage_type = damage_type instanceof DamageType ? damage_type : get_damage_type(damage_type);
-  if (!(Number.isInteger(attack_dice) && 0 <= attack_dice && attack_dice <= 200 && Number.isInteger(attack_extras) && 0 <= attack_extras && attack_extras <= 50 && Number.isInteger(save_dice) && 0 <= save_dice && save_dice <= 200 && Number.isInteger(save_extras) && 0 <= save_extras && save_extras <= 50 && Number.isInteger(speed) && 0 <= speed && speed <= 30 && Number.isInteger(armor_piercing) && 0 <= armor_piercing && armor_piercing <= 40 && damage_type.not_specified === null)) {
-    _rt_check_inputs([['int', "攻击DP", attack_dice, 0, 200], ['int', "攻击附加成功", attack_extras, 0, 50], ['int', "豁免DP", save_dice, 0, 200], ['int', "豁免附加成功", save_extras, 0, 50], ['int', "高速", speed, 0, 30], ['int', "破甲", armor_piercing, 0, 40], ['entry', "伤害类型", damage_type]]);
+  if (!(
+    Number.isInteger(attack_dice) && 0 <= attack_dice && attack_dice <= 200 && Number.isInteger(attack_extras)
+    && 0 <= attack_extras && attack_extras <= 50 && Number.isInteger(save_dice) && 0 <= save_dice && save_dice <= 200
+    && Number.isInteger(save_extras) && 0 <= save_extras && save_extras <= 50 && Number.isInteger(speed) && 0 <= speed
+    && speed <= 30 && Number.isInteger(armor_piercing) && 0 <= armor_piercing && armor_piercing <= 40
+    && damage_type.not_specified === null
+  )) {
+    _rt_check_inputs([
+      ['int', "攻击DP", attack_dice, 0, 200], ['int', "攻击附加成功", attack_extras, 0, 50],
+      ['int', "豁免DP", save_dice, 0, 200], ['int', "豁免附加成功", save_extras, 0, 50], ['int', "高速", speed, 0, 30],
+      ['int', "破甲", armor_piercing, 0, 40], ['entry', "伤害类型", damage_type]
+    ]);
   }
   if (speed > 0 || armor_piercing > 0) {
-    if (_trace !== null) _trace.push(new TraceStep("note", "攻击具有高速" + String(speed) + "、破甲" + String(armor_piercing) + "，但高速与破甲不会减少豁免DP", []));
+    if (_trace !== null) _trace.push(new TraceStep(
+      "note", "攻击具有高速" + String(speed) + "、破甲" + String(armor_piercing) + "，但高速与破甲不会减少豁免DP", []
+    ));
   }
   return [damage_type];
 }
@@ -2096,7 +2471,9 @@ SaveContestResult.FIELDS = SAVE_CONTEST_FIELDS;
 
 // 攻击与豁免的对抗（DP-06、DP-07、DP-16）
 function save_contest(attack_dice, options) {
-  options = _rt_options(options, ["attack_extras", "save_dice", "save_extras", "speed", "armor_piercing", "damage_type", "dice"]);
+  options = _rt_options(
+    options, ["attack_extras", "save_dice", "save_extras", "speed", "armor_piercing", "damage_type", "dice"]
+  );
   let attack_extras = options.attack_extras === undefined ? 0 : options.attack_extras;
   let save_dice = options.save_dice === undefined ? null : options.save_dice;
   let save_extras = options.save_extras === undefined ? 0 : options.save_extras;
@@ -2104,7 +2481,9 @@ function save_contest(attack_dice, options) {
   let armor_piercing = options.armor_piercing === undefined ? 0 : options.armor_piercing;
   let damage_type = options.damage_type === undefined ? "mental" : options.damage_type;
   const _trace = [];
-  const _setup = _save_contest_setup(attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, _trace);
+  const _setup = _save_contest_setup(
+    attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, _trace
+  );
   damage_type = _setup[0];
   const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
   const _rolls = [];
@@ -2112,13 +2491,29 @@ function save_contest(attack_dice, options) {
   _attack_successes_roll = _rt_roll_pool(_source, _POOL, attack_dice, attack_extras, false);
   _rolls.push(_attack_successes_roll);
   attack_successes = _attack_successes_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("攻击鉴定", _attack_successes_roll), [["command", _attack_successes_roll.command], ["faces", _attack_successes_roll.faces], ["attack_successes", attack_successes]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("攻击鉴定", _attack_successes_roll),
+    [
+      ["command", _attack_successes_roll.command], ["faces", _attack_successes_roll.faces],
+      ["attack_successes", attack_successes]
+    ]
+  ));
   _save_successes_roll = _rt_roll_pool(_source, _POOL, save_dice, save_extras, false);
   _rolls.push(_save_successes_roll);
   save_successes = _save_successes_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("豁免鉴定", _save_successes_roll), [["command", _save_successes_roll.command], ["faces", _save_successes_roll.faces], ["save_successes", save_successes]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("豁免鉴定", _save_successes_roll),
+    [
+      ["command", _save_successes_roll.command], ["faces", _save_successes_roll.faces],
+      ["save_successes", save_successes]
+    ]
+  ));
   net = Math.max(0, attack_successes + attack_extras - save_successes - save_extras);
-  _trace.push(new TraceStep("let", "攻击" + String(attack_successes) + "+" + String(attack_extras) + "减去豁免" + String(save_successes) + "+" + String(save_extras) + "，胜出数" + String(net), [["net", net]]));
+  _trace.push(new TraceStep(
+    "let",
+    "攻击" + String(attack_successes) + "+" + String(attack_extras) + "减去豁免" + String(save_successes) + "+" + String(save_extras) + "，胜出数" + String(net),
+    [["net", net]]
+  ));
   if (net > 0) {
     _trace.push(new TraceStep("note", "造成" + String(net) + "点" + damage_type.name + "伤害", []));
   }
@@ -2135,14 +2530,18 @@ function _save_contest_roll(dice, damage_type, attack_dice, attack_extras, save_
 
 // 攻击与豁免的对抗: the outcome only (the fields of SAVE_CONTEST_FIELDS), no trace.
 function save_contest_fast(attack_dice, options) {
-  options = _rt_options(options, ["attack_extras", "save_dice", "save_extras", "speed", "armor_piercing", "damage_type", "dice"]);
+  options = _rt_options(
+    options, ["attack_extras", "save_dice", "save_extras", "speed", "armor_piercing", "damage_type", "dice"]
+  );
   let attack_extras = options.attack_extras === undefined ? 0 : options.attack_extras;
   let save_dice = options.save_dice === undefined ? null : options.save_dice;
   let save_extras = options.save_extras === undefined ? 0 : options.save_extras;
   let speed = options.speed === undefined ? 0 : options.speed;
   let armor_piercing = options.armor_piercing === undefined ? 0 : options.armor_piercing;
   let damage_type = options.damage_type === undefined ? "mental" : options.damage_type;
-  const _setup = _save_contest_setup(attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, null);
+  const _setup = _save_contest_setup(
+    attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, null
+  );
   damage_type = _setup[0];
   const dice = _rt_dice_source(options.dice);
   return _save_contest_roll(dice, damage_type, attack_dice, attack_extras, save_dice, save_extras);
@@ -2150,14 +2549,18 @@ function save_contest_fast(attack_dice, options) {
 
 // 攻击与豁免的对抗: the setup once; the function returned rolls and returns the outcome array.
 function save_contest_prepare(attack_dice, options) {
-  options = _rt_options(options, ["attack_extras", "save_dice", "save_extras", "speed", "armor_piercing", "damage_type"]);
+  options = _rt_options(
+    options, ["attack_extras", "save_dice", "save_extras", "speed", "armor_piercing", "damage_type"]
+  );
   let attack_extras = options.attack_extras === undefined ? 0 : options.attack_extras;
   let save_dice = options.save_dice === undefined ? null : options.save_dice;
   let save_extras = options.save_extras === undefined ? 0 : options.save_extras;
   let speed = options.speed === undefined ? 0 : options.speed;
   let armor_piercing = options.armor_piercing === undefined ? 0 : options.armor_piercing;
   let damage_type = options.damage_type === undefined ? "mental" : options.damage_type;
-  const _setup = _save_contest_setup(attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, null);
+  const _setup = _save_contest_setup(
+    attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, null
+  );
   damage_type = _setup[0];
   const _damage_type_id = damage_type.id;
   return dice => {
@@ -2171,14 +2574,18 @@ function save_contest_prepare(attack_dice, options) {
 
 // 攻击与豁免的对抗: the exact distribution of the fields of SAVE_CONTEST_FIELDS.
 function save_contest_odds(attack_dice, options) {
-  options = _rt_options(options, ["attack_extras", "save_dice", "save_extras", "speed", "armor_piercing", "damage_type"]);
+  options = _rt_options(
+    options, ["attack_extras", "save_dice", "save_extras", "speed", "armor_piercing", "damage_type"]
+  );
   let attack_extras = options.attack_extras === undefined ? 0 : options.attack_extras;
   let save_dice = options.save_dice === undefined ? null : options.save_dice;
   let save_extras = options.save_extras === undefined ? 0 : options.save_extras;
   let speed = options.speed === undefined ? 0 : options.speed;
   let armor_piercing = options.armor_piercing === undefined ? 0 : options.armor_piercing;
   let damage_type = options.damage_type === undefined ? "mental" : options.damage_type;
-  const _setup = _save_contest_setup(attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, null);
+  const _setup = _save_contest_setup(
+    attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, null
+  );
   damage_type = _setup[0];
   const _odds = new OddsBuilder(SAVE_CONTEST_FIELDS, "hit", "damage", 200000);
   const _p = 1.0;
@@ -2186,7 +2593,9 @@ function save_contest_odds(attack_dice, options) {
   for (const _attack_successes_item of _odds.outcomes(_p, _rt_pool_distribution(attack_dice, 10, 8, 10))) {
     attack_successes = _attack_successes_item[0];
     const _attack_successes_p = _p * _attack_successes_item[1];
-    for (const _save_successes_item of _odds.outcomes(_attack_successes_p, _rt_pool_distribution(save_dice, 10, 8, 10))) {
+    for (const _save_successes_item of _odds.outcomes(
+      _attack_successes_p, _rt_pool_distribution(save_dice, 10, 8, 10)
+    )) {
       save_successes = _save_successes_item[0];
       const _save_successes_p = _attack_successes_p * _save_successes_item[1];
       net = Math.max(0, attack_successes + attack_extras - save_successes - save_extras);
@@ -2198,8 +2607,14 @@ function save_contest_odds(attack_dice, options) {
 
 function _trip_setup(attacker, defender, weapon, flying, _trace) {
   weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-  if (!(attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null && typeof flying === 'boolean')) {
-    _rt_check_inputs([['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon], ['bool', "飞行目标", flying]]);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+    && typeof flying === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
+      ['bool', "飞行目标", flying]
+    ]);
   }
   let attack_pool, leg_bonus, defend_pool;
   if (!(weapon.natural || weapon.can_trip)) {
@@ -2233,11 +2648,23 @@ function trip(attacker, defender, weapon, options) {
   _attack_successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, attack_pool), attacker.attack_extras, false);
   _rolls.push(_attack_successes_roll);
   attack_successes = _attack_successes_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("绊摔检定", _attack_successes_roll), [["command", _attack_successes_roll.command], ["faces", _attack_successes_roll.faces], ["attack_successes", attack_successes]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("绊摔检定", _attack_successes_roll),
+    [
+      ["command", _attack_successes_roll.command], ["faces", _attack_successes_roll.faces],
+      ["attack_successes", attack_successes]
+    ]
+  ));
   _defend_successes_roll = _rt_roll_pool(_source, _POOL, defend_pool, 0, false);
   _rolls.push(_defend_successes_roll);
   defend_successes = _defend_successes_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("平衡对抗", _defend_successes_roll), [["command", _defend_successes_roll.command], ["faces", _defend_successes_roll.faces], ["defend_successes", defend_successes]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("平衡对抗", _defend_successes_roll),
+    [
+      ["command", _defend_successes_roll.command], ["faces", _defend_successes_roll.faces],
+      ["defend_successes", defend_successes]
+    ]
+  ));
   net = attack_successes + attacker.attack_extras - defend_successes;
   success = net > 0;
   if (success && !flying) {
@@ -2246,7 +2673,9 @@ function trip(attacker, defender, weapon, options) {
   if (success && flying) {
     _trace.push(new TraceStep("note", "对方失速：下一轮飞行速度−" + String(net), []));
   }
-  return _rt_result(TripResult, [success, Math.max(0, net), success && !flying, flying ? Math.max(0, net) : 0], _rolls, _trace);
+  return _rt_result(
+    TripResult, [success, Math.max(0, net), success && !flying, flying ? Math.max(0, net) : 0], _rolls, _trace
+  );
 }
 
 function _trip_roll(dice, attack_pool, defend_pool, attacker, flying) {
@@ -2299,7 +2728,9 @@ function trip_odds(attacker, defender, weapon, options) {
   for (const _attack_successes_item of _odds.outcomes(_p, _rt_pool_distribution(Math.max(0, attack_pool), 10, 8, 10))) {
     attack_successes = _attack_successes_item[0];
     const _attack_successes_p = _p * _attack_successes_item[1];
-    for (const _defend_successes_item of _odds.outcomes(_attack_successes_p, _rt_pool_distribution(defend_pool, 10, 8, 10))) {
+    for (const _defend_successes_item of _odds.outcomes(
+      _attack_successes_p, _rt_pool_distribution(defend_pool, 10, 8, 10)
+    )) {
       defend_successes = _defend_successes_item[0];
       const _defend_successes_p = _attack_successes_p * _defend_successes_item[1];
       net = attack_successes + attacker.attack_extras - defend_successes;
@@ -2312,8 +2743,14 @@ function trip_odds(attacker, defender, weapon, options) {
 
 function _bull_rush_setup(attacker, defender, weapon, knock_down, returned, _trace) {
   weapon = weapon === null || weapon === undefined ? _NO_WEAPON : weapon instanceof Weapon ? weapon : get_weapon(weapon);
-  if (!(attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null && typeof knock_down === 'boolean' && typeof returned === 'boolean')) {
-    _rt_check_inputs([['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon], ['bool', "选择击倒", knock_down], ['bool', "反冲撞", returned]]);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+    && typeof knock_down === 'boolean' && typeof returned === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
+      ['bool', "选择击倒", knock_down], ['bool', "反冲撞", returned]
+    ]);
   }
   let attack_pool, defend_pool;
   attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.given ? weapon.damage : 0) - (returned ? _R_BULL_RUSH_RETURN_PENALTY : 0);
@@ -2343,11 +2780,23 @@ function bull_rush(attacker, defender, weapon, options) {
   _attack_successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, attack_pool), attacker.attack_extras, false);
   _rolls.push(_attack_successes_roll);
   attack_successes = _attack_successes_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("冲撞检定", _attack_successes_roll), [["command", _attack_successes_roll.command], ["faces", _attack_successes_roll.faces], ["attack_successes", attack_successes]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("冲撞检定", _attack_successes_roll),
+    [
+      ["command", _attack_successes_roll.command], ["faces", _attack_successes_roll.faces],
+      ["attack_successes", attack_successes]
+    ]
+  ));
   _defend_successes_roll = _rt_roll_pool(_source, _POOL, defend_pool, 0, false);
   _rolls.push(_defend_successes_roll);
   defend_successes = _defend_successes_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("抵挡检定", _defend_successes_roll), [["command", _defend_successes_roll.command], ["faces", _defend_successes_roll.faces], ["defend_successes", defend_successes]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("抵挡检定", _defend_successes_roll),
+    [
+      ["command", _defend_successes_roll.command], ["faces", _defend_successes_roll.faces],
+      ["defend_successes", defend_successes]
+    ]
+  ));
   net = attack_successes + attacker.attack_extras - defend_successes;
   success = net > 0;
   push = success && !knock_down ? 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) : 0;
@@ -2415,7 +2864,9 @@ function bull_rush_odds(attacker, defender, weapon, options) {
   for (const _attack_successes_item of _odds.outcomes(_p, _rt_pool_distribution(Math.max(0, attack_pool), 10, 8, 10))) {
     attack_successes = _attack_successes_item[0];
     const _attack_successes_p = _p * _attack_successes_item[1];
-    for (const _defend_successes_item of _odds.outcomes(_attack_successes_p, _rt_pool_distribution(defend_pool, 10, 8, 10))) {
+    for (const _defend_successes_item of _odds.outcomes(
+      _attack_successes_p, _rt_pool_distribution(defend_pool, 10, 8, 10)
+    )) {
       defend_successes = _defend_successes_item[0];
       const _defend_successes_p = _attack_successes_p * _defend_successes_item[1];
       net = attack_successes + attacker.attack_extras - defend_successes;
@@ -2429,8 +2880,14 @@ function bull_rush_odds(attacker, defender, weapon, options) {
 
 function _grapple_setup(attacker, defender, weapon, held_item_size, _trace) {
   weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-  if (!(attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null && Number.isInteger(held_item_size) && (-1) <= held_item_size && held_item_size <= 40)) {
-    _rt_check_inputs([['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon], ['int', "手持物品体积", held_item_size, (-1), 40]]);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+    && Number.isInteger(held_item_size) && (-1) <= held_item_size && held_item_size <= 40
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
+      ['int', "手持物品体积", held_item_size, (-1), 40]
+    ]);
   }
   let touch_pool, contest_pool, resist_pool, cling;
   if (!(held_item_size < 0 || held_item_size <= attacker.size - _R_GRAPPLE_ITEM_SIZE_GAP || weapon.can_grapple)) {
@@ -2458,20 +2915,28 @@ function grapple(attacker, defender, weapon, options) {
   options = _rt_options(options, ["held_item_size", "dice"]);
   let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
   const _trace = [];
-  const [touch_pool, contest_pool, resist_pool, cling] = _grapple_setup(attacker, defender, weapon, held_item_size, _trace);
+  const [
+    touch_pool, contest_pool, resist_pool, cling
+  ] = _grapple_setup(attacker, defender, weapon, held_item_size, _trace);
   const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
   const _rolls = [];
   let _touch_roll, touch, touched, _hold_roll, hold, _resist_roll, resist, net, success;
   _touch_roll = _rt_roll_pool(_source, _POOL, touch_pool, attacker.attack_extras, false);
   _rolls.push(_touch_roll);
   touch = _touch_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("擒抱接触", _touch_roll), [["command", _touch_roll.command], ["faces", _touch_roll.faces], ["touch", touch]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("擒抱接触", _touch_roll),
+    [["command", _touch_roll.command], ["faces", _touch_roll.faces], ["touch", touch]]
+  ));
   touched = touch + attacker.attack_extras >= 1;
   if (touched) {
     _hold_roll = _rt_roll_pool(_source, _POOL, contest_pool, 0, false);
     _rolls.push(_hold_roll);
     hold = _hold_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("擒抱对抗", _hold_roll), [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("擒抱对抗", _hold_roll),
+      [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
+    ));
   }
   else {
     hold = 0;
@@ -2480,7 +2945,10 @@ function grapple(attacker, defender, weapon, options) {
     _resist_roll = _rt_roll_pool(_source, _POOL, resist_pool, 0, false);
     _rolls.push(_resist_roll);
     resist = _resist_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("挣脱对抗", _resist_roll), [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("挣脱对抗", _resist_roll),
+      [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
+    ));
   }
   else {
     resist = 0;
@@ -2493,7 +2961,9 @@ function grapple(attacker, defender, weapon, options) {
   if (success && cling) {
     _trace.push(new TraceStep("note", "攀附成功：攀附者单方面附着在对方身上，随其移动", []));
   }
-  return _rt_result(GrappleResult, [success, touched, Math.max(0, net), success && cling, success ? net : 0], _rolls, _trace);
+  return _rt_result(
+    GrappleResult, [success, touched, Math.max(0, net), success && cling, success ? net : 0], _rolls, _trace
+  );
 }
 
 function _grapple_roll(dice, touch_pool, contest_pool, resist_pool, cling, attacker) {
@@ -2522,7 +2992,9 @@ function grapple_fast(attacker, defender, weapon, options) {
   if (weapon === undefined) weapon = "fist";
   options = _rt_options(options, ["held_item_size", "dice"]);
   let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
-  const [touch_pool, contest_pool, resist_pool, cling] = _grapple_setup(attacker, defender, weapon, held_item_size, null);
+  const [
+    touch_pool, contest_pool, resist_pool, cling
+  ] = _grapple_setup(attacker, defender, weapon, held_item_size, null);
   const dice = _rt_dice_source(options.dice);
   return _grapple_roll(dice, touch_pool, contest_pool, resist_pool, cling, attacker);
 }
@@ -2532,7 +3004,9 @@ function grapple_prepare(attacker, defender, weapon, options) {
   if (weapon === undefined) weapon = "fist";
   options = _rt_options(options, ["held_item_size"]);
   let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
-  const [touch_pool, contest_pool, resist_pool, cling] = _grapple_setup(attacker, defender, weapon, held_item_size, null);
+  const [
+    touch_pool, contest_pool, resist_pool, cling
+  ] = _grapple_setup(attacker, defender, weapon, held_item_size, null);
   const _attacker_attack_extras = attacker.attack_extras;
   return dice => {
     let touch, touched, hold, resist, net, success;
@@ -2561,7 +3035,9 @@ function grapple_odds(attacker, defender, weapon, options) {
   if (weapon === undefined) weapon = "fist";
   options = _rt_options(options, ["held_item_size"]);
   let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
-  const [touch_pool, contest_pool, resist_pool, cling] = _grapple_setup(attacker, defender, weapon, held_item_size, null);
+  const [
+    touch_pool, contest_pool, resist_pool, cling
+  ] = _grapple_setup(attacker, defender, weapon, held_item_size, null);
   const _odds = new OddsBuilder(GRAPPLE_FIELDS, null, null, 200000);
   const _p = 1.0;
   let touch, touched, hold, resist, net, success;
@@ -2569,10 +3045,14 @@ function grapple_odds(attacker, defender, weapon, options) {
     touch = _touch_item[0];
     const _touch_p = _p * _touch_item[1];
     touched = touch + attacker.attack_extras >= 1;
-    for (const _hold_item of _odds.outcomes(_touch_p, (touched ? _rt_pool_distribution(contest_pool, 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+    for (const _hold_item of _odds.outcomes(
+      _touch_p, (touched ? _rt_pool_distribution(contest_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
+    )) {
       hold = _hold_item[0];
       const _hold_p = _touch_p * _hold_item[1];
-      for (const _resist_item of _odds.outcomes(_hold_p, (touched ? _rt_pool_distribution(resist_pool, 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+      for (const _resist_item of _odds.outcomes(
+        _hold_p, (touched ? _rt_pool_distribution(resist_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
+      )) {
         resist = _resist_item[0];
         const _resist_p = _hold_p * _resist_item[1];
         net = touched ? hold - resist : 0;
@@ -2607,23 +3087,36 @@ function pin(attacker, defender, options) {
   _hold_roll = _rt_roll_pool(_source, _POOL, attacker.strength + attacker.martial + attacker.specialty, 0, false);
   _rolls.push(_hold_roll);
   hold = _hold_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("压制对抗", _hold_roll), [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]));
-  _resist_roll = _rt_roll_pool(_source, _POOL, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 0, false);
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("压制对抗", _hold_roll),
+    [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
+  ));
+  _resist_roll = _rt_roll_pool(
+    _source, _POOL, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 0, false
+  );
   _rolls.push(_resist_roll);
   resist = _resist_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("挣脱对抗", _resist_roll), [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("挣脱对抗", _resist_roll),
+    [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
+  ));
   net = hold - resist;
   success = net > 0;
   if (success) {
     _trace.push(new TraceStep("note", "对方被压制，进入定身；解除需要成功两次", []));
   }
-  return _rt_result(PinResult, [success, Math.max(0, net), success && net > defender.strength, success ? _R_PIN_ESCAPES_NEEDED : 1], _rolls, _trace);
+  return _rt_result(
+    PinResult, [success, Math.max(0, net), success && net > defender.strength, success ? _R_PIN_ESCAPES_NEEDED : 1],
+    _rolls, _trace
+  );
 }
 
 function _pin_roll(dice, attacker, defender) {
   let hold, resist, net, success;
   hold = _rt_pool_successes(dice, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10);
-  resist = _rt_pool_successes(dice, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10);
+  resist = _rt_pool_successes(
+    dice, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10
+  );
   net = hold - resist;
   success = net > 0;
   return [success, Math.max(0, net), success && net > defender.strength, success ? _R_PIN_ESCAPES_NEEDED : 1];
@@ -2659,23 +3152,38 @@ function pin_odds(attacker, defender) {
   const _odds = new OddsBuilder(PIN_FIELDS, null, null, 200000);
   const _p = 1.0;
   let hold, resist, net, success;
-  for (const _hold_item of _odds.outcomes(_p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10))) {
+  for (const _hold_item of _odds.outcomes(
+    _p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
+  )) {
     hold = _hold_item[0];
     const _hold_p = _p * _hold_item[1];
-    for (const _resist_item of _odds.outcomes(_hold_p, _rt_pool_distribution(Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10))) {
+    for (const _resist_item of _odds.outcomes(
+      _hold_p,
+      _rt_pool_distribution(
+        Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10
+      )
+    )) {
       resist = _resist_item[0];
       const _resist_p = _hold_p * _resist_item[1];
       net = hold - resist;
       success = net > 0;
-      _odds.add([success, Math.max(0, net), success && net > defender.strength, success ? _R_PIN_ESCAPES_NEEDED : 1], _resist_p);
+      _odds.add(
+        [success, Math.max(0, net), success && net > defender.strength, success ? _R_PIN_ESCAPES_NEEDED : 1], _resist_p
+      );
     }
   }
   return _odds.build();
 }
 
 function _feint_setup(attacker, defender, penalty, defender_specialty, _trace) {
-  if (!(attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(penalty) && 0 <= penalty && penalty <= 20 && Number.isInteger(defender_specialty) && 0 <= defender_specialty && defender_specialty <= 30)) {
-    _rt_check_inputs([['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['int', "非类人减值", penalty, 0, 20], ['int', "防御方察言观色专业", defender_specialty, 0, 30]]);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(penalty) && 0 <= penalty
+    && penalty <= 20 && Number.isInteger(defender_specialty) && 0 <= defender_specialty && defender_specialty <= 30
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant],
+      ['int', "非类人减值", penalty, 0, 20], ['int', "防御方察言观色专业", defender_specialty, 0, 30]
+    ]);
   }
   if (!(!defender.mindless)) {
     throw new FeintImpossible("对没有智力的生物无法使用虚招");
@@ -2698,14 +3206,30 @@ function feint(attacker, defender, options) {
   const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
   const _rolls = [];
   let _feint_successes_roll, feint_successes, _read_successes_roll, read_successes, net, success, parry_penalty;
-  _feint_successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 0, false);
+  _feint_successes_roll = _rt_roll_pool(
+    _source, _POOL, Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 0, false
+  );
   _rolls.push(_feint_successes_roll);
   feint_successes = _feint_successes_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("虚招检定", _feint_successes_roll), [["command", _feint_successes_roll.command], ["faces", _feint_successes_roll.faces], ["feint_successes", feint_successes]]));
-  _read_successes_roll = _rt_roll_pool(_source, _POOL, defender.wisdom + defender.insight + defender_specialty, 0, false);
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("虚招检定", _feint_successes_roll),
+    [
+      ["command", _feint_successes_roll.command], ["faces", _feint_successes_roll.faces],
+      ["feint_successes", feint_successes]
+    ]
+  ));
+  _read_successes_roll = _rt_roll_pool(
+    _source, _POOL, defender.wisdom + defender.insight + defender_specialty, 0, false
+  );
   _rolls.push(_read_successes_roll);
   read_successes = _read_successes_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("察言观色", _read_successes_roll), [["command", _read_successes_roll.command], ["faces", _read_successes_roll.faces], ["read_successes", read_successes]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("察言观色", _read_successes_roll),
+    [
+      ["command", _read_successes_roll.command], ["faces", _read_successes_roll.faces],
+      ["read_successes", read_successes]
+    ]
+  ));
   net = feint_successes - read_successes;
   success = net > 0;
   parry_penalty = success ? Math.min(net, _R_FEINT_MAX_PARRY_PENALTY) : 0;
@@ -2714,7 +3238,9 @@ function feint(attacker, defender, options) {
 
 function _feint_roll(dice, attacker, defender, penalty, defender_specialty) {
   let feint_successes, read_successes, net, success, parry_penalty;
-  feint_successes = _rt_pool_successes(dice, Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10);
+  feint_successes = _rt_pool_successes(
+    dice, Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10
+  );
   read_successes = _rt_pool_successes(dice, defender.wisdom + defender.insight + defender_specialty, 10, 8, 10);
   net = feint_successes - read_successes;
   success = net > 0;
@@ -2760,10 +3286,17 @@ function feint_odds(attacker, defender, options) {
   const _odds = new OddsBuilder(FEINT_FIELDS, null, null, 200000);
   const _p = 1.0;
   let feint_successes, read_successes, net, success, parry_penalty;
-  for (const _feint_successes_item of _odds.outcomes(_p, _rt_pool_distribution(Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10))) {
+  for (const _feint_successes_item of _odds.outcomes(
+    _p,
+    _rt_pool_distribution(
+      Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10
+    )
+  )) {
     feint_successes = _feint_successes_item[0];
     const _feint_successes_p = _p * _feint_successes_item[1];
-    for (const _read_successes_item of _odds.outcomes(_feint_successes_p, _rt_pool_distribution(defender.wisdom + defender.insight + defender_specialty, 10, 8, 10))) {
+    for (const _read_successes_item of _odds.outcomes(
+      _feint_successes_p, _rt_pool_distribution(defender.wisdom + defender.insight + defender_specialty, 10, 8, 10)
+    )) {
       read_successes = _read_successes_item[0];
       const _read_successes_p = _feint_successes_p * _read_successes_item[1];
       net = feint_successes - read_successes;
@@ -2776,8 +3309,14 @@ function feint_odds(attacker, defender, options) {
 }
 
 function _overrun_setup(attacker, defender, blockers, acrobatics, _trace) {
-  if (!(attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(blockers) && 1 <= blockers && blockers <= 4 && typeof acrobatics === 'boolean')) {
-    _rt_check_inputs([['type', "闯越者", attacker, Combatant], ['type', "阻挡者", defender, Combatant], ['int', "阻挡者人数", blockers, 1, 4], ['bool', "使用特技", acrobatics]]);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(blockers) && 1 <= blockers
+    && blockers <= 4 && typeof acrobatics === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "闯越者", attacker, Combatant], ['type', "阻挡者", defender, Combatant],
+      ['int', "阻挡者人数", blockers, 1, 4], ['bool', "使用特技", acrobatics]
+    ]);
   }
   let pool, block_pool;
   if (!(defender.size <= _R_OVERRUN_SIZE_MULTIPLE * attacker.size)) {
@@ -2807,18 +3346,27 @@ function overrun(attacker, defender, options) {
   _mine_roll = _rt_roll_pool(_source, _POOL, pool, attacker.attack_extras, false);
   _rolls.push(_mine_roll);
   mine = _mine_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("闯越检定", _mine_roll), [["command", _mine_roll.command], ["faces", _mine_roll.faces], ["mine", mine]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("闯越检定", _mine_roll),
+    [["command", _mine_roll.command], ["faces", _mine_roll.faces], ["mine", mine]]
+  ));
   total = mine + attacker.attack_extras;
   _b1_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false);
   _rolls.push(_b1_roll);
   b1 = _b1_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("第1名阻挡者", _b1_roll), [["command", _b1_roll.command], ["faces", _b1_roll.faces], ["b1", b1]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("第1名阻挡者", _b1_roll),
+    [["command", _b1_roll.command], ["faces", _b1_roll.faces], ["b1", b1]]
+  ));
   left1 = total - b1;
   if (blockers >= 2 && left1 > 0) {
     _b2_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false);
     _rolls.push(_b2_roll);
     b2 = _b2_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("第2名阻挡者", _b2_roll), [["command", _b2_roll.command], ["faces", _b2_roll.faces], ["b2", b2]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("第2名阻挡者", _b2_roll),
+      [["command", _b2_roll.command], ["faces", _b2_roll.faces], ["b2", b2]]
+    ));
   }
   else {
     b2 = 0;
@@ -2828,7 +3376,10 @@ function overrun(attacker, defender, options) {
     _b3_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false);
     _rolls.push(_b3_roll);
     b3 = _b3_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("第3名阻挡者", _b3_roll), [["command", _b3_roll.command], ["faces", _b3_roll.faces], ["b3", b3]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("第3名阻挡者", _b3_roll),
+      [["command", _b3_roll.command], ["faces", _b3_roll.faces], ["b3", b3]]
+    ));
   }
   else {
     b3 = 0;
@@ -2838,7 +3389,10 @@ function overrun(attacker, defender, options) {
     _b4_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false);
     _rolls.push(_b4_roll);
     b4 = _b4_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("第4名阻挡者", _b4_roll), [["command", _b4_roll.command], ["faces", _b4_roll.faces], ["b4", b4]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("第4名阻挡者", _b4_roll),
+      [["command", _b4_roll.command], ["faces", _b4_roll.faces], ["b4", b4]]
+    ));
   }
   else {
     b4 = 0;
@@ -2949,15 +3503,21 @@ function overrun_odds(attacker, defender, options) {
       b1 = _b1_item[0];
       const _b1_p = _mine_p * _b1_item[1];
       left1 = total - b1;
-      for (const _b2_item of _odds.outcomes(_b1_p, (blockers >= 2 && left1 > 0 ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+      for (const _b2_item of _odds.outcomes(
+        _b1_p, (blockers >= 2 && left1 > 0 ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
+      )) {
         b2 = _b2_item[0];
         const _b2_p = _b1_p * _b2_item[1];
         left2 = left1 - b2;
-        for (const _b3_item of _odds.outcomes(_b2_p, (blockers >= 3 && left2 > 0 ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+        for (const _b3_item of _odds.outcomes(
+          _b2_p, (blockers >= 3 && left2 > 0 ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
+        )) {
           b3 = _b3_item[0];
           const _b3_p = _b2_p * _b3_item[1];
           left3 = left2 - b3;
-          for (const _b4_item of _odds.outcomes(_b3_p, (blockers >= 4 && left3 > 0 ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+          for (const _b4_item of _odds.outcomes(
+            _b3_p, (blockers >= 4 && left3 > 0 ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
+          )) {
             b4 = _b4_item[0];
             const _b4_p = _b3_p * _b4_item[1];
             passed = left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
@@ -2973,19 +3533,149 @@ function overrun_odds(attacker, defender, options) {
 // Every procedure's name and parameters ([id, name, type]) and outcome fields ([id, name, type: int,
 // bool, str, or the table whose entry ids it holds]), as the Python package's PROCEDURE_INFO.
 const PROCEDURE_INFO = Object.freeze({
-  "attack": {name: "攻击与防御的对抗", params: [["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"], ["distance", "距离", "int"], ["hands", "用手数", "int"], ["extra_speed", "额外高速", "int"], ["extra_armor_piercing", "额外破甲", "int"], ["power_attack", "全力一击", "bool"], ["charge_meters", "冲锋距离", "int"], ["clear_path", "路径畅通", "bool"], ["aim_rounds", "瞄准轮数", "int"], ["willpower", "消耗意志力", "bool"], ["willpower_move", "消耗意志力移动", "bool"], ["defender_willpower", "防御方消耗意志力", "bool"], ["called_shot", "特定部位", "called_shots"], ["called_shot_reduction", "减少特定部位减值", "int"], ["target_two_handed", "目标双手持用", "bool"], ["target_not_strength", "目标非力量操纵", "bool"], ["grapple_people", "目标所在擒抱人数", "int"], ["targets", "目标数", "int"], ["coup_de_grace", "致命攻击", "bool"], ["total_defense", "防御方全力防御", "bool"], ["other_bonus", "其他加值", "int"]], positional: ["attacker", "defender", "weapon"], fields: [["hit", "命中", "bool"], ["net", "胜出数", "int"], ["damage", "伤害", "int"], ["damage_type", "伤害类型", "damage_types"], ["condition", "状态", "condition_tracks"], ["condition_points", "状态点数", "int"], ["dice", "掷骰数", "int"], ["defender_extras", "防御方附加成功", "int"], ["own_basic_defense_penalty", "自身基础防御减值", "int"], ["severity_steps", "伤害加深级数", "int"], ["disarmed", "武器脱手", "bool"], ["item_damage", "物品伤害", "int"]], summary: {hit: "hit", damage: "damage"}},
-  "bombard": {name: "炮击", params: [["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"], ["distance", "距离", "int"], ["vehicle_mounted", "载具炮", "bool"], ["total_defense", "防御方全力防御", "bool"], ["other_bonus", "其他加值", "int"]], positional: ["attacker", "defender", "weapon"], fields: [["hit", "命中", "bool"], ["damage", "伤害", "int"], ["damage_type", "伤害类型", "str"], ["used_save", "以豁免对抗", "bool"]], summary: {hit: "hit", damage: "damage"}},
-  "parry": {name: "格挡加值", params: [["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"]], positional: ["defender", "weapon"], fields: [["parry_bonus", "格挡加值", "int"]], summary: {hit: null, damage: null}},
-  "active_cover": {name: "主动掩蔽", params: [["defender", "防御方", "combatant"], ["cover_size", "掩蔽物体积", "int"], ["shield", "格挡物品", "weapons"]], positional: ["defender"], fields: [["cover", "掩蔽值", "int"], ["full_cover", "完全掩蔽", "bool"]], summary: {hit: null, damage: null}},
-  "total_defense": {name: "全力防御", params: [["defender", "防御方", "combatant"]], positional: ["defender"], fields: [["dodge_bonus", "闪避加值", "int"]], summary: {hit: null, damage: null}},
-  "willpower_spend": {name: "意志力的使用", params: [["character", "人物", "combatant"], ["use", "用法", "willpower_uses"]], positional: ["character", "use"], fields: [["bonus", "加值", "int"], ["willpower_left", "剩余意志力", "int"], ["stays_conscious", "保持清醒", "bool"]], summary: {hit: null, damage: null}},
-  "save_contest": {name: "攻击与豁免的对抗", params: [["attack_dice", "攻击DP", "int"], ["attack_extras", "攻击附加成功", "int"], ["save_dice", "豁免DP", "int"], ["save_extras", "豁免附加成功", "int"], ["speed", "高速", "int"], ["armor_piercing", "破甲", "int"], ["damage_type", "伤害类型", "damage_types"]], positional: ["attack_dice"], fields: [["hit", "命中", "bool"], ["net", "胜出数", "int"], ["damage", "伤害", "int"], ["damage_type", "伤害类型", "damage_types"]], summary: {hit: "hit", damage: "damage"}},
-  "trip": {name: "绊摔", params: [["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"], ["flying", "飞行目标", "bool"]], positional: ["attacker", "defender", "weapon"], fields: [["success", "成功", "bool"], ["net", "胜出数", "int"], ["prone", "倒地", "bool"], ["flight_speed_loss", "飞行速度减值", "int"]], summary: {hit: null, damage: null}},
-  "bull_rush": {name: "冲撞", params: [["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"], ["knock_down", "选择击倒", "bool"], ["returned", "反冲撞", "bool"]], positional: ["attacker", "defender", "weapon"], fields: [["success", "成功", "bool"], ["net", "胜出数", "int"], ["prone", "倒地", "bool"], ["push_meters", "击退米数", "int"], ["may_return", "可反冲撞", "bool"]], summary: {hit: null, damage: null}},
-  "grapple": {name: "擒抱", params: [["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"], ["held_item_size", "手持物品体积", "int"]], positional: ["attacker", "defender", "weapon"], fields: [["success", "成功", "bool"], ["touched", "接触命中", "bool"], ["net", "胜出数", "int"], ["cling", "攀附", "bool"], ["loser_penalty", "失败方减值", "int"]], summary: {hit: null, damage: null}},
-  "pin": {name: "压制对手", params: [["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"]], positional: ["attacker", "defender"], fields: [["success", "成功", "bool"], ["net", "胜出数", "int"], ["body_cover", "可用对方身体掩蔽", "bool"], ["escapes_needed", "解除所需成功次数", "int"]], summary: {hit: null, damage: null}},
-  "feint": {name: "虚招", params: [["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["penalty", "非类人减值", "int"], ["defender_specialty", "防御方察言观色专业", "int"]], positional: ["attacker", "defender"], fields: [["success", "成功", "bool"], ["flat_footed", "措手不及", "bool"], ["parry_penalty", "格挡减值", "int"]], summary: {hit: null, damage: null}},
-  "overrun": {name: "闯越", params: [["attacker", "闯越者", "combatant"], ["defender", "阻挡者", "combatant"], ["blockers", "阻挡者人数", "int"], ["acrobatics", "使用特技", "bool"]], positional: ["attacker", "defender"], fields: [["passed", "闯越人数", "int"], ["success", "全部闯越", "bool"]], summary: {hit: null, damage: null}},
+  "attack": {
+    name: "攻击与防御的对抗",
+    params: [
+      ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
+      ["distance", "距离", "int"], ["hands", "用手数", "int"], ["extra_speed", "额外高速", "int"],
+      ["extra_armor_piercing", "额外破甲", "int"], ["power_attack", "全力一击", "bool"],
+      ["charge_meters", "冲锋距离", "int"], ["clear_path", "路径畅通", "bool"], ["aim_rounds", "瞄准轮数", "int"],
+      ["willpower", "消耗意志力", "bool"], ["willpower_move", "消耗意志力移动", "bool"],
+      ["defender_willpower", "防御方消耗意志力", "bool"], ["called_shot", "特定部位", "called_shots"],
+      ["called_shot_reduction", "减少特定部位减值", "int"], ["target_two_handed", "目标双手持用", "bool"],
+      ["target_not_strength", "目标非力量操纵", "bool"], ["grapple_people", "目标所在擒抱人数", "int"],
+      ["targets", "目标数", "int"], ["coup_de_grace", "致命攻击", "bool"], ["total_defense", "防御方全力防御", "bool"],
+      ["other_bonus", "其他加值", "int"]
+    ],
+    positional: ["attacker", "defender", "weapon"],
+    fields: [
+      ["hit", "命中", "bool"], ["net", "胜出数", "int"], ["damage", "伤害", "int"],
+      ["damage_type", "伤害类型", "damage_types"], ["condition", "状态", "condition_tracks"],
+      ["condition_points", "状态点数", "int"], ["dice", "掷骰数", "int"], ["defender_extras", "防御方附加成功", "int"],
+      ["own_basic_defense_penalty", "自身基础防御减值", "int"], ["severity_steps", "伤害加深级数", "int"],
+      ["disarmed", "武器脱手", "bool"], ["item_damage", "物品伤害", "int"]
+    ],
+    summary: {hit: "hit", damage: "damage"}
+  },
+  "bombard": {
+    name: "炮击",
+    params: [
+      ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
+      ["distance", "距离", "int"], ["vehicle_mounted", "载具炮", "bool"], ["total_defense", "防御方全力防御", "bool"],
+      ["other_bonus", "其他加值", "int"]
+    ],
+    positional: ["attacker", "defender", "weapon"],
+    fields: [
+      ["hit", "命中", "bool"], ["damage", "伤害", "int"], ["damage_type", "伤害类型", "str"],
+      ["used_save", "以豁免对抗", "bool"]
+    ],
+    summary: {hit: "hit", damage: "damage"}
+  },
+  "parry": {
+    name: "格挡加值", params: [["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"]],
+    positional: ["defender", "weapon"], fields: [["parry_bonus", "格挡加值", "int"]], summary: {hit: null, damage: null}
+  },
+  "active_cover": {
+    name: "主动掩蔽",
+    params: [
+      ["defender", "防御方", "combatant"], ["cover_size", "掩蔽物体积", "int"], ["shield", "格挡物品", "weapons"]
+    ],
+    positional: ["defender"], fields: [["cover", "掩蔽值", "int"], ["full_cover", "完全掩蔽", "bool"]],
+    summary: {hit: null, damage: null}
+  },
+  "total_defense": {
+    name: "全力防御", params: [["defender", "防御方", "combatant"]], positional: ["defender"],
+    fields: [["dodge_bonus", "闪避加值", "int"]], summary: {hit: null, damage: null}
+  },
+  "willpower_spend": {
+    name: "意志力的使用", params: [["character", "人物", "combatant"], ["use", "用法", "willpower_uses"]],
+    positional: ["character", "use"],
+    fields: [
+      ["bonus", "加值", "int"], ["willpower_left", "剩余意志力", "int"], ["stays_conscious", "保持清醒", "bool"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "save_contest": {
+    name: "攻击与豁免的对抗",
+    params: [
+      ["attack_dice", "攻击DP", "int"], ["attack_extras", "攻击附加成功", "int"], ["save_dice", "豁免DP", "int"],
+      ["save_extras", "豁免附加成功", "int"], ["speed", "高速", "int"], ["armor_piercing", "破甲", "int"],
+      ["damage_type", "伤害类型", "damage_types"]
+    ],
+    positional: ["attack_dice"],
+    fields: [
+      ["hit", "命中", "bool"], ["net", "胜出数", "int"], ["damage", "伤害", "int"],
+      ["damage_type", "伤害类型", "damage_types"]
+    ],
+    summary: {hit: "hit", damage: "damage"}
+  },
+  "trip": {
+    name: "绊摔",
+    params: [
+      ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
+      ["flying", "飞行目标", "bool"]
+    ],
+    positional: ["attacker", "defender", "weapon"],
+    fields: [
+      ["success", "成功", "bool"], ["net", "胜出数", "int"], ["prone", "倒地", "bool"],
+      ["flight_speed_loss", "飞行速度减值", "int"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "bull_rush": {
+    name: "冲撞",
+    params: [
+      ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
+      ["knock_down", "选择击倒", "bool"], ["returned", "反冲撞", "bool"]
+    ],
+    positional: ["attacker", "defender", "weapon"],
+    fields: [
+      ["success", "成功", "bool"], ["net", "胜出数", "int"], ["prone", "倒地", "bool"],
+      ["push_meters", "击退米数", "int"], ["may_return", "可反冲撞", "bool"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "grapple": {
+    name: "擒抱",
+    params: [
+      ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
+      ["held_item_size", "手持物品体积", "int"]
+    ],
+    positional: ["attacker", "defender", "weapon"],
+    fields: [
+      ["success", "成功", "bool"], ["touched", "接触命中", "bool"], ["net", "胜出数", "int"], ["cling", "攀附", "bool"],
+      ["loser_penalty", "失败方减值", "int"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "pin": {
+    name: "压制对手", params: [["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"]],
+    positional: ["attacker", "defender"],
+    fields: [
+      ["success", "成功", "bool"], ["net", "胜出数", "int"], ["body_cover", "可用对方身体掩蔽", "bool"],
+      ["escapes_needed", "解除所需成功次数", "int"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "feint": {
+    name: "虚招",
+    params: [
+      ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["penalty", "非类人减值", "int"],
+      ["defender_specialty", "防御方察言观色专业", "int"]
+    ],
+    positional: ["attacker", "defender"],
+    fields: [["success", "成功", "bool"], ["flat_footed", "措手不及", "bool"], ["parry_penalty", "格挡减值", "int"]],
+    summary: {hit: null, damage: null}
+  },
+  "overrun": {
+    name: "闯越",
+    params: [
+      ["attacker", "闯越者", "combatant"], ["defender", "阻挡者", "combatant"], ["blockers", "阻挡者人数", "int"],
+      ["acrobatics", "使用特技", "bool"]
+    ],
+    positional: ["attacker", "defender"], fields: [["passed", "闯越人数", "int"], ["success", "全部闯越", "bool"]],
+    summary: {hit: null, damage: null}
+  },
 });
 
 export {

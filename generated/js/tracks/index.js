@@ -843,7 +843,18 @@ const _R_REVEALED_BONUS = 3;  // 受袭后侦查加值
 const _R_PARRY_DURATION_SECONDS = 6;  // 格挡持续时间
 const _R_EXTRAS_ALONE_HIT = false;  // 额外成功数单独可以命中
 const _R_MISSED_REST_POINTS_GAIN = 1;  // R61 缺少长休息的点数增加
-const RULINGS = Object.freeze({"initiative_tiebreak_extras": _R_INITIATIVE_TIEBREAK_EXTRAS, "ticks_per_second": _R_TICKS_PER_SECOND, "check_floor": _R_CHECK_FLOOR, "cap_counts_extras": _R_CAP_COUNTS_EXTRAS, "range_penalty": _R_RANGE_PENALTY, "burst_penalty_per_shot": _R_BURST_PENALTY_PER_SHOT, "burst_first_shot_counts": _R_BURST_FIRST_SHOT_COUNTS, "firearm_default_range": _R_FIREARM_DEFAULT_RANGE, "firearm_damage_loss": _R_FIREARM_DAMAGE_LOSS, "charge_speed_divisor": _R_CHARGE_SPEED_DIVISOR, "leave_area_divisor": _R_LEAVE_AREA_DIVISOR, "called_shot_penalty_per_size": _R_CALLED_SHOT_PENALTY_PER_SIZE, "state_multiplier": _R_STATE_MULTIPLIER, "missed_rest_capacity_loss": _R_MISSED_REST_CAPACITY_LOSS, "detection_tie_to_hider": _R_DETECTION_TIE_TO_HIDER, "hearing_bonus_per_halving": _R_HEARING_BONUS_PER_HALVING, "revealed_bonus": _R_REVEALED_BONUS, "parry_duration_seconds": _R_PARRY_DURATION_SECONDS, "extras_alone_hit": _R_EXTRAS_ALONE_HIT, "missed_rest_points_gain": _R_MISSED_REST_POINTS_GAIN});
+const RULINGS = Object.freeze({
+  "initiative_tiebreak_extras": _R_INITIATIVE_TIEBREAK_EXTRAS, "ticks_per_second": _R_TICKS_PER_SECOND,
+  "check_floor": _R_CHECK_FLOOR, "cap_counts_extras": _R_CAP_COUNTS_EXTRAS, "range_penalty": _R_RANGE_PENALTY,
+  "burst_penalty_per_shot": _R_BURST_PENALTY_PER_SHOT, "burst_first_shot_counts": _R_BURST_FIRST_SHOT_COUNTS,
+  "firearm_default_range": _R_FIREARM_DEFAULT_RANGE, "firearm_damage_loss": _R_FIREARM_DAMAGE_LOSS,
+  "charge_speed_divisor": _R_CHARGE_SPEED_DIVISOR, "leave_area_divisor": _R_LEAVE_AREA_DIVISOR,
+  "called_shot_penalty_per_size": _R_CALLED_SHOT_PENALTY_PER_SIZE, "state_multiplier": _R_STATE_MULTIPLIER,
+  "missed_rest_capacity_loss": _R_MISSED_REST_CAPACITY_LOSS, "detection_tie_to_hider": _R_DETECTION_TIE_TO_HIDER,
+  "hearing_bonus_per_halving": _R_HEARING_BONUS_PER_HALVING, "revealed_bonus": _R_REVEALED_BONUS,
+  "parry_duration_seconds": _R_PARRY_DURATION_SECONDS, "extras_alone_hit": _R_EXTRAS_ALONE_HIT,
+  "missed_rest_points_gain": _R_MISSED_REST_POINTS_GAIN
+});
 
 // ---- error types ----
 const PastLimit = _rt_error_class("PastLimit", "past_limit");  // 超出极限距离
@@ -855,8 +866,33 @@ const NoEnhancedRest = _rt_error_class("NoEnhancedRest", "no_enhanced_rest");  /
 const ReadiedNeedsDuration = _rt_error_class("ReadiedNeedsDuration", "readied_needs_duration");  // 准备动作没有时长
 
 // ---- combatants ----
-const STAT_NAMES = Object.freeze({"力量": "strength", "敏捷": "dexterity", "耐力": "endurance", "智力": "intelligence", "感知": "perception", "意志": "will", "格斗": "fighting", "武器": "weapon_skill", "投掷": "throwing", "弓箭": "archery", "枪械": "firearms", "能量技艺": "energy", "运动": "athletics", "闪避": "dodge", "侦查": "detect", "躲藏": "hide", "基础防御": "basic_defense", "闪避防御": "dodge_defense", "格挡防御": "parry_defense", "精神防御": "mental_defense", "生理抗性": "resistance", "精神抗性": "mental_resistance", "伤害减免": "damage_reduction", "伤害吸收": "absorption", "生命值上限": "max_hp", "集中力上限": "max_focus", "移动速度": "move_speed", "体型": "size", "眼部生命槽": "eye_hp", "耳部生命槽": "ear_hp", "精神感知关键属性": "mental_key", "混乱刻度": "chaos", "额外检定成功数": "extra_successes", "影响": "influence"});
-const _STATS = [["strength", "力量", "int", 3, 0, 30], ["dexterity", "敏捷", "int", 3, 0, 30], ["endurance", "耐力", "int", 3, 0, 30], ["intelligence", "智力", "int", 3, 0, 30], ["perception", "感知", "int", 3, 0, 30], ["will", "意志", "int", 3, 0, 30], ["fighting", "格斗", "int", 0, 0, 30], ["weapon_skill", "武器", "int", 0, 0, 30], ["throwing", "投掷", "int", 0, 0, 30], ["archery", "弓箭", "int", 0, 0, 30], ["firearms", "枪械", "int", 0, 0, 30], ["energy", "能量技艺", "int", 0, 0, 30], ["athletics", "运动", "int", 0, 0, 30], ["dodge", "闪避", "int", 0, 0, 30], ["detect", "侦查", "int", 0, 0, 30], ["hide", "躲藏", "int", 0, 0, 30], ["basic_defense", "基础防御", "int", 0, 0, 60], ["dodge_defense", "闪避防御", "int", 0, 0, 60], ["parry_defense", "格挡防御", "int", 0, 0, 60], ["mental_defense", "精神防御", "int", 0, 0, 60], ["resistance", "生理抗性", "int", 0, 0, 60], ["mental_resistance", "精神抗性", "int", 0, 0, 60], ["damage_reduction", "伤害减免", "int", 0, 0, 60], ["absorption", "伤害吸收", "int", 0, 0, 60], ["max_hp", "生命值上限", "int", 10, 0, 1000], ["max_focus", "集中力上限", "int", 5, 0, 100], ["move_speed", "移动速度", "int", 10, 0, 1000], ["size", "体型", "int", 0, (-10), 30], ["eye_hp", "眼部生命槽", "int", 2, 0, 100], ["ear_hp", "耳部生命槽", "int", 2, 0, 100], ["mental_key", "精神感知关键属性", "int", 3, 0, 30], ["chaos", "混乱刻度", "int", 0, 0, 100], ["extra_successes", "额外检定成功数", "int", 0, 0, 50], ["influence", "影响", "int", 0, 0, 100]];
+const STAT_NAMES = Object.freeze({
+  "力量": "strength", "敏捷": "dexterity", "耐力": "endurance", "智力": "intelligence", "感知": "perception",
+  "意志": "will", "格斗": "fighting", "武器": "weapon_skill", "投掷": "throwing", "弓箭": "archery", "枪械": "firearms",
+  "能量技艺": "energy", "运动": "athletics", "闪避": "dodge", "侦查": "detect", "躲藏": "hide",
+  "基础防御": "basic_defense", "闪避防御": "dodge_defense", "格挡防御": "parry_defense", "精神防御": "mental_defense",
+  "生理抗性": "resistance", "精神抗性": "mental_resistance", "伤害减免": "damage_reduction", "伤害吸收": "absorption",
+  "生命值上限": "max_hp", "集中力上限": "max_focus", "移动速度": "move_speed", "体型": "size", "眼部生命槽": "eye_hp",
+  "耳部生命槽": "ear_hp", "精神感知关键属性": "mental_key", "混乱刻度": "chaos", "额外检定成功数": "extra_successes",
+  "影响": "influence"
+});
+const _STATS = [
+  ["strength", "力量", "int", 3, 0, 30], ["dexterity", "敏捷", "int", 3, 0, 30], ["endurance", "耐力", "int", 3, 0, 30],
+  ["intelligence", "智力", "int", 3, 0, 30], ["perception", "感知", "int", 3, 0, 30], ["will", "意志", "int", 3, 0, 30],
+  ["fighting", "格斗", "int", 0, 0, 30], ["weapon_skill", "武器", "int", 0, 0, 30],
+  ["throwing", "投掷", "int", 0, 0, 30], ["archery", "弓箭", "int", 0, 0, 30], ["firearms", "枪械", "int", 0, 0, 30],
+  ["energy", "能量技艺", "int", 0, 0, 30], ["athletics", "运动", "int", 0, 0, 30], ["dodge", "闪避", "int", 0, 0, 30],
+  ["detect", "侦查", "int", 0, 0, 30], ["hide", "躲藏", "int", 0, 0, 30],
+  ["basic_defense", "基础防御", "int", 0, 0, 60], ["dodge_defense", "闪避防御", "int", 0, 0, 60],
+  ["parry_defense", "格挡防御", "int", 0, 0, 60], ["mental_defense", "精神防御", "int", 0, 0, 60],
+  ["resistance", "生理抗性", "int", 0, 0, 60], ["mental_resistance", "精神抗性", "int", 0, 0, 60],
+  ["damage_reduction", "伤害减免", "int", 0, 0, 60], ["absorption", "伤害吸收", "int", 0, 0, 60],
+  ["max_hp", "生命值上限", "int", 10, 0, 1000], ["max_focus", "集中力上限", "int", 5, 0, 100],
+  ["move_speed", "移动速度", "int", 10, 0, 1000], ["size", "体型", "int", 0, (-10), 30],
+  ["eye_hp", "眼部生命槽", "int", 2, 0, 100], ["ear_hp", "耳部生命槽", "int", 2, 0, 100],
+  ["mental_key", "精神感知关键属性", "int", 3, 0, 30], ["chaos", "混乱刻度", "int", 0, 0, 100],
+  ["extra_successes", "额外检定成功数", "int", 0, 0, 50], ["influence", "影响", "int", 0, 0, 100]
+];
 // A combatant's stats: new Combatant({strength: 5}) by ids, Combatant.fromDict({力量: 5}) by ids or
 // Chinese names; every stat has a range, and an unknown or out-of-range stat is refused (OutOfBounds).
 class Combatant {
@@ -877,7 +913,9 @@ function attack_types_melee_pool(s, e, weapon) { return s.strength + s.weapon_sk
 function attack_types_short_throw_pool(s, e, weapon) { return s.dexterity + s.throwing + weapon.damage; }
 function attack_types_long_throw_pool(s, e, weapon) { return s.strength + s.throwing + weapon.damage; }
 function attack_types_bow_pool(s, e, weapon) { return s.strength + s.archery + weapon.damage; }
-function attack_types_firearm_pool(s, e, weapon) { return Math.max(s.dexterity, s.perception, s.intelligence) + s.firearms; }
+function attack_types_firearm_pool(s, e, weapon) { return Math.max(
+  s.dexterity, s.perception, s.intelligence
+) + s.firearms; }
 function attack_types_energy_pool(s, e, weapon) { return Math.max(s.intelligence, s.perception) + s.energy + weapon.damage; }
 function attack_types_area_pool(s, e, weapon) { return 0; }
 function attack_types_unarmed_cap(s, e, weapon) { return s.strength + s.fighting; }
@@ -900,8 +938,47 @@ function condition_tracks_entangle_capacity(s, e) { return s.move_speed; }
 function condition_tracks_drowsy_capacity(s, e) { return s.max_focus; }
 function condition_tracks_dizzy_capacity(s, e) { return 2 * s.dexterity + s.perception; }
 function condition_tracks_nausea_capacity(s, e) { return 0; }
-const _FORMULAS = {"attack_types_unarmed_pool": attack_types_unarmed_pool, "attack_types_melee_pool": attack_types_melee_pool, "attack_types_short_throw_pool": attack_types_short_throw_pool, "attack_types_long_throw_pool": attack_types_long_throw_pool, "attack_types_bow_pool": attack_types_bow_pool, "attack_types_firearm_pool": attack_types_firearm_pool, "attack_types_energy_pool": attack_types_energy_pool, "attack_types_area_pool": attack_types_area_pool, "attack_types_unarmed_cap": attack_types_unarmed_cap, "attack_types_melee_cap": attack_types_melee_cap, "attack_types_short_throw_cap": attack_types_short_throw_cap, "attack_types_firearm_cap": attack_types_firearm_cap, "attack_types_energy_cap": attack_types_energy_cap, "attack_types_unarmed_range": attack_types_unarmed_range, "attack_types_short_throw_range": attack_types_short_throw_range, "attack_types_long_throw_range": attack_types_long_throw_range, "attack_types_bow_range": attack_types_bow_range, "attack_types_firearm_range": attack_types_firearm_range, "attack_types_energy_range": attack_types_energy_range, "condition_tracks_dazzle_capacity": condition_tracks_dazzle_capacity, "condition_tracks_tinnitus_capacity": condition_tracks_tinnitus_capacity, "condition_tracks_mental_seal_capacity": condition_tracks_mental_seal_capacity, "condition_tracks_mental_bind_capacity": condition_tracks_mental_bind_capacity, "condition_tracks_paralysis_capacity": condition_tracks_paralysis_capacity, "condition_tracks_entangle_capacity": condition_tracks_entangle_capacity, "condition_tracks_drowsy_capacity": condition_tracks_drowsy_capacity, "condition_tracks_dizzy_capacity": condition_tracks_dizzy_capacity, "condition_tracks_nausea_capacity": condition_tracks_nausea_capacity};
-const _FORMULA_TEXTS = {"attack_types_unarmed_pool": "力量 + 格斗 + 武器.武器伤害", "attack_types_melee_pool": "力量 + 武器 + 武器.武器伤害", "attack_types_short_throw_pool": "敏捷 + 投掷 + 武器.武器伤害", "attack_types_long_throw_pool": "力量 + 投掷 + 武器.武器伤害", "attack_types_bow_pool": "力量 + 弓箭 + 武器.武器伤害", "attack_types_firearm_pool": "max(敏捷, 感知, 智力) + 枪械", "attack_types_energy_pool": "max(智力, 感知) + 能量技艺 + 武器.武器伤害", "attack_types_area_pool": "0", "attack_types_unarmed_cap": "力量 + 格斗", "attack_types_melee_cap": "力量 + 武器.武器伤害", "attack_types_short_throw_cap": "投掷 + 武器.武器伤害", "attack_types_firearm_cap": "武器.武器伤害", "attack_types_energy_cap": "能量技艺 + 武器.武器伤害", "attack_types_unarmed_range": "0", "attack_types_short_throw_range": "力量", "attack_types_long_throw_range": "力量 * 10", "attack_types_bow_range": "武器.力量要求 * 10", "attack_types_firearm_range": "武器.射程 if 武器.射程 \u003e 0 else 裁定.枪械默认射程", "attack_types_energy_range": "武器.射程", "condition_tracks_dazzle_capacity": "眼部生命槽", "condition_tracks_tinnitus_capacity": "耳部生命槽", "condition_tracks_mental_seal_capacity": "精神感知关键属性 + 意志", "condition_tracks_mental_bind_capacity": "2 * 意志 + 智力", "condition_tracks_paralysis_capacity": "2 * 敏捷 + 耐力", "condition_tracks_entangle_capacity": "移动速度", "condition_tracks_drowsy_capacity": "集中力上限", "condition_tracks_dizzy_capacity": "2 * 敏捷 + 感知", "condition_tracks_nausea_capacity": "0"};
+const _FORMULAS = {
+  "attack_types_unarmed_pool": attack_types_unarmed_pool, "attack_types_melee_pool": attack_types_melee_pool,
+  "attack_types_short_throw_pool": attack_types_short_throw_pool,
+  "attack_types_long_throw_pool": attack_types_long_throw_pool, "attack_types_bow_pool": attack_types_bow_pool,
+  "attack_types_firearm_pool": attack_types_firearm_pool, "attack_types_energy_pool": attack_types_energy_pool,
+  "attack_types_area_pool": attack_types_area_pool, "attack_types_unarmed_cap": attack_types_unarmed_cap,
+  "attack_types_melee_cap": attack_types_melee_cap, "attack_types_short_throw_cap": attack_types_short_throw_cap,
+  "attack_types_firearm_cap": attack_types_firearm_cap, "attack_types_energy_cap": attack_types_energy_cap,
+  "attack_types_unarmed_range": attack_types_unarmed_range,
+  "attack_types_short_throw_range": attack_types_short_throw_range,
+  "attack_types_long_throw_range": attack_types_long_throw_range, "attack_types_bow_range": attack_types_bow_range,
+  "attack_types_firearm_range": attack_types_firearm_range, "attack_types_energy_range": attack_types_energy_range,
+  "condition_tracks_dazzle_capacity": condition_tracks_dazzle_capacity,
+  "condition_tracks_tinnitus_capacity": condition_tracks_tinnitus_capacity,
+  "condition_tracks_mental_seal_capacity": condition_tracks_mental_seal_capacity,
+  "condition_tracks_mental_bind_capacity": condition_tracks_mental_bind_capacity,
+  "condition_tracks_paralysis_capacity": condition_tracks_paralysis_capacity,
+  "condition_tracks_entangle_capacity": condition_tracks_entangle_capacity,
+  "condition_tracks_drowsy_capacity": condition_tracks_drowsy_capacity,
+  "condition_tracks_dizzy_capacity": condition_tracks_dizzy_capacity,
+  "condition_tracks_nausea_capacity": condition_tracks_nausea_capacity
+};
+const _FORMULA_TEXTS = {
+  "attack_types_unarmed_pool": "力量 + 格斗 + 武器.武器伤害", "attack_types_melee_pool": "力量 + 武器 + 武器.武器伤害",
+  "attack_types_short_throw_pool": "敏捷 + 投掷 + 武器.武器伤害",
+  "attack_types_long_throw_pool": "力量 + 投掷 + 武器.武器伤害", "attack_types_bow_pool": "力量 + 弓箭 + 武器.武器伤害",
+  "attack_types_firearm_pool": "max(敏捷, 感知, 智力) + 枪械",
+  "attack_types_energy_pool": "max(智力, 感知) + 能量技艺 + 武器.武器伤害", "attack_types_area_pool": "0",
+  "attack_types_unarmed_cap": "力量 + 格斗", "attack_types_melee_cap": "力量 + 武器.武器伤害",
+  "attack_types_short_throw_cap": "投掷 + 武器.武器伤害", "attack_types_firearm_cap": "武器.武器伤害",
+  "attack_types_energy_cap": "能量技艺 + 武器.武器伤害", "attack_types_unarmed_range": "0",
+  "attack_types_short_throw_range": "力量", "attack_types_long_throw_range": "力量 * 10",
+  "attack_types_bow_range": "武器.力量要求 * 10",
+  "attack_types_firearm_range": "武器.射程 if 武器.射程 \u003e 0 else 裁定.枪械默认射程",
+  "attack_types_energy_range": "武器.射程", "condition_tracks_dazzle_capacity": "眼部生命槽",
+  "condition_tracks_tinnitus_capacity": "耳部生命槽",
+  "condition_tracks_mental_seal_capacity": "精神感知关键属性 + 意志",
+  "condition_tracks_mental_bind_capacity": "2 * 意志 + 智力", "condition_tracks_paralysis_capacity": "2 * 敏捷 + 耐力",
+  "condition_tracks_entangle_capacity": "移动速度", "condition_tracks_drowsy_capacity": "集中力上限",
+  "condition_tracks_dizzy_capacity": "2 * 敏捷 + 感知", "condition_tracks_nausea_capacity": "0"
+};
 
 // 感知方式 (senses).
 class Sense {
@@ -1079,7 +1156,9 @@ class AttackType {
     return out;
   }
 }
-const _NO_ATTACKTYPE = new AttackType(["", "（无攻击类型）", "", [], null, "check_damage", _rt_not_given, _rt_not_given, _rt_not_given, false, ""], false);
+const _NO_ATTACKTYPE = new AttackType(
+  ["", "（无攻击类型）", "", [], null, "check_damage", _rt_not_given, _rt_not_given, _rt_not_given, false, ""], false
+);
 const ATTACK_TYPES = new Map();
 for (const r of [
   ["unarmed", "肉搏攻击", "", ["TR-13"], null, "check_damage", "attack_types_unarmed_pool", "attack_types_unarmed_cap", "attack_types_unarmed_range", false, "使用自身身体直接攻击；关键属性力量，相关技艺格斗系。"],
@@ -1126,7 +1205,9 @@ class Weapon {
     return out;
   }
 }
-const _NO_WEAPON = new Weapon(["", "（无武器）", "", [], null, _NO_ATTACKTYPE, 0, _NO_DAMAGETYPE, 0, 0, 0, 0, 0, 0, ""], false);
+const _NO_WEAPON = new Weapon(
+  ["", "（无武器）", "", [], null, _NO_ATTACKTYPE, 0, _NO_DAMAGETYPE, 0, 0, 0, 0, 0, 0, ""], false
+);
 const WEAPONS = new Map();
 for (const r of [
   ["fist", "拳头", "", ["TR-13"], null, "unarmed", 0, "blunt", 0, 0, 0, 0, 0, 0, ""],
@@ -1180,7 +1261,13 @@ class State {
     return out;
   }
 }
-const _NO_STATE = new State(["", "（无负面状态）", "", [], null, false, false, false, false, false, false, false, false, false, false, false, false, ""], false);
+const _NO_STATE = new State(
+  [
+    "", "（无负面状态）", "", [], null, false, false, false, false, false, false, false, false, false, false, false,
+    false, ""
+  ],
+  false
+);
 const STATES = new Map();
 for (const r of [
   ["blind", "目盲", "", ["TR-60", "TR-62"], null, true, true, false, false, true, false, false, false, false, false, false, true, "彻底失去视觉；没有其他感知模式时失去基础防御与闪避防御，不能进行应对攻击的主动防御动作。"],
@@ -1221,7 +1308,9 @@ class ConditionTrack {
     return out;
   }
 }
-const _NO_CONDITIONTRACK = new ConditionTrack(["", "（无负面点数累积槽）", "", [], null, _rt_not_given, _NO_STATE, "", false, false, false], false);
+const _NO_CONDITIONTRACK = new ConditionTrack(
+  ["", "（无负面点数累积槽）", "", [], null, _rt_not_given, _NO_STATE, "", false, false, false], false
+);
 const CONDITION_TRACKS = new Map();
 for (const r of [
   ["dazzle", "目眩", "", ["TR-60"], null, "condition_tracks_dazzle_capacity", "blind", "眼部的感知检定与基础防御下降差值；决定视觉感知范围时感知视作降低差值。", false, false, false],
@@ -1283,8 +1372,17 @@ const _POOL = new PoolSpec(10, 8, 10, ".ww", 10);
 function _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, _trace) {
   weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
   part = part === null || part === undefined ? _NO_BODYPART : part instanceof BodyPart ? part : get_body_part(part);
-  if (!(attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && Number.isInteger(bonus) && (-100) <= bonus && bonus <= 100 && Number.isInteger(extra_damage) && 0 <= extra_damage && extra_damage <= 1000 && part.not_specified === null && typeof left_area === 'boolean')) {
-    _rt_check_inputs([['type', "攻击者", attacker, Combatant], ['type', "防御者", defender, Combatant], ['entry', "武器", weapon], ['int', "距离", distance, 0, 100000], ['int', "加值", bonus, (-100), 100], ['int', "额外伤害", extra_damage, 0, 1000], ['entry', "部位", part], ['bool', "中途脱离范围", left_area]]);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+    && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && Number.isInteger(bonus) && (-100) <= bonus
+    && bonus <= 100 && Number.isInteger(extra_damage) && 0 <= extra_damage && extra_damage <= 1000
+    && part.not_specified === null && typeof left_area === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击者", attacker, Combatant], ['type', "防御者", defender, Combatant], ['entry', "武器", weapon],
+      ['int', "距离", distance, 0, 100000], ['int', "加值", bonus, (-100), 100],
+      ['int', "额外伤害", extra_damage, 0, 1000], ['entry', "部位", part], ['bool', "中途脱离范围", left_area]
+    ]);
   }
   let range, increments, part_penalty, check_before_defense, target_defense, dice_;
   if (!(weapon.attack_type.mode === "check_damage")) {
@@ -1302,14 +1400,20 @@ function _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage
   }
   target_defense = weapon.damage_type.family === "mental" ? defender.mental_defense : defender.basic_defense + defender.dodge_defense + defender.parry_defense;
   dice_ = Math.max(_R_CHECK_FLOOR, check_before_defense - target_defense);
-  if (_trace !== null) _trace.push(new TraceStep("let", "攻击检定" + String(check_before_defense) + "减去目标防御" + String(target_defense) + "，掷" + String(dice_) + "个骰子", [["dice", dice_]]));
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let",
+    "攻击检定" + String(check_before_defense) + "减去目标防御" + String(target_defense) + "，掷" + String(dice_) + "个骰子",
+    [["dice", dice_]]
+  ));
   if (dice_ > 200) {
     _rt_within("骰池骰子数", dice_, 200);
   }
   return [weapon, part, dice_];
 }
 
-const ATTACK_FIELDS = Object.freeze(["hit", "successes", "damage", "damage_type", "severe", "track", "points", "limb_damage", "item_damage"]);
+const ATTACK_FIELDS = Object.freeze([
+  "hit", "successes", "damage", "damage_type", "severe", "track", "points", "limb_damage", "item_damage"
+]);
 // The result of attack (攻击（检定即伤害）): its outcome fields, rolls and trace; outcome(), text(), toDict().
 class AttackResult extends Result {}
 AttackResult.PROCEDURE = "attack";
@@ -1330,20 +1434,32 @@ function attack(attacker, defender, weapon, options) {
   const dice_ = _setup[2];
   const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
   const _rolls = [];
-  let _successes_roll, successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, _endurance_successes_roll, endurance_successes, full_points, severe, points, limb_damage, item_damage;
+  let _successes_roll, successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp;
+  let _endurance_successes_roll, endurance_successes, full_points, severe, points, limb_damage, item_damage;
   _successes_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.extra_successes, false);
   _rolls.push(_successes_roll);
   successes = _successes_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("攻击检定", _successes_roll), [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("攻击检定", _successes_roll),
+    [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
+  ));
   hit = successes > 0;
   cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon);
   capped = Math.min(cap, successes + attacker.extra_successes);
   raw_damage = hit ? capped + extra_damage : 0;
-  _trace.push(new TraceStep("let", "成功数" + String(successes) + "（上限" + String(cap) + "）+ 额外伤害" + String(extra_damage) + " = " + String(raw_damage), [["raw_damage", raw_damage]]));
+  _trace.push(new TraceStep(
+    "let",
+    "成功数" + String(successes) + "（上限" + String(cap) + "）+ 额外伤害" + String(extra_damage) + " = " + String(raw_damage),
+    [["raw_damage", raw_damage]]
+  ));
   after_reduction = Math.max(0, raw_damage - defender.damage_reduction);
   absorbed = Math.min(after_reduction, defender.absorption);
   final_damage = after_reduction - absorbed;
-  _trace.push(new TraceStep("let", "伤害" + String(raw_damage) + "经伤害减免" + String(defender.damage_reduction) + "、伤害吸收" + String(absorbed) + "后，最终伤害" + String(final_damage), [["final_damage", final_damage]]));
+  _trace.push(new TraceStep(
+    "let",
+    "伤害" + String(raw_damage) + "经伤害减免" + String(defender.damage_reduction) + "、伤害吸收" + String(absorbed) + "后，最终伤害" + String(final_damage),
+    [["final_damage", final_damage]]
+  ));
   to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
   if (left_area) {
     _trace.push(new TraceStep("note", "中途脱离范围，最终伤害减半为" + String(to_hp) + "（负面点数同样减半）", []));
@@ -1352,12 +1468,20 @@ function attack(attacker, defender, weapon, options) {
     _endurance_successes_roll = _rt_roll_pool(_source, _POOL, defender.endurance, 0, false);
     _rolls.push(_endurance_successes_roll);
     endurance_successes = _endurance_successes_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("耐力检定", _endurance_successes_roll), [["command", _endurance_successes_roll.command], ["faces", _endurance_successes_roll.faces], ["endurance_successes", endurance_successes]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("耐力检定", _endurance_successes_roll),
+      [
+        ["command", _endurance_successes_roll.command], ["faces", _endurance_successes_roll.faces],
+        ["endurance_successes", endurance_successes]
+      ]
+    ));
   }
   else {
     endurance_successes = 0;
   }
-  full_points = part.given && part.effect === "points" ? Math.max(0, final_damage - (weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance)) : 0;
+  full_points = part.given && part.effect === "points" ? Math.max(
+    0, final_damage - (weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance)
+  ) : 0;
   severe = part.given && part.effect === "severe" ? Math.max(0, to_hp - endurance_successes) : 0;
   points = left_area ? _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) : full_points;
   limb_damage = part.given && part.effect === "limb" ? Math.max(0, to_hp - defender.resistance) : 0;
@@ -1365,11 +1489,19 @@ function attack(attacker, defender, weapon, options) {
   if (points > 0) {
     _trace.push(new TraceStep("note", "对" + part.name + "造成" + String(points) + "点" + part.track.name, []));
   }
-  return _rt_result(AttackResult, [hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe, points > 0 ? part.track.id : "", points, limb_damage, item_damage], _rolls, _trace);
+  return _rt_result(
+    AttackResult,
+    [
+      hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe,
+      points > 0 ? part.track.id : "", points, limb_damage, item_damage
+    ],
+    _rolls, _trace
+  );
 }
 
 function _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damage, left_area) {
-  let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes, full_points, severe, points, limb_damage, item_damage;
+  let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes;
+  let full_points, severe, points, limb_damage, item_damage;
   successes = _rt_pool_successes(dice, dice_, 10, 8, 10);
   hit = successes > 0;
   cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon);
@@ -1385,12 +1517,17 @@ function _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damag
   else {
     endurance_successes = 0;
   }
-  full_points = part.given && part.effect === "points" ? Math.max(0, final_damage - (weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance)) : 0;
+  full_points = part.given && part.effect === "points" ? Math.max(
+    0, final_damage - (weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance)
+  ) : 0;
   severe = part.given && part.effect === "severe" ? Math.max(0, to_hp - endurance_successes) : 0;
   points = left_area ? _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) : full_points;
   limb_damage = part.given && part.effect === "limb" ? Math.max(0, to_hp - defender.resistance) : 0;
   item_damage = part.given && part.effect === "item" ? to_hp : 0;
-  return [hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe, points > 0 ? part.track.id : "", points, limb_damage, item_damage];
+  return [
+    hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe,
+    points > 0 ? part.track.id : "", points, limb_damage, item_damage
+  ];
 }
 
 // 攻击（检定即伤害）: the outcome only (the fields of ATTACK_FIELDS), no trace.
@@ -1435,7 +1572,8 @@ function attack_prepare(attacker, defender, weapon, options) {
   const _weapon_damage_type_id = weapon.damage_type.id;
   const _part_track_id = part.track.id;
   return dice => {
-    let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes, full_points, severe, points, limb_damage, item_damage;
+    let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes;
+    let full_points, severe, points, limb_damage, item_damage;
     successes = _rt_pool_successes(dice, dice_, 10, 8, 10);
     hit = successes > 0;
     cap = _weapon_attack_type.cap(attacker, _weapon_attack_type, weapon);
@@ -1456,7 +1594,10 @@ function attack_prepare(attacker, defender, weapon, options) {
     points = left_area ? _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) : full_points;
     limb_damage = _limb_damage ? Math.max(0, to_hp - _defender_resistance) : 0;
     item_damage = _item_damage ? to_hp : 0;
-    return [hit, successes, _item_damage ? 0 : to_hp, _weapon_damage_type_id, severe, points > 0 ? _part_track_id : "", points, limb_damage, item_damage];
+    return [
+      hit, successes, _item_damage ? 0 : to_hp, _weapon_damage_type_id, severe, points > 0 ? _part_track_id : "",
+      points, limb_damage, item_damage
+    ];
   }
 }
 
@@ -1474,7 +1615,8 @@ function attack_odds(attacker, defender, weapon, options) {
   const dice_ = _setup[2];
   const _odds = new OddsBuilder(ATTACK_FIELDS, "hit", "damage", 200000);
   const _p = 1.0;
-  let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes, full_points, severe, points, limb_damage, item_damage;
+  let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes;
+  let full_points, severe, points, limb_damage, item_damage;
   for (const _successes_item of _odds.outcomes(_p, _rt_pool_distribution(dice_, 10, 8, 10))) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
@@ -1486,15 +1628,29 @@ function attack_odds(attacker, defender, weapon, options) {
     absorbed = Math.min(after_reduction, defender.absorption);
     final_damage = after_reduction - absorbed;
     to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-    for (const _endurance_successes_item of _odds.outcomes(_successes_p, (part.given && part.effect === "severe" && to_hp > 0 ? _rt_pool_distribution(defender.endurance, 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+    for (const _endurance_successes_item of _odds.outcomes(
+      _successes_p,
+      (
+        part.given && part.effect === "severe"
+        && to_hp > 0 ? _rt_pool_distribution(defender.endurance, 10, 8, 10) : _rt_CERTAIN_ZERO
+      )
+    )) {
       endurance_successes = _endurance_successes_item[0];
       const _endurance_successes_p = _successes_p * _endurance_successes_item[1];
-      full_points = part.given && part.effect === "points" ? Math.max(0, final_damage - (weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance)) : 0;
+      full_points = part.given && part.effect === "points" ? Math.max(
+        0, final_damage - (weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance)
+      ) : 0;
       severe = part.given && part.effect === "severe" ? Math.max(0, to_hp - endurance_successes) : 0;
       points = left_area ? _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) : full_points;
       limb_damage = part.given && part.effect === "limb" ? Math.max(0, to_hp - defender.resistance) : 0;
       item_damage = part.given && part.effect === "item" ? to_hp : 0;
-      _odds.add([hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe, points > 0 ? part.track.id : "", points, limb_damage, item_damage], _endurance_successes_p);
+      _odds.add(
+        [
+          hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe,
+          points > 0 ? part.track.id : "", points, limb_damage, item_damage
+        ],
+        _endurance_successes_p
+      );
     }
   }
   return _odds.build();
@@ -1502,8 +1658,17 @@ function attack_odds(attacker, defender, weapon, options) {
 
 function _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges, _trace) {
   weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-  if (!(attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null && Number.isInteger(shots) && 1 <= shots && shots <= 500 && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && Number.isInteger(bonus) && (-100) <= bonus && bonus <= 100 && typeof defender_dodges === 'boolean')) {
-    _rt_check_inputs([['type', "射手", attacker, Combatant], ['type', "目标", defender, Combatant], ['entry', "武器", weapon], ['int', "连射数", shots, 1, 500], ['int', "距离", distance, 0, 100000], ['int', "加值", bonus, (-100), 100], ['bool', "目标闪避", defender_dodges]]);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+    && Number.isInteger(shots) && 1 <= shots && shots <= 500 && Number.isInteger(distance) && 0 <= distance
+    && distance <= 100000 && Number.isInteger(bonus) && (-100) <= bonus && bonus <= 100
+    && typeof defender_dodges === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "射手", attacker, Combatant], ['type', "目标", defender, Combatant], ['entry', "武器", weapon],
+      ['int', "连射数", shots, 1, 500], ['int', "距离", distance, 0, 100000], ['int', "加值", bonus, (-100), 100],
+      ['bool', "目标闪避", defender_dodges]
+    ]);
   }
   let range, increments, burst_penalty, penalty, per_hit, target_defense, dice_;
   if (!(weapon.attack_type.mode === "hit_fixed")) {
@@ -1518,7 +1683,9 @@ function _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defe
   penalty = burst_penalty + _R_RANGE_PENALTY * increments;
   if (_trace !== null) _trace.push(new TraceStep("let", "每次命中检定−" + String(penalty), [["penalty", penalty]]));
   per_hit = Math.max(0, weapon.damage - _R_FIREARM_DAMAGE_LOSS * increments);
-  if (_trace !== null) _trace.push(new TraceStep("let", "每颗子弹命中造成" + String(per_hit) + "点伤害", [["per_hit", per_hit]]));
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let", "每颗子弹命中造成" + String(per_hit) + "点伤害", [["per_hit", per_hit]]
+  ));
   target_defense = defender.basic_defense + defender.dodge_defense + defender.parry_defense;
   dice_ = Math.max(0, weapon.attack_type.pool(attacker, weapon.attack_type, weapon) + bonus - penalty - target_defense);
   if (dice_ > 200) {
@@ -1541,7 +1708,9 @@ function firearm(attacker, defender, weapon, options) {
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
   const _trace = [];
-  const [penalty, per_hit, dice_] = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges, _trace);
+  const [penalty, per_hit, dice_] = _firearm_setup(
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, _trace
+  );
   const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
   const _rolls = [];
   let hits, raw_damage, _dodge_successes_roll, dodge_successes, after_dodge, after_reduction, to_hp;
@@ -1552,7 +1721,10 @@ function firearm(attacker, defender, weapon, options) {
     if (_hits_roll.successes + _hits_roll.extras >= 1) {
       hits += 1;
     }
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("命中检定" + '第' + String(_hits_i + 1) + '次', _hits_roll), [["command", _hits_roll.command], ["faces", _hits_roll.faces]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("命中检定" + '第' + String(_hits_i + 1) + '次', _hits_roll),
+      [["command", _hits_roll.command], ["faces", _hits_roll.faces]]
+    ));
   }
   _trace.push(new TraceStep("pool_count", "命中检定" + '：' + String(hits) + '次达到要求', [["hits", hits]]));
   raw_damage = hits * per_hit;
@@ -1560,7 +1732,13 @@ function firearm(attacker, defender, weapon, options) {
     _dodge_successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, false);
     _rolls.push(_dodge_successes_roll);
     dodge_successes = _dodge_successes_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("闪避检定", _dodge_successes_roll), [["command", _dodge_successes_roll.command], ["faces", _dodge_successes_roll.faces], ["dodge_successes", dodge_successes]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("闪避检定", _dodge_successes_roll),
+      [
+        ["command", _dodge_successes_roll.command], ["faces", _dodge_successes_roll.faces],
+        ["dodge_successes", dodge_successes]
+      ]
+    ));
   }
   else {
     dodge_successes = 0;
@@ -1599,7 +1777,9 @@ function firearm_fast(attacker, defender, weapon, options) {
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
-  const [penalty, per_hit, dice_] = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges, null);
+  const [penalty, per_hit, dice_] = _firearm_setup(
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, null
+  );
   const dice = _rt_dice_source(options.dice);
   return _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges);
 }
@@ -1611,7 +1791,9 @@ function firearm_prepare(attacker, defender, weapon, options) {
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
-  const [penalty, per_hit, dice_] = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges, null);
+  const [penalty, per_hit, dice_] = _firearm_setup(
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, null
+  );
   const _dodge_successes = defender.dexterity + defender.dodge;
   const _defender_damage_reduction = defender.damage_reduction;
   const _defender_absorption = defender.absorption;
@@ -1644,15 +1826,25 @@ function firearm_odds(attacker, defender, weapon, options) {
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
-  const [penalty, per_hit, dice_] = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges, null);
+  const [penalty, per_hit, dice_] = _firearm_setup(
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, null
+  );
   const _odds = new OddsBuilder(FIREARM_FIELDS, "hit", "damage", 200000);
   const _p = 1.0;
   let hits, raw_damage, dodge_successes, after_dodge, after_reduction, to_hp;
-  for (const _hits_item of _odds.outcomes(_p, _rt_count_distribution(_rt_pool_distribution(dice_, 10, 8, 10), 1 - 0, shots))) {
+  for (const _hits_item of _odds.outcomes(
+    _p, _rt_count_distribution(_rt_pool_distribution(dice_, 10, 8, 10), 1 - 0, shots)
+  )) {
     hits = _hits_item[0];
     const _hits_p = _p * _hits_item[1];
     raw_damage = hits * per_hit;
-    for (const _dodge_successes_item of _odds.outcomes(_hits_p, (defender_dodges && hits > 0 ? _rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+    for (const _dodge_successes_item of _odds.outcomes(
+      _hits_p,
+      (
+        defender_dodges
+        && hits > 0 ? _rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10) : _rt_CERTAIN_ZERO
+      )
+    )) {
       dodge_successes = _dodge_successes_item[0];
       const _dodge_successes_p = _hits_p * _dodge_successes_item[1];
       after_dodge = Math.max(0, raw_damage - dodge_successes);
@@ -1666,8 +1858,14 @@ function firearm_odds(attacker, defender, weapon, options) {
 
 function _fixed_damage_setup(defender, amount, damage_type, left_area, _trace) {
   damage_type = damage_type instanceof DamageType ? damage_type : get_damage_type(damage_type);
-  if (!(defender instanceof Combatant && Number.isInteger(amount) && 0 <= amount && amount <= 10000 && damage_type.not_specified === null && typeof left_area === 'boolean')) {
-    _rt_check_inputs([['type', "目标", defender, Combatant], ['int', "固定伤害", amount, 0, 10000], ['entry', "伤害类型", damage_type], ['bool', "中途脱离范围", left_area]]);
+  if (!(
+    defender instanceof Combatant && Number.isInteger(amount) && 0 <= amount && amount <= 10000
+    && damage_type.not_specified === null && typeof left_area === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "目标", defender, Combatant], ['int', "固定伤害", amount, 0, 10000], ['entry', "伤害类型", damage_type],
+      ['bool', "中途脱离范围", left_area]
+    ]);
   }
   let resist, after_resist, after_reduction, absorbed, final_damage, to_hp;
   resist = damage_type.family === "mental" ? defender.mental_resistance : defender.resistance;
@@ -1676,9 +1874,15 @@ function _fixed_damage_setup(defender, amount, damage_type, left_area, _trace) {
   absorbed = Math.min(after_reduction, defender.absorption);
   final_damage = after_reduction - absorbed;
   to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-  if (_trace !== null) _trace.push(new TraceStep("let", "固定伤害" + String(amount) + " → 抵抗" + String(resist) + "后" + String(after_resist) + " → 减免后" + String(after_reduction) + " → 吸收" + String(absorbed) + " → 最终伤害" + String(final_damage) + " → 生命值" + String(to_hp), [["to_hp", to_hp]]));
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let",
+    "固定伤害" + String(amount) + " → 抵抗" + String(resist) + "后" + String(after_resist) + " → 减免后" + String(after_reduction) + " → 吸收" + String(absorbed) + " → 最终伤害" + String(final_damage) + " → 生命值" + String(to_hp),
+    [["to_hp", to_hp]]
+  ));
   if (left_area) {
-    if (_trace !== null) _trace.push(new TraceStep("note", "中途脱离范围，最终伤害" + String(final_damage) + "减半为" + String(to_hp), []));
+    if (_trace !== null) _trace.push(new TraceStep(
+      "note", "中途脱离范围，最终伤害" + String(final_damage) + "减半为" + String(to_hp), []
+    ));
   }
   return [absorbed, to_hp];
 }
@@ -1731,13 +1935,26 @@ function fixed_damage_odds(defender, amount, damage_type, options) {
 }
 
 function _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, _trace) {
-  if (!(attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(skill_bonus) && 0 <= skill_bonus && skill_bonus <= 50 && Number.isInteger(load_tier) && 0 <= load_tier && load_tier <= 30 && Number.isInteger(obstacle_at) && 0 <= obstacle_at && obstacle_at <= 10000 && Number.isInteger(obstacle_structure) && 0 <= obstacle_structure && obstacle_structure <= 10000)) {
-    _rt_check_inputs([['type', "冲撞者", attacker, Combatant], ['type', "被撞者", defender, Combatant], ['int', "冲撞技艺加值", skill_bonus, 0, 50], ['int', "负重力量档", load_tier, 0, 30], ['int', "障碍物距离", obstacle_at, 0, 10000], ['int', "障碍物结构值", obstacle_structure, 0, 10000]]);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(skill_bonus) && 0 <= skill_bonus
+    && skill_bonus <= 50 && Number.isInteger(load_tier) && 0 <= load_tier && load_tier <= 30
+    && Number.isInteger(obstacle_at) && 0 <= obstacle_at && obstacle_at <= 10000 && Number.isInteger(obstacle_structure)
+    && 0 <= obstacle_structure && obstacle_structure <= 10000
+  )) {
+    _rt_check_inputs([
+      ['type', "冲撞者", attacker, Combatant], ['type', "被撞者", defender, Combatant],
+      ['int', "冲撞技艺加值", skill_bonus, 0, 50], ['int', "负重力量档", load_tier, 0, 30],
+      ['int', "障碍物距离", obstacle_at, 0, 10000], ['int', "障碍物结构值", obstacle_structure, 0, 10000]
+    ]);
   }
   let key, check, target_defense;
   key = _rt_floordiv(attacker.move_speed, _R_CHARGE_SPEED_DIVISOR);
   check = key + skill_bonus;
-  if (_trace !== null) _trace.push(new TraceStep("let", "冲撞检定" + String(key) + "+" + String(skill_bonus) + "=" + String(check) + "，额外成功数" + String(load_tier), [["check", check]]));
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let",
+    "冲撞检定" + String(key) + "+" + String(skill_bonus) + "=" + String(check) + "，额外成功数" + String(load_tier),
+    [["check", check]]
+  ));
   target_defense = defender.basic_defense + defender.dodge_defense + defender.parry_defense;
   return [check, target_defense];
 }
@@ -1756,20 +1973,31 @@ function charge(attacker, defender, options) {
   let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
   let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
   const _trace = [];
-  const [check, target_defense] = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, _trace);
+  const [check, target_defense] = _charge_setup(
+    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, _trace
+  );
   const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
   const _rolls = [];
   let _successes_roll, successes, damage, _resist_roll, resist, pushed, blocked, impact;
   _successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, check - target_defense), load_tier, false);
   _rolls.push(_successes_roll);
   successes = _successes_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("冲撞掷骰", _successes_roll), [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("冲撞掷骰", _successes_roll),
+    [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
+  ));
   damage = successes > 0 ? Math.min(attacker.max_hp, successes + load_tier) : 0;
   if (damage > 0) {
-    _resist_roll = _rt_roll_pool(_source, _POOL, Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting), Math.max(0, defender.size), false);
+    _resist_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting),
+      Math.max(0, defender.size), false
+    );
     _rolls.push(_resist_roll);
     resist = _resist_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("被撞者检定", _resist_roll), [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("被撞者检定", _resist_roll),
+      [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
+    ));
   }
   else {
     resist = 0;
@@ -1785,7 +2013,9 @@ function _charge_roll(dice, check, target_defense, attacker, defender, load_tier
   successes = _rt_pool_successes(dice, Math.max(0, check - target_defense), 10, 8, 10);
   damage = successes > 0 ? Math.min(attacker.max_hp, successes + load_tier) : 0;
   if (damage > 0) {
-    resist = _rt_pool_successes(dice, Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting), 10, 8, 10);
+    resist = _rt_pool_successes(
+      dice, Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting), 10, 8, 10
+    );
   }
   else {
     resist = 0;
@@ -1803,7 +2033,9 @@ function charge_fast(attacker, defender, options) {
   let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
   let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
   let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
-  const [check, target_defense] = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, null);
+  const [check, target_defense] = _charge_setup(
+    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, null
+  );
   const dice = _rt_dice_source(options.dice);
   return _charge_roll(dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure);
 }
@@ -1815,7 +2047,9 @@ function charge_prepare(attacker, defender, options) {
   let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
   let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
   let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
-  const [check, target_defense] = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, null);
+  const [check, target_defense] = _charge_setup(
+    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, null
+  );
   const _successes = Math.max(0, check - target_defense);
   const _attacker_max_hp = attacker.max_hp;
   const _resist = Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting);
@@ -1845,15 +2079,24 @@ function charge_odds(attacker, defender, options) {
   let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
   let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
   let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
-  const [check, target_defense] = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, null);
+  const [check, target_defense] = _charge_setup(
+    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, null
+  );
   const _odds = new OddsBuilder(CHARGE_FIELDS, "hit", "damage", 200000);
   const _p = 1.0;
   let successes, damage, resist, pushed, blocked, impact;
-  for (const _successes_item of _odds.outcomes(_p, _rt_pool_distribution(Math.max(0, check - target_defense), 10, 8, 10))) {
+  for (const _successes_item of _odds.outcomes(
+    _p, _rt_pool_distribution(Math.max(0, check - target_defense), 10, 8, 10)
+  )) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
     damage = successes > 0 ? Math.min(attacker.max_hp, successes + load_tier) : 0;
-    for (const _resist_item of _odds.outcomes(_successes_p, (damage > 0 ? _rt_pool_distribution(Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting), 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+    for (const _resist_item of _odds.outcomes(
+      _successes_p,
+      (damage > 0 ? _rt_pool_distribution(
+        Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting), 10, 8, 10
+      ) : _rt_CERTAIN_ZERO)
+    )) {
       resist = _resist_item[0];
       const _resist_p = _successes_p * _resist_item[1];
       pushed = Math.max(0, damage - resist - Math.max(0, defender.size));
@@ -1866,8 +2109,14 @@ function charge_odds(attacker, defender, options) {
 }
 
 function _parry_setup(defender, with_weapon, incoming, weapon_absorbed, _trace) {
-  if (!(defender instanceof Combatant && typeof with_weapon === 'boolean' && Number.isInteger(incoming) && 0 <= incoming && incoming <= 10000 && Number.isInteger(weapon_absorbed) && 0 <= weapon_absorbed && weapon_absorbed <= 10000)) {
-    _rt_check_inputs([['type', "格挡者", defender, Combatant], ['bool', "用武器格挡", with_weapon], ['int', "来袭伤害", incoming, 0, 10000], ['int', "武器承受的伤害", weapon_absorbed, 0, 10000]]);
+  if (!(
+    defender instanceof Combatant && typeof with_weapon === 'boolean' && Number.isInteger(incoming) && 0 <= incoming
+    && incoming <= 10000 && Number.isInteger(weapon_absorbed) && 0 <= weapon_absorbed && weapon_absorbed <= 10000
+  )) {
+    _rt_check_inputs([
+      ['type', "格挡者", defender, Combatant], ['bool', "用武器格挡", with_weapon],
+      ['int', "来袭伤害", incoming, 0, 10000], ['int', "武器承受的伤害", weapon_absorbed, 0, 10000]
+    ]);
   }
   let bonus;
   bonus = with_weapon ? defender.weapon_skill : defender.fighting;
@@ -1888,7 +2137,9 @@ function parry(defender, options) {
   let weapon_absorbed = options.weapon_absorbed === undefined ? 0 : options.weapon_absorbed;
   const _trace = [];
   const [bonus] = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, _trace);
-  return _rt_result(ParryResult, [bonus, _R_PARRY_DURATION_SECONDS, Math.max(0, incoming - weapon_absorbed)], [], _trace);
+  return _rt_result(
+    ParryResult, [bonus, _R_PARRY_DURATION_SECONDS, Math.max(0, incoming - weapon_absorbed)], [], _trace
+  );
 }
 
 // 格挡: the outcome only (the fields of PARRY_FIELDS), no trace.
@@ -1928,8 +2179,13 @@ function parry_odds(defender, options) {
 }
 
 function _dodge_setup(defender, incoming, applicable, _trace) {
-  if (!(defender instanceof Combatant && Number.isInteger(incoming) && 0 <= incoming && incoming <= 10000 && typeof applicable === 'boolean')) {
-    _rt_check_inputs([['type', "闪避者", defender, Combatant], ['int', "来袭伤害", incoming, 0, 10000], ['bool', "可以闪避", applicable]]);
+  if (!(
+    defender instanceof Combatant && Number.isInteger(incoming) && 0 <= incoming && incoming <= 10000
+    && typeof applicable === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "闪避者", defender, Combatant], ['int', "来袭伤害", incoming, 0, 10000], ['bool', "可以闪避", applicable]
+    ]);
   }
 }
 
@@ -1952,7 +2208,10 @@ function dodge(defender, incoming, options) {
     _successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, false);
     _rolls.push(_successes_roll);
     successes = _successes_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("闪避检定", _successes_roll), [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("闪避检定", _successes_roll),
+      [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
+    ));
   }
   else {
     successes = 0;
@@ -2009,7 +2268,9 @@ function dodge_odds(defender, incoming, options) {
   const _odds = new OddsBuilder(DODGE_FIELDS, null, "damage", 200000);
   const _p = 1.0;
   let successes, damage;
-  for (const _successes_item of _odds.outcomes(_p, (applicable ? _rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+  for (const _successes_item of _odds.outcomes(
+    _p, (applicable ? _rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10) : _rt_CERTAIN_ZERO)
+  )) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
     damage = Math.max(0, incoming - successes);
@@ -2019,8 +2280,15 @@ function dodge_odds(defender, incoming, options) {
 }
 
 function _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, _trace) {
-  if (!(Number.isInteger(incoming) && 0 <= incoming && incoming <= 10000 && Number.isInteger(obstacle_takes) && 0 <= obstacle_takes && obstacle_takes <= 10000 && typeof aim_exposed === 'boolean' && typeof fully_covered === 'boolean')) {
-    _rt_check_inputs([['int', "来袭伤害", incoming, 0, 10000], ['int', "障碍物所受伤害", obstacle_takes, 0, 10000], ['bool', "攻击裸露部分", aim_exposed], ['bool', "完全遮挡", fully_covered]]);
+  if (!(
+    Number.isInteger(incoming) && 0 <= incoming && incoming <= 10000 && Number.isInteger(obstacle_takes)
+    && 0 <= obstacle_takes && obstacle_takes <= 10000 && typeof aim_exposed === 'boolean'
+    && typeof fully_covered === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['int', "来袭伤害", incoming, 0, 10000], ['int', "障碍物所受伤害", obstacle_takes, 0, 10000],
+      ['bool', "攻击裸露部分", aim_exposed], ['bool', "完全遮挡", fully_covered]
+    ]);
   }
   let through, damage;
   through = fully_covered || !aim_exposed;
@@ -2077,8 +2345,15 @@ function take_cover_odds(incoming, obstacle_takes, options) {
 
 function _leave_area_setup(damage, points, timing, blocked, intended_meters, _trace) {
   timing = timing instanceof LeaveTiming ? timing : get_leave_timing(timing);
-  if (!(Number.isInteger(damage) && 0 <= damage && damage <= 10000 && Number.isInteger(points) && 0 <= points && points <= 10000 && timing.not_specified === null && typeof blocked === 'boolean' && Number.isInteger(intended_meters) && 0 <= intended_meters && intended_meters <= 1000)) {
-    _rt_check_inputs([['int', "最终伤害", damage, 0, 10000], ['int', "负面点数", points, 0, 10000], ['entry', "时机", timing], ['bool', "移动被阻止", blocked], ['int', "意图移动距离", intended_meters, 0, 1000]]);
+  if (!(
+    Number.isInteger(damage) && 0 <= damage && damage <= 10000 && Number.isInteger(points) && 0 <= points
+    && points <= 10000 && timing.not_specified === null && typeof blocked === 'boolean'
+    && Number.isInteger(intended_meters) && 0 <= intended_meters && intended_meters <= 1000
+  )) {
+    _rt_check_inputs([
+      ['int', "最终伤害", damage, 0, 10000], ['int', "负面点数", points, 0, 10000], ['entry', "时机", timing],
+      ['bool', "移动被阻止", blocked], ['int', "意图移动距离", intended_meters, 0, 1000]
+    ]);
   }
   let left, taken, taken_points;
   left = timing.escapes && !blocked;
@@ -2150,8 +2425,14 @@ function leave_area_odds(options) {
 function _can_respond_setup(response, action, readied_seconds, _trace) {
   response = response instanceof Action ? response : get_action(response);
   action = action instanceof Action ? action : get_action(action);
-  if (!(response.not_specified === null && action.not_specified === null && Number.isInteger(readied_seconds) && 0 <= readied_seconds && readied_seconds <= 300)) {
-    _rt_check_inputs([['entry', "应对动作", response], ['entry', "被应对的动作", action], ['int', "准备动作时长（秒）", readied_seconds, 0, 300]]);
+  if (!(
+    response.not_specified === null && action.not_specified === null && Number.isInteger(readied_seconds)
+    && 0 <= readied_seconds && readied_seconds <= 300
+  )) {
+    _rt_check_inputs([
+      ['entry', "应对动作", response], ['entry', "被应对的动作", action],
+      ['int', "准备动作时长（秒）", readied_seconds, 0, 300]
+    ]);
   }
   let response_ticks, action_ticks, fast_enough, allowed;
   if (!(response.id !== "readied" || readied_seconds > 0)) {
@@ -2160,9 +2441,14 @@ function _can_respond_setup(response, action, readied_seconds, _trace) {
   response_ticks = response.id === "readied" ? readied_seconds * _R_TICKS_PER_SECOND : response.off_turn_ticks;
   action_ticks = action.own_turn_ticks;
   fast_enough = response_ticks <= action_ticks;
-  if (_trace !== null) _trace.push(new TraceStep("let", "应对耗时" + String(response_ticks) + "刻，被应对动作耗时" + String(action_ticks) + "刻", [["fast_enough", fast_enough]]));
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let", "应对耗时" + String(response_ticks) + "刻，被应对动作耗时" + String(action_ticks) + "刻",
+    [["fast_enough", fast_enough]]
+  ));
   if (!response.off_turn) {
-    if (_trace !== null) _trace.push(new TraceStep("note", "“" + response.name + "”不能在回合外进行，只有反射动作、自由动作与被触发的准备动作可以", []));
+    if (_trace !== null) _trace.push(new TraceStep(
+      "note", "“" + response.name + "”不能在回合外进行，只有反射动作、自由动作与被触发的准备动作可以", []
+    ));
   }
   allowed = response.off_turn && fast_enough;
   return [allowed];
@@ -2212,8 +2498,14 @@ function can_respond_odds(response, action, options) {
 }
 
 function _interrupt_setup(needs_focus, damage, points, _trace) {
-  if (!(typeof needs_focus === 'boolean' && Number.isInteger(damage) && 0 <= damage && damage <= 10000 && Number.isInteger(points) && 0 <= points && points <= 10000)) {
-    _rt_check_inputs([['bool', "对方动作需要专注", needs_focus], ['int', "造成的伤害", damage, 0, 10000], ['int', "造成的负面点数", points, 0, 10000]]);
+  if (!(
+    typeof needs_focus === 'boolean' && Number.isInteger(damage) && 0 <= damage && damage <= 10000
+    && Number.isInteger(points) && 0 <= points && points <= 10000
+  )) {
+    _rt_check_inputs([
+      ['bool', "对方动作需要专注", needs_focus], ['int', "造成的伤害", damage, 0, 10000],
+      ['int', "造成的负面点数", points, 0, 10000]
+    ]);
   }
   let negated;
   negated = needs_focus && (damage > 0 || points > 0);
@@ -2269,8 +2561,14 @@ function interrupt_odds(needs_focus, options) {
 
 function _break_projectile_setup(defender, projectile, check, structure, _trace) {
   projectile = projectile instanceof Weapon ? projectile : get_weapon(projectile);
-  if (!(defender instanceof Combatant && projectile.not_specified === null && Number.isInteger(check) && 0 <= check && check <= 200 && Number.isInteger(structure) && 0 <= structure && structure <= 1000)) {
-    _rt_check_inputs([['type', "防御者", defender, Combatant], ['entry', "飞行物", projectile], ['int', "攻击检定", check, 0, 200], ['int', "飞行物结构值", structure, 0, 1000]]);
+  if (!(
+    defender instanceof Combatant && projectile.not_specified === null && Number.isInteger(check) && 0 <= check
+    && check <= 200 && Number.isInteger(structure) && 0 <= structure && structure <= 1000
+  )) {
+    _rt_check_inputs([
+      ['type', "防御者", defender, Combatant], ['entry', "飞行物", projectile], ['int', "攻击检定", check, 0, 200],
+      ['int', "飞行物结构值", structure, 0, 1000]
+    ]);
   }
   if (Math.max(0, check - projectile.speed) > 200) {
     _rt_within("骰池骰子数", Math.max(0, check - projectile.speed), 200);
@@ -2297,7 +2595,10 @@ function break_projectile(defender, projectile, check, options) {
   _successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, check - projectile.speed), 0, false);
   _rolls.push(_successes_roll);
   successes = _successes_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("击破检定", _successes_roll), [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("击破检定", _successes_roll),
+    [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
+  ));
   destroyed = successes >= structure;
   return _rt_result(BreakProjectileResult, [destroyed, successes], _rolls, _trace);
 }
@@ -2343,7 +2644,9 @@ function break_projectile_odds(defender, projectile, check, options) {
   const _odds = new OddsBuilder(BREAK_PROJECTILE_FIELDS, null, null, 200000);
   const _p = 1.0;
   let successes, destroyed;
-  for (const _successes_item of _odds.outcomes(_p, _rt_pool_distribution(Math.max(0, check - projectile.speed), 10, 8, 10))) {
+  for (const _successes_item of _odds.outcomes(
+    _p, _rt_pool_distribution(Math.max(0, check - projectile.speed), 10, 8, 10)
+  )) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
     destroyed = successes >= structure;
@@ -2354,8 +2657,15 @@ function break_projectile_odds(defender, projectile, check, options) {
 
 function _influence_setup(weapon, energy_influence, ability_influence, _trace) {
   weapon = weapon === null || weapon === undefined ? _NO_WEAPON : weapon instanceof Weapon ? weapon : get_weapon(weapon);
-  if (!(weapon.not_specified === null && Number.isInteger(energy_influence) && 0 <= energy_influence && energy_influence <= 100 && Number.isInteger(ability_influence) && 0 <= ability_influence && ability_influence <= 100)) {
-    _rt_check_inputs([['entry', "武器", weapon], ['int', "能量影响", energy_influence, 0, 100], ['int', "能力影响", ability_influence, 0, 100]]);
+  if (!(
+    weapon.not_specified === null && Number.isInteger(energy_influence) && 0 <= energy_influence
+    && energy_influence <= 100 && Number.isInteger(ability_influence) && 0 <= ability_influence
+    && ability_influence <= 100
+  )) {
+    _rt_check_inputs([
+      ['entry', "武器", weapon], ['int', "能量影响", energy_influence, 0, 100],
+      ['int', "能力影响", ability_influence, 0, 100]
+    ]);
   }
   let value;
   value = Math.max(energy_influence, ability_influence, weapon.given ? weapon.influence : 0);
@@ -2412,7 +2722,9 @@ function influence_odds(weapon, options) {
 function _conversion_setup(defender, weapon, from_called_shot, _trace) {
   weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
   if (!(defender instanceof Combatant && weapon.not_specified === null && typeof from_called_shot === 'boolean')) {
-    _rt_check_inputs([['type', "目标", defender, Combatant], ['entry', "武器", weapon], ['bool', "来自部位攻击", from_called_shot]]);
+    _rt_check_inputs([
+      ['type', "目标", defender, Combatant], ['entry', "武器", weapon], ['bool', "来自部位攻击", from_called_shot]
+    ]);
   }
   let converts, resist;
   converts = !from_called_shot && defender.size < weapon.size;
@@ -2442,7 +2754,13 @@ function conversion(defender, weapon, options) {
     _dodge_successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, false);
     _rolls.push(_dodge_successes_roll);
     dodge_successes = _dodge_successes_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("闪避检定", _dodge_successes_roll), [["command", _dodge_successes_roll.command], ["faces", _dodge_successes_roll.faces], ["dodge_successes", dodge_successes]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("闪避检定", _dodge_successes_roll),
+      [
+        ["command", _dodge_successes_roll.command], ["faces", _dodge_successes_roll.faces],
+        ["dodge_successes", dodge_successes]
+      ]
+    ));
   }
   else {
     dodge_successes = 0;
@@ -2510,7 +2828,9 @@ function conversion_odds(defender, weapon, options) {
   const _odds = new OddsBuilder(CONVERSION_FIELDS, null, "damage", 200000);
   const _p = 1.0;
   let dodge_successes, damage;
-  for (const _dodge_successes_item of _odds.outcomes(_p, (converts ? _rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+  for (const _dodge_successes_item of _odds.outcomes(
+    _p, (converts ? _rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10) : _rt_CERTAIN_ZERO)
+  )) {
     dodge_successes = _dodge_successes_item[0];
     const _dodge_successes_p = _p * _dodge_successes_item[1];
     damage = converts ? Math.max(0, weapon.damage - resist - dodge_successes) : 0;
@@ -2542,7 +2862,10 @@ function initiative_roll(character, dice_count, options) {
   _successes_roll = _rt_roll_pool(_source, _POOL, dice_count, character.extra_successes, false);
   _rolls.push(_successes_roll);
   successes = _successes_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("先攻检定", _successes_roll), [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("先攻检定", _successes_roll),
+    [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
+  ));
   return _rt_result(InitiativeRollResult, [successes, character.extra_successes], _rolls, _trace);
 }
 
@@ -2585,10 +2908,26 @@ function initiative_roll_odds(character, dice_count) {
   return _odds.build();
 }
 
-function _detect_setup(seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural, revealed_bonus, _trace) {
+function _detect_setup(
+  seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
+  revealed_bonus, _trace
+) {
   sense = sense instanceof Sense ? sense : get_sense(sense);
-  if (!(seeker instanceof Combatant && hider instanceof Combatant && sense.not_specified === null && Number.isInteger(size_bonus) && 0 <= size_bonus && size_bonus <= 30 && Number.isInteger(exposure_bonus) && 0 <= exposure_bonus && exposure_bonus <= 30 && typeof fully_hidden === 'boolean' && Number.isInteger(speed_halvings) && 0 <= speed_halvings && speed_halvings <= 10 && typeof avoids_medium === 'boolean' && typeof supernatural === 'boolean' && Number.isInteger(revealed_bonus) && 0 <= revealed_bonus && revealed_bonus <= 10)) {
-    _rt_check_inputs([['type', "侦查方", seeker, Combatant], ['type', "躲藏方", hider, Combatant], ['entry', "感知方式", sense], ['int', "小体型加值", size_bonus, 0, 30], ['int', "裸露部分加值", exposure_bonus, 0, 30], ['bool', "完全被遮蔽", fully_hidden], ['int', "降速倍数", speed_halvings, 0, 10], ['bool', "避开感知媒介", avoids_medium], ['bool', "超凡能力", supernatural], ['int', "受袭后加值次数", revealed_bonus, 0, 10]]);
+  if (!(
+    seeker instanceof Combatant && hider instanceof Combatant && sense.not_specified === null
+    && Number.isInteger(size_bonus) && 0 <= size_bonus && size_bonus <= 30 && Number.isInteger(exposure_bonus)
+    && 0 <= exposure_bonus && exposure_bonus <= 30 && typeof fully_hidden === 'boolean'
+    && Number.isInteger(speed_halvings) && 0 <= speed_halvings && speed_halvings <= 10
+    && typeof avoids_medium === 'boolean' && typeof supernatural === 'boolean' && Number.isInteger(revealed_bonus)
+    && 0 <= revealed_bonus && revealed_bonus <= 10
+  )) {
+    _rt_check_inputs([
+      ['type', "侦查方", seeker, Combatant], ['type', "躲藏方", hider, Combatant], ['entry', "感知方式", sense],
+      ['int', "小体型加值", size_bonus, 0, 30], ['int', "裸露部分加值", exposure_bonus, 0, 30],
+      ['bool', "完全被遮蔽", fully_hidden], ['int', "降速倍数", speed_halvings, 0, 10],
+      ['bool', "避开感知媒介", avoids_medium], ['bool', "超凡能力", supernatural],
+      ['int', "受袭后加值次数", revealed_bonus, 0, 10]
+    ]);
   }
   let automatic_hide, hide_pool, seek_pool;
   automatic_hide = sense.blocked_by_cover && fully_hidden || sense.blocked_by_avoiding_medium && avoids_medium || supernatural && seeker.influence < hider.influence;
@@ -2606,7 +2945,13 @@ DetectResult.FIELDS = DETECT_FIELDS;
 // 侦查与躲藏（TR-03、TR-04）
 function detect(seeker, hider, sense, options) {
   if (sense === undefined) sense = "sight";
-  options = _rt_options(options, ["size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural", "revealed_bonus", "dice"]);
+  options = _rt_options(
+    options,
+    [
+      "size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural",
+      "revealed_bonus", "dice"
+    ]
+  );
   let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
   let exposure_bonus = options.exposure_bonus === undefined ? 0 : options.exposure_bonus;
   let fully_hidden = options.fully_hidden === undefined ? false : options.fully_hidden;
@@ -2615,7 +2960,10 @@ function detect(seeker, hider, sense, options) {
   let supernatural = options.supernatural === undefined ? false : options.supernatural;
   let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
   const _trace = [];
-  const [automatic_hide, hide_pool, seek_pool] = _detect_setup(seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural, revealed_bonus, _trace);
+  const [automatic_hide, hide_pool, seek_pool] = _detect_setup(
+    seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
+    revealed_bonus, _trace
+  );
   const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
   const _rolls = [];
   let _seek_roll, seek, _hide_roll, hide, noticed;
@@ -2623,7 +2971,10 @@ function detect(seeker, hider, sense, options) {
     _seek_roll = _rt_roll_pool(_source, _POOL, seek_pool, seeker.extra_successes, false);
     _rolls.push(_seek_roll);
     seek = _seek_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("侦查检定", _seek_roll), [["command", _seek_roll.command], ["faces", _seek_roll.faces], ["seek", seek]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("侦查检定", _seek_roll),
+      [["command", _seek_roll.command], ["faces", _seek_roll.faces], ["seek", seek]]
+    ));
   }
   else {
     seek = 0;
@@ -2632,7 +2983,10 @@ function detect(seeker, hider, sense, options) {
     _hide_roll = _rt_roll_pool(_source, _POOL, hide_pool, hider.extra_successes, false);
     _rolls.push(_hide_roll);
     hide = _hide_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("躲藏检定", _hide_roll), [["command", _hide_roll.command], ["faces", _hide_roll.faces], ["hide", hide]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("躲藏检定", _hide_roll),
+      [["command", _hide_roll.command], ["faces", _hide_roll.faces], ["hide", hide]]
+    ));
   }
   else {
     hide = 0;
@@ -2662,7 +3016,13 @@ function _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider)
 // 侦查与躲藏: the outcome only (the fields of DETECT_FIELDS), no trace.
 function detect_fast(seeker, hider, sense, options) {
   if (sense === undefined) sense = "sight";
-  options = _rt_options(options, ["size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural", "revealed_bonus", "dice"]);
+  options = _rt_options(
+    options,
+    [
+      "size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural",
+      "revealed_bonus", "dice"
+    ]
+  );
   let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
   let exposure_bonus = options.exposure_bonus === undefined ? 0 : options.exposure_bonus;
   let fully_hidden = options.fully_hidden === undefined ? false : options.fully_hidden;
@@ -2670,7 +3030,10 @@ function detect_fast(seeker, hider, sense, options) {
   let avoids_medium = options.avoids_medium === undefined ? false : options.avoids_medium;
   let supernatural = options.supernatural === undefined ? false : options.supernatural;
   let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
-  const [automatic_hide, hide_pool, seek_pool] = _detect_setup(seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural, revealed_bonus, null);
+  const [automatic_hide, hide_pool, seek_pool] = _detect_setup(
+    seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
+    revealed_bonus, null
+  );
   const dice = _rt_dice_source(options.dice);
   return _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider);
 }
@@ -2678,7 +3041,13 @@ function detect_fast(seeker, hider, sense, options) {
 // 侦查与躲藏: the setup once; the function returned rolls and returns the outcome array.
 function detect_prepare(seeker, hider, sense, options) {
   if (sense === undefined) sense = "sight";
-  options = _rt_options(options, ["size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural", "revealed_bonus"]);
+  options = _rt_options(
+    options,
+    [
+      "size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural",
+      "revealed_bonus"
+    ]
+  );
   let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
   let exposure_bonus = options.exposure_bonus === undefined ? 0 : options.exposure_bonus;
   let fully_hidden = options.fully_hidden === undefined ? false : options.fully_hidden;
@@ -2686,7 +3055,10 @@ function detect_prepare(seeker, hider, sense, options) {
   let avoids_medium = options.avoids_medium === undefined ? false : options.avoids_medium;
   let supernatural = options.supernatural === undefined ? false : options.supernatural;
   let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
-  const [automatic_hide, hide_pool, seek_pool] = _detect_setup(seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural, revealed_bonus, null);
+  const [automatic_hide, hide_pool, seek_pool] = _detect_setup(
+    seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
+    revealed_bonus, null
+  );
   const _not_automatic_hide = !automatic_hide;
   const _seeker_extra_successes = seeker.extra_successes;
   const _hider_extra_successes = hider.extra_successes;
@@ -2712,7 +3084,13 @@ function detect_prepare(seeker, hider, sense, options) {
 // 侦查与躲藏: the exact distribution of the fields of DETECT_FIELDS.
 function detect_odds(seeker, hider, sense, options) {
   if (sense === undefined) sense = "sight";
-  options = _rt_options(options, ["size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural", "revealed_bonus"]);
+  options = _rt_options(
+    options,
+    [
+      "size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural",
+      "revealed_bonus"
+    ]
+  );
   let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
   let exposure_bonus = options.exposure_bonus === undefined ? 0 : options.exposure_bonus;
   let fully_hidden = options.fully_hidden === undefined ? false : options.fully_hidden;
@@ -2720,14 +3098,21 @@ function detect_odds(seeker, hider, sense, options) {
   let avoids_medium = options.avoids_medium === undefined ? false : options.avoids_medium;
   let supernatural = options.supernatural === undefined ? false : options.supernatural;
   let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
-  const [automatic_hide, hide_pool, seek_pool] = _detect_setup(seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural, revealed_bonus, null);
+  const [automatic_hide, hide_pool, seek_pool] = _detect_setup(
+    seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
+    revealed_bonus, null
+  );
   const _odds = new OddsBuilder(DETECT_FIELDS, null, null, 200000);
   const _p = 1.0;
   let seek, hide, noticed;
-  for (const _seek_item of _odds.outcomes(_p, (!automatic_hide ? _rt_pool_distribution(seek_pool, 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+  for (const _seek_item of _odds.outcomes(
+    _p, (!automatic_hide ? _rt_pool_distribution(seek_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
+  )) {
     seek = _seek_item[0];
     const _seek_p = _p * _seek_item[1];
-    for (const _hide_item of _odds.outcomes(_seek_p, (!automatic_hide ? _rt_pool_distribution(hide_pool, 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+    for (const _hide_item of _odds.outcomes(
+      _seek_p, (!automatic_hide ? _rt_pool_distribution(hide_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
+    )) {
       hide = _hide_item[0];
       const _hide_p = _seek_p * _hide_item[1];
       noticed = !automatic_hide && seek + seeker.extra_successes > hide + hider.extra_successes;
@@ -2761,10 +3146,15 @@ function chaos_check(character, options) {
   const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
   const _rolls = [];
   let _successes_roll, successes;
-  _successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, character.intelligence + skill - character.chaos), 0, false);
+  _successes_roll = _rt_roll_pool(
+    _source, _POOL, Math.max(0, character.intelligence + skill - character.chaos), 0, false
+  );
   _rolls.push(_successes_roll);
   successes = _successes_roll.successes;
-  _trace.push(new TraceStep("pool", _rt_pool_sentence("周期检定", _successes_roll), [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]));
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("周期检定", _successes_roll),
+    [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
+  ));
   return _rt_result(ChaosCheckResult, [successes], _rolls, _trace);
 }
 
@@ -2804,7 +3194,9 @@ function chaos_check_odds(character, options) {
   const _odds = new OddsBuilder(CHAOS_CHECK_FIELDS, null, null, 200000);
   const _p = 1.0;
   let successes;
-  for (const _successes_item of _odds.outcomes(_p, _rt_pool_distribution(Math.max(0, character.intelligence + skill - character.chaos), 10, 8, 10))) {
+  for (const _successes_item of _odds.outcomes(
+    _p, _rt_pool_distribution(Math.max(0, character.intelligence + skill - character.chaos), 10, 8, 10)
+  )) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
     _odds.add([successes], _successes_p);
@@ -2814,8 +3206,15 @@ function chaos_check_odds(character, options) {
 
 function _add_points_setup(creature, track, current, gained, capacity_loss, _trace) {
   track = track instanceof ConditionTrack ? track : get_condition_track(track);
-  if (!(creature instanceof Combatant && track.not_specified === null && Number.isInteger(current) && 0 <= current && current <= 10000 && Number.isInteger(gained) && 0 <= gained && gained <= 10000 && Number.isInteger(capacity_loss) && 0 <= capacity_loss && capacity_loss <= 100)) {
-    _rt_check_inputs([['type', "角色", creature, Combatant], ['entry', "累积槽", track], ['int', "当前点数", current, 0, 10000], ['int', "获得点数", gained, 0, 10000], ['int', "累积槽降低", capacity_loss, 0, 100]]);
+  if (!(
+    creature instanceof Combatant && track.not_specified === null && Number.isInteger(current) && 0 <= current
+    && current <= 10000 && Number.isInteger(gained) && 0 <= gained && gained <= 10000 && Number.isInteger(capacity_loss)
+    && 0 <= capacity_loss && capacity_loss <= 100
+  )) {
+    _rt_check_inputs([
+      ['type', "角色", creature, Combatant], ['entry', "累积槽", track], ['int', "当前点数", current, 0, 10000],
+      ['int', "获得点数", gained, 0, 10000], ['int', "累积槽降低", capacity_loss, 0, 100]
+    ]);
   }
   let capacity, points, debuff, in_state, fear;
   capacity = Math.max(0, track.capacity(creature, track) - capacity_loss);
@@ -2907,8 +3306,14 @@ function add_points_odds(creature, track, options) {
 
 function _miss_long_rest_setup(creature, current, capacity_loss, track, _trace) {
   track = track instanceof ConditionTrack ? track : get_condition_track(track);
-  if (!(creature instanceof Combatant && Number.isInteger(current) && 0 <= current && current <= 10000 && Number.isInteger(capacity_loss) && 0 <= capacity_loss && capacity_loss <= 100 && track.not_specified === null)) {
-    _rt_check_inputs([['type', "角色", creature, Combatant], ['int', "当前点数", current, 0, 10000], ['int', "已降低的累积槽", capacity_loss, 0, 100], ['entry', "累积槽", track]]);
+  if (!(
+    creature instanceof Combatant && Number.isInteger(current) && 0 <= current && current <= 10000
+    && Number.isInteger(capacity_loss) && 0 <= capacity_loss && capacity_loss <= 100 && track.not_specified === null
+  )) {
+    _rt_check_inputs([
+      ['type', "角色", creature, Combatant], ['int', "当前点数", current, 0, 10000],
+      ['int', "已降低的累积槽", capacity_loss, 0, 100], ['entry', "累积槽", track]
+    ]);
   }
   let loss, points, capacity;
   loss = track.missed_rest ? capacity_loss + _R_MISSED_REST_CAPACITY_LOSS : capacity_loss;
@@ -2971,15 +3376,26 @@ function miss_long_rest_odds(creature, options) {
 
 function _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, _trace) {
   track = track instanceof ConditionTrack ? track : get_condition_track(track);
-  if (!(creature instanceof Combatant && Number.isInteger(current) && 0 <= current && current <= 10000 && Number.isInteger(capacity_loss) && 0 <= capacity_loss && capacity_loss <= 100 && Number.isInteger(rest_hours) && 0 <= rest_hours && rest_hours <= 1000 && track.not_specified === null)) {
-    _rt_check_inputs([['type', "角色", creature, Combatant], ['int', "当前点数", current, 0, 10000], ['int', "已降低的累积槽", capacity_loss, 0, 100], ['int', "长休息时间（小时）", rest_hours, 0, 1000], ['entry', "累积槽", track]]);
+  if (!(
+    creature instanceof Combatant && Number.isInteger(current) && 0 <= current && current <= 10000
+    && Number.isInteger(capacity_loss) && 0 <= capacity_loss && capacity_loss <= 100 && Number.isInteger(rest_hours)
+    && 0 <= rest_hours && rest_hours <= 1000 && track.not_specified === null
+  )) {
+    _rt_check_inputs([
+      ['type', "角色", creature, Combatant], ['int', "当前点数", current, 0, 10000],
+      ['int', "已降低的累积槽", capacity_loss, 0, 100], ['int', "长休息时间（小时）", rest_hours, 0, 1000],
+      ['entry', "累积槽", track]
+    ]);
   }
   let recovered, points, loss, capacity;
   if (!(track.missed_rest)) {
     throw new NoEnhancedRest("“" + track.name + "”不因缺少长休息而累积，没有加强长休息的恢复");
   }
   recovered = Math.max(0, rest_hours - current);
-  if (_trace !== null) _trace.push(new TraceStep("let", "长休息" + String(rest_hours) + "小时，困倦点数" + String(current) + "，恢复" + String(recovered) + "点", [["recovered", recovered]]));
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let", "长休息" + String(rest_hours) + "小时，困倦点数" + String(current) + "，恢复" + String(recovered) + "点",
+    [["recovered", recovered]]
+  ));
   points = Math.max(0, current - recovered);
   loss = Math.max(0, capacity_loss - recovered);
   capacity = Math.max(0, track.capacity(creature, track) - loss);
@@ -3000,7 +3416,9 @@ function enhanced_long_rest(creature, options) {
   let rest_hours = options.rest_hours === undefined ? null : options.rest_hours;
   let track = options.track === undefined ? "drowsy" : options.track;
   const _trace = [];
-  const [recovered, points, loss, capacity] = _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, _trace);
+  const [recovered, points, loss, capacity] = _enhanced_long_rest_setup(
+    creature, current, capacity_loss, rest_hours, track, _trace
+  );
   return _rt_result(EnhancedLongRestResult, [points, loss, capacity, recovered], [], _trace);
 }
 
@@ -3011,7 +3429,9 @@ function enhanced_long_rest_fast(creature, options) {
   let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
   let rest_hours = options.rest_hours === undefined ? null : options.rest_hours;
   let track = options.track === undefined ? "drowsy" : options.track;
-  const [recovered, points, loss, capacity] = _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, null);
+  const [recovered, points, loss, capacity] = _enhanced_long_rest_setup(
+    creature, current, capacity_loss, rest_hours, track, null
+  );
   return [points, loss, capacity, recovered];
 }
 
@@ -3022,7 +3442,9 @@ function enhanced_long_rest_prepare(creature, options) {
   let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
   let rest_hours = options.rest_hours === undefined ? null : options.rest_hours;
   let track = options.track === undefined ? "drowsy" : options.track;
-  const [recovered, points, loss, capacity] = _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, null);
+  const [recovered, points, loss, capacity] = _enhanced_long_rest_setup(
+    creature, current, capacity_loss, rest_hours, track, null
+  );
   const _out = [points, loss, capacity, recovered];
   return dice => _out.slice();
 }
@@ -3034,7 +3456,9 @@ function enhanced_long_rest_odds(creature, options) {
   let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
   let rest_hours = options.rest_hours === undefined ? null : options.rest_hours;
   let track = options.track === undefined ? "drowsy" : options.track;
-  const [recovered, points, loss, capacity] = _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, null);
+  const [recovered, points, loss, capacity] = _enhanced_long_rest_setup(
+    creature, current, capacity_loss, rest_hours, track, null
+  );
   const _odds = new OddsBuilder(ENHANCED_LONG_REST_FIELDS, null, null, 200000);
   const _p = 1.0;
   _odds.add([points, loss, capacity, recovered], _p);
@@ -3043,8 +3467,14 @@ function enhanced_long_rest_odds(creature, options) {
 
 function _unconscious_hit_setup(creature, track, current, taken, _trace) {
   track = track instanceof ConditionTrack ? track : get_condition_track(track);
-  if (!(creature instanceof Combatant && track.not_specified === null && Number.isInteger(current) && 0 <= current && current <= 10000 && Number.isInteger(taken) && 0 <= taken && taken <= 10000)) {
-    _rt_check_inputs([['type', "角色", creature, Combatant], ['entry', "累积槽", track], ['int', "当前点数", current, 0, 10000], ['int', "受到的伤害或剧痛点数", taken, 0, 10000]]);
+  if (!(
+    creature instanceof Combatant && track.not_specified === null && Number.isInteger(current) && 0 <= current
+    && current <= 10000 && Number.isInteger(taken) && 0 <= taken && taken <= 10000
+  )) {
+    _rt_check_inputs([
+      ['type', "角色", creature, Combatant], ['entry', "累积槽", track], ['int', "当前点数", current, 0, 10000],
+      ['int', "受到的伤害或剧痛点数", taken, 0, 10000]
+    ]);
   }
   let points, capacity, awake;
   points = track.wakes_on_damage ? Math.max(0, current - taken) : current;
@@ -3106,8 +3536,14 @@ function unconscious_hit_odds(creature, track, options) {
 
 function _recover_setup(track, current, check_dice, supernatural, _trace) {
   track = track instanceof ConditionTrack ? track : get_condition_track(track);
-  if (!(track.not_specified === null && Number.isInteger(current) && 0 <= current && current <= 10000 && Number.isInteger(check_dice) && 0 <= check_dice && check_dice <= 200 && typeof supernatural === 'boolean')) {
-    _rt_check_inputs([['entry', "累积槽", track], ['int', "当前点数", current, 0, 10000], ['int', "恢复检定DP", check_dice, 0, 200], ['bool', "超凡来源", supernatural]]);
+  if (!(
+    track.not_specified === null && Number.isInteger(current) && 0 <= current && current <= 10000
+    && Number.isInteger(check_dice) && 0 <= check_dice && check_dice <= 200 && typeof supernatural === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['entry', "累积槽", track], ['int', "当前点数", current, 0, 10000], ['int', "恢复检定DP", check_dice, 0, 200],
+      ['bool', "超凡来源", supernatural]
+    ]);
   }
 }
 
@@ -3130,7 +3566,10 @@ function recover(track, current, check_dice, options) {
     _successes_roll = _rt_roll_pool(_source, _POOL, check_dice, 0, false);
     _rolls.push(_successes_roll);
     successes = _successes_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("恢复检定", _successes_roll), [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("恢复检定", _successes_roll),
+      [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
+    ));
   }
   else {
     successes = 0;
@@ -3187,7 +3626,9 @@ function recover_odds(track, current, check_dice, options) {
   const _odds = new OddsBuilder(RECOVER_FIELDS, null, null, 200000);
   const _p = 1.0;
   let successes, points;
-  for (const _successes_item of _odds.outcomes(_p, (!supernatural ? _rt_pool_distribution(check_dice, 10, 8, 10) : _rt_CERTAIN_ZERO))) {
+  for (const _successes_item of _odds.outcomes(
+    _p, (!supernatural ? _rt_pool_distribution(check_dice, 10, 8, 10) : _rt_CERTAIN_ZERO)
+  )) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
     points = Math.max(0, current - successes);
@@ -3199,27 +3640,212 @@ function recover_odds(track, current, check_dice, options) {
 // Every procedure's name and parameters ([id, name, type]) and outcome fields ([id, name, type: int,
 // bool, str, or the table whose entry ids it holds]), as the Python package's PROCEDURE_INFO.
 const PROCEDURE_INFO = Object.freeze({
-  "attack": {name: "攻击（检定即伤害）", params: [["attacker", "攻击者", "combatant"], ["defender", "防御者", "combatant"], ["weapon", "武器", "weapons"], ["distance", "距离", "int"], ["bonus", "加值", "int"], ["extra_damage", "额外伤害", "int"], ["part", "部位", "body_parts"], ["left_area", "中途脱离范围", "bool"]], positional: ["attacker", "defender", "weapon"], fields: [["hit", "命中", "bool"], ["successes", "成功数", "int"], ["damage", "伤害", "int"], ["damage_type", "伤害类型", "damage_types"], ["severe", "重创", "int"], ["track", "负面点数类型", "condition_tracks"], ["points", "负面点数", "int"], ["limb_damage", "肢体伤害", "int"], ["item_damage", "手持物伤害", "int"]], summary: {hit: "hit", damage: "damage"}},
-  "firearm": {name: "枪械射击与连射", params: [["attacker", "射手", "combatant"], ["defender", "目标", "combatant"], ["weapon", "武器", "weapons"], ["shots", "连射数", "int"], ["distance", "距离", "int"], ["bonus", "加值", "int"], ["defender_dodges", "目标闪避", "bool"]], positional: ["attacker", "defender", "weapon"], fields: [["hits", "命中数", "int"], ["hit", "命中", "bool"], ["per_hit", "每发伤害", "int"], ["penalty", "命中减值", "int"], ["damage", "伤害", "int"]], summary: {hit: "hit", damage: "damage"}},
-  "fixed_damage": {name: "固定伤害对抗抗性", params: [["defender", "目标", "combatant"], ["amount", "固定伤害", "int"], ["damage_type", "伤害类型", "damage_types"], ["left_area", "中途脱离范围", "bool"]], positional: ["defender", "amount", "damage_type"], fields: [["damage", "伤害", "int"], ["absorbed", "吸收", "int"]], summary: {hit: null, damage: "damage"}},
-  "charge": {name: "冲撞攻击", params: [["attacker", "冲撞者", "combatant"], ["defender", "被撞者", "combatant"], ["skill_bonus", "冲撞技艺加值", "int"], ["load_tier", "负重力量档", "int"], ["obstacle_at", "障碍物距离", "int"], ["obstacle_structure", "障碍物结构值", "int"]], positional: ["attacker", "defender"], fields: [["hit", "命中", "bool"], ["damage", "伤害", "int"], ["self_damage", "自身伤害", "int"], ["pushed_meters", "被迫移动", "int"]], summary: {hit: "hit", damage: "damage"}},
-  "parry": {name: "格挡", params: [["defender", "格挡者", "combatant"], ["with_weapon", "用武器格挡", "bool"], ["incoming", "来袭伤害", "int"], ["weapon_absorbed", "武器承受的伤害", "int"]], positional: ["defender"], fields: [["parry_bonus", "格挡加值", "int"], ["seconds", "持续秒数", "int"], ["damage", "所受伤害", "int"]], summary: {hit: null, damage: "damage"}},
-  "dodge": {name: "闪避", params: [["defender", "闪避者", "combatant"], ["incoming", "来袭伤害", "int"], ["applicable", "可以闪避", "bool"]], positional: ["defender", "incoming"], fields: [["damage", "所受伤害", "int"], ["prevented", "减少的伤害", "int"]], summary: {hit: null, damage: "damage"}},
-  "take_cover": {name: "躲藏在障碍物后", params: [["incoming", "来袭伤害", "int"], ["obstacle_takes", "障碍物所受伤害", "int"], ["aim_exposed", "攻击裸露部分", "bool"], ["fully_covered", "完全遮挡", "bool"]], positional: ["incoming", "obstacle_takes"], fields: [["damage", "所受伤害", "int"], ["through_obstacle", "连同障碍物击破", "bool"]], summary: {hit: null, damage: "damage"}},
-  "leave_area": {name: "脱离范围", params: [["damage", "最终伤害", "int"], ["points", "负面点数", "int"], ["timing", "时机", "leave_timings"], ["blocked", "移动被阻止", "bool"], ["intended_meters", "意图移动距离", "int"]], positional: [], fields: [["damage", "所受伤害", "int"], ["points", "所受负面点数", "int"], ["defense_penalty", "防御减值", "int"]], summary: {hit: null, damage: "damage"}},
-  "can_respond": {name: "应对时机", params: [["response", "应对动作", "actions"], ["action", "被应对的动作", "actions"], ["readied_seconds", "准备动作时长（秒）", "int"]], positional: ["response", "action"], fields: [["allowed", "可以应对", "bool"]], summary: {hit: null, damage: null}},
-  "interrupt": {name: "攻击对抗与反击对抗", params: [["needs_focus", "对方动作需要专注", "bool"], ["damage", "造成的伤害", "int"], ["points", "造成的负面点数", "int"]], positional: ["needs_focus"], fields: [["negated", "动作无效", "bool"]], summary: {hit: null, damage: null}},
-  "break_projectile": {name: "击破或阻挡飞行物", params: [["defender", "防御者", "combatant"], ["projectile", "飞行物", "weapons"], ["check", "攻击检定", "int"], ["structure", "飞行物结构值", "int"]], positional: ["defender", "projectile", "check"], fields: [["destroyed", "击破", "bool"], ["successes", "成功数", "int"]], summary: {hit: null, damage: null}},
-  "influence": {name: "攻击影响", params: [["weapon", "武器", "weapons"], ["energy_influence", "能量影响", "int"], ["ability_influence", "能力影响", "int"]], positional: ["weapon"], fields: [["influence", "攻击影响", "int"]], summary: {hit: null, damage: null}},
-  "conversion": {name: "攻击类型转化", params: [["defender", "目标", "combatant"], ["weapon", "武器", "weapons"], ["from_called_shot", "来自部位攻击", "bool"]], positional: ["defender", "weapon"], fields: [["converts", "可以转化", "bool"], ["coverage", "覆盖范围", "int"], ["damage", "伤害", "int"]], summary: {hit: null, damage: "damage"}},
-  "initiative_roll": {name: "先攻检定", params: [["character", "角色", "combatant"], ["dice_count", "先攻DP", "int"]], positional: ["character", "dice_count"], fields: [["successes", "成功数", "int"], ["extras", "额外成功数", "int"]], summary: {hit: null, damage: null}},
-  "detect": {name: "侦查与躲藏", params: [["seeker", "侦查方", "combatant"], ["hider", "躲藏方", "combatant"], ["sense", "感知方式", "senses"], ["size_bonus", "小体型加值", "int"], ["exposure_bonus", "裸露部分加值", "int"], ["fully_hidden", "完全被遮蔽", "bool"], ["speed_halvings", "降速倍数", "int"], ["avoids_medium", "避开感知媒介", "bool"], ["supernatural", "超凡能力", "bool"], ["revealed_bonus", "受袭后加值次数", "int"]], positional: ["seeker", "hider", "sense"], fields: [["noticed", "发现", "bool"]], summary: {hit: null, damage: null}},
-  "chaos_check": {name: "混乱刻度下的周期检定", params: [["character", "角色", "combatant"], ["skill", "技艺", "int"]], positional: ["character"], fields: [["successes", "成功数", "int"]], summary: {hit: null, damage: null}},
-  "add_points": {name: "累积负面点数", params: [["creature", "角色", "combatant"], ["track", "累积槽", "condition_tracks"], ["current", "当前点数", "int"], ["gained", "获得点数", "int"], ["capacity_loss", "累积槽降低", "int"]], positional: ["creature", "track"], fields: [["points", "点数", "int"], ["capacity", "累积槽", "int"], ["debuff", "减益", "int"], ["state", "负面状态", "states"], ["fear", "恐惧点数", "int"]], summary: {hit: null, damage: null}},
-  "miss_long_rest": {name: "缺少长休息", params: [["creature", "角色", "combatant"], ["current", "当前点数", "int"], ["capacity_loss", "已降低的累积槽", "int"], ["track", "累积槽", "condition_tracks"]], positional: ["creature"], fields: [["points", "点数", "int"], ["capacity_loss", "累积槽降低", "int"], ["capacity", "累积槽", "int"], ["debuff", "减益", "int"]], summary: {hit: null, damage: null}},
-  "enhanced_long_rest": {name: "加强长休息恢复", params: [["creature", "角色", "combatant"], ["current", "当前点数", "int"], ["capacity_loss", "已降低的累积槽", "int"], ["rest_hours", "长休息时间（小时）", "int"], ["track", "累积槽", "condition_tracks"]], positional: ["creature"], fields: [["points", "点数", "int"], ["capacity_loss", "累积槽降低", "int"], ["capacity", "累积槽", "int"], ["recovered", "恢复点数", "int"]], summary: {hit: null, damage: null}},
-  "unconscious_hit": {name: "昏迷中受到伤害", params: [["creature", "角色", "combatant"], ["track", "累积槽", "condition_tracks"], ["current", "当前点数", "int"], ["taken", "受到的伤害或剧痛点数", "int"]], positional: ["creature", "track"], fields: [["points", "点数", "int"], ["awake", "醒来", "bool"]], summary: {hit: null, damage: null}},
-  "recover": {name: "长休息恢复", params: [["track", "累积槽", "condition_tracks"], ["current", "当前点数", "int"], ["check_dice", "恢复检定DP", "int"], ["supernatural", "超凡来源", "bool"]], positional: ["track", "current", "check_dice"], fields: [["points", "点数", "int"], ["recovered", "恢复", "int"]], summary: {hit: null, damage: null}},
+  "attack": {
+    name: "攻击（检定即伤害）",
+    params: [
+      ["attacker", "攻击者", "combatant"], ["defender", "防御者", "combatant"], ["weapon", "武器", "weapons"],
+      ["distance", "距离", "int"], ["bonus", "加值", "int"], ["extra_damage", "额外伤害", "int"],
+      ["part", "部位", "body_parts"], ["left_area", "中途脱离范围", "bool"]
+    ],
+    positional: ["attacker", "defender", "weapon"],
+    fields: [
+      ["hit", "命中", "bool"], ["successes", "成功数", "int"], ["damage", "伤害", "int"],
+      ["damage_type", "伤害类型", "damage_types"], ["severe", "重创", "int"],
+      ["track", "负面点数类型", "condition_tracks"], ["points", "负面点数", "int"], ["limb_damage", "肢体伤害", "int"],
+      ["item_damage", "手持物伤害", "int"]
+    ],
+    summary: {hit: "hit", damage: "damage"}
+  },
+  "firearm": {
+    name: "枪械射击与连射",
+    params: [
+      ["attacker", "射手", "combatant"], ["defender", "目标", "combatant"], ["weapon", "武器", "weapons"],
+      ["shots", "连射数", "int"], ["distance", "距离", "int"], ["bonus", "加值", "int"],
+      ["defender_dodges", "目标闪避", "bool"]
+    ],
+    positional: ["attacker", "defender", "weapon"],
+    fields: [
+      ["hits", "命中数", "int"], ["hit", "命中", "bool"], ["per_hit", "每发伤害", "int"],
+      ["penalty", "命中减值", "int"], ["damage", "伤害", "int"]
+    ],
+    summary: {hit: "hit", damage: "damage"}
+  },
+  "fixed_damage": {
+    name: "固定伤害对抗抗性",
+    params: [
+      ["defender", "目标", "combatant"], ["amount", "固定伤害", "int"], ["damage_type", "伤害类型", "damage_types"],
+      ["left_area", "中途脱离范围", "bool"]
+    ],
+    positional: ["defender", "amount", "damage_type"], fields: [["damage", "伤害", "int"], ["absorbed", "吸收", "int"]],
+    summary: {hit: null, damage: "damage"}
+  },
+  "charge": {
+    name: "冲撞攻击",
+    params: [
+      ["attacker", "冲撞者", "combatant"], ["defender", "被撞者", "combatant"], ["skill_bonus", "冲撞技艺加值", "int"],
+      ["load_tier", "负重力量档", "int"], ["obstacle_at", "障碍物距离", "int"],
+      ["obstacle_structure", "障碍物结构值", "int"]
+    ],
+    positional: ["attacker", "defender"],
+    fields: [
+      ["hit", "命中", "bool"], ["damage", "伤害", "int"], ["self_damage", "自身伤害", "int"],
+      ["pushed_meters", "被迫移动", "int"]
+    ],
+    summary: {hit: "hit", damage: "damage"}
+  },
+  "parry": {
+    name: "格挡",
+    params: [
+      ["defender", "格挡者", "combatant"], ["with_weapon", "用武器格挡", "bool"], ["incoming", "来袭伤害", "int"],
+      ["weapon_absorbed", "武器承受的伤害", "int"]
+    ],
+    positional: ["defender"],
+    fields: [["parry_bonus", "格挡加值", "int"], ["seconds", "持续秒数", "int"], ["damage", "所受伤害", "int"]],
+    summary: {hit: null, damage: "damage"}
+  },
+  "dodge": {
+    name: "闪避",
+    params: [["defender", "闪避者", "combatant"], ["incoming", "来袭伤害", "int"], ["applicable", "可以闪避", "bool"]],
+    positional: ["defender", "incoming"], fields: [["damage", "所受伤害", "int"], ["prevented", "减少的伤害", "int"]],
+    summary: {hit: null, damage: "damage"}
+  },
+  "take_cover": {
+    name: "躲藏在障碍物后",
+    params: [
+      ["incoming", "来袭伤害", "int"], ["obstacle_takes", "障碍物所受伤害", "int"],
+      ["aim_exposed", "攻击裸露部分", "bool"], ["fully_covered", "完全遮挡", "bool"]
+    ],
+    positional: ["incoming", "obstacle_takes"],
+    fields: [["damage", "所受伤害", "int"], ["through_obstacle", "连同障碍物击破", "bool"]],
+    summary: {hit: null, damage: "damage"}
+  },
+  "leave_area": {
+    name: "脱离范围",
+    params: [
+      ["damage", "最终伤害", "int"], ["points", "负面点数", "int"], ["timing", "时机", "leave_timings"],
+      ["blocked", "移动被阻止", "bool"], ["intended_meters", "意图移动距离", "int"]
+    ],
+    positional: [],
+    fields: [["damage", "所受伤害", "int"], ["points", "所受负面点数", "int"], ["defense_penalty", "防御减值", "int"]],
+    summary: {hit: null, damage: "damage"}
+  },
+  "can_respond": {
+    name: "应对时机",
+    params: [
+      ["response", "应对动作", "actions"], ["action", "被应对的动作", "actions"],
+      ["readied_seconds", "准备动作时长（秒）", "int"]
+    ],
+    positional: ["response", "action"], fields: [["allowed", "可以应对", "bool"]], summary: {hit: null, damage: null}
+  },
+  "interrupt": {
+    name: "攻击对抗与反击对抗",
+    params: [
+      ["needs_focus", "对方动作需要专注", "bool"], ["damage", "造成的伤害", "int"], ["points", "造成的负面点数", "int"]
+    ],
+    positional: ["needs_focus"], fields: [["negated", "动作无效", "bool"]], summary: {hit: null, damage: null}
+  },
+  "break_projectile": {
+    name: "击破或阻挡飞行物",
+    params: [
+      ["defender", "防御者", "combatant"], ["projectile", "飞行物", "weapons"], ["check", "攻击检定", "int"],
+      ["structure", "飞行物结构值", "int"]
+    ],
+    positional: ["defender", "projectile", "check"],
+    fields: [["destroyed", "击破", "bool"], ["successes", "成功数", "int"]], summary: {hit: null, damage: null}
+  },
+  "influence": {
+    name: "攻击影响",
+    params: [
+      ["weapon", "武器", "weapons"], ["energy_influence", "能量影响", "int"], ["ability_influence", "能力影响", "int"]
+    ],
+    positional: ["weapon"], fields: [["influence", "攻击影响", "int"]], summary: {hit: null, damage: null}
+  },
+  "conversion": {
+    name: "攻击类型转化",
+    params: [
+      ["defender", "目标", "combatant"], ["weapon", "武器", "weapons"], ["from_called_shot", "来自部位攻击", "bool"]
+    ],
+    positional: ["defender", "weapon"],
+    fields: [["converts", "可以转化", "bool"], ["coverage", "覆盖范围", "int"], ["damage", "伤害", "int"]],
+    summary: {hit: null, damage: "damage"}
+  },
+  "initiative_roll": {
+    name: "先攻检定", params: [["character", "角色", "combatant"], ["dice_count", "先攻DP", "int"]],
+    positional: ["character", "dice_count"], fields: [["successes", "成功数", "int"], ["extras", "额外成功数", "int"]],
+    summary: {hit: null, damage: null}
+  },
+  "detect": {
+    name: "侦查与躲藏",
+    params: [
+      ["seeker", "侦查方", "combatant"], ["hider", "躲藏方", "combatant"], ["sense", "感知方式", "senses"],
+      ["size_bonus", "小体型加值", "int"], ["exposure_bonus", "裸露部分加值", "int"],
+      ["fully_hidden", "完全被遮蔽", "bool"], ["speed_halvings", "降速倍数", "int"],
+      ["avoids_medium", "避开感知媒介", "bool"], ["supernatural", "超凡能力", "bool"],
+      ["revealed_bonus", "受袭后加值次数", "int"]
+    ],
+    positional: ["seeker", "hider", "sense"], fields: [["noticed", "发现", "bool"]], summary: {hit: null, damage: null}
+  },
+  "chaos_check": {
+    name: "混乱刻度下的周期检定", params: [["character", "角色", "combatant"], ["skill", "技艺", "int"]],
+    positional: ["character"], fields: [["successes", "成功数", "int"]], summary: {hit: null, damage: null}
+  },
+  "add_points": {
+    name: "累积负面点数",
+    params: [
+      ["creature", "角色", "combatant"], ["track", "累积槽", "condition_tracks"], ["current", "当前点数", "int"],
+      ["gained", "获得点数", "int"], ["capacity_loss", "累积槽降低", "int"]
+    ],
+    positional: ["creature", "track"],
+    fields: [
+      ["points", "点数", "int"], ["capacity", "累积槽", "int"], ["debuff", "减益", "int"],
+      ["state", "负面状态", "states"], ["fear", "恐惧点数", "int"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "miss_long_rest": {
+    name: "缺少长休息",
+    params: [
+      ["creature", "角色", "combatant"], ["current", "当前点数", "int"], ["capacity_loss", "已降低的累积槽", "int"],
+      ["track", "累积槽", "condition_tracks"]
+    ],
+    positional: ["creature"],
+    fields: [
+      ["points", "点数", "int"], ["capacity_loss", "累积槽降低", "int"], ["capacity", "累积槽", "int"],
+      ["debuff", "减益", "int"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "enhanced_long_rest": {
+    name: "加强长休息恢复",
+    params: [
+      ["creature", "角色", "combatant"], ["current", "当前点数", "int"], ["capacity_loss", "已降低的累积槽", "int"],
+      ["rest_hours", "长休息时间（小时）", "int"], ["track", "累积槽", "condition_tracks"]
+    ],
+    positional: ["creature"],
+    fields: [
+      ["points", "点数", "int"], ["capacity_loss", "累积槽降低", "int"], ["capacity", "累积槽", "int"],
+      ["recovered", "恢复点数", "int"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "unconscious_hit": {
+    name: "昏迷中受到伤害",
+    params: [
+      ["creature", "角色", "combatant"], ["track", "累积槽", "condition_tracks"], ["current", "当前点数", "int"],
+      ["taken", "受到的伤害或剧痛点数", "int"]
+    ],
+    positional: ["creature", "track"], fields: [["points", "点数", "int"], ["awake", "醒来", "bool"]],
+    summary: {hit: null, damage: null}
+  },
+  "recover": {
+    name: "长休息恢复",
+    params: [
+      ["track", "累积槽", "condition_tracks"], ["current", "当前点数", "int"], ["check_dice", "恢复检定DP", "int"],
+      ["supernatural", "超凡来源", "bool"]
+    ],
+    positional: ["track", "current", "check_dice"], fields: [["points", "点数", "int"], ["recovered", "恢复", "int"]],
+    summary: {hit: null, damage: null}
+  },
 });
 
 export {

@@ -875,8 +875,14 @@ var rulec_tiny = (function () {
 
   function _attack_setup(attacker, defender, weapon, distance, _trace) {
     weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-    if (!(attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null && Number.isInteger(distance) && 0 <= distance && distance <= 100)) {
-      _rt_check_inputs([['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon], ['int', "距离", distance, 0, 100]]);
+    if (!(
+      attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+      && Number.isInteger(distance) && 0 <= distance && distance <= 100
+    )) {
+      _rt_check_inputs([
+        ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
+        ['int', "距离", distance, 0, 100]
+      ]);
     }
     let dice_;
     if (!(weapon.range === 0 || distance <= weapon.range)) {
@@ -907,7 +913,10 @@ var rulec_tiny = (function () {
     _hits_roll = _rt_roll_pool(_source, _POOL, dice_, 0, false);
     _rolls.push(_hits_roll);
     hits = _hits_roll.successes;
-    _trace.push(new TraceStep("pool", _rt_pool_sentence("检定", _hits_roll), [["command", _hits_roll.command], ["faces", _hits_roll.faces], ["hits", hits]]));
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("检定", _hits_roll),
+      [["command", _hits_roll.command], ["faces", _hits_roll.faces], ["hits", hits]]
+    ));
     if (hits > 0) {
       _trace.push(new TraceStep("note", "造成" + String(hits) + "点伤害", []));
     }
@@ -960,7 +969,15 @@ var rulec_tiny = (function () {
   // Every procedure's name and parameters ([id, name, type]) and outcome fields ([id, name, type: int,
   // bool, str, or the table whose entry ids it holds]), as the Python package's PROCEDURE_INFO.
   const PROCEDURE_INFO = Object.freeze({
-    "attack": {name: "攻击", params: [["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"], ["distance", "距离", "int"]], positional: ["attacker", "defender", "weapon"], fields: [["hit", "命中", "bool"], ["damage", "伤害", "int"]], summary: {hit: "hit", damage: "damage"}},
+    "attack": {
+      name: "攻击",
+      params: [
+        ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
+        ["distance", "距离", "int"]
+      ],
+      positional: ["attacker", "defender", "weapon"], fields: [["hit", "命中", "bool"], ["damage", "伤害", "int"]],
+      summary: {hit: "hit", damage: "damage"}
+    },
   });
   return Object.freeze({
     RuleError: RuleError, DiceExhausted: DiceExhausted, BadFace: BadFace,
