@@ -9,9 +9,9 @@ is `indexOf` (ES2015 has no `includes`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 
 from ...ir import expr as ir
+from ..names import NameRules, parenthesised
 from .code import Js, join, literal, name
 
 # Precedence, loosest first, as in JavaScript.
@@ -31,16 +31,14 @@ def prop(field: str) -> Js:
     return Js(field)
 
 
-class Names:
-    def __init__(self, local: Callable[[str], Js], param: Callable[[str], Js] | None = None,
-                 hoisted: Callable[[str], Js] | None = None) -> None:
-        self.local = local
-        self.param = param or name
-        self.hoisted = hoisted or name
+class Names(NameRules[Js]):
+    """How the function being written spells each kind of name (names.py); `name` by default."""
+
+    default = staticmethod(name)
 
 
 def _wrap(text: Js, prec: int, need: int) -> Js:
-    return Js(f"({text})") if prec < need else text
+    return parenthesised(text, prec, need, Js)
 
 
 class JsExpr:

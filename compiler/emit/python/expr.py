@@ -9,9 +9,9 @@ ties included, at a third of the cost of the builtin call.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 
 from ...ir import expr as ir
+from ..names import NameRules, parenthesised
 from .code import Code, join, literal, name
 
 # Precedence, loosest first, as in Python.
@@ -23,18 +23,14 @@ def ruling_constant(key: str) -> Code:
     return name(f"_R_{key.upper()}")
 
 
-class Names:
-    """How the function being written spells each kind of name."""
+class Names(NameRules[Code]):
+    """How the function being written spells each kind of name (names.py); `name` by default."""
 
-    def __init__(self, local: Callable[[str], Code], param: Callable[[str], Code] | None = None,
-                 hoisted: Callable[[str], Code] | None = None) -> None:
-        self.local = local
-        self.param = param or name
-        self.hoisted = hoisted or name
+    default = staticmethod(name)
 
 
 def _wrap(text: Code, prec: int, need: int) -> Code:
-    return Code(f"({text})") if prec < need else text
+    return parenthesised(text, prec, need, Code)
 
 
 class PyExpr:
