@@ -35,10 +35,8 @@ def _param_schema(rs: Ruleset, p: Procedure) -> dict[str, Any]:
             props[prm.id] = {"type": "boolean", "title": prm.name}
         elif prm.type == "combatant":
             combatants[prm.id] = {"$ref": "#/$defs/stats", "title": prm.name}
-        else:
-            table = rs.table(prm.type)
-            keys = sorted({e.id for e in table.entries} | {e.name for e in table.entries})
-            props[prm.id] = {"enum": keys, "title": prm.name}
+        else:  # one enumeration of the table's entries in $defs, however many arguments name it
+            props[prm.id] = {"$ref": f"#/$defs/{_table_def(prm.type)}", "title": prm.name}
     needed = [prm.id for prm in p.params if prm.type != "combatant" and not prm.optional and prm.default is None]
     names = {prm.id: prm.name for prm in p.params if prm.type != "combatant"}
     for pid in list(props):  # an argument by its Chinese name too, as stats are
@@ -52,6 +50,21 @@ def _param_schema(rs: Ruleset, p: Procedure) -> dict[str, Any]:
                        "required": list(combatants)},
     }, "required": [k for k, v in (("args", needed), ("combatants", combatants)) if v]}
     return {"if": {"properties": {"procedure": {"const": p.id}}, "required": ["procedure"]}, "then": then}
+
+
+def _table_def(table: str) -> str:
+    return f"table_{table}"
+
+
+def _table_defs(rs: Ruleset) -> dict[str, Any]:
+    """The entries (by id or by name) of each table a procedure's argument names."""
+    used = sorted({prm.type for p in rs.procedures for prm in p.params
+                   if prm.type not in ("int", "bool", "combatant")})
+    out = {}
+    for name in used:
+        table = rs.table(name)
+        out[_table_def(name)] = {"enum": sorted({e.id for e in table.entries} | {e.name for e in table.entries})}
+    return out
 
 
 def _example(rs: Ruleset, p: Procedure) -> dict[str, Any]:
@@ -97,7 +110,7 @@ def scenario_schema(rs: Ruleset) -> dict[str, Any]:
             "expect": {"type": "object", "description": "Expected outcome fields, or {error: code}."},
         },
         "allOf": [_param_schema(rs, p) for p in rs.procedures],
-        "$defs": {"stats": _stats_schema(rs)},
+        "$defs": {"stats": _stats_schema(rs), **_table_defs(rs)},
         "examples": [_example(rs, rs.procedures[0])] if rs.procedures else [],
     }
 
