@@ -15,6 +15,7 @@ import click
 
 from .terminal import raw
 from .cli_shell import EXIT_INVALID, EXIT_OK, FORMAT, guarded, main, report
+from .freshness import remember
 from .stamp import STAMP, input_digest, is_fresh, stamp_bytes
 from .write import WriteError, check_target, diff_tree, write_tree
 
@@ -127,6 +128,7 @@ def build(rules: tuple[Path, ...], out: Path, check: bool, target: str, fmt: str
             return EXIT_INVALID
     inputs = input_digest(paths, targets)
     if not check and is_fresh(out, inputs):
+        remember(out, paths, targets)
         click.echo(f"{out} unchanged (inputs and outputs match its build stamp)", err=True)
         return EXIT_OK
     result = _compile(paths, targets=targets)

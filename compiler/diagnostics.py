@@ -8,7 +8,6 @@ them and which exit code to use.
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -96,6 +95,8 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     word of two or three characters, where one wrong character (长箭 for 长剑) is already half of
     it: a choice of the same length that differs in one character is suggested too."""
     options = list(choices)
+    import difflib
+
     close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
     if not close and 2 <= len(word) <= 3 and not word.isascii():
         close = [c for c in options if len(c) == len(word) and sum(a != b for a, b in zip(c, word)) == 1][:1]

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .diagnostics import Diagnostic, format_json, format_text
 from .terminal import SafeStream
+
+if TYPE_CHECKING:
+    from .diagnostics import Diagnostic
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -27,6 +28,8 @@ def use_color(stream: Any) -> bool:
 
 
 def report(diags: list[Diagnostic], fmt: str, *, verbose: bool = True) -> None:
+    from .diagnostics import format_json, format_text
+
     if fmt == "json":
         echo(format_json(diags))
     elif diags:
@@ -51,6 +54,8 @@ def run_guarded(body: Callable[[], int], passthrough: tuple[type[BaseException],
         code = EXIT_OK
     except Exception as exc:  # noqa: BLE001
         if os.environ.get("RULEC_DEBUG"):
+            import traceback
+
             traceback.print_exc()
         echo(f"rulec: internal error: {type(exc).__name__}: {exc} "
              "(this is a rulec bug; set RULEC_DEBUG=1 for details)", err=True)

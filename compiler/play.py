@@ -15,12 +15,15 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .output import EXIT_INVALID, EXIT_OK, echo, report
-from .diagnostics import Diagnostic
-from .runtime.core import shown as show_value
-from .load import display_path
+
+if TYPE_CHECKING:
+    from .diagnostics import Diagnostic, Span
+
+# What is imported here is what `rulec resolve` on an up-to-date build needs: the diagnostics, the
+# YAML loader and the compiler's passes are imported where they are first needed.
 
 
 class _Session:
@@ -35,25 +38,88 @@ class _Session:
             tmp.cleanup()
 
 
+class _Scenario:
+    """A scenario file read with load/plain_yaml.py: its data now, its positions (documents.py,
+    which imports PyYAML) only when a diagnostic asks for one."""
+
+    def __init__(self, path: Path, shown: str, data: Any) -> None:
+        self.path, self.file, self.data = path, shown, data
+        self._doc: Any = None
+
+    def span(self, path: tuple[str | int, ...] = (), *, key: bool = False) -> Span:
+        if self._doc is None:
+            from .load.documents import load_file
+
+            self._doc, _ = load_file(self.path, self.file)
+            if self._doc is None:  # the file changed since it was read
+                from .diagnostics import Span
+
+                return Span(self.file)
+        return self._doc.span(path, key=key)  # type: ignore[no-any-return]
+
+
+def _load(scenario: Path, fmt: str) -> Any:
+    """The scenario's document (a `_Scenario` when the plain reader can read it), or None when it
+    was reported."""
+    from .load.paths import display_path
+    from .load.plain_yaml import read_bytes
+
+    shown = display_path(scenario)
+    try:
+        ok, data = read_bytes(scenario.read_bytes()) if scenario.stat().st_size <= (1 << 20) else (False, None)
+    except OSError:
+        ok, data = False, None
+    if ok:
+        return _Scenario(scenario, shown, data)
+    from .load import load_file
+
+    doc, diags = load_file(scenario, shown)
+    if doc is None:
+        report(diags, fmt)
+    return doc
+
+
+def _diagnostic(span: Span, code: str, message: str, hint: str | None = None) -> Diagnostic:
+    from .diagnostics import Diagnostic
+
+    return Diagnostic(span, code, message, hint)
+
+
 def _no_fight(doc: Any, rid: str, fmt: str) -> None:
-    report([Diagnostic(doc.span(("kind",)), "bad-scenario", f"ruleset '{rid}' declares no fight state")], fmt)
+    report([_diagnostic(doc.span(("kind",)), "bad-scenario", f"ruleset '{rid}' declares no fight state")], fmt)
+
+
+def _built(out: Path, paths: list[Path], rid: str) -> bool:
+    """True when `out` holds a build of exactly `paths` that is up to date: the stat record says so
+    (freshness.py), or the build stamp does by content (and the stat record is written)."""
+    if not (out / rid / "pyproject.toml").is_file():
+        return False
+    from .freshness import remember, still_fresh
+
+    if still_fresh(out, paths):
+        return True
+    from .stamp import input_digest, is_fresh
+
+    if not is_fresh(out, input_digest(paths)):
+        return False
+    remember(out, paths)
+    return True
 
 
 def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Session
              ) -> tuple[Any, Any, dict[str, Any], Any] | None:
     """The ruleset's package and the schema of the document's kind: the built `generated/` one when
-    it is up to date with `rules/` (no compiling), else the rules compiled in memory (and it says so
-    when `generated/` is stale)."""
-    from .load import display_path as _shown_path
+    it is a build of these rules and up to date (no compiling), else the rules compiled in memory
+    (and it says so when `generated/` is stale)."""
     from .package_loader import import_folder, import_package
-    from .stamp import input_digest, is_fresh
 
     kind = "fight" if doc.data["kind"] == "fight" else "scenario"
     out = Path("generated")
-    if not rules and (out / rid / "pyproject.toml").is_file():
-        key_fast = ("generated",)
+    built_from = list(rules) or [Path("rules")]
+    key_fast = ("generated", *map(str, built_from))
+    if (out / rid / "pyproject.toml").is_file():
         if key_fast not in session.builds:
-            session.builds[key_fast] = is_fresh(out, input_digest([Path("rules")]))
+            session.builds[key_fast] = _built(out, built_from, rid)
         if session.builds[key_fast]:
             schema_file = out / "schema" / rid / f"{kind}.schema.json"
             if not schema_file.is_file():
@@ -63,8 +129,9 @@ def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Se
                 session.modules[(key_fast, rid)] = import_folder(rid, out / rid)
             module, tmp = session.modules[(key_fast, rid)]
             return module, None, json.loads(schema_file.read_text(encoding="utf-8")), tmp
-        echo(f"{_shown_path(out)} is not up to date with rules/: compiling the rules in memory "
-                   "(run `rulec build` to make this instant)", err=True)
+        if not rules:
+            echo(f"{out} is not up to date with rules/: compiling the rules in memory "
+                 "(run `rulec build` to make this instant)", err=True)
     from .facade import compile_rules
     from .validate.scenario_schema import fight_schema, scenario_schema
 
@@ -79,7 +146,7 @@ def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Se
         return None
     rs = next((r for r in build.rulesets if r.id == rid), None)
     if rs is None:
-        report([Diagnostic(doc.span(("ruleset",)), "unknown-ruleset", f"no ruleset '{rid}' in {paths}")], fmt)
+        report([_diagnostic(doc.span(("ruleset",)), "unknown-ruleset", f"no ruleset '{rid}' in {paths}")], fmt)
         return None
     if kind == "fight" and rs.fight is None:
         _no_fight(doc, rid, fmt)
@@ -94,18 +161,16 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
              session: _Session | None = None) -> tuple[Any, dict[str, Any], Any] | None:
     # The compiler's passes are imported only when the built package is stale, and jsonschema only
     # when the quick evaluator cannot vouch for the scenario (validate/quick_schema.py).
-    from .load import load_file
     from .validate.quick_schema import verdict
 
-    doc, diags = load_file(scenario, display_path(scenario))
+    doc = _load(scenario, fmt)
     if doc is None:
-        report(diags, fmt)
         return None
     data = doc.data
     if not isinstance(data, dict) or data.get("kind") not in ("scenario", "fight") or \
             not isinstance(data.get("ruleset"), str):
-        report([Diagnostic(doc.span(()), "bad-scenario", "a scenario has kind: scenario (or fight) and a ruleset id")],
-               fmt)
+        report([_diagnostic(doc.span(()), "bad-scenario",
+                            "a scenario has kind: scenario (or fight) and a ruleset id")], fmt)
         return None
     rid = data["ruleset"]
     session = session or _Session()
@@ -146,7 +211,7 @@ def _stats_given_twice(doc: Any, module: Any) -> list[Diagnostic]:
     for key in doc.data.get("args") or {}:
         pid = by_name.get(key, key)
         if pid in given:
-            out.append(Diagnostic(doc.span(("args", key), key=True), "duplicate-arg",
+            out.append(_diagnostic(doc.span(("args", key), key=True), "duplicate-arg",
                                   f"'{key}' gives the argument '{given[pid]}' a second time"))
         given[pid] = key
     names = dict(module.STAT_NAMES)
@@ -155,7 +220,7 @@ def _stats_given_twice(doc: Any, module: Any) -> list[Diagnostic]:
         for key in stats:
             stat = names.get(key, key)
             if stat in seen:
-                out.append(Diagnostic(doc.span(("combatants", who, key), key=True), "duplicate-stat",
+                out.append(_diagnostic(doc.span(("combatants", who, key), key=True), "duplicate-stat",
                                       f"'{key}' gives the stat '{seen[stat]}' a second time"))
             seen[stat] = key
     return out
@@ -172,25 +237,27 @@ def _expectations(doc: Any, module: Any, procedure: str, result: Any, error: str
     fields = {fid: name for fid, name, _ in module.PROCEDURE_INFO[procedure]["fields"]}
     out = []
     for key, want in expect.items():
-        span = doc.span(where + (key,))
+        at = where + (key,)
         if key == "error":
             got: Any = error
         elif error is not None:
-            out.append(Diagnostic(span, "expect", f"expected {key} = {want!r}, but the procedure refused: {error}"))
+            out.append(_diagnostic(doc.span(at), "expect",
+                                  f"expected {key} = {want!r}, but the procedure refused: {error}"))
             continue
         elif key == "command":
             got = result.rolls[0].command if result.rolls else None
         elif key in fields:
             got = getattr(result, key)
         else:
-            out.append(Diagnostic(doc.span(where + (key,), key=True), "expect",
+            out.append(_diagnostic(doc.span(where + (key,), key=True), "expect",
                                   f"'{key}' is not an outcome of '{procedure}'",
                                   f"outcomes: {', '.join(fields)}, command, error"))
             continue
         if got != want:
-            out.append(Diagnostic(span, "expect", f"{fields.get(key, key)} ({key}): expected {want!r}, got {got!r}"))
+            out.append(_diagnostic(doc.span(at), "expect",
+                                  f"{fields.get(key, key)} ({key}): expected {want!r}, got {got!r}"))
     if "error" not in expect and error is not None and not out:
-        out.append(Diagnostic(doc.span(where), "expect", f"the procedure refused: {error}"))
+        out.append(_diagnostic(doc.span(where), "expect", f"the procedure refused: {error}"))
     return out
 
 
@@ -204,6 +271,11 @@ def _error(exc: Exception, fmt: str) -> int:
     return EXIT_INVALID
 
 
+
+
+def _shown(module: Any, value: Any, table: Any = None) -> str:
+    """A value as the package's runtime shows it (its own copy of runtime/core.py)."""
+    return sys.modules[module.__name__ + "._runtime.core"].shown(value, table)  # type: ignore[no-any-return]
 
 
 def _run(module: Any, sc: dict[str, Any], seed: int | None) -> tuple[Any, str | None, Exception | None]:
@@ -249,7 +321,7 @@ def resolve_scenario(scenario: Path, rules: tuple[Path, ...], seed: int | None, 
                 echo(f"【{data['title']}】")
             echo(result.text())
             fields = module.PROCEDURE_INFO[data["procedure"]]["fields"]
-            outcome = "，".join(f"{name}={show_value(getattr(result, fid), getattr(module, kind.upper(), None))}"
+            outcome = "，".join(f"{name}={_shown(module, getattr(result, fid), getattr(module, kind.upper(), None))}"
                                for fid, name, kind in fields)
             echo(f"结果：{outcome}")
         if differences:
@@ -367,7 +439,7 @@ def odds_scenario(scenario: Path, rules: tuple[Path, ...], until: str | None, fm
         bars = sys.stdout.isatty()
         for value, p in result.marginal(field).items():
             bar = " " + "█" * max(1 if p > 0 else 0, round(p * 40)) if bars else ""
-            echo(f"  {show_value(value):>6}  {p * 100:9.4f}%{bar}")
+            echo(f"  {_shown(module, value):>6}  {p * 100:9.4f}%{bar}")
         if result.dropped > 0 and not math.isclose(result.dropped, 0.0):
             echo(f"（加骰截断略去的尾部概率：{result.dropped:.1e}）")
     return EXIT_OK

@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .freshness import UNTRACKED
 from .stamp import STAMP
 VCS_MARKERS = (".git", ".hg", ".svn", ".bzr", "_darcs", ".fslckout")
 LOCK_TIMEOUT = 300.0
@@ -105,11 +106,13 @@ def check_target(out: Path, sources: Sequence[Path] = ()) -> None:
 
 
 def _existing(out: Path) -> dict[str, Path]:
-    """The files of the output tree; Python's bytecode caches are not the build's and are ignored."""
+    """The files of the output tree; Python's bytecode caches and the stat record of freshness.py
+    are not the build's and are ignored."""
     if not out.is_dir():
         return {}
-    return {p.relative_to(out).as_posix(): p for p in out.rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts}
+    found = {p.relative_to(out).as_posix(): p for p in out.rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts}
+    return {rel: p for rel, p in found.items() if rel not in UNTRACKED}
 
 
 def diff_tree(out: Path, files: dict[str, bytes]) -> TreeDiff:

@@ -32,6 +32,7 @@ from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
 from ..diagnostics import Diagnostic, Span
+from .characters import forbidden_character
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_ALIAS_NODES = 10_000
@@ -47,27 +48,6 @@ _NULL = "tag:yaml.org,2002:null"
 _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
 _CORE_TAGS = {_STR, _INT, _FLOAT, _BOOL, _NULL, _SEQ, _MAP}
-
-# Characters no rule text may hold: control characters other than tab and line breaks, the
-# invisible format characters (bidirectional overrides and isolates, zero-width spaces and
-# joiners, soft hyphens, tags) and the Unicode line and paragraph separators. They would hide
-# text on a page, reorder what a reader sees, or break a string in generated code.
-_FORBIDDEN = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891"
-    "\u08e2\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
-    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
-    "\U000e0001\U000e0020-\U000e007f]")
-
-
-def forbidden_character(text: str) -> tuple[int, str] | None:
-    """The index and a description of the first character rule text may not hold, or None."""
-    m = _FORBIDDEN.search(text)
-    if m is None:
-        return None
-    ch = m.group(0)
-    name = unicodedata.name(ch, "") or {"\x00": "NUL"}.get(ch, "a control character")
-    return m.start(), f"U+{ord(ch):04X} {name}".rstrip()
-
 
 def _text_problems(file: str, text: str) -> list[Diagnostic]:
     out = []

@@ -10,11 +10,13 @@ silently skipped.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Span
+from .paths import display_path
+
+__all__ = ["MANIFESTS", "SourceFolder", "discover", "display_path"]
 
 MANIFESTS = ("ruleset.yaml", "pack.yaml")
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -29,18 +31,6 @@ class SourceFolder:
     @property
     def is_pack(self) -> bool:
         return self.manifest.name == "pack.yaml"
-
-
-def display_path(path: Path) -> str:
-    """How a file is named in diagnostics: relative to the working folder when inside it, else
-    absolute (never a chain of ../ an editor cannot follow from another folder)."""
-    if not path.is_absolute():
-        return str(path)
-    try:
-        rel = os.path.relpath(path, Path.cwd())
-    except ValueError:  # pragma: no cover - other drive on Windows
-        return str(path)
-    return str(path) if rel == ".." or rel.startswith(".." + os.sep) else rel
 
 
 def _manifest_of(folder: Path) -> Path | None:

@@ -138,6 +138,20 @@ def compiled(schema: Any, root: Any = None) -> Check:
     return _conjunction(tuple(checks))
 
 
+def _lazy(schema: Any, root: Any) -> Check:
+    """`compiled(schema, root)` made on the first call: a scenario schema has a branch for each
+    procedure and a property for each argument, and one scenario uses few of them."""
+    if schema is True or schema == {}:
+        return _yes
+    made: list[Check] = []
+
+    def run(v: Any) -> bool | None:
+        if not made:
+            made.append(compiled(schema, root))
+        return made[0](v)
+    return run
+
+
 def _conjunction(checks: tuple[Check, ...]) -> Check:
     def run(v: Any) -> bool | None:
         sure = True
@@ -160,7 +174,7 @@ def _type(want: Any, s: Any, root: Any) -> Check:
 
 
 def _properties(want: Any, s: Any, root: Any) -> Check:
-    subs = {k: compiled(sub, root) for k, sub in want.items()}
+    subs = {k: _lazy(sub, root) for k, sub in want.items()}
 
     def run(v: Any) -> bool | None:
         if not isinstance(v, dict):
@@ -270,13 +284,7 @@ def _ref(want: Any, s: Any, root: Any) -> Check:
         if not isinstance(target, dict) or part not in target:
             return _unsure
         target = target[part]
-    made: list[Check] = []  # compiled on first use: a schema may refer to itself
-
-    def run(v: Any) -> bool | None:
-        if not made:
-            made.append(compiled(target, root))
-        return made[0](v)
-    return run
+    return _lazy(target, root)  # compiled on first use: a schema may refer to itself
 
 
 def _all_of(want: Any, s: Any, root: Any) -> Check:
@@ -308,8 +316,8 @@ def _not(want: Any, s: Any, root: Any) -> Check:
 
 
 def _if(want: Any, s: Any, root: Any) -> Check:
-    condition, then, otherwise = compiled(want, root), compiled(s.get("then", True), root), \
-        compiled(s.get("else", True), root)
+    condition, then, otherwise = compiled(want, root), _lazy(s.get("then", True), root), \
+        _lazy(s.get("else", True), root)
 
     def run(v: Any) -> bool | None:
         found = condition(v)

@@ -1,0 +1,133 @@
+"""A quick answer to "is this output folder still up to date?" for `rulec resolve` and `rulec odds`,
+without reading a byte of the rules (issue 20).
+
+The build stamp (stamp.py) answers by content: it hashes every input and every output, which costs
+tens of milliseconds on the bundled rules and grows with a pack. Like git's index, this module keeps
+the stat data (size, mtime, ctime, inode) of every file that answer depended on — rulec's own
+sources and schemas, every file under the rule folders, every file of the output — in
+`<out>/.rulec-stat`, written only right after a content check said "fresh". While every one of
+those files still has the same stat data and no file was added or removed, the answer still holds;
+anything else (an edit, a new file, a missing or malformed record) falls back to the content check.
+
+A file changed within `RACY_NS` of the moment its stat data would be recorded is not recorded (git's
+"racily clean" files: a second write inside the file system's timestamp granularity leaves the
+stat data as it was), so the next call checks content again and records then.
+
+The record is trusted exactly as far as the output folder itself: whoever can write it can write
+the package code that `rulec resolve` imports. It is not part of the build's output: the writer,
+the stamp and `rulec build --check` pass over it (UNTRACKED), and .gitignore leaves it out.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+RECORD = ".rulec-stat"  # the record's file name inside an output folder
+UNTRACKED = frozenset({RECORD, RECORD + ".tmp"})  # files of an output folder that are not build output
+RACY_NS = 2_000_000_000  # FAT keeps times to 2 s; ext4 and APFS to the kernel's tick
+_HEADER = "rulec-stat 1"
+_COMPILER = Path(__file__).resolve().parent
+
+
+def _lines(tag: str, root: Path, skip: frozenset[str] = frozenset()) -> list[str]:
+    """`tag<TAB>path<TAB>size mtime ctime inode` for every file below `root` (symlinked folders not
+    followed, `__pycache__` folders and the names in `skip` at the top left out), sorted."""
+    out = []
+    top = str(root)
+    cut = len(top) + 1
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = list(it)
+        except OSError:
+            out.append(f"{tag}\t{folder[cut:]}\tunreadable")
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name != "__pycache__":
+                    stack.append(entry.path)
+                continue
+            if folder == top and entry.name in skip:
+                continue
+            try:
+                st = entry.stat()
+                sig = f"{st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}"
+            except OSError:
+                sig = "missing"
+            out.append(f"{tag}\t{entry.path[cut:]}\t{sig}")
+    out.sort()
+    return out
+
+
+def _youngest(lines: Iterable[str]) -> int:
+    """The latest mtime or ctime among the recorded files (0 when none)."""
+    latest = 0
+    for line in lines:
+        parts = line.rsplit("\t", 1)[-1].split(" ")
+        if len(parts) == 4:
+            latest = max(latest, int(parts[1]), int(parts[2]))
+    return latest
+
+
+def _snapshot(out: Path, roots: list[Path], targets: tuple[str, ...]) -> str | None:
+    """The stat data of everything the freshness of `out` depends on, as text; None when a rule
+    path is not a folder (a single file's source folder lies above it: only the content check
+    knows what to read)."""
+    from .schema_dir import schema_dir
+
+    folders = []
+    for raw in roots:
+        path = Path(raw).resolve()
+        if not path.is_dir():
+            return None
+        folders.append(path)
+    folders = sorted(set(folders))
+    schema = schema_dir().resolve()
+    out = out.resolve()
+    header = "\t".join([_HEADER, ",".join(targets), str(_COMPILER), str(schema), str(out), *map(str, folders)])
+    lines = [header] + _lines("compiler", _COMPILER) + _lines("schema", schema)
+    for n, folder in enumerate(folders):
+        lines += _lines(f"rules{n}", folder)
+    lines += _lines("out", out, frozenset(UNTRACKED))
+    return "\n".join(lines) + "\n"
+
+
+def still_fresh(out: Path, roots: list[Path], targets: tuple[str, ...] = ("python", "js")) -> bool:
+    """True when `out/.rulec-stat` records exactly the stat data every input and output has now
+    (for a build of `roots` with these targets)."""
+    try:
+        recorded = (out / RECORD).read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return False
+    if not recorded.startswith(_HEADER + "\t"):
+        return False
+    now = _snapshot(out, roots, targets)
+    return now is not None and now == recorded
+
+
+def remember(out: Path, roots: list[Path], targets: tuple[str, ...] = ("python", "js")) -> bool:
+    """Record the stat data of `out`'s inputs and outputs; call it only right after a content check
+    found `out` up to date. Returns False (recording nothing) when a file is too young to vouch
+    for, the record cannot be written, or a rule path is a single file."""
+    start = time.time_ns()
+    text = _snapshot(out, roots, targets)
+    if text is None or _youngest(text.splitlines()[1:]) >= start - RACY_NS:
+        return False
+    target = out / RECORD
+    temp = out / (RECORD + ".tmp")
+    try:
+        temp.write_text(text, encoding="utf-8")
+        os.replace(temp, target)
+    except OSError:
+        try:
+            temp.unlink()
+        except OSError:
+            pass
+        return False
+    return True
+
