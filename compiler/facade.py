@@ -54,11 +54,19 @@ class Build:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     digests: dict[str, str] = field(default_factory=dict)  # ruleset id -> content hash of its inputs
     odds: dict[str, list[dict[str, object]]] = field(default_factory=dict)  # ruleset id -> odds sections
-    packages: dict[str, dict[str, str]] = field(default_factory=dict)  # ruleset id -> package sources
+    # ruleset id -> package sources, kept only when the files do not hold them (no python target)
+    packages: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return not any(d.severity == "error" for d in self.diagnostics)
+
+    def package(self, ruleset_id: str) -> dict[str, str]:
+        """The sources of a ruleset's Python package ({path inside the distribution: text})."""
+        if ruleset_id in self.packages:
+            return self.packages[ruleset_id]
+        prefix = f"{ruleset_id}/"
+        return {rel[len(prefix):]: data.decode("utf-8") for rel, data in self.files.items() if rel.startswith(prefix)}
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
@@ -122,7 +130,9 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
 def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic]) -> tuple[Document | None, str | None, bool]:
     """Load and statically validate one file, through the content cache (clean results only)."""
     name = cache.key("doc", raw)
-    cached = Document.from_json(shown, cache.get(name))
+    value = cache.get(name)
+    partial = isinstance(value, dict) and value.get("partial") is True
+    cached = Document.from_json(shown, value, _text_of(raw) if partial else None)
     if cached is not None:
         return cached[0], cached[1], True  # the same bytes may sit at another path now: the name is this one
     doc, load_diags = load_bytes(raw, shown)
@@ -134,6 +144,15 @@ def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic]) -> tuple[Docu
     if kind is not None and not schema_diags:
         cache.put(name, doc.to_json(kind))
     return doc, kind, not schema_diags
+
+
+def _text_of(raw: bytes) -> str | None:
+    """The text of bytes a cached document was loaded from (None when they are not UTF-8: then
+    they were never cached)."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
 
 
 _LINE_BREAKS = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
@@ -295,7 +314,8 @@ def _emit(rs: Ruleset, digest: str, build: Build, memo: Memo, targets: tuple[str
     build.files[f"schema/{rs.id}/scenario.schema.json"] = _json_bytes(scenario_schema(rs))
     if rs.fight is not None:
         build.files[f"schema/{rs.id}/fight.schema.json"] = _json_bytes(fight_schema(rs))
-    build.packages[rs.id] = package
+    if "python" not in targets:
+        build.packages[rs.id] = package
     for t in rs.tables:
         build.files[f"schema/{rs.id}/{t.id}.schema.json"] = _json_bytes(editor_table_schema(rs, t))
 

@@ -76,3 +76,39 @@ def test_spans_point_at_keys_and_values():
     assert doc is not None
     assert (doc.span(("entries", 0, "damage")).line, doc.span(("entries", 0, "damage")).col) == (3, 13)
     assert doc.span(("entries", 0, "damage"), key=True).col == 5
+
+
+def _big_table(n: int = 2000) -> str:
+    rows = "".join(f"  - id: w{i}\n    name: 武器{i}\n    damage: {i % 7}\n" for i in range(n))
+    return f"kind: table\ntable: weapons\nentries:\n{rows}"
+
+
+def test_a_large_file_keeps_partial_positions_and_completes_them_on_demand():
+    """Over PARTIAL_BYTES a document keeps its top two levels' positions (issue 20: memory) and
+    finds a deeper one by composing its text again: the spans are the ones a full load gives."""
+    from rulec.load.documents import PARTIAL_BYTES
+
+    text = _big_table()
+    assert len(text) > PARTIAL_BYTES
+    doc, diags = load_text(text, "big.yaml")
+    full, _ = load_text(text, "big.yaml", partial_bytes=None)
+    assert doc is not None and full is not None and not diags
+    assert doc.text is not None and len(doc.spans) < len(full.spans) / 3
+    assert doc.span(("entries", 1500)) == full.span(("entries", 1500))  # kept: no re-composing
+    assert doc.text is not None
+    assert str(doc.span(("entries", 1500, "damage"))) == "big.yaml:4506:13"
+    assert doc.text is None and doc.spans == full.spans and doc.key_spans == full.key_spans
+    assert doc.span(("entries", 7, "name"), key=True) == full.span(("entries", 7, "name"), key=True)
+
+
+def test_partial_positions_survive_the_cache():
+    from rulec.load.documents import Document
+
+    text = _big_table()
+    doc, _ = load_text(text, "big.yaml")
+    assert doc is not None
+    value = doc.to_json("table")
+    assert value["partial"] is True
+    assert Document.from_json("big.yaml", value) is None  # partial positions need the text
+    again, kind = Document.from_json("big.yaml", value, text)  # type: ignore[misc]
+    assert kind == "table" and str(again.span(("entries", 3, "id"))) == "big.yaml:13:9"

@@ -113,12 +113,21 @@ else:  # pragma: no cover - depends on how PyYAML was built
     _Loader = _PyLoader
 
 
+# A text longer than this keeps the positions of its top two levels only (a table file's entries,
+# not each entry's fields: they were 80% of a 50,000-weapon build's memory); a position below is
+# found by composing the text again, once, when something asks for it (a diagnostic, mostly).
+PARTIAL_BYTES = 64 * 1024
+PARTIAL_DEPTH = 2
+
+
 @dataclass(slots=True)
 class Document:
     """One loaded rule file: its data as plain Python values and where each value came from.
 
     Positions are kept as compact (line, column) pairs per JSON path and turned
-    into `Span`s on demand: a 50,000-weapon pack has over a million of them.
+    into `Span`s on demand. A large file (over PARTIAL_BYTES) keeps those of its top
+    PARTIAL_DEPTH levels and its text, and `span()` completes them from the text when
+    asked for a deeper one.
     """
 
     file: str
@@ -126,31 +135,37 @@ class Document:
     spans: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
     key_spans: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
     quoted: set[JsonPath] = field(default_factory=set)
+    text: str | None = None  # set while the positions are partial
 
     def to_json(self, kind: str) -> dict[str, Any]:
-        """Plain JSON data for the cache (compiler/cache.py): the data, every position, the kind."""
-        return {"kind": kind, "data": self.data,
+        """Plain JSON data for the cache (compiler/cache.py): the data, the positions it keeps
+        (`partial`: the top levels only), the kind."""
+        return {"kind": kind, "data": self.data, "partial": self.text is not None,
                 "spans": [[list(p), line, col] for p, (line, col) in self.spans.items()],
                 "keys": [[list(p), line, col] for p, (line, col) in self.key_spans.items()],
                 "quoted": [list(p) for p in self.quoted]}
 
     @classmethod
-    def from_json(cls, file: str, value: Any) -> tuple[Document, str] | None:
-        """The inverse of `to_json`, or None for anything that is not its output."""
+    def from_json(cls, file: str, value: Any, text: str | None = None) -> tuple[Document, str] | None:
+        """The inverse of `to_json` (`text`: the file's, which partial positions are completed
+        from), or None for anything that is not its output."""
         try:
             kind = value["kind"]
             spans = {tuple(p): (line, col) for p, line, col in value["spans"]}
             keys = {tuple(p): (line, col) for p, line, col in value["keys"]}
             quoted = {tuple(p) for p in value["quoted"]}
-            if not isinstance(kind, str):
+            partial = value["partial"]
+            if not isinstance(kind, str) or partial not in (True, False) or (partial and text is None):
                 return None
-            return cls(file, value["data"], spans, keys, quoted), kind
+            return cls(file, value["data"], spans, keys, quoted, text if partial else None), kind
         except (KeyError, TypeError, ValueError):
             return None
 
     def span(self, path: JsonPath = (), *, key: bool = False) -> Span:
         """The span of the value at `path` (or of its key), else of its nearest ancestor."""
         path = tuple(path)
+        if self.text is not None and len(path) > PARTIAL_DEPTH:
+            self._complete()
         if key and path in self.key_spans:
             line, col = self.key_spans[path]
             return Span(self.file, line, col, path)
@@ -159,6 +174,14 @@ class Document:
             p = p[:-1]
         line, col = self.spans.get(p, (1, 1))
         return Span(self.file, line, col, p)
+
+    def _complete(self) -> None:
+        """Every position, from the text (composed again with nothing left out)."""
+        text, self.text = self.text, None
+        assert text is not None
+        full, _ = load_text(text, self.file, partial_bytes=None)
+        if full is not None:
+            self.spans, self.key_spans, self.quoted = full.spans, full.key_spans, full.quoted
 
 
 def _mark_span(file: str, node: Node, path: JsonPath) -> Span:
@@ -169,10 +192,11 @@ def _mark_span(file: str, node: Node, path: JsonPath) -> Span:
 class _Converter:
     """Walks a composed node tree into plain values, checking what PyYAML would let through."""
 
-    def __init__(self, file: str, doc: Document, diags: list[Diagnostic]):
+    def __init__(self, file: str, doc: Document, diags: list[Diagnostic], keep_depth: int | None = None):
         self.file = file
         self.doc = doc
         self.diags = diags
+        self.keep = 10**9 if keep_depth is None else keep_depth  # positions kept down to this depth
         self.seen: set[int] = set()
         self.alias_nodes = 0
         self.aborted = False
@@ -201,7 +225,7 @@ class _Converter:
             self.error(node, path, "unknown-tag",
                        f"tag '{node.tag}' is not allowed; rule files use plain YAML values only")
             return None
-        if not via_alias:
+        if not via_alias and len(path) <= self.keep:
             mark = node.start_mark
             self.doc.spans[path] = (mark.line + 1, mark.column + 1)
         if isinstance(node, ScalarNode):
@@ -223,7 +247,8 @@ class _Converter:
     def scalar(self, node: ScalarNode, path: JsonPath) -> Any:
         value = node.value
         if node.style in ("'", '"'):
-            self.doc.quoted.add(path)
+            if len(path) <= self.keep:
+                self.doc.quoted.add(path)
             value = self.text(node, path, value)
         elif node.tag == _STR:
             value = unicodedata.normalize("NFC", value) if not value.isascii() else value
@@ -268,7 +293,7 @@ class _Converter:
                            f"duplicate key '{key}' (first defined at line {prev.line + 1})")
                 continue
             first_seen[key] = key_node
-            if not via_alias:
+            if not via_alias and len(path) < self.keep:
                 mark = key_node.start_mark
                 self.doc.key_spans[path + (key,)] = (mark.line + 1, mark.column + 1)
             out[key] = self.convert(value_node, path + (key,), depth + 1, via_alias)
@@ -331,8 +356,10 @@ def full_width_mark(line: str) -> tuple[int, str] | None:
     return None
 
 
-def load_text(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]:
-    """Compose one YAML document from text; never raises for bad input."""
+def load_text(text: str, file: str, *, partial_bytes: int | None = PARTIAL_BYTES
+              ) -> tuple[Document | None, list[Diagnostic]]:
+    """Compose one YAML document from text; never raises for bad input. A text over
+    `partial_bytes` keeps partial positions (see Document); None keeps them all."""
     diags = list(_tab_diagnostics(file, text)) + _text_problems(file, text)
     if diags:
         return None, diags
@@ -361,10 +388,11 @@ def load_text(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]:
     finally:
         if loader is not None:
             loader.dispose()
-    doc = Document(file, None)
+    partial = partial_bytes is not None and len(text) > partial_bytes
+    doc = Document(file, None, text=text if partial else None)
     if node is None:
         return None, [Diagnostic(Span(file, 1, 1), "empty-file", "the file holds no YAML document")]
-    converter = _Converter(file, doc, diags)
+    converter = _Converter(file, doc, diags, PARTIAL_DEPTH if partial else None)
     try:
         doc.data = converter.convert(node, (), 0, False)
     except RecursionError:

@@ -11,6 +11,8 @@ formulas) run in the lowering pass.
 
 from __future__ import annotations
 
+import dataclasses
+
 import hashlib
 import json
 from collections.abc import Iterator
@@ -316,7 +318,7 @@ class TableFiles:
             kept.append(FailedEntry.of(item) if problems else item)
         if not out:
             return out, doc
-        return out, Document(doc.file, {**doc.data, "entries": kept}, doc.spans, doc.key_spans, doc.quoted)
+        return out, dataclasses.replace(doc, data={**doc.data, "entries": kept})
 
     def save(self) -> None:
         if self.clean != self.seen:
