@@ -42,13 +42,20 @@ def import_folder(ruleset_id: str, distribution: Path) -> tuple[ModuleType, _Kep
     return _import_from(ruleset_id, distribution), _Kept()
 
 
+def forget(ruleset_id: str) -> None:
+    """Drop the package imported under the private name from `sys.modules` (the build imports it to
+    compute the pages' odds; a 100,000-weapon package holds tens of megabytes)."""
+    alias = f"_rulec_pkg_{ruleset_id}"
+    for key in [k for k in sys.modules if k == alias or k.startswith(alias + ".")]:
+        del sys.modules[key]
+
+
 def _import_from(ruleset_id: str, distribution: Path) -> ModuleType:
     """Import `distribution/rulec_<id>/` under the private name `_rulec_pkg_<id>` (replacing any
     module of that name), so that it never shadows an installed package of the same ruleset."""
     package = f"rulec_{ruleset_id}"
     alias = f"_rulec_pkg_{ruleset_id}"
-    for key in [k for k in sys.modules if k == alias or k.startswith(alias + ".")]:
-        del sys.modules[key]
+    forget(ruleset_id)
     spec = importlib.util.spec_from_file_location(alias, distribution / package / "__init__.py",
                                                   submodule_search_locations=[str(distribution / package)])
     assert spec is not None and spec.loader is not None

@@ -152,7 +152,7 @@ def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Se
         _no_fight(doc, rid, fmt)
         return None
     if (key, rs.id) not in session.modules:
-        session.modules[(key, rs.id)] = import_package(rs.id, build.packages[rs.id])
+        session.modules[(key, rs.id)] = import_package(rs.id, build.package(rs.id))
     module, tmp = session.modules[(key, rs.id)]
     return module, rs, fight_schema(rs) if kind == "fight" else scenario_schema(rs), tmp
 

@@ -11,6 +11,8 @@ protects HTML, so no template can let rule text through raw:
 
 from __future__ import annotations
 
+import io
+
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -86,3 +88,15 @@ def render_markdown(template_name: str, **context: object) -> str:
 
 def render_html(template_name: str, **context: object) -> str:
     return html_environment().get_template(template_name).render(**context)
+
+
+def render_bytes(kind: str, template_name: str, **context: object) -> bytes:
+    """A page rendered straight into UTF-8 (kind: "markdown" or "html"): its pieces are encoded
+    as the template yields them, so a 100,000-weapon page is never held as a list of pieces, a
+    string and bytes at once. The same text as `render_markdown`/`render_html`, encoded."""
+    env = markdown_environment() if kind == "markdown" else html_environment()
+    out = io.BytesIO()
+    write = out.write
+    for piece in env.get_template(template_name).generate(**context):
+        write(piece.encode("utf-8"))
+    return out.getvalue()

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..memo import NO_MEMO, Memo
 from ..ir import Entry, OddsPreset, Ruleset
-from ..package_loader import import_package
+from ..package_loader import forget, import_package
 from .svg import line_chart, merge_identical
 
 
@@ -115,6 +115,8 @@ class _Evaluator:
             self.memo.put(self.name, self.used)
         if self._tmp is not None:
             self._tmp.cleanup()
+            self._module = self._tmp = None
+            forget(self.rs.id)
 
 
 Row = list[list[float | None]]  # hit chances, expected damage, expected attacks until (per varied value)

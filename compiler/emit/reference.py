@@ -13,21 +13,43 @@ from typing import Any
 from markupsafe import Markup
 
 from ..ir import Ruleset
-from .env import md_escape, render_html, render_markdown
+from .env import md_escape, render_bytes
 from .reference_rows import html_row, md_note, md_row
 from .reference_view import entry_view, ruleset_view
 
 __all__ = ["emit_reference", "md_escape"]
 
 
-def _render_rows(view: dict[str, Any]) -> None:
-    """Fill md_row, md_note and html_row of every table entry of a ruleset view."""
+class _PageEntry(dict):  # type: ignore[type-arg]
+    """A table entry of a page's view whose rows are written when the template reads them:
+    `md_row` and `html_row` each once, on their page, and let go as the page is encoded, so a
+    100,000-weapon build never holds every row of both pages at once (issue 20). The entry's
+    view is made for each page (`md_note`, read twice by the Markdown page, is kept)."""
+
+    __slots__ = ()
+
+    def _view(self) -> dict[str, Any]:
+        return entry_view(self["entry"], self["table"], self["names"])
+
+    def __missing__(self, key: str) -> Any:
+        if key == "md_row":
+            v = self._view()
+            self["md_note"] = md_note(v)
+            return md_row(v)
+        if key == "md_note":
+            value = self["md_note"] = md_note(self._view())
+            return value
+        if key == "html_row":
+            return Markup(html_row(self._view()))
+        raise KeyError(key)
+
+
+def _lazy_rows(view: dict[str, Any]) -> None:
+    """Make every table entry of a ruleset view a `_PageEntry`."""
     for table in view["tables"]:
         names = table["names"]
         for group in table["groups"]:
-            for entry in group["entries"]:
-                v = entry_view(entry["entry"], entry["table"], names)
-                entry["md_row"], entry["md_note"], entry["html_row"] = md_row(v), md_note(v), Markup(html_row(v))
+            group["entries"] = [_PageEntry(entry, names=names) for entry in group["entries"]]
 
 
 def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
@@ -35,7 +57,7 @@ def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
     files: dict[str, bytes] = {}
     views = [ruleset_view(rs, digests[rs.id], odds.get(rs.id, [])) for rs in rulesets]
     for view in views:
-        _render_rows(view)
+        _lazy_rows(view)
     for view in views:
         for section in view["odds"]:
             for group in section["groups"]:
@@ -43,11 +65,11 @@ def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
                 if "until_svg" in group:
                     files[f"reference/{group['until_chart_file']}"] = group["until_svg"].encode()
     for view in views:
-        files[f"reference/{view['id']}.md"] = render_markdown("reference.md.j2", rs=view).encode()
-        files[f"reference/{view['id']}.html"] = render_html("reference.html.j2", rs=view).encode()
+        files[f"reference/{view['id']}.md"] = render_bytes("markdown", "reference.md.j2", rs=view)
+        files[f"reference/{view['id']}.html"] = render_bytes("html", "reference.html.j2", rs=view)
     index = [{"id": v["id"], "name": v["name"], "version": v["version"], "source_file": v["source_file"],
               "procedures": len(v["procedures"]), "tables": [(t["name"], t["count"]) for t in v["tables"]],
               "rules": len(v["rules"])} for v in views]
-    files["reference/index.md"] = render_markdown("reference_index.md.j2", rulesets=index).encode()
-    files["reference/index.html"] = render_html("reference_index.html.j2", rulesets=index).encode()
+    files["reference/index.md"] = render_bytes("markdown", "reference_index.md.j2", rulesets=index)
+    files["reference/index.html"] = render_bytes("html", "reference_index.html.j2", rulesets=index)
     return files
