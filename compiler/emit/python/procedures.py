@@ -185,7 +185,7 @@ class ProcedureWriter:
                 tests.append(code("type({0}) is int and {1} <= {0} <= {2}", pid, lo, hi))
                 specs.append(code("('int', {}, {}, {}, {})", label, pid, lo, hi))
             elif prm.type == "bool":
-                tests.append(code("type({}) is bool", pid))
+                tests.append(code("({0} is False or {0} is True)", pid))
                 specs.append(code("('bool', {}, {})", label, pid))
             elif prm.type == "combatant":
                 tests.append(code("type({}) is Combatant", pid))

@@ -70,13 +70,15 @@ def _attack_setup(attacker: Combatant, target: Combatant, weapon: Union[Weapon, 
                   _trace: Optional[List[_Step]]) -> Tuple[Weapon, int, int, int, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     if not (type(attacker) is Combatant and type(target) is Combatant and weapon.not_specified is None
-            and type(distance) is int and 0 <= distance <= 100000 and type(proficient) is bool and type(thrown) is bool
-            and type(two_handed) is bool and type(offhand) is bool and type(willing) is bool
-            and type(target_unseen) is bool and type(guessed_wrong) is bool and type(attacker_unseen) is bool
-            and type(hostile_nearby) is bool and type(flanking) is bool and type(extra_advantage) is int
-            and 0 <= extra_advantage <= 10 and type(extra_disadvantage) is int and 0 <= extra_disadvantage <= 10
-            and type(sneak_dice) is int and 0 <= sneak_dice <= 20 and type(other_bonus) is int
-            and (-50) <= other_bonus <= 50):
+            and type(distance) is int and 0 <= distance <= 100000 and (proficient is False or proficient is True)
+            and (thrown is False or thrown is True) and (two_handed is False or two_handed is True)
+            and (offhand is False or offhand is True) and (willing is False or willing is True)
+            and (target_unseen is False or target_unseen is True) and (guessed_wrong is False or guessed_wrong is True)
+            and (attacker_unseen is False or attacker_unseen is True)
+            and (hostile_nearby is False or hostile_nearby is True) and (flanking is False or flanking is True)
+            and type(extra_advantage) is int and 0 <= extra_advantage <= 10 and type(extra_disadvantage) is int
+            and 0 <= extra_disadvantage <= 10 and type(sneak_dice) is int and 0 <= sneak_dice <= 20
+            and type(other_bonus) is int and (-50) <= other_bonus <= 50):
         _rt_check_inputs((('type', '攻击者', attacker, Combatant), ('type', '目标', target, Combatant),
                           ('entry', '武器', weapon), ('int', '距离', distance, 0, 100000), ('bool', '熟练', proficient),
                           ('bool', '投掷', thrown), ('bool', '双手持用', two_handed), ('bool', '副手附赠攻击', offhand),
@@ -362,10 +364,11 @@ def _spell_attack_setup(caster: Combatant, target: Combatant, dice_count: int, d
     if not (type(caster) is Combatant and type(target) is Combatant and type(dice_count) is int
             and 0 <= dice_count <= 40 and type(dice_sides) is int and 2 <= dice_sides <= 100
             and type(spell_range) is int and 0 <= spell_range <= 100000 and type(distance) is int
-            and 0 <= distance <= 100000 and type(melee) is bool and type(hostile_nearby) is bool
-            and type(target_unseen) is bool and type(caster_unseen) is bool and type(flanking) is bool
-            and type(extra_advantage) is int and 0 <= extra_advantage <= 10 and type(extra_disadvantage) is int
-            and 0 <= extra_disadvantage <= 10):
+            and 0 <= distance <= 100000 and (melee is False or melee is True)
+            and (hostile_nearby is False or hostile_nearby is True)
+            and (target_unseen is False or target_unseen is True) and (caster_unseen is False or caster_unseen is True)
+            and (flanking is False or flanking is True) and type(extra_advantage) is int and 0 <= extra_advantage <= 10
+            and type(extra_disadvantage) is int and 0 <= extra_disadvantage <= 10):
         _rt_check_inputs((('type', '施法者', caster, Combatant), ('type', '目标', target, Combatant),
                           ('int', '伤害骰数', dice_count, 0, 40), ('int', '伤害骰面数', dice_sides, 2, 100),
                           ('int', '射程', spell_range, 0, 100000), ('int', '距离', distance, 0, 100000),
@@ -554,8 +557,8 @@ def _grapple_setup(attacker: Combatant, target: Combatant, distance: int, free_h
                    target_skill: Union[ContestSkill, str], _trace: Optional[List[_Step]]) -> Tuple[int, int, bool]:
     target_skill = target_skill if type(target_skill) is ContestSkill else get_contest_skill(target_skill)
     if not (type(attacker) is Combatant and type(target) is Combatant and type(distance) is int
-            and 0 <= distance <= 1000 and type(free_hand) is bool and type(resists) is bool
-            and target_skill.not_specified is None):
+            and 0 <= distance <= 1000 and (free_hand is False or free_hand is True)
+            and (resists is False or resists is True) and target_skill.not_specified is None):
         _rt_check_inputs((('type', '擒抱者', attacker, Combatant), ('type', '目标', target, Combatant),
                           ('int', '距离', distance, 0, 1000), ('bool', '有空手', free_hand),
                           ('bool', '目标抵抗', resists), ('entry', '目标技能', target_skill),))
@@ -848,9 +851,9 @@ def escape_grapple_odds(escaper: Combatant, grappler: Combatant, skill: Union[Co
 
 def _shove_setup(attacker: Combatant, target: Combatant, knock_prone: bool, distance: int, obstacle_at: int,
                  resists: bool, _trace: Optional[List[_Step]]) -> Tuple[int, int, bool]:
-    if not (type(attacker) is Combatant and type(target) is Combatant and type(knock_prone) is bool
+    if not (type(attacker) is Combatant and type(target) is Combatant and (knock_prone is False or knock_prone is True)
             and type(distance) is int and 0 <= distance <= 1000 and type(obstacle_at) is int
-            and (-1) <= obstacle_at <= 10000 and type(resists) is bool):
+            and (-1) <= obstacle_at <= 10000 and (resists is False or resists is True)):
         _rt_check_inputs((('type', '推撞者', attacker, Combatant), ('type', '目标', target, Combatant),
                           ('bool', '选择击倒', knock_prone), ('int', '距离', distance, 0, 1000),
                           ('int', '障碍物距离', obstacle_at, (-1), 10000), ('bool', '目标抵抗', resists),))
@@ -1060,7 +1063,7 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
 
 
 def _drag_setup(dragger: Combatant, other: Combatant, waived: bool, _trace: Optional[List[_Step]]) -> None:
-    if not (type(dragger) is Combatant and type(other) is Combatant and type(waived) is bool):
+    if not (type(dragger) is Combatant and type(other) is Combatant and (waived is False or waived is True)):
         _rt_check_inputs((('type', '拖拽者', dragger, Combatant), ('type', '另一擒抱者', other, Combatant),
                           ('bool', '对方放弃', waived),))
 
@@ -1166,7 +1169,7 @@ def drag_odds(dragger: Combatant, other: Combatant, *, waived: bool = False) -> 
 
 def _grapple_move_setup(mover: Combatant, target: Combatant, grappling: bool, _trace: Optional[List[_Step]]) -> Tuple[
         bool, int]:
-    if not (type(mover) is Combatant and type(target) is Combatant and type(grappling) is bool):
+    if not (type(mover) is Combatant and type(target) is Combatant and (grappling is False or grappling is True)):
         _rt_check_inputs((('type', '擒抱者', mover, Combatant), ('type', '被擒抱者', target, Combatant),
                           ('bool', '正在擒抱', grappling),))
     if not (grappling):
@@ -1217,11 +1220,13 @@ def _flanking_setup(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, hex_
                     by: int, ex: int, ey: int, a_sees: bool, b_sees: bool, a_can_attack: bool, b_can_attack: bool,
                     a_charmed: bool, b_charmed: bool, _trace: Optional[List[_Step]]) -> Tuple[bool, bool]:
     if not (type(ally_a) is Combatant and type(ally_b) is Combatant and type(enemy) is Combatant
-            and type(hex_grid) is bool and type(ax) is int and (-10000) <= ax <= 10000 and type(ay) is int
-            and (-10000) <= ay <= 10000 and type(bx) is int and (-10000) <= bx <= 10000 and type(by) is int
-            and (-10000) <= by <= 10000 and type(ex) is int and (-10000) <= ex <= 10000 and type(ey) is int
-            and (-10000) <= ey <= 10000 and type(a_sees) is bool and type(b_sees) is bool and type(a_can_attack) is bool
-            and type(b_can_attack) is bool and type(a_charmed) is bool and type(b_charmed) is bool):
+            and (hex_grid is False or hex_grid is True) and type(ax) is int and (-10000) <= ax <= 10000
+            and type(ay) is int and (-10000) <= ay <= 10000 and type(bx) is int and (-10000) <= bx <= 10000
+            and type(by) is int and (-10000) <= by <= 10000 and type(ex) is int and (-10000) <= ex <= 10000
+            and type(ey) is int and (-10000) <= ey <= 10000 and (a_sees is False or a_sees is True)
+            and (b_sees is False or b_sees is True) and (a_can_attack is False or a_can_attack is True)
+            and (b_can_attack is False or b_can_attack is True) and (a_charmed is False or a_charmed is True)
+            and (b_charmed is False or b_charmed is True)):
         _rt_check_inputs((('type', '生物', ally_a, Combatant), ('type', '盟友', ally_b, Combatant),
                           ('type', '敌人', enemy, Combatant), ('bool', '六角格', hex_grid),
                           ('int', '生物横坐标', ax, (-10000), 10000), ('int', '生物纵坐标', ay, (-10000), 10000),
@@ -1352,7 +1357,8 @@ def _vehicle_check_setup(grappler: Combatant, power: Union[PowerSource, str], ve
     if not (type(grappler) is Combatant and power.not_specified is None and type(vehicle_size) is int
             and 1 <= vehicle_size <= 12 and type(length) is int and 1 <= length <= 100000 and type(width) is int
             and 1 <= width <= 100000 and type(height) is int and 1 <= height <= 100000 and type(distance) is int
-            and 0 <= distance <= 1000 and type(free_hand) is bool and type(shove) is bool and type(knock_prone) is bool
+            and 0 <= distance <= 1000 and (free_hand is False or free_hand is True)
+            and (shove is False or shove is True) and (knock_prone is False or knock_prone is True)
             and type(bonus) is int and (-100) <= bonus <= 1000):
         _rt_check_inputs((('type', '擒抱者', grappler, Combatant), ('entry', '动力', power),
                           ('int', '载具体型', vehicle_size, 1, 12), ('int', '长', length, 1, 100000),

@@ -82,15 +82,17 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
     if not (type(attacker) is Combatant and type(defender) is Combatant and weapon.not_specified is None
             and type(distance) is int and 0 <= distance <= 100000 and type(hands) is int and 0 <= hands <= 2
             and type(extra_speed) is int and 0 <= extra_speed <= 30 and type(extra_armor_piercing) is int
-            and 0 <= extra_armor_piercing <= 40 and type(power_attack) is bool and type(charge_meters) is int
-            and 0 <= charge_meters <= 1000 and type(clear_path) is bool and type(aim_rounds) is int
-            and 0 <= aim_rounds <= 20 and type(willpower) is bool and type(willpower_move) is bool
-            and type(defender_willpower) is bool and called_shot.not_specified is None
+            and 0 <= extra_armor_piercing <= 40 and (power_attack is False or power_attack is True)
+            and type(charge_meters) is int and 0 <= charge_meters <= 1000
+            and (clear_path is False or clear_path is True) and type(aim_rounds) is int and 0 <= aim_rounds <= 20
+            and (willpower is False or willpower is True) and (willpower_move is False or willpower_move is True)
+            and (defender_willpower is False or defender_willpower is True) and called_shot.not_specified is None
             and type(called_shot_reduction) is int and 0 <= called_shot_reduction <= 20
-            and type(target_two_handed) is bool and type(target_not_strength) is bool and type(grapple_people) is int
+            and (target_two_handed is False or target_two_handed is True)
+            and (target_not_strength is False or target_not_strength is True) and type(grapple_people) is int
             and 0 <= grapple_people <= 20 and type(targets) is int and 1 <= targets <= 100
-            and type(coup_de_grace) is bool and type(total_defense) is bool and type(other_bonus) is int
-            and (-100) <= other_bonus <= 100):
+            and (coup_de_grace is False or coup_de_grace is True) and (total_defense is False or total_defense is True)
+            and type(other_bonus) is int and (-100) <= other_bonus <= 100):
         _rt_check_inputs((('type', '攻击方', attacker, Combatant), ('type', '防御方', defender, Combatant),
                           ('entry', '武器', weapon), ('int', '距离', distance, 0, 100000),
                           ('int', '用手数', hands, 0, 2), ('int', '额外高速', extra_speed, 0, 30),
@@ -498,8 +500,10 @@ def _bombard_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
                    _trace: Optional[List[_Step]]) -> Tuple[Weapon, int, bool, int, int, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     if not (type(attacker) is Combatant and type(defender) is Combatant and weapon.not_specified is None
-            and type(distance) is int and 0 <= distance <= 100000 and type(vehicle_mounted) is bool
-            and type(total_defense) is bool and type(other_bonus) is int and (-100) <= other_bonus <= 100):
+            and type(distance) is int and 0 <= distance <= 100000
+            and (vehicle_mounted is False or vehicle_mounted is True)
+            and (total_defense is False or total_defense is True) and type(other_bonus) is int
+            and (-100) <= other_bonus <= 100):
         _rt_check_inputs((('type', '攻击方', attacker, Combatant), ('type', '防御方', defender, Combatant),
                           ('entry', '武器', weapon), ('int', '距离', distance, 0, 100000),
                           ('bool', '载具炮', vehicle_mounted), ('bool', '防御方全力防御', total_defense),
@@ -1023,7 +1027,7 @@ def _trip_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
                 _trace: Optional[List[_Step]]) -> Tuple[int, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     if not (type(attacker) is Combatant and type(defender) is Combatant and weapon.not_specified is None
-            and type(flying) is bool):
+            and (flying is False or flying is True)):
         _rt_check_inputs((('type', '攻击方', attacker, Combatant), ('type', '防御方', defender, Combatant),
                           ('entry', '武器', weapon), ('bool', '飞行目标', flying),))
     if not (weapon.natural or weapon.can_trip):
@@ -1141,7 +1145,7 @@ def _bull_rush_setup(attacker: Combatant, defender: Combatant, weapon: Union[Wea
                      returned: bool, _trace: Optional[List[_Step]]) -> Tuple[int, int]:
     weapon = _NO_WEAPON if weapon is None else weapon if type(weapon) is Weapon else get_weapon(weapon)
     if not (type(attacker) is Combatant and type(defender) is Combatant and weapon.not_specified is None
-            and type(knock_down) is bool and type(returned) is bool):
+            and (knock_down is False or knock_down is True) and (returned is False or returned is True)):
         _rt_check_inputs((('type', '攻击方', attacker, Combatant), ('type', '防御方', defender, Combatant),
                           ('entry', '武器', weapon), ('bool', '选择击倒', knock_down), ('bool', '反冲撞', returned),))
     attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0) - (
@@ -1642,7 +1646,7 @@ def feint_odds(attacker: Combatant, defender: Combatant, *, penalty: int = 0, de
 def _overrun_setup(attacker: Combatant, defender: Combatant, blockers: int, acrobatics: bool,
                    _trace: Optional[List[_Step]]) -> Tuple[int, int]:
     if not (type(attacker) is Combatant and type(defender) is Combatant and type(blockers) is int and 1 <= blockers <= 4
-            and type(acrobatics) is bool):
+            and (acrobatics is False or acrobatics is True)):
         _rt_check_inputs((('type', '闯越者', attacker, Combatant), ('type', '阻挡者', defender, Combatant),
                           ('int', '阻挡者人数', blockers, 1, 4), ('bool', '使用特技', acrobatics),))
     if not (defender.size <= _R_OVERRUN_SIZE_MULTIPLE * attacker.size):

@@ -81,7 +81,7 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
     if not (type(attacker) is Combatant and type(defender) is Combatant and weapon.not_specified is None
             and type(distance) is int and 0 <= distance <= 100000 and type(bonus) is int and (-100) <= bonus <= 100
             and type(extra_damage) is int and 0 <= extra_damage <= 1000 and part.not_specified is None
-            and type(left_area) is bool):
+            and (left_area is False or left_area is True)):
         _rt_check_inputs((('type', '攻击者', attacker, Combatant), ('type', '防御者', defender, Combatant),
                           ('entry', '武器', weapon), ('int', '距离', distance, 0, 100000),
                           ('int', '加值', bonus, (-100), 100), ('int', '额外伤害', extra_damage, 0, 1000),
@@ -320,7 +320,8 @@ def _firearm_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     if not (type(attacker) is Combatant and type(defender) is Combatant and weapon.not_specified is None
             and type(shots) is int and 1 <= shots <= 500 and type(distance) is int and 0 <= distance <= 100000
-            and type(bonus) is int and (-100) <= bonus <= 100 and type(defender_dodges) is bool):
+            and type(bonus) is int and (-100) <= bonus <= 100
+            and (defender_dodges is False or defender_dodges is True)):
         _rt_check_inputs((('type', '射手', attacker, Combatant), ('type', '目标', defender, Combatant),
                           ('entry', '武器', weapon), ('int', '连射数', shots, 1, 500),
                           ('int', '距离', distance, 0, 100000), ('int', '加值', bonus, (-100), 100),
@@ -490,7 +491,7 @@ def _fixed_damage_setup(defender: Combatant, amount: int, damage_type: Union[Dam
                         _trace: Optional[List[_Step]]) -> Tuple[int, int]:
     damage_type = damage_type if type(damage_type) is DamageType else get_damage_type(damage_type)
     if not (type(defender) is Combatant and type(amount) is int and 0 <= amount <= 10000
-            and damage_type.not_specified is None and type(left_area) is bool):
+            and damage_type.not_specified is None and (left_area is False or left_area is True)):
         _rt_check_inputs((('type', '目标', defender, Combatant), ('int', '固定伤害', amount, 0, 10000),
                           ('entry', '伤害类型', damage_type), ('bool', '中途脱离范围', left_area),))
     resist = defender.mental_resistance if damage_type.family == 'mental' else defender.resistance
@@ -702,7 +703,7 @@ def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 
 
 def _parry_setup(defender: Combatant, with_weapon: bool, incoming: int, weapon_absorbed: int,
                  _trace: Optional[List[_Step]]) -> Tuple[int]:
-    if not (type(defender) is Combatant and type(with_weapon) is bool and type(incoming) is int
+    if not (type(defender) is Combatant and (with_weapon is False or with_weapon is True) and type(incoming) is int
             and 0 <= incoming <= 10000 and type(weapon_absorbed) is int and 0 <= weapon_absorbed <= 10000):
         _rt_check_inputs((('type', '格挡者', defender, Combatant), ('bool', '用武器格挡', with_weapon),
                           ('int', '来袭伤害', incoming, 0, 10000),
@@ -753,7 +754,7 @@ def parry_odds(defender: Combatant, *, with_weapon: bool = True, incoming: int =
 
 def _dodge_setup(defender: Combatant, incoming: int, applicable: bool, _trace: Optional[List[_Step]]) -> None:
     if not (type(defender) is Combatant and type(incoming) is int and 0 <= incoming <= 10000
-            and type(applicable) is bool):
+            and (applicable is False or applicable is True)):
         _rt_check_inputs((('type', '闪避者', defender, Combatant), ('int', '来袭伤害', incoming, 0, 10000),
                           ('bool', '可以闪避', applicable),))
 
@@ -835,7 +836,8 @@ def dodge_odds(defender: Combatant, incoming: int, *, applicable: bool = True) -
 def _take_cover_setup(incoming: int, obstacle_takes: int, aim_exposed: bool, fully_covered: bool,
                       _trace: Optional[List[_Step]]) -> Tuple[bool, int]:
     if not (type(incoming) is int and 0 <= incoming <= 10000 and type(obstacle_takes) is int
-            and 0 <= obstacle_takes <= 10000 and type(aim_exposed) is bool and type(fully_covered) is bool):
+            and 0 <= obstacle_takes <= 10000 and (aim_exposed is False or aim_exposed is True)
+            and (fully_covered is False or fully_covered is True)):
         _rt_check_inputs((('int', '来袭伤害', incoming, 0, 10000), ('int', '障碍物所受伤害', obstacle_takes, 0, 10000),
                           ('bool', '攻击裸露部分', aim_exposed), ('bool', '完全遮挡', fully_covered),))
     through = fully_covered or not aim_exposed
@@ -882,7 +884,7 @@ def _leave_area_setup(damage: int, points: int, timing: Union[LeaveTiming, str],
                       _trace: Optional[List[_Step]]) -> Tuple[int, int]:
     timing = timing if type(timing) is LeaveTiming else get_leave_timing(timing)
     if not (type(damage) is int and 0 <= damage <= 10000 and type(points) is int and 0 <= points <= 10000
-            and timing.not_specified is None and type(blocked) is bool and type(intended_meters) is int
+            and timing.not_specified is None and (blocked is False or blocked is True) and type(intended_meters) is int
             and 0 <= intended_meters <= 1000):
         _rt_check_inputs((('int', '最终伤害', damage, 0, 10000), ('int', '负面点数', points, 0, 10000),
                           ('entry', '时机', timing), ('bool', '移动被阻止', blocked),
@@ -993,8 +995,8 @@ def can_respond_odds(response: Union[Action, str], action: Union[Action, str], *
 
 
 def _interrupt_setup(needs_focus: bool, damage: int, points: int, _trace: Optional[List[_Step]]) -> Tuple[bool]:
-    if not (type(needs_focus) is bool and type(damage) is int and 0 <= damage <= 10000 and type(points) is int
-            and 0 <= points <= 10000):
+    if not ((needs_focus is False or needs_focus is True) and type(damage) is int and 0 <= damage <= 10000
+            and type(points) is int and 0 <= points <= 10000):
         _rt_check_inputs((('bool', '对方动作需要专注', needs_focus), ('int', '造成的伤害', damage, 0, 10000),
                           ('int', '造成的负面点数', points, 0, 10000),))
     negated = needs_focus and (damage > 0 or points > 0)
@@ -1164,7 +1166,8 @@ def influence_odds(weapon: Union[Weapon, str, None] = None, *, energy_influence:
 def _conversion_setup(defender: Combatant, weapon: Union[Weapon, str], from_called_shot: bool,
                       _trace: Optional[List[_Step]]) -> Tuple[Weapon, bool, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
-    if not (type(defender) is Combatant and weapon.not_specified is None and type(from_called_shot) is bool):
+    if not (type(defender) is Combatant and weapon.not_specified is None
+            and (from_called_shot is False or from_called_shot is True)):
         _rt_check_inputs((('type', '目标', defender, Combatant), ('entry', '武器', weapon),
                           ('bool', '来自部位攻击', from_called_shot),))
     converts = not from_called_shot and defender.size < weapon.size
@@ -1323,8 +1326,9 @@ def _detect_setup(seeker: Combatant, hider: Combatant, sense: Union[Sense, str],
     sense = sense if type(sense) is Sense else get_sense(sense)
     if not (type(seeker) is Combatant and type(hider) is Combatant and sense.not_specified is None
             and type(size_bonus) is int and 0 <= size_bonus <= 30 and type(exposure_bonus) is int
-            and 0 <= exposure_bonus <= 30 and type(fully_hidden) is bool and type(speed_halvings) is int
-            and 0 <= speed_halvings <= 10 and type(avoids_medium) is bool and type(supernatural) is bool
+            and 0 <= exposure_bonus <= 30 and (fully_hidden is False or fully_hidden is True)
+            and type(speed_halvings) is int and 0 <= speed_halvings <= 10
+            and (avoids_medium is False or avoids_medium is True) and (supernatural is False or supernatural is True)
             and type(revealed_bonus) is int and 0 <= revealed_bonus <= 10):
         _rt_check_inputs((('type', '侦查方', seeker, Combatant), ('type', '躲藏方', hider, Combatant),
                           ('entry', '感知方式', sense), ('int', '小体型加值', size_bonus, 0, 30),
@@ -1762,7 +1766,7 @@ def _recover_setup(track: Union[ConditionTrack, str], current: int, check_dice: 
                    _trace: Optional[List[_Step]]) -> None:
     track = track if type(track) is ConditionTrack else get_condition_track(track)
     if not (track.not_specified is None and type(current) is int and 0 <= current <= 10000 and type(check_dice) is int
-            and 0 <= check_dice <= 200 and type(supernatural) is bool):
+            and 0 <= check_dice <= 200 and (supernatural is False or supernatural is True)):
         _rt_check_inputs((('entry', '累积槽', track), ('int', '当前点数', current, 0, 10000),
                           ('int', '恢复检定DP', check_dice, 0, 200), ('bool', '超凡来源', supernatural),))
 
