@@ -17,7 +17,7 @@ from .terminal import raw
 from .cli_shell import EXIT_INVALID, EXIT_OK, FORMAT, guarded, main, report
 from .freshness import remember
 from .stamp import STAMP, input_digest, is_fresh, stamp_bytes
-from .write import WriteError, check_target, diff_tree, write_tree
+from .write import WriteError, check_target, diff_tree, write_build
 
 if TYPE_CHECKING:
     from .facade import Build
@@ -136,19 +136,18 @@ def build(rules: tuple[Path, ...], out: Path, check: bool, target: str, fmt: str
     if not result.ok:
         click.echo("build failed; nothing was written", err=True)
         return EXIT_INVALID
-    result.files[STAMP] = stamp_bytes(inputs or "", result.files)
     if check:
-        diff = diff_tree(out, result.files)
+        diff = diff_tree(out, {**result.files, STAMP: stamp_bytes(inputs or "", result.files)})
         if diff:
             for line in diff.lines():
                 click.echo(f"{out}/{line.split(': ', 1)[1].strip()}: {line.split(':')[0]}", err=True)
             click.echo(f"{out} is stale: {len(diff.lines())} file(s) differ from a fresh build; "
                        "run `rulec build`", err=True)
             return EXIT_INVALID
-        click.echo(f"{out} is up to date ({len(result.files)} files)", err=True)
+        click.echo(f"{out} is up to date ({len(result.files) + 1} files, the stamp with them)", err=True)
         return EXIT_OK
     try:
-        diff = write_tree(out, result.files, sources=paths)
+        diff = write_build(out, result.files, inputs, sources=paths)
     except WriteError as exc:
         click.echo(f"rulec: {exc}", err=True)
         return EXIT_INVALID
@@ -158,7 +157,7 @@ def build(rules: tuple[Path, ...], out: Path, check: bool, target: str, fmt: str
         click.echo(f"wrote {out}: {len(diff.changed)} changed, {len(diff.added)} new, "
                    f"{len(diff.removed)} removed", err=True)
     else:
-        click.echo(f"{out} unchanged ({len(result.files)} files)", err=True)
+        click.echo(f"{out} unchanged ({len(result.files) + 1} files, the stamp with them)", err=True)
     return EXIT_OK
 
 

@@ -106,11 +106,38 @@ def _built(out: Path, paths: list[Path], rid: str) -> bool:
     return True
 
 
+def _rebuild(out: Path, paths: list[Path], fmt: str, session: _Session) -> bool | None:
+    """`rulec build` for a stale generated/: compile the rules and write what changed, saying so.
+    True when generated/ is up to date now; False when it cannot be written (the build is kept for
+    the in-memory package, and it says why); None when the rules have errors (reported)."""
+    from .facade import compile_rules
+    from .stamp import input_digest
+    from .write import WriteError, check_target, write_build
+
+    inputs = input_digest(paths)
+    build = compile_rules(paths)
+    session.builds[tuple(str(x) for x in paths)] = build
+    if not build.ok:
+        report(build.diagnostics, fmt)
+        return None
+    try:
+        check_target(out, paths)
+        diff = write_build(out, build.files, inputs, sources=paths)
+    except WriteError as exc:
+        echo(f"{out} is not up to date with rules/ and cannot be rebuilt ({exc}); "
+             "using the rules compiled in memory", err=True)
+        return False
+    echo(f"{out} was not up to date with rules/: rebuilt it ({len(diff.changed)} changed, {len(diff.added)} new, "
+         f"{len(diff.removed)} removed)", err=True)
+    return True
+
+
 def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Session
              ) -> tuple[Any, Any, dict[str, Any], Any] | None:
     """The ruleset's package and the schema of the document's kind: the built `generated/` one when
-    it is a build of these rules and up to date (no compiling), else the rules compiled in memory
-    (and it says so when `generated/` is stale)."""
+    it is a build of these rules and up to date (no compiling); a stale `generated/` of rules/ is
+    rebuilt first (only changed files are written, and it says so); else the rules compiled in
+    memory."""
     from .package_loader import import_folder, import_package
 
     kind = "fight" if doc.data["kind"] == "fight" else "scenario"
@@ -120,7 +147,11 @@ def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Se
     if (out / rid / "pyproject.toml").is_file():
         if key_fast not in session.builds:
             session.builds[key_fast] = _built(out, built_from, rid)
-        if session.builds[key_fast]:
+        if not session.builds[key_fast] and not rules:
+            session.builds[key_fast] = _rebuild(out, built_from, fmt, session)
+            if session.builds[key_fast] is None:
+                return None
+        if session.builds[key_fast] and (out / rid / "pyproject.toml").is_file():
             schema_file = out / "schema" / rid / f"{kind}.schema.json"
             if not schema_file.is_file():
                 _no_fight(doc, rid, fmt)
@@ -129,14 +160,13 @@ def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Se
                 session.modules[(key_fast, rid)] = import_folder(rid, out / rid)
             module, tmp = session.modules[(key_fast, rid)]
             return module, None, json.loads(schema_file.read_text(encoding="utf-8")), tmp
-        if not rules:
-            echo(f"{out} is not up to date with rules/: compiling the rules in memory "
-                 "(run `rulec build` to make this instant)", err=True)
     from .facade import compile_rules
     from .validate.scenario_schema import fight_schema, scenario_schema
 
     paths = list(rules) or ([Path("rules") / rid] if (Path("rules") / rid / "ruleset.yaml").is_file()
                             else [Path("rules")])
+    if tuple(map(str, built_from)) in session.builds:  # compiled already, by `_rebuild`
+        paths = built_from
     key = tuple(str(x) for x in paths)
     if key not in session.builds:
         session.builds[key] = compile_rules(paths)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .freshness import UNTRACKED
-from .stamp import STAMP
+from .stamp import STAMP, stamp_bytes
 VCS_MARKERS = (".git", ".hg", ".svn", ".bzr", "_darcs", ".fslckout")
 LOCK_TIMEOUT = 300.0
 
@@ -250,3 +250,9 @@ def write_tree(out: Path, files: dict[str, bytes], *, sources: Sequence[Path] = 
     finally:
         if staging is not None and staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
+
+
+def write_build(out: Path, files: dict[str, bytes], inputs: str | None, *, sources: Sequence[Path] = ()) -> TreeDiff:
+    """Write a build's files with its stamp (`inputs`: the stamp.input_digest it was built from),
+    as `rulec build` and a `rulec resolve` that finds generated/ stale both do."""
+    return write_tree(out, {**files, STAMP: stamp_bytes(inputs or "", files)}, sources=sources)

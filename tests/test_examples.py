@@ -81,9 +81,11 @@ def test_worked_fight_through_the_cli(scenario: Path):
         assert sorted(members[name]["states"]) == sorted(want.get("states", members[name]["states"]))
 
 
-def test_resolve_uses_the_built_package_when_it_is_up_to_date(tmp_path: Path):
+def test_resolve_uses_the_built_package_and_rebuilds_it_when_stale(tmp_path: Path):
     """With an up-to-date generated/ beside rules/, resolve imports the built package (no compile);
-    when rules/ changed since, it compiles in memory and says so."""
+    when rules/ changed since, it rebuilds generated/ (writing only what changed), says so, and the
+    next call finds it up to date. A generated/ rulec may not write leaves the rules compiled in
+    memory, and it says why."""
     import shutil
 
     for name in ("rules", "generated", "examples"):
@@ -95,8 +97,14 @@ def test_resolve_uses_the_built_package_when_it_is_up_to_date(tmp_path: Path):
     weapons = tmp_path / "rules" / "dp" / "tables" / "weapons.yaml"
     weapons.write_text(weapons.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     stale = run()
-    assert stale.returncode == 0 and "generated is not up to date with rules/" in stale.stderr
+    assert stale.returncode == 0 and "generated was not up to date with rules/: rebuilt it" in stale.stderr
     assert stale.stdout == fresh.stdout
+    again = run()
+    assert again.returncode == 0 and "up to date" not in again.stderr and again.stdout == fresh.stdout
+    weapons.write_text(weapons.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    (tmp_path / "generated" / ".git").mkdir()  # a folder rulec refuses to replace
+    refused = run()
+    assert refused.returncode == 0 and "cannot be rebuilt" in refused.stderr and refused.stdout == fresh.stdout
 
 
 def test_resolve_and_odds_start_without_click(tmp_path: Path):
