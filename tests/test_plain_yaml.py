@@ -138,3 +138,18 @@ def test_mutated_scenarios_agree() -> None:
     texts = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "examples").rglob("*.yaml"))]
     for _ in range(400):
         agrees(_mutate(rng.choice(texts), rng))
+
+
+def test_work_is_bounded_on_hostile_text() -> None:
+    """A flow collection spread over many long lines is declined quickly (each line joined parses
+    the collection again), as are deep nesting and huge texts."""
+    import time
+
+    start = time.perf_counter()
+    long_flow = "a: [" + ",\n  ".join("1, " * 5000 + "2" for _ in range(64)) + "]\n"
+    deep = "a: " + "[" * 5000 + "]" * 5000 + "\n"
+    huge = "a: " + "x" * (2 << 20) + "\n"
+    nested = "".join(" " * i + f"k{i}:\n" for i in range(200)) + " " * 200 + "v: 1\n"
+    for text in (long_flow, deep, huge, nested):
+        assert read(text) == (False, None)
+    assert time.perf_counter() - start < 2.0

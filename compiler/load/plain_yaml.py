@@ -27,6 +27,7 @@ from .characters import FORBIDDEN
 MAX_BYTES = 1 << 20  # larger files go to documents.py
 MAX_DEPTH = 32  # documents.py allows 64 levels; past 32 it decides
 MAX_JOINED = 64  # lines one flow collection may span
+MAX_JOINED_CHARS = 4096  # and characters: each line joined parses the collection again
 
 # Besides the forbidden characters (which hold NEL, a line break in YAML 1.1), what YAML does not
 # print or this reader does not read; a decoded file holds no surrogates.
@@ -261,15 +262,16 @@ class _Block:
 
     def inline(self, i: int, rest: str, n: int, depth: int) -> tuple[Any, int]:
         """The value `rest` on line i, a flow collection joined with the lines right below it
-        (more indented than `n`) until it closes (within MAX_JOINED lines, each try parses the
-        joined text afresh); the index of the line after it."""
+        (more indented than `n`) until it closes; the index of the line after it. Each line joined
+        parses the collection again, so MAX_JOINED and MAX_JOINED_CHARS bound the work (a longer
+        collection goes to documents.py, which reads it once)."""
         first = i
         while True:
             try:
                 value = _inline(rest, depth)
             except _Unclosed:
-                if i + 1 >= len(self.lines) or i - first >= MAX_JOINED or self.indent(i + 1) <= n \
-                        or self.lines[i + 1][2] != self.lines[i][2] + 1:
+                if i + 1 >= len(self.lines) or i - first >= MAX_JOINED or len(rest) > MAX_JOINED_CHARS \
+                        or self.indent(i + 1) <= n or self.lines[i + 1][2] != self.lines[i][2] + 1:
                     raise
                 i += 1
                 rest = rest + " " + self.lines[i][1]
