@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 
 
@@ -245,21 +245,29 @@ def faces_text(faces: Sequence[int], added: Sequence[bool] = ()) -> str:
     return "[" + ", ".join([f"{f}+" if a else str(f) for f, a in zip(faces, marks)]) + "]"
 
 
-def _tuples(value: Any) -> Any:
-    return tuple([_tuples(v) for v in value]) if isinstance(value, list) else value
+def _tuples(values: List[Any]) -> Tuple[Any, ...]:
+    """A JSON array as a tuple, its arrays as tuples too (recursing only into arrays: a row's
+    values are mostly numbers and text)."""
+    return tuple([_tuples(v) if type(v) is list else v for v in values])
 
 
-def load_rows(module_file: str, names: Sequence[str]) -> Tuple[Tuple[Any, ...], ...]:
+def load_rows(module_file: str, names: Sequence[str], arrays: Sequence[int] = ()) -> Tuple[Tuple[Any, ...], ...]:
     """The data rows of a large table, from the JSON files beside the model module (`_rows/`):
-    each row as the tuple the model module would otherwise hold as a literal. JSON is read faster
-    than Python of the same size is compiled, and writing it costs the build one dump per file."""
+    each row as the tuple the model module would otherwise hold as a literal (`arrays`: the
+    columns that hold arrays, made tuples too). JSON is read faster than Python of the same size
+    is compiled, and writing it costs the build one dump per file."""
     import json
     import os
 
     folder = os.path.join(os.path.dirname(os.path.abspath(module_file)), "_rows")
-    rows: Tuple[Tuple[Any, ...], ...] = ()
+    rows: List[Tuple[Any, ...]] = []
     for file_name in names:
         with open(os.path.join(folder, file_name), encoding="utf-8") as f:
-            rows += tuple([_tuples(row) for row in json.load(f)])
-    return rows
+            data = json.load(f)
+        for row in data:
+            for i in arrays:
+                if type(row[i]) is list:
+                    row[i] = _tuples(row[i])
+            rows.append(tuple(row))
+    return tuple(rows)
 

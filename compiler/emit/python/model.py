@@ -284,7 +284,9 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
         for k, i in enumerate(range(0, len(rows), ROW_CHUNK)):
             names.append(f"{t.id}_{k}.json")
             files[f"_rows/{names[-1]}"] = rows_json(rows[i:i + ROW_CHUNK])
-        w.line(code("{}: Tuple[Tuple[Any, ...], ...] = _rt_load_rows(__file__, {})", rows_name, literal(tuple(names))))
+        arrays = tuple(sorted({i for row in rows for i, v in enumerate(row) if isinstance(v, (list, tuple))}))
+        w.line(code("{}: Tuple[Tuple[Any, ...], ...] = _rt_load_rows(__file__, {}, {})", rows_name,
+                    literal(tuple(names)), literal(arrays)))
     else:
         w.line(code("{}: Tuple[Tuple[Any, ...], ...] = (", rows_name))
         w.indent()
