@@ -15,26 +15,31 @@ stat data as it was), so the next call checks content again and records then.
 
 The record is trusted exactly as far as the output folder itself: whoever can write it can write
 the package code that `rulec resolve` imports. It is not part of the build's output: the writer,
-the stamp and `rulec build --check` pass over it (UNTRACKED), and .gitignore leaves it out.
+the stamp and `rulec build --check` pass over it (`untracked`), and .gitignore leaves it out.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 RECORD = ".rulec-stat"  # the record's file name inside an output folder
-UNTRACKED = frozenset({RECORD, RECORD + ".tmp"})  # files of an output folder that are not build output
+
+
+def untracked(rel: str) -> bool:
+    """True for the files of an output folder that are not build output: the record, and the
+    temporary file it is written through (one per process)."""
+    return rel == RECORD or (rel.startswith(RECORD + ".") and rel.endswith(".tmp") and "/" not in rel)
 RACY_NS = 2_000_000_000  # FAT keeps times to 2 s; ext4 and APFS to the kernel's tick
 _HEADER = "rulec-stat 1"
 _COMPILER = Path(__file__).resolve().parent
 
 
-def _lines(tag: str, root: Path, skip: frozenset[str] = frozenset()) -> list[str]:
+def _lines(tag: str, root: Path, skip_top: Callable[[str], bool] = lambda name: False) -> list[str]:
     """`tag<TAB>path<TAB>size mtime ctime inode` for every file below `root` (symlinked folders not
-    followed, `__pycache__` folders and the names in `skip` at the top left out), sorted."""
+    followed, `__pycache__` folders and the names `skip_top` picks at the top left out), sorted."""
     out = []
     top = str(root)
     cut = len(top) + 1
@@ -52,7 +57,7 @@ def _lines(tag: str, root: Path, skip: frozenset[str] = frozenset()) -> list[str
                 if entry.name != "__pycache__":
                     stack.append(entry.path)
                 continue
-            if folder == top and entry.name in skip:
+            if folder == top and skip_top(entry.name):
                 continue
             try:
                 st = entry.stat()
@@ -93,7 +98,7 @@ def _snapshot(out: Path, roots: list[Path], targets: tuple[str, ...]) -> str | N
     lines = [header] + _lines("compiler", _COMPILER) + _lines("schema", schema)
     for n, folder in enumerate(folders):
         lines += _lines(f"rules{n}", folder)
-    lines += _lines("out", out, frozenset(UNTRACKED))
+    lines += _lines("out", out, untracked)
     return "\n".join(lines) + "\n"
 
 
@@ -119,7 +124,7 @@ def remember(out: Path, roots: list[Path], targets: tuple[str, ...] = ("python",
     if text is None or _youngest(text.splitlines()[1:]) >= start - RACY_NS:
         return False
     target = out / RECORD
-    temp = out / (RECORD + ".tmp")
+    temp = out / f"{RECORD}.{os.getpid()}.tmp"
     try:
         temp.write_text(text, encoding="utf-8")
         os.replace(temp, target)

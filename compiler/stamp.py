@@ -15,7 +15,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from .freshness import UNTRACKED
+from .freshness import untracked
 from .load.sources import SourceFolder, discover
 
 STAMP = ".rulec-stamp.json"  # the stamp's file name in an output folder (write.py imports it)
@@ -77,7 +77,7 @@ def _folder_digest(folder: SourceFolder) -> str:
 def output_digest(files: dict[str, bytes]) -> str:
     h = hashlib.sha256()
     for rel in sorted(files):
-        if rel == STAMP or rel in UNTRACKED:
+        if rel == STAMP or untracked(rel):
             continue
         h.update(f"{rel}\n{len(files[rel])}\n".encode())
         h.update(files[rel])
@@ -100,5 +100,5 @@ def is_fresh(out: Path, inputs: str | None) -> bool:
         return False
     on_disk = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
                if p.is_file() and "__pycache__" not in p.parts and p.name != STAMP
-               and p.relative_to(out).as_posix() not in UNTRACKED}
+               and not untracked(p.relative_to(out).as_posix())}
     return output_digest(on_disk) == stamp.get("outputs")

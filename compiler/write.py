@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .freshness import UNTRACKED
+from .freshness import untracked
 from .stamp import STAMP, stamp_bytes
 VCS_MARKERS = (".git", ".hg", ".svn", ".bzr", "_darcs", ".fslckout")
 LOCK_TIMEOUT = 300.0
@@ -112,7 +112,7 @@ def _existing(out: Path) -> dict[str, Path]:
         return {}
     found = {p.relative_to(out).as_posix(): p for p in out.rglob("*")
              if p.is_file() and "__pycache__" not in p.parts}
-    return {rel: p for rel, p in found.items() if rel not in UNTRACKED}
+    return {rel: p for rel, p in found.items() if not untracked(rel)}
 
 
 def diff_tree(out: Path, files: dict[str, bytes]) -> TreeDiff:

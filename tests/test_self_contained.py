@@ -58,5 +58,6 @@ def test_a_lone_copy_builds_checks_and_tests(tmp_path: Path):
     assert check.returncode == 0, check.stderr
     examples = run("-m", "rulec", "test", "examples")  # every worked example, in one process
     assert examples.returncode == 0 and " passed, 0 failed" in examples.stderr, examples.stderr[-3000:]
-    tests = run("-m", "pytest", "-q", "-x", "-m", "not slow", "-p", "no:cacheprovider", "tests/test_cases.py")
+    tests = run("-m", "pytest", "-q", "-x", "-n", "0", "-m", "not slow", "-p", "no:cacheprovider",
+                "tests/test_cases.py")
     assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
