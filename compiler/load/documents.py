@@ -32,6 +32,7 @@ from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
 from ..diagnostics import Diagnostic, Span
+from . import core_schema as core
 from .characters import forbidden_character
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -61,29 +62,14 @@ def _text_problems(file: str, text: str) -> list[Diagnostic]:
     return out
 
 
-# YAML 1.1 booleans that PyYAML would silently turn into True/False.
-_YAML11_BOOLS = {
-    v for w in ("yes", "no", "on", "off") for v in (w, w.capitalize(), w.upper())
-}
-
-
 class _CoreResolver(BaseResolver):
     """YAML 1.2 core schema: only true/false are booleans, only ~/null are nulls."""
 
 
 _CoreResolver.yaml_implicit_resolvers = {}
-for _tag, _regex, _first in (
-    (_BOOL, r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
-    (_NULL, r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
-    (_INT, r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
-    (
-        _FLOAT,
-        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
-        "-+0123456789.",
-    ),
-):
-    _CoreResolver.add_implicit_resolver(_tag, re.compile(_regex), list(_first))
+for _tag, (_regex, _first) in ((_BOOL, core.BOOL), (_NULL, core.NULL), (_INT, core.INT), (_FLOAT, core.FLOAT)):
+    _CoreResolver.add_implicit_resolver(_tag, re.compile(f"^(?:{_regex})$"),
+                                        list(_first) + ([""] if _tag == _NULL else []))
 
 
 class _PyLoader(Reader, Scanner, Parser, Composer, SafeConstructor, _CoreResolver):
@@ -253,7 +239,7 @@ class _Converter:
         elif node.tag == _STR:
             value = unicodedata.normalize("NFC", value) if not value.isascii() else value
         if node.tag == _STR:
-            if not node.style and value in _YAML11_BOOLS:
+            if not node.style and value in core.YAML11_BOOLS:
                 self.error(node, path, "truthy",
                            f"'{value}' is a YAML 1.1 boolean and ambiguous",
                            hint="write true/false, or quote it if you mean the text")
@@ -263,13 +249,8 @@ class _Converter:
         if node.tag == _BOOL:
             return value.lower() == "true"
         if node.tag == _INT:
-            if value.startswith("0o"):
-                return int(value[2:], 8)
-            if value.startswith("0x"):
-                return int(value[2:], 16)
-            return int(value)
-        low = value.lower()
-        if low.endswith(".inf") or low == ".nan":
+            return core.int_value(value)
+        if core.unusable_float(value):
             self.error(node, path, "bad-number", f"'{value}' is not a usable number")
             return None
         return float(value)

@@ -22,6 +22,7 @@ import re
 import unicodedata
 from typing import Any
 
+from . import core_schema as core
 from .characters import FORBIDDEN
 
 MAX_BYTES = 1 << 20  # larger files go to documents.py
@@ -32,12 +33,8 @@ MAX_JOINED_CHARS = 4096  # and characters: each line joined parses the collectio
 # Besides the forbidden characters (which hold NEL, a line break in YAML 1.1), what YAML does not
 # print or this reader does not read; a decoded file holds no surrogates.
 _REFUSED = frozenset("\t\r\ufffe\uffff")
-_BOOL = re.compile(r"(?:true|True|TRUE|false|False|FALSE)\Z")
-_NULL = re.compile(r"(?:~|null|Null|NULL|)\Z")
-_INT = re.compile(r"(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\Z")
-_FLOAT = re.compile(r"(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-                    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))\Z")
-_YAML11_BOOLS = frozenset(v for w in ("yes", "no", "on", "off") for v in (w, w.capitalize(), w.upper()))
+_BOOL, _NULL, _INT, _FLOAT = (re.compile(rf"(?:{pattern})\Z")
+                              for pattern, _ in (core.BOOL, core.NULL, core.INT, core.FLOAT))
 # A plain scalar may not start with these (a `-` only when a space or the end follows it).
 _INDICATORS = frozenset("?:,[]{}#&*!|>'\"%@`")
 _FLOW_STOPS = frozenset(",[]{}#:")
@@ -62,17 +59,12 @@ def _resolve(plain: str) -> Any:
     if _NULL.match(plain):
         return None
     if _INT.match(plain):
-        if plain.startswith("0o"):
-            return int(plain[2:], 8)
-        if plain.startswith("0x"):
-            return int(plain[2:], 16)
-        return int(plain)
+        return core.int_value(plain)
     if _FLOAT.match(plain):
-        low = plain.lower()
-        if low.endswith(".inf") or low == ".nan":
+        if core.unusable_float(plain):
             raise _Outside
         return float(plain)
-    if plain in _YAML11_BOOLS:
+    if plain in core.YAML11_BOOLS:
         raise _Outside
     return _text(plain)
 
