@@ -145,13 +145,15 @@ def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Se
     built_from = list(rules) or [Path("rules")]
     key_fast = ("generated", *map(str, built_from))
     if (out / rid / "pyproject.toml").is_file():
-        if key_fast not in session.builds:
-            session.builds[key_fast] = _built(out, built_from, rid)
-        if not session.builds[key_fast] and not rules:
-            session.builds[key_fast] = _rebuild(out, built_from, fmt, session)
-            if session.builds[key_fast] is None:
-                return None
-        if session.builds[key_fast] and (out / rid / "pyproject.toml").is_file():
+        if key_fast not in session.builds:  # once per command: `rulec test` runs many scenarios
+            state: bool | None = _built(out, built_from, rid)
+            if not state and not rules:
+                state = _rebuild(out, built_from, fmt, session)
+            session.builds[key_fast] = state
+        state = session.builds[key_fast]
+        if state is None:
+            return None  # the rules have errors, reported once
+        if state and (out / rid / "pyproject.toml").is_file():
             schema_file = out / "schema" / rid / f"{kind}.schema.json"
             if not schema_file.is_file():
                 _no_fight(doc, rid, fmt)

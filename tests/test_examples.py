@@ -107,6 +107,21 @@ def test_resolve_uses_the_built_package_and_rebuilds_it_when_stale(tmp_path: Pat
     assert refused.returncode == 0 and "cannot be rebuilt" in refused.stderr and refused.stdout == fresh.stdout
 
 
+def test_resolve_with_broken_rules_reports_them_and_leaves_generated_alone(tmp_path: Path):
+    import shutil
+
+    for name in ("rules", "generated", "examples"):
+        shutil.copytree(ROOT / name, tmp_path / name)
+    weapons = tmp_path / "rules" / "dp" / "tables" / "weapons.yaml"
+    weapons.write_text(weapons.read_text(encoding="utf-8").replace("damage: 3,", "damage: three,", 1), encoding="utf-8")
+    stamp = (tmp_path / "generated" / ".rulec-stamp.json").read_bytes()
+    result = subprocess.run([sys.executable, "-m", "rulec", "test", "examples/dp"], cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert result.returncode == 1 and result.stderr.count("error[wrong-type]") == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert (tmp_path / "generated" / ".rulec-stamp.json").read_bytes() == stamp
+
+
 def test_resolve_and_odds_start_without_click(tmp_path: Path):
     """`rulec resolve` and `rulec odds` with plain arguments run without importing click or
     jsonschema (entry.py, play.py, validate/quick_schema.py), and print what the click path prints."""
