@@ -15,7 +15,7 @@ import click
 
 from .terminal import raw
 from .cli_shell import EXIT_INVALID, EXIT_OK, FORMAT, guarded, main, report
-from .freshness import remember
+from .freshness import remember, snapshot
 from .stamp import STAMP, input_digest, is_fresh, stamp_bytes
 from .write import WriteError, check_target, diff_tree, write_build
 
@@ -126,9 +126,10 @@ def build(rules: tuple[Path, ...], out: Path, check: bool, target: str, fmt: str
         except WriteError as exc:
             click.echo(f"rulec: {exc}; nothing was written", err=True)
             return EXIT_INVALID
+    before = None if check else snapshot(out, paths, targets)
     inputs = input_digest(paths, targets)
     if not check and is_fresh(out, inputs):
-        remember(out, paths, targets)
+        remember(out, before)
         click.echo(f"{out} unchanged (inputs and outputs match its build stamp)", err=True)
         return EXIT_OK
     result = _compile(paths, targets=targets)

@@ -5,7 +5,7 @@ The build stamp (stamp.py) answers by content: it hashes every input and every o
 tens of milliseconds on the bundled rules and grows with a pack. Like git's index, this module keeps
 the stat data (size, mtime, ctime, inode) of every file that answer depended on — rulec's own
 sources and schemas, every file under the rule folders, every file of the output — in
-`<out>/.rulec-stat`, written only right after a content check said "fresh". While every one of
+`<out>/.rulec-stat`, as a snapshot taken just before a content check that said "fresh". While every one of
 those files still has the same stat data and no file was added or removed, the answer still holds;
 anything else (an edit, a new file, a missing or malformed record) falls back to the content check.
 
@@ -24,17 +24,18 @@ import os
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 RECORD = ".rulec-stat"  # the record's file name inside an output folder
+RACY_NS = 2_000_000_000  # FAT keeps times to 2 s; ext4 and APFS to the kernel's tick
+_HEADER = "rulec-stat 1"
+_COMPILER = Path(__file__).resolve().parent
 
 
 def untracked(rel: str) -> bool:
     """True for the files of an output folder that are not build output: the record, and the
     temporary file it is written through (one per process)."""
     return rel == RECORD or (rel.startswith(RECORD + ".") and rel.endswith(".tmp") and "/" not in rel)
-RACY_NS = 2_000_000_000  # FAT keeps times to 2 s; ext4 and APFS to the kernel's tick
-_HEADER = "rulec-stat 1"
-_COMPILER = Path(__file__).resolve().parent
 
 
 def _lines(tag: str, root: Path, skip_top: Callable[[str], bool] = lambda name: False) -> list[str]:
@@ -79,12 +80,21 @@ def _youngest(lines: Iterable[str]) -> int:
     return latest
 
 
-def _snapshot(out: Path, roots: list[Path], targets: tuple[str, ...]) -> str | None:
-    """The stat data of everything the freshness of `out` depends on, as text; None when a rule
-    path is not a folder (a single file's source folder lies above it: only the content check
-    knows what to read)."""
+class Snapshot(NamedTuple):
+    """The stat data of everything an output folder's freshness depends on, and when it was taken."""
+
+    taken_ns: int
+    text: str
+
+
+def snapshot(out: Path, roots: list[Path], targets: tuple[str, ...] = ("python", "js")) -> Snapshot | None:
+    """The stat data of `out`'s inputs and outputs now (for a build of `roots` with `targets`); None
+    when a rule path is not a folder (a single file's source folder lies above it: only the content
+    check knows what to read). Take it *before* the content check whose verdict `remember` records:
+    a file changed after it no longer has the stat data the record holds."""
     from .schema_dir import schema_dir
 
+    taken = time.time_ns()
     folders = []
     for raw in roots:
         path = Path(raw).resolve()
@@ -99,34 +109,34 @@ def _snapshot(out: Path, roots: list[Path], targets: tuple[str, ...]) -> str | N
     for n, folder in enumerate(folders):
         lines += _lines(f"rules{n}", folder)
     lines += _lines("out", out, untracked)
-    return "\n".join(lines) + "\n"
+    return Snapshot(taken, "\n".join(lines) + "\n")
+
+
+def recorded(out: Path, now: Snapshot | None) -> bool:
+    """True when `out/.rulec-stat` holds exactly this snapshot's stat data."""
+    if now is None:
+        return False
+    try:
+        return (out / RECORD).read_text(encoding="utf-8") == now.text
+    except (OSError, ValueError):
+        return False
 
 
 def still_fresh(out: Path, roots: list[Path], targets: tuple[str, ...] = ("python", "js")) -> bool:
-    """True when `out/.rulec-stat` records exactly the stat data every input and output has now
-    (for a build of `roots` with these targets)."""
-    try:
-        recorded = (out / RECORD).read_text(encoding="utf-8")
-    except (OSError, ValueError):
-        return False
-    if not recorded.startswith(_HEADER + "\t"):
-        return False
-    now = _snapshot(out, roots, targets)
-    return now is not None and now == recorded
+    """True when the record says `out` is an up-to-date build of `roots` (with these targets)."""
+    return recorded(out, snapshot(out, roots, targets))
 
 
-def remember(out: Path, roots: list[Path], targets: tuple[str, ...] = ("python", "js")) -> bool:
-    """Record the stat data of `out`'s inputs and outputs; call it only right after a content check
-    found `out` up to date. Returns False (recording nothing) when a file is too young to vouch
-    for, the record cannot be written, or a rule path is a single file."""
-    start = time.time_ns()
-    text = _snapshot(out, roots, targets)
-    if text is None or _youngest(text.splitlines()[1:]) >= start - RACY_NS:
+def remember(out: Path, taken: Snapshot | None) -> bool:
+    """Record a snapshot taken before a content check that found `out` up to date. Returns False
+    (recording nothing) when a file was too young to vouch for when it was taken, the record cannot
+    be written, or there is no snapshot (a rule path is a single file)."""
+    if taken is None or _youngest(taken.text.splitlines()[1:]) >= taken.taken_ns - RACY_NS:
         return False
     target = out / RECORD
     temp = out / f"{RECORD}.{os.getpid()}.tmp"
     try:
-        temp.write_text(text, encoding="utf-8")
+        temp.write_text(taken.text, encoding="utf-8")
         os.replace(temp, target)
     except OSError:
         try:
@@ -135,4 +145,3 @@ def remember(out: Path, roots: list[Path], targets: tuple[str, ...] = ("python",
             pass
         return False
     return True
-

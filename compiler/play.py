@@ -94,15 +94,16 @@ def _built(out: Path, paths: list[Path], rid: str) -> bool:
     (freshness.py), or the build stamp does by content (and the stat record is written)."""
     if not (out / rid / "pyproject.toml").is_file():
         return False
-    from .freshness import remember, still_fresh
+    from .freshness import recorded, remember, snapshot
 
-    if still_fresh(out, paths):
+    now = snapshot(out, paths)
+    if recorded(out, now):
         return True
     from .stamp import input_digest, is_fresh
 
     if not is_fresh(out, input_digest(paths)):
         return False
-    remember(out, paths)
+    remember(out, now)
     return True
 
 

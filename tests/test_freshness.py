@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rulec import freshness, play
-from rulec.freshness import RECORD, remember, still_fresh
+from rulec.freshness import RECORD, remember, snapshot, still_fresh
 from rulec.stamp import STAMP
 from rulec.write import diff_tree
 
@@ -34,7 +34,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_recorded_only_after_remember_and_until_anything_changes(project: Path) -> None:
     out, roots = project / "out", [project / "rules"]
     assert not still_fresh(out, roots)
-    assert remember(out, roots)
+    assert remember(out, snapshot(out, roots))
     assert still_fresh(out, roots)
     assert not still_fresh(out, roots, ("python",))  # another set of targets is another build
     assert not still_fresh(out, [project / "rules" / "x"])  # so is another set of rule folders
@@ -46,7 +46,7 @@ def test_recorded_only_after_remember_and_until_anything_changes(project: Path) 
 @pytest.mark.parametrize("change", ["edit input", "new input", "remove output", "edit output", "bad record"])
 def test_any_change_falls_back_to_the_content_check(project: Path, change: str) -> None:
     out, roots = project / "out", [project / "rules"]
-    assert remember(out, roots)
+    assert remember(out, snapshot(out, roots))
     manifest = project / "rules" / "x" / "ruleset.yaml"
     if change == "edit input":  # same size, same second: the inode's change time still moves
         stat = manifest.stat()
@@ -63,19 +63,30 @@ def test_any_change_falls_back_to_the_content_check(project: Path, change: str) 
     assert not still_fresh(out, roots)
 
 
+def test_a_change_during_the_content_check_is_not_vouched_for(project: Path) -> None:
+    """The snapshot is taken before the content check: a file edited while the check runs no longer
+    has the recorded stat data, so the record never vouches for the edit."""
+    out, roots = project / "out", [project / "rules"]
+    before = snapshot(out, roots)
+    (project / "rules" / "x" / "ruleset.yaml").write_text("id: z\n", encoding="utf-8")  # during the check
+    assert remember(out, before)
+    assert not still_fresh(out, roots)
+
+
 def test_young_files_are_not_vouched_for(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(freshness, "RACY_NS", 60 * 10**9)
-    assert not remember(project / "out", [project / "rules"])
+    assert not remember(project / "out", snapshot(project / "out", [project / "rules"]))
     assert not (project / "out" / RECORD).exists()
 
 
 def test_a_single_rule_file_is_left_to_the_content_check(project: Path) -> None:
-    assert not remember(project / "out", [project / "rules" / "x" / "ruleset.yaml"])
+    assert snapshot(project / "out", [project / "rules" / "x" / "ruleset.yaml"]) is None
+    assert not remember(project / "out", None)
 
 
 def test_the_record_is_not_build_output(project: Path) -> None:
     out = project / "out"
-    assert remember(out, [project / "rules"])
+    assert remember(out, snapshot(out, [project / "rules"]))
     files = {STAMP: (out / STAMP).read_bytes(), "pkg/m.py": (out / "pkg" / "m.py").read_bytes()}
     assert not diff_tree(out, files)  # neither `build --check` nor the writer sees an extra file
 
