@@ -36,6 +36,7 @@ from .ir import Ruleset
 from .load import MAX_FILE_BYTES, Document, SourceFolder, discover, display_path, load_bytes
 from .lower import lower
 from .optimise import optimise
+from .keep import NO_KEEP, Keep
 from .memo import Memo
 from .stamp import FolderDigest
 from .validate.bounds import check_bounds
@@ -91,7 +92,7 @@ class _Loaded:
 
 
 def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progress | None,
-                 counter: list[int], total: int) -> _Loaded:
+                 counter: list[int], total: int, keep: Keep = NO_KEEP) -> _Loaded:
     hasher = FolderDigest(folder)
     manifest: Document | None = None
     manifest_kind: str | None = None
@@ -112,7 +113,7 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
         counter[0] += 1
         if progress:
             progress("load", counter[0], total)
-        doc, kind, clean = _load_checked(raw, shown, diags)
+        doc, kind, clean = _load_checked(raw, shown, diags, keep)
         if not clean:
             broken.append(kind)
         if doc is None or kind is None:
@@ -127,8 +128,21 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
     return _Loaded(folder, manifest, manifest_kind, docs, hasher.hexdigest(), broken)
 
 
-def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic]) -> tuple[Document | None, str | None, bool]:
-    """Load and statically validate one file, through the content cache (clean results only)."""
+def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic],
+                  keep: Keep = NO_KEEP) -> tuple[Document | None, str | None, bool]:
+    """Load and statically validate one file, through the content cache (clean results only); a
+    resident build finds the document of a file whose bytes did not change in memory."""
+    raw = keep.intern(("file", shown), raw)
+    kept = keep.get(f"doc:{shown}", raw)
+    if kept is not None:
+        return kept  # type: ignore[no-any-return]
+    doc, kind, clean = _load_fresh(raw, shown, diags)
+    if clean:
+        keep.put(f"doc:{shown}", (raw,), (doc, kind, clean))
+    return doc, kind, clean
+
+
+def _load_fresh(raw: bytes, shown: str, diags: list[Diagnostic]) -> tuple[Document | None, str | None, bool]:
     name = cache.key("doc", raw)
     value = cache.get(name)
     partial = isinstance(value, dict) and value.get("partial") is True
@@ -187,10 +201,11 @@ TARGETS = ("python", "js")
 
 
 def compile_rules(paths: list[Path], *, progress: Progress | None = None, stop_after: str = "emit",
-                  targets: tuple[str, ...] = TARGETS) -> Build:
+                  targets: tuple[str, ...] = TARGETS, keep: Keep = NO_KEEP) -> Build:
     """Compile the rules under `paths` (ruleset folders, folders of them, packs, files); with
     `stop_after` ("validate", "lower", "optimise"), stop there: `build.rulesets` holds the IR as
-    that pass left it and nothing is emitted."""
+    that pass left it and nothing is emitted. `keep` is what a resident build (`session.py`)
+    remembers between builds; a one-shot build keeps nothing."""
     if stop_after not in PASSES:
         raise ValueError(f"stop_after is one of {PASSES}")
     # A build allocates millions of small objects and makes no reference cycles worth collecting:
@@ -199,7 +214,7 @@ def compile_rules(paths: list[Path], *, progress: Progress | None = None, stop_a
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _compile_rules(paths, progress, stop_after, targets)
+        return _compile_rules(paths, progress, stop_after, targets, keep)
     finally:
         if was_enabled:
             gc.enable()
@@ -233,13 +248,13 @@ def _group(loaded: list[_Loaded], diags: list[Diagnostic]) -> tuple[dict[str, _L
 
 
 def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str,
-                   targets: tuple[str, ...] = TARGETS) -> Build:
+                   targets: tuple[str, ...] = TARGETS, keep: Keep = NO_KEEP) -> Build:
     build = Build()
     memo = cache.memo()  # what the passes may remember between builds (nothing with the cache off)
     folders, diags = discover(paths)
     total = sum(len(f.files) for f in folders)
     counter = [0]
-    loaded = [_load_folder(f, diags, progress, counter, total) for f in folders]
+    loaded = [_load_folder(f, diags, progress, counter, total, keep) for f in folders]
     bases, packs = _group(loaded, diags)
     for rid in sorted(bases):
         base = bases[rid]
@@ -255,7 +270,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         checked, found = check_ruleset(LoadedSource(base.folder, base.manifest, base.docs),
                                        [LoadedSource(p.folder, p.manifest, p.docs) for p in pack_items
                                         if p.manifest is not None], declarations_only=declarations_broken,
-                                       memo=memo)
+                                       memo=memo, keep=keep)
         diags.extend(found)
         base.docs = []  # the checked ruleset keeps what it needs; free the documents before emitting
         for p in pack_items:
@@ -282,7 +297,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         if progress:
             progress("emit", 0, 1)
         try:
-            _emit(rs, digest, build, memo, targets)
+            _emit(rs, digest, build, memo, targets, keep)
         except RulesError as exc:
             diags.extend(exc.diagnostics)
             continue
@@ -291,23 +306,24 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
     if not build.ok or stop_after != "emit":
         build.files = {}
         return build
-    build.files.update(emit_reference(build.rulesets, build.digests, build.odds))
+    build.files.update(emit_reference(build.rulesets, build.digests, build.odds, keep))
     forget_formatters()
     build.files = dict(sorted(build.files.items()))
     return build
 
 
-def _emit(rs: Ruleset, digest: str, build: Build, memo: Memo, targets: tuple[str, ...] = TARGETS) -> None:
+def _emit(rs: Ruleset, digest: str, build: Build, memo: Memo, targets: tuple[str, ...] = TARGETS,
+          keep: Keep = NO_KEEP) -> None:
     build.digests[rs.id] = digest
     head = header(rs, digest)
-    package = emit_package(rs, head, memo)  # always made: the pages' odds are computed with it
+    package = emit_package(rs, head, memo, keep)  # always made: the pages' odds are computed with it
     if "python" in targets:
         for rel, text in package.items():
             build.files[f"{rs.id}/{rel}"] = text.encode("utf-8")
     if "js" in targets:
         from .emit.js.package import emit_js
 
-        for rel, text in emit_js(rs, head).items():
+        for rel, text in emit_js(rs, head, keep).items():
             build.files[f"js/{rs.id}/{rel}"] = text.encode("utf-8")
     forget_rows()  # the tables' data rows, shared by both targets
     build.odds[rs.id] = compute_odds(rs, package, head, memo)

@@ -8,11 +8,13 @@ and fits a phone. Both come from one view model (`reference_view.py`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from markupsafe import Markup
 
 from ..ir import Ruleset
+from ..keep import NO_KEEP, Keep
 from .env import md_escape, render_bytes
 from .reference_rows import html_row, md_note, md_row
 from .reference_view import entry_view, ruleset_view
@@ -24,40 +26,53 @@ class _PageEntry(dict):  # type: ignore[type-arg]
     """A table entry of a page's view whose rows are written when the template reads them:
     `md_row` and `html_row` each once, on their page, and let go as the page is encoded, so a
     100,000-weapon build never holds every row of both pages at once (issue 20). The entry's
-    view is made for each page (`md_note`, read twice by the Markdown page, is kept)."""
+    view is made for each page (`md_note`, read twice by the Markdown page, is kept). A resident
+    build keeps the rows of an entry between builds, by the entry and its table's context
+    (`ctx`: the table's id and fields and the names its ref columns show)."""
 
     __slots__ = ()
 
     def _view(self) -> dict[str, Any]:
         return entry_view(self["entry"], self["table"], self["names"])
 
+    def _kept(self, kind: str, make: Callable[[], Any]) -> Any:
+        keep: Keep = self["keep"]
+        if not keep.remembers:
+            return make()
+        found = keep.get(kind, self["entry"], self["ctx"])
+        return found if found is not None else keep.put(kind, (self["entry"], self["ctx"]), make())
+
     def __missing__(self, key: str) -> Any:
         if key == "md_row":
-            v = self._view()
-            self["md_note"] = md_note(v)
-            return md_row(v)
+            return self._kept("md_row", lambda: md_row(self._view()))
         if key == "md_note":
-            value = self["md_note"] = md_note(self._view())
+            value = self["md_note"] = self._kept("md_note", lambda: md_note(self._view()))
             return value
         if key == "html_row":
-            return Markup(html_row(self._view()))
+            return self._kept("html_row", lambda: Markup(html_row(self._view())))
         raise KeyError(key)
 
 
-def _lazy_rows(view: dict[str, Any]) -> None:
+def _lazy_rows(view: dict[str, Any], keep: Keep) -> None:
     """Make every table entry of a ruleset view a `_PageEntry`."""
     for table in view["tables"]:
         names = table["names"]
+        t = table["groups"][0]["entries"][0]["table"] if table["groups"] and table["groups"][0]["entries"] else None
+        ctx = None
+        if t is not None and keep.remembers:
+            shown = {f.table or "" for f in t.fields if f.type == "ref"}
+            ctx = keep.intern(("rows", view["id"], t.id),
+                              (t.id, t.fields, tuple((tid, names.get(tid)) for tid in sorted(shown))))
         for group in table["groups"]:
-            group["entries"] = [_PageEntry(entry, names=names) for entry in group["entries"]]
+            group["entries"] = [_PageEntry(entry, names=names, keep=keep, ctx=ctx) for entry in group["entries"]]
 
 
 def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
-                   odds: dict[str, list[dict[str, Any]]]) -> dict[str, bytes]:
+                   odds: dict[str, list[dict[str, Any]]], keep: Keep = NO_KEEP) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     views = [ruleset_view(rs, digests[rs.id], odds.get(rs.id, [])) for rs in rulesets]
     for view in views:
-        _lazy_rows(view)
+        _lazy_rows(view, keep)
     for view in views:
         for section in view["odds"]:
             for group in section["groups"]:

@@ -36,6 +36,7 @@ from ..ir import (
     Table,
 )
 from ..load import Document, SourceFolder
+from ..keep import NO_KEEP, Keep
 from ..memo import NO_MEMO, Memo
 from ..runtime.sources import parse_dice
 from ..formula.check import BUILTINS, Binding, FormulaSpec, Scope
@@ -288,7 +289,7 @@ def _features(m: Document, dice: Dice, rulings: tuple[Ruling, ...], rep: Reporte
 
 
 def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations_only: bool = False,
-                  memo: Memo = NO_MEMO) -> tuple[Checked | None, list[Diagnostic]]:
+                  memo: Memo = NO_MEMO, keep: Keep = NO_KEEP) -> tuple[Checked | None, list[Diagnostic]]:
     """Validate one ruleset and the packs that extend it (only its declarations when a file that
     may hold some could not be read)."""
     rep = Reporter()
@@ -301,7 +302,7 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
     _unique([(e.id, e.span) for e in errors], "error type", None, rep)
     helpers = _helpers(m, rep)
 
-    table_files = TableFiles(base.id, memo)
+    table_files = TableFiles(base.id, memo, keep)
     schemas: dict[str, dict[str, Any]] = {}
     all_docs = [(d, k, "ruleset") for d, k in base.docs] + [(d, k, p.id) for p in packs for d, k in p.docs]
     table_docs: list[tuple[Document, str]] = []
@@ -315,7 +316,8 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
                           f"ruleset '{base.id}' declares no table '{tid}'", did_you_mean(tid, decls.fields))
                 continue
             if tid not in schemas:
-                schemas[tid] = table_schema(base.id, table_meta[tid], decls.fields[tid])
+                schemas[tid] = keep.intern(("table-schema", base.id, tid),
+                                           table_schema(base.id, table_meta[tid], decls.fields[tid]))
             problems, clean = table_files.check(doc, schemas[tid])
             rep.diags.extend(problems)
             if clean is not None:
@@ -336,7 +338,7 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
     rule_ids = {r.id for r in rules}
     scope = base_scope(rulings, helpers, decls)
     _declared_formulas(m, scope, rep)
-    tables = check_tables(table_docs, decls, table_meta, stats, scope, rule_ids, rep)
+    tables = check_tables(table_docs, decls, table_meta, stats, scope, rule_ids, rep, keep, base.id)
     table_ids = {t.id: {e.id for e in t.entries} for t in tables}
     procedures = check_procedures([d for d, k, o in all_docs if k == "procedures"], stats, scope, table_ids,
                                   decls, errors, rule_ids, dice, rep)

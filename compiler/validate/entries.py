@@ -15,6 +15,7 @@ from ..diagnostics import did_you_mean
 from ..formula.check import Scope
 from ..ir import DiceExpr, Entry, FieldValue, FormulaField, Stat, Table
 from ..ir.expr import BOOL, INT
+from ..keep import NO_KEEP, Keep
 from ..load import Document
 from ..runtime.sources import parse_dice
 from .context import Reporter, compile_formula
@@ -62,11 +63,18 @@ def _collect(docs: list[tuple[Document, str]], decls: TableDecls,
 
 
 def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta: dict[str, dict[str, Any]],
-                 stats: tuple[Stat, ...], base: Scope, rule_ids: set[str], rep: Reporter) -> tuple[Table, ...]:
+                 stats: tuple[Stat, ...], base: Scope, rule_ids: set[str], rep: Reporter,
+                 keep: Keep = NO_KEEP, ruleset_id: str = "") -> tuple[Table, ...]:
+    """The checked tables. A resident build (`keep`) takes the IR of an entry whose document, and
+    whose table's fields, are the ones it was made from last time from memory; its names, rule ids
+    and references are checked again all the same, since they depend on the other entries."""
     raw, failed = _collect(docs, decls, rep)
     functions: dict[tuple[str, str, str], str] = {}
     tables = []
     for tid, fields in decls.fields.items():
+        fields = keep.intern(("fields", ruleset_id, tid), fields)
+        refs = [(decl.id, decl.table or "") for decl in fields if decl.type == "ref"]
+        plain = not any(decl.type == "formula" for decl in fields)  # formula functions are named in order
         entries = []
         names: dict[str, Any] = {}
         for eid, (e, doc, path, origin) in raw[tid].items():
@@ -80,15 +88,19 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
                 if rid not in rule_ids:
                     rep.error(doc.span(path + ("rules",)), "unknown-rule",
                               f"rule id '{rid}' is not in the rule inventory", did_you_mean(rid, rule_ids))
+            kept = keep.get("entry", e, doc, fields) if plain else None
+            if kept is not None and kept.origin == origin:
+                for fid, target in refs:
+                    _check_ref(kept.values[fid], target, raw, failed, doc, path + (fid,), rep)
+                entries.append(kept)
+                continue
+            problems = len(rep.diags)
             values: list[tuple[str, FieldValue]] = []
             for decl in fields:
                 value: Any = e.get(decl.id, decl.default)
                 fpath = path + (decl.id,)
-                if decl.type == "ref" and value is not None:
-                    if value not in raw.get(decl.table or "", {}) and value not in failed.get(decl.table or "", ()):
-                        rep.error(doc.span(fpath), "unknown-ref",
-                                  f"no entry '{value}' in table '{decl.table}'",
-                                  did_you_mean(value, raw.get(decl.table or "", {})))
+                if decl.type == "ref":
+                    _check_ref(value, decl.table or "", raw, failed, doc, fpath, rep)
                 elif decl.type == "dice" and value is not None:
                     try:
                         terms, flat = parse_dice(value)
@@ -112,9 +124,22 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
                 elif decl.type == "enum_list":
                     value = tuple(value)
                 values.append((decl.id, value))
-            entries.append(Entry(tid, eid, e["name"], e.get("description", ""), tuple(e.get("rules", [])),
-                                 dict(values), e.get("not_specified"), origin, span))
+            entry = Entry(tid, eid, e["name"], e.get("description", ""), tuple(e.get("rules", [])),
+                          dict(values), e.get("not_specified"), origin, span)
+            if plain and len(rep.diags) == problems:
+                # An entry of an edited file that came out as it was is the same object as before,
+                # so that its rows are found again too.
+                entry = keep.intern(("entry", ruleset_id, tid, eid), entry)
+                keep.put("entry", (e, doc, fields), entry)
+            entries.append(entry)
         meta = table_meta[tid]
         tables.append(Table(tid, meta["name"], meta.get("description", ""), meta.get("group_by"),
                             fields, tuple(entries), meta["span"], meta.get("index")))
     return tuple(tables)
+
+
+def _check_ref(value: Any, target: str, raw: dict[str, dict[str, _Raw]], failed: dict[str, set[str]],
+               doc: Document, fpath: tuple[Any, ...], rep: Reporter) -> None:
+    if value is not None and value not in raw.get(target, {}) and value not in failed.get(target, ()):
+        rep.error(doc.span(fpath), "unknown-ref", f"no entry '{value}' in table '{target}'",
+                  did_you_mean(value, raw.get(target, {})))

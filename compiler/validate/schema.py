@@ -25,6 +25,7 @@ from jsonschema.validators import extend
 from referencing import Registry, Resource
 
 from .quick_schema import _compiled, ecma_regex, verdict  # noqa: F401 (one regex dialect for both validators)
+from ..keep import NO_KEEP, Keep
 from ..memo import NO_MEMO, Memo
 from ..schema_dir import schema_dir
 from ..diagnostics import Diagnostic, did_you_mean
@@ -276,8 +277,9 @@ class TableFiles:
     re-validates that weapon only. Diagnostics are never cached; an entry is remembered only clean.
     """
 
-    def __init__(self, ruleset_id: str, memo: Memo = NO_MEMO) -> None:
+    def __init__(self, ruleset_id: str, memo: Memo = NO_MEMO, keep: Keep = NO_KEEP) -> None:
         self.memo = memo
+        self.keep = keep
         self.name = memo.key("valid-entries", ruleset_id)
         saved = memo.get(self.name)
         self.seen: set[str] = {d for d in saved if isinstance(d, str)} if isinstance(saved, list) else set()
@@ -287,7 +289,20 @@ class TableFiles:
     def check(self, doc: Document, schema: dict[str, Any]) -> tuple[list[Diagnostic], Document | None]:
         """The file's problems, and the document with every entry that failed replaced by a
         `FailedEntry` (so the clean entries are still checked further, and references to the
-        failed one are not reported a second time), or None when the file itself is bad."""
+        failed one are not reported a second time), or None when the file itself is bad. A resident
+        build finds a clean document it checked before against the same schema in `keep`."""
+        kept = self.keep.get("table-file", doc, schema)
+        if kept is not None:
+            self.clean.update(kept)
+            return [], doc
+        digests: list[str] = []
+        out, checked = self._check(doc, schema, digests)
+        if not out and checked is doc:
+            self.keep.put("table-file", (doc, schema), digests)
+        return out, checked
+
+    def _check(self, doc: Document, schema: dict[str, Any],
+               digests: list[str]) -> tuple[list[Diagnostic], Document | None]:
         tid = schema["properties"]["table"]["const"]
         if tid not in self._validators:
             self._validators[tid] = (_Lazy(schema), _Lazy(schema["properties"]["entries"]["items"]),
@@ -307,6 +322,7 @@ class TableFiles:
                 if remembering else ""
             if digest in self.seen:
                 self.clean.add(digest)
+                digests.append(digest)
                 kept.append(item)
                 continue
             # The quick evaluator vouches for a valid entry; jsonschema explains any other.
@@ -315,6 +331,7 @@ class TableFiles:
             out.extend(problems)
             if not problems and remembering:
                 self.clean.add(digest)
+                digests.append(digest)
             kept.append(FailedEntry.of(item) if problems else item)
         if not out:
             return out, doc

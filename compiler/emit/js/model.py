@@ -9,6 +9,7 @@ entry by id or Chinese name.
 from __future__ import annotations
 
 from ...ir import FieldDecl, Ruleset, Table
+from ...keep import NO_KEEP, Keep
 from ...validate.scopes import class_name
 from ..python.model import formula_functions, table_order, table_rows
 from .code import Js, Writer, comment, comment_text, data_lines, join, js, literal, name, string
@@ -29,13 +30,13 @@ def exported(rs: Ruleset) -> list[str]:
     return out + [str(error_name(e.id)) for e in rs.errors]
 
 
-def write_model(rs: Ruleset, w: Writer) -> None:
+def write_model(rs: Ruleset, w: Writer, keep: Keep = NO_KEEP) -> None:
     _rulings(rs, w)
     _errors(rs, w)
     _combatant(rs, w)
     _formulas(rs, w)
     for t in table_order(rs.tables):
-        _table(t, w)
+        _table(t, w, keep)
 
 
 def _rulings(rs: Ruleset, w: Writer) -> None:
@@ -134,7 +135,7 @@ def _to_dict(f: FieldDecl) -> Js:
     return js("this.{}", fid)
 
 
-def _table(t: Table, w: Writer) -> None:
+def _table(t: Table, w: Writer, keep: Keep = NO_KEEP) -> None:
     cls, const = name(class_name(t.id)), name(t.id.upper())
     w.line()
     w.line(js("// {} ({}).", comment_text(t.name), prop(t.id)))
@@ -155,7 +156,12 @@ def _table(t: Table, w: Writer) -> None:
     w.line(js("const {} = new {}([{}], false);", name(f"_NO_{class_name(t.id).upper()}"), cls, join(", ", placeholder)))
     w.line(js("const {} = new Map();", const))
     w.line(Js("for (const r of ["))
-    w.lines.extend("  " * w.level + line for line in data_lines(table_rows(t)))
+    indent = "  " * (w.level + 1)
+    if keep.remembers:  # a resident build keeps each row's line
+        w.lines.extend(keep.get("js-row", row) or keep.put("js-row", (row,), data_lines([row], indent)[0])
+                       for row in table_rows(t, keep))
+    else:
+        w.lines.extend(data_lines(table_rows(t), indent))
     w.line(js("]) {}.set(r[0], new {}(r, true));", const, cls))
     if t.index:
         w.line(js("const {} = new Map(Array.from({}.values()).map(e => [e.{}, e]));",

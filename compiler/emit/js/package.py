@@ -16,11 +16,13 @@ import json
 from pathlib import Path
 
 from ... import __version__
+from ...keep import NO_KEEP, Keep
 from ...ir import Param, Ruleset
 from ...validate.scopes import class_name
 from ..python.model import table_order
 from ..python.package import _entry_table
 from ..python.procedures import camel
+from ..shape import kept_text
 from ..env import md_code, md_escape
 from .code import Js, Writer, comment, join, js, literal, name, string
 from .model import exported, write_model
@@ -54,11 +56,17 @@ def version(rs: Ruleset) -> str:
     return rs.version + (f"+{rs.pack_label}" if rs.pack_label else "")
 
 
-def body(rs: Ruleset) -> str:
+def body(rs: Ruleset, keep: Keep = NO_KEEP) -> str:
     w = Writer()
     w.line(js("const VERSION = {};", string(version(rs))))
     w.line(js("const RULES_VERSION = {};", string(rs.version)))
-    write_model(rs, w)
+    write_model(rs, w, keep)
+    return _runtime(rs) + "\n" + w.text() + kept_text(keep, "js-procedures", rs, lambda: _procedures(rs))
+
+
+def _procedures(rs: Ruleset) -> str:
+    """Everything after the model: the procedures and PROCEDURE_INFO (no entry reaches them)."""
+    w = Writer()
     if rs.dice.engine == "pool":
         d = rs.dice
         w.line()
@@ -83,7 +91,7 @@ def body(rs: Ruleset) -> str:
                   literal(p.summary.damage)))
     w.dedent()
     w.line(Js("});"))
-    return _runtime(rs) + "\n" + w.text()
+    return w.text()
 
 
 def _header(rs: Ruleset, header: str) -> str:
@@ -299,8 +307,8 @@ yet: the fight state (`start_fight`, `until`) and `initiative_order` of the Pyth
 """
 
 
-def emit_js(rs: Ruleset, header: str) -> dict[str, str]:
-    text = body(rs)
+def emit_js(rs: Ruleset, header: str, keep: Keep = NO_KEEP) -> dict[str, str]:
+    text = body(rs, keep)
     return {
         "index.js": module_js(rs, header, text),
         f"{global_name(rs)}.user.js": script_js(rs, header, text),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 from ...ir import DiceExpr, Entry, FieldDecl, FormulaField, Ruleset, Table
+from ...keep import NO_KEEP, Keep
 from ...validate.scopes import class_name
 from .code import Code, UnquotedValue, Writer, code, comment, docstring, is_plain, join, literal, name, string
 from .expr import Names, PyExpr, ruling_constant
@@ -61,12 +62,16 @@ def _row_value(value: object) -> object:
 _ROWS: dict[int, tuple[Table, list[tuple[object, ...]]]] = {}
 
 
-def table_rows(t: Table) -> list[tuple[object, ...]]:
-    """The data rows of a table, made once per build for both targets (`forget_rows` ends it)."""
+def table_rows(t: Table, keep: Keep = NO_KEEP) -> list[tuple[object, ...]]:
+    """The data rows of a table, made once per build for both targets (`forget_rows` ends it); a
+    resident build keeps each entry's row from the build before."""
     found = _ROWS.get(id(t))
     if found is not None and found[0] is t:
         return found[1]
-    rows = [row_value(e) for e in t.entries]
+    if keep.remembers:
+        rows = [keep.get("row", e) or keep.put("row", (e,), row_value(e)) for e in t.entries]
+    else:
+        rows = [row_value(e) for e in t.entries]
     _ROWS[id(t)] = (t, rows)
     return rows
 
@@ -129,7 +134,7 @@ def formula_functions(rs: Ruleset) -> list[tuple[str, Table, FieldDecl, FormulaF
     return list(seen.values())
 
 
-def write_model(rs: Ruleset, header: str) -> tuple[str, dict[str, str]]:
+def write_model(rs: Ruleset, header: str, keep: Keep = NO_KEEP) -> tuple[str, dict[str, str]]:
     """The text of model.py and of its data-row modules ({relative path: text})."""
     w = Writer()
     for line in header.splitlines():
@@ -157,7 +162,7 @@ def write_model(rs: Ruleset, header: str) -> tuple[str, dict[str, str]]:
     _formulas(rs, w)
     rows: dict[str, str] = {}
     for t in tables:
-        rows.update(_table_data(t, w, header))
+        rows.update(_table_data(t, w, header, keep))
     return w.text(), rows
 
 
@@ -270,20 +275,22 @@ def _formulas(rs: Ruleset, w: Writer) -> None:
                 join(", ", [code("{}: {}", string(fn), string(v.formula.text)) for fn, _t, _f, v in functions])))
 
 
-def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
+def _table_data(t: Table, w: Writer, header: str, keep: Keep = NO_KEEP) -> dict[str, str]:
     cls, const = name(class_name(t.id)), name(t.id.upper())
     placeholder = [string(""), string(f"（无{t.name}）"), string(""), Code("()"), Code("None"), Code("False")]
     placeholder += [_placeholder_arg(f) for f in t.fields]
     w.line()
     w.line(code("{} = {}({})", _none(t), cls, join(", ", placeholder)))
-    rows = table_rows(t)
+    rows = table_rows(t, keep)
     files: dict[str, str] = {}
     rows_name = name(f"_{t.id.upper()}_ROWS")
     if len(rows) > ROW_CHUNK:
         names = []
         for k, i in enumerate(range(0, len(rows), ROW_CHUNK)):
             names.append(f"{t.id}_{k}.json")
-            files[f"_rows/{names[-1]}"] = rows_json(rows[i:i + ROW_CHUNK])
+            chunk = rows[i:i + ROW_CHUNK]
+            files[f"_rows/{names[-1]}"] = keep.get("rows-json", *chunk) or keep.put("rows-json", tuple(chunk),
+                                                                                      rows_json(chunk))
         arrays = tuple(sorted({i for row in rows for i, v in enumerate(row) if isinstance(v, (list, tuple))}))
         w.line(code("{}: Tuple[Tuple[Any, ...], ...] = _rt_load_rows(__file__, {}, {})", rows_name,
                     literal(tuple(names)), literal(arrays)))

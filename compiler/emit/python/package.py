@@ -15,7 +15,9 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from ...keep import NO_KEEP, Keep
 from ...memo import NO_MEMO, Memo
+from ..shape import kept_text
 from ...diagnostics import Diagnostic, RulesError
 from ...engines import ENGINES
 from ...features import FEATURES
@@ -118,9 +120,17 @@ def _model_names(rs: Ruleset) -> list[tuple[str, str, str]]:
     return [(".model", n, n) for n in names]
 
 
-def procedures_module(rs: Ruleset, header: str) -> str:
+def procedures_module(rs: Ruleset, header: str, keep: Keep = NO_KEEP) -> str:
+    """procedures.py: the header, then what the ruleset's shape makes (kept by a resident build)."""
+    head = Writer()
+    for line in header.splitlines():
+        head.line(comment(line[2:]))
+    return head.text() + kept_text(keep, "py-procedures", rs, lambda: _procedures_body(rs))
+
+
+def _procedures_body(rs: Ruleset) -> str:
     w = Writer()
-    module_head(w, header, (f"{rs.name}：结算流程 (procedures) of ruleset `{rs.id}`.\n\n"
+    w.line(docstring(f"{rs.name}：结算流程 (procedures) of ruleset `{rs.id}`.\n\n"
                      "Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the\n"
                      "steps that need no dice):\n\n"
                      "* `NAME(...)` rolls with the given dice source (a seeded `SeededDice()` when none is given)\n"
@@ -271,14 +281,14 @@ def readme(rs: Ruleset) -> str:
         fight=rs.fight is not None)
 
 
-def emit_package(rs: Ruleset, header: str, memo: Memo = NO_MEMO) -> dict[str, str]:
+def emit_package(rs: Ruleset, header: str, memo: Memo = NO_MEMO, keep: Keep = NO_KEEP) -> dict[str, str]:
     """{path relative to generated/<ruleset>/: text}."""
     pkg = package_name(rs)
-    model, rows = write_model(rs, header)
+    model, rows = write_model(rs, header, keep)
     files = {
         f"{pkg}/__init__.py": init_module(rs, header),
         f"{pkg}/model.py": with_imports(model, _candidates(runtime_modules(rs))),
-        f"{pkg}/procedures.py": procedures_module(rs, header),
+        f"{pkg}/procedures.py": procedures_module(rs, header, keep),
         f"{pkg}/results.py": results_module(rs, header),
         f"{pkg}/py.typed": "",
         "pyproject.toml": pyproject(rs),

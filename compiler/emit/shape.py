@@ -1,0 +1,35 @@
+"""The part of a ruleset that most generated text depends on, for a resident build's `Keep`.
+
+A procedures module reads the ruleset's procedures, rulings, stats, tables' declarations and
+dice, never a table's entries, the list of rule files or the pack label (those reach it only
+through the header, which is written apart). `shape(rs, keep)` is the ruleset with those left
+out, interned in `keep`: while an edit touches only entries it stays the same object from one
+build to the next, and the modules made from it are kept (tests/test_session.py checks every
+kept module against a fresh build after edits of each kind).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from ..ir import Ruleset
+from ..keep import Keep
+
+
+def shape(rs: Ruleset, keep: Keep) -> Ruleset:
+    found = keep.get("shape", rs)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    bare = dataclasses.replace(rs, tables=tuple(dataclasses.replace(t, entries=()) for t in rs.tables), files=(),
+                               pack_label="")
+    return keep.put("shape", (rs,), keep.intern(("shape", rs.id), bare))  # type: ignore[no-any-return]
+
+
+def kept_text(keep: Keep, space: str, rs: Ruleset, make: Callable[[], str]) -> str:
+    """`make()`, or the text it made from a ruleset of the same shape in an earlier build."""
+    if not keep.remembers:
+        return make()
+    key = shape(rs, keep)
+    found = keep.get(space, key)
+    return found if found is not None else keep.put(space, (key,), make())  # type: ignore[no-any-return]

@@ -1,0 +1,108 @@
+"""What a resident build keeps from one build to the next (`session.Session`, `rulec build --watch`).
+
+A one-shot build starts from nothing but the content cache (`cache.py`), whose entries are plain
+JSON checked on every read. A resident build also keeps Python objects in its own memory — a
+file's loaded document, a table entry's IR, a page row — and finds them again by the identity
+of the immutable inputs they were made from: the document of a file whose bytes did not change
+is the same object as last time, so are its entries' IR nodes, so are their rows. Nothing here
+is ever written to disk or read from anywhere but this process.
+
+Inputs that each build makes afresh but that are usually equal to last time's (a table's field
+declarations, the names a ref column shows) are `intern`ed: an equal value is swapped for the
+one kept, so that the identity-keyed work behind it is found again.
+
+Generational: what a build did not ask for is let go when it ends (`end`), so a session holds
+one build's worth of results however long it runs. `NO_KEEP` remembers nothing (a one-shot
+build); every pass takes a `Keep` and works the same with either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+_MISSING = object()
+
+
+class Keep:
+    """Results of pure work on immutable inputs, by the identity of the inputs."""
+
+    remembers = True
+
+    def __init__(self) -> None:
+        self._old: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+        self._new: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+        self._interned_old: dict[Hashable, Any] = {}
+        self._interned_new: dict[Hashable, Any] = {}
+        self._complete = 0  # what the last complete build kept
+
+    def get(self, space: str, *inputs: Any) -> Any:
+        """The value `put` for exactly these input objects (compared by identity), or None."""
+        key = (space, *map(id, inputs))
+        found = self._new.get(key)
+        if found is None:
+            found = self._old.get(key)
+            if found is None:
+                return None
+            self._new[key] = found
+        kept, value = found
+        for a, b in zip(kept, inputs):
+            if a is not b:  # an id reused by a new object after the old one died: not a hit
+                return None
+        return value
+
+    def put(self, space: str, inputs: tuple[Any, ...], value: Any) -> Any:
+        """Remember `value` for these inputs (kept alive with it, so their ids stay theirs)."""
+        self._new[(space, *map(id, inputs))] = (inputs, value)
+        return value
+
+    def intern(self, slot: Hashable, value: Any) -> Any:
+        """`value`, or the equal value kept in `slot` since an earlier build (so that its identity,
+        which `get` keys on, stays the same while the value does)."""
+        kept = self._interned_new.get(slot, _MISSING)
+        if kept is _MISSING:
+            kept = self._interned_old.get(slot, _MISSING)
+        if kept is not _MISSING and (kept is value or kept == value):
+            self._interned_new[slot] = kept
+            return kept
+        self._interned_new[slot] = value
+        return value
+
+    def end(self, complete: bool = True) -> None:
+        """A build is over: let go of everything it did not use. A build that stopped early (a rule
+        file with an error) used only part of what the next one will need: then what was kept
+        before stays too, up to twice what a complete build holds."""
+        if complete or len(self._old) + len(self._new) > 2 * max(self._complete, 1):
+            self._old, self._new = self._new, {}
+            self._interned_old, self._interned_new = self._interned_new, {}
+        else:
+            self._old.update(self._new)
+            self._new = {}
+            self._interned_old.update(self._interned_new)
+            self._interned_new = {}
+        if complete:
+            self._complete = len(self._old)
+
+    def __len__(self) -> int:
+        return len(self._old) + len(self._new)
+
+
+class _NoKeep(Keep):
+    """Remembers nothing: every `get` is a miss, `intern` gives back what it was handed."""
+
+    remembers = False
+
+    def get(self, space: str, *inputs: Any) -> Any:
+        return None
+
+    def put(self, space: str, inputs: tuple[Any, ...], value: Any) -> Any:
+        return value
+
+    def intern(self, slot: Hashable, value: Any) -> Any:
+        return value
+
+    def end(self, complete: bool = True) -> None:
+        return None
+
+
+NO_KEEP: Keep = _NoKeep()

@@ -1,0 +1,34 @@
+"""A resident build: the compiler kept running between builds (`rulec build --watch`).
+
+A `Session` compiles the same paths again and again, with a `Keep` (keep.py) holding what the
+last build made, so that a build after an edit redoes the work that depends on the edited file:
+the documents of unchanged files, the IR of their entries and their page and package rows come
+from memory. Every build still runs every pass over the whole ruleset — what is kept is found
+again by the identity of the inputs it was made from, never assumed — so a session's output is
+byte for byte a one-shot build's (tests/test_session.py holds it to that after edits of every
+kind).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .facade import TARGETS, Build, Progress, compile_rules
+from .keep import Keep
+
+
+class Session:
+    def __init__(self, paths: list[Path], targets: tuple[str, ...] = TARGETS) -> None:
+        self.paths = list(paths)
+        self.targets = targets
+        self.keep = Keep()
+
+    def build(self, progress: Progress | None = None) -> Build:
+        """Compile the paths as they are now."""
+        complete = False
+        try:
+            result = compile_rules(self.paths, progress=progress, targets=self.targets, keep=self.keep)
+            complete = result.ok
+            return result
+        finally:
+            self.keep.end(complete)

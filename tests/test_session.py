@@ -1,0 +1,136 @@
+"""A resident build (`session.Session`, `rulec build --watch`) writes byte for byte what a one-shot
+build writes, after edits of every kind: it only keeps work whose inputs did not change (issue 20)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulec.facade import Build, compile_rules
+from rulec.session import Session
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _pack(folder: Path, files: int = 3, per_file: int = 30) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "pack.yaml").write_text("kind: pack\nid: armoury\nname: 军械库\nextends: dp\n", encoding="utf-8")
+    attacks = [("melee", "lethal", 0), ("thrown", "blunt", 10), ("bow", "pierce", 20)]
+    for k in range(files):
+        lines = ["kind: table", "table: weapons", "entries:"]
+        for i in range(k * per_file, (k + 1) * per_file):
+            attack, dtype, base = attacks[i % 3]
+            lines.append(f"  - {{id: w{i:04d}, name: 自制武器{i}, attack_type: {attack}, damage: {i % 7}, "
+                         f"damage_type: {dtype}, strength: {i % 5}, size: {i % 4}, hands: {1 + i % 2}, "
+                         f"base_range: {base}, notes: 第{i}件}}")
+        (folder / f"weapons_{k}.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder
+
+
+def _same(a: Build, b: Build) -> None:
+    assert [d.format() for d in a.diagnostics] == [d.format() for d in b.diagnostics]
+    assert a.ok == b.ok
+    differing = sorted(rel for rel in set(a.files) | set(b.files) if a.files.get(rel) != b.files.get(rel))
+    assert not differing, f"the resident build differs from a fresh one in {differing[:5]}"
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> tuple[Path, Path]:
+    rules = tmp_path / "dp"
+    shutil.copytree(ROOT / "rules" / "dp", rules)
+    return rules, _pack(tmp_path / "pack")
+
+
+EDITS = [
+    ("a weapon's notes", "pack/weapons_1.yaml", "notes: 第31件", "notes: 第31件（改）"),
+    ("a weapon's name", "pack/weapons_1.yaml", "name: 自制武器40,", "name: 新名字,"),
+    ("a ref field", "pack/weapons_2.yaml", "id: w0061, name: 自制武器61, attack_type: thrown",
+     "id: w0061, name: 自制武器61, attack_type: melee"),
+    ("a number that widens a range", "pack/weapons_0.yaml", "damage: 3,", "damage: 40,"),
+    ("a weapon added", "pack/weapons_0.yaml", "entries:\n", "entries:\n  - {id: extra, name: 加出来的, "
+     "attack_type: melee, damage: 2, damage_type: lethal}\n"),
+    ("a weapon removed", "pack/weapons_2.yaml", "  - {id: w0089,", "  # - {id: w0089,"),
+    ("lines shifted", "pack/weapons_1.yaml", "entries:\n", "# a comment\nentries:\n"),
+    ("a bundled weapon", "dp/tables/weapons.yaml", "name: 匕首,", "name: 短匕,"),
+    ("a ruling", "dp/rulings.yaml", "name: 瞄准加值上限, value: 3,", "name: 瞄准加值上限, value: 4,"),
+    ("a bundled formula table", "dp/ruleset.yaml", "name: 检定组成", "name: 检定的组成"),
+]
+
+
+@pytest.mark.parametrize("edits", [EDITS[:7], EDITS[7:]], ids=["pack", "ruleset"])
+def test_a_resident_build_after_an_edit_is_a_fresh_build(project: tuple[Path, Path],
+                                                          edits: list[tuple[str, str, str, str]]) -> None:
+    rules, pack = project
+    paths = [rules, pack]
+    session = Session(paths)
+    first = session.build()
+    assert first.ok, [d.format() for d in first.diagnostics]
+    for what, rel, old, new in edits:  # one after another, as someone editing would
+        _edit(rules.parent / rel, old, new)
+        resident, fresh = session.build(), compile_rules(paths)
+        assert fresh.ok, what
+        _same(resident, fresh)
+
+
+def test_the_entries_of_unchanged_files_are_kept(project: tuple[Path, Path]) -> None:
+    rules, pack = project
+    session = Session([rules, pack])
+    first = session.build().rulesets[0].table("weapons").entries
+    _edit(pack / "weapons_1.yaml", "notes: 第31件", "notes: 第31件（改）")
+    second = session.build().rulesets[0].table("weapons").entries
+    assert len(first) == len(second)
+    changed = [e.id for e, f in zip(first, second) if e is not f]
+    assert changed == ["w0031"]  # every other entry is the object the first build made, its rows with it
+
+
+def test_a_broken_file_and_its_fix(project: tuple[Path, Path]) -> None:
+    rules, pack = project
+    paths = [rules, pack]
+    session = Session(paths)
+    session.build()
+    target = pack / "weapons_1.yaml"
+    good = target.read_text(encoding="utf-8")
+    _edit(target, "damage: 3,", "damage: [3,")
+    broken = session.build()
+    assert not broken.ok and not broken.files
+    _same(broken, compile_rules(paths))
+    _edit(target, "name: 自制武器31,", "name: 自制武器30,")  # a second problem while the first stands
+    _same(session.build(), compile_rules(paths))
+    target.write_text(good, encoding="utf-8")
+    _same(session.build(), compile_rules(paths))
+
+
+def test_a_session_holds_one_build_of_work(project: tuple[Path, Path]) -> None:
+    rules, pack = project
+    session = Session([rules, pack])
+    session.build()
+    held = len(session.keep)
+    for i in range(4):
+        _edit(pack / "weapons_1.yaml", f"notes: 第31件{'改' * i}", f"notes: 第31件{'改' * (i + 1)}")
+        session.build()
+    assert len(session.keep) <= held * 1.1
+
+
+@pytest.mark.slow
+def test_every_bundled_table_edited_in_a_session() -> None:
+    paths = [ROOT / "rules"]
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        rules = Path(tmp) / "rules"
+        shutil.copytree(ROOT / "rules", rules)
+        session = Session([rules])
+        session.build()
+        for table in sorted(rules.glob("*/tables/*.yaml")):
+            text = table.read_text(encoding="utf-8")
+            table.write_text(text.replace("name: ", "name: 改", 1), encoding="utf-8")
+            _same(session.build(), compile_rules([rules]))
+    assert paths
