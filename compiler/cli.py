@@ -8,6 +8,7 @@ import dataclasses
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,8 @@ from .terminal import raw
 from .cli_shell import EXIT_INVALID, EXIT_OK, FORMAT, guarded, main, report
 from .freshness import remember, snapshot
 from .stamp import STAMP, input_digest, is_fresh, stamp_bytes
-from .write import WriteError, check_target, diff_tree, write_build
+from .load.paths import display_path
+from .write import TreeDiff, WriteError, check_target, diff_tree, write_build
 
 if TYPE_CHECKING:
     from .facade import Build
@@ -110,9 +112,15 @@ def validate(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str, dump_ir
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 and list every file that differs.")
 @click.option("--target", "target", default="python,js", show_default=True,
               help="The packages to write, comma-separated: python (generated/<ruleset>/), js (generated/js/<ruleset>/).")
+@click.option("--watch", is_flag=True,
+              help="Keep running: build now, then again each time a rule file changes (Ctrl-C stops). "
+                   "A rebuild redoes only the work the edit touched.")
+@click.option("--interval", type=click.FloatRange(0.05, 60), default=0.5, show_default=True,
+              help="With --watch: seconds between looks at the rule files.")
 @FORMAT
 @guarded
-def build(rules: tuple[Path, ...], out: Path, check: bool, target: str, fmt: str) -> int:
+def build(rules: tuple[Path, ...], out: Path, check: bool, target: str, watch: bool, interval: float,
+          fmt: str) -> int:
     """Compile rules into Python and JavaScript packages and reference pages."""
     paths = list(rules) or [Path("rules")]
     targets = tuple(t for t in ("python", "js") if t in {x.strip() for x in target.split(",")})
@@ -120,12 +128,17 @@ def build(rules: tuple[Path, ...], out: Path, check: bool, target: str, fmt: str
     if unknown or not targets:
         click.echo(f"rulec: unknown target {', '.join(unknown) or repr(target)}; the targets are python and js", err=True)
         return EXIT_INVALID
+    if watch and check:
+        click.echo("rulec: --watch writes; it cannot be combined with --check", err=True)
+        return EXIT_INVALID
     if not check:
         try:
             check_target(out, paths)
         except WriteError as exc:
             click.echo(f"rulec: {exc}; nothing was written", err=True)
             return EXIT_INVALID
+    if watch:
+        return _watch(paths, out, targets, fmt, interval)
     before = None if check else snapshot(out, paths, targets)
     inputs = input_digest(paths, targets)
     if not check and is_fresh(out, inputs):
@@ -152,13 +165,44 @@ def build(rules: tuple[Path, ...], out: Path, check: bool, target: str, fmt: str
     except WriteError as exc:
         click.echo(f"rulec: {exc}", err=True)
         return EXIT_INVALID
+    _wrote(out, diff, len(result.files))
+    return EXIT_OK
+
+
+def _wrote(out: Path, diff: TreeDiff, files: int, took: str = "") -> None:
     for note in diff.notes:
         click.echo(f"rulec: {note}", err=True)
     if diff:
         click.echo(f"wrote {out}: {len(diff.changed)} changed, {len(diff.added)} new, "
-                   f"{len(diff.removed)} removed", err=True)
+                   f"{len(diff.removed)} removed{took}", err=True)
     else:
-        click.echo(f"{out} unchanged ({len(result.files) + 1} files, the stamp with them)", err=True)
+        click.echo(f"{out} unchanged ({files + 1} files, the stamp with them){took}", err=True)
+
+
+def _watch(paths: list[Path], out: Path, targets: tuple[str, ...], fmt: str, interval: float,
+           stop: Callable[[], bool] = lambda: False) -> int:
+    """`rulec build --watch`: a resident build (session.py), rebuilt after every edit."""
+    from .session import Session, edits
+
+    session = Session(paths, targets)
+    click.echo(f"rulec: watching {', '.join(display_path(p) for p in paths)} (Ctrl-C stops)", err=True)
+    try:
+        for _ in edits(paths, interval, stop):
+            start = time.perf_counter()
+            inputs = input_digest(paths, targets)  # before the build: an edit during it is built again
+            result = session.build()
+            report(result.diagnostics, fmt)
+            if not result.ok:
+                click.echo("build failed; nothing was written (waiting for the next edit)", err=True)
+                continue
+            try:
+                diff = write_build(out, result.files, inputs, sources=paths)
+            except WriteError as exc:
+                click.echo(f"rulec: {exc}", err=True)
+                continue
+            _wrote(out, diff, len(result.files), f" in {(time.perf_counter() - start) * 1000:.0f} ms")
+    except KeyboardInterrupt:
+        click.echo("rulec: stopped watching", err=True)
     return EXIT_OK
 
 

@@ -80,6 +80,18 @@ def _youngest(lines: Iterable[str]) -> int:
     return latest
 
 
+def inputs_state(roots: list[Path]) -> str:
+    """The stat data of every file below the rule paths `roots` (what `rulec build --watch` polls:
+    any change of size, time or inode, or a file added or removed, changes it)."""
+    from .load.sources import discover
+
+    folders, diags = discover(roots)
+    lines = [d.format() for d in diags]  # a path that appears counts as a change too
+    for n, root in enumerate(sorted({f.root for f in folders})):
+        lines += _lines(f"{n}\t{root}", root)
+    return "\n".join(lines)
+
+
 class Snapshot(NamedTuple):
     """The stat data of everything an output folder's freshness depends on, and when it was taken."""
 

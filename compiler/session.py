@@ -11,9 +11,12 @@ kind).
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .facade import TARGETS, Build, Progress, compile_rules
+from .freshness import inputs_state
 from .keep import Keep
 
 
@@ -32,3 +35,17 @@ class Session:
             return result
         finally:
             self.keep.end(complete)
+
+
+def edits(paths: list[Path], interval: float, stop: Callable[[], bool] = lambda: False) -> Iterator[None]:
+    """Yield now, then each time a file below `paths` has changed (polled every `interval`
+    seconds), until `stop()`. The stat data is taken before each yield, so an edit made while
+    the caller builds is seen at the next poll."""
+    last = None
+    while not stop():
+        now = inputs_state(paths)
+        if now != last:
+            last = now
+            yield None
+            continue
+        time.sleep(interval)

@@ -134,3 +134,39 @@ def test_every_bundled_table_edited_in_a_session() -> None:
             table.write_text(text.replace("name: ", "name: 改", 1), encoding="utf-8")
             _same(session.build(), compile_rules([rules]))
     assert paths
+
+
+def test_build_watch_rebuilds_after_each_edit(project: tuple[Path, Path], tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from rulec.cli import _watch
+
+    rules, pack = project
+    out = tmp_path / "out"
+    looks = []
+
+    def stop() -> bool:  # the watcher looks before each poll; edits land between builds
+        looks.append(None)
+        if len(looks) == 2:
+            _edit(pack / "weapons_1.yaml", "notes: 第31件", "notes: 第31件（改）")
+        if len(looks) == 4:
+            _edit(pack / "weapons_1.yaml", "damage: 3,", "damage: [3,")
+        return len(looks) > 6
+
+    assert _watch([rules, pack], out, ("python", "js"), "text", 0.05, stop) == 0
+    said = capsys.readouterr().err
+    assert said.count(f"wrote {out}") == 2 and "build failed; nothing was written" in said, said
+    assert not compile_rules([rules, pack]).ok  # the last edit broke the pack: the output is the build before
+    _edit(pack / "weapons_1.yaml", "damage: [3,", "damage: 3,")
+    fresh = compile_rules([rules, pack])
+    on_disk = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert {rel: data for rel, data in on_disk.items() if not rel.startswith(".rulec")} == fresh.files
+
+
+def test_watch_and_check_do_not_mix() -> None:
+    from click.testing import CliRunner
+
+    import rulec.cli  # noqa: F401  (registers build)
+    from rulec.cli_shell import main
+
+    result = CliRunner().invoke(main, ["build", "--watch", "--check"])
+    assert result.exit_code == 1 and "cannot be combined with --check" in result.output

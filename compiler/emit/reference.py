@@ -8,14 +8,15 @@ and fits a phone. Both come from one view model (`reference_view.py`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from typing import Any
 
 from markupsafe import Markup
 
-from ..ir import Ruleset
+from ..ir import Entry, Ruleset, Table
 from ..keep import NO_KEEP, Keep
-from .env import md_escape, render_bytes
+from .env import Markdown, md_escape, render_bytes
+from .python.model import entry_id
 from .reference_rows import html_row, md_note, md_row
 from .reference_view import entry_view, ruleset_view
 
@@ -26,45 +27,65 @@ class _PageEntry(dict):  # type: ignore[type-arg]
     """A table entry of a page's view whose rows are written when the template reads them:
     `md_row` and `html_row` each once, on their page, and let go as the page is encoded, so a
     100,000-weapon build never holds every row of both pages at once (issue 20). The entry's
-    view is made for each page (`md_note`, read twice by the Markdown page, is kept). A resident
-    build keeps the rows of an entry between builds, by the entry and its table's context
-    (`ctx`: the table's id and fields and the names its ref columns show)."""
+    view is made for each page (`md_note`, read twice by the Markdown page, is kept)."""
 
     __slots__ = ()
 
     def _view(self) -> dict[str, Any]:
         return entry_view(self["entry"], self["table"], self["names"])
 
-    def _kept(self, kind: str, make: Callable[[], Any]) -> Any:
-        keep: Keep = self["keep"]
-        if not keep.remembers:
-            return make()
-        found = keep.get(kind, self["entry"], self["ctx"])
-        return found if found is not None else keep.put(kind, (self["entry"], self["ctx"]), make())
-
     def __missing__(self, key: str) -> Any:
         if key == "md_row":
-            return self._kept("md_row", lambda: md_row(self._view()))
+            v = self._view()
+            self["md_note"] = md_note(v)
+            return md_row(v)
         if key == "md_note":
-            value = self["md_note"] = self._kept("md_note", lambda: md_note(self._view()))
+            value = self["md_note"] = md_note(self._view())
             return value
         if key == "html_row":
-            return self._kept("html_row", lambda: Markup(html_row(self._view())))
+            return Markup(html_row(self._view()))
         raise KeyError(key)
 
 
 def _lazy_rows(view: dict[str, Any], keep: Keep) -> None:
-    """Make every table entry of a ruleset view a `_PageEntry`."""
+    """Make every table entry of a ruleset view a `_PageEntry` (a one-shot build), or give each
+    group one entry that holds all of its rows (a resident build: `_kept_rows`)."""
     for table in view["tables"]:
         names = table["names"]
         t = table["groups"][0]["entries"][0]["table"] if table["groups"] and table["groups"][0]["entries"] else None
-        ctx = None
         if t is not None and keep.remembers:
             shown = {f.table or "" for f in t.fields if f.type == "ref"}
             ctx = keep.intern(("rows", view["id"], t.id),
                               (t.id, t.fields, tuple((tid, names.get(tid)) for tid in sorted(shown))))
+            for group in table["groups"]:
+                group["entries"] = [_kept_rows([x["entry"] for x in group["entries"]], t, names, keep, ctx)]
+            continue
         for group in table["groups"]:
-            group["entries"] = [_PageEntry(entry, names=names, keep=keep, ctx=ctx) for entry in group["entries"]]
+            group["entries"] = [_PageEntry(entry, names=names) for entry in group["entries"]]
+
+
+def _kept_rows(entries: list[Entry], t: Table, names: dict[str, dict[str, str]], keep: Keep,
+               ctx: object) -> dict[str, str]:
+    """A group's rows as one entry whose `md_row`, `md_note` and `html_row` are the group's rows
+    joined by line breaks, as the templates' loops over the entries print them (the notes without
+    the empty ones), made of runs of entries kept by a resident build (`Keep.each_run`): after an
+    edit of one entry, one run is written again."""
+
+    def make(run: Sequence[Entry]) -> tuple[str, str, str]:
+        md, notes, html = [], [], []
+        for e in run:
+            v = entry_view(e, t, names)
+            md.append(md_row(v))
+            note = md_note(v)
+            if note:
+                notes.append(note)
+            html.append(html_row(v))
+        return "\n".join(md), "\n".join(notes), "\n".join(html)
+
+    runs = keep.each_run("page-rows", entries, make, entry_id, (ctx,))
+    return {"md_row": Markdown("\n".join(r[0] for r in runs)),
+            "md_note": Markdown("\n".join(r[1] for r in runs if r[1])),
+            "html_row": Markup("\n".join(r[2] for r in runs))}
 
 
 def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],

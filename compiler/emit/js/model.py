@@ -11,7 +11,7 @@ from __future__ import annotations
 from ...ir import FieldDecl, Ruleset, Table
 from ...keep import NO_KEEP, Keep
 from ...validate.scopes import class_name
-from ..python.model import formula_functions, table_order, table_rows
+from ..python.model import formula_functions, row_id, table_order, table_rows
 from .code import Js, Writer, comment, comment_text, data_lines, join, js, literal, name, string
 from .expr import JsExpr, Names, prop, ruling_constant
 from .procedures import getter
@@ -157,11 +157,9 @@ def _table(t: Table, w: Writer, keep: Keep = NO_KEEP) -> None:
     w.line(js("const {} = new Map();", const))
     w.line(Js("for (const r of ["))
     indent = "  " * (w.level + 1)
-    if keep.remembers:  # a resident build keeps each row's line
-        w.lines.extend(keep.get("js-row", row) or keep.put("js-row", (row,), data_lines([row], indent)[0])
-                       for row in table_rows(t, keep))
-    else:
-        w.lines.extend(data_lines(table_rows(t), indent))
+    for run in keep.each_run("js-rows", table_rows(t, keep), lambda rows: data_lines(list(rows), indent), row_id,
+                             (keep.intern("js-row-indent", indent),)):
+        w.lines.extend(run)
     w.line(js("]) {}.set(r[0], new {}(r, true));", const, cls))
     if t.index:
         w.line(js("const {} = new Map(Array.from({}.values()).map(e => [e.{}, e]));",

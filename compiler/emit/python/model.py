@@ -10,6 +10,7 @@ A table with an `index` also gets `<TABLE>_BY_<FIELD>`, for formulas like `sizes
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from ...ir import DiceExpr, Entry, FieldDecl, FormulaField, Ruleset, Table
 from ...keep import NO_KEEP, Keep
@@ -68,12 +69,21 @@ def table_rows(t: Table, keep: Keep = NO_KEEP) -> list[tuple[object, ...]]:
     found = _ROWS.get(id(t))
     if found is not None and found[0] is t:
         return found[1]
-    if keep.remembers:
-        rows = [keep.get("row", e) or keep.put("row", (e,), row_value(e)) for e in t.entries]
-    else:
-        rows = [row_value(e) for e in t.entries]
+    rows = [row for run in keep.each_run("rows", t.entries, _row_values, entry_id) for row in run]
     _ROWS[id(t)] = (t, rows)
     return rows
+
+
+def _row_values(entries: Sequence[Entry]) -> list[tuple[object, ...]]:
+    return [row_value(e) for e in entries]
+
+
+def entry_id(e: Entry) -> str:
+    return e.id
+
+
+def row_id(row: tuple[object, ...]) -> str:
+    return row[0]  # type: ignore[return-value]
 
 
 def forget_rows() -> None:
@@ -275,6 +285,10 @@ def _formulas(rs: Ruleset, w: Writer) -> None:
                 join(", ", [code("{}: {}", string(fn), string(v.formula.text)) for fn, _t, _f, v in functions])))
 
 
+def _array_columns(rows: Sequence[tuple[object, ...]]) -> set[int]:
+    return {i for row in rows for i, v in enumerate(row) if isinstance(v, (list, tuple))}
+
+
 def _table_data(t: Table, w: Writer, header: str, keep: Keep = NO_KEEP) -> dict[str, str]:
     cls, const = name(class_name(t.id)), name(t.id.upper())
     placeholder = [string(""), string(f"（无{t.name}）"), string(""), Code("()"), Code("None"), Code("False")]
@@ -291,7 +305,7 @@ def _table_data(t: Table, w: Writer, header: str, keep: Keep = NO_KEEP) -> dict[
             chunk = rows[i:i + ROW_CHUNK]
             files[f"_rows/{names[-1]}"] = keep.get("rows-json", *chunk) or keep.put("rows-json", tuple(chunk),
                                                                                       rows_json(chunk))
-        arrays = tuple(sorted({i for row in rows for i, v in enumerate(row) if isinstance(v, (list, tuple))}))
+        arrays = tuple(sorted(set().union(*keep.each_run("row-arrays", rows, _array_columns, row_id))))
         w.line(code("{}: Tuple[Tuple[Any, ...], ...] = _rt_load_rows(__file__, {}, {})", rows_name,
                     literal(tuple(names)), literal(arrays)))
     else:
