@@ -38,6 +38,7 @@ class Keep:
         self._interned_old: dict[Hashable, Any] = {}
         self._interned_new: dict[Hashable, Any] = {}
         self._complete = 0  # what the last complete build kept
+        self._cuts: dict[int, tuple[Any, Any, list[Any]]] = {}  # this build's runs, by sequence
 
     def get(self, space: str, *inputs: Any) -> Any:
         """The value `put` for exactly these input objects (compared by identity), or None."""
@@ -76,8 +77,11 @@ class Keep:
         """`make(run)` for each run of `items` (cut where `key` says: see `runs`), kept by the
         identity of the run's items and of `context`: after an edit of one entry of a 10,000-entry
         table, one run of about RUN entries is made again and the others come from memory."""
+        cut = self._cuts.get(id(items))  # several fields' hulls run over one table's entries
+        if cut is None or cut[0] is not items or cut[1] is not key:
+            cut = self._cuts[id(items)] = (items, key, runs(items, key))
         out = []
-        for run in runs(items, key):
+        for run in cut[2]:
             found = self.get(space, *context, *run)
             out.append(found if found is not None else self.put(space, (*context, *run), make(run)))
         return out
@@ -96,6 +100,7 @@ class Keep:
             self._interned_new = {}
         if complete:
             self._complete = len(self._old)
+        self._cuts = {}
 
     def __len__(self) -> int:
         return len(self._old) + len(self._new)

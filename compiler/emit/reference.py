@@ -17,7 +17,7 @@ from ..ir import Entry, Ruleset, Table
 from ..keep import NO_KEEP, Keep
 from .env import Markdown, md_escape, render_bytes
 from .python.model import entry_id
-from .reference_rows import html_row, md_note, md_row
+from .reference_rows import html_row, md_note, md_row, odds_html_rows, odds_md_rows
 from .reference_view import entry_view, ruleset_view
 
 __all__ = ["emit_reference", "md_escape"]
@@ -51,17 +51,16 @@ def _lazy_rows(view: dict[str, Any], keep: Keep) -> None:
     """Make every table entry of a ruleset view a `_PageEntry` (a one-shot build), or give each
     group one entry that holds all of its rows (a resident build: `_kept_rows`)."""
     for table in view["tables"]:
-        names = table["names"]
-        t = table["groups"][0]["entries"][0]["table"] if table["groups"] and table["groups"][0]["entries"] else None
-        if t is not None and keep.remembers:
+        names, t = table["names"], table["table"]
+        if keep.remembers:
             shown = {f.table or "" for f in t.fields if f.type == "ref"}
             ctx = keep.intern(("rows", view["id"], t.id),
                               (t.id, t.fields, tuple((tid, names.get(tid)) for tid in sorted(shown))))
             for group in table["groups"]:
-                group["entries"] = [_kept_rows([x["entry"] for x in group["entries"]], t, names, keep, ctx)]
+                group["entries"] = [_kept_rows(group["entries"], t, names, keep, ctx)]
             continue
         for group in table["groups"]:
-            group["entries"] = [_PageEntry(entry, names=names) for entry in group["entries"]]
+            group["entries"] = [_PageEntry(entry=e, table=t, names=names) for e in group["entries"]]
 
 
 def _kept_rows(entries: list[Entry], t: Table, names: dict[str, dict[str, str]], keep: Keep,
@@ -88,12 +87,31 @@ def _kept_rows(entries: list[Entry], t: Table, names: dict[str, dict[str, str]],
             "html_row": Markup("\n".join(r[2] for r in runs))}
 
 
+def _odds_rows(view: dict[str, Any], keep: Keep) -> None:
+    """Give each group of the balancing tables its rows, written in Python (reference_rows.py):
+    hundreds of rows of eight cells, kept by a resident build while the odds stay the same."""
+    sections = []
+    for o in view["odds"]:
+        groups = []
+        for i, g in enumerate(o["groups"]):
+            rows = keep.intern(("odds-rows", view["id"], o["anchor"], i), g["rows"])
+            found = keep.get("odds-rows", rows)
+            if found is None:
+                found = keep.put("odds-rows", (rows,), {
+                    "md_rows": odds_md_rows(rows), "md_until_rows": odds_md_rows(rows, until=True),
+                    "html_rows": Markup(odds_html_rows(rows)), "html_until_rows": Markup(odds_html_rows(rows, until=True))})
+            groups.append({**g, **found})
+        sections.append({**o, "groups": groups})
+    view["odds"] = sections
+
+
 def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
                    odds: dict[str, list[dict[str, Any]]], keep: Keep = NO_KEEP) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
-    views = [ruleset_view(rs, digests[rs.id], odds.get(rs.id, [])) for rs in rulesets]
+    views = [ruleset_view(rs, digests[rs.id], odds.get(rs.id, []), keep) for rs in rulesets]
     for view in views:
         _lazy_rows(view, keep)
+        _odds_rows(view, keep)
     for view in views:
         for section in view["odds"]:
             for group in section["groups"]:

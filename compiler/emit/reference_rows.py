@@ -52,3 +52,23 @@ def html_row(e: dict[str, Any]) -> str:
         parts.append(f'<td><a href="#{escape(c["link"])}">{text}</a></td>' if c["link"] else f"<td>{text}</td>")
     parts.append(f'<td>{"、".join(str(escape(r)) for r in e["rules"])}</td><td class="where">{escape(e["where"])}</td></tr>')
     return "".join(parts)
+
+
+def odds_md_rows(rows: list[dict[str, Any]], until: bool = False) -> Markdown:
+    """The rows of a balancing table (`until`: the expected attacks to reach the fight's limit,
+    else "hit chance / expected damage"), one a line, as the Markdown page prints them."""
+    out = []
+    for row in rows:
+        cells = "".join(f" {md_escape(c['until'])} |" if until else f" {md_escape(c['hit'])} / {md_escape(c['damage'])} |"
+                        for c in row["cells"])
+        out.append(f"| [{md_escape(row['name'])}](#{md_escape(row['anchor'])}) |{cells}")
+    return Markdown("\n".join(out))
+
+
+def odds_html_rows(rows: list[dict[str, Any]], until: bool = False) -> str:
+    out = []
+    for row in rows:
+        cells = "".join(f"<td>{escape(c['until'])}</td>" if until else f"<td>{escape(c['hit'])} / {escape(c['damage'])}</td>"
+                        for c in row["cells"])
+        out.append(f'<tr><td><a href="#{escape(row["anchor"])}">{escape(row["name"])}</a></td>{cells}</tr>')
+    return "\n".join(out)

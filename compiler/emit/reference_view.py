@@ -8,13 +8,14 @@ when entries are added.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..diagnostics import Span
 from ..engines import ENGINES
 from ..formula.chinese import Chinese
 from ..ir import DiceExpr, Entry, FieldDecl, FormulaField, Procedure, Ruleset, Table
+from ..keep import NO_KEEP, Keep
 from ..steps import kind_for
 
 ZH = Chinese()
@@ -116,14 +117,27 @@ def entry_view(e: Entry, t: Table, names: dict[str, dict[str, str]]) -> dict[str
     }
 
 
-def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset) -> dict[str, Any]:
-    """A table section; its rows are written by reference_rows.py from each entry's `entry_view`."""
+def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset, keep: Keep = NO_KEEP) -> dict[str, Any]:
+    """A table section: its entries in groups (`group_by`), whose rows reference.py writes (with
+    reference_rows.py, from each entry's `entry_view`). A resident build keeps the grouping of
+    runs of entries: the names a group is keyed by change rarely."""
     shown = [f for f in t.fields if f.type != "text"]
-    groups: dict[str, list[dict[str, Any]]] = {}
+    groups: dict[str, list[Entry]] = {}
     group_field = next((f for f in t.fields if f.id == t.group_by), None)
-    for e in t.entries:
-        key = _value_text(e, group_field, names) if group_field else ""
-        groups.setdefault(key, []).append({"id": e.id, "name": e.name, "entry": e, "table": t})
+    if group_field is None:
+        if t.entries:
+            groups[""] = list(t.entries)
+    else:
+        def group(run: Sequence[Entry]) -> dict[str, list[Entry]]:
+            out: dict[str, list[Entry]] = {}
+            for e in run:
+                out.setdefault(_value_text(e, group_field, names), []).append(e)
+            return out
+
+        context = (keep.intern(("group-by", rs.id, t.id), (group_field, names.get(group_field.table or ""))),)
+        for part in keep.each_run("groups", t.entries, group, _entry_id, context):
+            for key, entries in part.items():
+                groups.setdefault(key, []).extend(entries)
     return {
         "id": t.id,
         "name": t.name,
@@ -134,6 +148,7 @@ def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset) -> dict[
         "groups": [{"name": k, "entries": v} for k, v in groups.items()],
         "count": len(t.entries),
         "names": names,
+        "table": t,
     }
 
 
@@ -164,7 +179,11 @@ def procedure_view(p: Procedure) -> dict[str, Any]:
     }
 
 
-def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]]) -> dict[str, Any]:
+def _entry_id(e: Entry) -> str:
+    return e.id
+
+
+def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]], keep: Keep = NO_KEEP) -> dict[str, Any]:
     names = {t.id: {e.id: e.name for e in t.entries} for t in rs.tables}
     cited: dict[str, list[dict[str, str]]] = {r.id: [] for r in rs.rules}
 
@@ -178,7 +197,8 @@ def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]]) -> dict[s
             cite(s.rules, f"{p.name}·{s.name}", anchor("procedure", p.id))
     for t in rs.tables:
         for e in t.entries:
-            cite(e.rules, f"{t.name}·{e.name}", anchor(t.id, e.id))
+            if e.rules:
+                cite(e.rules, f"{t.name}·{e.name}", anchor(t.id, e.id))
     for r in rs.rulings:
         cite(r.rules, f"裁定{r.ruling}·{r.name}" if r.ruling else f"常数·{r.name}", anchor("ruling", r.key))
     for stat in rs.stats:
@@ -209,7 +229,7 @@ def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]]) -> dict[s
                          for g in rs.not_modelled],
         "procedures": [procedure_view(p) for p in rs.procedures],
         "odds": odds,
-        "tables": [table_view(t, names, rs) for t in rs.tables],
+        "tables": [table_view(t, names, rs, keep) for t in rs.tables],
         "rules": [{"id": r.id, "title": r.title, "summary": r.summary, "anchor": anchor("rule", r.id.lower()),
                    "referee_call": r.referee_call, "where": where(r.span),
                    "cited": cited.get(r.id, [])} for r in rs.rules],

@@ -20,12 +20,13 @@ It runs on the lowered IR (it needs every step as its kind's node), before the o
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, Span
 from ..ir import DiceExpr, Entry, FormulaField, Procedure, Ruleset, Step
 from ..ir import expr as ir
+from ..keep import NO_KEEP, Keep
 
 INF = math.inf
 
@@ -92,10 +93,12 @@ def _mul(a: float, b: float) -> float:
 class Evaluator:
     """Interval values of the IR expressions of one ruleset, in one procedure's environment."""
 
-    def __init__(self, rs: Ruleset, *, open_world: bool = False) -> None:
+    def __init__(self, rs: Ruleset, *, open_world: bool = False, keep: Keep = NO_KEEP) -> None:
         """`open_world`: an entry parameter may be any entry a program builds (nothing known of
-        its fields), not only the table's."""
+        its fields), not only the table's. A resident build's `keep` holds a field's hull over
+        runs of entries from the build before."""
         self.rs = rs
+        self.keep = keep
         self.open_world = open_world
         self.tables = {t.id: t for t in rs.tables}
         self.stats = {s.id: Interval(s.min, s.max) if s.type == "int" else BOOL for s in rs.stats}
@@ -110,6 +113,7 @@ class Evaluator:
         # A field's hull over a set of entries, by the set's identity (the whole table, mostly):
         # a 10,000-weapon pack is scanned once per field, not once per formula that reads it.
         self._hulls: dict[tuple[int, str], tuple[tuple[Entry | None, ...], Value]] = {}
+        self._optional: dict[str, tuple[Entry | None, ...]] = {}
 
     # ---- environments ----
     def bind_params(self, p: Procedure) -> None:
@@ -122,7 +126,9 @@ class Evaluator:
                 self.env[prm.id] = BOOL
             elif prm.type in self.tables and not self.open_world:
                 items: tuple[Entry | None, ...] = self.tables[prm.type].entries
-                self.env[prm.id] = Entries(prm.type, items + ((None,) if prm.optional else ()))
+                if prm.optional:  # one tuple for every procedure, so that its hulls are made once
+                    items = self._optional.setdefault(prm.type, items + (None,))
+                self.env[prm.id] = Entries(prm.type, items)
             else:
                 self.env[prm.id] = None
 
@@ -220,7 +226,8 @@ class Evaluator:
         if not isinstance(base, Entries):
             return self.unknown(e.type)
         if e.field == "given":
-            return hull(TRUE if x is not None else FALSE for x in base.items)
+            some, none = any(x is not None for x in base.items), any(x is None for x in base.items)
+            return BOOL if some and none else TRUE if some else FALSE
         if e.field in ("id", "name"):
             return None
         found = self._hulls.get((id(base.items), e.field))
@@ -242,12 +249,18 @@ class Evaluator:
             return Entries(target.id, tuple(by_id.get(r) if isinstance(r, str) else None
                                             for r in sorted(refs, key=lambda r: (r is None, str(r)))))
         if decl.type == "dice":
-            return _dice_hull([x.get(e.field) if x is not None else None for x in base.items])
+            dice = self.keep.each_run("dice-hull", base.items, lambda run: _dice_hull([
+                x.get(e.field) if x is not None else None for x in run]), _entry_key, (decl,))
+            return Dice(hull(d.count for d in dice), hull(d.total for d in dice)) if dice else _dice_hull([])
         if decl.type in ("int", "bool"):
             default = decl.default if isinstance(decl.default, (int, bool)) else 0
-            values = [int(v) if isinstance(v, (int, bool)) else 0 for v in
-                      (x.get(e.field) if x is not None else default for x in base.items)]
-            return Interval(min(values), max(values)) if values else ZERO  # the hull, without an Interval each
+
+            def values(run: Sequence[Entry | None]) -> Interval:
+                got = [int(v) if isinstance(v, (int, bool)) else 0 for v in
+                       (x.get(e.field) if x is not None else default for x in run)]
+                return Interval(min(got), max(got))  # the hull, without an Interval each
+
+            return hull(self.keep.each_run("hull", base.items, values, _entry_key, (decl,)))
         return self.unknown(e.type)
 
     def _EntryFormula(self, e: ir.EntryFormula) -> Value:
@@ -375,6 +388,10 @@ class Evaluator:
         return self.unknown(e.type)
 
 
+def _entry_key(x: Entry | None) -> str:
+    return x.id if x is not None else ""
+
+
 def _dice_hull(values: list[object]) -> Dice:
     counts, totals = [], []
     for v in values:
@@ -404,13 +421,13 @@ def open_world_reach(rs: Ruleset, p: Procedure) -> dict[tuple[object, str], Inte
     return out
 
 
-def check_bounds(rs: Ruleset) -> list[Diagnostic]:
+def check_bounds(rs: Ruleset, keep: Keep = NO_KEEP) -> list[Diagnostic]:
     """A diagnostic for every work quantity of every procedure that can exceed its limit: at the
     entry formula that alone goes over it when there is one (a pack's weapon, say), else at the
     formula of the step."""
     from ..steps import kind_for
 
-    ev = Evaluator(rs)
+    ev = Evaluator(rs, keep=keep)
     out: list[Diagnostic] = []
     blamed: set[Span] = set()
     for p in rs.procedures:

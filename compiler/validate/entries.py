@@ -78,7 +78,10 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
         entries = []
         names: dict[str, Any] = {}
         for eid, (e, doc, path, origin) in raw[tid].items():
-            span = doc.span(path)
+            kept = keep.get("entry", e, doc, fields) if plain else None
+            if kept is not None and kept.origin != origin:
+                kept = None
+            span = kept.span if kept is not None else doc.span(path)
             same = identity(e["name"])
             if same in names:
                 rep.error(doc.span(path + ("name",)), "duplicate-name",
@@ -88,8 +91,7 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
                 if rid not in rule_ids:
                     rep.error(doc.span(path + ("rules",)), "unknown-rule",
                               f"rule id '{rid}' is not in the rule inventory", did_you_mean(rid, rule_ids))
-            kept = keep.get("entry", e, doc, fields) if plain else None
-            if kept is not None and kept.origin == origin:
+            if kept is not None:
                 for fid, target in refs:
                     _check_ref(kept.values[fid], target, raw, failed, doc, path + (fid,), rep)
                 entries.append(kept)
