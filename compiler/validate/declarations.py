@@ -13,6 +13,8 @@ problem is collected; a broken declaration stops the checks that would only repe
 
 from __future__ import annotations
 
+import dataclasses
+
 import keyword
 from dataclasses import dataclass, field
 from typing import Any
@@ -339,9 +341,19 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
     scope = base_scope(rulings, helpers, decls)
     _declared_formulas(m, scope, rep)
     tables = check_tables(table_docs, decls, table_meta, stats, scope, rule_ids, rep, keep, base.id)
-    table_ids = {t.id: {e.id for e in t.entries} for t in tables}
-    procedures = check_procedures([d for d, k, o in all_docs if k == "procedures"], stats, scope, table_ids,
-                                  decls, errors, rule_ids, dice, rep)
+    table_ids = keep.intern(("table-ids", base.id), {t.id: {e.id for e in t.entries} for t in tables})
+    # Everything the procedures are checked against comes from the files other than tables, and
+    # from the tables' entry ids: a resident build keeps them while those stay the same.
+    sources = (m, *(p.manifest for p in packs), *(d for d, k, _ in all_docs if k != "table"), table_ids)
+    kept = keep.get("procedures", *sources)
+    if kept is None:
+        before = len(rep.diags)
+        procedures = check_procedures([d for d, k, o in all_docs if k == "procedures"], stats, scope, table_ids,
+                                      decls, errors, rule_ids, dice, rep)
+        if len(rep.diags) == before:
+            keep.put("procedures", sources, procedures)
+    else:  # copies: the effects are checked again below, against this build's tables
+        procedures = [dataclasses.replace(p) for p in kept]
     for s in stats:
         _check_rules(s.rules, rule_ids, s.span, rep)
     for r in rulings:

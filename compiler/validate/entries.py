@@ -9,11 +9,12 @@ replaces it only with `override: true`.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
-from ..diagnostics import did_you_mean
+from ..diagnostics import Span, did_you_mean
 from ..formula.check import Scope
-from ..ir import DiceExpr, Entry, FieldValue, FormulaField, Stat, Table
+from ..ir import DiceExpr, Entry, FieldDecl, FieldValue, FormulaField, Stat, Table
 from ..ir.expr import BOOL, INT
 from ..keep import NO_KEEP, Keep
 from ..load import Document
@@ -66,8 +67,8 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
                  stats: tuple[Stat, ...], base: Scope, rule_ids: set[str], rep: Reporter,
                  keep: Keep = NO_KEEP, ruleset_id: str = "") -> tuple[Table, ...]:
     """The checked tables. A resident build (`keep`) takes the IR of an entry whose document, and
-    whose table's fields, are the ones it was made from last time from memory; its names, rule ids
-    and references are checked again all the same, since they depend on the other entries."""
+    whose table's fields, are the ones it was made from last time from memory, and checks a table
+    document by document (`_by_document`) when it can."""
     raw, failed = _collect(docs, decls, rep)
     functions: dict[tuple[str, str, str], str] = {}
     tables = []
@@ -75,27 +76,16 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
         fields = keep.intern(("fields", ruleset_id, tid), fields)
         refs = [(decl.id, decl.table or "") for decl in fields if decl.type == "ref"]
         plain = not any(decl.type == "formula" for decl in fields)  # formula functions are named in order
-        entries = []
-        names: dict[str, Any] = {}
-        for eid, (e, doc, path, origin) in raw[tid].items():
+
+        def make(eid: str, e: dict[str, Any], doc: Document, path: tuple[Any, ...], origin: str, span: Span,
+                 rep: Reporter, tid: str = tid, fields: tuple[FieldDecl, ...] = fields, plain: bool = plain,
+                 refs: list[tuple[str, str]] = refs) -> Entry:
+            """The IR of one entry (its references checked)."""
             kept = keep.get("entry", e, doc, fields) if plain else None
-            if kept is not None and kept.origin != origin:
-                kept = None
-            span = kept.span if kept is not None else doc.span(path)
-            same = identity(e["name"])
-            if same in names:
-                rep.error(doc.span(path + ("name",)), "duplicate-name",
-                          f"name '{e['name']}' is used twice in '{tid}' (first at {names[same]})")
-            names[same] = span
-            for rid in e.get("rules", []):
-                if rid not in rule_ids:
-                    rep.error(doc.span(path + ("rules",)), "unknown-rule",
-                              f"rule id '{rid}' is not in the rule inventory", did_you_mean(rid, rule_ids))
-            if kept is not None:
+            if kept is not None and kept.origin == origin:
                 for fid, target in refs:
                     _check_ref(kept.values[fid], target, raw, failed, doc, path + (fid,), rep)
-                entries.append(kept)
-                continue
+                return kept  # type: ignore[no-any-return]
             problems = len(rep.diags)
             values: list[tuple[str, FieldValue]] = []
             for decl in fields:
@@ -133,11 +123,81 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
                 # so that its rows are found again too.
                 entry = keep.intern(("entry", ruleset_id, tid, eid), entry)
                 keep.put("entry", (e, doc, fields), entry)
-            entries.append(entry)
+            return entry
+
+        found = None
+        if plain and keep.remembers and not failed[tid]:
+            context = keep.intern(("table-context", ruleset_id, tid), (
+                frozenset(rule_ids), tuple((target, frozenset(raw.get(target, ()))) for _, target in refs)))
+            found = _by_document([(d, o) for d, o in docs if d.data["table"] == tid], fields, context, rule_ids,
+                                 make, keep)
+        entries = list(found) if found is not None else []
+        names: dict[str, Any] = {}
+        for eid, (e, doc, path, origin) in raw[tid].items() if found is None else ():
+            span = doc.span(path)
+            same = identity(e["name"])
+            if same in names:
+                rep.error(doc.span(path + ("name",)), "duplicate-name",
+                          f"name '{e['name']}' is used twice in '{tid}' (first at {names[same]})")
+            names[same] = span
+            _check_rules(e, doc, path, rule_ids, rep)
+            entries.append(make(eid, e, doc, path, origin, span, rep))
         meta = table_meta[tid]
         tables.append(Table(tid, meta["name"], meta.get("description", ""), meta.get("group_by"),
                             fields, tuple(entries), meta["span"], meta.get("index")))
     return tuple(tables)
+
+
+class _Checked(NamedTuple):
+    """One table document's entries as checked, with what its checks depended on."""
+
+    ids: list[str]
+    entries: list[Entry]
+    names: list[str]  # `identity` of each name
+
+
+def _by_document(docs: list[tuple[Document, str]], fields: tuple[FieldDecl, ...], context: object,
+                 rule_ids: set[str], make: Callable[..., Entry], keep: Keep) -> list[Entry] | None:
+    """A table's entries from its documents one by one, each kept by a resident build while the
+    document, the table's fields and the ids its checks read (`context`: the rule ids and the ids
+    of the tables its ref fields point at) stay the same. None — check the table entry by entry,
+    which reports every problem — when a document has a problem, an entry overrides another, or
+    two entries share an id or a name."""
+    parts = []
+    for doc, origin in docs:
+        found = keep.get("table-doc", doc, fields, context)
+        if found is None or found[0] != origin:
+            quiet = Reporter()
+            checked = _Checked([], [], [])
+            for i, e in enumerate(doc.data["entries"]):
+                if e.get("override"):
+                    return None
+                path = ("entries", i)
+                _check_rules(e, doc, path, rule_ids, quiet)
+                checked.ids.append(e["id"])
+                checked.entries.append(make(e["id"], e, doc, path, origin, doc.span(path), quiet))
+                checked.names.append(identity(e["name"]))
+            if quiet.diags:
+                return None
+            found = keep.put("table-doc", (doc, fields, context), (origin, checked))
+        parts.append(found[1])
+    by_id: dict[str, Entry] = {}
+    names: set[str] = set()
+    count = 0
+    for part in parts:
+        by_id.update(zip(part.ids, part.entries))
+        names.update(part.names)
+        count += len(part.ids)
+    if len(by_id) != count or len(names) != count:
+        return None
+    return list(by_id.values())
+
+
+def _check_rules(e: dict[str, Any], doc: Document, path: tuple[Any, ...], rule_ids: set[str], rep: Reporter) -> None:
+    for rid in e.get("rules", ()):
+        if rid not in rule_ids:
+            rep.error(doc.span(path + ("rules",)), "unknown-rule",
+                      f"rule id '{rid}' is not in the rule inventory", did_you_mean(rid, rule_ids))
 
 
 def _check_ref(value: Any, target: str, raw: dict[str, dict[str, _Raw]], failed: dict[str, set[str]],
