@@ -131,12 +131,22 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
 def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic],
                   keep: Keep = NO_KEEP) -> tuple[Document | None, str | None, bool]:
     """Load and statically validate one file, through the content cache (clean results only); a
-    resident build finds the document of a file whose bytes did not change in memory."""
+    resident build finds the document of a file whose bytes did not change in memory, and loads
+    only the changed lines of an edited table file (`load.splice`)."""
+    previous = keep.latest(("file", shown))
     raw = keep.intern(("file", shown), raw)
     kept = keep.get(f"doc:{shown}", raw)
     if kept is not None:
         return kept  # type: ignore[no-any-return]
-    doc, kind, clean = _load_fresh(raw, shown, diags)
+    before = keep.get(f"doc:{shown}", previous) if previous is not None else None
+    spliced = _spliced(before[0], raw) if before is not None and before[1] == "table" else None
+    doc: Document | None
+    if spliced is not None:
+        kind, schema_diags = validate_static(spliced)
+        diags.extend(schema_diags)
+        doc, clean = spliced, kind is not None and not schema_diags
+    else:
+        doc, kind, clean = _load_fresh(raw, shown, diags)
     if clean:
         keep.put(f"doc:{shown}", (raw,), (doc, kind, clean))
     return doc, kind, clean
@@ -158,6 +168,13 @@ def _load_fresh(raw: bytes, shown: str, diags: list[Diagnostic]) -> tuple[Docume
     if kind is not None and not schema_diags:
         cache.put(name, doc.to_json(kind))
     return doc, kind, not schema_diags
+
+
+def _spliced(before: Document, raw: bytes) -> Document | None:
+    from .load.splice import splice
+
+    text = _text_of(raw)
+    return splice(before, text) if text is not None else None
 
 
 def _text_of(raw: bytes) -> str | None:

@@ -86,6 +86,13 @@ class Keep:
             out.append(found if found is not None else self.put(space, (*context, *run), make(run)))
         return out
 
+    def latest(self, slot: Hashable) -> Any:
+        """What was last interned in `slot` (None: nothing yet)."""
+        kept = self._interned_new.get(slot, _MISSING)
+        if kept is _MISSING:
+            kept = self._interned_old.get(slot, _MISSING)
+        return None if kept is _MISSING else kept
+
     def end(self, complete: bool = True) -> None:
         """A build is over: let go of everything it did not use. A build that stopped early (a rule
         file with an error) used only part of what the next one will need: then what was kept

@@ -12,6 +12,7 @@ are never broken; a line comment ends the scan; a line without such a pair is le
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 WIDTH = 120
 
@@ -56,6 +57,16 @@ def wrap(line: str, indent: str = "  ") -> list[str]:
     """`line` as lines of at most WIDTH columns where its brackets allow."""
     if len(line) <= WIDTH // 2 or width(line) <= WIDTH or line.lstrip().startswith("//"):
         return [line]
+    return list(_laid_out(str(line), indent))
+
+
+@lru_cache(maxsize=4096)
+def _laid_out(line: str, indent: str) -> tuple[str, ...]:
+    """A long line broken (pure: a resident build lays each line it writes again out once)."""
+    return tuple(_wrap(line, indent))
+
+
+def _wrap(line: str, indent: str) -> list[str]:
     marks = _scan(line)
     lead = line[:len(line) - len(line.lstrip())]
     for k, (start, c, depth) in enumerate(marks):  # the first (outermost) pair worth breaking

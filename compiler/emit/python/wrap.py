@@ -17,6 +17,7 @@ import ast
 import keyword
 import re
 import unicodedata
+from functools import lru_cache
 from typing import NamedTuple
 
 WIDTH = 120
@@ -93,6 +94,17 @@ def wrap(line: str, indent: str) -> list[str]:
     """`line` (without its indentation) as lines of at most WIDTH columns, where it can."""
     if len(indent) + width(line) <= WIDTH or line.lstrip().startswith("#") or "\n" in line:
         return [indent + line]
+    return list(_laid_out(str(line), indent))
+
+
+@lru_cache(maxsize=4096)
+def _laid_out(line: str, indent: str) -> tuple[str, ...]:
+    """A long line broken (a pure function of its text: a resident build, which writes the same
+    modules again after an edit, lays each one out once)."""
+    return tuple(_wrap(line, indent))
+
+
+def _wrap(line: str, indent: str) -> list[str]:
     toks = _tokens(line)
     if not toks:
         return [indent + line]
