@@ -18,6 +18,7 @@ build); every pass takes a `Keep` and works the same with either.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
@@ -39,6 +40,8 @@ class Keep:
         self._interned_new: dict[Hashable, Any] = {}
         self._complete = 0  # what the last complete build kept
         self._cuts: dict[int, tuple[Any, Any, list[Any]]] = {}  # this build's runs, by sequence
+        self._runs_old: dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[Any, ...], Any]] = {}
+        self._runs_new: dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[Any, ...], Any]] = {}
 
     def get(self, space: str, *inputs: Any) -> Any:
         """The value `put` for exactly these input objects (compared by identity), or None."""
@@ -80,10 +83,21 @@ class Keep:
         cut = self._cuts.get(id(items))  # several fields' hulls run over one table's entries
         if cut is None or cut[0] is not items or cut[1] is not key:
             cut = self._cuts[id(items)] = (items, key, runs(items, key))
+        prefix = (space, *map(id, context))
+        old, new = self._runs_old, self._runs_new
         out = []
         for run in cut[2]:
-            found = self.get(space, *context, *run)
-            out.append(found if found is not None else self.put(space, (*context, *run), make(run)))
+            # Found by the first and last item and the length, then compared item by item.
+            name = (*prefix, id(run[0]), id(run[-1]), len(run))
+            found = new.get(name) or old.get(name)
+            if (found is not None and all(map(operator.is_, found[0], context))
+                    and all(map(operator.is_, found[1], run))):
+                new[name] = found
+                out.append(found[2])
+                continue
+            value = make(run)
+            new[name] = (context, tuple(run), value)
+            out.append(value)
         return out
 
     def latest(self, slot: Hashable) -> Any:
@@ -100,20 +114,23 @@ class Keep:
         if complete or len(self._old) + len(self._new) > 2 * max(self._complete, 1):
             self._old, self._new = self._new, {}
             self._interned_old, self._interned_new = self._interned_new, {}
+            self._runs_old, self._runs_new = self._runs_new, {}
         else:
             self._old.update(self._new)
             self._new = {}
             self._interned_old.update(self._interned_new)
             self._interned_new = {}
+            self._runs_old.update(self._runs_new)
+            self._runs_new = {}
         if complete:
             self._complete = len(self._old)
         self._cuts = {}
 
     def __len__(self) -> int:
-        return len(self._old) + len(self._new)
+        return len(self._old) + len(self._new) + len(self._runs_old) + len(self._runs_new)
 
 
-RUN = 128  # the mean length of a run
+RUN = 32  # the mean length of a run
 
 
 def runs(items: Sequence[T], key: Callable[[T], str]) -> list[Sequence[T]]:
@@ -122,12 +139,15 @@ def runs(items: Sequence[T], key: Callable[[T], str]) -> list[Sequence[T]]:
     item changes only the run it is in (content-defined chunking, as rsync and restic do)."""
     out: list[Sequence[T]] = []
     start = 0
-    for i, item in enumerate(items):
-        if hash(key(item)) % RUN == 0 or i - start >= 8 * RUN:  # and never much longer than the mean
-            out.append(items[start:i + 1])
-            start = i + 1
-    if start < len(items):
-        out.append(items[start:])
+    for end in [i + 1 for i, k in enumerate(map(key, items)) if not hash(k) % RUN]:
+        while end - start > 8 * RUN:  # never much longer than the mean
+            out.append(items[start:start + 8 * RUN])
+            start += 8 * RUN
+        out.append(items[start:end])
+        start = end
+    while start < len(items):
+        out.append(items[start:start + 8 * RUN])
+        start += 8 * RUN
     return out
 
 

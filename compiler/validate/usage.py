@@ -19,8 +19,9 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, Span
 from ..features import FEATURES
-from ..ir import ErrorType, FormulaField, Ruleset
+from ..ir import ErrorType, FormulaField, Procedure, Ruleset
 from ..ir import expr as ir
+from ..keep import NO_KEEP, Keep
 
 
 @dataclasses.dataclass
@@ -79,15 +80,20 @@ def reads_of(rs: Ruleset) -> Reads:
     return reads
 
 
-def readers(rs: Ruleset) -> dict[str, tuple[str, ...]]:
-    """For the pages: the names of what reads each ruling (procedures, table formulas, features)."""
+def readers(rs: Ruleset, keep: Keep = NO_KEEP) -> dict[str, tuple[str, ...]]:
+    """For the pages: the names of what reads each ruling (procedures, table formulas, features);
+    a resident build keeps what the procedures read while they stay the same."""
     out: dict[str, list[str]] = {}
-    for p in rs.procedures:
-        reads = Reads()
-        reads.walk(p)
-        for key in reads.rulings:
-            out.setdefault(key, []).append(p.name)
+    procedures = keep.intern(("procedures", rs.id), rs.procedures)
+    read = keep.get("procedure-reads", procedures)
+    if read is None:
+        read = keep.put("procedure-reads", (procedures,), [(p.name, _rulings_read(p)) for p in procedures])
+    for name, keys in read:
+        for key in keys:
+            out.setdefault(key, []).append(name)
     for table in rs.tables:
+        if not any(f.type == "formula" for f in table.fields):
+            continue
         reads = Reads()
         reads.walk(tuple(e.values for e in table.entries if any(isinstance(v, FormulaField) for v in e.values.values())))
         for key in reads.rulings:
@@ -96,6 +102,12 @@ def readers(rs: Ruleset) -> dict[str, tuple[str, ...]]:
         for key in FEATURES[feature].rulings:
             out.setdefault(key, []).append(FEATURES[feature].name)
     return {k: tuple(v) for k, v in out.items()}
+
+
+def _rulings_read(p: Procedure) -> list[str]:
+    reads = Reads()
+    reads.walk(p)
+    return list(reads.rulings)
 
 
 def check_usage(rs: Ruleset) -> list[Diagnostic]:
