@@ -32,6 +32,7 @@ from .emit.python.model import forget_rows
 from .emit.reference_view import forget_formatters
 from .emit.python.package import emit_package
 from .emit.reference import emit_reference
+from .emit.shape import shape
 from .ir import Ruleset
 from .load import MAX_FILE_BYTES, Document, SourceFolder, discover, display_path, load_bytes
 from .lower import lower
@@ -307,7 +308,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
             continue
         if progress:
             progress("optimise", 0, 1)
-        rs = optimise(rs)
+        rs = optimise(rs, keep)
         if stop_after == "optimise":
             build.rulesets.append(rs)
             continue
@@ -344,13 +345,29 @@ def _emit(rs: Ruleset, digest: str, build: Build, memo: Memo, targets: tuple[str
             build.files[f"js/{rs.id}/{rel}"] = text.encode("utf-8")
     forget_rows()  # the tables' data rows, shared by both targets
     build.odds[rs.id] = compute_odds(rs, package, head, memo)
-    build.files[f"schema/{rs.id}/scenario.schema.json"] = _json_bytes(scenario_schema(rs))
-    if rs.fight is not None:
-        build.files[f"schema/{rs.id}/fight.schema.json"] = _json_bytes(fight_schema(rs))
+    build.files.update(_schemas(rs, keep))
     if "python" not in targets:
         build.packages[rs.id] = package
+
+
+def _schemas(rs: Ruleset, keep: Keep) -> dict[str, bytes]:
+    """The JSON Schemas of a ruleset's scenarios, fight and table files. They read the ruleset's
+    shape and each table's entry ids and names (enumerations, examples): a resident build keeps
+    them while those stay the same."""
+    if keep.remembers:
+        names = keep.intern(("entry-names", rs.id), tuple(
+            (t.id, tuple(e.id for e in t.entries), tuple(e.name for e in t.entries)) for t in rs.tables))
+        found = keep.get("schemas", shape(rs, keep), names)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+    files = {f"schema/{rs.id}/scenario.schema.json": _json_bytes(scenario_schema(rs))}
+    if rs.fight is not None:
+        files[f"schema/{rs.id}/fight.schema.json"] = _json_bytes(fight_schema(rs))
     for t in rs.tables:
-        build.files[f"schema/{rs.id}/{t.id}.schema.json"] = _json_bytes(editor_table_schema(rs, t))
+        files[f"schema/{rs.id}/{t.id}.schema.json"] = _json_bytes(editor_table_schema(rs, t))
+    if keep.remembers:
+        keep.put("schemas", (shape(rs, keep), names), files)
+    return files
 
 
 def _json_bytes(value: Any) -> bytes:

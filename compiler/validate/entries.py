@@ -81,8 +81,10 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
                  rep: Reporter, tid: str = tid, fields: tuple[FieldDecl, ...] = fields, plain: bool = plain,
                  refs: list[tuple[str, str]] = refs) -> Entry:
             """The IR of one entry (its references checked)."""
-            kept = keep.get("entry", e, doc, fields) if plain else None
-            if kept is not None and kept.origin == origin:
+            # An entry's IR is its data, its table's fields, its origin and its place: a document
+            # spliced after an edit (load/splice.py) holds the same data objects for the others.
+            kept = keep.get("entry", e, fields) if plain else None
+            if kept is not None and kept.origin == origin and kept.span == span:
                 for fid, target in refs:
                     _check_ref(kept.values[fid], target, raw, failed, doc, path + (fid,), rep)
                 return kept  # type: ignore[no-any-return]
@@ -122,7 +124,7 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
                 # An entry of an edited file that came out as it was is the same object as before,
                 # so that its rows are found again too.
                 entry = keep.intern(("entry", ruleset_id, tid, eid), entry)
-                keep.put("entry", (e, doc, fields), entry)
+                keep.put("entry", (e, fields), entry)
             return entry
 
         found = None

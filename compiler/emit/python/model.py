@@ -303,8 +303,8 @@ def _table_data(t: Table, w: Writer, header: str, keep: Keep = NO_KEEP) -> dict[
         for k, i in enumerate(range(0, len(rows), ROW_CHUNK)):
             names.append(f"{t.id}_{k}.json")
             chunk = rows[i:i + ROW_CHUNK]
-            files[f"_rows/{names[-1]}"] = keep.get("rows-json", *chunk) or keep.put("rows-json", tuple(chunk),
-                                                                                      rows_json(chunk))
+            files[f"_rows/{names[-1]}"] = keep.get("rows-json", *chunk) or keep.put(
+                "rows-json", tuple(chunk), _rows_file(keep.each_run("json-rows", chunk, _json_lines, row_id)))
         arrays = tuple(sorted(set().union(*keep.each_run("row-arrays", rows, _array_columns, row_id))))
         w.line(code("{}: Tuple[Tuple[Any, ...], ...] = _rt_load_rows(__file__, {}, {})", rows_name,
                     literal(tuple(names)), literal(arrays)))
@@ -334,7 +334,15 @@ def _table_data(t: Table, w: Writer, header: str, keep: Keep = NO_KEEP) -> dict[
 
 def rows_json(rows: list[tuple[object, ...]]) -> str:
     """A JSON array of data rows, one row a line (plain data only: `code.data` checks each row)."""
+    return _rows_file([_json_lines(rows)])
+
+
+def _json_lines(rows: Sequence[tuple[object, ...]]) -> list[str]:
     for row in rows:
         if not is_plain(row):
             raise UnquotedValue(f"not plain data: {row!r:.80}")
-    return "[\n" + ",\n".join(json.dumps(row, ensure_ascii=False) for row in rows) + "\n]\n"
+    return [json.dumps(row, ensure_ascii=False) for row in rows]
+
+
+def _rows_file(runs: list[list[str]]) -> str:
+    return "[\n" + ",\n".join(line for run in runs for line in run) + "\n]\n"
