@@ -344,7 +344,7 @@ def _emit(rs: Ruleset, digest: str, build: Build, memo: Memo, targets: tuple[str
         for rel, text in emit_js(rs, head, keep).items():
             build.files[f"js/{rs.id}/{rel}"] = text.encode("utf-8")
     forget_rows()  # the tables' data rows, shared by both targets
-    build.odds[rs.id] = compute_odds(rs, package, head, memo)
+    build.odds[rs.id] = compute_odds(rs, package, head, memo, keep)
     build.files.update(_schemas(rs, keep))
     if "python" not in targets:
         build.packages[rs.id] = package

@@ -17,6 +17,7 @@ import re
 from types import ModuleType
 from typing import Any
 
+from ..keep import NO_KEEP, Keep
 from ..memo import NO_MEMO, Memo
 from ..ir import Entry, OddsPreset, Ruleset
 from ..package_loader import forget, import_package
@@ -184,13 +185,25 @@ def _preset(rs: Ruleset, evaluator: _Evaluator, index: int, preset: OddsPreset) 
             "groups": out_groups}
 
 
-def compute_odds(rs: Ruleset, package: dict[str, str], header: str, memo: Memo = NO_MEMO) -> list[dict[str, Any]]:
-    """The odds sections of one ruleset's reference page (empty when it declares no presets)."""
+def compute_odds(rs: Ruleset, package: dict[str, str], header: str, memo: Memo = NO_MEMO,
+                 keep: Keep = NO_KEEP) -> list[dict[str, Any]]:
+    """The odds sections of one ruleset's reference page (empty when it declares no presets). A
+    resident build keeps them while the code and the entries they are computed from stay the
+    same (an edited weapon past the ones the tables show changes neither)."""
     if not rs.odds_presets:
         return []
     evaluator = _Evaluator(rs, package, header, memo)
+    inputs: tuple[Any, ...] = ()
+    if keep.remembers:
+        inputs = tuple(x for i, p in enumerate(rs.odds_presets) for x in (
+            keep.intern(("odds-code", rs.id, p.table), evaluator._code_digest(p.table)),
+            keep.intern(("odds-preset", rs.id, i), p),
+            *rs.table(p.table).entries[: p.max_entries]))
+        found = keep.get("odds", *inputs)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
     try:
-        return [_preset(rs, evaluator, i, p) for i, p in enumerate(rs.odds_presets)]
+        return keep.put("odds", inputs, [_preset(rs, evaluator, i, p) for i, p in enumerate(rs.odds_presets)])
     finally:
         evaluator.close()
 
