@@ -16,7 +16,6 @@ from markupsafe import Markup
 from ..ir import Entry, Ruleset, Table
 from ..keep import NO_KEEP, Keep
 from .env import Markdown, md_escape, render_bytes
-from .python.model import entry_id
 from .reference_rows import html_row, md_note, md_row, odds_html_rows, odds_md_rows
 from .reference_view import entry_view, ruleset_view
 
@@ -57,18 +56,18 @@ def _lazy_rows(view: dict[str, Any], keep: Keep) -> None:
             ctx = keep.intern(("rows", view["id"], t.id),
                               (t.id, t.fields, tuple((tid, names.get(tid)) for tid in sorted(shown))))
             for group in table["groups"]:
-                group["entries"] = [_kept_rows(group["entries"], t, names, keep, ctx)]
+                group["entries"] = [_kept_rows(group["parts"], t, names, keep, ctx)]
             continue
         for group in table["groups"]:
             group["entries"] = [_PageEntry(entry=e, table=t, names=names) for e in group["entries"]]
 
 
-def _kept_rows(entries: list[Entry], t: Table, names: dict[str, dict[str, str]], keep: Keep,
+def _kept_rows(parts: list[list[Entry]], t: Table, names: dict[str, dict[str, str]], keep: Keep,
                ctx: object) -> dict[str, str]:
     """A group's rows as one entry whose `md_row`, `md_note` and `html_row` are the group's rows
     joined by line breaks, as the templates' loops over the entries print them (the notes without
-    the empty ones), made of runs of entries kept by a resident build (`Keep.each_run`): after an
-    edit of one entry, one run is written again."""
+    the empty ones), made of the group's parts of runs of entries, which a resident build keeps
+    (`table_view`): after an edit of one entry, one part is written again."""
 
     def make(run: Sequence[Entry]) -> tuple[str, str, str]:
         md, notes, html = [], [], []
@@ -81,7 +80,10 @@ def _kept_rows(entries: list[Entry], t: Table, names: dict[str, dict[str, str]],
             html.append(html_row(v))
         return "\n".join(md), "\n".join(notes), "\n".join(html)
 
-    runs = keep.each_run("page-rows", entries, make, entry_id, (ctx,))
+    runs = []
+    for part in parts:
+        found = keep.get("page-rows", part, ctx)
+        runs.append(found if found is not None else keep.put("page-rows", (part, ctx), make(part)))
     return {"md_row": Markdown("\n".join(r[0] for r in runs)),
             "md_note": Markdown("\n".join(r[1] for r in runs if r[1])),
             "html_row": Markup("\n".join(r[2] for r in runs))}

@@ -123,10 +123,12 @@ def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset, keep: Ke
     runs of entries: the names a group is keyed by change rarely."""
     shown = [f for f in t.fields if f.type != "text"]
     groups: dict[str, list[Entry]] = {}
+    parts: dict[str, list[list[Entry]]] = {}  # a resident build's: each group's runs, kept lists
     group_field = next((f for f in t.fields if f.id == t.group_by), None)
     if group_field is None:
         if t.entries:
             groups[""] = list(t.entries)
+            parts[""] = keep.each_run("table-runs", t.entries, list, _entry_id) if keep.remembers else []
     else:
         def group(run: Sequence[Entry]) -> dict[str, list[Entry]]:
             out: dict[str, list[Entry]] = {}
@@ -138,6 +140,7 @@ def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset, keep: Ke
         for part in keep.each_run("groups", t.entries, group, _entry_id, context):
             for key, entries in part.items():
                 groups.setdefault(key, []).extend(entries)
+                parts.setdefault(key, []).append(entries)
     return {
         "id": t.id,
         "name": t.name,
@@ -145,7 +148,7 @@ def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset, keep: Ke
         "description": t.description,
         "where": where(t.span),
         "columns": [{"name": f.name, "id": f.id, "description": f.description} for f in shown],
-        "groups": [{"name": k, "entries": v} for k, v in groups.items()],
+        "groups": [{"name": k, "entries": v, "parts": parts.get(k, [])} for k, v in groups.items()],
         "count": len(t.entries),
         "names": names,
         "table": t,
