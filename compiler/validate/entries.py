@@ -27,14 +27,15 @@ from .scopes import TableDecls, entry_formula_scope
 _Raw = tuple[dict[str, Any], Document, tuple[Any, ...], str]
 
 
-def _collect(docs: list[tuple[Document, str]], decls: TableDecls,
-             rep: Reporter) -> tuple[dict[str, dict[str, _Raw]], dict[str, set[str]]]:
-    """The entries of each table by id, and the ids of entries that failed their schema."""
+def _collect(docs: list[tuple[Document, str]], decls: TableDecls, rep: Reporter,
+             only: set[str] | None = None) -> tuple[dict[str, dict[str, _Raw]], dict[str, set[str]]]:
+    """The entries of each table (or of the tables `only` names) by id, and the ids of entries
+    that failed their schema."""
     raw: dict[str, dict[str, _Raw]] = {t: {} for t in decls.fields}
     failed: dict[str, set[str]] = {t: set() for t in decls.fields}
     for doc, origin in docs:
         tid = doc.data["table"]
-        if tid not in raw:
+        if tid not in raw or (only is not None and tid not in only):
             continue
         for i, e in enumerate(doc.data["entries"]):
             if isinstance(e, FailedEntry):  # reported already; a reference to it is not a second error
@@ -69,7 +70,11 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
     """The checked tables. A resident build (`keep`) takes the IR of an entry whose document, and
     whose table's fields, are the ones it was made from last time from memory, and checks a table
     document by document (`_by_document`) when it can."""
-    raw, failed = _collect(docs, decls, rep)
+    # A resident build gathers the entries of a table by id only where a reference or the check
+    # entry by entry needs them; a table checked document by document has no duplicate to report.
+    targets = {decl.table or "" for fs in decls.fields.values() for decl in fs if decl.type == "ref"}
+    collected = targets if keep.remembers else set(decls.fields)
+    raw, failed = _collect(docs, decls, rep, collected)
     functions: dict[tuple[str, str, str], str] = {}
     tables = []
     for tid, fields in decls.fields.items():
@@ -133,6 +138,10 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
                 frozenset(rule_ids), tuple((target, frozenset(raw.get(target, ()))) for _, target in refs)))
             found = _by_document([(d, o) for d, o in docs if d.data["table"] == tid], fields, context, rule_ids,
                                  make, keep)
+        if found is None and tid not in collected:
+            more_raw, more_failed = _collect(docs, decls, rep, {tid})
+            raw[tid], failed[tid] = more_raw[tid], more_failed[tid]
+            collected = collected | {tid}
         entries = list(found) if found is not None else []
         names: dict[str, Any] = {}
         for eid, (e, doc, path, origin) in raw[tid].items() if found is None else ():
@@ -172,7 +181,7 @@ def _by_document(docs: list[tuple[Document, str]], fields: tuple[FieldDecl, ...]
             quiet = Reporter()
             checked = _Checked([], [], [])
             for i, e in enumerate(doc.data["entries"]):
-                if e.get("override"):
+                if isinstance(e, FailedEntry) or e.get("override"):
                     return None
                 path = ("entries", i)
                 _check_rules(e, doc, path, rule_ids, quiet)

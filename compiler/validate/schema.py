@@ -318,12 +318,20 @@ class TableFiles:
         kept: list[Any] = []
         remembering = self.memo is not NO_MEMO  # with the cache off, no digest is worth computing
         for i, item in enumerate(entries):
+            found = self.keep.get("valid-entry", item, schema)  # an entry a spliced document kept
+            if found is not None:
+                if remembering:
+                    self.clean.add(found)
+                    digests.append(found)
+                kept.append(item)
+                continue
             digest = hashlib.sha256(schema_key + json.dumps(item, sort_keys=True).encode()).hexdigest() \
                 if remembering else ""
             if digest in self.seen:
                 self.clean.add(digest)
                 digests.append(digest)
                 kept.append(item)
+                self.keep.put("valid-entry", (item, schema), digest)
                 continue
             # The quick evaluator vouches for a valid entry; jsonschema explains any other.
             problems = [] if verdict(item, entry.schema) is True else \
@@ -332,6 +340,8 @@ class TableFiles:
             if not problems and remembering:
                 self.clean.add(digest)
                 digests.append(digest)
+            if not problems:
+                self.keep.put("valid-entry", (item, schema), digest)
             kept.append(FailedEntry.of(item) if problems else item)
         if not out:
             return out, doc
