@@ -44,6 +44,8 @@ def _floor(pack: Path, schema_path: Path) -> float:
     jsonschema validator over the same table documents, and Jinja rendering the same reference
     templates from ready-made view models (their preparation is not counted). Python code is
     written by rulec's own code writer, which has no library counterpart, so the floor leaves it out."""
+    from markupsafe import Markup
+
     from rulec.emit.env import Markdown, render_html, render_markdown
     from rulec.emit.reference_view import entry_view, ruleset_view
     from rulec.facade import compile_rules
@@ -54,7 +56,7 @@ def _floor(pack: Path, schema_path: Path) -> float:
     rs = build.rulesets[0]
     ref = ruleset_view(rs, build.digests[rs.id], build.odds[rs.id])
     texts = [p.read_text(encoding="utf-8") for p in files]
-    row_views = [entry_view(e["entry"], e["table"], table["names"])
+    row_views = [entry_view(e, table["table"], table["names"])
                  for table in ref["tables"] for group in table["groups"] for e in group["entries"]]
     gc.disable()  # as compile_rules does: the comparison is of the work, not of the cyclic collector
     start = time.perf_counter()
@@ -72,10 +74,18 @@ def _floor(pack: Path, schema_path: Path) -> float:
     done = iter(row_views)
     for table in ref["tables"]:
         for group in table["groups"]:
-            for e in group["entries"]:
+            rows = []
+            for _ in group["entries"]:
                 v = next(done)
-                e["md_row"], e["md_note"], e["html_row"] = (Markdown(md_rows.row(v)), Markdown(md_rows.note(v)),
-                                                            html_rows.row(v))
+                rows.append({"md_row": Markdown(md_rows.row(v)), "md_note": Markdown(md_rows.note(v)),
+                             "html_row": html_rows.row(v)})
+            group["entries"] = rows
+    for section in ref["odds"]:
+        for group in section["groups"]:
+            for kind, macros in (("md", md_rows), ("html", html_rows)):
+                for name, until in (("rows", False), ("until_rows", True)):
+                    text = "\n".join(str(macros.odds(row, until)) for row in group["rows"])
+                    group[f"{kind}_{name}"] = Markdown(text) if kind == "md" else Markup(text)
     render_markdown("reference.md.j2", rs=ref)
     render_html("reference.html.j2", rs=ref)
     elapsed = time.perf_counter() - start

@@ -123,7 +123,7 @@ def test_rows_written_in_python_equal_the_jinja_macros() -> None:
     """compiler/emit/reference_rows.py writes exactly what the Jinja row macros (kept for the bench
     floor in bench/templates/) render: every bundled entry, and views full of Markdown and HTML specials."""
     from bench.build_scaling import _row_macros
-    from rulec.emit.reference_rows import html_row, md_note, md_row
+    from rulec.emit.reference_rows import html_row, md_note, md_row, odds_html_rows, odds_md_rows
     from rulec.emit.reference_view import entry_view
     from rulec.facade import compile_rules
 
@@ -143,3 +143,10 @@ def test_rows_written_in_python_equal_the_jinja_macros() -> None:
         assert md_row(v) == str(md.row(v))
         assert md_note(v) == str(md.note(v))
         assert html_row(v) == str(html.row(v))
+    groups = [g["rows"] for odds in build.odds.values() for section in odds for g in section["groups"]]
+    groups.append([{"name": nasty, "anchor": nasty, "cells": [{"hit": nasty, "damage": nasty, "until": nasty}]}] * 2)
+    assert len(groups) > 3
+    for rows in groups:
+        for until in (False, True):
+            assert odds_md_rows(rows, until) == "\n".join(str(md.odds(row, until)) for row in rows)
+            assert odds_html_rows(rows, until) == "\n".join(str(html.odds(row, until)) for row in rows)
