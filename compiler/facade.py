@@ -298,7 +298,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         if progress:
             progress("lower", 0, 1)
         rs = lower(checked, pack_label=pack_label(pack_items, digest))
-        unbounded = check_bounds(rs, keep) + check_usage(rs)  # bounded work, and every ruling and flag read
+        unbounded = check_bounds(rs, keep) + check_usage(rs, keep)  # bounded work, and every ruling and flag read
         if unbounded:
             diags.extend(unbounded)
             continue

@@ -76,17 +76,28 @@ class Keep:
         return value
 
     def each_run(self, space: str, items: Sequence[T], make: Callable[[Sequence[T]], R],
-                 key: Callable[[T], str], context: tuple[Any, ...] = ()) -> list[R]:
+                 key: Callable[[T], str], context: tuple[Any, ...] = (), like: Sequence[Any] | None = None,
+                 offset: int = 0) -> list[R]:
         """`make(run)` for each run of `items` (cut where `key` says: see `runs`), kept by the
         identity of the run's items and of `context`: after an edit of one entry of a 10,000-entry
-        table, one run of about RUN entries is made again and the others come from memory."""
-        cut = self._cuts.get(id(items))  # several fields' hulls run over one table's entries
-        if cut is None or cut[0] is not items or cut[1] is not key:
-            cut = self._cuts[id(items)] = (items, key, runs(items, key))
+        table, one run of about RUN entries is made again and the others come from memory.
+        `like`: a table's entries, which `items` runs alongside from `offset` on (their rows, a
+        slice of them), cut where they are cut instead of cutting `items` again. Where the cuts
+        fall decides only what is found again, never what is returned."""
+        if like is None:
+            ends = self._ends(items, key)
+        else:
+            ends = [e - offset for e in self._ends(like, _item_id) if offset < e < offset + len(items)]
+            ends.append(len(items))
         prefix = (space, *map(id, context))
         old, new = self._runs_old, self._runs_new
         out = []
-        for run in cut[2]:
+        start = 0
+        for end in ends:
+            run = items[start:end]
+            start = end
+            if not run:
+                continue
             # Found by the first and last item and the length, then compared item by item.
             name = (*prefix, id(run[0]), id(run[-1]), len(run))
             found = new.get(name) or old.get(name)
@@ -99,6 +110,14 @@ class Keep:
             new[name] = (context, tuple(run), value)
             out.append(value)
         return out
+
+    def _ends(self, items: Sequence[Any], key: Callable[[Any], str]) -> list[int]:
+        """Where `runs` cuts `items`, made once a build for each sequence (several fields' hulls
+        run over one table's entries)."""
+        cut = self._cuts.get(id(items))
+        if cut is None or cut[0] is not items:
+            cut = self._cuts[id(items)] = (items, key, ends(items, key))
+        return cut[2]  # type: ignore[no-any-return]
 
     def latest(self, slot: Hashable) -> Any:
         """What was last interned in `slot` (None: nothing yet)."""
@@ -133,21 +152,35 @@ class Keep:
 RUN = 32  # the mean length of a run
 
 
+def _item_id(item: Any) -> str:
+    """The id of a table entry (or of no entry), the key a `like` sequence is cut by."""
+    return item.id if item is not None else ""  # type: ignore[no-any-return]
+
+
 def runs(items: Sequence[T], key: Callable[[T], str]) -> list[Sequence[T]]:
     """`items` cut into runs, each ending at an item whose key hashes to 0 modulo RUN: where the
     cuts fall depends on the items themselves, not their positions, so adding or removing one
     item changes only the run it is in (content-defined chunking, as rsync and restic do)."""
-    out: list[Sequence[T]] = []
+    out, start = [], 0
+    for end in ends(items, key):
+        out.append(items[start:end])
+        start = end
+    return out
+
+
+def ends(items: Sequence[T], key: Callable[[T], str]) -> list[int]:
+    """The end of each of `runs`'s runs (the last is `len(items)`)."""
+    out: list[int] = []
     start = 0
     for end in [i + 1 for i, k in enumerate(map(key, items)) if not hash(k) % RUN]:
         while end - start > 8 * RUN:  # never much longer than the mean
-            out.append(items[start:start + 8 * RUN])
             start += 8 * RUN
-        out.append(items[start:end])
+            out.append(start)
+        out.append(end)
         start = end
     while start < len(items):
-        out.append(items[start:start + 8 * RUN])
-        start += 8 * RUN
+        start = min(start + 8 * RUN, len(items))
+        out.append(start)
     return out
 
 
@@ -166,7 +199,8 @@ class _NoKeep(Keep):
         return value
 
     def each_run(self, space: str, items: Sequence[T], make: Callable[[Sequence[T]], R],
-                 key: Callable[[T], str], context: tuple[Any, ...] = ()) -> list[R]:
+                 key: Callable[[T], str], context: tuple[Any, ...] = (), like: Sequence[Any] | None = None,
+                 offset: int = 0) -> list[R]:
         return [make(items)] if items else []  # one run: nothing is kept, nothing to cut for
 
     def end(self, complete: bool = True) -> None:

@@ -250,7 +250,8 @@ class Evaluator:
                                             for r in sorted(refs, key=lambda r: (r is None, str(r)))))
         if decl.type == "dice":
             dice = self.keep.each_run("dice-hull", base.items, lambda run: _dice_hull([
-                x.get(e.field) if x is not None else None for x in run]), _entry_key, (decl,))
+                x.get(e.field) if x is not None else None for x in run]), _entry_key, (decl,),
+                like=self._like(base))
             return Dice(hull(d.count for d in dice), hull(d.total for d in dice)) if dice else _dice_hull([])
         if decl.type in ("int", "bool"):
             default = decl.default if isinstance(decl.default, (int, bool)) else 0
@@ -260,8 +261,14 @@ class Evaluator:
                        (x.get(e.field) if x is not None else default for x in run)]
                 return Interval(min(got), max(got))  # the hull, without an Interval each
 
-            return hull(self.keep.each_run("hull", base.items, values, _entry_key, (decl,)))
+            return hull(self.keep.each_run("hull", base.items, values, _entry_key, (decl,), like=self._like(base)))
         return self.unknown(e.type)
+
+    def _like(self, base: Entries) -> tuple[Entry, ...] | None:
+        """The table's entries when `base` is all of them and no entry (an optional parameter):
+        cut into the same runs (`Keep.each_run`)."""
+        t = self.tables.get(base.table)
+        return t.entries if t is not None and len(base.items) == len(t.entries) + 1 else None
 
     def _EntryFormula(self, e: ir.EntryFormula) -> Value:
         base = self(e.base)

@@ -69,9 +69,16 @@ def _formula_fields(rs: Ruleset) -> Iterable[FormulaField]:
     return shared.values()
 
 
-def reads_of(rs: Ruleset) -> Reads:
-    reads = Reads()
-    reads.walk(rs.procedures)
+def reads_of(rs: Ruleset, keep: Keep = NO_KEEP) -> Reads:
+    """What the procedures, the entries' formulas, the features and the fight read (a resident
+    build keeps what the procedures read while they stay the same)."""
+    procedures = keep.intern(("procedures", rs.id), rs.procedures)
+    walked = keep.get("procedure-walk", procedures)
+    if walked is None:
+        walked = Reads()
+        walked.walk(procedures)
+        keep.put("procedure-walk", (procedures,), walked)
+    reads = Reads(set(walked.rulings), set(walked.fields), set(walked.errors), set(walked.seen))
     reads.walk(tuple(f.formula for f in _formula_fields(rs)))
     for feature in rs.features:
         reads.rulings.update(FEATURES[feature].rulings)
@@ -110,10 +117,10 @@ def _rulings_read(p: Procedure) -> list[str]:
     return list(reads.rulings)
 
 
-def check_usage(rs: Ruleset) -> list[Diagnostic]:
+def check_usage(rs: Ruleset, keep: Keep = NO_KEEP) -> list[Diagnostic]:
     """Rulings and table flags that nothing reads (and that do not say why), error types that no
     step raises."""
-    reads = reads_of(rs)
+    reads = reads_of(rs, keep)
     out: list[Diagnostic] = []
     for e in rs.errors:
         if e.id not in reads.errors:

@@ -304,8 +304,9 @@ def _table_data(t: Table, w: Writer, header: str, keep: Keep = NO_KEEP) -> dict[
             names.append(f"{t.id}_{k}.json")
             chunk = rows[i:i + ROW_CHUNK]
             files[f"_rows/{names[-1]}"] = keep.get("rows-json", *chunk) or keep.put(
-                "rows-json", tuple(chunk), _rows_file(keep.each_run("json-rows", chunk, _json_lines, row_id)))
-        arrays = tuple(sorted(set().union(*keep.each_run("row-arrays", rows, _array_columns, row_id))))
+                "rows-json", tuple(chunk), _rows_file(keep.each_run("json-rows", chunk, _json_lines, row_id,
+                                                                    like=t.entries, offset=i)))
+        arrays = tuple(sorted(set().union(*keep.each_run("row-arrays", rows, _array_columns, row_id, like=t.entries))))
         w.line(code("{}: Tuple[Tuple[Any, ...], ...] = _rt_load_rows(__file__, {}, {})", rows_name,
                     literal(tuple(names)), literal(arrays)))
     else:
