@@ -125,3 +125,29 @@ def test_table_entries_quick_verdicts_agree_with_jsonschema(built: Path) -> None
                         assert v == validator.is_valid(mutated), (key, json.dumps(mutated, ensure_ascii=False)[:300])
                     checked += 1
     assert checked > 500
+
+
+RULE_FILES = sorted((ROOT / "rules").rglob("*.yaml"))
+
+
+@pytest.mark.parametrize("rule_file", RULE_FILES[::3], ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_static_schema_verdicts_agree_with_jsonschema(rule_file: Path) -> None:
+    """The static schemas of rule files refer to common.schema.json: the quick evaluator follows
+    those references (quick_schema.register) and agrees with jsonschema on mutations."""
+    from rulec.validate.schema import _static_validator, static_schema
+
+    data = yaml.safe_load(rule_file.read_text(encoding="utf-8"))
+    kind = data["kind"]
+    if kind in ("pack",):
+        pytest.skip("a manifest of its own")
+    schema, validator = static_schema(kind), _static_validator(kind)
+    assert verdict(data, schema) is True and validator.is_valid(data)
+    rng = random.Random(rule_file.name)
+    seen = {True: 0, False: 0, None: 0}
+    for _ in range(60):
+        mutated = _mutate(data, rng)
+        v = verdict(mutated, schema)
+        seen[v] += 1
+        if v is not None:
+            assert v == validator.is_valid(mutated), json.dumps(mutated, ensure_ascii=False)[:500]
+    assert seen[False] > 0, seen

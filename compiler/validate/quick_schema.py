@@ -276,7 +276,20 @@ def _unique(want: Any, s: Any, root: Any) -> Check:
     return run
 
 
+_DOCUMENTS: dict[str, Any] = {}  # other schema documents a `$ref` may name, by their `$id`
+
+
+def register(uri: str, contents: Any) -> None:
+    """Let `$ref`s of the form `<uri>#/...` be followed into `contents` (rulec's own schemas)."""
+    _DOCUMENTS[uri] = contents
+
+
 def _ref(want: Any, s: Any, root: Any) -> Check:
+    if isinstance(want, str) and "#/" in want and not want.startswith("#/"):
+        uri, _, local = want.partition("#")
+        if uri not in _DOCUMENTS:
+            return _unsure
+        root, want = _DOCUMENTS[uri], "#" + local
     if not isinstance(want, str) or not want.startswith("#/"):
         return _unsure
     target: Any = root

@@ -24,7 +24,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.validators import extend
 from referencing import Registry, Resource
 
-from .quick_schema import _compiled, ecma_regex, verdict  # noqa: F401 (one regex dialect for both validators)
+from .quick_schema import _compiled, ecma_regex, register, verdict  # noqa: F401 (one regex dialect for both validators)
 from ..keep import NO_KEEP, Keep
 from ..memo import NO_MEMO, Memo
 from ..schema_dir import schema_dir
@@ -51,6 +51,7 @@ def _registry_and_schemas() -> tuple[Registry, dict[str, dict[str, Any]]]:
         contents = json.loads(path.read_text(encoding="utf-8"))
         schemas[path.name.removesuffix(".schema.json")] = contents
         resources.append((contents["$id"], Resource.from_contents(contents)))
+        register(contents["$id"], contents)
     return Registry().with_resources(resources), schemas
 
 
@@ -244,6 +245,8 @@ def validate_static(doc: Document) -> tuple[str | None, list[Diagnostic]]:
     kind, diags = check_kind(doc)
     if kind is None:
         return None, diags
+    if verdict(doc.data, static_schema(kind)) is True:  # vouched for: jsonschema only explains
+        return kind, []
     return kind, diagnostics_for(doc, _static_validator(kind))
 
 
