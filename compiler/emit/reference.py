@@ -18,6 +18,7 @@ from ..keep import NO_KEEP, Keep
 from .env import Markdown, md_escape, render_bytes
 from .reference_rows import html_row, md_note, md_row, odds_html_rows, odds_md_rows
 from .reference_view import entry_view, ruleset_view
+from .skeleton import pages
 
 __all__ = ["emit_reference", "md_escape"]
 
@@ -121,8 +122,10 @@ def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
                 if "until_svg" in group:
                     files[f"reference/{group['until_chart_file']}"] = group["until_svg"].encode()
     for view in views:
-        files[f"reference/{view['id']}.md"] = render_bytes("markdown", "reference.md.j2", rs=view)
-        files[f"reference/{view['id']}.html"] = render_bytes("html", "reference.html.j2", rs=view)
+        made = pages(view, keep) if keep.remembers else None  # a resident build fills a kept skeleton
+        if made is None:
+            made = (render_bytes("markdown", "reference.md.j2", rs=view), render_bytes("html", "reference.html.j2", rs=view))
+        files[f"reference/{view['id']}.md"], files[f"reference/{view['id']}.html"] = made
     index = [{"id": v["id"], "name": v["name"], "version": v["version"], "source_file": v["source_file"],
               "procedures": len(v["procedures"]), "tables": [(t["name"], t["count"]) for t in v["tables"]],
               "rules": len(v["rules"])} for v in views]

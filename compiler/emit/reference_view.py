@@ -216,6 +216,7 @@ def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]], keep: Kee
         "description": rs.description,
         "source_file": rs.source_file,
         "digest": digest,
+        "digest_short": digest[:16],
         "files": list(rs.files),
         "packs": list(rs.packs),
         "dice_text": dice_text,

@@ -1,0 +1,87 @@
+"""A resident build's reference pages: rendered once with holes where what changes goes, then filled.
+
+After an edit of one weapon, a page's table rows and its content hash change, and the rest of
+it — the procedures, rulings, stats, the rule index: most of what its template renders — does
+not. `pages` swaps, in a ruleset's view, each group's rows, each balancing table's rows and the
+content hash for tokens; the pages rendered from that skeleton are kept (`Keep`) while the
+skeleton stays equal, cut at the tokens, and each build joins the pieces with this build's
+texts. The rows are text the emitter has escaped already (they are printed as they are), and
+the hash is hex, which neither format escapes. A token holds a nonce drawn for the session, and
+a rendered skeleton is used only when each token is found in it once, so no text of the rules
+can pass for one.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+from ..keep import Keep
+from .env import Markdown, render_html, render_markdown
+
+
+class _Holes:
+    def __init__(self, nonce: str) -> None:
+        self.nonce = nonce
+        self.fills: list[str] = []
+
+    def __call__(self, fill: str) -> Markdown:
+        token = f"\ue000{self.nonce}.{len(self.fills)}\ue001"
+        self.fills.append(str(fill))
+        return Markdown(token)
+
+
+def _skeleton(view: dict[str, Any], hole: _Holes) -> dict[str, Any]:
+    tables = []
+    for t in view["tables"]:
+        groups = []
+        for g in t["groups"]:
+            (rows,) = g["entries"]  # a resident build's one entry of a group's rows (reference._kept_rows)
+            groups.append({"name": g["name"], "entries": [{
+                "md_row": hole(rows["md_row"]), "md_note": hole(rows["md_note"]) if rows["md_note"] else "",
+                "html_row": hole(rows["html_row"])}]})
+        tables.append({k: v for k, v in t.items() if k not in ("names", "table", "groups")} | {"groups": groups})
+    odds = []
+    for o in view["odds"]:
+        odds.append({**o, "groups": [
+            {k: v for k, v in g.items() if k not in ("rows", "md_rows", "md_until_rows", "html_rows", "html_until_rows")}
+            | {k: hole(g[k]) for k in ("md_rows", "md_until_rows", "html_rows", "html_until_rows")}
+            for g in o["groups"]]})
+    return {**view, "digest": hole(view["digest"]), "digest_short": hole(view["digest_short"]), "tables": tables,
+            "odds": odds}
+
+
+def _pieces(text: str, nonce: str, count: int) -> list[str | int] | None:
+    """The rendered text cut at the tokens: literal text, and the number of each hole."""
+    out: list[str | int] = []
+    seen: set[int] = set()
+    start = 0
+    for m in re.finditer(f"\ue000{re.escape(nonce)}\\.(\\d+)\ue001", text):
+        n = int(m.group(1))
+        if n in seen or n >= count:
+            return None
+        seen.add(n)
+        out += [text[start:m.start()], n]
+        start = m.end()
+    out.append(text[start:])
+    return out
+
+
+def pages(view: dict[str, Any], keep: Keep) -> tuple[bytes, bytes] | None:
+    """The Markdown and HTML pages of a ruleset's view (whose groups hold their rows as one entry),
+    or None when they cannot be made this way (then the caller renders them whole)."""
+    nonce = keep.intern("page-nonce", keep.latest("page-nonce") or secrets.token_hex(8))
+    hole = _Holes(nonce)
+    skeleton = keep.intern(("page-skeleton", view["id"]), _skeleton(view, hole))
+    found = keep.get("page-pieces", skeleton)
+    if found is None:
+        md = _pieces(render_markdown("reference.md.j2", rs=skeleton), nonce, len(hole.fills))
+        html = _pieces(render_html("reference.html.j2", rs=skeleton), nonce, len(hole.fills))
+        if md is None or html is None:
+            return None
+        found = keep.put("page-pieces", (skeleton,), (md, html))
+    fills = hole.fills
+    md_pieces, html_pieces = found
+    return ("".join(p if isinstance(p, str) else fills[p] for p in md_pieces).encode("utf-8"),
+            "".join(p if isinstance(p, str) else fills[p] for p in html_pieces).encode("utf-8"))
