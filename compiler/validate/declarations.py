@@ -340,11 +340,12 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
     rule_ids = {r.id for r in rules}
     scope = base_scope(rulings, helpers, decls)
     _declared_formulas(m, scope, rep)
-    tables = check_tables(table_docs, decls, table_meta, stats, scope, rule_ids, rep, keep, base.id)
+    structure = (m, *(p.manifest for p in packs), *(d for d, k, _ in all_docs if k != "table"))
+    tables = check_tables(table_docs, decls, table_meta, stats, scope, rule_ids, rep, keep, base.id, structure)
     table_ids = keep.intern(("table-ids", base.id), {t.id: {e.id for e in t.entries} for t in tables})
     # Everything the procedures are checked against comes from the files other than tables, and
     # from the tables' entry ids: a resident build keeps them while those stay the same.
-    sources = (m, *(p.manifest for p in packs), *(d for d, k, _ in all_docs if k != "table"), table_ids)
+    sources = (*structure, table_ids)
     kept = keep.get("procedures", *sources)
     if kept is None:
         before = len(rep.diags)

@@ -66,10 +66,12 @@ def _collect(docs: list[tuple[Document, str]], decls: TableDecls, rep: Reporter,
 
 def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta: dict[str, dict[str, Any]],
                  stats: tuple[Stat, ...], base: Scope, rule_ids: set[str], rep: Reporter,
-                 keep: Keep = NO_KEEP, ruleset_id: str = "") -> tuple[Table, ...]:
+                 keep: Keep = NO_KEEP, ruleset_id: str = "", structure: tuple[Any, ...] = ()) -> tuple[Table, ...]:
     """The checked tables. A resident build (`keep`) takes the IR of an entry whose document, and
     whose table's fields, are the ones it was made from last time from memory, and checks a table
-    document by document (`_by_document`) when it can."""
+    document by document (`_by_document`) when it can; a table with formula fields, whose entries
+    are checked in the scope the other rule files make (`structure`: those files), is kept whole
+    while its files and those stay the same."""
     # A resident build gathers the entries of a table by id only where a reference or the check
     # entry by entry needs them; a table checked document by document has no duplicate to report.
     targets = {decl.table or "" for fs in decls.fields.values() for decl in fs if decl.type == "ref"}
@@ -133,11 +135,19 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
             return entry
 
         found = None
-        if plain and keep.remembers and not failed[tid]:
+        whole: tuple[Any, ...] = ()
+        before = len(rep.diags)
+        if keep.remembers and not failed[tid]:
             context = keep.intern(("table-context", ruleset_id, tid), (
                 frozenset(rule_ids), tuple((target, frozenset(raw.get(target, ()))) for _, target in refs)))
-            found = _by_document([(d, o) for d, o in docs if d.data["table"] == tid], fields, context, rule_ids,
-                                 make, keep)
+            mine = [(d, o) for d, o in docs if d.data["table"] == tid]
+            if plain:
+                found = _by_document(mine, fields, context, rule_ids, make, keep)
+            else:
+                whole = (*structure, *(d for d, _ in mine), fields, context)
+                kept_table = keep.get("formula-table", *whole)
+                if kept_table is not None and kept_table[0] == [o for _, o in mine]:
+                    found = kept_table[1]
         if found is None and tid not in collected:
             more_raw, more_failed = _collect(docs, decls, rep, {tid})
             raw[tid], failed[tid] = more_raw[tid], more_failed[tid]
@@ -153,6 +163,8 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
             names[same] = span
             _check_rules(e, doc, path, rule_ids, rep)
             entries.append(make(eid, e, doc, path, origin, span, rep))
+        if whole and found is None and len(rep.diags) == before:
+            keep.put("formula-table", whole, ([o for _, o in mine], entries))
         meta = table_meta[tid]
         tables.append(Table(tid, meta["name"], meta.get("description", ""), meta.get("group_by"),
                             fields, tuple(entries), meta["span"], meta.get("index")))

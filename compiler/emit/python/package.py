@@ -25,7 +25,7 @@ from ...ir import Ruleset
 from ...steps import D20, Pool, PoolCount, Roll
 from ...validate.scopes import class_name
 from ..env import Markdown, md_code, md_escape, render_markdown, render_python
-from .code import Code, Writer, code, comment, docstring, literal, module_head, name, string
+from .code import Code, Writer, code, comment, docstring, literal, name, string
 from .fight import fight_module
 from .model import table_order, write_model
 from .procedures import camel, getter, write_procedure, write_result
@@ -120,12 +120,17 @@ def _model_names(rs: Ruleset) -> list[tuple[str, str, str]]:
     return [(".model", n, n) for n in names]
 
 
-def procedures_module(rs: Ruleset, header: str, keep: Keep = NO_KEEP) -> str:
-    """procedures.py: the header, then what the ruleset's shape makes (kept by a resident build)."""
+def _header_lines(header: str) -> str:
+    """The build header as the comment lines atop a module (the body after it is kept apart)."""
     head = Writer()
     for line in header.splitlines():
         head.line(comment(line[2:]))
-    return head.text() + kept_text(keep, "py-procedures", rs, lambda: _procedures_body(rs))
+    return head.text()
+
+
+def procedures_module(rs: Ruleset, header: str, keep: Keep = NO_KEEP) -> str:
+    """procedures.py: the header, then what the ruleset's shape makes (kept by a resident build)."""
+    return _header_lines(header) + kept_text(keep, "py-procedures", rs, lambda: _procedures_body(rs))
 
 
 def _procedures_body(rs: Ruleset) -> str:
@@ -184,10 +189,14 @@ def _entry_table(e: object) -> str | None:
     return None
 
 
-def results_module(rs: Ruleset, header: str) -> str:
+def results_module(rs: Ruleset, header: str, keep: Keep = NO_KEEP) -> str:
     """results.py: each procedure's outcome fields and result type, and PROCEDURE_INFO."""
+    return _header_lines(header) + kept_text(keep, "py-results", rs, lambda: _results_body(rs))
+
+
+def _results_body(rs: Ruleset) -> str:
     w = Writer()
-    module_head(w, header, (f"{rs.name}：结算结果 (the result types of the procedures, and their metadata) of ruleset "
+    w.line(docstring(f"{rs.name}：结算结果 (the result types of the procedures, and their metadata) of ruleset "
                      f"`{rs.id}`."))
     w.line()
     w.line(Code("from __future__ import annotations"))
@@ -289,7 +298,7 @@ def emit_package(rs: Ruleset, header: str, memo: Memo = NO_MEMO, keep: Keep = NO
         f"{pkg}/__init__.py": init_module(rs, header),
         f"{pkg}/model.py": with_imports(model, _candidates(runtime_modules(rs))),
         f"{pkg}/procedures.py": procedures_module(rs, header, keep),
-        f"{pkg}/results.py": results_module(rs, header),
+        f"{pkg}/results.py": results_module(rs, header, keep),
         f"{pkg}/py.typed": "",
         "pyproject.toml": pyproject(rs),
         "README.md": readme(rs),
