@@ -22,9 +22,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..diagnostics import Diagnostic, Span
-from ..ir import DiceExpr, Entry, FormulaField, Procedure, Ruleset, Step
+from ..ir import DiceExpr, Entry, FieldDecl, FormulaField, Procedure, Ruleset, Step, Table
 from ..ir import expr as ir
 from ..keep import NO_KEEP, Keep
 
@@ -114,6 +115,7 @@ class Evaluator:
         # a 10,000-weapon pack is scanned once per field, not once per formula that reads it.
         self._hulls: dict[tuple[int, str], tuple[tuple[Entry | None, ...], Value]] = {}
         self._optional: dict[str, tuple[Entry | None, ...]] = {}
+        self._summaries: dict[str, dict[str, Any]] = {}
 
     # ---- environments ----
     def bind_params(self, p: Procedure) -> None:
@@ -237,17 +239,36 @@ class Evaluator:
         self._hulls[(id(base.items), e.field)] = (base.items, value)
         return value
 
+    def _columns(self, base: Entries) -> dict[str, Any] | None:
+        """Every field's values over all of a table's entries (and no entry, for an optional
+        parameter), made once a build, from runs of entries a resident build keeps; None when
+        `base` is some of the entries only."""
+        t = self.tables.get(base.table)
+        if t is None or not (base.items is t.entries or base.items is self._optional.get(t.id)):
+            return None
+        found = self._summaries.get(t.id)
+        if found is None:
+            found = self._summaries[t.id] = _merge(t, self.keep.each_run(
+                "columns", t.entries, lambda run: _summary(t, run), _entry_key, (t.fields,)))
+        if base.items is t.entries:
+            return {k: ZERO if v is None else v for k, v in found.items()}
+        return {**found, **{f.id: _with_none(f, found[f.id]) for f in t.fields if f.id in found}}
+
     def _field(self, base: Entries, e: ir.Attr) -> Value:
         """The values of a declared field over `base`'s entries."""
         decl = next((f for f in self.tables[base.table].fields if f.id == e.field), None)
         if decl is None:
             return self.unknown(e.type)
+        columns = self._columns(base)
         if decl.type == "ref" and decl.table in self.tables:
             target = self.tables[decl.table]
             by_id = {x.id: x for x in target.entries}
-            refs = {x.get(e.field) if x is not None else None for x in base.items}
+            refs = columns[e.field] if columns is not None else {
+                x.get(e.field) if x is not None else None for x in base.items}
             return Entries(target.id, tuple(by_id.get(r) if isinstance(r, str) else None
                                             for r in sorted(refs, key=lambda r: (r is None, str(r)))))
+        if columns is not None and decl.type in ("dice", "int", "bool"):
+            return columns[e.field]  # type: ignore[no-any-return]
         if decl.type == "dice":
             dice = self.keep.each_run("dice-hull", base.items, lambda run: _dice_hull([
                 x.get(e.field) if x is not None else None for x in run]), _entry_key, (decl,),
@@ -393,6 +414,43 @@ class Evaluator:
             x, lo, hi = args
             return Interval(max(min(x.lo, hi.lo), lo.lo), min(max(x.hi, lo.hi), hi.hi))
         return self.unknown(e.type)
+
+
+def _summary(t: Table, run: Sequence[Entry]) -> dict[str, Any]:
+    """Each field's values over a run of a table's entries: a hull (numbers, dice), a set (refs)."""
+    out: dict[str, Any] = {}
+    for f in t.fields:
+        if f.type == "ref":
+            out[f.id] = {x.get(f.id) for x in run}
+        elif f.type == "dice":
+            out[f.id] = _dice_hull([x.get(f.id) for x in run])
+        elif f.type in ("int", "bool"):
+            got = [int(v) if isinstance(v, (int, bool)) else 0 for v in (x.get(f.id) for x in run)]
+            out[f.id] = Interval(min(got), max(got))
+    return out
+
+
+def _merge(t: Table, parts: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in t.fields:
+        values = [p[f.id] for p in parts if f.id in p]
+        if f.type == "ref":
+            out[f.id] = set().union(*values)
+        elif f.type == "dice":
+            out[f.id] = Dice(hull(d.count for d in values), hull(d.total for d in values)) if values else _dice_hull([])
+        elif f.type in ("int", "bool"):
+            out[f.id] = hull(values) if values else None  # no entry at all: see `_with_none`
+    return out
+
+
+def _with_none(f: FieldDecl, value: Any) -> Any:
+    """A field's values with those of no entry (an optional parameter not given) added."""
+    if f.type == "ref":
+        return value | {None}
+    if f.type == "dice":
+        return Dice(value.count | ZERO, value.total | ZERO)
+    default = f.default if isinstance(f.default, (int, bool)) else 0
+    return Interval(int(default), int(default)) if value is None else value | Interval(int(default), int(default))
 
 
 def _entry_key(x: Entry | None) -> str:
