@@ -437,10 +437,16 @@ def _merge(t: Table, parts: list[dict[str, Any]]) -> dict[str, Any]:
         if f.type == "ref":
             out[f.id] = set().union(*values)
         elif f.type == "dice":
-            out[f.id] = Dice(hull(d.count for d in values), hull(d.total for d in values)) if values else _dice_hull([])
+            out[f.id] = Dice(_span([d.count for d in values]), _span([d.total for d in values])) \
+                if values else _dice_hull([])
         elif f.type in ("int", "bool"):
-            out[f.id] = hull(values) if values else None  # no entry at all: see `_with_none`
+            out[f.id] = _span(values) if values else None  # no entry at all: see `_with_none`
     return out
+
+
+def _span(values: list[Interval]) -> Interval:
+    """The hull of intervals (`hull` without an Interval made for each)."""
+    return Interval(min(v.lo for v in values), max(v.hi for v in values)) if values else ZERO
 
 
 def _with_none(f: FieldDecl, value: Any) -> Any:
