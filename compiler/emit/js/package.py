@@ -109,7 +109,7 @@ def script_js(rs: Ruleset, header: str, text: str) -> str:
             ("description", f"{rs.name}（{rs.id}）：由 rulec {__version__} 从规则数据编译的结算模块"),
             ("license", "MIT"), ("timestamp", "0")]
     head = ["// ==UserScript=="] + [f"// @{k:<12}{_one_line(v)}" for k, v in meta] + ["// ==/UserScript=="]
-    body_text = "\n".join(("  " + line) if line else "" for line in text.splitlines())
+    body_text = "\n".join(["  " + line if line else line for line in text.splitlines()])
     items = ",\n    ".join(_lines([f"{n}: {n}" for n in names(rs)]))
     return "\n".join(head) + "\n" + _header(rs, header) + "\n" + (
         f"// {rs.name}: the same API as index.js, as one ES2015 script defining the global object {global_name(rs)}.\n"
