@@ -26,10 +26,10 @@ def shape(rs: Ruleset, keep: Keep) -> Ruleset:
     return keep.put("shape", (rs,), keep.intern(("shape", rs.id), bare))  # type: ignore[no-any-return]
 
 
-def kept_text(keep: Keep, space: str, rs: Ruleset, make: Callable[[], str]) -> str:
-    """`make()`, or the text it made from a ruleset of the same shape in an earlier build."""
-    if not keep.remembers:
-        return make()
+def kept_text(keep: Keep, space: str, rs: Ruleset, make: Callable[[Ruleset], str]) -> str:
+    """`make(shape)`: the text made from the ruleset's shape, in every build (so that a module
+    made this way cannot read an entry: a one-shot build would differ from a resident one, and
+    `rulec build --check` would say so), kept by a resident build while the shape stays equal."""
     key = shape(rs, keep)
     found = keep.get(space, key)
-    return found if found is not None else keep.put(space, (key,), make())  # type: ignore[no-any-return]
+    return found if found is not None else keep.put(space, (key,), make(key))  # type: ignore[no-any-return]

@@ -61,7 +61,7 @@ def body(rs: Ruleset, keep: Keep = NO_KEEP) -> str:
     w.line(js("const VERSION = {};", string(version(rs))))
     w.line(js("const RULES_VERSION = {};", string(rs.version)))
     write_model(rs, w, keep)
-    return _runtime(rs) + "\n" + w.text() + kept_text(keep, "js-procedures", rs, lambda: _procedures(rs))
+    return _runtime(rs) + "\n" + w.text() + kept_text(keep, "js-procedures", rs, _procedures)
 
 
 def _procedures(rs: Ruleset) -> str:

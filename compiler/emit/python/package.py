@@ -130,7 +130,7 @@ def _header_lines(header: str) -> str:
 
 def procedures_module(rs: Ruleset, header: str, keep: Keep = NO_KEEP) -> str:
     """procedures.py: the header, then what the ruleset's shape makes (kept by a resident build)."""
-    return _header_lines(header) + kept_text(keep, "py-procedures", rs, lambda: _procedures_body(rs))
+    return _header_lines(header) + kept_text(keep, "py-procedures", rs, _procedures_body)
 
 
 def _procedures_body(rs: Ruleset) -> str:
@@ -191,7 +191,7 @@ def _entry_table(e: object) -> str | None:
 
 def results_module(rs: Ruleset, header: str, keep: Keep = NO_KEEP) -> str:
     """results.py: each procedure's outcome fields and result type, and PROCEDURE_INFO."""
-    return _header_lines(header) + kept_text(keep, "py-results", rs, lambda: _results_body(rs))
+    return _header_lines(header) + kept_text(keep, "py-results", rs, _results_body)
 
 
 def _results_body(rs: Ruleset) -> str:
