@@ -39,7 +39,7 @@ class Keep:
         self._interned_old: dict[Hashable, Any] = {}
         self._interned_new: dict[Hashable, Any] = {}
         self._complete = 0  # what the last complete build kept
-        self._cuts: dict[int, tuple[Any, Any, list[Any]]] = {}  # this build's runs, by sequence
+        self._cuts: dict[int, tuple[Any, Any, list[Any]]] = {}  # this build's cuts, by sequence
         self._runs_old: dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[Any, ...], Any]] = {}
         self._runs_new: dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[Any, ...], Any]] = {}
 
@@ -130,7 +130,7 @@ class Keep:
         """A build is over: let go of everything it did not use. A build that stopped early (a rule
         file with an error) used only part of what the next one will need: then what was kept
         before stays too, up to twice what a complete build holds."""
-        if complete or len(self._old) + len(self._new) > 2 * max(self._complete, 1):
+        if complete or len(self) > 2 * max(self._complete, 1):
             self._old, self._new = self._new, {}
             self._interned_old, self._interned_new = self._interned_new, {}
             self._runs_old, self._runs_new = self._runs_new, {}
@@ -142,7 +142,7 @@ class Keep:
             self._runs_old.update(self._runs_new)
             self._runs_new = {}
         if complete:
-            self._complete = len(self._old)
+            self._complete = len(self)
         self._cuts = {}
 
     def __len__(self) -> int:

@@ -25,7 +25,7 @@ def _table(n: int = 1000, block_every: int = 0) -> str:
 def _edit(text: str, rng: random.Random) -> str:
     lines = text.split("\n")
     at = rng.randrange(len(lines))
-    kind = rng.randrange(16)
+    kind = rng.randrange(17)
     line = lines[at]
     if kind < 5:  # change a value
         lines[at] = line.replace("damage: ", f"damage: {rng.randrange(10)}", 1) if "damage" in line else line + " x"
@@ -49,8 +49,10 @@ def _edit(text: str, rng: random.Random) -> str:
         lines[at] = line + "\r"
     elif kind == 14:
         lines[at] = line.replace("id:", "id: x, id:", 1)  # a duplicate key
-    else:
+    elif kind == 15:
         lines[at:at] = ["  - id: blockish", "    name: 块", "    damage: 2"]
+    else:  # added at the end, as homebrewers do
+        lines[-1:] = [f"  - {{id: end{at}, name: 末{at}, damage: {at % 9}}}", ""]
     return "\n".join(lines)
 
 
@@ -76,6 +78,9 @@ def test_one_value_edited_is_spliced() -> None:
     assert _same_as_full(text, text.replace("notes: 第300件", "notes: 第300件（改）"))
     assert _same_as_full(text, text.replace("  - {id: w0300", "  - {id: extra, name: 加的}\n  - {id: w0300"))
     assert _same_as_full(text, text.replace("notes: 第0件", "notes: 第0件改"))  # the first entry
+    assert _same_as_full(text, text.replace("notes: 第999件", "notes: 第999件改"))  # the last one
+    assert _same_as_full(text, text + "  - {id: added, name: 加在最后}\n")  # one added at the end
+    assert _same_as_full(text, text + "  - {id: added, name: 没有换行}")  # and no line break after it
     assert _same_as_full(text, text.replace("  - {id: w0000", "  - {id: first, name: 头}\n  - {id: w0000"))
 
 
@@ -83,10 +88,11 @@ def test_what_it_cannot_vouch_for_is_declined() -> None:
     text = _table()
     old, _ = load_text(text, "t.yaml")
     assert old is not None
-    assert splice(old, text.replace("notes: 第999件", "notes: 第999件改")) is None  # the last one
     assert splice(old, text.replace("notes: 第300件}", "notes: 第300件")) is None  # left open
     assert splice(old, text.replace("notes: 第300件", "notes: &x 第300件")) is None  # an anchor
     assert splice(old, text.replace("  - {id: w0300", "other: 1\n  - {id: w0300")) is None
+    assert splice(old, text + "other: 1\n") is None  # a key after the entries
+    assert splice(old, text + "  - {id: open, name: [\n") is None  # left open at the end
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -8,8 +8,8 @@ them in among the old ones — or returns None, and the caller loads the whole t
 cannot be sure that gives exactly what `load_text(text)` gives:
 
 * the document is a top-level mapping whose last key is `entries`, a block sequence with every
-  item on lines of its own, and the changed lines lie between the start of the first entry and
-  the start of the last;
+  item on lines of its own, and the changed lines start at the first entry or below (an entry
+  added at the end, the commonest edit, included);
 * the changed lines, widened to whole entries, compose on their own as the items of `entries:`
   into a list, with no diagnostic, each item where the others are (the same `-` column and the
   same column after it): a construct left open (a quote, a bracket) fails there instead of
@@ -59,11 +59,15 @@ def splice(old: Document, text: str) -> Document | None:
     after = len(old_lines) - tail + 1
     i0 = bisect_right(lines, head + 1) - 1
     i1 = bisect_left(lines, after)
-    if i0 < 0 or i1 >= len(entries) or dash is None:
-        return None  # above the first entry, or past the last
+    if i0 < 0 or dash is None:
+        return None  # above the first entry
     shift = len(new_lines) - len(old_lines)
-    top, bottom = lines[i0], lines[i1] + shift  # the new lines [top, bottom) hold the new items
-    snippet = "\n" * (top - 2) + "entries:\n" + "\n".join(new_lines[top - 1:bottom - 1]) + "\n"
+    # The new lines [top, bottom) hold the new items: up to the next unchanged entry, or to the end
+    # of the text when the changes reach past the last entry (`entries` is the last key).
+    top = lines[i0]
+    bottom = lines[i1] + shift if i1 < len(entries) else len(new_lines) + 1
+    region = "\n".join(new_lines[top - 1:bottom - 1])
+    snippet = "\n" * (top - 2) + "entries:\n" + region + ("\n" if i1 < len(entries) else "")
     part, diags = load_text(snippet, old.file, partial_bytes=0)
     if part is None or diags or not isinstance(part.data, dict) or list(part.data) != ["entries"]:
         return None
