@@ -170,3 +170,33 @@ def test_watch_and_check_do_not_mix() -> None:
 
     result = CliRunner().invoke(main, ["build", "--watch", "--check"])
     assert result.exit_code == 1 and "cannot be combined with --check" in result.output
+
+
+def test_a_large_table_file_edited_is_spliced_and_still_a_fresh_build(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table file over 64 KiB is composed again only where it changed (load/splice.py): a value
+    edited in the middle and a weapon added at the end, each a build equal to a fresh one."""
+    import rulec.load.splice as splice_module
+
+    rules = tmp_path / "dp"
+    shutil.copytree(ROOT / "rules" / "dp", rules)
+    pack = _pack(tmp_path / "pack", files=1, per_file=700)
+    target = pack / "weapons_0.yaml"
+    assert target.stat().st_size > 64 * 1024
+    spliced: list[bool] = []
+    real = splice_module.splice
+
+    def spy(old: object, text: str) -> object:
+        made = real(old, text)  # type: ignore[arg-type]
+        spliced.append(made is not None)
+        return made
+
+    monkeypatch.setattr(splice_module, "splice", spy)
+    session = Session([rules, pack])
+    assert session.build().ok
+    for old, new in (("notes: 第350件}", "notes: 第350件（改）}"), ("notes: 第699件}\n", "notes: 第699件}\n"
+                                                                 "  - {id: extra, name: 新加的, attack_type: melee, "
+                                                                 "damage: 2, damage_type: lethal}\n")):
+        _edit(target, old, new)
+        _same(session.build(), compile_rules([rules, pack]))
+    assert spliced == [True, True]

@@ -2,11 +2,11 @@
 
 After an edit of one weapon, a page's table rows and its content hash change, and the rest of
 it — the procedures, rulings, stats, the rule index: most of what its template renders — does
-not. `pages` swaps, in a ruleset's view, each group's rows, each balancing table's rows and the
-content hash for tokens; the pages rendered from that skeleton are kept (`Keep`) while the
+not. `pages` swaps, in a ruleset's view, each group's rows, each table's number of entries, each
+balancing table's rows and the content hash for tokens; the pages rendered from that skeleton are kept (`Keep`) while the
 skeleton stays equal, cut at the tokens, and each build joins the pieces with this build's
 texts. The rows are text the emitter has escaped already (they are printed as they are), and
-the hash is hex, which neither format escapes. A token holds a nonce drawn for the session, and
+the hash and the numbers are hex and digits, which neither format escapes. A token holds a nonce drawn for the session, and
 a rendered skeleton is used only when each token is found in it once, so no text of the rules
 can pass for one.
 """
@@ -41,7 +41,8 @@ def _skeleton(view: dict[str, Any], hole: _Holes) -> dict[str, Any]:
             groups.append({"name": g["name"], "entries": [{
                 "md_row": hole(rows["md_row"]), "md_note": hole(rows["md_note"]) if rows["md_note"] else "",
                 "html_row": hole(rows["html_row"])}]})
-        tables.append({k: v for k, v in t.items() if k not in ("names", "table", "groups")} | {"groups": groups})
+        tables.append({k: v for k, v in t.items() if k not in ("names", "table", "groups")}
+                      | {"groups": groups, "count": hole(str(t["count"]))})
     odds = []
     for o in view["odds"]:
         odds.append({**o, "groups": [

@@ -342,15 +342,20 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
     _declared_formulas(m, scope, rep)
     structure = (m, *(p.manifest for p in packs), *(d for d, k, _ in all_docs if k != "table"))
     tables = check_tables(table_docs, decls, table_meta, stats, scope, rule_ids, rep, keep, base.id, structure)
-    table_ids = keep.intern(("table-ids", base.id), {t.id: {e.id for e in t.entries} for t in tables})
+    table_ids = {t.id: {e.id for e in t.entries} for t in tables}
     # Everything the procedures are checked against comes from the files other than tables, and
-    # from the tables' entry ids: a resident build keeps them while those stay the same.
-    sources = (*structure, table_ids)
+    # from the tables' entry ids: which tables there are, and whether each entry a parameter
+    # defaults to is one. A resident build keeps them while those stay the same.
+    proc_docs = [d for d, k, _ in all_docs if k == "procedures"]
+    defaults = tuple((p["type"], p["default"], p["default"] in table_ids[p["type"]])
+                     for d in proc_docs for proc in d.data.get("procedures", []) if isinstance(proc, dict)
+                     for p in proc.get("params", []) if isinstance(p, dict) and p.get("type") in table_ids
+                     and p.get("default") is not None and isinstance(p.get("default"), str))
+    sources = (*structure, keep.intern(("table-ids", base.id), (tuple(table_ids), defaults)))
     kept = keep.get("procedures", *sources)
     if kept is None:
         before = len(rep.diags)
-        procedures = check_procedures([d for d, k, o in all_docs if k == "procedures"], stats, scope, table_ids,
-                                      decls, errors, rule_ids, dice, rep)
+        procedures = check_procedures(proc_docs, stats, scope, table_ids, decls, errors, rule_ids, dice, rep)
         if len(rep.diags) == before:
             keep.put("procedures", sources, procedures)
     else:  # copies: the effects are checked again below, against this build's tables
