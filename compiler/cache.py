@@ -114,6 +114,8 @@ def put(name: str, value: Any) -> None:
 class CacheMemo(Memo):
     """The memo of a build with the cache on: names salted with rulec's own sources."""
 
+    persists = True
+
     def key(self, *parts: bytes | str) -> str:
         return key(*parts)
 

@@ -219,11 +219,12 @@ TARGETS = ("python", "js")
 
 
 def compile_rules(paths: list[Path], *, progress: Progress | None = None, stop_after: str = "emit",
-                  targets: tuple[str, ...] = TARGETS, keep: Keep = NO_KEEP) -> Build:
+                  targets: tuple[str, ...] = TARGETS, keep: Keep = NO_KEEP, memo: Memo | None = None) -> Build:
     """Compile the rules under `paths` (ruleset folders, folders of them, packs, files); with
     `stop_after` ("validate", "lower", "optimise"), stop there: `build.rulesets` holds the IR as
     that pass left it and nothing is emitted. `keep` is what a resident build (`session.py`)
-    remembers between builds; a one-shot build keeps nothing."""
+    remembers between builds, and `memo` its memo (session.py); a one-shot build keeps nothing
+    and remembers through the cache."""
     if stop_after not in PASSES:
         raise ValueError(f"stop_after is one of {PASSES}")
     # A build allocates millions of small objects and makes no reference cycles worth collecting:
@@ -232,7 +233,7 @@ def compile_rules(paths: list[Path], *, progress: Progress | None = None, stop_a
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _compile_rules(paths, progress, stop_after, targets, keep)
+        return _compile_rules(paths, progress, stop_after, targets, keep, memo)
     finally:
         if was_enabled:
             gc.enable()
@@ -266,9 +267,10 @@ def _group(loaded: list[_Loaded], diags: list[Diagnostic]) -> tuple[dict[str, _L
 
 
 def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str,
-                   targets: tuple[str, ...] = TARGETS, keep: Keep = NO_KEEP) -> Build:
+                   targets: tuple[str, ...] = TARGETS, keep: Keep = NO_KEEP, memo: Memo | None = None) -> Build:
     build = Build()
-    memo = cache.memo()  # what the passes may remember between builds (nothing with the cache off)
+    if memo is None:
+        memo = cache.memo()  # what the passes may remember between builds (nothing with the cache off)
     folders, diags = discover(paths)
     total = sum(len(f.files) for f in folders)
     counter = [0]

@@ -3,7 +3,8 @@
 A `Session` compiles the same paths again and again, with a `Keep` (keep.py) holding what the
 last build made, so that a build after an edit redoes the work that depends on the edited file:
 the documents of unchanged files, the IR of their entries and their page and package rows come
-from memory. Every build still runs every pass over the whole ruleset — what is kept is found
+from memory. Its memo (`memo.MemoryMemo`) holds what the passes remember by name (checked entries,
+odds rows, compile checks) in memory too, read from the cache by the first build only. Every build still runs every pass over the whole ruleset — what is kept is found
 again by the identity of the inputs it was made from, never assumed — so a session's output is
 byte for byte a one-shot build's (tests/test_session.py holds it to that after edits of every
 kind).
@@ -15,9 +16,11 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from . import cache
 from .facade import TARGETS, Build, Progress, compile_rules
 from .freshness import inputs_state
 from .keep import Keep
+from .memo import MemoryMemo
 
 
 class Session:
@@ -25,12 +28,13 @@ class Session:
         self.paths = list(paths)
         self.targets = targets
         self.keep = Keep()
+        self.memo = MemoryMemo(cache.memo())
 
     def build(self, progress: Progress | None = None) -> Build:
         """Compile the paths as they are now."""
         complete = False
         try:
-            result = compile_rules(self.paths, progress=progress, targets=self.targets, keep=self.keep)
+            result = compile_rules(self.paths, progress=progress, targets=self.targets, keep=self.keep, memo=self.memo)
             complete = result.ok
             return result
         finally:

@@ -285,7 +285,8 @@ class TableFiles:
         self.keep = keep
         self.name = memo.key("valid-entries", ruleset_id)
         saved = memo.get(self.name)
-        self.seen: set[str] = {d for d in saved if isinstance(d, str)} if isinstance(saved, list) else set()
+        self.seen: set[str] = {d for d in saved if isinstance(d, str)} if isinstance(saved, (list, frozenset)) \
+            else set()
         self.clean: set[str] = set()
         self._validators: dict[str, tuple[Any, Any, bytes]] = {}
 
@@ -351,6 +352,6 @@ class TableFiles:
         return out, dataclasses.replace(doc, data={**doc.data, "entries": kept})
 
     def save(self) -> None:
-        if self.clean != self.seen:
-            self.memo.put(self.name, sorted(self.clean))
+        if self.clean != self.seen:  # sorted for the cache; a resident build's memory takes the set
+            self.memo.put(self.name, sorted(self.clean) if self.memo.persists else frozenset(self.clean))
 
