@@ -63,14 +63,47 @@ def _lazy_rows(view: dict[str, Any], keep: Keep) -> None:
             group["entries"] = [_PageEntry(entry=e, table=t, names=names) for e in group["entries"]]
 
 
-def _kept_rows(parts: list[list[Entry]], t: Table, names: dict[str, dict[str, str]], keep: Keep,
-               ctx: object) -> dict[str, str]:
-    """A group's rows as one entry whose `md_row`, `md_note` and `html_row` are the group's rows
-    joined by line breaks, as the templates' loops over the entries print them (the notes without
-    the empty ones), made of the group's parts of runs of entries, which a resident build keeps
-    (`table_view`): after an edit of one entry, one part is written again."""
+class GroupRows:
+    """A group's rows, as one entry of a resident build's page view: `md_row`, `md_note` and
+    `html_row` are the group's rows joined by line breaks, as the templates' loops over the
+    entries print them (the notes without the empty ones). They are kept per part of a run of
+    entries (`table_view`), as text and as UTF-8: skeleton.py fills a page from the bytes, without
+    joining the text."""
 
-    def make(run: Sequence[Entry]) -> tuple[str, str, str]:
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: list[tuple[bytes, bytes, bytes]]) -> None:
+        self.parts = parts  # per part: Markdown rows, notes, HTML rows
+
+    def lines(self, which: int) -> list[bytes]:
+        """The rows of one kind (0 Markdown rows, 1 notes, 2 HTML rows), with the line breaks."""
+        out: list[bytes] = []
+        for part in self.parts:
+            if part[which]:
+                if out:
+                    out.append(b"\n")
+                out.append(part[which])
+        return out
+
+    @property
+    def md_row(self) -> Markdown:
+        return Markdown(b"".join(self.lines(0)).decode("utf-8"))
+
+    @property
+    def md_note(self) -> Markdown:
+        return Markdown(b"".join(self.lines(1)).decode("utf-8"))
+
+    @property
+    def html_row(self) -> Markup:
+        return Markup(b"".join(self.lines(2)).decode("utf-8"))
+
+
+def _kept_rows(parts: list[list[Entry]], t: Table, names: dict[str, dict[str, str]], keep: Keep,
+               ctx: object) -> GroupRows:
+    """A group's rows from its parts of runs of entries, which a resident build keeps: after an
+    edit of one entry, one part is written again."""
+
+    def make(run: Sequence[Entry]) -> tuple[bytes, bytes, bytes]:
         md, notes, html = [], [], []
         for e in run:
             v = entry_view(e, t, names)
@@ -79,15 +112,13 @@ def _kept_rows(parts: list[list[Entry]], t: Table, names: dict[str, dict[str, st
             if note:
                 notes.append(note)
             html.append(html_row(v))
-        return "\n".join(md), "\n".join(notes), "\n".join(html)
+        return "\n".join(md).encode(), "\n".join(notes).encode(), "\n".join(html).encode()
 
     runs = []
     for part in parts:
         found = keep.get("page-rows", part, ctx)
         runs.append(found if found is not None else keep.put("page-rows", (part, ctx), make(part)))
-    return {"md_row": Markdown("\n".join(r[0] for r in runs)),
-            "md_note": Markdown("\n".join(r[1] for r in runs if r[1])),
-            "html_row": Markup("\n".join(r[2] for r in runs))}
+    return GroupRows(runs)
 
 
 def _odds_rows(view: dict[str, Any], keep: Keep) -> None:

@@ -24,11 +24,11 @@ from .env import Markdown, render_html, render_markdown
 class _Holes:
     def __init__(self, nonce: str) -> None:
         self.nonce = nonce
-        self.fills: list[str] = []
+        self.fills: list[list[bytes]] = []  # what each hole is filled with, as UTF-8 pieces
 
-    def __call__(self, fill: str) -> Markdown:
+    def __call__(self, fill: str | list[bytes]) -> Markdown:
         token = f"\ue000{self.nonce}.{len(self.fills)}\ue001"
-        self.fills.append(str(fill))
+        self.fills.append([fill.encode("utf-8")] if isinstance(fill, str) else fill)
         return Markdown(token)
 
 
@@ -37,10 +37,11 @@ def _skeleton(view: dict[str, Any], hole: _Holes) -> dict[str, Any]:
     for t in view["tables"]:
         groups = []
         for g in t["groups"]:
-            (rows,) = g["entries"]  # a resident build's one entry of a group's rows (reference._kept_rows)
+            (rows,) = g["entries"]  # a resident build's one entry of a group's rows (reference.GroupRows)
+            notes = rows.lines(1)
             groups.append({"name": g["name"], "entries": [{
-                "md_row": hole(rows["md_row"]), "md_note": hole(rows["md_note"]) if rows["md_note"] else "",
-                "html_row": hole(rows["html_row"])}]})
+                "md_row": hole(rows.lines(0)), "md_note": hole(notes) if notes else "",
+                "html_row": hole(rows.lines(2))}]})
         tables.append({k: v for k, v in t.items() if k not in ("names", "table", "groups")}
                       | {"groups": groups, "count": hole(str(t["count"]))})
     odds = []
@@ -53,9 +54,9 @@ def _skeleton(view: dict[str, Any], hole: _Holes) -> dict[str, Any]:
             "odds": odds}
 
 
-def _pieces(text: str, nonce: str, count: int) -> list[str | int] | None:
-    """The rendered text cut at the tokens: literal text, and the number of each hole."""
-    out: list[str | int] = []
+def _pieces(text: str, nonce: str, count: int) -> list[bytes | int] | None:
+    """The rendered text cut at the tokens: literal text (as UTF-8), and the number of each hole."""
+    out: list[bytes | int] = []
     seen: set[int] = set()
     start = 0
     for m in re.finditer(f"\ue000{re.escape(nonce)}\\.(\\d+)\ue001", text):
@@ -63,9 +64,9 @@ def _pieces(text: str, nonce: str, count: int) -> list[str | int] | None:
         if n in seen or n >= count:
             return None
         seen.add(n)
-        out += [text[start:m.start()], n]
+        out += [text[start:m.start()].encode("utf-8"), n]
         start = m.end()
-    out.append(text[start:])
+    out.append(text[start:].encode("utf-8"))
     return out
 
 
@@ -82,7 +83,14 @@ def pages(view: dict[str, Any], keep: Keep) -> tuple[bytes, bytes] | None:
         if md is None or html is None:
             return None
         found = keep.put("page-pieces", (skeleton,), (md, html))
-    fills = hole.fills
-    md_pieces, html_pieces = found
-    return ("".join(p if isinstance(p, str) else fills[p] for p in md_pieces).encode("utf-8"),
-            "".join(p if isinstance(p, str) else fills[p] for p in html_pieces).encode("utf-8"))
+    return _filled(found[0], hole.fills), _filled(found[1], hole.fills)
+
+
+def _filled(pieces: list[bytes | int], fills: list[list[bytes]]) -> bytes:
+    out: list[bytes] = []
+    for p in pieces:
+        if isinstance(p, bytes):
+            out.append(p)
+        else:
+            out += fills[p]
+    return b"".join(out)
