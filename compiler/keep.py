@@ -39,7 +39,7 @@ class Keep:
         self._interned_old: dict[Hashable, Any] = {}
         self._interned_new: dict[Hashable, Any] = {}
         self._complete = 0  # what the last complete build kept
-        self._cuts: dict[int, tuple[Any, Any, list[Any]]] = {}  # this build's cuts, by sequence
+        self._cuts: dict[int, tuple[Sequence[Any], list[int]]] = {}  # this build's cuts, by sequence
         self._runs_old: dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[Any, ...], Any]] = {}
         self._runs_new: dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[Any, ...], Any]] = {}
 
@@ -116,8 +116,8 @@ class Keep:
         run over one table's entries)."""
         cut = self._cuts.get(id(items))
         if cut is None or cut[0] is not items:
-            cut = self._cuts[id(items)] = (items, key, ends(items, key))
-        return cut[2]  # type: ignore[no-any-return]
+            cut = self._cuts[id(items)] = (items, ends(items, key))
+        return cut[1]
 
     def latest(self, slot: Hashable) -> Any:
         """What was last interned in `slot` (None: nothing yet)."""

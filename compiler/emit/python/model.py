@@ -333,12 +333,8 @@ def _table_data(t: Table, w: Writer, header: str, keep: Keep = NO_KEEP) -> dict[
     return files
 
 
-def rows_json(rows: list[tuple[object, ...]]) -> str:
-    """A JSON array of data rows, one row a line (plain data only: `code.data` checks each row)."""
-    return _rows_file([_json_lines(rows)])
-
-
 def _json_lines(rows: Sequence[tuple[object, ...]]) -> list[str]:
+    """Data rows as JSON, one row a line (plain data only: `code.data` checks each row)."""
     for row in rows:
         if not is_plain(row):
             raise UnquotedValue(f"not plain data: {row!r:.80}")
@@ -346,4 +342,5 @@ def _json_lines(rows: Sequence[tuple[object, ...]]) -> list[str]:
 
 
 def _rows_file(runs: list[list[str]]) -> str:
+    """A rows file: a JSON array of the rows of `runs`, one row a line."""
     return "[\n" + ",\n".join(line for run in runs for line in run) + "\n]\n"
