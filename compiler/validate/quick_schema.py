@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from collections.abc import Callable, Sized
+from collections.abc import Callable, Iterable, Sized
 from typing import Any, cast
 
 _ANNOTATIONS = frozenset({"title", "description", "examples", "$schema", "$id", "$comment", "default",
@@ -78,6 +78,17 @@ def _all(verdicts: list[bool | None]) -> bool | None:
     if False in verdicts:
         return False
     return None if None in verdicts else True
+
+
+def _every(verdicts: Iterable[bool | None]) -> bool | None:
+    """`_all` of verdicts made one at a time, stopping at the first False."""
+    sure = True
+    for found in verdicts:
+        if found is False:
+            return False
+        if found is None:
+            sure = False
+    return True if sure else None
 
 
 def _any(verdicts: list[bool | None]) -> bool | None:
@@ -153,16 +164,7 @@ def _lazy(schema: Any, root: Any) -> Check:
 
 
 def _conjunction(checks: tuple[Check, ...]) -> Check:
-    def run(v: Any) -> bool | None:
-        sure = True
-        for check in checks:
-            found = check(v)
-            if found is False:
-                return False
-            if found is None:
-                sure = False
-        return True if sure else None
-    return run
+    return lambda v: _every(check(v) for check in checks)
 
 
 def _type(want: Any, s: Any, root: Any) -> Check:
@@ -179,16 +181,7 @@ def _properties(want: Any, s: Any, root: Any) -> Check:
     def run(v: Any) -> bool | None:
         if not isinstance(v, dict):
             return True
-        sure = True
-        for k, item in v.items():
-            check = subs.get(k)
-            if check is not None:
-                found = check(item)
-                if found is False:
-                    return False
-                if found is None:
-                    sure = False
-        return True if sure else None
+        return _every(subs[k](item) for k, item in v.items() if k in subs)
     return run
 
 
