@@ -342,3 +342,66 @@ def test_enhanced_long_rest_recovery(tracks):
     assert tracks.CONDITION_TRACKS["drowsy"].state.id == "unconscious"
     with pytest.raises(tracks.NoEnhancedRest):
         tracks.enhanced_long_rest(tracks.Combatant(), rest_hours=8, track="dizzy")
+
+
+def _flipped(tmp_path, ruleset: str, key: str, value: object):  # type: ignore[no-untyped-def]
+    """The ruleset compiled to its IR twice, stock and with one ruling changed by a pack: (stock, pack)."""
+    from pathlib import Path
+
+    from rulec.facade import compile_rules
+
+    root = Path(__file__).resolve().parent.parent / "rules" / ruleset
+    pack = tmp_path / "pack"
+    pack.mkdir(exist_ok=True)
+    (pack / "pack.yaml").write_text(f"kind: pack\nid: flip\nname: 改判\nextends: {ruleset}\n", encoding="utf-8")
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    (pack / "rulings.yaml").write_text(f"kind: rulings\nrulings:\n  - {{key: {key}, name: 改判, value: {text}, "
+                                       "text: 改判。, override: true}\n", encoding="utf-8")
+    return tuple(compile_rules(paths, stop_after="lower").rulesets[0] for paths in ([root], [root, pack]))
+
+
+def _oracle_run(rs, procedure: str, args: dict, faces: list[int]) -> dict:  # type: ignore[no-untyped-def]
+    from oracle import Oracle
+
+    proc = next(p for p in rs.procedures if p.id == procedure)
+    stats = {st.id: st.default for st in rs.stats}
+    args = {k: ({**stats, **v} if isinstance(v, dict) else v) for k, v in args.items()}
+    it = iter(faces)
+    return dict(zip([o.id for o in proc.result], Oracle(rs).run(proc, args, lambda sides: next(it))))
+
+
+def test_charge_worked_example_against_damage_reduction(tracks):
+    """TR-41 (R58), TR-17: the seed's charge (speed 40, +3, load tier 4 -> .ww7+4) against a target with
+    damage reduction 2 and absorption 1: one success -> 1 + 4 = 5 (cap 10), 5 - 2 = 3, absorbs 1 -> 2 to HP.
+    The charger takes the same base damage, 5, less its own reduction 1 -> 4; the push is the 2 taken."""
+    charger = tracks.Combatant(move_speed=40, damage_reduction=1)
+    target = tracks.Combatant(damage_reduction=2, absorption=1)
+    r = tracks.charge(charger, target, skill_bonus=3, load_tier=4,
+                      dice=tracks.FixedDice([9, 1, 1, 1, 1, 1, 1] + [1, 1, 1]))
+    assert r.rolls[0].command == ".ww7+4"
+    assert (r.damage, r.self_damage, r.pushed_meters) == (2, 4, 2)
+    assert "伤害5经伤害减免2、伤害吸收1后，最终伤害2" in r.text()
+
+
+def test_charge_obstacle_damage_is_reduced_too(tracks):
+    """TR-41, TR-17: the collision's damage (the meters not moved, at most the obstacle's structure) is
+    damage taken too, by each side through its own reduction: 3 successes -> 3; the target's reduction 1
+    leaves 2, so it is pushed 2 m (no resisting dice) into an obstacle at 1 m: 1 m not moved -> impact 1,
+    which its reduction takes to 0; the charger takes 3 + 1 (no reduction); it moved 1 m."""
+    charger = tracks.Combatant(move_speed=40)
+    target = tracks.Combatant(damage_reduction=1, strength=0, dexterity=0)
+    r = tracks.charge(charger, target, obstacle_at=1, obstacle_structure=5,
+                      dice=tracks.FixedDice([9, 9, 9, 1]))
+    assert (r.damage, r.self_damage, r.pushed_meters) == (2 + 0, 3 + 1, 1)
+
+
+def test_conversion_goes_through_reduction_and_absorption(tracks):
+    """TR-41, TR-20: the converted area attack (sword damage 3) less resistance 1 and 0 dodge
+    successes = 2, then reduction 1 -> 1, then absorption 1 -> 0."""
+    tiny = tracks.Combatant(size=-3, resistance=1, dexterity=1, damage_reduction=1, absorption=1)
+    r = tracks.conversion(tiny, "sword", dice=tracks.FixedDice([1]))
+    assert (r.converts, r.damage, r.absorbed) == (True, 0, 1)
+    r = tracks.conversion(tracks.Combatant(size=-3, dexterity=1, damage_reduction=1), "sword",
+                          dice=tracks.FixedDice([1]))
+    assert r.damage == 3 - 1
+
