@@ -405,3 +405,11 @@ def test_conversion_goes_through_reduction_and_absorption(tracks):
                           dice=tracks.FixedDice([1]))
     assert r.damage == 3 - 1
 
+
+def test_charge_reads_extras_alone_hit(tmp_path):
+    """TR-11, TR-17: the charge hits as every other attack does, by the extras_alone_hit ruling: no
+    success with 4 load-tier extras misses by default, and hits for 0 + 4 when a table flips it."""
+    stock, pack = _flipped(tmp_path, "tracks", "extras_alone_hit", True)
+    args = {"attacker": {"move_speed": 40}, "defender": {}, "skill_bonus": 3, "load_tier": 4}
+    assert _oracle_run(stock, "charge", args, [1] * 7)["damage"] == 0
+    assert _oracle_run(pack, "charge", args, [1] * 7 + [1, 1, 1])["damage"] == 4
