@@ -320,7 +320,7 @@ def test_helpless(tracks):
 
 def test_unspecified_tracks_are_refused(tracks):
     """TR-72 (R63): tracks and states named without rules are declared and refused clearly."""
-    for tid in ("fatigue", "deformation", "freezing", "madness", "nausea"):
+    for tid in ("fatigue", "deformation", "freezing", "madness"):
         assert tracks.CONDITION_TRACKS[tid].not_specified
         with pytest.raises(tracks.NotSpecifiedBySource, match="没有给出具体规则"):
             tracks.add_points(tracks.Combatant(), tid, gained=1)
@@ -413,3 +413,24 @@ def test_charge_reads_extras_alone_hit(tmp_path):
     args = {"attacker": {"move_speed": 40}, "defender": {}, "skill_bonus": 3, "load_tier": 4}
     assert _oracle_run(stock, "charge", args, [1] * 7)["damage"] == 0
     assert _oracle_run(pack, "charge", args, [1] * 7 + [1, 1, 1])["damage"] == 4
+
+
+def test_abdomen_hit_deals_damage_and_records_nausea(tracks):
+    """TR-51: 「攻击腹部会造成恶心点数，被攻击者使用抗性降低」: the seed gives the damage and the points, not
+    the nausea track's capacity. STR 5 + sword skill 5 + sword 3 - abdomen penalty 2 = 11 dice, 4 successes
+    (cap 5 + 3) -> 4 damage; resistance 1 -> 3 nausea points; in a fight the damage is taken, the points
+    are recorded, and no debuff or state follows (the capacity is unknown)."""
+    a = tracks.Combatant(strength=5, weapon_skill=5)
+    d = tracks.Combatant(resistance=1)
+    faces = [9] * 4 + [1] * 7
+    r = tracks.attack(a, d, "sword", part="abdomen", dice=tracks.FixedDice(faces))
+    assert (r.damage, r.track, r.points) == (4, "nausea", 3)
+    assert "原文没有给出恶心的累积槽" in r.text()
+    fight = tracks.start_fight({"甲": a, "乙": d})
+    _, fight = fight.act("attack", {"attacker": "甲", "defender": "乙"}, weapon="sword", part="abdomen",
+                      dice=tracks.FixedDice(faces))
+    assert fight.status("乙") == "乙：所受伤害4，恶心3"
+    assert fight.effective("乙") == d
+    r = tracks.add_points(tracks.Combatant(), "nausea", current=30, gained=3)
+    assert (r.points, r.debuff, r.state) == (33, 0, "")
+    assert "只记录点数，不产生减益或负面状态" in r.text()
