@@ -434,3 +434,20 @@ def test_abdomen_hit_deals_damage_and_records_nausea(tracks):
     r = tracks.add_points(tracks.Combatant(), "nausea", current=30, gained=3)
     assert (r.points, r.debuff, r.state) == (33, 0, "")
     assert "只记录点数，不产生减益或负面状态" in r.text()
+
+
+def test_reflex_and_readied_actions_can_be_answered(tracks):
+    """TR-35, TR-06 (R51): a reflex action takes 「自己回合外的两秒」 (6 ticks) and a readied action its
+    declared length, so an action no longer than that can answer them; free actions answer off-turn ones."""
+    assert tracks.can_respond("reflex", "reflex").allowed                       # 6 <= 6
+    assert tracks.can_respond("free", "reflex").allowed                         # 3 <= 6
+    assert tracks.can_respond("readied", "reflex", readied_seconds=2).allowed   # 6 <= 6
+    assert not tracks.can_respond("readied", "reflex", readied_seconds=3).allowed  # 9 > 6
+    assert tracks.can_respond("reflex", "readied", action_readied_seconds=3).allowed  # 6 <= 9
+    assert not tracks.can_respond("reflex", "readied", action_readied_seconds=1).allowed  # 6 > 3
+    assert not tracks.can_respond("reflex", "free", action_off_turn=True).allowed  # 6 > 3 (free off-turn 1 s)
+    assert tracks.can_respond("free", "free", action_off_turn=True).allowed     # 3 <= 3
+    with pytest.raises(tracks.ReadiedNeedsDuration):
+        tracks.can_respond("reflex", "readied")
+    with pytest.raises(tracks.NotOffTurn):
+        tracks.can_respond("reflex", "standard", action_off_turn=True)
