@@ -7,6 +7,11 @@ string, a line or a script escaped), `comment`, `name` (an identifier the compil
 checked against the reserved words) and `literal` (null, booleans, safe integers, text and
 arrays of them). `js("{} = {};", a, b)` and `join` raise on a plain `str`, and neither type
 converts into the other: Python `Code` cannot reach a JavaScript module, nor `Js` a Python one.
+
+Only this module makes `Js` from anything but a constant: `tests/test_js_code.py` reads every
+emitter's source and fails on `Js(...)` of a computed value, a `js`/`join` template that is not a
+literal, or a `Writer`'s lines touched from outside; and `emit_js` refuses a JavaScript or
+TypeScript file whose text is not `Js`. So an f-string slipping into an emitter fails the build.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from .wrap import wrap
 
@@ -53,6 +59,13 @@ def name(identifier: str) -> Js:
     if not isinstance(identifier, str) or not _IDENT.match(identifier) or identifier in RESERVED:
         raise UnquotedValue(f"not a JavaScript identifier: {identifier!r:.80}")
     return Js(identifier)
+
+
+def property_name(field: str) -> Js:
+    """A property name after a dot: an id of the rules (ASCII; reserved words are legal here)."""
+    if not isinstance(field, str) or not field.isascii() or not field.replace("_", "a").isalnum() or field[0].isdigit():
+        raise UnquotedValue(f"not a property name: {field!r:.80}")
+    return Js(field)
 
 
 def string(text: str) -> Js:
@@ -124,16 +137,61 @@ def data_lines(rows: list[tuple[object, ...]], indent: str = "  ") -> list[Js]:
 
 
 def comment(text: str) -> Js:
-    """A one-line comment (`// ...`): line breaks and control characters become spaces."""
+    """A one-line comment (`// ...`) of `comment_text(text)`."""
     return Js("// " + comment_text(text))
 
 
 def comment_text(text: str) -> Js:
-    """Rule text for inside a one-line comment (`js("// {} ...", comment_text(name))`)."""
-    return Js(_UNSAFE_COMMENT.sub(" ", str(text)).rstrip())
+    """Rule text for inside a one-line comment (`js("// {} ...", comment_text(name))`): every line
+    terminator (LF, CR, U+2028, U+2029, and NEL, which some tools break lines at), control, bidi,
+    zero-width and lone surrogate character becomes a space, and the sequences that end a comment
+    or a script where one may be inlined (`*/`, `</`, `<!--`, `-->`) get a space inside them."""
+    if not isinstance(text, str):
+        raise UnquotedValue(f"not text: {text!r:.80}")
+    text = _UNSAFE_COMMENT.sub(" ", text)
+    return Js(_COMMENT_ENDS.sub(lambda m: m.group(0)[0] + " " + m.group(0)[1:], text).rstrip())
 
 
-_UNSAFE_COMMENT = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_UNSAFE_COMMENT = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\u200b-\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_COMMENT_ENDS = re.compile(r"\*/|</|<!|--(?=>)")
+
+
+def meta(key: str, value: str) -> Js:
+    """A `// @key value` line of a userscript header: `value` on one line (whitespace runs one
+    space) with no `==` left in it, so that no value can end the `==UserScript==` block or add a
+    key to it."""
+    if not isinstance(key, str) or not re.fullmatch(r"[a-z]{1,12}", key):
+        raise UnquotedValue(f"not a userscript key: {key!r:.80}")
+    one_line = " ".join(comment_text(value).split())
+    return Js(f"// @{key:<12}" + re.sub(r"=(?==)", "= ", one_line))
+
+
+def parens(text: Js) -> Js:
+    """`text` in round brackets."""
+    return Js("(" + require_js(text) + ")")
+
+
+def indented(text: Js, prefix: str) -> Js:
+    """The lines of `text` (a final line break ends the last one), each non-empty one after
+    `prefix` (spaces only), joined by line breaks."""
+    if not isinstance(prefix, str) or prefix.strip(" "):
+        raise UnquotedValue(f"not an indentation: {prefix!r:.80}")
+    lines = require_js(text).split("\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    return Js("\n".join(prefix + line if line else line for line in lines))
+
+
+_SOURCES = Path(__file__).resolve().parent.parent.parent / "runtime" / "js"
+
+
+def source_file(file_name: str) -> Js:
+    """A JavaScript file of rulec's own runtime (compiler/runtime/js/): trusted source, as it is but
+    for its `'use strict';` line (the file that takes it in says that once, at its top)."""
+    path = _SOURCES / file_name
+    if not re.fullmatch(r"[a-z_]+\.js", file_name) or not path.is_file():
+        raise UnquotedValue(f"not a runtime file: {file_name!r:.80}")
+    return Js(path.read_text(encoding="utf-8").replace("'use strict';\n", "", 1))
 
 
 def js(template: str, *args: Js) -> Js:
@@ -164,15 +222,23 @@ class Writer:
     def dedent(self) -> None:
         self.level -= 1
 
+    def extend(self, lines: Iterable[Js]) -> None:
+        """Lines already laid out (a table's data rows), as they are."""
+        self.lines.extend(require_js(line) for line in lines)
+
+    def splice(self, other: Writer) -> None:
+        """The lines of another writer (a body written apart), as they are."""
+        self.lines.extend(other.lines)
+
     @contextmanager
-    def block(self, header: Js, close: str = "}") -> Iterator[None]:
+    def block(self, header: Js, close: Js = Js("}")) -> Iterator[None]:
         self.line(Js(require_js(header) + " {"))
         self.level += 1
         try:
             yield
         finally:
             self.level -= 1
-            self.line(Js(close))
+            self.line(require_js(close))
 
-    def text(self) -> str:
-        return "\n".join(self.lines) + "\n"
+    def text(self) -> Js:
+        return Js("\n".join(self.lines) + "\n")

@@ -76,7 +76,7 @@ class JsGen:
             self.w.line(line)
 
     def values(self, *pairs: tuple[str, Js]) -> Js:
-        return Js("[" + ", ".join(js("[{}, {}]", string(k), v) for k, v in pairs) + "]")
+        return js("[{}]", join(", ", [js("[{}, {}]", string(k), v) for k, v in pairs]))
 
     # ---- the odds form ----
     def loop(self, step: Step, var: Js, items: Js) -> None:

@@ -159,7 +159,7 @@ def _table(t: Table, w: Writer, keep: Keep = NO_KEEP) -> None:
     indent = "  " * (w.level + 1)
     for run in keep.each_run("js-rows", table_rows(t, keep), lambda rows: data_lines(list(rows), indent), row_id,
                              (keep.intern("js-row-indent", indent),), like=t.entries):
-        w.lines.extend(run)
+        w.extend(run)
     w.line(js("]) {}.set(r[0], new {}(r, true));", const, cls))
     if t.index:
         w.line(js("const {} = new Map(Array.from({}.values()).map(e => [e.{}, e]));",

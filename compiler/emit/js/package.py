@@ -8,12 +8,15 @@
 
 Both files are one body of code: the module adds `export {...}`, the script wraps the body in a
 function and returns the same names.
+
+Every JavaScript and TypeScript file is `Js` made through `code.py`'s quoting functions, free text
+of the rules (the ruleset's name, the build header's file names) included: `emit_js` refuses one
+that is not (`UnquotedValue`), so a plain string can never be written as code.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from ... import __version__
 from ...keep import NO_KEEP, Keep
@@ -24,11 +27,11 @@ from ..python.package import _entry_table
 from ..python.procedures import camel
 from ..shape import kept_text
 from ..env import md_code, md_escape
-from .code import Js, Writer, comment, join, js, literal, name, string
+from .code import Js, UnquotedValue, Writer, comment, comment_text, indented, join, js, literal, meta, name, \
+    property_name, require_js, source_file, string
 from .model import exported, write_model
 from .procedures import getter, split_params, write_procedure
 
-RUNTIME_DIR = Path(__file__).resolve().parent.parent.parent / "runtime" / "js"
 RUNTIME_EXPORTS = ["RuleError", "DiceExhausted", "BadFace", "NotSpecifiedBySource", "OutOfBounds", "LimitExceeded",
                    "UnknownEntry", "DiceValue", "SeededDice", "FixedDice", "Odds", "TraceStep", "Result", "shown",
                    "pool_distribution"]
@@ -38,10 +41,10 @@ def global_name(rs: Ruleset) -> str:
     return f"rulec_{rs.id}"
 
 
-def _runtime(rs: Ruleset) -> str:
-    text = (RUNTIME_DIR / "runtime.js").read_text(encoding="utf-8").replace("'use strict';\n", "", 1)
+def _runtime(rs: Ruleset) -> Js:
+    text = source_file("runtime.js")
     if any(h.module == "geometry" for h in rs.helpers):
-        text += "\n" + (RUNTIME_DIR / "geometry.js").read_text(encoding="utf-8")
+        text = js("{}\n{}", text, source_file("geometry.js"))
     return text
 
 
@@ -56,15 +59,15 @@ def version(rs: Ruleset) -> str:
     return rs.version + (f"+{rs.pack_label}" if rs.pack_label else "")
 
 
-def body(rs: Ruleset, keep: Keep = NO_KEEP) -> str:
+def body(rs: Ruleset, keep: Keep = NO_KEEP) -> Js:
     w = Writer()
     w.line(js("const VERSION = {};", string(version(rs))))
     w.line(js("const RULES_VERSION = {};", string(rs.version)))
     write_model(rs, w, keep)
-    return _runtime(rs) + "\n" + w.text() + kept_text(keep, "js-procedures", rs, _procedures)
+    return js("{}\n{}{}", _runtime(rs), w.text(), require_js(kept_text(keep, "js-procedures", rs, _procedures)))
 
 
-def _procedures(rs: Ruleset) -> str:
+def _procedures(rs: Ruleset) -> Js:
     """Everything after the model: the procedures and PROCEDURE_INFO (no entry reaches them)."""
     w = Writer()
     if rs.dice.engine == "pool":
@@ -94,44 +97,44 @@ def _procedures(rs: Ruleset) -> str:
     return w.text()
 
 
-def _header(rs: Ruleset, header: str) -> str:
-    return "\n".join("// " + line[2:] if line.startswith("# ") else "//" + line[1:] for line in header.splitlines())
+def _header(header: str) -> Js:
+    """The build header (its `# ` comment lines, made by facade.py) as `//` comments: each line is
+    text, quoted by `comment` like any other (a file name in it cannot end its comment)."""
+    return join("\n", [comment(line[2:]) for line in header.splitlines()])
 
 
-def module_js(rs: Ruleset, header: str, text: str) -> str:
-    exports = ",\n  ".join(_lines(names(rs)))
-    return (f"{_header(rs, header)}\n// {rs.name}: the compiled rules of ruleset '{rs.id}', as an ES module with no "
-            f"dependencies.\n'use strict';\n\n{text}\nexport {{\n  {exports},\n}};\n")
+def module_js(rs: Ruleset, header: str, text: Js) -> Js:
+    exports = join(",\n  ", _lines([name(n) for n in names(rs)]))
+    about = comment(f"{rs.name}: the compiled rules of ruleset '{rs.id}', as an ES module with no dependencies.")
+    return js("{}\n{}\n'use strict';\n\n{}\nexport {{\n  {},\n}};\n", _header(header), about, require_js(text), exports)
 
 
-def script_js(rs: Ruleset, header: str, text: str) -> str:
-    meta = [("name", global_name(rs)), ("author", "rulec"), ("version", version(rs)),
-            ("description", f"{rs.name}（{rs.id}）：由 rulec {__version__} 从规则数据编译的结算模块"),
-            ("license", "MIT"), ("timestamp", "0")]
-    head = ["// ==UserScript=="] + [f"// @{k:<12}{_one_line(v)}" for k, v in meta] + ["// ==/UserScript=="]
-    body_text = "\n".join(["  " + line if line else line for line in text.splitlines()])
-    items = ",\n    ".join(_lines([f"{n}: {n}" for n in names(rs)]))
-    return "\n".join(head) + "\n" + _header(rs, header) + "\n" + (
-        f"// {rs.name}: the same API as index.js, as one ES2015 script defining the global object {global_name(rs)}.\n"
-        f"var {global_name(rs)} = (function () {{\n  'use strict';\n{body_text}\n  return Object.freeze({{\n    {items},\n"
-        f"  }});\n}})();\n")
+def script_js(rs: Ruleset, header: str, text: Js) -> Js:
+    fields = [("name", global_name(rs)), ("author", "rulec"), ("version", version(rs)),
+              ("description", f"{rs.name}（{rs.id}）：由 rulec {__version__} 从规则数据编译的结算模块"),
+              ("license", "MIT"), ("timestamp", "0")]
+    head = join("\n", [Js("// ==UserScript=="), *(meta(k, v) for k, v in fields), Js("// ==/UserScript==")])
+    about = comment(f"{rs.name}: the same API as index.js, as one ES2015 script defining the global object "
+                    f"{global_name(rs)}.")
+    items = join(",\n    ", _lines([js("{}: {}", name(n), name(n)) for n in names(rs)]))
+    return js("{}\n{}\n{}\nvar {} = (function () {{\n  'use strict';\n{}\n  return Object.freeze({{\n    {},\n"
+              "  }});\n}})();\n", head, _header(header), about, name(global_name(rs)),
+              indented(text, "  "), items)
 
 
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
-def _lines(items: list[str], width: int = 100) -> list[str]:
-    out: list[str] = []
-    line = ""
+def _lines(items: list[Js], width: int = 100) -> list[Js]:
+    """Items packed into lines of about `width` columns, `, ` between them."""
+    out: list[Js] = []
+    line: list[Js] = []
+    used = 0
     for item in items:
-        if line and len(line) + len(item) + 2 > width:
-            out.append(line)
-            line = item
-        else:
-            line = f"{line}, {item}" if line else item
+        if line and used + len(item) + 2 > width:
+            out.append(join(", ", line))
+            line, used = [], 0
+        used += len(item) + (2 if line else 0)
+        line.append(item)
     if line:
-        out.append(line)
+        out.append(join(", ", line))
     return out
 
 
@@ -152,89 +155,108 @@ def package_json(rs: Ruleset) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-_TS = {"int": "number", "bool": "boolean", "str": "string"}
+_TS = {"int": Js("number"), "bool": Js("boolean"), "str": Js("string")}
+_TS_FIELD = {"int": Js("number"), "bool": Js("boolean"), "text": Js("string"), "enum": Js("string"),
+             "enum_list": Js("ReadonlyArray<string>"), "dice": Js("DiceValue | null"),
+             "formula": Js("(...args: any[]) => any")}
+_DTS_RUNTIME = [
+    Js("export interface DiceSource { die(sides: number): number; }"),
+    Js("export class SeededDice implements DiceSource { constructor(seed?: number); die(sides: number): number; "
+       "random(): number; }"),
+    Js("export class FixedDice implements DiceSource { constructor(faces: Iterable<number>); die(sides: number): "
+       "number; readonly remaining: number; }"),
+    Js("export class DiceValue { readonly text: string; readonly terms: ReadonlyArray<[number, number]>; "
+       "readonly flat: number; }"),
+    Js("export class RuleError extends Error { readonly code: string; readonly details: Record<string, unknown>; "
+       "toDict(): {error: string; message: string; details: Record<string, unknown>}; }"),
+]
+_DTS_RUNTIME_REST = [
+    Js("export class TraceStep { readonly kind: string; readonly text: string; "
+       "readonly values: ReadonlyArray<[string, unknown]>; toDict(): {kind: string; text: string; values: "
+       "Record<string, unknown>}; }"),
+    Js("export class Result { readonly rolls: ReadonlyArray<{toDict(): Record<string, unknown>}>; "
+       "readonly trace: ReadonlyArray<TraceStep>; outcome(): unknown[]; text(gm?: boolean): string; "
+       "toDict(): Record<string, unknown>; }"),
+    Js("export class Odds { readonly fields: ReadonlyArray<string>; readonly outcomes: ReadonlyArray<[unknown[], "
+       "number]>; readonly dropped: number; readonly hit_probability: number; readonly expected_damage: number; "
+       "total(): number; probability(where: Record<string, unknown>): number; marginal(field: string): "
+       "Map<unknown, number>; expected(field: string): number; toDict(): Record<string, unknown>; }"),
+    Js("export function shown(value: unknown, table?: Map<string, {name: string}>): string;"),
+    Js("export function pool_distribution(dice: number, sides: number, success_at: number, add_at: number, "
+       "cached?: boolean): {readonly probs: number[]; readonly dropped: number; mean(): number};"),
+    Js("export const VERSION: string;"), Js("export const RULES_VERSION: string;"),
+    Js("export const RULINGS: Readonly<Record<string, number | boolean>>;"),
+    Js("export const STAT_NAMES: Readonly<Record<string, string>>;"),
+    Js("export const PROCEDURE_INFO: Readonly<Record<string, {name: string; params: [string, string, string][]; "
+       "positional: string[]; fields: [string, string, string][]; summary: {hit: string | null; "
+       "damage: string | null}}>>;"),
+]
+_ENTRY_MEMBERS = [Js("readonly id: string"), Js("readonly name: string"), Js("readonly description: string"),
+                  Js("readonly rules: ReadonlyArray<string>"), Js("readonly not_specified: string | null"),
+                  Js("readonly given: boolean")]
 
 
-def dts(rs: Ruleset) -> str:
-    w: list[str] = [f"// Types of the '{rs.id}' module (generated by rulec; do not edit)."]
-    w += ["export interface DiceSource { die(sides: number): number; }",
-          "export class SeededDice implements DiceSource { constructor(seed?: number); die(sides: number): number; "
-          "random(): number; }",
-          "export class FixedDice implements DiceSource { constructor(faces: Iterable<number>); die(sides: number): "
-          "number; readonly remaining: number; }",
-          "export class DiceValue { readonly text: string; readonly terms: ReadonlyArray<[number, number]>; "
-          "readonly flat: number; }",
-          "export class RuleError extends Error { readonly code: string; readonly details: Record<string, unknown>; "
-          "toDict(): {error: string; message: string; details: Record<string, unknown>}; }",
-          *[f"export class {e} extends RuleError {{}}" for e in RUNTIME_EXPORTS[1:7]],
-          "export class TraceStep { readonly kind: string; readonly text: string; "
-          "readonly values: ReadonlyArray<[string, unknown]>; toDict(): {kind: string; text: string; values: "
-          "Record<string, unknown>}; }",
-          "export class Result { readonly rolls: ReadonlyArray<{toDict(): Record<string, unknown>}>; "
-          "readonly trace: ReadonlyArray<TraceStep>; outcome(): unknown[]; text(gm?: boolean): string; "
-          "toDict(): Record<string, unknown>; }",
-          "export class Odds { readonly fields: ReadonlyArray<string>; readonly outcomes: ReadonlyArray<[unknown[], "
-          "number]>; readonly dropped: number; readonly hit_probability: number; readonly expected_damage: number; "
-          "total(): number; probability(where: Record<string, unknown>): number; marginal(field: string): "
-          "Map<unknown, number>; expected(field: string): number; toDict(): Record<string, unknown>; }",
-          "export function shown(value: unknown, table?: Map<string, {name: string}>): string;",
-          "export function pool_distribution(dice: number, sides: number, success_at: number, add_at: number, "
-          "cached?: boolean): {readonly probs: number[]; readonly dropped: number; mean(): number};",
-          "export const VERSION: string;", "export const RULES_VERSION: string;",
-          "export const RULINGS: Readonly<Record<string, number | boolean>>;",
-          "export const STAT_NAMES: Readonly<Record<string, string>>;",
-          "export const PROCEDURE_INFO: Readonly<Record<string, {name: string; params: [string, string, string][]; "
-          "positional: string[]; fields: [string, string, string][]; summary: {hit: string | null; "
-          "damage: string | null}}>>;"]
-    stats = "; ".join(f"{s.id}?: {_TS[s.type]}" for s in rs.stats)
-    w.append(f"export interface Stats {{ {stats} }}")
-    fields = "; ".join(f"readonly {s.id}: {_TS[s.type]}" for s in rs.stats)
-    w.append(f"export class Combatant {{ constructor(stats?: Stats); static fromDict(data: Record<string, number | "
-             f"boolean>): Combatant; toDict(): Required<Stats>; {fields}; }}")
-    ts_field = {"int": "number", "bool": "boolean", "text": "string", "enum": "string",
-                "enum_list": "ReadonlyArray<string>", "dice": "DiceValue | null", "formula": "(...args: any[]) => any"}
+def _ts(prm: Param) -> Js:
+    """A parameter's TypeScript type."""
+    if prm.type in ("int", "bool"):
+        return _TS[prm.type]
+    if prm.type == "combatant":
+        return Js("Combatant")
+    entry = js("{} | string", name(class_name(prm.type)))
+    return js("{} | null", entry) if prm.optional else entry
+
+
+def _members(parts: list[Js]) -> Js:
+    """`a; b; ...; ` for the members or options of a type (nothing when there are none)."""
+    return js("{}; ", join("; ", parts)) if parts else Js("")
+
+
+def dts(rs: Ruleset) -> Js:
+    w: list[Js] = [js("// Types of the {} module (generated by rulec; do not edit).", comment_text(repr(rs.id)))]
+    w += _DTS_RUNTIME
+    w += [js("export class {} extends RuleError {{}}", name(e)) for e in RUNTIME_EXPORTS[1:7]]
+    w += _DTS_RUNTIME_REST
+    w.append(js("export interface Stats {{ {} }}", join("; ", [js("{}?: {}", property_name(s.id), _TS[s.type])
+                                                              for s in rs.stats])))
+    fields = join("; ", [js("readonly {}: {}", property_name(s.id), _TS[s.type]) for s in rs.stats])
+    w.append(js("export class Combatant {{ constructor(stats?: Stats); static fromDict(data: Record<string, number | "
+                "boolean>): Combatant; toDict(): Required<Stats>; {}; }}", fields))
     for t in table_order(rs.tables):
-        cls = class_name(t.id)
-        members = ["readonly id: string", "readonly name: string", "readonly description: string",
-                   "readonly rules: ReadonlyArray<string>", "readonly not_specified: string | null",
-                   "readonly given: boolean"]
-        members += [f"readonly {f.id}: {class_name(f.table or '') if f.type == 'ref' else ts_field[f.type]}"
-                    for f in t.fields]
-        w.append(f"export class {cls} {{ {'; '.join(members)}; toDict(): Record<string, unknown>; }}")
-        w.append(f"export const {t.id.upper()}: ReadonlyMap<string, {cls}>;")
-        w.append(f"export function {getter(t.id)}(key: {cls} | string): {cls};")
+        cls = name(class_name(t.id))
+        members = _ENTRY_MEMBERS + [
+            js("readonly {}: {}", property_name(f.id), name(class_name(f.table or "")) if f.type == "ref"
+               else _TS_FIELD[f.type]) for f in t.fields]
+        w.append(js("export class {} {{ {}; toDict(): Record<string, unknown>; }}", cls, join("; ", members)))
+        w.append(js("export const {}: ReadonlyMap<string, {}>;", name(t.id.upper()), cls))
+        w.append(js("export function {}(key: {} | string): {};", getter(t.id), cls, cls))
         if t.index:
-            w.append(f"export const {t.id.upper()}_BY_{t.index.upper()}: ReadonlyMap<unknown, {cls}>;")
+            w.append(js("export const {}: ReadonlyMap<unknown, {}>;", name(f"{t.id.upper()}_BY_{t.index.upper()}"),
+                        cls))
     for e in rs.errors:
-        w.append(f"export class {''.join(p.capitalize() for p in e.id.split('_'))} extends RuleError {{}}")
+        w.append(js("export class {} extends RuleError {{}}", name("".join(p.capitalize() for p in e.id.split("_")))))
     for p in rs.procedures:
-        cls = camel(p.id) + "Result"
-        out_fields = "; ".join(f"readonly {o.id}: {_TS[o.formula.type]}" for o in p.result)
-        w.append(f"export class {cls} extends Result {{ {out_fields}; }}")
-        w.append(f"export const {p.id.upper()}_FIELDS: ReadonlyArray<string>;")
+        cls = name(camel(p.id) + "Result")
+        out_fields = join("; ", [js("readonly {}: {}", property_name(o.id), _TS[o.formula.type]) for o in p.result])
+        w.append(js("export class {} extends Result {{ {}; }}", cls, out_fields))
+        w.append(js("export const {}: ReadonlyArray<string>;", name(f"{p.id.upper()}_FIELDS")))
         positional, options = split_params(p)
-
-        def ts(prm: Param) -> str:
-            t = prm.type
-            if t in ("int", "bool"):
-                return _TS[t]
-            if t == "combatant":
-                return "Combatant"
-            return f"{class_name(t)} | string" + (" | null" if prm.optional else "")
-
-        args = ", ".join(f"{x.id}{'?' if x.default is not None else ''}: {ts(x)}" for x in positional)
+        args = [js("{}?: {}", name(x.id), _ts(x)) if x.default is not None else js("{}: {}", name(x.id), _ts(x))
+                for x in positional]
         # The fast form's options (its dice) are required: a defaulted parameter before them is `| undefined`.
-        fast_args = ", ".join(f"{x.id}: {ts(x)}{' | undefined' if x.default is not None else ''}" for x in positional)
-        opts = "; ".join(f"{x.id}?: {ts(x)}" for x in options)
-        sep = ", " if args else ""
-        out = "[" + ", ".join(_TS[o.formula.type] for o in p.result) + "]"
-        w.append(f"export function {p.id}({args}{sep}options?: {{{opts}{'; ' if opts else ''}dice?: DiceSource}}): "
-                 f"{cls};")
-        w.append(f"export function {p.id}_fast({fast_args}{sep}options: {{{opts}{'; ' if opts else ''}dice: DiceSource}}): "
-                 f"{out};")
-        w.append(f"export function {p.id}_prepare({args}{sep}options?: {{{opts}}}): (dice: DiceSource) => {out};")
-        w.append(f"export function {p.id}_odds({args}{sep}options?: {{{opts}}}): Odds;")
-    return "\n".join(w) + "\n"
+        fast_args = [js("{}: {} | undefined", name(x.id), _ts(x)) if x.default is not None
+                     else js("{}: {}", name(x.id), _ts(x)) for x in positional]
+        opts = _members([js("{}?: {}", name(x.id), _ts(x)) for x in options])
+        lead = js("{}, ", join(", ", args)) if args else Js("")
+        fast_lead = js("{}, ", join(", ", fast_args)) if fast_args else Js("")
+        opts_only = join("; ", [js("{}?: {}", name(x.id), _ts(x)) for x in options])
+        out = js("[{}]", join(", ", [_TS[o.formula.type] for o in p.result]))
+        pid = name(p.id)
+        w.append(js("export function {}({}options?: {{{}dice?: DiceSource}}): {};", pid, lead, opts, cls))
+        w.append(js("export function {}_fast({}options: {{{}dice: DiceSource}}): {};", pid, fast_lead, opts, out))
+        w.append(js("export function {}_prepare({}options?: {{{}}}): (dice: DiceSource) => {};", pid, lead,
+                    opts_only, out))
+        w.append(js("export function {}_odds({}options?: {{{}}}): Odds;", pid, lead, opts_only))
+    return js("{}\n", join("\n", w))
 
 
 def _example_arg(rs: Ruleset, prm: Param, combatants: list[str]) -> str:
@@ -309,13 +331,26 @@ yet: the fight state (`start_fight`, `until`) and `initiative_order` of the Pyth
 
 def emit_js(rs: Ruleset, header: str, keep: Keep = NO_KEEP) -> dict[str, str]:
     text = body(rs, keep)
-    return {
+    return checked({
         "index.js": module_js(rs, header, text),
         f"{global_name(rs)}.user.js": script_js(rs, header, text),
         "index.d.ts": dts(rs),
         "package.json": package_json(rs),
         "README.md": readme(rs),
-    }
+    })
 
 
-__all__ = ["emit_js", "global_name", "join", "name"]
+CODE_SUFFIXES = (".js", ".mjs", ".cjs", ".ts")
+
+
+def checked(files: dict[str, str]) -> dict[str, str]:
+    """`files`, once every JavaScript or TypeScript file among them is known to be `Js` (made by
+    the quoting functions of code.py, never a plain string): else the build fails here, with a
+    rulec bug, rather than write code that free text could have reached."""
+    for rel, text in files.items():
+        if rel.endswith(CODE_SUFFIXES) and not isinstance(text, Js):
+            raise UnquotedValue(f"generated {rel} was not made by the JavaScript quoting path (emit/js/code.py)")
+    return files
+
+
+__all__ = ["checked", "emit_js", "global_name", "join", "name"]

@@ -141,7 +141,7 @@ class ProcedureWriter:
             line.append(n)
         if line:
             self.w.line(js("let {};", join(", ", line)))
-        self.w.lines.extend(body.lines)
+        self.w.splice(body)
 
     def setup(self) -> None:
         w, p = self.w, self.p
