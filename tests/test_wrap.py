@@ -31,21 +31,35 @@ def _statements(tree: ast.AST) -> list[ast.stmt]:
     return out
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.relative_to(GENERATED).as_posix())
-def test_rewrapped_statements_keep_their_syntax_tree(path: Path) -> None:
+INDENTS = ("", " " * 8, " " * 24)
+
+
+def _rewrap_keeps_the_tree(path: Path, every_indent: bool) -> None:
+    """Each statement wrapped at one indent (taken in turn), or at each of them."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     checked = 0
-    for stmt in _statements(tree):
+    for n, stmt in enumerate(_statements(tree)):
         line = ast.unparse(stmt)
         if "\n" in line:
             continue
-        for indent in ("", " " * 8, " " * 24):
+        for indent in INDENTS if every_indent else INDENTS[n % 3:n % 3 + 1]:
             lines = wrap(line, indent)
             again = ast.parse("if 1:\n" + "\n".join("    " + x for x in lines))
             assert ast.dump(again.body[0].body[0]) == ast.dump(stmt), "\n".join(lines)  # type: ignore[attr-defined]
             if width(line) + len(indent) > WIDTH:
                 checked += 1
     assert checked or len(tree.body) < 50  # the big modules have long statements to wrap
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.relative_to(GENERATED).as_posix())
+def test_rewrapped_statements_keep_their_syntax_tree(path: Path) -> None:
+    _rewrap_keeps_the_tree(path, every_indent=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.relative_to(GENERATED).as_posix())
+def test_rewrapped_statements_keep_their_syntax_tree_at_every_indent(path: Path) -> None:
+    _rewrap_keeps_the_tree(path, every_indent=True)
 
 
 def _std(line: str) -> list[tuple[str, str, int, int]] | None:
