@@ -214,7 +214,6 @@ def test_bull_rush(dp):
     d = dp.Combatant(strength=1, athletics=0)
     r = dp.bull_rush(a, d, dice=dp.FixedDice([9] * 7 + [1] + [1] * 3))
     assert (r.net, r.push_meters) == (7, 1 + 2)
-    assert dp.bull_rush(a, d, returned=True, dice=dp.FixedDice([1] * 6 + [1] * 3)).rolls[0].dice == 6
     r = dp.bull_rush(a, d, knock_down=True, dice=dp.FixedDice([9] * 8 + [1] * 3))
     assert r.prone and r.push_meters == 0
 
@@ -454,3 +453,48 @@ def test_cover_and_total_defense_help_the_reflex_save_against_a_bombard(dp):
     assert r.rolls[1].dice == 3 + 2
     r = dp.bombard(gunner, small, "mortar", distance=50, total_defense=True, dice=dp.FixedDice([1] * 40))
     assert r.rolls[1].dice == 3 + 2 + 4
+
+
+def test_bombard_against_a_large_target_in_total_defense(dp):
+    """DP-15, DP-40: 「你的防御和对抗范围攻击的判定上获得相当于你的基本防御的闪避加值」 holds for a target
+    of size >= 10 meeting the bombard with its normal defense: INT 4 + 射击 3 + 专业 1 = 8 DP less basic
+    defense 3 = 5 dice; in total defense the dodge bonus 3 is subtracted too: 2 dice."""
+    gunner = dp.Combatant(intelligence=4, shooting=3, specialty=1)
+    big = dp.Combatant(size=12, basic_defense=3)
+    assert dp.bombard(gunner, big, "mortar", distance=50, dice=dp.FixedDice([1] * 5)).rolls[0].dice == 5
+    r = dp.bombard(gunner, big, "mortar", distance=50, total_defense=True, dice=dp.FixedDice([9, 1]))
+    assert r.rolls[0].dice == 8 - 3 - 3 and r.hit
+
+
+def test_returned_bull_rush_penalises_the_original_rusher(dp):
+    """DP-51 (R20): 「他可以选择用反射动作对你进行一次冲撞。你在对抗中受到-2DP的不利减值」: "你" is the
+    original rusher, now resisting. The returner (STR 5 + 武技 3 = 8 DP) rolls in full; the original
+    rusher resists with max(STR 1, DEX 3) + 0 - 2 = 1 DP."""
+    returner = dp.Combatant(strength=5, martial=3)
+    rusher = dp.Combatant(strength=1, athletics=0)
+    r = dp.bull_rush(returner, rusher, returned=True, dice=dp.FixedDice([1] * 8 + [1]))
+    assert (r.rolls[0].dice, r.rolls[1].dice) == (8, 3 - 2)
+
+
+def test_overrun_past_a_blocker_that_cannot_block(dp):
+    """DP-60: 「如果敌人已经处于倒地状态；或者敌人处于定身、昏迷、睡眠等无法移动身体…可以无需闯越判定，直接
+    通过」: no dice are rolled, every blocker is passed, and no standard action is spent."""
+    a = dp.Combatant(strength=4, martial=2)
+    r = dp.overrun(a, dp.Combatant(prone=True), blockers=2, dice=dp.FixedDice([]))
+    assert (r.passed, r.success, r.contested) == (2, True, False) and r.rolls == ()
+    r = dp.overrun(a, dp.Combatant(), blocker_cannot_block=True, dice=dp.FixedDice([]))
+    assert (r.passed, r.contested) == (1, False)
+    assert "无需闯越判定" in r.text()
+    assert dp.overrun(a, dp.Combatant(), dice=dp.FixedDice([9] * 6 + [1] * 3)).contested
+
+
+def test_total_defense_without_pinpointing_the_attacker(dp):
+    """DP-40 (R10): the dodge bonus equal to basic defense comes with total defense; stripping the weapon's
+    own speed needs the attacker pinpointed (「如果你能够精确定位…」). Pistol speed 5, basic defense 6:
+    pinpointed -> 5 + 6 fewer dice; not pinpointed -> only the dodge 6."""
+    d = dp.Combatant(basic_defense=6)
+    gunner = dp.Combatant(dexterity=4, shooting=15, specialty=1)
+    plain = odds_dice(dp, gunner, d, "pistol", distance=10)
+    assert plain - odds_dice(dp, gunner, d, "pistol", distance=10, total_defense=True) == 5 + 6
+    assert plain - odds_dice(dp, gunner, d, "pistol", distance=10, total_defense=True,
+                             attacker_pinpointed=False) == 6
