@@ -69,8 +69,10 @@ def literal(value: object) -> Code:
 
 
 def comment(text: str) -> Code:
-    """A one-line comment (`# ...`): line breaks and control characters become spaces."""
-    return Code("# " + _CONTROL.sub(" ", str(text).replace("\r", " ").replace("\n", " ")).rstrip())
+    """A one-line comment (`# ...`): line breaks and control characters become spaces, and `@@`
+    is `@ @` (no comment can be the line a module's imports go in: package.py's marker)."""
+    return Code("# " + _CONTROL.sub(" ", str(text).replace("\r", " ").replace("\n", " ")).replace("@@", "@ @")
+                .rstrip())
 
 
 _PLAIN = (str, int, bool, type(None))
@@ -116,7 +118,9 @@ def docstring(text: str, room: int = 110) -> Code:
             lines.append(raw[:cut].rstrip())
             raw = raw[cut:].lstrip()
         lines.append(raw)
-    body = "\n".join(lines).replace("\\", "\\\\").replace('"', '\\"')
+    # `@@` as `@\x40` (the same text once read): no line of a docstring can be the marker line
+    # of package.py where a module's imports go.
+    body = "\n".join(lines).replace("\\", "\\\\").replace('"', '\\"').replace("@@", "@\\x40")
     body = _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}" if ord(m.group(0)) < 0x100
                         else f"\\u{ord(m.group(0)):04x}", body)
     return Code(f'"""{body}"""')
