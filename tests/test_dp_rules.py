@@ -498,3 +498,4 @@ def test_total_defense_without_pinpointing_the_attacker(dp):
     assert plain - odds_dice(dp, gunner, d, "pistol", distance=10, total_defense=True) == 5 + 6
     assert plain - odds_dice(dp, gunner, d, "pistol", distance=10, total_defense=True,
                              attacker_pinpointed=False) == 6
+
