@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from ruling_flip import flipped, oracle_run
 
 
 def odds_dice(dp, attacker, defender, weapon, **kw):
@@ -499,3 +500,31 @@ def test_total_defense_without_pinpointing_the_attacker(dp):
     assert plain - odds_dice(dp, gunner, d, "pistol", distance=10, total_defense=True,
                              attacker_pinpointed=False) == 6
 
+
+def test_grapple_extras_are_declared_rulings(tmp_path):
+    """DP-52, DP-53: the touch attack's 「取得了1个以上的成功数」 counts the attacker's extras
+    (touch_counts_attack_extras), and the grapple contest and pin do not add them
+    (grapple_contest_attack_extras), each a ruling a table can flip. STR 4 + 武技 2 = 6 DP with 2 extras:
+    a touch of no successes still hits (0 + 2 >= 1); the contest's 1 success against 1 is a tie (fails),
+    and with the extras counted it wins by 1 + 2 - 1 = 2."""
+    stock, pack = flipped(tmp_path, "dp", "grapple_contest_attack_extras", True)
+    args = {"attacker": {"strength": 4, "martial": 2, "attack_extras": 2}, "defender": {"strength": 1}}
+    faces = [1] * 6 + [9, 1, 1, 1, 1, 1] + [9]
+    out = oracle_run(stock, "grapple", args, faces)
+    assert (out["touched"], out["success"]) == (True, False)
+    out = oracle_run(pack, "grapple", args, faces)
+    assert (out["success"], out["net"]) == (True, 2)
+    assert oracle_run(pack, "pin", args, [9, 1, 1, 1, 1, 1] + [9])["net"] == 2
+    assert oracle_run(stock, "pin", args, [9, 1, 1, 1, 1, 1] + [9])["net"] == 0
+    (_, no_touch) = flipped(tmp_path / "t", "dp", "touch_counts_attack_extras", False)
+    assert oracle_run(no_touch, "grapple", args, [1] * 6)["touched"] is False
+
+
+def test_placeholders_are_rulings(dp, hero, dummy):
+    """DP-16, DP-17, DP-20: the seed gives no vehicle-weapon range multiplier and no pool for resource
+    attacks: both are declared rulings (5 by default: the vehicle cannon's 200 m x 5 = 1000 m)."""
+    assert dp.RULINGS["vehicle_range_multiplier"] == 5 and dp.RULINGS["resource_attack_range_multiplier"] == 5
+    assert dp.RULINGS["resource_attack_placeholder_pool"] is True and dp.ATTACK_TYPES["other"].resource_defined
+    dp.attack_odds(hero, dummy, "vehicle_cannon", distance=1000)
+    with pytest.raises(dp.OutOfRange):
+        dp.attack(hero, dummy, "vehicle_cannon", distance=1001)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from ruling_flip import flipped, oracle_run
 
 
 def test_rounds(tracks):
@@ -344,32 +345,6 @@ def test_enhanced_long_rest_recovery(tracks):
         tracks.enhanced_long_rest(tracks.Combatant(), rest_hours=8, track="dizzy")
 
 
-def _flipped(tmp_path, ruleset: str, key: str, value: object):  # type: ignore[no-untyped-def]
-    """The ruleset compiled to its IR twice, stock and with one ruling changed by a pack: (stock, pack)."""
-    from pathlib import Path
-
-    from rulec.facade import compile_rules
-
-    root = Path(__file__).resolve().parent.parent / "rules" / ruleset
-    pack = tmp_path / "pack"
-    pack.mkdir(exist_ok=True)
-    (pack / "pack.yaml").write_text(f"kind: pack\nid: flip\nname: 改判\nextends: {ruleset}\n", encoding="utf-8")
-    text = str(value).lower() if isinstance(value, bool) else str(value)
-    (pack / "rulings.yaml").write_text(f"kind: rulings\nrulings:\n  - {{key: {key}, name: 改判, value: {text}, "
-                                       "text: 改判。, override: true}\n", encoding="utf-8")
-    return tuple(compile_rules(paths, stop_after="lower").rulesets[0] for paths in ([root], [root, pack]))
-
-
-def _oracle_run(rs, procedure: str, args: dict, faces: list[int]) -> dict:  # type: ignore[no-untyped-def]
-    from oracle import Oracle
-
-    proc = next(p for p in rs.procedures if p.id == procedure)
-    stats = {st.id: st.default for st in rs.stats}
-    args = {k: ({**stats, **v} if isinstance(v, dict) else v) for k, v in args.items()}
-    it = iter(faces)
-    return dict(zip([o.id for o in proc.result], Oracle(rs).run(proc, args, lambda sides: next(it))))
-
-
 def test_charge_worked_example_against_damage_reduction(tracks):
     """TR-41 (R58), TR-17: the seed's charge (speed 40, +3, load tier 4 -> .ww7+4) against a target with
     damage reduction 2 and absorption 1: one success -> 1 + 4 = 5 (cap 10), 5 - 2 = 3, absorbs 1 -> 2 to HP.
@@ -409,10 +384,10 @@ def test_conversion_goes_through_reduction_and_absorption(tracks):
 def test_charge_reads_extras_alone_hit(tmp_path):
     """TR-11, TR-17: the charge hits as every other attack does, by the extras_alone_hit ruling: no
     success with 4 load-tier extras misses by default, and hits for 0 + 4 when a table flips it."""
-    stock, pack = _flipped(tmp_path, "tracks", "extras_alone_hit", True)
+    stock, pack = flipped(tmp_path, "tracks", "extras_alone_hit", True)
     args = {"attacker": {"move_speed": 40}, "defender": {}, "skill_bonus": 3, "load_tier": 4}
-    assert _oracle_run(stock, "charge", args, [1] * 7)["damage"] == 0
-    assert _oracle_run(pack, "charge", args, [1] * 7 + [1, 1, 1])["damage"] == 4
+    assert oracle_run(stock, "charge", args, [1] * 7)["damage"] == 0
+    assert oracle_run(pack, "charge", args, [1] * 7 + [1, 1, 1])["damage"] == 4
 
 
 def test_abdomen_hit_deals_damage_and_records_nausea(tracks):
