@@ -278,3 +278,18 @@ def test_a_target_against_a_wall_and_a_vehicle_shove(d20, fighter):
     r = d20.vehicle_check(fighter, "nuclear", vehicle_size=3, length=10, width=10, height=10, shove=True,
                           free_hand=False, knock_prone=True, bonus=20, dice=d20.FixedDice([20]))
     assert r.total > r.dc and r.prone and not r.holds and r.shove_feet == 0
+
+
+def test_melee_spell_attack_reach_grows_with_size(d20):
+    """D20-10: 「少数法术也会发动一次近战攻击」 and 「体型更大的生物的触及范围也会相应扩大」: a large caster
+    (one category above medium) reaches 5 + 5 = 10 ft with a melee spell attack, as with a weapon; 15 ft is
+    out of its reach; a medium caster reaches 5 ft."""
+    target = d20.Combatant(armor_class=10)
+    large = d20.Combatant(size=4)
+    r = d20.spell_attack(large, target, dice_count=1, dice_sides=8, melee=True, distance=10,
+                         dice=d20.FixedDice([15, 3]))
+    assert r.hit
+    with pytest.raises(d20.OutOfReach):
+        d20.spell_attack(large, target, dice_count=1, dice_sides=8, melee=True, distance=15)
+    with pytest.raises(d20.OutOfReach):
+        d20.spell_attack(d20.Combatant(size=3), target, dice_count=1, dice_sides=8, melee=True, distance=10)
