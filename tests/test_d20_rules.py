@@ -293,3 +293,19 @@ def test_melee_spell_attack_reach_grows_with_size(d20):
         d20.spell_attack(large, target, dice_count=1, dice_sides=8, melee=True, distance=15)
     with pytest.raises(d20.OutOfReach):
         d20.spell_attack(d20.Combatant(size=3), target, dice_count=1, dice_sides=8, melee=True, distance=10)
+
+
+def test_vehicle_grapple_size_exception_is_its_own_ruling(d20):
+    """D20-21: the variant's 「被擒抱目标的体型不能比你大超过一级」 against its own example (a medium grappler
+    holds a carrier three categories larger) is a ruling of its own, not R39 (the DC formula), and gives
+    the example as its reason; by default the example wins and the carrier can be grappled."""
+    from pathlib import Path
+
+    from rulec.facade import compile_rules
+
+    (rs,) = compile_rules([Path(__file__).resolve().parent.parent / "rules" / "d20"], stop_after="lower").rulesets
+    ruling = next(r for r in rs.rulings if r.key == "vehicle_grapple_size_limit")
+    assert not ruling.ruling and "核动力航母" in ruling.text and "大三级" in ruling.text
+    r = d20.vehicle_check(d20.Combatant(size=3), "nuclear", vehicle_size=6, length=1000, width=120, height=40,
+                          bonus=126, dice=d20.FixedDice([10]))
+    assert r.holds
