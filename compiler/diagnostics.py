@@ -30,6 +30,75 @@ class Span:
         return Span(self.file, self.line + line_offset, self.col + col_offset, self.path)
 
 
+# How much of a user's value a diagnostic quotes (`quote`), and how long a message or hint may be
+# whatever went into it: a diagnostic is never more than a line of the input.
+QUOTE_CHARS = 80
+MAX_MESSAGE_CHARS = 1000
+
+
+def cut(text: str, limit: int) -> str:
+    """`text`, or its first `limit - 1` characters and an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def quote(value: object, limit: int = QUOTE_CHARS) -> str:
+    """A user's value as a diagnostic shows it: text in quotes, anything else as JSON, on one line
+    (line breaks escaped), cut to `limit` characters with an ellipsis. Every value of an input that
+    a message names goes through here; a value too large to write as JSON is named by its type."""
+    if isinstance(value, str):
+        shown = value if len(value) <= limit else value[:limit]
+        return cut("'" + shown.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r") + "'", limit)
+    if isinstance(value, (list, dict)):
+        return cut(json_prefix(value, limit), limit)
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * limit:
+        return f"a whole number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = type(value).__name__
+    return cut(text, limit)
+
+
+def json_prefix(value: object, limit: int) -> str:
+    """The start of `value` as JSON, without writing all of a large collection."""
+    out: list[str] = []
+    size = 0
+
+    def put(text: str) -> bool:
+        nonlocal size
+        out.append(text)
+        size += len(text)
+        return size <= limit
+
+    def walk(v: object, depth: int) -> bool:
+        if depth > 8:
+            return put("…")
+        if isinstance(v, list):
+            if not put("["):
+                return False
+            for i, item in enumerate(v):
+                if (i and not put(", ")) or not walk(item, depth + 1):
+                    return False
+            return put("]")
+        if isinstance(v, dict):
+            if not put("{"):
+                return False
+            for i, (k, item) in enumerate(v.items()):
+                if (i and not put(", ")) or not put(json.dumps(str(k)[:limit], ensure_ascii=False) + ": ") \
+                        or not walk(item, depth + 1):
+                    return False
+            return put("}")
+        if isinstance(v, str):
+            return put(json.dumps(v[:limit], ensure_ascii=False))
+        try:
+            return put(json.dumps(v, ensure_ascii=False))
+        except (TypeError, ValueError):
+            return put(type(v).__name__)
+
+    walk(value, 0)
+    return "".join(out)
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     span: Span
@@ -37,6 +106,12 @@ class Diagnostic:
     message: str
     hint: str | None = None
     severity: str = "error"
+
+    def __post_init__(self) -> None:  # the last guard: however a message was made, it stays short
+        if len(self.message) > MAX_MESSAGE_CHARS:
+            object.__setattr__(self, "message", cut(self.message, MAX_MESSAGE_CHARS))
+        if self.hint is not None and len(self.hint) > MAX_MESSAGE_CHARS:
+            object.__setattr__(self, "hint", cut(self.hint, MAX_MESSAGE_CHARS))
 
     def format(self, *, color: bool = False) -> str:
         sev = self.severity
@@ -94,6 +169,8 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     """A 'did you mean ...?' hint for a misspelt key or id, or None. A short Chinese name is a
     word of two or three characters, where one wrong character (长箭 for 长剑) is already half of
     it: a choice of the same length that differs in one character is suggested too."""
+    if len(word) > QUOTE_CHARS:  # no name is that long, and comparing costs its length squared
+        return None
     options = list(choices)
     import difflib
 

@@ -42,16 +42,16 @@ class _Scenario:
     """A scenario file read with load/plain_yaml.py: its data now, its positions (documents.py,
     which imports PyYAML) only when a diagnostic asks for one."""
 
-    def __init__(self, path: Path, shown: str, data: Any) -> None:
-        self.path, self.file, self.data = path, shown, data
+    def __init__(self, raw: bytes, shown: str, data: Any) -> None:
+        self.raw, self.file, self.data = raw, shown, data
         self._doc: Any = None
 
     def span(self, path: tuple[str | int, ...] = (), *, key: bool = False) -> Span:
-        if self._doc is None:
-            from .load.documents import load_file
+        if self._doc is None:  # composed from the bytes read, never from the file again
+            from .load.documents import load_bytes
 
-            self._doc, _ = load_file(self.path, self.file)
-            if self._doc is None:  # the file changed since it was read
+            self._doc, _ = load_bytes(self.raw, self.file)
+            if self._doc is None:  # pragma: no cover - the plain reader read what documents.py refuses
                 from .diagnostics import Span
 
                 return Span(self.file)
@@ -60,20 +60,24 @@ class _Scenario:
 
 def _load(scenario: Path, fmt: str) -> Any:
     """The scenario's document (a `_Scenario` when the plain reader can read it), or None when it
-    was reported."""
+    was reported. The file is read once, bounded (load/reading.py: a regular file of at most
+    MAX_SCENARIO_BYTES), and no list or mapping in it may be longer than MAX_SCENARIO_ITEMS."""
     from .load.paths import display_path
     from .load.plain_yaml import read_bytes
+    from .load.reading import MAX_SCENARIO_BYTES, MAX_SCENARIO_ITEMS, ReadRefused, read_bounded
 
     shown = display_path(scenario)
     try:
-        ok, data = read_bytes(scenario.read_bytes()) if scenario.stat().st_size <= (1 << 20) else (False, None)
-    except OSError:
-        ok, data = False, None
+        raw = read_bounded(scenario, MAX_SCENARIO_BYTES, shown, what="a scenario")
+    except ReadRefused as exc:
+        report([exc.diagnostic], fmt)
+        return None
+    ok, data = read_bytes(raw, max_items=MAX_SCENARIO_ITEMS)
     if ok:
-        return _Scenario(scenario, shown, data)
-    from .load import load_file
+        return _Scenario(raw, shown, data)
+    from .load import load_bytes
 
-    doc, diags = load_file(scenario, shown)
+    doc, diags = load_bytes(raw, shown, max_items=MAX_SCENARIO_ITEMS)
     if doc is None:
         report(diags, fmt)
     return doc
@@ -217,10 +221,10 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
         from .validate.schema import diagnostics_for, validator_for
 
         problems = diagnostics_for(doc, validator_for(schema))
+    if problems:  # nothing below may read data that failed its schema
+        report(problems, fmt)
+        return None
     if data["kind"] == "fight":
-        if problems:
-            report(problems, fmt)
-            return None
         return module, {"data": data, "doc": doc, "fight": True}, tmp
     problems += _stats_given_twice(doc, module)
     if problems:
@@ -275,7 +279,7 @@ def _expectations(doc: Any, module: Any, procedure: str, result: Any, error: str
             got: Any = error
         elif error is not None:
             out.append(_diagnostic(doc.span(at), "expect",
-                                  f"expected {key} = {want!r}, but the procedure refused: {error}"))
+                                  f"expected {key} = {_quote(want)}, but the procedure refused: {error}"))
             continue
         elif key == "command":
             got = result.rolls[0].command if result.rolls else None
@@ -288,10 +292,21 @@ def _expectations(doc: Any, module: Any, procedure: str, result: Any, error: str
             continue
         if got != want:
             out.append(_diagnostic(doc.span(at), "expect",
-                                  f"{fields.get(key, key)} ({key}): expected {want!r}, got {got!r}"))
+                                  f"{fields.get(key, key)} ({key}): expected {_quote(want)}, got {_quote(got)}"))
     if "error" not in expect and error is not None and not out:
         out.append(_diagnostic(doc.span(where), "expect", f"the procedure refused: {error}"))
     return out
+
+
+def _quote(value: Any) -> str:
+    """A value of the scenario (or of a result) in a message: repr for a short one, as before, and
+    diagnostics.quote's line for anything longer."""
+    from .diagnostics import QUOTE_CHARS, quote
+
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        text = quote(value) if isinstance(value, int) and value.bit_length() > 256 else repr(value)
+        return text if len(text) <= QUOTE_CHARS else quote(value)
+    return quote(value)
 
 
 def _error(exc: Exception, fmt: str) -> int:
@@ -367,13 +382,22 @@ def resolve_scenario(scenario: Path, rules: tuple[Path, ...], seed: int | None, 
 def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...]) -> int:
     """Run every scenario with an `expect:` under PATHS (default: examples/) and check it: a
     homebrewer's worked examples as a test suite."""
+    from .load.paths import display_path
+    from .load.reading import MAX_SCENARIO_BYTES, ReadRefused, read_bounded
+
     files = sorted(f for path in (paths or (Path("examples"),))
-                   for f in ([path] if path.is_file() else path.rglob("*.yaml")))
+                   for f in ([path] if not path.is_dir() else path.rglob("*.yaml")))
     session = _Session()
     passed = failed = 0
     try:
         for f in files:
-            text = f.read_text(encoding="utf-8", errors="replace")
+            try:
+                text = read_bounded(f, MAX_SCENARIO_BYTES, display_path(f), what="a scenario"
+                                    ).decode("utf-8", errors="replace")
+            except ReadRefused as exc:
+                report([exc.diagnostic], "text")
+                failed += 1
+                continue
             if "kind: scenario" not in text and "kind: fight" not in text or "expect:" not in text:
                 continue
             prepared = _prepare(f, rules, "text", session)
@@ -407,7 +431,10 @@ def _until(module: Any, sc: dict[str, Any], spec: str, fmt: str) -> int:
     fields = {fid: (fname, ftype) for fid, fname, ftype in sc["info"]["fields"]}
     by_name = {fname: fid for fid, fname, _ in sc["info"]["fields"]}
     field = by_name.get(field.strip(), field.strip())
-    if field not in fields or fields[field][1] != "int" or not raw.strip().isdigit():
+    raw = raw.strip()
+    # ASCII digits only, and few of them: str.isdigit holds for '²' and '٣', which int() refuses or
+    # reads, and a threshold past 10**9 is refused by until() anyway.
+    if field not in fields or fields[field][1] != "int" or not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
         whole = ", ".join(fid for fid, (_n, ftype) in fields.items() if ftype == "int")
         echo(f"error[usage]: --until takes FIELD=N with a whole-number outcome of '{data['procedure']}' "
                    f"({whole}) and a threshold N", err=True)

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from ..diagnostics import Diagnostic, Span
+from ..diagnostics import QUOTE_CHARS, Diagnostic, Span, cut, quote
 from ..runtime.sources import parse_dice
 from .srd_json import read_items
 
@@ -81,7 +81,7 @@ def _entry(item: dict[str, Any], layout: str, where: Span) -> tuple[dict[str, An
     index = str(item.get("index", "?"))
 
     def bad(message: str) -> None:
-        diags.append(Diagnostic(where, "import", f"weapon '{index}': {message}"))
+        diags.append(Diagnostic(where, "import", f"weapon {quote(index)}: {message}"))
 
     category, kind = _classes(item, layout)
     entry: dict[str, Any] = {
@@ -92,10 +92,10 @@ def _entry(item: dict[str, Any], layout: str, where: Span) -> tuple[dict[str, An
         "attack_type": kind,
     }
     if category not in ("simple", "martial"):
-        bad(f"unknown weapon_category {item.get('weapon_category')!r}" if layout == "2014" else
+        bad(f"unknown weapon_category {quote(item.get('weapon_category'))}" if layout == "2014" else
             "its equipment_categories name neither simple-weapons nor martial-weapons")
     if kind not in ("melee", "ranged"):
-        bad(f"unknown weapon_range {item.get('weapon_range')!r}" if layout == "2014" else
+        bad(f"unknown weapon_range {quote(item.get('weapon_range'))}" if layout == "2014" else
             "its equipment_categories name neither melee-weapons nor ranged-weapons")
     damage = item.get("damage")
     if damage is not None:
@@ -103,16 +103,16 @@ def _entry(item: dict[str, Any], layout: str, where: Span) -> tuple[dict[str, An
         try:
             parse_dice(dice)
         except ValueError as exc:
-            bad(f"damage dice {dice!r}: {exc}")
+            bad(f"damage dice {quote(dice)}: {cut(str(exc), QUOTE_CHARS)}")
         entry["damage_dice"] = dice
         dtype = damage.get("damage_type", {}).get("index")
         if dtype not in DAMAGE_TYPES:
-            bad(f"unknown damage type {dtype!r}")
+            bad(f"unknown damage type {quote(dtype)}")
         entry["damage_type"] = dtype
     props = [p.get("index") for p in item.get("properties", [])]
     for p in props:
         if p not in PROPERTIES:
-            bad(f"unknown property {p!r}")
+            bad(f"unknown property {quote(p)}")
     entry["properties"] = [p.replace("-", "_") for p in props if p in PROPERTIES]
     rng = item.get("range", {})
     if entry["attack_type"] == "ranged":
@@ -158,9 +158,10 @@ def import_srd(path: Path, shown: str) -> tuple[list[dict[str, Any]] | None, lis
             continue
         try:
             entry, problems = _entry(item, layout, where)
-        except (AttributeError, TypeError, ValueError) as exc:  # a field of an unexpected JSON type
-            entry, problems = None, [Diagnostic(where, "import", f"weapon '{item.get('index', '?')}': "
-                                                f"a field has an unexpected value ({exc})")]
+        except (AttributeError, TypeError, ValueError, OverflowError) as exc:  # a field of an unexpected JSON
+            # type, or a number no field can hold (a weight of 1e308 is infinite once scaled)
+            entry, problems = None, [Diagnostic(where, "import", f"weapon {quote(str(item.get('index', '?')))}: "
+                                                f"a field has an unexpected value ({cut(str(exc), QUOTE_CHARS)})")]
         diags += problems
         if entry is not None:
             entries.append(entry)

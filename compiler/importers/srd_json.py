@@ -2,19 +2,24 @@
 
 The file is a JSON list of objects. Each item comes back with the line and column where it
 starts, so a diagnostic about one weapon points at it. Parse errors carry the parser's real
-line and column; a file nested deeper than the parser can follow, or larger than any SRD file,
-is a diagnostic rather than a crash or a long wait.
+line and column; a file nested deeper than the parser can follow, or larger than any SRD file
+(read through load/reading.py: a regular file, the limit enforced on the bytes read), and a number
+no field can hold (more than MAX_INT_DIGITS digits, `1e400`, `Infinity`, `NaN`) are diagnostics
+rather than a crash or a long wait.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Diagnostic, Span
+from ..diagnostics import Diagnostic, Span, quote
+from ..load.core_schema import MAX_INT_DIGITS
+from ..load.reading import MAX_SRD_BYTES, ReadRefused, read_bounded
 
-MAX_BYTES = 64 * 1024 * 1024  # the 2014 and 2024 equipment files are about 200 KB
+MAX_BYTES = MAX_SRD_BYTES
 _WS = " \t\r\n"
 
 
@@ -24,9 +29,48 @@ def _skip(text: str, i: int) -> int:
     return i
 
 
+class _Lines:
+    """Line and column of increasing positions, counting each newline once (`_where` per item of a
+    list of a million items would count from the start a million times)."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.pos, self.line, self.start = text, 0, 1, 0
+
+    def at(self, pos: int) -> tuple[int, int]:
+        newlines = self.text.count("\n", self.pos, pos)
+        if newlines:
+            self.line += newlines
+            self.start = self.text.rfind("\n", self.pos, pos) + 1
+        self.pos = pos
+        return self.line, pos - self.start + 1
+
+
 def _where(text: str, pos: int) -> tuple[int, int]:
     line = text.count("\n", 0, pos) + 1
     return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
+class _BadNumber(ValueError):
+    def __init__(self, text: str, why: str) -> None:
+        super().__init__(text)
+        self.text, self.why = text, why
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:  # Python refuses past 4,300 digits with a bare ValueError
+        raise _BadNumber(text, f"a whole number of more than {MAX_INT_DIGITS} digits")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400
+        raise _BadNumber(text, "too large for a number")
+    return value
+
+
+def _constant(text: str) -> float:  # Infinity, -Infinity, NaN: not JSON, though Python reads them
+    raise _BadNumber(text, "JSON has no infinities or NaN")
 
 
 def read_items(path: Path, shown: str) -> tuple[list[tuple[Any, Span]] | None, list[Diagnostic]]:
@@ -36,29 +80,29 @@ def read_items(path: Path, shown: str) -> tuple[list[tuple[Any, Span]] | None, l
         return None, [Diagnostic(Span(shown, line, col), "import", message)]
 
     try:
-        if path.stat().st_size > MAX_BYTES:
-            return fail(f"the file is larger than {MAX_BYTES // (1024 * 1024)} MiB; "
-                        "an SRD equipment file is about 200 KB")
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        return fail(f"cannot read the SRD file: {exc.strerror or exc}")
+        text = read_bounded(path, MAX_BYTES, shown, what="an SRD equipment file (about 200 KB)"
+                            ).decode("utf-8-sig")
+    except ReadRefused as exc:
+        return None, [exc.diagnostic]
     except UnicodeDecodeError as exc:
         return fail(f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})")
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(parse_int=_int, parse_float=_float, parse_constant=_constant)
     items: list[tuple[Any, Span]] = []
+    i = 0
     try:
         i = _skip(text, 0)
         if not text.startswith("[", i):
-            value = json.loads(text)  # a parse error here has the real position
+            value = decoder.decode(text)  # a parse error here has the real position
             kind = type(value).__name__ if not isinstance(value, dict) else "object"
             return fail(f"expected a JSON list of equipment items, found a JSON {kind}", *_where(text, i))
         i = _skip(text, i + 1)
         if text.startswith("]", i):
             i += 1
         else:
+            lines = _Lines(text)
             while True:
                 value, end = decoder.raw_decode(text, i)
-                items.append((value, Span(shown, *_where(text, i), (len(items),))))
+                items.append((value, Span(shown, *lines.at(i), (len(items),))))
                 i = _skip(text, end)
                 if text.startswith(",", i):
                     i = _skip(text, i + 1)
@@ -72,6 +116,9 @@ def read_items(path: Path, shown: str) -> tuple[list[tuple[Any, Span]] | None, l
             raise json.JSONDecodeError("Extra data", text, i)
     except json.JSONDecodeError as exc:
         return fail(f"not valid JSON: {exc.msg}", exc.lineno, exc.colno)
+    except _BadNumber as exc:  # at the number's first place after the item it is in
+        at = text.find(exc.text, i)
+        return fail(f"{quote(exc.text)} is not a usable number: {exc.why}", *_where(text, at if at >= 0 else i))
     except RecursionError:
         return fail("the JSON is nested too deeply to read; an SRD equipment item is at most a few levels deep")
     return items, []

@@ -19,9 +19,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..diagnostics import Diagnostic, Span
+from ..load.documents import MAX_FILE_BYTES, load_bytes
+from ..load.reading import ReadRefused, read_bounded
 from ..load.sources import MANIFESTS, display_path
 from .srd import MARKER, table_text
 
@@ -49,18 +49,25 @@ def plan(target: Path, entries: list[dict[str, Any]]) -> tuple[Plan | None, list
     shown = display_path(target)
     previous: list[dict[str, Any]] = []
     if target.exists():
+        # Read like any rule file (bounded, a regular file only, by the loader that refuses alias
+        # bombs and numbers no field can hold), never with yaml.safe_load.
         try:
-            old = target.read_text(encoding="utf-8")
-            data = yaml.safe_load(old) if MARKER in old[:1000] else None
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-            return None, [Diagnostic(Span(shown), "import", f"cannot read the file to merge with it: {exc}")]
+            raw = read_bounded(target, MAX_FILE_BYTES, shown)
+        except ReadRefused as exc:
+            return None, [exc.diagnostic]
+        old = raw[:4000].decode("utf-8", errors="replace")
         if MARKER not in old[:1000]:
             return None, [Diagnostic(
                 Span(shown), "import", "this file was not written by `rulec import 5e-srd`; overwriting it "
                 "would lose what is in it", "import into a table file of its own, e.g. --into "
                 f"{display_path(target.with_name('srd_weapons.yaml'))}, and keep hand-written weapons here")]
-        raw = data.get("entries") if isinstance(data, dict) else None
-        previous = [e for e in raw or [] if isinstance(e, dict) and "id" in e]
+        doc, diags = load_bytes(raw, shown)
+        if doc is None:
+            return None, diags
+        data = doc.data
+        listed = data.get("entries") if isinstance(data, dict) else None
+        previous = [e for e in listed if isinstance(e, dict) and isinstance(e.get("id"), str)] \
+            if isinstance(listed, list) else []
     new_ids = {e["id"]: e for e in entries}
     kept = [e for e in previous if e["id"] not in new_ids]
     replaced = [str(e["id"]) for e in previous if e["id"] in new_ids and e != new_ids[e["id"]]]

@@ -31,9 +31,10 @@ from yaml.reader import Reader
 from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
-from ..diagnostics import Diagnostic, Span
+from ..diagnostics import Diagnostic, Span, quote
 from . import core_schema as core
 from .characters import forbidden_character
+from .reading import ReadRefused, read_bounded
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_ALIAS_NODES = 10_000
@@ -178,8 +179,10 @@ def _mark_span(file: str, node: Node, path: JsonPath) -> Span:
 class _Converter:
     """Walks a composed node tree into plain values, checking what PyYAML would let through."""
 
-    def __init__(self, file: str, doc: Document, diags: list[Diagnostic], keep_depth: int | None = None):
+    def __init__(self, file: str, doc: Document, diags: list[Diagnostic], keep_depth: int | None = None,
+                 max_items: int | None = None):
         self.file = file
+        self.max_items = max_items
         self.doc = doc
         self.diags = diags
         self.keep = 10**9 if keep_depth is None else keep_depth  # positions kept down to this depth
@@ -216,6 +219,12 @@ class _Converter:
             self.doc.spans[path] = (mark.line + 1, mark.column + 1)
         if isinstance(node, ScalarNode):
             return self.scalar(node, path)
+        if self.max_items is not None and len(node.value) > self.max_items:
+            what = "list" if isinstance(node, SequenceNode) else "mapping"
+            self.error(node, path, "bad-size", f"a {what} of {len(node.value)} items; the limit here is "
+                       f"{self.max_items}")
+            self.aborted = True
+            return None
         if isinstance(node, SequenceNode):
             return [self.convert(item, path + (i,), depth + 1, via_alias)
                     for i, item in enumerate(node.value)]
@@ -249,9 +258,13 @@ class _Converter:
         if node.tag == _BOOL:
             return value.lower() == "true"
         if node.tag == _INT:
+            if core.int_too_long(value):
+                self.error(node, path, "bad-number",
+                           f"a whole number of {len(value)} digits; numbers here have at most {core.MAX_INT_DIGITS}")
+                return None
             return core.int_value(value)
         if core.unusable_float(value):
-            self.error(node, path, "bad-number", f"'{value}' is not a usable number")
+            self.error(node, path, "bad-number", f"{quote(value)} is not a usable number")
             return None
         return float(value)
 
@@ -337,10 +350,12 @@ def full_width_mark(line: str) -> tuple[int, str] | None:
     return None
 
 
-def load_text(text: str, file: str, *, partial_bytes: int | None = PARTIAL_BYTES
+def load_text(text: str, file: str, *, partial_bytes: int | None = PARTIAL_BYTES, max_items: int | None = None
               ) -> tuple[Document | None, list[Diagnostic]]:
     """Compose one YAML document from text; never raises for bad input. A text over
-    `partial_bytes` keeps partial positions (see Document); None keeps them all."""
+    `partial_bytes` keeps partial positions (see Document); None keeps them all. A list or mapping
+    of more than `max_items` items is a diagnostic at it (None: no limit), found before any of its
+    items is converted."""
     diags = list(_tab_diagnostics(file, text)) + _text_problems(file, text)
     if diags:
         return None, diags
@@ -373,7 +388,7 @@ def load_text(text: str, file: str, *, partial_bytes: int | None = PARTIAL_BYTES
     doc = Document(file, None, text=text if partial else None)
     if node is None:
         return None, [Diagnostic(Span(file, 1, 1), "empty-file", "the file holds no YAML document")]
-    converter = _Converter(file, doc, diags, PARTIAL_DEPTH if partial else None)
+    converter = _Converter(file, doc, diags, PARTIAL_DEPTH if partial else None, max_items)
     try:
         doc.data = converter.convert(node, (), 0, False)
     except RecursionError:
@@ -383,25 +398,21 @@ def load_text(text: str, file: str, *, partial_bytes: int | None = PARTIAL_BYTES
     return doc, []
 
 
-def load_file(path: Path, file: str | None = None, *,
-              max_bytes: int = MAX_FILE_BYTES) -> tuple[Document | None, list[Diagnostic]]:
-    """Read and compose one rule file. `file` is the name used in diagnostics."""
+def load_file(path: Path, file: str | None = None, *, max_bytes: int = MAX_FILE_BYTES,
+              max_items: int | None = None, what: str = "a rule file") -> tuple[Document | None, list[Diagnostic]]:
+    """Read (`reading.read_bounded`: a regular file of at most `max_bytes` bytes) and compose one
+    rule file. `file` is the name used in diagnostics."""
     shown = file or str(path)
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            return None, [Diagnostic(Span(shown), "file-too-large",
-                                     f"file is {size} bytes; the limit is {max_bytes}",
-                                     hint="split it into several files")]
-        raw = path.read_bytes()
-    except OSError as exc:
-        return None, [Diagnostic(Span(shown), "unreadable", f"cannot read the file: {exc.strerror}")]
-    return load_bytes(raw, shown)
+        raw = read_bounded(path, max_bytes, shown, what=what)
+    except ReadRefused as exc:
+        return None, [exc.diagnostic]
+    return load_bytes(raw, shown, max_items=max_items)
 
 
-def load_bytes(raw: bytes, file: str) -> tuple[Document | None, list[Diagnostic]]:
+def load_bytes(raw: bytes, file: str, *, max_items: int | None = None) -> tuple[Document | None, list[Diagnostic]]:
     """Decode (UTF-8 only) and compose one rule file's bytes."""
     text, diags = _decode(file, raw)
     if text is None:
         return None, diags
-    return load_text(text, file)
+    return load_text(text, file, max_items=max_items)

@@ -59,6 +59,8 @@ def _resolve(plain: str) -> Any:
     if _NULL.match(plain):
         return None
     if _INT.match(plain):
+        if core.int_too_long(plain):
+            raise _Outside  # documents.py reports it
         return core.int_value(plain)
     if _FLOAT.match(plain):
         if core.unusable_float(plain):
@@ -118,8 +120,9 @@ def _after_node(s: str, i: int) -> None:
 class _Flow:
     """A flow collection that opens and closes on one line."""
 
-    def __init__(self, s: str) -> None:
+    def __init__(self, s: str, max_items: int | None = None) -> None:
         self.s = s
+        self.max_items = max_items
 
     def skip(self, i: int) -> int:
         while i < len(self.s) and self.s[i] == " ":
@@ -162,6 +165,7 @@ class _Flow:
         while True:
             value, i = self.node(i, depth + 1)
             out.append(value)
+            _count(out, self.max_items)
             i = self.skip(i)
             if i >= len(self.s):
                 raise _Unclosed
@@ -191,6 +195,7 @@ class _Flow:
                 raise _Outside
             value, i = self.node(i + 2, depth + 1)
             out[key] = value
+            _count(out, self.max_items)
             i = self.skip(i)
             if i >= len(s):
                 raise _Unclosed
@@ -201,11 +206,17 @@ class _Flow:
             i += 1
 
 
-def _inline(s: str, depth: int) -> Any:
+def _count(collection: list[Any] | dict[str, Any], max_items: int | None) -> None:
+    """A collection past `max_items` is documents.py's to report (at its line)."""
+    if max_items is not None and len(collection) > max_items:
+        raise _Outside
+
+
+def _inline(s: str, depth: int, max_items: int | None = None) -> Any:
     """The value written after `key: ` or `- ` (never empty); _Unclosed when it is a flow
     collection that the line does not close."""
     if s[0] in "[{":
-        value, end = _Flow(s).node(0, depth)
+        value, end = _Flow(s, max_items).node(0, depth)
         _after_node(s, end)
         return value
     if s[0] in "'\"":
@@ -246,8 +257,9 @@ def _is_item(s: str) -> bool:
 
 
 class _Block:
-    def __init__(self, lines: list[tuple[int, str, int]]) -> None:
+    def __init__(self, lines: list[tuple[int, str, int]], max_items: int | None = None) -> None:
         self.lines = lines  # (indent, content, line number) of each line that is not blank or a comment
+        self.max_items = max_items
 
     def indent(self, i: int) -> int:
         return self.lines[i][0] if i < len(self.lines) else -1
@@ -260,7 +272,7 @@ class _Block:
         first = i
         while True:
             try:
-                value = _inline(rest, depth)
+                value = _inline(rest, depth, self.max_items)
             except _Unclosed:
                 if i + 1 >= len(self.lines) or i - first >= MAX_JOINED or len(rest) > MAX_JOINED_CHARS \
                         or self.indent(i + 1) <= n or self.lines[i + 1][2] != self.lines[i][2] + 1:
@@ -289,6 +301,7 @@ class _Block:
             key, rest = entry
             if key in out:
                 raise _Outside
+            _count(out, None if self.max_items is None else self.max_items - 1)
             if rest and rest[0] != "#":
                 out[key], i = self.inline(i, rest, n, depth + 1)
                 if self.indent(i) > n:
@@ -323,11 +336,13 @@ class _Block:
                 if self.indent(i) > n:
                     raise _Outside
             out.append(value)
+            _count(out, self.max_items)
         return out, i
 
 
-def read(text: str) -> tuple[bool, Any]:
-    """(True, data) when `text` is in the subset, with the data documents.load_text gives it;
+def read(text: str, *, max_items: int | None = None) -> tuple[bool, Any]:
+    """(True, data) when `text` is in the subset, with the data documents.load_text gives it
+    (with the same `max_items`: a longer list or mapping is declined, for documents.py to report);
     (False, None) otherwise."""
     if len(text) > MAX_BYTES or not _REFUSED.isdisjoint(text) or not FORBIDDEN.isdisjoint(text):
         return False, None
@@ -342,7 +357,7 @@ def read(text: str) -> tuple[bool, Any]:
     if not lines or lines[0][0] != 0:
         return False, None
     try:
-        data, end = _Block(lines).node(0, 0)
+        data, end = _Block(lines, max_items).node(0, 0)
     except (_Outside, RecursionError, ValueError):
         return False, None
     if end != len(lines):
@@ -350,7 +365,7 @@ def read(text: str) -> tuple[bool, Any]:
     return True, data
 
 
-def read_bytes(raw: bytes) -> tuple[bool, Any]:
+def read_bytes(raw: bytes, *, max_items: int | None = None) -> tuple[bool, Any]:
     """`read` of a file's bytes (UTF-8, an optional byte-order mark)."""
     if len(raw) > MAX_BYTES:
         return False, None
@@ -358,4 +373,4 @@ def read_bytes(raw: bytes) -> tuple[bool, Any]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         return False, None
-    return read(text)
+    return read(text, max_items=max_items)

@@ -28,7 +28,7 @@ from .quick_schema import _compiled, ecma_regex, register, verdict  # noqa: F401
 from ..keep import NO_KEEP, Keep
 from ..memo import NO_MEMO, Memo
 from ..schema_dir import schema_dir
-from ..diagnostics import Diagnostic, did_you_mean
+from ..diagnostics import QUOTE_CHARS, Diagnostic, cut, did_you_mean, json_prefix, quote
 from ..load import Document
 
 SCHEMA_BASE = "https://rulec.dev/schema/"
@@ -37,7 +37,7 @@ STATIC_KINDS = ("ruleset", "stats", "rulings", "rule_index", "procedures", "tabl
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
     if validator.is_type(instance, "string") and not _compiled(pattern).search(instance):
-        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+        yield jsonschema.ValidationError(f"{quote(instance)} does not match {pattern!r}")
 
 
 Validator = extend(Draft202012Validator, {"pattern": _pattern})
@@ -91,8 +91,23 @@ _WANT_WORDS = {"integer": "a whole number", "boolean": "true/false", "string": "
 
 
 def _short(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False)
+    """A value of the instance in a message: JSON, at most 40 characters (never written whole: a
+    diagnostic quotes no more than a line of the input)."""
+    text = json_prefix(value, 41)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _size_message(kind: str, bound: Any, value: Any) -> str:
+    """What a size keyword says, in rulec's words (jsonschema's own message quotes the whole
+    instance: 11.7 MB for a large scenario)."""
+    if kind == "uniqueItems":
+        return "has repeated items"
+    count = len(value) if isinstance(value, (str, list, dict)) else 0
+    unit = {"maxLength": "characters", "minLength": "characters"}.get(kind, "items")
+    if kind == "minProperties":
+        unit = "keys"
+    side = "at most" if kind.startswith("max") else "at least"
+    return f"has {count} {unit}; {side} {bound} allowed"
 
 
 def _schema_properties(schema: dict[str, Any]) -> list[str]:
@@ -124,7 +139,7 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
         for key in value:
             if key not in allowed:
                 yield Diagnostic(doc.span(path + (key,), key=True), "unknown-key",
-                                 f"'{key}' is not allowed here",
+                                 f"{quote(key)} is not allowed here",
                                  _full_width_hint(key) or did_you_mean(key, allowed) or
                                  f"allowed keys: {', '.join(allowed)}")
         return
@@ -133,7 +148,7 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
         for key in value:
             if key not in allowed:
                 yield Diagnostic(doc.span(path + (key,), key=True), "unknown-key",
-                                 f"'{key}' is not allowed here", did_you_mean(key, allowed))
+                                 f"{quote(key)} is not allowed here", did_you_mean(key, allowed))
         return
     span = doc.span(path)
     if kind == "required":
@@ -169,8 +184,8 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
         message = schema.get("description") or f"does not match the pattern {error.validator_value}"
         yield Diagnostic(span, "bad-format", f"{_short(value)}: {message}")
         return
-    if kind in ("maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "minProperties"):
-        yield Diagnostic(span, "bad-size", f"{_short(value)}: {error.message}")
+    if kind in ("maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "minProperties", "maxProperties"):
+        yield Diagnostic(span, "bad-size", f"{_short(value)}: {_size_message(kind, error.validator_value, value)}")
         return
     if kind == "anyOf" and all(isinstance(b, dict) and set(b) == {"required"} for b in error.validator_value):
         keys = [b["required"][0] for b in error.validator_value]
@@ -196,7 +211,19 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
         if best is not None:
             yield from _translate(doc, best, base)
             return
-    yield Diagnostic(span, "schema", error.message)
+    yield Diagnostic(span, "schema", _bounded_message(error))
+
+
+def _bounded_message(error: jsonschema.ValidationError) -> str:
+    """jsonschema's message for a keyword rulec has no words of its own for, with the instance it
+    quotes (its repr, the whole of it) cut to a line."""
+    message = error.message
+    if len(message) <= QUOTE_CHARS * 2:
+        return message
+    shown = repr(error.instance) if not isinstance(error.instance, (list, dict)) else ""
+    if shown and message.startswith(shown[:QUOTE_CHARS]):
+        return f"{_short(error.instance)}{cut(message[len(shown):], QUOTE_CHARS * 2)}"
+    return cut(message, QUOTE_CHARS * 2)
 
 
 def _full_width_hint(text: str) -> str | None:
