@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..emit.js.code import Js, js, string as js_string
+from ..emit.js.code import Js, js, literal as js_literal, string as js_string
 from ..emit.handlers import handler, rolling
-from ..emit.python.code import Code, code, string
+from ..emit.python.code import Code, code, literal, string
 from ..ir import Formula, Step, Template
 from ..ir.expr import BOOL, INT
 from .base import Arg, CheckedStep, StepKind, Work, when_text
@@ -75,8 +75,15 @@ def successes_range(ev: Any, dice: Any) -> Any:
 
 
 def engine_args(g: PyGen) -> Code:
-    """The pool engine's sides, success and add-die thresholds, as call arguments."""
-    return code("{}, {}, {}", g.setting("sides"), g.setting("success_at"), g.setting("add_at"))
+    """The pool engine's sides, success and add-die thresholds and its limit of added dice, as call
+    arguments."""
+    return code("{}, {}, {}, {}", g.setting("sides"), g.setting("success_at"), g.setting("add_at"),
+                added_dice(g.ctx.dice))
+
+
+def added_dice(dice: Any) -> Code:
+    """The ruleset's declared limit of added dice of one pool (dice.limits.added_dice)."""
+    return literal(dice.limits["added_dice"])
 
 
 def successes(g: PyGen, dice: Code, *, rand: bool) -> Code:
@@ -96,8 +103,8 @@ def _traced(step: Pool, g: PyGen) -> None:
         sentence = code("{} + '；' + {}", sentence, g.sentence(step.say))
 
     def body() -> None:
-        g.w.line(code("{} = _rt_roll_pool(_source, _POOL, {}, {}, {})", roll, g.expr(step.dice.expr),
-                      g.expr(step.extras.expr), all_succeed))
+        g.w.line(code("{} = _rt_roll_pool(_source, _POOL, {}, {}, {}, {})", roll, g.expr(step.dice.expr),
+                      g.expr(step.extras.expr), all_succeed, added_dice(g.ctx.dice)))
         g.w.line(code("_rolls.append({})", roll))
         g.w.line(code("{} = {}.successes", var, roll))
         g.trace("pool", sentence, g.values(("command", code("{}.command", roll)), ("faces", code("{}.faces", roll)),
@@ -148,8 +155,8 @@ def _js_traced(step: Pool, g: JsGen) -> None:
         sentence = js("{} + '；' + {}", sentence, g.sentence(step.say))
 
     def body() -> None:
-        g.assign(roll, js("_rt_roll_pool(_source, _POOL, {}, {}, {})", g.expr(step.dice.expr),
-                          g.expr(step.extras.expr), all_succeed))
+        g.assign(roll, js("_rt_roll_pool(_source, _POOL, {}, {}, {}, {})", g.expr(step.dice.expr),
+                          g.expr(step.extras.expr), all_succeed, js_literal(g.dice.limits["added_dice"])))
         g.w.line(js("_rolls.push({});", roll))
         g.assign(var, js("{}.successes", roll))
         g.trace("pool", sentence, g.values(("command", js("{}.command", roll)), ("faces", js("{}.faces", roll)),
@@ -159,8 +166,8 @@ def _js_traced(step: Pool, g: JsGen) -> None:
 
 
 def js_successes(g: JsGen, dice: Js) -> Js:
-    return js("_rt_pool_successes(dice, {}, {}, {}, {})", dice, g.setting("sides"), g.setting("success_at"),
-              g.setting("add_at"))
+    return js("_rt_pool_successes(dice, {}, {}, {}, {}, {})", dice, g.setting("sides"), g.setting("success_at"),
+              g.setting("add_at"), js_literal(g.dice.limits["added_dice"]))
 
 
 def _js_fast(step: Pool, g: JsGen) -> None:

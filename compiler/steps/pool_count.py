@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..emit.js.code import Js, js, string as js_string
+from ..emit.js.code import Js, js, literal as js_literal, string as js_string
 from ..emit.handlers import handler, rolling
 from ..emit.python.code import code, string
 from ..ir import Formula, Step, Template
 from ..ir.expr import INT
 from .base import Arg, CheckedStep, StepKind, Work, when_text
-from .pool import successes
+from .pool import added_dice, successes
 
 if TYPE_CHECKING:
     from ..emit.js.gen import JsGen
@@ -77,8 +77,8 @@ def _traced(step: PoolCount, g: PyGen) -> None:
 
     def body() -> None:
         with g.w.block(code("for {} in range({})", i, g.expr(step.times.expr))):
-            g.w.line(code("{} = _rt_roll_pool(_source, _POOL, {}, {})", roll, g.expr(step.dice.expr),
-                          g.expr(step.extras.expr)))
+            g.w.line(code("{} = _rt_roll_pool(_source, _POOL, {}, {}, False, {})", roll, g.expr(step.dice.expr),
+                          g.expr(step.extras.expr), added_dice(g.ctx.dice)))
             g.w.line(code("_rolls.append({})", roll))
             with g.w.block(code("if {0}.successes + {0}.extras >= {1}", roll, g.paren(step.at_least.expr))):
                 g.w.line(code("{} += 1", var))
@@ -132,8 +132,8 @@ def _js_traced(step: PoolCount, g: JsGen) -> None:
 
     def body() -> None:
         with g.w.block(js("for (let {0} = 0; {0} < {1}; {0}++)", i, g.expr(step.times.expr))):
-            g.w.line(js("const {} = _rt_roll_pool(_source, _POOL, {}, {}, false);", roll, g.expr(step.dice.expr),
-                        g.expr(step.extras.expr)))
+            g.w.line(js("const {} = _rt_roll_pool(_source, _POOL, {}, {}, false, {});", roll,
+                        g.expr(step.dice.expr), g.expr(step.extras.expr), js_literal(g.dice.limits["added_dice"])))
             g.w.line(js("_rolls.push({});", roll))
             with g.w.block(js("if ({0}.successes + {0}.extras >= {1})", roll, g.paren(step.at_least.expr))):
                 g.w.line(js("{} += 1;", var))

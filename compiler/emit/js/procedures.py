@@ -217,9 +217,11 @@ class ProcedureWriter:
         self.setup_call(Js("_trace"))
         rolls = bool(self.plan.per_roll)
         if rolls:
-            w.line(Js("const _source = options.dice !== undefined && options.dice !== null ? options.dice "
-                      ": new SeededDice();"))
+            w.line(Js("const _source = options.dice !== undefined && options.dice !== null ? "
+                      "_rt_dice_source(options.dice) : new SeededDice();"))
             w.line(Js("const _rolls = [];"))
+        else:
+            w.line(Js("if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);"))
         body, g = self._body("traced", self.plan.per_roll)
         self._splice(body, g)
         w.line(js("return _rt_result({}, [{}], {}, _trace);", self.cls, self._outputs(g),
@@ -263,6 +265,7 @@ class ProcedureWriter:
             w.line(Js("const dice = _rt_dice_source(options.dice);"))
             w.line(js("return {};", self.roll_call(Js("dice"))))
         else:
+            w.line(Js("_rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form"))
             body, g = self._body("fast", ())
             w.line(js("return [{}];", self._outputs(g)))
         w.dedent()
@@ -283,12 +286,13 @@ class ProcedureWriter:
             w.line(js("const {} = {};", name(h.name), g.expr(h.value)))
         if prepared.steps:
             with w.block(Js("return dice =>")):
+                w.line(Js("dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice"))
                 body, g = self._body("fast", prepared.steps)
                 self._splice(body, g)
                 w.line(js("return [{}];", join(", ", [g.expr(o) for o in prepared.outputs])))
         else:
             w.line(js("const _out = [{}];", join(", ", [g.expr(o) for o in prepared.outputs])))
-            w.line(Js("return dice => _out.slice();"))
+            w.line(Js("return dice => { _rt_dice_source(dice); return _out.slice(); };"))
         w.dedent()
         w.line(Js("}"))
 

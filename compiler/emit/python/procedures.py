@@ -267,9 +267,12 @@ class ProcedureWriter:
             w.line(Code("_trace: List[_Step] = []"))
             self.setup_call(Code("_trace"))
             rolls = bool(self.plan.per_roll)
-            if rolls:
-                w.line(Code("_source: Any = dice if dice is not None else SeededDice()"))
+            if rolls:  # every dice argument enters through _rt_dice_source (faces checked, runtime/sources.py)
+                w.line(Code("_source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()"))
                 w.line(Code("_rolls: List[Any] = []"))
+            else:
+                with w.block(Code("if dice is not None")):
+                    w.line(Code("_rt_dice_source(dice)  # refused when it is not a dice source, as in every form"))
             g = PyGen(self.ctx, "traced", w)
             self._per_roll("traced", g, self.plan.per_roll)
             w.line(code("return _rec({}, ({}, {}, tuple(_trace)))", self.cls,
@@ -307,8 +310,8 @@ class ProcedureWriter:
             w.lines.extend(body.lines)
             w.line(code("return ({})", self._outputs(self.plan.outputs, g)))
 
-    def roll_call(self) -> Code:
-        return code("{}({})", name(f"_{self.p.id}_roll"), join(", ", [Code("dice")] + [n for n, _ in self.roll_args()]))
+    def roll_call(self, dice: Code = Code("dice")) -> Code:
+        return code("{}({})", name(f"_{self.p.id}_roll"), join(", ", [dice] + [n for n, _ in self.roll_args()]))
 
     def fast(self) -> None:
         w, p = self.w, self.p
@@ -318,6 +321,8 @@ class ProcedureWriter:
                           self.out_type)):
             w.line(docstring(f"{p.name}: the outcome only (the fields of {p.id.upper()}_FIELDS), no trace."))
             self.setup_call(Code("None"))
+            with w.block(Code("if dice.__class__ is not SeededDice")):
+                w.line(Code("dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)"))
             if self.plan.per_roll:
                 w.line(code("return {}", self.roll_call()))
             else:
@@ -383,8 +388,9 @@ class ProcedureWriter:
             if not general:
                 w.line(Code("return _roll(dice)"))
             elif rolls:
-                w.line(code("return {}", self.roll_call()))
+                w.line(code("return {}", self.roll_call(Code("_rt_dice_source(dice)"))))
             else:
+                w.line(Code("_rt_dice_source(dice)  # refused when it is not a dice source, as in every form"))
                 g = PyGen(self.ctx, "prepared", w, mode="die", body=body)
                 w.line(code("return ({})", self._outputs(body.outputs, g)))
 
