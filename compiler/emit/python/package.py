@@ -163,9 +163,10 @@ def _procedures_body(rs: Ruleset) -> str:
         with w.block(Code("def initiative_order(entries: Sequence[Tuple[str, int, int]], dice: Optional[DiceSource] = None"
                           ") -> Tuple[List[str], List[str]]")):
             w.line(docstring("先攻顺序：(name, dice, extras) entries -> (names in order, trace). Ties re-roll (R50)."))
-            w.line(code("return _rt_initiative_order(entries, _POOL, dice if dice is not None else SeededDice(), "
-                        "bool(_R_INITIATIVE_TIEBREAK_EXTRAS), max_dice={}, max_entries={})",
-                        literal(d.limits["pool_dice"]), literal(d.limits["pool_rolls"])))
+            w.line(code("return _rt_initiative_order(entries, _POOL, _rt_dice_source(dice) if dice is not None "
+                        "else SeededDice(), bool(_R_INITIATIVE_TIEBREAK_EXTRAS), max_dice={}, max_entries={}, "
+                        "max_added={})", literal(d.limits["pool_dice"]), literal(d.limits["pool_rolls"]),
+                        literal(d.limits["added_dice"])))
     for p in rs.procedures:
         write_procedure(rs, p, w)
     return with_imports(w.text(), _candidates(runtime_modules(rs)) + _model_names(rs) + _result_names(rs))
