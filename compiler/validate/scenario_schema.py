@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir import Procedure, Ruleset
+from ..load.reading import MAX_SCENARIO_ITEMS  # the loader bounds every list of a scenario by it
 
 BASE = "https://rulec.dev/schema/generated/"
 
@@ -104,7 +105,7 @@ def scenario_schema(rs: Ruleset) -> dict[str, Any]:
             "rules": {"type": "array", "items": {"type": "string", "pattern": "^[A-Z][A-Z0-9]*-[0-9]{2,3}$"}},
             "combatants": {"type": "object"},
             "args": {"type": "object"},
-            "dice": {"type": "array", "maxItems": 10000,
+            "dice": {"type": "array", "maxItems": MAX_SCENARIO_ITEMS,
                      "items": {"type": "integer", "minimum": 1, "maximum": 1000}},
             "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
             "expect": {"type": "object", "description": "Expected outcome fields, or {error: code}."},
@@ -131,7 +132,7 @@ def fight_schema(rs: Ruleset) -> dict[str, Any]:
         "roles": {"type": "object", "additionalProperties": False, "maxProperties": 10,
                   "properties": {r: {"type": "string", "maxLength": 100} for r in roles}},
         "args": {"type": "object", "maxProperties": 100},
-        "dice": {"type": "array", "maxItems": 10000, "items": {"type": "integer", "minimum": 1, "maximum": 1000}},
+        "dice": {"type": "array", "maxItems": MAX_SCENARIO_ITEMS, "items": {"type": "integer", "minimum": 1, "maximum": 1000}},
         "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
         "next_turn": {"type": "boolean", "description": "Advance to the next combatant's turn after this action."},
         "expect": {"type": "object", "description": "Expected outcome fields of this action, or {error: code}."},
