@@ -41,12 +41,12 @@ def md_escape(text: object) -> Markdown:
     s = str(text).replace("&", "&amp;")
     s = _MD_SPECIAL.sub(lambda m: "&lt;" if m.group(1) == "<" else "&gt;" if m.group(1) == ">"
                         else "\\" + m.group(1), s)
-    return Markdown(s.replace("\r\n", "\n").replace("\n", "<br>"))
+    return Markdown(s.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "<br>"))  # CR ends a line too
 
 
 def md_code(text: object) -> Markdown:
     """A code span holding `text` (ids, file names): backticks and line breaks cannot end it."""
-    s = str(text).replace("`", "'").replace("\n", " ").replace("|", "\\|")
+    s = str(text).replace("`", "'").replace("\r", " ").replace("\n", " ").replace("|", "\\|")
     return Markdown(f"`{s}`")
 
 
