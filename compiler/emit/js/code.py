@@ -145,7 +145,8 @@ def comment_text(text: str) -> Js:
     """Rule text for inside a one-line comment (`js("// {} ...", comment_text(name))`): every line
     terminator (LF, CR, U+2028, U+2029, and NEL, which some tools break lines at), control, bidi,
     zero-width and lone surrogate character becomes a space, and the sequences that end a comment
-    or a script where one may be inlined (`*/`, `</`, `<!--`, `-->`) get a space inside them."""
+    or a script where one may be inlined (`*/`, `</`, `<!--`, `-->`) or open or close a userscript
+    header (`==UserScript==`, `==/UserScript==`) get a space inside them."""
     if not isinstance(text, str):
         raise UnquotedValue(f"not text: {text!r:.80}")
     text = _UNSAFE_COMMENT.sub(" ", text)
@@ -153,7 +154,7 @@ def comment_text(text: str) -> Js:
 
 
 _UNSAFE_COMMENT = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\u200b-\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-_COMMENT_ENDS = re.compile(r"\*/|</|<!|--(?=>)")
+_COMMENT_ENDS = re.compile(r"\*/|</|<!|--(?=>)|==(?=/?UserScript==)")
 
 
 def meta(key: str, value: str) -> Js:
