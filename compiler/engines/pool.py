@@ -78,7 +78,8 @@ def lower(raw: dict[str, Any], span: Span, report: Report) -> Dice:
 
 def added_tail(dice: int, add: float, limit: int) -> float:
     """P(a pool of `dice` fair dice adds more than `limit` dice), each die adding with probability
-    `add`: the added dice are negative-binomial, P(k) = C(dice+k-1, k) add^k (1-add)^dice."""
+    `add`: the added dice are negative-binomial, P(k) = C(dice+k-1, k) add^k (1-add)^dice. A
+    limit at or below the mean gives 1.0 (an upper bound: such a limit is far from any tail)."""
     if dice <= 0 or add <= 0.0:
         return 0.0
     if add >= 1.0 or limit + 1 <= dice * add / (1.0 - add):  # at or below the mean: far from small
@@ -89,10 +90,11 @@ def added_tail(dice: int, add: float, limit: int) -> float:
     term, total = math.exp(log_p), 0.0
     for _ in range(1_000_000):
         total += term
-        ratio = (dice + k) / (k + 1) * add
+        ratio = (dice + k) / (k + 1) * add  # P(k + 1) / P(k), falling as k grows
         term *= ratio
         k += 1
-        if ratio < 1.0 and term * ratio / (1.0 - ratio) <= total * 1e-6:
+        if ratio < 1.0 and term / (1.0 - ratio) <= total * 1e-9:
+            total += term / (1.0 - ratio)  # the rest is at most this: an upper bound, never below
             break
     return min(total, 1.0)
 

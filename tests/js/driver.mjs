@@ -3,6 +3,8 @@
 // A call: {"proc", "form": "traced" | "odds", "positional": [...], "options": {...},
 // "dice": {"fixed": [faces]} | {"seed": n}}; a combatant is {"$combatant": {stats by id}} or
 // {"$from_dict": {stats by id or Chinese name}}.
+// A call of form "hostile" (tests/test_dice_sources.py) runs the traced, fast and prepared forms
+// with the dice source named by "source" (HOSTILE below) and gives each form's error code or "ok".
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -15,13 +17,40 @@ function value(v) {
   return v;
 }
 
+// Dice sources that are not fair, or not dice sources at all, by name.
+const HOSTILE = {
+  highest: () => ({die: sides => sides}), zero: () => ({die: () => 0}), nan: () => ({die: () => NaN}),
+  str5: () => ({die: () => '5'}), none: () => ({die: () => null}), half: () => ({die: () => 2.5}),
+  over: () => ({die: sides => sides + 1}), number: () => 5, text: () => 'x', object: () => ({}),
+  die_not_function: () => ({die: 5}), null: () => null,
+};
+function hostile(call, args, options) {
+  const entry = {};
+  const forms = {
+    traced: src => m[call.proc](...args, Object.assign({}, options, {dice: src})),
+    fast: src => m[call.proc + '_fast'](...args, Object.assign({}, options, {dice: src})),
+    prepared: src => m[call.proc + '_prepare'](...args, options)(src),
+  };
+  for (const form of Object.keys(forms)) {
+    try {
+      forms[form](HOSTILE[call.source]());
+      entry[form] = 'ok';
+    } catch (err) {
+      entry[form] = err instanceof m.RuleError ? err.code : 'crash: ' + String(err && err.stack || err);
+    }
+  }
+  return entry;
+}
+
 const out = [];
 for (const call of request.calls) {
   const args = call.positional.map(value);
   const options = {};
   for (const k of Object.keys(call.options)) options[k] = value(call.options[k]);
   try {
-    if (call.form === 'odds') {
+    if (call.form === 'hostile') {
+      out.push(hostile(call, args, options));
+    } else if (call.form === 'odds') {
       const odds = m[call.proc + '_odds'](...args, options);
       const outcomes = {};
       for (const [o, p] of odds.outcomes) outcomes[JSON.stringify(o)] = p;

@@ -13,7 +13,7 @@
 //   rules/tiny/ruleset.yaml
 //   rules/tiny/stats.yaml
 //   rules/tiny/weapons.yaml
-// Content hash: sha256:801c2cb6f5357cbeafc6afbd1279181f3b1804f1fef8993ebe69b41a7c4e66c3
+// Content hash: sha256:a1e6ca25d7837a04b7b69af70c9c5175646a976ece632983bb890491b462f66b
 // 最小规则集: the same API as index.js, as one ES2015 script defining the global object rulec_tiny.
 var rulec_tiny = (function () {
   'use strict';
@@ -330,12 +330,18 @@ var rulec_tiny = (function () {
       }
       const twister = new _MersenneTwister(seed);
       this.random = () => twister.random();
+      // Read-only, so its faces are always in 1..sides and _rt_dice_source can trust it (a subclass
+      // is a source of its own, checked like any other).
+      if (new.target === SeededDice) Object.freeze(this);
     }
     die(sides) { return Math.floor(this.random() * sides) + 1; }
   }
   // Faces given in advance, consumed in order; for tests and worked examples.
   class FixedDice {
-    constructor(faces) { this.faces = Array.from(faces); this.used = 0; }
+    constructor(faces) {
+      this.faces = Array.from(faces); this.used = 0;
+      if (new.target === FixedDice) Object.seal(this);  // no own die can replace the checking one
+    }
     die(sides) {
       if (this.used >= this.faces.length) {
         throw new DiceExhausted(`固定骰面已用完：第${this.used + 1}个骰子（d${sides}）没有给出骰面`,
@@ -379,11 +385,19 @@ var rulec_tiny = (function () {
               added: this.added.slice(), successes: this.successes, all_succeed: this.all_succeed};
     }
   }
-  function _rt_roll_pool(source, spec, dice, extras, allSucceed) {
+  // The default of the pool engine's dice.limits.added_dice (pool.ADDED_DICE): generated code passes
+  // its ruleset's declared limit, and no pool is ever rolled without one.
+  const _rt_ADDED_DICE = 1000;
+  function _rt_too_many_added(maxAdded) {
+    return new LimitExceeded(`一次骰池检定的加骰超过${maxAdded}个，超过规则集的上限（added_dice）：` +
+                             '公平的骰子几乎不可能如此（概率低于10⁻¹⁶），请检查骰子来源', {limit: maxAdded});
+  }
+  function _rt_roll_pool(source, spec, dice, extras, allSucceed, maxAdded) {
+    if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
     const command = spec.command(dice, extras);
     if (allSucceed) return new PoolRoll(dice, extras, [], [], dice, command, true);
     const faces = [], added = [];
-    let successes = 0, pending = dice, rolled = 0;
+    let successes = 0, pending = dice, rolled = 0, left = maxAdded;
     while (pending > 0) {
       pending -= 1;
       const face = source.die(spec.sides);
@@ -391,17 +405,26 @@ var rulec_tiny = (function () {
       added.push(rolled >= dice);
       rolled += 1;
       if (face >= spec.success_at) successes += 1;
-      if (face >= spec.add_at) pending += 1;
+      if (face >= spec.add_at) {
+        if (!(left > 0)) throw _rt_too_many_added(maxAdded);
+        left -= 1;
+        pending += 1;
+      }
     }
     return new PoolRoll(dice, extras, faces, added, successes, command, false);
   }
-  function _rt_pool_successes(dice, n, sides, successAt, addAt) {
-    let successes = 0;
+  function _rt_pool_successes(dice, n, sides, successAt, addAt, maxAdded) {
+    if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
+    let successes = 0, left = maxAdded;
     while (n > 0) {
       n -= 1;
       const face = dice.die(sides);
       if (face >= successAt) successes += 1;
-      if (face >= addAt) n += 1;
+      if (face >= addAt) {
+        if (!(left > 0)) throw _rt_too_many_added(maxAdded);
+        left -= 1;
+        n += 1;
+      }
     }
     return successes;
   }
@@ -766,11 +789,46 @@ var rulec_tiny = (function () {
     }
     return out;
   }
+  // The one entry point of a dice argument into generated code (sources.dice_source): a SeededDice
+  // or FixedDice (exactly those classes, whose instances cannot be changed to roll anything else)
+  // as it is; any other object with a die method wrapped, once per call, in a _CheckedDice that
+  // checks every face; anything else is OutOfBounds.
   function _rt_dice_source(dice) {
-    if (dice === null || dice === undefined || typeof dice.die !== 'function') {
-      throw new OutOfBounds('dice必须是有die(sides)方法的骰子来源（SeededDice、FixedDice或自定义）');
+    if (dice !== null && dice !== undefined) {
+      const proto = Object.getPrototypeOf(dice);
+      if (proto === SeededDice.prototype || proto === FixedDice.prototype || proto === _CheckedDice.prototype) {
+        return dice;
+      }
     }
-    return dice;
+    if (dice === null || dice === undefined || (typeof dice !== 'object' && typeof dice !== 'function')
+        || typeof dice.die !== 'function') {
+      throw new OutOfBounds(`dice必须是有die(sides)方法的骰子来源（SeededDice、FixedDice或自定义），得到${_rt_type_name(dice)}`,
+                            {name: 'dice'});
+    }
+    return new _CheckedDice(dice);
+  }
+  // A face a source gave, short enough for a message whatever it is (sources._face_text).
+  function _rt_face_text(face) {
+    if (typeof face === 'number') {
+      if (Number.isInteger(face)) return Math.abs(face) < 1e12 ? String(face) : '超出范围的整数';
+      return Number.isNaN(face) ? 'nan' : face === Infinity ? 'inf' : face === -Infinity ? '-inf' : String(face);
+    }
+    if (typeof face === 'string') return _rt_repr(face.length > 20 ? face.slice(0, 20) + '…' : face);
+    if (face === null || face === undefined || typeof face === 'boolean') return _rt_repr(face);
+    return `${_rt_type_name(face)}类型的值`;
+  }
+  // A dice source of the caller's own, with every face checked: an integer from 1 to sides, else BadFace.
+  class _CheckedDice {
+    constructor(source) { this.source = source; this.given = 0; }
+    die(sides) {
+      const face = this.source.die(sides);
+      this.given += 1;
+      if (typeof face !== 'number' || !Number.isInteger(face) || face < 1 || face > sides) {
+        throw new BadFace(`骰子来源给出的第${this.given}个骰面${_rt_face_text(face)}不是d${sides}能掷出的点数`,
+                          {index: this.given - 1});
+      }
+      return face;
+    }
   }
 
   // ---- combatants ----
@@ -907,10 +965,10 @@ var rulec_tiny = (function () {
     let distance = options.distance === undefined ? 0 : options.distance;
     const _trace = [];
     const [dice_] = _attack_setup(attacker, defender, weapon, distance, _trace);
-    const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
     const _rolls = [];
     let _hits_roll, hits;
-    _hits_roll = _rt_roll_pool(_source, _POOL, dice_, 0, false);
+    _hits_roll = _rt_roll_pool(_source, _POOL, dice_, 0, false, 1000);
     _rolls.push(_hits_roll);
     hits = _hits_roll.successes;
     _trace.push(new TraceStep(
@@ -925,7 +983,7 @@ var rulec_tiny = (function () {
 
   function _attack_roll(dice, dice_) {
     let hits;
-    hits = _rt_pool_successes(dice, dice_, 6, 5, 6);
+    hits = _rt_pool_successes(dice, dice_, 6, 5, 6, 1000);
     return [hits > 0, hits];
   }
 
@@ -944,8 +1002,9 @@ var rulec_tiny = (function () {
     let distance = options.distance === undefined ? 0 : options.distance;
     const [dice_] = _attack_setup(attacker, defender, weapon, distance, null);
     return dice => {
+      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
       let hits;
-      hits = _rt_pool_successes(dice, dice_, 6, 5, 6);
+      hits = _rt_pool_successes(dice, dice_, 6, 5, 6, 1000);
       return [hits > 0, hits];
     }
   }

@@ -5,7 +5,7 @@
 #   rules/tiny/ruleset.yaml
 #   rules/tiny/stats.yaml
 #   rules/tiny/weapons.yaml
-# Content hash: sha256:801c2cb6f5357cbeafc6afbd1279181f3b1804f1fef8993ebe69b41a7c4e66c3
+# Content hash: sha256:a1e6ca25d7837a04b7b69af70c9c5175646a976ece632983bb890491b462f66b
 """最小规则集 (tiny): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

@@ -5,7 +5,7 @@
 #   rules/tiny/ruleset.yaml
 #   rules/tiny/stats.yaml
 #   rules/tiny/weapons.yaml
-# Content hash: sha256:801c2cb6f5357cbeafc6afbd1279181f3b1804f1fef8993ebe69b41a7c4e66c3
+# Content hash: sha256:a1e6ca25d7837a04b7b69af70c9c5175646a976ece632983bb890491b462f66b
 """最小规则集：结算流程 (procedures) of ruleset `tiny`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -28,7 +28,7 @@ from ._runtime.core import TraceStep as _Step, record as _rec, within as _rt_wit
 from ._runtime.odds import pool_distribution as _rt_pool_distribution, Odds, OddsBuilder
 from ._runtime.pool import (PoolSpec, roll_pool as _rt_roll_pool, pool_successes as _rt_pool_successes,
                             pool_successes_random as _rt_pool_successes_random, pool_sentence as _rt_pool_sentence)
-from ._runtime.sources import DiceSource, SeededDice
+from ._runtime.sources import DiceSource, SeededDice, dice_source as _rt_dice_source
 from .model import Combatant, Weapon, get_weapon, TooFar
 from .results import AttackResult, ATTACK_FIELDS
 
@@ -56,9 +56,9 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     """攻击（T-01）"""
     _trace: List[_Step] = []
     (dice_,) = _attack_setup(attacker, defender, weapon, distance, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
-    _hits_roll = _rt_roll_pool(_source, _POOL, dice_, 0, False)
+    _hits_roll = _rt_roll_pool(_source, _POOL, dice_, 0, False, 1000)
     _rolls.append(_hits_roll)
     hits = _hits_roll.successes
     _trace.append(_rec(
@@ -73,8 +73,8 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
 def _attack_roll(dice: DiceSource, dice_: int) -> Tuple[bool, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
-    hits = _rt_pool_successes(_die, dice_, 6, 5, 6) if _maybe_rand is None else _rt_pool_successes_random(
-            _maybe_rand, dice_, 6, 5, 6)
+    hits = _rt_pool_successes(_die, dice_, 6, 5, 6, 1000) if _maybe_rand is None else _rt_pool_successes_random(
+            _maybe_rand, dice_, 6, 5, 6, 1000)
     return (hits > 0, hits)
 
 
@@ -82,6 +82,8 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
                 dice: DiceSource) -> Tuple[bool, int]:
     """攻击: the outcome only (the fields of ATTACK_FIELDS), no trace."""
     (dice_,) = _attack_setup(attacker, defender, weapon, distance, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _attack_roll(dice, dice_)
 
 
@@ -94,9 +96,9 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
-            hits = _rt_pool_successes_random(_rand, dice_, 6, 5, 6)
+            hits = _rt_pool_successes_random(_rand, dice_, 6, 5, 6, 1000)
             return (hits > 0, hits)
-        return _attack_roll(dice, dice_)
+        return _attack_roll(_rt_dice_source(dice), dice_)
 
     return _roll
 
