@@ -331,3 +331,26 @@ def test_the_odds_enumerate_only_what_a_capped_roll_can_show(ruleset: str) -> No
     assert len(dist.probs) - 1 <= most + d.limits["added_dice"]
     assert dist.dropped <= TAIL
     assert pool_engine.added_tail(most, (sides - add_at + 1) / sides, d.limits["added_dice"]) <= TAIL
+
+
+def test_package_sources_still_copy_and_pickle() -> None:
+    import copy
+    import pickle
+
+    seeded = SeededDice(3)
+    seeded.die(6)
+    for twin in (copy.deepcopy(seeded), pickle.loads(pickle.dumps(seeded))):
+        assert type(twin) is SeededDice and [twin.die(6) for _ in range(5)] == [seeded.die(6) for _ in range(5)]
+        seeded = SeededDice(3)
+        seeded.die(6)
+    assert pickle.loads(pickle.dumps(FixedDice([1, 2]))).faces == [1, 2]
+
+
+def test_initiative_order_takes_its_dice_through_the_same_entry(tracks: Any) -> None:
+    with deadline(5.0):
+        with pytest.raises(tracks.LimitExceeded):
+            tracks.initiative_order([("甲", 5, 0), ("乙", 5, 0)], dice=_Constant(lambda sides: sides))
+    with pytest.raises(tracks.BadFace):
+        tracks.initiative_order([("甲", 5, 0)], dice=_Constant(lambda sides: "5"))
+    with pytest.raises(tracks.OutOfBounds):
+        tracks.initiative_order([("甲", 5, 0)], dice=5)  # type: ignore[arg-type]

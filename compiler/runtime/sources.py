@@ -91,8 +91,18 @@ class SeededDice:
             raise AttributeError(f"SeededDice is read-only: '{key}' cannot be set (write a dice source instead)")
         object.__setattr__(self, key, value)
 
+    def __reduce__(self) -> Any:  # copy and pickle: the same state, through __init__'s path
+        return (_seeded_from_state, (self.__class__, self.rng.getstate()))
+
     def die(self, sides: int) -> int:
         return int(self.random() * sides) + 1
+
+
+def _seeded_from_state(cls: type, state: Any) -> SeededDice:
+    out: SeededDice = cls.__new__(cls)
+    SeededDice.__init__(out)
+    out.rng.setstate(state)
+    return out
 
 
 class FixedDice:
