@@ -25,7 +25,7 @@ or checked inside it; any other object with a `die` method is wrapped once per c
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Protocol, Tuple
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Protocol, Tuple, Type
 
 from .core import BadFace, DiceExhausted, OutOfBounds, RuleError
 
@@ -98,8 +98,8 @@ class SeededDice:
         return int(self.random() * sides) + 1
 
 
-def _seeded_from_state(cls: type, state: Any) -> SeededDice:
-    out: SeededDice = cls.__new__(cls)
+def _seeded_from_state(cls: Type[SeededDice], state: Any) -> SeededDice:
+    out = cls.__new__(cls)
     SeededDice.__init__(out)
     out.rng.setstate(state)
     return out
