@@ -17,29 +17,31 @@ import click
 from .terminal import raw
 from .cli_shell import EXIT_INVALID, EXIT_OK, FORMAT, guarded, main, report
 from .freshness import remember, snapshot
-from .stamp import STAMP, input_digest, is_fresh, stamp_bytes
+from .stamp import STAMP, input_digest, is_fresh
 from .load.paths import display_path
-from .write import TreeDiff, WriteError, check_target, diff_tree, write_build
+from .write import TreeDiff, WriteError, build_stamp, check_target, diff_tree, write_build
 
 if TYPE_CHECKING:
     from .facade import Build
 
 
-def ir_json(value: Any) -> Any:
-    """The IR as plain JSON: dataclasses as objects, spans as 'file:line:col'."""
+def ir_json(value: Any, shown: dict[str, str] | None = None) -> Any:
+    """The IR as plain JSON: dataclasses as objects, spans as 'file:line:col' (the file as the user
+    opens it, through `shown`: the build's names for the files it read)."""
     from .diagnostics import Span
 
+    names = shown or {}
     if isinstance(value, Span):
-        return str(value)
+        return f"{names.get(value.file, value.file)}:{value.line}:{value.col}"
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = {f.name: ir_json(getattr(value, f.name)) for f in dataclasses.fields(value)
+        fields = {f.name: ir_json(getattr(value, f.name), names) for f in dataclasses.fields(value)
                   if f.metadata.get("dump", True)}
         return {"kind": type(value).__name__, **fields} if "kind" not in fields else fields
     if isinstance(value, dict):
-        return {str(k): ir_json(v) for k, v in value.items()}
+        return {str(k): ir_json(v, names) for k, v in value.items()}
     if isinstance(value, (list, tuple, frozenset, set)):
         items = sorted(value) if isinstance(value, (frozenset, set)) else value
-        return [ir_json(v) for v in items]
+        return [ir_json(v, names) for v in items]
     return value
 
 
@@ -74,16 +76,32 @@ _STAGES = {"load": "reading rule files", "validate": "checking the rules", "lowe
            "optimise": "optimising", "emit": "writing packages and pages"}
 
 
-def _compile(paths: list[Path], stop_after: str = "emit", targets: tuple[str, ...] = ("python", "js")) -> Build:
+def _compile(paths: list[Path], stop_after: str = "emit", targets: tuple[str, ...] = ("python", "js"),
+             uncached: bool = False) -> Build:
+    """Run the passes; `uncached`: with no memo at all, so that nothing read from the cache folder
+    can take part (`rulec build --check`)."""
     # Imported here: the compiler's passes pull in YAML, jsonschema and Jinja, which an
     # unchanged rebuild (a stamp check) never needs.
     from .facade import compile_rules
+    from .memo import NO_MEMO
 
     progress = _Progress()
     try:
-        return compile_rules(paths, progress=progress, stop_after=stop_after, targets=targets)
+        return compile_rules(paths, progress=progress, stop_after=stop_after, targets=targets,
+                             memo=NO_MEMO if uncached else None)
     finally:
         progress.close()
+
+
+BUNDLED_OUT = Path("generated")
+
+
+def _packs_given(paths: list[Path]) -> list[str]:
+    """The names of the homebrew packs among the rule paths (folders with pack.yaml)."""
+    from .load.sources import discover
+
+    folders, _ = discover(paths)
+    return [f.name for f in folders if f.is_pack]
 
 
 @main.command()
@@ -98,7 +116,7 @@ def validate(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str, dump_ir
     build = _compile(list(paths) + list(rules) or [Path("rules")], stop_after="lower")
     report(build.diagnostics, fmt)
     if dump_ir and build.ok:
-        click.echo(json.dumps([ir_json(rs) for rs in build.rulesets], ensure_ascii=False, indent=1))
+        click.echo(json.dumps([ir_json(rs, build.shown) for rs in build.rulesets], ensure_ascii=False, indent=1))
     if build.ok and fmt == "text":
         click.echo(f"ok: {len(build.rulesets)} ruleset(s) valid", err=True)
     return EXIT_OK if build.ok else EXIT_INVALID
@@ -107,8 +125,8 @@ def validate(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str, dump_ir
 @main.command()
 @click.option("--rules", "rules", multiple=True, type=click.Path(path_type=Path),
               help="A rules folder, ruleset folder or homebrew pack (repeatable). Default: rules/")
-@click.option("--out", type=click.Path(path_type=Path), default=Path("generated"), show_default=True,
-              help="Output folder; it belongs to the build.")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Output folder; it belongs to the build. Default: generated/ (a build with packs must name its own).")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 and list every file that differs.")
 @click.option("--target", "target", default="python,js", show_default=True,
               help="The packages to write, comma-separated: python (generated/<ruleset>/), js (generated/js/<ruleset>/).")
@@ -119,10 +137,17 @@ def validate(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str, dump_ir
               help="With --watch: seconds between looks at the rule files.")
 @FORMAT
 @guarded
-def build(rules: tuple[Path, ...], out: Path, check: bool, target: str, watch: bool, interval: float,
+def build(rules: tuple[Path, ...], out: Path | None, check: bool, target: str, watch: bool, interval: float,
           fmt: str) -> int:
     """Compile rules into Python and JavaScript packages and reference pages."""
     paths = list(rules) or [Path("rules")]
+    if out is None:
+        packs = _packs_given(paths)
+        if packs:  # generated/ is the bundled rules' committed build: a pack build never lands there unasked
+            click.echo(f"rulec: a build with homebrew packs ({', '.join(packs)}) needs an output folder of its own: "
+                       "add --out DIR (generated/ holds the build of the bundled rules); nothing was written", err=True)
+            return EXIT_INVALID
+        out = BUNDLED_OUT
     targets = tuple(t for t in ("python", "js") if t in {x.strip() for x in target.split(",")})
     unknown = sorted({x.strip() for x in target.split(",")} - {"python", "js"})
     if unknown or not targets:
@@ -145,13 +170,13 @@ def build(rules: tuple[Path, ...], out: Path, check: bool, target: str, watch: b
         remember(out, before)
         click.echo(f"{out} unchanged (inputs and outputs match its build stamp)", err=True)
         return EXIT_OK
-    result = _compile(paths, targets=targets)
+    result = _compile(paths, targets=targets, uncached=check)  # --check trusts no cache entry
     report(result.diagnostics, fmt)
     if not result.ok:
         click.echo("build failed; nothing was written", err=True)
         return EXIT_INVALID
     if check:
-        diff = diff_tree(out, {**result.files, STAMP: stamp_bytes(inputs or "", result.files)})
+        diff = diff_tree(out, {**result.files, STAMP: build_stamp(result)})
         if diff:
             for line in diff.lines():
                 click.echo(f"{out}/{line.split(': ', 1)[1].strip()}: {line.split(':')[0]}", err=True)
@@ -161,7 +186,7 @@ def build(rules: tuple[Path, ...], out: Path, check: bool, target: str, watch: b
         click.echo(f"{out} is up to date ({len(result.files) + 1} files, the stamp with them)", err=True)
         return EXIT_OK
     try:
-        diff = write_build(out, result.files, inputs, sources=paths)
+        diff = write_build(out, result, sources=paths)
     except WriteError as exc:
         click.echo(f"rulec: {exc}", err=True)
         return EXIT_INVALID
@@ -189,14 +214,13 @@ def _watch(paths: list[Path], out: Path, targets: tuple[str, ...], fmt: str, int
     try:
         for _ in edits(paths, interval, stop):
             start = time.perf_counter()
-            inputs = input_digest(paths, targets)  # before the build: an edit during it is built again
-            result = session.build()
+            result = session.build()  # stamped with the bytes it read: an edit during it is built again
             report(result.diagnostics, fmt)
             if not result.ok:
                 click.echo("build failed; nothing was written (waiting for the next edit)", err=True)
                 continue
             try:
-                diff = write_build(out, result.files, inputs, sources=paths)
+                diff = write_build(out, result, sources=paths)
             except WriteError as exc:
                 click.echo(f"rulec: {exc}", err=True)
                 continue

@@ -38,8 +38,8 @@ from .load import MAX_FILE_BYTES, Document, SourceFolder, discover, display_path
 from .lower import lower
 from .optimise import optimise
 from .keep import NO_KEEP, Keep
-from .memo import Memo
-from .stamp import FolderDigest
+from .memo import NO_MEMO, Memo
+from .stamp import FolderDigest, combined_digest
 from .validate.bounds import check_bounds
 from .validate.usage import check_usage, readers as ruling_readers
 from .validate import LoadedSource, check_ruleset, validate_static
@@ -58,6 +58,12 @@ class Build:
     odds: dict[str, list[dict[str, object]]] = field(default_factory=dict)  # ruleset id -> odds sections
     # ruleset id -> package sources, kept only when the files do not hold them (no python target)
     packages: dict[str, dict[str, str]] = field(default_factory=dict)
+    # The stamp's input digest (stamp.combined_digest) of the very bytes this build loaded, so that
+    # a stamp can never vouch for bytes other than those compiled ("" when the build failed early).
+    inputs: str = ""
+    pack_ids: list[str] = field(default_factory=list)  # the packs built in, sorted (the stamp names them)
+    # How each file the IR names (by `SourceFolder.source_name`) is shown to the user (`display_path`)
+    shown: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -93,28 +99,40 @@ class _Loaded:
 
 
 def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progress | None,
-                 counter: list[int], total: int, keep: Keep = NO_KEEP) -> _Loaded:
+                 counter: list[int], total: int, keep: Keep = NO_KEEP, memo: Memo = NO_MEMO,
+                 names: dict[str, str] | None = None) -> _Loaded:
+    """Load a source folder's files. Each document is named as outputs name it
+    (`SourceFolder.source_name`: no absolute path, the same from any folder); `names` gets, for
+    each, the path diagnostics show (`display_path`), which `_compile_rules` puts back."""
     hasher = FolderDigest(folder)
     manifest: Document | None = None
     manifest_kind: str | None = None
     docs: list[tuple[Document, str]] = []
     broken: list[str | None] = []
     for path in folder.files:
-        shown = display_path(path)
+        display = display_path(path)
+        shown = folder.source_name(path)
+        if names is not None:
+            names[shown] = display
         try:
+            if not _inside(path.resolve(), folder.root):  # a link changed since the folder was listed
+                diags.append(Diagnostic(Span(display), "link-outside",
+                                        f"'{path.name}' is a link to something outside the folder "
+                                        f"{folder.root.name}/; rule files must be inside it"))
+                continue
             raw = path.read_bytes()
         except OSError as exc:
-            diags.append(Diagnostic(Span(shown), "unreadable", f"cannot read the file: {exc.strerror}"))
+            diags.append(Diagnostic(Span(display), "unreadable", f"cannot read the file: {exc.strerror}"))
             continue
-        hasher.add(path, raw)
+        hasher.add(path, raw)  # the bytes compiled are the bytes digested: the stamp vouches for them
         if len(raw) > MAX_FILE_BYTES:
-            diags.append(Diagnostic(Span(shown), "file-too-large", f"file is {len(raw)} bytes; the limit is "
+            diags.append(Diagnostic(Span(display), "file-too-large", f"file is {len(raw)} bytes; the limit is "
                                     f"{MAX_FILE_BYTES}", "split it into several files"))
             continue
         counter[0] += 1
         if progress:
             progress("load", counter[0], total)
-        doc, kind, clean = _load_checked(raw, shown, diags, keep)
+        doc, kind, clean = _load_checked(raw, shown, diags, keep, memo)
         if not clean:
             broken.append(kind)
         if doc is None or kind is None:
@@ -129,8 +147,12 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
     return _Loaded(folder, manifest, manifest_kind, docs, hasher.hexdigest(), broken)
 
 
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
 def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic],
-                  keep: Keep = NO_KEEP) -> tuple[Document | None, str | None, bool]:
+                  keep: Keep = NO_KEEP, memo: Memo = NO_MEMO) -> tuple[Document | None, str | None, bool]:
     """Load and statically validate one file, through the content cache (clean results only); a
     resident build finds the document of a file whose bytes did not change in memory, and loads
     only the changed lines of an edited table file (`load.splice`)."""
@@ -147,17 +169,21 @@ def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic],
         diags.extend(schema_diags)
         doc, clean = spliced, kind is not None and not schema_diags
     else:
-        doc, kind, clean = _load_fresh(raw, shown, diags)
+        doc, kind, clean = _load_fresh(raw, shown, diags, memo)
     if clean:
         keep.put(f"doc:{shown}", (raw,), (doc, kind, clean))
     return doc, kind, clean
 
 
-def _load_fresh(raw: bytes, shown: str, diags: list[Diagnostic]) -> tuple[Document | None, str | None, bool]:
-    name = cache.key("doc", raw)
-    value = cache.get(name)
+def _load_fresh(raw: bytes, shown: str, diags: list[Diagnostic],
+                memo: Memo = NO_MEMO) -> tuple[Document | None, str | None, bool]:
+    """Load a file, through the content cache unless the build remembers nothing (`NO_MEMO`:
+    `rulec build --check`, `RULEC_CACHE_DIR=off`)."""
+    use_cache = memo is not NO_MEMO
+    name = cache.key("doc", raw) if use_cache else ""
+    value = cache.get(name) if use_cache else None
     partial = isinstance(value, dict) and value.get("partial") is True
-    cached = Document.from_json(shown, value, _text_of(raw) if partial else None)
+    cached = Document.from_json(shown, value, _text_of(raw) if partial else None) if value is not None else None
     if cached is not None:
         return cached[0], cached[1], True  # the same bytes may sit at another path now: the name is this one
     doc, load_diags = load_bytes(raw, shown)
@@ -166,7 +192,7 @@ def _load_fresh(raw: bytes, shown: str, diags: list[Diagnostic]) -> tuple[Docume
         return None, None, False
     kind, schema_diags = validate_static(doc)
     diags.extend(schema_diags)
-    if kind is not None and not schema_diags:
+    if use_cache and kind is not None and not schema_diags:
         cache.put(name, doc.to_json(kind))
     return doc, kind, not schema_diags
 
@@ -185,6 +211,24 @@ def _text_of(raw: bytes) -> str | None:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         return None
+
+
+def _shown(diags: list[Diagnostic], names: dict[str, str]) -> list[Diagnostic]:
+    """Diagnostics with each file named as the user can open it (relative to the working folder,
+    or absolute): passes see the names outputs use (`SourceFolder.source_name`)."""
+    moved = {name: shown for name, shown in names.items() if name != shown}
+    if not moved or not diags:
+        return diags
+    within = re.compile("|".join(re.escape(n) for n in sorted(moved, key=len, reverse=True)))
+
+    def text(value: str | None) -> str | None:
+        return within.sub(lambda m: moved[m.group(0)], value) if value else value
+
+    out = []
+    for d in diags:
+        span = dataclasses.replace(d.span, file=moved.get(d.span.file, d.span.file))
+        out.append(dataclasses.replace(d, span=span, message=text(d.message) or "", hint=text(d.hint)))
+    return out
 
 
 _LINE_BREAKS = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
@@ -274,8 +318,12 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
     folders, diags = discover(paths)
     total = sum(len(f.files) for f in folders)
     counter = [0]
-    loaded = [_load_folder(f, diags, progress, counter, total, keep) for f in folders]
+    names: dict[str, str] = {}
+    loaded = [_load_folder(f, diags, progress, counter, total, keep, memo, names) for f in folders]
+    build.inputs = combined_digest([(item.folder.name, item.digest) for item in loaded], targets)
     bases, packs = _group(loaded, diags)
+    build.pack_ids = sorted(str(p.manifest.data["id"]) for items in packs.values() for p in items
+                            if p.manifest is not None)
     for rid in sorted(bases):
         base = bases[rid]
         assert base.manifest is not None
@@ -322,7 +370,8 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
             diags.extend(exc.diagnostics)
             continue
         build.rulesets.append(rs)
-    build.diagnostics = _dedupe(diags)
+    build.shown = names
+    build.diagnostics = _dedupe(_shown(diags, names))
     if not build.ok or stop_after != "emit":
         build.files = {}
         return build

@@ -43,11 +43,18 @@ def input_digest(paths: list[Path], targets: tuple[str, ...] = ("python", "js"))
     folders, diags = discover(paths)
     if diags:
         return None
+    return combined_digest([(folder.name, _folder_digest(folder)) for folder in folders], targets)
+
+
+def combined_digest(folders: list[tuple[str, str]], targets: tuple[str, ...] = ("python", "js")) -> str:
+    """The input digest of a build from its source folders' (name, FolderDigest) pairs: what
+    `input_digest` computes by reading the files, and the facade from the very bytes it loaded
+    (`Build.inputs`, which is what a stamp records). The names, not the places on disk, order it."""
     h = hashlib.sha256(compiler_digest().encode())
     if tuple(targets) != ("python", "js"):
         h.update(("targets:" + ",".join(targets)).encode())
-    for folder in sorted(folders, key=lambda f: str(f.root)):
-        h.update(_folder_digest(folder).encode())
+    for _name, digest in sorted(folders):
+        h.update(digest.encode())
     return h.hexdigest()
 
 
@@ -57,7 +64,7 @@ class FolderDigest:
 
     def __init__(self, folder: SourceFolder) -> None:
         self.root = folder.root
-        self._h = hashlib.sha256(folder.root.name.encode())
+        self._h = hashlib.sha256((folder.name or folder.root.name).encode())  # outputs name files by it
 
     def add(self, path: Path, data: bytes) -> None:
         self._h.update(f"{path.relative_to(self.root).as_posix()}\n{len(data)}\n".encode())
@@ -84,8 +91,27 @@ def output_digest(files: dict[str, bytes]) -> str:
     return h.hexdigest()
 
 
-def stamp_bytes(inputs: str, files: dict[str, bytes]) -> bytes:
-    return (json.dumps({"inputs": inputs, "outputs": output_digest(files)}, indent=2) + "\n").encode()
+def stamp_bytes(inputs: str, files: dict[str, bytes], packs: list[str] | tuple[str, ...] = ()) -> bytes:
+    """The stamp of a build: its input digest (the facade's `Build.inputs`, taken from the bytes it
+    compiled), the digest of its outputs and, for a build with homebrew packs, their ids (so that
+    `rulec resolve` never takes it for, or rebuilds it as, a build of the bundled rules)."""
+    record: dict[str, object] = {"inputs": inputs, "outputs": output_digest(files)}
+    if packs:
+        record["packs"] = sorted(packs)
+    return (json.dumps(record, ensure_ascii=False, indent=2) + "\n").encode()
+
+
+def stamp_packs(out: Path) -> list[str] | None:
+    """The ids of the packs the build in `out` was made with ([] for none); None when `out` holds
+    no readable stamp."""
+    try:
+        stamp = json.loads((out / STAMP).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(stamp, dict):
+        return None
+    packs = stamp.get("packs", [])
+    return [str(p) for p in packs] if isinstance(packs, list) else None
 
 
 def is_fresh(out: Path, inputs: str | None) -> bool:

@@ -31,8 +31,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from .freshness import untracked
 from .stamp import STAMP, stamp_bytes
+
+if TYPE_CHECKING:
+    from .facade import Build
+
 VCS_MARKERS = (".git", ".hg", ".svn", ".bzr", "_darcs", ".fslckout")
 LOCK_TIMEOUT = 300.0
 
@@ -146,7 +152,13 @@ def _tidy(out: Path, notes: list[str]) -> None:
             os.replace(backup, out)
             notes.append(f"restored {out} from {backup.name}, left by an interrupted build")
     for stale in out.parent.glob(_staging_prefix(out) + "*"):
-        shutil.rmtree(stale, ignore_errors=True)
+        try:
+            if stale.is_symlink() or not stale.is_dir():
+                stale.unlink()  # never followed: a link is removed, not what it points at
+            else:
+                shutil.rmtree(stale)
+        except OSError:
+            continue  # said only once it is gone, so a leftover is never reported build after build
         notes.append(f"removed {stale.name}, left by an interrupted build")
 
 
@@ -216,6 +228,9 @@ def write_tree(out: Path, files: dict[str, bytes], *, sources: Sequence[Path] = 
         raise ValueError(f"write_tree needs the build stamp {STAMP} among the files (see stamp.stamp_bytes)")
     check_target(out, sources)
     shown = str(out)
+    # A link given as the output is written through: the folder it points at is staged beside and
+    # swapped (swapping the link itself would leave it behind as a staging entry), the link stays.
+    out = Path(os.path.realpath(out))
     staging: Path | None = None
     path_in_error = out
     try:
@@ -252,7 +267,18 @@ def write_tree(out: Path, files: dict[str, bytes], *, sources: Sequence[Path] = 
             shutil.rmtree(staging, ignore_errors=True)
 
 
-def write_build(out: Path, files: dict[str, bytes], inputs: str | None, *, sources: Sequence[Path] = ()) -> TreeDiff:
-    """Write a build's files with its stamp (`inputs`: the stamp.input_digest it was built from),
-    as `rulec build` and a `rulec resolve` that finds generated/ stale both do."""
-    return write_tree(out, {**files, STAMP: stamp_bytes(inputs or "", files)}, sources=sources)
+def write_build(out: Path, build: Build | dict[str, bytes], inputs: str | None = None, *,
+                sources: Sequence[Path] = ()) -> TreeDiff:
+    """Write a build's files with its stamp, as `rulec build` and a `rulec resolve` that finds
+    generated/ stale both do. Given the facade's `Build`, the stamp records the digest of the bytes
+    that build compiled (`Build.inputs`) and its packs, and `inputs` is ignored: a digest taken
+    before or after compiling could vouch for a file as it was not compiled. (A bare dict of files
+    with the caller's `inputs` is for benchmarks that time the writer alone.)"""
+    if isinstance(build, dict):
+        return write_tree(out, {**build, STAMP: stamp_bytes(inputs or "", build)}, sources=sources)
+    return write_tree(out, {**build.files, STAMP: build_stamp(build)}, sources=sources)
+
+
+def build_stamp(build: Build) -> bytes:
+    """The stamp of a build, from what the build itself read (see `write_build`)."""
+    return stamp_bytes(build.inputs, build.files, build.pack_ids)

@@ -21,14 +21,18 @@ TINY = ROOT / "tests" / "cases" / "valid_tiny" / "rules" / "tiny"
 def _use_cache(monkeypatch: pytest.MonkeyPatch, setting: str) -> None:
     monkeypatch.setenv("RULEC_CACHE_DIR", setting)
     cache.cache_dir.cache_clear()
+    cache.secret.cache_clear()
 
 
 @pytest.fixture
 def fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))  # this test's own secret cache key
     _use_cache(monkeypatch, str(tmp_path / "cache"))
     yield tmp_path / "cache"
     monkeypatch.delenv("RULEC_CACHE_DIR")
+    monkeypatch.delenv("XDG_CONFIG_HOME")
     cache.cache_dir.cache_clear()
+    cache.secret.cache_clear()
 
 
 def test_a_warm_build_after_an_edit_equals_a_build_without_cache(tmp_path: Path, fresh_cache: Path,

@@ -183,3 +183,28 @@ def test_concurrent_builds_into_one_folder_are_serialised(tmp_path: Path):
     assert not errors, errors
     assert tree(out) in trees
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_linked_output_is_written_through_the_link_and_leaves_nothing_behind(tmp_path: Path):
+    real = tmp_path / "real-out"
+    link = tmp_path / "out"
+    write_tree(real, {**STAMPED, "a.txt": b"1"})
+    link.symlink_to(real, target_is_directory=True)
+    for n in range(2, 5):
+        diff = write_tree(link, {**STAMPED, "a.txt": str(n).encode()})
+        assert diff.changed == ["a.txt"] and diff.notes == [], diff.notes  # no leftover reported, ever
+        assert link.is_symlink() and (real / "a.txt").read_bytes() == str(n).encode()
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "real-out"]
+
+
+def test_a_stale_staging_link_is_removed_once_and_said_once(tmp_path: Path):
+    out = tmp_path / "out"
+    write_tree(out, {**STAMPED, "a.txt": b"1"})
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("mine")
+    (tmp_path / ".out.staging-1-2").symlink_to(elsewhere, target_is_directory=True)  # what the old writer left
+    first = write_tree(out, {**STAMPED, "a.txt": b"2"})
+    second = write_tree(out, {**STAMPED, "a.txt": b"3"})
+    assert [n for n in first.notes if "staging" in n] and not second.notes
+    assert (elsewhere / "keep.txt").read_text() == "mine"  # the link was removed, not what it points at

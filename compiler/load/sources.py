@@ -6,10 +6,19 @@ source folder, a folder of source folders (like `rules/`), or a single rule
 file (its source folder is used). Every `*.yaml`/`*.yml` below a source folder
 belongs to it; a YAML file that belongs to no source folder is reported, never
 silently skipped.
+
+A link below a source folder whose target lies outside it (a file or a folder) is refused with
+a diagnostic naming the link: a pack from a stranger can only ever bring its own files. A link
+to a folder inside it is not followed (what it holds is found at its real place).
+
+Each source folder has a `name` that outputs call it by (`rules/dp`, `my-pack`): the last part
+of the path it was given by and the folder's place below that, never where it sits on the
+builder's disk, so that the same pack builds the same bytes from any folder.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,10 +36,16 @@ class SourceFolder:
     root: Path
     manifest: Path
     files: list[Path] = field(default_factory=list)
+    name: str = ""  # how outputs name the folder ("rules/dp", "my-pack"): see the module docstring
 
     @property
     def is_pack(self) -> bool:
         return self.manifest.name == "pack.yaml"
+
+    def source_name(self, path: Path) -> str:
+        """How outputs (headers, pages) name a file of the folder: by the folder's name and the
+        file's place inside it, never by an absolute path."""
+        return f"{self.name or self.root.name}/{path.relative_to(self.root).as_posix()}"
 
 
 def _manifest_of(folder: Path) -> Path | None:
@@ -40,12 +55,59 @@ def _manifest_of(folder: Path) -> Path | None:
     return None
 
 
-def _yaml_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.suffix in YAML_SUFFIXES and p.is_file())
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
 
 
-def _source(folder: Path, manifest: Path) -> SourceFolder:
-    return SourceFolder(folder, manifest, _yaml_files(folder))
+def _yaml_files(folder: Path, diags: list[Diagnostic] | None = None) -> list[Path]:
+    """The YAML files below `folder` (itself resolved), sorted. A link whose target leaves the
+    folder is reported into `diags` and left out; a link to a folder inside it is not followed."""
+    found: list[Path] = []
+    stack = [folder]
+    while stack:
+        here = stack.pop()
+        try:
+            with os.scandir(here) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            path = Path(entry.path)
+            if entry.is_symlink():
+                try:
+                    target = path.resolve(strict=True)
+                except (OSError, RuntimeError):
+                    target = None
+                if target is None or not _inside(target, folder):
+                    if diags is not None and (target is None or target.is_dir() or path.suffix in YAML_SUFFIXES):
+                        diags.append(Diagnostic(Span(display_path(path)), "link-outside",
+                                                f"'{path.name}' is a link to "
+                                                f"{'a missing file' if target is None else 'something'} outside "
+                                                f"the folder {folder.name}/; rule files must be inside it",
+                                                "copy the file into the folder instead of linking to it"))
+                    continue
+                if target.is_dir():
+                    continue  # its files are found where they are
+                if path.suffix in YAML_SUFFIXES and target.is_file():
+                    found.append(path)
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(path)
+            elif path.suffix in YAML_SUFFIXES and entry.is_file(follow_symlinks=False):
+                found.append(path)
+    return sorted(found)
+
+
+def _source(folder: Path, manifest: Path, name: str, diags: list[Diagnostic]) -> SourceFolder:
+    return SourceFolder(folder, manifest, _yaml_files(folder, diags), name)
+
+
+def _named(given: Path, folder: Path, below: Path | None = None) -> str:
+    """The name of a source folder found from the path `given` (see the module docstring)."""
+    top = given.name or "rules"
+    if below is None or folder == below:
+        return top if below is not None else folder.name
+    return f"{top}/{folder.relative_to(below).as_posix()}"
 
 
 def discover(paths: list[Path]) -> tuple[list[SourceFolder], list[Diagnostic]]:
@@ -63,16 +125,19 @@ def discover(paths: list[Path]) -> tuple[list[SourceFolder], list[Diagnostic]]:
                 diags.append(Diagnostic(Span(display_path(raw)), "no-ruleset",
                                         "this file is not inside a folder with ruleset.yaml or pack.yaml"))
                 continue
-            found.setdefault(folder, _source(folder, _manifest_of(folder)))  # type: ignore[arg-type]
+            if folder not in found:
+                found[folder] = _source(folder, _manifest_of(folder), folder.name, diags)  # type: ignore[arg-type]
             continue
         manifest = _manifest_of(path)
         if manifest is not None:
-            found.setdefault(path, _source(path, manifest))
+            if path not in found:
+                found[path] = _source(path, manifest, _named(path, path, path), diags)
             continue
-        children = sorted(p for p in path.iterdir() if p.is_dir() and _manifest_of(p))
+        children = sorted(p for p in path.iterdir() if p.is_dir() and not p.is_symlink() and _manifest_of(p))
         for child in children:
-            found.setdefault(child, _source(child, _manifest_of(child)))  # type: ignore[arg-type]
-        claimed = {f for c in children for f in _yaml_files(c)}
+            if child not in found:
+                found[child] = _source(child, _manifest_of(child), _named(path, child, path), diags)  # type: ignore[arg-type]
+        claimed = {f for c in children for f in found[c].files}
         for stray in _yaml_files(path):
             if stray not in claimed and not any(m in stray.parents for m in found):
                 diags.append(Diagnostic(Span(display_path(stray)), "stray-file",
@@ -81,4 +146,18 @@ def discover(paths: list[Path]) -> tuple[list[SourceFolder], list[Diagnostic]]:
         if not children:
             diags.append(Diagnostic(Span(display_path(raw)), "no-ruleset",
                                     "no ruleset.yaml or pack.yaml here or in its sub-folders"))
+    _unique_names(list(found.values()))
     return list(found.values()), diags
+
+
+def _unique_names(folders: list[SourceFolder]) -> None:
+    """Two folders given by paths of the same name (`a/pack`, `b/pack`) are told apart by a
+    number, in the order they were given."""
+    seen: set[str] = set()
+    for folder in folders:
+        name, n = folder.name, 1
+        while name in seen:
+            n += 1
+            name = f"{folder.name}~{n}"
+        folder.name = name
+        seen.add(name)

@@ -4,7 +4,9 @@ Fills defaults, resolves references between tables (with "did you mean"), parses
 expressions, checks formula fields in their entry scope (one shared function per distinct
 formula text, named after the first entry that has it, so a thousand weapons with the same
 formula cost one function), and applies homebrew packs: a pack entry with an existing id
-replaces it only with `override: true`.
+replaces it only with `override: true`, and only an entry of the ruleset or of another pack:
+two entries of one pack (or of the ruleset) with the same id are an error whatever `override`
+says, since one of them would be dropped without a word.
 """
 
 from __future__ import annotations
@@ -46,7 +48,12 @@ def _collect(docs: list[tuple[Document, str]], decls: TableDecls, rep: Reporter,
             existing = raw[tid].get(e["id"])
             if existing is not None:
                 first = existing[1].span(existing[2])
-                if origin != "ruleset" and e.get("override"):
+                if existing[3] == origin:  # a sibling: override replaces what another source defined, never this
+                    rep.error(doc.span(path + ("id",)), "duplicate-id",
+                              f"'{e['id']}' is defined twice in '{tid}' (first at {first})",
+                              "override: true replaces an entry of the ruleset or of another pack, "
+                              "not one of the same pack: choose another id" if origin != "ruleset" else None)
+                elif origin != "ruleset" and e.get("override"):
                     raw[tid][e["id"]] = (e, doc, path, origin)
                 elif origin != "ruleset":
                     rep.error(doc.span(path + ("id",)), "override-needed",
