@@ -40,6 +40,27 @@ def _track_states(rs: Ruleset) -> dict[str, str]:
     return {e.id: str(e.get(ref.id)) for e in table.entries if e.get(ref.id)}
 
 
+def _points_range(rs: Ruleset) -> tuple[int, int]:
+    """(points_max, taken_max): the tops of the ranges the accumulation procedure declares for the
+    points it is given (`current`, `gained`) and the recovery procedure for its `current` and
+    `taken`. The fight saturates a track's points at points_max, so both accept every total."""
+    assert rs.fight is not None
+    top = 1_000_000_000  # the runtime's MAX_VALUE: a parameter without a declared max
+    points, taken = top, top
+    by_id = {p.id: p for p in rs.procedures}
+    keys = [(rs.fight.accumulate, ("current", "gained"), ())]
+    if rs.fight.on_damage:
+        keys.append((rs.fight.on_damage[1], ("current",), ("taken",)))
+    for proc_id, point_params, taken_params in keys:
+        proc = by_id.get(proc_id or "")
+        for q in proc.params if proc else ():
+            if q.max is not None and q.id in point_params:
+                points = min(points, q.max)
+            if q.max is not None and q.id in taken_params:
+                taken = min(taken, q.max)
+    return max(0, points), max(0, taken)
+
+
 def _function(w: Writer, signature: list[str], doc: str, body: list[str]) -> None:
     """A module-level function of fixed text (no value from the rules reaches it)."""
     w.line()
@@ -77,11 +98,13 @@ def fight_module(rs: Ruleset, header: str) -> str:
     w.line()
     w.line(Code("from typing import Any, Dict, Mapping, Optional"))
     w.line()
+    w.line(Code("from ._runtime.core import OutOfBounds"))
     if spec.accumulate:
-        w.line(Code("from ._runtime.fight import (ActionSpec, Effect, Fight, FightRules, UntilOdds, sequence_odds,"))
-        w.line(Code("                             state_threshold as _rt_state_threshold)"))
+        w.line(Code("from ._runtime.fight import Fight, state_threshold as _rt_state_threshold"))
     else:
-        w.line(Code("from ._runtime.fight import ActionSpec, Effect, Fight, FightRules, UntilOdds, sequence_odds"))
+        w.line(Code("from ._runtime.fight import Fight"))
+    w.line(Code("from ._runtime.fight_odds import UntilOdds, sequence_odds"))
+    w.line(Code("from ._runtime.fight_state import ActionSpec, Effect, FightRules"))
     w.line(Code("from . import procedures as _procedures"))
     w.line(Code("from .model import Combatant"))
     w.line()
@@ -131,8 +154,11 @@ def fight_module(rs: Ruleset, header: str) -> str:
         debuff_index = [o.id for o in proc.result].index("debuff")
     w.line(code("FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, {}, _STATE_NAMES, _STATE_STATS,",
                 accumulate))
-    w.line(code("                         _RELATIONS, _ACTIONS, {}, {}, _TRACK_STATES, _TRACK_DEBUFFS, {})",
+    points_max, taken_max = _points_range(rs)
+    w.line(code("                         _RELATIONS, _ACTIONS, {}, {}, _TRACK_STATES, _TRACK_DEBUFFS, {},",
                 literal(state_index), on_damage, literal(debuff_index)))
+    w.line(comment("The most points a track holds: the top of what add_points-like procedures accept (saturated)."))
+    w.line(code("                         points_max={}, taken_max={})", literal(points_max), literal(taken_max)))
     _function(w, ["def start_fight(combatants: Mapping[str, Combatant]) -> Fight:"],
               "A fight between the named combatants, who act in the order given.",
               ["return Fight.start(FIGHT_RULES, combatants)"])
@@ -144,8 +170,8 @@ def fight_module(rs: Ruleset, header: str) -> str:
               "Exactly: how many times `procedure` (with these arguments, as `<procedure>_odds` takes them) "
               "must be repeated until the running total of its whole-number outcome `field` reaches `threshold` "
               "(an absorbing chain over the total; the mass past `max_attacks` is `tail`).",
-              ["odds = getattr(_procedures, procedure + '_odds', None) if procedure in _ACTIONS else None",
-               "if odds is None:", "    raise KeyError(procedure)",
+              ["odds = _ACTIONS[procedure].odds if isinstance(procedure, str) and procedure in _ACTIONS else None",
+               "if odds is None:", "    raise OutOfBounds('没有可累计的过程', key='procedure')",
                "return sequence_odds(odds, field, threshold, max_attacks, args, kwargs)"])
     _function(w, ["def state_threshold(creature: Combatant, track: Any) -> Optional[int]:"],
               "The fewest points on `track` that put `creature` into the track's state (None: this ruleset's "

@@ -55,7 +55,7 @@ def runtime_modules(rs: Ruleset) -> list[str]:
     for f in rs.features:
         needed |= set(FEATURES[f].runtime)
     if rs.fight is not None:
-        needed.add("fight")
+        needed |= {"fight", "fight_odds", "fight_state"}
     return sorted(needed)
 
 
