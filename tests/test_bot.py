@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
+import random
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT = ROOT / "examples" / "bot" / "bot.py"
@@ -59,3 +64,76 @@ def test_one_fight_per_chat_keeps_the_tracks():
     assert "战斗开始：甲、乙（轮到甲）" in out
     assert "乙：所受伤害" in out and "眩晕" in out and "第1轮，轮到乙" in out
     assert "无法结算：战斗中没有“丙”" in out
+
+
+# ---- chat lines from strangers: handle() never raises, replies never echo hidden characters ----
+
+HIDDEN = "\u202e\u0000\u200b\u2066\u0007\ufeff\u2028"
+
+
+@pytest.fixture(scope="module")
+def bot(dp, d20, tracks):  # type: ignore[no-untyped-def]
+    """The bot's module, in this process, over the packages of this session's build."""
+    spec = importlib.util.spec_from_file_location("rulec_example_bot", BOT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _visible(reply: str) -> bool:
+    return not any(ch != "\n" and unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp")
+                   for ch in reply)
+
+
+def test_a_weapon_given_as_an_option_is_a_usage_line(bot):  # type: ignore[no-untyped-def]
+    chat = "weapon-option"
+    assert "战斗开始" in bot.handle(".fight tracks 甲 力量=6 格斗=5 / 乙 敏捷=1", chat=chat)
+    for line in (".hit 甲 乙 fist weapon=fist", ".hit 甲 乙 fist 武器=拳", ".hit 甲 乙 fist attacker=3",
+                 ".hit 甲 乙 weapon=fist", ".atk dp 长剑 weapon=长剑", ".hit 甲 乙 fist 部位=jaw 部位=eyes"):
+        reply = bot.handle(line, chat=chat, seed=1)
+        assert reply.startswith(("无法理解：", "用法：")), (line, reply)
+
+
+def test_replies_never_echo_control_bidi_or_zero_width_characters(bot):  # type: ignore[no-untyped-def]
+    for line in (f".atk dp 长剑{HIDDEN} 力量=4", f".atk dp 长剑 力量=4{HIDDEN}", f".fight tracks 甲{HIDDEN} 力量=1",
+                 ".fight tracks 甲 力量=1 / 乙\u202e 敏捷=1", ".hit 甲\u202e 乙 fist", f".odds xx{HIDDEN} 长剑"):
+        reply = bot.handle(line, chat="hidden", seed=1)
+        assert reply is not None and _visible(reply), (line, reply)
+        assert bot.INTERNAL not in reply
+
+
+def test_a_fight_with_many_heavy_hits_keeps_answering(bot):  # type: ignore[no-untyped-def]
+    """Eleven heavy hits used to push 目眩 past add_points' range; every later .hit then failed."""
+    chat = "heavy"
+    bot.handle(".fight tracks 甲 力量=30 格斗=30 / 乙", chat=chat)
+    for i in range(15):
+        reply = bot.handle(".hit 甲 乙 fist 部位=eyes 额外伤害=1000", chat=chat, seed=i)
+        assert not reply.startswith(("无法", "用法")), reply
+    assert "目眩10000" in reply and "已达上限10000" in bot.handle(".hit 甲 乙 fist 部位=eyes 额外伤害=1000",
+                                                                 chat=chat, seed=99)
+
+
+def _random_line(rng: random.Random) -> str:
+    words = [".atk", ".odds", ".fight", ".hit", ".status", ".next", "dp", "d20", "tracks", "xx", "长剑", "longsword",
+             "fist", "拳", "pistol", "长弓", "vs", "/", "甲", "乙", "丙", "=", "==", "力量=", "=5", "力量=4", "力量=99",
+             "力量=-1", "力量=是", "武技=3", "敏捷=1", "基础防御=4", "距离=1", "距离=100000", "部位=jaw", "部位=nope",
+             "weapon=fist", "武器=拳", "attacker=1", "defender=甲", "连射数=500", "连射数=0", "额外伤害=1000",
+             "9" * 30, "1e9", "四", "力量＝４", HIDDEN, "\u202e甲", "甲\u200b", "x=" + "9" * 5000, "是", "否"]
+    return " ".join(rng.choice(words) for _ in range(rng.randint(0, 9)))
+
+
+def test_random_chat_lines_never_raise_out_of_handle(bot):  # type: ignore[no-untyped-def]
+    """A small fuzz: random lines of command words, keys, values and hidden characters, in chats
+    with and without a fight; every command gets a visible reply that is not the bot's internal-error
+    line."""
+    rng = random.Random(27)
+    for chat in ("fuzz-a", "fuzz-b"):
+        bot.handle(".fight tracks 甲 力量=9 格斗=9 / 乙 敏捷=1 感知=1", chat=chat)
+    for i in range(400):
+        line = _random_line(rng)
+        if rng.random() < 0.5:
+            line = rng.choice([".atk", ".odds", ".fight", ".hit", ".next"]) + " " + line
+        reply = bot.handle(line, chat=rng.choice(["fuzz-a", "fuzz-b", "fuzz-none"]), seed=i)
+        if reply is not None:
+            assert _visible(reply) and bot.INTERNAL not in reply, (line, reply)
