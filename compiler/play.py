@@ -116,10 +116,8 @@ def _rebuild(out: Path, paths: list[Path], fmt: str, session: _Session) -> bool 
     True when generated/ is up to date now; False when it cannot be written (the build is kept for
     the in-memory package, and it says why); None when the rules have errors (reported)."""
     from .facade import compile_rules
-    from .stamp import input_digest
     from .write import WriteError, check_target, write_build
 
-    inputs = input_digest(paths)
     build = compile_rules(paths)
     session.builds[tuple(str(x) for x in paths)] = build
     if not build.ok:
@@ -127,7 +125,7 @@ def _rebuild(out: Path, paths: list[Path], fmt: str, session: _Session) -> bool 
         return None
     try:
         check_target(out, paths)
-        diff = write_build(out, build.files, inputs, sources=paths)
+        diff = write_build(out, build, sources=paths)  # stamped with the bytes the build read
     except WriteError as exc:
         echo(f"{out} is not up to date with rules/ and cannot be rebuilt ({exc}); "
              "using the rules compiled in memory", err=True)
@@ -152,7 +150,14 @@ def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Se
     if (out / rid / "pyproject.toml").is_file():
         if key_fast not in session.builds:  # once per command: `rulec test` runs many scenarios
             state: bool | None = _built(out, built_from, rid)
-            if not state and not rules:
+            from .stamp import pack_build
+
+            packs = pack_build(out)  # a pack build is said, and never rebuilt without its packs
+            if packs and (rules or not state):
+                echo(f"rulec: {packs}; using it" if state else f"rulec: {packs}, not of "
+                     + ("these rules as they are: using them" if rules else "rules/ alone: left as it is; using rules/")
+                     + " compiled in memory", err=True)
+            elif not state and not rules:
                 state = _rebuild(out, built_from, fmt, session)
             session.builds[key_fast] = state
         state = session.builds[key_fast]

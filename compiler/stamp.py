@@ -15,8 +15,12 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from .freshness import untracked
-from .load.sources import SourceFolder, discover
+
+if TYPE_CHECKING:  # imported where used: `rulec resolve` reads a stamp's packs without the loader
+    from .load.sources import SourceFolder
 
 STAMP = ".rulec-stamp.json"  # the stamp's file name in an output folder (write.py imports it)
 _COMPILER = Path(__file__).resolve().parent
@@ -40,6 +44,8 @@ def compiler_digest() -> str:
 def input_digest(paths: list[Path], targets: tuple[str, ...] = ("python", "js")) -> str | None:
     """A digest of everything a build reads (and the targets it writes), or None when the sources
     cannot be listed cleanly."""
+    from .load.sources import discover
+
     folders, diags = discover(paths)
     if diags:
         return None
@@ -128,3 +134,13 @@ def is_fresh(out: Path, inputs: str | None) -> bool:
                if p.is_file() and "__pycache__" not in p.parts and p.name != STAMP
                and not untracked(p.relative_to(out).as_posix())}
     return output_digest(on_disk) == stamp.get("outputs")
+
+
+def pack_build(out: Path) -> str | None:
+    """When `out` holds a build made with homebrew packs, the line `rulec resolve` and `rulec odds`
+    say about it (they never rebuild it without the packs, nor take it for the bundled rules'
+    build); None for a build of the bundled rules, or no build."""
+    packs = stamp_packs(out)
+    if not packs:
+        return None
+    return f"{out} holds a build with the packs {', '.join(packs)}"

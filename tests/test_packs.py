@@ -1,0 +1,136 @@
+"""Packs are safe to share: the same pack builds the same bytes (and version) from any folder, with
+no path of the builder's in them; a link that leaves a pack is refused; a pack build never lands
+in the bundled generated/ unasked, and `rulec resolve` says which build it uses and never rebuilds
+a pack build without its packs. (A same-pack duplicate id: tests/cases/bad_pack_sibling.)"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulec.facade import compile_rules
+from rulec.write import write_build
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ROOT / "tests" / "cases" / "valid_tiny" / "rules" / "tiny"
+PACK = """kind: pack
+id: brew
+name: 自制
+extends: tiny
+"""
+WEAPONS = """kind: table
+table: weapons
+entries:
+  - {id: hammer, name: 锤, damage: 2}
+  - {id: club, name: 大棍, damage: 2, override: true}
+"""
+SCENARIO = """kind: scenario
+ruleset: tiny
+procedure: attack
+combatants:
+  attacker: {力量: 3}
+  defender: {}
+args: {weapon: club}
+dice: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+"""
+
+
+def rulec(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rulec", *args], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "NO_COLOR": "1", "RULEC_CACHE_DIR": "off"})
+
+
+def _project(where: Path) -> Path:
+    """A project folder with the tiny ruleset in rules/ and the pack in brew/."""
+    shutil.copytree(TINY, where / "rules" / "tiny")
+    (where / "brew").mkdir(parents=True)
+    (where / "brew" / "pack.yaml").write_text(PACK, encoding="utf-8")
+    (where / "brew" / "weapons.yaml").write_text(WEAPONS, encoding="utf-8")
+    return where
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and "__pycache__" not in p.parts and p.name != ".rulec-stat"}
+
+
+def test_a_pack_builds_the_same_bytes_from_any_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    one = _project(tmp_path / "alice" / "home" / "games")
+    two = _project(tmp_path / "bob")
+    # one builds from inside its project, the other from elsewhere with absolute paths
+    monkeypatch.chdir(one)
+    first = compile_rules([Path("rules"), Path("brew")])
+    assert first.ok, [d.format() for d in first.diagnostics]
+    write_build(Path("out"), first)
+    monkeypatch.chdir(tmp_path)
+    second = compile_rules([two / "rules", two / "brew"])
+    assert second.ok, [d.format() for d in second.diagnostics]
+    write_build(two / "out", second)
+    a, b = _tree(one / "out"), _tree(two / "out")
+    assert sorted(a) == sorted(b) and len(a) > 20
+    assert [rel for rel in a if a[rel] != b[rel]] == []  # every file, the stamp too
+    for files, base in ((a, one), (b, two)):
+        for rel, data in files.items():
+            for leak in (str(tmp_path), str(base), str(Path.home())):
+                assert leak.encode() not in data, (rel, leak)
+    assert b'version = "0.1.0+brew.' in a["tiny/pyproject.toml"] or b"+brew." in a["tiny/pyproject.toml"]
+    assert b"brew/weapons.yaml:4" in a["reference/tiny.md"]  # the pack's files named by the pack's folder
+
+
+@pytest.mark.parametrize("kind", ["file", "folder"])
+def test_a_link_out_of_a_pack_is_refused_naming_the_link(tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch):
+    project = _project(tmp_path / "p")
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "weapons.yaml").write_text(WEAPONS.replace("hammer", "stolen"), encoding="utf-8")
+    if kind == "file":
+        (project / "brew" / "more.yaml").symlink_to(secret / "weapons.yaml")
+        link = "brew/more.yaml"
+    else:
+        (project / "brew" / "more").symlink_to(secret, target_is_directory=True)
+        link = "brew/more"
+    monkeypatch.chdir(project)
+    build = compile_rules([Path("rules"), Path("brew")])
+    assert not build.ok and not build.files
+    assert [d.format().split(": ")[0:2] for d in build.diagnostics] == [[f"{link}:1:1", "error[link-outside]"]]
+    assert "stolen" not in repr(build.rulesets)
+
+
+def test_a_link_inside_a_pack_is_read_where_it_points(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    project = _project(tmp_path / "p")
+    (project / "brew" / "tables").mkdir()
+    (project / "brew" / "tables" / "w.yaml").write_text(WEAPONS.replace("hammer", "maul").replace(
+        "  - {id: club, name: 大棍, damage: 2, override: true}\n", "").replace("锤", "大锤"), encoding="utf-8")
+    (project / "brew" / "again").symlink_to(project / "brew" / "tables", target_is_directory=True)
+    monkeypatch.chdir(project)
+    build = compile_rules([Path("rules"), Path("brew")], stop_after="validate")
+    assert build.ok, [d.format() for d in build.diagnostics]  # the folder link is not followed: maul once
+
+
+def test_a_pack_build_never_lands_in_generated_unasked_and_resolve_says_which_build(tmp_path: Path):
+    project = _project(tmp_path / "p")
+    (project / "s.yaml").write_text(SCENARIO, encoding="utf-8")
+    assert rulec("build", cwd=project).returncode == 0  # the bundled build
+    bundled = _tree(project / "generated")
+    refused = rulec("build", "--rules", "rules", "--rules", "brew", cwd=project)
+    assert refused.returncode == 1 and "--out" in refused.stderr and "nothing was written" in refused.stderr
+    assert _tree(project / "generated") == bundled
+    # asked for by name, a pack build may go there; then a plain resolve neither takes it for the
+    # bundled build nor rebuilds it without the pack
+    assert rulec("build", "--rules", "rules", "--rules", "brew", "--out", "generated", cwd=project).returncode == 0
+    with_pack = _tree(project / "generated")
+    assert b'"packs": [\n    "brew"\n  ]' in with_pack[".rulec-stamp.json"]
+    plain = rulec("resolve", "s.yaml", cwd=project)
+    assert plain.returncode == 0, plain.stderr
+    notes = [line for line in plain.stderr.splitlines() if line.startswith("rulec:")]
+    assert len(notes) == 1 and "packs brew" in notes[0] and "compiled in memory" in notes[0], plain.stderr
+    assert ".ww4a6" in plain.stdout  # the bundled club (damage 1), not the pack's (damage 2)
+    assert _tree(project / "generated") == with_pack
+    packed = rulec("resolve", "s.yaml", "--rules", "rules", "--rules", "brew", cwd=project)
+    assert packed.returncode == 0 and ".ww5a6" in packed.stdout, packed.stderr
+    assert "packs brew; using it" in packed.stderr
