@@ -140,3 +140,91 @@ def test_cache_entries_are_json_and_sealed(fresh_cache: Path):
     with pytest.raises(TypeError):
         cache.put(name, {1, 2})  # only plain data is cached
     assert Document.from_json("f.yaml", {"kind": 3}) is None
+
+
+def _reseal(entries: list[Path], old: bytes, new: bytes, seal) -> int:  # type: ignore[no-untyped-def]
+    """Change `old` to `new` in every entry holding it and seal it again with `seal(name, payload)`."""
+    done = 0
+    for path in entries:
+        _, _, payload = path.read_bytes().partition(b"\n")
+        if old in payload:
+            payload = payload.replace(old, new)
+            path.write_bytes(seal(path.name, payload) + b"\n" + payload)
+            done += 1
+    return done
+
+
+def test_an_entry_resealed_by_whoever_can_write_the_cache_is_a_miss(tmp_path: Path, fresh_cache: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch):
+    """The attack of issue 27: the seal used to be a public SHA-256, so anyone who could write the
+    cache folder could change an entry and seal it again. Now it is keyed by a secret the folder
+    does not hold: a public-hash seal, or one under any other key, is a miss."""
+    import hashlib
+    import hmac
+
+    rules = tmp_path / "tiny"
+    shutil.copytree(TINY, rules)
+    _use_cache(monkeypatch, "off")
+    reference = compile_rules([rules]).files
+    _use_cache(monkeypatch, str(fresh_cache))
+    assert compile_rules([rules]).files == reference
+    entries = sorted(p for p in fresh_cache.rglob("*") if p.is_file())
+
+    def public(name: str, payload: bytes) -> bytes:
+        return hashlib.sha256(b"rulec-cache-1\n" + name.encode() + b"\n" + payload).hexdigest().encode()
+
+    def other_key(name: str, payload: bytes) -> bytes:
+        return hmac.new(b"k" * 32, cache.FORMAT + b"\n" + name.encode() + b"\n" + payload,
+                        hashlib.sha256).hexdigest().encode()
+
+    for seal in (public, other_key):
+        assert _reseal(entries, "投石索".encode(), "投石器".encode(), seal)
+        build = compile_rules([rules])
+        assert build.ok and build.files == reference
+        assert "投石器" not in build.files["reference/tiny.md"].decode()
+        entries = sorted(p for p in fresh_cache.rglob("*") if p.is_file())
+        _reseal(entries, "投石器".encode(), "投石索".encode(), seal)  # the next round changes them again
+
+
+def test_build_check_trusts_no_cache_entry_even_one_sealed_with_the_key(tmp_path: Path, fresh_cache: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch):
+    """Whoever holds the key (this account) is trusted like rulec itself; even so, `build --check`
+    compiles with no cache at all, so a poisoned entry can never make it vouch for a wrong tree."""
+    from click.testing import CliRunner
+
+    import rulec.cli  # noqa: F401  (registers build)
+    from rulec.cli_shell import main
+
+    shutil.copytree(TINY, tmp_path / "rules" / "tiny")
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(main, ["build", "--rules", "rules", "--out", "good"]).exit_code == 0
+    entries = sorted(p for p in fresh_cache.rglob("*") if p.is_file())
+    assert _reseal(entries, "投石索".encode(), "投石器".encode(), cache._seal)  # the worst case: sealed right
+    poisoned = runner.invoke(main, ["build", "--rules", "rules", "--out", "poisoned"])
+    assert poisoned.exit_code == 0
+    check_good = runner.invoke(main, ["build", "--rules", "rules", "--out", "good", "--check"])
+    assert check_good.exit_code == 0 and "up to date" in check_good.output, check_good.output
+    if "投石器" in (tmp_path / "poisoned" / "reference" / "tiny.md").read_text(encoding="utf-8"):  # the key holder's power
+        check_bad = runner.invoke(main, ["build", "--rules", "rules", "--out", "poisoned", "--check"])
+        assert check_bad.exit_code == 1 and "reference/tiny.md" in check_bad.output, check_bad.output
+
+
+@pytest.mark.parametrize("how", ["readable", "link", "garbage"])
+def test_an_unsafe_key_file_turns_the_cache_off(tmp_path: Path, fresh_cache: Path, how: str,
+                                                monkeypatch: pytest.MonkeyPatch):
+    assert cache.cache_dir() is not None  # made on first use, mode 0600
+    key = cache.key_file()
+    assert key is not None and key.stat().st_mode & 0o777 == 0o600
+    if how == "readable":
+        key.chmod(0o644)
+    elif how == "link":
+        real = tmp_path / "real-key"
+        real.write_bytes(key.read_bytes())
+        real.chmod(0o600)
+        key.unlink()
+        key.symlink_to(real)
+    else:
+        key.write_text("not a key\n")
+    _use_cache(monkeypatch, str(fresh_cache))
+    assert cache.cache_dir() is None and cache.memo() is cache.NO_MEMO
