@@ -117,3 +117,44 @@ def test_resolve_trusts_the_record_and_imports_no_yaml(tmp_path: Path, monkeypat
     weapons.write_text(weapons.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert not still_fresh(Path("generated"), [Path("rules")])
     assert not play._built(Path("generated"), [Path("rules")], "dp")
+
+
+def test_an_edit_between_the_digest_and_the_compile_is_never_vouched_for(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch):
+    """Issue 27: the stamp used to hold a digest taken before compiling, so a file edited between
+    that read and the compile's, then edited back, left a stale output the stamp called fresh. The
+    stamp now records the digest of the very bytes the build loaded (`Build.inputs`)."""
+    import json
+
+    from click.testing import CliRunner
+
+    import rulec.cli as cli
+    from rulec.cli_shell import main
+    from rulec.stamp import input_digest
+
+    shutil.copytree(ROOT / "tests" / "cases" / "valid_tiny" / "rules", tmp_path / "rules")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RULEC_CACHE_DIR", "off")
+    weapons = tmp_path / "rules" / "tiny" / "weapons.yaml"
+    before = weapons.read_text(encoding="utf-8")
+    during = before.replace("name: 棍", "name: 大棍", 1)
+    real_compile = cli._compile
+
+    def edited_meanwhile(*args, **kwargs):  # type: ignore[no-untyped-def]
+        weapons.write_text(during, encoding="utf-8")  # lands after `build` digested the inputs
+        return real_compile(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "_compile", edited_meanwhile)
+    runner = CliRunner()
+    assert runner.invoke(main, ["build", "--rules", "rules", "--out", "out"]).exit_code == 0
+    assert "大棍" in (tmp_path / "out" / "reference" / "tiny.md").read_text(encoding="utf-8")
+    stamp = json.loads((tmp_path / "out" / STAMP).read_text(encoding="utf-8"))
+    assert stamp["inputs"] == input_digest([Path("rules")])  # the bytes compiled, not the ones digested first
+    monkeypatch.setattr(cli, "_compile", real_compile)
+    weapons.write_text(before, encoding="utf-8")  # the edit undone
+    again = runner.invoke(main, ["build", "--rules", "rules", "--out", "out"])
+    assert again.exit_code == 0 and "unchanged" not in again.output, again.output
+    page = (tmp_path / "out" / "reference" / "tiny.md").read_text(encoding="utf-8")
+    assert "大棍" not in page and "棍" in page
+    check = runner.invoke(main, ["build", "--rules", "rules", "--out", "out", "--check"])
+    assert check.exit_code == 0, check.output
