@@ -226,15 +226,13 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
         from .validate.schema import diagnostics_for, validator_for
 
         problems = diagnostics_for(doc, validator_for(schema))
+    if data["kind"] != "fight":
+        problems += _stats_given_twice(doc, module)  # reads only what has the shape it looks for
     if problems:  # nothing below may read data that failed its schema
         report(problems, fmt)
         return None
     if data["kind"] == "fight":
         return module, {"data": data, "doc": doc, "fight": True}, tmp
-    problems += _stats_given_twice(doc, module)
-    if problems:
-        report(problems, fmt)
-        return None
     info = module.PROCEDURE_INFO[data["procedure"]]
     by_name = {pname: pid for pid, pname, _ in info["params"]}
     kwargs: dict[str, Any] = {by_name.get(k, k): v for k, v in (data.get("args") or {}).items()}
@@ -245,21 +243,26 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
 
 
 def _stats_given_twice(doc: Any, module: Any) -> list[Diagnostic]:
-    """A stat (or an argument) given by its id and by its Chinese name is a diagnostic at the second."""
+    """A stat (or an argument) given by its id and by its Chinese name is a diagnostic at the second.
+    It runs beside the schema's check, on data that may have failed it: it looks only at mappings
+    where it expects them (`attacker: null` or `combatants: [1]` are the schema's to report)."""
     out: list[Diagnostic] = []
-    info = module.PROCEDURE_INFO.get(doc.data.get("procedure"))
+    procedure = doc.data.get("procedure")
+    info = module.PROCEDURE_INFO.get(procedure) if isinstance(procedure, str) else None
     by_name = {pname: pid for pid, pname, _ in info["params"]} if info is not None else {}
     given: dict[str, str] = {}
-    for key in doc.data.get("args") or {}:
+    args = doc.data.get("args")
+    for key in args if isinstance(args, dict) else {}:
         pid = by_name.get(key, key)
         if pid in given:
             out.append(_diagnostic(doc.span(("args", key), key=True), "duplicate-arg",
                                   f"'{key}' gives the argument '{given[pid]}' a second time"))
         given[pid] = key
     names = dict(module.STAT_NAMES)
-    for who, stats in (doc.data.get("combatants") or {}).items():
+    combatants = doc.data.get("combatants")
+    for who, stats in combatants.items() if isinstance(combatants, dict) else ():
         seen: dict[str, str] = {}
-        for key in stats:
+        for key in stats if isinstance(stats, dict) else ():
             stat = names.get(key, key)
             if stat in seen:
                 out.append(_diagnostic(doc.span(("combatants", who, key), key=True), "duplicate-stat",

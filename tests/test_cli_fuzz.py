@@ -70,9 +70,9 @@ def rulec(work: Path, *args: str, timeout: float = 20.0) -> tuple[int, str]:
     return result.exit_code, out
 
 
-def refused(work: Path, *args: str, code: str | None = None) -> str:
+def refused(work: Path, *args: str, code: str | None = None, timeout: float = 20.0) -> str:
     """`rulec ARGS` exits 1 with at least one file:line:col diagnostic (of `code`)."""
-    status, out = rulec(work, *args)
+    status, out = rulec(work, *args, timeout=timeout)
     assert status == 1, out
     assert DIAGNOSTIC.search(out), out
     if code is not None:

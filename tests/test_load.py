@@ -112,3 +112,30 @@ def test_partial_positions_survive_the_cache():
     assert Document.from_json("big.yaml", value) is None  # partial positions need the text
     again, kind = Document.from_json("big.yaml", value, text)  # type: ignore[misc]
     assert kind == "table" and str(again.span(("entries", 3, "id"))) == "big.yaml:13:9"
+
+
+def test_only_regular_files_are_read(tmp_path: Path):
+    """A device, a FIFO, a folder or a link to one is refused before anything is read
+    (load/reading.py), never read until memory runs out or waited on forever."""
+    import os
+
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    link = tmp_path / "zero.yaml"
+    link.symlink_to("/dev/zero")
+    start = time.perf_counter()
+    for path in (Path("/dev/zero"), fifo, link, tmp_path):
+        doc, diags = load_file(path, "shown.yaml")
+        assert doc is None and [d.code for d in diags] == ["not-a-file"] and diags[0].span.file == "shown.yaml"
+    assert time.perf_counter() - start < 1
+
+
+def test_a_diagnostic_quotes_a_value_in_one_short_line():
+    from rulec.diagnostics import MAX_MESSAGE_CHARS, Diagnostic, Span, quote
+
+    assert quote("拳") == "'拳'" and quote(None) == "null" and quote([1, 2]) == "[1, 2]"
+    for value in ("x" * 10**6, "a\nb" * 1000, [1] * 10**6, {str(i): [i] * 100 for i in range(10**4)}, 10**5000,
+                  float("inf"), object()):
+        shown = quote(value)
+        assert len(shown) <= 80 and "\n" not in shown, shown
+    assert len(Diagnostic(Span("f"), "c", "m" * 10**6, "h" * 10**6).format()) < 2 * MAX_MESSAGE_CHARS + 100

@@ -153,3 +153,34 @@ def test_work_is_bounded_on_hostile_text() -> None:
     for text in (long_flow, deep, huge, nested):
         assert read(text) == (False, None)
     assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.parametrize("text", [
+    "a: " + "9" * 101 + "\n", "a: [" + "9" * 5000 + "]\n", "a: -" + "9" * 200 + "\n", "a: 0x" + "f" * 200 + "\n",
+    "a: 1e400\n", "a: [-1e400]\n", "a: " + "9" * 400 + ".5\n",
+])
+def test_numbers_no_field_can_hold_are_declined_and_reported(text: str) -> None:
+    """A whole number past MAX_INT_DIGITS digits (Python refuses 4,300 with a bare ValueError) and
+    a float that would be infinite: the plain reader declines, the full loader reports it."""
+    assert read(text) == (False, None)
+    doc, diags = load_text(text, "t.yaml")
+    assert doc is None and [d.code for d in diags] == ["bad-number"]
+    assert (diags[0].span.line, diags[0].span.col) == (1, 4 + (text[3] == "["))
+
+
+def test_a_number_of_a_hundred_digits_is_read_by_both() -> None:
+    assert agrees("a: " + "9" * 100 + "\n") and agrees("a: [-" + "1" * 100 + "]\n")
+
+
+@pytest.mark.parametrize("text,where", [
+    ("a: [1, 2, 3, 4]\n", (1, 4)), ("a:\n  - 1\n  - 2\n  - 3\n  - 4\n", (2, 3)), ("a: {b: 1, c: 2, d: 3, e: 4}\n", (1, 4)),
+    ("a: 1\nb: 2\nc: 3\nd: 4\n", (1, 1)), ("- [[1, 2, 3, 4, 5]]\n", (1, 4)),
+])
+def test_collections_past_max_items_are_declined_and_reported_where_they_start(text: str, where: tuple[int, int]) -> None:
+    assert read(text, max_items=3) == (False, None)
+    assert read(text, max_items=5)[0] is True
+    doc, diags = load_text(text, "t.yaml", max_items=3)
+    assert doc is None and [d.code for d in diags] == ["bad-size"]
+    assert (diags[0].span.line, diags[0].span.col) == where
+    doc, diags = load_text(text, "t.yaml", max_items=5)
+    assert doc is not None and not diags

@@ -26,8 +26,7 @@ MAX_INT_DIGITS = 100
 
 def int_too_long(text: str) -> bool:
     """True for a scalar that matched INT but has more digits than MAX_INT_DIGITS."""
-    return len(text) > MAX_INT_DIGITS + 2 and len(text.lstrip("+-").removeprefix("0o").removeprefix("0x")) > \
-        MAX_INT_DIGITS
+    return len(text) > MAX_INT_DIGITS and len(text.lstrip("+-").removeprefix("0o").removeprefix("0x")) > MAX_INT_DIGITS
 
 
 def int_value(text: str) -> int:

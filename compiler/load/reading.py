@@ -11,7 +11,8 @@ and the read. So this reader
 
 A refusal is a `ReadRefused` carrying a `file:1:1` diagnostic (`unreadable`, `not-a-file` or
 `file-too-large`); the caller reports it like any other. Nothing here imports more than the
-standard library and compiler/diagnostics.py, so `rulec resolve` can use it on its fast path.
+standard library (the diagnostic is made when asked for), so `rulec resolve` reads its scenario with
+it on its fast path.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ import os
 import stat
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, Span
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported when a refusal is reported: `rulec resolve` reads without it
+    from ..diagnostics import Diagnostic
 
 __all__ = ["MAX_SCENARIO_BYTES", "MAX_SCENARIO_ITEMS", "MAX_SRD_BYTES", "ReadRefused", "read_bounded"]
 
@@ -41,9 +45,15 @@ _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0
 class ReadRefused(Exception):
     """A file `read_bounded` would not read (or could not): its diagnostic says why."""
 
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(diagnostic.message)
-        self.diagnostic = diagnostic
+    def __init__(self, shown: str, code: str, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.shown, self.code, self.message, self.hint = shown, code, message, hint
+
+    @property
+    def diagnostic(self) -> Diagnostic:
+        from ..diagnostics import Diagnostic, Span
+
+        return Diagnostic(Span(self.shown), self.code, self.message, self.hint)
 
 
 def _what(mode: int) -> str:
@@ -59,7 +69,7 @@ def _what(mode: int) -> str:
 
 
 def _refuse(shown: str, code: str, message: str, hint: str | None = None) -> ReadRefused:
-    return ReadRefused(Diagnostic(Span(shown), code, message, hint))
+    return ReadRefused(shown, code, message, hint)
 
 
 def _not_regular(shown: str, mode: int) -> ReadRefused:
