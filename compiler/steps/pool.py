@@ -87,8 +87,8 @@ def added_dice(dice: Any) -> Code:
 
 
 def successes(g: PyGen, dice: Code, *, rand: bool) -> Code:
-    """The successes of `dice` dice: faces inline from `_rand`, or from `_die` (and from a source's
-    own `random` when it has one, which means exactly SeededDice's)."""
+    """The successes of `dice` dice: faces inline from `_rand`, or from `_die` (and from the source's
+    `random` when it has one: after dice_source only a SeededDice has)."""
     if rand:
         return code("_rt_pool_successes_random(_rand, {}, {})", dice, engine_args(g))
     return code("_rt_pool_successes(_die, {0}, {1}) if _maybe_rand is None else "
