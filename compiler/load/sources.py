@@ -119,6 +119,10 @@ def discover(paths: list[Path]) -> tuple[list[SourceFolder], list[Diagnostic]]:
         if not path.exists():
             diags.append(Diagnostic(Span(display_path(raw)), "no-such-path", "no such file or folder"))
             continue
+        if not path.is_file() and not path.is_dir():  # a device, FIFO or socket: never read (reading.py)
+            diags.append(Diagnostic(Span(display_path(raw)), "not-a-file",
+                                    "this is neither a regular file nor a folder; rulec reads only regular files"))
+            continue
         if path.is_file():
             folder = next((p for p in (path.parent, *path.parent.parents) if _manifest_of(p)), None)
             if folder is None:
