@@ -103,9 +103,9 @@ def test_what_is_not_computed_is_on_the_page():
     """No silent gaps: every sub-rule no procedure computes is declared (ruleset `not_modelled`)
     and listed on the page with its rule ids and reason; a ruling nothing reads says so too."""
     page = (ROOT / "generated" / "reference" / "dp.md").read_text(encoding="utf-8")
-    assert "## 未计算的规则" in page and "| DP-52 | 擒抱中攻击对手 |" in page
+    assert "## 未计算的规则" in page and "| DP-52 | 射击擒抱时平分命中 | 原文没有数值 |" in page
     tracks = (ROOT / "generated" / "reference" / "tracks.md").read_text(encoding="utf-8")
-    assert "冲撞攻击的技艺取运动系或格斗系" in tracks
+    assert "按生物体型计算部位体型" in tracks
     assert "| 攻击与防御的对抗 |" in page or "攻击与防御的对抗" in page.split("## 裁定")[1].split("\n## ")[0]
 
 

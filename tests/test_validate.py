@@ -207,3 +207,45 @@ def test_a_declared_formula_is_one_definition_for_every_call(tmp_path: Path):
     replace(attack, 'value: "属性调整值(attacker.strength)"', 'value: "ability_mod(attacker.strength, 2)"')
     out = "\n".join(messages(compile_rules([d20])))
     assert "error[formula]: ability_mod() takes 1 argument(s), got 2" in out
+
+
+@pytest.mark.parametrize("lacks, needs, where", [
+    ("relation", "grapple", "the fight declares the relation 'grapple'"),
+    ("condition", "prone", "combatants carry the true/false stat 'prone'"),
+    ("geometry", "hexgrid", None),  # a helper dp does not declare: not stale
+    ("state_across_actions", "relations", None),  # not a facility of the vocabulary: a schema error
+    ("no_number", None, None),
+])
+def test_a_declared_gap_whose_lack_the_ruleset_has_is_a_diagnostic(dp_copy: Path, lacks, needs, where):
+    """Gaps cannot go stale: a not_modelled entry says, from a closed vocabulary, what the ruleset lacks
+    (validate/gaps.py); once the ruleset has it (a grapple gap while the fight declares the grapple
+    relation, a condition gap while combatants carry the flag), the entry is an error at its line."""
+    manifest = dp_copy / "ruleset.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    line = text.splitlines().index("not_modelled:") + 2
+    entry = f"  - {{rules: [DP-52], what: 试验, lacks: {lacks}, {f'needs: {needs}, ' if needs else ''}reason: 试验。}}\n"
+    manifest.write_text(text.replace("not_modelled:\n", "not_modelled:\n" + entry, 1), encoding="utf-8")
+    build = compile_rules([dp_copy])
+    out = messages(build)
+    if where is not None:
+        assert f"ruleset.yaml:{line}:5: error[stale-gap]: not_modelled '试验' says it lacks {lacks} '{needs}', " \
+               f"but {where}" in out[0], out
+    elif lacks == "state_across_actions":
+        assert not build.ok and not any("stale-gap" in m for m in out), out
+    else:
+        assert build.ok, out
+        shown = "原文没有数值" if lacks == "no_number" else "缺少几何函数（hexgrid）"
+        assert f"| DP-52 | 试验 | {shown} | 试验。 |" in build.files["reference/dp.md"].decode()
+
+
+def test_a_gap_must_say_what_it_lacks(dp_copy: Path):
+    """The vocabulary is closed and `needs` goes with the lacks that name something (and only with them)."""
+    manifest = dp_copy / "ruleset.yaml"
+    for entry, problem in [("{rules: [DP-52], what: 试验, reason: 试验。}", "missing required key 'lacks'"),
+                           ("{rules: [DP-52], what: 试验, lacks: relation, reason: 试验。}", "'needs'"),
+                           ("{rules: [DP-52], what: 试验, lacks: nothing, reason: 试验。}", "nothing"),
+                           ("{rules: [DP-52], what: 试验, lacks: referee, needs: grapple, reason: 试验。}", "needs")]:
+        text = (ROOT / "rules" / "dp" / "ruleset.yaml").read_text(encoding="utf-8")
+        manifest.write_text(text.replace("not_modelled:\n", f"not_modelled:\n  - {entry}\n", 1), encoding="utf-8")
+        out = "\n".join(messages(compile_rules([dp_copy])))
+        assert "ruleset.yaml:" in out and problem in out, (entry, out)

@@ -14,7 +14,7 @@ from typing import Any
 from ..diagnostics import Span
 from ..engines import ENGINES
 from ..formula.chinese import Chinese
-from ..ir import DiceExpr, Entry, FieldDecl, FormulaField, Procedure, Ruleset, Table
+from ..ir import GAP_LACKS, DiceExpr, Entry, FieldDecl, FormulaField, Procedure, Ruleset, Table
 from ..keep import NO_KEEP, Keep
 from ..steps import kind_for
 
@@ -229,7 +229,8 @@ def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]], keep: Kee
                      "text": r.text, "where": where(r.span),
                      "read_by": "、".join(readers.get(r.key, ())) or f"不读取：{r.not_modelled}"} for r in rs.rulings],
         "errors": [{"id": e.id, "name": e.name, "message": e.message} for e in rs.errors],
-        "not_modelled": [{"rules": "、".join(g.rules), "what": g.what, "reason": g.reason, "where": where(g.span)}
+        "not_modelled": [{"rules": "、".join(g.rules), "what": g.what, "reason": g.reason, "where": where(g.span),
+                          "lacks": GAP_LACKS[g.lacks] + (f"（{g.needs}）" if g.needs else "")}
                          for g in rs.not_modelled],
         "procedures": [procedure_view(p) for p in rs.procedures],
         "odds": odds,

@@ -14,6 +14,7 @@ from .model import (
     FormulaField,
     Effect,
     FightSpec,
+    GAP_LACKS,
     Helper,
     NotModelled,
     OddsPreset,
@@ -36,6 +37,6 @@ from .model import (
 
 __all__ = [
     "Dice", "DiceExpr", "Entry", "EnumValue", "ErrorType", "FieldDecl", "FieldValue", "Formula", "FormulaField",
-    "Effect", "FightSpec", "Helper", "NotModelled", "OddsPreset", "Output", "Param", "Plan", "PreparedBody", "Procedure", "RuleRef", "Ruleset", "Ruling", "Section", "Stat",
+    "Effect", "FightSpec", "GAP_LACKS", "Helper", "NotModelled", "OddsPreset", "Output", "Param", "Plan", "PreparedBody", "Procedure", "RuleRef", "Ruleset", "Ruling", "Section", "Stat",
     "StatGroup", "Step", "Summary", "Table", "Template",
 ]

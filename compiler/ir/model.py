@@ -353,6 +353,21 @@ class NotModelled:
     what: str
     reason: str
     span: Span
+    lacks: str = "no_number"  # what the ruleset lacks to compute it: a key of GAP_LACKS (validate/gaps.py)
+    needs: str = ""  # the id of what is lacking (a relation, state, track, helper or fight facility)
+
+
+# The closed vocabulary of what a declared gap lacks, with the words the page shows.
+GAP_LACKS: dict[str, str] = {
+    "no_number": "原文没有数值",
+    "referee": "原文交由主持人裁定",
+    "limit": "本流程输入的范围",
+    "relation": "缺少战斗关系",
+    "condition": "缺少状态",
+    "track": "缺少累积槽",
+    "geometry": "缺少几何函数",
+    "state_across_actions": "需要跨行动的战斗机制",
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,7 @@ from ..ir import expr as ir
 from ..formula.syntax import parse
 from .context import Reporter, compile_formula
 from .fight import check_effects, check_fight
+from .gaps import check_gaps
 from .literals import check_literals
 from .entries import check_tables
 from .names import identity
@@ -372,10 +373,12 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
         if proc.effects_at is not None:
             fdoc, fpath = proc.effects_at
             proc.effects = check_effects(proc, proc.raw_effects, fdoc, fpath, fight, stats, tables, rep)
-    gaps = tuple(NotModelled(tuple(g["rules"]), g["what"], g["reason"], m.span(("not_modelled", i)))
+    gaps = tuple(NotModelled(tuple(g["rules"]), g["what"], g["reason"], m.span(("not_modelled", i)),
+                             g["lacks"], g.get("needs", ""))
                  for i, g in enumerate(m.data.get("not_modelled", [])))
     for g in gaps:
         _check_rules(g.rules, rule_ids, g.span, rep)
+    check_gaps(gaps, m.data.get("fight"), fight, helpers, stats, tables, rep)
     if rep.diags:
         return None, rep.diags
     files = sorted({base.manifest.file, *(d.file for d, _, _ in all_docs), *(p.manifest.file for p in packs)})
