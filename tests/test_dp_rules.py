@@ -528,3 +528,39 @@ def test_placeholders_are_rulings(dp, hero, dummy):
     dp.attack_odds(hero, dummy, "vehicle_cannon", distance=1000)
     with pytest.raises(dp.OutOfRange):
         dp.attack(hero, dummy, "vehicle_cannon", distance=1001)
+
+
+def test_attacking_the_grappled_opponent(dp):
+    """DP-52 擒抱中攻击对手: 「你必须先发起一次擒抱对抗，并在对抗中胜出。接着，你可以以力量+武技+肉搏相关专业对
+    对方发起攻击，每个成功数造成1点冲击伤害…无论如何你都只能造成冲击伤害」, natural weapons or melee weapons of
+    size <= own size - 3. STR 4 + 武技 2 + 专业 1 = 7 DP contest against max(STR 2 + 武技 1, reflex 0) = 3:
+    2 successes to 0 wins; the attack is 7 DP less basic defense 2 = 5 dice, 3 successes = 3 blunt damage
+    (the dagger's damage 1 and lethal type do not count). DP-53: a pinner attacks without the contest."""
+    a = dp.Combatant(strength=4, martial=2, specialty=1, size=4)
+    d = dp.Combatant(strength=2, martial=1, basic_defense=2)
+    r = dp.grapple_attack(a, d, "dagger", dice=dp.FixedDice([9, 9, 1, 1, 1, 1, 1] + [1, 1, 1] + [9, 9, 9, 1, 1]))
+    assert (r.contest_won, r.hit, r.damage, r.damage_type) == (True, True, 3, "blunt")
+    assert [x.dice for x in r.rolls] == [7, 3, 5]
+    lost = dp.grapple_attack(a, d, "dagger", dice=dp.FixedDice([1] * 7 + [1] * 3))
+    assert (lost.contest_won, lost.damage) == (False, 0) and len(lost.rolls) == 2
+    pinned = dp.grapple_attack(a, d, "dagger", pinned=True, dice=dp.FixedDice([9, 9, 1, 1, 1]))
+    assert (pinned.damage, len(pinned.rolls)) == (2, 1)
+    with pytest.raises(dp.TooManyHandsFree):
+        dp.grapple_attack(dp.Combatant(size=3), d, "dagger")  # 1 > 3 - 3
+    with pytest.raises(dp.TooManyHandsFree):
+        dp.grapple_attack(a, d, "pistol")
+
+
+def test_moving_in_a_grapple(dp):
+    """DP-52 保持擒抱: 「当你们中的一人试图移动时，需要进行力量对抗，主动移动者每胜出1，则可带着对方移动1米，最多
+    不得超过主动移动者的速度」; DP-53: a pinner moves the pinned target at half speed with no contest. STR 5 against
+    STR 2: 3 successes to 1 -> 2 m; speed 1 caps it at 1 m; pinned, speed 10 -> 5 m and no dice."""
+    mover, other = dp.Combatant(strength=5), dp.Combatant(strength=2)
+    r = dp.grapple_move(mover, other, dice=dp.FixedDice([9, 9, 9, 1, 1] + [9, 1]))
+    assert (r.success, r.meters) == (True, 2)
+    slow = dp.grapple_move(dp.Combatant(strength=5, move_speed=1), other, dice=dp.FixedDice([9, 9, 9, 1, 1] + [9, 1]))
+    assert slow.meters == 1
+    tie = dp.grapple_move(mover, other, dice=dp.FixedDice([9, 1, 1, 1, 1] + [9, 1]))
+    assert (tie.success, tie.meters) == (False, 0)
+    pinned = dp.grapple_move(mover, other, pinned=True, dice=dp.FixedDice([]))
+    assert (pinned.meters, pinned.rolls) == (5, ())
