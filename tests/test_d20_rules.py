@@ -309,3 +309,27 @@ def test_vehicle_grapple_size_exception_is_its_own_ruling(d20):
     r = d20.vehicle_check(d20.Combatant(size=3), "nuclear", vehicle_size=6, length=1000, width=120, height=40,
                           bonus=126, dice=d20.FixedDice([10]))
     assert r.holds
+
+
+def test_vehicle_shove_into_an_obstacle(d20):
+    """D20-22 (R38, R40): 「如果你将对手击退到了一个除地面以外的实体障碍物，那么它会中止击退，并受到每5尺剩余击退距离
+    1d6点钝击伤害」 holds for a shoved vehicle too. Check 136 against the carrier's DC 125: push 5 + 11 = 16 ft; an
+    obstacle at 4 ft stops it there with 12 ft left -> 2d6 (faces 3 and 5 = 8)."""
+    args = dict(vehicle_size=6, length=1000, width=120, height=40, bonus=126, shove=True)
+    r = d20.vehicle_check(d20.Combatant(), "nuclear", obstacle_at=4, dice=d20.FixedDice([10, 3, 5]), **args)
+    assert (r.shove_feet, r.obstacle_damage) == (4, 8)
+    r = d20.vehicle_check(d20.Combatant(), "nuclear", obstacle_at=20, dice=d20.FixedDice([10]), **args)
+    assert (r.shove_feet, r.obstacle_damage) == (16, 0)
+
+
+def test_moving_with_a_grappled_vehicle(d20):
+    """D20-21 擒抱中移动: 「你可以拖行或背起受你擒抱的载具，但你的速度因此减半，而除非该载具的体型比你小两级或更多」,
+    and 5 ft of movement moves it 5 ft. A medium grappler (speed 30) with a huge vehicle: 15 ft; with a tiny one
+    (two categories smaller): 30 ft. A held vehicle gains no speed bonus: its speed is 0 while held."""
+    saiyan = d20.Combatant(size=3, speed=30)
+    assert d20.vehicle_move(saiyan, vehicle_size=5).speed == 15
+    r = d20.vehicle_move(saiyan, vehicle_size=1)
+    assert (r.speed, r.halved, r.reposition_cost) == (30, False, 5)
+    held = d20.vehicle_check(saiyan, "nuclear", vehicle_size=6, length=1000, width=120, height=40, bonus=126,
+                             dice=d20.FixedDice([10]))
+    assert held.holds and held.vehicle_speed_zero and "无法受益于任何速度加值" in held.text()
