@@ -140,14 +140,18 @@ def _chain(runs: Sequence[_Run], threshold: int, max_attacks: int, negligible: f
         nxt = [0.0] * threshold
         absorbed = 0.0
         moved = False
+        fresh = 0  # totals below this may already hold mass of this step
         for start, stop, (values, probs, stay) in runs:
             if start > hi:
                 break
             stop = min(stop, hi + 1)
             seg = dist[start:stop]
             n = stop - start
-            if stay:
+            if stay and start >= fresh:  # nothing has moved onto these totals yet
+                nxt[start:stop] = [stay * y for y in seg]
+            elif stay:
                 nxt[start:stop] = [x + stay * y for x, y in zip(nxt[start:stop], seg)]
+            fresh = stop + top
             for v, p in zip(values, probs):
                 moved = True
                 at = start + v
