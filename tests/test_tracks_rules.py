@@ -426,3 +426,13 @@ def test_reflex_and_readied_actions_can_be_answered(tracks):
         tracks.can_respond("reflex", "readied")
     with pytest.raises(tracks.NotOffTurn):
         tracks.can_respond("reflex", "standard", action_off_turn=True)
+
+
+def test_charge_skill_is_the_better_of_athletics_and_fighting(tracks):
+    """TR-17: 「相关技艺为运动系或格斗系」 for the charger as for the defender: the better of 运动 and 格斗
+    (ruling charge_skill_best_of), plus any bonus on the charge itself. Speed 40 -> key 4; 运动 2, 格斗 3 -> 3;
+    the seed's +3 bonus -> .ww10+4."""
+    charger = tracks.Combatant(move_speed=40, athletics=2, fighting=3)
+    r = tracks.charge(charger, tracks.Combatant(), skill_bonus=3, load_tier=4, dice=tracks.FixedDice([1] * 10))
+    assert r.rolls[0].command == ".ww10+4"
+    assert tracks.RULINGS["charge_skill_best_of"] is True
