@@ -136,3 +136,52 @@ def test_initiative_entries_are_bounded(tracks) -> None:  # type: ignore[no-unty
         tracks.initiative_order([(f"乙{i}", 1, 0) for i in range(1001)])
     with pytest.raises(tracks.RuleError):
         tracks.initiative_order([("丙", "5", 0)])  # type: ignore[list-item]
+
+
+# ---- until and until_state: bounded by their declared work limit ----
+
+def test_until_work_is_refused_before_it_starts_past_its_declared_limit(dp, tracks) -> None:  # type: ignore[no-untyped-def]
+    """`until` checks threshold, max_attacks and the chain's work (MAX_CHAIN_WORK, about half a
+    second at most: `python -m bench --only worst` has the rows) before computing anything."""
+    import time
+
+    from rulec.runtime.core import OutOfBounds
+    from rulec.runtime.fight_odds import MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, attacks_until
+
+    fighter, target = dp.Combatant(strength=5, martial=8, specialty=7), dp.Combatant()
+    for threshold, attacks in ((MAX_THRESHOLD + 1, 1), (1, MAX_ATTACKS + 1), (0, 1), (MAX_THRESHOLD, MAX_ATTACKS)):
+        start = time.perf_counter()
+        with pytest.raises(dp.OutOfBounds):
+            dp.until("attack", "damage", threshold, fighter, target, "长剑", max_attacks=attacks)
+        assert time.perf_counter() - start < 0.05
+    with pytest.raises(dp.OutOfBounds):
+        dp.until("no_such_procedure", "damage", 10, fighter, target, "长剑")
+    with pytest.raises(dp.OutOfBounds):
+        dp.until("attack", "no_such_field", 10, fighter, target, "长剑")
+    with pytest.raises(OutOfBounds):
+        attacks_until({0: 0.5, 1: 0.5}, MAX_CHAIN_WORK // 2, 200)
+    fight = tracks.start_fight({"甲": tracks.Combatant(), "乙": tracks.Combatant()})
+    with pytest.raises(tracks.OutOfBounds):
+        fight.until_state("attack", {"attacker": "甲", "defender": "乙"}, "defender", "dizzy",
+                          max_attacks=MAX_ATTACKS + 1, weapon="fist", part="jaw")
+
+
+def test_a_chain_that_can_never_grow_ends_at_once() -> None:
+    """Nothing added on any action (a target that can never be hit): all tail, no stepping."""
+    import time
+
+    from rulec.runtime.fight_odds import MAX_ATTACKS, attacks_until
+
+    start = time.perf_counter()
+    odds = attacks_until({0: 1.0}, 150, MAX_ATTACKS)
+    assert odds.tail == 1.0 and len(odds.probabilities) == MAX_ATTACKS and time.perf_counter() - start < 0.1
+
+
+def test_the_chain_at_its_work_limit_agrees_with_the_mean_solve() -> None:
+    from rulec.runtime.fight_odds import MAX_ATTACKS, MAX_CHAIN_WORK, attacks_until, expected_attacks
+
+    marginal = {0: 0.9, 1: 0.05, 3: 0.05}
+    threshold = MAX_CHAIN_WORK // (3 * MAX_ATTACKS) - 16
+    chain = attacks_until(marginal, threshold, MAX_ATTACKS)
+    assert chain.tail < 1e-12
+    assert abs(chain.expected - (expected_attacks(marginal, threshold) or 0)) < 1e-9
