@@ -288,3 +288,18 @@ def test_damaged_stored_fights_give_only_the_packages_errors(tracks) -> None:  #
 @pytest.mark.slow
 def test_damaged_stored_fights_give_only_the_packages_errors_long(tracks) -> None:  # type: ignore[no-untyped-def]
     assert _feed(tracks, 10_000, 2027) > 0
+
+
+def test_an_accumulation_procedure_without_a_top_for_points_is_a_diagnostic(tmp_path: Path) -> None:
+    """The fight saturates points at the top of add_points' `current`/`gained`: a pack that drops
+    the max is told at its manifest, not left with a fight that fails at run time."""
+    import shutil
+
+    target = tmp_path / "tracks"
+    shutil.copytree(ROOT / "rules" / "tracks", target)
+    procs = target / "procedures" / "tracks.yaml"
+    text = procs.read_text(encoding="utf-8")
+    procs.write_text(text.replace("{id: gained, name: 获得点数, type: int, min: 0, max: 10000}",
+                                  "{id: gained, name: 获得点数, type: int, min: 5, max: 10000}", 1), encoding="utf-8")
+    found = [d.format() for d in compile_rules([target], stop_after="lower").diagnostics]
+    assert any("error[bad-accumulate]" in d and "'gained' of procedure 'add_points'" in d for d in found), found

@@ -55,6 +55,7 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
                 rep.error(m.span(path + ("accumulate",)), "bad-accumulate",
                           f"procedure '{accumulate}' must take (a combatant, a {tracks or 'tracks'} entry, current, "
                           "gained) and give a text outcome 'state'")
+            _points_range(proc, ("current", "gained"), m, path + ("accumulate",), "bad-accumulate", rep)
         if tracks is None:
             rep.error(m.span(path + ("accumulate",)), "bad-accumulate", "accumulate needs tracks: the track table")
     state_stats = []
@@ -91,6 +92,8 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
                       "and giving a whole-number 'points' and a true/false 'awake'",
                       did_you_mean(od["procedure"], [p.id for p in procedures]))
         else:
+            assert proc is not None
+            _points_range(proc, ("current", "taken"), m, op + ("procedure",), "bad-on-damage", rep)
             on_damage = (od["counter"], od["procedure"])
     debuffs = []
     acc = next((p for p in procedures if p.id == accumulate), None)
@@ -111,6 +114,17 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
     return FightSpec(tuple((c["id"], c["name"]) for c in raw.get("counters", [])), tracks, accumulate, states,
                      tuple(state_stats), tuple((r["id"], r["name"]) for r in raw.get("relations", [])), m.span(path),
                      on_damage, tuple(debuffs))
+
+
+def _points_range(proc: CheckedProcedure, params: tuple[str, ...], m: Document, path: tuple[Any, ...], code: str,
+                  rep: Reporter) -> None:
+    """The fight saturates a track's points at the top of these parameters' declared ranges (so the
+    procedure accepts every total the fight can hold): each must be a whole number from 0 with a
+    declared max."""
+    for q in proc.params:
+        if q.id in params and (q.type != "int" or q.max is None or q.max < 1 or (q.min or 0) > 0):
+            rep.error(m.span(path), code, f"parameter '{q.id}' of procedure '{proc.id}' must be a whole number "
+                      "from 0 with a declared max: the fight keeps a track's points within it")
 
 
 def check_effects(p: CheckedProcedure, raw: list[dict[str, Any]], doc: Document, path: tuple[Any, ...],

@@ -48,7 +48,7 @@ def _points_range(rs: Ruleset) -> tuple[int, int]:
     top = 1_000_000_000  # the runtime's MAX_VALUE: a parameter without a declared max
     points, taken = top, top
     by_id = {p.id: p for p in rs.procedures}
-    keys = [(rs.fight.accumulate, ("current", "gained"), ())]
+    keys: list[tuple[str | None, tuple[str, ...], tuple[str, ...]]] = [(rs.fight.accumulate, ("current", "gained"), ())]
     if rs.fight.on_damage:
         keys.append((rs.fight.on_damage[1], ("current",), ("taken",)))
     for proc_id, point_params, taken_params in keys:
