@@ -564,3 +564,23 @@ def test_moving_in_a_grapple(dp):
     assert (tie.success, tie.meters) == (False, 0)
     pinned = dp.grapple_move(mover, other, pinned=True, dice=dp.FixedDice([]))
     assert (pinned.meters, pinned.rolls) == (5, ())
+
+
+def test_artillery_strength_one_hand_and_aim(dp):
+    """DP-15, DP-21, DP-22, DP-61: the bombard reads the strength requirement (-2 DP a point short), one hand on a
+    two-handed artillery piece (requirement + half its size, at least 1, and half the aiming bonus) and aim
+    (+1 a round, at most 3 range units). 智力4+射击3+专业1 = 8 DP; the mortar needs STR 3, size 6, two hands.
+    STR 1, two hands: 2 short -> 4 dice. STR 5: 8 dice; one hand: requirement 3 + 3 = 6, 1 short -> 6 dice.
+    Aim 2 rounds at 50 m: two hands 10 dice; one hand 6 + floor(2/2) = 7. Aiming at 301 m (> 3 x 100) is refused."""
+    small = dp.Combatant(size=3)
+
+    def dice(gunner, **kw):
+        return dp.bombard(gunner, small, "mortar", distance=50, dice=dp.FixedDice([1] * 30), **kw).rolls[0].dice
+
+    weak = dp.Combatant(strength=1, intelligence=4, shooting=3, specialty=1)
+    strong = dp.Combatant(strength=5, intelligence=4, shooting=3, specialty=1)
+    assert (dice(weak), dice(strong), dice(strong, hands=1)) == (4, 8, 6)
+    assert (dice(strong, aim_rounds=2), dice(strong, hands=1, aim_rounds=2)) == (10, 7)
+    with pytest.raises(dp.AimOutOfReach):
+        dp.bombard(strong, small, "mortar", distance=301, aim_rounds=1)
+    assert dice(weak, vehicle_mounted=True) == 4 + 0 + 1  # 智力+器用+专业: a mounted gun has no strength requirement
