@@ -584,3 +584,25 @@ def test_artillery_strength_one_hand_and_aim(dp):
     with pytest.raises(dp.AimOutOfReach):
         dp.bombard(strong, small, "mortar", distance=301, aim_rounds=1)
     assert dice(weak, vehicle_mounted=True) == 4 + 0 + 1  # 智力+器用+专业: a mounted gun has no strength requirement
+
+
+def test_single_action_preconditions_the_seed_states(dp, hero):
+    """DP-61: 「敌人需要能被精确定位或模糊定位」 to aim; DP-33: 「如果你在攻击中同时攻击多个对象，则必须所有对象都处于
+    无助状态」; DP-52: 「对一个目标维持擒抱需要占用两只手」; DP-60: 「敌人闪躲：防御者可以选择闪过闯越者」 passes with
+    no check, and a failed overrun steps back one square, falling there when it is occupied."""
+    with pytest.raises(dp.AimUnlocated):
+        dp.attack(hero, dp.Combatant(), "short_bow", distance=10, aim_rounds=1, target_located=False)
+    helpless = dp.Combatant(helpless=True)
+    with pytest.raises(dp.NotHelpless):
+        dp.attack(hero, helpless, "long_sword", coup_de_grace=True, targets=2)
+    dp.attack(hero, helpless, "long_sword", coup_de_grace=True, targets=2, all_targets_helpless=True,
+              dice=dp.FixedDice([]))
+    with pytest.raises(dp.GrappleNeedsTwoHands):
+        dp.grapple(hero, dp.Combatant(), free_hands=1)
+    a = dp.Combatant(strength=4, martial=2)
+    r = dp.overrun(a, dp.Combatant(), blocker_dodges=True, dice=dp.FixedDice([]))
+    assert (r.passed, r.contested) == (1, False)
+    stopped = dp.overrun(a, dp.Combatant(strength=5), square_behind_occupied=True,
+                         dice=dp.FixedDice([1] * 6 + [9] * 5))
+    assert (stopped.passed, stopped.stepped_back, stopped.fell) == (0, True, True)
+    assert not dp.overrun(a, dp.Combatant(strength=5), dice=dp.FixedDice([1] * 6 + [9] * 5)).fell
