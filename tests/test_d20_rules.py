@@ -333,3 +333,15 @@ def test_moving_with_a_grappled_vehicle(d20):
     held = d20.vehicle_check(saiyan, "nuclear", vehicle_size=6, length=1000, width=120, height=40, bonus=126,
                              dice=d20.FixedDice([10]))
     assert held.holds and held.vehicle_speed_zero and "无法受益于任何速度加值" in held.text()
+
+
+def test_volunteering_and_provoking(d20):
+    """D20-06: 「一个意识清醒，也没有受到魅惑或支配的生物」 may volunteer: a dominated one may not. D20-09: a ranged
+    attack with a hostile creature in reach 「可能引发该生物的借机攻击」 (the seed does not define the opportunity
+    attack: the result says it may be provoked)."""
+    with pytest.raises(d20.WillingNeedsConscious):
+        d20.attack(d20.Combatant(), d20.Combatant(dominated=True), "longsword", willing=True)
+    r = d20.attack(d20.Combatant(), d20.Combatant(), "shortbow", distance=30, hostile_nearby=True,
+                   dice=d20.FixedDice([10, 10, 3]))
+    assert r.may_provoke and "借机攻击" in r.text()
+    assert not d20.attack(d20.Combatant(), d20.Combatant(), "longsword", dice=d20.FixedDice([10, 3])).may_provoke
