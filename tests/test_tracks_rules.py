@@ -436,3 +436,16 @@ def test_charge_skill_is_the_better_of_athletics_and_fighting(tracks):
     r = tracks.charge(charger, tracks.Combatant(), skill_bonus=3, load_tier=4, dice=tracks.FixedDice([1] * 10))
     assert r.rolls[0].command == ".ww10+4"
     assert tracks.RULINGS["charge_skill_best_of"] is True
+
+
+def test_leaving_the_area_against_a_firearm_or_a_charge(tracks):
+    """TR-34 (R57): 「在对方攻击开始后，攻击结束前若是成功脱离攻击范围，则仅会受到一半的最终伤害」 for every attack
+    kind: a firearm's 2 hits of 3 -> 6, halved 3; the seed's charge (.ww7+4) with 1 success -> 5, halved 2."""
+    gun = tracks.firearm(tracks.Combatant(dexterity=5), tracks.Combatant(), "pistol", shots=1, left_area=True,
+                         dice=tracks.FixedDice([9] * 30))
+    full = tracks.firearm(tracks.Combatant(dexterity=5), tracks.Combatant(), "pistol", shots=1,
+                          dice=tracks.FixedDice([9] * 30))
+    assert gun.damage == full.damage // 2
+    r = tracks.charge(tracks.Combatant(move_speed=40), tracks.Combatant(), skill_bonus=3, load_tier=4, left_area=True,
+                      dice=tracks.FixedDice([9] + [1] * 9 + [1] * 10))
+    assert r.damage == 5 // 2
