@@ -338,10 +338,10 @@ def test_moving_with_a_grappled_vehicle(d20):
 def test_volunteering_and_provoking(d20):
     """D20-06: 「一个意识清醒，也没有受到魅惑或支配的生物」 may volunteer: a dominated one may not. D20-09: a ranged
     attack with a hostile creature in reach 「可能引发该生物的借机攻击」 (the seed does not define the opportunity
-    attack: the result says it may be provoked)."""
+    attack: the trace says it may be provoked; the outcome fields stay those of every attack)."""
     with pytest.raises(d20.WillingNeedsConscious):
         d20.attack(d20.Combatant(), d20.Combatant(dominated=True), "longsword", willing=True)
     r = d20.attack(d20.Combatant(), d20.Combatant(), "shortbow", distance=30, hostile_nearby=True,
                    dice=d20.FixedDice([10, 10, 3]))
-    assert r.may_provoke and "借机攻击" in r.text()
-    assert not d20.attack(d20.Combatant(), d20.Combatant(), "longsword", dice=d20.FixedDice([10, 3])).may_provoke
+    assert "可能引发该生物的借机攻击" in r.text()
+    assert "借机攻击" not in d20.attack(d20.Combatant(), d20.Combatant(), "longsword", dice=d20.FixedDice([10, 3])).text()
