@@ -250,7 +250,7 @@ def _stats_given_twice(doc: Any, module: Any) -> list[Diagnostic]:
     procedure = doc.data.get("procedure")
     info = module.PROCEDURE_INFO.get(procedure) if isinstance(procedure, str) else None
     by_name = {pname: pid for pid, pname, _ in info["params"]} if info is not None else {}
-    given: dict[str, str] = {}
+    given: dict[Any, str] = {}
     args = doc.data.get("args")
     for key in args if isinstance(args, dict) else {}:
         pid = by_name.get(key, key)
@@ -261,7 +261,7 @@ def _stats_given_twice(doc: Any, module: Any) -> list[Diagnostic]:
     names = dict(module.STAT_NAMES)
     combatants = doc.data.get("combatants")
     for who, stats in combatants.items() if isinstance(combatants, dict) else ():
-        seen: dict[str, str] = {}
+        seen: dict[Any, str] = {}
         for key in stats if isinstance(stats, dict) else ():
             stat = names.get(key, key)
             if stat in seen:
