@@ -591,7 +591,7 @@ def test_single_action_preconditions_the_seed_states(dp, hero):
     无助状态」; DP-52: 「对一个目标维持擒抱需要占用两只手」; DP-60: 「敌人闪躲：防御者可以选择闪过闯越者」 passes with
     no check, and a failed overrun steps back one square, falling there when it is occupied."""
     with pytest.raises(dp.AimUnlocated):
-        dp.attack(hero, dp.Combatant(), "short_bow", distance=10, aim_rounds=1, target_located=False)
+        dp.attack(hero, dp.Combatant(), "short_bow", distance=10, aim_rounds=1, target_unlocated=True)
     helpless = dp.Combatant(helpless=True)
     with pytest.raises(dp.NotHelpless):
         dp.attack(hero, helpless, "long_sword", coup_de_grace=True, targets=2)
