@@ -10,6 +10,7 @@ input checks, so it is left out where an input is out of bounds).
 
 from __future__ import annotations
 
+import inspect
 import random
 
 import pytest
@@ -86,4 +87,7 @@ def test_forms_agree_on_random_inputs(ruleset, request):  # type: ignore[no-unty
             if not isinstance(results[0], type):
                 states = [s.rng.getstate() for s in sources]
                 assert all(s == states[0] for s in states), f"{where}: the forms consumed different dice"
-    assert closures == {"_roll", "_roll_common"}
+    # Every kind of prepared closure the package defines ran: the general one, and the folded common
+    # case wherever the optimiser found one worth a second closure.
+    defined = {"_roll"} | ({"_roll_common"} if "def _roll_common" in inspect.getsource(m.procedures) else set())
+    assert closures == defined
