@@ -15,7 +15,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:aa3a26c5da462464d3c9cbce5f496dedb785905e7693ad0e7a8263e5813341e4
+# Content hash: sha256:b2a5641a1b07a7509a43673722082f344ef8345a532a1de0ab83703965b831f6
 """d20攻击规则 (d20): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -73,6 +73,8 @@ from .procedures import vehicle_dc, vehicle_dc_fast, vehicle_dc_odds, vehicle_dc
 from .results import VehicleDcResult, VEHICLE_DC_FIELDS
 from .procedures import vehicle_check, vehicle_check_fast, vehicle_check_odds, vehicle_check_prepare
 from .results import VehicleCheckResult, VEHICLE_CHECK_FIELDS
+from .procedures import vehicle_move, vehicle_move_fast, vehicle_move_odds, vehicle_move_prepare
+from .results import VehicleMoveResult, VEHICLE_MOVE_FIELDS
 
 __version__ = '1.0.0'
 RULESET_ID = 'd20'
@@ -198,4 +200,10 @@ __all__ = [
     "vehicle_check_prepare",
     "VehicleCheckResult",
     "VEHICLE_CHECK_FIELDS",
+    "vehicle_move",
+    "vehicle_move_fast",
+    "vehicle_move_odds",
+    "vehicle_move_prepare",
+    "VehicleMoveResult",
+    "VEHICLE_MOVE_FIELDS",
 ]

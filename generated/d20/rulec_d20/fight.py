@@ -15,7 +15,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:aa3a26c5da462464d3c9cbce5f496dedb785905e7693ad0e7a8263e5813341e4
+# Content hash: sha256:b2a5641a1b07a7509a43673722082f344ef8345a532a1de0ab83703965b831f6
 """d20攻击规则：战斗状态 (the fight API of ruleset `d20`): combatants whose damage, condition points,
 states, temporary modifiers and relations carry from one action to the next.
 
@@ -28,7 +28,10 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional
 
-from ._runtime.fight import ActionSpec, Effect, Fight, FightRules, UntilOdds, sequence_odds
+from ._runtime.core import OutOfBounds
+from ._runtime.fight import Fight
+from ._runtime.fight_odds import UntilOdds, sequence_odds
+from ._runtime.fight_state import ActionSpec, Effect, FightRules
 from . import procedures as _procedures
 from .model import Combatant
 
@@ -87,13 +90,17 @@ _ACTIONS: Dict[str, ActionSpec] = {
                              _procedures.vehicle_dc_odds),
     'vehicle_check': ActionSpec('对载具的擒抱或推撞', _procedures.vehicle_check, ('grappler',), (),
                                 _procedures.vehicle_check_odds),
+    'vehicle_move': ActionSpec('擒抱载具中移动', _procedures.vehicle_move, ('mover',), (),
+                               _procedures.vehicle_move_odds),
 }
 _TRACK_STATES: Dict[str, Any] = {
 }
 _TRACK_DEBUFFS: Dict[str, Any] = {
 }
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, None, _STATE_NAMES, _STATE_STATS,
-                         _RELATIONS, _ACTIONS, 0, None, _TRACK_STATES, _TRACK_DEBUFFS, (-1))
+                         _RELATIONS, _ACTIONS, 0, None, _TRACK_STATES, _TRACK_DEBUFFS, (-1),
+# The most points a track holds: the top of what add_points-like procedures accept (saturated).
+                         points_max=1000000000, taken_max=1000000000)
 
 
 def start_fight(combatants: Mapping[str, Combatant]) -> Fight:
@@ -111,9 +118,9 @@ def until(procedure: str, field: str, threshold: int, *args: Any, max_attacks: i
     """Exactly: how many times `procedure` (with these arguments, as `<procedure>_odds` takes them) must be
     repeated until the running total of its whole-number outcome `field` reaches `threshold` (an absorbing
     chain over the total; the mass past `max_attacks` is `tail`)."""
-    odds = getattr(_procedures, procedure + '_odds', None) if procedure in _ACTIONS else None
+    odds = _ACTIONS[procedure].odds if isinstance(procedure, str) and procedure in _ACTIONS else None
     if odds is None:
-        raise KeyError(procedure)
+        raise OutOfBounds('没有可累计的过程', key='procedure')
     return sequence_odds(odds, field, threshold, max_attacks, args, kwargs)
 
 

@@ -15,7 +15,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:aa3a26c5da462464d3c9cbce5f496dedb785905e7693ad0e7a8263e5813341e4
+# Content hash: sha256:b2a5641a1b07a7509a43673722082f344ef8345a532a1de0ab83703965b831f6
 """d20攻击规则：数据模型 (rulings, error types, stats, tables) of ruleset `d20`."""
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ _R_VEHICLE_DC_PER_SIZE: Final = 5  # R39 载具DC每级体型
 _R_VEHICLE_DC_PER_10FT: Final = 5  # R39 载具DC每10尺
 _R_VEHICLE_SIZE_ROUND_STEP: Final = 10  # R39 几何平均尺寸取整步长
 _R_VEHICLE_DC_SIZE_FLOOR: Final = 20  # R39 几何平均尺寸起算值
-_R_VEHICLE_GRAPPLE_SIZE_LIMIT: Final = False  # R39 载具擒抱受体型限制
+_R_VEHICLE_GRAPPLE_SIZE_LIMIT: Final = False  # 载具擒抱受体型限制
 _R_DRAG_CONTEST_TIE_FAILS: Final = True  # R41 拖拽对抗平手失败
 _R_BASE_REACH: Final = 5  # 基础触及范围
 _R_REACH_WEAPON_BONUS: Final = 5  # 触及武器加成
@@ -148,7 +148,7 @@ STAT_NAMES: Dict[str, str] = {'力量': 'strength', '敏捷': 'dexterity', '体�
                               '护甲等级': 'armor_class', '重击范围': 'crit_range', '体型': 'size', '速度': 'speed',
                               '施法关键属性': 'spell_ability', '运动熟练': 'athletics', '体操熟练': 'acrobatics',
                               '失能': 'incapacitated', '气态或虚化': 'intangible', '被魅惑': 'charmed',
-                              '躲藏': 'hidden'}
+                              '被支配': 'dominated', '躲藏': 'hidden'}
 
 
 @dataclass(frozen=True)
@@ -172,6 +172,7 @@ class Combatant:
     incapacitated: bool = False  # 失能
     intangible: bool = False  # 气态或虚化
     charmed: bool = False  # 被魅惑
+    dominated: bool = False  # 被支配
     hidden: bool = False  # 躲藏
 
     def __post_init__(self) -> None:
@@ -192,6 +193,7 @@ class Combatant:
         _rt_check_bool('失能', self.incapacitated)
         _rt_check_bool('气态或虚化', self.intangible)
         _rt_check_bool('被魅惑', self.charmed)
+        _rt_check_bool('被支配', self.dominated)
         _rt_check_bool('躲藏', self.hidden)
 
     @classmethod

@@ -15,7 +15,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:aa3a26c5da462464d3c9cbce5f496dedb785905e7693ad0e7a8263e5813341e4
+# Content hash: sha256:b2a5641a1b07a7509a43673722082f344ef8345a532a1de0ab83703965b831f6
 """d20攻击规则：结算流程 (procedures) of ruleset `d20`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -46,7 +46,8 @@ from ._runtime.geometry import (flanks_square as _rt_flanks_square, flanks_hex a
                                 round_cbrt as _rt_round_cbrt)
 from ._runtime.odds import (d20_distribution as _rt_d20_distribution, Odds, OddsBuilder, ZERO_ITEMS as _rt_ZERO_ITEMS,
                             dice_items as _rt_dice_items)
-from ._runtime.sources import dice_count as _rt_dice_count, make_dice as _rt_make_dice, DiceSource, SeededDice
+from ._runtime.sources import (dice_count as _rt_dice_count, make_dice as _rt_make_dice, DiceSource, SeededDice,
+                               dice_source as _rt_dice_source)
 from .model import (Combatant, ContestSkill, get_contest_skill, Weapon, get_weapon, PowerSource, get_power_source,
                     OutOfRange, OutOfReach, TooLarge, NoFreeHand, NotLight, WillingNeedsConscious, NotThrown,
                     IntangibleTarget, NotGrappling, _R_CRIT_THRESHOLD_BASE, _R_FLANKING_BONUS, _R_HEX_BETWEEN_MEDIUM,
@@ -60,14 +61,15 @@ from .model import (Combatant, ContestSkill, get_contest_skill, Weapon, get_weap
 from .results import (AttackResult, ATTACK_FIELDS, SpellAttackResult, SPELL_ATTACK_FIELDS, GrappleResult,
                       GRAPPLE_FIELDS, EscapeGrappleResult, ESCAPE_GRAPPLE_FIELDS, ShoveResult, SHOVE_FIELDS, DragResult,
                       DRAG_FIELDS, GrappleMoveResult, GRAPPLE_MOVE_FIELDS, FlankingResult, FLANKING_FIELDS,
-                      VehicleDcResult, VEHICLE_DC_FIELDS, VehicleCheckResult, VEHICLE_CHECK_FIELDS)
+                      VehicleDcResult, VEHICLE_DC_FIELDS, VehicleCheckResult, VEHICLE_CHECK_FIELDS, VehicleMoveResult,
+                      VEHICLE_MOVE_FIELDS)
 
 
 def _attack_setup(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str], distance: int, proficient: bool,
                   thrown: bool, two_handed: bool, offhand: bool, willing: bool, target_unseen: bool,
                   guessed_wrong: bool, attacker_unseen: bool, hostile_nearby: bool, flanking: bool,
                   extra_advantage: int, extra_disadvantage: int, sneak_dice: int, other_bonus: int,
-                  _trace: Optional[List[_Step]]) -> Tuple[Weapon, int, int, int, int]:
+                  _trace: Optional[List[_Step]]) -> Tuple[Weapon, bool, int, int, int, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     if not (type(attacker) is Combatant and type(target) is Combatant and weapon.not_specified is None
             and type(distance) is int and 0 <= distance <= 100000 and (proficient is False or proficient is True)
@@ -89,16 +91,15 @@ def _attack_setup(attacker: Combatant, target: Combatant, weapon: Union[Weapon, 
                           ('int', '其他劣势层数', extra_disadvantage, 0, 10), ('int', '额外d6', sneak_dice, 0, 20),
                           ('int', '其他加值', other_bonus, (-50), 50),))
     ranged = weapon.attack_type == 'ranged' or thrown
-    if not (not willing or not (target.incapacitated or target.charmed)):
-        raise WillingNeedsConscious('只有有意识且未被魅惑的目标才能自愿承受攻击')
+    if not (not willing or not (target.incapacitated or target.charmed or target.dominated)):
+        raise WillingNeedsConscious('只有意识清醒、未被魅惑或支配的目标才能自愿承受攻击')
     if not (not thrown or ('thrown' in weapon.properties)):
         raise NotThrown(f'“{weapon.name}”没有投掷属性')
     if not (not offhand or ('light' in weapon.properties) and weapon.attack_type == 'melee'):
         raise NotLight(f'双持武器战斗需要两把轻型近战武器，“{weapon.name}”不是轻型武器')
-    reach = (
-            _R_BASE_REACH + (_R_REACH_WEAPON_BONUS if ('reach' in weapon.properties) else 0)
-            + _R_REACH_PER_SIZE_ABOVE_MEDIUM
-            * (attacker.size - _R_MEDIUM_SIZE_CATEGORY if attacker.size - _R_MEDIUM_SIZE_CATEGORY > 0 else 0))
+    reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * (
+            attacker.size - _R_MEDIUM_SIZE_CATEGORY if attacker.size - _R_MEDIUM_SIZE_CATEGORY > 0 else 0) + (
+            _R_REACH_WEAPON_BONUS if ('reach' in weapon.properties) else 0)
     if not (ranged or distance <= reach):
         raise OutOfReach(f'目标距离{distance}尺，超出触及范围{reach}尺')
     normal_range = weapon.throw_normal if thrown else weapon.range_normal
@@ -125,7 +126,7 @@ def _attack_setup(attacker: Combatant, target: Combatant, weapon: Union[Weapon, 
                 '伤害骰数',
                 _rt_dice_count(weapon.versatile_dice if two_handed and ('versatile' in weapon.properties)
                                else weapon.damage_dice) * 2, 200)
-    return (weapon, advantage, disadvantage, attack_bonus, damage_mod,)
+    return (weapon, ranged, advantage, disadvantage, attack_bonus, damage_mod,)
 
 
 def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 'unarmed_strike', *, distance: int = 5,
@@ -137,11 +138,11 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
     """武器攻击（D20-01、D20-02、D20-03、D20-04、D20-05、D20-06、D20-07、D20-08、D20-09、D20-10、D20-11、
     D20-14、D20-16）"""
     _trace: List[_Step] = []
-    weapon, advantage, disadvantage, attack_bonus, damage_mod = _attack_setup(
+    weapon, ranged, advantage, disadvantage, attack_bonus, damage_mod = _attack_setup(
             attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, willing, target_unseen,
             guessed_wrong, attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice,
             other_bonus, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _natural_roll = _rt_roll_d20(_source, advantage - disadvantage)
     _rolls.append(_natural_roll)
@@ -189,14 +190,17 @@ def attack(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 
         _trace.append(_rec(_Step, ('note', f'造成{damage}点{weapon.damage_type.name}伤害', ())))
     if attacker.hidden:
         _trace.append(_rec(_Step, ('note', '攻击暴露了躲藏者的位置', ())))
+    if ranged and hostile_nearby:
+        _trace.append(_rec(
+                _Step, ('note', '身边有敌时发动远程攻击，可能引发该生物的借机攻击（原文没有给出借机攻击的规则）', ())))
     return _rec(
             AttackResult,
             (hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden, tuple(_rolls), tuple(_trace)))
 
 
-def _attack_roll(dice: DiceSource, weapon: Weapon, advantage: int, disadvantage: int, attack_bonus: int,
+def _attack_roll(dice: DiceSource, weapon: Weapon, ranged: bool, advantage: int, disadvantage: int, attack_bonus: int,
                  damage_mod: int, attacker: Combatant, target: Combatant, two_handed: bool, guessed_wrong: bool,
-                 sneak_dice: int) -> Tuple[bool, bool, int, str, int, int, bool]:
+                 hostile_nearby: bool, sneak_dice: int) -> Tuple[bool, bool, int, str, int, int, bool]:
     _die = dice.die
     _natural_layers = advantage - disadvantage
     natural = _die(20) if _natural_layers == 0 else _rt_d20_natural(_die, _natural_layers)
@@ -227,12 +231,14 @@ def attack_fast(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
                 extra_advantage: int = 0, extra_disadvantage: int = 0, sneak_dice: int = 0, other_bonus: int = 0,
                 dice: DiceSource) -> Tuple[bool, bool, int, str, int, int, bool]:
     """武器攻击: the outcome only (the fields of ATTACK_FIELDS), no trace."""
-    weapon, advantage, disadvantage, attack_bonus, damage_mod = _attack_setup(
+    weapon, ranged, advantage, disadvantage, attack_bonus, damage_mod = _attack_setup(
             attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, willing, target_unseen,
             guessed_wrong, attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice,
             other_bonus, None)
-    return _attack_roll(dice, weapon, advantage, disadvantage, attack_bonus, damage_mod, attacker, target, two_handed,
-                        guessed_wrong, sneak_dice)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return _attack_roll(dice, weapon, ranged, advantage, disadvantage, attack_bonus, damage_mod, attacker, target,
+                        two_handed, guessed_wrong, hostile_nearby, sneak_dice)
 
 
 def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str] = 'unarmed_strike', *,
@@ -242,7 +248,7 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
                    flanking: bool = False, extra_advantage: int = 0, extra_disadvantage: int = 0, sneak_dice: int = 0,
                    other_bonus: int = 0) -> Callable[[DiceSource], Tuple[bool, bool, int, str, int, int, bool]]:
     """武器攻击: the setup once; the function returned rolls and returns the outcome tuple."""
-    weapon, advantage, disadvantage, attack_bonus, damage_mod = _attack_setup(
+    weapon, ranged, advantage, disadvantage, attack_bonus, damage_mod = _attack_setup(
             attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, willing, target_unseen,
             guessed_wrong, attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice,
             other_bonus, None)
@@ -290,8 +296,8 @@ def attack_prepare(attacker: Combatant, target: Combatant, weapon: Union[Weapon,
             damage = (weapon_damage + extra_damage + _damage if weapon_damage + extra_damage + _damage > 0
                       else 0) if hit else 0
             return (hit, crit, damage, _weapon_damage_type_id, natural, total, _attacker_hidden)
-        return _attack_roll(dice, weapon, advantage, disadvantage, attack_bonus, damage_mod, attacker, target,
-                            two_handed, guessed_wrong, sneak_dice)
+        return _attack_roll(_rt_dice_source(dice), weapon, ranged, advantage, disadvantage, attack_bonus, damage_mod,
+                            attacker, target, two_handed, guessed_wrong, hostile_nearby, sneak_dice)
 
     # Outcomes by the faces rolled, tabulated from _roll itself as faces come up (face_tree).
     _natural_faces = _rt_face_table(20)
@@ -330,7 +336,7 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
                 extra_advantage: int = 0, extra_disadvantage: int = 0, sneak_dice: int = 0,
                 other_bonus: int = 0) -> Odds:
     """武器攻击: the exact distribution of the fields of ATTACK_FIELDS."""
-    weapon, advantage, disadvantage, attack_bonus, damage_mod = _attack_setup(
+    weapon, ranged, advantage, disadvantage, attack_bonus, damage_mod = _attack_setup(
             attacker, target, weapon, distance, proficient, thrown, two_handed, offhand, willing, target_unseen,
             guessed_wrong, attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice,
             other_bonus, None)
@@ -376,7 +382,11 @@ def _spell_attack_setup(caster: Combatant, target: Combatant, dice_count: int, d
                           ('bool', '看不见目标', target_unseen), ('bool', '目标看不见施法者', caster_unseen),
                           ('bool', '夹击', flanking), ('int', '其他优势层数', extra_advantage, 0, 10),
                           ('int', '其他劣势层数', extra_disadvantage, 0, 10),))
-    range_limit = _R_BASE_REACH if melee else spell_range
+    reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * (
+            caster.size - _R_MEDIUM_SIZE_CATEGORY if caster.size - _R_MEDIUM_SIZE_CATEGORY > 0 else 0)
+    if not (not melee or distance <= reach):
+        raise OutOfReach(f'目标距离{distance}尺，超出触及范围{reach}尺')
+    range_limit = reach if melee else spell_range
     if not (distance <= range_limit):
         raise OutOfRange(f'目标距离{distance}尺，超出该攻击的射程{range_limit}尺')
     mod = ((caster.spell_ability - 10) // 2)
@@ -387,11 +397,11 @@ def spell_attack(caster: Combatant, target: Combatant, dice_count: int, dice_sid
                  distance: int = 5, melee: bool = False, hostile_nearby: bool = False, target_unseen: bool = False,
                  caster_unseen: bool = False, flanking: bool = False, extra_advantage: int = 0,
                  extra_disadvantage: int = 0, dice: Optional[DiceSource] = None) -> SpellAttackResult:
-    """法术攻击（D20-01、D20-02、D20-03、D20-04、D20-08）"""
+    """法术攻击（D20-01、D20-02、D20-03、D20-04、D20-08、D20-10）"""
     _trace: List[_Step] = []
     (mod,) = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
                                  target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _natural_roll = _rt_roll_d20(
             _source,
@@ -448,6 +458,8 @@ def spell_attack_fast(caster: Combatant, target: Combatant, dice_count: int, dic
     """法术攻击: the outcome only (the fields of SPELL_ATTACK_FIELDS), no trace."""
     (mod,) = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
                                  target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _spell_attack_roll(dice, mod, caster, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen,
                               caster_unseen, flanking, extra_advantage, extra_disadvantage)
 
@@ -495,8 +507,9 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
             else:
                 spell_damage = 0
             return (hit, crit, spell_damage, total)
-        return _spell_attack_roll(dice, mod, caster, target, dice_count, dice_sides, melee, hostile_nearby,
-                                  target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage)
+        return _spell_attack_roll(_rt_dice_source(dice), mod, caster, target, dice_count, dice_sides, melee,
+                                  hostile_nearby, target_unseen, caster_unseen, flanking, extra_advantage,
+                                  extra_disadvantage)
 
     # Outcomes by the faces rolled, tabulated from _roll itself as faces come up (face_tree).
     _natural_faces = _rt_face_table(20)
@@ -587,7 +600,7 @@ def grapple(attacker: Combatant, target: Combatant, *, distance: int = 5, free_h
     _trace: List[_Step] = []
     attack_mod, defend_mod, helpless = _grapple_setup(attacker, target, distance, free_hand, resists, target_skill,
                                                       _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _attack_roll_roll = _rt_roll_d20(_source, (attacker.size - target.size if attacker.size - target.size > 0 else 0))
     _rolls.append(_attack_roll_roll)
@@ -639,6 +652,8 @@ def grapple_fast(attacker: Combatant, target: Combatant, *, distance: int = 5, f
     """擒抱: the outcome only (the fields of GRAPPLE_FIELDS), no trace."""
     attack_mod, defend_mod, helpless = _grapple_setup(attacker, target, distance, free_hand, resists, target_skill,
                                                       None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _grapple_roll(dice, attack_mod, defend_mod, helpless, attacker, target)
 
 
@@ -677,7 +692,7 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
             defend_total = (_R_HELPLESS_DEFENDER_ROLL if helpless else defend_roll) + defend_mod
             success = attack_total > defend_total
             return (success, attack_total, defend_total, success)
-        return _grapple_roll(dice, attack_mod, defend_mod, helpless, attacker, target)
+        return _grapple_roll(_rt_dice_source(dice), attack_mod, defend_mod, helpless, attacker, target)
 
     # Outcomes by the faces rolled, tabulated from _roll itself as faces come up (face_tree).
     _attack_roll_faces = _rt_face_table(20)
@@ -749,7 +764,7 @@ def escape_grapple(escaper: Combatant, grappler: Combatant, skill: Union[Contest
     """逃脱擒抱（D20-17）"""
     _trace: List[_Step] = []
     escape_mod, hold_mod = _escape_grapple_setup(escaper, grappler, skill, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _escape_roll_roll = _rt_roll_d20(_source, 0)
     _rolls.append(_escape_roll_roll)
@@ -794,6 +809,8 @@ def escape_grapple_fast(escaper: Combatant, grappler: Combatant, skill: Union[Co
                         dice: DiceSource) -> Tuple[bool, int, int]:
     """逃脱擒抱: the outcome only (the fields of ESCAPE_GRAPPLE_FIELDS), no trace."""
     escape_mod, hold_mod = _escape_grapple_setup(escaper, grappler, skill, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _escape_grapple_roll(dice, escape_mod, hold_mod, grappler)
 
 
@@ -826,7 +843,7 @@ def escape_grapple_prepare(escaper: Combatant, grappler: Combatant,
             hold_total = (_R_HELPLESS_DEFENDER_ROLL if _grappler_incapacitated else hold_roll) + hold_mod
             success = _grappler_incapacitated or escape_total > hold_total
             return (success, escape_total, hold_total)
-        return _escape_grapple_roll(dice, escape_mod, hold_mod, grappler)
+        return _escape_grapple_roll(_rt_dice_source(dice), escape_mod, hold_mod, grappler)
 
     # Outcomes by the faces rolled, tabulated from _roll itself as faces come up (face_tree).
     _escape_roll_faces = _rt_face_table(20)
@@ -878,7 +895,7 @@ def shove(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, 
     _trace: List[_Step] = []
     attack_mod, defend_mod, helpless = _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists,
                                                     _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _attack_roll_roll = _rt_roll_d20(_source, (attacker.size - target.size if attacker.size - target.size > 0 else 0))
     _rolls.append(_attack_roll_roll)
@@ -949,6 +966,8 @@ def shove_fast(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
                obstacle_at: int = (-1), resists: bool = True, dice: DiceSource) -> Tuple[bool, bool, int, int]:
     """推撞: the outcome only (the fields of SHOVE_FIELDS), no trace."""
     attack_mod, defend_mod, helpless = _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _shove_roll(dice, attack_mod, defend_mod, helpless, attacker, target, knock_prone, obstacle_at)
 
 
@@ -998,7 +1017,8 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
             else:
                 obstacle_damage = 0
             return (success, knock_prone and success, moved, obstacle_damage)
-        return _shove_roll(dice, attack_mod, defend_mod, helpless, attacker, target, knock_prone, obstacle_at)
+        return _shove_roll(_rt_dice_source(dice), attack_mod, defend_mod, helpless, attacker, target, knock_prone,
+                           obstacle_at)
 
     # Outcomes by the faces rolled, tabulated from _roll itself as faces come up (face_tree).
     _attack_roll_faces = _rt_face_table(20)
@@ -1073,7 +1093,7 @@ def drag(dragger: Combatant, other: Combatant, *, waived: bool = False,
     """多方擒抱中的拖拽（D20-19）"""
     _trace: List[_Step] = []
     _drag_setup(dragger, other, waived, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     if not waived:
         _drag_roll_roll = _rt_roll_d20(_source, 0)
@@ -1120,6 +1140,8 @@ def _drag_roll(dice: DiceSource, dragger: Combatant, other: Combatant, waived: b
 def drag_fast(dragger: Combatant, other: Combatant, *, waived: bool = False, dice: DiceSource) -> Tuple[bool, bool]:
     """多方擒抱中的拖拽: the outcome only (the fields of DRAG_FIELDS), no trace."""
     _drag_setup(dragger, other, waived, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _drag_roll(dice, dragger, other, waived)
 
 
@@ -1147,7 +1169,7 @@ def drag_prepare(dragger: Combatant, other: Combatant, *, waived: bool = False) 
             hold_total = hold_roll + _hold_total
             success = waived or drag_total > hold_total
             return (success, not success)
-        return _drag_roll(dice, dragger, other, waived)
+        return _drag_roll(_rt_dice_source(dice), dragger, other, waived)
 
     return _roll
 
@@ -1186,6 +1208,8 @@ def grapple_move(mover: Combatant, target: Combatant, *, grappling: bool = True,
     """擒抱中移动（D20-18）"""
     _trace: List[_Step] = []
     halved, speed = _grapple_move_setup(mover, target, grappling, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(GrappleMoveResult, (speed, halved, _R_GRAPPLE_MOVE_FEET, (), tuple(_trace)))
 
 
@@ -1193,6 +1217,8 @@ def grapple_move_fast(mover: Combatant, target: Combatant, *, grappling: bool = 
         int, bool, int]:
     """擒抱中移动: the outcome only (the fields of GRAPPLE_MOVE_FIELDS), no trace."""
     halved, speed = _grapple_move_setup(mover, target, grappling, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (speed, halved, _R_GRAPPLE_MOVE_FEET)
 
 
@@ -1203,6 +1229,7 @@ def grapple_move_prepare(mover: Combatant, target: Combatant, *, grappling: bool
     _out2 = _R_GRAPPLE_MOVE_FEET
 
     def _roll(dice: DiceSource) -> Tuple[int, bool, int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (speed, halved, _out2)
 
     return _roll
@@ -1254,6 +1281,8 @@ def flanking(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex_grid
     _trace: List[_Step] = []
     geometry, flanks = _flanking_setup(ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees,
                                        a_can_attack, b_can_attack, a_charmed, b_charmed, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(FlankingResult, (flanks, _R_FLANKING_BONUS if flanks else 0, geometry, (), tuple(_trace)))
 
 
@@ -1264,6 +1293,8 @@ def flanking_fast(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex
     """夹击: the outcome only (the fields of FLANKING_FIELDS), no trace."""
     geometry, flanks = _flanking_setup(ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees,
                                        a_can_attack, b_can_attack, a_charmed, b_charmed, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (flanks, _R_FLANKING_BONUS if flanks else 0, geometry)
 
 
@@ -1277,6 +1308,7 @@ def flanking_prepare(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, 
     _out1 = _R_FLANKING_BONUS if flanks else 0
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, bool]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (flanks, _out1, geometry)
 
     return _roll
@@ -1320,6 +1352,8 @@ def vehicle_dc(grappler: Combatant, power: Union[PowerSource, str], vehicle_size
     """载具的擒抱和推撞DC（D20-23）"""
     _trace: List[_Step] = []
     mean_size, dc = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(VehicleDcResult, (dc, mean_size, (), tuple(_trace)))
 
 
@@ -1327,6 +1361,8 @@ def vehicle_dc_fast(grappler: Combatant, power: Union[PowerSource, str], vehicle
                     height: int, dice: DiceSource) -> Tuple[int, int]:
     """载具的擒抱和推撞DC: the outcome only (the fields of VEHICLE_DC_FIELDS), no trace."""
     mean_size, dc = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (dc, mean_size)
 
 
@@ -1336,6 +1372,7 @@ def vehicle_dc_prepare(grappler: Combatant, power: Union[PowerSource, str], vehi
     mean_size, dc = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, None)
 
     def _roll(dice: DiceSource) -> Tuple[int, int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (dc, mean_size)
 
     return _roll
@@ -1352,19 +1389,21 @@ def vehicle_dc_odds(grappler: Combatant, power: Union[PowerSource, str], vehicle
 
 def _vehicle_check_setup(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int,
                          width: int, height: int, distance: int, free_hand: bool, shove: bool, knock_prone: bool,
-                         bonus: int, _trace: Optional[List[_Step]]) -> Tuple[int]:
+                         bonus: int, obstacle_at: int, _trace: Optional[List[_Step]]) -> Tuple[int]:
     power = power if type(power) is PowerSource else get_power_source(power)
     if not (type(grappler) is Combatant and power.not_specified is None and type(vehicle_size) is int
             and 1 <= vehicle_size <= 12 and type(length) is int and 1 <= length <= 100000 and type(width) is int
             and 1 <= width <= 100000 and type(height) is int and 1 <= height <= 100000 and type(distance) is int
             and 0 <= distance <= 1000 and (free_hand is False or free_hand is True)
             and (shove is False or shove is True) and (knock_prone is False or knock_prone is True)
-            and type(bonus) is int and (-100) <= bonus <= 1000):
+            and type(bonus) is int and (-100) <= bonus <= 900 and type(obstacle_at) is int
+            and (-1) <= obstacle_at <= 10000):
         _rt_check_inputs((('type', '擒抱者', grappler, Combatant), ('entry', '动力', power),
                           ('int', '载具体型', vehicle_size, 1, 12), ('int', '长', length, 1, 100000),
                           ('int', '宽', width, 1, 100000), ('int', '高', height, 1, 100000),
                           ('int', '距离', distance, 0, 1000), ('bool', '有空手', free_hand), ('bool', '推撞', shove),
-                          ('bool', '选择击倒', knock_prone), ('int', '其他加值', bonus, (-100), 1000),))
+                          ('bool', '选择击倒', knock_prone), ('int', '其他加值', bonus, (-100), 900),
+                          ('int', '障碍物距离', obstacle_at, (-1), 10000),))
     if not (shove or free_hand):
         raise NoFreeHand('你至少要腾出一只空手')
     reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * (
@@ -1381,12 +1420,13 @@ def _vehicle_check_setup(grappler: Combatant, power: Union[PowerSource, str], ve
 
 def vehicle_check(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int, width: int,
                   height: int, *, distance: int = 5, free_hand: bool = True, shove: bool = False,
-                  knock_prone: bool = False, bonus: int = 0, dice: Optional[DiceSource] = None) -> VehicleCheckResult:
+                  knock_prone: bool = False, bonus: int = 0, obstacle_at: int = (-1),
+                  dice: Optional[DiceSource] = None) -> VehicleCheckResult:
     """对载具的擒抱或推撞（D20-21、D20-22、D20-23）"""
     _trace: List[_Step] = []
     (dc,) = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, shove,
-                                 knock_prone, bonus, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+                                 knock_prone, bonus, obstacle_at, _trace)
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _roll_roll = _rt_roll_d20(_source, 0)
     _rolls.append(_roll_roll)
@@ -1396,55 +1436,93 @@ def vehicle_check(grappler: Combatant, power: Union[PowerSource, str], vehicle_s
             ('d20', _rt_d20_sentence('力量（运动）检定', _roll_roll), (('faces', _roll_roll.faces), ('roll', roll)))))
     total = roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus
     beats = total > dc
-    shove_feet = _R_SHOVE_BASE_DISTANCE + total - dc if beats and shove and not knock_prone else 0
+    push = _R_SHOVE_BASE_DISTANCE + total - dc if beats and shove and not knock_prone else 0
+    blocked = obstacle_at >= 0 and push > obstacle_at
+    shove_feet = obstacle_at if blocked else push
+    obstacle_dice = _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) if blocked else 0
+    if obstacle_dice > 0 and (0 if 0 > obstacle_dice else obstacle_dice) > 200:
+        _rt_within('伤害骰数', (0 if 0 > obstacle_dice else obstacle_dice), 200)
+    _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES) if obstacle_dice > 0 else None
+    if _obstacle_damage_dice is not None:
+        _obstacle_damage_roll = _rt_roll_damage(_source, _obstacle_damage_dice.terms, False)
+        _rolls.append(_obstacle_damage_roll)
+        obstacle_damage = _obstacle_damage_roll.total + _obstacle_damage_dice.flat
+        _trace.append(_rec(
+                _Step,
+                ('roll', _rt_damage_sentence('撞击伤害', _obstacle_damage_roll, _obstacle_damage_dice.flat),
+                 (('faces', _obstacle_damage_roll.faces), ('obstacle_damage', obstacle_damage)))))
+    else:
+        obstacle_damage = 0
     if beats and not shove:
-        _trace.append(_rec(_Step, ('note', f'检定{total}大于DC{dc}：载具被擒抱，移动力变为0', ())))
+        _trace.append(_rec(_Step,
+                           ('note', f'检定{total}大于DC{dc}：载具被擒抱，移动力变为0，且无法受益于任何速度加值', ())))
     if beats and shove and knock_prone:
         _trace.append(_rec(_Step, ('note', f'检定{total}大于DC{dc}：载具被击倒', ())))
-    if beats and shove and not knock_prone:
+    if beats and shove and not knock_prone and not blocked:
         _trace.append(_rec(_Step, ('note', f'检定{total}大于DC{dc}：载具被击退{shove_feet}尺', ())))
+    if beats and shove and blocked:
+        _trace.append(_rec(
+                _Step,
+                (
+                'note', f'检定{total}大于DC{dc}：载具被击退{shove_feet}尺后撞上障碍物，剩余{push}−{shove_feet}尺，受到'
+                f'{obstacle_damage}点钝击伤害', ())))
     if not beats:
         _trace.append(_rec(_Step, ('note', f'检定{total}没有超过DC{dc}', ())))
     return _rec(
             VehicleCheckResult,
             (dc, total, beats and not shove, total < dc and not shove, shove_feet, beats and shove and knock_prone,
-             tuple(_rolls), tuple(_trace)))
+             obstacle_damage, beats and not shove, tuple(_rolls), tuple(_trace)))
 
 
-def _vehicle_check_roll(dice: DiceSource, dc: int, grappler: Combatant, shove: bool, knock_prone: bool,
-                        bonus: int) -> Tuple[int, int, bool, bool, int, bool]:
+def _vehicle_check_roll(dice: DiceSource, dc: int, grappler: Combatant, shove: bool, knock_prone: bool, bonus: int,
+                        obstacle_at: int) -> Tuple[int, int, bool, bool, int, bool, int, bool]:
     _die = dice.die
     roll = _die(20)
     total = roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus
     beats = total > dc
-    shove_feet = _R_SHOVE_BASE_DISTANCE + total - dc if beats and shove and not knock_prone else 0
-    return (dc, total, beats and not shove, total < dc and not shove, shove_feet, beats and shove and knock_prone)
+    push = _R_SHOVE_BASE_DISTANCE + total - dc if beats and shove and not knock_prone else 0
+    blocked = obstacle_at >= 0 and push > obstacle_at
+    shove_feet = obstacle_at if blocked else push
+    obstacle_dice = _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) if blocked else 0
+    if obstacle_dice > 0 and (0 if 0 > obstacle_dice else obstacle_dice) > 200:
+        _rt_within('伤害骰数', (0 if 0 > obstacle_dice else obstacle_dice), 200)
+    if obstacle_dice > 0:
+        _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES)
+        obstacle_damage = (_rt_damage_total(_die, _obstacle_damage_dice.terms, False) + _obstacle_damage_dice.flat
+                           if _obstacle_damage_dice is not None else 0)
+    else:
+        obstacle_damage = 0
+    return (dc, total, beats and not shove, total < dc and not shove, shove_feet, beats and shove and knock_prone,
+            obstacle_damage, beats and not shove)
 
 
 def vehicle_check_fast(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int, width: int,
                        height: int, *, distance: int = 5, free_hand: bool = True, shove: bool = False,
-                       knock_prone: bool = False, bonus: int = 0, dice: DiceSource) -> Tuple[
-        int, int, bool, bool, int, bool]:
+                       knock_prone: bool = False, bonus: int = 0, obstacle_at: int = (-1), dice: DiceSource) -> Tuple[
+        int, int, bool, bool, int, bool, int, bool]:
     """对载具的擒抱或推撞: the outcome only (the fields of VEHICLE_CHECK_FIELDS), no trace."""
     (dc,) = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, shove,
-                                 knock_prone, bonus, None)
-    return _vehicle_check_roll(dice, dc, grappler, shove, knock_prone, bonus)
+                                 knock_prone, bonus, obstacle_at, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return _vehicle_check_roll(dice, dc, grappler, shove, knock_prone, bonus, obstacle_at)
 
 
 def vehicle_check_prepare(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int,
                           width: int, height: int, *, distance: int = 5, free_hand: bool = True, shove: bool = False,
-                          knock_prone: bool = False, bonus: int = 0) -> Callable[
-        [DiceSource], Tuple[int, int, bool, bool, int, bool]]:
+                          knock_prone: bool = False, bonus: int = 0, obstacle_at: int = (-1)) -> Callable[
+        [DiceSource], Tuple[int, int, bool, bool, int, bool, int, bool]]:
     """对载具的擒抱或推撞: the setup once; the function returned rolls and returns the outcome tuple."""
     (dc,) = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, shove,
-                                 knock_prone, bonus, None)
+                                 knock_prone, bonus, obstacle_at, None)
     _total = ((grappler.strength - 10) // 2)
     _total_2 = grappler.proficiency if grappler.athletics else 0
-    _shove_feet = shove and not knock_prone
+    _push = shove and not knock_prone
+    _obstacle_at_ge_0 = obstacle_at >= 0
     _not_shove = not shove
     _out5 = shove and knock_prone
 
-    def _roll(dice: DiceSource) -> Tuple[int, int, bool, bool, int, bool]:
+    def _roll(dice: DiceSource) -> Tuple[int, int, bool, bool, int, bool, int, bool]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -1455,33 +1533,121 @@ def vehicle_check_prepare(grappler: Combatant, power: Union[PowerSource, str], v
             if _node is not None:
                 while _node.__class__ is list:
                     _node = _node[int(_rand() * len(_node))]
-                _out: Tuple[int, int, bool, bool, int, bool] = _node
+                _out: Tuple[int, int, bool, bool, int, bool, int, bool] = _node
                 return _out
             total = roll + _total + _total_2 + bonus
             beats = total > dc
-            shove_feet = _R_SHOVE_BASE_DISTANCE + total - dc if _shove_feet and beats else 0
-            return (dc, total, _not_shove and beats, _not_shove and total < dc, shove_feet, _out5 and beats)
-        return _vehicle_check_roll(dice, dc, grappler, shove, knock_prone, bonus)
+            push = _R_SHOVE_BASE_DISTANCE + total - dc if _push and beats else 0
+            blocked = _obstacle_at_ge_0 and push > obstacle_at
+            shove_feet = obstacle_at if blocked else push
+            obstacle_dice = _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) if blocked else 0
+            if obstacle_dice > 0 and (0 if 0 > obstacle_dice else obstacle_dice) > 200:
+                _rt_within('伤害骰数', (0 if 0 > obstacle_dice else obstacle_dice), 200)
+            if obstacle_dice > 0:
+                _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES)
+                obstacle_damage = (
+                        _rt_damage_total(dice.die, _obstacle_damage_dice.terms, False) + _obstacle_damage_dice.flat
+                        if _obstacle_damage_dice is not None else 0)
+            else:
+                obstacle_damage = 0
+            return (dc, total, _not_shove and beats, _not_shove and total < dc, shove_feet, _out5 and beats,
+                    obstacle_damage, _not_shove and beats)
+        return _vehicle_check_roll(_rt_dice_source(dice), dc, grappler, shove, knock_prone, bonus, obstacle_at)
 
     # Outcomes by the faces rolled, tabulated from _roll itself as faces come up (face_tree).
     _roll_faces = _rt_face_table(20)
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[int, int, bool, bool, int, bool, int, bool]:
+        """_roll's SeededDice branch, folded for the common case (see its guard below)."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            roll = int(_rand() * 20) + 1
+            _node = _roll_faces[roll]
+            if _node is False:
+                _node = _rt_face_tree(_roll, _roll_faces, roll)  # the first roll of this face: tabulate it
+            if _node is not None:
+                while _node.__class__ is list:
+                    _node = _node[int(_rand() * len(_node))]
+                _out: Tuple[int, int, bool, bool, int, bool, int, bool] = _node
+                return _out
+            total = roll + _total + _total_2 + bonus
+            beats = total > dc
+            return (dc, total, beats, total < dc, 0, False, 0, beats)
+        return _roll(dice)
+
+    return _roll_common if not _push and not _obstacle_at_ge_0 and _not_shove and not _out5 else _roll
 
 
 def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int, width: int,
                        height: int, *, distance: int = 5, free_hand: bool = True, shove: bool = False,
-                       knock_prone: bool = False, bonus: int = 0) -> Odds:
+                       knock_prone: bool = False, bonus: int = 0, obstacle_at: int = (-1)) -> Odds:
     """对载具的擒抱或推撞: the exact distribution of the fields of VEHICLE_CHECK_FIELDS."""
     (dc,) = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, shove,
-                                 knock_prone, bonus, None)
+                                 knock_prone, bonus, obstacle_at, None)
     _odds, _p = OddsBuilder(VEHICLE_CHECK_FIELDS, None, None, 200000), 1.0
     for roll, _roll_q in _rt_d20_distribution(0):
         _roll_p = _p * _roll_q
         total = roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus
         beats = total > dc
-        shove_feet = _R_SHOVE_BASE_DISTANCE + total - dc if beats and shove and not knock_prone else 0
-        _odds.add(
-                (dc, total, beats and not shove, total < dc and not shove, shove_feet, beats and shove and knock_prone),
-                _roll_p)
+        push = _R_SHOVE_BASE_DISTANCE + total - dc if beats and shove and not knock_prone else 0
+        blocked = obstacle_at >= 0 and push > obstacle_at
+        shove_feet = obstacle_at if blocked else push
+        obstacle_dice = _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) if blocked else 0
+        if obstacle_dice > 0 and (0 if 0 > obstacle_dice else obstacle_dice) > 200:
+            _rt_within('伤害骰数', (0 if 0 > obstacle_dice else obstacle_dice), 200)
+        _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES)
+        for obstacle_damage, _obstacle_damage_q in (
+                _rt_dice_items(_obstacle_damage_dice.terms, _obstacle_damage_dice.flat, False)
+                if (obstacle_dice > 0) and _obstacle_damage_dice is not None else _rt_ZERO_ITEMS):
+            _obstacle_damage_p = _roll_p * _obstacle_damage_q
+            _odds.add(
+                    (dc, total, beats and not shove, total < dc and not shove, shove_feet,
+                     beats and shove and knock_prone, obstacle_damage, beats and not shove), _obstacle_damage_p)
+    return _odds.build()
+
+
+def _vehicle_move_setup(mover: Combatant, vehicle_size: int, _trace: Optional[List[_Step]]) -> Tuple[bool, int]:
+    if not (type(mover) is Combatant and type(vehicle_size) is int and 1 <= vehicle_size <= 12):
+        _rt_check_inputs((('type', '擒抱者', mover, Combatant), ('int', '载具体型', vehicle_size, 1, 12),))
+    halved = vehicle_size > mover.size - _R_GRAPPLE_MOVE_FREE_SIZE_GAP
+    speed = (mover.speed // 2) if halved else mover.speed
+    if _trace is not None:
+        _trace.append(_rec(_Step, ('let', f'拖行载具时的移动速度{speed}尺', (('speed', speed),))))
+    return (halved, speed,)
+
+
+def vehicle_move(mover: Combatant, vehicle_size: int, *, dice: Optional[DiceSource] = None) -> VehicleMoveResult:
+    """擒抱载具中移动（D20-21、D20-18）"""
+    _trace: List[_Step] = []
+    halved, speed = _vehicle_move_setup(mover, vehicle_size, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+    return _rec(VehicleMoveResult, (speed, halved, _R_GRAPPLE_MOVE_FEET, (), tuple(_trace)))
+
+
+def vehicle_move_fast(mover: Combatant, vehicle_size: int, dice: DiceSource) -> Tuple[int, bool, int]:
+    """擒抱载具中移动: the outcome only (the fields of VEHICLE_MOVE_FIELDS), no trace."""
+    halved, speed = _vehicle_move_setup(mover, vehicle_size, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return (speed, halved, _R_GRAPPLE_MOVE_FEET)
+
+
+def vehicle_move_prepare(mover: Combatant, vehicle_size: int) -> Callable[[DiceSource], Tuple[int, bool, int]]:
+    """擒抱载具中移动: the setup once; the function returned rolls and returns the outcome tuple."""
+    halved, speed = _vehicle_move_setup(mover, vehicle_size, None)
+    _out2 = _R_GRAPPLE_MOVE_FEET
+
+    def _roll(dice: DiceSource) -> Tuple[int, bool, int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+        return (speed, halved, _out2)
+
+    return _roll
+
+
+def vehicle_move_odds(mover: Combatant, vehicle_size: int) -> Odds:
+    """擒抱载具中移动: the exact distribution of the fields of VEHICLE_MOVE_FIELDS."""
+    halved, speed = _vehicle_move_setup(mover, vehicle_size, None)
+    _odds, _p = OddsBuilder(VEHICLE_MOVE_FIELDS, None, None, 200000), 1.0
+    _odds.add((speed, halved, _R_GRAPPLE_MOVE_FEET), _p)
     return _odds.build()

@@ -15,7 +15,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:aa3a26c5da462464d3c9cbce5f496dedb785905e7693ad0e7a8263e5813341e4
+# Content hash: sha256:b2a5641a1b07a7509a43673722082f344ef8345a532a1de0ab83703965b831f6
 """d20攻击规则：结算结果 (the result types of the procedures, and their metadata) of ruleset `d20`."""
 
 from __future__ import annotations
@@ -107,10 +107,16 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "params": (('grappler', '擒抱者', 'combatant'), ('power', '动力', 'power_sources'),
                        ('vehicle_size', '载具体型', 'int'), ('length', '长', 'int'), ('width', '宽', 'int'),
                        ('height', '高', 'int'), ('distance', '距离', 'int'), ('free_hand', '有空手', 'bool'),
-                       ('shove', '推撞', 'bool'), ('knock_prone', '选择击倒', 'bool'), ('bonus', '其他加值', 'int')),
+                       ('shove', '推撞', 'bool'), ('knock_prone', '选择击倒', 'bool'), ('bonus', '其他加值', 'int'),
+                       ('obstacle_at', '障碍物距离', 'int')),
             "fields": (('dc', 'DC', 'int'), ('total', '检定结果', 'int'), ('holds', '擒抱成功', 'bool'),
-                       ('escapes', '载具逃脱', 'bool'), ('shove_feet', '推撞距离', 'int'), ('prone', '击倒', 'bool')),
+                       ('escapes', '载具逃脱', 'bool'), ('shove_feet', '推撞距离', 'int'), ('prone', '击倒', 'bool'),
+                       ('obstacle_damage', '撞击伤害', 'int'), ('vehicle_speed_zero', '载具移动力为0', 'bool')),
             "summary": {"hit": None, "damage": None}},
+    'vehicle_move': {
+            "name": '擒抱载具中移动', "params": (('mover', '擒抱者', 'combatant'), ('vehicle_size', '载具体型', 'int')),
+            "fields": (('speed', '移动速度', 'int'), ('halved', '速度减半', 'bool'),
+                       ('reposition_cost', '移动载具的消耗', 'int')), "summary": {"hit": None, "damage": None}},
 }
 
 
@@ -282,7 +288,8 @@ class VehicleDcResult(_VehicleDcFields, _rt_Result):
     procedure = 'vehicle_dc'
 
 
-VEHICLE_CHECK_FIELDS: Tuple[str, ...] = ('dc', 'total', 'holds', 'escapes', 'shove_feet', 'prone')
+VEHICLE_CHECK_FIELDS: Tuple[str, ...] = ('dc', 'total', 'holds', 'escapes', 'shove_feet', 'prone', 'obstacle_damage',
+                                         'vehicle_speed_zero')
 
 
 class _VehicleCheckFields(NamedTuple):
@@ -292,6 +299,8 @@ class _VehicleCheckFields(NamedTuple):
     escapes: bool  # 载具逃脱
     shove_feet: int  # 推撞距离
     prone: bool  # 击倒
+    obstacle_damage: int  # 撞击伤害
+    vehicle_speed_zero: bool  # 载具移动力为0
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 
@@ -302,3 +311,22 @@ class VehicleCheckResult(_VehicleCheckFields, _rt_Result):
 
     __slots__ = ()
     procedure = 'vehicle_check'
+
+
+VEHICLE_MOVE_FIELDS: Tuple[str, ...] = ('speed', 'halved', 'reposition_cost')
+
+
+class _VehicleMoveFields(NamedTuple):
+    speed: int  # 移动速度
+    halved: bool  # 速度减半
+    reposition_cost: int  # 移动载具的消耗
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class VehicleMoveResult(_VehicleMoveFields, _rt_Result):
+    """The result of vehicle_move (擒抱载具中移动): its outcome fields, rolls and trace; outcome(), text(),
+    to_dict()."""
+
+    __slots__ = ()
+    procedure = 'vehicle_move'

@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:93de7292e90821185fc0c9d7f9d4ad5b282359b3eec8580fa91cc4fb13812cc9
+# Content hash: sha256:2fc354f93454e4151ccb6a9084ed7210c8ef770f73419d5adb80cc0dd39b8569
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -47,6 +47,7 @@ from .model import ConditionTrack, CONDITION_TRACKS, get_condition_track
 from .model import CalledShot, CALLED_SHOTS, get_called_shot
 from .model import Maneuver, MANEUVERS, get_maneuver
 from .model import UseBombard
+from .model import ResourceDefined
 from .model import OutOfRange
 from .model import OneHandBow
 from .model import CalledShotMultipleTargets
@@ -63,6 +64,8 @@ from .model import TooManyHandsFree
 from .model import OverrunTooBig
 from .model import FeintImpossible
 from .model import NotABombard
+from .model import AimUnlocated
+from .model import GrappleNeedsTwoHands
 from .model import BadWillpower
 from .results import PROCEDURE_INFO
 from .fight import FIGHT_RULES, Fight, UntilOdds, fight_from_dict, start_fight, state_threshold, until
@@ -92,6 +95,10 @@ from .procedures import feint, feint_fast, feint_odds, feint_prepare
 from .results import FeintResult, FEINT_FIELDS
 from .procedures import overrun, overrun_fast, overrun_odds, overrun_prepare
 from .results import OverrunResult, OVERRUN_FIELDS
+from .procedures import grapple_attack, grapple_attack_fast, grapple_attack_odds, grapple_attack_prepare
+from .results import GrappleAttackResult, GRAPPLE_ATTACK_FIELDS
+from .procedures import grapple_move, grapple_move_fast, grapple_move_odds, grapple_move_prepare
+from .results import GrappleMoveResult, GRAPPLE_MOVE_FIELDS
 
 __version__ = '1.0.0'
 RULESET_ID = 'dp'
@@ -155,6 +162,7 @@ __all__ = [
     "MANEUVERS",
     "get_maneuver",
     "UseBombard",
+    "ResourceDefined",
     "OutOfRange",
     "OneHandBow",
     "CalledShotMultipleTargets",
@@ -171,6 +179,8 @@ __all__ = [
     "OverrunTooBig",
     "FeintImpossible",
     "NotABombard",
+    "AimUnlocated",
+    "GrappleNeedsTwoHands",
     "BadWillpower",
     "attack",
     "attack_fast",
@@ -250,4 +260,16 @@ __all__ = [
     "overrun_prepare",
     "OverrunResult",
     "OVERRUN_FIELDS",
+    "grapple_attack",
+    "grapple_attack_fast",
+    "grapple_attack_odds",
+    "grapple_attack_prepare",
+    "GrappleAttackResult",
+    "GRAPPLE_ATTACK_FIELDS",
+    "grapple_move",
+    "grapple_move_fast",
+    "grapple_move_odds",
+    "grapple_move_prepare",
+    "GrappleMoveResult",
+    "GRAPPLE_MOVE_FIELDS",
 ]

@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:93de7292e90821185fc0c9d7f9d4ad5b282359b3eec8580fa91cc4fb13812cc9
+# Content hash: sha256:2fc354f93454e4151ccb6a9084ed7210c8ef770f73419d5adb80cc0dd39b8569
 """DP骰池战斗规则：战斗状态 (the fight API of ruleset `dp`): combatants whose damage, condition points,
 states, temporary modifiers and relations carry from one action to the next.
 
@@ -30,7 +30,10 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional
 
-from ._runtime.fight import ActionSpec, Effect, Fight, FightRules, UntilOdds, sequence_odds
+from ._runtime.core import OutOfBounds
+from ._runtime.fight import Fight
+from ._runtime.fight_odds import UntilOdds, sequence_odds
+from ._runtime.fight_state import ActionSpec, Effect, FightRules
 from . import procedures as _procedures
 from .model import Combatant
 
@@ -111,13 +114,20 @@ _ACTIONS: Dict[str, ActionSpec] = {
     'pin': ActionSpec('压制对手', _procedures.pin, ('attacker', 'defender'), (), _procedures.pin_odds),
     'feint': ActionSpec('虚招', _procedures.feint, ('attacker', 'defender'), (), _procedures.feint_odds),
     'overrun': ActionSpec('闯越', _procedures.overrun, ('attacker', 'defender'), (), _procedures.overrun_odds),
+    'grapple_attack': ActionSpec('擒抱中攻击对手', _procedures.grapple_attack, ('attacker', 'defender'),
+                                 (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ),
+                                 _procedures.grapple_attack_odds),
+    'grapple_move': ActionSpec('擒抱中的移动', _procedures.grapple_move, ('mover', 'other'), (),
+                               _procedures.grapple_move_odds),
 }
 _TRACK_STATES: Dict[str, Any] = {
 }
 _TRACK_DEBUFFS: Dict[str, Any] = {
 }
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, None, _STATE_NAMES, _STATE_STATS,
-                         _RELATIONS, _ACTIONS, 0, None, _TRACK_STATES, _TRACK_DEBUFFS, (-1))
+                         _RELATIONS, _ACTIONS, 0, None, _TRACK_STATES, _TRACK_DEBUFFS, (-1),
+# The most points a track holds: the top of what add_points-like procedures accept (saturated).
+                         points_max=1000000000, taken_max=1000000000)
 
 
 def start_fight(combatants: Mapping[str, Combatant]) -> Fight:
@@ -135,9 +145,9 @@ def until(procedure: str, field: str, threshold: int, *args: Any, max_attacks: i
     """Exactly: how many times `procedure` (with these arguments, as `<procedure>_odds` takes them) must be
     repeated until the running total of its whole-number outcome `field` reaches `threshold` (an absorbing
     chain over the total; the mass past `max_attacks` is `tail`)."""
-    odds = getattr(_procedures, procedure + '_odds', None) if procedure in _ACTIONS else None
+    odds = _ACTIONS[procedure].odds if isinstance(procedure, str) and procedure in _ACTIONS else None
     if odds is None:
-        raise KeyError(procedure)
+        raise OutOfBounds('没有可累计的过程', key='procedure')
     return sequence_odds(odds, field, threshold, max_attacks, args, kwargs)
 
 

@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:93de7292e90821185fc0c9d7f9d4ad5b282359b3eec8580fa91cc4fb13812cc9
+# Content hash: sha256:2fc354f93454e4151ccb6a9084ed7210c8ef770f73419d5adb80cc0dd39b8569
 """DP骰池战斗规则：数据模型 (rulings, error types, stats, tables) of ruleset `dp`."""
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'WillpowerUse', 'W
            'DamageType', 'DAMAGE_TYPES', 'get_damage_type', 'Action', 'ACTIONS', 'get_action', 'AttackType',
            'ATTACK_TYPES', 'get_attack_type', 'Weapon', 'WEAPONS', 'get_weapon', 'ConditionTrack', 'CONDITION_TRACKS',
            'get_condition_track', 'CalledShot', 'CALLED_SHOTS', 'get_called_shot', 'Maneuver', 'MANEUVERS',
-           'get_maneuver', 'UseBombard', 'OutOfRange', 'OneHandBow', 'CalledShotMultipleTargets', 'NotHelpless',
-           'NoVitals', 'ChargeBlocked', 'ChargeTooFar', 'MeleeOnly', 'CannotTrip', 'NaturalCannotParry',
+           'get_maneuver', 'UseBombard', 'ResourceDefined', 'OutOfRange', 'OneHandBow', 'CalledShotMultipleTargets',
+           'NotHelpless', 'NoVitals', 'ChargeBlocked', 'ChargeTooFar', 'MeleeOnly', 'CannotTrip', 'NaturalCannotParry',
            'ProneCannotCharge', 'AimOutOfReach', 'TooManyHandsFree', 'OverrunTooBig', 'FeintImpossible', 'NotABombard',
-           'BadWillpower']
+           'AimUnlocated', 'GrappleNeedsTwoHands', 'BadWillpower']
 
-# ---- rulings in force (39): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+# ---- rulings in force (49): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 _R_SPEED_PER_POINT: Final = 1  # R2 高速对基础防御的折算
 _R_ARMOR_PIERCING_DIVISOR: Final = 2  # R2 破甲折算除数
 _R_ZEROED_COMPONENT_LOSES_EXTRAS: Final = True  # R3 防御归零失去附加成功
@@ -78,6 +78,16 @@ _R_PIN_ESCAPES_NEEDED: Final = 2  # 摆脱压制所需成功次数
 _R_OVERRUN_SIZE_MULTIPLE: Final = 2  # 可闯越的体积倍数
 _R_SUNDER_TWO_HANDS_BONUS: Final = 4  # 击破对抗双手加值
 _R_SUNDER_NOT_STRENGTH_PENALTY: Final = 4  # 击破对抗非力量操纵减值
+_R_TOUCH_COUNTS_ATTACK_EXTRAS: Final = True  # 擒抱接触计入攻击附加成功
+_R_GRAPPLE_CONTEST_ATTACK_EXTRAS: Final = False  # 擒抱对抗与压制计入攻击附加成功
+_R_VEHICLE_RANGE_MULTIPLIER: Final = 5  # 载具武器射程倍数
+_R_RESOURCE_ATTACK_RANGE_MULTIPLIER: Final = 5  # 其他攻击形式射程倍数
+_R_RESOURCE_ATTACK_PLACEHOLDER_POOL: Final = True  # 其他攻击形式使用占位检定
+_R_GRAPPLE_ATTACK_ADDS_WEAPON_DAMAGE: Final = False  # 擒抱中攻击计入武器伤害
+_R_GRAPPLE_MOVE_METERS_PER_NET: Final = 1  # 擒抱中移动每胜出数米数
+_R_PIN_MOVE_SPEED_DIVISOR: Final = 2  # 压制中移动的速度除数
+_R_BOMBARD_STRENGTH_REQUIREMENT: Final = True  # 炮类武器的力量要求
+_R_GRAPPLE_HANDS_NEEDED: Final = 2  # 擒抱所需手数
 RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'speed_per_point': _R_SPEED_PER_POINT, 'armor_piercing_divisor': _R_ARMOR_PIERCING_DIVISOR,
         'zeroed_component_loses_extras': _R_ZEROED_COMPONENT_LOSES_EXTRAS,
@@ -104,7 +114,17 @@ RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'full_cover_size_multiple': _R_FULL_COVER_SIZE_MULTIPLE, 'grapple_item_size_gap': _R_GRAPPLE_ITEM_SIZE_GAP,
         'pin_escapes_needed': _R_PIN_ESCAPES_NEEDED, 'overrun_size_multiple': _R_OVERRUN_SIZE_MULTIPLE,
         'sunder_two_hands_bonus': _R_SUNDER_TWO_HANDS_BONUS,
-        'sunder_not_strength_penalty': _R_SUNDER_NOT_STRENGTH_PENALTY})
+        'sunder_not_strength_penalty': _R_SUNDER_NOT_STRENGTH_PENALTY,
+        'touch_counts_attack_extras': _R_TOUCH_COUNTS_ATTACK_EXTRAS,
+        'grapple_contest_attack_extras': _R_GRAPPLE_CONTEST_ATTACK_EXTRAS,
+        'vehicle_range_multiplier': _R_VEHICLE_RANGE_MULTIPLIER,
+        'resource_attack_range_multiplier': _R_RESOURCE_ATTACK_RANGE_MULTIPLIER,
+        'resource_attack_placeholder_pool': _R_RESOURCE_ATTACK_PLACEHOLDER_POOL,
+        'grapple_attack_adds_weapon_damage': _R_GRAPPLE_ATTACK_ADDS_WEAPON_DAMAGE,
+        'grapple_move_meters_per_net': _R_GRAPPLE_MOVE_METERS_PER_NET,
+        'pin_move_speed_divisor': _R_PIN_MOVE_SPEED_DIVISOR,
+        'bombard_strength_requirement': _R_BOMBARD_STRENGTH_REQUIREMENT,
+        'grapple_hands_needed': _R_GRAPPLE_HANDS_NEEDED})
 
 
 # ---- error types ----
@@ -112,6 +132,12 @@ class UseBombard(RuleError):
     """炮击武器"""
 
     code = 'use_bombard'
+
+
+class ResourceDefined(RuleError):
+    """由资源决定的攻击"""
+
+    code = 'resource_defined'
 
 
 class OutOfRange(RuleError):
@@ -208,6 +234,18 @@ class NotABombard(RuleError):
     """不是炮类武器"""
 
     code = 'not_a_bombard'
+
+
+class AimUnlocated(RuleError):
+    """无法瞄准"""
+
+    code = 'aim_unlocated'
+
+
+class GrappleNeedsTwoHands(RuleError):
+    """擒抱需要两只手"""
+
+    code = 'grapple_needs_two_hands'
 
 
 class BadWillpower(RuleError):
@@ -399,6 +437,7 @@ class AttackType(NamedTuple):
     one_hand_min_increase: int
     one_hand_halves_aim: bool
     point_blank_ignores_speed: bool
+    resource_defined: bool
     default_damage_type: DamageType
     notes: str
 
@@ -415,6 +454,7 @@ class AttackType(NamedTuple):
         out['one_hand_min_increase'] = self.one_hand_min_increase
         out['one_hand_halves_aim'] = self.one_hand_halves_aim
         out['point_blank_ignores_speed'] = self.point_blank_ignores_speed
+        out['resource_defined'] = self.resource_defined
         out['default_damage_type'] = self.default_damage_type.id if self.default_damage_type.given else None
         out['notes'] = self.notes
         return out
@@ -592,6 +632,14 @@ def attack_types_artillery_range_multiplier(s: Combatant, e: AttackType) -> int:
     return 4
 
 
+def attack_types_vehicle_range_multiplier(s: Combatant, e: AttackType) -> int:
+    return _R_VEHICLE_RANGE_MULTIPLIER
+
+
+def attack_types_other_range_multiplier(s: Combatant, e: AttackType) -> int:
+    return _R_RESOURCE_ATTACK_RANGE_MULTIPLIER
+
+
 def condition_tracks_stun_capacity(s: Combatant, e: ConditionTrack) -> int:
     return 0
 
@@ -605,6 +653,8 @@ _FORMULAS: Dict[str, Callable[..., Any]] = {
         'attack_types_bow_range_multiplier': attack_types_bow_range_multiplier,
         'attack_types_crossbow_range_multiplier': attack_types_crossbow_range_multiplier,
         'attack_types_artillery_range_multiplier': attack_types_artillery_range_multiplier,
+        'attack_types_vehicle_range_multiplier': attack_types_vehicle_range_multiplier,
+        'attack_types_other_range_multiplier': attack_types_other_range_multiplier,
         'condition_tracks_stun_capacity': condition_tracks_stun_capacity}
 # The formula text of each function, as the rules wrote it (for to_dict).
 _FORMULA_TEXTS: Dict[str, str] = {
@@ -616,7 +666,8 @@ _FORMULA_TEXTS: Dict[str, str] = {
         'attack_types_other_pool': '智力 + 专业 + 武器.武器伤害', 'attack_types_unarmed_range_multiplier': '0',
         'attack_types_thrown_range_multiplier': '力量', 'attack_types_bow_range_multiplier': '8',
         'attack_types_crossbow_range_multiplier': '5', 'attack_types_artillery_range_multiplier': '4',
-        'condition_tracks_stun_capacity': '0'}
+        'attack_types_vehicle_range_multiplier': '裁定.载具武器射程倍数',
+        'attack_types_other_range_multiplier': '裁定.其他攻击形式射程倍数', 'condition_tracks_stun_capacity': '0'}
 
 _NO_WILLPOWERUSE = WillpowerUse('', '（无意志力用法）', '', (), None, False)
 _WILLPOWER_USES_ROWS: Tuple[Tuple[Any, ...], ...] = (
@@ -673,46 +724,47 @@ def get_action(key: Any) -> Action:
     return entry
 
 _NO_ATTACKTYPE = AttackType('', '（无攻击类型）', '', (), None, False, _rt_not_given, _NO_ACTION, False, 0,
-                            _rt_not_given, 0, 0, False, 0, False, False, _NO_DAMAGETYPE, '')
+                            _rt_not_given, 0, 0, False, 0, False, False, False, _NO_DAMAGETYPE, '')
 _ATTACK_TYPES_ROWS: Tuple[Tuple[Any, ...], ...] = (
     ('unarmed', '肉搏', '', ('DP-10',), None, 'attack_types_unarmed_pool', 'standard', False, 0,
-     'attack_types_unarmed_range_multiplier', 0, 0, False, 0, False, False, 'blunt',
+     'attack_types_unarmed_range_multiplier', 0, 0, False, 0, False, False, False, 'blunt',
      '以天生武器进行近战肉搏攻击。学习特定能力、经过强化、持用手指虎或拥有特殊的天生武器可以造成严重伤害。',),
     ('melee', '白刃', '', ('DP-11',), None, 'attack_types_unarmed_pool', 'standard', False, 0,
-     'attack_types_unarmed_range_multiplier', 0, 0, False, 0, False, False, 'lethal',
+     'attack_types_unarmed_range_multiplier', 0, 0, False, 0, False, False, False, 'lethal',
      '可以用来攻击的盾牌也属于白刃武器；长鞭等少量武器只造成冲击伤害。',),
     ('thrown', '投掷', '', ('DP-12',), None, 'attack_types_thrown_pool', 'standard', True, 1,
-     'attack_types_thrown_range_multiplier', 10, 0, False, 0, False, False, 'lethal',
+     'attack_types_thrown_range_multiplier', 10, 0, False, 0, False, False, False, 'lethal',
      '重投掷武器只能以力量为关键属性；临时武器或未标明基础射程的投掷武器基础射程为10米，按重投掷武器处理。',),
     ('bow', '弓箭', '', ('DP-13',), None, 'attack_types_bow_pool', 'standard', True, 1,
-     'attack_types_bow_range_multiplier', 0, 1, True, 0, False, False, 'pierce',
+     'attack_types_bow_range_multiplier', 0, 1, True, 0, False, False, False, 'pierce',
      '武器伤害为弓与箭之和（一般箭矢为0L穿刺）。弓的力量要求与体积无关；弓无法单手使用。',),
     ('crossbow', '弩', '', ('DP-14',), None, 'attack_types_bow_pool', 'standard', True, 3,
-     'attack_types_crossbow_range_multiplier', 0, 0, False, 1, True, False, 'pierce', '',),
+     'attack_types_crossbow_range_multiplier', 0, 0, False, 1, True, False, False, 'pierce', '',),
     ('firearm', '枪械', '', ('DP-14',), None, 'attack_types_bow_pool', 'standard', True, 5,
-     'attack_types_crossbow_range_multiplier', 0, 0, False, 1, True, True, 'pierce',
+     'attack_types_crossbow_range_multiplier', 0, 0, False, 1, True, True, False, 'pierce',
      '普通枪械高速5，高斯枪械高速6（见武器数据）；目标在5米以内时无视枪械的高速。',),
     ('artillery', '炮', '', ('DP-15',), None, 'attack_types_artillery_pool', 'standard', True, 0,
-     'attack_types_artillery_range_multiplier', 0, 0, False, 1, True, False, 'pierce',
+     'attack_types_artillery_range_multiplier', 0, 0, False, 1, True, False, False, 'pierce',
      '炮类武器没有通常意义上的武器伤害，以【炮击X（N米）】攻击；弹药在最大射程边界自动引爆。',),
     (
             'vehicle', '载具武器', '', ('DP-15', 'DP-17'), None, 'attack_types_vehicle_pool', 'standard', True, 0,
-            'attack_types_crossbow_range_multiplier', 0, 0, False, 0, False, False, 'pierce',
-            '操纵载具进行近战或远程攻击；载具武器的使用可能需要相关技能达到一定等级。射程倍数原文未给出，默认同枪械'
-            '为5（主持人可改）。',),
+            'attack_types_vehicle_range_multiplier', 0, 0, False, 0, False, False, False, 'pierce',
+            '操纵载具进行近战或远程攻击；载具武器的使用可能需要相关技能达到一定等级。射程倍数原文未给出，见裁定“载'
+            '具武器射程倍数”。',),
     (
             'other', '其他攻击形式', '', ('DP-16',), None, 'attack_types_other_pool', 'standard', True, 0,
-            'attack_types_crossbow_range_multiplier', 0, 0, False, 0, False, False, 'mental',
-            '资源创建的攻击形式（施法检定等）：动作、判定DP与对抗以资源描述为准，默认视为远程攻击。此处的检定组成'
-            '与射程倍数只是占位的默认值，应以资源为准；与豁免对抗时请用“攻击与豁免的对抗”流程。',),
+            'attack_types_other_range_multiplier', 0, 0, False, 0, False, False, True, 'mental',
+            '资源创建的攻击形式（施法检定等）：动作、判定DP与对抗以资源描述为准，默认视为远程攻击。检定组成与射程'
+            '倍数原文没有给出，见裁定“其他攻击形式使用占位检定”与“其他攻击形式射程倍数”；与豁免对抗时请用“攻击'
+            '与豁免的对抗”流程。',),
 )
 ATTACK_TYPES: Dict[str, AttackType] = {}
 for _r in _ATTACK_TYPES_ROWS:
     ATTACK_TYPES[_r[0]] = AttackType(_r[0], _r[1], _r[2], _r[3], _r[4], True, _FORMULAS[_r[5]],
                                      ACTIONS.get(_r[6], _NO_ACTION) if _r[6] is not None else _NO_ACTION, _r[7], _r[8],
-                                     _FORMULAS[_r[9]], _r[10], _r[11], _r[12], _r[13], _r[14], _r[15],
-                                     DAMAGE_TYPES.get(_r[16], _NO_DAMAGETYPE) if _r[16] is not None else _NO_DAMAGETYPE,
-                                     _r[17])
+                                     _FORMULAS[_r[9]], _r[10], _r[11], _r[12], _r[13], _r[14], _r[15], _r[16],
+                                     DAMAGE_TYPES.get(_r[17], _NO_DAMAGETYPE) if _r[17] is not None else _NO_DAMAGETYPE,
+                                     _r[18])
 
 
 def get_attack_type(key: Any) -> AttackType:

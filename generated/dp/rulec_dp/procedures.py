@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:93de7292e90821185fc0c9d7f9d4ad5b282359b3eec8580fa91cc4fb13812cc9
+# Content hash: sha256:2fc354f93454e4151ccb6a9084ed7210c8ef770f73419d5adb80cc0dd39b8569
 """DP骰池战斗规则：结算流程 (procedures) of ruleset `dp`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -43,38 +43,41 @@ from ._runtime.odds import (pool_distribution as _rt_pool_distribution,
                             CERTAIN_ZERO as _rt_CERTAIN_ZERO)
 from ._runtime.pool import (PoolSpec, roll_pool as _rt_roll_pool, pool_successes as _rt_pool_successes,
                             pool_successes_random as _rt_pool_successes_random, pool_sentence as _rt_pool_sentence)
-from ._runtime.sources import DiceSource, SeededDice
+from ._runtime.sources import DiceSource, SeededDice, dice_source as _rt_dice_source
 from .model import (Combatant, WillpowerUse, get_willpower_use, DamageType, get_damage_type, Weapon, get_weapon,
-                    _NO_WEAPON, CalledShot, get_called_shot, _NO_CALLEDSHOT, UseBombard, OutOfRange, OneHandBow,
-                    CalledShotMultipleTargets, NotHelpless, NoVitals, ChargeBlocked, ChargeTooFar, MeleeOnly,
-                    CannotTrip, NaturalCannotParry, ProneCannotCharge, AimOutOfReach, TooManyHandsFree, OverrunTooBig,
-                    FeintImpossible, NotABombard, BadWillpower, _R_SPEED_PER_POINT, _R_ARMOR_PIERCING_DIVISOR,
-                    _R_RANGE_PENALTY_PER_INCREMENT, _R_STRENGTH_PENALTY_PER_POINT, _R_TWO_HANDS_REQUIREMENT_CHANGE,
-                    _R_UNDER_STRENGTH_RANGE_PENALTY, _R_FIREARM_POINT_BLANK_RANGE, _R_POWER_ATTACK_BONUS,
-                    _R_POWER_ATTACK_DEFENSE_PENALTY, _R_CHARGE_MAX_SPEED_MULTIPLE, _R_CHARGE_BONUS_PER_METER,
-                    _R_PARRY_DIVISOR, _R_COVER_BASE, _R_PRONE_MELEE_BONUS, _R_PRONE_RANGED_COVER,
-                    _R_PRONE_AREA_SUCCESS_PENALTY, _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS, _R_AIM_MAX_INCREMENTS,
-                    _R_WILLPOWER_CHECK_BONUS, _R_WILLPOWER_DEFENSE_BONUS, _R_WILLPOWER_MOVE_BONUS,
-                    _R_BULL_RUSH_METERS_PER_NET, _R_BULL_RUSH_RETURN_PENALTY, _R_FEINT_MAX_PARRY_PENALTY,
-                    _R_TRIP_BONUS_PER_LEG_PAIR, _R_GRAPPLE_SHOT_PENALTY_PER_PERSON,
+                    _NO_WEAPON, CalledShot, get_called_shot, _NO_CALLEDSHOT, UseBombard, ResourceDefined, OutOfRange,
+                    OneHandBow, CalledShotMultipleTargets, NotHelpless, NoVitals, ChargeBlocked, ChargeTooFar,
+                    MeleeOnly, CannotTrip, NaturalCannotParry, ProneCannotCharge, AimOutOfReach, TooManyHandsFree,
+                    OverrunTooBig, FeintImpossible, NotABombard, AimUnlocated, GrappleNeedsTwoHands, BadWillpower,
+                    _R_SPEED_PER_POINT, _R_ARMOR_PIERCING_DIVISOR, _R_RANGE_PENALTY_PER_INCREMENT,
+                    _R_STRENGTH_PENALTY_PER_POINT, _R_TWO_HANDS_REQUIREMENT_CHANGE, _R_UNDER_STRENGTH_RANGE_PENALTY,
+                    _R_FIREARM_POINT_BLANK_RANGE, _R_POWER_ATTACK_BONUS, _R_POWER_ATTACK_DEFENSE_PENALTY,
+                    _R_CHARGE_MAX_SPEED_MULTIPLE, _R_CHARGE_BONUS_PER_METER, _R_PARRY_DIVISOR, _R_COVER_BASE,
+                    _R_PRONE_MELEE_BONUS, _R_PRONE_RANGED_COVER, _R_PRONE_AREA_SUCCESS_PENALTY, _R_AIM_BONUS_PER_ROUND,
+                    _R_AIM_MAX_BONUS, _R_AIM_MAX_INCREMENTS, _R_WILLPOWER_CHECK_BONUS, _R_WILLPOWER_DEFENSE_BONUS,
+                    _R_WILLPOWER_MOVE_BONUS, _R_BULL_RUSH_METERS_PER_NET, _R_BULL_RUSH_RETURN_PENALTY,
+                    _R_FEINT_MAX_PARRY_PENALTY, _R_TRIP_BONUS_PER_LEG_PAIR, _R_GRAPPLE_SHOT_PENALTY_PER_PERSON,
                     _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT, _R_BOMBARD_SAVE_SIZE_LIMIT, _R_CLING_SIZE_DIVISOR,
                     _R_FULL_COVER_SIZE_MULTIPLE, _R_GRAPPLE_ITEM_SIZE_GAP, _R_PIN_ESCAPES_NEEDED,
-                    _R_OVERRUN_SIZE_MULTIPLE, _R_SUNDER_TWO_HANDS_BONUS, _R_SUNDER_NOT_STRENGTH_PENALTY)
+                    _R_OVERRUN_SIZE_MULTIPLE, _R_SUNDER_TWO_HANDS_BONUS, _R_SUNDER_NOT_STRENGTH_PENALTY,
+                    _R_GRAPPLE_MOVE_METERS_PER_NET, _R_PIN_MOVE_SPEED_DIVISOR, _R_GRAPPLE_HANDS_NEEDED)
 from .results import (AttackResult, ATTACK_FIELDS, BombardResult, BOMBARD_FIELDS, ParryResult, PARRY_FIELDS,
                       ActiveCoverResult, ACTIVE_COVER_FIELDS, TotalDefenseResult, TOTAL_DEFENSE_FIELDS,
                       WillpowerSpendResult, WILLPOWER_SPEND_FIELDS, SaveContestResult, SAVE_CONTEST_FIELDS, TripResult,
                       TRIP_FIELDS, BullRushResult, BULL_RUSH_FIELDS, GrappleResult, GRAPPLE_FIELDS, PinResult,
-                      PIN_FIELDS, FeintResult, FEINT_FIELDS, OverrunResult, OVERRUN_FIELDS)
+                      PIN_FIELDS, FeintResult, FEINT_FIELDS, OverrunResult, OVERRUN_FIELDS, GrappleAttackResult,
+                      GRAPPLE_ATTACK_FIELDS, GrappleMoveResult, GRAPPLE_MOVE_FIELDS)
 
 _POOL = PoolSpec(10, 8, 10, '.ww', 10)
 
 
 def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], distance: int, hands: int,
                   extra_speed: int, extra_armor_piercing: int, power_attack: bool, charge_meters: int, clear_path: bool,
-                  aim_rounds: int, willpower: bool, willpower_move: bool, defender_willpower: bool,
-                  called_shot: Union[CalledShot, str, None], called_shot_reduction: int, target_two_handed: bool,
-                  target_not_strength: bool, grapple_people: int, targets: int, coup_de_grace: bool,
-                  total_defense: bool, other_bonus: int, _trace: Optional[List[_Step]]) -> Tuple[
+                  aim_rounds: int, target_unlocated: bool, willpower: bool, willpower_move: bool,
+                  defender_willpower: bool, called_shot: Union[CalledShot, str, None], called_shot_reduction: int,
+                  target_two_handed: bool, target_not_strength: bool, grapple_people: int, targets: int,
+                  coup_de_grace: bool, all_targets_helpless: bool, total_defense: bool, attacker_pinpointed: bool,
+                  other_bonus: int, _trace: Optional[List[_Step]]) -> Tuple[
         Weapon, CalledShot, int, int, int, int, int, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     called_shot = (_NO_CALLEDSHOT if called_shot is None else called_shot if type(called_shot) is CalledShot
@@ -85,28 +88,37 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
             and 0 <= extra_armor_piercing <= 40 and (power_attack is False or power_attack is True)
             and type(charge_meters) is int and 0 <= charge_meters <= 1000
             and (clear_path is False or clear_path is True) and type(aim_rounds) is int and 0 <= aim_rounds <= 20
-            and (willpower is False or willpower is True) and (willpower_move is False or willpower_move is True)
+            and (target_unlocated is False or target_unlocated is True) and (willpower is False or willpower is True)
+            and (willpower_move is False or willpower_move is True)
             and (defender_willpower is False or defender_willpower is True) and called_shot.not_specified is None
             and type(called_shot_reduction) is int and 0 <= called_shot_reduction <= 20
             and (target_two_handed is False or target_two_handed is True)
             and (target_not_strength is False or target_not_strength is True) and type(grapple_people) is int
             and 0 <= grapple_people <= 20 and type(targets) is int and 1 <= targets <= 100
-            and (coup_de_grace is False or coup_de_grace is True) and (total_defense is False or total_defense is True)
-            and type(other_bonus) is int and (-100) <= other_bonus <= 100):
+            and (coup_de_grace is False or coup_de_grace is True)
+            and (all_targets_helpless is False or all_targets_helpless is True)
+            and (total_defense is False or total_defense is True)
+            and (attacker_pinpointed is False or attacker_pinpointed is True) and type(other_bonus) is int
+            and (-100) <= other_bonus <= 100):
         _rt_check_inputs((('type', '攻击方', attacker, Combatant), ('type', '防御方', defender, Combatant),
                           ('entry', '武器', weapon), ('int', '距离', distance, 0, 100000),
                           ('int', '用手数', hands, 0, 2), ('int', '额外高速', extra_speed, 0, 30),
                           ('int', '额外破甲', extra_armor_piercing, 0, 40), ('bool', '全力一击', power_attack),
                           ('int', '冲锋距离', charge_meters, 0, 1000), ('bool', '路径畅通', clear_path),
-                          ('int', '瞄准轮数', aim_rounds, 0, 20), ('bool', '消耗意志力', willpower),
-                          ('bool', '消耗意志力移动', willpower_move), ('bool', '防御方消耗意志力', defender_willpower),
-                          ('entry', '特定部位', called_shot), ('int', '减少特定部位减值', called_shot_reduction, 0, 20),
+                          ('int', '瞄准轮数', aim_rounds, 0, 20), ('bool', '目标无法定位', target_unlocated),
+                          ('bool', '消耗意志力', willpower), ('bool', '消耗意志力移动', willpower_move),
+                          ('bool', '防御方消耗意志力', defender_willpower), ('entry', '特定部位', called_shot),
+                          ('int', '减少特定部位减值', called_shot_reduction, 0, 20),
                           ('bool', '目标双手持用', target_two_handed), ('bool', '目标非力量操纵', target_not_strength),
                           ('int', '目标所在擒抱人数', grapple_people, 0, 20), ('int', '目标数', targets, 1, 100),
-                          ('bool', '致命攻击', coup_de_grace), ('bool', '防御方全力防御', total_defense),
+                          ('bool', '致命攻击', coup_de_grace), ('bool', '所有目标都无助', all_targets_helpless),
+                          ('bool', '防御方全力防御', total_defense), ('bool', '能精确定位攻击者', attacker_pinpointed),
                           ('int', '其他加值', other_bonus, (-100), 100),))
     if not (weapon.bombard_damage == 0):
         raise UseBombard(f'“{weapon.name}”是【炮击】武器：以炮击结算（bombard），而不是普通攻击')
+    if not (not weapon.attack_type.resource_defined or True):
+        raise ResourceDefined(f'“{weapon.name}”属于由资源决定检定组成的其他攻击形式，按裁定不以占位检定结算；请按'
+                              '资源给出的判定结算')
     hands_used = weapon.hands if hands == 0 else hands
     if not (not (weapon.attack_type.two_hands_only and hands_used == 1)):
         raise OneHandBow(f'“{weapon.name}”无法单手使用')
@@ -151,6 +163,8 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
     aim_limit = _R_AIM_MAX_INCREMENTS * base_range
     if not (aim_rounds == 0 or ranged and distance <= aim_limit):
         raise AimOutOfReach(f'只能瞄准最多3个射程单位之内的敌人（{aim_limit}米以内），目标在{distance}米')
+    if not (aim_rounds == 0 or not target_unlocated):
+        raise AimUnlocated('瞄准需要敌人能被精确定位或模糊定位')
     aim_bonus = ((min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS) // 2)
                  if hands_used == 1 and weapon.hands == 2 and weapon.attack_type.one_hand_halves_aim
                  else min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS))
@@ -165,14 +179,14 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
             _R_GRAPPLE_SHOT_PENALTY_PER_PERSON * grapple_people
             - _rt_floordiv(called_shot_reduction,
                            _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT)) if ranged and targets == 1 else 0
-    if not (not coup_de_grace or defender.helpless):
+    if not (not coup_de_grace or defender.helpless and (targets == 1 or all_targets_helpless)):
         raise NotHelpless('致命攻击只能对处于无助状态的目标发动')
     if not (not coup_de_grace or defender.has_vitals):
         raise NoVitals('致命攻击对无致命处的生物或物品没有效果')
     intrinsic_speed = weapon.attack_type.speed if weapon.speed < 0 else weapon.speed
     speed = (
             0
-            if total_defense
+            if total_defense and attacker_pinpointed
             or weapon.attack_type.point_blank_ignores_speed and distance <= _R_FIREARM_POINT_BLANK_RANGE
             else intrinsic_speed) + extra_speed
     armor_piercing = weapon.armor_piercing + extra_armor_piercing
@@ -232,22 +246,25 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
 
 def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, hands: int = 0,
            extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False, charge_meters: int = 0,
-           clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False, willpower_move: bool = False,
-           defender_willpower: bool = False, called_shot: Union[CalledShot, str, None] = None,
-           called_shot_reduction: int = 0, target_two_handed: bool = False, target_not_strength: bool = False,
-           grapple_people: int = 0, targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False,
-           other_bonus: int = 0, dice: Optional[DiceSource] = None) -> AttackResult:
+           clear_path: bool = True, aim_rounds: int = 0, target_unlocated: bool = False, willpower: bool = False,
+           willpower_move: bool = False, defender_willpower: bool = False,
+           called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0,
+           target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
+           targets: int = 1, coup_de_grace: bool = False, all_targets_helpless: bool = False,
+           total_defense: bool = False, attacker_pinpointed: bool = True, other_bonus: int = 0,
+           dice: Optional[DiceSource] = None) -> AttackResult:
     """攻击与防御的对抗（DP-01、DP-02、DP-03、DP-04、DP-05、DP-07、DP-10、DP-11、DP-12、DP-13、DP-14、DP-16、
     DP-17、DP-20、DP-21、DP-22、DP-23、DP-24、DP-30、DP-31、DP-32、DP-33、DP-40、DP-44、DP-61、DP-64）"""
     _trace: List[_Step] = []
     _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack,
-                           charge_meters, clear_path, aim_rounds, willpower, willpower_move, defender_willpower,
-                           called_shot, called_shot_reduction, target_two_handed, target_not_strength, grapple_people,
-                           targets, coup_de_grace, total_defense, other_bonus, _trace)
+                           charge_meters, clear_path, aim_rounds, target_unlocated, willpower, willpower_move,
+                           defender_willpower, called_shot, called_shot_reduction, target_two_handed,
+                           target_not_strength, grapple_people, targets, coup_de_grace, all_targets_helpless,
+                           total_defense, attacker_pinpointed, other_bonus, _trace)
     (weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty) = _setup
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
-    _raw_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.attack_extras, coup_de_grace)
+    _raw_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.attack_extras, coup_de_grace, 1000)
     _rolls.append(_raw_roll)
     raw = _raw_roll.successes
     _trace.append(_rec(
@@ -283,7 +300,7 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
                 defender.fortitude_save if called_shot.save == 'fortitude'
                 else (defender.strength + defender.martial + defender.specialty + sunder_bonus
                       if defender.strength + defender.martial + defender.specialty + sunder_bonus > 0 else 0),
-                defender.save_extras if called_shot.save == 'fortitude' else 0, False)
+                defender.save_extras if called_shot.save == 'fortitude' else 0, False, 1000)
         _rolls.append(_contest_roll)
         contest = _contest_roll.successes
         _trace.append(_rec(
@@ -328,8 +345,8 @@ def _attack_roll(dice: DiceSource, weapon: Weapon, called_shot: CalledShot, grap
         bool, int, int, str, str, int, int, int, int, int, bool, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
-    raw = (max(0, dice_) if coup_de_grace else _rt_pool_successes(_die, dice_, 10, 8, 10) if _maybe_rand is None
-           else _rt_pool_successes_random(_maybe_rand, dice_, 10, 8, 10))
+    raw = (max(0, dice_) if coup_de_grace else _rt_pool_successes(_die, dice_, 10, 8, 10, 1000) if _maybe_rand is None
+           else _rt_pool_successes_random(_maybe_rand, dice_, 10, 8, 10, 1000))
     after_cancel = raw - extras_cancelled - grapple_penalty
     hit = after_cancel > 0
     net = after_cancel + attacker.attack_extras if hit else 0
@@ -344,13 +361,13 @@ def _attack_roll(dice: DiceSource, weapon: Weapon, called_shot: CalledShot, grap
                 defender.fortitude_save if called_shot.save == 'fortitude'
                 else (defender.strength + defender.martial + defender.specialty + sunder_bonus
                       if defender.strength + defender.martial + defender.specialty + sunder_bonus > 0 else 0), 10, 8,
-                10) if _maybe_rand is None
+                10, 1000) if _maybe_rand is None
                 else _rt_pool_successes_random(
                 _maybe_rand,
                 defender.fortitude_save if called_shot.save == 'fortitude'
                 else (defender.strength + defender.martial + defender.specialty + sunder_bonus
                       if defender.strength + defender.martial + defender.specialty + sunder_bonus > 0 else 0), 10, 8,
-                10))
+                10, 1000))
     else:
         contest = 0
     contest_total = contest + (defender.save_extras if called_shot.save == 'fortitude' else 0) if contested else 0
@@ -367,37 +384,41 @@ def _attack_roll(dice: DiceSource, weapon: Weapon, called_shot: CalledShot, grap
 
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                 hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False,
-                charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False,
-                willpower_move: bool = False, defender_willpower: bool = False,
+                charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, target_unlocated: bool = False,
+                willpower: bool = False, willpower_move: bool = False, defender_willpower: bool = False,
                 called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0,
                 target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
-                targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False, other_bonus: int = 0,
+                targets: int = 1, coup_de_grace: bool = False, all_targets_helpless: bool = False,
+                total_defense: bool = False, attacker_pinpointed: bool = True, other_bonus: int = 0,
                 dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int, int, int, bool, int]:
     """攻击与防御的对抗: the outcome only (the fields of ATTACK_FIELDS), no trace."""
     _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack,
-                           charge_meters, clear_path, aim_rounds, willpower, willpower_move, defender_willpower,
-                           called_shot, called_shot_reduction, target_two_handed, target_not_strength, grapple_people,
-                           targets, coup_de_grace, total_defense, other_bonus, None)
+                           charge_meters, clear_path, aim_rounds, target_unlocated, willpower, willpower_move,
+                           defender_willpower, called_shot, called_shot_reduction, target_two_handed,
+                           target_not_strength, grapple_people, targets, coup_de_grace, all_targets_helpless,
+                           total_defense, attacker_pinpointed, other_bonus, None)
     (weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty) = _setup
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _attack_roll(dice, weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled,
                         sunder_bonus, own_penalty, attacker, defender, coup_de_grace)
 
 
 def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                    hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False,
-                   charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False,
-                   willpower_move: bool = False, defender_willpower: bool = False,
+                   charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, target_unlocated: bool = False,
+                   willpower: bool = False, willpower_move: bool = False, defender_willpower: bool = False,
                    called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0,
                    target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
-                   targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False,
-                   other_bonus: int = 0) -> Callable[[DiceSource],
-                                                     Tuple[bool, int, int, str, str, int, int, int, int, int, bool,
-                                                           int]]:
+                   targets: int = 1, coup_de_grace: bool = False, all_targets_helpless: bool = False,
+                   total_defense: bool = False, attacker_pinpointed: bool = True, other_bonus: int = 0) -> Callable[
+        [DiceSource], Tuple[bool, int, int, str, str, int, int, int, int, int, bool, int]]:
     """攻击与防御的对抗: the setup once; the function returned rolls and returns the outcome tuple."""
     _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack,
-                           charge_meters, clear_path, aim_rounds, willpower, willpower_move, defender_willpower,
-                           called_shot, called_shot_reduction, target_two_handed, target_not_strength, grapple_people,
-                           targets, coup_de_grace, total_defense, other_bonus, None)
+                           charge_meters, clear_path, aim_rounds, target_unlocated, willpower, willpower_move,
+                           defender_willpower, called_shot, called_shot_reduction, target_two_handed,
+                           target_not_strength, grapple_people, targets, coup_de_grace, all_targets_helpless,
+                           total_defense, attacker_pinpointed, other_bonus, None)
     (weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty) = _setup
     _attacker_attack_extras = attacker.attack_extras
     _damage = called_shot.deals_damage or not called_shot.given
@@ -420,7 +441,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
-            raw = max(0, dice_) if coup_de_grace else _rt_pool_successes_random(_rand, dice_, 10, 8, 10)
+            raw = max(0, dice_) if coup_de_grace else _rt_pool_successes_random(_rand, dice_, 10, 8, 10, 1000)
             after_cancel = raw - extras_cancelled - grapple_penalty
             hit = after_cancel > 0
             net = after_cancel + _attacker_attack_extras if hit else 0
@@ -428,7 +449,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
             condition_points = _rt_floordiv(net, _called_shot_net_per_point) if _condition_points else 0
             contested = _contested and hit
             if contested:
-                contest = _rt_pool_successes_random(_rand, _contest, 10, 8, 10)
+                contest = _rt_pool_successes_random(_rand, _contest, 10, 8, 10, 1000)
             else:
                 contest = 0
             contest_total = contest + _contest_2 if contested else 0
@@ -440,25 +461,26 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
                            else 0) if _item_damage and contested else 0
             return (hit, net, damage, _weapon_damage_type_id, _called_shot_track_id if condition_points > 0 else '',
                     condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage)
-        return _attack_roll(dice, weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled,
-                            sunder_bonus, own_penalty, attacker, defender, coup_de_grace)
+        return _attack_roll(_rt_dice_source(dice), weapon, called_shot, grapple_penalty, defender_extras, dice_,
+                            extras_cancelled, sunder_bonus, own_penalty, attacker, defender, coup_de_grace)
 
     return _roll
 
 
 def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                 hands: int = 0, extra_speed: int = 0, extra_armor_piercing: int = 0, power_attack: bool = False,
-                charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, willpower: bool = False,
-                willpower_move: bool = False, defender_willpower: bool = False,
+                charge_meters: int = 0, clear_path: bool = True, aim_rounds: int = 0, target_unlocated: bool = False,
+                willpower: bool = False, willpower_move: bool = False, defender_willpower: bool = False,
                 called_shot: Union[CalledShot, str, None] = None, called_shot_reduction: int = 0,
                 target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
-                targets: int = 1, coup_de_grace: bool = False, total_defense: bool = False,
-                other_bonus: int = 0) -> Odds:
+                targets: int = 1, coup_de_grace: bool = False, all_targets_helpless: bool = False,
+                total_defense: bool = False, attacker_pinpointed: bool = True, other_bonus: int = 0) -> Odds:
     """攻击与防御的对抗: the exact distribution of the fields of ATTACK_FIELDS."""
     _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack,
-                           charge_meters, clear_path, aim_rounds, willpower, willpower_move, defender_willpower,
-                           called_shot, called_shot_reduction, target_two_handed, target_not_strength, grapple_people,
-                           targets, coup_de_grace, total_defense, other_bonus, None)
+                           charge_meters, clear_path, aim_rounds, target_unlocated, willpower, willpower_move,
+                           defender_willpower, called_shot, called_shot_reduction, target_two_handed,
+                           target_not_strength, grapple_people, targets, coup_de_grace, all_targets_helpless,
+                           total_defense, attacker_pinpointed, other_bonus, None)
     (weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty) = _setup
     _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
     for raw, _raw_q in _odds.outcomes(
@@ -496,17 +518,19 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
 
 
 def _bombard_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], distance: int,
-                   vehicle_mounted: bool, total_defense: bool, other_bonus: int,
+                   vehicle_mounted: bool, total_defense: bool, hands: int, aim_rounds: int, other_bonus: int,
                    _trace: Optional[List[_Step]]) -> Tuple[Weapon, int, bool, int, int, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     if not (type(attacker) is Combatant and type(defender) is Combatant and weapon.not_specified is None
             and type(distance) is int and 0 <= distance <= 100000
             and (vehicle_mounted is False or vehicle_mounted is True)
-            and (total_defense is False or total_defense is True) and type(other_bonus) is int
+            and (total_defense is False or total_defense is True) and type(hands) is int and 0 <= hands <= 2
+            and type(aim_rounds) is int and 0 <= aim_rounds <= 20 and type(other_bonus) is int
             and (-100) <= other_bonus <= 100):
         _rt_check_inputs((('type', '攻击方', attacker, Combatant), ('type', '防御方', defender, Combatant),
                           ('entry', '武器', weapon), ('int', '距离', distance, 0, 100000),
                           ('bool', '载具炮', vehicle_mounted), ('bool', '防御方全力防御', total_defense),
+                          ('int', '用手数', hands, 0, 2), ('int', '瞄准轮数', aim_rounds, 0, 20),
                           ('int', '其他加值', other_bonus, (-100), 100),))
     if not (weapon.bombard_damage > 0):
         raise NotABombard(f'“{weapon.name}”没有【炮击】特性')
@@ -515,20 +539,42 @@ def _bombard_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     if not (base_range == 0 or distance <= max_range):
         raise OutOfRange(f'目标距离{distance}米，超出最大射程{max_range}米，无法进行有意义的攻击')
     increments = max(0, _rt_ceildiv(distance, base_range) - 1) if base_range > 0 else 0
-    attack_pool = (attacker.intelligence + attacker.operation + attacker.specialty if vehicle_mounted
-                   else weapon.attack_type.pool(attacker, weapon.attack_type,
-                                                weapon)) - _R_RANGE_PENALTY_PER_INCREMENT * increments + other_bonus
+    hands_used = weapon.hands if hands == 0 else hands
+    effective_requirement = (
+            weapon.strength - (_R_TWO_HANDS_REQUIREMENT_CHANGE if hands_used == 2 and weapon.hands == 1 else 0)
+            + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase)
+               if hands_used == 1 and weapon.hands == 2 else 0))
+    strength_short = 0 if vehicle_mounted else (effective_requirement - attacker.strength
+                                                if effective_requirement - attacker.strength > 0 else 0)
+    strength_penalty = _R_STRENGTH_PENALTY_PER_POINT * strength_short
+    aim_limit = _R_AIM_MAX_INCREMENTS * base_range
+    if not (aim_rounds == 0 or distance <= aim_limit):
+        raise AimOutOfReach(f'只能瞄准最多3个射程单位之内的敌人（{aim_limit}米以内），目标在{distance}米')
+    aim_bonus = ((min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS) // 2)
+                 if hands_used == 1 and weapon.hands == 2 and weapon.attack_type.one_hand_halves_aim
+                 else min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS))
+    attack_pool = (
+            (attacker.intelligence + attacker.operation + attacker.specialty if vehicle_mounted
+             else weapon.attack_type.pool(attacker, weapon.attack_type, weapon))
+            - _R_RANGE_PENALTY_PER_INCREMENT * increments - strength_penalty + aim_bonus + other_bonus)
+    if _trace is not None:
+        _trace.append(_rec(
+                _Step,
+                (
+                'let', f'攻击DP{attack_pool}（力量要求{effective_requirement}，力量不足减值{strength_penalty}，瞄准'
+                f'{aim_bonus}，超出倍数{increments}）', (('attack_pool', attack_pool),))))
     small = defender.size < _R_BOMBARD_SAVE_SIZE_LIMIT
     prone_penalty = _R_PRONE_AREA_SUCCESS_PENALTY if defender.prone else 0
     basic_left = 0 if defender.flat_footed or defender.helpless else defender.basic_defense
+    dodge_left = defender.dodge_defense + (defender.basic_defense if total_defense else 0)
     remaining_defense = (basic_left + defender.armor_defense + defender.parry_defense + defender.cover_defense
-                         + defender.dodge_defense)
+                         + dodge_left)
     keep_extras = False
     defender_extras = (defender.basic_extras if basic_left > 0 or keep_extras else 0) + (
             defender.armor_extras if defender.armor_defense > 0 or keep_extras else 0) + (
             defender.parry_extras if defender.parry_defense > 0 or keep_extras else 0) + (
             defender.cover_extras if defender.cover_defense > 0 or keep_extras else 0) + (
-            defender.dodge_extras if defender.dodge_defense > 0 or keep_extras else 0)
+            defender.dodge_extras if dodge_left > 0 or keep_extras else 0)
     if (attack_pool if attack_pool > 0 else 0) > 300:
         _rt_within('骰池骰子数', (attack_pool if attack_pool > 0 else 0), 300)
     if (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0) > 300:
@@ -537,17 +583,18 @@ def _bombard_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
 
 
 def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
-            vehicle_mounted: bool = False, total_defense: bool = False, other_bonus: int = 0,
-            dice: Optional[DiceSource] = None) -> BombardResult:
-    """炮击（DP-15、DP-17、DP-20）"""
+            vehicle_mounted: bool = False, total_defense: bool = False, hands: int = 0, aim_rounds: int = 0,
+            other_bonus: int = 0, dice: Optional[DiceSource] = None) -> BombardResult:
+    """炮击（DP-15、DP-17、DP-20、DP-21、DP-22、DP-40、DP-61）"""
     _trace: List[_Step] = []
     weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras = _bombard_setup(
-            attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+            attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus,
+            _trace)
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     if small:
         _attack_successes_roll = _rt_roll_pool(_source, _POOL, (attack_pool if attack_pool > 0 else 0),
-                                               attacker.attack_extras, False)
+                                               attacker.attack_extras, False, 1000)
         _rolls.append(_attack_successes_roll)
         attack_successes = _attack_successes_roll.successes
         _trace.append(_rec(
@@ -562,7 +609,7 @@ def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
         _save_successes_roll = _rt_roll_pool(
                 _source, _POOL,
                 defender.reflex_save + defender.cover_defense + (defender.basic_defense if total_defense else 0),
-                defender.save_extras, False)
+                defender.save_extras, False, 1000)
         _rolls.append(_save_successes_roll)
         save_successes = _save_successes_roll.successes
         _trace.append(_rec(
@@ -576,7 +623,7 @@ def bombard(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     if not small:
         _defense_successes_roll = _rt_roll_pool(
                 _source, _POOL, (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0),
-                attacker.attack_extras, False)
+                attacker.attack_extras, False, 1000)
         _rolls.append(_defense_successes_roll)
         defense_successes = _defense_successes_roll.successes
         _trace.append(_rec(
@@ -610,29 +657,30 @@ def _bombard_roll(dice: DiceSource, weapon: Weapon, attack_pool: int, small: boo
     _maybe_rand = getattr(dice, "random", None)
     if small:
         attack_successes = (
-                _rt_pool_successes(_die, (attack_pool if attack_pool > 0 else 0), 10, 8, 10) if _maybe_rand is None
-                else _rt_pool_successes_random(_maybe_rand, (attack_pool if attack_pool > 0 else 0), 10, 8, 10))
+                _rt_pool_successes(_die, (attack_pool if attack_pool > 0 else 0), 10, 8, 10, 1000)
+                if _maybe_rand is None
+                else _rt_pool_successes_random(_maybe_rand, (attack_pool if attack_pool > 0 else 0), 10, 8, 10, 1000))
     else:
         attack_successes = 0
     if small:
         save_successes = (
                 _rt_pool_successes(
                 _die, defender.reflex_save + defender.cover_defense + (defender.basic_defense if total_defense else 0),
-                10, 8, 10) if _maybe_rand is None
+                10, 8, 10, 1000) if _maybe_rand is None
                 else _rt_pool_successes_random(
                 _maybe_rand,
                 defender.reflex_save + defender.cover_defense + (defender.basic_defense if total_defense else 0), 10, 8,
-                10))
+                10, 1000))
     else:
         save_successes = 0
     if not small:
         defense_successes = (
                 _rt_pool_successes(_die,
                                    (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0), 10,
-                                   8, 10) if _maybe_rand is None
+                                   8, 10, 1000) if _maybe_rand is None
                 else _rt_pool_successes_random(
-                _maybe_rand, (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0), 10, 8,
-                10))
+                _maybe_rand, (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0), 10, 8, 10,
+                1000))
     else:
         defense_successes = 0
     hit = (attack_successes + attacker.attack_extras - (save_successes + defender.save_extras - prone_penalty) > 0
@@ -642,21 +690,23 @@ def _bombard_roll(dice: DiceSource, weapon: Weapon, attack_pool: int, small: boo
 
 
 def bombard_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
-                 vehicle_mounted: bool = False, total_defense: bool = False, other_bonus: int = 0,
-                 dice: DiceSource) -> Tuple[bool, int, str, bool]:
+                 vehicle_mounted: bool = False, total_defense: bool = False, hands: int = 0, aim_rounds: int = 0,
+                 other_bonus: int = 0, dice: DiceSource) -> Tuple[bool, int, str, bool]:
     """炮击: the outcome only (the fields of BOMBARD_FIELDS), no trace."""
     weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras = _bombard_setup(
-            attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, None)
+            attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _bombard_roll(dice, weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras, attacker,
                          defender, total_defense)
 
 
 def bombard_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
-                    vehicle_mounted: bool = False, total_defense: bool = False, other_bonus: int = 0) -> Callable[
-        [DiceSource], Tuple[bool, int, str, bool]]:
+                    vehicle_mounted: bool = False, total_defense: bool = False, hands: int = 0, aim_rounds: int = 0,
+                    other_bonus: int = 0) -> Callable[[DiceSource], Tuple[bool, int, str, bool]]:
     """炮击: the setup once; the function returned rolls and returns the outcome tuple."""
     weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras = _bombard_setup(
-            attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, None)
+            attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, None)
     _attack_successes = (attack_pool if attack_pool > 0 else 0)
     _attacker_attack_extras = attacker.attack_extras
     _save_successes = defender.reflex_save + defender.cover_defense + (defender.basic_defense if total_defense else 0)
@@ -670,15 +720,15 @@ def bombard_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
             if small:
-                attack_successes = _rt_pool_successes_random(_rand, _attack_successes, 10, 8, 10)
+                attack_successes = _rt_pool_successes_random(_rand, _attack_successes, 10, 8, 10, 1000)
             else:
                 attack_successes = 0
             if small:
-                save_successes = _rt_pool_successes_random(_rand, _save_successes, 10, 8, 10)
+                save_successes = _rt_pool_successes_random(_rand, _save_successes, 10, 8, 10, 1000)
             else:
                 save_successes = 0
             if _not_small:
-                defense_successes = _rt_pool_successes_random(_rand, _defense_successes, 10, 8, 10)
+                defense_successes = _rt_pool_successes_random(_rand, _defense_successes, 10, 8, 10, 1000)
             else:
                 defense_successes = 0
             hit = attack_successes + _attacker_attack_extras - (
@@ -686,17 +736,18 @@ def bombard_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
                     - prone_penalty) > 0 if small else defense_successes - defender_extras > 0
             damage = _weapon_bombard_damage if hit else 0
             return (hit, damage, 'pierce', small)
-        return _bombard_roll(dice, weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras,
-                             attacker, defender, total_defense)
+        return _bombard_roll(_rt_dice_source(dice), weapon, attack_pool, small, prone_penalty, remaining_defense,
+                             defender_extras, attacker, defender, total_defense)
 
     return _roll
 
 
 def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
-                 vehicle_mounted: bool = False, total_defense: bool = False, other_bonus: int = 0) -> Odds:
+                 vehicle_mounted: bool = False, total_defense: bool = False, hands: int = 0, aim_rounds: int = 0,
+                 other_bonus: int = 0) -> Odds:
     """炮击: the exact distribution of the fields of BOMBARD_FIELDS."""
     weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras = _bombard_setup(
-            attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, None)
+            attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, None)
     _odds, _p = OddsBuilder(BOMBARD_FIELDS, 'hit', 'damage', 200000), 1.0
     for attack_successes, _attack_successes_q in _odds.outcomes(
             _p,
@@ -740,12 +791,16 @@ def parry(defender: Combatant, weapon: Union[Weapon, str, None] = None, *,
     """格挡加值（DP-41、DP-42）"""
     _trace: List[_Step] = []
     (bonus,) = _parry_setup(defender, weapon, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(ParryResult, (bonus, (), tuple(_trace)))
 
 
 def parry_fast(defender: Combatant, weapon: Union[Weapon, str, None] = None, *, dice: DiceSource) -> Tuple[int]:
     """格挡加值: the outcome only (the fields of PARRY_FIELDS), no trace."""
     (bonus,) = _parry_setup(defender, weapon, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (bonus,)
 
 
@@ -754,6 +809,7 @@ def parry_prepare(defender: Combatant, weapon: Union[Weapon, str, None] = None) 
     (bonus,) = _parry_setup(defender, weapon, None)
 
     def _roll(dice: DiceSource) -> Tuple[int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (bonus,)
 
     return _roll
@@ -787,6 +843,8 @@ def active_cover(defender: Combatant, *, cover_size: int = 0, shield: Union[Weap
     """主动掩蔽（DP-43）"""
     _trace: List[_Step] = []
     full, cover = _active_cover_setup(defender, cover_size, shield, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(ActiveCoverResult, (cover, full, (), tuple(_trace)))
 
 
@@ -794,6 +852,8 @@ def active_cover_fast(defender: Combatant, *, cover_size: int = 0, shield: Union
                       dice: DiceSource) -> Tuple[int, bool]:
     """主动掩蔽: the outcome only (the fields of ACTIVE_COVER_FIELDS), no trace."""
     full, cover = _active_cover_setup(defender, cover_size, shield, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (cover, full)
 
 
@@ -803,6 +863,7 @@ def active_cover_prepare(defender: Combatant, *, cover_size: int = 0,
     full, cover = _active_cover_setup(defender, cover_size, shield, None)
 
     def _roll(dice: DiceSource) -> Tuple[int, bool]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (cover, full)
 
     return _roll
@@ -829,12 +890,16 @@ def total_defense(defender: Combatant, *, dice: Optional[DiceSource] = None) -> 
     """全力防御（DP-40）"""
     _trace: List[_Step] = []
     (bonus,) = _total_defense_setup(defender, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(TotalDefenseResult, (bonus, (), tuple(_trace)))
 
 
 def total_defense_fast(defender: Combatant, dice: DiceSource) -> Tuple[int]:
     """全力防御: the outcome only (the fields of TOTAL_DEFENSE_FIELDS), no trace."""
     (bonus,) = _total_defense_setup(defender, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (bonus,)
 
 
@@ -843,6 +908,7 @@ def total_defense_prepare(defender: Combatant) -> Callable[[DiceSource], Tuple[i
     (bonus,) = _total_defense_setup(defender, None)
 
     def _roll(dice: DiceSource) -> Tuple[int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (bonus,)
 
     return _roll
@@ -873,6 +939,8 @@ def willpower_spend(character: Combatant, use: Union[WillpowerUse, str], *,
     """意志力的使用（DP-64）"""
     _trace: List[_Step] = []
     use, bonus = _willpower_spend_setup(character, use, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(WillpowerSpendResult, (bonus, character.willpower - 1, use.id == 'conscious', (), tuple(_trace)))
 
 
@@ -880,6 +948,8 @@ def willpower_spend_fast(character: Combatant, use: Union[WillpowerUse, str], di
         int, int, bool]:
     """意志力的使用: the outcome only (the fields of WILLPOWER_SPEND_FIELDS), no trace."""
     use, bonus = _willpower_spend_setup(character, use, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (bonus, character.willpower - 1, use.id == 'conscious')
 
 
@@ -891,6 +961,7 @@ def willpower_spend_prepare(character: Combatant, use: Union[WillpowerUse, str])
     _out2 = use.id == 'conscious'
 
     def _roll(dice: DiceSource) -> Tuple[int, int, bool]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (bonus, _out1, _out2)
 
     return _roll
@@ -930,9 +1001,9 @@ def save_contest(attack_dice: int, *, attack_extras: int = 0, save_dice: int, sa
     _trace: List[_Step] = []
     (damage_type,) = _save_contest_setup(attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing,
                                          damage_type, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
-    _attack_successes_roll = _rt_roll_pool(_source, _POOL, attack_dice, attack_extras, False)
+    _attack_successes_roll = _rt_roll_pool(_source, _POOL, attack_dice, attack_extras, False, 1000)
     _rolls.append(_attack_successes_roll)
     attack_successes = _attack_successes_roll.successes
     _trace.append(_rec(
@@ -941,7 +1012,7 @@ def save_contest(attack_dice: int, *, attack_extras: int = 0, save_dice: int, sa
             'pool', _rt_pool_sentence('攻击鉴定', _attack_successes_roll),
             (('command', _attack_successes_roll.command), ('faces', _attack_successes_roll.faces),
              ('attack_successes', attack_successes)))))
-    _save_successes_roll = _rt_roll_pool(_source, _POOL, save_dice, save_extras, False)
+    _save_successes_roll = _rt_roll_pool(_source, _POOL, save_dice, save_extras, False, 1000)
     _rolls.append(_save_successes_roll)
     save_successes = _save_successes_roll.successes
     _trace.append(_rec(
@@ -965,10 +1036,10 @@ def _save_contest_roll(dice: DiceSource, damage_type: DamageType, attack_dice: i
                        save_extras: int) -> Tuple[bool, int, int, str]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
-    attack_successes = (_rt_pool_successes(_die, attack_dice, 10, 8, 10) if _maybe_rand is None
-                        else _rt_pool_successes_random(_maybe_rand, attack_dice, 10, 8, 10))
-    save_successes = (_rt_pool_successes(_die, save_dice, 10, 8, 10) if _maybe_rand is None
-                      else _rt_pool_successes_random(_maybe_rand, save_dice, 10, 8, 10))
+    attack_successes = (_rt_pool_successes(_die, attack_dice, 10, 8, 10, 1000) if _maybe_rand is None
+                        else _rt_pool_successes_random(_maybe_rand, attack_dice, 10, 8, 10, 1000))
+    save_successes = (_rt_pool_successes(_die, save_dice, 10, 8, 10, 1000) if _maybe_rand is None
+                      else _rt_pool_successes_random(_maybe_rand, save_dice, 10, 8, 10, 1000))
     net = (attack_successes + attack_extras - save_successes - save_extras
            if attack_successes + attack_extras - save_successes - save_extras > 0 else 0)
     return (net > 0, net, net, damage_type.id)
@@ -980,6 +1051,8 @@ def save_contest_fast(attack_dice: int, *, attack_extras: int = 0, save_dice: in
     """攻击与豁免的对抗: the outcome only (the fields of SAVE_CONTEST_FIELDS), no trace."""
     (damage_type,) = _save_contest_setup(attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing,
                                          damage_type, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _save_contest_roll(dice, damage_type, attack_dice, attack_extras, save_dice, save_extras)
 
 
@@ -996,12 +1069,13 @@ def save_contest_prepare(attack_dice: int, *, attack_extras: int = 0, save_dice:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
-            attack_successes = _rt_pool_successes_random(_rand, attack_dice, 10, 8, 10)
-            save_successes = _rt_pool_successes_random(_rand, save_dice, 10, 8, 10)
+            attack_successes = _rt_pool_successes_random(_rand, attack_dice, 10, 8, 10, 1000)
+            save_successes = _rt_pool_successes_random(_rand, save_dice, 10, 8, 10, 1000)
             net = (attack_successes + attack_extras - save_successes - save_extras
                    if attack_successes + attack_extras - save_successes - save_extras > 0 else 0)
             return (net > 0, net, net, _damage_type_id)
-        return _save_contest_roll(dice, damage_type, attack_dice, attack_extras, save_dice, save_extras)
+        return _save_contest_roll(_rt_dice_source(dice), damage_type, attack_dice, attack_extras, save_dice,
+                                  save_extras)
 
     return _roll
 
@@ -1046,10 +1120,10 @@ def trip(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 
     """绊摔（DP-50）"""
     _trace: List[_Step] = []
     attack_pool, defend_pool = _trip_setup(attacker, defender, weapon, flying, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _attack_successes_roll = _rt_roll_pool(_source, _POOL, (attack_pool if attack_pool > 0 else 0),
-                                           attacker.attack_extras, False)
+                                           attacker.attack_extras, False, 1000)
     _rolls.append(_attack_successes_roll)
     attack_successes = _attack_successes_roll.successes
     _trace.append(_rec(
@@ -1058,7 +1132,7 @@ def trip(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 
             'pool', _rt_pool_sentence('绊摔检定', _attack_successes_roll),
             (('command', _attack_successes_roll.command), ('faces', _attack_successes_roll.faces),
              ('attack_successes', attack_successes)))))
-    _defend_successes_roll = _rt_roll_pool(_source, _POOL, defend_pool, 0, False)
+    _defend_successes_roll = _rt_roll_pool(_source, _POOL, defend_pool, 0, False, 1000)
     _rolls.append(_defend_successes_roll)
     defend_successes = _defend_successes_roll.successes
     _trace.append(_rec(
@@ -1083,11 +1157,11 @@ def _trip_roll(dice: DiceSource, attack_pool: int, defend_pool: int, attacker: C
         bool, int, bool, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
-    attack_successes = (_rt_pool_successes(_die, (attack_pool if attack_pool > 0 else 0), 10, 8, 10)
-                        if _maybe_rand is None
-                        else _rt_pool_successes_random(_maybe_rand, (attack_pool if attack_pool > 0 else 0), 10, 8, 10))
-    defend_successes = (_rt_pool_successes(_die, defend_pool, 10, 8, 10) if _maybe_rand is None
-                        else _rt_pool_successes_random(_maybe_rand, defend_pool, 10, 8, 10))
+    attack_successes = (
+            _rt_pool_successes(_die, (attack_pool if attack_pool > 0 else 0), 10, 8, 10, 1000) if _maybe_rand is None
+            else _rt_pool_successes_random(_maybe_rand, (attack_pool if attack_pool > 0 else 0), 10, 8, 10, 1000))
+    defend_successes = (_rt_pool_successes(_die, defend_pool, 10, 8, 10, 1000) if _maybe_rand is None
+                        else _rt_pool_successes_random(_maybe_rand, defend_pool, 10, 8, 10, 1000))
     net = attack_successes + attacker.attack_extras - defend_successes
     success = net > 0
     return (success, (net if net > 0 else 0), success and not flying, (net if net > 0 else 0) if flying else 0)
@@ -1097,6 +1171,8 @@ def trip_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
               dice: DiceSource) -> Tuple[bool, int, bool, int]:
     """绊摔: the outcome only (the fields of TRIP_FIELDS), no trace."""
     attack_pool, defend_pool = _trip_setup(attacker, defender, weapon, flying, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _trip_roll(dice, attack_pool, defend_pool, attacker, flying)
 
 
@@ -1112,12 +1188,12 @@ def trip_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
-            attack_successes = _rt_pool_successes_random(_rand, _attack_successes, 10, 8, 10)
-            defend_successes = _rt_pool_successes_random(_rand, defend_pool, 10, 8, 10)
+            attack_successes = _rt_pool_successes_random(_rand, _attack_successes, 10, 8, 10, 1000)
+            defend_successes = _rt_pool_successes_random(_rand, defend_pool, 10, 8, 10, 1000)
             net = attack_successes + _attacker_attack_extras - defend_successes
             success = net > 0
             return (success, (net if net > 0 else 0), _not_flying and success, (net if net > 0 else 0) if flying else 0)
-        return _trip_roll(dice, attack_pool, defend_pool, attacker, flying)
+        return _trip_roll(_rt_dice_source(dice), attack_pool, defend_pool, attacker, flying)
 
     return _roll
 
@@ -1148,10 +1224,13 @@ def _bull_rush_setup(attacker: Combatant, defender: Combatant, weapon: Union[Wea
             and (knock_down is False or knock_down is True) and (returned is False or returned is True)):
         _rt_check_inputs((('type', '攻击方', attacker, Combatant), ('type', '防御方', defender, Combatant),
                           ('entry', '武器', weapon), ('bool', '选择击倒', knock_down), ('bool', '反冲撞', returned),))
-    attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0) - (
-            _R_BULL_RUSH_RETURN_PENALTY if returned else 0)
-    defend_pool = (defender.dexterity if defender.dexterity > defender.strength
-                   else defender.strength) + defender.athletics + defender.balance
+    attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.damage if weapon.given else 0)
+    defend_pool = max(
+            0,
+            (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + defender.athletics
+            + defender.balance - (_R_BULL_RUSH_RETURN_PENALTY if returned else 0))
+    if _trace is not None:
+        _trace.append(_rec(_Step, ('let', f'抵挡DP{defend_pool}', (('defend_pool', defend_pool),))))
     if (attack_pool if attack_pool > 0 else 0) > 300:
         _rt_within('骰池骰子数', (attack_pool if attack_pool > 0 else 0), 300)
     return (attack_pool, defend_pool,)
@@ -1162,10 +1241,10 @@ def bull_rush(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
     """冲撞（DP-51）"""
     _trace: List[_Step] = []
     attack_pool, defend_pool = _bull_rush_setup(attacker, defender, weapon, knock_down, returned, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _attack_successes_roll = _rt_roll_pool(_source, _POOL, (attack_pool if attack_pool > 0 else 0),
-                                           attacker.attack_extras, False)
+                                           attacker.attack_extras, False, 1000)
     _rolls.append(_attack_successes_roll)
     attack_successes = _attack_successes_roll.successes
     _trace.append(_rec(
@@ -1174,7 +1253,7 @@ def bull_rush(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
             'pool', _rt_pool_sentence('冲撞检定', _attack_successes_roll),
             (('command', _attack_successes_roll.command), ('faces', _attack_successes_roll.faces),
              ('attack_successes', attack_successes)))))
-    _defend_successes_roll = _rt_roll_pool(_source, _POOL, defend_pool, 0, False)
+    _defend_successes_roll = _rt_roll_pool(_source, _POOL, defend_pool, 0, False, 1000)
     _rolls.append(_defend_successes_roll)
     defend_successes = _defend_successes_roll.successes
     _trace.append(_rec(
@@ -1191,7 +1270,7 @@ def bull_rush(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
     if success and not knock_down:
         _trace.append(_rec(_Step, ('note', f'对方被击退{push}米', ())))
     if not success:
-        _trace.append(_rec(_Step, ('note', '对方抵挡了冲撞，可以用反射动作反冲撞（发起者−2DP）', ())))
+        _trace.append(_rec(_Step, ('note', '对方抵挡了冲撞，可以用反射动作反冲撞（你在对抗中−2DP）', ())))
     return _rec(
             BullRushResult,
             (success, (net if net > 0 else 0), success and knock_down, push, not success, tuple(_rolls), tuple(_trace)))
@@ -1201,11 +1280,11 @@ def _bull_rush_roll(dice: DiceSource, attack_pool: int, defend_pool: int, attack
                     knock_down: bool) -> Tuple[bool, int, bool, int, bool]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
-    attack_successes = (_rt_pool_successes(_die, (attack_pool if attack_pool > 0 else 0), 10, 8, 10)
-                        if _maybe_rand is None
-                        else _rt_pool_successes_random(_maybe_rand, (attack_pool if attack_pool > 0 else 0), 10, 8, 10))
-    defend_successes = (_rt_pool_successes(_die, defend_pool, 10, 8, 10) if _maybe_rand is None
-                        else _rt_pool_successes_random(_maybe_rand, defend_pool, 10, 8, 10))
+    attack_successes = (
+            _rt_pool_successes(_die, (attack_pool if attack_pool > 0 else 0), 10, 8, 10, 1000) if _maybe_rand is None
+            else _rt_pool_successes_random(_maybe_rand, (attack_pool if attack_pool > 0 else 0), 10, 8, 10, 1000))
+    defend_successes = (_rt_pool_successes(_die, defend_pool, 10, 8, 10, 1000) if _maybe_rand is None
+                        else _rt_pool_successes_random(_maybe_rand, defend_pool, 10, 8, 10, 1000))
     net = attack_successes + attacker.attack_extras - defend_successes
     success = net > 0
     push = 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) if success and not knock_down else 0
@@ -1217,6 +1296,8 @@ def bull_rush_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
         bool, int, bool, int, bool]:
     """冲撞: the outcome only (the fields of BULL_RUSH_FIELDS), no trace."""
     attack_pool, defend_pool = _bull_rush_setup(attacker, defender, weapon, knock_down, returned, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _bull_rush_roll(dice, attack_pool, defend_pool, attacker, knock_down)
 
 
@@ -1233,13 +1314,13 @@ def bull_rush_prepare(attacker: Combatant, defender: Combatant, weapon: Union[We
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
-            attack_successes = _rt_pool_successes_random(_rand, _attack_successes, 10, 8, 10)
-            defend_successes = _rt_pool_successes_random(_rand, defend_pool, 10, 8, 10)
+            attack_successes = _rt_pool_successes_random(_rand, _attack_successes, 10, 8, 10, 1000)
+            defend_successes = _rt_pool_successes_random(_rand, defend_pool, 10, 8, 10, 1000)
             net = attack_successes + _attacker_attack_extras - defend_successes
             success = net > 0
             push = 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) if _not_knock_down and success else 0
             return (success, (net if net > 0 else 0), knock_down and success, push, not success)
-        return _bull_rush_roll(dice, attack_pool, defend_pool, attacker, knock_down)
+        return _bull_rush_roll(_rt_dice_source(dice), attack_pool, defend_pool, attacker, knock_down)
 
     return _roll
 
@@ -1264,12 +1345,16 @@ def bull_rush_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
 
 
 def _grapple_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], held_item_size: int,
-                   _trace: Optional[List[_Step]]) -> Tuple[int, int, int, bool]:
+                   free_hands: int, _trace: Optional[List[_Step]]) -> Tuple[int, int, int, int, bool]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     if not (type(attacker) is Combatant and type(defender) is Combatant and weapon.not_specified is None
-            and type(held_item_size) is int and (-1) <= held_item_size <= 40):
+            and type(held_item_size) is int and (-1) <= held_item_size <= 40 and type(free_hands) is int
+            and 0 <= free_hands <= 20):
         _rt_check_inputs((('type', '攻击方', attacker, Combatant), ('type', '防御方', defender, Combatant),
-                          ('entry', '武器', weapon), ('int', '手持物品体积', held_item_size, (-1), 40),))
+                          ('entry', '武器', weapon), ('int', '手持物品体积', held_item_size, (-1), 40),
+                          ('int', '可用于擒抱的手数', free_hands, 0, 20),))
+    if not (free_hands >= _R_GRAPPLE_HANDS_NEEDED):
+        raise GrappleNeedsTwoHands(f'对一个目标维持擒抱需要占用两只手（或类似手的肢体），可用的只有{free_hands}只')
     if not (held_item_size < 0 or held_item_size <= attacker.size - _R_GRAPPLE_ITEM_SIZE_GAP or weapon.can_grapple):
         raise TooManyHandsFree('只有空手或持有体积不大于自身体积−3的物品时才能擒抱')
     touch_pool = ((attacker.dexterity if attacker.dexterity > attacker.strength else attacker.strength)
@@ -1278,20 +1363,22 @@ def _grapple_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     resist_pool = (defender.reflex_save
                    if defender.reflex_save > defender.strength + defender.martial + defender.specialty
                    else defender.strength + defender.martial + defender.specialty)
+    contest_extras = 0
     cling = attacker.size * _R_CLING_SIZE_DIVISOR < defender.size
     if touch_pool > 300:
         _rt_within('骰池骰子数', touch_pool, 300)
-    return (touch_pool, contest_pool, resist_pool, cling,)
+    return (touch_pool, contest_pool, resist_pool, contest_extras, cling,)
 
 
 def grapple(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *,
-            held_item_size: int = (-1), dice: Optional[DiceSource] = None) -> GrappleResult:
+            held_item_size: int = (-1), free_hands: int = 2, dice: Optional[DiceSource] = None) -> GrappleResult:
     """擒抱（DP-52、DP-54）"""
     _trace: List[_Step] = []
-    touch_pool, contest_pool, resist_pool, cling = _grapple_setup(attacker, defender, weapon, held_item_size, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    touch_pool, contest_pool, resist_pool, contest_extras, cling = _grapple_setup(
+            attacker, defender, weapon, held_item_size, free_hands, _trace)
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
-    _touch_roll = _rt_roll_pool(_source, _POOL, touch_pool, attacker.attack_extras, False)
+    _touch_roll = _rt_roll_pool(_source, _POOL, touch_pool, attacker.attack_extras, False, 1000)
     _rolls.append(_touch_roll)
     touch = _touch_roll.successes
     _trace.append(_rec(
@@ -1300,7 +1387,7 @@ def grapple(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
              (('command', _touch_roll.command), ('faces', _touch_roll.faces), ('touch', touch)))))
     touched = touch + attacker.attack_extras >= 1
     if touched:
-        _hold_roll = _rt_roll_pool(_source, _POOL, contest_pool, 0, False)
+        _hold_roll = _rt_roll_pool(_source, _POOL, contest_pool, contest_extras, False, 1000)
         _rolls.append(_hold_roll)
         hold = _hold_roll.successes
         _trace.append(_rec(
@@ -1310,7 +1397,7 @@ def grapple(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     else:
         hold = 0
     if touched:
-        _resist_roll = _rt_roll_pool(_source, _POOL, resist_pool, 0, False)
+        _resist_roll = _rt_roll_pool(_source, _POOL, resist_pool, 0, False, 1000)
         _rolls.append(_resist_roll)
         resist = _resist_roll.successes
         _trace.append(_rec(
@@ -1319,7 +1406,7 @@ def grapple(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
                  (('command', _resist_roll.command), ('faces', _resist_roll.faces), ('resist', resist)))))
     else:
         resist = 0
-    net = hold - resist if touched else 0
+    net = hold + contest_extras - resist if touched else 0
     success = touched and net > 0
     if success and not cling:
         _trace.append(_rec(_Step, ('note', f'擒抱成功，失败方在攻击、格挡与需要肢体动作的能力上−{net}', ())))
@@ -1331,67 +1418,75 @@ def grapple(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
              tuple(_trace)))
 
 
-def _grapple_roll(dice: DiceSource, touch_pool: int, contest_pool: int, resist_pool: int, cling: bool,
-                  attacker: Combatant) -> Tuple[bool, bool, int, bool, int]:
+def _grapple_roll(dice: DiceSource, touch_pool: int, contest_pool: int, resist_pool: int, contest_extras: int,
+                  cling: bool, attacker: Combatant) -> Tuple[bool, bool, int, bool, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
-    touch = _rt_pool_successes(_die, touch_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
-            _maybe_rand, touch_pool, 10, 8, 10)
+    touch = _rt_pool_successes(_die, touch_pool, 10, 8, 10, 1000) if _maybe_rand is None else _rt_pool_successes_random(
+            _maybe_rand, touch_pool, 10, 8, 10, 1000)
     touched = touch + attacker.attack_extras >= 1
     if touched:
-        hold = _rt_pool_successes(_die, contest_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
-                _maybe_rand, contest_pool, 10, 8, 10)
+        hold = (_rt_pool_successes(_die, contest_pool, 10, 8, 10, 1000) if _maybe_rand is None
+                else _rt_pool_successes_random(_maybe_rand, contest_pool, 10, 8, 10, 1000))
     else:
         hold = 0
     if touched:
-        resist = _rt_pool_successes(_die, resist_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
-                _maybe_rand, resist_pool, 10, 8, 10)
+        resist = (_rt_pool_successes(_die, resist_pool, 10, 8, 10, 1000) if _maybe_rand is None
+                  else _rt_pool_successes_random(_maybe_rand, resist_pool, 10, 8, 10, 1000))
     else:
         resist = 0
-    net = hold - resist if touched else 0
+    net = hold + contest_extras - resist if touched else 0
     success = touched and net > 0
     return (success, touched, (net if net > 0 else 0), success and cling, net if success else 0)
 
 
 def grapple_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *,
-                 held_item_size: int = (-1), dice: DiceSource) -> Tuple[bool, bool, int, bool, int]:
+                 held_item_size: int = (-1), free_hands: int = 2, dice: DiceSource) -> Tuple[
+        bool, bool, int, bool, int]:
     """擒抱: the outcome only (the fields of GRAPPLE_FIELDS), no trace."""
-    touch_pool, contest_pool, resist_pool, cling = _grapple_setup(attacker, defender, weapon, held_item_size, None)
-    return _grapple_roll(dice, touch_pool, contest_pool, resist_pool, cling, attacker)
+    touch_pool, contest_pool, resist_pool, contest_extras, cling = _grapple_setup(
+            attacker, defender, weapon, held_item_size, free_hands, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return _grapple_roll(dice, touch_pool, contest_pool, resist_pool, contest_extras, cling, attacker)
 
 
 def grapple_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *,
-                    held_item_size: int = (-1)) -> Callable[[DiceSource], Tuple[bool, bool, int, bool, int]]:
+                    held_item_size: int = (-1), free_hands: int = 2) -> Callable[
+        [DiceSource], Tuple[bool, bool, int, bool, int]]:
     """擒抱: the setup once; the function returned rolls and returns the outcome tuple."""
-    touch_pool, contest_pool, resist_pool, cling = _grapple_setup(attacker, defender, weapon, held_item_size, None)
+    touch_pool, contest_pool, resist_pool, contest_extras, cling = _grapple_setup(
+            attacker, defender, weapon, held_item_size, free_hands, None)
     _attacker_attack_extras = attacker.attack_extras
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int, bool, int]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
-            touch = _rt_pool_successes_random(_rand, touch_pool, 10, 8, 10)
+            touch = _rt_pool_successes_random(_rand, touch_pool, 10, 8, 10, 1000)
             touched = touch + _attacker_attack_extras >= 1
             if touched:
-                hold = _rt_pool_successes_random(_rand, contest_pool, 10, 8, 10)
+                hold = _rt_pool_successes_random(_rand, contest_pool, 10, 8, 10, 1000)
             else:
                 hold = 0
             if touched:
-                resist = _rt_pool_successes_random(_rand, resist_pool, 10, 8, 10)
+                resist = _rt_pool_successes_random(_rand, resist_pool, 10, 8, 10, 1000)
             else:
                 resist = 0
-            net = hold - resist if touched else 0
+            net = hold + contest_extras - resist if touched else 0
             success = touched and net > 0
             return (success, touched, (net if net > 0 else 0), cling and success, net if success else 0)
-        return _grapple_roll(dice, touch_pool, contest_pool, resist_pool, cling, attacker)
+        return _grapple_roll(_rt_dice_source(dice), touch_pool, contest_pool, resist_pool, contest_extras, cling,
+                             attacker)
 
     return _roll
 
 
 def grapple_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *,
-                 held_item_size: int = (-1)) -> Odds:
+                 held_item_size: int = (-1), free_hands: int = 2) -> Odds:
     """擒抱: the exact distribution of the fields of GRAPPLE_FIELDS."""
-    touch_pool, contest_pool, resist_pool, cling = _grapple_setup(attacker, defender, weapon, held_item_size, None)
+    touch_pool, contest_pool, resist_pool, contest_extras, cling = _grapple_setup(
+            attacker, defender, weapon, held_item_size, free_hands, None)
     _odds, _p = OddsBuilder(GRAPPLE_FIELDS, None, None, 200000), 1.0
     for touch, _touch_q in _odds.outcomes(_p, _rt_pool_distribution(touch_pool, 10, 8, 10)):
         _touch_p = _p * _touch_q
@@ -1402,25 +1497,28 @@ def grapple_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
             for resist, _resist_q in _odds.outcomes(
                     _hold_p, (_rt_pool_distribution(resist_pool, 10, 8, 10)) if touched else _rt_CERTAIN_ZERO):
                 _resist_p = _hold_p * _resist_q
-                net = hold - resist if touched else 0
+                net = hold + contest_extras - resist if touched else 0
                 success = touched and net > 0
                 _odds.add((success, touched, (net if net > 0 else 0), success and cling, net if success else 0),
                           _resist_p)
     return _odds.build()
 
 
-def _pin_setup(attacker: Combatant, defender: Combatant, _trace: Optional[List[_Step]]) -> None:
+def _pin_setup(attacker: Combatant, defender: Combatant, _trace: Optional[List[_Step]]) -> Tuple[int]:
     if not (type(attacker) is Combatant and type(defender) is Combatant):
         _rt_check_inputs((('type', '攻击方', attacker, Combatant), ('type', '防御方', defender, Combatant),))
+    contest_extras = 0
+    return (contest_extras,)
 
 
 def pin(attacker: Combatant, defender: Combatant, *, dice: Optional[DiceSource] = None) -> PinResult:
     """压制对手（DP-53）"""
     _trace: List[_Step] = []
-    _pin_setup(attacker, defender, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    (contest_extras,) = _pin_setup(attacker, defender, _trace)
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
-    _hold_roll = _rt_roll_pool(_source, _POOL, attacker.strength + attacker.martial + attacker.specialty, 0, False)
+    _hold_roll = _rt_roll_pool(_source, _POOL, attacker.strength + attacker.martial + attacker.specialty,
+                               contest_extras, False, 1000)
     _rolls.append(_hold_roll)
     hold = _hold_roll.successes
     _trace.append(_rec(
@@ -1430,14 +1528,14 @@ def pin(attacker: Combatant, defender: Combatant, *, dice: Optional[DiceSource] 
     _resist_roll = _rt_roll_pool(
             _source, _POOL,
             (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
-             else defender.strength + defender.martial + defender.specialty), 0, False)
+             else defender.strength + defender.martial + defender.specialty), 0, False, 1000)
     _rolls.append(_resist_roll)
     resist = _resist_roll.successes
     _trace.append(_rec(
             _Step,
             ('pool', _rt_pool_sentence('挣脱对抗', _resist_roll),
              (('command', _resist_roll.command), ('faces', _resist_roll.faces), ('resist', resist)))))
-    net = hold - resist
+    net = hold + contest_extras - resist
     success = net > 0
     if success:
         _trace.append(_rec(_Step, ('note', '对方被压制，进入定身；解除需要成功两次', ())))
@@ -1447,24 +1545,25 @@ def pin(attacker: Combatant, defender: Combatant, *, dice: Optional[DiceSource] 
              _R_PIN_ESCAPES_NEEDED if success else 1, tuple(_rolls), tuple(_trace)))
 
 
-def _pin_roll(dice: DiceSource, attacker: Combatant, defender: Combatant) -> Tuple[bool, int, bool, int]:
+def _pin_roll(dice: DiceSource, contest_extras: int, attacker: Combatant, defender: Combatant) -> Tuple[
+        bool, int, bool, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     hold = (
-            _rt_pool_successes(_die, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
+            _rt_pool_successes(_die, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10, 1000)
             if _maybe_rand is None
             else _rt_pool_successes_random(_maybe_rand, attacker.strength + attacker.martial + attacker.specialty, 10,
-                                           8, 10))
+                                           8, 10, 1000))
     resist = (
             _rt_pool_successes(
             _die,
             (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
-             else defender.strength + defender.martial + defender.specialty), 10, 8, 10) if _maybe_rand is None
+             else defender.strength + defender.martial + defender.specialty), 10, 8, 10, 1000) if _maybe_rand is None
             else _rt_pool_successes_random(
             _maybe_rand,
             (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
-             else defender.strength + defender.martial + defender.specialty), 10, 8, 10))
-    net = hold - resist
+             else defender.strength + defender.martial + defender.specialty), 10, 8, 10, 1000))
+    net = hold + contest_extras - resist
     success = net > 0
     return (success, (net if net > 0 else 0), success and net > defender.strength,
             _R_PIN_ESCAPES_NEEDED if success else 1)
@@ -1472,13 +1571,15 @@ def _pin_roll(dice: DiceSource, attacker: Combatant, defender: Combatant) -> Tup
 
 def pin_fast(attacker: Combatant, defender: Combatant, dice: DiceSource) -> Tuple[bool, int, bool, int]:
     """压制对手: the outcome only (the fields of PIN_FIELDS), no trace."""
-    _pin_setup(attacker, defender, None)
-    return _pin_roll(dice, attacker, defender)
+    (contest_extras,) = _pin_setup(attacker, defender, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return _pin_roll(dice, contest_extras, attacker, defender)
 
 
 def pin_prepare(attacker: Combatant, defender: Combatant) -> Callable[[DiceSource], Tuple[bool, int, bool, int]]:
     """压制对手: the setup once; the function returned rolls and returns the outcome tuple."""
-    _pin_setup(attacker, defender, None)
+    (contest_extras,) = _pin_setup(attacker, defender, None)
     _hold = attacker.strength + attacker.martial + attacker.specialty
     _resist = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
                else defender.strength + defender.martial + defender.specialty)
@@ -1488,20 +1589,20 @@ def pin_prepare(attacker: Combatant, defender: Combatant) -> Callable[[DiceSourc
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
-            hold = _rt_pool_successes_random(_rand, _hold, 10, 8, 10)
-            resist = _rt_pool_successes_random(_rand, _resist, 10, 8, 10)
-            net = hold - resist
+            hold = _rt_pool_successes_random(_rand, _hold, 10, 8, 10, 1000)
+            resist = _rt_pool_successes_random(_rand, _resist, 10, 8, 10, 1000)
+            net = hold + contest_extras - resist
             success = net > 0
             return (success, (net if net > 0 else 0), success and net > _defender_strength,
                     _R_PIN_ESCAPES_NEEDED if success else 1)
-        return _pin_roll(dice, attacker, defender)
+        return _pin_roll(_rt_dice_source(dice), contest_extras, attacker, defender)
 
     return _roll
 
 
 def pin_odds(attacker: Combatant, defender: Combatant) -> Odds:
     """压制对手: the exact distribution of the fields of PIN_FIELDS."""
-    _pin_setup(attacker, defender, None)
+    (contest_extras,) = _pin_setup(attacker, defender, None)
     _odds, _p = OddsBuilder(PIN_FIELDS, None, None, 200000), 1.0
     for hold, _hold_q in _odds.outcomes(
             _p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)):
@@ -1513,7 +1614,7 @@ def pin_odds(attacker: Combatant, defender: Combatant) -> Odds:
                  if defender.reflex_save > defender.strength + defender.martial + defender.specialty
                  else defender.strength + defender.martial + defender.specialty), 10, 8, 10)):
             _resist_p = _hold_p * _resist_q
-            net = hold - resist
+            net = hold + contest_extras - resist
             success = net > 0
             _odds.add(
                     (success, (net if net > 0 else 0), success and net > defender.strength,
@@ -1537,12 +1638,12 @@ def feint(attacker: Combatant, defender: Combatant, *, penalty: int = 0, defende
     """虚招（DP-55）"""
     _trace: List[_Step] = []
     _feint_setup(attacker, defender, penalty, defender_specialty, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _feint_successes_roll = _rt_roll_pool(
             _source, _POOL,
             (attacker.intelligence + attacker.martial + attacker.specialty - penalty
-             if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0), 0, False)
+             if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0), 0, False, 1000)
     _rolls.append(_feint_successes_roll)
     feint_successes = _feint_successes_roll.successes
     _trace.append(_rec(
@@ -1552,7 +1653,7 @@ def feint(attacker: Combatant, defender: Combatant, *, penalty: int = 0, defende
             (('command', _feint_successes_roll.command), ('faces', _feint_successes_roll.faces),
              ('feint_successes', feint_successes)))))
     _read_successes_roll = _rt_roll_pool(_source, _POOL, defender.wisdom + defender.insight + defender_specialty, 0,
-                                         False)
+                                         False, 1000)
     _rolls.append(_read_successes_roll)
     read_successes = _read_successes_roll.successes
     _trace.append(_rec(
@@ -1575,17 +1676,17 @@ def _feint_roll(dice: DiceSource, attacker: Combatant, defender: Combatant, pena
             _rt_pool_successes(
             _die,
             (attacker.intelligence + attacker.martial + attacker.specialty - penalty
-             if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0), 10, 8, 10)
+             if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0), 10, 8, 10, 1000)
             if _maybe_rand is None
             else _rt_pool_successes_random(
             _maybe_rand,
             (attacker.intelligence + attacker.martial + attacker.specialty - penalty
-             if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0), 10, 8, 10))
+             if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0), 10, 8, 10, 1000))
     read_successes = (
-            _rt_pool_successes(_die, defender.wisdom + defender.insight + defender_specialty, 10, 8, 10)
+            _rt_pool_successes(_die, defender.wisdom + defender.insight + defender_specialty, 10, 8, 10, 1000)
             if _maybe_rand is None
             else _rt_pool_successes_random(_maybe_rand, defender.wisdom + defender.insight + defender_specialty, 10, 8,
-                                           10))
+                                           10, 1000))
     net = feint_successes - read_successes
     success = net > 0
     parry_penalty = (_R_FEINT_MAX_PARRY_PENALTY if _R_FEINT_MAX_PARRY_PENALTY < net else net) if success else 0
@@ -1596,6 +1697,8 @@ def feint_fast(attacker: Combatant, defender: Combatant, *, penalty: int = 0, de
                dice: DiceSource) -> Tuple[bool, bool, int]:
     """虚招: the outcome only (the fields of FEINT_FIELDS), no trace."""
     _feint_setup(attacker, defender, penalty, defender_specialty, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _feint_roll(dice, attacker, defender, penalty, defender_specialty)
 
 
@@ -1611,13 +1714,13 @@ def feint_prepare(attacker: Combatant, defender: Combatant, *, penalty: int = 0,
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
-            feint_successes = _rt_pool_successes_random(_rand, _feint_successes, 10, 8, 10)
-            read_successes = _rt_pool_successes_random(_rand, _read_successes, 10, 8, 10)
+            feint_successes = _rt_pool_successes_random(_rand, _feint_successes, 10, 8, 10, 1000)
+            read_successes = _rt_pool_successes_random(_rand, _read_successes, 10, 8, 10, 1000)
             net = feint_successes - read_successes
             success = net > 0
             parry_penalty = (_R_FEINT_MAX_PARRY_PENALTY if _R_FEINT_MAX_PARRY_PENALTY < net else net) if success else 0
             return (success, success, parry_penalty)
-        return _feint_roll(dice, attacker, defender, penalty, defender_specialty)
+        return _feint_roll(_rt_dice_source(dice), attacker, defender, penalty, defender_specialty)
 
     return _roll
 
@@ -1644,47 +1747,69 @@ def feint_odds(attacker: Combatant, defender: Combatant, *, penalty: int = 0, de
 
 
 def _overrun_setup(attacker: Combatant, defender: Combatant, blockers: int, acrobatics: bool,
-                   _trace: Optional[List[_Step]]) -> Tuple[int, int]:
+                   blocker_cannot_block: bool, blocker_dodges: bool, square_behind_occupied: bool,
+                   _trace: Optional[List[_Step]]) -> Tuple[bool, int, int]:
     if not (type(attacker) is Combatant and type(defender) is Combatant and type(blockers) is int and 1 <= blockers <= 4
-            and (acrobatics is False or acrobatics is True)):
+            and (acrobatics is False or acrobatics is True)
+            and (blocker_cannot_block is False or blocker_cannot_block is True)
+            and (blocker_dodges is False or blocker_dodges is True)
+            and (square_behind_occupied is False or square_behind_occupied is True)):
         _rt_check_inputs((('type', '闯越者', attacker, Combatant), ('type', '阻挡者', defender, Combatant),
-                          ('int', '阻挡者人数', blockers, 1, 4), ('bool', '使用特技', acrobatics),))
+                          ('int', '阻挡者人数', blockers, 1, 4), ('bool', '使用特技', acrobatics),
+                          ('bool', '阻挡者无法阻挡', blocker_cannot_block), ('bool', '阻挡者闪躲', blocker_dodges),
+                          ('bool', '身后方格已被占据', square_behind_occupied),))
     if not (defender.size <= _R_OVERRUN_SIZE_MULTIPLE * attacker.size):
         raise OverrunTooBig('只能闯越体积不高于自己两倍的对手')
+    contested = not (defender.prone or defender.helpless or blocker_cannot_block or blocker_dodges)
+    if not contested:
+        if _trace is not None:
+            _trace.append(_rec(
+                    _Step,
+                    ('note',
+                     '阻挡者无法做出阻挡动作，无需闯越判定，直接通过（闯越当作没发生，不花费标准动作，仍计算移动）',
+                     ())))
     pool = (attacker.dexterity + attacker.athletics + attacker.specialty if acrobatics
             else attacker.strength + attacker.martial + attacker.specialty)
     block_pool = (
             defender.reflex_save if acrobatics
             else (defender.dexterity if defender.dexterity > defender.strength else defender.strength)
             + defender.athletics + defender.balance)
-    return (pool, block_pool,)
+    return (contested, pool, block_pool,)
 
 
 def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False,
+            blocker_cannot_block: bool = False, blocker_dodges: bool = False, square_behind_occupied: bool = False,
             dice: Optional[DiceSource] = None) -> OverrunResult:
     """闯越（DP-60）"""
     _trace: List[_Step] = []
-    pool, block_pool = _overrun_setup(attacker, defender, blockers, acrobatics, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    contested, pool, block_pool = _overrun_setup(attacker, defender, blockers, acrobatics, blocker_cannot_block,
+                                                 blocker_dodges, square_behind_occupied, _trace)
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
-    _mine_roll = _rt_roll_pool(_source, _POOL, pool, attacker.attack_extras, False)
-    _rolls.append(_mine_roll)
-    mine = _mine_roll.successes
-    _trace.append(_rec(
-            _Step,
-            ('pool', _rt_pool_sentence('闯越检定', _mine_roll),
-             (('command', _mine_roll.command), ('faces', _mine_roll.faces), ('mine', mine)))))
+    if contested:
+        _mine_roll = _rt_roll_pool(_source, _POOL, pool, attacker.attack_extras, False, 1000)
+        _rolls.append(_mine_roll)
+        mine = _mine_roll.successes
+        _trace.append(_rec(
+                _Step,
+                ('pool', _rt_pool_sentence('闯越检定', _mine_roll),
+                 (('command', _mine_roll.command), ('faces', _mine_roll.faces), ('mine', mine)))))
+    else:
+        mine = 0
     total = mine + attacker.attack_extras
-    _b1_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, False)
-    _rolls.append(_b1_roll)
-    b1 = _b1_roll.successes
-    _trace.append(_rec(
-            _Step,
-            ('pool', _rt_pool_sentence('第1名阻挡者', _b1_roll),
-             (('command', _b1_roll.command), ('faces', _b1_roll.faces), ('b1', b1)))))
+    if contested:
+        _b1_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, False, 1000)
+        _rolls.append(_b1_roll)
+        b1 = _b1_roll.successes
+        _trace.append(_rec(
+                _Step,
+                ('pool', _rt_pool_sentence('第1名阻挡者', _b1_roll),
+                 (('command', _b1_roll.command), ('faces', _b1_roll.faces), ('b1', b1)))))
+    else:
+        b1 = 0
     left1 = total - b1
-    if blockers >= 2 and left1 > 0:
-        _b2_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, False)
+    if contested and blockers >= 2 and left1 > 0:
+        _b2_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, False, 1000)
         _rolls.append(_b2_roll)
         b2 = _b2_roll.successes
         _trace.append(_rec(
@@ -1694,8 +1819,8 @@ def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acro
     else:
         b2 = 0
     left2 = left1 - b2
-    if blockers >= 3 and left2 > 0:
-        _b3_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, False)
+    if contested and blockers >= 3 and left2 > 0:
+        _b3_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, False, 1000)
         _rolls.append(_b3_roll)
         b3 = _b3_roll.successes
         _trace.append(_rec(
@@ -1705,8 +1830,8 @@ def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acro
     else:
         b3 = 0
     left3 = left2 - b3
-    if blockers >= 4 and left3 > 0:
-        _b4_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, False)
+    if contested and blockers >= 4 and left3 > 0:
+        _b4_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, False, 1000)
         _rolls.append(_b4_roll)
         b4 = _b4_roll.successes
         _trace.append(_rec(
@@ -1715,133 +1840,477 @@ def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acro
                  (('command', _b4_roll.command), ('faces', _b4_roll.faces), ('b4', b4)))))
     else:
         b4 = 0
-    passed = (0 if left1 <= 0 else 1 if blockers == 1 or left2 <= 0 else 2 if blockers == 2 or left3 <= 0 else 3
-              if blockers == 3 or left3 - b4 <= 0 else 4)
+    passed = (blockers if not contested else 0 if left1 <= 0 else 1 if blockers == 1 or left2 <= 0 else 2
+              if blockers == 2 or left3 <= 0 else 3 if blockers == 3 or left3 - b4 <= 0 else 4)
     _trace.append(_rec(_Step, ('let', f'闯越了{passed}名阻挡者', (('passed', passed),))))
-    return _rec(OverrunResult, (passed, passed == blockers, tuple(_rolls), tuple(_trace)))
+    return _rec(
+            OverrunResult,
+            (passed, passed == blockers, contested, contested and passed < blockers,
+             contested and passed < blockers and square_behind_occupied, tuple(_rolls), tuple(_trace)))
 
 
-def _overrun_roll(dice: DiceSource, pool: int, block_pool: int, attacker: Combatant, blockers: int) -> Tuple[int, bool]:
+def _overrun_roll(dice: DiceSource, contested: bool, pool: int, block_pool: int, attacker: Combatant, blockers: int,
+                  square_behind_occupied: bool) -> Tuple[int, bool, bool, bool, bool]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
-    mine = _rt_pool_successes(_die, pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
-            _maybe_rand, pool, 10, 8, 10)
+    if contested:
+        mine = _rt_pool_successes(_die, pool, 10, 8, 10, 1000) if _maybe_rand is None else _rt_pool_successes_random(
+                _maybe_rand, pool, 10, 8, 10, 1000)
+    else:
+        mine = 0
     total = mine + attacker.attack_extras
-    b1 = _rt_pool_successes(_die, block_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
-            _maybe_rand, block_pool, 10, 8, 10)
+    if contested:
+        b1 = (_rt_pool_successes(_die, block_pool, 10, 8, 10, 1000) if _maybe_rand is None
+              else _rt_pool_successes_random(_maybe_rand, block_pool, 10, 8, 10, 1000))
+    else:
+        b1 = 0
     left1 = total - b1
-    if blockers >= 2 and left1 > 0:
-        b2 = _rt_pool_successes(_die, block_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
-                _maybe_rand, block_pool, 10, 8, 10)
+    if contested and blockers >= 2 and left1 > 0:
+        b2 = (_rt_pool_successes(_die, block_pool, 10, 8, 10, 1000) if _maybe_rand is None
+              else _rt_pool_successes_random(_maybe_rand, block_pool, 10, 8, 10, 1000))
     else:
         b2 = 0
     left2 = left1 - b2
-    if blockers >= 3 and left2 > 0:
-        b3 = _rt_pool_successes(_die, block_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
-                _maybe_rand, block_pool, 10, 8, 10)
+    if contested and blockers >= 3 and left2 > 0:
+        b3 = (_rt_pool_successes(_die, block_pool, 10, 8, 10, 1000) if _maybe_rand is None
+              else _rt_pool_successes_random(_maybe_rand, block_pool, 10, 8, 10, 1000))
     else:
         b3 = 0
     left3 = left2 - b3
-    if blockers >= 4 and left3 > 0:
-        b4 = _rt_pool_successes(_die, block_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
-                _maybe_rand, block_pool, 10, 8, 10)
+    if contested and blockers >= 4 and left3 > 0:
+        b4 = (_rt_pool_successes(_die, block_pool, 10, 8, 10, 1000) if _maybe_rand is None
+              else _rt_pool_successes_random(_maybe_rand, block_pool, 10, 8, 10, 1000))
     else:
         b4 = 0
-    passed = (0 if left1 <= 0 else 1 if blockers == 1 or left2 <= 0 else 2 if blockers == 2 or left3 <= 0 else 3
-              if blockers == 3 or left3 - b4 <= 0 else 4)
-    return (passed, passed == blockers)
+    passed = (blockers if not contested else 0 if left1 <= 0 else 1 if blockers == 1 or left2 <= 0 else 2
+              if blockers == 2 or left3 <= 0 else 3 if blockers == 3 or left3 - b4 <= 0 else 4)
+    return (passed, passed == blockers, contested, contested and passed < blockers,
+            contested and passed < blockers and square_behind_occupied)
 
 
 def overrun_fast(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False,
-                 dice: DiceSource) -> Tuple[int, bool]:
+                 blocker_cannot_block: bool = False, blocker_dodges: bool = False, square_behind_occupied: bool = False,
+                 dice: DiceSource) -> Tuple[int, bool, bool, bool, bool]:
     """闯越: the outcome only (the fields of OVERRUN_FIELDS), no trace."""
-    pool, block_pool = _overrun_setup(attacker, defender, blockers, acrobatics, None)
-    return _overrun_roll(dice, pool, block_pool, attacker, blockers)
+    contested, pool, block_pool = _overrun_setup(attacker, defender, blockers, acrobatics, blocker_cannot_block,
+                                                 blocker_dodges, square_behind_occupied, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return _overrun_roll(dice, contested, pool, block_pool, attacker, blockers, square_behind_occupied)
 
 
-def overrun_prepare(attacker: Combatant, defender: Combatant, *, blockers: int = 1,
-                    acrobatics: bool = False) -> Callable[[DiceSource], Tuple[int, bool]]:
+def overrun_prepare(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False,
+                    blocker_cannot_block: bool = False, blocker_dodges: bool = False,
+                    square_behind_occupied: bool = False) -> Callable[[DiceSource], Tuple[int, bool, bool, bool, bool]]:
     """闯越: the setup once; the function returned rolls and returns the outcome tuple."""
-    pool, block_pool = _overrun_setup(attacker, defender, blockers, acrobatics, None)
+    contested, pool, block_pool = _overrun_setup(attacker, defender, blockers, acrobatics, blocker_cannot_block,
+                                                 blocker_dodges, square_behind_occupied, None)
     _attacker_attack_extras = attacker.attack_extras
-    _blockers_ge_2 = blockers >= 2
-    _blockers_ge_3 = blockers >= 3
-    _blockers_ge_4 = blockers >= 4
+    _b2 = contested and blockers >= 2
+    _b3 = contested and blockers >= 3
+    _b4 = contested and blockers >= 4
+    _not_contested = not contested
     _blockers_eq_1 = blockers == 1
     _blockers_eq_2 = blockers == 2
     _blockers_eq_3 = blockers == 3
+    _out4 = contested and square_behind_occupied
 
-    def _roll(dice: DiceSource) -> Tuple[int, bool]:
+    def _roll(dice: DiceSource) -> Tuple[int, bool, bool, bool, bool]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
-            mine = _rt_pool_successes_random(_rand, pool, 10, 8, 10)
+            if contested:
+                mine = _rt_pool_successes_random(_rand, pool, 10, 8, 10, 1000)
+            else:
+                mine = 0
             total = mine + _attacker_attack_extras
-            b1 = _rt_pool_successes_random(_rand, block_pool, 10, 8, 10)
+            if contested:
+                b1 = _rt_pool_successes_random(_rand, block_pool, 10, 8, 10, 1000)
+            else:
+                b1 = 0
             left1 = total - b1
-            if _blockers_ge_2 and left1 > 0:
-                b2 = _rt_pool_successes_random(_rand, block_pool, 10, 8, 10)
+            if _b2 and left1 > 0:
+                b2 = _rt_pool_successes_random(_rand, block_pool, 10, 8, 10, 1000)
             else:
                 b2 = 0
             left2 = left1 - b2
-            if _blockers_ge_3 and left2 > 0:
-                b3 = _rt_pool_successes_random(_rand, block_pool, 10, 8, 10)
+            if _b3 and left2 > 0:
+                b3 = _rt_pool_successes_random(_rand, block_pool, 10, 8, 10, 1000)
             else:
                 b3 = 0
             left3 = left2 - b3
-            if _blockers_ge_4 and left3 > 0:
-                b4 = _rt_pool_successes_random(_rand, block_pool, 10, 8, 10)
+            if _b4 and left3 > 0:
+                b4 = _rt_pool_successes_random(_rand, block_pool, 10, 8, 10, 1000)
             else:
                 b4 = 0
-            passed = (0 if left1 <= 0 else 1 if _blockers_eq_1 or left2 <= 0 else 2 if _blockers_eq_2 or left3 <= 0
-                      else 3 if _blockers_eq_3 or left3 - b4 <= 0 else 4)
-            return (passed, passed == blockers)
-        return _overrun_roll(dice, pool, block_pool, attacker, blockers)
+            passed = (blockers if _not_contested else 0 if left1 <= 0 else 1 if _blockers_eq_1 or left2 <= 0 else 2
+                      if _blockers_eq_2 or left3 <= 0 else 3 if _blockers_eq_3 or left3 - b4 <= 0 else 4)
+            return (passed, passed == blockers, contested, contested and passed < blockers, _out4 and passed < blockers)
+        return _overrun_roll(_rt_dice_source(dice), contested, pool, block_pool, attacker, blockers,
+                             square_behind_occupied)
 
-    def _roll_common(dice: DiceSource) -> Tuple[int, bool]:
-        """_roll's SeededDice branch, folded for the common case (see its guard below)."""
-        if dice.__class__ is SeededDice:
-            _rand = dice.random
-            mine = _rt_pool_successes_random(_rand, pool, 10, 8, 10)
-            total = mine + _attacker_attack_extras
-            b1 = _rt_pool_successes_random(_rand, block_pool, 10, 8, 10)
-            left1 = total - b1
-            passed = 0 if left1 <= 0 else 1
-            return (passed, passed == blockers)
-        return _roll(dice)
-
-    return (_roll_common if not _blockers_ge_2 and not _blockers_ge_3 and not _blockers_ge_4 and _blockers_eq_1
-            else _roll)
+    return _roll
 
 
-def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False) -> Odds:
+def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False,
+                 blocker_cannot_block: bool = False, blocker_dodges: bool = False,
+                 square_behind_occupied: bool = False) -> Odds:
     """闯越: the exact distribution of the fields of OVERRUN_FIELDS."""
-    pool, block_pool = _overrun_setup(attacker, defender, blockers, acrobatics, None)
+    contested, pool, block_pool = _overrun_setup(attacker, defender, blockers, acrobatics, blocker_cannot_block,
+                                                 blocker_dodges, square_behind_occupied, None)
     _odds, _p = OddsBuilder(OVERRUN_FIELDS, None, None, 200000), 1.0
-    for mine, _mine_q in _odds.outcomes(_p, _rt_pool_distribution(pool, 10, 8, 10)):
+    for mine, _mine_q in _odds.outcomes(_p,
+                                        (_rt_pool_distribution(pool, 10, 8, 10)) if contested else _rt_CERTAIN_ZERO):
         _mine_p = _p * _mine_q
         total = mine + attacker.attack_extras
-        for b1, _b1_q in _odds.outcomes(_mine_p, _rt_pool_distribution(block_pool, 10, 8, 10)):
+        for b1, _b1_q in _odds.outcomes(
+                _mine_p, (_rt_pool_distribution(block_pool, 10, 8, 10)) if contested else _rt_CERTAIN_ZERO):
             _b1_p = _mine_p * _b1_q
             left1 = total - b1
             for b2, _b2_q in _odds.outcomes(
                     _b1_p,
-                    (_rt_pool_distribution(block_pool, 10, 8, 10)) if blockers >= 2 and left1 > 0
+                    (_rt_pool_distribution(block_pool, 10, 8, 10)) if contested and blockers >= 2 and left1 > 0
                     else _rt_CERTAIN_ZERO):
                 _b2_p = _b1_p * _b2_q
                 left2 = left1 - b2
                 for b3, _b3_q in _odds.outcomes(
                         _b2_p,
-                        (_rt_pool_distribution(block_pool, 10, 8, 10)) if blockers >= 3 and left2 > 0
+                        (_rt_pool_distribution(block_pool, 10, 8, 10)) if contested and blockers >= 3 and left2 > 0
                         else _rt_CERTAIN_ZERO):
                     _b3_p = _b2_p * _b3_q
                     left3 = left2 - b3
                     for b4, _b4_q in _odds.outcomes(
                             _b3_p,
-                            (_rt_pool_distribution(block_pool, 10, 8, 10)) if blockers >= 4 and left3 > 0
+                            (_rt_pool_distribution(block_pool, 10, 8, 10)) if contested and blockers >= 4 and left3 > 0
                             else _rt_CERTAIN_ZERO):
                         _b4_p = _b3_p * _b4_q
-                        passed = (0 if left1 <= 0 else 1 if blockers == 1 or left2 <= 0 else 2
-                                  if blockers == 2 or left3 <= 0 else 3 if blockers == 3 or left3 - b4 <= 0 else 4)
-                        _odds.add((passed, passed == blockers), _b4_p)
+                        passed = (blockers if not contested else 0 if left1 <= 0 else 1 if blockers == 1 or left2 <= 0
+                                  else 2 if blockers == 2 or left3 <= 0 else 3 if blockers == 3 or left3 - b4 <= 0
+                                  else 4)
+                        _odds.add(
+                                (passed, passed == blockers, contested, contested and passed < blockers,
+                                 contested and passed < blockers and square_behind_occupied), _b4_p)
+    return _odds.build()
+
+
+def _grapple_attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], pinned: bool,
+                          _trace: Optional[List[_Step]]) -> Tuple[int, int, int, int]:
+    weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
+    if not (type(attacker) is Combatant and type(defender) is Combatant and weapon.not_specified is None
+            and (pinned is False or pinned is True)):
+        _rt_check_inputs((('type', '攻击方', attacker, Combatant), ('type', '防御方', defender, Combatant),
+                          ('entry', '武器', weapon), ('bool', '对方被自己压制', pinned),))
+    if not (weapon.natural or weapon.can_grapple
+            or not weapon.attack_type.ranged and weapon.size <= attacker.size - _R_GRAPPLE_ITEM_SIZE_GAP):
+        raise TooManyHandsFree('只有空手或持有体积不大于自身体积−3的物品时才能擒抱')
+    contest_extras = 0
+    attack_pool = attacker.strength + attacker.martial + attacker.specialty
+    basic_left = 0 if defender.flat_footed or defender.helpless else defender.basic_defense
+    remaining_defense = (basic_left + defender.armor_defense + defender.parry_defense + defender.cover_defense
+                         + defender.dodge_defense)
+    keep_extras = False
+    defender_extras = (defender.basic_extras if basic_left > 0 or keep_extras else 0) + (
+            defender.armor_extras if defender.armor_defense > 0 or keep_extras else 0) + (
+            defender.parry_extras if defender.parry_defense > 0 or keep_extras else 0) + (
+            defender.cover_extras if defender.cover_defense > 0 or keep_extras else 0) + (
+            defender.dodge_extras if defender.dodge_defense > 0 or keep_extras else 0)
+    return (contest_extras, attack_pool, remaining_defense, defender_extras,)
+
+
+def grapple_attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *,
+                   pinned: bool = False, dice: Optional[DiceSource] = None) -> GrappleAttackResult:
+    """擒抱中攻击对手（DP-52、DP-53）"""
+    _trace: List[_Step] = []
+    contest_extras, attack_pool, remaining_defense, defender_extras = _grapple_attack_setup(
+            attacker, defender, weapon, pinned, _trace)
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
+    _rolls: List[Any] = []
+    if not pinned:
+        _hold_roll = _rt_roll_pool(_source, _POOL, attacker.strength + attacker.martial + attacker.specialty,
+                                   contest_extras, False, 1000)
+        _rolls.append(_hold_roll)
+        hold = _hold_roll.successes
+        _trace.append(_rec(
+                _Step,
+                ('pool', _rt_pool_sentence('擒抱对抗', _hold_roll),
+                 (('command', _hold_roll.command), ('faces', _hold_roll.faces), ('hold', hold)))))
+    else:
+        hold = 0
+    if not pinned:
+        _resist_roll = _rt_roll_pool(
+                _source, _POOL,
+                (defender.reflex_save
+                 if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+                 else defender.strength + defender.martial + defender.specialty), 0, False, 1000)
+        _rolls.append(_resist_roll)
+        resist = _resist_roll.successes
+        _trace.append(_rec(
+                _Step,
+                ('pool', _rt_pool_sentence('挣脱对抗', _resist_roll),
+                 (('command', _resist_roll.command), ('faces', _resist_roll.faces), ('resist', resist)))))
+    else:
+        resist = 0
+    contest_won = pinned or hold + contest_extras - resist > 0
+    if not contest_won:
+        _trace.append(_rec(_Step, ('note', '擒抱对抗没有胜出，不能攻击擒抱中的对手', ())))
+    if contest_won:
+        _raw_roll = _rt_roll_pool(_source, _POOL,
+                                  (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0),
+                                  attacker.attack_extras, False, 1000)
+        _rolls.append(_raw_roll)
+        raw = _raw_roll.successes
+        _trace.append(_rec(
+                _Step,
+                ('pool', _rt_pool_sentence('攻击检定', _raw_roll),
+                 (('command', _raw_roll.command), ('faces', _raw_roll.faces), ('raw', raw)))))
+    else:
+        raw = 0
+    hit = contest_won and raw - defender_extras > 0
+    damage = raw - defender_extras + attacker.attack_extras if hit else 0
+    if hit:
+        _trace.append(_rec(_Step, ('note', f'造成{damage}点冲击伤害（擒抱中只能造成冲击伤害）', ())))
+    return _rec(GrappleAttackResult, (contest_won, hit, damage, 'blunt', tuple(_rolls), tuple(_trace)))
+
+
+def _grapple_attack_roll(dice: DiceSource, contest_extras: int, attack_pool: int, remaining_defense: int,
+                         defender_extras: int, attacker: Combatant, defender: Combatant, pinned: bool) -> Tuple[
+        bool, bool, int, str]:
+    _die = dice.die
+    _maybe_rand = getattr(dice, "random", None)
+    if not pinned:
+        hold = (
+                _rt_pool_successes(_die, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10, 1000)
+                if _maybe_rand is None
+                else _rt_pool_successes_random(_maybe_rand, attacker.strength + attacker.martial + attacker.specialty,
+                                               10, 8, 10, 1000))
+    else:
+        hold = 0
+    if not pinned:
+        resist = (
+                _rt_pool_successes(
+                _die,
+                (defender.reflex_save
+                 if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+                 else defender.strength + defender.martial + defender.specialty), 10, 8, 10, 1000)
+                if _maybe_rand is None
+                else _rt_pool_successes_random(
+                _maybe_rand,
+                (defender.reflex_save
+                 if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+                 else defender.strength + defender.martial + defender.specialty), 10, 8, 10, 1000))
+    else:
+        resist = 0
+    contest_won = pinned or hold + contest_extras - resist > 0
+    if contest_won:
+        raw = (
+                _rt_pool_successes(_die,
+                                   (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0), 10,
+                                   8, 10, 1000) if _maybe_rand is None
+                else _rt_pool_successes_random(
+                _maybe_rand, (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0), 10, 8, 10,
+                1000))
+    else:
+        raw = 0
+    hit = contest_won and raw - defender_extras > 0
+    damage = raw - defender_extras + attacker.attack_extras if hit else 0
+    return (contest_won, hit, damage, 'blunt')
+
+
+def grapple_attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *,
+                        pinned: bool = False, dice: DiceSource) -> Tuple[bool, bool, int, str]:
+    """擒抱中攻击对手: the outcome only (the fields of GRAPPLE_ATTACK_FIELDS), no trace."""
+    contest_extras, attack_pool, remaining_defense, defender_extras = _grapple_attack_setup(
+            attacker, defender, weapon, pinned, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return _grapple_attack_roll(dice, contest_extras, attack_pool, remaining_defense, defender_extras, attacker,
+                                defender, pinned)
+
+
+def grapple_attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *,
+                           pinned: bool = False) -> Callable[[DiceSource], Tuple[bool, bool, int, str]]:
+    """擒抱中攻击对手: the setup once; the function returned rolls and returns the outcome tuple."""
+    contest_extras, attack_pool, remaining_defense, defender_extras = _grapple_attack_setup(
+            attacker, defender, weapon, pinned, None)
+    _not_pinned = not pinned
+    _hold = attacker.strength + attacker.martial + attacker.specialty
+    _resist = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+               else defender.strength + defender.martial + defender.specialty)
+    _raw = (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0)
+    _attacker_attack_extras = attacker.attack_extras
+
+    def _roll(dice: DiceSource) -> Tuple[bool, bool, int, str]:
+        if dice.__class__ is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
+            _rand = dice.random
+            if _not_pinned:
+                hold = _rt_pool_successes_random(_rand, _hold, 10, 8, 10, 1000)
+            else:
+                hold = 0
+            if _not_pinned:
+                resist = _rt_pool_successes_random(_rand, _resist, 10, 8, 10, 1000)
+            else:
+                resist = 0
+            contest_won = pinned or hold + contest_extras - resist > 0
+            if contest_won:
+                raw = _rt_pool_successes_random(_rand, _raw, 10, 8, 10, 1000)
+            else:
+                raw = 0
+            hit = contest_won and raw - defender_extras > 0
+            damage = raw - defender_extras + _attacker_attack_extras if hit else 0
+            return (contest_won, hit, damage, 'blunt')
+        return _grapple_attack_roll(_rt_dice_source(dice), contest_extras, attack_pool, remaining_defense,
+                                    defender_extras, attacker, defender, pinned)
+
+    return _roll
+
+
+def grapple_attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *,
+                        pinned: bool = False) -> Odds:
+    """擒抱中攻击对手: the exact distribution of the fields of GRAPPLE_ATTACK_FIELDS."""
+    contest_extras, attack_pool, remaining_defense, defender_extras = _grapple_attack_setup(
+            attacker, defender, weapon, pinned, None)
+    _odds, _p = OddsBuilder(GRAPPLE_ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
+    for hold, _hold_q in _odds.outcomes(
+            _p,
+            (_rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)) if not pinned
+            else _rt_CERTAIN_ZERO):
+        _hold_p = _p * _hold_q
+        for resist, _resist_q in _odds.outcomes(
+                _hold_p,
+                (_rt_pool_distribution(
+                (defender.reflex_save
+                 if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+                 else defender.strength + defender.martial + defender.specialty), 10, 8, 10)) if not pinned
+                else _rt_CERTAIN_ZERO):
+            _resist_p = _hold_p * _resist_q
+            contest_won = pinned or hold + contest_extras - resist > 0
+            for raw, _raw_q in _odds.outcomes(
+                    _resist_p,
+                    (_rt_pool_distribution(
+                    (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0), 10, 8, 10))
+                    if contest_won else _rt_CERTAIN_ZERO):
+                _raw_p = _resist_p * _raw_q
+                hit = contest_won and raw - defender_extras > 0
+                damage = raw - defender_extras + attacker.attack_extras if hit else 0
+                _odds.add((contest_won, hit, damage, 'blunt'), _raw_p)
+    return _odds.build()
+
+
+def _grapple_move_setup(mover: Combatant, other: Combatant, pinned: bool, _trace: Optional[List[_Step]]) -> None:
+    if not (type(mover) is Combatant and type(other) is Combatant and (pinned is False or pinned is True)):
+        _rt_check_inputs((('type', '主动移动者', mover, Combatant), ('type', '另一方', other, Combatant),
+                          ('bool', '对方被自己压制', pinned),))
+
+
+def grapple_move(mover: Combatant, other: Combatant, *, pinned: bool = False,
+                 dice: Optional[DiceSource] = None) -> GrappleMoveResult:
+    """擒抱中的移动（DP-52、DP-53）"""
+    _trace: List[_Step] = []
+    _grapple_move_setup(mover, other, pinned, _trace)
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
+    _rolls: List[Any] = []
+    if not pinned:
+        _push_roll = _rt_roll_pool(_source, _POOL, mover.strength, 0, False, 1000)
+        _rolls.append(_push_roll)
+        push = _push_roll.successes
+        _trace.append(_rec(
+                _Step,
+                ('pool', _rt_pool_sentence('移动者力量对抗', _push_roll),
+                 (('command', _push_roll.command), ('faces', _push_roll.faces), ('push', push)))))
+    else:
+        push = 0
+    if not pinned:
+        _hold_roll = _rt_roll_pool(_source, _POOL, other.strength, 0, False, 1000)
+        _rolls.append(_hold_roll)
+        hold = _hold_roll.successes
+        _trace.append(_rec(
+                _Step,
+                ('pool', _rt_pool_sentence('另一方力量对抗', _hold_roll),
+                 (('command', _hold_roll.command), ('faces', _hold_roll.faces), ('hold', hold)))))
+    else:
+        hold = 0
+    net = push - hold
+    success = pinned or net > 0
+    meters = _rt_floordiv(mover.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned else min(
+            net * _R_GRAPPLE_MOVE_METERS_PER_NET, mover.move_speed) if net > 0 else 0
+    _trace.append(_rec(_Step, ('let', f'带着对方移动{meters}米', (('meters', meters),))))
+    return _rec(GrappleMoveResult, (success, meters, tuple(_rolls), tuple(_trace)))
+
+
+def _grapple_move_roll(dice: DiceSource, mover: Combatant, other: Combatant, pinned: bool) -> Tuple[bool, int]:
+    _die = dice.die
+    _maybe_rand = getattr(dice, "random", None)
+    if not pinned:
+        push = (_rt_pool_successes(_die, mover.strength, 10, 8, 10, 1000) if _maybe_rand is None
+                else _rt_pool_successes_random(_maybe_rand, mover.strength, 10, 8, 10, 1000))
+    else:
+        push = 0
+    if not pinned:
+        hold = (_rt_pool_successes(_die, other.strength, 10, 8, 10, 1000) if _maybe_rand is None
+                else _rt_pool_successes_random(_maybe_rand, other.strength, 10, 8, 10, 1000))
+    else:
+        hold = 0
+    net = push - hold
+    success = pinned or net > 0
+    meters = _rt_floordiv(mover.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned else min(
+            net * _R_GRAPPLE_MOVE_METERS_PER_NET, mover.move_speed) if net > 0 else 0
+    return (success, meters)
+
+
+def grapple_move_fast(mover: Combatant, other: Combatant, *, pinned: bool = False, dice: DiceSource) -> Tuple[
+        bool, int]:
+    """擒抱中的移动: the outcome only (the fields of GRAPPLE_MOVE_FIELDS), no trace."""
+    _grapple_move_setup(mover, other, pinned, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return _grapple_move_roll(dice, mover, other, pinned)
+
+
+def grapple_move_prepare(mover: Combatant, other: Combatant, *, pinned: bool = False) -> Callable[
+        [DiceSource], Tuple[bool, int]]:
+    """擒抱中的移动: the setup once; the function returned rolls and returns the outcome tuple."""
+    _grapple_move_setup(mover, other, pinned, None)
+    _not_pinned = not pinned
+    _mover_strength = mover.strength
+    _other_strength = other.strength
+    _mover_move_speed = mover.move_speed
+
+    def _roll(dice: DiceSource) -> Tuple[bool, int]:
+        if dice.__class__ is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
+            _rand = dice.random
+            if _not_pinned:
+                push = _rt_pool_successes_random(_rand, _mover_strength, 10, 8, 10, 1000)
+            else:
+                push = 0
+            if _not_pinned:
+                hold = _rt_pool_successes_random(_rand, _other_strength, 10, 8, 10, 1000)
+            else:
+                hold = 0
+            net = push - hold
+            success = pinned or net > 0
+            meters = _rt_floordiv(_mover_move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned else min(
+                    net * _R_GRAPPLE_MOVE_METERS_PER_NET, _mover_move_speed) if net > 0 else 0
+            return (success, meters)
+        return _grapple_move_roll(_rt_dice_source(dice), mover, other, pinned)
+
+    return _roll
+
+
+def grapple_move_odds(mover: Combatant, other: Combatant, *, pinned: bool = False) -> Odds:
+    """擒抱中的移动: the exact distribution of the fields of GRAPPLE_MOVE_FIELDS."""
+    _grapple_move_setup(mover, other, pinned, None)
+    _odds, _p = OddsBuilder(GRAPPLE_MOVE_FIELDS, None, None, 200000), 1.0
+    for push, _push_q in _odds.outcomes(
+            _p, (_rt_pool_distribution(mover.strength, 10, 8, 10)) if not pinned else _rt_CERTAIN_ZERO):
+        _push_p = _p * _push_q
+        for hold, _hold_q in _odds.outcomes(
+                _push_p, (_rt_pool_distribution(other.strength, 10, 8, 10)) if not pinned else _rt_CERTAIN_ZERO):
+            _hold_p = _push_p * _hold_q
+            net = push - hold
+            success = pinned or net > 0
+            meters = _rt_floordiv(mover.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned else min(
+                    net * _R_GRAPPLE_MOVE_METERS_PER_NET, mover.move_speed) if net > 0 else 0
+            _odds.add((success, meters), _hold_p)
     return _odds.build()

@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:93de7292e90821185fc0c9d7f9d4ad5b282359b3eec8580fa91cc4fb13812cc9
+# Content hash: sha256:2fc354f93454e4151ccb6a9084ed7210c8ef770f73419d5adb80cc0dd39b8569
 """DP骰池战斗规则：结算结果 (the result types of the procedures, and their metadata) of ruleset `dp`."""
 
 from __future__ import annotations
@@ -36,12 +36,14 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('extra_speed', '额外高速', 'int'), ('extra_armor_piercing', '额外破甲', 'int'),
                        ('power_attack', '全力一击', 'bool'), ('charge_meters', '冲锋距离', 'int'),
                        ('clear_path', '路径畅通', 'bool'), ('aim_rounds', '瞄准轮数', 'int'),
-                       ('willpower', '消耗意志力', 'bool'), ('willpower_move', '消耗意志力移动', 'bool'),
-                       ('defender_willpower', '防御方消耗意志力', 'bool'), ('called_shot', '特定部位', 'called_shots'),
+                       ('target_unlocated', '目标无法定位', 'bool'), ('willpower', '消耗意志力', 'bool'),
+                       ('willpower_move', '消耗意志力移动', 'bool'), ('defender_willpower', '防御方消耗意志力', 'bool'),
+                       ('called_shot', '特定部位', 'called_shots'),
                        ('called_shot_reduction', '减少特定部位减值', 'int'),
                        ('target_two_handed', '目标双手持用', 'bool'), ('target_not_strength', '目标非力量操纵', 'bool'),
                        ('grapple_people', '目标所在擒抱人数', 'int'), ('targets', '目标数', 'int'),
-                       ('coup_de_grace', '致命攻击', 'bool'), ('total_defense', '防御方全力防御', 'bool'),
+                       ('coup_de_grace', '致命攻击', 'bool'), ('all_targets_helpless', '所有目标都无助', 'bool'),
+                       ('total_defense', '防御方全力防御', 'bool'), ('attacker_pinpointed', '能精确定位攻击者', 'bool'),
                        ('other_bonus', '其他加值', 'int')),
             "fields": (('hit', '命中', 'bool'), ('net', '胜出数', 'int'), ('damage', '伤害', 'int'),
                        ('damage_type', '伤害类型', 'damage_types'), ('condition', '状态', 'condition_tracks'),
@@ -55,6 +57,7 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'),
                        ('weapon', '武器', 'weapons'), ('distance', '距离', 'int'),
                        ('vehicle_mounted', '载具炮', 'bool'), ('total_defense', '防御方全力防御', 'bool'),
+                       ('hands', '用手数', 'int'), ('aim_rounds', '瞄准轮数', 'int'),
                        ('other_bonus', '其他加值', 'int')),
             "fields": (('hit', '命中', 'bool'), ('damage', '伤害', 'int'), ('damage_type', '伤害类型', 'str'),
                        ('used_save', '以豁免对抗', 'bool')), "summary": {"hit": 'hit', "damage": 'damage'}},
@@ -96,7 +99,8 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
     'grapple': {
             "name": '擒抱',
             "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'),
-                       ('weapon', '武器', 'weapons'), ('held_item_size', '手持物品体积', 'int')),
+                       ('weapon', '武器', 'weapons'), ('held_item_size', '手持物品体积', 'int'),
+                       ('free_hands', '可用于擒抱的手数', 'int')),
             "fields": (('success', '成功', 'bool'), ('touched', '接触命中', 'bool'), ('net', '胜出数', 'int'),
                        ('cling', '攀附', 'bool'), ('loser_penalty', '失败方减值', 'int')),
             "summary": {"hit": None, "damage": None}},
@@ -114,8 +118,23 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
     'overrun': {
             "name": '闯越',
             "params": (('attacker', '闯越者', 'combatant'), ('defender', '阻挡者', 'combatant'),
-                       ('blockers', '阻挡者人数', 'int'), ('acrobatics', '使用特技', 'bool')),
-            "fields": (('passed', '闯越人数', 'int'), ('success', '全部闯越', 'bool')),
+                       ('blockers', '阻挡者人数', 'int'), ('acrobatics', '使用特技', 'bool'),
+                       ('blocker_cannot_block', '阻挡者无法阻挡', 'bool'), ('blocker_dodges', '阻挡者闪躲', 'bool'),
+                       ('square_behind_occupied', '身后方格已被占据', 'bool')),
+            "fields": (('passed', '闯越人数', 'int'), ('success', '全部闯越', 'bool'),
+                       ('contested', '进行了闯越判定', 'bool'), ('stepped_back', '退后一格', 'bool'),
+                       ('fell', '倒在该格', 'bool')), "summary": {"hit": None, "damage": None}},
+    'grapple_attack': {
+            "name": '擒抱中攻击对手',
+            "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'),
+                       ('weapon', '武器', 'weapons'), ('pinned', '对方被自己压制', 'bool')),
+            "fields": (('contest_won', '对抗胜出', 'bool'), ('hit', '命中', 'bool'), ('damage', '伤害', 'int'),
+                       ('damage_type', '伤害类型', 'str')), "summary": {"hit": 'hit', "damage": 'damage'}},
+    'grapple_move': {
+            "name": '擒抱中的移动',
+            "params": (('mover', '主动移动者', 'combatant'), ('other', '另一方', 'combatant'),
+                       ('pinned', '对方被自己压制', 'bool')),
+            "fields": (('success', '成功', 'bool'), ('meters', '移动米数', 'int')),
             "summary": {"hit": None, "damage": None}},
 }
 
@@ -352,12 +371,15 @@ class FeintResult(_FeintFields, _rt_Result):
     procedure = 'feint'
 
 
-OVERRUN_FIELDS: Tuple[str, ...] = ('passed', 'success')
+OVERRUN_FIELDS: Tuple[str, ...] = ('passed', 'success', 'contested', 'stepped_back', 'fell')
 
 
 class _OverrunFields(NamedTuple):
     passed: int  # 闯越人数
     success: bool  # 全部闯越
+    contested: bool  # 进行了闯越判定
+    stepped_back: bool  # 退后一格
+    fell: bool  # 倒在该格
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 
@@ -367,3 +389,40 @@ class OverrunResult(_OverrunFields, _rt_Result):
 
     __slots__ = ()
     procedure = 'overrun'
+
+
+GRAPPLE_ATTACK_FIELDS: Tuple[str, ...] = ('contest_won', 'hit', 'damage', 'damage_type')
+
+
+class _GrappleAttackFields(NamedTuple):
+    contest_won: bool  # 对抗胜出
+    hit: bool  # 命中
+    damage: int  # 伤害
+    damage_type: str  # 伤害类型
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class GrappleAttackResult(_GrappleAttackFields, _rt_Result):
+    """The result of grapple_attack (擒抱中攻击对手): its outcome fields, rolls and trace; outcome(), text(),
+    to_dict()."""
+
+    __slots__ = ()
+    procedure = 'grapple_attack'
+
+
+GRAPPLE_MOVE_FIELDS: Tuple[str, ...] = ('success', 'meters')
+
+
+class _GrappleMoveFields(NamedTuple):
+    success: bool  # 成功
+    meters: int  # 移动米数
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class GrappleMoveResult(_GrappleMoveFields, _rt_Result):
+    """The result of grapple_move (擒抱中的移动): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'grapple_move'

@@ -15,7 +15,7 @@
 //   rules/d20/tables/power_sources.yaml
 //   rules/d20/tables/sizes.yaml
 //   rules/d20/tables/weapons.yaml
-// Content hash: sha256:aa3a26c5da462464d3c9cbce5f496dedb785905e7693ad0e7a8263e5813341e4
+// Content hash: sha256:b2a5641a1b07a7509a43673722082f344ef8345a532a1de0ab83703965b831f6
 // d20攻击规则: the compiled rules of ruleset 'd20', as an ES module with no dependencies.
 'use strict';
 
@@ -332,12 +332,18 @@ class SeededDice {
     }
     const twister = new _MersenneTwister(seed);
     this.random = () => twister.random();
+    // Read-only, so its faces are always in 1..sides and _rt_dice_source can trust it (a subclass
+    // is a source of its own, checked like any other).
+    if (new.target === SeededDice) Object.freeze(this);
   }
   die(sides) { return Math.floor(this.random() * sides) + 1; }
 }
 // Faces given in advance, consumed in order; for tests and worked examples.
 class FixedDice {
-  constructor(faces) { this.faces = Array.from(faces); this.used = 0; }
+  constructor(faces) {
+    this.faces = Array.from(faces); this.used = 0;
+    if (new.target === FixedDice) Object.seal(this);  // no own die can replace the checking one
+  }
   die(sides) {
     if (this.used >= this.faces.length) {
       throw new DiceExhausted(`固定骰面已用完：第${this.used + 1}个骰子（d${sides}）没有给出骰面`,
@@ -381,11 +387,19 @@ class PoolRoll {
             added: this.added.slice(), successes: this.successes, all_succeed: this.all_succeed};
   }
 }
-function _rt_roll_pool(source, spec, dice, extras, allSucceed) {
+// The default of the pool engine's dice.limits.added_dice (pool.ADDED_DICE): generated code passes
+// its ruleset's declared limit, and no pool is ever rolled without one.
+const _rt_ADDED_DICE = 1000;
+function _rt_too_many_added(maxAdded) {
+  return new LimitExceeded(`一次骰池检定的加骰超过${maxAdded}个，超过规则集的上限（added_dice）：` +
+                           '公平的骰子几乎不可能如此（概率低于10⁻¹⁶），请检查骰子来源', {limit: maxAdded});
+}
+function _rt_roll_pool(source, spec, dice, extras, allSucceed, maxAdded) {
+  if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
   const command = spec.command(dice, extras);
   if (allSucceed) return new PoolRoll(dice, extras, [], [], dice, command, true);
   const faces = [], added = [];
-  let successes = 0, pending = dice, rolled = 0;
+  let successes = 0, pending = dice, rolled = 0, left = maxAdded;
   while (pending > 0) {
     pending -= 1;
     const face = source.die(spec.sides);
@@ -393,17 +407,26 @@ function _rt_roll_pool(source, spec, dice, extras, allSucceed) {
     added.push(rolled >= dice);
     rolled += 1;
     if (face >= spec.success_at) successes += 1;
-    if (face >= spec.add_at) pending += 1;
+    if (face >= spec.add_at) {
+      if (!(left > 0)) throw _rt_too_many_added(maxAdded);
+      left -= 1;
+      pending += 1;
+    }
   }
   return new PoolRoll(dice, extras, faces, added, successes, command, false);
 }
-function _rt_pool_successes(dice, n, sides, successAt, addAt) {
-  let successes = 0;
+function _rt_pool_successes(dice, n, sides, successAt, addAt, maxAdded) {
+  if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
+  let successes = 0, left = maxAdded;
   while (n > 0) {
     n -= 1;
     const face = dice.die(sides);
     if (face >= successAt) successes += 1;
-    if (face >= addAt) n += 1;
+    if (face >= addAt) {
+      if (!(left > 0)) throw _rt_too_many_added(maxAdded);
+      left -= 1;
+      n += 1;
+    }
   }
   return successes;
 }
@@ -768,11 +791,46 @@ function _rt_options(options, keys) {
   }
   return out;
 }
+// The one entry point of a dice argument into generated code (sources.dice_source): a SeededDice
+// or FixedDice (exactly those classes, whose instances cannot be changed to roll anything else)
+// as it is; any other object with a die method wrapped, once per call, in a _CheckedDice that
+// checks every face; anything else is OutOfBounds.
 function _rt_dice_source(dice) {
-  if (dice === null || dice === undefined || typeof dice.die !== 'function') {
-    throw new OutOfBounds('dice必须是有die(sides)方法的骰子来源（SeededDice、FixedDice或自定义）');
+  if (dice !== null && dice !== undefined) {
+    const proto = Object.getPrototypeOf(dice);
+    if (proto === SeededDice.prototype || proto === FixedDice.prototype || proto === _CheckedDice.prototype) {
+      return dice;
+    }
   }
-  return dice;
+  if (dice === null || dice === undefined || (typeof dice !== 'object' && typeof dice !== 'function')
+      || typeof dice.die !== 'function') {
+    throw new OutOfBounds(`dice必须是有die(sides)方法的骰子来源（SeededDice、FixedDice或自定义），得到${_rt_type_name(dice)}`,
+                          {name: 'dice'});
+  }
+  return new _CheckedDice(dice);
+}
+// A face a source gave, short enough for a message whatever it is (sources._face_text).
+function _rt_face_text(face) {
+  if (typeof face === 'number') {
+    if (Number.isInteger(face)) return Math.abs(face) < 1e12 ? String(face) : '超出范围的整数';
+    return Number.isNaN(face) ? 'nan' : face === Infinity ? 'inf' : face === -Infinity ? '-inf' : String(face);
+  }
+  if (typeof face === 'string') return _rt_repr(face.length > 20 ? face.slice(0, 20) + '…' : face);
+  if (face === null || face === undefined || typeof face === 'boolean') return _rt_repr(face);
+  return `${_rt_type_name(face)}类型的值`;
+}
+// A dice source of the caller's own, with every face checked: an integer from 1 to sides, else BadFace.
+class _CheckedDice {
+  constructor(source) { this.source = source; this.given = 0; }
+  die(sides) {
+    const face = this.source.die(sides);
+    this.given += 1;
+    if (typeof face !== 'number' || !Number.isInteger(face) || face < 1 || face > sides) {
+      throw new BadFace(`骰子来源给出的第${this.given}个骰面${_rt_face_text(face)}不是d${sides}能掷出的点数`,
+                        {index: this.given - 1});
+    }
+    return face;
+  }
 }
 
 // ---- combatants ----
@@ -924,7 +982,7 @@ const _R_VEHICLE_DC_PER_SIZE = 5;  // R39 载具DC每级体型
 const _R_VEHICLE_DC_PER_10FT = 5;  // R39 载具DC每10尺
 const _R_VEHICLE_SIZE_ROUND_STEP = 10;  // R39 几何平均尺寸取整步长
 const _R_VEHICLE_DC_SIZE_FLOOR = 20;  // R39 几何平均尺寸起算值
-const _R_VEHICLE_GRAPPLE_SIZE_LIMIT = false;  // R39 载具擒抱受体型限制
+const _R_VEHICLE_GRAPPLE_SIZE_LIMIT = false;  // 载具擒抱受体型限制
 const _R_DRAG_CONTEST_TIE_FAILS = true;  // R41 拖拽对抗平手失败
 const _R_BASE_REACH = 5;  // 基础触及范围
 const _R_REACH_WEAPON_BONUS = 5;  // 触及武器加成
@@ -972,7 +1030,7 @@ const STAT_NAMES = Object.freeze({
   "力量": "strength", "敏捷": "dexterity", "体质": "constitution", "智力": "intelligence", "感知": "wisdom",
   "魅力": "charisma", "熟练加值": "proficiency", "护甲等级": "armor_class", "重击范围": "crit_range", "体型": "size",
   "速度": "speed", "施法关键属性": "spell_ability", "运动熟练": "athletics", "体操熟练": "acrobatics",
-  "失能": "incapacitated", "气态或虚化": "intangible", "被魅惑": "charmed", "躲藏": "hidden"
+  "失能": "incapacitated", "气态或虚化": "intangible", "被魅惑": "charmed", "被支配": "dominated", "躲藏": "hidden"
 });
 const _STATS = [
   ["strength", "力量", "int", 10, 1, 30], ["dexterity", "敏捷", "int", 10, 1, 30],
@@ -983,7 +1041,7 @@ const _STATS = [
   ["spell_ability", "施法关键属性", "int", 10, 1, 30], ["athletics", "运动熟练", "bool", false, 0, 0],
   ["acrobatics", "体操熟练", "bool", false, 0, 0], ["incapacitated", "失能", "bool", false, 0, 0],
   ["intangible", "气态或虚化", "bool", false, 0, 0], ["charmed", "被魅惑", "bool", false, 0, 0],
-  ["hidden", "躲藏", "bool", false, 0, 0]
+  ["dominated", "被支配", "bool", false, 0, 0], ["hidden", "躲藏", "bool", false, 0, 0]
 ];
 // A combatant's stats: new Combatant({strength: 5}) by ids, Combatant.fromDict({力量: 5}) by ids or
 // Chinese names; every stat has a range, and an unknown or out-of-range stat is refused (OutOfBounds).
@@ -1240,8 +1298,8 @@ function _attack_setup(
   let ranged, reach, normal_range, long_range, range_limit, advantage, disadvantage, str_mod, dex_mod, ability_mod;
   let attack_bonus, damage_mod;
   ranged = weapon.attack_type === "ranged" || thrown;
-  if (!(!willing || !(target.incapacitated || target.charmed))) {
-    throw new WillingNeedsConscious("只有有意识且未被魅惑的目标才能自愿承受攻击");
+  if (!(!willing || !(target.incapacitated || target.charmed || target.dominated))) {
+    throw new WillingNeedsConscious("只有意识清醒、未被魅惑或支配的目标才能自愿承受攻击");
   }
   if (!(!thrown || (weapon.properties.indexOf("thrown") >= 0))) {
     throw new NotThrown("“" + weapon.name + "”没有投掷属性");
@@ -1249,9 +1307,9 @@ function _attack_setup(
   if (!(!offhand || (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee")) {
     throw new NotLight("双持武器战斗需要两把轻型近战武器，“" + weapon.name + "”不是轻型武器");
   }
-  reach = _R_BASE_REACH + ((weapon.properties.indexOf("reach") >= 0) ? _R_REACH_WEAPON_BONUS : 0) + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(
+  reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(
     0, attacker.size - _R_MEDIUM_SIZE_CATEGORY
-  );
+  ) + ((weapon.properties.indexOf("reach") >= 0) ? _R_REACH_WEAPON_BONUS : 0);
   if (!(ranged || distance <= reach)) {
     throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
   }
@@ -1285,7 +1343,7 @@ function _attack_setup(
       200
     );
   }
-  return [weapon, advantage, disadvantage, attack_bonus, damage_mod];
+  return [weapon, ranged, advantage, disadvantage, attack_bonus, damage_mod];
 }
 
 const ATTACK_FIELDS = Object.freeze(["hit", "crit", "damage", "damage_type", "natural", "total", "revealed"]);
@@ -1326,11 +1384,12 @@ function attack(attacker, target, weapon, options) {
     attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice, other_bonus, _trace
   );
   weapon = _setup[0];
-  const advantage = _setup[1];
-  const disadvantage = _setup[2];
-  const attack_bonus = _setup[3];
-  const damage_mod = _setup[4];
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const ranged = _setup[1];
+  const advantage = _setup[2];
+  const disadvantage = _setup[3];
+  const attack_bonus = _setup[4];
+  const damage_mod = _setup[5];
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _natural_roll, natural, total, hit, crit, _weapon_damage_dice, _weapon_damage_roll, weapon_damage;
   let _extra_damage_dice, _extra_damage_roll, extra_damage, damage;
@@ -1390,14 +1449,19 @@ function attack(attacker, target, weapon, options) {
   if (attacker.hidden) {
     _trace.push(new TraceStep("note", "攻击暴露了躲藏者的位置", []));
   }
+  if (ranged && hostile_nearby) {
+    _trace.push(new TraceStep(
+      "note", "身边有敌时发动远程攻击，可能引发该生物的借机攻击（原文没有给出借机攻击的规则）", []
+    ));
+  }
   return _rt_result(
     AttackResult, [hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden], _rolls, _trace
   );
 }
 
 function _attack_roll(
-  dice, weapon, advantage, disadvantage, attack_bonus, damage_mod, attacker, target, two_handed, guessed_wrong,
-  sneak_dice
+  dice, weapon, ranged, advantage, disadvantage, attack_bonus, damage_mod, attacker, target, two_handed, guessed_wrong,
+  hostile_nearby, sneak_dice
 ) {
   let natural, total, hit, crit, _weapon_damage_dice, weapon_damage, _extra_damage_dice, extra_damage, damage;
   natural = _rt_d20_natural(dice, advantage - disadvantage);
@@ -1453,14 +1517,15 @@ function attack_fast(attacker, target, weapon, options) {
     attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice, other_bonus, null
   );
   weapon = _setup[0];
-  const advantage = _setup[1];
-  const disadvantage = _setup[2];
-  const attack_bonus = _setup[3];
-  const damage_mod = _setup[4];
+  const ranged = _setup[1];
+  const advantage = _setup[2];
+  const disadvantage = _setup[3];
+  const attack_bonus = _setup[4];
+  const damage_mod = _setup[5];
   const dice = _rt_dice_source(options.dice);
   return _attack_roll(
-    dice, weapon, advantage, disadvantage, attack_bonus, damage_mod, attacker, target, two_handed, guessed_wrong,
-    sneak_dice
+    dice, weapon, ranged, advantage, disadvantage, attack_bonus, damage_mod, attacker, target, two_handed,
+    guessed_wrong, hostile_nearby, sneak_dice
   );
 }
 
@@ -1495,10 +1560,11 @@ function attack_prepare(attacker, target, weapon, options) {
     attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice, other_bonus, null
   );
   weapon = _setup[0];
-  const advantage = _setup[1];
-  const disadvantage = _setup[2];
-  const attack_bonus = _setup[3];
-  const damage_mod = _setup[4];
+  const ranged = _setup[1];
+  const advantage = _setup[2];
+  const disadvantage = _setup[3];
+  const attack_bonus = _setup[4];
+  const damage_mod = _setup[5];
   const _natural_layers = advantage - disadvantage;
   const _not_guessed_wrong = !guessed_wrong;
   const _target_armor_class = target.armor_class;
@@ -1509,6 +1575,7 @@ function attack_prepare(attacker, target, weapon, options) {
   const _weapon_damage_type_id = weapon.damage_type.id;
   const _attacker_hidden = attacker.hidden;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let natural, total, hit, crit, weapon_damage, _extra_damage_dice, extra_damage, damage;
     natural = _rt_d20_natural(dice, _natural_layers);
     total = natural + attack_bonus;
@@ -1563,10 +1630,11 @@ function attack_odds(attacker, target, weapon, options) {
     attacker_unseen, hostile_nearby, flanking, extra_advantage, extra_disadvantage, sneak_dice, other_bonus, null
   );
   weapon = _setup[0];
-  const advantage = _setup[1];
-  const disadvantage = _setup[2];
-  const attack_bonus = _setup[3];
-  const damage_mod = _setup[4];
+  const ranged = _setup[1];
+  const advantage = _setup[2];
+  const disadvantage = _setup[3];
+  const attack_bonus = _setup[4];
+  const damage_mod = _setup[5];
   const _odds = new OddsBuilder(ATTACK_FIELDS, "hit", "damage", 200000);
   const _p = 1.0;
   let natural, total, hit, crit, _weapon_damage_dice, weapon_damage, _extra_damage_dice, extra_damage, damage;
@@ -1624,8 +1692,12 @@ function _spell_attack_setup(
       ['int', "其他优势层数", extra_advantage, 0, 10], ['int', "其他劣势层数", extra_disadvantage, 0, 10]
     ]);
   }
-  let range_limit, mod;
-  range_limit = melee ? _R_BASE_REACH : spell_range;
+  let reach, range_limit, mod;
+  reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(0, caster.size - _R_MEDIUM_SIZE_CATEGORY);
+  if (!(!melee || distance <= reach)) {
+    throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
+  }
+  range_limit = melee ? reach : spell_range;
   if (!(distance <= range_limit)) {
     throw new OutOfRange("目标距离" + String(distance) + "尺，超出该攻击的射程" + String(range_limit) + "尺");
   }
@@ -1639,7 +1711,7 @@ class SpellAttackResult extends Result {}
 SpellAttackResult.PROCEDURE = "spell_attack";
 SpellAttackResult.FIELDS = SPELL_ATTACK_FIELDS;
 
-// 法术攻击（D20-01、D20-02、D20-03、D20-04、D20-08）
+// 法术攻击（D20-01、D20-02、D20-03、D20-04、D20-08、D20-10）
 function spell_attack(caster, target, dice_count, dice_sides, options) {
   options = _rt_options(
     options,
@@ -1662,7 +1734,7 @@ function spell_attack(caster, target, dice_count, dice_sides, options) {
     caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen,
     flanking, extra_advantage, extra_disadvantage, _trace
   );
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _natural_roll, natural, total, hit, crit, _spell_damage_dice, _spell_damage_roll, spell_damage;
   _natural_roll = _rt_roll_d20(
@@ -1782,6 +1854,7 @@ function spell_attack_prepare(caster, target, dice_count, dice_sides, options) {
   const _target_armor_class = target.armor_class;
   const _crit = _R_CRIT_THRESHOLD_BASE - caster.crit_range;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let natural, total, hit, crit, _spell_damage_dice, spell_damage;
     natural = _rt_d20_natural(dice, _natural_layers);
     total = natural + mod + _caster_proficiency + _total;
@@ -1897,7 +1970,7 @@ function grapple(attacker, target, options) {
   const [attack_mod, defend_mod, helpless] = _grapple_setup(
     attacker, target, distance, free_hand, resists, target_skill, _trace
   );
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _attack_roll_roll, attack_roll, _defend_roll_roll, defend_roll, attack_total, defend_total, success;
   _attack_roll_roll = _rt_roll_d20(_source, Math.max(0, attacker.size - target.size));
@@ -1978,6 +2051,7 @@ function grapple_prepare(attacker, target, options) {
   const _defend_roll_layers = Math.max(0, target.size - attacker.size);
   const _not_helpless = !helpless;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let attack_roll, defend_roll, attack_total, defend_total, success;
     attack_roll = _rt_d20_natural(dice, _attack_roll_layers);
     if (_not_helpless) {
@@ -2048,7 +2122,7 @@ function escape_grapple(escaper, grappler, skill, options) {
   options = _rt_options(options, ["dice"]);
   const _trace = [];
   const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, _trace);
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _escape_roll_roll, escape_roll, _hold_roll_roll, hold_roll, escape_total, hold_total, success;
   _escape_roll_roll = _rt_roll_d20(_source, 0);
@@ -2110,6 +2184,7 @@ function escape_grapple_prepare(escaper, grappler, skill) {
   const _hold_roll = !grappler.incapacitated;
   const _grappler_incapacitated = grappler.incapacitated;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let escape_roll, hold_roll, escape_total, hold_total, success;
     escape_roll = dice.die(20);
     if (_hold_roll) {
@@ -2195,7 +2270,7 @@ function shove(attacker, target, options) {
   const [attack_mod, defend_mod, helpless] = _shove_setup(
     attacker, target, knock_prone, distance, obstacle_at, resists, _trace
   );
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _attack_roll_roll, attack_roll, _defend_roll_roll, defend_roll, attack_total, defend_total, success, push;
   let blocked, moved, obstacle_dice, _obstacle_damage_dice, _obstacle_damage_roll, obstacle_damage;
@@ -2300,6 +2375,7 @@ function shove_prepare(attacker, target, options) {
   const _not_knock_prone = !knock_prone;
   const _obstacle_at_ge_0 = obstacle_at >= 0;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let attack_roll, defend_roll, attack_total, defend_total, success, push, blocked, moved, obstacle_dice;
     let _obstacle_damage_dice, obstacle_damage;
     attack_roll = _rt_d20_natural(dice, _attack_roll_layers);
@@ -2392,7 +2468,7 @@ function drag(dragger, other, options) {
   let waived = options.waived === undefined ? false : options.waived;
   const _trace = [];
   _drag_setup(dragger, other, waived, _trace);
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _drag_roll_roll, drag_roll, _hold_roll_roll, hold_roll, drag_total, hold_total, success;
   if (!waived) {
@@ -2463,6 +2539,7 @@ function drag_prepare(dragger, other, options) {
   const _drag_total = Math.floor((dragger.strength - 10) / 2);
   const _hold_total = Math.floor((other.strength - 10) / 2);
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let drag_roll, hold_roll, drag_total, hold_total, success;
     if (_not_waived) {
       drag_roll = dice.die(20);
@@ -2534,6 +2611,7 @@ function grapple_move(mover, target, options) {
   let grappling = options.grappling === undefined ? true : options.grappling;
   const _trace = [];
   const [halved, speed] = _grapple_move_setup(mover, target, grappling, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(GrappleMoveResult, [speed, halved, _R_GRAPPLE_MOVE_FEET], [], _trace);
 }
 
@@ -2542,6 +2620,7 @@ function grapple_move_fast(mover, target, options) {
   options = _rt_options(options, ["grappling", "dice"]);
   let grappling = options.grappling === undefined ? true : options.grappling;
   const [halved, speed] = _grapple_move_setup(mover, target, grappling, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [speed, halved, _R_GRAPPLE_MOVE_FEET];
 }
 
@@ -2552,7 +2631,7 @@ function grapple_move_prepare(mover, target, options) {
   const [halved, speed] = _grapple_move_setup(mover, target, grappling, null);
   const _out2 = _R_GRAPPLE_MOVE_FEET;
   const _out = [speed, halved, _out2];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 擒抱中移动: the exact distribution of the fields of GRAPPLE_MOVE_FIELDS.
@@ -2633,6 +2712,7 @@ function flanking(ally_a, ally_b, enemy, options) {
     ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed,
     b_charmed, _trace
   );
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(FlankingResult, [flanks, flanks ? _R_FLANKING_BONUS : 0, geometry], [], _trace);
 }
 
@@ -2662,6 +2742,7 @@ function flanking_fast(ally_a, ally_b, enemy, options) {
     ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees, a_can_attack, b_can_attack, a_charmed,
     b_charmed, null
   );
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [flanks, flanks ? _R_FLANKING_BONUS : 0, geometry];
 }
 
@@ -2693,7 +2774,7 @@ function flanking_prepare(ally_a, ally_b, enemy, options) {
   );
   const _out1 = flanks ? _R_FLANKING_BONUS : 0;
   const _out = [flanks, _out1, geometry];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 夹击: the exact distribution of the fields of FLANKING_FIELDS.
@@ -2768,6 +2849,7 @@ function vehicle_dc(grappler, power, vehicle_size, length, width, height, option
   options = _rt_options(options, ["dice"]);
   const _trace = [];
   const [mean_size, dc] = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(VehicleDcResult, [dc, mean_size], [], _trace);
 }
 
@@ -2775,6 +2857,7 @@ function vehicle_dc(grappler, power, vehicle_size, length, width, height, option
 function vehicle_dc_fast(grappler, power, vehicle_size, length, width, height, options) {
   options = _rt_options(options, ["dice"]);
   const [mean_size, dc] = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [dc, mean_size];
 }
 
@@ -2782,7 +2865,7 @@ function vehicle_dc_fast(grappler, power, vehicle_size, length, width, height, o
 function vehicle_dc_prepare(grappler, power, vehicle_size, length, width, height) {
   const [mean_size, dc] = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, null);
   const _out = [dc, mean_size];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 载具的擒抱和推撞DC: the exact distribution of the fields of VEHICLE_DC_FIELDS.
@@ -2795,7 +2878,8 @@ function vehicle_dc_odds(grappler, power, vehicle_size, length, width, height) {
 }
 
 function _vehicle_check_setup(
-  grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, _trace
+  grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, obstacle_at,
+  _trace
 ) {
   power = power instanceof PowerSource ? power : get_power_source(power);
   if (!(
@@ -2804,13 +2888,14 @@ function _vehicle_check_setup(
     && 1 <= width && width <= 100000 && Number.isInteger(height) && 1 <= height && height <= 100000
     && Number.isInteger(distance) && 0 <= distance && distance <= 1000 && typeof free_hand === 'boolean'
     && typeof shove === 'boolean' && typeof knock_prone === 'boolean' && Number.isInteger(bonus) && (-100) <= bonus
-    && bonus <= 1000
+    && bonus <= 900 && Number.isInteger(obstacle_at) && (-1) <= obstacle_at && obstacle_at <= 10000
   )) {
     _rt_check_inputs([
       ['type', "擒抱者", grappler, Combatant], ['entry', "动力", power], ['int', "载具体型", vehicle_size, 1, 12],
       ['int', "长", length, 1, 100000], ['int', "宽", width, 1, 100000], ['int', "高", height, 1, 100000],
       ['int', "距离", distance, 0, 1000], ['bool', "有空手", free_hand], ['bool', "推撞", shove],
-      ['bool', "选择击倒", knock_prone], ['int', "其他加值", bonus, (-100), 1000]
+      ['bool', "选择击倒", knock_prone], ['int', "其他加值", bonus, (-100), 900],
+      ['int', "障碍物距离", obstacle_at, (-1), 10000]
     ]);
   }
   let reach, mean_size, dc;
@@ -2828,7 +2913,9 @@ function _vehicle_check_setup(
   return [dc];
 }
 
-const VEHICLE_CHECK_FIELDS = Object.freeze(["dc", "total", "holds", "escapes", "shove_feet", "prone"]);
+const VEHICLE_CHECK_FIELDS = Object.freeze([
+  "dc", "total", "holds", "escapes", "shove_feet", "prone", "obstacle_damage", "vehicle_speed_zero"
+]);
 // The result of vehicle_check (对载具的擒抱或推撞): its outcome fields, rolls and trace; outcome(), text(), toDict().
 class VehicleCheckResult extends Result {}
 VehicleCheckResult.PROCEDURE = "vehicle_check";
@@ -2836,19 +2923,22 @@ VehicleCheckResult.FIELDS = VEHICLE_CHECK_FIELDS;
 
 // 对载具的擒抱或推撞（D20-21、D20-22、D20-23）
 function vehicle_check(grappler, power, vehicle_size, length, width, height, options) {
-  options = _rt_options(options, ["distance", "free_hand", "shove", "knock_prone", "bonus", "dice"]);
+  options = _rt_options(options, ["distance", "free_hand", "shove", "knock_prone", "bonus", "obstacle_at", "dice"]);
   let distance = options.distance === undefined ? 5 : options.distance;
   let free_hand = options.free_hand === undefined ? true : options.free_hand;
   let shove = options.shove === undefined ? false : options.shove;
   let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
+  let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
   const _trace = [];
   const [dc] = _vehicle_check_setup(
-    grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, _trace
+    grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, obstacle_at,
+    _trace
   );
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
-  let _roll_roll, roll, total, beats, shove_feet;
+  let _roll_roll, roll, total, beats, push, blocked, shove_feet, obstacle_dice, _obstacle_damage_dice;
+  let _obstacle_damage_roll, obstacle_damage;
   _roll_roll = _rt_roll_d20(_source, 0);
   _rolls.push(_roll_roll);
   roll = _roll_roll.natural;
@@ -2857,101 +2947,250 @@ function vehicle_check(grappler, power, vehicle_size, length, width, height, opt
   ));
   total = roll + Math.floor((grappler.strength - 10) / 2) + (grappler.athletics ? grappler.proficiency : 0) + bonus;
   beats = total > dc;
-  shove_feet = beats && shove && !knock_prone ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
+  push = beats && shove && !knock_prone ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
+  blocked = obstacle_at >= 0 && push > obstacle_at;
+  shove_feet = blocked ? obstacle_at : push;
+  obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
+  if (obstacle_dice > 0 && Math.max(obstacle_dice, 0) > 200) {
+    _rt_within("伤害骰数", Math.max(obstacle_dice, 0), 200);
+  }
+  _obstacle_damage_dice = obstacle_dice > 0 ? _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES) : null;
+  if (_obstacle_damage_dice !== null) {
+    _obstacle_damage_roll = _rt_roll_damage(_source, _obstacle_damage_dice.terms, false);
+    _rolls.push(_obstacle_damage_roll);
+    obstacle_damage = _obstacle_damage_roll.total + _obstacle_damage_dice.flat;
+    _trace.push(new TraceStep(
+      "roll", _rt_damage_sentence("撞击伤害", _obstacle_damage_roll, _obstacle_damage_dice.flat),
+      [["faces", _obstacle_damage_roll.faces], ["obstacle_damage", obstacle_damage]]
+    ));
+  }
+  else {
+    obstacle_damage = 0;
+  }
   if (beats && !shove) {
     _trace.push(new TraceStep(
-      "note", "检定" + String(total) + "大于DC" + String(dc) + "：载具被擒抱，移动力变为0", []
+      "note", "检定" + String(total) + "大于DC" + String(dc) + "：载具被擒抱，移动力变为0，且无法受益于任何速度加值", []
     ));
   }
   if (beats && shove && knock_prone) {
     _trace.push(new TraceStep("note", "检定" + String(total) + "大于DC" + String(dc) + "：载具被击倒", []));
   }
-  if (beats && shove && !knock_prone) {
+  if (beats && shove && !knock_prone && !blocked) {
     _trace.push(new TraceStep(
       "note", "检定" + String(total) + "大于DC" + String(dc) + "：载具被击退" + String(shove_feet) + "尺", []
+    ));
+  }
+  if (beats && shove && blocked) {
+    _trace.push(new TraceStep(
+      "note",
+      "检定" + String(total) + "大于DC" + String(dc) + "：载具被击退" + String(shove_feet) + "尺后撞上障碍物，剩余" + String(push) + "−" + String(shove_feet) + "尺，受到" + String(obstacle_damage) + "点钝击伤害",
+      []
     ));
   }
   if (!beats) {
     _trace.push(new TraceStep("note", "检定" + String(total) + "没有超过DC" + String(dc), []));
   }
   return _rt_result(
-    VehicleCheckResult, [dc, total, beats && !shove, total < dc && !shove, shove_feet, beats && shove && knock_prone],
+    VehicleCheckResult,
+    [
+      dc, total, beats && !shove, total < dc && !shove, shove_feet, beats && shove && knock_prone, obstacle_damage,
+      beats && !shove
+    ],
     _rolls, _trace
   );
 }
 
-function _vehicle_check_roll(dice, dc, grappler, shove, knock_prone, bonus) {
-  let roll, total, beats, shove_feet;
+function _vehicle_check_roll(dice, dc, grappler, shove, knock_prone, bonus, obstacle_at) {
+  let roll, total, beats, push, blocked, shove_feet, obstacle_dice, _obstacle_damage_dice, obstacle_damage;
   roll = dice.die(20);
   total = roll + Math.floor((grappler.strength - 10) / 2) + (grappler.athletics ? grappler.proficiency : 0) + bonus;
   beats = total > dc;
-  shove_feet = beats && shove && !knock_prone ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
-  return [dc, total, beats && !shove, total < dc && !shove, shove_feet, beats && shove && knock_prone];
+  push = beats && shove && !knock_prone ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
+  blocked = obstacle_at >= 0 && push > obstacle_at;
+  shove_feet = blocked ? obstacle_at : push;
+  obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
+  if (obstacle_dice > 0 && Math.max(obstacle_dice, 0) > 200) {
+    _rt_within("伤害骰数", Math.max(obstacle_dice, 0), 200);
+  }
+  if (obstacle_dice > 0) {
+    _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
+    obstacle_damage = _obstacle_damage_dice !== null ? _rt_damage_total(
+      dice, _obstacle_damage_dice.terms, false
+    ) + _obstacle_damage_dice.flat : 0;
+  }
+  else {
+    obstacle_damage = 0;
+  }
+  return [
+    dc, total, beats && !shove, total < dc && !shove, shove_feet, beats && shove && knock_prone, obstacle_damage,
+    beats && !shove
+  ];
 }
 
 // 对载具的擒抱或推撞: the outcome only (the fields of VEHICLE_CHECK_FIELDS), no trace.
 function vehicle_check_fast(grappler, power, vehicle_size, length, width, height, options) {
-  options = _rt_options(options, ["distance", "free_hand", "shove", "knock_prone", "bonus", "dice"]);
+  options = _rt_options(options, ["distance", "free_hand", "shove", "knock_prone", "bonus", "obstacle_at", "dice"]);
   let distance = options.distance === undefined ? 5 : options.distance;
   let free_hand = options.free_hand === undefined ? true : options.free_hand;
   let shove = options.shove === undefined ? false : options.shove;
   let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
+  let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
   const [dc] = _vehicle_check_setup(
-    grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, null
+    grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, obstacle_at,
+    null
   );
   const dice = _rt_dice_source(options.dice);
-  return _vehicle_check_roll(dice, dc, grappler, shove, knock_prone, bonus);
+  return _vehicle_check_roll(dice, dc, grappler, shove, knock_prone, bonus, obstacle_at);
 }
 
 // 对载具的擒抱或推撞: the setup once; the function returned rolls and returns the outcome array.
 function vehicle_check_prepare(grappler, power, vehicle_size, length, width, height, options) {
-  options = _rt_options(options, ["distance", "free_hand", "shove", "knock_prone", "bonus"]);
+  options = _rt_options(options, ["distance", "free_hand", "shove", "knock_prone", "bonus", "obstacle_at"]);
   let distance = options.distance === undefined ? 5 : options.distance;
   let free_hand = options.free_hand === undefined ? true : options.free_hand;
   let shove = options.shove === undefined ? false : options.shove;
   let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
+  let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
   const [dc] = _vehicle_check_setup(
-    grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, null
+    grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, obstacle_at,
+    null
   );
   const _total = Math.floor((grappler.strength - 10) / 2);
   const _total_2 = grappler.athletics ? grappler.proficiency : 0;
-  const _shove_feet = shove && !knock_prone;
+  const _push = shove && !knock_prone;
+  const _obstacle_at_ge_0 = obstacle_at >= 0;
   const _not_shove = !shove;
   const _out5 = shove && knock_prone;
   return dice => {
-    let roll, total, beats, shove_feet;
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let roll, total, beats, push, blocked, shove_feet, obstacle_dice, _obstacle_damage_dice, obstacle_damage;
     roll = dice.die(20);
     total = roll + _total + _total_2 + bonus;
     beats = total > dc;
-    shove_feet = _shove_feet && beats ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
-    return [dc, total, _not_shove && beats, _not_shove && total < dc, shove_feet, _out5 && beats];
+    push = _push && beats ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
+    blocked = _obstacle_at_ge_0 && push > obstacle_at;
+    shove_feet = blocked ? obstacle_at : push;
+    obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
+    if (obstacle_dice > 0 && Math.max(obstacle_dice, 0) > 200) {
+      _rt_within("伤害骰数", Math.max(obstacle_dice, 0), 200);
+    }
+    if (obstacle_dice > 0) {
+      _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
+      obstacle_damage = _obstacle_damage_dice !== null ? _rt_damage_total(
+        dice, _obstacle_damage_dice.terms, false
+      ) + _obstacle_damage_dice.flat : 0;
+    }
+    else {
+      obstacle_damage = 0;
+    }
+    return [
+      dc, total, _not_shove && beats, _not_shove && total < dc, shove_feet, _out5 && beats, obstacle_damage,
+      _not_shove && beats
+    ];
   }
 }
 
 // 对载具的擒抱或推撞: the exact distribution of the fields of VEHICLE_CHECK_FIELDS.
 function vehicle_check_odds(grappler, power, vehicle_size, length, width, height, options) {
-  options = _rt_options(options, ["distance", "free_hand", "shove", "knock_prone", "bonus"]);
+  options = _rt_options(options, ["distance", "free_hand", "shove", "knock_prone", "bonus", "obstacle_at"]);
   let distance = options.distance === undefined ? 5 : options.distance;
   let free_hand = options.free_hand === undefined ? true : options.free_hand;
   let shove = options.shove === undefined ? false : options.shove;
   let knock_prone = options.knock_prone === undefined ? false : options.knock_prone;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
+  let obstacle_at = options.obstacle_at === undefined ? (-1) : options.obstacle_at;
   const [dc] = _vehicle_check_setup(
-    grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, null
+    grappler, power, vehicle_size, length, width, height, distance, free_hand, shove, knock_prone, bonus, obstacle_at,
+    null
   );
   const _odds = new OddsBuilder(VEHICLE_CHECK_FIELDS, null, null, 200000);
   const _p = 1.0;
-  let roll, total, beats, shove_feet;
+  let roll, total, beats, push, blocked, shove_feet, obstacle_dice, _obstacle_damage_dice, obstacle_damage;
   for (const _roll_item of _rt_d20_distribution(0)) {
     roll = _roll_item[0];
     const _roll_p = _p * _roll_item[1];
     total = roll + Math.floor((grappler.strength - 10) / 2) + (grappler.athletics ? grappler.proficiency : 0) + bonus;
     beats = total > dc;
-    shove_feet = beats && shove && !knock_prone ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
-    _odds.add([dc, total, beats && !shove, total < dc && !shove, shove_feet, beats && shove && knock_prone], _roll_p);
+    push = beats && shove && !knock_prone ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
+    blocked = obstacle_at >= 0 && push > obstacle_at;
+    shove_feet = blocked ? obstacle_at : push;
+    obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
+    if (obstacle_dice > 0 && Math.max(obstacle_dice, 0) > 200) {
+      _rt_within("伤害骰数", Math.max(obstacle_dice, 0), 200);
+    }
+    _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
+    for (const _obstacle_damage_item of (
+      (obstacle_dice > 0)
+      && _obstacle_damage_dice !== null ? _rt_dice_items(
+        _obstacle_damage_dice.terms, _obstacle_damage_dice.flat, false
+      ) : _rt_ZERO_ITEMS
+    )) {
+      obstacle_damage = _obstacle_damage_item[0];
+      const _obstacle_damage_p = _roll_p * _obstacle_damage_item[1];
+      _odds.add(
+        [
+          dc, total, beats && !shove, total < dc && !shove, shove_feet, beats && shove && knock_prone, obstacle_damage,
+          beats && !shove
+        ],
+        _obstacle_damage_p
+      );
+    }
   }
+  return _odds.build();
+}
+
+function _vehicle_move_setup(mover, vehicle_size, _trace) {
+  if (!(mover instanceof Combatant && Number.isInteger(vehicle_size) && 1 <= vehicle_size && vehicle_size <= 12)) {
+    _rt_check_inputs([['type', "擒抱者", mover, Combatant], ['int', "载具体型", vehicle_size, 1, 12]]);
+  }
+  let halved, speed;
+  halved = vehicle_size > mover.size - _R_GRAPPLE_MOVE_FREE_SIZE_GAP;
+  speed = halved ? Math.floor(mover.speed / 2) : mover.speed;
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let", "拖行载具时的移动速度" + String(speed) + "尺", [["speed", speed]]
+  ));
+  return [halved, speed];
+}
+
+const VEHICLE_MOVE_FIELDS = Object.freeze(["speed", "halved", "reposition_cost"]);
+// The result of vehicle_move (擒抱载具中移动): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class VehicleMoveResult extends Result {}
+VehicleMoveResult.PROCEDURE = "vehicle_move";
+VehicleMoveResult.FIELDS = VEHICLE_MOVE_FIELDS;
+
+// 擒抱载具中移动（D20-21、D20-18）
+function vehicle_move(mover, vehicle_size, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  const [halved, speed] = _vehicle_move_setup(mover, vehicle_size, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(VehicleMoveResult, [speed, halved, _R_GRAPPLE_MOVE_FEET], [], _trace);
+}
+
+// 擒抱载具中移动: the outcome only (the fields of VEHICLE_MOVE_FIELDS), no trace.
+function vehicle_move_fast(mover, vehicle_size, options) {
+  options = _rt_options(options, ["dice"]);
+  const [halved, speed] = _vehicle_move_setup(mover, vehicle_size, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [speed, halved, _R_GRAPPLE_MOVE_FEET];
+}
+
+// 擒抱载具中移动: the setup once; the function returned rolls and returns the outcome array.
+function vehicle_move_prepare(mover, vehicle_size) {
+  const [halved, speed] = _vehicle_move_setup(mover, vehicle_size, null);
+  const _out2 = _R_GRAPPLE_MOVE_FEET;
+  const _out = [speed, halved, _out2];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 擒抱载具中移动: the exact distribution of the fields of VEHICLE_MOVE_FIELDS.
+function vehicle_move_odds(mover, vehicle_size) {
+  const [halved, speed] = _vehicle_move_setup(mover, vehicle_size, null);
+  const _odds = new OddsBuilder(VEHICLE_MOVE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.add([speed, halved, _R_GRAPPLE_MOVE_FEET], _p);
   return _odds.build();
 }
 
@@ -3073,12 +3312,21 @@ const PROCEDURE_INFO = Object.freeze({
       ["grappler", "擒抱者", "combatant"], ["power", "动力", "power_sources"], ["vehicle_size", "载具体型", "int"],
       ["length", "长", "int"], ["width", "宽", "int"], ["height", "高", "int"], ["distance", "距离", "int"],
       ["free_hand", "有空手", "bool"], ["shove", "推撞", "bool"], ["knock_prone", "选择击倒", "bool"],
-      ["bonus", "其他加值", "int"]
+      ["bonus", "其他加值", "int"], ["obstacle_at", "障碍物距离", "int"]
     ],
     positional: ["grappler", "power", "vehicle_size", "length", "width", "height"],
     fields: [
       ["dc", "DC", "int"], ["total", "检定结果", "int"], ["holds", "擒抱成功", "bool"], ["escapes", "载具逃脱", "bool"],
-      ["shove_feet", "推撞距离", "int"], ["prone", "击倒", "bool"]
+      ["shove_feet", "推撞距离", "int"], ["prone", "击倒", "bool"], ["obstacle_damage", "撞击伤害", "int"],
+      ["vehicle_speed_zero", "载具移动力为0", "bool"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "vehicle_move": {
+    name: "擒抱载具中移动", params: [["mover", "擒抱者", "combatant"], ["vehicle_size", "载具体型", "int"]],
+    positional: ["mover", "vehicle_size"],
+    fields: [
+      ["speed", "移动速度", "int"], ["halved", "速度减半", "bool"], ["reposition_cost", "移动载具的消耗", "int"]
     ],
     summary: {hit: null, damage: null}
   },
@@ -3101,5 +3349,6 @@ export {
   GrappleMoveResult, flanking, flanking_fast, flanking_prepare, flanking_odds, FLANKING_FIELDS,
   FlankingResult, vehicle_dc, vehicle_dc_fast, vehicle_dc_prepare, vehicle_dc_odds, VEHICLE_DC_FIELDS,
   VehicleDcResult, vehicle_check, vehicle_check_fast, vehicle_check_prepare, vehicle_check_odds,
-  VEHICLE_CHECK_FIELDS, VehicleCheckResult,
+  VEHICLE_CHECK_FIELDS, VehicleCheckResult, vehicle_move, vehicle_move_fast, vehicle_move_prepare,
+  vehicle_move_odds, VEHICLE_MOVE_FIELDS, VehicleMoveResult,
 };

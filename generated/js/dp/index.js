@@ -17,7 +17,7 @@
 //   rules/dp/tables/maneuvers.yaml
 //   rules/dp/tables/weapons.yaml
 //   rules/dp/tables/willpower_uses.yaml
-// Content hash: sha256:93de7292e90821185fc0c9d7f9d4ad5b282359b3eec8580fa91cc4fb13812cc9
+// Content hash: sha256:2fc354f93454e4151ccb6a9084ed7210c8ef770f73419d5adb80cc0dd39b8569
 // DP骰池战斗规则: the compiled rules of ruleset 'dp', as an ES module with no dependencies.
 'use strict';
 
@@ -334,12 +334,18 @@ class SeededDice {
     }
     const twister = new _MersenneTwister(seed);
     this.random = () => twister.random();
+    // Read-only, so its faces are always in 1..sides and _rt_dice_source can trust it (a subclass
+    // is a source of its own, checked like any other).
+    if (new.target === SeededDice) Object.freeze(this);
   }
   die(sides) { return Math.floor(this.random() * sides) + 1; }
 }
 // Faces given in advance, consumed in order; for tests and worked examples.
 class FixedDice {
-  constructor(faces) { this.faces = Array.from(faces); this.used = 0; }
+  constructor(faces) {
+    this.faces = Array.from(faces); this.used = 0;
+    if (new.target === FixedDice) Object.seal(this);  // no own die can replace the checking one
+  }
   die(sides) {
     if (this.used >= this.faces.length) {
       throw new DiceExhausted(`固定骰面已用完：第${this.used + 1}个骰子（d${sides}）没有给出骰面`,
@@ -383,11 +389,19 @@ class PoolRoll {
             added: this.added.slice(), successes: this.successes, all_succeed: this.all_succeed};
   }
 }
-function _rt_roll_pool(source, spec, dice, extras, allSucceed) {
+// The default of the pool engine's dice.limits.added_dice (pool.ADDED_DICE): generated code passes
+// its ruleset's declared limit, and no pool is ever rolled without one.
+const _rt_ADDED_DICE = 1000;
+function _rt_too_many_added(maxAdded) {
+  return new LimitExceeded(`一次骰池检定的加骰超过${maxAdded}个，超过规则集的上限（added_dice）：` +
+                           '公平的骰子几乎不可能如此（概率低于10⁻¹⁶），请检查骰子来源', {limit: maxAdded});
+}
+function _rt_roll_pool(source, spec, dice, extras, allSucceed, maxAdded) {
+  if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
   const command = spec.command(dice, extras);
   if (allSucceed) return new PoolRoll(dice, extras, [], [], dice, command, true);
   const faces = [], added = [];
-  let successes = 0, pending = dice, rolled = 0;
+  let successes = 0, pending = dice, rolled = 0, left = maxAdded;
   while (pending > 0) {
     pending -= 1;
     const face = source.die(spec.sides);
@@ -395,17 +409,26 @@ function _rt_roll_pool(source, spec, dice, extras, allSucceed) {
     added.push(rolled >= dice);
     rolled += 1;
     if (face >= spec.success_at) successes += 1;
-    if (face >= spec.add_at) pending += 1;
+    if (face >= spec.add_at) {
+      if (!(left > 0)) throw _rt_too_many_added(maxAdded);
+      left -= 1;
+      pending += 1;
+    }
   }
   return new PoolRoll(dice, extras, faces, added, successes, command, false);
 }
-function _rt_pool_successes(dice, n, sides, successAt, addAt) {
-  let successes = 0;
+function _rt_pool_successes(dice, n, sides, successAt, addAt, maxAdded) {
+  if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
+  let successes = 0, left = maxAdded;
   while (n > 0) {
     n -= 1;
     const face = dice.die(sides);
     if (face >= successAt) successes += 1;
-    if (face >= addAt) n += 1;
+    if (face >= addAt) {
+      if (!(left > 0)) throw _rt_too_many_added(maxAdded);
+      left -= 1;
+      n += 1;
+    }
   }
   return successes;
 }
@@ -770,11 +793,46 @@ function _rt_options(options, keys) {
   }
   return out;
 }
+// The one entry point of a dice argument into generated code (sources.dice_source): a SeededDice
+// or FixedDice (exactly those classes, whose instances cannot be changed to roll anything else)
+// as it is; any other object with a die method wrapped, once per call, in a _CheckedDice that
+// checks every face; anything else is OutOfBounds.
 function _rt_dice_source(dice) {
-  if (dice === null || dice === undefined || typeof dice.die !== 'function') {
-    throw new OutOfBounds('dice必须是有die(sides)方法的骰子来源（SeededDice、FixedDice或自定义）');
+  if (dice !== null && dice !== undefined) {
+    const proto = Object.getPrototypeOf(dice);
+    if (proto === SeededDice.prototype || proto === FixedDice.prototype || proto === _CheckedDice.prototype) {
+      return dice;
+    }
   }
-  return dice;
+  if (dice === null || dice === undefined || (typeof dice !== 'object' && typeof dice !== 'function')
+      || typeof dice.die !== 'function') {
+    throw new OutOfBounds(`dice必须是有die(sides)方法的骰子来源（SeededDice、FixedDice或自定义），得到${_rt_type_name(dice)}`,
+                          {name: 'dice'});
+  }
+  return new _CheckedDice(dice);
+}
+// A face a source gave, short enough for a message whatever it is (sources._face_text).
+function _rt_face_text(face) {
+  if (typeof face === 'number') {
+    if (Number.isInteger(face)) return Math.abs(face) < 1e12 ? String(face) : '超出范围的整数';
+    return Number.isNaN(face) ? 'nan' : face === Infinity ? 'inf' : face === -Infinity ? '-inf' : String(face);
+  }
+  if (typeof face === 'string') return _rt_repr(face.length > 20 ? face.slice(0, 20) + '…' : face);
+  if (face === null || face === undefined || typeof face === 'boolean') return _rt_repr(face);
+  return `${_rt_type_name(face)}类型的值`;
+}
+// A dice source of the caller's own, with every face checked: an integer from 1 to sides, else BadFace.
+class _CheckedDice {
+  constructor(source) { this.source = source; this.given = 0; }
+  die(sides) {
+    const face = this.source.die(sides);
+    this.given += 1;
+    if (typeof face !== 'number' || !Number.isInteger(face) || face < 1 || face > sides) {
+      throw new BadFace(`骰子来源给出的第${this.given}个骰面${_rt_face_text(face)}不是d${sides}能掷出的点数`,
+                        {index: this.given - 1});
+    }
+    return face;
+  }
 }
 
 // ---- combatants ----
@@ -821,7 +879,7 @@ function _rt_combatant_dict(self, stats) {
 const VERSION = "1.0.0";
 const RULES_VERSION = "1.0.0";
 
-// ---- rulings in force (39): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+// ---- rulings in force (49): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 const _R_SPEED_PER_POINT = 1;  // R2 高速对基础防御的折算
 const _R_ARMOR_PIERCING_DIVISOR = 2;  // R2 破甲折算除数
 const _R_ZEROED_COMPONENT_LOSES_EXTRAS = true;  // R3 防御归零失去附加成功
@@ -861,6 +919,16 @@ const _R_PIN_ESCAPES_NEEDED = 2;  // 摆脱压制所需成功次数
 const _R_OVERRUN_SIZE_MULTIPLE = 2;  // 可闯越的体积倍数
 const _R_SUNDER_TWO_HANDS_BONUS = 4;  // 击破对抗双手加值
 const _R_SUNDER_NOT_STRENGTH_PENALTY = 4;  // 击破对抗非力量操纵减值
+const _R_TOUCH_COUNTS_ATTACK_EXTRAS = true;  // 擒抱接触计入攻击附加成功
+const _R_GRAPPLE_CONTEST_ATTACK_EXTRAS = false;  // 擒抱对抗与压制计入攻击附加成功
+const _R_VEHICLE_RANGE_MULTIPLIER = 5;  // 载具武器射程倍数
+const _R_RESOURCE_ATTACK_RANGE_MULTIPLIER = 5;  // 其他攻击形式射程倍数
+const _R_RESOURCE_ATTACK_PLACEHOLDER_POOL = true;  // 其他攻击形式使用占位检定
+const _R_GRAPPLE_ATTACK_ADDS_WEAPON_DAMAGE = false;  // 擒抱中攻击计入武器伤害
+const _R_GRAPPLE_MOVE_METERS_PER_NET = 1;  // 擒抱中移动每胜出数米数
+const _R_PIN_MOVE_SPEED_DIVISOR = 2;  // 压制中移动的速度除数
+const _R_BOMBARD_STRENGTH_REQUIREMENT = true;  // 炮类武器的力量要求
+const _R_GRAPPLE_HANDS_NEEDED = 2;  // 擒抱所需手数
 const RULINGS = Object.freeze({
   "speed_per_point": _R_SPEED_PER_POINT, "armor_piercing_divisor": _R_ARMOR_PIERCING_DIVISOR,
   "zeroed_component_loses_extras": _R_ZEROED_COMPONENT_LOSES_EXTRAS,
@@ -885,11 +953,20 @@ const RULINGS = Object.freeze({
   "bombard_save_size_limit": _R_BOMBARD_SAVE_SIZE_LIMIT, "cling_size_divisor": _R_CLING_SIZE_DIVISOR,
   "full_cover_size_multiple": _R_FULL_COVER_SIZE_MULTIPLE, "grapple_item_size_gap": _R_GRAPPLE_ITEM_SIZE_GAP,
   "pin_escapes_needed": _R_PIN_ESCAPES_NEEDED, "overrun_size_multiple": _R_OVERRUN_SIZE_MULTIPLE,
-  "sunder_two_hands_bonus": _R_SUNDER_TWO_HANDS_BONUS, "sunder_not_strength_penalty": _R_SUNDER_NOT_STRENGTH_PENALTY
+  "sunder_two_hands_bonus": _R_SUNDER_TWO_HANDS_BONUS, "sunder_not_strength_penalty": _R_SUNDER_NOT_STRENGTH_PENALTY,
+  "touch_counts_attack_extras": _R_TOUCH_COUNTS_ATTACK_EXTRAS,
+  "grapple_contest_attack_extras": _R_GRAPPLE_CONTEST_ATTACK_EXTRAS,
+  "vehicle_range_multiplier": _R_VEHICLE_RANGE_MULTIPLIER,
+  "resource_attack_range_multiplier": _R_RESOURCE_ATTACK_RANGE_MULTIPLIER,
+  "resource_attack_placeholder_pool": _R_RESOURCE_ATTACK_PLACEHOLDER_POOL,
+  "grapple_attack_adds_weapon_damage": _R_GRAPPLE_ATTACK_ADDS_WEAPON_DAMAGE,
+  "grapple_move_meters_per_net": _R_GRAPPLE_MOVE_METERS_PER_NET, "pin_move_speed_divisor": _R_PIN_MOVE_SPEED_DIVISOR,
+  "bombard_strength_requirement": _R_BOMBARD_STRENGTH_REQUIREMENT, "grapple_hands_needed": _R_GRAPPLE_HANDS_NEEDED
 });
 
 // ---- error types ----
 const UseBombard = _rt_error_class("UseBombard", "use_bombard");  // 炮击武器
+const ResourceDefined = _rt_error_class("ResourceDefined", "resource_defined");  // 由资源决定的攻击
 const OutOfRange = _rt_error_class("OutOfRange", "out_of_range");  // 超出射程
 const OneHandBow = _rt_error_class("OneHandBow", "one_hand_bow");  // 弓箭无法单手使用
 const CalledShotMultipleTargets = _rt_error_class(
@@ -908,6 +985,8 @@ const TooManyHandsFree = _rt_error_class("TooManyHandsFree", "too_many_hands_fre
 const OverrunTooBig = _rt_error_class("OverrunTooBig", "overrun_too_big");  // 无法闯越
 const FeintImpossible = _rt_error_class("FeintImpossible", "feint_impossible");  // 无法虚招
 const NotABombard = _rt_error_class("NotABombard", "not_a_bombard");  // 不是炮类武器
+const AimUnlocated = _rt_error_class("AimUnlocated", "aim_unlocated");  // 无法瞄准
+const GrappleNeedsTwoHands = _rt_error_class("GrappleNeedsTwoHands", "grapple_needs_two_hands");  // 擒抱需要两只手
 const BadWillpower = _rt_error_class("BadWillpower", "bad_willpower");  // 意志力不足
 
 // ---- combatants ----
@@ -967,6 +1046,8 @@ function attack_types_thrown_range_multiplier(s, e) { return s.strength; }
 function attack_types_bow_range_multiplier(s, e) { return 8; }
 function attack_types_crossbow_range_multiplier(s, e) { return 5; }
 function attack_types_artillery_range_multiplier(s, e) { return 4; }
+function attack_types_vehicle_range_multiplier(s, e) { return _R_VEHICLE_RANGE_MULTIPLIER; }
+function attack_types_other_range_multiplier(s, e) { return _R_RESOURCE_ATTACK_RANGE_MULTIPLIER; }
 function condition_tracks_stun_capacity(s, e) { return 0; }
 const _FORMULAS = {
   "attack_types_unarmed_pool": attack_types_unarmed_pool, "attack_types_thrown_pool": attack_types_thrown_pool,
@@ -977,6 +1058,8 @@ const _FORMULAS = {
   "attack_types_bow_range_multiplier": attack_types_bow_range_multiplier,
   "attack_types_crossbow_range_multiplier": attack_types_crossbow_range_multiplier,
   "attack_types_artillery_range_multiplier": attack_types_artillery_range_multiplier,
+  "attack_types_vehicle_range_multiplier": attack_types_vehicle_range_multiplier,
+  "attack_types_other_range_multiplier": attack_types_other_range_multiplier,
   "condition_tracks_stun_capacity": condition_tracks_stun_capacity
 };
 const _FORMULA_TEXTS = {
@@ -987,7 +1070,8 @@ const _FORMULA_TEXTS = {
   "attack_types_other_pool": "智力 + 专业 + 武器.武器伤害", "attack_types_unarmed_range_multiplier": "0",
   "attack_types_thrown_range_multiplier": "力量", "attack_types_bow_range_multiplier": "8",
   "attack_types_crossbow_range_multiplier": "5", "attack_types_artillery_range_multiplier": "4",
-  "condition_tracks_stun_capacity": "0"
+  "attack_types_vehicle_range_multiplier": "裁定.载具武器射程倍数",
+  "attack_types_other_range_multiplier": "裁定.其他攻击形式射程倍数", "condition_tracks_stun_capacity": "0"
 };
 
 // 意志力用法 (willpower_uses).
@@ -1082,8 +1166,9 @@ class AttackType {
     this.one_hand_min_increase = r[13];
     this.one_hand_halves_aim = r[14];
     this.point_blank_ignores_speed = r[15];
-    this.default_damage_type = r[16] !== null && DAMAGE_TYPES.has(r[16]) ? DAMAGE_TYPES.get(r[16]) : _NO_DAMAGETYPE;
-    this.notes = r[17];
+    this.resource_defined = r[16];
+    this.default_damage_type = r[17] !== null && DAMAGE_TYPES.has(r[17]) ? DAMAGE_TYPES.get(r[17]) : _NO_DAMAGETYPE;
+    this.notes = r[18];
     Object.freeze(this);
   }
   toDict() {
@@ -1099,6 +1184,7 @@ class AttackType {
     out.one_hand_min_increase = this.one_hand_min_increase;
     out.one_hand_halves_aim = this.one_hand_halves_aim;
     out.point_blank_ignores_speed = this.point_blank_ignores_speed;
+    out.resource_defined = this.resource_defined;
     out.default_damage_type = this.default_damage_type.given ? this.default_damage_type.id : null;
     out.notes = this.notes;
     return out;
@@ -1107,21 +1193,21 @@ class AttackType {
 const _NO_ATTACKTYPE = new AttackType(
   [
     "", "（无攻击类型）", "", [], null, _rt_not_given, _NO_ACTION, false, 0, _rt_not_given, 0, 0, false, 0, false,
-    false, _NO_DAMAGETYPE, ""
+    false, false, _NO_DAMAGETYPE, ""
   ],
   false
 );
 const ATTACK_TYPES = new Map();
 for (const r of [
-  ["unarmed", "肉搏", "", ["DP-10"], null, "attack_types_unarmed_pool", "standard", false, 0, "attack_types_unarmed_range_multiplier", 0, 0, false, 0, false, false, "blunt", "以天生武器进行近战肉搏攻击。学习特定能力、经过强化、持用手指虎或拥有特殊的天生武器可以造成严重伤害。"],
-  ["melee", "白刃", "", ["DP-11"], null, "attack_types_unarmed_pool", "standard", false, 0, "attack_types_unarmed_range_multiplier", 0, 0, false, 0, false, false, "lethal", "可以用来攻击的盾牌也属于白刃武器；长鞭等少量武器只造成冲击伤害。"],
-  ["thrown", "投掷", "", ["DP-12"], null, "attack_types_thrown_pool", "standard", true, 1, "attack_types_thrown_range_multiplier", 10, 0, false, 0, false, false, "lethal", "重投掷武器只能以力量为关键属性；临时武器或未标明基础射程的投掷武器基础射程为10米，按重投掷武器处理。"],
-  ["bow", "弓箭", "", ["DP-13"], null, "attack_types_bow_pool", "standard", true, 1, "attack_types_bow_range_multiplier", 0, 1, true, 0, false, false, "pierce", "武器伤害为弓与箭之和（一般箭矢为0L穿刺）。弓的力量要求与体积无关；弓无法单手使用。"],
-  ["crossbow", "弩", "", ["DP-14"], null, "attack_types_bow_pool", "standard", true, 3, "attack_types_crossbow_range_multiplier", 0, 0, false, 1, true, false, "pierce", ""],
-  ["firearm", "枪械", "", ["DP-14"], null, "attack_types_bow_pool", "standard", true, 5, "attack_types_crossbow_range_multiplier", 0, 0, false, 1, true, true, "pierce", "普通枪械高速5，高斯枪械高速6（见武器数据）；目标在5米以内时无视枪械的高速。"],
-  ["artillery", "炮", "", ["DP-15"], null, "attack_types_artillery_pool", "standard", true, 0, "attack_types_artillery_range_multiplier", 0, 0, false, 1, true, false, "pierce", "炮类武器没有通常意义上的武器伤害，以【炮击X（N米）】攻击；弹药在最大射程边界自动引爆。"],
-  ["vehicle", "载具武器", "", ["DP-15", "DP-17"], null, "attack_types_vehicle_pool", "standard", true, 0, "attack_types_crossbow_range_multiplier", 0, 0, false, 0, false, false, "pierce", "操纵载具进行近战或远程攻击；载具武器的使用可能需要相关技能达到一定等级。射程倍数原文未给出，默认同枪械为5（主持人可改）。"],
-  ["other", "其他攻击形式", "", ["DP-16"], null, "attack_types_other_pool", "standard", true, 0, "attack_types_crossbow_range_multiplier", 0, 0, false, 0, false, false, "mental", "资源创建的攻击形式（施法检定等）：动作、判定DP与对抗以资源描述为准，默认视为远程攻击。此处的检定组成与射程倍数只是占位的默认值，应以资源为准；与豁免对抗时请用“攻击与豁免的对抗”流程。"],
+  ["unarmed", "肉搏", "", ["DP-10"], null, "attack_types_unarmed_pool", "standard", false, 0, "attack_types_unarmed_range_multiplier", 0, 0, false, 0, false, false, false, "blunt", "以天生武器进行近战肉搏攻击。学习特定能力、经过强化、持用手指虎或拥有特殊的天生武器可以造成严重伤害。"],
+  ["melee", "白刃", "", ["DP-11"], null, "attack_types_unarmed_pool", "standard", false, 0, "attack_types_unarmed_range_multiplier", 0, 0, false, 0, false, false, false, "lethal", "可以用来攻击的盾牌也属于白刃武器；长鞭等少量武器只造成冲击伤害。"],
+  ["thrown", "投掷", "", ["DP-12"], null, "attack_types_thrown_pool", "standard", true, 1, "attack_types_thrown_range_multiplier", 10, 0, false, 0, false, false, false, "lethal", "重投掷武器只能以力量为关键属性；临时武器或未标明基础射程的投掷武器基础射程为10米，按重投掷武器处理。"],
+  ["bow", "弓箭", "", ["DP-13"], null, "attack_types_bow_pool", "standard", true, 1, "attack_types_bow_range_multiplier", 0, 1, true, 0, false, false, false, "pierce", "武器伤害为弓与箭之和（一般箭矢为0L穿刺）。弓的力量要求与体积无关；弓无法单手使用。"],
+  ["crossbow", "弩", "", ["DP-14"], null, "attack_types_bow_pool", "standard", true, 3, "attack_types_crossbow_range_multiplier", 0, 0, false, 1, true, false, false, "pierce", ""],
+  ["firearm", "枪械", "", ["DP-14"], null, "attack_types_bow_pool", "standard", true, 5, "attack_types_crossbow_range_multiplier", 0, 0, false, 1, true, true, false, "pierce", "普通枪械高速5，高斯枪械高速6（见武器数据）；目标在5米以内时无视枪械的高速。"],
+  ["artillery", "炮", "", ["DP-15"], null, "attack_types_artillery_pool", "standard", true, 0, "attack_types_artillery_range_multiplier", 0, 0, false, 1, true, false, false, "pierce", "炮类武器没有通常意义上的武器伤害，以【炮击X（N米）】攻击；弹药在最大射程边界自动引爆。"],
+  ["vehicle", "载具武器", "", ["DP-15", "DP-17"], null, "attack_types_vehicle_pool", "standard", true, 0, "attack_types_vehicle_range_multiplier", 0, 0, false, 0, false, false, false, "pierce", "操纵载具进行近战或远程攻击；载具武器的使用可能需要相关技能达到一定等级。射程倍数原文未给出，见裁定“载具武器射程倍数”。"],
+  ["other", "其他攻击形式", "", ["DP-16"], null, "attack_types_other_pool", "standard", true, 0, "attack_types_other_range_multiplier", 0, 0, false, 0, false, false, true, "mental", "资源创建的攻击形式（施法检定等）：动作、判定DP与对抗以资源描述为准，默认视为远程攻击。检定组成与射程倍数原文没有给出，见裁定“其他攻击形式使用占位检定”与“其他攻击形式射程倍数”；与豁免对抗时请用“攻击与豁免的对抗”流程。"],
 ]) ATTACK_TYPES.set(r[0], new AttackType(r, true));
 // The 攻击类型 entry with this id or Chinese name.
 function get_attack_type(key) { return _rt_lookup(ATTACK_TYPES, key, "攻击类型", AttackType); }
@@ -1344,8 +1430,9 @@ const _POOL = new PoolSpec(10, 8, 10, ".ww", 10);
 
 function _attack_setup(
   attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-  clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
-  target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, _trace
+  clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
+  called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
+  all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, _trace
 ) {
   weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
   called_shot = called_shot === null || called_shot === undefined ? _NO_CALLEDSHOT : called_shot instanceof CalledShot ? called_shot : get_called_shot(called_shot);
@@ -1356,26 +1443,28 @@ function _attack_setup(
     && Number.isInteger(extra_armor_piercing) && 0 <= extra_armor_piercing && extra_armor_piercing <= 40
     && typeof power_attack === 'boolean' && Number.isInteger(charge_meters) && 0 <= charge_meters
     && charge_meters <= 1000 && typeof clear_path === 'boolean' && Number.isInteger(aim_rounds) && 0 <= aim_rounds
-    && aim_rounds <= 20 && typeof willpower === 'boolean' && typeof willpower_move === 'boolean'
-    && typeof defender_willpower === 'boolean' && called_shot.not_specified === null
-    && Number.isInteger(called_shot_reduction) && 0 <= called_shot_reduction && called_shot_reduction <= 20
-    && typeof target_two_handed === 'boolean' && typeof target_not_strength === 'boolean'
+    && aim_rounds <= 20 && typeof target_unlocated === 'boolean' && typeof willpower === 'boolean'
+    && typeof willpower_move === 'boolean' && typeof defender_willpower === 'boolean'
+    && called_shot.not_specified === null && Number.isInteger(called_shot_reduction) && 0 <= called_shot_reduction
+    && called_shot_reduction <= 20 && typeof target_two_handed === 'boolean' && typeof target_not_strength === 'boolean'
     && Number.isInteger(grapple_people) && 0 <= grapple_people && grapple_people <= 20 && Number.isInteger(targets)
-    && 1 <= targets && targets <= 100 && typeof coup_de_grace === 'boolean' && typeof total_defense === 'boolean'
-    && Number.isInteger(other_bonus) && (-100) <= other_bonus && other_bonus <= 100
+    && 1 <= targets && targets <= 100 && typeof coup_de_grace === 'boolean' && typeof all_targets_helpless === 'boolean'
+    && typeof total_defense === 'boolean' && typeof attacker_pinpointed === 'boolean' && Number.isInteger(other_bonus)
+    && (-100) <= other_bonus && other_bonus <= 100
   )) {
     _rt_check_inputs([
       ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
       ['int', "距离", distance, 0, 100000], ['int', "用手数", hands, 0, 2], ['int', "额外高速", extra_speed, 0, 30],
       ['int', "额外破甲", extra_armor_piercing, 0, 40], ['bool', "全力一击", power_attack],
       ['int', "冲锋距离", charge_meters, 0, 1000], ['bool', "路径畅通", clear_path],
-      ['int', "瞄准轮数", aim_rounds, 0, 20], ['bool', "消耗意志力", willpower],
-      ['bool', "消耗意志力移动", willpower_move], ['bool', "防御方消耗意志力", defender_willpower],
-      ['entry', "特定部位", called_shot], ['int', "减少特定部位减值", called_shot_reduction, 0, 20],
-      ['bool', "目标双手持用", target_two_handed], ['bool', "目标非力量操纵", target_not_strength],
-      ['int', "目标所在擒抱人数", grapple_people, 0, 20], ['int', "目标数", targets, 1, 100],
-      ['bool', "致命攻击", coup_de_grace], ['bool', "防御方全力防御", total_defense],
-      ['int', "其他加值", other_bonus, (-100), 100]
+      ['int', "瞄准轮数", aim_rounds, 0, 20], ['bool', "目标无法定位", target_unlocated],
+      ['bool', "消耗意志力", willpower], ['bool', "消耗意志力移动", willpower_move],
+      ['bool', "防御方消耗意志力", defender_willpower], ['entry', "特定部位", called_shot],
+      ['int', "减少特定部位减值", called_shot_reduction, 0, 20], ['bool', "目标双手持用", target_two_handed],
+      ['bool', "目标非力量操纵", target_not_strength], ['int', "目标所在擒抱人数", grapple_people, 0, 20],
+      ['int', "目标数", targets, 1, 100], ['bool', "致命攻击", coup_de_grace],
+      ['bool', "所有目标都无助", all_targets_helpless], ['bool', "防御方全力防御", total_defense],
+      ['bool', "能精确定位攻击者", attacker_pinpointed], ['int', "其他加值", other_bonus, (-100), 100]
     ]);
   }
   let hands_used, ranged, effective_requirement, strength_short, base_range, range_multiplier, max_range, increments;
@@ -1385,6 +1474,9 @@ function _attack_setup(
   let will_bonus, prone_bonus, attack_pool, dice_, extras_cancelled, sunder_bonus, own_penalty;
   if (!(weapon.bombard_damage === 0)) {
     throw new UseBombard("“" + weapon.name + "”是【炮击】武器：以炮击结算（bombard），而不是普通攻击");
+  }
+  if (!(!weapon.attack_type.resource_defined || true)) {
+    throw new ResourceDefined("“" + weapon.name + "”属于由资源决定检定组成的其他攻击形式，按裁定不以占位检定结算；请按资源给出的判定结算");
   }
   hands_used = hands === 0 ? weapon.hands : hands;
   if (!(!(weapon.attack_type.two_hands_only && hands_used === 1))) {
@@ -1435,6 +1527,9 @@ function _attack_setup(
   if (!(aim_rounds === 0 || ranged && distance <= aim_limit)) {
     throw new AimOutOfReach("只能瞄准最多3个射程单位之内的敌人（" + String(aim_limit) + "米以内），目标在" + String(distance) + "米");
   }
+  if (!(aim_rounds === 0 || !target_unlocated)) {
+    throw new AimUnlocated("瞄准需要敌人能被精确定位或模糊定位");
+  }
   aim_bonus = hands_used === 1 && weapon.hands === 2 && weapon.attack_type.one_hand_halves_aim ? Math.floor(Math.min(
     aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS
   ) / 2) : Math.min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS);
@@ -1451,7 +1546,7 @@ function _attack_setup(
       called_shot_reduction, _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT
     )
   ) : 0;
-  if (!(!coup_de_grace || defender.helpless)) {
+  if (!(!coup_de_grace || defender.helpless && (targets === 1 || all_targets_helpless))) {
     throw new NotHelpless("致命攻击只能对处于无助状态的目标发动");
   }
   if (!(!coup_de_grace || defender.has_vitals)) {
@@ -1459,7 +1554,7 @@ function _attack_setup(
   }
   intrinsic_speed = weapon.speed < 0 ? weapon.attack_type.speed : weapon.speed;
   speed = (
-    total_defense || weapon.attack_type.point_blank_ignores_speed
+    total_defense && attacker_pinpointed || weapon.attack_type.point_blank_ignores_speed
     && distance <= _R_FIREARM_POINT_BLANK_RANGE ? 0 : intrinsic_speed
   ) + extra_speed;
   armor_piercing = weapon.armor_piercing + extra_armor_piercing;
@@ -1525,9 +1620,9 @@ function attack(attacker, defender, weapon, options) {
     options,
     [
       "distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path",
-      "aim_rounds", "willpower", "willpower_move", "defender_willpower", "called_shot", "called_shot_reduction",
-      "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace", "total_defense",
-      "other_bonus", "dice"
+      "aim_rounds", "target_unlocated", "willpower", "willpower_move", "defender_willpower", "called_shot",
+      "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace",
+      "all_targets_helpless", "total_defense", "attacker_pinpointed", "other_bonus", "dice"
     ]
   );
   let distance = options.distance === undefined ? 0 : options.distance;
@@ -1538,6 +1633,7 @@ function attack(attacker, defender, weapon, options) {
   let charge_meters = options.charge_meters === undefined ? 0 : options.charge_meters;
   let clear_path = options.clear_path === undefined ? true : options.clear_path;
   let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
+  let target_unlocated = options.target_unlocated === undefined ? false : options.target_unlocated;
   let willpower = options.willpower === undefined ? false : options.willpower;
   let willpower_move = options.willpower_move === undefined ? false : options.willpower_move;
   let defender_willpower = options.defender_willpower === undefined ? false : options.defender_willpower;
@@ -1548,13 +1644,16 @@ function attack(attacker, defender, weapon, options) {
   let grapple_people = options.grapple_people === undefined ? 0 : options.grapple_people;
   let targets = options.targets === undefined ? 1 : options.targets;
   let coup_de_grace = options.coup_de_grace === undefined ? false : options.coup_de_grace;
+  let all_targets_helpless = options.all_targets_helpless === undefined ? false : options.all_targets_helpless;
   let total_defense = options.total_defense === undefined ? false : options.total_defense;
+  let attacker_pinpointed = options.attacker_pinpointed === undefined ? true : options.attacker_pinpointed;
   let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
   const _trace = [];
   const _setup = _attack_setup(
     attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-    clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
-    target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, _trace
+    clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
+    called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
+    all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, _trace
   );
   weapon = _setup[0];
   called_shot = _setup[1];
@@ -1564,11 +1663,11 @@ function attack(attacker, defender, weapon, options) {
   const extras_cancelled = _setup[5];
   const sunder_bonus = _setup[6];
   const own_penalty = _setup[7];
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _raw_roll, raw, after_cancel, hit, net, damage, condition_points, contested, _contest_roll, contest;
   let contest_total, attacker_side, severity_steps, disarmed, item_damage;
-  _raw_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.attack_extras, coup_de_grace);
+  _raw_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.attack_extras, coup_de_grace, 1000);
   _rolls.push(_raw_roll);
   raw = _raw_roll.successes;
   _trace.push(new TraceStep(
@@ -1612,7 +1711,7 @@ function attack(attacker, defender, weapon, options) {
       called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(
         0, defender.strength + defender.martial + defender.specialty + sunder_bonus
       ),
-      called_shot.save === "fortitude" ? defender.save_extras : 0, false
+      called_shot.save === "fortitude" ? defender.save_extras : 0, false, 1000
     );
     _rolls.push(_contest_roll);
     contest = _contest_roll.successes;
@@ -1669,7 +1768,7 @@ function _attack_roll(
 ) {
   let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side;
   let severity_steps, disarmed, item_damage;
-  raw = coup_de_grace ? Math.max(0, dice_) : _rt_pool_successes(dice, dice_, 10, 8, 10);
+  raw = coup_de_grace ? Math.max(0, dice_) : _rt_pool_successes(dice, dice_, 10, 8, 10, 1000);
   after_cancel = raw - extras_cancelled - grapple_penalty;
   hit = after_cancel > 0;
   net = hit ? after_cancel + attacker.attack_extras : 0;
@@ -1682,7 +1781,7 @@ function _attack_roll(
       called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(
         0, defender.strength + defender.martial + defender.specialty + sunder_bonus
       ),
-      10, 8, 10
+      10, 8, 10, 1000
     );
   }
   else {
@@ -1705,9 +1804,9 @@ function attack_fast(attacker, defender, weapon, options) {
     options,
     [
       "distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path",
-      "aim_rounds", "willpower", "willpower_move", "defender_willpower", "called_shot", "called_shot_reduction",
-      "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace", "total_defense",
-      "other_bonus", "dice"
+      "aim_rounds", "target_unlocated", "willpower", "willpower_move", "defender_willpower", "called_shot",
+      "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace",
+      "all_targets_helpless", "total_defense", "attacker_pinpointed", "other_bonus", "dice"
     ]
   );
   let distance = options.distance === undefined ? 0 : options.distance;
@@ -1718,6 +1817,7 @@ function attack_fast(attacker, defender, weapon, options) {
   let charge_meters = options.charge_meters === undefined ? 0 : options.charge_meters;
   let clear_path = options.clear_path === undefined ? true : options.clear_path;
   let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
+  let target_unlocated = options.target_unlocated === undefined ? false : options.target_unlocated;
   let willpower = options.willpower === undefined ? false : options.willpower;
   let willpower_move = options.willpower_move === undefined ? false : options.willpower_move;
   let defender_willpower = options.defender_willpower === undefined ? false : options.defender_willpower;
@@ -1728,12 +1828,15 @@ function attack_fast(attacker, defender, weapon, options) {
   let grapple_people = options.grapple_people === undefined ? 0 : options.grapple_people;
   let targets = options.targets === undefined ? 1 : options.targets;
   let coup_de_grace = options.coup_de_grace === undefined ? false : options.coup_de_grace;
+  let all_targets_helpless = options.all_targets_helpless === undefined ? false : options.all_targets_helpless;
   let total_defense = options.total_defense === undefined ? false : options.total_defense;
+  let attacker_pinpointed = options.attacker_pinpointed === undefined ? true : options.attacker_pinpointed;
   let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
   const _setup = _attack_setup(
     attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-    clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
-    target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, null
+    clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
+    called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
+    all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, null
   );
   weapon = _setup[0];
   called_shot = _setup[1];
@@ -1756,9 +1859,9 @@ function attack_prepare(attacker, defender, weapon, options) {
     options,
     [
       "distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path",
-      "aim_rounds", "willpower", "willpower_move", "defender_willpower", "called_shot", "called_shot_reduction",
-      "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace", "total_defense",
-      "other_bonus"
+      "aim_rounds", "target_unlocated", "willpower", "willpower_move", "defender_willpower", "called_shot",
+      "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace",
+      "all_targets_helpless", "total_defense", "attacker_pinpointed", "other_bonus"
     ]
   );
   let distance = options.distance === undefined ? 0 : options.distance;
@@ -1769,6 +1872,7 @@ function attack_prepare(attacker, defender, weapon, options) {
   let charge_meters = options.charge_meters === undefined ? 0 : options.charge_meters;
   let clear_path = options.clear_path === undefined ? true : options.clear_path;
   let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
+  let target_unlocated = options.target_unlocated === undefined ? false : options.target_unlocated;
   let willpower = options.willpower === undefined ? false : options.willpower;
   let willpower_move = options.willpower_move === undefined ? false : options.willpower_move;
   let defender_willpower = options.defender_willpower === undefined ? false : options.defender_willpower;
@@ -1779,12 +1883,15 @@ function attack_prepare(attacker, defender, weapon, options) {
   let grapple_people = options.grapple_people === undefined ? 0 : options.grapple_people;
   let targets = options.targets === undefined ? 1 : options.targets;
   let coup_de_grace = options.coup_de_grace === undefined ? false : options.coup_de_grace;
+  let all_targets_helpless = options.all_targets_helpless === undefined ? false : options.all_targets_helpless;
   let total_defense = options.total_defense === undefined ? false : options.total_defense;
+  let attacker_pinpointed = options.attacker_pinpointed === undefined ? true : options.attacker_pinpointed;
   let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
   const _setup = _attack_setup(
     attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-    clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
-    target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, null
+    clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
+    called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
+    all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, null
   );
   weapon = _setup[0];
   called_shot = _setup[1];
@@ -1810,9 +1917,10 @@ function attack_prepare(attacker, defender, weapon, options) {
   const _weapon_damage_type_id = weapon.damage_type.id;
   const _called_shot_track_id = called_shot.track.id;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side;
     let severity_steps, disarmed, item_damage;
-    raw = coup_de_grace ? Math.max(0, dice_) : _rt_pool_successes(dice, dice_, 10, 8, 10);
+    raw = coup_de_grace ? Math.max(0, dice_) : _rt_pool_successes(dice, dice_, 10, 8, 10, 1000);
     after_cancel = raw - extras_cancelled - grapple_penalty;
     hit = after_cancel > 0;
     net = hit ? after_cancel + _attacker_attack_extras : 0;
@@ -1820,7 +1928,7 @@ function attack_prepare(attacker, defender, weapon, options) {
     condition_points = _condition_points ? _rt_floordiv(net, _called_shot_net_per_point) : 0;
     contested = _contested && hit;
     if (contested) {
-      contest = _rt_pool_successes(dice, _contest, 10, 8, 10);
+      contest = _rt_pool_successes(dice, _contest, 10, 8, 10, 1000);
     }
     else {
       contest = 0;
@@ -1843,9 +1951,9 @@ function attack_odds(attacker, defender, weapon, options) {
     options,
     [
       "distance", "hands", "extra_speed", "extra_armor_piercing", "power_attack", "charge_meters", "clear_path",
-      "aim_rounds", "willpower", "willpower_move", "defender_willpower", "called_shot", "called_shot_reduction",
-      "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace", "total_defense",
-      "other_bonus"
+      "aim_rounds", "target_unlocated", "willpower", "willpower_move", "defender_willpower", "called_shot",
+      "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace",
+      "all_targets_helpless", "total_defense", "attacker_pinpointed", "other_bonus"
     ]
   );
   let distance = options.distance === undefined ? 0 : options.distance;
@@ -1856,6 +1964,7 @@ function attack_odds(attacker, defender, weapon, options) {
   let charge_meters = options.charge_meters === undefined ? 0 : options.charge_meters;
   let clear_path = options.clear_path === undefined ? true : options.clear_path;
   let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
+  let target_unlocated = options.target_unlocated === undefined ? false : options.target_unlocated;
   let willpower = options.willpower === undefined ? false : options.willpower;
   let willpower_move = options.willpower_move === undefined ? false : options.willpower_move;
   let defender_willpower = options.defender_willpower === undefined ? false : options.defender_willpower;
@@ -1866,12 +1975,15 @@ function attack_odds(attacker, defender, weapon, options) {
   let grapple_people = options.grapple_people === undefined ? 0 : options.grapple_people;
   let targets = options.targets === undefined ? 1 : options.targets;
   let coup_de_grace = options.coup_de_grace === undefined ? false : options.coup_de_grace;
+  let all_targets_helpless = options.all_targets_helpless === undefined ? false : options.all_targets_helpless;
   let total_defense = options.total_defense === undefined ? false : options.total_defense;
+  let attacker_pinpointed = options.attacker_pinpointed === undefined ? true : options.attacker_pinpointed;
   let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
   const _setup = _attack_setup(
     attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
-    clear_path, aim_rounds, willpower, willpower_move, defender_willpower, called_shot, called_shot_reduction,
-    target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace, total_defense, other_bonus, null
+    clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
+    called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
+    all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, null
   );
   weapon = _setup[0];
   called_shot = _setup[1];
@@ -1924,21 +2036,26 @@ function attack_odds(attacker, defender, weapon, options) {
   return _odds.build();
 }
 
-function _bombard_setup(attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, _trace) {
+function _bombard_setup(
+  attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, _trace
+) {
   weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
   if (!(
     attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
     && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && typeof vehicle_mounted === 'boolean'
-    && typeof total_defense === 'boolean' && Number.isInteger(other_bonus) && (-100) <= other_bonus
-    && other_bonus <= 100
+    && typeof total_defense === 'boolean' && Number.isInteger(hands) && 0 <= hands && hands <= 2
+    && Number.isInteger(aim_rounds) && 0 <= aim_rounds && aim_rounds <= 20 && Number.isInteger(other_bonus)
+    && (-100) <= other_bonus && other_bonus <= 100
   )) {
     _rt_check_inputs([
       ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
       ['int', "距离", distance, 0, 100000], ['bool', "载具炮", vehicle_mounted],
-      ['bool', "防御方全力防御", total_defense], ['int', "其他加值", other_bonus, (-100), 100]
+      ['bool', "防御方全力防御", total_defense], ['int', "用手数", hands, 0, 2], ['int', "瞄准轮数", aim_rounds, 0, 20],
+      ['int', "其他加值", other_bonus, (-100), 100]
     ]);
   }
-  let base_range, max_range, increments, attack_pool, small, prone_penalty, basic_left, remaining_defense, keep_extras;
+  let base_range, max_range, increments, hands_used, effective_requirement, strength_short, strength_penalty, aim_limit;
+  let aim_bonus, attack_pool, small, prone_penalty, basic_left, dodge_left, remaining_defense, keep_extras;
   let defender_extras;
   if (!(weapon.bombard_damage > 0)) {
     throw new NotABombard("“" + weapon.name + "”没有【炮击】特性");
@@ -1949,15 +2066,34 @@ function _bombard_setup(attacker, defender, weapon, distance, vehicle_mounted, t
     throw new OutOfRange("目标距离" + String(distance) + "米，超出最大射程" + String(max_range) + "米，无法进行有意义的攻击");
   }
   increments = base_range > 0 ? Math.max(0, _rt_ceildiv(distance, base_range) - 1) : 0;
-  attack_pool = (vehicle_mounted ? attacker.intelligence + attacker.operation + attacker.specialty : weapon.attack_type.pool(attacker, weapon.attack_type, weapon)) - _R_RANGE_PENALTY_PER_INCREMENT * increments + other_bonus;
+  hands_used = hands === 0 ? weapon.hands : hands;
+  effective_requirement = weapon.strength - (
+    hands_used === 2 && weapon.hands === 1 ? _R_TWO_HANDS_REQUIREMENT_CHANGE : 0
+  ) + (hands_used === 1 && weapon.hands === 2 ? Math.max(Math.floor(weapon.size / 2), weapon.attack_type.one_hand_min_increase) : 0);
+  strength_short = vehicle_mounted ? 0 : Math.max(0, effective_requirement - attacker.strength);
+  strength_penalty = _R_STRENGTH_PENALTY_PER_POINT * strength_short;
+  aim_limit = _R_AIM_MAX_INCREMENTS * base_range;
+  if (!(aim_rounds === 0 || distance <= aim_limit)) {
+    throw new AimOutOfReach("只能瞄准最多3个射程单位之内的敌人（" + String(aim_limit) + "米以内），目标在" + String(distance) + "米");
+  }
+  aim_bonus = hands_used === 1 && weapon.hands === 2 && weapon.attack_type.one_hand_halves_aim ? Math.floor(Math.min(
+    aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS
+  ) / 2) : Math.min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS);
+  attack_pool = (vehicle_mounted ? attacker.intelligence + attacker.operation + attacker.specialty : weapon.attack_type.pool(attacker, weapon.attack_type, weapon)) - _R_RANGE_PENALTY_PER_INCREMENT * increments - strength_penalty + aim_bonus + other_bonus;
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let",
+    "攻击DP" + String(attack_pool) + "（力量要求" + String(effective_requirement) + "，力量不足减值" + String(strength_penalty) + "，瞄准" + String(aim_bonus) + "，超出倍数" + String(increments) + "）",
+    [["attack_pool", attack_pool]]
+  ));
   small = defender.size < _R_BOMBARD_SAVE_SIZE_LIMIT;
   prone_penalty = defender.prone ? _R_PRONE_AREA_SUCCESS_PENALTY : 0;
   basic_left = defender.flat_footed || defender.helpless ? 0 : defender.basic_defense;
-  remaining_defense = basic_left + defender.armor_defense + defender.parry_defense + defender.cover_defense + defender.dodge_defense;
+  dodge_left = defender.dodge_defense + (total_defense ? defender.basic_defense : 0);
+  remaining_defense = basic_left + defender.armor_defense + defender.parry_defense + defender.cover_defense + dodge_left;
   keep_extras = false;
   defender_extras = (
     basic_left > 0 || keep_extras ? defender.basic_extras : 0
-  ) + (defender.armor_defense > 0 || keep_extras ? defender.armor_extras : 0) + (defender.parry_defense > 0 || keep_extras ? defender.parry_extras : 0) + (defender.cover_defense > 0 || keep_extras ? defender.cover_extras : 0) + (defender.dodge_defense > 0 || keep_extras ? defender.dodge_extras : 0);
+  ) + (defender.armor_defense > 0 || keep_extras ? defender.armor_extras : 0) + (defender.parry_defense > 0 || keep_extras ? defender.parry_extras : 0) + (defender.cover_defense > 0 || keep_extras ? defender.cover_extras : 0) + (dodge_left > 0 || keep_extras ? defender.dodge_extras : 0);
   if (Math.max(0, attack_pool) > 300) {
     _rt_within("骰池骰子数", Math.max(0, attack_pool), 300);
   }
@@ -1973,16 +2109,20 @@ class BombardResult extends Result {}
 BombardResult.PROCEDURE = "bombard";
 BombardResult.FIELDS = BOMBARD_FIELDS;
 
-// 炮击（DP-15、DP-17、DP-20）
+// 炮击（DP-15、DP-17、DP-20、DP-21、DP-22、DP-40、DP-61）
 function bombard(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["distance", "vehicle_mounted", "total_defense", "other_bonus", "dice"]);
+  options = _rt_options(
+    options, ["distance", "vehicle_mounted", "total_defense", "hands", "aim_rounds", "other_bonus", "dice"]
+  );
   let distance = options.distance === undefined ? 0 : options.distance;
   let vehicle_mounted = options.vehicle_mounted === undefined ? false : options.vehicle_mounted;
   let total_defense = options.total_defense === undefined ? false : options.total_defense;
+  let hands = options.hands === undefined ? 0 : options.hands;
+  let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
   let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
   const _trace = [];
   const _setup = _bombard_setup(
-    attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, _trace
+    attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, _trace
   );
   weapon = _setup[0];
   const attack_pool = _setup[1];
@@ -1990,12 +2130,14 @@ function bombard(attacker, defender, weapon, options) {
   const prone_penalty = _setup[3];
   const remaining_defense = _setup[4];
   const defender_extras = _setup[5];
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _attack_successes_roll, attack_successes, _save_successes_roll, save_successes, _defense_successes_roll;
   let defense_successes, hit, damage;
   if (small) {
-    _attack_successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, attack_pool), attacker.attack_extras, false);
+    _attack_successes_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(0, attack_pool), attacker.attack_extras, false, 1000
+    );
     _rolls.push(_attack_successes_roll);
     attack_successes = _attack_successes_roll.successes;
     _trace.push(new TraceStep(
@@ -2012,7 +2154,7 @@ function bombard(attacker, defender, weapon, options) {
   if (small) {
     _save_successes_roll = _rt_roll_pool(
       _source, _POOL, defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0),
-      defender.save_extras, false
+      defender.save_extras, false, 1000
     );
     _rolls.push(_save_successes_roll);
     save_successes = _save_successes_roll.successes;
@@ -2029,7 +2171,7 @@ function bombard(attacker, defender, weapon, options) {
   }
   if (!small) {
     _defense_successes_roll = _rt_roll_pool(
-      _source, _POOL, Math.max(0, attack_pool - remaining_defense), attacker.attack_extras, false
+      _source, _POOL, Math.max(0, attack_pool - remaining_defense), attacker.attack_extras, false, 1000
     );
     _rolls.push(_defense_successes_roll);
     defense_successes = _defense_successes_roll.successes;
@@ -2071,21 +2213,22 @@ function _bombard_roll(
 ) {
   let attack_successes, save_successes, defense_successes, hit, damage;
   if (small) {
-    attack_successes = _rt_pool_successes(dice, Math.max(0, attack_pool), 10, 8, 10);
+    attack_successes = _rt_pool_successes(dice, Math.max(0, attack_pool), 10, 8, 10, 1000);
   }
   else {
     attack_successes = 0;
   }
   if (small) {
     save_successes = _rt_pool_successes(
-      dice, defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0), 10, 8, 10
+      dice, defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0), 10, 8, 10,
+      1000
     );
   }
   else {
     save_successes = 0;
   }
   if (!small) {
-    defense_successes = _rt_pool_successes(dice, Math.max(0, attack_pool - remaining_defense), 10, 8, 10);
+    defense_successes = _rt_pool_successes(dice, Math.max(0, attack_pool - remaining_defense), 10, 8, 10, 1000);
   }
   else {
     defense_successes = 0;
@@ -2097,13 +2240,17 @@ function _bombard_roll(
 
 // 炮击: the outcome only (the fields of BOMBARD_FIELDS), no trace.
 function bombard_fast(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["distance", "vehicle_mounted", "total_defense", "other_bonus", "dice"]);
+  options = _rt_options(
+    options, ["distance", "vehicle_mounted", "total_defense", "hands", "aim_rounds", "other_bonus", "dice"]
+  );
   let distance = options.distance === undefined ? 0 : options.distance;
   let vehicle_mounted = options.vehicle_mounted === undefined ? false : options.vehicle_mounted;
   let total_defense = options.total_defense === undefined ? false : options.total_defense;
+  let hands = options.hands === undefined ? 0 : options.hands;
+  let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
   let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
   const _setup = _bombard_setup(
-    attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, null
+    attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, null
   );
   weapon = _setup[0];
   const attack_pool = _setup[1];
@@ -2120,13 +2267,17 @@ function bombard_fast(attacker, defender, weapon, options) {
 
 // 炮击: the setup once; the function returned rolls and returns the outcome array.
 function bombard_prepare(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["distance", "vehicle_mounted", "total_defense", "other_bonus"]);
+  options = _rt_options(
+    options, ["distance", "vehicle_mounted", "total_defense", "hands", "aim_rounds", "other_bonus"]
+  );
   let distance = options.distance === undefined ? 0 : options.distance;
   let vehicle_mounted = options.vehicle_mounted === undefined ? false : options.vehicle_mounted;
   let total_defense = options.total_defense === undefined ? false : options.total_defense;
+  let hands = options.hands === undefined ? 0 : options.hands;
+  let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
   let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
   const _setup = _bombard_setup(
-    attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, null
+    attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, null
   );
   weapon = _setup[0];
   const attack_pool = _setup[1];
@@ -2142,21 +2293,22 @@ function bombard_prepare(attacker, defender, weapon, options) {
   const _defense_successes = Math.max(0, attack_pool - remaining_defense);
   const _weapon_bombard_damage = weapon.bombard_damage;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let attack_successes, save_successes, defense_successes, hit, damage;
     if (small) {
-      attack_successes = _rt_pool_successes(dice, _attack_successes, 10, 8, 10);
+      attack_successes = _rt_pool_successes(dice, _attack_successes, 10, 8, 10, 1000);
     }
     else {
       attack_successes = 0;
     }
     if (small) {
-      save_successes = _rt_pool_successes(dice, _save_successes, 10, 8, 10);
+      save_successes = _rt_pool_successes(dice, _save_successes, 10, 8, 10, 1000);
     }
     else {
       save_successes = 0;
     }
     if (_not_small) {
-      defense_successes = _rt_pool_successes(dice, _defense_successes, 10, 8, 10);
+      defense_successes = _rt_pool_successes(dice, _defense_successes, 10, 8, 10, 1000);
     }
     else {
       defense_successes = 0;
@@ -2169,13 +2321,17 @@ function bombard_prepare(attacker, defender, weapon, options) {
 
 // 炮击: the exact distribution of the fields of BOMBARD_FIELDS.
 function bombard_odds(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["distance", "vehicle_mounted", "total_defense", "other_bonus"]);
+  options = _rt_options(
+    options, ["distance", "vehicle_mounted", "total_defense", "hands", "aim_rounds", "other_bonus"]
+  );
   let distance = options.distance === undefined ? 0 : options.distance;
   let vehicle_mounted = options.vehicle_mounted === undefined ? false : options.vehicle_mounted;
   let total_defense = options.total_defense === undefined ? false : options.total_defense;
+  let hands = options.hands === undefined ? 0 : options.hands;
+  let aim_rounds = options.aim_rounds === undefined ? 0 : options.aim_rounds;
   let other_bonus = options.other_bonus === undefined ? 0 : options.other_bonus;
   const _setup = _bombard_setup(
-    attacker, defender, weapon, distance, vehicle_mounted, total_defense, other_bonus, null
+    attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, null
   );
   weapon = _setup[0];
   const attack_pool = _setup[1];
@@ -2241,6 +2397,7 @@ function parry(defender, weapon, options) {
   options = _rt_options(options, ["dice"]);
   const _trace = [];
   const [bonus] = _parry_setup(defender, weapon, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(ParryResult, [bonus], [], _trace);
 }
 
@@ -2248,6 +2405,7 @@ function parry(defender, weapon, options) {
 function parry_fast(defender, weapon, options) {
   options = _rt_options(options, ["dice"]);
   const [bonus] = _parry_setup(defender, weapon, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [bonus];
 }
 
@@ -2255,7 +2413,7 @@ function parry_fast(defender, weapon, options) {
 function parry_prepare(defender, weapon) {
   const [bonus] = _parry_setup(defender, weapon, null);
   const _out = [bonus];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 格挡加值: the exact distribution of the fields of PARRY_FIELDS.
@@ -2297,6 +2455,7 @@ function active_cover(defender, options) {
   let shield = options.shield === undefined ? null : options.shield;
   const _trace = [];
   const [full, cover] = _active_cover_setup(defender, cover_size, shield, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(ActiveCoverResult, [cover, full], [], _trace);
 }
 
@@ -2306,6 +2465,7 @@ function active_cover_fast(defender, options) {
   let cover_size = options.cover_size === undefined ? 0 : options.cover_size;
   let shield = options.shield === undefined ? null : options.shield;
   const [full, cover] = _active_cover_setup(defender, cover_size, shield, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [cover, full];
 }
 
@@ -2316,7 +2476,7 @@ function active_cover_prepare(defender, options) {
   let shield = options.shield === undefined ? null : options.shield;
   const [full, cover] = _active_cover_setup(defender, cover_size, shield, null);
   const _out = [cover, full];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 主动掩蔽: the exact distribution of the fields of ACTIVE_COVER_FIELDS.
@@ -2352,6 +2512,7 @@ function total_defense(defender, options) {
   options = _rt_options(options, ["dice"]);
   const _trace = [];
   const [bonus] = _total_defense_setup(defender, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(TotalDefenseResult, [bonus], [], _trace);
 }
 
@@ -2359,6 +2520,7 @@ function total_defense(defender, options) {
 function total_defense_fast(defender, options) {
   options = _rt_options(options, ["dice"]);
   const [bonus] = _total_defense_setup(defender, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [bonus];
 }
 
@@ -2366,7 +2528,7 @@ function total_defense_fast(defender, options) {
 function total_defense_prepare(defender) {
   const [bonus] = _total_defense_setup(defender, null);
   const _out = [bonus];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 全力防御: the exact distribution of the fields of TOTAL_DEFENSE_FIELDS.
@@ -2404,6 +2566,7 @@ function willpower_spend(character, use, options) {
   const _setup = _willpower_spend_setup(character, use, _trace);
   use = _setup[0];
   const bonus = _setup[1];
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(WillpowerSpendResult, [bonus, character.willpower - 1, use.id === "conscious"], [], _trace);
 }
 
@@ -2413,6 +2576,7 @@ function willpower_spend_fast(character, use, options) {
   const _setup = _willpower_spend_setup(character, use, null);
   use = _setup[0];
   const bonus = _setup[1];
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [bonus, character.willpower - 1, use.id === "conscious"];
 }
 
@@ -2424,7 +2588,7 @@ function willpower_spend_prepare(character, use) {
   const _out1 = character.willpower - 1;
   const _out2 = use.id === "conscious";
   const _out = [bonus, _out1, _out2];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 意志力的使用: the exact distribution of the fields of WILLPOWER_SPEND_FIELDS.
@@ -2485,10 +2649,10 @@ function save_contest(attack_dice, options) {
     attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing, damage_type, _trace
   );
   damage_type = _setup[0];
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _attack_successes_roll, attack_successes, _save_successes_roll, save_successes, net;
-  _attack_successes_roll = _rt_roll_pool(_source, _POOL, attack_dice, attack_extras, false);
+  _attack_successes_roll = _rt_roll_pool(_source, _POOL, attack_dice, attack_extras, false, 1000);
   _rolls.push(_attack_successes_roll);
   attack_successes = _attack_successes_roll.successes;
   _trace.push(new TraceStep(
@@ -2498,7 +2662,7 @@ function save_contest(attack_dice, options) {
       ["attack_successes", attack_successes]
     ]
   ));
-  _save_successes_roll = _rt_roll_pool(_source, _POOL, save_dice, save_extras, false);
+  _save_successes_roll = _rt_roll_pool(_source, _POOL, save_dice, save_extras, false, 1000);
   _rolls.push(_save_successes_roll);
   save_successes = _save_successes_roll.successes;
   _trace.push(new TraceStep(
@@ -2522,8 +2686,8 @@ function save_contest(attack_dice, options) {
 
 function _save_contest_roll(dice, damage_type, attack_dice, attack_extras, save_dice, save_extras) {
   let attack_successes, save_successes, net;
-  attack_successes = _rt_pool_successes(dice, attack_dice, 10, 8, 10);
-  save_successes = _rt_pool_successes(dice, save_dice, 10, 8, 10);
+  attack_successes = _rt_pool_successes(dice, attack_dice, 10, 8, 10, 1000);
+  save_successes = _rt_pool_successes(dice, save_dice, 10, 8, 10, 1000);
   net = Math.max(0, attack_successes + attack_extras - save_successes - save_extras);
   return [net > 0, net, net, damage_type.id];
 }
@@ -2564,9 +2728,10 @@ function save_contest_prepare(attack_dice, options) {
   damage_type = _setup[0];
   const _damage_type_id = damage_type.id;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let attack_successes, save_successes, net;
-    attack_successes = _rt_pool_successes(dice, attack_dice, 10, 8, 10);
-    save_successes = _rt_pool_successes(dice, save_dice, 10, 8, 10);
+    attack_successes = _rt_pool_successes(dice, attack_dice, 10, 8, 10, 1000);
+    save_successes = _rt_pool_successes(dice, save_dice, 10, 8, 10, 1000);
     net = Math.max(0, attack_successes + attack_extras - save_successes - save_extras);
     return [net > 0, net, net, _damage_type_id];
   }
@@ -2642,10 +2807,10 @@ function trip(attacker, defender, weapon, options) {
   let flying = options.flying === undefined ? false : options.flying;
   const _trace = [];
   const [attack_pool, defend_pool] = _trip_setup(attacker, defender, weapon, flying, _trace);
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _attack_successes_roll, attack_successes, _defend_successes_roll, defend_successes, net, success;
-  _attack_successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, attack_pool), attacker.attack_extras, false);
+  _attack_successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, attack_pool), attacker.attack_extras, false, 1000);
   _rolls.push(_attack_successes_roll);
   attack_successes = _attack_successes_roll.successes;
   _trace.push(new TraceStep(
@@ -2655,7 +2820,7 @@ function trip(attacker, defender, weapon, options) {
       ["attack_successes", attack_successes]
     ]
   ));
-  _defend_successes_roll = _rt_roll_pool(_source, _POOL, defend_pool, 0, false);
+  _defend_successes_roll = _rt_roll_pool(_source, _POOL, defend_pool, 0, false, 1000);
   _rolls.push(_defend_successes_roll);
   defend_successes = _defend_successes_roll.successes;
   _trace.push(new TraceStep(
@@ -2680,8 +2845,8 @@ function trip(attacker, defender, weapon, options) {
 
 function _trip_roll(dice, attack_pool, defend_pool, attacker, flying) {
   let attack_successes, defend_successes, net, success;
-  attack_successes = _rt_pool_successes(dice, Math.max(0, attack_pool), 10, 8, 10);
-  defend_successes = _rt_pool_successes(dice, defend_pool, 10, 8, 10);
+  attack_successes = _rt_pool_successes(dice, Math.max(0, attack_pool), 10, 8, 10, 1000);
+  defend_successes = _rt_pool_successes(dice, defend_pool, 10, 8, 10, 1000);
   net = attack_successes + attacker.attack_extras - defend_successes;
   success = net > 0;
   return [success, Math.max(0, net), success && !flying, flying ? Math.max(0, net) : 0];
@@ -2707,9 +2872,10 @@ function trip_prepare(attacker, defender, weapon, options) {
   const _attacker_attack_extras = attacker.attack_extras;
   const _not_flying = !flying;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let attack_successes, defend_successes, net, success;
-    attack_successes = _rt_pool_successes(dice, _attack_successes, 10, 8, 10);
-    defend_successes = _rt_pool_successes(dice, defend_pool, 10, 8, 10);
+    attack_successes = _rt_pool_successes(dice, _attack_successes, 10, 8, 10, 1000);
+    defend_successes = _rt_pool_successes(dice, defend_pool, 10, 8, 10, 1000);
     net = attack_successes + _attacker_attack_extras - defend_successes;
     success = net > 0;
     return [success, Math.max(0, net), _not_flying && success, flying ? Math.max(0, net) : 0];
@@ -2753,8 +2919,14 @@ function _bull_rush_setup(attacker, defender, weapon, knock_down, returned, _tra
     ]);
   }
   let attack_pool, defend_pool;
-  attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.given ? weapon.damage : 0) - (returned ? _R_BULL_RUSH_RETURN_PENALTY : 0);
-  defend_pool = Math.max(defender.strength, defender.dexterity) + defender.athletics + defender.balance;
+  attack_pool = attacker.strength + attacker.martial + attacker.specialty + (weapon.given ? weapon.damage : 0);
+  defend_pool = Math.max(
+    0,
+    Math.max(defender.strength, defender.dexterity) + defender.athletics + defender.balance - (returned ? _R_BULL_RUSH_RETURN_PENALTY : 0)
+  );
+  if (_trace !== null) _trace.push(new TraceStep(
+    "let", "抵挡DP" + String(defend_pool), [["defend_pool", defend_pool]]
+  ));
   if (Math.max(0, attack_pool) > 300) {
     _rt_within("骰池骰子数", Math.max(0, attack_pool), 300);
   }
@@ -2774,10 +2946,10 @@ function bull_rush(attacker, defender, weapon, options) {
   let returned = options.returned === undefined ? false : options.returned;
   const _trace = [];
   const [attack_pool, defend_pool] = _bull_rush_setup(attacker, defender, weapon, knock_down, returned, _trace);
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _attack_successes_roll, attack_successes, _defend_successes_roll, defend_successes, net, success, push;
-  _attack_successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, attack_pool), attacker.attack_extras, false);
+  _attack_successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, attack_pool), attacker.attack_extras, false, 1000);
   _rolls.push(_attack_successes_roll);
   attack_successes = _attack_successes_roll.successes;
   _trace.push(new TraceStep(
@@ -2787,7 +2959,7 @@ function bull_rush(attacker, defender, weapon, options) {
       ["attack_successes", attack_successes]
     ]
   ));
-  _defend_successes_roll = _rt_roll_pool(_source, _POOL, defend_pool, 0, false);
+  _defend_successes_roll = _rt_roll_pool(_source, _POOL, defend_pool, 0, false, 1000);
   _rolls.push(_defend_successes_roll);
   defend_successes = _defend_successes_roll.successes;
   _trace.push(new TraceStep(
@@ -2807,15 +2979,15 @@ function bull_rush(attacker, defender, weapon, options) {
     _trace.push(new TraceStep("note", "对方被击退" + String(push) + "米", []));
   }
   if (!success) {
-    _trace.push(new TraceStep("note", "对方抵挡了冲撞，可以用反射动作反冲撞（发起者−2DP）", []));
+    _trace.push(new TraceStep("note", "对方抵挡了冲撞，可以用反射动作反冲撞（你在对抗中−2DP）", []));
   }
   return _rt_result(BullRushResult, [success, Math.max(0, net), success && knock_down, push, !success], _rolls, _trace);
 }
 
 function _bull_rush_roll(dice, attack_pool, defend_pool, attacker, knock_down) {
   let attack_successes, defend_successes, net, success, push;
-  attack_successes = _rt_pool_successes(dice, Math.max(0, attack_pool), 10, 8, 10);
-  defend_successes = _rt_pool_successes(dice, defend_pool, 10, 8, 10);
+  attack_successes = _rt_pool_successes(dice, Math.max(0, attack_pool), 10, 8, 10, 1000);
+  defend_successes = _rt_pool_successes(dice, defend_pool, 10, 8, 10, 1000);
   net = attack_successes + attacker.attack_extras - defend_successes;
   success = net > 0;
   push = success && !knock_down ? 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) : 0;
@@ -2842,9 +3014,10 @@ function bull_rush_prepare(attacker, defender, weapon, options) {
   const _attacker_attack_extras = attacker.attack_extras;
   const _not_knock_down = !knock_down;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let attack_successes, defend_successes, net, success, push;
-    attack_successes = _rt_pool_successes(dice, _attack_successes, 10, 8, 10);
-    defend_successes = _rt_pool_successes(dice, defend_pool, 10, 8, 10);
+    attack_successes = _rt_pool_successes(dice, _attack_successes, 10, 8, 10, 1000);
+    defend_successes = _rt_pool_successes(dice, defend_pool, 10, 8, 10, 1000);
     net = attack_successes + _attacker_attack_extras - defend_successes;
     success = net > 0;
     push = _not_knock_down && success ? 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) : 0;
@@ -2878,29 +3051,34 @@ function bull_rush_odds(attacker, defender, weapon, options) {
   return _odds.build();
 }
 
-function _grapple_setup(attacker, defender, weapon, held_item_size, _trace) {
+function _grapple_setup(attacker, defender, weapon, held_item_size, free_hands, _trace) {
   weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
   if (!(
     attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
     && Number.isInteger(held_item_size) && (-1) <= held_item_size && held_item_size <= 40
+    && Number.isInteger(free_hands) && 0 <= free_hands && free_hands <= 20
   )) {
     _rt_check_inputs([
       ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
-      ['int', "手持物品体积", held_item_size, (-1), 40]
+      ['int', "手持物品体积", held_item_size, (-1), 40], ['int', "可用于擒抱的手数", free_hands, 0, 20]
     ]);
   }
-  let touch_pool, contest_pool, resist_pool, cling;
+  let touch_pool, contest_pool, resist_pool, contest_extras, cling;
+  if (!(free_hands >= _R_GRAPPLE_HANDS_NEEDED)) {
+    throw new GrappleNeedsTwoHands("对一个目标维持擒抱需要占用两只手（或类似手的肢体），可用的只有" + String(free_hands) + "只");
+  }
   if (!(held_item_size < 0 || held_item_size <= attacker.size - _R_GRAPPLE_ITEM_SIZE_GAP || weapon.can_grapple)) {
     throw new TooManyHandsFree("只有空手或持有体积不大于自身体积−3的物品时才能擒抱");
   }
   touch_pool = Math.max(attacker.strength, attacker.dexterity) + attacker.martial + attacker.specialty + (weapon.can_grapple ? weapon.damage : 0);
   contest_pool = attacker.strength + attacker.martial + attacker.specialty;
   resist_pool = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
+  contest_extras = 0;
   cling = attacker.size * _R_CLING_SIZE_DIVISOR < defender.size;
   if (touch_pool > 300) {
     _rt_within("骰池骰子数", touch_pool, 300);
   }
-  return [touch_pool, contest_pool, resist_pool, cling];
+  return [touch_pool, contest_pool, resist_pool, contest_extras, cling];
 }
 
 const GRAPPLE_FIELDS = Object.freeze(["success", "touched", "net", "cling", "loser_penalty"]);
@@ -2912,16 +3090,17 @@ GrappleResult.FIELDS = GRAPPLE_FIELDS;
 // 擒抱（DP-52、DP-54）
 function grapple(attacker, defender, weapon, options) {
   if (weapon === undefined) weapon = "fist";
-  options = _rt_options(options, ["held_item_size", "dice"]);
+  options = _rt_options(options, ["held_item_size", "free_hands", "dice"]);
   let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
+  let free_hands = options.free_hands === undefined ? 2 : options.free_hands;
   const _trace = [];
   const [
-    touch_pool, contest_pool, resist_pool, cling
-  ] = _grapple_setup(attacker, defender, weapon, held_item_size, _trace);
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+    touch_pool, contest_pool, resist_pool, contest_extras, cling
+  ] = _grapple_setup(attacker, defender, weapon, held_item_size, free_hands, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _touch_roll, touch, touched, _hold_roll, hold, _resist_roll, resist, net, success;
-  _touch_roll = _rt_roll_pool(_source, _POOL, touch_pool, attacker.attack_extras, false);
+  _touch_roll = _rt_roll_pool(_source, _POOL, touch_pool, attacker.attack_extras, false, 1000);
   _rolls.push(_touch_roll);
   touch = _touch_roll.successes;
   _trace.push(new TraceStep(
@@ -2930,7 +3109,7 @@ function grapple(attacker, defender, weapon, options) {
   ));
   touched = touch + attacker.attack_extras >= 1;
   if (touched) {
-    _hold_roll = _rt_roll_pool(_source, _POOL, contest_pool, 0, false);
+    _hold_roll = _rt_roll_pool(_source, _POOL, contest_pool, contest_extras, false, 1000);
     _rolls.push(_hold_roll);
     hold = _hold_roll.successes;
     _trace.push(new TraceStep(
@@ -2942,7 +3121,7 @@ function grapple(attacker, defender, weapon, options) {
     hold = 0;
   }
   if (touched) {
-    _resist_roll = _rt_roll_pool(_source, _POOL, resist_pool, 0, false);
+    _resist_roll = _rt_roll_pool(_source, _POOL, resist_pool, 0, false, 1000);
     _rolls.push(_resist_roll);
     resist = _resist_roll.successes;
     _trace.push(new TraceStep(
@@ -2953,7 +3132,7 @@ function grapple(attacker, defender, weapon, options) {
   else {
     resist = 0;
   }
-  net = touched ? hold - resist : 0;
+  net = touched ? hold + contest_extras - resist : 0;
   success = touched && net > 0;
   if (success && !cling) {
     _trace.push(new TraceStep("note", "擒抱成功，失败方在攻击、格挡与需要肢体动作的能力上−" + String(net), []));
@@ -2966,23 +3145,23 @@ function grapple(attacker, defender, weapon, options) {
   );
 }
 
-function _grapple_roll(dice, touch_pool, contest_pool, resist_pool, cling, attacker) {
+function _grapple_roll(dice, touch_pool, contest_pool, resist_pool, contest_extras, cling, attacker) {
   let touch, touched, hold, resist, net, success;
-  touch = _rt_pool_successes(dice, touch_pool, 10, 8, 10);
+  touch = _rt_pool_successes(dice, touch_pool, 10, 8, 10, 1000);
   touched = touch + attacker.attack_extras >= 1;
   if (touched) {
-    hold = _rt_pool_successes(dice, contest_pool, 10, 8, 10);
+    hold = _rt_pool_successes(dice, contest_pool, 10, 8, 10, 1000);
   }
   else {
     hold = 0;
   }
   if (touched) {
-    resist = _rt_pool_successes(dice, resist_pool, 10, 8, 10);
+    resist = _rt_pool_successes(dice, resist_pool, 10, 8, 10, 1000);
   }
   else {
     resist = 0;
   }
-  net = touched ? hold - resist : 0;
+  net = touched ? hold + contest_extras - resist : 0;
   success = touched && net > 0;
   return [success, touched, Math.max(0, net), success && cling, success ? net : 0];
 }
@@ -2990,41 +3169,44 @@ function _grapple_roll(dice, touch_pool, contest_pool, resist_pool, cling, attac
 // 擒抱: the outcome only (the fields of GRAPPLE_FIELDS), no trace.
 function grapple_fast(attacker, defender, weapon, options) {
   if (weapon === undefined) weapon = "fist";
-  options = _rt_options(options, ["held_item_size", "dice"]);
+  options = _rt_options(options, ["held_item_size", "free_hands", "dice"]);
   let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
+  let free_hands = options.free_hands === undefined ? 2 : options.free_hands;
   const [
-    touch_pool, contest_pool, resist_pool, cling
-  ] = _grapple_setup(attacker, defender, weapon, held_item_size, null);
+    touch_pool, contest_pool, resist_pool, contest_extras, cling
+  ] = _grapple_setup(attacker, defender, weapon, held_item_size, free_hands, null);
   const dice = _rt_dice_source(options.dice);
-  return _grapple_roll(dice, touch_pool, contest_pool, resist_pool, cling, attacker);
+  return _grapple_roll(dice, touch_pool, contest_pool, resist_pool, contest_extras, cling, attacker);
 }
 
 // 擒抱: the setup once; the function returned rolls and returns the outcome array.
 function grapple_prepare(attacker, defender, weapon, options) {
   if (weapon === undefined) weapon = "fist";
-  options = _rt_options(options, ["held_item_size"]);
+  options = _rt_options(options, ["held_item_size", "free_hands"]);
   let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
+  let free_hands = options.free_hands === undefined ? 2 : options.free_hands;
   const [
-    touch_pool, contest_pool, resist_pool, cling
-  ] = _grapple_setup(attacker, defender, weapon, held_item_size, null);
+    touch_pool, contest_pool, resist_pool, contest_extras, cling
+  ] = _grapple_setup(attacker, defender, weapon, held_item_size, free_hands, null);
   const _attacker_attack_extras = attacker.attack_extras;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let touch, touched, hold, resist, net, success;
-    touch = _rt_pool_successes(dice, touch_pool, 10, 8, 10);
+    touch = _rt_pool_successes(dice, touch_pool, 10, 8, 10, 1000);
     touched = touch + _attacker_attack_extras >= 1;
     if (touched) {
-      hold = _rt_pool_successes(dice, contest_pool, 10, 8, 10);
+      hold = _rt_pool_successes(dice, contest_pool, 10, 8, 10, 1000);
     }
     else {
       hold = 0;
     }
     if (touched) {
-      resist = _rt_pool_successes(dice, resist_pool, 10, 8, 10);
+      resist = _rt_pool_successes(dice, resist_pool, 10, 8, 10, 1000);
     }
     else {
       resist = 0;
     }
-    net = touched ? hold - resist : 0;
+    net = touched ? hold + contest_extras - resist : 0;
     success = touched && net > 0;
     return [success, touched, Math.max(0, net), cling && success, success ? net : 0];
   }
@@ -3033,11 +3215,12 @@ function grapple_prepare(attacker, defender, weapon, options) {
 // 擒抱: the exact distribution of the fields of GRAPPLE_FIELDS.
 function grapple_odds(attacker, defender, weapon, options) {
   if (weapon === undefined) weapon = "fist";
-  options = _rt_options(options, ["held_item_size"]);
+  options = _rt_options(options, ["held_item_size", "free_hands"]);
   let held_item_size = options.held_item_size === undefined ? (-1) : options.held_item_size;
+  let free_hands = options.free_hands === undefined ? 2 : options.free_hands;
   const [
-    touch_pool, contest_pool, resist_pool, cling
-  ] = _grapple_setup(attacker, defender, weapon, held_item_size, null);
+    touch_pool, contest_pool, resist_pool, contest_extras, cling
+  ] = _grapple_setup(attacker, defender, weapon, held_item_size, free_hands, null);
   const _odds = new OddsBuilder(GRAPPLE_FIELDS, null, null, 200000);
   const _p = 1.0;
   let touch, touched, hold, resist, net, success;
@@ -3055,7 +3238,7 @@ function grapple_odds(attacker, defender, weapon, options) {
       )) {
         resist = _resist_item[0];
         const _resist_p = _hold_p * _resist_item[1];
-        net = touched ? hold - resist : 0;
+        net = touched ? hold + contest_extras - resist : 0;
         success = touched && net > 0;
         _odds.add([success, touched, Math.max(0, net), success && cling, success ? net : 0], _resist_p);
       }
@@ -3068,6 +3251,9 @@ function _pin_setup(attacker, defender, _trace) {
   if (!(attacker instanceof Combatant && defender instanceof Combatant)) {
     _rt_check_inputs([['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant]]);
   }
+  let contest_extras;
+  contest_extras = 0;
+  return [contest_extras];
 }
 
 const PIN_FIELDS = Object.freeze(["success", "net", "body_cover", "escapes_needed"]);
@@ -3080,11 +3266,13 @@ PinResult.FIELDS = PIN_FIELDS;
 function pin(attacker, defender, options) {
   options = _rt_options(options, ["dice"]);
   const _trace = [];
-  _pin_setup(attacker, defender, _trace);
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const [contest_extras] = _pin_setup(attacker, defender, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _hold_roll, hold, _resist_roll, resist, net, success;
-  _hold_roll = _rt_roll_pool(_source, _POOL, attacker.strength + attacker.martial + attacker.specialty, 0, false);
+  _hold_roll = _rt_roll_pool(
+    _source, _POOL, attacker.strength + attacker.martial + attacker.specialty, contest_extras, false, 1000
+  );
   _rolls.push(_hold_roll);
   hold = _hold_roll.successes;
   _trace.push(new TraceStep(
@@ -3092,7 +3280,8 @@ function pin(attacker, defender, options) {
     [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
   ));
   _resist_roll = _rt_roll_pool(
-    _source, _POOL, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 0, false
+    _source, _POOL, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 0, false,
+    1000
   );
   _rolls.push(_resist_roll);
   resist = _resist_roll.successes;
@@ -3100,7 +3289,7 @@ function pin(attacker, defender, options) {
     "pool", _rt_pool_sentence("挣脱对抗", _resist_roll),
     [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
   ));
-  net = hold - resist;
+  net = hold + contest_extras - resist;
   success = net > 0;
   if (success) {
     _trace.push(new TraceStep("note", "对方被压制，进入定身；解除需要成功两次", []));
@@ -3111,13 +3300,13 @@ function pin(attacker, defender, options) {
   );
 }
 
-function _pin_roll(dice, attacker, defender) {
+function _pin_roll(dice, contest_extras, attacker, defender) {
   let hold, resist, net, success;
-  hold = _rt_pool_successes(dice, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10);
+  hold = _rt_pool_successes(dice, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10, 1000);
   resist = _rt_pool_successes(
-    dice, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10
+    dice, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10, 1000
   );
-  net = hold - resist;
+  net = hold + contest_extras - resist;
   success = net > 0;
   return [success, Math.max(0, net), success && net > defender.strength, success ? _R_PIN_ESCAPES_NEEDED : 1];
 }
@@ -3125,22 +3314,23 @@ function _pin_roll(dice, attacker, defender) {
 // 压制对手: the outcome only (the fields of PIN_FIELDS), no trace.
 function pin_fast(attacker, defender, options) {
   options = _rt_options(options, ["dice"]);
-  _pin_setup(attacker, defender, null);
+  const [contest_extras] = _pin_setup(attacker, defender, null);
   const dice = _rt_dice_source(options.dice);
-  return _pin_roll(dice, attacker, defender);
+  return _pin_roll(dice, contest_extras, attacker, defender);
 }
 
 // 压制对手: the setup once; the function returned rolls and returns the outcome array.
 function pin_prepare(attacker, defender) {
-  _pin_setup(attacker, defender, null);
+  const [contest_extras] = _pin_setup(attacker, defender, null);
   const _hold = attacker.strength + attacker.martial + attacker.specialty;
   const _resist = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
   const _defender_strength = defender.strength;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let hold, resist, net, success;
-    hold = _rt_pool_successes(dice, _hold, 10, 8, 10);
-    resist = _rt_pool_successes(dice, _resist, 10, 8, 10);
-    net = hold - resist;
+    hold = _rt_pool_successes(dice, _hold, 10, 8, 10, 1000);
+    resist = _rt_pool_successes(dice, _resist, 10, 8, 10, 1000);
+    net = hold + contest_extras - resist;
     success = net > 0;
     return [success, Math.max(0, net), success && net > _defender_strength, success ? _R_PIN_ESCAPES_NEEDED : 1];
   }
@@ -3148,7 +3338,7 @@ function pin_prepare(attacker, defender) {
 
 // 压制对手: the exact distribution of the fields of PIN_FIELDS.
 function pin_odds(attacker, defender) {
-  _pin_setup(attacker, defender, null);
+  const [contest_extras] = _pin_setup(attacker, defender, null);
   const _odds = new OddsBuilder(PIN_FIELDS, null, null, 200000);
   const _p = 1.0;
   let hold, resist, net, success;
@@ -3165,7 +3355,7 @@ function pin_odds(attacker, defender) {
     )) {
       resist = _resist_item[0];
       const _resist_p = _hold_p * _resist_item[1];
-      net = hold - resist;
+      net = hold + contest_extras - resist;
       success = net > 0;
       _odds.add(
         [success, Math.max(0, net), success && net > defender.strength, success ? _R_PIN_ESCAPES_NEEDED : 1], _resist_p
@@ -3203,11 +3393,11 @@ function feint(attacker, defender, options) {
   let defender_specialty = options.defender_specialty === undefined ? 0 : options.defender_specialty;
   const _trace = [];
   _feint_setup(attacker, defender, penalty, defender_specialty, _trace);
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _feint_successes_roll, feint_successes, _read_successes_roll, read_successes, net, success, parry_penalty;
   _feint_successes_roll = _rt_roll_pool(
-    _source, _POOL, Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 0, false
+    _source, _POOL, Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 0, false, 1000
   );
   _rolls.push(_feint_successes_roll);
   feint_successes = _feint_successes_roll.successes;
@@ -3219,7 +3409,7 @@ function feint(attacker, defender, options) {
     ]
   ));
   _read_successes_roll = _rt_roll_pool(
-    _source, _POOL, defender.wisdom + defender.insight + defender_specialty, 0, false
+    _source, _POOL, defender.wisdom + defender.insight + defender_specialty, 0, false, 1000
   );
   _rolls.push(_read_successes_roll);
   read_successes = _read_successes_roll.successes;
@@ -3239,9 +3429,9 @@ function feint(attacker, defender, options) {
 function _feint_roll(dice, attacker, defender, penalty, defender_specialty) {
   let feint_successes, read_successes, net, success, parry_penalty;
   feint_successes = _rt_pool_successes(
-    dice, Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10
+    dice, Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty), 10, 8, 10, 1000
   );
-  read_successes = _rt_pool_successes(dice, defender.wisdom + defender.insight + defender_specialty, 10, 8, 10);
+  read_successes = _rt_pool_successes(dice, defender.wisdom + defender.insight + defender_specialty, 10, 8, 10, 1000);
   net = feint_successes - read_successes;
   success = net > 0;
   parry_penalty = success ? Math.min(net, _R_FEINT_MAX_PARRY_PENALTY) : 0;
@@ -3267,9 +3457,10 @@ function feint_prepare(attacker, defender, options) {
   const _feint_successes = Math.max(0, attacker.intelligence + attacker.martial + attacker.specialty - penalty);
   const _read_successes = defender.wisdom + defender.insight + defender_specialty;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let feint_successes, read_successes, net, success, parry_penalty;
-    feint_successes = _rt_pool_successes(dice, _feint_successes, 10, 8, 10);
-    read_successes = _rt_pool_successes(dice, _read_successes, 10, 8, 10);
+    feint_successes = _rt_pool_successes(dice, _feint_successes, 10, 8, 10, 1000);
+    read_successes = _rt_pool_successes(dice, _read_successes, 10, 8, 10, 1000);
     net = feint_successes - read_successes;
     success = net > 0;
     parry_penalty = success ? Math.min(net, _R_FEINT_MAX_PARRY_PENALTY) : 0;
@@ -3308,26 +3499,37 @@ function feint_odds(attacker, defender, options) {
   return _odds.build();
 }
 
-function _overrun_setup(attacker, defender, blockers, acrobatics, _trace) {
+function _overrun_setup(
+  attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied, _trace
+) {
   if (!(
     attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(blockers) && 1 <= blockers
-    && blockers <= 4 && typeof acrobatics === 'boolean'
+    && blockers <= 4 && typeof acrobatics === 'boolean' && typeof blocker_cannot_block === 'boolean'
+    && typeof blocker_dodges === 'boolean' && typeof square_behind_occupied === 'boolean'
   )) {
     _rt_check_inputs([
       ['type', "闯越者", attacker, Combatant], ['type', "阻挡者", defender, Combatant],
-      ['int', "阻挡者人数", blockers, 1, 4], ['bool', "使用特技", acrobatics]
+      ['int', "阻挡者人数", blockers, 1, 4], ['bool', "使用特技", acrobatics],
+      ['bool', "阻挡者无法阻挡", blocker_cannot_block], ['bool', "阻挡者闪躲", blocker_dodges],
+      ['bool', "身后方格已被占据", square_behind_occupied]
     ]);
   }
-  let pool, block_pool;
+  let contested, pool, block_pool;
   if (!(defender.size <= _R_OVERRUN_SIZE_MULTIPLE * attacker.size)) {
     throw new OverrunTooBig("只能闯越体积不高于自己两倍的对手");
   }
+  contested = !(defender.prone || defender.helpless || blocker_cannot_block || blocker_dodges);
+  if (!contested) {
+    if (_trace !== null) _trace.push(new TraceStep(
+      "note", "阻挡者无法做出阻挡动作，无需闯越判定，直接通过（闯越当作没发生，不花费标准动作，仍计算移动）", []
+    ));
+  }
   pool = acrobatics ? attacker.dexterity + attacker.athletics + attacker.specialty : attacker.strength + attacker.martial + attacker.specialty;
   block_pool = acrobatics ? defender.reflex_save : Math.max(defender.strength, defender.dexterity) + defender.athletics + defender.balance;
-  return [pool, block_pool];
+  return [contested, pool, block_pool];
 }
 
-const OVERRUN_FIELDS = Object.freeze(["passed", "success"]);
+const OVERRUN_FIELDS = Object.freeze(["passed", "success", "contested", "stepped_back", "fell"]);
 // The result of overrun (闯越): its outcome fields, rolls and trace; outcome(), text(), toDict().
 class OverrunResult extends Result {}
 OverrunResult.PROCEDURE = "overrun";
@@ -3335,32 +3537,49 @@ OverrunResult.FIELDS = OVERRUN_FIELDS;
 
 // 闯越（DP-60）
 function overrun(attacker, defender, options) {
-  options = _rt_options(options, ["blockers", "acrobatics", "dice"]);
+  options = _rt_options(
+    options, ["blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied", "dice"]
+  );
   let blockers = options.blockers === undefined ? 1 : options.blockers;
   let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
+  let blocker_cannot_block = options.blocker_cannot_block === undefined ? false : options.blocker_cannot_block;
+  let blocker_dodges = options.blocker_dodges === undefined ? false : options.blocker_dodges;
+  let square_behind_occupied = options.square_behind_occupied === undefined ? false : options.square_behind_occupied;
   const _trace = [];
-  const [pool, block_pool] = _overrun_setup(attacker, defender, blockers, acrobatics, _trace);
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const [contested, pool, block_pool] = _overrun_setup(
+    attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied, _trace
+  );
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _mine_roll, mine, total, _b1_roll, b1, left1, _b2_roll, b2, left2, _b3_roll, b3, left3, _b4_roll, b4, passed;
-  _mine_roll = _rt_roll_pool(_source, _POOL, pool, attacker.attack_extras, false);
-  _rolls.push(_mine_roll);
-  mine = _mine_roll.successes;
-  _trace.push(new TraceStep(
-    "pool", _rt_pool_sentence("闯越检定", _mine_roll),
-    [["command", _mine_roll.command], ["faces", _mine_roll.faces], ["mine", mine]]
-  ));
+  if (contested) {
+    _mine_roll = _rt_roll_pool(_source, _POOL, pool, attacker.attack_extras, false, 1000);
+    _rolls.push(_mine_roll);
+    mine = _mine_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("闯越检定", _mine_roll),
+      [["command", _mine_roll.command], ["faces", _mine_roll.faces], ["mine", mine]]
+    ));
+  }
+  else {
+    mine = 0;
+  }
   total = mine + attacker.attack_extras;
-  _b1_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false);
-  _rolls.push(_b1_roll);
-  b1 = _b1_roll.successes;
-  _trace.push(new TraceStep(
-    "pool", _rt_pool_sentence("第1名阻挡者", _b1_roll),
-    [["command", _b1_roll.command], ["faces", _b1_roll.faces], ["b1", b1]]
-  ));
+  if (contested) {
+    _b1_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false, 1000);
+    _rolls.push(_b1_roll);
+    b1 = _b1_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("第1名阻挡者", _b1_roll),
+      [["command", _b1_roll.command], ["faces", _b1_roll.faces], ["b1", b1]]
+    ));
+  }
+  else {
+    b1 = 0;
+  }
   left1 = total - b1;
-  if (blockers >= 2 && left1 > 0) {
-    _b2_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false);
+  if (contested && blockers >= 2 && left1 > 0) {
+    _b2_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false, 1000);
     _rolls.push(_b2_roll);
     b2 = _b2_roll.successes;
     _trace.push(new TraceStep(
@@ -3372,8 +3591,8 @@ function overrun(attacker, defender, options) {
     b2 = 0;
   }
   left2 = left1 - b2;
-  if (blockers >= 3 && left2 > 0) {
-    _b3_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false);
+  if (contested && blockers >= 3 && left2 > 0) {
+    _b3_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false, 1000);
     _rolls.push(_b3_roll);
     b3 = _b3_roll.successes;
     _trace.push(new TraceStep(
@@ -3385,8 +3604,8 @@ function overrun(attacker, defender, options) {
     b3 = 0;
   }
   left3 = left2 - b3;
-  if (blockers >= 4 && left3 > 0) {
-    _b4_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false);
+  if (contested && blockers >= 4 && left3 > 0) {
+    _b4_roll = _rt_roll_pool(_source, _POOL, block_pool, 0, false, 1000);
     _rolls.push(_b4_roll);
     b4 = _b4_roll.successes;
     _trace.push(new TraceStep(
@@ -3397,134 +3616,582 @@ function overrun(attacker, defender, options) {
   else {
     b4 = 0;
   }
-  passed = left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
+  passed = !contested ? blockers : left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
   _trace.push(new TraceStep("let", "闯越了" + String(passed) + "名阻挡者", [["passed", passed]]));
-  return _rt_result(OverrunResult, [passed, passed === blockers], _rolls, _trace);
+  return _rt_result(
+    OverrunResult,
+    [
+      passed, passed === blockers, contested, contested && passed < blockers,
+      contested && passed < blockers && square_behind_occupied
+    ],
+    _rolls, _trace
+  );
 }
 
-function _overrun_roll(dice, pool, block_pool, attacker, blockers) {
+function _overrun_roll(dice, contested, pool, block_pool, attacker, blockers, square_behind_occupied) {
   let mine, total, b1, left1, b2, left2, b3, left3, b4, passed;
-  mine = _rt_pool_successes(dice, pool, 10, 8, 10);
+  if (contested) {
+    mine = _rt_pool_successes(dice, pool, 10, 8, 10, 1000);
+  }
+  else {
+    mine = 0;
+  }
   total = mine + attacker.attack_extras;
-  b1 = _rt_pool_successes(dice, block_pool, 10, 8, 10);
+  if (contested) {
+    b1 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
+  }
+  else {
+    b1 = 0;
+  }
   left1 = total - b1;
-  if (blockers >= 2 && left1 > 0) {
-    b2 = _rt_pool_successes(dice, block_pool, 10, 8, 10);
+  if (contested && blockers >= 2 && left1 > 0) {
+    b2 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
   }
   else {
     b2 = 0;
   }
   left2 = left1 - b2;
-  if (blockers >= 3 && left2 > 0) {
-    b3 = _rt_pool_successes(dice, block_pool, 10, 8, 10);
+  if (contested && blockers >= 3 && left2 > 0) {
+    b3 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
   }
   else {
     b3 = 0;
   }
   left3 = left2 - b3;
-  if (blockers >= 4 && left3 > 0) {
-    b4 = _rt_pool_successes(dice, block_pool, 10, 8, 10);
+  if (contested && blockers >= 4 && left3 > 0) {
+    b4 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
   }
   else {
     b4 = 0;
   }
-  passed = left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
-  return [passed, passed === blockers];
+  passed = !contested ? blockers : left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
+  return [
+    passed, passed === blockers, contested, contested && passed < blockers,
+    contested && passed < blockers && square_behind_occupied
+  ];
 }
 
 // 闯越: the outcome only (the fields of OVERRUN_FIELDS), no trace.
 function overrun_fast(attacker, defender, options) {
-  options = _rt_options(options, ["blockers", "acrobatics", "dice"]);
+  options = _rt_options(
+    options, ["blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied", "dice"]
+  );
   let blockers = options.blockers === undefined ? 1 : options.blockers;
   let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
-  const [pool, block_pool] = _overrun_setup(attacker, defender, blockers, acrobatics, null);
+  let blocker_cannot_block = options.blocker_cannot_block === undefined ? false : options.blocker_cannot_block;
+  let blocker_dodges = options.blocker_dodges === undefined ? false : options.blocker_dodges;
+  let square_behind_occupied = options.square_behind_occupied === undefined ? false : options.square_behind_occupied;
+  const [contested, pool, block_pool] = _overrun_setup(
+    attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied, null
+  );
   const dice = _rt_dice_source(options.dice);
-  return _overrun_roll(dice, pool, block_pool, attacker, blockers);
+  return _overrun_roll(dice, contested, pool, block_pool, attacker, blockers, square_behind_occupied);
 }
 
 // 闯越: the setup once; the function returned rolls and returns the outcome array.
 function overrun_prepare(attacker, defender, options) {
-  options = _rt_options(options, ["blockers", "acrobatics"]);
+  options = _rt_options(
+    options, ["blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied"]
+  );
   let blockers = options.blockers === undefined ? 1 : options.blockers;
   let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
-  const [pool, block_pool] = _overrun_setup(attacker, defender, blockers, acrobatics, null);
+  let blocker_cannot_block = options.blocker_cannot_block === undefined ? false : options.blocker_cannot_block;
+  let blocker_dodges = options.blocker_dodges === undefined ? false : options.blocker_dodges;
+  let square_behind_occupied = options.square_behind_occupied === undefined ? false : options.square_behind_occupied;
+  const [contested, pool, block_pool] = _overrun_setup(
+    attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied, null
+  );
   const _attacker_attack_extras = attacker.attack_extras;
-  const _blockers_ge_2 = blockers >= 2;
-  const _blockers_ge_3 = blockers >= 3;
-  const _blockers_ge_4 = blockers >= 4;
+  const _b2 = contested && blockers >= 2;
+  const _b3 = contested && blockers >= 3;
+  const _b4 = contested && blockers >= 4;
+  const _not_contested = !contested;
   const _blockers_eq_1 = blockers === 1;
   const _blockers_eq_2 = blockers === 2;
   const _blockers_eq_3 = blockers === 3;
+  const _out4 = contested && square_behind_occupied;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let mine, total, b1, left1, b2, left2, b3, left3, b4, passed;
-    mine = _rt_pool_successes(dice, pool, 10, 8, 10);
+    if (contested) {
+      mine = _rt_pool_successes(dice, pool, 10, 8, 10, 1000);
+    }
+    else {
+      mine = 0;
+    }
     total = mine + _attacker_attack_extras;
-    b1 = _rt_pool_successes(dice, block_pool, 10, 8, 10);
+    if (contested) {
+      b1 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
+    }
+    else {
+      b1 = 0;
+    }
     left1 = total - b1;
-    if (_blockers_ge_2 && left1 > 0) {
-      b2 = _rt_pool_successes(dice, block_pool, 10, 8, 10);
+    if (_b2 && left1 > 0) {
+      b2 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
     }
     else {
       b2 = 0;
     }
     left2 = left1 - b2;
-    if (_blockers_ge_3 && left2 > 0) {
-      b3 = _rt_pool_successes(dice, block_pool, 10, 8, 10);
+    if (_b3 && left2 > 0) {
+      b3 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
     }
     else {
       b3 = 0;
     }
     left3 = left2 - b3;
-    if (_blockers_ge_4 && left3 > 0) {
-      b4 = _rt_pool_successes(dice, block_pool, 10, 8, 10);
+    if (_b4 && left3 > 0) {
+      b4 = _rt_pool_successes(dice, block_pool, 10, 8, 10, 1000);
     }
     else {
       b4 = 0;
     }
-    passed = left1 <= 0 ? 0 : _blockers_eq_1 || left2 <= 0 ? 1 : _blockers_eq_2 || left3 <= 0 ? 2 : _blockers_eq_3 || left3 - b4 <= 0 ? 3 : 4;
-    return [passed, passed === blockers];
+    passed = _not_contested ? blockers : left1 <= 0 ? 0 : _blockers_eq_1 || left2 <= 0 ? 1 : _blockers_eq_2 || left3 <= 0 ? 2 : _blockers_eq_3 || left3 - b4 <= 0 ? 3 : 4;
+    return [passed, passed === blockers, contested, contested && passed < blockers, _out4 && passed < blockers];
   }
 }
 
 // 闯越: the exact distribution of the fields of OVERRUN_FIELDS.
 function overrun_odds(attacker, defender, options) {
-  options = _rt_options(options, ["blockers", "acrobatics"]);
+  options = _rt_options(
+    options, ["blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied"]
+  );
   let blockers = options.blockers === undefined ? 1 : options.blockers;
   let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
-  const [pool, block_pool] = _overrun_setup(attacker, defender, blockers, acrobatics, null);
+  let blocker_cannot_block = options.blocker_cannot_block === undefined ? false : options.blocker_cannot_block;
+  let blocker_dodges = options.blocker_dodges === undefined ? false : options.blocker_dodges;
+  let square_behind_occupied = options.square_behind_occupied === undefined ? false : options.square_behind_occupied;
+  const [contested, pool, block_pool] = _overrun_setup(
+    attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied, null
+  );
   const _odds = new OddsBuilder(OVERRUN_FIELDS, null, null, 200000);
   const _p = 1.0;
   let mine, total, b1, left1, b2, left2, b3, left3, b4, passed;
-  for (const _mine_item of _odds.outcomes(_p, _rt_pool_distribution(pool, 10, 8, 10))) {
+  for (const _mine_item of _odds.outcomes(
+    _p, (contested ? _rt_pool_distribution(pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
+  )) {
     mine = _mine_item[0];
     const _mine_p = _p * _mine_item[1];
     total = mine + attacker.attack_extras;
-    for (const _b1_item of _odds.outcomes(_mine_p, _rt_pool_distribution(block_pool, 10, 8, 10))) {
+    for (const _b1_item of _odds.outcomes(
+      _mine_p, (contested ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
+    )) {
       b1 = _b1_item[0];
       const _b1_p = _mine_p * _b1_item[1];
       left1 = total - b1;
       for (const _b2_item of _odds.outcomes(
-        _b1_p, (blockers >= 2 && left1 > 0 ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
+        _b1_p,
+        (contested && blockers >= 2 && left1 > 0 ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
       )) {
         b2 = _b2_item[0];
         const _b2_p = _b1_p * _b2_item[1];
         left2 = left1 - b2;
         for (const _b3_item of _odds.outcomes(
-          _b2_p, (blockers >= 3 && left2 > 0 ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
+          _b2_p,
+          (contested && blockers >= 3 && left2 > 0 ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
         )) {
           b3 = _b3_item[0];
           const _b3_p = _b2_p * _b3_item[1];
           left3 = left2 - b3;
           for (const _b4_item of _odds.outcomes(
-            _b3_p, (blockers >= 4 && left3 > 0 ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
+            _b3_p,
+            (contested && blockers >= 4 && left3 > 0 ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
           )) {
             b4 = _b4_item[0];
             const _b4_p = _b3_p * _b4_item[1];
-            passed = left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
-            _odds.add([passed, passed === blockers], _b4_p);
+            passed = !contested ? blockers : left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
+            _odds.add(
+              [
+                passed, passed === blockers, contested, contested && passed < blockers,
+                contested && passed < blockers && square_behind_occupied
+              ],
+              _b4_p
+            );
           }
         }
       }
+    }
+  }
+  return _odds.build();
+}
+
+function _grapple_attack_setup(attacker, defender, weapon, pinned, _trace) {
+  weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
+  if (!(
+    attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
+    && typeof pinned === 'boolean'
+  )) {
+    _rt_check_inputs([
+      ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
+      ['bool', "对方被自己压制", pinned]
+    ]);
+  }
+  let contest_extras, attack_pool, basic_left, remaining_defense, keep_extras, defender_extras;
+  if (!(
+    weapon.natural || weapon.can_grapple || !weapon.attack_type.ranged
+    && weapon.size <= attacker.size - _R_GRAPPLE_ITEM_SIZE_GAP
+  )) {
+    throw new TooManyHandsFree("只有空手或持有体积不大于自身体积−3的物品时才能擒抱");
+  }
+  contest_extras = 0;
+  attack_pool = attacker.strength + attacker.martial + attacker.specialty;
+  basic_left = defender.flat_footed || defender.helpless ? 0 : defender.basic_defense;
+  remaining_defense = basic_left + defender.armor_defense + defender.parry_defense + defender.cover_defense + defender.dodge_defense;
+  keep_extras = false;
+  defender_extras = (
+    basic_left > 0 || keep_extras ? defender.basic_extras : 0
+  ) + (defender.armor_defense > 0 || keep_extras ? defender.armor_extras : 0) + (defender.parry_defense > 0 || keep_extras ? defender.parry_extras : 0) + (defender.cover_defense > 0 || keep_extras ? defender.cover_extras : 0) + (defender.dodge_defense > 0 || keep_extras ? defender.dodge_extras : 0);
+  return [contest_extras, attack_pool, remaining_defense, defender_extras];
+}
+
+const GRAPPLE_ATTACK_FIELDS = Object.freeze(["contest_won", "hit", "damage", "damage_type"]);
+// The result of grapple_attack (擒抱中攻击对手): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class GrappleAttackResult extends Result {}
+GrappleAttackResult.PROCEDURE = "grapple_attack";
+GrappleAttackResult.FIELDS = GRAPPLE_ATTACK_FIELDS;
+
+// 擒抱中攻击对手（DP-52、DP-53）
+function grapple_attack(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
+  options = _rt_options(options, ["pinned", "dice"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  const _trace = [];
+  const [
+    contest_extras, attack_pool, remaining_defense, defender_extras
+  ] = _grapple_attack_setup(attacker, defender, weapon, pinned, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _hold_roll, hold, _resist_roll, resist, contest_won, _raw_roll, raw, hit, damage;
+  if (!pinned) {
+    _hold_roll = _rt_roll_pool(
+      _source, _POOL, attacker.strength + attacker.martial + attacker.specialty, contest_extras, false, 1000
+    );
+    _rolls.push(_hold_roll);
+    hold = _hold_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("擒抱对抗", _hold_roll),
+      [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
+    ));
+  }
+  else {
+    hold = 0;
+  }
+  if (!pinned) {
+    _resist_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 0,
+      false, 1000
+    );
+    _rolls.push(_resist_roll);
+    resist = _resist_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("挣脱对抗", _resist_roll),
+      [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
+    ));
+  }
+  else {
+    resist = 0;
+  }
+  contest_won = pinned || hold + contest_extras - resist > 0;
+  if (!contest_won) {
+    _trace.push(new TraceStep("note", "擒抱对抗没有胜出，不能攻击擒抱中的对手", []));
+  }
+  if (contest_won) {
+    _raw_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(0, attack_pool - remaining_defense), attacker.attack_extras, false, 1000
+    );
+    _rolls.push(_raw_roll);
+    raw = _raw_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("攻击检定", _raw_roll),
+      [["command", _raw_roll.command], ["faces", _raw_roll.faces], ["raw", raw]]
+    ));
+  }
+  else {
+    raw = 0;
+  }
+  hit = contest_won && raw - defender_extras > 0;
+  damage = hit ? raw - defender_extras + attacker.attack_extras : 0;
+  if (hit) {
+    _trace.push(new TraceStep("note", "造成" + String(damage) + "点冲击伤害（擒抱中只能造成冲击伤害）", []));
+  }
+  return _rt_result(GrappleAttackResult, [contest_won, hit, damage, "blunt"], _rolls, _trace);
+}
+
+function _grapple_attack_roll(
+  dice, contest_extras, attack_pool, remaining_defense, defender_extras, attacker, defender, pinned
+) {
+  let hold, resist, contest_won, raw, hit, damage;
+  if (!pinned) {
+    hold = _rt_pool_successes(dice, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10, 1000);
+  }
+  else {
+    hold = 0;
+  }
+  if (!pinned) {
+    resist = _rt_pool_successes(
+      dice, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10, 1000
+    );
+  }
+  else {
+    resist = 0;
+  }
+  contest_won = pinned || hold + contest_extras - resist > 0;
+  if (contest_won) {
+    raw = _rt_pool_successes(dice, Math.max(0, attack_pool - remaining_defense), 10, 8, 10, 1000);
+  }
+  else {
+    raw = 0;
+  }
+  hit = contest_won && raw - defender_extras > 0;
+  damage = hit ? raw - defender_extras + attacker.attack_extras : 0;
+  return [contest_won, hit, damage, "blunt"];
+}
+
+// 擒抱中攻击对手: the outcome only (the fields of GRAPPLE_ATTACK_FIELDS), no trace.
+function grapple_attack_fast(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
+  options = _rt_options(options, ["pinned", "dice"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  const [
+    contest_extras, attack_pool, remaining_defense, defender_extras
+  ] = _grapple_attack_setup(attacker, defender, weapon, pinned, null);
+  const dice = _rt_dice_source(options.dice);
+  return _grapple_attack_roll(
+    dice, contest_extras, attack_pool, remaining_defense, defender_extras, attacker, defender, pinned
+  );
+}
+
+// 擒抱中攻击对手: the setup once; the function returned rolls and returns the outcome array.
+function grapple_attack_prepare(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
+  options = _rt_options(options, ["pinned"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  const [
+    contest_extras, attack_pool, remaining_defense, defender_extras
+  ] = _grapple_attack_setup(attacker, defender, weapon, pinned, null);
+  const _not_pinned = !pinned;
+  const _hold = attacker.strength + attacker.martial + attacker.specialty;
+  const _resist = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
+  const _raw = Math.max(0, attack_pool - remaining_defense);
+  const _attacker_attack_extras = attacker.attack_extras;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let hold, resist, contest_won, raw, hit, damage;
+    if (_not_pinned) {
+      hold = _rt_pool_successes(dice, _hold, 10, 8, 10, 1000);
+    }
+    else {
+      hold = 0;
+    }
+    if (_not_pinned) {
+      resist = _rt_pool_successes(dice, _resist, 10, 8, 10, 1000);
+    }
+    else {
+      resist = 0;
+    }
+    contest_won = pinned || hold + contest_extras - resist > 0;
+    if (contest_won) {
+      raw = _rt_pool_successes(dice, _raw, 10, 8, 10, 1000);
+    }
+    else {
+      raw = 0;
+    }
+    hit = contest_won && raw - defender_extras > 0;
+    damage = hit ? raw - defender_extras + _attacker_attack_extras : 0;
+    return [contest_won, hit, damage, "blunt"];
+  }
+}
+
+// 擒抱中攻击对手: the exact distribution of the fields of GRAPPLE_ATTACK_FIELDS.
+function grapple_attack_odds(attacker, defender, weapon, options) {
+  if (weapon === undefined) weapon = "fist";
+  options = _rt_options(options, ["pinned"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  const [
+    contest_extras, attack_pool, remaining_defense, defender_extras
+  ] = _grapple_attack_setup(attacker, defender, weapon, pinned, null);
+  const _odds = new OddsBuilder(GRAPPLE_ATTACK_FIELDS, "hit", "damage", 200000);
+  const _p = 1.0;
+  let hold, resist, contest_won, raw, hit, damage;
+  for (const _hold_item of _odds.outcomes(
+    _p,
+    (!pinned ? _rt_pool_distribution(
+      attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10
+    ) : _rt_CERTAIN_ZERO)
+  )) {
+    hold = _hold_item[0];
+    const _hold_p = _p * _hold_item[1];
+    for (const _resist_item of _odds.outcomes(
+      _hold_p,
+      (!pinned ? _rt_pool_distribution(
+        Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10
+      ) : _rt_CERTAIN_ZERO)
+    )) {
+      resist = _resist_item[0];
+      const _resist_p = _hold_p * _resist_item[1];
+      contest_won = pinned || hold + contest_extras - resist > 0;
+      for (const _raw_item of _odds.outcomes(
+        _resist_p,
+        (contest_won ? _rt_pool_distribution(
+          Math.max(0, attack_pool - remaining_defense), 10, 8, 10
+        ) : _rt_CERTAIN_ZERO)
+      )) {
+        raw = _raw_item[0];
+        const _raw_p = _resist_p * _raw_item[1];
+        hit = contest_won && raw - defender_extras > 0;
+        damage = hit ? raw - defender_extras + attacker.attack_extras : 0;
+        _odds.add([contest_won, hit, damage, "blunt"], _raw_p);
+      }
+    }
+  }
+  return _odds.build();
+}
+
+function _grapple_move_setup(mover, other, pinned, _trace) {
+  if (!(mover instanceof Combatant && other instanceof Combatant && typeof pinned === 'boolean')) {
+    _rt_check_inputs([
+      ['type', "主动移动者", mover, Combatant], ['type', "另一方", other, Combatant], ['bool', "对方被自己压制", pinned]
+    ]);
+  }
+}
+
+const GRAPPLE_MOVE_FIELDS = Object.freeze(["success", "meters"]);
+// The result of grapple_move (擒抱中的移动): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class GrappleMoveResult extends Result {}
+GrappleMoveResult.PROCEDURE = "grapple_move";
+GrappleMoveResult.FIELDS = GRAPPLE_MOVE_FIELDS;
+
+// 擒抱中的移动（DP-52、DP-53）
+function grapple_move(mover, other, options) {
+  options = _rt_options(options, ["pinned", "dice"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  const _trace = [];
+  _grapple_move_setup(mover, other, pinned, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _push_roll, push, _hold_roll, hold, net, success, meters;
+  if (!pinned) {
+    _push_roll = _rt_roll_pool(_source, _POOL, mover.strength, 0, false, 1000);
+    _rolls.push(_push_roll);
+    push = _push_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("移动者力量对抗", _push_roll),
+      [["command", _push_roll.command], ["faces", _push_roll.faces], ["push", push]]
+    ));
+  }
+  else {
+    push = 0;
+  }
+  if (!pinned) {
+    _hold_roll = _rt_roll_pool(_source, _POOL, other.strength, 0, false, 1000);
+    _rolls.push(_hold_roll);
+    hold = _hold_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("另一方力量对抗", _hold_roll),
+      [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
+    ));
+  }
+  else {
+    hold = 0;
+  }
+  net = push - hold;
+  success = pinned || net > 0;
+  meters = pinned ? _rt_floordiv(
+    mover.move_speed, _R_PIN_MOVE_SPEED_DIVISOR
+  ) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, mover.move_speed) : 0;
+  _trace.push(new TraceStep("let", "带着对方移动" + String(meters) + "米", [["meters", meters]]));
+  return _rt_result(GrappleMoveResult, [success, meters], _rolls, _trace);
+}
+
+function _grapple_move_roll(dice, mover, other, pinned) {
+  let push, hold, net, success, meters;
+  if (!pinned) {
+    push = _rt_pool_successes(dice, mover.strength, 10, 8, 10, 1000);
+  }
+  else {
+    push = 0;
+  }
+  if (!pinned) {
+    hold = _rt_pool_successes(dice, other.strength, 10, 8, 10, 1000);
+  }
+  else {
+    hold = 0;
+  }
+  net = push - hold;
+  success = pinned || net > 0;
+  meters = pinned ? _rt_floordiv(
+    mover.move_speed, _R_PIN_MOVE_SPEED_DIVISOR
+  ) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, mover.move_speed) : 0;
+  return [success, meters];
+}
+
+// 擒抱中的移动: the outcome only (the fields of GRAPPLE_MOVE_FIELDS), no trace.
+function grapple_move_fast(mover, other, options) {
+  options = _rt_options(options, ["pinned", "dice"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  _grapple_move_setup(mover, other, pinned, null);
+  const dice = _rt_dice_source(options.dice);
+  return _grapple_move_roll(dice, mover, other, pinned);
+}
+
+// 擒抱中的移动: the setup once; the function returned rolls and returns the outcome array.
+function grapple_move_prepare(mover, other, options) {
+  options = _rt_options(options, ["pinned"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  _grapple_move_setup(mover, other, pinned, null);
+  const _not_pinned = !pinned;
+  const _mover_strength = mover.strength;
+  const _other_strength = other.strength;
+  const _mover_move_speed = mover.move_speed;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let push, hold, net, success, meters;
+    if (_not_pinned) {
+      push = _rt_pool_successes(dice, _mover_strength, 10, 8, 10, 1000);
+    }
+    else {
+      push = 0;
+    }
+    if (_not_pinned) {
+      hold = _rt_pool_successes(dice, _other_strength, 10, 8, 10, 1000);
+    }
+    else {
+      hold = 0;
+    }
+    net = push - hold;
+    success = pinned || net > 0;
+    meters = pinned ? _rt_floordiv(
+      _mover_move_speed, _R_PIN_MOVE_SPEED_DIVISOR
+    ) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, _mover_move_speed) : 0;
+    return [success, meters];
+  }
+}
+
+// 擒抱中的移动: the exact distribution of the fields of GRAPPLE_MOVE_FIELDS.
+function grapple_move_odds(mover, other, options) {
+  options = _rt_options(options, ["pinned"]);
+  let pinned = options.pinned === undefined ? false : options.pinned;
+  _grapple_move_setup(mover, other, pinned, null);
+  const _odds = new OddsBuilder(GRAPPLE_MOVE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  let push, hold, net, success, meters;
+  for (const _push_item of _odds.outcomes(
+    _p, (!pinned ? _rt_pool_distribution(mover.strength, 10, 8, 10) : _rt_CERTAIN_ZERO)
+  )) {
+    push = _push_item[0];
+    const _push_p = _p * _push_item[1];
+    for (const _hold_item of _odds.outcomes(
+      _push_p, (!pinned ? _rt_pool_distribution(other.strength, 10, 8, 10) : _rt_CERTAIN_ZERO)
+    )) {
+      hold = _hold_item[0];
+      const _hold_p = _push_p * _hold_item[1];
+      net = push - hold;
+      success = pinned || net > 0;
+      meters = pinned ? _rt_floordiv(
+        mover.move_speed, _R_PIN_MOVE_SPEED_DIVISOR
+      ) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, mover.move_speed) : 0;
+      _odds.add([success, meters], _hold_p);
     }
   }
   return _odds.build();
@@ -3540,11 +4207,13 @@ const PROCEDURE_INFO = Object.freeze({
       ["distance", "距离", "int"], ["hands", "用手数", "int"], ["extra_speed", "额外高速", "int"],
       ["extra_armor_piercing", "额外破甲", "int"], ["power_attack", "全力一击", "bool"],
       ["charge_meters", "冲锋距离", "int"], ["clear_path", "路径畅通", "bool"], ["aim_rounds", "瞄准轮数", "int"],
-      ["willpower", "消耗意志力", "bool"], ["willpower_move", "消耗意志力移动", "bool"],
-      ["defender_willpower", "防御方消耗意志力", "bool"], ["called_shot", "特定部位", "called_shots"],
-      ["called_shot_reduction", "减少特定部位减值", "int"], ["target_two_handed", "目标双手持用", "bool"],
-      ["target_not_strength", "目标非力量操纵", "bool"], ["grapple_people", "目标所在擒抱人数", "int"],
-      ["targets", "目标数", "int"], ["coup_de_grace", "致命攻击", "bool"], ["total_defense", "防御方全力防御", "bool"],
+      ["target_unlocated", "目标无法定位", "bool"], ["willpower", "消耗意志力", "bool"],
+      ["willpower_move", "消耗意志力移动", "bool"], ["defender_willpower", "防御方消耗意志力", "bool"],
+      ["called_shot", "特定部位", "called_shots"], ["called_shot_reduction", "减少特定部位减值", "int"],
+      ["target_two_handed", "目标双手持用", "bool"], ["target_not_strength", "目标非力量操纵", "bool"],
+      ["grapple_people", "目标所在擒抱人数", "int"], ["targets", "目标数", "int"],
+      ["coup_de_grace", "致命攻击", "bool"], ["all_targets_helpless", "所有目标都无助", "bool"],
+      ["total_defense", "防御方全力防御", "bool"], ["attacker_pinpointed", "能精确定位攻击者", "bool"],
       ["other_bonus", "其他加值", "int"]
     ],
     positional: ["attacker", "defender", "weapon"],
@@ -3562,7 +4231,7 @@ const PROCEDURE_INFO = Object.freeze({
     params: [
       ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
       ["distance", "距离", "int"], ["vehicle_mounted", "载具炮", "bool"], ["total_defense", "防御方全力防御", "bool"],
-      ["other_bonus", "其他加值", "int"]
+      ["hands", "用手数", "int"], ["aim_rounds", "瞄准轮数", "int"], ["other_bonus", "其他加值", "int"]
     ],
     positional: ["attacker", "defender", "weapon"],
     fields: [
@@ -3639,7 +4308,7 @@ const PROCEDURE_INFO = Object.freeze({
     name: "擒抱",
     params: [
       ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
-      ["held_item_size", "手持物品体积", "int"]
+      ["held_item_size", "手持物品体积", "int"], ["free_hands", "可用于擒抱的手数", "int"]
     ],
     positional: ["attacker", "defender", "weapon"],
     fields: [
@@ -3671,9 +4340,35 @@ const PROCEDURE_INFO = Object.freeze({
     name: "闯越",
     params: [
       ["attacker", "闯越者", "combatant"], ["defender", "阻挡者", "combatant"], ["blockers", "阻挡者人数", "int"],
-      ["acrobatics", "使用特技", "bool"]
+      ["acrobatics", "使用特技", "bool"], ["blocker_cannot_block", "阻挡者无法阻挡", "bool"],
+      ["blocker_dodges", "阻挡者闪躲", "bool"], ["square_behind_occupied", "身后方格已被占据", "bool"]
     ],
-    positional: ["attacker", "defender"], fields: [["passed", "闯越人数", "int"], ["success", "全部闯越", "bool"]],
+    positional: ["attacker", "defender"],
+    fields: [
+      ["passed", "闯越人数", "int"], ["success", "全部闯越", "bool"], ["contested", "进行了闯越判定", "bool"],
+      ["stepped_back", "退后一格", "bool"], ["fell", "倒在该格", "bool"]
+    ],
+    summary: {hit: null, damage: null}
+  },
+  "grapple_attack": {
+    name: "擒抱中攻击对手",
+    params: [
+      ["attacker", "攻击方", "combatant"], ["defender", "防御方", "combatant"], ["weapon", "武器", "weapons"],
+      ["pinned", "对方被自己压制", "bool"]
+    ],
+    positional: ["attacker", "defender", "weapon"],
+    fields: [
+      ["contest_won", "对抗胜出", "bool"], ["hit", "命中", "bool"], ["damage", "伤害", "int"],
+      ["damage_type", "伤害类型", "str"]
+    ],
+    summary: {hit: "hit", damage: "damage"}
+  },
+  "grapple_move": {
+    name: "擒抱中的移动",
+    params: [
+      ["mover", "主动移动者", "combatant"], ["other", "另一方", "combatant"], ["pinned", "对方被自己压制", "bool"]
+    ],
+    positional: ["mover", "other"], fields: [["success", "成功", "bool"], ["meters", "移动米数", "int"]],
     summary: {hit: null, damage: null}
   },
 });
@@ -3684,21 +4379,24 @@ export {
   RULINGS, STAT_NAMES, WillpowerUse, WILLPOWER_USES, get_willpower_use, DamageType, DAMAGE_TYPES,
   get_damage_type, Action, ACTIONS, get_action, AttackType, ATTACK_TYPES, get_attack_type, Weapon,
   WEAPONS, get_weapon, ConditionTrack, CONDITION_TRACKS, get_condition_track, CalledShot, CALLED_SHOTS,
-  get_called_shot, Maneuver, MANEUVERS, get_maneuver, UseBombard, OutOfRange, OneHandBow,
-  CalledShotMultipleTargets, NotHelpless, NoVitals, ChargeBlocked, ChargeTooFar, MeleeOnly, CannotTrip,
-  NaturalCannotParry, ProneCannotCharge, AimOutOfReach, TooManyHandsFree, OverrunTooBig,
-  FeintImpossible, NotABombard, BadWillpower, PROCEDURE_INFO, VERSION, RULES_VERSION, attack,
-  attack_fast, attack_prepare, attack_odds, ATTACK_FIELDS, AttackResult, bombard, bombard_fast,
-  bombard_prepare, bombard_odds, BOMBARD_FIELDS, BombardResult, parry, parry_fast, parry_prepare,
-  parry_odds, PARRY_FIELDS, ParryResult, active_cover, active_cover_fast, active_cover_prepare,
-  active_cover_odds, ACTIVE_COVER_FIELDS, ActiveCoverResult, total_defense, total_defense_fast,
-  total_defense_prepare, total_defense_odds, TOTAL_DEFENSE_FIELDS, TotalDefenseResult, willpower_spend,
-  willpower_spend_fast, willpower_spend_prepare, willpower_spend_odds, WILLPOWER_SPEND_FIELDS,
-  WillpowerSpendResult, save_contest, save_contest_fast, save_contest_prepare, save_contest_odds,
-  SAVE_CONTEST_FIELDS, SaveContestResult, trip, trip_fast, trip_prepare, trip_odds, TRIP_FIELDS,
-  TripResult, bull_rush, bull_rush_fast, bull_rush_prepare, bull_rush_odds, BULL_RUSH_FIELDS,
-  BullRushResult, grapple, grapple_fast, grapple_prepare, grapple_odds, GRAPPLE_FIELDS, GrappleResult,
-  pin, pin_fast, pin_prepare, pin_odds, PIN_FIELDS, PinResult, feint, feint_fast, feint_prepare,
-  feint_odds, FEINT_FIELDS, FeintResult, overrun, overrun_fast, overrun_prepare, overrun_odds,
-  OVERRUN_FIELDS, OverrunResult,
+  get_called_shot, Maneuver, MANEUVERS, get_maneuver, UseBombard, ResourceDefined, OutOfRange,
+  OneHandBow, CalledShotMultipleTargets, NotHelpless, NoVitals, ChargeBlocked, ChargeTooFar, MeleeOnly,
+  CannotTrip, NaturalCannotParry, ProneCannotCharge, AimOutOfReach, TooManyHandsFree, OverrunTooBig,
+  FeintImpossible, NotABombard, AimUnlocated, GrappleNeedsTwoHands, BadWillpower, PROCEDURE_INFO,
+  VERSION, RULES_VERSION, attack, attack_fast, attack_prepare, attack_odds, ATTACK_FIELDS,
+  AttackResult, bombard, bombard_fast, bombard_prepare, bombard_odds, BOMBARD_FIELDS, BombardResult,
+  parry, parry_fast, parry_prepare, parry_odds, PARRY_FIELDS, ParryResult, active_cover,
+  active_cover_fast, active_cover_prepare, active_cover_odds, ACTIVE_COVER_FIELDS, ActiveCoverResult,
+  total_defense, total_defense_fast, total_defense_prepare, total_defense_odds, TOTAL_DEFENSE_FIELDS,
+  TotalDefenseResult, willpower_spend, willpower_spend_fast, willpower_spend_prepare,
+  willpower_spend_odds, WILLPOWER_SPEND_FIELDS, WillpowerSpendResult, save_contest, save_contest_fast,
+  save_contest_prepare, save_contest_odds, SAVE_CONTEST_FIELDS, SaveContestResult, trip, trip_fast,
+  trip_prepare, trip_odds, TRIP_FIELDS, TripResult, bull_rush, bull_rush_fast, bull_rush_prepare,
+  bull_rush_odds, BULL_RUSH_FIELDS, BullRushResult, grapple, grapple_fast, grapple_prepare,
+  grapple_odds, GRAPPLE_FIELDS, GrappleResult, pin, pin_fast, pin_prepare, pin_odds, PIN_FIELDS,
+  PinResult, feint, feint_fast, feint_prepare, feint_odds, FEINT_FIELDS, FeintResult, overrun,
+  overrun_fast, overrun_prepare, overrun_odds, OVERRUN_FIELDS, OverrunResult, grapple_attack,
+  grapple_attack_fast, grapple_attack_prepare, grapple_attack_odds, GRAPPLE_ATTACK_FIELDS,
+  GrappleAttackResult, grapple_move, grapple_move_fast, grapple_move_prepare, grapple_move_odds,
+  GRAPPLE_MOVE_FIELDS, GrappleMoveResult,
 };

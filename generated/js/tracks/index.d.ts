@@ -46,7 +46,7 @@ export function get_weapon(key: Weapon | string): Weapon;
 export class State { readonly id: string; readonly name: string; readonly description: string; readonly rules: ReadonlyArray<string>; readonly not_specified: string | null; readonly given: boolean; readonly loses_basic_defense: boolean; readonly loses_dodge_defense: boolean; readonly loses_parry_defense: boolean; readonly loses_mental_defense: boolean; readonly no_active_defense: boolean; readonly no_physical_actions: boolean; readonly no_mental_actions: boolean; readonly no_actions: boolean; readonly contests_fail: boolean; readonly concentration_fails: boolean; readonly no_focus: boolean; readonly needs_no_other_sense: boolean; readonly effect: string; toDict(): Record<string, unknown>; }
 export const STATES: ReadonlyMap<string, State>;
 export function get_state(key: State | string): State;
-export class ConditionTrack { readonly id: string; readonly name: string; readonly description: string; readonly rules: ReadonlyArray<string>; readonly not_specified: string | null; readonly given: boolean; readonly capacity: (...args: any[]) => any; readonly state: State; readonly debuff: string; readonly fear_from_excess: boolean; readonly missed_rest: boolean; readonly wakes_on_damage: boolean; toDict(): Record<string, unknown>; }
+export class ConditionTrack { readonly id: string; readonly name: string; readonly description: string; readonly rules: ReadonlyArray<string>; readonly not_specified: string | null; readonly given: boolean; readonly capacity: (...args: any[]) => any; readonly state: State; readonly debuff: string; readonly capacity_unknown: boolean; readonly fear_from_excess: boolean; readonly missed_rest: boolean; readonly wakes_on_damage: boolean; toDict(): Record<string, unknown>; }
 export const CONDITION_TRACKS: ReadonlyMap<string, ConditionTrack>;
 export function get_condition_track(key: ConditionTrack | string): ConditionTrack;
 export class BodyPart { readonly id: string; readonly name: string; readonly description: string; readonly rules: ReadonlyArray<string>; readonly not_specified: string | null; readonly given: boolean; readonly size_offset: number; readonly effect: string; readonly track: ConditionTrack; readonly notes: string; toDict(): Record<string, unknown>; }
@@ -59,6 +59,7 @@ export class PeriodicImpossible extends RuleError {}
 export class NoRange extends RuleError {}
 export class NoEnhancedRest extends RuleError {}
 export class ReadiedNeedsDuration extends RuleError {}
+export class NotOffTurn extends RuleError {}
 export class AttackResult extends Result { readonly hit: boolean; readonly successes: number; readonly damage: number; readonly damage_type: string; readonly severe: number; readonly track: string; readonly points: number; readonly limb_damage: number; readonly item_damage: number; }
 export const ATTACK_FIELDS: ReadonlyArray<string>;
 export function attack(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {distance?: number; bonus?: number; extra_damage?: number; part?: BodyPart | string | null; left_area?: boolean; dice?: DiceSource}): AttackResult;
@@ -67,10 +68,10 @@ export function attack_prepare(attacker: Combatant, defender: Combatant, weapon:
 export function attack_odds(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {distance?: number; bonus?: number; extra_damage?: number; part?: BodyPart | string | null; left_area?: boolean}): Odds;
 export class FirearmResult extends Result { readonly hits: number; readonly hit: boolean; readonly per_hit: number; readonly penalty: number; readonly damage: number; }
 export const FIREARM_FIELDS: ReadonlyArray<string>;
-export function firearm(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {shots?: number; distance?: number; bonus?: number; defender_dodges?: boolean; dice?: DiceSource}): FirearmResult;
-export function firearm_fast(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options: {shots?: number; distance?: number; bonus?: number; defender_dodges?: boolean; dice: DiceSource}): [number, boolean, number, number, number];
-export function firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {shots?: number; distance?: number; bonus?: number; defender_dodges?: boolean}): (dice: DiceSource) => [number, boolean, number, number, number];
-export function firearm_odds(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {shots?: number; distance?: number; bonus?: number; defender_dodges?: boolean}): Odds;
+export function firearm(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {shots?: number; distance?: number; bonus?: number; defender_dodges?: boolean; left_area?: boolean; dice?: DiceSource}): FirearmResult;
+export function firearm_fast(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options: {shots?: number; distance?: number; bonus?: number; defender_dodges?: boolean; left_area?: boolean; dice: DiceSource}): [number, boolean, number, number, number];
+export function firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {shots?: number; distance?: number; bonus?: number; defender_dodges?: boolean; left_area?: boolean}): (dice: DiceSource) => [number, boolean, number, number, number];
+export function firearm_odds(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {shots?: number; distance?: number; bonus?: number; defender_dodges?: boolean; left_area?: boolean}): Odds;
 export class FixedDamageResult extends Result { readonly damage: number; readonly absorbed: number; }
 export const FIXED_DAMAGE_FIELDS: ReadonlyArray<string>;
 export function fixed_damage(defender: Combatant, amount: number, damage_type?: DamageType | string, options?: {left_area?: boolean; dice?: DiceSource}): FixedDamageResult;
@@ -79,10 +80,10 @@ export function fixed_damage_prepare(defender: Combatant, amount: number, damage
 export function fixed_damage_odds(defender: Combatant, amount: number, damage_type?: DamageType | string, options?: {left_area?: boolean}): Odds;
 export class ChargeResult extends Result { readonly hit: boolean; readonly damage: number; readonly self_damage: number; readonly pushed_meters: number; }
 export const CHARGE_FIELDS: ReadonlyArray<string>;
-export function charge(attacker: Combatant, defender: Combatant, options?: {skill_bonus?: number; load_tier?: number; obstacle_at?: number; obstacle_structure?: number; dice?: DiceSource}): ChargeResult;
-export function charge_fast(attacker: Combatant, defender: Combatant, options: {skill_bonus?: number; load_tier?: number; obstacle_at?: number; obstacle_structure?: number; dice: DiceSource}): [boolean, number, number, number];
-export function charge_prepare(attacker: Combatant, defender: Combatant, options?: {skill_bonus?: number; load_tier?: number; obstacle_at?: number; obstacle_structure?: number}): (dice: DiceSource) => [boolean, number, number, number];
-export function charge_odds(attacker: Combatant, defender: Combatant, options?: {skill_bonus?: number; load_tier?: number; obstacle_at?: number; obstacle_structure?: number}): Odds;
+export function charge(attacker: Combatant, defender: Combatant, options?: {skill_bonus?: number; load_tier?: number; obstacle_at?: number; obstacle_structure?: number; left_area?: boolean; dice?: DiceSource}): ChargeResult;
+export function charge_fast(attacker: Combatant, defender: Combatant, options: {skill_bonus?: number; load_tier?: number; obstacle_at?: number; obstacle_structure?: number; left_area?: boolean; dice: DiceSource}): [boolean, number, number, number];
+export function charge_prepare(attacker: Combatant, defender: Combatant, options?: {skill_bonus?: number; load_tier?: number; obstacle_at?: number; obstacle_structure?: number; left_area?: boolean}): (dice: DiceSource) => [boolean, number, number, number];
+export function charge_odds(attacker: Combatant, defender: Combatant, options?: {skill_bonus?: number; load_tier?: number; obstacle_at?: number; obstacle_structure?: number; left_area?: boolean}): Odds;
 export class ParryResult extends Result { readonly parry_bonus: number; readonly seconds: number; readonly damage: number; }
 export const PARRY_FIELDS: ReadonlyArray<string>;
 export function parry(defender: Combatant, options?: {with_weapon?: boolean; incoming?: number; weapon_absorbed?: number; dice?: DiceSource}): ParryResult;
@@ -109,10 +110,10 @@ export function leave_area_prepare(options?: {damage?: number; points?: number; 
 export function leave_area_odds(options?: {damage?: number; points?: number; timing?: LeaveTiming | string; blocked?: boolean; intended_meters?: number}): Odds;
 export class CanRespondResult extends Result { readonly allowed: boolean; }
 export const CAN_RESPOND_FIELDS: ReadonlyArray<string>;
-export function can_respond(response: Action | string, action: Action | string, options?: {readied_seconds?: number; dice?: DiceSource}): CanRespondResult;
-export function can_respond_fast(response: Action | string, action: Action | string, options: {readied_seconds?: number; dice: DiceSource}): [boolean];
-export function can_respond_prepare(response: Action | string, action: Action | string, options?: {readied_seconds?: number}): (dice: DiceSource) => [boolean];
-export function can_respond_odds(response: Action | string, action: Action | string, options?: {readied_seconds?: number}): Odds;
+export function can_respond(response: Action | string, action: Action | string, options?: {readied_seconds?: number; action_off_turn?: boolean; action_readied_seconds?: number; dice?: DiceSource}): CanRespondResult;
+export function can_respond_fast(response: Action | string, action: Action | string, options: {readied_seconds?: number; action_off_turn?: boolean; action_readied_seconds?: number; dice: DiceSource}): [boolean];
+export function can_respond_prepare(response: Action | string, action: Action | string, options?: {readied_seconds?: number; action_off_turn?: boolean; action_readied_seconds?: number}): (dice: DiceSource) => [boolean];
+export function can_respond_odds(response: Action | string, action: Action | string, options?: {readied_seconds?: number; action_off_turn?: boolean; action_readied_seconds?: number}): Odds;
 export class InterruptResult extends Result { readonly negated: boolean; }
 export const INTERRUPT_FIELDS: ReadonlyArray<string>;
 export function interrupt(needs_focus: boolean, options?: {damage?: number; points?: number; dice?: DiceSource}): InterruptResult;
@@ -131,11 +132,11 @@ export function influence(weapon: Weapon | string | null, options?: {energy_infl
 export function influence_fast(weapon: Weapon | string | null, options: {energy_influence?: number; ability_influence?: number; dice: DiceSource}): [number];
 export function influence_prepare(weapon: Weapon | string | null, options?: {energy_influence?: number; ability_influence?: number}): (dice: DiceSource) => [number];
 export function influence_odds(weapon: Weapon | string | null, options?: {energy_influence?: number; ability_influence?: number}): Odds;
-export class ConversionResult extends Result { readonly converts: boolean; readonly coverage: number; readonly damage: number; }
+export class ConversionResult extends Result { readonly converts: boolean; readonly coverage: number; readonly damage: number; readonly absorbed: number; }
 export const CONVERSION_FIELDS: ReadonlyArray<string>;
 export function conversion(defender: Combatant, weapon: Weapon | string, options?: {from_called_shot?: boolean; dice?: DiceSource}): ConversionResult;
-export function conversion_fast(defender: Combatant, weapon: Weapon | string, options: {from_called_shot?: boolean; dice: DiceSource}): [boolean, number, number];
-export function conversion_prepare(defender: Combatant, weapon: Weapon | string, options?: {from_called_shot?: boolean}): (dice: DiceSource) => [boolean, number, number];
+export function conversion_fast(defender: Combatant, weapon: Weapon | string, options: {from_called_shot?: boolean; dice: DiceSource}): [boolean, number, number, number];
+export function conversion_prepare(defender: Combatant, weapon: Weapon | string, options?: {from_called_shot?: boolean}): (dice: DiceSource) => [boolean, number, number, number];
 export function conversion_odds(defender: Combatant, weapon: Weapon | string, options?: {from_called_shot?: boolean}): Odds;
 export class InitiativeRollResult extends Result { readonly successes: number; readonly extras: number; }
 export const INITIATIVE_ROLL_FIELDS: ReadonlyArray<string>;

@@ -18,7 +18,7 @@
 //   rules/tracks/tables/senses.yaml
 //   rules/tracks/tables/states.yaml
 //   rules/tracks/tables/weapons.yaml
-// Content hash: sha256:bf7cd05ebd58bad1190f1416aefde6986479902c9eb0630822b01a2dc70734e9
+// Content hash: sha256:168eb76ed517cbbb54cfe271d95aa3d47c5ce318397c146a8ff32d37d623b0fa
 // 计时骰池与负面点数规则: the compiled rules of ruleset 'tracks', as an ES module with no dependencies.
 'use strict';
 
@@ -335,12 +335,18 @@ class SeededDice {
     }
     const twister = new _MersenneTwister(seed);
     this.random = () => twister.random();
+    // Read-only, so its faces are always in 1..sides and _rt_dice_source can trust it (a subclass
+    // is a source of its own, checked like any other).
+    if (new.target === SeededDice) Object.freeze(this);
   }
   die(sides) { return Math.floor(this.random() * sides) + 1; }
 }
 // Faces given in advance, consumed in order; for tests and worked examples.
 class FixedDice {
-  constructor(faces) { this.faces = Array.from(faces); this.used = 0; }
+  constructor(faces) {
+    this.faces = Array.from(faces); this.used = 0;
+    if (new.target === FixedDice) Object.seal(this);  // no own die can replace the checking one
+  }
   die(sides) {
     if (this.used >= this.faces.length) {
       throw new DiceExhausted(`固定骰面已用完：第${this.used + 1}个骰子（d${sides}）没有给出骰面`,
@@ -384,11 +390,19 @@ class PoolRoll {
             added: this.added.slice(), successes: this.successes, all_succeed: this.all_succeed};
   }
 }
-function _rt_roll_pool(source, spec, dice, extras, allSucceed) {
+// The default of the pool engine's dice.limits.added_dice (pool.ADDED_DICE): generated code passes
+// its ruleset's declared limit, and no pool is ever rolled without one.
+const _rt_ADDED_DICE = 1000;
+function _rt_too_many_added(maxAdded) {
+  return new LimitExceeded(`一次骰池检定的加骰超过${maxAdded}个，超过规则集的上限（added_dice）：` +
+                           '公平的骰子几乎不可能如此（概率低于10⁻¹⁶），请检查骰子来源', {limit: maxAdded});
+}
+function _rt_roll_pool(source, spec, dice, extras, allSucceed, maxAdded) {
+  if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
   const command = spec.command(dice, extras);
   if (allSucceed) return new PoolRoll(dice, extras, [], [], dice, command, true);
   const faces = [], added = [];
-  let successes = 0, pending = dice, rolled = 0;
+  let successes = 0, pending = dice, rolled = 0, left = maxAdded;
   while (pending > 0) {
     pending -= 1;
     const face = source.die(spec.sides);
@@ -396,17 +410,26 @@ function _rt_roll_pool(source, spec, dice, extras, allSucceed) {
     added.push(rolled >= dice);
     rolled += 1;
     if (face >= spec.success_at) successes += 1;
-    if (face >= spec.add_at) pending += 1;
+    if (face >= spec.add_at) {
+      if (!(left > 0)) throw _rt_too_many_added(maxAdded);
+      left -= 1;
+      pending += 1;
+    }
   }
   return new PoolRoll(dice, extras, faces, added, successes, command, false);
 }
-function _rt_pool_successes(dice, n, sides, successAt, addAt) {
-  let successes = 0;
+function _rt_pool_successes(dice, n, sides, successAt, addAt, maxAdded) {
+  if (maxAdded === undefined) maxAdded = _rt_ADDED_DICE;
+  let successes = 0, left = maxAdded;
   while (n > 0) {
     n -= 1;
     const face = dice.die(sides);
     if (face >= successAt) successes += 1;
-    if (face >= addAt) n += 1;
+    if (face >= addAt) {
+      if (!(left > 0)) throw _rt_too_many_added(maxAdded);
+      left -= 1;
+      n += 1;
+    }
   }
   return successes;
 }
@@ -771,11 +794,46 @@ function _rt_options(options, keys) {
   }
   return out;
 }
+// The one entry point of a dice argument into generated code (sources.dice_source): a SeededDice
+// or FixedDice (exactly those classes, whose instances cannot be changed to roll anything else)
+// as it is; any other object with a die method wrapped, once per call, in a _CheckedDice that
+// checks every face; anything else is OutOfBounds.
 function _rt_dice_source(dice) {
-  if (dice === null || dice === undefined || typeof dice.die !== 'function') {
-    throw new OutOfBounds('dice必须是有die(sides)方法的骰子来源（SeededDice、FixedDice或自定义）');
+  if (dice !== null && dice !== undefined) {
+    const proto = Object.getPrototypeOf(dice);
+    if (proto === SeededDice.prototype || proto === FixedDice.prototype || proto === _CheckedDice.prototype) {
+      return dice;
+    }
   }
-  return dice;
+  if (dice === null || dice === undefined || (typeof dice !== 'object' && typeof dice !== 'function')
+      || typeof dice.die !== 'function') {
+    throw new OutOfBounds(`dice必须是有die(sides)方法的骰子来源（SeededDice、FixedDice或自定义），得到${_rt_type_name(dice)}`,
+                          {name: 'dice'});
+  }
+  return new _CheckedDice(dice);
+}
+// A face a source gave, short enough for a message whatever it is (sources._face_text).
+function _rt_face_text(face) {
+  if (typeof face === 'number') {
+    if (Number.isInteger(face)) return Math.abs(face) < 1e12 ? String(face) : '超出范围的整数';
+    return Number.isNaN(face) ? 'nan' : face === Infinity ? 'inf' : face === -Infinity ? '-inf' : String(face);
+  }
+  if (typeof face === 'string') return _rt_repr(face.length > 20 ? face.slice(0, 20) + '…' : face);
+  if (face === null || face === undefined || typeof face === 'boolean') return _rt_repr(face);
+  return `${_rt_type_name(face)}类型的值`;
+}
+// A dice source of the caller's own, with every face checked: an integer from 1 to sides, else BadFace.
+class _CheckedDice {
+  constructor(source) { this.source = source; this.given = 0; }
+  die(sides) {
+    const face = this.source.die(sides);
+    this.given += 1;
+    if (typeof face !== 'number' || !Number.isInteger(face) || face < 1 || face > sides) {
+      throw new BadFace(`骰子来源给出的第${this.given}个骰面${_rt_face_text(face)}不是d${sides}能掷出的点数`,
+                        {index: this.given - 1});
+    }
+    return face;
+  }
 }
 
 // ---- combatants ----
@@ -822,7 +880,7 @@ function _rt_combatant_dict(self, stats) {
 const VERSION = "1.0.0";
 const RULES_VERSION = "1.0.0";
 
-// ---- rulings in force (20): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+// ---- rulings in force (22): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 const _R_INITIATIVE_TIEBREAK_EXTRAS = true;  // R50 先攻比较额外成功数
 const _R_TICKS_PER_SECOND = 3;  // R51 每秒刻数
 const _R_CHECK_FLOOR = 0;  // R52 检定下限
@@ -843,6 +901,8 @@ const _R_REVEALED_BONUS = 3;  // 受袭后侦查加值
 const _R_PARRY_DURATION_SECONDS = 6;  // 格挡持续时间
 const _R_EXTRAS_ALONE_HIT = false;  // 额外成功数单独可以命中
 const _R_MISSED_REST_POINTS_GAIN = 1;  // R61 缺少长休息的点数增加
+const _R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION = true;  // 冲撞者受到的等量伤害按减免前计算
+const _R_CHARGE_SKILL_BEST_OF = true;  // 冲撞攻击取运动与格斗中较高者
 const RULINGS = Object.freeze({
   "initiative_tiebreak_extras": _R_INITIATIVE_TIEBREAK_EXTRAS, "ticks_per_second": _R_TICKS_PER_SECOND,
   "check_floor": _R_CHECK_FLOOR, "cap_counts_extras": _R_CAP_COUNTS_EXTRAS, "range_penalty": _R_RANGE_PENALTY,
@@ -853,7 +913,9 @@ const RULINGS = Object.freeze({
   "missed_rest_capacity_loss": _R_MISSED_REST_CAPACITY_LOSS, "detection_tie_to_hider": _R_DETECTION_TIE_TO_HIDER,
   "hearing_bonus_per_halving": _R_HEARING_BONUS_PER_HALVING, "revealed_bonus": _R_REVEALED_BONUS,
   "parry_duration_seconds": _R_PARRY_DURATION_SECONDS, "extras_alone_hit": _R_EXTRAS_ALONE_HIT,
-  "missed_rest_points_gain": _R_MISSED_REST_POINTS_GAIN
+  "missed_rest_points_gain": _R_MISSED_REST_POINTS_GAIN,
+  "charge_self_damage_before_reduction": _R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION,
+  "charge_skill_best_of": _R_CHARGE_SKILL_BEST_OF
 });
 
 // ---- error types ----
@@ -864,6 +926,7 @@ const PeriodicImpossible = _rt_error_class("PeriodicImpossible", "periodic_impos
 const NoRange = _rt_error_class("NoRange", "no_range");  // 没有初始距离
 const NoEnhancedRest = _rt_error_class("NoEnhancedRest", "no_enhanced_rest");  // 没有加强长休息
 const ReadiedNeedsDuration = _rt_error_class("ReadiedNeedsDuration", "readied_needs_duration");  // 准备动作没有时长
+const NotOffTurn = _rt_error_class("NotOffTurn", "not_off_turn");  // 动作不能在回合外进行
 
 // ---- combatants ----
 const STAT_NAMES = Object.freeze({
@@ -1292,9 +1355,10 @@ class ConditionTrack {
     this.capacity = _FORMULAS[r[5]];
     this.state = r[6] !== null && STATES.has(r[6]) ? STATES.get(r[6]) : _NO_STATE;
     this.debuff = r[7];
-    this.fear_from_excess = r[8];
-    this.missed_rest = r[9];
-    this.wakes_on_damage = r[10];
+    this.capacity_unknown = r[8];
+    this.fear_from_excess = r[9];
+    this.missed_rest = r[10];
+    this.wakes_on_damage = r[11];
     Object.freeze(this);
   }
   toDict() {
@@ -1302,6 +1366,7 @@ class ConditionTrack {
     out.capacity = _FORMULA_TEXTS[this.capacity.name];
     out.state = this.state.given ? this.state.id : null;
     out.debuff = this.debuff;
+    out.capacity_unknown = this.capacity_unknown;
     out.fear_from_excess = this.fear_from_excess;
     out.missed_rest = this.missed_rest;
     out.wakes_on_damage = this.wakes_on_damage;
@@ -1309,24 +1374,24 @@ class ConditionTrack {
   }
 }
 const _NO_CONDITIONTRACK = new ConditionTrack(
-  ["", "（无负面点数累积槽）", "", [], null, _rt_not_given, _NO_STATE, "", false, false, false], false
+  ["", "（无负面点数累积槽）", "", [], null, _rt_not_given, _NO_STATE, "", false, false, false, false], false
 );
 const CONDITION_TRACKS = new Map();
 for (const r of [
-  ["dazzle", "目眩", "", ["TR-60"], null, "condition_tracks_dazzle_capacity", "blind", "眼部的感知检定与基础防御下降差值；决定视觉感知范围时感知视作降低差值。", false, false, false],
-  ["tinnitus", "耳鸣", "", ["TR-60"], null, "condition_tracks_tinnitus_capacity", "deaf", "耳部的感知检定与基础防御下降差值；决定听觉感知范围时感知视作降低差值。", false, false, false],
-  ["mental_seal", "精神封闭点数", "", ["TR-61"], null, "condition_tracks_mental_seal_capacity", "sealed", "对应精神感知的感知检定下降差值；决定精神感知范围时关键属性视作降低差值。", false, false, false],
-  ["mental_bind", "精神束缚", "", ["TR-63"], null, "condition_tracks_mental_bind_capacity", "awed", "意志与智力检定下降差值。", false, false, false],
-  ["paralysis", "麻痹", "", ["TR-64"], null, "condition_tracks_paralysis_capacity", "immobilized", "敏捷与耐力的相关检定下降差值。", false, false, false],
-  ["entangle", "纠缠", "", ["TR-65"], null, "condition_tracks_entangle_capacity", "immobilized", "敏捷与力量的相关检定与基础防御下降差值；决定移动速度时敏捷视作降低差值。", false, false, false],
-  ["drowsy", "困倦", "", ["TR-67", "TR-69"], null, "condition_tracks_drowsy_capacity", "unconscious", "意志与耐力的相关检定，以及消耗集中力获得的检定加值下降差值。", false, true, true],
-  ["dizzy", "眩晕", "", ["TR-68", "TR-69"], null, "condition_tracks_dizzy_capacity", "unconscious", "感知与敏捷的相关检定下降差值；决定移动速度与感知范围时敏捷与感知之和视作降低差值（自由分配）。", false, false, true],
-  ["pain", "剧痛", "", ["TR-70"], null, "condition_tracks_drowsy_capacity", "helpless", "意志与耐力的相关检定下降差值；每次获得剧痛点数时还获得等于差值的恐惧点数。", true, false, false],
-  ["nausea", "恶心", "", ["TR-51", "TR-72"], "部位攻击会造成恶心点数，但原文没有给出它的累积槽", "condition_tracks_nausea_capacity", null, "", false, false, false],
-  ["fatigue", "疲乏", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false],
-  ["deformation", "变形", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false],
-  ["freezing", "冻结", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false],
-  ["madness", "疯狂", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false],
+  ["dazzle", "目眩", "", ["TR-60"], null, "condition_tracks_dazzle_capacity", "blind", "眼部的感知检定与基础防御下降差值；决定视觉感知范围时感知视作降低差值。", false, false, false, false],
+  ["tinnitus", "耳鸣", "", ["TR-60"], null, "condition_tracks_tinnitus_capacity", "deaf", "耳部的感知检定与基础防御下降差值；决定听觉感知范围时感知视作降低差值。", false, false, false, false],
+  ["mental_seal", "精神封闭点数", "", ["TR-61"], null, "condition_tracks_mental_seal_capacity", "sealed", "对应精神感知的感知检定下降差值；决定精神感知范围时关键属性视作降低差值。", false, false, false, false],
+  ["mental_bind", "精神束缚", "", ["TR-63"], null, "condition_tracks_mental_bind_capacity", "awed", "意志与智力检定下降差值。", false, false, false, false],
+  ["paralysis", "麻痹", "", ["TR-64"], null, "condition_tracks_paralysis_capacity", "immobilized", "敏捷与耐力的相关检定下降差值。", false, false, false, false],
+  ["entangle", "纠缠", "", ["TR-65"], null, "condition_tracks_entangle_capacity", "immobilized", "敏捷与力量的相关检定与基础防御下降差值；决定移动速度时敏捷视作降低差值。", false, false, false, false],
+  ["drowsy", "困倦", "", ["TR-67", "TR-69"], null, "condition_tracks_drowsy_capacity", "unconscious", "意志与耐力的相关检定，以及消耗集中力获得的检定加值下降差值。", false, false, true, true],
+  ["dizzy", "眩晕", "", ["TR-68", "TR-69"], null, "condition_tracks_dizzy_capacity", "unconscious", "感知与敏捷的相关检定下降差值；决定移动速度与感知范围时敏捷与感知之和视作降低差值（自由分配）。", false, false, false, true],
+  ["pain", "剧痛", "", ["TR-70"], null, "condition_tracks_drowsy_capacity", "helpless", "意志与耐力的相关检定下降差值；每次获得剧痛点数时还获得等于差值的恐惧点数。", false, true, false, false],
+  ["nausea", "恶心", "", ["TR-51"], null, "condition_tracks_nausea_capacity", null, "原文只说攻击腹部会造成恶心点数（以抗性降低），没有给出累积槽、减益与负面状态：点数照常记录，不产生减益或负面状态。", true, false, false, false],
+  ["fatigue", "疲乏", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false, false],
+  ["deformation", "变形", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false, false],
+  ["freezing", "冻结", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false, false],
+  ["madness", "疯狂", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false, false],
 ]) CONDITION_TRACKS.set(r[0], new ConditionTrack(r, true));
 // The 负面点数累积槽 entry with this id or Chinese name.
 function get_condition_track(key) { return _rt_lookup(CONDITION_TRACKS, key, "负面点数累积槽", ConditionTrack); }
@@ -1432,11 +1497,11 @@ function attack(attacker, defender, weapon, options) {
   weapon = _setup[0];
   part = _setup[1];
   const dice_ = _setup[2];
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _successes_roll, successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp;
   let _endurance_successes_roll, endurance_successes, full_points, severe, points, limb_damage, item_damage;
-  _successes_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.extra_successes, false);
+  _successes_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.extra_successes, false, 1000);
   _rolls.push(_successes_roll);
   successes = _successes_roll.successes;
   _trace.push(new TraceStep(
@@ -1465,7 +1530,7 @@ function attack(attacker, defender, weapon, options) {
     _trace.push(new TraceStep("note", "中途脱离范围，最终伤害减半为" + String(to_hp) + "（负面点数同样减半）", []));
   }
   if (part.given && part.effect === "severe" && to_hp > 0) {
-    _endurance_successes_roll = _rt_roll_pool(_source, _POOL, defender.endurance, 0, false);
+    _endurance_successes_roll = _rt_roll_pool(_source, _POOL, defender.endurance, 0, false, 1000);
     _rolls.push(_endurance_successes_roll);
     endurance_successes = _endurance_successes_roll.successes;
     _trace.push(new TraceStep(
@@ -1489,6 +1554,11 @@ function attack(attacker, defender, weapon, options) {
   if (points > 0) {
     _trace.push(new TraceStep("note", "对" + part.name + "造成" + String(points) + "点" + part.track.name, []));
   }
+  if (points > 0 && part.track.capacity_unknown) {
+    _trace.push(new TraceStep(
+      "note", "原文没有给出" + part.track.name + "的累积槽：只记录点数，不产生减益或负面状态", []
+    ));
+  }
   return _rt_result(
     AttackResult,
     [
@@ -1502,7 +1572,7 @@ function attack(attacker, defender, weapon, options) {
 function _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damage, left_area) {
   let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes;
   let full_points, severe, points, limb_damage, item_damage;
-  successes = _rt_pool_successes(dice, dice_, 10, 8, 10);
+  successes = _rt_pool_successes(dice, dice_, 10, 8, 10, 1000);
   hit = successes > 0;
   cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon);
   capped = Math.min(cap, successes + attacker.extra_successes);
@@ -1512,7 +1582,7 @@ function _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damag
   final_damage = after_reduction - absorbed;
   to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
   if (part.given && part.effect === "severe" && to_hp > 0) {
-    endurance_successes = _rt_pool_successes(dice, defender.endurance, 10, 8, 10);
+    endurance_successes = _rt_pool_successes(dice, defender.endurance, 10, 8, 10, 1000);
   }
   else {
     endurance_successes = 0;
@@ -1572,9 +1642,10 @@ function attack_prepare(attacker, defender, weapon, options) {
   const _weapon_damage_type_id = weapon.damage_type.id;
   const _part_track_id = part.track.id;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes;
     let full_points, severe, points, limb_damage, item_damage;
-    successes = _rt_pool_successes(dice, dice_, 10, 8, 10);
+    successes = _rt_pool_successes(dice, dice_, 10, 8, 10, 1000);
     hit = successes > 0;
     cap = _weapon_attack_type.cap(attacker, _weapon_attack_type, weapon);
     capped = Math.min(cap, successes + _attacker_extra_successes);
@@ -1584,7 +1655,7 @@ function attack_prepare(attacker, defender, weapon, options) {
     final_damage = after_reduction - absorbed;
     to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
     if (_endurance_successes && to_hp > 0) {
-      endurance_successes = _rt_pool_successes(dice, _defender_endurance, 10, 8, 10);
+      endurance_successes = _rt_pool_successes(dice, _defender_endurance, 10, 8, 10, 1000);
     }
     else {
       endurance_successes = 0;
@@ -1656,18 +1727,18 @@ function attack_odds(attacker, defender, weapon, options) {
   return _odds.build();
 }
 
-function _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges, _trace) {
+function _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, _trace) {
   weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
   if (!(
     attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
     && Number.isInteger(shots) && 1 <= shots && shots <= 500 && Number.isInteger(distance) && 0 <= distance
     && distance <= 100000 && Number.isInteger(bonus) && (-100) <= bonus && bonus <= 100
-    && typeof defender_dodges === 'boolean'
+    && typeof defender_dodges === 'boolean' && typeof left_area === 'boolean'
   )) {
     _rt_check_inputs([
       ['type', "射手", attacker, Combatant], ['type', "目标", defender, Combatant], ['entry', "武器", weapon],
       ['int', "连射数", shots, 1, 500], ['int', "距离", distance, 0, 100000], ['int', "加值", bonus, (-100), 100],
-      ['bool', "目标闪避", defender_dodges]
+      ['bool', "目标闪避", defender_dodges], ['bool', "中途脱离范围", left_area]
     ]);
   }
   let range, increments, burst_penalty, penalty, per_hit, target_defense, dice_;
@@ -1702,21 +1773,22 @@ FirearmResult.FIELDS = FIREARM_FIELDS;
 
 // 枪械射击与连射（TR-10、TR-15、TR-31、TR-41）
 function firearm(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["shots", "distance", "bonus", "defender_dodges", "dice"]);
+  options = _rt_options(options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dice"]);
   let shots = options.shots === undefined ? 1 : options.shots;
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
+  let left_area = options.left_area === undefined ? false : options.left_area;
   const _trace = [];
   const [penalty, per_hit, dice_] = _firearm_setup(
-    attacker, defender, weapon, shots, distance, bonus, defender_dodges, _trace
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, _trace
   );
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
-  let hits, raw_damage, _dodge_successes_roll, dodge_successes, after_dodge, after_reduction, to_hp;
+  let hits, raw_damage, _dodge_successes_roll, dodge_successes, after_dodge, after_reduction, final_damage, to_hp;
   hits = 0;
   for (let _hits_i = 0; _hits_i < shots; _hits_i++) {
-    const _hits_roll = _rt_roll_pool(_source, _POOL, dice_, 0, false);
+    const _hits_roll = _rt_roll_pool(_source, _POOL, dice_, 0, false, 1000);
     _rolls.push(_hits_roll);
     if (_hits_roll.successes + _hits_roll.extras >= 1) {
       hits += 1;
@@ -1729,7 +1801,7 @@ function firearm(attacker, defender, weapon, options) {
   _trace.push(new TraceStep("pool_count", "命中检定" + '：' + String(hits) + '次达到要求', [["hits", hits]]));
   raw_damage = hits * per_hit;
   if (defender_dodges && hits > 0) {
-    _dodge_successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, false);
+    _dodge_successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, false, 1000);
     _rolls.push(_dodge_successes_roll);
     dodge_successes = _dodge_successes_roll.successes;
     _trace.push(new TraceStep(
@@ -1745,93 +1817,100 @@ function firearm(attacker, defender, weapon, options) {
   }
   after_dodge = Math.max(0, raw_damage - dodge_successes);
   after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
-  to_hp = after_reduction - Math.min(after_reduction, defender.absorption);
+  final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
+  to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
   return _rt_result(FirearmResult, [hits, hits > 0, per_hit, penalty, to_hp], _rolls, _trace);
 }
 
-function _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges) {
-  let hits, raw_damage, dodge_successes, after_dodge, after_reduction, to_hp;
+function _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area) {
+  let hits, raw_damage, dodge_successes, after_dodge, after_reduction, final_damage, to_hp;
   hits = 0;
   for (let _hits_i = 0; _hits_i < shots; _hits_i++) {
-    if (_rt_pool_successes(dice, dice_, 10, 8, 10) + 0 >= 1) {
+    if (_rt_pool_successes(dice, dice_, 10, 8, 10, 1000) + 0 >= 1) {
       hits += 1;
     }
   }
   raw_damage = hits * per_hit;
   if (defender_dodges && hits > 0) {
-    dodge_successes = _rt_pool_successes(dice, defender.dexterity + defender.dodge, 10, 8, 10);
+    dodge_successes = _rt_pool_successes(dice, defender.dexterity + defender.dodge, 10, 8, 10, 1000);
   }
   else {
     dodge_successes = 0;
   }
   after_dodge = Math.max(0, raw_damage - dodge_successes);
   after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
-  to_hp = after_reduction - Math.min(after_reduction, defender.absorption);
+  final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
+  to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
   return [hits, hits > 0, per_hit, penalty, to_hp];
 }
 
 // 枪械射击与连射: the outcome only (the fields of FIREARM_FIELDS), no trace.
 function firearm_fast(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["shots", "distance", "bonus", "defender_dodges", "dice"]);
+  options = _rt_options(options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dice"]);
   let shots = options.shots === undefined ? 1 : options.shots;
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
+  let left_area = options.left_area === undefined ? false : options.left_area;
   const [penalty, per_hit, dice_] = _firearm_setup(
-    attacker, defender, weapon, shots, distance, bonus, defender_dodges, null
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, null
   );
   const dice = _rt_dice_source(options.dice);
-  return _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges);
+  return _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area);
 }
 
 // 枪械射击与连射: the setup once; the function returned rolls and returns the outcome array.
 function firearm_prepare(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["shots", "distance", "bonus", "defender_dodges"]);
+  options = _rt_options(options, ["shots", "distance", "bonus", "defender_dodges", "left_area"]);
   let shots = options.shots === undefined ? 1 : options.shots;
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
+  let left_area = options.left_area === undefined ? false : options.left_area;
   const [penalty, per_hit, dice_] = _firearm_setup(
-    attacker, defender, weapon, shots, distance, bonus, defender_dodges, null
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, null
   );
   const _dodge_successes = defender.dexterity + defender.dodge;
   const _defender_damage_reduction = defender.damage_reduction;
   const _defender_absorption = defender.absorption;
   return dice => {
-    let hits, raw_damage, dodge_successes, after_dodge, after_reduction, to_hp;
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let hits, raw_damage, dodge_successes, after_dodge, after_reduction, final_damage, to_hp;
     hits = 0;
     for (let _hits_i = 0; _hits_i < shots; _hits_i++) {
-      if (_rt_pool_successes(dice, dice_, 10, 8, 10) + 0 >= 1) {
+      if (_rt_pool_successes(dice, dice_, 10, 8, 10, 1000) + 0 >= 1) {
         hits += 1;
       }
     }
     raw_damage = hits * per_hit;
     if (defender_dodges && hits > 0) {
-      dodge_successes = _rt_pool_successes(dice, _dodge_successes, 10, 8, 10);
+      dodge_successes = _rt_pool_successes(dice, _dodge_successes, 10, 8, 10, 1000);
     }
     else {
       dodge_successes = 0;
     }
     after_dodge = Math.max(0, raw_damage - dodge_successes);
     after_reduction = Math.max(0, after_dodge - _defender_damage_reduction);
-    to_hp = after_reduction - Math.min(after_reduction, _defender_absorption);
+    final_damage = after_reduction - Math.min(after_reduction, _defender_absorption);
+    to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
     return [hits, hits > 0, per_hit, penalty, to_hp];
   }
 }
 
 // 枪械射击与连射: the exact distribution of the fields of FIREARM_FIELDS.
 function firearm_odds(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["shots", "distance", "bonus", "defender_dodges"]);
+  options = _rt_options(options, ["shots", "distance", "bonus", "defender_dodges", "left_area"]);
   let shots = options.shots === undefined ? 1 : options.shots;
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
+  let left_area = options.left_area === undefined ? false : options.left_area;
   const [penalty, per_hit, dice_] = _firearm_setup(
-    attacker, defender, weapon, shots, distance, bonus, defender_dodges, null
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, null
   );
   const _odds = new OddsBuilder(FIREARM_FIELDS, "hit", "damage", 200000);
   const _p = 1.0;
-  let hits, raw_damage, dodge_successes, after_dodge, after_reduction, to_hp;
+  let hits, raw_damage, dodge_successes, after_dodge, after_reduction, final_damage, to_hp;
   for (const _hits_item of _odds.outcomes(
     _p, _rt_count_distribution(_rt_pool_distribution(dice_, 10, 8, 10), 1 - 0, shots)
   )) {
@@ -1849,7 +1928,8 @@ function firearm_odds(attacker, defender, weapon, options) {
       const _dodge_successes_p = _hits_p * _dodge_successes_item[1];
       after_dodge = Math.max(0, raw_damage - dodge_successes);
       after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
-      to_hp = after_reduction - Math.min(after_reduction, defender.absorption);
+      final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
+      to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
       _odds.add([hits, hits > 0, per_hit, penalty, to_hp], _dodge_successes_p);
     }
   }
@@ -1900,6 +1980,7 @@ function fixed_damage(defender, amount, damage_type, options) {
   let left_area = options.left_area === undefined ? false : options.left_area;
   const _trace = [];
   const [absorbed, to_hp] = _fixed_damage_setup(defender, amount, damage_type, left_area, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(FixedDamageResult, [to_hp, absorbed], [], _trace);
 }
 
@@ -1909,6 +1990,7 @@ function fixed_damage_fast(defender, amount, damage_type, options) {
   options = _rt_options(options, ["left_area", "dice"]);
   let left_area = options.left_area === undefined ? false : options.left_area;
   const [absorbed, to_hp] = _fixed_damage_setup(defender, amount, damage_type, left_area, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [to_hp, absorbed];
 }
 
@@ -1919,7 +2001,7 @@ function fixed_damage_prepare(defender, amount, damage_type, options) {
   let left_area = options.left_area === undefined ? false : options.left_area;
   const [absorbed, to_hp] = _fixed_damage_setup(defender, amount, damage_type, left_area, null);
   const _out = [to_hp, absorbed];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 固定伤害对抗抗性: the exact distribution of the fields of FIXED_DAMAGE_FIELDS.
@@ -1934,25 +2016,27 @@ function fixed_damage_odds(defender, amount, damage_type, options) {
   return _odds.build();
 }
 
-function _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, _trace) {
+function _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, _trace) {
   if (!(
     attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(skill_bonus) && 0 <= skill_bonus
     && skill_bonus <= 50 && Number.isInteger(load_tier) && 0 <= load_tier && load_tier <= 30
     && Number.isInteger(obstacle_at) && 0 <= obstacle_at && obstacle_at <= 10000 && Number.isInteger(obstacle_structure)
-    && 0 <= obstacle_structure && obstacle_structure <= 10000
+    && 0 <= obstacle_structure && obstacle_structure <= 10000 && typeof left_area === 'boolean'
   )) {
     _rt_check_inputs([
       ['type', "冲撞者", attacker, Combatant], ['type', "被撞者", defender, Combatant],
       ['int', "冲撞技艺加值", skill_bonus, 0, 50], ['int', "负重力量档", load_tier, 0, 30],
-      ['int', "障碍物距离", obstacle_at, 0, 10000], ['int', "障碍物结构值", obstacle_structure, 0, 10000]
+      ['int', "障碍物距离", obstacle_at, 0, 10000], ['int', "障碍物结构值", obstacle_structure, 0, 10000],
+      ['bool', "中途脱离范围", left_area]
     ]);
   }
-  let key, check, target_defense;
+  let key, skill, check, target_defense;
   key = _rt_floordiv(attacker.move_speed, _R_CHARGE_SPEED_DIVISOR);
-  check = key + skill_bonus;
+  skill = Math.max(attacker.athletics, attacker.fighting);
+  check = key + skill + skill_bonus;
   if (_trace !== null) _trace.push(new TraceStep(
     "let",
-    "冲撞检定" + String(key) + "+" + String(skill_bonus) + "=" + String(check) + "，额外成功数" + String(load_tier),
+    "冲撞检定" + String(key) + "+" + String(skill) + "+" + String(skill_bonus) + "=" + String(check) + "，额外成功数" + String(load_tier),
     [["check", check]]
   ));
   target_defense = defender.basic_defense + defender.dodge_defense + defender.parry_defense;
@@ -1965,32 +2049,49 @@ class ChargeResult extends Result {}
 ChargeResult.PROCEDURE = "charge";
 ChargeResult.FIELDS = CHARGE_FIELDS;
 
-// 冲撞攻击（TR-17）
+// 冲撞攻击（TR-17、TR-41）
 function charge(attacker, defender, options) {
-  options = _rt_options(options, ["skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "dice"]);
+  options = _rt_options(
+    options, ["skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "dice"]
+  );
   let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
   let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
   let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
   let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
+  let left_area = options.left_area === undefined ? false : options.left_area;
   const _trace = [];
   const [check, target_defense] = _charge_setup(
-    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, _trace
+    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, _trace
   );
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
-  let _successes_roll, successes, damage, _resist_roll, resist, pushed, blocked, impact;
-  _successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, check - target_defense), load_tier, false);
+  let _successes_roll, successes, hit, raw_damage, final_damage, absorbed, self_base, _resist_roll, resist, pushed;
+  let blocked, impact, target_full, target_total, self_total;
+  _successes_roll = _rt_roll_pool(
+    _source, _POOL, Math.max(_R_CHECK_FLOOR, check - target_defense), load_tier, false, 1000
+  );
   _rolls.push(_successes_roll);
   successes = _successes_roll.successes;
   _trace.push(new TraceStep(
     "pool", _rt_pool_sentence("冲撞掷骰", _successes_roll),
     [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
   ));
-  damage = successes > 0 ? Math.min(attacker.max_hp, successes + load_tier) : 0;
-  if (damage > 0) {
+  hit = successes > 0;
+  raw_damage = hit ? Math.min(attacker.max_hp, successes + load_tier) : 0;
+  final_damage = Math.max(
+    0, raw_damage - defender.damage_reduction
+  ) - Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
+  absorbed = Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
+  _trace.push(new TraceStep(
+    "let",
+    "伤害" + String(raw_damage) + "经伤害减免" + String(defender.damage_reduction) + "、伤害吸收" + String(absorbed) + "后，最终伤害" + String(final_damage),
+    [["absorbed", absorbed]]
+  ));
+  self_base = raw_damage;
+  if (final_damage > 0) {
     _resist_roll = _rt_roll_pool(
       _source, _POOL, Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting),
-      Math.max(0, defender.size), false
+      Math.max(0, defender.size), false, 1000
     );
     _rolls.push(_resist_roll);
     resist = _resist_roll.successes;
@@ -2002,107 +2103,176 @@ function charge(attacker, defender, options) {
   else {
     resist = 0;
   }
-  pushed = Math.max(0, damage - resist - Math.max(0, defender.size));
+  pushed = Math.max(0, final_damage - resist - Math.max(0, defender.size));
   blocked = obstacle_at > 0 ? Math.max(0, pushed - obstacle_at) : 0;
   impact = Math.min(blocked, obstacle_structure);
-  return _rt_result(ChargeResult, [damage > 0, damage + impact, damage + impact, pushed - blocked], _rolls, _trace);
+  target_full = final_damage + (Math.max(0, impact - defender.damage_reduction) - Math.min(
+    Math.max(0, impact - defender.damage_reduction), defender.absorption
+  ));
+  target_total = left_area ? _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) : target_full;
+  self_total = Math.max(
+    0, self_base - attacker.damage_reduction
+  ) - Math.min(Math.max(0, self_base - attacker.damage_reduction), attacker.absorption) + (Math.max(0, impact - attacker.damage_reduction) - Math.min(Math.max(0, impact - attacker.damage_reduction), attacker.absorption));
+  _trace.push(new TraceStep(
+    "let",
+    "冲撞者受到等量伤害" + String(self_base) + "与撞击伤害" + String(impact) + "，经自己的伤害减免" + String(attacker.damage_reduction) + "与伤害吸收" + String(attacker.absorption) + "后共" + String(self_total),
+    [["self_total", self_total]]
+  ));
+  return _rt_result(ChargeResult, [hit, target_total, self_total, pushed - blocked], _rolls, _trace);
 }
 
-function _charge_roll(dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure) {
-  let successes, damage, resist, pushed, blocked, impact;
-  successes = _rt_pool_successes(dice, Math.max(0, check - target_defense), 10, 8, 10);
-  damage = successes > 0 ? Math.min(attacker.max_hp, successes + load_tier) : 0;
-  if (damage > 0) {
+function _charge_roll(
+  dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure, left_area
+) {
+  let successes, hit, raw_damage, final_damage, absorbed, self_base, resist, pushed, blocked, impact, target_full;
+  let target_total, self_total;
+  successes = _rt_pool_successes(dice, Math.max(_R_CHECK_FLOOR, check - target_defense), 10, 8, 10, 1000);
+  hit = successes > 0;
+  raw_damage = hit ? Math.min(attacker.max_hp, successes + load_tier) : 0;
+  final_damage = Math.max(
+    0, raw_damage - defender.damage_reduction
+  ) - Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
+  absorbed = Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
+  self_base = raw_damage;
+  if (final_damage > 0) {
     resist = _rt_pool_successes(
-      dice, Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting), 10, 8, 10
+      dice, Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting), 10, 8,
+      10, 1000
     );
   }
   else {
     resist = 0;
   }
-  pushed = Math.max(0, damage - resist - Math.max(0, defender.size));
+  pushed = Math.max(0, final_damage - resist - Math.max(0, defender.size));
   blocked = obstacle_at > 0 ? Math.max(0, pushed - obstacle_at) : 0;
   impact = Math.min(blocked, obstacle_structure);
-  return [damage > 0, damage + impact, damage + impact, pushed - blocked];
+  target_full = final_damage + (Math.max(0, impact - defender.damage_reduction) - Math.min(
+    Math.max(0, impact - defender.damage_reduction), defender.absorption
+  ));
+  target_total = left_area ? _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) : target_full;
+  self_total = Math.max(
+    0, self_base - attacker.damage_reduction
+  ) - Math.min(Math.max(0, self_base - attacker.damage_reduction), attacker.absorption) + (Math.max(0, impact - attacker.damage_reduction) - Math.min(Math.max(0, impact - attacker.damage_reduction), attacker.absorption));
+  return [hit, target_total, self_total, pushed - blocked];
 }
 
 // 冲撞攻击: the outcome only (the fields of CHARGE_FIELDS), no trace.
 function charge_fast(attacker, defender, options) {
-  options = _rt_options(options, ["skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "dice"]);
+  options = _rt_options(
+    options, ["skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "dice"]
+  );
   let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
   let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
   let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
   let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
+  let left_area = options.left_area === undefined ? false : options.left_area;
   const [check, target_defense] = _charge_setup(
-    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, null
+    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, null
   );
   const dice = _rt_dice_source(options.dice);
-  return _charge_roll(dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure);
+  return _charge_roll(
+    dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure, left_area
+  );
 }
 
 // 冲撞攻击: the setup once; the function returned rolls and returns the outcome array.
 function charge_prepare(attacker, defender, options) {
-  options = _rt_options(options, ["skill_bonus", "load_tier", "obstacle_at", "obstacle_structure"]);
+  options = _rt_options(options, ["skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area"]);
   let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
   let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
   let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
   let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
+  let left_area = options.left_area === undefined ? false : options.left_area;
   const [check, target_defense] = _charge_setup(
-    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, null
+    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, null
   );
-  const _successes = Math.max(0, check - target_defense);
+  const _successes = Math.max(_R_CHECK_FLOOR, check - target_defense);
   const _attacker_max_hp = attacker.max_hp;
+  const _defender_damage_reduction = defender.damage_reduction;
+  const _defender_absorption = defender.absorption;
   const _resist = Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting);
   const _resist_2 = Math.max(0, defender.size);
   const _obstacle_at_gt_0 = obstacle_at > 0;
+  const _attacker_damage_reduction = attacker.damage_reduction;
+  const _attacker_absorption = attacker.absorption;
   return dice => {
-    let successes, damage, resist, pushed, blocked, impact;
-    successes = _rt_pool_successes(dice, _successes, 10, 8, 10);
-    damage = successes > 0 ? Math.min(_attacker_max_hp, successes + load_tier) : 0;
-    if (damage > 0) {
-      resist = _rt_pool_successes(dice, _resist, 10, 8, 10);
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let successes, hit, raw_damage, final_damage, absorbed, self_base, resist, pushed, blocked, impact, target_full;
+    let target_total, self_total;
+    successes = _rt_pool_successes(dice, _successes, 10, 8, 10, 1000);
+    hit = successes > 0;
+    raw_damage = hit ? Math.min(_attacker_max_hp, successes + load_tier) : 0;
+    final_damage = Math.max(
+      0, raw_damage - _defender_damage_reduction
+    ) - Math.min(Math.max(0, raw_damage - _defender_damage_reduction), _defender_absorption);
+    absorbed = Math.min(Math.max(0, raw_damage - _defender_damage_reduction), _defender_absorption);
+    self_base = raw_damage;
+    if (final_damage > 0) {
+      resist = _rt_pool_successes(dice, _resist, 10, 8, 10, 1000);
     }
     else {
       resist = 0;
     }
-    pushed = Math.max(0, damage - resist - _resist_2);
+    pushed = Math.max(0, final_damage - resist - _resist_2);
     blocked = _obstacle_at_gt_0 ? Math.max(0, pushed - obstacle_at) : 0;
     impact = Math.min(blocked, obstacle_structure);
-    return [damage > 0, damage + impact, damage + impact, pushed - blocked];
+    target_full = final_damage + (Math.max(0, impact - _defender_damage_reduction) - Math.min(
+      Math.max(0, impact - _defender_damage_reduction), _defender_absorption
+    ));
+    target_total = left_area ? _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) : target_full;
+    self_total = Math.max(
+      0, self_base - _attacker_damage_reduction
+    ) - Math.min(Math.max(0, self_base - _attacker_damage_reduction), _attacker_absorption) + (Math.max(0, impact - _attacker_damage_reduction) - Math.min(Math.max(0, impact - _attacker_damage_reduction), _attacker_absorption));
+    return [hit, target_total, self_total, pushed - blocked];
   }
 }
 
 // 冲撞攻击: the exact distribution of the fields of CHARGE_FIELDS.
 function charge_odds(attacker, defender, options) {
-  options = _rt_options(options, ["skill_bonus", "load_tier", "obstacle_at", "obstacle_structure"]);
+  options = _rt_options(options, ["skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area"]);
   let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
   let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
   let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
   let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
+  let left_area = options.left_area === undefined ? false : options.left_area;
   const [check, target_defense] = _charge_setup(
-    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, null
+    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, null
   );
   const _odds = new OddsBuilder(CHARGE_FIELDS, "hit", "damage", 200000);
   const _p = 1.0;
-  let successes, damage, resist, pushed, blocked, impact;
+  let successes, hit, raw_damage, final_damage, absorbed, self_base, resist, pushed, blocked, impact, target_full;
+  let target_total, self_total;
   for (const _successes_item of _odds.outcomes(
-    _p, _rt_pool_distribution(Math.max(0, check - target_defense), 10, 8, 10)
+    _p, _rt_pool_distribution(Math.max(_R_CHECK_FLOOR, check - target_defense), 10, 8, 10)
   )) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
-    damage = successes > 0 ? Math.min(attacker.max_hp, successes + load_tier) : 0;
+    hit = successes > 0;
+    raw_damage = hit ? Math.min(attacker.max_hp, successes + load_tier) : 0;
+    final_damage = Math.max(
+      0, raw_damage - defender.damage_reduction
+    ) - Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
+    absorbed = Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
+    self_base = raw_damage;
     for (const _resist_item of _odds.outcomes(
       _successes_p,
-      (damage > 0 ? _rt_pool_distribution(
+      (final_damage > 0 ? _rt_pool_distribution(
         Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting), 10, 8, 10
       ) : _rt_CERTAIN_ZERO)
     )) {
       resist = _resist_item[0];
       const _resist_p = _successes_p * _resist_item[1];
-      pushed = Math.max(0, damage - resist - Math.max(0, defender.size));
+      pushed = Math.max(0, final_damage - resist - Math.max(0, defender.size));
       blocked = obstacle_at > 0 ? Math.max(0, pushed - obstacle_at) : 0;
       impact = Math.min(blocked, obstacle_structure);
-      _odds.add([damage > 0, damage + impact, damage + impact, pushed - blocked], _resist_p);
+      target_full = final_damage + (Math.max(0, impact - defender.damage_reduction) - Math.min(
+        Math.max(0, impact - defender.damage_reduction), defender.absorption
+      ));
+      target_total = left_area ? _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) : target_full;
+      self_total = Math.max(
+        0, self_base - attacker.damage_reduction
+      ) - Math.min(Math.max(0, self_base - attacker.damage_reduction), attacker.absorption) + (Math.max(0, impact - attacker.damage_reduction) - Math.min(Math.max(0, impact - attacker.damage_reduction), attacker.absorption));
+      _odds.add([hit, target_total, self_total, pushed - blocked], _resist_p);
     }
   }
   return _odds.build();
@@ -2137,6 +2307,7 @@ function parry(defender, options) {
   let weapon_absorbed = options.weapon_absorbed === undefined ? 0 : options.weapon_absorbed;
   const _trace = [];
   const [bonus] = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(
     ParryResult, [bonus, _R_PARRY_DURATION_SECONDS, Math.max(0, incoming - weapon_absorbed)], [], _trace
   );
@@ -2149,6 +2320,7 @@ function parry_fast(defender, options) {
   let incoming = options.incoming === undefined ? 0 : options.incoming;
   let weapon_absorbed = options.weapon_absorbed === undefined ? 0 : options.weapon_absorbed;
   const [bonus] = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [bonus, _R_PARRY_DURATION_SECONDS, Math.max(0, incoming - weapon_absorbed)];
 }
 
@@ -2162,7 +2334,7 @@ function parry_prepare(defender, options) {
   const _out1 = _R_PARRY_DURATION_SECONDS;
   const _out2 = Math.max(0, incoming - weapon_absorbed);
   const _out = [bonus, _out1, _out2];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 格挡: the exact distribution of the fields of PARRY_FIELDS.
@@ -2201,11 +2373,11 @@ function dodge(defender, incoming, options) {
   let applicable = options.applicable === undefined ? true : options.applicable;
   const _trace = [];
   _dodge_setup(defender, incoming, applicable, _trace);
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _successes_roll, successes, damage;
   if (applicable) {
-    _successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, false);
+    _successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, false, 1000);
     _rolls.push(_successes_roll);
     successes = _successes_roll.successes;
     _trace.push(new TraceStep(
@@ -2223,7 +2395,7 @@ function dodge(defender, incoming, options) {
 function _dodge_roll(dice, defender, incoming, applicable) {
   let successes, damage;
   if (applicable) {
-    successes = _rt_pool_successes(dice, defender.dexterity + defender.dodge, 10, 8, 10);
+    successes = _rt_pool_successes(dice, defender.dexterity + defender.dodge, 10, 8, 10, 1000);
   }
   else {
     successes = 0;
@@ -2248,9 +2420,10 @@ function dodge_prepare(defender, incoming, options) {
   _dodge_setup(defender, incoming, applicable, null);
   const _successes = defender.dexterity + defender.dodge;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let successes, damage;
     if (applicable) {
-      successes = _rt_pool_successes(dice, _successes, 10, 8, 10);
+      successes = _rt_pool_successes(dice, _successes, 10, 8, 10, 1000);
     }
     else {
       successes = 0;
@@ -2309,6 +2482,7 @@ function take_cover(incoming, obstacle_takes, options) {
   let fully_covered = options.fully_covered === undefined ? false : options.fully_covered;
   const _trace = [];
   const [through, damage] = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(TakeCoverResult, [damage, through], [], _trace);
 }
 
@@ -2318,6 +2492,7 @@ function take_cover_fast(incoming, obstacle_takes, options) {
   let aim_exposed = options.aim_exposed === undefined ? false : options.aim_exposed;
   let fully_covered = options.fully_covered === undefined ? false : options.fully_covered;
   const [through, damage] = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [damage, through];
 }
 
@@ -2328,7 +2503,7 @@ function take_cover_prepare(incoming, obstacle_takes, options) {
   let fully_covered = options.fully_covered === undefined ? false : options.fully_covered;
   const [through, damage] = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, null);
   const _out = [damage, through];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 躲藏在障碍物后: the exact distribution of the fields of TAKE_COVER_FIELDS.
@@ -2378,6 +2553,7 @@ function leave_area(options) {
   let intended_meters = options.intended_meters === undefined ? 0 : options.intended_meters;
   const _trace = [];
   const [taken, taken_points] = _leave_area_setup(damage, points, timing, blocked, intended_meters, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(LeaveAreaResult, [taken, taken_points, blocked ? intended_meters : 0], [], _trace);
 }
 
@@ -2390,6 +2566,7 @@ function leave_area_fast(options) {
   let blocked = options.blocked === undefined ? false : options.blocked;
   let intended_meters = options.intended_meters === undefined ? 0 : options.intended_meters;
   const [taken, taken_points] = _leave_area_setup(damage, points, timing, blocked, intended_meters, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [taken, taken_points, blocked ? intended_meters : 0];
 }
 
@@ -2404,7 +2581,7 @@ function leave_area_prepare(options) {
   const [taken, taken_points] = _leave_area_setup(damage, points, timing, blocked, intended_meters, null);
   const _out2 = blocked ? intended_meters : 0;
   const _out = [taken, taken_points, _out2];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 脱离范围: the exact distribution of the fields of LEAVE_AREA_FIELDS.
@@ -2422,24 +2599,32 @@ function leave_area_odds(options) {
   return _odds.build();
 }
 
-function _can_respond_setup(response, action, readied_seconds, _trace) {
+function _can_respond_setup(response, action, readied_seconds, action_off_turn, action_readied_seconds, _trace) {
   response = response instanceof Action ? response : get_action(response);
   action = action instanceof Action ? action : get_action(action);
   if (!(
     response.not_specified === null && action.not_specified === null && Number.isInteger(readied_seconds)
-    && 0 <= readied_seconds && readied_seconds <= 300
+    && 0 <= readied_seconds && readied_seconds <= 300 && typeof action_off_turn === 'boolean'
+    && Number.isInteger(action_readied_seconds) && 0 <= action_readied_seconds && action_readied_seconds <= 300
   )) {
     _rt_check_inputs([
       ['entry', "应对动作", response], ['entry', "被应对的动作", action],
-      ['int', "准备动作时长（秒）", readied_seconds, 0, 300]
+      ['int', "准备动作时长（秒）", readied_seconds, 0, 300], ['bool', "被应对的动作在其回合外", action_off_turn],
+      ['int', "被应对的准备动作时长（秒）", action_readied_seconds, 0, 300]
     ]);
   }
   let response_ticks, action_ticks, fast_enough, allowed;
   if (!(response.id !== "readied" || readied_seconds > 0)) {
-    throw new ReadiedNeedsDuration("准备动作以宣言的时长应对，请给出准备动作的秒数");
+    throw new ReadiedNeedsDuration("准备动作按宣言的时长计，请给出准备动作的秒数");
+  }
+  if (!(action.id !== "readied" || action_readied_seconds > 0)) {
+    throw new ReadiedNeedsDuration("准备动作按宣言的时长计，请给出准备动作的秒数");
+  }
+  if (!(!action_off_turn || action.off_turn)) {
+    throw new NotOffTurn("“" + action.name + "”不能在回合外进行，只有反射动作、自由动作与被触发的准备动作可以");
   }
   response_ticks = response.id === "readied" ? readied_seconds * _R_TICKS_PER_SECOND : response.off_turn_ticks;
-  action_ticks = action.own_turn_ticks;
+  action_ticks = action.id === "readied" ? action_readied_seconds * _R_TICKS_PER_SECOND : action_off_turn || action.own_turn_ticks === 0 ? action.off_turn_ticks : action.own_turn_ticks;
   fast_enough = response_ticks <= action_ticks;
   if (_trace !== null) _trace.push(new TraceStep(
     "let", "应对耗时" + String(response_ticks) + "刻，被应对动作耗时" + String(action_ticks) + "刻",
@@ -2462,35 +2647,53 @@ CanRespondResult.FIELDS = CAN_RESPOND_FIELDS;
 
 // 应对时机（TR-06、TR-35）
 function can_respond(response, action, options) {
-  options = _rt_options(options, ["readied_seconds", "dice"]);
+  options = _rt_options(options, ["readied_seconds", "action_off_turn", "action_readied_seconds", "dice"]);
   let readied_seconds = options.readied_seconds === undefined ? 0 : options.readied_seconds;
+  let action_off_turn = options.action_off_turn === undefined ? false : options.action_off_turn;
+  let action_readied_seconds = options.action_readied_seconds === undefined ? 0 : options.action_readied_seconds;
   const _trace = [];
-  const [allowed] = _can_respond_setup(response, action, readied_seconds, _trace);
+  const [allowed] = _can_respond_setup(
+    response, action, readied_seconds, action_off_turn, action_readied_seconds, _trace
+  );
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(CanRespondResult, [allowed], [], _trace);
 }
 
 // 应对时机: the outcome only (the fields of CAN_RESPOND_FIELDS), no trace.
 function can_respond_fast(response, action, options) {
-  options = _rt_options(options, ["readied_seconds", "dice"]);
+  options = _rt_options(options, ["readied_seconds", "action_off_turn", "action_readied_seconds", "dice"]);
   let readied_seconds = options.readied_seconds === undefined ? 0 : options.readied_seconds;
-  const [allowed] = _can_respond_setup(response, action, readied_seconds, null);
+  let action_off_turn = options.action_off_turn === undefined ? false : options.action_off_turn;
+  let action_readied_seconds = options.action_readied_seconds === undefined ? 0 : options.action_readied_seconds;
+  const [allowed] = _can_respond_setup(
+    response, action, readied_seconds, action_off_turn, action_readied_seconds, null
+  );
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [allowed];
 }
 
 // 应对时机: the setup once; the function returned rolls and returns the outcome array.
 function can_respond_prepare(response, action, options) {
-  options = _rt_options(options, ["readied_seconds"]);
+  options = _rt_options(options, ["readied_seconds", "action_off_turn", "action_readied_seconds"]);
   let readied_seconds = options.readied_seconds === undefined ? 0 : options.readied_seconds;
-  const [allowed] = _can_respond_setup(response, action, readied_seconds, null);
+  let action_off_turn = options.action_off_turn === undefined ? false : options.action_off_turn;
+  let action_readied_seconds = options.action_readied_seconds === undefined ? 0 : options.action_readied_seconds;
+  const [allowed] = _can_respond_setup(
+    response, action, readied_seconds, action_off_turn, action_readied_seconds, null
+  );
   const _out = [allowed];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 应对时机: the exact distribution of the fields of CAN_RESPOND_FIELDS.
 function can_respond_odds(response, action, options) {
-  options = _rt_options(options, ["readied_seconds"]);
+  options = _rt_options(options, ["readied_seconds", "action_off_turn", "action_readied_seconds"]);
   let readied_seconds = options.readied_seconds === undefined ? 0 : options.readied_seconds;
-  const [allowed] = _can_respond_setup(response, action, readied_seconds, null);
+  let action_off_turn = options.action_off_turn === undefined ? false : options.action_off_turn;
+  let action_readied_seconds = options.action_readied_seconds === undefined ? 0 : options.action_readied_seconds;
+  const [allowed] = _can_respond_setup(
+    response, action, readied_seconds, action_off_turn, action_readied_seconds, null
+  );
   const _odds = new OddsBuilder(CAN_RESPOND_FIELDS, null, null, 200000);
   const _p = 1.0;
   _odds.add([allowed], _p);
@@ -2525,6 +2728,7 @@ function interrupt(needs_focus, options) {
   let points = options.points === undefined ? 0 : options.points;
   const _trace = [];
   const [negated] = _interrupt_setup(needs_focus, damage, points, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(InterruptResult, [negated], [], _trace);
 }
 
@@ -2534,6 +2738,7 @@ function interrupt_fast(needs_focus, options) {
   let damage = options.damage === undefined ? 0 : options.damage;
   let points = options.points === undefined ? 0 : options.points;
   const [negated] = _interrupt_setup(needs_focus, damage, points, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [negated];
 }
 
@@ -2544,7 +2749,7 @@ function interrupt_prepare(needs_focus, options) {
   let points = options.points === undefined ? 0 : options.points;
   const [negated] = _interrupt_setup(needs_focus, damage, points, null);
   const _out = [negated];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 攻击对抗与反击对抗: the exact distribution of the fields of INTERRUPT_FIELDS.
@@ -2589,10 +2794,10 @@ function break_projectile(defender, projectile, check, options) {
   const _trace = [];
   const _setup = _break_projectile_setup(defender, projectile, check, structure, _trace);
   projectile = _setup[0];
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _successes_roll, successes, destroyed;
-  _successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, check - projectile.speed), 0, false);
+  _successes_roll = _rt_roll_pool(_source, _POOL, Math.max(0, check - projectile.speed), 0, false, 1000);
   _rolls.push(_successes_roll);
   successes = _successes_roll.successes;
   _trace.push(new TraceStep(
@@ -2605,7 +2810,7 @@ function break_projectile(defender, projectile, check, options) {
 
 function _break_projectile_roll(dice, projectile, check, structure) {
   let successes, destroyed;
-  successes = _rt_pool_successes(dice, Math.max(0, check - projectile.speed), 10, 8, 10);
+  successes = _rt_pool_successes(dice, Math.max(0, check - projectile.speed), 10, 8, 10, 1000);
   destroyed = successes >= structure;
   return [destroyed, successes];
 }
@@ -2628,8 +2833,9 @@ function break_projectile_prepare(defender, projectile, check, options) {
   projectile = _setup[0];
   const _successes = Math.max(0, check - projectile.speed);
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let successes, destroyed;
-    successes = _rt_pool_successes(dice, _successes, 10, 8, 10);
+    successes = _rt_pool_successes(dice, _successes, 10, 8, 10, 1000);
     destroyed = successes >= structure;
     return [destroyed, successes];
   }
@@ -2685,6 +2891,7 @@ function influence(weapon, options) {
   let ability_influence = options.ability_influence === undefined ? 0 : options.ability_influence;
   const _trace = [];
   const [value] = _influence_setup(weapon, energy_influence, ability_influence, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(InfluenceResult, [value], [], _trace);
 }
 
@@ -2694,6 +2901,7 @@ function influence_fast(weapon, options) {
   let energy_influence = options.energy_influence === undefined ? 0 : options.energy_influence;
   let ability_influence = options.ability_influence === undefined ? 0 : options.ability_influence;
   const [value] = _influence_setup(weapon, energy_influence, ability_influence, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [value];
 }
 
@@ -2704,7 +2912,7 @@ function influence_prepare(weapon, options) {
   let ability_influence = options.ability_influence === undefined ? 0 : options.ability_influence;
   const [value] = _influence_setup(weapon, energy_influence, ability_influence, null);
   const _out = [value];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 攻击影响: the exact distribution of the fields of INFLUENCE_FIELDS.
@@ -2732,13 +2940,13 @@ function _conversion_setup(defender, weapon, from_called_shot, _trace) {
   return [weapon, converts, resist];
 }
 
-const CONVERSION_FIELDS = Object.freeze(["converts", "coverage", "damage"]);
+const CONVERSION_FIELDS = Object.freeze(["converts", "coverage", "damage", "absorbed"]);
 // The result of conversion (攻击类型转化): its outcome fields, rolls and trace; outcome(), text(), toDict().
 class ConversionResult extends Result {}
 ConversionResult.PROCEDURE = "conversion";
 ConversionResult.FIELDS = CONVERSION_FIELDS;
 
-// 攻击类型转化（TR-20）
+// 攻击类型转化（TR-20、TR-41）
 function conversion(defender, weapon, options) {
   options = _rt_options(options, ["from_called_shot", "dice"]);
   let from_called_shot = options.from_called_shot === undefined ? false : options.from_called_shot;
@@ -2747,11 +2955,11 @@ function conversion(defender, weapon, options) {
   weapon = _setup[0];
   const converts = _setup[1];
   const resist = _setup[2];
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
-  let _dodge_successes_roll, dodge_successes, damage;
+  let _dodge_successes_roll, dodge_successes, after_resist, absorbed, damage;
   if (converts) {
-    _dodge_successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, false);
+    _dodge_successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, false, 1000);
     _rolls.push(_dodge_successes_roll);
     dodge_successes = _dodge_successes_roll.successes;
     _trace.push(new TraceStep(
@@ -2765,20 +2973,33 @@ function conversion(defender, weapon, options) {
   else {
     dodge_successes = 0;
   }
-  damage = converts ? Math.max(0, weapon.damage - resist - dodge_successes) : 0;
-  return _rt_result(ConversionResult, [converts, converts ? weapon.size : 0, damage], _rolls, _trace);
+  after_resist = converts ? Math.max(0, weapon.damage - resist - dodge_successes) : 0;
+  absorbed = Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
+  damage = Math.max(
+    0, after_resist - defender.damage_reduction
+  ) - Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
+  _trace.push(new TraceStep(
+    "let",
+    "武器伤害" + String(weapon.damage) + "减去抗性" + String(resist) + "与闪避成功数后" + String(after_resist) + "，经伤害减免" + String(defender.damage_reduction) + "、伤害吸收" + String(absorbed) + "后，最终伤害" + String(damage),
+    [["damage", damage]]
+  ));
+  return _rt_result(ConversionResult, [converts, converts ? weapon.size : 0, damage, absorbed], _rolls, _trace);
 }
 
 function _conversion_roll(dice, weapon, converts, resist, defender) {
-  let dodge_successes, damage;
+  let dodge_successes, after_resist, absorbed, damage;
   if (converts) {
-    dodge_successes = _rt_pool_successes(dice, defender.dexterity + defender.dodge, 10, 8, 10);
+    dodge_successes = _rt_pool_successes(dice, defender.dexterity + defender.dodge, 10, 8, 10, 1000);
   }
   else {
     dodge_successes = 0;
   }
-  damage = converts ? Math.max(0, weapon.damage - resist - dodge_successes) : 0;
-  return [converts, converts ? weapon.size : 0, damage];
+  after_resist = converts ? Math.max(0, weapon.damage - resist - dodge_successes) : 0;
+  absorbed = Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
+  damage = Math.max(
+    0, after_resist - defender.damage_reduction
+  ) - Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
+  return [converts, converts ? weapon.size : 0, damage, absorbed];
 }
 
 // 攻击类型转化: the outcome only (the fields of CONVERSION_FIELDS), no trace.
@@ -2802,18 +3023,26 @@ function conversion_prepare(defender, weapon, options) {
   const converts = _setup[1];
   const resist = _setup[2];
   const _dodge_successes = defender.dexterity + defender.dodge;
-  const _damage = weapon.damage - resist;
+  const _after_resist = weapon.damage - resist;
+  const _defender_damage_reduction = defender.damage_reduction;
+  const _defender_absorption = defender.absorption;
+  const _weapon_damage = weapon.damage;
   const _out1 = converts ? weapon.size : 0;
   return dice => {
-    let dodge_successes, damage;
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let dodge_successes, after_resist, absorbed, damage;
     if (converts) {
-      dodge_successes = _rt_pool_successes(dice, _dodge_successes, 10, 8, 10);
+      dodge_successes = _rt_pool_successes(dice, _dodge_successes, 10, 8, 10, 1000);
     }
     else {
       dodge_successes = 0;
     }
-    damage = converts ? Math.max(0, _damage - dodge_successes) : 0;
-    return [converts, _out1, damage];
+    after_resist = converts ? Math.max(0, _after_resist - dodge_successes) : 0;
+    absorbed = Math.min(Math.max(0, after_resist - _defender_damage_reduction), _defender_absorption);
+    damage = Math.max(
+      0, after_resist - _defender_damage_reduction
+    ) - Math.min(Math.max(0, after_resist - _defender_damage_reduction), _defender_absorption);
+    return [converts, _out1, damage, absorbed];
   }
 }
 
@@ -2827,14 +3056,18 @@ function conversion_odds(defender, weapon, options) {
   const resist = _setup[2];
   const _odds = new OddsBuilder(CONVERSION_FIELDS, null, "damage", 200000);
   const _p = 1.0;
-  let dodge_successes, damage;
+  let dodge_successes, after_resist, absorbed, damage;
   for (const _dodge_successes_item of _odds.outcomes(
     _p, (converts ? _rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10) : _rt_CERTAIN_ZERO)
   )) {
     dodge_successes = _dodge_successes_item[0];
     const _dodge_successes_p = _p * _dodge_successes_item[1];
-    damage = converts ? Math.max(0, weapon.damage - resist - dodge_successes) : 0;
-    _odds.add([converts, converts ? weapon.size : 0, damage], _dodge_successes_p);
+    after_resist = converts ? Math.max(0, weapon.damage - resist - dodge_successes) : 0;
+    absorbed = Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
+    damage = Math.max(
+      0, after_resist - defender.damage_reduction
+    ) - Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
+    _odds.add([converts, converts ? weapon.size : 0, damage, absorbed], _dodge_successes_p);
   }
   return _odds.build();
 }
@@ -2856,10 +3089,10 @@ function initiative_roll(character, dice_count, options) {
   options = _rt_options(options, ["dice"]);
   const _trace = [];
   _initiative_roll_setup(character, dice_count, _trace);
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _successes_roll, successes;
-  _successes_roll = _rt_roll_pool(_source, _POOL, dice_count, character.extra_successes, false);
+  _successes_roll = _rt_roll_pool(_source, _POOL, dice_count, character.extra_successes, false, 1000);
   _rolls.push(_successes_roll);
   successes = _successes_roll.successes;
   _trace.push(new TraceStep(
@@ -2871,7 +3104,7 @@ function initiative_roll(character, dice_count, options) {
 
 function _initiative_roll_roll(dice, character, dice_count) {
   let successes;
-  successes = _rt_pool_successes(dice, dice_count, 10, 8, 10);
+  successes = _rt_pool_successes(dice, dice_count, 10, 8, 10, 1000);
   return [successes, character.extra_successes];
 }
 
@@ -2888,8 +3121,9 @@ function initiative_roll_prepare(character, dice_count) {
   _initiative_roll_setup(character, dice_count, null);
   const _character_extra_successes = character.extra_successes;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let successes;
-    successes = _rt_pool_successes(dice, dice_count, 10, 8, 10);
+    successes = _rt_pool_successes(dice, dice_count, 10, 8, 10, 1000);
     return [successes, _character_extra_successes];
   }
 }
@@ -2964,11 +3198,11 @@ function detect(seeker, hider, sense, options) {
     seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
     revealed_bonus, _trace
   );
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _seek_roll, seek, _hide_roll, hide, noticed;
   if (!automatic_hide) {
-    _seek_roll = _rt_roll_pool(_source, _POOL, seek_pool, seeker.extra_successes, false);
+    _seek_roll = _rt_roll_pool(_source, _POOL, seek_pool, seeker.extra_successes, false, 1000);
     _rolls.push(_seek_roll);
     seek = _seek_roll.successes;
     _trace.push(new TraceStep(
@@ -2980,7 +3214,7 @@ function detect(seeker, hider, sense, options) {
     seek = 0;
   }
   if (!automatic_hide) {
-    _hide_roll = _rt_roll_pool(_source, _POOL, hide_pool, hider.extra_successes, false);
+    _hide_roll = _rt_roll_pool(_source, _POOL, hide_pool, hider.extra_successes, false, 1000);
     _rolls.push(_hide_roll);
     hide = _hide_roll.successes;
     _trace.push(new TraceStep(
@@ -2998,13 +3232,13 @@ function detect(seeker, hider, sense, options) {
 function _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider) {
   let seek, hide, noticed;
   if (!automatic_hide) {
-    seek = _rt_pool_successes(dice, seek_pool, 10, 8, 10);
+    seek = _rt_pool_successes(dice, seek_pool, 10, 8, 10, 1000);
   }
   else {
     seek = 0;
   }
   if (!automatic_hide) {
-    hide = _rt_pool_successes(dice, hide_pool, 10, 8, 10);
+    hide = _rt_pool_successes(dice, hide_pool, 10, 8, 10, 1000);
   }
   else {
     hide = 0;
@@ -3063,15 +3297,16 @@ function detect_prepare(seeker, hider, sense, options) {
   const _seeker_extra_successes = seeker.extra_successes;
   const _hider_extra_successes = hider.extra_successes;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let seek, hide, noticed;
     if (_not_automatic_hide) {
-      seek = _rt_pool_successes(dice, seek_pool, 10, 8, 10);
+      seek = _rt_pool_successes(dice, seek_pool, 10, 8, 10, 1000);
     }
     else {
       seek = 0;
     }
     if (_not_automatic_hide) {
-      hide = _rt_pool_successes(dice, hide_pool, 10, 8, 10);
+      hide = _rt_pool_successes(dice, hide_pool, 10, 8, 10, 1000);
     }
     else {
       hide = 0;
@@ -3143,11 +3378,11 @@ function chaos_check(character, options) {
   let skill = options.skill === undefined ? 0 : options.skill;
   const _trace = [];
   _chaos_check_setup(character, skill, _trace);
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _successes_roll, successes;
   _successes_roll = _rt_roll_pool(
-    _source, _POOL, Math.max(0, character.intelligence + skill - character.chaos), 0, false
+    _source, _POOL, Math.max(0, character.intelligence + skill - character.chaos), 0, false, 1000
   );
   _rolls.push(_successes_roll);
   successes = _successes_roll.successes;
@@ -3160,7 +3395,7 @@ function chaos_check(character, options) {
 
 function _chaos_check_roll(dice, character, skill) {
   let successes;
-  successes = _rt_pool_successes(dice, Math.max(0, character.intelligence + skill - character.chaos), 10, 8, 10);
+  successes = _rt_pool_successes(dice, Math.max(0, character.intelligence + skill - character.chaos), 10, 8, 10, 1000);
   return [successes];
 }
 
@@ -3180,8 +3415,9 @@ function chaos_check_prepare(character, options) {
   _chaos_check_setup(character, skill, null);
   const _successes = Math.max(0, character.intelligence + skill - character.chaos);
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let successes;
-    successes = _rt_pool_successes(dice, _successes, 10, 8, 10);
+    successes = _rt_pool_successes(dice, _successes, 10, 8, 10, 1000);
     return [successes];
   }
 }
@@ -3219,8 +3455,13 @@ function _add_points_setup(creature, track, current, gained, capacity_loss, _tra
   let capacity, points, debuff, in_state, fear;
   capacity = Math.max(0, track.capacity(creature, track) - capacity_loss);
   points = current + gained;
-  debuff = Math.max(0, points - capacity);
-  in_state = points > _R_STATE_MULTIPLIER * capacity;
+  debuff = track.capacity_unknown ? 0 : Math.max(0, points - capacity);
+  in_state = !track.capacity_unknown && points > _R_STATE_MULTIPLIER * capacity;
+  if (track.capacity_unknown) {
+    if (_trace !== null) _trace.push(new TraceStep(
+      "note", "原文没有给出" + track.name + "的累积槽：只记录点数，不产生减益或负面状态", []
+    ));
+  }
   fear = track.fear_from_excess && gained > 0 ? debuff : 0;
   if (in_state && track.state.given) {
     if (_trace !== null) _trace.push(new TraceStep("note", "进入" + track.state.name, []));
@@ -3234,7 +3475,7 @@ class AddPointsResult extends Result {}
 AddPointsResult.PROCEDURE = "add_points";
 AddPointsResult.FIELDS = ADD_POINTS_FIELDS;
 
-// 累积负面点数（TR-60、TR-61、TR-63、TR-64、TR-65、TR-67、TR-68、TR-70、TR-72）
+// 累积负面点数（TR-51、TR-60、TR-61、TR-63、TR-64、TR-65、TR-67、TR-68、TR-70、TR-72）
 function add_points(creature, track, options) {
   options = _rt_options(options, ["current", "gained", "capacity_loss", "dice"]);
   let current = options.current === undefined ? 0 : options.current;
@@ -3248,6 +3489,7 @@ function add_points(creature, track, options) {
   const debuff = _setup[3];
   const in_state = _setup[4];
   const fear = _setup[5];
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(AddPointsResult, [points, capacity, debuff, in_state ? track.state.id : "", fear], [], _trace);
 }
 
@@ -3264,6 +3506,7 @@ function add_points_fast(creature, track, options) {
   const debuff = _setup[3];
   const in_state = _setup[4];
   const fear = _setup[5];
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [points, capacity, debuff, in_state ? track.state.id : "", fear];
 }
 
@@ -3282,7 +3525,7 @@ function add_points_prepare(creature, track, options) {
   const fear = _setup[5];
   const _out3 = in_state ? track.state.id : "";
   const _out = [points, capacity, debuff, _out3, fear];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 累积负面点数: the exact distribution of the fields of ADD_POINTS_FIELDS.
@@ -3336,6 +3579,7 @@ function miss_long_rest(creature, options) {
   let track = options.track === undefined ? "drowsy" : options.track;
   const _trace = [];
   const [loss, points, capacity] = _miss_long_rest_setup(creature, current, capacity_loss, track, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(MissLongRestResult, [points, loss, capacity, Math.max(0, points - capacity)], [], _trace);
 }
 
@@ -3346,6 +3590,7 @@ function miss_long_rest_fast(creature, options) {
   let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
   let track = options.track === undefined ? "drowsy" : options.track;
   const [loss, points, capacity] = _miss_long_rest_setup(creature, current, capacity_loss, track, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [points, loss, capacity, Math.max(0, points - capacity)];
 }
 
@@ -3358,7 +3603,7 @@ function miss_long_rest_prepare(creature, options) {
   const [loss, points, capacity] = _miss_long_rest_setup(creature, current, capacity_loss, track, null);
   const _out3 = Math.max(0, points - capacity);
   const _out = [points, loss, capacity, _out3];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 缺少长休息: the exact distribution of the fields of MISS_LONG_REST_FIELDS.
@@ -3419,6 +3664,7 @@ function enhanced_long_rest(creature, options) {
   const [recovered, points, loss, capacity] = _enhanced_long_rest_setup(
     creature, current, capacity_loss, rest_hours, track, _trace
   );
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(EnhancedLongRestResult, [points, loss, capacity, recovered], [], _trace);
 }
 
@@ -3432,6 +3678,7 @@ function enhanced_long_rest_fast(creature, options) {
   const [recovered, points, loss, capacity] = _enhanced_long_rest_setup(
     creature, current, capacity_loss, rest_hours, track, null
   );
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [points, loss, capacity, recovered];
 }
 
@@ -3446,7 +3693,7 @@ function enhanced_long_rest_prepare(creature, options) {
     creature, current, capacity_loss, rest_hours, track, null
   );
   const _out = [points, loss, capacity, recovered];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 加强长休息恢复: the exact distribution of the fields of ENHANCED_LONG_REST_FIELDS.
@@ -3497,6 +3744,7 @@ function unconscious_hit(creature, track, options) {
   let taken = options.taken === undefined ? null : options.taken;
   const _trace = [];
   const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
   return _rt_result(UnconsciousHitResult, [points, awake], [], _trace);
 }
 
@@ -3507,6 +3755,7 @@ function unconscious_hit_fast(creature, track, options) {
   let current = options.current === undefined ? null : options.current;
   let taken = options.taken === undefined ? null : options.taken;
   const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
   return [points, awake];
 }
 
@@ -3518,7 +3767,7 @@ function unconscious_hit_prepare(creature, track, options) {
   let taken = options.taken === undefined ? null : options.taken;
   const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, null);
   const _out = [points, awake];
-  return dice => _out.slice();
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
 // 昏迷中受到伤害: the exact distribution of the fields of UNCONSCIOUS_HIT_FIELDS.
@@ -3559,11 +3808,11 @@ function recover(track, current, check_dice, options) {
   let supernatural = options.supernatural === undefined ? false : options.supernatural;
   const _trace = [];
   _recover_setup(track, current, check_dice, supernatural, _trace);
-  const _source = options.dice !== undefined && options.dice !== null ? options.dice : new SeededDice();
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _successes_roll, successes, points;
   if (!supernatural) {
-    _successes_roll = _rt_roll_pool(_source, _POOL, check_dice, 0, false);
+    _successes_roll = _rt_roll_pool(_source, _POOL, check_dice, 0, false, 1000);
     _rolls.push(_successes_roll);
     successes = _successes_roll.successes;
     _trace.push(new TraceStep(
@@ -3581,7 +3830,7 @@ function recover(track, current, check_dice, options) {
 function _recover_roll(dice, current, check_dice, supernatural) {
   let successes, points;
   if (!supernatural) {
-    successes = _rt_pool_successes(dice, check_dice, 10, 8, 10);
+    successes = _rt_pool_successes(dice, check_dice, 10, 8, 10, 1000);
   }
   else {
     successes = 0;
@@ -3606,9 +3855,10 @@ function recover_prepare(track, current, check_dice, options) {
   _recover_setup(track, current, check_dice, supernatural, null);
   const _not_supernatural = !supernatural;
   return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let successes, points;
     if (_not_supernatural) {
-      successes = _rt_pool_successes(dice, check_dice, 10, 8, 10);
+      successes = _rt_pool_successes(dice, check_dice, 10, 8, 10, 1000);
     }
     else {
       successes = 0;
@@ -3661,7 +3911,7 @@ const PROCEDURE_INFO = Object.freeze({
     params: [
       ["attacker", "射手", "combatant"], ["defender", "目标", "combatant"], ["weapon", "武器", "weapons"],
       ["shots", "连射数", "int"], ["distance", "距离", "int"], ["bonus", "加值", "int"],
-      ["defender_dodges", "目标闪避", "bool"]
+      ["defender_dodges", "目标闪避", "bool"], ["left_area", "中途脱离范围", "bool"]
     ],
     positional: ["attacker", "defender", "weapon"],
     fields: [
@@ -3684,7 +3934,7 @@ const PROCEDURE_INFO = Object.freeze({
     params: [
       ["attacker", "冲撞者", "combatant"], ["defender", "被撞者", "combatant"], ["skill_bonus", "冲撞技艺加值", "int"],
       ["load_tier", "负重力量档", "int"], ["obstacle_at", "障碍物距离", "int"],
-      ["obstacle_structure", "障碍物结构值", "int"]
+      ["obstacle_structure", "障碍物结构值", "int"], ["left_area", "中途脱离范围", "bool"]
     ],
     positional: ["attacker", "defender"],
     fields: [
@@ -3733,7 +3983,8 @@ const PROCEDURE_INFO = Object.freeze({
     name: "应对时机",
     params: [
       ["response", "应对动作", "actions"], ["action", "被应对的动作", "actions"],
-      ["readied_seconds", "准备动作时长（秒）", "int"]
+      ["readied_seconds", "准备动作时长（秒）", "int"], ["action_off_turn", "被应对的动作在其回合外", "bool"],
+      ["action_readied_seconds", "被应对的准备动作时长（秒）", "int"]
     ],
     positional: ["response", "action"], fields: [["allowed", "可以应对", "bool"]], summary: {hit: null, damage: null}
   },
@@ -3766,7 +4017,10 @@ const PROCEDURE_INFO = Object.freeze({
       ["defender", "目标", "combatant"], ["weapon", "武器", "weapons"], ["from_called_shot", "来自部位攻击", "bool"]
     ],
     positional: ["defender", "weapon"],
-    fields: [["converts", "可以转化", "bool"], ["coverage", "覆盖范围", "int"], ["damage", "伤害", "int"]],
+    fields: [
+      ["converts", "可以转化", "bool"], ["coverage", "覆盖范围", "int"], ["damage", "伤害", "int"],
+      ["absorbed", "吸收", "int"]
+    ],
     summary: {hit: null, damage: "damage"}
   },
   "initiative_roll": {
@@ -3856,9 +4110,9 @@ export {
   AttackType, ATTACK_TYPES, get_attack_type, Weapon, WEAPONS, get_weapon, State, STATES, get_state,
   ConditionTrack, CONDITION_TRACKS, get_condition_track, BodyPart, BODY_PARTS, get_body_part,
   PastLimit, BurstTooLarge, WrongMode, PeriodicImpossible, NoRange, NoEnhancedRest,
-  ReadiedNeedsDuration, PROCEDURE_INFO, VERSION, RULES_VERSION, attack, attack_fast, attack_prepare,
-  attack_odds, ATTACK_FIELDS, AttackResult, firearm, firearm_fast, firearm_prepare, firearm_odds,
-  FIREARM_FIELDS, FirearmResult, fixed_damage, fixed_damage_fast, fixed_damage_prepare,
+  ReadiedNeedsDuration, NotOffTurn, PROCEDURE_INFO, VERSION, RULES_VERSION, attack, attack_fast,
+  attack_prepare, attack_odds, ATTACK_FIELDS, AttackResult, firearm, firearm_fast, firearm_prepare,
+  firearm_odds, FIREARM_FIELDS, FirearmResult, fixed_damage, fixed_damage_fast, fixed_damage_prepare,
   fixed_damage_odds, FIXED_DAMAGE_FIELDS, FixedDamageResult, charge, charge_fast, charge_prepare,
   charge_odds, CHARGE_FIELDS, ChargeResult, parry, parry_fast, parry_prepare, parry_odds, PARRY_FIELDS,
   ParryResult, dodge, dodge_fast, dodge_prepare, dodge_odds, DODGE_FIELDS, DodgeResult, take_cover,

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:bf7cd05ebd58bad1190f1416aefde6986479902c9eb0630822b01a2dc70734e9
+# Content hash: sha256:168eb76ed517cbbb54cfe271d95aa3d47c5ce318397c146a8ff32d37d623b0fa
 """计时骰池与负面点数规则 (tracks): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -56,6 +56,7 @@ from .model import PeriodicImpossible
 from .model import NoRange
 from .model import NoEnhancedRest
 from .model import ReadiedNeedsDuration
+from .model import NotOffTurn
 from .results import PROCEDURE_INFO
 from .procedures import initiative_order
 from .fight import FIGHT_RULES, Fight, UntilOdds, fight_from_dict, start_fight, state_threshold, until
@@ -177,6 +178,7 @@ __all__ = [
     "NoRange",
     "NoEnhancedRest",
     "ReadiedNeedsDuration",
+    "NotOffTurn",
     "attack",
     "attack_fast",
     "attack_odds",

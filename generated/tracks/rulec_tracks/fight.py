@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:bf7cd05ebd58bad1190f1416aefde6986479902c9eb0630822b01a2dc70734e9
+# Content hash: sha256:168eb76ed517cbbb54cfe271d95aa3d47c5ce318397c146a8ff32d37d623b0fa
 """计时骰池与负面点数规则：战斗状态 (the fight API of ruleset `tracks`): combatants whose damage,
 condition points, states, temporary modifiers and relations carry from one action to the next.
 
@@ -31,8 +31,10 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Optional
 
-from ._runtime.fight import (ActionSpec, Effect, Fight, FightRules, UntilOdds, sequence_odds,
-                             state_threshold as _rt_state_threshold)
+from ._runtime.core import OutOfBounds
+from ._runtime.fight import Fight, state_threshold as _rt_state_threshold
+from ._runtime.fight_odds import UntilOdds, sequence_odds
+from ._runtime.fight_state import ActionSpec, Effect, FightRules
 from . import procedures as _procedures
 from .model import Combatant
 
@@ -173,7 +175,9 @@ _TRACK_DEBUFFS: Dict[str, Any] = {
 }
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, _procedures.add_points_fast, _STATE_NAMES, _STATE_STATS,
                          _RELATIONS, _ACTIONS, 3, ('damage', _procedures.unconscious_hit_fast, 0, 1,
-                                                   '昏迷中受到伤害'), _TRACK_STATES, _TRACK_DEBUFFS, 2)
+                                                   '昏迷中受到伤害'), _TRACK_STATES, _TRACK_DEBUFFS, 2,
+# The most points a track holds: the top of what add_points-like procedures accept (saturated).
+                         points_max=10000, taken_max=10000)
 
 
 def start_fight(combatants: Mapping[str, Combatant]) -> Fight:
@@ -191,9 +195,9 @@ def until(procedure: str, field: str, threshold: int, *args: Any, max_attacks: i
     """Exactly: how many times `procedure` (with these arguments, as `<procedure>_odds` takes them) must be
     repeated until the running total of its whole-number outcome `field` reaches `threshold` (an absorbing
     chain over the total; the mass past `max_attacks` is `tail`)."""
-    odds = getattr(_procedures, procedure + '_odds', None) if procedure in _ACTIONS else None
+    odds = _ACTIONS[procedure].odds if isinstance(procedure, str) and procedure in _ACTIONS else None
     if odds is None:
-        raise KeyError(procedure)
+        raise OutOfBounds('没有可累计的过程', key='procedure')
     return sequence_odds(odds, field, threshold, max_attacks, args, kwargs)
 
 

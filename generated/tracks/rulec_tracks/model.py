@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:bf7cd05ebd58bad1190f1416aefde6986479902c9eb0630822b01a2dc70734e9
+# Content hash: sha256:168eb76ed517cbbb54cfe271d95aa3d47c5ce318397c146a8ff32d37d623b0fa
 """计时骰池与负面点数规则：数据模型 (rulings, error types, stats, tables) of ruleset `tracks`."""
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'Sense', 'SENSES',
            'DamageType', 'DAMAGE_TYPES', 'get_damage_type', 'AttackType', 'ATTACK_TYPES', 'get_attack_type', 'Weapon',
            'WEAPONS', 'get_weapon', 'State', 'STATES', 'get_state', 'ConditionTrack', 'CONDITION_TRACKS',
            'get_condition_track', 'BodyPart', 'BODY_PARTS', 'get_body_part', 'PastLimit', 'BurstTooLarge', 'WrongMode',
-           'PeriodicImpossible', 'NoRange', 'NoEnhancedRest', 'ReadiedNeedsDuration']
+           'PeriodicImpossible', 'NoRange', 'NoEnhancedRest', 'ReadiedNeedsDuration', 'NotOffTurn']
 
-# ---- rulings in force (20): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+# ---- rulings in force (22): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 _R_INITIATIVE_TIEBREAK_EXTRAS: Final = True  # R50 先攻比较额外成功数
 _R_TICKS_PER_SECOND: Final = 3  # R51 每秒刻数
 _R_CHECK_FLOOR: Final = 0  # R52 检定下限
@@ -58,6 +58,8 @@ _R_REVEALED_BONUS: Final = 3  # 受袭后侦查加值
 _R_PARRY_DURATION_SECONDS: Final = 6  # 格挡持续时间
 _R_EXTRAS_ALONE_HIT: Final = False  # 额外成功数单独可以命中
 _R_MISSED_REST_POINTS_GAIN: Final = 1  # R61 缺少长休息的点数增加
+_R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION: Final = True  # 冲撞者受到的等量伤害按减免前计算
+_R_CHARGE_SKILL_BEST_OF: Final = True  # 冲撞攻击取运动与格斗中较高者
 RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'initiative_tiebreak_extras': _R_INITIATIVE_TIEBREAK_EXTRAS, 'ticks_per_second': _R_TICKS_PER_SECOND,
         'check_floor': _R_CHECK_FLOOR, 'cap_counts_extras': _R_CAP_COUNTS_EXTRAS, 'range_penalty': _R_RANGE_PENALTY,
@@ -68,7 +70,9 @@ RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'missed_rest_capacity_loss': _R_MISSED_REST_CAPACITY_LOSS, 'detection_tie_to_hider': _R_DETECTION_TIE_TO_HIDER,
         'hearing_bonus_per_halving': _R_HEARING_BONUS_PER_HALVING, 'revealed_bonus': _R_REVEALED_BONUS,
         'parry_duration_seconds': _R_PARRY_DURATION_SECONDS, 'extras_alone_hit': _R_EXTRAS_ALONE_HIT,
-        'missed_rest_points_gain': _R_MISSED_REST_POINTS_GAIN})
+        'missed_rest_points_gain': _R_MISSED_REST_POINTS_GAIN,
+        'charge_self_damage_before_reduction': _R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION,
+        'charge_skill_best_of': _R_CHARGE_SKILL_BEST_OF})
 
 
 # ---- error types ----
@@ -112,6 +116,12 @@ class ReadiedNeedsDuration(RuleError):
     """准备动作没有时长"""
 
     code = 'readied_needs_duration'
+
+
+class NotOffTurn(RuleError):
+    """动作不能在回合外进行"""
+
+    code = 'not_off_turn'
 
 
 # ---- combatants ----
@@ -444,6 +454,7 @@ class ConditionTrack(NamedTuple):
     capacity: Callable[..., Any]
     state: State
     debuff: str
+    capacity_unknown: bool
     fear_from_excess: bool
     missed_rest: bool
     wakes_on_damage: bool
@@ -453,6 +464,7 @@ class ConditionTrack(NamedTuple):
         out['capacity'] = _FORMULA_TEXTS.get(getattr(self.capacity, "__name__", ""))
         out['state'] = self.state.id if self.state.given else None
         out['debuff'] = self.debuff
+        out['capacity_unknown'] = self.capacity_unknown
         out['fear_from_excess'] = self.fear_from_excess
         out['missed_rest'] = self.missed_rest
         out['wakes_on_damage'] = self.wakes_on_damage
@@ -839,43 +851,45 @@ def get_state(key: Any) -> State:
     return entry
 
 _NO_CONDITIONTRACK = ConditionTrack('', '（无负面点数累积槽）', '', (), None, False, _rt_not_given, _NO_STATE, '',
-                                    False, False, False)
+                                    False, False, False, False)
 _CONDITION_TRACKS_ROWS: Tuple[Tuple[Any, ...], ...] = (
     ('dazzle', '目眩', '', ('TR-60',), None, 'condition_tracks_dazzle_capacity', 'blind',
-     '眼部的感知检定与基础防御下降差值；决定视觉感知范围时感知视作降低差值。', False, False, False,),
+     '眼部的感知检定与基础防御下降差值；决定视觉感知范围时感知视作降低差值。', False, False, False, False,),
     ('tinnitus', '耳鸣', '', ('TR-60',), None, 'condition_tracks_tinnitus_capacity', 'deaf',
-     '耳部的感知检定与基础防御下降差值；决定听觉感知范围时感知视作降低差值。', False, False, False,),
+     '耳部的感知检定与基础防御下降差值；决定听觉感知范围时感知视作降低差值。', False, False, False, False,),
     ('mental_seal', '精神封闭点数', '', ('TR-61',), None, 'condition_tracks_mental_seal_capacity', 'sealed',
-     '对应精神感知的感知检定下降差值；决定精神感知范围时关键属性视作降低差值。', False, False, False,),
+     '对应精神感知的感知检定下降差值；决定精神感知范围时关键属性视作降低差值。', False, False, False, False,),
     ('mental_bind', '精神束缚', '', ('TR-63',), None, 'condition_tracks_mental_bind_capacity', 'awed',
-     '意志与智力检定下降差值。', False, False, False,),
+     '意志与智力检定下降差值。', False, False, False, False,),
     ('paralysis', '麻痹', '', ('TR-64',), None, 'condition_tracks_paralysis_capacity', 'immobilized',
-     '敏捷与耐力的相关检定下降差值。', False, False, False,),
+     '敏捷与耐力的相关检定下降差值。', False, False, False, False,),
     ('entangle', '纠缠', '', ('TR-65',), None, 'condition_tracks_entangle_capacity', 'immobilized',
-     '敏捷与力量的相关检定与基础防御下降差值；决定移动速度时敏捷视作降低差值。', False, False, False,),
+     '敏捷与力量的相关检定与基础防御下降差值；决定移动速度时敏捷视作降低差值。', False, False, False, False,),
     ('drowsy', '困倦', '', ('TR-67', 'TR-69'), None, 'condition_tracks_drowsy_capacity', 'unconscious',
-     '意志与耐力的相关检定，以及消耗集中力获得的检定加值下降差值。', False, True, True,),
+     '意志与耐力的相关检定，以及消耗集中力获得的检定加值下降差值。', False, False, True, True,),
     ('dizzy', '眩晕', '', ('TR-68', 'TR-69'), None, 'condition_tracks_dizzy_capacity', 'unconscious',
      '感知与敏捷的相关检定下降差值；决定移动速度与感知范围时敏捷与感知之和视作降低差值（自由分配）。', False, False,
-     True,),
+     False, True,),
     ('pain', '剧痛', '', ('TR-70',), None, 'condition_tracks_drowsy_capacity', 'helpless',
-     '意志与耐力的相关检定下降差值；每次获得剧痛点数时还获得等于差值的恐惧点数。', True, False, False,),
-    ('nausea', '恶心', '', ('TR-51', 'TR-72'), '部位攻击会造成恶心点数，但原文没有给出它的累积槽',
-     'condition_tracks_nausea_capacity', None, '', False, False, False,),
+     '意志与耐力的相关检定下降差值；每次获得剧痛点数时还获得等于差值的恐惧点数。', False, True, False, False,),
+    (
+            'nausea', '恶心', '', ('TR-51',), None, 'condition_tracks_nausea_capacity', None,
+            '原文只说攻击腹部会造成恶心点数（以抗性降低），没有给出累积槽、减益与负面状态：点数照常记录，不产生减益或'
+            '负面状态。', True, False, False, False,),
     ('fatigue', '疲乏', '', ('TR-72',), '原文只列出名称', 'condition_tracks_nausea_capacity', None, '', False, False,
-     False,),
-    ('deformation', '变形', '', ('TR-72',), '原文只列出名称', 'condition_tracks_nausea_capacity', None, '', False,
      False, False,),
+    ('deformation', '变形', '', ('TR-72',), '原文只列出名称', 'condition_tracks_nausea_capacity', None, '', False,
+     False, False, False,),
     ('freezing', '冻结', '', ('TR-72',), '原文只列出名称', 'condition_tracks_nausea_capacity', None, '', False, False,
-     False,),
+     False, False,),
     ('madness', '疯狂', '', ('TR-72',), '原文只列出名称', 'condition_tracks_nausea_capacity', None, '', False, False,
-     False,),
+     False, False,),
 )
 CONDITION_TRACKS: Dict[str, ConditionTrack] = {}
 for _r in _CONDITION_TRACKS_ROWS:
     CONDITION_TRACKS[_r[0]] = ConditionTrack(_r[0], _r[1], _r[2], _r[3], _r[4], True, _FORMULAS[_r[5]],
                                              STATES.get(_r[6], _NO_STATE) if _r[6] is not None else _NO_STATE, _r[7],
-                                             _r[8], _r[9], _r[10])
+                                             _r[8], _r[9], _r[10], _r[11])
 
 
 def get_condition_track(key: Any) -> ConditionTrack:

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:bf7cd05ebd58bad1190f1416aefde6986479902c9eb0630822b01a2dc70734e9
+# Content hash: sha256:168eb76ed517cbbb54cfe271d95aa3d47c5ce318397c146a8ff32d37d623b0fa
 """计时骰池与负面点数规则：结算流程 (procedures) of ruleset `tracks`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -44,15 +44,16 @@ from ._runtime.odds import (pool_distribution as _rt_pool_distribution, Odds, Od
                             count_distribution as _rt_count_distribution, CERTAIN_ZERO as _rt_CERTAIN_ZERO)
 from ._runtime.pool import (PoolSpec, roll_pool as _rt_roll_pool, pool_successes as _rt_pool_successes,
                             pool_successes_random as _rt_pool_successes_random, pool_sentence as _rt_pool_sentence)
-from ._runtime.sources import DiceSource, SeededDice
+from ._runtime.sources import DiceSource, SeededDice, dice_source as _rt_dice_source
 from .model import (Combatant, Sense, get_sense, LeaveTiming, get_leave_timing, Action, get_action, DamageType,
                     get_damage_type, Weapon, get_weapon, _NO_WEAPON, BodyPart, get_body_part, _NO_BODYPART,
                     ConditionTrack, get_condition_track, PastLimit, BurstTooLarge, WrongMode, PeriodicImpossible,
-                    NoRange, NoEnhancedRest, ReadiedNeedsDuration, _R_INITIATIVE_TIEBREAK_EXTRAS, _R_TICKS_PER_SECOND,
-                    _R_CHECK_FLOOR, _R_RANGE_PENALTY, _R_BURST_PENALTY_PER_SHOT, _R_FIREARM_DAMAGE_LOSS,
-                    _R_CHARGE_SPEED_DIVISOR, _R_LEAVE_AREA_DIVISOR, _R_CALLED_SHOT_PENALTY_PER_SIZE,
-                    _R_STATE_MULTIPLIER, _R_MISSED_REST_CAPACITY_LOSS, _R_HEARING_BONUS_PER_HALVING, _R_REVEALED_BONUS,
-                    _R_PARRY_DURATION_SECONDS, _R_MISSED_REST_POINTS_GAIN)
+                    NoRange, NoEnhancedRest, ReadiedNeedsDuration, NotOffTurn, _R_INITIATIVE_TIEBREAK_EXTRAS,
+                    _R_TICKS_PER_SECOND, _R_CHECK_FLOOR, _R_RANGE_PENALTY, _R_BURST_PENALTY_PER_SHOT,
+                    _R_FIREARM_DAMAGE_LOSS, _R_CHARGE_SPEED_DIVISOR, _R_LEAVE_AREA_DIVISOR,
+                    _R_CALLED_SHOT_PENALTY_PER_SIZE, _R_STATE_MULTIPLIER, _R_MISSED_REST_CAPACITY_LOSS,
+                    _R_HEARING_BONUS_PER_HALVING, _R_REVEALED_BONUS, _R_PARRY_DURATION_SECONDS,
+                    _R_MISSED_REST_POINTS_GAIN)
 from .results import (AttackResult, ATTACK_FIELDS, FirearmResult, FIREARM_FIELDS, FixedDamageResult,
                       FIXED_DAMAGE_FIELDS, ChargeResult, CHARGE_FIELDS, ParryResult, PARRY_FIELDS, DodgeResult,
                       DODGE_FIELDS, TakeCoverResult, TAKE_COVER_FIELDS, LeaveAreaResult, LEAVE_AREA_FIELDS,
@@ -69,8 +70,8 @@ _POOL = PoolSpec(10, 8, 10, '.ww', 10)
 def initiative_order(entries: Sequence[Tuple[str, int, int]], dice: Optional[DiceSource] = None) -> Tuple[
         List[str], List[str]]:
     """先攻顺序：(name, dice, extras) entries -> (names in order, trace). Ties re-roll (R50)."""
-    return _rt_initiative_order(entries, _POOL, dice if dice is not None else SeededDice(),
-                                bool(_R_INITIATIVE_TIEBREAK_EXTRAS), max_dice=200, max_entries=1000)
+    return _rt_initiative_order(entries, _POOL, _rt_dice_source(dice) if dice is not None else SeededDice(),
+                                bool(_R_INITIATIVE_TIEBREAK_EXTRAS), max_dice=200, max_entries=1000, max_added=1000)
 
 
 def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], distance: int, bonus: int,
@@ -119,9 +120,9 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     _trace: List[_Step] = []
     weapon, part, dice_ = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area,
                                         _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
-    _successes_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.extra_successes, False)
+    _successes_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.extra_successes, False, 1000)
     _rolls.append(_successes_roll)
     successes = _successes_roll.successes
     _trace.append(_rec(
@@ -148,7 +149,7 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     if left_area:
         _trace.append(_rec(_Step, ('note', f'中途脱离范围，最终伤害减半为{to_hp}（负面点数同样减半）', ())))
     if part.given and part.effect == 'severe' and to_hp > 0:
-        _endurance_successes_roll = _rt_roll_pool(_source, _POOL, defender.endurance, 0, False)
+        _endurance_successes_roll = _rt_roll_pool(_source, _POOL, defender.endurance, 0, False, 1000)
         _rolls.append(_endurance_successes_roll)
         endurance_successes = _endurance_successes_roll.successes
         _trace.append(_rec(
@@ -172,6 +173,9 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     item_damage = to_hp if part.given and part.effect == 'item' else 0
     if points > 0:
         _trace.append(_rec(_Step, ('note', f'对{part.name}造成{points}点{part.track.name}', ())))
+    if points > 0 and part.track.capacity_unknown:
+        _trace.append(_rec(_Step,
+                           ('note', f'原文没有给出{part.track.name}的累积槽：只记录点数，不产生减益或负面状态', ())))
     return _rec(
             AttackResult,
             (hit, successes, 0 if part.given and part.effect == 'item' else to_hp, weapon.damage_type.id, severe,
@@ -182,8 +186,8 @@ def _attack_roll(dice: DiceSource, weapon: Weapon, part: BodyPart, dice_: int, a
                  extra_damage: int, left_area: bool) -> Tuple[bool, int, int, str, int, str, int, int, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
-    successes = _rt_pool_successes(_die, dice_, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
-            _maybe_rand, dice_, 10, 8, 10)
+    successes = _rt_pool_successes(_die, dice_, 10, 8, 10, 1000) if _maybe_rand is None else _rt_pool_successes_random(
+            _maybe_rand, dice_, 10, 8, 10, 1000)
     hit = successes > 0
     cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
     capped = (successes + attacker.extra_successes if successes + attacker.extra_successes < cap else cap)
@@ -193,8 +197,8 @@ def _attack_roll(dice: DiceSource, weapon: Weapon, part: BodyPart, dice_: int, a
     final_damage = after_reduction - absorbed
     to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
     if part.given and part.effect == 'severe' and to_hp > 0:
-        endurance_successes = (_rt_pool_successes(_die, defender.endurance, 10, 8, 10) if _maybe_rand is None
-                               else _rt_pool_successes_random(_maybe_rand, defender.endurance, 10, 8, 10))
+        endurance_successes = (_rt_pool_successes(_die, defender.endurance, 10, 8, 10, 1000) if _maybe_rand is None
+                               else _rt_pool_successes_random(_maybe_rand, defender.endurance, 10, 8, 10, 1000))
     else:
         endurance_successes = 0
     full_points = max(
@@ -218,6 +222,8 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     """攻击（检定即伤害）: the outcome only (the fields of ATTACK_FIELDS), no trace."""
     weapon, part, dice_ = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area,
                                         None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damage, left_area)
 
 
@@ -246,7 +252,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
-            successes = _rt_pool_successes_random(_rand, dice_, 10, 8, 10)
+            successes = _rt_pool_successes_random(_rand, dice_, 10, 8, 10, 1000)
             hit = successes > 0
             cap = _weapon_attack_type.cap(attacker, _weapon_attack_type, weapon)
             capped = (successes + _attacker_extra_successes if successes + _attacker_extra_successes < cap else cap)
@@ -257,7 +263,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
             final_damage = after_reduction - absorbed
             to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
             if _endurance_successes and to_hp > 0:
-                endurance_successes = _rt_pool_successes_random(_rand, _defender_endurance, 10, 8, 10)
+                endurance_successes = _rt_pool_successes_random(_rand, _defender_endurance, 10, 8, 10, 1000)
             else:
                 endurance_successes = 0
             full_points = (final_damage - _full_points_2 if final_damage - _full_points_2 > 0
@@ -270,7 +276,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
             item_damage = to_hp if _item_damage else 0
             return (hit, successes, 0 if _item_damage else to_hp, _weapon_damage_type_id, severe,
                     _part_track_id if points > 0 else '', points, limb_damage, item_damage)
-        return _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damage, left_area)
+        return _attack_roll(_rt_dice_source(dice), weapon, part, dice_, attacker, defender, extra_damage, left_area)
 
     return _roll
 
@@ -316,16 +322,17 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
 
 
 def _firearm_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], shots: int, distance: int,
-                   bonus: int, defender_dodges: bool, _trace: Optional[List[_Step]]) -> Tuple[int, int, int]:
+                   bonus: int, defender_dodges: bool, left_area: bool, _trace: Optional[List[_Step]]) -> Tuple[
+        int, int, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     if not (type(attacker) is Combatant and type(defender) is Combatant and weapon.not_specified is None
             and type(shots) is int and 1 <= shots <= 500 and type(distance) is int and 0 <= distance <= 100000
-            and type(bonus) is int and (-100) <= bonus <= 100
-            and (defender_dodges is False or defender_dodges is True)):
+            and type(bonus) is int and (-100) <= bonus <= 100 and (defender_dodges is False or defender_dodges is True)
+            and (left_area is False or left_area is True)):
         _rt_check_inputs((('type', '射手', attacker, Combatant), ('type', '目标', defender, Combatant),
                           ('entry', '武器', weapon), ('int', '连射数', shots, 1, 500),
                           ('int', '距离', distance, 0, 100000), ('int', '加值', bonus, (-100), 100),
-                          ('bool', '目标闪避', defender_dodges),))
+                          ('bool', '目标闪避', defender_dodges), ('bool', '中途脱离范围', left_area),))
     if not (weapon.attack_type.mode == 'hit_fixed'):
         raise WrongMode(f'“{weapon.name}”不是这种攻击方式')
     if not (shots == 1 or shots <= weapon.magazine):
@@ -347,16 +354,17 @@ def _firearm_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
 
 
 def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1, distance: int = 0,
-            bonus: int = 0, defender_dodges: bool = False, dice: Optional[DiceSource] = None) -> FirearmResult:
+            bonus: int = 0, defender_dodges: bool = False, left_area: bool = False,
+            dice: Optional[DiceSource] = None) -> FirearmResult:
     """枪械射击与连射（TR-10、TR-15、TR-31、TR-41）"""
     _trace: List[_Step] = []
     penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges,
-                                             _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+                                             left_area, _trace)
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     hits = 0
     for _hits_i in range(shots):
-        _hits_roll = _rt_roll_pool(_source, _POOL, dice_, 0)
+        _hits_roll = _rt_roll_pool(_source, _POOL, dice_, 0, False, 1000)
         _rolls.append(_hits_roll)
         if _hits_roll.successes + _hits_roll.extras >= 1:
             hits += 1
@@ -367,7 +375,7 @@ def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     _trace.append(_rec(_Step, ('pool_count', '命中检定' + '：' + str(hits) + '次达到要求', (('hits', hits),))))
     raw_damage = hits * per_hit
     if defender_dodges and hits > 0:
-        _dodge_successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, False)
+        _dodge_successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, False, 1000)
         _rolls.append(_dodge_successes_roll)
         dodge_successes = _dodge_successes_roll.successes
         _trace.append(_rec(
@@ -380,45 +388,51 @@ def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
         dodge_successes = 0
     after_dodge = (raw_damage - dodge_successes if raw_damage - dodge_successes > 0 else 0)
     after_reduction = (after_dodge - defender.damage_reduction if after_dodge - defender.damage_reduction > 0 else 0)
-    to_hp = after_reduction - (defender.absorption if defender.absorption < after_reduction else after_reduction)
+    final_damage = after_reduction - (defender.absorption if defender.absorption < after_reduction else after_reduction)
+    to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
     return _rec(FirearmResult, (hits, hits > 0, per_hit, penalty, to_hp, tuple(_rolls), tuple(_trace)))
 
 
 def _firearm_roll(dice: DiceSource, penalty: int, per_hit: int, dice_: int, defender: Combatant, shots: int,
-                  defender_dodges: bool) -> Tuple[int, bool, int, int, int]:
+                  defender_dodges: bool, left_area: bool) -> Tuple[int, bool, int, int, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     hits = 0
     for _hits_i in range(shots):
-        if (_rt_pool_successes(_die, dice_, 10, 8, 10) if _maybe_rand is None
-            else _rt_pool_successes_random(_maybe_rand, dice_, 10, 8, 10)) + 0 >= 1:
+        if (_rt_pool_successes(_die, dice_, 10, 8, 10, 1000) if _maybe_rand is None
+            else _rt_pool_successes_random(_maybe_rand, dice_, 10, 8, 10, 1000)) + 0 >= 1:
             hits += 1
     raw_damage = hits * per_hit
     if defender_dodges and hits > 0:
-        dodge_successes = (_rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10)
-                           if _maybe_rand is None
-                           else _rt_pool_successes_random(_maybe_rand, defender.dexterity + defender.dodge, 10, 8, 10))
+        dodge_successes = (
+                _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10, 1000) if _maybe_rand is None
+                else _rt_pool_successes_random(_maybe_rand, defender.dexterity + defender.dodge, 10, 8, 10, 1000))
     else:
         dodge_successes = 0
     after_dodge = (raw_damage - dodge_successes if raw_damage - dodge_successes > 0 else 0)
     after_reduction = (after_dodge - defender.damage_reduction if after_dodge - defender.damage_reduction > 0 else 0)
-    to_hp = after_reduction - (defender.absorption if defender.absorption < after_reduction else after_reduction)
+    final_damage = after_reduction - (defender.absorption if defender.absorption < after_reduction else after_reduction)
+    to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
     return (hits, hits > 0, per_hit, penalty, to_hp)
 
 
 def firearm_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1,
-                 distance: int = 0, bonus: int = 0, defender_dodges: bool = False, dice: DiceSource) -> Tuple[
-        int, bool, int, int, int]:
+                 distance: int = 0, bonus: int = 0, defender_dodges: bool = False, left_area: bool = False,
+                 dice: DiceSource) -> Tuple[int, bool, int, int, int]:
     """枪械射击与连射: the outcome only (the fields of FIREARM_FIELDS), no trace."""
-    penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges, None)
-    return _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges)
+    penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges,
+                                             left_area, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area)
 
 
 def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1,
-                    distance: int = 0, bonus: int = 0, defender_dodges: bool = False) -> Callable[
-        [DiceSource], Tuple[int, bool, int, int, int]]:
+                    distance: int = 0, bonus: int = 0, defender_dodges: bool = False,
+                    left_area: bool = False) -> Callable[[DiceSource], Tuple[int, bool, int, int, int]]:
     """枪械射击与连射: the setup once; the function returned rolls and returns the outcome tuple."""
-    penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges, None)
+    penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges,
+                                             left_area, None)
     _dodge_successes = defender.dexterity + defender.dodge
     _defender_damage_reduction = defender.damage_reduction
     _defender_absorption = defender.absorption
@@ -429,20 +443,22 @@ def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
             _rand = dice.random
             hits = 0
             for _hits_i in range(shots):
-                if (_rt_pool_successes_random(_rand, dice_, 10, 8, 10)) + 0 >= 1:
+                if (_rt_pool_successes_random(_rand, dice_, 10, 8, 10, 1000)) + 0 >= 1:
                     hits += 1
             raw_damage = hits * per_hit
             if defender_dodges and hits > 0:
-                dodge_successes = _rt_pool_successes_random(_rand, _dodge_successes, 10, 8, 10)
+                dodge_successes = _rt_pool_successes_random(_rand, _dodge_successes, 10, 8, 10, 1000)
             else:
                 dodge_successes = 0
             after_dodge = (raw_damage - dodge_successes if raw_damage - dodge_successes > 0 else 0)
             after_reduction = (after_dodge - _defender_damage_reduction if after_dodge - _defender_damage_reduction > 0
                                else 0)
-            to_hp = after_reduction - (_defender_absorption if _defender_absorption < after_reduction
-                                       else after_reduction)
+            final_damage = after_reduction - (_defender_absorption if _defender_absorption < after_reduction
+                                              else after_reduction)
+            to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
             return (hits, hits > 0, per_hit, penalty, to_hp)
-        return _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges)
+        return _firearm_roll(_rt_dice_source(dice), penalty, per_hit, dice_, defender, shots, defender_dodges,
+                             left_area)
 
     def _roll_common(dice: DiceSource) -> Tuple[int, bool, int, int, int]:
         """_roll's SeededDice branch, folded for the common case (see its guard below)."""
@@ -450,24 +466,26 @@ def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
             _rand = dice.random
             hits = 0
             for _hits_i in range(shots):
-                if (_rt_pool_successes_random(_rand, dice_, 10, 8, 10)) + 0 >= 1:
+                if (_rt_pool_successes_random(_rand, dice_, 10, 8, 10, 1000)) + 0 >= 1:
                     hits += 1
             raw_damage = hits * per_hit
             after_dodge = (raw_damage if raw_damage > 0 else 0)
             after_reduction = (after_dodge - _defender_damage_reduction if after_dodge - _defender_damage_reduction > 0
                                else 0)
-            to_hp = after_reduction - (_defender_absorption if _defender_absorption < after_reduction
-                                       else after_reduction)
+            final_damage = after_reduction - (_defender_absorption if _defender_absorption < after_reduction
+                                              else after_reduction)
+            to_hp = final_damage
             return (hits, hits > 0, per_hit, penalty, to_hp)
         return _roll(dice)
 
-    return _roll_common if not defender_dodges else _roll
+    return _roll_common if not defender_dodges and not left_area else _roll
 
 
 def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1,
-                 distance: int = 0, bonus: int = 0, defender_dodges: bool = False) -> Odds:
+                 distance: int = 0, bonus: int = 0, defender_dodges: bool = False, left_area: bool = False) -> Odds:
     """枪械射击与连射: the exact distribution of the fields of FIREARM_FIELDS."""
-    penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges, None)
+    penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges,
+                                             left_area, None)
     _odds, _p = OddsBuilder(FIREARM_FIELDS, 'hit', 'damage', 200000), 1.0
     for hits, _hits_q in _odds.outcomes(_p,
                                         _rt_count_distribution(_rt_pool_distribution(dice_, 10, 8, 10), 1 - 0, shots)):
@@ -481,8 +499,9 @@ def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
             after_dodge = (raw_damage - dodge_successes if raw_damage - dodge_successes > 0 else 0)
             after_reduction = (after_dodge - defender.damage_reduction if after_dodge - defender.damage_reduction > 0
                                else 0)
-            to_hp = after_reduction - (defender.absorption if defender.absorption < after_reduction
-                                       else after_reduction)
+            final_damage = after_reduction - (defender.absorption if defender.absorption < after_reduction
+                                              else after_reduction)
+            to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
             _odds.add((hits, hits > 0, per_hit, penalty, to_hp), _dodge_successes_p)
     return _odds.build()
 
@@ -518,6 +537,8 @@ def fixed_damage(defender: Combatant, amount: int, damage_type: Union[DamageType
     """固定伤害对抗抗性（TR-10、TR-33、TR-34、TR-41）"""
     _trace: List[_Step] = []
     absorbed, to_hp = _fixed_damage_setup(defender, amount, damage_type, left_area, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(FixedDamageResult, (to_hp, absorbed, (), tuple(_trace)))
 
 
@@ -525,6 +546,8 @@ def fixed_damage_fast(defender: Combatant, amount: int, damage_type: Union[Damag
                       left_area: bool = False, dice: DiceSource) -> Tuple[int, int]:
     """固定伤害对抗抗性: the outcome only (the fields of FIXED_DAMAGE_FIELDS), no trace."""
     absorbed, to_hp = _fixed_damage_setup(defender, amount, damage_type, left_area, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (to_hp, absorbed)
 
 
@@ -534,6 +557,7 @@ def fixed_damage_prepare(defender: Combatant, amount: int, damage_type: Union[Da
     absorbed, to_hp = _fixed_damage_setup(defender, amount, damage_type, left_area, None)
 
     def _roll(dice: DiceSource) -> Tuple[int, int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (to_hp, absorbed)
 
     return _roll
@@ -549,47 +573,62 @@ def fixed_damage_odds(defender: Combatant, amount: int, damage_type: Union[Damag
 
 
 def _charge_setup(attacker: Combatant, defender: Combatant, skill_bonus: int, load_tier: int, obstacle_at: int,
-                  obstacle_structure: int, _trace: Optional[List[_Step]]) -> Tuple[int, int]:
+                  obstacle_structure: int, left_area: bool, _trace: Optional[List[_Step]]) -> Tuple[int, int]:
     if not (type(attacker) is Combatant and type(defender) is Combatant and type(skill_bonus) is int
             and 0 <= skill_bonus <= 50 and type(load_tier) is int and 0 <= load_tier <= 30 and type(obstacle_at) is int
-            and 0 <= obstacle_at <= 10000 and type(obstacle_structure) is int and 0 <= obstacle_structure <= 10000):
+            and 0 <= obstacle_at <= 10000 and type(obstacle_structure) is int and 0 <= obstacle_structure <= 10000
+            and (left_area is False or left_area is True)):
         _rt_check_inputs((('type', '冲撞者', attacker, Combatant), ('type', '被撞者', defender, Combatant),
                           ('int', '冲撞技艺加值', skill_bonus, 0, 50), ('int', '负重力量档', load_tier, 0, 30),
                           ('int', '障碍物距离', obstacle_at, 0, 10000),
-                          ('int', '障碍物结构值', obstacle_structure, 0, 10000),))
+                          ('int', '障碍物结构值', obstacle_structure, 0, 10000), ('bool', '中途脱离范围', left_area),))
     key = _rt_floordiv(attacker.move_speed, _R_CHARGE_SPEED_DIVISOR)
-    check = key + skill_bonus
+    skill = (attacker.fighting if attacker.fighting > attacker.athletics else attacker.athletics)
+    check = key + skill + skill_bonus
     if _trace is not None:
-        _trace.append(_rec(_Step,
-                           ('let', f'冲撞检定{key}+{skill_bonus}={check}，额外成功数{load_tier}', (('check', check),))))
+        _trace.append(_rec(
+                _Step,
+                ('let', f'冲撞检定{key}+{skill}+{skill_bonus}={check}，额外成功数{load_tier}', (('check', check),))))
     target_defense = defender.basic_defense + defender.dodge_defense + defender.parry_defense
     return (check, target_defense,)
 
 
 def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0, obstacle_at: int = 0,
-           obstacle_structure: int = 0, dice: Optional[DiceSource] = None) -> ChargeResult:
-    """冲撞攻击（TR-17）"""
+           obstacle_structure: int = 0, left_area: bool = False, dice: Optional[DiceSource] = None) -> ChargeResult:
+    """冲撞攻击（TR-17、TR-41）"""
     _trace: List[_Step] = []
     check, target_defense = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure,
-                                          _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+                                          left_area, _trace)
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
-    _successes_roll = _rt_roll_pool(_source, _POOL, (check - target_defense if check - target_defense > 0 else 0),
-                                    load_tier, False)
+    _successes_roll = _rt_roll_pool(
+            _source, _POOL, (check - target_defense if check - target_defense > _R_CHECK_FLOOR else _R_CHECK_FLOOR),
+            load_tier, False, 1000)
     _rolls.append(_successes_roll)
     successes = _successes_roll.successes
     _trace.append(_rec(
             _Step,
             ('pool', _rt_pool_sentence('冲撞掷骰', _successes_roll),
              (('command', _successes_roll.command), ('faces', _successes_roll.faces), ('successes', successes)))))
-    damage = (successes + load_tier if successes + load_tier < attacker.max_hp
-              else attacker.max_hp) if successes > 0 else 0
-    if damage > 0:
+    hit = successes > 0
+    raw_damage = (successes + load_tier if successes + load_tier < attacker.max_hp else attacker.max_hp) if hit else 0
+    final_damage = (raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0) - min(
+            (raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0),
+            defender.absorption)
+    absorbed = min((raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0),
+                   defender.absorption)
+    _trace.append(_rec(
+            _Step,
+            ('let',
+             f'伤害{raw_damage}经伤害减免{defender.damage_reduction}、伤害吸收{absorbed}后，最终伤害{final_damage}',
+             (('absorbed', absorbed),))))
+    self_base = raw_damage
+    if final_damage > 0:
         _resist_roll = _rt_roll_pool(
                 _source, _POOL,
                 (defender.dexterity if defender.dexterity > defender.strength else defender.strength)
                 + (defender.fighting if defender.fighting > defender.athletics else defender.athletics),
-                (defender.size if defender.size > 0 else 0), False)
+                (defender.size if defender.size > 0 else 0), False, 1000)
         _rolls.append(_resist_roll)
         resist = _resist_roll.successes
         _trace.append(_rec(
@@ -598,106 +637,199 @@ def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, lo
                  (('command', _resist_roll.command), ('faces', _resist_roll.faces), ('resist', resist)))))
     else:
         resist = 0
-    pushed = max(0, damage - resist - (defender.size if defender.size > 0 else 0))
+    pushed = max(0, final_damage - resist - (defender.size if defender.size > 0 else 0))
     blocked = (pushed - obstacle_at if pushed - obstacle_at > 0 else 0) if obstacle_at > 0 else 0
     impact = (obstacle_structure if obstacle_structure < blocked else blocked)
-    return _rec(ChargeResult,
-                (damage > 0, damage + impact, damage + impact, pushed - blocked, tuple(_rolls), tuple(_trace)))
+    target_full = (
+            final_damage + (impact - defender.damage_reduction if impact - defender.damage_reduction > 0 else 0)
+            - min((impact - defender.damage_reduction if impact - defender.damage_reduction > 0 else 0),
+                  defender.absorption))
+    target_total = _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) if left_area else target_full
+    self_total = (
+            (self_base - attacker.damage_reduction if self_base - attacker.damage_reduction > 0 else 0)
+            - min((self_base - attacker.damage_reduction if self_base - attacker.damage_reduction > 0 else 0),
+                  attacker.absorption)
+            + (impact - attacker.damage_reduction if impact - attacker.damage_reduction > 0 else 0)
+            - min((impact - attacker.damage_reduction if impact - attacker.damage_reduction > 0 else 0),
+                  attacker.absorption))
+    _trace.append(_rec(
+            _Step,
+            (
+            'let',
+            f'冲撞者受到等量伤害{self_base}与撞击伤害{impact}，经自己的伤害减免{attacker.damage_reduction}与伤害吸'
+            f'收{attacker.absorption}后共{self_total}', (('self_total', self_total),))))
+    return _rec(ChargeResult, (hit, target_total, self_total, pushed - blocked, tuple(_rolls), tuple(_trace)))
 
 
 def _charge_roll(dice: DiceSource, check: int, target_defense: int, attacker: Combatant, defender: Combatant,
-                 load_tier: int, obstacle_at: int, obstacle_structure: int) -> Tuple[bool, int, int, int]:
+                 load_tier: int, obstacle_at: int, obstacle_structure: int, left_area: bool) -> Tuple[
+        bool, int, int, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     successes = (
-            _rt_pool_successes(_die, (check - target_defense if check - target_defense > 0 else 0), 10, 8, 10)
-            if _maybe_rand is None
-            else _rt_pool_successes_random(_maybe_rand, (check - target_defense if check - target_defense > 0 else 0),
-                                           10, 8, 10))
-    damage = (successes + load_tier if successes + load_tier < attacker.max_hp
-              else attacker.max_hp) if successes > 0 else 0
-    if damage > 0:
+            _rt_pool_successes(_die,
+                               (check - target_defense if check - target_defense > _R_CHECK_FLOOR else _R_CHECK_FLOOR),
+                               10, 8, 10, 1000) if _maybe_rand is None
+            else _rt_pool_successes_random(
+            _maybe_rand, (check - target_defense if check - target_defense > _R_CHECK_FLOOR else _R_CHECK_FLOOR), 10, 8,
+            10, 1000))
+    hit = successes > 0
+    raw_damage = (successes + load_tier if successes + load_tier < attacker.max_hp else attacker.max_hp) if hit else 0
+    final_damage = (raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0) - min(
+            (raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0),
+            defender.absorption)
+    absorbed = min((raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0),
+                   defender.absorption)
+    self_base = raw_damage
+    if final_damage > 0:
         resist = (
                 _rt_pool_successes(
                 _die,
                 (defender.dexterity if defender.dexterity > defender.strength else defender.strength)
-                + (defender.fighting if defender.fighting > defender.athletics else defender.athletics), 10, 8, 10)
-                if _maybe_rand is None
+                + (defender.fighting if defender.fighting > defender.athletics else defender.athletics), 10, 8, 10,
+                1000) if _maybe_rand is None
                 else _rt_pool_successes_random(
                 _maybe_rand,
                 (defender.dexterity if defender.dexterity > defender.strength else defender.strength)
-                + (defender.fighting if defender.fighting > defender.athletics else defender.athletics), 10, 8, 10))
+                + (defender.fighting if defender.fighting > defender.athletics else defender.athletics), 10, 8, 10,
+                1000))
     else:
         resist = 0
-    pushed = max(0, damage - resist - (defender.size if defender.size > 0 else 0))
+    pushed = max(0, final_damage - resist - (defender.size if defender.size > 0 else 0))
     blocked = (pushed - obstacle_at if pushed - obstacle_at > 0 else 0) if obstacle_at > 0 else 0
     impact = (obstacle_structure if obstacle_structure < blocked else blocked)
-    return (damage > 0, damage + impact, damage + impact, pushed - blocked)
+    target_full = (
+            final_damage + (impact - defender.damage_reduction if impact - defender.damage_reduction > 0 else 0)
+            - min((impact - defender.damage_reduction if impact - defender.damage_reduction > 0 else 0),
+                  defender.absorption))
+    target_total = _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) if left_area else target_full
+    self_total = (
+            (self_base - attacker.damage_reduction if self_base - attacker.damage_reduction > 0 else 0)
+            - min((self_base - attacker.damage_reduction if self_base - attacker.damage_reduction > 0 else 0),
+                  attacker.absorption)
+            + (impact - attacker.damage_reduction if impact - attacker.damage_reduction > 0 else 0)
+            - min((impact - attacker.damage_reduction if impact - attacker.damage_reduction > 0 else 0),
+                  attacker.absorption))
+    return (hit, target_total, self_total, pushed - blocked)
 
 
 def charge_fast(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0,
-                obstacle_at: int = 0, obstacle_structure: int = 0, dice: DiceSource) -> Tuple[bool, int, int, int]:
+                obstacle_at: int = 0, obstacle_structure: int = 0, left_area: bool = False, dice: DiceSource) -> Tuple[
+        bool, int, int, int]:
     """冲撞攻击: the outcome only (the fields of CHARGE_FIELDS), no trace."""
     check, target_defense = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure,
-                                          None)
-    return _charge_roll(dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure)
+                                          left_area, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return _charge_roll(dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure,
+                        left_area)
 
 
 def charge_prepare(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0,
-                   obstacle_at: int = 0, obstacle_structure: int = 0) -> Callable[
+                   obstacle_at: int = 0, obstacle_structure: int = 0, left_area: bool = False) -> Callable[
         [DiceSource], Tuple[bool, int, int, int]]:
     """冲撞攻击: the setup once; the function returned rolls and returns the outcome tuple."""
     check, target_defense = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure,
-                                          None)
-    _successes = (check - target_defense if check - target_defense > 0 else 0)
+                                          left_area, None)
+    _successes = (check - target_defense if check - target_defense > _R_CHECK_FLOOR else _R_CHECK_FLOOR)
     _attacker_max_hp = attacker.max_hp
+    _defender_damage_reduction = defender.damage_reduction
+    _defender_absorption = defender.absorption
     _resist = (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + (
             defender.fighting if defender.fighting > defender.athletics else defender.athletics)
     _resist_2 = (defender.size if defender.size > 0 else 0)
     _obstacle_at_gt_0 = obstacle_at > 0
+    _attacker_damage_reduction = attacker.damage_reduction
+    _attacker_absorption = attacker.absorption
 
     def _roll(dice: DiceSource) -> Tuple[bool, int, int, int]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
-            successes = _rt_pool_successes_random(_rand, _successes, 10, 8, 10)
-            damage = (successes + load_tier if successes + load_tier < _attacker_max_hp
-                      else _attacker_max_hp) if successes > 0 else 0
-            if damage > 0:
-                resist = _rt_pool_successes_random(_rand, _resist, 10, 8, 10)
+            successes = _rt_pool_successes_random(_rand, _successes, 10, 8, 10, 1000)
+            hit = successes > 0
+            raw_damage = (successes + load_tier if successes + load_tier < _attacker_max_hp
+                          else _attacker_max_hp) if hit else 0
+            final_damage = (
+                    (raw_damage - _defender_damage_reduction if raw_damage - _defender_damage_reduction > 0 else 0)
+                    - min(
+                    (raw_damage - _defender_damage_reduction if raw_damage - _defender_damage_reduction > 0 else 0),
+                    _defender_absorption))
+            absorbed = min(
+                    (raw_damage - _defender_damage_reduction if raw_damage - _defender_damage_reduction > 0 else 0),
+                    _defender_absorption)
+            self_base = raw_damage
+            if final_damage > 0:
+                resist = _rt_pool_successes_random(_rand, _resist, 10, 8, 10, 1000)
             else:
                 resist = 0
-            pushed = (damage - resist - _resist_2 if damage - resist - _resist_2 > 0 else 0)
+            pushed = (final_damage - resist - _resist_2 if final_damage - resist - _resist_2 > 0 else 0)
             blocked = (pushed - obstacle_at if pushed - obstacle_at > 0 else 0) if _obstacle_at_gt_0 else 0
             impact = (obstacle_structure if obstacle_structure < blocked else blocked)
-            return (damage > 0, damage + impact, damage + impact, pushed - blocked)
-        return _charge_roll(dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure)
+            target_full = (
+                    final_damage
+                    + (impact - _defender_damage_reduction if impact - _defender_damage_reduction > 0 else 0)
+                    - min((impact - _defender_damage_reduction if impact - _defender_damage_reduction > 0 else 0),
+                          _defender_absorption))
+            target_total = _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) if left_area else target_full
+            self_total = (
+                    (self_base - _attacker_damage_reduction if self_base - _attacker_damage_reduction > 0 else 0)
+                    - min((self_base - _attacker_damage_reduction if self_base - _attacker_damage_reduction > 0 else 0),
+                          _attacker_absorption)
+                    + (impact - _attacker_damage_reduction if impact - _attacker_damage_reduction > 0 else 0)
+                    - min((impact - _attacker_damage_reduction if impact - _attacker_damage_reduction > 0 else 0),
+                          _attacker_absorption))
+            return (hit, target_total, self_total, pushed - blocked)
+        return _charge_roll(_rt_dice_source(dice), check, target_defense, attacker, defender, load_tier, obstacle_at,
+                            obstacle_structure, left_area)
 
     return _roll
 
 
 def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0,
-                obstacle_at: int = 0, obstacle_structure: int = 0) -> Odds:
+                obstacle_at: int = 0, obstacle_structure: int = 0, left_area: bool = False) -> Odds:
     """冲撞攻击: the exact distribution of the fields of CHARGE_FIELDS."""
     check, target_defense = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure,
-                                          None)
+                                          left_area, None)
     _odds, _p = OddsBuilder(CHARGE_FIELDS, 'hit', 'damage', 200000), 1.0
     for successes, _successes_q in _odds.outcomes(
-            _p, _rt_pool_distribution((check - target_defense if check - target_defense > 0 else 0), 10, 8, 10)):
+            _p,
+            _rt_pool_distribution(
+            (check - target_defense if check - target_defense > _R_CHECK_FLOOR else _R_CHECK_FLOOR), 10, 8, 10)):
         _successes_p = _p * _successes_q
-        damage = (successes + load_tier if successes + load_tier < attacker.max_hp
-                  else attacker.max_hp) if successes > 0 else 0
+        hit = successes > 0
+        raw_damage = (successes + load_tier if successes + load_tier < attacker.max_hp
+                      else attacker.max_hp) if hit else 0
+        final_damage = (
+                (raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0)
+                - min((raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0),
+                      defender.absorption))
+        absorbed = min((raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0),
+                       defender.absorption)
+        self_base = raw_damage
         for resist, _resist_q in _odds.outcomes(
                 _successes_p,
                 (_rt_pool_distribution(
                 (defender.dexterity if defender.dexterity > defender.strength else defender.strength)
                 + (defender.fighting if defender.fighting > defender.athletics else defender.athletics), 10, 8, 10))
-                if damage > 0 else _rt_CERTAIN_ZERO):
+                if final_damage > 0 else _rt_CERTAIN_ZERO):
             _resist_p = _successes_p * _resist_q
-            pushed = max(0, damage - resist - (defender.size if defender.size > 0 else 0))
+            pushed = max(0, final_damage - resist - (defender.size if defender.size > 0 else 0))
             blocked = (pushed - obstacle_at if pushed - obstacle_at > 0 else 0) if obstacle_at > 0 else 0
             impact = (obstacle_structure if obstacle_structure < blocked else blocked)
-            _odds.add((damage > 0, damage + impact, damage + impact, pushed - blocked), _resist_p)
+            target_full = (
+                    final_damage + (impact - defender.damage_reduction if impact - defender.damage_reduction > 0 else 0)
+                    - min((impact - defender.damage_reduction if impact - defender.damage_reduction > 0 else 0),
+                          defender.absorption))
+            target_total = _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) if left_area else target_full
+            self_total = (
+                    (self_base - attacker.damage_reduction if self_base - attacker.damage_reduction > 0 else 0)
+                    - min((self_base - attacker.damage_reduction if self_base - attacker.damage_reduction > 0 else 0),
+                          attacker.absorption)
+                    + (impact - attacker.damage_reduction if impact - attacker.damage_reduction > 0 else 0)
+                    - min((impact - attacker.damage_reduction if impact - attacker.damage_reduction > 0 else 0),
+                          attacker.absorption))
+            _odds.add((hit, target_total, self_total, pushed - blocked), _resist_p)
     return _odds.build()
 
 
@@ -717,6 +849,8 @@ def parry(defender: Combatant, *, with_weapon: bool = True, incoming: int = 0, w
     """格挡（TR-30）"""
     _trace: List[_Step] = []
     (bonus,) = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(
             ParryResult,
             (bonus, _R_PARRY_DURATION_SECONDS, (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0),
@@ -727,6 +861,8 @@ def parry_fast(defender: Combatant, *, with_weapon: bool = True, incoming: int =
                dice: DiceSource) -> Tuple[int, int, int]:
     """格挡: the outcome only (the fields of PARRY_FIELDS), no trace."""
     (bonus,) = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (bonus, _R_PARRY_DURATION_SECONDS, (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0))
 
 
@@ -738,6 +874,7 @@ def parry_prepare(defender: Combatant, *, with_weapon: bool = True, incoming: in
     _out2 = (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0)
 
     def _roll(dice: DiceSource) -> Tuple[int, int, int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (bonus, _out1, _out2)
 
     return _roll
@@ -764,10 +901,10 @@ def dodge(defender: Combatant, incoming: int, *, applicable: bool = True,
     """闪避（TR-31）"""
     _trace: List[_Step] = []
     _dodge_setup(defender, incoming, applicable, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     if applicable:
-        _successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, False)
+        _successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, False, 1000)
         _rolls.append(_successes_roll)
         successes = _successes_roll.successes
         _trace.append(_rec(
@@ -784,8 +921,9 @@ def _dodge_roll(dice: DiceSource, defender: Combatant, incoming: int, applicable
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if applicable:
-        successes = (_rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10) if _maybe_rand is None
-                     else _rt_pool_successes_random(_maybe_rand, defender.dexterity + defender.dodge, 10, 8, 10))
+        successes = (_rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10, 1000)
+                     if _maybe_rand is None
+                     else _rt_pool_successes_random(_maybe_rand, defender.dexterity + defender.dodge, 10, 8, 10, 1000))
     else:
         successes = 0
     damage = (incoming - successes if incoming - successes > 0 else 0)
@@ -795,6 +933,8 @@ def _dodge_roll(dice: DiceSource, defender: Combatant, incoming: int, applicable
 def dodge_fast(defender: Combatant, incoming: int, *, applicable: bool = True, dice: DiceSource) -> Tuple[int, int]:
     """闪避: the outcome only (the fields of DODGE_FIELDS), no trace."""
     _dodge_setup(defender, incoming, applicable, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _dodge_roll(dice, defender, incoming, applicable)
 
 
@@ -809,12 +949,12 @@ def dodge_prepare(defender: Combatant, incoming: int, *, applicable: bool = True
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
             if applicable:
-                successes = _rt_pool_successes_random(_rand, _successes, 10, 8, 10)
+                successes = _rt_pool_successes_random(_rand, _successes, 10, 8, 10, 1000)
             else:
                 successes = 0
             damage = (incoming - successes if incoming - successes > 0 else 0)
             return (damage, incoming - damage)
-        return _dodge_roll(dice, defender, incoming, applicable)
+        return _dodge_roll(_rt_dice_source(dice), defender, incoming, applicable)
 
     return _roll
 
@@ -850,6 +990,8 @@ def take_cover(incoming: int, obstacle_takes: int, *, aim_exposed: bool = False,
     """躲藏在障碍物后（TR-32）"""
     _trace: List[_Step] = []
     through, damage = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(TakeCoverResult, (damage, through, (), tuple(_trace)))
 
 
@@ -857,6 +999,8 @@ def take_cover_fast(incoming: int, obstacle_takes: int, *, aim_exposed: bool = F
                     dice: DiceSource) -> Tuple[int, bool]:
     """躲藏在障碍物后: the outcome only (the fields of TAKE_COVER_FIELDS), no trace."""
     through, damage = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (damage, through)
 
 
@@ -866,6 +1010,7 @@ def take_cover_prepare(incoming: int, obstacle_takes: int, *, aim_exposed: bool 
     through, damage = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, None)
 
     def _roll(dice: DiceSource) -> Tuple[int, bool]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (damage, through)
 
     return _roll
@@ -902,6 +1047,8 @@ def leave_area(*, damage: int = 0, points: int = 0, timing: Union[LeaveTiming, s
     """脱离范围（TR-05、TR-34）"""
     _trace: List[_Step] = []
     taken, taken_points = _leave_area_setup(damage, points, timing, blocked, intended_meters, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(LeaveAreaResult, (taken, taken_points, intended_meters if blocked else 0, (), tuple(_trace)))
 
 
@@ -909,6 +1056,8 @@ def leave_area_fast(*, damage: int = 0, points: int = 0, timing: Union[LeaveTimi
                     intended_meters: int = 0, dice: DiceSource) -> Tuple[int, int, int]:
     """脱离范围: the outcome only (the fields of LEAVE_AREA_FIELDS), no trace."""
     taken, taken_points = _leave_area_setup(damage, points, timing, blocked, intended_meters, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (taken, taken_points, intended_meters if blocked else 0)
 
 
@@ -919,6 +1068,7 @@ def leave_area_prepare(*, damage: int = 0, points: int = 0, timing: Union[LeaveT
     _out2 = intended_meters if blocked else 0
 
     def _roll(dice: DiceSource) -> Tuple[int, int, int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (taken, taken_points, _out2)
 
     return _roll
@@ -934,17 +1084,25 @@ def leave_area_odds(*, damage: int = 0, points: int = 0, timing: Union[LeaveTimi
 
 
 def _can_respond_setup(response: Union[Action, str], action: Union[Action, str], readied_seconds: int,
-                       _trace: Optional[List[_Step]]) -> Tuple[bool]:
+                       action_off_turn: bool, action_readied_seconds: int, _trace: Optional[List[_Step]]) -> Tuple[bool]:
     response = response if type(response) is Action else get_action(response)
     action = action if type(action) is Action else get_action(action)
     if not (response.not_specified is None and action.not_specified is None and type(readied_seconds) is int
-            and 0 <= readied_seconds <= 300):
+            and 0 <= readied_seconds <= 300 and (action_off_turn is False or action_off_turn is True)
+            and type(action_readied_seconds) is int and 0 <= action_readied_seconds <= 300):
         _rt_check_inputs((('entry', '应对动作', response), ('entry', '被应对的动作', action),
-                          ('int', '准备动作时长（秒）', readied_seconds, 0, 300),))
+                          ('int', '准备动作时长（秒）', readied_seconds, 0, 300),
+                          ('bool', '被应对的动作在其回合外', action_off_turn),
+                          ('int', '被应对的准备动作时长（秒）', action_readied_seconds, 0, 300),))
     if not (response.id != 'readied' or readied_seconds > 0):
-        raise ReadiedNeedsDuration('准备动作以宣言的时长应对，请给出准备动作的秒数')
+        raise ReadiedNeedsDuration('准备动作按宣言的时长计，请给出准备动作的秒数')
+    if not (action.id != 'readied' or action_readied_seconds > 0):
+        raise ReadiedNeedsDuration('准备动作按宣言的时长计，请给出准备动作的秒数')
+    if not (not action_off_turn or action.off_turn):
+        raise NotOffTurn(f'“{action.name}”不能在回合外进行，只有反射动作、自由动作与被触发的准备动作可以')
     response_ticks = readied_seconds * _R_TICKS_PER_SECOND if response.id == 'readied' else response.off_turn_ticks
-    action_ticks = action.own_turn_ticks
+    action_ticks = (action_readied_seconds * _R_TICKS_PER_SECOND if action.id == 'readied' else action.off_turn_ticks
+                    if action_off_turn or action.own_turn_ticks == 0 else action.own_turn_ticks)
     fast_enough = response_ticks <= action_ticks
     if _trace is not None:
         _trace.append(_rec(
@@ -961,34 +1119,42 @@ def _can_respond_setup(response: Union[Action, str], action: Union[Action, str],
 
 
 def can_respond(response: Union[Action, str], action: Union[Action, str], *, readied_seconds: int = 0,
+                action_off_turn: bool = False, action_readied_seconds: int = 0,
                 dice: Optional[DiceSource] = None) -> CanRespondResult:
     """应对时机（TR-06、TR-35）"""
     _trace: List[_Step] = []
-    (allowed,) = _can_respond_setup(response, action, readied_seconds, _trace)
+    (allowed,) = _can_respond_setup(response, action, readied_seconds, action_off_turn, action_readied_seconds, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(CanRespondResult, (allowed, (), tuple(_trace)))
 
 
 def can_respond_fast(response: Union[Action, str], action: Union[Action, str], *, readied_seconds: int = 0,
-                     dice: DiceSource) -> Tuple[bool]:
+                     action_off_turn: bool = False, action_readied_seconds: int = 0, dice: DiceSource) -> Tuple[bool]:
     """应对时机: the outcome only (the fields of CAN_RESPOND_FIELDS), no trace."""
-    (allowed,) = _can_respond_setup(response, action, readied_seconds, None)
+    (allowed,) = _can_respond_setup(response, action, readied_seconds, action_off_turn, action_readied_seconds, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (allowed,)
 
 
-def can_respond_prepare(response: Union[Action, str], action: Union[Action, str], *,
-                        readied_seconds: int = 0) -> Callable[[DiceSource], Tuple[bool]]:
+def can_respond_prepare(response: Union[Action, str], action: Union[Action, str], *, readied_seconds: int = 0,
+                        action_off_turn: bool = False, action_readied_seconds: int = 0) -> Callable[
+        [DiceSource], Tuple[bool]]:
     """应对时机: the setup once; the function returned rolls and returns the outcome tuple."""
-    (allowed,) = _can_respond_setup(response, action, readied_seconds, None)
+    (allowed,) = _can_respond_setup(response, action, readied_seconds, action_off_turn, action_readied_seconds, None)
 
     def _roll(dice: DiceSource) -> Tuple[bool]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (allowed,)
 
     return _roll
 
 
-def can_respond_odds(response: Union[Action, str], action: Union[Action, str], *, readied_seconds: int = 0) -> Odds:
+def can_respond_odds(response: Union[Action, str], action: Union[Action, str], *, readied_seconds: int = 0,
+                     action_off_turn: bool = False, action_readied_seconds: int = 0) -> Odds:
     """应对时机: the exact distribution of the fields of CAN_RESPOND_FIELDS."""
-    (allowed,) = _can_respond_setup(response, action, readied_seconds, None)
+    (allowed,) = _can_respond_setup(response, action, readied_seconds, action_off_turn, action_readied_seconds, None)
     _odds, _p = OddsBuilder(CAN_RESPOND_FIELDS, None, None, 200000), 1.0
     _odds.add((allowed,), _p)
     return _odds.build()
@@ -1008,12 +1174,16 @@ def interrupt(needs_focus: bool, *, damage: int = 0, points: int = 0,
     """攻击对抗与反击对抗（TR-18、TR-36）"""
     _trace: List[_Step] = []
     (negated,) = _interrupt_setup(needs_focus, damage, points, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(InterruptResult, (negated, (), tuple(_trace)))
 
 
 def interrupt_fast(needs_focus: bool, *, damage: int = 0, points: int = 0, dice: DiceSource) -> Tuple[bool]:
     """攻击对抗与反击对抗: the outcome only (the fields of INTERRUPT_FIELDS), no trace."""
     (negated,) = _interrupt_setup(needs_focus, damage, points, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (negated,)
 
 
@@ -1022,6 +1192,7 @@ def interrupt_prepare(needs_focus: bool, *, damage: int = 0, points: int = 0) ->
     (negated,) = _interrupt_setup(needs_focus, damage, points, None)
 
     def _roll(dice: DiceSource) -> Tuple[bool]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (negated,)
 
     return _roll
@@ -1052,10 +1223,10 @@ def break_projectile(defender: Combatant, projectile: Union[Weapon, str], check:
     """击破或阻挡飞行物（TR-37）"""
     _trace: List[_Step] = []
     (projectile,) = _break_projectile_setup(defender, projectile, check, structure, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _successes_roll = _rt_roll_pool(_source, _POOL, (check - projectile.speed if check - projectile.speed > 0 else 0),
-                                    0, False)
+                                    0, False, 1000)
     _rolls.append(_successes_roll)
     successes = _successes_roll.successes
     _trace.append(_rec(
@@ -1070,11 +1241,11 @@ def _break_projectile_roll(dice: DiceSource, projectile: Weapon, check: int, str
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     successes = (
-            _rt_pool_successes(_die, (check - projectile.speed if check - projectile.speed > 0 else 0), 10, 8, 10)
+            _rt_pool_successes(_die, (check - projectile.speed if check - projectile.speed > 0 else 0), 10, 8, 10, 1000)
             if _maybe_rand is None
             else _rt_pool_successes_random(_maybe_rand,
-                                           (check - projectile.speed if check - projectile.speed > 0 else 0), 10, 8,
-                                           10))
+                                           (check - projectile.speed if check - projectile.speed > 0 else 0), 10, 8, 10,
+                                           1000))
     destroyed = successes >= structure
     return (destroyed, successes)
 
@@ -1083,6 +1254,8 @@ def break_projectile_fast(defender: Combatant, projectile: Union[Weapon, str], c
                           dice: DiceSource) -> Tuple[bool, int]:
     """击破或阻挡飞行物: the outcome only (the fields of BREAK_PROJECTILE_FIELDS), no trace."""
     (projectile,) = _break_projectile_setup(defender, projectile, check, structure, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _break_projectile_roll(dice, projectile, check, structure)
 
 
@@ -1096,10 +1269,10 @@ def break_projectile_prepare(defender: Combatant, projectile: Union[Weapon, str]
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
-            successes = _rt_pool_successes_random(_rand, _successes, 10, 8, 10)
+            successes = _rt_pool_successes_random(_rand, _successes, 10, 8, 10, 1000)
             destroyed = successes >= structure
             return (destroyed, successes)
-        return _break_projectile_roll(dice, projectile, check, structure)
+        return _break_projectile_roll(_rt_dice_source(dice), projectile, check, structure)
 
     return _roll
 
@@ -1133,6 +1306,8 @@ def influence(weapon: Union[Weapon, str, None] = None, *, energy_influence: int 
     """攻击影响（TR-19）"""
     _trace: List[_Step] = []
     (value,) = _influence_setup(weapon, energy_influence, ability_influence, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(InfluenceResult, (value, (), tuple(_trace)))
 
 
@@ -1140,6 +1315,8 @@ def influence_fast(weapon: Union[Weapon, str, None] = None, *, energy_influence:
                    dice: DiceSource) -> Tuple[int]:
     """攻击影响: the outcome only (the fields of INFLUENCE_FIELDS), no trace."""
     (value,) = _influence_setup(weapon, energy_influence, ability_influence, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (value,)
 
 
@@ -1149,6 +1326,7 @@ def influence_prepare(weapon: Union[Weapon, str, None] = None, *, energy_influen
     (value,) = _influence_setup(weapon, energy_influence, ability_influence, None)
 
     def _roll(dice: DiceSource) -> Tuple[int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (value,)
 
     return _roll
@@ -1177,13 +1355,13 @@ def _conversion_setup(defender: Combatant, weapon: Union[Weapon, str], from_call
 
 def conversion(defender: Combatant, weapon: Union[Weapon, str], *, from_called_shot: bool = False,
                dice: Optional[DiceSource] = None) -> ConversionResult:
-    """攻击类型转化（TR-20）"""
+    """攻击类型转化（TR-20、TR-41）"""
     _trace: List[_Step] = []
     weapon, converts, resist = _conversion_setup(defender, weapon, from_called_shot, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     if converts:
-        _dodge_successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, False)
+        _dodge_successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, False, 1000)
         _rolls.append(_dodge_successes_roll)
         dodge_successes = _dodge_successes_roll.successes
         _trace.append(_rec(
@@ -1194,52 +1372,82 @@ def conversion(defender: Combatant, weapon: Union[Weapon, str], *, from_called_s
                  ('dodge_successes', dodge_successes)))))
     else:
         dodge_successes = 0
-    damage = (weapon.damage - resist - dodge_successes if weapon.damage - resist - dodge_successes > 0
-              else 0) if converts else 0
-    return _rec(ConversionResult, (converts, weapon.size if converts else 0, damage, tuple(_rolls), tuple(_trace)))
+    after_resist = (weapon.damage - resist - dodge_successes if weapon.damage - resist - dodge_successes > 0
+                    else 0) if converts else 0
+    absorbed = min((after_resist - defender.damage_reduction if after_resist - defender.damage_reduction > 0 else 0),
+                   defender.absorption)
+    damage = (after_resist - defender.damage_reduction if after_resist - defender.damage_reduction > 0 else 0) - min(
+            (after_resist - defender.damage_reduction if after_resist - defender.damage_reduction > 0 else 0),
+            defender.absorption)
+    _trace.append(_rec(
+            _Step,
+            (
+            'let', f'武器伤害{weapon.damage}减去抗性{resist}与闪避成功数后{after_resist}，经伤害减免'
+            f'{defender.damage_reduction}、伤害吸收{absorbed}后，最终伤害{damage}', (('damage', damage),))))
+    return _rec(ConversionResult,
+                (converts, weapon.size if converts else 0, damage, absorbed, tuple(_rolls), tuple(_trace)))
 
 
 def _conversion_roll(dice: DiceSource, weapon: Weapon, converts: bool, resist: int, defender: Combatant) -> Tuple[
-        bool, int, int]:
+        bool, int, int, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if converts:
-        dodge_successes = (_rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10)
-                           if _maybe_rand is None
-                           else _rt_pool_successes_random(_maybe_rand, defender.dexterity + defender.dodge, 10, 8, 10))
+        dodge_successes = (
+                _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10, 1000) if _maybe_rand is None
+                else _rt_pool_successes_random(_maybe_rand, defender.dexterity + defender.dodge, 10, 8, 10, 1000))
     else:
         dodge_successes = 0
-    damage = (weapon.damage - resist - dodge_successes if weapon.damage - resist - dodge_successes > 0
-              else 0) if converts else 0
-    return (converts, weapon.size if converts else 0, damage)
+    after_resist = (weapon.damage - resist - dodge_successes if weapon.damage - resist - dodge_successes > 0
+                    else 0) if converts else 0
+    absorbed = min((after_resist - defender.damage_reduction if after_resist - defender.damage_reduction > 0 else 0),
+                   defender.absorption)
+    damage = (after_resist - defender.damage_reduction if after_resist - defender.damage_reduction > 0 else 0) - min(
+            (after_resist - defender.damage_reduction if after_resist - defender.damage_reduction > 0 else 0),
+            defender.absorption)
+    return (converts, weapon.size if converts else 0, damage, absorbed)
 
 
 def conversion_fast(defender: Combatant, weapon: Union[Weapon, str], *, from_called_shot: bool = False,
-                    dice: DiceSource) -> Tuple[bool, int, int]:
+                    dice: DiceSource) -> Tuple[bool, int, int, int]:
     """攻击类型转化: the outcome only (the fields of CONVERSION_FIELDS), no trace."""
     weapon, converts, resist = _conversion_setup(defender, weapon, from_called_shot, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _conversion_roll(dice, weapon, converts, resist, defender)
 
 
 def conversion_prepare(defender: Combatant, weapon: Union[Weapon, str], *, from_called_shot: bool = False) -> Callable[
-        [DiceSource], Tuple[bool, int, int]]:
+        [DiceSource], Tuple[bool, int, int, int]]:
     """攻击类型转化: the setup once; the function returned rolls and returns the outcome tuple."""
     weapon, converts, resist = _conversion_setup(defender, weapon, from_called_shot, None)
     _dodge_successes = defender.dexterity + defender.dodge
-    _damage = weapon.damage - resist
+    _after_resist = weapon.damage - resist
+    _defender_damage_reduction = defender.damage_reduction
+    _defender_absorption = defender.absorption
+    _weapon_damage = weapon.damage
     _out1 = weapon.size if converts else 0
 
-    def _roll(dice: DiceSource) -> Tuple[bool, int, int]:
+    def _roll(dice: DiceSource) -> Tuple[bool, int, int, int]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
             if converts:
-                dodge_successes = _rt_pool_successes_random(_rand, _dodge_successes, 10, 8, 10)
+                dodge_successes = _rt_pool_successes_random(_rand, _dodge_successes, 10, 8, 10, 1000)
             else:
                 dodge_successes = 0
-            damage = (_damage - dodge_successes if _damage - dodge_successes > 0 else 0) if converts else 0
-            return (converts, _out1, damage)
-        return _conversion_roll(dice, weapon, converts, resist, defender)
+            after_resist = (_after_resist - dodge_successes if _after_resist - dodge_successes > 0
+                            else 0) if converts else 0
+            absorbed = min(
+                    (after_resist - _defender_damage_reduction if after_resist - _defender_damage_reduction > 0 else 0),
+                    _defender_absorption)
+            damage = (
+                    (after_resist - _defender_damage_reduction if after_resist - _defender_damage_reduction > 0 else 0)
+                    - min(
+                    (after_resist - _defender_damage_reduction if after_resist - _defender_damage_reduction > 0 else 0),
+                    _defender_absorption))
+            return (converts, _out1, damage, absorbed)
+        return _conversion_roll(_rt_dice_source(dice), weapon, converts, resist, defender)
 
     return _roll
 
@@ -1252,9 +1460,16 @@ def conversion_odds(defender: Combatant, weapon: Union[Weapon, str], *, from_cal
             _p,
             (_rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10)) if converts else _rt_CERTAIN_ZERO):
         _dodge_successes_p = _p * _dodge_successes_q
-        damage = (weapon.damage - resist - dodge_successes if weapon.damage - resist - dodge_successes > 0
-                  else 0) if converts else 0
-        _odds.add((converts, weapon.size if converts else 0, damage), _dodge_successes_p)
+        after_resist = (weapon.damage - resist - dodge_successes if weapon.damage - resist - dodge_successes > 0
+                        else 0) if converts else 0
+        absorbed = min(
+                (after_resist - defender.damage_reduction if after_resist - defender.damage_reduction > 0 else 0),
+                defender.absorption)
+        damage = (
+                (after_resist - defender.damage_reduction if after_resist - defender.damage_reduction > 0 else 0)
+                - min((after_resist - defender.damage_reduction if after_resist - defender.damage_reduction > 0 else 0),
+                      defender.absorption))
+        _odds.add((converts, weapon.size if converts else 0, damage, absorbed), _dodge_successes_p)
     return _odds.build()
 
 
@@ -1268,9 +1483,9 @@ def initiative_roll(character: Combatant, dice_count: int, *,
     """先攻检定（TR-01、TR-02）"""
     _trace: List[_Step] = []
     _initiative_roll_setup(character, dice_count, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
-    _successes_roll = _rt_roll_pool(_source, _POOL, dice_count, character.extra_successes, False)
+    _successes_roll = _rt_roll_pool(_source, _POOL, dice_count, character.extra_successes, False, 1000)
     _rolls.append(_successes_roll)
     successes = _successes_roll.successes
     _trace.append(_rec(
@@ -1283,14 +1498,16 @@ def initiative_roll(character: Combatant, dice_count: int, *,
 def _initiative_roll_roll(dice: DiceSource, character: Combatant, dice_count: int) -> Tuple[int, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
-    successes = _rt_pool_successes(_die, dice_count, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
-            _maybe_rand, dice_count, 10, 8, 10)
+    successes = (_rt_pool_successes(_die, dice_count, 10, 8, 10, 1000) if _maybe_rand is None
+                 else _rt_pool_successes_random(_maybe_rand, dice_count, 10, 8, 10, 1000))
     return (successes, character.extra_successes)
 
 
 def initiative_roll_fast(character: Combatant, dice_count: int, dice: DiceSource) -> Tuple[int, int]:
     """先攻检定: the outcome only (the fields of INITIATIVE_ROLL_FIELDS), no trace."""
     _initiative_roll_setup(character, dice_count, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _initiative_roll_roll(dice, character, dice_count)
 
 
@@ -1303,9 +1520,9 @@ def initiative_roll_prepare(character: Combatant, dice_count: int) -> Callable[[
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
-            successes = _rt_pool_successes_random(_rand, dice_count, 10, 8, 10)
+            successes = _rt_pool_successes_random(_rand, dice_count, 10, 8, 10, 1000)
             return (successes, _character_extra_successes)
-        return _initiative_roll_roll(dice, character, dice_count)
+        return _initiative_roll_roll(_rt_dice_source(dice), character, dice_count)
 
     return _roll
 
@@ -1351,10 +1568,10 @@ def detect(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 'sigh
     automatic_hide, hide_pool, seek_pool = _detect_setup(seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden,
                                                          speed_halvings, avoids_medium, supernatural, revealed_bonus,
                                                          _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     if not automatic_hide:
-        _seek_roll = _rt_roll_pool(_source, _POOL, seek_pool, seeker.extra_successes, False)
+        _seek_roll = _rt_roll_pool(_source, _POOL, seek_pool, seeker.extra_successes, False, 1000)
         _rolls.append(_seek_roll)
         seek = _seek_roll.successes
         _trace.append(_rec(
@@ -1364,7 +1581,7 @@ def detect(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 'sigh
     else:
         seek = 0
     if not automatic_hide:
-        _hide_roll = _rt_roll_pool(_source, _POOL, hide_pool, hider.extra_successes, False)
+        _hide_roll = _rt_roll_pool(_source, _POOL, hide_pool, hider.extra_successes, False, 1000)
         _rolls.append(_hide_roll)
         hide = _hide_roll.successes
         _trace.append(_rec(
@@ -1382,13 +1599,13 @@ def _detect_roll(dice: DiceSource, automatic_hide: bool, hide_pool: int, seek_po
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if not automatic_hide:
-        seek = _rt_pool_successes(_die, seek_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
-                _maybe_rand, seek_pool, 10, 8, 10)
+        seek = (_rt_pool_successes(_die, seek_pool, 10, 8, 10, 1000) if _maybe_rand is None
+                else _rt_pool_successes_random(_maybe_rand, seek_pool, 10, 8, 10, 1000))
     else:
         seek = 0
     if not automatic_hide:
-        hide = _rt_pool_successes(_die, hide_pool, 10, 8, 10) if _maybe_rand is None else _rt_pool_successes_random(
-                _maybe_rand, hide_pool, 10, 8, 10)
+        hide = (_rt_pool_successes(_die, hide_pool, 10, 8, 10, 1000) if _maybe_rand is None
+                else _rt_pool_successes_random(_maybe_rand, hide_pool, 10, 8, 10, 1000))
     else:
         hide = 0
     noticed = not automatic_hide and seek + seeker.extra_successes > hide + hider.extra_successes
@@ -1403,6 +1620,8 @@ def detect_fast(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 
     automatic_hide, hide_pool, seek_pool = _detect_setup(seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden,
                                                          speed_halvings, avoids_medium, supernatural, revealed_bonus,
                                                          None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider)
 
 
@@ -1423,16 +1642,16 @@ def detect_prepare(seeker: Combatant, hider: Combatant, sense: Union[Sense, str]
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
             if _not_automatic_hide:
-                seek = _rt_pool_successes_random(_rand, seek_pool, 10, 8, 10)
+                seek = _rt_pool_successes_random(_rand, seek_pool, 10, 8, 10, 1000)
             else:
                 seek = 0
             if _not_automatic_hide:
-                hide = _rt_pool_successes_random(_rand, hide_pool, 10, 8, 10)
+                hide = _rt_pool_successes_random(_rand, hide_pool, 10, 8, 10, 1000)
             else:
                 hide = 0
             noticed = _not_automatic_hide and seek + _seeker_extra_successes > hide + _hider_extra_successes
             return (noticed,)
-        return _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider)
+        return _detect_roll(_rt_dice_source(dice), automatic_hide, hide_pool, seek_pool, seeker, hider)
 
     return _roll
 
@@ -1468,12 +1687,12 @@ def chaos_check(character: Combatant, *, skill: int = 0, dice: Optional[DiceSour
     """混乱刻度下的周期检定（TR-42）"""
     _trace: List[_Step] = []
     _chaos_check_setup(character, skill, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _successes_roll = _rt_roll_pool(
             _source, _POOL,
             (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0
-             else 0), 0, False)
+             else 0), 0, False, 1000)
     _rolls.append(_successes_roll)
     successes = _successes_roll.successes
     _trace.append(_rec(
@@ -1490,17 +1709,19 @@ def _chaos_check_roll(dice: DiceSource, character: Combatant, skill: int) -> Tup
             _rt_pool_successes(
             _die,
             (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0
-             else 0), 10, 8, 10) if _maybe_rand is None
+             else 0), 10, 8, 10, 1000) if _maybe_rand is None
             else _rt_pool_successes_random(
             _maybe_rand,
             (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0
-             else 0), 10, 8, 10))
+             else 0), 10, 8, 10, 1000))
     return (successes,)
 
 
 def chaos_check_fast(character: Combatant, *, skill: int = 0, dice: DiceSource) -> Tuple[int]:
     """混乱刻度下的周期检定: the outcome only (the fields of CHAOS_CHECK_FIELDS), no trace."""
     _chaos_check_setup(character, skill, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _chaos_check_roll(dice, character, skill)
 
 
@@ -1514,9 +1735,9 @@ def chaos_check_prepare(character: Combatant, *, skill: int = 0) -> Callable[[Di
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
-            successes = _rt_pool_successes_random(_rand, _successes, 10, 8, 10)
+            successes = _rt_pool_successes_random(_rand, _successes, 10, 8, 10, 1000)
             return (successes,)
-        return _chaos_check_roll(dice, character, skill)
+        return _chaos_check_roll(_rt_dice_source(dice), character, skill)
 
     return _roll
 
@@ -1547,8 +1768,12 @@ def _add_points_setup(creature: Combatant, track: Union[ConditionTrack, str], cu
                           ('int', '累积槽降低', capacity_loss, 0, 100),))
     capacity = max(0, track.capacity(creature, track) - capacity_loss)
     points = current + gained
-    debuff = (points - capacity if points - capacity > 0 else 0)
-    in_state = points > _R_STATE_MULTIPLIER * capacity
+    debuff = 0 if track.capacity_unknown else (points - capacity if points - capacity > 0 else 0)
+    in_state = not track.capacity_unknown and points > _R_STATE_MULTIPLIER * capacity
+    if track.capacity_unknown:
+        if _trace is not None:
+            _trace.append(_rec(_Step,
+                               ('note', f'原文没有给出{track.name}的累积槽：只记录点数，不产生减益或负面状态', ())))
     fear = debuff if track.fear_from_excess and gained > 0 else 0
     if in_state and track.state.given:
         if _trace is not None:
@@ -1558,10 +1783,12 @@ def _add_points_setup(creature: Combatant, track: Union[ConditionTrack, str], cu
 
 def add_points(creature: Combatant, track: Union[ConditionTrack, str], *, current: int = 0, gained: int,
                capacity_loss: int = 0, dice: Optional[DiceSource] = None) -> AddPointsResult:
-    """累积负面点数（TR-60、TR-61、TR-63、TR-64、TR-65、TR-67、TR-68、TR-70、TR-72）"""
+    """累积负面点数（TR-51、TR-60、TR-61、TR-63、TR-64、TR-65、TR-67、TR-68、TR-70、TR-72）"""
     _trace: List[_Step] = []
     track, capacity, points, debuff, in_state, fear = _add_points_setup(
             creature, track, current, gained, capacity_loss, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(AddPointsResult,
                 (points, capacity, debuff, track.state.id if in_state else '', fear, (), tuple(_trace)))
 
@@ -1571,6 +1798,8 @@ def add_points_fast(creature: Combatant, track: Union[ConditionTrack, str], *, c
     """累积负面点数: the outcome only (the fields of ADD_POINTS_FIELDS), no trace."""
     track, capacity, points, debuff, in_state, fear = _add_points_setup(
             creature, track, current, gained, capacity_loss, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (points, capacity, debuff, track.state.id if in_state else '', fear)
 
 
@@ -1582,6 +1811,7 @@ def add_points_prepare(creature: Combatant, track: Union[ConditionTrack, str], *
     _out3 = track.state.id if in_state else ''
 
     def _roll(dice: DiceSource) -> Tuple[int, int, int, str, int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (points, capacity, debuff, _out3, fear)
 
     return _roll
@@ -1616,6 +1846,8 @@ def miss_long_rest(creature: Combatant, *, current: int = 0, capacity_loss: int 
     """缺少长休息（TR-67）"""
     _trace: List[_Step] = []
     loss, points, capacity = _miss_long_rest_setup(creature, current, capacity_loss, track, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(MissLongRestResult,
                 (points, loss, capacity, (points - capacity if points - capacity > 0 else 0), (), tuple(_trace)))
 
@@ -1624,6 +1856,8 @@ def miss_long_rest_fast(creature: Combatant, *, current: int = 0, capacity_loss:
                         track: Union[ConditionTrack, str] = 'drowsy', dice: DiceSource) -> Tuple[int, int, int, int]:
     """缺少长休息: the outcome only (the fields of MISS_LONG_REST_FIELDS), no trace."""
     loss, points, capacity = _miss_long_rest_setup(creature, current, capacity_loss, track, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (points, loss, capacity, (points - capacity if points - capacity > 0 else 0))
 
 
@@ -1635,6 +1869,7 @@ def miss_long_rest_prepare(creature: Combatant, *, current: int = 0, capacity_lo
     _out3 = (points - capacity if points - capacity > 0 else 0)
 
     def _roll(dice: DiceSource) -> Tuple[int, int, int, int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (points, loss, capacity, _out3)
 
     return _roll
@@ -1679,6 +1914,8 @@ def enhanced_long_rest(creature: Combatant, *, current: int = 0, capacity_loss: 
     _trace: List[_Step] = []
     recovered, points, loss, capacity = _enhanced_long_rest_setup(
             creature, current, capacity_loss, rest_hours, track, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(EnhancedLongRestResult, (points, loss, capacity, recovered, (), tuple(_trace)))
 
 
@@ -1688,6 +1925,8 @@ def enhanced_long_rest_fast(creature: Combatant, *, current: int = 0, capacity_l
     """加强长休息恢复: the outcome only (the fields of ENHANCED_LONG_REST_FIELDS), no trace."""
     recovered, points, loss, capacity = _enhanced_long_rest_setup(
             creature, current, capacity_loss, rest_hours, track, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (points, loss, capacity, recovered)
 
 
@@ -1699,6 +1938,7 @@ def enhanced_long_rest_prepare(creature: Combatant, *, current: int = 0, capacit
             creature, current, capacity_loss, rest_hours, track, None)
 
     def _roll(dice: DiceSource) -> Tuple[int, int, int, int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (points, loss, capacity, recovered)
 
     return _roll
@@ -1732,6 +1972,8 @@ def unconscious_hit(creature: Combatant, track: Union[ConditionTrack, str] = 'di
     """昏迷中受到伤害（TR-69）"""
     _trace: List[_Step] = []
     points, awake = _unconscious_hit_setup(creature, track, current, taken, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(UnconsciousHitResult, (points, awake, (), tuple(_trace)))
 
 
@@ -1739,6 +1981,8 @@ def unconscious_hit_fast(creature: Combatant, track: Union[ConditionTrack, str] 
                          dice: DiceSource) -> Tuple[int, bool]:
     """昏迷中受到伤害: the outcome only (the fields of UNCONSCIOUS_HIT_FIELDS), no trace."""
     points, awake = _unconscious_hit_setup(creature, track, current, taken, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (points, awake)
 
 
@@ -1748,6 +1992,7 @@ def unconscious_hit_prepare(creature: Combatant, track: Union[ConditionTrack, st
     points, awake = _unconscious_hit_setup(creature, track, current, taken, None)
 
     def _roll(dice: DiceSource) -> Tuple[int, bool]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
         return (points, awake)
 
     return _roll
@@ -1776,10 +2021,10 @@ def recover(track: Union[ConditionTrack, str], current: int, check_dice: int, *,
     """长休息恢复（TR-73）"""
     _trace: List[_Step] = []
     _recover_setup(track, current, check_dice, supernatural, _trace)
-    _source: Any = dice if dice is not None else SeededDice()
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     if not supernatural:
-        _successes_roll = _rt_roll_pool(_source, _POOL, check_dice, 0, False)
+        _successes_roll = _rt_roll_pool(_source, _POOL, check_dice, 0, False, 1000)
         _rolls.append(_successes_roll)
         successes = _successes_roll.successes
         _trace.append(_rec(
@@ -1796,8 +2041,8 @@ def _recover_roll(dice: DiceSource, current: int, check_dice: int, supernatural:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if not supernatural:
-        successes = (_rt_pool_successes(_die, check_dice, 10, 8, 10) if _maybe_rand is None
-                     else _rt_pool_successes_random(_maybe_rand, check_dice, 10, 8, 10))
+        successes = (_rt_pool_successes(_die, check_dice, 10, 8, 10, 1000) if _maybe_rand is None
+                     else _rt_pool_successes_random(_maybe_rand, check_dice, 10, 8, 10, 1000))
     else:
         successes = 0
     points = (current - successes if current - successes > 0 else 0)
@@ -1808,6 +2053,8 @@ def recover_fast(track: Union[ConditionTrack, str], current: int, check_dice: in
                  dice: DiceSource) -> Tuple[int, int]:
     """长休息恢复: the outcome only (the fields of RECOVER_FIELDS), no trace."""
     _recover_setup(track, current, check_dice, supernatural, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _recover_roll(dice, current, check_dice, supernatural)
 
 
@@ -1822,12 +2069,12 @@ def recover_prepare(track: Union[ConditionTrack, str], current: int, check_dice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
             if _not_supernatural:
-                successes = _rt_pool_successes_random(_rand, check_dice, 10, 8, 10)
+                successes = _rt_pool_successes_random(_rand, check_dice, 10, 8, 10, 1000)
             else:
                 successes = 0
             points = (current - successes if current - successes > 0 else 0)
             return (points, current - points)
-        return _recover_roll(dice, current, check_dice, supernatural)
+        return _recover_roll(_rt_dice_source(dice), current, check_dice, supernatural)
 
     return _roll
 

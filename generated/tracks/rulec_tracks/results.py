@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:bf7cd05ebd58bad1190f1416aefde6986479902c9eb0630822b01a2dc70734e9
+# Content hash: sha256:168eb76ed517cbbb54cfe271d95aa3d47c5ce318397c146a8ff32d37d623b0fa
 """计时骰池与负面点数规则：结算结果 (the result types of the procedures, and their metadata) of ruleset `tracks`."""
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "name": '枪械射击与连射',
             "params": (('attacker', '射手', 'combatant'), ('defender', '目标', 'combatant'),
                        ('weapon', '武器', 'weapons'), ('shots', '连射数', 'int'), ('distance', '距离', 'int'),
-                       ('bonus', '加值', 'int'), ('defender_dodges', '目标闪避', 'bool')),
+                       ('bonus', '加值', 'int'), ('defender_dodges', '目标闪避', 'bool'),
+                       ('left_area', '中途脱离范围', 'bool')),
             "fields": (('hits', '命中数', 'int'), ('hit', '命中', 'bool'), ('per_hit', '每发伤害', 'int'),
                        ('penalty', '命中减值', 'int'), ('damage', '伤害', 'int')),
             "summary": {"hit": 'hit', "damage": 'damage'}},
@@ -59,7 +60,8 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "name": '冲撞攻击',
             "params": (('attacker', '冲撞者', 'combatant'), ('defender', '被撞者', 'combatant'),
                        ('skill_bonus', '冲撞技艺加值', 'int'), ('load_tier', '负重力量档', 'int'),
-                       ('obstacle_at', '障碍物距离', 'int'), ('obstacle_structure', '障碍物结构值', 'int')),
+                       ('obstacle_at', '障碍物距离', 'int'), ('obstacle_structure', '障碍物结构值', 'int'),
+                       ('left_area', '中途脱离范围', 'bool')),
             "fields": (('hit', '命中', 'bool'), ('damage', '伤害', 'int'), ('self_damage', '自身伤害', 'int'),
                        ('pushed_meters', '被迫移动', 'int')), "summary": {"hit": 'hit', "damage": 'damage'}},
     'parry': {
@@ -90,8 +92,10 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
     'can_respond': {
             "name": '应对时机',
             "params": (('response', '应对动作', 'actions'), ('action', '被应对的动作', 'actions'),
-                       ('readied_seconds', '准备动作时长（秒）', 'int')), "fields": (('allowed', '可以应对', 'bool'),),
-            "summary": {"hit": None, "damage": None}},
+                       ('readied_seconds', '准备动作时长（秒）', 'int'),
+                       ('action_off_turn', '被应对的动作在其回合外', 'bool'),
+                       ('action_readied_seconds', '被应对的准备动作时长（秒）', 'int')),
+            "fields": (('allowed', '可以应对', 'bool'),), "summary": {"hit": None, "damage": None}},
     'interrupt': {
             "name": '攻击对抗与反击对抗',
             "params": (('needs_focus', '对方动作需要专注', 'bool'), ('damage', '造成的伤害', 'int'),
@@ -112,8 +116,8 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "name": '攻击类型转化',
             "params": (('defender', '目标', 'combatant'), ('weapon', '武器', 'weapons'),
                        ('from_called_shot', '来自部位攻击', 'bool')),
-            "fields": (('converts', '可以转化', 'bool'), ('coverage', '覆盖范围', 'int'), ('damage', '伤害', 'int')),
-            "summary": {"hit": None, "damage": 'damage'}},
+            "fields": (('converts', '可以转化', 'bool'), ('coverage', '覆盖范围', 'int'), ('damage', '伤害', 'int'),
+                       ('absorbed', '吸收', 'int')), "summary": {"hit": None, "damage": 'damage'}},
     'initiative_roll': {"name": '先攻检定',
                         "params": (('character', '角色', 'combatant'), ('dice_count', '先攻DP', 'int')),
                         "fields": (('successes', '成功数', 'int'), ('extras', '额外成功数', 'int')),
@@ -383,13 +387,14 @@ class InfluenceResult(_InfluenceFields, _rt_Result):
     procedure = 'influence'
 
 
-CONVERSION_FIELDS: Tuple[str, ...] = ('converts', 'coverage', 'damage')
+CONVERSION_FIELDS: Tuple[str, ...] = ('converts', 'coverage', 'damage', 'absorbed')
 
 
 class _ConversionFields(NamedTuple):
     converts: bool  # 可以转化
     coverage: int  # 覆盖范围
     damage: int  # 伤害
+    absorbed: int  # 吸收
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 

@@ -40,7 +40,7 @@ def d20_natural(die: Callable[[int], int], layers: int) -> int:
 
 
 def d20_natural_random(random: Callable[[], float], layers: int) -> int:
-    """`d20_natural` for a source that exposes `random()` (like SeededDice): faces inline."""
+    """`d20_natural` for a SeededDice's `random()` (the only source read through it): faces inline."""
     kept = int(random() * 20) + 1
     for _ in range(layers if layers > 0 else -layers):
         face = int(random() * 20) + 1

@@ -71,7 +71,7 @@ def damage_roller(value: Optional[DiceValue]) -> Callable[[Callable[[int], int],
 
 
 def damage_total_random(random: Callable[[], float], terms: DamageTerms, crit: bool) -> int:
-    """`damage_total` for a source that exposes `random()` (like SeededDice): faces inline."""
+    """`damage_total` for a SeededDice's `random()` (the only source read through it): faces inline."""
     total = 0
     for _ in range(2 if crit else 1):
         for count, sides in terms:
@@ -81,7 +81,7 @@ def damage_total_random(random: Callable[[], float], terms: DamageTerms, crit: b
 
 
 def damage_roller_random(value: Optional[DiceValue]) -> Callable[[Callable[[], float], bool], int]:
-    """`damage_roller` for a source that exposes `random()`: the same total from the same faces."""
+    """`damage_roller` for a SeededDice's `random()`: the same total from the same faces."""
     if value is None:
         return lambda random, crit: 0
     terms, flat = value.terms, value.flat

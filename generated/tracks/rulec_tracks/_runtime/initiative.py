@@ -5,19 +5,20 @@ from __future__ import annotations
 from typing import Any, List, Sequence, Tuple
 
 from .core import RuleError, check_int, within
-from .pool import PoolSpec, pool_sentence, roll_pool
+from .pool import ADDED_DICE, PoolSpec, pool_sentence, roll_pool
 
 
 def initiative_order(entries: Sequence[Tuple[str, int, int]], spec: PoolSpec, source: Any,
                      use_extras: bool = True, max_rerolls: int = 50, max_dice: int = 200,
-                     max_entries: int = 1000) -> Tuple[List[str], List[str]]:
+                     max_entries: int = 1000, max_added: int = ADDED_DICE) -> Tuple[List[str], List[str]]:
     """Order combatants by initiative (tracks R50) and return (names in order, trace sentences).
 
     Each entry is (name, dice, extras). Sort by successes, then extras, both
     descending; only those still tied roll again, repeatedly, until the order is
     strict. Entries that can never break a tie (no dice, same extras) keep their
     given order after `max_rerolls` rounds. Every entry's dice must be within the ruleset's pool
-    limit and there may be at most `max_entries` of them (LimitExceeded).
+    limit and there may be at most `max_entries` of them, and a roll adds at most `max_added` dice
+    (LimitExceeded).
     """
     entries = list(entries)
     within("先攻人数", len(entries), max_entries)
@@ -31,7 +32,7 @@ def initiative_order(entries: Sequence[Tuple[str, int, int]], spec: PoolSpec, so
     def rank(group: List[Tuple[str, int, int]], depth: int) -> List[str]:
         rolled = []
         for name, dice, extras in group:
-            roll = roll_pool(source, spec, dice, extras)
+            roll = roll_pool(source, spec, dice, extras, False, max_added)
             trace.append(pool_sentence(f"{name}先攻" + (f"（第{depth + 1}次重掷）" if depth else ""), roll))
             rolled.append(((roll.successes, extras if use_extras else 0), (name, dice, extras)))
         rolled.sort(key=lambda item: (-item[0][0], -item[0][1]))

@@ -8,6 +8,10 @@
   and stopped once the remaining tail mass is below `tail` (reported as
   `dropped`). Where plain floating point could overflow (over about a thousand dice, or a
   pool whose failing faces add dice) the terms are computed as logarithms instead.
+  A rolled pool stops with LimitExceeded past the ruleset's `added_dice` (pool.py); the
+  compiler checks that fair dice pass that cap with probability at most `TAIL` for the largest
+  pool allowed, so the outcomes a capped roll cannot show lie in the mass reported as `dropped`
+  or below it, and every success count given a probability here can be rolled.
 * `d20_distribution`: the kept face with N advantage or disadvantage layers.
 * `dice_sum_distribution`: the total of damage dice such as 2d6+1d4.
 * `Odds`: a procedure's outcome distribution with hit chance and mean damage.

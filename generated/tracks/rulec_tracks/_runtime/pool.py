@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, NamedTuple, Tuple
 
-from .core import faces_text, record
+from .core import LimitExceeded, faces_text, record
+
+# The default of the pool engine's `dice.limits.added_dice` (compiler/engines/pool.py): the most
+# dice one pool may add (加骰) before the roll stops with LimitExceeded. Generated code passes
+# its ruleset's declared limit; the compiler checks that fair dice exceed it with probability
+# at most 1e-16 for the largest pool the ruleset allows, so only a source that is not random (one
+# that always shows its highest face, say) can reach it. Every pool function here has a cap.
+ADDED_DICE = 1000
+
+
+def too_many_added(max_added: int) -> LimitExceeded:
+    """The error of a pool whose added dice pass `max_added`."""
+    return LimitExceeded(f"一次骰池检定的加骰超过{max_added}个，超过规则集的上限（added_dice）："
+                         "公平的骰子几乎不可能如此（概率低于10⁻¹⁶），请检查骰子来源", limit=max_added)
 
 
 class PoolSpec:
@@ -56,8 +69,9 @@ class PoolRoll(NamedTuple):
 
 
 def roll_pool(source: Any, spec: PoolSpec, dice: int, extras: int,
-              all_succeed: bool = False) -> PoolRoll:
-    """Roll `dice` dice (added dice chain) and count successes; extras are reported, not added."""
+              all_succeed: bool = False, max_added: int = ADDED_DICE) -> PoolRoll:
+    """Roll `dice` dice (added dice chain, at most `max_added` added dice: LimitExceeded past them)
+    and count successes; extras are reported, not added."""
     command = spec.command(dice, extras)
     if all_succeed:
         return record(PoolRoll, (dice, extras, (), (), dice, command, True))
@@ -67,6 +81,7 @@ def roll_pool(source: Any, spec: PoolSpec, dice: int, extras: int,
     successes = 0
     pending = dice
     rolled = 0
+    left = max_added  # added dice still allowed
     while pending > 0:
         pending -= 1
         face = die(spec.sides)
@@ -76,30 +91,41 @@ def roll_pool(source: Any, spec: PoolSpec, dice: int, extras: int,
         if face >= spec.success_at:
             successes += 1
         if face >= spec.add_at:
+            if left <= 0:
+                raise too_many_added(max_added)
+            left -= 1
             pending += 1
     return record(PoolRoll, (dice, extras, tuple(faces), tuple(added), successes, command, False))
 
 
 def pool_successes(die: Callable[[int], int], dice: int, sides: int, success_at: int,
-                   add_at: int) -> int:
-    """The fast form of `roll_pool`: only the number of successes."""
+                   add_at: int, max_added: int = ADDED_DICE) -> int:
+    """The fast form of `roll_pool`: only the number of successes (the same cap on added dice)."""
     successes = 0
+    left = max_added  # added dice still allowed
     while dice > 0:
         dice -= 1
         face = die(sides)
         if face >= success_at:
             successes += 1
             if face >= add_at:
+                if left <= 0:
+                    raise too_many_added(max_added)
+                left -= 1
                 dice += 1
         elif face >= add_at:
+            if left <= 0:
+                raise too_many_added(max_added)
+            left -= 1
             dice += 1
     return successes
 
 
 def pool_successes_random(random: Callable[[], float], dice: int, sides: int, success_at: int,
-                          add_at: int) -> int:
-    """`pool_successes` for a source that exposes `random()` (like SeededDice): faces inline."""
+                          add_at: int, max_added: int = ADDED_DICE) -> int:
+    """`pool_successes` for a SeededDice's `random()`: faces inline (the same cap on added dice)."""
     successes = 0
+    left = max_added  # added dice still allowed
     if add_at >= success_at:  # the usual pool: only a success can add a die
         while dice > 0:
             dice -= 1
@@ -107,6 +133,9 @@ def pool_successes_random(random: Callable[[], float], dice: int, sides: int, su
             if face >= success_at:
                 successes += 1
                 if face >= add_at:
+                    if left <= 0:
+                        raise too_many_added(max_added)
+                    left -= 1
                     dice += 1
         return successes
     while dice > 0:
@@ -115,8 +144,14 @@ def pool_successes_random(random: Callable[[], float], dice: int, sides: int, su
         if face >= success_at:
             successes += 1
             if face >= add_at:
+                if left <= 0:
+                    raise too_many_added(max_added)
+                left -= 1
                 dice += 1
         elif face >= add_at:
+            if left <= 0:
+                raise too_many_added(max_added)
+            left -= 1
             dice += 1
     return successes
 

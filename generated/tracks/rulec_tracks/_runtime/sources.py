@@ -12,14 +12,22 @@ for tests and worked examples, in this order:
 
 Running out of fixed faces raises `DiceExhausted`; a face the die cannot show
 raises `BadFace`.
+
+Every resolver takes its `dice` argument through `dice_source`, the one entry point of a dice
+source into generated code: a `SeededDice` or `FixedDice` (exactly those classes, whose
+instances cannot be changed to roll anything else) is used as it is, since its faces are made
+or checked inside it; any other object with a `die` method is wrapped once per call in a
+`CheckedDice`, which checks every face it gives (an `int`, not a `bool`, in 1..sides, else
+`BadFace`); anything else is `OutOfBounds`. Only a `SeededDice` is ever read through its
+`random` (the inline fast paths), so a custom source's `random` is never trusted either.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Dict, Iterable, List, NamedTuple, Optional, Protocol, Tuple
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Protocol, Tuple, Type
 
-from .core import BadFace, DiceExhausted, RuleError
+from .core import BadFace, DiceExhausted, OutOfBounds, RuleError
 
 DamageTerms = Tuple[Tuple[int, int], ...]  # ((count, sides), ...)
 
@@ -65,21 +73,43 @@ class DiceSource(Protocol):
 class SeededDice:
     """Random faces from `random.Random(seed)`; the same seed replays the same rolls.
 
-    A face is `int(random() * sides) + 1`. Fast resolvers use `random` directly
-    when a source has it, so a custom source should expose `random` only with
-    exactly that meaning.
+    A face is `int(random() * sides) + 1`. Fast resolvers draw faces from `random` directly
+    for this class only (not a subclass, not another source with a `random`); an instance's
+    attributes cannot be reassigned, so its faces are always in 1..sides.
     """
 
+    __slots__ = ("rng", "random")
+    rng: random.Random
+    random: Callable[[], float]
+
     def __init__(self, seed: Optional[int] = None) -> None:
-        self.rng = random.Random(seed)
-        self.random = self.rng.random
+        object.__setattr__(self, "rng", random.Random(seed))
+        object.__setattr__(self, "random", self.rng.random)
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        if self.__class__ is SeededDice:  # a subclass is a source of its own, checked like any other
+            raise AttributeError(f"SeededDice is read-only: '{key}' cannot be set (write a dice source instead)")
+        object.__setattr__(self, key, value)
+
+    def __reduce__(self) -> Any:  # copy and pickle: the same state, through __init__'s path
+        return (_seeded_from_state, (self.__class__, self.rng.getstate()))
 
     def die(self, sides: int) -> int:
         return int(self.random() * sides) + 1
 
 
+def _seeded_from_state(cls: Type[SeededDice], state: Any) -> SeededDice:
+    out = cls.__new__(cls)
+    SeededDice.__init__(out)
+    out.rng.setstate(state)
+    return out
+
+
 class FixedDice:
-    """Faces given in advance, consumed in order; for tests and worked examples."""
+    """Faces given in advance, consumed in order; for tests and worked examples (each face is
+    checked as it is consumed)."""
+
+    __slots__ = ("faces", "used")
 
     def __init__(self, faces: Iterable[int]) -> None:
         self.faces: List[int] = list(faces)
@@ -101,6 +131,54 @@ class FixedDice:
     @property
     def remaining(self) -> int:
         return len(self.faces) - self.used
+
+
+def _face_text(face: Any) -> str:
+    """A face a source gave, short enough for a message whatever it is."""
+    if face.__class__ is int:
+        return str(face) if -10**12 < face < 10**12 else "超出范围的整数"
+    if face.__class__ is float:
+        return repr(face)
+    if face.__class__ is str:
+        return repr(face[:20] + ("…" if len(face) > 20 else ""))
+    if face is None or face.__class__ is bool:
+        return repr(face)
+    return f"{type(face).__name__}类型的值"
+
+
+class CheckedDice:
+    """A dice source of the caller's own (any object with `die(sides)`), with every face checked:
+    a whole number (`int`, not `bool`) from 1 to `sides`, else `BadFace`. Made by `dice_source`."""
+
+    __slots__ = ("_die", "given")
+
+    def __init__(self, source: Any) -> None:
+        die = getattr(source, "die", None)
+        if not callable(die):
+            raise OutOfBounds("dice必须是有die(sides)方法的骰子来源（SeededDice、FixedDice或自定义），"
+                              f"得到{type(source).__name__}", name="dice")
+        self._die: Callable[[int], Any] = die
+        self.given = 0
+
+    def die(self, sides: int) -> int:
+        face = self._die(sides)
+        self.given += 1
+        if face.__class__ is not int and (not isinstance(face, int) or isinstance(face, bool)) \
+                or not 1 <= face <= sides:
+            raise BadFace(f"骰子来源给出的第{self.given}个骰面{_face_text(face)}不是d{sides}能掷出的点数",
+                          index=self.given - 1)
+        return int(face)
+
+
+def dice_source(dice: Any) -> DiceSource:
+    """The dice argument of a resolver as a source whose faces are valid (see the module's
+    docstring): a SeededDice or FixedDice itself, any other source wrapped in a CheckedDice, and
+    anything without a `die` method refused (OutOfBounds)."""
+    cls = dice.__class__
+    if cls is SeededDice or cls is FixedDice or cls is CheckedDice:
+        trusted: DiceSource = dice
+        return trusted
+    return CheckedDice(dice)
 
 
 def parse_dice(text: str) -> Tuple[DamageTerms, int]:

@@ -1,0 +1,245 @@
+"""The values a fight holds, their declared ranges, and the one checked reader of stored fights.
+
+Every value of a fight has a declared range, kept by `Fight.apply`/`next_turn` (they saturate at
+the top and say so) and enforced by `read_fight` on stored data (a bot keeps a fight as JSON
+between chat messages, so the data may be damaged or hostile): a member count of 1 to
+`MAX_MEMBERS`, unique names of 1 to `MAX_NAME` characters without control, bidirectional or
+zero-width characters, counters within +-`MAX_VALUE`, points within 0 to the rules' `points_max`
+(the top the accumulation procedure accepts), a turn within 0 to `MAX_TURN`, unique states and
+relations the rules declare, at most `MAX_MODIFIERS` modifiers each, at most `MAX_LOG` log lines of
+at most `MAX_LOG_LINE` characters, and no key the format does not have. Types are checked before
+anything is read from a value, so no input nests deeper than the format (no recursion at all).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Tuple
+
+from .core import OutOfBounds
+
+MAX_MEMBERS = 100
+MAX_LOG = 1000
+MAX_LOG_LINE = 500  # characters of one log line (longer lines are cut with "…")
+MAX_VALUE = 1_000_000_000  # counters, modifier amounts and expiry turns
+MAX_TURN = 1_000_000
+MAX_NAME = 100  # characters of a combatant's name
+MAX_MODIFIERS = 100  # active modifiers per combatant
+
+
+class Effect(NamedTuple):
+    """One declared effect of a procedure's result (compiler: validate/fight.py).
+
+    kind: "counter" (add an outcome to a counter), "track" (add points to the track an outcome
+    names), "modifier" (a temporary stat change), "state" (set a state), "relation" (start or end
+    a relation between two roles). `when` names a true/false outcome that gates it ("" = always).
+    """
+
+    kind: str
+    role: str
+    key: str  # counter, stat, state or relation id; for "track" the outcome naming the track
+    field: str  # the outcome holding the amount ("" = none)
+    sign: int  # +1 or -1 (a modifier that subtracts)
+    duration: str  # modifier: "next_turn", "rounds:N" or "fight"; relation: "start" or "end"
+    when: str
+    other: str  # relation: the second role (held)
+
+
+class ActionSpec(NamedTuple):
+    name: str  # the procedure's Chinese name
+    function: Callable[..., Any]
+    roles: Tuple[str, ...]  # its combatant parameters, in order
+    effects: Tuple[Effect, ...]
+    odds: Optional[Callable[..., Any]] = None  # its exact-odds form, for `Fight.until_state`
+
+
+class FightRules(NamedTuple):
+    combatant: Any  # the package's Combatant class
+    stats: Mapping[str, Tuple[str, int, int]]  # int stat id -> (Chinese name, min, max)
+    counters: Mapping[str, str]  # counter id -> Chinese name
+    tracks: Mapping[str, str]  # track id -> Chinese name ({} when the ruleset has none)
+    accumulate: Optional[Callable[..., Any]]  # (creature, track, current, gained) -> outcome tuple (its `_fast` form)
+    state_names: Mapping[str, str]
+    state_stats: Mapping[str, Tuple[str, ...]]  # state id -> the stats it takes away
+    relations: Mapping[str, str]  # relation id -> Chinese name
+    actions: Mapping[str, ActionSpec]
+    state_index: int = 0  # where the accumulation outcome holds `state`
+    # a recovery rule: (counter, procedure's fast form, index of `points`, index of `awake`, its name)
+    on_damage: Optional[Tuple[str, Callable[..., Any], int, int, str]] = None
+    track_states: Mapping[str, str] = {}  # track id -> the state its points cause
+    track_debuffs: Mapping[str, Tuple[str, ...]] = {}  # track id -> the stats its debuff lowers
+    debuff_index: int = -1  # where the accumulation outcome holds `debuff`
+    # the most points a track holds: the top of the range the accumulation and recovery procedures
+    # declare for the points they are given (their `current`, `gained`), so they accept every total
+    points_max: int = MAX_VALUE
+    taken_max: int = MAX_VALUE  # the top of the recovery procedure's `taken`
+
+
+class Modifier(NamedTuple):
+    stat: str
+    delta: int
+    expires: int  # the absolute turn at whose start it lapses (-1: lasts the fight)
+    source: str  # the procedure's Chinese name
+
+
+class Member(NamedTuple):
+    name: str
+    base: Any
+    counters: Tuple[Tuple[str, int], ...]
+    points: Tuple[Tuple[str, int], ...]
+    states: Tuple[str, ...]
+    modifiers: Tuple[Modifier, ...]
+
+    def counter(self, key: str) -> int:
+        return get(self.counters, key)
+
+    def track_points(self, key: str) -> int:
+        return get(self.points, key)
+
+
+def get(pairs: Tuple[Tuple[str, int], ...], key: str) -> int:
+    for k, v in pairs:
+        if k == key:
+            return v
+    return 0
+
+
+def put(pairs: Tuple[Tuple[str, int], ...], key: str, value: int) -> Tuple[Tuple[str, int], ...]:
+    """`pairs` (sorted by key) with `key` set to `value` (a handful of keys: a scan beats a dict)."""
+    for i, (k, _) in enumerate(pairs):
+        if k == key:
+            return pairs[:i] + ((key, value),) + pairs[i + 1:]
+        if k > key:
+            return pairs[:i] + ((key, value),) + pairs[i:]
+    return pairs + ((key, value),)
+
+
+def clamp(value: int, lo: int, hi: int) -> int:
+    return lo if value < lo else hi if value > hi else value
+
+
+def line(text: str) -> str:
+    """A log line within `MAX_LOG_LINE` characters."""
+    return text if len(text) <= MAX_LOG_LINE else text[:MAX_LOG_LINE - 1] + "…"
+
+
+def _hidden(ch: str) -> bool:
+    """A control, format (bidirectional, zero-width), surrogate or unassigned character."""
+    import unicodedata  # only when a name is checked: the package's import stays light
+
+    return unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+
+
+def check_name(name: Any) -> str:
+    if type(name) is not str or not 1 <= len(name) <= MAX_NAME or any(_hidden(c) for c in name):
+        raise OutOfBounds(f"角色的名字必须是1至{MAX_NAME}个字的文字，不含控制字符", key="name")
+    return name
+
+
+# ---- the checked reader of stored fights ----
+
+_TOP_KEYS = frozenset(("turn", "members", "relations", "log"))
+_MEMBER_KEYS = frozenset(("name", "stats", "counters", "points", "states", "modifiers"))
+
+
+def _bad(what: str) -> OutOfBounds:
+    return OutOfBounds(f"战斗记录无效：{what}", key="fight")
+
+
+def _mapping(value: Any, what: str, keys: Optional[FrozenSet[str]] = None, limit: int = 1000) -> Mapping[Any, Any]:
+    if not isinstance(value, Mapping):
+        raise _bad(f"{what}应为映射")
+    if len(value) > limit:
+        raise _bad(f"{what}的条目超过{limit}个")
+    if keys is not None:
+        unknown = [k for k in value if k not in keys]
+        if unknown:
+            raise _bad(f"{what}有未知的键")
+    return value
+
+
+def _list(value: Any, what: str, limit: int) -> List[Any]:
+    if type(value) not in (list, tuple):
+        raise _bad(f"{what}应为列表")
+    if len(value) > limit:
+        raise _bad(f"{what}超过{limit}项")
+    return list(value)
+
+
+def _int(value: Any, what: str, lo: int, hi: int) -> int:
+    if type(value) is not int or not lo <= value <= hi:
+        raise _bad(f"{what}必须是{lo}至{hi}的整数")
+    return value
+
+
+def _text(value: Any, what: str, limit: int) -> str:
+    if type(value) is not str or len(value) > limit:
+        raise _bad(f"{what}必须是至多{limit}个字的文字")
+    return value
+
+
+def _pairs(value: Any, what: str, known: Mapping[str, str], lo: int, hi: int) -> Tuple[Tuple[str, int], ...]:
+    raw = _mapping(value, what, frozenset(known), limit=len(known))
+    return tuple(sorted((str(k), _int(v, f"{what}“{k}”", lo, hi)) for k, v in raw.items()))
+
+
+def _stats(rules: FightRules, value: Any) -> Any:
+    fields = getattr(rules.combatant, "__dataclass_fields__", {})
+    raw = _mapping(value, "属性", limit=2 * max(1, len(fields)))
+    for k, v in raw.items():
+        _text(k, "属性名", MAX_NAME)
+        if type(v) is not bool:
+            _int(v, f"属性“{k}”", -MAX_VALUE, MAX_VALUE)
+    return rules.combatant.from_dict(raw)  # each stat's own range: the package's OutOfBounds
+
+
+def read_fight(rules: FightRules, data: Any) -> Tuple[Tuple[Member, ...], int, Tuple[Tuple[str, str, str], ...],
+                                                         Tuple[str, ...]]:
+    """(members, turn, relations, log) of a stored fight, every value checked (OutOfBounds)."""
+    top = _mapping(data, "战斗记录", _TOP_KEYS)
+    if "members" not in top:
+        raise _bad("缺少 members")
+    raw_members = _list(top["members"], "角色", MAX_MEMBERS)
+    if not raw_members:
+        raise _bad(f"一场战斗要有1至{MAX_MEMBERS}名角色")
+    sources = frozenset(spec.name for spec in rules.actions.values())
+    members: List[Member] = []
+    names: Dict[str, None] = {}
+    for raw in raw_members:
+        m = _mapping(raw, "角色", _MEMBER_KEYS)
+        if "name" not in m or "stats" not in m:
+            raise _bad("角色缺少 name 或 stats")
+        name = check_name(m["name"])
+        if name in names:
+            raise _bad(f"角色“{name}”出现了两次")
+        names[name] = None
+        base = _stats(rules, m["stats"])
+        counters = _pairs(m.get("counters", {}), "计数", rules.counters, -MAX_VALUE, MAX_VALUE)
+        points = _pairs(m.get("points", {}), "负面点数", rules.tracks, 0, rules.points_max)
+        states: List[str] = []
+        for s in _list(m.get("states", []), "状态", len(rules.state_names)):
+            if type(s) is not str or s not in rules.state_names or s in states:
+                raise _bad("状态未知或重复")
+            states.append(s)
+        mods: List[Modifier] = []
+        for x in _list(m.get("modifiers", []), "临时修正", MAX_MODIFIERS):
+            parts = _list(x, "临时修正", 4)
+            if (len(parts) != 4 or type(parts[0]) is not str or type(parts[3]) is not str
+                    or parts[0] not in rules.stats or parts[3] not in sources):
+                raise _bad("临时修正应为（属性, 数值, 到期回合, 来源过程）")
+            mods.append(Modifier(parts[0], _int(parts[1], "修正值", -MAX_VALUE, MAX_VALUE),
+                                 _int(parts[2], "到期回合", -1, MAX_VALUE), parts[3]))
+        members.append(Member(name, base, counters, points, tuple(sorted(states)), tuple(mods)))
+    n = len(members)
+    relations: List[Tuple[str, str, str]] = []
+    for x in _list(top.get("relations", []), "关系", max(1, len(rules.relations)) * n * n):
+        parts = _list(x, "关系", 3)
+        if (len(parts) != 3 or any(type(p) is not str for p in parts) or parts[0] not in rules.relations
+                or parts[1] not in names or parts[2] not in names):
+            raise _bad("关系应为（关系, 角色, 角色），且都已声明")
+        key = (str(parts[0]), str(parts[1]), str(parts[2]))
+        if key in relations:
+            raise _bad("关系重复")
+        relations.append(key)
+    log = tuple(_text(x, "记录行", MAX_LOG_LINE) for x in _list(top.get("log", []), "战斗记录行", MAX_LOG))
+    turn = _int(top.get("turn", 0), "回合", 0, MAX_TURN)
+    return tuple(members), turn, tuple(sorted(relations)), log
