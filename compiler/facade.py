@@ -34,7 +34,8 @@ from .emit.python.package import emit_package
 from .emit.reference import emit_reference
 from .emit.shape import shape
 from .ir import Ruleset
-from .load import MAX_FILE_BYTES, Document, SourceFolder, discover, display_path, load_bytes
+from .load import (MAX_FILE_BYTES, Document, ReadRefused, SourceFolder, discover, display_path, load_bytes,
+                   read_bounded)
 from .lower import lower
 from .optimise import optimise
 from .keep import NO_KEEP, Keep
@@ -120,15 +121,14 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
                                         f"'{path.name}' is a link to something outside the folder "
                                         f"{folder.root.name}/; rule files must be inside it"))
                 continue
-            raw = path.read_bytes()
+            raw = read_bounded(path, MAX_FILE_BYTES, display)  # a regular file, its limit held on the bytes read
         except OSError as exc:
             diags.append(Diagnostic(Span(display), "unreadable", f"cannot read the file: {exc.strerror}"))
             continue
-        hasher.add(path, raw)  # the bytes compiled are the bytes digested: the stamp vouches for them
-        if len(raw) > MAX_FILE_BYTES:
-            diags.append(Diagnostic(Span(display), "file-too-large", f"file is {len(raw)} bytes; the limit is "
-                                    f"{MAX_FILE_BYTES}", "split it into several files"))
+        except ReadRefused as refused:
+            diags.append(refused.diagnostic)
             continue
+        hasher.add(path, raw)  # the bytes compiled are the bytes digested: the stamp vouches for them
         counter[0] += 1
         if progress:
             progress("load", counter[0], total)

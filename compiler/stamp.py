@@ -44,12 +44,16 @@ def compiler_digest() -> str:
 def input_digest(paths: list[Path], targets: tuple[str, ...] = ("python", "js")) -> str | None:
     """A digest of everything a build reads (and the targets it writes), or None when the sources
     cannot be listed cleanly."""
+    from .load.reading import ReadRefused
     from .load.sources import discover
 
     folders, diags = discover(paths)
     if diags:
         return None
-    return combined_digest([(folder.name, _folder_digest(folder)) for folder in folders], targets)
+    try:
+        return combined_digest([(folder.name, _folder_digest(folder)) for folder in folders], targets)
+    except ReadRefused:  # a file the build would refuse too (not regular, too large, unreadable)
+        return None
 
 
 def combined_digest(folders: list[tuple[str, str]], targets: tuple[str, ...] = ("python", "js")) -> str:
@@ -81,9 +85,11 @@ class FolderDigest:
 
 
 def _folder_digest(folder: SourceFolder) -> str:
+    from .load.reading import MAX_RULE_FILE_BYTES, read_bounded
+
     digest = FolderDigest(folder)
     for path in folder.files:
-        digest.add(path, path.read_bytes())
+        digest.add(path, read_bounded(path, MAX_RULE_FILE_BYTES))  # ReadRefused: see input_digest
     return digest.hexdigest()
 
 

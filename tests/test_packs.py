@@ -134,3 +134,16 @@ def test_a_pack_build_never_lands_in_generated_unasked_and_resolve_says_which_bu
     packed = rulec("resolve", "s.yaml", "--rules", "rules", "--rules", "brew", cwd=project)
     assert packed.returncode == 0 and ".ww5a6" in packed.stdout, packed.stderr
     assert "packs brew; using it" in packed.stderr
+
+
+def test_a_fifo_in_a_rules_folder_is_a_diagnostic_not_skipped(tmp_path: Path) -> None:
+    """A YAML name that is a FIFO is reported (`not-a-file`), never read and never silently left out."""
+    from rulec.load.sources import discover
+
+    pack = tmp_path / "brew"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("kind: pack\nid: brew\nextends: dp\n", encoding="utf-8")
+    os.mkfifo(pack / "weapons.yaml")
+    folders, diags = discover([pack])
+    assert [d.code for d in diags] == ["not-a-file"] and "weapons.yaml" in diags[0].span.file
+    assert all(p.name != "weapons.yaml" for f in folders for p in f.files)

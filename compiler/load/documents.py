@@ -34,9 +34,9 @@ from yaml.scanner import Scanner
 from ..diagnostics import Diagnostic, Span, quote
 from . import core_schema as core
 from .characters import forbidden_character
-from .reading import ReadRefused, read_bounded
+from .reading import MAX_RULE_FILE_BYTES, ReadRefused, read_bounded
 
-MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_FILE_BYTES = MAX_RULE_FILE_BYTES  # declared beside the reader (the stamp digests without PyYAML)
 MAX_ALIAS_NODES = 10_000
 MAX_DEPTH = 64
 

@@ -26,13 +26,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # imported when a refusal is reported: `rulec resolve` reads without it
     from ..diagnostics import Diagnostic
 
-__all__ = ["MAX_SCENARIO_BYTES", "MAX_SCENARIO_ITEMS", "MAX_SRD_BYTES", "ReadRefused", "read_bounded"]
+__all__ = ["MAX_RULE_FILE_BYTES", "MAX_SCENARIO_BYTES", "MAX_SCENARIO_ITEMS", "MAX_SRD_BYTES", "ReadRefused",
+           "read_bounded"]
 
-# The limits of the files rulec reads besides rule files (documents.MAX_FILE_BYTES, 16 MiB: a
-# 100,000-weapon table). A scenario is a few hundred bytes (the longest the schemas allow, 10,000
-# dice faces, is about 60 KB), and composing YAML costs about 4 s a MiB here: 256 KiB keeps a hostile
-# one near a second. Its lists and mappings are bounded while it is parsed (the longest a scenario
-# schema allows: validate/scenario_schema.py uses the same number).
+# The limits of the files rulec reads. A scenario is a few hundred bytes (the longest the schemas
+# allow, 10,000 dice faces, is about 60 KB), and composing YAML costs about 4 s a MiB here: 256 KiB
+# keeps a hostile one near a second. Its lists and mappings are bounded while it is parsed (the
+# longest a scenario schema allows: validate/scenario_schema.py uses the same number).
+MAX_RULE_FILE_BYTES = 16 * 1024 * 1024  # a rule file: a 100,000-weapon table fits
 MAX_SCENARIO_BYTES = 256 * 1024
 MAX_SCENARIO_ITEMS = 10_000
 MAX_SRD_BYTES = 8 * 1024 * 1024  # the 2014 and 2024 SRD equipment files are about 200 KB

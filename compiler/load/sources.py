@@ -95,6 +95,10 @@ def _yaml_files(folder: Path, diags: list[Diagnostic] | None = None) -> list[Pat
                 stack.append(path)
             elif path.suffix in YAML_SUFFIXES and entry.is_file(follow_symlinks=False):
                 found.append(path)
+            elif path.suffix in YAML_SUFFIXES and diags is not None:  # a FIFO, device or socket: never read
+                diags.append(Diagnostic(Span(display_path(path)), "not-a-file",
+                                        f"'{path.name}' is not a regular file; rulec reads only regular files",
+                                        "replace it with an ordinary file"))
     return sorted(found)
 
 
