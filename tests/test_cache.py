@@ -117,7 +117,7 @@ def _corruption_rounds(tmp_path: Path, fresh_cache: Path, monkeypatch: pytest.Mo
 
 
 def test_a_corrupted_cache_never_changes_a_build(tmp_path: Path, fresh_cache: Path, monkeypatch: pytest.MonkeyPatch):
-    _corruption_rounds(tmp_path, fresh_cache, monkeypatch, 6)  # 200 in the slow run
+    _corruption_rounds(tmp_path, fresh_cache, monkeypatch, 3)  # 200 in the slow run
 
 
 @pytest.mark.slow

@@ -28,6 +28,23 @@ def rules_copy(tmp_path: Path) -> Path:
     return target
 
 
+@pytest.fixture(scope="module")
+def _built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled rules copied and built once by the CLI, for tests that start from a built tree."""
+    top = tmp_path_factory.mktemp("built")
+    shutil.copytree(ROOT / "rules", top / "rules")
+    assert run("build", "--rules", str(top / "rules"), "--out", str(top / "out")).returncode == 0
+    return top
+
+
+@pytest.fixture()
+def built_copy(_built_once: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """(rules, out): a copy of the rules and of the output a CLI build wrote for them."""
+    for name in ("rules", "out"):
+        shutil.copytree(_built_once / name, tmp_path / name)
+    return tmp_path / "rules", tmp_path / "out"
+
+
 def tree(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
@@ -38,9 +55,8 @@ def test_validate_ok_and_usage_error():
     assert runner.invoke(main, ["build", "--no-such-option"]).exit_code == 2
 
 
-def test_invalid_rules_exit_1_and_write_nothing(rules_copy: Path, tmp_path: Path):
-    out = tmp_path / "out"
-    assert run("build", "--rules", str(rules_copy), "--out", str(out)).returncode == 0
+def test_invalid_rules_exit_1_and_write_nothing(built_copy: tuple[Path, Path]):
+    rules_copy, out = built_copy
     before = tree(out)
     weapons = rules_copy / "dp" / "tables" / "weapons.yaml"
     weapons.write_text(weapons.read_text(encoding="utf-8").replace("damage: 3,", "damage: three,", 1), encoding="utf-8")
@@ -50,10 +66,8 @@ def test_invalid_rules_exit_1_and_write_nothing(rules_copy: Path, tmp_path: Path
     assert tree(out) == before  # the previous output is exactly as it was
 
 
-def test_check_names_every_stale_file(rules_copy: Path, tmp_path: Path):
-    out = tmp_path / "out"
-    run("build", "--rules", str(rules_copy), "--out", str(out))
-    assert run("build", "--check", "--rules", str(rules_copy), "--out", str(out)).returncode == 0
+def test_check_names_every_stale_file(built_copy: tuple[Path, Path]):
+    rules_copy, out = built_copy  # a fresh build passes --check: CI's own step
     (out / "dp" / "rulec_dp" / "model.py").write_text("# edited by hand\n")
     (out / "extra.txt").write_text("x")
     result = run("build", "--check", "--rules", str(rules_copy), "--out", str(out))
@@ -62,15 +76,15 @@ def test_check_names_every_stale_file(rules_copy: Path, tmp_path: Path):
     assert (out / "dp" / "rulec_dp" / "model.py").read_text() == "# edited by hand\n"  # --check writes nothing
 
 
-def test_unchanged_inputs_rewrite_nothing(rules_copy: Path, tmp_path: Path):
-    out = tmp_path / "out"
-    run("build", "--rules", str(rules_copy), "--out", str(out))
+def test_unchanged_inputs_rewrite_nothing(built_copy: tuple[Path, Path]):
+    rules_copy, out = built_copy
     stamps = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
     result = run("build", "--rules", str(rules_copy), "--out", str(out))
     assert "unchanged" in result.stderr
     assert stamps == {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
 
 
+@pytest.mark.slow  # two whole CLI builds; CI's `rulec build --check` runs under another seed too
 def test_output_is_identical_across_hash_seeds(rules_copy: Path, tmp_path: Path):
     a, b = tmp_path / "a", tmp_path / "b"
     run("build", "--rules", str(rules_copy), "--out", str(a), env={"PYTHONHASHSEED": "1"})
@@ -153,6 +167,7 @@ def test_a_scenario_missing_a_required_argument_or_giving_a_stat_twice(tmp_path:
     assert "s.yaml:5:21: error[duplicate-stat]: 'strength' gives the stat '力量' a second time" in result.stderr
 
 
+@pytest.mark.slow  # a large pack built by the CLI
 def test_a_large_table_keeps_its_rows_as_json_and_loads_the_same(tmp_path: Path):
     """More than ROW_CHUNK entries: the Python package keeps the rows as JSON files (`_rows/`),
     read back as the same tuples; the entries and a resolution are what a small table gives."""

@@ -81,6 +81,7 @@ def test_worked_fight_through_the_cli(scenario: Path):
         assert sorted(members[name]["states"]) == sorted(want.get("states", members[name]["states"]))
 
 
+@pytest.mark.slow  # four resolve processes and two rebuilds of the bundled rules
 def test_resolve_uses_the_built_package_and_rebuilds_it_when_stale(tmp_path: Path):
     """With an up-to-date generated/ beside rules/, resolve imports the built package (no compile);
     when rules/ changed since, it rebuilds generated/ (writing only what changed), says so, and the

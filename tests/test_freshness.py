@@ -91,9 +91,13 @@ def test_the_record_is_not_build_output(project: Path) -> None:
     assert not diff_tree(out, files)  # neither `build --check` nor the writer sees an extra file
 
 
-def test_resolve_trusts_the_record_and_imports_no_yaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A real build: the content check records, `rulec build` and `--check` leave the record alone,
-    and `rulec resolve` then reads the scenario without PyYAML, jsonschema or the diagnostics."""
+@pytest.mark.parametrize("later", [pytest.param((["build", "--check"], ["build"]), marks=pytest.mark.slow, id="check"),
+                                   pytest.param((["build"],), id="build")])
+def test_resolve_trusts_the_record_and_imports_no_yaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      later: tuple[list[str], ...]) -> None:
+    """A real build: the content check records, `rulec build` (and `--check`, an uncached compile:
+    the slow run) leave the record alone, and `rulec resolve` then reads the scenario without PyYAML,
+    jsonschema or the diagnostics."""
     shutil.copytree(ROOT / "rules", tmp_path / "rules")
     shutil.copy(ROOT / "examples" / "dp" / "wang_vs_wu_miss.yaml", tmp_path / "s.yaml")
     rulec = [sys.executable, "-m", "rulec"]
@@ -102,7 +106,7 @@ def test_resolve_trusts_the_record_and_imports_no_yaml(tmp_path: Path, monkeypat
     monkeypatch.chdir(tmp_path)
     assert play._built(Path("generated"), [Path("rules")], "dp")
     assert (tmp_path / "generated" / RECORD).is_file()
-    for args in (["build", "--check"], ["build"]):
+    for args in later:
         result = subprocess.run(rulec + args, cwd=tmp_path, capture_output=True, text=True)
         assert result.returncode == 0, result.stderr
     assert still_fresh(Path("generated"), [Path("rules")])

@@ -69,7 +69,7 @@ def test_quick_verdicts_agree_with_jsonschema(example: Path, built: Path) -> Non
     schema = _schema(built, data)
     validator = validator_for(schema)
     assert verdict(data, schema) is True and validator.is_valid(data)  # an example takes the fast path
-    _agree_on_mutations(data, schema, validator, random.Random(example.name), 120)
+    _agree_on_mutations(data, schema, validator, random.Random(example.name), 50)
 
 
 def _agree_on_mutations(data: Any, schema: Any, validator: Any, rng: random.Random, count: int) -> None:
@@ -138,6 +138,16 @@ RULE_FILES = sorted((ROOT / "rules").rglob("*.yaml"))
 def test_static_schema_verdicts_agree_with_jsonschema(rule_file: Path) -> None:
     """The static schemas of rule files refer to common.schema.json: the quick evaluator follows
     those references (quick_schema.register) and agrees with jsonschema on mutations."""
+    _static_verdicts_agree(rule_file, 25)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule_file", RULE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_static_schema_verdicts_agree_with_jsonschema_on_every_file(rule_file: Path) -> None:
+    _static_verdicts_agree(rule_file, 120)
+
+
+def _static_verdicts_agree(rule_file: Path, count: int) -> None:
     from rulec.validate.schema import _static_validator, static_schema
 
     data = yaml.safe_load(rule_file.read_text(encoding="utf-8"))
@@ -146,4 +156,4 @@ def test_static_schema_verdicts_agree_with_jsonschema(rule_file: Path) -> None:
         pytest.skip("a manifest of its own")
     schema, validator = static_schema(kind), _static_validator(kind)
     assert verdict(data, schema) is True and validator.is_valid(data)
-    _agree_on_mutations(data, schema, validator, random.Random(rule_file.name), 60)
+    _agree_on_mutations(data, schema, validator, random.Random(rule_file.name), count)

@@ -35,6 +35,7 @@ def test_nothing_reads_or_documents_a_folder_beside_the_repository():
     assert not offenders, offenders
 
 
+@pytest.mark.slow  # a whole copy built and tested again (about 10 s): CI's clean clone checks the same
 def test_a_lone_copy_builds_checks_and_tests(tmp_path: Path):
     """The tracked files, copied into an empty folder, with this project's compiler importable as
     `rulec` only from that copy (a shim folder first on PYTHONPATH)."""

@@ -65,7 +65,7 @@ EDITS = [
 ]
 
 
-@pytest.mark.parametrize("edits", [EDITS[:7], EDITS[7:]], ids=["pack", "ruleset"])
+@pytest.mark.parametrize("edits", [pytest.param(EDITS[:7], marks=pytest.mark.slow), EDITS[7:]], ids=["pack", "ruleset"])
 def test_a_resident_build_after_an_edit_is_a_fresh_build(project: tuple[Path, Path],
                                                           edits: list[tuple[str, str, str, str]]) -> None:
     rules, pack = project
@@ -172,6 +172,7 @@ def test_watch_and_check_do_not_mix() -> None:
     assert result.exit_code == 1 and "cannot be combined with --check" in result.output
 
 
+@pytest.mark.slow  # a 10,000-entry pack built twice (tests/test_splice.py holds the splice itself to load_text)
 def test_a_large_table_file_edited_is_spliced_and_still_a_fresh_build(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A table file over 64 KiB is composed again only where it changed (load/splice.py): a value
