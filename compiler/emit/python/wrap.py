@@ -203,7 +203,19 @@ def _layout(text: str, col: int, base: int, *, inside: bool, reserve: int = 0) -
         items = _split(inner, inner_toks, commas=False)
     head_col = col + width(head)
     widest = max((width(i) for i in items), default=0)
-    tail_reserve = width(closer) + _unbreakable(after) + (0 if after else reserve)  # after the last item
+    # Columns kept after the last item: the closer and what cannot break after it; when what follows
+    # could not break after all (`-> Tuple[bool]:`), all of it.
+    first_try = width(closer) + _unbreakable(after) + (0 if after else reserve)
+    lines = _around(head, items, closer, after, col, head_col, widest, base, inside, reserve, first_try)
+    whole = width(closer) + width(after) + reserve
+    if after and whole > first_try and any(width(x) > WIDTH for x in lines[1:]):
+        lines = _around(head, items, closer, after, col, head_col, widest, base, inside, reserve, whole)
+    return lines
+
+
+def _around(head: str, items: list[str], closer: str, after: str, col: int, head_col: int, widest: int,
+            base: int, inside: bool, reserve: int, tail_reserve: int) -> list[str]:
+    """The lines of a bracket's `head`, its `items` packed, its `closer` and what comes `after`."""
     if len(items) > 1 and (head_col > WIDTH // 2 or head_col + widest > WIDTH):  # hanging
         lines = [head] + _pack(items, base + 8, base + 8, base, first_indent=True, reserve=tail_reserve)
     elif len(items) > 1:
