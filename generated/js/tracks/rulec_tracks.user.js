@@ -26,7 +26,7 @@
 //   rules/tracks/tables/senses.yaml
 //   rules/tracks/tables/states.yaml
 //   rules/tracks/tables/weapons.yaml
-// Content hash: sha256:168eb76ed517cbbb54cfe271d95aa3d47c5ce318397c146a8ff32d37d623b0fa
+// Content hash: sha256:d0aa9acf31b7824a61e49f14bd08a4433dcff493eac9e4da7fa5fc07ca753ff0
 // 计时骰池与负面点数规则: the same API as index.js, as one ES2015 script defining the global object rulec_tracks.
 var rulec_tracks = (function () {
   'use strict';
@@ -2073,7 +2073,7 @@ var rulec_tracks = (function () {
     );
     const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
     const _rolls = [];
-    let _successes_roll, successes, hit, raw_damage, final_damage, absorbed, self_base, _resist_roll, resist, pushed;
+    let _successes_roll, successes, hit, raw_damage, absorbed, final_damage, self_base, _resist_roll, resist, pushed;
     let blocked, impact, target_full, target_total, self_total;
     _successes_roll = _rt_roll_pool(
       _source, _POOL, Math.max(_R_CHECK_FLOOR, check - target_defense), load_tier, false, 1000
@@ -2086,14 +2086,12 @@ var rulec_tracks = (function () {
     ));
     hit = successes > 0;
     raw_damage = hit ? Math.min(attacker.max_hp, successes + load_tier) : 0;
-    final_damage = Math.max(
-      0, raw_damage - defender.damage_reduction
-    ) - Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
     absorbed = Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
+    final_damage = Math.max(0, raw_damage - defender.damage_reduction) - absorbed;
     _trace.push(new TraceStep(
       "let",
       "伤害" + String(raw_damage) + "经伤害减免" + String(defender.damage_reduction) + "、伤害吸收" + String(absorbed) + "后，最终伤害" + String(final_damage),
-      [["absorbed", absorbed]]
+      [["final_damage", final_damage]]
     ));
     self_base = raw_damage;
     if (final_damage > 0) {
@@ -2132,15 +2130,13 @@ var rulec_tracks = (function () {
   function _charge_roll(
     dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure, left_area
   ) {
-    let successes, hit, raw_damage, final_damage, absorbed, self_base, resist, pushed, blocked, impact, target_full;
+    let successes, hit, raw_damage, absorbed, final_damage, self_base, resist, pushed, blocked, impact, target_full;
     let target_total, self_total;
     successes = _rt_pool_successes(dice, Math.max(_R_CHECK_FLOOR, check - target_defense), 10, 8, 10, 1000);
     hit = successes > 0;
     raw_damage = hit ? Math.min(attacker.max_hp, successes + load_tier) : 0;
-    final_damage = Math.max(
-      0, raw_damage - defender.damage_reduction
-    ) - Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
     absorbed = Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
+    final_damage = Math.max(0, raw_damage - defender.damage_reduction) - absorbed;
     self_base = raw_damage;
     if (final_damage > 0) {
       resist = _rt_pool_successes(
@@ -2205,15 +2201,13 @@ var rulec_tracks = (function () {
     const _attacker_absorption = attacker.absorption;
     return dice => {
       dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let successes, hit, raw_damage, final_damage, absorbed, self_base, resist, pushed, blocked, impact, target_full;
+      let successes, hit, raw_damage, absorbed, final_damage, self_base, resist, pushed, blocked, impact, target_full;
       let target_total, self_total;
       successes = _rt_pool_successes(dice, _successes, 10, 8, 10, 1000);
       hit = successes > 0;
       raw_damage = hit ? Math.min(_attacker_max_hp, successes + load_tier) : 0;
-      final_damage = Math.max(
-        0, raw_damage - _defender_damage_reduction
-      ) - Math.min(Math.max(0, raw_damage - _defender_damage_reduction), _defender_absorption);
       absorbed = Math.min(Math.max(0, raw_damage - _defender_damage_reduction), _defender_absorption);
+      final_damage = Math.max(0, raw_damage - _defender_damage_reduction) - absorbed;
       self_base = raw_damage;
       if (final_damage > 0) {
         resist = _rt_pool_successes(dice, _resist, 10, 8, 10, 1000);
@@ -2248,7 +2242,7 @@ var rulec_tracks = (function () {
     );
     const _odds = new OddsBuilder(CHARGE_FIELDS, "hit", "damage", 200000);
     const _p = 1.0;
-    let successes, hit, raw_damage, final_damage, absorbed, self_base, resist, pushed, blocked, impact, target_full;
+    let successes, hit, raw_damage, absorbed, final_damage, self_base, resist, pushed, blocked, impact, target_full;
     let target_total, self_total;
     for (const _successes_item of _odds.outcomes(
       _p, _rt_pool_distribution(Math.max(_R_CHECK_FLOOR, check - target_defense), 10, 8, 10)
@@ -2257,10 +2251,8 @@ var rulec_tracks = (function () {
       const _successes_p = _p * _successes_item[1];
       hit = successes > 0;
       raw_damage = hit ? Math.min(attacker.max_hp, successes + load_tier) : 0;
-      final_damage = Math.max(
-        0, raw_damage - defender.damage_reduction
-      ) - Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
       absorbed = Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
+      final_damage = Math.max(0, raw_damage - defender.damage_reduction) - absorbed;
       self_base = raw_damage;
       for (const _resist_item of _odds.outcomes(
         _successes_p,

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:168eb76ed517cbbb54cfe271d95aa3d47c5ce318397c146a8ff32d37d623b0fa
+# Content hash: sha256:d0aa9acf31b7824a61e49f14bd08a4433dcff493eac9e4da7fa5fc07ca753ff0
 """计时骰池与负面点数规则：战斗状态 (the fight API of ruleset `tracks`): combatants whose damage,
 condition points, states, temporary modifiers and relations carry from one action to the next.
 

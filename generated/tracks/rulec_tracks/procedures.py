@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:168eb76ed517cbbb54cfe271d95aa3d47c5ce318397c146a8ff32d37d623b0fa
+# Content hash: sha256:d0aa9acf31b7824a61e49f14bd08a4433dcff493eac9e4da7fa5fc07ca753ff0
 """计时骰池与负面点数规则：结算流程 (procedures) of ruleset `tracks`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -612,16 +612,15 @@ def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, lo
              (('command', _successes_roll.command), ('faces', _successes_roll.faces), ('successes', successes)))))
     hit = successes > 0
     raw_damage = (successes + load_tier if successes + load_tier < attacker.max_hp else attacker.max_hp) if hit else 0
-    final_damage = (raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0) - min(
-            (raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0),
-            defender.absorption)
     absorbed = min((raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0),
                    defender.absorption)
+    final_damage = (raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0
+                    else 0) - absorbed
     _trace.append(_rec(
             _Step,
             ('let',
              f'伤害{raw_damage}经伤害减免{defender.damage_reduction}、伤害吸收{absorbed}后，最终伤害{final_damage}',
-             (('absorbed', absorbed),))))
+             (('final_damage', final_damage),))))
     self_base = raw_damage
     if final_damage > 0:
         _resist_roll = _rt_roll_pool(
@@ -675,11 +674,10 @@ def _charge_roll(dice: DiceSource, check: int, target_defense: int, attacker: Co
             10, 1000))
     hit = successes > 0
     raw_damage = (successes + load_tier if successes + load_tier < attacker.max_hp else attacker.max_hp) if hit else 0
-    final_damage = (raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0) - min(
-            (raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0),
-            defender.absorption)
     absorbed = min((raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0),
                    defender.absorption)
+    final_damage = (raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0
+                    else 0) - absorbed
     self_base = raw_damage
     if final_damage > 0:
         resist = (
@@ -750,14 +748,11 @@ def charge_prepare(attacker: Combatant, defender: Combatant, *, skill_bonus: int
             hit = successes > 0
             raw_damage = (successes + load_tier if successes + load_tier < _attacker_max_hp
                           else _attacker_max_hp) if hit else 0
-            final_damage = (
-                    (raw_damage - _defender_damage_reduction if raw_damage - _defender_damage_reduction > 0 else 0)
-                    - min(
-                    (raw_damage - _defender_damage_reduction if raw_damage - _defender_damage_reduction > 0 else 0),
-                    _defender_absorption))
             absorbed = min(
                     (raw_damage - _defender_damage_reduction if raw_damage - _defender_damage_reduction > 0 else 0),
                     _defender_absorption)
+            final_damage = (raw_damage - _defender_damage_reduction if raw_damage - _defender_damage_reduction > 0
+                            else 0) - absorbed
             self_base = raw_damage
             if final_damage > 0:
                 resist = _rt_pool_successes_random(_rand, _resist, 10, 8, 10, 1000)
@@ -800,12 +795,10 @@ def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 
         hit = successes > 0
         raw_damage = (successes + load_tier if successes + load_tier < attacker.max_hp
                       else attacker.max_hp) if hit else 0
-        final_damage = (
-                (raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0)
-                - min((raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0),
-                      defender.absorption))
         absorbed = min((raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0),
                        defender.absorption)
+        final_damage = (raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0
+                        else 0) - absorbed
         self_base = raw_damage
         for resist, _resist_q in _odds.outcomes(
                 _successes_p,
@@ -1084,7 +1077,8 @@ def leave_area_odds(*, damage: int = 0, points: int = 0, timing: Union[LeaveTimi
 
 
 def _can_respond_setup(response: Union[Action, str], action: Union[Action, str], readied_seconds: int,
-                       action_off_turn: bool, action_readied_seconds: int, _trace: Optional[List[_Step]]) -> Tuple[bool]:
+                       action_off_turn: bool, action_readied_seconds: int,
+                       _trace: Optional[List[_Step]]) -> Tuple[bool]:
     response = response if type(response) is Action else get_action(response)
     action = action if type(action) is Action else get_action(action)
     if not (response.not_specified is None and action.not_specified is None and type(readied_seconds) is int

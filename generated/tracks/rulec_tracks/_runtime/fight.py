@@ -344,7 +344,8 @@ class Fight:
             left, awake = int(out[points_at]), bool(out[awake_at])
             if left != points:
                 m = Member(m.name, m.base, m.counters, put(m.points, track, left), m.states, m.modifiers)
-                log.append(line(f"{m.name}的{self.rules.tracks.get(track, track)}{left - points:+d}（{source}，共{left}）"))
+                shown = self.rules.tracks.get(track, track)
+                log.append(line(f"{m.name}的{shown}{left - points:+d}（{source}，共{left}）"))
             if awake:
                 m = Member(m.name, m.base, m.counters, m.points, tuple(s for s in m.states if s != state), m.modifiers)
                 log.append(line(f"{m.name}的{self.rules.state_names.get(state, state)}解除"))
