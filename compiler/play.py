@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .output import EXIT_INVALID, EXIT_OK, echo, report
+
+_RULESET_ID = re.compile(r"[a-z][a-z0-9_]{0,47}")  # validate/table_schema.ID_PATTERN
 
 if TYPE_CHECKING:
     from .diagnostics import Diagnostic, Span
@@ -213,6 +216,11 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
             not isinstance(data.get("ruleset"), str):
         report([_diagnostic(doc.span(()), "bad-scenario",
                             "a scenario has kind: scenario (or fight) and a ruleset id")], fmt)
+        return None
+    if not _RULESET_ID.fullmatch(data["ruleset"]):  # it names folders: never a path, never too long for one
+        report([_diagnostic(doc.span(("ruleset",)), "unknown-ruleset",
+                            f"{_quote(data['ruleset'])} is not a ruleset id (lower-case letters, digits and "
+                            "underscores, starting with a letter, at most 48)")], fmt)
         return None
     rid = data["ruleset"]
     session = session or _Session()

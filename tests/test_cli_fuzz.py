@@ -381,7 +381,7 @@ def _mutated_scenario(work: Path, data: st.DataObject) -> None:
     for _ in range(data.draw(st.integers(1, 3))):
         paths = list(_paths(mutated))
         path = data.draw(st.sampled_from(paths))
-        value = data.draw(HOSTILE)
+        value = copy.deepcopy(data.draw(HOSTILE))  # the samples are shared objects: never mutate them
         if not path:
             mutated = value
             break

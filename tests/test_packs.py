@@ -62,13 +62,14 @@ def _tree(folder: Path) -> dict[str, bytes]:
 def test_a_pack_builds_the_same_bytes_from_any_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     one = _project(tmp_path / "alice" / "home" / "games")
     two = _project(tmp_path / "bob")
+    (two / "brew").rename(two / "brew-main")  # a clone under another folder name: still the pack `brew`
     # one builds from inside its project, the other from elsewhere with absolute paths
     monkeypatch.chdir(one)
     first = compile_rules([Path("rules"), Path("brew")])
     assert first.ok, [d.format() for d in first.diagnostics]
     write_build(Path("out"), first)
     monkeypatch.chdir(tmp_path)
-    second = compile_rules([two / "rules", two / "brew"])
+    second = compile_rules([two / "rules", two / "brew-main"])
     assert second.ok, [d.format() for d in second.diagnostics]
     write_build(two / "out", second)
     a, b = _tree(one / "out"), _tree(two / "out")
@@ -79,7 +80,7 @@ def test_a_pack_builds_the_same_bytes_from_any_folder(tmp_path: Path, monkeypatc
             for leak in (str(tmp_path), str(base), str(Path.home())):
                 assert leak.encode() not in data, (rel, leak)
     assert b'version = "0.1.0+brew.' in a["tiny/pyproject.toml"] or b"+brew." in a["tiny/pyproject.toml"]
-    assert b"brew/weapons.yaml:4" in a["reference/tiny.md"]  # the pack's files named by the pack's folder
+    assert b"brew/weapons.yaml:4" in a["reference/tiny.md"]  # the pack's files named by the pack's id
 
 
 @pytest.mark.parametrize("kind", ["file", "folder"])

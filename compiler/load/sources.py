@@ -11,14 +11,16 @@ A link below a source folder whose target lies outside it (a file or a folder) i
 a diagnostic naming the link: a pack from a stranger can only ever bring its own files. A link
 to a folder inside it is not followed (what it holds is found at its real place).
 
-Each source folder has a `name` that outputs call it by (`rules/dp`, `my-pack`): the last part
-of the path it was given by and the folder's place below that, never where it sits on the
-builder's disk, so that the same pack builds the same bytes from any folder.
+Each source folder has a `name` that outputs call it by, never where it sits on the builder's
+disk: a pack by its id (`my_pack`, from its manifest's `id:` line), so that the same pack builds
+the same bytes from any folder under any folder name; a ruleset by the last part of the path it
+was given by and its place below that (`rules/dp`).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -103,7 +105,26 @@ def _yaml_files(folder: Path, diags: list[Diagnostic] | None = None) -> list[Pat
 
 
 def _source(folder: Path, manifest: Path, name: str, diags: list[Diagnostic]) -> SourceFolder:
+    if manifest.name == "pack.yaml":
+        name = _pack_id(manifest) or name
     return SourceFolder(folder, manifest, _yaml_files(folder, diags), name)
+
+
+_PACK_ID = re.compile(r"^id:[ \t]*(['\"]?)([a-z][a-z0-9_]*)\1[ \t]*(?:#.*)?$", re.M)
+
+
+def _pack_id(manifest: Path) -> str | None:
+    """A pack's id from its manifest's top-level `id:` line, which names the pack in outputs: the
+    same pack gives the same bytes whatever its folder is called. None when the line is not plain
+    (the loader reports what is wrong with the manifest; the folder's name stands in)."""
+    from .reading import ReadRefused, read_bounded
+
+    try:
+        text = read_bounded(manifest, 64 * 1024).decode("utf-8")
+    except (ReadRefused, UnicodeDecodeError):
+        return None
+    found = _PACK_ID.findall(text)
+    return found[0][1] if len(found) == 1 else None
 
 
 def _named(given: Path, folder: Path, below: Path | None = None) -> str:
