@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from rulec.cli import main
 from rulec.load.reading import MAX_SCENARIO_BYTES, ReadRefused, read_bounded
+from test_fuzz import _paths  # every place in a YAML document, for mutations
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").rglob("*.yaml"))
@@ -362,16 +363,6 @@ def test_the_limit_holds_on_the_bytes_read(tmp_path: Path, monkeypatch: pytest.M
 
 HOSTILE = st.sampled_from([None, [], {}, [1], {"a": 1}, 0, -1, 10**9, True, "", "²", "x" * 5000, 1.5,
                            [[[[[]]]]], {"attacker": None}, "拳", "fist", int(BIG[:60])])
-
-
-def _paths(node, trail=()):  # type: ignore[no-untyped-def]
-    yield trail
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from _paths(v, trail + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _paths(v, trail + (i,))
 
 
 def _mutated_scenario(work: Path, data: st.DataObject) -> None:
