@@ -34,6 +34,7 @@ from .emit.python.package import emit_package
 from .emit.reference import emit_reference
 from .emit.shape import shape
 from .ir import Ruleset
+from .load.sources import inside
 from .load import (MAX_FILE_BYTES, Document, ReadRefused, SourceFolder, discover, display_path, load_bytes,
                    read_bounded)
 from .lower import lower
@@ -116,7 +117,7 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
         if names is not None:
             names[shown] = display
         try:
-            if not _inside(path.resolve(), folder.root):  # a link changed since the folder was listed
+            if not inside(path.resolve(), folder.root):  # a link changed since the folder was listed
                 diags.append(Diagnostic(Span(display), "link-outside",
                                         f"'{path.name}' is a link to something outside the folder "
                                         f"{folder.root.name}/; rule files must be inside it"))
@@ -145,10 +146,6 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
         elif clean:  # a file with schema errors is reported, and the others are still checked
             docs.append((doc, kind))
     return _Loaded(folder, manifest, manifest_kind, docs, hasher.hexdigest(), broken)
-
-
-def _inside(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents
 
 
 def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic],

@@ -57,7 +57,8 @@ def _manifest_of(folder: Path) -> Path | None:
     return None
 
 
-def _inside(path: Path, root: Path) -> bool:
+def inside(path: Path, root: Path) -> bool:
+    """Whether `path` is `root` or below it (both resolved)."""
     return path == root or root in path.parents
 
 
@@ -80,7 +81,7 @@ def _yaml_files(folder: Path, diags: list[Diagnostic] | None = None) -> list[Pat
                     target = path.resolve(strict=True)
                 except (OSError, RuntimeError):
                     target = None
-                if target is None or not _inside(target, folder):
+                if target is None or not inside(target, folder):
                     if diags is not None and (target is None or target.is_dir() or path.suffix in YAML_SUFFIXES):
                         diags.append(Diagnostic(Span(display_path(path)), "link-outside",
                                                 f"'{path.name}' is a link to "
