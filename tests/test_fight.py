@@ -22,7 +22,7 @@ def jaw(tracks, fight, attacker="甲", defender="乙", faces=None):
 
 
 def test_three_jaw_hits_reach_unconscious_and_the_state_takes_defense_away(tracks):
-    """TR-60, TR-68, TR-69 (R60): points on a track carry across attacks; past three times the
+    """TR-F08, TR-F10, TR-F16; TR-60, TR-68, TR-69 (R60): points on a track carry across attacks; past three times the
     capacity the track's state (眩晕 → 昏迷) begins, and 昏迷 takes away basic, dodge and mental
     defense (its flags in the states table) while parry stays."""
     weak = tracks.Combatant(dexterity=1, perception=1, basic_defense=2, dodge_defense=1, parry_defense=1)
@@ -49,7 +49,7 @@ def test_three_jaw_hits_reach_unconscious_and_the_state_takes_defense_away(track
 
 
 def test_the_attackers_own_penalty_lasts_until_its_next_turn(dp):
-    """DP-30 (R11): a power attack's −2 basic defense is a modifier on the attacker until the start
+    """DP-F01; DP-30 (R11): a power attack's −2 basic defense is a modifier on the attacker until the start
     of its next turn; the other combatant's turn in between keeps it."""
     fight = dp.start_fight({"王": dp.Combatant(strength=5, martial=4, basic_defense=4), "吴": dp.Combatant()})
     _, fight = fight.act("attack", {"attacker": "王", "defender": "吴"}, weapon="long_sword", power_attack=True,
@@ -214,7 +214,7 @@ def test_the_mean_attacks_solve_agrees_with_the_chain(marginal, threshold):
 
 
 def test_damage_wakes_an_unconscious_combatant(tracks):
-    """TR-69 (R62), a recovery rule over the state (fight.on_damage): damage to a combatant in 昏迷
+    """TR-F11, TR-69 (R62), a recovery rule over the state (fight.on_damage): damage to a combatant in 昏迷
     lowers the points of the track that caused it by as much; below three times the capacity it
     wakes."""
     weak = tracks.Combatant(dexterity=1, perception=1, basic_defense=2, dodge_defense=1, parry_defense=1)
@@ -244,7 +244,7 @@ def test_fight_inputs_from_strangers_are_bounded(tracks):
 
 
 def test_a_tracks_debuff_lowers_the_stats_it_names(tracks):
-    """TR-60, TR-68 (R60): past the capacity, a track's debuff lowers its stats by the difference
+    """TR-F09: TR-60, TR-68 (R60): past the capacity, a track's debuff lowers its stats by the difference
     (眩晕: 感知 and 敏捷), so every later check that uses them is lower; the action says so; the
     capacity itself is measured without the debuff."""
     weak = tracks.Combatant(dexterity=2, perception=2, basic_defense=2)  # 眩晕 capacity 2×2+2 = 6

@@ -68,3 +68,17 @@ def test_d20_f08_a_failed_drag_waits_for_the_draggers_next_turn(d20):
         f.resolve("drag", {"dragger": "甲", "other": "乙"}, dice=d20.FixedDice([20, 1]))
     f = f.next_turn().next_turn().next_turn()  # around to 甲 again
     f.resolve("drag", {"dragger": "甲", "other": "乙"}, dice=d20.FixedDice([20, 1]))
+
+
+def test_d20_f01_f13_damage_accumulates_and_only_a_willing_target_may_volunteer(d20):
+    """D20-F01 (D20-01/04): damage rolled on a hit adds to the target's 所受伤害 over the fight;
+    D20-F13 (D20-06): a charmed target is not willing."""
+    f = fight(d20)
+    for _ in range(2):
+        _, f = f.act("attack", {"attacker": "甲", "target": "乙"}, dice=d20.FixedDice([20, 6, 6, 6, 6]))
+    assert f.member("乙").counter("damage") > 0
+    data = f.to_dict()
+    data["members"][1]["stats"]["charmed"] = True
+    with pytest.raises(d20.RuleError):
+        d20.fight_from_dict(data).resolve("attack", {"attacker": "甲", "target": "乙"}, willing=True,
+                                          dice=d20.FixedDice([20, 6, 6]))

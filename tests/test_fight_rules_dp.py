@@ -141,3 +141,46 @@ def test_conditions_round_trip_through_to_dict_and_are_checked(dp):
     bad["members"][1]["conditions"] = [["nonsense", 3, "", -1]]
     with pytest.raises(dp.OutOfBounds):
         dp.fight_from_dict(bad)
+
+
+def test_dp_f02_f16_charge_lowers_own_defense_and_coup_de_grace_needs_a_helpless_target_now(dp):
+    """DP-F02 (DP-31, R11): the charge's bonus lowers the charger's basic defense (not below 0)
+    until its next turn; DP-F16 (DP-33): a coup de grace needs the target helpless as the fight
+    knows it now."""
+    fight = two(dp)
+    _, fight = act(dp, fight, "attack", AB, weapon="long_sword", charge_meters=3)
+    assert fight.effective("甲").basic_defense < 3
+    with pytest.raises(dp.RuleError):
+        fight.resolve("attack", AB, weapon="long_sword", coup_de_grace=True, dice=dp.FixedDice(WIN))
+    stored = fight.to_dict()
+    stored["members"][1]["stats"]["helpless"] = True
+    dp.fight_from_dict(stored).resolve("attack", AB, weapon="long_sword", coup_de_grace=True, dice=dp.FixedDice(WIN))
+
+
+def test_dp_f03_called_shot_points_accumulate_per_kind(dp):
+    """DP-F03 (DP-32): each called shot adds its points to the target's track of that kind."""
+    fight = dp.start_fight({"甲": dp.Combatant(strength=8, martial=8, specialty=6), "乙": dp.Combatant()})
+    for _ in range(2):
+        _, fight = act(dp, fight, "attack", AB, weapon="long_sword", called_shot="head")
+    points = dict(fight.member("乙").points)
+    assert set(points) == {"stun"} and points["stun"] >= 2
+
+
+def test_dp_f06_a_tripped_flier_loses_speed_through_its_next_turn(dp):
+    """DP-F06 (DP-50): each net point is −1 flight speed 「在下一轮内」 (shown on 移动速度)."""
+    fight = two(dp)
+    trip, fight = act(dp, fight, "trip", AB, faces=[9] * 4 + [1] * 20, flying=True)
+    assert trip.result.flight_speed_loss > 0 and not fight.effective("乙").prone
+    assert fight.effective("乙").move_speed == 10 - trip.result.flight_speed_loss
+    fight = fight.next_turn().next_turn()  # 乙's turn has ended
+    assert fight.effective("乙").move_speed == 10
+
+
+def test_dp_f18_a_returned_bull_rush_is_a_reflex_answer_within_the_action(dp):
+    """DP-F18 (DP-51): the defender who stopped a bull rush may rush back at once; the original
+    rusher, now resisting, takes −2 DP (the `returned` option)."""
+    fight = two(dp)
+    rush, fight = act(dp, fight, "bull_rush", AB, faces=LOSE)
+    assert rush.result.may_return
+    back = fight.resolve("bull_rush", BA, returned=True, dice=dp.FixedDice(WIN))
+    assert "抵挡DP" in back.result.text(gm=True)

@@ -186,3 +186,9 @@ export function recover(track: ConditionTrack | string, current: number, check_d
 export function recover_fast(track: ConditionTrack | string, current: number, check_dice: number, options: {supernatural?: boolean; dice: DiceSource}): [number, number];
 export function recover_prepare(track: ConditionTrack | string, current: number, check_dice: number, options?: {supernatural?: boolean}): (dice: DiceSource) => [number, number];
 export function recover_odds(track: ConditionTrack | string, current: number, check_dice: number, options?: {supernatural?: boolean}): Odds;
+export class DealPointsResult extends Result { readonly track_id: string; readonly dealt: number; }
+export const DEAL_POINTS_FIELDS: ReadonlyArray<string>;
+export function deal_points(target: Combatant, track: ConditionTrack | string, points: number, options?: {resistance?: number; dice?: DiceSource}): DealPointsResult;
+export function deal_points_fast(target: Combatant, track: ConditionTrack | string, points: number, options: {resistance?: number; dice: DiceSource}): [string, number];
+export function deal_points_prepare(target: Combatant, track: ConditionTrack | string, points: number, options?: {resistance?: number}): (dice: DiceSource) => [string, number];
+export function deal_points_odds(target: Combatant, track: ConditionTrack | string, points: number, options?: {resistance?: number}): Odds;

@@ -18,7 +18,7 @@
 //   rules/tracks/tables/senses.yaml
 //   rules/tracks/tables/states.yaml
 //   rules/tracks/tables/weapons.yaml
-// Content hash: sha256:7088d44a94a4e0ad921dc0cfff8ce19206a71cecbe3ccc2a6cdd9a6e25305db1
+// Content hash: sha256:11dfcd1f56ffae1b6c5dae2eaec5d9f7ff071d7599e1594189d8d5bfb054d2c6
 // 计时骰池与负面点数规则: the compiled rules of ruleset 'tracks', as an ES module with no dependencies.
 'use strict';
 
@@ -3879,6 +3879,77 @@ function recover_odds(track, current, check_dice, options) {
   return _odds.build();
 }
 
+function _deal_points_setup(target, track, points, resistance, _trace) {
+  track = track instanceof ConditionTrack ? track : get_condition_track(track);
+  if (!(
+    target instanceof Combatant && track.not_specified === null && Number.isInteger(points) && 0 <= points
+    && points <= 1000 && Number.isInteger(resistance) && 0 <= resistance && resistance <= 1000
+  )) {
+    _rt_check_inputs([
+      ['type', "目标", target, Combatant], ['entry', "累积槽", track], ['int', "点数", points, 0, 1000],
+      ['int', "抗性", resistance, 0, 1000]
+    ]);
+  }
+  let dealt;
+  dealt = Math.max(0, points - resistance);
+  if (_trace !== null) _trace.push(new TraceStep("note", "受到" + String(dealt) + "点" + track.name + "点数", []));
+  return [track, dealt];
+}
+
+const DEAL_POINTS_FIELDS = Object.freeze(["track_id", "dealt"]);
+// The result of deal_points (施加负面点数): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class DealPointsResult extends Result {}
+DealPointsResult.PROCEDURE = "deal_points";
+DealPointsResult.FIELDS = DEAL_POINTS_FIELDS;
+
+// 施加负面点数（TR-60、TR-61、TR-63、TR-64、TR-65、TR-67、TR-68、TR-70）
+function deal_points(target, track, points, options) {
+  options = _rt_options(options, ["resistance", "dice"]);
+  let resistance = options.resistance === undefined ? 0 : options.resistance;
+  const _trace = [];
+  const _setup = _deal_points_setup(target, track, points, resistance, _trace);
+  track = _setup[0];
+  const dealt = _setup[1];
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(DealPointsResult, [track.id, dealt], [], _trace);
+}
+
+// 施加负面点数: the outcome only (the fields of DEAL_POINTS_FIELDS), no trace.
+function deal_points_fast(target, track, points, options) {
+  options = _rt_options(options, ["resistance", "dice"]);
+  let resistance = options.resistance === undefined ? 0 : options.resistance;
+  const _setup = _deal_points_setup(target, track, points, resistance, null);
+  track = _setup[0];
+  const dealt = _setup[1];
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [track.id, dealt];
+}
+
+// 施加负面点数: the setup once; the function returned rolls and returns the outcome array.
+function deal_points_prepare(target, track, points, options) {
+  options = _rt_options(options, ["resistance"]);
+  let resistance = options.resistance === undefined ? 0 : options.resistance;
+  const _setup = _deal_points_setup(target, track, points, resistance, null);
+  track = _setup[0];
+  const dealt = _setup[1];
+  const _track_id = track.id;
+  const _out = [_track_id, dealt];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 施加负面点数: the exact distribution of the fields of DEAL_POINTS_FIELDS.
+function deal_points_odds(target, track, points, options) {
+  options = _rt_options(options, ["resistance"]);
+  let resistance = options.resistance === undefined ? 0 : options.resistance;
+  const _setup = _deal_points_setup(target, track, points, resistance, null);
+  track = _setup[0];
+  const dealt = _setup[1];
+  const _odds = new OddsBuilder(DEAL_POINTS_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.add([track.id, dealt], _p);
+  return _odds.build();
+}
+
 // Every procedure's name and parameters ([id, name, type]) and outcome fields ([id, name, type: int,
 // bool, str, or the table whose entry ids it holds]), as the Python package's PROCEDURE_INFO.
 const PROCEDURE_INFO = Object.freeze({
@@ -4092,6 +4163,16 @@ const PROCEDURE_INFO = Object.freeze({
     positional: ["track", "current", "check_dice"], fields: [["points", "点数", "int"], ["recovered", "恢复", "int"]],
     summary: {hit: null, damage: null}
   },
+  "deal_points": {
+    name: "施加负面点数",
+    params: [
+      ["target", "目标", "combatant"], ["track", "累积槽", "condition_tracks"], ["points", "点数", "int"],
+      ["resistance", "抗性", "int"]
+    ],
+    positional: ["target", "track", "points"],
+    fields: [["track_id", "累积槽", "condition_tracks"], ["dealt", "受到点数", "int"]],
+    summary: {hit: null, damage: null}
+  },
 });
 
 export {
@@ -4125,5 +4206,6 @@ export {
   enhanced_long_rest_fast, enhanced_long_rest_prepare, enhanced_long_rest_odds,
   ENHANCED_LONG_REST_FIELDS, EnhancedLongRestResult, unconscious_hit, unconscious_hit_fast,
   unconscious_hit_prepare, unconscious_hit_odds, UNCONSCIOUS_HIT_FIELDS, UnconsciousHitResult, recover,
-  recover_fast, recover_prepare, recover_odds, RECOVER_FIELDS, RecoverResult,
+  recover_fast, recover_prepare, recover_odds, RECOVER_FIELDS, RecoverResult, deal_points,
+  deal_points_fast, deal_points_prepare, deal_points_odds, DEAL_POINTS_FIELDS, DealPointsResult,
 };

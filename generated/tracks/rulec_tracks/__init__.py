@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:7088d44a94a4e0ad921dc0cfff8ce19206a71cecbe3ccc2a6cdd9a6e25305db1
+# Content hash: sha256:11dfcd1f56ffae1b6c5dae2eaec5d9f7ff071d7599e1594189d8d5bfb054d2c6
 """计时骰池与负面点数规则 (tracks): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -102,6 +102,8 @@ from .procedures import unconscious_hit, unconscious_hit_fast, unconscious_hit_o
 from .results import UnconsciousHitResult, UNCONSCIOUS_HIT_FIELDS
 from .procedures import recover, recover_fast, recover_odds, recover_prepare
 from .results import RecoverResult, RECOVER_FIELDS
+from .procedures import deal_points, deal_points_fast, deal_points_odds, deal_points_prepare
+from .results import DealPointsResult, DEAL_POINTS_FIELDS
 
 __version__ = '1.0.0'
 RULESET_ID = 'tracks'
@@ -305,4 +307,10 @@ __all__ = [
     "recover_prepare",
     "RecoverResult",
     "RECOVER_FIELDS",
+    "deal_points",
+    "deal_points_fast",
+    "deal_points_odds",
+    "deal_points_prepare",
+    "DealPointsResult",
+    "DEAL_POINTS_FIELDS",
 ]

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:7088d44a94a4e0ad921dc0cfff8ce19206a71cecbe3ccc2a6cdd9a6e25305db1
+# Content hash: sha256:11dfcd1f56ffae1b6c5dae2eaec5d9f7ff071d7599e1594189d8d5bfb054d2c6
 """计时骰池与负面点数规则：战斗状态 (the fight API of ruleset `tracks`): combatants whose damage,
 condition points, states, temporary modifiers and relations carry from one action to the next.
 
@@ -123,19 +123,20 @@ _RELATIONS: Dict[str, Any] = {
 _ACTIONS: Dict[str, ActionSpec] = {
     'attack': ActionSpec('攻击（检定即伤害）', _procedures.attack, ('attacker', 'defender'), (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), Effect('track', 'defender', 'track', 'points', 1, '', '', ''), ), _procedures.attack_odds,
         {'weapon': '武器', 'distance': '距离', 'bonus': '加值', 'extra_damage': '额外伤害', 'part': '部位',
-         'left_area': '中途脱离范围'}, '', '', 0),
+         'left_area': '中途脱离范围'}, 'standard', 'physical', 0),
     'firearm': ActionSpec('枪械射击与连射', _procedures.firearm, ('attacker', 'defender'), (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ), _procedures.firearm_odds,
         {'weapon': '武器', 'shots': '连射数', 'distance': '距离', 'bonus': '加值', 'defender_dodges': '目标闪避',
-         'left_area': '中途脱离范围'}, '', '', 0),
+         'left_area': '中途脱离范围'}, 'standard', 'physical', 0),
     'fixed_damage': ActionSpec('固定伤害对抗抗性', _procedures.fixed_damage, ('defender',), (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ), _procedures.fixed_damage_odds,
         {'amount': '固定伤害', 'damage_type': '伤害类型', 'left_area': '中途脱离范围'}, '', '', 0),
     'charge': ActionSpec('冲撞攻击', _procedures.charge, ('attacker', 'defender'), (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), Effect('counter', 'attacker', 'damage', 'self_damage', 1, '', '', ''), ), _procedures.charge_odds,
         {'skill_bonus': '冲撞技艺加值', 'load_tier': '负重力量档', 'obstacle_at': '障碍物距离',
-         'obstacle_structure': '障碍物结构值', 'left_area': '中途脱离范围'}, '', '', 0),
-    'parry': ActionSpec('格挡', _procedures.parry, ('defender',), (), _procedures.parry_odds,
-        {'with_weapon': '用武器格挡', 'incoming': '来袭伤害', 'weapon_absorbed': '武器承受的伤害'}, '', '', 0),
+         'obstacle_structure': '障碍物结构值', 'left_area': '中途脱离范围'}, 'standard', 'physical', 0),
+    'parry': ActionSpec('格挡', _procedures.parry, ('defender',), (Effect('condition', 'defender', 'parrying', 'parry_bonus', 1, '', '', ''), ), _procedures.parry_odds,
+        {'with_weapon': '用武器格挡', 'incoming': '来袭伤害',
+         'weapon_absorbed': '武器承受的伤害'}, 'move', 'physical', 0),
     'dodge': ActionSpec('闪避', _procedures.dodge, ('defender',), (), _procedures.dodge_odds,
-        {'incoming': '来袭伤害', 'applicable': '可以闪避'}, '', '', 0),
+        {'incoming': '来袭伤害', 'applicable': '可以闪避'}, 'reflex', 'physical', 0),
     'break_projectile': ActionSpec('击破或阻挡飞行物', _procedures.break_projectile, ('defender',), (), _procedures.break_projectile_odds,
         {'projectile': '飞行物', 'check': '攻击检定', 'structure': '飞行物结构值'}, '', '', 0),
     'conversion': ActionSpec('攻击类型转化', _procedures.conversion, ('defender',), (), _procedures.conversion_odds,
@@ -157,6 +158,8 @@ _ACTIONS: Dict[str, ActionSpec] = {
          'track': '累积槽'}, '', '', 0),
     'unconscious_hit': ActionSpec('昏迷中受到伤害', _procedures.unconscious_hit, ('creature',), (), _procedures.unconscious_hit_odds,
         {'track': '累积槽', 'current': '当前点数', 'taken': '受到的伤害或剧痛点数'}, '', '', 0),
+    'deal_points': ActionSpec('施加负面点数', _procedures.deal_points, ('target',), (Effect('track', 'target', 'track_id', 'dealt', 1, '', '', ''), ), _procedures.deal_points_odds,
+        {'track': '累积槽', 'points': '点数', 'resistance': '抗性'}, '', '', 0),
 }
 _TRACK_STATES: Dict[str, Any] = {
     'dazzle': 'blind',
@@ -183,6 +186,23 @@ _FLAG_NAMES: Dict[str, Any] = {
 }
 # Each condition: what it changes while it applies, when it applies, what it forbids, when it ends.
 _CONDITIONS: Dict[str, ConditionSpec] = {
+    'immobilized': ConditionSpec(
+        '定身', (), (), (),
+        Scope((), '', '', ''), (), (('standard', 'physical'), ('move', 'physical'), ('swift', 'physical'),
+                                    ('reflex', 'physical')),
+        (), 1000000, 'replace', ('TR-F10',)),
+    'awed': ConditionSpec(
+        '震慑', (), (), (),
+        Scope((), '', '', ''), (), (('standard', 'mental'), ('move', 'mental'), ('swift', 'mental')),
+        (), 1000000, 'replace', ('TR-F10',)),
+    'unconscious': ConditionSpec(
+        '昏迷', (), (), (),
+        Scope((), '', '', ''), (), (('', ''),),
+        (), 1000000, 'replace', ('TR-F10',)),
+    'parrying': ConditionSpec(
+        '格挡', (), (('parry_defense', 1),), (),
+        Scope((), '', '', ''), (), (),
+        (Ending('turn_start', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace', ('TR-F06',)),
 }
 _RELATION_SPECS: Dict[str, Any] = {
 }

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:7088d44a94a4e0ad921dc0cfff8ce19206a71cecbe3ccc2a6cdd9a6e25305db1
+# Content hash: sha256:11dfcd1f56ffae1b6c5dae2eaec5d9f7ff071d7599e1594189d8d5bfb054d2c6
 """计时骰池与负面点数规则：结算流程 (procedures) of ruleset `tracks`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -62,7 +62,7 @@ from .results import (AttackResult, ATTACK_FIELDS, FirearmResult, FIREARM_FIELDS
                       InitiativeRollResult, INITIATIVE_ROLL_FIELDS, DetectResult, DETECT_FIELDS, ChaosCheckResult,
                       CHAOS_CHECK_FIELDS, AddPointsResult, ADD_POINTS_FIELDS, MissLongRestResult, MISS_LONG_REST_FIELDS,
                       EnhancedLongRestResult, ENHANCED_LONG_REST_FIELDS, UnconsciousHitResult, UNCONSCIOUS_HIT_FIELDS,
-                      RecoverResult, RECOVER_FIELDS)
+                      RecoverResult, RECOVER_FIELDS, DealPointsResult, DEAL_POINTS_FIELDS)
 
 _POOL = PoolSpec(10, 8, 10, '.ww', 10)
 
@@ -2083,4 +2083,57 @@ def recover_odds(track: Union[ConditionTrack, str], current: int, check_dice: in
         _successes_p = _p * _successes_q
         points = (current - successes if current - successes > 0 else 0)
         _odds.add((points, current - points), _successes_p)
+    return _odds.build()
+
+
+def _deal_points_setup(target: Combatant, track: Union[ConditionTrack, str], points: int, resistance: int,
+                       _trace: Optional[List[_Step]]) -> Tuple[ConditionTrack, int]:
+    track = track if type(track) is ConditionTrack else get_condition_track(track)
+    if not (type(target) is Combatant and track.not_specified is None and type(points) is int and 0 <= points <= 1000
+            and type(resistance) is int and 0 <= resistance <= 1000):
+        _rt_check_inputs((('type', '目标', target, Combatant), ('entry', '累积槽', track),
+                          ('int', '点数', points, 0, 1000), ('int', '抗性', resistance, 0, 1000),))
+    dealt = (points - resistance if points - resistance > 0 else 0)
+    if _trace is not None:
+        _trace.append(_rec(_Step, ('note', f'受到{dealt}点{track.name}点数', ())))
+    return (track, dealt,)
+
+
+def deal_points(target: Combatant, track: Union[ConditionTrack, str], points: int, *, resistance: int = 0,
+                dice: Optional[DiceSource] = None) -> DealPointsResult:
+    """施加负面点数（TR-60、TR-61、TR-63、TR-64、TR-65、TR-67、TR-68、TR-70）"""
+    _trace: List[_Step] = []
+    track, dealt = _deal_points_setup(target, track, points, resistance, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+    return _rec(DealPointsResult, (track.id, dealt, (), tuple(_trace)))
+
+
+def deal_points_fast(target: Combatant, track: Union[ConditionTrack, str], points: int, *, resistance: int = 0,
+                     dice: DiceSource) -> Tuple[str, int]:
+    """施加负面点数: the outcome only (the fields of DEAL_POINTS_FIELDS), no trace."""
+    track, dealt = _deal_points_setup(target, track, points, resistance, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return (track.id, dealt)
+
+
+def deal_points_prepare(target: Combatant, track: Union[ConditionTrack, str], points: int, *,
+                        resistance: int = 0) -> Callable[[DiceSource], Tuple[str, int]]:
+    """施加负面点数: the setup once; the function returned rolls and returns the outcome tuple."""
+    track, dealt = _deal_points_setup(target, track, points, resistance, None)
+    _track_id = track.id
+
+    def _roll(dice: DiceSource) -> Tuple[str, int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+        return (_track_id, dealt)
+
+    return _roll
+
+
+def deal_points_odds(target: Combatant, track: Union[ConditionTrack, str], points: int, *, resistance: int = 0) -> Odds:
+    """施加负面点数: the exact distribution of the fields of DEAL_POINTS_FIELDS."""
+    track, dealt = _deal_points_setup(target, track, points, resistance, None)
+    _odds, _p = OddsBuilder(DEAL_POINTS_FIELDS, None, None, 200000), 1.0
+    _odds.add((track.id, dealt), _p)
     return _odds.build()

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:7088d44a94a4e0ad921dc0cfff8ce19206a71cecbe3ccc2a6cdd9a6e25305db1
+# Content hash: sha256:11dfcd1f56ffae1b6c5dae2eaec5d9f7ff071d7599e1594189d8d5bfb054d2c6
 """计时骰池与负面点数规则：结算结果 (the result types of the procedures, and their metadata) of ruleset `tracks`."""
 
 from __future__ import annotations
@@ -164,6 +164,12 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "params": (('track', '累积槽', 'condition_tracks'), ('current', '当前点数', 'int'),
                        ('check_dice', '恢复检定DP', 'int'), ('supernatural', '超凡来源', 'bool')),
             "fields": (('points', '点数', 'int'), ('recovered', '恢复', 'int')),
+            "summary": {"hit": None, "damage": None}},
+    'deal_points': {
+            "name": '施加负面点数',
+            "params": (('target', '目标', 'combatant'), ('track', '累积槽', 'condition_tracks'),
+                       ('points', '点数', 'int'), ('resistance', '抗性', 'int')),
+            "fields": (('track_id', '累积槽', 'condition_tracks'), ('dealt', '受到点数', 'int')),
             "summary": {"hit": None, "damage": None}},
 }
 
@@ -548,3 +554,20 @@ class RecoverResult(_RecoverFields, _rt_Result):
 
     __slots__ = ()
     procedure = 'recover'
+
+
+DEAL_POINTS_FIELDS: Tuple[str, ...] = ('track_id', 'dealt')
+
+
+class _DealPointsFields(NamedTuple):
+    track_id: str  # 累积槽
+    dealt: int  # 受到点数
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class DealPointsResult(_DealPointsFields, _rt_Result):
+    """The result of deal_points (施加负面点数): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'deal_points'

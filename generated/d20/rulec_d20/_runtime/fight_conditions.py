@@ -113,9 +113,9 @@ def forbidding(spec: ConditionSpec, procedure: str, action: str, nature: str) ->
     """The words of what `spec` forbids this action ("" when it does not)."""
     if procedure in spec.forbids:
         return "这个行动"
+    if not action:  # not declared as an action of a turn (a rule applied to someone): never refused
+        return ""
     for kind, what in spec.forbids_actions:
         if (not kind or kind == action) and (not what or what == nature):
-            if not action:
-                return "行动"
             return f"{NATURE_NAMES.get(nature, '')}{ACTION_NAMES.get(action, '动作')}"
     return ""
