@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:c7e2c4ace3f2ac7d43459e6c822976c357de6cea46caaf76e076ebdeff4eb4db
+# Content hash: sha256:e56e3d8a36f51d550b71599097d04611860702848c2df2b99c2366c1ce2050c9
 """DP骰池战斗规则：数据模型 (rulings, error types, stats, tables) of ruleset `dp`."""
 
 from __future__ import annotations

@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:c7e2c4ace3f2ac7d43459e6c822976c357de6cea46caaf76e076ebdeff4eb4db
+# Content hash: sha256:e56e3d8a36f51d550b71599097d04611860702848c2df2b99c2366c1ce2050c9
 """DP骰池战斗规则：结算流程 (procedures) of ruleset `dp`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -163,11 +163,16 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
         raise ChargeTooFar(f'冲锋最多移动移动速度的两倍（{attacker.move_speed}×2米），而非{charge_meters}米')
     charge_bonus = min(charge_meters * _R_CHARGE_BONUS_PER_METER, attacker.strength, attacker.basic_defense)
     aim_limit = _R_AIM_MAX_INCREMENTS * base_range
-    if not (aim_rounds == 0 or ranged and distance <= aim_limit):
+    if not (aim_rounds == 0 or not ranged or distance <= aim_limit):
         raise AimOutOfReach(f'只能瞄准最多3个射程单位之内的敌人（{aim_limit}米以内），目标在{distance}米')
+    if aim_rounds > 0 and not ranged:
+        if _trace is not None:
+            _trace.append(_rec(_Step,
+                               ('note', f'瞄准只用于远程攻击：这次近战攻击不计瞄准轮数{aim_rounds}（瞄准随之失去）',
+                                ())))
     if not (aim_rounds == 0 or not target_unlocated):
         raise AimUnlocated('瞄准需要敌人能被精确定位或模糊定位')
-    aim_bonus = ((min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS) // 2)
+    aim_bonus = (0 if not ranged else (min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS) // 2)
                  if hands_used == 1 and weapon.hands == 2 and weapon.attack_type.one_hand_halves_aim
                  else min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS))
     if not (not willpower or attacker.willpower > 0):

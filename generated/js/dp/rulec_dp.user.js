@@ -25,7 +25,7 @@
 //   rules/dp/tables/maneuvers.yaml
 //   rules/dp/tables/weapons.yaml
 //   rules/dp/tables/willpower_uses.yaml
-// Content hash: sha256:c7e2c4ace3f2ac7d43459e6c822976c357de6cea46caaf76e076ebdeff4eb4db
+// Content hash: sha256:e56e3d8a36f51d550b71599097d04611860702848c2df2b99c2366c1ce2050c9
 // DP骰池战斗规则: the same API as index.js, as one ES2015 script defining the global object rulec_dp.
 var rulec_dp = (function () {
   'use strict';
@@ -1533,13 +1533,18 @@ var rulec_dp = (function () {
     }
     charge_bonus = Math.min(charge_meters * _R_CHARGE_BONUS_PER_METER, attacker.strength, attacker.basic_defense);
     aim_limit = _R_AIM_MAX_INCREMENTS * base_range;
-    if (!(aim_rounds === 0 || ranged && distance <= aim_limit)) {
+    if (!(aim_rounds === 0 || !ranged || distance <= aim_limit)) {
       throw new AimOutOfReach("只能瞄准最多3个射程单位之内的敌人（" + String(aim_limit) + "米以内），目标在" + String(distance) + "米");
+    }
+    if (aim_rounds > 0 && !ranged) {
+      if (_trace !== null) _trace.push(new TraceStep(
+        "note", "瞄准只用于远程攻击：这次近战攻击不计瞄准轮数" + String(aim_rounds) + "（瞄准随之失去）", []
+      ));
     }
     if (!(aim_rounds === 0 || !target_unlocated)) {
       throw new AimUnlocated("瞄准需要敌人能被精确定位或模糊定位");
     }
-    aim_bonus = hands_used === 1 && weapon.hands === 2 && weapon.attack_type.one_hand_halves_aim ? Math.floor(Math.min(
+    aim_bonus = !ranged ? 0 : hands_used === 1 && weapon.hands === 2 && weapon.attack_type.one_hand_halves_aim ? Math.floor(Math.min(
       aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS
     ) / 2) : Math.min(aim_rounds * _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS);
     if (!(!willpower || attacker.willpower > 0)) {

@@ -26,10 +26,12 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from .core import OutOfBounds, RuleError
-from .fight_conditions import Condition, ConditionSpec, Refused, expiry, forbidding, matches
+from .fight_carried import Carried
+from .fight_until import Until, state_threshold
+from .fight_conditions import Condition, ConditionSpec, Refused
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
-from .fight_state import (MAX_CONDITIONS, MAX_LOG, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect, FightRules,
+from .fight_state import (MAX_LOG, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect, FightRules,
                           Member, Modifier, check_name, clamp, get, line, put, read_fight)
 from .sources import FixedDice
 
@@ -55,7 +57,7 @@ class Action(NamedTuple):
         return "\n".join([*self.applied, self.result.text(gm)])
 
 
-class Fight:
+class Fight(Carried, Until):
     """An immutable fight. Build one with `Fight.start(rules, {"甲": Combatant(...), ...})`."""
 
     __slots__ = ("rules", "members", "turn", "relations", "log")
@@ -117,34 +119,6 @@ class Fight:
         stat's range), and the stats its states take away at their minimum."""
         return self._effective(self.member(name))
 
-    def _active(self, m: Member) -> Tuple[Condition, ...]:
-        """`m`'s conditions: its own, those its relations give it, and its states declared as
-        conditions."""
-        rules = self.rules
-        out = list(m.conditions)
-        for rel, holder, held in self.relations:
-            spec = rules.relation_specs.get(rel)
-            if spec is not None and spec.held and held == m.name and not _has(m, spec.held, holder):
-                out.append(Condition(spec.held, 1, holder, -1))
-            if spec is not None and spec.holder and holder == m.name and not _has(m, spec.holder, held):
-                out.append(Condition(spec.holder, 1, held, -1))
-        out += [Condition(s, 1, "", -1) for s in m.states if s in rules.conditions]
-        return tuple(out)
-
-    def _applying(self, m: Member, procedure: Optional[str] = None,
-                  by_name: Optional[Mapping[str, str]] = None) -> List[Tuple[Condition, ConditionSpec]]:
-        """The conditions of `m` that apply: in an action (its procedure and who plays which role),
-        those whose scope it falls in; outside one, those with no scope."""
-        out = []
-        for c in self._active(m):
-            spec = self.rules.conditions[c.id]
-            if procedure is None or by_name is None:
-                if not any(spec.applies):
-                    out.append((c, spec))
-            elif matches(spec.applies, procedure, by_name.get(m.name), by_name.get(c.source) if c.source else None):
-                out.append((c, spec))
-        return out
-
     def _effective(self, m: Member, debuffs: bool = True,
                    applying: Optional[List[Tuple[Condition, ConditionSpec]]] = None) -> Any:
         """The stats of `m` with its modifiers, states and conditions (those `applying`, else those
@@ -195,46 +169,6 @@ class Fight:
                 out += [(stat, amount) for stat in stats if stat in rules.stats]
         return tuple(out)
 
-    def until_state(self, procedure: str, roles: Mapping[str, str], target: str, track: str,
-                    max_attacks: int = 200, **options: Any) -> UntilOdds:
-        """Exactly: how many more times `procedure` (with these roles and options) must hit the
-        combatant in role `target` until its points on `track` put it into the track's state. The
-        chain's state is the points so far; each total has its own odds, from the target's stats as
-        the fight would then see them (a debuff that lowers a defense makes later hits likelier)."""
-        spec = self.rules.actions.get(procedure) if type(procedure) is str else None
-        if (spec is None or spec.odds is None or type(target) is not str or not isinstance(roles, Mapping)
-                or target not in roles):
-            raise OutOfBounds(f"“{procedure}”不能在战斗中计算累积概率", key=procedure)
-        effect = next((e for e in spec.effects if e.kind == "track" and e.role == target), None)
-        if effect is None or self.rules.accumulate is None:
-            raise OutOfBounds(f"“{spec.name}”不给{target}累积负面点数", key=procedure)
-        if type(track) is not str or track not in self.rules.tracks:
-            raise OutOfBounds("没有这个累积槽", key="track")
-        m = self.member(roles[target])
-        start = m.track_points(track)
-        needed = state_threshold(self.rules, self._effective(m, debuffs=False), track)
-        if needed <= 0:
-            raise OutOfBounds(f"“{self.rules.tracks.get(track, track)}”没有负面状态", key=track)
-        others = {role: self.effective(name) for role, name in roles.items() if role != target}
-        fields: Optional[Tuple[str, ...]] = None
-        cache: Dict[Any, Dict[int, float]] = {}
-
-        def gains(total: int) -> Mapping[int, float]:
-            nonlocal fields
-            seen = self._effective(m._replace(points=put(m.points, track, start + total)))
-            if seen not in cache:
-                odds = spec.odds(**{target: seen}, **others, **options)  # type: ignore[misc]
-                fields = odds.fields
-                at_track, at_points = fields.index(effect.key), fields.index(effect.field)
-                dist: Dict[int, float] = {}
-                for outcome, p in odds.outcomes.items():
-                    gained = int(outcome[at_points]) if outcome[at_track] == track else 0
-                    dist[gained] = dist.get(gained, 0.0) + p
-                cache[seen] = dist
-            return cache[seen]
-
-        return chain_until(gains, max(1, needed - start), max_attacks)
-
     def holds(self, relation: str, holder: str, held: str) -> bool:
         return (relation, holder, held) in self.relations
 
@@ -276,18 +210,6 @@ class Fight:
         kwargs.update(options)
         result = spec.function(**kwargs)
         return Action(procedure, tuple((r, roles[r]) for r in spec.roles), result, tuple(applied), tuple(used))
-
-    def _refuse(self, m: Member, procedure: str, spec: ActionSpec, by_name: Mapping[str, str]) -> None:
-        """Refuse an action the actor's conditions forbid (`Refused`, saying which and what); a
-        condition with a scope forbids only the actions in it (a retry against the same target)."""
-        for c in self._active(m):
-            cs = self.rules.conditions[c.id]
-            if any(cs.applies) and not matches(cs.applies, procedure, by_name.get(m.name),
-                                               by_name.get(c.source) if c.source else None):
-                continue
-            what = forbidding(cs, procedure, spec.action, spec.nature)
-            if what:
-                raise Refused(f"{m.name}处于{cs.name}状态，不能进行{what}（{spec.name}）", key=procedure)
 
     def applied_to(self, name: str,
                    applying: Optional[List[Tuple[Condition, ConditionSpec]]] = None) -> Tuple[str, ...]:
@@ -407,101 +329,6 @@ class Fight:
                            relations=tuple(sorted(relations)) if relations != set(self.relations) else self.relations)
         return after._settle(log, self.relations)
 
-    def _set_condition(self, m: Member, cid: str, value: int, source: str, holder: int, src: int,
-                       log: List[str]) -> Member:
-        """`m` with condition `cid` (from `source`) set, or its value replaced or added to, its
-        turn-bound endings turned into an expiry turn."""
-        spec = self.rules.conditions[cid]
-        n = len(self.members)
-        turns = [expiry(x, self.turn, n, holder, src) for x in spec.ends if x.kind in ("turn_start", "turn_end", "rounds")]
-        expires = min(min(turns), MAX_VALUE) if turns else -1
-        old = next((c for c in m.conditions if (c.id, c.source) == (cid, source)), None)
-        if old is not None and spec.stack == "add":
-            value = old.value + value
-        value = clamp(value, 0, spec.max_value)
-        kept = tuple(c for c in m.conditions if c is not old)
-        if old is None and len(kept) >= MAX_CONDITIONS:
-            log.append(line(f"{m.name}身上的条件已达上限{MAX_CONDITIONS}个，{spec.name}未生效"))
-            return m
-        shown = f"（{value}）" if spec.adds or any(v == "value" for _, v in spec.options) else ""
-        by = f"，来自{source}" if source else ""
-        log.append(line(f"{m.name}进入{spec.name}{shown}{by}"))
-        return m._replace(conditions=(*kept, Condition(cid, value, source, expires)))
-
-    def _end_used(self, action: "Action", spec: ActionSpec, members: Dict[str, Member], log: List[str]) -> None:
-        """End the conditions the action used up, and those whose holder's part in it ends them."""
-        roles = dict(action.roles)
-        by_name = {name: role for role, name in reversed(action.roles)}
-        for name in dict.fromkeys(roles.values()):
-            m = members[name]
-            kept = []
-            for c in m.conditions:
-                cs = self.rules.conditions[c.id]
-                ends = (name, c.id, c.source) in action.used
-                for x in cs.ends:
-                    if x.kind == "acts" and matches(x.scope, action.procedure, by_name.get(name),
-                                                    by_name.get(c.source) if c.source else None):
-                        ends = ends or not x.scope.when or bool(getattr(action.result, x.scope.when, False))
-                if ends:
-                    log.append(line(f"{name}的{cs.name}结束（{spec.name}）"))
-                else:
-                    kept.append(c)
-            if len(kept) != len(m.conditions):
-                members[name] = m._replace(conditions=tuple(kept))
-
-    def _settle(self, log: List[str], before: Tuple[Tuple[str, str, str], ...] = ()) -> "Fight":
-        """This fight after the conditions and relations that a true/false stat ends have ended
-        (a condition whose holder became, say, 失能; a grapple whose holder did), with `log` added."""
-        rules = self.rules
-        members = list(self.members)
-        relations = self.relations
-        for _ in range(3):  # an ending can end another (a relation's condition): a fixed, small depth
-            changed = False
-            for i, m in enumerate(members):
-                stats = self._with(members=tuple(members), relations=relations)._effective(m)
-                kept = tuple(c for c in m.conditions
-                             if not any(x.kind == "stat" and getattr(stats, x.stat, False) is True
-                                        for x in rules.conditions[c.id].ends))
-                for c in m.conditions:
-                    if c not in kept:
-                        log.append(line(f"{m.name}的{rules.conditions[c.id].name}结束"))
-                if kept != m.conditions:
-                    members[i] = m._replace(conditions=kept)
-                    changed = True
-            by_name = {m.name: m for m in members}
-            live = []
-            for rel in relations:
-                spec = rules.relation_specs.get(rel[0])
-                holder, held = by_name[rel[1]], by_name[rel[2]]
-                why = ""
-                if spec is not None:
-                    h = self._with(members=tuple(members), relations=relations)
-                    hs, ds = h._effective(holder), h._effective(held)
-                    why = next((rules.flag_names.get(x, x) for x in spec.ends_holder if getattr(hs, x, False) is True),
-                               "") or next((rules.flag_names.get(x, x) for x in spec.ends_held
-                                            if getattr(ds, x, False) is True), "")
-                if why:
-                    log.append(line(f"{rel[1]}对{rel[2]}的{rules.relations[rel[0]]}结束（{why}）"))
-                    changed = True
-                else:
-                    live.append(rel)
-            relations = tuple(live)
-            if not changed:
-                break
-        for rel in dict.fromkeys((*before, *self.relations)):
-            spec = rules.relation_specs.get(rel[0])
-            if rel in relations or spec is None:
-                continue
-            for i, m in enumerate(members):  # what the relation gave ends with it
-                other = rel[1] if m.name == rel[2] else rel[2] if m.name == rel[1] else ""
-                ids = (*spec.clears, spec.held) if m.name == rel[2] else (spec.holder,) if m.name == rel[1] else ()
-                kept = tuple(c for c in m.conditions if not (c.source == other and c.id in ids))
-                for c in m.conditions:
-                    if c not in kept:
-                        log.append(line(f"{m.name}的{rules.conditions[c.id].name}结束"))
-                members[i] = m._replace(conditions=kept)
-        return self._with(members=tuple(members), relations=relations, log=self.log + tuple(log))
-
     @staticmethod
     def _modify(m: Member, new: Modifier, log: List[str]) -> Member:
         """`m` with modifier `new`: added to one of the same stat, expiry and source (so repeating
@@ -608,37 +435,5 @@ class Fight:
         return cls(rules, members, turn, relations, log)
 
 
-def state_threshold(rules: FightRules, creature: Any, track: str, limit: int = MAX_THRESHOLD) -> int:
-    """The fewest points on `track` that put `creature` into the track's state (by the ruleset's own
-    accumulation procedure), found by doubling and bisection; 0 when no total up to `limit` does."""
-    accumulate = rules.accumulate
-    if accumulate is None:
-        return 0
-    if type(track) is not str or track not in rules.tracks:
-        raise OutOfBounds("没有这个累积槽", key="track")
-    limit = min(limit, rules.points_max)  # the most points a track holds (and the procedure accepts)
-
-    def reaches(points: int) -> bool:
-        return bool(accumulate(creature, track, current=0, gained=points, dice=_NO_DICE)[rules.state_index])
-
-    hi = 1
-    while not reaches(hi):
-        if hi >= limit:
-            return 0
-        hi = min(limit, hi * 2)
-    lo = hi // 2
-    while lo + 1 < hi:
-        mid = (lo + hi) // 2
-        if reaches(mid):
-            hi = mid
-        else:
-            lo = mid
-    return hi
-
-
 def _shown(value: Any) -> str:
     return "是" if value is True else "否" if value is False else str(value)
-
-
-def _has(m: Member, cid: str, source: str) -> bool:
-    return any(c.id == cid and c.source == source for c in m.conditions)
