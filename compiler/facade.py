@@ -349,7 +349,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         if unbounded:
             diags.extend(unbounded)
             continue
-        rs = dataclasses.replace(rs, extra={**rs.extra, "ruling_readers": ruling_readers(rs, keep)})  # for the pages
+        rs = dataclasses.replace(rs, ruling_readers=ruling_readers(rs, keep))  # for the pages
         if stop_after == "lower":
             build.rulesets.append(rs)
             continue

@@ -8,7 +8,7 @@ when entries are added.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..diagnostics import Span
@@ -200,7 +200,7 @@ def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]], keep: Kee
     for stat in rs.stats:
         cite(stat.rules, f"属性·{stat.name}", anchor("stats"))
     dice_text = ENGINES[rs.dice.engine].describe(rs.dice)
-    readers: Mapping[str, tuple[str, ...]] = rs.extra.get("ruling_readers", {})  # type: ignore[assignment]
+    readers = rs.ruling_readers
     groups = {g.id: g.name for g in rs.stat_groups}
     return {
         "id": rs.id,
