@@ -1,4 +1,5 @@
-"""Shared fixtures: one fresh build of the bundled rules per test session, imported as packages."""
+"""Shared fixtures: one fresh build per test session of every ruleset the tests run on (the bundled
+rules and tests/cases/rulesets/, see tests/every_ruleset.py), imported as packages."""
 
 from __future__ import annotations
 
@@ -11,17 +12,19 @@ import pytest
 from rulec.build.facade import compile_rules
 from rulec.build.stamp import STAMP, stamp_bytes
 from rulec.build.write import write_tree
+from every_ruleset import RULESETS, SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES = ROOT / "rules"
 
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bundled rules compiled into a temporary folder that is on sys.path."""
+    """Every ruleset of `every_ruleset.SOURCES` compiled in one build into a temporary folder whose
+    packages are on sys.path."""
     out = tmp_path_factory.mktemp("generated")
-    result = compile_rules([RULES])
+    result = compile_rules(SOURCES)
     assert result.ok, "\n".join(d.format() for d in result.diagnostics)
+    assert tuple(sorted(rs.id for rs in result.rulesets)) == RULESETS
     write_tree(out, {**result.files, STAMP: stamp_bytes("", result.files)})
     folders = [str(out / rs.id) for rs in result.rulesets]  # each holds its package rulec_<id>
     sys.path[:0] = folders
@@ -32,6 +35,13 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _ruleset(built: Path, name: str):  # type: ignore[no-untyped-def]
     return importlib.import_module(f"rulec_{name}")
+
+
+@pytest.fixture(scope="session")
+def package(built: Path):  # type: ignore[no-untyped-def]
+    """The built package of a ruleset, by id: `package("mini")` (for tests parametrised over
+    `every_ruleset.RULESETS`)."""
+    return lambda ruleset: _ruleset(built, ruleset)
 
 
 @pytest.fixture(scope="session")

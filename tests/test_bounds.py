@@ -12,6 +12,8 @@ from rulec.build.facade import compile_rules
 from rulec.ir import expr as ir
 from rulec.validate.bounds import Evaluator, Interval, check_bounds
 
+from every_ruleset import RULESETS, SOURCES
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -20,9 +22,9 @@ def diagnostics(*paths: Path) -> list[str]:
     return [d.format() for d in build.diagnostics]
 
 
-def test_every_bundled_quantity_is_proven_within_its_limit() -> None:
-    build = compile_rules([ROOT / "rules"], stop_after="lower")
-    assert build.ok and len(build.rulesets) == 3
+def test_every_quantity_of_every_ruleset_is_proven_within_its_limit() -> None:
+    build = compile_rules(SOURCES, stop_after="lower")
+    assert build.ok and tuple(sorted(rs.id for rs in build.rulesets)) == RULESETS
     assert all(check_bounds(rs) == [] for rs in build.rulesets)
 
 

@@ -15,6 +15,8 @@ import random
 
 import pytest
 
+from every_ruleset import RULESETS
+
 
 class DieOnly:
     """A source with only `die`: it sends prepared resolvers down their general path."""
@@ -57,9 +59,9 @@ def _outcome(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
         return type(exc)
 
 
-@pytest.mark.parametrize("ruleset", ["dp", "d20", "tracks"])
-def test_forms_agree_on_random_inputs(ruleset, request):  # type: ignore[no-untyped-def]
-    m = request.getfixturevalue(ruleset)
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_forms_agree_on_random_inputs(ruleset, package):  # type: ignore[no-untyped-def]
+    m = package(ruleset)
     rng = random.Random(20261130)
     closures: set[str] = set()  # which prepared closures ran: the folded common case and the general one
     for proc, info in m.PROCEDURE_INFO.items():

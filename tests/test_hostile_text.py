@@ -1,8 +1,9 @@
 """Hostile text in every text field of the rules runs nothing and shows escaped (issue: safe by
 construction; issue 27: one quoting path for JavaScript).
 
-The locations are derived from the schemas, not listed by hand: every string of every bundled
-rule file — the ruleset manifests included — whose schema is free text (a name, a description, a
+The locations are derived from the schemas, not listed by hand: every string of every rule
+file — the ruleset manifests included — of every ruleset the tests run on (tests/every_ruleset.py:
+the bundled ones and the tests' own) whose schema is free text (a name, a description, a
 note, a message, a trace sentence; not an id, a rule id, an enum value, a dice expression or a
 formula, which have their own syntax) gets hostile text of every class in `PAYLOADS`: line breaks
 of every kind, the ends of a comment, a string, a template literal, a script element and a
@@ -13,7 +14,7 @@ Two levels, so that every field gets every class in the fast run:
 
 * the rule files: each field holds as many classes as its length allows (all of them in a text
   or a sentence; a name of 80 characters holds a few, taken in rotation, and every class reaches
-  some name), and one build of all the bundled rulesets must succeed, create no file, write
+  some name), and one build of all the rulesets must succeed, create no file, write
   packages that import and resolve without running anything, in Python and in Node (the module
   and the SealDice script), and pages and READMEs that show the text escaped;
 * the IR: each field's text is tagged in the rule files, and after loading, every string of the
@@ -41,6 +42,8 @@ import pytest
 import yaml
 
 from rulec.validate.schema import _registry_and_schemas
+
+from every_ruleset import RULESETS, folder
 
 Resolver = Any  # referencing's resolver: follows a $ref from where it sits
 
@@ -182,10 +185,10 @@ def _matches(value: Any, schema: Any) -> bool:
     return True
 
 
-def _schema_of(data: dict[str, Any], ruleset: str) -> tuple[dict[str, Any], Resolver]:
+def _schema_of(data: dict[str, Any], ruleset: str, generated: Path) -> tuple[dict[str, Any], Resolver]:
     registry, schemas = _registry_and_schemas()
     if data.get("kind") == "table":
-        path = ROOT / "generated" / "schema" / ruleset / f"{data['table']}.schema.json"
+        path = generated / "schema" / ruleset / f"{data['table']}.schema.json"
         schema = json.loads(path.read_text(encoding="utf-8"))
     else:
         schema = schemas[str(data["kind"])]
@@ -210,14 +213,16 @@ def _a_formula_name(slot: tuple[Any, ...]) -> bool:
     return len(slot) == 2 and slot[0] == "rulings" and slot[1] != "description"  # rulings.yaml: key -> ruling
 
 
-def poison(rules: Path, classes: list[str] | None = None) -> list[tuple[Path, tuple[Any, ...], int, str]]:
+def poison(rules: Path, generated: Path,
+           classes: list[str] | None = None) -> list[tuple[Path, tuple[Any, ...], int, str]]:
     """Put hostile text of `classes` (all by default) into every free-text location of every rule
-    file under `rules`; returns the locations (file, path in it, longest text allowed, text)."""
+    file under `rules` (table files by their schemas under `generated`, a clean build's output);
+    returns the locations (file, path in it, longest text allowed, text)."""
     chosen = list(PAYLOADS) if classes is None else classes
     slots: list[tuple[Path, tuple[Any, ...], int, str]] = []
     for path in sorted(rules.rglob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        schema, resolver = _schema_of(data, path.relative_to(rules).parts[0])
+        schema, resolver = _schema_of(data, path.relative_to(rules).parts[0], generated)
         seen = set()
         for slot, kind, most in list(_slots(data, schema, resolver)):
             if _a_formula_name(slot):
@@ -243,23 +248,31 @@ def _table_rows_are_whole(markdown: str, where: str) -> None:
             cells = None
 
 
-RULESETS = ("dp", "d20", "tracks")
+def copy_rules(rules: Path) -> Path:
+    """Every ruleset the tests run on (tests/every_ruleset.py), copied into `rules/<id>`."""
+    for ruleset in RULESETS:
+        shutil.copytree(folder(ruleset), rules / ruleset)
+    return rules
+
+
 SEPARATOR = "\n=====\n"
 NODE_CHECK = """
 const vm = await import('node:vm');
 const fs = await import('node:fs');
 const traces = [];
-for (let i = 1; i + 2 < process.argv.length; i += 3) {
+const calls = JSON.parse(process.argv[1]);
+const call = (m, {proc, args}) =>
+  m[proc](...args.map(a => a === null ? new m.Combatant() : a), {dice: new m.SeededDice(3)}).text();
+for (let i = 2; i + 2 < process.argv.length; i += 3) {
   const m = await import(process.argv[i]);
   const g = process.argv[i + 2];
   if (globalThis.__pwned !== undefined) throw new Error('a payload ran when the module was imported');
-  const w = m.WEAPONS.keys().next().value;
-  const t = m.attack(new m.Combatant(), new m.Combatant(), w, {dice: new m.SeededDice(3)}).text();
+  const t = call(m, calls[(i - 2) / 3]);
   const script = fs.readFileSync(process.argv[i + 1], 'utf8');
   const c = vm.createContext({});
   vm.runInContext(script, c);
   if (c.__pwned !== undefined) throw new Error('a payload ran in the script');
-  if (c[g].attack(new c[g].Combatant(), new c[g].Combatant(), w, {dice: new c[g].SeededDice(3)}).text() !== t)
+  if (call(c[g], calls[(i - 2) / 3]) !== t)
     throw new Error('the script and the module differ');
   vm.runInThisContext(script);
   if (globalThis.__pwned !== undefined || globalThis[g] === undefined) throw new Error('a payload ran in the script');
@@ -268,29 +281,36 @@ for (let i = 1; i + 2 < process.argv.length; i += 3) {
 process.stdout.write(traces.join(SEPARATOR));
 """.replace("SEPARATOR", json.dumps(SEPARATOR))
 PYTHON_CHECK = """
-import importlib, sys
-traces = []
+import importlib, inspect, json, sys
+traces, calls = [], []
 for folder, ruleset in zip(sys.argv[1::2], sys.argv[2::2]):
     sys.path.insert(0, folder)
     m = importlib.import_module("rulec_" + ruleset)
     info = m.PROCEDURE_INFO
     assert info and all(v["name"] for v in info.values())
-    w = next(iter(m.WEAPONS))
-    t = m.attack(m.Combatant(), m.Combatant(), w, dice=m.SeededDice(3)).text()
+    proc = "attack" if "attack" in info else next(iter(info))  # its positional parameters get values
+    types = {pid: ptype for pid, _name, ptype in info[proc]["params"]}
+    args = [None if types[p.name] == "combatant" else next(iter(getattr(m, types[p.name].upper())))
+            for p in inspect.signature(getattr(m, proc)).parameters.values()
+            if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+    t = getattr(m, proc)(*[m.Combatant() if a is None else a for a in args], dice=m.SeededDice(3)).text()
     assert "【P" in t, t
     traces.append(t + "\\n")
-sys.stdout.write(SEPARATOR.join(traces))
+    calls.append({"proc": proc, "args": args})
+sys.stdout.write(json.dumps(calls) + "\\n" + SEPARATOR.join(traces))
 """.replace("SEPARATOR", repr(SEPARATOR))
 
 
 def _resolve_everywhere(out: Path, cwd: Path) -> list[str]:
     """Import every package under `out` in Python and every JavaScript module and script in Node,
-    resolve an attack with each, and check that nothing ran; returns the Python traces."""
+    resolve a procedure of each (its attack where it has one), and check that nothing ran; returns
+    the Python traces."""
     args = [str(a) for ruleset in RULESETS for a in (out / ruleset, ruleset)]
     run = subprocess.run([sys.executable, "-c", PYTHON_CHECK, *args], cwd=cwd, capture_output=True, text=True,
                          timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
-    traces = run.stdout.split(SEPARATOR)
+    calls, _, text = run.stdout.partition("\n")
+    traces = text.split(SEPARATOR)
     assert len(traces) == len(RULESETS)
     assert not (cwd / MARKER).exists(), "a payload ran when a package was imported or resolved an attack"
     node = shutil.which("node")
@@ -299,7 +319,7 @@ def _resolve_everywhere(out: Path, cwd: Path) -> list[str]:
     scripts = [out / "js" / ruleset / f"rulec_{ruleset}.user.js" for ruleset in RULESETS]
     args = [str(a) for ruleset, script in zip(RULESETS, scripts)
             for a in ((out / "js" / ruleset / "index.js").as_uri(), script, f"rulec_{ruleset}")]
-    run = subprocess.run([node, "--input-type=module", "-e", NODE_CHECK, *args], cwd=cwd, capture_output=True,
+    run = subprocess.run([node, "--input-type=module", "-e", NODE_CHECK, calls, *args], cwd=cwd, capture_output=True,
                          text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.split(SEPARATOR) == traces  # the same sentences, payloads shown as text, as in Python
@@ -348,16 +368,15 @@ def _write(files: dict[str, bytes], out: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def hostile(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
-    """The bundled rules with every class of hostile text (as many as fit) in every free-text
-    field, compiled in this process with no cache: (folder, build)."""
+def hostile(tmp_path_factory: pytest.TempPathFactory, built: Path) -> tuple[Path, Any]:
+    """Every ruleset (the bundled ones and the tests' own) with every class of hostile text (as many
+    as fit) in every free-text field, compiled in this process with no cache: (folder, build)."""
     from rulec.build.facade import compile_rules
     from rulec.build.memo import NO_MEMO
 
     tmp = tmp_path_factory.mktemp("hostile")
-    rules = tmp / "rules"
-    shutil.copytree(ROOT / "rules", rules)
-    slots = poison(rules)
+    rules = copy_rules(tmp / "rules")
+    slots = poison(rules, built)
     assert len(slots) > 1000  # names, descriptions and notes of every entry, step and error
     where = {(file, slot) for file, slot, _most, _text in slots}
     for ruleset in RULESETS:  # the manifests' names too (the one a rotation once missed)
@@ -458,11 +477,10 @@ def test_line_separators_in_rule_text_are_refused(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("payload", sorted(PAYLOADS))
-def test_each_class_in_every_field_through_the_cli(tmp_path: Path, payload: str) -> None:
+def test_each_class_in_every_field_through_the_cli(tmp_path: Path, payload: str, built: Path) -> None:
     """The whole product: one build per class, with that class in every free-text field."""
-    rules = tmp_path / "rules"
-    shutil.copytree(ROOT / "rules", rules)
-    assert len(poison(rules, [payload])) > 1000
+    rules = copy_rules(tmp_path / "rules")
+    assert len(poison(rules, built, [payload])) > 1000
     out = tmp_path / "out"
     env = {**os.environ, "RULEC_CACHE_DIR": "off"}
     result = subprocess.run([sys.executable, "-m", "rulec", "build", "--rules", str(rules), "--out", str(out)],

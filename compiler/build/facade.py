@@ -29,8 +29,6 @@ from .. import __version__
 from . import cache
 from ..diagnostics import Diagnostic, RulesError, Span, did_you_mean
 from ..emit.odds_tables import compute_odds
-from ..emit.python.model import forget_rows
-from ..emit.reference_view import forget_formatters
 from ..emit.python.package import emit_package
 from ..emit.reference import emit_reference
 from ..emit.shape import shape
@@ -40,7 +38,7 @@ from ..load import (MAX_FILE_BYTES, Document, ReadRefused, SourceFolder, discove
                    read_bounded)
 from ..lower import lower
 from ..optimise import optimise
-from .keep import NO_KEEP, Keep
+from .keep import NO_KEEP, Keep, OneBuild
 from .memo import NO_MEMO, Memo
 from .stamp import FolderDigest, combined_digest
 from ..validate.bounds import check_bounds
@@ -311,6 +309,8 @@ def _group(loaded: list[_Loaded], diags: list[Diagnostic]) -> tuple[dict[str, _L
 def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str,
                    targets: tuple[str, ...] = TARGETS, keep: Keep = NO_KEEP, memo: Memo | None = None) -> Build:
     build = Build()
+    if not keep.remembers:
+        keep = OneBuild()  # what both targets read (a table's rows) is made once in this build
     if memo is None:
         memo = cache.memo()  # what the passes may remember between builds (nothing with the cache off)
     folders, diags = discover(paths)
@@ -350,7 +350,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         if unbounded:
             diags.extend(unbounded)
             continue
-        rs = dataclasses.replace(rs, extra={**rs.extra, "ruling_readers": ruling_readers(rs, keep)})  # for the pages
+        rs = dataclasses.replace(rs, ruling_readers=ruling_readers(rs, keep))  # for the pages
         if stop_after == "lower":
             build.rulesets.append(rs)
             continue
@@ -374,7 +374,6 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         build.files = {}
         return build
     build.files.update(emit_reference(build.rulesets, build.digests, build.odds, keep))
-    forget_formatters()
     build.files = dict(sorted(build.files.items()))
     return build
 
@@ -392,7 +391,6 @@ def _emit(rs: Ruleset, digest: str, build: Build, memo: Memo, targets: tuple[str
 
         for rel, text in emit_js(rs, head, keep).items():
             build.files[f"js/{rs.id}/{rel}"] = text.encode("utf-8")
-    forget_rows()  # the tables' data rows, shared by both targets
     build.odds[rs.id] = compute_odds(rs, package, head, memo, keep)
     build.files.update(_schemas(rs, keep))
     if "python" not in targets:

@@ -12,8 +12,9 @@ declarations, the names a ref column shows) are `intern`ed: an equal value is sw
 one kept, so that the identity-keyed work behind it is found again.
 
 Generational: what a build did not ask for is let go when it ends (`end`), so a session holds
-one build's worth of results however long it runs. `NO_KEEP` remembers nothing (a one-shot
-build); every pass takes a `Keep` and works the same with either.
+one build's worth of results however long it runs. A one-shot build's `OneBuild` remembers only
+what `once` makes, for the rest of that build; `NO_KEEP` remembers nothing (a pass called on its
+own); every pass takes a `Keep` and works the same with any of them.
 """
 
 from __future__ import annotations
@@ -62,6 +63,15 @@ class Keep:
         """Remember `value` for these inputs (kept alive with it, so their ids stay theirs)."""
         self._new[(space, *map(id, inputs))] = (inputs, value)
         return value
+
+    def once(self, space: str, inputs: tuple[Any, ...], make: Callable[[], R]) -> R:
+        """`make()` for these input objects, made once a build (the Python and JavaScript packages
+        read one table's rows) and, in a resident build, found again while the inputs are the
+        same objects."""
+        found = self.get(space, *inputs)
+        if found is None:
+            found = self.put(space, inputs, make())
+        return found  # type: ignore[no-any-return]
 
     def intern(self, slot: Hashable, value: Any) -> Any:
         """`value`, or the equal value kept in `slot` since an earlier build (so that its identity,
@@ -185,7 +195,8 @@ def ends(items: Sequence[T], key: Callable[[T], str]) -> list[int]:
 
 
 class _NoKeep(Keep):
-    """Remembers nothing: every `get` is a miss, `intern` gives back what it was handed."""
+    """Remembers nothing: every `get` is a miss, `intern` gives back what it was handed, `once`
+    makes its value every time."""
 
     remembers = False
 
@@ -203,8 +214,29 @@ class _NoKeep(Keep):
                  offset: int = 0) -> list[R]:
         return [make(items)] if items else []  # one run: nothing is kept, nothing to cut for
 
+    def once(self, space: str, inputs: tuple[Any, ...], make: Callable[[], R]) -> R:
+        return make()
+
     def end(self, complete: bool = True) -> None:
         return None
 
 
 NO_KEEP: Keep = _NoKeep()
+
+
+class OneBuild(_NoKeep):
+    """A one-shot build's keep (the facade makes one for each build): nothing is kept between
+    builds, and what `once` makes is kept until this build ends (when the object is let go)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._made: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+
+    def once(self, space: str, inputs: tuple[Any, ...], make: Callable[[], R]) -> R:
+        key = (space, *map(id, inputs))
+        found = self._made.get(key)
+        if found is not None and all(map(operator.is_, found[0], inputs)):
+            return found[1]  # type: ignore[no-any-return]
+        value = make()
+        self._made[key] = (inputs, value)  # the inputs kept alive with it, so their ids stay theirs
+        return value

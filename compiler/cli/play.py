@@ -205,8 +205,8 @@ def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Se
 def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
              session: _Session | None = None) -> tuple[Any, dict[str, Any], Any] | None:
     # The compiler's passes are imported only when the built package is stale, and jsonschema only
-    # when the quick evaluator cannot vouch for the scenario (validate/quick_schema.py).
-    from ..validate.quick_schema import verdict
+    # when jsonschema-rs finds the scenario invalid, to explain why (validate/fast_schema.py).
+    from ..validate.fast_schema import fast_check
 
     doc = _load(scenario, fmt)
     if doc is None:
@@ -228,7 +228,7 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
     if found is None:
         return None
     module, _rs, schema, tmp = found
-    if verdict(data, schema) is True:
+    if fast_check(schema)(data):
         problems: list[Diagnostic] = []
     else:
         from ..validate.schema import diagnostics_for, validator_for

@@ -17,7 +17,7 @@ from ..ir import Entry, Ruleset, Table
 from ..build.keep import NO_KEEP, Keep
 from .env import Markdown, md_escape, render_bytes
 from .reference_rows import html_row, md_note, md_row, odds_html_rows, odds_md_rows
-from .reference_view import entry_view, ruleset_view
+from .reference_view import Cells, entry_view, ruleset_view
 from .skeleton import pages
 
 __all__ = ["emit_reference", "md_escape"]
@@ -32,7 +32,7 @@ class _PageEntry(dict):  # type: ignore[type-arg]
     __slots__ = ()
 
     def _view(self) -> dict[str, Any]:
-        return entry_view(self["entry"], self["table"], self["names"])
+        return entry_view(self["entry"], self["table"], self["names"], self["cells"])
 
     def __missing__(self, key: str) -> Any:
         if key == "md_row":
@@ -51,16 +51,16 @@ def _lazy_rows(view: dict[str, Any], keep: Keep) -> None:
     """Make every table entry of a ruleset view a `_PageEntry` (a one-shot build), or give each
     group one entry that holds all of its rows (a resident build: `_kept_rows`)."""
     for table in view["tables"]:
-        names, t = table["names"], table["table"]
+        names, t, cells = table["names"], table["table"], table["cells"]
         if keep.remembers:
             shown = {f.table or "" for f in t.fields if f.type == "ref"}
             ctx = keep.intern(("rows", view["id"], t.id),
                               (t.id, t.fields, tuple((tid, names.get(tid)) for tid in sorted(shown))))
             for group in table["groups"]:
-                group["entries"] = [_kept_rows(group["parts"], t, names, keep, ctx)]
+                group["entries"] = [_kept_rows(group["parts"], t, names, keep, ctx, cells)]
             continue
         for group in table["groups"]:
-            group["entries"] = [_PageEntry(entry=e, table=t, names=names) for e in group["entries"]]
+            group["entries"] = [_PageEntry(entry=e, table=t, names=names, cells=cells) for e in group["entries"]]
 
 
 class GroupRows:
@@ -99,14 +99,14 @@ class GroupRows:
 
 
 def _kept_rows(parts: list[list[Entry]], t: Table, names: dict[str, dict[str, str]], keep: Keep,
-               ctx: object) -> GroupRows:
+               ctx: object, cells: Cells) -> GroupRows:
     """A group's rows from its parts of runs of entries, which a resident build keeps: after an
     edit of one entry, one part is written again."""
 
     def make(run: Sequence[Entry]) -> tuple[bytes, bytes, bytes]:
         md, notes, html = [], [], []
         for e in run:
-            v = entry_view(e, t, names)
+            v = entry_view(e, t, names, cells)
             md.append(md_row(v))
             note = md_note(v)
             if note:

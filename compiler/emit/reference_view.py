@@ -8,7 +8,7 @@ when entries are added.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..diagnostics import Span
@@ -57,14 +57,14 @@ def _ref_anchor(entry: Entry, f: FieldDecl) -> str | None:
     return None
 
 
-def _formatters(t: Table, names: dict[str, dict[str, str]]) -> list[tuple[FieldDecl, Any]]:
+Cells = list[tuple[FieldDecl, Any]]
+
+
+def table_cells(t: Table, names: dict[str, dict[str, str]]) -> Cells:
     """For each shown field of `t`, a function from the entry to its cell's text: `_value_text`
-    with the field's lookups made once per table instead of once per cell."""
-    key = (id(t), id(names))
-    found = _FORMATTERS.get(key)
-    if found is not None and found[0] is t and found[1] is names:
-        return found[2]
-    out: list[tuple[FieldDecl, Any]] = []
+    with the field's lookups made once per table (by `table_view`, for all its rows) instead of
+    once per cell."""
+    out: Cells = []
     for f in t.fields:
         if f.type == "text":
             continue
@@ -87,22 +87,14 @@ def _formatters(t: Table, names: dict[str, dict[str, str]]) -> list[tuple[FieldD
             return lookup.get(v, str(v)) if not isinstance(v, (list, dict)) else _value_text(e, f, names)
 
         out.append((f, text))
-    if len(_FORMATTERS) > 64:
-        _FORMATTERS.clear()
-    _FORMATTERS[key] = (t, names, out)
     return out
 
 
-_FORMATTERS: dict[tuple[int, int], tuple[Table, dict[str, dict[str, str]], list[tuple[FieldDecl, Any]]]] = {}
-
-
-def forget_formatters() -> None:
-    """Let go of the tables the formatters were made for (the facade calls it after a build)."""
-    _FORMATTERS.clear()
-
-
-def entry_view(e: Entry, t: Table, names: dict[str, dict[str, str]]) -> dict[str, Any]:
-    """Everything a table row of the pages shows about one entry (rendered once, then cached)."""
+def entry_view(e: Entry, t: Table, names: dict[str, dict[str, str]], cells: Cells | None = None) -> dict[str, Any]:
+    """Everything a table row of the pages shows about one entry (rendered once, then cached);
+    `cells`: the table's `table_cells`, made once for all its rows (its table view's)."""
+    if cells is None:
+        cells = table_cells(t, names)
     return {
         "id": e.id,
         "name": e.name,
@@ -112,7 +104,7 @@ def entry_view(e: Entry, t: Table, names: dict[str, dict[str, str]]) -> dict[str
         "where": where(e.span),
         "origin": e.origin,
         "not_specified": e.not_specified,
-        "cells": [{"text": text(e), "link": _ref_anchor(e, f)} for f, text in _formatters(t, names)],
+        "cells": [{"text": text(e), "link": _ref_anchor(e, f)} for f, text in cells],
         "notes": [{"name": f.name, "text": str(e.get(f.id))} for f in t.fields if f.type == "text" and e.get(f.id)],
     }
 
@@ -152,6 +144,7 @@ def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset, keep: Ke
         "count": len(t.entries),
         "names": names,
         "table": t,
+        "cells": table_cells(t, names),
     }
 
 
@@ -207,7 +200,7 @@ def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]], keep: Kee
     for stat in rs.stats:
         cite(stat.rules, f"属性·{stat.name}", anchor("stats"))
     dice_text = ENGINES[rs.dice.engine].describe(rs.dice)
-    readers: Mapping[str, tuple[str, ...]] = rs.extra.get("ruling_readers", {})  # type: ignore[assignment]
+    readers = rs.ruling_readers
     groups = {g.id: g.name for g in rs.stat_groups}
     return {
         "id": rs.id,

@@ -433,7 +433,9 @@ class Ruleset:
     pack_label: str = ""  # the local version label of a build with packs: "my.pack.1a2b3c4d"
     not_modelled: tuple[NotModelled, ...] = ()  # sub-rules of the source no procedure computes, and why
     fight: FightSpec | None = None  # the fight state, when the ruleset declares one
-    extra: Mapping[str, object] = field(default_factory=dict)
+    # For each ruling's key, what reads it (the procedures and steps, by name): set after the
+    # usage check (validate/usage.py `readers`), shown by the pages.
+    ruling_readers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def table(self, table_id: str) -> Table:
         for t in self.tables:

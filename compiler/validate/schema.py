@@ -24,10 +24,9 @@ from jsonschema import Draft202012Validator
 from jsonschema.validators import extend
 from referencing import Registry, Resource
 
-from .quick_schema import _compiled, ecma_regex, register, verdict  # noqa: F401 (one regex dialect for both validators)
+from .fast_schema import ecma_regex, fast_check, static_check, static_schemas
 from ..build.keep import NO_KEEP, Keep
 from ..build.memo import NO_MEMO, Memo
-from ..build.schema_dir import schema_dir
 from ..diagnostics import QUOTE_CHARS, Diagnostic, cut, did_you_mean, json_prefix, quote
 from ..load import Document
 
@@ -36,7 +35,7 @@ STATIC_KINDS = ("ruleset", "stats", "rulings", "rule_index", "procedures", "tabl
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
-    if validator.is_type(instance, "string") and not _compiled(pattern).search(instance):
+    if validator.is_type(instance, "string") and not ecma_regex(pattern).search(instance):
         yield jsonschema.ValidationError(f"{quote(instance)} does not match {pattern!r}")
 
 
@@ -45,13 +44,8 @@ Validator = extend(Draft202012Validator, {"pattern": _pattern})
 
 @lru_cache(maxsize=1)
 def _registry_and_schemas() -> tuple[Registry, dict[str, dict[str, Any]]]:
-    schemas: dict[str, dict[str, Any]] = {}
-    resources = []
-    for path in sorted(schema_dir().glob("*.schema.json")):
-        contents = json.loads(path.read_text(encoding="utf-8"))
-        schemas[path.name.removesuffix(".schema.json")] = contents
-        resources.append((contents["$id"], Resource.from_contents(contents)))
-        register(contents["$id"], contents)
+    schemas = static_schemas()
+    resources = [(contents["$id"], Resource.from_contents(contents)) for contents in schemas.values()]
     return Registry().with_resources(resources), schemas
 
 
@@ -286,7 +280,7 @@ def validate_static(doc: Document) -> tuple[str | None, list[Diagnostic]]:
     kind, diags = check_kind(doc)
     if kind is None:
         return None, diags
-    if verdict(doc.data, static_schema(kind)) is True:  # vouched for: jsonschema only explains
+    if static_check(kind)(doc.data):  # jsonschema-rs vouches for it: jsonschema only explains
         return kind, []
     return kind, diagnostics_for(doc, _static_validator(kind))
 
@@ -303,11 +297,18 @@ class FailedEntry(NamedTuple):
 
 
 class _Lazy:
-    """A schema and its jsonschema validator, built the first time one is needed."""
+    """A schema, its fast check, and its jsonschema validator, built the first time one is needed
+    (most tables have no bad entry: jsonschema is then never compiled)."""
 
     def __init__(self, schema: dict[str, Any]) -> None:
         self.schema = schema
         self._validator: Any = None
+        self._check: Any = None
+
+    def valid(self, instance: Any) -> bool:
+        if self._check is None:
+            self._check = fast_check(self.schema)
+        return self._check(instance)  # type: ignore[no-any-return]
 
     def validator(self) -> Any:
         if self._validator is None:
@@ -357,7 +358,7 @@ class TableFiles:
         if not isinstance(entries, list):
             return diagnostics_for(doc, whole.validator()), None
         rest = {**doc.data, "entries": []}  # everything but the entries
-        out = [] if verdict(rest, whole.schema) is True else diagnostics_for(doc, whole.validator(), rest)
+        out = [] if whole.valid(rest) else diagnostics_for(doc, whole.validator(), rest)
         if out:
             return out, None
         kept: list[Any] = []
@@ -378,8 +379,8 @@ class TableFiles:
                 kept.append(item)
                 self.keep.put("valid-entry", (item, schema), digest)
                 continue
-            # The quick evaluator vouches for a valid entry; jsonschema explains any other.
-            problems = [] if verdict(item, entry.schema) is True else \
+            # jsonschema-rs vouches for a valid entry; jsonschema explains any other.
+            problems = [] if entry.valid(item) else \
                 diagnostics_for(doc, entry.validator(), item, ("entries", i))
             out.extend(problems)
             if not problems and remembering:

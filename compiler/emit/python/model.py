@@ -60,18 +60,12 @@ def _row_value(value: object) -> object:
     return value
 
 
-_ROWS: dict[int, tuple[Table, list[tuple[object, ...]]]] = {}
-
-
 def table_rows(t: Table, keep: Keep = NO_KEEP) -> list[tuple[object, ...]]:
-    """The data rows of a table, made once per build for both targets (`forget_rows` ends it); a
-    resident build keeps each entry's row from the build before."""
-    found = _ROWS.get(id(t))
-    if found is not None and found[0] is t:
-        return found[1]
-    rows = [row for run in keep.each_run("rows", t.entries, _row_values, entry_id) for row in run]
-    _ROWS[id(t)] = (t, rows)
-    return rows
+    """The data rows of a table, made once a build for both targets (`keep.once`); a resident
+    build keeps them while the table is the same, and each run of entries' rows from the build
+    before when it is not."""
+    return keep.once("table-rows", (t,), lambda: [
+        row for run in keep.each_run("rows", t.entries, _row_values, entry_id) for row in run])
 
 
 def _row_values(entries: Sequence[Entry]) -> list[tuple[object, ...]]:
@@ -84,10 +78,6 @@ def entry_id(e: Entry) -> str:
 
 def row_id(row: tuple[object, ...]) -> str:
     return row[0]  # type: ignore[return-value]
-
-
-def forget_rows() -> None:
-    _ROWS.clear()
 
 
 def row_value(e: Entry) -> tuple[object, ...]:
