@@ -20,7 +20,9 @@ import json
 
 from ... import __version__
 from ...keep import NO_KEEP, Keep
+from ...diagnostics import Diagnostic, RulesError
 from ...ir import Param, Ruleset
+from ...steps import kind_for
 from ...validate.scopes import class_name
 from ..python.model import table_order
 from ..python.package import _entry_table
@@ -30,6 +32,7 @@ from ..env import md_code, md_escape
 from .code import Js, UnquotedValue, Writer, comment, comment_text, indented, join, js, literal, meta, name, \
     property_name, require_js, source_file, string
 from .model import exported, write_model
+from .resolved import undefined
 from .procedures import getter, split_params, write_procedure
 
 RUNTIME_EXPORTS = ["RuleError", "DiceExhausted", "BadFace", "NotSpecifiedBySource", "OutOfBounds", "LimitExceeded",
@@ -41,11 +44,17 @@ def global_name(rs: Ruleset) -> str:
     return f"rulec_{rs.id}"
 
 
-def _runtime(rs: Ruleset) -> Js:
-    text = source_file("runtime.js")
+def runtime_files(rs: Ruleset) -> list[str]:
+    """The runtime files (compiler/runtime/js/) the module carries: runtime.js, then those its
+    step kinds declare (`StepKind.runtime_js`) and geometry.js for its geometry helpers."""
+    extra = {f for p in rs.procedures for s in p.steps for f in kind_for(s).runtime_js}
     if any(h.module == "geometry" for h in rs.helpers):
-        text = js("{}\n{}", text, source_file("geometry.js"))
-    return text
+        extra.add("geometry.js")
+    return ["runtime.js", *sorted(extra - {"runtime.js"})]
+
+
+def _runtime(rs: Ruleset) -> Js:
+    return join("\n", [source_file(f) for f in runtime_files(rs)])
 
 
 def names(rs: Ruleset) -> list[str]:
@@ -64,7 +73,16 @@ def body(rs: Ruleset, keep: Keep = NO_KEEP) -> Js:
     w.line(js("const VERSION = {};", string(version(rs))))
     w.line(js("const RULES_VERSION = {};", string(rs.version)))
     write_model(rs, w, keep)
-    return js("{}\n{}{}", _runtime(rs), w.text(), require_js(kept_text(keep, "js-procedures", rs, _procedures)))
+    runtime, generated = _runtime(rs), js("{}{}", w.text(), require_js(kept_text(keep, "js-procedures", rs,
+                                                                                 _procedures)))
+    missing = undefined(generated, runtime)
+    if missing:
+        raise RulesError([Diagnostic(rs.span, "internal", f"generated js/{rs.id}/index.js calls runtime functions "
+                                                            f"its runtime files ({', '.join(runtime_files(rs))}) do "
+                                                            f"not define: {', '.join(missing[:5])}; a step kind that "
+                                                            "calls one must list its file in `runtime_js` "
+                                                            "(compiler/steps/); this is a rulec bug")])
+    return js("{}\n{}", runtime, generated)
 
 
 def _procedures(rs: Ruleset) -> Js:

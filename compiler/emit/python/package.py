@@ -22,13 +22,14 @@ from ...diagnostics import Diagnostic, RulesError
 from ...engines import ENGINES
 from ...features import FEATURES
 from ...ir import Ruleset
-from ...steps import D20, Pool, PoolCount, Roll
+from ...steps import kind_for
 from ...validate.scopes import class_name
 from ..env import Markdown, md_code, md_escape, render_markdown, render_python
 from .code import Code, Writer, code, comment, docstring, literal, name, string
 from .fight import fight_module
 from .model import table_order, write_model
 from .procedures import camel, getter, write_procedure, write_result
+from .resolved import unresolved
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent.parent / "runtime"
 ALWAYS = ("__init__", "core", "sources", "odds")
@@ -41,16 +42,15 @@ def package_name(rs: Ruleset) -> str:
 
 
 def runtime_modules(rs: Ruleset) -> list[str]:
-    """The runtime modules the ruleset's package needs: always core, sources and odds; the dice
-    engine's; damage dice where a procedure rolls them; its helpers' and features' modules."""
+    """The runtime modules the ruleset's package needs: always core, sources and odds; those its
+    step kinds declare (`StepKind.runtime`); its helpers' and features' modules (the pool engine's
+    for a feature of a pool ruleset)."""
     needed = set(ALWAYS)
-    steps = [s for p in rs.procedures for s in p.steps]
-    if any(isinstance(s, (Pool, PoolCount)) for s in steps) or rs.dice.engine == "pool" and rs.features:
+    for p in rs.procedures:
+        for s in p.steps:
+            needed |= set(kind_for(s).runtime)
+    if rs.dice.engine == "pool" and rs.features:
         needed |= set(ENGINES["pool"].RUNTIME)
-    if any(isinstance(s, D20) for s in steps):
-        needed |= set(ENGINES["d20"].RUNTIME)
-    if any(isinstance(s, Roll) for s in steps):
-        needed.add("damage")
     needed |= {h.module for h in rs.helpers}
     for f in rs.features:
         needed |= set(FEATURES[f].runtime)
@@ -316,17 +316,26 @@ def emit_package(rs: Ruleset, header: str, memo: Memo = NO_MEMO, keep: Keep = NO
 
 
 def _check_compiles(rs: Ruleset, rel: str, text: str, header: str, memo: Memo) -> None:
-    """A module that compiled once need not be compiled again. The header (comments only, with the
-    content hash of every input) is left out of the key, so that editing one rule file does not
-    make every module look new."""
-    checked = memo.key("compiles", text.replace(header, "", 1))
+    """Every module compiles and every global name it reads is defined (resolved.py): else the
+    build fails here, with a rulec bug, instead of a user's import or call. A module checked once
+    need not be checked again. The header (comments only, with the content hash of every input)
+    is left out of the key, so that editing one rule file does not make every module look new."""
+    checked = memo.key("compiles-resolves", text.replace(header, "", 1))
     if memo.get(checked) is True:
         return
+    filename = f"generated/{rs.id}/{rel}"
     try:
-        compile(text, f"generated/{rs.id}/{rel}", "exec", dont_inherit=True)
+        compile(text, filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:  # a compiler bug, reported against the manifest
         line = getattr(exc, "lineno", "?")
         raise RulesError([Diagnostic(rs.span, "internal", f"generated {rel} does not compile: {exc} (line {line}); "
                                                             "this is a rulec bug")]) from exc
+    missing = unresolved(text, filename)
+    if missing:
+        names = ", ".join(f"{n} (line {line})" for n, line in missing[:5])
+        raise RulesError([Diagnostic(rs.span, "internal", f"generated {rel} reads names nothing defines or imports: "
+                                                            f"{names}; a step kind that calls a runtime function must "
+                                                            "list its module in `runtime` (compiler/steps/); this is "
+                                                            "a rulec bug")])
     memo.put(checked, True)
 
