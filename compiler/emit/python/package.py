@@ -110,6 +110,21 @@ def with_imports(text: str, candidates: list[tuple[str, str, str]]) -> str:
     return head + "".join(line + "\n" for line in w.lines) + body
 
 
+_HASH_LINE = "# Content hash: "
+
+
+def plain_header(header: str) -> str:
+    """The build header (facade.header) without its content-hash line. The hash changes with every
+    input file, so only the stamp and the package's `__init__.py` (and the JS package.json) carry
+    it: a module that does not show an edit stays byte for byte the same."""
+    return "\n".join(line for line in header.splitlines() if not line.startswith(_HASH_LINE))
+
+
+def content_hash(header: str) -> str:
+    """The content hash of the build header (`sha256:...`), or "" when it has none."""
+    return next((line[len(_HASH_LINE):] for line in header.splitlines() if line.startswith(_HASH_LINE)), "")
+
+
 def _model_names(rs: Ruleset) -> list[tuple[str, str, str]]:
     names = ["Combatant"]
     for t in rs.tables:
@@ -292,26 +307,28 @@ def readme(rs: Ruleset) -> str:
 
 
 def emit_package(rs: Ruleset, header: str, memo: Memo = NO_MEMO, keep: Keep = NO_KEEP) -> dict[str, str]:
-    """{path relative to generated/<ruleset>/: text}."""
+    """{path relative to generated/<ruleset>/: text}. `header` (with the content hash) heads the
+    `__init__.py`; every other module has it without the hash (`plain_header`)."""
     pkg = package_name(rs)
-    model, rows = write_model(rs, header, keep)
+    init, plain = f"{pkg}/__init__.py", plain_header(header)
+    model, rows = write_model(rs, plain, keep)
     files = {
-        f"{pkg}/__init__.py": init_module(rs, header),
+        init: init_module(rs, header),
         f"{pkg}/model.py": with_imports(model, _candidates(runtime_modules(rs))),
-        f"{pkg}/procedures.py": procedures_module(rs, header, keep),
-        f"{pkg}/results.py": results_module(rs, header, keep),
+        f"{pkg}/procedures.py": procedures_module(rs, plain, keep),
+        f"{pkg}/results.py": results_module(rs, plain, keep),
         f"{pkg}/py.typed": "",
         "pyproject.toml": pyproject(rs),
         "README.md": readme(rs),
     }
     if rs.fight is not None:
-        files[f"{pkg}/fight.py"] = fight_module(rs, header)
+        files[f"{pkg}/fight.py"] = fight_module(rs, plain)
     files.update({f"{pkg}/{rel}": text for rel, text in rows.items()})  # large tables' rows, as JSON
     for module in runtime_modules(rs):
         files[f"{pkg}/_runtime/{module}.py"] = (RUNTIME_DIR / f"{module}.py").read_text(encoding="utf-8")
     for rel, text in files.items():
         if rel.endswith(".py"):
-            _check_compiles(rs, rel, text, header, memo)
+            _check_compiles(rs, rel, text, header if rel == init else plain, memo)
     return files
 
 
