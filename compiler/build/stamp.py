@@ -70,7 +70,7 @@ def combined_digest(folders: list[tuple[str, str]], targets: tuple[str, ...] = (
 
 class FolderDigest:
     """The digest of a source folder's files (path relative to the folder, size, bytes, in order);
-    the build's content hash (in every generated header) and the stamp both use it."""
+    the build's content hash (in each package's `__init__.py` and package.json) and the stamp both use it."""
 
     def __init__(self, folder: SourceFolder) -> None:
         self.root = folder.root

@@ -10,7 +10,7 @@ still point at the rule file. Step kinds subclass `Step` in their own modules (`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from ..diagnostics import Span
 from .expr import Expr
@@ -208,11 +208,27 @@ class Step:
     span: Span
 
     def formulas(self) -> tuple[Formula, ...]:
-        """Every formula of the step (its `when` included), for analyses over all steps."""
-        return ()
+        """Every formula of the step (its `when` included): its fields that are formulas."""
+        return tuple(v for v in _field_values(self) if isinstance(v, Formula))
 
     def templates(self) -> tuple[Template, ...]:
-        return ()
+        """Every sentence of the step: its fields that are templates."""
+        return tuple(v for v in _field_values(self) if isinstance(v, Template))
+
+    def exprs(self, *, sentences: bool = True) -> tuple[Expr, ...]:
+        """Every expression the step holds, for the analyses over all steps (what it reads, what a
+        prepared closure needs): its formulas' trees, its fields that are expressions (a d20's net
+        layers) and, unless `sentences` is false, the holes of its sentences. Derived from the
+        kind's fields, so a new kind cannot leave one out."""
+        out: list[Expr] = []
+        for v in _field_values(self):
+            if isinstance(v, Formula):
+                out.append(v.expr)
+            elif isinstance(v, Expr):
+                out.append(v)
+            elif sentences and isinstance(v, Template):
+                out += [p for p in v.parts if not isinstance(p, str)]
+        return tuple(out)
 
     def rolls(self) -> bool:
         """True for steps that roll dice."""
@@ -222,6 +238,10 @@ class Step:
         """After constant folding: the step, or None when it now does nothing (a requirement that
         always holds)."""
         return self
+
+
+def _field_values(step: Step) -> list[object]:
+    return [getattr(step, f.name) for f in fields(step)]  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,7 +161,7 @@ def formula(expr: ir.Expr, like: Formula) -> Formula:
 
 def fold_steps(steps: Iterable[Step], known: Known, *, propagate: bool = True) -> list[Step]:
     """Fold every formula of the steps in order; see the module docstring."""
-    from ..steps.let import Let  # the kinds are modules of their own; folding needs to know Let
+    from ..steps import binding, kind_for  # the kinds are modules of their own (and import the emitters)
 
     out: list[Step] = []
     for step in steps:
@@ -173,15 +173,15 @@ def fold_steps(steps: Iterable[Step], known: Known, *, propagate: bool = True) -
                     zero = ir.Const(ir.INT, 0)
                     known.derive(ir.Local(ir.INT, step.target, step.name), zero)
                     if not propagate:
-                        out.append(Let(step.target, step.name, None, step.rules, step.span,
-                                       formula(zero, when), None))
+                        out.append(binding(step, formula(zero, when)))
                 continue
             step = dataclasses.replace(step, when=None)
         refined = step.simplify()
         if refined is None:
             continue
-        if propagate and isinstance(refined, Let) and isinstance(refined.value.expr, ir.Const):
-            known.derive(ir.Local(refined.value.type, refined.target or "", refined.name), refined.value.expr)
+        value = kind_for(refined).value_of(refined) if propagate else None
+        if isinstance(value, ir.Const):
+            known.derive(ir.Local(value.type, refined.target or "", refined.name), value)
             continue  # every later read of the local is now the constant
         out.append(refined)
     return out

@@ -15,11 +15,12 @@ and the steps each roll runs, and given the prepared closure's body and its comm
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
-from ..ir import Plan, PreparedBody, Procedure, Ruleset, Step
+from ..ir import Formula, Plan, PreparedBody, Procedure, Ruleset, Step
 from ..ir import expr as ir
 from ..build.keep import NO_KEEP, Keep
-from ..steps import D20, Let, Note, Roll
+from ..steps import kind_for
 from .fold import Known, fold, fold_steps, map_formulas
 from .hoist import Hoister
 from .specialise import common_case
@@ -52,16 +53,8 @@ def _optimise(p: Procedure, switches: Known) -> Procedure:
 
 
 def step_reads(step: Step) -> frozenset[str]:
-    names: set[str] = set()
-    for f in step.formulas():
-        names |= ir.locals_read(f.expr)
-    for t in step.templates():
-        for part in t.parts:
-            if not isinstance(part, str):
-                names |= ir.locals_read(part)
-    if isinstance(step, D20):
-        names |= ir.locals_read(step.layers)
-    return frozenset(names)
+    """The locals a step reads (its sentences included)."""
+    return frozenset().union(*(ir.locals_read(e) for e in step.exprs()))
 
 
 def _entries_read(e: ir.Expr, entry_params: set[str]) -> set[str]:
@@ -74,8 +67,8 @@ def plan(p: Procedure) -> Plan:
     per_roll: list[Step] = []
     available: set[str] = set()
     for i, s in enumerate(p.steps):
-        movable = (isinstance(s, Let) and s.say is None and ir.total(s.value.expr)
-                   and step_reads(s) <= available)
+        value = kind_for(s).value_of(s)
+        movable = (value is not None and not s.templates() and ir.total(value) and step_reads(s) <= available)
         if i < first_roll or movable:
             setup.append(s)
             if s.target:
@@ -88,14 +81,8 @@ def plan(p: Procedure) -> Plan:
     later_entries: set[str] = set()
     for s in per_roll:
         later_locals |= step_reads(s)
-        for f in s.formulas():
-            later_entries |= _entries_read(f.expr, entry_params)
-        for t in s.templates():
-            for part in t.parts:
-                if not isinstance(part, str):
-                    later_entries |= _entries_read(part, entry_params)
-        if isinstance(s, D20):
-            later_entries |= _entries_read(s.layers, entry_params)
+        for e in s.exprs():
+            later_entries |= _entries_read(e, entry_params)
     for o in outputs:
         later_locals |= ir.locals_read(o)
         later_entries |= _entries_read(o, entry_params)
@@ -110,16 +97,13 @@ def prepare(per_roll: tuple[Step, ...], outputs: tuple[ir.Expr, ...]) -> Prepare
     hoister = Hoister({s.target for s in per_roll if s.target})
     steps: list[Step] = []
     for s in per_roll:
-        if isinstance(s, Note):
+        kind = kind_for(s)
+        if kind.traces_only:
             continue  # a prepared resolver keeps no trace
         hint = s.target or type(s).__name__.lower()
-        if isinstance(s, D20) and hoister.invariant(s.layers) and ir.total(s.layers):
-            layers: ir.Expr = s.layers if isinstance(s.layers, (ir.Const, ir.Local, ir.Param)) else \
-                hoister.hoist(s.layers, f"{hint}_layers")
-            s = dataclasses.replace(s, layers=layers)
-        if isinstance(s, Roll) and hoister.invariant(s.dice.expr) and ir.total(s.dice.expr):
-            s = dataclasses.replace(s, dice=dataclasses.replace(s.dice, expr=hoister.hoist(s.dice.expr,
-                                                                                         f"{hint}_dice")))
+        for field in kind.prepared_whole:
+            s = _prepared_whole(s, field, hoister, hint)
+
         def rewrite(e: ir.Expr, h: str = hint) -> ir.Expr:
             return e if isinstance(e, ir.Hoisted) else hoister.rewrite(e, h)
 
@@ -128,6 +112,19 @@ def prepare(per_roll: tuple[Step, ...], outputs: tuple[ir.Expr, ...]) -> Prepare
         (hoister.hoist(o, f"out{i}") if ir.total(o) and not isinstance(o, (ir.Const, ir.Local, ir.Param))
          else o) if hoister.invariant(o) else hoister.rewrite(o, f"out{i}") for i, o in enumerate(outputs))
     first = steps[0] if steps else None
-    face_table = first.target if isinstance(first, D20) and first.when is None and hoister.invariant(first.layers) \
+    face_table = first.target if first is not None and kind_for(first).tabulates_faces(first, hoister.invariant) \
         else None
     return PreparedBody(tuple(steps), hoisted_outputs, tuple(hoister.hoisted), face_table)
+
+
+def _prepared_whole(s: Step, field: str, hoister: Hoister, hint: str) -> Step:
+    """`s` with the expression of its field `field` (a formula's tree, or an expression) one
+    prepared value when it reads no rolled value and cannot raise (a name or a constant as it is)."""
+    value = getattr(s, field)
+    e = value.expr if isinstance(value, Formula) else value
+    if not isinstance(e, ir.Expr) or not hoister.invariant(e) or not ir.total(e):
+        return s
+    if not isinstance(e, (ir.Const, ir.Local, ir.Param)):
+        e = hoister.hoist(e, f"{hint}_{field}")
+    changed: dict[str, Any] = {field: dataclasses.replace(value, expr=e) if isinstance(value, Formula) else e}
+    return dataclasses.replace(s, **changed)

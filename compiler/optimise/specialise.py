@@ -16,16 +16,17 @@ import dataclasses
 
 from ..ir import PreparedBody, Procedure, Step
 from ..ir import expr as ir
-from ..steps import D20, Let, Roll
-from .fold import Known, fold, fold_steps
+from ..steps import kind_for
+from .fold import Known, fold, fold_steps, known_name
 
 
 def common_case(body: PreparedBody, p: Procedure) -> PreparedBody | None:
     known = Known()
-    if body.face_table is not None:
-        d20 = next(s for s in body.steps if isinstance(s, D20) and s.target == body.face_table)
-        if isinstance(d20.layers, ir.Hoisted):
-            known.assume(d20.layers, ir.Const(ir.INT, 0))
+    of_steps: set[ir.Expr] = set()  # the assumptions about steps (a plain d20), each worth a variant
+    for s in body.steps:
+        for node, value in kind_for(s).common_assumptions(s, body):
+            known.assume(node, value)
+            of_steps.add(known_name(node))
     defaults = Known()
     for prm in p.params:
         if prm.type in ("int", "bool") and prm.default is not None:
@@ -41,14 +42,14 @@ def common_case(body: PreparedBody, p: Procedure) -> PreparedBody | None:
     rolled = fold_steps(body.steps, known)  # first: the constants it finds fold the outputs too
     outputs = tuple(fold(o, known) for o in body.outputs)
     steps = _live(rolled, outputs)
-    single = frozenset(s.target for s in steps if isinstance(s, Roll) and isinstance(s.dice.expr, ir.Hoisted)
-                       and s.target)
+    one_die = {s.target: test for s in steps if s.target and (test := kind_for(s).one_die_guard(s)) is not None}
+    single = frozenset(one_die)
     guard = [_holds(node, known.values[node]) for node in known.used]
-    guard += [ir.Hoisted(ir.INT, f"_{t}_sides", ir.Const(ir.INT, 0)) for t in sorted(single)]
+    guard += [one_die[t] for t in sorted(single)]
     rolls_before = sum(1 for s in body.steps if s.rolls())
     rolls_after = sum(1 for s in steps if s.rolls())
-    plain_d20 = any(isinstance(n, ir.Hoisted) and n.name.endswith("_layers") for n in known.used)
-    if not guard or not (single or plain_d20 or rolls_after < rolls_before):
+    step_assumed = any(node in of_steps for node in known.used)
+    if not guard or not (single or step_assumed or rolls_after < rolls_before):
         return None  # worth a second closure only where it saves a roll's work: a die, a branch, a roll
     return dataclasses.replace(body, steps=tuple(steps), outputs=outputs, single_die=single, guard=tuple(guard))
 
@@ -59,13 +60,11 @@ def _live(steps: list[Step] | tuple[Step, ...], outputs: tuple[ir.Expr, ...]) ->
     needed: set[str] = set().union(*(ir.locals_read(o) for o in outputs))
     kept: list[Step] = []
     for step in reversed(steps):
-        if isinstance(step, Let) and step.target not in needed:
+        if kind_for(step).value_of(step) is not None and step.target not in needed:
             continue
         kept.append(step)
-        for f in step.formulas():
-            needed |= ir.locals_read(f.expr)
-        if isinstance(step, D20):
-            needed |= ir.locals_read(step.layers)
+        for e in step.exprs(sentences=False):
+            needed |= ir.locals_read(e)
     return kept[::-1]
 
 

@@ -11,13 +11,13 @@ kind's IR node; nothing there can fail.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..diagnostics import Span
-from ..ir import ErrorType, Formula, Step, Template
-from ..ir.expr import BOOL, INT, Expr, Local
+from ..ir import ErrorType, Formula, PreparedBody, Step, Template
+from ..ir.expr import BOOL, INT, Const, Expr, Local
 
 if TYPE_CHECKING:
     from ..formula.chinese import Chinese
@@ -102,6 +102,16 @@ class StepKind(ABC):
     has_name: ClassVar[bool] = True
     extra_properties: ClassVar[dict[str, Any]] = {}
     node: ClassVar[type[Step]]
+    # The runtime its handlers call: modules of compiler/runtime/ (Python: `_rt_<name>` imports of
+    # the package) and files of compiler/runtime/js/ beyond runtime.js, which every JS module has.
+    # One left out fails the build: an emitted module naming what nothing defines is a rulec bug
+    # (emit/python/resolved.py, emit/js/resolved.py).
+    runtime: ClassVar[tuple[str, ...]] = ()
+    runtime_js: ClassVar[tuple[str, ...]] = ()
+    # The optimiser (optimise/plan.py, specialise.py) asks the kind, never the node's class:
+    traces_only: ClassVar[bool] = False  # it only writes the trace: a prepared closure leaves it out
+    prepared_whole: ClassVar[tuple[str, ...]] = ()  # expression fields a prepared closure computes once, as
+    #                                                 one value, when they read no rolled value (its handlers see a Hoisted)
 
     # ---- schema ----
     def schema(self) -> dict[str, Any]:
@@ -169,6 +179,31 @@ class StepKind(ABC):
     @abstractmethod
     def lower(self, c: CheckedStep) -> Step:
         """The kind's IR node for a checked step."""
+
+    # ---- the optimiser ----
+    def value_of(self, step: Any) -> Expr | None:
+        """The expression whose value, as the step's local, is the step's only effect (no roll, no
+        error, no trace line in a prepared closure), or None: such a step may run in the setup,
+        have its constant substituted, or be dropped when nothing reads it."""
+        return None
+
+    def local_type(self, step: Any) -> str:
+        """The type of the local the step defines."""
+        return self.defines if self.defines in (INT, BOOL) else INT
+
+    def tabulates_faces(self, step: Any, invariant: Callable[[Expr], bool]) -> bool:
+        """True when, as the first step of a prepared closure, its faces can get a decision tree
+        (the closure's `face_table`); `invariant` tells an expression that reads no rolled value."""
+        return False
+
+    def common_assumptions(self, step: Any, body: PreparedBody) -> tuple[tuple[Expr, Const], ...]:
+        """What the common-case variant of a prepared closure may assume of the step (a plain d20
+        for the face table): folded in, and guarded when the folded code relies on it."""
+        return ()
+
+    def one_die_guard(self, step: Any) -> Expr | None:
+        """For a step the common case may assume rolls one die: the test that it does; else None."""
+        return None
 
     # ---- bounded work (validate/bounds.py) ----
     def work(self, step: Any) -> tuple[Work, ...]:

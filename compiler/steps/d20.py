@@ -7,14 +7,15 @@ IR node carries the net layers as an expression built from it, so every form rol
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..emit.js.code import Js, js, string as js_string
 from ..emit.handlers import handler, rolling
 from ..emit.python.code import Code, code, string
-from ..ir import Formula, Step, Template
-from ..ir.expr import INT, Call, Const, Expr
+from ..ir import Formula, PreparedBody, Step, Template
+from ..ir.expr import INT, Call, Const, Expr, Hoisted
 from .base import Arg, CheckedStep, StepKind, Work, when_text
 
 if TYPE_CHECKING:
@@ -29,12 +30,6 @@ class D20(Step):
     layers: Expr  # net layers, by the engine's rule
     say: Template | None
 
-    def formulas(self) -> tuple[Formula, ...]:
-        return tuple(f for f in (self.advantage, self.disadvantage, self.when) if f is not None)
-
-    def templates(self) -> tuple[Template, ...]:
-        return (self.say,) if self.say is not None else ()
-
     def rolls(self) -> bool:
         return True
 
@@ -48,6 +43,8 @@ class D20Kind(StepKind):
     defines = INT
     engine = "d20"
     node: ClassVar[type[Step]] = D20
+    runtime = ("d20",)
+    prepared_whole = ("layers",)
 
     def check_more(self, raw: Any, ctx: Any, checked: CheckedStep) -> None:
         from ..engines.d20 import layers_expr
@@ -59,6 +56,15 @@ class D20Kind(StepKind):
     def lower(self, c: CheckedStep) -> D20:
         return D20(c.target, c.name, c.when, c.rules, c.span, c.arg("advantage"), c.arg("disadvantage"),
                    c.extra["layers"], c.say)
+
+    def tabulates_faces(self, step: D20, invariant: Callable[[Expr], bool]) -> bool:
+        return step.when is None and invariant(step.layers)
+
+    def common_assumptions(self, step: D20, body: PreparedBody) -> tuple[tuple[Expr, Const], ...]:
+        """The face table's d20 is plain (no layers) in the common case."""
+        if step.target == body.face_table and isinstance(step.layers, Hoisted):
+            return ((step.layers, Const(INT, 0)),)
+        return ()
 
     def describe(self, step: D20, zh: Any) -> str:
         return (f"掷d20（优势层数：{zh(step.advantage.expr)}；劣势层数：{zh(step.disadvantage.expr)}），"

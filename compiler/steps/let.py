@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..emit.handlers import handler
 from ..emit.python.code import code
 from ..ir import Formula, Step, Template
-from ..ir.expr import BOOL, DICE, INT, LIST, STR
+from ..ir.expr import BOOL, DICE, INT, LIST, STR, Expr
 from .base import Arg, CheckedStep, StepKind
 
 if TYPE_CHECKING:
@@ -21,11 +21,7 @@ class Let(Step):
     value: Formula
     say: Template | None
 
-    def formulas(self) -> tuple[Formula, ...]:
-        return (self.value,)
 
-    def templates(self) -> tuple[Template, ...]:
-        return (self.say,) if self.say is not None else ()
 
 
 class LetKind(StepKind):
@@ -45,11 +41,23 @@ class LetKind(StepKind):
     def lower(self, c: CheckedStep) -> Let:
         return Let(c.target, c.name, None, c.rules, c.span, c.arg("value"), c.say)
 
+    def value_of(self, step: Let) -> Expr:
+        return step.value.expr
+
+    def local_type(self, step: Let) -> str:
+        return step.value.type
+
     def describe(self, step: Let, zh: Any) -> str:
         return f"{step.name} = {zh(step.value.expr)}"
 
     def local_range(self, step: Let, ev: Any) -> Any:
         return ev(step.value.expr)
+
+
+def binding(step: Step, value: Formula) -> Let:
+    """A let in place of `step`, defining its local as `value` (folding: a roll that does not happen
+    defines its local as 0)."""
+    return Let(step.target, step.name, None, step.rules, step.span, value, None)
 
 
 def _assign(step: Let, g: PyGen) -> None:

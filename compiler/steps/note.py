@@ -21,11 +21,7 @@ class Note(Step):
     text: Template
     gm_only: bool = False  # a line for the game master: traces keep it as kind "gm", player text leaves it out
 
-    def formulas(self) -> tuple[Any, ...]:
-        return (self.when,) if self.when is not None else ()
 
-    def templates(self) -> tuple[Template, ...]:
-        return (self.text,)
 
 
 class NoteKind(StepKind):
@@ -38,6 +34,7 @@ class NoteKind(StepKind):
                                                       "target's square): kept in the trace as kind 'gm', left out "
                                                       "of the players' text."}}
     node: ClassVar[type[Step]] = Note
+    traces_only = True
 
     def key_schema(self) -> dict[str, Any]:
         return ref("template", "The sentence.")

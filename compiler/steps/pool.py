@@ -24,12 +24,6 @@ class Pool(Step):
     all_succeed: Formula | None
     say: Template | None
 
-    def formulas(self) -> tuple[Formula, ...]:
-        return tuple(f for f in (self.dice, self.extras, self.all_succeed, self.when) if f is not None)
-
-    def templates(self) -> tuple[Template, ...]:
-        return (self.say,) if self.say is not None else ()
-
     def rolls(self) -> bool:
         return True
 
@@ -44,6 +38,7 @@ class PoolKind(StepKind):
     defines = INT
     engine = "pool"
     node: ClassVar[type[Step]] = Pool
+    runtime = ("pool",)
 
     def lower(self, c: CheckedStep) -> Pool:
         return Pool(c.target, c.name, c.when, c.rules, c.span, c.arg("dice"), c.arg("extras"),

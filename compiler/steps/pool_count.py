@@ -27,12 +27,6 @@ class PoolCount(Step):
     at_least: Formula
     say: Template | None
 
-    def formulas(self) -> tuple[Formula, ...]:
-        return tuple(f for f in (self.dice, self.extras, self.times, self.at_least, self.when) if f is not None)
-
-    def templates(self) -> tuple[Template, ...]:
-        return (self.say,) if self.say is not None else ()
-
     def rolls(self) -> bool:
         return True
 
@@ -49,6 +43,7 @@ class PoolCountKind(StepKind):
     defines = INT
     engine = "pool"
     node: ClassVar[type[Step]] = PoolCount
+    runtime = ("pool",)
 
     def lower(self, c: CheckedStep) -> PoolCount:
         return PoolCount(c.target, c.name, c.when, c.rules, c.span, c.arg("dice"), c.arg("extras"), c.arg("times"),

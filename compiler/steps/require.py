@@ -23,12 +23,6 @@ class Require(Step):
     error: ErrorType
     message: Template
 
-    def formulas(self) -> tuple[Formula, ...]:
-        return (self.condition,)
-
-    def templates(self) -> tuple[Template, ...]:
-        return (self.message,)
-
     def simplify(self) -> Step | None:
         c = self.condition.expr
         return None if isinstance(c, Const) and c.value is True else self

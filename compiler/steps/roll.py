@@ -23,12 +23,6 @@ class Roll(Step):
     crit: Formula | None
     say: Template | None
 
-    def formulas(self) -> tuple[Formula, ...]:
-        return tuple(f for f in (self.dice, self.crit, self.when) if f is not None)
-
-    def templates(self) -> tuple[Template, ...]:
-        return (self.say,) if self.say is not None else ()
-
     def rolls(self) -> bool:
         return True
 
@@ -41,9 +35,18 @@ class RollKind(StepKind):
             Arg("crit", (BOOL,), description="When true every die is rolled twice, the bonus added once."))
     defines = INT
     node: ClassVar[type[Step]] = Roll
+    runtime = ("damage",)
+    prepared_whole = ("dice",)
 
     def lower(self, c: CheckedStep) -> Roll:
         return Roll(c.target, c.name, c.when, c.rules, c.span, c.arg("dice"), c.args.get("crit"), c.say)
+
+    def one_die_guard(self, step: Roll) -> Expr | None:
+        """Prepared dice: the common case assumes one die, rolled inline (`_<target>_sides`, set by
+        the prepare handler, is 0 for any other dice)."""
+        if _prepared_dice(step) and step.target:
+            return Hoisted(INT, f"_{step.target}_sides", Const(INT, 0))
+        return None
 
     def describe(self, step: Roll, zh: Any) -> str:
         crit = f"；{zh(step.crit.expr)}时所有伤害骰掷两次" if step.crit is not None else ""

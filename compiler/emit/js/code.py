@@ -190,7 +190,7 @@ def source_file(file_name: str) -> Js:
     """A JavaScript file of rulec's own runtime (compiler/runtime/js/): trusted source, as it is but
     for its `'use strict';` line (the file that takes it in says that once, at its top)."""
     path = _SOURCES / file_name
-    if not re.fullmatch(r"[a-z_]+\.js", file_name) or not path.is_file():
+    if not re.fullmatch(r"[a-z][a-z0-9_]*\.js", file_name) or not path.is_file():
         raise UnquotedValue(f"not a runtime file: {file_name!r:.80}")
     return Js(path.read_text(encoding="utf-8").replace("'use strict';\n", "", 1))
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ...ir import Param, Procedure, Ruleset, Step
 from ...ir import expr as ir
-from ...steps import D20, kind_for
+from ...steps import kind_for
 from ...steps.base import Work
 from ...validate.scopes import class_name
 from ..handlers import handler_for
@@ -233,10 +233,8 @@ class ProcedureWriter:
         out = [self._carried_name(c) for c in self.plan.carried]
         read: set[str] = set()
         for s in self.plan.per_roll:
-            for f in s.formulas():
-                read |= ir.params_read(f.expr)
-            if isinstance(s, D20):
-                read |= ir.params_read(s.layers)
+            for e in s.exprs(sentences=False):
+                read |= ir.params_read(e)
         for o in self.plan.outputs:
             read |= ir.params_read(o)
         for prm in self.p.params:

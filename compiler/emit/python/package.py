@@ -22,13 +22,14 @@ from ...diagnostics import Diagnostic, RulesError
 from ...engines import ENGINES
 from ...features import FEATURES
 from ...ir import Ruleset
-from ...steps import D20, Pool, PoolCount, Roll
+from ...steps import kind_for
 from ...validate.scopes import class_name
 from ..env import Markdown, md_code, md_escape, render_markdown, render_python
 from .code import Code, Writer, code, comment, docstring, literal, name, string
 from .fight import fight_module
 from .model import table_order, write_model
 from .procedures import camel, getter, write_procedure, write_result
+from .resolved import unresolved
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent.parent / "runtime"
 ALWAYS = ("__init__", "core", "sources", "odds")
@@ -41,16 +42,15 @@ def package_name(rs: Ruleset) -> str:
 
 
 def runtime_modules(rs: Ruleset) -> list[str]:
-    """The runtime modules the ruleset's package needs: always core, sources and odds; the dice
-    engine's; damage dice where a procedure rolls them; its helpers' and features' modules."""
+    """The runtime modules the ruleset's package needs: always core, sources and odds; those its
+    step kinds declare (`StepKind.runtime`); its helpers' and features' modules (the pool engine's
+    for a feature of a pool ruleset)."""
     needed = set(ALWAYS)
-    steps = [s for p in rs.procedures for s in p.steps]
-    if any(isinstance(s, (Pool, PoolCount)) for s in steps) or rs.dice.engine == "pool" and rs.features:
+    for p in rs.procedures:
+        for s in p.steps:
+            needed |= set(kind_for(s).runtime)
+    if rs.dice.engine == "pool" and rs.features:
         needed |= set(ENGINES["pool"].RUNTIME)
-    if any(isinstance(s, D20) for s in steps):
-        needed |= set(ENGINES["d20"].RUNTIME)
-    if any(isinstance(s, Roll) for s in steps):
-        needed.add("damage")
     needed |= {h.module for h in rs.helpers}
     for f in rs.features:
         needed |= set(FEATURES[f].runtime)
@@ -108,6 +108,21 @@ def with_imports(text: str, candidates: list[tuple[str, str, str]]) -> str:
         line = f"from {module} import {', '.join(names)}"
         w.line(Code(line if len(line) <= 120 else f"from {module} import ({', '.join(names)})"))
     return head + "".join(line + "\n" for line in w.lines) + body
+
+
+_HASH_LINE = "# Content hash: "
+
+
+def plain_header(header: str) -> str:
+    """The build header (facade.header) without its content-hash line. The hash changes with every
+    input file, so only the stamp and the package's `__init__.py` (and the JS package.json) carry
+    it: a module that does not show an edit stays byte for byte the same."""
+    return "\n".join(line for line in header.splitlines() if not line.startswith(_HASH_LINE))
+
+
+def content_hash(header: str) -> str:
+    """The content hash of the build header (`sha256:...`), or "" when it has none."""
+    return next((line[len(_HASH_LINE):] for line in header.splitlines() if line.startswith(_HASH_LINE)), "")
 
 
 def _model_names(rs: Ruleset) -> list[tuple[str, str, str]]:
@@ -292,41 +307,52 @@ def readme(rs: Ruleset) -> str:
 
 
 def emit_package(rs: Ruleset, header: str, memo: Memo = NO_MEMO, keep: Keep = NO_KEEP) -> dict[str, str]:
-    """{path relative to generated/<ruleset>/: text}."""
+    """{path relative to generated/<ruleset>/: text}. `header` (with the content hash) heads the
+    `__init__.py`; every other module has it without the hash (`plain_header`)."""
     pkg = package_name(rs)
-    model, rows = write_model(rs, header, keep)
+    init, plain = f"{pkg}/__init__.py", plain_header(header)
+    model, rows = write_model(rs, plain, keep)
     files = {
-        f"{pkg}/__init__.py": init_module(rs, header),
+        init: init_module(rs, header),
         f"{pkg}/model.py": with_imports(model, _candidates(runtime_modules(rs))),
-        f"{pkg}/procedures.py": procedures_module(rs, header, keep),
-        f"{pkg}/results.py": results_module(rs, header, keep),
+        f"{pkg}/procedures.py": procedures_module(rs, plain, keep),
+        f"{pkg}/results.py": results_module(rs, plain, keep),
         f"{pkg}/py.typed": "",
         "pyproject.toml": pyproject(rs),
         "README.md": readme(rs),
     }
     if rs.fight is not None:
-        files[f"{pkg}/fight.py"] = fight_module(rs, header)
+        files[f"{pkg}/fight.py"] = fight_module(rs, plain)
     files.update({f"{pkg}/{rel}": text for rel, text in rows.items()})  # large tables' rows, as JSON
     for module in runtime_modules(rs):
         files[f"{pkg}/_runtime/{module}.py"] = (RUNTIME_DIR / f"{module}.py").read_text(encoding="utf-8")
     for rel, text in files.items():
         if rel.endswith(".py"):
-            _check_compiles(rs, rel, text, header, memo)
+            _check_compiles(rs, rel, text, header if rel == init else plain, memo)
     return files
 
 
 def _check_compiles(rs: Ruleset, rel: str, text: str, header: str, memo: Memo) -> None:
-    """A module that compiled once need not be compiled again. The header (comments only, with the
-    content hash of every input) is left out of the key, so that editing one rule file does not
-    make every module look new."""
-    checked = memo.key("compiles", text.replace(header, "", 1))
+    """Every module compiles and every global name it reads is defined (resolved.py): else the
+    build fails here, with a rulec bug, instead of a user's import or call. A module checked once
+    need not be checked again. The header (comments only, with the content hash of every input)
+    is left out of the key, so that editing one rule file does not make every module look new."""
+    checked = memo.key("compiles-resolves", text.replace(header, "", 1))
     if memo.get(checked) is True:
         return
+    filename = f"generated/{rs.id}/{rel}"
     try:
-        compile(text, f"generated/{rs.id}/{rel}", "exec", dont_inherit=True)
+        compile(text, filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:  # a compiler bug, reported against the manifest
         line = getattr(exc, "lineno", "?")
         raise RulesError([Diagnostic(rs.span, "internal", f"generated {rel} does not compile: {exc} (line {line}); "
                                                             "this is a rulec bug")]) from exc
+    missing = unresolved(text, filename)
+    if missing:
+        names = ", ".join(f"{n} (line {line})" for n, line in missing[:5])
+        raise RulesError([Diagnostic(rs.span, "internal", f"generated {rel} reads names nothing defines or imports: "
+                                                            f"{names}; a step kind that calls a runtime function must "
+                                                            "list its module in `runtime` (compiler/steps/); this is "
+                                                            "a rulec bug")])
     memo.put(checked, True)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ...ir import Procedure, Ruleset, Step
 from ...ir import expr as ir
-from ...steps import D20, Let, kind_for
+from ...steps import kind_for
 from ...steps.base import Work
 from ...validate.bounds import open_world_reach
 from ...validate.scopes import class_name
@@ -150,7 +150,7 @@ class ProcedureWriter:
                 out.append(name(class_name(prm.type)))
             else:
                 step = next(s for s in self.plan.setup if s.target == c)
-                out.append(_py_type(step.value.type if isinstance(step, Let) else ir.INT))
+                out.append(_py_type(kind_for(step).local_type(step)))
         return out
 
     def setup(self) -> None:
@@ -284,10 +284,8 @@ class ProcedureWriter:
         out = [(self._carried_name(c), t) for c, t in zip(self.plan.carried, self.carried_types())]
         read: set[str] = set()
         for s in self.plan.per_roll:
-            for f in s.formulas():
-                read |= ir.params_read(f.expr)
-            if isinstance(s, D20):
-                read |= ir.params_read(s.layers)
+            for e in s.exprs(sentences=False):
+                read |= ir.params_read(e)
         for o in self.plan.outputs:
             read |= ir.params_read(o)
         for prm in self.p.params:

@@ -15,7 +15,6 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:5fca1e7cddd4fe2ffbc6f088614a2534d043dcf9870ac159c883d253d0b12187
 """d20攻击规则：战斗状态 (the fight API of ruleset `d20`): combatants whose damage, condition points,
 states, temporary modifiers and relations carry from one action to the next.
 

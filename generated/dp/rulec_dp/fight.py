@@ -17,7 +17,6 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:e56e3d8a36f51d550b71599097d04611860702848c2df2b99c2366c1ce2050c9
 """DP骰池战斗规则：战斗状态 (the fight API of ruleset `dp`): combatants whose damage, condition points,
 states, temporary modifiers and relations carry from one action to the next.
 

@@ -23,7 +23,6 @@
 //   rules/d20/tables/power_sources.yaml
 //   rules/d20/tables/sizes.yaml
 //   rules/d20/tables/weapons.yaml
-// Content hash: sha256:5fca1e7cddd4fe2ffbc6f088614a2534d043dcf9870ac159c883d253d0b12187
 // d20攻击规则: the same API as index.js, as one ES2015 script defining the global object rulec_d20.
 var rulec_d20 = (function () {
   'use strict';

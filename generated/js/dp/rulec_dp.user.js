@@ -25,7 +25,6 @@
 //   rules/dp/tables/maneuvers.yaml
 //   rules/dp/tables/weapons.yaml
 //   rules/dp/tables/willpower_uses.yaml
-// Content hash: sha256:e56e3d8a36f51d550b71599097d04611860702848c2df2b99c2366c1ce2050c9
 // DP骰池战斗规则: the same API as index.js, as one ES2015 script defining the global object rulec_dp.
 var rulec_dp = (function () {
   'use strict';

@@ -18,7 +18,6 @@
 //   rules/tracks/tables/senses.yaml
 //   rules/tracks/tables/states.yaml
 //   rules/tracks/tables/weapons.yaml
-// Content hash: sha256:11dfcd1f56ffae1b6c5dae2eaec5d9f7ff071d7599e1594189d8d5bfb054d2c6
 // 计时骰池与负面点数规则: the compiled rules of ruleset 'tracks', as an ES module with no dependencies.
 'use strict';
 

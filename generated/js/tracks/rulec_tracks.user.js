@@ -26,7 +26,6 @@
 //   rules/tracks/tables/senses.yaml
 //   rules/tracks/tables/states.yaml
 //   rules/tracks/tables/weapons.yaml
-// Content hash: sha256:11dfcd1f56ffae1b6c5dae2eaec5d9f7ff071d7599e1594189d8d5bfb054d2c6
 // 计时骰池与负面点数规则: the same API as index.js, as one ES2015 script defining the global object rulec_tracks.
 var rulec_tracks = (function () {
   'use strict';

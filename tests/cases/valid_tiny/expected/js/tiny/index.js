@@ -5,7 +5,6 @@
 //   rules/tiny/ruleset.yaml
 //   rules/tiny/stats.yaml
 //   rules/tiny/weapons.yaml
-// Content hash: sha256:a1e6ca25d7837a04b7b69af70c9c5175646a976ece632983bb890491b462f66b
 // 最小规则集: the compiled rules of ruleset 'tiny', as an ES module with no dependencies.
 'use strict';
 

@@ -5,7 +5,6 @@
 #   rules/tiny/ruleset.yaml
 #   rules/tiny/stats.yaml
 #   rules/tiny/weapons.yaml
-# Content hash: sha256:a1e6ca25d7837a04b7b69af70c9c5175646a976ece632983bb890491b462f66b
 """最小规则集：数据模型 (rulings, error types, stats, tables) of ruleset `tiny`."""
 
 from __future__ import annotations

@@ -1,0 +1,33 @@
+"""Every `_rt_` function the generated part of a JavaScript module calls is defined by the
+runtime it carries (runtime.js, and the files its step kinds and helpers add).
+
+A step kind's handlers call runtime functions by name; one whose file the kind left out of
+`StepKind.runtime_js` would throw `ReferenceError` when called. `undefined` finds such names in
+the code the emitters wrote (outside its strings and comments: they hold rule text), so the
+build fails instead. The generated part has no template literals, block comments or regular
+expressions (the emitters write none), which is what makes one regular expression enough.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A string or a line comment (skipped), or a runtime name read outside them (group 1).
+_TOKENS = re.compile(r"""//[^\n]*|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`|(?<![\w$.])(_rt_[\w$]*)""")
+_DEFINED = re.compile(r"^[ \t]*(?:function\*?|class|const|let|var)[ \t]+(_rt_[\w$]*)", re.MULTILINE)
+
+
+def defined(runtime: str) -> frozenset[str]:
+    """The `_rt_` names a runtime file defines (functions, classes and variables, one a line)."""
+    return frozenset(_DEFINED.findall(runtime))
+
+
+def undefined(generated: str, runtime: str) -> list[str]:
+    """The `_rt_` names `generated` reads that neither it nor `runtime` defines, in order."""
+    known = defined(runtime) | defined(generated)
+    out: list[str] = []
+    for m in _TOKENS.finditer(generated):
+        used = m.group(1)
+        if used and used not in known and used not in out:
+            out.append(used)
+    return out
