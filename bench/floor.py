@@ -138,7 +138,7 @@ def main(argv: list[str]) -> None:
             try:
                 validate(data)
             except fastjsonschema.JsonSchemaException as exc:
-                print(f"{path}: {exc.message}", file=sys.stderr)
+                print(f"{path}: {exc}", file=sys.stderr)
         if data.get("kind") == "table":
             md_rows, html_rows = pages.setdefault(ruleset, ([], []))
             origin = "ruleset" if (folder / "ruleset.yaml").is_file() else folder.name
