@@ -310,9 +310,13 @@ class OddsBuilder:
         self.acc[outcome] = self.acc.get(outcome, 0.0) + p
 
     def outcomes(self, p: float, dist: PoolOdds) -> List[Tuple[int, float]]:
-        """The outcomes of a roll reached with probability `p` to enumerate; the rest is dropped."""
-        self.drop(p * dist.skipped)
-        return dist.items()
+        """The outcomes of a roll reached with probability `p` to enumerate; the rest is dropped
+        (`drop`, written out: this runs once per branch of every odds function)."""
+        self.left -= 1
+        if self.left < 0:
+            self._exceeded()
+        self.dropped += p * dist.skipped
+        return dist._items
 
     def drop(self, p: float) -> None:
         """Count mass left out (a distribution's tail, a negligible branch): a branch too."""
