@@ -382,7 +382,15 @@ GROUPS = {
     "js": bench_js,
     "cli": bench_cli,
     "floor": lambda r: _floor_group(r),
+    "cliffs": lambda r: _cliffs_group(r),
 }
+
+
+def _cliffs_group(repeats: int) -> list[Row]:
+    """Issue 34: no cliffs (bench/cliffs.py)."""
+    from bench.cliffs import bench_cliffs
+
+    return bench_cliffs(load_generated, ROOT, repeats)
 
 
 def _floor_group(repeats: int) -> list[Row]:
