@@ -3,6 +3,7 @@
     python -m bench            # all benchmarks
     python -m bench --quick    # fewer repeats, smaller synthetic packs
     python -m bench --only resolvers odds build
+    python -m bench --only floor    # rulec build against the library floor, whole processes
 
 Anchors (the `d20` and `icepool` libraries) come from the `bench` extra:
 `pip install -e '.[bench]'`. Every figure is a median over repeats; every
@@ -380,7 +381,23 @@ GROUPS = {
     "fight": bench_fight,
     "js": bench_js,
     "cli": bench_cli,
+    "floor": lambda r: _floor_group(r),
+    "cliffs": lambda r: _cliffs_group(r),
 }
+
+
+def _cliffs_group(repeats: int) -> list[Row]:
+    """Issue 34: no cliffs (bench/cliffs.py)."""
+    from bench.cliffs import bench_cliffs
+
+    return bench_cliffs(load_generated, ROOT, repeats)
+
+
+def _floor_group(repeats: int) -> list[Row]:
+    """Issue 34: `rulec build` against the library floor, whole processes (bench/build_floor.py)."""
+    from bench.build_floor import bench_build_floor
+
+    return bench_build_floor(repeats=max(3, repeats - 2))
 
 
 def build_group(quick: bool, repeats: int) -> list[Row]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
+import math
+
 import pytest
 
 from rulec.runtime.damage import roll_damage
@@ -153,6 +155,23 @@ def test_a_thousand_dice_pool_has_a_normalised_distribution():
     odds = pool_distribution.__wrapped__(1000, 10, 8, 10)
     assert abs(sum(odds.probs) + odds.dropped - 1.0) < 1e-9
     assert odds.mean() == pytest.approx(1000 * 0.3 / 0.9, rel=1e-9)
+
+
+def test_past_a_thousand_dice_the_pool_stays_in_floats_and_agrees_with_the_logarithms():
+    """No cliff at 1,001 dice (issue 34): C(n, j) comes from its logarithm there, the convolution
+    stays one C-level pass, and the table agrees with the all-logarithm computation."""
+    from rulec.runtime import odds as odds_mod
+
+    for n in (1001, 3000):
+        got = pool_distribution.__wrapped__(n, 10, 8, 10)
+        assert abs(sum(got.probs) + got.dropped - 1.0) < 1e-9
+        assert got.mean() == pytest.approx(n * 0.3 / 0.9, rel=1e-9)
+    got = pool_distribution.__wrapped__(1001, 10, 8, 10)
+    a = [odds_mod._log_binom(1001, j) + odds_mod._xlogy(1001 - j, 0.7) + odds_mod._xlogy(j, 0.2) for j in range(1002)]
+    for m in (0, 250, 334, 600, 1111):
+        b = [odds_mod._log_binom(1000 + k, k) + k * math.log(0.1) for k in range(m + 1)]
+        want = sum(odds_mod._exp(a[j] + b[m - j]) for j in range(min(m, 1001) + 1))
+        assert got.probs[m] == pytest.approx(want, rel=1e-9, abs=1e-300)
 
 
 def test_a_pool_whose_failing_faces_add_dice_is_computed_in_logarithms_without_overflow():

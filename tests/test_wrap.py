@@ -100,3 +100,36 @@ def test_the_token_reader_agrees_on_odd_lines(line: str) -> None:
 
 def test_an_unbalanced_or_foreign_text_has_no_tokens() -> None:
     assert _tokens("f(a, b") is None and _tokens("a $ b") is None
+
+
+def test_a_piece_of_a_line_gets_the_tokens_it_would_be_read_into():
+    """Issue 34: the layout moves a bracket's inner tokens, what follows it and a statement's body
+    from the tokens of the whole line instead of reading them again; each must be what `_tokens`
+    reads from that piece, on every long line of the generated packages."""
+    from rulec.emit.python.wrap import _Layout, _groups
+
+    checked = 0
+    for path in SOURCES:
+        for stmt in _statements(ast.parse(path.read_text(encoding="utf-8"))):
+            line = ast.unparse(stmt)
+            toks = _tokens(line)
+            if not toks or len(line) < 80:
+                continue
+            layout = _Layout()
+            for start, end in _groups(toks):
+                inner = line[toks[start].end:toks[end].start]
+                after = line[toks[end].end:]
+                assert layout.part(inner, toks, start + 1, end, toks[start].end) == _tokens(inner)
+                assert layout.part(after, toks, end + 1, len(toks), toks[end].end) == _tokens(after)
+                body = line[toks[start].start:].strip()
+                assert _Layout().part(body, toks, start, len(toks), toks[start].start) == _tokens(body)
+                checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("text", ["'a'", "'a' ", "'a' 'b'", "f'a'", "'a\\'b'", "\"x\"", "'a' + 'b'", "x", "'", ""])
+def test_a_plain_string_is_matched_as_its_tokens_would_say(text: str):  # type: ignore[no-untyped-def]
+    from rulec.emit.python.wrap import STRING, _Layout
+
+    toks = _tokens(text) or []
+    assert _Layout().plain_string(text) == (len(toks) == 1 and toks[0].type == STRING and text[:1] in "'\"")

@@ -11,16 +11,11 @@ are never broken; a line comment ends the scan; a line without such a pair is le
 
 from __future__ import annotations
 
-import unicodedata
 from functools import lru_cache
 
+from ..python.wrap import width  # columns on a screen: a wide East Asian character takes two
+
 WIDTH = 120
-
-
-def width(text: str) -> int:
-    if text.isascii():
-        return len(text)
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def _scan(line: str) -> list[tuple[int, str, int]]:

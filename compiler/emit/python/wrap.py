@@ -24,6 +24,7 @@ WIDTH = 120
 _OPEN, _CLOSE = "([{", ")]}"
 # Operators a line may break before, loosest first: an expression breaks at the loosest level it has.
 _LEVELS = ({"if", "else"}, {"or"}, {"and"}, {"==", "!=", "<", "<=", ">", ">=", "in", "is"}, {"+", "-"}, {"*"})
+_LEVEL_OF = {op: n for n, level in enumerate(_LEVELS) for op in level}
 _ASSIGN = ("=", "+=", "-=")
 
 # Token kinds, as the standard tokenize module names them.
@@ -59,32 +60,52 @@ class Token(NamedTuple):
 
 # One line of Python as the emitter writes it (the standard tokenize module, in pure Python, was
 # most of a large build's time): an f-string is one STRING token, as tokenize gives it up to 3.11.
+# The alternatives, in this order: space, COMMENT, STRING, NUMBER, NAME, OP. `_tokens` reads the
+# kind of each matched piece from its characters (cheaper than a match object per token).
 _TOKEN = re.compile(r"""
-    (?P<space>[ \t]+)
-  | (?P<COMMENT>\#.*)
-  | (?P<STRING>(?:[rRbBuUfF]{1,2})?(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))
-  | (?P<NUMBER>0[xXoObB][0-9a-fA-F_]+|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][-+]?\d+)?[jJ]?)
-  | (?P<NAME>\w+)
-  | (?P<OP>\*\*=?|//=?|->|<<=?|>>=?|:=|\.\.\.|[-+*/%&|^@<>=!]=|[-+*/%&|^~<>=@.,:;()\[\]{}])
+    [ \t]+
+  | \#.*
+  | (?:[rRbBuUfF]{1,2})?(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")
+  | (?:0[xXoObB][0-9a-fA-F_]+|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][-+]?\d+)?[jJ]?)
+  | \w+
+  | (?:\*\*=?|//=?|->|<<=?|>>=?|:=|\.\.\.|[-+*/%&|^@<>=!]=|[-+*/%&|^~<>=@.,:;()\[\]{}])
 """, re.VERBOSE)
+# A STRING token alone (trailing blanks are no token): `_Layout.plain_string`.
+_PLAIN_STRING = re.compile(r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")[ \t]*""")
+_OP_START = frozenset("*/-<>:.+%&|^@=!~,;()[]{}")  # the first characters of OP tokens (NAMEs start with \w)
+_new_token = tuple.__new__
 
 
 def _tokens(text: str) -> list[Token] | None:
     """The tokens of `text`; None when it is not whole tokens with balanced brackets."""
     out: list[Token] = []
-    pos, depth = 0, 0
-    for m in _TOKEN.finditer(text):
-        if m.start() != pos:
-            return None
-        pos = m.end()
-        kind = m.lastgroup
-        if kind == "space":
+    append = out.append
+    pos = depth = 0
+    for piece in _TOKEN.findall(text):  # matches never overlap; they are whole tokens if they tile `text`
+        end = pos + len(piece)
+        c = piece[0]
+        if c == " " or c == "\t":
+            pos = end
             continue
-        token = Token(kind or OP, m.group(), m.start(), pos)
-        if kind == OP:
-            depth += token.string in _OPEN
-            depth -= token.string in _CLOSE
-        out.append(token)
+        if c == "#":
+            kind = COMMENT
+        elif piece[-1] == "'" or piece[-1] == '"':  # only a STRING (or a COMMENT) ends with a quote
+            kind = STRING
+        elif c in _OP_START:
+            if c == "." and len(piece) > 1 and piece[1] != ".":
+                kind = NUMBER  # .5
+            else:
+                kind = OP
+                if c in _OPEN:
+                    depth += 1
+                elif c in _CLOSE:
+                    depth -= 1
+        elif c.isdecimal():  # what \d matches: a NUMBER
+            kind = NUMBER
+        else:
+            kind = NAME
+        append(_new_token(Token, (kind, piece, pos, end)))
+        pos = end
     if pos != len(text) or depth > 0:
         return None
     return out
@@ -105,13 +126,14 @@ def _laid_out(line: str, indent: str) -> tuple[str, ...]:
 
 
 def _wrap(line: str, indent: str) -> list[str]:
-    toks = _tokens(line)
+    layout = _Layout()
+    toks = layout.tokens(line)
     if not toks:
         return [indent + line]
     if toks[-1].type == COMMENT:  # a trailing comment goes on a line of its own, above
         comment = toks[-1].string
         return [indent + comment] + wrap(line[:toks[-1].start].rstrip(), indent)
-    out = _statement(line, toks, len(indent))
+    out = layout.statement(line, toks, len(indent))
     return [indent + out[0]] + out[1:]
 
 
@@ -140,22 +162,6 @@ def pack_row(items: list[str], indent: str) -> list[str] | None:
     return lines
 
 
-def _statement(line: str, toks: list[Token], col: int) -> list[str]:
-    """The better of two layouts: breaking inside the brackets as they are, or parenthesising the
-    statement's expression and breaking it before its operators (fewer too-long lines, then fewer
-    lines)."""
-    candidates = [_layout(line, col, col, inside=False)]
-    parenthesised = _parenthesised(line, toks, col)
-    if parenthesised is not None:
-        candidates.append(parenthesised)
-
-    def cost(lines: list[str]) -> tuple[int, int]:
-        first = col + width(lines[0])
-        return (sum(1 for n in [first] + [width(x) for x in lines[1:]] if n > WIDTH), len(lines))
-
-    return min(candidates, key=cost)
-
-
 def _groups(toks: list[Token]) -> list[tuple[int, int]]:
     """(open, close) token indexes of the top-level brackets."""
     out, depth, start = [], 0, -1
@@ -171,80 +177,42 @@ def _groups(toks: list[Token]) -> list[tuple[int, int]]:
     return out
 
 
-def _layout(text: str, col: int, base: int, *, inside: bool, reserve: int = 0) -> list[str]:
-    """`text` (a balanced sequence) from column `col`: the first line without its indentation, the
-    others with theirs. `inside`: the text sits inside a bracket (its commas may break);
-    `reserve`: columns that will follow the text on its last line."""
-    if col + width(text) + reserve <= WIDTH:
-        return [text]
-    toks = _tokens(text)
-    if not toks:
-        return [text]
-    if inside:
-        items = _split(text, toks, commas=True)
-        if len(items) > 1:
-            return _pack(items, col, col, base, reserve=reserve)
-        if _plain_string(text) or _simple_fstring(text):
-            pieces = _split_long_strings([text], WIDTH - col, WIDTH - col - reserve)
-            return _pack(pieces, col, col, base, reserve=reserve) if len(pieces) > 1 else [text]
-        parts = _split(text, toks, commas=False)
-        if len(parts) > 1:  # an expression inside a bracket breaks before its loosest operators
-            return _pack(parts, col, col, base, reserve=reserve)
-    groups = _groups(toks)
-    if not groups:
-        return [text]
-    start, end = max(groups, key=lambda g: toks[g[1]].start - toks[g[0]].start)
-    head = text[:toks[start].end]
-    inner = text[toks[start].end:toks[end].start]
-    closer, after = text[toks[end].start:toks[end].end], text[toks[end].end:]
-    inner_toks = _tokens(inner) or []
-    items = _split(inner, inner_toks, commas=True)
-    if len(items) == 1:
-        items = _split(inner, inner_toks, commas=False)
-    head_col = col + width(head)
-    widest = max((width(i) for i in items), default=0)
-    # Columns kept after the last item: the closer and what cannot break after it; when what follows
-    # could not break after all (`-> Tuple[bool]:`), all of it.
-    first_try = width(closer) + _unbreakable(after) + (0 if after else reserve)
-    lines = _around(head, items, closer, after, col, head_col, widest, base, inside, reserve, first_try)
-    whole = width(closer) + width(after) + reserve
-    if after and whole > first_try and any(width(x) > WIDTH for x in lines[1:]):
-        lines = _around(head, items, closer, after, col, head_col, widest, base, inside, reserve, whole)
-    return lines
-
-
-def _around(head: str, items: list[str], closer: str, after: str, col: int, head_col: int, widest: int,
-            base: int, inside: bool, reserve: int, tail_reserve: int) -> list[str]:
-    """The lines of a bracket's `head`, its `items` packed, its `closer` and what comes `after`."""
-    if len(items) > 1 and (head_col > WIDTH // 2 or head_col + widest > WIDTH):  # hanging
-        lines = [head] + _pack(items, base + 8, base + 8, base, first_indent=True, reserve=tail_reserve)
-    elif len(items) > 1:
-        lines = _pack(items, head_col, head_col, base, reserve=tail_reserve)
-        lines[0] = head + lines[0]
-    elif items:  # one item that cannot be split: it breaks inside itself
-        lines = _layout(items[0], head_col, base, inside=True, reserve=tail_reserve)
-        lines[0] = head + lines[0]
-    else:
-        lines = [head]
-    lines[-1] += closer
-    if after:
-        last = lines[-1]
-        rest = _layout(after, (col if len(lines) == 1 else 0) + width(last), base, inside=inside, reserve=reserve)
-        lines[-1] = last + rest[0]
-        lines += rest[1:]
-    return lines
-
-
 def _split(text: str, toks: list[Token], *, commas: bool) -> list[str]:
     """The top-level items of `text`: at its commas (each keeping its comma), or before the
     operators of the loosest level it has at the top."""
     if commas:
         return _split_at(text, toks, {","}, after=True)
-    for level in _LEVELS:
-        parts = _split_at(text, toks, level, after=False)
-        if len(parts) > 1:
-            return parts
+    present = _levels(toks)
+    for n, level in enumerate(_LEVELS):
+        if n in present:  # a level with no operator at the top gives one part: not tried
+            parts = _split_at(text, toks, level, after=False)
+            if len(parts) > 1:
+                return parts
     return [text.strip()] if text.strip() else []
+
+
+def _levels(toks: list[Token]) -> set[int]:
+    """The indexes in _LEVELS of the operators `_split_at` may cut before at the top of `toks`."""
+    found, depth = set(), 0
+    for i, t in enumerate(toks):
+        kind, string = t.type, t.string
+        if kind == OP:
+            if string in _OPEN:
+                depth += 1
+                continue
+            if string in _CLOSE:
+                depth -= 1
+                continue
+        elif kind != NAME:
+            continue
+        if depth or string not in _LEVEL_OF:
+            continue
+        if kind == NAME and not keyword.iskeyword(string):
+            continue
+        if string in ("-", "+") and (i == 0 or toks[i - 1].type == OP and toks[i - 1].string not in _CLOSE):
+            continue
+        found.add(_LEVEL_OF[string])
+    return found
 
 
 def _split_at(text: str, toks: list[Token], ops: set[str], *, after: bool) -> list[str]:
@@ -274,30 +242,6 @@ def _split_at(text: str, toks: list[Token], ops: set[str], *, after: bool) -> li
     return [p for p in parts if p]
 
 
-def _parenthesised(line: str, toks: list[Token], col: int) -> list[str] | None:
-    """`x = long expression` -> `x = (` its parts broken before top-level operators `)`."""
-    head_end = 0
-    if toks[0].string in ("return", "if", "elif", "while", "assert", "raise"):
-        head_end = toks[0].end
-    else:
-        depth = 0
-        for t in toks:
-            if t.type == OP and t.string in _OPEN:
-                depth += 1
-            elif t.type == OP and t.string in _CLOSE:
-                depth -= 1
-            elif depth == 0 and t.type == OP and t.string in _ASSIGN:
-                head_end = t.end
-                break
-    colon = line.endswith(":")
-    body = line[head_end:len(line) - colon].strip()
-    body_toks = _tokens(body) or []
-    if len(_split(body, body_toks, commas=False)) < 2:
-        return None
-    head = line[:head_end].rstrip() + " " if head_end else ""
-    return _layout(f"{head}({body})" + (":" if colon else ""), col, col, inside=False)
-
-
 def _unbreakable(after: str) -> int:
     """The columns at the start of `after` that cannot go to another line: up to its first bracket."""
     for i, ch in enumerate(after):
@@ -306,62 +250,193 @@ def _unbreakable(after: str) -> int:
     return width(after)
 
 
-def _pack(items: list[str], col: int, cont: int, base: int, *, first_indent: bool = False,
-          reserve: int = 0) -> list[str]:
-    """Items packed greedily into lines: the first from `col` (without indentation unless
-    `first_indent`), the others from `cont`; an item too long for a line is laid out itself;
-    `reserve` columns are kept free after the last item (for the closing bracket and what follows)."""
-    lines: list[str] = []
-    current = " " * cont if first_indent else ""
-    at = 0 if first_indent else col  # the column where `current` starts (0: it holds its own indentation)
-    items = _split_long_strings(items, WIDTH - cont, WIDTH - cont - reserve)
-    for n, item in enumerate(items):
-        need = width(item) + (reserve if n == len(items) - 1 else 0)
-        if current.strip() and at + width(current) + 1 + need > WIDTH:
-            lines.append(current)
-            current, at = " " * cont, 0
-        sep = " " if current.strip() else ""
-        here = at + width(current) + len(sep)
-        if here + need > WIDTH:
-            comma = "," if item.endswith(",") else ""  # the comma belongs to the list, not the item
-            laid = _layout(item[:-1] if comma else item, here, base, inside=True,
-                           reserve=len(comma) + (reserve if n == len(items) - 1 else 0))
-            current += sep + laid[0]
-            if len(laid) > 1:
-                lines.append(current)
-                lines += laid[1:-1]
-                current, at = laid[-1], 0
-            current += comma
-            continue
-        current += sep + item
-    lines.append(current)
-    return lines
+class _Layout:
+    """The layout of one long line. It remembers the tokens of every text it has read: the same
+    pieces are looked at again as a line is tried in several layouts."""
 
+    def __init__(self) -> None:
+        self._seen: dict[str, list[Token] | None] = {}
 
-def _split_long_strings(items: list[str], room: int, last_room: int) -> list[str]:
-    """A string literal longer than `room` (the last item: `last_room`) becomes adjacent literals
-    that fit (an f-string is cut between its fields and literal text, never inside a field)."""
-    out = []
-    for n, item in enumerate(items):
-        if n == len(items) - 1:
-            room = max(last_room, 16)
-        body, comma = (item[:-1], ",") if item.endswith(",") else (item, "")
-        if width(item) > room and _plain_string(body):
-            value = ast.literal_eval(body)
-            step = max(8, (room - 4) // 2)  # a wide character takes two columns
-            chunks = [repr(value[i:i + step]) for i in range(0, len(value), step)]
-            out += chunks[:-1] + [chunks[-1] + comma]
-        elif width(item) > room and _simple_fstring(body):
-            chunks = _fstring_chunks(body, room - 4)
-            out += chunks[:-1] + [chunks[-1] + comma]
+    def tokens(self, text: str) -> list[Token] | None:
+        try:
+            return self._seen[text]
+        except KeyError:
+            found = self._seen[text] = _tokens(text)
+            return found
+
+    def part(self, text: str, toks: list[Token], first: int, stop: int, shift: int) -> list[Token] | None:
+        """The tokens of `text`, the piece of a text read before that holds its tokens
+        `toks[first:stop]` and starts at its column `shift`: those tokens moved, not `text` read again."""
+        if text in self._seen:
+            return self._seen[text]
+        depth = 0
+        out = []
+        for t in toks[first:stop]:
+            if t.type == OP:
+                depth += (t.string in _OPEN) - (t.string in _CLOSE)
+            out.append(_new_token(Token, (t.type, t.string, t.start - shift, t.end - shift)))
+        found = self._seen[text] = None if depth > 0 else out
+        return found
+
+    def statement(self, line: str, toks: list[Token], col: int) -> list[str]:
+        """The better of two layouts: breaking inside the brackets as they are, or parenthesising the
+        statement's expression and breaking it before its operators (fewer too-long lines, then fewer
+        lines)."""
+        candidates = [self.layout(line, col, col, inside=False)]
+        parenthesised = self.parenthesised(line, toks, col)
+        if parenthesised is not None:
+            candidates.append(parenthesised)
+
+        def cost(lines: list[str]) -> tuple[int, int]:
+            first = col + width(lines[0])
+            return (sum(1 for n in [first] + [width(x) for x in lines[1:]] if n > WIDTH), len(lines))
+
+        return min(candidates, key=cost)
+
+    def layout(self, text: str, col: int, base: int, *, inside: bool, reserve: int = 0) -> list[str]:
+        """`text` (a balanced sequence) from column `col`: the first line without its indentation, the
+        others with theirs. `inside`: the text sits inside a bracket (its commas may break);
+        `reserve`: columns that will follow the text on its last line."""
+        if col + width(text) + reserve <= WIDTH:
+            return [text]
+        toks = self.tokens(text)
+        if not toks:
+            return [text]
+        if inside:
+            items = _split(text, toks, commas=True)
+            if len(items) > 1:
+                return self.pack(items, col, col, base, reserve=reserve)
+            if self.plain_string(text) or _simple_fstring(text):
+                pieces = self.split_long_strings([text], WIDTH - col, WIDTH - col - reserve)
+                return self.pack(pieces, col, col, base, reserve=reserve) if len(pieces) > 1 else [text]
+            parts = _split(text, toks, commas=False)
+            if len(parts) > 1:  # an expression inside a bracket breaks before its loosest operators
+                return self.pack(parts, col, col, base, reserve=reserve)
+        groups = _groups(toks)
+        if not groups:
+            return [text]
+        start, end = max(groups, key=lambda g: toks[g[1]].start - toks[g[0]].start)
+        head = text[:toks[start].end]
+        inner = text[toks[start].end:toks[end].start]
+        closer, after = text[toks[end].start:toks[end].end], text[toks[end].end:]
+        inner_toks = self.part(inner, toks, start + 1, end, toks[start].end) or []
+        self.part(after, toks, end + 1, len(toks), toks[end].end)
+        items = _split(inner, inner_toks, commas=True)
+        if len(items) == 1:
+            items = _split(inner, inner_toks, commas=False)
+        head_col = col + width(head)
+        widest = max((width(i) for i in items), default=0)
+        # Columns kept after the last item: the closer and what cannot break after it; when what follows
+        # could not break after all (`-> Tuple[bool]:`), all of it.
+        first_try = width(closer) + _unbreakable(after) + (0 if after else reserve)
+        lines = self.around(head, items, closer, after, col, head_col, widest, base, inside, reserve, first_try)
+        whole = width(closer) + width(after) + reserve
+        if after and whole > first_try and any(width(x) > WIDTH for x in lines[1:]):
+            lines = self.around(head, items, closer, after, col, head_col, widest, base, inside, reserve, whole)
+        return lines
+
+    def around(self, head: str, items: list[str], closer: str, after: str, col: int, head_col: int, widest: int,
+                base: int, inside: bool, reserve: int, tail_reserve: int) -> list[str]:
+        """The lines of a bracket's `head`, its `items` packed, its `closer` and what comes `after`."""
+        if len(items) > 1 and (head_col > WIDTH // 2 or head_col + widest > WIDTH):  # hanging
+            lines = [head] + self.pack(items, base + 8, base + 8, base, first_indent=True, reserve=tail_reserve)
+        elif len(items) > 1:
+            lines = self.pack(items, head_col, head_col, base, reserve=tail_reserve)
+            lines[0] = head + lines[0]
+        elif items:  # one item that cannot be split: it breaks inside itself
+            lines = self.layout(items[0], head_col, base, inside=True, reserve=tail_reserve)
+            lines[0] = head + lines[0]
         else:
-            out.append(item)
-    return out
+            lines = [head]
+        lines[-1] += closer
+        if after:
+            last = lines[-1]
+            rest = self.layout(after, (col if len(lines) == 1 else 0) + width(last), base, inside=inside, reserve=reserve)
+            lines[-1] = last + rest[0]
+            lines += rest[1:]
+        return lines
 
+    def parenthesised(self, line: str, toks: list[Token], col: int) -> list[str] | None:
+        """`x = long expression` -> `x = (` its parts broken before top-level operators `)`."""
+        head_end, first = 0, 0  # the body's first token
+        if toks[0].string in ("return", "if", "elif", "while", "assert", "raise"):
+            head_end, first = toks[0].end, 1
+        else:
+            depth = 0
+            for i, t in enumerate(toks):
+                if t.type == OP and t.string in _OPEN:
+                    depth += 1
+                elif t.type == OP and t.string in _CLOSE:
+                    depth -= 1
+                elif depth == 0 and t.type == OP and t.string in _ASSIGN:
+                    head_end, first = t.end, i + 1
+                    break
+        colon = line.endswith(":")
+        body = line[head_end:len(line) - colon].strip()
+        stop = len(toks) - colon
+        if colon and toks[-1].string != ":" or first >= stop:
+            body_toks = self.tokens(body) or []
+        else:
+            body_toks = self.part(body, toks, first, stop, toks[first].start) or []
+        if len(_split(body, body_toks, commas=False)) < 2:
+            return None
+        head = line[:head_end].rstrip() + " " if head_end else ""
+        return self.layout(f"{head}({body})" + (":" if colon else ""), col, col, inside=False)
 
-def _plain_string(text: str) -> bool:
-    toks = _tokens(text) or []
-    return len(toks) == 1 and toks[0].type == STRING and text[:1] in "'\""
+    def pack(self, items: list[str], col: int, cont: int, base: int, *, first_indent: bool = False,
+              reserve: int = 0) -> list[str]:
+        """Items packed greedily into lines: the first from `col` (without indentation unless
+        `first_indent`), the others from `cont`; an item too long for a line is laid out itself;
+        `reserve` columns are kept free after the last item (for the closing bracket and what follows)."""
+        lines: list[str] = []
+        current = " " * cont if first_indent else ""
+        at = 0 if first_indent else col  # the column where `current` starts (0: it holds its own indentation)
+        items = self.split_long_strings(items, WIDTH - cont, WIDTH - cont - reserve)
+        for n, item in enumerate(items):
+            need = width(item) + (reserve if n == len(items) - 1 else 0)
+            if current.strip() and at + width(current) + 1 + need > WIDTH:
+                lines.append(current)
+                current, at = " " * cont, 0
+            sep = " " if current.strip() else ""
+            here = at + width(current) + len(sep)
+            if here + need > WIDTH:
+                comma = "," if item.endswith(",") else ""  # the comma belongs to the list, not the item
+                laid = self.layout(item[:-1] if comma else item, here, base, inside=True,
+                               reserve=len(comma) + (reserve if n == len(items) - 1 else 0))
+                current += sep + laid[0]
+                if len(laid) > 1:
+                    lines.append(current)
+                    lines += laid[1:-1]
+                    current, at = laid[-1], 0
+                current += comma
+                continue
+            current += sep + item
+        lines.append(current)
+        return lines
+
+    def split_long_strings(self, items: list[str], room: int, last_room: int) -> list[str]:
+        """A string literal longer than `room` (the last item: `last_room`) becomes adjacent literals
+        that fit (an f-string is cut between its fields and literal text, never inside a field)."""
+        out = []
+        for n, item in enumerate(items):
+            if n == len(items) - 1:
+                room = max(last_room, 16)
+            body, comma = (item[:-1], ",") if item.endswith(",") else (item, "")
+            if width(item) > room and self.plain_string(body):
+                value = ast.literal_eval(body)
+                step = max(8, (room - 4) // 2)  # a wide character takes two columns
+                chunks = [repr(value[i:i + step]) for i in range(0, len(value), step)]
+                out += chunks[:-1] + [chunks[-1] + comma]
+            elif width(item) > room and _simple_fstring(body):
+                chunks = _fstring_chunks(body, room - 4)
+                out += chunks[:-1] + [chunks[-1] + comma]
+            else:
+                out.append(item)
+        return out
+
+    def plain_string(self, text: str) -> bool:
+        """`text` is one quoted string literal (no prefix): what its tokens would say, without them."""
+        return text[:1] in "'\"" and _PLAIN_STRING.fullmatch(text) is not None
 
 
 def _simple_fstring(text: str) -> bool:

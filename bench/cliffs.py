@@ -1,0 +1,128 @@
+"""No cliffs (issue 34): each figure against its neighbour or its baseline, in the same run.
+
+* pool odds at 1,001 dice against 1,000 (the exact distribution, uncached);
+* the public `attack_odds` of the built dp package at a 50-die pool against the runtime's
+  `pool_distribution(50, ...)` it enumerates, both with the distribution computed afresh (the
+  cache cleared before each call), so the ratio is the generated wrapper's own cost;
+* `until` at doubling thresholds: the growth exponent of the exact chain;
+* importing the built dp package against `import jinja2`, whole processes (CPU of the child),
+  with the bundled rules and with a 10,000-weapon build.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+from bench.harness import compare
+
+Row = tuple[str, str, str, str, str]
+
+
+def _ratios(a: Callable[[], object], b: Callable[[], object], repeats: int, number: int) -> tuple[float, float, float]:
+    """Median seconds per call of `a` and `b`, interleaved, and the median of the per-repeat ratios."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for _ in range(repeats):
+        for fn, out in ((a, xs), (b, ys)):
+            start = time.process_time()
+            for _ in range(number):
+                fn()
+            out.append((time.process_time() - start) / number)
+    return statistics.median(xs), statistics.median(ys), statistics.median(x / y for x, y in zip(xs, ys))
+
+
+def bench_pool_cliff(repeats: int) -> list[Row]:
+    from rulec.runtime.odds import pool_distribution
+
+    raw = pool_distribution.__wrapped__
+    a, b, r = _ratios(lambda: raw(1001, 10, 8, 10), lambda: raw(1000, 10, 8, 10), max(5, repeats), 3)
+    return [("exact pool odds, 1,000 → 1,001 dice", "`pool_distribution` uncached, 1,001 dice",
+             f"{a * 1e3:.1f} ms", f"{r:.2f}× of 1,000 dice ({b * 1e3:.1f} ms)", "≤ 1.2×")]
+
+
+def bench_public_odds(load: Callable[[str], ModuleType], repeats: int) -> list[Row]:
+    dp = load("dp")
+    runtime = sys.modules[dp.__name__ + "._runtime.odds"]
+    clear = runtime.pool_distribution.cache_clear
+    attacker = dp.Combatant(strength=10, martial=20, specialty=20)  # a 50-die pool against no defense
+    defender = dp.Combatant()
+    assert set(dp.attack_odds(attacker, defender, "拳").marginal("dice")) == {50}
+
+    def public() -> object:
+        clear()
+        return dp.attack_odds(attacker, defender, "拳")
+
+    def bare() -> object:
+        clear()
+        return runtime.pool_distribution(50, 10, 8, 10)
+
+    a, b, r = _ratios(public, bare, max(7, repeats), 50)
+    return [("public `*_odds` against the runtime", "dp `attack_odds` at 50 dice (its distribution afresh)",
+             f"{a * 1e6:.0f} µs", f"{r:.2f}× of `pool_distribution(50)` ({b * 1e6:.0f} µs)", "≤ 1.3×")]
+
+
+def bench_until(load: Callable[[str], ModuleType], repeats: int) -> list[Row]:
+    tracks = load("tracks")
+    attacker = tracks.Combatant(strength=6, fighting=5)
+    defender = tracks.Combatant(dexterity=4, perception=2)
+    thresholds = (20, 40, 80, 160)
+    fns = {t: (lambda t=t: tracks.until("attack", "points", t, attacker, defender, "fist", part="jaw",
+                                        max_attacks=400)) for t in thresholds}
+    timed = compare({str(t): f for t, f in fns.items()}, max(3, repeats // 2), target=0.1)
+    secs = [timed[str(t)].per_call for t in thresholds]
+    slope = _slope([math.log(t) for t in thresholds], [math.log(s) for s in secs])
+    return [("`until` against the threshold", f"tracks attack points, thresholds {', '.join(map(str, thresholds))}",
+             " / ".join(timed[str(t)].human() for t in thresholds), f"grows as threshold^{slope:.2f}",
+             "≤ 1 or bounded (see docs/benchmarks.md)")]
+
+
+def _slope(xs: list[float], ys: list[float]) -> float:
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
+def _cpu(code: str, path: Path) -> float:
+    child = subprocess.Popen([sys.executable, "-c", code], cwd=path)
+    _, status, usage = os.wait4(child.pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, code
+    return usage.ru_utime + usage.ru_stime
+
+
+def bench_import(folder: Path, label: str, repeats: int) -> list[Row]:
+    """`import rulec_dp` against `import jinja2`, fresh processes alternated, from bytecode."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(folder / "dp")], check=True, capture_output=True)
+    _cpu("import rulec_dp", folder / "dp")
+    ours, theirs = [], []
+    for _ in range(max(7, repeats)):
+        ours.append(_cpu("import rulec_dp", folder / "dp"))
+        theirs.append(_cpu("import jinja2", folder / "dp"))
+    ratio = statistics.median(a / b for a, b in zip(ours, theirs))
+    return [(f"import generated `dp` ({label})", "CPU of a process that imports it (start-up included)",
+             f"{statistics.median(ours) * 1e3:.0f} ms",
+             f"{ratio:.2f}× of `import jinja2` ({statistics.median(theirs) * 1e3:.0f} ms)",
+             "≤ 1.5× (10,000)" if "10,000" in label else "")]
+
+
+def bench_cliffs(load: Callable[[str], ModuleType], root: Path, repeats: int) -> list[Row]:
+    rows = bench_pool_cliff(repeats) + bench_public_odds(load, repeats) + bench_until(load, repeats)
+    rows += bench_import(root / "generated", "bundled", repeats)
+    from bench.make_pack import make_pack
+
+    pack = root / "bench" / "packs" / "w10000"
+    if not pack.exists():
+        make_pack(10000, pack)
+    with tempfile.TemporaryDirectory(prefix="rulec-bench-import-") as tmp:  # a 10,000-weapon build
+        subprocess.run([str(Path(sys.executable).parent / "rulec"), "build", "--target", "python", "--rules",
+                        str(root / "rules" / "dp"), "--rules", str(pack), "--out", tmp], cwd=root, check=True,
+                       capture_output=True, env={**os.environ, "RULEC_CACHE_DIR": "off"})
+        rows += bench_import(Path(tmp), "10,000-weapon pack", repeats)
+    return rows
