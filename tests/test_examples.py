@@ -50,7 +50,8 @@ def test_rulec_test_runs_every_expectation(tmp_path: Path):
     assert "passed, 1 failed" in result.stderr
 
 
-def test_odds_command_prints_the_distribution():
+def test_odds_command_prints_the_distribution(monkeypatch):
+    monkeypatch.setenv("RULEC_LANG", "zh")  # the lines it checks are the Chinese ones
     result = rulec("odds", "examples/d20/dagger_crit.yaml")
     assert result.returncode == 0
     assert "命中率：65.0000%" in result.stdout and "期望伤害：3.0500" in result.stdout

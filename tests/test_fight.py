@@ -171,9 +171,10 @@ def test_sequence_odds_agree_with_seeded_simulation_of_the_fight_api(tracks):
     assert abs(total / n - mean) < 4 * math.sqrt(var / n)
 
 
-def test_a_fight_scenario_prints_each_step_and_checks_the_state(tmp_path: Path):
+def test_a_fight_scenario_prints_each_step_and_checks_the_state(tmp_path: Path, monkeypatch):
     """A scenario with a sequence of actions (kind: fight): `rulec resolve` prints the trace and the
     state after each; its expectations on the final state are checked (exit 1 on a difference)."""
+    monkeypatch.setenv("RULEC_LANG", "zh")  # the trace lines it checks are the Chinese ones
     from click.testing import CliRunner
 
     from rulec.cli import main
@@ -186,11 +187,12 @@ def test_a_fight_scenario_prints_each_step_and_checks_the_state(tmp_path: Path):
     wrong = tmp_path / "wrong.yaml"
     wrong.write_text(example.read_text(encoding="utf-8").replace("points: {dizzy: 12}", "points: {dizzy: 13}"),
                      encoding="utf-8")
-    result = CliRunner().invoke(main, ["resolve", str(wrong), "--rules", str(ROOT / "rules" / "tracks")])
+    result = CliRunner().invoke(main, ["resolve", str(wrong), "--lang", "en", "--rules", str(ROOT / "rules" / "tracks")])
     assert result.exit_code == 1 and "乙 dizzy points: expected 13, got 12" in result.output
 
 
-def test_odds_until_a_running_total(tmp_path: Path):
+def test_odds_until_a_running_total(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("RULEC_LANG", "zh")  # the lines it checks are the Chinese ones
     from click.testing import CliRunner
 
     from rulec.cli import main
@@ -199,7 +201,7 @@ def test_odds_until_a_running_total(tmp_path: Path):
     result = CliRunner().invoke(main, ["odds", str(example), "--until", "伤害=20", "--rules", str(ROOT / "rules" / "d20")])
     assert result.exit_code == 0, result.output
     assert "累计伤害达到20所需的次数：期望" in result.output
-    result = CliRunner().invoke(main, ["odds", str(example), "--until", "hit=2", "--rules", str(ROOT / "rules" / "d20")])
+    result = CliRunner().invoke(main, ["odds", str(example), "--lang", "en", "--until", "hit=2", "--rules", str(ROOT / "rules" / "d20")])
     assert result.exit_code == 1 and "whole-number outcome" in result.output
 
 

@@ -24,6 +24,7 @@ import yaml
 from ..diagnostics import QUOTE_CHARS, Diagnostic, Span, cut, quote
 from ..runtime.sources import parse_dice
 from .srd_json import read_items
+from ..messages import say
 
 PROPERTIES = {"ammunition", "finesse", "heavy", "light", "loading", "reach", "special", "thrown",
               "two-handed", "versatile", "monk"}
@@ -81,7 +82,7 @@ def _entry(item: dict[str, Any], layout: str, where: Span) -> tuple[dict[str, An
     index = str(item.get("index", "?"))
 
     def bad(message: str) -> None:
-        diags.append(Diagnostic(where, "import", f"weapon {quote(index)}: {message}"))
+        diags.append(Diagnostic(where, "import", say("import.weapon", index=quote(index), message=message)))
 
     category, kind = _classes(item, layout)
     entry: dict[str, Any] = {
@@ -146,13 +147,11 @@ def import_srd(path: Path, shown: str) -> tuple[list[dict[str, Any]] | None, lis
         return None, diags
     layouts = [(item, layout_of(item), where) for item, where in items]
     if items and not any(layout for _, layout, _ in layouts):
-        return None, [Diagnostic(Span(shown), "import", f"no item is in a layout this importer knows ({LAYOUTS}); "
-                                 "is this 5e-SRD-Equipment.json?")]
+        return None, [Diagnostic(Span(shown), "import", say("import.no-item-layout-importer", layouts=LAYOUTS))]
     entries = []
     for item, layout, where in layouts:
         if layout is None:
-            diags.append(Diagnostic(where, "import", f"item {where.path[0]} is in no layout this importer knows "
-                                    f"({LAYOUTS})"))
+            diags.append(Diagnostic(where, "import", say("import.item-no-layout-importer", value=where.path[0], layouts=LAYOUTS)))
             continue
         if not is_weapon(item, layout):
             continue
@@ -160,13 +159,12 @@ def import_srd(path: Path, shown: str) -> tuple[list[dict[str, Any]] | None, lis
             entry, problems = _entry(item, layout, where)
         except (AttributeError, TypeError, ValueError, OverflowError) as exc:  # a field of an unexpected JSON
             # type, or a number no field can hold (a weight of 1e308 is infinite once scaled)
-            entry, problems = None, [Diagnostic(where, "import", f"weapon {quote(str(item.get('index', '?')))}: "
-                                                f"a field has an unexpected value ({cut(str(exc), QUOTE_CHARS)})")]
+            entry, problems = None, [Diagnostic(where, "import", say("import.weapon-field-has-unexpected", get=quote(str(item.get('index', '?'))), exc=cut(str(exc), QUOTE_CHARS)))]
         diags += problems
         if entry is not None:
             entries.append(entry)
     if not diags and not entries:
-        diags.append(Diagnostic(Span(shown), "import", "the file holds no weapons"))
+        diags.append(Diagnostic(Span(shown), "import", say("import.file-holds-no-weapons")))
     return (None, diags) if diags else (entries, [])
 
 

@@ -25,6 +25,7 @@ from .context import Reporter, compile_formula
 from .names import identity
 from .schema import FailedEntry
 from .scopes import TableDecls, entry_formula_scope
+from ..messages import say
 
 _Raw = tuple[dict[str, Any], Document, tuple[Any, ...], str]
 
@@ -50,22 +51,21 @@ def _collect(docs: list[tuple[Document, str]], decls: TableDecls, rep: Reporter,
                 first = existing[1].span(existing[2])
                 if existing[3] == origin:  # a sibling: override replaces what another source defined, never this
                     rep.error(doc.span(path + ("id",)), "duplicate-id",
-                              f"'{e['id']}' is defined twice in '{tid}' (first at {first})",
-                              "override: true replaces an entry of the ruleset or of another pack, "
-                              "not one of the same pack: choose another id" if origin != "ruleset" else None)
+                              say("duplicate-id.defined-twice-first-at-2", id=e['id'], tid=tid, first=first),
+                              say("duplicate-id.override-true-replaces-entry") if origin != "ruleset" else None)
                 elif origin != "ruleset" and e.get("override"):
                     raw[tid][e["id"]] = (e, doc, path, origin)
                 elif origin != "ruleset":
                     rep.error(doc.span(path + ("id",)), "override-needed",
-                              f"'{e['id']}' already exists in '{tid}' (at {first})",
-                              "add override: true to replace it, or choose another id")
+                              say("override-needed.already-exists-at", id=e['id'], tid=tid, first=first),
+                              say("override-needed.add-override-true-replace"))
                 else:
                     rep.error(doc.span(path + ("id",)), "duplicate-id",
-                              f"'{e['id']}' is defined twice in '{tid}' (first at {first})")
+                              say("duplicate-id.defined-twice-first-at-3", id=e['id'], tid=tid, first=first))
                 continue
             if e.get("override"):
                 rep.error(doc.span(path + ("override",)), "nothing-to-override",
-                          f"no entry '{e['id']}' in '{tid}' to override",
+                          say("nothing-to-override.no-entry-override", id=e['id'], tid=tid),
                           did_you_mean(e["id"], raw[tid]))
             raw[tid][e["id"]] = (e, doc, path, origin)
     return raw, failed
@@ -166,7 +166,7 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
             same = identity(e["name"])
             if same in names:
                 rep.error(doc.span(path + ("name",)), "duplicate-name",
-                          f"name '{e['name']}' is used twice in '{tid}' (first at {names[same]})")
+                          say("duplicate-name.name-used-twice-first", name=e['name'], tid=tid, value=names[same]))
             names[same] = span
             _check_rules(e, doc, path, rule_ids, rep)
             entries.append(make(eid, e, doc, path, origin, span, rep))
@@ -227,11 +227,11 @@ def _check_rules(e: dict[str, Any], doc: Document, path: tuple[Any, ...], rule_i
     for rid in e.get("rules", ()):
         if rid not in rule_ids:
             rep.error(doc.span(path + ("rules",)), "unknown-rule",
-                      f"rule id '{rid}' is not in the rule inventory", did_you_mean(rid, rule_ids))
+                      say("unknown-rule.rule-id-not-rule-3", rid=rid), did_you_mean(rid, rule_ids))
 
 
 def _check_ref(value: Any, target: str, raw: dict[str, dict[str, _Raw]], failed: dict[str, set[str]],
                doc: Document, fpath: tuple[Any, ...], rep: Reporter) -> None:
     if value is not None and value not in raw.get(target, {}) and value not in failed.get(target, ()):
-        rep.error(doc.span(fpath), "unknown-ref", f"no entry '{value}' in table '{target}'",
+        rep.error(doc.span(fpath), "unknown-ref", say("unknown-ref.no-entry-table", value=value, target=target),
                   did_you_mean(value, raw.get(target, {})))

@@ -29,6 +29,7 @@ from .code import Code, Writer, code, comment, docstring, literal, name, string
 from .fight import fight_module
 from .model import table_order, write_model
 from .procedures import camel, getter, write_procedure, write_result
+from ...messages import say
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent.parent / "runtime"
 ALWAYS = ("__init__", "core", "sources", "odds")
@@ -326,7 +327,6 @@ def _check_compiles(rs: Ruleset, rel: str, text: str, header: str, memo: Memo) -
         compile(text, f"generated/{rs.id}/{rel}", "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:  # a compiler bug, reported against the manifest
         line = getattr(exc, "lineno", "?")
-        raise RulesError([Diagnostic(rs.span, "internal", f"generated {rel} does not compile: {exc} (line {line}); "
-                                                            "this is a rulec bug")]) from exc
+        raise RulesError([Diagnostic(rs.span, "internal", say("internal.generated-does-not-compile", rel=rel, exc=exc, line=line))]) from exc
     memo.put(checked, True)
 
