@@ -219,7 +219,8 @@ def _shown(diags: list[Diagnostic], names: dict[str, str]) -> list[Diagnostic]:
     within = re.compile("|".join(re.escape(n) for n in sorted(moved, key=len, reverse=True)))
 
     def text(value: str | None) -> str | None:
-        return within.sub(lambda m: moved[m.group(0)], value) if value else value
+        # (a message that names no moved file stays a catalogue Text, which can be shown in either language)
+        return within.sub(lambda m: moved[m.group(0)], value) if value and within.search(value) else value
 
     out = []
     for d in diags:

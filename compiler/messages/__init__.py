@@ -58,6 +58,15 @@ def choose(lang: str | None) -> None:
     _chosen.set(lang)
 
 
+def _shown(value: Any, lang: str) -> Any:
+    """A placeholder's value in `lang`: a Text rendered in it, a tuple of them joined as a list."""
+    if isinstance(value, Text):
+        return value.in_language(lang)
+    if isinstance(value, tuple):
+        return CATALOGUE["list.separator"][0 if lang == "zh" else 1].join(str(_shown(v, lang)) for v in value)
+    return value
+
+
 class Text(str):
     """A rendered message that remembers its key and values, so it can be rendered again in the
     other language (`in_language`): a `str` everywhere else."""
@@ -69,7 +78,7 @@ class Text(str):
     def __new__(cls, key: str, values: dict[str, Any], lang: str) -> Text:
         zh, en = CATALOGUE[key]
         template = zh if lang == "zh" else en
-        shown = {k: (v.in_language(lang) if isinstance(v, Text) else v) for k, v in values.items()}
+        shown = {k: _shown(v, lang) for k, v in values.items()}
         self = super().__new__(cls, template.format(**shown))
         self.key = key
         self.values = values

@@ -2,6 +2,7 @@
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "bad-manifest.must-have-kind": ("{name} 必须写 kind: {expected}", "{name} must have kind: {expected}"),
+    "diagnostic.hint-and": ("{first}；{second}", "{first}; {second}"),
     "diagnostic.line": ("{location}: {severity}[{code}]：{message}", "{location}: {severity}[{code}]: {message}"),
     "diagnostic.with-hint": ("{text}；{hint}", "{text}; {hint}"),
     "did-you-mean": ("是不是要写 '{name}'？", "did you mean '{name}'?"),
@@ -45,6 +46,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "'{name}' 是指向文件夹 {name2}/ 之外的链接；规则文件必须在该文件夹内",
         "'{name}' is a link to something outside the folder {name2}/; rule files must be inside it",
     ),
+    "list.separator": ("、", ", "),
     "pool.add-die-at-1": (
         "add_die_at 为 1 时每个骰面都会加骰，骰池永远不会结束",
         "add_die_at 1 would add a die on every face; the pool would never end",
