@@ -93,27 +93,27 @@ def _entry(item: dict[str, Any], layout: str, where: Span) -> tuple[dict[str, An
         "attack_type": kind,
     }
     if category not in ("simple", "martial"):
-        bad(f"unknown weapon_category {quote(item.get('weapon_category'))}" if layout == "2014" else
-            "its equipment_categories name neither simple-weapons nor martial-weapons")
+        bad(say("srd.unknown-weapon-category", get=quote(item.get('weapon_category'))) if layout == "2014" else
+            say("srd.equipment-categories-name-neither"))
     if kind not in ("melee", "ranged"):
-        bad(f"unknown weapon_range {quote(item.get('weapon_range'))}" if layout == "2014" else
-            "its equipment_categories name neither melee-weapons nor ranged-weapons")
+        bad(say("srd.unknown-weapon-range", get=quote(item.get('weapon_range'))) if layout == "2014" else
+            say("srd.equipment-categories-name-neither-2"))
     damage = item.get("damage")
     if damage is not None:
         dice = str(damage.get("damage_dice", ""))
         try:
             parse_dice(dice)
         except ValueError as exc:
-            bad(f"damage dice {quote(dice)}: {cut(str(exc), QUOTE_CHARS)}")
+            bad(say("srd.damage-dice", dice=quote(dice), exc=cut(str(exc), QUOTE_CHARS)))
         entry["damage_dice"] = dice
         dtype = damage.get("damage_type", {}).get("index")
         if dtype not in DAMAGE_TYPES:
-            bad(f"unknown damage type {quote(dtype)}")
+            bad(say("srd.unknown-damage-type", dtype=quote(dtype)))
         entry["damage_type"] = dtype
     props = [p.get("index") for p in item.get("properties", [])]
     for p in props:
         if p not in PROPERTIES:
-            bad(f"unknown property {quote(p)}")
+            bad(say("srd.unknown-property", p=quote(p)))
     entry["properties"] = [p.replace("-", "_") for p in props if p in PROPERTIES]
     rng = item.get("range", {})
     if entry["attack_type"] == "ranged":
@@ -136,7 +136,7 @@ def _entry(item: dict[str, Any], layout: str, where: Span) -> tuple[dict[str, An
     if notes:
         entry["notes"] = " ".join(notes)
     if damage is None and "special" not in props:
-        bad("has no damage and no special rule")
+        bad(say("srd.has-no-damage-no"))
     return (None if diags else entry), diags
 
 

@@ -281,6 +281,15 @@ class _Converter:
             if key == "<<":
                 self.error(key_node, path, "merge-key", say("merge-key.yaml-merge-keys-are"))
                 continue
+            if node.flow_style and not key_node.style and isinstance(value_node, ScalarNode) \
+                    and value_node.tag == _NULL and not value_node.value and value_node.start_mark.index == key_node.end_mark.index \
+                    and first_seen:  # `{description: 又快, 又狠}`: the ',' ended the text before it
+                before = list(first_seen)[-1]
+                said = out.get(before)
+                self.error(key_node, path + (key,), "quote-text", say("quote-text.comma", key_=key, before=before),
+                           say("quote-text.write", key_=before, text=_quoted(f"{said}, {key}"))
+                           if isinstance(said, str) else None)
+                continue
             if key in first_seen:
                 prev = first_seen[key].start_mark
                 self.error(key_node, path + (key,), "duplicate-key",
@@ -335,6 +344,48 @@ def _full_width(text: str, file: str, line: int) -> Diagnostic | None:
     return None
 
 
+def _flow_text(text: str, file: str, exc: yaml.MarkedYAMLError) -> Diagnostic | None:
+    """`{id: x, description: 注意: 很快}`: a ':' inside a plain text of a flow mapping, which YAML
+    reads as a second key. Said at the start of that text, with the text quoted as it should be."""
+    mark, start = exc.problem_mark, exc.context_mark
+    if mark is None or start is None or "flow" not in str(exc.context or ""):
+        return None
+    line = text.split("\n")[mark.line] if mark.line < text.count("\n") + 1 else ""
+    if line[mark.column:mark.column + 1] != ":":
+        return None
+    head = line[:mark.column]
+    begin = max(head.rfind(", "), head.rfind("{"), head.rfind("[")) + 1
+    key, colon, value = head[begin:].partition(": ")
+    if not colon or not value.strip():
+        return None
+    end = min((i for i in (line.find(", ", mark.column), line.find("}", mark.column)) if i >= 0), default=len(line))
+    whole = (value + line[mark.column:end]).strip()
+    col = begin + len(key) + 2 + (len(value) - len(value.lstrip()))
+    return Diagnostic(Span(file, mark.line + 1, col + 1), "quote-text", say("quote-text.colon", key_=key.strip()),
+                      say("quote-text.write", key_=key.strip(), text=_quoted(whole)))
+
+
+def _quoted(text: str) -> str:
+    """`text` as a YAML single-quoted scalar."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+MAX_SYNTAX_ERRORS = 20  # syntax errors one file reports, each on its own line, before rulec stops
+
+
+def _continue_after(text: str, exc: yaml.MarkedYAMLError) -> str | None:
+    """The text with the line of a syntax error made a comment, so the rest of the file can be
+    read for more errors; None when the error is not confined to one line (a flow mapping or
+    sequence that opens and fails on the same line, as a table entry written on one line does)."""
+    mark, start = exc.problem_mark, exc.context_mark
+    if mark is None or start is None or mark.line != start.line or "flow" not in str(exc.context or ""):
+        return None
+    lines = text.split("\n")
+    line = lines[mark.line]
+    lines[mark.line] = line[: len(line) - len(line.lstrip())] + "#"
+    return "\n".join(lines)
+
+
 def full_width_mark(line: str) -> tuple[int, str] | None:
     """The column and character of the first full-width YAML punctuation mark outside quotes and
     after no comment, or None."""
@@ -360,31 +411,20 @@ def load_text(text: str, file: str, *, partial_bytes: int | None = PARTIAL_BYTES
     diags = list(_tab_diagnostics(file, text)) + _text_problems(file, text)
     if diags:
         return None, diags
-    loader = None
-    try:
-        loader = _Loader(text)
-        node = loader.get_single_node()
-    except yaml.reader.ReaderError as exc:
-        before = text[: exc.position]
-        line = before.count("\n") + 1
-        col = len(before.rsplit("\n", 1)[-1]) + 1
-        return None, [Diagnostic(Span(file, line, col), "bad-character",
-                                 say("bad-character.character-u-not-allowed", character=exc.character))]
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = exc.problem or exc.context or "invalid YAML"
-        if say("documents.expected-single-document") in str(exc.context or ""):
-            return None, [Diagnostic(Span(file, line, col), "multiple-documents",
-                                     say("multiple-documents.rule-file-holds-exactly"))]
-        return None, [_full_width(text, file, line) or Diagnostic(Span(file, line, col), "yaml-syntax", problem)]
-    except yaml.YAMLError as exc:
-        return None, [Diagnostic(Span(file, 1, 1), "yaml-syntax", str(exc).splitlines()[0])]
-    except RecursionError:
-        return None, [Diagnostic(Span(file, 1, 1), "too-deep", say("too-deep.nesting-too-deep-read-2"))]
-    finally:
-        if loader is not None:
-            loader.dispose()
+    found: list[Diagnostic] = []
+    while True:
+        node, problem = _compose(text, file)
+        if problem is None:
+            break
+        diag, text_after = problem
+        found.append(diag)
+        if text_after is None or len(found) >= MAX_SYNTAX_ERRORS:
+            return None, found
+        text = text_after
+    if isinstance(node, list):
+        return None, found + node
+    if found:
+        return None, found
     partial = partial_bytes is not None and len(text) > partial_bytes
     doc = Document(file, None, text=text if partial else None)
     if node is None:
@@ -399,13 +439,46 @@ def load_text(text: str, file: str, *, partial_bytes: int | None = PARTIAL_BYTES
     return doc, []
 
 
+def _compose(text: str, file: str) -> tuple[Any, tuple[Diagnostic, str | None] | None]:
+    """The composed node of `text` (a list of diagnostics when it cannot be read at all), or the
+    syntax error that stopped it with the text to read again for more (None: nothing more)."""
+    loader = None
+    try:
+        loader = _Loader(text)
+        return loader.get_single_node(), None
+    except yaml.reader.ReaderError as exc:
+        before = text[: exc.position]
+        line = before.count("\n") + 1
+        col = len(before.rsplit("\n", 1)[-1]) + 1
+        return [Diagnostic(Span(file, line, col), "bad-character",
+                           say("bad-character.character-u-not-allowed", character=exc.character))], None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = exc.problem or exc.context or "invalid YAML"
+        if "expected a single document" in str(exc.context or ""):  # PyYAML's own words
+            return [Diagnostic(Span(file, line, col), "multiple-documents",
+                               say("multiple-documents.rule-file-holds-exactly"))], None
+        diag = _flow_text(text, file, exc) or _full_width(text, file, line) or \
+            Diagnostic(Span(file, line, col), "yaml-syntax", say("yaml-syntax.problem", problem=problem))
+        return None, (diag, _continue_after(text, exc))
+    except yaml.YAMLError as exc:
+        return [Diagnostic(Span(file, 1, 1), "yaml-syntax",
+                           say("yaml-syntax.problem", problem=str(exc).splitlines()[0]))], None
+    except RecursionError:
+        return [Diagnostic(Span(file, 1, 1), "too-deep", say("too-deep.nesting-too-deep-read-2"))], None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+
 def load_file(path: Path, file: str | None = None, *, max_bytes: int = MAX_FILE_BYTES,
-              max_items: int | None = None, what: str = say("documents.rule-file")) -> tuple[Document | None, list[Diagnostic]]:
+              max_items: int | None = None, what: str | None = None) -> tuple[Document | None, list[Diagnostic]]:
     """Read (`reading.read_bounded`: a regular file of at most `max_bytes` bytes) and compose one
     rule file. `file` is the name used in diagnostics."""
     shown = file or str(path)
     try:
-        raw = read_bounded(path, max_bytes, shown, what=what)
+        raw = read_bounded(path, max_bytes, shown, what=say("documents.rule-file") if what is None else what)
     except ReadRefused as exc:
         return None, [exc.diagnostic]
     return load_bytes(raw, shown, max_items=max_items)

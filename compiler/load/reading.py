@@ -83,11 +83,12 @@ def _too_large(shown: str, size: str, limit: int, what: str) -> ReadRefused:
                    say("file-too-large.split-into-several-files"))
 
 
-def read_bounded(path: Path | str, limit: int, shown: str | None = None, *, what: str = say("reading.rule-file")) -> bytes:
+def read_bounded(path: Path | str, limit: int, shown: str | None = None, *, what: str | None = None) -> bytes:
     """The bytes of the regular file at `path`, at most `limit` of them; `ReadRefused` (with a
     diagnostic naming `shown`, default the path) for anything else. `what` names the kind of file
     in the size message."""
     shown = str(path) if shown is None else shown
+    what = say("reading.rule-file") if what is None else what
     try:
         before = os.stat(path)  # links resolved: the file the open will reach
         if not stat.S_ISREG(before.st_mode):

@@ -93,6 +93,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "this is {what}, not a regular file; rulec reads only regular files",
     ),
     "not-a-file.replace-with-ordinary-file": ("请换成普通文件", "replace it with an ordinary file"),
+    "quote-text.colon": (
+        "'{key_}' 的文字中有 ':'，YAML 把它当成了下一个键：请给这段文字加上引号",
+        "the text of '{key_}' holds ':', which YAML reads as another key: quote this text",
+    ),
+    "quote-text.comma": (
+        "'{key_}' 没有值：'{before}' 的文字中的 ',' 在这里截断了文字；请给这段文字加上引号",
+        "'{key_}' has no value: a ',' in the text of '{before}' ended that text here; quote this text",
+    ),
+    "quote-text.write": ("写成 {key_}: {text}", "write {key_}: {text}"),
     "reading.not-regular-file": ("不是普通文件", "not a regular file"),
     "reading.rule-file": ("规则文件", "a rule file"),
     "sources.missing-file": ("不存在的文件", "a missing file"),
@@ -120,4 +129,5 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "unreadable.cannot-read-file-2": ("无法读取文件：{value}", "cannot read the file: {value}"),
     "unreadable.cannot-read-file-3": ("无法读取文件：{value}", "cannot read the file: {value}"),
+    "yaml-syntax.problem": ("YAML 语法错误：{problem}", "{problem}"),
 }

@@ -72,6 +72,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "quote.long-number": ("约 {digits} 位的整数", "a whole number of about {digits} digits"),
     "severity.error": ("错误", "error"),
     "severity.warning": ("警告", "warning"),
+    "srd.damage-dice": ("伤害骰 {dice}：{exc}", "damage dice {dice}: {exc}"),
+    "srd.equipment-categories-name-neither": (
+        "它的 equipment_categories 既不是 simple-weapons 也不是 martial-weapons",
+        "its equipment_categories name neither simple-weapons nor martial-weapons",
+    ),
+    "srd.equipment-categories-name-neither-2": (
+        "它的 equipment_categories 既不是 melee-weapons 也不是 ranged-weapons",
+        "its equipment_categories name neither melee-weapons nor ranged-weapons",
+    ),
+    "srd.has-no-damage-no": ("既没有伤害也没有特殊规则", "has no damage and no special rule"),
+    "srd.unknown-damage-type": ("未知的伤害类型 {dtype}", "unknown damage type {dtype}"),
+    "srd.unknown-property": ("未知的武器属性 {p}", "unknown property {p}"),
+    "srd.unknown-weapon-category": ("未知的 weapon_category {get}", "unknown weapon_category {get}"),
+    "srd.unknown-weapon-range": ("未知的 weapon_range {get}", "unknown weapon_range {get}"),
     "srd_json.expected-json-list-equipment": (
         "应为装备条目组成的 JSON 列表，实际是 JSON {kind}",
         "expected a JSON list of equipment items, found a JSON {kind}",

@@ -209,6 +209,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "missing-key.missing-required-key-kind": ("缺少必需的键 'kind'", "missing required key 'kind'"),
     "missing-key.misspelling": ("'{value}' 是它的拼写错误吗？", "is '{value}' a misspelling of it?"),
     "missing-key.one": ("可选：{static_kinds}", "one of: {static_kinds}"),
+    "missing-key.one-of": ("缺少必需的键 '{key_}'（或 {others}）", "missing required key '{key_}' (or {others})"),
     "missing-range.add-min-max": ("请加上 min: 和 max:", "add min: and max:"),
     "missing-range.ruling-holds-number-declare": (
         "裁定 '{key_}' 的值是数值：请声明自制规则可以设定的范围",

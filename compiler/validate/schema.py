@@ -203,8 +203,9 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
         return
     if kind == "anyOf" and all(isinstance(b, dict) and set(b) == {"required"} for b in error.validator_value):
         keys = [b["required"][0] for b in error.validator_value]
-        others = " or ".join(f"'{k}'" for k in keys[1:])
-        yield Diagnostic(span, "missing-key", f"missing required key '{keys[0]}'" + (f" (or {others})" if others else ""))
+        others = tuple(f"'{k}'" for k in keys[1:])
+        yield Diagnostic(span, "missing-key", say("missing-key.one-of", key_=keys[0], others=others) if others
+                         else say("missing-key.missing-required-key", key_=keys[0]))
         return
     if kind == "oneOf":
         branches = error.validator_value
