@@ -220,7 +220,7 @@ def _watch(paths: list[Path], out: Path, targets: tuple[str, ...], fmt: str, int
             except WriteError as exc:
                 click.echo(say("cli.rulec-3", exc=exc), err=True)
                 continue
-            _wrote(out, diff, len(result.files), f" in {(time.perf_counter() - start) * 1000:.0f} ms")
+            _wrote(out, diff, len(result.files), say("cli.took", ms=(time.perf_counter() - start) * 1000))
     except KeyboardInterrupt:
         click.echo(say("cli.rulec-stopped-watching"), err=True)
     return EXIT_OK

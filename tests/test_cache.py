@@ -228,3 +228,9 @@ def test_an_unsafe_key_file_turns_the_cache_off(tmp_path: Path, fresh_cache: Pat
         key.write_text("not a key\n")
     _use_cache(monkeypatch, str(fresh_cache))
     assert cache.cache_dir() is None and cache.memo() is cache.NO_MEMO
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

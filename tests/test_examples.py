@@ -144,3 +144,9 @@ def test_resolve_and_odds_start_without_click(tmp_path: Path):
     bad = subprocess.run([sys.executable, "-c", probe, "resolve", scenario, "--bogus"], cwd=ROOT, capture_output=True,
                          text=True)
     assert "No such option" in bad.stderr  # click reports what the fast path does not take
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

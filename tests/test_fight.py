@@ -297,3 +297,9 @@ def test_state_following_odds_agree_with_seeded_fights(tracks):
             _, fight = fight.act("attack", roles, weapon="fist", part="eyes", dice=dice)
         total += count
     assert abs(total / n - mean) < 4 * math.sqrt(var / n)
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

@@ -162,3 +162,9 @@ def test_an_edit_between_the_digest_and_the_compile_is_never_vouched_for(tmp_pat
     assert "大棍" not in page and "棍" in page
     check = runner.invoke(main, ["build", "--rules", "rules", "--out", "out", "--check"])
     assert check.exit_code == 0, check.output
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

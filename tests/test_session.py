@@ -201,3 +201,9 @@ def test_a_large_table_file_edited_is_spliced_and_still_a_fresh_build(tmp_path: 
         _edit(target, old, new)
         _same(session.build(), compile_rules([rules, pack]))
     assert spliced == [True, True]
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

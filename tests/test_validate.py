@@ -249,3 +249,9 @@ def test_a_gap_must_say_what_it_lacks(dp_copy: Path):
         manifest.write_text(text.replace("not_modelled:\n", f"not_modelled:\n  - {entry}\n", 1), encoding="utf-8")
         out = "\n".join(messages(compile_rules([dp_copy])))
         assert "ruleset.yaml:" in out and problem in out, (entry, out)
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

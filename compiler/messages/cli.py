@@ -44,6 +44,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{out} 已过期：{n_lines} 个文件与全新构建不同；请运行 `rulec build`",
         "{out} is stale: {n_lines} file(s) differ from a fresh build; run `rulec build`",
     ),
+    "cli.took": ("，用时 {ms:.0f} 毫秒", " in {ms:.0f} ms"),
     "cli.unchanged-files-stamp-with": (
         "{out} 无变化（{number} 个文件，含构建标记）{took}",
         "{out} unchanged ({number} files, the stamp with them){took}",
