@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from . import __version__
-from .messages import LANGUAGES, Text, choose, say
+from .messages import CATALOGUE, LANGUAGES, Text, choose, say
 from .output import EXIT_INTERNAL, EXIT_INVALID, EXIT_OK, EXIT_USAGE, report, run_guarded, use_color  # noqa: F401
 
 
@@ -46,6 +46,10 @@ def _lang_option() -> click.Option:
                         callback=_choose_language, help=say("help.shell.lang"))
 
 
+# Each help text of the catalogue, in either language, to its key.
+_HELP_KEYS = {text: key for key, pair in CATALOGUE.items() if key.startswith("help.") for text in pair}
+
+
 class _Localised:
     """click's help in the language of the run: every help text is a catalogue `Text`, rendered
     again when help is shown (after `--lang` has been read), and so are click's own headings."""
@@ -60,6 +64,8 @@ class _Localised:
                 value = getattr(holder, attr, None)
                 if isinstance(value, Text):
                     setattr(holder, attr, value.again())
+                elif isinstance(value, str) and value in _HELP_KEYS:  # click keeps an option's help as a str
+                    setattr(holder, attr, say(_HELP_KEYS[value]))
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         for i, word in enumerate(args):  # --lang before anything is printed, wherever it stands

@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .messages import in_language, say
+from .messages import Text, in_language, say
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +170,7 @@ class RulesError(Exception):
         super().__init__(f"{len(self.diagnostics)} problem(s) in the rules")
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+def did_you_mean(word: str, choices: Iterable[str]) -> Text | None:
     """A 'did you mean ...?' hint for a misspelt key or id, or None. A short Chinese name is a
     word of two or three characters, where one wrong character (长箭 for 长剑) is already half of
     it: a choice of the same length that differs in one character is suggested too."""

@@ -144,7 +144,7 @@ class _Checker:
     def want(self, e: s.Expr, allowed: tuple[str, ...], what: str) -> Expr:
         x = self.check(e)
         if x.type != UNKNOWN and x.type not in allowed:
-            self.fail(e.col, say("check.needs-got", what=what, names=' or '.join(type_word(a) for a in allowed), type_word=type_word(x.type)))
+            self.fail(e.col, say("check.needs-got", what=what, names=say("list.or").join(type_word(a) for a in allowed), type_word=type_word(x.type)))
         return x
 
     def check(self, e: s.Expr) -> Expr:
@@ -300,5 +300,5 @@ def check(text: str | int | bool, scope: Scope, *, want: tuple[str, ...] | None 
     if checker.errors:
         raise FormulaErrors(checker.errors)
     if want is not None and expr.type not in want and expr.type != UNKNOWN:
-        raise FormulaErrors([FormulaError(tree.col, say("check.formula-gives-expected", type_word=type_word(expr.type), names=' or '.join(type_word(w) for w in want)))])
+        raise FormulaErrors([FormulaError(tree.col, say("check.formula-gives-expected", type_word=type_word(expr.type), names=say("list.or").join(type_word(w) for w in want)))])
     return expr

@@ -46,6 +46,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "'{name}' 是指向文件夹 {name2}/ 之外的链接；规则文件必须在该文件夹内",
         "'{name}' is a link to something outside the folder {name2}/; rule files must be inside it",
     ),
+    "list.or": ("或", " or "),
     "list.separator": ("、", ", "),
     "pool.add-die-at-1": (
         "add_die_at 为 1 时每个骰面都会加骰，骰池永远不会结束",

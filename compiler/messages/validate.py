@@ -274,6 +274,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "schema.list": ("列表", "a list"),
     "schema.mapping": ("映射", "a mapping"),
+    "schema.none": ("一个也没有", "none"),
     "schema.nothing": ("空值", "nothing"),
     "schema.text": ("文本", "text"),
     "schema.unit.characters": ("个字符", "characters"),

@@ -178,7 +178,7 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
     if kind == "type":
         want = error.validator_value
         wants = want if isinstance(want, list) else [want]
-        words = " or ".join(say(f"schema.want.{w}") if w in _WANT_WORDS else str(w) for w in wants)
+        words = say("list.or").join(say(f"schema.want.{w}") if w in _WANT_WORDS else str(w) for w in wants)
         yield Diagnostic(span, "wrong-type", say("wrong-type.expected-got", words=words, type_word=_type_word(value), short=_short(value)),
                          _full_width_hint(value) if isinstance(value, str) else None)
         return
@@ -212,7 +212,7 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
         if all(set(b) == {"required"} for b in branches):
             keys = [b["required"][0] for b in branches]
             present = [k for k in keys if isinstance(value, dict) and k in value]
-            what = "none" if not present else ", ".join(present)
+            what = say("schema.none") if not present else ", ".join(present)
             yield Diagnostic(span, "bad-step",
                              say("bad-step.needs-exactly-one-found", keys=', '.join(keys), what=what),
                              did_you_mean(next(iter(value), ""), keys) if isinstance(value, dict) and value else None)
