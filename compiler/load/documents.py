@@ -381,6 +381,8 @@ def _continue_after(text: str, exc: yaml.MarkedYAMLError) -> str | None:
     if mark is None or start is None or mark.line != start.line or "flow" not in str(exc.context or ""):
         return None
     lines = text.split("\n")
+    if mark.line >= len(lines) or lines[mark.line].strip() in ("", "#"):
+        return None
     line = lines[mark.line]
     lines[mark.line] = line[: len(line) - len(line.lstrip())] + "#"
     return "\n".join(lines)
