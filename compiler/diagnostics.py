@@ -12,6 +12,8 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .messages import Text, in_language, say
+
 
 @dataclass(frozen=True, slots=True)
 class Span:
@@ -51,7 +53,7 @@ def quote(value: object, limit: int = QUOTE_CHARS) -> str:
     if isinstance(value, (list, dict)):
         return cut(json_prefix(value, limit), limit)
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * limit:
-        return f"a whole number of about {int(value.bit_length() * 0.30103) + 1} digits"
+        return say("quote.long-number", digits=int(value.bit_length() * 0.30103) + 1)
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
@@ -114,13 +116,16 @@ class Diagnostic:
             object.__setattr__(self, "hint", cut(self.hint, MAX_MESSAGE_CHARS))
 
     def format(self, *, color: bool = False) -> str:
-        sev = self.severity
+        sev = say(f"severity.{self.severity}") if self.severity in ("error", "warning") else self.severity
         if color:
-            sev = ("\x1b[1;31m" if sev == "error" else "\x1b[1;33m") + sev + "\x1b[0m"
-        text = f"{self.span}: {sev}[{self.code}]: {self.message}"
-        if self.hint:
-            text += f"; {self.hint}"
-        return text
+            sev = ("\x1b[1;31m" if self.severity == "error" else "\x1b[1;33m") + sev + "\x1b[0m"
+        text = say("diagnostic.line", location=str(self.span), severity=sev, code=self.code, message=self.message)
+        return say("diagnostic.with-hint", text=text, hint=self.hint) if self.hint else text
+
+    def in_language(self, lang: str) -> Diagnostic:
+        """The same diagnostic with its message and hint in `lang` ('zh' or 'en'); the code stays."""
+        return Diagnostic(self.span, self.code, in_language(self.message, lang),
+                          None if self.hint is None else in_language(self.hint, lang), self.severity)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -165,7 +170,7 @@ class RulesError(Exception):
         super().__init__(f"{len(self.diagnostics)} problem(s) in the rules")
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+def did_you_mean(word: str, choices: Iterable[str]) -> Text | None:
     """A 'did you mean ...?' hint for a misspelt key or id, or None. A short Chinese name is a
     word of two or three characters, where one wrong character (长箭 for 长剑) is already half of
     it: a choice of the same length that differs in one character is suggested too."""
@@ -177,14 +182,14 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
     if not close and 2 <= len(word) <= 3 and not word.isascii():
         close = [c for c in options if len(c) == len(word) and sum(a != b for a, b in zip(c, word)) == 1][:1]
-    return f"did you mean '{close[0]}'?" if close else None
+    return say("did-you-mean", name=close[0]) if close else None
 
 
 def format_text(diags: Sequence[Diagnostic], *, color: bool = False) -> str:
     lines = [d.format(color=color) for d in diags]
     errors = sum(1 for d in diags if d.severity == "error")
     if errors:
-        lines.append(f"{errors} error(s)")
+        lines.append(say("errors-count", errors=errors))
     return "\n".join(lines)
 
 

@@ -187,3 +187,9 @@ def test_the_chain_at_its_work_limit_agrees_with_the_mean_solve() -> None:
     chain = attacks_until(marginal, threshold, MAX_ATTACKS)
     assert chain.tail < 1e-12
     assert abs(chain.expected - (expected_attacks(marginal, threshold) or 0)) < 1e-9
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

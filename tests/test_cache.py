@@ -192,7 +192,7 @@ def test_build_check_trusts_no_cache_entry_even_one_sealed_with_the_key(tmp_path
     compiles with no cache at all, so a poisoned entry can never make it vouch for a wrong tree."""
     from click.testing import CliRunner
 
-    import rulec.cli.main  # noqa: F401  (registers build)
+    import rulec.cli.main.main  # noqa: F401  (registers build)
     from rulec.cli.shell import main
 
     shutil.copytree(TINY, tmp_path / "rules" / "tiny")
@@ -228,3 +228,9 @@ def test_an_unsafe_key_file_turns_the_cache_off(tmp_path: Path, fresh_cache: Pat
         key.write_text("not a key\n")
     _use_cache(monkeypatch, str(fresh_cache))
     assert cache.cache_dir() is None and cache.memo() is cache.NO_MEMO
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

@@ -25,6 +25,7 @@ def _build(case: Path, monkeypatch: pytest.MonkeyPatch):
 
 @pytest.mark.parametrize("case", sorted(p.name for p in CASES.iterdir() if p.name.startswith("bad_")))
 def test_broken_rules_give_the_expected_diagnostics(case: str, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("RULEC_LANG", "zh")  # the expected diagnostics are the Chinese ones (the default)
     folder = CASES / case
     build = _build(folder, monkeypatch)
     assert not build.ok and not build.files

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulec.cli.main import main
+from rulec.cli.main.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -193,3 +193,9 @@ def test_a_large_table_keeps_its_rows_as_json_and_loads_the_same(tmp_path: Path)
     name, damage, hands, rules_type, _resolved = done.stdout.split()
     assert (name, int(damage), int(hands), rules_type) == (f"自制“武器”{count - 1}\\", (count - 1) % 7,
                                                             1 + (count - 1) % 2, "tuple")
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

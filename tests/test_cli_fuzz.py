@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulec.cli.main import main
+from rulec.cli.main.main import main
 from rulec.load.reading import MAX_SCENARIO_BYTES, ReadRefused, read_bounded
 from test_fuzz import _paths  # every place in a YAML document, for mutations
 
@@ -405,3 +405,9 @@ def test_mutated_examples_never_crash_the_cli(work: Path, data: st.DataObject) -
 @given(st.data())
 def test_many_mutated_examples_never_crash_the_cli(work: Path, data: st.DataObject) -> None:
     _mutated_scenario(work, data)
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

@@ -345,3 +345,9 @@ def test_volunteering_and_provoking(d20):
                    dice=d20.FixedDice([10, 10, 3]))
     assert "可能引发该生物的借机攻击" in r.text()
     assert "借机攻击" not in d20.attack(d20.Combatant(), d20.Combatant(), "longsword", dice=d20.FixedDice([10, 3])).text()
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

@@ -354,3 +354,9 @@ def test_initiative_order_takes_its_dice_through_the_same_entry(tracks: Any) -> 
         tracks.initiative_order([("甲", 5, 0)], dice=_Constant(lambda sides: "5"))
     with pytest.raises(tracks.OutOfBounds):
         tracks.initiative_order([("甲", 5, 0)], dice=5)  # type: ignore[arg-type]
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

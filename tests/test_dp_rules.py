@@ -606,3 +606,9 @@ def test_single_action_preconditions_the_seed_states(dp, hero):
                          dice=dp.FixedDice([1] * 6 + [9] * 5))
     assert (stopped.passed, stopped.stepped_back, stopped.fell) == (0, True, True)
     assert not dp.overrun(a, dp.Combatant(strength=5), dice=dp.FixedDice([1] * 6 + [9] * 5)).fell
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

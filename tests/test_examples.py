@@ -50,7 +50,8 @@ def test_rulec_test_runs_every_expectation(tmp_path: Path):
     assert "passed, 1 failed" in result.stderr
 
 
-def test_odds_command_prints_the_distribution():
+def test_odds_command_prints_the_distribution(monkeypatch):
+    monkeypatch.setenv("RULEC_LANG", "zh")  # the lines it checks are the Chinese ones
     result = rulec("odds", "examples/d20/dagger_crit.yaml")
     assert result.returncode == 0
     assert "命中率：65.0000%" in result.stdout and "期望伤害：3.0500" in result.stdout
@@ -136,10 +137,16 @@ def test_resolve_and_odds_start_without_click(tmp_path: Path):
         assert "MODULES False False 0" in done.stderr, done.stderr
         from click.testing import CliRunner
 
-        from rulec.cli.main import main
+        from rulec.cli.main.main import main
 
         via_click = CliRunner().invoke(main, args)
         assert via_click.exit_code == 0 and via_click.output == done.stdout
     bad = subprocess.run([sys.executable, "-c", probe, "resolve", scenario, "--bogus"], cwd=ROOT, capture_output=True,
                          text=True)
     assert "No such option" in bad.stderr  # click reports what the fast path does not take
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

@@ -171,12 +171,13 @@ def test_sequence_odds_agree_with_seeded_simulation_of_the_fight_api(tracks):
     assert abs(total / n - mean) < 4 * math.sqrt(var / n)
 
 
-def test_a_fight_scenario_prints_each_step_and_checks_the_state(tmp_path: Path):
+def test_a_fight_scenario_prints_each_step_and_checks_the_state(tmp_path: Path, monkeypatch):
     """A scenario with a sequence of actions (kind: fight): `rulec resolve` prints the trace and the
     state after each; its expectations on the final state are checked (exit 1 on a difference)."""
+    monkeypatch.setenv("RULEC_LANG", "zh")  # the trace lines it checks are the Chinese ones
     from click.testing import CliRunner
 
-    from rulec.cli.main import main
+    from rulec.cli.main.main import main
 
     example = ROOT / "examples" / "tracks" / "three_jaw_hits.yaml"
     result = CliRunner().invoke(main, ["resolve", str(example), "--rules", str(ROOT / "rules" / "tracks")])
@@ -186,20 +187,21 @@ def test_a_fight_scenario_prints_each_step_and_checks_the_state(tmp_path: Path):
     wrong = tmp_path / "wrong.yaml"
     wrong.write_text(example.read_text(encoding="utf-8").replace("points: {dizzy: 12}", "points: {dizzy: 13}"),
                      encoding="utf-8")
-    result = CliRunner().invoke(main, ["resolve", str(wrong), "--rules", str(ROOT / "rules" / "tracks")])
+    result = CliRunner().invoke(main, ["resolve", str(wrong), "--lang", "en", "--rules", str(ROOT / "rules" / "tracks")])
     assert result.exit_code == 1 and "乙 dizzy points: expected 13, got 12" in result.output
 
 
-def test_odds_until_a_running_total(tmp_path: Path):
+def test_odds_until_a_running_total(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("RULEC_LANG", "zh")  # the lines it checks are the Chinese ones
     from click.testing import CliRunner
 
-    from rulec.cli.main import main
+    from rulec.cli.main.main import main
 
     example = ROOT / "examples" / "d20" / "dagger_crit.yaml"
     result = CliRunner().invoke(main, ["odds", str(example), "--until", "伤害=20", "--rules", str(ROOT / "rules" / "d20")])
     assert result.exit_code == 0, result.output
     assert "累计伤害达到20所需的次数：期望" in result.output
-    result = CliRunner().invoke(main, ["odds", str(example), "--until", "hit=2", "--rules", str(ROOT / "rules" / "d20")])
+    result = CliRunner().invoke(main, ["odds", str(example), "--lang", "en", "--until", "hit=2", "--rules", str(ROOT / "rules" / "d20")])
     assert result.exit_code == 1 and "whole-number outcome" in result.output
 
 
@@ -295,3 +297,9 @@ def test_state_following_odds_agree_with_seeded_fights(tracks):
             _, fight = fight.act("attack", roles, weapon="fist", part="eyes", dice=dice)
         total += count
     assert abs(total / n - mean) < 4 * math.sqrt(var / n)
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

@@ -307,3 +307,9 @@ def test_an_accumulation_procedure_without_a_top_for_points_is_a_diagnostic(tmp_
                                   "{id: gained, name: 获得点数, type: int, min: 5, max: 10000}", 1), encoding="utf-8")
     found = [d.format() for d in compile_rules([target], stop_after="lower").diagnostics]
     assert any("error[bad-accumulate]" in d and "'gained' of procedure 'add_points'" in d for d in found), found
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

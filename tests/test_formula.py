@@ -164,3 +164,9 @@ def test_any_string_compiles_or_gets_a_diagnostic(text):
         check(text, SCOPE)
     except FormulaErrors as exc:
         assert all(isinstance(e.col, int) and e.message for e in exc.errors)
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rulec.build import freshness
-from rulec.cli import play
+from rulec.cli.main import play
 from rulec.build.freshness import RECORD, remember, snapshot, still_fresh
 from rulec.build.stamp import STAMP
 from rulec.build.write import diff_tree
@@ -133,7 +133,7 @@ def test_an_edit_between_the_digest_and_the_compile_is_never_vouched_for(tmp_pat
 
     from click.testing import CliRunner
 
-    import rulec.cli.main as cli
+    import rulec.cli.main.main as cli
     from rulec.cli.shell import main
     from rulec.build.stamp import input_digest
 
@@ -163,3 +163,9 @@ def test_an_edit_between_the_digest_and_the_compile_is_never_vouched_for(tmp_pat
     assert "大棍" not in page and "棍" in page
     check = runner.invoke(main, ["build", "--rules", "rules", "--out", "out", "--check"])
     assert check.exit_code == 0, check.output
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

@@ -106,3 +106,9 @@ def test_mutated_bundled_rules_never_crash(tmp_path_factory, data):  # type: ign
 @given(st.data())
 def test_many_mutated_bundled_rules_never_crash(tmp_path_factory, data):  # type: ignore[no-untyped-def]
     _mutated_rules_never_crash(tmp_path_factory, data)
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

@@ -489,3 +489,9 @@ def test_each_class_in_every_field_through_the_cli(tmp_path: Path, payload: str,
     assert not (tmp_path / MARKER).exists(), "a payload ran during the build"
     _resolve_everywhere(out, tmp_path)
     _pages_are_escaped(out, [payload])
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

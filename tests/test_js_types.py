@@ -30,3 +30,9 @@ def test_the_types_compile_strictly_and_mean_something(built: Path, tmp_path: Pa
                            "--moduleResolution", "nodenext", "use.ts"], cwd=tmp_path, capture_output=True, text=True,
                           timeout=300, check=False)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-1000:]
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

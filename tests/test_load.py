@@ -139,3 +139,9 @@ def test_a_diagnostic_quotes_a_value_in_one_short_line():
         shown = quote(value)
         assert len(shown) <= 80 and "\n" not in shown, shown
     assert len(Diagnostic(Span("f"), "c", "m" * 10**6, "h" * 10**6).format()) < 2 * MAX_MESSAGE_CHARS + 100
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

@@ -208,3 +208,9 @@ def test_a_stale_staging_link_is_removed_once_and_said_once(tmp_path: Path):
     second = write_tree(out, {**STAMPED, "a.txt": b"3"})
     assert [n for n in first.notes if "staging" in n] and not second.notes
     assert (elsewhere / "keep.txt").read_text() == "mine"  # the link was removed, not what it points at
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

@@ -148,3 +148,9 @@ def test_a_fifo_in_a_rules_folder_is_a_diagnostic_not_skipped(tmp_path: Path) ->
     folders, diags = discover([pack])
     assert [d.code for d in diags] == ["not-a-file"] and "weapons.yaml" in diags[0].span.file
     assert all(p.name != "weapons.yaml" for f in folders for p in f.files)
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

@@ -184,3 +184,9 @@ def test_collections_past_max_items_are_declined_and_reported_where_they_start(t
     assert (diags[0].span.line, diags[0].span.col) == where
     doc, diags = load_text(text, "t.yaml", max_items=5)
     assert doc is not None and not diags
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

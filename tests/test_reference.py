@@ -150,3 +150,9 @@ def test_rows_written_in_python_equal_the_jinja_macros() -> None:
         for until in (False, True):
             assert odds_md_rows(rows, until) == "\n".join(str(md.odds(row, until)) for row in rows)
             assert odds_html_rows(rows, until) == "\n".join(str(html.odds(row, until)) for row in rows)
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

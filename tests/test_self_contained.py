@@ -62,3 +62,9 @@ def test_a_lone_copy_builds_checks_and_tests(tmp_path: Path):
     tests = run("-m", "pytest", "-q", "-x", "-n", "0", "-m", "not slow", "-p", "no:cacheprovider",
                 "tests/test_cases.py")
     assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

@@ -138,7 +138,7 @@ def test_every_bundled_table_edited_in_a_session() -> None:
 
 def test_build_watch_rebuilds_after_each_edit(project: tuple[Path, Path], tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    from rulec.cli.main import _watch
+    from rulec.cli.main.main import _watch
 
     rules, pack = project
     out = tmp_path / "out"
@@ -165,7 +165,7 @@ def test_build_watch_rebuilds_after_each_edit(project: tuple[Path, Path], tmp_pa
 def test_watch_and_check_do_not_mix() -> None:
     from click.testing import CliRunner
 
-    import rulec.cli.main  # noqa: F401  (registers build)
+    import rulec.cli.main.main  # noqa: F401  (registers build)
     from rulec.cli.shell import main
 
     result = CliRunner().invoke(main, ["build", "--watch", "--check"])
@@ -201,3 +201,9 @@ def test_a_large_table_file_edited_is_spliced_and_still_a_fresh_build(tmp_path: 
         _edit(target, old, new)
         _same(session.build(), compile_rules([rules, pack]))
     assert spliced == [True, True]
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

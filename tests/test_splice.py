@@ -115,3 +115,9 @@ def test_many_random_edits() -> None:
         for _ in range(rng.randrange(1, 4)):
             edited = _edit(edited, rng)
         _same_as_full(text, edited)
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulec.cli.main import main
+from rulec.cli.main.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SRD_2014 = ROOT / "data" / "5e-srd" / "5e-SRD-Equipment.json"
@@ -169,3 +169,9 @@ def test_into_a_pack_checks_it_with_its_base(tmp_path: Path):
     assert code == 1 and "already exists in 'weapons'" in out  # the base has them: override needed
     code, out = imp(write_json(tmp_path / "2024.json", [SRD_2024[0]]), pack / "weapons.yaml")
     assert code == 1 and "holds no weapons" in out
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

@@ -449,3 +449,9 @@ def test_leaving_the_area_against_a_firearm_or_a_charge(tracks):
     r = tracks.charge(tracks.Combatant(move_speed=40), tracks.Combatant(), skill_bonus=3, load_tier=4, left_area=True,
                       dice=tracks.FixedDice([9] + [1] * 9 + [1] * 10))
     assert r.damage == 5 // 2
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

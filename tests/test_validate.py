@@ -56,7 +56,7 @@ def test_all_problems_in_all_files_at_once(dp_copy: Path):
 def test_bad_reference_gets_did_you_mean(dp_copy: Path):
     replace(dp_copy / "tables" / "called_shots.yaml", "track: stun,", "track: stunn,")
     out = messages(compile_rules([dp_copy]))
-    assert any("[unknown-ref]: no entry 'stunn' in table 'condition_tracks'; did you mean 'stun'?" in m for m in out), out
+    assert any("[unknown-ref]: no entry 'stunn' in table 'condition_tracks'; did you mean 'stun' (晕眩)?" in m for m in out), out
 
 
 def test_formula_error_points_at_the_column(dp_copy: Path):
@@ -87,7 +87,7 @@ def test_json_format(dp_copy: Path):
             "damage: 3, damage_type: lethl, strength: 3,")
     build = compile_rules([dp_copy])
     data = json.loads(format_json(build.diagnostics))
-    assert data[0]["code"] == "unknown-ref" and data[0]["line"] == 10 and data[0]["hint"] == "did you mean 'lethal'?"
+    assert data[0]["code"] == "unknown-ref" and data[0]["line"] == 10 and data[0]["hint"].startswith("did you mean 'lethal' (严重)?")
 
 
 def test_wrong_shape_and_unknown_kind(tmp_path: Path):
@@ -249,3 +249,9 @@ def test_a_gap_must_say_what_it_lacks(dp_copy: Path):
         manifest.write_text(text.replace("not_modelled:\n", f"not_modelled:\n  - {entry}\n", 1), encoding="utf-8")
         out = "\n".join(messages(compile_rules([dp_copy])))
         assert "ruleset.yaml:" in out and problem in out, (entry, out)
+
+
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")

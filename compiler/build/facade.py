@@ -46,6 +46,7 @@ from ..validate.usage import check_usage, readers as ruling_readers
 from ..validate import LoadedSource, check_ruleset, validate_static
 from ..validate.scenario_schema import fight_schema, scenario_schema
 from ..validate.table_schema import editor_table_schema
+from ..messages import say
 
 Progress = Callable[[str, int, int], None]
 
@@ -118,12 +119,11 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
         try:
             if not inside(path.resolve(), folder.root):  # a link changed since the folder was listed
                 diags.append(Diagnostic(Span(display), "link-outside",
-                                        f"'{path.name}' is a link to something outside the folder "
-                                        f"{folder.root.name}/; rule files must be inside it"))
+                                        say("link-outside.link-something-outside-folder", name=path.name, name2=folder.root.name)))
                 continue
             raw = read_bounded(path, MAX_FILE_BYTES, display)  # a regular file, its limit held on the bytes read
         except OSError as exc:
-            diags.append(Diagnostic(Span(display), "unreadable", f"cannot read the file: {exc.strerror}"))
+            diags.append(Diagnostic(Span(display), "unreadable", say("unreadable.cannot-read-file", strerror=exc.strerror)))
             continue
         except ReadRefused as refused:
             diags.append(refused.diagnostic)
@@ -141,7 +141,7 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
             manifest, manifest_kind = (doc, kind) if clean else (None, None)
             expected = "pack" if folder.is_pack else "ruleset"
             if kind != expected:
-                diags.append(Diagnostic(doc.span(("kind",)), "bad-manifest", f"{path.name} must have kind: {expected}"))
+                diags.append(Diagnostic(doc.span(("kind",)), "bad-manifest", say("bad-manifest.must-have-kind", name=path.name, expected=expected)))
         elif clean:  # a file with schema errors is reported, and the others are still checked
             docs.append((doc, kind))
     return _Loaded(folder, manifest, manifest_kind, docs, hasher.hexdigest(), broken)
@@ -218,7 +218,8 @@ def _shown(diags: list[Diagnostic], names: dict[str, str]) -> list[Diagnostic]:
     within = re.compile("|".join(re.escape(n) for n in sorted(moved, key=len, reverse=True)))
 
     def text(value: str | None) -> str | None:
-        return within.sub(lambda m: moved[m.group(0)], value) if value else value
+        # (a message that names no moved file stays a catalogue Text, which can be shown in either language)
+        return within.sub(lambda m: moved[m.group(0)], value) if value and within.search(value) else value
 
     out = []
     for d in diags:
@@ -289,8 +290,7 @@ def _group(loaded: list[_Loaded], diags: list[Diagnostic]) -> tuple[dict[str, _L
         if item.manifest_kind == "ruleset":
             if rid in bases:
                 diags.append(Diagnostic(item.manifest.span(("id",)), "duplicate-id",
-                                        f"two rulesets have the id '{rid}' "
-                                        f"({display_path(bases[rid].folder.root)} and this one)"))
+                                        say("duplicate-id.two-rulesets-have-id", rid=rid, root=display_path(bases[rid].folder.root))))
                 continue
             bases[rid] = item
         else:
@@ -300,9 +300,9 @@ def _group(loaded: list[_Loaded], diags: list[Diagnostic]) -> tuple[dict[str, _L
             for item in items:
                 assert item.manifest is not None
                 diags.append(Diagnostic(item.manifest.span(("extends",)), "unknown-ruleset",
-                                        f"pack extends '{target}', which was not given",
+                                        say("unknown-ruleset.pack-extends-which-was", target=target),
                                         did_you_mean(target, bases) or
-                                        f"name the ruleset too: --rules rules/ --rules {display_path(item.folder.root)}"))
+                                        say("unknown-ruleset.name-ruleset-too-rules", root=display_path(item.folder.root))))
     return bases, packs
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .freshness import untracked
+from ..messages import say
 
 if TYPE_CHECKING:  # imported where used: `rulec resolve` reads a stamp's packs without the loader
     from ..load.sources import SourceFolder
@@ -149,4 +150,4 @@ def pack_build(out: Path) -> str | None:
     packs = stamp_packs(out)
     if not packs:
         return None
-    return f"{out} holds a build with the packs {', '.join(packs)}"
+    return say("stamp.holds-build-with-packs", out=out, packs=', '.join(packs))

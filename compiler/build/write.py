@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from .freshness import untracked
 from .stamp import STAMP, stamp_bytes
+from ..messages import say
 
 if TYPE_CHECKING:
     from .facade import Build
@@ -82,22 +83,21 @@ def check_target(out: Path, sources: Sequence[Path] = ()) -> None:
         target = out.resolve()
         cwd = Path.cwd().resolve()
     except (OSError, RuntimeError) as exc:
-        raise WriteError(f"{shown}: cannot resolve the output folder ({exc})") from exc
+        raise WriteError(say("write.cannot-resolve-output-folder", shown=shown, exc=exc)) from exc
     if target.exists() and not target.is_dir():
-        raise WriteError(f"{shown} is a file, not a folder; choose a folder for the output")
+        raise WriteError(say("write.file-not-folder-choose", shown=shown))
     if _inside(cwd, target):
-        raise WriteError(f"{shown} is the current folder or one of its parents; the build would replace it "
-                         "(use a folder of its own, such as generated/)")
+        raise WriteError(say("write.current-folder-one-parents", shown=shown))
     if target.parent == target:
-        raise WriteError(f"{shown} is the root folder")
+        raise WriteError(say("write.root-folder", shown=shown))
     try:
         if _inside(Path.home().resolve(), target):
-            raise WriteError(f"{shown} is your home folder or one of its parents")
+            raise WriteError(say("write.your-home-folder-one", shown=shown))
     except RuntimeError:
         pass
     for marker in VCS_MARKERS:
         if (target / marker).exists():
-            raise WriteError(f"{shown} is a version-control root ({marker}); the build would replace it")
+            raise WriteError(say("write.version-control-root-build", shown=shown, marker=marker))
     for source in sources:
         try:
             src = source.resolve()
@@ -105,10 +105,9 @@ def check_target(out: Path, sources: Sequence[Path] = ()) -> None:
             continue
         if _inside(target, src) or _inside(src, target):
             relation = "is" if src == target else "lies inside" if _inside(target, src) else "holds"
-            raise WriteError(f"{shown} {relation} the rules folder {source}; the output needs a folder of its own")
+            raise WriteError(say("write.rules-folder-output-needs", shown=shown, relation=relation, source=source))
     if target.is_dir() and not is_owned(target) and any(target.iterdir()):
-        raise WriteError(f"{shown} is not empty and was not written by rulec (no {STAMP}); "
-                         "choose a new or empty folder")
+        raise WriteError(say("write.not-empty-was-not", shown=shown, stamp=STAMP))
 
 
 def _existing(out: Path) -> dict[str, Path]:
@@ -150,7 +149,7 @@ def _tidy(out: Path, notes: list[str]) -> None:
             shutil.rmtree(backup, ignore_errors=True)
         else:
             os.replace(backup, out)
-            notes.append(f"restored {out} from {backup.name}, left by an interrupted build")
+            notes.append(say("write.restored-from-left-by", out=out, name=backup.name))
     for stale in out.parent.glob(_staging_prefix(out) + "*"):
         try:
             if stale.is_symlink() or not stale.is_dir():
@@ -159,7 +158,7 @@ def _tidy(out: Path, notes: list[str]) -> None:
                 shutil.rmtree(stale)
         except OSError:
             continue  # said only once it is gone, so a leftover is never reported build after build
-        notes.append(f"removed {stale.name}, left by an interrupted build")
+        notes.append(say("write.removed-left-by-interrupted", name=stale.name))
 
 
 @contextmanager
@@ -179,8 +178,7 @@ def _locked(parent: Path, shown: str) -> Iterator[None]:
                 break
             except BlockingIOError:
                 if time.monotonic() > deadline:
-                    raise WriteError(f"{shown}: another rulec build has been writing here for "
-                                     f"{LOCK_TIMEOUT:.0f} s; try again when it is done") from None
+                    raise WriteError(say("write.another-rulec-build-has", shown=shown, lock_timeout=LOCK_TIMEOUT)) from None
                 time.sleep(0.05)
         yield
     finally:
@@ -260,8 +258,7 @@ def write_tree(out: Path, files: dict[str, bytes], *, sources: Sequence[Path] = 
     except OSError as exc:
         where = exc.filename or path_in_error
         detail = f" ({where})" if str(where) != shown else ""
-        raise WriteError(f"cannot write {shown}: {exc.strerror or exc}{detail}; "
-                         "the previous output was left as it was") from exc
+        raise WriteError(say("write.cannot-write-previous-output", shown=shown, value=exc.strerror or exc, detail=detail)) from exc
     finally:
         if staging is not None and staging.exists():
             shutil.rmtree(staging, ignore_errors=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic
 from .output import echo
+from ..messages import say
 
 
 def _check_state(doc: Any, module: Any, fight: Any) -> list[Diagnostic]:
@@ -18,19 +19,19 @@ def _check_state(doc: Any, module: Any, fight: Any) -> list[Diagnostic]:
         try:
             m = fight.member(name)
         except module.OutOfBounds:
-            out.append(Diagnostic(span, "expect", f"no combatant '{name}' in the fight"))
+            out.append(Diagnostic(span, "expect", say("expect.no-combatant-fight", name=name)))
             continue
         for key, value in (want.get("counters") or {}).items():
             if m.counter(key) != value:
                 out.append(Diagnostic(doc.span(("expect", name, "counters", key)), "expect",
-                                      f"{name} {key}: expected {value}, got {m.counter(key)}"))
+                                      say("expect.expected-got", name=name, key_=key, value=value, counter=m.counter(key))))
         for key, value in (want.get("points") or {}).items():
             if m.track_points(key) != value:
                 out.append(Diagnostic(doc.span(("expect", name, "points", key)), "expect",
-                                      f"{name} {key} points: expected {value}, got {m.track_points(key)}"))
+                                      say("expect.points-expected-got", name=name, key_=key, value=value, track_points=m.track_points(key))))
         if "states" in want and sorted(want["states"]) != sorted(m.states):
             out.append(Diagnostic(doc.span(("expect", name, "states")), "expect",
-                                  f"{name} states: expected {sorted(want['states'])}, got {sorted(m.states)}"))
+                                  say("expect.states-expected-got", name=name, sorted=sorted(want['states']), sorted2=sorted(m.states))))
     return out
 
 
@@ -61,14 +62,14 @@ def run_fight(doc: Any, module: Any, show: bool, expectations: Any) -> tuple[lis
         except (module.RuleError, TypeError) as exc:
             error = getattr(exc, "code", "rule-error")
             if "error" not in (act.get("expect") or {}):
-                problems.append(Diagnostic(span, "refused", f"action {i + 1} ({act['procedure']}): {exc}"))
+                problems.append(Diagnostic(span, "refused", say("refused.action", number=i + 1, procedure=act['procedure'], exc=exc)))
                 refused = True
         problems += expectations(doc, module, act["procedure"], result, error, ("actions", i, "expect"),
                                  act.get("expect"))
         if show:
             role_names = {pid: pname for pid, pname, _ in info["params"]}
             who = "、".join(f"{role_names.get(role, role)}：{name}" for role, name in act["roles"].items())
-            echo(f"— 第{i + 1}步：{info['name']}（{who}）")
+            echo(say("fight.step", number=i + 1, name=info['name'], who=who))
             if action is not None:
                 echo(action.text(gm=True))
             for line in fight.log[before:]:

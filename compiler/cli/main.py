@@ -20,6 +20,7 @@ from ..build.freshness import remember, snapshot
 from ..build.stamp import STAMP, input_digest, is_fresh
 from ..load.paths import display_path
 from ..build.write import TreeDiff, WriteError, build_stamp, check_target, diff_tree, write_build
+from ..messages import say
 
 if TYPE_CHECKING:
     from ..build.facade import Build
@@ -59,7 +60,7 @@ class _Progress:
     def __call__(self, stage: str, done: int, total: int) -> None:
         if not self.enabled or time.monotonic() - self.start < self.DELAY:
             return
-        label = _STAGES.get(stage, stage)
+        label = say(f"cli.stage.{stage}") if stage in _STAGES else stage
         text = f"rulec: {label} {done}/{total}" if stage == "load" and total > 1 else f"rulec: {label}…"
         out = raw(sys.stderr)  # the line's own \r and erase codes; `text` holds no user text
         out.write("\r\x1b[2K" + text)
@@ -72,8 +73,7 @@ class _Progress:
             raw(sys.stderr).flush()
 
 
-_STAGES = {"load": "reading rule files", "validate": "checking the rules", "lower": "building the IR",
-           "optimise": "optimising", "emit": "writing packages and pages"}
+_STAGES = ("load", "validate", "lower", "optimise", "emit")  # each names its catalogue line, cli.stage.<stage>
 
 
 def _compile(paths: list[Path], stop_after: str = "emit", targets: tuple[str, ...] = ("python", "js"),
@@ -104,12 +104,12 @@ def _packs_given(paths: list[Path]) -> list[str]:
     return [f.name for f in folders if f.is_pack]
 
 
-@main.command()
+@main.command(help=say("help.cmd.validate"))
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--rules", multiple=True, type=click.Path(path_type=Path),
-              help="Ruleset folders and packs, as for build (the same as giving them as arguments).")
+              help=say("help.cli.ruleset-folders-packs-as"))
 @FORMAT
-@click.option("--dump-ir", is_flag=True, help="Print the lowered IR of each ruleset as JSON (stop after lowering).")
+@click.option("--dump-ir", is_flag=True, help=say("help.cli.print-lowered-ir-each"))
 @guarded
 def validate(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str, dump_ir: bool) -> int:
     """Check rule folders or files (default: rules/) and print every problem."""
@@ -118,23 +118,22 @@ def validate(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str, dump_ir
     if dump_ir and build.ok:
         click.echo(json.dumps([ir_json(rs, build.shown) for rs in build.rulesets], ensure_ascii=False, indent=1))
     if build.ok and fmt == "text":
-        click.echo(f"ok: {len(build.rulesets)} ruleset(s) valid", err=True)
+        click.echo(say("cli.ok-ruleset-valid", n_rulesets=len(build.rulesets)), err=True)
     return EXIT_OK if build.ok else EXIT_INVALID
 
 
-@main.command()
+@main.command(help=say("help.cmd.build"))
 @click.option("--rules", "rules", multiple=True, type=click.Path(path_type=Path),
-              help="A rules folder, ruleset folder or homebrew pack (repeatable). Default: rules/")
+              help=say("help.cli.rules-folder-ruleset-folder"))
 @click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Output folder; it belongs to the build. Default: generated/ (a build with packs must name its own).")
-@click.option("--check", is_flag=True, help="Write nothing; exit 1 and list every file that differs.")
+              help=say("help.cli.output-folder-belongs-build"))
+@click.option("--check", is_flag=True, help=say("help.cli.write-nothing-exit-1"))
 @click.option("--target", "target", default="python,js", show_default=True,
-              help="The packages to write, comma-separated: python (generated/<ruleset>/), js (generated/js/<ruleset>/).")
+              help=say("help.cli.packages-write-comma-separated"))
 @click.option("--watch", is_flag=True,
-              help="Keep running: build now, then again each time a rule file changes (Ctrl-C stops). "
-                   "A rebuild redoes only the work the edit touched.")
+              help=say("help.cli.keep-running-build-now"))
 @click.option("--interval", type=click.FloatRange(0.05, 60), default=0.5, show_default=True,
-              help="With --watch: seconds between looks at the rule files.")
+              help=say("help.cli.with-watch-seconds-between"))
 @FORMAT
 @guarded
 def build(rules: tuple[Path, ...], out: Path | None, check: bool, target: str, watch: bool, interval: float,
@@ -144,23 +143,22 @@ def build(rules: tuple[Path, ...], out: Path | None, check: bool, target: str, w
     if out is None:
         packs = _packs_given(paths)
         if packs:  # generated/ is the bundled rules' committed build: a pack build never lands there unasked
-            click.echo(f"rulec: a build with homebrew packs ({', '.join(packs)}) needs an output folder of its own: "
-                       "add --out DIR (generated/ holds the build of the bundled rules); nothing was written", err=True)
+            click.echo(say("cli.rulec-build-with-homebrew", packs=', '.join(packs)), err=True)
             return EXIT_INVALID
         out = BUNDLED_OUT
     targets = tuple(t for t in ("python", "js") if t in {x.strip() for x in target.split(",")})
     unknown = sorted({x.strip() for x in target.split(",")} - {"python", "js"})
     if unknown or not targets:
-        click.echo(f"rulec: unknown target {', '.join(unknown) or repr(target)}; the targets are python and js", err=True)
+        click.echo(say("cli.rulec-unknown-target-targets", value=', '.join(unknown) or repr(target)), err=True)
         return EXIT_INVALID
     if watch and check:
-        click.echo("rulec: --watch writes; it cannot be combined with --check", err=True)
+        click.echo(say("cli.rulec-watch-writes-cannot"), err=True)
         return EXIT_INVALID
     if not check:
         try:
             check_target(out, paths)
         except WriteError as exc:
-            click.echo(f"rulec: {exc}; nothing was written", err=True)
+            click.echo(say("cli.rulec-nothing-was-written", exc=exc), err=True)
             return EXIT_INVALID
     if watch:
         return _watch(paths, out, targets, fmt, interval)
@@ -168,27 +166,26 @@ def build(rules: tuple[Path, ...], out: Path | None, check: bool, target: str, w
     inputs = input_digest(paths, targets)
     if not check and is_fresh(out, inputs):
         remember(out, before)
-        click.echo(f"{out} unchanged (inputs and outputs match its build stamp)", err=True)
+        click.echo(say("cli.unchanged-inputs-outputs-match", out=out), err=True)
         return EXIT_OK
     result = _compile(paths, targets=targets, uncached=check)  # --check trusts no cache entry
     report(result.diagnostics, fmt)
     if not result.ok:
-        click.echo("build failed; nothing was written", err=True)
+        click.echo(say("cli.build-failed-nothing-was"), err=True)
         return EXIT_INVALID
     if check:
         diff = diff_tree(out, {**result.files, STAMP: build_stamp(result)})
         if diff:
             for line in diff.lines():
                 click.echo(f"{out}/{line.split(': ', 1)[1].strip()}: {line.split(':')[0]}", err=True)
-            click.echo(f"{out} is stale: {len(diff.lines())} file(s) differ from a fresh build; "
-                       "run `rulec build`", err=True)
+            click.echo(say("cli.stale-file-differ-from", out=out, n_lines=len(diff.lines())), err=True)
             return EXIT_INVALID
-        click.echo(f"{out} is up to date ({len(result.files) + 1} files, the stamp with them)", err=True)
+        click.echo(say("cli.up-date-files-stamp", out=out, number=len(result.files) + 1), err=True)
         return EXIT_OK
     try:
         diff = write_build(out, result, sources=paths)
     except WriteError as exc:
-        click.echo(f"rulec: {exc}", err=True)
+        click.echo(say("cli.rulec-2", exc=exc), err=True)
         return EXIT_INVALID
     _wrote(out, diff, len(result.files))
     return EXIT_OK
@@ -196,12 +193,11 @@ def build(rules: tuple[Path, ...], out: Path | None, check: bool, target: str, w
 
 def _wrote(out: Path, diff: TreeDiff, files: int, took: str = "") -> None:
     for note in diff.notes:
-        click.echo(f"rulec: {note}", err=True)
+        click.echo(say("cli.rulec", note=note), err=True)
     if diff:
-        click.echo(f"wrote {out}: {len(diff.changed)} changed, {len(diff.added)} new, "
-                   f"{len(diff.removed)} removed{took}", err=True)
+        click.echo(say("cli.wrote-changed-new-removed", out=out, n_changed=len(diff.changed), n_added=len(diff.added), n_removed=len(diff.removed), took=took), err=True)
     else:
-        click.echo(f"{out} unchanged ({files + 1} files, the stamp with them){took}", err=True)
+        click.echo(say("cli.unchanged-files-stamp-with", out=out, number=files + 1, took=took), err=True)
 
 
 def _watch(paths: list[Path], out: Path, targets: tuple[str, ...], fmt: str, interval: float,
@@ -210,37 +206,37 @@ def _watch(paths: list[Path], out: Path, targets: tuple[str, ...], fmt: str, int
     from ..build.session import Session, edits
 
     session = Session(paths, targets)
-    click.echo(f"rulec: watching {', '.join(display_path(p) for p in paths)} (Ctrl-C stops)", err=True)
+    click.echo(say("cli.rulec-watching-ctrl-c", names=', '.join(display_path(p) for p in paths)), err=True)
     try:
         for _ in edits(paths, interval, stop):
             start = time.perf_counter()
             result = session.build()  # stamped with the bytes it read: an edit during it is built again
             report(result.diagnostics, fmt)
             if not result.ok:
-                click.echo("build failed; nothing was written (waiting for the next edit)", err=True)
+                click.echo(say("cli.build-failed-nothing-was-2"), err=True)
                 continue
             try:
                 diff = write_build(out, result, sources=paths)
             except WriteError as exc:
-                click.echo(f"rulec: {exc}", err=True)
+                click.echo(say("cli.rulec-3", exc=exc), err=True)
                 continue
-            _wrote(out, diff, len(result.files), f" in {(time.perf_counter() - start) * 1000:.0f} ms")
+            _wrote(out, diff, len(result.files), say("cli.took", ms=(time.perf_counter() - start) * 1000))
     except KeyboardInterrupt:
-        click.echo("rulec: stopped watching", err=True)
+        click.echo(say("cli.rulec-stopped-watching"), err=True)
     return EXIT_OK
 
 
-@main.group("import")
+@main.group("import", help=say("help.cmd.import"))
 def import_group() -> None:
     """Turn third-party data into rules YAML."""
 
 
-@import_group.command("5e-srd")
+@import_group.command("5e-srd", help=say("help.cmd.import-srd"))
 @click.argument("source", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--into", "into", required=True, type=click.Path(path_type=Path, dir_okay=False),
-              help="The table file to write, inside a ruleset or pack folder, e.g. rules/d20/tables/weapons.yaml.")
+              help=say("help.cli.table-file-write-inside"))
 @click.option("--rules", "bases", multiple=True, type=click.Path(path_type=Path),
-              help="When --into is in a pack: the rulesets it extends (default: rules/).")
+              help=say("help.cli.when-into-pack-rulesets"))
 @FORMAT
 @guarded
 def import_srd_command(source: Path, into: Path, bases: tuple[Path, ...], fmt: str) -> int:
@@ -259,16 +255,15 @@ def import_srd_command(source: Path, into: Path, bases: tuple[Path, ...], fmt: s
         diags = srd_write.check(into, plan.text, list(bases) or [Path("rules")])
     if plan is None or any(d.severity == "error" for d in diags):
         report(diags, fmt)
-        click.echo("import failed; nothing was written", err=True)
+        click.echo(say("cli.import-failed-nothing-was"), err=True)
         return EXIT_INVALID
     report(diags, fmt)
     srd_write.write(into, plan.text)
-    click.echo(f"wrote {display_path(into)}: {plan.imported} weapons from the SRD", err=True)
+    click.echo(say("cli.wrote-weapons-from-srd", into=display_path(into), imported=plan.imported), err=True)
     if plan.kept:
-        click.echo(f"kept {len(plan.kept)} entries that are not in the SRD file: {', '.join(plan.kept)}", err=True)
+        click.echo(say("cli.kept-entries-that-are", n_kept=len(plan.kept), kept=', '.join(plan.kept)), err=True)
     if plan.replaced:
-        click.echo(f"replaced {len(plan.replaced)} entries that differed from the SRD data: "
-                   f"{', '.join(plan.replaced)}", err=True)
+        click.echo(say("cli.replaced-entries-that-differed", n_replaced=len(plan.replaced), replaced=', '.join(plan.replaced)), err=True)
     return EXIT_OK
 
 

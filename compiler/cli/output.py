@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .terminal import SafeStream
+from ..messages import say
 
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostic
@@ -46,7 +47,7 @@ def run_guarded(body: Callable[[], int], passthrough: tuple[type[BaseException],
     except passthrough:
         raise
     except KeyboardInterrupt:
-        echo("interrupted; nothing was written", err=True)
+        echo(say("output.interrupted-nothing-was-written"), err=True)
         code = 130
     except BrokenPipeError:  # output piped into `head` and the like
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -57,8 +58,7 @@ def run_guarded(body: Callable[[], int], passthrough: tuple[type[BaseException],
             import traceback
 
             traceback.print_exc()
-        echo(f"rulec: internal error: {type(exc).__name__}: {exc} "
-             "(this is a rulec bug; set RULEC_DEBUG=1 for details)", err=True)
+        echo(say("output.rulec-internal-error-rulec", name__=type(exc).__name__, exc=exc), err=True)
         code = EXIT_INTERNAL
     finally:
         sys.stdout, sys.stderr = streams

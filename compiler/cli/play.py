@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .output import EXIT_INVALID, EXIT_OK, echo, report
+from ..messages import say
 
 _RULESET_ID = re.compile(r"[a-z][a-z0-9_]{0,47}")  # validate/table_schema.ID_PATTERN
 
@@ -93,7 +94,7 @@ def _diagnostic(span: Span, code: str, message: str, hint: str | None = None) ->
 
 
 def _no_fight(doc: Any, rid: str, fmt: str) -> None:
-    report([_diagnostic(doc.span(("kind",)), "bad-scenario", f"ruleset '{rid}' declares no fight state")], fmt)
+    report([_diagnostic(doc.span(("kind",)), "bad-scenario", say("bad-scenario.ruleset-declares-no-fight", rid=rid))], fmt)
 
 
 def _built(out: Path, paths: list[Path], rid: str) -> bool:
@@ -130,11 +131,9 @@ def _rebuild(out: Path, paths: list[Path], fmt: str, session: _Session) -> bool 
         check_target(out, paths)
         diff = write_build(out, build, sources=paths)  # stamped with the bytes the build read
     except WriteError as exc:
-        echo(f"{out} is not up to date with rules/ and cannot be rebuilt ({exc}); "
-             "using the rules compiled in memory", err=True)
+        echo(say("play.not-up-date-with", out=out, exc=exc), err=True)
         return False
-    echo(f"{out} was not up to date with rules/: rebuilt it ({len(diff.changed)} changed, {len(diff.added)} new, "
-         f"{len(diff.removed)} removed)", err=True)
+    echo(say("play.was-not-up-date", out=out, n_changed=len(diff.changed), n_added=len(diff.added), n_removed=len(diff.removed)), err=True)
     return True
 
 
@@ -157,9 +156,9 @@ def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Se
 
             packs = pack_build(out)  # a pack build is said, and never rebuilt without its packs
             if packs and (rules or not state):
-                echo(f"rulec: {packs}; using it" if state else f"rulec: {packs}, not of "
-                     + ("these rules as they are: using them" if rules else "rules/ alone: left as it is; using rules/")
-                     + " compiled in memory", err=True)
+                echo(say("play.rulec-using", packs=packs) if state else
+                     say("play.pack-build-using-memory" if rules else "play.pack-build-left-as-it-is", packs=packs),
+                     err=True)
             elif not state and not rules:
                 state = _rebuild(out, built_from, fmt, session)
             session.builds[key_fast] = state
@@ -191,7 +190,7 @@ def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Se
         return None
     rs = next((r for r in build.rulesets if r.id == rid), None)
     if rs is None:
-        report([_diagnostic(doc.span(("ruleset",)), "unknown-ruleset", f"no ruleset '{rid}' in {paths}")], fmt)
+        report([_diagnostic(doc.span(("ruleset",)), "unknown-ruleset", say("unknown-ruleset.no-ruleset", rid=rid, paths=paths))], fmt)
         return None
     if kind == "fight" and rs.fight is None:
         _no_fight(doc, rid, fmt)
@@ -215,12 +214,11 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
     if not isinstance(data, dict) or data.get("kind") not in ("scenario", "fight") or \
             not isinstance(data.get("ruleset"), str):
         report([_diagnostic(doc.span(()), "bad-scenario",
-                            "a scenario has kind: scenario (or fight) and a ruleset id")], fmt)
+                            say("bad-scenario.scenario-has-kind-scenario"))], fmt)
         return None
     if not _RULESET_ID.fullmatch(data["ruleset"]):  # it names folders: never a path, never too long for one
         report([_diagnostic(doc.span(("ruleset",)), "unknown-ruleset",
-                            f"{_quote(data['ruleset'])} is not a ruleset id (lower-case letters, digits and "
-                            "underscores, starting with a letter, at most 48)")], fmt)
+                            say("unknown-ruleset.not-ruleset-id-lower", quote=_quote(data['ruleset'])))], fmt)
         return None
     rid = data["ruleset"]
     session = session or _Session()
@@ -264,7 +262,7 @@ def _stats_given_twice(doc: Any, module: Any) -> list[Diagnostic]:
         pid = by_name.get(key, key)
         if pid in given:
             out.append(_diagnostic(doc.span(("args", key), key=True), "duplicate-arg",
-                                  f"'{key}' gives the argument '{given[pid]}' a second time"))
+                                  say("duplicate-arg.gives-argument-second-time", key_=key, value=given[pid])))
         given[pid] = key
     names = dict(module.STAT_NAMES)
     combatants = doc.data.get("combatants")
@@ -274,7 +272,7 @@ def _stats_given_twice(doc: Any, module: Any) -> list[Diagnostic]:
             stat = names.get(key, key)
             if stat in seen:
                 out.append(_diagnostic(doc.span(("combatants", who, key), key=True), "duplicate-stat",
-                                      f"'{key}' gives the stat '{seen[stat]}' a second time"))
+                                      say("duplicate-stat.gives-stat-second-time", key_=key, value=seen[stat])))
             seen[stat] = key
     return out
 
@@ -295,7 +293,7 @@ def _expectations(doc: Any, module: Any, procedure: str, result: Any, error: str
             got: Any = error
         elif error is not None:
             out.append(_diagnostic(doc.span(at), "expect",
-                                  f"expected {key} = {_quote(want)}, but the procedure refused: {error}"))
+                                  say("expect.expected-but-procedure-refused", key_=key, quote=_quote(want), error=error)))
             continue
         elif key == "command":
             got = result.rolls[0].command if result.rolls else None
@@ -303,14 +301,14 @@ def _expectations(doc: Any, module: Any, procedure: str, result: Any, error: str
             got = getattr(result, key)
         else:
             out.append(_diagnostic(doc.span(where + (key,), key=True), "expect",
-                                  f"'{key}' is not an outcome of '{procedure}'",
-                                  f"outcomes: {', '.join(fields)}, command, error"))
+                                  say("expect.not-outcome", key_=key, procedure=procedure),
+                                  say("expect.outcomes-command-error", fields=', '.join(fields))))
             continue
         if got != want:
             out.append(_diagnostic(doc.span(at), "expect",
-                                  f"{fields.get(key, key)} ({key}): expected {_quote(want)}, got {_quote(got)}"))
+                                  say("expect.expected-got-2", get=fields.get(key, key), key_=key, quote=_quote(want), quote2=_quote(got))))
     if "error" not in expect and error is not None and not out:
-        out.append(_diagnostic(doc.span(where), "expect", f"the procedure refused: {error}"))
+        out.append(_diagnostic(doc.span(where), "expect", say("expect.procedure-refused", error=error)))
     return out
 
 
@@ -331,7 +329,7 @@ def _error(exc: Exception, fmt: str) -> int:
     if fmt == "json":
         echo(json.dumps({"error": code, "message": message}, ensure_ascii=False))
     else:
-        echo(f"error[{code}]: {message}", err=True)
+        echo(say("play.error", code=code, message=message), err=True)
     return EXIT_INVALID
 
 
@@ -387,7 +385,7 @@ def resolve_scenario(scenario: Path, rules: tuple[Path, ...], seed: int | None, 
             fields = module.PROCEDURE_INFO[data["procedure"]]["fields"]
             outcome = "，".join(f"{name}={_shown(module, getattr(result, fid), getattr(module, kind.upper(), None))}"
                                for fid, name, kind in fields)
-            echo(f"结果：{outcome}")
+            echo(say("play.outcome", outcome=outcome))
         if differences:
             report(differences, "text")
             return EXIT_INVALID
@@ -435,7 +433,7 @@ def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...]) -> int:
                 passed += 1
     finally:
         session.close()
-    echo(f"{passed} passed, {failed} failed", err=True)
+    echo(say("play.passed-failed", passed=passed, failed=failed), err=True)
     return EXIT_INVALID if failed or not passed + failed else EXIT_OK
 
 
@@ -452,11 +450,10 @@ def _until(module: Any, sc: dict[str, Any], spec: str, fmt: str) -> int:
     # reads, and a threshold past 10**9 is refused by until() anyway.
     if field not in fields or fields[field][1] != "int" or not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
         whole = ", ".join(fid for fid, (_n, ftype) in fields.items() if ftype == "int")
-        echo(f"error[usage]: --until takes FIELD=N with a whole-number outcome of '{data['procedure']}' "
-                   f"({whole}) and a threshold N", err=True)
+        echo(say("play.error-usage-until-takes", procedure=data['procedure'], whole=whole), err=True)
         return EXIT_INVALID
     if not hasattr(module, "until"):
-        echo(f"error[usage]: ruleset '{data['ruleset']}' declares no fight state", err=True)
+        echo(say("play.error-usage-ruleset-declares", ruleset=data['ruleset']), err=True)
         return EXIT_INVALID
     try:
         result = module.until(data["procedure"], field, int(raw), **sc["kwargs"])
@@ -470,14 +467,14 @@ def _until(module: Any, sc: dict[str, Any], spec: str, fmt: str) -> int:
         return EXIT_OK
     if data.get("title"):
         echo(f"【{data['title']}】")
-    echo(f"累计{name}达到{raw}所需的次数：期望{result.expected:.4f}次，中位数{result.median}次")
+    echo(say("play.until.summary", name=name, raw=raw, expected=result.expected, median=result.median))
     total = 0.0
     for k, p in enumerate(result.probabilities):
         total += p
         if p >= 1e-6:
-            echo(f"  第{k + 1:>3}次  {p * 100:9.4f}%  累计{total * 100:9.4f}%")
+            echo(say("play.until.row", number=k + 1, number2=p * 100, number3=total * 100))
     if result.tail > 0:
-        echo(f"（{len(result.probabilities)}次之后仍未达到的概率：{result.tail:.1e}）")
+        echo(say("play.until.tail", n_probabilities=len(result.probabilities), tail=result.tail))
     return EXIT_OK
 
 
@@ -492,7 +489,7 @@ def odds_scenario(scenario: Path, rules: tuple[Path, ...], until: str | None, fm
     with tmp:
         data = sc["data"]
         if sc.get("fight"):
-            echo("error[usage]: rulec odds takes a single-action scenario (kind: scenario)", err=True)
+            echo(say("play.error-usage-rulec-odds"), err=True)
             return EXIT_INVALID
         if until is not None:
             return _until(module, sc, until, fmt)
@@ -506,17 +503,17 @@ def odds_scenario(scenario: Path, rules: tuple[Path, ...], until: str | None, fm
         if data.get("title"):
             echo(f"【{data['title']}】")
         if "hit" in result.fields:
-            echo(f"命中率：{result.hit_probability * 100:.4f}%")
+            echo(say("play.odds.hit", number=result.hit_probability * 100))
         if "damage" in result.fields:
-            echo(f"期望伤害：{result.expected_damage:.4f}")
+            echo(say("play.odds.damage", expected_damage=result.expected_damage))
         field = "damage" if "damage" in result.fields else result.fields[0]
         name = next((fname for fid, fname, _ in sc["info"]["fields"] if fid == field), field)
-        echo(f"{name}的分布：")
+        echo(say("play.odds.distribution", name=name))
         bars = sys.stdout.isatty()
         for value, p in result.marginal(field).items():
             bar = " " + "█" * max(1 if p > 0 else 0, round(p * 40)) if bars else ""
             echo(f"  {_shown(module, value):>6}  {p * 100:9.4f}%{bar}")
         if result.dropped > 0 and not math.isclose(result.dropped, 0.0):
-            echo(f"（加骰截断略去的尾部概率：{result.dropped:.1e}）")
+            echo(say("play.odds.dropped", dropped=result.dropped))
     return EXIT_OK
 

@@ -9,14 +9,15 @@ import click
 
 from . import play
 from .shell import FORMAT, guarded, main
+from ..messages import say
 
-_AS_JSON = click.option("--json", "as_json", is_flag=True, hidden=True, help="The same as --format json.")
+_AS_JSON = click.option("--json", "as_json", is_flag=True, hidden=True, help=say("help.play.same-as-format-json"))
 
 
-@main.command()
+@main.command(help=say("help.cmd.resolve"))
 @click.argument("scenario", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--rules", multiple=True, type=click.Path(path_type=Path), help="Rules to use (default: rules/).")
-@click.option("--seed", type=int, default=None, help="Seed for the dice when the scenario gives no faces.")
+@click.option("--rules", multiple=True, type=click.Path(path_type=Path), help=say("help.play.rules-use-default-rules"))
+@click.option("--seed", type=int, default=None, help=say("help.play.seed-for-dice-when"))
 @FORMAT
 @_AS_JSON
 @guarded
@@ -26,9 +27,9 @@ def resolve(scenario: Path, rules: tuple[Path, ...], seed: int | None, fmt: str,
     return play.resolve_scenario(scenario, rules, seed, fmt, as_json)
 
 
-@main.command("test")
+@main.command("test", help=say("help.cmd.test"))
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--rules", multiple=True, type=click.Path(path_type=Path), help="Rules to use (default: rules/).")
+@click.option("--rules", multiple=True, type=click.Path(path_type=Path), help=say("help.play.rules-use-default-rules"))
 @guarded
 def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...]) -> int:
     """Run every scenario with an `expect:` under PATHS (default: examples/) and check it: a
@@ -36,11 +37,11 @@ def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...]) -> int:
     return play.test_scenarios(paths, rules)
 
 
-@main.command()
+@main.command(help=say("help.cmd.odds"))
 @click.argument("scenario", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--rules", multiple=True, type=click.Path(path_type=Path), help="Rules to use (default: rules/).")
+@click.option("--rules", multiple=True, type=click.Path(path_type=Path), help=say("help.play.rules-use-default-rules"))
 @click.option("--until", "until", default=None, metavar="FIELD=N",
-              help="The exact distribution of repeats until the running total of outcome FIELD reaches N.")
+              help=say("help.play.exact-distribution-repeats-until"))
 @FORMAT
 @_AS_JSON
 @guarded

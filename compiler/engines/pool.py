@@ -11,6 +11,7 @@ from ..diagnostics import Span
 from ..ir import Dice
 from ..runtime.odds import TAIL
 from ..runtime.pool import ADDED_DICE
+from ..messages import say
 
 KEY = "pool"
 RUNTIME = ("pool",)
@@ -55,21 +56,19 @@ Report = Callable[[tuple[str, ...], str, str], None]
 def lower(raw: dict[str, Any], span: Span, report: Report) -> Dice:
     sides, s_at, a_at = raw["sides"], raw["success_at"], raw["add_die_at"]
     if s_at > sides:
-        report(("success_at",), "bad-dice", f"success_at {s_at} is more than the {sides} sides")
+        report(("success_at",), "bad-dice", say("pool.success-at-more-than", s_at=s_at, sides=sides))
     if a_at == 1:
-        report(("add_die_at",), "bad-dice", "add_die_at 1 would add a die on every face; the pool would never end")
+        report(("add_die_at",), "bad-dice", say("pool.add-die-at-1"))
     if a_at > sides:
-        report(("add_die_at",), "bad-dice", f"add_die_at {a_at} is more than the {sides} sides (use 0 for no added dice)")
+        report(("add_die_at",), "bad-dice", say("pool.add-die-at-more", a_at=a_at, sides=sides))
     elif a_at > 1 and (sides - a_at + 1) * 4 > sides * 3:
-        report(("add_die_at",), "bad-dice", f"add_die_at {a_at} adds a die on {sides - a_at + 1} of {sides} faces "
-               "(more than 3 in 4): chains of added dice get too long to roll or to compute odds for")
+        report(("add_die_at",), "bad-dice", say("pool.add-die-at-adds", a_at=a_at, number=sides - a_at + 1, sides=sides))
     limits = {**LIMITS, **raw.get("limits", {})}
     if 1 < a_at <= sides:
         needed = added_dice_needed(limits["pool_dice"], (sides - a_at + 1) / sides)
         if limits["added_dice"] < needed:
             report(("limits", "added_dice"), "bad-dice",
-                   f"added_dice {limits['added_dice']} is too low: a pool of {limits['pool_dice']} fair dice adds more "
-                   f"than that with probability over {TAIL:g} (at least {needed} is needed)")
+                   say("pool.added-dice-too-low", added_dice=limits['added_dice'], pool_dice=limits['pool_dice'], tail=TAIL, needed=needed))
     settings: dict[str, int | str] = {
         "sides": sides, "success_at": s_at, "add_at_raw": a_at, "add_at": a_at if a_at > 0 else sides + 1,
         "bot_prefix": raw.get("bot_prefix", ".ww"), "bot_default_add_at": raw.get("bot_default_add_die_at", 10)}

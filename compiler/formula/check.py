@@ -37,14 +37,14 @@ from ..ir.expr import (
 )
 from . import syntax as s
 from .syntax import FormulaError
+from ..messages import say
 
 UNKNOWN = "?"  # the type of an unknown name: checking goes on without further errors about it
-TYPE_WORDS = {INT: "a whole number", BOOL: "true/false", STR: "text", DICE: "a dice expression",
-              LIST: "a list of values", "frac": "a fraction", "combatant": "a combatant"}
+TYPE_WORDS = (INT, BOOL, STR, DICE, LIST, "frac", "combatant")  # catalogue: check.type.<type>
 
 
 def type_word(t: str) -> str:
-    return TYPE_WORDS.get(t, "an entry" if t.startswith("entry:") else t)
+    return say(f"check.type.{t}") if t in TYPE_WORDS else (say("check.entry") if t.startswith("entry:") else t)
 
 
 class FormulaErrors(Exception):
@@ -144,7 +144,7 @@ class _Checker:
     def want(self, e: s.Expr, allowed: tuple[str, ...], what: str) -> Expr:
         x = self.check(e)
         if x.type != UNKNOWN and x.type not in allowed:
-            self.fail(e.col, f"{what} needs {' or '.join(type_word(a) for a in allowed)}, got {type_word(x.type)}")
+            self.fail(e.col, say("check.needs-got", what=what, names=say("list.or").join(type_word(a) for a in allowed), type_word=type_word(x.type)))
         return x
 
     def check(self, e: s.Expr) -> Expr:
@@ -165,7 +165,7 @@ class _Checker:
             return operand if e.op == "+" else Unary(INT, "-", operand)
         if isinstance(e, s.Binary):
             if e.op == "/":
-                self.fail(e.col, "a division is written floor(a / b) or ceil(a / b): formulas have no fractions")
+                self.fail(e.col, say("check.division-written-floor-b"))
             return Binary(INT, e.op, self.want(e.left, (INT,), f"'{e.op}'"), self.want(e.right, (INT,), f"'{e.op}'"))
         if isinstance(e, s.Compare):
             operands = [self.check(o) for o in e.operands]
@@ -174,30 +174,29 @@ class _Checker:
                     continue
                 if op in ("==", "!="):
                     if left.type != right.type or left.type not in (INT, BOOL, STR):
-                        self.fail(node.col, f"cannot compare {type_word(left.type)} with {type_word(right.type)}")
+                        self.fail(node.col, say("check.cannot-compare-with", type_word=type_word(left.type), type_word2=type_word(right.type)))
                 elif left.type != INT or right.type != INT:
-                    self.fail(node.col, f"'{op}' compares numbers")
+                    self.fail(node.col, say("check.compares-numbers", op=op))
             return Compare(BOOL, e.ops, tuple(operands))
         if isinstance(e, s.BoolOp):
             return BoolOp(BOOL, e.op, tuple(self.want(v, (BOOL,), f"'{e.op}'") for v in e.values))
         if isinstance(e, s.Cond):
-            test = self.want(e.test, (BOOL,), "the condition after 'if'")
+            test = self.want(e.test, (BOOL,), say("check.condition-after-if"))
             then, orelse = self.check(e.then), self.check(e.orelse)
             if UNKNOWN in (then.type, orelse.type):
                 return Cond(orelse.type if then.type == UNKNOWN else then.type, test, then, orelse)
             if then.type != orelse.type:
-                self.fail(e.orelse.col, f"both branches must have one type: {type_word(then.type)} vs "
-                                        f"{type_word(orelse.type)}")
+                self.fail(e.orelse.col, say("check.both-branches-must-have", type_word=type_word(then.type), type_word2=type_word(orelse.type)))
             return Cond(then.type, test, then, orelse)
         if isinstance(e, s.Call):
             return self.call(e)
-        self.fail(0, "unsupported expression")  # pragma: no cover
+        self.fail(0, say("check.unsupported-expression"))  # pragma: no cover
 
     def name(self, e: s.Name) -> Expr:
         b = self.scope.lookup(e.parts)
         if b is None:
             shown = ".".join(e.parts)
-            self.errors.append(FormulaError(e.col, f"unknown name '{shown}'",
+            self.errors.append(FormulaError(e.col, say("check.unknown-name", shown=shown),
                                             did_you_mean(shown, self.scope.suggestions())))
             return _Unknown(UNKNOWN)
         return b.expr
@@ -206,16 +205,16 @@ class _Checker:
         spec = self.scope.indexes.get(e.table)
         if spec is None:
             known = sorted(self.scope.indexes)
-            self.fail(e.col, f"'{e.table}' is not a table with an index",
-                      did_you_mean(e.table, known) or (f"tables with an index: {', '.join(known)}" if known else
-                                                       "declare `index: <field>` on the table in ruleset.yaml"))
-        key = self.want(e.key, (spec.key_type,), f"the index of '{e.table}'")
+            self.fail(e.col, say("check.not-table-with-index", table=e.table),
+                      did_you_mean(e.table, known) or (say("check.tables-with-index", known=', '.join(known)) if known else
+                                                       say("check.declare-index-field-on")))
+        key = self.want(e.key, (spec.key_type,), say("check.index", table=e.table))
         base = Lookup(f"entry:{spec.table}", spec.table, spec.field, key, f"{spec.text}[{{key}}]")
         if not e.path:
-            self.fail(e.col, f"write which field of the {spec.text} entry you want, like {e.table}[...].id")
+            self.fail(e.col, say("check.write-which-field-entry", text=spec.text, table=e.table))
         binding = spec.fields.get(e.path[0])
         if binding is None or len(e.path) > 1:
-            self.fail(e.col, f"'{'.'.join(e.path)}' is not a field of '{spec.table}'",
+            self.fail(e.col, say("check.not-field", path='.'.join(e.path), table=spec.table),
                       did_you_mean(e.path[0], spec.fields))
         assert binding is not None
         return _rebase(binding.expr, base)
@@ -224,7 +223,7 @@ class _Checker:
         declared = self.scope.formulas.get(e.func)
         if declared is not None:
             if len(e.args) != len(declared.params):
-                self.fail(e.col, f"{e.func}() takes {len(declared.params)} argument(s), got {len(e.args)}")
+                self.fail(e.col, say("check.takes-argument-got-2", func=e.func, n_params=len(declared.params), n_args=len(e.args)))
             actuals = [self.want(a, (INT,), f"argument {i + 1} of {e.func}()") for i, a in enumerate(e.args)]
             inner = Scope(declared.bindings)
             for param, actual in zip(declared.params, actuals):
@@ -233,33 +232,33 @@ class _Checker:
         helper = self.scope.helpers.get(e.func)
         if helper is not None:
             if len(e.args) != len(helper.params):
-                self.fail(e.col, f"{e.func}() takes {len(helper.params)} argument(s), got {len(e.args)}")
+                self.fail(e.col, say("check.takes-argument-got-3", func=e.func, n_params=len(helper.params), n_args=len(e.args)))
             args = tuple(self.want(a, (t,), f"argument {i + 1} of {e.func}()")
                          for i, (a, t) in enumerate(zip(e.args, helper.params)))
             return Helper(helper.result, helper.name, helper.module, args, helper.chinese)
         if e.func not in BUILTINS:
             known = sorted([*BUILTINS, *self.scope.helpers, *self.scope.formulas])
-            self.fail(e.col, f"unknown function '{e.func}'",
-                      did_you_mean(e.func, known) or f"known functions: {', '.join(known)}")
+            self.fail(e.col, say("check.unknown-function", func=e.func),
+                      did_you_mean(e.func, known) or say("check.known-functions", known=', '.join(known)))
         n = len(e.args)
         arity = {"min": (2, None), "max": (2, None), "floor": (1, 1), "ceil": (1, 1), "abs": (1, 1),
                  "clamp": (3, 3), "has": (2, 2), "dice": (2, 2)}[e.func]
         if n < arity[0] or (arity[1] is not None and n > arity[1]):
             want = str(arity[0]) if arity[0] == arity[1] else f"at least {arity[0]}"
-            self.fail(e.col, f"{e.func}() takes {want} argument(s), got {n}")
+            self.fail(e.col, say("check.takes-argument-got", func=e.func, want=want, n=n))
         if e.func in ("floor", "ceil"):
             (arg,) = e.args
             if isinstance(arg, s.Binary) and arg.op == "/":
                 left = self.want(arg.left, (INT,), "'/'")
                 right = self.want(arg.right, (INT,), "'/'")
                 if isinstance(right, Const) and right.value == 0:
-                    self.fail(arg.right.col, "division by zero")
+                    self.fail(arg.right.col, say("check.division-by-zero"))
                 return Div(INT, e.func, left, right)
             return self.want(arg, (INT,), f"{e.func}()")  # a whole number is its own floor
         if e.func == "has":
             values = [self.check(a) for a in e.args]
             if UNKNOWN not in [v.type for v in values] and [v.type for v in values] != [LIST, STR]:
-                self.fail(e.col, "has() takes a list field and a text value, like has(weapon.properties, 'finesse')")
+                self.fail(e.col, say("check.has-takes-list-field"))
             return Call(BOOL, "has", tuple(values))
         if e.func == "dice":
             args = tuple(self.want(a, (INT,), "dice()") for a in e.args)
@@ -301,6 +300,5 @@ def check(text: str | int | bool, scope: Scope, *, want: tuple[str, ...] | None 
     if checker.errors:
         raise FormulaErrors(checker.errors)
     if want is not None and expr.type not in want and expr.type != UNKNOWN:
-        raise FormulaErrors([FormulaError(tree.col, f"formula gives {type_word(expr.type)}, "
-                                                    f"expected {' or '.join(type_word(w) for w in want)}")])
+        raise FormulaErrors([FormulaError(tree.col, say("check.formula-gives-expected", type_word=type_word(expr.type), names=say("list.or").join(type_word(w) for w in want)))])
     return expr

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from ..messages import say
 
 MAX_LENGTH = 400
 MAX_NODES = 200
@@ -107,18 +108,10 @@ Expr = Num | Bool | Str | Name | Index | Unary | Binary | Compare | BoolOp | Con
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 _CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
-_FORBIDDEN = {
-    ast.Pow: "'**' is not allowed; formulas use + - * / and functions",
-    ast.FloorDiv: "'//' is not allowed; write floor(a / b)",
-    ast.Mod: "'%' is not allowed",
-    ast.Lambda: "lambdas are not allowed in formulas",
-    ast.ListComp: "comprehensions are not allowed in formulas",
-    ast.SetComp: "comprehensions are not allowed in formulas",
-    ast.DictComp: "comprehensions are not allowed in formulas",
-    ast.GeneratorExp: "comprehensions are not allowed in formulas",
-    ast.NamedExpr: "':=' is not allowed in formulas",
-    ast.JoinedStr: "f-strings are not allowed in formulas",
-    ast.Await: "'await' is not allowed in formulas",
+_FORBIDDEN = {  # each names its catalogue line: syntax.forbidden.<name>
+    ast.Pow: "pow", ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.Lambda: "lambda", ast.ListComp: "comprehension",
+    ast.SetComp: "comprehension", ast.DictComp: "comprehension", ast.GeneratorExp: "comprehension",
+    ast.NamedExpr: "walrus", ast.JoinedStr: "fstring", ast.Await: "await",
 }
 
 
@@ -155,40 +148,40 @@ class _Translator:
         self.check_ident((node.value.id, *path), col)
         key = node.slice
         if isinstance(key, (ast.Slice, ast.Tuple)):
-            raise FormulaError(col, "an index is one value")
+            raise FormulaError(col, say("syntax.index-one-value"))
         return Index(node.value.id, self.tr(key), tuple(path), col)
 
     def check_ident(self, parts: tuple[str, ...], col: int) -> None:
         for part in parts:
             if part.startswith("_"):
-                raise FormulaError(col, f"name '{part}' is not allowed (names may not start with '_')")
+                raise FormulaError(col, say("syntax.name-not-allowed-names", part=part))
 
     def tr(self, node: ast.expr) -> Expr:
         self.count += 1
         if self.count > MAX_NODES:
-            raise FormulaError(self.col(node), f"formula has more than {MAX_NODES} parts")
+            raise FormulaError(self.col(node), say("syntax.formula-has-more-than", max_nodes=MAX_NODES))
         col = self.col(node)
         for kind, message in _FORBIDDEN.items():
             if isinstance(node, kind):
-                raise FormulaError(col, message)
+                raise FormulaError(col, say(f"syntax.forbidden.{message}"))
         if isinstance(node, ast.Constant):
             if isinstance(node.value, bool):
                 return Bool(node.value, col)
             if isinstance(node.value, int):
                 if abs(node.value) > 10**9:
-                    raise FormulaError(col, "number is too large")
+                    raise FormulaError(col, say("syntax.number-too-large"))
                 return Num(node.value, col)
             if isinstance(node.value, str):
                 return Str(node.value, col)
-            raise FormulaError(col, f"constant {node.value!r} is not allowed; use whole numbers")
+            raise FormulaError(col, say("syntax.constant-not-allowed-use", value=node.value))
         if isinstance(node, (ast.Attribute, ast.Subscript)) and self._indexed(node) is not None:
             return self._indexed(node)  # type: ignore[return-value]
         if isinstance(node, ast.Subscript):
-            raise FormulaError(col, "only a table name can be indexed, like sizes[attacker.size].category")
+            raise FormulaError(col, say("syntax.only-table-name-can"))
         if isinstance(node, (ast.Name, ast.Attribute)):
             parts = self.name_parts(node)
             if parts is None:
-                raise FormulaError(col, "attribute access is only allowed on names (like weapon.damage)")
+                raise FormulaError(col, say("syntax.attribute-access-only-allowed"))
             self.check_ident(parts, col)
             if parts in (("True",), ("False",)):
                 return Bool(parts == ("True",), col)
@@ -196,19 +189,19 @@ class _Translator:
         if isinstance(node, ast.UnaryOp):
             unary_ops: dict[type, str] = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not"}
             if type(node.op) not in unary_ops:
-                raise FormulaError(col, "'~' is not allowed")
+                raise FormulaError(col, say("syntax.not-allowed"))
             return Unary(unary_ops[type(node.op)], self.tr(node.operand), col)
         if isinstance(node, ast.BinOp):
             if type(node.op) in _FORBIDDEN:
-                raise FormulaError(col, _FORBIDDEN[type(node.op)])
+                raise FormulaError(col, say(f"syntax.forbidden.{_FORBIDDEN[type(node.op)]}"))
             if type(node.op) not in _BINOPS:
-                raise FormulaError(col, "this operator is not allowed in formulas")
+                raise FormulaError(col, say("syntax.operator-not-allowed-formulas"))
             return Binary(_BINOPS[type(node.op)], self.tr(node.left), self.tr(node.right), col)
         if isinstance(node, ast.Compare):
             compare_ops: list[str] = []
             for cmp in node.ops:
                 if type(cmp) not in _CMPOPS:
-                    raise FormulaError(col, "only < <= > >= == != comparisons are allowed")
+                    raise FormulaError(col, say("syntax.only-comparisons-are-allowed"))
                 compare_ops.append(_CMPOPS[type(cmp)])
             operands = (self.tr(node.left), *(self.tr(c) for c in node.comparators))
             return Compare(tuple(compare_ops), operands, col)
@@ -219,33 +212,33 @@ class _Translator:
             return Cond(self.tr(node.test), self.tr(node.body), self.tr(node.orelse), col)
         if isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Name):
-                raise FormulaError(col, "only named functions can be called (like min(a, b))")
+                raise FormulaError(col, say("syntax.only-named-functions-can"))
             if node.keywords:
-                raise FormulaError(col, "keyword arguments are not allowed in formulas")
+                raise FormulaError(col, say("syntax.keyword-arguments-are-not"))
             if any(isinstance(a, ast.Starred) for a in node.args):
-                raise FormulaError(col, "'*' arguments are not allowed in formulas")
+                raise FormulaError(col, say("syntax.arguments-are-not-allowed"))
             self.check_ident((node.func.id,), col)
             return Call(node.func.id, tuple(self.tr(a) for a in node.args), col)
-        raise FormulaError(col, f"'{type(node).__name__}' is not allowed in formulas")
+        raise FormulaError(col, say("syntax.not-allowed-formulas", name__=type(node).__name__))
 
 
 def parse(text: str) -> Expr:
     """Parse formula text into an expression tree, or raise FormulaError with a column."""
     if not isinstance(text, str):
-        raise FormulaError(0, "a formula must be text")
+        raise FormulaError(0, say("syntax.formula-must-text"))
     if len(text) > MAX_LENGTH:
-        raise FormulaError(MAX_LENGTH, f"formula is longer than {MAX_LENGTH} characters")
+        raise FormulaError(MAX_LENGTH, say("syntax.formula-longer-than-characters", max_length=MAX_LENGTH))
     if not text.strip():
-        raise FormulaError(0, "formula is empty")
+        raise FormulaError(0, say("syntax.formula-empty"))
     if "\n" in text.strip():
-        raise FormulaError(text.index("\n"), "a formula fits on one line")
+        raise FormulaError(text.index("\n"), say("syntax.formula-fits-on-one"))
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
         col = max(0, (exc.offset or 1) - 1)
-        raise FormulaError(col, f"cannot read the formula: {exc.msg}") from None
+        raise FormulaError(col, say("syntax.cannot-read-formula", msg=exc.msg)) from None
     except (ValueError, RecursionError, MemoryError):
-        raise FormulaError(0, "cannot read the formula") from None
+        raise FormulaError(0, say("syntax.cannot-read-formula-2")) from None
     lead = len(text) - len(text.lstrip())
     expr = _Translator(text.strip()).tr(tree.body)
     return _shift(expr, lead) if lead else expr

@@ -24,6 +24,7 @@ import yaml
 from ..diagnostics import QUOTE_CHARS, Diagnostic, Span, cut, quote
 from ..runtime.sources import parse_dice
 from .srd_json import read_items
+from ..messages import say
 
 PROPERTIES = {"ammunition", "finesse", "heavy", "light", "loading", "reach", "special", "thrown",
               "two-handed", "versatile", "monk"}
@@ -81,7 +82,7 @@ def _entry(item: dict[str, Any], layout: str, where: Span) -> tuple[dict[str, An
     index = str(item.get("index", "?"))
 
     def bad(message: str) -> None:
-        diags.append(Diagnostic(where, "import", f"weapon {quote(index)}: {message}"))
+        diags.append(Diagnostic(where, "import", say("import.weapon", index=quote(index), message=message)))
 
     category, kind = _classes(item, layout)
     entry: dict[str, Any] = {
@@ -92,27 +93,27 @@ def _entry(item: dict[str, Any], layout: str, where: Span) -> tuple[dict[str, An
         "attack_type": kind,
     }
     if category not in ("simple", "martial"):
-        bad(f"unknown weapon_category {quote(item.get('weapon_category'))}" if layout == "2014" else
-            "its equipment_categories name neither simple-weapons nor martial-weapons")
+        bad(say("srd.unknown-weapon-category", get=quote(item.get('weapon_category'))) if layout == "2014" else
+            say("srd.equipment-categories-name-neither"))
     if kind not in ("melee", "ranged"):
-        bad(f"unknown weapon_range {quote(item.get('weapon_range'))}" if layout == "2014" else
-            "its equipment_categories name neither melee-weapons nor ranged-weapons")
+        bad(say("srd.unknown-weapon-range", get=quote(item.get('weapon_range'))) if layout == "2014" else
+            say("srd.equipment-categories-name-neither-2"))
     damage = item.get("damage")
     if damage is not None:
         dice = str(damage.get("damage_dice", ""))
         try:
             parse_dice(dice)
         except ValueError as exc:
-            bad(f"damage dice {quote(dice)}: {cut(str(exc), QUOTE_CHARS)}")
+            bad(say("srd.damage-dice", dice=quote(dice), exc=cut(str(exc), QUOTE_CHARS)))
         entry["damage_dice"] = dice
         dtype = damage.get("damage_type", {}).get("index")
         if dtype not in DAMAGE_TYPES:
-            bad(f"unknown damage type {quote(dtype)}")
+            bad(say("srd.unknown-damage-type", dtype=quote(dtype)))
         entry["damage_type"] = dtype
     props = [p.get("index") for p in item.get("properties", [])]
     for p in props:
         if p not in PROPERTIES:
-            bad(f"unknown property {quote(p)}")
+            bad(say("srd.unknown-property", p=quote(p)))
     entry["properties"] = [p.replace("-", "_") for p in props if p in PROPERTIES]
     rng = item.get("range", {})
     if entry["attack_type"] == "ranged":
@@ -135,7 +136,7 @@ def _entry(item: dict[str, Any], layout: str, where: Span) -> tuple[dict[str, An
     if notes:
         entry["notes"] = " ".join(notes)
     if damage is None and "special" not in props:
-        bad("has no damage and no special rule")
+        bad(say("srd.has-no-damage-no"))
     return (None if diags else entry), diags
 
 
@@ -146,13 +147,11 @@ def import_srd(path: Path, shown: str) -> tuple[list[dict[str, Any]] | None, lis
         return None, diags
     layouts = [(item, layout_of(item), where) for item, where in items]
     if items and not any(layout for _, layout, _ in layouts):
-        return None, [Diagnostic(Span(shown), "import", f"no item is in a layout this importer knows ({LAYOUTS}); "
-                                 "is this 5e-SRD-Equipment.json?")]
+        return None, [Diagnostic(Span(shown), "import", say("import.no-item-layout-importer", layouts=LAYOUTS))]
     entries = []
     for item, layout, where in layouts:
         if layout is None:
-            diags.append(Diagnostic(where, "import", f"item {where.path[0]} is in no layout this importer knows "
-                                    f"({LAYOUTS})"))
+            diags.append(Diagnostic(where, "import", say("import.item-no-layout-importer", value=where.path[0], layouts=LAYOUTS)))
             continue
         if not is_weapon(item, layout):
             continue
@@ -160,13 +159,12 @@ def import_srd(path: Path, shown: str) -> tuple[list[dict[str, Any]] | None, lis
             entry, problems = _entry(item, layout, where)
         except (AttributeError, TypeError, ValueError, OverflowError) as exc:  # a field of an unexpected JSON
             # type, or a number no field can hold (a weight of 1e308 is infinite once scaled)
-            entry, problems = None, [Diagnostic(where, "import", f"weapon {quote(str(item.get('index', '?')))}: "
-                                                f"a field has an unexpected value ({cut(str(exc), QUOTE_CHARS)})")]
+            entry, problems = None, [Diagnostic(where, "import", say("import.weapon-field-has-unexpected", get=quote(str(item.get('index', '?'))), exc=cut(str(exc), QUOTE_CHARS)))]
         diags += problems
         if entry is not None:
             entries.append(entry)
     if not diags and not entries:
-        diags.append(Diagnostic(Span(shown), "import", "the file holds no weapons"))
+        diags.append(Diagnostic(Span(shown), "import", say("import.file-holds-no-weapons")))
     return (None, diags) if diags else (entries, [])
 
 

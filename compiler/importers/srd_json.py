@@ -18,6 +18,7 @@ from typing import Any
 from ..diagnostics import Diagnostic, Span, quote
 from ..load.core_schema import MAX_INT_DIGITS
 from ..load.reading import MAX_SRD_BYTES, ReadRefused, read_bounded
+from ..messages import say
 
 MAX_BYTES = MAX_SRD_BYTES
 _WS = " \t\r\n"
@@ -58,19 +59,19 @@ class _BadNumber(ValueError):
 
 def _int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:  # Python refuses past 4,300 digits with a bare ValueError
-        raise _BadNumber(text, f"a whole number of more than {MAX_INT_DIGITS} digits")
+        raise _BadNumber(text, say("srd_json.whole-number-more-than", max_int_digits=MAX_INT_DIGITS))
     return int(text)
 
 
 def _float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):  # 1e400
-        raise _BadNumber(text, "too large for a number")
+        raise _BadNumber(text, say("srd_json.too-large-for-number"))
     return value
 
 
 def _constant(text: str) -> float:  # Infinity, -Infinity, NaN: not JSON, though Python reads them
-    raise _BadNumber(text, "JSON has no infinities or NaN")
+    raise _BadNumber(text, say("srd_json.json-has-no-infinities"))
 
 
 def read_items(path: Path, shown: str) -> tuple[list[tuple[Any, Span]] | None, list[Diagnostic]]:
@@ -85,7 +86,7 @@ def read_items(path: Path, shown: str) -> tuple[list[tuple[Any, Span]] | None, l
     except ReadRefused as exc:
         return None, [exc.diagnostic]
     except UnicodeDecodeError as exc:
-        return fail(f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})")
+        return fail(say("srd_json.file-not-utf-8", reason=exc.reason, start=exc.start))
     decoder = json.JSONDecoder(parse_int=_int, parse_float=_float, parse_constant=_constant)
     items: list[tuple[Any, Span]] = []
     i = 0
@@ -94,7 +95,7 @@ def read_items(path: Path, shown: str) -> tuple[list[tuple[Any, Span]] | None, l
         if not text.startswith("[", i):
             value = decoder.decode(text)  # a parse error here has the real position
             kind = type(value).__name__ if not isinstance(value, dict) else "object"
-            return fail(f"expected a JSON list of equipment items, found a JSON {kind}", *_where(text, i))
+            return fail(say("srd_json.expected-json-list-equipment", kind=kind), *_where(text, i))
         i = _skip(text, i + 1)
         if text.startswith("]", i):
             i += 1
@@ -115,10 +116,10 @@ def read_items(path: Path, shown: str) -> tuple[list[tuple[Any, Span]] | None, l
         if i < len(text):
             raise json.JSONDecodeError("Extra data", text, i)
     except json.JSONDecodeError as exc:
-        return fail(f"not valid JSON: {exc.msg}", exc.lineno, exc.colno)
+        return fail(say("srd_json.not-valid-json", msg=exc.msg), exc.lineno, exc.colno)
     except _BadNumber as exc:  # at the number's first place after the item it is in
         at = text.find(exc.text, i)
-        return fail(f"{quote(exc.text)} is not a usable number: {exc.why}", *_where(text, at if at >= 0 else i))
+        return fail(say("srd_json.not-usable-number", text=quote(exc.text), why=exc.why), *_where(text, at if at >= 0 else i))
     except RecursionError:
-        return fail("the JSON is nested too deeply to read; an SRD equipment item is at most a few levels deep")
+        return fail(say("srd_json.json-nested-too-deeply"))
     return items, []

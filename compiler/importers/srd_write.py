@@ -24,6 +24,7 @@ from ..load.documents import MAX_FILE_BYTES, load_bytes
 from ..load.reading import ReadRefused, read_bounded
 from ..load.sources import MANIFESTS, display_path
 from .srd import MARKER, table_text
+from ..messages import say
 
 KEPT = "  # Kept from the previous file: not in the SRD data.\n"
 
@@ -58,9 +59,7 @@ def plan(target: Path, entries: list[dict[str, Any]]) -> tuple[Plan | None, list
         old = raw[:4000].decode("utf-8", errors="replace")
         if MARKER not in old[:1000]:
             return None, [Diagnostic(
-                Span(shown), "import", "this file was not written by `rulec import 5e-srd`; overwriting it "
-                "would lose what is in it", "import into a table file of its own, e.g. --into "
-                f"{display_path(target.with_name('srd_weapons.yaml'))}, and keep hand-written weapons here")]
+                Span(shown), "import", say("import.file-was-not-written"), say("import.import-into-table-file", with_name=display_path(target.with_name('srd_weapons.yaml'))))]
         doc, diags = load_bytes(raw, shown)
         if doc is None:
             return None, diags
@@ -83,8 +82,7 @@ def check(target: Path, text: str, bases: list[Path]) -> list[Diagnostic]:
 
     folder = owner_folder(target)
     if folder is None:
-        return [Diagnostic(Span(display_path(target)), "import", "the file must be inside a ruleset or pack "
-                           "folder (one with ruleset.yaml or pack.yaml), so the import can be checked")]
+        return [Diagnostic(Span(display_path(target)), "import", say("import.file-must-inside-ruleset"))]
     with tempfile.TemporaryDirectory(prefix="rulec-import-") as tmp:
         copy = Path(tmp) / folder.name
         shutil.copytree(folder, copy, symlinks=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from ..messages import say
 
 FORBIDDEN_RANGES = (
     (0x00, 0x08), (0x0B, 0x0C), (0x0E, 0x1F), (0x7F, 0x9F), (0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C),
@@ -39,5 +40,5 @@ def forbidden_character(text: str) -> tuple[int, str] | None:
     ch = m.group(0)
     import unicodedata
 
-    name = unicodedata.name(ch, "") or {"\x00": "NUL"}.get(ch, "a control character")
+    name = unicodedata.name(ch, "") or {"\x00": "NUL"}.get(ch, say("characters.control-character"))
     return m.start(), f"U+{ord(ch):04X} {name}".rstrip()

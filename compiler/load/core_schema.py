@@ -5,6 +5,7 @@ itself)."""
 from __future__ import annotations
 
 import math
+from ..messages import say
 
 # The implicit types, each a pattern of the whole scalar and the characters it can start with.
 BOOL = (r"true|True|TRUE|false|False|FALSE", "tTfF")
@@ -32,7 +33,7 @@ def int_too_long(text: str) -> bool:
 def int_value(text: str) -> int:
     """The value of a scalar that matched INT (and not `int_too_long`)."""
     if int_too_long(text):
-        raise ValueError(f"a whole number of more than {MAX_INT_DIGITS} digits")
+        raise ValueError(say("core_schema.whole-number-more-than", max_int_digits=MAX_INT_DIGITS))
     if text.startswith("0o"):
         return int(text[2:], 8)
     if text.startswith("0x"):

@@ -35,6 +35,7 @@ from ..diagnostics import Diagnostic, Span, quote
 from . import core_schema as core
 from .characters import forbidden_character
 from .reading import MAX_RULE_FILE_BYTES, ReadRefused, read_bounded
+from ..messages import say
 
 MAX_FILE_BYTES = MAX_RULE_FILE_BYTES  # declared beside the reader (the stamp digests without PyYAML)
 MAX_ALIAS_NODES = 10_000
@@ -58,8 +59,8 @@ def _text_problems(file: str, text: str) -> list[Diagnostic]:
         if found is not None:
             col, what = found
             out.append(Diagnostic(Span(file, lineno, col + 1), "bad-character",
-                                  f"{what} is not allowed in rule files (it hides or reorders text)",
-                                  "delete it; retype the text around it if you pasted it"))
+                                  say("bad-character.not-allowed-rule-files-2", what=what),
+                                  say("bad-character.delete-retype-text-around")))
     return out
 
 
@@ -203,16 +204,16 @@ class _Converter:
             self.alias_nodes += 1
             if self.alias_nodes > MAX_ALIAS_NODES:
                 self.error(node, path, "alias-limit",
-                           f"aliases expand to more than {MAX_ALIAS_NODES} nodes; refusing the file")
+                           say("alias-limit.aliases-expand-more-than", max_alias_nodes=MAX_ALIAS_NODES))
                 self.aborted = True
                 return None
         if depth > MAX_DEPTH:
-            self.error(node, path, "too-deep", f"nesting deeper than {MAX_DEPTH} levels")
+            self.error(node, path, "too-deep", say("too-deep.nesting-deeper-than-levels", max_depth=MAX_DEPTH))
             self.aborted = True
             return None
         if node.tag not in _CORE_TAGS:
             self.error(node, path, "unknown-tag",
-                       f"tag '{node.tag}' is not allowed; rule files use plain YAML values only")
+                       say("unknown-tag.tag-not-allowed-rule", tag=node.tag))
             return None
         if not via_alias and len(path) <= self.keep:
             mark = node.start_mark
@@ -221,8 +222,7 @@ class _Converter:
             return self.scalar(node, path)
         if self.max_items is not None and len(node.value) > self.max_items:
             what = "list" if isinstance(node, SequenceNode) else "mapping"
-            self.error(node, path, "bad-size", f"a {what} of {len(node.value)} items; the limit here is "
-                       f"{self.max_items}")
+            self.error(node, path, "bad-size", say("bad-size.items-limit-here", what=what, n_value=len(node.value), max_items=self.max_items))
             self.aborted = True
             return None
         if isinstance(node, SequenceNode):
@@ -236,7 +236,7 @@ class _Converter:
         found = forbidden_character(value)
         if found is not None:
             self.error(node, path, "bad-character",
-                       f"{found[1]} is not allowed in rule files (written here as an escape)")
+                       say("bad-character.not-allowed-rule-files", value=found[1]))
         return value if unicodedata.is_normalized("NFC", value) else unicodedata.normalize("NFC", value)
 
     def scalar(self, node: ScalarNode, path: JsonPath) -> Any:
@@ -250,8 +250,8 @@ class _Converter:
         if node.tag == _STR:
             if not node.style and value in core.YAML11_BOOLS:
                 self.error(node, path, "truthy",
-                           f"'{value}' is a YAML 1.1 boolean and ambiguous",
-                           hint="write true/false, or quote it if you mean the text")
+                           say("truthy.yaml-1-1-boolean", value=value),
+                           hint=say("truthy.write-true-false-quote"))
             return value
         if node.tag == _NULL:
             return None
@@ -260,11 +260,11 @@ class _Converter:
         if node.tag == _INT:
             if core.int_too_long(value):
                 self.error(node, path, "bad-number",
-                           f"a whole number of {len(value)} digits; numbers here have at most {core.MAX_INT_DIGITS}")
+                           say("bad-number.whole-number-digits-numbers", n_value=len(value), max_int_digits=core.MAX_INT_DIGITS))
                 return None
             return core.int_value(value)
         if core.unusable_float(value):
-            self.error(node, path, "bad-number", f"{quote(value)} is not a usable number")
+            self.error(node, path, "bad-number", say("bad-number.not-usable-number", value=quote(value)))
             return None
         return float(value)
 
@@ -273,18 +273,27 @@ class _Converter:
         first_seen: dict[str, Node] = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, ScalarNode) or key_node.tag not in (_STR, _INT):
-                self.error(key_node, path, "bad-key", "mapping keys must be plain text")
+                self.error(key_node, path, "bad-key", say("bad-key.mapping-keys-must-plain"))
                 continue
             key = self.text(key_node, path, key_node.value) if key_node.style else key_node.value
             if not key.isascii():
                 key = unicodedata.normalize("NFC", key)
             if key == "<<":
-                self.error(key_node, path, "merge-key", "YAML merge keys ('<<') are not supported")
+                self.error(key_node, path, "merge-key", say("merge-key.yaml-merge-keys-are"))
+                continue
+            if node.flow_style and not key_node.style and isinstance(value_node, ScalarNode) \
+                    and value_node.tag == _NULL and not value_node.value and value_node.start_mark.index == key_node.end_mark.index \
+                    and first_seen:  # `{description: 又快, 又狠}`: the ',' ended the text before it
+                before = list(first_seen)[-1]
+                said = out.get(before)
+                self.error(key_node, path + (key,), "quote-text", say("quote-text.comma", key_=key, before=before),
+                           say("quote-text.write", key_=before, text=_quoted(f"{said}, {key}"))
+                           if isinstance(said, str) else None)
                 continue
             if key in first_seen:
                 prev = first_seen[key].start_mark
                 self.error(key_node, path + (key,), "duplicate-key",
-                           f"duplicate key '{key}' (first defined at line {prev.line + 1})")
+                           say("duplicate-key.duplicate-key-first-defined", key_=key, number=prev.line + 1))
                 continue
             first_seen[key] = key_node
             if not via_alias and len(path) < self.keep:
@@ -299,7 +308,7 @@ def _tab_diagnostics(file: str, text: str) -> Iterator[Diagnostic]:
         col = line.find("\t")
         if col >= 0:
             yield Diagnostic(Span(file, lineno, col + 1), "tab",
-                             "tab character; indent and separate with spaces")
+                             say("tab.tab-character-indent-separate"))
 
 
 def _decode(file: str, raw: bytes) -> tuple[str | None, list[Diagnostic]]:
@@ -310,7 +319,7 @@ def _decode(file: str, raw: bytes) -> tuple[str | None, list[Diagnostic]]:
         line = before.count(b"\n") + 1
         col = len(before.rsplit(b"\n", 1)[-1].decode("utf-8", "replace")) + 1
         return None, [Diagnostic(Span(file, line, col), "encoding",
-                                 f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; save the file as UTF-8")]
+                                 say("encoding.byte-0x-not-valid", value=raw[exc.start]))]
     return text, []
 
 
@@ -329,9 +338,54 @@ def _full_width(text: str, file: str, line: int) -> Diagnostic | None:
         if found is not None:
             col, mark = found
             return Diagnostic(Span(file, n, col + 1), "full-width",
-                              f"full-width '{mark}' (U+{ord(mark):04X}) where YAML needs '{FULL_WIDTH[mark]}'",
-                              f"type a half-width '{FULL_WIDTH[mark]}'" + (" followed by a space" if mark in "：，" else ""))
+                              say("full-width.full-width-u-where", mark=mark, ord=ord(mark), value=FULL_WIDTH[mark]),
+                              say("full-width.type-half-width-space" if mark in "：，" else "full-width.type-half-width",
+                                  value=FULL_WIDTH[mark]))
     return None
+
+
+def _flow_text(text: str, file: str, exc: yaml.MarkedYAMLError) -> Diagnostic | None:
+    """`{id: x, description: 注意: 很快}`: a ':' inside a plain text of a flow mapping, which YAML
+    reads as a second key. Said at the start of that text, with the text quoted as it should be."""
+    mark, start = exc.problem_mark, exc.context_mark
+    if mark is None or start is None or "flow" not in str(exc.context or ""):
+        return None
+    line = text.split("\n")[mark.line] if mark.line < text.count("\n") + 1 else ""
+    if line[mark.column:mark.column + 1] != ":":
+        return None
+    head = line[:mark.column]
+    begin = max(head.rfind(", "), head.rfind("{"), head.rfind("[")) + 1
+    key, colon, value = head[begin:].partition(": ")
+    if not colon or not value.strip():
+        return None
+    end = min((i for i in (line.find(", ", mark.column), line.find("}", mark.column)) if i >= 0), default=len(line))
+    whole = (value + line[mark.column:end]).strip()
+    col = begin + len(key) + 2 + (len(value) - len(value.lstrip()))
+    return Diagnostic(Span(file, mark.line + 1, col + 1), "quote-text", say("quote-text.colon", key_=key.strip()),
+                      say("quote-text.write", key_=key.strip(), text=_quoted(whole)))
+
+
+def _quoted(text: str) -> str:
+    """`text` as a YAML single-quoted scalar."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+MAX_SYNTAX_ERRORS = 20  # syntax errors one file reports, each on its own line, before rulec stops
+
+
+def _continue_after(text: str, exc: yaml.MarkedYAMLError) -> str | None:
+    """The text with the line of a syntax error made a comment, so the rest of the file can be
+    read for more errors; None when the error is not confined to one line (a flow mapping or
+    sequence that opens and fails on the same line, as a table entry written on one line does)."""
+    mark, start = exc.problem_mark, exc.context_mark
+    if mark is None or start is None or mark.line != start.line or "flow" not in str(exc.context or ""):
+        return None
+    lines = text.split("\n")
+    if mark.line >= len(lines) or lines[mark.line].strip() in ("", "#"):
+        return None
+    line = lines[mark.line]
+    lines[mark.line] = line[: len(line) - len(line.lstrip())] + "#"
+    return "\n".join(lines)
 
 
 def full_width_mark(line: str) -> tuple[int, str] | None:
@@ -359,52 +413,74 @@ def load_text(text: str, file: str, *, partial_bytes: int | None = PARTIAL_BYTES
     diags = list(_tab_diagnostics(file, text)) + _text_problems(file, text)
     if diags:
         return None, diags
-    loader = None
-    try:
-        loader = _Loader(text)
-        node = loader.get_single_node()
-    except yaml.reader.ReaderError as exc:
-        before = text[: exc.position]
-        line = before.count("\n") + 1
-        col = len(before.rsplit("\n", 1)[-1]) + 1
-        return None, [Diagnostic(Span(file, line, col), "bad-character",
-                                 f"character U+{exc.character:04X} is not allowed in YAML")]
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = exc.problem or exc.context or "invalid YAML"
-        if "expected a single document" in str(exc.context or ""):
-            return None, [Diagnostic(Span(file, line, col), "multiple-documents",
-                                     "a rule file holds exactly one YAML document")]
-        return None, [_full_width(text, file, line) or Diagnostic(Span(file, line, col), "yaml-syntax", problem)]
-    except yaml.YAMLError as exc:
-        return None, [Diagnostic(Span(file, 1, 1), "yaml-syntax", str(exc).splitlines()[0])]
-    except RecursionError:
-        return None, [Diagnostic(Span(file, 1, 1), "too-deep", "nesting is too deep to read")]
-    finally:
-        if loader is not None:
-            loader.dispose()
+    found: list[Diagnostic] = []
+    while True:
+        node, problem = _compose(text, file)
+        if problem is None:
+            break
+        diag, text_after = problem
+        found.append(diag)
+        if text_after is None or len(found) >= MAX_SYNTAX_ERRORS:
+            return None, found
+        text = text_after
+    if isinstance(node, list):
+        return None, found + node
+    if found:
+        return None, found
     partial = partial_bytes is not None and len(text) > partial_bytes
     doc = Document(file, None, text=text if partial else None)
     if node is None:
-        return None, [Diagnostic(Span(file, 1, 1), "empty-file", "the file holds no YAML document")]
+        return None, [Diagnostic(Span(file, 1, 1), "empty-file", say("empty-file.file-holds-no-yaml"))]
     converter = _Converter(file, doc, diags, PARTIAL_DEPTH if partial else None, max_items)
     try:
         doc.data = converter.convert(node, (), 0, False)
     except RecursionError:
-        diags.append(Diagnostic(Span(file, 1, 1), "too-deep", "nesting is too deep to read"))
+        diags.append(Diagnostic(Span(file, 1, 1), "too-deep", say("too-deep.nesting-too-deep-read")))
     if diags:
         return None, diags
     return doc, []
 
 
+def _compose(text: str, file: str) -> tuple[Any, tuple[Diagnostic, str | None] | None]:
+    """The composed node of `text` (a list of diagnostics when it cannot be read at all), or the
+    syntax error that stopped it with the text to read again for more (None: nothing more)."""
+    loader = None
+    try:
+        loader = _Loader(text)
+        return loader.get_single_node(), None
+    except yaml.reader.ReaderError as exc:
+        before = text[: exc.position]
+        line = before.count("\n") + 1
+        col = len(before.rsplit("\n", 1)[-1]) + 1
+        return [Diagnostic(Span(file, line, col), "bad-character",
+                           say("bad-character.character-u-not-allowed", character=exc.character))], None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = exc.problem or exc.context or "invalid YAML"
+        if "expected a single document" in str(exc.context or ""):  # PyYAML's own words
+            return [Diagnostic(Span(file, line, col), "multiple-documents",
+                               say("multiple-documents.rule-file-holds-exactly"))], None
+        diag = _flow_text(text, file, exc) or _full_width(text, file, line) or \
+            Diagnostic(Span(file, line, col), "yaml-syntax", say("yaml-syntax.problem", problem=problem))
+        return None, (diag, _continue_after(text, exc))
+    except yaml.YAMLError as exc:
+        return [Diagnostic(Span(file, 1, 1), "yaml-syntax",
+                           say("yaml-syntax.problem", problem=str(exc).splitlines()[0]))], None
+    except RecursionError:
+        return [Diagnostic(Span(file, 1, 1), "too-deep", say("too-deep.nesting-too-deep-read-2"))], None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+
 def load_file(path: Path, file: str | None = None, *, max_bytes: int = MAX_FILE_BYTES,
-              max_items: int | None = None, what: str = "a rule file") -> tuple[Document | None, list[Diagnostic]]:
+              max_items: int | None = None, what: str | None = None) -> tuple[Document | None, list[Diagnostic]]:
     """Read (`reading.read_bounded`: a regular file of at most `max_bytes` bytes) and compose one
     rule file. `file` is the name used in diagnostics."""
     shown = file or str(path)
     try:
-        raw = read_bounded(path, max_bytes, shown, what=what)
+        raw = read_bounded(path, max_bytes, shown, what=say("documents.rule-file") if what is None else what)
     except ReadRefused as exc:
         return None, [exc.diagnostic]
     return load_bytes(raw, shown, max_items=max_items)

@@ -22,6 +22,7 @@ import stat
 from pathlib import Path
 
 from typing import TYPE_CHECKING
+from ..messages import say
 
 if TYPE_CHECKING:  # imported when a refusal is reported: `rulec resolve` reads without it
     from ..diagnostics import Diagnostic
@@ -66,7 +67,7 @@ def _what(mode: int) -> str:
         return "a device"
     if stat.S_ISSOCK(mode):
         return "a socket"
-    return "not a regular file"
+    return say("reading.not-regular-file")
 
 
 def _refuse(shown: str, code: str, message: str, hint: str | None = None) -> ReadRefused:
@@ -74,19 +75,20 @@ def _refuse(shown: str, code: str, message: str, hint: str | None = None) -> Rea
 
 
 def _not_regular(shown: str, mode: int) -> ReadRefused:
-    return _refuse(shown, "not-a-file", f"this is {_what(mode)}, not a regular file; rulec reads only regular files")
+    return _refuse(shown, "not-a-file", say("not-a-file.not-regular-file-rulec-2", what=_what(mode)))
 
 
 def _too_large(shown: str, size: str, limit: int, what: str) -> ReadRefused:
-    return _refuse(shown, "file-too-large", f"the file is {size} bytes; the limit for {what} is {limit}",
-                   "split it into several files")
+    return _refuse(shown, "file-too-large", say("file-too-large.file-bytes-limit-for", size=size, what=what, limit=limit),
+                   say("file-too-large.split-into-several-files"))
 
 
-def read_bounded(path: Path | str, limit: int, shown: str | None = None, *, what: str = "a rule file") -> bytes:
+def read_bounded(path: Path | str, limit: int, shown: str | None = None, *, what: str | None = None) -> bytes:
     """The bytes of the regular file at `path`, at most `limit` of them; `ReadRefused` (with a
     diagnostic naming `shown`, default the path) for anything else. `what` names the kind of file
     in the size message."""
     shown = str(path) if shown is None else shown
+    what = say("reading.rule-file") if what is None else what
     try:
         before = os.stat(path)  # links resolved: the file the open will reach
         if not stat.S_ISREG(before.st_mode):
@@ -95,7 +97,7 @@ def read_bounded(path: Path | str, limit: int, shown: str | None = None, *, what
             raise _too_large(shown, str(before.st_size), limit, what)
         fd = os.open(path, _FLAGS)
     except OSError as exc:
-        raise _refuse(shown, "unreadable", f"cannot read the file: {exc.strerror or exc}") from None
+        raise _refuse(shown, "unreadable", say("unreadable.cannot-read-file-2", value=exc.strerror or exc)) from None
     try:
         opened = os.fstat(fd)
         if not stat.S_ISREG(opened.st_mode):  # swapped for something else since the check
@@ -114,6 +116,6 @@ def read_bounded(path: Path | str, limit: int, shown: str | None = None, *, what
             raise _too_large(shown, f"more than {limit}", limit, what)
         return b"".join(chunks)
     except OSError as exc:
-        raise _refuse(shown, "unreadable", f"cannot read the file: {exc.strerror or exc}") from None
+        raise _refuse(shown, "unreadable", say("unreadable.cannot-read-file-3", value=exc.strerror or exc)) from None
     finally:
         os.close(fd)

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic, Span
 from .paths import display_path
+from ..messages import say
 
 __all__ = ["MANIFESTS", "SourceFolder", "discover", "display_path"]
 
@@ -84,10 +85,8 @@ def _yaml_files(folder: Path, diags: list[Diagnostic] | None = None) -> list[Pat
                 if target is None or not inside(target, folder):
                     if diags is not None and (target is None or target.is_dir() or path.suffix in YAML_SUFFIXES):
                         diags.append(Diagnostic(Span(display_path(path)), "link-outside",
-                                                f"'{path.name}' is a link to "
-                                                f"{'a missing file' if target is None else 'something'} outside "
-                                                f"the folder {folder.name}/; rule files must be inside it",
-                                                "copy the file into the folder instead of linking to it"))
+                                                say("link-outside.link-outside-folder-rule", name=path.name, value=say("sources.missing-file") if target is None else say("sources.something"), name2=folder.name),
+                                                say("link-outside.copy-file-into-folder")))
                     continue
                 if target.is_dir():
                     continue  # its files are found where they are
@@ -100,8 +99,8 @@ def _yaml_files(folder: Path, diags: list[Diagnostic] | None = None) -> list[Pat
                 found.append(path)
             elif path.suffix in YAML_SUFFIXES and diags is not None:  # a FIFO, device or socket: never read
                 diags.append(Diagnostic(Span(display_path(path)), "not-a-file",
-                                        f"'{path.name}' is not a regular file; rulec reads only regular files",
-                                        "replace it with an ordinary file"))
+                                        say("not-a-file.not-regular-file-rulec", name=path.name),
+                                        say("not-a-file.replace-with-ordinary-file")))
     return sorted(found)
 
 
@@ -143,17 +142,17 @@ def discover(paths: list[Path]) -> tuple[list[SourceFolder], list[Diagnostic]]:
     for raw in paths:
         path = raw.resolve()
         if not path.exists():
-            diags.append(Diagnostic(Span(display_path(raw)), "no-such-path", "no such file or folder"))
+            diags.append(Diagnostic(Span(display_path(raw)), "no-such-path", say("no-such-path.no-such-file-folder")))
             continue
         if not path.is_file() and not path.is_dir():  # a device, FIFO or socket: never read (reading.py)
             diags.append(Diagnostic(Span(display_path(raw)), "not-a-file",
-                                    "this is neither a regular file nor a folder; rulec reads only regular files"))
+                                    say("not-a-file.neither-regular-file-nor")))
             continue
         if path.is_file():
             folder = next((p for p in (path.parent, *path.parent.parents) if _manifest_of(p)), None)
             if folder is None:
                 diags.append(Diagnostic(Span(display_path(raw)), "no-ruleset",
-                                        "this file is not inside a folder with ruleset.yaml or pack.yaml"))
+                                        say("no-ruleset.file-not-inside-folder")))
                 continue
             if folder not in found:
                 found[folder] = _source(folder, _manifest_of(folder), folder.name, diags)  # type: ignore[arg-type]
@@ -171,11 +170,11 @@ def discover(paths: list[Path]) -> tuple[list[SourceFolder], list[Diagnostic]]:
         for stray in _yaml_files(path):
             if stray not in claimed and not any(m in stray.parents for m in found):
                 diags.append(Diagnostic(Span(display_path(stray)), "stray-file",
-                                        "YAML file outside any ruleset or pack folder; it would be ignored",
-                                        "move it into a folder with ruleset.yaml or pack.yaml"))
+                                        say("stray-file.yaml-file-outside-any"),
+                                        say("stray-file.move-into-folder-with")))
         if not children:
             diags.append(Diagnostic(Span(display_path(raw)), "no-ruleset",
-                                    "no ruleset.yaml or pack.yaml here or in its sub-folders"))
+                                    say("no-ruleset.no-ruleset-yaml-pack")))
     _unique_names(list(found.values()))
     return list(found.values()), diags
 

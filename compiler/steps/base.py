@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..diagnostics import Span
 from ..ir import ErrorType, Formula, PreparedBody, Step, Template
 from ..ir.expr import BOOL, INT, Const, Expr, Local
+from ..messages import say
 
 if TYPE_CHECKING:
     from ..formula.chinese import Chinese
@@ -140,7 +141,7 @@ class StepKind(ABC):
         """Type the step's formulas and sentences in the scope as it stands, define its target."""
         if self.engine is not None and self.engine != ctx.engine:
             ctx.error((self.key,), "wrong-engine",
-                      f"a '{self.key}' step needs the {self.engine} dice engine; this ruleset uses {ctx.engine}",
+                      say("wrong-engine.step-needs-dice-engine", key_=self.key, engine=self.engine, engine2=ctx.engine),
                       key=True)
             return None
         when = ctx.formula(raw["when"], (BOOL,), ("when",)) if "when" in raw else None

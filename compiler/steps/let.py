@@ -10,6 +10,7 @@ from ..emit.python.code import code
 from ..ir import Formula, Step, Template
 from ..ir.expr import BOOL, DICE, INT, LIST, STR, Expr
 from .base import Arg, CheckedStep, StepKind
+from ..messages import say
 
 if TYPE_CHECKING:
     from ..emit.js.gen import JsGen
@@ -36,7 +37,7 @@ class LetKind(StepKind):
     def check_more(self, raw: Any, ctx: Any, checked: CheckedStep) -> None:
         value = checked.args.get("value")
         if value is not None and value.type in (DICE, LIST):
-            ctx.error(("value",), "wrong-type", "a let step holds a number, true/false or text")
+            ctx.error(("value",), "wrong-type", say("wrong-type.let-step-holds-number"))
 
     def lower(self, c: CheckedStep) -> Let:
         return Let(c.target, c.name, None, c.rules, c.span, c.arg("value"), c.say)

@@ -28,6 +28,7 @@ from ..diagnostics import Diagnostic, Span
 from ..ir import DiceExpr, Entry, FieldDecl, FormulaField, Procedure, Ruleset, Step, Table
 from ..ir import expr as ir
 from ..build.keep import NO_KEEP, Keep
+from ..messages import say
 
 INF = math.inf
 
@@ -41,7 +42,7 @@ class Interval:
         return Interval(min(self.lo, other.lo), max(self.hi, other.hi))
 
     def text(self) -> str:
-        return "no upper bound" if self.hi == INF else str(int(self.hi))
+        return say("bounds.no-upper-bound") if self.hi == INF else str(int(self.hi))
 
 
 @dataclass(frozen=True)
@@ -513,23 +514,19 @@ def check_bounds(rs: Ruleset, keep: Keep = NO_KEEP) -> list[Diagnostic]:
                 reach = ev.num(work.quantity)
                 if reach.hi <= limit:
                     continue
-                where = f"(dice.limits.{work.limit} of the ruleset)"
+                where = say("bounds.dice-limits-ruleset", limit=work.limit)
                 culprits = [w for w in ev.witnesses if w.hi > limit]
                 if culprits:
                     worst = max(culprits, key=lambda w: w.hi)
                     if worst.span not in blamed:
                         blamed.add(worst.span)
                         out.append(Diagnostic(worst.span, "unbounded-work",
-                                              f"this formula of {worst.what} can reach {Interval(0, worst.hi).text()}; "
-                                              f"{work.what} of procedure '{p.id}' ({work.formula.span}) rolls it as "
-                                              f"{work.unit} and the limit is {limit} {where}",
-                                              "bound what the formula reads, or raise the limit in the ruleset's "
-                                              "dice section"))
+                                              say("unbounded-work.formula-can-reach-procedure", what=worst.what, text=Interval(0, worst.hi).text(), what2=work.what, id=p.id, span=work.formula.span, unit=work.unit, limit=limit, where=where),
+                                              say("unbounded-work.bound-what-formula-reads")))
                     continue
                 out.append(Diagnostic(work.formula.span, "unbounded-work",
-                                      f"{work.what} can reach {reach.text()} {work.unit}; the limit is {limit} {where}",
-                                      "bound the parameters, stats or table fields it reads (their max), "
-                                      "or raise the limit in the ruleset's dice section"))
+                                      say("unbounded-work.can-reach-limit", what=work.what, text=reach.text(), unit=work.unit, limit=limit, where=where),
+                                      say("unbounded-work.bound-parameters-stats-table")))
             ev.witnesses = []
             ev.define(step, kind.local_range(step, ev))
     return out

@@ -14,6 +14,7 @@ from ..formula.syntax import FormulaError
 from ..ir import Dice, ErrorType, Formula, Template
 from ..ir import expr as ir
 from ..load import Document, JsonPath
+from ..messages import say
 
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 
@@ -66,13 +67,13 @@ def compile_template(text: str, scope: Scope, doc: Document, path: JsonPath, rep
             pending += token[0]
         elif m.group(1) is None:
             rep.error(value_span(doc, path, m.start()), "template",
-                      f"unmatched '{token}' in the sentence", "write {{ or }} for a literal brace")
+                      say("template.unmatched-sentence", token=token), say("template.write-for-literal-brace"))
             ok = False
         else:
             name = m.group(1).strip()
             binding = scope.lookup(tuple(name.split("."))) if name else None
             if binding is None:
-                rep.error(value_span(doc, path, m.start() + 1), "template", f"unknown name '{name}'",
+                rep.error(value_span(doc, path, m.start() + 1), "template", say("template.unknown-name", name=name),
                           did_you_mean(name, scope.suggestions()))
                 ok = False
             else:
@@ -115,14 +116,14 @@ class StepContext:
     def error_type(self, error_id: str, sub: JsonPath) -> ErrorType | None:
         found = self.errors.get(error_id)
         if found is None:
-            self.error(sub, "unknown-error", f"no error type '{error_id}'", did_you_mean(error_id, self.errors))
+            self.error(sub, "unknown-error", say("unknown-error.no-error-type", error_id=error_id), did_you_mean(error_id, self.errors))
         return found
 
     def rules(self, ids: Iterable[str]) -> tuple[str, ...]:
         ids = tuple(ids)
         for rid in ids:
             if rid not in self.rule_ids:
-                self.error(("rules",), "unknown-rule", f"rule id '{rid}' is not in the rule inventory",
+                self.error(("rules",), "unknown-rule", say("unknown-rule.rule-id-not-rule", rid=rid),
                            did_you_mean(rid, self.rule_ids))
         return ids
 
@@ -130,8 +131,8 @@ class StepContext:
         """Make the step's local visible to the steps after it, by its id and by its name."""
         for key in ((target,), (name,)):
             if key in self.defined:
-                self.error(sub, "duplicate-id", f"'{key[0]}' is already defined")
+                self.error(sub, "duplicate-id", say("duplicate-id.already-defined", value=key[0]))
             elif self.scope.lookup(key) is not None:
-                self.error(sub, "shadowing", f"'{key[0]}' already names a parameter or ruling; choose another name")
+                self.error(sub, "shadowing", say("shadowing.already-names-parameter-ruling", value=key[0]))
         self.scope.add([(target,), (name,)], Binding(ir.Local(type_, target, name)))
         self.defined[(target,)] = self.defined[(name,)] = True

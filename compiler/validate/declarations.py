@@ -54,6 +54,7 @@ from .procedures import CheckedProcedure, check_procedures
 from .schema import TableFiles
 from .scopes import TableDecls, base_scope
 from .table_schema import table_schema
+from ..messages import say
 
 RESERVED_STATS = {"to_dict", "replace", "given"}
 
@@ -86,22 +87,22 @@ def _field_decl(table_id: str, raw: dict[str, Any], doc: Document, path: tuple[A
     default = raw.get("default", _MISSING)
     required = bool(raw.get("required", False))
     if ftype in ("enum", "enum_list") and not values:
-        rep.error(span, "bad-field", f"field '{raw['id']}' of type {ftype} needs 'values'")
+        rep.error(span, "bad-field", say("bad-field.field-type-needs-values", id=raw['id'], ftype=ftype))
     if ftype == "ref":
         target = raw.get("table")
         if target is None:
-            rep.error(span, "bad-field", f"field '{raw['id']}' of type ref needs 'table'")
+            rep.error(span, "bad-field", say("bad-field.field-type-ref-needs", id=raw['id']))
         elif target not in tables:
-            rep.error(doc.span(path + ("table",)), "unknown-table", f"no table '{target}'",
+            rep.error(doc.span(path + ("table",)), "unknown-table", say("unknown-table.no-table-2", target=target),
                       did_you_mean(target, tables))
     for key in ("min", "max"):
         if key in raw and ftype != "int":
-            rep.error(doc.span(path + (key,)), "bad-field", f"'{key}' only applies to int fields")
+            rep.error(doc.span(path + (key,)), "bad-field", say("bad-field.only-applies-int-fields", key_=key))
     if "min" in raw and "max" in raw and raw["min"] > raw["max"]:
-        rep.error(span, "bad-field", f"min {raw['min']} is more than max {raw['max']}")
+        rep.error(span, "bad-field", say("bad-field.min-more-than-max", min=raw['min'], max=raw['max']))
     for ctx in raw.get("context", []):
         if ctx["table"] not in tables:
-            rep.error(span, "unknown-table", f"no table '{ctx['table']}'", did_you_mean(ctx["table"], tables))
+            rep.error(span, "unknown-table", say("unknown-table.no-table", table=ctx['table']), did_you_mean(ctx["table"], tables))
     if default is _MISSING:
         implicit = {"bool": False, "text": "", "enum_list": []}
         if ftype in implicit:
@@ -130,11 +131,11 @@ def _labels(raw: dict[str, Any], ftype: str, doc: Document, path: tuple[Any, ...
             rep: Reporter) -> tuple[tuple[int, str], ...]:
     labels = raw.get("labels", [])
     if labels and ftype != "int":
-        rep.error(doc.span(path + ("labels",)), "bad-labels", "only an int field may name special values")
+        rep.error(doc.span(path + ("labels",)), "bad-labels", say("bad-labels.only-int-field-may"))
     for i, label in enumerate(labels):
         if ("min" in raw and label["value"] < raw["min"]) or ("max" in raw and label["value"] > raw["max"]):
             rep.error(doc.span(path + ("labels", i, "value")), "bad-labels",
-                      f"{label['value']} is outside the field's range, so no entry can have it")
+                      say("bad-labels.outside-field-range-so", value=label['value']))
     return tuple((label["value"], label["name"]) for label in labels)
 
 
@@ -145,19 +146,19 @@ def _default_problem(ftype: str, default: Any, raw: dict[str, Any], values: tupl
     ids = [v.id for v in values]
     if ftype == "int":
         if not isinstance(default, int) or isinstance(default, bool):
-            return "the default of an int field is a whole number"
+            return say("declarations.default-int-field-whole")
         if ("min" in raw and default < raw["min"]) or ("max" in raw and default > raw["max"]):
-            return f"default {default} is outside {raw.get('min')}..{raw.get('max')}"
+            return say("declarations.default-outside", default=default, get=raw.get('min'), get2=raw.get('max'))
     elif ftype == "bool" and not isinstance(default, bool):
-        return "the default of a bool field is true or false"
+        return say("declarations.default-bool-field-true")
     elif ftype == "enum" and default is not None and default not in ids:
-        return f"default {default!r} is not one of {ids}"
+        return say("declarations.default-not-one", default=default, ids=ids)
     elif ftype == "enum_list" and (not isinstance(default, list) or any(d not in ids for d in default)):
-        return f"the default is a list of {ids}"
+        return say("declarations.default-list", ids=ids)
     elif ftype in ("text", "dice", "ref") and default is not None and not isinstance(default, str):
-        return f"the default of a {ftype} field is text or null"
+        return say("declarations.default-field-text-null", ftype=ftype)
     elif ftype == "formula" and not isinstance(default, str):
-        return "the default of a formula field is a formula"
+        return say("declarations.default-formula-field-formula")
     return None
 
 
@@ -165,7 +166,7 @@ def _unique(items: list[tuple[str, Any]], what: str, doc_span: Any, rep: Reporte
     seen: dict[str, Any] = {}
     for key, span in items:
         if key in seen:
-            rep.error(span, "duplicate-id", f"{what} '{key}' is defined twice (first at {seen[key]})")
+            rep.error(span, "duplicate-id", say("duplicate-id.defined-twice-first-at", what=what, key_=key, value=seen[key]))
         else:
             seen[key] = span
 
@@ -206,7 +207,7 @@ def _tables(m: Document, rep: Reporter) -> tuple[TableDecls, dict[str, dict[str,
     table_meta: dict[str, dict[str, Any]] = {}
     for ti, t in enumerate(raw.get("tables", [])):
         if t["id"] in decl_fields:
-            rep.error(m.span(("tables", ti)), "duplicate-id", f"table '{t['id']}' is declared twice")
+            rep.error(m.span(("tables", ti)), "duplicate-id", say("duplicate-id.table-declared-twice", id=t['id']))
             continue
         fields = []
         seen_fields: set[str] = set()
@@ -214,7 +215,7 @@ def _tables(m: Document, rep: Reporter) -> tuple[TableDecls, dict[str, dict[str,
             path = ("tables", ti, "fields", fi)
             if f["id"] in seen_fields or f["id"] in ("id", "name", "description", "rules", "override",
                                                       "not_specified", "given"):
-                rep.error(m.span(path), "duplicate-id", f"field '{f['id']}' is declared twice or reserved")
+                rep.error(m.span(path), "duplicate-id", say("duplicate-id.field-declared-twice-reserved", id=f['id']))
                 continue
             seen_fields.add(f["id"])
             fields.append(_field_decl(t["id"], f, m, path, table_ids, rep))
@@ -222,16 +223,16 @@ def _tables(m: Document, rep: Reporter) -> tuple[TableDecls, dict[str, dict[str,
         table_meta[t["id"]] = {**t, "span": m.span(("tables", ti))}
         if t.get("group_by") and t["group_by"] not in seen_fields:
             rep.error(m.span(("tables", ti, "group_by")), "unknown-field",
-                      f"group_by names no field of '{t['id']}'", did_you_mean(t["group_by"], seen_fields))
+                      say("unknown-field.group-by-names-no", id=t['id']), did_you_mean(t["group_by"], seen_fields))
         index = t.get("index")
         if index is not None:
             decl = next((f for f in fields if f.id == index), None)
             if decl is None or decl.type not in ("int", "text", "enum"):
                 rep.error(m.span(("tables", ti, "index")), "bad-index",
-                          f"index names no int, text or enum field of '{t['id']}'", did_you_mean(index, seen_fields))
+                          say("bad-index.index-names-no-int", id=t['id']), did_you_mean(index, seen_fields))
             elif not decl.required and decl.default is None:
                 rep.error(m.span(("tables", ti, "index")), "bad-index",
-                          f"the index field '{index}' must be required, or have a default")
+                          say("bad-index.index-field-must-required", index=index))
     indexes = {tid: meta["index"] for tid, meta in table_meta.items() if meta.get("index")}
     return TableDecls(decl_fields, {t: meta["name"] for t, meta in table_meta.items()}, indexes), table_meta
 
@@ -248,18 +249,17 @@ def _helpers(m: Document, rep: Reporter) -> tuple[Helper, ...]:
         try:
             module = importlib.import_module(f"..runtime.{h['module']}", __package__)
         except ImportError:
-            rep.error(m.span(path + ("module",)), "unknown-module", f"rulec has no runtime module '{h['module']}'",
-                      did_you_mean(h["module"], HELPER_MODULES) or f"helper modules: {', '.join(HELPER_MODULES)}")
+            rep.error(m.span(path + ("module",)), "unknown-module", say("unknown-module.rulec-has-no-runtime", module=h['module']),
+                      did_you_mean(h["module"], HELPER_MODULES) or say("unknown-module.helper-modules", helper_modules=', '.join(HELPER_MODULES)))
             continue
         fn = getattr(module, h["id"], None) if h["module"] in HELPER_MODULES else None
         if not callable(fn) or h["id"].startswith("_"):
-            rep.error(m.span(path + ("id",)), "unknown-helper", f"runtime module '{h['module']}' has no helper "
-                      f"'{h['id']}'", did_you_mean(h["id"], [n for n in dir(module) if not n.startswith("_")]))
+            rep.error(m.span(path + ("id",)), "unknown-helper", say("unknown-helper.runtime-module-has-no", module=h['module'], id=h['id']), did_you_mean(h["id"], [n for n in dir(module) if not n.startswith("_")]))
             continue
         arity = len(inspect.signature(fn).parameters)
         if arity != len(h["params"]):
             rep.error(m.span(path + ("params",)), "bad-helper",
-                      f"{h['module']}.{h['id']} takes {arity} argument(s); {len(h['params'])} are declared")
+                      say("bad-helper.takes-argument-are-declared", module=h['module'], id=h['id'], arity=arity, n_params=len(h['params'])))
             continue
         out.append(Helper(h["id"], h["name"], h["module"], tuple(h["params"]), h["returns"],
                           h.get("description", ""), m.span(path)))
@@ -278,15 +278,15 @@ def _features(m: Document, dice: Dice, rulings: tuple[Ruling, ...], rep: Reporte
         path = ("features", i)
         feature = FEATURES.get(fid)
         if feature is None:
-            rep.error(m.span(path), "unknown-feature", f"no feature '{fid}'", did_you_mean(fid, FEATURES))
+            rep.error(m.span(path), "unknown-feature", say("unknown-feature.no-feature", fid=fid), did_you_mean(fid, FEATURES))
             continue
         if feature.engine != dice.engine:
-            rep.error(m.span(path), "wrong-engine", f"{fid} needs the {feature.engine} dice engine")
+            rep.error(m.span(path), "wrong-engine", say("wrong-engine.needs-dice-engine", fid=fid, engine=feature.engine))
         for key in feature.rulings:
             if key not in keys:
                 rep.error(m.span(path), "missing-ruling",
-                          f"the feature '{fid}' reads the ruling '{key}', which this ruleset does not define",
-                          f"add it to rulings.yaml: {{key: {key}, name: ..., value: ..., text: ...}}")
+                          say("missing-ruling.feature-reads-ruling-which", fid=fid, key_=key),
+                          say("missing-ruling.add-rulings-yaml-name", key_=key))
         out.append(fid)
     return tuple(out)
 
@@ -311,12 +311,12 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
     table_docs: list[tuple[Document, str]] = []
     for doc, kind, origin in all_docs:
         if origin != "ruleset" and kind not in ("table", "rulings"):
-            rep.error(doc.span(("kind",)), "pack-kind", f"a homebrew pack may hold tables and rulings, not '{kind}'")
+            rep.error(doc.span(("kind",)), "pack-kind", say("pack-kind.homebrew-pack-may-hold", kind=kind))
         if kind == "table":
             tid = doc.data["table"]
             if tid not in decls.fields:
                 rep.error(doc.span(("table",)), "unknown-table",
-                          f"ruleset '{base.id}' declares no table '{tid}'", did_you_mean(tid, decls.fields))
+                          say("unknown-table.ruleset-declares-no-table", id=base.id, tid=tid), did_you_mean(tid, decls.fields))
                 continue
             if tid not in schemas:
                 schemas[tid] = keep.intern(("table-schema", base.id, tid),
@@ -326,7 +326,7 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
             if clean is not None:
                 table_docs.append((clean, origin))
         if kind in ("ruleset", "pack"):
-            rep.error(doc.span(("kind",)), "second-manifest", f"a folder has one manifest; this '{kind}' file is not it")
+            rep.error(doc.span(("kind",)), "second-manifest", say("second-manifest.folder-has-one-manifest", kind=kind))
     table_files.save()
 
     stat_groups, stats = _stats([(d, o) for d, k, o in all_docs if k == "stats"], rep)
@@ -400,7 +400,7 @@ def _declared_formulas(m: Document, scope: Scope, rep: Reporter) -> None:
         path = ("formulas", i)
         for key in (f["id"], f["name"]):
             if key in scope.formulas or key in scope.helpers or key in BUILTINS:
-                rep.error(m.span(path + ("id",)), "duplicate-id", f"a function '{key}' already exists")
+                rep.error(m.span(path + ("id",)), "duplicate-id", say("duplicate-id.function-already-exists", key_=key))
         inner = scope.child()
         for p in f["params"]:
             inner.add([(p,)], Binding(ir.Param(ir.INT, p, p)))
@@ -426,38 +426,36 @@ def _odds_presets(m: Document, procedures: list[CheckedProcedure], tables: tuple
         if proc is None and o["procedure"] in declared:
             continue
         if proc is None:
-            rep.error(m.span(path + ("procedure",)), "unknown-procedure", f"no procedure '{o['procedure']}'",
+            rep.error(m.span(path + ("procedure",)), "unknown-procedure", say("unknown-procedure.no-procedure", procedure=o['procedure']),
                       did_you_mean(o["procedure"], procs))
             continue
         params = {p.id: p for p in proc.params}
         param = params.get(o["param"])
         if param is None or param.type != o["table"]:
             rep.error(m.span(path + ("param",)), "bad-param",
-                      f"'{o['param']}' is not a parameter of '{proc.id}' that takes a '{o['table']}' entry")
+                      say("bad-param.not-parameter-that-takes", param=o['param'], id=proc.id, table=o['table']))
         for cid, values in o.get("combatants", {}).items():
             if cid not in params or params[cid].type != "combatant":
-                rep.error(m.span(path + ("combatants", cid)), "bad-param", f"'{cid}' is not a combatant parameter",
+                rep.error(m.span(path + ("combatants", cid)), "bad-param", say("bad-param.not-combatant-parameter", cid=cid),
                           did_you_mean(cid, params))
             for key in values:
                 if key not in stat_keys:
                     rep.error(m.span(path + ("combatants", cid, key), key=True), "unknown-stat",
-                              f"no stat '{key}'", did_you_mean(key, stat_keys))
+                              say("unknown-stat.no-stat", key_=key), did_you_mean(key, stat_keys))
         for key in o.get("args", {}):
             if key not in params:
-                rep.error(m.span(path + ("args", key), key=True), "bad-param", f"'{key}' is not a parameter of "
-                          f"'{proc.id}'", did_you_mean(key, params))
+                rep.error(m.span(path + ("args", key), key=True), "bad-param", say("bad-param.not-parameter", key_=key, id=proc.id), did_you_mean(key, params))
         target = o["vary"]["target"]
         head, _, stat = target.partition(".")
         given = {o["param"], head, *o.get("args", {})}
         for prm in proc.params:
             if prm.default is None and not prm.optional and prm.type != "combatant" and prm.id not in given:
                 rep.error(m.span(path), "missing-arg",
-                          f"the odds preset does not give '{prm.id}' ({prm.name}), which '{proc.id}' needs "
-                          f"(it has no default)", f"add it under args: {{{prm.id}: ...}}")
+                          say("missing-arg.odds-preset-does-not", id=prm.id, name=prm.name, id2=proc.id), say("missing-arg.add-under-args", id=prm.id))
         if head not in params or (stat and (params[head].type != "combatant" or stat not in stat_keys)) or (
                 not stat and params[head].type != "int"):
             rep.error(m.span(path + ("vary", "target")), "bad-param",
-                      f"'{target}' is neither an int parameter nor <combatant>.<stat> of '{proc.id}'")
+                      say("bad-param.neither-int-parameter-nor", target=target, id=proc.id))
         out.append(OddsPreset(o["title"], o["table"], proc.id, o["param"],
                               tuple((k, tuple(v.items())) for k, v in o.get("combatants", {}).items()),
                               tuple(o.get("args", {}).items()), target, o["vary"]["name"],
@@ -469,7 +467,7 @@ def _odds_presets(m: Document, procedures: list[CheckedProcedure], tables: tuple
 def _check_rules(ids: tuple[str, ...], known: set[str], span: Any, rep: Reporter) -> None:
     for rid in ids:
         if rid not in known:
-            rep.error(span, "unknown-rule", f"rule id '{rid}' is not in the rule inventory",
+            rep.error(span, "unknown-rule", say("unknown-rule.rule-id-not-rule-2", rid=rid),
                       did_you_mean(rid, known))
 
 
@@ -483,25 +481,25 @@ def _stats(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[tuple[StatG
         for i, s in enumerate(doc.data["stats"]):
             span = doc.span(("stats", i))
             if keyword.iskeyword(s["id"]) or s["id"] in RESERVED_STATS:
-                rep.error(doc.span(("stats", i, "id")), "reserved-name", f"'{s['id']}' is a reserved word")
+                rep.error(doc.span(("stats", i, "id")), "reserved-name", say("reserved-name.reserved-word", id=s['id']))
             for key in {identity(s["id"]), identity(s["name"])}:
                 if key in keys:
-                    rep.error(span, "duplicate-id", f"stat '{key}' is defined twice (first at {keys[key]})")
+                    rep.error(span, "duplicate-id", say("duplicate-id.stat-defined-twice-first", key_=key, value=keys[key]))
                 keys[key] = span
             stype = s.get("type", "int")
             lo, hi = s.get("min", 0 if stype == "int" else 0), s.get("max", 1000 if stype == "int" else 1)
             default = s.get("default", False if stype == "bool" else max(lo, min(0, hi)))
             if stype == "int" and (isinstance(default, bool) or not lo <= default <= hi):
                 rep.error(doc.span(("stats", i, "default")), "bad-default",
-                          f"default {default!r} is outside {lo}..{hi}")
+                          say("bad-default.default-outside", default=default, lo=lo, hi=hi))
             if stype == "bool" and not isinstance(default, bool):
-                rep.error(doc.span(("stats", i, "default")), "bad-default", "a bool stat defaults to true or false")
+                rep.error(doc.span(("stats", i, "default")), "bad-default", say("bad-default.bool-stat-defaults-true"))
             stats.append(Stat(s["id"], s["name"], s["group"], stype, lo, hi, default,
                               s.get("description", ""), tuple(s.get("rules", [])), span))
     known_groups = {g.id for g in groups}
     for s in stats:
         if groups and s.group not in known_groups:
-            rep.error(s.span, "unknown-group", f"stat group '{s.group}' is not declared",
+            rep.error(s.span, "unknown-group", say("unknown-group.stat-group-not-declared", group=s.group),
                       did_you_mean(s.group, known_groups))
     return tuple(groups), tuple(stats)
 
@@ -518,12 +516,11 @@ def _rulings(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[Ruling, .
             lo, hi = r.get("min"), r.get("max")
             if isinstance(value, int) and not isinstance(value, bool):
                 if lo is not None and value < lo:
-                    rep.error(doc.span(("rulings", i, "value")), "out-of-range", f"{value} is below {lo}")
+                    rep.error(doc.span(("rulings", i, "value")), "out-of-range", say("out-of-range.below", value=value, lo=lo))
                 if hi is not None and value > hi:
-                    rep.error(doc.span(("rulings", i, "value")), "out-of-range", f"{value} is above {hi}")
+                    rep.error(doc.span(("rulings", i, "value")), "out-of-range", say("out-of-range.above", value=value, hi=hi))
                 if origin == "ruleset" and (lo is None or hi is None):
-                    rep.error(span, "missing-range", f"ruling '{r['key']}' holds a number: declare the range a "
-                              "homebrewer may set it to", "add min: and max:")
+                    rep.error(span, "missing-range", say("missing-range.ruling-holds-number-declare", key_=r['key']), say("missing-range.add-min-max"))
             ruling = Ruling(r["key"], r.get("ruling", ""), r["name"], value, r["text"], tuple(r.get("rules", [])),
                             span, lo, hi, r.get("not_modelled", ""))
             if r["key"] in out:
@@ -531,21 +528,19 @@ def _rulings(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[Ruling, .
                     old = out[r["key"]]
                     if type(old.value) is not type(value):
                         rep.error(doc.span(("rulings", i, "value")), "wrong-type",
-                                  f"ruling '{r['key']}' holds {'true/false' if isinstance(old.value, bool) else 'a whole number'}")
+                                  say("wrong-type.ruling-holds", key_=r['key'], value=say("declarations.true-false") if isinstance(old.value, bool) else say("declarations.whole-number")))
                     elif isinstance(value, int) and not isinstance(value, bool) and (
                             (old.min is not None and value < old.min) or (old.max is not None and value > old.max)):
                         rep.error(doc.span(("rulings", i, "value")), "out-of-range",
-                                  f"{value} is outside the range {old.min}..{old.max} the ruleset allows for "
-                                  f"'{r['key']}' ({old.span})")
+                                  say("out-of-range.outside-range-ruleset-allows", value=value, min=old.min, max=old.max, key_=r['key'], span=old.span))
                     out[r["key"]] = Ruling(old.key, old.ruling, old.name, value, r["text"], old.rules, span,
                                            old.min, old.max, old.not_modelled)
                     continue
-                rep.error(span, "duplicate-id", f"ruling '{r['key']}' is defined twice (first at "
-                                                f"{out[r['key']].span})",
-                          "add override: true to change it from a pack" if origin != "ruleset" else None)
+                rep.error(span, "duplicate-id", say("duplicate-id.ruling-defined-twice-first", key_=r['key'], span=out[r['key']].span),
+                          say("duplicate-id.add-override-true-change") if origin != "ruleset" else None)
                 continue
             if r.get("override"):
-                rep.error(span, "nothing-to-override", f"no ruling '{r['key']}' to override")
+                rep.error(span, "nothing-to-override", say("nothing-to-override.no-ruling-override", key_=r['key']))
             out[r["key"]] = ruling
     return tuple(out.values())
 
@@ -559,7 +554,7 @@ def _rule_index(docs: list[Document], rep: Reporter) -> tuple[tuple[Section, ...
         for i, r in enumerate(doc.data["rules"]):
             span = doc.span(("rules", i))
             if r["id"] in seen:
-                rep.error(span, "duplicate-id", f"rule '{r['id']}' is listed twice (first at {seen[r['id']]})")
+                rep.error(span, "duplicate-id", say("duplicate-id.rule-listed-twice-first", id=r['id'], value=seen[r['id']]))
                 continue
             seen[r["id"]] = span
             rules.append(RuleRef(r["id"], r["title"], r.get("section"), r.get("summary", ""),
@@ -567,7 +562,7 @@ def _rule_index(docs: list[Document], rep: Reporter) -> tuple[tuple[Section, ...
     known = {s.id for s in sections}
     for r in rules:
         if r.section is not None and r.section not in known:
-            rep.error(r.span, "unknown-section", f"section '{r.section}' is not declared",
+            rep.error(r.span, "unknown-section", say("unknown-section.section-not-declared", section=r.section),
                       did_you_mean(r.section, known))
     return tuple(sections), tuple(rules)
 

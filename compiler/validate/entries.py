@@ -25,6 +25,7 @@ from .context import Reporter, compile_formula
 from .names import identity
 from .schema import FailedEntry
 from .scopes import TableDecls, entry_formula_scope
+from ..messages import say
 
 _Raw = tuple[dict[str, Any], Document, tuple[Any, ...], str]
 
@@ -50,22 +51,21 @@ def _collect(docs: list[tuple[Document, str]], decls: TableDecls, rep: Reporter,
                 first = existing[1].span(existing[2])
                 if existing[3] == origin:  # a sibling: override replaces what another source defined, never this
                     rep.error(doc.span(path + ("id",)), "duplicate-id",
-                              f"'{e['id']}' is defined twice in '{tid}' (first at {first})",
-                              "override: true replaces an entry of the ruleset or of another pack, "
-                              "not one of the same pack: choose another id" if origin != "ruleset" else None)
+                              say("duplicate-id.defined-twice-first-at-2", id=e['id'], tid=tid, first=first),
+                              say("duplicate-id.override-true-replaces-entry") if origin != "ruleset" else None)
                 elif origin != "ruleset" and e.get("override"):
                     raw[tid][e["id"]] = (e, doc, path, origin)
                 elif origin != "ruleset":
                     rep.error(doc.span(path + ("id",)), "override-needed",
-                              f"'{e['id']}' already exists in '{tid}' (at {first})",
-                              "add override: true to replace it, or choose another id")
+                              say("override-needed.already-exists-at", id=e['id'], tid=tid, first=first),
+                              say("override-needed.add-override-true-replace"))
                 else:
                     rep.error(doc.span(path + ("id",)), "duplicate-id",
-                              f"'{e['id']}' is defined twice in '{tid}' (first at {first})")
+                              say("duplicate-id.defined-twice-first-at-3", id=e['id'], tid=tid, first=first))
                 continue
             if e.get("override"):
                 rep.error(doc.span(path + ("override",)), "nothing-to-override",
-                          f"no entry '{e['id']}' in '{tid}' to override",
+                          say("nothing-to-override.no-entry-override", id=e['id'], tid=tid),
                           did_you_mean(e["id"], raw[tid]))
             raw[tid][e["id"]] = (e, doc, path, origin)
     return raw, failed
@@ -98,7 +98,9 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
             # An entry's IR is its data, its table's fields, its origin and its place: a document
             # spliced after an edit (load/splice.py) holds the same data objects for the others.
             kept = keep.get("entry", e, fields) if plain else None
-            if kept is not None and kept.origin == origin and kept.span == span:
+            if kept is not None and kept.origin == origin and kept.span == span and all(
+                    _check_ref(e.get(fid, kept.values[fid]), target, raw, failed, doc, path + (fid,), Reporter())
+                    == kept.values[fid] for fid, target in refs):  # a name still names the same entry
                 for fid, target in refs:
                     _check_ref(kept.values[fid], target, raw, failed, doc, path + (fid,), rep)
                 return kept  # type: ignore[no-any-return]
@@ -108,7 +110,7 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
                 value: Any = e.get(decl.id, decl.default)
                 fpath = path + (decl.id,)
                 if decl.type == "ref":
-                    _check_ref(value, decl.table or "", raw, failed, doc, fpath, rep)
+                    value = _check_ref(value, decl.table or "", raw, failed, doc, fpath, rep)
                 elif decl.type == "dice" and value is not None:
                     try:
                         terms, flat = parse_dice(value)
@@ -146,7 +148,8 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
         before = len(rep.diags)
         if keep.remembers and not failed[tid]:
             context = keep.intern(("table-context", ruleset_id, tid), (
-                frozenset(rule_ids), tuple((target, frozenset(raw.get(target, ()))) for _, target in refs)))
+                frozenset(rule_ids), tuple((target, frozenset((i, r[0]["name"]) for i, r in raw.get(target, {}).items()))
+                                         for _, target in refs)))
             mine = [(d, o) for d, o in docs if d.data["table"] == tid]
             if plain:
                 found = _by_document(mine, fields, context, rule_ids, make, keep)
@@ -166,7 +169,7 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
             same = identity(e["name"])
             if same in names:
                 rep.error(doc.span(path + ("name",)), "duplicate-name",
-                          f"name '{e['name']}' is used twice in '{tid}' (first at {names[same]})")
+                          say("duplicate-name.name-used-twice-first", name=e['name'], tid=tid, value=names[same]))
             names[same] = span
             _check_rules(e, doc, path, rule_ids, rep)
             entries.append(make(eid, e, doc, path, origin, span, rep))
@@ -227,11 +230,34 @@ def _check_rules(e: dict[str, Any], doc: Document, path: tuple[Any, ...], rule_i
     for rid in e.get("rules", ()):
         if rid not in rule_ids:
             rep.error(doc.span(path + ("rules",)), "unknown-rule",
-                      f"rule id '{rid}' is not in the rule inventory", did_you_mean(rid, rule_ids))
+                      say("unknown-rule.rule-id-not-rule-3", rid=rid), did_you_mean(rid, rule_ids))
+
+
+# A table this short is listed whole (ids with their names) in the hint of an unknown reference.
+SHORT_TABLE = 12
 
 
 def _check_ref(value: Any, target: str, raw: dict[str, dict[str, _Raw]], failed: dict[str, set[str]],
-               doc: Document, fpath: tuple[Any, ...], rep: Reporter) -> None:
-    if value is not None and value not in raw.get(target, {}) and value not in failed.get(target, ()):
-        rep.error(doc.span(fpath), "unknown-ref", f"no entry '{value}' in table '{target}'",
-                  did_you_mean(value, raw.get(target, {})))
+               doc: Document, fpath: tuple[Any, ...], rep: Reporter) -> Any:
+    """The id a reference names: the id itself, or the id of the entry with that (Chinese) name,
+    which is what the IR holds; an unknown one is reported with a suggestion (and, for a short
+    table, every choice), and comes back as it was."""
+    entries = raw.get(target, {})
+    if value is None or value in entries or value in failed.get(target, ()):
+        return value
+    by_name = {identity(e[0]["name"]): eid for eid, e in entries.items()}
+    found = by_name.get(identity(value)) if isinstance(value, str) else None
+    if found is not None:
+        return found
+    names = {eid: e[0]["name"] for eid, e in entries.items()}
+    hint = did_you_mean(str(value), [*names, *names.values()])
+    if hint is not None:  # named by its id and its name, whichever of them was close
+        guess = hint.values["name"]
+        shown = guess if guess in names else next(i for i, n in names.items() if n == guess)
+        hint = say("unknown-ref.did-you-mean", id=shown, name=names[shown])
+    if len(names) <= SHORT_TABLE and names:
+        choices = say("unknown-ref.choices", choices=tuple(say("unknown-ref.choice", id=i, name=n)
+                                                           for i, n in names.items()))
+        hint = choices if hint is None else say("diagnostic.hint-and", first=hint, second=choices)
+    rep.error(doc.span(fpath), "unknown-ref", say("unknown-ref.no-entry-table", value=value, target=target), hint)
+    return value

@@ -19,6 +19,7 @@ from ..load import Document
 from .context import Reporter
 from .fight_conditions import check_condition_effect, check_conditions
 from .procedures import CheckedProcedure
+from ..messages import say
 
 KINDS = ("counter", "track", "stat", "state", "relation", "condition", "clear")
 
@@ -35,7 +36,7 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
     def table(key: str) -> str | None:
         tid = raw.get(key)
         if tid is not None and tid not in by_id:
-            rep.error(m.span(path + (key,)), "unknown-table", f"no table '{tid}'", did_you_mean(tid, by_id))
+            rep.error(m.span(path + (key,)), "unknown-table", say("unknown-table.no-table-3", tid=tid), did_you_mean(tid, by_id))
             return None
         return tid
 
@@ -44,7 +45,7 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
     if accumulate is not None:
         proc = next((p for p in procedures if p.id == accumulate), None)
         if proc is None:
-            rep.error(m.span(path + ("accumulate",)), "unknown-procedure", f"no procedure '{accumulate}'",
+            rep.error(m.span(path + ("accumulate",)), "unknown-procedure", say("unknown-procedure.no-procedure-2", accumulate=accumulate),
                       did_you_mean(accumulate, [p.id for p in procedures]))
         else:
             params = [p.id for p in proc.params]
@@ -54,26 +55,25 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
                                                                 for o in proc.result))
             if not ok:
                 rep.error(m.span(path + ("accumulate",)), "bad-accumulate",
-                          f"procedure '{accumulate}' must take (a combatant, a {tracks or 'tracks'} entry, current, "
-                          "gained) and give a text outcome 'state'")
+                          say("bad-accumulate.procedure-must-take-combatant", accumulate=accumulate, value=tracks or 'tracks'))
             _points_range(proc, ("current", "gained"), m, path + ("accumulate",), "bad-accumulate", rep)
         if tracks is None:
-            rep.error(m.span(path + ("accumulate",)), "bad-accumulate", "accumulate needs tracks: the track table")
+            rep.error(m.span(path + ("accumulate",)), "bad-accumulate", say("bad-accumulate.accumulate-needs-tracks-track"))
     state_stats = []
     for i, s in enumerate(raw.get("state_stats", [])):
         sp = path + ("state_stats", i)
         if states is None:
-            rep.error(m.span(sp), "bad-state-stats", "state_stats needs states: the table of states")
+            rep.error(m.span(sp), "bad-state-stats", say("bad-state-stats.state-stats-needs-states"))
             break
         field = next((f for f in by_id[states].fields if f.id == s["flag"]), None)
         if field is None or field.type != "bool":
             rep.error(m.span(sp + ("flag",)), "bad-state-stats",
-                      f"'{s['flag']}' is not a true/false field of table '{states}'",
+                      say("bad-state-stats.not-true-false-field", flag=s['flag'], states=states),
                       did_you_mean(s["flag"], [f.id for f in by_id[states].fields if f.type == "bool"]))
             continue
         for j, stat in enumerate(s["stats"]):
             if stat not in int_stats:
-                rep.error(m.span(sp + ("stats", j)), "unknown-stat", f"no whole-number stat '{stat}'",
+                rep.error(m.span(sp + ("stats", j)), "unknown-stat", say("unknown-stat.no-whole-number-stat", stat=stat),
                           did_you_mean(stat, int_stats))
         state_stats.append((s["flag"], tuple(s["stats"])))
     on_damage = None
@@ -81,7 +81,7 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
         od = raw["on_damage"]
         op = path + ("on_damage",)
         if od["counter"] not in {c["id"] for c in raw.get("counters", [])}:
-            rep.error(m.span(op + ("counter",)), "unknown-counter", f"no counter '{od['counter']}' in the fight section")
+            rep.error(m.span(op + ("counter",)), "unknown-counter", say("unknown-counter.no-counter-fight-section", counter=od['counter']))
         proc = next((p for p in procedures if p.id == od["procedure"]), None)
         outs = {o.id: o.formula.type for o in proc.result} if proc else {}
         ok = (proc is not None and tracks is not None and len(proc.params) >= 4 and proc.params[0].type == "combatant"
@@ -89,8 +89,7 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
               and outs.get("points") == ir.INT and outs.get("awake") == ir.BOOL)
         if not ok:
             rep.error(m.span(op + ("procedure",)), "bad-on-damage",
-                      f"on_damage needs a procedure taking (a combatant, a {tracks or 'tracks'} entry, current, taken) "
-                      "and giving a whole-number 'points' and a true/false 'awake'",
+                      say("bad-on-damage.on-damage-needs-procedure", value=tracks or 'tracks'),
                       did_you_mean(od["procedure"], [p.id for p in procedures]))
         else:
             assert proc is not None
@@ -101,15 +100,15 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
     for i, d in enumerate(raw.get("debuffs", [])):
         dp_ = path + ("debuffs", i)
         if acc is None or not any(o.id == "debuff" and o.formula.type == ir.INT for o in acc.result):
-            rep.error(m.span(dp_), "bad-debuff", "debuffs need accumulate: a procedure with a whole-number 'debuff'")
+            rep.error(m.span(dp_), "bad-debuff", say("bad-debuff.debuffs-need-accumulate-procedure"))
             break
         ids = {e.id for t in tables if t.id == tracks for e in t.entries}
         if d["track"] not in ids:
-            rep.error(m.span(dp_ + ("track",)), "unknown-entry", f"no track '{d['track']}' in table '{tracks}'",
+            rep.error(m.span(dp_ + ("track",)), "unknown-entry", say("unknown-entry.no-track-table", track=d['track'], tracks=tracks),
                       did_you_mean(d["track"], ids))
         for j, stat in enumerate(d["stats"]):
             if stat not in int_stats:
-                rep.error(m.span(dp_ + ("stats", j)), "unknown-stat", f"no whole-number stat '{stat}'",
+                rep.error(m.span(dp_ + ("stats", j)), "unknown-stat", say("unknown-stat.no-whole-number-stat-2", stat=stat),
                           did_you_mean(stat, int_stats))
         debuffs.append((d["track"], tuple(d["stats"])))
     state_ids = {e.id for t in tables if t.id == states for e in t.entries}
@@ -126,8 +125,7 @@ def _points_range(proc: CheckedProcedure, params: tuple[str, ...], m: Document, 
     declared max."""
     for q in proc.params:
         if q.id in params and (q.type != "int" or q.max is None or q.max < 1 or (q.min or 0) > 0):
-            rep.error(m.span(path), code, f"parameter '{q.id}' of procedure '{proc.id}' must be a whole number "
-                      "from 0 with a declared max: the fight keeps a track's points within it")
+            rep.error(m.span(path), code, say("fight.parameter-procedure-must-whole", id=q.id, id2=proc.id))
 
 
 def check_effects(p: CheckedProcedure, raw: list[dict[str, Any]], doc: Document, path: tuple[Any, ...],
@@ -135,7 +133,7 @@ def check_effects(p: CheckedProcedure, raw: list[dict[str, Any]], doc: Document,
                   rep: Reporter) -> tuple[Effect, ...]:
     """The procedure's effects, each checked against the fight section and its outcome fields."""
     if raw and spec is None:
-        rep.error(doc.span(path), "no-fight", "effects need the ruleset's fight: section (the state they change)")
+        rep.error(doc.span(path), "no-fight", say("no-fight.effects-need-ruleset-fight"))
         return ()
     assert spec is not None or not raw
     roles = [q.id for q in p.params if q.type == "combatant"]
@@ -152,41 +150,41 @@ def check_effects(p: CheckedProcedure, raw: list[dict[str, Any]], doc: Document,
             name = e.get(key, "")
             if name and outcomes.get(name) != want:
                 word = {ir.INT: "a whole-number", ir.BOOL: "a true/false", ir.STR: "a text"}[want]
-                bad(key, f"'{name}' is not {word} outcome of procedure '{p.id}'",
+                bad(key, say("bad-effect.not-outcome-procedure", name=name, word=word, id=p.id),
                     did_you_mean(name, [k for k, t in outcomes.items() if t == want]))
             return str(name)
 
         kinds = [k for k in KINDS if k in e]
         if len(kinds) != 1:
-            rep.error(doc.span(ep), "bad-effect", "an effect names exactly one of " + ", ".join(KINDS))
+            rep.error(doc.span(ep), "bad-effect", say("bad-effect.effect-names-exactly-one"))
             continue
         kind = kinds[0]
         if e["target"] not in roles:
-            bad("target", f"'{e['target']}' is not a combatant parameter of '{p.id}'", did_you_mean(e["target"], roles))
+            bad("target", say("bad-effect.not-combatant-parameter", target=e['target'], id=p.id), did_you_mean(e["target"], roles))
         when = outcome("when", ir.BOOL)
         assert spec is not None
         if kind in ("counter", "stat"):
             if ("add" in e) == ("subtract" in e):
-                rep.error(doc.span(ep), "bad-effect", f"a {kind} effect has exactly one of add, subtract")
+                rep.error(doc.span(ep), "bad-effect", say("bad-effect.effect-has-exactly-one", kind=kind))
                 continue
             amount_key = "add" if "add" in e else "subtract"
             field, sign = outcome(amount_key, ir.INT), 1 if amount_key == "add" else -1
             if kind == "counter":
                 if e["counter"] not in dict(spec.counters):
-                    bad("counter", f"no counter '{e['counter']}' in the fight section",
+                    bad("counter", say("bad-effect.no-counter-fight-section", counter=e['counter']),
                         did_you_mean(e["counter"], dict(spec.counters)))
                 out.append(Effect("counter", e["target"], e["counter"], field, sign, "", when, "", doc.span(ep)))
             else:
                 if e["stat"] not in int_stats:
-                    bad("stat", f"no whole-number stat '{e['stat']}'", did_you_mean(e["stat"], int_stats))
+                    bad("stat", say("bad-effect.no-whole-number-stat", stat=e['stat']), did_you_mean(e["stat"], int_stats))
                 duration = f"rounds:{e['rounds']}" if "rounds" in e else e.get("until", "next_turn")
                 out.append(Effect("modifier", e["target"], e["stat"], field, sign, duration, when, "", doc.span(ep)))
         elif kind == "track":
             if spec.tracks is None:
-                bad("track", "the fight section declares no tracks table")
+                bad("track", say("bad-effect.fight-section-declares-no"))
             track = outcome("track", ir.STR)
             if "points" not in e:
-                bad("track", "a track effect needs points: the outcome of points gained")
+                bad("track", say("bad-effect.track-effect-needs-points"))
                 continue
             out.append(Effect("track", e["target"], track, outcome("points", ir.INT), 1, "", when, "",
                               doc.span(ep)))
@@ -197,15 +195,15 @@ def check_effects(p: CheckedProcedure, raw: list[dict[str, Any]], doc: Document,
         elif kind == "state":
             ids = {x.id for t in tables if t.id == spec.states for x in t.entries}
             if e["state"] not in ids:
-                bad("state", f"no state '{e['state']}' in table '{spec.states}'", did_you_mean(e["state"], ids))
+                bad("state", say("bad-effect.no-state-table", state=e['state'], states=spec.states), did_you_mean(e["state"], ids))
             out.append(Effect("state", e["target"], e["state"], "", 1, "", when, "", doc.span(ep)))
         else:
             if e["relation"] not in dict(spec.relations):
-                bad("relation", f"no relation '{e['relation']}' in the fight section",
+                bad("relation", say("bad-effect.no-relation-fight-section", relation=e['relation']),
                     did_you_mean(e["relation"], dict(spec.relations)))
             other = e.get("with", "")
             if other not in roles or other == e["target"]:
-                bad("relation", "a relation needs with: the other combatant parameter", did_you_mean(other, roles))
+                bad("relation", say("bad-effect.relation-needs-with-other"), did_you_mean(other, roles))
             out.append(Effect("relation", e["target"], e["relation"], "", 1, "end" if e.get("end") else "start",
                               when, other, doc.span(ep)))
     return tuple(out)

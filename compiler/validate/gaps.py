@@ -22,6 +22,7 @@ from typing import Any
 
 from ..ir import FightSpec, Helper, NotModelled, Stat, Table
 from .context import Reporter
+from ..messages import say
 
 
 def has(gap: NotModelled, fight_raw: Any, fight: FightSpec | None, helpers: tuple[Helper, ...],
@@ -30,19 +31,19 @@ def has(gap: NotModelled, fight_raw: Any, fight: FightSpec | None, helpers: tupl
     need = gap.needs
     entries = {t.id: {e.id for e in t.entries} for t in tables}
     if gap.lacks == "relation" and fight is not None and need in {r for r, _ in fight.relations}:
-        return f"the fight declares the relation '{need}'"
+        return say("gaps.fight-declares-relation", need=need)
     if gap.lacks == "condition":
         if fight is not None and fight.states is not None and need in entries.get(fight.states, set()):
-            return f"the fight's states table '{fight.states}' has the state '{need}'"
+            return say("gaps.fight-states-table-has", states=fight.states, need=need)
         if any(s.id == need and s.type == "bool" for s in stats):
-            return f"combatants carry the true/false stat '{need}'"
+            return say("gaps.combatants-carry-true-false", need=need)
     if gap.lacks == "track" and fight is not None and fight.tracks is not None \
             and need in entries.get(fight.tracks, set()):
-        return f"the fight's tracks table '{fight.tracks}' has the track '{need}'"
+        return say("gaps.fight-tracks-table-has", tracks=fight.tracks, need=need)
     if gap.lacks == "geometry" and any(h.id == need for h in helpers):
-        return f"the manifest declares the helper '{need}'"
+        return say("gaps.manifest-declares-helper", need=need)
     if gap.lacks == "state_across_actions" and isinstance(fight_raw, dict) and fight_raw.get(need):
-        return f"the fight declares '{need}'"
+        return say("gaps.fight-declares", need=need)
     return ""
 
 
@@ -54,5 +55,5 @@ def check_gaps(gaps: tuple[NotModelled, ...], fight_raw: Any, fight: FightSpec |
         where = has(g, fight_raw, fight, helpers, stats, tables)
         if where:
             rep.error(g.span, "stale-gap",
-                      f"not_modelled '{g.what}' says it lacks {g.lacks} '{g.needs}', but {where}",
-                      "compute the rule with it, or say what else it lacks")
+                      say("stale-gap.not-modelled-says-lacks", what=g.what, lacks=g.lacks, needs=g.needs, where=where),
+                      say("stale-gap.compute-rule-with-say"))

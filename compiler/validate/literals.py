@@ -17,6 +17,7 @@ from ..ir import Formula
 from ..formula import syntax
 from ..load import Document
 from .context import Reporter, value_span
+from ..messages import say
 
 PLAIN = (0, 1)
 
@@ -51,10 +52,9 @@ def check_literals(raw: Mapping[str, Any], formulas: Mapping[str, Formula | None
             if value in listed:
                 continue
             rep.error(value_span(doc, path + (key,), col),
-                          "rule-literal", f"the number {value} in this formula encodes a rule a pack cannot change",
-                          "make it a ruling (rulings.yaml, read as rulings.<key>), or list it in the step's "
-                          f"definitional: [{{value: {value}, text: <why it is part of a definition>}}]")
+                          "rule-literal", say("rule-literal.number-formula-encodes-rule", value=value),
+                          say("rule-literal.make-ruling-rulings-yaml", value=value))
     for i, d in enumerate(raw.get("definitional", [])):
         if d["value"] not in used:
             rep.error(doc.span(path + ("definitional", i, "value")), "stale-definitional",
-                      f"the step's formulas no longer use the number {d['value']}", "remove it from definitional")
+                      say("stale-definitional.step-formulas-no-longer", value=d['value']), say("stale-definitional.remove-from-definitional"))

@@ -19,6 +19,7 @@ from ..steps import CheckedStep, kind_of
 from .literals import check_literals
 from .context import Reporter, StepContext, compile_formula
 from .scopes import TableDecls, add_entity, add_stats
+from ..messages import say
 
 RESERVED_PARAMS = {"dice", "trace"} | set(dir(builtins))
 
@@ -52,7 +53,7 @@ def check_procedures(docs: list[Document], stats: tuple[Stat, ...], base: Scope,
             path = ("procedures", i)
             if raw["id"] in seen:
                 rep.error(doc.span(path + ("id",)), "duplicate-id",
-                          f"procedure '{raw['id']}' is defined twice (first at {seen[raw['id']]})")
+                          say("duplicate-id.procedure-defined-twice-first", id=raw['id'], value=seen[raw['id']]))
                 continue
             seen[raw["id"]] = doc.span(path)
             proc = _check_one(raw, doc, path, stats, base, table_ids, decls, error_map, rule_ids, dice, rep)
@@ -64,7 +65,7 @@ def check_procedures(docs: list[Document], stats: tuple[Stat, ...], base: Scope,
 def _rules(ids: list[str], known: set[str], doc: Document, path: tuple[Any, ...], rep: Reporter) -> tuple[str, ...]:
     for rid in ids:
         if rid not in known:
-            rep.error(doc.span(path), "unknown-rule", f"rule id '{rid}' is not in the rule inventory",
+            rep.error(doc.span(path), "unknown-rule", say("unknown-rule.rule-id-not-rule-4", rid=rid),
                       did_you_mean(rid, known))
     return tuple(ids)
 
@@ -82,21 +83,21 @@ def _params(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats: tu
         ppath = path + ("params", j)
         pid, ptype = p["id"], p["type"]
         if keyword.iskeyword(pid) or pid in RESERVED_PARAMS:
-            rep.error(doc.span(ppath + ("id",)), "reserved-name", f"'{pid}' is reserved; choose another id")
+            rep.error(doc.span(ppath + ("id",)), "reserved-name", say("reserved-name.reserved-choose-another-id", pid=pid))
         if pid in names or p["name"] in names:
-            rep.error(doc.span(ppath), "duplicate-id", f"parameter '{pid}' is declared twice")
+            rep.error(doc.span(ppath), "duplicate-id", say("duplicate-id.parameter-declared-twice", pid=pid))
         names.update((pid, p["name"]))
         default = p.get("default")
         if ptype in ("int", "bool"):
             if default is None:
                 pass
             elif ptype == "int" and (isinstance(default, bool) or not isinstance(default, int)):
-                rep.error(doc.span(ppath + ("default",)), "bad-default", "an int parameter defaults to a whole number")
+                rep.error(doc.span(ppath + ("default",)), "bad-default", say("bad-default.int-parameter-defaults-whole"))
             elif ptype == "bool" and not isinstance(default, bool):
-                rep.error(doc.span(ppath + ("default",)), "bad-default", "a bool parameter defaults to true or false")
+                rep.error(doc.span(ppath + ("default",)), "bad-default", say("bad-default.bool-parameter-defaults-true"))
             elif ptype == "int" and not p.get("min", -1_000_000) <= default <= p.get("max", 1_000_000):
                 rep.error(doc.span(ppath + ("default",)), "bad-default",
-                          f"the default {default} is outside {p.get('min')}..{p.get('max')}")
+                          say("bad-default.default-outside-2", default=default, get=p.get('min'), get2=p.get('max')))
             scope.add([(pid,), (p["name"],)], Binding(ir.Param(ptype, pid, p["name"])))
         elif ptype == "combatant":
             default = None
@@ -104,20 +105,20 @@ def _params(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats: tu
         elif ptype in table_ids:
             if default is not None and default not in table_ids[ptype]:
                 rep.error(doc.span(ppath + ("default",)), "unknown-ref",
-                          f"the default '{default}' is not an entry of table '{ptype}'",
+                          say("unknown-ref.default-not-entry-table", default=default, ptype=ptype),
                           did_you_mean(str(default), table_ids[ptype]))
             add_entity(scope, [(pid,), (p["name"],)], ir.Param(ir.entry_type(ptype), pid, p["name"]), p["name"],
                        ptype, decls, subject=subject, context_params=context)
         else:
             rep.error(doc.span(ppath + ("type",)), "unknown-type",
-                      f"'{ptype}' is not int, bool, combatant or a table",
+                      say("unknown-type.not-int-bool-combatant", ptype=ptype),
                       did_you_mean(ptype, [*table_ids, "int", "bool", "combatant"]))
             continue
         params.append(Param(pid, p["name"], ptype, p.get("min", -1_000_000 if ptype == "int" else None),
                             p.get("max", 1_000_000 if ptype == "int" else None), default,
                             bool(p.get("optional", False)), p.get("description", ""), doc.span(ppath)))
     if subject_id is not None and not any(p.id == subject_id and p.type == "combatant" for p in params):
-        rep.error(doc.span(path + ("subject",)), "bad-subject", f"subject '{subject_id}' is not a combatant parameter")
+        rep.error(doc.span(path + ("subject",)), "bad-subject", say("bad-subject.subject-not-combatant-parameter", subject_id=subject_id))
     return tuple(params)
 
 
@@ -141,7 +142,7 @@ def _check_one(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats:
     for k, o in enumerate(raw["result"]):
         opath = path + ("result", k)
         if o["id"] in out_ids:
-            rep.error(doc.span(opath + ("id",)), "duplicate-id", f"outcome '{o['id']}' is listed twice")
+            rep.error(doc.span(opath + ("id",)), "duplicate-id", say("duplicate-id.outcome-listed-twice", id=o['id']))
         f = compile_formula(o["value"], scope, (ir.INT, ir.BOOL, ir.STR), doc, opath + ("value",), rep)
         if f is not None:
             check_literals(o, {"value": f}, doc, opath, rep)
@@ -166,7 +167,7 @@ def _summary(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], outputs:
         field_id = given.get(key)
         if field_id is not None and outputs.get(field_id) != want:
             rep.error(doc.span(path + ("summary", key)), "bad-summary",
-                      f"'{field_id}' is not a {'true/false' if want == ir.BOOL else 'number'} outcome of '{raw['id']}'",
+                      say("bad-summary.not-outcome", field_id=field_id, value='true/false' if want == ir.BOOL else 'number', id=raw['id']),
                       did_you_mean(field_id, [k for k, t in outputs.items() if t == want]))
             field_id = None
         picked[key] = field_id

@@ -29,6 +29,7 @@ from ..build.keep import NO_KEEP, Keep
 from ..build.memo import NO_MEMO, Memo
 from ..diagnostics import QUOTE_CHARS, Diagnostic, cut, did_you_mean, json_prefix, quote
 from ..load import Document
+from ..messages import say
 
 SCHEMA_BASE = "https://rulec.dev/schema/"
 STATIC_KINDS = ("ruleset", "stats", "rulings", "rule_index", "procedures", "table", "pack")
@@ -36,7 +37,7 @@ STATIC_KINDS = ("ruleset", "stats", "rulings", "rule_index", "procedures", "tabl
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
     if validator.is_type(instance, "string") and not ecma_regex(pattern).search(instance):
-        yield jsonschema.ValidationError(f"{quote(instance)} does not match {pattern!r}")
+        yield jsonschema.ValidationError(say("schema.does-not-match", instance=quote(instance), pattern=pattern))
 
 
 Validator = extend(Draft202012Validator, {"pattern": _pattern})
@@ -68,20 +69,19 @@ def _type_word(value: Any) -> str:
     if isinstance(value, bool):
         return "true/false"
     if isinstance(value, int):
-        return "a whole number"
+        return say("schema.whole-number")
     if isinstance(value, float):
-        return "a decimal number"
+        return say("schema.decimal-number")
     if isinstance(value, str):
-        return "text"
+        return say("schema.text")
     if isinstance(value, list):
-        return "a list"
+        return say("schema.list")
     if isinstance(value, dict):
-        return "a mapping"
-    return "nothing"
+        return say("schema.mapping")
+    return say("schema.nothing")
 
 
-_WANT_WORDS = {"integer": "a whole number", "boolean": "true/false", "string": "text",
-               "array": "a list", "object": "a mapping", "null": "nothing", "number": "a number"}
+_WANT_WORDS = ("integer", "boolean", "string", "array", "object", "null", "number")  # catalogue: schema.want.<type>
 
 
 def _short(value: Any) -> str:
@@ -95,13 +95,13 @@ def _size_message(kind: str, bound: Any, value: Any) -> str:
     """What a size keyword says, in rulec's words (jsonschema's own message quotes the whole
     instance: 11.7 MB for a large scenario)."""
     if kind == "uniqueItems":
-        return "has repeated items"
+        return say("schema.has-repeated-items")
     count = len(value) if isinstance(value, (str, list, dict)) else 0
-    unit = {"maxLength": "characters", "minLength": "characters"}.get(kind, "items")
+    unit = say("schema.unit.characters") if kind in ("maxLength", "minLength") else say("schema.unit.items")
     if kind == "minProperties":
-        unit = "keys"
-    side = "at most" if kind.startswith("max") else "at least"
-    return f"has {count} {unit}; {side} {bound} allowed"
+        unit = say("schema.unit.keys")
+    side = say("schema.at-most") if kind.startswith("max") else say("schema.at-least")
+    return say("schema.has-allowed", count=count, unit=unit, side=side, bound=bound)
 
 
 def _schema_properties(schema: dict[str, Any]) -> list[str]:
@@ -131,7 +131,7 @@ def diagnostics_for(doc: Document, validator: Any,
             if more:
                 counted = f"{more}{'+' if more == MAX_MORE_COUNTED else ''}"
                 out.append(Diagnostic(doc.span(base), "too-many-errors",
-                                      f"and {counted} more problems here; fix these first"))
+                                      say("too-many-errors.more-problems-here-fix", counted=counted)))
             break
     return out
 
@@ -147,16 +147,16 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
         for key in value:
             if key not in allowed:
                 yield Diagnostic(doc.span(path + (key,), key=True), "unknown-key",
-                                 f"{quote(key)} is not allowed here",
+                                 say("unknown-key.not-allowed-here", key_=quote(key)),
                                  _full_width_hint(key) or did_you_mean(key, allowed) or
-                                 f"allowed keys: {', '.join(allowed)}")
+                                 say("unknown-key.allowed-keys", allowed=', '.join(allowed)))
         return
     if kind == "unevaluatedProperties" and isinstance(value, dict):
         allowed = _schema_properties(schema)
         for key in value:
             if key not in allowed:
                 yield Diagnostic(doc.span(path + (key,), key=True), "unknown-key",
-                                 f"{quote(key)} is not allowed here", did_you_mean(key, allowed))
+                                 say("unknown-key.not-allowed-here-2", key_=quote(key)), did_you_mean(key, allowed))
         return
     span = doc.span(path)
     if kind == "required":
@@ -166,30 +166,30 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
         for key in missing:
             if isinstance(value, dict) and key not in value:
                 typo = did_you_mean(key, present)
-                yield Diagnostic(span, "missing-key", f"missing required key '{key}'",
-                                 typo and f"is '{typo.split(chr(39))[1]}' a misspelling of it?")
+                yield Diagnostic(span, "missing-key", say("missing-key.missing-required-key", key_=key),
+                                 typo and say("missing-key.misspelling", value=typo.split(chr(39))[1]))
         return
     if kind == "type":
         want = error.validator_value
         wants = want if isinstance(want, list) else [want]
-        words = " or ".join(_WANT_WORDS.get(str(w), str(w)) for w in wants)
-        yield Diagnostic(span, "wrong-type", f"expected {words}, got {_type_word(value)} {_short(value)}",
+        words = say("list.or").join(say(f"schema.want.{w}") if w in _WANT_WORDS else str(w) for w in wants)
+        yield Diagnostic(span, "wrong-type", say("wrong-type.expected-got", words=words, type_word=_type_word(value), short=_short(value)),
                          _full_width_hint(value) if isinstance(value, str) else None)
         return
     if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         bound = error.validator_value
-        side = "below the minimum" if "inimum" in kind else "above the maximum"
-        yield Diagnostic(span, "out-of-range", f"{_short(value)} is {side} {bound}")
+        side = say("schema.below-minimum") if "inimum" in kind else say("schema.above-maximum")
+        yield Diagnostic(span, "out-of-range", say("out-of-range.text", short=_short(value), side=side, bound=bound))
         return
     if kind in ("enum", "const"):
         options = error.validator_value if kind == "enum" else [error.validator_value]
         shown = (", ".join(_short(o) for o in options) if len(options) <= 12
                  else ", ".join(_short(o) for o in options[:8]) + f", ... ({len(options)} in all)")
         hint = did_you_mean(str(value), [str(o) for o in options]) if isinstance(value, str) else None
-        yield Diagnostic(span, "bad-value", f"{_short(value)} is not one of: {shown}", hint)
+        yield Diagnostic(span, "bad-value", say("bad-value.not-one", short=_short(value), shown=shown), hint)
         return
     if kind == "pattern":
-        message = schema.get("description") or f"does not match the pattern {error.validator_value}"
+        message = schema.get("description") or say("schema.does-not-match-pattern", validator_value=error.validator_value)
         yield Diagnostic(span, "bad-format", f"{_short(value)}: {message}")
         return
     if kind in ("maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "minProperties", "maxProperties"):
@@ -197,17 +197,18 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
         return
     if kind == "anyOf" and all(isinstance(b, dict) and set(b) == {"required"} for b in error.validator_value):
         keys = [b["required"][0] for b in error.validator_value]
-        others = " or ".join(f"'{k}'" for k in keys[1:])
-        yield Diagnostic(span, "missing-key", f"missing required key '{keys[0]}'" + (f" (or {others})" if others else ""))
+        others = tuple(f"'{k}'" for k in keys[1:])
+        yield Diagnostic(span, "missing-key", say("missing-key.one-of", key_=keys[0], others=others) if others
+                         else say("missing-key.missing-required-key", key_=keys[0]))
         return
     if kind == "oneOf":
         branches = error.validator_value
         if all(set(b) == {"required"} for b in branches):
             keys = [b["required"][0] for b in branches]
             present = [k for k in keys if isinstance(value, dict) and k in value]
-            what = "none" if not present else ", ".join(present)
+            what = say("schema.none") if not present else ", ".join(present)
             yield Diagnostic(span, "bad-step",
-                             f"needs exactly one of {', '.join(keys)}; found {what}",
+                             say("bad-step.needs-exactly-one-found", keys=', '.join(keys), what=what),
                              did_you_mean(next(iter(value), ""), keys) if isinstance(value, dict) and value else None)
             return
         chosen = _discriminated(error)
@@ -242,7 +243,7 @@ def _full_width_hint(text: str) -> str | None:
     if found is None:
         return None
     mark = found[1]
-    return f"it holds a full-width '{mark}' (U+{ord(mark):04X}): type '{FULL_WIDTH[mark]} ' instead"
+    return say("schema.holds-full-width-u", mark=mark, ord=ord(mark), value=FULL_WIDTH[mark])
 
 
 def _discriminated(error: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:
@@ -263,15 +264,15 @@ def check_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:
     data = doc.data
     if not isinstance(data, dict):
         return None, [Diagnostic(doc.span(()), "wrong-shape",
-                                 f"a rule file is a mapping with a 'kind' key, got {_type_word(data)}")]
+                                 say("wrong-shape.rule-file-mapping-with", type_word=_type_word(data)))]
     kind = data.get("kind")
     if kind not in STATIC_KINDS:
         if kind is None:
-            return None, [Diagnostic(doc.span(()), "missing-key", "missing required key 'kind'",
-                                     f"one of: {', '.join(STATIC_KINDS)}")]
-        return None, [Diagnostic(doc.span(("kind",)), "bad-value", f"unknown kind {_short(kind)}",
+            return None, [Diagnostic(doc.span(()), "missing-key", say("missing-key.missing-required-key-kind"),
+                                     say("missing-key.one", static_kinds=', '.join(STATIC_KINDS)))]
+        return None, [Diagnostic(doc.span(("kind",)), "bad-value", say("bad-value.unknown-kind", short=_short(kind)),
                                  did_you_mean(str(kind), STATIC_KINDS) or
-                                 f"one of: {', '.join(STATIC_KINDS)}")]
+                                 say("bad-value.one", static_kinds=', '.join(STATIC_KINDS)))]
     return kind, []
 
 

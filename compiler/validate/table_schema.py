@@ -36,7 +36,7 @@ def _field_schema(decl: FieldDecl) -> dict[str, Any]:
     elif decl.type == "enum_list":
         s = {"type": "array", "uniqueItems": True, "items": {"enum": [v.id for v in decl.values]}}
     elif decl.type == "ref":
-        s = {"type": "string", "pattern": ID_PATTERN, "description": f"the id of an entry of '{decl.table}'"}
+        s = {"type": "string", "minLength": 1, "maxLength": 80}  # an entry's id or its name: entries.py resolves it
     elif decl.type == "dice":
         s = {"type": "string", "pattern": DICE_PATTERN, "description": "dice like 2d6+1d4+3"}
     else:
@@ -114,8 +114,10 @@ def editor_table_schema(rs: Any, t: Any) -> dict[str, Any]:
             continue
         target = rs.table(decl.table)
         ids = [e.id for e in target.entries]
-        choice: dict[str, Any] = {"enum": ids, "enumDescriptions": [e.name for e in target.entries],
-                                  "title": decl.name, "description": f"the id of an entry of '{decl.table}'"}
+        names = [e.name for e in target.entries if e.name not in ids]
+        choice: dict[str, Any] = {"enum": ids + names, "enumDescriptions": [e.name for e in target.entries] + names,
+                                  "title": decl.name,
+                                  "description": f"the id (or the name) of an entry of '{decl.table}'"}
         props[decl.id] = {"anyOf": [choice, {"type": "null"}]} if "anyOf" in props[decl.id] else choice
         for example in schema["examples"]:
             for entry in example["entries"]:

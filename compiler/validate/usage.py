@@ -22,6 +22,7 @@ from ..features import FEATURES
 from ..ir import ErrorType, FormulaField, Procedure, Ruleset
 from ..ir import expr as ir
 from ..build.keep import NO_KEEP, Keep
+from ..messages import say
 
 
 @dataclasses.dataclass
@@ -124,19 +125,16 @@ def check_usage(rs: Ruleset, keep: Keep = NO_KEEP) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for e in rs.errors:
         if e.id not in reads.errors:
-            out.append(Diagnostic(e.span, "unused-error", f"no procedure raises the error '{e.id}' ({e.name})",
-                                  "raise it with a require step, or remove it"))
+            out.append(Diagnostic(e.span, "unused-error", say("unused-error.no-procedure-raises-error", id=e.id, name=e.name),
+                                  say("unused-error.raise-with-require-step")))
     for r in rs.rulings:
         if r.key not in reads.rulings and not r.not_modelled:
             out.append(Diagnostic(r.span, "unused-ruling",
-                                  f"ruling '{r.key}' ({r.name}) is read by no procedure or formula, so changing "
-                                  "it changes nothing", "read it in the procedure it governs, or say why with "
-                                  "not_modelled: <reason>"))
+                                  say("unused-ruling.ruling-read-by-no", key_=r.key, name=r.name), say("unused-ruling.read-procedure-governs-say")))
     for table in rs.tables:
         for f in table.fields:
             if f.type == "bool" and (table.id, f.id) not in reads.fields and not f.not_modelled:
                 out.append(Diagnostic(f.span, "unused-field",
-                                      f"the flag '{f.id}' ({f.name}) of table '{table.id}' is read by no procedure "
-                                      "or formula, so setting it changes nothing",
-                                      "read it where it matters, or say why with not_modelled: <reason>"))
+                                      say("unused-field.flag-table-read-by", id=f.id, name=f.name, id2=table.id),
+                                      say("unused-field.read-where-matters-say")))
     return out

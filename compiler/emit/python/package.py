@@ -30,6 +30,7 @@ from .fight import fight_module
 from .model import table_order, write_model
 from .procedures import camel, getter, write_procedure, write_result
 from .resolved import unresolved
+from ...messages import say
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent.parent / "runtime"
 ALWAYS = ("__init__", "core", "sources", "odds")
@@ -345,8 +346,7 @@ def _check_compiles(rs: Ruleset, rel: str, text: str, header: str, memo: Memo) -
         compile(text, filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:  # a compiler bug, reported against the manifest
         line = getattr(exc, "lineno", "?")
-        raise RulesError([Diagnostic(rs.span, "internal", f"generated {rel} does not compile: {exc} (line {line}); "
-                                                            "this is a rulec bug")]) from exc
+        raise RulesError([Diagnostic(rs.span, "internal", say("internal.generated-does-not-compile", rel=rel, exc=exc, line=line))]) from exc
     missing = unresolved(text, filename)
     if missing:
         names = ", ".join(f"{n} (line {line})" for n, line in missing[:5])

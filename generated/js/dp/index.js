@@ -586,10 +586,13 @@ function _rt_pool_distribution_uncached(dice, sides, successAt, addAt, tail) {
   if (nQ + nR >= sides) throw new RuleError('every face adds a die: the pool never ends');
   const pF = nF / sides, pS = nS / sides, q = nQ / sides, r = nR / sides;
   const d = 1.0 - r, n = dice, ratio = q / d;
-  const inFloats = n <= 1000 && n * -Math.log(pF + pS) < 600;
+  const inFloats = n * -Math.log(pF + pS) < 600;
   const a = [], b = [];
-  if (inFloats) {
+  if (inFloats && n <= 1000) {
     for (let j = 0; j <= n; j++) a.push(_rt_binom(n, j) * Math.pow(pF, n - j) * Math.pow(pS, j));
+    b.push(Math.pow(d, -n));
+  } else if (inFloats) {  // C(n, j) alone overflows past about 1,030 dice: a_j from its logarithm
+    for (let j = 0; j <= n; j++) a.push(_rt_exp(_rt_log_binom(n, j) + _rt_xlogy(n - j, pF) + _rt_xlogy(j, pS)));
     b.push(Math.pow(d, -n));
   } else {
     for (let j = 0; j <= n; j++) a.push(_rt_log_binom(n, j) + _rt_xlogy(n - j, pF / d) + _rt_xlogy(j, pS / d));

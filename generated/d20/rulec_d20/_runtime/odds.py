@@ -6,8 +6,9 @@
   r: fails and adds). A pool of n dice is c(x)^n: a binomial times a negative
   binomial series, all terms positive, so it is computed term by term in O(n·k)
   and stopped once the remaining tail mass is below `tail` (reported as
-  `dropped`). Where plain floating point could overflow (over about a thousand dice, or a
-  pool whose failing faces add dice) the terms are computed as logarithms instead.
+  `dropped`). Past about a thousand dice the binomial coefficients are taken from their
+  logarithms; where the terms themselves could overflow (a pool whose failing faces add dice)
+  they are computed as logarithms throughout. Either way the convolution is one C-level pass.
   A rolled pool stops with LimitExceeded past the ruleset's `added_dice` (pool.py); the
   compiler checks that fair dice pass that cap with probability at most `TAIL` for the largest
   pool allowed, so the outcomes a capped roll cannot show lie in the mass reported as `dropped`
@@ -20,7 +21,7 @@
 from __future__ import annotations
 
 import math
-from operator import mul as _mul
+from operator import add as _add, mul as _mul
 import random
 from functools import lru_cache
 from typing import Any, Dict, List, Optional, Tuple
@@ -87,14 +88,19 @@ def pool_distribution(dice: int, sides: int, success_at: int, add_at: int,
     n = dice
     ratio = q / d
     # Every A_j * B_k below is at most 1, but B_k alone reaches about (1 / (p_f + p_s))^n.
-    in_floats = n <= 1000 and n * -math.log(p_f + p_s) < 600
+    in_floats = n * -math.log(p_f + p_s) < 600
     # A_j = C(n, j) p_f^(n-j) p_s^j : successes from the last die of each chain.
     # B_k = C(n+k-1, k) (q/d)^k / d^n : successes from added dice.
     a_terms: List[float] = []
     b_terms: List[float] = []
-    if in_floats:
+    if in_floats and n <= 1000:
         for j in range(n + 1):
             a_terms.append(_binom(n, j) * (p_f ** (n - j)) * (p_s**j))
+        b_terms.append(d ** (-n))
+        next_b = _next_b_float
+    elif in_floats:  # C(n, j) alone overflows a float past about 1,030 dice: A_j from its logarithm
+        for j in range(n + 1):
+            a_terms.append(_exp(_log_binom(n, j) + _xlogy(n - j, p_f) + _xlogy(j, p_s)))
         b_terms.append(d ** (-n))
         next_b = _next_b_float
     else:  # logarithms: a_terms hold log A_j / d^n, b_terms log C(n+k-1, k) (q/d)^k
@@ -113,9 +119,9 @@ def pool_distribution(dice: int, sides: int, success_at: int, add_at: int,
         if in_floats:  # sum of a_j * b_(m-j): one C-level pass (a Python loop is the O(N^2) cost here)
             lo, hi = max(0, m - len(b_terms) + 1), min(n, m)
             pm = sum(map(_mul, a_terms[lo:hi + 1], reversed(b_terms[m - hi:m - lo + 1])))
-        else:
-            for j in range(max(0, m - len(b_terms) + 1), min(n, m) + 1):
-                pm += _exp(a_terms[j] + b_terms[m - j])
+        else:  # the same pass over exp(log a_j + log b_(m-j)) (a term below e^-745 is 0)
+            lo, hi = max(0, m - len(b_terms) + 1), min(n, m)
+            pm = sum(map(_exp, map(_add, a_terms[lo:hi + 1], reversed(b_terms[m - hi:m - lo + 1]))))
         probs.append(pm)
         m += 1
         if m > n:
@@ -304,9 +310,13 @@ class OddsBuilder:
         self.acc[outcome] = self.acc.get(outcome, 0.0) + p
 
     def outcomes(self, p: float, dist: PoolOdds) -> List[Tuple[int, float]]:
-        """The outcomes of a roll reached with probability `p` to enumerate; the rest is dropped."""
-        self.drop(p * dist.skipped)
-        return dist.items()
+        """The outcomes of a roll reached with probability `p` to enumerate; the rest is dropped
+        (`drop`, written out: this runs once per branch of every odds function)."""
+        self.left -= 1
+        if self.left < 0:
+            self._exceeded()
+        self.dropped += p * dist.skipped
+        return dist._items
 
     def drop(self, p: float) -> None:
         """Count mass left out (a distribution's tail, a negligible branch): a branch too."""
