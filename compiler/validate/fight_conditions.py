@@ -17,6 +17,7 @@ from ..diagnostics import did_you_mean
 from ..ir import ConditionDecl, RelationDecl, Stat
 from ..ir import expr as ir
 from ..load import Document
+from ..messages import say
 from .context import Reporter
 from .procedures import CheckedProcedure
 
@@ -37,35 +38,35 @@ def check_conditions(m: Document, raw: dict[str, Any], procedures: list[CheckedP
             rep.error(m.span(cp + path), "bad-condition", message, hint)
 
         if c["id"] in seen:
-            bad(("id",), f"condition '{c['id']}' is declared twice")
+            bad(("id",), say("bad-condition.declared-twice", id=c["id"]))
         seen.add(c["id"])
         for stat in c.get("sets", {}):
             if stat not in flags:
-                bad(("sets", stat), f"'{stat}' is not a true/false stat", did_you_mean(stat, flags))
+                bad(("sets", stat), say("bad-condition.not-bool-stat", stat=stat), did_you_mean(stat, flags))
         for stat in c.get("adds", {}):
             if stat not in ints:
-                bad(("adds", stat), f"'{stat}' is not a whole-number stat", did_you_mean(stat, ints))
+                bad(("adds", stat), say("bad-condition.not-int-stat", stat=stat), did_you_mean(stat, ints))
         params = {q.id: q.type for p in procedures for q in p.params if q.type in ("int", "bool")}
         for key, value in c.get("options", {}).items():
             want = "bool" if type(value) is bool else "int"
             if params.get(key) != want:
-                bad(("options", key), f"no procedure has a {'true/false' if want == 'bool' else 'whole-number'} "
-                    f"parameter '{key}'", did_you_mean(key, params))
+                bad(("options", key), say("bad-condition.no-option-param", param=key,
+                                          kind=say("bad-condition.kind-bool" if want == "bool" else "bad-condition.kind-int")),
+                    did_you_mean(key, params))
         applies = _scope(c.get("applies", {}), cp + ("applies",), by_id, m, rep, events=False)
         for j, pid in enumerate(c.get("forbids", [])):
             if pid not in by_id:
-                bad(("forbids", j), f"no procedure '{pid}'", did_you_mean(pid, by_id))
+                bad(("forbids", j), say("bad-condition.no-procedure", id=pid), did_you_mean(pid, by_id))
         ends = []
         for j, e in enumerate(c.get("ends", [])):
             ep = cp + ("ends", j)
             kinds = [k for k in ENDINGS if k in e]
             if len(kinds) != 1 or ("nth" in e and kinds[0] not in ("turn_start", "turn_end")):
-                rep.error(m.span(ep), "bad-condition", "an ending has exactly one of " + ", ".join(ENDINGS) +
-                          " (nth only with turn_start or turn_end)")
+                rep.error(m.span(ep), "bad-condition", say("bad-condition.ending-kinds", kinds=", ".join(ENDINGS)))
                 continue
             kind = kinds[0]
             if kind == "stat" and e["stat"] not in flags:
-                rep.error(m.span(ep + ("stat",)), "bad-condition", f"'{e['stat']}' is not a true/false stat",
+                rep.error(m.span(ep + ("stat",)), "bad-condition", say("bad-condition.not-bool-stat", stat=e["stat"]),
                           did_you_mean(e["stat"], flags))
             scope = _scope(e["acts"], ep + ("acts",), by_id, m, rep, events=True) if kind == "acts" else ((), "", "", "")
             of = e[kind] if kind in ("turn_start", "turn_end") else "holder"
@@ -81,16 +82,16 @@ def check_conditions(m: Document, raw: dict[str, Any], procedures: list[CheckedP
         rp = ("fight", "relations", i)
         for key in ("held", "holder"):
             if key in r and r[key] not in seen:
-                rep.error(m.span(rp + (key,)), "bad-condition", f"no condition '{r[key]}' in the fight section",
+                rep.error(m.span(rp + (key,)), "bad-condition", say("bad-condition.no-condition", id=r[key]),
                           did_you_mean(r[key], seen))
         for key in ("ends_holder", "ends_held"):
             for j, stat in enumerate(r.get(key, [])):
                 if stat not in flags:
-                    rep.error(m.span(rp + (key, j)), "bad-condition", f"'{stat}' is not a true/false stat",
+                    rep.error(m.span(rp + (key, j)), "bad-condition", say("bad-condition.not-bool-stat", stat=stat),
                               did_you_mean(stat, flags))
         for j, cid in enumerate(r.get("clears", [])):
             if cid not in seen:
-                rep.error(m.span(rp + ("clears", j)), "bad-condition", f"no condition '{cid}' in the fight section",
+                rep.error(m.span(rp + ("clears", j)), "bad-condition", say("bad-condition.no-condition", id=cid),
                           did_you_mean(cid, seen))
         relations.append(RelationDecl(r["id"], r.get("held", ""), r.get("holder", ""), tuple(r.get("ends_holder", [])),
                                       tuple(r.get("ends_held", [])), tuple(r.get("rules", [])),
@@ -104,20 +105,21 @@ def _scope(raw: dict[str, Any], path: tuple[Any, ...], by_id: dict[str, CheckedP
     procs = list(raw.get("procedures", []))
     for j, pid in enumerate(procs):
         if pid not in by_id:
-            rep.error(m.span(path + ("procedures", j)), "bad-condition", f"no procedure '{pid}'",
+            rep.error(m.span(path + ("procedures", j)), "bad-condition", say("bad-condition.no-procedure", id=pid),
                       did_you_mean(pid, by_id))
     named = [by_id[p] for p in procs if p in by_id] or list(by_id.values())
     for key in ("role", "source_role"):
         role = raw.get(key, "")
         roles = {q.id for p in named for q in p.params if q.type == "combatant"}
         if role and role not in roles:
-            rep.error(m.span(path + (key,)), "bad-condition", f"'{role}' is not a combatant parameter of "
-                      + (", ".join(procs) if procs else "any procedure"), did_you_mean(role, roles))
+            rep.error(m.span(path + (key,)), "bad-condition",
+                      say("bad-condition.not-role", role=role,
+                          where=", ".join(procs) if procs else say("bad-condition.any-procedure")),
+                      did_you_mean(role, roles))
     when = raw.get("when", "")
     if when and (not procs or any(not any(o.id == when and o.formula.type == ir.BOOL for o in p.result)
                                   for p in named)):
-        rep.error(m.span(path + ("when",)), "bad-condition",
-                  f"'{when}' must be a true/false outcome of every procedure the event names (name them)")
+        rep.error(m.span(path + ("when",)), "bad-condition", say("bad-condition.when-outcome", when=when))
     del events
     return tuple(procs), raw.get("role", ""), raw.get("source_role", ""), when
 
@@ -127,14 +129,14 @@ def check_condition_effect(e: dict[str, Any], kind: str, roles: list[str], outco
     """(condition id, value outcome, source role) of a `condition:` or `clear:` effect."""
     key = e[kind]
     if key not in conditions:
-        bad(kind, f"no condition '{key}' in the fight section", did_you_mean(key, conditions))
+        bad(kind, say("bad-condition.no-condition", id=key), did_you_mean(key, conditions))
     value = e.get("value", "")
     if value and outcomes.get(value) != ir.INT:
-        bad("value", f"'{value}' is not a whole-number outcome", did_you_mean(value, [k for k, t in outcomes.items()
-                                                                                  if t == ir.INT]))
+        bad("value", say("bad-condition.not-int-outcome", value=value),
+            did_you_mean(value, [k for k, t in outcomes.items() if t == ir.INT]))
     source = e.get("source", "")
     if source and (source not in roles or source == e["target"]):
-        bad("source", f"'{source}' is not another combatant parameter", did_you_mean(source, roles))
+        bad("source", say("bad-condition.not-other-role", source=source), did_you_mean(source, roles))
     if kind == "clear" and (value or source):
-        bad("clear", "a clear effect takes no value or source")
+        bad("clear", say("bad-condition.clear-takes-nothing"))
     return key, value, source

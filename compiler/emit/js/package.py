@@ -21,6 +21,7 @@ import json
 from ... import __version__
 from ...build.keep import NO_KEEP, Keep
 from ...diagnostics import Diagnostic, RulesError
+from ...messages import say
 from ...ir import Param, Ruleset
 from ...steps import kind_for
 from ...validate.scopes import class_name
@@ -77,11 +78,9 @@ def body(rs: Ruleset, keep: Keep = NO_KEEP) -> Js:
                                                                                  _procedures)))
     missing = undefined(generated, runtime)
     if missing:
-        raise RulesError([Diagnostic(rs.span, "internal", f"generated js/{rs.id}/index.js calls runtime functions "
-                                                            f"its runtime files ({', '.join(runtime_files(rs))}) do "
-                                                            f"not define: {', '.join(missing[:5])}; a step kind that "
-                                                            "calls one must list its file in `runtime_js` "
-                                                            "(compiler/steps/); this is a rulec bug")])
+        raise RulesError([Diagnostic(rs.span, "internal", say("internal.unresolved-js", id=rs.id,
+                                                             files=", ".join(runtime_files(rs)),
+                                                             missing=", ".join(missing[:5])))])
     return js("{}\n{}", runtime, generated)
 
 

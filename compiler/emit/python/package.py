@@ -350,9 +350,6 @@ def _check_compiles(rs: Ruleset, rel: str, text: str, header: str, memo: Memo) -
     missing = unresolved(text, filename)
     if missing:
         names = ", ".join(f"{n} (line {line})" for n, line in missing[:5])
-        raise RulesError([Diagnostic(rs.span, "internal", f"generated {rel} reads names nothing defines or imports: "
-                                                            f"{names}; a step kind that calls a runtime function must "
-                                                            "list its module in `runtime` (compiler/steps/); this is "
-                                                            "a rulec bug")])
+        raise RulesError([Diagnostic(rs.span, "internal", say("internal.unresolved-python", rel=rel, names=names))])
     memo.put(checked, True)
 

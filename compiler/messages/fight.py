@@ -1,0 +1,34 @@
+"""Messages of checking a fight's conditions and relation rules (key: (Chinese, English)); see compiler/messages/__init__.py."""
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "bad-condition.declared-twice": ("条件 '{id}' 声明了两次", "condition '{id}' is declared twice"),
+    "bad-condition.not-bool-stat": ("'{stat}' 不是是/否属性", "'{stat}' is not a true/false stat"),
+    "bad-condition.not-int-stat": ("'{stat}' 不是整数属性", "'{stat}' is not a whole-number stat"),
+    "bad-condition.no-option-param": (
+        "没有流程有{kind}参数 '{param}'", "no procedure has a {kind} parameter '{param}'"),
+    "bad-condition.no-procedure": ("没有流程 '{id}'", "no procedure '{id}'"),
+    "bad-condition.ending-kinds": (
+        "一个结束条件恰好有 {kinds} 中的一个（nth 只与 turn_start 或 turn_end 一起）",
+        "an ending has exactly one of {kinds} (nth only with turn_start or turn_end)"),
+    "bad-condition.no-condition": ("战斗一节没有条件 '{id}'", "no condition '{id}' in the fight section"),
+    "bad-condition.not-role": ("'{role}' 不是 {where} 的参战者参数", "'{role}' is not a combatant parameter of {where}"),
+    "bad-condition.any-procedure": ("任何流程", "any procedure"),
+    "bad-condition.when-outcome": (
+        "'{when}' 必须是该事件列出的每个流程的是/否结果字段（请列出流程）",
+        "'{when}' must be a true/false outcome of every procedure the event names (name them)"),
+    "bad-condition.not-int-outcome": ("'{value}' 不是整数结果字段", "'{value}' is not a whole-number outcome"),
+    "bad-condition.not-other-role": ("'{source}' 不是另一个参战者参数", "'{source}' is not another combatant parameter"),
+    "bad-condition.clear-takes-nothing": ("clear 效果不带 value 或 source", "a clear effect takes no value or source"),
+    "bad-condition.kind-bool": ("是/否", "true/false"),
+    "bad-condition.kind-int": ("整数", "whole-number"),
+    "internal.unresolved-python": (
+        "生成的 {rel} 读取了没有定义或导入的名字：{names}；调用运行时函数的步骤种类必须在 `runtime` 中列出它的模块"
+        "（compiler/steps/）；这是 rulec 的缺陷",
+        "generated {rel} reads names nothing defines or imports: {names}; a step kind that calls a runtime function "
+        "must list its module in `runtime` (compiler/steps/); this is a rulec bug"),
+    "internal.unresolved-js": (
+        "生成的 js/{id}/index.js 调用了它的运行时文件（{files}）没有定义的函数：{missing}；调用它们的步骤种类必须在 "
+        "`runtime_js` 中列出文件（compiler/steps/）；这是 rulec 的缺陷",
+        "generated js/{id}/index.js calls runtime functions its runtime files ({files}) do not define: {missing}; "
+        "a step kind that calls one must list its file in `runtime_js` (compiler/steps/); this is a rulec bug"),
+}
