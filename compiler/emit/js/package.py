@@ -34,7 +34,7 @@ from .procedures import getter, split_params, write_procedure
 
 RUNTIME_EXPORTS = ["RuleError", "DiceExhausted", "BadFace", "NotSpecifiedBySource", "OutOfBounds", "LimitExceeded",
                    "UnknownEntry", "DiceValue", "SeededDice", "FixedDice", "Odds", "TraceStep", "Result", "shown",
-                   "pool_distribution"]
+                   "pool_distribution", "close_match", "FrozenMap"]
 
 
 def global_name(rs: Ruleset) -> str:
@@ -190,7 +190,13 @@ _DTS_RUNTIME_REST = [
        "total(): number; probability(where: Record<string, unknown>): number; marginal(field: string): "
        "Map<unknown, number>; expected(field: string): number; toDict(): Record<string, unknown>; "
        "toJSON(): Record<string, unknown>; }"),
-    Js("export function shown(value: unknown, table?: Map<string, {name: string}>): string;"),
+    Js("export function shown(value: unknown, table?: ReadonlyMap<string, {name: string}>): string;"),
+    Js("export function close_match(key: string, names: Iterable<string>): string | null;"),
+    Js("export class FrozenMap<K, V> implements ReadonlyMap<K, V> { constructor(entries?: Iterable<readonly [K, V]>); "
+       "readonly size: number; get(key: K): V | undefined; has(key: K): boolean; keys(): IterableIterator<K>; "
+       "values(): IterableIterator<V>; entries(): IterableIterator<[K, V]>; forEach(fn: (value: V, key: K, map: "
+       "ReadonlyMap<K, V>) => void, thisArg?: unknown): void; [Symbol.iterator](): IterableIterator<[K, V]>; "
+       "toJSON(): Record<string, V>; }"),
     Js("export function pool_distribution(dice: number, sides: number, success_at: number, add_at: number, "
        "cached?: boolean): {readonly probs: number[]; readonly dropped: number; mean(): number};"),
     Js("export const VERSION: string;"), Js("export const RULES_VERSION: string;"),
@@ -242,10 +248,10 @@ def dts(rs: Ruleset) -> Js:
                else _TS_FIELD[f.type]) for f in t.fields]
         w.append(js("export class {} {{ {}; toDict(): Record<string, unknown>; toJSON(): Record<string, unknown>; }}",
                     cls, join("; ", members)))
-        w.append(js("export const {}: ReadonlyMap<string, {}>;", name(t.id.upper()), cls))
+        w.append(js("export const {}: FrozenMap<string, {}>;", name(t.id.upper()), cls))
         w.append(js("export function {}(key: {} | string): {};", getter(t.id), cls, cls))
         if t.index:
-            w.append(js("export const {}: ReadonlyMap<unknown, {}>;", name(f"{t.id.upper()}_BY_{t.index.upper()}"),
+            w.append(js("export const {}: FrozenMap<unknown, {}>;", name(f"{t.id.upper()}_BY_{t.index.upper()}"),
                         cls))
     for e in rs.errors:
         w.append(js("export class {} extends RuleError {{}}", name("".join(p.capitalize() for p in e.id.split("_")))))
