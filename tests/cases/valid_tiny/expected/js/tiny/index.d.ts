@@ -13,7 +13,9 @@ export class UnknownEntry extends RuleError {}
 export class TraceStep { readonly kind: string; readonly text: string; readonly values: ReadonlyArray<[string, unknown]>; toDict(): {kind: string; text: string; values: Record<string, unknown>}; toJSON(): ReturnType<TraceStep['toDict']>; }
 export class Result { readonly rolls: ReadonlyArray<{toDict(): Record<string, unknown>}>; readonly trace: ReadonlyArray<TraceStep>; outcome(): unknown[]; text(gm?: boolean): string; toDict(): Record<string, unknown>; toJSON(): Record<string, unknown>; }
 export class Odds { readonly fields: ReadonlyArray<string>; readonly outcomes: ReadonlyArray<[unknown[], number]>; readonly dropped: number; readonly hit_probability: number; readonly expected_damage: number; total(): number; probability(where: Record<string, unknown>): number; marginal(field: string): Map<unknown, number>; expected(field: string): number; toDict(): Record<string, unknown>; toJSON(): Record<string, unknown>; }
-export function shown(value: unknown, table?: Map<string, {name: string}>): string;
+export function shown(value: unknown, table?: ReadonlyMap<string, {name: string}>): string;
+export function close_match(key: string, names: Iterable<string>): string | null;
+export class FrozenMap<K, V> implements ReadonlyMap<K, V> { constructor(entries?: Iterable<readonly [K, V]>); readonly size: number; get(key: K): V | undefined; has(key: K): boolean; keys(): IterableIterator<K>; values(): IterableIterator<V>; entries(): IterableIterator<[K, V]>; forEach(fn: (value: V, key: K, map: ReadonlyMap<K, V>) => void, thisArg?: unknown): void; [Symbol.iterator](): IterableIterator<[K, V]>; toJSON(): Record<string, V>; }
 export function pool_distribution(dice: number, sides: number, success_at: number, add_at: number, cached?: boolean): {readonly probs: number[]; readonly dropped: number; mean(): number};
 export const VERSION: string;
 export const RULES_VERSION: string;
@@ -23,7 +25,7 @@ export const PROCEDURE_INFO: Readonly<Record<string, {name: string; params: [str
 export interface Stats { strength?: number; defense?: number }
 export class Combatant { constructor(stats?: Stats); static fromDict(data: Record<string, number | boolean>): Combatant; toDict(): Required<Stats>; toJSON(): Required<Stats>; readonly strength: number; readonly defense: number; }
 export class Weapon { readonly id: string; readonly name: string; readonly description: string; readonly rules: ReadonlyArray<string>; readonly not_specified: string | null; readonly given: boolean; readonly damage: number; readonly range: number; toDict(): Record<string, unknown>; toJSON(): Record<string, unknown>; }
-export const WEAPONS: ReadonlyMap<string, Weapon>;
+export const WEAPONS: FrozenMap<string, Weapon>;
 export function get_weapon(key: Weapon | string): Weapon;
 export class TooFar extends RuleError {}
 export class AttackResult extends Result { readonly hit: boolean; readonly damage: number; }

@@ -189,6 +189,12 @@ function _rt_close_match(key, names) {
   }
   return best;
 }
+// Public: the closest of `names` to `key` as difflib.get_close_matches(key, names, n=1) finds it
+// (a ratio of at least 0.6), or null; for tools that check words from chat text.
+function close_match(key, names) {
+  if (typeof key !== 'string') throw new OutOfBounds(`key必须是文本，得到${_rt_type_name(key)}`);
+  return _rt_close_match(key, Array.from(names, String));
+}
 // Find an entry by object, id or Chinese name (core.lookup).
 function _rt_lookup(table, key, what, cls) {
   if (key instanceof cls) return key;
@@ -1144,7 +1150,8 @@ const PROCEDURE_INFO = Object.freeze({
 
 export {
   RuleError, DiceExhausted, BadFace, NotSpecifiedBySource, OutOfBounds, LimitExceeded, UnknownEntry,
-  DiceValue, SeededDice, FixedDice, Odds, TraceStep, Result, shown, pool_distribution, Combatant,
-  RULINGS, STAT_NAMES, Weapon, WEAPONS, get_weapon, TooFar, PROCEDURE_INFO, VERSION, RULES_VERSION,
-  attack, attack_fast, attack_prepare, attack_odds, ATTACK_FIELDS, AttackResult,
+  DiceValue, SeededDice, FixedDice, Odds, TraceStep, Result, shown, pool_distribution, close_match,
+  FrozenMap, Combatant, RULINGS, STAT_NAMES, Weapon, WEAPONS, get_weapon, TooFar, PROCEDURE_INFO,
+  VERSION, RULES_VERSION, attack, attack_fast, attack_prepare, attack_odds, ATTACK_FIELDS,
+  AttackResult,
 };

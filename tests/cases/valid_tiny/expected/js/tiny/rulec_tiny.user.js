@@ -197,6 +197,12 @@
     }
     return best;
   }
+  // Public: the closest of `names` to `key` as difflib.get_close_matches(key, names, n=1) finds it
+  // (a ratio of at least 0.6), or null; for tools that check words from chat text.
+  function close_match(key, names) {
+    if (typeof key !== 'string') throw new OutOfBounds(`key必须是文本，得到${_rt_type_name(key)}`);
+    return _rt_close_match(key, Array.from(names, String));
+  }
   // Find an entry by object, id or Chinese name (core.lookup).
   function _rt_lookup(table, key, what, cls) {
     if (key instanceof cls) return key;
@@ -1154,10 +1160,10 @@
     NotSpecifiedBySource: NotSpecifiedBySource, OutOfBounds: OutOfBounds, LimitExceeded: LimitExceeded,
     UnknownEntry: UnknownEntry, DiceValue: DiceValue, SeededDice: SeededDice, FixedDice: FixedDice,
     Odds: Odds, TraceStep: TraceStep, Result: Result, shown: shown, pool_distribution: pool_distribution,
-    Combatant: Combatant, RULINGS: RULINGS, STAT_NAMES: STAT_NAMES, Weapon: Weapon, WEAPONS: WEAPONS,
-    get_weapon: get_weapon, TooFar: TooFar, PROCEDURE_INFO: PROCEDURE_INFO, VERSION: VERSION,
-    RULES_VERSION: RULES_VERSION, attack: attack, attack_fast: attack_fast,
-    attack_prepare: attack_prepare, attack_odds: attack_odds, ATTACK_FIELDS: ATTACK_FIELDS,
-    AttackResult: AttackResult,
+    close_match: close_match, FrozenMap: FrozenMap, Combatant: Combatant, RULINGS: RULINGS,
+    STAT_NAMES: STAT_NAMES, Weapon: Weapon, WEAPONS: WEAPONS, get_weapon: get_weapon, TooFar: TooFar,
+    PROCEDURE_INFO: PROCEDURE_INFO, VERSION: VERSION, RULES_VERSION: RULES_VERSION, attack: attack,
+    attack_fast: attack_fast, attack_prepare: attack_prepare, attack_odds: attack_odds,
+    ATTACK_FIELDS: ATTACK_FIELDS, AttackResult: AttackResult,
   });
 })(typeof globalThis !== 'undefined' ? globalThis : (function () { return this; })());
