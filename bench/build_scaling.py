@@ -48,7 +48,7 @@ def _floor(pack: Path, schema_path: Path) -> float:
 
     from rulec.emit.env import Markdown, render_html, render_markdown
     from rulec.emit.reference_view import entry_view, ruleset_view
-    from rulec.facade import compile_rules
+    from rulec.build.facade import compile_rules
 
     files = sorted(pack.glob("*.yaml")) + sorted((ROOT / "rules" / "dp").rglob("*.yaml"))
     validator = Draft202012Validator(json.loads(schema_path.read_text(encoding="utf-8")))
@@ -105,8 +105,8 @@ def _build(pack: Path, out: Path) -> float:
             "    except OSError:\n"
             "        pass\n"
             "    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n")
-    code = peak + ("import sys, time; from pathlib import Path; from rulec.facade import compile_rules; "
-            "from rulec.stamp import STAMP, stamp_bytes; from rulec.write import write_tree; t = time.perf_counter(); "
+    code = peak + ("import sys, time; from pathlib import Path; from rulec.build.facade import compile_rules; "
+            "from rulec.build.stamp import STAMP, stamp_bytes; from rulec.build.write import write_tree; t = time.perf_counter(); "
             f"b = compile_rules([Path({str(ROOT / 'rules' / 'dp')!r}), Path({str(pack)!r})]); "
             f"assert b.ok, b.diagnostics[:3]; write_tree(Path({str(out)!r}), {{**b.files, STAMP: stamp_bytes('', b.files)}}); "
             "print(time.perf_counter() - t, _peak_kb())")
@@ -137,8 +137,8 @@ def _resident(pack: Path, out: Path, cache: Path, repeats: int, edit: str = _EDI
     after each edit: digest the inputs, build, write)."""
     target = pack / "weapons_003.yaml"
     code = (
-        "import statistics, sys, time; from pathlib import Path; from rulec.session import Session; "
-        "from rulec.stamp import input_digest; from rulec.write import write_build; "
+        "import statistics, sys, time; from pathlib import Path; from rulec.build.session import Session; "
+        "from rulec.build.stamp import input_digest; from rulec.build.write import write_build; "
         f"paths = [Path('rules/dp'), Path({str(pack)!r})]; out = Path({str(out)!r}); "
         f"target = Path({str(target)!r}); original = target.read_text(encoding='utf-8'); s = Session(paths)\n"
         "def build():\n"

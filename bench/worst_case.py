@@ -77,7 +77,7 @@ def _call(fn: Callable[..., Any], p: Any, args: dict[str, Any], extra: dict[str,
 
 def worst_calls(load: Callable[[str], ModuleType], samples: int = 40, seed: int = 7) -> list[tuple[str, float, str]]:
     """(ruleset, seconds of its slowest call, which call) for each bundled ruleset."""
-    from rulec.facade import compile_rules
+    from rulec.build.facade import compile_rules
 
     build = compile_rules([ROOT / "rules"], stop_after="lower")
     rng = random.Random(seed)

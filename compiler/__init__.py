@@ -1,14 +1,16 @@
 """rulec: compile tabletop combat rules written as YAML into Python resolvers and reference pages.
 
-The passes live in their own modules and run in this order:
+The passes are packages, run in this order:
 
-    load.py      files -> YAML documents with source spans
-    validate.py  documents -> diagnostics (JSON Schema, then semantic checks)
-    lower.py     validated documents -> frozen IR (ir.py)
-    emit/        IR -> text (Python packages, Markdown and HTML reference pages)
-    write.py     text -> files (deterministic, atomic, no-op when unchanged)
+    load/        files -> YAML documents with source spans
+    validate/    documents -> diagnostics (JSON Schema, then semantic checks)
+    lower.py     validated documents -> frozen IR (ir/)
+    optimise/    IR -> IR (folding, hoisting, specialisation, plans)
+    emit/        IR -> text (Python packages, JavaScript, Markdown and HTML reference pages)
 
-`build.compile_rules` chains them; `cli.py` is the thin click shell over it.
+`build/` runs them (`build/facade.py:compile_rules`), memoises them (memo, keep, cache), stamps and
+writes the output (stamp, freshness, write); `cli/` is the click shell over it (`cli/main.py`
+builds, `cli/play.py` resolves scenarios); `runtime/` is copied into every generated package.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`python -m compiler` is the same as the `rulec` command."""
 
-from .entry import main
+from .cli.entry import main
 
 main()

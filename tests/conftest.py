@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from rulec.facade import compile_rules
-from rulec.stamp import STAMP, stamp_bytes
-from rulec.write import write_tree
+from rulec.build.facade import compile_rules
+from rulec.build.stamp import STAMP, stamp_bytes
+from rulec.build.write import write_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules"

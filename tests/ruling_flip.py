@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from oracle import Oracle
-from rulec.facade import compile_rules
+from rulec.build.facade import compile_rules
 
 
 def flipped(tmp_path, ruleset: str, key: str, value: object):  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rulec.facade import compile_rules
+from rulec.build.facade import compile_rules
 from rulec.ir import expr as ir
 from rulec.validate.bounds import Evaluator, Interval, check_bounds
 

@@ -1,4 +1,4 @@
-"""The build cache (compiler/cache.py) only saves time: a warm build writes exactly what a build
+"""The build cache (compiler/build/cache.py) only saves time: a warm build writes exactly what a build
 without the cache writes, and every diagnostic is found again after an edit."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rulec import cache
-from rulec.facade import compile_rules
+from rulec.build import cache
+from rulec.build.facade import compile_rules
 from rulec.load import Document
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -192,8 +192,8 @@ def test_build_check_trusts_no_cache_entry_even_one_sealed_with_the_key(tmp_path
     compiles with no cache at all, so a poisoned entry can never make it vouch for a wrong tree."""
     from click.testing import CliRunner
 
-    import rulec.cli  # noqa: F401  (registers build)
-    from rulec.cli_shell import main
+    import rulec.cli.main  # noqa: F401  (registers build)
+    from rulec.cli.shell import main
 
     shutil.copytree(TINY, tmp_path / "rules" / "tiny")
     monkeypatch.chdir(tmp_path)

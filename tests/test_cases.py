@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rulec.facade import compile_rules
+from rulec.build.facade import compile_rules
 
 CASES = Path(__file__).resolve().parent / "cases"
 UPDATE = bool(os.environ.get("RULEC_UPDATE_GOLDEN"))

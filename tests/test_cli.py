@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulec.cli import main
+from rulec.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -148,7 +148,7 @@ def test_dump_ir_stops_after_lowering():
 
 def test_terminal_control_characters_in_file_names_are_never_printed(rules_copy: Path):
     """A file name (or any text) holding escape codes, a carriage return or a bidi override is
-    printed without them: the one filter on stdout and stderr (compiler/terminal.py)."""
+    printed without them: the one filter on stdout and stderr (compiler/cli/terminal.py)."""
     evil = rules_copy / "dp" / "tables" / "x\x1b]0;pwned\x07\x1b[2J\r\u202e.yaml"
     evil.write_text("kind: table\ntable: weapons\nentries: [{id: 1}]\n", encoding="utf-8")
     result = run("validate", str(rules_copy), env={"NO_COLOR": "1"})

@@ -301,7 +301,7 @@ def test_vehicle_grapple_size_exception_is_its_own_ruling(d20):
     the example as its reason; by default the example wins and the carrier can be grappled."""
     from pathlib import Path
 
-    from rulec.facade import compile_rules
+    from rulec.build.facade import compile_rules
 
     (rs,) = compile_rules([Path(__file__).resolve().parent.parent / "rules" / "d20"], stop_after="lower").rulesets
     ruling = next(r for r in rs.rulings if r.key == "vehicle_grapple_size_limit")

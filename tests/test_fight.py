@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from rulec.facade import compile_rules
+from rulec.build.facade import compile_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -176,7 +176,7 @@ def test_a_fight_scenario_prints_each_step_and_checks_the_state(tmp_path: Path):
     state after each; its expectations on the final state are checked (exit 1 on a difference)."""
     from click.testing import CliRunner
 
-    from rulec.cli import main
+    from rulec.cli.main import main
 
     example = ROOT / "examples" / "tracks" / "three_jaw_hits.yaml"
     result = CliRunner().invoke(main, ["resolve", str(example), "--rules", str(ROOT / "rules" / "tracks")])
@@ -193,7 +193,7 @@ def test_a_fight_scenario_prints_each_step_and_checks_the_state(tmp_path: Path):
 def test_odds_until_a_running_total(tmp_path: Path):
     from click.testing import CliRunner
 
-    from rulec.cli import main
+    from rulec.cli.main import main
 
     example = ROOT / "examples" / "d20" / "dagger_crit.yaml"
     result = CliRunner().invoke(main, ["odds", str(example), "--until", "伤害=20", "--rules", str(ROOT / "rules" / "d20")])

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from rulec.facade import compile_rules
+from rulec.build.facade import compile_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from rulec import freshness, play
-from rulec.freshness import RECORD, remember, snapshot, still_fresh
-from rulec.stamp import STAMP
-from rulec.write import diff_tree
+from rulec.build import freshness
+from rulec.cli import play
+from rulec.build.freshness import RECORD, remember, snapshot, still_fresh
+from rulec.build.stamp import STAMP
+from rulec.build.write import diff_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -112,8 +113,8 @@ def test_resolve_trusts_the_record_and_imports_no_yaml(tmp_path: Path, monkeypat
     assert still_fresh(Path("generated"), [Path("rules")])
     probe = ("import sys, atexit; sys.argv = ['rulec', 'resolve', 's.yaml']\n"
              "atexit.register(lambda: print(sorted(m for m in ('yaml', 'jsonschema', 'rulec.diagnostics', "
-             "'rulec.facade') if m in sys.modules), file=sys.stderr))\n"
-             "from rulec.entry import main; main()")
+             "'rulec.build.facade') if m in sys.modules), file=sys.stderr))\n"
+             "from rulec.cli.entry import main; main()")
     result = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0 and "攻击未命中" in result.stdout, result.stderr
     assert result.stderr.strip().splitlines()[-1] == "[]"
@@ -132,9 +133,9 @@ def test_an_edit_between_the_digest_and_the_compile_is_never_vouched_for(tmp_pat
 
     from click.testing import CliRunner
 
-    import rulec.cli as cli
-    from rulec.cli_shell import main
-    from rulec.stamp import input_digest
+    import rulec.cli.main as cli
+    from rulec.cli.shell import main
+    from rulec.build.stamp import input_digest
 
     shutil.copytree(ROOT / "tests" / "cases" / "valid_tiny" / "rules", tmp_path / "rules")
     monkeypatch.chdir(tmp_path)

@@ -11,7 +11,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulec.facade import compile_rules
+from rulec.build.facade import compile_rules
 from rulec.load import load_bytes, load_text
 from rulec.validate import validate_static
 

@@ -351,8 +351,8 @@ def _write(files: dict[str, bytes], out: Path) -> None:
 def hostile(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
     """The bundled rules with every class of hostile text (as many as fit) in every free-text
     field, compiled in this process with no cache: (folder, build)."""
-    from rulec.facade import compile_rules
-    from rulec.memo import NO_MEMO
+    from rulec.build.facade import compile_rules
+    from rulec.build.memo import NO_MEMO
 
     tmp = tmp_path_factory.mktemp("hostile")
     rules = tmp / "rules"
@@ -421,8 +421,8 @@ def test_every_class_in_every_ir_text_runs_nothing(hostile: tuple[Path, Any]) ->
     too), and the Python and JavaScript packages made from it run nothing."""
     from rulec.emit.js.package import emit_js
     from rulec.emit.python.package import emit_package
-    from rulec.facade import header
-    from rulec.memo import NO_MEMO
+    from rulec.build.facade import header
+    from rulec.build.memo import NO_MEMO
 
     assert set(COMPACT) == set(PAYLOADS) | set(REFUSED)
     tmp, build = hostile
@@ -442,8 +442,8 @@ def test_every_class_in_every_ir_text_runs_nothing(hostile: tuple[Path, Any]) ->
 
 def test_line_separators_in_rule_text_are_refused(tmp_path: Path) -> None:
     """The line terminators the loader refuses (so they reach the emitters only in the IR test)."""
-    from rulec.facade import compile_rules
-    from rulec.memo import NO_MEMO
+    from rulec.build.facade import compile_rules
+    from rulec.build.memo import NO_MEMO
 
     manifest = tmp_path / "d20" / "ruleset.yaml"
     shutil.copytree(ROOT / "rules" / "d20", tmp_path / "d20")

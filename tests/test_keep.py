@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulec.keep import NO_KEEP, RUN, Keep, runs
+from rulec.build.keep import NO_KEEP, RUN, Keep, runs
 
 
 class Item:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from oracle import Oracle, Refused, TooBig, entry_id, odds
-from rulec.facade import compile_rules
+from rulec.build.facade import compile_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = compile_rules([ROOT / "rules"], stop_after="lower")

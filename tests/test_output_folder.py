@@ -1,4 +1,4 @@
-"""The output folder is safe (compiler/write.py): rulec writes only a folder it owns, refuses
+"""The output folder is safe (compiler/build/write.py): rulec writes only a folder it owns, refuses
 everything else with exit 1 and touches nothing, keeps the umask's permissions, survives kills and
 concurrent builds, and reports file-system errors as exit 1 with the previous output intact."""
 
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from rulec import write as write_module
-from rulec.write import STAMP, WriteError, check_target, write_tree
+from rulec.build import write as write_module
+from rulec.build.write import STAMP, WriteError, check_target, write_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 STAMPED = {STAMP: b'{"inputs": "x", "outputs": "y"}\n'}
@@ -128,7 +128,7 @@ def test_an_interrupted_swap_is_restored_and_said(tmp_path: Path):
 _WRITER = """
 import sys
 from pathlib import Path
-from rulec.write import write_tree
+from rulec.build.write import write_tree
 out, n = Path(sys.argv[1]), int(sys.argv[2])
 files = {".rulec-stamp.json": b'{"inputs": "x", "outputs": "y"}'}
 files.update({f"f{i // 100}/{i}.txt": (b"%d" % n) * 2000 for i in range(3000)})

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from rulec.facade import compile_rules
-from rulec.write import write_build
+from rulec.build.facade import compile_rules
+from rulec.build.write import write_build
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "cases" / "valid_tiny" / "rules" / "tiny"

@@ -97,7 +97,7 @@ def test_unknown_keywords_and_floats_are_not_vouched_for() -> None:
 def test_table_entries_quick_verdicts_agree_with_jsonschema(built: Path) -> None:
     """The entries of every bundled table file, and mutations of them, against their table's schema
     as the build checks them (validate/schema.py TableFiles)."""
-    from rulec.facade import compile_rules
+    from rulec.build.facade import compile_rules
     from rulec.validate import schema as S
 
     seen: dict[str, dict[str, Any]] = {}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rulec.facade import compile_rules
+from rulec.build.facade import compile_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = Path(__file__).resolve().parent / "cases" / "valid_tiny" / "rules" / "tiny"
@@ -125,7 +125,7 @@ def test_rows_written_in_python_equal_the_jinja_macros() -> None:
     from bench.build_scaling import _row_macros
     from rulec.emit.reference_rows import html_row, md_note, md_row, odds_html_rows, odds_md_rows
     from rulec.emit.reference_view import entry_view
-    from rulec.facade import compile_rules
+    from rulec.build.facade import compile_rules
 
     md, html = _row_macros()
     build = compile_rules([ROOT / "rules"])

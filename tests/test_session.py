@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rulec.facade import Build, compile_rules
-from rulec.session import Session
+from rulec.build.facade import Build, compile_rules
+from rulec.build.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -138,7 +138,7 @@ def test_every_bundled_table_edited_in_a_session() -> None:
 
 def test_build_watch_rebuilds_after_each_edit(project: tuple[Path, Path], tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    from rulec.cli import _watch
+    from rulec.cli.main import _watch
 
     rules, pack = project
     out = tmp_path / "out"
@@ -165,8 +165,8 @@ def test_build_watch_rebuilds_after_each_edit(project: tuple[Path, Path], tmp_pa
 def test_watch_and_check_do_not_mix() -> None:
     from click.testing import CliRunner
 
-    import rulec.cli  # noqa: F401  (registers build)
-    from rulec.cli_shell import main
+    import rulec.cli.main  # noqa: F401  (registers build)
+    from rulec.cli.shell import main
 
     result = CliRunner().invoke(main, ["build", "--watch", "--check"])
     assert result.exit_code == 1 and "cannot be combined with --check" in result.output

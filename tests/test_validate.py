@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rulec.facade import compile_rules
+from rulec.build.facade import compile_rules
 from rulec.diagnostics import format_json
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,10 +17,10 @@ import re
 from types import ModuleType
 from typing import Any
 
-from ..keep import NO_KEEP, Keep
-from ..memo import NO_MEMO, Memo
+from ..build.keep import NO_KEEP, Keep
+from ..build.memo import NO_MEMO, Memo
 from ..ir import Entry, OddsPreset, Ruleset
-from ..package_loader import forget, import_package
+from ..build.package_loader import forget, import_package
 from .svg import line_chart, merge_identical
 
 
@@ -33,7 +33,7 @@ def _fmt(value: float | None, percent: bool = False) -> str:
 class _Evaluator:
     """Runs `<procedure>_odds` for one entry over the varied values, memoised across builds.
 
-    The generated package is imported only on the first miss; results are cached (compiler/cache.py)
+    The generated package is imported only on the first miss; results are cached (compiler/build/cache.py)
     by the package's code (without the rows of big tables), the preset and the entry, so editing one
     entry of a big pack recomputes only that entry's odds.
     """

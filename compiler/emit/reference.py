@@ -14,7 +14,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..ir import Entry, Ruleset, Table
-from ..keep import NO_KEEP, Keep
+from ..build.keep import NO_KEEP, Keep
 from .env import Markdown, md_escape, render_bytes
 from .reference_rows import html_row, md_note, md_row, odds_html_rows, odds_md_rows
 from .reference_view import entry_view, ruleset_view

@@ -15,7 +15,7 @@ from ..diagnostics import Span
 from ..engines import ENGINES
 from ..formula.chinese import Chinese
 from ..ir import GAP_LACKS, DiceExpr, Entry, FieldDecl, FormulaField, Procedure, Ruleset, Table
-from ..keep import NO_KEEP, Keep
+from ..build.keep import NO_KEEP, Keep
 from ..steps import kind_for
 
 ZH = Chinese()

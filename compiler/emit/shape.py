@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable
 
 from ..ir import Ruleset
-from ..keep import Keep
+from ..build.keep import Keep
 
 
 def shape(rs: Ruleset, keep: Keep) -> Ruleset:

@@ -17,7 +17,7 @@ import re
 import secrets
 from typing import Any
 
-from ..keep import Keep
+from ..build.keep import Keep
 from .env import Markdown, render_html, render_markdown
 
 

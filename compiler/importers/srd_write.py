@@ -79,7 +79,7 @@ def plan(target: Path, entries: list[dict[str, Any]]) -> tuple[Plan | None, list
 
 def check(target: Path, text: str, bases: list[Path]) -> list[Diagnostic]:
     """Validate the ruleset (or pack) holding `target` as it would be with `text` in it."""
-    from ..facade import compile_rules  # the whole compiler only when there is something to check
+    from ..build.facade import compile_rules  # the whole compiler only when there is something to check
 
     folder = owner_folder(target)
     if folder is None:

@@ -125,7 +125,7 @@ class Document:
     text: str | None = None  # set while the positions are partial
 
     def to_json(self, kind: str) -> dict[str, Any]:
-        """Plain JSON data for the cache (compiler/cache.py): the data, the positions it keeps
+        """Plain JSON data for the cache (compiler/build/cache.py): the data, the positions it keeps
         (`partial`: the top levels only), the kind."""
         return {"kind": kind, "data": self.data, "partial": self.text is not None,
                 "spans": [[list(p), line, col] for p, (line, col) in self.spans.items()],

@@ -18,7 +18,7 @@ import dataclasses
 
 from ..ir import Plan, PreparedBody, Procedure, Ruleset, Step
 from ..ir import expr as ir
-from ..keep import NO_KEEP, Keep
+from ..build.keep import NO_KEEP, Keep
 from ..steps import D20, Let, Note, Roll
 from .fold import Known, fold, fold_steps, map_formulas
 from .hoist import Hoister

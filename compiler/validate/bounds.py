@@ -27,7 +27,7 @@ from typing import Any
 from ..diagnostics import Diagnostic, Span
 from ..ir import DiceExpr, Entry, FieldDecl, FormulaField, Procedure, Ruleset, Step, Table
 from ..ir import expr as ir
-from ..keep import NO_KEEP, Keep
+from ..build.keep import NO_KEEP, Keep
 
 INF = math.inf
 

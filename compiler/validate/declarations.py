@@ -38,8 +38,8 @@ from ..ir import (
     Table,
 )
 from ..load import Document, SourceFolder
-from ..keep import NO_KEEP, Keep
-from ..memo import NO_MEMO, Memo
+from ..build.keep import NO_KEEP, Keep
+from ..build.memo import NO_MEMO, Memo
 from ..runtime.sources import parse_dice
 from ..formula.check import BUILTINS, Binding, FormulaSpec, Scope
 from ..ir import expr as ir

@@ -18,7 +18,7 @@ from ..diagnostics import Span, did_you_mean
 from ..formula.check import Scope
 from ..ir import DiceExpr, Entry, FieldDecl, FieldValue, FormulaField, Stat, Table
 from ..ir.expr import BOOL, INT
-from ..keep import NO_KEEP, Keep
+from ..build.keep import NO_KEEP, Keep
 from ..load import Document
 from ..runtime.sources import parse_dice
 from .context import Reporter, compile_formula

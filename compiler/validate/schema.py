@@ -25,9 +25,9 @@ from jsonschema.validators import extend
 from referencing import Registry, Resource
 
 from .quick_schema import _compiled, ecma_regex, register, verdict  # noqa: F401 (one regex dialect for both validators)
-from ..keep import NO_KEEP, Keep
-from ..memo import NO_MEMO, Memo
-from ..schema_dir import schema_dir
+from ..build.keep import NO_KEEP, Keep
+from ..build.memo import NO_MEMO, Memo
+from ..build.schema_dir import schema_dir
 from ..diagnostics import QUOTE_CHARS, Diagnostic, cut, did_you_mean, json_prefix, quote
 from ..load import Document
 
@@ -317,7 +317,7 @@ class _Lazy:
 
 class TableFiles:
     """Validates table files against their table's generated schema, entry by entry, remembering
-    (compiler/cache.py) which entries already passed: editing one weapon of a 1,000-weapon file
+    (compiler/build/cache.py) which entries already passed: editing one weapon of a 1,000-weapon file
     re-validates that weapon only. Diagnostics are never cached; an entry is remembered only clean.
     """
 

@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostic, Span
 from ..features import FEATURES
 from ..ir import ErrorType, FormulaField, Procedure, Ruleset
 from ..ir import expr as ir
-from ..keep import NO_KEEP, Keep
+from ..build.keep import NO_KEEP, Keep
 
 
 @dataclasses.dataclass

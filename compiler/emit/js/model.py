@@ -9,7 +9,7 @@ entry by id or Chinese name.
 from __future__ import annotations
 
 from ...ir import FieldDecl, Ruleset, Table
-from ...keep import NO_KEEP, Keep
+from ...build.keep import NO_KEEP, Keep
 from ...validate.scopes import class_name
 from ..python.model import formula_functions, row_id, table_order, table_rows
 from .code import Js, Writer, comment, comment_text, data_lines, join, js, literal, name, string

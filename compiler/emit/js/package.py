@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 
 from ... import __version__
-from ...keep import NO_KEEP, Keep
+from ...build.keep import NO_KEEP, Keep
 from ...ir import Param, Ruleset
 from ...validate.scopes import class_name
 from ..python.model import table_order

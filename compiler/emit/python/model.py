@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 
 from ...ir import DiceExpr, Entry, FieldDecl, FormulaField, Ruleset, Table
-from ...keep import NO_KEEP, Keep
+from ...build.keep import NO_KEEP, Keep
 from ...validate.scopes import class_name
 from .code import Code, UnquotedValue, Writer, code, comment, docstring, is_plain, join, literal, name, string
 from .expr import Names, PyExpr, ruling_constant

@@ -15,8 +15,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from ...keep import NO_KEEP, Keep
-from ...memo import NO_MEMO, Memo
+from ...build.keep import NO_KEEP, Keep
+from ...build.memo import NO_MEMO, Memo
 from ..shape import kept_text
 from ...diagnostics import Diagnostic, RulesError
 from ...engines import ENGINES

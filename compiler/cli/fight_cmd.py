@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .diagnostics import Diagnostic
+from ..diagnostics import Diagnostic
 from .output import echo
 
 

@@ -13,6 +13,6 @@ def schema_dir() -> Path:
     env = os.environ.get("RULEC_SCHEMA_DIR")
     if env:
         return Path(env)
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent
     checkout = package.parent / "schema"
     return checkout if (checkout / "common.schema.json").is_file() else package / "_schema"

@@ -25,28 +25,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import __version__, cache
-from .diagnostics import Diagnostic, RulesError, Span, did_you_mean
-from .emit.odds_tables import compute_odds
-from .emit.python.model import forget_rows
-from .emit.reference_view import forget_formatters
-from .emit.python.package import emit_package
-from .emit.reference import emit_reference
-from .emit.shape import shape
-from .ir import Ruleset
-from .load.sources import inside
-from .load import (MAX_FILE_BYTES, Document, ReadRefused, SourceFolder, discover, display_path, load_bytes,
+from .. import __version__
+from . import cache
+from ..diagnostics import Diagnostic, RulesError, Span, did_you_mean
+from ..emit.odds_tables import compute_odds
+from ..emit.python.model import forget_rows
+from ..emit.reference_view import forget_formatters
+from ..emit.python.package import emit_package
+from ..emit.reference import emit_reference
+from ..emit.shape import shape
+from ..ir import Ruleset
+from ..load.sources import inside
+from ..load import (MAX_FILE_BYTES, Document, ReadRefused, SourceFolder, discover, display_path, load_bytes,
                    read_bounded)
-from .lower import lower
-from .optimise import optimise
+from ..lower import lower
+from ..optimise import optimise
 from .keep import NO_KEEP, Keep
 from .memo import NO_MEMO, Memo
 from .stamp import FolderDigest, combined_digest
-from .validate.bounds import check_bounds
-from .validate.usage import check_usage, readers as ruling_readers
-from .validate import LoadedSource, check_ruleset, validate_static
-from .validate.scenario_schema import fight_schema, scenario_schema
-from .validate.table_schema import editor_table_schema
+from ..validate.bounds import check_bounds
+from ..validate.usage import check_usage, readers as ruling_readers
+from ..validate import LoadedSource, check_ruleset, validate_static
+from ..validate.scenario_schema import fight_schema, scenario_schema
+from ..validate.table_schema import editor_table_schema
 
 Progress = Callable[[str, int, int], None]
 
@@ -195,7 +196,7 @@ def _load_fresh(raw: bytes, shown: str, diags: list[Diagnostic],
 
 
 def _spliced(before: Document, raw: bytes) -> Document | None:
-    from .load.splice import splice
+    from ..load.splice import splice
 
     text = _text_of(raw)
     return splice(before, text) if text is not None else None
@@ -387,7 +388,7 @@ def _emit(rs: Ruleset, digest: str, build: Build, memo: Memo, targets: tuple[str
         for rel, text in package.items():
             build.files[f"{rs.id}/{rel}"] = text.encode("utf-8")
     if "js" in targets:
-        from .emit.js.package import emit_js
+        from ..emit.js.package import emit_js
 
         for rel, text in emit_js(rs, head, keep).items():
             build.files[f"js/{rs.id}/{rel}"] = text.encode("utf-8")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .terminal import SafeStream
 
 if TYPE_CHECKING:
-    from .diagnostics import Diagnostic
+    from ..diagnostics import Diagnostic
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -28,7 +28,7 @@ def use_color(stream: Any) -> bool:
 
 
 def report(diags: list[Diagnostic], fmt: str, *, verbose: bool = True) -> None:
-    from .diagnostics import format_json, format_text
+    from ..diagnostics import format_json, format_text
 
     if fmt == "json":
         echo(format_json(diags))

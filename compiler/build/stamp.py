@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 from .freshness import untracked
 
 if TYPE_CHECKING:  # imported where used: `rulec resolve` reads a stamp's packs without the loader
-    from .load.sources import SourceFolder
+    from ..load.sources import SourceFolder
 
 STAMP = ".rulec-stamp.json"  # the stamp's file name in an output folder (write.py imports it)
-_COMPILER = Path(__file__).resolve().parent
+_COMPILER = Path(__file__).resolve().parent.parent
 
 
 @lru_cache(maxsize=1)
@@ -44,8 +44,8 @@ def compiler_digest() -> str:
 def input_digest(paths: list[Path], targets: tuple[str, ...] = ("python", "js")) -> str | None:
     """A digest of everything a build reads (and the targets it writes), or None when the sources
     cannot be listed cleanly."""
-    from .load.reading import ReadRefused
-    from .load.sources import discover
+    from ..load.reading import ReadRefused
+    from ..load.sources import discover
 
     folders, diags = discover(paths)
     if diags:
@@ -85,7 +85,7 @@ class FolderDigest:
 
 
 def _folder_digest(folder: SourceFolder) -> str:
-    from .load.reading import MAX_RULE_FILE_BYTES, read_bounded
+    from ..load.reading import MAX_RULE_FILE_BYTES, read_bounded
 
     digest = FolderDigest(folder)
     for path in folder.files:

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from . import play
-from .cli_shell import FORMAT, guarded, main
+from .shell import FORMAT, guarded, main
 
 _AS_JSON = click.option("--json", "as_json", is_flag=True, hidden=True, help="The same as --format json.")
 

@@ -3,7 +3,7 @@
 Passes never touch the cache folder: the facade gives each one a `Memo` — the rulec cache
 (`cache.CacheMemo`) or `NO_MEMO`, which remembers nothing — and a pass asks it for values by a
 name built from their inputs (`memo.key(...)`). Every value is plain JSON data, and a pass
-treats whatever comes back as a hint it can check or recompute (see compiler/cache.py).
+treats whatever comes back as a hint it can check or recompute (see compiler/build/cache.py).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from typing import NamedTuple
 RECORD = ".rulec-stat"  # the record's file name inside an output folder
 RACY_NS = 2_000_000_000  # FAT keeps times to 2 s; ext4 and APFS to the kernel's tick
 _HEADER = "rulec-stat 1"
-_COMPILER = Path(__file__).resolve().parent
+_COMPILER = Path(__file__).resolve().parent.parent
 
 
 def untracked(rel: str) -> bool:
@@ -83,7 +83,7 @@ def _youngest(lines: Iterable[str]) -> int:
 def inputs_state(roots: list[Path]) -> str:
     """The stat data of every file below the rule paths `roots` (what `rulec build --watch` polls:
     any change of size, time or inode, or a file added or removed, changes it)."""
-    from .load.sources import discover
+    from ..load.sources import discover
 
     folders, diags = discover(roots)
     lines = [d.format() for d in diags]  # a path that appears counts as a change too

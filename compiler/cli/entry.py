@@ -66,6 +66,6 @@ def main() -> None:
                                                                    args["json"])))
             sys.exit(run_guarded(lambda: play.odds_scenario(scenario, rules, args["until"], args["fmt"],
                                                             args["json"])))
-    from .cli import main as cli_main
+    from .main import main as cli_main
 
     cli_main()

@@ -1,6 +1,6 @@
 """The shell every `rulec` command shares: the click group, exit codes, how diagnostics are
 printed, and the guard that turns any unexpected exception into a one-line internal error and
-filters everything printed (compiler/terminal.py). The commands live in cli.py and cli_play.py,
+filters everything printed (compiler/cli/terminal.py). The commands live in cli.py and cli_play.py,
 which both import this module and not each other.
 
 Exit codes: 0 ok; 1 invalid rules, a refused request or a stale `generated/`;
@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from . import __version__
+from .. import __version__
 from .output import EXIT_INTERNAL, EXIT_INVALID, EXIT_OK, EXIT_USAGE, report, run_guarded, use_color  # noqa: F401
 
 

@@ -23,7 +23,7 @@ from .output import EXIT_INVALID, EXIT_OK, echo, report
 _RULESET_ID = re.compile(r"[a-z][a-z0-9_]{0,47}")  # validate/table_schema.ID_PATTERN
 
 if TYPE_CHECKING:
-    from .diagnostics import Diagnostic, Span
+    from ..diagnostics import Diagnostic, Span
 
 # What is imported here is what `rulec resolve` on an up-to-date build needs: the diagnostics, the
 # YAML loader and the compiler's passes are imported where they are first needed.
@@ -51,11 +51,11 @@ class _Scenario:
 
     def span(self, path: tuple[str | int, ...] = (), *, key: bool = False) -> Span:
         if self._doc is None:  # composed from the bytes read, never from the file again
-            from .load.documents import load_bytes
+            from ..load.documents import load_bytes
 
             self._doc, _ = load_bytes(self.raw, self.file)
             if self._doc is None:  # pragma: no cover - the plain reader read what documents.py refuses
-                from .diagnostics import Span
+                from ..diagnostics import Span
 
                 return Span(self.file)
         return self._doc.span(path, key=key)  # type: ignore[no-any-return]
@@ -65,9 +65,9 @@ def _load(scenario: Path, fmt: str) -> Any:
     """The scenario's document (a `_Scenario` when the plain reader can read it), or None when it
     was reported. The file is read once, bounded (load/reading.py: a regular file of at most
     MAX_SCENARIO_BYTES), and no list or mapping in it may be longer than MAX_SCENARIO_ITEMS."""
-    from .load.paths import display_path
-    from .load.plain_yaml import read_bytes
-    from .load.reading import MAX_SCENARIO_BYTES, MAX_SCENARIO_ITEMS, ReadRefused, read_bounded
+    from ..load.paths import display_path
+    from ..load.plain_yaml import read_bytes
+    from ..load.reading import MAX_SCENARIO_BYTES, MAX_SCENARIO_ITEMS, ReadRefused, read_bounded
 
     shown = display_path(scenario)
     try:
@@ -78,7 +78,7 @@ def _load(scenario: Path, fmt: str) -> Any:
     ok, data = read_bytes(raw, max_items=MAX_SCENARIO_ITEMS)
     if ok:
         return _Scenario(raw, shown, data)
-    from .load import load_bytes
+    from ..load import load_bytes
 
     doc, diags = load_bytes(raw, shown, max_items=MAX_SCENARIO_ITEMS)
     if doc is None:
@@ -87,7 +87,7 @@ def _load(scenario: Path, fmt: str) -> Any:
 
 
 def _diagnostic(span: Span, code: str, message: str, hint: str | None = None) -> Diagnostic:
-    from .diagnostics import Diagnostic
+    from ..diagnostics import Diagnostic
 
     return Diagnostic(span, code, message, hint)
 
@@ -101,12 +101,12 @@ def _built(out: Path, paths: list[Path], rid: str) -> bool:
     (freshness.py), or the build stamp does by content (and the stat record is written)."""
     if not (out / rid / "pyproject.toml").is_file():
         return False
-    from .freshness import recorded, remember, snapshot
+    from ..build.freshness import recorded, remember, snapshot
 
     now = snapshot(out, paths)
     if recorded(out, now):
         return True
-    from .stamp import input_digest, is_fresh
+    from ..build.stamp import input_digest, is_fresh
 
     if not is_fresh(out, input_digest(paths)):
         return False
@@ -118,8 +118,8 @@ def _rebuild(out: Path, paths: list[Path], fmt: str, session: _Session) -> bool 
     """`rulec build` for a stale generated/: compile the rules and write what changed, saying so.
     True when generated/ is up to date now; False when it cannot be written (the build is kept for
     the in-memory package, and it says why); None when the rules have errors (reported)."""
-    from .facade import compile_rules
-    from .write import WriteError, check_target, write_build
+    from ..build.facade import compile_rules
+    from ..build.write import WriteError, check_target, write_build
 
     build = compile_rules(paths)
     session.builds[tuple(str(x) for x in paths)] = build
@@ -144,7 +144,7 @@ def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Se
     it is a build of these rules and up to date (no compiling); a stale `generated/` of rules/ is
     rebuilt first (only changed files are written, and it says so); else the rules compiled in
     memory."""
-    from .package_loader import import_folder, import_package
+    from ..build.package_loader import import_folder, import_package
 
     kind = "fight" if doc.data["kind"] == "fight" else "scenario"
     out = Path("generated")
@@ -153,7 +153,7 @@ def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Se
     if (out / rid / "pyproject.toml").is_file():
         if key_fast not in session.builds:  # once per command: `rulec test` runs many scenarios
             state: bool | None = _built(out, built_from, rid)
-            from .stamp import pack_build
+            from ..build.stamp import pack_build
 
             packs = pack_build(out)  # a pack build is said, and never rebuilt without its packs
             if packs and (rules or not state):
@@ -175,8 +175,8 @@ def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Se
                 session.modules[(key_fast, rid)] = import_folder(rid, out / rid)
             module, tmp = session.modules[(key_fast, rid)]
             return module, None, json.loads(schema_file.read_text(encoding="utf-8")), tmp
-    from .facade import compile_rules
-    from .validate.scenario_schema import fight_schema, scenario_schema
+    from ..build.facade import compile_rules
+    from ..validate.scenario_schema import fight_schema, scenario_schema
 
     paths = list(rules) or ([Path("rules") / rid] if (Path("rules") / rid / "ruleset.yaml").is_file()
                             else [Path("rules")])
@@ -206,7 +206,7 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
              session: _Session | None = None) -> tuple[Any, dict[str, Any], Any] | None:
     # The compiler's passes are imported only when the built package is stale, and jsonschema only
     # when the quick evaluator cannot vouch for the scenario (validate/quick_schema.py).
-    from .validate.quick_schema import verdict
+    from ..validate.quick_schema import verdict
 
     doc = _load(scenario, fmt)
     if doc is None:
@@ -231,7 +231,7 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
     if verdict(data, schema) is True:
         problems: list[Diagnostic] = []
     else:
-        from .validate.schema import diagnostics_for, validator_for
+        from ..validate.schema import diagnostics_for, validator_for
 
         problems = diagnostics_for(doc, validator_for(schema))
     if data["kind"] != "fight":
@@ -317,7 +317,7 @@ def _expectations(doc: Any, module: Any, procedure: str, result: Any, error: str
 def _quote(value: Any) -> str:
     """A value of the scenario (or of a result) in a message: repr for a short one, as before, and
     diagnostics.quote's line for anything longer."""
-    from .diagnostics import QUOTE_CHARS, quote
+    from ..diagnostics import QUOTE_CHARS, quote
 
     if isinstance(value, (str, int, float, bool)) or value is None:
         text = quote(value) if isinstance(value, int) and value.bit_length() > 256 else repr(value)
@@ -365,7 +365,7 @@ def resolve_scenario(scenario: Path, rules: tuple[Path, ...], seed: int | None, 
     with tmp:
         data = sc["data"]
         if sc.get("fight"):
-            from .cli_fight import run_fight
+            from .fight_cmd import run_fight
 
             problems, refused, fight = run_fight(sc["doc"], module, fmt != "json", _expectations)
             if fmt == "json":
@@ -398,8 +398,8 @@ def resolve_scenario(scenario: Path, rules: tuple[Path, ...], seed: int | None, 
 def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...]) -> int:
     """Run every scenario with an `expect:` under PATHS (default: examples/) and check it: a
     homebrewer's worked examples as a test suite."""
-    from .load.paths import display_path
-    from .load.reading import MAX_SCENARIO_BYTES, ReadRefused, read_bounded
+    from ..load.paths import display_path
+    from ..load.reading import MAX_SCENARIO_BYTES, ReadRefused, read_bounded
 
     files = sorted(f for path in (paths or (Path("examples"),))
                    for f in ([path] if not path.is_dir() else path.rglob("*.yaml")))
@@ -422,7 +422,7 @@ def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...]) -> int:
                 continue
             module, sc, _ = prepared
             if sc.get("fight"):
-                from .cli_fight import run_fight
+                from .fight_cmd import run_fight
 
                 differences, _refused, _fight = run_fight(sc["doc"], module, False, _expectations)
             else:

@@ -15,20 +15,20 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .terminal import raw
-from .cli_shell import EXIT_INVALID, EXIT_OK, FORMAT, guarded, main, report
-from .freshness import remember, snapshot
-from .stamp import STAMP, input_digest, is_fresh
-from .load.paths import display_path
-from .write import TreeDiff, WriteError, build_stamp, check_target, diff_tree, write_build
+from .shell import EXIT_INVALID, EXIT_OK, FORMAT, guarded, main, report
+from ..build.freshness import remember, snapshot
+from ..build.stamp import STAMP, input_digest, is_fresh
+from ..load.paths import display_path
+from ..build.write import TreeDiff, WriteError, build_stamp, check_target, diff_tree, write_build
 
 if TYPE_CHECKING:
-    from .facade import Build
+    from ..build.facade import Build
 
 
 def ir_json(value: Any, shown: dict[str, str] | None = None) -> Any:
     """The IR as plain JSON: dataclasses as objects, spans as 'file:line:col' (the file as the user
     opens it, through `shown`: the build's names for the files it read)."""
-    from .diagnostics import Span
+    from ..diagnostics import Span
 
     names = shown or {}
     if isinstance(value, Span):
@@ -82,8 +82,8 @@ def _compile(paths: list[Path], stop_after: str = "emit", targets: tuple[str, ..
     can take part (`rulec build --check`)."""
     # Imported here: the compiler's passes pull in YAML, jsonschema and Jinja, which an
     # unchanged rebuild (a stamp check) never needs.
-    from .facade import compile_rules
-    from .memo import NO_MEMO
+    from ..build.facade import compile_rules
+    from ..build.memo import NO_MEMO
 
     progress = _Progress()
     try:
@@ -98,7 +98,7 @@ BUNDLED_OUT = Path("generated")
 
 def _packs_given(paths: list[Path]) -> list[str]:
     """The names of the homebrew packs among the rule paths (folders with pack.yaml)."""
-    from .load.sources import discover
+    from ..load.sources import discover
 
     folders, _ = discover(paths)
     return [f.name for f in folders if f.is_pack]
@@ -207,7 +207,7 @@ def _wrote(out: Path, diff: TreeDiff, files: int, took: str = "") -> None:
 def _watch(paths: list[Path], out: Path, targets: tuple[str, ...], fmt: str, interval: float,
            stop: Callable[[], bool] = lambda: False) -> int:
     """`rulec build --watch`: a resident build (session.py), rebuilt after every edit."""
-    from .session import Session, edits
+    from ..build.session import Session, edits
 
     session = Session(paths, targets)
     click.echo(f"rulec: watching {', '.join(display_path(p) for p in paths)} (Ctrl-C stops)", err=True)
@@ -247,9 +247,9 @@ def import_srd_command(source: Path, into: Path, bases: tuple[Path, ...], fmt: s
     """Import the weapons of a 5e SRD equipment JSON file (2014 or 2024 layout) into a d20 weapons
     table file. Re-importing merges by id; a hand-written file is never overwritten; a result that
     would not validate is never written."""
-    from .importers import srd_write
-    from .importers.srd import import_srd
-    from .load import display_path
+    from ..importers import srd_write
+    from ..importers.srd import import_srd
+    from ..load import display_path
 
     entries, diags = import_srd(source, display_path(source))
     plan = None
@@ -272,4 +272,4 @@ def import_srd_command(source: Path, into: Path, bases: tuple[Path, ...], fmt: s
     return EXIT_OK
 
 
-from . import cli_play as _cli_play  # noqa: E402,F401  (registers `resolve` and `odds` on `main`)
+from . import play_cmd as _play_cmd  # noqa: E402,F401  (registers `resolve` and `odds` on `main`)
