@@ -107,6 +107,9 @@ def test_refusals_read_as_pythons_without_python_words(d20: Any, built: Path) ->
         text = json.dumps(value, ensure_ascii=False)
         cases.append(f"new m.Combatant({{strength: {text}}}).strength")
         expect.append(py_outcome(d20, lambda v=value: d20.Combatant(strength=v).strength))
+        if not isinstance(value, dict):
+            cases.append(f"m.Combatant.fromDict({text}).strength")
+            expect.append(py_outcome(d20, lambda v=value: d20.Combatant.from_dict(v).strength))
         cases.append(f"m.get_weapon({text}).id")
         expect.append(py_outcome(d20, lambda v=value: d20.get_weapon(v).id))
         cases.append(f"m.attack(new m.Combatant(), new m.Combatant(), 'longsword', {{proficient: {text}, dice: new m.SeededDice(1)}}).hit")
