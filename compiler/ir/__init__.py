@@ -12,8 +12,10 @@ from .model import (
     FieldValue,
     Formula,
     FormulaField,
+    ConditionDecl,
     Effect,
     FightSpec,
+    RelationDecl,
     GAP_LACKS,
     Helper,
     NotModelled,
@@ -37,6 +39,6 @@ from .model import (
 
 __all__ = [
     "Dice", "DiceExpr", "Entry", "EnumValue", "ErrorType", "FieldDecl", "FieldValue", "Formula", "FormulaField",
-    "Effect", "FightSpec", "GAP_LACKS", "Helper", "NotModelled", "OddsPreset", "Output", "Param", "Plan", "PreparedBody", "Procedure", "RuleRef", "Ruleset", "Ruling", "Section", "Stat",
+    "ConditionDecl", "Effect", "FightSpec", "GAP_LACKS", "RelationDecl", "Helper", "NotModelled", "OddsPreset", "Output", "Param", "Plan", "PreparedBody", "Procedure", "RuleRef", "Ruleset", "Ruling", "Section", "Stat",
     "StatGroup", "Step", "Summary", "Table", "Template",
 ]

@@ -280,6 +280,7 @@ class Procedure:
     span: Span
     plan: Plan | None = None  # set by the optimiser
     effects: tuple[Effect, ...] = ()  # what its result does to a fight's state (runtime/fight.py applies them)
+    action: tuple[str, str] = ("", "")  # (kind of action, nature) for the conditions that forbid kinds
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,6 +332,41 @@ class Effect:
 
 
 @dataclass(frozen=True, slots=True)
+class ConditionDecl:
+    """A condition of the fight (the manifest's `fight: conditions:`; runtime/fight_conditions.py
+    interprets it). Scopes are (procedures, role, source_role, when); endings are (kind, of, nth,
+    scope, stat) as `fight_conditions.Ending`."""
+
+    id: str
+    name: str
+    description: str
+    rules: tuple[str, ...]
+    sets: tuple[tuple[str, bool], ...]
+    adds: tuple[tuple[str, int], ...]
+    options: tuple[tuple[str, bool | int | str], ...]
+    applies: tuple[tuple[str, ...], str, str, str]
+    forbids: tuple[str, ...]
+    forbids_actions: tuple[tuple[str, str], ...]
+    ends: tuple[tuple[str, str, int, tuple[tuple[str, ...], str, str, str], str], ...]
+    max_value: int
+    stack: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class RelationDecl:
+    """What a relation of the fight gives and what ends it (the manifest's `fight: relations:`)."""
+
+    id: str
+    held: str
+    holder: str
+    ends_holder: tuple[str, ...]
+    ends_held: tuple[str, ...]
+    rules: tuple[str, ...]
+    clears: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class FightSpec:
     """The state a combatant carries through a fight (the manifest's `fight:`)."""
 
@@ -343,6 +379,8 @@ class FightSpec:
     span: Span
     on_damage: tuple[str, str] | None = None  # (counter, procedure): a recovery rule over the state
     debuffs: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (track, stats its debuff lowers)
+    conditions: tuple[ConditionDecl, ...] = ()
+    relation_rules: tuple[RelationDecl, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

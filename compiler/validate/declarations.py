@@ -369,6 +369,11 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
                 if isinstance(p, dict)}
     presets = _odds_presets(m, procedures, tables, stats, rep, declared)
     fight = check_fight(m, tables, procedures, stats, rep)
+    if fight is not None:
+        for c in fight.conditions:
+            _check_rules(c.rules, rule_ids, c.span, rep)
+        for rel in fight.relation_rules:
+            _check_rules(rel.rules, rule_ids, fight.span, rep)
     for proc in procedures:
         if proc.effects_at is not None:
             fdoc, fpath = proc.effects_at

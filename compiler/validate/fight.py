@@ -17,9 +17,10 @@ from ..ir import Effect, FightSpec, Stat, Table
 from ..ir import expr as ir
 from ..load import Document
 from .context import Reporter
+from .fight_conditions import check_condition_effect, check_conditions
 from .procedures import CheckedProcedure
 
-KINDS = ("counter", "track", "stat", "state", "relation")
+KINDS = ("counter", "track", "stat", "state", "relation", "condition", "clear")
 
 
 def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[CheckedProcedure], stats: tuple[Stat, ...],
@@ -111,9 +112,11 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
                 rep.error(m.span(dp_ + ("stats", j)), "unknown-stat", f"no whole-number stat '{stat}'",
                           did_you_mean(stat, int_stats))
         debuffs.append((d["track"], tuple(d["stats"])))
+    state_ids = {e.id for t in tables if t.id == states for e in t.entries}
+    conditions, relation_rules = check_conditions(m, raw, procedures, stats, state_ids, rep)
     return FightSpec(tuple((c["id"], c["name"]) for c in raw.get("counters", [])), tracks, accumulate, states,
                      tuple(state_stats), tuple((r["id"], r["name"]) for r in raw.get("relations", [])), m.span(path),
-                     on_damage, tuple(debuffs))
+                     on_damage, tuple(debuffs), conditions, relation_rules)
 
 
 def _points_range(proc: CheckedProcedure, params: tuple[str, ...], m: Document, path: tuple[Any, ...], code: str,
@@ -155,7 +158,7 @@ def check_effects(p: CheckedProcedure, raw: list[dict[str, Any]], doc: Document,
 
         kinds = [k for k in KINDS if k in e]
         if len(kinds) != 1:
-            rep.error(doc.span(ep), "bad-effect", "an effect names exactly one of counter, track, stat, state, relation")
+            rep.error(doc.span(ep), "bad-effect", "an effect names exactly one of " + ", ".join(KINDS))
             continue
         kind = kinds[0]
         if e["target"] not in roles:
@@ -187,6 +190,10 @@ def check_effects(p: CheckedProcedure, raw: list[dict[str, Any]], doc: Document,
                 continue
             out.append(Effect("track", e["target"], track, outcome("points", ir.INT), 1, "", when, "",
                               doc.span(ep)))
+        elif kind in ("condition", "clear"):
+            key, value, source = check_condition_effect(e, kind, roles, outcomes, {c.id for c in spec.conditions},
+                                                        bad)
+            out.append(Effect(kind, e["target"], key, value, 1, "", when, source, doc.span(ep)))
         elif kind == "state":
             ids = {x.id for t in tables if t.id == spec.states for x in t.entries}
             if e["state"] not in ids:

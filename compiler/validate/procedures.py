@@ -38,6 +38,7 @@ class CheckedProcedure:
     raw_effects: list[dict[str, Any]] = field(default_factory=list)  # checked with the fight section
     effects_at: tuple[Document, tuple[Any, ...]] | None = None
     effects: tuple[Effect, ...] = ()
+    action: tuple[str, str] = ("", "")  # (kind of action, nature)
 
 
 def check_procedures(docs: list[Document], stats: tuple[Stat, ...], base: Scope, table_ids: dict[str, set[str]],
@@ -152,7 +153,8 @@ def _check_one(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats:
     return CheckedProcedure(raw["id"], raw["name"], raw.get("description", ""),
                             _rules(raw.get("rules", []), rule_ids, doc, path + ("rules",), rep),
                             raw.get("subject"), params, steps, tuple(result), summary, doc.span(path),
-                            list(raw.get("effects", [])), (doc, path + ("effects",)))
+                            list(raw.get("effects", [])), (doc, path + ("effects",)),
+                            action=(raw.get("action", ""), raw.get("nature", "")))
 
 
 def _summary(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], outputs: dict[str, str],

@@ -83,6 +83,36 @@ def _mapping(w: Writer, title: str, pairs: list[tuple[Code, Code]]) -> None:
     w.line(Code("}"))
 
 
+def _scope(scope: tuple[tuple[str, ...], str, str, str]) -> Code:
+    return code("Scope({}, {}, {}, {})", *[literal(x) for x in scope])
+
+
+def _conditions(w: Writer, rs: Ruleset) -> None:
+    """The conditions and relation rules, as `fight_conditions` records (literals only)."""
+    spec = rs.fight
+    assert spec is not None
+    _mapping(w, "_FLAG_NAMES", [(string(s.id), string(s.name)) for s in rs.stats if s.type == "bool"])
+    w.line(comment("Each condition: what it changes while it applies, when it applies, what it forbids, when it ends."))
+    w.line(Code("_CONDITIONS: Dict[str, ConditionSpec] = {"))
+    w.indent()
+    for c in spec.conditions:
+        ends = [code("Ending({}, {}, {}, {}, {})", literal(k), literal(of), literal(nth), _scope(sc), literal(st))
+                for k, of, nth, sc, st in c.ends]
+        w.line(code("{}: ConditionSpec(", string(c.id)))
+        w.indent()
+        w.line(code("{}, {}, {}, {},", string(c.name), literal(c.sets), literal(c.adds), literal(c.options)))
+        w.line(code("{}, {}, {},", _scope(c.applies), literal(c.forbids), literal(c.forbids_actions)))
+        w.line(code("({}), {}, {}, {}),", join("", [code("{}, ", x) for x in ends]), literal(c.max_value),
+                    literal(c.stack), literal(c.rules)))
+        w.dedent()
+    w.dedent()
+    w.line(Code("}"))
+    _mapping(w, "_RELATION_SPECS", [(string(r.id), code("RelationSpec({}, {}, {}, {}, {}, {})",
+                                                      string(dict(spec.relations)[r.id]), literal(r.held),
+                                                      literal(r.holder), literal(r.ends_holder), literal(r.ends_held),
+                                                      literal(r.clears))) for r in spec.relation_rules])
+
+
 def fight_module(rs: Ruleset, header: str) -> str:
     spec = rs.fight
     assert spec is not None
@@ -103,6 +133,7 @@ def fight_module(rs: Ruleset, header: str) -> str:
         w.line(Code("from ._runtime.fight import Fight, state_threshold as _rt_state_threshold"))
     else:
         w.line(Code("from ._runtime.fight import Fight"))
+    w.line(Code("from ._runtime.fight_conditions import ConditionSpec, Ending, RelationSpec, Scope"))
     w.line(Code("from ._runtime.fight_odds import UntilOdds, sequence_odds"))
     w.line(Code("from ._runtime.fight_state import ActionSpec, Effect, FightRules"))
     w.line(Code("from . import procedures as _procedures"))
@@ -130,8 +161,12 @@ def fight_module(rs: Ruleset, header: str) -> str:
         effects = [code("Effect({})", join(", ", [literal(x) for x in (e.kind, e.role, e.key, e.field, e.sign,
                                                                          e.duration, e.when, e.other)]))
                    for e in p.effects]
-        w.line(code("{}: ActionSpec({}, _procedures.{}, {}, ({}), _procedures.{}),", string(p.id), string(p.name),
+        params = [(string(q.id), string(q.name)) for q in p.params if q.type != "combatant"]
+        w.line(code("{}: ActionSpec({}, _procedures.{}, {}, ({}), _procedures.{},", string(p.id), string(p.name),
                     name(p.id), literal(roles), join("", [code("{}, ", x) for x in effects]), name(p.id + "_odds")))
+        subject = roles.index(p.subject) if p.subject in roles else 0
+        w.line(code("    {{{}}}, {}, {}, {}),", join(", ", [code("{}: {}", k, v) for k, v in params]),
+                    literal(p.action[0]), literal(p.action[1]), literal(subject)))
     w.dedent()
     w.line(Code("}"))
     accumulate = code("_procedures.{}", name(spec.accumulate + "_fast")) if spec.accumulate else Code("None")
@@ -152,13 +187,16 @@ def fight_module(rs: Ruleset, header: str) -> str:
     if spec.accumulate and spec.debuffs:
         proc = next(p for p in rs.procedures if p.id == spec.accumulate)
         debuff_index = [o.id for o in proc.result].index("debuff")
+    _conditions(w, rs)
     w.line(code("FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, {}, _STATE_NAMES, _STATE_STATS,",
                 accumulate))
     points_max, taken_max = _points_range(rs)
     w.line(code("                         _RELATIONS, _ACTIONS, {}, {}, _TRACK_STATES, _TRACK_DEBUFFS, {},",
                 literal(state_index), on_damage, literal(debuff_index)))
     w.line(comment("The most points a track holds: the top of what add_points-like procedures accept (saturated)."))
-    w.line(code("                         points_max={}, taken_max={})", literal(points_max), literal(taken_max)))
+    w.line(code("                         points_max={}, taken_max={}, flag_names=_FLAG_NAMES, conditions=_CONDITIONS,",
+                literal(points_max), literal(taken_max)))
+    w.line(Code("                         relation_specs=_RELATION_SPECS)"))
     _function(w, ["def start_fight(combatants: Mapping[str, Combatant]) -> Fight:"],
               "A fight between the named combatants, who act in the order given.",
               ["return Fight.start(FIGHT_RULES, combatants)"])

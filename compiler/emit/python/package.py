@@ -55,7 +55,7 @@ def runtime_modules(rs: Ruleset) -> list[str]:
     for f in rs.features:
         needed |= set(FEATURES[f].runtime)
     if rs.fight is not None:
-        needed |= {"fight", "fight_odds", "fight_state"}
+        needed |= {"fight", "fight_conditions", "fight_odds", "fight_state"}
     return sorted(needed)
 
 

@@ -15,7 +15,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:b2a5641a1b07a7509a43673722082f344ef8345a532a1de0ab83703965b831f6
+# Content hash: sha256:539f43815c739d7b7f26586dda8cb14bd17365ff92dda87ab4cb3b2c7994ee9c
 """d20攻击规则 (d20): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -67,6 +67,8 @@ from .procedures import drag, drag_fast, drag_odds, drag_prepare
 from .results import DragResult, DRAG_FIELDS
 from .procedures import grapple_move, grapple_move_fast, grapple_move_odds, grapple_move_prepare
 from .results import GrappleMoveResult, GRAPPLE_MOVE_FIELDS
+from .procedures import hide, hide_fast, hide_odds, hide_prepare
+from .results import HideResult, HIDE_FIELDS
 from .procedures import flanking, flanking_fast, flanking_odds, flanking_prepare
 from .results import FlankingResult, FLANKING_FIELDS
 from .procedures import vehicle_dc, vehicle_dc_fast, vehicle_dc_odds, vehicle_dc_prepare
@@ -182,6 +184,12 @@ __all__ = [
     "grapple_move_prepare",
     "GrappleMoveResult",
     "GRAPPLE_MOVE_FIELDS",
+    "hide",
+    "hide_fast",
+    "hide_odds",
+    "hide_prepare",
+    "HideResult",
+    "HIDE_FIELDS",
     "flanking",
     "flanking_fast",
     "flanking_odds",

@@ -15,7 +15,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:b2a5641a1b07a7509a43673722082f344ef8345a532a1de0ab83703965b831f6
+# Content hash: sha256:539f43815c739d7b7f26586dda8cb14bd17365ff92dda87ab4cb3b2c7994ee9c
 """d20攻击规则：战斗状态 (the fight API of ruleset `d20`): combatants whose damage, condition points,
 states, temporary modifiers and relations carry from one action to the next.
 
@@ -30,6 +30,7 @@ from typing import Any, Dict, Mapping, Optional
 
 from ._runtime.core import OutOfBounds
 from ._runtime.fight import Fight
+from ._runtime.fight_conditions import ConditionSpec, Ending, RelationSpec, Scope
 from ._runtime.fight_odds import UntilOdds, sequence_odds
 from ._runtime.fight_state import ActionSpec, Effect, FightRules
 from . import procedures as _procedures
@@ -67,40 +68,89 @@ _RELATIONS: Dict[str, Any] = {
 }
 # Each procedure a fight can resolve: its combatant roles and its declared effects.
 _ACTIONS: Dict[str, ActionSpec] = {
-    'attack': ActionSpec('武器攻击', _procedures.attack, ('attacker', 'target'),
-                         (Effect('counter', 'target', 'damage', 'damage', 1, '', '', ''), ), _procedures.attack_odds),
-    'spell_attack': ActionSpec('法术攻击', _procedures.spell_attack, ('caster', 'target'),
-                               (Effect('counter', 'target', 'damage', 'damage', 1, '', '', ''), ),
-                               _procedures.spell_attack_odds),
-    'grapple': ActionSpec('擒抱', _procedures.grapple, ('attacker', 'target'),
-                          (Effect('relation', 'attacker', 'grapple', '', 1, 'start', 'success', 'target'), ),
-                          _procedures.grapple_odds),
-    'escape_grapple': ActionSpec('逃脱擒抱', _procedures.escape_grapple, ('escaper', 'grappler'),
-                                 (Effect('relation', 'grappler', 'grapple', '', 1, 'end', 'success', 'escaper'), ),
-                                 _procedures.escape_grapple_odds),
-    'shove': ActionSpec(
-            '推撞', _procedures.shove, ('attacker', 'target'),
-            (Effect('state', 'target', 'prone', '', 1, '', 'prone', ''),
-             Effect('counter', 'target', 'damage', 'obstacle_damage', 1, '', '', ''),), _procedures.shove_odds),
-    'drag': ActionSpec('多方擒抱中的拖拽', _procedures.drag, ('dragger', 'other'), (), _procedures.drag_odds),
-    'grapple_move': ActionSpec('擒抱中移动', _procedures.grapple_move, ('mover', 'target'), (),
-                               _procedures.grapple_move_odds),
-    'flanking': ActionSpec('夹击', _procedures.flanking, ('ally_a', 'ally_b', 'enemy'), (), _procedures.flanking_odds),
-    'vehicle_dc': ActionSpec('载具的擒抱和推撞DC', _procedures.vehicle_dc, ('grappler',), (),
-                             _procedures.vehicle_dc_odds),
-    'vehicle_check': ActionSpec('对载具的擒抱或推撞', _procedures.vehicle_check, ('grappler',), (),
-                                _procedures.vehicle_check_odds),
-    'vehicle_move': ActionSpec('擒抱载具中移动', _procedures.vehicle_move, ('mover',), (),
-                               _procedures.vehicle_move_odds),
+    'attack': ActionSpec('武器攻击', _procedures.attack, ('attacker', 'target'), (Effect('counter', 'target', 'damage', 'damage', 1, '', '', ''), Effect('condition', 'attacker', 'revealed', '', 1, '', 'revealed', ''), ), _procedures.attack_odds,
+        {'weapon': '武器', 'distance': '距离', 'proficient': '熟练', 'thrown': '投掷', 'two_handed': '双手持用',
+         'offhand': '副手附赠攻击', 'willing': '目标自愿', 'target_unseen': '看不见目标', 'guessed_wrong': '猜错位置',
+         'attacker_unseen': '目标看不见攻击者', 'hostile_nearby': '身边有敌', 'flanking': '夹击',
+         'extra_advantage': '其他优势层数', 'extra_disadvantage': '其他劣势层数', 'sneak_dice': '额外d6',
+         'other_bonus': '其他加值'}, 'standard', 'physical', 0),
+    'spell_attack': ActionSpec('法术攻击', _procedures.spell_attack, ('caster', 'target'), (Effect('counter', 'target', 'damage', 'damage', 1, '', '', ''), Effect('condition', 'caster', 'revealed', '', 1, '', 'revealed', ''), ), _procedures.spell_attack_odds,
+        {'dice_count': '伤害骰数', 'dice_sides': '伤害骰面数', 'spell_range': '射程', 'distance': '距离',
+         'melee': '近战法术攻击', 'hostile_nearby': '身边有敌', 'target_unseen': '看不见目标',
+         'caster_unseen': '目标看不见施法者', 'flanking': '夹击', 'extra_advantage': '其他优势层数',
+         'extra_disadvantage': '其他劣势层数'}, 'standard', '', 0),
+    'grapple': ActionSpec('擒抱', _procedures.grapple, ('attacker', 'target'), (Effect('relation', 'attacker', 'grapple', '', 1, 'start', 'success', 'target'), Effect('condition', 'attacker', 'grapple_barred', '', 1, '', 'failed', 'target'), ), _procedures.grapple_odds,
+        {'distance': '距离', 'free_hand': '有空手', 'resists': '目标抵抗', 'target_skill': '目标技能'}, '', '', 0),
+    'escape_grapple': ActionSpec('逃脱擒抱', _procedures.escape_grapple, ('escaper', 'grappler'), (Effect('relation', 'grappler', 'grapple', '', 1, 'end', 'success', 'escaper'), ), _procedures.escape_grapple_odds,
+        {'skill': '技能'}, '', '', 0),
+    'shove': ActionSpec('推撞', _procedures.shove, ('attacker', 'target'), (Effect('state', 'target', 'prone', '', 1, '', 'prone', ''), Effect('condition', 'attacker', 'shove_barred', '', 1, '', 'failed', 'target'), Effect('counter', 'target', 'damage', 'obstacle_damage', 1, '', '', ''), ), _procedures.shove_odds,
+        {'knock_prone': '选择击倒', 'distance': '距离', 'obstacle_at': '障碍物距离', 'resists': '目标抵抗'}, '', '', 0),
+    'drag': ActionSpec('多方擒抱中的拖拽', _procedures.drag, ('dragger', 'other'), (Effect('condition', 'dragger', 'drag_barred', '', 1, '', 'retry_blocked', ''), ), _procedures.drag_odds,
+        {'waived': '对方放弃'}, '', '', 0),
+    'grapple_move': ActionSpec('擒抱中移动', _procedures.grapple_move, ('mover', 'target'), (), _procedures.grapple_move_odds,
+        {'grappling': '正在擒抱'}, '', '', 0),
+    'hide': ActionSpec('躲藏', _procedures.hide, ('character',), (Effect('clear', 'character', 'revealed', '', 1, '', '', ''), Effect('condition', 'character', 'hiding', '', 1, '', '', ''), ), _procedures.hide_odds,
+        {}, 'standard', '', 0),
+    'flanking': ActionSpec('夹击', _procedures.flanking, ('ally_a', 'ally_b', 'enemy'), (), _procedures.flanking_odds,
+        {'hex_grid': '六角格', 'ax': '生物横坐标', 'ay': '生物纵坐标', 'bx': '盟友横坐标', 'by': '盟友纵坐标',
+         'ex': '敌人横坐标', 'ey': '敌人纵坐标', 'a_sees': '生物能看见目标', 'b_sees': '盟友能看见目标',
+         'a_can_attack': '生物能近战攻击', 'b_can_attack': '盟友能近战攻击', 'a_charmed': '生物被目标魅惑',
+         'b_charmed': '盟友被目标魅惑'}, '', '', 0),
+    'vehicle_dc': ActionSpec('载具的擒抱和推撞DC', _procedures.vehicle_dc, ('grappler',), (), _procedures.vehicle_dc_odds,
+        {'power': '动力', 'vehicle_size': '载具体型', 'length': '长', 'width': '宽', 'height': '高'}, '', '', 0),
+    'vehicle_check': ActionSpec('对载具的擒抱或推撞', _procedures.vehicle_check, ('grappler',), (), _procedures.vehicle_check_odds,
+        {'power': '动力', 'vehicle_size': '载具体型', 'length': '长', 'width': '宽', 'height': '高', 'distance': '距离',
+         'free_hand': '有空手', 'shove': '推撞', 'knock_prone': '选择击倒', 'bonus': '其他加值',
+         'obstacle_at': '障碍物距离'}, '', '', 0),
+    'vehicle_move': ActionSpec('擒抱载具中移动', _procedures.vehicle_move, ('mover',), (), _procedures.vehicle_move_odds,
+        {'vehicle_size': '载具体型'}, '', '', 0),
 }
 _TRACK_STATES: Dict[str, Any] = {
 }
 _TRACK_DEBUFFS: Dict[str, Any] = {
 }
+_FLAG_NAMES: Dict[str, Any] = {
+    'athletics': '运动熟练',
+    'acrobatics': '体操熟练',
+    'incapacitated': '失能',
+    'intangible': '气态或虚化',
+    'charmed': '被魅惑',
+    'dominated': '被支配',
+    'hidden': '躲藏',
+}
+# Each condition: what it changes while it applies, when it applies, what it forbids, when it ends.
+_CONDITIONS: Dict[str, ConditionSpec] = {
+    'hiding': ConditionSpec(
+        '躲藏中', (('hidden', True),), (), (),
+        Scope((), '', '', ''), (), (),
+        (Ending('acts', 'holder', 1, Scope(('attack',), 'attacker', '', ''), ''),
+         Ending('acts', 'holder', 1, Scope(('spell_attack',), 'caster', '', ''),
+                ''),), 1000000, 'replace', ('D20-F02',)),
+    'revealed': ConditionSpec(
+        '已暴露', (('hidden', False),), (), (),
+        Scope((), '', '', ''), (), (),
+        (), 1000000, 'replace', ('D20-F02',)),
+    'grapple_barred': ConditionSpec(
+        '本回合不能再擒抱该目标', (), (), (),
+        Scope(('grapple',), 'attacker', 'target', ''), ('grapple',), (),
+        (Ending('turn_end', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace', ('D20-F05',)),
+    'shove_barred': ConditionSpec(
+        '本回合不能再推撞该目标', (), (), (),
+        Scope(('shove',), 'attacker', 'target', ''), ('shove',), (),
+        (Ending('turn_end', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace', ('D20-F09',)),
+    'drag_barred': ConditionSpec(
+        '不能再拖拽', (), (), (),
+        Scope(('drag',), 'dragger', '', ''), ('drag',), (),
+        (Ending('turn_start', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace', ('D20-F08',)),
+}
+_RELATION_SPECS: Dict[str, Any] = {
+    'grapple': RelationSpec('擒抱', '', '', ('incapacitated',), (), ()),
+}
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, None, _STATE_NAMES, _STATE_STATS,
                          _RELATIONS, _ACTIONS, 0, None, _TRACK_STATES, _TRACK_DEBUFFS, (-1),
 # The most points a track holds: the top of what add_points-like procedures accept (saturated).
-                         points_max=1000000000, taken_max=1000000000)
+                         points_max=1000000000, taken_max=1000000000, flag_names=_FLAG_NAMES, conditions=_CONDITIONS,
+                         relation_specs=_RELATION_SPECS)
 
 
 def start_fight(combatants: Mapping[str, Combatant]) -> Fight:

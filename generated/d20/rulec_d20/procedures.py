@@ -15,7 +15,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:b2a5641a1b07a7509a43673722082f344ef8345a532a1de0ab83703965b831f6
+# Content hash: sha256:539f43815c739d7b7f26586dda8cb14bd17365ff92dda87ab4cb3b2c7994ee9c
 """d20攻击规则：结算流程 (procedures) of ruleset `d20`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -60,9 +60,9 @@ from .model import (Combatant, ContestSkill, get_contest_skill, Weapon, get_weap
                     _R_GRAPPLE_MOVE_FREE_SIZE_GAP, _R_WILLING_TARGET_ADVANTAGE)
 from .results import (AttackResult, ATTACK_FIELDS, SpellAttackResult, SPELL_ATTACK_FIELDS, GrappleResult,
                       GRAPPLE_FIELDS, EscapeGrappleResult, ESCAPE_GRAPPLE_FIELDS, ShoveResult, SHOVE_FIELDS, DragResult,
-                      DRAG_FIELDS, GrappleMoveResult, GRAPPLE_MOVE_FIELDS, FlankingResult, FLANKING_FIELDS,
-                      VehicleDcResult, VEHICLE_DC_FIELDS, VehicleCheckResult, VEHICLE_CHECK_FIELDS, VehicleMoveResult,
-                      VEHICLE_MOVE_FIELDS)
+                      DRAG_FIELDS, GrappleMoveResult, GRAPPLE_MOVE_FIELDS, HideResult, HIDE_FIELDS, FlankingResult,
+                      FLANKING_FIELDS, VehicleDcResult, VEHICLE_DC_FIELDS, VehicleCheckResult, VEHICLE_CHECK_FIELDS,
+                      VehicleMoveResult, VEHICLE_MOVE_FIELDS)
 
 
 def _attack_setup(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str], distance: int, proficient: bool,
@@ -428,12 +428,13 @@ def spell_attack(caster: Combatant, target: Combatant, dice_count: int, dice_sid
                  (('faces', _spell_damage_roll.faces), ('spell_damage', spell_damage)))))
     else:
         spell_damage = 0
-    return _rec(SpellAttackResult, (hit, crit, spell_damage, total, tuple(_rolls), tuple(_trace)))
+    return _rec(SpellAttackResult, (hit, crit, spell_damage, total, caster.hidden, tuple(_rolls), tuple(_trace)))
 
 
 def _spell_attack_roll(dice: DiceSource, mod: int, caster: Combatant, target: Combatant, dice_count: int,
                        dice_sides: int, melee: bool, hostile_nearby: bool, target_unseen: bool, caster_unseen: bool,
-                       flanking: bool, extra_advantage: int, extra_disadvantage: int) -> Tuple[bool, bool, int, int]:
+                       flanking: bool, extra_advantage: int, extra_disadvantage: int) -> Tuple[
+        bool, bool, int, int, bool]:
     _die = dice.die
     _natural_layers = (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or caster.hidden else 0) + extra_advantage - (
             (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
@@ -448,13 +449,13 @@ def _spell_attack_roll(dice: DiceSource, mod: int, caster: Combatant, target: Co
                                         crit) + _spell_damage_dice.flat if _spell_damage_dice is not None else 0
     else:
         spell_damage = 0
-    return (hit, crit, spell_damage, total)
+    return (hit, crit, spell_damage, total, caster.hidden)
 
 
 def spell_attack_fast(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120,
                       distance: int = 5, melee: bool = False, hostile_nearby: bool = False, target_unseen: bool = False,
                       caster_unseen: bool = False, flanking: bool = False, extra_advantage: int = 0,
-                      extra_disadvantage: int = 0, dice: DiceSource) -> Tuple[bool, bool, int, int]:
+                      extra_disadvantage: int = 0, dice: DiceSource) -> Tuple[bool, bool, int, int, bool]:
     """法术攻击: the outcome only (the fields of SPELL_ATTACK_FIELDS), no trace."""
     (mod,) = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
                                  target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, None)
@@ -468,7 +469,7 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
                          spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False,
                          target_unseen: bool = False, caster_unseen: bool = False, flanking: bool = False,
                          extra_advantage: int = 0, extra_disadvantage: int = 0) -> Callable[
-        [DiceSource], Tuple[bool, bool, int, int]]:
+        [DiceSource], Tuple[bool, bool, int, int, bool]]:
     """法术攻击: the setup once; the function returned rolls and returns the outcome tuple."""
     (mod,) = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
                                  target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, None)
@@ -482,8 +483,9 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
     _total = _R_FLANKING_BONUS if flanking and melee else 0
     _target_armor_class = target.armor_class
     _crit = _R_CRIT_THRESHOLD_BASE - caster.crit_range
+    _caster_hidden = caster.hidden
 
-    def _roll(dice: DiceSource) -> Tuple[bool, bool, int, int]:
+    def _roll(dice: DiceSource) -> Tuple[bool, bool, int, int, bool]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -495,7 +497,7 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
                 if _node is not None:
                     while _node.__class__ is list:
                         _node = _node[int(_rand() * len(_node))]
-                    _out: Tuple[bool, bool, int, int] = _node
+                    _out: Tuple[bool, bool, int, int, bool] = _node
                     return _out
             total = natural + mod + _caster_proficiency + _total
             hit = total >= _target_armor_class
@@ -506,7 +508,7 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
                                                 crit) + _spell_damage_dice.flat if _spell_damage_dice is not None else 0
             else:
                 spell_damage = 0
-            return (hit, crit, spell_damage, total)
+            return (hit, crit, spell_damage, total, _caster_hidden)
         return _spell_attack_roll(_rt_dice_source(dice), mod, caster, target, dice_count, dice_sides, melee,
                                   hostile_nearby, target_unseen, caster_unseen, flanking, extra_advantage,
                                   extra_disadvantage)
@@ -514,7 +516,7 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
     # Outcomes by the faces rolled, tabulated from _roll itself as faces come up (face_tree).
     _natural_faces = _rt_face_table(20)
 
-    def _roll_common(dice: DiceSource) -> Tuple[bool, bool, int, int]:
+    def _roll_common(dice: DiceSource) -> Tuple[bool, bool, int, int, bool]:
         """_roll's SeededDice branch, folded for the common case (see its guard below)."""
         if dice.__class__ is SeededDice:
             _rand = dice.random
@@ -525,7 +527,7 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
             if _node is not None:
                 while _node.__class__ is list:
                     _node = _node[int(_rand() * len(_node))]
-                _out: Tuple[bool, bool, int, int] = _node
+                _out: Tuple[bool, bool, int, int, bool] = _node
                 return _out
             total = natural + mod + _caster_proficiency + _total
             hit = total >= _target_armor_class
@@ -536,7 +538,7 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
                                                 crit) + _spell_damage_dice.flat if _spell_damage_dice is not None else 0
             else:
                 spell_damage = 0
-            return (hit, crit, spell_damage, total)
+            return (hit, crit, spell_damage, total, _caster_hidden)
         return _roll(dice)
 
     return _roll_common if _natural_layers == 0 else _roll
@@ -562,7 +564,7 @@ def spell_attack_odds(caster: Combatant, target: Combatant, dice_count: int, dic
         for spell_damage, _spell_damage_q in (_rt_dice_items(_spell_damage_dice.terms, _spell_damage_dice.flat, crit)
                                               if (hit) and _spell_damage_dice is not None else _rt_ZERO_ITEMS):
             _spell_damage_p = _natural_p * _spell_damage_q
-            _odds.add((hit, crit, spell_damage, total), _spell_damage_p)
+            _odds.add((hit, crit, spell_damage, total, caster.hidden), _spell_damage_p)
     return _odds.build()
 
 
@@ -627,11 +629,12 @@ def grapple(attacker: Combatant, target: Combatant, *, distance: int = 5, free_h
         _trace.append(_rec(_Step, ('note', f'擒抱{attack_total}对{defend_total}：目标陷入擒抱状态', ())))
     if not success:
         _trace.append(_rec(_Step, ('note', f'擒抱{attack_total}对{defend_total}：失败，本回合不能再擒抱同一目标', ())))
-    return _rec(GrappleResult, (success, attack_total, defend_total, success, tuple(_rolls), tuple(_trace)))
+    return _rec(GrappleResult,
+                (success, attack_total, defend_total, success, not success, tuple(_rolls), tuple(_trace)))
 
 
 def _grapple_roll(dice: DiceSource, attack_mod: int, defend_mod: int, helpless: bool, attacker: Combatant,
-                  target: Combatant) -> Tuple[bool, int, int, bool]:
+                  target: Combatant) -> Tuple[bool, int, int, bool, bool]:
     _die = dice.die
     _attack_roll_layers = (attacker.size - target.size if attacker.size - target.size > 0 else 0)
     attack_roll = _die(20) if _attack_roll_layers == 0 else _rt_d20_natural(_die, _attack_roll_layers)
@@ -643,12 +646,12 @@ def _grapple_roll(dice: DiceSource, attack_mod: int, defend_mod: int, helpless: 
     attack_total = attack_roll + attack_mod
     defend_total = (_R_HELPLESS_DEFENDER_ROLL if helpless else defend_roll) + defend_mod
     success = attack_total > defend_total
-    return (success, attack_total, defend_total, success)
+    return (success, attack_total, defend_total, success, not success)
 
 
 def grapple_fast(attacker: Combatant, target: Combatant, *, distance: int = 5, free_hand: bool = True,
                  resists: bool = True, target_skill: Union[ContestSkill, str] = 'best', dice: DiceSource) -> Tuple[
-        bool, int, int, bool]:
+        bool, int, int, bool, bool]:
     """擒抱: the outcome only (the fields of GRAPPLE_FIELDS), no trace."""
     attack_mod, defend_mod, helpless = _grapple_setup(attacker, target, distance, free_hand, resists, target_skill,
                                                       None)
@@ -659,7 +662,7 @@ def grapple_fast(attacker: Combatant, target: Combatant, *, distance: int = 5, f
 
 def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5, free_hand: bool = True,
                     resists: bool = True, target_skill: Union[ContestSkill, str] = 'best') -> Callable[
-        [DiceSource], Tuple[bool, int, int, bool]]:
+        [DiceSource], Tuple[bool, int, int, bool, bool]]:
     """擒抱: the setup once; the function returned rolls and returns the outcome tuple."""
     attack_mod, defend_mod, helpless = _grapple_setup(attacker, target, distance, free_hand, resists, target_skill,
                                                       None)
@@ -667,7 +670,7 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
     _defend_roll_layers = (target.size - attacker.size if target.size - attacker.size > 0 else 0)
     _not_helpless = not helpless
 
-    def _roll(dice: DiceSource) -> Tuple[bool, int, int, bool]:
+    def _roll(dice: DiceSource) -> Tuple[bool, int, int, bool, bool]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -681,7 +684,7 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
                 if _node is not None:
                     while _node.__class__ is list:
                         _node = _node[int(_rand() * len(_node))]
-                    _out: Tuple[bool, int, int, bool] = _node
+                    _out: Tuple[bool, int, int, bool, bool] = _node
                     return _out
             if _not_helpless:
                 defend_roll = int(_rand() * 20) + 1 if _defend_roll_layers == 0 else _rt_d20_natural_random(
@@ -691,13 +694,13 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
             attack_total = attack_roll + attack_mod
             defend_total = (_R_HELPLESS_DEFENDER_ROLL if helpless else defend_roll) + defend_mod
             success = attack_total > defend_total
-            return (success, attack_total, defend_total, success)
+            return (success, attack_total, defend_total, success, not success)
         return _grapple_roll(_rt_dice_source(dice), attack_mod, defend_mod, helpless, attacker, target)
 
     # Outcomes by the faces rolled, tabulated from _roll itself as faces come up (face_tree).
     _attack_roll_faces = _rt_face_table(20)
 
-    def _roll_common(dice: DiceSource) -> Tuple[bool, int, int, bool]:
+    def _roll_common(dice: DiceSource) -> Tuple[bool, int, int, bool, bool]:
         """_roll's SeededDice branch, folded for the common case (see its guard below)."""
         if dice.__class__ is SeededDice:
             _rand = dice.random
@@ -709,7 +712,7 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
             if _node is not None:
                 while _node.__class__ is list:
                     _node = _node[int(_rand() * len(_node))]
-                _out: Tuple[bool, int, int, bool] = _node
+                _out: Tuple[bool, int, int, bool, bool] = _node
                 return _out
             if _not_helpless:
                 defend_roll = int(_rand() * 20) + 1 if _defend_roll_layers == 0 else _rt_d20_natural_random(
@@ -719,7 +722,7 @@ def grapple_prepare(attacker: Combatant, target: Combatant, *, distance: int = 5
             attack_total = attack_roll + attack_mod
             defend_total = (_R_HELPLESS_DEFENDER_ROLL if helpless else defend_roll) + defend_mod
             success = attack_total > defend_total
-            return (success, attack_total, defend_total, success)
+            return (success, attack_total, defend_total, success, not success)
         return _roll(dice)
 
     return _roll_common if _attack_roll_layers == 0 else _roll
@@ -741,7 +744,7 @@ def grapple_odds(attacker: Combatant, target: Combatant, *, distance: int = 5, f
             attack_total = attack_roll + attack_mod
             defend_total = (_R_HELPLESS_DEFENDER_ROLL if helpless else defend_roll) + defend_mod
             success = attack_total > defend_total
-            _odds.add((success, attack_total, defend_total, success), _defend_roll_p)
+            _odds.add((success, attack_total, defend_total, success, not success), _defend_roll_p)
     return _odds.build()
 
 
@@ -933,11 +936,12 @@ def shove(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, 
                  (('faces', _obstacle_damage_roll.faces), ('obstacle_damage', obstacle_damage)))))
     else:
         obstacle_damage = 0
-    return _rec(ShoveResult, (success, success and knock_prone, moved, obstacle_damage, tuple(_rolls), tuple(_trace)))
+    return _rec(ShoveResult,
+                (success, success and knock_prone, moved, not success, obstacle_damage, tuple(_rolls), tuple(_trace)))
 
 
 def _shove_roll(dice: DiceSource, attack_mod: int, defend_mod: int, helpless: bool, attacker: Combatant,
-                target: Combatant, knock_prone: bool, obstacle_at: int) -> Tuple[bool, bool, int, int]:
+                target: Combatant, knock_prone: bool, obstacle_at: int) -> Tuple[bool, bool, int, bool, int]:
     _die = dice.die
     _attack_roll_layers = (attacker.size - target.size if attacker.size - target.size > 0 else 0)
     attack_roll = _die(20) if _attack_roll_layers == 0 else _rt_d20_natural(_die, _attack_roll_layers)
@@ -959,11 +963,11 @@ def _shove_roll(dice: DiceSource, attack_mod: int, defend_mod: int, helpless: bo
                            if _obstacle_damage_dice is not None else 0)
     else:
         obstacle_damage = 0
-    return (success, success and knock_prone, moved, obstacle_damage)
+    return (success, success and knock_prone, moved, not success, obstacle_damage)
 
 
 def shove_fast(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, distance: int = 5,
-               obstacle_at: int = (-1), resists: bool = True, dice: DiceSource) -> Tuple[bool, bool, int, int]:
+               obstacle_at: int = (-1), resists: bool = True, dice: DiceSource) -> Tuple[bool, bool, int, bool, int]:
     """推撞: the outcome only (the fields of SHOVE_FIELDS), no trace."""
     attack_mod, defend_mod, helpless = _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, None)
     if dice.__class__ is not SeededDice:
@@ -972,7 +976,8 @@ def shove_fast(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
 
 
 def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool = False, distance: int = 5,
-                  obstacle_at: int = (-1), resists: bool = True) -> Callable[[DiceSource], Tuple[bool, bool, int, int]]:
+                  obstacle_at: int = (-1), resists: bool = True) -> Callable[
+        [DiceSource], Tuple[bool, bool, int, bool, int]]:
     """推撞: the setup once; the function returned rolls and returns the outcome tuple."""
     attack_mod, defend_mod, helpless = _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, None)
     _attack_roll_layers = (attacker.size - target.size if attacker.size - target.size > 0 else 0)
@@ -981,7 +986,7 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
     _not_knock_prone = not knock_prone
     _obstacle_at_ge_0 = obstacle_at >= 0
 
-    def _roll(dice: DiceSource) -> Tuple[bool, bool, int, int]:
+    def _roll(dice: DiceSource) -> Tuple[bool, bool, int, bool, int]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -995,7 +1000,7 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
                 if _node is not None:
                     while _node.__class__ is list:
                         _node = _node[int(_rand() * len(_node))]
-                    _out: Tuple[bool, bool, int, int] = _node
+                    _out: Tuple[bool, bool, int, bool, int] = _node
                     return _out
             if _not_helpless:
                 defend_roll = int(_rand() * 20) + 1 if _defend_roll_layers == 0 else _rt_d20_natural_random(
@@ -1016,14 +1021,14 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
                         if _obstacle_damage_dice is not None else 0)
             else:
                 obstacle_damage = 0
-            return (success, knock_prone and success, moved, obstacle_damage)
+            return (success, knock_prone and success, moved, not success, obstacle_damage)
         return _shove_roll(_rt_dice_source(dice), attack_mod, defend_mod, helpless, attacker, target, knock_prone,
                            obstacle_at)
 
     # Outcomes by the faces rolled, tabulated from _roll itself as faces come up (face_tree).
     _attack_roll_faces = _rt_face_table(20)
 
-    def _roll_common(dice: DiceSource) -> Tuple[bool, bool, int, int]:
+    def _roll_common(dice: DiceSource) -> Tuple[bool, bool, int, bool, int]:
         """_roll's SeededDice branch, folded for the common case (see its guard below)."""
         if dice.__class__ is SeededDice:
             _rand = dice.random
@@ -1035,7 +1040,7 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
             if _node is not None:
                 while _node.__class__ is list:
                     _node = _node[int(_rand() * len(_node))]
-                _out: Tuple[bool, bool, int, int] = _node
+                _out: Tuple[bool, bool, int, bool, int] = _node
                 return _out
             if _not_helpless:
                 defend_roll = int(_rand() * 20) + 1 if _defend_roll_layers == 0 else _rt_d20_natural_random(
@@ -1047,7 +1052,7 @@ def shove_prepare(attacker: Combatant, target: Combatant, *, knock_prone: bool =
             success = attack_total > defend_total
             push = _R_SHOVE_BASE_DISTANCE + attack_total - defend_total if success else 0
             moved = push
-            return (success, False, moved, 0)
+            return (success, False, moved, not success, 0)
         return _roll(dice)
 
     return (_roll_common if _attack_roll_layers == 0 and _not_knock_prone and not _obstacle_at_ge_0 and not knock_prone
@@ -1078,7 +1083,7 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
                     _rt_dice_items(_obstacle_damage_dice.terms, _obstacle_damage_dice.flat, False)
                     if (obstacle_dice > 0) and _obstacle_damage_dice is not None else _rt_ZERO_ITEMS):
                 _obstacle_damage_p = _defend_roll_p * _obstacle_damage_q
-                _odds.add((success, success and knock_prone, moved, obstacle_damage), _obstacle_damage_p)
+                _odds.add((success, success and knock_prone, moved, not success, obstacle_damage), _obstacle_damage_p)
     return _odds.build()
 
 
@@ -1240,6 +1245,49 @@ def grapple_move_odds(mover: Combatant, target: Combatant, *, grappling: bool = 
     halved, speed = _grapple_move_setup(mover, target, grappling, None)
     _odds, _p = OddsBuilder(GRAPPLE_MOVE_FIELDS, None, None, 200000), 1.0
     _odds.add((speed, halved, _R_GRAPPLE_MOVE_FEET), _p)
+    return _odds.build()
+
+
+def _hide_setup(character: Combatant, _trace: Optional[List[_Step]]) -> None:
+    if type(character) is not Combatant:
+        _rt_check_inputs((('type', '躲藏者', character, Combatant),))
+    if _trace is not None:
+        _trace.append(_rec(_Step, ('note', '进入躲藏', ())))
+
+
+def hide(character: Combatant, *, dice: Optional[DiceSource] = None) -> HideResult:
+    """躲藏（D20-07）"""
+    _trace: List[_Step] = []
+    _hide_setup(character, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+    return _rec(HideResult, (True, (), tuple(_trace)))
+
+
+def hide_fast(character: Combatant, dice: DiceSource) -> Tuple[bool]:
+    """躲藏: the outcome only (the fields of HIDE_FIELDS), no trace."""
+    _hide_setup(character, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return (True,)
+
+
+def hide_prepare(character: Combatant) -> Callable[[DiceSource], Tuple[bool]]:
+    """躲藏: the setup once; the function returned rolls and returns the outcome tuple."""
+    _hide_setup(character, None)
+
+    def _roll(dice: DiceSource) -> Tuple[bool]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+        return (True,)
+
+    return _roll
+
+
+def hide_odds(character: Combatant) -> Odds:
+    """躲藏: the exact distribution of the fields of HIDE_FIELDS."""
+    _hide_setup(character, None)
+    _odds, _p = OddsBuilder(HIDE_FIELDS, None, None, 200000), 1.0
+    _odds.add((True,), _p)
     return _odds.build()
 
 

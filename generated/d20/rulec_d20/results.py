@@ -15,7 +15,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:b2a5641a1b07a7509a43673722082f344ef8345a532a1de0ab83703965b831f6
+# Content hash: sha256:539f43815c739d7b7f26586dda8cb14bd17365ff92dda87ab4cb3b2c7994ee9c
 """d20攻击规则：结算结果 (the result types of the procedures, and their metadata) of ruleset `d20`."""
 
 from __future__ import annotations
@@ -51,15 +51,16 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('caster_unseen', '目标看不见施法者', 'bool'), ('flanking', '夹击', 'bool'),
                        ('extra_advantage', '其他优势层数', 'int'), ('extra_disadvantage', '其他劣势层数', 'int')),
             "fields": (('hit', '命中', 'bool'), ('crit', '重击', 'bool'), ('damage', '伤害', 'int'),
-                       ('total', '检定结果', 'int')), "summary": {"hit": 'hit', "damage": 'damage'}},
+                       ('total', '检定结果', 'int'), ('revealed', '暴露位置', 'bool')),
+            "summary": {"hit": 'hit', "damage": 'damage'}},
     'grapple': {
             "name": '擒抱',
             "params": (('attacker', '擒抱者', 'combatant'), ('target', '目标', 'combatant'),
                        ('distance', '距离', 'int'), ('free_hand', '有空手', 'bool'), ('resists', '目标抵抗', 'bool'),
                        ('target_skill', '目标技能', 'contest_skills')),
             "fields": (('success', '成功', 'bool'), ('attack_total', '擒抱结果', 'int'),
-                       ('defend_total', '对抗结果', 'int'), ('retry_this_turn', '本回合可再试', 'bool')),
-            "summary": {"hit": None, "damage": None}},
+                       ('defend_total', '对抗结果', 'int'), ('retry_this_turn', '本回合可再试', 'bool'),
+                       ('failed', '失败', 'bool')), "summary": {"hit": None, "damage": None}},
     'escape_grapple': {
             "name": '逃脱擒抱',
             "params": (('escaper', '被擒抱者', 'combatant'), ('grappler', '擒抱者', 'combatant'),
@@ -72,7 +73,8 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('knock_prone', '选择击倒', 'bool'), ('distance', '距离', 'int'),
                        ('obstacle_at', '障碍物距离', 'int'), ('resists', '目标抵抗', 'bool')),
             "fields": (('success', '成功', 'bool'), ('prone', '击倒', 'bool'), ('push_feet', '击退距离', 'int'),
-                       ('obstacle_damage', '撞击伤害', 'int')), "summary": {"hit": None, "damage": None}},
+                       ('failed', '失败', 'bool'), ('obstacle_damage', '撞击伤害', 'int')),
+            "summary": {"hit": None, "damage": None}},
     'drag': {
             "name": '多方擒抱中的拖拽',
             "params": (('dragger', '拖拽者', 'combatant'), ('other', '另一擒抱者', 'combatant'),
@@ -85,6 +87,8 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('grappling', '正在擒抱', 'bool')),
             "fields": (('speed', '移动速度', 'int'), ('halved', '速度减半', 'bool'),
                        ('reposition_cost', '移动目标的消耗', 'int')), "summary": {"hit": None, "damage": None}},
+    'hide': {"name": '躲藏', "params": (('character', '躲藏者', 'combatant'),), "fields": (('hidden', '躲藏', 'bool'),),
+             "summary": {"hit": None, "damage": None}},
     'flanking': {
             "name": '夹击',
             "params": (('ally_a', '生物', 'combatant'), ('ally_b', '盟友', 'combatant'), ('enemy', '敌人', 'combatant'),
@@ -142,7 +146,7 @@ class AttackResult(_AttackFields, _rt_Result):
     procedure = 'attack'
 
 
-SPELL_ATTACK_FIELDS: Tuple[str, ...] = ('hit', 'crit', 'damage', 'total')
+SPELL_ATTACK_FIELDS: Tuple[str, ...] = ('hit', 'crit', 'damage', 'total', 'revealed')
 
 
 class _SpellAttackFields(NamedTuple):
@@ -150,6 +154,7 @@ class _SpellAttackFields(NamedTuple):
     crit: bool  # 重击
     damage: int  # 伤害
     total: int  # 检定结果
+    revealed: bool  # 暴露位置
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 
@@ -161,7 +166,7 @@ class SpellAttackResult(_SpellAttackFields, _rt_Result):
     procedure = 'spell_attack'
 
 
-GRAPPLE_FIELDS: Tuple[str, ...] = ('success', 'attack_total', 'defend_total', 'retry_this_turn')
+GRAPPLE_FIELDS: Tuple[str, ...] = ('success', 'attack_total', 'defend_total', 'retry_this_turn', 'failed')
 
 
 class _GrappleFields(NamedTuple):
@@ -169,6 +174,7 @@ class _GrappleFields(NamedTuple):
     attack_total: int  # 擒抱结果
     defend_total: int  # 对抗结果
     retry_this_turn: bool  # 本回合可再试
+    failed: bool  # 失败
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 
@@ -198,13 +204,14 @@ class EscapeGrappleResult(_EscapeGrappleFields, _rt_Result):
     procedure = 'escape_grapple'
 
 
-SHOVE_FIELDS: Tuple[str, ...] = ('success', 'prone', 'push_feet', 'obstacle_damage')
+SHOVE_FIELDS: Tuple[str, ...] = ('success', 'prone', 'push_feet', 'failed', 'obstacle_damage')
 
 
 class _ShoveFields(NamedTuple):
     success: bool  # 成功
     prone: bool  # 击倒
     push_feet: int  # 击退距离
+    failed: bool  # 失败
     obstacle_damage: int  # 撞击伤害
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
@@ -250,6 +257,22 @@ class GrappleMoveResult(_GrappleMoveFields, _rt_Result):
 
     __slots__ = ()
     procedure = 'grapple_move'
+
+
+HIDE_FIELDS: Tuple[str, ...] = ('hidden',)
+
+
+class _HideFields(NamedTuple):
+    hidden: bool  # 躲藏
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class HideResult(_HideFields, _rt_Result):
+    """The result of hide (躲藏): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'hide'
 
 
 FLANKING_FIELDS: Tuple[str, ...] = ('flanks', 'bonus', 'geometry')

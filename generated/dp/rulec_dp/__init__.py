@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:2fc354f93454e4151ccb6a9084ed7210c8ef770f73419d5adb80cc0dd39b8569
+# Content hash: sha256:1f051c5141c6fa6c5fd89b5f1101181639fba5f7a936e1b53b477a28c768b32d
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -99,6 +99,14 @@ from .procedures import grapple_attack, grapple_attack_fast, grapple_attack_odds
 from .results import GrappleAttackResult, GRAPPLE_ATTACK_FIELDS
 from .procedures import grapple_move, grapple_move_fast, grapple_move_odds, grapple_move_prepare
 from .results import GrappleMoveResult, GRAPPLE_MOVE_FIELDS
+from .procedures import escape_grapple, escape_grapple_fast, escape_grapple_odds, escape_grapple_prepare
+from .results import EscapeGrappleResult, ESCAPE_GRAPPLE_FIELDS
+from .procedures import release_grapple, release_grapple_fast, release_grapple_odds, release_grapple_prepare
+from .results import ReleaseGrappleResult, RELEASE_GRAPPLE_FIELDS
+from .procedures import stand_up, stand_up_fast, stand_up_odds, stand_up_prepare
+from .results import StandUpResult, STAND_UP_FIELDS
+from .procedures import aim, aim_fast, aim_odds, aim_prepare
+from .results import AimResult, AIM_FIELDS
 
 __version__ = '1.0.0'
 RULESET_ID = 'dp'
@@ -272,4 +280,28 @@ __all__ = [
     "grapple_move_prepare",
     "GrappleMoveResult",
     "GRAPPLE_MOVE_FIELDS",
+    "escape_grapple",
+    "escape_grapple_fast",
+    "escape_grapple_odds",
+    "escape_grapple_prepare",
+    "EscapeGrappleResult",
+    "ESCAPE_GRAPPLE_FIELDS",
+    "release_grapple",
+    "release_grapple_fast",
+    "release_grapple_odds",
+    "release_grapple_prepare",
+    "ReleaseGrappleResult",
+    "RELEASE_GRAPPLE_FIELDS",
+    "stand_up",
+    "stand_up_fast",
+    "stand_up_odds",
+    "stand_up_prepare",
+    "StandUpResult",
+    "STAND_UP_FIELDS",
+    "aim",
+    "aim_fast",
+    "aim_odds",
+    "aim_prepare",
+    "AimResult",
+    "AIM_FIELDS",
 ]

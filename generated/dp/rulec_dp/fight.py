@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:2fc354f93454e4151ccb6a9084ed7210c8ef770f73419d5adb80cc0dd39b8569
+# Content hash: sha256:1f051c5141c6fa6c5fd89b5f1101181639fba5f7a936e1b53b477a28c768b32d
 """DP骰池战斗规则：战斗状态 (the fight API of ruleset `dp`): combatants whose damage, condition points,
 states, temporary modifiers and relations carry from one action to the next.
 
@@ -32,6 +32,7 @@ from typing import Any, Dict, Mapping, Optional
 
 from ._runtime.core import OutOfBounds
 from ._runtime.fight import Fight
+from ._runtime.fight_conditions import ConditionSpec, Ending, RelationSpec, Scope
 from ._runtime.fight_odds import UntilOdds, sequence_odds
 from ._runtime.fight_state import ActionSpec, Effect, FightRules
 from . import procedures as _procedures
@@ -71,6 +72,8 @@ _STATS: Dict[str, Any] = {
     'legs': ('腿数', 0, 20),
     'move_speed': ('移动速度', 0, 500),
     'willpower': ('意志力', 0, 30),
+    'feint_parry_penalty': ('虚招格挡减值', 0, 20),
+    'grapple_loss': ('擒抱劣势', 0, 50),
 }
 _COUNTERS: Dict[str, Any] = {
     'damage': '所受伤害',
@@ -91,43 +94,122 @@ _RELATIONS: Dict[str, Any] = {
 }
 # Each procedure a fight can resolve: its combatant roles and its declared effects.
 _ACTIONS: Dict[str, ActionSpec] = {
-    'attack': ActionSpec(
-            '攻击与防御的对抗', _procedures.attack, ('attacker', 'defender'),
-            (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''),
-             Effect('track', 'defender', 'condition', 'condition_points', 1, '', '', ''),
-             Effect('modifier', 'attacker', 'basic_defense', 'own_basic_defense_penalty', (-1), 'next_turn', '', ''),),
-            _procedures.attack_odds),
-    'bombard': ActionSpec('炮击', _procedures.bombard, ('attacker', 'defender'),
-                          (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ),
-                          _procedures.bombard_odds),
-    'parry': ActionSpec('格挡加值', _procedures.parry, ('defender',), (), _procedures.parry_odds),
-    'active_cover': ActionSpec('主动掩蔽', _procedures.active_cover, ('defender',), (), _procedures.active_cover_odds),
-    'total_defense': ActionSpec('全力防御', _procedures.total_defense, ('defender',), (),
-                                _procedures.total_defense_odds),
-    'willpower_spend': ActionSpec('意志力的使用', _procedures.willpower_spend, ('character',), (),
-                                  _procedures.willpower_spend_odds),
-    'trip': ActionSpec('绊摔', _procedures.trip, ('attacker', 'defender'), (), _procedures.trip_odds),
-    'bull_rush': ActionSpec('冲撞', _procedures.bull_rush, ('attacker', 'defender'), (), _procedures.bull_rush_odds),
-    'grapple': ActionSpec('擒抱', _procedures.grapple, ('attacker', 'defender'),
-                          (Effect('relation', 'attacker', 'grapple', '', 1, 'start', 'success', 'defender'), ),
-                          _procedures.grapple_odds),
-    'pin': ActionSpec('压制对手', _procedures.pin, ('attacker', 'defender'), (), _procedures.pin_odds),
-    'feint': ActionSpec('虚招', _procedures.feint, ('attacker', 'defender'), (), _procedures.feint_odds),
-    'overrun': ActionSpec('闯越', _procedures.overrun, ('attacker', 'defender'), (), _procedures.overrun_odds),
-    'grapple_attack': ActionSpec('擒抱中攻击对手', _procedures.grapple_attack, ('attacker', 'defender'),
-                                 (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ),
-                                 _procedures.grapple_attack_odds),
-    'grapple_move': ActionSpec('擒抱中的移动', _procedures.grapple_move, ('mover', 'other'), (),
-                               _procedures.grapple_move_odds),
+    'attack': ActionSpec('攻击与防御的对抗', _procedures.attack, ('attacker', 'defender'), (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), Effect('track', 'defender', 'condition', 'condition_points', 1, '', '', ''), Effect('modifier', 'attacker', 'basic_defense', 'own_basic_defense_penalty', (-1), 'next_turn', '', ''), ), _procedures.attack_odds,
+        {'weapon': '武器', 'distance': '距离', 'hands': '用手数', 'extra_speed': '额外高速',
+         'extra_armor_piercing': '额外破甲', 'power_attack': '全力一击', 'charge_meters': '冲锋距离',
+         'clear_path': '路径畅通', 'aim_rounds': '瞄准轮数', 'target_unlocated': '目标无法定位',
+         'willpower': '消耗意志力', 'willpower_move': '消耗意志力移动', 'defender_willpower': '防御方消耗意志力',
+         'called_shot': '特定部位', 'called_shot_reduction': '减少特定部位减值', 'target_two_handed': '目标双手持用',
+         'target_not_strength': '目标非力量操纵', 'grapple_people': '目标所在擒抱人数', 'targets': '目标数',
+         'coup_de_grace': '致命攻击', 'all_targets_helpless': '所有目标都无助', 'total_defense': '防御方全力防御',
+         'attacker_pinpointed': '能精确定位攻击者', 'other_bonus': '其他加值'}, 'standard', 'physical', 0),
+    'bombard': ActionSpec('炮击', _procedures.bombard, ('attacker', 'defender'), (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ), _procedures.bombard_odds,
+        {'weapon': '武器', 'distance': '距离', 'vehicle_mounted': '载具炮', 'total_defense': '防御方全力防御',
+         'hands': '用手数', 'aim_rounds': '瞄准轮数', 'other_bonus': '其他加值'}, '', '', 0),
+    'parry': ActionSpec('格挡加值', _procedures.parry, ('defender',), (Effect('condition', 'defender', 'parrying', 'parry_bonus', 1, '', '', ''), ), _procedures.parry_odds,
+        {'weapon': '武器'}, 'move', 'physical', 0),
+    'active_cover': ActionSpec('主动掩蔽', _procedures.active_cover, ('defender',), (), _procedures.active_cover_odds,
+        {'cover_size': '掩蔽物体积', 'shield': '格挡物品'}, '', '', 0),
+    'total_defense': ActionSpec('全力防御', _procedures.total_defense, ('defender',), (Effect('condition', 'defender', 'total_defense', '', 1, '', '', ''), ), _procedures.total_defense_odds,
+        {}, 'standard', 'physical', 0),
+    'willpower_spend': ActionSpec('意志力的使用', _procedures.willpower_spend, ('character',), (), _procedures.willpower_spend_odds,
+        {'use': '用法'}, '', '', 0),
+    'trip': ActionSpec('绊摔', _procedures.trip, ('attacker', 'defender'), (Effect('condition', 'defender', 'prone', '', 1, '', 'prone', ''), Effect('condition', 'defender', 'stalled', 'flight_speed_loss', 1, '', 'success', ''), ), _procedures.trip_odds,
+        {'weapon': '武器', 'flying': '飞行目标'}, 'standard', 'physical', 0),
+    'bull_rush': ActionSpec('冲撞', _procedures.bull_rush, ('attacker', 'defender'), (Effect('condition', 'defender', 'prone', '', 1, '', 'prone', ''), ), _procedures.bull_rush_odds,
+        {'weapon': '武器', 'knock_down': '选择击倒', 'returned': '反冲撞'}, 'standard', 'physical', 0),
+    'grapple': ActionSpec('擒抱', _procedures.grapple, ('attacker', 'defender'), (Effect('relation', 'attacker', 'grapple', '', 1, 'start', 'success', 'defender'), Effect('condition', 'defender', 'grappled', 'loser_penalty', 1, '', 'success', 'attacker'), ), _procedures.grapple_odds,
+        {'weapon': '武器', 'held_item_size': '手持物品体积',
+         'free_hands': '可用于擒抱的手数'}, 'standard', 'physical', 0),
+    'pin': ActionSpec('压制对手', _procedures.pin, ('attacker', 'defender'), (Effect('condition', 'defender', 'pinned', '', 1, '', 'success', 'attacker'), Effect('condition', 'attacker', 'pinning', '', 1, '', 'success', 'defender'), ), _procedures.pin_odds,
+        {}, 'standard', 'physical', 0),
+    'feint': ActionSpec('虚招', _procedures.feint, ('attacker', 'defender'), (Effect('condition', 'defender', 'feinted', 'parry_penalty', 1, '', 'success', 'attacker'), ), _procedures.feint_odds,
+        {'penalty': '非类人减值', 'defender_specialty': '防御方察言观色专业'}, 'standard', 'mental', 0),
+    'overrun': ActionSpec('闯越', _procedures.overrun, ('attacker', 'defender'), (), _procedures.overrun_odds,
+        {'blockers': '阻挡者人数', 'acrobatics': '使用特技', 'blocker_cannot_block': '阻挡者无法阻挡',
+         'blocker_dodges': '阻挡者闪躲', 'square_behind_occupied': '身后方格已被占据'}, '', '', 0),
+    'grapple_attack': ActionSpec('擒抱中攻击对手', _procedures.grapple_attack, ('attacker', 'defender'), (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ), _procedures.grapple_attack_odds,
+        {'weapon': '武器', 'pinned': '对方被自己压制'}, '', '', 0),
+    'grapple_move': ActionSpec('擒抱中的移动', _procedures.grapple_move, ('mover', 'other'), (), _procedures.grapple_move_odds,
+        {'pinned': '对方被自己压制'}, '', '', 0),
+    'escape_grapple': ActionSpec('解除擒抱', _procedures.escape_grapple, ('attacker', 'defender'), (Effect('clear', 'defender', 'pinned', '', 1, '', 'unpins', ''), Effect('clear', 'attacker', 'pinning', '', 1, '', 'unpins', ''), Effect('relation', 'attacker', 'grapple', '', 1, 'end', 'frees', 'defender'), ), _procedures.escape_grapple_odds,
+        {'pinned': '挣脱者被压制'}, 'standard', 'physical', 1),
+    'release_grapple': ActionSpec('放开擒抱', _procedures.release_grapple, ('attacker', 'defender'), (Effect('relation', 'attacker', 'grapple', '', 1, 'end', '', 'defender'), ), _procedures.release_grapple_odds,
+        {}, 'free', 'physical', 0),
+    'stand_up': ActionSpec('起身', _procedures.stand_up, ('character',), (Effect('clear', 'character', 'prone', '', 1, '', '', ''), ), _procedures.stand_up_odds,
+        {}, 'move', 'physical', 0),
+    'aim': ActionSpec('瞄准', _procedures.aim, ('character',), (Effect('condition', 'character', 'aiming', 'rounds', 1, '', '', ''), ), _procedures.aim_odds,
+        {}, 'full_round', 'physical', 0),
 }
 _TRACK_STATES: Dict[str, Any] = {
 }
 _TRACK_DEBUFFS: Dict[str, Any] = {
 }
+_FLAG_NAMES: Dict[str, Any] = {
+    'aware': '察觉',
+    'flat_footed': '措手不及',
+    'feinted': '中了虚招',
+    'helpless': '无助',
+    'prone': '倒地',
+    'has_vitals': '有致命处',
+    'mindless': '无智力',
+}
+# Each condition: what it changes while it applies, when it applies, what it forbids, when it ends.
+_CONDITIONS: Dict[str, ConditionSpec] = {
+    'prone': ConditionSpec(
+        '倒地', (('prone', True),), (), (),
+        Scope((), '', '', ''), (), (),
+        (), 1000000, 'replace', ('DP-F05',)),
+    'stalled': ConditionSpec(
+        '失速', (), (('move_speed', (-1)),), (),
+        Scope((), '', '', ''), (), (),
+        (Ending('turn_end', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace', ('DP-F06',)),
+    'feinted': ConditionSpec(
+        '中了虚招', (('feinted', True),), (('feint_parry_penalty', 1),), (),
+        Scope(('attack',), 'defender', 'attacker', ''), (), (),
+        (Ending('acts', 'holder', 1, Scope(('attack',), 'defender', 'attacker', 'melee'), ''),
+         Ending('turn_end', 'source', 2, Scope((), '', '', ''), ''),), 1000000, 'replace', ('DP-F04',)),
+    'total_defense': ConditionSpec(
+        '全力防御', (), (), (('total_defense', True),),
+        Scope((), 'defender', '', ''), (), (),
+        (Ending('turn_start', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace', ('DP-F07',)),
+    'parrying': ConditionSpec(
+        '格挡', (), (('parry_defense', 1),), (),
+        Scope((), '', '', ''), (), (),
+        (Ending('turn_start', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace', ('DP-F08',)),
+    'aiming': ConditionSpec(
+        '瞄准', (), (), (('aim_rounds', 'value'),),
+        Scope(('attack', 'bombard'), 'attacker', '', ''), (), (),
+        (
+                Ending('used', 'holder', 1, Scope((), '', '', ''), ''),
+                Ending(
+                'acts', 'holder', 1,
+                Scope(
+                ('trip', 'bull_rush', 'grapple', 'pin', 'feint', 'overrun', 'grapple_attack', 'grapple_move',
+                 'escape_grapple', 'total_defense', 'parry', 'active_cover', 'stand_up'), '', '', ''), ''),
+                Ending('acts', 'holder', 1, Scope(('attack',), 'defender', '', 'melee_hit'),
+                       ''),), 20, 'add', ('DP-F09',)),
+    'grappled': ConditionSpec(
+        '被擒抱', (), (('grapple_loss', 1),), (),
+        Scope((), '', '', ''), (), (),
+        (), 1000000, 'replace', ('DP-F10',)),
+    'pinned': ConditionSpec(
+        '被压制', (('flat_footed', True),), (), (('pinned', True),),
+        Scope(('escape_grapple', 'attack', 'bombard', 'trip', 'bull_rush', 'feint', 'overrun'), 'defender', '', ''), (), (),
+        (), 1000000, 'replace', ('DP-F11',)),
+    'pinning': ConditionSpec(
+        '压制中', (), (), (('pinned', True),),
+        Scope(('grapple_attack',), 'attacker', 'defender', ''), (), (),
+        (), 1000000, 'replace', ('DP-F11',)),
+}
+_RELATION_SPECS: Dict[str, Any] = {
+    'grapple': RelationSpec('擒抱', '', '', ('helpless',), (), ('grappled', 'pinned', 'pinning')),
+}
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, None, _STATE_NAMES, _STATE_STATS,
                          _RELATIONS, _ACTIONS, 0, None, _TRACK_STATES, _TRACK_DEBUFFS, (-1),
 # The most points a track holds: the top of what add_points-like procedures accept (saturated).
-                         points_max=1000000000, taken_max=1000000000)
+                         points_max=1000000000, taken_max=1000000000, flag_names=_FLAG_NAMES, conditions=_CONDITIONS,
+                         relation_specs=_RELATION_SPECS)
 
 
 def start_fight(combatants: Mapping[str, Combatant]) -> Fight:

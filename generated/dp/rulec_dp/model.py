@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:2fc354f93454e4151ccb6a9084ed7210c8ef770f73419d5adb80cc0dd39b8569
+# Content hash: sha256:1f051c5141c6fa6c5fd89b5f1101181639fba5f7a936e1b53b477a28c768b32d
 """DP骰池战斗规则：数据模型 (rulings, error types, stats, tables) of ruleset `dp`."""
 
 from __future__ import annotations
@@ -265,7 +265,8 @@ STAT_NAMES: Dict[str, str] = {'力量': 'strength', '敏捷': 'dexterity', '智�
                               '闪避附加成功': 'dodge_extras', '反射豁免': 'reflex_save', '强韧豁免': 'fortitude_save',
                               '意志豁免': 'will_save', '豁免附加成功': 'save_extras', '体积': 'size', '腿数': 'legs',
                               '移动速度': 'move_speed', '意志力': 'willpower', '察觉': 'aware',
-                              '措手不及': 'flat_footed', '无助': 'helpless', '倒地': 'prone', '有致命处': 'has_vitals',
+                              '措手不及': 'flat_footed', '中了虚招': 'feinted', '虚招格挡减值': 'feint_parry_penalty',
+                              '擒抱劣势': 'grapple_loss', '无助': 'helpless', '倒地': 'prone', '有致命处': 'has_vitals',
                               '无智力': 'mindless'}
 
 
@@ -305,6 +306,9 @@ class Combatant:
     willpower: int = 0  # 意志力
     aware: bool = True  # 察觉
     flat_footed: bool = False  # 措手不及
+    feinted: bool = False  # 中了虚招
+    feint_parry_penalty: int = 0  # 虚招格挡减值
+    grapple_loss: int = 0  # 擒抱劣势
     helpless: bool = False  # 无助
     prone: bool = False  # 倒地
     has_vitals: bool = True  # 有致命处
@@ -343,6 +347,9 @@ class Combatant:
         _rt_check_int('意志力', self.willpower, 0, 30)
         _rt_check_bool('察觉', self.aware)
         _rt_check_bool('措手不及', self.flat_footed)
+        _rt_check_bool('中了虚招', self.feinted)
+        _rt_check_int('虚招格挡减值', self.feint_parry_penalty, 0, 20)
+        _rt_check_int('擒抱劣势', self.grapple_loss, 0, 50)
         _rt_check_bool('无助', self.helpless)
         _rt_check_bool('倒地', self.prone)
         _rt_check_bool('有致命处', self.has_vitals)

@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:2fc354f93454e4151ccb6a9084ed7210c8ef770f73419d5adb80cc0dd39b8569
+# Content hash: sha256:1f051c5141c6fa6c5fd89b5f1101181639fba5f7a936e1b53b477a28c768b32d
 """DP骰池战斗规则：结算流程 (procedures) of ruleset `dp`.
 
 Each procedure NAME comes in four forms, all sharing `_NAME_setup` (the input checks and the
@@ -66,7 +66,9 @@ from .results import (AttackResult, ATTACK_FIELDS, BombardResult, BOMBARD_FIELDS
                       WillpowerSpendResult, WILLPOWER_SPEND_FIELDS, SaveContestResult, SAVE_CONTEST_FIELDS, TripResult,
                       TRIP_FIELDS, BullRushResult, BULL_RUSH_FIELDS, GrappleResult, GRAPPLE_FIELDS, PinResult,
                       PIN_FIELDS, FeintResult, FEINT_FIELDS, OverrunResult, OVERRUN_FIELDS, GrappleAttackResult,
-                      GRAPPLE_ATTACK_FIELDS, GrappleMoveResult, GRAPPLE_MOVE_FIELDS)
+                      GRAPPLE_ATTACK_FIELDS, GrappleMoveResult, GRAPPLE_MOVE_FIELDS, EscapeGrappleResult,
+                      ESCAPE_GRAPPLE_FIELDS, ReleaseGrappleResult, RELEASE_GRAPPLE_FIELDS, StandUpResult,
+                      STAND_UP_FIELDS, AimResult, AIM_FIELDS)
 
 _POOL = PoolSpec(10, 8, 10, '.ww', 10)
 
@@ -78,7 +80,7 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
                   target_two_handed: bool, target_not_strength: bool, grapple_people: int, targets: int,
                   coup_de_grace: bool, all_targets_helpless: bool, total_defense: bool, attacker_pinpointed: bool,
                   other_bonus: int, _trace: Optional[List[_Step]]) -> Tuple[
-        Weapon, CalledShot, int, int, int, int, int, int]:
+        Weapon, CalledShot, bool, int, int, int, int, int, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     called_shot = (_NO_CALLEDSHOT if called_shot is None else called_shot if type(called_shot) is CalledShot
                    else get_called_shot(called_shot))
@@ -190,13 +192,15 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
             or weapon.attack_type.point_blank_ignores_speed and distance <= _R_FIREARM_POINT_BLANK_RANGE
             else intrinsic_speed) + extra_speed
     armor_piercing = weapon.armor_piercing + extra_armor_piercing
-    basic_start = 0 if defender.flat_footed or defender.helpless else defender.basic_defense
+    basic_start = (0 if defender.flat_footed or defender.helpless or defender.feinted and not ranged
+                   else defender.basic_defense)
     basic_left = max(0, basic_start - speed * _R_SPEED_PER_POINT)
     armor_left = max(0, defender.armor_defense - _rt_floordiv(armor_piercing, _R_ARMOR_PIERCING_DIVISOR))
     dodge_left = defender.dodge_defense + (called_penalty if defender.aware and basic_start > 0 else 0) + (
             defender.basic_defense if total_defense else 0)
     cover_left = defender.cover_defense + (_R_PRONE_RANGED_COVER if defender.prone and ranged else 0)
-    parry_left = defender.parry_defense
+    parry_left = max(
+            0, defender.parry_defense - (defender.feint_parry_penalty if not ranged else 0) - defender.grapple_loss)
     keep_extras = False
     defender_extras = (defender.basic_extras if basic_left > 0 or keep_extras else 0) + (
             defender.armor_extras if armor_left > 0 or keep_extras else 0) + (
@@ -218,7 +222,8 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
     will_bonus = _R_WILLPOWER_CHECK_BONUS if willpower else 0
     prone_bonus = _R_PRONE_MELEE_BONUS if defender.prone and not ranged else 0
     attack_pool = (base_pool - range_penalty - weak_range_penalty - strength_penalty - weapon.oversize_penalty
-                   + aim_bonus + charge_bonus + power_bonus + will_bonus - called_penalty + prone_bonus + other_bonus)
+                   + aim_bonus + charge_bonus + power_bonus + will_bonus - called_penalty + prone_bonus
+                   - attacker.grapple_loss + other_bonus)
     if _trace is not None:
         _trace.append(_rec(
                 _Step,
@@ -226,7 +231,8 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
                 'let', f'攻击DP{attack_pool}（基础{base_pool}，射程减值{range_penalty}，力量不足射程减值'
                 f'{weak_range_penalty}，力量不足减值{strength_penalty}，超体积减值{weapon.oversize_penalty}，瞄准'
                 f'{aim_bonus}，冲锋{charge_bonus}，强力攻击{power_bonus}，意志{will_bonus}，特定部位减值'
-                f'{called_penalty}，倒地{prone_bonus}，其他{other_bonus}）', (('attack_pool', attack_pool),))))
+                f'{called_penalty}，倒地{prone_bonus}，擒抱劣势{attacker.grapple_loss}，其他{other_bonus}）',
+                (('attack_pool', attack_pool),))))
     dice_ = (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0)
     if _trace is not None:
         _trace.append(_rec(
@@ -241,7 +247,8 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
     own_penalty = min(attacker.basic_defense, (_R_POWER_ATTACK_DEFENSE_PENALTY if power_attack else 0) + charge_bonus)
     if dice_ > 300:
         _rt_within('骰池骰子数', dice_, 300)
-    return (weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty,)
+    return (weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus,
+            own_penalty,)
 
 
 def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, hands: int = 0,
@@ -261,7 +268,8 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
                            defender_willpower, called_shot, called_shot_reduction, target_two_handed,
                            target_not_strength, grapple_people, targets, coup_de_grace, all_targets_helpless,
                            total_defense, attacker_pinpointed, other_bonus, _trace)
-    (weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty) = _setup
+    (weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus,
+     own_penalty) = _setup
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _raw_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.attack_extras, coup_de_grace, 1000)
@@ -334,15 +342,15 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
                            ('note', f'到下次行动前，攻击方的基础防御降低{own_penalty}（全力一击与冲锋，不低于0）', ())))
     return _rec(
             AttackResult,
-            (hit, net, damage, weapon.damage_type.id, called_shot.track.id if condition_points > 0 else '',
-             condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage,
-             tuple(_rolls), tuple(_trace)))
+            (hit, net, damage, weapon.damage_type.id, not ranged, hit and not ranged,
+             called_shot.track.id if condition_points > 0 else '', condition_points, dice_, defender_extras,
+             own_penalty, severity_steps, disarmed, item_damage, tuple(_rolls), tuple(_trace)))
 
 
-def _attack_roll(dice: DiceSource, weapon: Weapon, called_shot: CalledShot, grapple_penalty: int, defender_extras: int,
-                 dice_: int, extras_cancelled: int, sunder_bonus: int, own_penalty: int, attacker: Combatant,
-                 defender: Combatant, coup_de_grace: bool) -> Tuple[
-        bool, int, int, str, str, int, int, int, int, int, bool, int]:
+def _attack_roll(dice: DiceSource, weapon: Weapon, called_shot: CalledShot, ranged: bool, grapple_penalty: int,
+                 defender_extras: int, dice_: int, extras_cancelled: int, sunder_bonus: int, own_penalty: int,
+                 attacker: Combatant, defender: Combatant, coup_de_grace: bool) -> Tuple[
+        bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     raw = (max(0, dice_) if coup_de_grace else _rt_pool_successes(_die, dice_, 10, 8, 10, 1000) if _maybe_rand is None
@@ -378,8 +386,9 @@ def _attack_roll(dice: DiceSource, weapon: Weapon, called_shot: CalledShot, grap
     disarmed = contested and called_shot.save == 'opposed_strength' and attacker_side > contest_total
     item_damage = (attacker_side - contest_total if attacker_side - contest_total > 0
                    else 0) if contested and called_shot.save == 'opposed_sunder' else 0
-    return (hit, net, damage, weapon.damage_type.id, called_shot.track.id if condition_points > 0 else '',
-            condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage)
+    return (hit, net, damage, weapon.damage_type.id, not ranged, hit and not ranged,
+            called_shot.track.id if condition_points > 0 else '', condition_points, dice_, defender_extras, own_penalty,
+            severity_steps, disarmed, item_damage)
 
 
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
@@ -390,17 +399,18 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
                 target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
                 targets: int = 1, coup_de_grace: bool = False, all_targets_helpless: bool = False,
                 total_defense: bool = False, attacker_pinpointed: bool = True, other_bonus: int = 0,
-                dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int, int, int, bool, int]:
+                dice: DiceSource) -> Tuple[bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int]:
     """攻击与防御的对抗: the outcome only (the fields of ATTACK_FIELDS), no trace."""
     _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack,
                            charge_meters, clear_path, aim_rounds, target_unlocated, willpower, willpower_move,
                            defender_willpower, called_shot, called_shot_reduction, target_two_handed,
                            target_not_strength, grapple_people, targets, coup_de_grace, all_targets_helpless,
                            total_defense, attacker_pinpointed, other_bonus, None)
-    (weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty) = _setup
+    (weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus,
+     own_penalty) = _setup
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return _attack_roll(dice, weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled,
+    return _attack_roll(dice, weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled,
                         sunder_bonus, own_penalty, attacker, defender, coup_de_grace)
 
 
@@ -412,14 +422,15 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
                    target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
                    targets: int = 1, coup_de_grace: bool = False, all_targets_helpless: bool = False,
                    total_defense: bool = False, attacker_pinpointed: bool = True, other_bonus: int = 0) -> Callable[
-        [DiceSource], Tuple[bool, int, int, str, str, int, int, int, int, int, bool, int]]:
+        [DiceSource], Tuple[bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int]]:
     """攻击与防御的对抗: the setup once; the function returned rolls and returns the outcome tuple."""
     _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack,
                            charge_meters, clear_path, aim_rounds, target_unlocated, willpower, willpower_move,
                            defender_willpower, called_shot, called_shot_reduction, target_two_handed,
                            target_not_strength, grapple_people, targets, coup_de_grace, all_targets_helpless,
                            total_defense, attacker_pinpointed, other_bonus, None)
-    (weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty) = _setup
+    (weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus,
+     own_penalty) = _setup
     _attacker_attack_extras = attacker.attack_extras
     _damage = called_shot.deals_damage or not called_shot.given
     _condition_points = called_shot.given and called_shot.net_per_point > 0
@@ -435,9 +446,10 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     _disarmed = called_shot.save == 'opposed_strength'
     _item_damage = called_shot.save == 'opposed_sunder'
     _weapon_damage_type_id = weapon.damage_type.id
+    _not_ranged = not ranged
     _called_shot_track_id = called_shot.track.id
 
-    def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, str, int, int, int, int, int, bool, int]:
+    def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -459,9 +471,10 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
             disarmed = _disarmed and contested and attacker_side > contest_total
             item_damage = (attacker_side - contest_total if attacker_side - contest_total > 0
                            else 0) if _item_damage and contested else 0
-            return (hit, net, damage, _weapon_damage_type_id, _called_shot_track_id if condition_points > 0 else '',
-                    condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage)
-        return _attack_roll(_rt_dice_source(dice), weapon, called_shot, grapple_penalty, defender_extras, dice_,
+            return (hit, net, damage, _weapon_damage_type_id, _not_ranged, _not_ranged and hit,
+                    _called_shot_track_id if condition_points > 0 else '', condition_points, dice_, defender_extras,
+                    own_penalty, severity_steps, disarmed, item_damage)
+        return _attack_roll(_rt_dice_source(dice), weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_,
                             extras_cancelled, sunder_bonus, own_penalty, attacker, defender, coup_de_grace)
 
     return _roll
@@ -481,7 +494,8 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
                            defender_willpower, called_shot, called_shot_reduction, target_two_handed,
                            target_not_strength, grapple_people, targets, coup_de_grace, all_targets_helpless,
                            total_defense, attacker_pinpointed, other_bonus, None)
-    (weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty) = _setup
+    (weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus,
+     own_penalty) = _setup
     _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
     for raw, _raw_q in _odds.outcomes(
             _p, _rt_all_succeed_distribution(dice_) if coup_de_grace else _rt_pool_distribution(dice_, 10, 8, 10)):
@@ -511,9 +525,9 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
             item_damage = (attacker_side - contest_total if attacker_side - contest_total > 0
                            else 0) if contested and called_shot.save == 'opposed_sunder' else 0
             _odds.add(
-                    (hit, net, damage, weapon.damage_type.id, called_shot.track.id if condition_points > 0 else '',
-                     condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage),
-                    _contest_p)
+                    (hit, net, damage, weapon.damage_type.id, not ranged, hit and not ranged,
+                     called_shot.track.id if condition_points > 0 else '', condition_points, dice_, defender_extras,
+                     own_penalty, severity_steps, disarmed, item_damage), _contest_p)
     return _odds.build()
 
 
@@ -2313,4 +2327,247 @@ def grapple_move_odds(mover: Combatant, other: Combatant, *, pinned: bool = Fals
             meters = _rt_floordiv(mover.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned else min(
                     net * _R_GRAPPLE_MOVE_METERS_PER_NET, mover.move_speed) if net > 0 else 0
             _odds.add((success, meters), _hold_p)
+    return _odds.build()
+
+
+def _escape_grapple_setup(attacker: Combatant, defender: Combatant, pinned: bool,
+                          _trace: Optional[List[_Step]]) -> None:
+    if not (type(attacker) is Combatant and type(defender) is Combatant and (pinned is False or pinned is True)):
+        _rt_check_inputs((('type', '擒抱者', attacker, Combatant), ('type', '挣脱者', defender, Combatant),
+                          ('bool', '挣脱者被压制', pinned),))
+
+
+def escape_grapple(attacker: Combatant, defender: Combatant, *, pinned: bool = False,
+                   dice: Optional[DiceSource] = None) -> EscapeGrappleResult:
+    """解除擒抱（DP-52、DP-53）"""
+    _trace: List[_Step] = []
+    _escape_grapple_setup(attacker, defender, pinned, _trace)
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
+    _rolls: List[Any] = []
+    _resist_roll = _rt_roll_pool(
+            _source, _POOL,
+            (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+             else defender.strength + defender.martial + defender.specialty), 0, False, 1000)
+    _rolls.append(_resist_roll)
+    resist = _resist_roll.successes
+    _trace.append(_rec(
+            _Step,
+            ('pool', _rt_pool_sentence('挣脱对抗', _resist_roll),
+             (('command', _resist_roll.command), ('faces', _resist_roll.faces), ('resist', resist)))))
+    _hold_roll = _rt_roll_pool(_source, _POOL, attacker.strength + attacker.martial + attacker.specialty, 0, False,
+                               1000)
+    _rolls.append(_hold_roll)
+    hold = _hold_roll.successes
+    _trace.append(_rec(
+            _Step,
+            ('pool', _rt_pool_sentence('擒抱对抗', _hold_roll),
+             (('command', _hold_roll.command), ('faces', _hold_roll.faces), ('hold', hold)))))
+    success = resist - hold > 0
+    if success and pinned:
+        _trace.append(_rec(_Step, ('note', '摆脱了压制，仍在擒抱中', ())))
+    if success and not pinned:
+        _trace.append(_rec(_Step, ('note', '恢复自由', ())))
+    return _rec(EscapeGrappleResult,
+                (success, success and pinned, success and not pinned, tuple(_rolls), tuple(_trace)))
+
+
+def _escape_grapple_roll(dice: DiceSource, attacker: Combatant, defender: Combatant, pinned: bool) -> Tuple[
+        bool, bool, bool]:
+    _die = dice.die
+    _maybe_rand = getattr(dice, "random", None)
+    resist = (
+            _rt_pool_successes(
+            _die,
+            (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+             else defender.strength + defender.martial + defender.specialty), 10, 8, 10, 1000) if _maybe_rand is None
+            else _rt_pool_successes_random(
+            _maybe_rand,
+            (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+             else defender.strength + defender.martial + defender.specialty), 10, 8, 10, 1000))
+    hold = (
+            _rt_pool_successes(_die, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10, 1000)
+            if _maybe_rand is None
+            else _rt_pool_successes_random(_maybe_rand, attacker.strength + attacker.martial + attacker.specialty, 10,
+                                           8, 10, 1000))
+    success = resist - hold > 0
+    return (success, success and pinned, success and not pinned)
+
+
+def escape_grapple_fast(attacker: Combatant, defender: Combatant, *, pinned: bool = False, dice: DiceSource) -> Tuple[
+        bool, bool, bool]:
+    """解除擒抱: the outcome only (the fields of ESCAPE_GRAPPLE_FIELDS), no trace."""
+    _escape_grapple_setup(attacker, defender, pinned, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return _escape_grapple_roll(dice, attacker, defender, pinned)
+
+
+def escape_grapple_prepare(attacker: Combatant, defender: Combatant, *, pinned: bool = False) -> Callable[
+        [DiceSource], Tuple[bool, bool, bool]]:
+    """解除擒抱: the setup once; the function returned rolls and returns the outcome tuple."""
+    _escape_grapple_setup(attacker, defender, pinned, None)
+    _resist = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+               else defender.strength + defender.martial + defender.specialty)
+    _hold = attacker.strength + attacker.martial + attacker.specialty
+    _not_pinned = not pinned
+
+    def _roll(dice: DiceSource) -> Tuple[bool, bool, bool]:
+        if dice.__class__ is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
+            _rand = dice.random
+            resist = _rt_pool_successes_random(_rand, _resist, 10, 8, 10, 1000)
+            hold = _rt_pool_successes_random(_rand, _hold, 10, 8, 10, 1000)
+            success = resist - hold > 0
+            return (success, pinned and success, _not_pinned and success)
+        return _escape_grapple_roll(_rt_dice_source(dice), attacker, defender, pinned)
+
+    return _roll
+
+
+def escape_grapple_odds(attacker: Combatant, defender: Combatant, *, pinned: bool = False) -> Odds:
+    """解除擒抱: the exact distribution of the fields of ESCAPE_GRAPPLE_FIELDS."""
+    _escape_grapple_setup(attacker, defender, pinned, None)
+    _odds, _p = OddsBuilder(ESCAPE_GRAPPLE_FIELDS, None, None, 200000), 1.0
+    for resist, _resist_q in _odds.outcomes(
+            _p,
+            _rt_pool_distribution(
+            (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+             else defender.strength + defender.martial + defender.specialty), 10, 8, 10)):
+        _resist_p = _p * _resist_q
+        for hold, _hold_q in _odds.outcomes(
+                _resist_p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)):
+            _hold_p = _resist_p * _hold_q
+            success = resist - hold > 0
+            _odds.add((success, success and pinned, success and not pinned), _hold_p)
+    return _odds.build()
+
+
+def _release_grapple_setup(attacker: Combatant, defender: Combatant, _trace: Optional[List[_Step]]) -> None:
+    if not (type(attacker) is Combatant and type(defender) is Combatant):
+        _rt_check_inputs((('type', '擒抱者', attacker, Combatant), ('type', '被擒抱者', defender, Combatant),))
+    if _trace is not None:
+        _trace.append(_rec(_Step, ('note', '放开了擒抱', ())))
+
+
+def release_grapple(attacker: Combatant, defender: Combatant, *,
+                    dice: Optional[DiceSource] = None) -> ReleaseGrappleResult:
+    """放开擒抱（DP-52）"""
+    _trace: List[_Step] = []
+    _release_grapple_setup(attacker, defender, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+    return _rec(ReleaseGrappleResult, (True, (), tuple(_trace)))
+
+
+def release_grapple_fast(attacker: Combatant, defender: Combatant, dice: DiceSource) -> Tuple[bool]:
+    """放开擒抱: the outcome only (the fields of RELEASE_GRAPPLE_FIELDS), no trace."""
+    _release_grapple_setup(attacker, defender, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return (True,)
+
+
+def release_grapple_prepare(attacker: Combatant, defender: Combatant) -> Callable[[DiceSource], Tuple[bool]]:
+    """放开擒抱: the setup once; the function returned rolls and returns the outcome tuple."""
+    _release_grapple_setup(attacker, defender, None)
+
+    def _roll(dice: DiceSource) -> Tuple[bool]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+        return (True,)
+
+    return _roll
+
+
+def release_grapple_odds(attacker: Combatant, defender: Combatant) -> Odds:
+    """放开擒抱: the exact distribution of the fields of RELEASE_GRAPPLE_FIELDS."""
+    _release_grapple_setup(attacker, defender, None)
+    _odds, _p = OddsBuilder(RELEASE_GRAPPLE_FIELDS, None, None, 200000), 1.0
+    _odds.add((True,), _p)
+    return _odds.build()
+
+
+def _stand_up_setup(character: Combatant, _trace: Optional[List[_Step]]) -> None:
+    if type(character) is not Combatant:
+        _rt_check_inputs((('type', '人物', character, Combatant),))
+    if _trace is not None:
+        _trace.append(_rec(_Step, ('note', '从倒地状态下起身', ())))
+
+
+def stand_up(character: Combatant, *, dice: Optional[DiceSource] = None) -> StandUpResult:
+    """起身（DP-44）"""
+    _trace: List[_Step] = []
+    _stand_up_setup(character, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+    return _rec(StandUpResult, (character.prone, (), tuple(_trace)))
+
+
+def stand_up_fast(character: Combatant, dice: DiceSource) -> Tuple[bool]:
+    """起身: the outcome only (the fields of STAND_UP_FIELDS), no trace."""
+    _stand_up_setup(character, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return (character.prone,)
+
+
+def stand_up_prepare(character: Combatant) -> Callable[[DiceSource], Tuple[bool]]:
+    """起身: the setup once; the function returned rolls and returns the outcome tuple."""
+    _stand_up_setup(character, None)
+    _character_prone = character.prone
+
+    def _roll(dice: DiceSource) -> Tuple[bool]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+        return (_character_prone,)
+
+    return _roll
+
+
+def stand_up_odds(character: Combatant) -> Odds:
+    """起身: the exact distribution of the fields of STAND_UP_FIELDS."""
+    _stand_up_setup(character, None)
+    _odds, _p = OddsBuilder(STAND_UP_FIELDS, None, None, 200000), 1.0
+    _odds.add((character.prone,), _p)
+    return _odds.build()
+
+
+def _aim_setup(character: Combatant, _trace: Optional[List[_Step]]) -> None:
+    if type(character) is not Combatant:
+        _rt_check_inputs((('type', '瞄准者', character, Combatant),))
+    if _trace is not None:
+        _trace.append(_rec(_Step, ('note', '瞄准一整轮', ())))
+
+
+def aim(character: Combatant, *, dice: Optional[DiceSource] = None) -> AimResult:
+    """瞄准（DP-61）"""
+    _trace: List[_Step] = []
+    _aim_setup(character, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+    return _rec(AimResult, (1, (), tuple(_trace)))
+
+
+def aim_fast(character: Combatant, dice: DiceSource) -> Tuple[int]:
+    """瞄准: the outcome only (the fields of AIM_FIELDS), no trace."""
+    _aim_setup(character, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return (1,)
+
+
+def aim_prepare(character: Combatant) -> Callable[[DiceSource], Tuple[int]]:
+    """瞄准: the setup once; the function returned rolls and returns the outcome tuple."""
+    _aim_setup(character, None)
+
+    def _roll(dice: DiceSource) -> Tuple[int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+        return (1,)
+
+    return _roll
+
+
+def aim_odds(character: Combatant) -> Odds:
+    """瞄准: the exact distribution of the fields of AIM_FIELDS."""
+    _aim_setup(character, None)
+    _odds, _p = OddsBuilder(AIM_FIELDS, None, None, 200000), 1.0
+    _odds.add((1,), _p)
     return _odds.build()

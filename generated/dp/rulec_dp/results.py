@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:2fc354f93454e4151ccb6a9084ed7210c8ef770f73419d5adb80cc0dd39b8569
+# Content hash: sha256:1f051c5141c6fa6c5fd89b5f1101181639fba5f7a936e1b53b477a28c768b32d
 """DP骰池战斗规则：结算结果 (the result types of the procedures, and their metadata) of ruleset `dp`."""
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('total_defense', '防御方全力防御', 'bool'), ('attacker_pinpointed', '能精确定位攻击者', 'bool'),
                        ('other_bonus', '其他加值', 'int')),
             "fields": (('hit', '命中', 'bool'), ('net', '胜出数', 'int'), ('damage', '伤害', 'int'),
-                       ('damage_type', '伤害类型', 'damage_types'), ('condition', '状态', 'condition_tracks'),
+                       ('damage_type', '伤害类型', 'damage_types'), ('melee', '近战攻击', 'bool'),
+                       ('melee_hit', '近战命中', 'bool'), ('condition', '状态', 'condition_tracks'),
                        ('condition_points', '状态点数', 'int'), ('dice', '掷骰数', 'int'),
                        ('defender_extras', '防御方附加成功', 'int'),
                        ('own_basic_defense_penalty', '自身基础防御减值', 'int'),
@@ -136,12 +137,25 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('pinned', '对方被自己压制', 'bool')),
             "fields": (('success', '成功', 'bool'), ('meters', '移动米数', 'int')),
             "summary": {"hit": None, "damage": None}},
+    'escape_grapple': {
+            "name": '解除擒抱',
+            "params": (('attacker', '擒抱者', 'combatant'), ('defender', '挣脱者', 'combatant'),
+                       ('pinned', '挣脱者被压制', 'bool')),
+            "fields": (('success', '成功', 'bool'), ('unpins', '摆脱压制', 'bool'), ('frees', '恢复自由', 'bool')),
+            "summary": {"hit": None, "damage": None}},
+    'release_grapple': {"name": '放开擒抱',
+                        "params": (('attacker', '擒抱者', 'combatant'), ('defender', '被擒抱者', 'combatant')),
+                        "fields": (('released', '放开', 'bool'),), "summary": {"hit": None, "damage": None}},
+    'stand_up': {"name": '起身', "params": (('character', '人物', 'combatant'),),
+                 "fields": (('stood', '起身', 'bool'),), "summary": {"hit": None, "damage": None}},
+    'aim': {"name": '瞄准', "params": (('character', '瞄准者', 'combatant'),),
+            "fields": (('rounds', '瞄准轮数', 'int'),), "summary": {"hit": None, "damage": None}},
 }
 
 
-ATTACK_FIELDS: Tuple[str, ...] = ('hit', 'net', 'damage', 'damage_type', 'condition', 'condition_points', 'dice',
-                                  'defender_extras', 'own_basic_defense_penalty', 'severity_steps', 'disarmed',
-                                  'item_damage')
+ATTACK_FIELDS: Tuple[str, ...] = ('hit', 'net', 'damage', 'damage_type', 'melee', 'melee_hit', 'condition',
+                                  'condition_points', 'dice', 'defender_extras', 'own_basic_defense_penalty',
+                                  'severity_steps', 'disarmed', 'item_damage')
 
 
 class _AttackFields(NamedTuple):
@@ -149,6 +163,8 @@ class _AttackFields(NamedTuple):
     net: int  # 胜出数
     damage: int  # 伤害
     damage_type: str  # 伤害类型
+    melee: bool  # 近战攻击
+    melee_hit: bool  # 近战命中
     condition: str  # 状态
     condition_points: int  # 状态点数
     dice: int  # 掷骰数
@@ -426,3 +442,69 @@ class GrappleMoveResult(_GrappleMoveFields, _rt_Result):
 
     __slots__ = ()
     procedure = 'grapple_move'
+
+
+ESCAPE_GRAPPLE_FIELDS: Tuple[str, ...] = ('success', 'unpins', 'frees')
+
+
+class _EscapeGrappleFields(NamedTuple):
+    success: bool  # 成功
+    unpins: bool  # 摆脱压制
+    frees: bool  # 恢复自由
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class EscapeGrappleResult(_EscapeGrappleFields, _rt_Result):
+    """The result of escape_grapple (解除擒抱): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'escape_grapple'
+
+
+RELEASE_GRAPPLE_FIELDS: Tuple[str, ...] = ('released',)
+
+
+class _ReleaseGrappleFields(NamedTuple):
+    released: bool  # 放开
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class ReleaseGrappleResult(_ReleaseGrappleFields, _rt_Result):
+    """The result of release_grapple (放开擒抱): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'release_grapple'
+
+
+STAND_UP_FIELDS: Tuple[str, ...] = ('stood',)
+
+
+class _StandUpFields(NamedTuple):
+    stood: bool  # 起身
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class StandUpResult(_StandUpFields, _rt_Result):
+    """The result of stand_up (起身): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'stand_up'
+
+
+AIM_FIELDS: Tuple[str, ...] = ('rounds',)
+
+
+class _AimFields(NamedTuple):
+    rounds: int  # 瞄准轮数
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class AimResult(_AimFields, _rt_Result):
+    """The result of aim (瞄准): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'aim'

@@ -55,17 +55,17 @@ export function attack(attacker: Combatant, target: Combatant, weapon?: Weapon |
 export function attack_fast(attacker: Combatant, target: Combatant, weapon: Weapon | string | undefined, options: {distance?: number; proficient?: boolean; thrown?: boolean; two_handed?: boolean; offhand?: boolean; willing?: boolean; target_unseen?: boolean; guessed_wrong?: boolean; attacker_unseen?: boolean; hostile_nearby?: boolean; flanking?: boolean; extra_advantage?: number; extra_disadvantage?: number; sneak_dice?: number; other_bonus?: number; dice: DiceSource}): [boolean, boolean, number, string, number, number, boolean];
 export function attack_prepare(attacker: Combatant, target: Combatant, weapon?: Weapon | string, options?: {distance?: number; proficient?: boolean; thrown?: boolean; two_handed?: boolean; offhand?: boolean; willing?: boolean; target_unseen?: boolean; guessed_wrong?: boolean; attacker_unseen?: boolean; hostile_nearby?: boolean; flanking?: boolean; extra_advantage?: number; extra_disadvantage?: number; sneak_dice?: number; other_bonus?: number}): (dice: DiceSource) => [boolean, boolean, number, string, number, number, boolean];
 export function attack_odds(attacker: Combatant, target: Combatant, weapon?: Weapon | string, options?: {distance?: number; proficient?: boolean; thrown?: boolean; two_handed?: boolean; offhand?: boolean; willing?: boolean; target_unseen?: boolean; guessed_wrong?: boolean; attacker_unseen?: boolean; hostile_nearby?: boolean; flanking?: boolean; extra_advantage?: number; extra_disadvantage?: number; sneak_dice?: number; other_bonus?: number}): Odds;
-export class SpellAttackResult extends Result { readonly hit: boolean; readonly crit: boolean; readonly damage: number; readonly total: number; }
+export class SpellAttackResult extends Result { readonly hit: boolean; readonly crit: boolean; readonly damage: number; readonly total: number; readonly revealed: boolean; }
 export const SPELL_ATTACK_FIELDS: ReadonlyArray<string>;
 export function spell_attack(caster: Combatant, target: Combatant, dice_count: number, dice_sides: number, options?: {spell_range?: number; distance?: number; melee?: boolean; hostile_nearby?: boolean; target_unseen?: boolean; caster_unseen?: boolean; flanking?: boolean; extra_advantage?: number; extra_disadvantage?: number; dice?: DiceSource}): SpellAttackResult;
-export function spell_attack_fast(caster: Combatant, target: Combatant, dice_count: number, dice_sides: number, options: {spell_range?: number; distance?: number; melee?: boolean; hostile_nearby?: boolean; target_unseen?: boolean; caster_unseen?: boolean; flanking?: boolean; extra_advantage?: number; extra_disadvantage?: number; dice: DiceSource}): [boolean, boolean, number, number];
-export function spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: number, dice_sides: number, options?: {spell_range?: number; distance?: number; melee?: boolean; hostile_nearby?: boolean; target_unseen?: boolean; caster_unseen?: boolean; flanking?: boolean; extra_advantage?: number; extra_disadvantage?: number}): (dice: DiceSource) => [boolean, boolean, number, number];
+export function spell_attack_fast(caster: Combatant, target: Combatant, dice_count: number, dice_sides: number, options: {spell_range?: number; distance?: number; melee?: boolean; hostile_nearby?: boolean; target_unseen?: boolean; caster_unseen?: boolean; flanking?: boolean; extra_advantage?: number; extra_disadvantage?: number; dice: DiceSource}): [boolean, boolean, number, number, boolean];
+export function spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: number, dice_sides: number, options?: {spell_range?: number; distance?: number; melee?: boolean; hostile_nearby?: boolean; target_unseen?: boolean; caster_unseen?: boolean; flanking?: boolean; extra_advantage?: number; extra_disadvantage?: number}): (dice: DiceSource) => [boolean, boolean, number, number, boolean];
 export function spell_attack_odds(caster: Combatant, target: Combatant, dice_count: number, dice_sides: number, options?: {spell_range?: number; distance?: number; melee?: boolean; hostile_nearby?: boolean; target_unseen?: boolean; caster_unseen?: boolean; flanking?: boolean; extra_advantage?: number; extra_disadvantage?: number}): Odds;
-export class GrappleResult extends Result { readonly success: boolean; readonly attack_total: number; readonly defend_total: number; readonly retry_this_turn: boolean; }
+export class GrappleResult extends Result { readonly success: boolean; readonly attack_total: number; readonly defend_total: number; readonly retry_this_turn: boolean; readonly failed: boolean; }
 export const GRAPPLE_FIELDS: ReadonlyArray<string>;
 export function grapple(attacker: Combatant, target: Combatant, options?: {distance?: number; free_hand?: boolean; resists?: boolean; target_skill?: ContestSkill | string; dice?: DiceSource}): GrappleResult;
-export function grapple_fast(attacker: Combatant, target: Combatant, options: {distance?: number; free_hand?: boolean; resists?: boolean; target_skill?: ContestSkill | string; dice: DiceSource}): [boolean, number, number, boolean];
-export function grapple_prepare(attacker: Combatant, target: Combatant, options?: {distance?: number; free_hand?: boolean; resists?: boolean; target_skill?: ContestSkill | string}): (dice: DiceSource) => [boolean, number, number, boolean];
+export function grapple_fast(attacker: Combatant, target: Combatant, options: {distance?: number; free_hand?: boolean; resists?: boolean; target_skill?: ContestSkill | string; dice: DiceSource}): [boolean, number, number, boolean, boolean];
+export function grapple_prepare(attacker: Combatant, target: Combatant, options?: {distance?: number; free_hand?: boolean; resists?: boolean; target_skill?: ContestSkill | string}): (dice: DiceSource) => [boolean, number, number, boolean, boolean];
 export function grapple_odds(attacker: Combatant, target: Combatant, options?: {distance?: number; free_hand?: boolean; resists?: boolean; target_skill?: ContestSkill | string}): Odds;
 export class EscapeGrappleResult extends Result { readonly success: boolean; readonly escape_total: number; readonly hold_total: number; }
 export const ESCAPE_GRAPPLE_FIELDS: ReadonlyArray<string>;
@@ -73,11 +73,11 @@ export function escape_grapple(escaper: Combatant, grappler: Combatant, skill?: 
 export function escape_grapple_fast(escaper: Combatant, grappler: Combatant, skill: ContestSkill | string | undefined, options: {dice: DiceSource}): [boolean, number, number];
 export function escape_grapple_prepare(escaper: Combatant, grappler: Combatant, skill?: ContestSkill | string, options?: {}): (dice: DiceSource) => [boolean, number, number];
 export function escape_grapple_odds(escaper: Combatant, grappler: Combatant, skill?: ContestSkill | string, options?: {}): Odds;
-export class ShoveResult extends Result { readonly success: boolean; readonly prone: boolean; readonly push_feet: number; readonly obstacle_damage: number; }
+export class ShoveResult extends Result { readonly success: boolean; readonly prone: boolean; readonly push_feet: number; readonly failed: boolean; readonly obstacle_damage: number; }
 export const SHOVE_FIELDS: ReadonlyArray<string>;
 export function shove(attacker: Combatant, target: Combatant, options?: {knock_prone?: boolean; distance?: number; obstacle_at?: number; resists?: boolean; dice?: DiceSource}): ShoveResult;
-export function shove_fast(attacker: Combatant, target: Combatant, options: {knock_prone?: boolean; distance?: number; obstacle_at?: number; resists?: boolean; dice: DiceSource}): [boolean, boolean, number, number];
-export function shove_prepare(attacker: Combatant, target: Combatant, options?: {knock_prone?: boolean; distance?: number; obstacle_at?: number; resists?: boolean}): (dice: DiceSource) => [boolean, boolean, number, number];
+export function shove_fast(attacker: Combatant, target: Combatant, options: {knock_prone?: boolean; distance?: number; obstacle_at?: number; resists?: boolean; dice: DiceSource}): [boolean, boolean, number, boolean, number];
+export function shove_prepare(attacker: Combatant, target: Combatant, options?: {knock_prone?: boolean; distance?: number; obstacle_at?: number; resists?: boolean}): (dice: DiceSource) => [boolean, boolean, number, boolean, number];
 export function shove_odds(attacker: Combatant, target: Combatant, options?: {knock_prone?: boolean; distance?: number; obstacle_at?: number; resists?: boolean}): Odds;
 export class DragResult extends Result { readonly success: boolean; readonly retry_blocked: boolean; }
 export const DRAG_FIELDS: ReadonlyArray<string>;
@@ -91,6 +91,12 @@ export function grapple_move(mover: Combatant, target: Combatant, options?: {gra
 export function grapple_move_fast(mover: Combatant, target: Combatant, options: {grappling?: boolean; dice: DiceSource}): [number, boolean, number];
 export function grapple_move_prepare(mover: Combatant, target: Combatant, options?: {grappling?: boolean}): (dice: DiceSource) => [number, boolean, number];
 export function grapple_move_odds(mover: Combatant, target: Combatant, options?: {grappling?: boolean}): Odds;
+export class HideResult extends Result { readonly hidden: boolean; }
+export const HIDE_FIELDS: ReadonlyArray<string>;
+export function hide(character: Combatant, options?: {dice?: DiceSource}): HideResult;
+export function hide_fast(character: Combatant, options: {dice: DiceSource}): [boolean];
+export function hide_prepare(character: Combatant, options?: {}): (dice: DiceSource) => [boolean];
+export function hide_odds(character: Combatant, options?: {}): Odds;
 export class FlankingResult extends Result { readonly flanks: boolean; readonly bonus: number; readonly geometry: boolean; }
 export const FLANKING_FIELDS: ReadonlyArray<string>;
 export function flanking(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, options?: {hex_grid?: boolean; ax?: number; ay?: number; bx?: number; by?: number; ex?: number; ey?: number; a_sees?: boolean; b_sees?: boolean; a_can_attack?: boolean; b_can_attack?: boolean; a_charmed?: boolean; b_charmed?: boolean; dice?: DiceSource}): FlankingResult;

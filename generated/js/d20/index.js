@@ -15,7 +15,7 @@
 //   rules/d20/tables/power_sources.yaml
 //   rules/d20/tables/sizes.yaml
 //   rules/d20/tables/weapons.yaml
-// Content hash: sha256:b2a5641a1b07a7509a43673722082f344ef8345a532a1de0ab83703965b831f6
+// Content hash: sha256:539f43815c739d7b7f26586dda8cb14bd17365ff92dda87ab4cb3b2c7994ee9c
 // d20攻击规则: the compiled rules of ruleset 'd20', as an ES module with no dependencies.
 'use strict';
 
@@ -1705,7 +1705,7 @@ function _spell_attack_setup(
   return [mod];
 }
 
-const SPELL_ATTACK_FIELDS = Object.freeze(["hit", "crit", "damage", "total"]);
+const SPELL_ATTACK_FIELDS = Object.freeze(["hit", "crit", "damage", "total", "revealed"]);
 // The result of spell_attack (法术攻击): its outcome fields, rolls and trace; outcome(), text(), toDict().
 class SpellAttackResult extends Result {}
 SpellAttackResult.PROCEDURE = "spell_attack";
@@ -1764,7 +1764,7 @@ function spell_attack(caster, target, dice_count, dice_sides, options) {
   else {
     spell_damage = 0;
   }
-  return _rt_result(SpellAttackResult, [hit, crit, spell_damage, total], _rolls, _trace);
+  return _rt_result(SpellAttackResult, [hit, crit, spell_damage, total, caster.hidden], _rolls, _trace);
 }
 
 function _spell_attack_roll(
@@ -1788,7 +1788,7 @@ function _spell_attack_roll(
   else {
     spell_damage = 0;
   }
-  return [hit, crit, spell_damage, total];
+  return [hit, crit, spell_damage, total, caster.hidden];
 }
 
 // 法术攻击: the outcome only (the fields of SPELL_ATTACK_FIELDS), no trace.
@@ -1853,6 +1853,7 @@ function spell_attack_prepare(caster, target, dice_count, dice_sides, options) {
   const _total = flanking && melee ? _R_FLANKING_BONUS : 0;
   const _target_armor_class = target.armor_class;
   const _crit = _R_CRIT_THRESHOLD_BASE - caster.crit_range;
+  const _caster_hidden = caster.hidden;
   return dice => {
     dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let natural, total, hit, crit, _spell_damage_dice, spell_damage;
@@ -1867,7 +1868,7 @@ function spell_attack_prepare(caster, target, dice_count, dice_sides, options) {
     else {
       spell_damage = 0;
     }
-    return [hit, crit, spell_damage, total];
+    return [hit, crit, spell_damage, total, _caster_hidden];
   }
 }
 
@@ -1913,7 +1914,7 @@ function spell_attack_odds(caster, target, dice_count, dice_sides, options) {
     )) {
       spell_damage = _spell_damage_item[0];
       const _spell_damage_p = _natural_p * _spell_damage_item[1];
-      _odds.add([hit, crit, spell_damage, total], _spell_damage_p);
+      _odds.add([hit, crit, spell_damage, total, caster.hidden], _spell_damage_p);
     }
   }
   return _odds.build();
@@ -1953,7 +1954,7 @@ function _grapple_setup(attacker, target, distance, free_hand, resists, target_s
   return [attack_mod, defend_mod, helpless];
 }
 
-const GRAPPLE_FIELDS = Object.freeze(["success", "attack_total", "defend_total", "retry_this_turn"]);
+const GRAPPLE_FIELDS = Object.freeze(["success", "attack_total", "defend_total", "retry_this_turn", "failed"]);
 // The result of grapple (擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
 class GrappleResult extends Result {}
 GrappleResult.PROCEDURE = "grapple";
@@ -2005,7 +2006,7 @@ function grapple(attacker, target, options) {
       "note", "擒抱" + String(attack_total) + "对" + String(defend_total) + "：失败，本回合不能再擒抱同一目标", []
     ));
   }
-  return _rt_result(GrappleResult, [success, attack_total, defend_total, success], _rolls, _trace);
+  return _rt_result(GrappleResult, [success, attack_total, defend_total, success, !success], _rolls, _trace);
 }
 
 function _grapple_roll(dice, attack_mod, defend_mod, helpless, attacker, target) {
@@ -2020,7 +2021,7 @@ function _grapple_roll(dice, attack_mod, defend_mod, helpless, attacker, target)
   attack_total = attack_roll + attack_mod;
   defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
   success = attack_total > defend_total;
-  return [success, attack_total, defend_total, success];
+  return [success, attack_total, defend_total, success, !success];
 }
 
 // 擒抱: the outcome only (the fields of GRAPPLE_FIELDS), no trace.
@@ -2063,7 +2064,7 @@ function grapple_prepare(attacker, target, options) {
     attack_total = attack_roll + attack_mod;
     defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
     success = attack_total > defend_total;
-    return [success, attack_total, defend_total, success];
+    return [success, attack_total, defend_total, success, !success];
   }
 }
 
@@ -2089,7 +2090,7 @@ function grapple_odds(attacker, target, options) {
       attack_total = attack_roll + attack_mod;
       defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
       success = attack_total > defend_total;
-      _odds.add([success, attack_total, defend_total, success], _defend_roll_p);
+      _odds.add([success, attack_total, defend_total, success, !success], _defend_roll_p);
     }
   }
   return _odds.build();
@@ -2253,7 +2254,7 @@ function _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resi
   return [attack_mod, defend_mod, helpless];
 }
 
-const SHOVE_FIELDS = Object.freeze(["success", "prone", "push_feet", "obstacle_damage"]);
+const SHOVE_FIELDS = Object.freeze(["success", "prone", "push_feet", "failed", "obstacle_damage"]);
 // The result of shove (推撞): its outcome fields, rolls and trace; outcome(), text(), toDict().
 class ShoveResult extends Result {}
 ShoveResult.PROCEDURE = "shove";
@@ -2313,7 +2314,7 @@ function shove(attacker, target, options) {
   else {
     obstacle_damage = 0;
   }
-  return _rt_result(ShoveResult, [success, success && knock_prone, moved, obstacle_damage], _rolls, _trace);
+  return _rt_result(ShoveResult, [success, success && knock_prone, moved, !success, obstacle_damage], _rolls, _trace);
 }
 
 function _shove_roll(dice, attack_mod, defend_mod, helpless, attacker, target, knock_prone, obstacle_at) {
@@ -2342,7 +2343,7 @@ function _shove_roll(dice, attack_mod, defend_mod, helpless, attacker, target, k
   else {
     obstacle_damage = 0;
   }
-  return [success, success && knock_prone, moved, obstacle_damage];
+  return [success, success && knock_prone, moved, !success, obstacle_damage];
 }
 
 // 推撞: the outcome only (the fields of SHOVE_FIELDS), no trace.
@@ -2401,7 +2402,7 @@ function shove_prepare(attacker, target, options) {
     else {
       obstacle_damage = 0;
     }
-    return [success, knock_prone && success, moved, obstacle_damage];
+    return [success, knock_prone && success, moved, !success, obstacle_damage];
   }
 }
 
@@ -2441,7 +2442,7 @@ function shove_odds(attacker, target, options) {
       )) {
         obstacle_damage = _obstacle_damage_item[0];
         const _obstacle_damage_p = _defend_roll_p * _obstacle_damage_item[1];
-        _odds.add([success, success && knock_prone, moved, obstacle_damage], _obstacle_damage_p);
+        _odds.add([success, success && knock_prone, moved, !success, obstacle_damage], _obstacle_damage_p);
       }
     }
   }
@@ -2642,6 +2643,52 @@ function grapple_move_odds(mover, target, options) {
   const _odds = new OddsBuilder(GRAPPLE_MOVE_FIELDS, null, null, 200000);
   const _p = 1.0;
   _odds.add([speed, halved, _R_GRAPPLE_MOVE_FEET], _p);
+  return _odds.build();
+}
+
+function _hide_setup(character, _trace) {
+  if (!(character instanceof Combatant)) {
+    _rt_check_inputs([['type', "躲藏者", character, Combatant]]);
+  }
+  if (_trace !== null) _trace.push(new TraceStep("note", "进入躲藏", []));
+}
+
+const HIDE_FIELDS = Object.freeze(["hidden"]);
+// The result of hide (躲藏): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class HideResult extends Result {}
+HideResult.PROCEDURE = "hide";
+HideResult.FIELDS = HIDE_FIELDS;
+
+// 躲藏（D20-07）
+function hide(character, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _hide_setup(character, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(HideResult, [true], [], _trace);
+}
+
+// 躲藏: the outcome only (the fields of HIDE_FIELDS), no trace.
+function hide_fast(character, options) {
+  options = _rt_options(options, ["dice"]);
+  _hide_setup(character, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 躲藏: the setup once; the function returned rolls and returns the outcome array.
+function hide_prepare(character) {
+  _hide_setup(character, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 躲藏: the exact distribution of the fields of HIDE_FIELDS.
+function hide_odds(character) {
+  _hide_setup(character, null);
+  const _odds = new OddsBuilder(HIDE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.add([true], _p);
   return _odds.build();
 }
 
@@ -3228,7 +3275,8 @@ const PROCEDURE_INFO = Object.freeze({
     ],
     positional: ["caster", "target", "dice_count", "dice_sides"],
     fields: [
-      ["hit", "命中", "bool"], ["crit", "重击", "bool"], ["damage", "伤害", "int"], ["total", "检定结果", "int"]
+      ["hit", "命中", "bool"], ["crit", "重击", "bool"], ["damage", "伤害", "int"], ["total", "检定结果", "int"],
+      ["revealed", "暴露位置", "bool"]
     ],
     summary: {hit: "hit", damage: "damage"}
   },
@@ -3241,7 +3289,7 @@ const PROCEDURE_INFO = Object.freeze({
     positional: ["attacker", "target"],
     fields: [
       ["success", "成功", "bool"], ["attack_total", "擒抱结果", "int"], ["defend_total", "对抗结果", "int"],
-      ["retry_this_turn", "本回合可再试", "bool"]
+      ["retry_this_turn", "本回合可再试", "bool"], ["failed", "失败", "bool"]
     ],
     summary: {hit: null, damage: null}
   },
@@ -3263,7 +3311,7 @@ const PROCEDURE_INFO = Object.freeze({
     positional: ["attacker", "target"],
     fields: [
       ["success", "成功", "bool"], ["prone", "击倒", "bool"], ["push_feet", "击退距离", "int"],
-      ["obstacle_damage", "撞击伤害", "int"]
+      ["failed", "失败", "bool"], ["obstacle_damage", "撞击伤害", "int"]
     ],
     summary: {hit: null, damage: null}
   },
@@ -3282,6 +3330,10 @@ const PROCEDURE_INFO = Object.freeze({
       ["speed", "移动速度", "int"], ["halved", "速度减半", "bool"], ["reposition_cost", "移动目标的消耗", "int"]
     ],
     summary: {hit: null, damage: null}
+  },
+  "hide": {
+    name: "躲藏", params: [["character", "躲藏者", "combatant"]], positional: ["character"],
+    fields: [["hidden", "躲藏", "bool"]], summary: {hit: null, damage: null}
   },
   "flanking": {
     name: "夹击",
@@ -3346,9 +3398,10 @@ export {
   ESCAPE_GRAPPLE_FIELDS, EscapeGrappleResult, shove, shove_fast, shove_prepare, shove_odds,
   SHOVE_FIELDS, ShoveResult, drag, drag_fast, drag_prepare, drag_odds, DRAG_FIELDS, DragResult,
   grapple_move, grapple_move_fast, grapple_move_prepare, grapple_move_odds, GRAPPLE_MOVE_FIELDS,
-  GrappleMoveResult, flanking, flanking_fast, flanking_prepare, flanking_odds, FLANKING_FIELDS,
-  FlankingResult, vehicle_dc, vehicle_dc_fast, vehicle_dc_prepare, vehicle_dc_odds, VEHICLE_DC_FIELDS,
-  VehicleDcResult, vehicle_check, vehicle_check_fast, vehicle_check_prepare, vehicle_check_odds,
-  VEHICLE_CHECK_FIELDS, VehicleCheckResult, vehicle_move, vehicle_move_fast, vehicle_move_prepare,
-  vehicle_move_odds, VEHICLE_MOVE_FIELDS, VehicleMoveResult,
+  GrappleMoveResult, hide, hide_fast, hide_prepare, hide_odds, HIDE_FIELDS, HideResult, flanking,
+  flanking_fast, flanking_prepare, flanking_odds, FLANKING_FIELDS, FlankingResult, vehicle_dc,
+  vehicle_dc_fast, vehicle_dc_prepare, vehicle_dc_odds, VEHICLE_DC_FIELDS, VehicleDcResult,
+  vehicle_check, vehicle_check_fast, vehicle_check_prepare, vehicle_check_odds, VEHICLE_CHECK_FIELDS,
+  VehicleCheckResult, vehicle_move, vehicle_move_fast, vehicle_move_prepare, vehicle_move_odds,
+  VEHICLE_MOVE_FIELDS, VehicleMoveResult,
 };

@@ -23,7 +23,7 @@
 //   rules/d20/tables/power_sources.yaml
 //   rules/d20/tables/sizes.yaml
 //   rules/d20/tables/weapons.yaml
-// Content hash: sha256:b2a5641a1b07a7509a43673722082f344ef8345a532a1de0ab83703965b831f6
+// Content hash: sha256:539f43815c739d7b7f26586dda8cb14bd17365ff92dda87ab4cb3b2c7994ee9c
 // d20攻击规则: the same API as index.js, as one ES2015 script defining the global object rulec_d20.
 var rulec_d20 = (function () {
   'use strict';
@@ -1713,7 +1713,7 @@ var rulec_d20 = (function () {
     return [mod];
   }
 
-  const SPELL_ATTACK_FIELDS = Object.freeze(["hit", "crit", "damage", "total"]);
+  const SPELL_ATTACK_FIELDS = Object.freeze(["hit", "crit", "damage", "total", "revealed"]);
   // The result of spell_attack (法术攻击): its outcome fields, rolls and trace; outcome(), text(), toDict().
   class SpellAttackResult extends Result {}
   SpellAttackResult.PROCEDURE = "spell_attack";
@@ -1772,7 +1772,7 @@ var rulec_d20 = (function () {
     else {
       spell_damage = 0;
     }
-    return _rt_result(SpellAttackResult, [hit, crit, spell_damage, total], _rolls, _trace);
+    return _rt_result(SpellAttackResult, [hit, crit, spell_damage, total, caster.hidden], _rolls, _trace);
   }
 
   function _spell_attack_roll(
@@ -1796,7 +1796,7 @@ var rulec_d20 = (function () {
     else {
       spell_damage = 0;
     }
-    return [hit, crit, spell_damage, total];
+    return [hit, crit, spell_damage, total, caster.hidden];
   }
 
   // 法术攻击: the outcome only (the fields of SPELL_ATTACK_FIELDS), no trace.
@@ -1861,6 +1861,7 @@ var rulec_d20 = (function () {
     const _total = flanking && melee ? _R_FLANKING_BONUS : 0;
     const _target_armor_class = target.armor_class;
     const _crit = _R_CRIT_THRESHOLD_BASE - caster.crit_range;
+    const _caster_hidden = caster.hidden;
     return dice => {
       dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
       let natural, total, hit, crit, _spell_damage_dice, spell_damage;
@@ -1875,7 +1876,7 @@ var rulec_d20 = (function () {
       else {
         spell_damage = 0;
       }
-      return [hit, crit, spell_damage, total];
+      return [hit, crit, spell_damage, total, _caster_hidden];
     }
   }
 
@@ -1921,7 +1922,7 @@ var rulec_d20 = (function () {
       )) {
         spell_damage = _spell_damage_item[0];
         const _spell_damage_p = _natural_p * _spell_damage_item[1];
-        _odds.add([hit, crit, spell_damage, total], _spell_damage_p);
+        _odds.add([hit, crit, spell_damage, total, caster.hidden], _spell_damage_p);
       }
     }
     return _odds.build();
@@ -1961,7 +1962,7 @@ var rulec_d20 = (function () {
     return [attack_mod, defend_mod, helpless];
   }
 
-  const GRAPPLE_FIELDS = Object.freeze(["success", "attack_total", "defend_total", "retry_this_turn"]);
+  const GRAPPLE_FIELDS = Object.freeze(["success", "attack_total", "defend_total", "retry_this_turn", "failed"]);
   // The result of grapple (擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
   class GrappleResult extends Result {}
   GrappleResult.PROCEDURE = "grapple";
@@ -2013,7 +2014,7 @@ var rulec_d20 = (function () {
         "note", "擒抱" + String(attack_total) + "对" + String(defend_total) + "：失败，本回合不能再擒抱同一目标", []
       ));
     }
-    return _rt_result(GrappleResult, [success, attack_total, defend_total, success], _rolls, _trace);
+    return _rt_result(GrappleResult, [success, attack_total, defend_total, success, !success], _rolls, _trace);
   }
 
   function _grapple_roll(dice, attack_mod, defend_mod, helpless, attacker, target) {
@@ -2028,7 +2029,7 @@ var rulec_d20 = (function () {
     attack_total = attack_roll + attack_mod;
     defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
     success = attack_total > defend_total;
-    return [success, attack_total, defend_total, success];
+    return [success, attack_total, defend_total, success, !success];
   }
 
   // 擒抱: the outcome only (the fields of GRAPPLE_FIELDS), no trace.
@@ -2071,7 +2072,7 @@ var rulec_d20 = (function () {
       attack_total = attack_roll + attack_mod;
       defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
       success = attack_total > defend_total;
-      return [success, attack_total, defend_total, success];
+      return [success, attack_total, defend_total, success, !success];
     }
   }
 
@@ -2097,7 +2098,7 @@ var rulec_d20 = (function () {
         attack_total = attack_roll + attack_mod;
         defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
         success = attack_total > defend_total;
-        _odds.add([success, attack_total, defend_total, success], _defend_roll_p);
+        _odds.add([success, attack_total, defend_total, success, !success], _defend_roll_p);
       }
     }
     return _odds.build();
@@ -2261,7 +2262,7 @@ var rulec_d20 = (function () {
     return [attack_mod, defend_mod, helpless];
   }
 
-  const SHOVE_FIELDS = Object.freeze(["success", "prone", "push_feet", "obstacle_damage"]);
+  const SHOVE_FIELDS = Object.freeze(["success", "prone", "push_feet", "failed", "obstacle_damage"]);
   // The result of shove (推撞): its outcome fields, rolls and trace; outcome(), text(), toDict().
   class ShoveResult extends Result {}
   ShoveResult.PROCEDURE = "shove";
@@ -2321,7 +2322,7 @@ var rulec_d20 = (function () {
     else {
       obstacle_damage = 0;
     }
-    return _rt_result(ShoveResult, [success, success && knock_prone, moved, obstacle_damage], _rolls, _trace);
+    return _rt_result(ShoveResult, [success, success && knock_prone, moved, !success, obstacle_damage], _rolls, _trace);
   }
 
   function _shove_roll(dice, attack_mod, defend_mod, helpless, attacker, target, knock_prone, obstacle_at) {
@@ -2350,7 +2351,7 @@ var rulec_d20 = (function () {
     else {
       obstacle_damage = 0;
     }
-    return [success, success && knock_prone, moved, obstacle_damage];
+    return [success, success && knock_prone, moved, !success, obstacle_damage];
   }
 
   // 推撞: the outcome only (the fields of SHOVE_FIELDS), no trace.
@@ -2409,7 +2410,7 @@ var rulec_d20 = (function () {
       else {
         obstacle_damage = 0;
       }
-      return [success, knock_prone && success, moved, obstacle_damage];
+      return [success, knock_prone && success, moved, !success, obstacle_damage];
     }
   }
 
@@ -2449,7 +2450,7 @@ var rulec_d20 = (function () {
         )) {
           obstacle_damage = _obstacle_damage_item[0];
           const _obstacle_damage_p = _defend_roll_p * _obstacle_damage_item[1];
-          _odds.add([success, success && knock_prone, moved, obstacle_damage], _obstacle_damage_p);
+          _odds.add([success, success && knock_prone, moved, !success, obstacle_damage], _obstacle_damage_p);
         }
       }
     }
@@ -2650,6 +2651,52 @@ var rulec_d20 = (function () {
     const _odds = new OddsBuilder(GRAPPLE_MOVE_FIELDS, null, null, 200000);
     const _p = 1.0;
     _odds.add([speed, halved, _R_GRAPPLE_MOVE_FEET], _p);
+    return _odds.build();
+  }
+
+  function _hide_setup(character, _trace) {
+    if (!(character instanceof Combatant)) {
+      _rt_check_inputs([['type', "躲藏者", character, Combatant]]);
+    }
+    if (_trace !== null) _trace.push(new TraceStep("note", "进入躲藏", []));
+  }
+
+  const HIDE_FIELDS = Object.freeze(["hidden"]);
+  // The result of hide (躲藏): its outcome fields, rolls and trace; outcome(), text(), toDict().
+  class HideResult extends Result {}
+  HideResult.PROCEDURE = "hide";
+  HideResult.FIELDS = HIDE_FIELDS;
+
+  // 躲藏（D20-07）
+  function hide(character, options) {
+    options = _rt_options(options, ["dice"]);
+    const _trace = [];
+    _hide_setup(character, _trace);
+    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+    return _rt_result(HideResult, [true], [], _trace);
+  }
+
+  // 躲藏: the outcome only (the fields of HIDE_FIELDS), no trace.
+  function hide_fast(character, options) {
+    options = _rt_options(options, ["dice"]);
+    _hide_setup(character, null);
+    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+    return [true];
+  }
+
+  // 躲藏: the setup once; the function returned rolls and returns the outcome array.
+  function hide_prepare(character) {
+    _hide_setup(character, null);
+    const _out = [true];
+    return dice => { _rt_dice_source(dice); return _out.slice(); };
+  }
+
+  // 躲藏: the exact distribution of the fields of HIDE_FIELDS.
+  function hide_odds(character) {
+    _hide_setup(character, null);
+    const _odds = new OddsBuilder(HIDE_FIELDS, null, null, 200000);
+    const _p = 1.0;
+    _odds.add([true], _p);
     return _odds.build();
   }
 
@@ -3236,7 +3283,8 @@ var rulec_d20 = (function () {
       ],
       positional: ["caster", "target", "dice_count", "dice_sides"],
       fields: [
-        ["hit", "命中", "bool"], ["crit", "重击", "bool"], ["damage", "伤害", "int"], ["total", "检定结果", "int"]
+        ["hit", "命中", "bool"], ["crit", "重击", "bool"], ["damage", "伤害", "int"], ["total", "检定结果", "int"],
+        ["revealed", "暴露位置", "bool"]
       ],
       summary: {hit: "hit", damage: "damage"}
     },
@@ -3249,7 +3297,7 @@ var rulec_d20 = (function () {
       positional: ["attacker", "target"],
       fields: [
         ["success", "成功", "bool"], ["attack_total", "擒抱结果", "int"], ["defend_total", "对抗结果", "int"],
-        ["retry_this_turn", "本回合可再试", "bool"]
+        ["retry_this_turn", "本回合可再试", "bool"], ["failed", "失败", "bool"]
       ],
       summary: {hit: null, damage: null}
     },
@@ -3271,7 +3319,7 @@ var rulec_d20 = (function () {
       positional: ["attacker", "target"],
       fields: [
         ["success", "成功", "bool"], ["prone", "击倒", "bool"], ["push_feet", "击退距离", "int"],
-        ["obstacle_damage", "撞击伤害", "int"]
+        ["failed", "失败", "bool"], ["obstacle_damage", "撞击伤害", "int"]
       ],
       summary: {hit: null, damage: null}
     },
@@ -3290,6 +3338,10 @@ var rulec_d20 = (function () {
         ["speed", "移动速度", "int"], ["halved", "速度减半", "bool"], ["reposition_cost", "移动目标的消耗", "int"]
       ],
       summary: {hit: null, damage: null}
+    },
+    "hide": {
+      name: "躲藏", params: [["character", "躲藏者", "combatant"]], positional: ["character"],
+      fields: [["hidden", "躲藏", "bool"]], summary: {hit: null, damage: null}
     },
     "flanking": {
       name: "夹击",
@@ -3368,11 +3420,13 @@ var rulec_d20 = (function () {
     drag_odds: drag_odds, DRAG_FIELDS: DRAG_FIELDS, DragResult: DragResult, grapple_move: grapple_move,
     grapple_move_fast: grapple_move_fast, grapple_move_prepare: grapple_move_prepare,
     grapple_move_odds: grapple_move_odds, GRAPPLE_MOVE_FIELDS: GRAPPLE_MOVE_FIELDS,
-    GrappleMoveResult: GrappleMoveResult, flanking: flanking, flanking_fast: flanking_fast,
-    flanking_prepare: flanking_prepare, flanking_odds: flanking_odds, FLANKING_FIELDS: FLANKING_FIELDS,
-    FlankingResult: FlankingResult, vehicle_dc: vehicle_dc, vehicle_dc_fast: vehicle_dc_fast,
-    vehicle_dc_prepare: vehicle_dc_prepare, vehicle_dc_odds: vehicle_dc_odds,
-    VEHICLE_DC_FIELDS: VEHICLE_DC_FIELDS, VehicleDcResult: VehicleDcResult, vehicle_check: vehicle_check,
+    GrappleMoveResult: GrappleMoveResult, hide: hide, hide_fast: hide_fast, hide_prepare: hide_prepare,
+    hide_odds: hide_odds, HIDE_FIELDS: HIDE_FIELDS, HideResult: HideResult, flanking: flanking,
+    flanking_fast: flanking_fast, flanking_prepare: flanking_prepare, flanking_odds: flanking_odds,
+    FLANKING_FIELDS: FLANKING_FIELDS, FlankingResult: FlankingResult, vehicle_dc: vehicle_dc,
+    vehicle_dc_fast: vehicle_dc_fast, vehicle_dc_prepare: vehicle_dc_prepare,
+    vehicle_dc_odds: vehicle_dc_odds, VEHICLE_DC_FIELDS: VEHICLE_DC_FIELDS,
+    VehicleDcResult: VehicleDcResult, vehicle_check: vehicle_check,
     vehicle_check_fast: vehicle_check_fast, vehicle_check_prepare: vehicle_check_prepare,
     vehicle_check_odds: vehicle_check_odds, VEHICLE_CHECK_FIELDS: VEHICLE_CHECK_FIELDS,
     VehicleCheckResult: VehicleCheckResult, vehicle_move: vehicle_move,

@@ -25,7 +25,7 @@
 //   rules/dp/tables/maneuvers.yaml
 //   rules/dp/tables/weapons.yaml
 //   rules/dp/tables/willpower_uses.yaml
-// Content hash: sha256:2fc354f93454e4151ccb6a9084ed7210c8ef770f73419d5adb80cc0dd39b8569
+// Content hash: sha256:1f051c5141c6fa6c5fd89b5f1101181639fba5f7a936e1b53b477a28c768b32d
 // DP骰池战斗规则: the same API as index.js, as one ES2015 script defining the global object rulec_dp.
 var rulec_dp = (function () {
   'use strict';
@@ -1006,8 +1006,8 @@ var rulec_dp = (function () {
     "盔甲附加成功": "armor_extras", "格挡附加成功": "parry_extras", "掩蔽附加成功": "cover_extras",
     "闪避附加成功": "dodge_extras", "反射豁免": "reflex_save", "强韧豁免": "fortitude_save", "意志豁免": "will_save",
     "豁免附加成功": "save_extras", "体积": "size", "腿数": "legs", "移动速度": "move_speed", "意志力": "willpower",
-    "察觉": "aware", "措手不及": "flat_footed", "无助": "helpless", "倒地": "prone", "有致命处": "has_vitals",
-    "无智力": "mindless"
+    "察觉": "aware", "措手不及": "flat_footed", "中了虚招": "feinted", "虚招格挡减值": "feint_parry_penalty",
+    "擒抱劣势": "grapple_loss", "无助": "helpless", "倒地": "prone", "有致命处": "has_vitals", "无智力": "mindless"
   });
   const _STATS = [
     ["strength", "力量", "int", 3, 0, 30], ["dexterity", "敏捷", "int", 3, 0, 30],
@@ -1024,9 +1024,10 @@ var rulec_dp = (function () {
     ["save_extras", "豁免附加成功", "int", 0, 0, 20], ["size", "体积", "int", 3, 0, 40],
     ["legs", "腿数", "int", 2, 0, 20], ["move_speed", "移动速度", "int", 10, 0, 500],
     ["willpower", "意志力", "int", 0, 0, 30], ["aware", "察觉", "bool", true, 0, 0],
-    ["flat_footed", "措手不及", "bool", false, 0, 0], ["helpless", "无助", "bool", false, 0, 0],
-    ["prone", "倒地", "bool", false, 0, 0], ["has_vitals", "有致命处", "bool", true, 0, 0],
-    ["mindless", "无智力", "bool", false, 0, 0]
+    ["flat_footed", "措手不及", "bool", false, 0, 0], ["feinted", "中了虚招", "bool", false, 0, 0],
+    ["feint_parry_penalty", "虚招格挡减值", "int", 0, 0, 20], ["grapple_loss", "擒抱劣势", "int", 0, 0, 50],
+    ["helpless", "无助", "bool", false, 0, 0], ["prone", "倒地", "bool", false, 0, 0],
+    ["has_vitals", "有致命处", "bool", true, 0, 0], ["mindless", "无智力", "bool", false, 0, 0]
   ];
   // A combatant's stats: new Combatant({strength: 5}) by ids, Combatant.fromDict({力量: 5}) by ids or
   // Chinese names; every stat has a range, and an unknown or out-of-range stat is refused (OutOfBounds).
@@ -1566,14 +1567,16 @@ var rulec_dp = (function () {
       && distance <= _R_FIREARM_POINT_BLANK_RANGE ? 0 : intrinsic_speed
     ) + extra_speed;
     armor_piercing = weapon.armor_piercing + extra_armor_piercing;
-    basic_start = defender.flat_footed || defender.helpless ? 0 : defender.basic_defense;
+    basic_start = defender.flat_footed || defender.helpless || defender.feinted && !ranged ? 0 : defender.basic_defense;
     basic_left = Math.max(0, basic_start - speed * _R_SPEED_PER_POINT);
     armor_left = Math.max(0, defender.armor_defense - _rt_floordiv(armor_piercing, _R_ARMOR_PIERCING_DIVISOR));
     dodge_left = defender.dodge_defense + (
       defender.aware && basic_start > 0 ? called_penalty : 0
     ) + (total_defense ? defender.basic_defense : 0);
     cover_left = defender.cover_defense + (defender.prone && ranged ? _R_PRONE_RANGED_COVER : 0);
-    parry_left = defender.parry_defense;
+    parry_left = Math.max(
+      0, defender.parry_defense - (!ranged ? defender.feint_parry_penalty : 0) - defender.grapple_loss
+    );
     keep_extras = false;
     defender_extras = (
       basic_left > 0 || keep_extras ? defender.basic_extras : 0
@@ -1592,10 +1595,10 @@ var rulec_dp = (function () {
     power_bonus = power_attack ? _R_POWER_ATTACK_BONUS : 0;
     will_bonus = willpower ? _R_WILLPOWER_CHECK_BONUS : 0;
     prone_bonus = defender.prone && !ranged ? _R_PRONE_MELEE_BONUS : 0;
-    attack_pool = base_pool - range_penalty - weak_range_penalty - strength_penalty - weapon.oversize_penalty + aim_bonus + charge_bonus + power_bonus + will_bonus - called_penalty + prone_bonus + other_bonus;
+    attack_pool = base_pool - range_penalty - weak_range_penalty - strength_penalty - weapon.oversize_penalty + aim_bonus + charge_bonus + power_bonus + will_bonus - called_penalty + prone_bonus - attacker.grapple_loss + other_bonus;
     if (_trace !== null) _trace.push(new TraceStep(
       "let",
-      "攻击DP" + String(attack_pool) + "（基础" + String(base_pool) + "，射程减值" + String(range_penalty) + "，力量不足射程减值" + String(weak_range_penalty) + "，力量不足减值" + String(strength_penalty) + "，超体积减值" + String(weapon.oversize_penalty) + "，瞄准" + String(aim_bonus) + "，冲锋" + String(charge_bonus) + "，强力攻击" + String(power_bonus) + "，意志" + String(will_bonus) + "，特定部位减值" + String(called_penalty) + "，倒地" + String(prone_bonus) + "，其他" + String(other_bonus) + "）",
+      "攻击DP" + String(attack_pool) + "（基础" + String(base_pool) + "，射程减值" + String(range_penalty) + "，力量不足射程减值" + String(weak_range_penalty) + "，力量不足减值" + String(strength_penalty) + "，超体积减值" + String(weapon.oversize_penalty) + "，瞄准" + String(aim_bonus) + "，冲锋" + String(charge_bonus) + "，强力攻击" + String(power_bonus) + "，意志" + String(will_bonus) + "，特定部位减值" + String(called_penalty) + "，倒地" + String(prone_bonus) + "，擒抱劣势" + String(attacker.grapple_loss) + "，其他" + String(other_bonus) + "）",
       [["attack_pool", attack_pool]]
     ));
     dice_ = Math.max(0, attack_pool - remaining_defense);
@@ -1610,12 +1613,14 @@ var rulec_dp = (function () {
     if (dice_ > 300) {
       _rt_within("骰池骰子数", dice_, 300);
     }
-    return [weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty];
+    return [
+      weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty
+    ];
   }
 
   const ATTACK_FIELDS = Object.freeze([
-    "hit", "net", "damage", "damage_type", "condition", "condition_points", "dice", "defender_extras",
-    "own_basic_defense_penalty", "severity_steps", "disarmed", "item_damage"
+    "hit", "net", "damage", "damage_type", "melee", "melee_hit", "condition", "condition_points", "dice",
+    "defender_extras", "own_basic_defense_penalty", "severity_steps", "disarmed", "item_damage"
   ]);
   // The result of attack (攻击与防御的对抗): its outcome fields, rolls and trace; outcome(), text(), toDict().
   class AttackResult extends Result {}
@@ -1665,12 +1670,13 @@ var rulec_dp = (function () {
     );
     weapon = _setup[0];
     called_shot = _setup[1];
-    const grapple_penalty = _setup[2];
-    const defender_extras = _setup[3];
-    const dice_ = _setup[4];
-    const extras_cancelled = _setup[5];
-    const sunder_bonus = _setup[6];
-    const own_penalty = _setup[7];
+    const ranged = _setup[2];
+    const grapple_penalty = _setup[3];
+    const defender_extras = _setup[4];
+    const dice_ = _setup[5];
+    const extras_cancelled = _setup[6];
+    const sunder_bonus = _setup[7];
+    const own_penalty = _setup[8];
     const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
     const _rolls = [];
     let _raw_roll, raw, after_cancel, hit, net, damage, condition_points, contested, _contest_roll, contest;
@@ -1763,16 +1769,17 @@ var rulec_dp = (function () {
     return _rt_result(
       AttackResult,
       [
-        hit, net, damage, weapon.damage_type.id, condition_points > 0 ? called_shot.track.id : "", condition_points,
-        dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage
+        hit, net, damage, weapon.damage_type.id, !ranged, hit && !ranged,
+        condition_points > 0 ? called_shot.track.id : "", condition_points, dice_, defender_extras, own_penalty,
+        severity_steps, disarmed, item_damage
       ],
       _rolls, _trace
     );
   }
 
   function _attack_roll(
-    dice, weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty,
-    attacker, defender, coup_de_grace
+    dice, weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus,
+    own_penalty, attacker, defender, coup_de_grace
   ) {
     let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side;
     let severity_steps, disarmed, item_damage;
@@ -1801,8 +1808,8 @@ var rulec_dp = (function () {
     disarmed = contested && called_shot.save === "opposed_strength" && attacker_side > contest_total;
     item_damage = contested && called_shot.save === "opposed_sunder" ? Math.max(0, attacker_side - contest_total) : 0;
     return [
-      hit, net, damage, weapon.damage_type.id, condition_points > 0 ? called_shot.track.id : "", condition_points, dice_,
-      defender_extras, own_penalty, severity_steps, disarmed, item_damage
+      hit, net, damage, weapon.damage_type.id, !ranged, hit && !ranged, condition_points > 0 ? called_shot.track.id : "",
+      condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage
     ];
   }
 
@@ -1848,16 +1855,17 @@ var rulec_dp = (function () {
     );
     weapon = _setup[0];
     called_shot = _setup[1];
-    const grapple_penalty = _setup[2];
-    const defender_extras = _setup[3];
-    const dice_ = _setup[4];
-    const extras_cancelled = _setup[5];
-    const sunder_bonus = _setup[6];
-    const own_penalty = _setup[7];
+    const ranged = _setup[2];
+    const grapple_penalty = _setup[3];
+    const defender_extras = _setup[4];
+    const dice_ = _setup[5];
+    const extras_cancelled = _setup[6];
+    const sunder_bonus = _setup[7];
+    const own_penalty = _setup[8];
     const dice = _rt_dice_source(options.dice);
     return _attack_roll(
-      dice, weapon, called_shot, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, own_penalty,
-      attacker, defender, coup_de_grace
+      dice, weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus,
+      own_penalty, attacker, defender, coup_de_grace
     );
   }
 
@@ -1903,12 +1911,13 @@ var rulec_dp = (function () {
     );
     weapon = _setup[0];
     called_shot = _setup[1];
-    const grapple_penalty = _setup[2];
-    const defender_extras = _setup[3];
-    const dice_ = _setup[4];
-    const extras_cancelled = _setup[5];
-    const sunder_bonus = _setup[6];
-    const own_penalty = _setup[7];
+    const ranged = _setup[2];
+    const grapple_penalty = _setup[3];
+    const defender_extras = _setup[4];
+    const dice_ = _setup[5];
+    const extras_cancelled = _setup[6];
+    const sunder_bonus = _setup[7];
+    const own_penalty = _setup[8];
     const _attacker_attack_extras = attacker.attack_extras;
     const _damage = called_shot.deals_damage || !called_shot.given;
     const _condition_points = called_shot.given && called_shot.net_per_point > 0;
@@ -1923,6 +1932,7 @@ var rulec_dp = (function () {
     const _disarmed = called_shot.save === "opposed_strength";
     const _item_damage = called_shot.save === "opposed_sunder";
     const _weapon_damage_type_id = weapon.damage_type.id;
+    const _not_ranged = !ranged;
     const _called_shot_track_id = called_shot.track.id;
     return dice => {
       dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
@@ -1947,8 +1957,9 @@ var rulec_dp = (function () {
       disarmed = _disarmed && contested && attacker_side > contest_total;
       item_damage = _item_damage && contested ? Math.max(0, attacker_side - contest_total) : 0;
       return [
-        hit, net, damage, _weapon_damage_type_id, condition_points > 0 ? _called_shot_track_id : "", condition_points,
-        dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage
+        hit, net, damage, _weapon_damage_type_id, _not_ranged, _not_ranged && hit,
+        condition_points > 0 ? _called_shot_track_id : "", condition_points, dice_, defender_extras, own_penalty,
+        severity_steps, disarmed, item_damage
       ];
     }
   }
@@ -1995,12 +2006,13 @@ var rulec_dp = (function () {
     );
     weapon = _setup[0];
     called_shot = _setup[1];
-    const grapple_penalty = _setup[2];
-    const defender_extras = _setup[3];
-    const dice_ = _setup[4];
-    const extras_cancelled = _setup[5];
-    const sunder_bonus = _setup[6];
-    const own_penalty = _setup[7];
+    const ranged = _setup[2];
+    const grapple_penalty = _setup[3];
+    const defender_extras = _setup[4];
+    const dice_ = _setup[5];
+    const extras_cancelled = _setup[6];
+    const sunder_bonus = _setup[7];
+    const own_penalty = _setup[8];
     const _odds = new OddsBuilder(ATTACK_FIELDS, "hit", "damage", 200000);
     const _p = 1.0;
     let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side;
@@ -2034,8 +2046,9 @@ var rulec_dp = (function () {
         item_damage = contested && called_shot.save === "opposed_sunder" ? Math.max(0, attacker_side - contest_total) : 0;
         _odds.add(
           [
-            hit, net, damage, weapon.damage_type.id, condition_points > 0 ? called_shot.track.id : "", condition_points,
-            dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage
+            hit, net, damage, weapon.damage_type.id, !ranged, hit && !ranged,
+            condition_points > 0 ? called_shot.track.id : "", condition_points, dice_, defender_extras, own_penalty,
+            severity_steps, disarmed, item_damage
           ],
           _contest_p
         );
@@ -4205,6 +4218,260 @@ var rulec_dp = (function () {
     return _odds.build();
   }
 
+  function _escape_grapple_setup(attacker, defender, pinned, _trace) {
+    if (!(attacker instanceof Combatant && defender instanceof Combatant && typeof pinned === 'boolean')) {
+      _rt_check_inputs([
+        ['type', "擒抱者", attacker, Combatant], ['type', "挣脱者", defender, Combatant], ['bool', "挣脱者被压制", pinned]
+      ]);
+    }
+  }
+
+  const ESCAPE_GRAPPLE_FIELDS = Object.freeze(["success", "unpins", "frees"]);
+  // The result of escape_grapple (解除擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
+  class EscapeGrappleResult extends Result {}
+  EscapeGrappleResult.PROCEDURE = "escape_grapple";
+  EscapeGrappleResult.FIELDS = ESCAPE_GRAPPLE_FIELDS;
+
+  // 解除擒抱（DP-52、DP-53）
+  function escape_grapple(attacker, defender, options) {
+    options = _rt_options(options, ["pinned", "dice"]);
+    let pinned = options.pinned === undefined ? false : options.pinned;
+    const _trace = [];
+    _escape_grapple_setup(attacker, defender, pinned, _trace);
+    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+    const _rolls = [];
+    let _resist_roll, resist, _hold_roll, hold, success;
+    _resist_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 0, false,
+      1000
+    );
+    _rolls.push(_resist_roll);
+    resist = _resist_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("挣脱对抗", _resist_roll),
+      [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
+    ));
+    _hold_roll = _rt_roll_pool(_source, _POOL, attacker.strength + attacker.martial + attacker.specialty, 0, false, 1000);
+    _rolls.push(_hold_roll);
+    hold = _hold_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("擒抱对抗", _hold_roll),
+      [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
+    ));
+    success = resist - hold > 0;
+    if (success && pinned) {
+      _trace.push(new TraceStep("note", "摆脱了压制，仍在擒抱中", []));
+    }
+    if (success && !pinned) {
+      _trace.push(new TraceStep("note", "恢复自由", []));
+    }
+    return _rt_result(EscapeGrappleResult, [success, success && pinned, success && !pinned], _rolls, _trace);
+  }
+
+  function _escape_grapple_roll(dice, attacker, defender, pinned) {
+    let resist, hold, success;
+    resist = _rt_pool_successes(
+      dice, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10, 1000
+    );
+    hold = _rt_pool_successes(dice, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10, 1000);
+    success = resist - hold > 0;
+    return [success, success && pinned, success && !pinned];
+  }
+
+  // 解除擒抱: the outcome only (the fields of ESCAPE_GRAPPLE_FIELDS), no trace.
+  function escape_grapple_fast(attacker, defender, options) {
+    options = _rt_options(options, ["pinned", "dice"]);
+    let pinned = options.pinned === undefined ? false : options.pinned;
+    _escape_grapple_setup(attacker, defender, pinned, null);
+    const dice = _rt_dice_source(options.dice);
+    return _escape_grapple_roll(dice, attacker, defender, pinned);
+  }
+
+  // 解除擒抱: the setup once; the function returned rolls and returns the outcome array.
+  function escape_grapple_prepare(attacker, defender, options) {
+    options = _rt_options(options, ["pinned"]);
+    let pinned = options.pinned === undefined ? false : options.pinned;
+    _escape_grapple_setup(attacker, defender, pinned, null);
+    const _resist = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
+    const _hold = attacker.strength + attacker.martial + attacker.specialty;
+    const _not_pinned = !pinned;
+    return dice => {
+      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+      let resist, hold, success;
+      resist = _rt_pool_successes(dice, _resist, 10, 8, 10, 1000);
+      hold = _rt_pool_successes(dice, _hold, 10, 8, 10, 1000);
+      success = resist - hold > 0;
+      return [success, pinned && success, _not_pinned && success];
+    }
+  }
+
+  // 解除擒抱: the exact distribution of the fields of ESCAPE_GRAPPLE_FIELDS.
+  function escape_grapple_odds(attacker, defender, options) {
+    options = _rt_options(options, ["pinned"]);
+    let pinned = options.pinned === undefined ? false : options.pinned;
+    _escape_grapple_setup(attacker, defender, pinned, null);
+    const _odds = new OddsBuilder(ESCAPE_GRAPPLE_FIELDS, null, null, 200000);
+    const _p = 1.0;
+    let resist, hold, success;
+    for (const _resist_item of _odds.outcomes(
+      _p,
+      _rt_pool_distribution(
+        Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10
+      )
+    )) {
+      resist = _resist_item[0];
+      const _resist_p = _p * _resist_item[1];
+      for (const _hold_item of _odds.outcomes(
+        _resist_p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
+      )) {
+        hold = _hold_item[0];
+        const _hold_p = _resist_p * _hold_item[1];
+        success = resist - hold > 0;
+        _odds.add([success, success && pinned, success && !pinned], _hold_p);
+      }
+    }
+    return _odds.build();
+  }
+
+  function _release_grapple_setup(attacker, defender, _trace) {
+    if (!(attacker instanceof Combatant && defender instanceof Combatant)) {
+      _rt_check_inputs([['type', "擒抱者", attacker, Combatant], ['type', "被擒抱者", defender, Combatant]]);
+    }
+    if (_trace !== null) _trace.push(new TraceStep("note", "放开了擒抱", []));
+  }
+
+  const RELEASE_GRAPPLE_FIELDS = Object.freeze(["released"]);
+  // The result of release_grapple (放开擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
+  class ReleaseGrappleResult extends Result {}
+  ReleaseGrappleResult.PROCEDURE = "release_grapple";
+  ReleaseGrappleResult.FIELDS = RELEASE_GRAPPLE_FIELDS;
+
+  // 放开擒抱（DP-52）
+  function release_grapple(attacker, defender, options) {
+    options = _rt_options(options, ["dice"]);
+    const _trace = [];
+    _release_grapple_setup(attacker, defender, _trace);
+    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+    return _rt_result(ReleaseGrappleResult, [true], [], _trace);
+  }
+
+  // 放开擒抱: the outcome only (the fields of RELEASE_GRAPPLE_FIELDS), no trace.
+  function release_grapple_fast(attacker, defender, options) {
+    options = _rt_options(options, ["dice"]);
+    _release_grapple_setup(attacker, defender, null);
+    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+    return [true];
+  }
+
+  // 放开擒抱: the setup once; the function returned rolls and returns the outcome array.
+  function release_grapple_prepare(attacker, defender) {
+    _release_grapple_setup(attacker, defender, null);
+    const _out = [true];
+    return dice => { _rt_dice_source(dice); return _out.slice(); };
+  }
+
+  // 放开擒抱: the exact distribution of the fields of RELEASE_GRAPPLE_FIELDS.
+  function release_grapple_odds(attacker, defender) {
+    _release_grapple_setup(attacker, defender, null);
+    const _odds = new OddsBuilder(RELEASE_GRAPPLE_FIELDS, null, null, 200000);
+    const _p = 1.0;
+    _odds.add([true], _p);
+    return _odds.build();
+  }
+
+  function _stand_up_setup(character, _trace) {
+    if (!(character instanceof Combatant)) {
+      _rt_check_inputs([['type', "人物", character, Combatant]]);
+    }
+    if (_trace !== null) _trace.push(new TraceStep("note", "从倒地状态下起身", []));
+  }
+
+  const STAND_UP_FIELDS = Object.freeze(["stood"]);
+  // The result of stand_up (起身): its outcome fields, rolls and trace; outcome(), text(), toDict().
+  class StandUpResult extends Result {}
+  StandUpResult.PROCEDURE = "stand_up";
+  StandUpResult.FIELDS = STAND_UP_FIELDS;
+
+  // 起身（DP-44）
+  function stand_up(character, options) {
+    options = _rt_options(options, ["dice"]);
+    const _trace = [];
+    _stand_up_setup(character, _trace);
+    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+    return _rt_result(StandUpResult, [character.prone], [], _trace);
+  }
+
+  // 起身: the outcome only (the fields of STAND_UP_FIELDS), no trace.
+  function stand_up_fast(character, options) {
+    options = _rt_options(options, ["dice"]);
+    _stand_up_setup(character, null);
+    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+    return [character.prone];
+  }
+
+  // 起身: the setup once; the function returned rolls and returns the outcome array.
+  function stand_up_prepare(character) {
+    _stand_up_setup(character, null);
+    const _character_prone = character.prone;
+    const _out = [_character_prone];
+    return dice => { _rt_dice_source(dice); return _out.slice(); };
+  }
+
+  // 起身: the exact distribution of the fields of STAND_UP_FIELDS.
+  function stand_up_odds(character) {
+    _stand_up_setup(character, null);
+    const _odds = new OddsBuilder(STAND_UP_FIELDS, null, null, 200000);
+    const _p = 1.0;
+    _odds.add([character.prone], _p);
+    return _odds.build();
+  }
+
+  function _aim_setup(character, _trace) {
+    if (!(character instanceof Combatant)) {
+      _rt_check_inputs([['type', "瞄准者", character, Combatant]]);
+    }
+    if (_trace !== null) _trace.push(new TraceStep("note", "瞄准一整轮", []));
+  }
+
+  const AIM_FIELDS = Object.freeze(["rounds"]);
+  // The result of aim (瞄准): its outcome fields, rolls and trace; outcome(), text(), toDict().
+  class AimResult extends Result {}
+  AimResult.PROCEDURE = "aim";
+  AimResult.FIELDS = AIM_FIELDS;
+
+  // 瞄准（DP-61）
+  function aim(character, options) {
+    options = _rt_options(options, ["dice"]);
+    const _trace = [];
+    _aim_setup(character, _trace);
+    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+    return _rt_result(AimResult, [1], [], _trace);
+  }
+
+  // 瞄准: the outcome only (the fields of AIM_FIELDS), no trace.
+  function aim_fast(character, options) {
+    options = _rt_options(options, ["dice"]);
+    _aim_setup(character, null);
+    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+    return [1];
+  }
+
+  // 瞄准: the setup once; the function returned rolls and returns the outcome array.
+  function aim_prepare(character) {
+    _aim_setup(character, null);
+    const _out = [1];
+    return dice => { _rt_dice_source(dice); return _out.slice(); };
+  }
+
+  // 瞄准: the exact distribution of the fields of AIM_FIELDS.
+  function aim_odds(character) {
+    _aim_setup(character, null);
+    const _odds = new OddsBuilder(AIM_FIELDS, null, null, 200000);
+    const _p = 1.0;
+    _odds.add([1], _p);
+    return _odds.build();
+  }
+
   // Every procedure's name and parameters ([id, name, type]) and outcome fields ([id, name, type: int,
   // bool, str, or the table whose entry ids it holds]), as the Python package's PROCEDURE_INFO.
   const PROCEDURE_INFO = Object.freeze({
@@ -4227,10 +4494,10 @@ var rulec_dp = (function () {
       positional: ["attacker", "defender", "weapon"],
       fields: [
         ["hit", "命中", "bool"], ["net", "胜出数", "int"], ["damage", "伤害", "int"],
-        ["damage_type", "伤害类型", "damage_types"], ["condition", "状态", "condition_tracks"],
-        ["condition_points", "状态点数", "int"], ["dice", "掷骰数", "int"], ["defender_extras", "防御方附加成功", "int"],
-        ["own_basic_defense_penalty", "自身基础防御减值", "int"], ["severity_steps", "伤害加深级数", "int"],
-        ["disarmed", "武器脱手", "bool"], ["item_damage", "物品伤害", "int"]
+        ["damage_type", "伤害类型", "damage_types"], ["melee", "近战攻击", "bool"], ["melee_hit", "近战命中", "bool"],
+        ["condition", "状态", "condition_tracks"], ["condition_points", "状态点数", "int"], ["dice", "掷骰数", "int"],
+        ["defender_extras", "防御方附加成功", "int"], ["own_basic_defense_penalty", "自身基础防御减值", "int"],
+        ["severity_steps", "伤害加深级数", "int"], ["disarmed", "武器脱手", "bool"], ["item_damage", "物品伤害", "int"]
       ],
       summary: {hit: "hit", damage: "damage"}
     },
@@ -4379,6 +4646,27 @@ var rulec_dp = (function () {
       positional: ["mover", "other"], fields: [["success", "成功", "bool"], ["meters", "移动米数", "int"]],
       summary: {hit: null, damage: null}
     },
+    "escape_grapple": {
+      name: "解除擒抱",
+      params: [
+        ["attacker", "擒抱者", "combatant"], ["defender", "挣脱者", "combatant"], ["pinned", "挣脱者被压制", "bool"]
+      ],
+      positional: ["attacker", "defender"],
+      fields: [["success", "成功", "bool"], ["unpins", "摆脱压制", "bool"], ["frees", "恢复自由", "bool"]],
+      summary: {hit: null, damage: null}
+    },
+    "release_grapple": {
+      name: "放开擒抱", params: [["attacker", "擒抱者", "combatant"], ["defender", "被擒抱者", "combatant"]],
+      positional: ["attacker", "defender"], fields: [["released", "放开", "bool"]], summary: {hit: null, damage: null}
+    },
+    "stand_up": {
+      name: "起身", params: [["character", "人物", "combatant"]], positional: ["character"],
+      fields: [["stood", "起身", "bool"]], summary: {hit: null, damage: null}
+    },
+    "aim": {
+      name: "瞄准", params: [["character", "瞄准者", "combatant"]], positional: ["character"],
+      fields: [["rounds", "瞄准轮数", "int"]], summary: {hit: null, damage: null}
+    },
   });
   return Object.freeze({
     RuleError: RuleError, DiceExhausted: DiceExhausted, BadFace: BadFace,
@@ -4435,6 +4723,15 @@ var rulec_dp = (function () {
     GrappleAttackResult: GrappleAttackResult, grapple_move: grapple_move,
     grapple_move_fast: grapple_move_fast, grapple_move_prepare: grapple_move_prepare,
     grapple_move_odds: grapple_move_odds, GRAPPLE_MOVE_FIELDS: GRAPPLE_MOVE_FIELDS,
-    GrappleMoveResult: GrappleMoveResult,
+    GrappleMoveResult: GrappleMoveResult, escape_grapple: escape_grapple,
+    escape_grapple_fast: escape_grapple_fast, escape_grapple_prepare: escape_grapple_prepare,
+    escape_grapple_odds: escape_grapple_odds, ESCAPE_GRAPPLE_FIELDS: ESCAPE_GRAPPLE_FIELDS,
+    EscapeGrappleResult: EscapeGrappleResult, release_grapple: release_grapple,
+    release_grapple_fast: release_grapple_fast, release_grapple_prepare: release_grapple_prepare,
+    release_grapple_odds: release_grapple_odds, RELEASE_GRAPPLE_FIELDS: RELEASE_GRAPPLE_FIELDS,
+    ReleaseGrappleResult: ReleaseGrappleResult, stand_up: stand_up, stand_up_fast: stand_up_fast,
+    stand_up_prepare: stand_up_prepare, stand_up_odds: stand_up_odds, STAND_UP_FIELDS: STAND_UP_FIELDS,
+    StandUpResult: StandUpResult, aim: aim, aim_fast: aim_fast, aim_prepare: aim_prepare,
+    aim_odds: aim_odds, AIM_FIELDS: AIM_FIELDS, AimResult: AimResult,
   });
 })();

@@ -26,7 +26,7 @@
 //   rules/tracks/tables/senses.yaml
 //   rules/tracks/tables/states.yaml
 //   rules/tracks/tables/weapons.yaml
-// Content hash: sha256:d0aa9acf31b7824a61e49f14bd08a4433dcff493eac9e4da7fa5fc07ca753ff0
+// Content hash: sha256:7088d44a94a4e0ad921dc0cfff8ce19206a71cecbe3ccc2a6cdd9a6e25305db1
 // 计时骰池与负面点数规则: the same API as index.js, as one ES2015 script defining the global object rulec_tracks.
 var rulec_tracks = (function () {
   'use strict';

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Tuple
 
 from .core import OutOfBounds
+from .fight_conditions import Condition, ConditionSpec, RelationSpec
 
 MAX_MEMBERS = 100
 MAX_LOG = 1000
@@ -31,7 +32,9 @@ class Effect(NamedTuple):
 
     kind: "counter" (add an outcome to a counter), "track" (add points to the track an outcome
     names), "modifier" (a temporary stat change), "state" (set a state), "relation" (start or end
-    a relation between two roles). `when` names a true/false outcome that gates it ("" = always).
+    a relation between two roles), "condition" (set a declared condition, its value from an
+    outcome, its source the role `other`), "clear" (end a condition). `when` names a true/false
+    outcome that gates it ("" = always).
     """
 
     kind: str
@@ -41,7 +44,7 @@ class Effect(NamedTuple):
     sign: int  # +1 or -1 (a modifier that subtracts)
     duration: str  # modifier: "next_turn", "rounds:N" or "fight"; relation: "start" or "end"
     when: str
-    other: str  # relation: the second role (held)
+    other: str  # relation: the second role (held); condition: the source's role ("" none)
 
 
 class ActionSpec(NamedTuple):
@@ -50,6 +53,10 @@ class ActionSpec(NamedTuple):
     roles: Tuple[str, ...]  # its combatant parameters, in order
     effects: Tuple[Effect, ...]
     odds: Optional[Callable[..., Any]] = None  # its exact-odds form, for `Fight.until_state`
+    params: Mapping[str, str] = {}  # its other parameters: id -> Chinese name (conditions supply some)
+    action: str = ""  # the kind of action it is (fight_conditions.ACTIONS; "" = not declared)
+    nature: str = ""  # "physical", "mental" or ""
+    subject: int = 0  # which role acts (its index in roles): the one whose conditions may forbid it
 
 
 class FightRules(NamedTuple):
@@ -72,6 +79,9 @@ class FightRules(NamedTuple):
     # declare for the points they are given (their `current`, `gained`), so they accept every total
     points_max: int = MAX_VALUE
     taken_max: int = MAX_VALUE  # the top of the recovery procedure's `taken`
+    flag_names: Mapping[str, str] = {}  # true/false stat id -> Chinese name
+    conditions: Mapping[str, ConditionSpec] = {}  # condition id -> what it does and when it ends
+    relation_specs: Mapping[str, RelationSpec] = {}  # relation id -> its conditions and endings
 
 
 class Modifier(NamedTuple):
@@ -88,6 +98,7 @@ class Member(NamedTuple):
     points: Tuple[Tuple[str, int], ...]
     states: Tuple[str, ...]
     modifiers: Tuple[Modifier, ...]
+    conditions: Tuple[Condition, ...] = ()
 
     def counter(self, key: str) -> int:
         return get(self.counters, key)
@@ -138,7 +149,8 @@ def check_name(name: Any) -> str:
 # ---- the checked reader of stored fights ----
 
 _TOP_KEYS = frozenset(("turn", "members", "relations", "log"))
-_MEMBER_KEYS = frozenset(("name", "stats", "counters", "points", "states", "modifiers"))
+_MEMBER_KEYS = frozenset(("name", "stats", "counters", "points", "states", "modifiers", "conditions"))
+MAX_CONDITIONS = 100  # conditions per combatant
 
 
 def _bad(what: str) -> OutOfBounds:
@@ -228,7 +240,8 @@ def read_fight(rules: FightRules, data: Any) -> Tuple[Tuple[Member, ...], int, T
                 raise _bad("临时修正应为（属性, 数值, 到期回合, 来源过程）")
             mods.append(Modifier(parts[0], _int(parts[1], "修正值", -MAX_VALUE, MAX_VALUE),
                                  _int(parts[2], "到期回合", -1, MAX_VALUE), parts[3]))
-        members.append(Member(name, base, counters, points, tuple(sorted(states)), tuple(mods)))
+        members.append(Member(name, base, counters, points, tuple(sorted(states)), tuple(mods),
+                              _conditions(rules, m.get("conditions", []))))
     n = len(members)
     relations: List[Tuple[str, str, str]] = []
     for x in _list(top.get("relations", []), "关系", max(1, len(rules.relations)) * n * n):
@@ -240,6 +253,24 @@ def read_fight(rules: FightRules, data: Any) -> Tuple[Tuple[Member, ...], int, T
         if key in relations:
             raise _bad("关系重复")
         relations.append(key)
+    for m_ in members:
+        if any(c.source and c.source not in names for c in m_.conditions):
+            raise _bad("条件的来源不是战斗中的角色")
     log = tuple(_text(x, "记录行", MAX_LOG_LINE) for x in _list(top.get("log", []), "战斗记录行", MAX_LOG))
     turn = _int(top.get("turn", 0), "回合", 0, MAX_TURN)
     return tuple(members), turn, tuple(sorted(relations)), log
+
+
+def _conditions(rules: FightRules, value: Any) -> Tuple[Condition, ...]:
+    out: List[Condition] = []
+    for x in _list(value, "条件", MAX_CONDITIONS):
+        parts = _list(x, "条件", 4)
+        if len(parts) != 4 or type(parts[0]) is not str or parts[0] not in rules.conditions:
+            raise _bad("条件应为（条件, 数值, 来源, 到期回合），且条件已声明")
+        spec = rules.conditions[parts[0]]
+        c = Condition(parts[0], _int(parts[1], "条件数值", 0, spec.max_value), _text(parts[2], "条件来源", MAX_NAME),
+                      _int(parts[3], "到期回合", -1, MAX_VALUE))
+        if any((d.id, d.source) == (c.id, c.source) for d in out):
+            raise _bad("条件重复")
+        out.append(c)
+    return tuple(out)

@@ -26,13 +26,14 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from .core import OutOfBounds, RuleError
+from .fight_conditions import Condition, ConditionSpec, Refused, expiry, forbidding, matches
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
-from .fight_state import (MAX_LOG, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect, FightRules,
+from .fight_state import (MAX_CONDITIONS, MAX_LOG, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect, FightRules,
                           Member, Modifier, check_name, clamp, get, line, put, read_fight)
 from .sources import FixedDice
 
-__all__ = ["MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_MEMBERS", "MAX_MODIFIERS", "MAX_TURN",
+__all__ = ["Condition", "Refused", "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_MEMBERS", "MAX_MODIFIERS", "MAX_TURN",
            "MAX_VALUE", "Action", "ActionSpec", "Effect", "Fight", "FightRules", "Member", "Modifier", "UntilOdds",
            "attacks_until", "chain_until", "expected_attacks", "sequence_odds", "state_threshold"]
 
@@ -47,6 +48,7 @@ class Action(NamedTuple):
     roles: Tuple[Tuple[str, str], ...]  # (role, combatant name)
     result: Any
     applied: Tuple[str, ...] = ()
+    used: Tuple[Tuple[str, str, str], ...] = ()  # (holder, condition, source) the action used up
 
     def text(self, gm: bool = False) -> str:
         """The sentences of the state that applied, then the result's trace."""
@@ -115,12 +117,44 @@ class Fight:
         stat's range), and the stats its states take away at their minimum."""
         return self._effective(self.member(name))
 
-    def _effective(self, m: Member, debuffs: bool = True) -> Any:
-        """The stats of `m` with its modifiers and states (and, unless `debuffs` is false, the
-        debuffs of its tracks: the accumulation rule itself reads the stats without them, so a
-        debuff never feeds back into the capacity it is measured against)."""
+    def _active(self, m: Member) -> Tuple[Condition, ...]:
+        """`m`'s conditions: its own, those its relations give it, and its states declared as
+        conditions."""
+        rules = self.rules
+        out = list(m.conditions)
+        for rel, holder, held in self.relations:
+            spec = rules.relation_specs.get(rel)
+            if spec is not None and spec.held and held == m.name and not _has(m, spec.held, holder):
+                out.append(Condition(spec.held, 1, holder, -1))
+            if spec is not None and spec.holder and holder == m.name and not _has(m, spec.holder, held):
+                out.append(Condition(spec.holder, 1, held, -1))
+        out += [Condition(s, 1, "", -1) for s in m.states if s in rules.conditions]
+        return tuple(out)
+
+    def _applying(self, m: Member, procedure: Optional[str] = None,
+                  by_name: Optional[Mapping[str, str]] = None) -> List[Tuple[Condition, ConditionSpec]]:
+        """The conditions of `m` that apply: in an action (its procedure and who plays which role),
+        those whose scope it falls in; outside one, those with no scope."""
+        out = []
+        for c in self._active(m):
+            spec = self.rules.conditions[c.id]
+            if procedure is None or by_name is None:
+                if not any(spec.applies):
+                    out.append((c, spec))
+            elif matches(spec.applies, procedure, by_name.get(m.name), by_name.get(c.source) if c.source else None):
+                out.append((c, spec))
+        return out
+
+    def _effective(self, m: Member, debuffs: bool = True,
+                   applying: Optional[List[Tuple[Condition, ConditionSpec]]] = None) -> Any:
+        """The stats of `m` with its modifiers, states and conditions (those `applying`, else those
+        with no scope) and, unless `debuffs` is false, the debuffs of its tracks: the accumulation
+        rule itself reads the stats without them, so a debuff never feeds back into the capacity it
+        is measured against."""
         lowered = self._debuffs(m) if debuffs else ()
-        if not m.modifiers and not m.states and not lowered:
+        if applying is None:
+            applying = self._applying(m) if (m.conditions or self.relations or m.states) else []
+        if not m.modifiers and not m.states and not lowered and not applying:
             return m.base
         values = m.base.to_dict()
         for stat, amount in lowered:
@@ -134,6 +168,12 @@ class Fight:
             for stat in self.rules.state_stats.get(state, ()):
                 if stat in self.rules.stats:
                     values[stat] = self.rules.stats[stat][1]
+        for c, spec in applying:
+            for stat, flag in spec.sets:
+                values[stat] = flag
+            for stat, per in spec.adds:
+                _, lo, hi = self.rules.stats[stat]
+                values[stat] = max(lo, min(hi, values[stat] + per * c.value))
         return self.rules.combatant(**values)
 
     def _debuffs(self, m: Member) -> Tuple[Tuple[str, int], ...]:
@@ -211,17 +251,48 @@ class Fight:
         extra = [r for r in roles if r not in spec.roles]
         if missing or extra:
             raise OutOfBounds(f"“{spec.name}”的角色是 {', '.join(spec.roles)}", key=procedure)
-        kwargs = {role: self.effective(roles[role]) for role in spec.roles}
         for key in options:
-            if key in kwargs:
+            if key in spec.roles:
                 raise OutOfBounds(f"“{key}”是角色，不是选项", key=key)
+        by_name = {roles[r]: r for r in reversed(spec.roles)}
+        self._refuse(self.member(roles[spec.roles[spec.subject]]), procedure, spec, by_name)
+        kwargs: Dict[str, Any] = {}
+        supplied: Dict[str, Any] = {}
+        used: List[Tuple[str, str, str]] = []
+        applied: List[str] = []
+        for role in spec.roles:
+            m = self.member(roles[role])
+            applying = self._applying(m, procedure, by_name)
+            kwargs[role] = self._effective(m, applying=applying)
+            applied += self.applied_to(m.name, applying)
+            for c, cs in applying:
+                for param, value in cs.options:
+                    if param in spec.params and param not in options and param not in supplied:
+                        supplied[param] = c.value if value == "value" else value
+                        applied.append(line(f"{m.name}的{cs.name}：{spec.params[param]}为{_shown(supplied[param])}"))
+                if any(x.kind == "used" for x in cs.ends) and c in m.conditions:
+                    used.append((m.name, c.id, c.source))
+        kwargs.update(supplied)
         kwargs.update(options)
         result = spec.function(**kwargs)
-        applied = tuple(line for r in spec.roles for line in self.applied_to(roles[r]))
-        return Action(procedure, tuple((r, roles[r]) for r in spec.roles), result, applied)
+        return Action(procedure, tuple((r, roles[r]) for r in spec.roles), result, tuple(applied), tuple(used))
 
-    def applied_to(self, name: str) -> Tuple[str, ...]:
-        """What `name`'s state does to its stats now, one sentence per modifier and state."""
+    def _refuse(self, m: Member, procedure: str, spec: ActionSpec, by_name: Mapping[str, str]) -> None:
+        """Refuse an action the actor's conditions forbid (`Refused`, saying which and what); a
+        condition with a scope forbids only the actions in it (a retry against the same target)."""
+        for c in self._active(m):
+            cs = self.rules.conditions[c.id]
+            if any(cs.applies) and not matches(cs.applies, procedure, by_name.get(m.name),
+                                               by_name.get(c.source) if c.source else None):
+                continue
+            what = forbidding(cs, procedure, spec.action, spec.nature)
+            if what:
+                raise Refused(f"{m.name}处于{cs.name}状态，不能进行{what}（{spec.name}）", key=procedure)
+
+    def applied_to(self, name: str,
+                   applying: Optional[List[Tuple[Condition, ConditionSpec]]] = None) -> Tuple[str, ...]:
+        """What `name`'s state does to its stats now (or in an action: the conditions `applying`),
+        one sentence per modifier, state and condition."""
         m = self.member(name)
         out = [f"{name}的{self.rules.stats[x.stat][0]}{x.delta:+d}（{x.source}）" for x in m.modifiers
                if x.stat in self.rules.stats]
@@ -231,6 +302,13 @@ class Fight:
                 out.append(f"{name}处于{self.rules.state_names.get(state, state)}：{'、'.join(taken)}视为最低")
         for stat, amount in self._debuffs(m):
             out.append(f"{name}的减益：{self.rules.stats[stat][0]}-{amount}")
+        for c, spec in self._applying(m) if applying is None else applying:
+            changes = [self.rules.flag_names.get(stat, stat) if flag else f"非{self.rules.flag_names.get(stat, stat)}"
+                       for stat, flag in spec.sets]
+            changes += [f"{self.rules.stats[stat][0]}{per * c.value:+d}" for stat, per in spec.adds if per * c.value]
+            if changes:
+                by = f"，来自{c.source}" if c.source else ""
+                out.append(line(f"{name}处于{spec.name}（{'、'.join(changes)}{by}）"))
         return tuple(out)
 
     def act(self, procedure: str, roles: Mapping[str, str], **options: Any) -> Tuple[Action, "Fight"]:
@@ -253,6 +331,8 @@ class Fight:
         relations = set(self.relations)
         log: List[str] = []
         n = len(self.members)
+        names = [x.name for x in self.members]
+        self._end_used(action, spec, members, log)
         for e in spec.effects:
             if e.when and not getattr(result, e.when):
                 continue
@@ -263,7 +343,7 @@ class Fight:
                 if amount == 0:
                     continue
                 total = clamp(get(m.counters, e.key) + amount, -MAX_VALUE, MAX_VALUE)
-                m = Member(m.name, m.base, put(m.counters, e.key, total), m.points, m.states, m.modifiers)
+                m = m._replace(counters=put(m.counters, e.key, total))
                 top = "，已达上限" if abs(total) == MAX_VALUE else ""
                 log.append(line(f"{who}的{self.rules.counters[e.key]}{amount:+d}（共{total}{top}）"))
                 if rules.on_damage is not None and rules.on_damage[0] == e.key and amount > 0 and m.states:
@@ -276,7 +356,7 @@ class Fight:
                 before = get(m.points, track)
                 # saturate at the top the accumulation procedure accepts: every later action still resolves
                 total = clamp(before + amount, 0, rules.points_max)
-                m = Member(m.name, m.base, m.counters, put(m.points, track, total), m.states, m.modifiers)
+                m = m._replace(points=put(m.points, track, total))
                 top = f"，已达上限{rules.points_max}" if before + amount > rules.points_max else ""
                 log.append(line(f"{who}的{rules.tracks[track]}{amount:+d}（共{total}{top}）"))
                 if rules.accumulate is not None:
@@ -304,6 +384,16 @@ class Fight:
                 if e.key not in m.states:
                     members[who] = m._replace(states=tuple(sorted((*m.states, e.key))))
                     log.append(line(f"{who}进入{self.rules.state_names.get(e.key, e.key)}"))
+            elif e.kind == "condition":
+                value = amount if e.field else 1
+                source = roles.get(e.other, "") if e.other else ""
+                members[who] = self._set_condition(m, e.key, value, source, names.index(who),
+                                                   names.index(source) if source else -1, log)
+            elif e.kind == "clear":
+                kept = tuple(c for c in m.conditions if c.id != e.key)
+                if kept != m.conditions:
+                    members[who] = m._replace(conditions=kept)
+                    log.append(line(f"{who}的{rules.conditions[e.key].name}结束（{spec.name}）"))
             elif e.kind == "relation":
                 held = roles[e.other]
                 key = (e.key, who, held)
@@ -313,9 +403,104 @@ class Fight:
                 elif e.duration == "end" and key in relations:
                     relations.discard(key)
                     log.append(line(f"{who}对{held}的{self.rules.relations[e.key]}结束"))
-        return self._with(members=tuple(members[x.name] for x in self.members),
-                          relations=tuple(sorted(relations)) if relations != set(self.relations) else self.relations,
-                          log=self.log + tuple(log))
+        after = self._with(members=tuple(members[x.name] for x in self.members),
+                           relations=tuple(sorted(relations)) if relations != set(self.relations) else self.relations)
+        return after._settle(log, self.relations)
+
+    def _set_condition(self, m: Member, cid: str, value: int, source: str, holder: int, src: int,
+                       log: List[str]) -> Member:
+        """`m` with condition `cid` (from `source`) set, or its value replaced or added to, its
+        turn-bound endings turned into an expiry turn."""
+        spec = self.rules.conditions[cid]
+        n = len(self.members)
+        turns = [expiry(x, self.turn, n, holder, src) for x in spec.ends if x.kind in ("turn_start", "turn_end", "rounds")]
+        expires = min(min(turns), MAX_VALUE) if turns else -1
+        old = next((c for c in m.conditions if (c.id, c.source) == (cid, source)), None)
+        if old is not None and spec.stack == "add":
+            value = old.value + value
+        value = clamp(value, 0, spec.max_value)
+        kept = tuple(c for c in m.conditions if c is not old)
+        if old is None and len(kept) >= MAX_CONDITIONS:
+            log.append(line(f"{m.name}身上的条件已达上限{MAX_CONDITIONS}个，{spec.name}未生效"))
+            return m
+        shown = f"（{value}）" if spec.adds or any(v == "value" for _, v in spec.options) else ""
+        by = f"，来自{source}" if source else ""
+        log.append(line(f"{m.name}进入{spec.name}{shown}{by}"))
+        return m._replace(conditions=(*kept, Condition(cid, value, source, expires)))
+
+    def _end_used(self, action: "Action", spec: ActionSpec, members: Dict[str, Member], log: List[str]) -> None:
+        """End the conditions the action used up, and those whose holder's part in it ends them."""
+        roles = dict(action.roles)
+        by_name = {name: role for role, name in reversed(action.roles)}
+        for name in dict.fromkeys(roles.values()):
+            m = members[name]
+            kept = []
+            for c in m.conditions:
+                cs = self.rules.conditions[c.id]
+                ends = (name, c.id, c.source) in action.used
+                for x in cs.ends:
+                    if x.kind == "acts" and matches(x.scope, action.procedure, by_name.get(name),
+                                                    by_name.get(c.source) if c.source else None):
+                        ends = ends or not x.scope.when or bool(getattr(action.result, x.scope.when, False))
+                if ends:
+                    log.append(line(f"{name}的{cs.name}结束（{spec.name}）"))
+                else:
+                    kept.append(c)
+            if len(kept) != len(m.conditions):
+                members[name] = m._replace(conditions=tuple(kept))
+
+    def _settle(self, log: List[str], before: Tuple[Tuple[str, str, str], ...] = ()) -> "Fight":
+        """This fight after the conditions and relations that a true/false stat ends have ended
+        (a condition whose holder became, say, 失能; a grapple whose holder did), with `log` added."""
+        rules = self.rules
+        members = list(self.members)
+        relations = self.relations
+        for _ in range(3):  # an ending can end another (a relation's condition): a fixed, small depth
+            changed = False
+            for i, m in enumerate(members):
+                stats = self._with(members=tuple(members), relations=relations)._effective(m)
+                kept = tuple(c for c in m.conditions
+                             if not any(x.kind == "stat" and getattr(stats, x.stat, False) is True
+                                        for x in rules.conditions[c.id].ends))
+                for c in m.conditions:
+                    if c not in kept:
+                        log.append(line(f"{m.name}的{rules.conditions[c.id].name}结束"))
+                if kept != m.conditions:
+                    members[i] = m._replace(conditions=kept)
+                    changed = True
+            by_name = {m.name: m for m in members}
+            live = []
+            for rel in relations:
+                spec = rules.relation_specs.get(rel[0])
+                holder, held = by_name[rel[1]], by_name[rel[2]]
+                why = ""
+                if spec is not None:
+                    h = self._with(members=tuple(members), relations=relations)
+                    hs, ds = h._effective(holder), h._effective(held)
+                    why = next((rules.flag_names.get(x, x) for x in spec.ends_holder if getattr(hs, x, False) is True),
+                               "") or next((rules.flag_names.get(x, x) for x in spec.ends_held
+                                            if getattr(ds, x, False) is True), "")
+                if why:
+                    log.append(line(f"{rel[1]}对{rel[2]}的{rules.relations[rel[0]]}结束（{why}）"))
+                    changed = True
+                else:
+                    live.append(rel)
+            relations = tuple(live)
+            if not changed:
+                break
+        for rel in dict.fromkeys((*before, *self.relations)):
+            spec = rules.relation_specs.get(rel[0])
+            if rel in relations or spec is None:
+                continue
+            for i, m in enumerate(members):  # what the relation gave ends with it
+                other = rel[1] if m.name == rel[2] else rel[2] if m.name == rel[1] else ""
+                ids = (*spec.clears, spec.held) if m.name == rel[2] else (spec.holder,) if m.name == rel[1] else ()
+                kept = tuple(c for c in m.conditions if not (c.source == other and c.id in ids))
+                for c in m.conditions:
+                    if c not in kept:
+                        log.append(line(f"{m.name}的{rules.conditions[c.id].name}结束"))
+                members[i] = m._replace(conditions=kept)
+        return self._with(members=tuple(members), relations=relations, log=self.log + tuple(log))
 
     @staticmethod
     def _modify(m: Member, new: Modifier, log: List[str]) -> Member:
@@ -343,11 +528,11 @@ class Fight:
             out = fn(self._effective(m, debuffs=False), track, current=points, taken=taken, dice=_NO_DICE)
             left, awake = int(out[points_at]), bool(out[awake_at])
             if left != points:
-                m = Member(m.name, m.base, m.counters, put(m.points, track, left), m.states, m.modifiers)
+                m = m._replace(points=put(m.points, track, left))
                 shown = self.rules.tracks.get(track, track)
                 log.append(line(f"{m.name}的{shown}{left - points:+d}（{source}，共{left}）"))
             if awake:
-                m = Member(m.name, m.base, m.counters, m.points, tuple(s for s in m.states if s != state), m.modifiers)
+                m = m._replace(states=tuple(s for s in m.states if s != state))
                 log.append(line(f"{m.name}的{self.rules.state_names.get(state, state)}解除"))
         return m
 
@@ -364,7 +549,11 @@ class Fight:
             for gone in m.modifiers:
                 if gone not in kept:
                     log.append(line(f"{m.name}的{self.rules.stats[gone.stat][0]}恢复（{gone.source}）"))
-            members.append(m._replace(modifiers=kept))
+            lasting = tuple(c for c in m.conditions if c.expires < 0 or c.expires > turn)
+            for c in m.conditions:
+                if c not in lasting:
+                    log.append(line(f"{m.name}的{self.rules.conditions[c.id].name}结束"))
+            members.append(m._replace(modifiers=kept, conditions=lasting))
         n = len(self.members)
         if turn % n == 0:
             log.append(f"第{turn // n + 1}轮")
@@ -387,6 +576,14 @@ class Fight:
         parts += [f"{self.rules.tracks.get(k, k)}{v}" for k, v in m.points if v]
         parts += [self.rules.state_names.get(s, s) for s in m.states]
         parts += [f"{self.rules.stats[x.stat][0]}{x.delta:+d}" for x in m.modifiers]
+        for c in m.conditions:
+            spec = self.rules.conditions[c.id]
+            more = [str(c.value)] if spec.adds or any(v == "value" for _, v in spec.options) else []
+            if c.source:
+                more.append(f"来自{c.source}")
+            if c.expires >= 0:
+                more.append(f"还剩{max(0, c.expires - self.turn)}个回合")
+            parts.append(spec.name + (f"（{'，'.join(more)}）" if more else ""))
         parts += [f"{self.rules.relations[r]}{b}" for r, a, b in self.relations if a == name]
         return f"{name}：" + ("，".join(parts) if parts else "无变化")
 
@@ -394,7 +591,8 @@ class Fight:
         return {"turn": self.turn,
                 "members": [{"name": m.name, "stats": m.base.to_dict(), "counters": dict(m.counters),
                              "points": dict(m.points), "states": list(m.states),
-                             "modifiers": [list(x) for x in m.modifiers]} for m in self.members],
+                             "modifiers": [list(x) for x in m.modifiers],
+                             "conditions": [list(c) for c in m.conditions]} for m in self.members],
                 "relations": [list(r) for r in self.relations], "log": list(self.log)}
 
     @classmethod
@@ -436,3 +634,11 @@ def state_threshold(rules: FightRules, creature: Any, track: str, limit: int = M
         else:
             lo = mid
     return hi
+
+
+def _shown(value: Any) -> str:
+    return "是" if value is True else "否" if value is False else str(value)
+
+
+def _has(m: Member, cid: str, source: str) -> bool:
+    return any(c.id == cid and c.source == source for c in m.conditions)

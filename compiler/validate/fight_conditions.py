@@ -1,0 +1,140 @@
+"""Checking the conditions and relation rules a ruleset's fight declares (`fight: conditions:`,
+`fight: relations:`), and the condition effects procedures declare.
+
+Everything a condition names is checked ahead of time, so the runtime interpreter
+(runtime/fight_conditions.py) never meets an unknown name: a stat it sets must be a true/false
+stat, a stat it adds to a whole-number one, an option a parameter of some procedure with a value
+of that parameter's type, every procedure, role and outcome of a scope or an ending must exist
+(an outcome in every procedure the scope names), and each ending says exactly one way it ends.
+Each problem is a `file:line:col` diagnostic.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..diagnostics import did_you_mean
+from ..ir import ConditionDecl, RelationDecl, Stat
+from ..ir import expr as ir
+from ..load import Document
+from .context import Reporter
+from .procedures import CheckedProcedure
+
+ENDINGS = ("turn_start", "turn_end", "rounds", "used", "acts", "stat")
+
+
+def check_conditions(m: Document, raw: dict[str, Any], procedures: list[CheckedProcedure], stats: tuple[Stat, ...],
+                     states: set[str], rep: Reporter) -> tuple[tuple[ConditionDecl, ...], tuple[RelationDecl, ...]]:
+    flags = {s.id for s in stats if s.type == "bool"}
+    ints = {s.id for s in stats if s.type == "int"}
+    by_id = {p.id: p for p in procedures}
+    out: list[ConditionDecl] = []
+    seen: set[str] = set()
+    for i, c in enumerate(raw.get("conditions", [])):
+        cp = ("fight", "conditions", i)
+
+        def bad(path: tuple[Any, ...], message: str, hint: str | None = None, cp: tuple[Any, ...] = cp) -> None:
+            rep.error(m.span(cp + path), "bad-condition", message, hint)
+
+        if c["id"] in seen:
+            bad(("id",), f"condition '{c['id']}' is declared twice")
+        seen.add(c["id"])
+        for stat in c.get("sets", {}):
+            if stat not in flags:
+                bad(("sets", stat), f"'{stat}' is not a true/false stat", did_you_mean(stat, flags))
+        for stat in c.get("adds", {}):
+            if stat not in ints:
+                bad(("adds", stat), f"'{stat}' is not a whole-number stat", did_you_mean(stat, ints))
+        params = {q.id: q.type for p in procedures for q in p.params if q.type in ("int", "bool")}
+        for key, value in c.get("options", {}).items():
+            want = "bool" if type(value) is bool else "int"
+            if params.get(key) != want:
+                bad(("options", key), f"no procedure has a {'true/false' if want == 'bool' else 'whole-number'} "
+                    f"parameter '{key}'", did_you_mean(key, params))
+        applies = _scope(c.get("applies", {}), cp + ("applies",), by_id, m, rep, events=False)
+        for j, pid in enumerate(c.get("forbids", [])):
+            if pid not in by_id:
+                bad(("forbids", j), f"no procedure '{pid}'", did_you_mean(pid, by_id))
+        ends = []
+        for j, e in enumerate(c.get("ends", [])):
+            ep = cp + ("ends", j)
+            kinds = [k for k in ENDINGS if k in e]
+            if len(kinds) != 1 or ("nth" in e and kinds[0] not in ("turn_start", "turn_end")):
+                rep.error(m.span(ep), "bad-condition", "an ending has exactly one of " + ", ".join(ENDINGS) +
+                          " (nth only with turn_start or turn_end)")
+                continue
+            kind = kinds[0]
+            if kind == "stat" and e["stat"] not in flags:
+                rep.error(m.span(ep + ("stat",)), "bad-condition", f"'{e['stat']}' is not a true/false stat",
+                          did_you_mean(e["stat"], flags))
+            scope = _scope(e["acts"], ep + ("acts",), by_id, m, rep, events=True) if kind == "acts" else ((), "", "", "")
+            of = e[kind] if kind in ("turn_start", "turn_end") else "holder"
+            nth = e["rounds"] if kind == "rounds" else e.get("nth", 1)
+            ends.append((kind, of, nth, scope, e.get("stat", "")))
+        actions = tuple((x.get("action", ""), x.get("nature", "")) for x in c.get("forbids_actions", []))
+        out.append(ConditionDecl(c["id"], c["name"], c.get("description", ""), tuple(c.get("rules", [])),
+                                 tuple(c.get("sets", {}).items()), tuple(c.get("adds", {}).items()),
+                                 tuple(c.get("options", {}).items()), applies, tuple(c.get("forbids", [])), actions,
+                                 tuple(ends), c.get("max", 1_000_000), c.get("stack", "replace"), m.span(cp)))
+    relations = []
+    for i, r in enumerate(raw.get("relations", [])):
+        rp = ("fight", "relations", i)
+        for key in ("held", "holder"):
+            if key in r and r[key] not in seen:
+                rep.error(m.span(rp + (key,)), "bad-condition", f"no condition '{r[key]}' in the fight section",
+                          did_you_mean(r[key], seen))
+        for key in ("ends_holder", "ends_held"):
+            for j, stat in enumerate(r.get(key, [])):
+                if stat not in flags:
+                    rep.error(m.span(rp + (key, j)), "bad-condition", f"'{stat}' is not a true/false stat",
+                              did_you_mean(stat, flags))
+        for j, cid in enumerate(r.get("clears", [])):
+            if cid not in seen:
+                rep.error(m.span(rp + ("clears", j)), "bad-condition", f"no condition '{cid}' in the fight section",
+                          did_you_mean(cid, seen))
+        relations.append(RelationDecl(r["id"], r.get("held", ""), r.get("holder", ""), tuple(r.get("ends_holder", [])),
+                                      tuple(r.get("ends_held", [])), tuple(r.get("rules", [])),
+                                      tuple(r.get("clears", []))))
+    del states
+    return tuple(out), tuple(relations)
+
+
+def _scope(raw: dict[str, Any], path: tuple[Any, ...], by_id: dict[str, CheckedProcedure], m: Document,
+           rep: Reporter, events: bool) -> tuple[tuple[str, ...], str, str, str]:
+    procs = list(raw.get("procedures", []))
+    for j, pid in enumerate(procs):
+        if pid not in by_id:
+            rep.error(m.span(path + ("procedures", j)), "bad-condition", f"no procedure '{pid}'",
+                      did_you_mean(pid, by_id))
+    named = [by_id[p] for p in procs if p in by_id] or list(by_id.values())
+    for key in ("role", "source_role"):
+        role = raw.get(key, "")
+        roles = {q.id for p in named for q in p.params if q.type == "combatant"}
+        if role and role not in roles:
+            rep.error(m.span(path + (key,)), "bad-condition", f"'{role}' is not a combatant parameter of "
+                      + (", ".join(procs) if procs else "any procedure"), did_you_mean(role, roles))
+    when = raw.get("when", "")
+    if when and (not procs or any(not any(o.id == when and o.formula.type == ir.BOOL for o in p.result)
+                                  for p in named)):
+        rep.error(m.span(path + ("when",)), "bad-condition",
+                  f"'{when}' must be a true/false outcome of every procedure the event names (name them)")
+    del events
+    return tuple(procs), raw.get("role", ""), raw.get("source_role", ""), when
+
+
+def check_condition_effect(e: dict[str, Any], kind: str, roles: list[str], outcomes: dict[str, str],
+                           conditions: set[str], bad: Any) -> tuple[str, str, str]:
+    """(condition id, value outcome, source role) of a `condition:` or `clear:` effect."""
+    key = e[kind]
+    if key not in conditions:
+        bad(kind, f"no condition '{key}' in the fight section", did_you_mean(key, conditions))
+    value = e.get("value", "")
+    if value and outcomes.get(value) != ir.INT:
+        bad("value", f"'{value}' is not a whole-number outcome", did_you_mean(value, [k for k, t in outcomes.items()
+                                                                                  if t == ir.INT]))
+    source = e.get("source", "")
+    if source and (source not in roles or source == e["target"]):
+        bad("source", f"'{source}' is not another combatant parameter", did_you_mean(source, roles))
+    if kind == "clear" and (value or source):
+        bad("clear", "a clear effect takes no value or source")
+    return key, value, source

@@ -1,0 +1,121 @@
+"""Conditions: what a combatant carries from one action into later ones, declared once as data.
+
+A ruleset's `fight: conditions:` (compiler: validate/fight_conditions.py) declares each condition
+the way Foundry's Active Effects declare an effect: what it changes while it applies (true/false
+stats it sets, whole-number stats it adds to per point of its value, procedure options it supplies
+to the role its holder plays), when it applies (some procedures only, a role of the holder, only
+against the combatant that caused it), what it forbids (procedures,
+or kinds of action), and when it ends: at the start or end of someone's turn, after rounds, once
+used, when its holder plays a role in given procedures (an outcome may gate it), or when a
+true/false stat of its holder becomes true. A relation may give its held party a condition for as
+long as it lasts, and ends when a stat of either party becomes true.
+
+The fight keeps each condition as a `Condition` (id, value, source, expiry turn); this module holds
+the pure functions that decide what applies and what ends. Nothing here knows a ruleset.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Optional, Tuple
+
+from .core import RuleError
+
+# the kinds of action a procedure may declare (`action:`), and the natures (`nature:`)
+ACTIONS = ("standard", "move", "swift", "free", "reflex", "full_round")
+ACTION_NAMES = {"standard": "标准动作", "move": "移动动作", "swift": "迅捷动作", "free": "自由动作",
+                "reflex": "反射动作", "full_round": "整轮动作", "": "动作"}
+NATURE_NAMES = {"physical": "物理", "mental": "精神", "": ""}
+
+
+class Scope(NamedTuple):
+    """When a condition applies (or an event matches): every part empty = always."""
+
+    procedures: Tuple[str, ...] = ()  # only in these procedures
+    role: str = ""  # only while the holder plays this role
+    source_role: str = ""  # only while the condition's source plays this role (the same action)
+    when: str = ""  # events only: a true/false outcome of the action that must be true
+
+
+class Refused(RuleError):
+    """An action its actor's conditions forbid (the message says which condition and what)."""
+
+    code = "refused"
+
+
+class Ending(NamedTuple):
+    """One way a condition ends. kind: "turn_start"/"turn_end" (of `of`: "holder" or "source", the
+    `count`-th one from when it was set, the current turn counting), "rounds" (`nth` rounds),
+    "used" (once it applied to an action), "acts" (its holder acts as `scope` says), "stat" (a
+    true/false stat `stat` of its holder becomes true)."""
+
+    kind: str
+    of: str = "holder"
+    nth: int = 1
+    scope: Scope = Scope()
+    stat: str = ""
+
+
+class ConditionSpec(NamedTuple):
+    name: str
+    sets: Tuple[Tuple[str, bool], ...] = ()  # true/false stats it sets
+    adds: Tuple[Tuple[str, int], ...] = ()  # whole-number stats: amount per point of value
+    options: Tuple[Tuple[str, Any], ...] = ()  # procedure parameter -> value (the string "value": its value)
+    applies: Scope = Scope()
+    forbids: Tuple[str, ...] = ()  # procedure ids its holder cannot act in (as the first role)
+    forbids_actions: Tuple[Tuple[str, str], ...] = ()  # (action kind, nature); "" = any
+    ends: Tuple[Ending, ...] = ()
+    max_value: int = 1_000_000_000  # a value added to past this is kept at it
+    stack: str = "replace"  # set again from the same source: "replace" the value or "add" to it
+    rules: Tuple[str, ...] = ()
+
+
+class RelationSpec(NamedTuple):
+    name: str
+    held: str = ""  # the condition its held party has while it lasts ("" none)
+    holder: str = ""  # the condition its holder has while it lasts
+    ends_holder: Tuple[str, ...] = ()  # true/false stats of the holder that end it
+    ends_held: Tuple[str, ...] = ()  # ... of the held party
+    clears: Tuple[str, ...] = ()  # conditions of the held party (from its holder) that end with it
+
+
+class Condition(NamedTuple):
+    id: str
+    value: int
+    source: str  # the combatant whose action set it ("" none)
+    expires: int  # the absolute turn at whose start it lapses (-1: no turn ends it)
+
+
+def matches(scope: Scope, procedure: str, holder_role: Optional[str], source_role: Optional[str]) -> bool:
+    """Whether an action (its procedure, the role the holder plays, the role the source plays)
+    falls in `scope` (an event's `when` outcome is checked by the caller)."""
+    if scope.procedures and procedure not in scope.procedures:
+        return False
+    if scope.role and holder_role != scope.role:
+        return False
+    if scope.source_role and source_role != scope.source_role:
+        return False
+    return True
+
+
+def expiry(ending: Ending, turn: int, n: int, holder: int, source: int) -> int:
+    """The absolute turn at whose start a turn-bound ending lapses, for a condition set during
+    `turn` (n members; `holder`/`source` are member indices, source -1 when none)."""
+    if ending.kind == "rounds":
+        return turn + ending.nth * n
+    who = source if ending.of == "source" and source >= 0 else holder
+    if ending.kind == "turn_start":  # the nth start of who's turn after now
+        return turn + 1 + (who - turn - 1) % n + (ending.nth - 1) * n
+    first = turn + (who - turn) % n  # turn_end: the nth end of who's turn, this one counting
+    return first + (ending.nth - 1) * n + 1
+
+
+def forbidding(spec: ConditionSpec, procedure: str, action: str, nature: str) -> str:
+    """The words of what `spec` forbids this action ("" when it does not)."""
+    if procedure in spec.forbids:
+        return "这个行动"
+    for kind, what in spec.forbids_actions:
+        if (not kind or kind == action) and (not what or what == nature):
+            if not action:
+                return "行动"
+            return f"{NATURE_NAMES.get(nature, '')}{ACTION_NAMES.get(action, '动作')}"
+    return ""

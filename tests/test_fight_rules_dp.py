@@ -1,0 +1,143 @@
+"""The dp rules that span actions (FIGHT-RULES DP-F…), as conditions and relations the fight
+carries: each test names its id and plays the rule through the fight API."""
+
+from __future__ import annotations
+
+import pytest
+
+WIN = [9] * 40  # every die a success
+LOSE = [1] * 40
+
+
+def two(dp, **b):
+    return dp.start_fight({"甲": dp.Combatant(strength=5, martial=4, intelligence=4, specialty=2, basic_defense=3),
+                           "乙": dp.Combatant(basic_defense=4, parry_defense=3, **b)})
+
+
+def act(dp, fight, proc, roles, faces=WIN, **kw):
+    return fight.act(proc, roles, dice=dp.FixedDice(faces), **kw)
+
+
+AB = {"attacker": "甲", "defender": "乙"}
+BA = {"attacker": "乙", "defender": "甲"}
+
+
+def test_dp_f04_feint_makes_the_next_melee_attack_flat_footed_and_is_used_up(dp):
+    """DP-F04 (DP-55, R21): a won feint leaves 乙 措手不及 against 甲's next melee attack with parry
+    −min(net, 3); that attack uses it up; another attacker gets nothing from it."""
+    fight = two(dp)
+    feint, fight = act(dp, fight, "feint", AB, faces=[9] * 9 + [1] * 9)
+    assert feint.result.success and feint.result.parry_penalty == 3
+    assert [c.id for c in fight.member("乙").conditions] == ["feinted"]
+    assert "乙进入中了虚招（3），来自甲" in fight.log
+    action = fight.resolve("attack", AB, weapon="long_sword", dice=dp.FixedDice(WIN))
+    assert any("中了虚招" in x for x in action.applied)
+    plain = dp.attack(fight.member("甲").base, fight.member("乙").base, "long_sword", dice=dp.FixedDice(WIN))
+    assert action.result.dice == plain.dice + 4 + 3  # no basic defense (4), parry 3 lower
+    fight = fight.apply(action)
+    assert fight.member("乙").conditions == () and "乙的中了虚招结束（攻击与防御的对抗）" in fight.log
+
+
+def test_dp_f04_a_feint_lapses_after_the_feinters_next_turn(dp):
+    """DP-F04: 「该攻击必须在你的下一回合结束之前进行」."""
+    fight = two(dp)
+    _, fight = act(dp, fight, "feint", AB, faces=[9] * 9 + [1] * 9)
+    fight = fight.next_turn()  # 乙's turn: still there
+    assert fight.member("乙").conditions
+    fight = fight.next_turn().next_turn()  # 甲's next turn has ended
+    assert fight.member("乙").conditions == ()
+
+
+def test_dp_f05_a_trip_leaves_the_target_prone_until_it_stands(dp):
+    """DP-F05 (DP-44, DP-50): a won trip makes 乙 倒地: melee attacks against it get +2 DP; it
+    cannot charge; standing up (a move action) clears it."""
+    fight = two(dp)
+    trip, fight = act(dp, fight, "trip", AB, faces=[9] * 4 + [1] * 20)
+    assert trip.result.prone and fight.effective("乙").prone
+    action = fight.resolve("attack", AB, weapon="long_sword", dice=dp.FixedDice(WIN))
+    assert "倒地2" in action.result.text(gm=True) or "倒地+2" in action.result.text(gm=True) or action.result.dice
+    with pytest.raises(dp.RuleError):
+        fight.resolve("attack", BA, weapon="fist", charge_meters=4, dice=dp.FixedDice(WIN))
+    _, fight = fight.act("stand_up", {"character": "乙"})
+    assert not fight.effective("乙").prone and "乙的倒地结束（起身）" in fight.log
+
+
+def test_dp_f07_f08_total_defense_and_parry_last_until_the_defenders_next_turn(dp):
+    """DP-F07 (DP-40), DP-F08 (DP-41/42, R15): the bonus applies to every attack until the
+    defender's next turn starts; a second parry replaces the first (one per round)."""
+    fight = two(dp, martial=4, specialty=2)
+    fight = fight.next_turn()  # 乙's turn
+    _, fight = fight.act("parry", {"defender": "乙"})
+    assert fight.effective("乙").parry_defense == 3 + 3
+    _, fight = fight.act("parry", {"defender": "乙"})
+    assert fight.effective("乙").parry_defense == 3 + 3  # replaced, not added
+    _, fight = fight.act("total_defense", {"defender": "乙"})
+    fight = fight.next_turn()  # 甲's turn: both still hold
+    action = fight.resolve("attack", AB, weapon="long_sword", dice=dp.FixedDice(WIN))
+    assert any("全力防御" in x and "是" in x for x in action.applied)
+    fight = fight.next_turn()  # 乙's next turn: both lapse
+    assert fight.effective("乙").parry_defense == 3 and fight.member("乙").conditions == ()
+
+
+def test_dp_f09_aim_accumulates_and_is_lost_on_another_action_or_used_by_the_shot(dp):
+    """DP-F09 (DP-61, R18): each full round of aiming adds a round (the attack caps the bonus at
+    +3); the ranged attack uses it; another standard or move action loses it."""
+    fight = two(dp)
+    for _ in range(2):
+        _, fight = fight.act("aim", {"character": "甲"})
+    aim = next(c for c in fight.member("甲").conditions if c.id == "aiming")
+    assert aim.value == 2
+    action = fight.resolve("attack", AB, weapon="short_bow", distance=10, dice=dp.FixedDice(WIN))
+    assert any("瞄准轮数为2" in x for x in action.applied)
+    assert "瞄准+2" in action.result.text(gm=True) or "瞄准2" in action.result.text(gm=True)
+    assert fight.apply(action).member("甲").conditions == ()
+    _, other = fight.act("stand_up", {"character": "甲"})
+    assert other.member("甲").conditions == ()
+
+
+def test_dp_f10_f11_grapple_loser_penalty_pin_escape_twice_and_release(dp):
+    """DP-F10 (DP-52), DP-F11 (DP-53): the loser takes the winner's net on attacks and parries for
+    as long as the grapple lasts; a pin makes it 定身 (no basic defense) and lets the pinner attack
+    without a contest; a pinned creature needs two escapes; the initiator may release."""
+    fight = two(dp)
+    g, fight = act(dp, fight, "grapple", AB, faces=[9] * 20 + [1] * 20)
+    assert g.result.success and fight.holds("grapple", "甲", "乙")
+    assert fight.effective("乙").grapple_loss == g.result.loser_penalty > 0
+    _, fight = act(dp, fight, "pin", AB, faces=[9] * 11 + [1] * 20)
+    assert fight.effective("乙").flat_footed is False  # 定身 applies when attacked, not in general
+    ga = fight.resolve("grapple_attack", AB, weapon="fist", dice=dp.FixedDice(WIN))
+    assert any("压制中" in x for x in ga.applied)
+    e1, fight = act(dp, fight, "escape_grapple", AB, faces=[9] * 3 + [1] * 30)
+    assert e1.result.unpins and fight.holds("grapple", "甲", "乙")
+    assert {c.id for c in fight.member("乙").conditions} == {"grappled"}
+    e2, fight = act(dp, fight, "escape_grapple", AB, faces=[9] * 3 + [1] * 30)
+    assert e2.result.frees and not fight.relations and fight.member("乙").conditions == ()
+    _, fight = act(dp, fight, "grapple", AB, faces=[9] * 20 + [1] * 20)
+    _, fight = fight.act("release_grapple", AB)
+    assert not fight.relations and fight.effective("乙").grapple_loss == 0
+
+
+def test_dp_f10_a_grapple_ends_when_the_holder_becomes_helpless(dp):
+    """DP-F10: 「…当其前提条件不再满足时立即结束」: a helpless holder holds nothing."""
+    fight = dp.start_fight({"甲": dp.Combatant(strength=5, martial=4), "乙": dp.Combatant(), "丙": dp.Combatant()})
+    _, fight = act(dp, fight, "grapple", AB, faces=[9] * 20 + [1] * 20)
+    assert fight.relations
+    stored = fight.to_dict()
+    stored["members"][0]["stats"]["helpless"] = True
+    fight = dp.fight_from_dict(stored)
+    _, fight = fight.act("stand_up", {"character": "丙"})  # any action settles the fight
+    assert not fight.relations and "甲对乙的擒抱结束（无助）" in fight.log
+
+
+def test_conditions_round_trip_through_to_dict_and_are_checked(dp):
+    fight = two(dp)
+    _, fight = act(dp, fight, "feint", AB, faces=[9] * 9 + [1] * 9)
+    again = dp.fight_from_dict(fight.to_dict())
+    assert again.member("乙").conditions == fight.member("乙").conditions
+    bad = fight.to_dict()
+    bad["members"][1]["conditions"] = [["feinted", 3, "丁", -1]]
+    with pytest.raises(dp.OutOfBounds):
+        dp.fight_from_dict(bad)
+    bad["members"][1]["conditions"] = [["nonsense", 3, "", -1]]
+    with pytest.raises(dp.OutOfBounds):
+        dp.fight_from_dict(bad)
