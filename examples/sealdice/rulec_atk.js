@@ -5,6 +5,7 @@
 // @description  .atk 与 .odds：用 rulec 编译的 d20 规则结算武器攻击（需要先加载 rulec_d20.user.js）
 // @license      MIT
 // @timestamp    0
+// @depends      rulec:rulec_d20
 // ==/UserScript==
 //
 // A SealDice plugin built on the single-file script of the d20 ruleset
@@ -19,10 +20,11 @@
 // module, and any RuleError becomes the reply instead of an exception.
 (function () {
   'use strict';
-  if (typeof rulec_d20 === 'undefined') {
+  // rulec_d20.user.js sets globalThis.rulec_d20 (SealDice loads it first: @depends above).
+  var rules = typeof rulec_d20 !== 'undefined' ? rulec_d20 : undefined;
+  if (rules === undefined) {
     throw new Error('rulec-d20-atk: load rulec_d20.user.js (generated/js/d20/) before this plugin');
   }
-  var rules = rulec_d20;
   var EXT = 'rulec-d20';
   var ext = seal.ext.find(EXT);
   if (!ext) {

@@ -128,7 +128,8 @@ test('the script defines the same API on one global object, with the same result
   }
 });
 
-// A stand-in for SealDice's `seal` API that records what a plugin registers and replies.
+// A stand-in for SealDice's `seal` API that records what a plugin registers and replies (one shared
+// context; tests/test_sealdice.py loads every script as SealDice does, one CommonJS module per file).
 function sealStandIn() {
   const extensions = new Map(), replies = [];
   const seal = {

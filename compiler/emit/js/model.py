@@ -74,6 +74,7 @@ def _combatant(rs: Ruleset, w: Writer) -> None:
             w.line(Js("return new Combatant(_rt_stats_from_dict(data, STAT_NAMES, _STATS));"))
         with w.block(Js("toDict()")):
             w.line(Js("return _rt_combatant_dict(this, _STATS);"))
+        w.line(Js("toJSON() { return this.toDict(); }"))
 
 
 def _formulas(rs: Ruleset, w: Writer) -> None:
@@ -151,18 +152,21 @@ def _table(t: Table, w: Writer, keep: Keep = NO_KEEP) -> None:
             for f in t.fields:
                 w.line(js("out.{} = {};", prop(f.id), _to_dict(f)))
             w.line(Js("return out;"))
+        w.line(Js("toJSON() { return this.toDict(); }"))
     placeholder = [string(""), string(f"（无{t.name}）"), string(""), Js("[]"), Js("null")]
     placeholder += [_placeholder(f) for f in t.fields]
     w.line(js("const {} = new {}([{}], false);", name(f"_NO_{class_name(t.id).upper()}"), cls, join(", ", placeholder)))
-    w.line(js("const {} = new Map();", const))
+    rows = name(f"_{t.id.upper()}_ROWS")
+    w.line(js("const {} = new Map();", rows))
     w.line(Js("for (const r of ["))
     indent = "  " * (w.level + 1)
     for run in keep.each_run("js-rows", table_rows(t, keep), lambda rows: data_lines(list(rows), indent), row_id,
                              (keep.intern("js-row-indent", indent),), like=t.entries):
         w.extend(run)
-    w.line(js("]) {}.set(r[0], new {}(r, true));", const, cls))
+    w.line(js("]) {}.set(r[0], new {}(r, true));", rows, cls))
+    w.line(js("const {} = new FrozenMap({});", const, rows))
     if t.index:
-        w.line(js("const {} = new Map(Array.from({}.values()).map(e => [e.{}, e]));",
+        w.line(js("const {} = new FrozenMap(Array.from({}.values()).map(e => [e.{}, e]));",
                   name(f"{t.id.upper()}_BY_{t.index.upper()}"), const, prop(t.index)))
     w.line(js("// The {} entry with this id or Chinese name.", comment_text(t.name)))
     w.line(js("function {}(key) {{ return _rt_lookup({}, key, {}, {}); }}", getter(t.id), const, string(t.name), cls))

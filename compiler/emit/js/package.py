@@ -38,7 +38,7 @@ from .procedures import getter, split_params, write_procedure
 
 RUNTIME_EXPORTS = ["RuleError", "DiceExhausted", "BadFace", "NotSpecifiedBySource", "OutOfBounds", "LimitExceeded",
                    "UnknownEntry", "DiceValue", "SeededDice", "FixedDice", "Odds", "TraceStep", "Result", "shown",
-                   "pool_distribution"]
+                   "pool_distribution", "close_match", "FrozenMap"]
 
 
 def global_name(rs: Ruleset) -> str:
@@ -127,16 +127,22 @@ def module_js(rs: Ruleset, header: str, text: Js) -> Js:
 
 
 def script_js(rs: Ruleset, header: str, text: Js) -> Js:
+    """The single-file script. SealDice (goja_nodejs `require`) wraps every script file in a
+    CommonJS module function, so a top-level `var` would stay local to the file: the script sets
+    its one global on the global object explicitly (`globalThis`, or the sloppy-mode `this` of an
+    engine without it). A plugin names it in `// @depends rulec:<its @name>` so that SealDice
+    loads it first."""
     fields = [("name", global_name(rs)), ("author", "rulec"), ("version", version(rs)),
-              ("description", f"{rs.name}（{rs.id}）：由 rulec {__version__} 从规则数据编译的结算模块"),
+              ("description", f"{rs.name}（{rs.id}）：由 rulec {__version__} 从规则数据编译的结算模块；"
+                              f"依赖它的插件声明 depends rulec:{global_name(rs)}"),
               ("license", "MIT"), ("timestamp", "0")]
     head = join("\n", [Js("// ==UserScript=="), *(meta(k, v) for k, v in fields), Js("// ==/UserScript==")])
     about = comment(f"{rs.name}: the same API as index.js, as one ES2015 script defining the global object "
-                    f"{global_name(rs)}.")
+                    f"{global_name(rs)} (on globalThis, so that it survives a CommonJS module wrapper).")
     items = join(",\n    ", _lines([js("{}: {}", name(n), name(n)) for n in names(rs)]))
-    return js("{}\n{}\n{}\nvar {} = (function () {{\n  'use strict';\n{}\n  return Object.freeze({{\n    {},\n"
-              "  }});\n}})();\n", head, _header(header), about, name(global_name(rs)),
-              indented(text, "  "), items)
+    return js("{}\n{}\n{}\n(function (_rt_root) {{\n  'use strict';\n{}\n  _rt_root.{} = Object.freeze({{\n    {},\n"
+              "  }});\n}})(typeof globalThis !== 'undefined' ? globalThis : (function () {{ return this; }})());\n",
+              head, _header(header), about, indented(text, "  "), name(global_name(rs)), items)
 
 
 def _lines(items: list[Js], width: int = 100) -> list[Js]:
@@ -166,7 +172,7 @@ def package_json(rs: Ruleset, digest: str = "") -> str:
         "main": "./index.js",
         "types": "./index.d.ts",
         "exports": {".": {"types": "./index.d.ts", "default": "./index.js"},
-                    "./script": f"./{global_name(rs)}.user.js"},
+                    "./script": f"./{global_name(rs)}.user.js", "./package.json": "./package.json"},
         "files": ["index.js", "index.d.ts", f"{global_name(rs)}.user.js", "README.md"],
         "license": "MIT",
         "sideEffects": False,
@@ -182,27 +188,36 @@ _TS_FIELD = {"int": Js("number"), "bool": Js("boolean"), "text": Js("string"), "
              "formula": Js("(...args: any[]) => any")}
 _DTS_RUNTIME = [
     Js("export interface DiceSource { die(sides: number): number; }"),
-    Js("export class SeededDice implements DiceSource { constructor(seed?: number); die(sides: number): number; "
+    Js("export class SeededDice implements DiceSource { constructor(seed?: number | bigint | string); "
+       "die(sides: number): number; "
        "random(): number; }"),
     Js("export class FixedDice implements DiceSource { constructor(faces: Iterable<number>); die(sides: number): "
        "number; readonly remaining: number; }"),
     Js("export class DiceValue { readonly text: string; readonly terms: ReadonlyArray<[number, number]>; "
        "readonly flat: number; }"),
     Js("export class RuleError extends Error { readonly code: string; readonly details: Record<string, unknown>; "
-       "toDict(): {error: string; message: string; details: Record<string, unknown>}; }"),
+       "toDict(): {error: string; message: string; details: Record<string, unknown>}; "
+       "toJSON(): {error: string; message: string; details: Record<string, unknown>}; }"),
 ]
 _DTS_RUNTIME_REST = [
     Js("export class TraceStep { readonly kind: string; readonly text: string; "
        "readonly values: ReadonlyArray<[string, unknown]>; toDict(): {kind: string; text: string; values: "
-       "Record<string, unknown>}; }"),
+       "Record<string, unknown>}; toJSON(): ReturnType<TraceStep['toDict']>; }"),
     Js("export class Result { readonly rolls: ReadonlyArray<{toDict(): Record<string, unknown>}>; "
        "readonly trace: ReadonlyArray<TraceStep>; outcome(): unknown[]; text(gm?: boolean): string; "
-       "toDict(): Record<string, unknown>; }"),
+       "toDict(): Record<string, unknown>; toJSON(): Record<string, unknown>; }"),
     Js("export class Odds { readonly fields: ReadonlyArray<string>; readonly outcomes: ReadonlyArray<[unknown[], "
        "number]>; readonly dropped: number; readonly hit_probability: number; readonly expected_damage: number; "
        "total(): number; probability(where: Record<string, unknown>): number; marginal(field: string): "
-       "Map<unknown, number>; expected(field: string): number; toDict(): Record<string, unknown>; }"),
-    Js("export function shown(value: unknown, table?: Map<string, {name: string}>): string;"),
+       "Map<unknown, number>; expected(field: string): number; toDict(): Record<string, unknown>; "
+       "toJSON(): Record<string, unknown>; }"),
+    Js("export function shown(value: unknown, table?: ReadonlyMap<string, {name: string}>): string;"),
+    Js("export function close_match(key: string, names: Iterable<string>): string | null;"),
+    Js("export class FrozenMap<K, V> implements ReadonlyMap<K, V> { constructor(entries?: Iterable<readonly [K, V]>); "
+       "readonly size: number; get(key: K): V | undefined; has(key: K): boolean; keys(): IterableIterator<K>; "
+       "values(): IterableIterator<V>; entries(): IterableIterator<[K, V]>; forEach(fn: (value: V, key: K, map: "
+       "ReadonlyMap<K, V>) => void, thisArg?: unknown): void; [Symbol.iterator](): IterableIterator<[K, V]>; "
+       "toJSON(): Record<string, V>; }"),
     Js("export function pool_distribution(dice: number, sides: number, success_at: number, add_at: number, "
        "cached?: boolean): {readonly probs: number[]; readonly dropped: number; mean(): number};"),
     Js("export const VERSION: string;"), Js("export const RULES_VERSION: string;"),
@@ -227,6 +242,11 @@ def _ts(prm: Param) -> Js:
     return js("{} | null", entry) if prm.optional else entry
 
 
+def _required(prm: Param) -> bool:
+    """An option the call must give: no default, and not an entry that may be left out."""
+    return prm.default is None and not (prm.type not in ("int", "bool") and prm.optional)
+
+
 def _members(parts: list[Js]) -> Js:
     """`a; b; ...; ` for the members or options of a type (nothing when there are none)."""
     return js("{}; ", join("; ", parts)) if parts else Js("")
@@ -241,17 +261,18 @@ def dts(rs: Ruleset) -> Js:
                                                               for s in rs.stats])))
     fields = join("; ", [js("readonly {}: {}", property_name(s.id), _TS[s.type]) for s in rs.stats])
     w.append(js("export class Combatant {{ constructor(stats?: Stats); static fromDict(data: Record<string, number | "
-                "boolean>): Combatant; toDict(): Required<Stats>; {}; }}", fields))
+                "boolean>): Combatant; toDict(): Required<Stats>; toJSON(): Required<Stats>; {}; }}", fields))
     for t in table_order(rs.tables):
         cls = name(class_name(t.id))
         members = _ENTRY_MEMBERS + [
             js("readonly {}: {}", property_name(f.id), name(class_name(f.table or "")) if f.type == "ref"
                else _TS_FIELD[f.type]) for f in t.fields]
-        w.append(js("export class {} {{ {}; toDict(): Record<string, unknown>; }}", cls, join("; ", members)))
-        w.append(js("export const {}: ReadonlyMap<string, {}>;", name(t.id.upper()), cls))
+        w.append(js("export class {} {{ {}; toDict(): Record<string, unknown>; toJSON(): Record<string, unknown>; }}",
+                    cls, join("; ", members)))
+        w.append(js("export const {}: FrozenMap<string, {}>;", name(t.id.upper()), cls))
         w.append(js("export function {}(key: {} | string): {};", getter(t.id), cls, cls))
         if t.index:
-            w.append(js("export const {}: ReadonlyMap<unknown, {}>;", name(f"{t.id.upper()}_BY_{t.index.upper()}"),
+            w.append(js("export const {}: FrozenMap<unknown, {}>;", name(f"{t.id.upper()}_BY_{t.index.upper()}"),
                         cls))
     for e in rs.errors:
         w.append(js("export class {} extends RuleError {{}}", name("".join(p.capitalize() for p in e.id.split("_")))))
@@ -266,17 +287,24 @@ def dts(rs: Ruleset) -> Js:
         # The fast form's options (its dice) are required: a defaulted parameter before them is `| undefined`.
         fast_args = [js("{}: {} | undefined", name(x.id), _ts(x)) if x.default is not None
                      else js("{}: {}", name(x.id), _ts(x)) for x in positional]
-        opts = _members([js("{}?: {}", name(x.id), _ts(x)) for x in options])
+        # An option without a default (Python's keyword-only parameter without one) is required,
+        # and so is the options object that holds it.
+        members = [js("{}: {}", name(x.id), _ts(x)) if _required(x) else js("{}?: {}", name(x.id), _ts(x))
+                   for x in options]
+        opts = _members(members)
+        if any(_required(x) for x in options):  # a defaulted positional before a required options object
+            args = fast_args
         lead = js("{}, ", join(", ", args)) if args else Js("")
         fast_lead = js("{}, ", join(", ", fast_args)) if fast_args else Js("")
-        opts_only = join("; ", [js("{}?: {}", name(x.id), _ts(x)) for x in options])
+        opts_only = join("; ", members)
+        given = Js("options") if any(_required(x) for x in options) else Js("options?")
         out = js("[{}]", join(", ", [_TS[o.formula.type] for o in p.result]))
         pid = name(p.id)
-        w.append(js("export function {}({}options?: {{{}dice?: DiceSource}}): {};", pid, lead, opts, cls))
+        w.append(js("export function {}({}{}: {{{}dice?: DiceSource}}): {};", pid, lead, given, opts, cls))
         w.append(js("export function {}_fast({}options: {{{}dice: DiceSource}}): {};", pid, fast_lead, opts, out))
-        w.append(js("export function {}_prepare({}options?: {{{}}}): (dice: DiceSource) => {};", pid, lead,
+        w.append(js("export function {}_prepare({}{}: {{{}}}): (dice: DiceSource) => {};", pid, lead, given,
                     opts_only, out))
-        w.append(js("export function {}_odds({}options?: {{{}}}): Odds;", pid, lead, opts_only))
+        w.append(js("export function {}_odds({}{}: {{{}}}): Odds;", pid, lead, given, opts_only))
     return js("{}\n", join("\n", w))
 
 
@@ -341,10 +369,14 @@ Every procedure `NAME` comes in four forms. Its leading parameters are positiona
 {rows}
 
 Dice: `new SeededDice(seed)` draws from a Mersenne Twister seeded exactly as Python's
-`random.Random(seed)`, so a seed gives the same faces as the Python package's `SeededDice(seed)`;
+`random.Random(seed)`, so a seed gives the same faces as the Python package's `SeededDice(seed)`
+(a seed above 2^53, such as a QQ id, as a BigInt or its decimal digits: `new SeededDice('863713211934855000')`);
 `new FixedDice([...])` replays faces in the documented order and throws `DiceExhausted` when they
 run out. Errors are `RuleError` subclasses with a stable `code` and a message in the rules'
-language (`err.toDict()`). `PROCEDURE_INFO` describes every procedure's parameters and outcome
+language (`err.toDict()`; `code`, `message` and `details` are own properties, and
+`JSON.stringify(err)` is `toDict()`, as for every object with a `toDict`). Tables are read-only
+maps (`set`, `delete` and `clear` throw). CommonJS: `const m = await import("{'rulec-' + rs.id.replace('_', '-')}")`;
+the script `{global_name(rs)}.user.js` sets `globalThis.{global_name(rs)}`. `PROCEDURE_INFO` describes every procedure's parameters and outcome
 fields with their Chinese names, for tools that build calls from chat text. Not in this module
 yet: the fight state (`start_fight`, `until`) and `initiative_order` of the Python package.
 """

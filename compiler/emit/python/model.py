@@ -214,7 +214,7 @@ def _combatant(rs: Ruleset, w: Writer) -> None:
         with w.block(Code('def from_dict(cls, data: Mapping[str, Any]) -> "Combatant"')):
             w.line(docstring("Build from a mapping keyed by stat ids or Chinese names (not both for one stat)."))
             with w.block(Code("if not isinstance(data, Mapping)")):
-                w.line(Code('raise OutOfBounds(f"属性必须是一个映射（名称: 数值），得到{type(data).__name__}")'))
+                w.line(Code('raise OutOfBounds(f"属性必须是一个映射（名称: 数值），得到{_rt_kind(data)}")'))
             w.line(Code("values: Dict[str, Any] = {}"))
             with w.block(Code("for key, value in data.items()")):
                 w.line(Code("stat = STAT_NAMES.get(key, key) if isinstance(key, str) else key"))

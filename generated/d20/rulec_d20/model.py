@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Dict, Final, Mapping, NamedTuple, Optional, Tuple, Union
-from ._runtime.core import (RuleError, OutOfBounds, check_int as _rt_check_int, check_bool as _rt_check_bool,
-                            lookup as _rt_lookup)
+from ._runtime.core import (RuleError, OutOfBounds, kind as _rt_kind, check_int as _rt_check_int,
+                            check_bool as _rt_check_bool, lookup as _rt_lookup)
 from ._runtime.sources import DiceValue
 
 __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'DamageType', 'DAMAGE_TYPES', 'get_damage_type',
@@ -199,7 +199,7 @@ class Combatant:
     def from_dict(cls, data: Mapping[str, Any]) -> "Combatant":
         """Build from a mapping keyed by stat ids or Chinese names (not both for one stat)."""
         if not isinstance(data, Mapping):
-            raise OutOfBounds(f"属性必须是一个映射（名称: 数值），得到{type(data).__name__}")
+            raise OutOfBounds(f"属性必须是一个映射（名称: 数值），得到{_rt_kind(data)}")
         values: Dict[str, Any] = {}
         for key, value in data.items():
             stat = STAT_NAMES.get(key, key) if isinstance(key, str) else key

@@ -2,7 +2,7 @@
 // @name        rulec_dp
 // @author      rulec
 // @version     1.0.0
-// @description DP骰池战斗规则（dp）：由 rulec 0.1.0 从规则数据编译的结算模块
+// @description DP骰池战斗规则（dp）：由 rulec 0.1.0 从规则数据编译的结算模块；依赖它的插件声明 depends rulec:rulec_dp
 // @license     MIT
 // @timestamp   0
 // ==/UserScript==
@@ -25,8 +25,8 @@
 //   rules/dp/tables/maneuvers.yaml
 //   rules/dp/tables/weapons.yaml
 //   rules/dp/tables/willpower_uses.yaml
-// DP骰池战斗规则: the same API as index.js, as one ES2015 script defining the global object rulec_dp.
-var rulec_dp = (function () {
+// DP骰池战斗规则: the same API as index.js, as one ES2015 script defining the global object rulec_dp (on globalThis, so that it survives a CommonJS module wrapper).
+(function (_rt_root) {
   'use strict';
   // rulec JavaScript runtime: dice sources, dice engines, exact odds, errors and trace records.
   // The compiler copies this file verbatim into every generated JavaScript module (the Python
@@ -34,20 +34,25 @@ var rulec_dp = (function () {
   // only, and no API newer than ES2015, so the single-file script runs in SealDice's engine.
 
   // ---- errors (core.py) ----
+  // `code`, `message` and `details` are own enumerable properties (a logger or JSON.stringify keeps
+  // them); toJSON() is toDict(), the Python package's to_dict().
   class RuleError extends Error {
     constructor(message, details) {
       super(message);
-      this.message = message;
-      this.details = details || {};
-      this.name = this.constructor.name;
+      const own = {enumerable: true, writable: false, configurable: true};
+      Object.defineProperty(this, 'code', Object.assign({value: new.target.CODE || RuleError.CODE}, own));
+      Object.defineProperty(this, 'message', Object.assign({value: message}, own));
+      Object.defineProperty(this, 'details', Object.assign({value: Object.freeze(Object.assign({}, details || {}))}, own));
+      Object.defineProperty(this, 'name', {value: new.target.name, enumerable: false, writable: true, configurable: true});
     }
     toDict() { return {error: this.code, message: this.message, details: Object.assign({}, this.details)}; }
+    toJSON() { return this.toDict(); }
   }
-  RuleError.prototype.code = 'rule-error';
+  RuleError.CODE = RuleError.prototype.code = 'rule-error';
   function _rt_error_class(name, code, base) {
     const cls = class extends (base || RuleError) {};
     Object.defineProperty(cls, 'name', {value: name});
-    cls.prototype.code = code;
+    cls.CODE = cls.prototype.code = code;
     return cls;
   }
   const DiceExhausted = _rt_error_class('DiceExhausted', 'dice-exhausted');
@@ -57,22 +62,35 @@ var rulec_dp = (function () {
   const LimitExceeded = _rt_error_class('LimitExceeded', 'limit-exceeded');
   const UnknownEntry = _rt_error_class('UnknownEntry', 'unknown-entry');
 
-  // Python's repr of a plain value, so that messages read as the Python package's do.
-  function _rt_repr(value) {
-    if (value === true) return 'True';
-    if (value === false) return 'False';
-    if (value === null || value === undefined) return 'None';
-    if (typeof value === 'string') return "'" + value.replace(/\\/g, '\\\\').replace(/'/g, "\\'") + "'";
-    if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(value);
-    return String(value);
-  }
+  // What sort of value this is, in the rules' words (core.kind): the same words as the Python
+  // package's for the same JSON value, and no language's type names.
   function _rt_type_name(value) {
-    if (value === null || value === undefined) return 'NoneType';
-    if (typeof value === 'boolean') return 'bool';
-    if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
-    if (typeof value === 'string') return 'str';
-    if (Array.isArray(value)) return 'list';
-    return value.constructor && value.constructor.name ? value.constructor.name : 'object';
+    if (value === null || value === undefined) return '空值';
+    if (typeof value === 'boolean') return '真假值';
+    if (typeof value === 'number') return Number.isInteger(value) ? '整数' : '小数';
+    if (typeof value === 'string') return '文本';
+    if (Array.isArray(value)) return '列表';
+    if (typeof value === 'function') return '函数';
+    if (typeof value !== 'object') return typeof value === 'bigint' ? '整数' : '其他值';
+    const proto = Object.getPrototypeOf(value);
+    if (proto === null || proto === Object.prototype) return '映射';
+    return proto.constructor && proto.constructor.name ? proto.constructor.name : '其他值';
+  }
+  // A value a caller gave, as a message shows it (core.described): “text” in Chinese quotes (its
+  // first 20 characters), 真/假, 空值, a number; anything else by its kind.
+  function _rt_repr(value) {
+    if (value === null || value === undefined) return '空值';
+    if (value === true) return '真';
+    if (value === false) return '假';
+    if (typeof value === 'number') {
+      if (Number.isInteger(value)) return Math.abs(value) < 1e12 ? String(value) : '超出范围的整数';
+      return Number.isNaN(value) ? 'nan' : value === Infinity ? 'inf' : value === -Infinity ? '-inf' : String(value);
+    }
+    if (typeof value === 'string') {
+      const chars = Array.from(value);
+      return '“' + chars.slice(0, 20).join('') + (chars.length > 20 ? '…' : '') + '”';
+    }
+    return `${_rt_type_name(value)}类型的值`;
   }
 
   function _rt_within(what, value, limit) {
@@ -126,31 +144,75 @@ var rulec_dp = (function () {
   }
   function _rt_not_given() { throw new NotSpecifiedBySource('未指定的条目没有公式'); }
 
-  // Close matches for a misspelt key, as difflib.get_close_matches(key, names, n=1) finds them.
+  // difflib.SequenceMatcher(None, a, b).ratio() exactly as CPython computes it (a and b are arrays
+  // of code points; b's popular elements are dropped from b2j when b has 200 or more, autojunk).
   function _rt_ratio(a, b) {
-    function matches(alo, ahi, blo, bhi) {
-      let best = 0, bi = alo, bj = blo;
+    const b2j = new Map();
+    for (let j = 0; j < b.length; j++) {
+      const list = b2j.get(b[j]);
+      if (list === undefined) b2j.set(b[j], [j]);
+      else list.push(j);
+    }
+    if (b.length >= 200) {
+      const ntest = Math.floor(b.length / 100) + 1;
+      for (const [elt, idxs] of Array.from(b2j.entries())) if (idxs.length > ntest) b2j.delete(elt);
+    }
+    const nothing = [];
+    function longest(alo, ahi, blo, bhi) {
+      let besti = alo, bestj = blo, bestsize = 0, j2len = new Map();
       for (let i = alo; i < ahi; i++) {
-        for (let j = blo; j < bhi; j++) {
-          let k = 0;
-          while (i + k < ahi && j + k < bhi && a[i + k] === b[j + k]) k++;
-          if (k > best) { best = k; bi = i; bj = j; }
+        const newj2len = new Map();
+        for (const j of (b2j.get(a[i]) || nothing)) {
+          if (j < blo) continue;
+          if (j >= bhi) break;
+          const k = (j2len.get(j - 1) || 0) + 1;
+          newj2len.set(j, k);
+          if (k > bestsize) { besti = i - k + 1; bestj = j - k + 1; bestsize = k; }
         }
+        j2len = newj2len;
       }
-      if (best === 0) return 0;
-      return best + matches(alo, bi, blo, bj) + matches(bi + best, ahi, bj + best, bhi);
+      while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) { besti--; bestj--; bestsize++; }
+      while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) bestsize++;
+      return [besti, bestj, bestsize];
+    }
+    let matches = 0;
+    const queue = [[0, a.length, 0, b.length]];
+    while (queue.length) {
+      const q = queue.pop(), m = longest(q[0], q[1], q[2], q[3]), i = m[0], j = m[1], k = m[2];
+      if (k) {
+        matches += k;
+        if (q[0] < i && q[2] < j) queue.push([q[0], i, q[2], j]);
+        if (i + k < q[1] && j + k < q[3]) queue.push([i + k, q[1], j + k, q[3]]);
+      }
     }
     const total = a.length + b.length;
-    return total ? 2 * matches(0, a.length, 0, b.length) / total : 1;
+    return total ? 2.0 * matches / total : 1.0;
   }
+  function _rt_code_point_less(x, y) {  // Python's str < (by code point, not UTF-16 unit)
+    const n = Math.min(x.length, y.length);
+    for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] < y[i];
+    return x.length < y.length;
+  }
+  // difflib.get_close_matches(key, names, n=1)[0], or null: the best ratio of at least 0.6, a tie
+  // going to the greater name (heapq.nlargest over (ratio, name)).
   function _rt_close_match(key, names) {
-    let best = null, score = 0.6;
+    const b = Array.from(key, c => c.codePointAt(0));
+    let best = null, bestPoints = null, score = -1;
     for (const n of names) {
-      if (n.length > 64 || key.length > 64) continue;
-      const r = _rt_ratio(n, key);
-      if (r >= score && (best === null || r > score)) { best = n; score = r; }
+      const points = Array.from(n, c => c.codePointAt(0));
+      const r = _rt_ratio(points, b);
+      if (r < 0.6) continue;
+      if (r > score || (r === score && _rt_code_point_less(bestPoints, points))) {
+        best = n; bestPoints = points; score = r;
+      }
     }
     return best;
+  }
+  // Public: the closest of `names` to `key` as difflib.get_close_matches(key, names, n=1) finds it
+  // (a ratio of at least 0.6), or null; for tools that check words from chat text.
+  function close_match(key, names) {
+    if (typeof key !== 'string') throw new OutOfBounds(`key必须是文本，得到${_rt_type_name(key)}`);
+    return _rt_close_match(key, Array.from(names, String));
   }
   // Find an entry by object, id or Chinese name (core.lookup).
   function _rt_lookup(table, key, what, cls) {
@@ -174,6 +236,29 @@ var rulec_dp = (function () {
     return entry;
   }
 
+  // A table of the rules: a Map that cannot be changed (get, has, keys, values, entries, forEach,
+  // size, for...of); set, delete and clear throw a TypeError, and Map.prototype.set.call cannot
+  // reach its entries (they live in a WeakMap of this runtime), so one importer cannot change a
+  // table under another.
+  const _rt_FROZEN = new WeakMap();
+  class FrozenMap {
+    constructor(entries) { _rt_FROZEN.set(this, new Map(entries)); Object.freeze(this); }
+    get size() { return _rt_FROZEN.get(this).size; }
+    get(key) { return _rt_FROZEN.get(this).get(key); }
+    has(key) { return _rt_FROZEN.get(this).has(key); }
+    keys() { return _rt_FROZEN.get(this).keys(); }
+    values() { return _rt_FROZEN.get(this).values(); }
+    entries() { return _rt_FROZEN.get(this).entries(); }
+    forEach(fn, thisArg) { _rt_FROZEN.get(this).forEach((v, k) => fn.call(thisArg, v, k, this)); }
+    [Symbol.iterator]() { return _rt_FROZEN.get(this).entries(); }
+    set() { throw new TypeError('规则表是只读的：不能修改（set）'); }
+    delete() { throw new TypeError('规则表是只读的：不能删除条目（delete）'); }
+    clear() { throw new TypeError('规则表是只读的：不能清空（clear）'); }
+    toJSON() { const out = {}; for (const kv of this.entries()) out[kv[0]] = kv[1]; return out; }
+  }
+  Object.freeze(FrozenMap.prototype);
+  function _rt_is_table(table) { return table instanceof Map || table instanceof FrozenMap; }
+
   // ---- values, sentences, records ----
   function _rt_plain(value) {
     if (value !== null && typeof value === 'object') {
@@ -195,7 +280,7 @@ var rulec_dp = (function () {
   }
   // An outcome value in the rules' words: 是/否, a number, or the name of the entry of `table` an id names.
   function shown(value, table) {
-    if (table instanceof Map && typeof value === 'string') {
+    if (_rt_is_table(table) && typeof value === 'string') {
       return value === '' ? '—' : table.has(value) ? _rt_fmt(table.get(value)) : value;
     }
     return _rt_fmt(value);
@@ -211,6 +296,7 @@ var rulec_dp = (function () {
   // One line of a resolution trace: a step kind, a sentence and its numbers.
   class TraceStep {
     constructor(kind, text, values) { this.kind = kind; this.text = text; this.values = values; Object.freeze(this); }
+    toJSON() { return this.toDict(); }
     toDict() {
       const values = {};
       for (const kv of this.values) values[kv[0]] = _rt_plain(kv[1]);
@@ -224,6 +310,7 @@ var rulec_dp = (function () {
     text(gm) {
       return this.trace.filter(s => gm || s.kind !== 'gm').map(s => s.text).join('\n');
     }
+    toJSON() { return this.toDict(); }
     toDict() {
       const out = {procedure: this.constructor.PROCEDURE};
       for (const f of this.constructor.FIELDS) out[f] = _rt_plain(this[f]);
@@ -245,6 +332,7 @@ var rulec_dp = (function () {
   // A dice expression from the rules, e.g. 2d6+3: its text, dice terms and flat bonus.
   class DiceValue {
     constructor(text, terms, flat) { this.text = text; this.terms = terms; this.flat = flat; Object.freeze(this); }
+    toJSON() { return this.toDict(); }
     toDict() { return this.text; }
   }
   function _rt_dice_value(row) { return row === null ? null : new DiceValue(row[0], row[1], row[2]); }
@@ -271,13 +359,9 @@ var rulec_dp = (function () {
   // The Mersenne Twister exactly as CPython's random.Random seeds and draws it: SeededDice(seed)
   // here rolls the same faces as SeededDice(seed) in the Python package.
   class _MersenneTwister {
-    constructor(seed) {
+    constructor(key) {  // key: the seed's absolute value as 32-bit words, least significant first
       this.mt = new Uint32Array(624);
       this.index = 624;
-      let n = Math.abs(seed);
-      const key = [];
-      while (n > 0) { key.push(n % 4294967296); n = Math.floor(n / 4294967296); }
-      if (key.length === 0) key.push(0);
       this.seedArray(key);
     }
     seedArray(key) {
@@ -331,15 +415,41 @@ var rulec_dp = (function () {
       return (a * 67108864 + b) / 9007199254740992;
     }
   }
+  // An integer seed's absolute value as 32-bit words, least significant first (as CPython's
+  // init_by_array takes it); ES2015 arithmetic only, so a BigInt goes through its decimal digits.
+  function _rt_seed_words(seed) {
+    let digits;
+    if (typeof seed === 'number') {
+      if (!Number.isInteger(seed) || Math.abs(seed) > 9007199254740991) {
+        throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
+      }
+      digits = String(Math.abs(seed));
+    } else if (typeof seed === 'bigint' || (typeof seed === 'string' && /^-?[0-9]{1,4000}$/.test(seed))) {
+      digits = String(seed).replace(/^-/, '');
+    } else {
+      throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
+    }
+    const words = [0];
+    for (let i = 0; i < digits.length; i++) {  // words = words * 10 + digit, with carries
+      let carry = digits.charCodeAt(i) - 48;
+      for (let w = 0; w < words.length; w++) {
+        const v = words[w] * 10 + carry;
+        words[w] = v % 4294967296;
+        carry = Math.floor(v / 4294967296);
+      }
+      if (carry) words.push(carry);
+    }
+    while (words.length > 1 && words[words.length - 1] === 0) words.pop();
+    return words;
+  }
   // Random faces from a Mersenne Twister seeded like Python's random.Random(seed): the same seed
   // replays the same rolls, in either language. A face is Math.floor(random() * sides) + 1.
+  // The seed is an integer of any size: a safe integer Number, a BigInt, or its decimal digits as a
+  // string ('123456789012345678901234', a QQ or Discord id), all seeding as Python's int would.
   class SeededDice {
     constructor(seed) {
       if (seed === undefined || seed === null) seed = Math.floor(Math.random() * 9007199254740991);
-      if (typeof seed !== 'number' || !Number.isInteger(seed) || Math.abs(seed) > 9007199254740991) {
-        throw new OutOfBounds(`种子必须是安全整数，得到${_rt_repr(seed)}`);
-      }
-      const twister = new _MersenneTwister(seed);
+      const twister = new _MersenneTwister(_rt_seed_words(seed));
       this.random = () => twister.random();
       // Read-only, so its faces are always in 1..sides and _rt_dice_source can trust it (a subclass
       // is a source of its own, checked like any other).
@@ -391,6 +501,7 @@ var rulec_dp = (function () {
       this.successes = successes; this.command = command; this.all_succeed = allSucceed;
       Object.freeze(this);
     }
+    toJSON() { return this.toDict(); }
     toDict() {
       return {kind: 'pool', command: this.command, dice: this.dice, extras: this.extras, faces: this.faces.slice(),
               added: this.added.slice(), successes: this.successes, all_succeed: this.all_succeed};
@@ -449,6 +560,7 @@ var rulec_dp = (function () {
   // ---- the d20 with advantage layers (d20.py) ----
   class D20Roll {
     constructor(faces, natural, layers) { this.faces = faces; this.natural = natural; this.layers = layers; Object.freeze(this); }
+    toJSON() { return this.toDict(); }
     toDict() { return {kind: 'd20', faces: this.faces.slice(), natural: this.natural, layers: this.layers}; }
   }
   function _rt_roll_d20(source, layers) {
@@ -480,6 +592,7 @@ var rulec_dp = (function () {
     constructor(faces, total, crit, expression) {
       this.faces = faces; this.total = total; this.crit = crit; this.expression = expression; Object.freeze(this);
     }
+    toJSON() { return this.toDict(); }
     toDict() {
       return {kind: 'damage', expression: this.expression, faces: this.faces.slice(), total: this.total, crit: this.crit};
     }
@@ -747,6 +860,7 @@ var rulec_dp = (function () {
       if (i < 0) throw new RuleError(`没有结果字段“${name}”`);
       return i;
     }
+    toJSON() { return this.toDict(); }
     toDict() {
       return {
         fields: this.fields.slice(),
@@ -1043,6 +1157,7 @@ var rulec_dp = (function () {
     toDict() {
       return _rt_combatant_dict(this, _STATS);
     }
+    toJSON() { return this.toDict(); }
   }
 
   // ---- entry formulas (one function per distinct formula, named after the first entry) ----
@@ -1096,15 +1211,17 @@ var rulec_dp = (function () {
       const out = {id: this.id, name: this.name};
       return out;
     }
+    toJSON() { return this.toDict(); }
   }
   const _NO_WILLPOWERUSE = new WillpowerUse(["", "（无意志力用法）", "", [], null], false);
-  const WILLPOWER_USES = new Map();
+  const _WILLPOWER_USES_ROWS = new Map();
   for (const r of [
     ["check", "检定", "一次检定 +3DP。", ["DP-64"], null],
     ["defense", "防御", "一次防御 +2DP。", ["DP-64"], null],
     ["move", "移动", "本轮移动速度 +10米。", ["DP-64"], null],
     ["conscious", "保持清醒", "失去知觉时保持清醒。", ["DP-64"], null],
-  ]) WILLPOWER_USES.set(r[0], new WillpowerUse(r, true));
+  ]) _WILLPOWER_USES_ROWS.set(r[0], new WillpowerUse(r, true));
+  const WILLPOWER_USES = new FrozenMap(_WILLPOWER_USES_ROWS);
   // The 意志力用法 entry with this id or Chinese name.
   function get_willpower_use(key) { return _rt_lookup(WILLPOWER_USES, key, "意志力用法", WillpowerUse); }
 
@@ -1121,15 +1238,17 @@ var rulec_dp = (function () {
       out.family = this.family;
       return out;
     }
+    toJSON() { return this.toDict(); }
   }
   const _NO_DAMAGETYPE = new DamageType(["", "（无伤害类型）", "", [], null, "物理"], false);
-  const DAMAGE_TYPES = new Map();
+  const _DAMAGE_TYPES_ROWS = new Map();
   for (const r of [
     ["blunt", "冲击", "凡人的肉体通常只能造成冲击伤害（钝击）。", ["DP-10"], null, "物理"],
     ["lethal", "严重", "大多数武器造成严重伤害。", ["DP-11"], null, "物理"],
     ["pierce", "穿刺", "", ["DP-13", "DP-14", "DP-15"], null, "物理"],
     ["mental", "精神", "", ["DP-06"], null, "精神"],
-  ]) DAMAGE_TYPES.set(r[0], new DamageType(r, true));
+  ]) _DAMAGE_TYPES_ROWS.set(r[0], new DamageType(r, true));
+  const DAMAGE_TYPES = new FrozenMap(_DAMAGE_TYPES_ROWS);
   // The 伤害类型 entry with this id or Chinese name.
   function get_damage_type(key) { return _rt_lookup(DAMAGE_TYPES, key, "伤害类型", DamageType); }
 
@@ -1146,9 +1265,10 @@ var rulec_dp = (function () {
       out.order = this.order;
       return out;
     }
+    toJSON() { return this.toDict(); }
   }
   const _NO_ACTION = new Action(["", "（无动作类型）", "", [], null, 0], false);
-  const ACTIONS = new Map();
+  const _ACTIONS_ROWS = new Map();
   for (const r of [
     ["free", "自由动作", "", [], null, 1],
     ["swift", "迅捷动作", "", [], null, 2],
@@ -1157,7 +1277,8 @@ var rulec_dp = (function () {
     ["full_round", "整轮动作", "", [], null, 5],
     ["reflex", "反射动作", "", [], null, 6],
     ["none", "不是动作", "包含在攻击目标的动作之中（如致命攻击）。", [], null, 0],
-  ]) ACTIONS.set(r[0], new Action(r, true));
+  ]) _ACTIONS_ROWS.set(r[0], new Action(r, true));
+  const ACTIONS = new FrozenMap(_ACTIONS_ROWS);
   // The 动作类型 entry with this id or Chinese name.
   function get_action(key) { return _rt_lookup(ACTIONS, key, "动作类型", Action); }
 
@@ -1200,6 +1321,7 @@ var rulec_dp = (function () {
       out.notes = this.notes;
       return out;
     }
+    toJSON() { return this.toDict(); }
   }
   const _NO_ATTACKTYPE = new AttackType(
     [
@@ -1208,7 +1330,7 @@ var rulec_dp = (function () {
     ],
     false
   );
-  const ATTACK_TYPES = new Map();
+  const _ATTACK_TYPES_ROWS = new Map();
   for (const r of [
     ["unarmed", "肉搏", "", ["DP-10"], null, "attack_types_unarmed_pool", "standard", false, 0, "attack_types_unarmed_range_multiplier", 0, 0, false, 0, false, false, false, "blunt", "以天生武器进行近战肉搏攻击。学习特定能力、经过强化、持用手指虎或拥有特殊的天生武器可以造成严重伤害。"],
     ["melee", "白刃", "", ["DP-11"], null, "attack_types_unarmed_pool", "standard", false, 0, "attack_types_unarmed_range_multiplier", 0, 0, false, 0, false, false, false, "lethal", "可以用来攻击的盾牌也属于白刃武器；长鞭等少量武器只造成冲击伤害。"],
@@ -1219,7 +1341,8 @@ var rulec_dp = (function () {
     ["artillery", "炮", "", ["DP-15"], null, "attack_types_artillery_pool", "standard", true, 0, "attack_types_artillery_range_multiplier", 0, 0, false, 1, true, false, false, "pierce", "炮类武器没有通常意义上的武器伤害，以【炮击X（N米）】攻击；弹药在最大射程边界自动引爆。"],
     ["vehicle", "载具武器", "", ["DP-15", "DP-17"], null, "attack_types_vehicle_pool", "standard", true, 0, "attack_types_vehicle_range_multiplier", 0, 0, false, 0, false, false, false, "pierce", "操纵载具进行近战或远程攻击；载具武器的使用可能需要相关技能达到一定等级。射程倍数原文未给出，见裁定“载具武器射程倍数”。"],
     ["other", "其他攻击形式", "", ["DP-16"], null, "attack_types_other_pool", "standard", true, 0, "attack_types_other_range_multiplier", 0, 0, false, 0, false, false, true, "mental", "资源创建的攻击形式（施法检定等）：动作、判定DP与对抗以资源描述为准，默认视为远程攻击。检定组成与射程倍数原文没有给出，见裁定“其他攻击形式使用占位检定”与“其他攻击形式射程倍数”；与豁免对抗时请用“攻击与豁免的对抗”流程。"],
-  ]) ATTACK_TYPES.set(r[0], new AttackType(r, true));
+  ]) _ATTACK_TYPES_ROWS.set(r[0], new AttackType(r, true));
+  const ATTACK_TYPES = new FrozenMap(_ATTACK_TYPES_ROWS);
   // The 攻击类型 entry with this id or Chinese name.
   function get_attack_type(key) { return _rt_lookup(ATTACK_TYPES, key, "攻击类型", AttackType); }
 
@@ -1274,6 +1397,7 @@ var rulec_dp = (function () {
       out.notes = this.notes;
       return out;
     }
+    toJSON() { return this.toDict(); }
   }
   const _NO_WEAPON = new Weapon(
     [
@@ -1282,7 +1406,7 @@ var rulec_dp = (function () {
     ],
     false
   );
-  const WEAPONS = new Map();
+  const _WEAPONS_ROWS = new Map();
   for (const r of [
     ["fist", "拳", "", ["DP-10"], null, "unarmed", 0, "blunt", 0, 0, 1, -1, 0, 0, 0, false, true, false, false, 0, 0, null, null, 0, ""],
     ["claw", "爪", "", ["DP-10"], null, "unarmed", 1, "lethal", 0, 0, 1, -1, 0, 0, 0, false, true, false, true, 0, 0, null, null, 0, "特殊的天生武器，可造成严重伤害；适于抓住敌人。"],
@@ -1309,7 +1433,8 @@ var rulec_dp = (function () {
     ["mortar", "迫击炮", "", ["DP-15"], null, "artillery", 0, "pierce", 3, 6, 2, -1, 0, 100, 0, false, false, false, false, 8, 5, null, "standard", 0, "【炮击8（5米）】；弹药为一次性消耗品。"],
     ["vehicle_cannon", "车载机炮", "", ["DP-17"], null, "vehicle", 8, "pierce", 0, 10, 2, -1, 6, 200, 0, false, false, false, false, 0, 0, null, null, 0, ""],
     ["missile_launcher", "车载导弹", "", ["DP-15"], null, "artillery", 0, "pierce", 0, 10, 2, -1, 0, 500, 0, false, false, false, false, 15, 10, null, null, 0, "【炮击15（10米）】；载具上的炮类武器可用 智力+器用+专业 检定。"],
-  ]) WEAPONS.set(r[0], new Weapon(r, true));
+  ]) _WEAPONS_ROWS.set(r[0], new Weapon(r, true));
+  const WEAPONS = new FrozenMap(_WEAPONS_ROWS);
   // The 武器 entry with this id or Chinese name.
   function get_weapon(key) { return _rt_lookup(WEAPONS, key, "武器", Weapon); }
 
@@ -1328,16 +1453,18 @@ var rulec_dp = (function () {
       out.notes = this.notes;
       return out;
     }
+    toJSON() { return this.toDict(); }
   }
   const _NO_CONDITIONTRACK = new ConditionTrack(["", "（无状态累积槽）", "", [], null, _rt_not_given, ""], false);
-  const CONDITION_TRACKS = new Map();
+  const _CONDITION_TRACKS_ROWS = new Map();
   for (const r of [
     ["stun", "晕眩", "", ["DP-32"], "原文见3.1生存状态，本章未给出累积槽与效果", "condition_tracks_stun_capacity", ""],
     ["dazzle", "目眩", "", ["DP-32"], "原文见3.1生存状态，本章未给出累积槽与效果", "condition_tracks_stun_capacity", ""],
     ["nausea", "恶心", "", ["DP-32"], "原文见3.1生存状态，本章未给出累积槽与效果", "condition_tracks_stun_capacity", ""],
     ["pain", "剧痛", "", ["DP-32"], "原文见3.1生存状态，本章未给出累积槽与效果", "condition_tracks_stun_capacity", ""],
     ["limb_impairment", "肢体妨碍", "", ["DP-32"], "原文见3.1生存状态，本章未给出累积槽与效果", "condition_tracks_stun_capacity", ""],
-  ]) CONDITION_TRACKS.set(r[0], new ConditionTrack(r, true));
+  ]) _CONDITION_TRACKS_ROWS.set(r[0], new ConditionTrack(r, true));
+  const CONDITION_TRACKS = new FrozenMap(_CONDITION_TRACKS_ROWS);
   // The 状态累积槽 entry with this id or Chinese name.
   function get_condition_track(key) { return _rt_lookup(CONDITION_TRACKS, key, "状态累积槽", ConditionTrack); }
 
@@ -1366,11 +1493,12 @@ var rulec_dp = (function () {
       out.notes = this.notes;
       return out;
     }
+    toJSON() { return this.toDict(); }
   }
   const _NO_CALLEDSHOT = new CalledShot(
     ["", "（无特定部位攻击）", "", [], null, 0, 0, _NO_CONDITIONTRACK, true, "standard", true, ""], false
   );
-  const CALLED_SHOTS = new Map();
+  const _CALLED_SHOTS_ROWS = new Map();
   for (const r of [
     ["head", "头部", "", ["DP-32"], null, 3, 2, "stun", true, "standard", true, "每2点胜出数造成1点晕眩，以标准方式豁免。"],
     ["eyes", "眼睛", "", ["DP-32"], null, 5, 1, "dazzle", true, "standard", true, "每点胜出数造成1点目眩，以标准方式豁免。"],
@@ -1381,7 +1509,8 @@ var rulec_dp = (function () {
     ["limb", "肢体", "", ["DP-32"], null, 2, 2, "limb_impairment", true, "standard", true, "每2点胜出数造成指定肢体的1点肢体妨碍，以标准方式豁免。"],
     ["disarm", "击落武器", "", ["DP-32"], null, 3, 0, null, false, "opposed_strength", false, "正常通过防御但不造成伤害；目标以力量+武技+对应武器专业对抗本次胜出数，失败则武器脱手；以手或类似结构的天生武器攻击可夺取武器。"],
     ["sunder", "击破武器", "", ["DP-32"], null, 3, 0, null, false, "opposed_sunder", false, "正常通过防御但不造成伤害；目标以力量+武技+对应武器专业对抗胜出数（双手+4，非力量操纵−4，体型较大一方获得体积差加值）；每个失败数使武器或盾牌受到1点伤害，仍需突破硬度。"],
-  ]) CALLED_SHOTS.set(r[0], new CalledShot(r, true));
+  ]) _CALLED_SHOTS_ROWS.set(r[0], new CalledShot(r, true));
+  const CALLED_SHOTS = new FrozenMap(_CALLED_SHOTS_ROWS);
   // The 特定部位攻击 entry with this id or Chinese name.
   function get_called_shot(key) { return _rt_lookup(CALLED_SHOTS, key, "特定部位攻击", CalledShot); }
 
@@ -1404,9 +1533,10 @@ var rulec_dp = (function () {
       out.effect = this.effect;
       return out;
     }
+    toJSON() { return this.toDict(); }
   }
   const _NO_MANEUVER = new Maneuver(["", "（无战斗动作）", "", [], null, "strengthen", _NO_ACTION, "", ""], false);
-  const MANEUVERS = new Map();
+  const _MANEUVERS_ROWS = new Map();
   for (const r of [
     ["power_attack", "全力一击", "", ["DP-30"], null, "strengthen", "standard", "attack（全力一击）", "近战攻击+2DP；到下一次行动开始前基础防御−2。"],
     ["charge", "冲锋攻击", "", ["DP-31"], null, "strengthen", "full_round", "attack（冲锋距离）", "最多移动两倍移动速度后近战攻击；直线每1米+1DP、基础防御−1，加值不超过力量与基础防御；需要畅通无阻的清晰路径（无助生物不阻碍）。"],
@@ -1431,7 +1561,8 @@ var rulec_dp = (function () {
     ["reload", "装填弹药", "", ["DP-62"], null, "other", null, "", "自动枪换弹匣、能量匣、单动式步枪装弹为移动动作（单动式步枪需先以迅捷动作拉栓）；弓上箭为迅捷动作；左轮手枪装弹一轮（上弹器：移动动作）；轻弩移动动作；重弩标准动作。弹药已在手中时装填动作降低一级。各武器的装填动作见武器表。"],
     ["readied_action", "准备动作", "", ["DP-63"], null, "other", "standard", "", "以标准动作宣言所准备的动作与触发条件；下一个动作之前以反射动作回应，可打断触发者的动作；下一轮对应动作被跳过。"],
     ["willpower", "意志力的使用", "", ["DP-64"], null, "other", "free", "willpower_spend", "检定+3DP、防御+2DP、移动+10米、保持清醒（每场景一次）；长休息恢复1点。"],
-  ]) MANEUVERS.set(r[0], new Maneuver(r, true));
+  ]) _MANEUVERS_ROWS.set(r[0], new Maneuver(r, true));
+  const MANEUVERS = new FrozenMap(_MANEUVERS_ROWS);
   // The 战斗动作 entry with this id or Chinese name.
   function get_maneuver(key) { return _rt_lookup(MANEUVERS, key, "战斗动作", Maneuver); }
 
@@ -4675,24 +4806,24 @@ var rulec_dp = (function () {
       fields: [["rounds", "瞄准轮数", "int"]], summary: {hit: null, damage: null}
     },
   });
-  return Object.freeze({
+  _rt_root.rulec_dp = Object.freeze({
     RuleError: RuleError, DiceExhausted: DiceExhausted, BadFace: BadFace,
     NotSpecifiedBySource: NotSpecifiedBySource, OutOfBounds: OutOfBounds, LimitExceeded: LimitExceeded,
     UnknownEntry: UnknownEntry, DiceValue: DiceValue, SeededDice: SeededDice, FixedDice: FixedDice,
     Odds: Odds, TraceStep: TraceStep, Result: Result, shown: shown, pool_distribution: pool_distribution,
-    Combatant: Combatant, RULINGS: RULINGS, STAT_NAMES: STAT_NAMES, WillpowerUse: WillpowerUse,
-    WILLPOWER_USES: WILLPOWER_USES, get_willpower_use: get_willpower_use, DamageType: DamageType,
-    DAMAGE_TYPES: DAMAGE_TYPES, get_damage_type: get_damage_type, Action: Action, ACTIONS: ACTIONS,
-    get_action: get_action, AttackType: AttackType, ATTACK_TYPES: ATTACK_TYPES,
-    get_attack_type: get_attack_type, Weapon: Weapon, WEAPONS: WEAPONS, get_weapon: get_weapon,
-    ConditionTrack: ConditionTrack, CONDITION_TRACKS: CONDITION_TRACKS,
-    get_condition_track: get_condition_track, CalledShot: CalledShot, CALLED_SHOTS: CALLED_SHOTS,
-    get_called_shot: get_called_shot, Maneuver: Maneuver, MANEUVERS: MANEUVERS,
-    get_maneuver: get_maneuver, UseBombard: UseBombard, ResourceDefined: ResourceDefined,
-    OutOfRange: OutOfRange, OneHandBow: OneHandBow, CalledShotMultipleTargets: CalledShotMultipleTargets,
-    NotHelpless: NotHelpless, NoVitals: NoVitals, ChargeBlocked: ChargeBlocked,
-    ChargeTooFar: ChargeTooFar, MeleeOnly: MeleeOnly, CannotTrip: CannotTrip,
-    NaturalCannotParry: NaturalCannotParry, ProneCannotCharge: ProneCannotCharge,
+    close_match: close_match, FrozenMap: FrozenMap, Combatant: Combatant, RULINGS: RULINGS,
+    STAT_NAMES: STAT_NAMES, WillpowerUse: WillpowerUse, WILLPOWER_USES: WILLPOWER_USES,
+    get_willpower_use: get_willpower_use, DamageType: DamageType, DAMAGE_TYPES: DAMAGE_TYPES,
+    get_damage_type: get_damage_type, Action: Action, ACTIONS: ACTIONS, get_action: get_action,
+    AttackType: AttackType, ATTACK_TYPES: ATTACK_TYPES, get_attack_type: get_attack_type, Weapon: Weapon,
+    WEAPONS: WEAPONS, get_weapon: get_weapon, ConditionTrack: ConditionTrack,
+    CONDITION_TRACKS: CONDITION_TRACKS, get_condition_track: get_condition_track, CalledShot: CalledShot,
+    CALLED_SHOTS: CALLED_SHOTS, get_called_shot: get_called_shot, Maneuver: Maneuver,
+    MANEUVERS: MANEUVERS, get_maneuver: get_maneuver, UseBombard: UseBombard,
+    ResourceDefined: ResourceDefined, OutOfRange: OutOfRange, OneHandBow: OneHandBow,
+    CalledShotMultipleTargets: CalledShotMultipleTargets, NotHelpless: NotHelpless, NoVitals: NoVitals,
+    ChargeBlocked: ChargeBlocked, ChargeTooFar: ChargeTooFar, MeleeOnly: MeleeOnly,
+    CannotTrip: CannotTrip, NaturalCannotParry: NaturalCannotParry, ProneCannotCharge: ProneCannotCharge,
     AimOutOfReach: AimOutOfReach, TooManyHandsFree: TooManyHandsFree, OverrunTooBig: OverrunTooBig,
     FeintImpossible: FeintImpossible, NotABombard: NotABombard, AimUnlocated: AimUnlocated,
     GrappleNeedsTwoHands: GrappleNeedsTwoHands, BadWillpower: BadWillpower,
@@ -4741,4 +4872,4 @@ var rulec_dp = (function () {
     StandUpResult: StandUpResult, aim: aim, aim_fast: aim_fast, aim_prepare: aim_prepare,
     aim_odds: aim_odds, AIM_FIELDS: AIM_FIELDS, AimResult: AimResult,
   });
-})();
+})(typeof globalThis !== 'undefined' ? globalThis : (function () { return this; })());

@@ -27,20 +27,25 @@
 // only, and no API newer than ES2015, so the single-file script runs in SealDice's engine.
 
 // ---- errors (core.py) ----
+// `code`, `message` and `details` are own enumerable properties (a logger or JSON.stringify keeps
+// them); toJSON() is toDict(), the Python package's to_dict().
 class RuleError extends Error {
   constructor(message, details) {
     super(message);
-    this.message = message;
-    this.details = details || {};
-    this.name = this.constructor.name;
+    const own = {enumerable: true, writable: false, configurable: true};
+    Object.defineProperty(this, 'code', Object.assign({value: new.target.CODE || RuleError.CODE}, own));
+    Object.defineProperty(this, 'message', Object.assign({value: message}, own));
+    Object.defineProperty(this, 'details', Object.assign({value: Object.freeze(Object.assign({}, details || {}))}, own));
+    Object.defineProperty(this, 'name', {value: new.target.name, enumerable: false, writable: true, configurable: true});
   }
   toDict() { return {error: this.code, message: this.message, details: Object.assign({}, this.details)}; }
+  toJSON() { return this.toDict(); }
 }
-RuleError.prototype.code = 'rule-error';
+RuleError.CODE = RuleError.prototype.code = 'rule-error';
 function _rt_error_class(name, code, base) {
   const cls = class extends (base || RuleError) {};
   Object.defineProperty(cls, 'name', {value: name});
-  cls.prototype.code = code;
+  cls.CODE = cls.prototype.code = code;
   return cls;
 }
 const DiceExhausted = _rt_error_class('DiceExhausted', 'dice-exhausted');
@@ -50,22 +55,35 @@ const OutOfBounds = _rt_error_class('OutOfBounds', 'out-of-bounds');
 const LimitExceeded = _rt_error_class('LimitExceeded', 'limit-exceeded');
 const UnknownEntry = _rt_error_class('UnknownEntry', 'unknown-entry');
 
-// Python's repr of a plain value, so that messages read as the Python package's do.
-function _rt_repr(value) {
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (value === null || value === undefined) return 'None';
-  if (typeof value === 'string') return "'" + value.replace(/\\/g, '\\\\').replace(/'/g, "\\'") + "'";
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(value);
-  return String(value);
-}
+// What sort of value this is, in the rules' words (core.kind): the same words as the Python
+// package's for the same JSON value, and no language's type names.
 function _rt_type_name(value) {
-  if (value === null || value === undefined) return 'NoneType';
-  if (typeof value === 'boolean') return 'bool';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
-  if (typeof value === 'string') return 'str';
-  if (Array.isArray(value)) return 'list';
-  return value.constructor && value.constructor.name ? value.constructor.name : 'object';
+  if (value === null || value === undefined) return '空值';
+  if (typeof value === 'boolean') return '真假值';
+  if (typeof value === 'number') return Number.isInteger(value) ? '整数' : '小数';
+  if (typeof value === 'string') return '文本';
+  if (Array.isArray(value)) return '列表';
+  if (typeof value === 'function') return '函数';
+  if (typeof value !== 'object') return typeof value === 'bigint' ? '整数' : '其他值';
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null || proto === Object.prototype) return '映射';
+  return proto.constructor && proto.constructor.name ? proto.constructor.name : '其他值';
+}
+// A value a caller gave, as a message shows it (core.described): “text” in Chinese quotes (its
+// first 20 characters), 真/假, 空值, a number; anything else by its kind.
+function _rt_repr(value) {
+  if (value === null || value === undefined) return '空值';
+  if (value === true) return '真';
+  if (value === false) return '假';
+  if (typeof value === 'number') {
+    if (Number.isInteger(value)) return Math.abs(value) < 1e12 ? String(value) : '超出范围的整数';
+    return Number.isNaN(value) ? 'nan' : value === Infinity ? 'inf' : value === -Infinity ? '-inf' : String(value);
+  }
+  if (typeof value === 'string') {
+    const chars = Array.from(value);
+    return '“' + chars.slice(0, 20).join('') + (chars.length > 20 ? '…' : '') + '”';
+  }
+  return `${_rt_type_name(value)}类型的值`;
 }
 
 function _rt_within(what, value, limit) {
@@ -119,31 +137,75 @@ function _rt_check_inputs(specs) {
 }
 function _rt_not_given() { throw new NotSpecifiedBySource('未指定的条目没有公式'); }
 
-// Close matches for a misspelt key, as difflib.get_close_matches(key, names, n=1) finds them.
+// difflib.SequenceMatcher(None, a, b).ratio() exactly as CPython computes it (a and b are arrays
+// of code points; b's popular elements are dropped from b2j when b has 200 or more, autojunk).
 function _rt_ratio(a, b) {
-  function matches(alo, ahi, blo, bhi) {
-    let best = 0, bi = alo, bj = blo;
+  const b2j = new Map();
+  for (let j = 0; j < b.length; j++) {
+    const list = b2j.get(b[j]);
+    if (list === undefined) b2j.set(b[j], [j]);
+    else list.push(j);
+  }
+  if (b.length >= 200) {
+    const ntest = Math.floor(b.length / 100) + 1;
+    for (const [elt, idxs] of Array.from(b2j.entries())) if (idxs.length > ntest) b2j.delete(elt);
+  }
+  const nothing = [];
+  function longest(alo, ahi, blo, bhi) {
+    let besti = alo, bestj = blo, bestsize = 0, j2len = new Map();
     for (let i = alo; i < ahi; i++) {
-      for (let j = blo; j < bhi; j++) {
-        let k = 0;
-        while (i + k < ahi && j + k < bhi && a[i + k] === b[j + k]) k++;
-        if (k > best) { best = k; bi = i; bj = j; }
+      const newj2len = new Map();
+      for (const j of (b2j.get(a[i]) || nothing)) {
+        if (j < blo) continue;
+        if (j >= bhi) break;
+        const k = (j2len.get(j - 1) || 0) + 1;
+        newj2len.set(j, k);
+        if (k > bestsize) { besti = i - k + 1; bestj = j - k + 1; bestsize = k; }
       }
+      j2len = newj2len;
     }
-    if (best === 0) return 0;
-    return best + matches(alo, bi, blo, bj) + matches(bi + best, ahi, bj + best, bhi);
+    while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) { besti--; bestj--; bestsize++; }
+    while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) bestsize++;
+    return [besti, bestj, bestsize];
+  }
+  let matches = 0;
+  const queue = [[0, a.length, 0, b.length]];
+  while (queue.length) {
+    const q = queue.pop(), m = longest(q[0], q[1], q[2], q[3]), i = m[0], j = m[1], k = m[2];
+    if (k) {
+      matches += k;
+      if (q[0] < i && q[2] < j) queue.push([q[0], i, q[2], j]);
+      if (i + k < q[1] && j + k < q[3]) queue.push([i + k, q[1], j + k, q[3]]);
+    }
   }
   const total = a.length + b.length;
-  return total ? 2 * matches(0, a.length, 0, b.length) / total : 1;
+  return total ? 2.0 * matches / total : 1.0;
 }
+function _rt_code_point_less(x, y) {  // Python's str < (by code point, not UTF-16 unit)
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] < y[i];
+  return x.length < y.length;
+}
+// difflib.get_close_matches(key, names, n=1)[0], or null: the best ratio of at least 0.6, a tie
+// going to the greater name (heapq.nlargest over (ratio, name)).
 function _rt_close_match(key, names) {
-  let best = null, score = 0.6;
+  const b = Array.from(key, c => c.codePointAt(0));
+  let best = null, bestPoints = null, score = -1;
   for (const n of names) {
-    if (n.length > 64 || key.length > 64) continue;
-    const r = _rt_ratio(n, key);
-    if (r >= score && (best === null || r > score)) { best = n; score = r; }
+    const points = Array.from(n, c => c.codePointAt(0));
+    const r = _rt_ratio(points, b);
+    if (r < 0.6) continue;
+    if (r > score || (r === score && _rt_code_point_less(bestPoints, points))) {
+      best = n; bestPoints = points; score = r;
+    }
   }
   return best;
+}
+// Public: the closest of `names` to `key` as difflib.get_close_matches(key, names, n=1) finds it
+// (a ratio of at least 0.6), or null; for tools that check words from chat text.
+function close_match(key, names) {
+  if (typeof key !== 'string') throw new OutOfBounds(`key必须是文本，得到${_rt_type_name(key)}`);
+  return _rt_close_match(key, Array.from(names, String));
 }
 // Find an entry by object, id or Chinese name (core.lookup).
 function _rt_lookup(table, key, what, cls) {
@@ -167,6 +229,29 @@ function _rt_index(table, key, what) {
   return entry;
 }
 
+// A table of the rules: a Map that cannot be changed (get, has, keys, values, entries, forEach,
+// size, for...of); set, delete and clear throw a TypeError, and Map.prototype.set.call cannot
+// reach its entries (they live in a WeakMap of this runtime), so one importer cannot change a
+// table under another.
+const _rt_FROZEN = new WeakMap();
+class FrozenMap {
+  constructor(entries) { _rt_FROZEN.set(this, new Map(entries)); Object.freeze(this); }
+  get size() { return _rt_FROZEN.get(this).size; }
+  get(key) { return _rt_FROZEN.get(this).get(key); }
+  has(key) { return _rt_FROZEN.get(this).has(key); }
+  keys() { return _rt_FROZEN.get(this).keys(); }
+  values() { return _rt_FROZEN.get(this).values(); }
+  entries() { return _rt_FROZEN.get(this).entries(); }
+  forEach(fn, thisArg) { _rt_FROZEN.get(this).forEach((v, k) => fn.call(thisArg, v, k, this)); }
+  [Symbol.iterator]() { return _rt_FROZEN.get(this).entries(); }
+  set() { throw new TypeError('规则表是只读的：不能修改（set）'); }
+  delete() { throw new TypeError('规则表是只读的：不能删除条目（delete）'); }
+  clear() { throw new TypeError('规则表是只读的：不能清空（clear）'); }
+  toJSON() { const out = {}; for (const kv of this.entries()) out[kv[0]] = kv[1]; return out; }
+}
+Object.freeze(FrozenMap.prototype);
+function _rt_is_table(table) { return table instanceof Map || table instanceof FrozenMap; }
+
 // ---- values, sentences, records ----
 function _rt_plain(value) {
   if (value !== null && typeof value === 'object') {
@@ -188,7 +273,7 @@ function _rt_fmt(value) {
 }
 // An outcome value in the rules' words: 是/否, a number, or the name of the entry of `table` an id names.
 function shown(value, table) {
-  if (table instanceof Map && typeof value === 'string') {
+  if (_rt_is_table(table) && typeof value === 'string') {
     return value === '' ? '—' : table.has(value) ? _rt_fmt(table.get(value)) : value;
   }
   return _rt_fmt(value);
@@ -204,6 +289,7 @@ function _rt_signed(n) { return n >= 0 ? `+${n}` : String(n); }
 // One line of a resolution trace: a step kind, a sentence and its numbers.
 class TraceStep {
   constructor(kind, text, values) { this.kind = kind; this.text = text; this.values = values; Object.freeze(this); }
+  toJSON() { return this.toDict(); }
   toDict() {
     const values = {};
     for (const kv of this.values) values[kv[0]] = _rt_plain(kv[1]);
@@ -217,6 +303,7 @@ class Result {
   text(gm) {
     return this.trace.filter(s => gm || s.kind !== 'gm').map(s => s.text).join('\n');
   }
+  toJSON() { return this.toDict(); }
   toDict() {
     const out = {procedure: this.constructor.PROCEDURE};
     for (const f of this.constructor.FIELDS) out[f] = _rt_plain(this[f]);
@@ -238,6 +325,7 @@ function _rt_result(cls, values, rolls, trace) {
 // A dice expression from the rules, e.g. 2d6+3: its text, dice terms and flat bonus.
 class DiceValue {
   constructor(text, terms, flat) { this.text = text; this.terms = terms; this.flat = flat; Object.freeze(this); }
+  toJSON() { return this.toDict(); }
   toDict() { return this.text; }
 }
 function _rt_dice_value(row) { return row === null ? null : new DiceValue(row[0], row[1], row[2]); }
@@ -264,13 +352,9 @@ function _rt_make_dice(count, sides) {
 // The Mersenne Twister exactly as CPython's random.Random seeds and draws it: SeededDice(seed)
 // here rolls the same faces as SeededDice(seed) in the Python package.
 class _MersenneTwister {
-  constructor(seed) {
+  constructor(key) {  // key: the seed's absolute value as 32-bit words, least significant first
     this.mt = new Uint32Array(624);
     this.index = 624;
-    let n = Math.abs(seed);
-    const key = [];
-    while (n > 0) { key.push(n % 4294967296); n = Math.floor(n / 4294967296); }
-    if (key.length === 0) key.push(0);
     this.seedArray(key);
   }
   seedArray(key) {
@@ -324,15 +408,41 @@ class _MersenneTwister {
     return (a * 67108864 + b) / 9007199254740992;
   }
 }
+// An integer seed's absolute value as 32-bit words, least significant first (as CPython's
+// init_by_array takes it); ES2015 arithmetic only, so a BigInt goes through its decimal digits.
+function _rt_seed_words(seed) {
+  let digits;
+  if (typeof seed === 'number') {
+    if (!Number.isInteger(seed) || Math.abs(seed) > 9007199254740991) {
+      throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
+    }
+    digits = String(Math.abs(seed));
+  } else if (typeof seed === 'bigint' || (typeof seed === 'string' && /^-?[0-9]{1,4000}$/.test(seed))) {
+    digits = String(seed).replace(/^-/, '');
+  } else {
+    throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
+  }
+  const words = [0];
+  for (let i = 0; i < digits.length; i++) {  // words = words * 10 + digit, with carries
+    let carry = digits.charCodeAt(i) - 48;
+    for (let w = 0; w < words.length; w++) {
+      const v = words[w] * 10 + carry;
+      words[w] = v % 4294967296;
+      carry = Math.floor(v / 4294967296);
+    }
+    if (carry) words.push(carry);
+  }
+  while (words.length > 1 && words[words.length - 1] === 0) words.pop();
+  return words;
+}
 // Random faces from a Mersenne Twister seeded like Python's random.Random(seed): the same seed
 // replays the same rolls, in either language. A face is Math.floor(random() * sides) + 1.
+// The seed is an integer of any size: a safe integer Number, a BigInt, or its decimal digits as a
+// string ('123456789012345678901234', a QQ or Discord id), all seeding as Python's int would.
 class SeededDice {
   constructor(seed) {
     if (seed === undefined || seed === null) seed = Math.floor(Math.random() * 9007199254740991);
-    if (typeof seed !== 'number' || !Number.isInteger(seed) || Math.abs(seed) > 9007199254740991) {
-      throw new OutOfBounds(`种子必须是安全整数，得到${_rt_repr(seed)}`);
-    }
-    const twister = new _MersenneTwister(seed);
+    const twister = new _MersenneTwister(_rt_seed_words(seed));
     this.random = () => twister.random();
     // Read-only, so its faces are always in 1..sides and _rt_dice_source can trust it (a subclass
     // is a source of its own, checked like any other).
@@ -384,6 +494,7 @@ class PoolRoll {
     this.successes = successes; this.command = command; this.all_succeed = allSucceed;
     Object.freeze(this);
   }
+  toJSON() { return this.toDict(); }
   toDict() {
     return {kind: 'pool', command: this.command, dice: this.dice, extras: this.extras, faces: this.faces.slice(),
             added: this.added.slice(), successes: this.successes, all_succeed: this.all_succeed};
@@ -442,6 +553,7 @@ function _rt_pool_sentence(label, roll) {
 // ---- the d20 with advantage layers (d20.py) ----
 class D20Roll {
   constructor(faces, natural, layers) { this.faces = faces; this.natural = natural; this.layers = layers; Object.freeze(this); }
+  toJSON() { return this.toDict(); }
   toDict() { return {kind: 'd20', faces: this.faces.slice(), natural: this.natural, layers: this.layers}; }
 }
 function _rt_roll_d20(source, layers) {
@@ -473,6 +585,7 @@ class DamageRoll {
   constructor(faces, total, crit, expression) {
     this.faces = faces; this.total = total; this.crit = crit; this.expression = expression; Object.freeze(this);
   }
+  toJSON() { return this.toDict(); }
   toDict() {
     return {kind: 'damage', expression: this.expression, faces: this.faces.slice(), total: this.total, crit: this.crit};
   }
@@ -740,6 +853,7 @@ class Odds {
     if (i < 0) throw new RuleError(`没有结果字段“${name}”`);
     return i;
   }
+  toJSON() { return this.toDict(); }
   toDict() {
     return {
       fields: this.fields.slice(),
@@ -970,6 +1084,7 @@ class Combatant {
   toDict() {
     return _rt_combatant_dict(this, _STATS);
   }
+  toJSON() { return this.toDict(); }
 }
 
 // ---- entry formulas (one function per distinct formula, named after the first entry) ----
@@ -1064,14 +1179,16 @@ class Sense {
     out.blocked_by_avoiding_medium = this.blocked_by_avoiding_medium;
     return out;
   }
+  toJSON() { return this.toDict(); }
 }
 const _NO_SENSE = new Sense(["", "（无感知方式）", "", [], null, false, false, false, false], false);
-const SENSES = new Map();
+const _SENSES_ROWS = new Map();
 for (const r of [
   ["sight", "视觉", "", ["TR-03"], null, true, false, true, false],
   ["hearing", "听觉", "", ["TR-03"], null, false, true, false, false],
   ["touch", "触觉", "", ["TR-03"], null, false, false, false, true],
-]) SENSES.set(r[0], new Sense(r, true));
+]) _SENSES_ROWS.set(r[0], new Sense(r, true));
+const SENSES = new FrozenMap(_SENSES_ROWS);
 // The 感知方式 entry with this id or Chinese name.
 function get_sense(key) { return _rt_lookup(SENSES, key, "感知方式", Sense); }
 
@@ -1092,14 +1209,16 @@ class LeaveTiming {
     out.halves = this.halves;
     return out;
   }
+  toJSON() { return this.toDict(); }
 }
 const _NO_LEAVETIMING = new LeaveTiming(["", "（无脱离时机）", "", [], null, false, false, false], false);
-const LEAVE_TIMINGS = new Map();
+const _LEAVE_TIMINGS_ROWS = new Map();
 for (const r of [
   ["before", "攻击开始前", "", ["TR-05"], null, true, true, false],
   ["during", "攻击开始后结束前", "", ["TR-34"], null, true, false, true],
   ["none", "没有脱离", "", ["TR-05"], null, false, false, false],
-]) LEAVE_TIMINGS.set(r[0], new LeaveTiming(r, true));
+]) _LEAVE_TIMINGS_ROWS.set(r[0], new LeaveTiming(r, true));
+const LEAVE_TIMINGS = new FrozenMap(_LEAVE_TIMINGS_ROWS);
 // The 脱离时机 entry with this id or Chinese name.
 function get_leave_timing(key) { return _rt_lookup(LEAVE_TIMINGS, key, "脱离时机", LeaveTiming); }
 
@@ -1120,13 +1239,15 @@ class Round {
     out.ends = this.ends;
     return out;
   }
+  toJSON() { return this.toDict(); }
 }
 const _NO_ROUND = new Round(["", "（无回合）", "", [], null, 0, "", ""], false);
-const ROUNDS = new Map();
+const _ROUNDS_ROWS = new Map();
 for (const r of [
   ["surprise", "突袭轮", "", ["TR-01"], null, 3, "有一方没有意识到对方的存在或没有敌意时开始；所有角色进行先攻检定。", "所有目标都意识到彼此的存在并且都拥有敌意时结束（一般在每个角色都进行过回合后）；被突袭者视为处于一回合的定身状态。"],
   ["combat", "战斗轮", "", ["TR-01"], null, 6, "双方同时意识到对方的存在并彼此拥有敌意时开始。", "所有人失去敌意或无法意识到彼此为止。"],
-]) ROUNDS.set(r[0], new Round(r, true));
+]) _ROUNDS_ROWS.set(r[0], new Round(r, true));
+const ROUNDS = new FrozenMap(_ROUNDS_ROWS);
 // The 回合 entry with this id or Chinese name.
 function get_round(key) { return _rt_lookup(ROUNDS, key, "回合", Round); }
 
@@ -1151,9 +1272,10 @@ class Action {
     out.usage = this.usage;
     return out;
   }
+  toJSON() { return this.toDict(); }
 }
 const _NO_ACTION = new Action(["", "（无动作）", "", [], null, 0, 0, 0, false, ""], false);
-const ACTIONS = new Map();
+const _ACTIONS_ROWS = new Map();
 for (const r of [
   ["standard", "标准动作", "", ["TR-06"], null, 9, 0, 0, false, "攻击等较为复杂的行为。"],
   ["move", "移动动作", "", ["TR-06"], null, 6, 0, 0, false, "移动等较为简单的行为。"],
@@ -1161,7 +1283,8 @@ for (const r of [
   ["free", "自由动作", "", ["TR-06"], null, 1, 3, 0, true, "讲话等极快速的行为（自己回合1/3秒，回合外1秒）。"],
   ["reflex", "反射动作", "", ["TR-06", "TR-35"], null, 0, 6, 3, true, "应对对手的行为（回合外2秒，另占下一轮自己回合1秒）。"],
   ["readied", "准备动作", "", ["TR-06"], null, 0, 0, 0, true, "自己回合的任意长度时间与回合外的相同长度时间（按宣言的时长）。"],
-]) ACTIONS.set(r[0], new Action(r, true));
+]) _ACTIONS_ROWS.set(r[0], new Action(r, true));
+const ACTIONS = new FrozenMap(_ACTIONS_ROWS);
 // The 动作 entry with this id or Chinese name.
 function get_action(key) { return _rt_lookup(ACTIONS, key, "动作", Action); }
 
@@ -1178,9 +1301,10 @@ class DamageType {
     out.family = this.family;
     return out;
   }
+  toJSON() { return this.toDict(); }
 }
 const _NO_DAMAGETYPE = new DamageType(["", "（无伤害类型）", "", [], null, "physical"], false);
-const DAMAGE_TYPES = new Map();
+const _DAMAGE_TYPES_ROWS = new Map();
 for (const r of [
   ["slash_pierce", "斩击/穿刺", "", ["TR-40"], null, "physical"],
   ["blunt", "钝击", "", ["TR-40"], null, "physical"],
@@ -1193,7 +1317,8 @@ for (const r of [
   ["erosion", "侵蚀", "", ["TR-40"], null, "energy"],
   ["arcane", "奥术", "", ["TR-40"], null, "energy"],
   ["mental", "精神", "", ["TR-40"], null, "mental"],
-]) DAMAGE_TYPES.set(r[0], new DamageType(r, true));
+]) _DAMAGE_TYPES_ROWS.set(r[0], new DamageType(r, true));
+const DAMAGE_TYPES = new FrozenMap(_DAMAGE_TYPES_ROWS);
 // The 伤害类型 entry with this id or Chinese name.
 function get_damage_type(key) { return _rt_lookup(DAMAGE_TYPES, key, "伤害类型", DamageType); }
 
@@ -1220,11 +1345,12 @@ class AttackType {
     out.notes = this.notes;
     return out;
   }
+  toJSON() { return this.toDict(); }
 }
 const _NO_ATTACKTYPE = new AttackType(
   ["", "（无攻击类型）", "", [], null, "check_damage", _rt_not_given, _rt_not_given, _rt_not_given, false, ""], false
 );
-const ATTACK_TYPES = new Map();
+const _ATTACK_TYPES_ROWS = new Map();
 for (const r of [
   ["unarmed", "肉搏攻击", "", ["TR-13"], null, "check_damage", "attack_types_unarmed_pool", "attack_types_unarmed_cap", "attack_types_unarmed_range", false, "使用自身身体直接攻击；关键属性力量，相关技艺格斗系。"],
   ["melee", "近战武器攻击", "", ["TR-13"], null, "check_damage", "attack_types_melee_pool", "attack_types_melee_cap", "attack_types_unarmed_range", false, "关键属性力量，相关技艺武器系。"],
@@ -1234,7 +1360,8 @@ for (const r of [
   ["firearm", "枪械射击攻击", "", ["TR-15"], null, "hit_fixed", "attack_types_firearm_pool", "attack_types_firearm_cap", "attack_types_firearm_range", false, "关键属性敏捷、感知或智力（取高）；命中与伤害分别计算，命中造成固定伤害。"],
   ["energy", "能量远程攻击", "", ["TR-16"], null, "check_damage", "attack_types_energy_pool", "attack_types_energy_cap", "attack_types_energy_range", false, "关键属性智力或感知，相关技艺为与能量池相关的技艺；伤害上限随能量池技艺不同，默认为技艺 + 武器伤害。"],
   ["area", "范围效果", "", ["TR-10", "TR-33"], null, "fixed_resist", "attack_types_area_pool", "attack_types_firearm_cap", "attack_types_unarmed_range", false, "直接造成固定数值的效果，目标以抗性对抗。"],
-]) ATTACK_TYPES.set(r[0], new AttackType(r, true));
+]) _ATTACK_TYPES_ROWS.set(r[0], new AttackType(r, true));
+const ATTACK_TYPES = new FrozenMap(_ATTACK_TYPES_ROWS);
 // The 攻击类型 entry with this id or Chinese name.
 function get_attack_type(key) { return _rt_lookup(ATTACK_TYPES, key, "攻击类型", AttackType); }
 
@@ -1269,11 +1396,12 @@ class Weapon {
     out.notes = this.notes;
     return out;
   }
+  toJSON() { return this.toDict(); }
 }
 const _NO_WEAPON = new Weapon(
   ["", "（无武器）", "", [], null, _NO_ATTACKTYPE, 0, _NO_DAMAGETYPE, 0, 0, 0, 0, 0, 0, ""], false
 );
-const WEAPONS = new Map();
+const _WEAPONS_ROWS = new Map();
 for (const r of [
   ["fist", "拳头", "", ["TR-13"], null, "unarmed", 0, "blunt", 0, 0, 0, 0, 0, 0, ""],
   ["sword", "长剑", "", ["TR-13"], null, "melee", 3, "slash_pierce", 0, 2, 0, 0, 0, 0, ""],
@@ -1284,7 +1412,8 @@ for (const r of [
   ["rifle", "步枪", "", ["TR-15"], null, "firearm", 5, "slash_pierce", 0, -2, 30, 100, 12, 0, ""],
   ["fire_bolt", "火焰箭", "", ["TR-16"], null, "energy", 2, "fire", 0, 0, 0, 30, 0, 2, ""],
   ["grenade", "手雷", "", ["TR-10", "TR-33"], null, "area", 6, "slash_pierce", 0, 0, 0, 0, 0, 0, "破片范围伤害。"],
-]) WEAPONS.set(r[0], new Weapon(r, true));
+]) _WEAPONS_ROWS.set(r[0], new Weapon(r, true));
+const WEAPONS = new FrozenMap(_WEAPONS_ROWS);
 // The 武器 entry with this id or Chinese name.
 function get_weapon(key) { return _rt_lookup(WEAPONS, key, "武器", Weapon); }
 
@@ -1325,6 +1454,7 @@ class State {
     out.effect = this.effect;
     return out;
   }
+  toJSON() { return this.toDict(); }
 }
 const _NO_STATE = new State(
   [
@@ -1333,7 +1463,7 @@ const _NO_STATE = new State(
   ],
   false
 );
-const STATES = new Map();
+const _STATES_ROWS = new Map();
 for (const r of [
   ["blind", "目盲", "", ["TR-60", "TR-62"], null, true, true, false, false, true, false, false, false, false, false, false, true, "彻底失去视觉；没有其他感知模式时失去基础防御与闪避防御，不能进行应对攻击的主动防御动作。"],
   ["deaf", "耳聋", "", ["TR-60", "TR-62"], null, true, true, false, false, true, false, false, false, false, false, false, true, "彻底失去听觉；同上。"],
@@ -1345,7 +1475,8 @@ for (const r of [
   ["exhausted", "力竭", "", ["TR-72"], "原文只列出名称", false, false, false, false, false, false, false, false, false, false, false, false, ""],
   ["reified", "物化", "", ["TR-72"], "原文只列出名称", false, false, false, false, false, false, false, false, false, false, false, false, ""],
   ["berserk", "失控", "", ["TR-72"], "原文只列出名称", false, false, false, false, false, false, false, false, false, false, false, false, ""],
-]) STATES.set(r[0], new State(r, true));
+]) _STATES_ROWS.set(r[0], new State(r, true));
+const STATES = new FrozenMap(_STATES_ROWS);
 // The 负面状态 entry with this id or Chinese name.
 function get_state(key) { return _rt_lookup(STATES, key, "负面状态", State); }
 
@@ -1374,11 +1505,12 @@ class ConditionTrack {
     out.wakes_on_damage = this.wakes_on_damage;
     return out;
   }
+  toJSON() { return this.toDict(); }
 }
 const _NO_CONDITIONTRACK = new ConditionTrack(
   ["", "（无负面点数累积槽）", "", [], null, _rt_not_given, _NO_STATE, "", false, false, false, false], false
 );
-const CONDITION_TRACKS = new Map();
+const _CONDITION_TRACKS_ROWS = new Map();
 for (const r of [
   ["dazzle", "目眩", "", ["TR-60"], null, "condition_tracks_dazzle_capacity", "blind", "眼部的感知检定与基础防御下降差值；决定视觉感知范围时感知视作降低差值。", false, false, false, false],
   ["tinnitus", "耳鸣", "", ["TR-60"], null, "condition_tracks_tinnitus_capacity", "deaf", "耳部的感知检定与基础防御下降差值；决定听觉感知范围时感知视作降低差值。", false, false, false, false],
@@ -1394,7 +1526,8 @@ for (const r of [
   ["deformation", "变形", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false, false],
   ["freezing", "冻结", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false, false],
   ["madness", "疯狂", "", ["TR-72"], "原文只列出名称", "condition_tracks_nausea_capacity", null, "", false, false, false, false],
-]) CONDITION_TRACKS.set(r[0], new ConditionTrack(r, true));
+]) _CONDITION_TRACKS_ROWS.set(r[0], new ConditionTrack(r, true));
+const CONDITION_TRACKS = new FrozenMap(_CONDITION_TRACKS_ROWS);
 // The 负面点数累积槽 entry with this id or Chinese name.
 function get_condition_track(key) { return _rt_lookup(CONDITION_TRACKS, key, "负面点数累积槽", ConditionTrack); }
 
@@ -1417,9 +1550,10 @@ class BodyPart {
     out.notes = this.notes;
     return out;
   }
+  toJSON() { return this.toDict(); }
 }
 const _NO_BODYPART = new BodyPart(["", "（无部位）", "", [], null, 0, "severe", _NO_CONDITIONTRACK, ""], false);
-const BODY_PARTS = new Map();
+const _BODY_PARTS_ROWS = new Map();
 for (const r of [
   ["vitals", "要害（太阳穴、眉心、心脏）", "", ["TR-50", "TR-51"], null, 4, "severe", null, "伤害转化成重创，被攻击者以耐力检定降低转化数量。"],
   ["eyes", "眼睛", "", ["TR-50", "TR-51"], null, 3, "points", "dazzle", ""],
@@ -1428,7 +1562,8 @@ for (const r of [
   ["abdomen", "腹部", "", ["TR-50", "TR-51"], null, 2, "points", "nausea", ""],
   ["limbs", "四肢", "", ["TR-50", "TR-51"], null, 2, "limb", null, "额外造成肢体伤害，被攻击者以抗性降低。"],
   ["held_item", "手持物", "", ["TR-50", "TR-51"], null, 2, "item", null, "只对手持物造成伤害。"],
-]) BODY_PARTS.set(r[0], new BodyPart(r, true));
+]) _BODY_PARTS_ROWS.set(r[0], new BodyPart(r, true));
+const BODY_PARTS = new FrozenMap(_BODY_PARTS_ROWS);
 // The 部位 entry with this id or Chinese name.
 function get_body_part(key) { return _rt_lookup(BODY_PARTS, key, "部位", BodyPart); }
 
@@ -4179,12 +4314,12 @@ const PROCEDURE_INFO = Object.freeze({
 
 export {
   RuleError, DiceExhausted, BadFace, NotSpecifiedBySource, OutOfBounds, LimitExceeded, UnknownEntry,
-  DiceValue, SeededDice, FixedDice, Odds, TraceStep, Result, shown, pool_distribution, Combatant,
-  RULINGS, STAT_NAMES, Sense, SENSES, get_sense, LeaveTiming, LEAVE_TIMINGS, get_leave_timing, Round,
-  ROUNDS, get_round, Action, ACTIONS, get_action, DamageType, DAMAGE_TYPES, get_damage_type,
-  AttackType, ATTACK_TYPES, get_attack_type, Weapon, WEAPONS, get_weapon, State, STATES, get_state,
-  ConditionTrack, CONDITION_TRACKS, get_condition_track, BodyPart, BODY_PARTS, get_body_part,
-  PastLimit, BurstTooLarge, WrongMode, PeriodicImpossible, NoRange, NoEnhancedRest,
+  DiceValue, SeededDice, FixedDice, Odds, TraceStep, Result, shown, pool_distribution, close_match,
+  FrozenMap, Combatant, RULINGS, STAT_NAMES, Sense, SENSES, get_sense, LeaveTiming, LEAVE_TIMINGS,
+  get_leave_timing, Round, ROUNDS, get_round, Action, ACTIONS, get_action, DamageType, DAMAGE_TYPES,
+  get_damage_type, AttackType, ATTACK_TYPES, get_attack_type, Weapon, WEAPONS, get_weapon, State,
+  STATES, get_state, ConditionTrack, CONDITION_TRACKS, get_condition_track, BodyPart, BODY_PARTS,
+  get_body_part, PastLimit, BurstTooLarge, WrongMode, PeriodicImpossible, NoRange, NoEnhancedRest,
   ReadiedNeedsDuration, NotOffTurn, PROCEDURE_INFO, VERSION, RULES_VERSION, attack, attack_fast,
   attack_prepare, attack_odds, ATTACK_FIELDS, AttackResult, firearm, firearm_fast, firearm_prepare,
   firearm_odds, FIREARM_FIELDS, FirearmResult, fixed_damage, fixed_damage_fast, fixed_damage_prepare,

@@ -73,10 +73,50 @@ def clamp(x: int, lo: int, hi: int) -> int:
     return lo if x < lo else hi if x > hi else x
 
 
+def kind(value: Any) -> str:
+    """What sort of value this is, in the rules' words (the JavaScript twin gives the same words
+    for the same JSON values): no Python type names reach a message."""
+    if value is None:
+        return "空值"
+    if isinstance(value, bool):
+        return "真假值"
+    if isinstance(value, int):
+        return "整数"
+    if isinstance(value, float):
+        return "小数"
+    if isinstance(value, str):
+        return "文本"
+    if isinstance(value, (list, tuple)):
+        return "列表"
+    if isinstance(value, dict):
+        return "映射"
+    if callable(value) and not isinstance(value, type):
+        return "函数"
+    return type(value).__name__
+
+
+def described(value: Any) -> str:
+    """A value a caller gave, as a message shows it: short, in the rules' words, the same in both
+    languages (“text” in Chinese quotes, 真/假, 空值, a number; anything else by its kind)."""
+    if value is None:
+        return "空值"
+    if value is True:
+        return "真"
+    if value is False:
+        return "假"
+    if value.__class__ is int:
+        return str(value) if -10**12 < value < 10**12 else "超出范围的整数"
+    if value.__class__ is float:
+        return "nan" if value != value else repr(value)
+    if value.__class__ is str:
+        return "“" + value[:20] + ("…" if len(value) > 20 else "") + "”"
+    return f"{kind(value)}类型的值"
+
+
 def check_int(name: str, value: Any, lo: int, hi: int) -> int:
     """Validate a resolver input: a whole number inside the range the rules declare."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise OutOfBounds(f"{name}必须是整数，得到{value!r}", name=name)
+        raise OutOfBounds(f"{name}必须是整数，得到{described(value)}", name=name)
     if value < lo or value > hi:
         raise OutOfBounds(f"{name}必须在{lo}到{hi}之间，得到{value}", name=name, value=value)
     return value
@@ -181,13 +221,13 @@ def shown(value: Any, table: Optional[Dict[str, Any]] = None) -> str:
 
 def check_bool(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise OutOfBounds(f"{name}必须是真或假，得到{value!r}", name=name)
+        raise OutOfBounds(f"{name}必须是真或假，得到{described(value)}", name=name)
     return value
 
 
 def check_type(name: str, value: Any, cls: type) -> Any:
     if not isinstance(value, cls):
-        raise OutOfBounds(f"{name}必须是{cls.__name__}，得到{type(value).__name__}", name=name)
+        raise OutOfBounds(f"{name}必须是{cls.__name__}，得到{kind(value)}", name=name)
     return value
 
 
@@ -218,7 +258,7 @@ def lookup(table: Dict[str, Any], key: Any, what: str, cls: type) -> Any:
         close = difflib.get_close_matches(key, names, n=1)
         hint = f"，是否想找“{close[0]}”？" if close else ""
         raise UnknownEntry(f"没有名为“{key}”的{what}{hint}", key=key)
-    raise UnknownEntry(f"{what}必须是编号、名称或条目对象，得到{type(key).__name__}")
+    raise UnknownEntry(f"{what}必须是编号、名称或条目对象，得到{kind(key)}")
 
 
 def index(table: Dict[Any, Any], key: Any, what: str) -> Any:

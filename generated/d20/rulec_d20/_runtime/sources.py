@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Protocol, Tuple, Type
 
-from .core import BadFace, DiceExhausted, OutOfBounds, RuleError
+from .core import BadFace, DiceExhausted, OutOfBounds, RuleError, described, kind
 
 DamageTerms = Tuple[Tuple[int, int], ...]  # ((count, sides), ...)
 
@@ -123,8 +123,8 @@ class FixedDice:
                 given=len(self.faces),
             )
         face = self.faces[self.used]
-        if not isinstance(face, int) or not 1 <= face <= sides:
-            raise BadFace(f"第{self.used + 1}个骰面{face!r}不是d{sides}能掷出的点数", index=self.used)
+        if not isinstance(face, int) or isinstance(face, bool) or not 1 <= face <= sides:
+            raise BadFace(f"第{self.used + 1}个骰面{described(face)}不是d{sides}能掷出的点数", index=self.used)
         self.used += 1
         return face
 
@@ -135,15 +135,7 @@ class FixedDice:
 
 def _face_text(face: Any) -> str:
     """A face a source gave, short enough for a message whatever it is."""
-    if face.__class__ is int:
-        return str(face) if -10**12 < face < 10**12 else "超出范围的整数"
-    if face.__class__ is float:
-        return repr(face)
-    if face.__class__ is str:
-        return repr(face[:20] + ("…" if len(face) > 20 else ""))
-    if face is None or face.__class__ is bool:
-        return repr(face)
-    return f"{type(face).__name__}类型的值"
+    return described(face)
 
 
 class CheckedDice:
@@ -156,7 +148,7 @@ class CheckedDice:
         die = getattr(source, "die", None)
         if not callable(die):
             raise OutOfBounds("dice必须是有die(sides)方法的骰子来源（SeededDice、FixedDice或自定义），"
-                              f"得到{type(source).__name__}", name="dice")
+                              f"得到{kind(source)}", name="dice")
         self._die: Callable[[int], Any] = die
         self.given = 0
 

@@ -2,7 +2,7 @@
 // @name        rulec_tiny
 // @author      rulec
 // @version     0.1.0
-// @description 最小规则集（tiny）：由 rulec 0.1.0 从规则数据编译的结算模块
+// @description 最小规则集（tiny）：由 rulec 0.1.0 从规则数据编译的结算模块；依赖它的插件声明 depends rulec:rulec_tiny
 // @license     MIT
 // @timestamp   0
 // ==/UserScript==
@@ -13,8 +13,8 @@
 //   rules/tiny/ruleset.yaml
 //   rules/tiny/stats.yaml
 //   rules/tiny/weapons.yaml
-// 最小规则集: the same API as index.js, as one ES2015 script defining the global object rulec_tiny.
-var rulec_tiny = (function () {
+// 最小规则集: the same API as index.js, as one ES2015 script defining the global object rulec_tiny (on globalThis, so that it survives a CommonJS module wrapper).
+(function (_rt_root) {
   'use strict';
   // rulec JavaScript runtime: dice sources, dice engines, exact odds, errors and trace records.
   // The compiler copies this file verbatim into every generated JavaScript module (the Python
@@ -22,20 +22,25 @@ var rulec_tiny = (function () {
   // only, and no API newer than ES2015, so the single-file script runs in SealDice's engine.
 
   // ---- errors (core.py) ----
+  // `code`, `message` and `details` are own enumerable properties (a logger or JSON.stringify keeps
+  // them); toJSON() is toDict(), the Python package's to_dict().
   class RuleError extends Error {
     constructor(message, details) {
       super(message);
-      this.message = message;
-      this.details = details || {};
-      this.name = this.constructor.name;
+      const own = {enumerable: true, writable: false, configurable: true};
+      Object.defineProperty(this, 'code', Object.assign({value: new.target.CODE || RuleError.CODE}, own));
+      Object.defineProperty(this, 'message', Object.assign({value: message}, own));
+      Object.defineProperty(this, 'details', Object.assign({value: Object.freeze(Object.assign({}, details || {}))}, own));
+      Object.defineProperty(this, 'name', {value: new.target.name, enumerable: false, writable: true, configurable: true});
     }
     toDict() { return {error: this.code, message: this.message, details: Object.assign({}, this.details)}; }
+    toJSON() { return this.toDict(); }
   }
-  RuleError.prototype.code = 'rule-error';
+  RuleError.CODE = RuleError.prototype.code = 'rule-error';
   function _rt_error_class(name, code, base) {
     const cls = class extends (base || RuleError) {};
     Object.defineProperty(cls, 'name', {value: name});
-    cls.prototype.code = code;
+    cls.CODE = cls.prototype.code = code;
     return cls;
   }
   const DiceExhausted = _rt_error_class('DiceExhausted', 'dice-exhausted');
@@ -45,22 +50,35 @@ var rulec_tiny = (function () {
   const LimitExceeded = _rt_error_class('LimitExceeded', 'limit-exceeded');
   const UnknownEntry = _rt_error_class('UnknownEntry', 'unknown-entry');
 
-  // Python's repr of a plain value, so that messages read as the Python package's do.
-  function _rt_repr(value) {
-    if (value === true) return 'True';
-    if (value === false) return 'False';
-    if (value === null || value === undefined) return 'None';
-    if (typeof value === 'string') return "'" + value.replace(/\\/g, '\\\\').replace(/'/g, "\\'") + "'";
-    if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(value);
-    return String(value);
-  }
+  // What sort of value this is, in the rules' words (core.kind): the same words as the Python
+  // package's for the same JSON value, and no language's type names.
   function _rt_type_name(value) {
-    if (value === null || value === undefined) return 'NoneType';
-    if (typeof value === 'boolean') return 'bool';
-    if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
-    if (typeof value === 'string') return 'str';
-    if (Array.isArray(value)) return 'list';
-    return value.constructor && value.constructor.name ? value.constructor.name : 'object';
+    if (value === null || value === undefined) return '空值';
+    if (typeof value === 'boolean') return '真假值';
+    if (typeof value === 'number') return Number.isInteger(value) ? '整数' : '小数';
+    if (typeof value === 'string') return '文本';
+    if (Array.isArray(value)) return '列表';
+    if (typeof value === 'function') return '函数';
+    if (typeof value !== 'object') return typeof value === 'bigint' ? '整数' : '其他值';
+    const proto = Object.getPrototypeOf(value);
+    if (proto === null || proto === Object.prototype) return '映射';
+    return proto.constructor && proto.constructor.name ? proto.constructor.name : '其他值';
+  }
+  // A value a caller gave, as a message shows it (core.described): “text” in Chinese quotes (its
+  // first 20 characters), 真/假, 空值, a number; anything else by its kind.
+  function _rt_repr(value) {
+    if (value === null || value === undefined) return '空值';
+    if (value === true) return '真';
+    if (value === false) return '假';
+    if (typeof value === 'number') {
+      if (Number.isInteger(value)) return Math.abs(value) < 1e12 ? String(value) : '超出范围的整数';
+      return Number.isNaN(value) ? 'nan' : value === Infinity ? 'inf' : value === -Infinity ? '-inf' : String(value);
+    }
+    if (typeof value === 'string') {
+      const chars = Array.from(value);
+      return '“' + chars.slice(0, 20).join('') + (chars.length > 20 ? '…' : '') + '”';
+    }
+    return `${_rt_type_name(value)}类型的值`;
   }
 
   function _rt_within(what, value, limit) {
@@ -114,31 +132,75 @@ var rulec_tiny = (function () {
   }
   function _rt_not_given() { throw new NotSpecifiedBySource('未指定的条目没有公式'); }
 
-  // Close matches for a misspelt key, as difflib.get_close_matches(key, names, n=1) finds them.
+  // difflib.SequenceMatcher(None, a, b).ratio() exactly as CPython computes it (a and b are arrays
+  // of code points; b's popular elements are dropped from b2j when b has 200 or more, autojunk).
   function _rt_ratio(a, b) {
-    function matches(alo, ahi, blo, bhi) {
-      let best = 0, bi = alo, bj = blo;
+    const b2j = new Map();
+    for (let j = 0; j < b.length; j++) {
+      const list = b2j.get(b[j]);
+      if (list === undefined) b2j.set(b[j], [j]);
+      else list.push(j);
+    }
+    if (b.length >= 200) {
+      const ntest = Math.floor(b.length / 100) + 1;
+      for (const [elt, idxs] of Array.from(b2j.entries())) if (idxs.length > ntest) b2j.delete(elt);
+    }
+    const nothing = [];
+    function longest(alo, ahi, blo, bhi) {
+      let besti = alo, bestj = blo, bestsize = 0, j2len = new Map();
       for (let i = alo; i < ahi; i++) {
-        for (let j = blo; j < bhi; j++) {
-          let k = 0;
-          while (i + k < ahi && j + k < bhi && a[i + k] === b[j + k]) k++;
-          if (k > best) { best = k; bi = i; bj = j; }
+        const newj2len = new Map();
+        for (const j of (b2j.get(a[i]) || nothing)) {
+          if (j < blo) continue;
+          if (j >= bhi) break;
+          const k = (j2len.get(j - 1) || 0) + 1;
+          newj2len.set(j, k);
+          if (k > bestsize) { besti = i - k + 1; bestj = j - k + 1; bestsize = k; }
         }
+        j2len = newj2len;
       }
-      if (best === 0) return 0;
-      return best + matches(alo, bi, blo, bj) + matches(bi + best, ahi, bj + best, bhi);
+      while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) { besti--; bestj--; bestsize++; }
+      while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) bestsize++;
+      return [besti, bestj, bestsize];
+    }
+    let matches = 0;
+    const queue = [[0, a.length, 0, b.length]];
+    while (queue.length) {
+      const q = queue.pop(), m = longest(q[0], q[1], q[2], q[3]), i = m[0], j = m[1], k = m[2];
+      if (k) {
+        matches += k;
+        if (q[0] < i && q[2] < j) queue.push([q[0], i, q[2], j]);
+        if (i + k < q[1] && j + k < q[3]) queue.push([i + k, q[1], j + k, q[3]]);
+      }
     }
     const total = a.length + b.length;
-    return total ? 2 * matches(0, a.length, 0, b.length) / total : 1;
+    return total ? 2.0 * matches / total : 1.0;
   }
+  function _rt_code_point_less(x, y) {  // Python's str < (by code point, not UTF-16 unit)
+    const n = Math.min(x.length, y.length);
+    for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] < y[i];
+    return x.length < y.length;
+  }
+  // difflib.get_close_matches(key, names, n=1)[0], or null: the best ratio of at least 0.6, a tie
+  // going to the greater name (heapq.nlargest over (ratio, name)).
   function _rt_close_match(key, names) {
-    let best = null, score = 0.6;
+    const b = Array.from(key, c => c.codePointAt(0));
+    let best = null, bestPoints = null, score = -1;
     for (const n of names) {
-      if (n.length > 64 || key.length > 64) continue;
-      const r = _rt_ratio(n, key);
-      if (r >= score && (best === null || r > score)) { best = n; score = r; }
+      const points = Array.from(n, c => c.codePointAt(0));
+      const r = _rt_ratio(points, b);
+      if (r < 0.6) continue;
+      if (r > score || (r === score && _rt_code_point_less(bestPoints, points))) {
+        best = n; bestPoints = points; score = r;
+      }
     }
     return best;
+  }
+  // Public: the closest of `names` to `key` as difflib.get_close_matches(key, names, n=1) finds it
+  // (a ratio of at least 0.6), or null; for tools that check words from chat text.
+  function close_match(key, names) {
+    if (typeof key !== 'string') throw new OutOfBounds(`key必须是文本，得到${_rt_type_name(key)}`);
+    return _rt_close_match(key, Array.from(names, String));
   }
   // Find an entry by object, id or Chinese name (core.lookup).
   function _rt_lookup(table, key, what, cls) {
@@ -162,6 +224,29 @@ var rulec_tiny = (function () {
     return entry;
   }
 
+  // A table of the rules: a Map that cannot be changed (get, has, keys, values, entries, forEach,
+  // size, for...of); set, delete and clear throw a TypeError, and Map.prototype.set.call cannot
+  // reach its entries (they live in a WeakMap of this runtime), so one importer cannot change a
+  // table under another.
+  const _rt_FROZEN = new WeakMap();
+  class FrozenMap {
+    constructor(entries) { _rt_FROZEN.set(this, new Map(entries)); Object.freeze(this); }
+    get size() { return _rt_FROZEN.get(this).size; }
+    get(key) { return _rt_FROZEN.get(this).get(key); }
+    has(key) { return _rt_FROZEN.get(this).has(key); }
+    keys() { return _rt_FROZEN.get(this).keys(); }
+    values() { return _rt_FROZEN.get(this).values(); }
+    entries() { return _rt_FROZEN.get(this).entries(); }
+    forEach(fn, thisArg) { _rt_FROZEN.get(this).forEach((v, k) => fn.call(thisArg, v, k, this)); }
+    [Symbol.iterator]() { return _rt_FROZEN.get(this).entries(); }
+    set() { throw new TypeError('规则表是只读的：不能修改（set）'); }
+    delete() { throw new TypeError('规则表是只读的：不能删除条目（delete）'); }
+    clear() { throw new TypeError('规则表是只读的：不能清空（clear）'); }
+    toJSON() { const out = {}; for (const kv of this.entries()) out[kv[0]] = kv[1]; return out; }
+  }
+  Object.freeze(FrozenMap.prototype);
+  function _rt_is_table(table) { return table instanceof Map || table instanceof FrozenMap; }
+
   // ---- values, sentences, records ----
   function _rt_plain(value) {
     if (value !== null && typeof value === 'object') {
@@ -183,7 +268,7 @@ var rulec_tiny = (function () {
   }
   // An outcome value in the rules' words: 是/否, a number, or the name of the entry of `table` an id names.
   function shown(value, table) {
-    if (table instanceof Map && typeof value === 'string') {
+    if (_rt_is_table(table) && typeof value === 'string') {
       return value === '' ? '—' : table.has(value) ? _rt_fmt(table.get(value)) : value;
     }
     return _rt_fmt(value);
@@ -199,6 +284,7 @@ var rulec_tiny = (function () {
   // One line of a resolution trace: a step kind, a sentence and its numbers.
   class TraceStep {
     constructor(kind, text, values) { this.kind = kind; this.text = text; this.values = values; Object.freeze(this); }
+    toJSON() { return this.toDict(); }
     toDict() {
       const values = {};
       for (const kv of this.values) values[kv[0]] = _rt_plain(kv[1]);
@@ -212,6 +298,7 @@ var rulec_tiny = (function () {
     text(gm) {
       return this.trace.filter(s => gm || s.kind !== 'gm').map(s => s.text).join('\n');
     }
+    toJSON() { return this.toDict(); }
     toDict() {
       const out = {procedure: this.constructor.PROCEDURE};
       for (const f of this.constructor.FIELDS) out[f] = _rt_plain(this[f]);
@@ -233,6 +320,7 @@ var rulec_tiny = (function () {
   // A dice expression from the rules, e.g. 2d6+3: its text, dice terms and flat bonus.
   class DiceValue {
     constructor(text, terms, flat) { this.text = text; this.terms = terms; this.flat = flat; Object.freeze(this); }
+    toJSON() { return this.toDict(); }
     toDict() { return this.text; }
   }
   function _rt_dice_value(row) { return row === null ? null : new DiceValue(row[0], row[1], row[2]); }
@@ -259,13 +347,9 @@ var rulec_tiny = (function () {
   // The Mersenne Twister exactly as CPython's random.Random seeds and draws it: SeededDice(seed)
   // here rolls the same faces as SeededDice(seed) in the Python package.
   class _MersenneTwister {
-    constructor(seed) {
+    constructor(key) {  // key: the seed's absolute value as 32-bit words, least significant first
       this.mt = new Uint32Array(624);
       this.index = 624;
-      let n = Math.abs(seed);
-      const key = [];
-      while (n > 0) { key.push(n % 4294967296); n = Math.floor(n / 4294967296); }
-      if (key.length === 0) key.push(0);
       this.seedArray(key);
     }
     seedArray(key) {
@@ -319,15 +403,41 @@ var rulec_tiny = (function () {
       return (a * 67108864 + b) / 9007199254740992;
     }
   }
+  // An integer seed's absolute value as 32-bit words, least significant first (as CPython's
+  // init_by_array takes it); ES2015 arithmetic only, so a BigInt goes through its decimal digits.
+  function _rt_seed_words(seed) {
+    let digits;
+    if (typeof seed === 'number') {
+      if (!Number.isInteger(seed) || Math.abs(seed) > 9007199254740991) {
+        throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
+      }
+      digits = String(Math.abs(seed));
+    } else if (typeof seed === 'bigint' || (typeof seed === 'string' && /^-?[0-9]{1,4000}$/.test(seed))) {
+      digits = String(seed).replace(/^-/, '');
+    } else {
+      throw new OutOfBounds(`种子必须是整数（超过2^53的用BigInt或十进制数字串），得到${_rt_repr(seed)}`);
+    }
+    const words = [0];
+    for (let i = 0; i < digits.length; i++) {  // words = words * 10 + digit, with carries
+      let carry = digits.charCodeAt(i) - 48;
+      for (let w = 0; w < words.length; w++) {
+        const v = words[w] * 10 + carry;
+        words[w] = v % 4294967296;
+        carry = Math.floor(v / 4294967296);
+      }
+      if (carry) words.push(carry);
+    }
+    while (words.length > 1 && words[words.length - 1] === 0) words.pop();
+    return words;
+  }
   // Random faces from a Mersenne Twister seeded like Python's random.Random(seed): the same seed
   // replays the same rolls, in either language. A face is Math.floor(random() * sides) + 1.
+  // The seed is an integer of any size: a safe integer Number, a BigInt, or its decimal digits as a
+  // string ('123456789012345678901234', a QQ or Discord id), all seeding as Python's int would.
   class SeededDice {
     constructor(seed) {
       if (seed === undefined || seed === null) seed = Math.floor(Math.random() * 9007199254740991);
-      if (typeof seed !== 'number' || !Number.isInteger(seed) || Math.abs(seed) > 9007199254740991) {
-        throw new OutOfBounds(`种子必须是安全整数，得到${_rt_repr(seed)}`);
-      }
-      const twister = new _MersenneTwister(seed);
+      const twister = new _MersenneTwister(_rt_seed_words(seed));
       this.random = () => twister.random();
       // Read-only, so its faces are always in 1..sides and _rt_dice_source can trust it (a subclass
       // is a source of its own, checked like any other).
@@ -379,6 +489,7 @@ var rulec_tiny = (function () {
       this.successes = successes; this.command = command; this.all_succeed = allSucceed;
       Object.freeze(this);
     }
+    toJSON() { return this.toDict(); }
     toDict() {
       return {kind: 'pool', command: this.command, dice: this.dice, extras: this.extras, faces: this.faces.slice(),
               added: this.added.slice(), successes: this.successes, all_succeed: this.all_succeed};
@@ -437,6 +548,7 @@ var rulec_tiny = (function () {
   // ---- the d20 with advantage layers (d20.py) ----
   class D20Roll {
     constructor(faces, natural, layers) { this.faces = faces; this.natural = natural; this.layers = layers; Object.freeze(this); }
+    toJSON() { return this.toDict(); }
     toDict() { return {kind: 'd20', faces: this.faces.slice(), natural: this.natural, layers: this.layers}; }
   }
   function _rt_roll_d20(source, layers) {
@@ -468,6 +580,7 @@ var rulec_tiny = (function () {
     constructor(faces, total, crit, expression) {
       this.faces = faces; this.total = total; this.crit = crit; this.expression = expression; Object.freeze(this);
     }
+    toJSON() { return this.toDict(); }
     toDict() {
       return {kind: 'damage', expression: this.expression, faces: this.faces.slice(), total: this.total, crit: this.crit};
     }
@@ -735,6 +848,7 @@ var rulec_tiny = (function () {
       if (i < 0) throw new RuleError(`没有结果字段“${name}”`);
       return i;
     }
+    toJSON() { return this.toDict(); }
     toDict() {
       return {
         fields: this.fields.slice(),
@@ -898,6 +1012,7 @@ var rulec_tiny = (function () {
     toDict() {
       return _rt_combatant_dict(this, _STATS);
     }
+    toJSON() { return this.toDict(); }
   }
 
   // ---- entry formulas (one function per distinct formula, named after the first entry) ----
@@ -919,13 +1034,15 @@ var rulec_tiny = (function () {
       out.range = this.range;
       return out;
     }
+    toJSON() { return this.toDict(); }
   }
   const _NO_WEAPON = new Weapon(["", "（无武器）", "", [], null, 0, 0], false);
-  const WEAPONS = new Map();
+  const _WEAPONS_ROWS = new Map();
   for (const r of [
     ["club", "棍", "", ["T-01"], null, 1, 0],
     ["sling", "投石索", "名称含 \u003cscript\u003ealert(1)\u003c/script\u003e | * ` 的说明", [], null, 1, 20],
-  ]) WEAPONS.set(r[0], new Weapon(r, true));
+  ]) _WEAPONS_ROWS.set(r[0], new Weapon(r, true));
+  const WEAPONS = new FrozenMap(_WEAPONS_ROWS);
   // The 武器 entry with this id or Chinese name.
   function get_weapon(key) { return _rt_lookup(WEAPONS, key, "武器", Weapon); }
 
@@ -1040,15 +1157,15 @@ var rulec_tiny = (function () {
       summary: {hit: "hit", damage: "damage"}
     },
   });
-  return Object.freeze({
+  _rt_root.rulec_tiny = Object.freeze({
     RuleError: RuleError, DiceExhausted: DiceExhausted, BadFace: BadFace,
     NotSpecifiedBySource: NotSpecifiedBySource, OutOfBounds: OutOfBounds, LimitExceeded: LimitExceeded,
     UnknownEntry: UnknownEntry, DiceValue: DiceValue, SeededDice: SeededDice, FixedDice: FixedDice,
     Odds: Odds, TraceStep: TraceStep, Result: Result, shown: shown, pool_distribution: pool_distribution,
-    Combatant: Combatant, RULINGS: RULINGS, STAT_NAMES: STAT_NAMES, Weapon: Weapon, WEAPONS: WEAPONS,
-    get_weapon: get_weapon, TooFar: TooFar, PROCEDURE_INFO: PROCEDURE_INFO, VERSION: VERSION,
-    RULES_VERSION: RULES_VERSION, attack: attack, attack_fast: attack_fast,
-    attack_prepare: attack_prepare, attack_odds: attack_odds, ATTACK_FIELDS: ATTACK_FIELDS,
-    AttackResult: AttackResult,
+    close_match: close_match, FrozenMap: FrozenMap, Combatant: Combatant, RULINGS: RULINGS,
+    STAT_NAMES: STAT_NAMES, Weapon: Weapon, WEAPONS: WEAPONS, get_weapon: get_weapon, TooFar: TooFar,
+    PROCEDURE_INFO: PROCEDURE_INFO, VERSION: VERSION, RULES_VERSION: RULES_VERSION, attack: attack,
+    attack_fast: attack_fast, attack_prepare: attack_prepare, attack_odds: attack_odds,
+    ATTACK_FIELDS: ATTACK_FIELDS, AttackResult: AttackResult,
   });
-})();
+})(typeof globalThis !== 'undefined' ? globalThis : (function () { return this; })());
