@@ -99,7 +99,8 @@ def add_to_view(view: dict[str, Any], rs: Ruleset) -> None:
     names = view["tables"][0]["names"] if view["tables"] else {}
     tables = {t.id: t.name for t in rs.tables}
     view["quick"] = quick_view(rs, names)
-    view["source_title"] = (rs.extra.get("quick") or {}).get("source_title", "")  # type: ignore[union-attr]
+    quick: dict[str, Any] = rs.extra.get("quick") or {}  # type: ignore[assignment]
+    view["source_title"] = quick.get("source_title", "")
     view["css_title"] = css_string(f"{rs.name}（{rs.id}）")
     view.setdefault("links", [])
     for p in view["procedures"]:
