@@ -23,4 +23,4 @@ def lower(c: Checked, *, pack_label: str = "") -> Ruleset:
                    c.rulings, c.sections, c.rules, c.errors, c.tables,
                    tuple(lower_procedure(p) for p in c.procedures), c.packs, c.files, c.span,
                    helpers=c.helpers, features=c.features, odds_presets=c.presets, pack_label=pack_label,
-                   not_modelled=c.not_modelled, fight=c.fight)
+                   not_modelled=c.not_modelled, fight=c.fight, quick=c.extra.get("quick") or {})

@@ -80,7 +80,7 @@ def test_a_pack_builds_the_same_bytes_from_any_folder(tmp_path: Path, monkeypatc
             for leak in (str(tmp_path), str(base), str(Path.home())):
                 assert leak.encode() not in data, (rel, leak)
     assert b'version = "0.1.0+brew.' in a["tiny/pyproject.toml"] or b"+brew." in a["tiny/pyproject.toml"]
-    assert b"brew/weapons.yaml:4" in a["reference/tiny.md"]  # the pack's files named by the pack's id
+    assert b"brew/weapons.yaml:4" in a["reference/tiny.html"]  # the pack's files named by the pack's id
 
 
 @pytest.mark.parametrize("kind", ["file", "folder"])

@@ -35,7 +35,7 @@ def test_text_from_yaml_is_escaped_everywhere(tmp_path: Path):
     HTMLParser().feed(html)  # well-formed enough to parse
     assert "<script>" not in md and "&lt;script&gt;" in md
     row = next(line for line in md.splitlines() if "weapons-club" in line)
-    assert row.count("|") - row.count("\\|") == 6, "a | inside a name must not add a table column"
+    assert row.count("|") - row.count("\\|") == 5, "a | inside a name must not add a table column"
     assert "\\*粗\\*" in md and "\\`代码\\`" in md and "换<br>行" in md
     model = build.files["tiny/rulec_tiny/model.py"].decode()
     compile(model, "model.py", "exec")  # strings reach Python only through repr
@@ -70,6 +70,7 @@ def test_anchors_come_from_ids_and_survive_new_entries(tmp_path: Path):
 def test_odds_tables_on_the_pages():
     page = (ROOT / "generated" / "reference" / "d20.md").read_text(encoding="utf-8")
     assert "## 武器对护甲等级的命中与期望伤害" in page
+    page = page.split("## 武器对护甲等级的命中与期望伤害")[1]
     row = next(line for line in page.splitlines() if line.startswith("| [长剑](#weapons-longsword)"))
     assert "| 55.0% / 4.35 |" in row  # +5 vs AC 15: 11/20 hit for 1d8+3, 1/20 crit for 2d8+3
     assert (ROOT / "generated" / "reference" / "charts" / "d20-1-martial.svg").is_file()
@@ -114,6 +115,7 @@ def test_pages_show_the_expected_attacks_to_a_damage_total():
     attacks until the damage totals the preset's `until.at` (the fight's absorbing chain)."""
     page = (ROOT / "generated" / "reference" / "d20.md").read_text(encoding="utf-8")
     assert "击倒20点生命值的目标（累计伤害达到20）所需的期望攻击次数" in page
+    page = page.split("## 武器对护甲等级的命中与期望伤害")[1]
     rows = [line for line in page.splitlines() if line.startswith("| [长剑](#weapons-longsword)")]
     assert len(rows) == 2 and "| 5.50 |" in rows[1]  # +5 vs AC 15 with 1d8+3
     assert (ROOT / "generated" / "reference" / "charts" / "d20-1-martial-until.svg").is_file()
@@ -156,3 +158,98 @@ def test_rows_written_in_python_equal_the_jinja_macros() -> None:
 def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
     """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
     monkeypatch.setenv("RULEC_LANG", "en")
+
+
+def _section(page: str, heading: str) -> str:
+    return page.split(heading, 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_page_opens_with_the_quick_sheet():
+    """Issue 33: the quick sheet (the attack in plain sentences, the compact weapons table, called
+    shots, the condition tracks) comes first, then the full reference; what no procedure computes
+    comes after the reference, and the sources at the end."""
+    page = (ROOT / "generated" / "reference" / "dp.md").read_text(encoding="utf-8")
+    order = [page.index(h) for h in ("## 速查", "## 完整参考", "## 结算流程", "## 规则索引", "## 未计算的规则", "## 来源")]
+    assert order == sorted(order)
+    quick = _section(page, "## 速查")
+    assert "胜出数" in quick and "**骰子：**" in quick
+    assert "### 武器速查" in quick and "| [长剑](#weapons-long-sword) | 白刃 | 3 | 严重 |" in quick
+    assert "### 特定部位攻击" in quick and "| [头部](#called-shots-head) | 3 | 2 | 晕眩 |" in quick
+    assert "### 状态累积槽" in quick and "原文未给出：原文见3.1生存状态" in quick
+    tracks = _section((ROOT / "generated" / "reference" / "tracks.md").read_text(encoding="utf-8"), "## 速查")
+    assert "### 负面状态" in tracks and "彻底失去视觉" in tracks  # what each state does (TR-60)
+    assert "| [目眩](#condition-tracks-dazzle) | 眼部生命槽 | 目盲 |" in tracks  # threshold and state (TR-60)
+    html = (ROOT / "generated" / "reference" / "dp.html").read_text(encoding="utf-8")
+    assert html.index('id="quick"') < html.index('id="procedures"') < html.index('id="not-modelled"')
+    assert '<details class="part" id="procedures">' in html  # folded on a screen, printed whole
+
+
+def test_sources_are_out_of_the_tables_and_the_header():
+    """No `定义于` column in any table, no seed file name in the header: the locations are at the end
+    (and per entry behind the HTML page's toggle)."""
+    page = (ROOT / "generated" / "reference" / "dp.md").read_text(encoding="utf-8")
+    assert "定义于 |" not in page and "| `rules/" not in page
+    head = page.split("## 目录")[0]
+    assert "000_938c96765cc2f9c8" not in head and "原文章节：攻击与防御" in head
+    sources = _section(page, "## 来源")
+    assert "`000_938c96765cc2f9c8.txt`" in sources and "`rules/dp/tables/weapons.yaml 第 " in sources
+    html = (ROOT / "generated" / "reference" / "dp.html").read_text(encoding="utf-8")
+    assert 'id="show-where"' in html and '<span class="where"><br>rules/dp/tables/weapons.yaml:' in html
+    assert '<td class="where">' not in html
+
+
+def test_procedures_read_as_chinese_sentences():
+    page = (ROOT / "generated" / "reference" / "dp.md").read_text(encoding="utf-8")
+    attack = page.split("### 攻击与防御的对抗（`attack`）")[1].split("\n### ")[0]
+    assert "| 攻击方 | `attacker` | 角色 |" in attack and "| 距离 | `distance` | 整数 |" in attack
+    assert "| 武器 | `weapon` | 武器中的一项 |" in attack and "| 全力一击 | `power_attack` | 是/否 |" in attack
+    assert "combatant" not in attack and "| int |" not in attack and "**计算**" not in attack
+    assert "1. 检查：武器·炮击伤害X = 0；否则拒绝（炮击武器）。（DP-15）" in attack
+    assert "3. 算出实际用手数 = " in attack
+
+
+def test_every_balancing_table_states_what_it_assumes():
+    """The attacker's stats, the options, the varied defender values and the defaults (issue 33)."""
+    page = (ROOT / "generated" / "reference" / "dp.md").read_text(encoding="utf-8")
+    odds = _section(page, "## 武器对基础防御的命中与期望伤害")
+    assert "- **攻击方**：力量 4、敏捷 4、智力 3、武技 4" in odds
+    assert "- **防御方**：盔甲防御 2、格挡防御 1，其余属性取默认值；基础防御逐列变化" in odds
+    assert "- **选项**：距离 5" in odds and "- **逐列**：防御方基础防御取 0、2、4、6、8、10、12、14" in odds
+    assert "全力一击 否" in odds.split("- **其余参数取默认值**：")[1]
+    for name in ("d20", "tracks"):
+        html = (ROOT / "generated" / "reference" / f"{name}.html").read_text(encoding="utf-8")
+        assert html.count('<dl class="assumes">') == html.count('class="part odds-section"') > 0
+
+
+def test_the_print_header_quotes_the_ruleset_name(tmp_path: Path):
+    """The name goes into the print stylesheet (@page margin box) as a CSS string: nothing in it
+    can end the string or the <style> element."""
+    from rulec.emit.quick_sheet import css_string
+
+    assert css_string("d20攻击规则（d20）") == '"d20攻击规则\\ff08 d20\\ff09 "'
+    nasty = css_string('"}</style><script>x</script>\\')
+    assert "<" not in nasty and '"' not in nasty[1:-1] and nasty.startswith('"\\22 \\7d \\3c ')
+    rs = tmp_path / "tiny"
+    shutil.copytree(TINY, rs)
+    manifest = rs / "ruleset.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    name = next(line for line in text.splitlines() if line.startswith("name:"))
+    manifest.write_text(text.replace(name, 'name: "极小</style><script>alert(1)</script>\\"}"'), encoding="utf-8")
+    build = compile_rules([rs])
+    assert build.ok, [d.format() for d in build.diagnostics]
+    html = build.files["reference/tiny.html"].decode()
+    style = html.split("<style>")[1].split("</style>")[0]
+    assert "<script>" not in html and "@top-center{content:\"极小\\3c " in style
+
+
+def test_a_quick_sheet_names_real_tables_and_fields(tmp_path: Path):
+    rs = tmp_path / "d20"
+    shutil.copytree(ROOT / "rules" / "d20", rs)
+    manifest = rs / "ruleset.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("columns: [attack_type, damage_dice,", "columns: [attack_typ, damage_dice,"),
+                        encoding="utf-8")
+    build = compile_rules([rs])
+    assert not build.ok
+    [diag] = [d for d in build.diagnostics if d.code == "unknown-field"]
+    assert diag.span.file.endswith("ruleset.yaml") and diag.span.line > 1 and "attack_type" in (diag.hint or "")

@@ -17,6 +17,7 @@ from ..ir import Entry, Ruleset, Table
 from ..build.keep import NO_KEEP, Keep
 from .env import Markdown, md_escape, render_bytes
 from .reference_rows import html_row, md_note, md_row, odds_html_rows, odds_md_rows
+from .quick_sheet import add_to_view
 from .reference_view import Cells, entry_view, ruleset_view
 from .skeleton import pages
 
@@ -139,13 +140,28 @@ def _odds_rows(view: dict[str, Any], keep: Keep) -> None:
     view["odds"] = sections
 
 
+def _where_ranges(view: dict[str, Any]) -> None:
+    """Give each group of entries the lines of the rule files it is written in ("where"): the
+    pages keep the source locations out of the tables' columns."""
+    for table in view["tables"]:
+        for group in table["groups"]:
+            lines: dict[str, list[int]] = {}
+            for e in group["entries"]:
+                found = lines.setdefault(e.span.file, [e.span.line, e.span.line])
+                found[0], found[1] = min(found[0], e.span.line), max(found[1], e.span.line)
+            group["where"] = "；".join(f"{file} 第 {a}–{b} 行" if a != b else f"{file} 第 {a} 行"
+                                      for file, (a, b) in sorted(lines.items()))
+
+
 def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
                    odds: dict[str, list[dict[str, Any]]], keep: Keep = NO_KEEP) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     views = [ruleset_view(rs, digests[rs.id], odds.get(rs.id, []), keep) for rs in rulesets]
-    for view in views:
+    for rs, view in zip(rulesets, views):
+        _where_ranges(view)
         _lazy_rows(view, keep)
         _odds_rows(view, keep)
+        add_to_view(view, rs)
     for view in views:
         for section in view["odds"]:
             for group in section["groups"]:

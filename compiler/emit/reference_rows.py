@@ -12,7 +12,7 @@ from typing import Any
 
 from markupsafe import escape
 
-from .env import Markdown, md_code, md_escape
+from .env import Markdown, md_escape
 
 
 def md_row(e: dict[str, Any]) -> Markdown:
@@ -25,7 +25,7 @@ def md_row(e: dict[str, Any]) -> Markdown:
     for c in e["cells"]:
         text = md_escape(c["text"])
         parts.append(f" [{text}](#{md_escape(c['link'])}) |" if c["link"] else f" {text} |")
-    parts.append(f" {md_escape('、'.join(e['rules']))} | {md_code(e['where'])} |")
+    parts.append(f" {md_escape('、'.join(e['rules']))} |")
     return Markdown("".join(parts))
 
 
@@ -46,11 +46,11 @@ def html_row(e: dict[str, Any]) -> str:
         parts.append(f'<br><span class="note">{escape(e["description"])}</span>')
     for n in e["notes"]:
         parts.append(f'<br><span class="note">{escape(n["name"])}：{escape(n["text"])}</span>')
-    parts.append("</td>")
+    parts.append(f'<span class="where"><br>{escape(e["where"])}</span></td>')
     for c in e["cells"]:
         text = escape(c["text"])
         parts.append(f'<td><a href="#{escape(c["link"])}">{text}</a></td>' if c["link"] else f"<td>{text}</td>")
-    parts.append(f'<td>{"、".join(str(escape(r)) for r in e["rules"])}</td><td class="where">{escape(e["where"])}</td></tr>')
+    parts.append(f'<td>{"、".join(str(escape(r)) for r in e["rules"])}</td></tr>')
     return "".join(parts)
 
 

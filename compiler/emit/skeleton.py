@@ -39,7 +39,7 @@ def _skeleton(view: dict[str, Any], hole: _Holes) -> dict[str, Any]:
         for g in t["groups"]:
             (rows,) = g["entries"]  # a resident build's one entry of a group's rows (reference.GroupRows)
             notes = rows.lines(1)
-            groups.append({"name": g["name"], "entries": [{
+            groups.append({"name": g["name"], "where": g.get("where", ""), "entries": [{
                 "md_row": hole(rows.lines(0)), "md_note": hole(notes) if notes else "",
                 "html_row": hole(rows.lines(2))}]})
         tables.append({k: v for k, v in t.items() if k not in ("names", "table", "groups")}

@@ -10,6 +10,7 @@ still point at the rule file. Step kinds subclass `Step` in their own modules (`
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 from dataclasses import dataclass, field, fields
 
 from ..diagnostics import Span
@@ -456,6 +457,7 @@ class Ruleset:
     # For each ruling's key, what reads it (the procedures and steps, by name): set after the
     # usage check (validate/usage.py `readers`), shown by the pages.
     ruling_readers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    quick: Mapping[str, Any] = field(default_factory=dict)  # the manifest's reference.quick (the quick sheet)
 
     def table(self, table_id: str) -> Table:
         for t in self.tables:

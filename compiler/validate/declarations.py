@@ -51,6 +51,7 @@ from .literals import check_literals
 from .entries import check_tables
 from .names import identity
 from .procedures import CheckedProcedure, check_procedures
+from .quick import check_quick
 from .schema import TableFiles
 from .scopes import TableDecls, base_scope
 from .table_schema import table_schema
@@ -384,13 +385,14 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
     for g in gaps:
         _check_rules(g.rules, rule_ids, g.span, rep)
     check_gaps(gaps, m.data.get("fight"), fight, helpers, stats, tables, rep)
+    quick = check_quick(m, tables, rep)
     if rep.diags:
         return None, rep.diags
     files = sorted({base.manifest.file, *(d.file for d, _, _ in all_docs), *(p.manifest.file for p in packs)})
     return Checked(base.id, raw["name"], raw["version"], raw.get("description", ""),
                    raw.get("source", {}).get("file", ""), dice, stat_groups, stats, rulings, sections, rules,
                    errors, tables, procedures, helpers, features, presets, tuple(p.id for p in packs),
-                   tuple(files), m.span(()), not_modelled=gaps, fight=fight), []
+                   tuple(files), m.span(()), extra={"quick": quick}, not_modelled=gaps, fight=fight), []
 
 
 def _declared_formulas(m: Document, scope: Scope, rep: Reporter) -> None:

@@ -15,7 +15,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:5fca1e7cddd4fe2ffbc6f088614a2534d043dcf9870ac159c883d253d0b12187
+# Content hash: sha256:a654ff160f309b8ce1f1f62ff607ec2842f901055f51f7fb8da2bddce93adde7
 """d20攻击规则 (d20): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:e56e3d8a36f51d550b71599097d04611860702848c2df2b99c2366c1ce2050c9
+# Content hash: sha256:f080507ba6de7b587c0968a2eb5b8828ba2f8d7dcd37304d4fab91e0acd5939f
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

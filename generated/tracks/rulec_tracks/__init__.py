@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:11dfcd1f56ffae1b6c5dae2eaec5d9f7ff071d7599e1594189d8d5bfb054d2c6
+# Content hash: sha256:c99e88fc073850de00ea5b8c3e2a3da893dd0f3772d199ed520f6e9ddc413a87
 """计时骰池与负面点数规则 (tracks): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
