@@ -30,8 +30,9 @@ def test_escaping_of_data_and_script():
     block = _json_block({"name": "</script><!-- \u2028 & <b>"})
     assert "<" not in block and ">" not in block and "\u2028" not in block
     assert json.loads(str(block)) == {"name": "</script><!-- \u2028 & <b>"}
+    assert str(_inline_script("var a = 1; // </SCRIPT><script><!--")) == "var a = 1; // ＜/SCRIPT>＜script>＜!--"
     with pytest.raises(CalculatorError):
-        _inline_script("var a = 1; // </SCRIPT>")
+        _inline_script("var a = '</script>'; // x")
     with pytest.raises(CalculatorError):
         _inline_script("<!-- x")
 
@@ -188,5 +189,28 @@ def test_other_rulesets_match(browser: Any, built: Path, request: pytest.Fixture
             kwargs[pid] = pg.input_value(f"select[name={pid}]")
     _check(pg, mod.attack_odds(**kwargs), at)
     assert pg.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 1
+    assert problems == []
+    pg.context.close()
+
+
+@needs_browser
+def test_hostile_names_are_shown_as_text(browser: Any, tmp_path: Path):
+    """Rule text that looks like markup or script reaches the page as text: nothing runs, the name is shown."""
+    from rulec.facade import compile_rules
+
+    rules = tmp_path / "dp"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "rules" / "dp", rules)
+    hostile = "</script><script>globalThis.__pwned=1</script><img src=x onerror=__pwned=2><!--"
+    weapons = rules / "tables" / "weapons.yaml"
+    text = weapons.read_text(encoding="utf-8")
+    weapons.write_text(text.replace("{id: fist, name: 拳,", "{id: fist, name: " + json.dumps(hostile) + ",", 1),
+                       encoding="utf-8")
+    build = compile_rules([rules], targets=("python",))
+    assert build.ok, [d.format() for d in build.diagnostics]
+    page = tmp_path / "dp-calc.html"
+    page.write_bytes(build.files["reference/dp-calc.html"])
+    pg, problems = _open(browser, page, 1280, 900)
+    assert pg.evaluate("globalThis.__pwned === undefined")
+    assert pg.eval_on_selector("select[name=weapon] option[value=fist]", "o => o.textContent") == hostile
     assert problems == []
     pg.context.close()

@@ -32,7 +32,7 @@ APP = TEMPLATES / "calculator.js"
 CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
        "base-uri 'none'; form-action 'none'")
 
-_SCRIPT_END = re.compile(r"</script|<!--", re.IGNORECASE)
+_SCRIPT_END = re.compile(r"</?script|<!--", re.IGNORECASE)
 
 
 def calc_page_name(ruleset_id: str) -> str:
@@ -44,11 +44,19 @@ class CalculatorError(ValueError):
 
 
 def _inline_script(text: str) -> Markup:
-    """Script text to stand inside `<script>`: it must not hold `</script` or `<!--` (the
-    JavaScript emitter writes `<` in strings as `\\u003c`, so only a bug could put them there)."""
-    if _SCRIPT_END.search(text):
-        raise CalculatorError("the script to inline holds '</script' or '<!--'")
-    return Markup(text)
+    """Script text to stand inside `<script>`. The JavaScript emitter writes `<` in strings as
+    `\\u003c`, so `</script`, `<script` and `<!--` can only stand in a `//` comment (rule text in
+    a comment, made by emit/js/code.py `comment`): there their `<` becomes a full-width `＜`. One
+    anywhere else is a rulec bug and fails the build."""
+    lines = []
+    for line in text.split("\n"):
+        if _SCRIPT_END.search(line):
+            start = line.find("//")
+            if start < 0 or any(m.start() < start for m in _SCRIPT_END.finditer(line)):
+                raise CalculatorError("the script to inline holds '</script', '<script' or '<!--' outside a comment")
+            line = line[:start] + _SCRIPT_END.sub(lambda m: "＜" + m.group(0)[1:], line[start:])
+        lines.append(line)
+    return Markup("\n".join(lines))
 
 
 def _json_block(value: Any) -> Markup:
