@@ -351,7 +351,8 @@ def _pages_are_escaped(out: Path, classes: list[str]) -> None:
         assert "<script>alert(1)</script>" not in html and "</textarea>" not in html, page.name
         assert f"<script>{JS_RUN}" not in html, page.name
         if "jinja-html" in classes:
-            assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html or page.name.startswith("index"), page.name
+            assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html or page.name.startswith("index") or (
+                page.name.endswith("-calc.html") and "\\u003cscript\\u003ealert(1)" in html), page.name  # its JSON
     for page in sorted((out / "reference").glob("*.md")) + sorted(out.glob("*/README.md")) + \
             sorted(out.glob("js/*/README.md")):
         text = page.read_text(encoding="utf-8")

@@ -386,11 +386,14 @@ def _emit(rs: Ruleset, digest: str, build: Build, memo: Memo, targets: tuple[str
     if "python" in targets:
         for rel, text in package.items():
             build.files[f"{rs.id}/{rel}"] = text.encode("utf-8")
-    if "js" in targets:
-        from ..emit.js.package import emit_js
+    from ..emit.calculator import emit_calculator
+    from ..emit.js.package import emit_js, global_name
 
-        for rel, text in emit_js(rs, head, keep).items():
+    js_files = emit_js(rs, head, keep)  # the calculator page runs its script build, with or without the js target
+    if "js" in targets:
+        for rel, text in js_files.items():
             build.files[f"js/{rs.id}/{rel}"] = text.encode("utf-8")
+    build.files.update(emit_calculator(rs, js_files[f"{global_name(rs)}.user.js"], digest))
     build.odds[rs.id] = compute_odds(rs, package, head, memo, keep)
     build.files.update(_schemas(rs, keep))
     if "python" not in targets:

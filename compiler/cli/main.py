@@ -268,3 +268,4 @@ def import_srd_command(source: Path, into: Path, bases: tuple[Path, ...], fmt: s
 
 
 from . import play_cmd as _play_cmd  # noqa: E402,F401  (registers `resolve` and `odds` on `main`)
+from ..diff import command as _diff_command  # noqa: E402,F401  (registers `diff` on `main`)
