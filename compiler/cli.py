@@ -16,6 +16,7 @@ import click
 
 from .terminal import raw
 from .cli_shell import EXIT_INVALID, EXIT_OK, FORMAT, guarded, main, report
+from .config import project_config
 from .freshness import remember, snapshot
 from .stamp import STAMP, input_digest, is_fresh
 from .load.paths import display_path
@@ -112,8 +113,11 @@ def _packs_given(paths: list[Path]) -> list[str]:
 @click.option("--dump-ir", is_flag=True, help="Print the lowered IR of each ruleset as JSON (stop after lowering).")
 @guarded
 def validate(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str, dump_ir: bool) -> int:
-    """Check rule folders or files (default: rules/) and print every problem."""
-    build = _compile(list(paths) + list(rules) or [Path("rules")], stop_after="lower")
+    """Check rule folders or files (default: the project config's rules, else rules/) and print every problem."""
+    config = project_config(fmt)
+    if config is None:
+        return EXIT_INVALID
+    build = _compile(list(paths) + list(rules) or list(config.rules) or [Path("rules")], stop_after="lower")
     report(build.diagnostics, fmt)
     if dump_ir and build.ok:
         click.echo(json.dumps([ir_json(rs, build.shown) for rs in build.rulesets], ensure_ascii=False, indent=1))
@@ -140,7 +144,10 @@ def validate(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str, dump_ir
 def build(rules: tuple[Path, ...], out: Path | None, check: bool, target: str, watch: bool, interval: float,
           fmt: str) -> int:
     """Compile rules into Python and JavaScript packages and reference pages."""
-    paths = list(rules) or [Path("rules")]
+    config = project_config(fmt)  # defaults for --rules and --out (rulec.toml, [tool.rulec])
+    if config is None:
+        return EXIT_INVALID
+    paths, out = list(rules) or list(config.rules) or [Path("rules")], out or config.out
     if out is None:
         packs = _packs_given(paths)
         if packs:  # generated/ is the bundled rules' committed build: a pack build never lands there unasked

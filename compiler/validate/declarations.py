@@ -519,10 +519,17 @@ def _rulings(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[Ruling, .
                 if origin == "ruleset" and (lo is None or hi is None):
                     rep.error(span, "missing-range", f"ruling '{r['key']}' holds a number: declare the range a "
                               "homebrewer may set it to", "add min: and max:")
-            ruling = Ruling(r["key"], r.get("ruling", ""), r["name"], value, r["text"], tuple(r.get("rules", [])),
-                            span, lo, hi, r.get("not_modelled", ""))
+            bare = "name" not in r  # {key, value}: in a pack, an override of the ruling with that key
+            if bare and (origin == "ruleset" or r["key"] not in out):
+                rep.error(span, "missing-key", f"ruling '{r['key']}' has no name and text" if origin == "ruleset"
+                          else f"no ruling '{r['key']}' to override; a new ruling needs a name and a text",
+                          "add name: and text:" if origin == "ruleset" else
+                          did_you_mean(r["key"], out) or "add name: and text: to declare a new ruling")
+                continue
+            ruling = Ruling(r["key"], r.get("ruling", ""), r.get("name", ""), value, r.get("text", ""),
+                            tuple(r.get("rules", [])), span, lo, hi, r.get("not_modelled", ""))
             if r["key"] in out:
-                if origin != "ruleset" and r.get("override"):
+                if origin != "ruleset" and (r.get("override") or bare):
                     old = out[r["key"]]
                     if type(old.value) is not type(value):
                         rep.error(doc.span(("rulings", i, "value")), "wrong-type",
@@ -532,8 +539,8 @@ def _rulings(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[Ruling, .
                         rep.error(doc.span(("rulings", i, "value")), "out-of-range",
                                   f"{value} is outside the range {old.min}..{old.max} the ruleset allows for "
                                   f"'{r['key']}' ({old.span})")
-                    out[r["key"]] = Ruling(old.key, old.ruling, old.name, value, r["text"], old.rules, span,
-                                           old.min, old.max, old.not_modelled)
+                    out[r["key"]] = Ruling(old.key, old.ruling, old.name, value, r.get("text", old.text), old.rules,
+                                           span, old.min, old.max, old.not_modelled)
                     continue
                 rep.error(span, "duplicate-id", f"ruling '{r['key']}' is defined twice (first at "
                                                 f"{out[r['key']].span})",

@@ -276,7 +276,9 @@ def check_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:
             return None, [Diagnostic(doc.span(()), "missing-key", "missing required key 'kind'",
                                      f"one of: {', '.join(STATIC_KINDS)}")]
         return None, [Diagnostic(doc.span(("kind",)), "bad-value", f"unknown kind {_short(kind)}",
-                                 did_you_mean(str(kind), STATIC_KINDS) or
+                                 did_you_mean(str(kind), STATIC_KINDS) or (
+                                     "a scenario is not a rule file: put it in the folder's scenarios/ "
+                                     "(`rulec test` runs it)" if kind in ("scenario", "fight") else None) or
                                  f"one of: {', '.join(STATIC_KINDS)}")]
     return kind, []
 
