@@ -519,7 +519,12 @@ def _rulings(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[Ruling, .
                 if origin == "ruleset" and (lo is None or hi is None):
                     rep.error(span, "missing-range", f"ruling '{r['key']}' holds a number: declare the range a "
                               "homebrewer may set it to", "add min: and max:")
-            bare = "name" not in r  # {key, value}: in a pack, an override of the ruling with that key
+            bare = "name" not in r and "text" not in r  # {key, value}: in a pack, an override of that ruling
+            if ("name" in r) != ("text" in r):
+                missing = "text" if "name" in r else "name"
+                rep.error(span, "missing-key", f"missing required key '{missing}'",
+                          "a ruling has a name and a text, or (in a pack, to change a ruling's value) neither")
+                continue
             if bare and (origin == "ruleset" or r["key"] not in out):
                 rep.error(span, "missing-key", f"ruling '{r['key']}' has no name and text" if origin == "ruleset"
                           else f"no ruling '{r['key']}' to override; a new ruling needs a name and a text",

@@ -23,6 +23,7 @@ import jsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.validators import extend
 from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 from .quick_schema import _compiled, ecma_regex, register, verdict  # noqa: F401 (one regex dialect for both validators)
 from ..keep import NO_KEEP, Keep
@@ -50,8 +51,10 @@ def _registry_and_schemas() -> tuple[Registry, dict[str, dict[str, Any]]]:
     for path in sorted(schema_dir().glob("*.schema.json")):
         contents = json.loads(path.read_text(encoding="utf-8"))
         schemas[path.name.removesuffix(".schema.json")] = contents
-        resources.append((contents["$id"], Resource.from_contents(contents)))
-        register(contents["$id"], contents)
+        # No `$id`: each validator resolves `common.schema.json#/...` against the file's own place
+        # (check-jsonschema, the YAML language server, jsonschema with a file URI); here, by name.
+        resources.append((path.name, Resource.from_contents(contents, default_specification=DRAFT202012)))
+        register(path.name, contents)
     return Registry().with_resources(resources), schemas
 
 
