@@ -219,7 +219,10 @@ def _watch(paths: list[Path], out: Path, targets: tuple[str, ...], fmt: str, int
     session = Session(paths, targets)
     click.echo(f"rulec: watching {', '.join(display_path(p) for p in paths)} (Ctrl-C stops)", err=True)
     try:
-        for _ in edits(paths, interval, stop):
+        for changed in edits(paths, interval, stop):
+            if changed:  # the time and what changed, so a log of a long session reads on its own
+                more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+                click.echo(f"[{time.strftime('%H:%M:%S')}] changed: {', '.join(changed[:3])}{more}", err=True)
             start = time.perf_counter()
             result = session.build()  # stamped with the bytes it read: an edit during it is built again
             report(result.diagnostics, fmt)
@@ -231,7 +234,8 @@ def _watch(paths: list[Path], out: Path, targets: tuple[str, ...], fmt: str, int
             except WriteError as exc:
                 click.echo(f"rulec: {exc}", err=True)
                 continue
-            _wrote(out, diff, len(result.files), f" in {(time.perf_counter() - start) * 1000:.0f} ms")
+            _wrote(out, diff, len(result.files), f" in {(time.perf_counter() - start) * 1000:.0f} ms "
+                   f"at {time.strftime('%H:%M:%S')}")
     except KeyboardInterrupt:
         click.echo("rulec: stopped watching", err=True)
     return EXIT_OK
@@ -276,6 +280,38 @@ def import_srd_command(source: Path, into: Path, bases: tuple[Path, ...], fmt: s
     if plan.replaced:
         click.echo(f"replaced {len(plan.replaced)} entries that differed from the SRD data: "
                    f"{', '.join(plan.replaced)}", err=True)
+    return EXIT_OK
+
+
+
+
+@main.group("new")
+def new_group() -> None:
+    """Start something new from a template."""
+
+
+@new_group.command("pack")
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--extends", default="dp", show_default=True, help="The ruleset the pack extends.")
+@click.option("--rules", "rules", type=click.Path(path_type=Path), default=None,
+              help="The folder of the rulesets (default: the project config's, else rules/).")
+@click.option("--id", "pid", default=None, help="The pack id (default: from the folder's name).")
+@guarded
+def new_pack_command(folder: Path, extends: str, rules: Path | None, pid: str | None) -> int:
+    """Write a working homebrew pack folder: manifest, rulec.toml, tables, a scenario, a README."""
+    from .scaffold import ScaffoldError, new_pack
+
+    config = project_config()
+    if config is None:
+        return EXIT_INVALID
+    bases = [rules] if rules else [p for p in config.rules if (p / extends / "ruleset.yaml").is_file()]
+    try:
+        written = new_pack(folder, (bases or [Path("rules")])[0], extends, pid)
+    except ScaffoldError as exc:
+        click.echo(f"rulec: {exc}; nothing was written", err=True)
+        return EXIT_INVALID
+    click.echo(f"wrote {display_path(folder)}/: {', '.join(p.relative_to(folder).as_posix() for p in written)}\n"
+               f"next: cd {display_path(folder)} && rulec build && rulec test", err=True)
     return EXIT_OK
 
 

@@ -170,3 +170,20 @@ def project_config(fmt: str = "text") -> Config | None:
     except ConfigError as exc:
         report(exc.diagnostics, fmt)
         return None
+
+
+def rules_hint(pack: Path, ruleset: str) -> str:
+    """How to name the ruleset a pack extends, from where the user is: the nearest `rules/` holding
+    it (the working folder's, else one above the pack), by the path they would type."""
+    def display_path(path: Path) -> str:  # as typed: ../rules, else absolute when far away
+        rel = _near(path)
+        return rel.as_posix() if rel.parts[:3].count("..") < 3 else str(path)
+
+    root = pack.resolve()
+    shown_pack = "." if root == Path.cwd().resolve() else display_path(root)
+    found = next((here / "rules" for here in [Path.cwd().resolve(), *list(root.parents)[:MAX_LEVELS]]
+                  if (here / "rules" / ruleset / "ruleset.yaml").is_file()), None)
+    typed = f"{display_path(found)}/" if found is not None else "PATH/TO/rules"
+    in_config = Path(os.path.relpath(found, root)).as_posix() if found is not None else "PATH/TO/rules"
+    return (f"name the ruleset too: --rules {typed} --rules {shown_pack}, "
+            f"or put rules = [\"{in_config}\", \".\"] in a rulec.toml beside pack.yaml")

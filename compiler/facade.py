@@ -27,6 +27,7 @@ from typing import Any
 
 from . import __version__, cache
 from .diagnostics import Diagnostic, RulesError, Span, did_you_mean
+from .config import rules_hint
 from .emit.odds_tables import compute_odds
 from .emit.python.model import forget_rows
 from .emit.reference_view import forget_formatters
@@ -303,7 +304,7 @@ def _group(loaded: list[_Loaded], diags: list[Diagnostic]) -> tuple[dict[str, _L
                 diags.append(Diagnostic(item.manifest.span(("extends",)), "unknown-ruleset",
                                         f"pack extends '{target}', which was not given",
                                         did_you_mean(target, bases) or
-                                        f"name the ruleset too: --rules rules/ --rules {display_path(item.folder.root)}"))
+                                        rules_hint(item.folder.root, str(target))))
     return bases, packs
 
 

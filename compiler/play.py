@@ -285,6 +285,8 @@ def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str = 
     session = _Session(collect=fmt == "json")
     shown: list[dict[str, Any]] = []
     passed = failed = 0
+    given = {p.resolve() for p in where.rules}
+    skipped: dict[Path, int] = {}
     try:
         for f in files:
             try:
@@ -294,6 +296,10 @@ def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str = 
                 ok, differences = False, [exc.diagnostic]
             else:
                 if "kind: scenario" not in text and "kind: fight" not in text or "expect:" not in text:
+                    continue
+                pack = next((d for d in f.resolve().parents if (d / "pack.yaml").is_file()), None)
+                if pack is not None and pack not in given:  # these rules lack its entries: its folder runs it
+                    skipped[pack] = skipped.get(pack, 0) + 1
                     continue
                 ok, differences = _check_one(f, where, session)
             if session.collected is not None:
@@ -306,8 +312,12 @@ def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str = 
             passed += ok
     finally:
         session.close()
+    for pack, n in skipped.items():
+        echo(f"rulec: skipped {n} scenario(s) of the pack in {display_path(pack)}/, which these rules do not "
+             f"include: run `rulec test` there (its rulec.toml), or add --rules {display_path(pack)}", err=True)
     if fmt == "json":
-        echo(json.dumps({"passed": passed, "failed": failed, "scenarios": shown}, ensure_ascii=False, indent=2))
+        echo(json.dumps({"passed": passed, "failed": failed, "skipped": sum(skipped.values()), "scenarios": shown},
+                        ensure_ascii=False, indent=2))
     else:
         echo(f"{passed} passed, {failed} failed", err=True)
     return EXIT_INVALID if failed or not passed + failed else EXIT_OK
