@@ -118,7 +118,6 @@ def load_config(start: Path | None = None) -> Config:
     the file cannot be used."""
     import tomllib
 
-    from .diagnostics import Diagnostic, Span, did_you_mean
     from .load.paths import display_path
     from .load.reading import ReadRefused, read_bounded
 
@@ -131,16 +130,22 @@ def load_config(start: Path | None = None) -> Config:
     except ReadRefused as exc:
         raise ConfigError([exc.diagnostic]) from None
     except UnicodeDecodeError:
+        from .diagnostics import Diagnostic, Span
+
         raise ConfigError([Diagnostic(Span(shown), "config", "the file is not UTF-8 text")]) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        from .diagnostics import Diagnostic, Span
+
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
         message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(exc))
         raise ConfigError([Diagnostic(Span(shown, line, col), "config", f"not valid TOML: {message}")]) from None
     table = path.name == "pyproject.toml"
     section = data.get("tool", {}).get("rulec", {}) if table else data
+    from .diagnostics import Diagnostic, Span, did_you_mean  # a config file is rare: only then
+
     if not isinstance(section, dict):
         raise ConfigError([Diagnostic(Span(shown, *_line_of(text, "rulec", False)), "config",
                                       "[tool.rulec] must be a table")])

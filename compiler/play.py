@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .output import EXIT_INVALID, EXIT_OK, echo, report
-from .play_build import Where, _diagnostic, _package, _Session, where_for
+from .play_build import Where, _built, _diagnostic, _package, _Session, where_for  # noqa: F401  (_built: tests)
 
 _RULESET_ID = re.compile(r"[a-z][a-z0-9_]{0,47}")  # validate/table_schema.ID_PATTERN
 
