@@ -35,8 +35,8 @@ def main() -> int:
             print(f"{schema}: schema named by {len(files)} file(s) does not exist", file=sys.stderr)
             failed = True
             continue
-        cmd = [sys.executable, "-m", "check_jsonschema", "--schemafile", str(schema),
-               "--base-uri", schema.parent.as_uri() + "/", *map(str, files)]
+        # As pre-commit's hook runs it: no --base-uri (the schemas' `$ref`s resolve against the file).
+        cmd = [sys.executable, "-m", "check_jsonschema", "--schemafile", str(schema), *map(str, files)]
         result = subprocess.run(cmd, capture_output=True, text=True)
         print(f"{schema.relative_to(ROOT)}: {len(files)} file(s): {'ok' if result.returncode == 0 else 'FAILED'}")
         if result.returncode != 0:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import re
 import subprocess
 import sys
 import unicodedata
@@ -137,3 +138,27 @@ def test_random_chat_lines_never_raise_out_of_handle(bot):  # type: ignore[no-un
         reply = bot.handle(line, chat=rng.choice(["fuzz-a", "fuzz-b", "fuzz-none"]), seed=i)
         if reply is not None:
             assert _visible(reply) and bot.INTERNAL not in reply, (line, reply)
+
+
+def test_the_full_width_stop_of_a_chinese_input_method_starts_a_command():
+    out = ask("。atk dp 长剑 力量=4 武技=3 vs 基础防御=4", "｡odds dp 长剑 力量=4 vs 4")
+    assert "攻击与防御的对抗（长剑）" in out and "长剑：命中率" in out
+
+
+def test_a_repeated_vs_defense_or_stat_is_refused_not_overwritten():
+    out = ask(".atk dp 长剑 力量=4 vs 4 vs 5", ".atk dp 长剑 vs 4 基础防御=5", ".atk dp 长剑 力量=4 strength=5",
+              ".atk dp 长剑 vs 4 5")
+    assert "无法理解：“vs”只能出现一次" in out
+    assert "无法理解：属性“基础防御”给出了两次" in out
+    assert "无法理解：属性“strength”给出了两次" in out
+    assert "无法理解：防御方的主要防御给出了两次（“5”）" in out
+    assert "攻击与防御的对抗" not in out
+
+
+def test_odds_histogram_shows_the_values_that_carry_probability():
+    out = ask(".odds dp 双手剑 力量=30 武技=20 专业=10 vs 1")
+    rows = [line for line in out.splitlines() if line.rstrip().endswith("%") and "命中率" not in line]
+    assert len(rows) == 12 and all(not row.endswith(" 0.0%") for row in rows), out
+    values = [int(row.split()[0]) for row in rows]
+    assert values == sorted(values) and min(values) > 10  # not the lowest (0.0%) values of the distribution
+    assert re.search(r"（其余\d+个值共 \d+\.\d%）", out)

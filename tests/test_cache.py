@@ -192,7 +192,7 @@ def test_build_check_trusts_no_cache_entry_even_one_sealed_with_the_key(tmp_path
     compiles with no cache at all, so a poisoned entry can never make it vouch for a wrong tree."""
     from click.testing import CliRunner
 
-    import rulec.cli.main.main  # noqa: F401  (registers build)
+    import rulec.cli.main  # noqa: F401  (registers build)
     from rulec.cli.shell import main
 
     shutil.copytree(TINY, tmp_path / "rules" / "tiny")

@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulec.cli.main.main import main
+from rulec.cli.main import main
 from rulec.load.reading import MAX_SCENARIO_BYTES, ReadRefused, read_bounded
 from test_fuzz import _paths  # every place in a YAML document, for mutations
 

@@ -137,7 +137,7 @@ def test_resolve_and_odds_start_without_click(tmp_path: Path):
         assert "MODULES False False 0" in done.stderr, done.stderr
         from click.testing import CliRunner
 
-        from rulec.cli.main.main import main
+        from rulec.cli.main import main
 
         via_click = CliRunner().invoke(main, args)
         assert via_click.exit_code == 0 and via_click.output == done.stdout

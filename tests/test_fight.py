@@ -177,7 +177,7 @@ def test_a_fight_scenario_prints_each_step_and_checks_the_state(tmp_path: Path, 
     monkeypatch.setenv("RULEC_LANG", "zh")  # the trace lines it checks are the Chinese ones
     from click.testing import CliRunner
 
-    from rulec.cli.main.main import main
+    from rulec.cli.main import main
 
     example = ROOT / "examples" / "tracks" / "three_jaw_hits.yaml"
     result = CliRunner().invoke(main, ["resolve", str(example), "--rules", str(ROOT / "rules" / "tracks")])
@@ -195,7 +195,7 @@ def test_odds_until_a_running_total(tmp_path: Path, monkeypatch):
     monkeypatch.setenv("RULEC_LANG", "zh")  # the lines it checks are the Chinese ones
     from click.testing import CliRunner
 
-    from rulec.cli.main.main import main
+    from rulec.cli.main import main
 
     example = ROOT / "examples" / "d20" / "dagger_crit.yaml"
     result = CliRunner().invoke(main, ["odds", str(example), "--until", "伤害=20", "--rules", str(ROOT / "rules" / "d20")])

@@ -133,7 +133,7 @@ def test_an_edit_between_the_digest_and_the_compile_is_never_vouched_for(tmp_pat
 
     from click.testing import CliRunner
 
-    import rulec.cli.main.main as cli
+    import rulec.cli.main as cli
     from rulec.cli.shell import main
     from rulec.build.stamp import input_digest
 

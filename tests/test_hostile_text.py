@@ -192,7 +192,8 @@ def _schema_of(data: dict[str, Any], ruleset: str, generated: Path) -> tuple[dic
         schema = json.loads(path.read_text(encoding="utf-8"))
     else:
         schema = schemas[str(data["kind"])]
-    return schema, registry.resolver(base_uri=schema.get("$id", ""))
+    # a static schema has no $id: the registry names it by its file name (validate/schema.py)
+    return schema, registry.resolver(base_uri=schema.get("$id", f"{data['kind']}.schema.json"))
 
 
 def _set(data: Any, path: tuple[Any, ...], text: str) -> None:

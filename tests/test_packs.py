@@ -5,7 +5,9 @@ a pack build without its packs. (A same-pack duplicate id: tests/cases/bad_pack_
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -154,3 +156,78 @@ def test_a_fifo_in_a_rules_folder_is_a_diagnostic_not_skipped(tmp_path: Path) ->
 def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
     """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
     monkeypatch.setenv("RULEC_LANG", "en")
+
+
+def test_the_example_pack_builds_and_its_scenarios_pass(tmp_path: Path):
+    """examples/packs/wuxia, run as its README says: `rulec test` in its folder (its rulec.toml
+    names ../../../rules and its output folder, which the command builds first)."""
+    shutil.copytree(ROOT / "rules", tmp_path / "rules")
+    shutil.copytree(ROOT / "examples" / "packs", tmp_path / "examples" / "packs")
+    shutil.copytree(ROOT / "schema", tmp_path / "schema")
+    pack = tmp_path / "examples" / "packs" / "wuxia"
+    tested = rulec("test", "--format", "json", cwd=pack)
+    assert tested.returncode == 0, tested.stderr
+    report = json.loads(tested.stdout)
+    assert report["passed"] == 2 and report["failed"] == 0 and report["skipped"] == 0
+    page = (tmp_path / "build" / "packs" / "wuxia" / "reference" / "dp.md").read_text(encoding="utf-8")
+    assert "铁扇" in page and "穴位" in page and "| 全力一击加值 | `3` |" in page  # the override, by key and value
+    # from the repository's root, the pack's scenarios are not run with rules/ alone: said, not failed
+    (tmp_path / "examples" / "dp").mkdir()
+    shutil.copy(ROOT / "examples" / "dp" / "rock_10m.yaml", tmp_path / "examples" / "dp")
+    root = rulec("test", "examples", cwd=tmp_path)
+    assert root.returncode == 0 and "skipped 2 scenario(s) of the pack in examples/packs/wuxia/" in root.stderr
+
+
+def test_scenarios_in_a_pack_are_not_rule_files_and_an_override_needs_key_and_value(tmp_path: Path):
+    project = _project(tmp_path)
+    (project / "brew" / "scenarios").mkdir()
+    (project / "brew" / "scenarios" / "club.yaml").write_text(SCENARIO + "expect: {}\n", encoding="utf-8")
+    (project / "brew" / "misplaced.yaml").write_text(SCENARIO, encoding="utf-8")
+    built = compile_rules([project / "rules", project / "brew"])
+    shown = [d.format() for d in built.diagnostics]
+    assert len(shown) == 1 and "misplaced.yaml:1:7: error[bad-value]: unknown kind" in shown[0], shown
+    assert "put it in the folder's scenarios/" in shown[0]
+    (project / "brew" / "misplaced.yaml").unlink()
+    (project / "rules" / "tiny" / "rulings.yaml").write_text(
+        "kind: rulings\nrulings:\n  - {key: step, name: 步长, value: 1, min: 0, max: 5, text: 示例, not_modelled: 示例}\n",
+        encoding="utf-8")
+    (project / "brew" / "rulings.yaml").write_text(
+        "kind: rulings\nrulings:\n  - {key: step, value: 4}\n"
+        "  - {key: no_such_ruling, value: 1}\n  - {key: half, name: 半, value: 1}\n", encoding="utf-8")
+    built = compile_rules([project / "rules", project / "brew"], stop_after="lower")
+    shown = [d.format() for d in built.diagnostics]
+    assert len(shown) == 2, shown
+    assert "rulings.yaml:4:5: error[missing-key]: no ruling 'no_such_ruling' to override" in shown[0]
+    assert "rulings.yaml:5:5: error[missing-key]: missing required key 'text'" in shown[1]
+    (project / "brew" / "rulings.yaml").write_text("kind: rulings\nrulings:\n  - {key: step, value: 4}\n")
+    built = compile_rules([project / "rules", project / "brew"], stop_after="lower")
+    assert built.ok, [d.format() for d in built.diagnostics]
+    (step,) = built.rulesets[0].rulings
+    assert (step.name, step.value, step.text) == ("步长", 4, "示例")  # the name and text stay the ruleset's
+
+
+def test_the_hint_for_a_pack_alone_names_the_rules_from_where_the_user_is(tmp_path: Path):
+    project = _project(tmp_path)
+    inside = rulec("validate", "--rules", ".", cwd=project / "brew")
+    assert "--rules ../rules/ --rules ." in inside.stderr and 'rules = ["../rules", "."]' in inside.stderr
+    beside = rulec("validate", "brew", cwd=project)
+    assert "--rules rules/ --rules brew" in beside.stderr, beside.stderr
+
+
+def test_build_watch_says_when_and_which_file_changed(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    from rulec.cli.main import _watch
+
+    project = _project(tmp_path)
+    looks: list[None] = []
+
+    def stop() -> bool:
+        looks.append(None)
+        if len(looks) == 2:
+            weapons = project / "brew" / "weapons.yaml"
+            weapons.write_text(weapons.read_text(encoding="utf-8").replace("name: 锤", "name: 大锤"), encoding="utf-8")
+        return len(looks) > 3
+
+    assert _watch([project / "rules", project / "brew"], tmp_path / "out", ("python",), "text", 0.05, stop) == 0
+    said = capsys.readouterr().err
+    assert re.search(r"^\[\d\d:\d\d:\d\d\] changed: brew/weapons\.yaml$", said, re.M), said
+    assert re.search(r"wrote .*out: \d+ changed.* in \d+ ms at \d\d:\d\d:\d\d", said), said

@@ -138,7 +138,7 @@ def test_every_bundled_table_edited_in_a_session() -> None:
 
 def test_build_watch_rebuilds_after_each_edit(project: tuple[Path, Path], tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    from rulec.cli.main.main import _watch
+    from rulec.cli.main import _watch
 
     rules, pack = project
     out = tmp_path / "out"
@@ -165,7 +165,7 @@ def test_build_watch_rebuilds_after_each_edit(project: tuple[Path, Path], tmp_pa
 def test_watch_and_check_do_not_mix() -> None:
     from click.testing import CliRunner
 
-    import rulec.cli.main.main  # noqa: F401  (registers build)
+    import rulec.cli.main  # noqa: F401  (registers build)
     from rulec.cli.shell import main
 
     result = CliRunner().invoke(main, ["build", "--watch", "--check"])

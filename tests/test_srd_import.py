@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulec.cli.main.main import main
+from rulec.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SRD_2014 = ROOT / "data" / "5e-srd" / "5e-SRD-Equipment.json"

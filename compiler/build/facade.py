@@ -36,6 +36,7 @@ from ..ir import Ruleset
 from ..load.sources import inside
 from ..load import (MAX_FILE_BYTES, Document, ReadRefused, SourceFolder, discover, display_path, load_bytes,
                    read_bounded)
+from .config import rules_hint
 from ..lower import lower
 from ..optimise import optimise
 from .keep import NO_KEEP, Keep, OneBuild
@@ -302,7 +303,7 @@ def _group(loaded: list[_Loaded], diags: list[Diagnostic]) -> tuple[dict[str, _L
                 diags.append(Diagnostic(item.manifest.span(("extends",)), "unknown-ruleset",
                                         say("unknown-ruleset.pack-extends-which-was", target=target),
                                         did_you_mean(target, bases) or
-                                        say("unknown-ruleset.name-ruleset-too-rules", root=display_path(item.folder.root))))
+                                        rules_hint(item.folder.root, str(target))))
     return bases, packs
 
 

@@ -41,15 +41,30 @@ class Session:
             self.keep.end(complete)
 
 
-def edits(paths: list[Path], interval: float, stop: Callable[[], bool] = lambda: False) -> Iterator[None]:
-    """Yield now, then each time a file below `paths` has changed (polled every `interval`
-    seconds), until `stop()`. The stat data is taken before each yield, so an edit made while
-    the caller builds is seen at the next poll."""
+def edits(paths: list[Path], interval: float, stop: Callable[[], bool] = lambda: False) -> Iterator[list[str]]:
+    """Yield now (no files), then each time a file below `paths` has changed (polled every
+    `interval` seconds) the files that changed, were added or were removed, until `stop()`. The
+    stat data is taken before each yield, so an edit made while the caller builds is seen at the
+    next poll."""
     last = None
     while not stop():
         now = inputs_state(paths)
         if now != last:
+            yield [] if last is None else changed_files(last, now)
             last = now
-            yield None
             continue
         time.sleep(interval)
+
+
+def changed_files(before: str, after: str) -> list[str]:
+    """The files whose stat lines differ between two `inputs_state` texts (folder/relative path)."""
+    def table(text: str) -> dict[str, str]:
+        rows = {}
+        for line in text.splitlines():
+            parts = line.split("\t")
+            if len(parts) == 4:
+                rows[f"{Path(parts[1]).name}/{parts[2]}"] = parts[3]
+        return rows
+
+    old, new = table(before), table(after)
+    return sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))

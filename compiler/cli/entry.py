@@ -15,8 +15,9 @@ def _parse(argv: list[str]) -> dict[str, Any] | None:
     """The arguments of `resolve SCENARIO [--rules DIR]... [--seed N] [--json] [--format F]` or
     `odds SCENARIO [--rules DIR]... [--until F=N] [--json] [--format F]`, or None (click decides)."""
     command, rest = argv[0], argv[1:]
-    takes = {"--rules", "--format", "--seed" if command == "resolve" else "--until"}
-    out: dict[str, Any] = {"paths": [], "rules": [], "seed": None, "until": None, "fmt": "text", "json": False}
+    takes = {"--rules", "--out", "--format", "--seed" if command == "resolve" else "--until"}
+    out: dict[str, Any] = {"paths": [], "rules": [], "out": None, "seed": None, "until": None, "fmt": "text",
+                           "json": False}
     i = 0
     while i < len(rest):
         word = rest[i]
@@ -31,6 +32,8 @@ def _parse(argv: list[str]) -> dict[str, Any] | None:
                 value = rest[i]
             if key == "--rules":
                 out["rules"].append(Path(value))
+            elif key == "--out":
+                out["out"] = Path(value)
             elif key == "--format":
                 if value not in ("text", "json"):
                     return None
@@ -63,9 +66,9 @@ def main() -> None:
             scenario, rules = args["paths"][0], tuple(args["rules"])
             if argv[0] == "resolve":
                 sys.exit(run_guarded(lambda: play.resolve_scenario(scenario, rules, args["seed"], args["fmt"],
-                                                                   args["json"])))
+                                                                   args["json"], args["out"])))
             sys.exit(run_guarded(lambda: play.odds_scenario(scenario, rules, args["until"], args["fmt"],
-                                                            args["json"])))
+                                                            args["json"], args["out"])))
     from .main import main as cli_main
 
     cli_main()

@@ -21,6 +21,7 @@ from ..build.stamp import STAMP, input_digest, is_fresh
 from ..load.paths import display_path
 from ..build.write import TreeDiff, WriteError, build_stamp, check_target, diff_tree, write_build
 from ..messages import say
+from ..build.config import project_config
 
 if TYPE_CHECKING:
     from ..build.facade import Build
@@ -112,8 +113,11 @@ def _packs_given(paths: list[Path]) -> list[str]:
 @click.option("--dump-ir", is_flag=True, help=say("help.cli.print-lowered-ir-each"))
 @guarded
 def validate(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str, dump_ir: bool) -> int:
-    """Check rule folders or files (default: rules/) and print every problem."""
-    build = _compile(list(paths) + list(rules) or [Path("rules")], stop_after="lower")
+    """Check rule folders or files (default: the project config's rules, else rules/) and print every problem."""
+    config = project_config(fmt)
+    if config is None:
+        return EXIT_INVALID
+    build = _compile(list(paths) + list(rules) or list(config.rules) or [Path("rules")], stop_after="lower")
     report(build.diagnostics, fmt)
     if dump_ir and build.ok:
         click.echo(json.dumps([ir_json(rs, build.shown) for rs in build.rulesets], ensure_ascii=False, indent=1))
@@ -139,7 +143,10 @@ def validate(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str, dump_ir
 def build(rules: tuple[Path, ...], out: Path | None, check: bool, target: str, watch: bool, interval: float,
           fmt: str) -> int:
     """Compile rules into Python and JavaScript packages and reference pages."""
-    paths = list(rules) or [Path("rules")]
+    config = project_config(fmt)  # defaults for --rules and --out (rulec.toml, [tool.rulec])
+    if config is None:
+        return EXIT_INVALID
+    paths, out = list(rules) or list(config.rules) or [Path("rules")], out or config.out
     if out is None:
         packs = _packs_given(paths)
         if packs:  # generated/ is the bundled rules' committed build: a pack build never lands there unasked
@@ -208,7 +215,10 @@ def _watch(paths: list[Path], out: Path, targets: tuple[str, ...], fmt: str, int
     session = Session(paths, targets)
     click.echo(say("cli.rulec-watching-ctrl-c", names=', '.join(display_path(p) for p in paths)), err=True)
     try:
-        for _ in edits(paths, interval, stop):
+        for changed in edits(paths, interval, stop):
+            if changed:  # the time and what changed, so a log of a long session reads on its own
+                more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+                click.echo(f"[{time.strftime('%H:%M:%S')}] changed: {', '.join(changed[:3])}{more}", err=True)
             start = time.perf_counter()
             result = session.build()  # stamped with the bytes it read: an edit during it is built again
             report(result.diagnostics, fmt)
@@ -220,7 +230,8 @@ def _watch(paths: list[Path], out: Path, targets: tuple[str, ...], fmt: str, int
             except WriteError as exc:
                 click.echo(say("cli.rulec-3", exc=exc), err=True)
                 continue
-            _wrote(out, diff, len(result.files), say("cli.took", ms=(time.perf_counter() - start) * 1000))
+            _wrote(out, diff, len(result.files), say("cli.took", ms=(time.perf_counter() - start) * 1000)
+                   + time.strftime(" %H:%M:%S"))
     except KeyboardInterrupt:
         click.echo(say("cli.rulec-stopped-watching"), err=True)
     return EXIT_OK
@@ -264,6 +275,38 @@ def import_srd_command(source: Path, into: Path, bases: tuple[Path, ...], fmt: s
         click.echo(say("cli.kept-entries-that-are", n_kept=len(plan.kept), kept=', '.join(plan.kept)), err=True)
     if plan.replaced:
         click.echo(say("cli.replaced-entries-that-differed", n_replaced=len(plan.replaced), replaced=', '.join(plan.replaced)), err=True)
+    return EXIT_OK
+
+
+
+
+@main.group("new")
+def new_group() -> None:
+    """Start something new from a template."""
+
+
+@new_group.command("pack")
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--extends", default="dp", show_default=True, help="The ruleset the pack extends.")
+@click.option("--rules", "rules", type=click.Path(path_type=Path), default=None,
+              help="The folder of the rulesets (default: the project config's, else rules/).")
+@click.option("--id", "pid", default=None, help="The pack id (default: from the folder's name).")
+@guarded
+def new_pack_command(folder: Path, extends: str, rules: Path | None, pid: str | None) -> int:
+    """Write a working homebrew pack folder: manifest, rulec.toml, tables, a scenario, a README."""
+    from .scaffold import ScaffoldError, new_pack
+
+    config = project_config()
+    if config is None:
+        return EXIT_INVALID
+    bases = [rules] if rules else [p for p in config.rules if (p / extends / "ruleset.yaml").is_file()]
+    try:
+        written = new_pack(folder, (bases or [Path("rules")])[0], extends, pid)
+    except ScaffoldError as exc:
+        click.echo(f"rulec: {exc}; nothing was written", err=True)
+        return EXIT_INVALID
+    click.echo(f"wrote {display_path(folder)}/: {', '.join(p.relative_to(folder).as_posix() for p in written)}\n"
+               f"next: cd {display_path(folder)} && rulec build && rulec test", err=True)
     return EXIT_OK
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .output import EXIT_INVALID, EXIT_OK, echo, report
 from ..messages import say
+from .play_build import Where, _built, _diagnostic, _package, _Session, where_for  # noqa: F401  (_built: tests)
 
 _RULESET_ID = re.compile(r"[a-z][a-z0-9_]{0,47}")  # validate/table_schema.ID_PATTERN
 
@@ -28,18 +29,6 @@ if TYPE_CHECKING:
 
 # What is imported here is what `rulec resolve` on an up-to-date build needs: the diagnostics, the
 # YAML loader and the compiler's passes are imported where they are first needed.
-
-
-class _Session:
-    """Builds and imported packages shared by the scenarios of one command (`rulec test` runs many)."""
-
-    def __init__(self) -> None:
-        self.builds: dict[tuple[str, ...], Any] = {}
-        self.modules: dict[tuple[tuple[str, ...], str], tuple[Any, Any]] = {}
-
-    def close(self) -> None:
-        for _, tmp in self.modules.values():
-            tmp.cleanup()
 
 
 class _Scenario:
@@ -62,7 +51,7 @@ class _Scenario:
         return self._doc.span(path, key=key)  # type: ignore[no-any-return]
 
 
-def _load(scenario: Path, fmt: str) -> Any:
+def _load(scenario: Path, fmt: str, session: _Session) -> Any:
     """The scenario's document (a `_Scenario` when the plain reader can read it), or None when it
     was reported. The file is read once, bounded (load/reading.py: a regular file of at most
     MAX_SCENARIO_BYTES), and no list or mapping in it may be longer than MAX_SCENARIO_ITEMS."""
@@ -74,7 +63,7 @@ def _load(scenario: Path, fmt: str) -> Any:
     try:
         raw = read_bounded(scenario, MAX_SCENARIO_BYTES, shown, what="a scenario")
     except ReadRefused as exc:
-        report([exc.diagnostic], fmt)
+        session.report([exc.diagnostic], fmt)
         return None
     ok, data = read_bytes(raw, max_items=MAX_SCENARIO_ITEMS)
     if ok:
@@ -83,146 +72,31 @@ def _load(scenario: Path, fmt: str) -> Any:
 
     doc, diags = load_bytes(raw, shown, max_items=MAX_SCENARIO_ITEMS)
     if doc is None:
-        report(diags, fmt)
+        session.report(diags, fmt)
     return doc
 
 
-def _diagnostic(span: Span, code: str, message: str, hint: str | None = None) -> Diagnostic:
-    from ..diagnostics import Diagnostic
-
-    return Diagnostic(span, code, message, hint)
-
-
-def _no_fight(doc: Any, rid: str, fmt: str) -> None:
-    report([_diagnostic(doc.span(("kind",)), "bad-scenario", say("bad-scenario.ruleset-declares-no-fight", rid=rid))], fmt)
-
-
-def _built(out: Path, paths: list[Path], rid: str) -> bool:
-    """True when `out` holds a build of exactly `paths` that is up to date: the stat record says so
-    (freshness.py), or the build stamp does by content (and the stat record is written)."""
-    if not (out / rid / "pyproject.toml").is_file():
-        return False
-    from ..build.freshness import recorded, remember, snapshot
-
-    now = snapshot(out, paths)
-    if recorded(out, now):
-        return True
-    from ..build.stamp import input_digest, is_fresh
-
-    if not is_fresh(out, input_digest(paths)):
-        return False
-    remember(out, now)
-    return True
-
-
-def _rebuild(out: Path, paths: list[Path], fmt: str, session: _Session) -> bool | None:
-    """`rulec build` for a stale generated/: compile the rules and write what changed, saying so.
-    True when generated/ is up to date now; False when it cannot be written (the build is kept for
-    the in-memory package, and it says why); None when the rules have errors (reported)."""
-    from ..build.facade import compile_rules
-    from ..build.write import WriteError, check_target, write_build
-
-    build = compile_rules(paths)
-    session.builds[tuple(str(x) for x in paths)] = build
-    if not build.ok:
-        report(build.diagnostics, fmt)
-        return None
-    try:
-        check_target(out, paths)
-        diff = write_build(out, build, sources=paths)  # stamped with the bytes the build read
-    except WriteError as exc:
-        echo(say("play.not-up-date-with", out=out, exc=exc), err=True)
-        return False
-    echo(say("play.was-not-up-date", out=out, n_changed=len(diff.changed), n_added=len(diff.added), n_removed=len(diff.removed)), err=True)
-    return True
-
-
-def _package(doc: Any, rid: str, rules: tuple[Path, ...], fmt: str, session: _Session
-             ) -> tuple[Any, Any, dict[str, Any], Any] | None:
-    """The ruleset's package and the schema of the document's kind: the built `generated/` one when
-    it is a build of these rules and up to date (no compiling); a stale `generated/` of rules/ is
-    rebuilt first (only changed files are written, and it says so); else the rules compiled in
-    memory."""
-    from ..build.package_loader import import_folder, import_package
-
-    kind = "fight" if doc.data["kind"] == "fight" else "scenario"
-    out = Path("generated")
-    built_from = list(rules) or [Path("rules")]
-    key_fast = ("generated", *map(str, built_from))
-    if (out / rid / "pyproject.toml").is_file():
-        if key_fast not in session.builds:  # once per command: `rulec test` runs many scenarios
-            state: bool | None = _built(out, built_from, rid)
-            from ..build.stamp import pack_build
-
-            packs = pack_build(out)  # a pack build is said, and never rebuilt without its packs
-            if packs and (rules or not state):
-                echo(say("play.rulec-using", packs=packs) if state else
-                     say("play.pack-build-using-memory" if rules else "play.pack-build-left-as-it-is", packs=packs),
-                     err=True)
-            elif not state and not rules:
-                state = _rebuild(out, built_from, fmt, session)
-            session.builds[key_fast] = state
-        state = session.builds[key_fast]
-        if state is None:
-            return None  # the rules have errors, reported once
-        if state and (out / rid / "pyproject.toml").is_file():
-            schema_file = out / "schema" / rid / f"{kind}.schema.json"
-            if not schema_file.is_file():
-                _no_fight(doc, rid, fmt)
-                return None
-            if (key_fast, rid) not in session.modules:
-                session.modules[(key_fast, rid)] = import_folder(rid, out / rid)
-            module, tmp = session.modules[(key_fast, rid)]
-            return module, None, json.loads(schema_file.read_text(encoding="utf-8")), tmp
-    from ..build.facade import compile_rules
-    from ..validate.scenario_schema import fight_schema, scenario_schema
-
-    paths = list(rules) or ([Path("rules") / rid] if (Path("rules") / rid / "ruleset.yaml").is_file()
-                            else [Path("rules")])
-    if tuple(map(str, built_from)) in session.builds:  # compiled already, by `_rebuild`
-        paths = built_from
-    key = tuple(str(x) for x in paths)
-    if key not in session.builds:
-        session.builds[key] = compile_rules(paths)
-    build = session.builds[key]
-    if not build.ok:
-        report(build.diagnostics, fmt)
-        return None
-    rs = next((r for r in build.rulesets if r.id == rid), None)
-    if rs is None:
-        report([_diagnostic(doc.span(("ruleset",)), "unknown-ruleset", say("unknown-ruleset.no-ruleset", rid=rid, paths=paths))], fmt)
-        return None
-    if kind == "fight" and rs.fight is None:
-        _no_fight(doc, rid, fmt)
-        return None
-    if (key, rs.id) not in session.modules:
-        session.modules[(key, rs.id)] = import_package(rs.id, build.package(rs.id))
-    module, tmp = session.modules[(key, rs.id)]
-    return module, rs, fight_schema(rs) if kind == "fight" else scenario_schema(rs), tmp
-
-
-def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
-             session: _Session | None = None) -> tuple[Any, dict[str, Any], Any] | None:
+def _prepare(scenario: Path, where: Where, fmt: str, session: _Session) -> tuple[Any, dict[str, Any], Any] | None:
     # The compiler's passes are imported only when the built package is stale, and jsonschema only
     # when jsonschema-rs finds the scenario invalid, to explain why (validate/fast_schema.py).
     from ..validate.fast_schema import fast_check
 
-    doc = _load(scenario, fmt)
+    doc = _load(scenario, fmt, session)
     if doc is None:
         return None
     data = doc.data
     if not isinstance(data, dict) or data.get("kind") not in ("scenario", "fight") or \
             not isinstance(data.get("ruleset"), str):
-        report([_diagnostic(doc.span(()), "bad-scenario",
-                            say("bad-scenario.scenario-has-kind-scenario"))], fmt)
+        session.report([_diagnostic(doc.span(()), "bad-scenario",
+                                    "a scenario has kind: scenario (or fight) and a ruleset id")], fmt)
         return None
     if not _RULESET_ID.fullmatch(data["ruleset"]):  # it names folders: never a path, never too long for one
-        report([_diagnostic(doc.span(("ruleset",)), "unknown-ruleset",
-                            say("unknown-ruleset.not-ruleset-id-lower", quote=_quote(data['ruleset'])))], fmt)
+        session.report([_diagnostic(doc.span(("ruleset",)), "unknown-ruleset",
+                                    f"{_quote(data['ruleset'])} is not a ruleset id (lower-case letters, digits "
+                                    "and underscores, starting with a letter, at most 48)")], fmt)
         return None
     rid = data["ruleset"]
-    session = session or _Session()
-    found = _package(doc, rid, rules, fmt, session)
+    found = _package(doc, rid, where, fmt, session)
     if found is None:
         return None
     module, _rs, schema, tmp = found
@@ -235,7 +109,7 @@ def _prepare(scenario: Path, rules: tuple[Path, ...], fmt: str,
     if data["kind"] != "fight":
         problems += _stats_given_twice(doc, module)  # reads only what has the shape it looks for
     if problems:  # nothing below may read data that failed its schema
-        report(problems, fmt)
+        session.report(problems, fmt)
         return None
     if data["kind"] == "fight":
         return module, {"data": data, "doc": doc, "fight": True}, tmp
@@ -352,11 +226,13 @@ def _run(module: Any, sc: dict[str, Any], seed: int | None) -> tuple[Any, str | 
         return None, getattr(exc, "code", "rule-error"), exc
 
 
-def resolve_scenario(scenario: Path, rules: tuple[Path, ...], seed: int | None, fmt: str, as_json: bool) -> int:
+def resolve_scenario(scenario: Path, rules: tuple[Path, ...], seed: int | None, fmt: str, as_json: bool,
+                     out: Path | None = None) -> int:
     """Resolve a scenario once and print its trace (or the result as JSON); exit 1 when it has an
     `expect:` that the outcome does not meet."""
     fmt = "json" if as_json else fmt
-    prepared = _prepare(scenario, rules, fmt)
+    where = where_for(rules, out, fmt)
+    prepared = None if where is None else _prepare(scenario, where, fmt, _Session())
     if prepared is None:
         return EXIT_INVALID
     module, sc, tmp = prepared
@@ -393,48 +269,76 @@ def resolve_scenario(scenario: Path, rules: tuple[Path, ...], seed: int | None, 
         return EXIT_INVALID if exc is not None and not expected_error else EXIT_OK
 
 
-def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...]) -> int:
-    """Run every scenario with an `expect:` under PATHS (default: examples/) and check it: a
-    homebrewer's worked examples as a test suite."""
-    from ..load.paths import display_path
-    from ..load.reading import MAX_SCENARIO_BYTES, ReadRefused, read_bounded
+def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str = "text", out: Path | None = None) -> int:
+    """Run every scenario with an `expect:` under PATHS (default: the project config's `scenarios`,
+    else examples/, else scenarios/) and check it: a homebrewer's worked examples as a test suite.
+    With fmt "json", one JSON object on stdout: the counts and each scenario's diagnostics."""
+    from .load.paths import display_path
+    from .load.reading import MAX_SCENARIO_BYTES, ReadRefused, read_bounded
 
-    files = sorted(f for path in (paths or (Path("examples"),))
+    where = where_for(rules, out, fmt)
+    if where is None:
+        return EXIT_INVALID
+    default = where.scenarios or next(((p,) for p in (Path("examples"), Path("scenarios")) if p.is_dir()),
+                                      (Path("examples"),))
+    files = sorted(f for path in (paths or default)
                    for f in ([path] if not path.is_dir() else path.rglob("*.yaml")))
-    session = _Session()
+    session = _Session(collect=fmt == "json")
+    shown: list[dict[str, Any]] = []
     passed = failed = 0
+    given = {p.resolve() for p in where.rules}
+    skipped: dict[Path, int] = {}
     try:
         for f in files:
             try:
                 text = read_bounded(f, MAX_SCENARIO_BYTES, display_path(f), what="a scenario"
                                     ).decode("utf-8", errors="replace")
             except ReadRefused as exc:
-                report([exc.diagnostic], "text")
-                failed += 1
-                continue
-            if "kind: scenario" not in text and "kind: fight" not in text or "expect:" not in text:
-                continue
-            prepared = _prepare(f, rules, "text", session)
-            if prepared is None:
-                failed += 1
-                continue
-            module, sc, _ = prepared
-            if sc.get("fight"):
-                from .fight_cmd import run_fight
-
-                differences, _refused, _fight = run_fight(sc["doc"], module, False, _expectations)
+                ok, differences = False, [exc.diagnostic]
             else:
-                result, error, _exc = _run(module, sc, None)
-                differences = _expectations(sc["doc"], module, sc["data"]["procedure"], result, error)
-            if differences:
+                if "kind: scenario" not in text and "kind: fight" not in text or "expect:" not in text:
+                    continue
+                pack = next((d for d in f.resolve().parents if (d / "pack.yaml").is_file()), None)
+                if pack is not None and pack not in given:  # these rules lack its entries: its folder runs it
+                    skipped[pack] = skipped.get(pack, 0) + 1
+                    continue
+                ok, differences = _check_one(f, where, session)
+            if session.collected is not None:
+                differences, session.collected = session.collected + differences, []
+                shown.append({"file": display_path(f), "ok": ok,
+                              "diagnostics": [d.to_json() for d in differences]})
+            elif differences:
                 report(differences, "text")
-                failed += 1
-            else:
-                passed += 1
+            failed += not ok
+            passed += ok
     finally:
         session.close()
-    echo(say("play.passed-failed", passed=passed, failed=failed), err=True)
+    for pack, n in skipped.items():
+        echo(f"rulec: skipped {n} scenario(s) of the pack in {display_path(pack)}/, which these rules do not "
+             f"include: run `rulec test` there (its rulec.toml), or add --rules {display_path(pack)}", err=True)
+    if fmt == "json":
+        echo(json.dumps({"passed": passed, "failed": failed, "skipped": sum(skipped.values()), "scenarios": shown},
+                        ensure_ascii=False, indent=2))
+    else:
+        echo(f"{passed} passed, {failed} failed", err=True)
     return EXIT_INVALID if failed or not passed + failed else EXIT_OK
+
+
+def _check_one(f: Path, where: Where, session: _Session) -> tuple[bool, list[Diagnostic]]:
+    """(passed, the differences between one scenario's `expect:` and what happens); a scenario
+    that cannot be run has failed, its diagnostics reported (or collected) by the session."""
+    prepared = _prepare(f, where, "text", session)
+    if prepared is None:
+        return False, []
+    module, sc, _ = prepared
+    if sc.get("fight"):
+        from .cli_fight import run_fight
+
+        differences, _refused, _fight = run_fight(sc["doc"], module, False, _expectations)
+    else:
+        result, error, _exc = _run(module, sc, None)
+        differences = _expectations(sc["doc"], module, sc["data"]["procedure"], result, error)
+    return not differences, differences
 
 
 def _until(module: Any, sc: dict[str, Any], spec: str, fmt: str) -> int:
@@ -478,11 +382,13 @@ def _until(module: Any, sc: dict[str, Any], spec: str, fmt: str) -> int:
     return EXIT_OK
 
 
-def odds_scenario(scenario: Path, rules: tuple[Path, ...], until: str | None, fmt: str, as_json: bool) -> int:
+def odds_scenario(scenario: Path, rules: tuple[Path, ...], until: str | None, fmt: str, as_json: bool,
+                  out: Path | None = None) -> int:
     """Print a scenario's exact outcome distribution, hit chance and expected damage (with --until,
     how many repeats reach a running total)."""
     fmt = "json" if as_json else fmt
-    prepared = _prepare(scenario, rules, fmt)
+    where = where_for(rules, out, fmt)
+    prepared = None if where is None else _prepare(scenario, where, fmt, _Session())
     if prepared is None:
         return EXIT_INVALID
     module, sc, tmp = prepared

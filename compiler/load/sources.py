@@ -4,8 +4,8 @@ A *source folder* holds a manifest: `ruleset.yaml` (a bundled or standalone
 ruleset) or `pack.yaml` (a homebrew pack that extends one). A path may be a
 source folder, a folder of source folders (like `rules/`), or a single rule
 file (its source folder is used). Every `*.yaml`/`*.yml` below a source folder
-belongs to it; a YAML file that belongs to no source folder is reported, never
-silently skipped.
+belongs to it, but for its top-level `scenarios/` folder (scenario files, which `rulec test`
+runs); a YAML file that belongs to no source folder is reported, never silently skipped.
 
 A link below a source folder whose target lies outside it (a file or a folder) is refused with
 a diagnostic naming the link: a pack from a stranger can only ever bring its own files. A link
@@ -63,9 +63,13 @@ def inside(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
 
-def _yaml_files(folder: Path, diags: list[Diagnostic] | None = None) -> list[Path]:
+SCENARIOS = "scenarios"  # a source folder's folder of scenario files: `rulec test`'s, not rule files
+
+
+def _yaml_files(folder: Path, diags: list[Diagnostic] | None = None, source: bool = False) -> list[Path]:
     """The YAML files below `folder` (itself resolved), sorted. A link whose target leaves the
-    folder is reported into `diags` and left out; a link to a folder inside it is not followed."""
+    folder is reported into `diags` and left out; a link to a folder inside it is not followed.
+    In a `source` folder, its top-level `scenarios/` holds scenarios, not rule files: left out."""
     found: list[Path] = []
     stack = [folder]
     while stack:
@@ -94,7 +98,8 @@ def _yaml_files(folder: Path, diags: list[Diagnostic] | None = None) -> list[Pat
                     found.append(path)
                 continue
             if entry.is_dir(follow_symlinks=False):
-                stack.append(path)
+                if not (source and here == folder and entry.name == SCENARIOS):
+                    stack.append(path)
             elif path.suffix in YAML_SUFFIXES and entry.is_file(follow_symlinks=False):
                 found.append(path)
             elif path.suffix in YAML_SUFFIXES and diags is not None:  # a FIFO, device or socket: never read
@@ -107,7 +112,7 @@ def _yaml_files(folder: Path, diags: list[Diagnostic] | None = None) -> list[Pat
 def _source(folder: Path, manifest: Path, name: str, diags: list[Diagnostic]) -> SourceFolder:
     if manifest.name == "pack.yaml":
         name = _pack_id(manifest) or name
-    return SourceFolder(folder, manifest, _yaml_files(folder, diags), name)
+    return SourceFolder(folder, manifest, _yaml_files(folder, diags, source=True), name)
 
 
 _PACK_ID = re.compile(r"^id:[ \t]*(['\"]?)([a-z][a-z0-9_]*)\1[ \t]*(?:#.*)?$", re.M)

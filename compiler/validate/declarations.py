@@ -523,10 +523,22 @@ def _rulings(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[Ruling, .
                     rep.error(doc.span(("rulings", i, "value")), "out-of-range", say("out-of-range.above", value=value, hi=hi))
                 if origin == "ruleset" and (lo is None or hi is None):
                     rep.error(span, "missing-range", say("missing-range.ruling-holds-number-declare", key_=r['key']), say("missing-range.add-min-max"))
-            ruling = Ruling(r["key"], r.get("ruling", ""), r["name"], value, r["text"], tuple(r.get("rules", [])),
-                            span, lo, hi, r.get("not_modelled", ""))
+            bare = "name" not in r and "text" not in r  # {key, value}: in a pack, an override of that ruling
+            if ("name" in r) != ("text" in r):
+                missing = "text" if "name" in r else "name"
+                rep.error(span, "missing-key", f"missing required key '{missing}'",
+                          "a ruling has a name and a text, or (in a pack, to change a ruling's value) neither")
+                continue
+            if bare and (origin == "ruleset" or r["key"] not in out):
+                rep.error(span, "missing-key", f"ruling '{r['key']}' has no name and text" if origin == "ruleset"
+                          else f"no ruling '{r['key']}' to override; a new ruling needs a name and a text",
+                          "add name: and text:" if origin == "ruleset" else
+                          did_you_mean(r["key"], out) or "add name: and text: to declare a new ruling")
+                continue
+            ruling = Ruling(r["key"], r.get("ruling", ""), r.get("name", ""), value, r.get("text", ""),
+                            tuple(r.get("rules", [])), span, lo, hi, r.get("not_modelled", ""))
             if r["key"] in out:
-                if origin != "ruleset" and r.get("override"):
+                if origin != "ruleset" and (r.get("override") or bare):
                     old = out[r["key"]]
                     if type(old.value) is not type(value):
                         rep.error(doc.span(("rulings", i, "value")), "wrong-type",
@@ -535,8 +547,8 @@ def _rulings(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[Ruling, .
                             (old.min is not None and value < old.min) or (old.max is not None and value > old.max)):
                         rep.error(doc.span(("rulings", i, "value")), "out-of-range",
                                   say("out-of-range.outside-range-ruleset-allows", value=value, min=old.min, max=old.max, key_=r['key'], span=old.span))
-                    out[r["key"]] = Ruling(old.key, old.ruling, old.name, value, r["text"], old.rules, span,
-                                           old.min, old.max, old.not_modelled)
+                    out[r["key"]] = Ruling(old.key, old.ruling, old.name, value, r.get("text", old.text), old.rules,
+                                           span, old.min, old.max, old.not_modelled)
                     continue
                 rep.error(span, "duplicate-id", say("duplicate-id.ruling-defined-twice-first", key_=r['key'], span=out[r['key']].span),
                           say("duplicate-id.add-override-true-change") if origin != "ruleset" else None)

@@ -35,7 +35,8 @@ def static_schemas() -> dict[str, dict[str, Any]]:
 
 
 def _registry() -> Any:
-    return jsonschema_rs.Registry([(s["$id"], s) for s in static_schemas().values()])
+    # no `$id`s: a `$ref` names the file beside it (`common.schema.json#/...`), as editors read it
+    return jsonschema_rs.Registry([(f"{kind}.schema.json", s) for kind, s in static_schemas().items()])
 
 
 def fast_check(schema: dict[str, Any]) -> Check:

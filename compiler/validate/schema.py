@@ -23,6 +23,7 @@ import jsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.validators import extend
 from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 from .fast_schema import ecma_regex, fast_check, static_check, static_schemas
 from ..build.keep import NO_KEEP, Keep
@@ -46,7 +47,10 @@ Validator = extend(Draft202012Validator, {"pattern": _pattern})
 @lru_cache(maxsize=1)
 def _registry_and_schemas() -> tuple[Registry, dict[str, dict[str, Any]]]:
     schemas = static_schemas()
-    resources = [(contents["$id"], Resource.from_contents(contents)) for contents in schemas.values()]
+    # No `$id`: each validator resolves `common.schema.json#/...` against the file's own place
+    # (check-jsonschema, the YAML language server, jsonschema with a file URI); here, by name.
+    resources = [(f"{kind}.schema.json", Resource.from_contents(contents, default_specification=DRAFT202012))
+                 for kind, contents in schemas.items()]
     return Registry().with_resources(resources), schemas
 
 

@@ -15,6 +15,10 @@ as a bot would store it):
     .status                          # every combatant's damage, track points, states, modifiers
     .next                            # the next combatant's turn
 
+It is a stdin loop: run `python examples/bot/bot.py`, type a command per line, and it prints the
+reply (a real bot calls `handle(message)` from its chat library instead). A line may begin with
+the full-width stop a Chinese input method types (`。atk`).
+
 Chat lines come from strangers: a malformed line is answered with a Chinese usage or error
 line, never an exception out of `handle()`, and every reply goes through one filter (`_clean`)
 that removes control, bidirectional and zero-width characters echoed from the chat.
@@ -48,6 +52,7 @@ MAIN_DEFENSE = {"dp": "basic_defense", "d20": "armor_class", "tracks": "basic_de
 FIREARM_PROCEDURE = {"tracks": ("firearm", "hit_fixed")}
 MAX_MESSAGE = 2000  # characters of a chat line the bot reads
 MAX_REPLY = 4000  # characters of a reply
+HISTOGRAM_ROWS = 12  # damage values an .odds reply shows: the likeliest ones
 POSITIONAL = ("weapon", "武器")  # given as a word of the command, never as 键=值
 
 
@@ -101,9 +106,13 @@ def parse(module: ModuleType, procedure: str, tokens: List[str]) -> Tuple[Dict[s
     side = attacker
     for token in tokens:
         if token == "vs":
+            if side is defender:
+                raise ValueError("“vs”只能出现一次（vs 之后是防御方的属性）")
             side = defender
             continue
         if "=" not in token:
+            if MAIN_DEFENSE[module.RULESET_ID] in defender:
+                raise ValueError(f"防御方的主要防御给出了两次（“{token}”）")
             defender[MAIN_DEFENSE[module.RULESET_ID]] = _value(token)
             continue
         key, _, raw = token.partition("=")
@@ -116,8 +125,16 @@ def parse(module: ModuleType, procedure: str, tokens: List[str]) -> Tuple[Dict[s
                 raise ValueError(f"选项“{key}”给出了两次")
             options[params[key]] = raw if key in ("weapon", "武器", "called_shot", "特定部位", "part", "部位") else _value(raw)
         else:
+            stat = _stat_id(module, key)
+            if any(_stat_id(module, k) == stat for k in side):
+                raise ValueError(f"属性“{key}”给出了两次")
             side[key] = _value(raw)
     return attacker, defender, options
+
+
+def _stat_id(module: ModuleType, key: str) -> str:
+    """A stat's id, given by id or by Chinese name (a key that is neither is itself)."""
+    return str(dict(module.STAT_NAMES).get(key, key))
 
 
 def _call_args(module: ModuleType, procedure: str, weapon: str, tokens: List[str]) -> Dict[str, Any]:
@@ -197,7 +214,10 @@ def handle(message: str, seed: Optional[int] = None, chat: str = "default") -> O
         return None
     if len(message) > MAX_MESSAGE:
         return "无法理解：消息过长" if message.lstrip().startswith(".") else None
-    parts = unicodedata.normalize("NFKC", message).strip().split()
+    text = unicodedata.normalize("NFKC", message).strip()
+    if text.startswith("。"):  # the full stop a Chinese input method types for "."
+        text = "." + text[1:]
+    parts = text.split()
     if parts and parts[0] in (".fight", ".hit", ".status", ".next"):
         return _clean(_answer(lambda: _fight_command(parts, chat, seed)))
     if not parts or parts[0] not in (".atk", ".odds"):
@@ -238,8 +258,14 @@ def _roll_command(parts: List[str], seed: Optional[int]) -> str:
     odds = getattr(module, f"{procedure}_odds")(**args)
     lines = [f"{module.get_weapon(parts[2]).name}：命中率 {odds.hit_probability * 100:.1f}%，"
              f"期望伤害 {odds.expected_damage:.2f}"]
-    for value, p in list(odds.marginal("damage").items())[:12]:
+    marginal = odds.marginal("damage")
+    shown = sorted(sorted(marginal, key=lambda v: -marginal[v])[:HISTOGRAM_ROWS])  # the likeliest, in order
+    for value in shown:
+        p = marginal[value]
         lines.append(f"{value:>4} {'█' * round(p * 30)} {p * 100:.1f}%")
+    rest = sum(p for v, p in marginal.items() if v not in shown)
+    if len(marginal) > len(shown):
+        lines.append(f"（其余{len(marginal) - len(shown)}个值共 {rest * 100:.1f}%）")
     return "\n".join(lines)
 
 

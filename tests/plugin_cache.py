@@ -1,0 +1,27 @@
+"""A pytest plugin: the test run never writes into the user's cache folder (~/.cache/rulec). Every
+build of the run, in-process or in a `rulec` subprocess (which inherits the environment), uses one
+temporary cache folder, removed at the end. Loaded by `-p tests.plugin_cache` (pyproject addopts).
+A test that sets RULEC_CACHE_DIR itself (tests/test_cache.py) still does."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+import pytest
+
+_OURS = "RULEC_TEST_CACHE_DIR_OWNER"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("RULEC_CACHE_DIR"):
+        return  # set by the user (or by the controller for this xdist worker)
+    os.environ["RULEC_CACHE_DIR"] = tempfile.mkdtemp(prefix="rulec-test-cache-")
+    os.environ[_OURS] = str(os.getpid())
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if os.environ.get(_OURS) == str(os.getpid()):
+        shutil.rmtree(os.environ.pop("RULEC_CACHE_DIR"), ignore_errors=True)
+        os.environ.pop(_OURS, None)
