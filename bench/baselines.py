@@ -120,16 +120,16 @@ def d20_specialised_dice(dice: Any, bonus: int = 5, ac: int = 15, crit_min: int 
 
 
 def dp_specialised(random: Any, dice: int = 8, defender_extras: int = 3,
-                   extras: int = 5) -> tuple[bool, int, int, str, str, int, int, int, int, int, bool, int]:
+                   extras: int = 5) -> tuple[bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int]:
     """One specific dp attack written by hand: the seed's 8 dice after defense, 3 defender extras, +5.
 
-    It returns the same twelve outcome fields as the generated `attack` (hit, net, damage,
-    damage type, condition, condition points, dice, defender extras, the attacker's own basic
+    It returns the same fourteen outcome fields as the generated `attack` (hit, net, damage,
+    damage type, melee, melee hit, condition, condition points, dice, defender extras, the attacker's own basic
     defense penalty, and the called-shot contest's severity steps, disarm and item damage).
     """
     raw = faithful_pool(random, dice)
     after = raw - defender_extras
     if after <= 0:
-        return False, 0, 0, "blunt", "", 0, dice, defender_extras, 0, 0, False, 0
+        return False, 0, 0, "blunt", True, False, "", 0, dice, defender_extras, 0, 0, False, 0
     net = after + extras
-    return True, net, net, "blunt", "", 0, dice, defender_extras, 0, 0, False, 0
+    return True, net, net, "blunt", True, True, "", 0, dice, defender_extras, 0, 0, False, 0

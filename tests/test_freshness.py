@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rulec.build import freshness
-from rulec.cli.main import play
+from rulec.cli import play
 from rulec.build.freshness import RECORD, remember, snapshot, still_fresh
 from rulec.build.stamp import STAMP
 from rulec.build.write import diff_tree

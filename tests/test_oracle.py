@@ -88,7 +88,9 @@ def test_every_form_agrees_with_the_oracle(request: pytest.FixtureRequest, rules
     oracle = Oracle(rs)
     rng = random.Random(f"{ruleset}.{procedure}")
     agreed = ran = 0
-    for case in range(CASES_PER_PROCEDURE):
+    for case in range(4 * CASES_PER_PROCEDURE):  # at least CASES_PER_PROCEDURE, until one got past the requirements
+        if ran >= CASES_PER_PROCEDURE and agreed:
+            break
         args = _args(rs, p, rng)
         seed = rng.randrange(1 << 30)
         kwargs = _generated_args(g, p, args)
@@ -99,7 +101,7 @@ def test_every_form_agrees_with_the_oracle(request: pytest.FixtureRequest, rules
             assert _same(expected, got), f"case {case} {form}: {args}\n oracle: {expected}\n generated: {got}"
         ran += 1
         agreed += expected[0] == "ok"
-    assert ran == CASES_PER_PROCEDURE and agreed > 0, "no case got past the procedure's requirements: widen the inputs"
+    assert ran >= CASES_PER_PROCEDURE and agreed > 0, "no case got past the procedure's requirements: widen the inputs"
 
 
 def _forms(g: Any, p: Any, kwargs: dict[str, Any], seed: int) -> dict[str, Any]:

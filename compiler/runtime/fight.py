@@ -189,6 +189,8 @@ class Fight(Carried, Until):
             if key in spec.roles:
                 raise OutOfBounds(f"“{key}”是角色，不是选项", key=key)
         by_name = {roles[r]: r for r in reversed(spec.roles)}
+        for name in roles.values():
+            self.member(name)  # every combatant named exists before anything is refused
         self._refuse(self.member(roles[spec.roles[spec.subject]]), procedure, spec, by_name)
         kwargs: Dict[str, Any] = {}
         supplied: Dict[str, Any] = {}

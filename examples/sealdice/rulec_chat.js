@@ -135,10 +135,19 @@
       var odds = rules[procedure + '_odds'].apply(null, c.args.concat([c.options]));
       var lines = [name + '：命中率 ' + (odds.hit_probability * 100).toFixed(1) + '%，期望伤害 ' +
                    odds.expected_damage.toFixed(2)];
-      Array.from(odds.marginal('damage')).slice(0, 12).forEach(function (vp) {
+      // the twelve likeliest values (ties in value order), shown in value order, as the Python bot does
+      var all = Array.from(odds.marginal('damage')).map(function (vp, i) { return [vp[0], vp[1], i]; });
+      var likeliest = all.slice().sort(function (a, b) { return b[1] - a[1] || a[2] - b[2]; }).slice(0, 12);
+      likeliest.sort(function (a, b) { return a[0] - b[0]; });
+      var rest = 0;
+      all.forEach(function (vp) { if (likeliest.indexOf(vp) < 0) rest += vp[1]; });
+      likeliest.forEach(function (vp) {
         var bar = new Array(Math.round(vp[1] * 30) + 1).join('█');
         lines.push(('    ' + vp[0]).slice(-Math.max(4, String(vp[0]).length)) + ' ' + bar + ' ' + (vp[1] * 100).toFixed(1) + '%');
       });
+      if (all.length > likeliest.length) {
+        lines.push('（其余' + (all.length - likeliest.length) + '个值共 ' + (rest * 100).toFixed(1) + '%）');
+      }
       return lines.join('\n');
     }
 
