@@ -11,6 +11,12 @@ import pytest
 from rulec.build.config import ConfigError, find_config, load_config
 
 
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")
+
+
 def test_found_upward_and_relative_to_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     (tmp_path / "pack" / "deep").mkdir(parents=True)
     (tmp_path / "pack" / "rulec.toml").write_text('rules = ["../rules", "."]\nout = "../build/x"\n')

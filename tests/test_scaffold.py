@@ -21,6 +21,12 @@ def rulec(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           env={**os.environ, "NO_COLOR": "1"}, timeout=600)
 
 
+@pytest.fixture(autouse=True)
+def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
+    monkeypatch.setenv("RULEC_LANG", "en")
+
+
 def test_a_new_pack_builds_and_its_scenario_passes(tmp_path: Path):
     shutil.copytree(ROOT / "rules", tmp_path / "rules")
     made = rulec("new", "pack", "My-Pack", cwd=tmp_path)

@@ -32,8 +32,8 @@ MAX_CONFIG_BYTES = 256 * 1024
 MAX_PATHS = 64  # entries of `rules` or `scenarios`
 MAX_PATH_CHARS = 4096
 MAX_LEVELS = 64  # folders looked at upward from the working folder
-KEYS = {"rules": "a list of rule folders and packs", "out": "the output folder",
-        "scenarios": "a list of scenario files or folders for `rulec test`"}
+KEYS = {"rules": "config.key.rules", "out": "config.key.out",  # key: what it is (a message key)
+        "scenarios": "config.key.scenarios"}
 
 
 @dataclass(frozen=True)
@@ -95,13 +95,15 @@ def _line_of(text: str, key: str, table: bool) -> tuple[int, int]:
 
 def _paths(value: Any, where: tuple[int, int], key: str, shown: str, base: Path) -> tuple[Path, ...]:
     from ..diagnostics import Diagnostic, Span
+    from ..messages import say
 
     items = [value] if isinstance(value, str) else value
     ok = (isinstance(items, list) and 0 < len(items) <= MAX_PATHS and
           all(isinstance(v, str) and 0 < len(v) <= MAX_PATH_CHARS and "\0" not in v for v in items))
     if not ok or (key == "out" and not isinstance(value, str)):
-        want = "a path (a string)" if key == "out" else f"a path or a list of 1 to {MAX_PATHS} paths (strings)"
-        raise ConfigError([Diagnostic(Span(shown, *where), "config", f"'{key}' is {want}")])
+        want = say("config.is-a-path", name=key) if key == "out" else say("config.is-a-path-or-list", name=key,
+                                                                         most=MAX_PATHS)
+        raise ConfigError([Diagnostic(Span(shown, *where), "config", want)])
     return tuple(_near(base / v) for v in items)
 
 
@@ -120,6 +122,7 @@ def load_config(start: Path | None = None) -> Config:
 
     from ..load.paths import display_path
     from ..load.reading import ReadRefused, read_bounded
+    from ..messages import say
 
     path = find_config(start)
     if path is None:
@@ -132,7 +135,7 @@ def load_config(start: Path | None = None) -> Config:
     except UnicodeDecodeError:
         from ..diagnostics import Diagnostic, Span
 
-        raise ConfigError([Diagnostic(Span(shown), "config", "the file is not UTF-8 text")]) from None
+        raise ConfigError([Diagnostic(Span(shown), "config", say("config.not-utf8"))]) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -141,21 +144,22 @@ def load_config(start: Path | None = None) -> Config:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
         message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(exc))
-        raise ConfigError([Diagnostic(Span(shown, line, col), "config", f"not valid TOML: {message}")]) from None
+        raise ConfigError([Diagnostic(Span(shown, line, col), "config", say("config.not-toml", message=message))]) from None
     table = path.name == "pyproject.toml"
     section = data.get("tool", {}).get("rulec", {}) if table else data
     from ..diagnostics import Diagnostic, Span, did_you_mean  # a config file is rare: only then
 
     if not isinstance(section, dict):
         raise ConfigError([Diagnostic(Span(shown, *_line_of(text, "rulec", False)), "config",
-                                      "[tool.rulec] must be a table")])
+                                      say("config.not-a-table"))])
     problems = []
     for key in section:
         if key not in KEYS:
             problems.append(Diagnostic(Span(shown, *_line_of(text, key, table)), "config",
-                                       f"unknown key '{key}' in {'[tool.rulec]' if table else path.name}",
-                                       did_you_mean(key, KEYS) or "the keys are: " + ", ".join(
-                                           f"{k} ({what})" for k, what in KEYS.items())))
+                                       say("config.unknown-key", name=key,
+                                           where="[tool.rulec]" if table else path.name),
+                                       did_you_mean(key, KEYS) or say("config.keys-are", keys=tuple(
+                                           say("config.key-is", name=k, what=say(what)) for k, what in KEYS.items()))))
     if problems:
         raise ConfigError(problems)
     base = path.parent
@@ -180,6 +184,8 @@ def project_config(fmt: str = "text") -> Config | None:
 def rules_hint(pack: Path, ruleset: str) -> str:
     """How to name the ruleset a pack extends, from where the user is: the nearest `rules/` holding
     it (the working folder's, else one above the pack), by the path they would type."""
+    from ..messages import say
+
     def display_path(path: Path) -> str:  # as typed: ../rules, else absolute when far away
         rel = _near(path)
         return rel.as_posix() if rel.parts[:3].count("..") < 3 else str(path)
@@ -190,5 +196,4 @@ def rules_hint(pack: Path, ruleset: str) -> str:
                   if (here / "rules" / ruleset / "ruleset.yaml").is_file()), None)
     typed = f"{display_path(found)}/" if found is not None else "PATH/TO/rules"
     in_config = Path(os.path.relpath(found, root)).as_posix() if found is not None else "PATH/TO/rules"
-    return (f"name the ruleset too: --rules {typed} --rules {shown_pack}, "
-            f"or put rules = [\"{in_config}\", \".\"] in a rulec.toml beside pack.yaml")
+    return say("config.rules-hint", typed=typed, pack=shown_pack, in_config=in_config)

@@ -217,8 +217,9 @@ def _watch(paths: list[Path], out: Path, targets: tuple[str, ...], fmt: str, int
     try:
         for changed in edits(paths, interval, stop):
             if changed:  # the time and what changed, so a log of a long session reads on its own
-                more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
-                click.echo(f"[{time.strftime('%H:%M:%S')}] changed: {', '.join(changed[:3])}{more}", err=True)
+                more = say("cli.watch-more", n=len(changed) - 3) if len(changed) > 3 else ""
+                click.echo(say("cli.watch-changed", time=time.strftime('%H:%M:%S'), names=tuple(changed[:3]),
+                               more=more), err=True)
             start = time.perf_counter()
             result = session.build()  # stamped with the bytes it read: an edit during it is built again
             report(result.diagnostics, fmt)
@@ -230,8 +231,8 @@ def _watch(paths: list[Path], out: Path, targets: tuple[str, ...], fmt: str, int
             except WriteError as exc:
                 click.echo(say("cli.rulec-3", exc=exc), err=True)
                 continue
-            _wrote(out, diff, len(result.files), say("cli.took", ms=(time.perf_counter() - start) * 1000)
-                   + time.strftime(" %H:%M:%S"))
+            _wrote(out, diff, len(result.files), say("cli.took", ms=(time.perf_counter() - start) * 1000,
+                                                          time=time.strftime("%H:%M:%S")))
     except KeyboardInterrupt:
         click.echo(say("cli.rulec-stopped-watching"), err=True)
     return EXIT_OK
@@ -280,17 +281,17 @@ def import_srd_command(source: Path, into: Path, bases: tuple[Path, ...], fmt: s
 
 
 
-@main.group("new")
+@main.group("new", help=say("help.cmd.new"))
 def new_group() -> None:
     """Start something new from a template."""
 
 
-@new_group.command("pack")
+@new_group.command("pack", help=say("help.cmd.new-pack"))
 @click.argument("folder", type=click.Path(path_type=Path))
-@click.option("--extends", default="dp", show_default=True, help="The ruleset the pack extends.")
+@click.option("--extends", default="dp", show_default=True, help=say("help.new.extends"))
 @click.option("--rules", "rules", type=click.Path(path_type=Path), default=None,
-              help="The folder of the rulesets (default: the project config's, else rules/).")
-@click.option("--id", "pid", default=None, help="The pack id (default: from the folder's name).")
+              help=say("help.new.rules"))
+@click.option("--id", "pid", default=None, help=say("help.new.id"))
 @guarded
 def new_pack_command(folder: Path, extends: str, rules: Path | None, pid: str | None) -> int:
     """Write a working homebrew pack folder: manifest, rulec.toml, tables, a scenario, a README."""
@@ -303,10 +304,10 @@ def new_pack_command(folder: Path, extends: str, rules: Path | None, pid: str | 
     try:
         written = new_pack(folder, (bases or [Path("rules")])[0], extends, pid)
     except ScaffoldError as exc:
-        click.echo(f"rulec: {exc}; nothing was written", err=True)
+        click.echo(say("cli.rulec-nothing-was-written", exc=exc), err=True)
         return EXIT_INVALID
-    click.echo(f"wrote {display_path(folder)}/: {', '.join(p.relative_to(folder).as_posix() for p in written)}\n"
-               f"next: cd {display_path(folder)} && rulec build && rulec test", err=True)
+    click.echo(say("new.wrote", folder=display_path(folder),
+                   files=", ".join(p.relative_to(folder).as_posix() for p in written)), err=True)
     return EXIT_OK
 
 

@@ -88,12 +88,12 @@ def _prepare(scenario: Path, where: Where, fmt: str, session: _Session) -> tuple
     if not isinstance(data, dict) or data.get("kind") not in ("scenario", "fight") or \
             not isinstance(data.get("ruleset"), str):
         session.report([_diagnostic(doc.span(()), "bad-scenario",
-                                    "a scenario has kind: scenario (or fight) and a ruleset id")], fmt)
+                                    say("bad-scenario.scenario-has-kind-scenario"))], fmt)
         return None
     if not _RULESET_ID.fullmatch(data["ruleset"]):  # it names folders: never a path, never too long for one
         session.report([_diagnostic(doc.span(("ruleset",)), "unknown-ruleset",
-                                    f"{_quote(data['ruleset'])} is not a ruleset id (lower-case letters, digits "
-                                    "and underscores, starting with a letter, at most 48)")], fmt)
+                                    say("unknown-ruleset.not-ruleset-id-lower", quote=_quote(data["ruleset"])))],
+                       fmt)
         return None
     rid = data["ruleset"]
     found = _package(doc, rid, where, fmt, session)
@@ -273,8 +273,8 @@ def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str = 
     """Run every scenario with an `expect:` under PATHS (default: the project config's `scenarios`,
     else examples/, else scenarios/) and check it: a homebrewer's worked examples as a test suite.
     With fmt "json", one JSON object on stdout: the counts and each scenario's diagnostics."""
-    from .load.paths import display_path
-    from .load.reading import MAX_SCENARIO_BYTES, ReadRefused, read_bounded
+    from ..load.paths import display_path
+    from ..load.reading import MAX_SCENARIO_BYTES, ReadRefused, read_bounded
 
     where = where_for(rules, out, fmt)
     if where is None:
@@ -314,13 +314,12 @@ def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str = 
     finally:
         session.close()
     for pack, n in skipped.items():
-        echo(f"rulec: skipped {n} scenario(s) of the pack in {display_path(pack)}/, which these rules do not "
-             f"include: run `rulec test` there (its rulec.toml), or add --rules {display_path(pack)}", err=True)
+        echo(say("play.skipped-pack-scenarios", n=n, folder=display_path(pack)), err=True)
     if fmt == "json":
         echo(json.dumps({"passed": passed, "failed": failed, "skipped": sum(skipped.values()), "scenarios": shown},
                         ensure_ascii=False, indent=2))
     else:
-        echo(f"{passed} passed, {failed} failed", err=True)
+        echo(say("play.passed-failed", passed=passed, failed=failed), err=True)
     return EXIT_INVALID if failed or not passed + failed else EXIT_OK
 
 
@@ -332,7 +331,7 @@ def _check_one(f: Path, where: Where, session: _Session) -> tuple[bool, list[Dia
         return False, []
     module, sc, _ = prepared
     if sc.get("fight"):
-        from .cli_fight import run_fight
+        from .fight_cmd import run_fight
 
         differences, _refused, _fight = run_fight(sc["doc"], module, False, _expectations)
     else:

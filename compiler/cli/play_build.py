@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .output import echo, report
+from ..messages import say
 
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostic, Span
@@ -57,7 +58,8 @@ def _diagnostic(span: Span, code: str, message: str, hint: str | None = None) ->
 
 
 def _no_fight(doc: Any, rid: str, fmt: str, session: _Session) -> None:
-    session.report([_diagnostic(doc.span(("kind",)), "bad-scenario", f"ruleset '{rid}' declares no fight state")], fmt)
+    session.report([_diagnostic(doc.span(("kind",)), "bad-scenario",
+                                say("bad-scenario.ruleset-declares-no-fight", rid=rid))], fmt)
 
 
 def _built(out: Path, paths: list[Path], rid: str) -> bool:
@@ -94,11 +96,10 @@ def _rebuild(out: Path, paths: list[Path], fmt: str, session: _Session, own: boo
         check_target(out, paths)
         diff = write_build(out, build, sources=paths)  # stamped with the bytes the build read
     except WriteError as exc:
-        echo(f"{out} is not up to date with {'its rules' if own else 'rules/'} and cannot be rebuilt ({exc}); "
-             "using the rules compiled in memory", err=True)
+        echo(say("play.not-up-date-with-own" if own else "play.not-up-date-with", out=out, exc=exc), err=True)
         return False
-    echo(f"{out} was not up to date with {'its rules' if own else 'rules/'}: rebuilt it ({len(diff.changed)} changed, "
-         f"{len(diff.added)} new, {len(diff.removed)} removed)", err=True)
+    echo(say("play.was-not-up-date-own" if own else "play.was-not-up-date", out=out, n_changed=len(diff.changed),
+             n_added=len(diff.added), n_removed=len(diff.removed)), err=True)
     return True
 
 
@@ -123,9 +124,9 @@ def _package(doc: Any, rid: str, where: Where, fmt: str, session: _Session
             if not state and (where.own or not (rules or packs)):
                 state = _rebuild(out, built_from, fmt, session, where.own)
             elif packs and (rules or not state) and not where.own:
-                echo(f"rulec: {packs}; using it" if state else f"rulec: {packs}, not of "
-                     + ("these rules as they are: using them" if rules else "rules/ alone: left as it is; using rules/")
-                     + " compiled in memory", err=True)
+                echo(say("play.rulec-using", packs=packs) if state else
+                     say("play.pack-build-using-memory" if rules else "play.pack-build-left-as-it-is", packs=packs),
+                     err=True)
             session.builds[key_fast] = state
         state = session.builds[key_fast]
         if state is None:
@@ -155,7 +156,8 @@ def _package(doc: Any, rid: str, where: Where, fmt: str, session: _Session
         return None
     rs = next((r for r in build.rulesets if r.id == rid), None)
     if rs is None:
-        session.report([_diagnostic(doc.span(("ruleset",)), "unknown-ruleset", f"no ruleset '{rid}' in {paths}")], fmt)
+        session.report([_diagnostic(doc.span(("ruleset",)), "unknown-ruleset",
+                                    say("unknown-ruleset.no-ruleset", rid=rid, paths=paths))], fmt)
         return None
     if kind == "fight" and rs.fight is None:
         _no_fight(doc, rid, fmt, session)

@@ -13,9 +13,9 @@ from ..messages import say
 
 _AS_JSON = click.option("--json", "as_json", is_flag=True, hidden=True, help=say("help.play.same-as-format-json"))
 _RULES = click.option("--rules", multiple=True, type=click.Path(path_type=Path),
-                      help="Rules to use (default: the project config's, else rules/).")
+                      help=say("help.play.rules-use-default-rules"))
 _OUT = click.option("--out", type=click.Path(path_type=Path), default=None,
-                    help="The build to use, rebuilt when stale (default: the project config's, else generated/).")
+                    help=say("help.play.build-use-rebuilt-stale"))
 
 
 @main.command(help=say("help.cmd.resolve"))

@@ -14,6 +14,7 @@ import click
 
 from ..cli.shell import FORMAT, guarded, main
 from ..cli.output import report as report_diagnostics
+from ..messages import say
 
 EXIT_SAME, EXIT_CHANGED, EXIT_TROUBLE = 0, 1, 2
 
@@ -28,13 +29,13 @@ def _paths(side_paths: list[Path], bases: list[Path]) -> list[Path]:
     return side_paths
 
 
-@main.command("diff")
+@main.command("diff", help=say("help.cmd.diff"))
 @click.argument("old")
 @click.argument("new")
 @click.option("--rules", "bases", multiple=True, type=click.Path(path_type=Path),
-              help="When a side is a homebrew pack: the rulesets it extends (default: rules/).")
+              help=say("help.diff.rules"))
 @click.option("--html", "html_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="Also write the comparison as an HTML page with charts to this file.")
+              help=say("help.diff.html"))
 @FORMAT
 @guarded
 def diff_command(old: str, new: str, bases: tuple[Path, ...], html_file: Path | None, fmt: str) -> int:
@@ -52,11 +53,11 @@ def diff_command(old: str, new: str, bases: tuple[Path, ...], html_file: Path | 
         compiled = [compare.compile_side(s.label, _paths(s.paths, list(bases))) for s in sides]
         result = compare.report(compiled[0], compiled[1])
     except SideError as exc:
-        click.echo(f"rulec diff: {exc}", err=True)
+        click.echo(say("diff.failed", exc=exc), err=True)
         return EXIT_TROUBLE
     except compare.DiffError as exc:
         report_diagnostics(exc.diagnostics, "text")
-        click.echo(f"rulec diff: {exc}", err=True)
+        click.echo(say("diff.failed", exc=exc), err=True)
         return EXIT_TROUBLE
     finally:
         for s in sides:
@@ -65,7 +66,7 @@ def diff_command(old: str, new: str, bases: tuple[Path, ...], html_file: Path | 
         try:
             html_file.write_text(render.html(result), encoding="utf-8")
         except OSError as exc:
-            click.echo(f"rulec diff: cannot write {html_file}: {exc.strerror or exc}", err=True)
+            click.echo(say("diff.cannot-write", file=html_file, reason=exc.strerror or exc), err=True)
             return EXIT_TROUBLE
     if fmt == "json":
         click.echo(json.dumps(result, ensure_ascii=False, indent=1))

@@ -19,13 +19,13 @@ from contextvars import ContextVar
 from string import Formatter
 from typing import Any
 
-from . import cli, fight, formula, load, play, validate, other
+from . import cli, fight, formula, load, other, packs, play, validate
 
 LANGUAGES = ("zh", "en")
 DEFAULT = "zh"
 
 CATALOGUE: dict[str, tuple[str, str]] = {}
-for _part in (load, validate, formula, cli, play, other, fight):
+for _part in (load, validate, formula, cli, play, other, fight, packs):
     CATALOGUE.update(_part.MESSAGES)
 
 _chosen: ContextVar[str | None] = ContextVar("rulec_language", default=None)

@@ -35,6 +35,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "rulec: --watch writes; it cannot be combined with --check",
     ),
     "cli.rulec-watching-ctrl-c": ("rulec：正在监视 {names}（Ctrl-C 停止）", "rulec: watching {names} (Ctrl-C stops)"),
+    "cli.watch-changed": ("[{time}] 已改动：{names}{more}", "[{time}] changed: {names}{more}"),
+    "cli.watch-more": ("，另有 {n} 个", " and {n} more"),
     "cli.stage.emit": ("写出包和页面", "writing packages and pages"),
     "cli.stage.load": ("读取规则文件", "reading rule files"),
     "cli.stage.lower": ("构建 IR", "building the IR"),
@@ -44,7 +46,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{out} 已过期：{n_lines} 个文件与全新构建不同；请运行 `rulec build`",
         "{out} is stale: {n_lines} file(s) differ from a fresh build; run `rulec build`",
     ),
-    "cli.took": ("，用时 {ms:.0f} 毫秒", " in {ms:.0f} ms"),
+    "cli.took": ("，用时 {ms:.0f} 毫秒（{time}）", " in {ms:.0f} ms at {time}"),
     "cli.unchanged-files-stamp-with": (
         "{out} 无变化（{number} 个文件，含构建标记）{took}",
         "{out} unchanged ({number} files, the stamp with them){took}",
@@ -79,6 +81,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{name} states: expected {sorted}, got {sorted2}",
     ),
     "fight.step": ("— 第{number}步：{name}（{who}）", "— step {number}: {name} ({who})"),
+    "diff.cannot-write": ("rulec diff：无法写入 {file}：{reason}", "rulec diff: cannot write {file}: {reason}"),
+    "diff.failed": ("rulec diff：{exc}", "rulec diff: {exc}"),
     "help.cli.keep-running-build-now": (
         "持续运行：先构建一次，此后每当规则文件改动就重新构建（Ctrl-C 停止）。重新构建只重做改动涉及的部分。",
         "Keep running: build now, then again each time a rule file changes (Ctrl-C stops). A rebuild redoes only the "
@@ -124,6 +128,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "把规则编译成 Python 和 JavaScript 包以及参考页面。",
         "Compile rules into Python and JavaScript packages and reference pages.",
     ),
+    "help.cmd.diff": (
+        "比较两个规则文件夹、扩展包或 git 版本（HEAD~1、main:rules）：新增、删除和改动的条目，改动的裁定，"
+        "以及每个改动的武器、攻击类型和特定部位攻击对页面所用防御方分布的命中率、期望伤害和期望攻击次数的变化。"
+        "退出码 0：无改动，1：有改动，2：出错。",
+        "Compare two rule folders, packs or git revisions (HEAD~1, main:rules): entries added, removed and changed, "
+        "rulings changed, and the change in hit chance, expected damage and expected attacks of every changed "
+        "weapon, attack type and called shot against the pages' defender spread. Exit 0: no change, 1: changes, "
+        "2: an error.",
+    ),
     "help.cmd.import": ("把第三方数据转换成规则 YAML。", "Turn third-party data into rules YAML."),
     "help.cmd.import-srd": (
         "把 5e SRD 装备 JSON 文件（2014 或 2024 格式）中的武器导入 d20 武器表文件。重新导入时按编号合并；手写的文件永不覆盖；无法通过检查的结果永不写入。",
@@ -150,15 +163,30 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "检查规则文件夹或文件（默认：rules/），列出每一个问题。",
         "Check rule folders or files (default: rules/) and print every problem.",
     ),
+    "help.diff.html": (
+        "同时把比较结果写成带图表的 HTML 页面，保存到这个文件。",
+        "Also write the comparison as an HTML page with charts to this file.",
+    ),
+    "help.diff.rules": (
+        "当一侧是自制扩展包时：它所扩展的规则集（默认：rules/）。",
+        "When a side is a homebrew pack: the rulesets it extends (default: rules/).",
+    ),
     "help.main": (
         "rulec：把桌面角色扮演游戏的战斗规则（YAML）编译成 Python 裁定器、JavaScript 模块和参考页面。",
         "rulec: compile tabletop combat rules (YAML) into Python resolvers and reference pages.",
+    ),
+    "help.play.build-use-rebuilt-stale": (
+        "使用的构建，过期时会重新构建（默认：项目配置中的，否则为 generated/）。",
+        "The build to use, rebuilt when stale (default: the project config's, else generated/).",
     ),
     "help.play.exact-distribution-repeats-until": (
         "重复执行直到结果字段 FIELD 的累计值达到 N 所需次数的精确分布。",
         "The exact distribution of repeats until the running total of outcome FIELD reaches N.",
     ),
-    "help.play.rules-use-default-rules": ("使用的规则（默认：rules/）。", "Rules to use (default: rules/)."),
+    "help.play.rules-use-default-rules": (
+        "使用的规则（默认：项目配置中的，否则为 rules/）。",
+        "Rules to use (default: the project config's, else rules/).",
+    ),
     "help.play.same-as-format-json": ("等同于 --format json。", "The same as --format json."),
     "help.play.seed-for-dice-when": ("场景未给出骰面时所用的随机种子。", "Seed for the dice when the scenario gives no faces."),
     "help.shell.commands": ("命令", "Commands"),

@@ -39,6 +39,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{out} 与 rules/ 不一致且无法重新构建（{exc}）；改用内存中编译的规则",
         "{out} is not up to date with rules/ and cannot be rebuilt ({exc}); using the rules compiled in memory",
     ),
+    "play.not-up-date-with-own": (
+        "{out} 与它的规则不一致且无法重新构建（{exc}）；改用内存中编译的规则",
+        "{out} is not up to date with its rules and cannot be rebuilt ({exc}); using the rules compiled in memory",
+    ),
     "play.odds.damage": ("期望伤害：{expected_damage:.4f}", "expected damage: {expected_damage:.4f}"),
     "play.odds.distribution": ("{name}的分布：", "distribution of {name}:"),
     "play.odds.dropped": (
@@ -57,6 +61,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "play.passed-failed": ("{passed} 个通过，{failed} 个失败", "{passed} passed, {failed} failed"),
     "play.rulec-using": ("rulec：{packs}；使用它", "rulec: {packs}; using it"),
+    "play.skipped-pack-scenarios": (
+        "rulec：跳过了 {folder}/ 中扩展包的 {n} 个场景，这些规则不包含该扩展包：请在那里运行 `rulec test`（使用它的 rulec.toml），"
+        "或加上 --rules {folder}",
+        "rulec: skipped {n} scenario(s) of the pack in {folder}/, which these rules do not include: run `rulec test` "
+        "there (its rulec.toml), or add --rules {folder}",
+    ),
     "play.until.row": (
         "  第{number:>3}次  {number2:9.4f}%  累计{number3:9.4f}%",
         "  {number:>3}  {number2:9.4f}%  cumulative {number3:9.4f}%",
@@ -72,6 +82,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "play.was-not-up-date": (
         "{out} 与 rules/ 不一致：已重新构建（{n_changed} 个改动，{n_added} 个新增，{n_removed} 个删除）",
         "{out} was not up to date with rules/: rebuilt it ({n_changed} changed, {n_added} new, {n_removed} removed)",
+    ),
+    "play.was-not-up-date-own": (
+        "{out} 与它的规则不一致：已重新构建（{n_changed} 个改动，{n_added} 个新增，{n_removed} 个删除）",
+        "{out} was not up to date with its rules: rebuilt it ({n_changed} changed, {n_added} new, {n_removed} removed)",
     ),
     "unknown-ruleset.no-ruleset": ("{paths} 中没有规则集 '{rid}'", "no ruleset '{rid}' in {paths}"),
     "unknown-ruleset.not-ruleset-id-lower": (

@@ -115,6 +115,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "bad-value.not-one": ("{short} 不是以下之一：{shown}", "{short} is not one of: {shown}"),
     "bad-value.one": ("可选：{static_kinds}", "one of: {static_kinds}"),
+    "bad-value.scenario-not-rule-file": (
+        "场景不是规则文件：请把它放进该文件夹的 scenarios/（由 `rulec test` 运行）",
+        "a scenario is not a rule file: put it in the folder's scenarios/ (`rulec test` runs it)",
+    ),
     "bad-value.unknown-kind": ("未知的 kind {short}", "unknown kind {short}"),
     "bounds.dice-limits-ruleset": ("（规则集的 dice.limits.{limit}）", "(dice.limits.{limit} of the ruleset)"),
     "bounds.no-upper-bound": ("无上限", "no upper bound"),
@@ -338,6 +342,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "unknown-entry.no-track-table": ("表 '{tracks}' 中没有累积槽 '{track}'", "no track '{track}' in table '{tracks}'"),
     "unknown-error.no-error-type": ("没有错误类型 '{error_id}'", "no error type '{error_id}'"),
     "unknown-feature.no-feature": ("没有特性 '{fid}'", "no feature '{fid}'"),
+    "unknown-field.table-has-no-field": ("表 '{table}' 没有字段 '{field}'", "table '{table}' has no field '{field}'"),
     "unknown-field.group-by-names-no": ("group_by 指定的不是 '{id}' 的字段", "group_by names no field of '{id}'"),
     "unknown-group.stat-group-not-declared": ("属性组 '{group}' 未声明", "stat group '{group}' is not declared"),
     "unknown-helper.runtime-module-has-no": (

@@ -526,14 +526,14 @@ def _rulings(docs: list[tuple[Document, str]], rep: Reporter) -> tuple[Ruling, .
             bare = "name" not in r and "text" not in r  # {key, value}: in a pack, an override of that ruling
             if ("name" in r) != ("text" in r):
                 missing = "text" if "name" in r else "name"
-                rep.error(span, "missing-key", f"missing required key '{missing}'",
-                          "a ruling has a name and a text, or (in a pack, to change a ruling's value) neither")
+                rep.error(span, "missing-key", say("missing-key.missing-required-key", key_=missing),
+                          say("missing-key.ruling-name-or-text"))
                 continue
             if bare and (origin == "ruleset" or r["key"] not in out):
-                rep.error(span, "missing-key", f"ruling '{r['key']}' has no name and text" if origin == "ruleset"
-                          else f"no ruling '{r['key']}' to override; a new ruling needs a name and a text",
-                          "add name: and text:" if origin == "ruleset" else
-                          did_you_mean(r["key"], out) or "add name: and text: to declare a new ruling")
+                rep.error(span, "missing-key", say("missing-key.ruling-no-name-text", key_=r["key"])
+                          if origin == "ruleset" else say("missing-key.no-ruling-to-override", key_=r["key"]),
+                          say("missing-key.add-name-text") if origin == "ruleset" else
+                          did_you_mean(r["key"], out) or say("missing-key.add-name-text-new"))
                 continue
             ruling = Ruling(r["key"], r.get("ruling", ""), r.get("name", ""), value, r.get("text", ""),
                             tuple(r.get("rules", [])), span, lo, hi, r.get("not_modelled", ""))

@@ -11,6 +11,7 @@ from typing import Any
 from ..diagnostics import did_you_mean
 from ..ir import Table
 from ..load import Document
+from ..messages import say
 from .context import Reporter
 
 MAX_QUICK_ROWS = 80  # the default rows a quick table shows (the full table follows on the page)
@@ -27,14 +28,15 @@ def check_quick(m: Document, tables: tuple[Table, ...], rep: Reporter) -> dict[s
         path = ("reference", "quick", "tables", i)
         table = by_id.get(q["table"])
         if table is None:
-            rep.error(m.span(path + ("table",)), "unknown-table", f"no table '{q['table']}'",
+            rep.error(m.span(path + ("table",)), "unknown-table", say("unknown-table.no-table", table=q["table"]),
                       did_you_mean(q["table"], by_id))
             continue
         fields = {f.id for f in table.fields}
         columns = []
         for j, c in enumerate(q.get("columns", [])):
             if c not in fields:
-                rep.error(m.span(path + ("columns", j)), "unknown-field", f"table '{table.id}' has no field '{c}'",
+                rep.error(m.span(path + ("columns", j)), "unknown-field",
+                          say("unknown-field.table-has-no-field", table=table.id, field=c),
                           did_you_mean(c, fields))
             else:
                 columns.append(c)
