@@ -17,6 +17,7 @@ from pathlib import Path
 
 from . import scaffold_pack as t
 from ..build.schema_dir import schema_dir
+from ..messages import say
 
 TEMPLATES = ("dp",)  # the rulesets whose tables the templates are written for
 _ID = re.compile(r"[a-z][a-z0-9_]{0,47}")
@@ -31,8 +32,7 @@ def pack_id(name: str) -> str:
     """The pack id for a folder name: lower case, '-' and spaces as '_' (`My-Pack` -> `my_pack`)."""
     pid = re.sub(r"[-\s]+", "_", name.strip().lower())
     if not _ID.fullmatch(pid):
-        raise ScaffoldError(f"cannot make a pack id from '{name[:80]}': an id is lower-case letters, digits and "
-                            "underscores, starting with a letter, at most 48 (give --id)")
+        raise ScaffoldError(say("scaffold.no-pack-id", name=name[:80]))
     return pid
 
 
@@ -45,16 +45,14 @@ def new_pack(folder: Path, rules: Path, extends: str = "dp", pid: str | None = N
     """Write the pack `folder` extending the ruleset `extends` found in the rules folder `rules`;
     the files written. ScaffoldError (and nothing written) when it cannot."""
     if extends not in TEMPLATES:
-        raise ScaffoldError(f"the pack templates are written for {', '.join(TEMPLATES)}; "
-                            f"a pack for '{extends[:48]}' is a pack.yaml and table files of its own (docs/packs.md)")
+        raise ScaffoldError(say("scaffold.no-template", templates=", ".join(TEMPLATES), extends=extends[:48]))
     pid = pid or pack_id(folder.resolve().name)
     if not _ID.fullmatch(pid):
-        raise ScaffoldError(f"'{pid[:80]}' is not a pack id (lower-case letters, digits and underscores)")
+        raise ScaffoldError(say("scaffold.bad-pack-id", pid=pid[:80]))
     if folder.exists() or folder.is_symlink():
-        raise ScaffoldError(f"{folder} exists already; rulec new never overwrites anything: choose another name")
+        raise ScaffoldError(say("scaffold.exists", folder=folder))
     if not (rules / extends / "ruleset.yaml").is_file():
-        raise ScaffoldError(f"no ruleset '{extends}' in {rules}/ (no {rules}/{extends}/ruleset.yaml): "
-                            "give the folder of the rulesets with --rules")
+        raise ScaffoldError(say("scaffold.no-ruleset", extends=extends, rules=rules))
     root = folder.resolve()
     out = root.parent / "build" / pid
     statics = schema_dir().resolve()

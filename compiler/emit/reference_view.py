@@ -15,6 +15,7 @@ from ..diagnostics import Span
 from ..engines import ENGINES
 from ..formula.chinese import Chinese
 from ..ir import GAP_LACKS, DiceExpr, Entry, FieldDecl, FormulaField, Procedure, Ruleset, Table
+from .fight_view import fight_view
 from ..build.keep import NO_KEEP, Keep
 from ..steps import kind_for
 
@@ -222,6 +223,7 @@ def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]], keep: Kee
                      "text": r.text, "where": where(r.span),
                      "read_by": "、".join(readers.get(r.key, ())) or f"不读取：{r.not_modelled}"} for r in rs.rulings],
         "errors": [{"id": e.id, "name": e.name, "message": e.message} for e in rs.errors],
+        "fight": fight_view(rs),
         "not_modelled": [{"rules": "、".join(g.rules), "what": g.what, "reason": g.reason, "where": where(g.span),
                           "lacks": GAP_LACKS[g.lacks] + (f"（{g.needs}）" if g.needs else "")}
                          for g in rs.not_modelled],

@@ -54,4 +54,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "请加上 name: 和 text: 来声明一条新裁定",
         "add name: and text: to declare a new ruling",
     ),
+    "scaffold.no-pack-id": (
+        "无法从“{name}”得出扩展包编号：编号由小写字母、数字与下划线组成，以字母开头，至多48个字（请用 --id 指定）",
+        "cannot make a pack id from '{name}': an id is lower-case letters, digits and underscores, starting with a "
+        "letter, at most 48 (give --id)"),
+    "scaffold.no-template": (
+        "扩展包模板只有 {templates}；“{extends}”的扩展包请自己写 pack.yaml 与表格文件（docs/packs.md）",
+        "the pack templates are written for {templates}; a pack for '{extends}' is a pack.yaml and table files of its "
+        "own (docs/packs.md)"),
+    "scaffold.bad-pack-id": ("“{pid}”不是扩展包编号（小写字母、数字与下划线）",
+                             "'{pid}' is not a pack id (lower-case letters, digits and underscores)"),
+    "scaffold.exists": ("{folder} 已经存在；rulec new 从不覆盖任何文件：请换一个名字",
+                        "{folder} exists already; rulec new never overwrites anything: choose another name"),
+    "scaffold.no-ruleset": (
+        "{rules}/ 中没有规则集“{extends}”（没有 {rules}/{extends}/ruleset.yaml）：请用 --rules 指定规则集所在的文件夹",
+        "no ruleset '{extends}' in {rules}/ (no {rules}/{extends}/ruleset.yaml): give the folder of the rulesets "
+        "with --rules"),
 }

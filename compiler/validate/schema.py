@@ -276,6 +276,7 @@ def check_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:
                                      say("missing-key.one", static_kinds=', '.join(STATIC_KINDS)))]
         return None, [Diagnostic(doc.span(("kind",)), "bad-value", say("bad-value.unknown-kind", short=_short(kind)),
                                  did_you_mean(str(kind), STATIC_KINDS) or
+                                 (say("bad-value.scenario-not-rule-file") if kind in ("scenario", "fight") else None) or
                                  say("bad-value.one", static_kinds=', '.join(STATIC_KINDS)))]
     return kind, []
 

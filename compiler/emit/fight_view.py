@@ -1,0 +1,97 @@
+"""The page's view of what a fight carries between actions: each declared condition (what it
+changes, when it applies, what it forbids, when it ends, who sets and clears it) and each relation
+rule, as Chinese sentences for the reference page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ir import Ruleset
+
+_ACTIONS = {"standard": "标准动作", "move": "移动动作", "swift": "迅捷动作", "free": "自由动作",
+            "reflex": "反射动作", "full_round": "整轮动作", "": "动作"}
+_NATURES = {"physical": "物理", "mental": "精神", "": ""}
+_WHO = {"holder": "自身", "source": "来源者"}
+
+
+def fight_view(rs: Ruleset) -> dict[str, Any]:
+    """{"conditions": [...], "relations": [...]} (empty lists without a fight section)."""
+    if rs.fight is None:
+        return {"conditions": [], "relations": []}
+    stats = {s.id: s.name for s in rs.stats}
+    procs = {p.id: p for p in rs.procedures}
+
+    def proc(pid: str) -> str:
+        return procs[pid].name if pid in procs else pid
+
+    def role(pids: tuple[str, ...], rid: str) -> str:
+        for p in (procs[x] for x in pids if x in procs) if pids else rs.procedures:
+            for q in p.params:
+                if q.id == rid:
+                    return q.name
+        return rid
+
+    def scope(sc: tuple[tuple[str, ...], str, str, str]) -> str:
+        pids, holder, source, when = sc
+        parts = []
+        if pids:
+            parts.append("在" + "、".join(proc(p) for p in pids) + "中")
+        if holder:
+            parts.append(f"自身为{role(pids, holder)}")
+        if source:
+            parts.append(f"来源者为{role(pids, source)}")
+        if when:
+            outs = {o.id: o.name for p in (procs[x] for x in pids if x in procs) for o in p.result}
+            parts.append(f"且{outs.get(when, when)}")
+        return "，".join(parts)
+
+    def ending(e: tuple[str, str, int, tuple[tuple[str, ...], str, str, str], str]) -> str:
+        kind, of, nth, sc, stat = e
+        if kind in ("turn_start", "turn_end"):
+            at = "开始" if kind == "turn_start" else "结束"
+            count = f"第{nth}个" if nth > 1 else "下一个" if kind == "turn_start" else "当前（或下一个）"
+            return f"{_WHO.get(of, of)}{count}回合{at}时"
+        if kind == "rounds":
+            return f"{nth}轮后"
+        if kind == "used":
+            return "用于一次行动后"
+        if kind == "stat":
+            return f"自身{stats.get(stat, stat)}时"
+        return scope(sc) + "行动后"
+
+    setters: dict[str, list[str]] = {}
+    clearers: dict[str, list[str]] = {}
+    for p in rs.procedures:
+        for e in p.effects:
+            if e.kind == "condition":
+                setters.setdefault(e.key, []).append(p.name)
+            elif e.kind == "clear":
+                clearers.setdefault(e.key, []).append(p.name)
+    states = {e.id for t in rs.tables if t.id == rs.fight.states for e in t.entries} if rs.fight.states else set()
+    conditions = []
+    for c in rs.fight.conditions:
+        changes = [f"{stats.get(s, s)}为{'是' if v else '否'}" for s, v in c.sets]
+        changes += [f"{stats.get(s, s)}{per:+d}" + ("×数值" if per else "") for s, per in c.adds]
+        changes += [f"参数{k}为{'数值' if v == 'value' else '是' if v is True else '否' if v is False else v}"
+                    for k, v in c.options]
+        forbids = ["、".join(proc(p) for p in c.forbids)] if c.forbids else []
+        forbids += [f"{_NATURES.get(n, '')}{_ACTIONS.get(a, a)}" if (a or n) else "任何动作"
+                    for a, n in c.forbids_actions]
+        conditions.append({
+            "name": c.name, "rules": "、".join(c.rules), "description": c.description,
+            "changes": "；".join(changes) or "—", "applies": scope(c.applies) or "总是",
+            "forbids": "、".join(forbids) or "—",
+            "ends": "；".join(ending(e) for e in c.ends) or ("处于该状态期间" if c.id in states else "被清除时"),
+            "set_by": "、".join(setters.get(c.id, [])) or ("负面状态" if c.id in states else "关系"),
+            "cleared_by": "、".join(clearers.get(c.id, [])) or "—"})
+    cond_names = {c.id: c.name for c in rs.fight.conditions}
+    names = dict(rs.fight.relations)
+    relations = [{"name": names.get(r.id, r.id), "rules": "、".join(r.rules),
+                  "gives": "；".join(x for x in (f"被持有者{cond_names.get(r.held, r.held)}" if r.held else "",
+                                                f"持有者{cond_names.get(r.holder, r.holder)}" if r.holder else "") if x)
+                  or "—",
+                  "ends": "、".join([f"持有者{stats.get(s, s)}" for s in r.ends_holder]
+                                   + [f"被持有者{stats.get(s, s)}" for s in r.ends_held]) or "—",
+                  "clears": "、".join(cond_names.get(x, x) for x in r.clears) or "—"}
+                 for r in rs.fight.relation_rules]
+    return {"conditions": conditions, "relations": relations}
