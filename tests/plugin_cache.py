@@ -1,13 +1,15 @@
 """A pytest plugin: the test run never writes into the user's cache folder (~/.cache/rulec). Every
 build of the run, in-process or in a `rulec` subprocess (which inherits the environment), uses one
-temporary cache folder, removed at the end. Loaded by `-p tests.plugin_cache` (pyproject addopts).
+temporary cache folder, removed at the end; the compiler's bytecode is compiled once first. Loaded by `-p tests.plugin_cache` (pyproject addopts).
 A test that sets RULEC_CACHE_DIR itself (tests/test_cache.py) still does."""
 
 from __future__ import annotations
 
+import compileall
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,10 @@ _OURS = "RULEC_TEST_CACHE_DIR_OWNER"
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # once, in the controller: every `rulec` subprocess of the run
+        # reads the compiler's bytecode instead of compiling ~150 modules again (PYTHONDONTWRITEBYTECODE
+        # stops imports from writing it; __pycache__/ is git-ignored)
+        compileall.compile_dir(str(Path(__file__).resolve().parent.parent / "compiler"), quiet=1)
     if os.environ.get("RULEC_CACHE_DIR"):
         return  # set by the user (or by the controller for this xdist worker)
     os.environ["RULEC_CACHE_DIR"] = tempfile.mkdtemp(prefix="rulec-test-cache-")

@@ -31,6 +31,7 @@ VISIBLE = """(() => {
 })()"""
 
 
+@pytest.mark.slow  # several seconds: CI's slow job
 @pytest.mark.parametrize("name", PAGES)
 def test_page_renders_cleanly(name: str, built: Path):
     page = built / "reference" / f"{name}.html"

@@ -35,6 +35,7 @@ def fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
     cache.secret.cache_clear()
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_a_warm_build_after_an_edit_equals_a_build_without_cache(tmp_path: Path, fresh_cache: Path,
                                                                    monkeypatch: pytest.MonkeyPatch):
     rules = tmp_path / "dp"
@@ -116,6 +117,7 @@ def _corruption_rounds(tmp_path: Path, fresh_cache: Path, monkeypatch: pytest.Mo
             shutil.rmtree(folder)  # a folder in an entry's place stays a miss until removed
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_a_corrupted_cache_never_changes_a_build(tmp_path: Path, fresh_cache: Path, monkeypatch: pytest.MonkeyPatch):
     _corruption_rounds(tmp_path, fresh_cache, monkeypatch, 3)  # 200 in the slow run
 

@@ -133,6 +133,7 @@ def test_dp_defaults_match_the_python_package(browser: Any, built: Path, dp: Any
 
 
 @needs_browser
+@pytest.mark.slow  # an integration run of several seconds: CI's slow job
 @pytest.mark.parametrize("width,height", WIDTHS, ids=["phone", "desktop"])
 def test_choices_are_kept_in_the_url(browser: Any, built: Path, dp: Any, width: int, height: int):
     """A shared link reopens the same choice: a weapon, changed stats, a called shot, an option, a seed."""
@@ -162,6 +163,7 @@ def test_choices_are_kept_in_the_url(browser: Any, built: Path, dp: Any, width: 
 
 
 @needs_browser
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_a_refused_choice_shows_the_rules_message(browser: Any, built: Path, dp: Any):
     """DP-20: past the greatest range the module's own error message is shown, no number."""
     bow = next(e for e in dp.WEAPONS.values() if e.base_range > 0 and e.attack_type.id == "bow")
@@ -173,6 +175,7 @@ def test_a_refused_choice_shows_the_rules_message(browser: Any, built: Path, dp:
 
 
 @needs_browser
+@pytest.mark.slow  # several seconds of building: CI's slow job
 @pytest.mark.parametrize("ruleset,fixture", [("d20", "d20"), ("tracks", "tracks")])
 def test_other_rulesets_match(browser: Any, built: Path, request: pytest.FixtureRequest, ruleset: str, fixture: str):
     mod = request.getfixturevalue(fixture)
@@ -194,6 +197,7 @@ def test_other_rulesets_match(browser: Any, built: Path, request: pytest.Fixture
 
 
 @needs_browser
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_hostile_names_are_shown_as_text(browser: Any, tmp_path: Path):
     """Rule text that looks like markup or script reaches the page as text: nothing runs, the name is shown."""
     from rulec.build.facade import compile_rules

@@ -50,6 +50,7 @@ def _changed_by_edit(tmp_path: Path, rules: Path, table: Path, old: str, new: st
     return changed
 
 
+@pytest.mark.slow  # an integration run of several seconds: CI's slow job
 def test_one_weapon_field_changes_only_the_files_that_show_it(tmp_path: Path):
     """The sling's range, in the tiny golden case: its model, its JS module, its page."""
     changed = _changed_by_edit(tmp_path, TINY, Path("tiny/weapons.yaml"), "range: 20,", "range: 25,")

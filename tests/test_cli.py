@@ -68,6 +68,7 @@ def test_invalid_rules_exit_1_and_write_nothing(built_copy: tuple[Path, Path]):
     assert tree(out) == before  # the previous output is exactly as it was
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_check_names_every_stale_file(built_copy: tuple[Path, Path]):
     rules_copy, out = built_copy  # a fresh build passes --check: CI's own step
     (out / "dp" / "rulec_dp" / "model.py").write_text("# edited by hand\n")
@@ -92,6 +93,7 @@ def test_unchanged_inputs_rewrite_nothing(built_copy: tuple[Path, Path]):
     assert stamps == _stamps(out)
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_unchanged_inputs_rewrite_nothing_however_long_after(built_copy: tuple[Path, Path]):
     """Two builds more than two seconds apart (files past the racy window): still nothing rewritten."""
     rules_copy, out = built_copy
@@ -126,6 +128,7 @@ def make_pack(root: Path, body: str, manifest: str = "kind: pack\nid: my_pack\nn
     return pack
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_homebrew_pack_adds_and_overrides(tmp_path: Path):
     pack = make_pack(tmp_path, "kind: table\ntable: weapons\nentries:\n"
                      "  - {id: halberd, name: 戟, attack_type: melee, damage: 4, damage_type: lethal, hands: 2, size: 4}\n"

@@ -396,6 +396,7 @@ def _mutated_scenario(work: Path, data: st.DataObject) -> None:
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
+@pytest.mark.slow  # several seconds: CI's slow job
 def test_mutated_examples_never_crash_the_cli(work: Path, data: st.DataObject) -> None:
     _mutated_scenario(work, data)
 

@@ -93,6 +93,7 @@ def test_one_weapon_damage_edit_shows_exactly_that_weapon(damage_edit: dict[str,
     assert text.count("修改  ") == 1
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_added_removed_ruling_and_called_shot(tmp_path: Path, dp: Any):
     """Entries added and removed, a ruling changed, and a called shot (DP-32) measured with the
     preset's first weapon."""
@@ -130,6 +131,7 @@ def _git(repo: Path, *args: str) -> None:
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+@pytest.mark.slow  # an integration run of several seconds: CI's slow job
 def test_git_revisions_json_and_exit_status(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """HEAD~1 against HEAD (a revision alone means its rules/), and REV:PATH; --format json; the
     exit status 0 / 1 / 2; --html writes the page."""

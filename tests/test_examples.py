@@ -109,6 +109,7 @@ def test_resolve_uses_the_built_package_and_rebuilds_it_when_stale(tmp_path: Pat
     assert refused.returncode == 0 and "cannot be rebuilt" in refused.stderr and refused.stdout == fresh.stdout
 
 
+@pytest.mark.slow  # several seconds: CI's slow job
 def test_resolve_with_broken_rules_reports_them_and_leaves_generated_alone(tmp_path: Path):
     import shutil
 
@@ -124,6 +125,7 @@ def test_resolve_with_broken_rules_reports_them_and_leaves_generated_alone(tmp_p
     assert (tmp_path / "generated" / ".rulec-stamp.json").read_bytes() == stamp
 
 
+@pytest.mark.slow  # several seconds: CI's slow job
 def test_resolve_and_odds_start_without_click(tmp_path: Path):
     """`rulec resolve` and `rulec odds` with plain arguments run without importing click or
     jsonschema (entry.py, play.py, validate/quick_schema.py), and print what the click path prints."""

@@ -94,6 +94,7 @@ def test_the_record_is_not_build_output(project: Path) -> None:
 
 @pytest.mark.parametrize("later", [pytest.param((["build", "--check"], ["build"]), marks=pytest.mark.slow, id="check"),
                                    pytest.param((["build"],), id="build")])
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_resolve_trusts_the_record_and_imports_no_yaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                       later: tuple[list[str], ...]) -> None:
     """A real build: the content check records, `rulec build` (and `--check`, an uncached compile:

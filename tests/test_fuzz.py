@@ -97,6 +97,7 @@ def _mutated_rules_never_crash(tmp_path_factory, data):  # type: ignore[no-untyp
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
+@pytest.mark.slow  # several seconds: CI's slow job
 def test_mutated_bundled_rules_never_crash(tmp_path_factory, data):  # type: ignore[no-untyped-def]
     _mutated_rules_never_crash(tmp_path_factory, data)
 

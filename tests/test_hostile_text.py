@@ -396,6 +396,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory, built: Path) -> tuple[Path
     return tmp, build
 
 
+@pytest.mark.slow  # several seconds: CI's slow job
 def test_hostile_text_everywhere_runs_nothing_and_shows_escaped(hostile: tuple[Path, Any]) -> None:
     tmp, build = hostile
     out = tmp / "out"
@@ -436,6 +437,7 @@ def _every_class(value: Any, done: dict[int, tuple[Any, Any]]) -> Any:
     return out
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_every_class_in_every_ir_text_runs_nothing(hostile: tuple[Path, Any]) -> None:
     """The emitters' own guarantee, whatever the loader lets through: every text of the IR that
     came from a free-text field holds every class at once (line and paragraph separators and NEL

@@ -69,6 +69,7 @@ def test_an_output_holding_the_rules_is_refused(project: Path):
         check_target(pack, [project / "rules", pack])
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_new_empty_and_owned_folders_are_written(project: Path):
     (project / "empty").mkdir()
     for out in ("fresh/out", "empty"):
@@ -154,6 +155,7 @@ def _kill_rounds(tmp_path: Path, rounds: int) -> None:
     assert tree(out) == {**STAMPED, "done.txt": b"ok"}
 
 
+@pytest.mark.slow  # several seconds: CI's slow job
 def test_builds_killed_at_any_moment_leave_a_whole_output(tmp_path: Path):
     _kill_rounds(tmp_path, 6)
 

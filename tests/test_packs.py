@@ -115,6 +115,7 @@ def test_a_link_inside_a_pack_is_read_where_it_points(tmp_path: Path, monkeypatc
     assert build.ok, [d.format() for d in build.diagnostics]  # the folder link is not followed: maul once
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_a_pack_build_never_lands_in_generated_unasked_and_resolve_says_which_build(tmp_path: Path):
     project = _project(tmp_path / "p")
     (project / "s.yaml").write_text(SCENARIO, encoding="utf-8")
@@ -158,6 +159,7 @@ def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RULEC_LANG", "en")
 
 
+@pytest.mark.slow  # an integration run of several seconds: CI's slow job
 def test_the_example_pack_builds_and_its_scenarios_pass(tmp_path: Path):
     """examples/packs/wuxia, run as its README says: `rulec test` in its folder (its rulec.toml
     names ../../../rules and its output folder, which the command builds first)."""

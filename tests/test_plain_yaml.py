@@ -42,6 +42,7 @@ def _shipped_yaml() -> list[Path]:
     return sorted(p for folder in ("examples", "tests/cases", "rules") for p in (ROOT / folder).rglob("*.y*ml"))
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_every_shipped_yaml_file_agrees_and_every_scenario_is_in_the_subset() -> None:
     accepted = declined = 0
     for path in _shipped_yaml():
@@ -121,6 +122,7 @@ def _check_examples(data: Any, seed: int) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(st.dictionaries(_KEYS, _VALUES, min_size=1, max_size=5), st.integers(0, 2**32))
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_generated_documents_agree(data: dict[str, Any], seed: int) -> None:
     _check_examples(data, seed)
 

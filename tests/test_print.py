@@ -102,6 +102,7 @@ def _inked_margins(pdf: bytes) -> tuple[int, list[int]]:
     return count, bad
 
 
+@pytest.mark.slow  # an integration run of several seconds: CI's slow job
 def test_every_table_fits_the_a4_width_under_print_media():
     """Each page laid out for print at the A4 content width: no table wider than its container or
     the page, no scroll container left scrolling, no control or disclosure marker shown."""
@@ -146,6 +147,7 @@ def _texts(pdf: bytes, indexes: tuple[int, ...]) -> list[str]:
         doc.close()
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_a_phone_opens_on_the_quick_sheet():
     """The dp page was ~64,000 px tall at phone width; the long reference sections are folded."""
     page = ROOT / "generated" / "reference" / "dp.html"

@@ -121,6 +121,7 @@ def test_pages_show_the_expected_attacks_to_a_damage_total():
     assert (ROOT / "generated" / "reference" / "charts" / "d20-1-martial-until.svg").is_file()
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_rows_written_in_python_equal_the_jinja_macros() -> None:
     """compiler/emit/reference_rows.py writes exactly what the Jinja row macros (kept for the bench
     floor in bench/templates/) render: every bundled entry, and views full of Markdown and HTML specials."""

@@ -27,6 +27,7 @@ def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RULEC_LANG", "en")
 
 
+@pytest.mark.slow  # an integration run of several seconds: CI's slow job
 def test_a_new_pack_builds_and_its_scenario_passes(tmp_path: Path):
     shutil.copytree(ROOT / "rules", tmp_path / "rules")
     made = rulec("new", "pack", "My-Pack", cwd=tmp_path)

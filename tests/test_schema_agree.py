@@ -102,6 +102,7 @@ def test_the_two_agree_on_samples(schema: dict[str, Any], valid: list[Any], inva
         assert not check(value) and not validator.is_valid(value), value
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_table_entry_verdicts_agree(built: Path) -> None:
     """The entries of every bundled table file, and mutations of them, against their table's schema
     as the build checks them (validate/schema.py TableFiles)."""

@@ -43,6 +43,7 @@ def test_every_rule_kind_is_covered():
                                           "ruleset.schema.json", "rule_index.schema.json"}
 
 
+@pytest.mark.slow  # an integration run of several seconds: CI's slow job
 def test_check_jsonschema_without_base_uri(tmp_path: Path):
     """As the pre-commit hook runs it: one run per schema, from an unrelated working folder."""
     by_schema: dict[Path, list[str]] = {}
@@ -60,6 +61,7 @@ def _from_file(uri: str) -> Resource:
     return Resource.from_contents(json.loads(path.read_text(encoding="utf-8")))
 
 
+@pytest.mark.slow  # an integration run of several seconds: CI's slow job
 @pytest.mark.parametrize("rule_file,schema", FILES[::2], ids=lambda p: p.name)
 def test_jsonschema_with_a_file_uri(rule_file: Path, schema: Path):
     registry: Registry = Registry(retrieve=_from_file)  # type: ignore[call-arg]

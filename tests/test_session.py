@@ -108,6 +108,7 @@ def test_a_broken_file_and_its_fix(project: tuple[Path, Path]) -> None:
     _same(session.build(), compile_rules(paths))
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_a_session_holds_one_build_of_work(project: tuple[Path, Path]) -> None:
     rules, pack = project
     session = Session([rules, pack])
@@ -136,6 +137,7 @@ def test_every_bundled_table_edited_in_a_session() -> None:
     assert paths
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_build_watch_rebuilds_after_each_edit(project: tuple[Path, Path], tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     from rulec.cli.main import _watch

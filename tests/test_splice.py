@@ -73,6 +73,7 @@ def _same_as_full(old_text: str, new_text: str) -> bool:
     return True
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_one_value_edited_is_spliced() -> None:
     text = _table()
     assert _same_as_full(text, text.replace("notes: 第300件", "notes: 第300件（改）"))

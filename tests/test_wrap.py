@@ -71,6 +71,7 @@ def _std(line: str) -> list[tuple[str, str, int, int]] | None:
         return None
 
 
+@pytest.mark.slow  # several seconds: CI's slow job
 def test_the_token_reader_agrees_with_tokenize_on_generated_code() -> None:
     seen = 0
     for path in SOURCES:
@@ -102,6 +103,7 @@ def test_an_unbalanced_or_foreign_text_has_no_tokens() -> None:
     assert _tokens("f(a, b") is None and _tokens("a $ b") is None
 
 
+@pytest.mark.slow  # several seconds of building: CI's slow job
 def test_a_piece_of_a_line_gets_the_tokens_it_would_be_read_into():
     """Issue 34: the layout moves a bracket's inner tokens, what follows it and a statement's body
     from the tokens of the whole line instead of reading them again; each must be what `_tokens`
