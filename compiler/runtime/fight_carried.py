@@ -25,14 +25,13 @@ class Carried:
     relations: Tuple[Tuple[str, str, str], ...]
     log: Tuple[str, ...]
 
-    def _with(self, members: Optional[Tuple[Member, ...]] = None, turn: Optional[int] = None,
-              relations: Optional[Tuple[Tuple[str, str, str], ...]] = None,
-              log: Optional[Tuple[str, ...]] = None) -> "Fight":
-        raise NotImplementedError
+    if TYPE_CHECKING:  # provided by Fight
+        def _with(self, members: Optional[Tuple[Member, ...]] = None, turn: Optional[int] = None,
+                  relations: Optional[Tuple[Tuple[str, str, str], ...]] = None,
+                  log: Optional[Tuple[str, ...]] = None) -> "Fight": ...
 
-    def _effective(self, m: Member, debuffs: bool = True,
-                   applying: Optional[List[Tuple[Condition, ConditionSpec]]] = None) -> object:
-        raise NotImplementedError
+        def _effective(self, m: Member, debuffs: bool = True,
+                       applying: Optional[List[Tuple[Condition, ConditionSpec]]] = None) -> object: ...
 
     def _active(self, m: Member) -> Tuple[Condition, ...]:
         """`m`'s conditions: its own, those its relations give it, and its states declared as
@@ -80,7 +79,8 @@ class Carried:
         turn-bound endings turned into an expiry turn."""
         spec = self.rules.conditions[cid]
         n = len(self.members)
-        turns = [expiry(x, self.turn, n, holder, src) for x in spec.ends if x.kind in ("turn_start", "turn_end", "rounds")]
+        turns = [expiry(x, self.turn, n, holder, src) for x in spec.ends
+                 if x.kind in ("turn_start", "turn_end", "rounds")]
         expires = min(min(turns), MAX_VALUE) if turns else -1
         old = next((c for c in m.conditions if (c.id, c.source) == (cid, source)), None)
         if old is not None and spec.stack == "add":

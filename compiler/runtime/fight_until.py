@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple
 
 from .core import OutOfBounds
 from .fight_odds import MAX_THRESHOLD, UntilOdds, chain_until
@@ -20,14 +20,12 @@ class Until:
     __slots__ = ()
     rules: FightRules
 
-    def member(self, name: str) -> Member:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # provided by Fight
+        def member(self, name: str) -> Member: ...
 
-    def effective(self, name: str) -> Any:
-        raise NotImplementedError
+        def effective(self, name: str) -> Any: ...
 
-    def _effective(self, m: Member, debuffs: bool = True, applying: Optional[Any] = None) -> Any:
-        raise NotImplementedError
+        def _effective(self, m: Member, debuffs: bool = True, applying: Optional[Any] = None) -> Any: ...
 
     def until_state(self, procedure: str, roles: Mapping[str, str], target: str, track: str,
                     max_attacks: int = 200, **options: Any) -> UntilOdds:

@@ -98,13 +98,10 @@ def _conditions(w: Writer, rs: Ruleset) -> None:
     for c in spec.conditions:
         ends = [code("Ending({}, {}, {}, {}, {})", literal(k), literal(of), literal(nth), _scope(sc), literal(st))
                 for k, of, nth, sc, st in c.ends]
-        w.line(code("{}: ConditionSpec(", string(c.id)))
-        w.indent()
-        w.line(code("{}, {}, {}, {},", string(c.name), literal(c.sets), literal(c.adds), literal(c.options)))
-        w.line(code("{}, {}, {},", _scope(c.applies), literal(c.forbids), literal(c.forbids_actions)))
-        w.line(code("({}), {}, {}, {}),", join("", [code("{}, ", x) for x in ends]), literal(c.max_value),
+        w.line(code("{}: ConditionSpec({}, {}, {}, {}, {}, {}, {}, ({}), {}, {}, {}),", string(c.id), string(c.name),
+                    literal(c.sets), literal(c.adds), literal(c.options), _scope(c.applies), literal(c.forbids),
+                    literal(c.forbids_actions), join("", [code("{}, ", x) for x in ends]), literal(c.max_value),
                     literal(c.stack), literal(c.rules)))
-        w.dedent()
     w.dedent()
     w.line(Code("}"))
     _mapping(w, "_RELATION_SPECS", [(string(r.id), code("RelationSpec({}, {}, {}, {}, {}, {})",
@@ -133,7 +130,10 @@ def fight_module(rs: Ruleset, header: str) -> str:
         w.line(Code("from ._runtime.fight import Fight, state_threshold as _rt_state_threshold"))
     else:
         w.line(Code("from ._runtime.fight import Fight"))
-    w.line(Code("from ._runtime.fight_conditions import ConditionSpec, Ending, RelationSpec, Scope"))
+    if spec.relation_rules:
+        w.line(Code("from ._runtime.fight_conditions import ConditionSpec, Ending, RelationSpec, Scope"))
+    else:
+        w.line(Code("from ._runtime.fight_conditions import ConditionSpec, Ending, Scope"))
     w.line(Code("from ._runtime.fight_odds import UntilOdds, sequence_odds"))
     w.line(Code("from ._runtime.fight_state import ActionSpec, Effect, FightRules"))
     w.line(Code("from . import procedures as _procedures"))
@@ -162,11 +162,12 @@ def fight_module(rs: Ruleset, header: str) -> str:
                                                                          e.duration, e.when, e.other)]))
                    for e in p.effects]
         params = [(string(q.id), string(q.name)) for q in p.params if q.type != "combatant"]
-        w.line(code("{}: ActionSpec({}, _procedures.{}, {}, ({}), _procedures.{},", string(p.id), string(p.name),
-                    name(p.id), literal(roles), join("", [code("{}, ", x) for x in effects]), name(p.id + "_odds")))
         subject = roles.index(p.subject) if p.subject in roles else 0
-        w.line(code("    {{{}}}, {}, {}, {}),", join(", ", [code("{}: {}", k, v) for k, v in params]),
-                    literal(p.action[0]), literal(p.action[1]), literal(subject)))
+        w.line(code("{}: ActionSpec({}, _procedures.{}, {}, ({}), _procedures.{}, {{{}}}, {}, {}, {}),",
+                    string(p.id), string(p.name), name(p.id), literal(roles),
+                    join("", [code("{}, ", x) for x in effects]), name(p.id + "_odds"),
+                    join(", ", [code("{}: {}", k, v) for k, v in params]), literal(p.action[0]),
+                    literal(p.action[1]), literal(subject)))
     w.dedent()
     w.line(Code("}"))
     accumulate = code("_procedures.{}", name(spec.accumulate + "_fast")) if spec.accumulate else Code("None")

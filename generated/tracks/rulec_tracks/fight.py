@@ -32,7 +32,7 @@ from typing import Any, Dict, Mapping, Optional
 
 from ._runtime.core import OutOfBounds
 from ._runtime.fight import Fight, state_threshold as _rt_state_threshold
-from ._runtime.fight_conditions import ConditionSpec, Ending, RelationSpec, Scope
+from ._runtime.fight_conditions import ConditionSpec, Ending, Scope
 from ._runtime.fight_odds import UntilOdds, sequence_odds
 from ._runtime.fight_state import ActionSpec, Effect, FightRules
 from . import procedures as _procedures
@@ -120,45 +120,69 @@ _RELATIONS: Dict[str, Any] = {
 }
 # Each procedure a fight can resolve: its combatant roles and its declared effects.
 _ACTIONS: Dict[str, ActionSpec] = {
-    'attack': ActionSpec('攻击（检定即伤害）', _procedures.attack, ('attacker', 'defender'), (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), Effect('track', 'defender', 'track', 'points', 1, '', '', ''), ), _procedures.attack_odds,
-        {'weapon': '武器', 'distance': '距离', 'bonus': '加值', 'extra_damage': '额外伤害', 'part': '部位',
-         'left_area': '中途脱离范围'}, 'standard', 'physical', 0),
-    'firearm': ActionSpec('枪械射击与连射', _procedures.firearm, ('attacker', 'defender'), (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ), _procedures.firearm_odds,
-        {'weapon': '武器', 'shots': '连射数', 'distance': '距离', 'bonus': '加值', 'defender_dodges': '目标闪避',
-         'left_area': '中途脱离范围'}, 'standard', 'physical', 0),
-    'fixed_damage': ActionSpec('固定伤害对抗抗性', _procedures.fixed_damage, ('defender',), (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ), _procedures.fixed_damage_odds,
-        {'amount': '固定伤害', 'damage_type': '伤害类型', 'left_area': '中途脱离范围'}, '', '', 0),
-    'charge': ActionSpec('冲撞攻击', _procedures.charge, ('attacker', 'defender'), (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), Effect('counter', 'attacker', 'damage', 'self_damage', 1, '', '', ''), ), _procedures.charge_odds,
-        {'skill_bonus': '冲撞技艺加值', 'load_tier': '负重力量档', 'obstacle_at': '障碍物距离',
-         'obstacle_structure': '障碍物结构值', 'left_area': '中途脱离范围'}, 'standard', 'physical', 0),
-    'parry': ActionSpec('格挡', _procedures.parry, ('defender',), (Effect('condition', 'defender', 'parrying', 'parry_bonus', 1, '', '', ''), ), _procedures.parry_odds,
-        {'with_weapon': '用武器格挡', 'incoming': '来袭伤害',
-         'weapon_absorbed': '武器承受的伤害'}, 'move', 'physical', 0),
+    'attack': ActionSpec(
+            '攻击（检定即伤害）', _procedures.attack, ('attacker', 'defender'),
+            (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''),
+             Effect('track', 'defender', 'track', 'points', 1, '', '', ''),), _procedures.attack_odds,
+            {'weapon': '武器', 'distance': '距离', 'bonus': '加值', 'extra_damage': '额外伤害', 'part': '部位',
+             'left_area': '中途脱离范围'}, 'standard', 'physical', 0),
+    'firearm': ActionSpec(
+            '枪械射击与连射', _procedures.firearm, ('attacker', 'defender'),
+            (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ), _procedures.firearm_odds,
+            {'weapon': '武器', 'shots': '连射数', 'distance': '距离', 'bonus': '加值', 'defender_dodges': '目标闪避',
+             'left_area': '中途脱离范围'}, 'standard', 'physical', 0),
+    'fixed_damage': ActionSpec('固定伤害对抗抗性', _procedures.fixed_damage, ('defender',),
+                               (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ),
+                               _procedures.fixed_damage_odds,
+                               {'amount': '固定伤害', 'damage_type': '伤害类型', 'left_area': '中途脱离范围'}, '', '',
+                               0),
+    'charge': ActionSpec(
+            '冲撞攻击', _procedures.charge, ('attacker', 'defender'),
+            (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''),
+             Effect('counter', 'attacker', 'damage', 'self_damage', 1, '', '', ''),), _procedures.charge_odds,
+            {'skill_bonus': '冲撞技艺加值', 'load_tier': '负重力量档', 'obstacle_at': '障碍物距离',
+             'obstacle_structure': '障碍物结构值', 'left_area': '中途脱离范围'}, 'standard', 'physical', 0),
+    'parry': ActionSpec('格挡', _procedures.parry, ('defender',),
+                        (Effect('condition', 'defender', 'parrying', 'parry_bonus', 1, '', '', ''), ),
+                        _procedures.parry_odds,
+                        {'with_weapon': '用武器格挡', 'incoming': '来袭伤害', 'weapon_absorbed': '武器承受的伤害'},
+                        'move', 'physical', 0),
     'dodge': ActionSpec('闪避', _procedures.dodge, ('defender',), (), _procedures.dodge_odds,
-        {'incoming': '来袭伤害', 'applicable': '可以闪避'}, 'reflex', 'physical', 0),
-    'break_projectile': ActionSpec('击破或阻挡飞行物', _procedures.break_projectile, ('defender',), (), _procedures.break_projectile_odds,
-        {'projectile': '飞行物', 'check': '攻击检定', 'structure': '飞行物结构值'}, '', '', 0),
+                        {'incoming': '来袭伤害', 'applicable': '可以闪避'}, 'reflex', 'physical', 0),
+    'break_projectile': ActionSpec('击破或阻挡飞行物', _procedures.break_projectile, ('defender',), (),
+                                   _procedures.break_projectile_odds,
+                                   {'projectile': '飞行物', 'check': '攻击检定', 'structure': '飞行物结构值'}, '', '',
+                                   0),
     'conversion': ActionSpec('攻击类型转化', _procedures.conversion, ('defender',), (), _procedures.conversion_odds,
-        {'weapon': '武器', 'from_called_shot': '来自部位攻击'}, '', '', 0),
-    'initiative_roll': ActionSpec('先攻检定', _procedures.initiative_roll, ('character',), (), _procedures.initiative_roll_odds,
-        {'dice_count': '先攻DP'}, '', '', 0),
-    'detect': ActionSpec('侦查与躲藏', _procedures.detect, ('seeker', 'hider'), (), _procedures.detect_odds,
-        {'sense': '感知方式', 'size_bonus': '小体型加值', 'exposure_bonus': '裸露部分加值',
-         'fully_hidden': '完全被遮蔽', 'speed_halvings': '降速倍数', 'avoids_medium': '避开感知媒介',
-         'supernatural': '超凡能力', 'revealed_bonus': '受袭后加值次数'}, '', '', 0),
-    'chaos_check': ActionSpec('混乱刻度下的周期检定', _procedures.chaos_check, ('character',), (), _procedures.chaos_check_odds,
-        {'skill': '技艺'}, '', '', 0),
-    'add_points': ActionSpec('累积负面点数', _procedures.add_points, ('creature',), (), _procedures.add_points_odds,
-        {'track': '累积槽', 'current': '当前点数', 'gained': '获得点数', 'capacity_loss': '累积槽降低'}, '', '', 0),
-    'miss_long_rest': ActionSpec('缺少长休息', _procedures.miss_long_rest, ('creature',), (), _procedures.miss_long_rest_odds,
-        {'current': '当前点数', 'capacity_loss': '已降低的累积槽', 'track': '累积槽'}, '', '', 0),
-    'enhanced_long_rest': ActionSpec('加强长休息恢复', _procedures.enhanced_long_rest, ('creature',), (), _procedures.enhanced_long_rest_odds,
-        {'current': '当前点数', 'capacity_loss': '已降低的累积槽', 'rest_hours': '长休息时间（小时）',
-         'track': '累积槽'}, '', '', 0),
-    'unconscious_hit': ActionSpec('昏迷中受到伤害', _procedures.unconscious_hit, ('creature',), (), _procedures.unconscious_hit_odds,
-        {'track': '累积槽', 'current': '当前点数', 'taken': '受到的伤害或剧痛点数'}, '', '', 0),
-    'deal_points': ActionSpec('施加负面点数', _procedures.deal_points, ('target',), (Effect('track', 'target', 'track_id', 'dealt', 1, '', '', ''), ), _procedures.deal_points_odds,
-        {'track': '累积槽', 'points': '点数', 'resistance': '抗性'}, '', '', 0),
+                             {'weapon': '武器', 'from_called_shot': '来自部位攻击'}, '', '', 0),
+    'initiative_roll': ActionSpec('先攻检定', _procedures.initiative_roll, ('character',), (),
+                                  _procedures.initiative_roll_odds, {'dice_count': '先攻DP'}, '', '', 0),
+    'detect': ActionSpec(
+            '侦查与躲藏', _procedures.detect, ('seeker', 'hider'), (), _procedures.detect_odds,
+            {'sense': '感知方式', 'size_bonus': '小体型加值', 'exposure_bonus': '裸露部分加值',
+             'fully_hidden': '完全被遮蔽', 'speed_halvings': '降速倍数', 'avoids_medium': '避开感知媒介',
+             'supernatural': '超凡能力', 'revealed_bonus': '受袭后加值次数'}, '', '', 0),
+    'chaos_check': ActionSpec('混乱刻度下的周期检定', _procedures.chaos_check, ('character',), (),
+                              _procedures.chaos_check_odds, {'skill': '技艺'}, '', '', 0),
+    'add_points': ActionSpec(
+            '累积负面点数', _procedures.add_points, ('creature',), (), _procedures.add_points_odds,
+            {'track': '累积槽', 'current': '当前点数', 'gained': '获得点数', 'capacity_loss': '累积槽降低'}, '', '', 0),
+    'miss_long_rest': ActionSpec('缺少长休息', _procedures.miss_long_rest, ('creature',), (),
+                                 _procedures.miss_long_rest_odds,
+                                 {'current': '当前点数', 'capacity_loss': '已降低的累积槽', 'track': '累积槽'}, '', '',
+                                 0),
+    'enhanced_long_rest': ActionSpec(
+            '加强长休息恢复', _procedures.enhanced_long_rest, ('creature',), (), _procedures.enhanced_long_rest_odds,
+            {'current': '当前点数', 'capacity_loss': '已降低的累积槽', 'rest_hours': '长休息时间（小时）',
+             'track': '累积槽'}, '', '', 0),
+    'unconscious_hit': ActionSpec('昏迷中受到伤害', _procedures.unconscious_hit, ('creature',), (),
+                                  _procedures.unconscious_hit_odds,
+                                  {'track': '累积槽', 'current': '当前点数', 'taken': '受到的伤害或剧痛点数'}, '', '',
+                                  0),
+    'deal_points': ActionSpec('施加负面点数', _procedures.deal_points, ('target',),
+                              (Effect('track', 'target', 'track_id', 'dealt', 1, '', '', ''), ),
+                              _procedures.deal_points_odds, {'track': '累积槽', 'points': '点数', 'resistance': '抗性'},
+                              '', '', 0),
 }
 _TRACK_STATES: Dict[str, Any] = {
     'dazzle': 'blind',
@@ -186,22 +210,17 @@ _FLAG_NAMES: Dict[str, Any] = {
 # Each condition: what it changes while it applies, when it applies, what it forbids, when it ends.
 _CONDITIONS: Dict[str, ConditionSpec] = {
     'immobilized': ConditionSpec(
-        '定身', (), (), (),
-        Scope((), '', '', ''), (), (('standard', 'physical'), ('move', 'physical'), ('swift', 'physical'),
-                                    ('reflex', 'physical')),
-        (), 1000000, 'replace', ('TR-F10',)),
-    'awed': ConditionSpec(
-        '震慑', (), (), (),
-        Scope((), '', '', ''), (), (('standard', 'mental'), ('move', 'mental'), ('swift', 'mental')),
-        (), 1000000, 'replace', ('TR-F10',)),
-    'unconscious': ConditionSpec(
-        '昏迷', (), (), (),
-        Scope((), '', '', ''), (), (('', ''),),
-        (), 1000000, 'replace', ('TR-F10',)),
-    'parrying': ConditionSpec(
-        '格挡', (), (('parry_defense', 1),), (),
-        Scope((), '', '', ''), (), (),
-        (Ending('turn_start', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace', ('TR-F06',)),
+            '定身', (), (), (), Scope((), '', '', ''), (),
+            (('standard', 'physical'), ('move', 'physical'), ('swift', 'physical'), ('reflex', 'physical')), (),
+            1000000, 'replace', ('TR-F10',)),
+    'awed': ConditionSpec('震慑', (), (), (), Scope((), '', '', ''), (),
+                          (('standard', 'mental'), ('move', 'mental'), ('swift', 'mental')), (), 1000000, 'replace',
+                          ('TR-F10',)),
+    'unconscious': ConditionSpec('昏迷', (), (), (), Scope((), '', '', ''), (), (('', ''),), (), 1000000, 'replace',
+                                 ('TR-F10',)),
+    'parrying': ConditionSpec('格挡', (), (('parry_defense', 1),), (), Scope((), '', '', ''), (), (),
+                              (Ending('turn_start', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace',
+                              ('TR-F06',)),
 }
 _RELATION_SPECS: Dict[str, Any] = {
 }

@@ -35,9 +35,10 @@ from .fight_state import (MAX_LOG, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VAL
                           Member, Modifier, check_name, clamp, get, line, put, read_fight)
 from .sources import FixedDice
 
-__all__ = ["Condition", "Refused", "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_MEMBERS", "MAX_MODIFIERS", "MAX_TURN",
-           "MAX_VALUE", "Action", "ActionSpec", "Effect", "Fight", "FightRules", "Member", "Modifier", "UntilOdds",
-           "attacks_until", "chain_until", "expected_attacks", "sequence_odds", "state_threshold"]
+__all__ = ["Condition", "Refused", "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_MEMBERS",
+           "MAX_MODIFIERS", "MAX_TURN", "MAX_VALUE", "Action", "ActionSpec", "Effect", "Fight", "FightRules",
+           "Member", "Modifier", "UntilOdds", "attacks_until", "chain_until", "expected_attacks", "sequence_odds",
+           "state_threshold"]
 
 _NO_DICE = FixedDice(())  # the accumulation rule rolls nothing: a roll would be DiceExhausted, never a hang
 
