@@ -106,6 +106,7 @@ def _check(pg: Any, odds: Any, at: int) -> None:
 
 
 @needs_browser
+@pytest.mark.slow  # several seconds: CI's slow job
 @pytest.mark.parametrize("width,height", WIDTHS, ids=["phone", "desktop"])
 def test_dp_defaults_match_the_python_package(browser: Any, built: Path, dp: Any, width: int, height: int):
     """DP-01: the preset of ruleset.yaml (attacker stats, distance 5, defender armour 2 and parry 1)."""

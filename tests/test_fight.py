@@ -171,6 +171,7 @@ def test_sequence_odds_agree_with_seeded_simulation_of_the_fight_api(tracks):
     assert abs(total / n - mean) < 4 * math.sqrt(var / n)
 
 
+@pytest.mark.slow  # several seconds: CI's slow job
 def test_a_fight_scenario_prints_each_step_and_checks_the_state(tmp_path: Path, monkeypatch):
     """A scenario with a sequence of actions (kind: fight): `rulec resolve` prints the trace and the
     state after each; its expectations on the final state are checked (exit 1 on a difference)."""

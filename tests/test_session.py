@@ -80,6 +80,7 @@ def test_a_resident_build_after_an_edit_is_a_fresh_build(project: tuple[Path, Pa
         _same(resident, fresh)
 
 
+@pytest.mark.slow  # several seconds: CI's slow job
 def test_the_entries_of_unchanged_files_are_kept(project: tuple[Path, Path]) -> None:
     rules, pack = project
     session = Session([rules, pack])
@@ -91,6 +92,7 @@ def test_the_entries_of_unchanged_files_are_kept(project: tuple[Path, Path]) -> 
     assert changed == ["w0031"]  # every other entry is the object the first build made, its rows with it
 
 
+@pytest.mark.slow  # several seconds: CI's slow job
 def test_a_broken_file_and_its_fix(project: tuple[Path, Path]) -> None:
     rules, pack = project
     paths = [rules, pack]
