@@ -38,6 +38,7 @@ MAX_PLAN_WORK = 300_000  # outcome applications (Fight.apply) in one call: about
 MAX_OPTIONS = 50
 _KEYS = frozenset(("procedure", "roles", "options", "end_turn"))
 _TARGETS = ("condition", "state", "counter", "points")
+_KIND_NAMES = {"condition": "条件", "state": "状态", "counter": "计数", "points": "累积槽"}
 
 
 class PlanStep(NamedTuple):
@@ -122,8 +123,7 @@ def _target(rules: FightRules, names: Sequence[str], raw: Any) -> Target:
     known = {"condition": rules.conditions, "state": rules.state_names, "counter": rules.counters,
              "points": rules.tracks}[kind]
     if type(key) is not str or key not in known:
-        raise OutOfBounds(f"没有这个{ {'condition': '条件', 'state': '状态', 'counter': '计数', 'points': '累积槽'}[kind]}",
-                          key=kind)
+        raise OutOfBounds(f"没有这个{_KIND_NAMES[kind]}", key=kind)
     at_least = raw.get("at_least", 1)
     if kind in ("counter", "points"):
         if type(at_least) is not int or not 1 <= at_least <= MAX_VALUE:
@@ -281,7 +281,8 @@ class _Chain:
                 raise LimitExceeded(f"计划的计算量超过{MAX_PLAN_WORK}次结算：请减少最多行动次数")
             self.work += len(outcomes)
             for outcome, q in outcomes:
-                self._add(merged, _end(fight.apply(Action(step.procedure, step.roles, outcome, applied, used)), step), q)
+                action = Action(step.procedure, step.roles, outcome, applied, used)
+                self._add(merged, _end(fight.apply(action), step), q)
         out = [(after, k2[0], k2[1], q) for k2, (after, q) in merged.items()]
         self.steps[(key, place)] = out
         return out
