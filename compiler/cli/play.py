@@ -242,8 +242,17 @@ def resolve_scenario(scenario: Path, rules: tuple[Path, ...], seed: int | None, 
             from .fight_cmd import run_fight
 
             problems, refused, fight = run_fight(sc["doc"], module, fmt != "json", _expectations)
+            extra: dict[str, Any] = {}
+            if "until" in data and not refused:
+                from .fight_cmd import run_until
+
+                found, odds = run_until(sc["doc"], module, fight, fmt != "json")
+                problems += found
+                if odds is not None:
+                    extra["until"] = {"probabilities": list(odds.probabilities), "tail": odds.tail,
+                                      "expected": odds.expected, "median": odds.median}
             if fmt == "json":
-                echo(json.dumps({"scenario": data.get("title", ""), **fight.to_dict()}, ensure_ascii=False,
+                echo(json.dumps({"scenario": data.get("title", ""), **fight.to_dict(), **extra}, ensure_ascii=False,
                                       indent=2))
             report(problems, "text")
             return EXIT_INVALID if problems or refused else EXIT_OK
@@ -333,7 +342,11 @@ def _check_one(f: Path, where: Where, session: _Session) -> tuple[bool, list[Dia
     if sc.get("fight"):
         from .fight_cmd import run_fight
 
-        differences, _refused, _fight = run_fight(sc["doc"], module, False, _expectations)
+        differences, refused, fight = run_fight(sc["doc"], module, False, _expectations)
+        if "until" in sc["data"] and not refused:
+            from .fight_cmd import run_until
+
+            differences += run_until(sc["doc"], module, fight, False)[0]
     else:
         result, error, _exc = _run(module, sc, None)
         differences = _expectations(sc["doc"], module, sc["data"]["procedure"], result, error)
@@ -394,8 +407,7 @@ def odds_scenario(scenario: Path, rules: tuple[Path, ...], until: str | None, fm
     with tmp:
         data = sc["data"]
         if sc.get("fight"):
-            echo(say("play.error-usage-rulec-odds"), err=True)
-            return EXIT_INVALID
+            return _fight_odds(module, sc, fmt)
         if until is not None:
             return _until(module, sc, until, fmt)
         try:
@@ -422,3 +434,24 @@ def odds_scenario(scenario: Path, rules: tuple[Path, ...], until: str | None, fm
             echo(say("play.odds.dropped", dropped=result.dropped))
     return EXIT_OK
 
+
+def _fight_odds(module: Any, sc: dict[str, Any], fmt: str) -> int:
+    """`rulec odds` of a fight scenario: its `until:` plan, from the fight after its actions."""
+    from .fight_cmd import run_fight, run_until
+
+    data = sc["data"]
+    if "until" not in data:
+        echo(say("play.error-usage-rulec-odds"), err=True)
+        return EXIT_INVALID
+    problems, refused, fight = run_fight(sc["doc"], module, False, _expectations)
+    if refused:
+        report(problems, "text")
+        return EXIT_INVALID
+    if data.get("title") and fmt != "json":
+        echo(f"【{data['title']}】")
+    problems, odds = run_until(sc["doc"], module, fight, fmt != "json")
+    if odds is not None and fmt == "json":
+        echo(json.dumps({"probabilities": list(odds.probabilities), "tail": odds.tail, "expected": odds.expected,
+                         "median": odds.median}, ensure_ascii=False, indent=2))
+    report(problems, "text")
+    return EXIT_INVALID if odds is None else EXIT_OK
