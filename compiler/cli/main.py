@@ -21,7 +21,7 @@ from ..build.stamp import STAMP, input_digest, is_fresh
 from ..load.paths import display_path
 from ..build.write import TreeDiff, WriteError, build_stamp, check_target, diff_tree, write_build
 from ..messages import say
-from ..build.config import project_config
+from .output import project_config
 
 if TYPE_CHECKING:
     from ..build.facade import Build

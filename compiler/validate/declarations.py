@@ -16,21 +16,21 @@ from __future__ import annotations
 import dataclasses
 
 import keyword
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from ..diagnostics import Diagnostic, Span, did_you_mean
+from ..diagnostics import Diagnostic, did_you_mean
 from ..engines import ENGINES
 from ..ir import (
     Dice,
     EnumValue,
     ErrorType,
     FieldDecl,
-    FightSpec,
     Helper,
     NotModelled,
     OddsPreset,
     RuleRef,
+    Ruleset,
     Ruling,
     Section,
     Stat,
@@ -174,31 +174,12 @@ def _unique(items: list[tuple[str, Any]], what: str, doc_span: Any, rep: Reporte
 
 @dataclass
 class Checked:
-    """A ruleset that passed validation, with its checked procedures, for the lowering pass."""
+    """A ruleset that passed validation, for the lowering pass: the IR `Ruleset` it becomes in all
+    but its procedures (one declaration of a ruleset's fields, `ir.Ruleset`), with its procedures
+    as checked, which lowering turns into IR procedures."""
 
-    id: str
-    name: str
-    version: str
-    description: str
-    source_file: str
-    dice: Dice
-    stat_groups: tuple[StatGroup, ...]
-    stats: tuple[Stat, ...]
-    rulings: tuple[Ruling, ...]
-    sections: tuple[Section, ...]
-    rules: tuple[RuleRef, ...]
-    errors: tuple[ErrorType, ...]
-    tables: tuple[Table, ...]
+    ruleset: Ruleset  # `procedures` still empty
     procedures: list[CheckedProcedure]
-    helpers: tuple[Helper, ...]
-    features: tuple[str, ...]
-    presets: tuple[OddsPreset, ...]
-    packs: tuple[str, ...]
-    files: tuple[str, ...]
-    span: Span
-    extra: dict[str, Any] = field(default_factory=dict)
-    not_modelled: tuple[NotModelled, ...] = ()
-    fight: FightSpec | None = None
 
 
 def _tables(m: Document, rep: Reporter) -> tuple[TableDecls, dict[str, dict[str, Any]]]:
@@ -389,10 +370,11 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
     if rep.diags:
         return None, rep.diags
     files = sorted({base.manifest.file, *(d.file for d, _, _ in all_docs), *(p.manifest.file for p in packs)})
-    return Checked(base.id, raw["name"], raw["version"], raw.get("description", ""),
-                   raw.get("source", {}).get("file", ""), dice, stat_groups, stats, rulings, sections, rules,
-                   errors, tables, procedures, helpers, features, presets, tuple(p.id for p in packs),
-                   tuple(files), m.span(()), extra={"quick": quick}, not_modelled=gaps, fight=fight), []
+    ruleset = Ruleset(base.id, raw["name"], raw["version"], raw.get("description", ""),
+                      raw.get("source", {}).get("file", ""), dice, stat_groups, stats, rulings, sections, rules,
+                      errors, tables, (), tuple(p.id for p in packs), tuple(files), m.span(()), helpers=helpers,
+                      features=features, odds_presets=presets, not_modelled=gaps, fight=fight, quick=quick)
+    return Checked(ruleset, procedures), []
 
 
 def _declared_formulas(m: Document, scope: Scope, rep: Reporter) -> None:
