@@ -312,4 +312,4 @@ def new_pack_command(folder: Path, extends: str, rules: Path | None, pid: str | 
 
 
 from . import play_cmd as _play_cmd  # noqa: E402,F401  (registers `resolve` and `odds` on `main`)
-from ..diff import command as _diff_command  # noqa: E402,F401  (registers `diff` on `main`)
+from .diff import command as _diff_command  # noqa: E402,F401  (registers `diff` on `main`)
