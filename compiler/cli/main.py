@@ -1,6 +1,6 @@
 """The `rulec` commands that compile: build, validate, import and the rest (I/O and exit codes
-only; the passes are the facade's). `resolve` and `odds` live in cli_play.py; both register on
-the group of cli_shell.py, which holds the exit codes."""
+only; the passes are the facade's). `resolve`, `odds` and `test` live in play_cmd.py; both register on
+the group of shell.py, which holds the exit codes."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Printing without click: `echo` and `report` (diagnostics as text or JSON), shared by the click CLI
-(cli_shell.py) and the start of `rulec resolve`/`rulec odds` that does without it (entry.py)."""
+(shell.py) and the start of `rulec resolve`/`rulec odds` that does without it (entry.py)."""
 
 from __future__ import annotations
 

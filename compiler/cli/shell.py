@@ -1,7 +1,8 @@
 """The shell every `rulec` command shares: the click group, exit codes, how diagnostics are
 printed, and the guard that turns any unexpected exception into a one-line internal error and
-filters everything printed (compiler/cli/terminal.py). The commands live in cli.py and cli_play.py,
-which both import this module and not each other.
+filters everything printed (compiler/cli/terminal.py); `click_option`, an option of
+play_args.py's table as click's. The commands live in main.py, play_cmd.py and diff/command.py,
+which import this module and not each other.
 
 Exit codes: 0 ok; 1 invalid rules, a refused request or a stale `generated/`;
 2 usage; 3 an internal error (a rulec bug, never a user's file).
