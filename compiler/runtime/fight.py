@@ -23,7 +23,7 @@ ranges.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple
 
 from .core import OutOfBounds, RuleError
 from .fight_carried import Carried
@@ -32,7 +32,8 @@ from .fight_conditions import Condition, ConditionSpec, Refused
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
 from .fight_state import (MAX_LOG, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect, FightRules,
-                          Member, Modifier, check_name, clamp, get, line, put, read_fight)
+                          Member, Modifier, check_name, clamp, get, line, put, read_fight, stat_values,
+                          trusted, with_counters, with_points)
 from .sources import FixedDice
 
 __all__ = ["Condition", "Refused", "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_MEMBERS",
@@ -96,8 +97,14 @@ class Fight(Carried, Until):
     def _with(self, members: Optional[Tuple[Member, ...]] = None, turn: Optional[int] = None,
               relations: Optional[Tuple[Tuple[str, str, str], ...]] = None,
               log: Optional[Tuple[str, ...]] = None) -> "Fight":
-        return Fight(self.rules, self.members if members is None else members, self.turn if turn is None else turn,
-                     self.relations if relations is None else relations, self.log if log is None else log)
+        # what Fight(...) does, through the slots' setters (a fight is made at each step of every action)
+        new = _new(Fight)
+        _SET_RULES(new, self.rules)
+        _SET_MEMBERS(new, self.members if members is None else members)
+        _SET_TURN(new, self.turn if turn is None else turn)
+        _SET_RELATIONS(new, self.relations if relations is None else relations)
+        _SET_LOG(new, self.log if log is None else log[-MAX_LOG:])
+        return new
 
     # ---- reading ----
     @property
@@ -131,7 +138,7 @@ class Fight(Carried, Until):
             applying = self._applying(m) if (m.conditions or self.relations or m.states) else []
         if not m.modifiers and not m.states and not lowered and not applying:
             return m.base
-        values = m.base.to_dict()
+        values = stat_values(m.base)
         for stat, amount in lowered:
             lo = self.rules.stats[stat][1]
             values[stat] = max(lo, values[stat] - amount)
@@ -149,7 +156,7 @@ class Fight(Carried, Until):
             for stat, per in spec.adds:
                 _, lo, hi = self.rules.stats[stat]
                 values[stat] = max(lo, min(hi, values[stat] + per * c.value))
-        return self.rules.combatant(**values)
+        return trusted(self.rules.combatant, values)
 
     def _debuffs(self, m: Member) -> Tuple[Tuple[str, int], ...]:
         """(stat, amount) for each stat a track's debuff lowers: points past the capacity, by the
@@ -180,25 +187,26 @@ class Fight(Carried, Until):
         spec = self.rules.actions.get(procedure) if type(procedure) is str else None
         if spec is None:
             raise OutOfBounds("没有可在战斗中使用的这个过程", key="procedure")
-        if not isinstance(roles, Mapping):
+        if type(roles) is not dict and not isinstance(roles, Mapping):  # typing's isinstance is slow
             raise OutOfBounds(f"“{spec.name}”的角色应为映射（角色: 名字）", key="roles")
-        missing = [r for r in spec.roles if r not in roles]
-        extra = [r for r in roles if r not in spec.roles]
-        if missing or extra:
+        if len(roles) != len(spec.roles) or not all(r in roles for r in spec.roles):  # a role missing or extra
             raise OutOfBounds(f"“{spec.name}”的角色是 {', '.join(spec.roles)}", key=procedure)
         for key in options:
             if key in spec.roles:
                 raise OutOfBounds(f"“{key}”是角色，不是选项", key=key)
         by_name = {roles[r]: r for r in reversed(spec.roles)}
-        for name in roles.values():
-            self.member(name)  # every combatant named exists before anything is refused
-        self._refuse(self.member(roles[spec.roles[spec.subject]]), procedure, spec, by_name)
+        found = {name: self.member(name) for name in roles.values()}  # all exist before anything is refused
+        self._refuse(found[roles[spec.roles[spec.subject]]], procedure, spec, by_name)
         kwargs: Dict[str, Any] = {}
         supplied: Dict[str, Any] = {}
         used: List[Tuple[str, str, str]] = []
         applied: List[str] = []
+        plain = not self.relations
         for role in spec.roles:
-            m = self.member(roles[role])
+            m = found[roles[role]]
+            if plain and not (m.modifiers or m.states or m.conditions or m.points):
+                kwargs[role] = m.base  # nothing changes its stats, nothing applies to it: nothing to say
+                continue
             applying = self._applying(m, procedure, by_name)
             kwargs[role] = self._effective(m, applying=applying)
             applied += self.applied_to(m.name, applying)
@@ -212,7 +220,7 @@ class Fight(Carried, Until):
         kwargs.update(supplied)
         kwargs.update(options)
         result = spec.function(**kwargs)
-        return Action(procedure, tuple((r, roles[r]) for r in spec.roles), result, tuple(applied), tuple(used))
+        return Action(procedure, tuple([(r, roles[r]) for r in spec.roles]), result, tuple(applied), tuple(used))
 
     def applied_to(self, name: str,
                    applying: Optional[List[Tuple[Condition, ConditionSpec]]] = None) -> Tuple[str, ...]:
@@ -253,11 +261,13 @@ class Fight(Carried, Until):
         for name in roles.values():
             if name not in members:
                 raise OutOfBounds(f"战斗中没有“{name}”", key=name)
-        relations = set(self.relations)
+        relations: Optional[Set[Tuple[str, str, str]]] = None  # made by the first relation effect
         log: List[str] = []
         n = len(self.members)
-        names = [x.name for x in self.members]
-        self._end_used(action, spec, members, log)
+        for _, name in action.roles:
+            if members[name].conditions:  # something the action may use up or end
+                self._end_used(action, spec, members, log)
+                break
         for e in spec.effects:
             if e.when and not getattr(result, e.when):
                 continue
@@ -268,7 +278,7 @@ class Fight(Carried, Until):
                 if amount == 0:
                     continue
                 total = clamp(get(m.counters, e.key) + amount, -MAX_VALUE, MAX_VALUE)
-                m = m._replace(counters=put(m.counters, e.key, total))
+                m = with_counters(m, put(m.counters, e.key, total))
                 top = "，已达上限" if abs(total) == MAX_VALUE else ""
                 log.append(line(f"{who}的{self.rules.counters[e.key]}{amount:+d}（共{total}{top}）"))
                 if rules.on_damage is not None and rules.on_damage[0] == e.key and amount > 0 and m.states:
@@ -281,7 +291,7 @@ class Fight(Carried, Until):
                 before = get(m.points, track)
                 # saturate at the top the accumulation procedure accepts: every later action still resolves
                 total = clamp(before + amount, 0, rules.points_max)
-                m = m._replace(points=put(m.points, track, total))
+                m = with_points(m, put(m.points, track, total))
                 top = f"，已达上限{rules.points_max}" if before + amount > rules.points_max else ""
                 log.append(line(f"{who}的{rules.tracks[track]}{amount:+d}（共{total}{top}）"))
                 if rules.accumulate is not None:
@@ -312,6 +322,7 @@ class Fight(Carried, Until):
             elif e.kind == "condition":
                 value = amount if e.field else 1
                 source = roles.get(e.other, "") if e.other else ""
+                names = [x.name for x in self.members]
                 members[who] = self._set_condition(m, e.key, value, source, names.index(who),
                                                    names.index(source) if source else -1, log)
             elif e.kind == "clear":
@@ -322,14 +333,19 @@ class Fight(Carried, Until):
             elif e.kind == "relation":
                 held = roles[e.other]
                 key = (e.key, who, held)
+                if relations is None:
+                    relations = set(self.relations)
                 if e.duration == "start" and key not in relations:
                     relations.add(key)
                     log.append(line(f"{who}{self.rules.relations[e.key]}{held}"))
                 elif e.duration == "end" and key in relations:
                     relations.discard(key)
                     log.append(line(f"{who}对{held}的{self.rules.relations[e.key]}结束"))
-        after = self._with(members=tuple(members[x.name] for x in self.members),
-                           relations=tuple(sorted(relations)) if relations != set(self.relations) else self.relations)
+        changed = tuple([members[x.name] for x in self.members])
+        if relations is None and not self.relations and not any([x.conditions for x in changed]):
+            return self._with(members=changed, log=self.log + tuple(log))  # what _settle does: nothing can end
+        after = self._with(members=changed, relations=self.relations if relations is None
+                           or relations == set(self.relations) else tuple(sorted(relations)))
         return after._settle(log, self.relations)
 
     @staticmethod
@@ -372,9 +388,12 @@ class Fight(Carried, Until):
         turn = self.turn + 1
         if turn > MAX_TURN:
             raise OutOfBounds(f"战斗已进行{MAX_TURN}个回合，不能再推进（行动仍可结算）", key="turn")
-        log = list(self.log)
+        log: List[str] = []  # the lines this turn adds
         members = []
         for m in self.members:
+            if not m.modifiers and not m.conditions:
+                members.append(m)  # nothing of it lapses
+                continue
             kept = tuple(x for x in m.modifiers if x.expires < 0 or x.expires > turn)
             for gone in m.modifiers:
                 if gone not in kept:
@@ -387,7 +406,7 @@ class Fight(Carried, Until):
         n = len(self.members)
         if turn % n == 0:
             log.append(f"第{turn // n + 1}轮")
-        return self._with(members=tuple(members), turn=turn, log=tuple(log))
+        return self._with(members=tuple(members), turn=turn, log=self.log + tuple(log) if log else None)
 
     def remove_state(self, name: str, state: str) -> "Fight":
         """A new fight with `state` lifted from `name` (a recovery, the game master's call)."""
@@ -436,6 +455,11 @@ class Fight(Carried, Until):
         except (KeyError, TypeError, ValueError, AttributeError):  # a Mapping that misbehaves
             raise OutOfBounds("无法读取战斗记录", key="fight") from None
         return cls(rules, members, turn, relations, log)
+
+
+_new = object.__new__
+_SET_RULES, _SET_MEMBERS, _SET_TURN, _SET_RELATIONS, _SET_LOG = (
+    getattr(Fight, slot).__set__ for slot in Fight.__slots__)  # in __slots__'s order
 
 
 def _shown(value: Any) -> str:
