@@ -22,7 +22,6 @@ from types import ModuleType
 from typing import Any
 
 from bench import baselines
-from bench.harness import compare
 
 Row = tuple[str, str, str, str, str]
 ROLES = {"attacker": "甲", "defender": "乙"}
@@ -136,14 +135,16 @@ def bench_resolve_until(tracks: ModuleType, repeats: int) -> list[Row]:
     fight = tracks.start_fight({"甲": attacker, "乙": defender})
     threshold = tracks.state_threshold(defender, "dizzy")
     assert threshold == 31
-    t = compare({
-        "resolve": lambda: fight.resolve("attack", ROLES, weapon="fist", part="jaw", dice=tracks.SeededDice(1)),
-        "until": lambda: tracks.until("attack", "points", threshold, attacker, defender, "fist", part="jaw"),
-    }, max(3, repeats // 2), target=0.2)
+    seeded = tracks.SeededDice(1)
+    t = _ratios({"resolve": lambda: fight.resolve("attack", ROLES, weapon="fist", part="jaw", dice=seeded)},
+                max(5, repeats), 300)
+    u = _ratios({"until": lambda: tracks.until("attack", "points", threshold, attacker, defender, "fist",
+                                               part="jaw")}, max(3, repeats // 2), 5)
     return [
-        ("fight: resolve an attack", "`fight.resolve(...)` with effective stats", t["resolve"].human(), "", ""),
+        ("fight: resolve an attack", "`fight.resolve(...)` with effective stats",
+         f"{statistics.median(t['resolve']) * 1e6:.1f} µs", "", ""),
         ("fight: exact attacks until 昏迷", f"`until(...)`, capacity 10, state at {threshold} points",
-         t["until"].human(), "", "≤ 50 ms"),
+         f"{statistics.median(u['until']) * 1e3:.2f} ms", "", "≤ 50 ms"),
     ]
 
 

@@ -133,7 +133,11 @@ class Fight(Carried, Until):
         with no scope) and, unless `debuffs` is false, the debuffs of its tracks: the accumulation
         rule itself reads the stats without them, so a debuff never feeds back into the capacity it
         is measured against."""
-        lowered = self._debuffs(m) if debuffs else ()
+        if not debuffs and applying is None:
+            if not (m.modifiers or m.states or m.conditions or self.relations):
+                return m.base
+            return self._undebuffed(m)
+        lowered = self._lowered(m) if debuffs else ()
         if applying is None:
             applying = self._applying(m) if (m.conditions or self.relations or m.states) else []
         if not m.modifiers and not m.states and not lowered and not applying:
@@ -157,6 +161,33 @@ class Fight(Carried, Until):
                 _, lo, hi = self.rules.stats[stat]
                 values[stat] = max(lo, min(hi, values[stat] + per * c.value))
         return trusted(self.rules.combatant, values)
+
+    def _undebuffed(self, m: Member) -> Any:
+        """`_effective(m, debuffs=False)`, remembered: the accumulation and recovery rules read it once
+        or twice an action, and it depends only on the parts of `m` an action rarely changes (base
+        stats, modifiers, states, conditions, name) and on the relations and rules, all immutable,
+        so their identities are the key (each entry holds them, so no identity is reused while it lives)."""
+        key = (id(m.base), id(m.modifiers), id(m.states), id(m.conditions), m.name, id(self.relations))
+        hit = _UNDEBUFFED.get(key)
+        if (hit is not None and hit[0] is m.base and hit[1] is m.modifiers and hit[2] is m.states
+                and hit[3] is m.conditions and hit[4] is self.relations and hit[5] is self.rules):
+            return hit[6]
+        stats = self._effective(m, debuffs=False, applying=self._applying(m))
+        if len(_UNDEBUFFED) >= MAX_REMEMBERED:
+            _UNDEBUFFED.clear()
+        _UNDEBUFFED[key] = (m.base, m.modifiers, m.states, m.conditions, self.relations, self.rules, stats)
+        return stats
+
+    def _lowered(self, m: Member) -> Tuple[Tuple[str, int], ...]:
+        """`_debuffs(m)`, remembered for the last member asked (an action asks for the same member's
+        debuffs for its stats and for what it says, and the next action again): they depend only
+        on the member, the relations and the rules, all immutable, so identity is the key."""
+        last = _LAST_LOWERED[0]
+        if last[0] is m and last[1] is self.relations and last[2] is self.rules:
+            return last[3]
+        out = self._debuffs(m)
+        _LAST_LOWERED[0] = (m, self.relations, self.rules, out)
+        return out
 
     def _debuffs(self, m: Member) -> Tuple[Tuple[str, int], ...]:
         """(stat, amount) for each stat a track's debuff lowers: points past the capacity, by the
@@ -189,14 +220,17 @@ class Fight(Carried, Until):
             raise OutOfBounds("没有可在战斗中使用的这个过程", key="procedure")
         if type(roles) is not dict and not isinstance(roles, Mapping):  # typing's isinstance is slow
             raise OutOfBounds(f"“{spec.name}”的角色应为映射（角色: 名字）", key="roles")
-        if len(roles) != len(spec.roles) or not all(r in roles for r in spec.roles):  # a role missing or extra
+        if len(roles) != len(spec.roles) or [r for r in spec.roles if r not in roles]:  # a role missing or extra
             raise OutOfBounds(f"“{spec.name}”的角色是 {', '.join(spec.roles)}", key=procedure)
         for key in options:
             if key in spec.roles:
                 raise OutOfBounds(f"“{key}”是角色，不是选项", key=key)
-        by_name = {roles[r]: r for r in reversed(spec.roles)}
         found = {name: self.member(name) for name in roles.values()}  # all exist before anything is refused
-        self._refuse(found[roles[spec.roles[spec.subject]]], procedure, spec, by_name)
+        actor = found[roles[spec.roles[spec.subject]]]
+        by_name: Dict[str, str] = {}  # name -> role, made when a condition needs it
+        if actor.conditions or actor.states or self.relations:  # what may forbid the action
+            by_name = {roles[r]: r for r in reversed(spec.roles)}
+            self._refuse(actor, procedure, spec, by_name)
         kwargs: Dict[str, Any] = {}
         supplied: Dict[str, Any] = {}
         used: List[Tuple[str, str, str]] = []
@@ -207,6 +241,8 @@ class Fight(Carried, Until):
             if plain and not (m.modifiers or m.states or m.conditions or m.points):
                 kwargs[role] = m.base  # nothing changes its stats, nothing applies to it: nothing to say
                 continue
+            if not by_name:
+                by_name = {roles[r]: r for r in reversed(spec.roles)}
             applying = self._applying(m, procedure, by_name)
             kwargs[role] = self._effective(m, applying=applying)
             applied += self.applied_to(m.name, applying)
@@ -217,7 +253,8 @@ class Fight(Carried, Until):
                         applied.append(line(f"{m.name}的{cs.name}：{spec.params[param]}为{_shown(supplied[param])}"))
                 if any(x.kind == "used" for x in cs.ends) and c in m.conditions:
                     used.append((m.name, c.id, c.source))
-        kwargs.update(supplied)
+        if supplied:
+            kwargs.update(supplied)
         kwargs.update(options)
         result = spec.function(**kwargs)
         return Action(procedure, tuple([(r, roles[r]) for r in spec.roles]), result, tuple(applied), tuple(used))
@@ -233,7 +270,7 @@ class Fight(Carried, Until):
             taken = [self.rules.stats[s][0] for s in self.rules.state_stats.get(state, ()) if s in self.rules.stats]
             if taken:
                 out.append(f"{name}处于{self.rules.state_names.get(state, state)}：{'、'.join(taken)}视为最低")
-        for stat, amount in self._debuffs(m):
+        for stat, amount in self._lowered(m):
             out.append(f"{name}的减益：{self.rules.stats[stat][0]}-{amount}")
         for c, spec in self._applying(m) if applying is None else applying:
             changes = [self.rules.flag_names.get(stat, stat) if flag else f"非{self.rules.flag_names.get(stat, stat)}"
@@ -343,7 +380,13 @@ class Fight(Carried, Until):
                     log.append(line(f"{who}对{held}的{self.rules.relations[e.key]}结束"))
         changed = tuple([members[x.name] for x in self.members])
         if relations is None and not self.relations and not any([x.conditions for x in changed]):
-            return self._with(members=changed, log=self.log + tuple(log))  # what _settle does: nothing can end
+            new = _new(Fight)  # what _settle would return: no condition or relation can end
+            _SET_RULES(new, rules)
+            _SET_MEMBERS(new, changed)
+            _SET_TURN(new, self.turn)
+            _SET_RELATIONS(new, self.relations)
+            _SET_LOG(new, (self.log + tuple(log))[-MAX_LOG:])
+            return new
         after = self._with(members=changed, relations=self.relations if relations is None
                            or relations == set(self.relations) else tuple(sorted(relations)))
         return after._settle(log, self.relations)
@@ -457,6 +500,9 @@ class Fight(Carried, Until):
         return cls(rules, members, turn, relations, log)
 
 
+MAX_REMEMBERED = 256  # entries of the effective-stats memo (cleared when full)
+_UNDEBUFFED: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}
+_LAST_LOWERED: List[Tuple[Any, Any, Any, Tuple[Tuple[str, int], ...]]] = [(None, None, None, ())]
 _new = object.__new__
 _SET_RULES, _SET_MEMBERS, _SET_TURN, _SET_RELATIONS, _SET_LOG = (
     getattr(Fight, slot).__set__ for slot in Fight.__slots__)  # in __slots__'s order

@@ -114,12 +114,12 @@ _COUNTERS, _POINTS, _STATES = Member._fields.index("counters"), Member._fields.i
 
 def with_counters(m: Member, counters: Tuple[Tuple[str, int], ...]) -> Member:
     """`m._replace(counters=counters)`, without its keyword parsing (the fight's hot path)."""
-    return _tuple_new(Member, (*m[:_COUNTERS], counters, *m[_COUNTERS + 1:]))  # type: ignore[no-any-return]
+    return _tuple_new(Member, (*m[:_COUNTERS], counters, *m[_COUNTERS + 1:]))
 
 
 def with_points(m: Member, points: Tuple[Tuple[str, int], ...]) -> Member:
     """`m._replace(points=points)`, the same way."""
-    return _tuple_new(Member, (*m[:_POINTS], points, *m[_POINTS + 1:]))  # type: ignore[no-any-return]
+    return _tuple_new(Member, (*m[:_POINTS], points, *m[_POINTS + 1:]))
 
 
 def get(pairs: Tuple[Tuple[str, int], ...], key: str) -> int:
