@@ -142,6 +142,11 @@ class Fight(Carried, Until):
             applying = self._applying(m) if (m.conditions or self.relations or m.states) else []
         if not m.modifiers and not m.states and not lowered and not applying:
             return m.base
+        key = (id(m.base), id(m.modifiers), m.states, lowered)  # all it depends on when no condition applies
+        if not applying:
+            hit = _EFFECTIVE.get(key)
+            if hit is not None and hit[0] is m.base and hit[1] is m.modifiers and hit[2] is self.rules:
+                return hit[3]
         values = stat_values(m.base)
         for stat, amount in lowered:
             lo = self.rules.stats[stat][1]
@@ -160,7 +165,10 @@ class Fight(Carried, Until):
             for stat, per in spec.adds:
                 _, lo, hi = self.rules.stats[stat]
                 values[stat] = max(lo, min(hi, values[stat] + per * c.value))
-        return trusted(self.rules.combatant, values)
+        stats = trusted(self.rules.combatant, values)
+        if not applying:
+            _remember(_EFFECTIVE, key, (m.base, m.modifiers, self.rules, stats))
+        return stats
 
     def _undebuffed(self, m: Member) -> Any:
         """`_effective(m, debuffs=False)`, remembered: the accumulation and recovery rules read it once
@@ -173,20 +181,23 @@ class Fight(Carried, Until):
                 and hit[3] is m.conditions and hit[4] is self.relations and hit[5] is self.rules):
             return hit[6]
         stats = self._effective(m, debuffs=False, applying=self._applying(m))
-        if len(_UNDEBUFFED) >= MAX_REMEMBERED:
-            _UNDEBUFFED.clear()
-        _UNDEBUFFED[key] = (m.base, m.modifiers, m.states, m.conditions, self.relations, self.rules, stats)
+        _remember(_UNDEBUFFED, key, (m.base, m.modifiers, m.states, m.conditions, self.relations, self.rules, stats))
         return stats
 
     def _lowered(self, m: Member) -> Tuple[Tuple[str, int], ...]:
-        """`_debuffs(m)`, remembered for the last member asked (an action asks for the same member's
-        debuffs for its stats and for what it says, and the next action again): they depend only
-        on the member, the relations and the rules, all immutable, so identity is the key."""
-        last = _LAST_LOWERED[0]
-        if last[0] is m and last[1] is self.relations and last[2] is self.rules:
-            return last[3]
+        """`_debuffs(m)`, remembered: they depend only on `m`'s stats without debuffs (what the
+        accumulation rule reads: `m.base` or an object `_undebuffed` remembers, held by the entry,
+        so its identity is a key), its points and the rules. An action asks for them for its stats
+        and for what it says, and in a long fight the points take the same few values again."""
+        if not m.points:
+            return self._debuffs(m)
+        plain = self._effective(m, debuffs=False)
+        key = (id(plain), m.points)
+        hit = _LOWERED.get(key)
+        if hit is not None and hit[0] is plain and hit[1] is self.rules:
+            return hit[2]  # type: ignore[no-any-return]
         out = self._debuffs(m)
-        _LAST_LOWERED[0] = (m, self.relations, self.rules, out)
+        _remember(_LOWERED, key, (plain, self.rules, out))
         return out
 
     def _debuffs(self, m: Member) -> Tuple[Tuple[str, int], ...]:
@@ -500,9 +511,19 @@ class Fight(Carried, Until):
         return cls(rules, members, turn, relations, log)
 
 
-MAX_REMEMBERED = 256  # entries of the effective-stats memo (cleared when full)
-_UNDEBUFFED: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}
-_LAST_LOWERED: List[Tuple[Any, Any, Any, Tuple[Tuple[str, int], ...]]] = [(None, None, None, ())]
+# What `_effective` remembers (each entry holds the objects whose identities its key has, so no
+# identity is reused while it lives): at most MAX_REMEMBERED entries each, cleared when full.
+MAX_REMEMBERED = 256
+_UNDEBUFFED: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}  # stats without debuffs
+_LOWERED: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}  # the debuffs
+_EFFECTIVE: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}  # the stats with debuffs, no condition applying
+
+
+def _remember(memo: Dict[Tuple[Any, ...], Tuple[Any, ...]], key: Tuple[Any, ...], entry: Tuple[Any, ...]) -> None:
+    if len(memo) >= MAX_REMEMBERED:
+        memo.clear()
+    memo[key] = entry
+
 _new = object.__new__
 _SET_RULES, _SET_MEMBERS, _SET_TURN, _SET_RELATIONS, _SET_LOG = (
     getattr(Fight, slot).__set__ for slot in Fight.__slots__)  # in __slots__'s order
