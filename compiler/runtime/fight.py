@@ -31,8 +31,8 @@ from .fight_until import Until, state_threshold
 from .fight_conditions import Condition, ConditionSpec, Refused
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
-from .fight_state import (MAX_LOG, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect, FightRules,
-                          Member, Modifier, check_name, clamp, get, line, put, read_fight, stat_values,
+from .fight_state import (MAX_LOG, MAX_LOG_LINE, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect,
+                          FightRules, Member, Modifier, check_name, clamp, get, line, put, read_fight, stat_values,
                           trusted, with_counters, with_points)
 from .sources import FixedDice
 
@@ -306,16 +306,16 @@ class Fight(Carried, Until):
         result = action.result
         rules = self.rules
         members = {m.name: m for m in self.members}
+        holding = False  # whether a role holds a condition the action may use up or end
         for name in roles.values():
             if name not in members:
                 raise OutOfBounds(f"战斗中没有“{name}”", key=name)
+            holding = holding or bool(members[name].conditions)
         relations: Optional[Set[Tuple[str, str, str]]] = None  # made by the first relation effect
         log: List[str] = []
         n = len(self.members)
-        for _, name in action.roles:
-            if members[name].conditions:  # something the action may use up or end
-                self._end_used(action, spec, members, log)
-                break
+        if holding:
+            self._end_used(action, spec, members, log)
         for e in spec.effects:
             if e.when and not getattr(result, e.when):
                 continue
@@ -325,10 +325,13 @@ class Fight(Carried, Until):
             if e.kind == "counter":
                 if amount == 0:
                     continue
-                total = clamp(get(m.counters, e.key) + amount, -MAX_VALUE, MAX_VALUE)
+                total = get(m.counters, e.key) + amount
+                if not -MAX_VALUE < total < MAX_VALUE:
+                    total = clamp(total, -MAX_VALUE, MAX_VALUE)
                 m = with_counters(m, put(m.counters, e.key, total))
                 top = "，已达上限" if abs(total) == MAX_VALUE else ""
-                log.append(line(f"{who}的{self.rules.counters[e.key]}{amount:+d}（共{total}{top}）"))
+                said = f"{who}的{self.rules.counters[e.key]}{amount:+d}（共{total}{top}）"
+                log.append(said if len(said) <= MAX_LOG_LINE else line(said))
                 if rules.on_damage is not None and rules.on_damage[0] == e.key and amount > 0 and m.states:
                     m = self._recover(m, min(amount, rules.taken_max), log)
                 members[who] = m
@@ -341,7 +344,8 @@ class Fight(Carried, Until):
                 total = clamp(before + amount, 0, rules.points_max)
                 m = with_points(m, put(m.points, track, total))
                 top = f"，已达上限{rules.points_max}" if before + amount > rules.points_max else ""
-                log.append(line(f"{who}的{rules.tracks[track]}{amount:+d}（共{total}{top}）"))
+                said = f"{who}的{rules.tracks[track]}{amount:+d}（共{total}{top}）"
+                log.append(said if len(said) <= MAX_LOG_LINE else line(said))
                 if rules.accumulate is not None:
                     state = str(rules.accumulate(self._effective(m, debuffs=False), track, current=min(before, total),
                                                  gained=max(0, total - before), dice=_NO_DICE)[rules.state_index]
