@@ -529,8 +529,9 @@ def _remember(memo: Dict[Tuple[Any, ...], Tuple[Any, ...]], key: Tuple[Any, ...]
     memo[key] = entry
 
 _new = object.__new__
+# the setters of Fight's slots, for `_with` (a slot added to Fight must be set there too)
 _SET_RULES, _SET_MEMBERS, _SET_TURN, _SET_RELATIONS, _SET_LOG = (
-    getattr(Fight, slot).__set__ for slot in Fight.__slots__)  # in __slots__'s order
+    getattr(Fight, slot).__set__ for slot in ("rules", "members", "turn", "relations", "log"))
 
 
 def _shown(value: Any) -> str:
