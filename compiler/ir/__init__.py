@@ -13,6 +13,7 @@ from .model import (
     Formula,
     FormulaField,
     ConditionDecl,
+    CheckUse,
     Effect,
     FightSpec,
     RelationDecl,
@@ -39,6 +40,6 @@ from .model import (
 
 __all__ = [
     "Dice", "DiceExpr", "Entry", "EnumValue", "ErrorType", "FieldDecl", "FieldValue", "Formula", "FormulaField",
-    "ConditionDecl", "Effect", "FightSpec", "GAP_LACKS", "RelationDecl", "Helper", "NotModelled", "OddsPreset", "Output", "Param", "Plan", "PreparedBody", "Procedure", "RuleRef", "Ruleset", "Ruling", "Section", "Stat",
+    "CheckUse", "ConditionDecl", "Effect", "FightSpec", "GAP_LACKS", "RelationDecl", "Helper", "NotModelled", "OddsPreset", "Output", "Param", "Plan", "PreparedBody", "Procedure", "RuleRef", "Ruleset", "Ruling", "Section", "Stat",
     "StatGroup", "Step", "Summary", "Table", "Template",
 ]

@@ -302,6 +302,7 @@ class Procedure:
     plan: Plan | None = None  # set by the optimiser
     effects: tuple[Effect, ...] = ()  # what its result does to a fight's state (runtime/fight.py applies them)
     action: tuple[str, str] = ("", "")  # (kind of action, nature) for the conditions that forbid kinds
+    checks: tuple[CheckUse, ...] = ()  # the checks it rolls that a track's debuff may lower
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,6 +351,18 @@ class Effect:
     when: str
     other: str
     span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CheckUse:
+    """A check a procedure rolls, of one of the fight's kinds of check (validate/checks.py): the
+    role that rolls it, the whole-number parameter a debuff's penalty goes to, and the option
+    values (param, value, whether the param's default is that value) for which it is this kind."""
+
+    check: str
+    role: str
+    lowers: str
+    when: tuple[tuple[str, str | int | bool, bool], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,6 +415,8 @@ class FightSpec:
     debuffs: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (track, stats its debuff lowers)
     conditions: tuple[ConditionDecl, ...] = ()
     relation_rules: tuple[RelationDecl, ...] = ()
+    checks: tuple[tuple[str, str], ...] = ()  # the kinds of check: (id, name)
+    debuff_checks: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (track, kinds of check its debuff lowers)
 
 
 @dataclass(frozen=True, slots=True)
