@@ -15,9 +15,9 @@ _WHO = {"holder": "自身", "source": "来源者"}
 
 
 def fight_view(rs: Ruleset) -> dict[str, Any]:
-    """{"conditions": [...], "relations": [...]} (empty lists without a fight section)."""
+    """{"conditions": [...], "relations": [...], "debuffs": [...]} (empty lists without a fight section)."""
     if rs.fight is None:
-        return {"conditions": [], "relations": []}
+        return {"conditions": [], "relations": [], "debuffs": []}
     stats = {s.id: s.name for s in rs.stats}
     procs = {p.id: p for p in rs.procedures}
 
@@ -94,4 +94,20 @@ def fight_view(rs: Ruleset) -> dict[str, Any]:
                                    + [f"被持有者{stats.get(s, s)}" for s in r.ends_held]) or "—",
                   "clears": "、".join(cond_names.get(x, x) for x in r.clears) or "—"}
                  for r in rs.fight.relation_rules]
-    return {"conditions": conditions, "relations": relations}
+    return {"conditions": conditions, "relations": relations, "debuffs": _debuffs(rs, stats)}
+
+
+def _debuffs(rs: Ruleset, stats: dict[str, str]) -> list[dict[str, str]]:
+    """Each track's debuff: the kinds of check it lowers and the procedures that roll them, and
+    the stats it lowers directly."""
+    assert rs.fight is not None
+    tracks = {e.id: e.name for t in rs.tables if t.id == rs.fight.tracks for e in t.entries}
+    kinds = dict(rs.fight.checks)
+    lowered = dict(rs.fight.debuffs)
+    out = []
+    for track, checks in rs.fight.debuff_checks:
+        rolled = [p.name for p in rs.procedures if any(c.check in checks for c in p.checks)]
+        out.append({"name": tracks.get(track, track), "checks": "、".join(kinds.get(c, c) for c in checks) or "—",
+                    "stats": "、".join(stats.get(x, x) for x in lowered.get(track, ())) or "—",
+                    "procedures": "、".join(rolled) or "—"})
+    return out

@@ -26,6 +26,18 @@ class Effect:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckUse:
+    """A check a procedure rolls, of one of the fight's kinds of check (validate/checks.py): the
+    role that rolls it, the whole-number parameter a debuff's penalty goes to, and the option
+    values (param, value, whether the param's default is that value) for which it is this kind."""
+
+    check: str
+    role: str
+    lowers: str
+    when: tuple[tuple[str, str | int | bool, bool], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ConditionDecl:
     """A condition of the fight (the manifest's `fight: conditions:`; runtime/fight_conditions.py
     interprets it). Scopes are (procedures, role, source_role, when); endings are (kind, of, nth,
@@ -75,6 +87,8 @@ class FightSpec:
     debuffs: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (track, stats its debuff lowers)
     conditions: tuple[ConditionDecl, ...] = ()
     relation_rules: tuple[RelationDecl, ...] = ()
+    checks: tuple[tuple[str, str], ...] = ()  # the kinds of check: (id, name)
+    debuff_checks: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (track, kinds of check its debuff lowers)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple
 
 from .core import OutOfBounds, RuleError
 from .fight_carried import Carried
+from .fight_checks import CheckUse, check_penalties, lowered_checks
 from .fight_until import Until, state_threshold
 from .fight_plan import Planned
 from .fight_conditions import Condition, ConditionSpec, Refused, forbids_text
@@ -37,7 +38,8 @@ from .fight_state import (MAX_LOG, MAX_LOG_LINE, MAX_MEMBERS, MAX_MODIFIERS, MAX
                           trusted, with_counters, with_points)
 from .sources import FixedDice
 
-__all__ = ["Condition", "Refused", "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_MEMBERS",
+__all__ = ["CheckUse", "Condition", "Refused",
+           "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_MEMBERS",
            "MAX_MODIFIERS", "MAX_TURN", "MAX_VALUE", "Action", "ActionSpec", "Effect", "Fight", "FightRules",
            "Member", "Modifier", "UntilOdds", "attacks_until", "chain_until", "expected_attacks", "sequence_odds",
            "state_threshold"]
@@ -202,22 +204,28 @@ class Fight(Carried, Until, Planned):
         return out
 
     def _debuffs(self, m: Member) -> Tuple[Tuple[str, int], ...]:
-        """(stat, amount) for each stat a track's debuff lowers: points past the capacity, by the
+        """(stat, amount) for each stat a track's debuff lowers directly (a defense: the checks it
+        lowers are `fight_checks`'), by the points past the capacity."""
+        stats = self.rules.stats
+        return tuple((stat, amount) for track, amount in self._debuff_amounts(m)
+                     for stat in self.rules.track_debuffs.get(track, ()) if stat in stats)
+
+    def _debuff_amounts(self, m: Member) -> Tuple[Tuple[str, int], ...]:
+        """(track, amount) for each track whose debuff `m` suffers: points past the capacity, by the
         ruleset's accumulation rule."""
         rules = self.rules
-        if not rules.track_debuffs or rules.accumulate is None or not m.points:
+        if not (rules.track_debuffs or rules.track_debuff_checks) or rules.accumulate is None or not m.points:
             return ()
         out: List[Tuple[str, int]] = []
         plain = None
         for track, points in m.points:
-            stats = rules.track_debuffs.get(track)
-            if not stats or points <= 0:
+            if points <= 0 or (track not in rules.track_debuffs and track not in rules.track_debuff_checks):
                 continue
             if plain is None:
                 plain = self._effective(m, debuffs=False)
             amount = int(rules.accumulate(plain, track, current=points, gained=0, dice=_NO_DICE)[rules.debuff_index])
             if amount > 0:
-                out += [(stat, amount) for stat in stats if stat in rules.stats]
+                out.append((track, amount))
         return tuple(out)
 
     def holds(self, relation: str, holder: str, held: str) -> bool:
@@ -274,6 +282,11 @@ class Fight(Carried, Until, Planned):
                         applied.append(line(f"{m.name}的{cs.name}：{spec.params[param]}为{_shown(supplied[param])}"))
                 if any(x.kind == "used" for x in cs.ends) and c in m.conditions:
                     used.append((m.name, c.id, c.source))
+        if spec.checks:  # the debuffs on the checks it rolls (TR-60..TR-70)
+            penalties, said = check_penalties(self.rules, spec.checks, roles,
+                                              lambda who: self._debuff_amounts(self.member(who)), options)
+            applied += said
+            kwargs.update(penalties)
         if supplied:
             kwargs.update(supplied)
         kwargs.update(options)
@@ -292,6 +305,8 @@ class Fight(Carried, Until, Planned):
                 out.append(f"{name}处于{self.rules.state_names.get(state, state)}：{'、'.join(taken)}视为最低")
         for stat, amount in self._lowered(m):
             out.append(f"{name}的减益：{self.rules.stats[stat][0]}-{amount}")
+        if applying is None:  # in an action, only the checks it rolls are said (fight_checks)
+            out += lowered_checks(self.rules, self._debuff_amounts(m), name)
         for c, spec in self._applying(m) if applying is None else applying:
             changes = [self.rules.flag_names.get(stat, stat) if flag else f"非{self.rules.flag_names.get(stat, stat)}"
                        for stat, flag in spec.sets]

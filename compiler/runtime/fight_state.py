@@ -13,10 +13,13 @@ anything is read from a value, so no input nests deeper than the format (no recu
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Tuple
 
 from .core import OutOfBounds
 from .fight_conditions import Condition, ConditionSpec, RelationSpec
+
+if TYPE_CHECKING:
+    from .fight_checks import CheckUse
 
 MAX_MEMBERS = 100
 MAX_LOG = 1000
@@ -57,6 +60,7 @@ class ActionSpec(NamedTuple):
     action: str = ""  # the kind of action it is (fight_conditions.ACTIONS; "" = not declared)
     nature: str = ""  # "physical", "mental" or ""
     subject: int = 0  # which role acts (its index in roles): the one whose conditions may forbid it
+    checks: Tuple["CheckUse", ...] = ()  # the checks it rolls that a debuff may lower (fight_checks.py)
 
 
 class FightRules(NamedTuple):
@@ -82,6 +86,8 @@ class FightRules(NamedTuple):
     flag_names: Mapping[str, str] = {}  # true/false stat id -> Chinese name
     conditions: Mapping[str, ConditionSpec] = {}  # condition id -> what it does and when it ends
     relation_specs: Mapping[str, RelationSpec] = {}  # relation id -> its conditions and endings
+    check_names: Mapping[str, str] = {}  # kind of check id -> Chinese name
+    track_debuff_checks: Mapping[str, Tuple[str, ...]] = {}  # track id -> the kinds of check its debuff lowers
 
 
 class Modifier(NamedTuple):

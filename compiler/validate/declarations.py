@@ -38,6 +38,7 @@ from ..formula.check import BUILTINS, Binding, FormulaSpec, Scope
 from ..ir import expr as ir
 from ..formula.syntax import parse
 from .context import Reporter, compile_formula
+from .checks import check_uses
 from .fight import check_effects, check_fight
 from .gaps import check_gaps
 from .literals import check_literals
@@ -169,6 +170,7 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
         if proc.effects_at is not None:
             fdoc, fpath = proc.effects_at
             proc.effects = check_effects(proc, proc.raw_effects, fdoc, fpath, fight, stats, tables, rep)
+            proc.checks = check_uses(proc, proc.raw_checks, fdoc, fpath[:-1] + ("checks",), fight, tables, rep)
     gaps = tuple(NotModelled(tuple(g["rules"]), g["what"], g["reason"], m.span(("not_modelled", i)),
                              g["lacks"], g.get("needs", ""))
                  for i, g in enumerate(m.data.get("not_modelled", [])))

@@ -17,6 +17,7 @@ from ..ir import Effect, FightSpec, Stat, Table
 from ..ir import expr as ir
 from ..load import Document
 from .context import Reporter
+from .checks import check_debuff_kinds, check_kinds
 from .fight_conditions import check_condition_effect, check_conditions
 from .procedures import CheckedProcedure
 from ..messages import say
@@ -95,7 +96,8 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
             assert proc is not None
             _points_range(proc, ("current", "taken"), m, op + ("procedure",), "bad-on-damage", rep)
             on_damage = (od["counter"], od["procedure"])
-    debuffs = []
+    debuffs, debuff_checks = [], []
+    check_ids = check_kinds(m, raw, rep)
     acc = next((p for p in procedures if p.id == accumulate), None)
     for i, d in enumerate(raw.get("debuffs", [])):
         dp_ = path + ("debuffs", i)
@@ -106,16 +108,18 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
         if d["track"] not in ids:
             rep.error(m.span(dp_ + ("track",)), "unknown-entry", say("unknown-entry.no-track-table", track=d['track'], tracks=tracks),
                       did_you_mean(d["track"], ids))
-        for j, stat in enumerate(d["stats"]):
+        for j, stat in enumerate(d.get("stats", [])):
             if stat not in int_stats:
                 rep.error(m.span(dp_ + ("stats", j)), "unknown-stat", say("unknown-stat.no-whole-number-stat-2", stat=stat),
                           did_you_mean(stat, int_stats))
-        debuffs.append((d["track"], tuple(d["stats"])))
+        debuffs.append((d["track"], tuple(d.get("stats", []))))
+        debuff_checks.append((d["track"], check_debuff_kinds(m, d, dp_, check_ids, rep)))
     state_ids = {e.id for t in tables if t.id == states for e in t.entries}
     conditions, relation_rules = check_conditions(m, raw, procedures, stats, state_ids, rep)
     return FightSpec(tuple((c["id"], c["name"]) for c in raw.get("counters", [])), tracks, accumulate, states,
                      tuple(state_stats), tuple((r["id"], r["name"]) for r in raw.get("relations", [])), m.span(path),
-                     on_damage, tuple(debuffs), conditions, relation_rules)
+                     on_damage, tuple(debuffs), conditions, relation_rules, check_ids,
+                     tuple(debuff_checks))
 
 
 def _points_range(proc: CheckedProcedure, params: tuple[str, ...], m: Document, path: tuple[Any, ...], code: str,

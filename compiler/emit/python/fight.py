@@ -8,7 +8,7 @@ are plain tuples, never code.
 
 from __future__ import annotations
 
-from ...ir import Ruleset
+from ...ir import Procedure, Ruleset
 from .code import Code, Writer, code, comment, docstring, join, literal, module_head, name, string
 
 
@@ -59,6 +59,24 @@ def _points_range(rs: Ruleset) -> tuple[int, int]:
             if q.max is not None and q.id in taken_params:
                 taken = min(taken, q.max)
     return max(0, points), max(0, taken)
+
+
+def _check_uses(rs: Ruleset, p: Procedure) -> list[Code]:
+    """The checks `p` rolls, as `fight_checks.CheckUse` records: an option's value matches by id
+    or, for a table entry, by its Chinese name too."""
+    by_id = {q.id: q for q in p.params}
+    out = []
+    for c in p.checks:
+        when = []
+        for param, value, default in c.when:
+            q = by_id[param]
+            values: tuple[str | int | bool, ...] = (value,)
+            if q.type not in ("int", "bool"):
+                values = (value, next(e.name for e in rs.table(q.type).entries if e.id == value))
+            when.append((param, values, default))
+        out.append(code("CheckUse({}, {}, {}, {}, {})", literal(c.check), literal(c.role), literal(c.lowers),
+                        literal(by_id[c.lowers].max), literal(tuple(when))))
+    return out
 
 
 def _function(w: Writer, signature: list[str], doc: str, body: list[str]) -> None:
@@ -134,6 +152,8 @@ def fight_module(rs: Ruleset, header: str) -> str:
         w.line(Code("from ._runtime.fight_conditions import ConditionSpec, Ending, RelationSpec, Scope"))
     else:
         w.line(Code("from ._runtime.fight_conditions import ConditionSpec, Ending, Scope"))
+    if any(p.checks for p in rs.procedures):
+        w.line(Code("from ._runtime.fight_checks import CheckUse"))
     w.line(Code("from ._runtime.fight_odds import UntilOdds, sequence_odds"))
     w.line(Code("from ._runtime.fight_state import ActionSpec, Effect, FightRules"))
     w.line(Code("from . import procedures as _procedures"))
@@ -163,11 +183,12 @@ def fight_module(rs: Ruleset, header: str) -> str:
                    for e in p.effects]
         params = [(string(q.id), string(q.name)) for q in p.params if q.type != "combatant"]
         subject = roles.index(p.subject) if p.subject in roles else 0
-        w.line(code("{}: ActionSpec({}, _procedures.{}, {}, ({}), _procedures.{}, {{{}}}, {}, {}, {}),",
+        checks = code(", checks=({})", join("", [code("{}, ", x) for x in _check_uses(rs, p)])) if p.checks else Code("")
+        w.line(code("{}: ActionSpec({}, _procedures.{}, {}, ({}), _procedures.{}, {{{}}}, {}, {}, {}{}),",
                     string(p.id), string(p.name), name(p.id), literal(roles),
                     join("", [code("{}, ", x) for x in effects]), name(p.id + "_odds"),
                     join(", ", [code("{}: {}", k, v) for k, v in params]), literal(p.action[0]),
-                    literal(p.action[1]), literal(subject)))
+                    literal(p.action[1]), literal(subject), checks))
     w.dedent()
     w.line(Code("}"))
     accumulate = code("_procedures.{}", name(spec.accumulate + "_fast")) if spec.accumulate else Code("None")
@@ -188,6 +209,8 @@ def fight_module(rs: Ruleset, header: str) -> str:
     if spec.accumulate and spec.debuffs:
         proc = next(p for p in rs.procedures if p.id == spec.accumulate)
         debuff_index = [o.id for o in proc.result].index("debuff")
+    _mapping(w, "_CHECK_NAMES", [(string(k), string(v)) for k, v in spec.checks])
+    _mapping(w, "_TRACK_DEBUFF_CHECKS", [(string(k), literal(v)) for k, v in spec.debuff_checks if v])
     _conditions(w, rs)
     w.line(code("FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, {}, _STATE_NAMES, _STATE_STATS,",
                 accumulate))
@@ -197,7 +220,8 @@ def fight_module(rs: Ruleset, header: str) -> str:
     w.line(comment("The most points a track holds: the top of what add_points-like procedures accept (saturated)."))
     w.line(code("                         points_max={}, taken_max={}, flag_names=_FLAG_NAMES, conditions=_CONDITIONS,",
                 literal(points_max), literal(taken_max)))
-    w.line(Code("                         relation_specs=_RELATION_SPECS)"))
+    w.line(Code("                         relation_specs=_RELATION_SPECS, check_names=_CHECK_NAMES,"))
+    w.line(Code("                         track_debuff_checks=_TRACK_DEBUFF_CHECKS)"))
     _function(w, ["def start_fight(combatants: Mapping[str, Combatant]) -> Fight:"],
               "A fight between the named combatants, who act in the order given.",
               ["return Fight.start(FIGHT_RULES, combatants)"])

@@ -15,7 +15,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:a654ff160f309b8ce1f1f62ff607ec2842f901055f51f7fb8da2bddce93adde7
+# Content hash: sha256:f21be432ae2360e9b9a33712d9c010b4d17b3afffbc04721dbfd5ad5a1b6c705
 """d20攻击规则 (d20): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

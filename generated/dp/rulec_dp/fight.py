@@ -179,6 +179,10 @@ _TRACK_STATES: Dict[str, Any] = {
 }
 _TRACK_DEBUFFS: Dict[str, Any] = {
 }
+_CHECK_NAMES: Dict[str, Any] = {
+}
+_TRACK_DEBUFF_CHECKS: Dict[str, Any] = {
+}
 _FLAG_NAMES: Dict[str, Any] = {
     'aware': '察觉',
     'flat_footed': '措手不及',
@@ -233,7 +237,8 @@ FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, None, _STATE_NAM
                          _RELATIONS, _ACTIONS, 0, None, _TRACK_STATES, _TRACK_DEBUFFS, (-1),
 # The most points a track holds: the top of what add_points-like procedures accept (saturated).
                          points_max=1000000000, taken_max=1000000000, flag_names=_FLAG_NAMES, conditions=_CONDITIONS,
-                         relation_specs=_RELATION_SPECS)
+                         relation_specs=_RELATION_SPECS, check_names=_CHECK_NAMES,
+                         track_debuff_checks=_TRACK_DEBUFF_CHECKS)
 
 
 def start_fight(combatants: Mapping[str, Combatant]) -> Fight:

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:c99e88fc073850de00ea5b8c3e2a3da893dd0f3772d199ed520f6e9ddc413a87
+# Content hash: sha256:b5694965c60cd138b49c05b363b9752df6931de228bcff6a20b183d4f4d781cc
 """计时骰池与负面点数规则 (tracks): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -92,6 +92,8 @@ from .procedures import detect, detect_fast, detect_odds, detect_prepare
 from .results import DetectResult, DETECT_FIELDS
 from .procedures import chaos_check, chaos_check_fast, chaos_check_odds, chaos_check_prepare
 from .results import ChaosCheckResult, CHAOS_CHECK_FIELDS
+from .procedures import will_check, will_check_fast, will_check_odds, will_check_prepare
+from .results import WillCheckResult, WILL_CHECK_FIELDS
 from .procedures import add_points, add_points_fast, add_points_odds, add_points_prepare
 from .results import AddPointsResult, ADD_POINTS_FIELDS
 from .procedures import miss_long_rest, miss_long_rest_fast, miss_long_rest_odds, miss_long_rest_prepare
@@ -277,6 +279,12 @@ __all__ = [
     "chaos_check_prepare",
     "ChaosCheckResult",
     "CHAOS_CHECK_FIELDS",
+    "will_check",
+    "will_check_fast",
+    "will_check_odds",
+    "will_check_prepare",
+    "WillCheckResult",
+    "WILL_CHECK_FIELDS",
     "add_points",
     "add_points_fast",
     "add_points_odds",
