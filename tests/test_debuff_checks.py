@@ -89,6 +89,20 @@ def test_tr70_pain_lowers_the_endurance_check_against_a_vital_hit(tracks):
     assert action.result.rolls[1].dice == 4 - 2 and "乙的剧痛减益：耐力检定-2" in action.applied
 
 
+def test_tr65_entangle_lowers_a_dodge_against_gunfire_only_when_the_target_dodges(tracks):
+    """TR-65, TR-31: a check whose kind depends on a true/false option (枪械射击's 目标闪避): without
+    the dodge nothing is lowered or said; with it the 敏捷检定 of the dodge is."""
+    caught = tracks.Combatant(dexterity=4, dodge=1, move_speed=2)  # 纠缠 capacity 2: 5 points, a debuff of 3
+    fight = tracks.start_fight({"甲": tracks.Combatant(dexterity=6, firearms=4), "乙": caught})
+    fight = fight._with(members=(fight.member("甲"), fight.member("乙")._replace(points=(("entangle", 5),))))
+    roles = {"attacker": "甲", "defender": "乙"}
+    plain = fight.resolve("firearm", roles, weapon="pistol", dice=tracks.FixedDice([9] * 30))
+    assert not any("敏捷检定" in s for s in plain.applied) and len(plain.result.rolls) == 1
+    dodging = fight.resolve("firearm", roles, weapon="pistol", defender_dodges=True, dice=tracks.FixedDice([9] * 30))
+    assert "乙的纠缠减益：敏捷检定-3" in dodging.applied
+    assert dodging.result.rolls[-1].dice == 4 + 1 - 3
+
+
 def _tracks_copy(tmp_path: Path, edit) -> Path:
     import shutil
 
