@@ -40,7 +40,7 @@ def run_fight(doc: Any, module: Any, show: bool, expectations: Any) -> tuple[lis
     was refused, the fight after the last action)."""
     data = doc.data
     combatants = {name: module.Combatant.from_dict(stats) for name, stats in data["combatants"].items()}
-    fight = module.start_fight(combatants)
+    fight = module.start_fight(combatants, turns=data.get("turns", False) is True)
     problems: list[Diagnostic] = []
     refused = False
     if show and data.get("title"):

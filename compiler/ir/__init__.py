@@ -16,6 +16,7 @@ from .model import (
     Effect,
     FightSpec,
     RelationDecl,
+    TurnDecl,
     GAP_LACKS,
     Helper,
     NotModelled,
@@ -39,6 +40,6 @@ from .model import (
 
 __all__ = [
     "Dice", "DiceExpr", "Entry", "EnumValue", "ErrorType", "FieldDecl", "FieldValue", "Formula", "FormulaField",
-    "ConditionDecl", "Effect", "FightSpec", "GAP_LACKS", "RelationDecl", "Helper", "NotModelled", "OddsPreset", "Output", "Param", "Plan", "PreparedBody", "Procedure", "RuleRef", "Ruleset", "Ruling", "Section", "Stat",
+    "ConditionDecl", "Effect", "FightSpec", "GAP_LACKS", "RelationDecl", "TurnDecl", "Helper", "NotModelled", "OddsPreset", "Output", "Param", "Plan", "PreparedBody", "Procedure", "RuleRef", "Ruleset", "Ruling", "Section", "Stat",
     "StatGroup", "Step", "Summary", "Table", "Template",
 ]

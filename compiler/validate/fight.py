@@ -13,11 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import did_you_mean
-from ..ir import Effect, FightSpec, Stat, Table
+from ..ir import Effect, FightSpec, Ruling, Stat, Table
 from ..ir import expr as ir
 from ..load import Document
 from .context import Reporter
 from .fight_conditions import check_condition_effect, check_conditions
+from .fight_turn import check_turn
 from .procedures import CheckedProcedure
 from ..messages import say
 
@@ -25,7 +26,7 @@ KINDS = ("counter", "track", "stat", "state", "relation", "condition", "clear")
 
 
 def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[CheckedProcedure], stats: tuple[Stat, ...],
-                rep: Reporter) -> FightSpec | None:
+                rep: Reporter, rulings: tuple[Ruling, ...] = ()) -> FightSpec | None:
     raw = m.data.get("fight")
     if raw is None:
         return None
@@ -77,6 +78,7 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
                           did_you_mean(stat, int_stats))
         state_stats.append((s["flag"], tuple(s["stats"])))
     on_damage = None
+    wake_tracks: tuple[str, ...] = ()
     if "on_damage" in raw:
         od = raw["on_damage"]
         op = path + ("on_damage",)
@@ -95,6 +97,12 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
             assert proc is not None
             _points_range(proc, ("current", "taken"), m, op + ("procedure",), "bad-on-damage", rep)
             on_damage = (od["counter"], od["procedure"])
+        track_ids = {e.id for t in tables if t.id == tracks for e in t.entries}
+        for j, track in enumerate(od.get("tracks", [])):
+            if track not in track_ids:
+                rep.error(m.span(op + ("tracks", j)), "unknown-entry",
+                          say("unknown-entry.no-track-table", track=track, tracks=tracks), did_you_mean(track, track_ids))
+        wake_tracks = tuple(od.get("tracks", []))
     debuffs = []
     acc = next((p for p in procedures if p.id == accumulate), None)
     for i, d in enumerate(raw.get("debuffs", [])):
@@ -115,7 +123,8 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
     conditions, relation_rules = check_conditions(m, raw, procedures, stats, state_ids, rep)
     return FightSpec(tuple((c["id"], c["name"]) for c in raw.get("counters", [])), tracks, accumulate, states,
                      tuple(state_stats), tuple((r["id"], r["name"]) for r in raw.get("relations", [])), m.span(path),
-                     on_damage, tuple(debuffs), conditions, relation_rules)
+                     on_damage, tuple(debuffs), conditions, relation_rules, check_turn(m, raw, procedures, rulings, rep),
+                     wake_tracks)
 
 
 def _points_range(proc: CheckedProcedure, params: tuple[str, ...], m: Document, path: tuple[Any, ...], code: str,

@@ -98,16 +98,36 @@ def _conditions(w: Writer, rs: Ruleset) -> None:
     for c in spec.conditions:
         ends = [code("Ending({}, {}, {}, {}, {})", literal(k), literal(of), literal(nth), _scope(sc), literal(st))
                 for k, of, nth, sc, st in c.ends]
-        w.line(code("{}: ConditionSpec({}, {}, {}, {}, {}, {}, {}, ({}), {}, {}, {}),", string(c.id), string(c.name),
+        w.line(code("{}: ConditionSpec({}, {}, {}, {}, {}, {}, {}, ({}), {}, {}, {}, {}),", string(c.id), string(c.name),
                     literal(c.sets), literal(c.adds), literal(c.options), _scope(c.applies), literal(c.forbids),
                     literal(c.forbids_actions), join("", [code("{}, ", x) for x in ends]), literal(c.max_value),
-                    literal(c.stack), literal(c.rules)))
+                    literal(c.stack), literal(c.rules), literal(c.as_states)))
     w.dedent()
     w.line(Code("}"))
     _mapping(w, "_RELATION_SPECS", [(string(r.id), code("RelationSpec({}, {}, {}, {}, {}, {})",
                                                       string(dict(spec.relations)[r.id]), literal(r.held),
                                                       literal(r.holder), literal(r.ends_holder), literal(r.ends_held),
                                                       literal(r.clears))) for r in spec.relation_rules])
+
+
+def _turn(w: Writer, rs: Ruleset) -> None:
+    """The turn structure, as a `fight_state.TurnSpec` (literals only)."""
+    assert rs.fight is not None
+    turn = rs.fight.turn
+    if turn is None:
+        return
+    w.line(comment("What a turn holds and what each kind of action costs from it (own turn, off it, next turn)."))
+    w.line(Code("_TURN = TurnSpec(("))
+    w.indent()
+    for pool in turn.pools:
+        w.line(code("Pool({}),", join(", ", [literal(x) for x in pool])))
+    w.dedent()
+    w.line(Code("), ("))
+    w.indent()
+    for kind, own, off, nxt in turn.kinds:
+        w.line(code("({}, KindCost({}, {}, {})),", literal(kind), literal(own), literal(off), literal(nxt)))
+    w.dedent()
+    w.line(code("), {}, {}, {}, {})", literal(turn.refuse), literal(turn.ready), literal(turn.owes), literal(turn.rules)))
 
 
 def fight_module(rs: Ruleset, header: str) -> str:
@@ -135,7 +155,10 @@ def fight_module(rs: Ruleset, header: str) -> str:
     else:
         w.line(Code("from ._runtime.fight_conditions import ConditionSpec, Ending, Scope"))
     w.line(Code("from ._runtime.fight_odds import UntilOdds, sequence_odds"))
-    w.line(Code("from ._runtime.fight_state import ActionSpec, Effect, FightRules"))
+    if spec.turn is not None:
+        w.line(Code("from ._runtime.fight_state import ActionSpec, Effect, FightRules, KindCost, Pool, TurnSpec"))
+    else:
+        w.line(Code("from ._runtime.fight_state import ActionSpec, Effect, FightRules"))
     w.line(Code("from . import procedures as _procedures"))
     w.line(Code("from .model import Combatant"))
     w.line()
@@ -189,6 +212,7 @@ def fight_module(rs: Ruleset, header: str) -> str:
         proc = next(p for p in rs.procedures if p.id == spec.accumulate)
         debuff_index = [o.id for o in proc.result].index("debuff")
     _conditions(w, rs)
+    _turn(w, rs)
     w.line(code("FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, {}, _STATE_NAMES, _STATE_STATS,",
                 accumulate))
     points_max, taken_max = _points_range(rs)
@@ -197,10 +221,12 @@ def fight_module(rs: Ruleset, header: str) -> str:
     w.line(comment("The most points a track holds: the top of what add_points-like procedures accept (saturated)."))
     w.line(code("                         points_max={}, taken_max={}, flag_names=_FLAG_NAMES, conditions=_CONDITIONS,",
                 literal(points_max), literal(taken_max)))
-    w.line(Code("                         relation_specs=_RELATION_SPECS)"))
-    _function(w, ["def start_fight(combatants: Mapping[str, Combatant]) -> Fight:"],
-              "A fight between the named combatants, who act in the order given.",
-              ["return Fight.start(FIGHT_RULES, combatants)"])
+    w.line(code("                         relation_specs=_RELATION_SPECS, turn={}, wake_tracks={})",
+                Code("_TURN") if spec.turn else Code("None"), literal(spec.wake_tracks)))
+    _function(w, ["def start_fight(combatants: Mapping[str, Combatant], turns: bool = False) -> Fight:"],
+              "A fight between the named combatants, who act in the order given; with `turns`, each turn is "
+              "the budget the ruleset's turn structure declares (an action that does not fit is refused).",
+              ["return Fight.start(FIGHT_RULES, combatants, turns)"])
     _function(w, ["def fight_from_dict(data: Mapping[str, Any]) -> Fight:"],
               "The fight `Fight.to_dict()` wrote (kept between chat messages); every value is checked.",
               ["return Fight.from_dict(FIGHT_RULES, data)"])
