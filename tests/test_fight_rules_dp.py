@@ -253,3 +253,29 @@ def test_dp_f15_willpower_is_a_pool_spent_across_the_fight(dp):
     with pytest.raises(dp.RuleError):
         f.resolve("willpower_spend", {"character": "甲"}, use="check")
     assert dp.fight_from_dict(f.to_dict()).effective("甲").willpower == 0
+
+
+@pytest.mark.slow
+def test_dp_f21_the_turn_structure_is_checked_at_build_time(tmp_path):
+    """DP-F21: every pool a cost names, the ruling and every procedure's kind of action are checked,
+    each a FILE:LINE:COL diagnostic."""
+    import shutil
+    from pathlib import Path
+
+    from rulec.build.facade import compile_rules
+
+    dp_copy = tmp_path / "dp"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "rules" / "dp", dp_copy)
+    manifest = dp_copy / "ruleset.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    for old, new in (("{action: swift, own: [{swift: 1}]}", "{action: swift, own: [{swiftt: 1}]}"),
+                     ("ruling: refuse_over_turn", "ruling: refuse_over_trn"),
+                     ("      - {action: full_round, own: [{standard: 1, move: 1}]}\n", "")):
+        assert old in text
+        text = text.replace(old, new)
+    manifest.write_text(text, encoding="utf-8")
+    out = "\n".join(d.format() for d in compile_rules([dp_copy]).diagnostics)
+    assert "ruleset.yaml:" in out and "error[bad-turn]: the turn structure has no pool 'swiftt'; did you mean 'swift'?" in out
+    assert "error[bad-turn]: 'refuse_over_trn' is not a true/false ruling (rulings.yaml); did you mean" in out
+    assert ("special.yaml:" in out and "error[bad-turn]: procedure 'aim' is a 'full_round' action, but the turn "
+            "structure (fight: turn_structure:) declares no cost for it") in out

@@ -319,7 +319,7 @@ def _conditions(rules: FightRules, value: Any) -> Tuple[Condition, ...]:
     return tuple(out)
 
 
-def _budget(rules: FightRules, m: Mapping[str, Any]) -> Tuple[Tuple[Tuple[str, int], ...], Tuple[Tuple[str, int], ...], str]:
+def _budget(rules: FightRules, m: Mapping[str, Any]) -> Tuple[Cost, Cost, str]:
     """(spent, owed, ready) of a stored member: each pool within 0 to what a turn holds, a readied
     kind one the turn declares."""
     turn = rules.turn
