@@ -256,7 +256,7 @@ def test_dp_f15_willpower_is_a_pool_spent_across_the_fight(dp):
 
 
 @pytest.mark.slow
-def test_dp_f21_the_turn_structure_is_checked_at_build_time(tmp_path):
+def test_dp_f21_the_turn_structure_is_checked_at_build_time(tmp_path, monkeypatch):
     """DP-F21: every pool a cost names, the ruling and every procedure's kind of action are checked,
     each a FILE:LINE:COL diagnostic."""
     import shutil
@@ -264,6 +264,7 @@ def test_dp_f21_the_turn_structure_is_checked_at_build_time(tmp_path):
 
     from rulec.build.facade import compile_rules
 
+    monkeypatch.setenv("RULEC_LANG", "en")
     dp_copy = tmp_path / "dp"
     shutil.copytree(Path(__file__).resolve().parent.parent / "rules" / "dp", dp_copy)
     manifest = dp_copy / "ruleset.yaml"
