@@ -162,3 +162,18 @@ def test_tr_f11_pain_points_wake_the_unconscious_as_damage_does(tracks):
     _, f = f.act("deal_points", {"target": "乙"}, track="pain", points=2)
     assert f.member("乙").track_points("dizzy") == 8 and "unconscious" not in f.member("乙").states
     assert "乙的昏迷解除" in f.log
+
+
+def test_tr_f10_blindness_takes_defenses_only_without_another_working_sense(tracks):
+    """TR-F10 (TR-62): 目盲/耳聋/精神封闭 remove basic and dodge defense only when the creature has
+    no other working sense (the stat 有其他可用感知); 定身 takes them whatever the senses."""
+    f = tracks.start_fight({"甲": tracks.Combatant(), "乙": tracks.Combatant(basic_defense=10, eye_hp=1),
+                            "丙": tracks.Combatant(basic_defense=10, eye_hp=1, other_sense=True)})
+    for name in ("乙", "丙"):
+        _, f = f.act("deal_points", {"target": name}, track="dazzle", points=4)
+        assert "blind" in f.member(name).states
+    # 丙 keeps its defense less the debuff (4 points past a capacity of 1)
+    assert f.effective("乙").basic_defense == 0 and f.effective("丙").basic_defense == 7
+    assert not any("目盲" in x for x in f.applied_to("丙")) and any("目盲" in x for x in f.applied_to("乙"))
+    _, f = f.act("deal_points", {"target": "丙"}, track="paralysis", points=100)
+    assert f.effective("丙").basic_defense == 0

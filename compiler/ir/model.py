@@ -425,6 +425,7 @@ class FightSpec:
     relation_rules: tuple[RelationDecl, ...] = ()
     turn: TurnDecl | None = None
     wake_tracks: tuple[str, ...] = ()  # tracks whose points gained count as taken by the on_damage rule
+    state_spared: tuple[tuple[str, str], ...] = ()  # (flag of the states table, true/false stat that spares it)
 
 
 @dataclass(frozen=True, slots=True)

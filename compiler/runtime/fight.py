@@ -147,6 +147,8 @@ class Fight(Carried, Budget, Until):
             if name_lo_hi is not None:
                 values[mod.stat] = max(name_lo_hi[1], min(name_lo_hi[2], values[mod.stat] + mod.delta))
         for state in m.states:
+            if values.get(self.rules.state_spared.get(state, "")) is True:
+                continue  # spared: another working sense keeps the defenses (tracks' 目盲)
             for stat in self.rules.state_stats.get(state, ()):
                 if stat in self.rules.stats:
                     values[stat] = self.rules.stats[stat][1]
@@ -234,6 +236,8 @@ class Fight(Carried, Budget, Until):
         out = [f"{name}的{self.rules.stats[x.stat][0]}{x.delta:+d}（{x.source}）" for x in m.modifiers
                if x.stat in self.rules.stats]
         for state in m.states:
+            if getattr(m.base, self.rules.state_spared.get(state, "") or "-", False) is True:
+                continue
             taken = [self.rules.stats[s][0] for s in self.rules.state_stats.get(state, ()) if s in self.rules.stats]
             if taken:
                 out.append(f"{name}处于{self.rules.state_names.get(state, state)}：{'、'.join(taken)}视为最低")

@@ -118,6 +118,7 @@ class FightRules(NamedTuple):
     relation_specs: Mapping[str, RelationSpec] = {}  # relation id -> its conditions and endings
     turn: Optional[TurnSpec] = None  # what a turn holds and what each kind of action costs (fight_budget.py)
     wake_tracks: Tuple[str, ...] = ()  # tracks whose points gained are taken like damage by the recovery rule
+    state_spared: Mapping[str, str] = {}  # state id -> the true/false stat that spares what it takes away
 
 
 class Modifier(NamedTuple):

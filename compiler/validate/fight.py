@@ -77,6 +77,18 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
                 rep.error(m.span(sp + ("stats", j)), "unknown-stat", say("unknown-stat.no-whole-number-stat", stat=stat),
                           did_you_mean(stat, int_stats))
         state_stats.append((s["flag"], tuple(s["stats"])))
+    spared = []
+    flags = {st.id for st in stats if st.type == "bool"}
+    for i, s in enumerate(raw.get("state_spared", [])):
+        sp = path + ("state_spared", i)
+        field = next((f for f in by_id[states].fields if f.id == s["flag"]), None) if states else None
+        if field is None or field.type != "bool":
+            rep.error(m.span(sp + ("flag",)), "bad-state-stats", say("bad-state-stats.not-true-false-field", flag=s["flag"],
+                                                                     states=states or "states"))
+        if s["stat"] not in flags:
+            rep.error(m.span(sp + ("stat",)), "bad-condition", say("bad-condition.not-bool-stat", stat=s["stat"]),
+                      did_you_mean(s["stat"], flags))
+        spared.append((s["flag"], s["stat"]))
     on_damage = None
     wake_tracks: tuple[str, ...] = ()
     if "on_damage" in raw:
@@ -124,7 +136,7 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
     return FightSpec(tuple((c["id"], c["name"]) for c in raw.get("counters", [])), tracks, accumulate, states,
                      tuple(state_stats), tuple((r["id"], r["name"]) for r in raw.get("relations", [])), m.span(path),
                      on_damage, tuple(debuffs), conditions, relation_rules, check_turn(m, raw, procedures, rulings, rep),
-                     wake_tracks)
+                     wake_tracks, tuple(spared))
 
 
 def _points_range(proc: CheckedProcedure, params: tuple[str, ...], m: Document, path: tuple[Any, ...], code: str,

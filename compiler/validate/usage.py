@@ -87,6 +87,7 @@ def reads_of(rs: Ruleset, keep: Keep = NO_KEEP) -> Reads:
         reads.rulings.add(rs.fight.turn.ruling)
     if rs.fight is not None and rs.fight.states is not None:  # the fight reads the flags that take stats away
         reads.fields.update((rs.fight.states, flag) for flag, _ in rs.fight.state_stats)
+        reads.fields.update((rs.fight.states, flag) for flag, _ in rs.fight.state_spared)
     return reads
 
 

@@ -173,6 +173,8 @@ def fight_module(rs: Ruleset, header: str) -> str:
     states = rs.table(spec.states).entries if spec.states else ()
     _mapping(w, "_STATE_NAMES", [(string(e.id), string(e.name)) for e in states])
     _mapping(w, "_STATE_STATS", [(string(k), literal(v)) for k, v in _state_stats(rs).items()])
+    spared = [(e.id, stat) for e in states for flag, stat in spec.state_spared if e.get(flag) is True]
+    _mapping(w, "_STATE_SPARED", [(string(k), string(v)) for k, v in spared])
     _mapping(w, "_RELATIONS", [(string(k), string(v)) for k, v in spec.relations])
     w.line(comment("Each procedure a fight can resolve: its combatant roles and its declared effects."))
     w.line(Code("_ACTIONS: Dict[str, ActionSpec] = {"))
@@ -221,8 +223,9 @@ def fight_module(rs: Ruleset, header: str) -> str:
     w.line(comment("The most points a track holds: the top of what add_points-like procedures accept (saturated)."))
     w.line(code("                         points_max={}, taken_max={}, flag_names=_FLAG_NAMES, conditions=_CONDITIONS,",
                 literal(points_max), literal(taken_max)))
-    w.line(code("                         relation_specs=_RELATION_SPECS, turn={}, wake_tracks={})",
+    w.line(code("                         relation_specs=_RELATION_SPECS, turn={}, wake_tracks={},",
                 Code("_TURN") if spec.turn else Code("None"), literal(spec.wake_tracks)))
+    w.line(Code("                         state_spared=_STATE_SPARED)"))
     _function(w, ["def start_fight(combatants: Mapping[str, Combatant], turns: bool = False) -> Fight:"],
               "A fight between the named combatants, who act in the order given; with `turns`, each turn is "
               "the budget the ruleset's turn structure declares (an action that does not fit is refused).",
