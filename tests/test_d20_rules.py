@@ -252,8 +252,8 @@ def test_moving_while_grappling(d20):
 def test_several_grapplers(d20):
     """D20-19 (R41): a STR contest against the other grappler, who may waive it."""
     a, b = d20.Combatant(strength=14), d20.Combatant(strength=14)
-    assert not d20.drag(a, b, dice=d20.FixedDice([10, 10])).success
-    assert d20.drag(a, b, waived=True, dice=d20.FixedDice([])).success
+    assert not d20.drag(a, b, b, dice=d20.FixedDice([10, 10])).success
+    assert d20.drag(a, b, b, waived=True, dice=d20.FixedDice([])).success
 
 
 def test_shove(d20):

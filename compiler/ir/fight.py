@@ -57,6 +57,7 @@ class ConditionDecl:
     max_value: int
     stack: str
     span: Span
+    as_states: tuple[str, ...] = ()  # states of the fight's states table its holder counts as being in
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,26 @@ class RelationDecl:
     ends_held: tuple[str, ...]
     rules: tuple[str, ...]
     clears: tuple[str, ...] = ()
+
+
+Cost = tuple[tuple[str, int], ...]  # (pool, amount), sorted by pool
+
+
+@dataclass(frozen=True, slots=True)
+class TurnDecl:
+    """What a turn holds and what each kind of action costs (the manifest's `fight: turn:`;
+    runtime/fight_budget.py interprets it). Pools are (id, name, per_turn, unit, per_unit); kinds
+    are (action kind, own alternatives, off-turn alternatives, taken from the next turn)."""
+
+    pools: tuple[tuple[str, str, int, str, int], ...]
+    kinds: tuple[tuple[str, tuple[Cost, ...], tuple[Cost, ...], Cost], ...]
+    ruling: str  # the true/false ruling that refuses what does not fit ("" : always refuse)
+    refuse: bool
+    ready: tuple[Cost, ...]
+    owes: bool
+    rules: tuple[str, ...]
+    description: str
+    span: Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +110,9 @@ class FightSpec:
     relation_rules: tuple[RelationDecl, ...] = ()
     checks: tuple[tuple[str, str], ...] = ()  # the kinds of check: (id, name)
     debuff_checks: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (track, kinds of check its debuff lowers)
+    turn: TurnDecl | None = None
+    wake_tracks: tuple[str, ...] = ()  # tracks whose points gained count as taken by the on_damage rule
+    state_spared: tuple[tuple[str, str], ...] = ()  # (flag of the states table, true/false stat that spares it)
 
 
 @dataclass(frozen=True, slots=True)

@@ -160,12 +160,14 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
     declared = {str(p.get("id")) for d, k, o in all_docs if k == "procedures" for p in d.data.get("procedures", [])
                 if isinstance(p, dict)}
     presets = _odds_presets(m, procedures, tables, stats, rep, declared)
-    fight = check_fight(m, tables, procedures, stats, rep)
+    fight = check_fight(m, tables, procedures, stats, rep, rulings)
     if fight is not None:
         for c in fight.conditions:
             check_rule_ids(c.rules, rule_ids, c.span, rep)
         for rel in fight.relation_rules:
             check_rule_ids(rel.rules, rule_ids, fight.span, rep)
+        if fight.turn is not None:
+            check_rule_ids(fight.turn.rules, rule_ids, fight.turn.span, rep)
     for proc in procedures:
         if proc.effects_at is not None:
             fdoc, fpath = proc.effects_at

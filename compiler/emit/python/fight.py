@@ -116,16 +116,36 @@ def _conditions(w: Writer, rs: Ruleset) -> None:
     for c in spec.conditions:
         ends = [code("Ending({}, {}, {}, {}, {})", literal(k), literal(of), literal(nth), _scope(sc), literal(st))
                 for k, of, nth, sc, st in c.ends]
-        w.line(code("{}: ConditionSpec({}, {}, {}, {}, {}, {}, {}, ({}), {}, {}, {}),", string(c.id), string(c.name),
+        w.line(code("{}: ConditionSpec({}, {}, {}, {}, {}, {}, {}, ({}), {}, {}, {}, {}),", string(c.id), string(c.name),
                     literal(c.sets), literal(c.adds), literal(c.options), _scope(c.applies), literal(c.forbids),
                     literal(c.forbids_actions), join("", [code("{}, ", x) for x in ends]), literal(c.max_value),
-                    literal(c.stack), literal(c.rules)))
+                    literal(c.stack), literal(c.rules), literal(c.as_states)))
     w.dedent()
     w.line(Code("}"))
     _mapping(w, "_RELATION_SPECS", [(string(r.id), code("RelationSpec({}, {}, {}, {}, {}, {})",
                                                       string(dict(spec.relations)[r.id]), literal(r.held),
                                                       literal(r.holder), literal(r.ends_holder), literal(r.ends_held),
                                                       literal(r.clears))) for r in spec.relation_rules])
+
+
+def _turn(w: Writer, rs: Ruleset) -> None:
+    """The turn structure, as a `fight_state.TurnSpec` (literals only)."""
+    assert rs.fight is not None
+    turn = rs.fight.turn
+    if turn is None:
+        return
+    w.line(comment("What a turn holds and what each kind of action costs from it (own turn, off it, next turn)."))
+    w.line(Code("_TURN = TurnSpec(("))
+    w.indent()
+    for pool in turn.pools:
+        w.line(code("Pool({}),", join(", ", [literal(x) for x in pool])))
+    w.dedent()
+    w.line(Code("), ("))
+    w.indent()
+    for kind, own, off, nxt in turn.kinds:
+        w.line(code("({}, KindCost({}, {}, {})),", literal(kind), literal(own), literal(off), literal(nxt)))
+    w.dedent()
+    w.line(code("), {}, {}, {}, {})", literal(turn.refuse), literal(turn.ready), literal(turn.owes), literal(turn.rules)))
 
 
 def fight_module(rs: Ruleset, header: str) -> str:
@@ -155,7 +175,10 @@ def fight_module(rs: Ruleset, header: str) -> str:
     if any(p.checks for p in rs.procedures):
         w.line(Code("from ._runtime.fight_checks import CheckUse"))
     w.line(Code("from ._runtime.fight_odds import UntilOdds, sequence_odds"))
-    w.line(Code("from ._runtime.fight_state import ActionSpec, Effect, FightRules"))
+    if spec.turn is not None:
+        w.line(Code("from ._runtime.fight_state import ActionSpec, Effect, FightRules, KindCost, Pool, TurnSpec"))
+    else:
+        w.line(Code("from ._runtime.fight_state import ActionSpec, Effect, FightRules"))
     w.line(Code("from . import procedures as _procedures"))
     w.line(Code("from .model import Combatant"))
     w.line()
@@ -170,6 +193,8 @@ def fight_module(rs: Ruleset, header: str) -> str:
     states = rs.table(spec.states).entries if spec.states else ()
     _mapping(w, "_STATE_NAMES", [(string(e.id), string(e.name)) for e in states])
     _mapping(w, "_STATE_STATS", [(string(k), literal(v)) for k, v in _state_stats(rs).items()])
+    spared = [(e.id, stat) for e in states for flag, stat in spec.state_spared if e.get(flag) is True]
+    _mapping(w, "_STATE_SPARED", [(string(k), string(v)) for k, v in spared])
     _mapping(w, "_RELATIONS", [(string(k), string(v)) for k, v in spec.relations])
     w.line(comment("Each procedure a fight can resolve: its combatant roles and its declared effects."))
     w.line(Code("_ACTIONS: Dict[str, ActionSpec] = {"))
@@ -212,6 +237,7 @@ def fight_module(rs: Ruleset, header: str) -> str:
     _mapping(w, "_CHECK_NAMES", [(string(k), string(v)) for k, v in spec.checks])
     _mapping(w, "_TRACK_DEBUFF_CHECKS", [(string(k), literal(v)) for k, v in spec.debuff_checks if v])
     _conditions(w, rs)
+    _turn(w, rs)
     w.line(code("FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, {}, _STATE_NAMES, _STATE_STATS,",
                 accumulate))
     points_max, taken_max = _points_range(rs)
@@ -221,10 +247,13 @@ def fight_module(rs: Ruleset, header: str) -> str:
     w.line(code("                         points_max={}, taken_max={}, flag_names=_FLAG_NAMES, conditions=_CONDITIONS,",
                 literal(points_max), literal(taken_max)))
     w.line(Code("                         relation_specs=_RELATION_SPECS, check_names=_CHECK_NAMES,"))
-    w.line(Code("                         track_debuff_checks=_TRACK_DEBUFF_CHECKS)"))
-    _function(w, ["def start_fight(combatants: Mapping[str, Combatant]) -> Fight:"],
-              "A fight between the named combatants, who act in the order given.",
-              ["return Fight.start(FIGHT_RULES, combatants)"])
+    w.line(code("                         track_debuff_checks=_TRACK_DEBUFF_CHECKS, turn={}, wake_tracks={},",
+                Code("_TURN") if spec.turn else Code("None"), literal(spec.wake_tracks)))
+    w.line(Code("                         state_spared=_STATE_SPARED)"))
+    _function(w, ["def start_fight(combatants: Mapping[str, Combatant], turns: bool = False) -> Fight:"],
+              "A fight between the named combatants, who act in the order given; with `turns`, each turn is "
+              "the budget the ruleset's turn structure declares (an action that does not fit is refused).",
+              ["return Fight.start(FIGHT_RULES, combatants, turns)"])
     _function(w, ["def fight_from_dict(data: Mapping[str, Any]) -> Fight:"],
               "The fight `Fight.to_dict()` wrote (kept between chat messages); every value is checked.",
               ["return Fight.from_dict(FIGHT_RULES, data)"])

@@ -15,7 +15,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:f21be432ae2360e9b9a33712d9c010b4d17b3afffbc04721dbfd5ad5a1b6c705
+# Content hash: sha256:0163a8ec8581a6ba027c3c47ba0bdf8b2fb59644ad8ed60ea637c705c03eed80
 """d20攻击规则 (d20): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

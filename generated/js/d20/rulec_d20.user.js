@@ -2596,10 +2596,14 @@
     return _odds.build();
   }
 
-  function _drag_setup(dragger, other, waived, _trace) {
-    if (!(dragger instanceof Combatant && other instanceof Combatant && typeof waived === 'boolean')) {
+  function _drag_setup(dragger, other, held, waived, _trace) {
+    if (!(
+      dragger instanceof Combatant && other instanceof Combatant && held instanceof Combatant
+      && typeof waived === 'boolean'
+    )) {
       _rt_check_inputs([
-        ['type', "拖拽者", dragger, Combatant], ['type', "另一擒抱者", other, Combatant], ['bool', "对方放弃", waived]
+        ['type', "拖拽者", dragger, Combatant], ['type', "另一擒抱者", other, Combatant],
+        ['type', "被擒抱者", held, Combatant], ['bool', "对方放弃", waived]
       ]);
     }
   }
@@ -2611,11 +2615,11 @@
   DragResult.FIELDS = DRAG_FIELDS;
 
   // 多方擒抱中的拖拽（D20-19）
-  function drag(dragger, other, options) {
+  function drag(dragger, other, held, options) {
     options = _rt_options(options, ["waived", "dice"]);
     let waived = options.waived === undefined ? false : options.waived;
     const _trace = [];
-    _drag_setup(dragger, other, waived, _trace);
+    _drag_setup(dragger, other, held, waived, _trace);
     const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
     const _rolls = [];
     let _drag_roll_roll, drag_roll, _hold_roll_roll, hold_roll, drag_total, hold_total, success;
@@ -2670,19 +2674,19 @@
   }
 
   // 多方擒抱中的拖拽: the outcome only (the fields of DRAG_FIELDS), no trace.
-  function drag_fast(dragger, other, options) {
+  function drag_fast(dragger, other, held, options) {
     options = _rt_options(options, ["waived", "dice"]);
     let waived = options.waived === undefined ? false : options.waived;
-    _drag_setup(dragger, other, waived, null);
+    _drag_setup(dragger, other, held, waived, null);
     const dice = _rt_dice_source(options.dice);
     return _drag_roll(dice, dragger, other, waived);
   }
 
   // 多方擒抱中的拖拽: the setup once; the function returned rolls and returns the outcome array.
-  function drag_prepare(dragger, other, options) {
+  function drag_prepare(dragger, other, held, options) {
     options = _rt_options(options, ["waived"]);
     let waived = options.waived === undefined ? false : options.waived;
-    _drag_setup(dragger, other, waived, null);
+    _drag_setup(dragger, other, held, waived, null);
     const _not_waived = !waived;
     const _drag_total = Math.floor((dragger.strength - 10) / 2);
     const _hold_total = Math.floor((other.strength - 10) / 2);
@@ -2709,10 +2713,10 @@
   }
 
   // 多方擒抱中的拖拽: the exact distribution of the fields of DRAG_FIELDS.
-  function drag_odds(dragger, other, options) {
+  function drag_odds(dragger, other, held, options) {
     options = _rt_options(options, ["waived"]);
     let waived = options.waived === undefined ? false : options.waived;
-    _drag_setup(dragger, other, waived, null);
+    _drag_setup(dragger, other, held, waived, null);
     const _odds = new OddsBuilder(DRAG_FIELDS, null, null, 200000);
     const _p = 1.0;
     let drag_roll, hold_roll, drag_total, hold_total, success;
@@ -3464,8 +3468,11 @@
     },
     "drag": {
       name: "多方擒抱中的拖拽",
-      params: [["dragger", "拖拽者", "combatant"], ["other", "另一擒抱者", "combatant"], ["waived", "对方放弃", "bool"]],
-      positional: ["dragger", "other"],
+      params: [
+        ["dragger", "拖拽者", "combatant"], ["other", "另一擒抱者", "combatant"], ["held", "被擒抱者", "combatant"],
+        ["waived", "对方放弃", "bool"]
+      ],
+      positional: ["dragger", "other", "held"],
       fields: [["success", "成功", "bool"], ["retry_blocked", "下回合前不能再试", "bool"]],
       summary: {hit: null, damage: null}
     },

@@ -996,9 +996,10 @@ function _rt_combatant_dict(self, stats) {
 const VERSION = "1.0.0";
 const RULES_VERSION = "1.0.0";
 
-// ---- rulings in force (22): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+// ---- rulings in force (23): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 const _R_INITIATIVE_TIEBREAK_EXTRAS = true;  // R50 先攻比较额外成功数
 const _R_TICKS_PER_SECOND = 3;  // R51 每秒刻数
+const _R_REFUSE_OVER_TURN = true;  // R51 拒绝放不进本回合的动作
 const _R_CHECK_FLOOR = 0;  // R52 检定下限
 const _R_CAP_COUNTS_EXTRAS = true;  // R53 伤害上限计入额外成功数
 const _R_RANGE_PENALTY = 3;  // R54 每超出一倍距离的减值
@@ -1021,15 +1022,15 @@ const _R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION = true;  // 冲撞者受到的等�
 const _R_CHARGE_SKILL_BEST_OF = true;  // 冲撞攻击取运动与格斗中较高者
 const RULINGS = Object.freeze({
   "initiative_tiebreak_extras": _R_INITIATIVE_TIEBREAK_EXTRAS, "ticks_per_second": _R_TICKS_PER_SECOND,
-  "check_floor": _R_CHECK_FLOOR, "cap_counts_extras": _R_CAP_COUNTS_EXTRAS, "range_penalty": _R_RANGE_PENALTY,
-  "burst_penalty_per_shot": _R_BURST_PENALTY_PER_SHOT, "burst_first_shot_counts": _R_BURST_FIRST_SHOT_COUNTS,
-  "firearm_default_range": _R_FIREARM_DEFAULT_RANGE, "firearm_damage_loss": _R_FIREARM_DAMAGE_LOSS,
-  "charge_speed_divisor": _R_CHARGE_SPEED_DIVISOR, "leave_area_divisor": _R_LEAVE_AREA_DIVISOR,
-  "called_shot_penalty_per_size": _R_CALLED_SHOT_PENALTY_PER_SIZE, "state_multiplier": _R_STATE_MULTIPLIER,
-  "missed_rest_capacity_loss": _R_MISSED_REST_CAPACITY_LOSS, "detection_tie_to_hider": _R_DETECTION_TIE_TO_HIDER,
-  "hearing_bonus_per_halving": _R_HEARING_BONUS_PER_HALVING, "revealed_bonus": _R_REVEALED_BONUS,
-  "parry_duration_seconds": _R_PARRY_DURATION_SECONDS, "extras_alone_hit": _R_EXTRAS_ALONE_HIT,
-  "missed_rest_points_gain": _R_MISSED_REST_POINTS_GAIN,
+  "refuse_over_turn": _R_REFUSE_OVER_TURN, "check_floor": _R_CHECK_FLOOR, "cap_counts_extras": _R_CAP_COUNTS_EXTRAS,
+  "range_penalty": _R_RANGE_PENALTY, "burst_penalty_per_shot": _R_BURST_PENALTY_PER_SHOT,
+  "burst_first_shot_counts": _R_BURST_FIRST_SHOT_COUNTS, "firearm_default_range": _R_FIREARM_DEFAULT_RANGE,
+  "firearm_damage_loss": _R_FIREARM_DAMAGE_LOSS, "charge_speed_divisor": _R_CHARGE_SPEED_DIVISOR,
+  "leave_area_divisor": _R_LEAVE_AREA_DIVISOR, "called_shot_penalty_per_size": _R_CALLED_SHOT_PENALTY_PER_SIZE,
+  "state_multiplier": _R_STATE_MULTIPLIER, "missed_rest_capacity_loss": _R_MISSED_REST_CAPACITY_LOSS,
+  "detection_tie_to_hider": _R_DETECTION_TIE_TO_HIDER, "hearing_bonus_per_halving": _R_HEARING_BONUS_PER_HALVING,
+  "revealed_bonus": _R_REVEALED_BONUS, "parry_duration_seconds": _R_PARRY_DURATION_SECONDS,
+  "extras_alone_hit": _R_EXTRAS_ALONE_HIT, "missed_rest_points_gain": _R_MISSED_REST_POINTS_GAIN,
   "charge_self_damage_before_reduction": _R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION,
   "charge_skill_best_of": _R_CHARGE_SKILL_BEST_OF
 });
@@ -1053,7 +1054,7 @@ const STAT_NAMES = Object.freeze({
   "生理抗性": "resistance", "精神抗性": "mental_resistance", "伤害减免": "damage_reduction", "伤害吸收": "absorption",
   "生命值上限": "max_hp", "集中力上限": "max_focus", "移动速度": "move_speed", "体型": "size", "眼部生命槽": "eye_hp",
   "耳部生命槽": "ear_hp", "精神感知关键属性": "mental_key", "混乱刻度": "chaos", "额外检定成功数": "extra_successes",
-  "影响": "influence"
+  "影响": "influence", "有其他可用感知": "other_sense"
 });
 const _STATS = [
   ["strength", "力量", "int", 3, 0, 30], ["dexterity", "敏捷", "int", 3, 0, 30], ["endurance", "耐力", "int", 3, 0, 30],
@@ -1070,7 +1071,8 @@ const _STATS = [
   ["move_speed", "移动速度", "int", 10, 0, 1000], ["size", "体型", "int", 0, (-10), 30],
   ["eye_hp", "眼部生命槽", "int", 2, 0, 100], ["ear_hp", "耳部生命槽", "int", 2, 0, 100],
   ["mental_key", "精神感知关键属性", "int", 3, 0, 30], ["chaos", "混乱刻度", "int", 0, 0, 100],
-  ["extra_successes", "额外检定成功数", "int", 0, 0, 50], ["influence", "影响", "int", 0, 0, 100]
+  ["extra_successes", "额外检定成功数", "int", 0, 0, 50], ["influence", "影响", "int", 0, 0, 100],
+  ["other_sense", "有其他可用感知", "bool", false, 0, 0]
 ];
 // A combatant's stats: new Combatant({strength: 5}) by ids, Combatant.fromDict({力量: 5}) by ids or
 // Chinese names; every stat has a range, and an unknown or out-of-range stat is refused (OutOfBounds).
@@ -3438,7 +3440,7 @@ function _detect_setup(
   return [automatic_hide, hide_pool, seek_pool];
 }
 
-const DETECT_FIELDS = Object.freeze(["noticed"]);
+const DETECT_FIELDS = Object.freeze(["noticed", "unnoticed"]);
 // The result of detect (侦查与躲藏): its outcome fields, rolls and trace; outcome(), text(), toDict().
 class DetectResult extends Result {}
 DetectResult.PROCEDURE = "detect";
@@ -3496,7 +3498,7 @@ function detect(seeker, hider, sense, options) {
     hide = 0;
   }
   noticed = !automatic_hide && seek + seeker.extra_successes > hide + hider.extra_successes;
-  return _rt_result(DetectResult, [noticed], _rolls, _trace);
+  return _rt_result(DetectResult, [noticed, !noticed], _rolls, _trace);
 }
 
 function _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider) {
@@ -3514,7 +3516,7 @@ function _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider)
     hide = 0;
   }
   noticed = !automatic_hide && seek + seeker.extra_successes > hide + hider.extra_successes;
-  return [noticed];
+  return [noticed, !noticed];
 }
 
 // 侦查与躲藏: the outcome only (the fields of DETECT_FIELDS), no trace.
@@ -3586,7 +3588,7 @@ function detect_prepare(seeker, hider, sense, options) {
       hide = 0;
     }
     noticed = _not_automatic_hide && seek + _seeker_extra_successes > hide + _hider_extra_successes;
-    return [noticed];
+    return [noticed, !noticed];
   }
 }
 
@@ -3627,9 +3629,55 @@ function detect_odds(seeker, hider, sense, options) {
       hide = _hide_item[0];
       const _hide_p = _seek_p * _hide_item[1];
       noticed = !automatic_hide && seek + seeker.extra_successes > hide + hider.extra_successes;
-      _odds.add([noticed], _hide_p);
+      _odds.add([noticed, !noticed], _hide_p);
     }
   }
+  return _odds.build();
+}
+
+function _surprise_setup(target, _trace) {
+  if (!(target instanceof Combatant)) {
+    _rt_check_inputs([['type', "被突袭者", target, Combatant]]);
+  }
+  if (_trace !== null) _trace.push(new TraceStep("note", "被突袭，视为定身直到其回合结束", []));
+}
+
+const SURPRISE_FIELDS = Object.freeze(["surprised"]);
+// The result of surprise (被突袭): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class SurpriseResult extends Result {}
+SurpriseResult.PROCEDURE = "surprise";
+SurpriseResult.FIELDS = SURPRISE_FIELDS;
+
+// 被突袭（TR-01）
+function surprise(target, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _surprise_setup(target, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(SurpriseResult, [true], [], _trace);
+}
+
+// 被突袭: the outcome only (the fields of SURPRISE_FIELDS), no trace.
+function surprise_fast(target, options) {
+  options = _rt_options(options, ["dice"]);
+  _surprise_setup(target, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 被突袭: the setup once; the function returned rolls and returns the outcome array.
+function surprise_prepare(target) {
+  _surprise_setup(target, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 被突袭: the exact distribution of the fields of SURPRISE_FIELDS.
+function surprise_odds(target) {
+  _surprise_setup(target, null);
+  const _odds = new OddsBuilder(SURPRISE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.add([true], _p);
   return _odds.build();
 }
 
@@ -4494,7 +4542,12 @@ const PROCEDURE_INFO = Object.freeze({
       ["revealed_bonus", "受袭后加值次数", "int"], ["seek_penalty", "侦查检定减值", "int"],
       ["hide_penalty", "躲藏检定减值", "int"]
     ],
-    positional: ["seeker", "hider", "sense"], fields: [["noticed", "发现", "bool"]], summary: {hit: null, damage: null}
+    positional: ["seeker", "hider", "sense"], fields: [["noticed", "发现", "bool"], ["unnoticed", "未发现", "bool"]],
+    summary: {hit: null, damage: null}
+  },
+  "surprise": {
+    name: "被突袭", params: [["target", "被突袭者", "combatant"]], positional: ["target"],
+    fields: [["surprised", "被突袭", "bool"]], summary: {hit: null, damage: null}
   },
   "chaos_check": {
     name: "混乱刻度下的周期检定",
@@ -4599,6 +4652,7 @@ export {
   conversion_prepare, conversion_odds, CONVERSION_FIELDS, ConversionResult, initiative_roll,
   initiative_roll_fast, initiative_roll_prepare, initiative_roll_odds, INITIATIVE_ROLL_FIELDS,
   InitiativeRollResult, detect, detect_fast, detect_prepare, detect_odds, DETECT_FIELDS, DetectResult,
+  surprise, surprise_fast, surprise_prepare, surprise_odds, SURPRISE_FIELDS, SurpriseResult,
   chaos_check, chaos_check_fast, chaos_check_prepare, chaos_check_odds, CHAOS_CHECK_FIELDS,
   ChaosCheckResult, will_check, will_check_fast, will_check_prepare, will_check_odds,
   WILL_CHECK_FIELDS, WillCheckResult, add_points, add_points_fast, add_points_prepare, add_points_odds,

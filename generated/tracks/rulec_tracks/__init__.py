@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:b5694965c60cd138b49c05b363b9752df6931de228bcff6a20b183d4f4d781cc
+# Content hash: sha256:55cbc81b1a586f023817644d9eb3d741c0b005e73b514290cb6914c4330064f3
 """计时骰池与负面点数规则 (tracks): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -90,6 +90,8 @@ from .procedures import initiative_roll, initiative_roll_fast, initiative_roll_o
 from .results import InitiativeRollResult, INITIATIVE_ROLL_FIELDS
 from .procedures import detect, detect_fast, detect_odds, detect_prepare
 from .results import DetectResult, DETECT_FIELDS
+from .procedures import surprise, surprise_fast, surprise_odds, surprise_prepare
+from .results import SurpriseResult, SURPRISE_FIELDS
 from .procedures import chaos_check, chaos_check_fast, chaos_check_odds, chaos_check_prepare
 from .results import ChaosCheckResult, CHAOS_CHECK_FIELDS
 from .procedures import will_check, will_check_fast, will_check_odds, will_check_prepare
@@ -273,6 +275,12 @@ __all__ = [
     "detect_prepare",
     "DetectResult",
     "DETECT_FIELDS",
+    "surprise",
+    "surprise_fast",
+    "surprise_odds",
+    "surprise_prepare",
+    "SurpriseResult",
+    "SURPRISE_FIELDS",
     "chaos_check",
     "chaos_check_fast",
     "chaos_check_odds",

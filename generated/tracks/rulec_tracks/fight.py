@@ -35,7 +35,7 @@ from ._runtime.fight import Fight, state_threshold as _rt_state_threshold
 from ._runtime.fight_conditions import ConditionSpec, Ending, Scope
 from ._runtime.fight_checks import CheckUse
 from ._runtime.fight_odds import UntilOdds, sequence_odds
-from ._runtime.fight_state import ActionSpec, Effect, FightRules
+from ._runtime.fight_state import ActionSpec, Effect, FightRules, KindCost, Pool, TurnSpec
 from . import procedures as _procedures
 from .model import Combatant
 
@@ -117,6 +117,11 @@ _STATE_STATS: Dict[str, Any] = {
     'unconscious': ('basic_defense', 'dodge_defense', 'mental_defense'),
     'helpless': ('basic_defense', 'dodge_defense', 'parry_defense', 'mental_defense'),
 }
+_STATE_SPARED: Dict[str, Any] = {
+    'blind': 'other_sense',
+    'deaf': 'other_sense',
+    'sealed': 'other_sense',
+}
 _RELATIONS: Dict[str, Any] = {
 }
 # Each procedure a fight can resolve: its combatant roles and its declared effects.
@@ -167,7 +172,11 @@ _ACTIONS: Dict[str, ActionSpec] = {
     'initiative_roll': ActionSpec('先攻检定', _procedures.initiative_roll, ('character',), (),
                                   _procedures.initiative_roll_odds, {'dice_count': '先攻DP'}, '', '', 0),
     'detect': ActionSpec(
-            '侦查与躲藏', _procedures.detect, ('seeker', 'hider'), (), _procedures.detect_odds,
+            '侦查与躲藏', _procedures.detect, ('seeker', 'hider'),
+            (Effect('condition', 'seeker', 'unaware', '', 1, '', 'unnoticed', 'hider'),
+             Effect('condition', 'seeker', 'ambushed', '', 1, '', 'unnoticed', 'hider'),
+             Effect('clear', 'seeker', 'unaware', '', 1, '', 'noticed', ''),
+             Effect('clear', 'seeker', 'ambushed', '', 1, '', 'noticed', ''),), _procedures.detect_odds,
             {'sense': '感知方式', 'size_bonus': '小体型加值', 'exposure_bonus': '裸露部分加值',
              'fully_hidden': '完全被遮蔽', 'speed_halvings': '降速倍数', 'avoids_medium': '避开感知媒介',
              'supernatural': '超凡能力', 'revealed_bonus': '受袭后加值次数', 'seek_penalty': '侦查检定减值',
@@ -177,6 +186,9 @@ _ACTIONS: Dict[str, ActionSpec] = {
             CheckUse('hearing_perception', 'seeker', 'seek_penalty', 1000, (('sense', ('hearing', '听觉'), False),)),
             CheckUse('touch_perception', 'seeker', 'seek_penalty', 1000, (('sense', ('touch', '触觉'), False),)),
             CheckUse('dexterity', 'hider', 'hide_penalty', 1000, ()),)),
+    'surprise': ActionSpec('被突袭', _procedures.surprise, ('target',),
+                           (Effect('condition', 'target', 'surprised', '', 1, '', '', ''), ), _procedures.surprise_odds,
+                           {}, '', '', 0),
     'chaos_check': ActionSpec('混乱刻度下的周期检定', _procedures.chaos_check, ('character',), (),
                               _procedures.chaos_check_odds, {'skill': '技艺', 'penalty': '检定减值'}, '', '', 0,
                               checks=(CheckUse('intelligence', 'character', 'penalty', 1000, ()), )),
@@ -245,36 +257,58 @@ _TRACK_DEBUFF_CHECKS: Dict[str, Any] = {
     'pain': ('will', 'endurance'),
 }
 _FLAG_NAMES: Dict[str, Any] = {
+    'other_sense': '有其他可用感知',
 }
 # Each condition: what it changes while it applies, when it applies, what it forbids, when it ends.
 _CONDITIONS: Dict[str, ConditionSpec] = {
     'immobilized': ConditionSpec(
             '定身', (), (), (), Scope((), '', '', ''), (),
             (('standard', 'physical'), ('move', 'physical'), ('swift', 'physical'), ('reflex', 'physical')), (),
-            1000000, 'replace', ('TR-F10',)),
+            1000000, 'replace', ('TR-F10',), ()),
     'awed': ConditionSpec('震慑', (), (), (), Scope((), '', '', ''), (),
                           (('standard', 'mental'), ('move', 'mental'), ('swift', 'mental')), (), 1000000, 'replace',
-                          ('TR-F10',)),
+                          ('TR-F10',), ()),
     'unconscious': ConditionSpec('昏迷', (), (), (), Scope((), '', '', ''), (), (('', ''),), (), 1000000, 'replace',
-                                 ('TR-F10',)),
+                                 ('TR-F10',), ()),
+    'surprised': ConditionSpec('被突袭', (), (), (), Scope((), '', '', ''), (), (),
+                               (Ending('turn_end', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace',
+                               ('TR-F01',), ('immobilized',)),
+    'unaware': ConditionSpec('未发现躲藏者', (), (), (),
+                             Scope(('attack', 'firearm', 'charge'), 'attacker', 'defender', ''),
+                             ('attack', 'firearm', 'charge'), (), (), 1000000, 'replace', ('TR-F03',), ()),
+    'ambushed': ConditionSpec('受隐藏方攻击', (), (), (),
+                              Scope(('attack', 'firearm', 'charge'), 'defender', 'attacker', ''), (), (), (), 1000000,
+                              'replace', ('TR-F03',), ('immobilized',)),
     'parrying': ConditionSpec('格挡', (), (('parry_defense', 1),), (), Scope((), '', '', ''), (), (),
                               (Ending('turn_start', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace',
-                              ('TR-F06',)),
+                              ('TR-F06',), ()),
 }
 _RELATION_SPECS: Dict[str, Any] = {
 }
+# What a turn holds and what each kind of action costs from it (own turn, off it, next turn).
+_TURN = TurnSpec((
+    Pool('time', '', 18, '秒', 3),
+), (
+    ('standard', KindCost(((('time', 9),),), (), ())),
+    ('move', KindCost(((('time', 6),),), (), ())),
+    ('swift', KindCost(((('time', 3),),), (), ())),
+    ('free', KindCost(((('time', 1),),), ((),), ())),
+    ('reflex', KindCost((), ((),), (('time', 3),))),
+), True, (), False, ('TR-F04', 'TR-F19'))
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, _procedures.add_points_fast, _STATE_NAMES, _STATE_STATS,
                          _RELATIONS, _ACTIONS, 3, ('damage', _procedures.unconscious_hit_fast, 0, 1,
                                                    '昏迷中受到伤害'), _TRACK_STATES, _TRACK_DEBUFFS, 2,
 # The most points a track holds: the top of what add_points-like procedures accept (saturated).
                          points_max=10000, taken_max=10000, flag_names=_FLAG_NAMES, conditions=_CONDITIONS,
                          relation_specs=_RELATION_SPECS, check_names=_CHECK_NAMES,
-                         track_debuff_checks=_TRACK_DEBUFF_CHECKS)
+                         track_debuff_checks=_TRACK_DEBUFF_CHECKS, turn=_TURN, wake_tracks=('pain',),
+                         state_spared=_STATE_SPARED)
 
 
-def start_fight(combatants: Mapping[str, Combatant]) -> Fight:
-    """A fight between the named combatants, who act in the order given."""
-    return Fight.start(FIGHT_RULES, combatants)
+def start_fight(combatants: Mapping[str, Combatant], turns: bool = False) -> Fight:
+    """A fight between the named combatants, who act in the order given; with `turns`, each turn is the budget
+    the ruleset's turn structure declares (an action that does not fit is refused)."""
+    return Fight.start(FIGHT_RULES, combatants, turns)
 
 
 def fight_from_dict(data: Mapping[str, Any]) -> Fight:

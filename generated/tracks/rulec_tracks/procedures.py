@@ -58,11 +58,11 @@ from .results import (AttackResult, ATTACK_FIELDS, FirearmResult, FIREARM_FIELDS
                       DODGE_FIELDS, TakeCoverResult, TAKE_COVER_FIELDS, LeaveAreaResult, LEAVE_AREA_FIELDS,
                       CanRespondResult, CAN_RESPOND_FIELDS, InterruptResult, INTERRUPT_FIELDS, BreakProjectileResult,
                       BREAK_PROJECTILE_FIELDS, InfluenceResult, INFLUENCE_FIELDS, ConversionResult, CONVERSION_FIELDS,
-                      InitiativeRollResult, INITIATIVE_ROLL_FIELDS, DetectResult, DETECT_FIELDS, ChaosCheckResult,
-                      CHAOS_CHECK_FIELDS, WillCheckResult, WILL_CHECK_FIELDS, AddPointsResult, ADD_POINTS_FIELDS,
-                      MissLongRestResult, MISS_LONG_REST_FIELDS, EnhancedLongRestResult, ENHANCED_LONG_REST_FIELDS,
-                      UnconsciousHitResult, UNCONSCIOUS_HIT_FIELDS, RecoverResult, RECOVER_FIELDS, DealPointsResult,
-                      DEAL_POINTS_FIELDS)
+                      InitiativeRollResult, INITIATIVE_ROLL_FIELDS, DetectResult, DETECT_FIELDS, SurpriseResult,
+                      SURPRISE_FIELDS, ChaosCheckResult, CHAOS_CHECK_FIELDS, WillCheckResult, WILL_CHECK_FIELDS,
+                      AddPointsResult, ADD_POINTS_FIELDS, MissLongRestResult, MISS_LONG_REST_FIELDS,
+                      EnhancedLongRestResult, ENHANCED_LONG_REST_FIELDS, UnconsciousHitResult, UNCONSCIOUS_HIT_FIELDS,
+                      RecoverResult, RECOVER_FIELDS, DealPointsResult, DEAL_POINTS_FIELDS)
 
 _POOL = PoolSpec(10, 8, 10, '.ww', 10)
 
@@ -1684,11 +1684,11 @@ def detect(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 'sigh
     else:
         hide = 0
     noticed = not automatic_hide and seek + seeker.extra_successes > hide + hider.extra_successes
-    return _rec(DetectResult, (noticed, tuple(_rolls), tuple(_trace)))
+    return _rec(DetectResult, (noticed, not noticed, tuple(_rolls), tuple(_trace)))
 
 
 def _detect_roll(dice: DiceSource, automatic_hide: bool, hide_pool: int, seek_pool: int, seeker: Combatant,
-                 hider: Combatant) -> Tuple[bool]:
+                 hider: Combatant) -> Tuple[bool, bool]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if not automatic_hide:
@@ -1702,13 +1702,13 @@ def _detect_roll(dice: DiceSource, automatic_hide: bool, hide_pool: int, seek_po
     else:
         hide = 0
     noticed = not automatic_hide and seek + seeker.extra_successes > hide + hider.extra_successes
-    return (noticed,)
+    return (noticed, not noticed)
 
 
 def detect_fast(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 'sight', *, size_bonus: int = 0,
                 exposure_bonus: int = 0, fully_hidden: bool = False, speed_halvings: int = 0,
                 avoids_medium: bool = False, supernatural: bool = False, revealed_bonus: int = 0, seek_penalty: int = 0,
-                hide_penalty: int = 0, dice: DiceSource) -> Tuple[bool]:
+                hide_penalty: int = 0, dice: DiceSource) -> Tuple[bool, bool]:
     """侦查与躲藏: the outcome only (the fields of DETECT_FIELDS), no trace."""
     automatic_hide, hide_pool, seek_pool = _detect_setup(seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden,
                                                          speed_halvings, avoids_medium, supernatural, revealed_bonus,
@@ -1721,7 +1721,7 @@ def detect_fast(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 
 def detect_prepare(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 'sight', *, size_bonus: int = 0,
                    exposure_bonus: int = 0, fully_hidden: bool = False, speed_halvings: int = 0,
                    avoids_medium: bool = False, supernatural: bool = False, revealed_bonus: int = 0,
-                   seek_penalty: int = 0, hide_penalty: int = 0) -> Callable[[DiceSource], Tuple[bool]]:
+                   seek_penalty: int = 0, hide_penalty: int = 0) -> Callable[[DiceSource], Tuple[bool, bool]]:
     """侦查与躲藏: the setup once; the function returned rolls and returns the outcome tuple."""
     automatic_hide, hide_pool, seek_pool = _detect_setup(seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden,
                                                          speed_halvings, avoids_medium, supernatural, revealed_bonus,
@@ -1730,7 +1730,7 @@ def detect_prepare(seeker: Combatant, hider: Combatant, sense: Union[Sense, str]
     _seeker_extra_successes = seeker.extra_successes
     _hider_extra_successes = hider.extra_successes
 
-    def _roll(dice: DiceSource) -> Tuple[bool]:
+    def _roll(dice: DiceSource) -> Tuple[bool, bool]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -1743,7 +1743,7 @@ def detect_prepare(seeker: Combatant, hider: Combatant, sense: Union[Sense, str]
             else:
                 hide = 0
             noticed = _not_automatic_hide and seek + _seeker_extra_successes > hide + _hider_extra_successes
-            return (noticed,)
+            return (noticed, not noticed)
         return _detect_roll(_rt_dice_source(dice), automatic_hide, hide_pool, seek_pool, seeker, hider)
 
     return _roll
@@ -1765,7 +1765,50 @@ def detect_odds(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 
                 _seek_p, (_rt_pool_distribution(hide_pool, 10, 8, 10)) if not automatic_hide else _rt_CERTAIN_ZERO):
             _hide_p = _seek_p * _hide_q
             noticed = not automatic_hide and seek + seeker.extra_successes > hide + hider.extra_successes
-            _odds.add((noticed,), _hide_p)
+            _odds.add((noticed, not noticed), _hide_p)
+    return _odds.build()
+
+
+def _surprise_setup(target: Combatant, _trace: Optional[List[_Step]]) -> None:
+    if type(target) is not Combatant:
+        _rt_check_inputs((('type', '被突袭者', target, Combatant),))
+    if _trace is not None:
+        _trace.append(_rec(_Step, ('note', '被突袭，视为定身直到其回合结束', ())))
+
+
+def surprise(target: Combatant, *, dice: Optional[DiceSource] = None) -> SurpriseResult:
+    """被突袭（TR-01）"""
+    _trace: List[_Step] = []
+    _surprise_setup(target, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+    return _rec(SurpriseResult, (True, (), tuple(_trace)))
+
+
+def surprise_fast(target: Combatant, dice: DiceSource) -> Tuple[bool]:
+    """被突袭: the outcome only (the fields of SURPRISE_FIELDS), no trace."""
+    _surprise_setup(target, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return (True,)
+
+
+def surprise_prepare(target: Combatant) -> Callable[[DiceSource], Tuple[bool]]:
+    """被突袭: the setup once; the function returned rolls and returns the outcome tuple."""
+    _surprise_setup(target, None)
+
+    def _roll(dice: DiceSource) -> Tuple[bool]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+        return (True,)
+
+    return _roll
+
+
+def surprise_odds(target: Combatant) -> Odds:
+    """被突袭: the exact distribution of the fields of SURPRISE_FIELDS."""
+    _surprise_setup(target, None)
+    _odds, _p = OddsBuilder(SURPRISE_FIELDS, None, None, 200000), 1.0
+    _odds.add((True,), _p)
     return _odds.build()
 
 

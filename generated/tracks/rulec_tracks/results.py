@@ -130,7 +130,10 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('speed_halvings', '降速倍数', 'int'), ('avoids_medium', '避开感知媒介', 'bool'),
                        ('supernatural', '超凡能力', 'bool'), ('revealed_bonus', '受袭后加值次数', 'int'),
                        ('seek_penalty', '侦查检定减值', 'int'), ('hide_penalty', '躲藏检定减值', 'int')),
-            "fields": (('noticed', '发现', 'bool'),), "summary": {"hit": None, "damage": None}},
+            "fields": (('noticed', '发现', 'bool'), ('unnoticed', '未发现', 'bool')),
+            "summary": {"hit": None, "damage": None}},
+    'surprise': {"name": '被突袭', "params": (('target', '被突袭者', 'combatant'),),
+                 "fields": (('surprised', '被突袭', 'bool'),), "summary": {"hit": None, "damage": None}},
     'chaos_check': {
             "name": '混乱刻度下的周期检定',
             "params": (('character', '角色', 'combatant'), ('skill', '技艺', 'int'), ('penalty', '检定减值', 'int')),
@@ -435,11 +438,12 @@ class InitiativeRollResult(_InitiativeRollFields, _rt_Result):
     procedure = 'initiative_roll'
 
 
-DETECT_FIELDS: Tuple[str, ...] = ('noticed',)
+DETECT_FIELDS: Tuple[str, ...] = ('noticed', 'unnoticed')
 
 
 class _DetectFields(NamedTuple):
     noticed: bool  # 发现
+    unnoticed: bool  # 未发现
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 
@@ -449,6 +453,22 @@ class DetectResult(_DetectFields, _rt_Result):
 
     __slots__ = ()
     procedure = 'detect'
+
+
+SURPRISE_FIELDS: Tuple[str, ...] = ('surprised',)
+
+
+class _SurpriseFields(NamedTuple):
+    surprised: bool  # 被突袭
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class SurpriseResult(_SurpriseFields, _rt_Result):
+    """The result of surprise (被突袭): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'surprise'
 
 
 CHAOS_CHECK_FIELDS: Tuple[str, ...] = ('successes',)
