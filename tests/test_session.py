@@ -65,7 +65,9 @@ EDITS = [
 ]
 
 
-@pytest.mark.parametrize("edits", [pytest.param(EDITS[:7], marks=pytest.mark.slow), EDITS[7:]], ids=["pack", "ruleset"])
+@pytest.mark.parametrize("edits", [pytest.param(EDITS[:7], marks=pytest.mark.slow),
+                                   pytest.param([EDITS[7], EDITS[9]], marks=pytest.mark.slow), [EDITS[8]]],
+                         ids=["pack", "ruleset", "ruling"])
 def test_a_resident_build_after_an_edit_is_a_fresh_build(project: tuple[Path, Path],
                                                           edits: list[tuple[str, str, str, str]]) -> None:
     rules, pack = project
