@@ -26,17 +26,19 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple
 
 from .core import OutOfBounds, RuleError
-from .fight_budget import Budget, Plan, shown_cost
+from .fight_budget import Budget, Plan
 from .fight_carried import Carried
+from .fight_shown import Shown
+from .fight_stats import _EFFECTIVE, _LOWERED, _UNDEBUFFED, MAX_REMEMBERED, Stats  # noqa: F401  (tests read the memos)
 from .fight_checks import CheckUse, check_penalties, lowered_checks
 from .fight_until import Until, state_threshold
 from .fight_plan import Planned
-from .fight_conditions import ACTION_NAMES, Condition, ConditionSpec, Refused, forbids_text
+from .fight_conditions import Condition, ConditionSpec, Refused
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
 from .fight_state import (MAX_LOG, MAX_LOG_LINE, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect,
-                          FightRules, Member, Modifier, check_name, clamp, get, line, put, read_fight, stat_values,
-                          trusted, with_counters, with_points, bad_options)
+                          FightRules, Member, Modifier, check_name, clamp, get, line, put, read_fight,
+                          with_counters, with_points, bad_options)
 from .sources import FixedDice
 
 __all__ = ["CheckUse", "Condition", "Refused",
@@ -64,7 +66,7 @@ class Action(NamedTuple):
         return "\n".join([*self.applied, self.result.text(gm)])
 
 
-class Fight(Carried, Budget, Until, Planned):
+class Fight(Stats, Shown, Carried, Budget, Until, Planned):
     """An immutable fight. Build one with `Fight.start(rules, {"甲": Combatant(...), ...})`."""
 
     __slots__ = ("rules", "members", "turn", "relations", "log")
@@ -131,115 +133,6 @@ class Fight(Carried, Budget, Until, Planned):
             if m.name == name:
                 return m
         raise OutOfBounds(f"战斗中没有“{name}”", key=name)
-
-    def effective(self, name: str) -> Any:
-        """`name`'s stats as the rules see them now: base stats plus active modifiers (within each
-        stat's range), and the stats its states take away at their minimum."""
-        return self._effective(self.member(name))
-
-    def _effective(self, m: Member, debuffs: bool = True,
-                   applying: Optional[List[Tuple[Condition, ConditionSpec]]] = None) -> Any:
-        """The stats of `m` with its modifiers, states and conditions (those `applying`, else those
-        with no scope) and, unless `debuffs` is false, the debuffs of its tracks: the accumulation
-        rule itself reads the stats without them, so a debuff never feeds back into the capacity it
-        is measured against."""
-        if not debuffs and applying is None:
-            if not (m.modifiers or m.states or m.conditions or self.relations):
-                return m.base
-            return self._undebuffed(m)
-        lowered = self._lowered(m) if debuffs else ()
-        if applying is None:
-            applying = self._applying(m) if (m.conditions or self.relations or m.states) else []
-        if not m.modifiers and not m.states and not lowered and not applying:
-            return m.base
-        key = (id(m.base), id(m.modifiers), m.states, lowered)  # all it depends on when no condition applies
-        if not applying:
-            hit = _EFFECTIVE.get(key)
-            if hit is not None and hit[0] is m.base and hit[1] is m.modifiers and hit[2] is self.rules:
-                return hit[3]
-        values = stat_values(m.base)
-        for stat, amount in lowered:
-            lo = self.rules.stats[stat][1]
-            values[stat] = max(lo, values[stat] - amount)
-        for mod in m.modifiers:
-            name_lo_hi = self.rules.stats.get(mod.stat)
-            if name_lo_hi is not None:
-                values[mod.stat] = max(name_lo_hi[1], min(name_lo_hi[2], values[mod.stat] + mod.delta))
-        for state in m.states:
-            if values.get(self.rules.state_spared.get(state, "")) is True:
-                continue  # spared: another working sense keeps the defenses (tracks' 目盲)
-            for stat in self.rules.state_stats.get(state, ()):
-                if stat in self.rules.stats:
-                    values[stat] = self.rules.stats[stat][1]
-        for c, spec in applying:
-            for state in spec.as_states:  # counted as in a state: the stats it takes away at their minimum
-                for stat in self.rules.state_stats.get(state, ()):
-                    if stat in self.rules.stats:
-                        values[stat] = self.rules.stats[stat][1]
-            for stat, flag in spec.sets:
-                values[stat] = flag
-            for stat, per in spec.adds:
-                _, lo, hi = self.rules.stats[stat]
-                values[stat] = max(lo, min(hi, values[stat] + per * c.value))
-        stats = trusted(self.rules.combatant, values)
-        if not applying:
-            _remember(_EFFECTIVE, key, (m.base, m.modifiers, self.rules, stats))
-        return stats
-
-    def _undebuffed(self, m: Member) -> Any:
-        """`_effective(m, debuffs=False)`, remembered: the accumulation and recovery rules read it once
-        or twice an action, and it depends only on the parts of `m` an action rarely changes (base
-        stats, modifiers, states, conditions, name) and on the relations and rules, all immutable,
-        so their identities are the key (each entry holds them, so no identity is reused while it lives)."""
-        key = (id(m.base), id(m.modifiers), id(m.states), id(m.conditions), m.name, id(self.relations))
-        hit = _UNDEBUFFED.get(key)
-        if (hit is not None and hit[0] is m.base and hit[1] is m.modifiers and hit[2] is m.states
-                and hit[3] is m.conditions and hit[4] is self.relations and hit[5] is self.rules):
-            return hit[6]
-        stats = self._effective(m, debuffs=False, applying=self._applying(m))
-        _remember(_UNDEBUFFED, key, (m.base, m.modifiers, m.states, m.conditions, self.relations, self.rules, stats))
-        return stats
-
-    def _lowered(self, m: Member) -> Tuple[Tuple[str, int], ...]:
-        """`_debuffs(m)`, remembered: they depend only on `m`'s stats without debuffs (what the
-        accumulation rule reads: `m.base` or an object `_undebuffed` remembers, held by the entry,
-        so its identity is a key), its points and the rules. An action asks for them for its stats
-        and for what it says, and in a long fight the points take the same few values again."""
-        if not m.points:
-            return self._debuffs(m)
-        plain = self._effective(m, debuffs=False)
-        key = (id(plain), m.points)
-        hit = _LOWERED.get(key)
-        if hit is not None and hit[0] is plain and hit[1] is self.rules:
-            return hit[2]  # type: ignore[no-any-return]
-        out = self._debuffs(m)
-        _remember(_LOWERED, key, (plain, self.rules, out))
-        return out
-
-    def _debuffs(self, m: Member) -> Tuple[Tuple[str, int], ...]:
-        """(stat, amount) for each stat a track's debuff lowers directly (a defense: the checks it
-        lowers are `fight_checks`'), by the points past the capacity."""
-        stats = self.rules.stats
-        return tuple((stat, amount) for track, amount in self._debuff_amounts(m)
-                     for stat in self.rules.track_debuffs.get(track, ()) if stat in stats)
-
-    def _debuff_amounts(self, m: Member) -> Tuple[Tuple[str, int], ...]:
-        """(track, amount) for each track whose debuff `m` suffers: points past the capacity, by the
-        ruleset's accumulation rule."""
-        rules = self.rules
-        if not (rules.track_debuffs or rules.track_debuff_checks) or rules.accumulate is None or not m.points:
-            return ()
-        out: List[Tuple[str, int]] = []
-        plain = None
-        for track, points in m.points:
-            if points <= 0 or (track not in rules.track_debuffs and track not in rules.track_debuff_checks):
-                continue
-            if plain is None:
-                plain = self._effective(m, debuffs=False)
-            amount = int(rules.accumulate(plain, track, current=points, gained=0, dice=_NO_DICE)[rules.debuff_index])
-            if amount > 0:
-                out.append((track, amount))
-        return tuple(out)
 
     def holds(self, relation: str, holder: str, held: str) -> bool:
         return (relation, holder, held) in self.relations
@@ -526,47 +419,6 @@ class Fight(Carried, Budget, Until, Planned):
         return self._with(members=tuple(x._replace(states=kept) if x.name == name else x for x in self.members),
                           log=(*self.log, line(f"{name}的{self.rules.state_names.get(state, state)}解除")))
 
-    # ---- showing and storing ----
-    def status(self, name: str) -> str:
-        """One line of `name`'s state in the rules' language."""
-        m = self.member(name)
-        parts = [f"{self.rules.counters[k]}{v}" for k, v in m.counters]
-        parts += [f"{self.rules.tracks.get(k, k)}{v}" for k, v in m.points if v]
-        names = {p: a.name for p, a in self.rules.actions.items()}
-        for s in m.states:
-            forbids = forbids_text(self.rules.conditions[s], names) if s in self.rules.conditions else ""
-            parts.append(self.rules.state_names.get(s, s) + (f"（{forbids}）" if forbids else ""))
-        parts += [f"{self.rules.stats[x.stat][0]}{x.delta:+d}" for x in m.modifiers]
-        for c in m.conditions:
-            spec = self.rules.conditions[c.id]
-            more = [str(c.value)] if spec.adds or any(v == "value" for _, v in spec.options) else []
-            if c.source:
-                more.append(f"来自{c.source}")
-            if c.expires >= 0:
-                more.append(f"还剩{max(0, c.expires - self.turn)}个回合")
-            forbids = forbids_text(spec, names)
-            if forbids:
-                more.append(forbids)
-            parts.append(spec.name + (f"（{'，'.join(more)}）" if more else ""))
-        parts += [f"{self.rules.relations[r]}{b}" for r, a, b in self.relations if a == name]
-        parts += [f"被{a}{self.rules.relations[r]}" for r, a, b in self.relations if b == name]
-        if self.rules.turn is not None and (m.spent or m.owed or m.ready):
-            parts.append(f"本回合剩余{self.left(name)}")
-            if m.owed:
-                parts.append(f"下一回合被占用{shown_cost(self.rules.turn, m.owed)}")
-            if m.ready:
-                parts.append(f"准备了{ACTION_NAMES.get(m.ready, m.ready)}")
-        return f"{name}：" + ("，".join(parts) if parts else "无变化")
-
-    def to_dict(self) -> Dict[str, Any]:
-        return {"turn": self.turn, "turns": self.rules.turn is not None,
-                "members": [{"name": m.name, "stats": m.base.to_dict(), "counters": dict(m.counters),
-                             "points": dict(m.points), "states": list(m.states),
-                             "modifiers": [list(x) for x in m.modifiers],
-                             "conditions": [list(c) for c in m.conditions], "spent": dict(m.spent),
-                             "owed": dict(m.owed), "ready": m.ready} for m in self.members],
-                "relations": [list(r) for r in self.relations], "log": list(self.log)}
-
     @classmethod
     def from_dict(cls, rules: FightRules, data: Mapping[str, Any]) -> "Fight":
         """The fight `to_dict` wrote (a bot keeps one between chat messages): every value is checked
@@ -581,19 +433,6 @@ class Fight(Carried, Budget, Until, Planned):
             raise OutOfBounds("无法读取战斗记录", key="fight") from None
         return cls(rules, members, turn, relations, log)
 
-
-# What `_effective` remembers (each entry holds the objects whose identities its key has, so no
-# identity is reused while it lives): at most MAX_REMEMBERED entries each, cleared when full.
-MAX_REMEMBERED = 256
-_UNDEBUFFED: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}  # stats without debuffs
-_LOWERED: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}  # the debuffs
-_EFFECTIVE: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}  # the stats with debuffs, no condition applying
-
-
-def _remember(memo: Dict[Tuple[Any, ...], Tuple[Any, ...]], key: Tuple[Any, ...], entry: Tuple[Any, ...]) -> None:
-    if len(memo) >= MAX_REMEMBERED:
-        memo.clear()
-    memo[key] = entry
 
 _new = object.__new__
 # the setters of Fight's slots, for `_with` (a slot added to Fight must be set there too)

@@ -1,0 +1,69 @@
+"""A fight shown and stored (`Fight` inherits `Shown`): one line of a combatant's state in the
+rules' language — what its states and conditions forbid, how long each lasts, its relations, what
+is left of its turn — and the plain JSON a bot keeps between chat messages (`Fight.from_dict` reads it
+back, every value checked by `fight_state.read_fight`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Dict, Tuple
+
+from .fight_budget import shown_cost
+from .fight_conditions import ACTION_NAMES, forbids_text
+from .fight_state import FightRules, Member
+
+
+class Shown:
+    """`status` and `to_dict` (`Fight.from_dict` reads it back), for `Fight` (which provides the attributes below)."""
+
+    __slots__ = ()
+    rules: FightRules
+    members: Tuple[Member, ...]
+    turn: int
+    relations: Tuple[Tuple[str, str, str], ...]
+    log: Tuple[str, ...]
+
+    if TYPE_CHECKING:  # provided by Fight
+        def member(self, name: str) -> Member: ...
+
+        def left(self, name: str) -> str: ...
+
+    def status(self, name: str) -> str:
+        """One line of `name`'s state in the rules' language."""
+        m = self.member(name)
+        parts = [f"{self.rules.counters[k]}{v}" for k, v in m.counters]
+        parts += [f"{self.rules.tracks.get(k, k)}{v}" for k, v in m.points if v]
+        names = {p: a.name for p, a in self.rules.actions.items()}
+        for s in m.states:
+            forbids = forbids_text(self.rules.conditions[s], names) if s in self.rules.conditions else ""
+            parts.append(self.rules.state_names.get(s, s) + (f"（{forbids}）" if forbids else ""))
+        parts += [f"{self.rules.stats[x.stat][0]}{x.delta:+d}" for x in m.modifiers]
+        for c in m.conditions:
+            spec = self.rules.conditions[c.id]
+            more = [str(c.value)] if spec.adds or any(v == "value" for _, v in spec.options) else []
+            if c.source:
+                more.append(f"来自{c.source}")
+            if c.expires >= 0:
+                more.append(f"还剩{max(0, c.expires - self.turn)}个回合")
+            forbids = forbids_text(spec, names)
+            if forbids:
+                more.append(forbids)
+            parts.append(spec.name + (f"（{'，'.join(more)}）" if more else ""))
+        parts += [f"{self.rules.relations[r]}{b}" for r, a, b in self.relations if a == name]
+        parts += [f"被{a}{self.rules.relations[r]}" for r, a, b in self.relations if b == name]
+        if self.rules.turn is not None and (m.spent or m.owed or m.ready):
+            parts.append(f"本回合剩余{self.left(name)}")
+            if m.owed:
+                parts.append(f"下一回合被占用{shown_cost(self.rules.turn, m.owed)}")
+            if m.ready:
+                parts.append(f"准备了{ACTION_NAMES.get(m.ready, m.ready)}")
+        return f"{name}：" + ("，".join(parts) if parts else "无变化")
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"turn": self.turn, "turns": self.rules.turn is not None,
+                "members": [{"name": m.name, "stats": m.base.to_dict(), "counters": dict(m.counters),
+                             "points": dict(m.points), "states": list(m.states),
+                             "modifiers": [list(x) for x in m.modifiers],
+                             "conditions": [list(c) for c in m.conditions], "spent": dict(m.spent),
+                             "owed": dict(m.owed), "ready": m.ready} for m in self.members],
+                "relations": [list(r) for r in self.relations], "log": list(self.log)}
