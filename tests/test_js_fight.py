@@ -278,3 +278,80 @@ def test_js_fight_agrees_with_python(request: pytest.FixtureRequest) -> None:
 def test_js_fight_agrees_with_python_at_length(request: pytest.FixtureRequest) -> None:
     seen = check_agree(_runs(request, "jsfight-slow", 60, 30, 120))
     assert seen["refused"] > 0 and seen["exhausted"] > 0 and seen["applied"] > 0 and seen["expired"] > 0, seen
+
+
+def _damaged(data: dict[str, Any], m: Any) -> list[Any]:
+    """Stored fights, each with one value out of its range or of the wrong kind."""
+    rules = m.FIGHT_RULES
+    out: list[Any] = [[], "fight", {**data, "extra": 1}, {**data, "turn": -1}, {**data, "turn": "3"},
+                      {**data, "turn": 1_000_001}, {**data, "turn": 2.5}, {**data, "members": []},
+                      {**data, "members": "甲"}, {**data, "log": "text"}, {**data, "log": ["x" * 501]},
+                      {**data, "log": ["ok"] * 1001}, {**data, "relations": [["nope", "甲", "乙"]]},
+                      {k: v for k, v in data.items() if k != "members"}]
+    first = data["members"][0]
+    name = first["name"]
+    member_changes: list[dict[str, Any]] = [
+        {"name": "a\u202eb"}, {"name": "x" * 101}, {"name": ""}, {"name": 5}, {"stats": {"nope": 1}},
+        {"stats": []}, {"stats": {"size": 10 ** 12}}, {"counters": {"nope": 1}}, {"counters": {"x": True}},
+        {"states": ["nope"]}, {"states": "x"}, {"modifiers": [["x", 1, 5]]}, {"modifiers": [[1, 1, 5, "x"]]},
+        {"conditions": [["nope", 1, "", -1]]}, {"conditions": [[1, 2]]}, {"extra": 1},
+    ]
+    if rules.counters:
+        member_changes.append({"counters": {next(iter(rules.counters)): 1_000_000_001}})
+    if rules.tracks:
+        member_changes.append({"points": {next(iter(rules.tracks)): rules.points_max + 1}})
+    stat = next(iter(rules.stats))
+    source = next(iter(rules.actions.values())).name
+    member_changes += [{"modifiers": [[stat, 1, -2, source]]}, {"modifiers": [[stat, 1, 5, "no such procedure"]]},
+                       {"modifiers": [[stat, 1, 5, source]] * 101}]
+    if rules.conditions:
+        cid = next(iter(rules.conditions))
+        member_changes += [{"conditions": [[cid, -1, "", -1]]}, {"conditions": [[cid, 1, "", -1]] * 2},
+                           {"conditions": [[cid, 1, "nobody", -1]]}, {"conditions": [[cid, 1, "", -2]]}]
+    for change in member_changes:
+        d = copy.deepcopy(data)
+        d["members"][0] = {**first, **change}
+        out.append(d)
+    d = copy.deepcopy(data)
+    d["members"].append(copy.deepcopy(first))  # the same name twice
+    out.append(d)
+    d = copy.deepcopy(data)
+    del d["members"][0]["stats"]
+    out.append(d)
+    if rules.relations:
+        out.append({**data, "relations": [[next(iter(rules.relations)), name, "nobody"]]})
+        out.append({**data, "relations": [[next(iter(rules.relations)), name, name]] * 2})
+    return out
+
+
+def test_js_fight_stored_fights_round_trip_and_damaged_ones_are_refused(request: pytest.FixtureRequest) -> None:
+    """A fight stored by JavaScript loads in Python to the same fight and back (and the other
+    way); every damaged stored fight is refused in both with the same OutOfBounds message."""
+    built = request.getfixturevalue("built")
+    runs, expected = [], []
+    for ruleset in FIGHTS:
+        m = request.getfixturevalue("package")(ruleset)
+        rng = random.Random(f"jsfight-stored-{ruleset}")
+        fights = [Sequence(m, rng, 25) for _ in range(3)]
+        stored = [s.fight.to_dict() for s in fights]
+        sequences = [[{"op": "load", "data": json.loads(json.dumps(d, ensure_ascii=False))}] for d in stored]
+        damaged = [d for data in stored[:1] for d in _damaged(json.loads(json.dumps(data, ensure_ascii=False)), m)]
+        sequences += [[{"op": "load", "data": d}] for d in damaged]
+        runs.append((built / "js" / ruleset / "index.js", sequences))
+        expected.append((m, len(stored)))
+    node = run_node(runs)
+    for (m, good), (_, sequences), records in zip(expected, runs, node):
+        for i, (seq, (js,)) in enumerate(zip(sequences, records)):
+            data = seq[0]["data"]
+            try:
+                py: dict[str, Any] = snapshot(m.fight_from_dict(data))
+            except m.RuleError as exc:
+                py = {"error": exc.code, "message": exc.message}
+            if i < good:
+                assert js == py and js["dict"] == data, (js, py)
+                back = m.fight_from_dict(js["dict"])  # what JavaScript wrote, read by Python
+                assert json.loads(json.dumps(back.to_dict(), ensure_ascii=False)) == js["dict"]
+            else:
+                assert py.get("error") == "out-of-bounds", (json.dumps(data, ensure_ascii=False)[:300], py)
+                assert (js.get("error"), js.get("message")) == (py["error"], py["message"]), (
+                    json.dumps(data, ensure_ascii=False)[:300], js, py)
