@@ -233,7 +233,7 @@ class Initiative(Sequence):
 def run_node(runs: list[tuple[Path, list[list[dict[str, Any]]]]]) -> list[list[list[dict[str, Any]]]]:
     """Every run (a module and its sequences) in one Node process."""
     request = json.dumps({"runs": [{"module": str(p), "sequences": seqs} for p, seqs in runs]}, ensure_ascii=False)
-    done = subprocess.run([NODE, str(ROOT / "tests" / "js" / "fight_driver.mjs")], input=request,
+    done = subprocess.run([str(NODE), str(ROOT / "tests" / "js" / "fight_driver.mjs")], input=request,
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     out: list[list[list[dict[str, Any]]]] = json.loads(done.stdout)
