@@ -15,11 +15,12 @@ from ..fight_data import debuff_index, fight_actions, outcome_index, points_rang
 from .code import Js, Writer, comment, join, js, literal, name, string
 from .procedures import split_params
 
-FIGHT_RUNTIME = ["fight_state.js", "fight_rules.js", "fight.js", "fight_odds.js"]
-FIGHT_EXPORTS = ["Fight", "FightAction", "Refused", "UntilOdds", "attacks_until",
-                 "chain_until", "expected_attacks", "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG",
-                 "MAX_LOG_LINE", "MAX_MEMBERS", "MAX_MODIFIERS", "MAX_CONDITIONS", "MAX_NAME", "MAX_TURN", "MAX_VALUE",
-                 "FIGHT_RULES", "start_fight", "fight_from_dict", "fightFromDict", "until", "state_threshold"]
+FIGHT_RUNTIME = ["fight_state.js", "fight_rules.js", "fight.js", "fight_odds.js", "fight_plan.js"]
+FIGHT_EXPORTS = ["Fight", "FightAction", "Refused", "UntilOdds", "attacks_until", "chain_until", "expected_attacks",
+                 "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_LOG_LINE", "MAX_MEMBERS",
+                 "MAX_MODIFIERS", "MAX_CONDITIONS", "MAX_NAME", "MAX_TURN", "MAX_VALUE", "MAX_PLAN_STEPS",
+                 "MAX_PLAN_STATES", "MAX_PLAN_WORK", "FIGHT_RULES", "start_fight", "fight_from_dict", "fightFromDict",
+                 "until", "state_threshold"]
 
 
 def _pairs(pairs: list[tuple[str, object]]) -> Js:
@@ -153,6 +154,12 @@ _DTS_FIGHT = [
        "toDict(): {probabilities: number[]; tail: number; threshold: number; expected: number; median: number}; "
        "toJSON(): ReturnType<UntilOdds['toDict']>; }"),
     Js("export class Refused extends RuleError {}"),
+    Js("export type FightPlanStep = {[P in keyof FightProcedures]: {procedure: P; roles: FightProcedures[P]['roles']; "
+       "options?: Omit<FightProcedures[P]['options'], 'dice'>; end_turn?: boolean}}[keyof FightProcedures];"),
+    Js("export type FightPlan = ReadonlyArray<FightPlanStep> | {opening?: ReadonlyArray<FightPlanStep>; "
+       "cycle: ReadonlyArray<FightPlanStep>};"),
+    Js("export type FightTarget = {who: string; condition: string} | {who: string; state: string} | "
+       "{who: string; counter: string; at_least?: number} | {who: string; points: string; at_least?: number};"),
     # The options argument: required when the procedure has a required option, else optional.
     Js("type FightOptions<P extends keyof FightProcedures, X = {}> = {} extends FightProcedures[P]['options'] "
        "? [options?: FightProcedures[P]['options'] & X] : [options: FightProcedures[P]['options'] & X];"),
@@ -171,6 +178,9 @@ _DTS_FIGHT = [
        "status(name: string): string; "
        "until_state<P extends keyof FightProcedures>(procedure: P, roles: FightProcedures[P]['roles'], "
        "target: string, track: string, ...options: FightOptions<P, {max_attacks?: number}>): UntilOdds; "
+       "until_plan(plan: FightPlan, target: FightTarget | ReadonlyArray<FightTarget>, "
+       "options?: {max_actions?: number; negligible?: number}): UntilOdds; "
+       "reached(target: FightTarget | ReadonlyArray<FightTarget>): boolean; "
        "toDict(): FightDict; toJSON(): FightDict; }"),
     Js("export const FIGHT_RULES: FightRules;"),
     Js("export function start_fight(combatants: ReadonlyMap<string, Combatant> | Record<string, Combatant>): Fight;"),

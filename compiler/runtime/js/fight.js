@@ -119,6 +119,14 @@ class Fight {
   // Resolve `procedure` with the named combatants in its roles ({attacker: '甲', ...}) and the
   // procedure's options (its other parameters and `dice`); the fight is unchanged.
   resolve(procedure, roles, options) {
+    const prepared = this._prepare(procedure, roles, options);
+    const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
+    return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[4][r]]), result, prepared[2], prepared[3]);
+  }
+  // What resolve calls the procedure with: [its spec, the arguments (every role's effective stats,
+  // the options its conditions supply, then the caller's), the sentences of the state that applied,
+  // the conditions it uses up, the roles]; Refused when the actor's conditions forbid it.
+  _prepare(procedure, roles, options) {
     const rules = this.rules;
     const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
     if (spec === undefined) throw new OutOfBounds('没有可在战斗中使用的这个过程', {key: 'procedure'});
@@ -159,8 +167,7 @@ class Fight {
     }
     for (const k of suppliedKeys) kwargs[k] = supplied[k];
     for (const k of Object.keys(options)) kwargs[k] = options[k];
-    const result = _rt_fight_call(spec.call, spec.positional, kwargs);
-    return new FightAction(procedure, spec.roles.map(r => [r, roles[r]]), result, applied, used);
+    return [spec, kwargs, applied, used, roles];
   }
   // What `name`'s state does to its stats now (or in an action: the conditions `applying`).
   applied_to(name, applying) {
@@ -396,6 +403,12 @@ class Fight {
   // points on `track` put it into the track's state (fight_until.py; options: the procedure's
   // options and max_attacks).
   until_state(procedure, roles, target, track, options) { return _rt_until_state(this, procedure, roles, target, track, options); }
+
+  // Exactly: how many actions of `plan` (an opening, then its cycle again and again) until `target`
+  // is reached, following the whole fight state (fight_plan.py; options: max_actions, negligible).
+  until_plan(plan, target, options) { return _rt_until_plan(this, plan, target, options); }
+  // Whether the fight has reached `target` (as until_plan takes it).
+  reached(target) { return _rt_reached(this, _rt_read_targets(this.rules, this.members.map(m => m.name), target)); }
 
   // ---- conditions and relations (fight_carried.py) ----
   // `m`'s conditions: its own, those its relations give it, and its states declared as conditions.
