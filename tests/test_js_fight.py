@@ -18,6 +18,7 @@ import json
 import random
 import shutil
 import subprocess
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -330,11 +331,16 @@ class Planned(Sequence):
         self.steps, self.records = [], []
         for stats, plans, target in PLANS.get(ruleset, []):
             combatants = [["甲", stats], ["乙", {}]]
-            self.run({"op": "start", "combatants": combatants},
-                     lambda c=combatants: self._set(m.start_fight({n: m.Combatant(**s) for n, s in c})))
+            self.run({"op": "start", "combatants": combatants}, partial(self._start, combatants))
             for plan in plans:
                 step = {"op": "until_plan", "plan": plan, "target": target, "options": {"max_actions": 40}}
-                self.run(step, lambda p=plan, t=target: _odds(self.fight.until_plan(p, t, max_actions=40)))
+                self.run(step, partial(self._plan, plan, target))
+
+    def _start(self, combatants: list[list[Any]]) -> dict[str, Any]:
+        return self._set(self.m.start_fight({n: self.m.Combatant(**s) for n, s in combatants}))
+
+    def _plan(self, plan: Any, target: Any) -> dict[str, Any]:
+        return _odds(self.fight.until_plan(plan, target, max_actions=40))
 
 
 def _runs(request: pytest.FixtureRequest, label: str, count: int, lo: int, hi: int,
