@@ -47,3 +47,14 @@ console.log(action.result.no_such_field);
 fight.turn = 3;
 // @ts-expect-error: until_state needs the procedure's required options too
 t.until_state("attack", {attacker: "甲", defender: "乙"}, "defender", "physical");
+
+const R = {attacker: "甲", defender: "乙"};
+const plan = fight.until_plan({opening: [{procedure: "feint", roles: R, end_turn: false}],
+                               cycle: [{procedure: "attack", roles: R, options: {weapon: "拳"}, end_turn: true}]},
+                              {who: "乙", counter: "damage", at_least: 12}, {max_actions: 40});
+const done: boolean = fight.reached([{who: "乙", condition: "prone"}, {who: "乙", counter: "damage", at_least: 3}]);
+console.log(plan.expected, done);
+// @ts-expect-error: a plan step's options are its procedure's
+fight.until_plan([{procedure: "feint", roles: R, options: {weapon: "拳"}}], {who: "乙", state: "x"});
+// @ts-expect-error: a target names one kind
+fight.reached({who: "乙"});
