@@ -23,18 +23,20 @@ class FightAction {
   toJSON() { return this.toDict(); }
 }
 
-const _rt_FIGHT_RULES = new WeakMap();  // fight -> its rules (not an enumerable property of a fight)
+// A frozen array of `items` (frozen already: as it is; else a frozen copy).
+function _rt_frozen(items) { return Object.isFrozen(items) ? items : Object.freeze(items.slice()); }
 class Fight {
   constructor(rules, members, turn, relations, log) {
-    _rt_FIGHT_RULES.set(this, rules);
-    this.members = Object.freeze(members);
+    Object.defineProperty(this, 'rules', {value: rules, enumerable: false});  // not part of toDict or JSON
+    this.members = _rt_frozen(members);
     this.turn = turn || 0;
-    this.relations = Object.freeze((relations || []).map(r => (Object.isFrozen(r) ? r : Object.freeze(r.slice()))));
+    relations = relations || [];
+    this.relations = Object.isFrozen(relations) ? relations
+      : Object.freeze(relations.map(r => (Object.isFrozen(r) ? r : Object.freeze(r.slice()))));
     log = log || [];
-    this.log = Object.freeze(log.length > MAX_LOG ? log.slice(log.length - MAX_LOG) : log.slice());
+    this.log = log.length > MAX_LOG ? Object.freeze(log.slice(log.length - MAX_LOG)) : _rt_frozen(log);
     Object.freeze(this);
   }
-  get rules() { return _rt_FIGHT_RULES.get(this); }
 
   // ---- building ----
   // A fight between `combatants` (name -> Combatant, a Map or an object), who act in the order given.

@@ -88,17 +88,22 @@ const _rt_CARRIED = {
   _settle(log, before) {
     const rules = this.rules, members = this.members.slice();
     let relations = this.relations;
+    let current = null;  // the fight as the members and relations now stand (made again after a change)
+    const now = () => (current === null ? (current = this._with({members: members.slice(), relations: relations})) : current);
     for (let depth = 0; depth < 3; depth++) {  // an ending can end another: a fixed, small depth
       let changed = false;
       for (let i = 0; i < members.length; i++) {
         const m = members[i];
-        const stats = this._with({members: members.slice(), relations: relations})._effective(m);
-        const kept = m.conditions.filter(c => !rules.conditions.get(c.id).ends.some(
+        // only a condition that a stat ends needs the stats (the same answer, without making them)
+        const ended = m.conditions.some(c => rules.conditions.get(c.id).ends.some(x => x.kind === 'stat'));
+        const stats = ended ? now()._effective(m) : null;
+        const kept = !ended ? m.conditions : m.conditions.filter(c => !rules.conditions.get(c.id).ends.some(
           x => x.kind === 'stat' && stats[x.stat] === true));
         for (const c of m.conditions) if (kept.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
         if (kept.length !== m.conditions.length) {
           members[i] = _rt_member_with(m, {conditions: kept});
           changed = true;
+          current = null;
         }
       }
       const byName = new Map(members.map(m => [m.name, m]));
@@ -107,7 +112,7 @@ const _rt_CARRIED = {
         const spec = rules.relation_specs.get(rel[0]);
         let why = '';
         if (spec !== undefined) {
-          const h = this._with({members: members.slice(), relations: relations});
+          const h = now();
           const hs = h._effective(byName.get(rel[1])), ds = h._effective(byName.get(rel[2]));
           const a = spec.ends_holder.filter(x => hs[x] === true), b = spec.ends_held.filter(x => ds[x] === true);
           why = a.length ? _rt_name_of(rules.flag_names, a[0]) : '';
@@ -120,6 +125,7 @@ const _rt_CARRIED = {
           live.push(rel);
         }
       }
+      if (live.length !== relations.length) current = null;
       relations = live;
       if (!changed) break;
     }
