@@ -445,3 +445,44 @@ def test_js_fight_stored_fights_round_trip_and_damaged_ones_are_refused(request:
                 assert py.get("error") == "out-of-bounds", (json.dumps(data, ensure_ascii=False)[:300], py)
                 assert (js.get("error"), js.get("message")) == (py["error"], py["message"]), (
                     json.dumps(data, ensure_ascii=False)[:300], js, py)
+
+
+def test_js_fight_runs_in_quickjs_as_in_python(request: pytest.FixtureRequest) -> None:
+    """The single-file script's fight in an engine other than V8 (QuickJS, as SealDice's goja is
+    not V8 either): a fight of every kind of step gives Python's log, statuses and toDict."""
+    quickjs = pytest.importorskip("quickjs")
+    built = request.getfixturevalue("built")
+    m = request.getfixturevalue("package")("dp")
+    seq = Sequence(m, random.Random("jsfight-quickjs"), 30)
+    context = quickjs.Context()
+    context.eval((built / "js" / "dp" / "rulec_dp.user.js").read_text(encoding="utf-8"))
+    script = """(function (steps) {
+      var m = rulec_dp, fight = null, out = [];
+      steps.forEach(function (s) {
+        try {
+          if (s.op === 'start') fight = m.start_fight(new Map(s.combatants.map(function (nc) {
+            return [nc[0], new m.Combatant(nc[1])]; })));
+          else if (s.op === 'next') fight = fight.next_turn();
+          else if (s.op === 'roundtrip') fight = m.fightFromDict(JSON.parse(JSON.stringify(fight)));
+          else if (s.op === 'remove_state') fight = fight.remove_state(s.name, s.state);
+          else if (s.op === 'act') {
+            var o = Object.assign({}, s.options);
+            o.dice = s.dice.fixed ? new m.FixedDice(s.dice.fixed) : new m.SeededDice(s.dice.seed);
+            fight = fight.act(s.proc, s.roles, o)[1];
+          } else { out.push(null); return; }
+          out.push({dict: fight.toDict(), status: fight.members.map(function (x) { return fight.status(x.name); })});
+        } catch (e) { out.push({error: e.code, message: e.message}); }
+      });
+      return JSON.stringify(out);
+    })(%s)""" % json.dumps(seq.steps, ensure_ascii=False)
+    got = json.loads(context.eval(script))
+    compared = 0
+    for step, js, py in zip(seq.steps, got, seq.records):
+        if js is None:
+            continue
+        if "error" in py:
+            assert (js.get("error"), js.get("message")) == (py["error"], py["message"]), step
+        else:
+            assert js["dict"] == py["dict"] and js["status"] == list(py["status"].values()), step
+        compared += 1
+    assert compared > 10
