@@ -133,3 +133,54 @@ def dp_specialised(random: Any, dice: int = 8, defender_extras: int = 3,
         return False, 0, 0, "blunt", True, False, "", 0, dice, defender_extras, 0, 0, False, 0
     net = after + extras
     return True, net, net, "blunt", True, True, "", 0, dice, defender_extras, 0, 0, False, 0
+
+
+def tracks_fight_update(fight: dict[str, Any], defender: str, result: Any, accumulate: Any, recover: Any,
+                        dice: Any) -> dict[str, Any]:
+    """The effects of the tracks attack written by hand on plain dicts: what `Fight.apply` does for
+    it, the same work a careful programmer keeping the fight as dicts would do. The defender's
+    damage counter grows (saturated, a log line); a defender in a track's state who takes damage
+    gets the recovery rule (`recover`) for that track; the points of the track the attack names
+    grow (saturated at 10,000, the top the accumulation rule accepts) and the accumulation rule
+    (`accumulate`) says the state they cause (a log line each). The fight is a new dict (the
+    changed member's dicts copied, the log kept to its last 1,000 lines), the old one unchanged,
+    as `Fight` is an immutable value. The names are the tracks ruleset's; the base stats stand
+    for the effective ones (the benchmark's fight has no modifiers or states when it runs)."""
+    members = dict(fight["members"])
+    m = members[defender]
+    counters, points, states = m["counters"], m["points"], m["states"]
+    log: list[str] = []
+    damage = result.damage
+    if damage:
+        total = min(max(counters.get("damage", 0) + damage, -1_000_000_000), 1_000_000_000)
+        counters = {**counters, "damage": total}
+        log.append(f"{defender}的所受伤害{damage:+d}（共{total}）")
+        if damage > 0 and states:
+            for track, current in list(points.items()):
+                state = TRACK_STATES.get(track)
+                if current <= 0 or state not in states:
+                    continue
+                left, awake = recover(m["base"], track, current=current, taken=min(damage, 10_000), dice=dice)
+                if left != current:
+                    points = {**points, track: left}
+                    log.append(f"{defender}的{TRACK_NAMES[track]}{left - current:+d}（昏迷中受到伤害，共{left}）")
+                if awake:
+                    states = [s for s in states if s != state]
+                    log.append(f"{defender}的{STATE_NAMES[state]}解除")
+    track, gained = result.track, result.points
+    if track and gained:
+        before = points.get(track, 0)
+        total = min(max(before + gained, 0), 10_000)
+        points = {**points, track: total}
+        log.append(f"{defender}的{TRACK_NAMES[track]}{gained:+d}（共{total}）")
+        state = accumulate(m["base"], track, current=min(before, total), gained=max(0, total - before), dice=dice)[3]
+        if state and state not in states:
+            states = sorted([*states, state])
+            log.append(f"{defender}进入{STATE_NAMES[state]}")
+    members[defender] = {"base": m["base"], "counters": counters, "points": points, "states": states}
+    return {"turn": fight["turn"], "members": members, "log": (fight["log"] + log)[-1000:]}
+
+
+TRACK_NAMES = {"dizzy": "眩晕", "pain": "剧痛", "dazzle": "目眩", "tinnitus": "耳鸣"}
+TRACK_STATES = {"dizzy": "unconscious", "pain": "helpless", "dazzle": "blind", "tinnitus": "deaf"}
+STATE_NAMES = {"unconscious": "昏迷", "helpless": "无助", "blind": "目盲", "deaf": "耳聋"}

@@ -255,29 +255,10 @@ def bench_worst(repeats: int) -> list[Row]:
 
 
 def bench_fight(repeats: int) -> list[Row]:
-    """Issue 18's targets: applying an action's effects to a fight, and the exact number of attacks
-    until a track's state (capacity 10, state past 30 points)."""
-    tracks = load_generated("tracks")
-    attacker = tracks.Combatant(strength=6, fighting=5)
-    defender = tracks.Combatant(dexterity=4, perception=2)  # 眩晕 capacity 2×4+2 = 10: 昏迷 at 31 points
-    fight = tracks.start_fight({"甲": attacker, "乙": defender})
-    action = fight.resolve("attack", {"attacker": "甲", "defender": "乙"}, weapon="fist", part="jaw",
-                           dice=tracks.FixedDice([9] * 30))
-    threshold = tracks.state_threshold(defender, "dizzy")
-    assert threshold == 31
-    t = compare({
-        "apply": lambda: fight.apply(action),
-        "resolve": lambda: fight.resolve("attack", {"attacker": "甲", "defender": "乙"}, weapon="fist", part="jaw",
-                                         dice=tracks.SeededDice(1)),
-        "until": lambda: tracks.until("attack", "points", threshold, attacker, defender, "fist", part="jaw"),
-    }, max(3, repeats // 2), target=0.2)
-    return [
-        ("fight: apply an attack's effects", "`fight.apply(action)` (damage, track points, state check)",
-         t["apply"].human(), "", "≤ 10 µs"),
-        ("fight: resolve an attack", "`fight.resolve(...)` with effective stats", t["resolve"].human(), "", ""),
-        ("fight: exact attacks until 昏迷", f"`until(...)`, capacity 10, state at {threshold} points",
-         t["until"].human(), "", "≤ 50 ms"),
-    ]
+    """Issues 18 and 34: the fight's runtime against the same work by hand (bench/fight_bench.py)."""
+    from bench.fight_bench import bench_fight as run
+
+    return run(load_generated, repeats)
 
 
 def bench_js(repeats: int) -> list[Row]:

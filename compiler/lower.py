@@ -7,6 +7,8 @@ user's rules, and nothing here renders any target language.
 
 from __future__ import annotations
 
+import dataclasses
+
 from .ir import Procedure, Ruleset
 from .validate import Checked
 from .validate.procedures import CheckedProcedure
@@ -19,8 +21,5 @@ def lower_procedure(c: CheckedProcedure) -> Procedure:
 
 
 def lower(c: Checked, *, pack_label: str = "") -> Ruleset:
-    return Ruleset(c.id, c.name, c.version, c.description, c.source_file, c.dice, c.stat_groups, c.stats,
-                   c.rulings, c.sections, c.rules, c.errors, c.tables,
-                   tuple(lower_procedure(p) for p in c.procedures), c.packs, c.files, c.span,
-                   helpers=c.helpers, features=c.features, odds_presets=c.presets, pack_label=pack_label,
-                   not_modelled=c.not_modelled, fight=c.fight, quick=c.extra.get("quick") or {})
+    return dataclasses.replace(c.ruleset, procedures=tuple(lower_procedure(p) for p in c.procedures),
+                               pack_label=pack_label)

@@ -51,3 +51,22 @@ def manifest(ruleset: str) -> dict[str, Any]:
 def declares_odds(ruleset: str) -> bool:
     """Whether its reference pages show balancing odds (`reference.odds` in the manifest)."""
     return bool((manifest(ruleset).get("reference") or {}).get("odds"))
+
+
+def declares_fight(ruleset: str) -> bool:
+    """Whether its package has a fight API (`fight:` in the manifest: state carried between actions)."""
+    return manifest(ruleset).get("fight") is not None
+
+
+def engine(ruleset: str) -> str:
+    """Its dice engine (`dice.engine` in the manifest: pool or d20)."""
+    return str(manifest(ruleset)["dice"]["engine"])
+
+
+def has_rule_index(ruleset: str) -> bool:
+    """Whether it has a rule inventory (rules.yaml: the seed's rule ids, indexed on its page)."""
+    return (folder(ruleset) / "rules.yaml").is_file()
+
+
+FIGHTING: tuple[str, ...] = tuple(rid for rid in RULESETS if declares_fight(rid))
+INDEXED: tuple[str, ...] = tuple(rid for rid in RULESETS if has_rule_index(rid))

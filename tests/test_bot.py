@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from every_ruleset import BUNDLED
+
 ROOT = Path(__file__).resolve().parent.parent
 BOT = ROOT / "examples" / "bot" / "bot.py"
 
@@ -73,8 +75,11 @@ HIDDEN = "\u202e\u0000\u200b\u2066\u0007\ufeff\u2028"
 
 
 @pytest.fixture(scope="module")
-def bot(dp, d20, tracks):  # type: ignore[no-untyped-def]
-    """The bot's module, in this process, over the packages of this session's build."""
+def bot(package):  # type: ignore[no-untyped-def]
+    """The bot's module, in this process, over the packages of this session's build (it knows the
+    bundled rulesets)."""
+    for ruleset in BUNDLED:
+        package(ruleset)
     spec = importlib.util.spec_from_file_location("rulec_example_bot", BOT)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

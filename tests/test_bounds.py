@@ -10,7 +10,9 @@ import pytest
 
 from rulec.build.facade import compile_rules
 from rulec.ir import expr as ir
-from rulec.validate.bounds import Evaluator, Interval, check_bounds
+from rulec.validate.bounds import check_bounds
+from rulec.validate.evaluator import Evaluator
+from rulec.validate.intervals import Interval
 
 from every_ruleset import RULESETS, SOURCES
 

@@ -18,6 +18,7 @@ from rulec.emit.calculator import CSP, _json_block, _inline_script, CalculatorEr
 from markupsafe import escape
 
 from rulec.runtime.fight_odds import expected_attacks
+from every_ruleset import RULESETS
 
 sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
@@ -38,7 +39,7 @@ def test_escaping_of_data_and_script():
 
 
 def test_pages_are_built_and_linked(built: Path):
-    for rs in ("dp", "d20", "tracks"):
+    for rs in RULESETS:
         page = (built / "reference" / calc_page_name(rs)).read_text(encoding="utf-8")
         assert f'content="{escape(CSP)}"' in page
         assert "http://" not in page.replace("http://www.w3.org/2000/svg", "") and "https://" not in page

@@ -219,3 +219,31 @@ def test_a_large_table_keeps_its_rows_as_json_and_loads_the_same(tmp_path: Path)
 def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
     """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
     monkeypatch.setenv("RULEC_LANG", "en")
+
+
+@pytest.mark.parametrize("line", [
+    "resolve examples/dp/wang_vs_wu_miss.yaml",
+    "resolve examples/dp/wang_vs_wu_miss.yaml --seed 7 --rules rules/dp --rules rules --out gen --json",
+    "resolve --format=json examples/dp/wang_vs_wu_miss.yaml --seed=-3",
+    "odds examples/d20/dagger_crit.yaml --until 伤害=20 --format text --out=x",
+    "odds --rules=rules examples/d20/dagger_crit.yaml",
+])
+def test_the_click_free_start_parses_as_click_does(line: str) -> None:
+    """`rulec resolve`/`odds` lines that entry.py runs without click (play_args.py's table) give the
+    keywords click's commands, built from the same table, would receive."""
+    from rulec.cli import play_args
+
+    argv = line.split()
+    parsed = play_args.parse(argv)
+    assert parsed is not None and parsed[0] == argv[0]
+    with main.commands[argv[0]].make_context(argv[0], argv[1:]) as ctx:
+        assert ctx.params == parsed[1]
+
+
+@pytest.mark.parametrize("line", ["resolve", "resolve a.yaml b.yaml", "resolve examples --seed 1", "resolve x.yaml --seed",
+                                  "resolve x.yaml --seed x", "resolve x.yaml --until a=1", "odds x.yaml --format xml",
+                                  "resolve x.yaml --json=1", "resolve x.yaml --lang en", "resolve --help", "build"])
+def test_what_the_table_does_not_settle_goes_to_click(line: str) -> None:
+    from rulec.cli import play_args
+
+    assert play_args.parse(line.split()) is None

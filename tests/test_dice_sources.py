@@ -1,6 +1,6 @@
 """Every dice call is bounded and every face is checked, whatever the dice source (issue 27).
 
-Every procedure of every bundled ruleset, in its traced, fast and prepared forms, in Python and
+Every procedure of every ruleset the tests run on (tests/every_ruleset.py), in its traced, fast and prepared forms, in Python and
 in JavaScript, is called with sources that are not fair (always the highest face: the added dice
 of a pool would chain for ever) or not valid (faces 0, NaN, 2.5, '5', None, sides + 1) and with
 `dice=` arguments that are not dice sources at all. Each call ends at once with the package's
@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from every_ruleset import RULESETS, engine, manifest
 from test_js_conformance import NODE, ROOT, _positional, _py_value, random_call
 
 from rulec.diagnostics import Span
@@ -31,7 +32,6 @@ from rulec.runtime.odds import TAIL, pool_distribution
 from rulec.runtime.pool import PoolSpec, pool_successes, pool_successes_random, roll_pool
 from rulec.runtime.sources import CheckedDice, FixedDice, SeededDice, dice_source
 
-RULESETS = ("dp", "d20", "tracks")
 FORMS = ("traced", "fast", "prepared")
 
 
@@ -189,14 +189,14 @@ def check_python(ruleset: str, outcomes: dict[tuple[str, str, str], str], calls:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_procedure_survives_every_hostile_source(ruleset: str, request: pytest.FixtureRequest) -> None:
-    m = request.getfixturevalue(ruleset)
+    m = request.getfixturevalue("package")(ruleset)
     calls = sample_calls(m, ruleset)
     assert sum(c["rolls"] for c in calls) >= len(calls) // 3
     started = time.perf_counter()
     outcomes = python_outcomes(m, calls)
     assert time.perf_counter() - started < 10
     check_python(ruleset, outcomes, calls)
-    if ruleset != "d20":  # a pool ruleset: the highest face adds a die every time, so the cap is reached
+    if engine(ruleset) == "pool":  # the highest face adds a die every time, so the cap is reached
         assert any(v == "limit-exceeded" for (_, name, _), v in outcomes.items() if name == "highest")
     if NODE is not None:
         check_node(ruleset, m, calls, outcomes, request.getfixturevalue("built"))
@@ -316,15 +316,13 @@ def test_a_cap_fair_dice_could_reach_is_a_diagnostic() -> None:
     assert _lower({"added_dice": 76}) == []
 
 
-@pytest.mark.parametrize("ruleset", ["dp", "tracks"])
+@pytest.mark.parametrize("ruleset", [rs for rs in RULESETS if engine(rs) == "pool"])
 def test_the_odds_enumerate_only_what_a_capped_roll_can_show(ruleset: str) -> None:
     """The exact odds of the largest pool stop where the tail is under TAIL, before the cap: every
     success count they give a probability can be rolled, and the cap cuts off less mass than the
     odds leave out as `dropped` (both at most TAIL)."""
-    import yaml
-
-    raw = yaml.safe_load((ROOT / "rules" / ruleset / "ruleset.yaml").read_text(encoding="utf-8"))["dice"]
-    d = pool_engine.lower(raw, Span("ruleset.yaml", 1, 1), lambda *_: pytest.fail("the bundled dice are valid"))
+    raw = manifest(ruleset)["dice"]
+    d = pool_engine.lower(raw, Span("ruleset.yaml", 1, 1), lambda *_: pytest.fail("the rulesets' dice are valid"))
     sides, success_at, add_at = (int(d.setting(k)) for k in ("sides", "success_at", "add_at_raw"))
     most = d.limits["pool_dice"]
     dist = pool_distribution(most, sides, success_at, add_at)

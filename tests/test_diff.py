@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from rulec.cli.main import main
-from rulec.diff import compare, render
-from rulec.diff.sides import SideError, side
+from rulec.cli.diff import compare, render
+from rulec.cli.diff.sides import SideError, side
 from rulec.runtime.fight_odds import expected_attacks
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from rulec.build.facade import compile_rules
+from every_ruleset import FIGHTING
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,6 +93,50 @@ def test_a_fight_is_immutable_and_round_trips_through_json(tracks):
         tracks.fight_from_dict({"members": [{"name": "x", "stats": {"力量": "很多"}}]})
     with pytest.raises(tracks.OutOfBounds):
         fight.resolve("attack", {"attacker": "甲", "defender": "丙"}, weapon="fist")
+
+
+def _required(g, action):
+    """Plain values for the options of `action` that have no default (1, false, a table's first entry)."""
+    import inspect
+
+    types = {p[0]: p[2] for p in g.PROCEDURE_INFO[action]["params"]}
+    out = {}
+    for name, p in inspect.signature(getattr(g, action)).parameters.items():
+        kind = types.get(name, "combatant")
+        if p.default is inspect.Parameter.empty and p.kind is not p.VAR_KEYWORD and kind != "combatant":
+            out[name] = 1 if kind == "int" else False if kind == "bool" else next(iter(getattr(g, kind.upper())))
+    return out
+
+
+@pytest.mark.parametrize("ruleset", FIGHTING)
+def test_every_fight_is_immutable_bounded_and_round_trips_through_json(ruleset, package):
+    """Every ruleset with a fight section: a fight cannot be changed in place, survives JSON after
+    each of its actions, and refuses what a stranger could send (a long name, a member it does not
+    hold, too many modifiers)."""
+    import json
+
+    g = package(ruleset)
+    stat = next(iter(g.FIGHT_RULES.stats))
+    fight = g.start_fight({"甲": g.Combatant(), "乙": g.Combatant()})
+    with pytest.raises(AttributeError):
+        fight.turn = 3  # type: ignore[misc]
+    acted = 0
+    for action, spec in g.FIGHT_RULES.actions.items():
+        roles = dict(zip(spec.roles, ["甲", "乙"] * len(spec.roles)))
+        try:
+            _, fight = fight.act(action, roles, dice=g.SeededDice(acted), **_required(g, action))
+        except g.RuleError:
+            continue  # a required option, or a rule that refuses it here
+        acted += 1
+        again = g.fight_from_dict(json.loads(json.dumps(fight.to_dict(), ensure_ascii=False)))
+        assert again.to_dict() == fight.to_dict()
+        with pytest.raises(g.OutOfBounds):
+            fight.resolve(action, dict(zip(spec.roles, ["丙"] * len(spec.roles))))
+    assert acted, f"{ruleset}: no action of its fight acts between two plain combatants"
+    with pytest.raises(g.OutOfBounds):
+        g.start_fight({"名" * 101: g.Combatant()})
+    with pytest.raises(g.OutOfBounds):
+        g.fight_from_dict({"members": [{"name": "x", "stats": {}, "modifiers": [[stat, 1, -1, "y"]] * 101}]})
 
 
 def brute_force(marginal: dict[int, float], threshold: int, n: int) -> list[float]:

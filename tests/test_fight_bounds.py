@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from rulec.build.facade import compile_rules
+from every_ruleset import FIGHTING, SOURCES, engine
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,15 +42,8 @@ class HighDice:
 
 @pytest.fixture(scope="module")
 def rulesets() -> dict[str, Any]:
-    build = compile_rules([ROOT / "rules"], stop_after="lower")
+    build = compile_rules(SOURCES, stop_after="lower")
     return {rs.id: rs for rs in build.rulesets}
-
-
-CANARY = {  # one ordinary heavy action per ruleset, which must resolve after anything
-    "dp": ("attack", {"weapon": "long_sword"}),
-    "d20": ("attack", {"weapon": "longsword"}),
-    "tracks": ("attack", {"weapon": "fist", "part": "eyes", "extra_damage": 1000}),
-}
 
 
 def _top(g: Any, rs: Any) -> Any:
@@ -74,33 +68,59 @@ def _random_args(rs: Any, proc: Any, names: list[str], rng: random.Random) -> tu
 
 
 def _dice(g: Any, ruleset: str, i: int) -> Any:
-    return MaxDice() if ruleset == "d20" else HighDice()
+    return MaxDice() if engine(ruleset) == "d20" else HighDice()
 
 
-@pytest.mark.parametrize("ruleset", ["dp", "d20", "tracks"])
-def test_heavy_actions_never_leave_a_combatant_stuck(ruleset: str, rulesets, request) -> None:  # type: ignore[no-untyped-def]
-    _drive(ruleset, rulesets, request, 150)
+def _canary(g: Any, rs: Any, ruleset: str, procs: list[Any]) -> tuple[str, tuple[str, ...], dict[str, Any]]:
+    """An ordinary heavy action of the ruleset, which must resolve after anything: the first action
+    (of two roles at most) that resolves between two fresh combatants at the top of every stat with
+    its whole numbers at the top of their ranges (else at their defaults), no true/false option set,
+    and the first entry of each table that works."""
+    tables = {t.id: [e.id for e in t.entries] for t in rs.tables}
+    fresh = g.start_fight({n: _top(g, rs) for n in ("甲", "乙")})
+    for proc in procs:
+        roles = tuple(g.FIGHT_RULES.actions[proc.id].roles)
+        if not 1 <= len(roles) <= 2:
+            continue
+        for ints in ("max", "default"):
+            for k in range(10):
+                options: dict[str, Any] = {}
+                for q in proc.params:
+                    if q.type == "int":
+                        options[q.id] = q.max if ints == "max" or not isinstance(q.default, int) else q.default
+                    elif q.type in tables:
+                        options[q.id] = tables[q.type][k % len(tables[q.type])]
+                try:
+                    fresh.resolve(proc.id, dict(zip(roles, ("甲", "乙"))), dice=_dice(g, ruleset, 0), **options)
+                except g.RuleError:
+                    continue
+                return proc.id, roles, options
+    raise AssertionError(f"{ruleset}: no action resolves between two fresh combatants")
+
+
+@pytest.mark.parametrize("ruleset", FIGHTING)
+def test_heavy_actions_never_leave_a_combatant_stuck(ruleset: str, rulesets, package) -> None:  # type: ignore[no-untyped-def]
+    _drive(package(ruleset), ruleset, rulesets, 150)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ruleset", ["dp", "d20", "tracks"])
-def test_a_thousand_heavy_actions_never_leave_a_combatant_stuck(ruleset: str, rulesets, request) -> None:  # type: ignore[no-untyped-def]
-    _drive(ruleset, rulesets, request, 1000)
+@pytest.mark.parametrize("ruleset", FIGHTING)
+def test_a_thousand_heavy_actions_never_leave_a_combatant_stuck(ruleset: str, rulesets, package) -> None:  # type: ignore[no-untyped-def]
+    _drive(package(ruleset), ruleset, rulesets, 1000)
 
 
-def _drive(ruleset: str, rulesets: Any, request: Any, count: int) -> None:
+def _drive(g: Any, ruleset: str, rulesets: Any, count: int) -> None:
     """`count` random actions (arguments at the top of their ranges, the highest face on every die)
     between three combatants at the top of every stat: after each, the ruleset's ordinary heavy
     action still resolves and applies between every pair, and the fight survives to_dict and
     fight_from_dict."""
-    g = request.getfixturevalue(ruleset)
     rs = rulesets[ruleset]
     procs = [p for p in rs.procedures if p.id in g.FIGHT_RULES.actions]
+    assert procs, f"{ruleset} declares a fight but no action"
     names = ["甲", "乙", "丙"]
     fight = g.start_fight({n: _top(g, rs) for n in names})
     rng = random.Random(27)
-    canary, options = CANARY[ruleset]
-    first = g.FIGHT_RULES.actions[canary].roles[:2]
+    canary, first, options = _canary(g, rs, ruleset, procs)
     for i in range(count):
         proc = rng.choice(procs)
         roles, args = _random_args(rs, proc, names, rng)

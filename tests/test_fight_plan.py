@@ -60,6 +60,21 @@ def test_a_plan_of_one_attack_equals_the_independent_chain(dp, d20):
     assert abs(got.expected - want.expected) < 1e-12
 
 
+def test_the_plain_chain_shortcut_equals_the_chain_over_fights(dp, tracks):
+    """One action repeated that leaves the state as it was (but for the counted total) is solved as
+    the plain chain over the total; the same plan written with an opening takes the chain over
+    fight states: they agree."""
+    a = dp.Combatant(strength=5, martial=8, specialty=7, attack_extras=5)
+    b = dp.Combatant(basic_defense=4, parry_defense=2)
+    fight = dp.start_fight({"甲": a, "乙": b})
+    target = {"who": "乙", "counter": "damage", "at_least": 15}
+    short = fight.until_plan([step("attack", weapon="拳")], target)
+    full = fight.until_plan({"opening": [step("attack", weapon="拳")], "cycle": [step("attack", weapon="拳")]}, target)
+    assert len(short.probabilities) <= len(full.probabilities) + 1
+    assert max(abs(x - y) for x, y in zip(short.probabilities, full.probabilities)) < 1e-12
+    assert abs(short.expected - full.expected) < 1e-9
+
+
 def test_a_plan_to_a_track_state_equals_until_state(tracks):
     """TR-60, TR-F08: 目眩's debuff lowers 基础防御, so each later eye hit comes sooner; a plan to the
     state 目盲 follows it exactly as `until_state` does."""

@@ -1,4 +1,5 @@
-"""Every generated form of every procedure of every bundled ruleset agrees with an independent
+"""Every generated form of every procedure of every ruleset the tests run on (the bundled ones and
+tests/cases/rulesets/, tests/every_ruleset.py) agrees with an independent
 interpreter of the IR (tests/oracle.py) on random inputs, and the odds form with exact
 enumeration over small rolls."""
 
@@ -12,9 +13,10 @@ import pytest
 
 from oracle import Oracle, Refused, TooBig, entry_id, odds
 from rulec.build.facade import compile_rules
+from every_ruleset import SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
-BUILD = compile_rules([ROOT / "rules"], stop_after="lower")
+BUILD = compile_rules(SOURCES, stop_after="lower")
 RULESETS = {rs.id: rs for rs in BUILD.rulesets}
 CASES = [(rs.id, p.id) for rs in BUILD.rulesets for p in rs.procedures]
 
@@ -82,7 +84,7 @@ CASES_PER_PROCEDURE = 15  # random calls per procedure, each in every form (the 
 
 @pytest.mark.parametrize(("ruleset", "procedure"), CASES, ids=[f"{r}.{p}" for r, p in CASES])
 def test_every_form_agrees_with_the_oracle(request: pytest.FixtureRequest, ruleset: str, procedure: str) -> None:
-    g = request.getfixturevalue(ruleset)
+    g = request.getfixturevalue("package")(ruleset)
     rs = RULESETS[ruleset]
     p = next(x for x in rs.procedures if x.id == procedure)
     oracle = Oracle(rs)
@@ -147,7 +149,7 @@ def test_the_odds_form_agrees_with_exact_enumeration_on_more_inputs(request: pyt
 
 
 def _odds_agree(request: pytest.FixtureRequest, ruleset: str, procedure: str, *, cases: int, budget: int) -> None:
-    g = request.getfixturevalue(ruleset)
+    g = request.getfixturevalue("package")(ruleset)
     rs = RULESETS[ruleset]
     p = next(x for x in rs.procedures if x.id == procedure)
     oracle = Oracle(rs)

@@ -17,11 +17,13 @@ from typing import Any
 
 import pytest
 
+from every_ruleset import BUNDLED
+
 ROOT = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node")
 SEALDICE = ROOT / "examples" / "sealdice"
 HOST = ROOT / "tests" / "js" / "seal_host.js"
-RULESETS = ("dp", "d20", "tracks")
+RULESETS = BUNDLED  # examples/sealdice/ holds a plugin per bundled ruleset
 SEED = 20240607
 
 # A file with a top-level var, and one that looks for it: under SealDice's module wrapper the
@@ -97,7 +99,7 @@ def run_quickjs(files: list[Path], lines: list[str]) -> dict[str, Any]:
 
 def _bot_replies(request: pytest.FixtureRequest) -> list[str]:
     for rs in RULESETS:
-        request.getfixturevalue(rs)  # the fresh build's packages, imported before the bot looks
+        request.getfixturevalue("package")(rs)  # the fresh build's packages, imported before the bot looks
     spec = importlib.util.spec_from_file_location("rulec_test_bot", ROOT / "examples" / "bot" / "bot.py")
     assert spec is not None and spec.loader is not None
     bot = importlib.util.module_from_spec(spec)

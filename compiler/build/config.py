@@ -170,17 +170,6 @@ def load_config(start: Path | None = None) -> Config:
     return Config(path, rules, out, scenarios)
 
 
-def project_config(fmt: str = "text") -> Config | None:
-    """The config that applies here, or None after reporting why it cannot be used."""
-    from ..cli.output import report
-
-    try:
-        return load_config()
-    except ConfigError as exc:
-        report(exc.diagnostics, fmt)
-        return None
-
-
 def rules_hint(pack: Path, ruleset: str) -> str:
     """How to name the ruleset a pack extends, from where the user is: the nearest `rules/` holding
     it (the working folder's, else one above the pack), by the path they would type."""

@@ -32,7 +32,56 @@ def _check_state(doc: Any, module: Any, fight: Any) -> list[Diagnostic]:
         if "states" in want and sorted(want["states"]) != sorted(m.states):
             out.append(Diagnostic(doc.span(("expect", name, "states")), "expect",
                                   say("expect.states-expected-got", name=name, sorted=sorted(want['states']), sorted2=sorted(m.states))))
+        if "conditions" in want:
+            have = sorted({c.id for c in fight.active_conditions(name)})
+            if sorted(set(want["conditions"])) != have:
+                out.append(Diagnostic(doc.span(("expect", name, "conditions")), "expect",
+                                      say("expect.conditions-expected-got", name=name, want=sorted(set(want["conditions"])),
+                                          got=have)))
+        for rel, held in (want.get("holds") or {}).items():
+            have = sorted(b for r, a, b in fight.relations if r == rel and a == name)
+            if sorted(set(held)) != have:
+                out.append(Diagnostic(doc.span(("expect", name, "holds", rel)), "expect",
+                                      say("expect.holds-expected-got", name=name, relation=rel, want=sorted(set(held)),
+                                          got=have)))
     return out
+
+
+def _plan(module: Any, steps: Any) -> list[dict[str, Any]]:
+    """A plan's steps as `Fight.until_plan` takes them: arguments by id (or Chinese name)."""
+    out = []
+    for st in steps or ():
+        info = module.PROCEDURE_INFO[st["procedure"]]
+        by_name = {pname: pid for pid, pname, _ in info["params"]}
+        out.append({"procedure": st["procedure"], "roles": st["roles"], "end_turn": bool(st.get("end_turn", False)),
+                    "options": {by_name.get(k, k): v for k, v in (st.get("args") or {}).items()}})
+    return out
+
+
+def run_until(doc: Any, module: Any, fight: Any, show: bool) -> tuple[list[Diagnostic], Any]:
+    """The scenario's `until:` from the fight after its actions: (unmet expectations or the
+    refusal as diagnostics, the exact distribution or None)."""
+    spec = doc.data["until"]
+    span = doc.span(("until",))
+    plan = {"opening": _plan(module, spec.get("opening")), "cycle": _plan(module, spec["cycle"])}
+    try:
+        odds = fight.until_plan(plan, spec["target"], max_actions=spec.get("max_actions", 200))
+    except module.RuleError as exc:
+        return [Diagnostic(span, "refused", say("until.refused", exc=exc))], None
+    if show:
+        echo(say("until.summary", expected=odds.expected, median=odds.median))
+        total = 0.0
+        for k, p in enumerate(odds.probabilities):
+            total += p
+            if p >= 1e-6:
+                echo(say("play.until.row", number=k + 1, number2=p * 100, number3=total * 100))
+        if odds.tail > 0:
+            echo(say("play.until.tail", n_probabilities=len(odds.probabilities), tail=odds.tail))
+    want = spec.get("expect") or {}
+    if "expected" in want and abs(odds.expected - want["expected"]) > want.get("tolerance", 0.0005):
+        return [Diagnostic(doc.span(("until", "expect", "expected")), "expect",
+                           say("until.expected-got", want=want["expected"], got=odds.expected))], odds
+    return [], odds
 
 
 def run_fight(doc: Any, module: Any, show: bool, expectations: Any) -> tuple[list[Diagnostic], bool, Any]:
@@ -45,7 +94,7 @@ def run_fight(doc: Any, module: Any, show: bool, expectations: Any) -> tuple[lis
     refused = False
     if show and data.get("title"):
         echo(f"【{data['title']}】")
-    for i, act in enumerate(data["actions"]):
+    for i, act in enumerate(data.get("actions") or ()):
         span = doc.span(("actions", i))
         faces = act.get("dice")
         dice = module.FixedDice(faces) if faces is not None else module.SeededDice(act.get("seed", data.get("seed")))

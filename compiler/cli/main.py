@@ -1,6 +1,6 @@
 """The `rulec` commands that compile: build, validate, import and the rest (I/O and exit codes
-only; the passes are the facade's). `resolve` and `odds` live in cli_play.py; both register on
-the group of cli_shell.py, which holds the exit codes."""
+only; the passes are the facade's). `resolve`, `odds` and `test` live in play_cmd.py; both register on
+the group of shell.py, which holds the exit codes."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from ..build.stamp import STAMP, input_digest, is_fresh
 from ..load.paths import display_path
 from ..build.write import TreeDiff, WriteError, build_stamp, check_target, diff_tree, write_build
 from ..messages import say
-from ..build.config import project_config
+from .output import project_config
 
 if TYPE_CHECKING:
     from ..build.facade import Build
@@ -312,4 +312,4 @@ def new_pack_command(folder: Path, extends: str, rules: Path | None, pid: str | 
 
 
 from . import play_cmd as _play_cmd  # noqa: E402,F401  (registers `resolve` and `odds` on `main`)
-from ..diff import command as _diff_command  # noqa: E402,F401  (registers `diff` on `main`)
+from .diff import command as _diff_command  # noqa: E402,F401  (registers `diff` on `main`)

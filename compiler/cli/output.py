@@ -1,5 +1,5 @@
 """Printing without click: `echo` and `report` (diagnostics as text or JSON), shared by the click CLI
-(cli_shell.py) and the start of `rulec resolve`/`rulec odds` that does without it (entry.py)."""
+(shell.py) and the start of `rulec resolve`/`rulec odds` that does without it (entry.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from .terminal import SafeStream
 from ..messages import say
 
 if TYPE_CHECKING:
+    from ..build.config import Config
     from ..diagnostics import Diagnostic
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -35,6 +36,18 @@ def report(diags: list[Diagnostic], fmt: str, *, verbose: bool = True) -> None:
         echo(format_json(diags))
     elif diags:
         echo(format_text(diags, color=use_color(sys.stderr)), err=True)
+
+
+def project_config(fmt: str = "text") -> Config | None:
+    """The project config that applies here (build/config.py), or None after reporting why it
+    cannot be used."""
+    from ..build.config import ConfigError, load_config
+
+    try:
+        return load_config()
+    except ConfigError as exc:
+        report(exc.diagnostics, fmt)
+        return None
 
 
 def run_guarded(body: Callable[[], int], passthrough: tuple[type[BaseException], ...] = ()) -> int:

@@ -2,18 +2,17 @@
 
 A scenario (kind: scenario) names the ruleset and procedure, the combatants'
 stats, the other arguments and optionally fixed dice faces. It is loaded and
-checked like a rule file (file:line:col diagnostics, against the scenario
-schema generated for its ruleset); the built package in `generated/` is used
-when it is up to date with `rules/`, else the rules are compiled in memory, and
-the generated resolver is called. Nothing here imports click: cli_play.py wraps
-these functions as click commands, and entry.py calls them directly.
+checked like a rule file (scenario.py); the built package in `generated/` is used
+when it is up to date with `rules/`, else the rules are compiled in memory
+(play_build.py), and the generated resolver is called. Nothing here imports click:
+play_cmd.py wraps these functions as click commands, and entry.py runs resolve and
+odds through play_args.py directly.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,180 +20,13 @@ from typing import TYPE_CHECKING, Any
 from .output import EXIT_INVALID, EXIT_OK, echo, report
 from ..messages import say
 from .play_build import Where, _built, _diagnostic, _package, _Session, where_for  # noqa: F401  (_built: tests)
-
-_RULESET_ID = re.compile(r"[a-z][a-z0-9_]{0,47}")  # validate/table_schema.ID_PATTERN
+from .scenario import expectations, prepare_scenario
 
 if TYPE_CHECKING:
-    from ..diagnostics import Diagnostic, Span
+    from ..diagnostics import Diagnostic
 
 # What is imported here is what `rulec resolve` on an up-to-date build needs: the diagnostics, the
 # YAML loader and the compiler's passes are imported where they are first needed.
-
-
-class _Scenario:
-    """A scenario file read with load/plain_yaml.py: its data now, its positions (documents.py,
-    which imports PyYAML) only when a diagnostic asks for one."""
-
-    def __init__(self, raw: bytes, shown: str, data: Any) -> None:
-        self.raw, self.file, self.data = raw, shown, data
-        self._doc: Any = None
-
-    def span(self, path: tuple[str | int, ...] = (), *, key: bool = False) -> Span:
-        if self._doc is None:  # composed from the bytes read, never from the file again
-            from ..load.documents import load_bytes
-
-            self._doc, _ = load_bytes(self.raw, self.file)
-            if self._doc is None:  # pragma: no cover - the plain reader read what documents.py refuses
-                from ..diagnostics import Span
-
-                return Span(self.file)
-        return self._doc.span(path, key=key)  # type: ignore[no-any-return]
-
-
-def _load(scenario: Path, fmt: str, session: _Session) -> Any:
-    """The scenario's document (a `_Scenario` when the plain reader can read it), or None when it
-    was reported. The file is read once, bounded (load/reading.py: a regular file of at most
-    MAX_SCENARIO_BYTES), and no list or mapping in it may be longer than MAX_SCENARIO_ITEMS."""
-    from ..load.paths import display_path
-    from ..load.plain_yaml import read_bytes
-    from ..load.reading import MAX_SCENARIO_BYTES, MAX_SCENARIO_ITEMS, ReadRefused, read_bounded
-
-    shown = display_path(scenario)
-    try:
-        raw = read_bounded(scenario, MAX_SCENARIO_BYTES, shown, what="a scenario")
-    except ReadRefused as exc:
-        session.report([exc.diagnostic], fmt)
-        return None
-    ok, data = read_bytes(raw, max_items=MAX_SCENARIO_ITEMS)
-    if ok:
-        return _Scenario(raw, shown, data)
-    from ..load import load_bytes
-
-    doc, diags = load_bytes(raw, shown, max_items=MAX_SCENARIO_ITEMS)
-    if doc is None:
-        session.report(diags, fmt)
-    return doc
-
-
-def _prepare(scenario: Path, where: Where, fmt: str, session: _Session) -> tuple[Any, dict[str, Any], Any] | None:
-    # The compiler's passes are imported only when the built package is stale, and jsonschema only
-    # when jsonschema-rs finds the scenario invalid, to explain why (validate/fast_schema.py).
-    from ..validate.fast_schema import fast_check
-
-    doc = _load(scenario, fmt, session)
-    if doc is None:
-        return None
-    data = doc.data
-    if not isinstance(data, dict) or data.get("kind") not in ("scenario", "fight") or \
-            not isinstance(data.get("ruleset"), str):
-        session.report([_diagnostic(doc.span(()), "bad-scenario",
-                                    say("bad-scenario.scenario-has-kind-scenario"))], fmt)
-        return None
-    if not _RULESET_ID.fullmatch(data["ruleset"]):  # it names folders: never a path, never too long for one
-        session.report([_diagnostic(doc.span(("ruleset",)), "unknown-ruleset",
-                                    say("unknown-ruleset.not-ruleset-id-lower", quote=_quote(data["ruleset"])))],
-                       fmt)
-        return None
-    rid = data["ruleset"]
-    found = _package(doc, rid, where, fmt, session)
-    if found is None:
-        return None
-    module, _rs, schema, tmp = found
-    if fast_check(schema)(data):
-        problems: list[Diagnostic] = []
-    else:
-        from ..validate.schema import diagnostics_for, validator_for
-
-        problems = diagnostics_for(doc, validator_for(schema))
-    if data["kind"] != "fight":
-        problems += _stats_given_twice(doc, module)  # reads only what has the shape it looks for
-    if problems:  # nothing below may read data that failed its schema
-        session.report(problems, fmt)
-        return None
-    if data["kind"] == "fight":
-        return module, {"data": data, "doc": doc, "fight": True}, tmp
-    info = module.PROCEDURE_INFO[data["procedure"]]
-    by_name = {pname: pid for pid, pname, _ in info["params"]}
-    kwargs: dict[str, Any] = {by_name.get(k, k): v for k, v in (data.get("args") or {}).items()}
-    for pid, _name, ptype in info["params"]:
-        if ptype == "combatant":
-            kwargs[pid] = module.Combatant.from_dict(data.get("combatants", {}).get(pid, {}))
-    return module, {"data": data, "kwargs": kwargs, "info": info, "doc": doc}, tmp
-
-
-def _stats_given_twice(doc: Any, module: Any) -> list[Diagnostic]:
-    """A stat (or an argument) given by its id and by its Chinese name is a diagnostic at the second.
-    It runs beside the schema's check, on data that may have failed it: it looks only at mappings
-    where it expects them (`attacker: null` or `combatants: [1]` are the schema's to report)."""
-    out: list[Diagnostic] = []
-    procedure = doc.data.get("procedure")
-    info = module.PROCEDURE_INFO.get(procedure) if isinstance(procedure, str) else None
-    by_name = {pname: pid for pid, pname, _ in info["params"]} if info is not None else {}
-    given: dict[Any, str] = {}
-    args = doc.data.get("args")
-    for key in args if isinstance(args, dict) else {}:
-        pid = by_name.get(key, key)
-        if pid in given:
-            out.append(_diagnostic(doc.span(("args", key), key=True), "duplicate-arg",
-                                  say("duplicate-arg.gives-argument-second-time", key_=key, value=given[pid])))
-        given[pid] = key
-    names = dict(module.STAT_NAMES)
-    combatants = doc.data.get("combatants")
-    for who, stats in combatants.items() if isinstance(combatants, dict) else ():
-        seen: dict[Any, str] = {}
-        for key in stats if isinstance(stats, dict) else ():
-            stat = names.get(key, key)
-            if stat in seen:
-                out.append(_diagnostic(doc.span(("combatants", who, key), key=True), "duplicate-stat",
-                                      say("duplicate-stat.gives-stat-second-time", key_=key, value=seen[stat])))
-            seen[stat] = key
-    return out
-
-
-def _expectations(doc: Any, module: Any, procedure: str, result: Any, error: str | None,
-                  where: tuple[Any, ...] = ("expect",), expect: Any = None) -> list[Diagnostic]:
-    """Every difference between a scenario's `expect:` (or an action's, at `where`) and what
-    happened, at the line of its key: outcome fields by id, `command` (the first roll's dice-bot
-    command), `error` (an error code)."""
-    expect = doc.data.get("expect") if expect is None and where == ("expect",) else expect
-    if not isinstance(expect, dict):
-        return []
-    fields = {fid: name for fid, name, _ in module.PROCEDURE_INFO[procedure]["fields"]}
-    out = []
-    for key, want in expect.items():
-        at = where + (key,)
-        if key == "error":
-            got: Any = error
-        elif error is not None:
-            out.append(_diagnostic(doc.span(at), "expect",
-                                  say("expect.expected-but-procedure-refused", key_=key, quote=_quote(want), error=error)))
-            continue
-        elif key == "command":
-            got = result.rolls[0].command if result.rolls else None
-        elif key in fields:
-            got = getattr(result, key)
-        else:
-            out.append(_diagnostic(doc.span(where + (key,), key=True), "expect",
-                                  say("expect.not-outcome", key_=key, procedure=procedure),
-                                  say("expect.outcomes-command-error", fields=', '.join(fields))))
-            continue
-        if got != want:
-            out.append(_diagnostic(doc.span(at), "expect",
-                                  say("expect.expected-got-2", get=fields.get(key, key), key_=key, quote=_quote(want), quote2=_quote(got))))
-    if "error" not in expect and error is not None and not out:
-        out.append(_diagnostic(doc.span(where), "expect", say("expect.procedure-refused", error=error)))
-    return out
-
-
-def _quote(value: Any) -> str:
-    """A value of the scenario (or of a result) in a message: repr for a short one, as before, and
-    diagnostics.quote's line for anything longer."""
-    from ..diagnostics import QUOTE_CHARS, quote
-
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        text = quote(value) if isinstance(value, int) and value.bit_length() > 256 else repr(value)
-        return text if len(text) <= QUOTE_CHARS else quote(value)
-    return quote(value)
 
 
 def _error(exc: Exception, fmt: str) -> int:
@@ -205,8 +37,6 @@ def _error(exc: Exception, fmt: str) -> int:
     else:
         echo(say("play.error", code=code, message=message), err=True)
     return EXIT_INVALID
-
-
 
 
 def _shown(module: Any, value: Any, table: Any = None) -> str:
@@ -232,7 +62,7 @@ def resolve_scenario(scenario: Path, rules: tuple[Path, ...], seed: int | None, 
     `expect:` that the outcome does not meet."""
     fmt = "json" if as_json else fmt
     where = where_for(rules, out, fmt)
-    prepared = None if where is None else _prepare(scenario, where, fmt, _Session())
+    prepared = None if where is None else prepare_scenario(scenario, where, fmt, _Session())
     if prepared is None:
         return EXIT_INVALID
     module, sc, tmp = prepared
@@ -241,14 +71,23 @@ def resolve_scenario(scenario: Path, rules: tuple[Path, ...], seed: int | None, 
         if sc.get("fight"):
             from .fight_cmd import run_fight
 
-            problems, refused, fight = run_fight(sc["doc"], module, fmt != "json", _expectations)
+            problems, refused, fight = run_fight(sc["doc"], module, fmt != "json", expectations)
+            extra: dict[str, Any] = {}
+            if "until" in data and not refused:
+                from .fight_cmd import run_until
+
+                found, odds = run_until(sc["doc"], module, fight, fmt != "json")
+                problems += found
+                if odds is not None:
+                    extra["until"] = {"probabilities": list(odds.probabilities), "tail": odds.tail,
+                                      "expected": odds.expected, "median": odds.median}
             if fmt == "json":
-                echo(json.dumps({"scenario": data.get("title", ""), **fight.to_dict()}, ensure_ascii=False,
+                echo(json.dumps({"scenario": data.get("title", ""), **fight.to_dict(), **extra}, ensure_ascii=False,
                                       indent=2))
             report(problems, "text")
             return EXIT_INVALID if problems or refused else EXIT_OK
         result, error, exc = _run(module, sc, seed)
-        differences = _expectations(sc["doc"], module, data["procedure"], result, error)
+        differences = expectations(sc["doc"], module, data["procedure"], result, error)
         if exc is not None:
             _error(exc, fmt)
         elif fmt == "json":
@@ -326,17 +165,21 @@ def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...], fmt: str = 
 def _check_one(f: Path, where: Where, session: _Session) -> tuple[bool, list[Diagnostic]]:
     """(passed, the differences between one scenario's `expect:` and what happens); a scenario
     that cannot be run has failed, its diagnostics reported (or collected) by the session."""
-    prepared = _prepare(f, where, "text", session)
+    prepared = prepare_scenario(f, where, "text", session)
     if prepared is None:
         return False, []
     module, sc, _ = prepared
     if sc.get("fight"):
         from .fight_cmd import run_fight
 
-        differences, _refused, _fight = run_fight(sc["doc"], module, False, _expectations)
+        differences, refused, fight = run_fight(sc["doc"], module, False, expectations)
+        if "until" in sc["data"] and not refused:
+            from .fight_cmd import run_until
+
+            differences += run_until(sc["doc"], module, fight, False)[0]
     else:
         result, error, _exc = _run(module, sc, None)
-        differences = _expectations(sc["doc"], module, sc["data"]["procedure"], result, error)
+        differences = expectations(sc["doc"], module, sc["data"]["procedure"], result, error)
     return not differences, differences
 
 
@@ -387,15 +230,14 @@ def odds_scenario(scenario: Path, rules: tuple[Path, ...], until: str | None, fm
     how many repeats reach a running total)."""
     fmt = "json" if as_json else fmt
     where = where_for(rules, out, fmt)
-    prepared = None if where is None else _prepare(scenario, where, fmt, _Session())
+    prepared = None if where is None else prepare_scenario(scenario, where, fmt, _Session())
     if prepared is None:
         return EXIT_INVALID
     module, sc, tmp = prepared
     with tmp:
         data = sc["data"]
         if sc.get("fight"):
-            echo(say("play.error-usage-rulec-odds"), err=True)
-            return EXIT_INVALID
+            return _fight_odds(module, sc, fmt)
         if until is not None:
             return _until(module, sc, until, fmt)
         try:
@@ -422,3 +264,24 @@ def odds_scenario(scenario: Path, rules: tuple[Path, ...], until: str | None, fm
             echo(say("play.odds.dropped", dropped=result.dropped))
     return EXIT_OK
 
+
+def _fight_odds(module: Any, sc: dict[str, Any], fmt: str) -> int:
+    """`rulec odds` of a fight scenario: its `until:` plan, from the fight after its actions."""
+    from .fight_cmd import run_fight, run_until
+
+    data = sc["data"]
+    if "until" not in data:
+        echo(say("play.error-usage-rulec-odds"), err=True)
+        return EXIT_INVALID
+    problems, refused, fight = run_fight(sc["doc"], module, False, expectations)
+    if refused:
+        report(problems, "text")
+        return EXIT_INVALID
+    if data.get("title") and fmt != "json":
+        echo(f"【{data['title']}】")
+    problems, odds = run_until(sc["doc"], module, fight, fmt != "json")
+    if odds is not None and fmt == "json":
+        echo(json.dumps({"probabilities": list(odds.probabilities), "tail": odds.tail, "expected": odds.expected,
+                         "median": odds.median}, ensure_ascii=False, indent=2))
+    report(problems, "text")
+    return EXIT_INVALID if odds is None else EXIT_OK

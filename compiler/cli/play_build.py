@@ -171,7 +171,7 @@ def _package(doc: Any, rid: str, where: Where, fmt: str, session: _Session
 def where_for(rules: tuple[Path, ...], out: Path | None, fmt: str) -> Where | None:
     """The rules and output folder of a command: its flags, else the project config's (config.py),
     else rules/ and generated/. None when the config cannot be used (reported)."""
-    from ..build.config import project_config
+    from .output import project_config
 
     config = project_config(fmt)
     if config is None:

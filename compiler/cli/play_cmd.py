@@ -1,42 +1,44 @@
-"""The click commands `rulec resolve`, `rulec odds` and `rulec test` (their work is in play.py,
-which `rulec resolve` and `rulec odds` also reach without click: entry.py)."""
+"""The click commands `rulec resolve`, `rulec odds` and `rulec test` (their work is in play.py).
+The arguments of `resolve` and `odds` are play_args.py's table, which entry.py also parses
+without click; both run them through `play_args.run`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
-from . import play
-from .shell import FORMAT, guarded, main
+from . import play, play_args
+from .shell import FORMAT, click_option, guarded, main
 from ..messages import say
 
-_AS_JSON = click.option("--json", "as_json", is_flag=True, hidden=True, help=say("help.play.same-as-format-json"))
-_RULES = click.option("--rules", multiple=True, type=click.Path(path_type=Path),
-                      help=say("help.play.rules-use-default-rules"))
-_OUT = click.option("--out", type=click.Path(path_type=Path), default=None,
-                    help=say("help.play.build-use-rebuilt-stale"))
+
+def _scenario_and_options(command: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The SCENARIO argument and the options of a command of play_args.py's table, as click's."""
+
+    def apply(fn: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(play_args.COMMANDS[command]):
+            fn = click_option(option)(fn)
+        return click.argument("scenario", type=click.Path(path_type=Path, dir_okay=False))(fn)
+
+    return apply
 
 
 @main.command(help=say("help.cmd.resolve"))
-@click.argument("scenario", type=click.Path(path_type=Path, dir_okay=False))
-@_RULES
-@_OUT
-@click.option("--seed", type=int, default=None, help=say("help.play.seed-for-dice-when"))
-@FORMAT
-@_AS_JSON
+@_scenario_and_options("resolve")
 @guarded
-def resolve(scenario: Path, rules: tuple[Path, ...], out: Path | None, seed: int | None, fmt: str,
-            as_json: bool) -> int:
+def resolve(**args: Any) -> int:
     """Resolve a scenario once and print its trace (or the result as JSON); exit 1 when it has an
     `expect:` that the outcome does not meet."""
-    return play.resolve_scenario(scenario, rules, seed, fmt, as_json, out)
+    return play_args.run("resolve", args)
 
 
 @main.command("test", help=say("help.cmd.test"))
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@_RULES
-@_OUT
+@click_option(play_args.RULES)
+@click_option(play_args.OUT)
 @FORMAT
 @guarded
 def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...], out: Path | None, fmt: str) -> int:
@@ -46,16 +48,9 @@ def test_scenarios(paths: tuple[Path, ...], rules: tuple[Path, ...], out: Path |
 
 
 @main.command(help=say("help.cmd.odds"))
-@click.argument("scenario", type=click.Path(path_type=Path, dir_okay=False))
-@_RULES
-@_OUT
-@click.option("--until", "until", default=None, metavar="FIELD=N",
-              help=say("help.play.exact-distribution-repeats-until"))
-@FORMAT
-@_AS_JSON
+@_scenario_and_options("odds")
 @guarded
-def odds(scenario: Path, rules: tuple[Path, ...], out: Path | None, until: str | None, fmt: str,
-         as_json: bool) -> int:
+def odds(**args: Any) -> int:
     """Print a scenario's exact outcome distribution, hit chance and expected damage (with --until,
     how many repeats reach a running total)."""
-    return play.odds_scenario(scenario, rules, until, fmt, as_json, out)
+    return play_args.run("odds", args)

@@ -1,7 +1,8 @@
 """The shell every `rulec` command shares: the click group, exit codes, how diagnostics are
 printed, and the guard that turns any unexpected exception into a one-line internal error and
-filters everything printed (compiler/cli/terminal.py). The commands live in cli.py and cli_play.py,
-which both import this module and not each other.
+filters everything printed (compiler/cli/terminal.py); `click_option`, an option of
+play_args.py's table as click's. The commands live in main.py, play_cmd.py and diff/command.py,
+which import this module and not each other.
 
 Exit codes: 0 ok; 1 invalid rules, a refused request or a stale `generated/`;
 2 usage; 3 an internal error (a rulec bug, never a user's file).
@@ -11,10 +12,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
 
+from . import play_args
 from .. import __version__
 from ..messages import CATALOGUE, LANGUAGES, Text, choose, say
 from .output import EXIT_INTERNAL, EXIT_INVALID, EXIT_OK, EXIT_USAGE, report, run_guarded, use_color  # noqa: F401
@@ -32,8 +35,16 @@ def guarded(fn: Callable[..., int]) -> Callable[..., None]:
     return wrapper
 
 
-FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-                      show_default=True, help=say("help.shell.how-print-diagnostics-results"))
+def click_option(option: play_args.Option) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """An option of play_args.py's table as click's."""
+    types: dict[str, Any] = {"path": click.Path(path_type=Path), "int": int, "text": str, "flag": None,
+                             "choice": click.Choice(list(option.choices))}
+    return click.option(option.flag, option.dest, is_flag=option.takes == "flag", type=types[option.takes],
+                        multiple=option.multiple, default=option.default, hidden=option.hidden,
+                        metavar=option.metavar, show_default=option.takes == "choice", help=say(option.help))
+
+
+FORMAT = click_option(play_args.FORMAT)  # every command's --format
 
 
 def _choose_language(ctx: click.Context, param: click.Parameter, value: str | None) -> None:

@@ -68,7 +68,7 @@ class _Evaluator:
         return self._digests[table]
 
     def run(self, preset: OddsPreset, entry: Entry) -> Row:
-        key = hashlib.sha256(repr((self._code_digest(preset.table), preset, entry.id,
+        key = hashlib.sha256(repr((ROWS_VERSION, self._code_digest(preset.table), preset, entry.id,
                                    sorted(entry.values.items()))).encode()).hexdigest()
         found = self.saved.get(key)
         if found is None:
@@ -108,7 +108,7 @@ class _Evaluator:
             hit = odds.hit_probability if odds.hit is not None else None
             hits.append(None if hit is None or math.isnan(hit) else hit)
             damage.append(odds.expected_damage if odds.damage is not None else None)
-            until.append(_expected_attacks(odds, preset.until_at) if preset.until_at and odds.damage else None)
+            until.append(_expected_attacks(mod, preset, kwargs, odds) if preset.until_at and odds.damage else None)
         return [hits, damage, until]
 
     def close(self) -> None:
@@ -120,16 +120,39 @@ class _Evaluator:
             forget(self.rs.id)
 
 
+# How a row is computed, beside the package it is computed with: bump it when _compute changes so
+# that rows kept on disk by an older rulec are not reused.
+ROWS_VERSION = 2
 Row = list[list[float | None]]  # hit chances, expected damage, expected attacks until (per varied value)
 
 MAX_UNTIL = 1000  # attacks: past this the page shows "—" (the damage per attack is too small to say)
 
 
-def _expected_attacks(odds: Any, at: int) -> float | None:
-    """The exact expected number of attacks until the damage totals `at` (the fight's absorbing
-    chain, solved for its mean); None when the damage can never grow or the mean passes MAX_UNTIL."""
+def _expected_attacks(mod: Any, preset: OddsPreset, kwargs: dict[str, Any], odds: Any) -> float | None:
+    """The exact expected number of attacks, one a turn, until the damage totals `preset.until_at`:
+    in a fight (the package's `until_plan`, so whatever the attack leaves on either side — a
+    condition, a track's debuff, a modifier — acts on the attacks after it) where the ruleset's
+    fight counts the damage; else, and where the fight's chain does not end within MAX_UNTIL
+    attacks, the chain over the damage alone solved for its mean. None when the damage can never
+    grow or the mean passes MAX_UNTIL."""
     from ..runtime.fight import expected_attacks
 
+    at = preset.until_at
+    rules = getattr(getattr(mod, "fight", None), "FIGHT_RULES", None)
+    spec = rules.actions.get(preset.procedure) if rules is not None else None
+    counter = next((e for e in spec.effects if e.kind == "counter" and e.field == odds.damage), None) if spec else None
+    if spec is not None and counter is not None:
+        names = {role: f"角色{i + 1}" for i, role in enumerate(spec.roles)}
+        fight = mod.start_fight({names[r]: kwargs[r] for r in spec.roles})
+        step = {"procedure": preset.procedure, "roles": names, "end_turn": True,
+                "options": {k: v for k, v in kwargs.items() if k not in names}}
+        try:
+            chain = fight.until_plan([step], {"who": names[counter.role], "counter": counter.key, "at_least": at},
+                                     max_actions=MAX_UNTIL)
+        except mod.RuleError:
+            chain = None
+        if chain is not None and chain.tail <= 1e-9:
+            return chain.expected
     marginal = odds.marginal(odds.damage)
     mean = expected_attacks({int(v): p for v, p in marginal.items()}, at)
     return None if mean is None or mean > MAX_UNTIL else mean

@@ -1,7 +1,9 @@
-"""The intermediate representation: rules data and procedures (`model`), typed formulas (`expr`)."""
+"""The intermediate representation: rules data and procedures (`model`), the fight state and declared
+gaps (`fight`), typed formulas (`expr`)."""
 
 from __future__ import annotations
 
+from .fight import GAP_LACKS, ConditionDecl, Effect, FightSpec, NotModelled, RelationDecl
 from .model import (
     DiceExpr,
     Dice,
@@ -12,13 +14,7 @@ from .model import (
     FieldValue,
     Formula,
     FormulaField,
-    ConditionDecl,
-    Effect,
-    FightSpec,
-    RelationDecl,
-    GAP_LACKS,
     Helper,
-    NotModelled,
     OddsPreset,
     Output,
     Param,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields
 
 from ..diagnostics import Span
 from .expr import Expr
+from .fight import Effect, FightSpec, NotModelled
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,98 +336,6 @@ class OddsPreset:
     span: Span
     until_at: int = 0  # also the expected attacks until the damage totals this (0: not shown)
     until_name: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Effect:
-    """A declared effect of a procedure's result on the fight state (see runtime/fight.py Effect)."""
-
-    kind: str  # counter track modifier state relation
-    role: str
-    key: str
-    field: str
-    sign: int
-    duration: str
-    when: str
-    other: str
-    span: Span
-
-
-@dataclass(frozen=True, slots=True)
-class ConditionDecl:
-    """A condition of the fight (the manifest's `fight: conditions:`; runtime/fight_conditions.py
-    interprets it). Scopes are (procedures, role, source_role, when); endings are (kind, of, nth,
-    scope, stat) as `fight_conditions.Ending`."""
-
-    id: str
-    name: str
-    description: str
-    rules: tuple[str, ...]
-    sets: tuple[tuple[str, bool], ...]
-    adds: tuple[tuple[str, int], ...]
-    options: tuple[tuple[str, bool | int | str], ...]
-    applies: tuple[tuple[str, ...], str, str, str]
-    forbids: tuple[str, ...]
-    forbids_actions: tuple[tuple[str, str], ...]
-    ends: tuple[tuple[str, str, int, tuple[tuple[str, ...], str, str, str], str], ...]
-    max_value: int
-    stack: str
-    span: Span
-
-
-@dataclass(frozen=True, slots=True)
-class RelationDecl:
-    """What a relation of the fight gives and what ends it (the manifest's `fight: relations:`)."""
-
-    id: str
-    held: str
-    holder: str
-    ends_holder: tuple[str, ...]
-    ends_held: tuple[str, ...]
-    rules: tuple[str, ...]
-    clears: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class FightSpec:
-    """The state a combatant carries through a fight (the manifest's `fight:`)."""
-
-    counters: tuple[tuple[str, str], ...]
-    tracks: str | None
-    accumulate: str | None
-    states: str | None
-    state_stats: tuple[tuple[str, tuple[str, ...]], ...]  # (flag field of the states table, stats)
-    relations: tuple[tuple[str, str], ...]
-    span: Span
-    on_damage: tuple[str, str] | None = None  # (counter, procedure): a recovery rule over the state
-    debuffs: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (track, stats its debuff lowers)
-    conditions: tuple[ConditionDecl, ...] = ()
-    relation_rules: tuple[RelationDecl, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class NotModelled:
-    """A sub-rule of the source that no procedure computes (declared, so the gap is not silent)."""
-
-    rules: tuple[str, ...]
-    what: str
-    reason: str
-    span: Span
-    lacks: str = "no_number"  # what the ruleset lacks to compute it: a key of GAP_LACKS (validate/gaps.py)
-    needs: str = ""  # the id of what is lacking (a relation, state, track, helper or fight facility)
-
-
-# The closed vocabulary of what a declared gap lacks, with the words the page shows.
-GAP_LACKS: dict[str, str] = {
-    "no_number": "原文没有数值",
-    "referee": "原文交由主持人裁定",
-    "limit": "本流程输入的范围",
-    "relation": "缺少战斗关系",
-    "condition": "缺少状态",
-    "track": "缺少累积槽",
-    "geometry": "缺少几何函数",
-    "state_across_actions": "需要跨行动的战斗机制",
-}
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,14 +9,14 @@ nesting past a limit, non-UTF-8 bytes, several documents in one file, and files
 over a size limit.
 
 The libyaml C parser is used when PyYAML was built with it, the pure-Python
-parser otherwise; both give the same nodes and marks.
+parser otherwise; both give the same nodes and marks. How each problem is said (a tab, a full-width
+colon, a colon inside a flow mapping's text) is yaml_problems.py's.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,8 @@ from . import core_schema as core
 from .characters import forbidden_character
 from .reading import MAX_RULE_FILE_BYTES, ReadRefused, read_bounded
 from ..messages import say
+from .yaml_problems import (MAX_SYNTAX_ERRORS, continue_after, decode_utf8, flow_text_problem, full_width_problem,
+                            single_quoted, tab_diagnostics)
 
 MAX_FILE_BYTES = MAX_RULE_FILE_BYTES  # declared beside the reader (the stamp digests without PyYAML)
 MAX_ALIAS_NODES = 10_000
@@ -287,7 +289,7 @@ class _Converter:
                 before = list(first_seen)[-1]
                 said = out.get(before)
                 self.error(key_node, path + (key,), "quote-text", say("quote-text.comma", key_=key, before=before),
-                           say("quote-text.write", key_=before, text=_quoted(f"{said}, {key}"))
+                           say("quote-text.write", key_=before, text=single_quoted(f"{said}, {key}"))
                            if isinstance(said, str) else None)
                 continue
             if key in first_seen:
@@ -303,114 +305,13 @@ class _Converter:
         return out
 
 
-def _tab_diagnostics(file: str, text: str) -> Iterator[Diagnostic]:
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        col = line.find("\t")
-        if col >= 0:
-            yield Diagnostic(Span(file, lineno, col + 1), "tab",
-                             say("tab.tab-character-indent-separate"))
-
-
-def _decode(file: str, raw: bytes) -> tuple[str | None, list[Diagnostic]]:
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        before = raw[: exc.start]
-        line = before.count(b"\n") + 1
-        col = len(before.rsplit(b"\n", 1)[-1].decode("utf-8", "replace")) + 1
-        return None, [Diagnostic(Span(file, line, col), "encoding",
-                                 say("encoding.byte-0x-not-valid", value=raw[exc.start]))]
-    return text, []
-
-
-# Punctuation an input method types in place of YAML's (the most common typo in Chinese rule files).
-FULL_WIDTH = {"：": ":", "，": ",", "｛": "{", "｝": "}", "［": "[", "］": "]", "－": "-", "＃": "#"}
-
-
-def _full_width(text: str, file: str, line: int) -> Diagnostic | None:
-    """When YAML cannot be read near a full-width punctuation mark outside quotes, say so at the
-    mark: `name：戟` and `halberd，name` are what the syntax error really is."""
-    lines = text.split("\n")
-    for n in range(line, max(0, line - 4), -1):
-        if n > len(lines):
-            continue
-        found = full_width_mark(lines[n - 1])
-        if found is not None:
-            col, mark = found
-            return Diagnostic(Span(file, n, col + 1), "full-width",
-                              say("full-width.full-width-u-where", mark=mark, ord=ord(mark), value=FULL_WIDTH[mark]),
-                              say("full-width.type-half-width-space" if mark in "：，" else "full-width.type-half-width",
-                                  value=FULL_WIDTH[mark]))
-    return None
-
-
-def _flow_text(text: str, file: str, exc: yaml.MarkedYAMLError) -> Diagnostic | None:
-    """`{id: x, description: 注意: 很快}`: a ':' inside a plain text of a flow mapping, which YAML
-    reads as a second key. Said at the start of that text, with the text quoted as it should be."""
-    mark, start = exc.problem_mark, exc.context_mark
-    if mark is None or start is None or "flow" not in str(exc.context or ""):
-        return None
-    line = text.split("\n")[mark.line] if mark.line < text.count("\n") + 1 else ""
-    if line[mark.column:mark.column + 1] != ":":
-        return None
-    head = line[:mark.column]
-    begin = max(head.rfind(", "), head.rfind("{"), head.rfind("[")) + 1
-    key, colon, value = head[begin:].partition(": ")
-    if not colon or not value.strip():
-        return None
-    end = min((i for i in (line.find(", ", mark.column), line.find("}", mark.column)) if i >= 0), default=len(line))
-    whole = (value + line[mark.column:end]).strip()
-    col = begin + len(key) + 2 + (len(value) - len(value.lstrip()))
-    return Diagnostic(Span(file, mark.line + 1, col + 1), "quote-text", say("quote-text.colon", key_=key.strip()),
-                      say("quote-text.write", key_=key.strip(), text=_quoted(whole)))
-
-
-def _quoted(text: str) -> str:
-    """`text` as a YAML single-quoted scalar."""
-    return "'" + text.replace("'", "''") + "'"
-
-
-MAX_SYNTAX_ERRORS = 20  # syntax errors one file reports, each on its own line, before rulec stops
-
-
-def _continue_after(text: str, exc: yaml.MarkedYAMLError) -> str | None:
-    """The text with the line of a syntax error made a comment, so the rest of the file can be
-    read for more errors; None when the error is not confined to one line (a flow mapping or
-    sequence that opens and fails on the same line, as a table entry written on one line does)."""
-    mark, start = exc.problem_mark, exc.context_mark
-    if mark is None or start is None or mark.line != start.line or "flow" not in str(exc.context or ""):
-        return None
-    lines = text.split("\n")
-    if mark.line >= len(lines) or lines[mark.line].strip() in ("", "#"):
-        return None
-    line = lines[mark.line]
-    lines[mark.line] = line[: len(line) - len(line.lstrip())] + "#"
-    return "\n".join(lines)
-
-
-def full_width_mark(line: str) -> tuple[int, str] | None:
-    """The column and character of the first full-width YAML punctuation mark outside quotes and
-    after no comment, or None."""
-    quote = ""
-    for i, ch in enumerate(line):
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "#":
-            return None
-        elif ch in FULL_WIDTH:
-            return i, ch
-    return None
-
-
 def load_text(text: str, file: str, *, partial_bytes: int | None = PARTIAL_BYTES, max_items: int | None = None
               ) -> tuple[Document | None, list[Diagnostic]]:
     """Compose one YAML document from text; never raises for bad input. A text over
     `partial_bytes` keeps partial positions (see Document); None keeps them all. A list or mapping
     of more than `max_items` items is a diagnostic at it (None: no limit), found before any of its
     items is converted."""
-    diags = list(_tab_diagnostics(file, text)) + _text_problems(file, text)
+    diags = list(tab_diagnostics(file, text)) + _text_problems(file, text)
     if diags:
         return None, diags
     found: list[Diagnostic] = []
@@ -461,9 +362,9 @@ def _compose(text: str, file: str) -> tuple[Any, tuple[Diagnostic, str | None] |
         if "expected a single document" in str(exc.context or ""):  # PyYAML's own words
             return [Diagnostic(Span(file, line, col), "multiple-documents",
                                say("multiple-documents.rule-file-holds-exactly"))], None
-        diag = _flow_text(text, file, exc) or _full_width(text, file, line) or \
+        diag = flow_text_problem(text, file, exc) or full_width_problem(text, file, line) or \
             Diagnostic(Span(file, line, col), "yaml-syntax", say("yaml-syntax.problem", problem=problem))
-        return None, (diag, _continue_after(text, exc))
+        return None, (diag, continue_after(text, exc))
     except yaml.YAMLError as exc:
         return [Diagnostic(Span(file, 1, 1), "yaml-syntax",
                            say("yaml-syntax.problem", problem=str(exc).splitlines()[0]))], None
@@ -488,7 +389,7 @@ def load_file(path: Path, file: str | None = None, *, max_bytes: int = MAX_FILE_
 
 def load_bytes(raw: bytes, file: str, *, max_items: int | None = None) -> tuple[Document | None, list[Diagnostic]]:
     """Decode (UTF-8 only) and compose one rule file's bytes."""
-    text, diags = _decode(file, raw)
+    text, diags = decode_utf8(file, raw)
     if text is None:
         return None, diags
     return load_text(text, file, max_items=max_items)

@@ -22,10 +22,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "expect.not-outcome": ("'{key_}' 不是 '{procedure}' 的结果字段", "'{key_}' is not an outcome of '{procedure}'"),
     "expect.outcomes-command-error": ("结果字段：{fields}、command、error", "outcomes: {fields}, command, error"),
     "expect.procedure-refused": ("流程拒绝了：{error}", "the procedure refused: {error}"),
+    "expect.conditions-expected-got": (
+        "{name} 的条件：期望 {want}，实际 {got}", "{name}'s conditions: expected {want}, got {got}"),
+    "expect.holds-expected-got": (
+        "{name} 的{relation}：期望对 {want}，实际对 {got}", "{name}'s {relation}: expected of {want}, got of {got}"),
+    "until.refused": ("计划无法计算：{exc}", "the plan cannot be computed: {exc}"),
+    "until.summary": (
+        "按计划行动直到达到目标所需的行动次数：期望{expected:.4f}次，中位数{median}次",
+        "actions of the plan until the target: expected {expected:.4f}, median {median}"),
+    "until.expected-got": (
+        "期望的行动次数：期望 {want}，实际 {got:.6f}", "expected number of actions: expected {want}, got {got:.6f}"),
     "play.error": ("错误[{code}]：{message}", "error[{code}]: {message}"),
     "play.error-usage-rulec-odds": (
-        "错误[usage]：rulec odds 只接受单个行动的场景（kind: scenario）",
-        "error[usage]: rulec odds takes a single-action scenario (kind: scenario)",
+        "错误[usage]：rulec odds 接受单个行动的场景（kind: scenario），或带 until: 计划的战斗场景",
+        "error[usage]: rulec odds takes a single-action scenario (kind: scenario), or a fight scenario with an until: plan",
     ),
     "play.error-usage-ruleset-declares": (
         "错误[usage]：规则集 '{ruleset}' 没有声明战斗状态",

@@ -23,17 +23,18 @@ ranges.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple
 
 from .core import OutOfBounds, RuleError
 from .fight_carried import Carried
 from .fight_until import Until, state_threshold
 from .fight_plan import Planned
-from .fight_conditions import Condition, ConditionSpec, Refused
+from .fight_conditions import Condition, ConditionSpec, Refused, forbids_text
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
-from .fight_state import (MAX_LOG, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect, FightRules,
-                          Member, Modifier, check_name, clamp, get, line, put, read_fight)
+from .fight_state import (MAX_LOG, MAX_LOG_LINE, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect,
+                          FightRules, Member, Modifier, check_name, clamp, get, line, put, read_fight, stat_values,
+                          trusted, with_counters, with_points)
 from .sources import FixedDice
 
 __all__ = ["Condition", "Refused", "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_MEMBERS",
@@ -97,8 +98,14 @@ class Fight(Carried, Until, Planned):
     def _with(self, members: Optional[Tuple[Member, ...]] = None, turn: Optional[int] = None,
               relations: Optional[Tuple[Tuple[str, str, str], ...]] = None,
               log: Optional[Tuple[str, ...]] = None) -> "Fight":
-        return Fight(self.rules, self.members if members is None else members, self.turn if turn is None else turn,
-                     self.relations if relations is None else relations, self.log if log is None else log)
+        # what Fight(...) does, through the slots' setters (a fight is made at each step of every action)
+        new = _new(Fight)
+        _SET_RULES(new, self.rules)
+        _SET_MEMBERS(new, self.members if members is None else members)
+        _SET_TURN(new, self.turn if turn is None else turn)
+        _SET_RELATIONS(new, self.relations if relations is None else relations)
+        _SET_LOG(new, self.log if log is None else log[-MAX_LOG:])
+        return new
 
     # ---- reading ----
     @property
@@ -127,12 +134,21 @@ class Fight(Carried, Until, Planned):
         with no scope) and, unless `debuffs` is false, the debuffs of its tracks: the accumulation
         rule itself reads the stats without them, so a debuff never feeds back into the capacity it
         is measured against."""
-        lowered = self._debuffs(m) if debuffs else ()
+        if not debuffs and applying is None:
+            if not (m.modifiers or m.states or m.conditions or self.relations):
+                return m.base
+            return self._undebuffed(m)
+        lowered = self._lowered(m) if debuffs else ()
         if applying is None:
             applying = self._applying(m) if (m.conditions or self.relations or m.states) else []
         if not m.modifiers and not m.states and not lowered and not applying:
             return m.base
-        values = m.base.to_dict()
+        key = (id(m.base), id(m.modifiers), m.states, lowered)  # all it depends on when no condition applies
+        if not applying:
+            hit = _EFFECTIVE.get(key)
+            if hit is not None and hit[0] is m.base and hit[1] is m.modifiers and hit[2] is self.rules:
+                return hit[3]
+        values = stat_values(m.base)
         for stat, amount in lowered:
             lo = self.rules.stats[stat][1]
             values[stat] = max(lo, values[stat] - amount)
@@ -150,7 +166,40 @@ class Fight(Carried, Until, Planned):
             for stat, per in spec.adds:
                 _, lo, hi = self.rules.stats[stat]
                 values[stat] = max(lo, min(hi, values[stat] + per * c.value))
-        return self.rules.combatant(**values)
+        stats = trusted(self.rules.combatant, values)
+        if not applying:
+            _remember(_EFFECTIVE, key, (m.base, m.modifiers, self.rules, stats))
+        return stats
+
+    def _undebuffed(self, m: Member) -> Any:
+        """`_effective(m, debuffs=False)`, remembered: the accumulation and recovery rules read it once
+        or twice an action, and it depends only on the parts of `m` an action rarely changes (base
+        stats, modifiers, states, conditions, name) and on the relations and rules, all immutable,
+        so their identities are the key (each entry holds them, so no identity is reused while it lives)."""
+        key = (id(m.base), id(m.modifiers), id(m.states), id(m.conditions), m.name, id(self.relations))
+        hit = _UNDEBUFFED.get(key)
+        if (hit is not None and hit[0] is m.base and hit[1] is m.modifiers and hit[2] is m.states
+                and hit[3] is m.conditions and hit[4] is self.relations and hit[5] is self.rules):
+            return hit[6]
+        stats = self._effective(m, debuffs=False, applying=self._applying(m))
+        _remember(_UNDEBUFFED, key, (m.base, m.modifiers, m.states, m.conditions, self.relations, self.rules, stats))
+        return stats
+
+    def _lowered(self, m: Member) -> Tuple[Tuple[str, int], ...]:
+        """`_debuffs(m)`, remembered: they depend only on `m`'s stats without debuffs (what the
+        accumulation rule reads: `m.base` or an object `_undebuffed` remembers, held by the entry,
+        so its identity is a key), its points and the rules. An action asks for them for its stats
+        and for what it says, and in a long fight the points take the same few values again."""
+        if not m.points:
+            return self._debuffs(m)
+        plain = self._effective(m, debuffs=False)
+        key = (id(plain), m.points)
+        hit = _LOWERED.get(key)
+        if hit is not None and hit[0] is plain and hit[1] is self.rules:
+            return hit[2]  # type: ignore[no-any-return]
+        out = self._debuffs(m)
+        _remember(_LOWERED, key, (plain, self.rules, out))
+        return out
 
     def _debuffs(self, m: Member) -> Tuple[Tuple[str, int], ...]:
         """(stat, amount) for each stat a track's debuff lowers: points past the capacity, by the
@@ -190,25 +239,31 @@ class Fight(Carried, Until, Planned):
         spec = self.rules.actions.get(procedure) if type(procedure) is str else None
         if spec is None:
             raise OutOfBounds("没有可在战斗中使用的这个过程", key="procedure")
-        if not isinstance(roles, Mapping):
+        if type(roles) is not dict and not isinstance(roles, Mapping):  # typing's isinstance is slow
             raise OutOfBounds(f"“{spec.name}”的角色应为映射（角色: 名字）", key="roles")
-        missing = [r for r in spec.roles if r not in roles]
-        extra = [r for r in roles if r not in spec.roles]
-        if missing or extra:
+        if len(roles) != len(spec.roles) or [r for r in spec.roles if r not in roles]:  # a role missing or extra
             raise OutOfBounds(f"“{spec.name}”的角色是 {', '.join(spec.roles)}", key=procedure)
         for key in options:
             if key in spec.roles:
                 raise OutOfBounds(f"“{key}”是角色，不是选项", key=key)
-        by_name = {roles[r]: r for r in reversed(spec.roles)}
-        for name in roles.values():
-            self.member(name)  # every combatant named exists before anything is refused
-        self._refuse(self.member(roles[spec.roles[spec.subject]]), procedure, spec, by_name)
+        found = {name: self.member(name) for name in roles.values()}  # all exist before anything is refused
+        actor = found[roles[spec.roles[spec.subject]]]
+        by_name: Dict[str, str] = {}  # name -> role, made when a condition needs it
+        if actor.conditions or actor.states or self.relations:  # what may forbid the action
+            by_name = {roles[r]: r for r in reversed(spec.roles)}
+            self._refuse(actor, procedure, spec, by_name)
         kwargs: Dict[str, Any] = {}
         supplied: Dict[str, Any] = {}
         used: List[Tuple[str, str, str]] = []
         applied: List[str] = []
+        plain = not self.relations
         for role in spec.roles:
-            m = self.member(roles[role])
+            m = found[roles[role]]
+            if plain and not (m.modifiers or m.states or m.conditions or m.points):
+                kwargs[role] = m.base  # nothing changes its stats, nothing applies to it: nothing to say
+                continue
+            if not by_name:
+                by_name = {roles[r]: r for r in reversed(spec.roles)}
             applying = self._applying(m, procedure, by_name)
             kwargs[role] = self._effective(m, applying=applying)
             applied += self.applied_to(m.name, applying)
@@ -219,7 +274,8 @@ class Fight(Carried, Until, Planned):
                         applied.append(line(f"{m.name}的{cs.name}：{spec.params[param]}为{_shown(supplied[param])}"))
                 if any(x.kind == "used" for x in cs.ends) and c in m.conditions:
                     used.append((m.name, c.id, c.source))
-        kwargs.update(supplied)
+        if supplied:
+            kwargs.update(supplied)
         kwargs.update(options)
         return spec, kwargs, tuple(applied), tuple(used)
 
@@ -234,7 +290,7 @@ class Fight(Carried, Until, Planned):
             taken = [self.rules.stats[s][0] for s in self.rules.state_stats.get(state, ()) if s in self.rules.stats]
             if taken:
                 out.append(f"{name}处于{self.rules.state_names.get(state, state)}：{'、'.join(taken)}视为最低")
-        for stat, amount in self._debuffs(m):
+        for stat, amount in self._lowered(m):
             out.append(f"{name}的减益：{self.rules.stats[stat][0]}-{amount}")
         for c, spec in self._applying(m) if applying is None else applying:
             changes = [self.rules.flag_names.get(stat, stat) if flag else f"非{self.rules.flag_names.get(stat, stat)}"
@@ -259,14 +315,16 @@ class Fight(Carried, Until, Planned):
         result = action.result
         rules = self.rules
         members = {m.name: m for m in self.members}
+        holding = False  # whether a role holds a condition the action may use up or end
         for name in roles.values():
             if name not in members:
                 raise OutOfBounds(f"战斗中没有“{name}”", key=name)
-        relations = set(self.relations)
+            holding = holding or bool(members[name].conditions)
+        relations: Optional[Set[Tuple[str, str, str]]] = None  # made by the first relation effect
         log: List[str] = []
         n = len(self.members)
-        names = [x.name for x in self.members]
-        self._end_used(action, spec, members, log)
+        if holding:
+            self._end_used(action, spec, members, log)
         for e in spec.effects:
             if e.when and not getattr(result, e.when):
                 continue
@@ -276,10 +334,13 @@ class Fight(Carried, Until, Planned):
             if e.kind == "counter":
                 if amount == 0:
                     continue
-                total = clamp(get(m.counters, e.key) + amount, -MAX_VALUE, MAX_VALUE)
-                m = m._replace(counters=put(m.counters, e.key, total))
+                total = get(m.counters, e.key) + amount
+                if not -MAX_VALUE < total < MAX_VALUE:
+                    total = clamp(total, -MAX_VALUE, MAX_VALUE)
+                m = with_counters(m, put(m.counters, e.key, total))
                 top = "，已达上限" if abs(total) == MAX_VALUE else ""
-                log.append(line(f"{who}的{self.rules.counters[e.key]}{amount:+d}（共{total}{top}）"))
+                said = f"{who}的{self.rules.counters[e.key]}{amount:+d}（共{total}{top}）"
+                log.append(said if len(said) <= MAX_LOG_LINE else line(said))
                 if rules.on_damage is not None and rules.on_damage[0] == e.key and amount > 0 and m.states:
                     m = self._recover(m, min(amount, rules.taken_max), log)
                 members[who] = m
@@ -290,9 +351,10 @@ class Fight(Carried, Until, Planned):
                 before = get(m.points, track)
                 # saturate at the top the accumulation procedure accepts: every later action still resolves
                 total = clamp(before + amount, 0, rules.points_max)
-                m = m._replace(points=put(m.points, track, total))
+                m = with_points(m, put(m.points, track, total))
                 top = f"，已达上限{rules.points_max}" if before + amount > rules.points_max else ""
-                log.append(line(f"{who}的{rules.tracks[track]}{amount:+d}（共{total}{top}）"))
+                said = f"{who}的{rules.tracks[track]}{amount:+d}（共{total}{top}）"
+                log.append(said if len(said) <= MAX_LOG_LINE else line(said))
                 if rules.accumulate is not None:
                     state = str(rules.accumulate(self._effective(m, debuffs=False), track, current=min(before, total),
                                                  gained=max(0, total - before), dice=_NO_DICE)[rules.state_index]
@@ -321,6 +383,7 @@ class Fight(Carried, Until, Planned):
             elif e.kind == "condition":
                 value = amount if e.field else 1
                 source = roles.get(e.other, "") if e.other else ""
+                names = [x.name for x in self.members]
                 members[who] = self._set_condition(m, e.key, value, source, names.index(who),
                                                    names.index(source) if source else -1, log)
             elif e.kind == "clear":
@@ -331,14 +394,25 @@ class Fight(Carried, Until, Planned):
             elif e.kind == "relation":
                 held = roles[e.other]
                 key = (e.key, who, held)
+                if relations is None:
+                    relations = set(self.relations)
                 if e.duration == "start" and key not in relations:
                     relations.add(key)
                     log.append(line(f"{who}{self.rules.relations[e.key]}{held}"))
                 elif e.duration == "end" and key in relations:
                     relations.discard(key)
                     log.append(line(f"{who}对{held}的{self.rules.relations[e.key]}结束"))
-        after = self._with(members=tuple(members[x.name] for x in self.members),
-                           relations=tuple(sorted(relations)) if relations != set(self.relations) else self.relations)
+        changed = tuple([members[x.name] for x in self.members])
+        if relations is None and not self.relations and not any([x.conditions for x in changed]):
+            new = _new(Fight)  # what _settle would return: no condition or relation can end
+            _SET_RULES(new, rules)
+            _SET_MEMBERS(new, changed)
+            _SET_TURN(new, self.turn)
+            _SET_RELATIONS(new, self.relations)
+            _SET_LOG(new, (self.log + tuple(log))[-MAX_LOG:])
+            return new
+        after = self._with(members=changed, relations=self.relations if relations is None
+                           or relations == set(self.relations) else tuple(sorted(relations)))
         return after._settle(log, self.relations)
 
     @staticmethod
@@ -381,9 +455,12 @@ class Fight(Carried, Until, Planned):
         turn = self.turn + 1
         if turn > MAX_TURN:
             raise OutOfBounds(f"战斗已进行{MAX_TURN}个回合，不能再推进（行动仍可结算）", key="turn")
-        log = list(self.log)
+        log: List[str] = []  # the lines this turn adds
         members = []
         for m in self.members:
+            if not m.modifiers and not m.conditions:
+                members.append(m)  # nothing of it lapses
+                continue
             kept = tuple(x for x in m.modifiers if x.expires < 0 or x.expires > turn)
             for gone in m.modifiers:
                 if gone not in kept:
@@ -396,7 +473,7 @@ class Fight(Carried, Until, Planned):
         n = len(self.members)
         if turn % n == 0:
             log.append(f"第{turn // n + 1}轮")
-        return self._with(members=tuple(members), turn=turn, log=tuple(log))
+        return self._with(members=tuple(members), turn=turn, log=self.log + tuple(log) if log else None)
 
     def remove_state(self, name: str, state: str) -> "Fight":
         """A new fight with `state` lifted from `name` (a recovery, the game master's call)."""
@@ -413,7 +490,10 @@ class Fight(Carried, Until, Planned):
         m = self.member(name)
         parts = [f"{self.rules.counters[k]}{v}" for k, v in m.counters]
         parts += [f"{self.rules.tracks.get(k, k)}{v}" for k, v in m.points if v]
-        parts += [self.rules.state_names.get(s, s) for s in m.states]
+        names = {p: a.name for p, a in self.rules.actions.items()}
+        for s in m.states:
+            forbids = forbids_text(self.rules.conditions[s], names) if s in self.rules.conditions else ""
+            parts.append(self.rules.state_names.get(s, s) + (f"（{forbids}）" if forbids else ""))
         parts += [f"{self.rules.stats[x.stat][0]}{x.delta:+d}" for x in m.modifiers]
         for c in m.conditions:
             spec = self.rules.conditions[c.id]
@@ -422,8 +502,12 @@ class Fight(Carried, Until, Planned):
                 more.append(f"来自{c.source}")
             if c.expires >= 0:
                 more.append(f"还剩{max(0, c.expires - self.turn)}个回合")
+            forbids = forbids_text(spec, names)
+            if forbids:
+                more.append(forbids)
             parts.append(spec.name + (f"（{'，'.join(more)}）" if more else ""))
         parts += [f"{self.rules.relations[r]}{b}" for r, a, b in self.relations if a == name]
+        parts += [f"被{a}{self.rules.relations[r]}" for r, a, b in self.relations if b == name]
         return f"{name}：" + ("，".join(parts) if parts else "无变化")
 
     def to_dict(self) -> Dict[str, Any]:
@@ -445,6 +529,25 @@ class Fight(Carried, Until, Planned):
         except (KeyError, TypeError, ValueError, AttributeError):  # a Mapping that misbehaves
             raise OutOfBounds("无法读取战斗记录", key="fight") from None
         return cls(rules, members, turn, relations, log)
+
+
+# What `_effective` remembers (each entry holds the objects whose identities its key has, so no
+# identity is reused while it lives): at most MAX_REMEMBERED entries each, cleared when full.
+MAX_REMEMBERED = 256
+_UNDEBUFFED: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}  # stats without debuffs
+_LOWERED: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}  # the debuffs
+_EFFECTIVE: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}  # the stats with debuffs, no condition applying
+
+
+def _remember(memo: Dict[Tuple[Any, ...], Tuple[Any, ...]], key: Tuple[Any, ...], entry: Tuple[Any, ...]) -> None:
+    if len(memo) >= MAX_REMEMBERED:
+        memo.clear()
+    memo[key] = entry
+
+_new = object.__new__
+# the setters of Fight's slots, for `_with` (a slot added to Fight must be set there too)
+_SET_RULES, _SET_MEMBERS, _SET_TURN, _SET_RELATIONS, _SET_LOG = (
+    getattr(Fight, slot).__set__ for slot in ("rules", "members", "turn", "relations", "log"))
 
 
 def _shown(value: Any) -> str:

@@ -107,6 +107,21 @@ class Member(NamedTuple):
         return get(self.points, key)
 
 
+_tuple_new = tuple.__new__
+_COUNTERS, _POINTS, _STATES = Member._fields.index("counters"), Member._fields.index("points"), Member._fields.index(
+    "states")
+
+
+def with_counters(m: Member, counters: Tuple[Tuple[str, int], ...]) -> Member:
+    """`m._replace(counters=counters)`, without its keyword parsing (the fight's hot path)."""
+    return _tuple_new(Member, (*m[:_COUNTERS], counters, *m[_COUNTERS + 1:]))
+
+
+def with_points(m: Member, points: Tuple[Tuple[str, int], ...]) -> Member:
+    """`m._replace(points=points)`, the same way."""
+    return _tuple_new(Member, (*m[:_POINTS], points, *m[_POINTS + 1:]))
+
+
 def get(pairs: Tuple[Tuple[str, int], ...], key: str) -> int:
     for k, v in pairs:
         if k == key:
@@ -122,6 +137,21 @@ def put(pairs: Tuple[Tuple[str, int], ...], key: str, value: int) -> Tuple[Tuple
         if k > key:
             return pairs[:i] + ((key, value),) + pairs[i:]
     return pairs + ((key, value),)
+
+
+def stat_values(base: Any) -> Dict[str, Any]:
+    """`base.to_dict()` of a Combatant without its deep copy: every field is a whole number or a
+    true/false value, so the instance's own attributes, copied, are the same dict."""
+    return dict(base.__dict__)
+
+
+def trusted(cls: Any, values: Dict[str, Any]) -> Any:
+    """A Combatant of class `cls` from `values` already within their ranges, without running its
+    checks: the fight keeps every value it derives in range (`Fight._effective` clamps each),
+    so the checked constructor could only accept them."""
+    made = object.__new__(cls)
+    made.__dict__.update(values)
+    return made
 
 
 def clamp(value: int, lo: int, hi: int) -> int:

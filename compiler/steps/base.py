@@ -22,7 +22,8 @@ from ..messages import say
 
 if TYPE_CHECKING:
     from ..formula.chinese import Chinese
-    from ..validate.bounds import Evaluator, Value
+    from ..validate.evaluator import Evaluator
+    from ..validate.intervals import Value
     from ..validate.context import StepContext
 
 _COMMON = "common.schema.json#/$defs/"

@@ -76,7 +76,7 @@ class D20Kind(StepKind):
                      step.advantage),)
 
     def local_range(self, step: D20, ev: Any) -> Any:
-        from ..validate.bounds import Interval
+        from ..validate.intervals import Interval
 
         return Interval(1, 20)
 

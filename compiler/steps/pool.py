@@ -62,7 +62,7 @@ class PoolKind(StepKind):
 
 def successes_range(ev: Any, dice: Any) -> Any:
     """Successes of a pool: at most its dice, or without bound when added dice chain."""
-    from ..validate.bounds import INF, Interval
+    from ..validate.intervals import INF, Interval
 
     settings = ev.rs.dice.settings
     most = max(ev.num(dice).hi, 0)

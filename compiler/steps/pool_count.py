@@ -61,7 +61,7 @@ class PoolCountKind(StepKind):
                 Work("this pool_count step", "rolls", "连续检定次数", step.times.expr, "pool_rolls", step.times))
 
     def local_range(self, step: PoolCount, ev: Any) -> Any:
-        from ..validate.bounds import Interval
+        from ..validate.intervals import Interval
 
         return Interval(0, max(ev.num(step.times.expr).hi, 0))
 

@@ -61,7 +61,7 @@ class RollKind(StepKind):
         return (Work("this damage roll", "dice", "伤害骰数", count, "damage_dice", step.dice),)
 
     def local_range(self, step: Roll, ev: Any) -> Any:
-        from ..validate.bounds import Dice, Interval
+        from ..validate.intervals import Dice, Interval
 
         v = ev(step.dice.expr)
         total = v.total if isinstance(v, Dice) else ev.unknown(INT)

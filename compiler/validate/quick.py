@@ -1,6 +1,6 @@
 """The quick sheet a ruleset's reference page opens with (manifest `reference.quick`): the attack
 in a few plain sentences and the compact tables a table needs in play, checked against the tables
-and fields they name. Its result rides on the IR's `Ruleset.extra["quick"]` for the pages only
+and fields they name. Its result rides on the IR's `Ruleset.quick` for the pages only
 (compiler/emit/quick_sheet.py); no generated code reads it.
 """
 

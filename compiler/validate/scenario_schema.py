@@ -125,6 +125,10 @@ def fight_schema(rs: Ruleset) -> dict[str, Any]:
         "points": {"type": "object", "maxProperties": 50,
                    "additionalProperties": {"type": "integer", "minimum": -10**9, "maximum": 10**9}},
         "states": {"type": "array", "maxItems": 50, "items": {"type": "string", "maxLength": 100}},
+        "conditions": {"type": "array", "maxItems": 50, "items": {"enum": _condition_ids(rs)},
+                       "description": "Every condition the combatant has after the last action (its own, its relations', its states')."},
+        "holds": {"type": "object", "maxProperties": 20, "description": "Relation id -> the combatants it holds.",
+                  "additionalProperties": {"type": "array", "maxItems": 20, "items": {"type": "string", "maxLength": 100}}},
     }}
     roles = sorted({prm.id for p in rs.procedures for prm in p.params if prm.type == "combatant"})
     action = {"type": "object", "additionalProperties": False, "required": ["procedure", "roles"], "properties": {
@@ -144,22 +148,57 @@ def fight_schema(rs: Ruleset) -> dict[str, Any]:
         "description": f"A sequence of actions in one fight with the '{rs.id}' rules (`rulec resolve`, `rulec test`).",
         "type": "object",
         "additionalProperties": False,
-        "required": ["kind", "ruleset", "combatants", "actions"],
+        "required": ["kind", "ruleset", "combatants"],
+        "anyOf": [{"required": ["actions"]}, {"required": ["until"]}],
         "properties": {
             "kind": {"const": "fight"},
             "ruleset": {"const": rs.id},
             "title": {"type": "string", "maxLength": 200},
             "description": {"type": "string", "maxLength": 4000},
-            "rules": {"type": "array", "items": {"type": "string", "pattern": "^[A-Z][A-Z0-9]*-[0-9]{2,3}$"}},
+            "rules": {"type": "array", "items": {"type": "string", "pattern": "^[A-Z][A-Z0-9]*-F?[0-9]{2,3}$"}},
             "combatants": {"type": "object", "minProperties": 1, "maxProperties": 20,
                            "additionalProperties": {"$ref": "#/$defs/stats"}},
             "actions": {"type": "array", "minItems": 1, "maxItems": 200, "items": action},
             "expect": {"type": "object", "maxProperties": 20, "additionalProperties": state,
                        "description": "Each combatant's state after the last action."},
+            "until": _until_schema(rs, action),
         },
         "$defs": {"stats": _stats_schema(rs)},
         "examples": [_fight_example(rs)],
     }
+
+
+def _condition_ids(rs: Ruleset) -> list[str]:
+    assert rs.fight is not None
+    return sorted({c.id for c in rs.fight.conditions} | {c for r in rs.fight.relation_rules for c in (r.held, r.holder) if c})
+
+
+def _until_schema(rs: Ruleset, action: dict[str, Any]) -> dict[str, Any]:
+    """`until:` of a fight scenario: a plan (an opening, then a cycle repeated) and a target, for
+    `rulec odds` (the exact number of actions from the state after `actions`)."""
+    assert rs.fight is not None
+    step = {**action, "properties": {k: v for k, v in action["properties"].items() if k in ("procedure", "roles", "args")}}
+    step["properties"]["end_turn"] = {"type": "boolean",
+                                      "description": "End the acting combatant's turn after this step (the others' turns pass)."}
+    counters = [c for c, _ in rs.fight.counters]
+    states = sorted({e.id for e in rs.table(rs.fight.states).entries}) if rs.fight.states else []
+    tracks = sorted({e.id for e in rs.table(rs.fight.tracks).entries}) if rs.fight.tracks else []
+    target = {"type": "object", "additionalProperties": False, "required": ["who"], "minProperties": 2, "maxProperties": 3,
+              "properties": {"who": {"type": "string", "maxLength": 100},
+                             "condition": {"enum": _condition_ids(rs) or [""]}, "state": {"enum": states or [""]},
+                             "counter": {"enum": counters or [""]}, "points": {"enum": tracks or [""]},
+                             "at_least": {"type": "integer", "minimum": 1, "maximum": 10**9}}}
+    return {"type": "object", "additionalProperties": False, "required": ["cycle", "target"],
+            "description": "A plan and its target: `rulec odds` gives the exact number of actions until the target.",
+            "properties": {
+                "opening": {"type": "array", "maxItems": 50, "items": step},
+                "cycle": {"type": "array", "minItems": 1, "maxItems": 50, "items": step},
+                "target": {"oneOf": [target, {"type": "array", "minItems": 1, "maxItems": 20, "items": target}]},
+                "max_actions": {"type": "integer", "minimum": 1, "maximum": 10_000},
+                "expect": {"type": "object", "additionalProperties": False, "properties": {
+                    "expected": {"type": "number", "minimum": 0},
+                    "tolerance": {"type": "number", "exclusiveMinimum": 0, "maximum": 1000}}},
+            }}
 
 
 def _fight_example(rs: Ruleset) -> dict[str, Any]:

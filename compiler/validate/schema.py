@@ -241,7 +241,7 @@ def _bounded_message(error: jsonschema.ValidationError) -> str:
 
 def _full_width_hint(text: str) -> str | None:
     """`name：戟` read as one word: the full-width colon (or comma) an input method typed."""
-    from ..load.documents import FULL_WIDTH, full_width_mark
+    from ..load.yaml_problems import FULL_WIDTH, full_width_mark
 
     found = full_width_mark(text)
     if found is None:

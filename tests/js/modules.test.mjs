@@ -1,8 +1,9 @@
-// node --test: the generated JavaScript modules and scripts of the bundled rulesets (issue 19).
-// RULEC_GENERATED names the build to test (tests/test_js_node.py passes a fresh one); default generated/.
+// node --test: the generated JavaScript modules and scripts of every ruleset of a build (issue 19).
+// RULEC_GENERATED names the build to test (tests/test_js_node.py passes a fresh one, which holds the
+// tests' own rulesets too); default generated/. The rulesets are the build's js/<id>/ folders.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import path from 'node:path';
@@ -10,7 +11,9 @@ import vm from 'node:vm';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const GENERATED = process.env.RULEC_GENERATED || path.join(ROOT, 'generated');
-const RULESETS = ['dp', 'd20', 'tracks'];
+const RULESETS = readdirSync(path.join(GENERATED, 'js')).filter(rs => existsSync(path.join(GENERATED, 'js', rs, 'index.js'))).sort();
+test('the build holds rulesets', () => assert.ok(RULESETS.length > 0, GENERATED));
+
 const load = rs => import(pathToFileURL(path.join(GENERATED, 'js', rs, 'index.js')).href);
 const scriptPath = rs => path.join(GENERATED, 'js', rs, `rulec_${rs}.user.js`);
 

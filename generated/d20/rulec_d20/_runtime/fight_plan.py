@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional
 
 from .core import LimitExceeded, OutOfBounds
 from .fight_conditions import Refused
-from .fight_odds import MAX_ATTACKS, UntilOdds
+from .fight_odds import MAX_ATTACKS, UntilOdds, attacks_until
 from .fight_state import MAX_VALUE, ActionSpec, FightRules, Member
 
 if TYPE_CHECKING:
@@ -190,6 +190,17 @@ class Planned:
             start = _zero(start, counted)
         dist: Dict[Any, Tuple["Fight", Dict[int, float]]] = {_key(start): (start, {total0: 1.0})}
         chain = _Chain(self.rules, counted)
+        if counted is not None and not opening and len(cycle) == 1:
+            # one action again and again that leaves the state as it was (but for the total): the
+            # plain chain over the total, stepped as whole lists (fight_odds.attacks_until)
+            key = _key(start)
+            steps = chain.step(start, key, 0, cycle[0])
+            if all(k2 == key and delta >= 0 for _, k2, delta, _ in steps):
+                gains: Dict[int, float] = {}
+                for _, _, delta, q in steps:
+                    gains[delta] = gains.get(delta, 0.0) + q
+                need = counted.at_least - total0
+                return attacks_until(gains, need, max_actions, negligible)._replace(threshold=counted.at_least)
         out: List[float] = []
         alive = 1.0
         for k in range(max_actions):

@@ -29,7 +29,7 @@ from .core import OutOfBounds, RuleError
 from .fight_carried import Carried
 from .fight_until import Until, state_threshold
 from .fight_plan import Planned
-from .fight_conditions import Condition, ConditionSpec, Refused
+from .fight_conditions import Condition, ConditionSpec, Refused, forbids_text
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
 from .fight_state import (MAX_LOG, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect, FightRules,
@@ -413,7 +413,10 @@ class Fight(Carried, Until, Planned):
         m = self.member(name)
         parts = [f"{self.rules.counters[k]}{v}" for k, v in m.counters]
         parts += [f"{self.rules.tracks.get(k, k)}{v}" for k, v in m.points if v]
-        parts += [self.rules.state_names.get(s, s) for s in m.states]
+        names = {p: a.name for p, a in self.rules.actions.items()}
+        for s in m.states:
+            forbids = forbids_text(self.rules.conditions[s], names) if s in self.rules.conditions else ""
+            parts.append(self.rules.state_names.get(s, s) + (f"（{forbids}）" if forbids else ""))
         parts += [f"{self.rules.stats[x.stat][0]}{x.delta:+d}" for x in m.modifiers]
         for c in m.conditions:
             spec = self.rules.conditions[c.id]
@@ -422,8 +425,12 @@ class Fight(Carried, Until, Planned):
                 more.append(f"来自{c.source}")
             if c.expires >= 0:
                 more.append(f"还剩{max(0, c.expires - self.turn)}个回合")
+            forbids = forbids_text(spec, names)
+            if forbids:
+                more.append(forbids)
             parts.append(spec.name + (f"（{'，'.join(more)}）" if more else ""))
         parts += [f"{self.rules.relations[r]}{b}" for r, a, b in self.relations if a == name]
+        parts += [f"被{a}{self.rules.relations[r]}" for r, a, b in self.relations if b == name]
         return f"{name}：" + ("，".join(parts) if parts else "无变化")
 
     def to_dict(self) -> Dict[str, Any]:

@@ -33,6 +33,13 @@ class Carried:
         def _effective(self, m: Member, debuffs: bool = True,
                        applying: Optional[List[Tuple[Condition, ConditionSpec]]] = None) -> object: ...
 
+    def active_conditions(self, name: str) -> Tuple[Condition, ...]:
+        """`name`'s conditions now: its own, those its relations give it, its states'."""
+        for m in self.members:
+            if m.name == name:
+                return self._active(m)
+        return ()
+
     def _active(self, m: Member) -> Tuple[Condition, ...]:
         """`m`'s conditions: its own, those its relations give it, and its states declared as
         conditions."""

@@ -119,3 +119,12 @@ def forbidding(spec: ConditionSpec, procedure: str, action: str, nature: str) ->
         if (not kind or kind == action) and (not what or what == nature):
             return f"{NATURE_NAMES.get(nature, '')}{ACTION_NAMES.get(action, '动作')}"
     return ""
+
+
+def forbids_text(spec: ConditionSpec, procedure_names: Any) -> str:
+    """What `spec` forbids, in words ("不能进行物理标准动作、物理移动动作"; "" when nothing)."""
+    parts = []
+    for kind, what in spec.forbids_actions:
+        parts.append(f"{NATURE_NAMES.get(what, '')}{ACTION_NAMES.get(kind, '动作')}" if kind or what else "任何行动")
+    parts += [str(procedure_names.get(p, p)) for p in spec.forbids]
+    return f"不能进行{'、'.join(dict.fromkeys(parts))}" if parts else ""

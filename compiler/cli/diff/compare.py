@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Diagnostic
-from ..ir import Entry, OddsPreset, Ruleset, Table
+from ...diagnostics import Diagnostic
+from ...ir import Entry, OddsPreset, Ruleset, Table
 
 MAX_ENTRIES = 100_000  # entries of one table compared field by field
 MAX_REPORTED = 5_000  # changed, added and removed entries listed per ruleset (the count is exact)
@@ -46,7 +46,7 @@ class Compiled:
 
 
 def compile_side(label: str, paths: list[Path]) -> Compiled:
-    from ..build.facade import compile_rules
+    from ...build.facade import compile_rules
 
     build = compile_rules(paths, stop_after="optimise", targets=("python",))
     if not build.ok:
@@ -58,7 +58,7 @@ def compile_side(label: str, paths: list[Path]) -> Compiled:
 
 def plain(value: Any) -> Any:
     """A field value as shown and compared: formulas and dice by their text, lists as lists."""
-    from ..ir.model import DiceExpr, FormulaField
+    from ...ir.model import DiceExpr, FormulaField
 
     if isinstance(value, FormulaField):
         return value.formula.text
@@ -94,10 +94,10 @@ def _choices(rs: Ruleset, preset: OddsPreset) -> list[tuple[str, Table]]:
 def measure(rs: Ruleset, references: dict[int, str]) -> dict[tuple[int, str, str], Row]:
     """{(preset index, table id, entry id): row} for every preset of `rs`: its table's entries, and
     each chosen table's entries with the preset's entry `references[index]`."""
-    from ..emit.odds_tables import _Evaluator
-    from ..emit.python.package import emit_package
-    from ..build.facade import header
-    from ..build.memo import NO_MEMO
+    from ...emit.odds_tables import _Evaluator
+    from ...emit.python.package import emit_package
+    from ...build.facade import header
+    from ...build.memo import NO_MEMO
 
     head = header(rs, "")
     package = emit_package(rs, head)
@@ -259,7 +259,7 @@ def _rulings(old: Ruleset, new: Ruleset) -> list[dict[str, Any]]:
 
 def report(old: Compiled, new: Compiled) -> dict[str, Any]:
     """The whole comparison, as plain JSON."""
-    from ..build.package_loader import forget
+    from ...build.package_loader import forget
 
     rulesets: list[dict[str, Any]] = []
     for rid in list(new.rulesets) + [r for r in old.rulesets if r not in new.rulesets]:

@@ -12,9 +12,9 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from ..emit.js.wrap import width
-from ..emit.svg import line_chart
-from ..cli.terminal import printable
+from ...emit.js.wrap import width
+from ...emit.svg import line_chart
+from ..terminal import printable
 
 CHANGE = {"added": "新增", "removed": "删除", "changed": "修改", "same": "未变"}
 METRICS = (("hit", "命中率"), ("damage", "期望伤害"), ("until", "期望攻击次数"))

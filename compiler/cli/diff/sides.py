@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from ..load.reading import MAX_RULE_FILE_BYTES
+from ...load.reading import MAX_RULE_FILE_BYTES
 
 MAX_FILES = 20_000
 MAX_TOTAL_BYTES = 256 * 1024 * 1024

@@ -12,16 +12,16 @@ from pathlib import Path
 
 import click
 
-from ..cli.shell import FORMAT, guarded, main
-from ..cli.output import report as report_diagnostics
-from ..messages import say
+from ..shell import FORMAT, guarded, main
+from ..output import report as report_diagnostics
+from ...messages import say
 
 EXIT_SAME, EXIT_CHANGED, EXIT_TROUBLE = 0, 1, 2
 
 
 def _paths(side_paths: list[Path], bases: list[Path]) -> list[Path]:
     """A side of packs only is compiled with the rulesets they extend (`--rules`, default rules/)."""
-    from ..load.sources import discover
+    from ...load.sources import discover
 
     folders, _ = discover(side_paths)
     if folders and all(f.is_pack for f in folders):
