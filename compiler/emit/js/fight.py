@@ -169,6 +169,7 @@ _DTS_FIGHT = [
        "static start(rules: FightRules, combatants: ReadonlyMap<string, Combatant> | Record<string, Combatant>): "
        "Fight; static from_dict(rules: FightRules, data: unknown): Fight; member(name: string): FightMember; "
        "effective(name: string): Combatant; holds(relation: string, holder: string, held: string): boolean; "
+       "active_conditions(name: string): ReadonlyArray<FightCondition>; "
        "applied_to(name: string): string[]; "
        "resolve<P extends keyof FightProcedures>(procedure: P, roles: FightProcedures[P]['roles'], "
        "...options: FightOptions<P>): FightAction<FightProcedures[P]['result']>; "

@@ -113,6 +113,11 @@ class Fight {
     }
     return out;
   }
+  // `name`'s conditions now: its own, those its relations give it, its states'.
+  active_conditions(name) {
+    for (const m of this.members) if (m.name === name) return this._active(m);
+    return [];
+  }
   holds(relation, holder, held) {
     return this.relations.some(r => r[0] === relation && r[1] === holder && r[2] === held);
   }
@@ -365,16 +370,23 @@ class Fight {
     const rules = this.rules, m = this.member(name);
     const parts = m.counters.map(kv => `${rules.counters.get(kv[0])}${kv[1]}`);
     for (const kv of m.points) if (kv[1]) parts.push(`${_rt_name_of(rules.tracks, kv[0])}${kv[1]}`);
-    for (const s of m.states) parts.push(_rt_name_of(rules.state_names, s));
+    const names = new Map(Array.from(rules.actions.entries()).map(kv => [kv[0], kv[1].name]));
+    for (const s of m.states) {
+      const forbids = rules.conditions.has(s) ? _rt_forbids_text(rules.conditions.get(s), names) : '';
+      parts.push(_rt_name_of(rules.state_names, s) + (forbids ? `（${forbids}）` : ''));
+    }
     for (const x of m.modifiers) parts.push(`${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}`);
     for (const c of m.conditions) {
       const spec = rules.conditions.get(c.id);
       const more = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? [String(c.value)] : [];
       if (c.source) more.push(`来自${c.source}`);
       if (c.expires >= 0) more.push(`还剩${Math.max(0, c.expires - this.turn)}个回合`);
+      const forbids = _rt_forbids_text(spec, names);
+      if (forbids) more.push(forbids);
       parts.push(spec.name + (more.length ? `（${more.join('，')}）` : ''));
     }
     for (const r of this.relations) if (r[1] === name) parts.push(`${rules.relations.get(r[0])}${r[2]}`);
+    for (const r of this.relations) if (r[2] === name) parts.push(`被${r[1]}${rules.relations.get(r[0])}`);
     return `${name}：` + (parts.length ? parts.join('，') : '无变化');
   }
   toDict() {

@@ -243,6 +243,17 @@ function _rt_until_plan(fight, plan, target, options) {
   }
   let dist = new Map([[_rt_plan_key(start), [start, new Map([[total0, 1.0]])]]]);
   const chain = new _rt_PlanChain(rules, counted), out = [];
+  if (counted !== null && !opening.length && cycle.length === 1) {
+    // one action again and again that leaves the state as it was (but for the total): the plain
+    // chain over the total (attacks_until)
+    const key = _rt_plan_key(start), steps = chain.step(start, key, 0, cycle[0]);
+    if (steps.every(s => s[1] === key && s[2] >= 0)) {
+      const gains = new Map();
+      for (const s of steps) gains.set(s[2], (gains.has(s[2]) ? gains.get(s[2]) : 0.0) + s[3]);
+      const u = attacks_until(gains, counted.at_least - total0, maxActions, negligible);
+      return new UntilOdds(u.probabilities.slice(), u.tail, counted.at_least);
+    }
+  }
   let alive = 1.0;
   for (let k = 0; k < maxActions; k++) {
     const place = k < opening.length ? k : opening.length + (k - opening.length) % cycle.length;

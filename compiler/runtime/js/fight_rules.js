@@ -88,4 +88,15 @@ function _rt_forbidding(spec, procedure, action, nature) {
   }
   return '';
 }
+// What `spec` forbids, in words ('不能进行物理标准动作、物理移动动作'; '' when nothing): fight_conditions.forbids_text.
+function _rt_forbids_text(spec, procedureNames) {
+  const parts = [];
+  for (const kn of spec.forbids_actions) {
+    parts.push(kn[0] || kn[1] ? (_rt_NATURE_NAMES.has(kn[1]) ? _rt_NATURE_NAMES.get(kn[1]) : '')
+      + (_rt_ACTION_NAMES.has(kn[0]) ? _rt_ACTION_NAMES.get(kn[0]) : '动作') : '任何行动');
+  }
+  for (const p of spec.forbids) parts.push(procedureNames.has(p) ? procedureNames.get(p) : p);
+  const unique = parts.filter((x, i) => parts.indexOf(x) === i);
+  return unique.length ? `不能进行${unique.join('、')}` : '';
+}
 function _rt_shown_option(value) { return value === true ? '是' : value === false ? '否' : String(value); }
