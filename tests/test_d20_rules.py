@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 
@@ -131,9 +133,57 @@ def test_flanking_hexes(d20):
     m = d20.Combatant()
     assert d20.flanking(m, m, m, hex_grid=True, ax=1, ay=0, bx=-1, by=0, ex=0, ey=0).flanks
     assert not d20.flanking(m, m, m, hex_grid=True, ax=1, ay=0, bx=0, by=-1, ex=0, ey=0).flanks
-    big = d20.Combatant(size=4)  # ring of 12 around a large enemy; 4 between is enough
-    assert d20.flanking(m, m, big, hex_grid=True, ax=2, ay=0, bx=-2, by=0, ex=0, ey=0).flanks
     assert (d20.RULINGS["hex_between_large"], d20.RULINGS["hex_between_huge"], d20.RULINGS["hex_between_gargantuan"]) == (4, 5, 6)
+
+
+def test_d20_12_hex_footprints_give_the_seeds_2_4_5(d20):
+    """D20-12 (R33): a large space is four hexes (a rhombus, perimeter 10), huge seven (perimeter
+    12): two creatures on opposite sides are 4 and 5 hexes apart, exactly the seed's counts, and
+    one hex round from there is not a flank. Large and huge no longer share a footprint."""
+    from rulec.runtime.geometry import hex_cells, hex_perimeter
+
+    assert [len(hex_cells(0, 0, s)) for s in (3, 4, 5)] == [1, 4, 7]
+    assert [len(hex_perimeter(hex_cells(0, 0, s))) for s in (3, 4, 5, 6)] == [6, 10, 12, 18]
+    m = d20.Combatant()
+
+    def flanks(enemy_size, a, b):
+        return d20.flanking(m, m, d20.Combatant(size=enemy_size), hex_grid=True, ax=a[0], ay=a[1], bx=b[0], by=b[1],
+                            ex=0, ey=0).flanks
+
+    # large (rhombus (0,0) (1,0) (0,1) (1,1)): (2,-1) and (-1,2) face each other across the short diagonal
+    assert flanks(4, (2, -1), (-1, 2)) and not flanks(4, (2, -1), (-1, 1))
+    assert flanks(4, (2, 0), (-1, 1)) and not flanks(4, (2, 0), (0, 2))
+    # huge (radius 1): opposite hexes of its ring of 12 are 5 apart
+    assert flanks(5, (2, 0), (-2, 0)) and not flanks(5, (2, 0), (-2, 1))
+    # gargantuan (radius 2): opposite is 8 apart, 6 is enough ("至少6")
+    assert flanks(6, (3, 0), (-3, 0)) and flanks(6, (3, 0), (-3, 2)) and not flanks(6, (3, 0), (-3, 3))
+
+
+@pytest.mark.slow
+def test_d20_12_hex_flanking_python_and_node_agree(tmp_path):
+    """D20-12: geometry.py and geometry.js give the same answer for every pair of cells of the
+    ring around each size of enemy (and a large ally beside it), with each size's needed count."""
+    import json
+    import subprocess
+    from itertools import product
+
+    from rulec.runtime.geometry import flanks_hex, hex_cells, hex_perimeter
+
+    root = Path(__file__).resolve().parent.parent
+    cases = []
+    for e_size, needed in ((3, 2), (4, 4), (5, 5), (6, 6)):
+        ring = hex_perimeter(hex_cells(0, 0, e_size)) + [(5, 5)]
+        for a, b in product(ring, ring):
+            for a_size in (3, 4):
+                cases.append([a[0], a[1], a_size, b[0], b[1], 3, 0, 0, e_size, needed])
+    script = tmp_path / "run.js"
+    script.write_text("class RuleError extends Error {}\n" + (root / "compiler/runtime/js/geometry.js").read_text(
+        encoding="utf-8") + "\nconst cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
+        "process.stdout.write(JSON.stringify(cases.map(c => _rt_flanks_hex(...c))));\n", encoding="utf-8")
+    done = subprocess.run(["node", str(script)], input=json.dumps(cases), capture_output=True, text=True, timeout=60,
+                          check=True)
+    assert json.loads(done.stdout) == [flanks_hex(*c) for c in cases]
+    assert sum(flanks_hex(*c) for c in cases) > 100  # the cases flank and fail to flank
 
 
 def test_flanking_preconditions(d20):
@@ -202,8 +252,8 @@ def test_moving_while_grappling(d20):
 def test_several_grapplers(d20):
     """D20-19 (R41): a STR contest against the other grappler, who may waive it."""
     a, b = d20.Combatant(strength=14), d20.Combatant(strength=14)
-    assert not d20.drag(a, b, dice=d20.FixedDice([10, 10])).success
-    assert d20.drag(a, b, waived=True, dice=d20.FixedDice([])).success
+    assert not d20.drag(a, b, b, dice=d20.FixedDice([10, 10])).success
+    assert d20.drag(a, b, b, waived=True, dice=d20.FixedDice([])).success
 
 
 def test_shove(d20):

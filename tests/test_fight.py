@@ -291,16 +291,18 @@ def test_fight_inputs_from_strangers_are_bounded(tracks):
     assert 100_000 * 100 * 10_000 > MAX_CHAIN_WORK
 
 
-def test_a_tracks_debuff_lowers_the_stats_it_names(tracks):
-    """TR-F09: TR-60, TR-68 (R60): past the capacity, a track's debuff lowers its stats by the difference
-    (眩晕: 感知 and 敏捷), so every later check that uses them is lower; the action says so; the
-    capacity itself is measured without the debuff."""
+def test_a_tracks_debuff_lowers_the_checks_it_names(tracks):
+    """TR-F09: TR-60, TR-68 (R60): past the capacity, a track's debuff lowers the kinds of check it
+    names by the difference (眩晕: 感知 and 敏捷 checks), not the stats; the fight says so; the
+    capacity itself is measured without the debuff (test_debuff_checks.py: each kind of check)."""
     weak = tracks.Combatant(dexterity=2, perception=2, basic_defense=2)  # 眩晕 capacity 2×2+2 = 6
     fight = tracks.start_fight({"甲": tracks.Combatant(strength=8, fighting=5), "乙": weak})
     _, fight = jaw(tracks, fight, faces=[9] * 8)  # 8 points: a debuff of 2
     seen = fight.effective("乙")
-    assert (seen.perception, seen.dexterity) == (0, 0)
-    assert fight.applied_to("乙") == ("乙的减益：感知-2", "乙的减益：敏捷-2")
+    assert (seen.perception, seen.dexterity) == (2, 2)
+    assert fight.applied_to("乙") == ("乙的眩晕减益：视觉感知检定、听觉感知检定、触觉感知检定、敏捷检定-2",)
+    dodge = fight.resolve("dodge", {"defender": "乙"}, incoming=3, dice=tracks.FixedDice([1] * 5))
+    assert dodge.result.rolls[0].dice == 0
     assert tracks.state_threshold(weak, "dizzy") == 19
 
 

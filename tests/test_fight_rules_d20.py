@@ -62,12 +62,12 @@ def test_d20_f05_f11_a_grapple_ends_when_the_grappler_is_incapacitated(d20):
 def test_d20_f08_a_failed_drag_waits_for_the_draggers_next_turn(d20):
     """D20-F08 (D20-19, R41): after a lost drag A cannot try again 「直到A的下个回合开始」."""
     f = fight(d20)
-    d, f = f.act("drag", {"dragger": "甲", "other": "乙"}, dice=d20.FixedDice([1, 20]))
+    d, f = f.act("drag", {"dragger": "甲", "other": "乙", "held": "丙"}, dice=d20.FixedDice([1, 20]))
     assert not d.result.success
     with pytest.raises(d20.RuleError):
-        f.resolve("drag", {"dragger": "甲", "other": "乙"}, dice=d20.FixedDice([20, 1]))
+        f.resolve("drag", {"dragger": "甲", "other": "乙", "held": "丙"}, dice=d20.FixedDice([20, 1]))
     f = f.next_turn().next_turn().next_turn()  # around to 甲 again
-    f.resolve("drag", {"dragger": "甲", "other": "乙"}, dice=d20.FixedDice([20, 1]))
+    f.resolve("drag", {"dragger": "甲", "other": "乙", "held": "丙"}, dice=d20.FixedDice([20, 1]))
 
 
 def test_d20_f01_f13_damage_accumulates_and_only_a_willing_target_may_volunteer(d20):
@@ -82,3 +82,14 @@ def test_d20_f01_f13_damage_accumulates_and_only_a_willing_target_may_volunteer(
     with pytest.raises(d20.RuleError):
         d20.fight_from_dict(data).resolve("attack", {"attacker": "甲", "target": "乙"}, willing=True,
                                           dice=d20.FixedDice([20, 6, 6]))
+
+
+def test_d20_f08_a_won_drag_breaks_the_other_grapplers_hold(d20):
+    """D20-F08 (D20-19, R41): A and B both grapple C; A's won drag 「中断B对C的擒抱」, A's stays."""
+    f = fight(d20)
+    data = f.to_dict()
+    data["relations"] = [["grapple", "甲", "丙"], ["grapple", "乙", "丙"]]
+    f = d20.fight_from_dict(data)
+    d, f = f.act("drag", {"dragger": "甲", "other": "乙", "held": "丙"}, dice=d20.FixedDice([20, 1]))
+    assert d.result.success and f.relations == (("grapple", "甲", "丙"),)
+    assert "乙对丙的擒抱结束" in f.log

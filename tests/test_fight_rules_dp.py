@@ -184,3 +184,99 @@ def test_dp_f18_a_returned_bull_rush_is_a_reflex_answer_within_the_action(dp):
     assert rush.result.may_return
     back = fight.resolve("bull_rush", BA, returned=True, dice=dp.FixedDice(WIN))
     assert "抵挡DP" in back.result.text(gm=True)
+
+
+def test_dp_f21_a_turn_holds_one_standard_one_move_and_a_full_round_is_both(dp):
+    """DP-F21 (DP-31, DP-61): one standard, one move and one swift action a turn; a full-round action
+    is a move and a standard action (「整轮动作（移动动作+标准动作）」); a move may be taken with the
+    standard action (「利用标准动作移动」); what does not fit is refused (ruling refuse_over_turn)."""
+    f = dp.start_fight({"甲": dp.Combatant(), "乙": dp.Combatant()}, turns=True)
+    _, f = f.act("stand_up", {"character": "甲"})
+    with pytest.raises(dp.RuleError) as refused:
+        f.resolve("aim", {"character": "甲"})
+    assert refused.value.message == ("甲本回合剩余标准动作1次、移动动作0次、迅捷动作1次，"
+                                     "不能进行整轮动作（标准动作1次、移动动作1次）")
+    _, f = f.act("stand_up", {"character": "甲"})  # the second move is paid with the standard action
+    assert "甲用去标准动作1次（本回合剩余标准动作0次、移动动作0次、迅捷动作1次）" in f.log
+    _, f = f.act("release_grapple", {"attacker": "甲", "defender": "乙"})  # a free action still fits
+    f = f.next_turn().next_turn()
+    _, f = f.act("aim", {"character": "甲"})
+    assert f.left("甲") == "标准动作0次、移动动作0次、迅捷动作1次"
+
+
+def test_dp_f14_a_readied_action_is_triggered_off_turn_and_skips_next_rounds_action(dp):
+    """DP-F14 (DP-63): readying costs a standard action; the readied move is taken off its turn, and
+    「你宣言的动作…在下一轮你的对应动作将被跳过」; a readied action not triggered lapses."""
+    f = dp.start_fight({"甲": dp.Combatant(), "乙": dp.Combatant()}, turns=True)
+    f = f.ready("甲", "move")
+    assert "甲准备一个移动动作，用去标准动作1次（本回合剩余标准动作0次、移动动作1次、迅捷动作1次）" in f.log
+    f = f.next_turn()
+    _, f = f.act("stand_up", {"character": "甲"})  # off its turn: only because it was readied
+    assert "甲触发准备好的移动动作" in f.log and "甲的下一回合被占用移动动作1次" in f.log
+    with pytest.raises(dp.RuleError):
+        f.resolve("stand_up", {"character": "甲"})
+    f = f.next_turn()
+    assert f.left("甲") == "标准动作1次、移动动作0次、迅捷动作1次"
+    f = f.ready("甲", "move").next_turn().next_turn()
+    assert "甲准备的移动动作未被触发，失效" in f.log and not f.member("甲").ready
+    with pytest.raises(dp.RuleError):
+        f.ready("乙", "move")  # not 乙's turn
+
+
+def test_dp_f13_overrun_is_tried_once_per_round(dp):
+    """DP-F13 (DP-60): 「每轮你只能尝试闯越一次」: after an overrun check, no other until the overrunner's
+    next turn; a prone blocker is passed with no check, which does not count."""
+    f = two(dp)
+    _, prone = act(dp, f, "trip", AB)
+    o, prone = act(dp, prone, "overrun", AB)
+    assert not o.result.contested and not prone.member("甲").conditions
+    o, f = act(dp, f, "overrun", AB)
+    assert o.result.contested
+    with pytest.raises(dp.RuleError) as refused:
+        act(dp, f, "overrun", AB)
+    assert refused.value.message.startswith("甲处于本轮已闯越状态")
+    f = f.next_turn().next_turn()
+    act(dp, f, "overrun", AB)
+
+
+def test_dp_f15_willpower_is_a_pool_spent_across_the_fight(dp):
+    """DP-F15 (DP-64, R19): each use spends 1 point of the 意志力 pool for the rest of the fight;
+    an empty pool refuses another; +10 m lasts the round; a free action, so it fits any turn."""
+    f = dp.start_fight({"甲": dp.Combatant(willpower=2, move_speed=10), "乙": dp.Combatant()}, turns=True)
+    a, f = f.act("willpower_spend", {"character": "甲"}, use="move")
+    assert a.result.bonus == 10 and f.effective("甲").move_speed == 20 and f.effective("甲").willpower == 1
+    f = f.next_turn()
+    _, f = f.act("willpower_spend", {"character": "甲"}, use="defense")  # off its turn: a free action
+    assert f.effective("甲").willpower == 0
+    f = f.next_turn()
+    assert f.effective("甲").move_speed == 10 and f.effective("甲").willpower == 0
+    with pytest.raises(dp.RuleError):
+        f.resolve("willpower_spend", {"character": "甲"}, use="check")
+    assert dp.fight_from_dict(f.to_dict()).effective("甲").willpower == 0
+
+
+@pytest.mark.slow
+def test_dp_f21_the_turn_structure_is_checked_at_build_time(tmp_path, monkeypatch):
+    """DP-F21: every pool a cost names, the ruling and every procedure's kind of action are checked,
+    each a FILE:LINE:COL diagnostic."""
+    import shutil
+    from pathlib import Path
+
+    from rulec.build.facade import compile_rules
+
+    monkeypatch.setenv("RULEC_LANG", "en")
+    dp_copy = tmp_path / "dp"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "rules" / "dp", dp_copy)
+    manifest = dp_copy / "ruleset.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    for old, new in (("{action: swift, own: [{swift: 1}]}", "{action: swift, own: [{swiftt: 1}]}"),
+                     ("ruling: refuse_over_turn", "ruling: refuse_over_trn"),
+                     ("      - {action: full_round, own: [{standard: 1, move: 1}]}\n", "")):
+        assert old in text
+        text = text.replace(old, new)
+    manifest.write_text(text, encoding="utf-8")
+    out = "\n".join(d.format() for d in compile_rules([dp_copy]).diagnostics)
+    assert "ruleset.yaml:" in out and "error[bad-turn]: the turn structure has no pool 'swiftt'; did you mean 'swift'?" in out
+    assert "error[bad-turn]: 'refuse_over_trn' is not a true/false ruling (rulings.yaml); did you mean" in out
+    assert ("special.yaml:" in out and "error[bad-turn]: procedure 'aim' is a 'full_round' action, but the turn "
+            "structure (fight: turn_structure:) declares no cost for it") in out

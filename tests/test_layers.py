@@ -12,6 +12,7 @@ themselves import nothing above their place.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 COMPILER = Path(__file__).resolve().parent.parent / "compiler"
@@ -72,7 +73,9 @@ def _imports(path: Path, name: str, modules: set[str]) -> set[str]:
     return out
 
 
+@cache
 def _graph() -> dict[str, set[str]]:
+    """Each module of compiler/ to the modules it imports when loaded (read once per run)."""
     paths = {_module_name(p): p for p in COMPILER.rglob("*.py") if "__pycache__" not in p.parts}
     modules = set(paths)
     return {name: _imports(path, name, modules) for name, path in paths.items()}

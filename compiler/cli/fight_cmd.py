@@ -89,7 +89,7 @@ def run_fight(doc: Any, module: Any, show: bool, expectations: Any) -> tuple[lis
     was refused, the fight after the last action)."""
     data = doc.data
     combatants = {name: module.Combatant.from_dict(stats) for name, stats in data["combatants"].items()}
-    fight = module.start_fight(combatants)
+    fight = module.start_fight(combatants, turns=data.get("turns", False) is True)
     problems: list[Diagnostic] = []
     refused = False
     if show and data.get("title"):
@@ -104,12 +104,14 @@ def run_fight(doc: Any, module: Any, show: bool, expectations: Any) -> tuple[lis
         before = len(fight.log)
         result = error = None
         action: Any = None
+        reason = ""
         try:
             action = fight.resolve(act["procedure"], act["roles"], dice=dice, **kwargs)
             result = action.result
             fight = fight.apply(action)
         except (module.RuleError, TypeError) as exc:
             error = getattr(exc, "code", "rule-error")
+            reason = str(getattr(exc, "message", exc))
             if "error" not in (act.get("expect") or {}):
                 problems.append(Diagnostic(span, "refused", say("refused.action", number=i + 1, procedure=act['procedure'], exc=exc)))
                 refused = True
@@ -121,6 +123,8 @@ def run_fight(doc: Any, module: Any, show: bool, expectations: Any) -> tuple[lis
             echo(say("fight.step", number=i + 1, name=info['name'], who=who))
             if action is not None:
                 echo(action.text(gm=True))
+            elif reason:
+                echo(say("fight.refused", reason=reason))
             for line in fight.log[before:]:
                 echo(f"  · {line}")
             for m in fight.members:

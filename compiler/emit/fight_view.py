@@ -9,15 +9,16 @@ from typing import Any
 from ..ir import Ruleset
 
 _ACTIONS = {"standard": "标准动作", "move": "移动动作", "swift": "迅捷动作", "free": "自由动作",
-            "reflex": "反射动作", "full_round": "整轮动作", "": "动作"}
+            "reflex": "反射动作", "full_round": "整轮动作", "bonus": "附赠动作", "": "动作"}
 _NATURES = {"physical": "物理", "mental": "精神", "": ""}
 _WHO = {"holder": "自身", "source": "来源者"}
 
 
 def fight_view(rs: Ruleset) -> dict[str, Any]:
-    """{"conditions": [...], "relations": [...]} (empty lists without a fight section)."""
+    """{"conditions": [...], "relations": [...], "debuffs": [...], "turn": {...} or None} (empty without a fight
+    section)."""
     if rs.fight is None:
-        return {"conditions": [], "relations": []}
+        return {"conditions": [], "relations": [], "debuffs": [], "turn": None}
     stats = {s.id: s.name for s in rs.stats}
     procs = {p.id: p for p in rs.procedures}
 
@@ -67,11 +68,13 @@ def fight_view(rs: Ruleset) -> dict[str, Any]:
                 setters.setdefault(e.key, []).append(p.name)
             elif e.kind == "clear":
                 clearers.setdefault(e.key, []).append(p.name)
-    states = {e.id for t in rs.tables if t.id == rs.fight.states for e in t.entries} if rs.fight.states else set()
+    state_names = {e.id: e.name for t in rs.tables if t.id == rs.fight.states for e in t.entries} if rs.fight.states else {}
+    states = set(state_names)
     conditions = []
     for c in rs.fight.conditions:
         changes = [f"{stats.get(s, s)}为{'是' if v else '否'}" for s, v in c.sets]
         changes += [f"{stats.get(s, s)}{per:+d}" + ("×数值" if per else "") for s, per in c.adds]
+        changes += [f"视为{state_names.get(x, x)}" for x in c.as_states]
         changes += [f"参数{k}为{'数值' if v == 'value' else '是' if v is True else '否' if v is False else v}"
                     for k, v in c.options]
         forbids = ["、".join(proc(p) for p in c.forbids)] if c.forbids else []
@@ -94,4 +97,51 @@ def fight_view(rs: Ruleset) -> dict[str, Any]:
                                    + [f"被持有者{stats.get(s, s)}" for s in r.ends_held]) or "—",
                   "clears": "、".join(cond_names.get(x, x) for x in r.clears) or "—"}
                  for r in rs.fight.relation_rules]
-    return {"conditions": conditions, "relations": relations}
+    return {"conditions": conditions, "relations": relations, "debuffs": _debuffs(rs, stats), "turn": _turn_view(rs)}
+
+
+def _debuffs(rs: Ruleset, stats: dict[str, str]) -> list[dict[str, str]]:
+    """Each track's debuff: the kinds of check it lowers and the procedures that roll them, and
+    the stats it lowers directly."""
+    assert rs.fight is not None
+    tracks = {e.id: e.name for t in rs.tables if t.id == rs.fight.tracks for e in t.entries}
+    kinds = dict(rs.fight.checks)
+    lowered = dict(rs.fight.debuffs)
+    out = []
+    for track, checks in rs.fight.debuff_checks:
+        rolled = [p.name for p in rs.procedures if any(c.check in checks for c in p.checks)]
+        out.append({"name": tracks.get(track, track), "checks": "、".join(kinds.get(c, c) for c in checks) or "—",
+                    "stats": "、".join(stats.get(x, x) for x in lowered.get(track, ())) or "—",
+                    "procedures": "、".join(rolled) or "—"})
+    return out
+
+
+
+def _turn_view(rs: Ruleset) -> dict[str, Any] | None:
+    """The turn structure: what a turn holds, what each kind of action costs, the ruling."""
+    turn = rs.fight.turn if rs.fight is not None else None
+    if turn is None:
+        return None
+
+    def amount(pool: tuple[str, str, int, str, int], value: int) -> str:
+        whole, part = divmod(value, pool[4])
+        text = str(whole) if not part else (f"{whole}又" if whole else "") + f"{part}/{pool[4]}"
+        return f"{pool[1]}{text}{pool[3]}"
+
+    def cost(c: tuple[tuple[str, int], ...]) -> str:
+        return "、".join(amount(p, dict(c)[p[0]]) for p in turn.pools if dict(c).get(p[0])) or "不耗费"
+
+    def alternatives(cs: tuple[tuple[tuple[str, int], ...], ...]) -> str:
+        return "，或".join(cost(c) for c in cs) if cs else "不能"
+
+    ruling = next((r for r in rs.rulings if r.key == turn.ruling), None)
+    ready = "宣言时耗费" + (alternatives(turn.ready) if turn.ready else "所宣言动作的耗费") + "，在自己回合外触发"
+    if turn.owes:
+        ready += "；所宣言的动作在下一回合被跳过"
+    return {"rules": "、".join(turn.rules), "description": turn.description,
+            "holds": "、".join(amount(p, p[2]) for p in turn.pools),
+            "kinds": [{"kind": _ACTIONS.get(k, k), "own": alternatives(own), "off": alternatives(off),
+                       "next": cost(nxt) if nxt else "—"} for k, own, off, nxt in turn.kinds],
+            "ready": ready,
+            "ruling": (f"{ruling.name}（{ruling.key}）：{'拒绝' if turn.refuse else '照常结算并注明'}" if ruling
+                       else "拒绝")}

@@ -26,6 +26,18 @@ class Effect:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckUse:
+    """A check a procedure rolls, of one of the fight's kinds of check (validate/checks.py): the
+    role that rolls it, the whole-number parameter a debuff's penalty goes to, and the option
+    values (param, value, whether the param's default is that value) for which it is this kind."""
+
+    check: str
+    role: str
+    lowers: str
+    when: tuple[tuple[str, str | int | bool, bool], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ConditionDecl:
     """A condition of the fight (the manifest's `fight: conditions:`; runtime/fight_conditions.py
     interprets it). Scopes are (procedures, role, source_role, when); endings are (kind, of, nth,
@@ -45,6 +57,7 @@ class ConditionDecl:
     max_value: int
     stack: str
     span: Span
+    as_states: tuple[str, ...] = ()  # states of the fight's states table its holder counts as being in
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +71,26 @@ class RelationDecl:
     ends_held: tuple[str, ...]
     rules: tuple[str, ...]
     clears: tuple[str, ...] = ()
+
+
+Cost = tuple[tuple[str, int], ...]  # (pool, amount), sorted by pool
+
+
+@dataclass(frozen=True, slots=True)
+class TurnDecl:
+    """What a turn holds and what each kind of action costs (the manifest's `fight: turn:`;
+    runtime/fight_budget.py interprets it). Pools are (id, name, per_turn, unit, per_unit); kinds
+    are (action kind, own alternatives, off-turn alternatives, taken from the next turn)."""
+
+    pools: tuple[tuple[str, str, int, str, int], ...]
+    kinds: tuple[tuple[str, tuple[Cost, ...], tuple[Cost, ...], Cost], ...]
+    ruling: str  # the true/false ruling that refuses what does not fit ("" : always refuse)
+    refuse: bool
+    ready: tuple[Cost, ...]
+    owes: bool
+    rules: tuple[str, ...]
+    description: str
+    span: Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +108,11 @@ class FightSpec:
     debuffs: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (track, stats its debuff lowers)
     conditions: tuple[ConditionDecl, ...] = ()
     relation_rules: tuple[RelationDecl, ...] = ()
+    checks: tuple[tuple[str, str], ...] = ()  # the kinds of check: (id, name)
+    debuff_checks: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (track, kinds of check its debuff lowers)
+    turn: TurnDecl | None = None
+    wake_tracks: tuple[str, ...] = ()  # tracks whose points gained count as taken by the on_damage rule
+    state_spared: tuple[tuple[str, str], ...] = ()  # (flag of the states table, true/false stat that spares it)
 
 
 @dataclass(frozen=True, slots=True)

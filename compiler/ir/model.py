@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, fields
 
 from ..diagnostics import Span
 from .expr import Expr
-from .fight import Effect, FightSpec, NotModelled
+from .fight import CheckUse, Effect, FightSpec, NotModelled
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +303,7 @@ class Procedure:
     plan: Plan | None = None  # set by the optimiser
     effects: tuple[Effect, ...] = ()  # what its result does to a fight's state (runtime/fight.py applies them)
     action: tuple[str, str] = ("", "")  # (kind of action, nature) for the conditions that forbid kinds
+    checks: tuple[CheckUse, ...] = ()  # the checks it rolls that a track's debuff may lower
 
 
 @dataclass(frozen=True, slots=True)

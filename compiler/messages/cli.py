@@ -81,6 +81,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{name} states: expected {sorted}, got {sorted2}",
     ),
     "fight.step": ("— 第{number}步：{name}（{who}）", "— step {number}: {name} ({who})"),
+    "fight.refused": ("  × 未进行：{reason}", "  × not taken: {reason}"),
     "diff.cannot-write": ("rulec diff：无法写入 {file}：{reason}", "rulec diff: cannot write {file}: {reason}"),
     "diff.failed": ("rulec diff：{exc}", "rulec diff: {exc}"),
     "help.cli.keep-running-build-now": (

@@ -6,6 +6,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad-condition.not-int-stat": ("'{stat}' 不是整数属性", "'{stat}' is not a whole-number stat"),
     "bad-condition.no-option-param": (
         "没有流程有{kind}参数 '{param}'", "no procedure has a {kind} parameter '{param}'"),
+    "bad-condition.no-state": ("战斗的状态表没有状态 '{id}'", "the fight's states table has no state '{id}'"),
     "bad-condition.no-procedure": ("没有流程 '{id}'", "no procedure '{id}'"),
     "bad-condition.ending-kinds": (
         "一个结束条件恰好有 {kinds} 中的一个（nth 只与 turn_start 或 turn_end 一起）",
@@ -21,6 +22,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad-condition.clear-takes-nothing": ("clear 效果不带 value 或 source", "a clear effect takes no value or source"),
     "bad-condition.kind-bool": ("是/否", "true/false"),
     "bad-condition.kind-int": ("整数", "whole-number"),
+    "fight.turn-reader": ("战斗的回合结构", "the fight's turn structure"),
+    "bad-turn.pool-twice": ("回合预算 '{id}' 声明了两次", "turn pool '{id}' is declared twice"),
+    "bad-turn.no-pool": ("回合结构没有预算 '{pool}'", "the turn structure has no pool '{pool}'"),
+    "bad-turn.kind-twice": ("动作种类 '{kind}' 的耗费声明了两次", "the cost of action kind '{kind}' is declared twice"),
+    "bad-turn.kind-never": (
+        "动作种类 '{kind}' 既不能在自己的回合（own）也不能在回合外（off）进行",
+        "action kind '{kind}' can be taken neither on its actor's turn (own) nor off it (off)"),
+    "bad-turn.ruling": ("'{key_}' 不是是/否裁定（rulings.yaml）", "'{key_}' is not a true/false ruling (rulings.yaml)"),
+    "bad-turn.undeclared-kind": (
+        "流程 '{id}' 是 '{kind}'，但回合结构（fight: turn_structure:）没有声明这种动作的耗费",
+        "procedure '{id}' is a '{kind}' action, but the turn structure (fight: turn_structure:) declares no cost for it"),
     "internal.unresolved-python": (
         "生成的 {rel} 读取了没有定义或导入的名字：{names}；调用运行时函数的步骤种类必须在 `runtime` 中列出它的模块"
         "（compiler/steps/）；这是 rulec 的缺陷",

@@ -122,6 +122,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad-value.unknown-kind": ("未知的 kind {short}", "unknown kind {short}"),
     "bounds.dice-limits-ruleset": ("（规则集的 dice.limits.{limit}）", "(dice.limits.{limit} of the ruleset)"),
     "bounds.no-upper-bound": ("无上限", "no upper bound"),
+    "checks.bad-penalty": (
+        "'{param}' 不是流程 '{id}' 的整数参数（最小值 0、有最大值、默认值 0），不能承受检定减值",
+        "'{param}' is not a whole-number parameter of procedure '{id}' (min 0, a max, default 0) to take the "
+        "check's penalty",
+    ),
+    "checks.bad-when": (
+        "'{option}: {value}' 不是流程 '{id}' 的参数及其类型的取值（表参数取条目 id）",
+        "'{option}: {value}' is not a parameter of procedure '{id}' with a value of its type (an entry id for a table)",
+    ),
+    "checks.kind-twice": ("检定种类 '{id}' 声明了两次", "the kind of check '{id}' is declared twice"),
+    "checks.need-kinds": (
+        "流程的 checks 需要规则集 fight: 中的 checks：检定的种类",
+        "a procedure's checks need the ruleset's fight: checks: the kinds of check",
+    ),
+    "checks.no-kind": ("fight: checks 中没有检定种类 '{check}'", "no kind of check '{check}' in fight: checks"),
+    "checks.not-role": (
+        "'{role}' 不是流程 '{id}' 的参战者参数",
+        "'{role}' is not a combatant parameter of procedure '{id}'",
+    ),
     "declarations.default-bool-field-true": (
         "bool 字段的默认值是 true 或 false",
         "the default of a bool field is true or false",

@@ -26,10 +26,12 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple
 
 from .core import OutOfBounds, RuleError
+from .fight_budget import Budget, Plan, shown_cost
 from .fight_carried import Carried
+from .fight_checks import CheckUse, check_penalties, lowered_checks
 from .fight_until import Until, state_threshold
 from .fight_plan import Planned
-from .fight_conditions import Condition, ConditionSpec, Refused, forbids_text
+from .fight_conditions import ACTION_NAMES, Condition, ConditionSpec, Refused, forbids_text
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
 from .fight_state import (MAX_LOG, MAX_LOG_LINE, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect,
@@ -37,7 +39,8 @@ from .fight_state import (MAX_LOG, MAX_LOG_LINE, MAX_MEMBERS, MAX_MODIFIERS, MAX
                           trusted, with_counters, with_points)
 from .sources import FixedDice
 
-__all__ = ["Condition", "Refused", "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_MEMBERS",
+__all__ = ["CheckUse", "Condition", "Refused",
+           "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_MEMBERS",
            "MAX_MODIFIERS", "MAX_TURN", "MAX_VALUE", "Action", "ActionSpec", "Effect", "Fight", "FightRules",
            "Member", "Modifier", "UntilOdds", "attacks_until", "chain_until", "expected_attacks", "sequence_odds",
            "state_threshold"]
@@ -54,13 +57,14 @@ class Action(NamedTuple):
     result: Any
     applied: Tuple[str, ...] = ()
     used: Tuple[Tuple[str, str, str], ...] = ()  # (holder, condition, source) the action used up
+    plan: Optional[Plan] = None  # what it costs its actor's turn (fight_budget.py; None: no budget)
 
     def text(self, gm: bool = False) -> str:
         """The sentences of the state that applied, then the result's trace."""
         return "\n".join([*self.applied, self.result.text(gm)])
 
 
-class Fight(Carried, Until, Planned):
+class Fight(Carried, Budget, Until, Planned):
     """An immutable fight. Build one with `Fight.start(rules, {"甲": Combatant(...), ...})`."""
 
     __slots__ = ("rules", "members", "turn", "relations", "log")
@@ -83,8 +87,13 @@ class Fight(Carried, Until, Planned):
 
     # ---- building ----
     @classmethod
-    def start(cls, rules: FightRules, combatants: Mapping[str, Any]) -> "Fight":
-        """A fight between `combatants` (name -> Combatant), who act in the order given."""
+    def start(cls, rules: FightRules, combatants: Mapping[str, Any], turns: bool = False) -> "Fight":
+        """A fight between `combatants` (name -> Combatant), who act in the order given; with `turns`,
+        each combatant's turn is the budget the ruleset's turn structure declares (fight_budget.py)."""
+        if turns is not True and turns is not False:
+            raise OutOfBounds("turns 应为是或否", key="turns")
+        if not turns and rules.turn is not None:
+            rules = rules._replace(turn=None)
         if not isinstance(combatants, Mapping) or not 1 <= len(combatants) <= MAX_MEMBERS:
             raise OutOfBounds(f"一场战斗要有1至{MAX_MEMBERS}名角色", key="combatants")
         members = []
@@ -157,10 +166,16 @@ class Fight(Carried, Until, Planned):
             if name_lo_hi is not None:
                 values[mod.stat] = max(name_lo_hi[1], min(name_lo_hi[2], values[mod.stat] + mod.delta))
         for state in m.states:
+            if values.get(self.rules.state_spared.get(state, "")) is True:
+                continue  # spared: another working sense keeps the defenses (tracks' 目盲)
             for stat in self.rules.state_stats.get(state, ()):
                 if stat in self.rules.stats:
                     values[stat] = self.rules.stats[stat][1]
         for c, spec in applying:
+            for state in spec.as_states:  # counted as in a state: the stats it takes away at their minimum
+                for stat in self.rules.state_stats.get(state, ()):
+                    if stat in self.rules.stats:
+                        values[stat] = self.rules.stats[stat][1]
             for stat, flag in spec.sets:
                 values[stat] = flag
             for stat, per in spec.adds:
@@ -202,22 +217,28 @@ class Fight(Carried, Until, Planned):
         return out
 
     def _debuffs(self, m: Member) -> Tuple[Tuple[str, int], ...]:
-        """(stat, amount) for each stat a track's debuff lowers: points past the capacity, by the
+        """(stat, amount) for each stat a track's debuff lowers directly (a defense: the checks it
+        lowers are `fight_checks`'), by the points past the capacity."""
+        stats = self.rules.stats
+        return tuple((stat, amount) for track, amount in self._debuff_amounts(m)
+                     for stat in self.rules.track_debuffs.get(track, ()) if stat in stats)
+
+    def _debuff_amounts(self, m: Member) -> Tuple[Tuple[str, int], ...]:
+        """(track, amount) for each track whose debuff `m` suffers: points past the capacity, by the
         ruleset's accumulation rule."""
         rules = self.rules
-        if not rules.track_debuffs or rules.accumulate is None or not m.points:
+        if not (rules.track_debuffs or rules.track_debuff_checks) or rules.accumulate is None or not m.points:
             return ()
         out: List[Tuple[str, int]] = []
         plain = None
         for track, points in m.points:
-            stats = rules.track_debuffs.get(track)
-            if not stats or points <= 0:
+            if points <= 0 or (track not in rules.track_debuffs and track not in rules.track_debuff_checks):
                 continue
             if plain is None:
                 plain = self._effective(m, debuffs=False)
             amount = int(rules.accumulate(plain, track, current=points, gained=0, dice=_NO_DICE)[rules.debuff_index])
             if amount > 0:
-                out += [(stat, amount) for stat in stats if stat in rules.stats]
+                out.append((track, amount))
         return tuple(out)
 
     def holds(self, relation: str, holder: str, held: str) -> bool:
@@ -227,15 +248,17 @@ class Fight(Carried, Until, Planned):
     def resolve(self, procedure: str, roles: Mapping[str, str], **options: Any) -> Action:
         """Resolve `procedure` with the named combatants in its roles (`{"attacker": "甲", ...}`),
         each with its effective stats; the fight is unchanged (apply the action to change it)."""
-        spec, kwargs, applied, used = self._prepare(procedure, roles, options)
+        spec, kwargs, applied, used, plan = self._prepare(procedure, roles, options)
         result = spec.function(**kwargs)
-        return Action(procedure, tuple((r, roles[r]) for r in spec.roles), result, applied, used)
+        return Action(procedure, tuple((r, roles[r]) for r in spec.roles), result, applied, used, plan)
 
     def _prepare(self, procedure: str, roles: Mapping[str, str], options: Mapping[str, Any]
-                 ) -> Tuple[ActionSpec, Dict[str, Any], Tuple[str, ...], Tuple[Tuple[str, str, str], ...]]:
+                 ) -> Tuple[ActionSpec, Dict[str, Any], Tuple[str, ...], Tuple[Tuple[str, str, str], ...],
+                            Optional[Plan]]:
         """What `resolve` calls the procedure with: (its spec, the arguments — every role's effective
         stats, the options its conditions supply, then the caller's — the sentences of the state that
-        applied, the conditions it uses up); `Refused` when the actor's conditions forbid it."""
+        applied, the conditions it uses up, what it spends of its actor's turn); `Refused` when the
+        actor's conditions or turn forbid it."""
         spec = self.rules.actions.get(procedure) if type(procedure) is str else None
         if spec is None:
             raise OutOfBounds("没有可在战斗中使用的这个过程", key="procedure")
@@ -252,10 +275,11 @@ class Fight(Carried, Until, Planned):
         if actor.conditions or actor.states or self.relations:  # what may forbid the action
             by_name = {roles[r]: r for r in reversed(spec.roles)}
             self._refuse(actor, procedure, spec, by_name)
+        plan = self._plan(actor, spec)
         kwargs: Dict[str, Any] = {}
         supplied: Dict[str, Any] = {}
         used: List[Tuple[str, str, str]] = []
-        applied: List[str] = []
+        applied: List[str] = [line(f"{plan.over}：按裁定仍然进行")] if plan is not None and plan.over else []
         plain = not self.relations
         for role in spec.roles:
             m = found[roles[role]]
@@ -274,10 +298,15 @@ class Fight(Carried, Until, Planned):
                         applied.append(line(f"{m.name}的{cs.name}：{spec.params[param]}为{_shown(supplied[param])}"))
                 if any(x.kind == "used" for x in cs.ends) and c in m.conditions:
                     used.append((m.name, c.id, c.source))
+        if spec.checks:  # the debuffs on the checks it rolls (TR-60..TR-70)
+            penalties, said = check_penalties(self.rules, spec.checks, roles,
+                                              lambda who: self._debuff_amounts(self.member(who)), options)
+            applied += said
+            kwargs.update(penalties)
         if supplied:
             kwargs.update(supplied)
         kwargs.update(options)
-        return spec, kwargs, tuple(applied), tuple(used)
+        return spec, kwargs, tuple(applied), tuple(used), plan
 
     def applied_to(self, name: str,
                    applying: Optional[List[Tuple[Condition, ConditionSpec]]] = None) -> Tuple[str, ...]:
@@ -287,15 +316,20 @@ class Fight(Carried, Until, Planned):
         out = [f"{name}的{self.rules.stats[x.stat][0]}{x.delta:+d}（{x.source}）" for x in m.modifiers
                if x.stat in self.rules.stats]
         for state in m.states:
+            if getattr(m.base, self.rules.state_spared.get(state, "") or "-", False) is True:
+                continue
             taken = [self.rules.stats[s][0] for s in self.rules.state_stats.get(state, ()) if s in self.rules.stats]
             if taken:
                 out.append(f"{name}处于{self.rules.state_names.get(state, state)}：{'、'.join(taken)}视为最低")
         for stat, amount in self._lowered(m):
             out.append(f"{name}的减益：{self.rules.stats[stat][0]}-{amount}")
+        if applying is None:  # in an action, only the checks it rolls are said (fight_checks)
+            out += lowered_checks(self.rules, self._debuff_amounts(m), name)
         for c, spec in self._applying(m) if applying is None else applying:
             changes = [self.rules.flag_names.get(stat, stat) if flag else f"非{self.rules.flag_names.get(stat, stat)}"
                        for stat, flag in spec.sets]
             changes += [f"{self.rules.stats[stat][0]}{per * c.value:+d}" for stat, per in spec.adds if per * c.value]
+            changes += [f"视为{self.rules.state_names.get(x, x)}" for x in spec.as_states]
             if changes:
                 by = f"，来自{c.source}" if c.source else ""
                 out.append(line(f"{name}处于{spec.name}（{'、'.join(changes)}{by}）"))
@@ -325,6 +359,8 @@ class Fight(Carried, Until, Planned):
         n = len(self.members)
         if holding:
             self._end_used(action, spec, members, log)
+        if action.plan is not None:
+            members[action.plan.name] = self._spend(members[action.plan.name], action.plan, log)
         for e in spec.effects:
             if e.when and not getattr(result, e.when):
                 continue
@@ -362,6 +398,8 @@ class Fight(Carried, Until, Planned):
                     if state and state not in m.states:
                         m = m._replace(states=tuple(sorted((*m.states, state))))
                         log.append(line(f"{who}进入{self.rules.state_names.get(state, state)}"))
+                if track in rules.wake_tracks and rules.on_damage is not None and total > before and m.states:
+                    m = self._recover(m, min(total - before, rules.taken_max), log)  # pain wakes as damage does
                 members[who] = m
             elif e.kind == "modifier":
                 if amount == 0:
@@ -470,6 +508,7 @@ class Fight(Carried, Until, Planned):
                 if c not in lasting:
                     log.append(line(f"{m.name}的{self.rules.conditions[c.id].name}结束"))
             members.append(m._replace(modifiers=kept, conditions=lasting))
+        self._new_turn(members, turn, log)
         n = len(self.members)
         if turn % n == 0:
             log.append(f"第{turn // n + 1}轮")
@@ -508,14 +547,21 @@ class Fight(Carried, Until, Planned):
             parts.append(spec.name + (f"（{'，'.join(more)}）" if more else ""))
         parts += [f"{self.rules.relations[r]}{b}" for r, a, b in self.relations if a == name]
         parts += [f"被{a}{self.rules.relations[r]}" for r, a, b in self.relations if b == name]
+        if self.rules.turn is not None and (m.spent or m.owed or m.ready):
+            parts.append(f"本回合剩余{self.left(name)}")
+            if m.owed:
+                parts.append(f"下一回合被占用{shown_cost(self.rules.turn, m.owed)}")
+            if m.ready:
+                parts.append(f"准备了{ACTION_NAMES.get(m.ready, m.ready)}")
         return f"{name}：" + ("，".join(parts) if parts else "无变化")
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"turn": self.turn,
+        return {"turn": self.turn, "turns": self.rules.turn is not None,
                 "members": [{"name": m.name, "stats": m.base.to_dict(), "counters": dict(m.counters),
                              "points": dict(m.points), "states": list(m.states),
                              "modifiers": [list(x) for x in m.modifiers],
-                             "conditions": [list(c) for c in m.conditions]} for m in self.members],
+                             "conditions": [list(c) for c in m.conditions], "spent": dict(m.spent),
+                             "owed": dict(m.owed), "ready": m.ready} for m in self.members],
                 "relations": [list(r) for r in self.relations], "log": list(self.log)}
 
     @classmethod
@@ -523,6 +569,8 @@ class Fight(Carried, Until, Planned):
         """The fight `to_dict` wrote (a bot keeps one between chat messages): every value is checked
         against its declared range (`fight_state.read_fight`); anything else is `OutOfBounds`."""
         try:
+            if not (isinstance(data, Mapping) and data.get("turns") is True) and rules.turn is not None:
+                rules = rules._replace(turn=None)  # a fight without the turn budget (stored before it, or off)
             members, turn, relations, log = read_fight(rules, data)
         except RuleError:
             raise

@@ -54,6 +54,8 @@ class Carried:
             if spec is not None and spec.holder and holder == m.name and not _has(m, spec.holder, held):
                 out.append(Condition(spec.holder, 1, held, -1))
         out += [Condition(s, 1, "", -1) for s in m.states if s in rules.conditions]
+        out += [Condition(s, 1, c.source, -1) for c in tuple(out) for s in rules.conditions[c.id].as_states
+                if s in rules.conditions and s not in m.states]  # counted as in a state: its forbids
         return tuple(out)
 
     def _applying(self, m: Member, procedure: Optional[str] = None,

@@ -10,10 +10,14 @@ larger creature qualifies through any one of its cells.
 * Hexes: count the perimeter hexes of the enemy's space between one cell of
   each ally, the shorter way round; they flank when that count reaches
   `needed` (2 for medium or smaller, 4 large, 5 huge, 6 gargantuan by default).
+  A large space is four hexes (a rhombus), huge seven (radius 1), gargantuan
+  nineteen (radius 2): their perimeters (10, 12, 18) put two creatures on
+  opposite sides 4, 5 and 8 hexes apart.
 """
 
 from __future__ import annotations
 
+from functools import cmp_to_key
 from typing import List, Tuple
 
 from .core import RuleError
@@ -59,28 +63,43 @@ def hex_distance(a: Cell, b: Cell) -> int:
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-def hex_ring(center: Cell, radius: int) -> List[Cell]:
-    """The hexes at exactly `radius` from `center`, in order around the ring."""
-    if radius == 0:
-        return [center]
-    q, r = center[0] + _HEX_DIRS[4][0] * radius, center[1] + _HEX_DIRS[4][1] * radius
-    ring = []
-    for direction in range(6):
-        for _ in range(radius):
-            ring.append((q, r))
-            q, r = q + _HEX_DIRS[direction][0], r + _HEX_DIRS[direction][1]
-    return ring
-
-
 def hex_cells(q: int, r: int, size: int) -> List[Cell]:
+    """The hexes of a creature's space (D20-12): one for medium or smaller, four for large (the
+    rhombus (q, r), (q+1, r), (q, r+1), (q+1, r+1)), seven for huge (radius 1 around (q, r)),
+    nineteen for gargantuan (radius 2): the footprints whose perimeters give the seed's 2 / 4 / 5
+    hexes between two creatures on opposite sides (6, 10 and 12 perimeter hexes)."""
+    if size == 4:
+        return [(q, r), (q + 1, r), (q, r + 1), (q + 1, r + 1)]
     radius = _HEX_RADIUS.get(size, 0)
     return [(q + dq, r + dr) for dq in range(-radius, radius + 1) for dr in range(-radius, radius + 1)
             if hex_distance((q + dq, r + dr), (q, r)) <= radius]
 
 
+def hex_perimeter(space: List[Cell]) -> List[Cell]:
+    """The hexes next to `space` and outside it, in order around it: sorted by angle about its
+    centroid, exactly (the plane (2q + r, r) is an affine image of the hex plane, so cross
+    products keep their signs; coordinates are scaled by the cell count to stay integers)."""
+    inside = set(space)
+    ring = sorted({(c[0] + d[0], c[1] + d[1]) for c in space for d in _HEX_DIRS} - inside)
+    n = len(space)
+    cx, cy = sum(2 * c[0] + c[1] for c in space), sum(c[1] for c in space)
+    points = [((2 * c[0] + c[1]) * n - cx, c[1] * n - cy, c) for c in ring]
+
+    def key(p: Tuple[int, int, Cell]) -> int:  # the half-plane: 0 for angles in [0, pi), else 1
+        return 0 if p[1] > 0 or (p[1] == 0 and p[0] > 0) else 1
+
+    def before(a: Tuple[int, int, Cell], b: Tuple[int, int, Cell]) -> int:
+        if key(a) != key(b):
+            return key(a) - key(b)
+        cross = a[0] * b[1] - a[1] * b[0]
+        return -1 if cross > 0 else 1 if cross < 0 else (a[0] ** 2 + a[1] ** 2) - (b[0] ** 2 + b[1] ** 2)
+
+    return [p[2] for p in sorted(points, key=cmp_to_key(before))]
+
+
 def flanks_hex(aq: int, ar: int, a_size: int, bq: int, br: int, b_size: int,
                eq: int, er: int, e_size: int, needed: int) -> bool:
-    ring = hex_ring((eq, er), _HEX_RADIUS.get(e_size, 0) + 1)
+    ring = hex_perimeter(hex_cells(eq, er, e_size))
     index = {cell: i for i, cell in enumerate(ring)}
     a_idx = [index[c] for c in hex_cells(aq, ar, a_size) if c in index]
     b_idx = [index[c] for c in hex_cells(bq, br, b_size) if c in index]

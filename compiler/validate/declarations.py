@@ -38,6 +38,7 @@ from ..formula.check import BUILTINS, Binding, FormulaSpec, Scope
 from ..ir import expr as ir
 from ..formula.syntax import parse
 from .context import Reporter, compile_formula
+from .checks import check_uses
 from .fight import check_effects, check_fight
 from .gaps import check_gaps
 from .literals import check_literals
@@ -159,16 +160,19 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
     declared = {str(p.get("id")) for d, k, o in all_docs if k == "procedures" for p in d.data.get("procedures", [])
                 if isinstance(p, dict)}
     presets = _odds_presets(m, procedures, tables, stats, rep, declared)
-    fight = check_fight(m, tables, procedures, stats, rep)
+    fight = check_fight(m, tables, procedures, stats, rep, rulings)
     if fight is not None:
         for c in fight.conditions:
             check_rule_ids(c.rules, rule_ids, c.span, rep)
         for rel in fight.relation_rules:
             check_rule_ids(rel.rules, rule_ids, fight.span, rep)
+        if fight.turn is not None:
+            check_rule_ids(fight.turn.rules, rule_ids, fight.turn.span, rep)
     for proc in procedures:
         if proc.effects_at is not None:
             fdoc, fpath = proc.effects_at
             proc.effects = check_effects(proc, proc.raw_effects, fdoc, fpath, fight, stats, tables, rep)
+            proc.checks = check_uses(proc, proc.raw_checks, fdoc, fpath[:-1] + ("checks",), fight, tables, rep)
     gaps = tuple(NotModelled(tuple(g["rules"]), g["what"], g["reason"], m.span(("not_modelled", i)),
                              g["lacks"], g.get("needs", ""))
                  for i, g in enumerate(m.data.get("not_modelled", [])))

@@ -13,11 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import did_you_mean
-from ..ir import Effect, FightSpec, Stat, Table
+from ..ir import Effect, FightSpec, Ruling, Stat, Table
 from ..ir import expr as ir
 from ..load import Document
 from .context import Reporter
+from .checks import check_debuff_kinds, check_kinds
 from .fight_conditions import check_condition_effect, check_conditions
+from .fight_turn import check_turn
 from .procedures import CheckedProcedure
 from ..messages import say
 
@@ -25,7 +27,7 @@ KINDS = ("counter", "track", "stat", "state", "relation", "condition", "clear")
 
 
 def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[CheckedProcedure], stats: tuple[Stat, ...],
-                rep: Reporter) -> FightSpec | None:
+                rep: Reporter, rulings: tuple[Ruling, ...] = ()) -> FightSpec | None:
     raw = m.data.get("fight")
     if raw is None:
         return None
@@ -76,7 +78,20 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
                 rep.error(m.span(sp + ("stats", j)), "unknown-stat", say("unknown-stat.no-whole-number-stat", stat=stat),
                           did_you_mean(stat, int_stats))
         state_stats.append((s["flag"], tuple(s["stats"])))
+    spared = []
+    flags = {st.id for st in stats if st.type == "bool"}
+    for i, s in enumerate(raw.get("state_spared", [])):
+        sp = path + ("state_spared", i)
+        field = next((f for f in by_id[states].fields if f.id == s["flag"]), None) if states else None
+        if field is None or field.type != "bool":
+            rep.error(m.span(sp + ("flag",)), "bad-state-stats", say("bad-state-stats.not-true-false-field", flag=s["flag"],
+                                                                     states=states or "states"))
+        if s["stat"] not in flags:
+            rep.error(m.span(sp + ("stat",)), "bad-condition", say("bad-condition.not-bool-stat", stat=s["stat"]),
+                      did_you_mean(s["stat"], flags))
+        spared.append((s["flag"], s["stat"]))
     on_damage = None
+    wake_tracks: tuple[str, ...] = ()
     if "on_damage" in raw:
         od = raw["on_damage"]
         op = path + ("on_damage",)
@@ -95,7 +110,14 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
             assert proc is not None
             _points_range(proc, ("current", "taken"), m, op + ("procedure",), "bad-on-damage", rep)
             on_damage = (od["counter"], od["procedure"])
-    debuffs = []
+        track_ids = {e.id for t in tables if t.id == tracks for e in t.entries}
+        for j, track in enumerate(od.get("tracks", [])):
+            if track not in track_ids:
+                rep.error(m.span(op + ("tracks", j)), "unknown-entry",
+                          say("unknown-entry.no-track-table", track=track, tracks=tracks), did_you_mean(track, track_ids))
+        wake_tracks = tuple(od.get("tracks", []))
+    debuffs, debuff_checks = [], []
+    check_ids = check_kinds(m, raw, rep)
     acc = next((p for p in procedures if p.id == accumulate), None)
     for i, d in enumerate(raw.get("debuffs", [])):
         dp_ = path + ("debuffs", i)
@@ -106,16 +128,18 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
         if d["track"] not in ids:
             rep.error(m.span(dp_ + ("track",)), "unknown-entry", say("unknown-entry.no-track-table", track=d['track'], tracks=tracks),
                       did_you_mean(d["track"], ids))
-        for j, stat in enumerate(d["stats"]):
+        for j, stat in enumerate(d.get("stats", [])):
             if stat not in int_stats:
                 rep.error(m.span(dp_ + ("stats", j)), "unknown-stat", say("unknown-stat.no-whole-number-stat-2", stat=stat),
                           did_you_mean(stat, int_stats))
-        debuffs.append((d["track"], tuple(d["stats"])))
+        debuffs.append((d["track"], tuple(d.get("stats", []))))
+        debuff_checks.append((d["track"], check_debuff_kinds(m, d, dp_, check_ids, rep)))
     state_ids = {e.id for t in tables if t.id == states for e in t.entries}
     conditions, relation_rules = check_conditions(m, raw, procedures, stats, state_ids, rep)
     return FightSpec(tuple((c["id"], c["name"]) for c in raw.get("counters", [])), tracks, accumulate, states,
                      tuple(state_stats), tuple((r["id"], r["name"]) for r in raw.get("relations", [])), m.span(path),
-                     on_damage, tuple(debuffs), conditions, relation_rules)
+                     on_damage, tuple(debuffs), conditions, relation_rules, check_ids,
+                     tuple(debuff_checks), check_turn(m, raw, procedures, rulings, rep), wake_tracks, tuple(spared))
 
 
 def _points_range(proc: CheckedProcedure, params: tuple[str, ...], m: Document, path: tuple[Any, ...], code: str,

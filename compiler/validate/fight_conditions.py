@@ -53,6 +53,9 @@ def check_conditions(m: Document, raw: dict[str, Any], procedures: list[CheckedP
                 bad(("options", key), say("bad-condition.no-option-param", param=key,
                                           kind=say("bad-condition.kind-bool" if want == "bool" else "bad-condition.kind-int")),
                     did_you_mean(key, params))
+        for j, state in enumerate(c.get("as_states", [])):
+            if state not in states:
+                bad(("as_states", j), say("bad-condition.no-state", id=state), did_you_mean(state, states))
         applies = _scope(c.get("applies", {}), cp + ("applies",), by_id, m, rep, events=False)
         for j, pid in enumerate(c.get("forbids", [])):
             if pid not in by_id:
@@ -76,7 +79,8 @@ def check_conditions(m: Document, raw: dict[str, Any], procedures: list[CheckedP
         out.append(ConditionDecl(c["id"], c["name"], c.get("description", ""), tuple(c.get("rules", [])),
                                  tuple(c.get("sets", {}).items()), tuple(c.get("adds", {}).items()),
                                  tuple(c.get("options", {}).items()), applies, tuple(c.get("forbids", [])), actions,
-                                 tuple(ends), c.get("max", 1_000_000), c.get("stack", "replace"), m.span(cp)))
+                                 tuple(ends), c.get("max", 1_000_000), c.get("stack", "replace"), m.span(cp),
+                                 tuple(c.get("as_states", []))))
     relations = []
     for i, r in enumerate(raw.get("relations", [])):
         rp = ("fight", "relations", i)
@@ -96,7 +100,6 @@ def check_conditions(m: Document, raw: dict[str, Any], procedures: list[CheckedP
         relations.append(RelationDecl(r["id"], r.get("held", ""), r.get("holder", ""), tuple(r.get("ends_holder", [])),
                                       tuple(r.get("ends_held", [])), tuple(r.get("rules", [])),
                                       tuple(r.get("clears", []))))
-    del states
     return tuple(out), tuple(relations)
 
 

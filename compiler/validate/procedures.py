@@ -12,7 +12,7 @@ from typing import Any
 
 from ..diagnostics import Span, did_you_mean
 from ..formula.check import Binding, Scope
-from ..ir import Dice, Effect, ErrorType, Output, Param, Stat, Summary
+from ..ir import CheckUse, Dice, Effect, ErrorType, Output, Param, Stat, Summary
 from ..ir import expr as ir
 from ..load import Document
 from ..steps import CheckedStep, kind_of
@@ -40,6 +40,8 @@ class CheckedProcedure:
     effects_at: tuple[Document, tuple[Any, ...]] | None = None
     effects: tuple[Effect, ...] = ()
     action: tuple[str, str] = ("", "")  # (kind of action, nature)
+    raw_checks: list[dict[str, Any]] = field(default_factory=list)  # checked with the fight section
+    checks: tuple[CheckUse, ...] = ()
 
 
 def check_procedures(docs: list[Document], stats: tuple[Stat, ...], base: Scope, table_ids: dict[str, set[str]],
@@ -155,7 +157,8 @@ def _check_one(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats:
                             _rules(raw.get("rules", []), rule_ids, doc, path + ("rules",), rep),
                             raw.get("subject"), params, steps, tuple(result), summary, doc.span(path),
                             list(raw.get("effects", [])), (doc, path + ("effects",)),
-                            action=(raw.get("action", ""), raw.get("nature", "")))
+                            action=(raw.get("action", ""), raw.get("nature", "")),
+                            raw_checks=list(raw.get("checks", [])))
 
 
 def _summary(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], outputs: dict[str, str],

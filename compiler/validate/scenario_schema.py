@@ -158,6 +158,8 @@ def fight_schema(rs: Ruleset) -> dict[str, Any]:
             "rules": {"type": "array", "items": {"type": "string", "pattern": "^[A-Z][A-Z0-9]*-F?[0-9]{2,3}$"}},
             "combatants": {"type": "object", "minProperties": 1, "maxProperties": 20,
                            "additionalProperties": {"$ref": "#/$defs/stats"}},
+            "turns": {"type": "boolean", "description": "Count each combatant's turn as the budget the ruleset's turn "
+                      "structure declares (fight: turn_structure:): an action that does not fit is refused."},
             "actions": {"type": "array", "minItems": 1, "maxItems": 200, "items": action},
             "expect": {"type": "object", "maxProperties": 20, "additionalProperties": state,
                        "description": "Each combatant's state after the last action."},

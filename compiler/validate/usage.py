@@ -83,8 +83,11 @@ def reads_of(rs: Ruleset, keep: Keep = NO_KEEP) -> Reads:
     reads.walk(tuple(f.formula for f in _formula_fields(rs)))
     for feature in rs.features:
         reads.rulings.update(FEATURES[feature].rulings)
+    if rs.fight is not None and rs.fight.turn is not None and rs.fight.turn.ruling:  # the fight's turn budget
+        reads.rulings.add(rs.fight.turn.ruling)
     if rs.fight is not None and rs.fight.states is not None:  # the fight reads the flags that take stats away
         reads.fields.update((rs.fight.states, flag) for flag, _ in rs.fight.state_stats)
+        reads.fields.update((rs.fight.states, flag) for flag, _ in rs.fight.state_spared)
     return reads
 
 
@@ -109,6 +112,8 @@ def readers(rs: Ruleset, keep: Keep = NO_KEEP) -> dict[str, tuple[str, ...]]:
     for feature in rs.features:
         for key in FEATURES[feature].rulings:
             out.setdefault(key, []).append(FEATURES[feature].name)
+    if rs.fight is not None and rs.fight.turn is not None and rs.fight.turn.ruling:
+        out.setdefault(rs.fight.turn.ruling, []).append(say("fight.turn-reader"))
     return {k: tuple(v) for k, v in out.items()}
 
 

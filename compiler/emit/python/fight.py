@@ -8,10 +8,28 @@ are plain tuples, never code.
 
 from __future__ import annotations
 
-from ...ir import Ruleset
+from ...ir import Procedure, Ruleset
 from ..fight_data import (debuff_index as _debuff_index, fight_actions, points_range, state_index as _state_index,
                           state_stats, track_states)
 from .code import Code, Writer, code, comment, docstring, join, literal, module_head, name, string
+
+
+def _check_uses(rs: Ruleset, p: Procedure) -> list[Code]:
+    """The checks `p` rolls, as `fight_checks.CheckUse` records: an option's value matches by id
+    or, for a table entry, by its Chinese name too."""
+    by_id = {q.id: q for q in p.params}
+    out = []
+    for c in p.checks:
+        when = []
+        for param, value, default in c.when:
+            q = by_id[param]
+            values: tuple[str | int | bool, ...] = (value,)
+            if q.type not in ("int", "bool"):
+                values = (value, next(e.name for e in rs.table(q.type).entries if e.id == value))
+            when.append((param, values, default))
+        out.append(code("CheckUse({}, {}, {}, {}, {})", literal(c.check), literal(c.role), literal(c.lowers),
+                        literal(by_id[c.lowers].max), literal(tuple(when))))
+    return out
 
 
 def _function(w: Writer, signature: list[str], doc: str, body: list[str]) -> None:
@@ -51,16 +69,36 @@ def _conditions(w: Writer, rs: Ruleset) -> None:
     for c in spec.conditions:
         ends = [code("Ending({}, {}, {}, {}, {})", literal(k), literal(of), literal(nth), _scope(sc), literal(st))
                 for k, of, nth, sc, st in c.ends]
-        w.line(code("{}: ConditionSpec({}, {}, {}, {}, {}, {}, {}, ({}), {}, {}, {}),", string(c.id), string(c.name),
+        w.line(code("{}: ConditionSpec({}, {}, {}, {}, {}, {}, {}, ({}), {}, {}, {}, {}),", string(c.id), string(c.name),
                     literal(c.sets), literal(c.adds), literal(c.options), _scope(c.applies), literal(c.forbids),
                     literal(c.forbids_actions), join("", [code("{}, ", x) for x in ends]), literal(c.max_value),
-                    literal(c.stack), literal(c.rules)))
+                    literal(c.stack), literal(c.rules), literal(c.as_states)))
     w.dedent()
     w.line(Code("}"))
     _mapping(w, "_RELATION_SPECS", [(string(r.id), code("RelationSpec({}, {}, {}, {}, {}, {})",
                                                       string(dict(spec.relations)[r.id]), literal(r.held),
                                                       literal(r.holder), literal(r.ends_holder), literal(r.ends_held),
                                                       literal(r.clears))) for r in spec.relation_rules])
+
+
+def _turn(w: Writer, rs: Ruleset) -> None:
+    """The turn structure, as a `fight_state.TurnSpec` (literals only)."""
+    assert rs.fight is not None
+    turn = rs.fight.turn
+    if turn is None:
+        return
+    w.line(comment("What a turn holds and what each kind of action costs from it (own turn, off it, next turn)."))
+    w.line(Code("_TURN = TurnSpec(("))
+    w.indent()
+    for pool in turn.pools:
+        w.line(code("Pool({}),", join(", ", [literal(x) for x in pool])))
+    w.dedent()
+    w.line(Code("), ("))
+    w.indent()
+    for kind, own, off, nxt in turn.kinds:
+        w.line(code("({}, KindCost({}, {}, {})),", literal(kind), literal(own), literal(off), literal(nxt)))
+    w.dedent()
+    w.line(code("), {}, {}, {}, {})", literal(turn.refuse), literal(turn.ready), literal(turn.owes), literal(turn.rules)))
 
 
 def fight_module(rs: Ruleset, header: str) -> str:
@@ -87,8 +125,13 @@ def fight_module(rs: Ruleset, header: str) -> str:
         w.line(Code("from ._runtime.fight_conditions import ConditionSpec, Ending, RelationSpec, Scope"))
     else:
         w.line(Code("from ._runtime.fight_conditions import ConditionSpec, Ending, Scope"))
+    if any(p.checks for p in rs.procedures):
+        w.line(Code("from ._runtime.fight_checks import CheckUse"))
     w.line(Code("from ._runtime.fight_odds import UntilOdds, sequence_odds"))
-    w.line(Code("from ._runtime.fight_state import ActionSpec, Effect, FightRules"))
+    if spec.turn is not None:
+        w.line(Code("from ._runtime.fight_state import ActionSpec, Effect, FightRules, KindCost, Pool, TurnSpec"))
+    else:
+        w.line(Code("from ._runtime.fight_state import ActionSpec, Effect, FightRules"))
     w.line(Code("from . import procedures as _procedures"))
     w.line(Code("from .model import Combatant"))
     w.line()
@@ -103,6 +146,8 @@ def fight_module(rs: Ruleset, header: str) -> str:
     states = rs.table(spec.states).entries if spec.states else ()
     _mapping(w, "_STATE_NAMES", [(string(e.id), string(e.name)) for e in states])
     _mapping(w, "_STATE_STATS", [(string(k), literal(v)) for k, v in state_stats(rs).items()])
+    spared = [(e.id, stat) for e in states for flag, stat in spec.state_spared if e.get(flag) is True]
+    _mapping(w, "_STATE_SPARED", [(string(k), string(v)) for k, v in spared])
     _mapping(w, "_RELATIONS", [(string(k), string(v)) for k, v in spec.relations])
     w.line(comment("Each procedure a fight can resolve: its combatant roles and its declared effects."))
     w.line(Code("_ACTIONS: Dict[str, ActionSpec] = {"))
@@ -112,11 +157,12 @@ def fight_module(rs: Ruleset, header: str) -> str:
                                                                          e.duration, e.when, e.other)]))
                    for e in p.effects]
         params = [(string(q.id), string(q.name)) for q in p.params if q.type != "combatant"]
-        w.line(code("{}: ActionSpec({}, _procedures.{}, {}, ({}), _procedures.{}, {{{}}}, {}, {}, {}),",
+        checks = code(", checks=({})", join("", [code("{}, ", x) for x in _check_uses(rs, p)])) if p.checks else Code("")
+        w.line(code("{}: ActionSpec({}, _procedures.{}, {}, ({}), _procedures.{}, {{{}}}, {}, {}, {}{}),",
                     string(p.id), string(p.name), name(p.id), literal(roles),
                     join("", [code("{}, ", x) for x in effects]), name(p.id + "_odds"),
                     join(", ", [code("{}: {}", k, v) for k, v in params]), literal(p.action[0]),
-                    literal(p.action[1]), literal(subject)))
+                    literal(p.action[1]), literal(subject), checks))
     w.dedent()
     w.line(Code("}"))
     accumulate = code("_procedures.{}", name(spec.accumulate + "_fast")) if spec.accumulate else Code("None")
@@ -131,7 +177,10 @@ def fight_module(rs: Ruleset, header: str) -> str:
     _mapping(w, "_TRACK_STATES", [(string(k), string(v)) for k, v in track_states(rs).items()])
     _mapping(w, "_TRACK_DEBUFFS", [(string(k), literal(v)) for k, v in spec.debuffs])
     debuff_index = _debuff_index(rs)
+    _mapping(w, "_CHECK_NAMES", [(string(k), string(v)) for k, v in spec.checks])
+    _mapping(w, "_TRACK_DEBUFF_CHECKS", [(string(k), literal(v)) for k, v in spec.debuff_checks if v])
     _conditions(w, rs)
+    _turn(w, rs)
     w.line(code("FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, {}, _STATE_NAMES, _STATE_STATS,",
                 accumulate))
     points_max, taken_max = points_range(rs)
@@ -140,10 +189,14 @@ def fight_module(rs: Ruleset, header: str) -> str:
     w.line(comment("The most points a track holds: the top of what add_points-like procedures accept (saturated)."))
     w.line(code("                         points_max={}, taken_max={}, flag_names=_FLAG_NAMES, conditions=_CONDITIONS,",
                 literal(points_max), literal(taken_max)))
-    w.line(Code("                         relation_specs=_RELATION_SPECS)"))
-    _function(w, ["def start_fight(combatants: Mapping[str, Combatant]) -> Fight:"],
-              "A fight between the named combatants, who act in the order given.",
-              ["return Fight.start(FIGHT_RULES, combatants)"])
+    w.line(Code("                         relation_specs=_RELATION_SPECS, check_names=_CHECK_NAMES,"))
+    w.line(code("                         track_debuff_checks=_TRACK_DEBUFF_CHECKS, turn={}, wake_tracks={},",
+                Code("_TURN") if spec.turn else Code("None"), literal(spec.wake_tracks)))
+    w.line(Code("                         state_spared=_STATE_SPARED)"))
+    _function(w, ["def start_fight(combatants: Mapping[str, Combatant], turns: bool = False) -> Fight:"],
+              "A fight between the named combatants, who act in the order given; with `turns`, each turn is "
+              "the budget the ruleset's turn structure declares (an action that does not fit is refused).",
+              ["return Fight.start(FIGHT_RULES, combatants, turns)"])
     _function(w, ["def fight_from_dict(data: Mapping[str, Any]) -> Fight:"],
               "The fight `Fight.to_dict()` wrote (kept between chat messages); every value is checked.",
               ["return Fight.from_dict(FIGHT_RULES, data)"])

@@ -32,20 +32,9 @@ function _rt_hex_distance(a, b) {
   const dq = a[0] - b[0], dr = a[1] - b[1];
   return Math.floor((Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2);
 }
-function _rt_hex_ring(center, radius) {
-  if (radius === 0) return [center];
-  let q = center[0] + _rt_HEX_DIRS[4][0] * radius, r = center[1] + _rt_HEX_DIRS[4][1] * radius;
-  const ring = [];
-  for (let direction = 0; direction < 6; direction++) {
-    for (let i = 0; i < radius; i++) {
-      ring.push([q, r]);
-      q += _rt_HEX_DIRS[direction][0];
-      r += _rt_HEX_DIRS[direction][1];
-    }
-  }
-  return ring;
-}
 function _rt_hex_cells(q, r, size) {
+  // one hex for medium or smaller, a rhombus of four for large, radius 1 (seven) for huge, radius 2 for gargantuan
+  if (size === 4) return [[q, r], [q + 1, r], [q, r + 1], [q + 1, r + 1]];
   const radius = _rt_HEX_RADIUS[size] || 0, out = [];
   for (let dq = -radius; dq <= radius; dq++) {
     for (let dr = -radius; dr <= radius; dr++) {
@@ -54,9 +43,30 @@ function _rt_hex_cells(q, r, size) {
   }
   return out;
 }
+function _rt_hex_perimeter(space) {
+  // the hexes next to the space, in order around it by angle about its centroid, exactly (geometry.py)
+  const inside = new Set(space.map(c => c.join(','))), seen = new Set(), ring = [];
+  for (const c of space) {
+    for (const d of _rt_HEX_DIRS) {
+      const cell = [c[0] + d[0], c[1] + d[1]], k = cell.join(',');
+      if (!inside.has(k) && !seen.has(k)) { seen.add(k); ring.push(cell); }
+    }
+  }
+  const n = space.length;
+  let cx = 0, cy = 0;
+  for (const c of space) { cx += 2 * c[0] + c[1]; cy += c[1]; }
+  const points = ring.map(c => [(2 * c[0] + c[1]) * n - cx, c[1] * n - cy, c]);
+  const half = p => (p[1] > 0 || (p[1] === 0 && p[0] > 0)) ? 0 : 1;
+  points.sort((a, b) => {
+    if (half(a) !== half(b)) return half(a) - half(b);
+    const cross = a[0] * b[1] - a[1] * b[0];
+    return cross > 0 ? -1 : cross < 0 ? 1 : (a[0] * a[0] + a[1] * a[1]) - (b[0] * b[0] + b[1] * b[1]);
+  });
+  return points.map(p => p[2]);
+}
 function _rt_flanks_hex(aq, ar, aSize, bq, br, bSize, eq, er, eSize, needed) {
-  const ring = _rt_hex_ring([eq, er], (_rt_HEX_RADIUS[eSize] || 0) + 1), index = new Map();
-  ring.forEach((cell, i) => { index.set(cell.join(','), i); });  // the last index wins, as in a dict
+  const ring = _rt_hex_perimeter(_rt_hex_cells(eq, er, eSize)), index = new Map();
+  ring.forEach((cell, i) => { index.set(cell.join(','), i); });
   const aIdx = _rt_hex_cells(aq, ar, aSize).filter(c => index.has(c.join(','))).map(c => index.get(c.join(',')));
   const bIdx = _rt_hex_cells(bq, br, bSize).filter(c => index.has(c.join(','))).map(c => index.get(c.join(',')));
   const n = ring.length;

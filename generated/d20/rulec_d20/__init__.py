@@ -15,7 +15,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:a654ff160f309b8ce1f1f62ff607ec2842f901055f51f7fb8da2bddce93adde7
+# Content hash: sha256:0163a8ec8581a6ba027c3c47ba0bdf8b2fb59644ad8ed60ea637c705c03eed80
 """d20攻击规则 (d20): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

@@ -62,6 +62,8 @@ _STATE_NAMES: Dict[str, Any] = {
 }
 _STATE_STATS: Dict[str, Any] = {
 }
+_STATE_SPARED: Dict[str, Any] = {
+}
 _RELATIONS: Dict[str, Any] = {
     'grapple': '擒抱',
 }
@@ -100,9 +102,11 @@ _ACTIONS: Dict[str, ActionSpec] = {
              Effect('counter', 'target', 'damage', 'obstacle_damage', 1, '', '', ''),), _procedures.shove_odds,
             {'knock_prone': '选择击倒', 'distance': '距离', 'obstacle_at': '障碍物距离', 'resists': '目标抵抗'}, '', '',
             0),
-    'drag': ActionSpec('多方擒抱中的拖拽', _procedures.drag, ('dragger', 'other'),
-                       (Effect('condition', 'dragger', 'drag_barred', '', 1, '', 'retry_blocked', ''), ),
-                       _procedures.drag_odds, {'waived': '对方放弃'}, '', '', 0),
+    'drag': ActionSpec(
+            '多方擒抱中的拖拽', _procedures.drag, ('dragger', 'other', 'held'),
+            (Effect('condition', 'dragger', 'drag_barred', '', 1, '', 'retry_blocked', ''),
+             Effect('relation', 'other', 'grapple', '', 1, 'end', 'success', 'held'),), _procedures.drag_odds,
+            {'waived': '对方放弃'}, '', '', 0),
     'grapple_move': ActionSpec('擒抱中移动', _procedures.grapple_move, ('mover', 'target'), (),
                                _procedures.grapple_move_odds, {'grappling': '正在擒抱'}, '', '', 0),
     'hide': ActionSpec(
@@ -131,6 +135,10 @@ _TRACK_STATES: Dict[str, Any] = {
 }
 _TRACK_DEBUFFS: Dict[str, Any] = {
 }
+_CHECK_NAMES: Dict[str, Any] = {
+}
+_TRACK_DEBUFF_CHECKS: Dict[str, Any] = {
+}
 _FLAG_NAMES: Dict[str, Any] = {
     'athletics': '运动熟练',
     'acrobatics': '体操熟练',
@@ -146,18 +154,18 @@ _CONDITIONS: Dict[str, ConditionSpec] = {
             '躲藏中', (('hidden', True),), (), (), Scope((), '', '', ''), (), (),
             (Ending('acts', 'holder', 1, Scope(('attack',), 'attacker', '', ''), ''),
              Ending('acts', 'holder', 1, Scope(('spell_attack',), 'caster', '', ''), ''),), 1000000, 'replace',
-            ('D20-F02',)),
+            ('D20-F02',), ()),
     'revealed': ConditionSpec('已暴露', (('hidden', False),), (), (), Scope((), '', '', ''), (), (), (), 1000000,
-                              'replace', ('D20-F02',)),
+                              'replace', ('D20-F02',), ()),
     'grapple_barred': ConditionSpec('本回合不能再擒抱该目标', (), (), (), Scope(('grapple',), 'attacker', 'target', ''),
                                     ('grapple',), (), (Ending('turn_end', 'holder', 1, Scope((), '', '', ''), ''), ),
-                                    1000000, 'replace', ('D20-F05',)),
+                                    1000000, 'replace', ('D20-F05',), ()),
     'shove_barred': ConditionSpec('本回合不能再推撞该目标', (), (), (), Scope(('shove',), 'attacker', 'target', ''),
                                   ('shove',), (), (Ending('turn_end', 'holder', 1, Scope((), '', '', ''), ''), ),
-                                  1000000, 'replace', ('D20-F09',)),
+                                  1000000, 'replace', ('D20-F09',), ()),
     'drag_barred': ConditionSpec('不能再拖拽', (), (), (), Scope(('drag',), 'dragger', '', ''), ('drag',), (),
                                  (Ending('turn_start', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace',
-                                 ('D20-F08',)),
+                                 ('D20-F08',), ()),
 }
 _RELATION_SPECS: Dict[str, Any] = {
     'grapple': RelationSpec('擒抱', '', '', ('incapacitated',), (), ()),
@@ -166,12 +174,15 @@ FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, None, _STATE_NAM
                          _RELATIONS, _ACTIONS, 0, None, _TRACK_STATES, _TRACK_DEBUFFS, (-1),
 # The most points a track holds: the top of what add_points-like procedures accept (saturated).
                          points_max=1000000000, taken_max=1000000000, flag_names=_FLAG_NAMES, conditions=_CONDITIONS,
-                         relation_specs=_RELATION_SPECS)
+                         relation_specs=_RELATION_SPECS, check_names=_CHECK_NAMES,
+                         track_debuff_checks=_TRACK_DEBUFF_CHECKS, turn=None, wake_tracks=(),
+                         state_spared=_STATE_SPARED)
 
 
-def start_fight(combatants: Mapping[str, Combatant]) -> Fight:
-    """A fight between the named combatants, who act in the order given."""
-    return Fight.start(FIGHT_RULES, combatants)
+def start_fight(combatants: Mapping[str, Combatant], turns: bool = False) -> Fight:
+    """A fight between the named combatants, who act in the order given; with `turns`, each turn is the budget
+    the ruleset's turn structure declares (an action that does not fit is refused)."""
+    return Fight.start(FIGHT_RULES, combatants, turns)
 
 
 def fight_from_dict(data: Mapping[str, Any]) -> Fight:

@@ -1086,17 +1086,19 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
     return _odds.build()
 
 
-def _drag_setup(dragger: Combatant, other: Combatant, waived: bool, _trace: Optional[List[_Step]]) -> None:
-    if not (type(dragger) is Combatant and type(other) is Combatant and (waived is False or waived is True)):
+def _drag_setup(dragger: Combatant, other: Combatant, held: Combatant, waived: bool,
+                _trace: Optional[List[_Step]]) -> None:
+    if not (type(dragger) is Combatant and type(other) is Combatant and type(held) is Combatant
+            and (waived is False or waived is True)):
         _rt_check_inputs((('type', '拖拽者', dragger, Combatant), ('type', '另一擒抱者', other, Combatant),
-                          ('bool', '对方放弃', waived),))
+                          ('type', '被擒抱者', held, Combatant), ('bool', '对方放弃', waived),))
 
 
-def drag(dragger: Combatant, other: Combatant, *, waived: bool = False,
+def drag(dragger: Combatant, other: Combatant, held: Combatant, *, waived: bool = False,
          dice: Optional[DiceSource] = None) -> DragResult:
     """多方擒抱中的拖拽（D20-19）"""
     _trace: List[_Step] = []
-    _drag_setup(dragger, other, waived, _trace)
+    _drag_setup(dragger, other, held, waived, _trace)
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     if not waived:
@@ -1141,18 +1143,19 @@ def _drag_roll(dice: DiceSource, dragger: Combatant, other: Combatant, waived: b
     return (success, not success)
 
 
-def drag_fast(dragger: Combatant, other: Combatant, *, waived: bool = False, dice: DiceSource) -> Tuple[bool, bool]:
+def drag_fast(dragger: Combatant, other: Combatant, held: Combatant, *, waived: bool = False,
+              dice: DiceSource) -> Tuple[bool, bool]:
     """多方擒抱中的拖拽: the outcome only (the fields of DRAG_FIELDS), no trace."""
-    _drag_setup(dragger, other, waived, None)
+    _drag_setup(dragger, other, held, waived, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _drag_roll(dice, dragger, other, waived)
 
 
-def drag_prepare(dragger: Combatant, other: Combatant, *, waived: bool = False) -> Callable[
+def drag_prepare(dragger: Combatant, other: Combatant, held: Combatant, *, waived: bool = False) -> Callable[
         [DiceSource], Tuple[bool, bool]]:
     """多方擒抱中的拖拽: the setup once; the function returned rolls and returns the outcome tuple."""
-    _drag_setup(dragger, other, waived, None)
+    _drag_setup(dragger, other, held, waived, None)
     _not_waived = not waived
     _drag_total = ((dragger.strength - 10) // 2)
     _hold_total = ((other.strength - 10) // 2)
@@ -1178,9 +1181,9 @@ def drag_prepare(dragger: Combatant, other: Combatant, *, waived: bool = False) 
     return _roll
 
 
-def drag_odds(dragger: Combatant, other: Combatant, *, waived: bool = False) -> Odds:
+def drag_odds(dragger: Combatant, other: Combatant, held: Combatant, *, waived: bool = False) -> Odds:
     """多方擒抱中的拖拽: the exact distribution of the fields of DRAG_FIELDS."""
-    _drag_setup(dragger, other, waived, None)
+    _drag_setup(dragger, other, held, waived, None)
     _odds, _p = OddsBuilder(DRAG_FIELDS, None, None, 200000), 1.0
     for drag_roll, _drag_roll_q in (_rt_d20_distribution(0) if not waived else _rt_ZERO_ITEMS):
         _drag_roll_p = _p * _drag_roll_q

@@ -77,7 +77,7 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
     'drag': {
             "name": '多方擒抱中的拖拽',
             "params": (('dragger', '拖拽者', 'combatant'), ('other', '另一擒抱者', 'combatant'),
-                       ('waived', '对方放弃', 'bool')),
+                       ('held', '被擒抱者', 'combatant'), ('waived', '对方放弃', 'bool')),
             "fields": (('success', '成功', 'bool'), ('retry_blocked', '下回合前不能再试', 'bool')),
             "summary": {"hit": None, "damage": None}},
     'grapple_move': {

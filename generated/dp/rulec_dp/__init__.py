@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:f080507ba6de7b587c0968a2eb5b8828ba2f8d7dcd37304d4fab91e0acd5939f
+# Content hash: sha256:46ba9d03f3c45ae2830baafac3667831f901a5d15b068987aaeea3317216b08c
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

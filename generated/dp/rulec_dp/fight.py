@@ -33,7 +33,7 @@ from ._runtime.core import OutOfBounds
 from ._runtime.fight import Fight
 from ._runtime.fight_conditions import ConditionSpec, Ending, RelationSpec, Scope
 from ._runtime.fight_odds import UntilOdds, sequence_odds
-from ._runtime.fight_state import ActionSpec, Effect, FightRules
+from ._runtime.fight_state import ActionSpec, Effect, FightRules, KindCost, Pool, TurnSpec
 from . import procedures as _procedures
 from .model import Combatant
 
@@ -88,6 +88,8 @@ _STATE_NAMES: Dict[str, Any] = {
 }
 _STATE_STATS: Dict[str, Any] = {
 }
+_STATE_SPARED: Dict[str, Any] = {
+}
 _RELATIONS: Dict[str, Any] = {
     'grapple': '擒抱',
 }
@@ -121,8 +123,11 @@ _ACTIONS: Dict[str, ActionSpec] = {
     'total_defense': ActionSpec('全力防御', _procedures.total_defense, ('defender',),
                                 (Effect('condition', 'defender', 'total_defense', '', 1, '', '', ''), ),
                                 _procedures.total_defense_odds, {}, 'standard', 'physical', 0),
-    'willpower_spend': ActionSpec('意志力的使用', _procedures.willpower_spend, ('character',), (),
-                                  _procedures.willpower_spend_odds, {'use': '用法'}, '', '', 0),
+    'willpower_spend': ActionSpec(
+            '意志力的使用', _procedures.willpower_spend, ('character',),
+            (Effect('modifier', 'character', 'willpower', 'spent', (-1), 'fight', '', ''),
+             Effect('modifier', 'character', 'move_speed', 'move_bonus', 1, 'rounds:1', '', ''),),
+            _procedures.willpower_spend_odds, {'use': '用法'}, 'free', '', 0),
     'trip': ActionSpec(
             '绊摔', _procedures.trip, ('attacker', 'defender'),
             (Effect('condition', 'defender', 'prone', '', 1, '', 'prone', ''),
@@ -150,7 +155,8 @@ _ACTIONS: Dict[str, ActionSpec] = {
                         _procedures.feint_odds, {'penalty': '非类人减值', 'defender_specialty': '防御方察言观色专业'},
                         'standard', 'mental', 0),
     'overrun': ActionSpec(
-            '闯越', _procedures.overrun, ('attacker', 'defender'), (), _procedures.overrun_odds,
+            '闯越', _procedures.overrun, ('attacker', 'defender'),
+            (Effect('condition', 'attacker', 'overran', '', 1, '', 'contested', ''), ), _procedures.overrun_odds,
             {'blockers': '阻挡者人数', 'acrobatics': '使用特技', 'blocker_cannot_block': '阻挡者无法阻挡',
              'blocker_dodges': '阻挡者闪躲', 'square_behind_occupied': '身后方格已被占据'}, '', '', 0),
     'grapple_attack': ActionSpec('擒抱中攻击对手', _procedures.grapple_attack, ('attacker', 'defender'),
@@ -179,6 +185,10 @@ _TRACK_STATES: Dict[str, Any] = {
 }
 _TRACK_DEBUFFS: Dict[str, Any] = {
 }
+_CHECK_NAMES: Dict[str, Any] = {
+}
+_TRACK_DEBUFF_CHECKS: Dict[str, Any] = {
+}
 _FLAG_NAMES: Dict[str, Any] = {
     'aware': '察觉',
     'flat_footed': '措手不及',
@@ -191,21 +201,21 @@ _FLAG_NAMES: Dict[str, Any] = {
 # Each condition: what it changes while it applies, when it applies, what it forbids, when it ends.
 _CONDITIONS: Dict[str, ConditionSpec] = {
     'prone': ConditionSpec('倒地', (('prone', True),), (), (), Scope((), '', '', ''), (), (), (), 1000000, 'replace',
-                           ('DP-F05',)),
+                           ('DP-F05',), ()),
     'stalled': ConditionSpec('失速', (), (('move_speed', (-1)),), (), Scope((), '', '', ''), (), (),
                              (Ending('turn_end', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace',
-                             ('DP-F06',)),
+                             ('DP-F06',), ()),
     'feinted': ConditionSpec(
             '中了虚招', (('feinted', True),), (('feint_parry_penalty', 1),), (),
             Scope(('attack',), 'defender', 'attacker', ''), (), (),
             (Ending('acts', 'holder', 1, Scope(('attack',), 'defender', 'attacker', 'melee'), ''),
-             Ending('turn_end', 'source', 2, Scope((), '', '', ''), ''),), 1000000, 'replace', ('DP-F04',)),
+             Ending('turn_end', 'source', 2, Scope((), '', '', ''), ''),), 1000000, 'replace', ('DP-F04',), ()),
     'total_defense': ConditionSpec('全力防御', (), (), (('total_defense', True),), Scope((), 'defender', '', ''), (),
                                    (), (Ending('turn_start', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000,
-                                   'replace', ('DP-F07',)),
+                                   'replace', ('DP-F07',), ()),
     'parrying': ConditionSpec('格挡', (), (('parry_defense', 1),), (), Scope((), '', '', ''), (), (),
                               (Ending('turn_start', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace',
-                              ('DP-F08',)),
+                              ('DP-F08',), ()),
     'aiming': ConditionSpec(
             '瞄准', (), (), (('aim_rounds', 'value'),), Scope(('attack', 'bombard'), 'attacker', '', ''), (), (),
             (
@@ -215,30 +225,50 @@ _CONDITIONS: Dict[str, ConditionSpec] = {
             Scope(
             ('trip', 'bull_rush', 'grapple', 'pin', 'feint', 'overrun', 'grapple_attack', 'grapple_move',
              'escape_grapple', 'total_defense', 'parry', 'active_cover', 'stand_up'), '', '', ''), ''),
-            Ending('acts', 'holder', 1, Scope(('attack',), 'defender', '', 'melee_hit'), ''),), 20, 'add', ('DP-F09',)),
+            Ending('acts', 'holder', 1, Scope(('attack',), 'defender', '', 'melee_hit'), ''),), 20, 'add', ('DP-F09',),
+            ()),
+    'overran': ConditionSpec('本轮已闯越', (), (), (), Scope((), '', '', ''), ('overrun',), (),
+                             (Ending('turn_start', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace',
+                             ('DP-F13',), ()),
     'grappled': ConditionSpec('被擒抱', (), (('grapple_loss', 1),), (), Scope((), '', '', ''), (), (), (), 1000000,
-                              'replace', ('DP-F10',)),
+                              'replace', ('DP-F10',), ()),
     'pinned': ConditionSpec(
             '被压制', (('flat_footed', True),), (), (('pinned', True),),
             Scope(('escape_grapple', 'attack', 'bombard', 'trip', 'bull_rush', 'feint', 'overrun'), 'defender', '', ''),
-            (), (), (), 1000000, 'replace', ('DP-F11',)),
+            (), (), (), 1000000, 'replace', ('DP-F11',), ()),
     'pinning': ConditionSpec('压制中', (), (), (('pinned', True),),
                              Scope(('grapple_attack',), 'attacker', 'defender', ''), (), (), (), 1000000, 'replace',
-                             ('DP-F11',)),
+                             ('DP-F11',), ()),
 }
 _RELATION_SPECS: Dict[str, Any] = {
     'grapple': RelationSpec('擒抱', '', '', ('helpless',), (), ('grappled', 'pinned', 'pinning')),
 }
+# What a turn holds and what each kind of action costs from it (own turn, off it, next turn).
+_TURN = TurnSpec((
+    Pool('standard', '标准动作', 1, '次', 1),
+    Pool('move', '移动动作', 1, '次', 1),
+    Pool('swift', '迅捷动作', 1, '次', 1),
+), (
+    ('standard', KindCost(((('standard', 1),),), (), ())),
+    ('move', KindCost(((('move', 1),), (('standard', 1),)), (), ())),
+    ('full_round', KindCost(((('move', 1), ('standard', 1)),), (), ())),
+    ('swift', KindCost(((('swift', 1),),), (), ())),
+    ('free', KindCost(((),), ((),), ())),
+    ('reflex', KindCost((), ((),), ())),
+), True, ((('standard', 1),),), True, ('DP-F21', 'DP-F14'))
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, None, _STATE_NAMES, _STATE_STATS,
                          _RELATIONS, _ACTIONS, 0, None, _TRACK_STATES, _TRACK_DEBUFFS, (-1),
 # The most points a track holds: the top of what add_points-like procedures accept (saturated).
                          points_max=1000000000, taken_max=1000000000, flag_names=_FLAG_NAMES, conditions=_CONDITIONS,
-                         relation_specs=_RELATION_SPECS)
+                         relation_specs=_RELATION_SPECS, check_names=_CHECK_NAMES,
+                         track_debuff_checks=_TRACK_DEBUFF_CHECKS, turn=_TURN, wake_tracks=(),
+                         state_spared=_STATE_SPARED)
 
 
-def start_fight(combatants: Mapping[str, Combatant]) -> Fight:
-    """A fight between the named combatants, who act in the order given."""
-    return Fight.start(FIGHT_RULES, combatants)
+def start_fight(combatants: Mapping[str, Combatant], turns: bool = False) -> Fight:
+    """A fight between the named combatants, who act in the order given; with `turns`, each turn is the budget
+    the ruleset's turn structure declares (an action that does not fit is refused)."""
+    return Fight.start(FIGHT_RULES, combatants, turns)
 
 
 def fight_from_dict(data: Mapping[str, Any]) -> Fight:

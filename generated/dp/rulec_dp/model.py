@@ -37,7 +37,8 @@ __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'WillpowerUse', 'W
            'ProneCannotCharge', 'AimOutOfReach', 'TooManyHandsFree', 'OverrunTooBig', 'FeintImpossible', 'NotABombard',
            'AimUnlocated', 'GrappleNeedsTwoHands', 'BadWillpower']
 
-# ---- rulings in force (49): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+# ---- rulings in force (50): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+_R_REFUSE_OVER_TURN: Final = True  # 拒绝本回合已用尽的动作
 _R_SPEED_PER_POINT: Final = 1  # R2 高速对基础防御的折算
 _R_ARMOR_PIERCING_DIVISOR: Final = 2  # R2 破甲折算除数
 _R_ZEROED_COMPONENT_LOSES_EXTRAS: Final = True  # R3 防御归零失去附加成功
@@ -88,7 +89,8 @@ _R_PIN_MOVE_SPEED_DIVISOR: Final = 2  # 压制中移动的速度除数
 _R_BOMBARD_STRENGTH_REQUIREMENT: Final = True  # 炮类武器的力量要求
 _R_GRAPPLE_HANDS_NEEDED: Final = 2  # 擒抱所需手数
 RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
-        'speed_per_point': _R_SPEED_PER_POINT, 'armor_piercing_divisor': _R_ARMOR_PIERCING_DIVISOR,
+        'refuse_over_turn': _R_REFUSE_OVER_TURN, 'speed_per_point': _R_SPEED_PER_POINT,
+        'armor_piercing_divisor': _R_ARMOR_PIERCING_DIVISOR,
         'zeroed_component_loses_extras': _R_ZEROED_COMPONENT_LOSES_EXTRAS,
         'range_penalty_per_increment': _R_RANGE_PENALTY_PER_INCREMENT,
         'strength_penalty_per_point': _R_STRENGTH_PENALTY_PER_POINT,

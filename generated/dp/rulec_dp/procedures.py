@@ -959,28 +959,32 @@ def willpower_spend(character: Combatant, use: Union[WillpowerUse, str], *,
     use, bonus = _willpower_spend_setup(character, use, _trace)
     if dice is not None:
         _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
-    return _rec(WillpowerSpendResult, (bonus, character.willpower - 1, use.id == 'conscious', (), tuple(_trace)))
+    return _rec(
+            WillpowerSpendResult,
+            (bonus, character.willpower - 1, use.id == 'conscious', 1, bonus if use.id == 'move' else 0, (),
+             tuple(_trace)))
 
 
 def willpower_spend_fast(character: Combatant, use: Union[WillpowerUse, str], dice: DiceSource) -> Tuple[
-        int, int, bool]:
+        int, int, bool, int, int]:
     """意志力的使用: the outcome only (the fields of WILLPOWER_SPEND_FIELDS), no trace."""
     use, bonus = _willpower_spend_setup(character, use, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return (bonus, character.willpower - 1, use.id == 'conscious')
+    return (bonus, character.willpower - 1, use.id == 'conscious', 1, bonus if use.id == 'move' else 0)
 
 
 def willpower_spend_prepare(character: Combatant, use: Union[WillpowerUse, str]) -> Callable[
-        [DiceSource], Tuple[int, int, bool]]:
+        [DiceSource], Tuple[int, int, bool, int, int]]:
     """意志力的使用: the setup once; the function returned rolls and returns the outcome tuple."""
     use, bonus = _willpower_spend_setup(character, use, None)
     _out1 = character.willpower - 1
     _out2 = use.id == 'conscious'
+    _out4 = bonus if use.id == 'move' else 0
 
-    def _roll(dice: DiceSource) -> Tuple[int, int, bool]:
+    def _roll(dice: DiceSource) -> Tuple[int, int, bool, int, int]:
         _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
-        return (bonus, _out1, _out2)
+        return (bonus, _out1, _out2, 1, _out4)
 
     return _roll
 
@@ -989,7 +993,7 @@ def willpower_spend_odds(character: Combatant, use: Union[WillpowerUse, str]) ->
     """意志力的使用: the exact distribution of the fields of WILLPOWER_SPEND_FIELDS."""
     use, bonus = _willpower_spend_setup(character, use, None)
     _odds, _p = OddsBuilder(WILLPOWER_SPEND_FIELDS, None, None, 200000), 1.0
-    _odds.add((bonus, character.willpower - 1, use.id == 'conscious'), _p)
+    _odds.add((bonus, character.willpower - 1, use.id == 'conscious', 1, bonus if use.id == 'move' else 0), _p)
     return _odds.build()
 
 

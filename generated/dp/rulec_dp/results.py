@@ -74,7 +74,8 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
     'willpower_spend': {
             "name": '意志力的使用', "params": (('character', '人物', 'combatant'), ('use', '用法', 'willpower_uses')),
             "fields": (('bonus', '加值', 'int'), ('willpower_left', '剩余意志力', 'int'),
-                       ('stays_conscious', '保持清醒', 'bool')), "summary": {"hit": None, "damage": None}},
+                       ('stays_conscious', '保持清醒', 'bool'), ('spent', '消耗的意志力', 'int'),
+                       ('move_bonus', '本轮移动加值', 'int')), "summary": {"hit": None, "damage": None}},
     'save_contest': {
             "name": '攻击与豁免的对抗',
             "params": (('attack_dice', '攻击DP', 'int'), ('attack_extras', '攻击附加成功', 'int'),
@@ -251,13 +252,15 @@ class TotalDefenseResult(_TotalDefenseFields, _rt_Result):
     procedure = 'total_defense'
 
 
-WILLPOWER_SPEND_FIELDS: Tuple[str, ...] = ('bonus', 'willpower_left', 'stays_conscious')
+WILLPOWER_SPEND_FIELDS: Tuple[str, ...] = ('bonus', 'willpower_left', 'stays_conscious', 'spent', 'move_bonus')
 
 
 class _WillpowerSpendFields(NamedTuple):
     bonus: int  # 加值
     willpower_left: int  # 剩余意志力
     stays_conscious: bool  # 保持清醒
+    spent: int  # 消耗的意志力
+    move_bonus: int  # 本轮移动加值
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 

@@ -83,10 +83,10 @@ export function shove_prepare(attacker: Combatant, target: Combatant, options?: 
 export function shove_odds(attacker: Combatant, target: Combatant, options?: {knock_prone?: boolean; distance?: number; obstacle_at?: number; resists?: boolean}): Odds;
 export class DragResult extends Result { readonly success: boolean; readonly retry_blocked: boolean; }
 export const DRAG_FIELDS: ReadonlyArray<string>;
-export function drag(dragger: Combatant, other: Combatant, options?: {waived?: boolean; dice?: DiceSource}): DragResult;
-export function drag_fast(dragger: Combatant, other: Combatant, options: {waived?: boolean; dice: DiceSource}): [boolean, boolean];
-export function drag_prepare(dragger: Combatant, other: Combatant, options?: {waived?: boolean}): (dice: DiceSource) => [boolean, boolean];
-export function drag_odds(dragger: Combatant, other: Combatant, options?: {waived?: boolean}): Odds;
+export function drag(dragger: Combatant, other: Combatant, held: Combatant, options?: {waived?: boolean; dice?: DiceSource}): DragResult;
+export function drag_fast(dragger: Combatant, other: Combatant, held: Combatant, options: {waived?: boolean; dice: DiceSource}): [boolean, boolean];
+export function drag_prepare(dragger: Combatant, other: Combatant, held: Combatant, options?: {waived?: boolean}): (dice: DiceSource) => [boolean, boolean];
+export function drag_odds(dragger: Combatant, other: Combatant, held: Combatant, options?: {waived?: boolean}): Odds;
 export class GrappleMoveResult extends Result { readonly speed: number; readonly halved: boolean; readonly reposition_cost: number; }
 export const GRAPPLE_MOVE_FIELDS: ReadonlyArray<string>;
 export function grapple_move(mover: Combatant, target: Combatant, options?: {grappling?: boolean; dice?: DiceSource}): GrappleMoveResult;

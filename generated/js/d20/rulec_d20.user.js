@@ -1032,20 +1032,9 @@
     const dq = a[0] - b[0], dr = a[1] - b[1];
     return Math.floor((Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2);
   }
-  function _rt_hex_ring(center, radius) {
-    if (radius === 0) return [center];
-    let q = center[0] + _rt_HEX_DIRS[4][0] * radius, r = center[1] + _rt_HEX_DIRS[4][1] * radius;
-    const ring = [];
-    for (let direction = 0; direction < 6; direction++) {
-      for (let i = 0; i < radius; i++) {
-        ring.push([q, r]);
-        q += _rt_HEX_DIRS[direction][0];
-        r += _rt_HEX_DIRS[direction][1];
-      }
-    }
-    return ring;
-  }
   function _rt_hex_cells(q, r, size) {
+    // one hex for medium or smaller, a rhombus of four for large, radius 1 (seven) for huge, radius 2 for gargantuan
+    if (size === 4) return [[q, r], [q + 1, r], [q, r + 1], [q + 1, r + 1]];
     const radius = _rt_HEX_RADIUS[size] || 0, out = [];
     for (let dq = -radius; dq <= radius; dq++) {
       for (let dr = -radius; dr <= radius; dr++) {
@@ -1054,9 +1043,30 @@
     }
     return out;
   }
+  function _rt_hex_perimeter(space) {
+    // the hexes next to the space, in order around it by angle about its centroid, exactly (geometry.py)
+    const inside = new Set(space.map(c => c.join(','))), seen = new Set(), ring = [];
+    for (const c of space) {
+      for (const d of _rt_HEX_DIRS) {
+        const cell = [c[0] + d[0], c[1] + d[1]], k = cell.join(',');
+        if (!inside.has(k) && !seen.has(k)) { seen.add(k); ring.push(cell); }
+      }
+    }
+    const n = space.length;
+    let cx = 0, cy = 0;
+    for (const c of space) { cx += 2 * c[0] + c[1]; cy += c[1]; }
+    const points = ring.map(c => [(2 * c[0] + c[1]) * n - cx, c[1] * n - cy, c]);
+    const half = p => (p[1] > 0 || (p[1] === 0 && p[0] > 0)) ? 0 : 1;
+    points.sort((a, b) => {
+      if (half(a) !== half(b)) return half(a) - half(b);
+      const cross = a[0] * b[1] - a[1] * b[0];
+      return cross > 0 ? -1 : cross < 0 ? 1 : (a[0] * a[0] + a[1] * a[1]) - (b[0] * b[0] + b[1] * b[1]);
+    });
+    return points.map(p => p[2]);
+  }
   function _rt_flanks_hex(aq, ar, aSize, bq, br, bSize, eq, er, eSize, needed) {
-    const ring = _rt_hex_ring([eq, er], (_rt_HEX_RADIUS[eSize] || 0) + 1), index = new Map();
-    ring.forEach((cell, i) => { index.set(cell.join(','), i); });  // the last index wins, as in a dict
+    const ring = _rt_hex_perimeter(_rt_hex_cells(eq, er, eSize)), index = new Map();
+    ring.forEach((cell, i) => { index.set(cell.join(','), i); });
     const aIdx = _rt_hex_cells(aq, ar, aSize).filter(c => index.has(c.join(','))).map(c => index.get(c.join(',')));
     const bIdx = _rt_hex_cells(bq, br, bSize).filter(c => index.has(c.join(','))).map(c => index.get(c.join(',')));
     const n = ring.length;
@@ -2586,10 +2596,14 @@
     return _odds.build();
   }
 
-  function _drag_setup(dragger, other, waived, _trace) {
-    if (!(dragger instanceof Combatant && other instanceof Combatant && typeof waived === 'boolean')) {
+  function _drag_setup(dragger, other, held, waived, _trace) {
+    if (!(
+      dragger instanceof Combatant && other instanceof Combatant && held instanceof Combatant
+      && typeof waived === 'boolean'
+    )) {
       _rt_check_inputs([
-        ['type', "拖拽者", dragger, Combatant], ['type', "另一擒抱者", other, Combatant], ['bool', "对方放弃", waived]
+        ['type', "拖拽者", dragger, Combatant], ['type', "另一擒抱者", other, Combatant],
+        ['type', "被擒抱者", held, Combatant], ['bool', "对方放弃", waived]
       ]);
     }
   }
@@ -2601,11 +2615,11 @@
   DragResult.FIELDS = DRAG_FIELDS;
 
   // 多方擒抱中的拖拽（D20-19）
-  function drag(dragger, other, options) {
+  function drag(dragger, other, held, options) {
     options = _rt_options(options, ["waived", "dice"]);
     let waived = options.waived === undefined ? false : options.waived;
     const _trace = [];
-    _drag_setup(dragger, other, waived, _trace);
+    _drag_setup(dragger, other, held, waived, _trace);
     const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
     const _rolls = [];
     let _drag_roll_roll, drag_roll, _hold_roll_roll, hold_roll, drag_total, hold_total, success;
@@ -2660,19 +2674,19 @@
   }
 
   // 多方擒抱中的拖拽: the outcome only (the fields of DRAG_FIELDS), no trace.
-  function drag_fast(dragger, other, options) {
+  function drag_fast(dragger, other, held, options) {
     options = _rt_options(options, ["waived", "dice"]);
     let waived = options.waived === undefined ? false : options.waived;
-    _drag_setup(dragger, other, waived, null);
+    _drag_setup(dragger, other, held, waived, null);
     const dice = _rt_dice_source(options.dice);
     return _drag_roll(dice, dragger, other, waived);
   }
 
   // 多方擒抱中的拖拽: the setup once; the function returned rolls and returns the outcome array.
-  function drag_prepare(dragger, other, options) {
+  function drag_prepare(dragger, other, held, options) {
     options = _rt_options(options, ["waived"]);
     let waived = options.waived === undefined ? false : options.waived;
-    _drag_setup(dragger, other, waived, null);
+    _drag_setup(dragger, other, held, waived, null);
     const _not_waived = !waived;
     const _drag_total = Math.floor((dragger.strength - 10) / 2);
     const _hold_total = Math.floor((other.strength - 10) / 2);
@@ -2699,10 +2713,10 @@
   }
 
   // 多方擒抱中的拖拽: the exact distribution of the fields of DRAG_FIELDS.
-  function drag_odds(dragger, other, options) {
+  function drag_odds(dragger, other, held, options) {
     options = _rt_options(options, ["waived"]);
     let waived = options.waived === undefined ? false : options.waived;
-    _drag_setup(dragger, other, waived, null);
+    _drag_setup(dragger, other, held, waived, null);
     const _odds = new OddsBuilder(DRAG_FIELDS, null, null, 200000);
     const _p = 1.0;
     let drag_roll, hold_roll, drag_total, hold_total, success;
@@ -3454,8 +3468,11 @@
     },
     "drag": {
       name: "多方擒抱中的拖拽",
-      params: [["dragger", "拖拽者", "combatant"], ["other", "另一擒抱者", "combatant"], ["waived", "对方放弃", "bool"]],
-      positional: ["dragger", "other"],
+      params: [
+        ["dragger", "拖拽者", "combatant"], ["other", "另一擒抱者", "combatant"], ["held", "被擒抱者", "combatant"],
+        ["waived", "对方放弃", "bool"]
+      ],
+      positional: ["dragger", "other", "held"],
       fields: [["success", "成功", "bool"], ["retry_blocked", "下回合前不能再试", "bool"]],
       summary: {hit: null, damage: null}
     },

@@ -99,11 +99,11 @@ export function total_defense(defender: Combatant, options?: {dice?: DiceSource}
 export function total_defense_fast(defender: Combatant, options: {dice: DiceSource}): [number];
 export function total_defense_prepare(defender: Combatant, options?: {}): (dice: DiceSource) => [number];
 export function total_defense_odds(defender: Combatant, options?: {}): Odds;
-export class WillpowerSpendResult extends Result { readonly bonus: number; readonly willpower_left: number; readonly stays_conscious: boolean; }
+export class WillpowerSpendResult extends Result { readonly bonus: number; readonly willpower_left: number; readonly stays_conscious: boolean; readonly spent: number; readonly move_bonus: number; }
 export const WILLPOWER_SPEND_FIELDS: ReadonlyArray<string>;
 export function willpower_spend(character: Combatant, use: WillpowerUse | string, options?: {dice?: DiceSource}): WillpowerSpendResult;
-export function willpower_spend_fast(character: Combatant, use: WillpowerUse | string, options: {dice: DiceSource}): [number, number, boolean];
-export function willpower_spend_prepare(character: Combatant, use: WillpowerUse | string, options?: {}): (dice: DiceSource) => [number, number, boolean];
+export function willpower_spend_fast(character: Combatant, use: WillpowerUse | string, options: {dice: DiceSource}): [number, number, boolean, number, number];
+export function willpower_spend_prepare(character: Combatant, use: WillpowerUse | string, options?: {}): (dice: DiceSource) => [number, number, boolean, number, number];
 export function willpower_spend_odds(character: Combatant, use: WillpowerUse | string, options?: {}): Odds;
 export class SaveContestResult extends Result { readonly hit: boolean; readonly net: number; readonly damage: number; readonly damage_type: string; }
 export const SAVE_CONTEST_FIELDS: ReadonlyArray<string>;

@@ -995,7 +995,8 @@ function _rt_combatant_dict(self, stats) {
 const VERSION = "1.0.0";
 const RULES_VERSION = "1.0.0";
 
-// ---- rulings in force (49): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+// ---- rulings in force (50): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+const _R_REFUSE_OVER_TURN = true;  // 拒绝本回合已用尽的动作
 const _R_SPEED_PER_POINT = 1;  // R2 高速对基础防御的折算
 const _R_ARMOR_PIERCING_DIVISOR = 2;  // R2 破甲折算除数
 const _R_ZEROED_COMPONENT_LOSES_EXTRAS = true;  // R3 防御归零失去附加成功
@@ -1046,7 +1047,8 @@ const _R_PIN_MOVE_SPEED_DIVISOR = 2;  // 压制中移动的速度除数
 const _R_BOMBARD_STRENGTH_REQUIREMENT = true;  // 炮类武器的力量要求
 const _R_GRAPPLE_HANDS_NEEDED = 2;  // 擒抱所需手数
 const RULINGS = Object.freeze({
-  "speed_per_point": _R_SPEED_PER_POINT, "armor_piercing_divisor": _R_ARMOR_PIERCING_DIVISOR,
+  "refuse_over_turn": _R_REFUSE_OVER_TURN, "speed_per_point": _R_SPEED_PER_POINT,
+  "armor_piercing_divisor": _R_ARMOR_PIERCING_DIVISOR,
   "zeroed_component_loses_extras": _R_ZEROED_COMPONENT_LOSES_EXTRAS,
   "range_penalty_per_increment": _R_RANGE_PENALTY_PER_INCREMENT,
   "strength_penalty_per_point": _R_STRENGTH_PENALTY_PER_POINT,
@@ -2704,7 +2706,7 @@ function _willpower_spend_setup(character, use, _trace) {
   return [use, bonus];
 }
 
-const WILLPOWER_SPEND_FIELDS = Object.freeze(["bonus", "willpower_left", "stays_conscious"]);
+const WILLPOWER_SPEND_FIELDS = Object.freeze(["bonus", "willpower_left", "stays_conscious", "spent", "move_bonus"]);
 // The result of willpower_spend (意志力的使用): its outcome fields, rolls and trace; outcome(), text(), toDict().
 class WillpowerSpendResult extends Result {}
 WillpowerSpendResult.PROCEDURE = "willpower_spend";
@@ -2718,7 +2720,10 @@ function willpower_spend(character, use, options) {
   use = _setup[0];
   const bonus = _setup[1];
   if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-  return _rt_result(WillpowerSpendResult, [bonus, character.willpower - 1, use.id === "conscious"], [], _trace);
+  return _rt_result(
+    WillpowerSpendResult, [bonus, character.willpower - 1, use.id === "conscious", 1, use.id === "move" ? bonus : 0],
+    [], _trace
+  );
 }
 
 // 意志力的使用: the outcome only (the fields of WILLPOWER_SPEND_FIELDS), no trace.
@@ -2728,7 +2733,7 @@ function willpower_spend_fast(character, use, options) {
   use = _setup[0];
   const bonus = _setup[1];
   _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-  return [bonus, character.willpower - 1, use.id === "conscious"];
+  return [bonus, character.willpower - 1, use.id === "conscious", 1, use.id === "move" ? bonus : 0];
 }
 
 // 意志力的使用: the setup once; the function returned rolls and returns the outcome array.
@@ -2738,7 +2743,8 @@ function willpower_spend_prepare(character, use) {
   const bonus = _setup[1];
   const _out1 = character.willpower - 1;
   const _out2 = use.id === "conscious";
-  const _out = [bonus, _out1, _out2];
+  const _out4 = use.id === "move" ? bonus : 0;
+  const _out = [bonus, _out1, _out2, 1, _out4];
   return dice => { _rt_dice_source(dice); return _out.slice(); };
 }
 
@@ -2749,7 +2755,7 @@ function willpower_spend_odds(character, use) {
   const bonus = _setup[1];
   const _odds = new OddsBuilder(WILLPOWER_SPEND_FIELDS, null, null, 200000);
   const _p = 1.0;
-  _odds.add([bonus, character.willpower - 1, use.id === "conscious"], _p);
+  _odds.add([bonus, character.willpower - 1, use.id === "conscious", 1, use.id === "move" ? bonus : 0], _p);
   return _odds.build();
 }
 
@@ -4665,7 +4671,8 @@ const PROCEDURE_INFO = Object.freeze({
     name: "意志力的使用", params: [["character", "人物", "combatant"], ["use", "用法", "willpower_uses"]],
     positional: ["character", "use"],
     fields: [
-      ["bonus", "加值", "int"], ["willpower_left", "剩余意志力", "int"], ["stays_conscious", "保持清醒", "bool"]
+      ["bonus", "加值", "int"], ["willpower_left", "剩余意志力", "int"], ["stays_conscious", "保持清醒", "bool"],
+      ["spent", "消耗的意志力", "int"], ["move_bonus", "本轮移动加值", "int"]
     ],
     summary: {hit: null, damage: null}
   },

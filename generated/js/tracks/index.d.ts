@@ -22,8 +22,8 @@ export const RULES_VERSION: string;
 export const RULINGS: Readonly<Record<string, number | boolean>>;
 export const STAT_NAMES: Readonly<Record<string, string>>;
 export const PROCEDURE_INFO: Readonly<Record<string, {name: string; params: [string, string, string][]; positional: string[]; fields: [string, string, string][]; summary: {hit: string | null; damage: string | null}}>>;
-export interface Stats { strength?: number; dexterity?: number; endurance?: number; intelligence?: number; perception?: number; will?: number; fighting?: number; weapon_skill?: number; throwing?: number; archery?: number; firearms?: number; energy?: number; athletics?: number; dodge?: number; detect?: number; hide?: number; basic_defense?: number; dodge_defense?: number; parry_defense?: number; mental_defense?: number; resistance?: number; mental_resistance?: number; damage_reduction?: number; absorption?: number; max_hp?: number; max_focus?: number; move_speed?: number; size?: number; eye_hp?: number; ear_hp?: number; mental_key?: number; chaos?: number; extra_successes?: number; influence?: number }
-export class Combatant { constructor(stats?: Stats); static fromDict(data: Record<string, number | boolean>): Combatant; toDict(): Required<Stats>; toJSON(): Required<Stats>; readonly strength: number; readonly dexterity: number; readonly endurance: number; readonly intelligence: number; readonly perception: number; readonly will: number; readonly fighting: number; readonly weapon_skill: number; readonly throwing: number; readonly archery: number; readonly firearms: number; readonly energy: number; readonly athletics: number; readonly dodge: number; readonly detect: number; readonly hide: number; readonly basic_defense: number; readonly dodge_defense: number; readonly parry_defense: number; readonly mental_defense: number; readonly resistance: number; readonly mental_resistance: number; readonly damage_reduction: number; readonly absorption: number; readonly max_hp: number; readonly max_focus: number; readonly move_speed: number; readonly size: number; readonly eye_hp: number; readonly ear_hp: number; readonly mental_key: number; readonly chaos: number; readonly extra_successes: number; readonly influence: number; }
+export interface Stats { strength?: number; dexterity?: number; endurance?: number; intelligence?: number; perception?: number; will?: number; fighting?: number; weapon_skill?: number; throwing?: number; archery?: number; firearms?: number; energy?: number; athletics?: number; dodge?: number; detect?: number; hide?: number; basic_defense?: number; dodge_defense?: number; parry_defense?: number; mental_defense?: number; resistance?: number; mental_resistance?: number; damage_reduction?: number; absorption?: number; max_hp?: number; max_focus?: number; move_speed?: number; size?: number; eye_hp?: number; ear_hp?: number; mental_key?: number; chaos?: number; extra_successes?: number; influence?: number; other_sense?: boolean }
+export class Combatant { constructor(stats?: Stats); static fromDict(data: Record<string, number | boolean>): Combatant; toDict(): Required<Stats>; toJSON(): Required<Stats>; readonly strength: number; readonly dexterity: number; readonly endurance: number; readonly intelligence: number; readonly perception: number; readonly will: number; readonly fighting: number; readonly weapon_skill: number; readonly throwing: number; readonly archery: number; readonly firearms: number; readonly energy: number; readonly athletics: number; readonly dodge: number; readonly detect: number; readonly hide: number; readonly basic_defense: number; readonly dodge_defense: number; readonly parry_defense: number; readonly mental_defense: number; readonly resistance: number; readonly mental_resistance: number; readonly damage_reduction: number; readonly absorption: number; readonly max_hp: number; readonly max_focus: number; readonly move_speed: number; readonly size: number; readonly eye_hp: number; readonly ear_hp: number; readonly mental_key: number; readonly chaos: number; readonly extra_successes: number; readonly influence: number; readonly other_sense: boolean; }
 export class Sense { readonly id: string; readonly name: string; readonly description: string; readonly rules: ReadonlyArray<string>; readonly not_specified: string | null; readonly given: boolean; readonly uses_exposure: boolean; readonly uses_speed: boolean; readonly blocked_by_cover: boolean; readonly blocked_by_avoiding_medium: boolean; toDict(): Record<string, unknown>; toJSON(): Record<string, unknown>; }
 export const SENSES: FrozenMap<string, Sense>;
 export function get_sense(key: Sense | string): Sense;
@@ -64,16 +64,16 @@ export class ReadiedNeedsDuration extends RuleError {}
 export class NotOffTurn extends RuleError {}
 export class AttackResult extends Result { readonly hit: boolean; readonly successes: number; readonly damage: number; readonly damage_type: string; readonly severe: number; readonly track: string; readonly points: number; readonly limb_damage: number; readonly item_damage: number; }
 export const ATTACK_FIELDS: ReadonlyArray<string>;
-export function attack(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {distance?: number; bonus?: number; extra_damage?: number; part?: BodyPart | string | null; left_area?: boolean; dice?: DiceSource}): AttackResult;
-export function attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options: {distance?: number; bonus?: number; extra_damage?: number; part?: BodyPart | string | null; left_area?: boolean; dice: DiceSource}): [boolean, number, number, string, number, string, number, number, number];
-export function attack_prepare(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {distance?: number; bonus?: number; extra_damage?: number; part?: BodyPart | string | null; left_area?: boolean}): (dice: DiceSource) => [boolean, number, number, string, number, string, number, number, number];
-export function attack_odds(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {distance?: number; bonus?: number; extra_damage?: number; part?: BodyPart | string | null; left_area?: boolean}): Odds;
+export function attack(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {distance?: number; bonus?: number; extra_damage?: number; part?: BodyPart | string | null; left_area?: boolean; endurance_penalty?: number; dice?: DiceSource}): AttackResult;
+export function attack_fast(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options: {distance?: number; bonus?: number; extra_damage?: number; part?: BodyPart | string | null; left_area?: boolean; endurance_penalty?: number; dice: DiceSource}): [boolean, number, number, string, number, string, number, number, number];
+export function attack_prepare(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {distance?: number; bonus?: number; extra_damage?: number; part?: BodyPart | string | null; left_area?: boolean; endurance_penalty?: number}): (dice: DiceSource) => [boolean, number, number, string, number, string, number, number, number];
+export function attack_odds(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {distance?: number; bonus?: number; extra_damage?: number; part?: BodyPart | string | null; left_area?: boolean; endurance_penalty?: number}): Odds;
 export class FirearmResult extends Result { readonly hits: number; readonly hit: boolean; readonly per_hit: number; readonly penalty: number; readonly damage: number; }
 export const FIREARM_FIELDS: ReadonlyArray<string>;
-export function firearm(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {shots?: number; distance?: number; bonus?: number; defender_dodges?: boolean; left_area?: boolean; dice?: DiceSource}): FirearmResult;
-export function firearm_fast(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options: {shots?: number; distance?: number; bonus?: number; defender_dodges?: boolean; left_area?: boolean; dice: DiceSource}): [number, boolean, number, number, number];
-export function firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {shots?: number; distance?: number; bonus?: number; defender_dodges?: boolean; left_area?: boolean}): (dice: DiceSource) => [number, boolean, number, number, number];
-export function firearm_odds(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {shots?: number; distance?: number; bonus?: number; defender_dodges?: boolean; left_area?: boolean}): Odds;
+export function firearm(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {shots?: number; distance?: number; bonus?: number; defender_dodges?: boolean; left_area?: boolean; dodge_penalty?: number; dice?: DiceSource}): FirearmResult;
+export function firearm_fast(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options: {shots?: number; distance?: number; bonus?: number; defender_dodges?: boolean; left_area?: boolean; dodge_penalty?: number; dice: DiceSource}): [number, boolean, number, number, number];
+export function firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {shots?: number; distance?: number; bonus?: number; defender_dodges?: boolean; left_area?: boolean; dodge_penalty?: number}): (dice: DiceSource) => [number, boolean, number, number, number];
+export function firearm_odds(attacker: Combatant, defender: Combatant, weapon: Weapon | string, options?: {shots?: number; distance?: number; bonus?: number; defender_dodges?: boolean; left_area?: boolean; dodge_penalty?: number}): Odds;
 export class FixedDamageResult extends Result { readonly damage: number; readonly absorbed: number; }
 export const FIXED_DAMAGE_FIELDS: ReadonlyArray<string>;
 export function fixed_damage(defender: Combatant, amount: number, damage_type?: DamageType | string, options?: {left_area?: boolean; dice?: DiceSource}): FixedDamageResult;
@@ -82,10 +82,10 @@ export function fixed_damage_prepare(defender: Combatant, amount: number, damage
 export function fixed_damage_odds(defender: Combatant, amount: number, damage_type?: DamageType | string, options?: {left_area?: boolean}): Odds;
 export class ChargeResult extends Result { readonly hit: boolean; readonly damage: number; readonly self_damage: number; readonly pushed_meters: number; }
 export const CHARGE_FIELDS: ReadonlyArray<string>;
-export function charge(attacker: Combatant, defender: Combatant, options?: {skill_bonus?: number; load_tier?: number; obstacle_at?: number; obstacle_structure?: number; left_area?: boolean; dice?: DiceSource}): ChargeResult;
-export function charge_fast(attacker: Combatant, defender: Combatant, options: {skill_bonus?: number; load_tier?: number; obstacle_at?: number; obstacle_structure?: number; left_area?: boolean; dice: DiceSource}): [boolean, number, number, number];
-export function charge_prepare(attacker: Combatant, defender: Combatant, options?: {skill_bonus?: number; load_tier?: number; obstacle_at?: number; obstacle_structure?: number; left_area?: boolean}): (dice: DiceSource) => [boolean, number, number, number];
-export function charge_odds(attacker: Combatant, defender: Combatant, options?: {skill_bonus?: number; load_tier?: number; obstacle_at?: number; obstacle_structure?: number; left_area?: boolean}): Odds;
+export function charge(attacker: Combatant, defender: Combatant, options?: {skill_bonus?: number; load_tier?: number; obstacle_at?: number; obstacle_structure?: number; left_area?: boolean; resist_strength_penalty?: number; resist_dexterity_penalty?: number; dice?: DiceSource}): ChargeResult;
+export function charge_fast(attacker: Combatant, defender: Combatant, options: {skill_bonus?: number; load_tier?: number; obstacle_at?: number; obstacle_structure?: number; left_area?: boolean; resist_strength_penalty?: number; resist_dexterity_penalty?: number; dice: DiceSource}): [boolean, number, number, number];
+export function charge_prepare(attacker: Combatant, defender: Combatant, options?: {skill_bonus?: number; load_tier?: number; obstacle_at?: number; obstacle_structure?: number; left_area?: boolean; resist_strength_penalty?: number; resist_dexterity_penalty?: number}): (dice: DiceSource) => [boolean, number, number, number];
+export function charge_odds(attacker: Combatant, defender: Combatant, options?: {skill_bonus?: number; load_tier?: number; obstacle_at?: number; obstacle_structure?: number; left_area?: boolean; resist_strength_penalty?: number; resist_dexterity_penalty?: number}): Odds;
 export class ParryResult extends Result { readonly parry_bonus: number; readonly seconds: number; readonly damage: number; }
 export const PARRY_FIELDS: ReadonlyArray<string>;
 export function parry(defender: Combatant, options?: {with_weapon?: boolean; incoming?: number; weapon_absorbed?: number; dice?: DiceSource}): ParryResult;
@@ -94,10 +94,10 @@ export function parry_prepare(defender: Combatant, options?: {with_weapon?: bool
 export function parry_odds(defender: Combatant, options?: {with_weapon?: boolean; incoming?: number; weapon_absorbed?: number}): Odds;
 export class DodgeResult extends Result { readonly damage: number; readonly prevented: number; }
 export const DODGE_FIELDS: ReadonlyArray<string>;
-export function dodge(defender: Combatant, incoming: number, options?: {applicable?: boolean; dice?: DiceSource}): DodgeResult;
-export function dodge_fast(defender: Combatant, incoming: number, options: {applicable?: boolean; dice: DiceSource}): [number, number];
-export function dodge_prepare(defender: Combatant, incoming: number, options?: {applicable?: boolean}): (dice: DiceSource) => [number, number];
-export function dodge_odds(defender: Combatant, incoming: number, options?: {applicable?: boolean}): Odds;
+export function dodge(defender: Combatant, incoming: number, options?: {applicable?: boolean; dodge_penalty?: number; dice?: DiceSource}): DodgeResult;
+export function dodge_fast(defender: Combatant, incoming: number, options: {applicable?: boolean; dodge_penalty?: number; dice: DiceSource}): [number, number];
+export function dodge_prepare(defender: Combatant, incoming: number, options?: {applicable?: boolean; dodge_penalty?: number}): (dice: DiceSource) => [number, number];
+export function dodge_odds(defender: Combatant, incoming: number, options?: {applicable?: boolean; dodge_penalty?: number}): Odds;
 export class TakeCoverResult extends Result { readonly damage: number; readonly through_obstacle: boolean; }
 export const TAKE_COVER_FIELDS: ReadonlyArray<string>;
 export function take_cover(incoming: number, obstacle_takes: number, options?: {aim_exposed?: boolean; fully_covered?: boolean; dice?: DiceSource}): TakeCoverResult;
@@ -136,28 +136,40 @@ export function influence_prepare(weapon: Weapon | string | null, options?: {ene
 export function influence_odds(weapon: Weapon | string | null, options?: {energy_influence?: number; ability_influence?: number}): Odds;
 export class ConversionResult extends Result { readonly converts: boolean; readonly coverage: number; readonly damage: number; readonly absorbed: number; }
 export const CONVERSION_FIELDS: ReadonlyArray<string>;
-export function conversion(defender: Combatant, weapon: Weapon | string, options?: {from_called_shot?: boolean; dice?: DiceSource}): ConversionResult;
-export function conversion_fast(defender: Combatant, weapon: Weapon | string, options: {from_called_shot?: boolean; dice: DiceSource}): [boolean, number, number, number];
-export function conversion_prepare(defender: Combatant, weapon: Weapon | string, options?: {from_called_shot?: boolean}): (dice: DiceSource) => [boolean, number, number, number];
-export function conversion_odds(defender: Combatant, weapon: Weapon | string, options?: {from_called_shot?: boolean}): Odds;
+export function conversion(defender: Combatant, weapon: Weapon | string, options?: {from_called_shot?: boolean; dodge_penalty?: number; dice?: DiceSource}): ConversionResult;
+export function conversion_fast(defender: Combatant, weapon: Weapon | string, options: {from_called_shot?: boolean; dodge_penalty?: number; dice: DiceSource}): [boolean, number, number, number];
+export function conversion_prepare(defender: Combatant, weapon: Weapon | string, options?: {from_called_shot?: boolean; dodge_penalty?: number}): (dice: DiceSource) => [boolean, number, number, number];
+export function conversion_odds(defender: Combatant, weapon: Weapon | string, options?: {from_called_shot?: boolean; dodge_penalty?: number}): Odds;
 export class InitiativeRollResult extends Result { readonly successes: number; readonly extras: number; }
 export const INITIATIVE_ROLL_FIELDS: ReadonlyArray<string>;
 export function initiative_roll(character: Combatant, dice_count: number, options?: {dice?: DiceSource}): InitiativeRollResult;
 export function initiative_roll_fast(character: Combatant, dice_count: number, options: {dice: DiceSource}): [number, number];
 export function initiative_roll_prepare(character: Combatant, dice_count: number, options?: {}): (dice: DiceSource) => [number, number];
 export function initiative_roll_odds(character: Combatant, dice_count: number, options?: {}): Odds;
-export class DetectResult extends Result { readonly noticed: boolean; }
+export class DetectResult extends Result { readonly noticed: boolean; readonly unnoticed: boolean; }
 export const DETECT_FIELDS: ReadonlyArray<string>;
-export function detect(seeker: Combatant, hider: Combatant, sense?: Sense | string, options?: {size_bonus?: number; exposure_bonus?: number; fully_hidden?: boolean; speed_halvings?: number; avoids_medium?: boolean; supernatural?: boolean; revealed_bonus?: number; dice?: DiceSource}): DetectResult;
-export function detect_fast(seeker: Combatant, hider: Combatant, sense: Sense | string | undefined, options: {size_bonus?: number; exposure_bonus?: number; fully_hidden?: boolean; speed_halvings?: number; avoids_medium?: boolean; supernatural?: boolean; revealed_bonus?: number; dice: DiceSource}): [boolean];
-export function detect_prepare(seeker: Combatant, hider: Combatant, sense?: Sense | string, options?: {size_bonus?: number; exposure_bonus?: number; fully_hidden?: boolean; speed_halvings?: number; avoids_medium?: boolean; supernatural?: boolean; revealed_bonus?: number}): (dice: DiceSource) => [boolean];
-export function detect_odds(seeker: Combatant, hider: Combatant, sense?: Sense | string, options?: {size_bonus?: number; exposure_bonus?: number; fully_hidden?: boolean; speed_halvings?: number; avoids_medium?: boolean; supernatural?: boolean; revealed_bonus?: number}): Odds;
+export function detect(seeker: Combatant, hider: Combatant, sense?: Sense | string, options?: {size_bonus?: number; exposure_bonus?: number; fully_hidden?: boolean; speed_halvings?: number; avoids_medium?: boolean; supernatural?: boolean; revealed_bonus?: number; seek_penalty?: number; hide_penalty?: number; dice?: DiceSource}): DetectResult;
+export function detect_fast(seeker: Combatant, hider: Combatant, sense: Sense | string | undefined, options: {size_bonus?: number; exposure_bonus?: number; fully_hidden?: boolean; speed_halvings?: number; avoids_medium?: boolean; supernatural?: boolean; revealed_bonus?: number; seek_penalty?: number; hide_penalty?: number; dice: DiceSource}): [boolean, boolean];
+export function detect_prepare(seeker: Combatant, hider: Combatant, sense?: Sense | string, options?: {size_bonus?: number; exposure_bonus?: number; fully_hidden?: boolean; speed_halvings?: number; avoids_medium?: boolean; supernatural?: boolean; revealed_bonus?: number; seek_penalty?: number; hide_penalty?: number}): (dice: DiceSource) => [boolean, boolean];
+export function detect_odds(seeker: Combatant, hider: Combatant, sense?: Sense | string, options?: {size_bonus?: number; exposure_bonus?: number; fully_hidden?: boolean; speed_halvings?: number; avoids_medium?: boolean; supernatural?: boolean; revealed_bonus?: number; seek_penalty?: number; hide_penalty?: number}): Odds;
+export class SurpriseResult extends Result { readonly surprised: boolean; }
+export const SURPRISE_FIELDS: ReadonlyArray<string>;
+export function surprise(target: Combatant, options?: {dice?: DiceSource}): SurpriseResult;
+export function surprise_fast(target: Combatant, options: {dice: DiceSource}): [boolean];
+export function surprise_prepare(target: Combatant, options?: {}): (dice: DiceSource) => [boolean];
+export function surprise_odds(target: Combatant, options?: {}): Odds;
 export class ChaosCheckResult extends Result { readonly successes: number; }
 export const CHAOS_CHECK_FIELDS: ReadonlyArray<string>;
-export function chaos_check(character: Combatant, options?: {skill?: number; dice?: DiceSource}): ChaosCheckResult;
-export function chaos_check_fast(character: Combatant, options: {skill?: number; dice: DiceSource}): [number];
-export function chaos_check_prepare(character: Combatant, options?: {skill?: number}): (dice: DiceSource) => [number];
-export function chaos_check_odds(character: Combatant, options?: {skill?: number}): Odds;
+export function chaos_check(character: Combatant, options?: {skill?: number; penalty?: number; dice?: DiceSource}): ChaosCheckResult;
+export function chaos_check_fast(character: Combatant, options: {skill?: number; penalty?: number; dice: DiceSource}): [number];
+export function chaos_check_prepare(character: Combatant, options?: {skill?: number; penalty?: number}): (dice: DiceSource) => [number];
+export function chaos_check_odds(character: Combatant, options?: {skill?: number; penalty?: number}): Odds;
+export class WillCheckResult extends Result { readonly successes: number; }
+export const WILL_CHECK_FIELDS: ReadonlyArray<string>;
+export function will_check(character: Combatant, options?: {skill?: number; penalty?: number; dice?: DiceSource}): WillCheckResult;
+export function will_check_fast(character: Combatant, options: {skill?: number; penalty?: number; dice: DiceSource}): [number];
+export function will_check_prepare(character: Combatant, options?: {skill?: number; penalty?: number}): (dice: DiceSource) => [number];
+export function will_check_odds(character: Combatant, options?: {skill?: number; penalty?: number}): Odds;
 export class AddPointsResult extends Result { readonly points: number; readonly capacity: number; readonly debuff: number; readonly state: string; readonly fear: number; }
 export const ADD_POINTS_FIELDS: ReadonlyArray<string>;
 export function add_points(creature: Combatant, track: ConditionTrack | string, options: {current?: number; gained: number; capacity_loss?: number; dice?: DiceSource}): AddPointsResult;

@@ -996,9 +996,10 @@ function _rt_combatant_dict(self, stats) {
 const VERSION = "1.0.0";
 const RULES_VERSION = "1.0.0";
 
-// ---- rulings in force (22): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+// ---- rulings in force (23): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 const _R_INITIATIVE_TIEBREAK_EXTRAS = true;  // R50 先攻比较额外成功数
 const _R_TICKS_PER_SECOND = 3;  // R51 每秒刻数
+const _R_REFUSE_OVER_TURN = true;  // R51 拒绝放不进本回合的动作
 const _R_CHECK_FLOOR = 0;  // R52 检定下限
 const _R_CAP_COUNTS_EXTRAS = true;  // R53 伤害上限计入额外成功数
 const _R_RANGE_PENALTY = 3;  // R54 每超出一倍距离的减值
@@ -1021,15 +1022,15 @@ const _R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION = true;  // 冲撞者受到的等�
 const _R_CHARGE_SKILL_BEST_OF = true;  // 冲撞攻击取运动与格斗中较高者
 const RULINGS = Object.freeze({
   "initiative_tiebreak_extras": _R_INITIATIVE_TIEBREAK_EXTRAS, "ticks_per_second": _R_TICKS_PER_SECOND,
-  "check_floor": _R_CHECK_FLOOR, "cap_counts_extras": _R_CAP_COUNTS_EXTRAS, "range_penalty": _R_RANGE_PENALTY,
-  "burst_penalty_per_shot": _R_BURST_PENALTY_PER_SHOT, "burst_first_shot_counts": _R_BURST_FIRST_SHOT_COUNTS,
-  "firearm_default_range": _R_FIREARM_DEFAULT_RANGE, "firearm_damage_loss": _R_FIREARM_DAMAGE_LOSS,
-  "charge_speed_divisor": _R_CHARGE_SPEED_DIVISOR, "leave_area_divisor": _R_LEAVE_AREA_DIVISOR,
-  "called_shot_penalty_per_size": _R_CALLED_SHOT_PENALTY_PER_SIZE, "state_multiplier": _R_STATE_MULTIPLIER,
-  "missed_rest_capacity_loss": _R_MISSED_REST_CAPACITY_LOSS, "detection_tie_to_hider": _R_DETECTION_TIE_TO_HIDER,
-  "hearing_bonus_per_halving": _R_HEARING_BONUS_PER_HALVING, "revealed_bonus": _R_REVEALED_BONUS,
-  "parry_duration_seconds": _R_PARRY_DURATION_SECONDS, "extras_alone_hit": _R_EXTRAS_ALONE_HIT,
-  "missed_rest_points_gain": _R_MISSED_REST_POINTS_GAIN,
+  "refuse_over_turn": _R_REFUSE_OVER_TURN, "check_floor": _R_CHECK_FLOOR, "cap_counts_extras": _R_CAP_COUNTS_EXTRAS,
+  "range_penalty": _R_RANGE_PENALTY, "burst_penalty_per_shot": _R_BURST_PENALTY_PER_SHOT,
+  "burst_first_shot_counts": _R_BURST_FIRST_SHOT_COUNTS, "firearm_default_range": _R_FIREARM_DEFAULT_RANGE,
+  "firearm_damage_loss": _R_FIREARM_DAMAGE_LOSS, "charge_speed_divisor": _R_CHARGE_SPEED_DIVISOR,
+  "leave_area_divisor": _R_LEAVE_AREA_DIVISOR, "called_shot_penalty_per_size": _R_CALLED_SHOT_PENALTY_PER_SIZE,
+  "state_multiplier": _R_STATE_MULTIPLIER, "missed_rest_capacity_loss": _R_MISSED_REST_CAPACITY_LOSS,
+  "detection_tie_to_hider": _R_DETECTION_TIE_TO_HIDER, "hearing_bonus_per_halving": _R_HEARING_BONUS_PER_HALVING,
+  "revealed_bonus": _R_REVEALED_BONUS, "parry_duration_seconds": _R_PARRY_DURATION_SECONDS,
+  "extras_alone_hit": _R_EXTRAS_ALONE_HIT, "missed_rest_points_gain": _R_MISSED_REST_POINTS_GAIN,
   "charge_self_damage_before_reduction": _R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION,
   "charge_skill_best_of": _R_CHARGE_SKILL_BEST_OF
 });
@@ -1053,7 +1054,7 @@ const STAT_NAMES = Object.freeze({
   "生理抗性": "resistance", "精神抗性": "mental_resistance", "伤害减免": "damage_reduction", "伤害吸收": "absorption",
   "生命值上限": "max_hp", "集中力上限": "max_focus", "移动速度": "move_speed", "体型": "size", "眼部生命槽": "eye_hp",
   "耳部生命槽": "ear_hp", "精神感知关键属性": "mental_key", "混乱刻度": "chaos", "额外检定成功数": "extra_successes",
-  "影响": "influence"
+  "影响": "influence", "有其他可用感知": "other_sense"
 });
 const _STATS = [
   ["strength", "力量", "int", 3, 0, 30], ["dexterity", "敏捷", "int", 3, 0, 30], ["endurance", "耐力", "int", 3, 0, 30],
@@ -1070,7 +1071,8 @@ const _STATS = [
   ["move_speed", "移动速度", "int", 10, 0, 1000], ["size", "体型", "int", 0, (-10), 30],
   ["eye_hp", "眼部生命槽", "int", 2, 0, 100], ["ear_hp", "耳部生命槽", "int", 2, 0, 100],
   ["mental_key", "精神感知关键属性", "int", 3, 0, 30], ["chaos", "混乱刻度", "int", 0, 0, 100],
-  ["extra_successes", "额外检定成功数", "int", 0, 0, 50], ["influence", "影响", "int", 0, 0, 100]
+  ["extra_successes", "额外检定成功数", "int", 0, 0, 50], ["influence", "影响", "int", 0, 0, 100],
+  ["other_sense", "有其他可用感知", "bool", false, 0, 0]
 ];
 // A combatant's stats: new Combatant({strength: 5}) by ids, Combatant.fromDict({力量: 5}) by ids or
 // Chinese names; every stat has a range, and an unknown or out-of-range stat is refused (OutOfBounds).
@@ -1571,19 +1573,23 @@ const _POOL = new PoolSpec(10, 8, 10, ".ww", 10);
 
 // ---- procedures ----
 
-function _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, _trace) {
+function _attack_setup(
+  attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, _trace
+) {
   weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
   part = part === null || part === undefined ? _NO_BODYPART : part instanceof BodyPart ? part : get_body_part(part);
   if (!(
     attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
     && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && Number.isInteger(bonus) && (-100) <= bonus
     && bonus <= 100 && Number.isInteger(extra_damage) && 0 <= extra_damage && extra_damage <= 1000
-    && part.not_specified === null && typeof left_area === 'boolean'
+    && part.not_specified === null && typeof left_area === 'boolean' && Number.isInteger(endurance_penalty)
+    && 0 <= endurance_penalty && endurance_penalty <= 1000
   )) {
     _rt_check_inputs([
       ['type', "攻击者", attacker, Combatant], ['type', "防御者", defender, Combatant], ['entry', "武器", weapon],
       ['int', "距离", distance, 0, 100000], ['int', "加值", bonus, (-100), 100],
-      ['int', "额外伤害", extra_damage, 0, 1000], ['entry', "部位", part], ['bool', "中途脱离范围", left_area]
+      ['int', "额外伤害", extra_damage, 0, 1000], ['entry', "部位", part], ['bool', "中途脱离范围", left_area],
+      ['int', "耐力检定减值", endurance_penalty, 0, 1000]
     ]);
   }
   let range, increments, part_penalty, check_before_defense, target_defense, dice_;
@@ -1623,14 +1629,19 @@ AttackResult.FIELDS = ATTACK_FIELDS;
 
 // 攻击（检定即伤害）（TR-10、TR-11、TR-12、TR-13、TR-14、TR-16、TR-34、TR-41、TR-50、TR-51）
 function attack(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["distance", "bonus", "extra_damage", "part", "left_area", "dice"]);
+  options = _rt_options(
+    options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty", "dice"]
+  );
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let extra_damage = options.extra_damage === undefined ? 0 : options.extra_damage;
   let part = options.part === undefined ? null : options.part;
   let left_area = options.left_area === undefined ? false : options.left_area;
+  let endurance_penalty = options.endurance_penalty === undefined ? 0 : options.endurance_penalty;
   const _trace = [];
-  const _setup = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, _trace);
+  const _setup = _attack_setup(
+    attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, _trace
+  );
   weapon = _setup[0];
   part = _setup[1];
   const dice_ = _setup[2];
@@ -1667,7 +1678,9 @@ function attack(attacker, defender, weapon, options) {
     _trace.push(new TraceStep("note", "中途脱离范围，最终伤害减半为" + String(to_hp) + "（负面点数同样减半）", []));
   }
   if (part.given && part.effect === "severe" && to_hp > 0) {
-    _endurance_successes_roll = _rt_roll_pool(_source, _POOL, defender.endurance, 0, false, 1000);
+    _endurance_successes_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(0, defender.endurance - endurance_penalty), 0, false, 1000
+    );
     _rolls.push(_endurance_successes_roll);
     endurance_successes = _endurance_successes_roll.successes;
     _trace.push(new TraceStep(
@@ -1706,7 +1719,7 @@ function attack(attacker, defender, weapon, options) {
   );
 }
 
-function _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damage, left_area) {
+function _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damage, left_area, endurance_penalty) {
   let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes;
   let full_points, severe, points, limb_damage, item_damage;
   successes = _rt_pool_successes(dice, dice_, 10, 8, 10, 1000);
@@ -1719,7 +1732,9 @@ function _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damag
   final_damage = after_reduction - absorbed;
   to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
   if (part.given && part.effect === "severe" && to_hp > 0) {
-    endurance_successes = _rt_pool_successes(dice, defender.endurance, 10, 8, 10, 1000);
+    endurance_successes = _rt_pool_successes(
+      dice, Math.max(0, defender.endurance - endurance_penalty), 10, 8, 10, 1000
+    );
   }
   else {
     endurance_successes = 0;
@@ -1739,29 +1754,37 @@ function _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damag
 
 // 攻击（检定即伤害）: the outcome only (the fields of ATTACK_FIELDS), no trace.
 function attack_fast(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["distance", "bonus", "extra_damage", "part", "left_area", "dice"]);
+  options = _rt_options(
+    options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty", "dice"]
+  );
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let extra_damage = options.extra_damage === undefined ? 0 : options.extra_damage;
   let part = options.part === undefined ? null : options.part;
   let left_area = options.left_area === undefined ? false : options.left_area;
-  const _setup = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, null);
+  let endurance_penalty = options.endurance_penalty === undefined ? 0 : options.endurance_penalty;
+  const _setup = _attack_setup(
+    attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, null
+  );
   weapon = _setup[0];
   part = _setup[1];
   const dice_ = _setup[2];
   const dice = _rt_dice_source(options.dice);
-  return _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damage, left_area);
+  return _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damage, left_area, endurance_penalty);
 }
 
 // 攻击（检定即伤害）: the setup once; the function returned rolls and returns the outcome array.
 function attack_prepare(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["distance", "bonus", "extra_damage", "part", "left_area"]);
+  options = _rt_options(options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty"]);
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let extra_damage = options.extra_damage === undefined ? 0 : options.extra_damage;
   let part = options.part === undefined ? null : options.part;
   let left_area = options.left_area === undefined ? false : options.left_area;
-  const _setup = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, null);
+  let endurance_penalty = options.endurance_penalty === undefined ? 0 : options.endurance_penalty;
+  const _setup = _attack_setup(
+    attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, null
+  );
   weapon = _setup[0];
   part = _setup[1];
   const dice_ = _setup[2];
@@ -1770,7 +1793,7 @@ function attack_prepare(attacker, defender, weapon, options) {
   const _defender_damage_reduction = defender.damage_reduction;
   const _defender_absorption = defender.absorption;
   const _endurance_successes = part.given && part.effect === "severe";
-  const _defender_endurance = defender.endurance;
+  const _endurance_successes_2 = Math.max(0, defender.endurance - endurance_penalty);
   const _full_points = part.given && part.effect === "points";
   const _full_points_2 = weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance;
   const _limb_damage = part.given && part.effect === "limb";
@@ -1792,7 +1815,7 @@ function attack_prepare(attacker, defender, weapon, options) {
     final_damage = after_reduction - absorbed;
     to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
     if (_endurance_successes && to_hp > 0) {
-      endurance_successes = _rt_pool_successes(dice, _defender_endurance, 10, 8, 10, 1000);
+      endurance_successes = _rt_pool_successes(dice, _endurance_successes_2, 10, 8, 10, 1000);
     }
     else {
       endurance_successes = 0;
@@ -1811,13 +1834,16 @@ function attack_prepare(attacker, defender, weapon, options) {
 
 // 攻击（检定即伤害）: the exact distribution of the fields of ATTACK_FIELDS.
 function attack_odds(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["distance", "bonus", "extra_damage", "part", "left_area"]);
+  options = _rt_options(options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty"]);
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let extra_damage = options.extra_damage === undefined ? 0 : options.extra_damage;
   let part = options.part === undefined ? null : options.part;
   let left_area = options.left_area === undefined ? false : options.left_area;
-  const _setup = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, null);
+  let endurance_penalty = options.endurance_penalty === undefined ? 0 : options.endurance_penalty;
+  const _setup = _attack_setup(
+    attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, null
+  );
   weapon = _setup[0];
   part = _setup[1];
   const dice_ = _setup[2];
@@ -1840,7 +1866,9 @@ function attack_odds(attacker, defender, weapon, options) {
       _successes_p,
       (
         part.given && part.effect === "severe"
-        && to_hp > 0 ? _rt_pool_distribution(defender.endurance, 10, 8, 10) : _rt_CERTAIN_ZERO
+        && to_hp > 0 ? _rt_pool_distribution(
+          Math.max(0, defender.endurance - endurance_penalty), 10, 8, 10
+        ) : _rt_CERTAIN_ZERO
       )
     )) {
       endurance_successes = _endurance_successes_item[0];
@@ -1864,18 +1892,22 @@ function attack_odds(attacker, defender, weapon, options) {
   return _odds.build();
 }
 
-function _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, _trace) {
+function _firearm_setup(
+  attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, _trace
+) {
   weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
   if (!(
     attacker instanceof Combatant && defender instanceof Combatant && weapon.not_specified === null
     && Number.isInteger(shots) && 1 <= shots && shots <= 500 && Number.isInteger(distance) && 0 <= distance
     && distance <= 100000 && Number.isInteger(bonus) && (-100) <= bonus && bonus <= 100
-    && typeof defender_dodges === 'boolean' && typeof left_area === 'boolean'
+    && typeof defender_dodges === 'boolean' && typeof left_area === 'boolean' && Number.isInteger(dodge_penalty)
+    && 0 <= dodge_penalty && dodge_penalty <= 1000
   )) {
     _rt_check_inputs([
       ['type', "射手", attacker, Combatant], ['type', "目标", defender, Combatant], ['entry', "武器", weapon],
       ['int', "连射数", shots, 1, 500], ['int', "距离", distance, 0, 100000], ['int', "加值", bonus, (-100), 100],
-      ['bool', "目标闪避", defender_dodges], ['bool', "中途脱离范围", left_area]
+      ['bool', "目标闪避", defender_dodges], ['bool', "中途脱离范围", left_area],
+      ['int', "闪避检定减值", dodge_penalty, 0, 1000]
     ]);
   }
   let range, increments, burst_penalty, penalty, per_hit, target_defense, dice_;
@@ -1910,15 +1942,18 @@ FirearmResult.FIELDS = FIREARM_FIELDS;
 
 // 枪械射击与连射（TR-10、TR-15、TR-31、TR-41）
 function firearm(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dice"]);
+  options = _rt_options(
+    options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty", "dice"]
+  );
   let shots = options.shots === undefined ? 1 : options.shots;
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
   let left_area = options.left_area === undefined ? false : options.left_area;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
   const _trace = [];
   const [penalty, per_hit, dice_] = _firearm_setup(
-    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, _trace
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, _trace
   );
   const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
@@ -1938,7 +1973,9 @@ function firearm(attacker, defender, weapon, options) {
   _trace.push(new TraceStep("pool_count", "命中检定" + '：' + String(hits) + '次达到要求', [["hits", hits]]));
   raw_damage = hits * per_hit;
   if (defender_dodges && hits > 0) {
-    _dodge_successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, false, 1000);
+    _dodge_successes_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 0, false, 1000
+    );
     _rolls.push(_dodge_successes_roll);
     dodge_successes = _dodge_successes_roll.successes;
     _trace.push(new TraceStep(
@@ -1959,7 +1996,7 @@ function firearm(attacker, defender, weapon, options) {
   return _rt_result(FirearmResult, [hits, hits > 0, per_hit, penalty, to_hp], _rolls, _trace);
 }
 
-function _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area) {
+function _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area, dodge_penalty) {
   let hits, raw_damage, dodge_successes, after_dodge, after_reduction, final_damage, to_hp;
   hits = 0;
   for (let _hits_i = 0; _hits_i < shots; _hits_i++) {
@@ -1969,7 +2006,9 @@ function _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_
   }
   raw_damage = hits * per_hit;
   if (defender_dodges && hits > 0) {
-    dodge_successes = _rt_pool_successes(dice, defender.dexterity + defender.dodge, 10, 8, 10, 1000);
+    dodge_successes = _rt_pool_successes(
+      dice, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10, 1000
+    );
   }
   else {
     dodge_successes = 0;
@@ -1983,31 +2022,35 @@ function _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_
 
 // 枪械射击与连射: the outcome only (the fields of FIREARM_FIELDS), no trace.
 function firearm_fast(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dice"]);
+  options = _rt_options(
+    options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty", "dice"]
+  );
   let shots = options.shots === undefined ? 1 : options.shots;
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
   let left_area = options.left_area === undefined ? false : options.left_area;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
   const [penalty, per_hit, dice_] = _firearm_setup(
-    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, null
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, null
   );
   const dice = _rt_dice_source(options.dice);
-  return _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area);
+  return _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area, dodge_penalty);
 }
 
 // 枪械射击与连射: the setup once; the function returned rolls and returns the outcome array.
 function firearm_prepare(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["shots", "distance", "bonus", "defender_dodges", "left_area"]);
+  options = _rt_options(options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty"]);
   let shots = options.shots === undefined ? 1 : options.shots;
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
   let left_area = options.left_area === undefined ? false : options.left_area;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
   const [penalty, per_hit, dice_] = _firearm_setup(
-    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, null
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, null
   );
-  const _dodge_successes = defender.dexterity + defender.dodge;
+  const _dodge_successes = Math.max(0, defender.dexterity + defender.dodge - dodge_penalty);
   const _defender_damage_reduction = defender.damage_reduction;
   const _defender_absorption = defender.absorption;
   return dice => {
@@ -2036,14 +2079,15 @@ function firearm_prepare(attacker, defender, weapon, options) {
 
 // 枪械射击与连射: the exact distribution of the fields of FIREARM_FIELDS.
 function firearm_odds(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["shots", "distance", "bonus", "defender_dodges", "left_area"]);
+  options = _rt_options(options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty"]);
   let shots = options.shots === undefined ? 1 : options.shots;
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
   let left_area = options.left_area === undefined ? false : options.left_area;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
   const [penalty, per_hit, dice_] = _firearm_setup(
-    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, null
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, null
   );
   const _odds = new OddsBuilder(FIREARM_FIELDS, "hit", "damage", 200000);
   const _p = 1.0;
@@ -2058,7 +2102,9 @@ function firearm_odds(attacker, defender, weapon, options) {
       _hits_p,
       (
         defender_dodges
-        && hits > 0 ? _rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10) : _rt_CERTAIN_ZERO
+        && hits > 0 ? _rt_pool_distribution(
+          Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10
+        ) : _rt_CERTAIN_ZERO
       )
     )) {
       dodge_successes = _dodge_successes_item[0];
@@ -2153,18 +2199,24 @@ function fixed_damage_odds(defender, amount, damage_type, options) {
   return _odds.build();
 }
 
-function _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, _trace) {
+function _charge_setup(
+  attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
+  resist_dexterity_penalty, _trace
+) {
   if (!(
     attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(skill_bonus) && 0 <= skill_bonus
     && skill_bonus <= 50 && Number.isInteger(load_tier) && 0 <= load_tier && load_tier <= 30
     && Number.isInteger(obstacle_at) && 0 <= obstacle_at && obstacle_at <= 10000 && Number.isInteger(obstacle_structure)
     && 0 <= obstacle_structure && obstacle_structure <= 10000 && typeof left_area === 'boolean'
+    && Number.isInteger(resist_strength_penalty) && 0 <= resist_strength_penalty && resist_strength_penalty <= 1000
+    && Number.isInteger(resist_dexterity_penalty) && 0 <= resist_dexterity_penalty && resist_dexterity_penalty <= 1000
   )) {
     _rt_check_inputs([
       ['type', "冲撞者", attacker, Combatant], ['type', "被撞者", defender, Combatant],
       ['int', "冲撞技艺加值", skill_bonus, 0, 50], ['int', "负重力量档", load_tier, 0, 30],
       ['int', "障碍物距离", obstacle_at, 0, 10000], ['int', "障碍物结构值", obstacle_structure, 0, 10000],
-      ['bool', "中途脱离范围", left_area]
+      ['bool', "中途脱离范围", left_area], ['int', "被撞者力量检定减值", resist_strength_penalty, 0, 1000],
+      ['int', "被撞者敏捷检定减值", resist_dexterity_penalty, 0, 1000]
     ]);
   }
   let key, skill, check, target_defense;
@@ -2189,16 +2241,23 @@ ChargeResult.FIELDS = CHARGE_FIELDS;
 // 冲撞攻击（TR-17、TR-41）
 function charge(attacker, defender, options) {
   options = _rt_options(
-    options, ["skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "dice"]
+    options,
+    [
+      "skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "resist_strength_penalty",
+      "resist_dexterity_penalty", "dice"
+    ]
   );
   let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
   let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
   let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
   let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
   let left_area = options.left_area === undefined ? false : options.left_area;
+  let resist_strength_penalty = options.resist_strength_penalty === undefined ? 0 : options.resist_strength_penalty;
+  let resist_dexterity_penalty = options.resist_dexterity_penalty === undefined ? 0 : options.resist_dexterity_penalty;
   const _trace = [];
   const [check, target_defense] = _charge_setup(
-    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, _trace
+    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
+    resist_dexterity_penalty, _trace
   );
   const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
@@ -2225,7 +2284,13 @@ function charge(attacker, defender, options) {
   self_base = raw_damage;
   if (final_damage > 0) {
     _resist_roll = _rt_roll_pool(
-      _source, _POOL, Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting),
+      _source, _POOL,
+      Math.max(
+        0,
+        Math.max(
+          defender.strength - resist_strength_penalty, defender.dexterity - resist_dexterity_penalty
+        ) + Math.max(defender.athletics, defender.fighting)
+      ),
       Math.max(0, defender.size), false, 1000
     );
     _rolls.push(_resist_roll);
@@ -2257,7 +2322,8 @@ function charge(attacker, defender, options) {
 }
 
 function _charge_roll(
-  dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure, left_area
+  dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure, left_area,
+  resist_strength_penalty, resist_dexterity_penalty
 ) {
   let successes, hit, raw_damage, absorbed, final_damage, self_base, resist, pushed, blocked, impact, target_full;
   let target_total, self_total;
@@ -2269,8 +2335,14 @@ function _charge_roll(
   self_base = raw_damage;
   if (final_damage > 0) {
     resist = _rt_pool_successes(
-      dice, Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting), 10, 8,
-      10, 1000
+      dice,
+      Math.max(
+        0,
+        Math.max(
+          defender.strength - resist_strength_penalty, defender.dexterity - resist_dexterity_penalty
+        ) + Math.max(defender.athletics, defender.fighting)
+      ),
+      10, 8, 10, 1000
     );
   }
   else {
@@ -2292,38 +2364,60 @@ function _charge_roll(
 // 冲撞攻击: the outcome only (the fields of CHARGE_FIELDS), no trace.
 function charge_fast(attacker, defender, options) {
   options = _rt_options(
-    options, ["skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "dice"]
+    options,
+    [
+      "skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "resist_strength_penalty",
+      "resist_dexterity_penalty", "dice"
+    ]
   );
   let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
   let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
   let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
   let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
   let left_area = options.left_area === undefined ? false : options.left_area;
+  let resist_strength_penalty = options.resist_strength_penalty === undefined ? 0 : options.resist_strength_penalty;
+  let resist_dexterity_penalty = options.resist_dexterity_penalty === undefined ? 0 : options.resist_dexterity_penalty;
   const [check, target_defense] = _charge_setup(
-    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, null
+    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
+    resist_dexterity_penalty, null
   );
   const dice = _rt_dice_source(options.dice);
   return _charge_roll(
-    dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure, left_area
+    dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure, left_area,
+    resist_strength_penalty, resist_dexterity_penalty
   );
 }
 
 // 冲撞攻击: the setup once; the function returned rolls and returns the outcome array.
 function charge_prepare(attacker, defender, options) {
-  options = _rt_options(options, ["skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area"]);
+  options = _rt_options(
+    options,
+    [
+      "skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "resist_strength_penalty",
+      "resist_dexterity_penalty"
+    ]
+  );
   let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
   let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
   let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
   let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
   let left_area = options.left_area === undefined ? false : options.left_area;
+  let resist_strength_penalty = options.resist_strength_penalty === undefined ? 0 : options.resist_strength_penalty;
+  let resist_dexterity_penalty = options.resist_dexterity_penalty === undefined ? 0 : options.resist_dexterity_penalty;
   const [check, target_defense] = _charge_setup(
-    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, null
+    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
+    resist_dexterity_penalty, null
   );
   const _successes = Math.max(_R_CHECK_FLOOR, check - target_defense);
   const _attacker_max_hp = attacker.max_hp;
   const _defender_damage_reduction = defender.damage_reduction;
   const _defender_absorption = defender.absorption;
-  const _resist = Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting);
+  const _resist = Math.max(
+    0,
+    Math.max(
+      defender.strength - resist_strength_penalty, defender.dexterity - resist_dexterity_penalty
+    ) + Math.max(defender.athletics, defender.fighting)
+  );
   const _resist_2 = Math.max(0, defender.size);
   const _obstacle_at_gt_0 = obstacle_at > 0;
   const _attacker_damage_reduction = attacker.damage_reduction;
@@ -2360,14 +2454,23 @@ function charge_prepare(attacker, defender, options) {
 
 // 冲撞攻击: the exact distribution of the fields of CHARGE_FIELDS.
 function charge_odds(attacker, defender, options) {
-  options = _rt_options(options, ["skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area"]);
+  options = _rt_options(
+    options,
+    [
+      "skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "resist_strength_penalty",
+      "resist_dexterity_penalty"
+    ]
+  );
   let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
   let load_tier = options.load_tier === undefined ? 0 : options.load_tier;
   let obstacle_at = options.obstacle_at === undefined ? 0 : options.obstacle_at;
   let obstacle_structure = options.obstacle_structure === undefined ? 0 : options.obstacle_structure;
   let left_area = options.left_area === undefined ? false : options.left_area;
+  let resist_strength_penalty = options.resist_strength_penalty === undefined ? 0 : options.resist_strength_penalty;
+  let resist_dexterity_penalty = options.resist_dexterity_penalty === undefined ? 0 : options.resist_dexterity_penalty;
   const [check, target_defense] = _charge_setup(
-    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, null
+    attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
+    resist_dexterity_penalty, null
   );
   const _odds = new OddsBuilder(CHARGE_FIELDS, "hit", "damage", 200000);
   const _p = 1.0;
@@ -2386,7 +2489,13 @@ function charge_odds(attacker, defender, options) {
     for (const _resist_item of _odds.outcomes(
       _successes_p,
       (final_damage > 0 ? _rt_pool_distribution(
-        Math.max(defender.strength, defender.dexterity) + Math.max(defender.athletics, defender.fighting), 10, 8, 10
+        Math.max(
+          0,
+          Math.max(
+            defender.strength - resist_strength_penalty, defender.dexterity - resist_dexterity_penalty
+          ) + Math.max(defender.athletics, defender.fighting)
+        ),
+        10, 8, 10
       ) : _rt_CERTAIN_ZERO)
     )) {
       resist = _resist_item[0];
@@ -2479,13 +2588,14 @@ function parry_odds(defender, options) {
   return _odds.build();
 }
 
-function _dodge_setup(defender, incoming, applicable, _trace) {
+function _dodge_setup(defender, incoming, applicable, dodge_penalty, _trace) {
   if (!(
     defender instanceof Combatant && Number.isInteger(incoming) && 0 <= incoming && incoming <= 10000
-    && typeof applicable === 'boolean'
+    && typeof applicable === 'boolean' && Number.isInteger(dodge_penalty) && 0 <= dodge_penalty && dodge_penalty <= 1000
   )) {
     _rt_check_inputs([
-      ['type', "闪避者", defender, Combatant], ['int', "来袭伤害", incoming, 0, 10000], ['bool', "可以闪避", applicable]
+      ['type', "闪避者", defender, Combatant], ['int', "来袭伤害", incoming, 0, 10000],
+      ['bool', "可以闪避", applicable], ['int', "闪避检定减值", dodge_penalty, 0, 1000]
     ]);
   }
 }
@@ -2498,15 +2608,18 @@ DodgeResult.FIELDS = DODGE_FIELDS;
 
 // 闪避（TR-31）
 function dodge(defender, incoming, options) {
-  options = _rt_options(options, ["applicable", "dice"]);
+  options = _rt_options(options, ["applicable", "dodge_penalty", "dice"]);
   let applicable = options.applicable === undefined ? true : options.applicable;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
   const _trace = [];
-  _dodge_setup(defender, incoming, applicable, _trace);
+  _dodge_setup(defender, incoming, applicable, dodge_penalty, _trace);
   const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _successes_roll, successes, damage;
   if (applicable) {
-    _successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, false, 1000);
+    _successes_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 0, false, 1000
+    );
     _rolls.push(_successes_roll);
     successes = _successes_roll.successes;
     _trace.push(new TraceStep(
@@ -2521,10 +2634,12 @@ function dodge(defender, incoming, options) {
   return _rt_result(DodgeResult, [damage, incoming - damage], _rolls, _trace);
 }
 
-function _dodge_roll(dice, defender, incoming, applicable) {
+function _dodge_roll(dice, defender, incoming, applicable, dodge_penalty) {
   let successes, damage;
   if (applicable) {
-    successes = _rt_pool_successes(dice, defender.dexterity + defender.dodge, 10, 8, 10, 1000);
+    successes = _rt_pool_successes(
+      dice, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10, 1000
+    );
   }
   else {
     successes = 0;
@@ -2535,19 +2650,21 @@ function _dodge_roll(dice, defender, incoming, applicable) {
 
 // 闪避: the outcome only (the fields of DODGE_FIELDS), no trace.
 function dodge_fast(defender, incoming, options) {
-  options = _rt_options(options, ["applicable", "dice"]);
+  options = _rt_options(options, ["applicable", "dodge_penalty", "dice"]);
   let applicable = options.applicable === undefined ? true : options.applicable;
-  _dodge_setup(defender, incoming, applicable, null);
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  _dodge_setup(defender, incoming, applicable, dodge_penalty, null);
   const dice = _rt_dice_source(options.dice);
-  return _dodge_roll(dice, defender, incoming, applicable);
+  return _dodge_roll(dice, defender, incoming, applicable, dodge_penalty);
 }
 
 // 闪避: the setup once; the function returned rolls and returns the outcome array.
 function dodge_prepare(defender, incoming, options) {
-  options = _rt_options(options, ["applicable"]);
+  options = _rt_options(options, ["applicable", "dodge_penalty"]);
   let applicable = options.applicable === undefined ? true : options.applicable;
-  _dodge_setup(defender, incoming, applicable, null);
-  const _successes = defender.dexterity + defender.dodge;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  _dodge_setup(defender, incoming, applicable, dodge_penalty, null);
+  const _successes = Math.max(0, defender.dexterity + defender.dodge - dodge_penalty);
   return dice => {
     dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let successes, damage;
@@ -2564,14 +2681,18 @@ function dodge_prepare(defender, incoming, options) {
 
 // 闪避: the exact distribution of the fields of DODGE_FIELDS.
 function dodge_odds(defender, incoming, options) {
-  options = _rt_options(options, ["applicable"]);
+  options = _rt_options(options, ["applicable", "dodge_penalty"]);
   let applicable = options.applicable === undefined ? true : options.applicable;
-  _dodge_setup(defender, incoming, applicable, null);
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  _dodge_setup(defender, incoming, applicable, dodge_penalty, null);
   const _odds = new OddsBuilder(DODGE_FIELDS, null, "damage", 200000);
   const _p = 1.0;
   let successes, damage;
   for (const _successes_item of _odds.outcomes(
-    _p, (applicable ? _rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10) : _rt_CERTAIN_ZERO)
+    _p,
+    (applicable ? _rt_pool_distribution(
+      Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10
+    ) : _rt_CERTAIN_ZERO)
   )) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
@@ -3056,11 +3177,15 @@ function influence_odds(weapon, options) {
   return _odds.build();
 }
 
-function _conversion_setup(defender, weapon, from_called_shot, _trace) {
+function _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, _trace) {
   weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
-  if (!(defender instanceof Combatant && weapon.not_specified === null && typeof from_called_shot === 'boolean')) {
+  if (!(
+    defender instanceof Combatant && weapon.not_specified === null && typeof from_called_shot === 'boolean'
+    && Number.isInteger(dodge_penalty) && 0 <= dodge_penalty && dodge_penalty <= 1000
+  )) {
     _rt_check_inputs([
-      ['type', "目标", defender, Combatant], ['entry', "武器", weapon], ['bool', "来自部位攻击", from_called_shot]
+      ['type', "目标", defender, Combatant], ['entry', "武器", weapon], ['bool', "来自部位攻击", from_called_shot],
+      ['int', "闪避检定减值", dodge_penalty, 0, 1000]
     ]);
   }
   let converts, resist;
@@ -3077,10 +3202,11 @@ ConversionResult.FIELDS = CONVERSION_FIELDS;
 
 // 攻击类型转化（TR-20、TR-41）
 function conversion(defender, weapon, options) {
-  options = _rt_options(options, ["from_called_shot", "dice"]);
+  options = _rt_options(options, ["from_called_shot", "dodge_penalty", "dice"]);
   let from_called_shot = options.from_called_shot === undefined ? false : options.from_called_shot;
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
   const _trace = [];
-  const _setup = _conversion_setup(defender, weapon, from_called_shot, _trace);
+  const _setup = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, _trace);
   weapon = _setup[0];
   const converts = _setup[1];
   const resist = _setup[2];
@@ -3088,7 +3214,9 @@ function conversion(defender, weapon, options) {
   const _rolls = [];
   let _dodge_successes_roll, dodge_successes, after_resist, absorbed, damage;
   if (converts) {
-    _dodge_successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, false, 1000);
+    _dodge_successes_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 0, false, 1000
+    );
     _rolls.push(_dodge_successes_roll);
     dodge_successes = _dodge_successes_roll.successes;
     _trace.push(new TraceStep(
@@ -3115,10 +3243,12 @@ function conversion(defender, weapon, options) {
   return _rt_result(ConversionResult, [converts, converts ? weapon.size : 0, damage, absorbed], _rolls, _trace);
 }
 
-function _conversion_roll(dice, weapon, converts, resist, defender) {
+function _conversion_roll(dice, weapon, converts, resist, defender, dodge_penalty) {
   let dodge_successes, after_resist, absorbed, damage;
   if (converts) {
-    dodge_successes = _rt_pool_successes(dice, defender.dexterity + defender.dodge, 10, 8, 10, 1000);
+    dodge_successes = _rt_pool_successes(
+      dice, Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10, 1000
+    );
   }
   else {
     dodge_successes = 0;
@@ -3133,25 +3263,27 @@ function _conversion_roll(dice, weapon, converts, resist, defender) {
 
 // 攻击类型转化: the outcome only (the fields of CONVERSION_FIELDS), no trace.
 function conversion_fast(defender, weapon, options) {
-  options = _rt_options(options, ["from_called_shot", "dice"]);
+  options = _rt_options(options, ["from_called_shot", "dodge_penalty", "dice"]);
   let from_called_shot = options.from_called_shot === undefined ? false : options.from_called_shot;
-  const _setup = _conversion_setup(defender, weapon, from_called_shot, null);
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  const _setup = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, null);
   weapon = _setup[0];
   const converts = _setup[1];
   const resist = _setup[2];
   const dice = _rt_dice_source(options.dice);
-  return _conversion_roll(dice, weapon, converts, resist, defender);
+  return _conversion_roll(dice, weapon, converts, resist, defender, dodge_penalty);
 }
 
 // 攻击类型转化: the setup once; the function returned rolls and returns the outcome array.
 function conversion_prepare(defender, weapon, options) {
-  options = _rt_options(options, ["from_called_shot"]);
+  options = _rt_options(options, ["from_called_shot", "dodge_penalty"]);
   let from_called_shot = options.from_called_shot === undefined ? false : options.from_called_shot;
-  const _setup = _conversion_setup(defender, weapon, from_called_shot, null);
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  const _setup = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, null);
   weapon = _setup[0];
   const converts = _setup[1];
   const resist = _setup[2];
-  const _dodge_successes = defender.dexterity + defender.dodge;
+  const _dodge_successes = Math.max(0, defender.dexterity + defender.dodge - dodge_penalty);
   const _after_resist = weapon.damage - resist;
   const _defender_damage_reduction = defender.damage_reduction;
   const _defender_absorption = defender.absorption;
@@ -3177,9 +3309,10 @@ function conversion_prepare(defender, weapon, options) {
 
 // 攻击类型转化: the exact distribution of the fields of CONVERSION_FIELDS.
 function conversion_odds(defender, weapon, options) {
-  options = _rt_options(options, ["from_called_shot"]);
+  options = _rt_options(options, ["from_called_shot", "dodge_penalty"]);
   let from_called_shot = options.from_called_shot === undefined ? false : options.from_called_shot;
-  const _setup = _conversion_setup(defender, weapon, from_called_shot, null);
+  let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  const _setup = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, null);
   weapon = _setup[0];
   const converts = _setup[1];
   const resist = _setup[2];
@@ -3187,7 +3320,10 @@ function conversion_odds(defender, weapon, options) {
   const _p = 1.0;
   let dodge_successes, after_resist, absorbed, damage;
   for (const _dodge_successes_item of _odds.outcomes(
-    _p, (converts ? _rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10) : _rt_CERTAIN_ZERO)
+    _p,
+    (converts ? _rt_pool_distribution(
+      Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10
+    ) : _rt_CERTAIN_ZERO)
   )) {
     dodge_successes = _dodge_successes_item[0];
     const _dodge_successes_p = _p * _dodge_successes_item[1];
@@ -3273,7 +3409,7 @@ function initiative_roll_odds(character, dice_count) {
 
 function _detect_setup(
   seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
-  revealed_bonus, _trace
+  revealed_bonus, seek_penalty, hide_penalty, _trace
 ) {
   sense = sense instanceof Sense ? sense : get_sense(sense);
   if (!(
@@ -3282,24 +3418,29 @@ function _detect_setup(
     && 0 <= exposure_bonus && exposure_bonus <= 30 && typeof fully_hidden === 'boolean'
     && Number.isInteger(speed_halvings) && 0 <= speed_halvings && speed_halvings <= 10
     && typeof avoids_medium === 'boolean' && typeof supernatural === 'boolean' && Number.isInteger(revealed_bonus)
-    && 0 <= revealed_bonus && revealed_bonus <= 10
+    && 0 <= revealed_bonus && revealed_bonus <= 10 && Number.isInteger(seek_penalty) && 0 <= seek_penalty
+    && seek_penalty <= 1000 && Number.isInteger(hide_penalty) && 0 <= hide_penalty && hide_penalty <= 1000
   )) {
     _rt_check_inputs([
       ['type', "侦查方", seeker, Combatant], ['type', "躲藏方", hider, Combatant], ['entry', "感知方式", sense],
       ['int', "小体型加值", size_bonus, 0, 30], ['int', "裸露部分加值", exposure_bonus, 0, 30],
       ['bool', "完全被遮蔽", fully_hidden], ['int', "降速倍数", speed_halvings, 0, 10],
       ['bool', "避开感知媒介", avoids_medium], ['bool', "超凡能力", supernatural],
-      ['int', "受袭后加值次数", revealed_bonus, 0, 10]
+      ['int', "受袭后加值次数", revealed_bonus, 0, 10], ['int', "侦查检定减值", seek_penalty, 0, 1000],
+      ['int', "躲藏检定减值", hide_penalty, 0, 1000]
     ]);
   }
   let automatic_hide, hide_pool, seek_pool;
   automatic_hide = sense.blocked_by_cover && fully_hidden || sense.blocked_by_avoiding_medium && avoids_medium || supernatural && seeker.influence < hider.influence;
-  hide_pool = hider.dexterity + hider.hide + size_bonus + (sense.uses_exposure ? exposure_bonus : 0) + (sense.uses_speed ? _R_HEARING_BONUS_PER_HALVING * speed_halvings : 0);
-  seek_pool = seeker.perception + seeker.detect + _R_REVEALED_BONUS * revealed_bonus;
+  hide_pool = Math.max(
+    0,
+    hider.dexterity + hider.hide + size_bonus + (sense.uses_exposure ? exposure_bonus : 0) + (sense.uses_speed ? _R_HEARING_BONUS_PER_HALVING * speed_halvings : 0) - hide_penalty
+  );
+  seek_pool = Math.max(0, seeker.perception + seeker.detect + _R_REVEALED_BONUS * revealed_bonus - seek_penalty);
   return [automatic_hide, hide_pool, seek_pool];
 }
 
-const DETECT_FIELDS = Object.freeze(["noticed"]);
+const DETECT_FIELDS = Object.freeze(["noticed", "unnoticed"]);
 // The result of detect (侦查与躲藏): its outcome fields, rolls and trace; outcome(), text(), toDict().
 class DetectResult extends Result {}
 DetectResult.PROCEDURE = "detect";
@@ -3312,7 +3453,7 @@ function detect(seeker, hider, sense, options) {
     options,
     [
       "size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural",
-      "revealed_bonus", "dice"
+      "revealed_bonus", "seek_penalty", "hide_penalty", "dice"
     ]
   );
   let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
@@ -3322,10 +3463,12 @@ function detect(seeker, hider, sense, options) {
   let avoids_medium = options.avoids_medium === undefined ? false : options.avoids_medium;
   let supernatural = options.supernatural === undefined ? false : options.supernatural;
   let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
+  let seek_penalty = options.seek_penalty === undefined ? 0 : options.seek_penalty;
+  let hide_penalty = options.hide_penalty === undefined ? 0 : options.hide_penalty;
   const _trace = [];
   const [automatic_hide, hide_pool, seek_pool] = _detect_setup(
     seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
-    revealed_bonus, _trace
+    revealed_bonus, seek_penalty, hide_penalty, _trace
   );
   const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
@@ -3355,7 +3498,7 @@ function detect(seeker, hider, sense, options) {
     hide = 0;
   }
   noticed = !automatic_hide && seek + seeker.extra_successes > hide + hider.extra_successes;
-  return _rt_result(DetectResult, [noticed], _rolls, _trace);
+  return _rt_result(DetectResult, [noticed, !noticed], _rolls, _trace);
 }
 
 function _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider) {
@@ -3373,7 +3516,7 @@ function _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider)
     hide = 0;
   }
   noticed = !automatic_hide && seek + seeker.extra_successes > hide + hider.extra_successes;
-  return [noticed];
+  return [noticed, !noticed];
 }
 
 // 侦查与躲藏: the outcome only (the fields of DETECT_FIELDS), no trace.
@@ -3383,7 +3526,7 @@ function detect_fast(seeker, hider, sense, options) {
     options,
     [
       "size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural",
-      "revealed_bonus", "dice"
+      "revealed_bonus", "seek_penalty", "hide_penalty", "dice"
     ]
   );
   let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
@@ -3393,9 +3536,11 @@ function detect_fast(seeker, hider, sense, options) {
   let avoids_medium = options.avoids_medium === undefined ? false : options.avoids_medium;
   let supernatural = options.supernatural === undefined ? false : options.supernatural;
   let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
+  let seek_penalty = options.seek_penalty === undefined ? 0 : options.seek_penalty;
+  let hide_penalty = options.hide_penalty === undefined ? 0 : options.hide_penalty;
   const [automatic_hide, hide_pool, seek_pool] = _detect_setup(
     seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
-    revealed_bonus, null
+    revealed_bonus, seek_penalty, hide_penalty, null
   );
   const dice = _rt_dice_source(options.dice);
   return _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider);
@@ -3408,7 +3553,7 @@ function detect_prepare(seeker, hider, sense, options) {
     options,
     [
       "size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural",
-      "revealed_bonus"
+      "revealed_bonus", "seek_penalty", "hide_penalty"
     ]
   );
   let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
@@ -3418,9 +3563,11 @@ function detect_prepare(seeker, hider, sense, options) {
   let avoids_medium = options.avoids_medium === undefined ? false : options.avoids_medium;
   let supernatural = options.supernatural === undefined ? false : options.supernatural;
   let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
+  let seek_penalty = options.seek_penalty === undefined ? 0 : options.seek_penalty;
+  let hide_penalty = options.hide_penalty === undefined ? 0 : options.hide_penalty;
   const [automatic_hide, hide_pool, seek_pool] = _detect_setup(
     seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
-    revealed_bonus, null
+    revealed_bonus, seek_penalty, hide_penalty, null
   );
   const _not_automatic_hide = !automatic_hide;
   const _seeker_extra_successes = seeker.extra_successes;
@@ -3441,7 +3588,7 @@ function detect_prepare(seeker, hider, sense, options) {
       hide = 0;
     }
     noticed = _not_automatic_hide && seek + _seeker_extra_successes > hide + _hider_extra_successes;
-    return [noticed];
+    return [noticed, !noticed];
   }
 }
 
@@ -3452,7 +3599,7 @@ function detect_odds(seeker, hider, sense, options) {
     options,
     [
       "size_bonus", "exposure_bonus", "fully_hidden", "speed_halvings", "avoids_medium", "supernatural",
-      "revealed_bonus"
+      "revealed_bonus", "seek_penalty", "hide_penalty"
     ]
   );
   let size_bonus = options.size_bonus === undefined ? 0 : options.size_bonus;
@@ -3462,9 +3609,11 @@ function detect_odds(seeker, hider, sense, options) {
   let avoids_medium = options.avoids_medium === undefined ? false : options.avoids_medium;
   let supernatural = options.supernatural === undefined ? false : options.supernatural;
   let revealed_bonus = options.revealed_bonus === undefined ? 0 : options.revealed_bonus;
+  let seek_penalty = options.seek_penalty === undefined ? 0 : options.seek_penalty;
+  let hide_penalty = options.hide_penalty === undefined ? 0 : options.hide_penalty;
   const [automatic_hide, hide_pool, seek_pool] = _detect_setup(
     seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden, speed_halvings, avoids_medium, supernatural,
-    revealed_bonus, null
+    revealed_bonus, seek_penalty, hide_penalty, null
   );
   const _odds = new OddsBuilder(DETECT_FIELDS, null, null, 200000);
   const _p = 1.0;
@@ -3480,15 +3629,66 @@ function detect_odds(seeker, hider, sense, options) {
       hide = _hide_item[0];
       const _hide_p = _seek_p * _hide_item[1];
       noticed = !automatic_hide && seek + seeker.extra_successes > hide + hider.extra_successes;
-      _odds.add([noticed], _hide_p);
+      _odds.add([noticed, !noticed], _hide_p);
     }
   }
   return _odds.build();
 }
 
-function _chaos_check_setup(character, skill, _trace) {
-  if (!(character instanceof Combatant && Number.isInteger(skill) && 0 <= skill && skill <= 50)) {
-    _rt_check_inputs([['type', "角色", character, Combatant], ['int', "技艺", skill, 0, 50]]);
+function _surprise_setup(target, _trace) {
+  if (!(target instanceof Combatant)) {
+    _rt_check_inputs([['type', "被突袭者", target, Combatant]]);
+  }
+  if (_trace !== null) _trace.push(new TraceStep("note", "被突袭，视为定身直到其回合结束", []));
+}
+
+const SURPRISE_FIELDS = Object.freeze(["surprised"]);
+// The result of surprise (被突袭): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class SurpriseResult extends Result {}
+SurpriseResult.PROCEDURE = "surprise";
+SurpriseResult.FIELDS = SURPRISE_FIELDS;
+
+// 被突袭（TR-01）
+function surprise(target, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _surprise_setup(target, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(SurpriseResult, [true], [], _trace);
+}
+
+// 被突袭: the outcome only (the fields of SURPRISE_FIELDS), no trace.
+function surprise_fast(target, options) {
+  options = _rt_options(options, ["dice"]);
+  _surprise_setup(target, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 被突袭: the setup once; the function returned rolls and returns the outcome array.
+function surprise_prepare(target) {
+  _surprise_setup(target, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 被突袭: the exact distribution of the fields of SURPRISE_FIELDS.
+function surprise_odds(target) {
+  _surprise_setup(target, null);
+  const _odds = new OddsBuilder(SURPRISE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.add([true], _p);
+  return _odds.build();
+}
+
+function _chaos_check_setup(character, skill, penalty, _trace) {
+  if (!(
+    character instanceof Combatant && Number.isInteger(skill) && 0 <= skill && skill <= 50 && Number.isInteger(penalty)
+    && 0 <= penalty && penalty <= 1000
+  )) {
+    _rt_check_inputs([
+      ['type', "角色", character, Combatant], ['int', "技艺", skill, 0, 50], ['int', "检定减值", penalty, 0, 1000]
+    ]);
   }
   if (!(character.chaos < character.intelligence)) {
     throw new PeriodicImpossible("混乱刻度" + String(character.chaos) + "达到或超过智力" + String(character.intelligence) + "，无法进行任何周期检定");
@@ -3503,15 +3703,16 @@ ChaosCheckResult.FIELDS = CHAOS_CHECK_FIELDS;
 
 // 混乱刻度下的周期检定（TR-42）
 function chaos_check(character, options) {
-  options = _rt_options(options, ["skill", "dice"]);
+  options = _rt_options(options, ["skill", "penalty", "dice"]);
   let skill = options.skill === undefined ? 0 : options.skill;
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
   const _trace = [];
-  _chaos_check_setup(character, skill, _trace);
+  _chaos_check_setup(character, skill, penalty, _trace);
   const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
   let _successes_roll, successes;
   _successes_roll = _rt_roll_pool(
-    _source, _POOL, Math.max(0, character.intelligence + skill - character.chaos), 0, false, 1000
+    _source, _POOL, Math.max(0, character.intelligence + skill - character.chaos - penalty), 0, false, 1000
   );
   _rolls.push(_successes_roll);
   successes = _successes_roll.successes;
@@ -3522,27 +3723,31 @@ function chaos_check(character, options) {
   return _rt_result(ChaosCheckResult, [successes], _rolls, _trace);
 }
 
-function _chaos_check_roll(dice, character, skill) {
+function _chaos_check_roll(dice, character, skill, penalty) {
   let successes;
-  successes = _rt_pool_successes(dice, Math.max(0, character.intelligence + skill - character.chaos), 10, 8, 10, 1000);
+  successes = _rt_pool_successes(
+    dice, Math.max(0, character.intelligence + skill - character.chaos - penalty), 10, 8, 10, 1000
+  );
   return [successes];
 }
 
 // 混乱刻度下的周期检定: the outcome only (the fields of CHAOS_CHECK_FIELDS), no trace.
 function chaos_check_fast(character, options) {
-  options = _rt_options(options, ["skill", "dice"]);
+  options = _rt_options(options, ["skill", "penalty", "dice"]);
   let skill = options.skill === undefined ? 0 : options.skill;
-  _chaos_check_setup(character, skill, null);
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  _chaos_check_setup(character, skill, penalty, null);
   const dice = _rt_dice_source(options.dice);
-  return _chaos_check_roll(dice, character, skill);
+  return _chaos_check_roll(dice, character, skill, penalty);
 }
 
 // 混乱刻度下的周期检定: the setup once; the function returned rolls and returns the outcome array.
 function chaos_check_prepare(character, options) {
-  options = _rt_options(options, ["skill"]);
+  options = _rt_options(options, ["skill", "penalty"]);
   let skill = options.skill === undefined ? 0 : options.skill;
-  _chaos_check_setup(character, skill, null);
-  const _successes = Math.max(0, character.intelligence + skill - character.chaos);
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  _chaos_check_setup(character, skill, penalty, null);
+  const _successes = Math.max(0, character.intelligence + skill - character.chaos - penalty);
   return dice => {
     dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let successes;
@@ -3553,14 +3758,105 @@ function chaos_check_prepare(character, options) {
 
 // 混乱刻度下的周期检定: the exact distribution of the fields of CHAOS_CHECK_FIELDS.
 function chaos_check_odds(character, options) {
-  options = _rt_options(options, ["skill"]);
+  options = _rt_options(options, ["skill", "penalty"]);
   let skill = options.skill === undefined ? 0 : options.skill;
-  _chaos_check_setup(character, skill, null);
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  _chaos_check_setup(character, skill, penalty, null);
   const _odds = new OddsBuilder(CHAOS_CHECK_FIELDS, null, null, 200000);
   const _p = 1.0;
   let successes;
   for (const _successes_item of _odds.outcomes(
-    _p, _rt_pool_distribution(Math.max(0, character.intelligence + skill - character.chaos), 10, 8, 10)
+    _p, _rt_pool_distribution(Math.max(0, character.intelligence + skill - character.chaos - penalty), 10, 8, 10)
+  )) {
+    successes = _successes_item[0];
+    const _successes_p = _p * _successes_item[1];
+    _odds.add([successes], _successes_p);
+  }
+  return _odds.build();
+}
+
+function _will_check_setup(character, skill, penalty, _trace) {
+  if (!(
+    character instanceof Combatant && Number.isInteger(skill) && 0 <= skill && skill <= 50 && Number.isInteger(penalty)
+    && 0 <= penalty && penalty <= 1000
+  )) {
+    _rt_check_inputs([
+      ['type', "角色", character, Combatant], ['int', "技艺", skill, 0, 50], ['int', "检定减值", penalty, 0, 1000]
+    ]);
+  }
+}
+
+const WILL_CHECK_FIELDS = Object.freeze(["successes"]);
+// The result of will_check (意志检定): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class WillCheckResult extends Result {}
+WillCheckResult.PROCEDURE = "will_check";
+WillCheckResult.FIELDS = WILL_CHECK_FIELDS;
+
+// 意志检定（TR-63、TR-67、TR-70）
+function will_check(character, options) {
+  options = _rt_options(options, ["skill", "penalty", "dice"]);
+  let skill = options.skill === undefined ? 0 : options.skill;
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  const _trace = [];
+  _will_check_setup(character, skill, penalty, _trace);
+  const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+  const _rolls = [];
+  let _successes_roll, successes;
+  _successes_roll = _rt_roll_pool(
+    _source, _POOL, Math.max(0, character.will + skill - penalty), character.extra_successes, false, 1000
+  );
+  _rolls.push(_successes_roll);
+  successes = _successes_roll.successes;
+  _trace.push(new TraceStep(
+    "pool", _rt_pool_sentence("意志检定", _successes_roll),
+    [["command", _successes_roll.command], ["faces", _successes_roll.faces], ["successes", successes]]
+  ));
+  return _rt_result(WillCheckResult, [successes], _rolls, _trace);
+}
+
+function _will_check_roll(dice, character, skill, penalty) {
+  let successes;
+  successes = _rt_pool_successes(dice, Math.max(0, character.will + skill - penalty), 10, 8, 10, 1000);
+  return [successes];
+}
+
+// 意志检定: the outcome only (the fields of WILL_CHECK_FIELDS), no trace.
+function will_check_fast(character, options) {
+  options = _rt_options(options, ["skill", "penalty", "dice"]);
+  let skill = options.skill === undefined ? 0 : options.skill;
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  _will_check_setup(character, skill, penalty, null);
+  const dice = _rt_dice_source(options.dice);
+  return _will_check_roll(dice, character, skill, penalty);
+}
+
+// 意志检定: the setup once; the function returned rolls and returns the outcome array.
+function will_check_prepare(character, options) {
+  options = _rt_options(options, ["skill", "penalty"]);
+  let skill = options.skill === undefined ? 0 : options.skill;
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  _will_check_setup(character, skill, penalty, null);
+  const _successes = Math.max(0, character.will + skill - penalty);
+  const _character_extra_successes = character.extra_successes;
+  return dice => {
+    dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+    let successes;
+    successes = _rt_pool_successes(dice, _successes, 10, 8, 10, 1000);
+    return [successes];
+  }
+}
+
+// 意志检定: the exact distribution of the fields of WILL_CHECK_FIELDS.
+function will_check_odds(character, options) {
+  options = _rt_options(options, ["skill", "penalty"]);
+  let skill = options.skill === undefined ? 0 : options.skill;
+  let penalty = options.penalty === undefined ? 0 : options.penalty;
+  _will_check_setup(character, skill, penalty, null);
+  const _odds = new OddsBuilder(WILL_CHECK_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  let successes;
+  for (const _successes_item of _odds.outcomes(
+    _p, _rt_pool_distribution(Math.max(0, character.will + skill - penalty), 10, 8, 10)
   )) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
@@ -4095,7 +4391,8 @@ const PROCEDURE_INFO = Object.freeze({
     params: [
       ["attacker", "攻击者", "combatant"], ["defender", "防御者", "combatant"], ["weapon", "武器", "weapons"],
       ["distance", "距离", "int"], ["bonus", "加值", "int"], ["extra_damage", "额外伤害", "int"],
-      ["part", "部位", "body_parts"], ["left_area", "中途脱离范围", "bool"]
+      ["part", "部位", "body_parts"], ["left_area", "中途脱离范围", "bool"],
+      ["endurance_penalty", "耐力检定减值", "int"]
     ],
     positional: ["attacker", "defender", "weapon"],
     fields: [
@@ -4111,7 +4408,8 @@ const PROCEDURE_INFO = Object.freeze({
     params: [
       ["attacker", "射手", "combatant"], ["defender", "目标", "combatant"], ["weapon", "武器", "weapons"],
       ["shots", "连射数", "int"], ["distance", "距离", "int"], ["bonus", "加值", "int"],
-      ["defender_dodges", "目标闪避", "bool"], ["left_area", "中途脱离范围", "bool"]
+      ["defender_dodges", "目标闪避", "bool"], ["left_area", "中途脱离范围", "bool"],
+      ["dodge_penalty", "闪避检定减值", "int"]
     ],
     positional: ["attacker", "defender", "weapon"],
     fields: [
@@ -4134,7 +4432,9 @@ const PROCEDURE_INFO = Object.freeze({
     params: [
       ["attacker", "冲撞者", "combatant"], ["defender", "被撞者", "combatant"], ["skill_bonus", "冲撞技艺加值", "int"],
       ["load_tier", "负重力量档", "int"], ["obstacle_at", "障碍物距离", "int"],
-      ["obstacle_structure", "障碍物结构值", "int"], ["left_area", "中途脱离范围", "bool"]
+      ["obstacle_structure", "障碍物结构值", "int"], ["left_area", "中途脱离范围", "bool"],
+      ["resist_strength_penalty", "被撞者力量检定减值", "int"],
+      ["resist_dexterity_penalty", "被撞者敏捷检定减值", "int"]
     ],
     positional: ["attacker", "defender"],
     fields: [
@@ -4155,7 +4455,10 @@ const PROCEDURE_INFO = Object.freeze({
   },
   "dodge": {
     name: "闪避",
-    params: [["defender", "闪避者", "combatant"], ["incoming", "来袭伤害", "int"], ["applicable", "可以闪避", "bool"]],
+    params: [
+      ["defender", "闪避者", "combatant"], ["incoming", "来袭伤害", "int"], ["applicable", "可以闪避", "bool"],
+      ["dodge_penalty", "闪避检定减值", "int"]
+    ],
     positional: ["defender", "incoming"], fields: [["damage", "所受伤害", "int"], ["prevented", "减少的伤害", "int"]],
     summary: {hit: null, damage: "damage"}
   },
@@ -4214,7 +4517,8 @@ const PROCEDURE_INFO = Object.freeze({
   "conversion": {
     name: "攻击类型转化",
     params: [
-      ["defender", "目标", "combatant"], ["weapon", "武器", "weapons"], ["from_called_shot", "来自部位攻击", "bool"]
+      ["defender", "目标", "combatant"], ["weapon", "武器", "weapons"], ["from_called_shot", "来自部位攻击", "bool"],
+      ["dodge_penalty", "闪避检定减值", "int"]
     ],
     positional: ["defender", "weapon"],
     fields: [
@@ -4235,12 +4539,24 @@ const PROCEDURE_INFO = Object.freeze({
       ["size_bonus", "小体型加值", "int"], ["exposure_bonus", "裸露部分加值", "int"],
       ["fully_hidden", "完全被遮蔽", "bool"], ["speed_halvings", "降速倍数", "int"],
       ["avoids_medium", "避开感知媒介", "bool"], ["supernatural", "超凡能力", "bool"],
-      ["revealed_bonus", "受袭后加值次数", "int"]
+      ["revealed_bonus", "受袭后加值次数", "int"], ["seek_penalty", "侦查检定减值", "int"],
+      ["hide_penalty", "躲藏检定减值", "int"]
     ],
-    positional: ["seeker", "hider", "sense"], fields: [["noticed", "发现", "bool"]], summary: {hit: null, damage: null}
+    positional: ["seeker", "hider", "sense"], fields: [["noticed", "发现", "bool"], ["unnoticed", "未发现", "bool"]],
+    summary: {hit: null, damage: null}
+  },
+  "surprise": {
+    name: "被突袭", params: [["target", "被突袭者", "combatant"]], positional: ["target"],
+    fields: [["surprised", "被突袭", "bool"]], summary: {hit: null, damage: null}
   },
   "chaos_check": {
-    name: "混乱刻度下的周期检定", params: [["character", "角色", "combatant"], ["skill", "技艺", "int"]],
+    name: "混乱刻度下的周期检定",
+    params: [["character", "角色", "combatant"], ["skill", "技艺", "int"], ["penalty", "检定减值", "int"]],
+    positional: ["character"], fields: [["successes", "成功数", "int"]], summary: {hit: null, damage: null}
+  },
+  "will_check": {
+    name: "意志检定",
+    params: [["character", "角色", "combatant"], ["skill", "技艺", "int"], ["penalty", "检定减值", "int"]],
     positional: ["character"], fields: [["successes", "成功数", "int"]], summary: {hit: null, damage: null}
   },
   "add_points": {
@@ -4336,8 +4652,10 @@ export {
   conversion_prepare, conversion_odds, CONVERSION_FIELDS, ConversionResult, initiative_roll,
   initiative_roll_fast, initiative_roll_prepare, initiative_roll_odds, INITIATIVE_ROLL_FIELDS,
   InitiativeRollResult, detect, detect_fast, detect_prepare, detect_odds, DETECT_FIELDS, DetectResult,
+  surprise, surprise_fast, surprise_prepare, surprise_odds, SURPRISE_FIELDS, SurpriseResult,
   chaos_check, chaos_check_fast, chaos_check_prepare, chaos_check_odds, CHAOS_CHECK_FIELDS,
-  ChaosCheckResult, add_points, add_points_fast, add_points_prepare, add_points_odds,
+  ChaosCheckResult, will_check, will_check_fast, will_check_prepare, will_check_odds,
+  WILL_CHECK_FIELDS, WillCheckResult, add_points, add_points_fast, add_points_prepare, add_points_odds,
   ADD_POINTS_FIELDS, AddPointsResult, miss_long_rest, miss_long_rest_fast, miss_long_rest_prepare,
   miss_long_rest_odds, MISS_LONG_REST_FIELDS, MissLongRestResult, enhanced_long_rest,
   enhanced_long_rest_fast, enhanced_long_rest_prepare, enhanced_long_rest_odds,

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:c99e88fc073850de00ea5b8c3e2a3da893dd0f3772d199ed520f6e9ddc413a87
+# Content hash: sha256:55cbc81b1a586f023817644d9eb3d741c0b005e73b514290cb6914c4330064f3
 """计时骰池与负面点数规则 (tracks): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -90,8 +90,12 @@ from .procedures import initiative_roll, initiative_roll_fast, initiative_roll_o
 from .results import InitiativeRollResult, INITIATIVE_ROLL_FIELDS
 from .procedures import detect, detect_fast, detect_odds, detect_prepare
 from .results import DetectResult, DETECT_FIELDS
+from .procedures import surprise, surprise_fast, surprise_odds, surprise_prepare
+from .results import SurpriseResult, SURPRISE_FIELDS
 from .procedures import chaos_check, chaos_check_fast, chaos_check_odds, chaos_check_prepare
 from .results import ChaosCheckResult, CHAOS_CHECK_FIELDS
+from .procedures import will_check, will_check_fast, will_check_odds, will_check_prepare
+from .results import WillCheckResult, WILL_CHECK_FIELDS
 from .procedures import add_points, add_points_fast, add_points_odds, add_points_prepare
 from .results import AddPointsResult, ADD_POINTS_FIELDS
 from .procedures import miss_long_rest, miss_long_rest_fast, miss_long_rest_odds, miss_long_rest_prepare
@@ -271,12 +275,24 @@ __all__ = [
     "detect_prepare",
     "DetectResult",
     "DETECT_FIELDS",
+    "surprise",
+    "surprise_fast",
+    "surprise_odds",
+    "surprise_prepare",
+    "SurpriseResult",
+    "SURPRISE_FIELDS",
     "chaos_check",
     "chaos_check_fast",
     "chaos_check_odds",
     "chaos_check_prepare",
     "ChaosCheckResult",
     "CHAOS_CHECK_FIELDS",
+    "will_check",
+    "will_check_fast",
+    "will_check_odds",
+    "will_check_prepare",
+    "WillCheckResult",
+    "WILL_CHECK_FIELDS",
     "add_points",
     "add_points_fast",
     "add_points_odds",

@@ -33,8 +33,9 @@ from typing import Any, Dict, Mapping, Optional
 from ._runtime.core import OutOfBounds
 from ._runtime.fight import Fight, state_threshold as _rt_state_threshold
 from ._runtime.fight_conditions import ConditionSpec, Ending, Scope
+from ._runtime.fight_checks import CheckUse
 from ._runtime.fight_odds import UntilOdds, sequence_odds
-from ._runtime.fight_state import ActionSpec, Effect, FightRules
+from ._runtime.fight_state import ActionSpec, Effect, FightRules, KindCost, Pool, TurnSpec
 from . import procedures as _procedures
 from .model import Combatant
 
@@ -116,6 +117,11 @@ _STATE_STATS: Dict[str, Any] = {
     'unconscious': ('basic_defense', 'dodge_defense', 'mental_defense'),
     'helpless': ('basic_defense', 'dodge_defense', 'parry_defense', 'mental_defense'),
 }
+_STATE_SPARED: Dict[str, Any] = {
+    'blind': 'other_sense',
+    'deaf': 'other_sense',
+    'sealed': 'other_sense',
+}
 _RELATIONS: Dict[str, Any] = {
 }
 # Each procedure a fight can resolve: its combatant roles and its declared effects.
@@ -125,12 +131,14 @@ _ACTIONS: Dict[str, ActionSpec] = {
             (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''),
              Effect('track', 'defender', 'track', 'points', 1, '', '', ''),), _procedures.attack_odds,
             {'weapon': '武器', 'distance': '距离', 'bonus': '加值', 'extra_damage': '额外伤害', 'part': '部位',
-             'left_area': '中途脱离范围'}, 'standard', 'physical', 0),
+             'left_area': '中途脱离范围', 'endurance_penalty': '耐力检定减值'}, 'standard', 'physical', 0,
+            checks=(CheckUse('endurance', 'defender', 'endurance_penalty', 1000, ()), )),
     'firearm': ActionSpec(
             '枪械射击与连射', _procedures.firearm, ('attacker', 'defender'),
             (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ), _procedures.firearm_odds,
             {'weapon': '武器', 'shots': '连射数', 'distance': '距离', 'bonus': '加值', 'defender_dodges': '目标闪避',
-             'left_area': '中途脱离范围'}, 'standard', 'physical', 0),
+             'left_area': '中途脱离范围', 'dodge_penalty': '闪避检定减值'}, 'standard', 'physical', 0,
+            checks=(CheckUse('dexterity', 'defender', 'dodge_penalty', 1000, (('defender_dodges', (True,), False),)),)),
     'fixed_damage': ActionSpec('固定伤害对抗抗性', _procedures.fixed_damage, ('defender',),
                                (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ),
                                _procedures.fixed_damage_odds,
@@ -141,29 +149,52 @@ _ACTIONS: Dict[str, ActionSpec] = {
             (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''),
              Effect('counter', 'attacker', 'damage', 'self_damage', 1, '', '', ''),), _procedures.charge_odds,
             {'skill_bonus': '冲撞技艺加值', 'load_tier': '负重力量档', 'obstacle_at': '障碍物距离',
-             'obstacle_structure': '障碍物结构值', 'left_area': '中途脱离范围'}, 'standard', 'physical', 0),
+             'obstacle_structure': '障碍物结构值', 'left_area': '中途脱离范围',
+             'resist_strength_penalty': '被撞者力量检定减值', 'resist_dexterity_penalty': '被撞者敏捷检定减值'},
+            'standard', 'physical', 0,
+            checks=(CheckUse('strength', 'defender', 'resist_strength_penalty', 1000, ()),
+                    CheckUse('dexterity', 'defender', 'resist_dexterity_penalty', 1000, ()),)),
     'parry': ActionSpec('格挡', _procedures.parry, ('defender',),
                         (Effect('condition', 'defender', 'parrying', 'parry_bonus', 1, '', '', ''), ),
                         _procedures.parry_odds,
                         {'with_weapon': '用武器格挡', 'incoming': '来袭伤害', 'weapon_absorbed': '武器承受的伤害'},
                         'move', 'physical', 0),
     'dodge': ActionSpec('闪避', _procedures.dodge, ('defender',), (), _procedures.dodge_odds,
-                        {'incoming': '来袭伤害', 'applicable': '可以闪避'}, 'reflex', 'physical', 0),
+                        {'incoming': '来袭伤害', 'applicable': '可以闪避', 'dodge_penalty': '闪避检定减值'}, 'reflex',
+                        'physical', 0, checks=(CheckUse('dexterity', 'defender', 'dodge_penalty', 1000, ()), )),
     'break_projectile': ActionSpec('击破或阻挡飞行物', _procedures.break_projectile, ('defender',), (),
                                    _procedures.break_projectile_odds,
                                    {'projectile': '飞行物', 'check': '攻击检定', 'structure': '飞行物结构值'}, '', '',
                                    0),
     'conversion': ActionSpec('攻击类型转化', _procedures.conversion, ('defender',), (), _procedures.conversion_odds,
-                             {'weapon': '武器', 'from_called_shot': '来自部位攻击'}, '', '', 0),
+                             {'weapon': '武器', 'from_called_shot': '来自部位攻击', 'dodge_penalty': '闪避检定减值'},
+                             '', '', 0, checks=(CheckUse('dexterity', 'defender', 'dodge_penalty', 1000, ()), )),
     'initiative_roll': ActionSpec('先攻检定', _procedures.initiative_roll, ('character',), (),
                                   _procedures.initiative_roll_odds, {'dice_count': '先攻DP'}, '', '', 0),
     'detect': ActionSpec(
-            '侦查与躲藏', _procedures.detect, ('seeker', 'hider'), (), _procedures.detect_odds,
+            '侦查与躲藏', _procedures.detect, ('seeker', 'hider'),
+            (Effect('condition', 'seeker', 'unaware', '', 1, '', 'unnoticed', 'hider'),
+             Effect('condition', 'seeker', 'ambushed', '', 1, '', 'unnoticed', 'hider'),
+             Effect('clear', 'seeker', 'unaware', '', 1, '', 'noticed', ''),
+             Effect('clear', 'seeker', 'ambushed', '', 1, '', 'noticed', ''),), _procedures.detect_odds,
             {'sense': '感知方式', 'size_bonus': '小体型加值', 'exposure_bonus': '裸露部分加值',
              'fully_hidden': '完全被遮蔽', 'speed_halvings': '降速倍数', 'avoids_medium': '避开感知媒介',
-             'supernatural': '超凡能力', 'revealed_bonus': '受袭后加值次数'}, '', '', 0),
+             'supernatural': '超凡能力', 'revealed_bonus': '受袭后加值次数', 'seek_penalty': '侦查检定减值',
+             'hide_penalty': '躲藏检定减值'}, '', '', 0,
+            checks=(
+            CheckUse('sight_perception', 'seeker', 'seek_penalty', 1000, (('sense', ('sight', '视觉'), True),)),
+            CheckUse('hearing_perception', 'seeker', 'seek_penalty', 1000, (('sense', ('hearing', '听觉'), False),)),
+            CheckUse('touch_perception', 'seeker', 'seek_penalty', 1000, (('sense', ('touch', '触觉'), False),)),
+            CheckUse('dexterity', 'hider', 'hide_penalty', 1000, ()),)),
+    'surprise': ActionSpec('被突袭', _procedures.surprise, ('target',),
+                           (Effect('condition', 'target', 'surprised', '', 1, '', '', ''), ), _procedures.surprise_odds,
+                           {}, '', '', 0),
     'chaos_check': ActionSpec('混乱刻度下的周期检定', _procedures.chaos_check, ('character',), (),
-                              _procedures.chaos_check_odds, {'skill': '技艺'}, '', '', 0),
+                              _procedures.chaos_check_odds, {'skill': '技艺', 'penalty': '检定减值'}, '', '', 0,
+                              checks=(CheckUse('intelligence', 'character', 'penalty', 1000, ()), )),
+    'will_check': ActionSpec('意志检定', _procedures.will_check, ('character',), (), _procedures.will_check_odds,
+                             {'skill': '技艺', 'penalty': '检定减值'}, '', '', 0,
+                             checks=(CheckUse('will', 'character', 'penalty', 1000, ()), )),
     'add_points': ActionSpec(
             '累积负面点数', _procedures.add_points, ('creature',), (), _procedures.add_points_odds,
             {'track': '累积槽', 'current': '当前点数', 'gained': '获得点数', 'capacity_loss': '累积槽降低'}, '', '', 0),
@@ -196,45 +227,88 @@ _TRACK_STATES: Dict[str, Any] = {
     'pain': 'helpless',
 }
 _TRACK_DEBUFFS: Dict[str, Any] = {
-    'dazzle': ('perception', 'basic_defense'),
-    'tinnitus': ('perception', 'basic_defense'),
+    'dazzle': ('basic_defense',),
+    'tinnitus': ('basic_defense',),
+    'mental_bind': (),
+    'paralysis': (),
+    'entangle': ('basic_defense',),
+    'drowsy': (),
+    'dizzy': (),
+    'pain': (),
+}
+_CHECK_NAMES: Dict[str, Any] = {
+    'sight_perception': '视觉感知检定',
+    'hearing_perception': '听觉感知检定',
+    'touch_perception': '触觉感知检定',
+    'will': '意志检定',
+    'intelligence': '智力检定',
+    'dexterity': '敏捷检定',
+    'strength': '力量检定',
+    'endurance': '耐力检定',
+}
+_TRACK_DEBUFF_CHECKS: Dict[str, Any] = {
+    'dazzle': ('sight_perception',),
+    'tinnitus': ('hearing_perception',),
     'mental_bind': ('will', 'intelligence'),
     'paralysis': ('dexterity', 'endurance'),
-    'entangle': ('dexterity', 'strength', 'basic_defense'),
+    'entangle': ('dexterity', 'strength'),
     'drowsy': ('will', 'endurance'),
-    'dizzy': ('perception', 'dexterity'),
+    'dizzy': ('sight_perception', 'hearing_perception', 'touch_perception', 'dexterity'),
     'pain': ('will', 'endurance'),
 }
 _FLAG_NAMES: Dict[str, Any] = {
+    'other_sense': '有其他可用感知',
 }
 # Each condition: what it changes while it applies, when it applies, what it forbids, when it ends.
 _CONDITIONS: Dict[str, ConditionSpec] = {
     'immobilized': ConditionSpec(
             '定身', (), (), (), Scope((), '', '', ''), (),
             (('standard', 'physical'), ('move', 'physical'), ('swift', 'physical'), ('reflex', 'physical')), (),
-            1000000, 'replace', ('TR-F10',)),
+            1000000, 'replace', ('TR-F10',), ()),
     'awed': ConditionSpec('震慑', (), (), (), Scope((), '', '', ''), (),
                           (('standard', 'mental'), ('move', 'mental'), ('swift', 'mental')), (), 1000000, 'replace',
-                          ('TR-F10',)),
+                          ('TR-F10',), ()),
     'unconscious': ConditionSpec('昏迷', (), (), (), Scope((), '', '', ''), (), (('', ''),), (), 1000000, 'replace',
-                                 ('TR-F10',)),
+                                 ('TR-F10',), ()),
+    'surprised': ConditionSpec('被突袭', (), (), (), Scope((), '', '', ''), (), (),
+                               (Ending('turn_end', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace',
+                               ('TR-F01',), ('immobilized',)),
+    'unaware': ConditionSpec('未发现躲藏者', (), (), (),
+                             Scope(('attack', 'firearm', 'charge'), 'attacker', 'defender', ''),
+                             ('attack', 'firearm', 'charge'), (), (), 1000000, 'replace', ('TR-F03',), ()),
+    'ambushed': ConditionSpec('受隐藏方攻击', (), (), (),
+                              Scope(('attack', 'firearm', 'charge'), 'defender', 'attacker', ''), (), (), (), 1000000,
+                              'replace', ('TR-F03',), ('immobilized',)),
     'parrying': ConditionSpec('格挡', (), (('parry_defense', 1),), (), Scope((), '', '', ''), (), (),
                               (Ending('turn_start', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace',
-                              ('TR-F06',)),
+                              ('TR-F06',), ()),
 }
 _RELATION_SPECS: Dict[str, Any] = {
 }
+# What a turn holds and what each kind of action costs from it (own turn, off it, next turn).
+_TURN = TurnSpec((
+    Pool('time', '', 18, '秒', 3),
+), (
+    ('standard', KindCost(((('time', 9),),), (), ())),
+    ('move', KindCost(((('time', 6),),), (), ())),
+    ('swift', KindCost(((('time', 3),),), (), ())),
+    ('free', KindCost(((('time', 1),),), ((),), ())),
+    ('reflex', KindCost((), ((),), (('time', 3),))),
+), True, (), False, ('TR-F04', 'TR-F19'))
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, _procedures.add_points_fast, _STATE_NAMES, _STATE_STATS,
                          _RELATIONS, _ACTIONS, 3, ('damage', _procedures.unconscious_hit_fast, 0, 1,
                                                    '昏迷中受到伤害'), _TRACK_STATES, _TRACK_DEBUFFS, 2,
 # The most points a track holds: the top of what add_points-like procedures accept (saturated).
                          points_max=10000, taken_max=10000, flag_names=_FLAG_NAMES, conditions=_CONDITIONS,
-                         relation_specs=_RELATION_SPECS)
+                         relation_specs=_RELATION_SPECS, check_names=_CHECK_NAMES,
+                         track_debuff_checks=_TRACK_DEBUFF_CHECKS, turn=_TURN, wake_tracks=('pain',),
+                         state_spared=_STATE_SPARED)
 
 
-def start_fight(combatants: Mapping[str, Combatant]) -> Fight:
-    """A fight between the named combatants, who act in the order given."""
-    return Fight.start(FIGHT_RULES, combatants)
+def start_fight(combatants: Mapping[str, Combatant], turns: bool = False) -> Fight:
+    """A fight between the named combatants, who act in the order given; with `turns`, each turn is the budget
+    the ruleset's turn structure declares (an action that does not fit is refused)."""
+    return Fight.start(FIGHT_RULES, combatants, turns)
 
 
 def fight_from_dict(data: Mapping[str, Any]) -> Fight:

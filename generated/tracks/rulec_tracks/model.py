@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Dict, Final, Mapping, NamedTuple, Optional, Tuple, Union
 from ._runtime.core import (RuleError, OutOfBounds, kind as _rt_kind, check_int as _rt_check_int,
-                            not_given as _rt_not_given, lookup as _rt_lookup)
+                            check_bool as _rt_check_bool, not_given as _rt_not_given, lookup as _rt_lookup)
 from ._runtime.sources import DiceValue
 
 __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'Sense', 'SENSES', 'get_sense', 'LeaveTiming',
@@ -36,9 +36,10 @@ __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'Sense', 'SENSES',
            'get_condition_track', 'BodyPart', 'BODY_PARTS', 'get_body_part', 'PastLimit', 'BurstTooLarge', 'WrongMode',
            'PeriodicImpossible', 'NoRange', 'NoEnhancedRest', 'ReadiedNeedsDuration', 'NotOffTurn']
 
-# ---- rulings in force (22): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+# ---- rulings in force (23): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 _R_INITIATIVE_TIEBREAK_EXTRAS: Final = True  # R50 先攻比较额外成功数
 _R_TICKS_PER_SECOND: Final = 3  # R51 每秒刻数
+_R_REFUSE_OVER_TURN: Final = True  # R51 拒绝放不进本回合的动作
 _R_CHECK_FLOOR: Final = 0  # R52 检定下限
 _R_CAP_COUNTS_EXTRAS: Final = True  # R53 伤害上限计入额外成功数
 _R_RANGE_PENALTY: Final = 3  # R54 每超出一倍距离的减值
@@ -61,7 +62,8 @@ _R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION: Final = True  # 冲撞者受到的等量
 _R_CHARGE_SKILL_BEST_OF: Final = True  # 冲撞攻击取运动与格斗中较高者
 RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'initiative_tiebreak_extras': _R_INITIATIVE_TIEBREAK_EXTRAS, 'ticks_per_second': _R_TICKS_PER_SECOND,
-        'check_floor': _R_CHECK_FLOOR, 'cap_counts_extras': _R_CAP_COUNTS_EXTRAS, 'range_penalty': _R_RANGE_PENALTY,
+        'refuse_over_turn': _R_REFUSE_OVER_TURN, 'check_floor': _R_CHECK_FLOOR,
+        'cap_counts_extras': _R_CAP_COUNTS_EXTRAS, 'range_penalty': _R_RANGE_PENALTY,
         'burst_penalty_per_shot': _R_BURST_PENALTY_PER_SHOT, 'burst_first_shot_counts': _R_BURST_FIRST_SHOT_COUNTS,
         'firearm_default_range': _R_FIREARM_DEFAULT_RANGE, 'firearm_damage_loss': _R_FIREARM_DAMAGE_LOSS,
         'charge_speed_divisor': _R_CHARGE_SPEED_DIVISOR, 'leave_area_divisor': _R_LEAVE_AREA_DIVISOR,
@@ -133,7 +135,8 @@ STAT_NAMES: Dict[str, str] = {'力量': 'strength', '敏捷': 'dexterity', '耐�
                               '伤害减免': 'damage_reduction', '伤害吸收': 'absorption', '生命值上限': 'max_hp',
                               '集中力上限': 'max_focus', '移动速度': 'move_speed', '体型': 'size',
                               '眼部生命槽': 'eye_hp', '耳部生命槽': 'ear_hp', '精神感知关键属性': 'mental_key',
-                              '混乱刻度': 'chaos', '额外检定成功数': 'extra_successes', '影响': 'influence'}
+                              '混乱刻度': 'chaos', '额外检定成功数': 'extra_successes', '影响': 'influence',
+                              '有其他可用感知': 'other_sense'}
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,7 @@ class Combatant:
     chaos: int = 0  # 混乱刻度
     extra_successes: int = 0  # 额外检定成功数
     influence: int = 0  # 影响
+    other_sense: bool = False  # 有其他可用感知
 
     def __post_init__(self) -> None:
         _rt_check_int('力量', self.strength, 0, 30)
@@ -210,6 +214,7 @@ class Combatant:
         _rt_check_int('混乱刻度', self.chaos, 0, 100)
         _rt_check_int('额外检定成功数', self.extra_successes, 0, 50)
         _rt_check_int('影响', self.influence, 0, 100)
+        _rt_check_bool('有其他可用感知', self.other_sense)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Combatant":

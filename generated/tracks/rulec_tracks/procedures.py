@@ -58,8 +58,9 @@ from .results import (AttackResult, ATTACK_FIELDS, FirearmResult, FIREARM_FIELDS
                       DODGE_FIELDS, TakeCoverResult, TAKE_COVER_FIELDS, LeaveAreaResult, LEAVE_AREA_FIELDS,
                       CanRespondResult, CAN_RESPOND_FIELDS, InterruptResult, INTERRUPT_FIELDS, BreakProjectileResult,
                       BREAK_PROJECTILE_FIELDS, InfluenceResult, INFLUENCE_FIELDS, ConversionResult, CONVERSION_FIELDS,
-                      InitiativeRollResult, INITIATIVE_ROLL_FIELDS, DetectResult, DETECT_FIELDS, ChaosCheckResult,
-                      CHAOS_CHECK_FIELDS, AddPointsResult, ADD_POINTS_FIELDS, MissLongRestResult, MISS_LONG_REST_FIELDS,
+                      InitiativeRollResult, INITIATIVE_ROLL_FIELDS, DetectResult, DETECT_FIELDS, SurpriseResult,
+                      SURPRISE_FIELDS, ChaosCheckResult, CHAOS_CHECK_FIELDS, WillCheckResult, WILL_CHECK_FIELDS,
+                      AddPointsResult, ADD_POINTS_FIELDS, MissLongRestResult, MISS_LONG_REST_FIELDS,
                       EnhancedLongRestResult, ENHANCED_LONG_REST_FIELDS, UnconsciousHitResult, UNCONSCIOUS_HIT_FIELDS,
                       RecoverResult, RECOVER_FIELDS, DealPointsResult, DEAL_POINTS_FIELDS)
 
@@ -74,18 +75,20 @@ def initiative_order(entries: Sequence[Tuple[str, int, int]], dice: Optional[Dic
 
 
 def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], distance: int, bonus: int,
-                  extra_damage: int, part: Union[BodyPart, str, None], left_area: bool,
+                  extra_damage: int, part: Union[BodyPart, str, None], left_area: bool, endurance_penalty: int,
                   _trace: Optional[List[_Step]]) -> Tuple[Weapon, BodyPart, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     part = _NO_BODYPART if part is None else part if type(part) is BodyPart else get_body_part(part)
     if not (type(attacker) is Combatant and type(defender) is Combatant and weapon.not_specified is None
             and type(distance) is int and 0 <= distance <= 100000 and type(bonus) is int and (-100) <= bonus <= 100
             and type(extra_damage) is int and 0 <= extra_damage <= 1000 and part.not_specified is None
-            and (left_area is False or left_area is True)):
+            and (left_area is False or left_area is True) and type(endurance_penalty) is int
+            and 0 <= endurance_penalty <= 1000):
         _rt_check_inputs((('type', '攻击者', attacker, Combatant), ('type', '防御者', defender, Combatant),
                           ('entry', '武器', weapon), ('int', '距离', distance, 0, 100000),
                           ('int', '加值', bonus, (-100), 100), ('int', '额外伤害', extra_damage, 0, 1000),
-                          ('entry', '部位', part), ('bool', '中途脱离范围', left_area),))
+                          ('entry', '部位', part), ('bool', '中途脱离范围', left_area),
+                          ('int', '耐力检定减值', endurance_penalty, 0, 1000),))
     if not (weapon.attack_type.mode == 'check_damage'):
         raise WrongMode(f'“{weapon.name}”不是这种攻击方式')
     range_ = weapon.attack_type.range(attacker, weapon.attack_type, weapon)
@@ -114,11 +117,11 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
 
 def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, bonus: int = 0,
            extra_damage: int = 0, part: Union[BodyPart, str, None] = None, left_area: bool = False,
-           dice: Optional[DiceSource] = None) -> AttackResult:
+           endurance_penalty: int = 0, dice: Optional[DiceSource] = None) -> AttackResult:
     """攻击（检定即伤害）（TR-10、TR-11、TR-12、TR-13、TR-14、TR-16、TR-34、TR-41、TR-50、TR-51）"""
     _trace: List[_Step] = []
     weapon, part, dice_ = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area,
-                                        _trace)
+                                        endurance_penalty, _trace)
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _successes_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.extra_successes, False, 1000)
@@ -148,7 +151,10 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     if left_area:
         _trace.append(_rec(_Step, ('note', f'中途脱离范围，最终伤害减半为{to_hp}（负面点数同样减半）', ())))
     if part.given and part.effect == 'severe' and to_hp > 0:
-        _endurance_successes_roll = _rt_roll_pool(_source, _POOL, defender.endurance, 0, False, 1000)
+        _endurance_successes_roll = _rt_roll_pool(
+                _source, _POOL,
+                (defender.endurance - endurance_penalty if defender.endurance - endurance_penalty > 0 else 0), 0, False,
+                1000)
         _rolls.append(_endurance_successes_roll)
         endurance_successes = _endurance_successes_roll.successes
         _trace.append(_rec(
@@ -182,7 +188,8 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
 
 
 def _attack_roll(dice: DiceSource, weapon: Weapon, part: BodyPart, dice_: int, attacker: Combatant, defender: Combatant,
-                 extra_damage: int, left_area: bool) -> Tuple[bool, int, int, str, int, str, int, int, int]:
+                 extra_damage: int, left_area: bool, endurance_penalty: int) -> Tuple[
+        bool, int, int, str, int, str, int, int, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     successes = _rt_pool_successes(_die, dice_, 10, 8, 10, 1000) if _maybe_rand is None else _rt_pool_successes_random(
@@ -196,8 +203,14 @@ def _attack_roll(dice: DiceSource, weapon: Weapon, part: BodyPart, dice_: int, a
     final_damage = after_reduction - absorbed
     to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
     if part.given and part.effect == 'severe' and to_hp > 0:
-        endurance_successes = (_rt_pool_successes(_die, defender.endurance, 10, 8, 10, 1000) if _maybe_rand is None
-                               else _rt_pool_successes_random(_maybe_rand, defender.endurance, 10, 8, 10, 1000))
+        endurance_successes = (
+                _rt_pool_successes(
+                _die, (defender.endurance - endurance_penalty if defender.endurance - endurance_penalty > 0 else 0), 10,
+                8, 10, 1000) if _maybe_rand is None
+                else _rt_pool_successes_random(
+                _maybe_rand,
+                (defender.endurance - endurance_penalty if defender.endurance - endurance_penalty > 0 else 0), 10, 8,
+                10, 1000))
     else:
         endurance_successes = 0
     full_points = max(
@@ -217,28 +230,29 @@ def _attack_roll(dice: DiceSource, weapon: Weapon, part: BodyPart, dice_: int, a
 
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                 bonus: int = 0, extra_damage: int = 0, part: Union[BodyPart, str, None] = None, left_area: bool = False,
-                dice: DiceSource) -> Tuple[bool, int, int, str, int, str, int, int, int]:
+                endurance_penalty: int = 0, dice: DiceSource) -> Tuple[bool, int, int, str, int, str, int, int, int]:
     """攻击（检定即伤害）: the outcome only (the fields of ATTACK_FIELDS), no trace."""
     weapon, part, dice_ = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area,
-                                        None)
+                                        endurance_penalty, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damage, left_area)
+    return _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damage, left_area, endurance_penalty)
 
 
 def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                    bonus: int = 0, extra_damage: int = 0, part: Union[BodyPart, str, None] = None,
-                   left_area: bool = False) -> Callable[[DiceSource],
-                                                        Tuple[bool, int, int, str, int, str, int, int, int]]:
+                   left_area: bool = False, endurance_penalty: int = 0) -> Callable[
+        [DiceSource], Tuple[bool, int, int, str, int, str, int, int, int]]:
     """攻击（检定即伤害）: the setup once; the function returned rolls and returns the outcome tuple."""
     weapon, part, dice_ = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area,
-                                        None)
+                                        endurance_penalty, None)
     _attacker_extra_successes = attacker.extra_successes
     _weapon_attack_type = weapon.attack_type
     _defender_damage_reduction = defender.damage_reduction
     _defender_absorption = defender.absorption
     _endurance_successes = part.given and part.effect == 'severe'
-    _defender_endurance = defender.endurance
+    _endurance_successes_2 = (defender.endurance - endurance_penalty if defender.endurance - endurance_penalty > 0
+                              else 0)
     _full_points = part.given and part.effect == 'points'
     _full_points_2 = defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance
     _limb_damage = part.given and part.effect == 'limb'
@@ -262,7 +276,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
             final_damage = after_reduction - absorbed
             to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
             if _endurance_successes and to_hp > 0:
-                endurance_successes = _rt_pool_successes_random(_rand, _defender_endurance, 10, 8, 10, 1000)
+                endurance_successes = _rt_pool_successes_random(_rand, _endurance_successes_2, 10, 8, 10, 1000)
             else:
                 endurance_successes = 0
             full_points = (final_damage - _full_points_2 if final_damage - _full_points_2 > 0
@@ -275,17 +289,18 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
             item_damage = to_hp if _item_damage else 0
             return (hit, successes, 0 if _item_damage else to_hp, _weapon_damage_type_id, severe,
                     _part_track_id if points > 0 else '', points, limb_damage, item_damage)
-        return _attack_roll(_rt_dice_source(dice), weapon, part, dice_, attacker, defender, extra_damage, left_area)
+        return _attack_roll(_rt_dice_source(dice), weapon, part, dice_, attacker, defender, extra_damage, left_area,
+                            endurance_penalty)
 
     return _roll
 
 
 def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
-                bonus: int = 0, extra_damage: int = 0, part: Union[BodyPart, str, None] = None,
-                left_area: bool = False) -> Odds:
+                bonus: int = 0, extra_damage: int = 0, part: Union[BodyPart, str, None] = None, left_area: bool = False,
+                endurance_penalty: int = 0) -> Odds:
     """攻击（检定即伤害）: the exact distribution of the fields of ATTACK_FIELDS."""
     weapon, part, dice_ = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area,
-                                        None)
+                                        endurance_penalty, None)
     _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
     for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(dice_, 10, 8, 10)):
         _successes_p = _p * _successes_q
@@ -299,8 +314,9 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
         to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
         for endurance_successes, _endurance_successes_q in _odds.outcomes(
                 _successes_p,
-                (_rt_pool_distribution(defender.endurance, 10, 8, 10))
-                if part.given and part.effect == 'severe' and to_hp > 0 else _rt_CERTAIN_ZERO):
+                (_rt_pool_distribution(
+                (defender.endurance - endurance_penalty if defender.endurance - endurance_penalty > 0 else 0), 10, 8,
+                10)) if part.given and part.effect == 'severe' and to_hp > 0 else _rt_CERTAIN_ZERO):
             _endurance_successes_p = _successes_p * _endurance_successes_q
             full_points = max(
                     0,
@@ -321,17 +337,19 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
 
 
 def _firearm_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], shots: int, distance: int,
-                   bonus: int, defender_dodges: bool, left_area: bool, _trace: Optional[List[_Step]]) -> Tuple[
-        int, int, int]:
+                   bonus: int, defender_dodges: bool, left_area: bool, dodge_penalty: int,
+                   _trace: Optional[List[_Step]]) -> Tuple[int, int, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     if not (type(attacker) is Combatant and type(defender) is Combatant and weapon.not_specified is None
             and type(shots) is int and 1 <= shots <= 500 and type(distance) is int and 0 <= distance <= 100000
             and type(bonus) is int and (-100) <= bonus <= 100 and (defender_dodges is False or defender_dodges is True)
-            and (left_area is False or left_area is True)):
+            and (left_area is False or left_area is True) and type(dodge_penalty) is int
+            and 0 <= dodge_penalty <= 1000):
         _rt_check_inputs((('type', '射手', attacker, Combatant), ('type', '目标', defender, Combatant),
                           ('entry', '武器', weapon), ('int', '连射数', shots, 1, 500),
                           ('int', '距离', distance, 0, 100000), ('int', '加值', bonus, (-100), 100),
-                          ('bool', '目标闪避', defender_dodges), ('bool', '中途脱离范围', left_area),))
+                          ('bool', '目标闪避', defender_dodges), ('bool', '中途脱离范围', left_area),
+                          ('int', '闪避检定减值', dodge_penalty, 0, 1000),))
     if not (weapon.attack_type.mode == 'hit_fixed'):
         raise WrongMode(f'“{weapon.name}”不是这种攻击方式')
     if not (shots == 1 or shots <= weapon.magazine):
@@ -353,12 +371,12 @@ def _firearm_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
 
 
 def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1, distance: int = 0,
-            bonus: int = 0, defender_dodges: bool = False, left_area: bool = False,
+            bonus: int = 0, defender_dodges: bool = False, left_area: bool = False, dodge_penalty: int = 0,
             dice: Optional[DiceSource] = None) -> FirearmResult:
     """枪械射击与连射（TR-10、TR-15、TR-31、TR-41）"""
     _trace: List[_Step] = []
     penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges,
-                                             left_area, _trace)
+                                             left_area, dodge_penalty, _trace)
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     hits = 0
@@ -374,7 +392,10 @@ def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     _trace.append(_rec(_Step, ('pool_count', '命中检定' + '：' + str(hits) + '次达到要求', (('hits', hits),))))
     raw_damage = hits * per_hit
     if defender_dodges and hits > 0:
-        _dodge_successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, False, 1000)
+        _dodge_successes_roll = _rt_roll_pool(
+                _source, _POOL,
+                (defender.dexterity + defender.dodge - dodge_penalty
+                 if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0), 0, False, 1000)
         _rolls.append(_dodge_successes_roll)
         dodge_successes = _dodge_successes_roll.successes
         _trace.append(_rec(
@@ -393,7 +414,7 @@ def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
 
 
 def _firearm_roll(dice: DiceSource, penalty: int, per_hit: int, dice_: int, defender: Combatant, shots: int,
-                  defender_dodges: bool, left_area: bool) -> Tuple[int, bool, int, int, int]:
+                  defender_dodges: bool, left_area: bool, dodge_penalty: int) -> Tuple[int, bool, int, int, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     hits = 0
@@ -404,8 +425,15 @@ def _firearm_roll(dice: DiceSource, penalty: int, per_hit: int, dice_: int, defe
     raw_damage = hits * per_hit
     if defender_dodges and hits > 0:
         dodge_successes = (
-                _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10, 1000) if _maybe_rand is None
-                else _rt_pool_successes_random(_maybe_rand, defender.dexterity + defender.dodge, 10, 8, 10, 1000))
+                _rt_pool_successes(
+                _die,
+                (defender.dexterity + defender.dodge - dodge_penalty
+                 if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0), 10, 8, 10, 1000)
+                if _maybe_rand is None
+                else _rt_pool_successes_random(
+                _maybe_rand,
+                (defender.dexterity + defender.dodge - dodge_penalty
+                 if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0), 10, 8, 10, 1000))
     else:
         dodge_successes = 0
     after_dodge = (raw_damage - dodge_successes if raw_damage - dodge_successes > 0 else 0)
@@ -417,22 +445,23 @@ def _firearm_roll(dice: DiceSource, penalty: int, per_hit: int, dice_: int, defe
 
 def firearm_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1,
                  distance: int = 0, bonus: int = 0, defender_dodges: bool = False, left_area: bool = False,
-                 dice: DiceSource) -> Tuple[int, bool, int, int, int]:
+                 dodge_penalty: int = 0, dice: DiceSource) -> Tuple[int, bool, int, int, int]:
     """枪械射击与连射: the outcome only (the fields of FIREARM_FIELDS), no trace."""
     penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges,
-                                             left_area, None)
+                                             left_area, dodge_penalty, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area)
+    return _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area, dodge_penalty)
 
 
 def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1,
-                    distance: int = 0, bonus: int = 0, defender_dodges: bool = False,
-                    left_area: bool = False) -> Callable[[DiceSource], Tuple[int, bool, int, int, int]]:
+                    distance: int = 0, bonus: int = 0, defender_dodges: bool = False, left_area: bool = False,
+                    dodge_penalty: int = 0) -> Callable[[DiceSource], Tuple[int, bool, int, int, int]]:
     """枪械射击与连射: the setup once; the function returned rolls and returns the outcome tuple."""
     penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges,
-                                             left_area, None)
-    _dodge_successes = defender.dexterity + defender.dodge
+                                             left_area, dodge_penalty, None)
+    _dodge_successes = (defender.dexterity + defender.dodge - dodge_penalty
+                        if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0)
     _defender_damage_reduction = defender.damage_reduction
     _defender_absorption = defender.absorption
 
@@ -457,7 +486,7 @@ def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
             to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
             return (hits, hits > 0, per_hit, penalty, to_hp)
         return _firearm_roll(_rt_dice_source(dice), penalty, per_hit, dice_, defender, shots, defender_dodges,
-                             left_area)
+                             left_area, dodge_penalty)
 
     def _roll_common(dice: DiceSource) -> Tuple[int, bool, int, int, int]:
         """_roll's SeededDice branch, folded for the common case (see its guard below)."""
@@ -481,10 +510,11 @@ def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
 
 
 def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1,
-                 distance: int = 0, bonus: int = 0, defender_dodges: bool = False, left_area: bool = False) -> Odds:
+                 distance: int = 0, bonus: int = 0, defender_dodges: bool = False, left_area: bool = False,
+                 dodge_penalty: int = 0) -> Odds:
     """枪械射击与连射: the exact distribution of the fields of FIREARM_FIELDS."""
     penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges,
-                                             left_area, None)
+                                             left_area, dodge_penalty, None)
     _odds, _p = OddsBuilder(FIREARM_FIELDS, 'hit', 'damage', 200000), 1.0
     for hits, _hits_q in _odds.outcomes(_p,
                                         _rt_count_distribution(_rt_pool_distribution(dice_, 10, 8, 10), 1 - 0, shots)):
@@ -492,8 +522,10 @@ def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
         raw_damage = hits * per_hit
         for dodge_successes, _dodge_successes_q in _odds.outcomes(
                 _hits_p,
-                (_rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10)) if defender_dodges and hits > 0
-                else _rt_CERTAIN_ZERO):
+                (_rt_pool_distribution(
+                (defender.dexterity + defender.dodge - dodge_penalty
+                 if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0), 10, 8, 10))
+                if defender_dodges and hits > 0 else _rt_CERTAIN_ZERO):
             _dodge_successes_p = _hits_p * _dodge_successes_q
             after_dodge = (raw_damage - dodge_successes if raw_damage - dodge_successes > 0 else 0)
             after_reduction = (after_dodge - defender.damage_reduction if after_dodge - defender.damage_reduction > 0
@@ -572,15 +604,20 @@ def fixed_damage_odds(defender: Combatant, amount: int, damage_type: Union[Damag
 
 
 def _charge_setup(attacker: Combatant, defender: Combatant, skill_bonus: int, load_tier: int, obstacle_at: int,
-                  obstacle_structure: int, left_area: bool, _trace: Optional[List[_Step]]) -> Tuple[int, int]:
+                  obstacle_structure: int, left_area: bool, resist_strength_penalty: int, resist_dexterity_penalty: int,
+                  _trace: Optional[List[_Step]]) -> Tuple[int, int]:
     if not (type(attacker) is Combatant and type(defender) is Combatant and type(skill_bonus) is int
             and 0 <= skill_bonus <= 50 and type(load_tier) is int and 0 <= load_tier <= 30 and type(obstacle_at) is int
             and 0 <= obstacle_at <= 10000 and type(obstacle_structure) is int and 0 <= obstacle_structure <= 10000
-            and (left_area is False or left_area is True)):
+            and (left_area is False or left_area is True) and type(resist_strength_penalty) is int
+            and 0 <= resist_strength_penalty <= 1000 and type(resist_dexterity_penalty) is int
+            and 0 <= resist_dexterity_penalty <= 1000):
         _rt_check_inputs((('type', '冲撞者', attacker, Combatant), ('type', '被撞者', defender, Combatant),
                           ('int', '冲撞技艺加值', skill_bonus, 0, 50), ('int', '负重力量档', load_tier, 0, 30),
                           ('int', '障碍物距离', obstacle_at, 0, 10000),
-                          ('int', '障碍物结构值', obstacle_structure, 0, 10000), ('bool', '中途脱离范围', left_area),))
+                          ('int', '障碍物结构值', obstacle_structure, 0, 10000), ('bool', '中途脱离范围', left_area),
+                          ('int', '被撞者力量检定减值', resist_strength_penalty, 0, 1000),
+                          ('int', '被撞者敏捷检定减值', resist_dexterity_penalty, 0, 1000),))
     key = _rt_floordiv(attacker.move_speed, _R_CHARGE_SPEED_DIVISOR)
     skill = (attacker.fighting if attacker.fighting > attacker.athletics else attacker.athletics)
     check = key + skill + skill_bonus
@@ -593,11 +630,12 @@ def _charge_setup(attacker: Combatant, defender: Combatant, skill_bonus: int, lo
 
 
 def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0, obstacle_at: int = 0,
-           obstacle_structure: int = 0, left_area: bool = False, dice: Optional[DiceSource] = None) -> ChargeResult:
+           obstacle_structure: int = 0, left_area: bool = False, resist_strength_penalty: int = 0,
+           resist_dexterity_penalty: int = 0, dice: Optional[DiceSource] = None) -> ChargeResult:
     """冲撞攻击（TR-17、TR-41）"""
     _trace: List[_Step] = []
     check, target_defense = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure,
-                                          left_area, _trace)
+                                          left_area, resist_strength_penalty, resist_dexterity_penalty, _trace)
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _successes_roll = _rt_roll_pool(
@@ -624,8 +662,12 @@ def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, lo
     if final_damage > 0:
         _resist_roll = _rt_roll_pool(
                 _source, _POOL,
-                (defender.dexterity if defender.dexterity > defender.strength else defender.strength)
-                + (defender.fighting if defender.fighting > defender.athletics else defender.athletics),
+                max(
+                0,
+                (defender.dexterity - resist_dexterity_penalty
+                 if defender.dexterity - resist_dexterity_penalty > defender.strength - resist_strength_penalty
+                 else defender.strength - resist_strength_penalty)
+                + (defender.fighting if defender.fighting > defender.athletics else defender.athletics)),
                 (defender.size if defender.size > 0 else 0), False, 1000)
         _rolls.append(_resist_roll)
         resist = _resist_roll.successes
@@ -660,8 +702,8 @@ def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, lo
 
 
 def _charge_roll(dice: DiceSource, check: int, target_defense: int, attacker: Combatant, defender: Combatant,
-                 load_tier: int, obstacle_at: int, obstacle_structure: int, left_area: bool) -> Tuple[
-        bool, int, int, int]:
+                 load_tier: int, obstacle_at: int, obstacle_structure: int, left_area: bool,
+                 resist_strength_penalty: int, resist_dexterity_penalty: int) -> Tuple[bool, int, int, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     successes = (
@@ -682,13 +724,21 @@ def _charge_roll(dice: DiceSource, check: int, target_defense: int, attacker: Co
         resist = (
                 _rt_pool_successes(
                 _die,
-                (defender.dexterity if defender.dexterity > defender.strength else defender.strength)
-                + (defender.fighting if defender.fighting > defender.athletics else defender.athletics), 10, 8, 10,
+                max(
+                0,
+                (defender.dexterity - resist_dexterity_penalty
+                 if defender.dexterity - resist_dexterity_penalty > defender.strength - resist_strength_penalty
+                 else defender.strength - resist_strength_penalty)
+                + (defender.fighting if defender.fighting > defender.athletics else defender.athletics)), 10, 8, 10,
                 1000) if _maybe_rand is None
                 else _rt_pool_successes_random(
                 _maybe_rand,
-                (defender.dexterity if defender.dexterity > defender.strength else defender.strength)
-                + (defender.fighting if defender.fighting > defender.athletics else defender.athletics), 10, 8, 10,
+                max(
+                0,
+                (defender.dexterity - resist_dexterity_penalty
+                 if defender.dexterity - resist_dexterity_penalty > defender.strength - resist_strength_penalty
+                 else defender.strength - resist_strength_penalty)
+                + (defender.fighting if defender.fighting > defender.athletics else defender.athletics)), 10, 8, 10,
                 1000))
     else:
         resist = 0
@@ -711,29 +761,35 @@ def _charge_roll(dice: DiceSource, check: int, target_defense: int, attacker: Co
 
 
 def charge_fast(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0,
-                obstacle_at: int = 0, obstacle_structure: int = 0, left_area: bool = False, dice: DiceSource) -> Tuple[
+                obstacle_at: int = 0, obstacle_structure: int = 0, left_area: bool = False,
+                resist_strength_penalty: int = 0, resist_dexterity_penalty: int = 0, dice: DiceSource) -> Tuple[
         bool, int, int, int]:
     """冲撞攻击: the outcome only (the fields of CHARGE_FIELDS), no trace."""
     check, target_defense = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure,
-                                          left_area, None)
+                                          left_area, resist_strength_penalty, resist_dexterity_penalty, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _charge_roll(dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure,
-                        left_area)
+                        left_area, resist_strength_penalty, resist_dexterity_penalty)
 
 
 def charge_prepare(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0,
-                   obstacle_at: int = 0, obstacle_structure: int = 0, left_area: bool = False) -> Callable[
+                   obstacle_at: int = 0, obstacle_structure: int = 0, left_area: bool = False,
+                   resist_strength_penalty: int = 0, resist_dexterity_penalty: int = 0) -> Callable[
         [DiceSource], Tuple[bool, int, int, int]]:
     """冲撞攻击: the setup once; the function returned rolls and returns the outcome tuple."""
     check, target_defense = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure,
-                                          left_area, None)
+                                          left_area, resist_strength_penalty, resist_dexterity_penalty, None)
     _successes = (check - target_defense if check - target_defense > _R_CHECK_FLOOR else _R_CHECK_FLOOR)
     _attacker_max_hp = attacker.max_hp
     _defender_damage_reduction = defender.damage_reduction
     _defender_absorption = defender.absorption
-    _resist = (defender.dexterity if defender.dexterity > defender.strength else defender.strength) + (
-            defender.fighting if defender.fighting > defender.athletics else defender.athletics)
+    _resist = max(
+            0,
+            (defender.dexterity - resist_dexterity_penalty
+             if defender.dexterity - resist_dexterity_penalty > defender.strength - resist_strength_penalty
+             else defender.strength - resist_strength_penalty)
+            + (defender.fighting if defender.fighting > defender.athletics else defender.athletics))
     _resist_2 = (defender.size if defender.size > 0 else 0)
     _obstacle_at_gt_0 = obstacle_at > 0
     _attacker_damage_reduction = attacker.damage_reduction
@@ -775,16 +831,17 @@ def charge_prepare(attacker: Combatant, defender: Combatant, *, skill_bonus: int
                           _attacker_absorption))
             return (hit, target_total, self_total, pushed - blocked)
         return _charge_roll(_rt_dice_source(dice), check, target_defense, attacker, defender, load_tier, obstacle_at,
-                            obstacle_structure, left_area)
+                            obstacle_structure, left_area, resist_strength_penalty, resist_dexterity_penalty)
 
     return _roll
 
 
 def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0,
-                obstacle_at: int = 0, obstacle_structure: int = 0, left_area: bool = False) -> Odds:
+                obstacle_at: int = 0, obstacle_structure: int = 0, left_area: bool = False,
+                resist_strength_penalty: int = 0, resist_dexterity_penalty: int = 0) -> Odds:
     """冲撞攻击: the exact distribution of the fields of CHARGE_FIELDS."""
     check, target_defense = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure,
-                                          left_area, None)
+                                          left_area, resist_strength_penalty, resist_dexterity_penalty, None)
     _odds, _p = OddsBuilder(CHARGE_FIELDS, 'hit', 'damage', 200000), 1.0
     for successes, _successes_q in _odds.outcomes(
             _p,
@@ -802,8 +859,12 @@ def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 
         for resist, _resist_q in _odds.outcomes(
                 _successes_p,
                 (_rt_pool_distribution(
-                (defender.dexterity if defender.dexterity > defender.strength else defender.strength)
-                + (defender.fighting if defender.fighting > defender.athletics else defender.athletics), 10, 8, 10))
+                max(
+                0,
+                (defender.dexterity - resist_dexterity_penalty
+                 if defender.dexterity - resist_dexterity_penalty > defender.strength - resist_strength_penalty
+                 else defender.strength - resist_strength_penalty)
+                + (defender.fighting if defender.fighting > defender.athletics else defender.athletics)), 10, 8, 10))
                 if final_damage > 0 else _rt_CERTAIN_ZERO):
             _resist_p = _successes_p * _resist_q
             pushed = max(0, final_damage - resist - (defender.size if defender.size > 0 else 0))
@@ -881,22 +942,27 @@ def parry_odds(defender: Combatant, *, with_weapon: bool = True, incoming: int =
     return _odds.build()
 
 
-def _dodge_setup(defender: Combatant, incoming: int, applicable: bool, _trace: Optional[List[_Step]]) -> None:
+def _dodge_setup(defender: Combatant, incoming: int, applicable: bool, dodge_penalty: int,
+                 _trace: Optional[List[_Step]]) -> None:
     if not (type(defender) is Combatant and type(incoming) is int and 0 <= incoming <= 10000
-            and (applicable is False or applicable is True)):
+            and (applicable is False or applicable is True) and type(dodge_penalty) is int
+            and 0 <= dodge_penalty <= 1000):
         _rt_check_inputs((('type', '闪避者', defender, Combatant), ('int', '来袭伤害', incoming, 0, 10000),
-                          ('bool', '可以闪避', applicable),))
+                          ('bool', '可以闪避', applicable), ('int', '闪避检定减值', dodge_penalty, 0, 1000),))
 
 
-def dodge(defender: Combatant, incoming: int, *, applicable: bool = True,
+def dodge(defender: Combatant, incoming: int, *, applicable: bool = True, dodge_penalty: int = 0,
           dice: Optional[DiceSource] = None) -> DodgeResult:
     """闪避（TR-31）"""
     _trace: List[_Step] = []
-    _dodge_setup(defender, incoming, applicable, _trace)
+    _dodge_setup(defender, incoming, applicable, dodge_penalty, _trace)
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     if applicable:
-        _successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, False, 1000)
+        _successes_roll = _rt_roll_pool(
+                _source, _POOL,
+                (defender.dexterity + defender.dodge - dodge_penalty
+                 if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0), 0, False, 1000)
         _rolls.append(_successes_roll)
         successes = _successes_roll.successes
         _trace.append(_rec(
@@ -909,32 +975,42 @@ def dodge(defender: Combatant, incoming: int, *, applicable: bool = True,
     return _rec(DodgeResult, (damage, incoming - damage, tuple(_rolls), tuple(_trace)))
 
 
-def _dodge_roll(dice: DiceSource, defender: Combatant, incoming: int, applicable: bool) -> Tuple[int, int]:
+def _dodge_roll(dice: DiceSource, defender: Combatant, incoming: int, applicable: bool, dodge_penalty: int) -> Tuple[
+        int, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if applicable:
-        successes = (_rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10, 1000)
-                     if _maybe_rand is None
-                     else _rt_pool_successes_random(_maybe_rand, defender.dexterity + defender.dodge, 10, 8, 10, 1000))
+        successes = (
+                _rt_pool_successes(
+                _die,
+                (defender.dexterity + defender.dodge - dodge_penalty
+                 if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0), 10, 8, 10, 1000)
+                if _maybe_rand is None
+                else _rt_pool_successes_random(
+                _maybe_rand,
+                (defender.dexterity + defender.dodge - dodge_penalty
+                 if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0), 10, 8, 10, 1000))
     else:
         successes = 0
     damage = (incoming - successes if incoming - successes > 0 else 0)
     return (damage, incoming - damage)
 
 
-def dodge_fast(defender: Combatant, incoming: int, *, applicable: bool = True, dice: DiceSource) -> Tuple[int, int]:
+def dodge_fast(defender: Combatant, incoming: int, *, applicable: bool = True, dodge_penalty: int = 0,
+               dice: DiceSource) -> Tuple[int, int]:
     """闪避: the outcome only (the fields of DODGE_FIELDS), no trace."""
-    _dodge_setup(defender, incoming, applicable, None)
+    _dodge_setup(defender, incoming, applicable, dodge_penalty, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return _dodge_roll(dice, defender, incoming, applicable)
+    return _dodge_roll(dice, defender, incoming, applicable, dodge_penalty)
 
 
-def dodge_prepare(defender: Combatant, incoming: int, *, applicable: bool = True) -> Callable[
+def dodge_prepare(defender: Combatant, incoming: int, *, applicable: bool = True, dodge_penalty: int = 0) -> Callable[
         [DiceSource], Tuple[int, int]]:
     """闪避: the setup once; the function returned rolls and returns the outcome tuple."""
-    _dodge_setup(defender, incoming, applicable, None)
-    _successes = defender.dexterity + defender.dodge
+    _dodge_setup(defender, incoming, applicable, dodge_penalty, None)
+    _successes = (defender.dexterity + defender.dodge - dodge_penalty
+                  if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0)
 
     def _roll(dice: DiceSource) -> Tuple[int, int]:
         if dice.__class__ is SeededDice:
@@ -946,18 +1022,20 @@ def dodge_prepare(defender: Combatant, incoming: int, *, applicable: bool = True
                 successes = 0
             damage = (incoming - successes if incoming - successes > 0 else 0)
             return (damage, incoming - damage)
-        return _dodge_roll(_rt_dice_source(dice), defender, incoming, applicable)
+        return _dodge_roll(_rt_dice_source(dice), defender, incoming, applicable, dodge_penalty)
 
     return _roll
 
 
-def dodge_odds(defender: Combatant, incoming: int, *, applicable: bool = True) -> Odds:
+def dodge_odds(defender: Combatant, incoming: int, *, applicable: bool = True, dodge_penalty: int = 0) -> Odds:
     """闪避: the exact distribution of the fields of DODGE_FIELDS."""
-    _dodge_setup(defender, incoming, applicable, None)
+    _dodge_setup(defender, incoming, applicable, dodge_penalty, None)
     _odds, _p = OddsBuilder(DODGE_FIELDS, None, 'damage', 200000), 1.0
     for successes, _successes_q in _odds.outcomes(
             _p,
-            (_rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10)) if applicable
+            (_rt_pool_distribution(
+            (defender.dexterity + defender.dodge - dodge_penalty
+             if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0), 10, 8, 10)) if applicable
             else _rt_CERTAIN_ZERO):
         _successes_p = _p * _successes_q
         damage = (incoming - successes if incoming - successes > 0 else 0)
@@ -1334,27 +1412,31 @@ def influence_odds(weapon: Union[Weapon, str, None] = None, *, energy_influence:
     return _odds.build()
 
 
-def _conversion_setup(defender: Combatant, weapon: Union[Weapon, str], from_called_shot: bool,
+def _conversion_setup(defender: Combatant, weapon: Union[Weapon, str], from_called_shot: bool, dodge_penalty: int,
                       _trace: Optional[List[_Step]]) -> Tuple[Weapon, bool, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     if not (type(defender) is Combatant and weapon.not_specified is None
-            and (from_called_shot is False or from_called_shot is True)):
+            and (from_called_shot is False or from_called_shot is True) and type(dodge_penalty) is int
+            and 0 <= dodge_penalty <= 1000):
         _rt_check_inputs((('type', '目标', defender, Combatant), ('entry', '武器', weapon),
-                          ('bool', '来自部位攻击', from_called_shot),))
+                          ('bool', '来自部位攻击', from_called_shot), ('int', '闪避检定减值', dodge_penalty, 0, 1000),))
     converts = not from_called_shot and defender.size < weapon.size
     resist = defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance
     return (weapon, converts, resist,)
 
 
 def conversion(defender: Combatant, weapon: Union[Weapon, str], *, from_called_shot: bool = False,
-               dice: Optional[DiceSource] = None) -> ConversionResult:
+               dodge_penalty: int = 0, dice: Optional[DiceSource] = None) -> ConversionResult:
     """攻击类型转化（TR-20、TR-41）"""
     _trace: List[_Step] = []
-    weapon, converts, resist = _conversion_setup(defender, weapon, from_called_shot, _trace)
+    weapon, converts, resist = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, _trace)
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     if converts:
-        _dodge_successes_roll = _rt_roll_pool(_source, _POOL, defender.dexterity + defender.dodge, 0, False, 1000)
+        _dodge_successes_roll = _rt_roll_pool(
+                _source, _POOL,
+                (defender.dexterity + defender.dodge - dodge_penalty
+                 if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0), 0, False, 1000)
         _rolls.append(_dodge_successes_roll)
         dodge_successes = _dodge_successes_roll.successes
         _trace.append(_rec(
@@ -1381,14 +1463,21 @@ def conversion(defender: Combatant, weapon: Union[Weapon, str], *, from_called_s
                 (converts, weapon.size if converts else 0, damage, absorbed, tuple(_rolls), tuple(_trace)))
 
 
-def _conversion_roll(dice: DiceSource, weapon: Weapon, converts: bool, resist: int, defender: Combatant) -> Tuple[
-        bool, int, int, int]:
+def _conversion_roll(dice: DiceSource, weapon: Weapon, converts: bool, resist: int, defender: Combatant,
+                     dodge_penalty: int) -> Tuple[bool, int, int, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if converts:
         dodge_successes = (
-                _rt_pool_successes(_die, defender.dexterity + defender.dodge, 10, 8, 10, 1000) if _maybe_rand is None
-                else _rt_pool_successes_random(_maybe_rand, defender.dexterity + defender.dodge, 10, 8, 10, 1000))
+                _rt_pool_successes(
+                _die,
+                (defender.dexterity + defender.dodge - dodge_penalty
+                 if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0), 10, 8, 10, 1000)
+                if _maybe_rand is None
+                else _rt_pool_successes_random(
+                _maybe_rand,
+                (defender.dexterity + defender.dodge - dodge_penalty
+                 if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0), 10, 8, 10, 1000))
     else:
         dodge_successes = 0
     after_resist = (weapon.damage - resist - dodge_successes if weapon.damage - resist - dodge_successes > 0
@@ -1402,19 +1491,20 @@ def _conversion_roll(dice: DiceSource, weapon: Weapon, converts: bool, resist: i
 
 
 def conversion_fast(defender: Combatant, weapon: Union[Weapon, str], *, from_called_shot: bool = False,
-                    dice: DiceSource) -> Tuple[bool, int, int, int]:
+                    dodge_penalty: int = 0, dice: DiceSource) -> Tuple[bool, int, int, int]:
     """攻击类型转化: the outcome only (the fields of CONVERSION_FIELDS), no trace."""
-    weapon, converts, resist = _conversion_setup(defender, weapon, from_called_shot, None)
+    weapon, converts, resist = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return _conversion_roll(dice, weapon, converts, resist, defender)
+    return _conversion_roll(dice, weapon, converts, resist, defender, dodge_penalty)
 
 
-def conversion_prepare(defender: Combatant, weapon: Union[Weapon, str], *, from_called_shot: bool = False) -> Callable[
-        [DiceSource], Tuple[bool, int, int, int]]:
+def conversion_prepare(defender: Combatant, weapon: Union[Weapon, str], *, from_called_shot: bool = False,
+                       dodge_penalty: int = 0) -> Callable[[DiceSource], Tuple[bool, int, int, int]]:
     """攻击类型转化: the setup once; the function returned rolls and returns the outcome tuple."""
-    weapon, converts, resist = _conversion_setup(defender, weapon, from_called_shot, None)
-    _dodge_successes = defender.dexterity + defender.dodge
+    weapon, converts, resist = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, None)
+    _dodge_successes = (defender.dexterity + defender.dodge - dodge_penalty
+                        if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0)
     _after_resist = weapon.damage - resist
     _defender_damage_reduction = defender.damage_reduction
     _defender_absorption = defender.absorption
@@ -1440,18 +1530,22 @@ def conversion_prepare(defender: Combatant, weapon: Union[Weapon, str], *, from_
                     (after_resist - _defender_damage_reduction if after_resist - _defender_damage_reduction > 0 else 0),
                     _defender_absorption))
             return (converts, _out1, damage, absorbed)
-        return _conversion_roll(_rt_dice_source(dice), weapon, converts, resist, defender)
+        return _conversion_roll(_rt_dice_source(dice), weapon, converts, resist, defender, dodge_penalty)
 
     return _roll
 
 
-def conversion_odds(defender: Combatant, weapon: Union[Weapon, str], *, from_called_shot: bool = False) -> Odds:
+def conversion_odds(defender: Combatant, weapon: Union[Weapon, str], *, from_called_shot: bool = False,
+                    dodge_penalty: int = 0) -> Odds:
     """攻击类型转化: the exact distribution of the fields of CONVERSION_FIELDS."""
-    weapon, converts, resist = _conversion_setup(defender, weapon, from_called_shot, None)
+    weapon, converts, resist = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, None)
     _odds, _p = OddsBuilder(CONVERSION_FIELDS, None, 'damage', 200000), 1.0
     for dodge_successes, _dodge_successes_q in _odds.outcomes(
             _p,
-            (_rt_pool_distribution(defender.dexterity + defender.dodge, 10, 8, 10)) if converts else _rt_CERTAIN_ZERO):
+            (_rt_pool_distribution(
+            (defender.dexterity + defender.dodge - dodge_penalty
+             if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0), 10, 8, 10)) if converts
+            else _rt_CERTAIN_ZERO):
         _dodge_successes_p = _p * _dodge_successes_q
         after_resist = (weapon.damage - resist - dodge_successes if weapon.damage - resist - dodge_successes > 0
                         else 0) if converts else 0
@@ -1532,35 +1626,41 @@ def initiative_roll_odds(character: Combatant, dice_count: int) -> Odds:
 
 def _detect_setup(seeker: Combatant, hider: Combatant, sense: Union[Sense, str], size_bonus: int, exposure_bonus: int,
                   fully_hidden: bool, speed_halvings: int, avoids_medium: bool, supernatural: bool, revealed_bonus: int,
-                  _trace: Optional[List[_Step]]) -> Tuple[bool, int, int]:
+                  seek_penalty: int, hide_penalty: int, _trace: Optional[List[_Step]]) -> Tuple[bool, int, int]:
     sense = sense if type(sense) is Sense else get_sense(sense)
     if not (type(seeker) is Combatant and type(hider) is Combatant and sense.not_specified is None
             and type(size_bonus) is int and 0 <= size_bonus <= 30 and type(exposure_bonus) is int
             and 0 <= exposure_bonus <= 30 and (fully_hidden is False or fully_hidden is True)
             and type(speed_halvings) is int and 0 <= speed_halvings <= 10
             and (avoids_medium is False or avoids_medium is True) and (supernatural is False or supernatural is True)
-            and type(revealed_bonus) is int and 0 <= revealed_bonus <= 10):
+            and type(revealed_bonus) is int and 0 <= revealed_bonus <= 10 and type(seek_penalty) is int
+            and 0 <= seek_penalty <= 1000 and type(hide_penalty) is int and 0 <= hide_penalty <= 1000):
         _rt_check_inputs((('type', '侦查方', seeker, Combatant), ('type', '躲藏方', hider, Combatant),
                           ('entry', '感知方式', sense), ('int', '小体型加值', size_bonus, 0, 30),
                           ('int', '裸露部分加值', exposure_bonus, 0, 30), ('bool', '完全被遮蔽', fully_hidden),
                           ('int', '降速倍数', speed_halvings, 0, 10), ('bool', '避开感知媒介', avoids_medium),
-                          ('bool', '超凡能力', supernatural), ('int', '受袭后加值次数', revealed_bonus, 0, 10),))
+                          ('bool', '超凡能力', supernatural), ('int', '受袭后加值次数', revealed_bonus, 0, 10),
+                          ('int', '侦查检定减值', seek_penalty, 0, 1000),
+                          ('int', '躲藏检定减值', hide_penalty, 0, 1000),))
     automatic_hide = (sense.blocked_by_cover and fully_hidden or sense.blocked_by_avoiding_medium and avoids_medium
                       or supernatural and seeker.influence < hider.influence)
-    hide_pool = hider.dexterity + hider.hide + size_bonus + (exposure_bonus if sense.uses_exposure else 0) + (
-            _R_HEARING_BONUS_PER_HALVING * speed_halvings if sense.uses_speed else 0)
-    seek_pool = seeker.perception + seeker.detect + _R_REVEALED_BONUS * revealed_bonus
+    hide_pool = max(
+            0,
+            hider.dexterity + hider.hide + size_bonus + (exposure_bonus if sense.uses_exposure else 0)
+            + (_R_HEARING_BONUS_PER_HALVING * speed_halvings if sense.uses_speed else 0) - hide_penalty)
+    seek_pool = max(0, seeker.perception + seeker.detect + _R_REVEALED_BONUS * revealed_bonus - seek_penalty)
     return (automatic_hide, hide_pool, seek_pool,)
 
 
 def detect(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 'sight', *, size_bonus: int = 0,
            exposure_bonus: int = 0, fully_hidden: bool = False, speed_halvings: int = 0, avoids_medium: bool = False,
-           supernatural: bool = False, revealed_bonus: int = 0, dice: Optional[DiceSource] = None) -> DetectResult:
+           supernatural: bool = False, revealed_bonus: int = 0, seek_penalty: int = 0, hide_penalty: int = 0,
+           dice: Optional[DiceSource] = None) -> DetectResult:
     """侦查与躲藏（TR-03、TR-04）"""
     _trace: List[_Step] = []
     automatic_hide, hide_pool, seek_pool = _detect_setup(seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden,
                                                          speed_halvings, avoids_medium, supernatural, revealed_bonus,
-                                                         _trace)
+                                                         seek_penalty, hide_penalty, _trace)
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     if not automatic_hide:
@@ -1584,11 +1684,11 @@ def detect(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 'sigh
     else:
         hide = 0
     noticed = not automatic_hide and seek + seeker.extra_successes > hide + hider.extra_successes
-    return _rec(DetectResult, (noticed, tuple(_rolls), tuple(_trace)))
+    return _rec(DetectResult, (noticed, not noticed, tuple(_rolls), tuple(_trace)))
 
 
 def _detect_roll(dice: DiceSource, automatic_hide: bool, hide_pool: int, seek_pool: int, seeker: Combatant,
-                 hider: Combatant) -> Tuple[bool]:
+                 hider: Combatant) -> Tuple[bool, bool]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if not automatic_hide:
@@ -1602,17 +1702,17 @@ def _detect_roll(dice: DiceSource, automatic_hide: bool, hide_pool: int, seek_po
     else:
         hide = 0
     noticed = not automatic_hide and seek + seeker.extra_successes > hide + hider.extra_successes
-    return (noticed,)
+    return (noticed, not noticed)
 
 
 def detect_fast(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 'sight', *, size_bonus: int = 0,
                 exposure_bonus: int = 0, fully_hidden: bool = False, speed_halvings: int = 0,
-                avoids_medium: bool = False, supernatural: bool = False, revealed_bonus: int = 0,
-                dice: DiceSource) -> Tuple[bool]:
+                avoids_medium: bool = False, supernatural: bool = False, revealed_bonus: int = 0, seek_penalty: int = 0,
+                hide_penalty: int = 0, dice: DiceSource) -> Tuple[bool, bool]:
     """侦查与躲藏: the outcome only (the fields of DETECT_FIELDS), no trace."""
     automatic_hide, hide_pool, seek_pool = _detect_setup(seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden,
                                                          speed_halvings, avoids_medium, supernatural, revealed_bonus,
-                                                         None)
+                                                         seek_penalty, hide_penalty, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider)
@@ -1620,17 +1720,17 @@ def detect_fast(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 
 
 def detect_prepare(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 'sight', *, size_bonus: int = 0,
                    exposure_bonus: int = 0, fully_hidden: bool = False, speed_halvings: int = 0,
-                   avoids_medium: bool = False, supernatural: bool = False, revealed_bonus: int = 0) -> Callable[
-        [DiceSource], Tuple[bool]]:
+                   avoids_medium: bool = False, supernatural: bool = False, revealed_bonus: int = 0,
+                   seek_penalty: int = 0, hide_penalty: int = 0) -> Callable[[DiceSource], Tuple[bool, bool]]:
     """侦查与躲藏: the setup once; the function returned rolls and returns the outcome tuple."""
     automatic_hide, hide_pool, seek_pool = _detect_setup(seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden,
                                                          speed_halvings, avoids_medium, supernatural, revealed_bonus,
-                                                         None)
+                                                         seek_penalty, hide_penalty, None)
     _not_automatic_hide = not automatic_hide
     _seeker_extra_successes = seeker.extra_successes
     _hider_extra_successes = hider.extra_successes
 
-    def _roll(dice: DiceSource) -> Tuple[bool]:
+    def _roll(dice: DiceSource) -> Tuple[bool, bool]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -1643,7 +1743,7 @@ def detect_prepare(seeker: Combatant, hider: Combatant, sense: Union[Sense, str]
             else:
                 hide = 0
             noticed = _not_automatic_hide and seek + _seeker_extra_successes > hide + _hider_extra_successes
-            return (noticed,)
+            return (noticed, not noticed)
         return _detect_roll(_rt_dice_source(dice), automatic_hide, hide_pool, seek_pool, seeker, hider)
 
     return _roll
@@ -1651,11 +1751,12 @@ def detect_prepare(seeker: Combatant, hider: Combatant, sense: Union[Sense, str]
 
 def detect_odds(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 'sight', *, size_bonus: int = 0,
                 exposure_bonus: int = 0, fully_hidden: bool = False, speed_halvings: int = 0,
-                avoids_medium: bool = False, supernatural: bool = False, revealed_bonus: int = 0) -> Odds:
+                avoids_medium: bool = False, supernatural: bool = False, revealed_bonus: int = 0, seek_penalty: int = 0,
+                hide_penalty: int = 0) -> Odds:
     """侦查与躲藏: the exact distribution of the fields of DETECT_FIELDS."""
     automatic_hide, hide_pool, seek_pool = _detect_setup(seeker, hider, sense, size_bonus, exposure_bonus, fully_hidden,
                                                          speed_halvings, avoids_medium, supernatural, revealed_bonus,
-                                                         None)
+                                                         seek_penalty, hide_penalty, None)
     _odds, _p = OddsBuilder(DETECT_FIELDS, None, None, 200000), 1.0
     for seek, _seek_q in _odds.outcomes(
             _p, (_rt_pool_distribution(seek_pool, 10, 8, 10)) if not automatic_hide else _rt_CERTAIN_ZERO):
@@ -1664,28 +1765,74 @@ def detect_odds(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 
                 _seek_p, (_rt_pool_distribution(hide_pool, 10, 8, 10)) if not automatic_hide else _rt_CERTAIN_ZERO):
             _hide_p = _seek_p * _hide_q
             noticed = not automatic_hide and seek + seeker.extra_successes > hide + hider.extra_successes
-            _odds.add((noticed,), _hide_p)
+            _odds.add((noticed, not noticed), _hide_p)
     return _odds.build()
 
 
-def _chaos_check_setup(character: Combatant, skill: int, _trace: Optional[List[_Step]]) -> None:
-    if not (type(character) is Combatant and type(skill) is int and 0 <= skill <= 50):
-        _rt_check_inputs((('type', '角色', character, Combatant), ('int', '技艺', skill, 0, 50),))
+def _surprise_setup(target: Combatant, _trace: Optional[List[_Step]]) -> None:
+    if type(target) is not Combatant:
+        _rt_check_inputs((('type', '被突袭者', target, Combatant),))
+    if _trace is not None:
+        _trace.append(_rec(_Step, ('note', '被突袭，视为定身直到其回合结束', ())))
+
+
+def surprise(target: Combatant, *, dice: Optional[DiceSource] = None) -> SurpriseResult:
+    """被突袭（TR-01）"""
+    _trace: List[_Step] = []
+    _surprise_setup(target, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+    return _rec(SurpriseResult, (True, (), tuple(_trace)))
+
+
+def surprise_fast(target: Combatant, dice: DiceSource) -> Tuple[bool]:
+    """被突袭: the outcome only (the fields of SURPRISE_FIELDS), no trace."""
+    _surprise_setup(target, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return (True,)
+
+
+def surprise_prepare(target: Combatant) -> Callable[[DiceSource], Tuple[bool]]:
+    """被突袭: the setup once; the function returned rolls and returns the outcome tuple."""
+    _surprise_setup(target, None)
+
+    def _roll(dice: DiceSource) -> Tuple[bool]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+        return (True,)
+
+    return _roll
+
+
+def surprise_odds(target: Combatant) -> Odds:
+    """被突袭: the exact distribution of the fields of SURPRISE_FIELDS."""
+    _surprise_setup(target, None)
+    _odds, _p = OddsBuilder(SURPRISE_FIELDS, None, None, 200000), 1.0
+    _odds.add((True,), _p)
+    return _odds.build()
+
+
+def _chaos_check_setup(character: Combatant, skill: int, penalty: int, _trace: Optional[List[_Step]]) -> None:
+    if not (type(character) is Combatant and type(skill) is int and 0 <= skill <= 50 and type(penalty) is int
+            and 0 <= penalty <= 1000):
+        _rt_check_inputs((('type', '角色', character, Combatant), ('int', '技艺', skill, 0, 50),
+                          ('int', '检定减值', penalty, 0, 1000),))
     if not (character.chaos < character.intelligence):
         raise PeriodicImpossible(f'混乱刻度{character.chaos}达到或超过智力{character.intelligence}，无法进行任何周'
                                  '期检定')
 
 
-def chaos_check(character: Combatant, *, skill: int = 0, dice: Optional[DiceSource] = None) -> ChaosCheckResult:
+def chaos_check(character: Combatant, *, skill: int = 0, penalty: int = 0,
+                dice: Optional[DiceSource] = None) -> ChaosCheckResult:
     """混乱刻度下的周期检定（TR-42）"""
     _trace: List[_Step] = []
-    _chaos_check_setup(character, skill, _trace)
+    _chaos_check_setup(character, skill, penalty, _trace)
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _successes_roll = _rt_roll_pool(
             _source, _POOL,
-            (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0
-             else 0), 0, False, 1000)
+            (character.intelligence + skill - character.chaos - penalty
+             if character.intelligence + skill - character.chaos - penalty > 0 else 0), 0, False, 1000)
     _rolls.append(_successes_roll)
     successes = _successes_roll.successes
     _trace.append(_rec(
@@ -1695,34 +1842,36 @@ def chaos_check(character: Combatant, *, skill: int = 0, dice: Optional[DiceSour
     return _rec(ChaosCheckResult, (successes, tuple(_rolls), tuple(_trace)))
 
 
-def _chaos_check_roll(dice: DiceSource, character: Combatant, skill: int) -> Tuple[int]:
+def _chaos_check_roll(dice: DiceSource, character: Combatant, skill: int, penalty: int) -> Tuple[int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     successes = (
             _rt_pool_successes(
             _die,
-            (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0
-             else 0), 10, 8, 10, 1000) if _maybe_rand is None
+            (character.intelligence + skill - character.chaos - penalty
+             if character.intelligence + skill - character.chaos - penalty > 0 else 0), 10, 8, 10, 1000)
+            if _maybe_rand is None
             else _rt_pool_successes_random(
             _maybe_rand,
-            (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0
-             else 0), 10, 8, 10, 1000))
+            (character.intelligence + skill - character.chaos - penalty
+             if character.intelligence + skill - character.chaos - penalty > 0 else 0), 10, 8, 10, 1000))
     return (successes,)
 
 
-def chaos_check_fast(character: Combatant, *, skill: int = 0, dice: DiceSource) -> Tuple[int]:
+def chaos_check_fast(character: Combatant, *, skill: int = 0, penalty: int = 0, dice: DiceSource) -> Tuple[int]:
     """混乱刻度下的周期检定: the outcome only (the fields of CHAOS_CHECK_FIELDS), no trace."""
-    _chaos_check_setup(character, skill, None)
+    _chaos_check_setup(character, skill, penalty, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return _chaos_check_roll(dice, character, skill)
+    return _chaos_check_roll(dice, character, skill, penalty)
 
 
-def chaos_check_prepare(character: Combatant, *, skill: int = 0) -> Callable[[DiceSource], Tuple[int]]:
+def chaos_check_prepare(character: Combatant, *, skill: int = 0, penalty: int = 0) -> Callable[
+        [DiceSource], Tuple[int]]:
     """混乱刻度下的周期检定: the setup once; the function returned rolls and returns the outcome tuple."""
-    _chaos_check_setup(character, skill, None)
-    _successes = (character.intelligence + skill - character.chaos
-                  if character.intelligence + skill - character.chaos > 0 else 0)
+    _chaos_check_setup(character, skill, penalty, None)
+    _successes = (character.intelligence + skill - character.chaos - penalty
+                  if character.intelligence + skill - character.chaos - penalty > 0 else 0)
 
     def _roll(dice: DiceSource) -> Tuple[int]:
         if dice.__class__ is SeededDice:
@@ -1730,20 +1879,96 @@ def chaos_check_prepare(character: Combatant, *, skill: int = 0) -> Callable[[Di
             _rand = dice.random
             successes = _rt_pool_successes_random(_rand, _successes, 10, 8, 10, 1000)
             return (successes,)
-        return _chaos_check_roll(_rt_dice_source(dice), character, skill)
+        return _chaos_check_roll(_rt_dice_source(dice), character, skill, penalty)
 
     return _roll
 
 
-def chaos_check_odds(character: Combatant, *, skill: int = 0) -> Odds:
+def chaos_check_odds(character: Combatant, *, skill: int = 0, penalty: int = 0) -> Odds:
     """混乱刻度下的周期检定: the exact distribution of the fields of CHAOS_CHECK_FIELDS."""
-    _chaos_check_setup(character, skill, None)
+    _chaos_check_setup(character, skill, penalty, None)
     _odds, _p = OddsBuilder(CHAOS_CHECK_FIELDS, None, None, 200000), 1.0
     for successes, _successes_q in _odds.outcomes(
             _p,
             _rt_pool_distribution(
-            (character.intelligence + skill - character.chaos if character.intelligence + skill - character.chaos > 0
-             else 0), 10, 8, 10)):
+            (character.intelligence + skill - character.chaos - penalty
+             if character.intelligence + skill - character.chaos - penalty > 0 else 0), 10, 8, 10)):
+        _successes_p = _p * _successes_q
+        _odds.add((successes,), _successes_p)
+    return _odds.build()
+
+
+def _will_check_setup(character: Combatant, skill: int, penalty: int, _trace: Optional[List[_Step]]) -> None:
+    if not (type(character) is Combatant and type(skill) is int and 0 <= skill <= 50 and type(penalty) is int
+            and 0 <= penalty <= 1000):
+        _rt_check_inputs((('type', '角色', character, Combatant), ('int', '技艺', skill, 0, 50),
+                          ('int', '检定减值', penalty, 0, 1000),))
+
+
+def will_check(character: Combatant, *, skill: int = 0, penalty: int = 0,
+               dice: Optional[DiceSource] = None) -> WillCheckResult:
+    """意志检定（TR-63、TR-67、TR-70）"""
+    _trace: List[_Step] = []
+    _will_check_setup(character, skill, penalty, _trace)
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
+    _rolls: List[Any] = []
+    _successes_roll = _rt_roll_pool(_source, _POOL,
+                                    (character.will + skill - penalty if character.will + skill - penalty > 0 else 0),
+                                    character.extra_successes, False, 1000)
+    _rolls.append(_successes_roll)
+    successes = _successes_roll.successes
+    _trace.append(_rec(
+            _Step,
+            ('pool', _rt_pool_sentence('意志检定', _successes_roll),
+             (('command', _successes_roll.command), ('faces', _successes_roll.faces), ('successes', successes)))))
+    return _rec(WillCheckResult, (successes, tuple(_rolls), tuple(_trace)))
+
+
+def _will_check_roll(dice: DiceSource, character: Combatant, skill: int, penalty: int) -> Tuple[int]:
+    _die = dice.die
+    _maybe_rand = getattr(dice, "random", None)
+    successes = (
+            _rt_pool_successes(_die, (character.will + skill - penalty if character.will + skill - penalty > 0 else 0),
+                               10, 8, 10, 1000) if _maybe_rand is None
+            else _rt_pool_successes_random(
+            _maybe_rand, (character.will + skill - penalty if character.will + skill - penalty > 0 else 0), 10, 8, 10,
+            1000))
+    return (successes,)
+
+
+def will_check_fast(character: Combatant, *, skill: int = 0, penalty: int = 0, dice: DiceSource) -> Tuple[int]:
+    """意志检定: the outcome only (the fields of WILL_CHECK_FIELDS), no trace."""
+    _will_check_setup(character, skill, penalty, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return _will_check_roll(dice, character, skill, penalty)
+
+
+def will_check_prepare(character: Combatant, *, skill: int = 0, penalty: int = 0) -> Callable[[DiceSource], Tuple[int]]:
+    """意志检定: the setup once; the function returned rolls and returns the outcome tuple."""
+    _will_check_setup(character, skill, penalty, None)
+    _successes = (character.will + skill - penalty if character.will + skill - penalty > 0 else 0)
+    _character_extra_successes = character.extra_successes
+
+    def _roll(dice: DiceSource) -> Tuple[int]:
+        if dice.__class__ is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
+            _rand = dice.random
+            successes = _rt_pool_successes_random(_rand, _successes, 10, 8, 10, 1000)
+            return (successes,)
+        return _will_check_roll(_rt_dice_source(dice), character, skill, penalty)
+
+    return _roll
+
+
+def will_check_odds(character: Combatant, *, skill: int = 0, penalty: int = 0) -> Odds:
+    """意志检定: the exact distribution of the fields of WILL_CHECK_FIELDS."""
+    _will_check_setup(character, skill, penalty, None)
+    _odds, _p = OddsBuilder(WILL_CHECK_FIELDS, None, None, 200000), 1.0
+    for successes, _successes_q in _odds.outcomes(
+            _p,
+            _rt_pool_distribution((character.will + skill - penalty if character.will + skill - penalty > 0 else 0), 10,
+                                  8, 10)):
         _successes_p = _p * _successes_q
         _odds.add((successes,), _successes_p)
     return _odds.build()

@@ -34,7 +34,7 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "params": (('attacker', '攻击者', 'combatant'), ('defender', '防御者', 'combatant'),
                        ('weapon', '武器', 'weapons'), ('distance', '距离', 'int'), ('bonus', '加值', 'int'),
                        ('extra_damage', '额外伤害', 'int'), ('part', '部位', 'body_parts'),
-                       ('left_area', '中途脱离范围', 'bool')),
+                       ('left_area', '中途脱离范围', 'bool'), ('endurance_penalty', '耐力检定减值', 'int')),
             "fields": (('hit', '命中', 'bool'), ('successes', '成功数', 'int'), ('damage', '伤害', 'int'),
                        ('damage_type', '伤害类型', 'damage_types'), ('severe', '重创', 'int'),
                        ('track', '负面点数类型', 'condition_tracks'), ('points', '负面点数', 'int'),
@@ -45,7 +45,7 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "params": (('attacker', '射手', 'combatant'), ('defender', '目标', 'combatant'),
                        ('weapon', '武器', 'weapons'), ('shots', '连射数', 'int'), ('distance', '距离', 'int'),
                        ('bonus', '加值', 'int'), ('defender_dodges', '目标闪避', 'bool'),
-                       ('left_area', '中途脱离范围', 'bool')),
+                       ('left_area', '中途脱离范围', 'bool'), ('dodge_penalty', '闪避检定减值', 'int')),
             "fields": (('hits', '命中数', 'int'), ('hit', '命中', 'bool'), ('per_hit', '每发伤害', 'int'),
                        ('penalty', '命中减值', 'int'), ('damage', '伤害', 'int')),
             "summary": {"hit": 'hit', "damage": 'damage'}},
@@ -60,7 +60,8 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "params": (('attacker', '冲撞者', 'combatant'), ('defender', '被撞者', 'combatant'),
                        ('skill_bonus', '冲撞技艺加值', 'int'), ('load_tier', '负重力量档', 'int'),
                        ('obstacle_at', '障碍物距离', 'int'), ('obstacle_structure', '障碍物结构值', 'int'),
-                       ('left_area', '中途脱离范围', 'bool')),
+                       ('left_area', '中途脱离范围', 'bool'), ('resist_strength_penalty', '被撞者力量检定减值', 'int'),
+                       ('resist_dexterity_penalty', '被撞者敏捷检定减值', 'int')),
             "fields": (('hit', '命中', 'bool'), ('damage', '伤害', 'int'), ('self_damage', '自身伤害', 'int'),
                        ('pushed_meters', '被迫移动', 'int')), "summary": {"hit": 'hit', "damage": 'damage'}},
     'parry': {
@@ -72,7 +73,7 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
     'dodge': {
             "name": '闪避',
             "params": (('defender', '闪避者', 'combatant'), ('incoming', '来袭伤害', 'int'),
-                       ('applicable', '可以闪避', 'bool')),
+                       ('applicable', '可以闪避', 'bool'), ('dodge_penalty', '闪避检定减值', 'int')),
             "fields": (('damage', '所受伤害', 'int'), ('prevented', '减少的伤害', 'int')),
             "summary": {"hit": None, "damage": 'damage'}},
     'take_cover': {
@@ -114,7 +115,7 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
     'conversion': {
             "name": '攻击类型转化',
             "params": (('defender', '目标', 'combatant'), ('weapon', '武器', 'weapons'),
-                       ('from_called_shot', '来自部位攻击', 'bool')),
+                       ('from_called_shot', '来自部位攻击', 'bool'), ('dodge_penalty', '闪避检定减值', 'int')),
             "fields": (('converts', '可以转化', 'bool'), ('coverage', '覆盖范围', 'int'), ('damage', '伤害', 'int'),
                        ('absorbed', '吸收', 'int')), "summary": {"hit": None, "damage": 'damage'}},
     'initiative_roll': {"name": '先攻检定',
@@ -127,11 +128,20 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('sense', '感知方式', 'senses'), ('size_bonus', '小体型加值', 'int'),
                        ('exposure_bonus', '裸露部分加值', 'int'), ('fully_hidden', '完全被遮蔽', 'bool'),
                        ('speed_halvings', '降速倍数', 'int'), ('avoids_medium', '避开感知媒介', 'bool'),
-                       ('supernatural', '超凡能力', 'bool'), ('revealed_bonus', '受袭后加值次数', 'int')),
-            "fields": (('noticed', '发现', 'bool'),), "summary": {"hit": None, "damage": None}},
-    'chaos_check': {"name": '混乱刻度下的周期检定',
-                    "params": (('character', '角色', 'combatant'), ('skill', '技艺', 'int')),
-                    "fields": (('successes', '成功数', 'int'),), "summary": {"hit": None, "damage": None}},
+                       ('supernatural', '超凡能力', 'bool'), ('revealed_bonus', '受袭后加值次数', 'int'),
+                       ('seek_penalty', '侦查检定减值', 'int'), ('hide_penalty', '躲藏检定减值', 'int')),
+            "fields": (('noticed', '发现', 'bool'), ('unnoticed', '未发现', 'bool')),
+            "summary": {"hit": None, "damage": None}},
+    'surprise': {"name": '被突袭', "params": (('target', '被突袭者', 'combatant'),),
+                 "fields": (('surprised', '被突袭', 'bool'),), "summary": {"hit": None, "damage": None}},
+    'chaos_check': {
+            "name": '混乱刻度下的周期检定',
+            "params": (('character', '角色', 'combatant'), ('skill', '技艺', 'int'), ('penalty', '检定减值', 'int')),
+            "fields": (('successes', '成功数', 'int'),), "summary": {"hit": None, "damage": None}},
+    'will_check': {
+            "name": '意志检定',
+            "params": (('character', '角色', 'combatant'), ('skill', '技艺', 'int'), ('penalty', '检定减值', 'int')),
+            "fields": (('successes', '成功数', 'int'),), "summary": {"hit": None, "damage": None}},
     'add_points': {
             "name": '累积负面点数',
             "params": (('creature', '角色', 'combatant'), ('track', '累积槽', 'condition_tracks'),
@@ -428,11 +438,12 @@ class InitiativeRollResult(_InitiativeRollFields, _rt_Result):
     procedure = 'initiative_roll'
 
 
-DETECT_FIELDS: Tuple[str, ...] = ('noticed',)
+DETECT_FIELDS: Tuple[str, ...] = ('noticed', 'unnoticed')
 
 
 class _DetectFields(NamedTuple):
     noticed: bool  # 发现
+    unnoticed: bool  # 未发现
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 
@@ -442,6 +453,22 @@ class DetectResult(_DetectFields, _rt_Result):
 
     __slots__ = ()
     procedure = 'detect'
+
+
+SURPRISE_FIELDS: Tuple[str, ...] = ('surprised',)
+
+
+class _SurpriseFields(NamedTuple):
+    surprised: bool  # 被突袭
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class SurpriseResult(_SurpriseFields, _rt_Result):
+    """The result of surprise (被突袭): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'surprise'
 
 
 CHAOS_CHECK_FIELDS: Tuple[str, ...] = ('successes',)
@@ -459,6 +486,22 @@ class ChaosCheckResult(_ChaosCheckFields, _rt_Result):
 
     __slots__ = ()
     procedure = 'chaos_check'
+
+
+WILL_CHECK_FIELDS: Tuple[str, ...] = ('successes',)
+
+
+class _WillCheckFields(NamedTuple):
+    successes: int  # 成功数
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class WillCheckResult(_WillCheckFields, _rt_Result):
+    """The result of will_check (意志检定): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'will_check'
 
 
 ADD_POINTS_FIELDS: Tuple[str, ...] = ('points', 'capacity', 'debuff', 'state', 'fear')

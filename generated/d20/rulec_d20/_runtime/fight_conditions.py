@@ -21,9 +21,9 @@ from typing import Any, NamedTuple, Optional, Tuple
 from .core import RuleError
 
 # the kinds of action a procedure may declare (`action:`), and the natures (`nature:`)
-ACTIONS = ("standard", "move", "swift", "free", "reflex", "full_round")
+ACTIONS = ("standard", "move", "swift", "free", "reflex", "full_round", "bonus")
 ACTION_NAMES = {"standard": "标准动作", "move": "移动动作", "swift": "迅捷动作", "free": "自由动作",
-                "reflex": "反射动作", "full_round": "整轮动作", "": "动作"}
+                "reflex": "反射动作", "full_round": "整轮动作", "bonus": "附赠动作", "": "动作"}
 NATURE_NAMES = {"physical": "物理", "mental": "精神", "": ""}
 
 
@@ -67,6 +67,7 @@ class ConditionSpec(NamedTuple):
     max_value: int = 1_000_000_000  # a value added to past this is kept at it
     stack: str = "replace"  # set again from the same source: "replace" the value or "add" to it
     rules: Tuple[str, ...] = ()
+    as_states: Tuple[str, ...] = ()  # states its holder counts as being in (their stats taken, their forbids)
 
 
 class RelationSpec(NamedTuple):

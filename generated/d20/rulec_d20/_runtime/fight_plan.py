@@ -152,7 +152,7 @@ class Planned:
 
     if TYPE_CHECKING:  # provided by Fight
         def _prepare(self, procedure: str, roles: Mapping[str, str], options: Mapping[str, Any]
-                     ) -> Tuple[ActionSpec, Dict[str, Any], Tuple[str, ...], Tuple[Tuple[str, str, str], ...]]: ...
+                     ) -> Tuple[ActionSpec, Dict[str, Any], Tuple[str, ...], Tuple[Tuple[str, str, str], ...], Any]: ...
 
         def _with(self, members: Optional[Tuple[Member, ...]] = None, turn: Optional[int] = None,
                   relations: Optional[Tuple[Tuple[str, str, str], ...]] = None,
@@ -283,7 +283,7 @@ class _Chain:
         roles = dict(step.roles)
         merged: Dict[Any, Tuple[Any, float]] = {}
         try:
-            spec, kwargs, applied, used = fight._prepare(step.procedure, roles, dict(step.options))
+            spec, kwargs, applied, used, turn = fight._prepare(step.procedure, roles, dict(step.options))
         except Refused:
             self._add(merged, _end(fight, step), 1.0)
         else:
@@ -292,7 +292,7 @@ class _Chain:
                 raise LimitExceeded(f"计划的计算量超过{MAX_PLAN_WORK}次结算：请减少最多行动次数")
             self.work += len(outcomes)
             for outcome, q in outcomes:
-                action = Action(step.procedure, step.roles, outcome, applied, used)
+                action = Action(step.procedure, step.roles, outcome, applied, used, turn)
                 self._add(merged, _end(fight.apply(action), step), q)
         out = [(after, k2[0], k2[1], q) for k2, (after, q) in merged.items()]
         self.steps[(key, place)] = out

@@ -23,20 +23,24 @@ ranges.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple
 
 from .core import OutOfBounds, RuleError
+from .fight_budget import Budget, Plan, shown_cost
 from .fight_carried import Carried
+from .fight_checks import CheckUse, check_penalties, lowered_checks
 from .fight_until import Until, state_threshold
 from .fight_plan import Planned
-from .fight_conditions import Condition, ConditionSpec, Refused, forbids_text
+from .fight_conditions import ACTION_NAMES, Condition, ConditionSpec, Refused, forbids_text
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
-from .fight_state import (MAX_LOG, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect, FightRules,
-                          Member, Modifier, check_name, clamp, get, line, put, read_fight)
+from .fight_state import (MAX_LOG, MAX_LOG_LINE, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect,
+                          FightRules, Member, Modifier, check_name, clamp, get, line, put, read_fight, stat_values,
+                          trusted, with_counters, with_points)
 from .sources import FixedDice
 
-__all__ = ["Condition", "Refused", "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_MEMBERS",
+__all__ = ["CheckUse", "Condition", "Refused",
+           "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_MEMBERS",
            "MAX_MODIFIERS", "MAX_TURN", "MAX_VALUE", "Action", "ActionSpec", "Effect", "Fight", "FightRules",
            "Member", "Modifier", "UntilOdds", "attacks_until", "chain_until", "expected_attacks", "sequence_odds",
            "state_threshold"]
@@ -53,13 +57,14 @@ class Action(NamedTuple):
     result: Any
     applied: Tuple[str, ...] = ()
     used: Tuple[Tuple[str, str, str], ...] = ()  # (holder, condition, source) the action used up
+    plan: Optional[Plan] = None  # what it costs its actor's turn (fight_budget.py; None: no budget)
 
     def text(self, gm: bool = False) -> str:
         """The sentences of the state that applied, then the result's trace."""
         return "\n".join([*self.applied, self.result.text(gm)])
 
 
-class Fight(Carried, Until, Planned):
+class Fight(Carried, Budget, Until, Planned):
     """An immutable fight. Build one with `Fight.start(rules, {"甲": Combatant(...), ...})`."""
 
     __slots__ = ("rules", "members", "turn", "relations", "log")
@@ -82,8 +87,13 @@ class Fight(Carried, Until, Planned):
 
     # ---- building ----
     @classmethod
-    def start(cls, rules: FightRules, combatants: Mapping[str, Any]) -> "Fight":
-        """A fight between `combatants` (name -> Combatant), who act in the order given."""
+    def start(cls, rules: FightRules, combatants: Mapping[str, Any], turns: bool = False) -> "Fight":
+        """A fight between `combatants` (name -> Combatant), who act in the order given; with `turns`,
+        each combatant's turn is the budget the ruleset's turn structure declares (fight_budget.py)."""
+        if turns is not True and turns is not False:
+            raise OutOfBounds("turns 应为是或否", key="turns")
+        if not turns and rules.turn is not None:
+            rules = rules._replace(turn=None)
         if not isinstance(combatants, Mapping) or not 1 <= len(combatants) <= MAX_MEMBERS:
             raise OutOfBounds(f"一场战斗要有1至{MAX_MEMBERS}名角色", key="combatants")
         members = []
@@ -97,8 +107,14 @@ class Fight(Carried, Until, Planned):
     def _with(self, members: Optional[Tuple[Member, ...]] = None, turn: Optional[int] = None,
               relations: Optional[Tuple[Tuple[str, str, str], ...]] = None,
               log: Optional[Tuple[str, ...]] = None) -> "Fight":
-        return Fight(self.rules, self.members if members is None else members, self.turn if turn is None else turn,
-                     self.relations if relations is None else relations, self.log if log is None else log)
+        # what Fight(...) does, through the slots' setters (a fight is made at each step of every action)
+        new = _new(Fight)
+        _SET_RULES(new, self.rules)
+        _SET_MEMBERS(new, self.members if members is None else members)
+        _SET_TURN(new, self.turn if turn is None else turn)
+        _SET_RELATIONS(new, self.relations if relations is None else relations)
+        _SET_LOG(new, self.log if log is None else log[-MAX_LOG:])
+        return new
 
     # ---- reading ----
     @property
@@ -127,12 +143,21 @@ class Fight(Carried, Until, Planned):
         with no scope) and, unless `debuffs` is false, the debuffs of its tracks: the accumulation
         rule itself reads the stats without them, so a debuff never feeds back into the capacity it
         is measured against."""
-        lowered = self._debuffs(m) if debuffs else ()
+        if not debuffs and applying is None:
+            if not (m.modifiers or m.states or m.conditions or self.relations):
+                return m.base
+            return self._undebuffed(m)
+        lowered = self._lowered(m) if debuffs else ()
         if applying is None:
             applying = self._applying(m) if (m.conditions or self.relations or m.states) else []
         if not m.modifiers and not m.states and not lowered and not applying:
             return m.base
-        values = m.base.to_dict()
+        key = (id(m.base), id(m.modifiers), m.states, lowered)  # all it depends on when no condition applies
+        if not applying:
+            hit = _EFFECTIVE.get(key)
+            if hit is not None and hit[0] is m.base and hit[1] is m.modifiers and hit[2] is self.rules:
+                return hit[3]
+        values = stat_values(m.base)
         for stat, amount in lowered:
             lo = self.rules.stats[stat][1]
             values[stat] = max(lo, values[stat] - amount)
@@ -141,34 +166,79 @@ class Fight(Carried, Until, Planned):
             if name_lo_hi is not None:
                 values[mod.stat] = max(name_lo_hi[1], min(name_lo_hi[2], values[mod.stat] + mod.delta))
         for state in m.states:
+            if values.get(self.rules.state_spared.get(state, "")) is True:
+                continue  # spared: another working sense keeps the defenses (tracks' 目盲)
             for stat in self.rules.state_stats.get(state, ()):
                 if stat in self.rules.stats:
                     values[stat] = self.rules.stats[stat][1]
         for c, spec in applying:
+            for state in spec.as_states:  # counted as in a state: the stats it takes away at their minimum
+                for stat in self.rules.state_stats.get(state, ()):
+                    if stat in self.rules.stats:
+                        values[stat] = self.rules.stats[stat][1]
             for stat, flag in spec.sets:
                 values[stat] = flag
             for stat, per in spec.adds:
                 _, lo, hi = self.rules.stats[stat]
                 values[stat] = max(lo, min(hi, values[stat] + per * c.value))
-        return self.rules.combatant(**values)
+        stats = trusted(self.rules.combatant, values)
+        if not applying:
+            _remember(_EFFECTIVE, key, (m.base, m.modifiers, self.rules, stats))
+        return stats
+
+    def _undebuffed(self, m: Member) -> Any:
+        """`_effective(m, debuffs=False)`, remembered: the accumulation and recovery rules read it once
+        or twice an action, and it depends only on the parts of `m` an action rarely changes (base
+        stats, modifiers, states, conditions, name) and on the relations and rules, all immutable,
+        so their identities are the key (each entry holds them, so no identity is reused while it lives)."""
+        key = (id(m.base), id(m.modifiers), id(m.states), id(m.conditions), m.name, id(self.relations))
+        hit = _UNDEBUFFED.get(key)
+        if (hit is not None and hit[0] is m.base and hit[1] is m.modifiers and hit[2] is m.states
+                and hit[3] is m.conditions and hit[4] is self.relations and hit[5] is self.rules):
+            return hit[6]
+        stats = self._effective(m, debuffs=False, applying=self._applying(m))
+        _remember(_UNDEBUFFED, key, (m.base, m.modifiers, m.states, m.conditions, self.relations, self.rules, stats))
+        return stats
+
+    def _lowered(self, m: Member) -> Tuple[Tuple[str, int], ...]:
+        """`_debuffs(m)`, remembered: they depend only on `m`'s stats without debuffs (what the
+        accumulation rule reads: `m.base` or an object `_undebuffed` remembers, held by the entry,
+        so its identity is a key), its points and the rules. An action asks for them for its stats
+        and for what it says, and in a long fight the points take the same few values again."""
+        if not m.points:
+            return self._debuffs(m)
+        plain = self._effective(m, debuffs=False)
+        key = (id(plain), m.points)
+        hit = _LOWERED.get(key)
+        if hit is not None and hit[0] is plain and hit[1] is self.rules:
+            return hit[2]  # type: ignore[no-any-return]
+        out = self._debuffs(m)
+        _remember(_LOWERED, key, (plain, self.rules, out))
+        return out
 
     def _debuffs(self, m: Member) -> Tuple[Tuple[str, int], ...]:
-        """(stat, amount) for each stat a track's debuff lowers: points past the capacity, by the
+        """(stat, amount) for each stat a track's debuff lowers directly (a defense: the checks it
+        lowers are `fight_checks`'), by the points past the capacity."""
+        stats = self.rules.stats
+        return tuple((stat, amount) for track, amount in self._debuff_amounts(m)
+                     for stat in self.rules.track_debuffs.get(track, ()) if stat in stats)
+
+    def _debuff_amounts(self, m: Member) -> Tuple[Tuple[str, int], ...]:
+        """(track, amount) for each track whose debuff `m` suffers: points past the capacity, by the
         ruleset's accumulation rule."""
         rules = self.rules
-        if not rules.track_debuffs or rules.accumulate is None or not m.points:
+        if not (rules.track_debuffs or rules.track_debuff_checks) or rules.accumulate is None or not m.points:
             return ()
         out: List[Tuple[str, int]] = []
         plain = None
         for track, points in m.points:
-            stats = rules.track_debuffs.get(track)
-            if not stats or points <= 0:
+            if points <= 0 or (track not in rules.track_debuffs and track not in rules.track_debuff_checks):
                 continue
             if plain is None:
                 plain = self._effective(m, debuffs=False)
             amount = int(rules.accumulate(plain, track, current=points, gained=0, dice=_NO_DICE)[rules.debuff_index])
             if amount > 0:
-                out += [(stat, amount) for stat in stats if stat in rules.stats]
+                out.append((track, amount))
         return tuple(out)
 
     def holds(self, relation: str, holder: str, held: str) -> bool:
@@ -178,37 +248,46 @@ class Fight(Carried, Until, Planned):
     def resolve(self, procedure: str, roles: Mapping[str, str], **options: Any) -> Action:
         """Resolve `procedure` with the named combatants in its roles (`{"attacker": "甲", ...}`),
         each with its effective stats; the fight is unchanged (apply the action to change it)."""
-        spec, kwargs, applied, used = self._prepare(procedure, roles, options)
+        spec, kwargs, applied, used, plan = self._prepare(procedure, roles, options)
         result = spec.function(**kwargs)
-        return Action(procedure, tuple((r, roles[r]) for r in spec.roles), result, applied, used)
+        return Action(procedure, tuple((r, roles[r]) for r in spec.roles), result, applied, used, plan)
 
     def _prepare(self, procedure: str, roles: Mapping[str, str], options: Mapping[str, Any]
-                 ) -> Tuple[ActionSpec, Dict[str, Any], Tuple[str, ...], Tuple[Tuple[str, str, str], ...]]:
+                 ) -> Tuple[ActionSpec, Dict[str, Any], Tuple[str, ...], Tuple[Tuple[str, str, str], ...],
+                            Optional[Plan]]:
         """What `resolve` calls the procedure with: (its spec, the arguments — every role's effective
         stats, the options its conditions supply, then the caller's — the sentences of the state that
-        applied, the conditions it uses up); `Refused` when the actor's conditions forbid it."""
+        applied, the conditions it uses up, what it spends of its actor's turn); `Refused` when the
+        actor's conditions or turn forbid it."""
         spec = self.rules.actions.get(procedure) if type(procedure) is str else None
         if spec is None:
             raise OutOfBounds("没有可在战斗中使用的这个过程", key="procedure")
-        if not isinstance(roles, Mapping):
+        if type(roles) is not dict and not isinstance(roles, Mapping):  # typing's isinstance is slow
             raise OutOfBounds(f"“{spec.name}”的角色应为映射（角色: 名字）", key="roles")
-        missing = [r for r in spec.roles if r not in roles]
-        extra = [r for r in roles if r not in spec.roles]
-        if missing or extra:
+        if len(roles) != len(spec.roles) or [r for r in spec.roles if r not in roles]:  # a role missing or extra
             raise OutOfBounds(f"“{spec.name}”的角色是 {', '.join(spec.roles)}", key=procedure)
         for key in options:
             if key in spec.roles:
                 raise OutOfBounds(f"“{key}”是角色，不是选项", key=key)
-        by_name = {roles[r]: r for r in reversed(spec.roles)}
-        for name in roles.values():
-            self.member(name)  # every combatant named exists before anything is refused
-        self._refuse(self.member(roles[spec.roles[spec.subject]]), procedure, spec, by_name)
+        found = {name: self.member(name) for name in roles.values()}  # all exist before anything is refused
+        actor = found[roles[spec.roles[spec.subject]]]
+        by_name: Dict[str, str] = {}  # name -> role, made when a condition needs it
+        if actor.conditions or actor.states or self.relations:  # what may forbid the action
+            by_name = {roles[r]: r for r in reversed(spec.roles)}
+            self._refuse(actor, procedure, spec, by_name)
+        plan = self._plan(actor, spec)
         kwargs: Dict[str, Any] = {}
         supplied: Dict[str, Any] = {}
         used: List[Tuple[str, str, str]] = []
-        applied: List[str] = []
+        applied: List[str] = [line(f"{plan.over}：按裁定仍然进行")] if plan is not None and plan.over else []
+        plain = not self.relations
         for role in spec.roles:
-            m = self.member(roles[role])
+            m = found[roles[role]]
+            if plain and not (m.modifiers or m.states or m.conditions or m.points):
+                kwargs[role] = m.base  # nothing changes its stats, nothing applies to it: nothing to say
+                continue
+            if not by_name:
+                by_name = {roles[r]: r for r in reversed(spec.roles)}
             applying = self._applying(m, procedure, by_name)
             kwargs[role] = self._effective(m, applying=applying)
             applied += self.applied_to(m.name, applying)
@@ -219,9 +298,15 @@ class Fight(Carried, Until, Planned):
                         applied.append(line(f"{m.name}的{cs.name}：{spec.params[param]}为{_shown(supplied[param])}"))
                 if any(x.kind == "used" for x in cs.ends) and c in m.conditions:
                     used.append((m.name, c.id, c.source))
-        kwargs.update(supplied)
+        if spec.checks:  # the debuffs on the checks it rolls (TR-60..TR-70)
+            penalties, said = check_penalties(self.rules, spec.checks, roles,
+                                              lambda who: self._debuff_amounts(self.member(who)), options)
+            applied += said
+            kwargs.update(penalties)
+        if supplied:
+            kwargs.update(supplied)
         kwargs.update(options)
-        return spec, kwargs, tuple(applied), tuple(used)
+        return spec, kwargs, tuple(applied), tuple(used), plan
 
     def applied_to(self, name: str,
                    applying: Optional[List[Tuple[Condition, ConditionSpec]]] = None) -> Tuple[str, ...]:
@@ -231,15 +316,20 @@ class Fight(Carried, Until, Planned):
         out = [f"{name}的{self.rules.stats[x.stat][0]}{x.delta:+d}（{x.source}）" for x in m.modifiers
                if x.stat in self.rules.stats]
         for state in m.states:
+            if getattr(m.base, self.rules.state_spared.get(state, "") or "-", False) is True:
+                continue
             taken = [self.rules.stats[s][0] for s in self.rules.state_stats.get(state, ()) if s in self.rules.stats]
             if taken:
                 out.append(f"{name}处于{self.rules.state_names.get(state, state)}：{'、'.join(taken)}视为最低")
-        for stat, amount in self._debuffs(m):
+        for stat, amount in self._lowered(m):
             out.append(f"{name}的减益：{self.rules.stats[stat][0]}-{amount}")
+        if applying is None:  # in an action, only the checks it rolls are said (fight_checks)
+            out += lowered_checks(self.rules, self._debuff_amounts(m), name)
         for c, spec in self._applying(m) if applying is None else applying:
             changes = [self.rules.flag_names.get(stat, stat) if flag else f"非{self.rules.flag_names.get(stat, stat)}"
                        for stat, flag in spec.sets]
             changes += [f"{self.rules.stats[stat][0]}{per * c.value:+d}" for stat, per in spec.adds if per * c.value]
+            changes += [f"视为{self.rules.state_names.get(x, x)}" for x in spec.as_states]
             if changes:
                 by = f"，来自{c.source}" if c.source else ""
                 out.append(line(f"{name}处于{spec.name}（{'、'.join(changes)}{by}）"))
@@ -259,14 +349,18 @@ class Fight(Carried, Until, Planned):
         result = action.result
         rules = self.rules
         members = {m.name: m for m in self.members}
+        holding = False  # whether a role holds a condition the action may use up or end
         for name in roles.values():
             if name not in members:
                 raise OutOfBounds(f"战斗中没有“{name}”", key=name)
-        relations = set(self.relations)
+            holding = holding or bool(members[name].conditions)
+        relations: Optional[Set[Tuple[str, str, str]]] = None  # made by the first relation effect
         log: List[str] = []
         n = len(self.members)
-        names = [x.name for x in self.members]
-        self._end_used(action, spec, members, log)
+        if holding:
+            self._end_used(action, spec, members, log)
+        if action.plan is not None:
+            members[action.plan.name] = self._spend(members[action.plan.name], action.plan, log)
         for e in spec.effects:
             if e.when and not getattr(result, e.when):
                 continue
@@ -276,10 +370,13 @@ class Fight(Carried, Until, Planned):
             if e.kind == "counter":
                 if amount == 0:
                     continue
-                total = clamp(get(m.counters, e.key) + amount, -MAX_VALUE, MAX_VALUE)
-                m = m._replace(counters=put(m.counters, e.key, total))
+                total = get(m.counters, e.key) + amount
+                if not -MAX_VALUE < total < MAX_VALUE:
+                    total = clamp(total, -MAX_VALUE, MAX_VALUE)
+                m = with_counters(m, put(m.counters, e.key, total))
                 top = "，已达上限" if abs(total) == MAX_VALUE else ""
-                log.append(line(f"{who}的{self.rules.counters[e.key]}{amount:+d}（共{total}{top}）"))
+                said = f"{who}的{self.rules.counters[e.key]}{amount:+d}（共{total}{top}）"
+                log.append(said if len(said) <= MAX_LOG_LINE else line(said))
                 if rules.on_damage is not None and rules.on_damage[0] == e.key and amount > 0 and m.states:
                     m = self._recover(m, min(amount, rules.taken_max), log)
                 members[who] = m
@@ -290,9 +387,10 @@ class Fight(Carried, Until, Planned):
                 before = get(m.points, track)
                 # saturate at the top the accumulation procedure accepts: every later action still resolves
                 total = clamp(before + amount, 0, rules.points_max)
-                m = m._replace(points=put(m.points, track, total))
+                m = with_points(m, put(m.points, track, total))
                 top = f"，已达上限{rules.points_max}" if before + amount > rules.points_max else ""
-                log.append(line(f"{who}的{rules.tracks[track]}{amount:+d}（共{total}{top}）"))
+                said = f"{who}的{rules.tracks[track]}{amount:+d}（共{total}{top}）"
+                log.append(said if len(said) <= MAX_LOG_LINE else line(said))
                 if rules.accumulate is not None:
                     state = str(rules.accumulate(self._effective(m, debuffs=False), track, current=min(before, total),
                                                  gained=max(0, total - before), dice=_NO_DICE)[rules.state_index]
@@ -300,6 +398,8 @@ class Fight(Carried, Until, Planned):
                     if state and state not in m.states:
                         m = m._replace(states=tuple(sorted((*m.states, state))))
                         log.append(line(f"{who}进入{self.rules.state_names.get(state, state)}"))
+                if track in rules.wake_tracks and rules.on_damage is not None and total > before and m.states:
+                    m = self._recover(m, min(total - before, rules.taken_max), log)  # pain wakes as damage does
                 members[who] = m
             elif e.kind == "modifier":
                 if amount == 0:
@@ -321,6 +421,7 @@ class Fight(Carried, Until, Planned):
             elif e.kind == "condition":
                 value = amount if e.field else 1
                 source = roles.get(e.other, "") if e.other else ""
+                names = [x.name for x in self.members]
                 members[who] = self._set_condition(m, e.key, value, source, names.index(who),
                                                    names.index(source) if source else -1, log)
             elif e.kind == "clear":
@@ -331,14 +432,25 @@ class Fight(Carried, Until, Planned):
             elif e.kind == "relation":
                 held = roles[e.other]
                 key = (e.key, who, held)
+                if relations is None:
+                    relations = set(self.relations)
                 if e.duration == "start" and key not in relations:
                     relations.add(key)
                     log.append(line(f"{who}{self.rules.relations[e.key]}{held}"))
                 elif e.duration == "end" and key in relations:
                     relations.discard(key)
                     log.append(line(f"{who}对{held}的{self.rules.relations[e.key]}结束"))
-        after = self._with(members=tuple(members[x.name] for x in self.members),
-                           relations=tuple(sorted(relations)) if relations != set(self.relations) else self.relations)
+        changed = tuple([members[x.name] for x in self.members])
+        if relations is None and not self.relations and not any([x.conditions for x in changed]):
+            new = _new(Fight)  # what _settle would return: no condition or relation can end
+            _SET_RULES(new, rules)
+            _SET_MEMBERS(new, changed)
+            _SET_TURN(new, self.turn)
+            _SET_RELATIONS(new, self.relations)
+            _SET_LOG(new, (self.log + tuple(log))[-MAX_LOG:])
+            return new
+        after = self._with(members=changed, relations=self.relations if relations is None
+                           or relations == set(self.relations) else tuple(sorted(relations)))
         return after._settle(log, self.relations)
 
     @staticmethod
@@ -381,9 +493,12 @@ class Fight(Carried, Until, Planned):
         turn = self.turn + 1
         if turn > MAX_TURN:
             raise OutOfBounds(f"战斗已进行{MAX_TURN}个回合，不能再推进（行动仍可结算）", key="turn")
-        log = list(self.log)
+        log: List[str] = []  # the lines this turn adds
         members = []
         for m in self.members:
+            if not m.modifiers and not m.conditions:
+                members.append(m)  # nothing of it lapses
+                continue
             kept = tuple(x for x in m.modifiers if x.expires < 0 or x.expires > turn)
             for gone in m.modifiers:
                 if gone not in kept:
@@ -393,10 +508,11 @@ class Fight(Carried, Until, Planned):
                 if c not in lasting:
                     log.append(line(f"{m.name}的{self.rules.conditions[c.id].name}结束"))
             members.append(m._replace(modifiers=kept, conditions=lasting))
+        self._new_turn(members, turn, log)
         n = len(self.members)
         if turn % n == 0:
             log.append(f"第{turn // n + 1}轮")
-        return self._with(members=tuple(members), turn=turn, log=tuple(log))
+        return self._with(members=tuple(members), turn=turn, log=self.log + tuple(log) if log else None)
 
     def remove_state(self, name: str, state: str) -> "Fight":
         """A new fight with `state` lifted from `name` (a recovery, the game master's call)."""
@@ -431,14 +547,21 @@ class Fight(Carried, Until, Planned):
             parts.append(spec.name + (f"（{'，'.join(more)}）" if more else ""))
         parts += [f"{self.rules.relations[r]}{b}" for r, a, b in self.relations if a == name]
         parts += [f"被{a}{self.rules.relations[r]}" for r, a, b in self.relations if b == name]
+        if self.rules.turn is not None and (m.spent or m.owed or m.ready):
+            parts.append(f"本回合剩余{self.left(name)}")
+            if m.owed:
+                parts.append(f"下一回合被占用{shown_cost(self.rules.turn, m.owed)}")
+            if m.ready:
+                parts.append(f"准备了{ACTION_NAMES.get(m.ready, m.ready)}")
         return f"{name}：" + ("，".join(parts) if parts else "无变化")
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"turn": self.turn,
+        return {"turn": self.turn, "turns": self.rules.turn is not None,
                 "members": [{"name": m.name, "stats": m.base.to_dict(), "counters": dict(m.counters),
                              "points": dict(m.points), "states": list(m.states),
                              "modifiers": [list(x) for x in m.modifiers],
-                             "conditions": [list(c) for c in m.conditions]} for m in self.members],
+                             "conditions": [list(c) for c in m.conditions], "spent": dict(m.spent),
+                             "owed": dict(m.owed), "ready": m.ready} for m in self.members],
                 "relations": [list(r) for r in self.relations], "log": list(self.log)}
 
     @classmethod
@@ -446,12 +569,33 @@ class Fight(Carried, Until, Planned):
         """The fight `to_dict` wrote (a bot keeps one between chat messages): every value is checked
         against its declared range (`fight_state.read_fight`); anything else is `OutOfBounds`."""
         try:
+            if not (isinstance(data, Mapping) and data.get("turns") is True) and rules.turn is not None:
+                rules = rules._replace(turn=None)  # a fight without the turn budget (stored before it, or off)
             members, turn, relations, log = read_fight(rules, data)
         except RuleError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError):  # a Mapping that misbehaves
             raise OutOfBounds("无法读取战斗记录", key="fight") from None
         return cls(rules, members, turn, relations, log)
+
+
+# What `_effective` remembers (each entry holds the objects whose identities its key has, so no
+# identity is reused while it lives): at most MAX_REMEMBERED entries each, cleared when full.
+MAX_REMEMBERED = 256
+_UNDEBUFFED: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}  # stats without debuffs
+_LOWERED: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}  # the debuffs
+_EFFECTIVE: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}  # the stats with debuffs, no condition applying
+
+
+def _remember(memo: Dict[Tuple[Any, ...], Tuple[Any, ...]], key: Tuple[Any, ...], entry: Tuple[Any, ...]) -> None:
+    if len(memo) >= MAX_REMEMBERED:
+        memo.clear()
+    memo[key] = entry
+
+_new = object.__new__
+# the setters of Fight's slots, for `_with` (a slot added to Fight must be set there too)
+_SET_RULES, _SET_MEMBERS, _SET_TURN, _SET_RELATIONS, _SET_LOG = (
+    getattr(Fight, slot).__set__ for slot in ("rules", "members", "turn", "relations", "log"))
 
 
 def _shown(value: Any) -> str:

@@ -43,6 +43,8 @@ class Carried:
     def _active(self, m: Member) -> Tuple[Condition, ...]:
         """`m`'s conditions: its own, those its relations give it, and its states declared as
         conditions."""
+        if not m.conditions and not m.states and not self.relations:
+            return ()
         rules = self.rules
         out = list(m.conditions)
         for rel, holder, held in self.relations:
@@ -52,6 +54,8 @@ class Carried:
             if spec is not None and spec.holder and holder == m.name and not _has(m, spec.holder, held):
                 out.append(Condition(spec.holder, 1, held, -1))
         out += [Condition(s, 1, "", -1) for s in m.states if s in rules.conditions]
+        out += [Condition(s, 1, c.source, -1) for c in tuple(out) for s in rules.conditions[c.id].as_states
+                if s in rules.conditions and s not in m.states]  # counted as in a state: its forbids
         return tuple(out)
 
     def _applying(self, m: Member, procedure: Optional[str] = None,
@@ -126,12 +130,16 @@ class Carried:
     def _settle(self, log: List[str], before: Tuple[Tuple[str, str, str], ...] = ()) -> "Fight":
         """This fight after the conditions and relations that a true/false stat ends have ended
         (a condition whose holder became, say, 失能; a grapple whose holder did), with `log` added."""
+        if not self.relations and not before and not any(m.conditions for m in self.members):
+            return self._with(log=self.log + tuple(log))  # no condition or relation that could end
         rules = self.rules
         members = list(self.members)
         relations = self.relations
         for _ in range(3):  # an ending can end another (a relation's condition): a fixed, small depth
             changed = False
             for i, m in enumerate(members):
+                if not any(x.kind == "stat" for c in m.conditions for x in rules.conditions[c.id].ends):
+                    continue  # nothing of m's ends by a stat: its stats are not needed
                 stats = self._with(members=tuple(members), relations=relations)._effective(m)
                 kept = tuple(c for c in m.conditions
                              if not any(x.kind == "stat" and getattr(stats, x.stat, False) is True

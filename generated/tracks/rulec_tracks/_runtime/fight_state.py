@@ -13,10 +13,13 @@ anything is read from a value, so no input nests deeper than the format (no recu
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Tuple
 
 from .core import OutOfBounds
 from .fight_conditions import Condition, ConditionSpec, RelationSpec
+
+if TYPE_CHECKING:
+    from .fight_checks import CheckUse
 
 MAX_MEMBERS = 100
 MAX_LOG = 1000
@@ -57,6 +60,41 @@ class ActionSpec(NamedTuple):
     action: str = ""  # the kind of action it is (fight_conditions.ACTIONS; "" = not declared)
     nature: str = ""  # "physical", "mental" or ""
     subject: int = 0  # which role acts (its index in roles): the one whose conditions may forbid it
+    checks: Tuple["CheckUse", ...] = ()  # the checks it rolls that a debuff may lower (fight_checks.py)
+
+
+Cost = Tuple[Tuple[str, int], ...]  # (pool, amount), sorted by pool
+
+
+class Pool(NamedTuple):
+    """A pool of what a turn holds (compiler: validate/fight_turn.py; runtime: fight_budget.py)."""
+
+    id: str
+    name: str  # shown before the amount ("" for a single pool of time)
+    per_turn: int
+    unit: str = ""  # shown after the amount (秒, 次)
+    per_unit: int = 1  # amounts per shown unit (3: thirds of a second)
+
+
+class KindCost(NamedTuple):
+    own: Tuple[Cost, ...] = ()  # alternatives on the actor's own turn (none: not on its own turn)
+    off: Tuple[Cost, ...] = ()  # alternatives off its turn (none: not off its turn)
+    next: Cost = ()  # taken from the actor's next turn
+
+
+class TurnSpec(NamedTuple):
+    pools: Tuple[Pool, ...]
+    kinds: Tuple[Tuple[str, KindCost], ...]  # action kind -> what it costs
+    refuse: bool = True  # the ruling: refuse an action that does not fit (else let it through, logged)
+    ready: Tuple[Cost, ...] = ()  # what declaring a readied action costs (none: the declared kind's own cost)
+    owes: bool = False  # a triggered readied action takes the declared kind's cost from the next turn
+    rules: Tuple[str, ...] = ()
+
+    def kind(self, action: str) -> Optional[KindCost]:
+        for k, cost in self.kinds:
+            if k == action:
+                return cost
+        return None
 
 
 class FightRules(NamedTuple):
@@ -82,6 +120,11 @@ class FightRules(NamedTuple):
     flag_names: Mapping[str, str] = {}  # true/false stat id -> Chinese name
     conditions: Mapping[str, ConditionSpec] = {}  # condition id -> what it does and when it ends
     relation_specs: Mapping[str, RelationSpec] = {}  # relation id -> its conditions and endings
+    check_names: Mapping[str, str] = {}  # kind of check id -> Chinese name
+    track_debuff_checks: Mapping[str, Tuple[str, ...]] = {}  # track id -> the kinds of check its debuff lowers
+    turn: Optional[TurnSpec] = None  # what a turn holds and what each kind of action costs (fight_budget.py)
+    wake_tracks: Tuple[str, ...] = ()  # tracks whose points gained are taken like damage by the recovery rule
+    state_spared: Mapping[str, str] = {}  # state id -> the true/false stat that spares what it takes away
 
 
 class Modifier(NamedTuple):
@@ -99,12 +142,30 @@ class Member(NamedTuple):
     states: Tuple[str, ...]
     modifiers: Tuple[Modifier, ...]
     conditions: Tuple[Condition, ...] = ()
+    spent: Tuple[Tuple[str, int], ...] = ()  # of its turn budget, since its own turn began (pool, amount)
+    owed: Tuple[Tuple[str, int], ...] = ()  # taken from its next turn (a reflex's second)
+    ready: str = ""  # the kind of action it has readied ("" none)
 
     def counter(self, key: str) -> int:
         return get(self.counters, key)
 
     def track_points(self, key: str) -> int:
         return get(self.points, key)
+
+
+_tuple_new = tuple.__new__
+_COUNTERS, _POINTS, _STATES = Member._fields.index("counters"), Member._fields.index("points"), Member._fields.index(
+    "states")
+
+
+def with_counters(m: Member, counters: Tuple[Tuple[str, int], ...]) -> Member:
+    """`m._replace(counters=counters)`, without its keyword parsing (the fight's hot path)."""
+    return _tuple_new(Member, (*m[:_COUNTERS], counters, *m[_COUNTERS + 1:]))
+
+
+def with_points(m: Member, points: Tuple[Tuple[str, int], ...]) -> Member:
+    """`m._replace(points=points)`, the same way."""
+    return _tuple_new(Member, (*m[:_POINTS], points, *m[_POINTS + 1:]))
 
 
 def get(pairs: Tuple[Tuple[str, int], ...], key: str) -> int:
@@ -122,6 +183,21 @@ def put(pairs: Tuple[Tuple[str, int], ...], key: str, value: int) -> Tuple[Tuple
         if k > key:
             return pairs[:i] + ((key, value),) + pairs[i:]
     return pairs + ((key, value),)
+
+
+def stat_values(base: Any) -> Dict[str, Any]:
+    """`base.to_dict()` of a Combatant without its deep copy: every field is a whole number or a
+    true/false value, so the instance's own attributes, copied, are the same dict."""
+    return dict(base.__dict__)
+
+
+def trusted(cls: Any, values: Dict[str, Any]) -> Any:
+    """A Combatant of class `cls` from `values` already within their ranges, without running its
+    checks: the fight keeps every value it derives in range (`Fight._effective` clamps each),
+    so the checked constructor could only accept them."""
+    made = object.__new__(cls)
+    made.__dict__.update(values)
+    return made
 
 
 def clamp(value: int, lo: int, hi: int) -> int:
@@ -148,8 +224,9 @@ def check_name(name: Any) -> str:
 
 # ---- the checked reader of stored fights ----
 
-_TOP_KEYS = frozenset(("turn", "members", "relations", "log"))
-_MEMBER_KEYS = frozenset(("name", "stats", "counters", "points", "states", "modifiers", "conditions"))
+_TOP_KEYS = frozenset(("turn", "turns", "members", "relations", "log"))
+_MEMBER_KEYS = frozenset(("name", "stats", "counters", "points", "states", "modifiers", "conditions", "spent", "owed",
+                          "ready"))
 MAX_CONDITIONS = 100  # conditions per combatant
 
 
@@ -240,8 +317,9 @@ def read_fight(rules: FightRules, data: Any) -> Tuple[Tuple[Member, ...], int, T
                 raise _bad("临时修正应为（属性, 数值, 到期回合, 来源过程）")
             mods.append(Modifier(parts[0], _int(parts[1], "修正值", -MAX_VALUE, MAX_VALUE),
                                  _int(parts[2], "到期回合", -1, MAX_VALUE), parts[3]))
+        spent, owed, ready = _budget(rules, m)
         members.append(Member(name, base, counters, points, tuple(sorted(states)), tuple(mods),
-                              _conditions(rules, m.get("conditions", []))))
+                              _conditions(rules, m.get("conditions", [])), spent, owed, ready))
     n = len(members)
     relations: List[Tuple[str, str, str]] = []
     for x in _list(top.get("relations", []), "关系", max(1, len(rules.relations)) * n * n):
@@ -258,6 +336,8 @@ def read_fight(rules: FightRules, data: Any) -> Tuple[Tuple[Member, ...], int, T
             raise _bad("条件的来源不是战斗中的角色")
     log = tuple(_text(x, "记录行", MAX_LOG_LINE) for x in _list(top.get("log", []), "战斗记录行", MAX_LOG))
     turn = _int(top.get("turn", 0), "回合", 0, MAX_TURN)
+    if type(top.get("turns", False)) is not bool:
+        raise _bad("turns 应为是或否")
     return tuple(members), turn, tuple(sorted(relations)), log
 
 
@@ -274,3 +354,20 @@ def _conditions(rules: FightRules, value: Any) -> Tuple[Condition, ...]:
             raise _bad("条件重复")
         out.append(c)
     return tuple(out)
+
+
+def _budget(rules: FightRules, m: Mapping[str, Any]) -> Tuple[Cost, Cost, str]:
+    """(spent, owed, ready) of a stored member: each pool within 0 to what a turn holds, a readied
+    kind one the turn declares."""
+    turn = rules.turn
+    pools = {p.id: p.name or p.id for p in turn.pools} if turn is not None else {}
+    top = max((p.per_turn for p in turn.pools), default=0) if turn is not None else 0
+    spent = _pairs(m.get("spent", {}), "本回合已用", pools, 0, top)
+    owed = _pairs(m.get("owed", {}), "下一回合被占用", pools, 0, top)
+    per = {p.id: p.per_turn for p in turn.pools} if turn is not None else {}
+    if any(v > per[k] for k, v in (*spent, *owed)):
+        raise _bad("回合预算超出每回合的量")
+    ready = _text(m.get("ready", ""), "准备动作", MAX_NAME)
+    if ready and (turn is None or turn.kind(ready) is None):
+        raise _bad("准备的动作种类未声明")
+    return spent, owed, ready

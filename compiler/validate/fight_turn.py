@@ -1,0 +1,72 @@
+"""Checking the turn a ruleset's fight declares (`fight: turn_structure:`): the pools a turn holds
+and what each kind of action costs from them (runtime/fight_budget.py interprets it).
+
+Every pool a cost names must be declared, each kind of action at most once, the ruling that
+decides whether what does not fit is refused must be a true/false ruling, and every procedure
+that declares a kind of action (`action:`) must name one the turn costs. Each problem is a
+`file:line:col` diagnostic.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..diagnostics import did_you_mean
+from ..ir import Ruling, TurnDecl
+from ..ir.fight import Cost
+from ..load import Document
+from ..messages import say
+from .context import Reporter
+from .procedures import CheckedProcedure
+
+
+def check_turn(m: Document, raw: dict[str, Any], procedures: list[CheckedProcedure],
+               rulings: tuple[Ruling, ...], rep: Reporter) -> TurnDecl | None:
+    turn = raw.get("turn_structure")
+    if turn is None:
+        return None
+    path = ("fight", "turn_structure")
+    pools: list[tuple[str, str, int, str, int]] = []
+    for i, p in enumerate(turn["pools"]):
+        if p["id"] in {x[0] for x in pools}:
+            rep.error(m.span(path + ("pools", i, "id")), "bad-turn", say("bad-turn.pool-twice", id=p["id"]))
+        pools.append((p["id"], p.get("name", ""), p["per_turn"], p.get("unit", ""), p.get("per_unit", 1)))
+    ids = {p[0] for p in pools}
+
+    def cost(value: dict[str, int], at: tuple[Any, ...]) -> Cost:
+        for pool in value:
+            if pool not in ids:
+                rep.error(m.span(at + (pool,)), "bad-turn", say("bad-turn.no-pool", pool=pool), did_you_mean(pool, ids))
+        return tuple(sorted(value.items()))
+
+    def alternatives(value: list[dict[str, int]], at: tuple[Any, ...]) -> tuple[Cost, ...]:
+        return tuple(cost(c, at + (j,)) for j, c in enumerate(value))
+
+    kinds: list[tuple[str, tuple[Cost, ...], tuple[Cost, ...], Cost]] = []
+    for i, k in enumerate(turn["actions"]):
+        kp = path + ("actions", i)
+        if k["action"] in {x[0] for x in kinds}:
+            rep.error(m.span(kp + ("action",)), "bad-turn", say("bad-turn.kind-twice", kind=k["action"]))
+        own, off = alternatives(k.get("own", []), kp + ("own",)), alternatives(k.get("off", []), kp + ("off",))
+        if not own and not off:
+            rep.error(m.span(kp), "bad-turn", say("bad-turn.kind-never", kind=k["action"]))
+        kinds.append((k["action"], own, off, cost(k.get("next", {}), kp + ("next",))))
+    ready = turn.get("ready", {})
+    ready_own = alternatives(ready.get("own", []), path + ("ready", "own"))
+    refuse, key = True, turn.get("ruling", "")
+    if key:
+        ruling = next((r for r in rulings if r.key == key), None)
+        if ruling is None or type(ruling.value) is not bool:
+            rep.error(m.span(path + ("ruling",)), "bad-turn", say("bad-turn.ruling", key_=key),
+                      did_you_mean(key, [r.key for r in rulings if type(r.value) is bool]))
+        else:
+            refuse = ruling.value
+    declared = {k[0] for k in kinds}
+    for p in procedures:
+        kind = p.action[0]
+        if kind and kind not in declared and p.effects_at is not None:
+            doc, at = p.effects_at
+            rep.error(doc.span(at[:-1] + ("action",)), "bad-turn", say("bad-turn.undeclared-kind", kind=kind, id=p.id),
+                      did_you_mean(kind, declared))
+    return TurnDecl(tuple(pools), tuple(kinds), key, refuse, ready_own, bool(ready.get("owes", False)),
+                    tuple(turn.get("rules", [])), turn.get("description", ""), m.span(path))
