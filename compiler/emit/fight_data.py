@@ -89,3 +89,28 @@ def fight_actions(rs: Ruleset) -> list[tuple[Procedure, tuple[str, ...], int]]:
         if roles:
             out.append((p, roles, roles.index(p.subject) if p.subject in roles else 0))
     return out
+
+
+def check_uses(rs: Ruleset, p: Procedure) -> list[tuple[str, str, str, int | None, tuple[tuple[str, tuple[object, ...],
+                                                                                         bool], ...]]]:
+    """The checks `p` rolls, as `fight_checks.CheckUse` fields (check, role, lowers, top, when): an
+    option's value matches by id or, for a table entry, by its Chinese name too."""
+    by_id = {q.id: q for q in p.params}
+    out = []
+    for c in p.checks:
+        when = []
+        for param, value, default in c.when:
+            q = by_id[param]
+            values: tuple[object, ...] = (value,)
+            if q.type not in ("int", "bool"):
+                values = (value, next(e.name for e in rs.table(q.type).entries if e.id == value))
+            when.append((param, values, default))
+        out.append((c.check, c.role, c.lowers, by_id[c.lowers].max, tuple(when)))
+    return out
+
+
+def state_spared(rs: Ruleset) -> list[tuple[str, str]]:
+    """(state, the true/false stat that spares what it takes away) for each state whose flag says so."""
+    assert rs.fight is not None
+    states = rs.table(rs.fight.states).entries if rs.fight.states else ()
+    return [(e.id, stat) for e in states for flag, stat in rs.fight.state_spared if e.get(flag) is True]

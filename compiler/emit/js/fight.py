@@ -10,12 +10,12 @@ named, never written here.
 from __future__ import annotations
 
 from ...ir import Ruleset
-from ..fight_data import debuff_index, fight_actions, outcome_index, points_range, procedure, state_index, \
-    state_stats, track_states
+from ..fight_data import check_uses, debuff_index, fight_actions, outcome_index, points_range, procedure, \
+    state_index, state_spared, state_stats, track_states
 from .code import Js, Writer, comment, join, js, literal, name, string
 from .procedures import split_params
 
-FIGHT_RUNTIME = ["fight_state.js", "fight_rules.js", "fight.js", "fight_carried.js", "fight_odds.js", "fight_plan.js"]
+FIGHT_RUNTIME = ["fight_state.js", "fight_rules.js", "fight.js", "fight_budget.js", "fight_carried.js", "fight_odds.js", "fight_plan.js"]
 FIGHT_EXPORTS = ["Fight", "FightAction", "Refused", "UntilOdds", "attacks_until", "chain_until", "expected_attacks",
                  "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_LOG_LINE", "MAX_MEMBERS",
                  "MAX_MODIFIERS", "MAX_CONDITIONS", "MAX_NAME", "MAX_TURN", "MAX_VALUE", "MAX_PLAN_STEPS",
@@ -39,9 +39,9 @@ def _actions(rs: Ruleset, w: Writer) -> None:
         effects = literal([[e.kind, e.role, e.key, e.field, e.sign, e.duration, e.when, e.other] for e in p.effects])
         params = _pairs([(q.id, q.name) for q in p.params if q.type != "combatant"])
         w.line(js("[{}, {{name: {}, call: {}, positional: {}, roles: {}, effects: {}, odds: {}, params: {}, "
-                  "action: {}, nature: {}, subject: {}}}],", string(p.id), string(p.name), name(p.id),
+                  "action: {}, nature: {}, subject: {}, checks: {}}}],", string(p.id), string(p.name), name(p.id),
                   _positional(rs, p.id), literal(roles), effects, name(p.id + "_odds"), params,
-                  literal(p.action[0]), literal(p.action[1]), literal(subject)))
+                  literal(p.action[0]), literal(p.action[1]), literal(subject), literal(check_uses(rs, p))))
     w.dedent()
     w.line(Js("],"))
 
@@ -50,12 +50,13 @@ def _conditions(rs: Ruleset, w: Writer) -> None:
     spec = rs.fight
     assert spec is not None
     w.line(comment("Each condition: [name, sets, adds, options, applies, forbids, forbids_actions, ends, max_value,"))
-    w.line(comment("stack, rules], as the Python package's ConditionSpec."))
+    w.line(comment("stack, rules, as_states], as the Python package's ConditionSpec."))
     w.line(Js("conditions: ["))
     w.indent()
     for c in spec.conditions:
         w.line(js("[{}, {}],", string(c.id), literal([c.name, c.sets, c.adds, c.options, c.applies, c.forbids,
-                                                       c.forbids_actions, c.ends, c.max_value, c.stack, c.rules])))
+                                                       c.forbids_actions, c.ends, c.max_value, c.stack, c.rules,
+                                                       c.as_states])))
     w.dedent()
     w.line(Js("],"))
     names = dict(spec.relations)
@@ -101,6 +102,13 @@ def fight_js(rs: Ruleset) -> Js:
     w.line(js("points_max: {}, taken_max: {},", literal(points_max), literal(taken_max)))
     w.line(js("flag_names: {},", _pairs([(s.id, s.name) for s in rs.stats if s.type == "bool"])))
     _conditions(rs, w)
+    w.line(js("check_names: {}, track_debuff_checks: {},", _pairs(list(spec.checks)),
+              _pairs([(k, v) for k, v in spec.debuff_checks if v])))
+    w.line(js("wake_tracks: {}, state_spared: {},", literal(spec.wake_tracks), _pairs(list(state_spared(rs)))))
+    t = spec.turn
+    w.line(comment("What a turn holds and what each kind of action costs: [pools, kinds, refuse, ready, owes, rules]."))
+    w.line(js("turn: {},", Js("null") if t is None else literal([t.pools, t.kinds, t.refuse, t.ready, t.owes,
+                                                                 t.rules])))
     w.dedent()
     w.line(Js("});"))
     threshold = ([Js("  const n = _rt_state_threshold(FIGHT_RULES, creature, track);"), Js("  return n || null;")]
@@ -108,8 +116,8 @@ def fight_js(rs: Ruleset) -> Js:
     for line in [
         Js(""),
         comment("A fight between the named combatants (a Map or an object: name -> Combatant), who act in the order"),
-        comment("given."),
-        Js("function start_fight(combatants) { return Fight.start(FIGHT_RULES, combatants); }"),
+        comment("given; with `turns` true, each turn is the budget the ruleset's turn structure declares."),
+        Js("function start_fight(combatants, turns) { return Fight.start(FIGHT_RULES, combatants, turns); }"),
         comment("The fight toDict() wrote (kept between chat messages); every value is checked (OutOfBounds)."),
         Js("function fight_from_dict(data) { return Fight.from_dict(FIGHT_RULES, data); }"),
         Js("const fightFromDict = fight_from_dict;"),

@@ -9,27 +9,14 @@ are plain tuples, never code.
 from __future__ import annotations
 
 from ...ir import Procedure, Ruleset
-from ..fight_data import (debuff_index as _debuff_index, fight_actions, points_range, state_index as _state_index,
-                          state_stats, track_states)
+from ..fight_data import (check_uses, debuff_index as _debuff_index, fight_actions, points_range, state_spared,
+                          state_index as _state_index, state_stats, track_states)
 from .code import Code, Writer, code, comment, docstring, join, literal, module_head, name, string
 
 
 def _check_uses(rs: Ruleset, p: Procedure) -> list[Code]:
-    """The checks `p` rolls, as `fight_checks.CheckUse` records: an option's value matches by id
-    or, for a table entry, by its Chinese name too."""
-    by_id = {q.id: q for q in p.params}
-    out = []
-    for c in p.checks:
-        when = []
-        for param, value, default in c.when:
-            q = by_id[param]
-            values: tuple[str | int | bool, ...] = (value,)
-            if q.type not in ("int", "bool"):
-                values = (value, next(e.name for e in rs.table(q.type).entries if e.id == value))
-            when.append((param, values, default))
-        out.append(code("CheckUse({}, {}, {}, {}, {})", literal(c.check), literal(c.role), literal(c.lowers),
-                        literal(by_id[c.lowers].max), literal(tuple(when))))
-    return out
+    """The checks `p` rolls, as `fight_checks.CheckUse` records."""
+    return [code("CheckUse({}, {}, {}, {}, {})", *[literal(x) for x in row]) for row in check_uses(rs, p)]
 
 
 def _function(w: Writer, signature: list[str], doc: str, body: list[str]) -> None:
@@ -146,8 +133,7 @@ def fight_module(rs: Ruleset, header: str) -> str:
     states = rs.table(spec.states).entries if spec.states else ()
     _mapping(w, "_STATE_NAMES", [(string(e.id), string(e.name)) for e in states])
     _mapping(w, "_STATE_STATS", [(string(k), literal(v)) for k, v in state_stats(rs).items()])
-    spared = [(e.id, stat) for e in states for flag, stat in spec.state_spared if e.get(flag) is True]
-    _mapping(w, "_STATE_SPARED", [(string(k), string(v)) for k, v in spared])
+    _mapping(w, "_STATE_SPARED", [(string(k), string(v)) for k, v in state_spared(rs)])
     _mapping(w, "_RELATIONS", [(string(k), string(v)) for k, v in spec.relations])
     w.line(comment("Each procedure a fight can resolve: its combatant roles and its declared effects."))
     w.line(Code("_ACTIONS: Dict[str, ActionSpec] = {"))

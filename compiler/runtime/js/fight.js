@@ -5,8 +5,9 @@
 // A resolved action: which procedure, who played which role, its result, and the state that
 // changed the stats it was resolved with (one sentence each).
 class FightAction {
-  constructor(procedure, roles, result, applied, used) {
+  constructor(procedure, roles, result, applied, used, plan) {
     this.procedure = procedure;
+    this.plan = plan || null;  // what it costs its actor's turn (null: no turn budget)
     this.roles = Object.freeze(roles.map(r => Object.freeze(r.slice())));
     this.result = result;
     this.applied = Object.freeze(applied || []);
@@ -40,7 +41,10 @@ class Fight {
 
   // ---- building ----
   // A fight between `combatants` (name -> Combatant, a Map or an object), who act in the order given.
-  static start(rules, combatants) {
+  static start(rules, combatants, turns) {
+    if (turns === undefined) turns = false;
+    if (turns !== true && turns !== false) throw new OutOfBounds('turns 应为是或否', {key: 'turns'});
+    if (!turns) rules = _rt_without_turn(rules);
     const pairs = combatants instanceof Map ? Array.from(combatants.entries())
       : _rt_is_mapping(combatants) ? Object.keys(combatants).map(k => [k, combatants[k]]) : null;
     if (pairs === null || pairs.length < 1 || pairs.length > MAX_MEMBERS) {
@@ -84,11 +88,18 @@ class Fight {
       if (nlh !== undefined) values[mod.stat] = Math.max(nlh[1], Math.min(nlh[2], values[mod.stat] + mod.delta));
     }
     for (const state of m.states) {
+      const spared = rules.state_spared.get(state);
+      if (spared !== undefined && values[spared] === true) continue;  // another working sense keeps the defenses
       for (const stat of rules.state_stats.get(state) || []) {
         if (rules.stats.has(stat)) values[stat] = rules.stats.get(stat)[1];
       }
     }
     for (const cs of applying) {
+      for (const state of cs[1].as_states) {  // counted as in a state: the stats it takes away at their minimum
+        for (const stat of rules.state_stats.get(state) || []) {
+          if (rules.stats.has(stat)) values[stat] = rules.stats.get(stat)[1];
+        }
+      }
       for (const sf of cs[1].sets) values[sf[0]] = sf[1];
       for (const sp of cs[1].adds) {
         const nlh = rules.stats.get(sp[0]);
@@ -99,17 +110,26 @@ class Fight {
   }
   // [stat, amount] for each stat a track's debuff lowers (by the ruleset's accumulation rule).
   _debuffs(m) {
+    const out = [];
+    for (const ta of this._debuff_amounts(m)) {
+      for (const stat of this.rules.track_debuffs.get(ta[0]) || []) if (this.rules.stats.has(stat)) out.push([stat, ta[1]]);
+    }
+    return out;
+  }
+  // [track, amount] for each track whose debuff `m` suffers: points past the capacity.
+  _debuff_amounts(m) {
     const rules = this.rules;
-    if (!rules.track_debuffs.size || rules.accumulate === null || !m.points.length) return [];
+    if (!(rules.track_debuffs.size || rules.track_debuff_checks.size) || rules.accumulate === null || !m.points.length) {
+      return [];
+    }
     const out = [];
     let plain = null;
     for (const tp of m.points) {
-      const stats = rules.track_debuffs.get(tp[0]);
-      if (!stats || !stats.length || tp[1] <= 0) continue;
+      if (tp[1] <= 0 || (!rules.track_debuffs.has(tp[0]) && !rules.track_debuff_checks.has(tp[0]))) continue;
       if (plain === null) plain = this._effective(m, false);
       const amount = Math.trunc(Number(_rt_rule_call(rules.accumulate, plain, tp[0],
                                                       {current: tp[1], gained: 0})[rules.debuff_index]));
-      if (amount > 0) for (const stat of stats) if (rules.stats.has(stat)) out.push([stat, amount]);
+      if (amount > 0) out.push([tp[0], amount]);
     }
     return out;
   }
@@ -128,7 +148,8 @@ class Fight {
   resolve(procedure, roles, options) {
     const prepared = this._prepare(procedure, roles, options);
     const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
-    return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[4][r]]), result, prepared[2], prepared[3]);
+    return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
+                           prepared[4]);
   }
   // What resolve calls the procedure with: [its spec, the arguments (every role's effective stats,
   // the options its conditions supply, then the caller's), the sentences of the state that applied,
@@ -151,8 +172,9 @@ class Fight {
     for (let i = spec.roles.length - 1; i >= 0; i--) byName.set(roles[spec.roles[i]], spec.roles[i]);
     for (const r of given) this.member(roles[r]);  // every combatant named exists before anything is refused
     this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
+    const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
     const kwargs = Object.create(null), supplied = Object.create(null), suppliedKeys = [];
-    const used = [], applied = [];
+    const used = [], applied = plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : [];
     for (const role of spec.roles) {
       const m = this.member(roles[role]);
       const applying = this._applying(m, procedure, byName);
@@ -172,9 +194,14 @@ class Fight {
         }
       }
     }
+    if (spec.checks.length) {  // the debuffs on the checks it rolls (TR-60..TR-70)
+      const pks = _rt_check_penalties(rules, spec.checks, roles, who => this._debuff_amounts(this.member(who)), options);
+      for (const s of pks[2]) applied.push(s);
+      for (const k of pks[1]) kwargs[k] = pks[0][k];
+    }
     for (const k of suppliedKeys) kwargs[k] = supplied[k];
     for (const k of Object.keys(options)) kwargs[k] = options[k];
-    return [spec, kwargs, applied, used, roles];
+    return [spec, kwargs, applied, used, plan, roles];
   }
   // What `name`'s state does to its stats now (or in an action: the conditions `applying`).
   applied_to(name, applying) {
@@ -183,10 +210,15 @@ class Fight {
       if (rules.stats.has(x.stat)) out.push(`${name}的${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}（${x.source}）`);
     }
     for (const state of m.states) {
+      const spared = rules.state_spared.get(state);
+      if (spared && m.base[spared] === true) continue;
       const taken = (rules.state_stats.get(state) || []).filter(s => rules.stats.has(s)).map(s => rules.stats.get(s)[0]);
       if (taken.length) out.push(`${name}处于${_rt_name_of(rules.state_names, state)}：${taken.join('、')}视为最低`);
     }
     for (const sa of this._debuffs(m)) out.push(`${name}的减益：${rules.stats.get(sa[0])[0]}-${sa[1]}`);
+    if (applying === undefined || applying === null) {  // in an action, only the checks it rolls are said
+      for (const x of _rt_lowered_checks(rules, this._debuff_amounts(m), name)) out.push(x);
+    }
     for (const cs of applying === undefined || applying === null ? this._applying(m) : applying) {
       const c = cs[0], spec = cs[1];
       const changes = spec.sets.map(sf => (sf[1] ? _rt_name_of(rules.flag_names, sf[0])
@@ -194,6 +226,7 @@ class Fight {
       for (const sp of spec.adds) {
         if (sp[1] * c.value) changes.push(`${rules.stats.get(sp[0])[0]}${_rt_signed_int(sp[1] * c.value)}`);
       }
+      for (const x of spec.as_states) changes.push(`视为${_rt_name_of(rules.state_names, x)}`);
       if (changes.length) {
         const by = c.source ? `，来自${c.source}` : '';
         out.push(_rt_line(`${name}处于${spec.name}（${changes.join('、')}${by}）`));
@@ -219,6 +252,7 @@ class Fight {
     const log = [];
     const n = this.members.length, names = this.members.map(x => x.name);
     this._end_used(action, spec, members, log);
+    if (action.plan !== null) members.set(action.plan.name, this._spend(members.get(action.plan.name), action.plan, log));
     for (const e of spec.effects) {
       if (e.when && !result[e.when]) continue;
       const who = roles.get(e.role);
@@ -250,6 +284,9 @@ class Fight {
             m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
             log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, state)}`));
           }
+        }
+        if (rules.wake_tracks.indexOf(track) >= 0 && rules.on_damage !== null && total > before && m.states.length) {
+          m = this._recover(m, Math.min(total - before, rules.taken_max), log);  // pain wakes as damage does
         }
         members.set(who, m);
       } else if (e.kind === 'modifier') {
@@ -351,6 +388,7 @@ class Fight {
       }
       members.push(_rt_member_with(m, {modifiers: kept, conditions: lasting}));
     }
+    this._new_turn(members, turn, log);
     const n = this.members.length;
     if (turn % n === 0) log.push(`第${Math.floor(turn / n) + 1}轮`);
     return this._with({members: members, turn: turn, log: log});
@@ -387,16 +425,21 @@ class Fight {
     }
     for (const r of this.relations) if (r[1] === name) parts.push(`${rules.relations.get(r[0])}${r[2]}`);
     for (const r of this.relations) if (r[2] === name) parts.push(`被${r[1]}${rules.relations.get(r[0])}`);
+    if (rules.turn !== null && (m.spent.length || m.owed.length || m.ready)) {
+      parts.push(`本回合剩余${this.left(name)}`);
+      if (m.owed.length) parts.push(`下一回合被占用${_rt_shown_cost(rules.turn, m.owed)}`);
+      if (m.ready) parts.push(`准备了${_rt_name_of(_rt_ACTION_NAMES, m.ready)}`);
+    }
     return `${name}：` + (parts.length ? parts.join('，') : '无变化');
   }
   toDict() {
     const pairs = ps => { const out = {}; for (const kv of ps) out[kv[0]] = kv[1]; return out; };
     return {
-      turn: this.turn,
+      turn: this.turn, turns: this.rules.turn !== null,
       members: this.members.map(m => ({
         name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
         states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
-        conditions: m.conditions.map(c => c.toJSON())})),
+        conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready})),
       relations: this.relations.map(r => r.slice()), log: this.log.slice(),
     };
   }
@@ -405,6 +448,7 @@ class Fight {
   static from_dict(rules, data) {
     let read;
     try {
+      if (!(_rt_is_mapping(data) && _rt_get_or(data, 'turns', false) === true)) rules = _rt_without_turn(rules);
       read = _rt_read_fight(rules, data);
     } catch (err) {
       if (err instanceof RuleError) throw err;

@@ -15,6 +15,12 @@ const _rt_CARRIED = {
       }
     }
     for (const s of m.states) if (rules.conditions.has(s)) out.push(new _rt_Condition(s, 1, '', -1));
+    const counted = out.slice();  // counted as in a state: its forbids
+    for (const c of counted) {
+      for (const s of rules.conditions.get(c.id).as_states) {
+        if (rules.conditions.has(s) && m.states.indexOf(s) < 0) out.push(new _rt_Condition(s, 1, c.source, -1));
+      }
+    }
     return out;
   },
   // The [condition, spec] pairs of `m` that apply: in an action, those whose scope it falls in;

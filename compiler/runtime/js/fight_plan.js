@@ -177,7 +177,7 @@ class _rt_PlanChain {
       }
       this.work += outcomes.length;
       for (const oq of outcomes) {
-        const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3]);
+        const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3], prepared[4]);
         this._add(merged, _rt_plan_end(fight.apply(action), step), oq[1]);
       }
     }

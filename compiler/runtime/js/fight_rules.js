@@ -3,7 +3,7 @@
 // (the Python package's tuples); lookups go through Maps, so no key can reach a prototype.
 const _rt_ACTION_NAMES = new Map([['standard', '标准动作'], ['move', '移动动作'], ['swift', '迅捷动作'],
                                   ['free', '自由动作'], ['reflex', '反射动作'], ['full_round', '整轮动作'],
-                                  ['', '动作']]);
+                                  ['bonus', '附赠动作'], ['', '动作']]);
 const _rt_NATURE_NAMES = new Map([['physical', '物理'], ['mental', '精神'], ['', '']]);
 const Refused = _rt_error_class('Refused', 'refused');
 
@@ -19,7 +19,9 @@ function _rt_fight_rules(d) {
       name: a.name, call: a.call, positional: Object.freeze(a.positional), roles: Object.freeze(a.roles),
       effects: Object.freeze(a.effects.map(e => Object.freeze({kind: e[0], role: e[1], key: e[2], field: e[3],
                                                                sign: e[4], duration: e[5], when: e[6], other: e[7]}))),
-      odds: a.odds, params: map(a.params), action: a.action, nature: a.nature, subject: a.subject})];
+      odds: a.odds, params: map(a.params), action: a.action, nature: a.nature, subject: a.subject,
+      checks: Object.freeze((a.checks || []).map(c => Object.freeze({check: c[0], role: c[1], lowers: c[2], top: c[3],
+                                                                     when: c[4]})))})];
   }));
   const conditions = new Map(d.conditions.map(kv => {
     const c = kv[1];
@@ -27,7 +29,7 @@ function _rt_fight_rules(d) {
       name: c[0], sets: c[1], adds: c[2], options: c[3], applies: _rt_scope(c[4]), forbids: c[5],
       forbids_actions: c[6],
       ends: c[7].map(x => Object.freeze({kind: x[0], of: x[1], nth: x[2], scope: _rt_scope(x[3]), stat: x[4]})),
-      max_value: c[8], stack: c[9], rules: c[10]})];
+      max_value: c[8], stack: c[9], rules: c[10], as_states: c[11] || []})];
   }));
   const relationSpecs = new Map(d.relation_specs.map(kv => [kv[0], Object.freeze({
     name: kv[1][0], held: kv[1][1], holder: kv[1][2], ends_holder: kv[1][3], ends_held: kv[1][4],
@@ -38,8 +40,63 @@ function _rt_fight_rules(d) {
     state_stats: map(d.state_stats), relations: map(d.relations), actions: actions, state_index: d.state_index,
     on_damage: d.on_damage, track_states: map(d.track_states), track_debuffs: map(d.track_debuffs),
     debuff_index: d.debuff_index, points_max: d.points_max, taken_max: d.taken_max, flag_names: map(d.flag_names),
-    conditions: conditions, relation_specs: relationSpecs,
+    conditions: conditions, relation_specs: relationSpecs, check_names: map(d.check_names || []),
+    track_debuff_checks: map(d.track_debuff_checks || []), wake_tracks: d.wake_tracks || [],
+    state_spared: map(d.state_spared || []), turn: d.turn ? _rt_turn_spec(d.turn) : null,
   });
+}
+// A turn structure [pools, kinds, refuse, ready, owes, rules] (fight_state.TurnSpec); a cost is
+// [[pool, amount], ...] sorted by pool.
+function _rt_turn_spec(t) {
+  const pools = t[0].map(p => Object.freeze({id: p[0], name: p[1], per_turn: p[2], unit: p[3], per_unit: p[4]}));
+  const order = t[1].map(k => k[0]);
+  const kinds = new Map(t[1].map(k => [k[0], Object.freeze({own: k[1], off: k[2], next: k[3]})]));
+  return Object.freeze({pools: pools, order: order, kinds: kinds, refuse: t[2], ready: t[3], owes: t[4], rules: t[5]});
+}
+const _rt_UNTIMED = new WeakMap();  // rules -> the same rules without the turn budget
+function _rt_without_turn(rules) {
+  if (rules.turn === null) return rules;
+  if (!_rt_UNTIMED.has(rules)) _rt_UNTIMED.set(rules, Object.freeze(Object.assign({}, rules, {turn: null})));
+  return _rt_UNTIMED.get(rules);
+}
+// ---- the checks a track's debuff lowers (fight_checks.py) ----
+function _rt_check_matches(options, param, values, dflt) {
+  if (!_rt_has(options, param)) return dflt;
+  const given = options[param];
+  if (typeof given === 'string' || typeof given === 'number' || typeof given === 'boolean') {
+    return values.some(v => typeof v === typeof given && v === given);
+  }
+  return given !== null && typeof given === 'object' && values.indexOf(given.id) >= 0;  // a table entry
+}
+// [parameter -> penalty, its keys in order, sentences] for the checks an action rolls
+// (amounts(name): [track, amount] of each debuff name suffers now).
+function _rt_check_penalties(rules, checks, roles, amounts, options) {
+  const penalties = Object.create(null), keys = [], said = [];
+  for (const use of checks) {
+    if (_rt_has(options, use.lowers) || !use.when.every(w => _rt_check_matches(options, w[0], w[1], w[2]))) continue;
+    const name = roles[use.role];
+    for (const ta of amounts(name)) {
+      const track = ta[0], amount = ta[1];
+      if (amount > 0 && (rules.track_debuff_checks.get(track) || []).indexOf(use.check) >= 0) {
+        const before = _rt_has(penalties, use.lowers) ? penalties[use.lowers] : 0;
+        if (!_rt_has(penalties, use.lowers)) keys.push(use.lowers);
+        penalties[use.lowers] = Math.min(use.top, before + amount);
+        const top = before + amount > use.top ? `，已达上限${use.top}` : '';
+        said.push(_rt_line(`${name}的${_rt_name_of(rules.tracks, track)}减益：`
+                           + `${_rt_name_of(rules.check_names, use.check)}-${amount}${top}`));
+      }
+    }
+  }
+  return [penalties, keys, said];
+}
+// A sentence for each debuff `name` suffers that lowers kinds of check.
+function _rt_lowered_checks(rules, amounts, name) {
+  const out = [];
+  for (const ta of amounts) {
+    const kinds = (rules.track_debuff_checks.get(ta[0]) || []).map(k => _rt_name_of(rules.check_names, k));
+    if (kinds.length) out.push(_rt_line(`${name}的${_rt_name_of(rules.tracks, ta[0])}减益：${kinds.join('、')}-${ta[1]}`));
+  }
+  return out;
 }
 // A procedure called with Python's keyword arguments: its positional parameters (by name) in
 // order, everything else in the trailing options object (no prototype: no key reaches one).

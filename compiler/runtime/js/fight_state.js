@@ -116,11 +116,14 @@ function _rt_same_condition(a, b) {
 }
 // One combatant of a fight: counters and points as [key, value] pairs sorted by key.
 class _rt_Member {
-  constructor(name, base, counters, points, states, modifiers, conditions) {
+  constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready) {
     this.name = name; this.base = base;
     this.counters = Object.freeze(counters); this.points = Object.freeze(points);
     this.states = Object.freeze(states); this.modifiers = Object.freeze(modifiers);
     this.conditions = Object.freeze(conditions || []);
+    this.spent = Object.freeze(spent || []);  // of its turn budget since its own turn began: [pool, amount]
+    this.owed = Object.freeze(owed || []);  // taken from its next turn (a reflex's second)
+    this.ready = ready || '';  // the kind of action it has readied ('' none)
     Object.freeze(this);
   }
   counter(key) { return _rt_get(this.counters, key); }
@@ -128,7 +131,8 @@ class _rt_Member {
 }
 function _rt_member_with(m, changes) {
   const v = k => (Object.prototype.hasOwnProperty.call(changes, k) ? changes[k] : m[k]);
-  return new _rt_Member(m.name, m.base, v('counters'), v('points'), v('states'), v('modifiers'), v('conditions'));
+  return new _rt_Member(m.name, m.base, v('counters'), v('points'), v('states'), v('modifiers'), v('conditions'),
+                        v('spent'), v('owed'), v('ready'));
 }
 function _rt_get(pairs, key) {
   for (const kv of pairs) if (kv[0] === key) return kv[1];
@@ -161,8 +165,9 @@ function _rt_check_name(name) {
 }
 
 // ---- the checked reader of stored fights ----
-const _rt_TOP_KEYS = ['turn', 'members', 'relations', 'log'];
-const _rt_MEMBER_KEYS = ['name', 'stats', 'counters', 'points', 'states', 'modifiers', 'conditions'];
+const _rt_TOP_KEYS = ['turn', 'turns', 'members', 'relations', 'log'];
+const _rt_MEMBER_KEYS = ['name', 'stats', 'counters', 'points', 'states', 'modifiers', 'conditions', 'spent', 'owed',
+                         'ready'];
 function _rt_has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
 function _rt_bad(what) { return new OutOfBounds(`战斗记录无效：${what}`, {key: 'fight'}); }
 function _rt_is_mapping(value) {
@@ -239,8 +244,10 @@ function _rt_read_fight(rules, data) {
                              _rt_int(parts[2], '到期回合', -1, MAX_VALUE), parts[3]));
     }
     states.sort(_rt_text_cmp);
+    const budget = _rt_read_budget(rules, m);
     members.push(new _rt_Member(name, base, counters, points, states, mods,
-                            _rt_read_conditions(rules, _rt_get_or(m, 'conditions', []))));
+                                _rt_read_conditions(rules, _rt_get_or(m, 'conditions', [])), budget[0], budget[1],
+                                budget[2]));
   }
   const n = members.length, relations = [];
   for (const x of _rt_list(_rt_get_or(top, 'relations', []), '关系', Math.max(1, rules.relations.size) * n * n)) {
@@ -257,6 +264,7 @@ function _rt_read_fight(rules, data) {
   }
   const log = _rt_list(_rt_get_or(top, 'log', []), '战斗记录行', MAX_LOG).map(x => _rt_text(x, '记录行', MAX_LOG_LINE));
   const turn = _rt_int(_rt_get_or(top, 'turn', 0), '回合', 0, MAX_TURN);
+  if (typeof _rt_get_or(top, 'turns', false) !== 'boolean') throw _rt_bad('turns 应为是或否');
   return [members, turn, relations.sort(_rt_tuple_cmp), log];
 }
 function _rt_read_conditions(rules, value) {
@@ -273,4 +281,18 @@ function _rt_read_conditions(rules, value) {
     out.push(c);
   }
   return out;
+}
+// [spent, owed, ready] of a stored member: each pool within 0 to what a turn holds, a readied kind
+// one the turn declares (fight_state._budget).
+function _rt_read_budget(rules, m) {
+  const turn = rules.turn;
+  const pools = new Map(turn !== null ? turn.pools.map(p => [p.id, p.name || p.id]) : []);
+  const top = turn !== null && turn.pools.length ? Math.max.apply(null, turn.pools.map(p => p.per_turn)) : 0;
+  const spent = _rt_pairs(_rt_get_or(m, 'spent', {}), '本回合已用', pools, 0, top);
+  const owed = _rt_pairs(_rt_get_or(m, 'owed', {}), '下一回合被占用', pools, 0, top);
+  const per = new Map(turn !== null ? turn.pools.map(p => [p.id, p.per_turn]) : []);
+  if (spent.concat(owed).some(kv => kv[1] > per.get(kv[0]))) throw _rt_bad('回合预算超出每回合的量');
+  const ready = _rt_text(_rt_get_or(m, 'ready', ''), '准备动作', MAX_NAME);
+  if (ready && (turn === null || !turn.kinds.has(ready))) throw _rt_bad('准备的动作种类未声明');
+  return [spent, owed, ready];
 }
