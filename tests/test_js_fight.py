@@ -118,8 +118,10 @@ class Sequence:
         self.with_effects = [k for k, a in rules.actions.items() if a.effects]
         self.plain = [k for k, a in rules.actions.items() if not a.effects]
         names = rng.sample(NAMES, rng.randint(2, 4))
-        self.run({"op": "start", "combatants": [[n, _stats(m, rng)] for n in names]},
-                 lambda: self._set(m.start_fight({n: m.Combatant(**s) for n, s in self.steps[0]["combatants"]})))
+        turns = rules.turn is not None and rng.random() < 0.5  # each turn a budget (fight_budget.py)
+        self.run({"op": "start", "combatants": [[n, _stats(m, rng)] for n in names], "turns": turns},
+                 lambda: self._set(m.start_fight({n: m.Combatant(**s) for n, s in self.steps[0]["combatants"]},
+                                                 turns)))
         for _ in range(length):
             self.random_step()
 
@@ -145,6 +147,11 @@ class Sequence:
             who = rng.choice([x for x in self.fight.members if x.states])
             step = {"op": "remove_state", "name": who.name, "state": rng.choice(who.states)}
             self.run(step, lambda: self._set(self.fight.remove_state(step["name"], step["state"])))
+        elif r < 0.31 and self.fight.rules.turn is not None:
+            kinds = [k for k, _ in self.fight.rules.turn.kinds]
+            step = {"op": "ready", "name": rng.choice([x.name for x in self.fight.members]),
+                    "action": rng.choice(kinds + ["nope"])}
+            self.run(step, lambda: self._set(self.fight.ready(step["name"], step["action"])))
         elif r < 0.33:
             self.until_step()
         elif r < 0.37 and self.plans:  # random plans can take seconds (large odds): the slow job

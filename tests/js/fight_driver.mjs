@@ -1,7 +1,7 @@
 // Runs fight sequences of generated JavaScript modules for tests/test_js_fight.py: reads
 // {"runs": [{"module": path, "sequences": [[step, ...], ...]}, ...]} on stdin and writes, per run
 // and sequence, one record per step as JSON on stdout (the same records the test makes in Python).
-// Steps: {"op": "start", "combatants": [[name, stats], ...]}, {"op": "act", "proc", "roles",
+// Steps: {"op": "start", "combatants": [[name, stats], ...], "turns"}, {"op": "ready", "name", "action"}, {"op": "act", "proc", "roles",
 // "options", "dice": {"seed": n} | {"fixed": [faces]}}, {"op": "next"}, {"op": "remove_state",
 // "name", "state"}, {"op": "load", "data"} (fight_from_dict of stored data), {"op": "roundtrip"},
 // {"op": "until_state", "proc", "roles", "target", "track", "options"}, {"op": "until", "proc",
@@ -32,7 +32,7 @@ function odds(u) { return {probabilities: u.probabilities.slice(), tail: u.tail,
 function step(state, s) {
   if (s.op === 'start') {
     const given = new Map(s.combatants.map(nc => [nc[0], new m.Combatant(nc[1])]));
-    state.fight = m.start_fight(given);
+    state.fight = m.start_fight(given, s.turns === undefined ? false : s.turns);
     return snapshot(state.fight);
   }
   if (s.op === 'load') {
@@ -43,6 +43,7 @@ function step(state, s) {
     state.fight = m.fightFromDict(JSON.parse(JSON.stringify(state.fight.toDict())));
     return snapshot(state.fight);
   }
+  if (s.op === 'ready') { state.fight = state.fight.ready(s.name, s.action); return snapshot(state.fight); }
   if (s.op === 'next') { state.fight = state.fight.next_turn(); return snapshot(state.fight); }
   if (s.op === 'remove_state') { state.fight = state.fight.remove_state(s.name, s.state); return snapshot(state.fight); }
   if (s.op === 'until_state') {
