@@ -147,15 +147,20 @@ _DTS_FIGHT = [
     Js("export interface FightMember { readonly name: string; readonly base: Combatant; "
        "readonly counters: ReadonlyArray<readonly [string, number]>; readonly points: ReadonlyArray<readonly [string, "
        "number]>; readonly states: ReadonlyArray<string>; readonly modifiers: ReadonlyArray<FightModifier>; "
-       "readonly conditions: ReadonlyArray<FightCondition>; counter(key: string): number; "
+       "readonly conditions: ReadonlyArray<FightCondition>; readonly spent: ReadonlyArray<readonly [string, number]>; "
+       "readonly owed: ReadonlyArray<readonly [string, number]>; readonly ready: string; counter(key: string): number; "
        "track_points(key: string): number; }"),
-    Js("export interface FightDict { turn: number; members: {name: string; stats: Record<string, number | boolean>; "
-       "counters: Record<string, number>; points: Record<string, number>; states: string[]; "
-       "modifiers: [string, number, number, string][]; conditions: [string, number, string, number][]}[]; "
+    Js("export interface FightDict { turn: number; turns: boolean; members: {name: string; "
+       "stats: Record<string, number | boolean>; counters: Record<string, number>; points: Record<string, number>; "
+       "states: string[]; modifiers: [string, number, number, string][]; conditions: [string, number, string, number][]; "
+       "spent: Record<string, number>; owed: Record<string, number>; ready: string}[]; "
        "relations: [string, string, string][]; log: string[]; }"),
     Js("export class FightAction<R extends Result = Result> { readonly procedure: string; "
        "readonly roles: ReadonlyArray<readonly [string, string]>; readonly result: R; "
        "readonly applied: ReadonlyArray<string>; readonly used: ReadonlyArray<readonly [string, string, string]>; "
+       "readonly plan: {readonly name: string; readonly cost: ReadonlyArray<readonly [string, number]>; "
+       "readonly owes: ReadonlyArray<readonly [string, number]>; readonly readied: boolean; readonly over: string} "
+       "| null; "
        "text(gm?: boolean): string; toDict(): Record<string, unknown>; toJSON(): Record<string, unknown>; }"),
     Js("export class UntilOdds { readonly probabilities: ReadonlyArray<number>; readonly tail: number; "
        "readonly threshold: number; readonly expected: number; readonly median: number; at_most(n: number): number; "
@@ -174,8 +179,8 @@ _DTS_FIGHT = [
     Js("export class Fight { readonly members: ReadonlyArray<FightMember>; readonly turn: number; "
        "readonly relations: ReadonlyArray<readonly [string, string, string]>; readonly log: ReadonlyArray<string>; "
        "readonly rules: FightRules; readonly round: number; readonly actor: string; "
-       "static start(rules: FightRules, combatants: ReadonlyMap<string, Combatant> | Record<string, Combatant>): "
-       "Fight; static from_dict(rules: FightRules, data: unknown): Fight; member(name: string): FightMember; "
+       "static start(rules: FightRules, combatants: ReadonlyMap<string, Combatant> | Record<string, Combatant>, "
+       "turns?: boolean): Fight; static from_dict(rules: FightRules, data: unknown): Fight; member(name: string): FightMember; "
        "effective(name: string): Combatant; holds(relation: string, holder: string, held: string): boolean; "
        "active_conditions(name: string): ReadonlyArray<FightCondition>; "
        "applied_to(name: string): string[]; "
@@ -184,6 +189,7 @@ _DTS_FIGHT = [
        "act<P extends keyof FightProcedures>(procedure: P, roles: FightProcedures[P]['roles'], "
        "...options: FightOptions<P>): [FightAction<FightProcedures[P]['result']>, Fight]; "
        "apply(action: FightAction): Fight; next_turn(): Fight; remove_state(name: string, state: string): Fight; "
+       "ready(name: string, action: string): Fight; left(name: string): string; "
        "status(name: string): string; "
        "until_state<P extends keyof FightProcedures>(procedure: P, roles: FightProcedures[P]['roles'], "
        "target: string, track: string, ...options: FightOptions<P, {max_attacks?: number}>): UntilOdds; "
@@ -192,7 +198,8 @@ _DTS_FIGHT = [
        "reached(target: FightTarget | ReadonlyArray<FightTarget>): boolean; "
        "toDict(): FightDict; toJSON(): FightDict; }"),
     Js("export const FIGHT_RULES: FightRules;"),
-    Js("export function start_fight(combatants: ReadonlyMap<string, Combatant> | Record<string, Combatant>): Fight;"),
+    Js("export function start_fight(combatants: ReadonlyMap<string, Combatant> | Record<string, Combatant>, "
+       "turns?: boolean): Fight;"),
     Js("export function fight_from_dict(data: unknown): Fight;"),
     Js("export function fightFromDict(data: unknown): Fight;"),
     Js("export function until(procedure: keyof FightProcedures, field: string, threshold: number, "

@@ -58,3 +58,7 @@ console.log(plan.expected, done);
 fight.until_plan([{procedure: "feint", roles: R, options: {weapon: "拳"}}], {who: "乙", state: "x"});
 // @ts-expect-error: a target names one kind
 fight.reached({who: "乙"});
+
+const timed = dp.start_fight({甲: new dp.Combatant(), 乙: new dp.Combatant()}, true);
+const left: string = timed.ready("甲", "standard").left("甲") + timed.member("甲").ready;
+console.log(left, timed.toDict().turns, timed.resolve("total_defense", {defender: "甲"}).plan?.over);
