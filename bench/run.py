@@ -364,11 +364,19 @@ GROUPS = {
     "imports": bench_imports,
     "worst": bench_worst,
     "fight": bench_fight,
+    "plan": lambda r: _plan_group(r),
     "js": bench_js,
     "cli": bench_cli,
     "floor": lambda r: _floor_group(r),
     "cliffs": lambda r: _cliffs_group(r),
 }
+
+
+def _plan_group(repeats: int) -> list[Row]:
+    """Issue 29: exact odds over a plan for the pages' configurations (bench/plan_bench.py)."""
+    from bench.plan_bench import bench_plans
+
+    return bench_plans(load_generated, repeats)
 
 
 def _cliffs_group(repeats: int) -> list[Row]:

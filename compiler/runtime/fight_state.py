@@ -371,3 +371,8 @@ def _budget(rules: FightRules, m: Mapping[str, Any]) -> Tuple[Cost, Cost, str]:
     if ready and (turn is None or turn.kind(ready) is None):
         raise _bad("准备的动作种类未声明")
     return spent, owed, ready
+
+
+def bad_options(spec: ActionSpec, procedure: str) -> OutOfBounds:
+    """The error of an action called without an option it requires (or with one it does not take)."""
+    return OutOfBounds(f"“{spec.name}”的选项不全或有误：{'、'.join(spec.params.values())}", key=procedure)

@@ -36,7 +36,7 @@ from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, 
                          expected_attacks, sequence_odds)
 from .fight_state import (MAX_LOG, MAX_LOG_LINE, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect,
                           FightRules, Member, Modifier, check_name, clamp, get, line, put, read_fight, stat_values,
-                          trusted, with_counters, with_points)
+                          trusted, with_counters, with_points, bad_options)
 from .sources import FixedDice
 
 __all__ = ["CheckUse", "Condition", "Refused",
@@ -249,7 +249,10 @@ class Fight(Carried, Budget, Until, Planned):
         """Resolve `procedure` with the named combatants in its roles (`{"attacker": "甲", ...}`),
         each with its effective stats; the fight is unchanged (apply the action to change it)."""
         spec, kwargs, applied, used, plan = self._prepare(procedure, roles, options)
-        result = spec.function(**kwargs)
+        try:
+            result = spec.function(**kwargs)
+        except TypeError:  # a required option left out, or one the procedure does not take
+            raise bad_options(spec, procedure) from None
         return Action(procedure, tuple((r, roles[r]) for r in spec.roles), result, applied, used, plan)
 
     def _prepare(self, procedure: str, roles: Mapping[str, str], options: Mapping[str, Any]

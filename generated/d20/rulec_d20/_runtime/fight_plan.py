@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional
 from .core import LimitExceeded, OutOfBounds
 from .fight_conditions import Refused
 from .fight_odds import MAX_ATTACKS, UntilOdds, attacks_until
-from .fight_state import MAX_VALUE, ActionSpec, FightRules, Member
+from .fight_state import MAX_VALUE, ActionSpec, FightRules, Member, bad_options
 
 if TYPE_CHECKING:
     from .fight import Fight
@@ -318,7 +318,10 @@ class _Chain:
         if cache_key is not None and cache_key in self.odds:
             return self.odds[cache_key]
         assert spec.odds is not None
-        odds = spec.odds(**kwargs)
+        try:
+            odds = spec.odds(**kwargs)
+        except TypeError:  # a required option left out
+            raise bad_options(spec, procedure) from None
         fields = odds.fields
         read = [f for f in fields if f in self.read.get(procedure, ())]
         at = [fields.index(f) for f in read]
