@@ -171,6 +171,11 @@ class Sequence:
         proc = rng.choice(self.with_effects if rng.random() < 0.8 or not self.plain else self.plain)
         roles = self._roles(proc)
         _, options = _options(m, proc, rng)
+        if rng.random() < 0.05:  # an option the procedure does not take, or a required one left out
+            if options and rng.random() < 0.5:
+                del options[rng.choice(sorted(options))]
+            else:
+                options["no_such_option"] = 1
         seed = rng.randrange(1 << 40)
         dice: dict[str, Any] = {"seed": seed}
         if rng.random() < 0.3:

@@ -38,10 +38,14 @@ def _actions(rs: Ruleset, w: Writer) -> None:
     for p, roles, subject in fight_actions(rs):
         effects = literal([[e.kind, e.role, e.key, e.field, e.sign, e.duration, e.when, e.other] for e in p.effects])
         params = _pairs([(q.id, q.name) for q in p.params if q.type != "combatant"])
+        # the parameters without a default (Python's call without one is a TypeError: the fight's bad_options)
+        required = [q.id for q in p.params if q.type != "combatant" and q.default is None
+                    and not (q.type not in ("int", "bool") and q.optional)]
         w.line(js("[{}, {{name: {}, call: {}, positional: {}, roles: {}, effects: {}, odds: {}, params: {}, "
-                  "action: {}, nature: {}, subject: {}, checks: {}}}],", string(p.id), string(p.name), name(p.id),
-                  _positional(rs, p.id), literal(roles), effects, name(p.id + "_odds"), params,
-                  literal(p.action[0]), literal(p.action[1]), literal(subject), literal(check_uses(rs, p))))
+                  "action: {}, nature: {}, subject: {}, checks: {}, required: {}}}],", string(p.id), string(p.name),
+                  name(p.id), _positional(rs, p.id), literal(roles), effects, name(p.id + "_odds"), params,
+                  literal(p.action[0]), literal(p.action[1]), literal(subject), literal(check_uses(rs, p)),
+                  literal(required)))
     w.dedent()
     w.line(Js("],"))
 

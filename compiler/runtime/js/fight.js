@@ -147,6 +147,7 @@ class Fight {
   // procedure's options (its other parameters and `dice`); the fight is unchanged.
   resolve(procedure, roles, options) {
     const prepared = this._prepare(procedure, roles, options);
+    _rt_check_call(prepared[0], procedure, prepared[1]);
     const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
     return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
                            prepared[4]);

@@ -203,6 +203,7 @@ class _rt_PlanChain {
       cacheKey = null;
     }
     if (cacheKey !== null && this.odds.has(cacheKey)) return this.odds.get(cacheKey);
+    _rt_check_call(spec, procedure, kwargs);
     const odds = _rt_fight_call(spec.odds, spec.positional, kwargs);
     const fields = odds.fields, wanted = this.read.get(procedure) || [];
     const read = fields.filter(f => wanted.indexOf(f) >= 0), at = read.map(f => fields.indexOf(f));

@@ -20,6 +20,7 @@ function _rt_fight_rules(d) {
       effects: Object.freeze(a.effects.map(e => Object.freeze({kind: e[0], role: e[1], key: e[2], field: e[3],
                                                                sign: e[4], duration: e[5], when: e[6], other: e[7]}))),
       odds: a.odds, params: map(a.params), action: a.action, nature: a.nature, subject: a.subject,
+      required: Object.freeze(a.required || []),
       checks: Object.freeze((a.checks || []).map(c => Object.freeze({check: c[0], role: c[1], lowers: c[2], top: c[3],
                                                                      when: c[4]})))})];
   }));
@@ -155,5 +156,14 @@ function _rt_forbids_text(spec, procedureNames) {
   for (const p of spec.forbids) parts.push(procedureNames.has(p) ? procedureNames.get(p) : p);
   const unique = parts.filter((x, i) => parts.indexOf(x) === i);
   return unique.length ? `不能进行${unique.join('、')}` : '';
+}
+// The error of an action called without an option it requires, or with one it does not take
+// (fight_state.bad_options: Python's TypeError of the call), checked before the call.
+function _rt_check_call(spec, procedure, kwargs) {
+  const bad = Object.keys(kwargs).some(k => k !== 'dice' && spec.roles.indexOf(k) < 0 && !spec.params.has(k))
+    || spec.required.some(k => !_rt_has(kwargs, k));
+  if (bad) {
+    throw new OutOfBounds(`“${spec.name}”的选项不全或有误：${Array.from(spec.params.values()).join('、')}`, {key: procedure});
+  }
 }
 function _rt_shown_option(value) { return value === true ? '是' : value === false ? '否' : String(value); }
