@@ -191,5 +191,7 @@
     return {reply: reply, ext: ext};
   }
 
-  root.rulec_chat = Object.freeze({register: register, options: options, clean: clean});
+  // The helpers rulec_fight.js shares: the same cleaning, reading of values and refusals.
+  root.rulec_chat = Object.freeze({register: register, options: options, clean: clean, value: value, normal: normal,
+                                   ChatError: ChatError, MAX_MESSAGE: MAX_MESSAGE, INTERNAL: INTERNAL});
 })(typeof globalThis !== 'undefined' ? globalThis : (function () { return this; })());
