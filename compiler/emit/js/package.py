@@ -34,6 +34,7 @@ from .code import Js, UnquotedValue, Writer, comment, comment_text, indented, jo
     property_name, require_js, source_file, string
 from .model import exported, write_model
 from .resolved import undefined
+from .fight import FIGHT_EXPORTS, FIGHT_RUNTIME, fight_js
 from .procedures import getter, split_params, write_procedure
 
 RUNTIME_EXPORTS = ["RuleError", "DiceExhausted", "BadFace", "NotSpecifiedBySource", "OutOfBounds", "LimitExceeded",
@@ -51,7 +52,8 @@ def runtime_files(rs: Ruleset) -> list[str]:
     extra = {f for p in rs.procedures for s in p.steps for f in kind_for(s).runtime_js}
     if any(h.module == "geometry" for h in rs.helpers):
         extra.add("geometry.js")
-    return ["runtime.js", *sorted(extra - {"runtime.js"})]
+    fight = FIGHT_RUNTIME if rs.fight is not None else []
+    return ["runtime.js", *sorted(extra - {"runtime.js"}), *fight]
 
 
 def _runtime(rs: Ruleset) -> Js:
@@ -60,6 +62,8 @@ def _runtime(rs: Ruleset) -> Js:
 
 def names(rs: Ruleset) -> list[str]:
     out = RUNTIME_EXPORTS + exported(rs) + ["PROCEDURE_INFO", "VERSION", "RULES_VERSION"]
+    if rs.fight is not None:
+        out += FIGHT_EXPORTS
     for p in rs.procedures:
         out += [p.id, f"{p.id}_fast", f"{p.id}_prepare", f"{p.id}_odds", f"{p.id.upper()}_FIELDS", camel(p.id) + "Result"]
     return out
@@ -74,8 +78,9 @@ def body(rs: Ruleset, keep: Keep = NO_KEEP) -> Js:
     w.line(js("const VERSION = {};", string(version(rs))))
     w.line(js("const RULES_VERSION = {};", string(rs.version)))
     write_model(rs, w, keep)
-    runtime, generated = _runtime(rs), js("{}{}", w.text(), require_js(kept_text(keep, "js-procedures", rs,
-                                                                                 _procedures)))
+    fight = fight_js(rs) if rs.fight is not None else Js("")
+    runtime, generated = _runtime(rs), js("{}{}{}", w.text(), require_js(kept_text(keep, "js-procedures", rs,
+                                                                                   _procedures)), fight)
     missing = undefined(generated, runtime)
     if missing:
         raise RulesError([Diagnostic(rs.span, "internal", say("internal.unresolved-js", id=rs.id,

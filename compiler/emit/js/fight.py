@@ -1,0 +1,128 @@
+"""The fight of a JavaScript package: the ruleset's fight data (the same data the Python package's
+fight.py holds, from the same IR through emit/fight_data.py) passed to the runtime interpreter
+(compiler/runtime/js/fight*.js), plus the entry points `start_fight`, `fight_from_dict` (also
+`fightFromDict`), `until`, `state_threshold`.
+
+Every value reaches the module through code.py (names, strings and literals only); procedures are
+named, never written here.
+"""
+
+from __future__ import annotations
+
+from ...ir import Ruleset
+from ..fight_data import debuff_index, fight_actions, outcome_index, points_range, procedure, state_index, \
+    state_stats, track_states
+from .code import Js, Writer, comment, join, js, literal, name, string
+from .procedures import split_params
+
+FIGHT_RUNTIME = ["fight_state.js", "fight_rules.js", "fight.js", "fight_odds.js"]
+FIGHT_EXPORTS = ["Fight", "FightAction", "Refused", "UntilOdds", "attacks_until",
+                 "chain_until", "expected_attacks", "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG",
+                 "MAX_LOG_LINE", "MAX_MEMBERS", "MAX_MODIFIERS", "MAX_CONDITIONS", "MAX_NAME", "MAX_TURN", "MAX_VALUE",
+                 "FIGHT_RULES", "start_fight", "fight_from_dict", "fightFromDict", "until", "state_threshold"]
+
+
+def _pairs(pairs: list[tuple[str, object]]) -> Js:
+    """`[[key, value], ...]` of plain data."""
+    return literal([[k, v] for k, v in pairs])
+
+
+def _positional(rs: Ruleset, proc_id: str) -> Js:
+    return literal([x.id for x in split_params(procedure(rs, proc_id))[0]])
+
+
+def _actions(rs: Ruleset, w: Writer) -> None:
+    w.line(Js("actions: ["))
+    w.indent()
+    for p, roles, subject in fight_actions(rs):
+        effects = literal([[e.kind, e.role, e.key, e.field, e.sign, e.duration, e.when, e.other] for e in p.effects])
+        params = _pairs([(q.id, q.name) for q in p.params if q.type != "combatant"])
+        w.line(js("[{}, {{name: {}, call: {}, positional: {}, roles: {}, effects: {}, odds: {}, params: {}, "
+                  "action: {}, nature: {}, subject: {}}}],", string(p.id), string(p.name), name(p.id),
+                  _positional(rs, p.id), literal(roles), effects, name(p.id + "_odds"), params,
+                  literal(p.action[0]), literal(p.action[1]), literal(subject)))
+    w.dedent()
+    w.line(Js("],"))
+
+
+def _conditions(rs: Ruleset, w: Writer) -> None:
+    spec = rs.fight
+    assert spec is not None
+    w.line(comment("Each condition: [name, sets, adds, options, applies, forbids, forbids_actions, ends, max_value,"))
+    w.line(comment("stack, rules], as the Python package's ConditionSpec."))
+    w.line(Js("conditions: ["))
+    w.indent()
+    for c in spec.conditions:
+        w.line(js("[{}, {}],", string(c.id), literal([c.name, c.sets, c.adds, c.options, c.applies, c.forbids,
+                                                       c.forbids_actions, c.ends, c.max_value, c.stack, c.rules])))
+    w.dedent()
+    w.line(Js("],"))
+    names = dict(spec.relations)
+    w.line(js("relation_specs: {},", literal([[r.id, [names[r.id], r.held, r.holder, r.ends_holder, r.ends_held,
+                                                      r.clears]] for r in spec.relation_rules])))
+
+
+def fight_js(rs: Ruleset) -> Js:
+    """The fight's data and entry points (after the procedures, whose functions it names)."""
+    spec = rs.fight
+    assert spec is not None
+    w = Writer()
+    w.line()
+    w.line(comment("---- the fight (the Python package's fight.py): the ruleset's fight data for the runtime ----"))
+    w.line(Js("const FIGHT_RULES = _rt_fight_rules({"))
+    w.indent()
+    ints = [s for s in rs.stats if s.type == "int"]
+    w.line(js("combatant: Combatant, stat_count: {},", literal(len(rs.stats))))
+    w.line(js("stats: {},", _pairs([(s.id, [s.name, s.min, s.max]) for s in ints])))
+    w.line(js("counters: {},", _pairs(list(spec.counters))))
+    tracks = rs.table(spec.tracks).entries if spec.tracks else ()
+    w.line(js("tracks: {},", _pairs([(e.id, e.name) for e in tracks])))
+    accumulate = (js("[{}, {}]", name(spec.accumulate + "_fast"), _positional(rs, spec.accumulate))
+                  if spec.accumulate else Js("null"))
+    w.line(js("accumulate: {}, state_index: {}, debuff_index: {},", accumulate, literal(state_index(rs)),
+              literal(debuff_index(rs))))
+    states = rs.table(spec.states).entries if spec.states else ()
+    w.line(js("state_names: {},", _pairs([(e.id, e.name) for e in states])))
+    w.line(js("state_stats: {},", _pairs(list(state_stats(rs).items()))))
+    w.line(js("relations: {},", _pairs(list(spec.relations))))
+    _actions(rs, w)
+    on_damage = Js("null")
+    if spec.on_damage:
+        counter, proc_id = spec.on_damage
+        on_damage = js("[{}, {}, {}, {}, {}, {}]", string(counter), name(proc_id + "_fast"),
+                       _positional(rs, proc_id), literal(outcome_index(rs, proc_id, "points")),
+                       literal(outcome_index(rs, proc_id, "awake")), string(procedure(rs, proc_id).name))
+    w.line(js("on_damage: {},", on_damage))
+    w.line(js("track_states: {},", _pairs(list(track_states(rs).items()))))
+    w.line(js("track_debuffs: {},", _pairs(list(spec.debuffs))))
+    points_max, taken_max = points_range(rs)
+    w.line(comment("The most points a track holds: the top of what add_points-like procedures accept (saturated)."))
+    w.line(js("points_max: {}, taken_max: {},", literal(points_max), literal(taken_max)))
+    w.line(js("flag_names: {},", _pairs([(s.id, s.name) for s in rs.stats if s.type == "bool"])))
+    _conditions(rs, w)
+    w.dedent()
+    w.line(Js("});"))
+    threshold = (Js("  const n = _rt_state_threshold(FIGHT_RULES, creature, track);\n  return n || null;")
+                 if spec.accumulate else Js("  return null;"))
+    w.extend([Js(x) for x in join("\n", [
+        Js(""),
+        comment("A fight between the named combatants (a Map or an object: name -> Combatant), who act in the order"),
+        comment("given."),
+        Js("function start_fight(combatants) { return Fight.start(FIGHT_RULES, combatants); }"),
+        comment("The fight toDict() wrote (kept between chat messages); every value is checked (OutOfBounds)."),
+        Js("function fight_from_dict(data) { return Fight.from_dict(FIGHT_RULES, data); }"),
+        Js("const fightFromDict = fight_from_dict;"),
+        comment("Exactly: how many times `procedure` (its arguments as <procedure>_odds takes them, max_attacks in"),
+        comment("the options) must be repeated until the running total of its outcome `field` reaches `threshold`."),
+        Js("function until(procedure, field, threshold, ...args) {"),
+        Js("  return _rt_until(FIGHT_RULES, procedure, field, threshold, args);"),
+        Js("}"),
+        comment("The fewest points on `track` that put `creature` into the track's state (null: no state)."),
+        Js("function state_threshold(creature, track) {"),
+        threshold,
+        Js("}"),
+    ]).split("\n")])
+    return w.text()
+
+
+__all__ = ["FIGHT_EXPORTS", "FIGHT_RUNTIME", "fight_js"]
