@@ -23,7 +23,7 @@ const now = () => Number(process.hrtime.bigint() - t0) / 1e9;
 const out = common.preparedBench(d20, now, repeats, 200000);
 out.pool50 = common.medians({pool50: () => dp.pool_distribution(50, 10, 8, 10, false)}, now, repeats, 200).pool50;
 if (typeof tracks.start_fight === 'function') {
-  const fight = common.fightBench(tracks, now, repeats, 20000);
+  const fight = common.fightBench(tracks, now, repeats, 2000);
   for (const k of Object.keys(fight)) out[`fight_${k}`] = fight[k];
 }
 process.stdout.write(JSON.stringify(out));
