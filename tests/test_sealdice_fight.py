@@ -55,7 +55,9 @@ def _python(dp: Any) -> Tuple[List[str], List[str], List[Dict[str, Any]]]:
     def act(procedure: str, roles: Dict[str, str], **options: Any) -> str:
         nonlocal fight
         action, after = fight.act(procedure, roles, dice=dp.SeededDice(SEED), **options)
-        lines = [action.text(), *[f"· {x}" for x in after.log[len(fight.log):]], *statuses(after)]
+        weapon = f"（{dp.get_weapon(options['weapon']).name}）" if "weapon" in options else ""
+        head = "→".join(roles.values()) + "：" + dp.PROCEDURE_INFO[procedure]["name"] + weapon
+        lines = [head, action.text(), *[f"· {x}" for x in after.log[len(fight.log):]], *statuses(after)]
         fight = after
         return "\n".join(lines)
 

@@ -136,19 +136,20 @@
   }
 
   // ---- .hit ----
+  // The procedures a fight can resolve (the library's FIGHT_RULES.actions), by id or Chinese name.
+  function actions(rules) {
+    return Object.keys(rules.PROCEDURE_INFO).filter(function (k) { return rules.FIGHT_RULES.actions.has(k); });
+  }
   function procedureOf(rules, word) {
-    var info = rules.PROCEDURE_INFO;
-    if (own.call(info, word) && rolesOf(info[word]).length) return word;
-    var ids = Object.keys(info);
-    for (var i = 0; i < ids.length; i++) if (info[ids[i]].name === word && rolesOf(info[ids[i]]).length) return ids[i];
+    var ids = actions(rules);
+    if (ids.indexOf(word) >= 0) return word;
+    for (var i = 0; i < ids.length; i++) if (rules.PROCEDURE_INFO[ids[i]].name === word) return ids[i];
     return null;
   }
   function rolesOf(info) { return info.params.filter(function (p) { return p[2] === 'combatant'; }); }
   function procedureNames(rules) {
     var out = [];
-    Object.keys(rules.PROCEDURE_INFO).forEach(function (k) {
-      if (rolesOf(rules.PROCEDURE_INFO[k]).length) out.push(rules.PROCEDURE_INFO[k].name, k);
-    });
+    actions(rules).forEach(function (k) { out.push(rules.PROCEDURE_INFO[k].name, k); });
     return out;
   }
 
@@ -180,7 +181,11 @@
     }
     var byRole = {};
     roles.forEach(function (r, i) { byRole[r[0]] = who[i]; });
-    return fight.act(procedure, byRole, options(rules, info, rest));
+    var opts = options(rules, info, rest);
+    var done = fight.act(procedure, byRole, opts);
+    // who acts on whom, the procedure and its weapon: 甲→乙：攻击与防御的对抗（长剑）
+    var weapon = typeof opts.weapon === 'string' ? '（' + rules.get_weapon(opts.weapon).name + '）' : '';
+    return [who.join('→') + '：' + info.name + weapon, done[0], done[1]];
   }
 
   function options(rules, info, words) {
@@ -231,8 +236,8 @@
     }
     if (command === 'hit') {
       var done = hit(entry, fight, words);
-      fight = done[1];
-      lines.push(done[0].text());
+      fight = done[2];
+      lines.push(done[0], done[1].text());
     } else {
       fight = fight.next_turn();
       lines.push(turnLine(fight));
@@ -304,7 +309,7 @@
 
   // Serve a compiled ruleset: config {id, name, procedure (the default of .hit), firearm?: [procedure, mode]}.
   function add(rules, config) {
-    if (!rules || typeof rules.start_fight !== 'function') {
+    if (!rules || typeof rules.start_fight !== 'function' || !rules.FIGHT_RULES) {
       throw new Error('rulec_fight：规则集“' + config.id + '”的模块没有战斗（请用新版的 rulec_' + config.id + '.user.js）');
     }
     if (ext === null) register();
