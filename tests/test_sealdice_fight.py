@@ -202,3 +202,34 @@ def test_the_fight_plugin_runs_in_quickjs_as_in_node(built: Path, tmp_path: Path
     assert _stored(first) == {"ruleset": "dp", "fight": dicts[0]}
     second = run_quickjs(files, AFTER, json.loads(json.dumps(first["store"])))
     assert second["replies"] == after
+
+
+@node
+@pytest.mark.slow
+def test_random_chat_lines_never_break_the_fight_plugin(built: Path, tmp_path: Path) -> None:
+    """Chat lines from strangers: random mixes of commands, names, procedures, weapons, options and
+    junk (across groups, with fights started and ended on the way) are each answered with a reply
+    or the help, never an exception out of a command or the plugin's internal-error line."""
+    import random
+
+    rng = random.Random(31)
+    words = ["甲", "乙", "丙", "长剑", "拳", "长弓", "擒抱", "grapple", "全力防御", "aim", "瞄准", "压制对手", "vs", "/",
+             "距离=1", "距离=-5", "距离=99999999999", "全力一击=是", "用手数=1", "力量5", "力量=一", "武技8", "基础防御=8",
+             "察觉=是", "特定部位=头", "=", "=3", "力量==2", "help", "帮助", "dp", "d20", "tracks", "\u202e甲", "甲\u0000",
+             "力量５", "x" * 300, "名" * 40, "{}", "null", "__proto__", "constructor", "toString"]
+    commands = [".fight", ".hit", ".status", ".next", ".end"]
+    starts = ["甲 乙", "乙 甲", "擒抱 甲 乙", "全力防御 甲", "aim 乙", "压制对手 甲 乙", "甲 乙 长剑", "乙 甲 拳", "grapple 乙 甲 拳"]
+    lines: List[Any] = []
+    for _ in range(400):
+        group = f"QQ-Group:{rng.randrange(3)}"
+        if rng.random() < 0.08:
+            lines.append([group, START])
+            continue
+        command = rng.choices(commands, weights=[1, 8, 1, 2, 0.3])[0]
+        head = [rng.choice(starts)] if command == ".hit" and rng.random() < 0.7 else []
+        lines.append([group, " ".join([command, *head, *[rng.choice(words) for _ in range(rng.randrange(4))]])])
+    out = run_node(_dp_files(built, tmp_path), lines)
+    for line, reply in zip(lines, out["replies"]):
+        assert isinstance(reply, str) and reply, line
+        assert not reply.startswith("PANIC") and not reply.startswith("无法处理这条命令"), (line, reply)
+        assert "\u202e" not in reply and "\u0000" not in reply
