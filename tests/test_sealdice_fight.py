@@ -194,14 +194,21 @@ def test_every_fight_plugin_together_names_the_ruleset(built: Path, tmp_path: Pa
 
 
 def test_the_fight_plugin_runs_in_quickjs_as_in_node(built: Path, tmp_path: Path, dp: Any) -> None:
-    """QuickJS (not V8): the same session, restart included, gives the Python package's replies."""
+    """QuickJS (not V8): the same session, restart included, gives the Python package's replies;
+    a tampered record is refused there too."""
     files = _dp_files(built, tmp_path)
     before, after, dicts = _python(dp)
     first = run_quickjs(files, BEFORE)
     assert first["failed"] == [] and first["replies"] == before
     assert _stored(first) == {"ruleset": "dp", "fight": dicts[0]}
-    second = run_quickjs(files, AFTER, json.loads(json.dumps(first["store"])))
-    assert second["replies"] == after
+    store = json.loads(json.dumps(first["store"]))
+    bad = json.loads(store["rulec-fight"][KEY])
+    bad["fight"]["turn"] = -1
+    store["rulec-fight"]["fight:QQ-Group:9"] = json.dumps(bad)  # a tampered record in another group
+    second = run_quickjs(files, [*AFTER, ["QQ-Group:9", ".status"], ["QQ-Group:9", ".status"]], store)
+    assert second["replies"][:len(AFTER)] == after
+    assert second["replies"][-2].startswith("无法理解：本群保存的战斗记录未通过检查")
+    assert second["replies"][-1] == after[-1] and second["store"]["rulec-fight"]["fight:QQ-Group:9"] == ""
 
 
 @node
