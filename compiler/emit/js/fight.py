@@ -126,3 +126,80 @@ def fight_js(rs: Ruleset) -> Js:
 
 
 __all__ = ["FIGHT_EXPORTS", "FIGHT_RUNTIME", "fight_js"]
+
+
+_DTS_FIGHT = [
+    Js("export interface FightRules { readonly actions: ReadonlyMap<string, unknown>; }"),
+    Js("export interface FightModifier { readonly stat: string; readonly delta: number; readonly expires: number; "
+       "readonly source: string; }"),
+    Js("export interface FightCondition { readonly id: string; readonly value: number; readonly source: string; "
+       "readonly expires: number; }"),
+    Js("export interface FightMember { readonly name: string; readonly base: Combatant; "
+       "readonly counters: ReadonlyArray<readonly [string, number]>; readonly points: ReadonlyArray<readonly [string, "
+       "number]>; readonly states: ReadonlyArray<string>; readonly modifiers: ReadonlyArray<FightModifier>; "
+       "readonly conditions: ReadonlyArray<FightCondition>; counter(key: string): number; "
+       "track_points(key: string): number; }"),
+    Js("export interface FightDict { turn: number; members: {name: string; stats: Record<string, number | boolean>; "
+       "counters: Record<string, number>; points: Record<string, number>; states: string[]; "
+       "modifiers: [string, number, number, string][]; conditions: [string, number, string, number][]}[]; "
+       "relations: [string, string, string][]; log: string[]; }"),
+    Js("export class FightAction<R extends Result = Result> { readonly procedure: string; "
+       "readonly roles: ReadonlyArray<readonly [string, string]>; readonly result: R; "
+       "readonly applied: ReadonlyArray<string>; readonly used: ReadonlyArray<readonly [string, string, string]>; "
+       "text(gm?: boolean): string; toDict(): Record<string, unknown>; toJSON(): Record<string, unknown>; }"),
+    Js("export class UntilOdds { readonly probabilities: ReadonlyArray<number>; readonly tail: number; "
+       "readonly threshold: number; readonly expected: number; readonly median: number; at_most(n: number): number; "
+       "toDict(): {probabilities: number[]; tail: number; threshold: number; expected: number; median: number}; "
+       "toJSON(): ReturnType<UntilOdds['toDict']>; }"),
+    Js("export class Refused extends RuleError {}"),
+    # The options argument: required when the procedure has a required option, else optional.
+    Js("type FightOptions<P extends keyof FightProcedures, X = {}> = {} extends FightProcedures[P]['options'] "
+       "? [options?: FightProcedures[P]['options'] & X] : [options: FightProcedures[P]['options'] & X];"),
+    Js("export class Fight { readonly members: ReadonlyArray<FightMember>; readonly turn: number; "
+       "readonly relations: ReadonlyArray<readonly [string, string, string]>; readonly log: ReadonlyArray<string>; "
+       "readonly rules: FightRules; readonly round: number; readonly actor: string; "
+       "static start(rules: FightRules, combatants: ReadonlyMap<string, Combatant> | Record<string, Combatant>): "
+       "Fight; static from_dict(rules: FightRules, data: unknown): Fight; member(name: string): FightMember; "
+       "effective(name: string): Combatant; holds(relation: string, holder: string, held: string): boolean; "
+       "applied_to(name: string): string[]; "
+       "resolve<P extends keyof FightProcedures>(procedure: P, roles: FightProcedures[P]['roles'], "
+       "...options: FightOptions<P>): FightAction<FightProcedures[P]['result']>; "
+       "act<P extends keyof FightProcedures>(procedure: P, roles: FightProcedures[P]['roles'], "
+       "...options: FightOptions<P>): [FightAction<FightProcedures[P]['result']>, Fight]; "
+       "apply(action: FightAction): Fight; next_turn(): Fight; remove_state(name: string, state: string): Fight; "
+       "status(name: string): string; "
+       "until_state<P extends keyof FightProcedures>(procedure: P, roles: FightProcedures[P]['roles'], "
+       "target: string, track: string, ...options: FightOptions<P, {max_attacks?: number}>): UntilOdds; "
+       "toDict(): FightDict; toJSON(): FightDict; }"),
+    Js("export const FIGHT_RULES: FightRules;"),
+    Js("export function start_fight(combatants: ReadonlyMap<string, Combatant> | Record<string, Combatant>): Fight;"),
+    Js("export function fight_from_dict(data: unknown): Fight;"),
+    Js("export function fightFromDict(data: unknown): Fight;"),
+    Js("export function until(procedure: keyof FightProcedures, field: string, threshold: number, "
+       "...args: unknown[]): UntilOdds;"),
+    Js("export function state_threshold(creature: Combatant, track: string): number | null;"),
+    Js("export function attacks_until(marginal: ReadonlyMap<number, number> | Record<number, number>, "
+       "threshold: number, max_attacks?: number, negligible?: number): UntilOdds;"),
+    Js("export function chain_until(gains: (total: number) => ReadonlyMap<number, number>, threshold: number, "
+       "max_attacks?: number, negligible?: number): UntilOdds;"),
+    Js("export function expected_attacks(marginal: ReadonlyMap<number, number> | Record<number, number>, "
+       "threshold: number): number | null;"),
+    *[js("export const {}: number;", name(n)) for n in FIGHT_EXPORTS if n.startswith("MAX_")],
+]
+
+
+def fight_dts(rs: Ruleset) -> list[Js]:
+    """The fight's types: `FightProcedures` maps each procedure a fight resolves to its roles, its
+    options (those without a default required, as the Python signature has them) and its result."""
+    from .package import _required, _ts  # the procedures' own parameter types (package.py imports this module)
+    from ..python.procedures import camel
+
+    rows = []
+    for p, roles, _subject in fight_actions(rs):
+        role_types = join("; ", [js("{}: string", name(r)) for r in roles])
+        options = [js("{}{}: {}", name(q.id), Js("") if _required(q) else Js("?"), _ts(q))
+                   for q in p.params if q.type != "combatant"]
+        options.append(Js("dice?: DiceSource"))
+        rows.append(js("{}: {{roles: {{{}}}; options: {{{}}}; result: {}}};", name(p.id), role_types,
+                       join("; ", options), name(camel(p.id) + "Result")))
+    return [js("export interface FightProcedures {{ {} }}", join(" ", rows)), *_DTS_FIGHT]

@@ -34,7 +34,7 @@ from .code import Js, UnquotedValue, Writer, comment, comment_text, indented, jo
     property_name, require_js, source_file, string
 from .model import exported, write_model
 from .resolved import undefined
-from .fight import FIGHT_EXPORTS, FIGHT_RUNTIME, fight_js
+from .fight import FIGHT_EXPORTS, FIGHT_RUNTIME, fight_dts, fight_js
 from .procedures import getter, split_params, write_procedure
 
 RUNTIME_EXPORTS = ["RuleError", "DiceExhausted", "BadFace", "NotSpecifiedBySource", "OutOfBounds", "LimitExceeded",
@@ -310,6 +310,8 @@ def dts(rs: Ruleset) -> Js:
         w.append(js("export function {}_prepare({}{}: {{{}}}): (dice: DiceSource) => {};", pid, lead, given,
                     opts_only, out))
         w.append(js("export function {}_odds({}{}: {{{}}}): Odds;", pid, lead, given, opts_only))
+    if rs.fight is not None:
+        w += fight_dts(rs)
     return js("{}\n", join("\n", w))
 
 
