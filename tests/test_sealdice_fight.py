@@ -120,6 +120,7 @@ def test_help_typos_groups_and_refusals(built: Path, tmp_path: Path) -> None:
         ".hit grapel 甲 乙 拳", ".hit 甲 乙 拳 瞄准伦数=1", ".hit 甲", ".hit 甲 乙", ".status 甲甲",
         ["QQ-Group:2", ".status"], ["QQ-Group:2", ".fight 丙 基础仿御5"], ["QQ:7", ".fight 丁 / 戊"],
         ["QQ:7", ".status"], ".hit 甲 乙 拳 距离=一", ".hit 甲 乙 长箭",
+        ["QQ-Group:5", ".fight 2 / 1 / __proto__"], ["QQ-Group:5", ".hit __proto__ 1 拳"], ["QQ-Group:5", ".status"],
     ]
     out = run_node(_dp_files(built, tmp_path), lines)
     r = out["replies"]
@@ -137,7 +138,11 @@ def test_help_typos_groups_and_refusals(built: Path, tmp_path: Path) -> None:
     assert r[12].startswith("战斗开始（DP骰池战斗规则）：丁、戊") and r[13].startswith("第1轮，轮到丁")
     assert r[14] == "无法理解：“一”不是整数，也不是“是”或“否”"
     assert r[15].startswith("无法结算：没有名为“长箭”的武器")
-    assert sorted(out["store"]["rulec-fight"]) == [KEY, "fight:private:QQ:7"]
+    # names act in the order given, whatever they are (a Map, not an object's key order)
+    assert r[16].startswith("战斗开始（DP骰池战斗规则）：2、1、__proto__（第1轮，轮到2）")
+    assert r[17].startswith("__proto__→1：攻击与防御的对抗（拳）")
+    assert [x.split("：")[0] for x in r[18].splitlines()] == ["第1轮，轮到2", "2", "1", "__proto__"]
+    assert sorted(out["store"]["rulec-fight"]) == [KEY, "fight:QQ-Group:5", "fight:private:QQ:7"]
 
 
 @node

@@ -30,7 +30,7 @@
   var COMMANDS = ['fight', 'hit', 'status', 'next', 'end'];
   var MAX_STORED = 500000;  // characters of a stored record read back (a fight's own bounds keep it far smaller)
   var own = Object.prototype.hasOwnProperty;
-  var rulesets = {};  // id -> {rules, config}
+  var rulesets = Object.create(null);  // id -> {rules, config}
   var ids = [];
   var ext = null;
   var cmds = {};
@@ -42,11 +42,8 @@
   }
 
   // ---- the fight API of a library (generated/js/<id>: start_fight, fight_from_dict, Fight) ----
-  function startFight(rules, pairs) {
-    var combatants = {};
-    pairs.forEach(function (p) { combatants[p[0]] = p[1]; });
-    return rules.start_fight(combatants);
-  }
+  // A Map keeps the order given (an object would put names like "2" first) and any name ("__proto__").
+  function startFight(rules, pairs) { return rules.start_fight(new Map(pairs)); }
   function names(fight) { return fight.members.map(function (m) { return m.name; }); }
   function statuses(fight) { return names(fight).map(function (n) { return fight.status(n); }); }
   function turnLine(fight) { return '第' + fight.round + '轮，轮到' + fight.actor; }
@@ -90,7 +87,7 @@
   // ---- .fight ----
   function stats(rules, words) {
     var known = Object.keys(rules.STAT_NAMES).concat(Object.keys(new rules.Combatant().toDict()));
-    var out = {}, seen = {};
+    var out = {}, seen = Object.create(null);
     words.forEach(function (token) {
       var eq = token.indexOf('='), key, raw;
       if (eq >= 0) { key = token.slice(0, eq); raw = token.slice(eq + 1); } else {
@@ -117,7 +114,7 @@
     if (words.length && own.call(rulesets, words[0])) { id = words[0]; words = words.slice(1); }
     if (id === null) fail('请指明规则集：.fight ' + ids.join('|') + ' 名字 属性值 ... / 名字 属性值 ...');
     var entry = rulesets[id], rules = entry.rules;
-    var pairs = [], taken = {};
+    var pairs = [], taken = Object.create(null);
     words.join(' ').split('/').forEach(function (chunk) {
       var part = chunk.split(' ').filter(function (w) { return w !== ''; });
       if (!part.length) return;
