@@ -49,8 +49,10 @@
   function turnLine(fight) { return '第' + fight.round + '轮，轮到' + fight.actor; }
 
   // ---- storage: one record per group (or private chat) ----
-  function keyOf(msg) {
-    return msg.messageType === 'private' ? 'fight:private:' + msg.sender.userId : 'fight:' + msg.groupId;
+  // SealDice's Message: messageType 'group' or 'private', groupId, sender.userId (dice/dice.go).
+  function keyOf(ctx, msg) {
+    if (msg && msg.messageType === 'private') return 'fight:private:' + String(msg.sender && msg.sender.userId);
+    return 'fight:' + String((msg && msg.groupId) || (ctx && ctx.group && ctx.group.groupId) || '');
   }
   function save(key, entry, fight) {
     var text = JSON.stringify({ruleset: entry.config.id, fight: fight.toDict()});
@@ -248,9 +250,9 @@
     return ids.some(function (id) { return err instanceof rulesets[id].rules.RuleError; });
   }
   // The reply to one command, never an exception (a chat line or a stored record cannot take the bot down).
-  function reply(command, msg, words) {
+  function reply(command, ctx, msg, words) {
     try {
-      return chat.clean(answer(command, keyOf(msg), words).join('\n'));
+      return chat.clean(answer(command, keyOf(ctx, msg), words).join('\n'));
     } catch (err) {
       if (err instanceof ChatError) return chat.clean('无法理解：' + err.message);
       if (isRuleError(err)) return chat.clean('无法结算：' + err.message);
@@ -296,7 +298,7 @@
           result.showHelp = true;  // SealDice answers with cmd.help
           return result;
         }
-        seal.replyToSender(ctx, msg, words === null ? '无法理解：消息过长' : reply(command, msg, words));
+        seal.replyToSender(ctx, msg, words === null ? '无法理解：消息过长' : reply(command, ctx, msg, words));
         return result;
       };
       ext.cmdMap[command] = cmd;
