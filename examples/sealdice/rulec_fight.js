@@ -28,7 +28,9 @@
   var ChatError = chat.ChatError;
   var EXTENSION = 'rulec-fight';
   var COMMANDS = ['fight', 'hit', 'status', 'next', 'end'];
-  var MAX_STORED = 500000;  // characters of a stored record read back (a fight's own bounds keep it far smaller)
+  // Characters of a stored record written or read back: above what the fight's own bounds allow
+  // (100 combatants of 100 modifiers and 100 conditions each, 1,000 log lines of 500 characters: ~5 MB).
+  var MAX_STORED = 8000000;
   var own = Object.prototype.hasOwnProperty;
   var rulesets = Object.create(null);  // id -> {rules, config}
   var ids = [];
