@@ -102,9 +102,9 @@ def fight_js(rs: Ruleset) -> Js:
     _conditions(rs, w)
     w.dedent()
     w.line(Js("});"))
-    threshold = (Js("  const n = _rt_state_threshold(FIGHT_RULES, creature, track);\n  return n || null;")
-                 if spec.accumulate else Js("  return null;"))
-    w.extend([Js(x) for x in join("\n", [
+    threshold = ([Js("  const n = _rt_state_threshold(FIGHT_RULES, creature, track);"), Js("  return n || null;")]
+                 if spec.accumulate else [Js("  return null;")])
+    for line in [
         Js(""),
         comment("A fight between the named combatants (a Map or an object: name -> Combatant), who act in the order"),
         comment("given."),
@@ -119,9 +119,10 @@ def fight_js(rs: Ruleset) -> Js:
         Js("}"),
         comment("The fewest points on `track` that put `creature` into the track's state (null: no state)."),
         Js("function state_threshold(creature, track) {"),
-        threshold,
+        *threshold,
         Js("}"),
-    ]).split("\n")])
+    ]:
+        w.line(line)
     return w.text()
 
 
