@@ -271,9 +271,13 @@
       '.status [名字 ...]：轮到谁、各角色的伤害、状态与修正',
       '.next：下一名角色的回合（修正按时失效）',
       '.end：结束并删除本群的战斗',
+    ].concat(ids.map(function (id) {
+      var rules = rulesets[id].rules;
+      return id + ' 的过程：' + actions(rules).map(function (k) { return rules.PROCEDURE_INFO[k].name; }).join('、');
+    }), [
       '过程、属性与选项用中文名或编号；已启用的规则集：' +
         ids.map(function (id) { return id + '（' + rulesets[id].config.name + '）'; }).join('、'),
-    ].join('\n');
+    ]).join('\n');
   }
 
   function register() {
