@@ -125,6 +125,7 @@ def test_help_typos_groups_and_refusals(built: Path, tmp_path: Path) -> None:
     out = run_node(_dp_files(built, tmp_path), lines)
     r = out["replies"]
     assert r[0] == r[1] and r[0].startswith(".fight [规则集] 名字 属性值") and "已启用的规则集：dp（DP骰池战斗规则）" in r[0]
+    assert "\ndp 的过程：攻击与防御的对抗、炮击、" in r[0] and "、擒抱、" in r[0]
     assert r[2] == "本群还没有战斗：先用 .fight 开始（.fight help 查看用法）"
     assert r[3].startswith("战斗开始（DP骰池战斗规则）：甲、乙（第1轮，轮到甲）")
     assert r[4] == "无法理解：本群已有一场战斗（甲、乙，第1轮，轮到甲）：先用 .end 结束"
