@@ -56,7 +56,7 @@ def runtime_modules(rs: Ruleset) -> list[str]:
     for f in rs.features:
         needed |= set(FEATURES[f].runtime)
     if rs.fight is not None:
-        needed |= {"fight", "fight_carried", "fight_conditions", "fight_odds", "fight_state", "fight_until"}
+        needed |= {"fight", "fight_carried", "fight_conditions", "fight_odds", "fight_state", "fight_until", "fight_plan"}
     return sorted(needed)
 
 

@@ -28,6 +28,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
 from .core import OutOfBounds, RuleError
 from .fight_carried import Carried
 from .fight_until import Until, state_threshold
+from .fight_plan import Planned
 from .fight_conditions import Condition, ConditionSpec, Refused
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
@@ -58,7 +59,7 @@ class Action(NamedTuple):
         return "\n".join([*self.applied, self.result.text(gm)])
 
 
-class Fight(Carried, Until):
+class Fight(Carried, Until, Planned):
     """An immutable fight. Build one with `Fight.start(rules, {"甲": Combatant(...), ...})`."""
 
     __slots__ = ("rules", "members", "turn", "relations", "log")
@@ -177,6 +178,15 @@ class Fight(Carried, Until):
     def resolve(self, procedure: str, roles: Mapping[str, str], **options: Any) -> Action:
         """Resolve `procedure` with the named combatants in its roles (`{"attacker": "甲", ...}`),
         each with its effective stats; the fight is unchanged (apply the action to change it)."""
+        spec, kwargs, applied, used = self._prepare(procedure, roles, options)
+        result = spec.function(**kwargs)
+        return Action(procedure, tuple((r, roles[r]) for r in spec.roles), result, applied, used)
+
+    def _prepare(self, procedure: str, roles: Mapping[str, str], options: Mapping[str, Any]
+                 ) -> Tuple[ActionSpec, Dict[str, Any], Tuple[str, ...], Tuple[Tuple[str, str, str], ...]]:
+        """What `resolve` calls the procedure with: (its spec, the arguments — every role's effective
+        stats, the options its conditions supply, then the caller's — the sentences of the state that
+        applied, the conditions it uses up); `Refused` when the actor's conditions forbid it."""
         spec = self.rules.actions.get(procedure) if type(procedure) is str else None
         if spec is None:
             raise OutOfBounds("没有可在战斗中使用的这个过程", key="procedure")
@@ -211,8 +221,7 @@ class Fight(Carried, Until):
                     used.append((m.name, c.id, c.source))
         kwargs.update(supplied)
         kwargs.update(options)
-        result = spec.function(**kwargs)
-        return Action(procedure, tuple((r, roles[r]) for r in spec.roles), result, tuple(applied), tuple(used))
+        return spec, kwargs, tuple(applied), tuple(used)
 
     def applied_to(self, name: str,
                    applying: Optional[List[Tuple[Condition, ConditionSpec]]] = None) -> Tuple[str, ...]:

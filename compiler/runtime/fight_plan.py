@@ -1,0 +1,360 @@
+"""Exact odds over a plan: how many actions of an opening sequence and then a repeated cycle until
+a target is reached (`Fight.until_plan`, inherited from `Planned`), following the whole fight state
+as it changes — conditions set and used up, debuffs, states, relations, expiries at turn ends.
+
+The chain's states are fights (without their logs); each action maps a state to the states its
+outcomes lead to, by the procedure's exact odds with the stats and options the fight supplies in
+that state (`Fight._prepare`, the same as `resolve`), and `Fight.apply` of each outcome. Outcomes
+that change the fight alike are merged first (only the outcome fields the effects and endings read
+matter), and each state's step is computed once per place in the plan.
+
+A plan step is `{"procedure": id, "roles": {role: name}, "options": {...}, "end_turn": bool}`;
+`end_turn` ends the acting combatant's turn after the action (the turns of the others pass, so
+their conditions that end at a turn's start or end do). An action the fight refuses in some state
+(its actor 昏迷, say) does nothing there and the plan goes on. A target is one mapping or a list of
+them (any reached): `{"who": name, "condition": id}`, `{"who": name, "state": id}`,
+`{"who": name, "counter": id, "at_least": n}` or `{"who": name, "points": track, "at_least": n}`.
+
+Bounded: plans of at most `MAX_PLAN_STEPS` steps, at most `MAX_ATTACKS` actions, at most
+`MAX_PLAN_STATES` live states and `MAX_PLAN_WORK` outcome applications, each checked before the work
+it bounds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+
+from .core import LimitExceeded, OutOfBounds
+from .fight_conditions import Refused
+from .fight_odds import MAX_ATTACKS, UntilOdds
+from .fight_state import MAX_VALUE, ActionSpec, FightRules, Member
+
+if TYPE_CHECKING:
+    from .fight import Fight
+
+MAX_PLAN_STEPS = 100  # steps of the opening and the cycle together
+MAX_PLAN_STATES = 20_000  # distinct fight states alive after one action
+MAX_PLAN_WORK = 300_000  # outcome applications (Fight.apply) in one call: about 10 s at the worst
+MAX_OPTIONS = 50
+_KEYS = frozenset(("procedure", "roles", "options", "end_turn"))
+_TARGETS = ("condition", "state", "counter", "points")
+_KIND_NAMES = {"condition": "条件", "state": "状态", "counter": "计数", "points": "累积槽"}
+
+
+class PlanStep(NamedTuple):
+    procedure: str
+    roles: Tuple[Tuple[str, str], ...]
+    options: Tuple[Tuple[str, Any], ...]
+    end_turn: bool
+
+
+class Target(NamedTuple):
+    who: str
+    kind: str  # "condition", "state", "counter" or "points"
+    key: str
+    at_least: int  # counter / points: the total that reaches it (1 for the others)
+
+
+class _Outcome:
+    """An outcome of a procedure's odds, read by `Fight.apply` as it reads a result."""
+
+    __slots__ = ("__dict__",)
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        self.__dict__.update(values)
+
+
+def _step(rules: FightRules, names: Sequence[str], raw: Any) -> PlanStep:
+    if not isinstance(raw, Mapping) or not set(raw) <= _KEYS or "procedure" not in raw:
+        raise OutOfBounds("计划的每一步是 {procedure, roles, options, end_turn} 的映射", key="plan")
+    procedure = raw["procedure"]
+    spec = rules.actions.get(procedure) if type(procedure) is str else None
+    if spec is None:
+        raise OutOfBounds("没有可在战斗中使用的这个过程", key="procedure")
+    if spec.odds is None:
+        raise OutOfBounds(f"“{spec.name}”没有精确概率，不能用于计划", key=procedure)
+    roles = raw.get("roles")
+    if not isinstance(roles, Mapping) or set(roles) != set(spec.roles):
+        raise OutOfBounds(f"“{spec.name}”的角色是 {', '.join(spec.roles)}", key=procedure)
+    for name in roles.values():
+        if type(name) is not str or name not in names:
+            raise OutOfBounds(f"战斗中没有“{name}”", key=str(name)[:20])
+    options = raw.get("options") or {}
+    if not isinstance(options, Mapping) or len(options) > MAX_OPTIONS:
+        raise OutOfBounds("选项应为映射", key="options")
+    for key, value in options.items():
+        if key not in spec.params:
+            raise OutOfBounds(f"“{spec.name}”没有选项“{str(key)[:20]}”", key=str(key)[:20])
+        if value is not None and type(value) not in (bool, int, float, str):
+            raise OutOfBounds(f"选项“{spec.params[key]}”应为数、真假或文字", key=key)
+    end_turn = raw.get("end_turn", False)
+    if type(end_turn) is not bool:
+        raise OutOfBounds("end_turn 应为真或假", key="end_turn")
+    return PlanStep(procedure, tuple((r, roles[r]) for r in spec.roles), tuple(options.items()), end_turn)
+
+
+def read_plan(rules: FightRules, names: Sequence[str], plan: Any) -> Tuple[Tuple[PlanStep, ...], Tuple[PlanStep, ...]]:
+    """(opening, cycle) of a plan: `{"opening": [step, ...], "cycle": [step, ...]}` (the cycle not
+    empty), or a list of steps (a cycle with no opening)."""
+    if isinstance(plan, (list, tuple)):
+        opening: Any = ()
+        cycle: Any = plan
+    elif isinstance(plan, Mapping) and set(plan) <= {"opening", "cycle"} and "cycle" in plan:
+        opening, cycle = plan.get("opening") or (), plan["cycle"]
+    else:
+        raise OutOfBounds("计划应为 {opening: [...], cycle: [...]}，或一列步骤", key="plan")
+    if not isinstance(opening, (list, tuple)) or not isinstance(cycle, (list, tuple)) or not cycle:
+        raise OutOfBounds("计划的循环部分至少要有一步", key="plan")
+    if len(opening) + len(cycle) > MAX_PLAN_STEPS:
+        raise OutOfBounds(f"计划最多{MAX_PLAN_STEPS}步", key="plan")
+    return (tuple(_step(rules, names, s) for s in opening), tuple(_step(rules, names, s) for s in cycle))
+
+
+def _target(rules: FightRules, names: Sequence[str], raw: Any) -> Target:
+    if not isinstance(raw, Mapping) or "who" not in raw:
+        raise OutOfBounds("目标应为 {who, condition | state | counter | points, at_least} 的映射", key="target")
+    kinds = [k for k in _TARGETS if k in raw]
+    if len(kinds) != 1 or not set(raw) <= {"who", "at_least", *_TARGETS}:
+        raise OutOfBounds("目标要且只要给出 condition、state、counter、points 之一", key="target")
+    who, kind = raw["who"], kinds[0]
+    key = raw[kind]
+    if type(who) is not str or who not in names:
+        raise OutOfBounds(f"战斗中没有“{str(who)[:20]}”", key="who")
+    known = {"condition": rules.conditions, "state": rules.state_names, "counter": rules.counters,
+             "points": rules.tracks}[kind]
+    if type(key) is not str or key not in known:
+        raise OutOfBounds(f"没有这个{_KIND_NAMES[kind]}", key=kind)
+    at_least = raw.get("at_least", 1)
+    if kind in ("counter", "points"):
+        if type(at_least) is not int or not 1 <= at_least <= MAX_VALUE:
+            raise OutOfBounds(f"at_least 必须是1至{MAX_VALUE}的整数", key="at_least")
+    elif "at_least" in raw:
+        raise OutOfBounds("at_least 只用于 counter 与 points", key="at_least")
+    return Target(who, kind, key, at_least)
+
+
+def read_targets(rules: FightRules, names: Sequence[str], target: Any) -> Tuple[Target, ...]:
+    """One target or a list of them (reaching any is reaching the target)."""
+    raw = list(target) if isinstance(target, (list, tuple)) else [target]
+    if not 1 <= len(raw) <= MAX_OPTIONS:
+        raise OutOfBounds(f"目标应有1至{MAX_OPTIONS}个", key="target")
+    return tuple(_target(rules, names, t) for t in raw)
+
+
+class Planned:
+    """`until_plan` for `Fight` (which provides the attributes and methods below)."""
+
+    __slots__ = ()
+    rules: FightRules
+    members: Tuple[Member, ...]
+    turn: int
+    relations: Tuple[Tuple[str, str, str], ...]
+
+    if TYPE_CHECKING:  # provided by Fight
+        def _prepare(self, procedure: str, roles: Mapping[str, str], options: Mapping[str, Any]
+                     ) -> Tuple[ActionSpec, Dict[str, Any], Tuple[str, ...], Tuple[Tuple[str, str, str], ...]]: ...
+
+        def _with(self, members: Optional[Tuple[Member, ...]] = None, turn: Optional[int] = None,
+                  relations: Optional[Tuple[Tuple[str, str, str], ...]] = None,
+                  log: Optional[Tuple[str, ...]] = None) -> "Fight": ...
+
+        def _active(self, m: Member) -> Tuple[Any, ...]: ...
+
+        def member(self, name: str) -> Member: ...
+
+    def reached(self, target: Any) -> bool:
+        """Whether the fight has reached `target` (as `until_plan` takes it)."""
+        return _reached(self, read_targets(self.rules, [m.name for m in self.members], target))
+
+    def until_plan(self, plan: Any, target: Any, max_actions: int = 200,
+                   negligible: float = 1e-15) -> UntilOdds:
+        """Exactly: how many actions of `plan` (an opening, then its cycle again and again) until
+        `target` is reached, from this fight, following its whole state. `probabilities[k]` is the
+        chance that it is first reached by action k + 1; `tail` the chance that it is not within
+        `max_actions` (or before the rest is below `negligible`)."""
+        names = [m.name for m in self.members]
+        opening, cycle = read_plan(self.rules, names, plan)
+        targets = read_targets(self.rules, names, target)
+        if type(max_actions) is not int or not 1 <= max_actions <= MAX_ATTACKS:
+            raise OutOfBounds(f"最多行动次数必须是1至{MAX_ATTACKS}的整数", key="max_actions")
+        if _reached(self, targets):
+            raise OutOfBounds("战斗已经达到这个目标", key="target")
+        # A lone counter target is carried beside the state rather than in it: counters feed no
+        # stat, so the states that differ only in that total share their steps (the chain over the
+        # fight becomes a chain over the total wherever nothing else changes).
+        counted = targets[0] if len(targets) == 1 and targets[0].kind == "counter" else None
+        start = self._with(log=())
+        total0 = 0
+        if counted is not None:
+            total0 = start.member(counted.who).counter(counted.key)
+            start = _zero(start, counted)
+        dist: Dict[Any, Tuple["Fight", Dict[int, float]]] = {_key(start): (start, {total0: 1.0})}
+        chain = _Chain(self.rules, counted)
+        out: List[float] = []
+        alive = 1.0
+        for k in range(max_actions):
+            place = k if k < len(opening) else len(opening) + (k - len(opening)) % len(cycle)
+            step = opening[place] if place < len(opening) else cycle[place - len(opening)]
+            nxt: Dict[Any, Tuple["Fight", Dict[int, float]]] = {}
+            absorbed = 0.0
+            for key, (fight, totals) in dist.items():
+                for after, k2, delta, q in chain.step(fight, key, place, step):
+                    if counted is None and _reached(after, targets):
+                        absorbed += q * sum(totals.values())
+                        continue
+                    have = nxt.get(k2)
+                    if have is None:
+                        have = nxt[k2] = (after, {})
+                    into = have[1]
+                    for total, p in totals.items():
+                        if counted is not None and total + delta >= counted.at_least:
+                            absorbed += p * q
+                        else:
+                            into[total + delta] = into.get(total + delta, 0.0) + p * q
+            live = sum(len(t) for _, t in nxt.values())
+            if live > MAX_PLAN_STATES:
+                raise LimitExceeded(f"计划的战斗状态有{live}种，超过上限{MAX_PLAN_STATES}：请减少最多行动次数")
+            out.append(absorbed)
+            dist = {k2: v for k2, v in nxt.items() if v[1]}
+            alive = sum(p for _, t in dist.values() for p in t.values())
+            if alive < negligible:
+                break
+        threshold = targets[0].at_least if len(targets) == 1 else 1
+        return UntilOdds(tuple(out), max(0.0, alive), threshold)
+
+
+def _key(fight: Any) -> Any:
+    """What tells two states of one chain apart (the combatants' base stats never change)."""
+    return (tuple(m[2:] for m in fight.members), fight.turn, fight.relations)
+
+
+def _zero(fight: Any, counted: Target) -> Any:
+    """`fight` with the counted total set aside (its counter at 0)."""
+    members = tuple(m._replace(counters=tuple((k, v) for k, v in m.counters if k != counted.key))
+                    if m.name == counted.who else m for m in fight.members)
+    return fight._with(members=members)
+
+
+def _reached(fight: Any, targets: Tuple[Target, ...]) -> bool:
+    for t in targets:
+        m = fight.member(t.who)
+        if t.kind == "state" and t.key in m.states:
+            return True
+        if t.kind == "condition" and any(c.id == t.key for c in fight._active(m)):
+            return True
+        if t.kind == "counter" and m.counter(t.key) >= t.at_least:
+            return True
+        if t.kind == "points" and m.track_points(t.key) >= t.at_least:
+            return True
+    return False
+
+
+class _Chain:
+    """The steps of one `until_plan` call: each state's successors at each place in the plan, and
+    each procedure's odds for the arguments a state gives it, computed once."""
+
+    def __init__(self, rules: FightRules, counted: Optional[Target]) -> None:
+        self.rules = rules
+        self.counted = counted
+        self.steps: Dict[Any, List[Tuple[Any, Any, int, float]]] = {}
+        self.odds: Dict[Any, List[Tuple[_Outcome, float]]] = {}
+        self.work = 0
+        self.read = _fields_read(rules)
+
+    def step(self, fight: Any, key: Any, place: int, step: PlanStep) -> List[Tuple[Any, Any, int, float]]:
+        """The states one step leads to from `fight`: (state, its key, what the counted total
+        gained, probability)."""
+        kept = self.steps.get((key, place))
+        if kept is not None:
+            return kept
+        from .fight import Action  # fight.py imports this module
+
+        roles = dict(step.roles)
+        merged: Dict[Any, Tuple[Any, float]] = {}
+        try:
+            spec, kwargs, applied, used = fight._prepare(step.procedure, roles, dict(step.options))
+        except Refused:
+            self._add(merged, _end(fight, step), 1.0)
+        else:
+            outcomes = self._outcomes(step.procedure, spec, kwargs)
+            if self.work + len(outcomes) > MAX_PLAN_WORK:
+                raise LimitExceeded(f"计划的计算量超过{MAX_PLAN_WORK}次结算：请减少最多行动次数")
+            self.work += len(outcomes)
+            for outcome, q in outcomes:
+                action = Action(step.procedure, step.roles, outcome, applied, used)
+                self._add(merged, _end(fight.apply(action), step), q)
+        out = [(after, k2[0], k2[1], q) for k2, (after, q) in merged.items()]
+        self.steps[(key, place)] = out
+        return out
+
+    def _add(self, merged: Dict[Any, Tuple[Any, float]], after: Any, q: float) -> None:
+        delta = 0
+        if self.counted is not None:
+            delta = after.member(self.counted.who).counter(self.counted.key)
+            if delta:
+                after = _zero(after, self.counted)
+        k2 = (_key(after), delta)
+        have = merged.get(k2)
+        merged[k2] = (after, q if have is None else have[1] + q)
+
+    def _outcomes(self, procedure: str, spec: ActionSpec, kwargs: Dict[str, Any]) -> List[Tuple[_Outcome, float]]:
+        """The procedure's outcomes for these arguments, merged by the fields the fight reads."""
+        try:
+            cache_key: Any = (procedure, tuple(sorted(kwargs.items())))
+            hash(cache_key)
+        except TypeError:
+            cache_key = None
+        if cache_key is not None and cache_key in self.odds:
+            return self.odds[cache_key]
+        assert spec.odds is not None
+        odds = spec.odds(**kwargs)
+        fields = odds.fields
+        read = [f for f in fields if f in self.read.get(procedure, ())]
+        at = [fields.index(f) for f in read]
+        grouped: Dict[Tuple[Any, ...], float] = {}
+        for outcome, p in odds.outcomes.items():
+            if p <= 0.0:
+                continue
+            projected = tuple(outcome[i] for i in at)
+            grouped[projected] = grouped.get(projected, 0.0) + p
+        out = [(_Outcome(dict(zip(read, values))), p) for values, p in grouped.items()]
+        if cache_key is not None:
+            self.odds[cache_key] = out
+        return out
+
+
+def _fields_read(rules: FightRules) -> Dict[str, Tuple[str, ...]]:
+    """Each procedure's outcome fields that `Fight.apply` reads: its effects' amounts, gates and
+    tracks, and the gates of the conditions an action of it ends."""
+    gates = tuple(x.scope.when for c in rules.conditions.values() for x in c.ends if x.kind == "acts" and x.scope.when)
+    out: Dict[str, Tuple[str, ...]] = {}
+    for procedure, spec in rules.actions.items():
+        read: List[str] = list(gates)
+        for e in spec.effects:
+            read += [f for f in (e.field, e.when, e.key if e.kind == "track" else "") if f]
+        out[procedure] = tuple(dict.fromkeys(read))
+    return out
+
+
+def _end(fight: Any, step: PlanStep) -> Any:
+    """The fight after the step: without its log, and when the step ends the turn, at the acting
+    combatant's next turn (everyone else's turn passing); its turn counted from the start of the
+    round (every expiry turn moved with it), so that a state the chain has met before, rounds ago,
+    is met again as the same state."""
+    if step.end_turn:
+        spec = fight.rules.actions[step.procedure]
+        actor = dict(step.roles)[spec.roles[spec.subject]]
+        for _ in range(len(fight.members)):
+            fight = fight.next_turn()
+            if fight.actor == actor:
+                break
+    n = len(fight.members)
+    shift = fight.turn // n * n
+    if not shift:
+        return fight._with(log=())
+    members = tuple(m._replace(modifiers=tuple(x._replace(expires=x.expires - shift) if x.expires >= 0 else x
+                                               for x in m.modifiers),
+                               conditions=tuple(c._replace(expires=c.expires - shift) if c.expires >= 0 else c
+                                                for c in m.conditions))
+                    for m in fight.members)
+    return fight._with(members=members, turn=fight.turn - shift, log=())
