@@ -168,15 +168,18 @@ def test_a_tampered_stored_fight_is_refused_and_dropped(built: Path, tmp_path: P
     other = json.dumps({"ruleset": "tracks", "fight": record["fight"]})  # a ruleset whose plugin is not installed
     groups = [f"QQ-Group:{10 + i}" for i in range(len(cases) + 1)]
     store = {"rulec-fight": {f"fight:{g}": text for g, text in zip(groups, [*cases, other])}}
-    out = run_node(_dp_files(built, tmp_path), [[g, ".status"] for g in groups for _ in range(2)], store)
-    replies = out["replies"]
+    lines: List[Any] = [[g, ".status"] for g in groups for _ in range(2)]
+    out = run_node(_dp_files(built, tmp_path), [*lines, ["QQ-Group:99", ".end"], ["QQ-Group:99", ".status"]],
+                   {"rulec-fight": {**store["rulec-fight"], "fight:QQ-Group:99": other}})
+    replies = out["replies"][:len(lines)]
+    assert out["replies"][len(lines):] == ["已删除本群无法读取的战斗记录", "本群还没有战斗：先用 .fight 开始（.fight help 查看用法）"]
     for i, text in enumerate(cases):
         first, second = replies[2 * i:2 * i + 2]
         assert first.startswith("无法理解：本群保存的战斗记录") and first.endswith("已丢弃（.fight 重新开始）"), (text, first)
         assert second == "本群还没有战斗：先用 .fight 开始（.fight help 查看用法）"
         assert out["store"]["rulec-fight"][f"fight:{groups[i]}"] == ""
     assert "未通过检查：" in replies[0]  # the library's reason is shown
-    # a fight of a ruleset whose plugin is not installed is kept (the plugin may come back)
+    # a fight of a ruleset whose plugin is not installed is kept (the plugin may come back); .end removes it
     assert replies[-1] == replies[-2] == "无法理解：本群的战斗使用规则集“tracks”，它的战斗插件没有加载（.end 删除这场战斗）"
     assert out["store"]["rulec-fight"][f"fight:{groups[-1]}"] == other
 

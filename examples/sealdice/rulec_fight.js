@@ -221,7 +221,15 @@
   // ---- the commands ----
   function answer(command, key, words) {
     if (command === 'fight') return start(key, words);
-    var found = load(key);
+    var found = null;
+    try {
+      found = load(key);
+    } catch (err) {
+      // .end removes a record it cannot read too (one of a ruleset whose plugin is gone)
+      if (command !== 'end' || !(err instanceof ChatError)) throw err;
+      drop(key);
+      return ['已删除本群无法读取的战斗记录'];
+    }
     if (found === null) return ['本群还没有战斗：先用 .fight 开始（.fight help 查看用法）'];
     var entry = found.entry, fight = found.fight, before = fight.log.length, lines = [];
     if (command === 'end') {
