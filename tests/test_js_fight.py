@@ -211,10 +211,29 @@ class Sequence:
         self.run(step, lambda: _odds(m.until(proc, field, threshold, *[_py(m, v) for v in positional], **options)))
 
 
+class Initiative(Sequence):
+    """Initiative orders (tracks R50) of random entries from seeds, as a sequence of steps."""
+
+    def __init__(self, m: Any, rng: random.Random, count: int) -> None:  # pylint: disable=super-init-not-called
+        self.m, self.rng = m, rng
+        self.steps, self.records = [], []
+        for _ in range(count):
+            entries = [[n, rng.choice((0, 1, 2, 3)), rng.choice((0, 0, 1, -1))] for n in rng.sample(NAMES, 3)]
+            if rng.random() < 0.1:
+                entries[0][1] = 201  # past the pool's limit: the same error
+            seed = rng.randrange(1 << 40)
+
+            def order(entries: list[Any] = entries, seed: int = seed) -> dict[str, Any]:
+                names, trace = m.initiative_order([tuple(e) for e in entries], dice=m.SeededDice(seed))
+                return {"order": names, "trace": trace}
+
+            self.run({"op": "initiative", "entries": entries, "seed": seed}, order)
+
+
 def run_node(runs: list[tuple[Path, list[list[dict[str, Any]]]]]) -> list[list[list[dict[str, Any]]]]:
     """Every run (a module and its sequences) in one Node process."""
     request = json.dumps({"runs": [{"module": str(p), "sequences": seqs} for p, seqs in runs]}, ensure_ascii=False)
-    done = subprocess.run([NODE, str(ROOT / "tests" / "js" / "fight_driver.mjs")], input=request,
+    done = subprocess.run([str(NODE), str(ROOT / "tests" / "js" / "fight_driver.mjs")], input=request,
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     out: list[list[list[dict[str, Any]]]] = json.loads(done.stdout)
@@ -264,7 +283,10 @@ def _runs(request: pytest.FixtureRequest, label: str, count: int, lo: int, hi: i
     for ruleset in FIGHTS:
         m = request.getfixturevalue("package")(ruleset)
         rng = random.Random(f"{label}-{ruleset}")
-        runs.append((built / "js" / ruleset / "index.js", [Sequence(m, rng, rng.randint(lo, hi)) for _ in range(count)]))
+        sequences = [Sequence(m, rng, rng.randint(lo, hi)) for _ in range(count)]
+        if hasattr(m, "initiative_order"):
+            sequences.append(Initiative(m, rng, count * 4))
+        runs.append((built / "js" / ruleset / "index.js", sequences))
     return runs
 
 

@@ -5,7 +5,8 @@
 // "options", "dice": {"seed": n} | {"fixed": [faces]}}, {"op": "next"}, {"op": "remove_state",
 // "name", "state"}, {"op": "load", "data"} (fight_from_dict of stored data), {"op": "roundtrip"},
 // {"op": "until_state", "proc", "roles", "target", "track", "options"}, {"op": "until", "proc",
-// "field", "threshold", "positional", "options"}; a combatant is {"$combatant": {stats by id}}.
+// "field", "threshold", "positional", "options"}, {"op": "initiative", "entries", "seed"}; a
+// combatant is {"$combatant": {stats by id}}.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
@@ -45,6 +46,10 @@ function step(state, s) {
   if (s.op === 'remove_state') { state.fight = state.fight.remove_state(s.name, s.state); return snapshot(state.fight); }
   if (s.op === 'until_state') {
     return odds(state.fight.until_state(s.proc, s.roles, s.target, s.track, s.options));
+  }
+  if (s.op === 'initiative') {
+    const r = m.initiative_order(s.entries, {dice: new m.SeededDice(s.seed)});
+    return {order: r[0], trace: r[1]};
   }
   if (s.op === 'until') {
     return odds(m.until(s.proc, s.field, s.threshold, ...s.positional.map(value), s.options));

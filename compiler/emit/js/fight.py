@@ -204,3 +204,24 @@ def fight_dts(rs: Ruleset) -> list[Js]:
         rows.append(js("{}: {{roles: {{{}}}; options: {{{}}}; result: {}}};", name(p.id), role_types,
                        join("; ", options), name(camel(p.id) + "Result")))
     return [js("export interface FightProcedures {{ {} }}", join(" ", rows)), *_DTS_FIGHT]
+
+
+def initiative_js(rs: Ruleset) -> Js:
+    """`initiative_order(entries, {dice})` of a ruleset with the initiative feature (the Python
+    package's procedures.initiative_order: its pool, its tiebreak ruling, its limits)."""
+    d = rs.dice
+    w = Writer()
+    w.line()
+    w.line(comment("先攻顺序: [[name, dice, extras], ...] -> [names in order, trace]; ties re-roll (R50)."))
+    w.line(Js("function initiative_order(entries, options) {"))
+    w.line(Js("  options = _rt_options(options, ['dice']);"))
+    w.line(Js("  const dice = options.dice === undefined || options.dice === null ? new SeededDice() "
+              ": _rt_dice_source(options.dice);"))
+    w.line(js("  return _rt_initiative_order(entries, _POOL, dice, !!_R_INITIATIVE_TIEBREAK_EXTRAS, 50, {}, {}, {});",
+              literal(d.limits["pool_dice"]), literal(d.limits["pool_rolls"]), literal(d.limits["added_dice"])))
+    w.line(Js("}"))
+    return w.text()
+
+
+INITIATIVE_DTS = Js("export function initiative_order(entries: ReadonlyArray<readonly [string, number, number]>, "
+                    "options?: {dice?: DiceSource}): [string[], string[]];")
