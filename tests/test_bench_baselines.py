@@ -27,3 +27,28 @@ def test_d20_dice_baseline_matches_the_prepared_attack(d20):  # type: ignore[no-
     roll = d20.attack_prepare(fighter, d20.Combatant(armor_class=15), "longsword")
     a, b = d20.SeededDice(7), d20.SeededDice(7)
     assert all(roll(a) == baselines.d20_specialised_dice(b) for _ in range(5000))
+
+
+def test_js_fight_baseline_does_the_fights_work(built):  # type: ignore[no-untyped-def]
+    """bench/js_bench_common.js checks, before timing, that its hand-written fight update gives
+    the JS fight's counters, points, states and log over four applications (the fourth enters a
+    state), and that its hand-written d20 attack gives the prepared attack's outcome: one tiny run
+    of each in QuickJS (no Node needed), with the fresh build's single-file scripts."""
+    import json
+    from pathlib import Path
+
+    import pytest
+
+    quickjs = pytest.importorskip("quickjs")
+    root = Path(__file__).resolve().parent.parent
+    context = quickjs.Context()
+    context.set_time_limit(60)
+    for rs in ("d20", "tracks"):
+        context.eval((built / "js" / rs / f"rulec_{rs}.user.js").read_text(encoding="utf-8"))
+    if not context.eval("typeof rulec_tracks.start_fight === 'function'"):
+        pytest.skip("the generated JavaScript has no fight yet")
+    context.eval((root / "bench" / "js_bench_common.js").read_text(encoding="utf-8"))
+    now = "function () { return Date.now() / 1000; }"
+    out = json.loads(context.eval(f"JSON.stringify([preparedBench(rulec_d20, {now}, 1, 1), "
+                                  f"fightBench(rulec_tracks, {now}, 1, 1)])"))
+    assert set(out[0]) == {"prepared", "hand"} and set(out[1]) == {"apply", "hand_apply", "act", "hand_act"}

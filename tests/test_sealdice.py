@@ -60,11 +60,15 @@ OWN_LINES = [".dp help", ".dp", ".dp akt 长剑", ".d20 atk 长剑 力量=16 熟
              ".no_such_command"]
 
 
-def _files(built: Path, tmp_path: Path, *, renamed: bool = True, without: tuple[str, ...] = ()) -> list[Path]:
+def _files(built: Path, tmp_path: Path, *, renamed: bool = True, without: tuple[str, ...] = (),
+           fight: bool = False) -> list[Path]:
     """The scripts a group would install, plus the probes; with `renamed`, each plugin under a name
-    that sorts before its library, so only @depends can put it after."""
+    that sorts before its library, so only @depends can put it after; with `fight`, the fight
+    plugins too (tests/test_sealdice_fight.py)."""
     out = [built / "js" / rs / f"rulec_{rs}.user.js" for rs in RULESETS]
     for plugin in sorted(SEALDICE.glob("*.js")):
+        if plugin.name.startswith("rulec_fight") and not fight:
+            continue
         target = tmp_path / (f"a_{plugin.name}" if renamed and plugin.name != "rulec_chat.js" else plugin.name)
         shutil.copy(plugin, target)
         out.append(target)
@@ -74,7 +78,7 @@ def _files(built: Path, tmp_path: Path, *, renamed: bool = True, without: tuple[
     return [f for f in out if f.name not in without]
 
 
-def run_node(files: list[Path], lines: list[str], store: dict[str, Any] | None = None) -> dict[str, Any]:
+def run_node(files: list[Path], lines: list[Any], store: dict[str, Any] | None = None) -> dict[str, Any]:
     assert NODE is not None
     request = json.dumps({"files": [str(f) for f in files[::-1]], "lines": lines, "store": store or {}},
                          ensure_ascii=False)
@@ -85,7 +89,7 @@ def run_node(files: list[Path], lines: list[str], store: dict[str, Any] | None =
     return out
 
 
-def run_quickjs(files: list[Path], lines: list[str]) -> dict[str, Any]:
+def run_quickjs(files: list[Path], lines: list[Any], store: dict[str, Any] | None = None) -> dict[str, Any]:
     quickjs = pytest.importorskip("quickjs")
     context = quickjs.Context()
     context.set_time_limit(120)
@@ -93,7 +97,8 @@ def run_quickjs(files: list[Path], lines: list[str]) -> dict[str, Any]:
     context.eval(HOST.read_text(encoding="utf-8"))
     texts = [[f.name, f.read_text(encoding="utf-8")] for f in files]
     out: dict[str, Any] = json.loads(context.eval(
-        f"JSON.stringify(sealHost({json.dumps(texts, ensure_ascii=False)}, {json.dumps(lines, ensure_ascii=False)}, {{}}))"))
+        f"JSON.stringify(sealHost({json.dumps(texts, ensure_ascii=False)}, {json.dumps(lines, ensure_ascii=False)}, "
+        f"{json.dumps(store or {}, ensure_ascii=False)}))"))
     return out
 
 

@@ -2,7 +2,7 @@
 // @name         rulec_chat
 // @author       rulec
 // @version      1.0.0
-// @description  rulec 规则插件的公共部分：解析聊天命令、回复结算与概率（被 rulec_dp、rulec_d20、rulec_tracks 的插件依赖）
+// @description  rulec 规则插件的公共部分：解析聊天命令、回复结算与概率（被 rulec_dp、rulec_d20、rulec_tracks 的插件与 rulec_fight 依赖）
 // @license      MIT
 // @timestamp    0
 // ==/UserScript==
@@ -191,5 +191,7 @@
     return {reply: reply, ext: ext};
   }
 
-  root.rulec_chat = Object.freeze({register: register, options: options, clean: clean});
+  // The helpers rulec_fight.js shares: the same cleaning, reading of values and refusals.
+  root.rulec_chat = Object.freeze({register: register, options: options, clean: clean, value: value, normal: normal,
+                                   ChatError: ChatError, MAX_MESSAGE: MAX_MESSAGE, INTERNAL: INTERNAL});
 })(typeof globalThis !== 'undefined' ? globalThis : (function () { return this; })());

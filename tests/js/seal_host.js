@@ -11,9 +11,12 @@
 // is answered with the command's help, as SealDice does.
 //
 // sealHost(files, lines, store): files is [[file name, source], ...] in any order, lines the chat
-// lines to dispatch, store {extension: {key: value}} the storage to start from (a bot restart);
-// returns {loaded: [names in load order], failed: [[name, reason]], replies: [reply per line],
-// store}.
+// lines to dispatch (a line is its text, sent in group QQ-Group:1, or [where, text]: where is a
+// group id, or a user id 'QQ:<n>' for a private message), store {extension: {key: value}} the
+// storage to start from; returns {loaded: [names in load order], failed: [[name, reason]],
+// replies: [reply per line], store}. A bot restart is a second call with the store the first
+// returned (after a JSON round trip, as SealDice keeps it in its database): nothing else survives.
+// As in SealDice, storage keys and values are strings: storageSet refuses anything else.
 function sealHost(files, lines, store) {
   'use strict';
   store = store || {};
@@ -58,7 +61,10 @@ function sealHost(files, lines, store) {
   function ExtInfo(name, author, version) {
     this.name = name; this.author = author; this.version = version; this.cmdMap = {}; this.isLoaded = true;
     const data = store[name] || (store[name] = {});
-    this.storageSet = function (k, v) { data[String(k)] = String(v); };
+    this.storageSet = function (k, v) {
+      if (typeof k !== 'string' || typeof v !== 'string') throw new TypeError('storageSet: key and value must be strings');
+      data[k] = v;
+    };
     this.storageGet = function (k) { return Object.prototype.hasOwnProperty.call(data, k) ? data[k] : ''; };
   }
   const seal = {
@@ -95,7 +101,10 @@ function sealHost(files, lines, store) {
         failed.push([s.file, String(err && err.message)]);
       }
     });
-    lines.forEach(function (line) {
+    lines.forEach(function (item) {
+      const where = typeof item === 'string' ? 'QQ-Group:1' : item[0];
+      const line = typeof item === 'string' ? item : item[1];
+      const isPrivate = where.indexOf('QQ:') === 0;
       const words = line.trim().split(/\s+/);
       const name = words[0].replace(/^[.。]/, '');
       let cmd = null;
@@ -115,10 +124,11 @@ function sealHost(files, lines, store) {
         getRestArgsFrom: function (n) { return args.slice(n - 1).join(' '); },
         getKwarg: function () { return null; },
       };
-      const ctx = {group: {groupId: 'QQ-Group:1', groupName: 'test'}, player: {name: '测试者', userId: 'QQ:1'},
-                   isPrivate: false, privilegeLevel: 0};
-      const msg = {platform: 'QQ', message: line, messageType: 'group', groupId: 'QQ-Group:1',
-                   sender: {nickname: '测试者', userId: 'QQ:1'}, time: 0, rawId: 1};
+      const user = isPrivate ? where : 'QQ:1';
+      const ctx = {group: {groupId: isPrivate ? '' : where, groupName: 'test'}, player: {name: '测试者', userId: user},
+                   isPrivate: isPrivate, privilegeLevel: 0};
+      const msg = {platform: 'QQ', message: line, messageType: isPrivate ? 'private' : 'group',
+                   groupId: isPrivate ? '' : where, sender: {nickname: '测试者', userId: user}, time: 0, rawId: 1};
       pending = null;
       try {
         const result = cmd.solve(ctx, msg, cmdArgs);

@@ -1084,6 +1084,1812 @@ function _rt_round_cbrt(volume, step) {
   return lo * step;
 }
 
+// ---- the fight's values, their ranges, and the checked reader of stored fights (fight_state.py) ----
+// Every value of a fight has a declared range, kept by Fight.apply/next_turn and enforced by
+// _rt_read_fight on stored data, with the same limits and messages as the Python runtime.
+const MAX_MEMBERS = 100;
+const MAX_LOG = 1000;
+const MAX_LOG_LINE = 500;  // characters (code points) of one log line (longer lines are cut with "…")
+const MAX_VALUE = 1000000000;  // counters, modifier amounts and expiry turns
+const MAX_TURN = 1000000;
+const MAX_NAME = 100;  // characters of a combatant's name
+const MAX_MODIFIERS = 100;  // active modifiers per combatant
+const MAX_CONDITIONS = 100;  // conditions per combatant
+
+// The code points Python's unicodedata (Unicode 14) puts in the categories Cc, Cf, Cs, Co, Cn, Zl
+// and Zp (control, format, surrogate, private, unassigned, line and paragraph separators): ranges
+// as base-36 pairs (start after the previous range's end, length - 1).
+const _rt_HIDDEN_TEXT = [
+  '0 v 2o w e 0 jv 1 7 3 8 0 2 0 l 0 b2 0 13 1 1f 1 4 0 1k 7 s 3 7 g n 0 5d 0 1d 1 1o 1 2u d 1o 1',
+  '1e 1 g 0 t 1 2 0 c 4 w 8 23 0 4i 0 9 1 3 1 n 0 8 0 2 2 5 1 a 1 3 1 5 7 2 3 3 0 6 1 q 1 4 0 7 3 3',
+  '1 n 0 8 0 3 0 3 0 3 1 2 0 6 3 3 1 4 2 2 6 5 0 2 6 i 9 4 0 a 0 4 0 n 0 8 0 3 0 6 1 b 0 4 0 4 1 2',
+  'e 5 1 d 6 8 0 4 0 9 1 3 1 n 0 8 0 3 0 6 1 a 1 3 1 4 6 4 3 3 0 6 1 j 9 3 0 7 2 4 0 5 2 3 0 2 0 3',
+  '2 3 2 4 2 d 3 6 2 4 0 5 1 2 5 2 d m 4 e 0 4 0 o 0 h 1 a 0 4 0 5 6 3 0 4 1 2 1 5 1 b 6 n 0 4 0 o',
+  '0 b 0 6 1 a 0 4 0 5 6 3 5 3 0 5 1 b 0 3 c e 0 4 0 1g 0 4 0 7 3 h 1 r 0 4 0 j 2 p 0 a 0 2 1 8 2 2',
+  '3 7 0 2 0 9 5 b 1 4 b 1n 3 u 10 3 0 2 0 6 0 p 0 2 0 o 1 6 0 2 0 7 1 b 1 5 v 21 0 11 3 14 0 11 0',
+  'g 0 e 10 5j 0 2 4 2 1 ai 0 5 1 8 0 2 0 5 1 16 0 5 1 y 0 5 1 8 0 2 0 5 1 g 0 1m 0 5 1 1w 1 x 2 r',
+  '5 2f 1 7 1 im 2 2i 6 n 8 p 8 l b e 0 4 0 3 b 2n 1 b 5 b 5 f 0 c 5 2i 6 18 4 1z 9 w 0 d 3 d 3 2 2',
+  '17 1 6 a 19 3 r 5 c 2 1r 1 1u 0 u 1 c 5 b 5 f 1 w 1c 26 2 1c 0 39 7 1p 2 g 2 1p 6 18 1 c 7 18 4',
+  'ev 1 7 1 13 1 7 1 9 0 2 0 2 0 2 0 w 1 1i 0 g 0 f 1 7 0 k 1 4 0 a 0 c 4 p 6 1e f 3 1 s 0 e 2 y e',
+  'y e 3x 3 ig o c k 1ed 1 x 0 9q 4 1a 0 2 4 2 1 1l 6 3 d p 8 8 0 8 0 8 0 8 0 8 0 8 0 8 0 8 0 3j x',
+  'r 0 2i b 5z p d 3 1t 0 2f 1 2w 4 18 0 2n 0 2d b 1c 0 mlq 2 1k 8 9p j 55 7 5o 4 3 0 2 0 6 n 1o 2',
+  'b 5 1l 7 1z 7 d 5 39 a v 2 27 0 c 3 y 0 1k 8 f 1 b 1 2w n t 9 7 1 7 1 7 8 8 0 8 0 1p 3 3j 1 b 5',
+  '8md b o 3 1e 6ir a7 1 2z 11 8 b 6 4 r 0 6 0 2 0 3 0 3 0 3i f ce 1 1j 6 2 v 17 5 1g 0 k 0 5 3 6 0',
+  '3s 3 5b 2 7 1 7 1 7 1 4 2 8 0 8 c 3 1 d 0 r 0 k 0 3 0 g 1 f x 3g 4 4 3 1a 2 2h 0 e 2 2 1a 1b 3l',
+  'u 2 1e e t 3 11 8 v 4 18 4 v 0 12 3 f 15 4f 1 b 5 11 3 11 3 15 7 1h a d 0 g 0 8 0 3 0 c 0 g 0 8',
+  '0 3 1u 8o 8 n 9 9 n 7 0 17 0 a 1w 7 1 2 0 19 0 3 2 2 1 o 0 21 7 a 1b k 0 3 4 y 2 s 4 2 1r 1l 3 l',
+  '1 1f 0 3 4 9 0 4 0 u 1 4 3 b 6 a 6 1t v 14 3 d 8 1j 2 u 1 s 4 r 6 5 b 8 27 22 1i 1g c 1g 6 1b 7',
+  'b 85 w 0 17 0 4 1 3 25 15 7 17 l r 11 t j o 8 27 3 11 8 1r 0 6 c q 6 b 5 1i 0 j 7 14 8 2p 0 l a',
+  'j 0 19 1s 8 0 2 0 5 0 g 0 c 5 1o 4 b 5 5 0 9 1 3 1 n 0 8 0 3 0 6 0 b 1 3 1 4 1 2 5 2 4 8 1 8 2 6',
+  '3u 2l 0 6 t 21 7 b 4l 1j 1 13 x 1y a b 5 e i 1n 5 b 1h s 1 g 3 o 54 1p 2r 2c b 9 1 2 1 9 0 3 0 v',
+  '0 3 1 d 8 b 1x 9 1 1b 1 c q 21 7 2c c 22 7a a 0 1a 0 f 9 u 2 x 1 n 0 f 20 8 0 3 0 19 2 2 0 3 0 a',
+  '7 b 5 7 0 3 0 12 0 3 0 7 6 b 8l q 52 2 e 1f c po 2t 34 0 6 a 5h 217 2s c ts 34g g8 6ns fu 6 w 0',
+  'b 3 2a 0 b 5 v 1 7 9 1z 9 b 0 8 0 m 4 k j3 2k 2s 24 3 1m 6 i 1r 6 a 3 d 4qh 7 yf 15 a 6w6 5 0 8',
+  '0 3 0 84 18 4 g 5 7 b1 1s3 30 4 e 2 a 6 b 1 5 3mn 1b 1 o 8 39 1n 6v 9 14 1 23 7 35 k 1z 49 l b',
+  '2g 8 q 3q 2e 0 20 0 3 1 2 1 3 1 5 0 d 0 2 0 8 0 1u 0 5 1 9 0 8 0 t 0 5 0 6 0 2 2 8 0 9h 1 85 1',
+  'jj e 6 0 g un w 68 8 0 i 1 8 0 3 0 6 5w 1a 2 f 1 b 3 3 8v w g 1n 4 2 yn 8 0 5 0 3 0 g 0 5i 1 h',
+  '14 25 3 b 3 3 ls 1x 23 1q 5d 5 0 s 0 3 0 2 1 2 0 b 0 5 0 2 0 2 5 2 3 2 0 2 0 2 0 4 0 3 0 2 1 2 0',
+  '2 0 2 0 2 0 2 0 3 0 2 1 5 0 8 0 5 0 5 0 2 0 b 0 i 4 4 0 6 0 i 1f 3 7h 19 3 2t b g 1 g 0 g 0 12 9',
+  '4v 1j u c 19 3 a 6 3 d 7 49 rd 4 h 2 e 2 39 b 2i 6 d 3 2 e d 3 1l 7 b 5 15 7 v 1 3 25 9h b f 1 6',
+  '2 6 2 8 8 u 2 c 4 7 9 b 5 9 7 8 8 44 0 1k 10 b sl wyp v 37e 6 67 1 4g3 d 5rm 2e6 f3 15t 3t8 fcms',
+  '6p 47bj'
+].join(' ');
+let _rt_HIDDEN = null;  // [start, end, start, end, ...], decoded once
+function _rt_hidden(cp) {
+  if (_rt_HIDDEN === null) {
+    const parts = _rt_HIDDEN_TEXT.split(' ').map(x => parseInt(x, 36)), out = [];
+    let at = 0;
+    for (let i = 0; i < parts.length; i += 2) {
+      const start = at + parts[i];
+      at = start + parts[i + 1];
+      out.push(start, at);
+    }
+    _rt_HIDDEN = out;
+  }
+  let lo = 0, hi = _rt_HIDDEN.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (cp < _rt_HIDDEN[2 * mid]) hi = mid - 1;
+    else if (cp > _rt_HIDDEN[2 * mid + 1]) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+// How many characters (code points, as Python's len) a string has.
+function _rt_chars(text) {
+  let n = 0;
+  for (const _c of text) n++;  // eslint-disable-line no-unused-vars
+  return n;
+}
+// Python's str < : by code point (UTF-16 units reordered so that surrogates sort above U+FFFF).
+function _rt_text_less(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i), y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xD800) x = x >= 0xE000 ? x - 0x800 : x + 0x2000;
+    if (y >= 0xD800) y = y >= 0xE000 ? y - 0x800 : y + 0x2000;
+    return x < y;
+  }
+  return a.length < b.length;
+}
+function _rt_text_cmp(a, b) { return a === b ? 0 : _rt_text_less(a, b) ? -1 : 1; }
+function _rt_tuple_cmp(x, y) {  // tuples of strings, as Python compares them
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const c = _rt_text_cmp(x[i], y[i]);
+    if (c) return c;
+  }
+  return x.length - y.length;
+}
+function _rt_signed_int(n) { return n >= 0 ? `+${n}` : String(n); }  // Python's f"{n:+d}"
+
+class _rt_Modifier {
+  constructor(stat, delta, expires, source) {
+    this.stat = stat; this.delta = delta; this.expires = expires; this.source = source;
+    Object.freeze(this);
+  }
+  toJSON() { return [this.stat, this.delta, this.expires, this.source]; }
+}
+class _rt_Condition {
+  constructor(id, value, source, expires) {
+    this.id = id; this.value = value; this.source = source; this.expires = expires;
+    Object.freeze(this);
+  }
+  toJSON() { return [this.id, this.value, this.source, this.expires]; }
+}
+function _rt_same_condition(a, b) {
+  return a.id === b.id && a.value === b.value && a.source === b.source && a.expires === b.expires;
+}
+// One combatant of a fight: counters and points as [key, value] pairs sorted by key.
+class _rt_Member {
+  constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready) {
+    this.name = name; this.base = base;
+    this.counters = Object.freeze(counters); this.points = Object.freeze(points);
+    this.states = Object.freeze(states); this.modifiers = Object.freeze(modifiers);
+    this.conditions = Object.freeze(conditions || []);
+    this.spent = Object.freeze(spent || []);  // of its turn budget since its own turn began: [pool, amount]
+    this.owed = Object.freeze(owed || []);  // taken from its next turn (a reflex's second)
+    this.ready = ready || '';  // the kind of action it has readied ('' none)
+    Object.freeze(this);
+  }
+  counter(key) { return _rt_get(this.counters, key); }
+  track_points(key) { return _rt_get(this.points, key); }
+}
+function _rt_member_with(m, changes) {
+  const v = k => (Object.prototype.hasOwnProperty.call(changes, k) ? changes[k] : m[k]);
+  return new _rt_Member(m.name, m.base, v('counters'), v('points'), v('states'), v('modifiers'), v('conditions'),
+                        v('spent'), v('owed'), v('ready'));
+}
+function _rt_get(pairs, key) {
+  for (const kv of pairs) if (kv[0] === key) return kv[1];
+  return 0;
+}
+// `pairs` (sorted by key) with `key` set to `value`.
+function _rt_put(pairs, key, value) {
+  for (let i = 0; i < pairs.length; i++) {
+    const k = pairs[i][0];
+    if (k === key) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i + 1));
+    if (_rt_text_less(key, k)) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i));
+  }
+  return pairs.concat([[key, value]]);
+}
+// A log line within MAX_LOG_LINE characters.
+function _rt_line(text) {
+  if (text.length <= MAX_LOG_LINE) return text;
+  const chars = Array.from(text);
+  return chars.length <= MAX_LOG_LINE ? text : chars.slice(0, MAX_LOG_LINE - 1).join('') + '…';
+}
+function _rt_check_name(name) {
+  let ok = typeof name === 'string';
+  if (ok) {
+    const n = _rt_chars(name);
+    ok = n >= 1 && n <= MAX_NAME;
+    if (ok) for (const c of name) if (_rt_hidden(c.codePointAt(0))) { ok = false; break; }
+  }
+  if (!ok) throw new OutOfBounds(`角色的名字必须是1至${MAX_NAME}个字的文字，不含控制字符`, {key: 'name'});
+  return name;
+}
+
+// ---- the checked reader of stored fights ----
+const _rt_TOP_KEYS = ['turn', 'turns', 'members', 'relations', 'log'];
+const _rt_MEMBER_KEYS = ['name', 'stats', 'counters', 'points', 'states', 'modifiers', 'conditions', 'spent', 'owed',
+                         'ready'];
+function _rt_has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
+function _rt_bad(what) { return new OutOfBounds(`战斗记录无效：${what}`, {key: 'fight'}); }
+function _rt_is_mapping(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Map);
+}
+function _rt_mapping(value, what, keys, limit) {
+  limit = limit === undefined ? 1000 : limit;
+  if (!_rt_is_mapping(value)) throw _rt_bad(`${what}应为映射`);
+  const own = Object.keys(value);
+  if (own.length > limit) throw _rt_bad(`${what}的条目超过${limit}个`);
+  if (keys !== null && own.some(k => keys.indexOf(k) < 0)) throw _rt_bad(`${what}有未知的键`);
+  return value;
+}
+function _rt_list(value, what, limit) {
+  if (!Array.isArray(value)) throw _rt_bad(`${what}应为列表`);
+  if (value.length > limit) throw _rt_bad(`${what}超过${limit}项`);
+  return value.slice();
+}
+function _rt_int(value, what, lo, hi) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < lo || value > hi) {
+    throw _rt_bad(`${what}必须是${lo}至${hi}的整数`);
+  }
+  return value;
+}
+function _rt_text(value, what, limit) {
+  if (typeof value !== 'string' || _rt_chars(value) > limit) throw _rt_bad(`${what}必须是至多${limit}个字的文字`);
+  return value;
+}
+function _rt_get_or(obj, key, dflt) { return _rt_has(obj, key) ? obj[key] : dflt; }
+function _rt_pairs(value, what, known, lo, hi) {
+  const keys = Array.from(known.keys());
+  const raw = _rt_mapping(value, what, keys, keys.length);
+  const out = Object.keys(raw).map(k => [k, _rt_int(raw[k], `${what}“${k}”`, lo, hi)]);
+  return out.sort((a, b) => _rt_tuple_cmp([a[0]], [b[0]]));
+}
+function _rt_fight_stats(rules, value) {
+  const raw = _rt_mapping(value, '属性', null, 2 * Math.max(1, rules.stat_count));
+  for (const k of Object.keys(raw)) {
+    _rt_text(k, '属性名', MAX_NAME);
+    if (typeof raw[k] !== 'boolean') _rt_int(raw[k], `属性“${k}”`, -MAX_VALUE, MAX_VALUE);
+  }
+  return rules.combatant.fromDict(raw);  // each stat's own range: the package's OutOfBounds
+}
+// [members, turn, relations, log] of a stored fight, every value checked (OutOfBounds).
+function _rt_read_fight(rules, data) {
+  const top = _rt_mapping(data, '战斗记录', _rt_TOP_KEYS);
+  if (!_rt_has(top, 'members')) throw _rt_bad('缺少 members');
+  const rawMembers = _rt_list(top.members, '角色', MAX_MEMBERS);
+  if (!rawMembers.length) throw _rt_bad(`一场战斗要有1至${MAX_MEMBERS}名角色`);
+  const sources = new Set(Array.from(rules.actions.values()).map(a => a.name));
+  const members = [], names = new Set();
+  for (const raw of rawMembers) {
+    const m = _rt_mapping(raw, '角色', _rt_MEMBER_KEYS);
+    if (!_rt_has(m, 'name') || !_rt_has(m, 'stats')) throw _rt_bad('角色缺少 name 或 stats');
+    const name = _rt_check_name(m.name);
+    if (names.has(name)) throw _rt_bad(`角色“${name}”出现了两次`);
+    names.add(name);
+    const base = _rt_fight_stats(rules, m.stats);
+    const counters = _rt_pairs(_rt_get_or(m, 'counters', {}), '计数', rules.counters, -MAX_VALUE, MAX_VALUE);
+    const points = _rt_pairs(_rt_get_or(m, 'points', {}), '负面点数', rules.tracks, 0, rules.points_max);
+    const states = [];
+    for (const s of _rt_list(_rt_get_or(m, 'states', []), '状态', rules.state_names.size)) {
+      if (typeof s !== 'string' || !rules.state_names.has(s) || states.indexOf(s) >= 0) throw _rt_bad('状态未知或重复');
+      states.push(s);
+    }
+    const mods = [];
+    for (const x of _rt_list(_rt_get_or(m, 'modifiers', []), '临时修正', MAX_MODIFIERS)) {
+      const parts = _rt_list(x, '临时修正', 4);
+      if (parts.length !== 4 || typeof parts[0] !== 'string' || typeof parts[3] !== 'string'
+          || !rules.stats.has(parts[0]) || !sources.has(parts[3])) {
+        throw _rt_bad('临时修正应为（属性, 数值, 到期回合, 来源过程）');
+      }
+      mods.push(new _rt_Modifier(parts[0], _rt_int(parts[1], '修正值', -MAX_VALUE, MAX_VALUE),
+                             _rt_int(parts[2], '到期回合', -1, MAX_VALUE), parts[3]));
+    }
+    states.sort(_rt_text_cmp);
+    const budget = _rt_read_budget(rules, m);
+    members.push(new _rt_Member(name, base, counters, points, states, mods,
+                                _rt_read_conditions(rules, _rt_get_or(m, 'conditions', [])), budget[0], budget[1],
+                                budget[2]));
+  }
+  const n = members.length, relations = [];
+  for (const x of _rt_list(_rt_get_or(top, 'relations', []), '关系', Math.max(1, rules.relations.size) * n * n)) {
+    const parts = _rt_list(x, '关系', 3);
+    if (parts.length !== 3 || parts.some(p => typeof p !== 'string') || !rules.relations.has(parts[0])
+        || !names.has(parts[1]) || !names.has(parts[2])) {
+      throw _rt_bad('关系应为（关系, 角色, 角色），且都已声明');
+    }
+    if (relations.some(r => r[0] === parts[0] && r[1] === parts[1] && r[2] === parts[2])) throw _rt_bad('关系重复');
+    relations.push(Object.freeze([parts[0], parts[1], parts[2]]));
+  }
+  for (const m of members) {
+    if (m.conditions.some(c => c.source && !names.has(c.source))) throw _rt_bad('条件的来源不是战斗中的角色');
+  }
+  const log = _rt_list(_rt_get_or(top, 'log', []), '战斗记录行', MAX_LOG).map(x => _rt_text(x, '记录行', MAX_LOG_LINE));
+  const turn = _rt_int(_rt_get_or(top, 'turn', 0), '回合', 0, MAX_TURN);
+  if (typeof _rt_get_or(top, 'turns', false) !== 'boolean') throw _rt_bad('turns 应为是或否');
+  return [members, turn, relations.sort(_rt_tuple_cmp), log];
+}
+function _rt_read_conditions(rules, value) {
+  const out = [];
+  for (const x of _rt_list(value, '条件', MAX_CONDITIONS)) {
+    const parts = _rt_list(x, '条件', 4);
+    if (parts.length !== 4 || typeof parts[0] !== 'string' || !rules.conditions.has(parts[0])) {
+      throw _rt_bad('条件应为（条件, 数值, 来源, 到期回合），且条件已声明');
+    }
+    const spec = rules.conditions.get(parts[0]);
+    const c = new _rt_Condition(parts[0], _rt_int(parts[1], '条件数值', 0, spec.max_value),
+                            _rt_text(parts[2], '条件来源', MAX_NAME), _rt_int(parts[3], '到期回合', -1, MAX_VALUE));
+    if (out.some(d => d.id === c.id && d.source === c.source)) throw _rt_bad('条件重复');
+    out.push(c);
+  }
+  return out;
+}
+// [spent, owed, ready] of a stored member: each pool within 0 to what a turn holds, a readied kind
+// one the turn declares (fight_state._budget).
+function _rt_read_budget(rules, m) {
+  const turn = rules.turn;
+  const pools = new Map(turn !== null ? turn.pools.map(p => [p.id, p.name || p.id]) : []);
+  const top = turn !== null && turn.pools.length ? Math.max.apply(null, turn.pools.map(p => p.per_turn)) : 0;
+  const spent = _rt_pairs(_rt_get_or(m, 'spent', {}), '本回合已用', pools, 0, top);
+  const owed = _rt_pairs(_rt_get_or(m, 'owed', {}), '下一回合被占用', pools, 0, top);
+  const per = new Map(turn !== null ? turn.pools.map(p => [p.id, p.per_turn]) : []);
+  if (spent.concat(owed).some(kv => kv[1] > per.get(kv[0]))) throw _rt_bad('回合预算超出每回合的量');
+  const ready = _rt_text(_rt_get_or(m, 'ready', ''), '准备动作', MAX_NAME);
+  if (ready && (turn === null || !turn.kinds.has(ready))) throw _rt_bad('准备的动作种类未声明');
+  return [spent, owed, ready];
+}
+
+// ---- a ruleset's fight data, and conditions (fight_state.FightRules, fight_conditions.py) ----
+// The generated module passes its fight data to _rt_fight_rules as arrays of [key, value] pairs
+// (the Python package's tuples); lookups go through Maps, so no key can reach a prototype.
+const _rt_ACTION_NAMES = new Map([['standard', '标准动作'], ['move', '移动动作'], ['swift', '迅捷动作'],
+                                  ['free', '自由动作'], ['reflex', '反射动作'], ['full_round', '整轮动作'],
+                                  ['bonus', '附赠动作'], ['', '动作']]);
+const _rt_NATURE_NAMES = new Map([['physical', '物理'], ['mental', '精神'], ['', '']]);
+const Refused = _rt_error_class('Refused', 'refused');
+
+function _rt_scope(s) {
+  return Object.freeze({procedures: Object.freeze(s[0]), role: s[1], source_role: s[2], when: s[3]});
+}
+function _rt_scope_any(s) { return s.procedures.length > 0 || !!s.role || !!s.source_role || !!s.when; }
+function _rt_fight_rules(d) {
+  const map = pairs => new Map(pairs);
+  const actions = new Map(d.actions.map(kv => {
+    const a = kv[1];
+    return [kv[0], Object.freeze({
+      name: a.name, call: a.call, positional: Object.freeze(a.positional), roles: Object.freeze(a.roles),
+      effects: Object.freeze(a.effects.map(e => Object.freeze({kind: e[0], role: e[1], key: e[2], field: e[3],
+                                                               sign: e[4], duration: e[5], when: e[6], other: e[7]}))),
+      odds: a.odds, params: map(a.params), action: a.action, nature: a.nature, subject: a.subject,
+      required: Object.freeze(a.required || []),
+      checks: Object.freeze((a.checks || []).map(c => Object.freeze({check: c[0], role: c[1], lowers: c[2], top: c[3],
+                                                                     when: c[4]})))})];
+  }));
+  const conditions = new Map(d.conditions.map(kv => {
+    const c = kv[1];
+    return [kv[0], Object.freeze({
+      name: c[0], sets: c[1], adds: c[2], options: c[3], applies: _rt_scope(c[4]), forbids: c[5],
+      forbids_actions: c[6],
+      ends: c[7].map(x => Object.freeze({kind: x[0], of: x[1], nth: x[2], scope: _rt_scope(x[3]), stat: x[4]})),
+      max_value: c[8], stack: c[9], rules: c[10], as_states: c[11] || []})];
+  }));
+  const relationSpecs = new Map(d.relation_specs.map(kv => [kv[0], Object.freeze({
+    name: kv[1][0], held: kv[1][1], holder: kv[1][2], ends_holder: kv[1][3], ends_held: kv[1][4],
+    clears: kv[1][5]})]));
+  return Object.freeze({
+    combatant: d.combatant, stat_count: d.stat_count, stats: map(d.stats), counters: map(d.counters),
+    tracks: map(d.tracks), accumulate: d.accumulate, state_names: map(d.state_names),
+    state_stats: map(d.state_stats), relations: map(d.relations), actions: actions, state_index: d.state_index,
+    on_damage: d.on_damage, track_states: map(d.track_states), track_debuffs: map(d.track_debuffs),
+    debuff_index: d.debuff_index, points_max: d.points_max, taken_max: d.taken_max, flag_names: map(d.flag_names),
+    conditions: conditions, relation_specs: relationSpecs, check_names: map(d.check_names || []),
+    track_debuff_checks: map(d.track_debuff_checks || []), wake_tracks: d.wake_tracks || [],
+    state_spared: map(d.state_spared || []), turn: d.turn ? _rt_turn_spec(d.turn) : null,
+  });
+}
+// A turn structure [pools, kinds, refuse, ready, owes, rules] (fight_state.TurnSpec); a cost is
+// [[pool, amount], ...] sorted by pool.
+function _rt_turn_spec(t) {
+  const pools = t[0].map(p => Object.freeze({id: p[0], name: p[1], per_turn: p[2], unit: p[3], per_unit: p[4]}));
+  const order = t[1].map(k => k[0]);
+  const kinds = new Map(t[1].map(k => [k[0], Object.freeze({own: k[1], off: k[2], next: k[3]})]));
+  return Object.freeze({pools: pools, order: order, kinds: kinds, refuse: t[2], ready: t[3], owes: t[4], rules: t[5]});
+}
+const _rt_UNTIMED = new WeakMap();  // rules -> the same rules without the turn budget
+function _rt_without_turn(rules) {
+  if (rules.turn === null) return rules;
+  if (!_rt_UNTIMED.has(rules)) _rt_UNTIMED.set(rules, Object.freeze(Object.assign({}, rules, {turn: null})));
+  return _rt_UNTIMED.get(rules);
+}
+// ---- the checks a track's debuff lowers (fight_checks.py) ----
+function _rt_check_matches(options, param, values, dflt) {
+  if (!_rt_has(options, param)) return dflt;
+  const given = options[param];
+  if (typeof given === 'string' || typeof given === 'number' || typeof given === 'boolean') {
+    return values.some(v => typeof v === typeof given && v === given);
+  }
+  return given !== null && typeof given === 'object' && values.indexOf(given.id) >= 0;  // a table entry
+}
+// [parameter -> penalty, its keys in order, sentences] for the checks an action rolls
+// (amounts(name): [track, amount] of each debuff name suffers now).
+function _rt_check_penalties(rules, checks, roles, amounts, options) {
+  const penalties = Object.create(null), keys = [], said = [];
+  for (const use of checks) {
+    if (_rt_has(options, use.lowers) || !use.when.every(w => _rt_check_matches(options, w[0], w[1], w[2]))) continue;
+    const name = roles[use.role];
+    for (const ta of amounts(name)) {
+      const track = ta[0], amount = ta[1];
+      if (amount > 0 && (rules.track_debuff_checks.get(track) || []).indexOf(use.check) >= 0) {
+        const before = _rt_has(penalties, use.lowers) ? penalties[use.lowers] : 0;
+        if (!_rt_has(penalties, use.lowers)) keys.push(use.lowers);
+        penalties[use.lowers] = Math.min(use.top, before + amount);
+        const top = before + amount > use.top ? `，已达上限${use.top}` : '';
+        said.push(_rt_line(`${name}的${_rt_name_of(rules.tracks, track)}减益：`
+                           + `${_rt_name_of(rules.check_names, use.check)}-${amount}${top}`));
+      }
+    }
+  }
+  return [penalties, keys, said];
+}
+// A sentence for each debuff `name` suffers that lowers kinds of check.
+function _rt_lowered_checks(rules, amounts, name) {
+  const out = [];
+  for (const ta of amounts) {
+    const kinds = (rules.track_debuff_checks.get(ta[0]) || []).map(k => _rt_name_of(rules.check_names, k));
+    if (kinds.length) out.push(_rt_line(`${name}的${_rt_name_of(rules.tracks, ta[0])}减益：${kinds.join('、')}-${ta[1]}`));
+  }
+  return out;
+}
+// A procedure called with Python's keyword arguments: its positional parameters (by name) in
+// order, everything else in the trailing options object (no prototype: no key reaches one).
+function _rt_fight_call(fn, positional, kw) {
+  const args = positional.map(p => (_rt_has(kw, p) ? kw[p] : undefined));
+  const options = Object.create(null);
+  for (const k of Object.keys(kw)) if (positional.indexOf(k) < 0) options[k] = kw[k];
+  args.push(options);
+  return fn.apply(null, args);
+}
+// The accumulation (or recovery) rule's fast form, [fn, positional], with its creature and track.
+function _rt_rule_call(rule, creature, track, kw) {
+  const all = Object.create(null);
+  all[rule[1][0]] = creature;
+  all[rule[1][1]] = track;
+  for (const k of Object.keys(kw)) all[k] = kw[k];
+  all.dice = new FixedDice([]);  // the rule rolls nothing: a roll would be DiceExhausted, never a hang
+  return _rt_fight_call(rule[0], rule[1], all);
+}
+function _rt_mod(a, n) { return ((a % n) + n) % n; }  // Python's a % n
+
+// Whether an action (its procedure, the role the holder plays, the role the source plays) falls in `scope`.
+function _rt_matches(scope, procedure, holderRole, sourceRole) {
+  if (scope.procedures.length && scope.procedures.indexOf(procedure) < 0) return false;
+  if (scope.role && holderRole !== scope.role) return false;
+  if (scope.source_role && sourceRole !== scope.source_role) return false;
+  return true;
+}
+// The absolute turn at whose start a turn-bound ending lapses (fight_conditions.expiry).
+function _rt_expiry(ending, turn, n, holder, source) {
+  if (ending.kind === 'rounds') return turn + ending.nth * n;
+  const who = ending.of === 'source' && source >= 0 ? source : holder;
+  if (ending.kind === 'turn_start') return turn + 1 + _rt_mod(who - turn - 1, n) + (ending.nth - 1) * n;
+  const first = turn + _rt_mod(who - turn, n);
+  return first + (ending.nth - 1) * n + 1;
+}
+// The words of what `spec` forbids this action ('' when it does not).
+function _rt_forbidding(spec, procedure, action, nature) {
+  if (spec.forbids.indexOf(procedure) >= 0) return '这个行动';
+  if (!action) return '';
+  for (const kn of spec.forbids_actions) {
+    if ((!kn[0] || kn[0] === action) && (!kn[1] || kn[1] === nature)) {
+      const what = _rt_NATURE_NAMES.has(nature) ? _rt_NATURE_NAMES.get(nature) : '';
+      return what + (_rt_ACTION_NAMES.has(action) ? _rt_ACTION_NAMES.get(action) : '动作');
+    }
+  }
+  return '';
+}
+// What `spec` forbids, in words ('不能进行物理标准动作、物理移动动作'; '' when nothing): fight_conditions.forbids_text.
+function _rt_forbids_text(spec, procedureNames) {
+  const parts = [];
+  for (const kn of spec.forbids_actions) {
+    parts.push(kn[0] || kn[1] ? (_rt_NATURE_NAMES.has(kn[1]) ? _rt_NATURE_NAMES.get(kn[1]) : '')
+      + (_rt_ACTION_NAMES.has(kn[0]) ? _rt_ACTION_NAMES.get(kn[0]) : '动作') : '任何行动');
+  }
+  for (const p of spec.forbids) parts.push(procedureNames.has(p) ? procedureNames.get(p) : p);
+  const unique = parts.filter((x, i) => parts.indexOf(x) === i);
+  return unique.length ? `不能进行${unique.join('、')}` : '';
+}
+// The error of an action called without an option it requires, or with one it does not take
+// (fight_state.bad_options: Python's TypeError of the call), checked before the call.
+function _rt_check_call(spec, procedure, kwargs) {
+  const bad = Object.keys(kwargs).some(k => k !== 'dice' && spec.roles.indexOf(k) < 0 && !spec.params.has(k))
+    || spec.required.some(k => !_rt_has(kwargs, k));
+  if (bad) {
+    throw new OutOfBounds(`“${spec.name}”的选项不全或有误：${Array.from(spec.params.values()).join('、')}`, {key: procedure});
+  }
+}
+function _rt_shown_option(value) { return value === true ? '是' : value === false ? '否' : String(value); }
+
+// ---- a fight: combatants whose state carries from one action to the next (fight.py, fight_carried.py) ----
+// An immutable value: resolve(procedure, roles, options) -> Action; apply(action) and next_turn()
+// return a new Fight; the same log lines, statuses, errors and bounds as the Python runtime.
+
+// A resolved action: which procedure, who played which role, its result, and the state that
+// changed the stats it was resolved with (one sentence each).
+class FightAction {
+  constructor(procedure, roles, result, applied, used, plan) {
+    this.procedure = procedure;
+    this.plan = plan || null;  // what it costs its actor's turn (null: no turn budget)
+    this.roles = Object.freeze(roles.map(r => Object.freeze(r.slice())));
+    this.result = result;
+    this.applied = Object.freeze(applied || []);
+    this.used = Object.freeze((used || []).map(u => Object.freeze(u.slice())));
+    Object.freeze(this);
+  }
+  text(gm) { return this.applied.concat([this.result.text(gm)]).join('\n'); }
+  toDict() {
+    const roles = {};
+    for (const r of this.roles) roles[r[0]] = r[1];
+    return {procedure: this.procedure, roles: roles, result: this.result.toDict(), applied: this.applied.slice(),
+            used: this.used.map(u => u.slice())};
+  }
+  toJSON() { return this.toDict(); }
+}
+
+// A frozen array of `items` (frozen already: as it is; else a frozen copy).
+function _rt_frozen(items) { return Object.isFrozen(items) ? items : Object.freeze(items.slice()); }
+class Fight {
+  constructor(rules, members, turn, relations, log) {
+    Object.defineProperty(this, 'rules', {value: rules, enumerable: false});  // not part of toDict or JSON
+    this.members = _rt_frozen(members);
+    this.turn = turn || 0;
+    relations = relations || [];
+    this.relations = Object.isFrozen(relations) ? relations
+      : Object.freeze(relations.map(r => (Object.isFrozen(r) ? r : Object.freeze(r.slice()))));
+    log = log || [];
+    this.log = log.length > MAX_LOG ? Object.freeze(log.slice(log.length - MAX_LOG)) : _rt_frozen(log);
+    Object.freeze(this);
+  }
+
+  // ---- building ----
+  // A fight between `combatants` (name -> Combatant, a Map or an object), who act in the order given.
+  static start(rules, combatants, turns) {
+    if (turns === undefined) turns = false;
+    if (turns !== true && turns !== false) throw new OutOfBounds('turns 应为是或否', {key: 'turns'});
+    if (!turns) rules = _rt_without_turn(rules);
+    const pairs = combatants instanceof Map ? Array.from(combatants.entries())
+      : _rt_is_mapping(combatants) ? Object.keys(combatants).map(k => [k, combatants[k]]) : null;
+    if (pairs === null || pairs.length < 1 || pairs.length > MAX_MEMBERS) {
+      throw new OutOfBounds(`一场战斗要有1至${MAX_MEMBERS}名角色`, {key: 'combatants'});
+    }
+    const members = [];
+    for (const kv of pairs) {
+      _rt_check_name(kv[0]);
+      if (kv[1] === null || typeof kv[1] !== 'object' || Object.getPrototypeOf(kv[1]) !== rules.combatant.prototype) {
+        throw new OutOfBounds(`“${kv[0]}”不是 Combatant`, {key: kv[0]});
+      }
+      members.push(new _rt_Member(kv[0], kv[1], [], [], [], []));
+    }
+    return new Fight(rules, members);
+  }
+  _with(c) {
+    const v = k => (_rt_has(c, k) ? c[k] : this[k]);
+    return new Fight(this.rules, v('members'), v('turn'), v('relations'), v('log'));
+  }
+
+  // ---- reading ----
+  get round() { return Math.floor(this.turn / this.members.length) + 1; }
+  get actor() { return this.members[this.turn % this.members.length].name; }  // whose turn it is
+  member(name) {
+    for (const m of this.members) if (m.name === name) return m;
+    throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
+  }
+  // `name`'s stats as the rules see them now: modifiers, states, conditions and debuffs applied.
+  effective(name) { return this._effective(this.member(name)); }
+  _effective(m, debuffs, applying) {
+    const rules = this.rules;
+    const lowered = debuffs === false ? [] : this._debuffs(m);
+    if (applying === undefined || applying === null) {
+      applying = m.conditions.length || this.relations.length || m.states.length ? this._applying(m) : [];
+    }
+    if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length) return m.base;
+    const values = m.base.toDict();
+    for (const sa of lowered) values[sa[0]] = Math.max(rules.stats.get(sa[0])[1], values[sa[0]] - sa[1]);
+    for (const mod of m.modifiers) {
+      const nlh = rules.stats.get(mod.stat);
+      if (nlh !== undefined) values[mod.stat] = Math.max(nlh[1], Math.min(nlh[2], values[mod.stat] + mod.delta));
+    }
+    for (const state of m.states) {
+      const spared = rules.state_spared.get(state);
+      if (spared !== undefined && values[spared] === true) continue;  // another working sense keeps the defenses
+      for (const stat of rules.state_stats.get(state) || []) {
+        if (rules.stats.has(stat)) values[stat] = rules.stats.get(stat)[1];
+      }
+    }
+    for (const cs of applying) {
+      for (const state of cs[1].as_states) {  // counted as in a state: the stats it takes away at their minimum
+        for (const stat of rules.state_stats.get(state) || []) {
+          if (rules.stats.has(stat)) values[stat] = rules.stats.get(stat)[1];
+        }
+      }
+      for (const sf of cs[1].sets) values[sf[0]] = sf[1];
+      for (const sp of cs[1].adds) {
+        const nlh = rules.stats.get(sp[0]);
+        values[sp[0]] = Math.max(nlh[1], Math.min(nlh[2], values[sp[0]] + sp[1] * cs[0].value));
+      }
+    }
+    return new rules.combatant(values);
+  }
+  // [stat, amount] for each stat a track's debuff lowers (by the ruleset's accumulation rule).
+  _debuffs(m) {
+    const out = [];
+    for (const ta of this._debuff_amounts(m)) {
+      for (const stat of this.rules.track_debuffs.get(ta[0]) || []) if (this.rules.stats.has(stat)) out.push([stat, ta[1]]);
+    }
+    return out;
+  }
+  // [track, amount] for each track whose debuff `m` suffers: points past the capacity.
+  _debuff_amounts(m) {
+    const rules = this.rules;
+    if (!(rules.track_debuffs.size || rules.track_debuff_checks.size) || rules.accumulate === null || !m.points.length) {
+      return [];
+    }
+    const out = [];
+    let plain = null;
+    for (const tp of m.points) {
+      if (tp[1] <= 0 || (!rules.track_debuffs.has(tp[0]) && !rules.track_debuff_checks.has(tp[0]))) continue;
+      if (plain === null) plain = this._effective(m, false);
+      const amount = Math.trunc(Number(_rt_rule_call(rules.accumulate, plain, tp[0],
+                                                      {current: tp[1], gained: 0})[rules.debuff_index]));
+      if (amount > 0) out.push([tp[0], amount]);
+    }
+    return out;
+  }
+  // `name`'s conditions now: its own, those its relations give it, its states'.
+  active_conditions(name) {
+    for (const m of this.members) if (m.name === name) return this._active(m);
+    return [];
+  }
+  holds(relation, holder, held) {
+    return this.relations.some(r => r[0] === relation && r[1] === holder && r[2] === held);
+  }
+
+  // ---- acting ----
+  // Resolve `procedure` with the named combatants in its roles ({attacker: '甲', ...}) and the
+  // procedure's options (its other parameters and `dice`); the fight is unchanged.
+  resolve(procedure, roles, options) {
+    const prepared = this._prepare(procedure, roles, options);
+    _rt_check_call(prepared[0], procedure, prepared[1]);
+    const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
+    return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
+                           prepared[4]);
+  }
+  // What resolve calls the procedure with: [its spec, the arguments (every role's effective stats,
+  // the options its conditions supply, then the caller's), the sentences of the state that applied,
+  // the conditions it uses up, the roles]; Refused when the actor's conditions forbid it.
+  _prepare(procedure, roles, options) {
+    const rules = this.rules;
+    const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
+    if (spec === undefined) throw new OutOfBounds('没有可在战斗中使用的这个过程', {key: 'procedure'});
+    if (roles instanceof Map) roles = _rt_object(roles);
+    if (!_rt_is_mapping(roles)) throw new OutOfBounds(`“${spec.name}”的角色应为映射（角色: 名字）`, {key: 'roles'});
+    const given = Object.keys(roles);
+    if (spec.roles.some(r => !_rt_has(roles, r)) || given.some(r => spec.roles.indexOf(r) < 0)) {
+      throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
+    }
+    options = _rt_fight_options(options);
+    for (const key of Object.keys(options)) {
+      if (spec.roles.indexOf(key) >= 0) throw new OutOfBounds(`“${key}”是角色，不是选项`, {key: key});
+    }
+    const byName = new Map();
+    for (let i = spec.roles.length - 1; i >= 0; i--) byName.set(roles[spec.roles[i]], spec.roles[i]);
+    for (const r of given) this.member(roles[r]);  // every combatant named exists before anything is refused
+    this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
+    const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
+    const kwargs = Object.create(null), supplied = Object.create(null), suppliedKeys = [];
+    const used = [], applied = plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : [];
+    for (const role of spec.roles) {
+      const m = this.member(roles[role]);
+      const applying = this._applying(m, procedure, byName);
+      kwargs[role] = this._effective(m, true, applying);
+      for (const s of this.applied_to(m.name, applying)) applied.push(s);
+      for (const cs of applying) {
+        const c = cs[0], spc = cs[1];
+        for (const pv of spc.options) {
+          if (spec.params.has(pv[0]) && !_rt_has(options, pv[0]) && !_rt_has(supplied, pv[0])) {
+            supplied[pv[0]] = pv[1] === 'value' ? c.value : pv[1];
+            suppliedKeys.push(pv[0]);
+            applied.push(_rt_line(`${m.name}的${spc.name}：${spec.params.get(pv[0])}为${_rt_shown_option(supplied[pv[0]])}`));
+          }
+        }
+        if (spc.ends.some(x => x.kind === 'used') && m.conditions.some(d => _rt_same_condition(d, c))) {
+          used.push([m.name, c.id, c.source]);
+        }
+      }
+    }
+    if (spec.checks.length) {  // the debuffs on the checks it rolls (TR-60..TR-70)
+      const pks = _rt_check_penalties(rules, spec.checks, roles, who => this._debuff_amounts(this.member(who)), options);
+      for (const s of pks[2]) applied.push(s);
+      for (const k of pks[1]) kwargs[k] = pks[0][k];
+    }
+    for (const k of suppliedKeys) kwargs[k] = supplied[k];
+    for (const k of Object.keys(options)) kwargs[k] = options[k];
+    return [spec, kwargs, applied, used, plan, roles];
+  }
+  // What `name`'s state does to its stats now (or in an action: the conditions `applying`).
+  applied_to(name, applying) {
+    const rules = this.rules, m = this.member(name), out = [];
+    for (const x of m.modifiers) {
+      if (rules.stats.has(x.stat)) out.push(`${name}的${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}（${x.source}）`);
+    }
+    for (const state of m.states) {
+      const spared = rules.state_spared.get(state);
+      if (spared && m.base[spared] === true) continue;
+      const taken = (rules.state_stats.get(state) || []).filter(s => rules.stats.has(s)).map(s => rules.stats.get(s)[0]);
+      if (taken.length) out.push(`${name}处于${_rt_name_of(rules.state_names, state)}：${taken.join('、')}视为最低`);
+    }
+    for (const sa of this._debuffs(m)) out.push(`${name}的减益：${rules.stats.get(sa[0])[0]}-${sa[1]}`);
+    if (applying === undefined || applying === null) {  // in an action, only the checks it rolls are said
+      for (const x of _rt_lowered_checks(rules, this._debuff_amounts(m), name)) out.push(x);
+    }
+    for (const cs of applying === undefined || applying === null ? this._applying(m) : applying) {
+      const c = cs[0], spec = cs[1];
+      const changes = spec.sets.map(sf => (sf[1] ? _rt_name_of(rules.flag_names, sf[0])
+                                                  : `非${_rt_name_of(rules.flag_names, sf[0])}`));
+      for (const sp of spec.adds) {
+        if (sp[1] * c.value) changes.push(`${rules.stats.get(sp[0])[0]}${_rt_signed_int(sp[1] * c.value)}`);
+      }
+      for (const x of spec.as_states) changes.push(`视为${_rt_name_of(rules.state_names, x)}`);
+      if (changes.length) {
+        const by = c.source ? `，来自${c.source}` : '';
+        out.push(_rt_line(`${name}处于${spec.name}（${changes.join('、')}${by}）`));
+      }
+    }
+    return out;
+  }
+  // Resolve and apply in one call: [action, fight].
+  act(procedure, roles, options) {
+    const action = this.resolve(procedure, roles, options);
+    return [action, this.apply(action)];
+  }
+  // A new fight with the action's declared effects applied (a sentence for each change).
+  apply(action) {
+    const rules = this.rules;
+    const spec = action instanceof FightAction ? rules.actions.get(action.procedure) : undefined;
+    if (spec === undefined) throw new OutOfBounds('只能应用本场战斗 resolve() 得到的行动', {key: 'action'});
+    const roles = new Map(action.roles.map(r => [r[0], r[1]]));
+    const result = action.result;
+    const members = new Map(this.members.map(m => [m.name, m]));
+    for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
+    const relations = new Map(this.relations.map(r => [r.join('\u0000'), r]));
+    const log = [];
+    const n = this.members.length, names = this.members.map(x => x.name);
+    this._end_used(action, spec, members, log);
+    if (action.plan !== null) members.set(action.plan.name, this._spend(members.get(action.plan.name), action.plan, log));
+    for (const e of spec.effects) {
+      if (e.when && !result[e.when]) continue;
+      const who = roles.get(e.role);
+      let m = members.get(who);
+      const amount = e.field ? Math.trunc(Number(result[e.field])) * e.sign : 0;
+      if (e.kind === 'counter') {
+        if (amount === 0) continue;
+        const total = _rt_clamp(_rt_get(m.counters, e.key) + amount, -MAX_VALUE, MAX_VALUE);
+        m = _rt_member_with(m, {counters: _rt_put(m.counters, e.key, total)});
+        const top = Math.abs(total) === MAX_VALUE ? '，已达上限' : '';
+        log.push(_rt_line(`${who}的${rules.counters.get(e.key)}${_rt_signed_int(amount)}（共${total}${top}）`));
+        if (rules.on_damage !== null && rules.on_damage[0] === e.key && amount > 0 && m.states.length) {
+          m = this._recover(m, Math.min(amount, rules.taken_max), log);
+        }
+        members.set(who, m);
+      } else if (e.kind === 'track') {
+        const track = String(result[e.key] || '');
+        if (!track || amount === 0 || !rules.tracks.has(track)) continue;
+        const before = _rt_get(m.points, track);
+        const total = _rt_clamp(before + amount, 0, rules.points_max);
+        m = _rt_member_with(m, {points: _rt_put(m.points, track, total)});
+        const top = before + amount > rules.points_max ? `，已达上限${rules.points_max}` : '';
+        log.push(_rt_line(`${who}的${rules.tracks.get(track)}${_rt_signed_int(amount)}（共${total}${top}）`));
+        if (rules.accumulate !== null) {
+          const out = _rt_rule_call(rules.accumulate, this._effective(m, false), track,
+                                    {current: Math.min(before, total), gained: Math.max(0, total - before)});
+          const state = String(out[rules.state_index] || '');
+          if (state && m.states.indexOf(state) < 0) {
+            m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
+            log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, state)}`));
+          }
+        }
+        if (rules.wake_tracks.indexOf(track) >= 0 && rules.on_damage !== null && total > before && m.states.length) {
+          m = this._recover(m, Math.min(total - before, rules.taken_max), log);  // pain wakes as damage does
+        }
+        members.set(who, m);
+      } else if (e.kind === 'modifier') {
+        if (amount === 0) continue;
+        const index = names.indexOf(who);
+        let expires = -1;
+        if (e.duration === 'next_turn') expires = this.turn + 1 + _rt_mod(index - this.turn - 1, n);
+        else if (e.duration.slice(0, 7) === 'rounds:') expires = this.turn + parseInt(e.duration.slice(7), 10) * n;
+        m = Fight._modify(m, new _rt_Modifier(e.key, amount, Math.min(expires, MAX_VALUE), spec.name), log);
+        members.set(who, m);
+        const until = e.duration === 'next_turn' ? '，直到其下一回合开始' : '';
+        log.push(_rt_line(`${who}的${rules.stats.get(e.key)[0]}${_rt_signed_int(amount)}（${spec.name}${until}）`));
+      } else if (e.kind === 'state') {
+        if (m.states.indexOf(e.key) < 0) {
+          members.set(who, _rt_member_with(m, {states: m.states.concat([e.key]).sort(_rt_text_cmp)}));
+          log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, e.key)}`));
+        }
+      } else if (e.kind === 'condition') {
+        const value = e.field ? amount : 1;
+        const source = e.other && roles.has(e.other) ? roles.get(e.other) : '';
+        members.set(who, this._set_condition(m, e.key, value, source, names.indexOf(who),
+                                             source ? names.indexOf(source) : -1, log));
+      } else if (e.kind === 'clear') {
+        const kept = m.conditions.filter(c => c.id !== e.key);
+        if (kept.length !== m.conditions.length) {
+          members.set(who, _rt_member_with(m, {conditions: kept}));
+          log.push(_rt_line(`${who}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
+        }
+      } else if (e.kind === 'relation') {
+        const held = roles.get(e.other);
+        const key = [e.key, who, held], k = key.join('\u0000');
+        if (e.duration === 'start' && !relations.has(k)) {
+          relations.set(k, key);
+          log.push(_rt_line(`${who}${rules.relations.get(e.key)}${held}`));
+        } else if (e.duration === 'end' && relations.has(k)) {
+          relations.delete(k);
+          log.push(_rt_line(`${who}对${held}的${rules.relations.get(e.key)}结束`));
+        }
+      }
+    }
+    const same = relations.size === this.relations.length
+      && this.relations.every(r => relations.has(r.join('\u0000')));
+    const after = this._with({members: this.members.map(x => members.get(x.name)),
+                              relations: same ? this.relations : Array.from(relations.values()).sort(_rt_tuple_cmp)});
+    return after._settle(log, this.relations);
+  }
+  // `m` with modifier `next`: added to one of the same stat, expiry and source, else appended
+  // (past MAX_MODIFIERS distinct ones it does not take effect, and the log says so).
+  static _modify(m, next, log) {
+    for (let i = 0; i < m.modifiers.length; i++) {
+      const x = m.modifiers[i];
+      if (x.stat === next.stat && x.expires === next.expires && x.source === next.source) {
+        const merged = new _rt_Modifier(x.stat, _rt_clamp(x.delta + next.delta, -MAX_VALUE, MAX_VALUE), x.expires, x.source);
+        return _rt_member_with(m, {modifiers: m.modifiers.slice(0, i).concat([merged], m.modifiers.slice(i + 1))});
+      }
+    }
+    if (m.modifiers.length >= MAX_MODIFIERS) {
+      log.push(_rt_line(`${m.name}身上的临时修正已达上限${MAX_MODIFIERS}个，这一项未生效`));
+      return m;
+    }
+    return _rt_member_with(m, {modifiers: m.modifiers.concat([next])});
+  }
+  // The ruleset's recovery rule for a combatant whose counter grew.
+  _recover(m, taken, log) {
+    const rules = this.rules, od = rules.on_damage;
+    for (const tp of m.points) {
+      const track = tp[0], points = tp[1];
+      const state = rules.track_states.get(track);
+      if (points <= 0 || state === undefined || m.states.indexOf(state) < 0) continue;
+      const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track, {current: points, taken: taken});
+      const left = Math.trunc(Number(out[od[3]])), awake = !!out[od[4]];
+      if (left !== points) {
+        m = _rt_member_with(m, {points: _rt_put(m.points, track, left)});
+        log.push(_rt_line(`${m.name}的${_rt_name_of(rules.tracks, track)}${_rt_signed_int(left - points)}（${od[5]}，共${left}）`));
+      }
+      if (awake) {
+        m = _rt_member_with(m, {states: m.states.filter(s => s !== state)});
+        log.push(_rt_line(`${m.name}的${_rt_name_of(rules.state_names, state)}解除`));
+      }
+    }
+    return m;
+  }
+  // The next combatant's turn (a new round after the last); modifiers and conditions that last
+  // until the start of this turn lapse.
+  next_turn() {
+    const rules = this.rules, turn = this.turn + 1;
+    if (turn > MAX_TURN) {
+      throw new OutOfBounds(`战斗已进行${MAX_TURN}个回合，不能再推进（行动仍可结算）`, {key: 'turn'});
+    }
+    const log = this.log.slice(), members = [];
+    for (const m of this.members) {
+      const kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
+      for (const gone of m.modifiers) {
+        if (kept.indexOf(gone) < 0) log.push(_rt_line(`${m.name}的${rules.stats.get(gone.stat)[0]}恢复（${gone.source}）`));
+      }
+      const lasting = m.conditions.filter(c => c.expires < 0 || c.expires > turn);
+      for (const c of m.conditions) {
+        if (lasting.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+      }
+      members.push(_rt_member_with(m, {modifiers: kept, conditions: lasting}));
+    }
+    this._new_turn(members, turn, log);
+    const n = this.members.length;
+    if (turn % n === 0) log.push(`第${Math.floor(turn / n) + 1}轮`);
+    return this._with({members: members, turn: turn, log: log});
+  }
+  // A new fight with `state` lifted from `name` (a recovery, the game master's call).
+  remove_state(name, state) {
+    const m = this.member(name);
+    if (m.states.indexOf(state) < 0) return this;
+    const kept = m.states.filter(s => s !== state);
+    return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {states: kept}) : x)),
+                       log: this.log.concat([_rt_line(`${name}的${_rt_name_of(this.rules.state_names, state)}解除`)])});
+  }
+
+  // ---- showing and storing ----
+  // One line of `name`'s state in the rules' language.
+  status(name) {
+    const rules = this.rules, m = this.member(name);
+    const parts = m.counters.map(kv => `${rules.counters.get(kv[0])}${kv[1]}`);
+    for (const kv of m.points) if (kv[1]) parts.push(`${_rt_name_of(rules.tracks, kv[0])}${kv[1]}`);
+    const names = new Map(Array.from(rules.actions.entries()).map(kv => [kv[0], kv[1].name]));
+    for (const s of m.states) {
+      const forbids = rules.conditions.has(s) ? _rt_forbids_text(rules.conditions.get(s), names) : '';
+      parts.push(_rt_name_of(rules.state_names, s) + (forbids ? `（${forbids}）` : ''));
+    }
+    for (const x of m.modifiers) parts.push(`${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}`);
+    for (const c of m.conditions) {
+      const spec = rules.conditions.get(c.id);
+      const more = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? [String(c.value)] : [];
+      if (c.source) more.push(`来自${c.source}`);
+      if (c.expires >= 0) more.push(`还剩${Math.max(0, c.expires - this.turn)}个回合`);
+      const forbids = _rt_forbids_text(spec, names);
+      if (forbids) more.push(forbids);
+      parts.push(spec.name + (more.length ? `（${more.join('，')}）` : ''));
+    }
+    for (const r of this.relations) if (r[1] === name) parts.push(`${rules.relations.get(r[0])}${r[2]}`);
+    for (const r of this.relations) if (r[2] === name) parts.push(`被${r[1]}${rules.relations.get(r[0])}`);
+    if (rules.turn !== null && (m.spent.length || m.owed.length || m.ready)) {
+      parts.push(`本回合剩余${this.left(name)}`);
+      if (m.owed.length) parts.push(`下一回合被占用${_rt_shown_cost(rules.turn, m.owed)}`);
+      if (m.ready) parts.push(`准备了${_rt_name_of(_rt_ACTION_NAMES, m.ready)}`);
+    }
+    return `${name}：` + (parts.length ? parts.join('，') : '无变化');
+  }
+  toDict() {
+    const pairs = ps => { const out = {}; for (const kv of ps) out[kv[0]] = kv[1]; return out; };
+    return {
+      turn: this.turn, turns: this.rules.turn !== null,
+      members: this.members.map(m => ({
+        name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
+        states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
+        conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready})),
+      relations: this.relations.map(r => r.slice()), log: this.log.slice(),
+    };
+  }
+  toJSON() { return this.toDict(); }
+  // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
+  static from_dict(rules, data) {
+    let read;
+    try {
+      if (!(_rt_is_mapping(data) && _rt_get_or(data, 'turns', false) === true)) rules = _rt_without_turn(rules);
+      read = _rt_read_fight(rules, data);
+    } catch (err) {
+      if (err instanceof RuleError) throw err;
+      throw new OutOfBounds('无法读取战斗记录', {key: 'fight'});
+    }
+    return new Fight(rules, read[0], read[1], read[2], read[3]);
+  }
+
+  // Exactly: how many more times `procedure` must hit the combatant in role `target` until its
+  // points on `track` put it into the track's state (fight_until.py; options: the procedure's
+  // options and max_attacks).
+  until_state(procedure, roles, target, track, options) { return _rt_until_state(this, procedure, roles, target, track, options); }
+
+  // Exactly: how many actions of `plan` (an opening, then its cycle again and again) until `target`
+  // is reached, following the whole fight state (fight_plan.py; options: max_actions, negligible).
+  until_plan(plan, target, options) { return _rt_until_plan(this, plan, target, options); }
+  // Whether the fight has reached `target` (as until_plan takes it).
+  reached(target) { return _rt_reached(this, _rt_read_targets(this.rules, this.members.map(m => m.name), target)); }
+}
+
+function _rt_has_condition(m, cid, source) { return m.conditions.some(c => c.id === cid && c.source === source); }
+function _rt_role(byName, name) { return byName.has(name) ? byName.get(name) : null; }
+function _rt_name_of(names, key) { return names.has(key) ? names.get(key) : key; }
+function _rt_object(map) {
+  const out = Object.create(null);
+  for (const kv of map.entries()) out[kv[0]] = kv[1];
+  return out;
+}
+// The options of a fight's call (the Python keyword arguments): a plain object, copied without a prototype.
+function _rt_fight_options(options) {
+  if (options === undefined || options === null) return Object.create(null);
+  if (!_rt_is_mapping(options)) throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
+  const out = Object.create(null);
+  for (const k of Object.keys(options)) out[k] = options[k];
+  return out;
+}
+
+// ---- the turn as a budget (fight_budget.py) ----
+// What one combatant's turn holds (the ruleset's fight: turn: pools) and what each kind of action
+// costs from it, on its actor's own turn and off it, and what it takes from the next turn. Each
+// member carries `spent`, `owed` and `ready`; resolve refuses an action that does not fit when the
+// ruling says so (else lets it through with a sentence); apply spends it; a member's turn start
+// resets its budget to what it owed.
+function _rt_budget_amount(pool, value) {
+  const whole = Math.floor(value / pool.per_unit), part = value - whole * pool.per_unit;
+  const text = !part ? String(whole) : (whole ? `${whole}又` : '') + `${part}/${pool.per_unit}`;
+  return `${pool.name}${text}${pool.unit}`;
+}
+function _rt_shown_cost(turn, cost) {
+  return turn.pools.filter(p => _rt_get(cost, p.id)).map(p => _rt_budget_amount(p, _rt_get(cost, p.id))).join('、')
+    || '不耗费';
+}
+function _rt_budget_left(turn, spent) { return turn.pools.map(p => [p.id, p.per_turn - _rt_get(spent, p.id)]); }
+function _rt_left_text(turn, spent) {
+  const left = _rt_budget_left(turn, spent);
+  return turn.pools.map((p, i) => _rt_budget_amount(p, left[i][1])).join('、');
+}
+function _rt_fits(turn, spent, cost) {
+  const per = new Map(turn.pools.map(p => [p.id, p.per_turn]));
+  return cost.every(kv => _rt_get(spent, kv[0]) + kv[1] <= (per.has(kv[0]) ? per.get(kv[0]) : 0));
+}
+function _rt_budget_add(turn, pairs, cost) {
+  const per = new Map(turn.pools.map(p => [p.id, p.per_turn]));
+  for (const kv of cost) pairs = _rt_put(pairs, kv[0], _rt_clamp(_rt_get(pairs, kv[0]) + kv[1], 0, per.has(kv[0]) ? per.get(kv[0]) : 0));
+  return pairs;
+}
+function _rt_budget_plan(name, cost, owes, readied, over) {
+  return Object.freeze({name: name, cost: cost, owes: owes, readied: readied, over: over});
+}
+const _rt_BUDGET = {
+  // What `spec` costs `m` now (null: no turn budget, or not an action of a turn); Refused when it
+  // does not fit and the ruling refuses.
+  _plan(m, spec) {
+    const turn = this.rules.turn;
+    if (turn === null || !spec.action) return null;
+    const kind = turn.kinds.get(spec.action);
+    if (kind === undefined) return null;
+    const what = _rt_name_of(_rt_ACTION_NAMES, spec.action), own = m.name === this.actor;
+    if (!own && m.ready && m.ready === spec.action) {  // the readied action, triggered
+      const readyKind = turn.kinds.get(m.ready);
+      const owes = turn.owes && readyKind !== undefined && readyKind.own.length ? readyKind.own[0] : [];
+      return _rt_budget_plan(m.name, kind.off.length ? kind.off[0] : [], owes, true, '');
+    }
+    const options = own ? kind.own : kind.off;
+    if (!options.length) {
+      const where = !own ? '在自己的回合外' : '在自己的回合';
+      const allowed = turn.order.filter(k => (!own ? turn.kinds.get(k).off : turn.kinds.get(k).own).length)
+        .map(k => _rt_name_of(_rt_ACTION_NAMES, k));
+      const over = `${m.name}${where}不能进行${what}（${spec.name}）；可以进行：${allowed.join('、') || '无'}`;
+      return this._over(_rt_budget_plan(m.name, [], kind.next, false, over));
+    }
+    for (const cost of options) if (_rt_fits(turn, m.spent, cost)) return _rt_budget_plan(m.name, cost, kind.next, false, '');
+    const over = `${m.name}本回合剩余${_rt_left_text(turn, m.spent)}，不能进行${what}（${_rt_shown_cost(turn, options[0])}）`;
+    return this._over(_rt_budget_plan(m.name, options[0], kind.next, false, over));
+  },
+  _over(plan) {
+    if (this.rules.turn.refuse) throw new Refused(plan.over, {key: 'turn'});
+    return plan;
+  },
+  // `m` after paying for an action (a sentence saying what it spent and what is left).
+  _spend(m, plan, log) {
+    const turn = this.rules.turn;
+    if (plan === null || plan === undefined || turn === null) return m;
+    const spent = _rt_budget_add(turn, m.spent, plan.cost), owed = _rt_budget_add(turn, m.owed, plan.owes);
+    if (plan.over) log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
+    if (plan.cost.length) {
+      log.push(_rt_line(`${m.name}用去${_rt_shown_cost(turn, plan.cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
+    }
+    if (plan.owes.length) log.push(_rt_line(`${m.name}的下一回合被占用${_rt_shown_cost(turn, plan.owes)}`));
+    if (plan.readied) log.push(_rt_line(`${m.name}触发准备好的${_rt_name_of(_rt_ACTION_NAMES, m.ready)}`));
+    return _rt_member_with(m, {spent: spent, owed: owed, ready: plan.readied ? '' : m.ready});
+  },
+  // A new fight in which `name`, on its own turn, readies an action of kind `action`.
+  ready(name, action) {
+    const turn = this.rules.turn, m = this.member(name);
+    const kind = turn !== null && typeof action === 'string' ? turn.kinds.get(action) : undefined;
+    if (turn === null || kind === undefined || !kind.own.length) throw new Refused(`不能准备这种动作：${action}`, {key: 'action'});
+    if (name !== this.actor) throw new Refused(`${name}只能在自己的回合宣言准备动作`, {key: 'action'});
+    const what = _rt_name_of(_rt_ACTION_NAMES, action), options = turn.ready.length ? turn.ready : kind.own;
+    let cost = null;
+    for (const c of options) if (_rt_fits(turn, m.spent, c)) { cost = c; break; }
+    const log = [];
+    if (cost === null) {
+      const plan = this._over(_rt_budget_plan(name, options[0], [], false,
+        `${name}本回合剩余${_rt_left_text(turn, m.spent)}，不能宣言准备${what}（${_rt_shown_cost(turn, options[0])}）`));
+      cost = plan.cost;
+      log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
+    }
+    const spent = _rt_budget_add(turn, m.spent, cost);
+    log.push(_rt_line(`${name}准备一个${what}，用去${_rt_shown_cost(turn, cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
+    return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {spent: spent, ready: action}) : x)),
+                       log: this.log.concat(log)});
+  },
+  // At the start of the turn `turn`, its actor's budget: what it owed; a readied action lapses.
+  _new_turn(members, turn, log) {
+    if (this.rules.turn === null) return;
+    const i = turn % members.length, m = members[i];
+    if (m.ready) log.push(_rt_line(`${m.name}准备的${_rt_name_of(_rt_ACTION_NAMES, m.ready)}未被触发，失效`));
+    if (m.spent.length || m.owed.length || m.ready) members[i] = _rt_member_with(m, {spent: m.owed, owed: [], ready: ''});
+    if (m.owed.length) log.push(_rt_line(`${m.name}本回合已被占用${_rt_shown_cost(this.rules.turn, m.owed)}`));
+  },
+  // What `name` has left of its turn, in the rules' words ('' without a turn budget).
+  left(name) {
+    const turn = this.rules.turn;
+    if (turn === null) return '';
+    return _rt_left_text(turn, this.member(name).spent);
+  },
+};
+for (const key of Object.keys(_rt_BUDGET)) {
+  Object.defineProperty(Fight.prototype, key, {value: _rt_BUDGET[key], writable: false, enumerable: false,
+                                               configurable: false});
+}
+
+// ---- conditions and relations (fight_carried.py) ----
+// What a combatant carries from one action into later ones: which conditions it has now (its own,
+// its relations', its states'), which apply to an action, what they forbid, and how they are set,
+// used up and ended. Fight's methods, as the Python runtime's Carried mixin.
+const _rt_CARRIED = {
+  // `m`'s conditions: its own, those its relations give it, and its states declared as conditions.
+  _active(m) {
+    const rules = this.rules, out = m.conditions.slice();
+    for (const r of this.relations) {
+      const spec = rules.relation_specs.get(r[0]);
+      if (spec === undefined) continue;
+      if (spec.held && r[2] === m.name && !_rt_has_condition(m, spec.held, r[1])) out.push(new _rt_Condition(spec.held, 1, r[1], -1));
+      if (spec.holder && r[1] === m.name && !_rt_has_condition(m, spec.holder, r[2])) {
+        out.push(new _rt_Condition(spec.holder, 1, r[2], -1));
+      }
+    }
+    for (const s of m.states) if (rules.conditions.has(s)) out.push(new _rt_Condition(s, 1, '', -1));
+    const counted = out.slice();  // counted as in a state: its forbids
+    for (const c of counted) {
+      for (const s of rules.conditions.get(c.id).as_states) {
+        if (rules.conditions.has(s) && m.states.indexOf(s) < 0) out.push(new _rt_Condition(s, 1, c.source, -1));
+      }
+    }
+    return out;
+  },
+  // The [condition, spec] pairs of `m` that apply: in an action, those whose scope it falls in;
+  // outside one, those with no scope.
+  _applying(m, procedure, byName) {
+    const out = [];
+    for (const c of this._active(m)) {
+      const spec = this.rules.conditions.get(c.id);
+      if (procedure === undefined || procedure === null || byName === undefined || byName === null) {
+        if (!_rt_scope_any(spec.applies)) out.push([c, spec]);
+      } else if (_rt_matches(spec.applies, procedure, _rt_role(byName, m.name), c.source ? _rt_role(byName, c.source) : null)) {
+        out.push([c, spec]);
+      }
+    }
+    return out;
+  },
+  // Refuse an action the actor's conditions forbid (Refused, saying which and what).
+  _refuse(m, procedure, spec, byName) {
+    for (const c of this._active(m)) {
+      const cs = this.rules.conditions.get(c.id);
+      if (_rt_scope_any(cs.applies) && !_rt_matches(cs.applies, procedure, _rt_role(byName, m.name),
+                                                    c.source ? _rt_role(byName, c.source) : null)) continue;
+      const what = _rt_forbidding(cs, procedure, spec.action, spec.nature);
+      if (what) throw new Refused(`${m.name}处于${cs.name}状态，不能进行${what}（${spec.name}）`, {key: procedure});
+    }
+  },
+  // `m` with condition `cid` (from `source`) set, or its value replaced or added to.
+  _set_condition(m, cid, value, source, holder, src, log) {
+    const spec = this.rules.conditions.get(cid), n = this.members.length;
+    const turns = spec.ends.filter(x => x.kind === 'turn_start' || x.kind === 'turn_end' || x.kind === 'rounds')
+      .map(x => _rt_expiry(x, this.turn, n, holder, src));
+    const expires = turns.length ? Math.min(Math.min.apply(null, turns), MAX_VALUE) : -1;
+    let old = null;
+    for (const c of m.conditions) if (c.id === cid && c.source === source) { old = c; break; }
+    if (old !== null && spec.stack === 'add') value = old.value + value;
+    value = _rt_clamp(value, 0, spec.max_value);
+    const kept = m.conditions.filter(c => c !== old);
+    if (old === null && kept.length >= MAX_CONDITIONS) {
+      log.push(_rt_line(`${m.name}身上的条件已达上限${MAX_CONDITIONS}个，${spec.name}未生效`));
+      return m;
+    }
+    const shown = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? `（${value}）` : '';
+    const by = source ? `，来自${source}` : '';
+    log.push(_rt_line(`${m.name}进入${spec.name}${shown}${by}`));
+    return _rt_member_with(m, {conditions: kept.concat([new _rt_Condition(cid, value, source, expires)])});
+  },
+  // End the conditions the action used up, and those whose holder's part in it ends them.
+  _end_used(action, spec, members, log) {
+    const byName = new Map();
+    for (let i = action.roles.length - 1; i >= 0; i--) byName.set(action.roles[i][1], action.roles[i][0]);
+    const seen = [];
+    for (const rn of action.roles) if (seen.indexOf(rn[1]) < 0) seen.push(rn[1]);
+    for (const name of seen) {
+      const m = members.get(name), kept = [];
+      for (const c of m.conditions) {
+        const cs = this.rules.conditions.get(c.id);
+        let ends = action.used.some(u => u[0] === name && u[1] === c.id && u[2] === c.source);
+        for (const x of cs.ends) {
+          if (x.kind === 'acts' && _rt_matches(x.scope, action.procedure, _rt_role(byName, name),
+                                               c.source ? _rt_role(byName, c.source) : null)) {
+            ends = ends || !x.scope.when || !!action.result[x.scope.when];
+          }
+        }
+        if (ends) log.push(_rt_line(`${name}的${cs.name}结束（${spec.name}）`));
+        else kept.push(c);
+      }
+      if (kept.length !== m.conditions.length) members.set(name, _rt_member_with(m, {conditions: kept}));
+    }
+  },
+  // This fight after the conditions and relations that a true/false stat ends have ended, with `log` added.
+  _settle(log, before) {
+    const rules = this.rules, members = this.members.slice();
+    let relations = this.relations;
+    let current = null;  // the fight as the members and relations now stand (made again after a change)
+    const now = () => (current === null ? (current = this._with({members: members.slice(), relations: relations})) : current);
+    for (let depth = 0; depth < 3; depth++) {  // an ending can end another: a fixed, small depth
+      let changed = false;
+      for (let i = 0; i < members.length; i++) {
+        const m = members[i];
+        // only a condition that a stat ends needs the stats (the same answer, without making them)
+        const ended = m.conditions.some(c => rules.conditions.get(c.id).ends.some(x => x.kind === 'stat'));
+        const stats = ended ? now()._effective(m) : null;
+        const kept = !ended ? m.conditions : m.conditions.filter(c => !rules.conditions.get(c.id).ends.some(
+          x => x.kind === 'stat' && stats[x.stat] === true));
+        for (const c of m.conditions) if (kept.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+        if (kept.length !== m.conditions.length) {
+          members[i] = _rt_member_with(m, {conditions: kept});
+          changed = true;
+          current = null;
+        }
+      }
+      const byName = new Map(members.map(m => [m.name, m]));
+      const live = [];
+      for (const rel of relations) {
+        const spec = rules.relation_specs.get(rel[0]);
+        let why = '';
+        if (spec !== undefined) {
+          const h = now();
+          const hs = h._effective(byName.get(rel[1])), ds = h._effective(byName.get(rel[2]));
+          const a = spec.ends_holder.filter(x => hs[x] === true), b = spec.ends_held.filter(x => ds[x] === true);
+          why = a.length ? _rt_name_of(rules.flag_names, a[0]) : '';
+          if (!why && b.length) why = _rt_name_of(rules.flag_names, b[0]);
+        }
+        if (why) {
+          log.push(_rt_line(`${rel[1]}对${rel[2]}的${rules.relations.get(rel[0])}结束（${why}）`));
+          changed = true;
+        } else {
+          live.push(rel);
+        }
+      }
+      if (live.length !== relations.length) current = null;
+      relations = live;
+      if (!changed) break;
+    }
+    const seen = new Set();
+    for (const rel of before.concat(this.relations)) {
+      const k = rel.join('\u0000');
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const spec = rules.relation_specs.get(rel[0]);
+      if (spec === undefined || relations.some(r => r.join('\u0000') === k)) continue;
+      for (let i = 0; i < members.length; i++) {  // what the relation gave ends with it
+        const m = members[i];
+        const other = m.name === rel[2] ? rel[1] : m.name === rel[1] ? rel[2] : '';
+        const ids = m.name === rel[2] ? spec.clears.concat([spec.held]) : m.name === rel[1] ? [spec.holder] : [];
+        const kept = m.conditions.filter(c => !(c.source === other && ids.indexOf(c.id) >= 0));
+        for (const c of m.conditions) if (kept.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+        members[i] = _rt_member_with(m, {conditions: kept});
+      }
+    }
+    return this._with({members: members, relations: relations, log: this.log.concat(log)});
+  }
+};
+for (const key of Object.keys(_rt_CARRIED)) {
+  Object.defineProperty(Fight.prototype, key, {value: _rt_CARRIED[key], writable: false, enumerable: false,
+                                               configurable: false});
+}
+Object.freeze(Fight.prototype);
+
+// ---- exact sequences of actions (fight_odds.py, fight_until.py) ----
+// How many identical actions until an outcome's running total reaches a threshold, as an
+// absorbing chain over the total; the sums run in the same order as the Python runtime's, so the
+// odds agree to the last few bits. Bounded by MAX_THRESHOLD, MAX_ATTACKS and MAX_CHAIN_WORK.
+const MAX_ATTACKS = 10000;
+const MAX_THRESHOLD = 100000;
+const MAX_CHAIN_WORK = 2000000;
+const _rt_CHAIN_OVERHEAD = 16;
+
+// The distribution of the number of actions until a running total reaches a threshold.
+class UntilOdds {
+  constructor(probabilities, tail, threshold) {
+    this.probabilities = Object.freeze(probabilities); this.tail = tail; this.threshold = threshold;
+    Object.freeze(this);
+  }
+  // The mean number of actions, counting the tail as reached at the cut-off.
+  get expected() {
+    let s = 0;
+    for (let k = 0; k < this.probabilities.length; k++) s += (k + 1) * this.probabilities[k];
+    return s + (this.probabilities.length + 1) * this.tail;
+  }
+  at_most(n) {
+    let s = 0;
+    for (let k = 0; k < Math.min(Math.max(0, n), this.probabilities.length); k++) s += this.probabilities[k];
+    return s;
+  }
+  get median() {
+    let total = 0;
+    for (let k = 0; k < this.probabilities.length; k++) {
+      total += this.probabilities[k];
+      if (total >= 0.5) return k + 1;
+    }
+    return this.probabilities.length + 1;
+  }
+  toDict() {
+    return {probabilities: this.probabilities.slice(), tail: this.tail, threshold: this.threshold,
+            expected: this.expected, median: this.median};
+  }
+  toJSON() { return this.toDict(); }
+}
+function _rt_is_int(v) { return typeof v === 'number' && Number.isInteger(v); }
+function _rt_chain_check(threshold, maxAttacks) {
+  if (!_rt_is_int(threshold) || threshold < 1 || threshold > MAX_THRESHOLD) {
+    throw new OutOfBounds(`阈值必须是1至${MAX_THRESHOLD}的整数`, {key: 'threshold'});
+  }
+  if (!_rt_is_int(maxAttacks) || maxAttacks < 1 || maxAttacks > MAX_ATTACKS) {
+    throw new OutOfBounds(`最多攻击次数必须是1至${MAX_ATTACKS}的整数`, {key: 'max_attacks'});
+  }
+}
+function _rt_too_much(work) {
+  return new OutOfBounds(`阈值×结果种数×攻击次数的计算量${work}超过${MAX_CHAIN_WORK}：请降低阈值或最多攻击次数`,
+                         {key: 'threshold'});
+}
+// A Map value -> probability (its insertion order kept) as one total's step [values, probs, stay].
+function _rt_chain_row(gains) {
+  const values = [], probs = [];
+  let stay = 0.0;
+  for (const vp of gains.entries()) {
+    const gained = Math.max(0, Math.trunc(vp[0])), chance = Number(vp[1]);
+    if (chance <= 0.0) continue;
+    if (gained === 0) stay += chance;
+    else { values.push(gained); probs.push(chance); }
+  }
+  return [values, probs, stay];
+}
+function _rt_as_map(marginal) {
+  if (marginal instanceof Map) return marginal;
+  if (_rt_is_mapping(marginal)) return new Map(Object.keys(marginal).map(k => [Number(k), marginal[k]]));
+  throw new OutOfBounds('累计的结果必须是非负整数', {key: 'marginal'});
+}
+// Exactly: the number of independent actions, each adding a value drawn from `marginal` (a Map
+// value -> probability), until the running total reaches `threshold`.
+function attacks_until(marginal, threshold, maxAttacks, negligible) {
+  maxAttacks = maxAttacks === undefined ? 200 : maxAttacks;
+  marginal = _rt_as_map(marginal);
+  for (const v of marginal.keys()) if (!_rt_is_int(v) || v < 0) throw new OutOfBounds('累计的结果必须是非负整数', {key: 'marginal'});
+  _rt_chain_check(threshold, maxAttacks);
+  return _rt_chain([[0, threshold, _rt_chain_row(marginal)]], threshold, maxAttacks,
+                   negligible === undefined ? 1e-15 : negligible);
+}
+// attacks_until where each running total has its own distribution (`gains(total)`, a Map; a
+// total that returns the same Map object as the one before shares its step).
+function chain_until(gains, threshold, maxAttacks, negligible) {
+  maxAttacks = maxAttacks === undefined ? 200 : maxAttacks;
+  _rt_chain_check(threshold, maxAttacks);
+  if (threshold * maxAttacks > MAX_CHAIN_WORK) throw _rt_too_much(threshold * maxAttacks);
+  const rows = new Map(), runs = [];
+  for (let total = 0; total < threshold; total++) {
+    const g = gains(total);
+    let row = rows.get(g);
+    if (row === undefined) { row = _rt_chain_row(g); rows.set(g, row); }
+    if (runs.length && runs[runs.length - 1][2] === row) runs[runs.length - 1][1] = total + 1;
+    else runs.push([total, total + 1, row]);
+  }
+  return _rt_chain(runs, threshold, maxAttacks, negligible === undefined ? 1e-15 : negligible);
+}
+function _rt_chain(runs, threshold, maxAttacks, negligible) {
+  let per = 0;
+  for (const run of runs) per += (run[2][0].length + 1) * (run[1] - run[0] + _rt_CHAIN_OVERHEAD);
+  const work = maxAttacks * per;
+  if (work > MAX_CHAIN_WORK) throw _rt_too_much(work);
+  let top = 0;
+  for (const run of runs) for (const v of run[2][0]) if (v > top) top = v;
+  let dist = new Array(threshold).fill(0.0);
+  dist[0] = 1.0;
+  let hi = 0, alive = 1.0;
+  const out = [];
+  for (let step = 0; step < maxAttacks; step++) {
+    const nxt = new Array(threshold).fill(0.0);
+    let absorbed = 0.0, moved = false, fresh = 0;
+    for (const run of runs) {
+      const start = run[0];
+      if (start > hi) break;
+      const stop = Math.min(run[1], hi + 1), values = run[2][0], probs = run[2][1], stay = run[2][2];
+      const n = stop - start;
+      if (stay && start >= fresh) {
+        for (let i = 0; i < n; i++) nxt[start + i] = stay * dist[start + i];
+      } else if (stay) {
+        for (let i = 0; i < n; i++) nxt[start + i] = nxt[start + i] + stay * dist[start + i];
+      }
+      fresh = stop + top;
+      for (let j = 0; j < values.length; j++) {
+        const p = probs[j], at = start + values[j];
+        moved = true;
+        const inside = threshold - at;  // how many of the run's totals stay below the threshold
+        for (let i = 0; i < Math.min(n, inside); i++) nxt[at + i] = nxt[at + i] + p * dist[start + i];
+        if (inside < n) {
+          let s = 0;
+          for (let i = Math.max(0, inside); i < n; i++) s += dist[start + i];
+          absorbed += p * s;
+        }
+      }
+    }
+    if (!moved) {
+      for (let k = step; k < maxAttacks; k++) out.push(0.0);
+      break;
+    }
+    out.push(absorbed);
+    dist = nxt;
+    hi = Math.min(threshold - 1, hi + top);
+    alive = 0;
+    for (const x of dist) alive += x;
+    if (alive < negligible) break;
+  }
+  return new UntilOdds(out, Math.max(0.0, alive), threshold);
+}
+// The exact mean number of actions until the running total reaches `threshold` (null when the
+// total can never grow).
+function expected_attacks(marginal, threshold) {
+  marginal = _rt_as_map(marginal);
+  _rt_chain_check(threshold, 1);
+  let stay = 0;
+  const steps = [];
+  for (const vp of marginal.entries()) {
+    if (vp[0] <= 0) stay += vp[1];
+    else if (vp[1] > 0) steps.push([Math.trunc(vp[0]), Number(vp[1])]);
+  }
+  if (threshold * Math.max(1, steps.length) > MAX_CHAIN_WORK) {
+    throw new OutOfBounds(`阈值×结果种数超过${MAX_CHAIN_WORK}`, {key: 'threshold'});
+  }
+  if (!steps.length || stay >= 1.0) return null;
+  let top = 0;
+  for (const s of steps) if (s[0] > top) top = s[0];
+  const e = new Array(threshold + top).fill(0.0), scale = 1.0 - stay;
+  for (let t = threshold - 1; t >= 0; t--) {
+    let s = 0;
+    for (const vp of steps) s += vp[1] * e[t + vp[0]];
+    e[t] = (1.0 + s) / scale;
+  }
+  return e[0];
+}
+// attacks_until over the marginal of `field` in the exact odds of one action (`odds()`).
+function _rt_sequence_odds(odds, field, threshold, maxAttacks) {
+  _rt_chain_check(threshold, maxAttacks);
+  if (typeof field !== 'string' || _rt_chars(field) > 100) throw new OutOfBounds('结果字段必须是文字', {key: 'field'});
+  const result = odds();
+  if (result.fields.indexOf(field) < 0) throw new OutOfBounds(`没有结果“${field}”`, {key: field});
+  const marginal = result.marginal(field);
+  for (const v of marginal.keys()) {
+    if (!_rt_is_int(v)) throw new OutOfBounds(`“${field}”不是整数结果，无法累计`, {key: field});
+  }
+  return attacks_until(marginal, threshold, maxAttacks);
+}
+// The package's `until(procedure, field, threshold, ...args, options)`: args and options as
+// `<procedure>_odds` takes them, plus max_attacks (default 200) in the options.
+function _rt_until(rules, procedure, field, threshold, args) {
+  const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
+  if (spec === undefined || !spec.odds) throw new OutOfBounds('没有可累计的过程', {key: 'procedure'});
+  args = args.slice();
+  const last = args.length ? args[args.length - 1] : undefined;
+  const options = _rt_is_plain(last) ? _rt_fight_options(args.pop()) : Object.create(null);
+  let maxAttacks = 200;
+  if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
+  const kw = Object.create(null);
+  const positional = spec.positional;
+  for (let i = 0; i < args.length; i++) {
+    if (i < positional.length) kw[positional[i]] = args[i];
+  }
+  for (const k of Object.keys(options)) kw[k] = options[k];
+  if (args.length > positional.length) {
+    throw new OutOfBounds(`“${spec.name}”最多有${positional.length}个位置参数`, {key: 'args'});
+  }
+  return _rt_sequence_odds(() => _rt_fight_call(spec.odds, positional, kw), field, threshold, maxAttacks);
+}
+function _rt_is_plain(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype;
+}
+// The fewest points on `track` that put `creature` into the track's state (0 when none up to `limit`).
+function _rt_state_threshold(rules, creature, track, limit) {
+  if (rules.accumulate === null) return 0;
+  if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
+  limit = Math.min(limit === undefined ? MAX_THRESHOLD : limit, rules.points_max);
+  const reaches = points => !!_rt_rule_call(rules.accumulate, creature, track, {current: 0, gained: points})[rules.state_index];
+  let hi = 1;
+  while (!reaches(hi)) {
+    if (hi >= limit) return 0;
+    hi = Math.min(limit, hi * 2);
+  }
+  let lo = Math.floor(hi / 2);
+  while (lo + 1 < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (reaches(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+// Fight.until_state: the chain over the target's points, each total with its own odds.
+function _rt_until_state(fight, procedure, roles, target, track, options) {
+  const rules = fight.rules;
+  const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
+  if (roles instanceof Map) roles = _rt_object(roles);
+  if (spec === undefined || !spec.odds || typeof target !== 'string' || !_rt_is_mapping(roles) || !_rt_has(roles, target)) {
+    throw new OutOfBounds(`“${procedure}”不能在战斗中计算累积概率`, {key: procedure});
+  }
+  const effect = spec.effects.filter(e => e.kind === 'track' && e.role === target)[0];
+  if (effect === undefined || rules.accumulate === null) {
+    throw new OutOfBounds(`“${spec.name}”不给${target}累积负面点数`, {key: procedure});
+  }
+  if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
+  options = _rt_fight_options(options);
+  let maxAttacks = 200;
+  if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
+  const m = fight.member(roles[target]);
+  const start = m.track_points(track);
+  const needed = _rt_state_threshold(rules, fight._effective(m, false), track);
+  if (needed <= 0) throw new OutOfBounds(`“${_rt_name_of(rules.tracks, track)}”没有负面状态`, {key: track});
+  const others = Object.create(null);
+  for (const role of Object.keys(roles)) if (role !== target) others[role] = fight.effective(roles[role]);
+  const cache = new Map();
+  const gains = total => {
+    const seen = fight._effective(_rt_member_with(m, {points: _rt_put(m.points, track, start + total)}));
+    const key = JSON.stringify(seen.toDict());
+    if (!cache.has(key)) {
+      const kw = Object.create(null);
+      kw[target] = seen;
+      for (const k of Object.keys(others)) kw[k] = others[k];
+      for (const k of Object.keys(options)) kw[k] = options[k];
+      const odds = _rt_fight_call(spec.odds, spec.positional, kw);
+      const atTrack = odds.fields.indexOf(effect.key), atPoints = odds.fields.indexOf(effect.field);
+      const dist = new Map();
+      for (const op of odds.outcomes) {
+        const gained = op[0][atTrack] === track ? Math.trunc(op[0][atPoints]) : 0;
+        dist.set(gained, (dist.has(gained) ? dist.get(gained) : 0.0) + op[1]);
+      }
+      cache.set(key, dist);
+    }
+    return cache.get(key);
+  };
+  return chain_until(gains, Math.max(1, needed - start), maxAttacks);
+}
+
+// ---- exact odds over a plan (fight_plan.py) ----
+// How many actions of an opening sequence and then a repeated cycle until a target is reached
+// (Fight.until_plan), following the whole fight state: the chain's states are fights (without their
+// logs); each action maps a state to the states its outcomes lead to, by the procedure's exact odds
+// with the stats and options the fight supplies in that state (Fight._prepare) and Fight.apply of
+// each outcome. Every Map keeps Python's dict order, so the sums run in the same order.
+const MAX_PLAN_STEPS = 100;
+const MAX_PLAN_STATES = 20000;
+const MAX_PLAN_WORK = 300000;
+const _rt_MAX_PLAN_OPTIONS = 50;
+const _rt_PLAN_KEYS = ['procedure', 'roles', 'options', 'end_turn'];
+const _rt_TARGET_KINDS = ['condition', 'state', 'counter', 'points'];
+const _rt_KIND_NAMES = {condition: '条件', state: '状态', counter: '计数', points: '累积槽'};
+
+function _rt_cut20(value) { return Array.from(String(value)).slice(0, 20).join(''); }
+function _rt_plan_step(rules, names, raw) {
+  if (!_rt_is_mapping(raw) || Object.keys(raw).some(k => _rt_PLAN_KEYS.indexOf(k) < 0) || !_rt_has(raw, 'procedure')) {
+    throw new OutOfBounds('计划的每一步是 {procedure, roles, options, end_turn} 的映射', {key: 'plan'});
+  }
+  const procedure = raw.procedure;
+  const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
+  if (spec === undefined) throw new OutOfBounds('没有可在战斗中使用的这个过程', {key: 'procedure'});
+  if (!spec.odds) throw new OutOfBounds(`“${spec.name}”没有精确概率，不能用于计划`, {key: procedure});
+  const roles = _rt_get_or(raw, 'roles', null);
+  const given = _rt_is_mapping(roles) ? Object.keys(roles) : null;
+  if (given === null || given.length !== spec.roles.length || given.some(r => spec.roles.indexOf(r) < 0)) {
+    throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
+  }
+  for (const r of given) {
+    const name = roles[r];
+    if (typeof name !== 'string' || names.indexOf(name) < 0) {
+      throw new OutOfBounds(`战斗中没有“${name}”`, {key: _rt_cut20(name)});
+    }
+  }
+  const options = _rt_get_or(raw, 'options', null) || {};
+  if (!_rt_is_mapping(options) || Object.keys(options).length > _rt_MAX_PLAN_OPTIONS) {
+    throw new OutOfBounds('选项应为映射', {key: 'options'});
+  }
+  for (const key of Object.keys(options)) {
+    if (!spec.params.has(key)) throw new OutOfBounds(`“${spec.name}”没有选项“${_rt_cut20(key)}”`, {key: _rt_cut20(key)});
+    const v = options[key];
+    if (v !== null && typeof v !== 'boolean' && typeof v !== 'number' && typeof v !== 'string') {
+      throw new OutOfBounds(`选项“${spec.params.get(key)}”应为数、真假或文字`, {key: key});
+    }
+  }
+  const endTurn = _rt_get_or(raw, 'end_turn', false);
+  if (typeof endTurn !== 'boolean') throw new OutOfBounds('end_turn 应为真或假', {key: 'end_turn'});
+  const opts = Object.create(null);
+  for (const key of Object.keys(options)) opts[key] = options[key];
+  return Object.freeze({procedure: procedure, roles: spec.roles.map(r => [r, roles[r]]), options: opts,
+                        end_turn: endTurn});
+}
+// [opening, cycle] of a plan: {opening: [step, ...], cycle: [step, ...]} (the cycle not empty) or a list of steps.
+function _rt_read_plan(rules, names, plan) {
+  let opening, cycle;
+  if (Array.isArray(plan)) {
+    opening = []; cycle = plan;
+  } else if (_rt_is_mapping(plan) && Object.keys(plan).every(k => k === 'opening' || k === 'cycle')
+             && _rt_has(plan, 'cycle')) {
+    opening = _rt_get_or(plan, 'opening', null) || []; cycle = plan.cycle;
+  } else {
+    throw new OutOfBounds('计划应为 {opening: [...], cycle: [...]}，或一列步骤', {key: 'plan'});
+  }
+  if (!Array.isArray(opening) || !Array.isArray(cycle) || !cycle.length) {
+    throw new OutOfBounds('计划的循环部分至少要有一步', {key: 'plan'});
+  }
+  if (opening.length + cycle.length > MAX_PLAN_STEPS) throw new OutOfBounds(`计划最多${MAX_PLAN_STEPS}步`, {key: 'plan'});
+  return [opening.map(s => _rt_plan_step(rules, names, s)), cycle.map(s => _rt_plan_step(rules, names, s))];
+}
+function _rt_plan_target(rules, names, raw) {
+  if (!_rt_is_mapping(raw) || !_rt_has(raw, 'who')) {
+    throw new OutOfBounds('目标应为 {who, condition | state | counter | points, at_least} 的映射', {key: 'target'});
+  }
+  const kinds = _rt_TARGET_KINDS.filter(k => _rt_has(raw, k));
+  const allowed = ['who', 'at_least'].concat(_rt_TARGET_KINDS);
+  if (kinds.length !== 1 || Object.keys(raw).some(k => allowed.indexOf(k) < 0)) {
+    throw new OutOfBounds('目标要且只要给出 condition、state、counter、points 之一', {key: 'target'});
+  }
+  const who = raw.who, kind = kinds[0], key = raw[kind];
+  if (typeof who !== 'string' || names.indexOf(who) < 0) throw new OutOfBounds(`战斗中没有“${_rt_cut20(who)}”`, {key: 'who'});
+  const known = {condition: rules.conditions, state: rules.state_names, counter: rules.counters, points: rules.tracks}[kind];
+  if (typeof key !== 'string' || !known.has(key)) throw new OutOfBounds(`没有这个${_rt_KIND_NAMES[kind]}`, {key: kind});
+  const atLeast = _rt_get_or(raw, 'at_least', 1);
+  if (kind === 'counter' || kind === 'points') {
+    if (!_rt_is_int(atLeast) || atLeast < 1 || atLeast > MAX_VALUE) {
+      throw new OutOfBounds(`at_least 必须是1至${MAX_VALUE}的整数`, {key: 'at_least'});
+    }
+  } else if (_rt_has(raw, 'at_least')) {
+    throw new OutOfBounds('at_least 只用于 counter 与 points', {key: 'at_least'});
+  }
+  return Object.freeze({who: who, kind: kind, key: key, at_least: atLeast});
+}
+// One target or a list of them (reaching any is reaching the target).
+function _rt_read_targets(rules, names, target) {
+  const raw = Array.isArray(target) ? target.slice() : [target];
+  if (raw.length < 1 || raw.length > _rt_MAX_PLAN_OPTIONS) {
+    throw new OutOfBounds(`目标应有1至${_rt_MAX_PLAN_OPTIONS}个`, {key: 'target'});
+  }
+  return raw.map(t => _rt_plan_target(rules, names, t));
+}
+function _rt_reached(fight, targets) {
+  for (const t of targets) {
+    const m = fight.member(t.who);
+    if (t.kind === 'state' && m.states.indexOf(t.key) >= 0) return true;
+    if (t.kind === 'condition' && fight._active(m).some(c => c.id === t.key)) return true;
+    if (t.kind === 'counter' && m.counter(t.key) >= t.at_least) return true;
+    if (t.kind === 'points' && m.track_points(t.key) >= t.at_least) return true;
+  }
+  return false;
+}
+// What tells two states of one chain apart (the combatants' base stats never change).
+function _rt_plan_key(fight) {
+  return JSON.stringify([fight.members.map(m => [m.counters, m.points, m.states, m.modifiers, m.conditions]),
+                         fight.turn, fight.relations]);
+}
+// `fight` with the counted total set aside (its counter at 0).
+function _rt_plan_zero(fight, counted) {
+  return fight._with({members: fight.members.map(m => (m.name === counted.who
+    ? _rt_member_with(m, {counters: m.counters.filter(kv => kv[0] !== counted.key)}) : m))});
+}
+// The fight after the step: without its log, at the actor's next turn when the step ends the turn,
+// its turn counted from the start of the round (every expiry moved with it).
+function _rt_plan_end(fight, step) {
+  if (step.end_turn) {
+    const spec = fight.rules.actions.get(step.procedure);
+    const actor = step.roles[spec.subject][1];
+    for (let i = 0; i < fight.members.length; i++) {
+      fight = fight.next_turn();
+      if (fight.actor === actor) break;
+    }
+  }
+  const n = fight.members.length, shift = Math.floor(fight.turn / n) * n;
+  if (!shift) return fight._with({log: []});
+  const members = fight.members.map(m => _rt_member_with(m, {
+    modifiers: m.modifiers.map(x => (x.expires >= 0 ? new _rt_Modifier(x.stat, x.delta, x.expires - shift, x.source) : x)),
+    conditions: m.conditions.map(c => (c.expires >= 0 ? new _rt_Condition(c.id, c.value, c.source, c.expires - shift) : c)),
+  }));
+  return fight._with({members: members, turn: fight.turn - shift, log: []});
+}
+// Each procedure's outcome fields that Fight.apply reads: its effects' amounts, gates and tracks,
+// and the gates of the conditions an action of it ends.
+function _rt_fields_read(rules) {
+  const gates = [];
+  for (const c of rules.conditions.values()) for (const x of c.ends) if (x.kind === 'acts' && x.scope.when) gates.push(x.scope.when);
+  const out = new Map();
+  for (const kv of rules.actions.entries()) {
+    const read = gates.slice();
+    for (const e of kv[1].effects) for (const f of [e.field, e.when, e.kind === 'track' ? e.key : '']) if (f) read.push(f);
+    out.set(kv[0], read.filter((f, i) => read.indexOf(f) === i));
+  }
+  return out;
+}
+// The steps of one until_plan call: each state's successors at each place in the plan, and each
+// procedure's odds for the arguments a state gives it, computed once.
+class _rt_PlanChain {
+  constructor(rules, counted) {
+    this.rules = rules; this.counted = counted; this.steps = new Map(); this.odds = new Map(); this.work = 0;
+    this.read = _rt_fields_read(rules);
+  }
+  step(fight, key, place, step) {
+    const cacheKey = key + '\u0000' + place;
+    const kept = this.steps.get(cacheKey);
+    if (kept !== undefined) return kept;
+    const merged = new Map();
+    let prepared = null;
+    try {
+      prepared = fight._prepare(step.procedure, _rt_object(new Map(step.roles)), step.options);
+    } catch (err) {
+      if (!(err instanceof Refused)) throw err;
+    }
+    if (prepared === null) {
+      this._add(merged, _rt_plan_end(fight, step), 1.0);
+    } else {
+      const outcomes = this._outcomes(step.procedure, prepared[0], prepared[1]);
+      if (this.work + outcomes.length > MAX_PLAN_WORK) {
+        throw new LimitExceeded(`计划的计算量超过${MAX_PLAN_WORK}次结算：请减少最多行动次数`);
+      }
+      this.work += outcomes.length;
+      for (const oq of outcomes) {
+        const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3], prepared[4]);
+        this._add(merged, _rt_plan_end(fight.apply(action), step), oq[1]);
+      }
+    }
+    const out = Array.from(merged.values()).map(v => [v[0], v[1], v[2], v[3]]);
+    this.steps.set(cacheKey, out);
+    return out;
+  }
+  _add(merged, after, q) {
+    let delta = 0;
+    if (this.counted !== null) {
+      delta = after.member(this.counted.who).counter(this.counted.key);
+      if (delta) after = _rt_plan_zero(after, this.counted);
+    }
+    const key = _rt_plan_key(after), k2 = key + '\u0000' + delta;
+    const have = merged.get(k2);
+    merged.set(k2, [after, key, delta, have === undefined ? q : have[3] + q]);
+  }
+  _outcomes(procedure, spec, kwargs) {
+    let cacheKey = null;
+    try {
+      cacheKey = JSON.stringify([procedure, Object.keys(kwargs).sort().map(k => [k, kwargs[k]])]);
+    } catch (err) {
+      cacheKey = null;
+    }
+    if (cacheKey !== null && this.odds.has(cacheKey)) return this.odds.get(cacheKey);
+    _rt_check_call(spec, procedure, kwargs);
+    const odds = _rt_fight_call(spec.odds, spec.positional, kwargs);
+    const fields = odds.fields, wanted = this.read.get(procedure) || [];
+    const read = fields.filter(f => wanted.indexOf(f) >= 0), at = read.map(f => fields.indexOf(f));
+    const grouped = new Map();
+    for (const op of odds.outcomes) {
+      if (op[1] <= 0.0) continue;
+      const projected = at.map(i => op[0][i]), k = JSON.stringify(projected);
+      const have = grouped.get(k);
+      if (have === undefined) grouped.set(k, [projected, op[1]]);
+      else have[1] += op[1];
+    }
+    const out = Array.from(grouped.values()).map(vp => {
+      const outcome = {};
+      read.forEach((f, i) => { outcome[f] = vp[0][i]; });
+      return [Object.freeze(outcome), vp[1]];
+    });
+    if (cacheKey !== null) this.odds.set(cacheKey, out);
+    return out;
+  }
+}
+function _rt_until_plan(fight, plan, target, options) {
+  const rules = fight.rules, names = fight.members.map(m => m.name);
+  const read = _rt_read_plan(rules, names, plan), opening = read[0], cycle = read[1];
+  const targets = _rt_read_targets(rules, names, target);
+  options = _rt_options(options, ['max_actions', 'negligible']);
+  const maxActions = options.max_actions === undefined ? 200 : options.max_actions;
+  const negligible = options.negligible === undefined ? 1e-15 : options.negligible;
+  if (!_rt_is_int(maxActions) || maxActions < 1 || maxActions > MAX_ATTACKS) {
+    throw new OutOfBounds(`最多行动次数必须是1至${MAX_ATTACKS}的整数`, {key: 'max_actions'});
+  }
+  if (_rt_reached(fight, targets)) throw new OutOfBounds('战斗已经达到这个目标', {key: 'target'});
+  // A lone counter target is carried beside the state rather than in it (counters feed no stat).
+  const counted = targets.length === 1 && targets[0].kind === 'counter' ? targets[0] : null;
+  let start = fight._with({log: []}), total0 = 0;
+  if (counted !== null) {
+    total0 = start.member(counted.who).counter(counted.key);
+    start = _rt_plan_zero(start, counted);
+  }
+  let dist = new Map([[_rt_plan_key(start), [start, new Map([[total0, 1.0]])]]]);
+  const chain = new _rt_PlanChain(rules, counted), out = [];
+  if (counted !== null && !opening.length && cycle.length === 1) {
+    // one action again and again that leaves the state as it was (but for the total): the plain
+    // chain over the total (attacks_until)
+    const key = _rt_plan_key(start), steps = chain.step(start, key, 0, cycle[0]);
+    if (steps.every(s => s[1] === key && s[2] >= 0)) {
+      const gains = new Map();
+      for (const s of steps) gains.set(s[2], (gains.has(s[2]) ? gains.get(s[2]) : 0.0) + s[3]);
+      const u = attacks_until(gains, counted.at_least - total0, maxActions, negligible);
+      return new UntilOdds(u.probabilities.slice(), u.tail, counted.at_least);
+    }
+  }
+  let alive = 1.0;
+  for (let k = 0; k < maxActions; k++) {
+    const place = k < opening.length ? k : opening.length + (k - opening.length) % cycle.length;
+    const step = place < opening.length ? opening[place] : cycle[place - opening.length];
+    const nxt = new Map();
+    let absorbed = 0.0;
+    for (const kv of dist.entries()) {
+      const totals = kv[1][1];
+      for (const next of chain.step(kv[1][0], kv[0], place, step)) {
+        const after = next[0], key = next[1], delta = next[2], q = next[3];
+        if (counted === null && _rt_reached(after, targets)) {
+          let s = 0;
+          for (const p of totals.values()) s += p;
+          absorbed += q * s;
+          continue;
+        }
+        let have = nxt.get(key);
+        if (have === undefined) { have = [after, new Map()]; nxt.set(key, have); }
+        const into = have[1];
+        for (const tp of totals.entries()) {
+          const total = tp[0] + delta;
+          if (counted !== null && total >= counted.at_least) absorbed += tp[1] * q;
+          else into.set(total, (into.has(total) ? into.get(total) : 0.0) + tp[1] * q);
+        }
+      }
+    }
+    let live = 0;
+    for (const v of nxt.values()) live += v[1].size;
+    if (live > MAX_PLAN_STATES) {
+      throw new LimitExceeded(`计划的战斗状态有${live}种，超过上限${MAX_PLAN_STATES}：请减少最多行动次数`);
+    }
+    out.push(absorbed);
+    dist = new Map(Array.from(nxt.entries()).filter(kv => kv[1][1].size > 0));
+    alive = 0;
+    for (const v of dist.values()) for (const p of v[1].values()) alive += p;
+    if (alive < negligible) break;
+  }
+  return new UntilOdds(out, Math.max(0.0, alive), targets.length === 1 ? targets[0].at_least : 1);
+}
+
 const VERSION = "1.0.0";
 const RULES_VERSION = "1.0.0";
 
@@ -3530,6 +5336,247 @@ const PROCEDURE_INFO = Object.freeze({
   },
 });
 
+// ---- the fight (the Python package's fight.py): the ruleset's fight data for the runtime ----
+const FIGHT_RULES = _rt_fight_rules({
+  combatant: Combatant, stat_count: 19,
+  stats: [
+    ["strength", ["力量", 1, 30]], ["dexterity", ["敏捷", 1, 30]], ["constitution", ["体质", 1, 30]],
+    ["intelligence", ["智力", 1, 30]], ["wisdom", ["感知", 1, 30]], ["charisma", ["魅力", 1, 30]],
+    ["proficiency", ["熟练加值", 0, 10]], ["armor_class", ["护甲等级", 0, 50]], ["crit_range", ["重击范围", 1, 20]],
+    ["size", ["体型", 1, 6]], ["speed", ["速度", 0, 500]], ["spell_ability", ["施法关键属性", 1, 30]]
+  ],
+  counters: [["damage", "所受伤害"]],
+  tracks: [],
+  accumulate: null, state_index: 0, debuff_index: (-1),
+  state_names: [["prone", "倒地"]],
+  state_stats: [],
+  relations: [["grapple", "擒抱"]],
+  actions: [
+    [
+      "attack",
+      {
+        name: "武器攻击", call: attack, positional: ["attacker", "target", "weapon"], roles: ["attacker", "target"],
+        effects: [
+          ["counter", "target", "damage", "damage", 1, "", "", ""],
+          ["condition", "attacker", "revealed", "", 1, "", "revealed", ""]
+        ],
+        odds: attack_odds,
+        params: [
+          ["weapon", "武器"], ["distance", "距离"], ["proficient", "熟练"], ["thrown", "投掷"],
+          ["two_handed", "双手持用"], ["offhand", "副手附赠攻击"], ["willing", "目标自愿"],
+          ["target_unseen", "看不见目标"], ["guessed_wrong", "猜错位置"], ["attacker_unseen", "目标看不见攻击者"],
+          ["hostile_nearby", "身边有敌"], ["flanking", "夹击"], ["extra_advantage", "其他优势层数"],
+          ["extra_disadvantage", "其他劣势层数"], ["sneak_dice", "额外d6"], ["other_bonus", "其他加值"]
+        ],
+        action: "standard", nature: "physical", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "spell_attack",
+      {
+        name: "法术攻击", call: spell_attack, positional: ["caster", "target", "dice_count", "dice_sides"],
+        roles: ["caster", "target"],
+        effects: [
+          ["counter", "target", "damage", "damage", 1, "", "", ""],
+          ["condition", "caster", "revealed", "", 1, "", "revealed", ""]
+        ],
+        odds: spell_attack_odds,
+        params: [
+          ["dice_count", "伤害骰数"], ["dice_sides", "伤害骰面数"], ["spell_range", "射程"], ["distance", "距离"],
+          ["melee", "近战法术攻击"], ["hostile_nearby", "身边有敌"], ["target_unseen", "看不见目标"],
+          ["caster_unseen", "目标看不见施法者"], ["flanking", "夹击"], ["extra_advantage", "其他优势层数"],
+          ["extra_disadvantage", "其他劣势层数"]
+        ],
+        action: "standard", nature: "", subject: 0, checks: [], required: ["dice_count", "dice_sides"]
+      }
+    ],
+    [
+      "grapple",
+      {
+        name: "擒抱", call: grapple, positional: ["attacker", "target"], roles: ["attacker", "target"],
+        effects: [
+          ["relation", "attacker", "grapple", "", 1, "start", "success", "target"],
+          ["condition", "attacker", "grapple_barred", "", 1, "", "failed", "target"]
+        ],
+        odds: grapple_odds,
+        params: [["distance", "距离"], ["free_hand", "有空手"], ["resists", "目标抵抗"], ["target_skill", "目标技能"]],
+        action: "", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "escape_grapple",
+      {
+        name: "逃脱擒抱", call: escape_grapple, positional: ["escaper", "grappler", "skill"],
+        roles: ["escaper", "grappler"],
+        effects: [["relation", "grappler", "grapple", "", 1, "end", "success", "escaper"]], odds: escape_grapple_odds,
+        params: [["skill", "技能"]], action: "", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "shove",
+      {
+        name: "推撞", call: shove, positional: ["attacker", "target"], roles: ["attacker", "target"],
+        effects: [
+          ["state", "target", "prone", "", 1, "", "prone", ""],
+          ["condition", "attacker", "shove_barred", "", 1, "", "failed", "target"],
+          ["counter", "target", "damage", "obstacle_damage", 1, "", "", ""]
+        ],
+        odds: shove_odds,
+        params: [
+          ["knock_prone", "选择击倒"], ["distance", "距离"], ["obstacle_at", "障碍物距离"], ["resists", "目标抵抗"]
+        ],
+        action: "", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "drag",
+      {
+        name: "多方擒抱中的拖拽", call: drag, positional: ["dragger", "other", "held"],
+        roles: ["dragger", "other", "held"],
+        effects: [
+          ["condition", "dragger", "drag_barred", "", 1, "", "retry_blocked", ""],
+          ["relation", "other", "grapple", "", 1, "end", "success", "held"]
+        ],
+        odds: drag_odds, params: [["waived", "对方放弃"]], action: "", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "grapple_move",
+      {
+        name: "擒抱中移动", call: grapple_move, positional: ["mover", "target"], roles: ["mover", "target"],
+        effects: [], odds: grapple_move_odds, params: [["grappling", "正在擒抱"]], action: "", nature: "", subject: 0,
+        checks: [], required: []
+      }
+    ],
+    [
+      "hide",
+      {
+        name: "躲藏", call: hide, positional: ["character"], roles: ["character"],
+        effects: [
+          ["clear", "character", "revealed", "", 1, "", "", ""], ["condition", "character", "hiding", "", 1, "", "", ""]
+        ],
+        odds: hide_odds, params: [], action: "standard", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "flanking",
+      {
+        name: "夹击", call: flanking, positional: ["ally_a", "ally_b", "enemy"], roles: ["ally_a", "ally_b", "enemy"],
+        effects: [], odds: flanking_odds,
+        params: [
+          ["hex_grid", "六角格"], ["ax", "生物横坐标"], ["ay", "生物纵坐标"], ["bx", "盟友横坐标"],
+          ["by", "盟友纵坐标"], ["ex", "敌人横坐标"], ["ey", "敌人纵坐标"], ["a_sees", "生物能看见目标"],
+          ["b_sees", "盟友能看见目标"], ["a_can_attack", "生物能近战攻击"], ["b_can_attack", "盟友能近战攻击"],
+          ["a_charmed", "生物被目标魅惑"], ["b_charmed", "盟友被目标魅惑"]
+        ],
+        action: "", nature: "", subject: 0, checks: [], required: ["ax", "ay", "bx", "by", "ex", "ey"]
+      }
+    ],
+    [
+      "vehicle_dc",
+      {
+        name: "载具的擒抱和推撞DC", call: vehicle_dc,
+        positional: ["grappler", "power", "vehicle_size", "length", "width", "height"], roles: ["grappler"],
+        effects: [], odds: vehicle_dc_odds,
+        params: [["power", "动力"], ["vehicle_size", "载具体型"], ["length", "长"], ["width", "宽"], ["height", "高"]],
+        action: "", nature: "", subject: 0, checks: [], required: ["power", "vehicle_size", "length", "width", "height"]
+      }
+    ],
+    [
+      "vehicle_check",
+      {
+        name: "对载具的擒抱或推撞", call: vehicle_check,
+        positional: ["grappler", "power", "vehicle_size", "length", "width", "height"], roles: ["grappler"],
+        effects: [], odds: vehicle_check_odds,
+        params: [
+          ["power", "动力"], ["vehicle_size", "载具体型"], ["length", "长"], ["width", "宽"], ["height", "高"],
+          ["distance", "距离"], ["free_hand", "有空手"], ["shove", "推撞"], ["knock_prone", "选择击倒"],
+          ["bonus", "其他加值"], ["obstacle_at", "障碍物距离"]
+        ],
+        action: "", nature: "", subject: 0, checks: [], required: ["power", "vehicle_size", "length", "width", "height"]
+      }
+    ],
+    [
+      "vehicle_move",
+      {
+        name: "擒抱载具中移动", call: vehicle_move, positional: ["mover", "vehicle_size"], roles: ["mover"],
+        effects: [], odds: vehicle_move_odds, params: [["vehicle_size", "载具体型"]], action: "", nature: "",
+        subject: 0, checks: [], required: ["vehicle_size"]
+      }
+    ],
+  ],
+  on_damage: null,
+  track_states: [],
+  track_debuffs: [],
+  // The most points a track holds: the top of what add_points-like procedures accept (saturated).
+  points_max: 1000000000, taken_max: 1000000000,
+  flag_names: [
+    ["athletics", "运动熟练"], ["acrobatics", "体操熟练"], ["incapacitated", "失能"], ["intangible", "气态或虚化"],
+    ["charmed", "被魅惑"], ["dominated", "被支配"], ["hidden", "躲藏"]
+  ],
+  // Each condition: [name, sets, adds, options, applies, forbids, forbids_actions, ends, max_value,
+  // stack, rules, as_states], as the Python package's ConditionSpec.
+  conditions: [
+    [
+      "hiding",
+      [
+        "躲藏中", [["hidden", true]], [], [], [[], "", "", ""], [], [],
+        [
+          ["acts", "holder", 1, [["attack"], "attacker", "", ""], ""],
+          ["acts", "holder", 1, [["spell_attack"], "caster", "", ""], ""]
+        ],
+        1000000, "replace", ["D20-F02"], []
+      ]
+    ],
+    [
+      "revealed",
+      ["已暴露", [["hidden", false]], [], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["D20-F02"], []]
+    ],
+    [
+      "grapple_barred",
+      [
+        "本回合不能再擒抱该目标", [], [], [], [["grapple"], "attacker", "target", ""], ["grapple"], [],
+        [["turn_end", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["D20-F05"], []
+      ]
+    ],
+    [
+      "shove_barred",
+      [
+        "本回合不能再推撞该目标", [], [], [], [["shove"], "attacker", "target", ""], ["shove"], [],
+        [["turn_end", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["D20-F09"], []
+      ]
+    ],
+    [
+      "drag_barred",
+      [
+        "不能再拖拽", [], [], [], [["drag"], "dragger", "", ""], ["drag"], [],
+        [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["D20-F08"], []
+      ]
+    ],
+  ],
+  relation_specs: [["grapple", ["擒抱", "", "", ["incapacitated"], [], []]]],
+  check_names: [], track_debuff_checks: [],
+  wake_tracks: [], state_spared: [],
+  // What a turn holds and what each kind of action costs: [pools, kinds, refuse, ready, owes, rules].
+  turn: null,
+});
+
+// A fight between the named combatants (a Map or an object: name -> Combatant), who act in the order
+// given; with `turns` true, each turn is the budget the ruleset's turn structure declares.
+function start_fight(combatants, turns) { return Fight.start(FIGHT_RULES, combatants, turns); }
+// The fight toDict() wrote (kept between chat messages); every value is checked (OutOfBounds).
+function fight_from_dict(data) { return Fight.from_dict(FIGHT_RULES, data); }
+const fightFromDict = fight_from_dict;
+// Exactly: how many times `procedure` (its arguments as <procedure>_odds takes them, max_attacks in
+// the options) must be repeated until the running total of its outcome `field` reaches `threshold`.
+function until(procedure, field, threshold, ...args) {
+  return _rt_until(FIGHT_RULES, procedure, field, threshold, args);
+}
+// The fewest points on `track` that put `creature` into the track's state (null: no state).
+function state_threshold(creature, track) {
+  return null;
+}
+
 export {
   RuleError, DiceExhausted, BadFace, NotSpecifiedBySource, OutOfBounds, LimitExceeded, UnknownEntry,
   DiceValue, SeededDice, FixedDice, Odds, TraceStep, Result, shown, pool_distribution, close_match,
@@ -3537,17 +5584,21 @@ export {
   CONDITIONS, get_condition, ContestSkill, CONTEST_SKILLS, get_contest_skill, Size, SIZES, get_size,
   Weapon, WEAPONS, get_weapon, PowerSource, POWER_SOURCES, get_power_source, OutOfRange, OutOfReach,
   TooLarge, NoFreeHand, NotLight, WillingNeedsConscious, NotThrown, IntangibleTarget, NotGrappling,
-  PROCEDURE_INFO, VERSION, RULES_VERSION, attack, attack_fast, attack_prepare, attack_odds,
-  ATTACK_FIELDS, AttackResult, spell_attack, spell_attack_fast, spell_attack_prepare,
-  spell_attack_odds, SPELL_ATTACK_FIELDS, SpellAttackResult, grapple, grapple_fast, grapple_prepare,
-  grapple_odds, GRAPPLE_FIELDS, GrappleResult, escape_grapple, escape_grapple_fast,
-  escape_grapple_prepare, escape_grapple_odds, ESCAPE_GRAPPLE_FIELDS, EscapeGrappleResult, shove,
-  shove_fast, shove_prepare, shove_odds, SHOVE_FIELDS, ShoveResult, drag, drag_fast, drag_prepare,
-  drag_odds, DRAG_FIELDS, DragResult, grapple_move, grapple_move_fast, grapple_move_prepare,
-  grapple_move_odds, GRAPPLE_MOVE_FIELDS, GrappleMoveResult, hide, hide_fast, hide_prepare, hide_odds,
-  HIDE_FIELDS, HideResult, flanking, flanking_fast, flanking_prepare, flanking_odds, FLANKING_FIELDS,
-  FlankingResult, vehicle_dc, vehicle_dc_fast, vehicle_dc_prepare, vehicle_dc_odds, VEHICLE_DC_FIELDS,
-  VehicleDcResult, vehicle_check, vehicle_check_fast, vehicle_check_prepare, vehicle_check_odds,
-  VEHICLE_CHECK_FIELDS, VehicleCheckResult, vehicle_move, vehicle_move_fast, vehicle_move_prepare,
-  vehicle_move_odds, VEHICLE_MOVE_FIELDS, VehicleMoveResult,
+  PROCEDURE_INFO, VERSION, RULES_VERSION, Fight, FightAction, Refused, UntilOdds, attacks_until,
+  chain_until, expected_attacks, MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, MAX_LOG, MAX_LOG_LINE,
+  MAX_MEMBERS, MAX_MODIFIERS, MAX_CONDITIONS, MAX_NAME, MAX_TURN, MAX_VALUE, MAX_PLAN_STEPS,
+  MAX_PLAN_STATES, MAX_PLAN_WORK, FIGHT_RULES, start_fight, fight_from_dict, fightFromDict, until,
+  state_threshold, attack, attack_fast, attack_prepare, attack_odds, ATTACK_FIELDS, AttackResult,
+  spell_attack, spell_attack_fast, spell_attack_prepare, spell_attack_odds, SPELL_ATTACK_FIELDS,
+  SpellAttackResult, grapple, grapple_fast, grapple_prepare, grapple_odds, GRAPPLE_FIELDS,
+  GrappleResult, escape_grapple, escape_grapple_fast, escape_grapple_prepare, escape_grapple_odds,
+  ESCAPE_GRAPPLE_FIELDS, EscapeGrappleResult, shove, shove_fast, shove_prepare, shove_odds,
+  SHOVE_FIELDS, ShoveResult, drag, drag_fast, drag_prepare, drag_odds, DRAG_FIELDS, DragResult,
+  grapple_move, grapple_move_fast, grapple_move_prepare, grapple_move_odds, GRAPPLE_MOVE_FIELDS,
+  GrappleMoveResult, hide, hide_fast, hide_prepare, hide_odds, HIDE_FIELDS, HideResult, flanking,
+  flanking_fast, flanking_prepare, flanking_odds, FLANKING_FIELDS, FlankingResult, vehicle_dc,
+  vehicle_dc_fast, vehicle_dc_prepare, vehicle_dc_odds, VEHICLE_DC_FIELDS, VehicleDcResult,
+  vehicle_check, vehicle_check_fast, vehicle_check_prepare, vehicle_check_odds, VEHICLE_CHECK_FIELDS,
+  VehicleCheckResult, vehicle_move, vehicle_move_fast, vehicle_move_prepare, vehicle_move_odds,
+  VEHICLE_MOVE_FIELDS, VehicleMoveResult,
 };
