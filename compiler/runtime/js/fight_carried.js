@@ -92,7 +92,12 @@ const _rt_CARRIED = {
   },
   // This fight after the conditions and relations that a true/false stat ends have ended, with `log` added.
   _settle(log, before) {
-    const rules = this.rules, members = this.members.slice();
+    const rules = this.rules;
+    if (!this.relations.length && !before.length &&  // nothing a stat can end: the same fight, its log added
+        !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(x => x.kind === 'stat')))) {
+      return this._with({log: this.log.concat(log)});
+    }
+    const members = this.members.slice();
     let relations = this.relations;
     let current = null;  // the fight as the members and relations now stand (made again after a change)
     const now = () => (current === null ? (current = this._with({members: members.slice(), relations: relations})) : current);

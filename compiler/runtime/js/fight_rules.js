@@ -114,8 +114,13 @@ function _rt_rule_call(rule, creature, track, kw) {
   all[rule[1][0]] = creature;
   all[rule[1][1]] = track;
   for (const k of Object.keys(kw)) all[k] = kw[k];
-  all.dice = new FixedDice([]);  // the rule rolls nothing: a roll would be DiceExhausted, never a hang
+  all.dice = _rt_no_dice();  // the rule rolls nothing: a roll would be DiceExhausted, never a hang
   return _rt_fight_call(rule[0], rule[1], all);
+}
+let _rt_NO_DICE = null;
+function _rt_no_dice() {  // one empty source for every rule call (it holds no faces, so nothing of it is used up)
+  if (_rt_NO_DICE === null) _rt_NO_DICE = new FixedDice([]);
+  return _rt_NO_DICE;
 }
 function _rt_mod(a, n) { return ((a % n) + n) % n; }  // Python's a % n
 

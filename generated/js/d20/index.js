@@ -1499,8 +1499,13 @@ function _rt_rule_call(rule, creature, track, kw) {
   all[rule[1][0]] = creature;
   all[rule[1][1]] = track;
   for (const k of Object.keys(kw)) all[k] = kw[k];
-  all.dice = new FixedDice([]);  // the rule rolls nothing: a roll would be DiceExhausted, never a hang
+  all.dice = _rt_no_dice();  // the rule rolls nothing: a roll would be DiceExhausted, never a hang
   return _rt_fight_call(rule[0], rule[1], all);
+}
+let _rt_NO_DICE = null;
+function _rt_no_dice() {  // one empty source for every rule call (it holds no faces, so nothing of it is used up)
+  if (_rt_NO_DICE === null) _rt_NO_DICE = new FixedDice([]);
+  return _rt_NO_DICE;
 }
 function _rt_mod(a, n) { return ((a % n) + n) % n; }  // Python's a % n
 
@@ -2252,7 +2257,12 @@ const _rt_CARRIED = {
   },
   // This fight after the conditions and relations that a true/false stat ends have ended, with `log` added.
   _settle(log, before) {
-    const rules = this.rules, members = this.members.slice();
+    const rules = this.rules;
+    if (!this.relations.length && !before.length &&  // nothing a stat can end: the same fight, its log added
+        !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(x => x.kind === 'stat')))) {
+      return this._with({log: this.log.concat(log)});
+    }
+    const members = this.members.slice();
     let relations = this.relations;
     let current = null;  // the fight as the members and relations now stand (made again after a change)
     const now = () => (current === null ? (current = this._with({members: members.slice(), relations: relations})) : current);
