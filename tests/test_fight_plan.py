@@ -255,3 +255,20 @@ def test_plans_and_targets_from_strangers_are_bounded(dp):
             fight.until_plan([step("attack", weapon="拳")], target)
     with pytest.raises(dp.OutOfBounds):
         fight.until_plan([step("attack", weapon="拳")], ok, max_actions=0)
+
+
+def test_expected_until_is_the_plans_mean(dp, tracks):
+    """`expected_until` solves a plain repeated action for its mean (no cut-off) and otherwise
+    takes the chain's; both equal `until_plan`'s mean where its tail is negligible."""
+    a = dp.Combatant(strength=5, martial=8, specialty=7, attack_extras=5)
+    fight = dp.start_fight({"甲": a, "乙": dp.Combatant(basic_defense=4, parry_defense=2)})
+    target = {"who": "乙", "counter": "damage", "at_least": 15}
+    plain = [step("attack", weapon="拳")]
+    assert abs(fight.expected_until(plain, target) - fight.until_plan(plain, target).expected) < 1e-9
+    feint = {"opening": [step("feint", end_turn=False)], "cycle": plain}
+    assert abs(fight.expected_until(feint, target) - fight.until_plan(feint, target).expected) < 1e-12
+    attacker, guarded = tracks.Combatant(strength=6, fighting=5), tracks.Combatant(basic_defense=4, eye_hp=3)
+    tf = tracks.start_fight({"甲": attacker, "乙": guarded})
+    eyes = [step("attack", weapon="fist", part="eyes")]
+    hp = {"who": "乙", "counter": "damage", "at_least": 12}
+    assert abs(tf.expected_until(eyes, hp) - tf.until_plan(eyes, hp, max_actions=1000).expected) < 1e-9

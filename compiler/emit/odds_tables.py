@@ -128,7 +128,7 @@ class _Evaluator:
 
 # How a row is computed, beside the package it is computed with: bump it when _compute changes so
 # that rows kept on disk by an older rulec are not reused.
-ROWS_VERSION = 2
+ROWS_VERSION = 3
 Row = list[list[float | None]]  # hit chances, expected damage, expected attacks until (per varied value)
 
 MAX_UNTIL = 1000  # attacks: past this the page shows "—" (the damage per attack is too small to say)
@@ -153,12 +153,12 @@ def _expected_attacks(mod: Any, preset: OddsPreset, kwargs: dict[str, Any], odds
         step = {"procedure": preset.procedure, "roles": names, "end_turn": True,
                 "options": {k: v for k, v in kwargs.items() if k not in names}}
         try:
-            chain = fight.until_plan([step], {"who": names[counter.role], "counter": counter.key, "at_least": at},
-                                     max_actions=MAX_UNTIL)
+            mean = fight.expected_until([step], {"who": names[counter.role], "counter": counter.key, "at_least": at},
+                                        max_actions=MAX_UNTIL)
         except mod.RuleError:
-            chain = None
-        if chain is not None and chain.tail <= 1e-9:
-            return chain.expected
+            mean = None
+        if mean is not None:
+            return None if mean > MAX_UNTIL else mean
     marginal = odds.marginal(odds.damage)
     mean = expected_attacks({int(v): p for v, p in marginal.items()}, at)
     return None if mean is None or mean > MAX_UNTIL else mean

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional
 
 from .core import LimitExceeded, OutOfBounds
 from .fight_conditions import Refused
-from .fight_odds import MAX_ATTACKS, UntilOdds, attacks_until
+from .fight_odds import MAX_ATTACKS, UntilOdds, attacks_until, expected_attacks
 from .fight_state import MAX_VALUE, ActionSpec, FightRules, Member, bad_options
 
 if TYPE_CHECKING:
@@ -166,6 +166,24 @@ class Planned:
         """Whether the fight has reached `target` (as `until_plan` takes it)."""
         return _reached(self, read_targets(self.rules, [m.name for m in self.members], target))
 
+    def expected_until(self, plan: Any, target: Any, max_actions: int = 1000) -> Optional[float]:
+        """The exact mean number of actions of `plan` until `target`: solved for the mean where one
+        action repeated leaves the state as it was (`expected_attacks`, no cut-off), else from
+        `until_plan`'s distribution; None when the target may never be reached, or not within
+        `max_actions` (more than 1e-9 of the chance left)."""
+        names = [m.name for m in self.members]
+        opening, cycle = read_plan(self.rules, names, plan)
+        targets = read_targets(self.rules, names, target)
+        if len(targets) == 1 and targets[0].kind == "counter" and not opening and len(cycle) == 1:
+            counted = targets[0]
+            start = _zero(self._with(log=()), counted)
+            gains = _Chain(self.rules, counted).plain_gains(start, cycle[0])
+            need = counted.at_least - self.member(counted.who).counter(counted.key)
+            if gains is not None and need >= 1:
+                return expected_attacks(gains, need)
+        odds = self.until_plan(plan, target, max_actions)
+        return odds.expected if odds.tail <= 1e-9 else None
+
     def until_plan(self, plan: Any, target: Any, max_actions: int = 200,
                    negligible: float = 1e-15) -> UntilOdds:
         """Exactly: how many actions of `plan` (an opening, then its cycle again and again) until
@@ -193,12 +211,15 @@ class Planned:
         if counted is not None and not opening and len(cycle) == 1:
             # one action again and again that leaves the state as it was (but for the total): the
             # plain chain over the total, stepped as whole lists (fight_odds.attacks_until)
-            key = _key(start)
-            steps = chain.step(start, key, 0, cycle[0])
-            if all(k2 == key and delta >= 0 for _, k2, delta, _ in steps):
-                gains: Dict[int, float] = {}
-                for _, _, delta, q in steps:
-                    gains[delta] = gains.get(delta, 0.0) + q
+            gains: Optional[Dict[int, float]] = chain.plain_gains(start, cycle[0])
+            if gains is None:
+                key = _key(start)
+                steps = chain.step(start, key, 0, cycle[0])
+                if all(k2 == key and delta >= 0 for _, k2, delta, _ in steps):
+                    gains = {}
+                    for _, _, delta, q in steps:
+                        gains[delta] = gains.get(delta, 0.0) + q
+            if gains is not None:
                 need = counted.at_least - total0
                 return attacks_until(gains, need, max_actions, negligible)._replace(threshold=counted.at_least)
         out: List[float] = []
@@ -307,6 +328,46 @@ class _Chain:
         k2 = (_key(after), delta)
         have = merged.get(k2)
         merged[k2] = (after, q if have is None else have[1] + q)
+
+    def plain_gains(self, fight: Any, step: PlanStep) -> Optional[Dict[int, float]]:
+        """What one action adds to the counted total, when it can be told without applying it:
+        nobody carries anything (no modifier, state, condition, points, relation, turn budget) and
+        every outcome's effects but the counted counter's do nothing (no amount, no track, their
+        gate false); then the action leaves the state as it was and the chain is the plain one.
+        None when that cannot be told this way (the caller applies the outcomes)."""
+        counted = self.counted
+        if counted is None or fight.relations or getattr(fight.rules, "turn", None) is not None:
+            return None
+        if any(m.modifiers or m.states or m.conditions or m.points for m in fight.members):
+            return None
+        roles = dict(step.roles)
+        try:
+            spec, kwargs, _applied, _used, turn = fight._prepare(step.procedure, roles, dict(step.options))
+        except Refused:
+            return None
+        if turn is not None:
+            return None
+        gains: Dict[int, float] = {}
+        for outcome, q in self._outcomes(step.procedure, spec, kwargs):
+            delta = 0
+            for e in spec.effects:
+                if e.when and not getattr(outcome, e.when):
+                    continue
+                amount = int(getattr(outcome, e.field)) * e.sign if e.field else 0
+                if e.kind == "counter" and e.key == counted.key and roles[e.role] == counted.who:
+                    delta += amount
+                elif e.kind in ("counter", "modifier") and amount == 0:
+                    continue
+                elif e.kind == "track" and (amount == 0 or not getattr(outcome, e.key)):
+                    continue
+                elif e.kind == "clear":
+                    continue  # nobody has a condition to clear
+                else:
+                    return None
+            if delta < 0:
+                return None
+            gains[delta] = gains.get(delta, 0.0) + q
+        return gains
 
     def _outcomes(self, procedure: str, spec: ActionSpec, kwargs: Dict[str, Any]) -> List[Tuple[_Outcome, float]]:
         """The procedure's outcomes for these arguments, merged by the fields the fight reads."""
