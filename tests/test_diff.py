@@ -156,7 +156,7 @@ def test_git_revisions_json_and_exit_status(tmp_path: Path, monkeypatch: pytest.
     changed = [e for e in rs["entries"] if e["fields"]]
     assert len(changed) == 1 and changed[0]["fields"][0]["old"] == "1d8" and changed[0]["fields"][0]["new"] == "1d10"
     (odds,) = changed[0]["odds"]
-    assert set(odds) == {"preset", "hit", "damage", "until"}
+    assert set(odds) == {"preset", "hit", "damage", "until", "states"}
     assert all(d is None or d > 0 for d in odds["damage"]["delta"])
     assert (repo / "diff.html").read_text(encoding="utf-8").count("<svg") >= 1
     same = runner.invoke(main, ["diff", "HEAD", "rules"])
