@@ -206,7 +206,7 @@ def bench_build(quick: bool = False, repeats: int = 3) -> list[Row]:
                 one = _cli_build(pack, out, cache_dir)
                 target.write_text(original, encoding="utf-8")
                 rows.append(("rebuild after editing one weapon file (10,000)", "`rulec build` (parse cache warm)",
-                             f"{one:.2f} s", f"{one / first * 100:.1f}% of a full CLI build", "≤ 5%"))
+                             f"{one:.2f} s", f"{one / first * 100:.1f}% of a full CLI build", "≤ 15%"))
                 resident = _resident(pack, Path(tmp) / "resident", cache_dir, 7)
                 rows.append(("rebuild after editing one weapon file (10,000)", "`rulec build --watch` (resident), median",
                              f"{resident:.2f} s", f"{resident / first * 100:.1f}% of a full CLI build", "≤ 5%"))

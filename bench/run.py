@@ -288,6 +288,10 @@ def bench_js(repeats: int) -> list[Row]:
          f"{ratio:.2f}× of hand-written JS ({med['hand'] * 1e9:.0f} ns)", "≤ 1.5×"),
         ("JavaScript exact 50-die pool", "`pool_distribution(50, 10, 8, 10, false)` in Node",
          f"{med['pool50'] * 1e6:.1f} µs", f"{med['pool50'] / py:.2f}× of Python's ({py * 1e6:.1f} µs)", "≤ 2×"),
+        ("JavaScript fight: apply an attack", "tracks `fight.apply(action)` in Node (damage, points, state check)",
+         f"{med['fight_apply'] * 1e6:.1f} µs",
+         f"{statistics.median(r['fight_apply'] / r['fight_hand'] for r in runs):.1f}× of a hand-written immutable update "
+         f"({med['fight_hand'] * 1e6:.1f} µs)", ""),
     ]
 
 
@@ -360,11 +364,19 @@ GROUPS = {
     "imports": bench_imports,
     "worst": bench_worst,
     "fight": bench_fight,
+    "plan": lambda r: _plan_group(r),
     "js": bench_js,
     "cli": bench_cli,
     "floor": lambda r: _floor_group(r),
     "cliffs": lambda r: _cliffs_group(r),
 }
+
+
+def _plan_group(repeats: int) -> list[Row]:
+    """Issue 29: exact odds over a plan for the pages' configurations (bench/plan_bench.py)."""
+    from bench.plan_bench import bench_plans
+
+    return bench_plans(load_generated, repeats)
 
 
 def _cliffs_group(repeats: int) -> list[Row]:

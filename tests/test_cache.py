@@ -212,6 +212,31 @@ def test_build_check_trusts_no_cache_entry_even_one_sealed_with_the_key(tmp_path
         assert check_bad.exit_code == 1 and "reference/tiny.md" in check_bad.output, check_bad.output
 
 
+def test_page_rows_come_back_from_the_cache_and_only_as_plain_rows(tmp_path: Path, fresh_cache: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch):
+    """A one-shot build finds the pages' rows of unchanged entries in the cache (issue 34: an edit
+    of one weapon of a big pack writes one run of rows again), and uses them only when they hold
+    no markup but the rows' own: even an entry sealed with the key cannot put a script on a page."""
+    from rulec.emit import reference
+
+    rules = tmp_path / "tiny"
+    shutil.copytree(TINY, rules)
+    _use_cache(monkeypatch, "off")
+    expected = compile_rules([rules]).files
+    _use_cache(monkeypatch, str(fresh_cache))
+    assert compile_rules([rules]).files == expected  # fills the cache
+    made: list[object] = []
+    real = reference._rows_of
+    monkeypatch.setattr(reference, "_rows_of", lambda *a: made.append(a) or real(*a))
+    assert compile_rules([rules]).files == expected and not made  # every row from the cache
+    entries = sorted(p for p in fresh_cache.rglob("*") if p.is_file())
+    assert _reseal(entries, "投石索</strong>".encode(), "投石索<script>alert(1)</script></strong>".encode(), cache._seal)
+    build = compile_rules([rules])
+    assert build.files == expected and made  # the forged rows are not rows: written again
+    assert reference._markup_safe('<tr id="a"><td class="name"><strong>x</strong></td><td><a href="#b">c</a></td></tr>')
+    assert not reference._markup_safe('<td><a href="javascript:x">c</a></td>')
+
+
 @pytest.mark.parametrize("how", ["readable", "link", "garbage"])
 def test_an_unsafe_key_file_turns_the_cache_off(tmp_path: Path, fresh_cache: Path, how: str,
                                                 monkeypatch: pytest.MonkeyPatch):

@@ -269,9 +269,9 @@ def test_dp_f21_the_turn_structure_is_checked_at_build_time(tmp_path, monkeypatc
     shutil.copytree(Path(__file__).resolve().parent.parent / "rules" / "dp", dp_copy)
     manifest = dp_copy / "ruleset.yaml"
     text = manifest.read_text(encoding="utf-8")
-    for old, new in (("{action: swift, own: [{swift: 1}]}", "{action: swift, own: [{swiftt: 1}]}"),
+    for old, new in (("{action: swift, own_turn: [{swift: 1}]}", "{action: swift, own_turn: [{swiftt: 1}]}"),
                      ("ruling: refuse_over_turn", "ruling: refuse_over_trn"),
-                     ("      - {action: full_round, own: [{standard: 1, move: 1}]}\n", "")):
+                     ("      - {action: full_round, own_turn: [{standard: 1, move: 1}]}\n", "")):
         assert old in text
         text = text.replace(old, new)
     manifest.write_text(text, encoding="utf-8")

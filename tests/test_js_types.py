@@ -24,14 +24,15 @@ def _tsc() -> str | None:
 
 @pytest.mark.skipif(_tsc() is None, reason="TypeScript (tsc) is not installed; CI installs it")
 def test_the_types_compile_strictly_and_mean_something(built: Path, tmp_path: Path) -> None:
-    """use.ts (the API's types) and required.ts (every required option of every bundled ruleset
-    is required by the types: a call without it is a type error, issue 31)."""
+    """use.ts (the API's types), required.ts (every required option of every bundled ruleset
+    is required by the types: a call without it is a type error, issue 31) and fight.ts (the
+    fight's roles, options and results by procedure)."""
     for ruleset in ("d20", "dp", "tracks"):
         shutil.copytree(built / "js" / ruleset, tmp_path / ruleset)
-    for program in ("use.ts", "required.ts"):
+    for program in ("use.ts", "required.ts", "fight.ts"):
         shutil.copy(ROOT / "tests" / "js" / "types" / program, tmp_path / program)
     done = subprocess.run([str(_tsc()), "--noEmit", "--strict", "--target", "es2020", "--module", "nodenext",
-                           "--moduleResolution", "nodenext", "use.ts", "required.ts"], cwd=tmp_path,
+                           "--moduleResolution", "nodenext", "use.ts", "required.ts", "fight.ts"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-1000:]
 

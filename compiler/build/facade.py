@@ -374,7 +374,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
     if not build.ok or stop_after != "emit":
         build.files = {}
         return build
-    build.files.update(emit_reference(build.rulesets, build.digests, build.odds, keep))
+    build.files.update(emit_reference(build.rulesets, build.digests, build.odds, keep, memo))
     build.files = dict(sorted(build.files.items()))
     return build
 
@@ -394,7 +394,7 @@ def _emit(rs: Ruleset, digest: str, build: Build, memo: Memo, targets: tuple[str
     if "js" in targets:
         for rel, text in js_files.items():
             build.files[f"js/{rs.id}/{rel}"] = text.encode("utf-8")
-    build.files.update(emit_calculator(rs, js_files[f"{global_name(rs)}.user.js"], digest))
+    build.files.update(emit_calculator(rs, js_files[f"{global_name(rs)}.user.js"]))  # no content hash: churn
     build.odds[rs.id] = compute_odds(rs, package, head, memo, keep)
     build.files.update(_schemas(rs, keep))
     if "python" not in targets:

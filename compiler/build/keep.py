@@ -20,6 +20,7 @@ own); every pass takes a `Keep` and works the same with any of them.
 from __future__ import annotations
 
 import operator
+import zlib
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
@@ -179,10 +180,12 @@ def runs(items: Sequence[T], key: Callable[[T], str]) -> list[Sequence[T]]:
 
 
 def ends(items: Sequence[T], key: Callable[[T], str]) -> list[int]:
-    """The end of each of `runs`'s runs (the last is `len(items)`)."""
+    """The end of each of `runs`'s runs (the last is `len(items)`). The keys are hashed with CRC-32,
+    not `hash` (which each process salts), so that the runs are the same from process to process:
+    a one-shot build finds the runs of the last build in the cache (emit/reference.py)."""
     out: list[int] = []
     start = 0
-    for end in [i + 1 for i, k in enumerate(map(key, items)) if not hash(k) % RUN]:
+    for end in [i + 1 for i, k in enumerate(map(key, items)) if not zlib.crc32(k.encode()) % RUN]:
         while end - start > 8 * RUN:  # never much longer than the mean
             start += 8 * RUN
             out.append(start)

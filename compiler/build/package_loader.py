@@ -1,17 +1,34 @@
-"""Import a just-generated package from memory (via a temporary folder) under a private name."""
+"""Import a just-generated package from memory (via a temporary folder) under a private name.
+
+A build has already compiled most of the package's modules (the check that every module compiles:
+emit/python/package.py), so the import takes those code objects instead of compiling the same
+text again; a runtime module (a verbatim copy of a compiler/runtime module) is taken from the
+bytecode Python keeps for the compiler's own module, as importing `compiler.runtime` would. Only
+code objects made from the very text being imported are used: `code(rel, text)` is asked with
+the text, and a runtime module's text is compared with its source file first.
+"""
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import ModuleType
+from types import CodeType, ModuleType
 from typing import Any
 
+# A module's code object for its path inside the distribution and its text (None: compile it).
+CodeFor = Callable[[str, str], "CodeType | None"]
 
-def import_package(ruleset_id: str, files: dict[str, str]) -> tuple[ModuleType, Any]:
+RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime"
+
+
+def import_package(ruleset_id: str, files: dict[str, str], code: CodeFor | None = None) -> tuple[ModuleType, Any]:
     """Write the distribution to a temporary folder and import its package; keep the folder object
-    (a tempfile.TemporaryDirectory) alive while the module is used."""
+    (a tempfile.TemporaryDirectory) alive while the module is used. `code`: the build's code
+    objects of the modules it compiled already."""
     import tempfile
 
     tmp = tempfile.TemporaryDirectory(prefix="rulec-pkg-")
@@ -20,7 +37,7 @@ def import_package(ruleset_id: str, files: dict[str, str]) -> tuple[ModuleType, 
         target = folder / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-    return _import_from(ruleset_id, folder), tmp
+    return _import_from(ruleset_id, folder, _Compiled(folder, files, code)), tmp
 
 
 class _Kept:
@@ -50,16 +67,85 @@ def forget(ruleset_id: str) -> None:
         del sys.modules[key]
 
 
-def _import_from(ruleset_id: str, distribution: Path) -> ModuleType:
+class _Compiled:
+    """The code of each module of a distribution written to `folder` from `files`."""
+
+    def __init__(self, folder: Path, files: dict[str, str], code: CodeFor | None) -> None:
+        self.folder = folder
+        self.files = files
+        self.code = code
+
+    def __call__(self, path: str) -> CodeType | None:
+        rel = Path(path).relative_to(self.folder).as_posix()
+        text = self.files.get(rel)
+        if text is None:
+            return None
+        parts = rel.split("/")
+        if len(parts) == 3 and parts[1] == "_runtime":
+            source = RUNTIME_DIR / parts[2]
+            try:
+                same = source.read_text(encoding="utf-8") == text
+            except OSError:
+                same = False
+            if same:  # the compiler's own module: its bytecode, as `import compiler.runtime.x` reads it
+                loader = importlib.machinery.SourceFileLoader(f"rulec_runtime_{source.stem}", str(source))
+                return loader.get_code(loader.name)
+        return self.code(rel, text) if self.code is not None else None
+
+
+class _Loader(importlib.machinery.SourceFileLoader):
+    def __init__(self, fullname: str, path: str, compiled: _Compiled) -> None:
+        super().__init__(fullname, path)
+        self.compiled = compiled
+
+    def get_code(self, fullname: str) -> CodeType | None:
+        found = self.compiled(self.path)
+        return found if found is not None else super().get_code(fullname)
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds the modules below the private package name in the distribution, with `_Loader`."""
+
+    def __init__(self, alias: str, root: Path, compiled: _Compiled) -> None:
+        self.alias = alias
+        self.root = root
+        self.compiled = compiled
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+                  ) -> importlib.machinery.ModuleSpec | None:
+        if not fullname.startswith(self.alias + "."):
+            return None
+        where = self.root.joinpath(*fullname.split(".")[1:])
+        if (where / "__init__.py").is_file():
+            return importlib.util.spec_from_file_location(
+                fullname, where / "__init__.py", loader=_Loader(fullname, str(where / "__init__.py"), self.compiled),
+                submodule_search_locations=[str(where)])
+        module = where.with_suffix(".py")
+        if module.is_file():
+            return importlib.util.spec_from_file_location(fullname, module,
+                                                          loader=_Loader(fullname, str(module), self.compiled))
+        return None
+
+
+def _import_from(ruleset_id: str, distribution: Path, compiled: _Compiled | None = None) -> ModuleType:
     """Import `distribution/rulec_<id>/` under the private name `_rulec_pkg_<id>` (replacing any
     module of that name), so that it never shadows an installed package of the same ruleset."""
     package = f"rulec_{ruleset_id}"
     alias = f"_rulec_pkg_{ruleset_id}"
     forget(ruleset_id)
-    spec = importlib.util.spec_from_file_location(alias, distribution / package / "__init__.py",
+    init = distribution / package / "__init__.py"
+    loader = _Loader(alias, str(init), compiled) if compiled is not None else None
+    spec = importlib.util.spec_from_file_location(alias, init, loader=loader,
                                                   submodule_search_locations=[str(distribution / package)])
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[alias] = module
-    spec.loader.exec_module(module)
+    finder = _Finder(alias, distribution / package, compiled) if compiled is not None else None
+    if finder is not None:
+        sys.meta_path.insert(0, finder)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        if finder is not None:
+            sys.meta_path.remove(finder)
     return module

@@ -14,7 +14,7 @@ import dataclasses
 import hashlib
 import math
 import re
-from types import ModuleType
+from types import CodeType, ModuleType
 from typing import Any
 
 from ..build.keep import NO_KEEP, Keep
@@ -38,8 +38,9 @@ class _Evaluator:
     entry of a big pack recomputes only that entry's odds.
     """
 
-    def __init__(self, rs: Ruleset, package: dict[str, str], header: str, memo: Memo) -> None:
+    def __init__(self, rs: Ruleset, package: dict[str, str], header: str, memo: Memo, keep: Keep = NO_KEEP) -> None:
         self.rs = rs
+        self.keep = keep
         self.memo = memo
         self.package = package
         self.header = header
@@ -53,7 +54,12 @@ class _Evaluator:
 
     def module(self) -> ModuleType:
         if self._module is None:
-            self._module, self._tmp = import_package(self.rs.id, self.package)
+            from .python.package import compiled
+
+            def code(rel: str, text: str) -> CodeType:
+                return compiled(self.rs, rel, text, self.keep)  # compiled once by the build's check
+
+            self._module, self._tmp = import_package(self.rs.id, self.package, code)
         return self._module
 
     def _code_digest(self, table: str) -> str:
@@ -215,7 +221,7 @@ def compute_odds(rs: Ruleset, package: dict[str, str], header: str, memo: Memo =
     same (an edited weapon past the ones the tables show changes neither)."""
     if not rs.odds_presets:
         return []
-    evaluator = _Evaluator(rs, package, header, memo)
+    evaluator = _Evaluator(rs, package, header, memo, keep)
     inputs: tuple[Any, ...] = ()
     if keep.remembers:
         inputs = tuple(x for i, p in enumerate(rs.odds_presets) for x in (

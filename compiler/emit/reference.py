@@ -8,13 +8,15 @@ and fits a phone. Both come from one view model (`reference_view.py`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from markupsafe import Markup
 
 from ..ir import Entry, Ruleset, Table
-from ..build.keep import NO_KEEP, Keep
+from ..build.keep import NO_KEEP, Keep, ends
+from ..build.memo import NO_MEMO, Memo
 from .env import Markdown, md_escape, render_bytes
 from .reference_rows import html_row, md_note, md_row, odds_html_rows, odds_md_rows
 from .quick_sheet import add_to_view
@@ -48,17 +50,23 @@ class _PageEntry(dict):  # type: ignore[type-arg]
         raise KeyError(key)
 
 
-def _lazy_rows(view: dict[str, Any], keep: Keep) -> None:
-    """Make every table entry of a ruleset view a `_PageEntry` (a one-shot build), or give each
-    group one entry that holds all of its rows (a resident build: `_kept_rows`)."""
+def _lazy_rows(view: dict[str, Any], keep: Keep, memo: Memo = NO_MEMO) -> None:
+    """Make every table entry of a ruleset view a `_PageEntry` (a one-shot build with the cache
+    off), or give each group one entry that holds all of its rows: a resident build keeps them by
+    the identity of their entries (`_kept_rows`), a one-shot build with the cache on finds them by
+    the digest of everything they show (`_stored_rows`)."""
     for table in view["tables"]:
         names, t, cells = table["names"], table["table"], table["cells"]
+        shown = {f.table or "" for f in t.fields if f.type == "ref"}
+        context = (t.id, t.fields, tuple((tid, names.get(tid)) for tid in sorted(shown)))
         if keep.remembers:
-            shown = {f.table or "" for f in t.fields if f.type == "ref"}
-            ctx = keep.intern(("rows", view["id"], t.id),
-                              (t.id, t.fields, tuple((tid, names.get(tid)) for tid in sorted(shown))))
+            ctx = keep.intern(("rows", view["id"], t.id), context)
             for group in table["groups"]:
                 group["entries"] = [_kept_rows(group["parts"], t, names, keep, ctx, cells)]
+            continue
+        if memo.persists:
+            for group in table["groups"]:
+                group["entries"] = [_stored_rows(group["entries"], t, names, cells, memo, repr(context))]
             continue
         for group in table["groups"]:
             group["entries"] = [_PageEntry(entry=e, table=t, names=names, cells=cells) for e in group["entries"]]
@@ -99,27 +107,68 @@ class GroupRows:
         return Markup(b"".join(self.lines(2)).decode("utf-8"))
 
 
+def _rows_of(run: Sequence[Entry], t: Table, names: dict[str, dict[str, str]], cells: Cells
+             ) -> tuple[bytes, bytes, bytes]:
+    """The Markdown rows, notes and HTML rows of a run of entries, as UTF-8."""
+    md, notes, html = [], [], []
+    for e in run:
+        v = entry_view(e, t, names, cells)
+        md.append(md_row(v))
+        note = md_note(v)
+        if note:
+            notes.append(note)
+        html.append(html_row(v))
+    return "\n".join(md).encode(), "\n".join(notes).encode(), "\n".join(html).encode()
+
+
 def _kept_rows(parts: list[list[Entry]], t: Table, names: dict[str, dict[str, str]], keep: Keep,
                ctx: object, cells: Cells) -> GroupRows:
     """A group's rows from its parts of runs of entries, which a resident build keeps: after an
     edit of one entry, one part is written again."""
-
-    def make(run: Sequence[Entry]) -> tuple[bytes, bytes, bytes]:
-        md, notes, html = [], [], []
-        for e in run:
-            v = entry_view(e, t, names, cells)
-            md.append(md_row(v))
-            note = md_note(v)
-            if note:
-                notes.append(note)
-            html.append(html_row(v))
-        return "\n".join(md).encode(), "\n".join(notes).encode(), "\n".join(html).encode()
-
     runs = []
     for part in parts:
         found = keep.get("page-rows", part, ctx)
-        runs.append(found if found is not None else keep.put("page-rows", (part, ctx), make(part)))
+        runs.append(found if found is not None else keep.put("page-rows", (part, ctx), _rows_of(part, t, names, cells)))
     return GroupRows(runs)
+
+
+def _stored_rows(entries: list[Entry], t: Table, names: dict[str, dict[str, str]], cells: Cells, memo: Memo,
+                 context: str) -> GroupRows:
+    """A group's rows, by runs of entries (`keep.ends`: cut by the entries' ids), each remembered
+    in the memo under the digest of everything its rows show: the table's fields and the names its
+    ref columns show (`context`), and every field, name, source line and origin of each entry (its
+    IR's repr). The memo holds page text only (no code: the packages' modules are always written
+    afresh); after an edit of one weapon of a 10,000-weapon pack, one run is written again."""
+    parts: list[tuple[bytes, bytes, bytes]] = []
+    start = 0
+    for end in ends(entries, _entry_id):
+        run = entries[start:end]
+        start = end
+        name = memo.key("page-rows", context, *map(repr, run))
+        found = memo.get(name)
+        if isinstance(found, list) and len(found) == 3 and all(isinstance(x, str) and _markup_safe(x) for x in found):
+            parts.append((found[0].encode(), found[1].encode(), found[2].encode()))
+            continue
+        part = _rows_of(run, t, names, cells)
+        memo.put(name, [x.decode() for x in part])
+        parts.append(part)
+    return GroupRows(parts)
+
+
+def _entry_id(e: Entry) -> str:
+    return e.id
+
+
+# The only markup the rows are written with (reference_rows.py: every value escaped, an anchor or
+# a link made of an id): rows are text without `<` or `>` and these tags (one pass, possessive).
+_ROW_TAG = r'<(?:/?(?:tr|td|strong|span|a)|br)(?: (?:id|class)="[^"<>&]*"| href="#[^"<>&]*")?>'
+_ROWS = re.compile(rf"(?:[^<>]++|{_ROW_TAG})*+")
+
+
+def _markup_safe(rows: str) -> bool:
+    """Whether rows read back from the memo hold no markup but the rows' own: then, whoever
+    wrote them, they can only show wrong text, never run a script or load anything."""
+    return _ROWS.fullmatch(rows) is not None
 
 
 def _odds_rows(view: dict[str, Any], keep: Keep) -> None:
@@ -154,12 +203,13 @@ def _where_ranges(view: dict[str, Any]) -> None:
 
 
 def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
-                   odds: dict[str, list[dict[str, Any]]], keep: Keep = NO_KEEP) -> dict[str, bytes]:
+                   odds: dict[str, list[dict[str, Any]]], keep: Keep = NO_KEEP,
+                   memo: Memo = NO_MEMO) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     views = [ruleset_view(rs, digests[rs.id], odds.get(rs.id, []), keep) for rs in rulesets]
     for rs, view in zip(rulesets, views):
         _where_ranges(view)
-        _lazy_rows(view, keep)
+        _lazy_rows(view, keep, memo)
         _odds_rows(view, keep)
         add_to_view(view, rs)
     for view in views:

@@ -27,8 +27,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad-turn.no-pool": ("回合结构没有预算 '{pool}'", "the turn structure has no pool '{pool}'"),
     "bad-turn.kind-twice": ("动作种类 '{kind}' 的耗费声明了两次", "the cost of action kind '{kind}' is declared twice"),
     "bad-turn.kind-never": (
-        "动作种类 '{kind}' 既不能在自己的回合（own）也不能在回合外（off）进行",
-        "action kind '{kind}' can be taken neither on its actor's turn (own) nor off it (off)"),
+        "动作种类 '{kind}' 既不能在自己的回合（own_turn）也不能在回合外（off_turn）进行",
+        "action kind '{kind}' can be taken neither on its actor's turn (own_turn) nor off it (off_turn)"),
     "bad-turn.ruling": ("'{key_}' 不是是/否裁定（rulings.yaml）", "'{key_}' is not a true/false ruling (rulings.yaml)"),
     "bad-turn.undeclared-kind": (
         "流程 '{id}' 是 '{kind}'，但回合结构（fight: turn_structure:）没有声明这种动作的耗费",

@@ -47,12 +47,13 @@ def check_turn(m: Document, raw: dict[str, Any], procedures: list[CheckedProcedu
         kp = path + ("actions", i)
         if k["action"] in {x[0] for x in kinds}:
             rep.error(m.span(kp + ("action",)), "bad-turn", say("bad-turn.kind-twice", kind=k["action"]))
-        own, off = alternatives(k.get("own", []), kp + ("own",)), alternatives(k.get("off", []), kp + ("off",))
+        own = alternatives(k.get("own_turn", []), kp + ("own_turn",))
+        off = alternatives(k.get("off_turn", []), kp + ("off_turn",))
         if not own and not off:
             rep.error(m.span(kp), "bad-turn", say("bad-turn.kind-never", kind=k["action"]))
         kinds.append((k["action"], own, off, cost(k.get("next", {}), kp + ("next",))))
     ready = turn.get("ready", {})
-    ready_own = alternatives(ready.get("own", []), path + ("ready", "own"))
+    ready_own = alternatives(ready.get("own_turn", []), path + ("ready", "own_turn"))
     refuse, key = True, turn.get("ruling", "")
     if key:
         ruling = next((r for r in rulings if r.key == key), None)

@@ -34,6 +34,7 @@ from .code import Js, UnquotedValue, Writer, comment, comment_text, indented, jo
     property_name, require_js, source_file, string
 from .model import exported, write_model
 from .resolved import undefined
+from .fight import FIGHT_EXPORTS, FIGHT_RUNTIME, INITIATIVE_DTS, fight_dts, fight_js, initiative_js
 from .procedures import getter, split_params, write_procedure
 
 RUNTIME_EXPORTS = ["RuleError", "DiceExhausted", "BadFace", "NotSpecifiedBySource", "OutOfBounds", "LimitExceeded",
@@ -51,7 +52,10 @@ def runtime_files(rs: Ruleset) -> list[str]:
     extra = {f for p in rs.procedures for s in p.steps for f in kind_for(s).runtime_js}
     if any(h.module == "geometry" for h in rs.helpers):
         extra.add("geometry.js")
-    return ["runtime.js", *sorted(extra - {"runtime.js"})]
+    fight = FIGHT_RUNTIME if rs.fight is not None else []
+    if "initiative" in rs.features:
+        fight = [*fight, "initiative.js"]
+    return ["runtime.js", *sorted(extra - {"runtime.js"}), *fight]
 
 
 def _runtime(rs: Ruleset) -> Js:
@@ -60,6 +64,10 @@ def _runtime(rs: Ruleset) -> Js:
 
 def names(rs: Ruleset) -> list[str]:
     out = RUNTIME_EXPORTS + exported(rs) + ["PROCEDURE_INFO", "VERSION", "RULES_VERSION"]
+    if rs.fight is not None:
+        out += FIGHT_EXPORTS
+    if "initiative" in rs.features:
+        out.append("initiative_order")
     for p in rs.procedures:
         out += [p.id, f"{p.id}_fast", f"{p.id}_prepare", f"{p.id}_odds", f"{p.id.upper()}_FIELDS", camel(p.id) + "Result"]
     return out
@@ -74,8 +82,11 @@ def body(rs: Ruleset, keep: Keep = NO_KEEP) -> Js:
     w.line(js("const VERSION = {};", string(version(rs))))
     w.line(js("const RULES_VERSION = {};", string(rs.version)))
     write_model(rs, w, keep)
-    runtime, generated = _runtime(rs), js("{}{}", w.text(), require_js(kept_text(keep, "js-procedures", rs,
-                                                                                 _procedures)))
+    fight = fight_js(rs) if rs.fight is not None else Js("")
+    if "initiative" in rs.features:
+        fight = js("{}{}", fight, initiative_js(rs))
+    runtime, generated = _runtime(rs), js("{}{}{}", w.text(), require_js(kept_text(keep, "js-procedures", rs,
+                                                                                   _procedures)), fight)
     missing = undefined(generated, runtime)
     if missing:
         raise RulesError([Diagnostic(rs.span, "internal", say("internal.unresolved-js", id=rs.id,
@@ -305,6 +316,10 @@ def dts(rs: Ruleset) -> Js:
         w.append(js("export function {}_prepare({}{}: {{{}}}): (dice: DiceSource) => {};", pid, lead, given,
                     opts_only, out))
         w.append(js("export function {}_odds({}{}: {{{}}}): Odds;", pid, lead, given, opts_only))
+    if rs.fight is not None:
+        w += fight_dts(rs)
+    if "initiative" in rs.features:
+        w.append(INITIATIVE_DTS)
     return js("{}\n", join("\n", w))
 
 
@@ -377,8 +392,14 @@ language (`err.toDict()`; `code`, `message` and `details` are own properties, an
 `JSON.stringify(err)` is `toDict()`, as for every object with a `toDict`). Tables are read-only
 maps (`set`, `delete` and `clear` throw). CommonJS: `const m = await import("{'rulec-' + rs.id.replace('_', '-')}")`;
 the script `{global_name(rs)}.user.js` sets `globalThis.{global_name(rs)}`. `PROCEDURE_INFO` describes every procedure's parameters and outcome
-fields with their Chinese names, for tools that build calls from chat text. Not in this module
-yet: the fight state (`start_fight`, `until`) and `initiative_order` of the Python package.
+fields with their Chinese names, for tools that build calls from chat text.
+
+The fight (as the Python package's `start_fight`): `start_fight({{甲: a, 乙: b}})` returns an
+immutable `Fight`; `fight.resolve(procedure, {{role: name}}, {{options, dice}})` an action,
+`fight.apply(action)` / `fight.act(...)` / `fight.next_turn()` a new fight, with the same log,
+`status(name)`, errors (`Refused` for an action a condition forbids) and bounds; `fight.toDict()`
+is the Python package's `to_dict()`, read back (checked) by `fight_from_dict` / `fightFromDict`;
+`until(...)` and `fight.until_state(...)` give the exact odds of a sequence of actions.
 """
 
 

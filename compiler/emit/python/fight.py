@@ -9,74 +9,14 @@ are plain tuples, never code.
 from __future__ import annotations
 
 from ...ir import Procedure, Ruleset
+from ..fight_data import (check_uses, debuff_index as _debuff_index, fight_actions, points_range, state_spared,
+                          state_index as _state_index, state_stats, track_states)
 from .code import Code, Writer, code, comment, docstring, join, literal, module_head, name, string
 
 
-def _state_stats(rs: Ruleset) -> dict[str, tuple[str, ...]]:
-    """Each state's stats taken away: the union over the flags it has set."""
-    assert rs.fight is not None
-    if rs.fight.states is None:
-        return {}
-    out: dict[str, tuple[str, ...]] = {}
-    for entry in rs.table(rs.fight.states).entries:
-        stats: list[str] = []
-        for flag, taken in rs.fight.state_stats:
-            if entry.get(flag) is True:
-                stats += [s for s in taken if s not in stats]
-        if stats:
-            out[entry.id] = tuple(stats)
-    return out
-
-
-def _track_states(rs: Ruleset) -> dict[str, str]:
-    """Each track's state: the track table's reference into the fight's states table."""
-    assert rs.fight is not None
-    if rs.fight.tracks is None or rs.fight.states is None:
-        return {}
-    table = rs.table(rs.fight.tracks)
-    ref = next((f for f in table.fields if f.type == "ref" and f.table == rs.fight.states), None)
-    if ref is None:
-        return {}
-    return {e.id: str(e.get(ref.id)) for e in table.entries if e.get(ref.id)}
-
-
-def _points_range(rs: Ruleset) -> tuple[int, int]:
-    """(points_max, taken_max): the tops of the ranges the accumulation procedure declares for the
-    points it is given (`current`, `gained`) and the recovery procedure for its `current` and
-    `taken`. The fight saturates a track's points at points_max, so both accept every total."""
-    assert rs.fight is not None
-    top = 1_000_000_000  # the runtime's MAX_VALUE: a parameter without a declared max
-    points, taken = top, top
-    by_id = {p.id: p for p in rs.procedures}
-    keys: list[tuple[str | None, tuple[str, ...], tuple[str, ...]]] = [(rs.fight.accumulate, ("current", "gained"), ())]
-    if rs.fight.on_damage:
-        keys.append((rs.fight.on_damage[1], ("current",), ("taken",)))
-    for proc_id, point_params, taken_params in keys:
-        proc = by_id.get(proc_id or "")
-        for q in proc.params if proc else ():
-            if q.max is not None and q.id in point_params:
-                points = min(points, q.max)
-            if q.max is not None and q.id in taken_params:
-                taken = min(taken, q.max)
-    return max(0, points), max(0, taken)
-
-
 def _check_uses(rs: Ruleset, p: Procedure) -> list[Code]:
-    """The checks `p` rolls, as `fight_checks.CheckUse` records: an option's value matches by id
-    or, for a table entry, by its Chinese name too."""
-    by_id = {q.id: q for q in p.params}
-    out = []
-    for c in p.checks:
-        when = []
-        for param, value, default in c.when:
-            q = by_id[param]
-            values: tuple[str | int | bool, ...] = (value,)
-            if q.type not in ("int", "bool"):
-                values = (value, next(e.name for e in rs.table(q.type).entries if e.id == value))
-            when.append((param, values, default))
-        out.append(code("CheckUse({}, {}, {}, {}, {})", literal(c.check), literal(c.role), literal(c.lowers),
-                        literal(by_id[c.lowers].max), literal(tuple(when))))
-    return out
+    """The checks `p` rolls, as `fight_checks.CheckUse` records."""
+    return [code("CheckUse({}, {}, {}, {}, {})", *[literal(x) for x in row]) for row in check_uses(rs, p)]
 
 
 def _function(w: Writer, signature: list[str], doc: str, body: list[str]) -> None:
@@ -192,22 +132,17 @@ def fight_module(rs: Ruleset, header: str) -> str:
     _mapping(w, "_TRACKS", [(string(e.id), string(e.name)) for e in tracks])
     states = rs.table(spec.states).entries if spec.states else ()
     _mapping(w, "_STATE_NAMES", [(string(e.id), string(e.name)) for e in states])
-    _mapping(w, "_STATE_STATS", [(string(k), literal(v)) for k, v in _state_stats(rs).items()])
-    spared = [(e.id, stat) for e in states for flag, stat in spec.state_spared if e.get(flag) is True]
-    _mapping(w, "_STATE_SPARED", [(string(k), string(v)) for k, v in spared])
+    _mapping(w, "_STATE_STATS", [(string(k), literal(v)) for k, v in state_stats(rs).items()])
+    _mapping(w, "_STATE_SPARED", [(string(k), string(v)) for k, v in state_spared(rs)])
     _mapping(w, "_RELATIONS", [(string(k), string(v)) for k, v in spec.relations])
     w.line(comment("Each procedure a fight can resolve: its combatant roles and its declared effects."))
     w.line(Code("_ACTIONS: Dict[str, ActionSpec] = {"))
     w.indent()
-    for p in rs.procedures:
-        roles = tuple(q.id for q in p.params if q.type == "combatant")
-        if not roles:
-            continue
+    for p, roles, subject in fight_actions(rs):
         effects = [code("Effect({})", join(", ", [literal(x) for x in (e.kind, e.role, e.key, e.field, e.sign,
                                                                          e.duration, e.when, e.other)]))
                    for e in p.effects]
         params = [(string(q.id), string(q.name)) for q in p.params if q.type != "combatant"]
-        subject = roles.index(p.subject) if p.subject in roles else 0
         checks = code(", checks=({})", join("", [code("{}, ", x) for x in _check_uses(rs, p)])) if p.checks else Code("")
         w.line(code("{}: ActionSpec({}, _procedures.{}, {}, ({}), _procedures.{}, {{{}}}, {}, {}, {}{}),",
                     string(p.id), string(p.name), name(p.id), literal(roles),
@@ -217,10 +152,7 @@ def fight_module(rs: Ruleset, header: str) -> str:
     w.dedent()
     w.line(Code("}"))
     accumulate = code("_procedures.{}", name(spec.accumulate + "_fast")) if spec.accumulate else Code("None")
-    state_index = 0
-    if spec.accumulate:
-        proc = next(p for p in rs.procedures if p.id == spec.accumulate)
-        state_index = [o.id for o in proc.result].index("state")
+    state_index = _state_index(rs)
     on_damage = Code("None")
     if spec.on_damage:
         counter, proc_id = spec.on_damage
@@ -228,19 +160,16 @@ def fight_module(rs: Ruleset, header: str) -> str:
         outs = [o.id for o in proc.result]
         on_damage = code("({}, _procedures.{}, {}, {}, {})", string(counter), name(proc_id + "_fast"),
                          literal(outs.index("points")), literal(outs.index("awake")), string(proc.name))
-    _mapping(w, "_TRACK_STATES", [(string(k), string(v)) for k, v in _track_states(rs).items()])
+    _mapping(w, "_TRACK_STATES", [(string(k), string(v)) for k, v in track_states(rs).items()])
     _mapping(w, "_TRACK_DEBUFFS", [(string(k), literal(v)) for k, v in spec.debuffs])
-    debuff_index = -1
-    if spec.accumulate and spec.debuffs:
-        proc = next(p for p in rs.procedures if p.id == spec.accumulate)
-        debuff_index = [o.id for o in proc.result].index("debuff")
+    debuff_index = _debuff_index(rs)
     _mapping(w, "_CHECK_NAMES", [(string(k), string(v)) for k, v in spec.checks])
     _mapping(w, "_TRACK_DEBUFF_CHECKS", [(string(k), literal(v)) for k, v in spec.debuff_checks if v])
     _conditions(w, rs)
     _turn(w, rs)
     w.line(code("FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, {}, _STATE_NAMES, _STATE_STATS,",
                 accumulate))
-    points_max, taken_max = _points_range(rs)
+    points_max, taken_max = points_range(rs)
     w.line(code("                         _RELATIONS, _ACTIONS, {}, {}, _TRACK_STATES, _TRACK_DEBUFFS, {},",
                 literal(state_index), on_damage, literal(debuff_index)))
     w.line(comment("The most points a track holds: the top of what add_points-like procedures accept (saturated)."))

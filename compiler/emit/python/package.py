@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import re
 from functools import lru_cache
+from types import CodeType
 from pathlib import Path
 
 from ...build.keep import NO_KEEP, Keep
@@ -329,22 +330,31 @@ def emit_package(rs: Ruleset, header: str, memo: Memo = NO_MEMO, keep: Keep = NO
     for module in runtime_modules(rs):
         files[f"{pkg}/_runtime/{module}.py"] = (RUNTIME_DIR / f"{module}.py").read_text(encoding="utf-8")
     for rel, text in files.items():
-        if rel.endswith(".py"):
-            _check_compiles(rs, rel, text, header if rel == init else plain, memo)
+        if rel.endswith(".py") and not rel.startswith(f"{pkg}/_runtime/"):
+            _check_compiles(rs, rel, text, header if rel == init else plain, memo, keep)
     return files
 
 
-def _check_compiles(rs: Ruleset, rel: str, text: str, header: str, memo: Memo) -> None:
+def compiled(rs: Ruleset, rel: str, text: str, keep: Keep = NO_KEEP) -> CodeType:
+    """The code object of an emitted module, compiled once a build (the check below and the
+    import that computes the pages' odds both need it)."""
+    return keep.once("python-code", (text,), lambda: compile(text, f"generated/{rs.id}/{rel}", "exec",
+                                                               dont_inherit=True))
+
+
+def _check_compiles(rs: Ruleset, rel: str, text: str, header: str, memo: Memo, keep: Keep = NO_KEEP) -> None:
     """Every module compiles and every global name it reads is defined (resolved.py): else the
     build fails here, with a rulec bug, instead of a user's import or call. A module checked once
     need not be checked again. The header (comments only, with the content hash of every input)
-    is left out of the key, so that editing one rule file does not make every module look new."""
+    is left out of the key, so that editing one rule file does not make every module look new.
+    The runtime modules are verbatim copies of compiler/runtime/, which tests/test_package_loader.py
+    checks the same way: they are not checked again in every build."""
     checked = memo.key("compiles-resolves", text.replace(header, "", 1))
     if memo.get(checked) is True:
         return
     filename = f"generated/{rs.id}/{rel}"
     try:
-        compile(text, filename, "exec", dont_inherit=True)
+        compiled(rs, rel, text, keep)
     except (SyntaxError, ValueError) as exc:  # a compiler bug, reported against the manifest
         line = getattr(exc, "lineno", "?")
         raise RulesError([Diagnostic(rs.span, "internal", say("internal.generated-does-not-compile", rel=rel, exc=exc, line=line))]) from exc

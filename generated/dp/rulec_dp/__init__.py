@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:46ba9d03f3c45ae2830baafac3667831f901a5d15b068987aaeea3317216b08c
+# Content hash: sha256:86264ea1cb3b7548f876e7ba284859d73653e3cd8adc11a23eabc83ad8e47dc9
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

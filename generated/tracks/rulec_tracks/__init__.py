@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:55cbc81b1a586f023817644d9eb3d741c0b005e73b514290cb6914c4330064f3
+# Content hash: sha256:b96d7a1f756e2031c51a0691efc70ef13e63a1c02cf0329482bc400da309e130
 """计时骰池与负面点数规则 (tracks): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

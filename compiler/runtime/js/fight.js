@@ -1,0 +1,488 @@
+// ---- a fight: combatants whose state carries from one action to the next (fight.py, fight_carried.py) ----
+// An immutable value: resolve(procedure, roles, options) -> Action; apply(action) and next_turn()
+// return a new Fight; the same log lines, statuses, errors and bounds as the Python runtime.
+
+// A resolved action: which procedure, who played which role, its result, and the state that
+// changed the stats it was resolved with (one sentence each).
+class FightAction {
+  constructor(procedure, roles, result, applied, used, plan) {
+    this.procedure = procedure;
+    this.plan = plan || null;  // what it costs its actor's turn (null: no turn budget)
+    this.roles = Object.freeze(roles.map(r => Object.freeze(r.slice())));
+    this.result = result;
+    this.applied = Object.freeze(applied || []);
+    this.used = Object.freeze((used || []).map(u => Object.freeze(u.slice())));
+    Object.freeze(this);
+  }
+  text(gm) { return this.applied.concat([this.result.text(gm)]).join('\n'); }
+  toDict() {
+    const roles = {};
+    for (const r of this.roles) roles[r[0]] = r[1];
+    return {procedure: this.procedure, roles: roles, result: this.result.toDict(), applied: this.applied.slice(),
+            used: this.used.map(u => u.slice())};
+  }
+  toJSON() { return this.toDict(); }
+}
+
+// A frozen array of `items` (frozen already: as it is; else a frozen copy).
+function _rt_frozen(items) { return Object.isFrozen(items) ? items : Object.freeze(items.slice()); }
+class Fight {
+  constructor(rules, members, turn, relations, log) {
+    Object.defineProperty(this, 'rules', {value: rules, enumerable: false});  // not part of toDict or JSON
+    this.members = _rt_frozen(members);
+    this.turn = turn || 0;
+    relations = relations || [];
+    this.relations = Object.isFrozen(relations) ? relations
+      : Object.freeze(relations.map(r => (Object.isFrozen(r) ? r : Object.freeze(r.slice()))));
+    log = log || [];
+    this.log = log.length > MAX_LOG ? Object.freeze(log.slice(log.length - MAX_LOG)) : _rt_frozen(log);
+    Object.freeze(this);
+  }
+
+  // ---- building ----
+  // A fight between `combatants` (name -> Combatant, a Map or an object), who act in the order given.
+  static start(rules, combatants, turns) {
+    if (turns === undefined) turns = false;
+    if (turns !== true && turns !== false) throw new OutOfBounds('turns 应为是或否', {key: 'turns'});
+    if (!turns) rules = _rt_without_turn(rules);
+    const pairs = combatants instanceof Map ? Array.from(combatants.entries())
+      : _rt_is_mapping(combatants) ? Object.keys(combatants).map(k => [k, combatants[k]]) : null;
+    if (pairs === null || pairs.length < 1 || pairs.length > MAX_MEMBERS) {
+      throw new OutOfBounds(`一场战斗要有1至${MAX_MEMBERS}名角色`, {key: 'combatants'});
+    }
+    const members = [];
+    for (const kv of pairs) {
+      _rt_check_name(kv[0]);
+      if (kv[1] === null || typeof kv[1] !== 'object' || Object.getPrototypeOf(kv[1]) !== rules.combatant.prototype) {
+        throw new OutOfBounds(`“${kv[0]}”不是 Combatant`, {key: kv[0]});
+      }
+      members.push(new _rt_Member(kv[0], kv[1], [], [], [], []));
+    }
+    return new Fight(rules, members);
+  }
+  _with(c) {
+    const v = k => (_rt_has(c, k) ? c[k] : this[k]);
+    return new Fight(this.rules, v('members'), v('turn'), v('relations'), v('log'));
+  }
+
+  // ---- reading ----
+  get round() { return Math.floor(this.turn / this.members.length) + 1; }
+  get actor() { return this.members[this.turn % this.members.length].name; }  // whose turn it is
+  member(name) {
+    for (const m of this.members) if (m.name === name) return m;
+    throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
+  }
+  // `name`'s stats as the rules see them now: modifiers, states, conditions and debuffs applied.
+  effective(name) { return this._effective(this.member(name)); }
+  _effective(m, debuffs, applying) {
+    const rules = this.rules;
+    const lowered = debuffs === false ? [] : this._debuffs(m);
+    if (applying === undefined || applying === null) {
+      applying = m.conditions.length || this.relations.length || m.states.length ? this._applying(m) : [];
+    }
+    if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length) return m.base;
+    const values = m.base.toDict();
+    for (const sa of lowered) values[sa[0]] = Math.max(rules.stats.get(sa[0])[1], values[sa[0]] - sa[1]);
+    for (const mod of m.modifiers) {
+      const nlh = rules.stats.get(mod.stat);
+      if (nlh !== undefined) values[mod.stat] = Math.max(nlh[1], Math.min(nlh[2], values[mod.stat] + mod.delta));
+    }
+    for (const state of m.states) {
+      const spared = rules.state_spared.get(state);
+      if (spared !== undefined && values[spared] === true) continue;  // another working sense keeps the defenses
+      for (const stat of rules.state_stats.get(state) || []) {
+        if (rules.stats.has(stat)) values[stat] = rules.stats.get(stat)[1];
+      }
+    }
+    for (const cs of applying) {
+      for (const state of cs[1].as_states) {  // counted as in a state: the stats it takes away at their minimum
+        for (const stat of rules.state_stats.get(state) || []) {
+          if (rules.stats.has(stat)) values[stat] = rules.stats.get(stat)[1];
+        }
+      }
+      for (const sf of cs[1].sets) values[sf[0]] = sf[1];
+      for (const sp of cs[1].adds) {
+        const nlh = rules.stats.get(sp[0]);
+        values[sp[0]] = Math.max(nlh[1], Math.min(nlh[2], values[sp[0]] + sp[1] * cs[0].value));
+      }
+    }
+    return new rules.combatant(values);
+  }
+  // [stat, amount] for each stat a track's debuff lowers (by the ruleset's accumulation rule).
+  _debuffs(m) {
+    const out = [];
+    for (const ta of this._debuff_amounts(m)) {
+      for (const stat of this.rules.track_debuffs.get(ta[0]) || []) if (this.rules.stats.has(stat)) out.push([stat, ta[1]]);
+    }
+    return out;
+  }
+  // [track, amount] for each track whose debuff `m` suffers: points past the capacity.
+  _debuff_amounts(m) {
+    const rules = this.rules;
+    if (!(rules.track_debuffs.size || rules.track_debuff_checks.size) || rules.accumulate === null || !m.points.length) {
+      return [];
+    }
+    const out = [];
+    let plain = null;
+    for (const tp of m.points) {
+      if (tp[1] <= 0 || (!rules.track_debuffs.has(tp[0]) && !rules.track_debuff_checks.has(tp[0]))) continue;
+      if (plain === null) plain = this._effective(m, false);
+      const amount = Math.trunc(Number(_rt_rule_call(rules.accumulate, plain, tp[0],
+                                                      {current: tp[1], gained: 0})[rules.debuff_index]));
+      if (amount > 0) out.push([tp[0], amount]);
+    }
+    return out;
+  }
+  // `name`'s conditions now: its own, those its relations give it, its states'.
+  active_conditions(name) {
+    for (const m of this.members) if (m.name === name) return this._active(m);
+    return [];
+  }
+  holds(relation, holder, held) {
+    return this.relations.some(r => r[0] === relation && r[1] === holder && r[2] === held);
+  }
+
+  // ---- acting ----
+  // Resolve `procedure` with the named combatants in its roles ({attacker: '甲', ...}) and the
+  // procedure's options (its other parameters and `dice`); the fight is unchanged.
+  resolve(procedure, roles, options) {
+    const prepared = this._prepare(procedure, roles, options);
+    _rt_check_call(prepared[0], procedure, prepared[1]);
+    const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
+    return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
+                           prepared[4]);
+  }
+  // What resolve calls the procedure with: [its spec, the arguments (every role's effective stats,
+  // the options its conditions supply, then the caller's), the sentences of the state that applied,
+  // the conditions it uses up, the roles]; Refused when the actor's conditions forbid it.
+  _prepare(procedure, roles, options) {
+    const rules = this.rules;
+    const spec = typeof procedure === 'string' ? rules.actions.get(procedure) : undefined;
+    if (spec === undefined) throw new OutOfBounds('没有可在战斗中使用的这个过程', {key: 'procedure'});
+    if (roles instanceof Map) roles = _rt_object(roles);
+    if (!_rt_is_mapping(roles)) throw new OutOfBounds(`“${spec.name}”的角色应为映射（角色: 名字）`, {key: 'roles'});
+    const given = Object.keys(roles);
+    if (spec.roles.some(r => !_rt_has(roles, r)) || given.some(r => spec.roles.indexOf(r) < 0)) {
+      throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
+    }
+    options = _rt_fight_options(options);
+    for (const key of Object.keys(options)) {
+      if (spec.roles.indexOf(key) >= 0) throw new OutOfBounds(`“${key}”是角色，不是选项`, {key: key});
+    }
+    const byName = new Map();
+    for (let i = spec.roles.length - 1; i >= 0; i--) byName.set(roles[spec.roles[i]], spec.roles[i]);
+    for (const r of given) this.member(roles[r]);  // every combatant named exists before anything is refused
+    this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
+    const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
+    const kwargs = Object.create(null), supplied = Object.create(null), suppliedKeys = [];
+    const used = [], applied = plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : [];
+    for (const role of spec.roles) {
+      const m = this.member(roles[role]);
+      const applying = this._applying(m, procedure, byName);
+      kwargs[role] = this._effective(m, true, applying);
+      for (const s of this.applied_to(m.name, applying)) applied.push(s);
+      for (const cs of applying) {
+        const c = cs[0], spc = cs[1];
+        for (const pv of spc.options) {
+          if (spec.params.has(pv[0]) && !_rt_has(options, pv[0]) && !_rt_has(supplied, pv[0])) {
+            supplied[pv[0]] = pv[1] === 'value' ? c.value : pv[1];
+            suppliedKeys.push(pv[0]);
+            applied.push(_rt_line(`${m.name}的${spc.name}：${spec.params.get(pv[0])}为${_rt_shown_option(supplied[pv[0]])}`));
+          }
+        }
+        if (spc.ends.some(x => x.kind === 'used') && m.conditions.some(d => _rt_same_condition(d, c))) {
+          used.push([m.name, c.id, c.source]);
+        }
+      }
+    }
+    if (spec.checks.length) {  // the debuffs on the checks it rolls (TR-60..TR-70)
+      const pks = _rt_check_penalties(rules, spec.checks, roles, who => this._debuff_amounts(this.member(who)), options);
+      for (const s of pks[2]) applied.push(s);
+      for (const k of pks[1]) kwargs[k] = pks[0][k];
+    }
+    for (const k of suppliedKeys) kwargs[k] = supplied[k];
+    for (const k of Object.keys(options)) kwargs[k] = options[k];
+    return [spec, kwargs, applied, used, plan, roles];
+  }
+  // What `name`'s state does to its stats now (or in an action: the conditions `applying`).
+  applied_to(name, applying) {
+    const rules = this.rules, m = this.member(name), out = [];
+    for (const x of m.modifiers) {
+      if (rules.stats.has(x.stat)) out.push(`${name}的${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}（${x.source}）`);
+    }
+    for (const state of m.states) {
+      const spared = rules.state_spared.get(state);
+      if (spared && m.base[spared] === true) continue;
+      const taken = (rules.state_stats.get(state) || []).filter(s => rules.stats.has(s)).map(s => rules.stats.get(s)[0]);
+      if (taken.length) out.push(`${name}处于${_rt_name_of(rules.state_names, state)}：${taken.join('、')}视为最低`);
+    }
+    for (const sa of this._debuffs(m)) out.push(`${name}的减益：${rules.stats.get(sa[0])[0]}-${sa[1]}`);
+    if (applying === undefined || applying === null) {  // in an action, only the checks it rolls are said
+      for (const x of _rt_lowered_checks(rules, this._debuff_amounts(m), name)) out.push(x);
+    }
+    for (const cs of applying === undefined || applying === null ? this._applying(m) : applying) {
+      const c = cs[0], spec = cs[1];
+      const changes = spec.sets.map(sf => (sf[1] ? _rt_name_of(rules.flag_names, sf[0])
+                                                  : `非${_rt_name_of(rules.flag_names, sf[0])}`));
+      for (const sp of spec.adds) {
+        if (sp[1] * c.value) changes.push(`${rules.stats.get(sp[0])[0]}${_rt_signed_int(sp[1] * c.value)}`);
+      }
+      for (const x of spec.as_states) changes.push(`视为${_rt_name_of(rules.state_names, x)}`);
+      if (changes.length) {
+        const by = c.source ? `，来自${c.source}` : '';
+        out.push(_rt_line(`${name}处于${spec.name}（${changes.join('、')}${by}）`));
+      }
+    }
+    return out;
+  }
+  // Resolve and apply in one call: [action, fight].
+  act(procedure, roles, options) {
+    const action = this.resolve(procedure, roles, options);
+    return [action, this.apply(action)];
+  }
+  // A new fight with the action's declared effects applied (a sentence for each change).
+  apply(action) {
+    const rules = this.rules;
+    const spec = action instanceof FightAction ? rules.actions.get(action.procedure) : undefined;
+    if (spec === undefined) throw new OutOfBounds('只能应用本场战斗 resolve() 得到的行动', {key: 'action'});
+    const roles = new Map(action.roles.map(r => [r[0], r[1]]));
+    const result = action.result;
+    const members = new Map(this.members.map(m => [m.name, m]));
+    for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
+    const relations = new Map(this.relations.map(r => [r.join('\u0000'), r]));
+    const log = [];
+    const n = this.members.length, names = this.members.map(x => x.name);
+    this._end_used(action, spec, members, log);
+    if (action.plan !== null) members.set(action.plan.name, this._spend(members.get(action.plan.name), action.plan, log));
+    for (const e of spec.effects) {
+      if (e.when && !result[e.when]) continue;
+      const who = roles.get(e.role);
+      let m = members.get(who);
+      const amount = e.field ? Math.trunc(Number(result[e.field])) * e.sign : 0;
+      if (e.kind === 'counter') {
+        if (amount === 0) continue;
+        const total = _rt_clamp(_rt_get(m.counters, e.key) + amount, -MAX_VALUE, MAX_VALUE);
+        m = _rt_member_with(m, {counters: _rt_put(m.counters, e.key, total)});
+        const top = Math.abs(total) === MAX_VALUE ? '，已达上限' : '';
+        log.push(_rt_line(`${who}的${rules.counters.get(e.key)}${_rt_signed_int(amount)}（共${total}${top}）`));
+        if (rules.on_damage !== null && rules.on_damage[0] === e.key && amount > 0 && m.states.length) {
+          m = this._recover(m, Math.min(amount, rules.taken_max), log);
+        }
+        members.set(who, m);
+      } else if (e.kind === 'track') {
+        const track = String(result[e.key] || '');
+        if (!track || amount === 0 || !rules.tracks.has(track)) continue;
+        const before = _rt_get(m.points, track);
+        const total = _rt_clamp(before + amount, 0, rules.points_max);
+        m = _rt_member_with(m, {points: _rt_put(m.points, track, total)});
+        const top = before + amount > rules.points_max ? `，已达上限${rules.points_max}` : '';
+        log.push(_rt_line(`${who}的${rules.tracks.get(track)}${_rt_signed_int(amount)}（共${total}${top}）`));
+        if (rules.accumulate !== null) {
+          const out = _rt_rule_call(rules.accumulate, this._effective(m, false), track,
+                                    {current: Math.min(before, total), gained: Math.max(0, total - before)});
+          const state = String(out[rules.state_index] || '');
+          if (state && m.states.indexOf(state) < 0) {
+            m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
+            log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, state)}`));
+          }
+        }
+        if (rules.wake_tracks.indexOf(track) >= 0 && rules.on_damage !== null && total > before && m.states.length) {
+          m = this._recover(m, Math.min(total - before, rules.taken_max), log);  // pain wakes as damage does
+        }
+        members.set(who, m);
+      } else if (e.kind === 'modifier') {
+        if (amount === 0) continue;
+        const index = names.indexOf(who);
+        let expires = -1;
+        if (e.duration === 'next_turn') expires = this.turn + 1 + _rt_mod(index - this.turn - 1, n);
+        else if (e.duration.slice(0, 7) === 'rounds:') expires = this.turn + parseInt(e.duration.slice(7), 10) * n;
+        m = Fight._modify(m, new _rt_Modifier(e.key, amount, Math.min(expires, MAX_VALUE), spec.name), log);
+        members.set(who, m);
+        const until = e.duration === 'next_turn' ? '，直到其下一回合开始' : '';
+        log.push(_rt_line(`${who}的${rules.stats.get(e.key)[0]}${_rt_signed_int(amount)}（${spec.name}${until}）`));
+      } else if (e.kind === 'state') {
+        if (m.states.indexOf(e.key) < 0) {
+          members.set(who, _rt_member_with(m, {states: m.states.concat([e.key]).sort(_rt_text_cmp)}));
+          log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, e.key)}`));
+        }
+      } else if (e.kind === 'condition') {
+        const value = e.field ? amount : 1;
+        const source = e.other && roles.has(e.other) ? roles.get(e.other) : '';
+        members.set(who, this._set_condition(m, e.key, value, source, names.indexOf(who),
+                                             source ? names.indexOf(source) : -1, log));
+      } else if (e.kind === 'clear') {
+        const kept = m.conditions.filter(c => c.id !== e.key);
+        if (kept.length !== m.conditions.length) {
+          members.set(who, _rt_member_with(m, {conditions: kept}));
+          log.push(_rt_line(`${who}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
+        }
+      } else if (e.kind === 'relation') {
+        const held = roles.get(e.other);
+        const key = [e.key, who, held], k = key.join('\u0000');
+        if (e.duration === 'start' && !relations.has(k)) {
+          relations.set(k, key);
+          log.push(_rt_line(`${who}${rules.relations.get(e.key)}${held}`));
+        } else if (e.duration === 'end' && relations.has(k)) {
+          relations.delete(k);
+          log.push(_rt_line(`${who}对${held}的${rules.relations.get(e.key)}结束`));
+        }
+      }
+    }
+    const same = relations.size === this.relations.length
+      && this.relations.every(r => relations.has(r.join('\u0000')));
+    const after = this._with({members: this.members.map(x => members.get(x.name)),
+                              relations: same ? this.relations : Array.from(relations.values()).sort(_rt_tuple_cmp)});
+    return after._settle(log, this.relations);
+  }
+  // `m` with modifier `next`: added to one of the same stat, expiry and source, else appended
+  // (past MAX_MODIFIERS distinct ones it does not take effect, and the log says so).
+  static _modify(m, next, log) {
+    for (let i = 0; i < m.modifiers.length; i++) {
+      const x = m.modifiers[i];
+      if (x.stat === next.stat && x.expires === next.expires && x.source === next.source) {
+        const merged = new _rt_Modifier(x.stat, _rt_clamp(x.delta + next.delta, -MAX_VALUE, MAX_VALUE), x.expires, x.source);
+        return _rt_member_with(m, {modifiers: m.modifiers.slice(0, i).concat([merged], m.modifiers.slice(i + 1))});
+      }
+    }
+    if (m.modifiers.length >= MAX_MODIFIERS) {
+      log.push(_rt_line(`${m.name}身上的临时修正已达上限${MAX_MODIFIERS}个，这一项未生效`));
+      return m;
+    }
+    return _rt_member_with(m, {modifiers: m.modifiers.concat([next])});
+  }
+  // The ruleset's recovery rule for a combatant whose counter grew.
+  _recover(m, taken, log) {
+    const rules = this.rules, od = rules.on_damage;
+    for (const tp of m.points) {
+      const track = tp[0], points = tp[1];
+      const state = rules.track_states.get(track);
+      if (points <= 0 || state === undefined || m.states.indexOf(state) < 0) continue;
+      const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track, {current: points, taken: taken});
+      const left = Math.trunc(Number(out[od[3]])), awake = !!out[od[4]];
+      if (left !== points) {
+        m = _rt_member_with(m, {points: _rt_put(m.points, track, left)});
+        log.push(_rt_line(`${m.name}的${_rt_name_of(rules.tracks, track)}${_rt_signed_int(left - points)}（${od[5]}，共${left}）`));
+      }
+      if (awake) {
+        m = _rt_member_with(m, {states: m.states.filter(s => s !== state)});
+        log.push(_rt_line(`${m.name}的${_rt_name_of(rules.state_names, state)}解除`));
+      }
+    }
+    return m;
+  }
+  // The next combatant's turn (a new round after the last); modifiers and conditions that last
+  // until the start of this turn lapse.
+  next_turn() {
+    const rules = this.rules, turn = this.turn + 1;
+    if (turn > MAX_TURN) {
+      throw new OutOfBounds(`战斗已进行${MAX_TURN}个回合，不能再推进（行动仍可结算）`, {key: 'turn'});
+    }
+    const log = this.log.slice(), members = [];
+    for (const m of this.members) {
+      const kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
+      for (const gone of m.modifiers) {
+        if (kept.indexOf(gone) < 0) log.push(_rt_line(`${m.name}的${rules.stats.get(gone.stat)[0]}恢复（${gone.source}）`));
+      }
+      const lasting = m.conditions.filter(c => c.expires < 0 || c.expires > turn);
+      for (const c of m.conditions) {
+        if (lasting.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+      }
+      members.push(_rt_member_with(m, {modifiers: kept, conditions: lasting}));
+    }
+    this._new_turn(members, turn, log);
+    const n = this.members.length;
+    if (turn % n === 0) log.push(`第${Math.floor(turn / n) + 1}轮`);
+    return this._with({members: members, turn: turn, log: log});
+  }
+  // A new fight with `state` lifted from `name` (a recovery, the game master's call).
+  remove_state(name, state) {
+    const m = this.member(name);
+    if (m.states.indexOf(state) < 0) return this;
+    const kept = m.states.filter(s => s !== state);
+    return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {states: kept}) : x)),
+                       log: this.log.concat([_rt_line(`${name}的${_rt_name_of(this.rules.state_names, state)}解除`)])});
+  }
+
+  // ---- showing and storing ----
+  // One line of `name`'s state in the rules' language.
+  status(name) {
+    const rules = this.rules, m = this.member(name);
+    const parts = m.counters.map(kv => `${rules.counters.get(kv[0])}${kv[1]}`);
+    for (const kv of m.points) if (kv[1]) parts.push(`${_rt_name_of(rules.tracks, kv[0])}${kv[1]}`);
+    const names = new Map(Array.from(rules.actions.entries()).map(kv => [kv[0], kv[1].name]));
+    for (const s of m.states) {
+      const forbids = rules.conditions.has(s) ? _rt_forbids_text(rules.conditions.get(s), names) : '';
+      parts.push(_rt_name_of(rules.state_names, s) + (forbids ? `（${forbids}）` : ''));
+    }
+    for (const x of m.modifiers) parts.push(`${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}`);
+    for (const c of m.conditions) {
+      const spec = rules.conditions.get(c.id);
+      const more = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? [String(c.value)] : [];
+      if (c.source) more.push(`来自${c.source}`);
+      if (c.expires >= 0) more.push(`还剩${Math.max(0, c.expires - this.turn)}个回合`);
+      const forbids = _rt_forbids_text(spec, names);
+      if (forbids) more.push(forbids);
+      parts.push(spec.name + (more.length ? `（${more.join('，')}）` : ''));
+    }
+    for (const r of this.relations) if (r[1] === name) parts.push(`${rules.relations.get(r[0])}${r[2]}`);
+    for (const r of this.relations) if (r[2] === name) parts.push(`被${r[1]}${rules.relations.get(r[0])}`);
+    if (rules.turn !== null && (m.spent.length || m.owed.length || m.ready)) {
+      parts.push(`本回合剩余${this.left(name)}`);
+      if (m.owed.length) parts.push(`下一回合被占用${_rt_shown_cost(rules.turn, m.owed)}`);
+      if (m.ready) parts.push(`准备了${_rt_name_of(_rt_ACTION_NAMES, m.ready)}`);
+    }
+    return `${name}：` + (parts.length ? parts.join('，') : '无变化');
+  }
+  toDict() {
+    const pairs = ps => { const out = {}; for (const kv of ps) out[kv[0]] = kv[1]; return out; };
+    return {
+      turn: this.turn, turns: this.rules.turn !== null,
+      members: this.members.map(m => ({
+        name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
+        states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
+        conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready})),
+      relations: this.relations.map(r => r.slice()), log: this.log.slice(),
+    };
+  }
+  toJSON() { return this.toDict(); }
+  // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
+  static from_dict(rules, data) {
+    let read;
+    try {
+      if (!(_rt_is_mapping(data) && _rt_get_or(data, 'turns', false) === true)) rules = _rt_without_turn(rules);
+      read = _rt_read_fight(rules, data);
+    } catch (err) {
+      if (err instanceof RuleError) throw err;
+      throw new OutOfBounds('无法读取战斗记录', {key: 'fight'});
+    }
+    return new Fight(rules, read[0], read[1], read[2], read[3]);
+  }
+
+  // Exactly: how many more times `procedure` must hit the combatant in role `target` until its
+  // points on `track` put it into the track's state (fight_until.py; options: the procedure's
+  // options and max_attacks).
+  until_state(procedure, roles, target, track, options) { return _rt_until_state(this, procedure, roles, target, track, options); }
+
+  // Exactly: how many actions of `plan` (an opening, then its cycle again and again) until `target`
+  // is reached, following the whole fight state (fight_plan.py; options: max_actions, negligible).
+  until_plan(plan, target, options) { return _rt_until_plan(this, plan, target, options); }
+  // Whether the fight has reached `target` (as until_plan takes it).
+  reached(target) { return _rt_reached(this, _rt_read_targets(this.rules, this.members.map(m => m.name), target)); }
+}
+
+function _rt_has_condition(m, cid, source) { return m.conditions.some(c => c.id === cid && c.source === source); }
+function _rt_role(byName, name) { return byName.has(name) ? byName.get(name) : null; }
+function _rt_name_of(names, key) { return names.has(key) ? names.get(key) : key; }
+function _rt_object(map) {
+  const out = Object.create(null);
+  for (const kv of map.entries()) out[kv[0]] = kv[1];
+  return out;
+}
+// The options of a fight's call (the Python keyword arguments): a plain object, copied without a prototype.
+function _rt_fight_options(options) {
+  if (options === undefined || options === null) return Object.create(null);
+  if (!_rt_is_mapping(options)) throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
+  const out = Object.create(null);
+  for (const k of Object.keys(options)) out[k] = options[k];
+  return out;
+}
