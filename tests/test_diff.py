@@ -166,15 +166,19 @@ def test_tr50_tr51_called_part_shows_attacks_until_each_state(tmp_path: Path, tr
     deaf = odds["states"]["耳聋（耳鸣）"]
     assert deaf["old"] == deaf["new"] == [None] * len(TRACKS_SPREAD)
     text = render.text(result)
-    assert "目盲（目眩）" in text and "耳聋（耳鸣） —" in text
+    assert "目盲（目眩） 7.08→5.44（-1.64）" in text and "耳聋" not in text  # the states neither side reaches: JSON only
     assert "目盲（目眩）所需的期望攻击次数" in render.html(result)
 
 
-def test_states_cell_shows_each_state_and_a_dash_where_unreachable():
-    """The terminal cell of the states: each state's mean old→new (change), "—" where neither side reaches it."""
-    odds = {"states": {"目盲（目眩）": {"old": [4.0, 6.0], "new": [3.0, 5.0], "delta": [-1.0, -1.0]},
+def test_states_cell_shows_the_states_either_side_reaches():
+    """The terminal cell of the states: each state's mean old→new (change); one neither side reaches
+    and the damage total (a column of its own) are left out; "—" when nothing is left."""
+    odds = {"states": {"造成10点伤害": {"old": [4.0, 5.0], "new": [4.0, 5.0], "delta": [0.0, 0.0]},
+                       "目盲（目眩）": {"old": [4.0, 6.0], "new": [3.0, 5.0], "delta": [-1.0, -1.0]},
+                       "定身（麻痹）": {"old": [None, None], "new": [None, 8.0], "delta": [None, None]},
                        "耳聋（耳鸣）": {"old": [None, None], "new": [None, None], "delta": [None, None]}}}
-    assert render.states_cell(odds) == "目盲（目眩） 5.00→4.00（-1.00）；耳聋（耳鸣） —"
+    assert render.states_cell(odds, "造成10点伤害") == "目盲（目眩） 5.00→4.00（-1.00）；定身（麻痹） —→8.00"
+    assert render.states_cell({"states": {}}) == "—"
 
 
 def _git(repo: Path, *args: str) -> None:

@@ -49,18 +49,18 @@ def metric_cell(odds: dict[str, Any], metric: str) -> str:
     return _cell(odds[metric], metric)
 
 
-def states_cell(odds: dict[str, Any]) -> str:
-    """Each state's expected attacks, `label old→new（change）`, joined by "；"."""
-    return "；".join(f"{printable(label)} {_cell(m, 'until')}" for label, m in odds.get("states", {}).items())
+def states_cell(odds: dict[str, Any], besides: str | None = None) -> str:
+    """Each state's expected attacks, `label old→new（change）`, joined by "；": the states either side
+    reaches, but `besides` (the damage total, in a column of its own); "—" when none is left."""
+    return "；".join(f"{printable(label)} {_cell(m, 'until')}" for label, m in odds.get("states", {}).items()
+                    if label != besides and any(v is not None for v in (m["old"] or []) + (m["new"] or []))) or "—"
 
 
 def _cell(m: dict[str, Any], metric: str) -> str:
-    if m["delta"] is None:
+    both = [i for i, d in enumerate(m["delta"] or []) if d is not None]
+    if not both:  # no defender value with a number on both sides: each side's own mean
         old, new = _mean(m["old"]), _mean(m["new"])
         return "—" if old is None and new is None else f"{_fmt(old, metric)}→{_fmt(new, metric)}"
-    both = [i for i, d in enumerate(m["delta"]) if d is not None]
-    if not both:
-        return "—"
     old = sum(m["old"][i] for i in both) / len(both)
     new = sum(m["new"][i] for i in both) / len(both)
     return f"{_fmt(old, metric)}→{_fmt(new, metric)}（{_fmt(new - old, metric, True)}）"
@@ -102,8 +102,8 @@ def text(report: dict[str, Any]) -> str:
             for k, o in enumerate(e["odds"]):
                 via = f"（经由{len(o['via'])}件：{_short(o['via'])}）" if o.get("via") else ""
                 rows.append((first if k == 0 else ["", "", ""]) + [str(o["preset"] + 1)]
-                            + [metric_cell(o, m) for m, _ in METRICS] + [states_cell(o) or "—"]
-                            + [(fields if k == 0 else "") + via])
+                            + [metric_cell(o, m) for m, _ in METRICS]
+                            + [states_cell(o, rs["presets"][o["preset"]]["until"])] + [(fields if k == 0 else "") + via])
         if rows:
             out += ["  " + line for line in _table(["表", "条目", "变化", "预设", "命中率（平均）", "期望伤害（平均）",
                                                     "期望攻击次数（平均）", "各状态所需攻击次数（平均）", "字段"], rows)]
@@ -149,7 +149,7 @@ def html(report: dict[str, Any]) -> str:
         rows = []
         for e in rs["entries"]:
             fields = "；".join(f"{f['name']} {_short(f['old'])}→{_short(f['new'])}" for f in e["fields"])
-            cells = [c for o in e["odds"][:1] for c in [metric_cell(o, m) for m, _ in METRICS] + [states_cell(o) or "—"]]
+            cells = [c for o in e["odds"][:1] for c in [metric_cell(o, m) for m, _ in METRICS] + [states_cell(o, rs["presets"][o["preset"]]["until"])]]
             cells = cells or ["—"] * 4
             rows.append(Markup("<tr><td>{}</td><td>{}</td><td>{}</td>{}<td>{}</td></tr>").format(
                 e["table_name"], e["name"], CHANGE[e["change"]],
