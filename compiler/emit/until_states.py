@@ -4,7 +4,8 @@ attack a turn, with the real state feedback.
 
 "Each state" is: the damage total of the balancing preset (`until: {at, name}`), each state of the
 fight's states table that a track the attack deals points to causes (`track_states`: a called shot,
-a part), and each condition or state the procedure's own effects set (dp's 绊摔 → 倒地). Which of
+a part), and each condition or state the procedure's own effects set on another combatant than the
+one acting (dp's 绊摔 → 倒地; the actor's own stance, 格挡 or 瞄准, is no state the attack leads to). Which of
 them the chosen inputs can reach is read off the attack's exact odds (the outcome naming the track,
 the true/false outcome gating the effect): one that cannot be reached is listed with None ("—"),
 without running the chain. The calculator's script (templates/calculator.js `untilStates`) lists
@@ -43,6 +44,7 @@ def state_targets(rules: Any, procedure: str, odds: Any, until_at: int, until_na
     if spec is None:
         return []
     names = fight_names(spec.roles)
+    actor = spec.roles[spec.subject] if 0 <= spec.subject < len(spec.roles) else ""
     out: list[StateTarget] = []
     seen: set[tuple[str, str, str]] = set()
 
@@ -65,6 +67,8 @@ def state_targets(rules: Any, procedure: str, odds: Any, until_at: int, until_na
             for track, state in rules.track_states.items():
                 label = f"{rules.state_names.get(state, state)}（{rules.tracks.get(track, track)}）"
                 add(label, e.role, "state", state, gate and track in named)
+        elif e.role == actor:
+            continue
         elif e.kind == "condition" and e.key in rules.conditions:
             add(rules.conditions[e.key].name, e.role, "condition", e.key, gate)
         elif e.kind == "state":

@@ -226,6 +226,7 @@
     var spec = rules.actions.get(procedure);
     if (!spec) return [];
     var names = fightNames(spec.roles), out = [], seen = {};
+    var actor = spec.subject >= 0 && spec.subject < spec.roles.length ? spec.roles[spec.subject] : "";
     function add(label, who, kind, key, reachable, atLeast) {
       var id = JSON.stringify([who, kind, key]);
       if (seen[id] || out.length >= MAX_STATES) return;
@@ -247,6 +248,8 @@
           var label = (rules.state_names.get(state) || state) + "（" + (rules.tracks.get(track) || track) + "）";
           add(label, e.role, "state", state, gate && named.has(track));
         });
+      } else if (e.role === actor) {
+        return;  // the actor's own stance (格挡, 瞄准) is no state the attack leads to
       } else if (e.kind === "condition" && rules.conditions.has(e.key)) {
         add(rules.conditions.get(e.key).name, e.role, "condition", e.key, gate);
       } else if (e.kind === "state") {
