@@ -103,11 +103,31 @@ def expected_until_states(mod: Any, procedure: str, kwargs: dict[str, Any], odds
     return out
 
 
-def preset_states(mod: Any, rs: Any, preset: Any, entry: Any) -> dict[str, list[float | None]]:
+def damage_only(rules: Any, procedure: str) -> bool:
+    """Whether the procedure's effects lead to no state but the damage total (dp's attack: no track
+    with a state, no condition set on the other combatant)."""
+    spec = rules.actions.get(procedure)
+    if spec is None:
+        return True
+    actor = spec.roles[spec.subject] if 0 <= spec.subject < len(spec.roles) else ""
+    return not any((e.kind == "track" and rules.track_states) or (e.kind in ("condition", "state") and e.role != actor)
+                   for e in spec.effects)
+
+
+def preset_states(mod: Any, rs: Any, preset: Any, entry: Any,
+                  until: list[float | None] | None = None) -> dict[str, list[float | None]]:
     """{state's label: expected attacks per value of the preset's varied stat or parameter} for
     `entry` of the preset's table, as the pages' balancing tables set up the attack
-    (emit/odds_tables.py `_Evaluator._compute`): the preset's combatants and options."""
+    (emit/odds_tables.py `_Evaluator._compute`): the preset's combatants and options. `until`, the
+    balancing row's expected attacks until the damage total, is taken as that state's column (the
+    same chain), so a procedure that leads to no other state costs nothing more."""
     import dataclasses
+
+    rules = mod.fight.FIGHT_RULES
+    spec = rules.actions.get(preset.procedure)
+    counts = spec is not None and any(e.kind == "counter" for e in spec.effects)
+    if until is not None and damage_only(rules, preset.procedure):
+        return {preset.until_name: list(until)} if preset.until_at and counts else {}
 
     odds_fn = getattr(mod, f"{preset.procedure}_odds")
     proc = next(p for p in rs.procedures if p.id == preset.procedure)
@@ -130,4 +150,6 @@ def preset_states(mod: Any, rs: Any, preset: Any, entry: Any) -> dict[str, list[
         for label, expected in expected_until_states(mod, preset.procedure, kwargs, odds, preset.until_at,
                                                      preset.until_name):
             columns.setdefault(label, [None] * n)[k] = expected
+    if until is not None and preset.until_name in columns:
+        columns[preset.until_name] = list(until)
     return columns

@@ -114,16 +114,16 @@ def measure(rs: Ruleset, references: dict[int, str]) -> tuple[dict[Key, Row], di
         for i, preset in enumerate(rs.odds_presets):
             table = rs.table(preset.table)
             for entry in table.entries[: preset.max_entries]:
-                out[(i, table.id, entry.id)] = evaluator.run(preset, entry)
-                states[(i, table.id, entry.id)] = preset_states(evaluator.module(), rs, preset, entry)
+                row = out[(i, table.id, entry.id)] = evaluator.run(preset, entry)
+                states[(i, table.id, entry.id)] = preset_states(evaluator.module(), rs, preset, entry, row[2])
             ref = next((e for e in table.entries if e.id == references.get(i)), None)
             if ref is None:
                 continue
             for param, chosen in _choices(rs, preset):
                 for entry in chosen.entries[:MAX_CHOICE_ENTRIES]:
                     with_choice = dataclasses.replace(preset, args=preset.args + ((param, entry.id),))
-                    out[(i, chosen.id, entry.id)] = evaluator.run(with_choice, ref)
-                    states[(i, chosen.id, entry.id)] = preset_states(evaluator.module(), rs, with_choice, ref)
+                    row = out[(i, chosen.id, entry.id)] = evaluator.run(with_choice, ref)
+                    states[(i, chosen.id, entry.id)] = preset_states(evaluator.module(), rs, with_choice, ref, row[2])
     finally:
         evaluator.close()
     return out, states
