@@ -17,6 +17,7 @@ import pytest
 from rulec.emit.calculator import CSP, _json_block, _inline_script, CalculatorError, calc_page_name
 from markupsafe import escape
 
+from rulec.emit.until_states import expected_until_states
 from rulec.runtime.fight_odds import expected_attacks
 from every_ruleset import RULESETS
 
@@ -194,6 +195,68 @@ def test_other_rulesets_match(browser: Any, built: Path, request: pytest.Fixture
             kwargs[pid] = pg.input_value(f"select[name={pid}]")
     _check(pg, mod.attack_odds(**kwargs), at)
     assert pg.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 1
+    assert problems == []
+    pg.context.close()
+
+
+def _states(pg: Any) -> list[tuple[str, float | None]]:
+    rows = pg.eval_on_selector_all("#states tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.dataset.value))")
+    return [(label, None if value == "" else float(value)) for label, value in rows]
+
+
+def _same_states(got: list[tuple[str, float | None]], want: list[tuple[str, float | None]]) -> bool:
+    return [g[0] for g in got] == [w[0] for w in want] and all(
+        (g is None) == (w is None) and (g is None or math.isclose(g, w or 0.0, rel_tol=1e-9, abs_tol=1e-12))
+        for (_, g), (_, w) in zip(got, want))
+
+
+def _page_kwargs(pg: Any, mod: Any, procedure: str, combatants: dict[str, dict[str, Any]],
+                 **options: Any) -> dict[str, Any]:
+    """The page's inputs as the Python package takes them: the combatants' stats, each table choice
+    the page made (its select), and `options`."""
+    kwargs: dict[str, Any] = dict(options)
+    for pid, _name, ptype in mod.PROCEDURE_INFO[procedure]["params"]:
+        if ptype == "combatant":
+            kwargs[pid] = mod.Combatant.from_dict(combatants.get(pid, {}))
+        elif pid not in kwargs and pg.locator(f"select[name={pid}]").count():
+            value = pg.input_value(f"select[name={pid}]")
+            if value:
+                kwargs[pid] = value
+    return kwargs
+
+
+@needs_browser
+@pytest.mark.slow  # several seconds: CI's slow job
+@pytest.mark.parametrize("width,height", WIDTHS, ids=["phone", "desktop"])
+def test_tr50_tr51_attacks_until_each_state_match_until_plan(browser: Any, built: Path, tracks: Any, width: int,
+                                                             height: int):
+    """TR-50/TR-51: an attack on the eyes — the expected attacks until 10 damage and until 目盲 (the
+    目眩 track's state), computed in the browser by the JavaScript fight's until_plan, equal the
+    Python package's; the states the eyes cannot reach show "—"."""
+    pg, problems = _open(browser, built / "reference" / "tracks-calc.html", width, height, "#part=eyes")
+    attacker = {"力量": 4, "敏捷": 4, "感知": 3, "智力": 3, "格斗": 3, "武器": 3, "投掷": 3, "弓箭": 3, "能量技艺": 3}
+    kwargs = _page_kwargs(pg, tracks, "attack", {"attacker": attacker}, distance=3, part="eyes")
+    want = expected_until_states(tracks, "attack", kwargs, tracks.attack_odds(**kwargs), 10, "造成10点伤害")
+    got = _states(pg)
+    assert _same_states(got, want), (got, want)
+    shown = dict(got)
+    assert shown["目盲（目眩）"] is not None and shown["耳聋（耳鸣）"] is None
+    assert "—" in pg.inner_text("#states")
+    assert pg.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 1
+    assert problems == []
+    pg.context.close()
+
+
+@needs_browser
+@pytest.mark.slow  # several seconds: CI's slow job
+def test_dp_f05_trip_shows_attacks_until_prone(browser: Any, built: Path, dp: Any):
+    """DP-F05: 绊摔 is offered for its condition: the expected tries until 倒地 equal the package's."""
+    pg, problems = _open(browser, built / "reference" / "dp-calc.html", 1280, 900, "#p=trip")
+    kwargs = _page_kwargs(pg, dp, "trip", {})
+    want = expected_until_states(dp, "trip", kwargs, dp.trip_odds(**kwargs), 0, "")
+    got = _states(pg)
+    assert _same_states(got, want), (got, want)
+    assert dict(got)["倒地"] is not None
     assert problems == []
     pg.context.close()
 

@@ -124,6 +124,63 @@ def test_added_removed_ruling_and_called_shot(tmp_path: Path, dp: Any):
     assert "<svg" in page and "短棍" in page and "<script" not in page
 
 
+TRACKS_ATTACKER = {"力量": 4, "敏捷": 4, "感知": 3, "智力": 3, "格斗": 3, "武器": 3, "投掷": 3, "弓箭": 3, "能量技艺": 3}
+TRACKS_SPREAD = [0, 2, 4, 6, 8, 10]
+
+
+def _until_state(pkg: Any, weapon: str, part: str, target: dict[str, Any]) -> list[float | None]:
+    """Expected attacks, one a turn, until `target` over the tracks preset's spread: the package's
+    own fight (`until_plan`), as a GM would ask it."""
+    out: list[float | None] = []
+    for value in TRACKS_SPREAD:
+        fight = pkg.start_fight({"角色1": pkg.Combatant.from_dict(TRACKS_ATTACKER),
+                                 "角色2": pkg.Combatant.from_dict({"基础防御": value})})
+        step = {"procedure": "attack", "roles": {"attacker": "角色1", "defender": "角色2"}, "end_turn": True,
+                "options": {"weapon": weapon, "distance": 3, "part": part}}
+        chain = fight.until_plan([step], {"who": "角色2", **target}, max_actions=200)
+        out.append(chain.expected if chain.tail <= 1e-9 else None)
+    return out
+
+
+@pytest.mark.slow  # two builds of the tracks ruleset and its chains: CI's slow job
+def test_tr50_tr51_called_part_shows_attacks_until_each_state(tmp_path: Path, tracks: Any):
+    """TR-50/TR-51: the eyes' size offset 3 -> 2 changes the expected attacks until 目盲 (the 目眩
+    track's state) and until the damage total, each equal to the package's until_plan; states the
+    eyes cannot reach (耳聋 of the ears' 耳鸣) are listed with no number ("—")."""
+    new = tmp_path / "new" / "tracks"
+    shutil.copytree(RULES / "tracks", new)
+    _edit(new / "tables" / "body_parts.yaml", "{id: eyes, name: 眼睛, size_offset: 3,", "{id: eyes, name: 眼睛, size_offset: 2,")
+    result = compare.report(compare.compile_side("old", [RULES / "tracks"]), compare.compile_side("new", [new]))
+    (rs,) = result["rulesets"]
+    eyes = next(e for e in rs["entries"] if (e["table"], e["id"]) == ("body_parts", "eyes"))
+    odds = next(o for o in eyes["odds"] if o["preset"] == 0)
+    weapon = next(e.id for e in tracks.WEAPONS.values() if e.name == rs["presets"][0]["reference"])
+    blind = odds["states"]["目盲（目眩）"]
+    assert _close(blind["old"], _until_state(tracks, weapon, "eyes", {"state": "blind"}))
+    known = [d for d in blind["delta"] if d is not None]
+    assert known and all(d < 0 for d in known)  # a smaller penalty: 目盲 sooner
+    assert blind["old"][2] is None and blind["new"][2] is not None  # and now within reach against 4
+    total = odds["states"]["造成10点伤害"]
+    assert _close(total["old"], _until_state(tracks, weapon, "eyes", {"counter": "damage", "at_least": 10}))
+    assert _close(total["old"], odds["until"]["old"])
+    deaf = odds["states"]["耳聋（耳鸣）"]
+    assert deaf["old"] == deaf["new"] == [None] * len(TRACKS_SPREAD)
+    text = render.text(result)
+    assert "目盲（目眩） 7.08→5.44（-1.64）" in text and "耳聋" not in text  # the states neither side reaches: JSON only
+    assert "目盲（目眩）所需的期望攻击次数" in render.html(result)
+
+
+def test_states_cell_shows_the_states_either_side_reaches():
+    """The terminal cell of the states: each state's mean old→new (change); one neither side reaches
+    and the damage total (a column of its own) are left out; "—" when nothing is left."""
+    odds = {"states": {"造成10点伤害": {"old": [4.0, 5.0], "new": [4.0, 5.0], "delta": [0.0, 0.0]},
+                       "目盲（目眩）": {"old": [4.0, 6.0], "new": [3.0, 5.0], "delta": [-1.0, -1.0]},
+                       "定身（麻痹）": {"old": [None, None], "new": [None, 8.0], "delta": [None, None]},
+                       "耳聋（耳鸣）": {"old": [None, None], "new": [None, None], "delta": [None, None]}}}
+    assert render.states_cell(odds, "造成10点伤害") == "目盲（目眩） 5.00→4.00（-1.00）；定身（麻痹） —→8.00"
+    assert render.states_cell({"states": {}}) == "—"
+
+
 def _git(repo: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
                    env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
@@ -156,7 +213,7 @@ def test_git_revisions_json_and_exit_status(tmp_path: Path, monkeypatch: pytest.
     changed = [e for e in rs["entries"] if e["fields"]]
     assert len(changed) == 1 and changed[0]["fields"][0]["old"] == "1d8" and changed[0]["fields"][0]["new"] == "1d10"
     (odds,) = changed[0]["odds"]
-    assert set(odds) == {"preset", "hit", "damage", "until"}
+    assert set(odds) == {"preset", "hit", "damage", "until", "states"}
     assert all(d is None or d > 0 for d in odds["damage"]["delta"])
     assert (repo / "diff.html").read_text(encoding="utf-8").count("<svg") >= 1
     same = runner.invoke(main, ["diff", "HEAD", "rules"])

@@ -67,11 +67,13 @@ def _json_block(value: Any) -> Markup:
 
 def _offered(rs: Ruleset) -> list[Procedure]:
     """The procedures the calculator offers: those of the balancing presets first, then every other
-    one with a hit or damage summary that takes a combatant."""
+    one that takes a combatant and has a hit or damage summary or sets a condition or state on a
+    combatant in a fight (dp's 绊摔 → 倒地: the page shows the attacks until it)."""
     first = [p.procedure for p in rs.odds_presets]
     chosen = [p for pid in dict.fromkeys(first) for p in rs.procedures if p.id == pid]
-    chosen += [p for p in rs.procedures if p not in chosen and (p.summary.hit or p.summary.damage)
-               and any(prm.type == "combatant" for prm in p.params)]
+    chosen += [p for p in rs.procedures if p not in chosen and any(prm.type == "combatant" for prm in p.params)
+               and (p.summary.hit or p.summary.damage or any(e.kind in ("condition", "state") and e.role != p.subject
+                                                                    for e in p.effects))]
     return chosen[:MAX_PROCEDURES]
 
 

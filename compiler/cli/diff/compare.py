@@ -7,7 +7,10 @@ spread and the damage the expected attacks count up to) is run with the pages' o
 table, on each side; for the entries of the other tables the procedure chooses from (called
 shots), with the preset's first entry common to both sides as the weapon; and an entry of a
 table the preset's table refers to (an attack type) is measured through the entries that refer
-to it. The report is plain JSON (`report`); render.py prints it.
+to it. Beside the damage total, each entry's expected attacks until each state one attack can
+lead to (emit/until_states.py: the track states of a called shot or part, the conditions the
+procedure sets) are measured with the same package's fight (`until_plan`, one attack a turn, with
+the real state feedback). The report is plain JSON (`report`); render.py prints it.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ MAX_CHOICE_ENTRIES = 200  # entries of a chosen table (called shots) measured pe
 EPSILON = 1e-12  # a difference of the odds smaller than this is rounding, not a change
 
 Row = list[list[float | None]]  # hit chances, expected damage, expected attacks (per defender value)
+States = dict[str, list[float | None]]  # state's label -> expected attacks until it (per defender value)
+Key = tuple[int, str, str]  # (preset index, table id, entry id)
 
 
 class DiffError(Exception):
@@ -91,33 +96,37 @@ def _choices(rs: Ruleset, preset: OddsPreset) -> list[tuple[str, Table]]:
             if prm.type in tables and prm.id != preset.param and prm.type != preset.table]
 
 
-def measure(rs: Ruleset, references: dict[int, str]) -> dict[tuple[int, str, str], Row]:
-    """{(preset index, table id, entry id): row} for every preset of `rs`: its table's entries, and
-    each chosen table's entries with the preset's entry `references[index]`."""
+def measure(rs: Ruleset, references: dict[int, str]) -> tuple[dict[Key, Row], dict[Key, States]]:
+    """{(preset index, table id, entry id): row} and {same key: states} for every preset of `rs`:
+    its table's entries, and each chosen table's entries with the preset's entry `references[index]`."""
     from ...emit.odds_tables import _Evaluator
     from ...emit.python.package import emit_package
     from ...build.facade import header
     from ...build.memo import NO_MEMO
+    from ...emit.until_states import preset_states
 
     head = header(rs, "")
     package = emit_package(rs, head)
     evaluator = _Evaluator(rs, package, head, NO_MEMO)
-    out: dict[tuple[int, str, str], Row] = {}
+    out: dict[Key, Row] = {}
+    states: dict[Key, States] = {}
     try:
         for i, preset in enumerate(rs.odds_presets):
             table = rs.table(preset.table)
             for entry in table.entries[: preset.max_entries]:
-                out[(i, table.id, entry.id)] = evaluator.run(preset, entry)
+                row = out[(i, table.id, entry.id)] = evaluator.run(preset, entry)
+                states[(i, table.id, entry.id)] = preset_states(evaluator.module(), rs, preset, entry, row[2])
             ref = next((e for e in table.entries if e.id == references.get(i)), None)
             if ref is None:
                 continue
             for param, chosen in _choices(rs, preset):
                 for entry in chosen.entries[:MAX_CHOICE_ENTRIES]:
                     with_choice = dataclasses.replace(preset, args=preset.args + ((param, entry.id),))
-                    out[(i, chosen.id, entry.id)] = evaluator.run(with_choice, ref)
+                    row = out[(i, chosen.id, entry.id)] = evaluator.run(with_choice, ref)
+                    states[(i, chosen.id, entry.id)] = preset_states(evaluator.module(), rs, with_choice, ref, row[2])
     finally:
         evaluator.close()
-    return out
+    return out, states
 
 
 def _reference(old: Ruleset, new: Ruleset, i: int) -> str | None:
@@ -140,16 +149,34 @@ def _delta(old: list[float | None], new: list[float | None]) -> list[float | Non
     return [None if a is None or b is None else b - a for a, b in zip(old, new)]
 
 
-def _odds_change(i: int, old: Row | None, new: Row | None, via: list[str] | None = None) -> dict[str, Any] | None:
+def _states_change(old: States | None, new: States | None) -> dict[str, Any]:
+    """{label: {old, new, delta}} for every state either side can list (a side without it: None)."""
+    out: dict[str, Any] = {}
+    for label in dict.fromkeys(list(new or {}) + list(old or {})):
+        o = (old or {}).get(label)
+        n = (new or {}).get(label)
+        out[label] = {"old": o, "new": n, "delta": _delta(o, n) if o is not None and n is not None else None}
+    return out
+
+
+def _states_same(old: States | None, new: States | None) -> bool:
+    return (old or {}).keys() == (new or {}).keys() and all(
+        _same(a, b) for k, o in (old or {}).items() for a, b in zip(o, (new or {})[k]))
+
+
+def _odds_change(i: int, old: Row | None, new: Row | None, via: list[str] | None = None,
+                 old_states: States | None = None, new_states: States | None = None) -> dict[str, Any] | None:
     if old is None and new is None:
         return None
-    if old is not None and new is not None and all(_same(a, b) for o, n in zip(old, new) for a, b in zip(o, n)):
+    if old is not None and new is not None and all(_same(a, b) for o, n in zip(old, new) for a, b in zip(o, n)) \
+            and _states_same(old_states, new_states):
         return None
     out: dict[str, Any] = {"preset": i}
     for k, name in enumerate(("hit", "damage", "until")):
         o = old[k] if old is not None else None
         n = new[k] if new is not None else None
         out[name] = {"old": o, "new": n, "delta": _delta(o, n) if o is not None and n is not None else None}
+    out["states"] = _states_change(old_states, new_states)
     if via is not None:
         out["via"] = via
     return out
@@ -164,6 +191,17 @@ def _preset_view(rs: Ruleset, p: OddsPreset, reference: str | None) -> dict[str,
             "args": dict(p.args), "reference": ref_name}
 
 
+def _mean_states(states: list[States]) -> States:
+    """The mean over several entries' states, value by value (a state one of them lacks: None)."""
+    width = max((len(v) for s in states for v in s.values()), default=0)
+    out: States = {}
+    for label in dict.fromkeys(k for s in states for k in s):
+        cols = list(zip(*(s.get(label) or [None] * width for s in states)))
+        out[label] = [None if any(v is None for v in col) else sum(v for v in col if v is not None) / len(col)
+                      for col in cols]
+    return out
+
+
 def _mean_row(rows: list[Row]) -> Row:
     """The mean over several rows (the weapons of an attack type), value by value."""
     out: Row = []
@@ -174,8 +212,11 @@ def _mean_row(rows: list[Row]) -> Row:
     return out
 
 
-def compare_rulesets(old: Ruleset, new: Ruleset, old_odds: dict[tuple[int, str, str], Row],
-                     new_odds: dict[tuple[int, str, str], Row]) -> dict[str, Any]:
+def compare_rulesets(old: Ruleset, new: Ruleset, old_odds: dict[Key, Row], new_odds: dict[Key, Row],
+                     old_states: dict[Key, States] | None = None,
+                     new_states: dict[Key, States] | None = None) -> dict[str, Any]:
+    old_states = old_states or {}
+    new_states = new_states or {}
     presets_same = [i < len(old.odds_presets) and dataclasses.replace(old.odds_presets[i], span=None)  # type: ignore[arg-type]
                     == dataclasses.replace(p, span=None) for i, p in enumerate(new.odds_presets)]  # type: ignore[arg-type]
     references = {i: _reference(old, new, i) for i in range(len(new.odds_presets))}
@@ -202,7 +243,8 @@ def compare_rulesets(old: Ruleset, new: Ruleset, old_odds: dict[tuple[int, str, 
             for i in range(len(new.odds_presets)):
                 key = (i, table.id, eid)
                 if key in old_odds or key in new_odds:
-                    moved = _odds_change(i, old_odds.get(key), new_odds.get(key))
+                    moved = _odds_change(i, old_odds.get(key), new_odds.get(key), None, old_states.get(key),
+                                         new_states.get(key))
                     if moved is not None:
                         odds.append(moved)
             for i, ptable, fid, target in refs:
@@ -210,12 +252,15 @@ def compare_rulesets(old: Ruleset, new: Ruleset, old_odds: dict[tuple[int, str, 
                     continue
                 users = [e for e in new.table(ptable).entries[:MAX_ENTRIES] if e.values.get(fid) == eid
                          and (i, ptable, e.id) in old_odds and (i, ptable, e.id) in new_odds]
-                moved_users = [e for e in users if _odds_change(i, old_odds[(i, ptable, e.id)],
-                                                                new_odds[(i, ptable, e.id)]) is not None]
+                moved_users = [e for e in users if _odds_change(
+                    i, old_odds[(i, ptable, e.id)], new_odds[(i, ptable, e.id)], None,
+                    old_states.get((i, ptable, e.id)), new_states.get((i, ptable, e.id))) is not None]
                 if fields and moved_users:
-                    moved = _odds_change(i, _mean_row([old_odds[(i, ptable, e.id)] for e in moved_users]),
-                                         _mean_row([new_odds[(i, ptable, e.id)] for e in moved_users]),
-                                         via=[e.name for e in moved_users])
+                    keys = [(i, ptable, e.id) for e in moved_users]
+                    moved = _odds_change(i, _mean_row([old_odds[k] for k in keys]), _mean_row([new_odds[k] for k in keys]),
+                                         [e.name for e in moved_users],
+                                         _mean_states([old_states.get(k) or {} for k in keys]),
+                                         _mean_states([new_states.get(k) or {} for k in keys]))
                     if moved is not None:
                         odds.append(moved)
             if change == "changed" and not fields and not odds:
@@ -271,10 +316,10 @@ def report(old: Compiled, new: Compiled) -> dict[str, Any]:
                              "presets": [], "counts": {}, "entries": [], "rulings": [], "truncated": False})
             continue
         references = {i: r for i in range(len(n.odds_presets)) if (r := _reference(o, n, i)) is not None}
-        old_odds = measure(o, references)
+        old_odds, old_states = measure(o, references)
         forget(rid)
-        new_odds = measure(n, references)
+        new_odds, new_states = measure(n, references)
         forget(rid)
-        rulesets.append(compare_rulesets(o, n, old_odds, new_odds))
+        rulesets.append(compare_rulesets(o, n, old_odds, new_odds, old_states, new_states))
     changed = any(r["status"] != "same" for r in rulesets)
     return {"old": old.label, "new": new.label, "changed": changed, "rulesets": rulesets}

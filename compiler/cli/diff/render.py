@@ -1,8 +1,9 @@
 """The report of `rulec diff` (compare.report) as a terminal table and as an HTML page with charts.
 
 The terminal table gives, for each changed entry, the mean over the defender spread of the hit
-chance, the expected damage and the expected attacks (old → new, and the change); the JSON and
-the page give every value of the spread. Every text of the rules goes through `printable` on the
+chance, the expected damage and the expected attacks until the damage total and until each state
+one attack can lead to (old → new, and the change; "—" where the attack cannot reach it); the JSON
+and the page give every value of the spread. Every text of the rules goes through `printable` on the
 terminal and through markupsafe's escaping on the page; the charts are svg.py's.
 """
 
@@ -45,13 +46,21 @@ def _short(value: Any) -> str:
 
 def metric_cell(odds: dict[str, Any], metric: str) -> str:
     """old→new (change), each the mean over the defender values both sides give a number for."""
-    m = odds[metric]
-    if m["delta"] is None:
+    return _cell(odds[metric], metric)
+
+
+def states_cell(odds: dict[str, Any], besides: str | None = None) -> str:
+    """Each state's expected attacks, `label old→new（change）`, joined by "；": the states either side
+    reaches, but `besides` (the damage total, in a column of its own); "—" when none is left."""
+    return "；".join(f"{printable(label)} {_cell(m, 'until')}" for label, m in odds.get("states", {}).items()
+                    if label != besides and any(v is not None for v in (m["old"] or []) + (m["new"] or []))) or "—"
+
+
+def _cell(m: dict[str, Any], metric: str) -> str:
+    both = [i for i, d in enumerate(m["delta"] or []) if d is not None]
+    if not both:  # no defender value with a number on both sides: each side's own mean
         old, new = _mean(m["old"]), _mean(m["new"])
         return "—" if old is None and new is None else f"{_fmt(old, metric)}→{_fmt(new, metric)}"
-    both = [i for i, d in enumerate(m["delta"]) if d is not None]
-    if not both:
-        return "—"
     old = sum(m["old"][i] for i in both) / len(both)
     new = sum(m["new"][i] for i in both) / len(both)
     return f"{_fmt(old, metric)}→{_fmt(new, metric)}（{_fmt(new - old, metric, True)}）"
@@ -89,14 +98,15 @@ def text(report: dict[str, Any]) -> str:
                 fields += f"；另有{len(e['fields']) - 6}项"
             first = [printable(e["table_name"]), printable(e["name"]), CHANGE[e["change"]]]
             if not e["odds"]:
-                rows.append(first + ["", "", "", "", fields or "—"])
+                rows.append(first + ["", "", "", "", "", fields or "—"])
             for k, o in enumerate(e["odds"]):
                 via = f"（经由{len(o['via'])}件：{_short(o['via'])}）" if o.get("via") else ""
                 rows.append((first if k == 0 else ["", "", ""]) + [str(o["preset"] + 1)]
-                            + [metric_cell(o, m) for m, _ in METRICS] + [(fields if k == 0 else "") + via])
+                            + [metric_cell(o, m) for m, _ in METRICS]
+                            + [states_cell(o, rs["presets"][o["preset"]]["until"])] + [(fields if k == 0 else "") + via])
         if rows:
             out += ["  " + line for line in _table(["表", "条目", "变化", "预设", "命中率（平均）", "期望伤害（平均）",
-                                                    "期望攻击次数（平均）", "字段"], rows)]
+                                                    "期望攻击次数（平均）", "各状态所需攻击次数（平均）", "字段"], rows)]
         if rs["truncated"]:
             out.append(f"  （只列出前{len(rs['entries'])}项）")
         if rs["rulings"]:
@@ -139,13 +149,15 @@ def html(report: dict[str, Any]) -> str:
         rows = []
         for e in rs["entries"]:
             fields = "；".join(f"{f['name']} {_short(f['old'])}→{_short(f['new'])}" for f in e["fields"])
-            cells = [metric_cell(o, m) for o in e["odds"][:1] for m, _ in METRICS] or ["—"] * 3
+            cells = [c for o in e["odds"][:1] for c in [metric_cell(o, m) for m, _ in METRICS] + [states_cell(o, rs["presets"][o["preset"]]["until"])]]
+            cells = cells or ["—"] * 4
             rows.append(Markup("<tr><td>{}</td><td>{}</td><td>{}</td>{}<td>{}</td></tr>").format(
                 e["table_name"], e["name"], CHANGE[e["change"]],
                 Markup("").join(Markup("<td>{}</td>").format(c) for c in cells), fields))
         if rows:
             parts.append(Markup("<div class=\"scroll\"><table><thead><tr><th>表</th><th>条目</th><th>变化</th>"
-                                "<th>命中率（平均）</th><th>期望伤害（平均）</th><th>期望攻击次数（平均）</th><th>字段</th>"
+                                "<th>命中率（平均）</th><th>期望伤害（平均）</th><th>期望攻击次数（平均）</th>"
+                                "<th>各状态所需攻击次数（平均）</th><th>字段</th>"
                                 "</tr></thead><tbody>{}</tbody></table></div>").format(Markup("").join(rows)))
         for e in rs["entries"]:
             for o in e["odds"]:
@@ -158,6 +170,14 @@ def html(report: dict[str, Any]) -> str:
                               (f"{e['name']}（新）", m["new"] or [None] * len(p["values"]))]
                     parts.append(Markup("<figure>{}</figure>").format(Markup(line_chart(
                         f"{e['name']}：{name}", p["vary"], name, list(p["values"]), series))))
+                for label, m in o.get("states", {}).items():
+                    if m["old"] is None and m["new"] is None or m["delta"] is not None and all(
+                            d is None or abs(d) < 1e-12 for d in m["delta"]):
+                        continue  # a state neither side reaches, or one the change leaves alone
+                    series = [(f"{e['name']}（旧）", m["old"] or [None] * len(p["values"])),
+                              (f"{e['name']}（新）", m["new"] or [None] * len(p["values"]))]
+                    parts.append(Markup("<figure>{}</figure>").format(Markup(line_chart(
+                        f"{e['name']}：{label}所需的期望攻击次数", p["vary"], "期望攻击次数", list(p["values"]), series))))
         if rs["rulings"]:
             parts.append(Markup("<table><thead><tr><th>裁定</th><th>名称</th><th>变化</th><th>旧值</th><th>新值</th>"
                                 "</tr></thead><tbody>{}</tbody></table>").format(Markup("").join(
@@ -168,4 +188,4 @@ def html(report: dict[str, Any]) -> str:
     return str(Markup("").join(parts))
 
 
-__all__ = ["html", "metric_cell", "text", "escape"]
+__all__ = ["html", "metric_cell", "states_cell", "text", "escape"]

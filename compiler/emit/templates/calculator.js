@@ -209,6 +209,90 @@
     }
     return e[0] > MAX_UNTIL ? null : e[0];
   }
+  // ---- the expected attacks until each state (emit/until_states.py, the same states in the same order) ----
+  var PLAN_ACTIONS = 200, PLAN_TAIL = 1e-9, MAX_STATES = 40;
+  function possible(odds, field) {
+    var out = new Map();
+    try { odds.marginal(field).forEach(function (p, v) { if (p > 0) out.set(v, p); }); } catch (err) { /* no such outcome */ }
+    return out;
+  }
+  function fightNames(roles) {
+    var names = {};
+    roles.forEach(function (r, i) { names[r] = "角色" + (i + 1); });
+    return names;
+  }
+  // [{label, target or null}] for one attack of `procedure` with `odds` its exact odds.
+  function stateTargets(rules, procedure, odds, untilAt, untilName) {
+    var spec = rules.actions.get(procedure);
+    if (!spec) return [];
+    var names = fightNames(spec.roles), out = [], seen = {};
+    var actor = spec.subject >= 0 && spec.subject < spec.roles.length ? spec.roles[spec.subject] : "";
+    function add(label, who, kind, key, reachable, atLeast) {
+      var id = JSON.stringify([who, kind, key]);
+      if (seen[id] || out.length >= MAX_STATES) return;
+      seen[id] = true;
+      var target = {who: names[who]};
+      target[kind] = key;
+      if (atLeast) target.at_least = atLeast;
+      out.push({label: label, target: reachable ? target : null});
+    }
+    spec.effects.forEach(function (e) {
+      var gate = !e.when || (possible(odds, e.when).get(true) || 0) > 0;
+      if (e.kind === "counter" && untilAt && e.field === odds.damage) {
+        var grows = false;
+        possible(odds, e.field).forEach(function (p, v) { if (typeof v === "number" && v > 0) grows = true; });
+        add(untilName, e.role, "counter", e.key, gate && grows, untilAt);
+      } else if (e.kind === "track") {
+        var named = possible(odds, e.key);
+        rules.track_states.forEach(function (state, track) {
+          var label = (rules.state_names.get(state) || state) + "（" + (rules.tracks.get(track) || track) + "）";
+          add(label, e.role, "state", state, gate && named.has(track));
+        });
+      } else if (e.role === actor) {
+        return;  // the actor's own stance (格挡, 瞄准) is no state the attack leads to
+      } else if (e.kind === "condition" && rules.conditions.has(e.key)) {
+        add(rules.conditions.get(e.key).name, e.role, "condition", e.key, gate);
+      } else if (e.kind === "state") {
+        add(rules.state_names.get(e.key) || e.key, e.role, "state", e.key, gate);
+      }
+    });
+    return out;
+  }
+  // [[label, expected attacks or null]]: a fight of the procedure's roles, one attack a turn, the
+  // options the form sets (those left at their default are the fight's to supply).
+  function untilStates(proc, read, odds) {
+    var rules = M.FIGHT_RULES, spec = rules ? rules.actions.get(proc.id) : undefined;
+    if (!spec || !spec.odds) return [];
+    var at = read.until !== null && read.until >= 1 && read.until <= 100000 && Math.floor(read.until) === read.until
+      ? read.until : 0;
+    var name = proc.until && at === proc.until.at ? proc.until.name : "累计伤害达到" + at;
+    var names = fightNames(spec.roles), combatants = {}, options = {};
+    proc.params.forEach(function (prm) {
+      if (prm.type === "combatant") {
+        var stats = {};
+        DATA.stats.forEach(function (s) { stats[s.id] = read[prm.id + "." + s.id]; });
+        if (names[prm.id]) combatants[names[prm.id]] = M.Combatant.fromDict(stats);
+        return;
+      }
+      var v = read[prm.id];
+      if (DATA.tables[prm.type] && v === "") v = null;
+      if (v !== undefined && v !== null && v !== prm.default) options[prm.id] = v;
+    });
+    var step = {procedure: proc.id, roles: names, options: options, end_turn: true};
+    var fight = null;
+    return stateTargets(rules, proc.id, odds, at, name).map(function (st) {
+      var value = null;
+      if (st.target) {
+        try {
+          if (fight === null) fight = M.start_fight(combatants);
+          var chain = fight.until_plan([step], st.target, {max_actions: PLAN_ACTIONS});
+          value = chain.tail <= PLAN_TAIL ? chain.expected : null;
+        } catch (err) { value = null; }
+      }
+      return [st.label, value];
+    });
+  }
+
   function figure(label, text, value, id) {
     var box = el("div", {"class": "figure", id: id});
     box.appendChild(el("span", {}, label + "："));
@@ -286,6 +370,14 @@
       }
     }
     out.appendChild(box);
+    var states = untilStates(proc, read, odds);
+    if (states.length) {
+      out.appendChild(el("h2", {}, "各状态所需的期望攻击次数"));
+      out.appendChild(el("p", {"class": "note"}, "每回合攻击一次，逐次计入战斗状态的变化（条件、累积槽、减益）；“—”：这次攻击达不到，或" +
+                         PLAN_ACTIONS + "次攻击内不能确定达到。"));
+      out.appendChild(table(["状态", "期望攻击次数"], states.map(function (s) { return [[s[0], s[0]], [num(s[1]), s[1]]]; }),
+                            "states"));
+    }
     if (odds.dropped > 0) out.appendChild(el("p", {"class": "note"}, "忽略的概率（超出精确计算的上限）：" + odds.dropped.toExponential(2)));
     if (marginal) {
       var points = [];
