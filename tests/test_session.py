@@ -66,7 +66,8 @@ EDITS = [
 
 
 @pytest.mark.parametrize("edits", [pytest.param(EDITS[:7], marks=pytest.mark.slow),
-                                   pytest.param([EDITS[7], EDITS[9]], marks=pytest.mark.slow), [EDITS[8]]],
+                                   pytest.param([EDITS[7], EDITS[9]], marks=pytest.mark.slow),
+                                   pytest.param([EDITS[8]], marks=pytest.mark.slow)],
                          ids=["pack", "ruleset", "ruling"])
 def test_a_resident_build_after_an_edit_is_a_fresh_build(project: tuple[Path, Path],
                                                           edits: list[tuple[str, str, str, str]]) -> None:

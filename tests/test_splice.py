@@ -96,7 +96,7 @@ def test_what_it_cannot_vouch_for_is_declined() -> None:
     assert splice(old, text + "  - {id: open, name: [\n") is None  # left open at the end
 
 
-@pytest.mark.parametrize("seed", [pytest.param(0, marks=pytest.mark.slow), 1, pytest.param(2, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("seed", [pytest.param(s, marks=pytest.mark.slow) for s in (0, 1, 2)])
 def test_random_edits_splice_exactly_or_not_at_all(seed: int) -> None:
     rng = random.Random(seed)
     text = _table(block_every=50 if seed % 2 else 0)
