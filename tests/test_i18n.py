@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
 from pathlib import Path
 
@@ -221,3 +222,23 @@ def test_the_scan_finds_a_literal():
         bad.write_text('rep.error(span, "bad-thing", f"no such thing \'{x}\'")\necho("wrote it")\n'
                        'rep.error(span, "ok-code", say("ok.key"))\n', encoding="utf-8")
         assert [line for line, _ in _message_literals(bad)] == [1, 2]
+
+
+@pytest.mark.slow  # two whole builds
+def test_the_build_is_the_same_in_either_language(tmp_path: Path) -> None:
+    """The pages and packages are in the rules' Chinese whatever language rulec speaks: a build
+    with RULEC_LANG=en writes the same files as one in Chinese (a page text once came from `say`)."""
+    import subprocess
+    import sys
+
+    trees = {}
+    for lang in ("zh", "en"):
+        out = tmp_path / lang
+        env = {**os.environ, "RULEC_LANG": lang, "RULEC_CACHE_DIR": "off"}
+        done = subprocess.run([sys.executable, "-m", "rulec", "build", "--out", str(out)], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        trees[lang] = {p.relative_to(out): p.read_bytes() for p in out.rglob("*")
+                       if p.is_file() and p.name != ".rulec-stamp.json"}
+    assert trees["zh"].keys() == trees["en"].keys()
+    assert [k for k in trees["zh"] if trees["zh"][k] != trees["en"][k]] == []

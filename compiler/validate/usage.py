@@ -113,7 +113,7 @@ def readers(rs: Ruleset, keep: Keep = NO_KEEP) -> dict[str, tuple[str, ...]]:
         for key in FEATURES[feature].rulings:
             out.setdefault(key, []).append(FEATURES[feature].name)
     if rs.fight is not None and rs.fight.turn is not None and rs.fight.turn.ruling:
-        out.setdefault(rs.fight.turn.ruling, []).append(say("fight.turn-reader"))
+        out.setdefault(rs.fight.turn.ruling, []).append(str(say("fight.turn-reader").in_language("zh")))  # page text: Chinese
     return {k: tuple(v) for k, v in out.items()}
 
 
