@@ -23,6 +23,7 @@ def _page_configurations(mod: ModuleType, rs_id: str) -> list[Callable[[], objec
     import yaml
 
     from bench.run import ROOT
+    from rulec.emit.until_states import one_attack_a_turn
 
     manifest = yaml.safe_load((ROOT / "rules" / rs_id / "ruleset.yaml").read_text(encoding="utf-8"))
     rules = mod.fight.FIGHT_RULES
@@ -42,11 +43,10 @@ def _page_configurations(mod: ModuleType, rs_id: str) -> list[Callable[[], objec
             for value in preset["vary"]["values"]:
                 kwargs = dict(base)
                 kwargs[head] = dataclasses.replace(base[head], **{mod.STAT_NAMES.get(stat, stat): value})
-                names = {role: f"角色{i + 1}" for i, role in enumerate(spec.roles)}
-                fight = mod.start_fight({names[r]: kwargs[r] for r in spec.roles})
-                step = {"procedure": preset["procedure"], "roles": names, "end_turn": True,
-                        "options": {**preset.get("args", {}), preset["param"]: entry}}
-                target = {"who": names[counter.role], "counter": counter.key, "at_least": until["at"]}
+                kwargs.update(preset.get("args", {}))
+                kwargs[preset["param"]] = entry
+                fight, step = one_attack_a_turn(mod, spec, preset["procedure"], kwargs)
+                target = {"who": step["roles"][counter.role], "counter": counter.key, "at_least": until["at"]}
                 calls.append(lambda f=fight, s=step, t=target: f.until_plan([s], t, max_actions=1000))
     return calls
 

@@ -22,6 +22,7 @@ from ..build.memo import NO_MEMO, Memo
 from ..ir import Entry, OddsPreset, Ruleset
 from ..build.package_loader import forget, import_package
 from .svg import line_chart, merge_identical
+from .until_states import one_attack_a_turn
 
 
 def _fmt(value: float | None, percent: bool = False) -> str:
@@ -148,13 +149,10 @@ def _expected_attacks(mod: Any, preset: OddsPreset, kwargs: dict[str, Any], odds
     spec = rules.actions.get(preset.procedure) if rules is not None else None
     counter = next((e for e in spec.effects if e.kind == "counter" and e.field == odds.damage), None) if spec else None
     if spec is not None and counter is not None:
-        names = {role: f"角色{i + 1}" for i, role in enumerate(spec.roles)}
-        fight = mod.start_fight({names[r]: kwargs[r] for r in spec.roles})
-        step = {"procedure": preset.procedure, "roles": names, "end_turn": True,
-                "options": {k: v for k, v in kwargs.items() if k not in names}}
+        fight, step = one_attack_a_turn(mod, spec, preset.procedure, kwargs)
         try:
-            mean = fight.expected_until([step], {"who": names[counter.role], "counter": counter.key, "at_least": at},
-                                        max_actions=MAX_UNTIL)
+            mean = fight.expected_until([step], {"who": step["roles"][counter.role], "counter": counter.key,
+                                                 "at_least": at}, max_actions=MAX_UNTIL)
         except mod.RuleError:
             mean = None
         if mean is not None:

@@ -31,6 +31,16 @@ def fight_names(roles: tuple[str, ...]) -> dict[str, str]:
     return {role: f"角色{i + 1}" for i, role in enumerate(roles)}
 
 
+def one_attack_a_turn(mod: Any, spec: Any, procedure: str, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """The fight the pages' chains run — its roles' combatants from `kwargs`, named by
+    `fight_names` — and the plan step of one `procedure` a turn with the rest of `kwargs` as its
+    options: (fight, step)."""
+    names = fight_names(spec.roles)
+    step = {"procedure": procedure, "roles": names, "end_turn": True,
+            "options": {k: v for k, v in kwargs.items() if k not in names}}
+    return mod.start_fight({names[r]: kwargs[r] for r in spec.roles}), step
+
+
 def _possible(odds: Any, field: str) -> dict[Any, float]:
     try:
         return {k: p for k, p in odds.marginal(field).items() if p > 0}
@@ -84,17 +94,15 @@ def expected_until_states(mod: Any, procedure: str, kwargs: dict[str, Any], odds
     spec = rules.actions.get(procedure)
     if spec is None or spec.odds is None:
         return []
-    names = fight_names(spec.roles)
-    step = {"procedure": procedure, "roles": names, "end_turn": True,
-            "options": {k: v for k, v in kwargs.items() if k not in names}}
     out: list[tuple[str, float | None]] = []
-    fight = None
+    fight: Any = None
+    step: dict[str, Any] = {}
     for st in state_targets(rules, procedure, odds, until_at, until_name):
         value: float | None = None
         if st.target is not None:
             try:
                 if fight is None:
-                    fight = mod.start_fight({names[r]: kwargs[r] for r in spec.roles})
+                    fight, step = one_attack_a_turn(mod, spec, procedure, kwargs)
                 chain = fight.until_plan([step], st.target, max_actions=MAX_ACTIONS)
                 value = chain.expected if chain.tail <= TAIL else None
             except (mod.RuleError, mod.LimitExceeded):
