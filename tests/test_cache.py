@@ -254,7 +254,7 @@ def test_an_unsafe_key_file_turns_the_cache_off(tmp_path: Path, fresh_cache: Pat
     else:
         key.write_text("not a key\n")
     _use_cache(monkeypatch, str(fresh_cache))
-    assert cache.cache_dir() is None and cache.memo() is cache.NO_MEMO
+    assert cache.cache_dir() is None and cache.store() is None
 
 
 @pytest.fixture(autouse=True)

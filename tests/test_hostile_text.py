@@ -374,7 +374,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory, built: Path) -> tuple[Path
     """Every ruleset (the bundled ones and the tests' own) with every class of hostile text (as many
     as fit) in every free-text field, compiled in this process with no cache: (folder, build)."""
     from rulec.build.facade import compile_rules
-    from rulec.build.memo import NO_MEMO
+    from rulec.memo import Memo
 
     tmp = tmp_path_factory.mktemp("hostile")
     rules = copy_rules(tmp / "rules")
@@ -388,7 +388,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory, built: Path) -> tuple[Path
     here = os.getcwd()
     os.chdir(tmp)  # a payload that ran would touch its file here
     try:
-        build = compile_rules([rules], memo=NO_MEMO)
+        build = compile_rules([rules], memo=Memo())
     finally:
         os.chdir(here)
     assert build.ok, [str(d) for d in build.diagnostics[:5]]
@@ -445,7 +445,6 @@ def test_every_class_in_every_ir_text_runs_nothing(hostile: tuple[Path, Any]) ->
     from rulec.emit.js.package import emit_js
     from rulec.emit.python.package import emit_package
     from rulec.build.facade import header
-    from rulec.build.memo import NO_MEMO
 
     assert set(COMPACT) == set(PAYLOADS) | set(REFUSED)
     tmp, build = hostile
@@ -455,7 +454,7 @@ def test_every_class_in_every_ir_text_runs_nothing(hostile: tuple[Path, Any]) ->
         rs = _every_class(rs, done)
         assert ALL in rs.name
         head = header(rs, "0" * 64)
-        files = {f"{rs.id}/{rel}": text for rel, text in emit_package(rs, head, NO_MEMO).items()}
+        files = {f"{rs.id}/{rel}": text for rel, text in emit_package(rs, head).items()}
         files.update({f"js/{rs.id}/{rel}": text for rel, text in emit_js(rs, head).items()})
         _write({rel: text.encode("utf-8") for rel, text in files.items()}, out)
     assert sum(isinstance(v, str) and v is not new for v, new in done.values()) > 1000
@@ -466,7 +465,7 @@ def test_every_class_in_every_ir_text_runs_nothing(hostile: tuple[Path, Any]) ->
 def test_line_separators_in_rule_text_are_refused(tmp_path: Path) -> None:
     """The line terminators the loader refuses (so they reach the emitters only in the IR test)."""
     from rulec.build.facade import compile_rules
-    from rulec.build.memo import NO_MEMO
+    from rulec.memo import Memo
 
     manifest = tmp_path / "d20" / "ruleset.yaml"
     shutil.copytree(ROOT / "rules" / "d20", tmp_path / "d20")
@@ -474,7 +473,7 @@ def test_line_separators_in_rule_text_are_refused(tmp_path: Path) -> None:
     for text in REFUSED.values():
         manifest.write_text(yaml.safe_dump({**original, "name": "甲" + text}, allow_unicode=True, sort_keys=False),
                             encoding="utf-8")
-        build = compile_rules([tmp_path / "d20"], stop_after="validate", memo=NO_MEMO)
+        build = compile_rules([tmp_path / "d20"], stop_after="validate", memo=Memo())
         assert not build.ok
         assert any(d.span.file.endswith("ruleset.yaml") for d in build.diagnostics), build.diagnostics[:3]
 

@@ -21,7 +21,7 @@ COMPILER = Path(__file__).resolve().parent.parent / "compiler"
 # layer or a lower one.
 LAYERS: dict[str, int] = {
     "runtime": 0,  # copied into every generated package: the standard library only
-    "messages": 1, "diagnostics": 1, "__init__": 1, "__main__": 9,
+    "messages": 1, "diagnostics": 1, "__init__": 1, "memo": 1, "__main__": 9,
     "ir": 2, "formula": 2, "engines": 2, "features": 2,
     "load": 3,
     "steps": 4, "validate": 4,  # a step kind checks itself; validate/ walks the kinds
@@ -32,11 +32,9 @@ LAYERS: dict[str, int] = {
     "cli": 9, "importers": 9,
 }
 # Modules placed apart from their package: the code values and the handler registry every step
-# kind writes through (a step kind holds its own handlers), and the memo, the resident keep and
-# the schema folder the facade hands the passes.
+# kind writes through (a step kind holds its own handlers).
 SERVICES: dict[str, int] = {
     "emit.python.code": 2, "emit.python.wrap": 2, "emit.js.code": 2, "emit.js.wrap": 2, "emit.handlers": 2,
-    "build.keep": 1, "build.memo": 1, "build.schema_dir": 1, "build.package_loader": 2,
 }
 
 

@@ -8,7 +8,7 @@ from types import CodeType
 
 import pytest
 
-from rulec.build.package_loader import RUNTIME_DIR, forget, import_package
+from rulec.emit.python.loader import RUNTIME_DIR, forget, import_package
 from rulec.emit.python.resolved import unresolved
 
 TINY = {

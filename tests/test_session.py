@@ -118,11 +118,11 @@ def test_a_session_holds_one_build_of_work(project: tuple[Path, Path]) -> None:
     rules, pack = project
     session = Session([rules, pack])
     session.build()
-    held = len(session.keep)
+    held = len(session.memo)
     for i in range(4):
         _edit(pack / "weapons_1.yaml", f"notes: 第31件{'改' * i}", f"notes: 第31件{'改' * (i + 1)}")
         session.build()
-    assert len(session.keep) <= held * 1.1
+    assert len(session.memo) <= held * 1.1
 
 
 @pytest.mark.slow

@@ -14,7 +14,7 @@ So the cache folder itself need not be trusted: an entry is only ever one this a
 computed. The key file is trusted as the account is: it lives outside the cache folder, in
 `$XDG_CONFIG_HOME/rulec/cache-key` (else `~/.config/rulec/cache-key`), is made on first use
 with mode 0600, and is refused (the cache is then off) unless it is a regular file of this user
-that nobody else may read or write. `rulec build --check` uses no cache at all (facade: `NO_MEMO`).
+that nobody else may read or write. `rulec build --check` uses no cache at all (its memo has no store).
 
 The cache lives in `$RULEC_CACHE_DIR`, else `$XDG_CACHE_HOME/rulec`, else `~/.cache/rulec`;
 `RULEC_CACHE_DIR=off` disables it. A read-only or full cache folder only costs speed.
@@ -32,8 +32,6 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
-
-from .memo import NO_MEMO, Memo
 
 FORMAT = b"rulec-cache-2"
 MAX_ENTRY_BYTES = 256 * 1024 * 1024
@@ -188,10 +186,9 @@ def put(name: str, value: Any) -> None:
         pass  # a read-only home, a full disk, or an entry that is a folder: it only costs speed
 
 
-class CacheMemo(Memo):
-    """The memo of a build with the cache on: names salted with rulec's own sources."""
-
-    persists = True
+class DiskStore:
+    """The cache as the store below the build's memo (`compiler.memo.Memo`): names salted with
+    rulec's own sources, values sealed on disk."""
 
     def key(self, *parts: bytes | str) -> str:
         return key(*parts)
@@ -203,6 +200,6 @@ class CacheMemo(Memo):
         put(name, value)
 
 
-def memo() -> Memo:
-    """The cache as a memo for the passes, or one that remembers nothing when it is off."""
-    return CacheMemo() if cache_dir() is not None else NO_MEMO
+def store() -> DiskStore | None:
+    """The cache as the store of a build's memo, or None when it is off."""
+    return DiskStore() if cache_dir() is not None else None

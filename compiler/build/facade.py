@@ -7,10 +7,15 @@
     emit      IR -> text: the Python package, the reference pages         (emit/)
 
 It never exits and never prints; it returns every diagnostic and, when there are none, the
-complete output tree as {relative path: bytes}; `write.write_tree` puts it on disk. The cache
-(`cache.py`) wraps passes here: a file's load and static validation by its bytes; and the
-passes that remember pieces of work (clean table entries, page rows, odds rows, compile checks)
-get a `Memo` from here rather than reaching for the cache themselves.
+complete output tree as {relative path: bytes}; `write.write_tree` puts it on disk.
+
+It owns the build's one memo (`compiler.memo.Memo`: a one-shot build's, or a `Session`'s for its
+life), with the sealed disk cache (`cache.py`) as its store, and makes it the current memo while
+the passes run. It memoises around the passes it calls: a file's load and static validation (by
+its bytes; in a session, by the very bytes object), the optimiser (by the procedures and
+rulings), the schemas (by the ruleset's shape and entry names). The passes take no memo
+parameter: where they remember finer pieces of work (a table's runs of rows, clean entries, odds
+rows, compile checks) they ask the current memo.
 """
 
 from __future__ import annotations
@@ -39,8 +44,7 @@ from ..load import (MAX_FILE_BYTES, Document, ReadRefused, SourceFolder, discove
 from .config import rules_hint
 from ..lower import lower
 from ..optimise import optimise
-from .keep import NO_KEEP, Keep, OneBuild
-from .memo import NO_MEMO, Memo
+from ..memo import Memo, using
 from .stamp import FolderDigest, combined_digest
 from ..validate.bounds import check_bounds
 from ..validate.usage import check_usage, readers as ruling_readers
@@ -102,8 +106,7 @@ class _Loaded:
 
 
 def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progress | None,
-                 counter: list[int], total: int, keep: Keep = NO_KEEP, memo: Memo = NO_MEMO,
-                 names: dict[str, str] | None = None) -> _Loaded:
+                 counter: list[int], total: int, memo: Memo, names: dict[str, str] | None = None) -> _Loaded:
     """Load a source folder's files. Each document is named as outputs name it
     (`SourceFolder.source_name`: no absolute path, the same from any folder); `names` gets, for
     each, the path diagnostics show (`display_path`), which `_compile_rules` puts back."""
@@ -133,7 +136,7 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
         counter[0] += 1
         if progress:
             progress("load", counter[0], total)
-        doc, kind, clean = _load_checked(raw, shown, diags, keep, memo)
+        doc, kind, clean = _load_checked(raw, shown, diags, memo)
         if not clean:
             broken.append(kind)
         if doc is None or kind is None:
@@ -149,16 +152,16 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
 
 
 def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic],
-                  keep: Keep = NO_KEEP, memo: Memo = NO_MEMO) -> tuple[Document | None, str | None, bool]:
+                  memo: Memo) -> tuple[Document | None, str | None, bool]:
     """Load and statically validate one file, through the content cache (clean results only); a
     resident build finds the document of a file whose bytes did not change in memory, and loads
     only the changed lines of an edited table file (`load.splice`)."""
-    previous = keep.latest(("file", shown))
-    raw = keep.intern(("file", shown), raw)
-    kept = keep.get(f"doc:{shown}", raw)
+    previous = memo.latest(("file", shown))
+    raw = memo.intern(("file", shown), raw)
+    kept = memo.get(f"doc:{shown}", raw)
     if kept is not None:
         return kept  # type: ignore[no-any-return]
-    before = keep.get(f"doc:{shown}", previous) if previous is not None else None
+    before = memo.get(f"doc:{shown}", previous) if previous is not None else None
     spliced = _spliced(before[0], raw) if before is not None and before[1] == "table" else None
     doc: Document | None
     if spliced is not None:
@@ -168,17 +171,17 @@ def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic],
     else:
         doc, kind, clean = _load_fresh(raw, shown, diags, memo)
     if clean:
-        keep.put(f"doc:{shown}", (raw,), (doc, kind, clean))
+        memo.put(f"doc:{shown}", (raw,), (doc, kind, clean))
     return doc, kind, clean
 
 
 def _load_fresh(raw: bytes, shown: str, diags: list[Diagnostic],
-                memo: Memo = NO_MEMO) -> tuple[Document | None, str | None, bool]:
-    """Load a file, through the content cache unless the build remembers nothing (`NO_MEMO`:
-    `rulec build --check`, `RULEC_CACHE_DIR=off`)."""
-    use_cache = memo is not NO_MEMO
-    name = cache.key("doc", raw) if use_cache else ""
-    value = cache.get(name) if use_cache else None
+                memo: Memo) -> tuple[Document | None, str | None, bool]:
+    """Load a file, through the memo's disk store unless it has none (`rulec build --check`,
+    `RULEC_CACHE_DIR=off`)."""
+    store = memo.store
+    name = store.key("doc", raw) if store is not None else ""
+    value = store.get(name) if store is not None else None
     partial = isinstance(value, dict) and value.get("partial") is True
     cached = Document.from_json(shown, value, _text_of(raw) if partial else None) if value is not None else None
     if cached is not None:
@@ -189,8 +192,8 @@ def _load_fresh(raw: bytes, shown: str, diags: list[Diagnostic],
         return None, None, False
     kind, schema_diags = validate_static(doc)
     diags.extend(schema_diags)
-    if use_cache and kind is not None and not schema_diags:
-        cache.put(name, doc.to_json(kind))
+    if store is not None and kind is not None and not schema_diags:
+        store.put(name, doc.to_json(kind))
     return doc, kind, not schema_diags
 
 
@@ -261,12 +264,12 @@ TARGETS = ("python", "js")
 
 
 def compile_rules(paths: list[Path], *, progress: Progress | None = None, stop_after: str = "emit",
-                  targets: tuple[str, ...] = TARGETS, keep: Keep = NO_KEEP, memo: Memo | None = None) -> Build:
+                  targets: tuple[str, ...] = TARGETS, memo: Memo | None = None) -> Build:
     """Compile the rules under `paths` (ruleset folders, folders of them, packs, files); with
     `stop_after` ("validate", "lower", "optimise"), stop there: `build.rulesets` holds the IR as
-    that pass left it and nothing is emitted. `keep` is what a resident build (`session.py`)
-    remembers between builds, and `memo` its memo (session.py); a one-shot build keeps nothing
-    and remembers through the cache."""
+    that pass left it and nothing is emitted. `memo`: what the build remembers with — a session's
+    (session.py), or `Memo()` to remember nothing (`rulec build --check`); by default a one-shot
+    memo over the disk cache."""
     if stop_after not in PASSES:
         raise ValueError(f"stop_after is one of {PASSES}")
     # A build allocates millions of small objects and makes no reference cycles worth collecting:
@@ -274,9 +277,14 @@ def compile_rules(paths: list[Path], *, progress: Progress | None = None, stop_a
     # more the bigger the pack). It is paused for the build and left as it was.
     was_enabled = gc.isenabled()
     gc.disable()
+    if memo is None:
+        memo = Memo(store=cache.store())  # nothing between builds but the disk cache (if it is on)
     try:
-        return _compile_rules(paths, progress, stop_after, targets, keep, memo)
+        with using(memo):
+            return _compile_rules(paths, progress, stop_after, targets, memo)
     finally:
+        if not memo.resident:
+            memo.end()  # what `once` made is let go with the build (a session ends its own)
         if was_enabled:
             gc.enable()
 
@@ -308,17 +316,13 @@ def _group(loaded: list[_Loaded], diags: list[Diagnostic]) -> tuple[dict[str, _L
 
 
 def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str,
-                   targets: tuple[str, ...] = TARGETS, keep: Keep = NO_KEEP, memo: Memo | None = None) -> Build:
+                   targets: tuple[str, ...], memo: Memo) -> Build:
     build = Build()
-    if not keep.remembers:
-        keep = OneBuild()  # what both targets read (a table's rows) is made once in this build
-    if memo is None:
-        memo = cache.memo()  # what the passes may remember between builds (nothing with the cache off)
     folders, diags = discover(paths)
     total = sum(len(f.files) for f in folders)
     counter = [0]
     names: dict[str, str] = {}
-    loaded = [_load_folder(f, diags, progress, counter, total, keep, memo, names) for f in folders]
+    loaded = [_load_folder(f, diags, progress, counter, total, memo, names) for f in folders]
     build.inputs = combined_digest([(item.folder.name, item.digest) for item in loaded], targets)
     bases, packs = _group(loaded, diags)
     build.pack_ids = sorted(str(p.manifest.data["id"]) for items in packs.values() for p in items
@@ -336,8 +340,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
             progress("validate", 0, 1)
         checked, found = check_ruleset(LoadedSource(base.folder, base.manifest, base.docs),
                                        [LoadedSource(p.folder, p.manifest, p.docs) for p in pack_items
-                                        if p.manifest is not None], declarations_only=declarations_broken,
-                                       memo=memo, keep=keep)
+                                        if p.manifest is not None], declarations_only=declarations_broken)
         diags.extend(found)
         base.docs = []  # the checked ruleset keeps what it needs; free the documents before emitting
         for p in pack_items:
@@ -347,24 +350,24 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         if progress:
             progress("lower", 0, 1)
         rs = lower(checked, pack_label=pack_label(pack_items, digest))
-        unbounded = check_bounds(rs, keep) + check_usage(rs, keep)  # bounded work, and every ruling and flag read
+        unbounded = check_bounds(rs) + check_usage(rs)  # bounded work, and every ruling and flag read
         if unbounded:
             diags.extend(unbounded)
             continue
-        rs = dataclasses.replace(rs, ruling_readers=ruling_readers(rs, keep))  # for the pages
+        rs = dataclasses.replace(rs, ruling_readers=ruling_readers(rs))  # for the pages
         if stop_after == "lower":
             build.rulesets.append(rs)
             continue
         if progress:
             progress("optimise", 0, 1)
-        rs = optimise(rs, keep)
+        rs = _optimised(rs, memo)
         if stop_after == "optimise":
             build.rulesets.append(rs)
             continue
         if progress:
             progress("emit", 0, 1)
         try:
-            _emit(rs, digest, build, memo, targets, keep)
+            _emit(rs, digest, build, targets, memo)
         except RulesError as exc:
             diags.extend(exc.diagnostics)
             continue
@@ -374,41 +377,51 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
     if not build.ok or stop_after != "emit":
         build.files = {}
         return build
-    build.files.update(emit_reference(build.rulesets, build.digests, build.odds, keep, memo))
+    build.files.update(emit_reference(build.rulesets, build.digests, build.odds))
     build.files = dict(sorted(build.files.items()))
     return build
 
 
-def _emit(rs: Ruleset, digest: str, build: Build, memo: Memo, targets: tuple[str, ...] = TARGETS,
-          keep: Keep = NO_KEEP) -> None:
+def _optimised(rs: Ruleset, memo: Memo) -> Ruleset:
+    """The optimised ruleset (`optimise` reads its procedures and rulings only: a session keeps
+    the procedures it made while those stay the same)."""
+    procedures = memo.intern(("procedures", rs.id), rs.procedures)
+    rulings = memo.intern(("rulings", rs.id), rs.rulings)
+    found = memo.get("optimised", procedures, rulings)
+    if found is None:
+        found = memo.put("optimised", (procedures, rulings), optimise(rs).procedures)
+    return dataclasses.replace(rs, procedures=found)
+
+
+def _emit(rs: Ruleset, digest: str, build: Build, targets: tuple[str, ...], memo: Memo) -> None:
     build.digests[rs.id] = digest
     head = header(rs, digest)
-    package = emit_package(rs, head, memo, keep)  # always made: the pages' odds are computed with it
+    package = emit_package(rs, head)  # always made: the pages' odds are computed with it
     if "python" in targets:
         for rel, text in package.items():
             build.files[f"{rs.id}/{rel}"] = text.encode("utf-8")
     from ..emit.calculator import emit_calculator
     from ..emit.js.package import emit_js, global_name
 
-    js_files = emit_js(rs, head, keep)  # the calculator page runs its script build, with or without the js target
+    js_files = emit_js(rs, head)  # the calculator page runs its script build, with or without the js target
     if "js" in targets:
         for rel, text in js_files.items():
             build.files[f"js/{rs.id}/{rel}"] = text.encode("utf-8")
     build.files.update(emit_calculator(rs, js_files[f"{global_name(rs)}.user.js"]))  # no content hash: churn
-    build.odds[rs.id] = compute_odds(rs, package, head, memo, keep)
-    build.files.update(_schemas(rs, keep))
+    build.odds[rs.id] = compute_odds(rs, package, head)
+    build.files.update(_schemas(rs, memo))
     if "python" not in targets:
         build.packages[rs.id] = package
 
 
-def _schemas(rs: Ruleset, keep: Keep) -> dict[str, bytes]:
+def _schemas(rs: Ruleset, memo: Memo) -> dict[str, bytes]:
     """The JSON Schemas of a ruleset's scenarios, fight and table files. They read the ruleset's
     shape and each table's entry ids and names (enumerations, examples): a resident build keeps
     them while those stay the same."""
-    if keep.remembers:
-        names = keep.intern(("entry-names", rs.id), tuple(
+    if memo.resident:
+        names = memo.intern(("entry-names", rs.id), tuple(
             (t.id, tuple(e.id for e in t.entries), tuple(e.name for e in t.entries)) for t in rs.tables))
-        found = keep.get("schemas", shape(rs, keep), names)
+        found = memo.get("schemas", shape(rs), names)
         if found is not None:
             return found  # type: ignore[no-any-return]
     files = {f"schema/{rs.id}/scenario.schema.json": _json_bytes(scenario_schema(rs))}
@@ -416,8 +429,8 @@ def _schemas(rs: Ruleset, keep: Keep) -> dict[str, bytes]:
         files[f"schema/{rs.id}/fight.schema.json"] = _json_bytes(fight_schema(rs))
     for t in rs.tables:
         files[f"schema/{rs.id}/{t.id}.schema.json"] = _json_bytes(editor_table_schema(rs, t))
-    if keep.remembers:
-        keep.put("schemas", (shape(rs, keep), names), files)
+    if memo.resident:
+        memo.put("schemas", (shape(rs), names), files)
     return files
 
 

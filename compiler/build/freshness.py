@@ -104,7 +104,7 @@ def snapshot(out: Path, roots: list[Path], targets: tuple[str, ...] = ("python",
     when a rule path is not a folder (a single file's source folder lies above it: only the content
     check knows what to read). Take it *before* the content check whose verdict `remember` records:
     a file changed after it no longer has the stat data the record holds."""
-    from .schema_dir import schema_dir
+    from ..validate.schema_dir import schema_dir
 
     taken = time.time_ns()
     folders = []

@@ -1,10 +1,11 @@
 """A resident build: the compiler kept running between builds (`rulec build --watch`).
 
-A `Session` compiles the same paths again and again, with a `Keep` (keep.py) holding what the
-last build made, so that a build after an edit redoes the work that depends on the edited file:
-the documents of unchanged files, the IR of their entries and their page and package rows come
-from memory. Its memo (`memo.MemoryMemo`) holds what the passes remember by name (checked entries,
-odds rows, compile checks) in memory too, read from the cache by the first build only. Every build still runs every pass over the whole ruleset — what is kept is found
+A `Session` compiles the same paths again and again with one resident memo (`compiler.memo.Memo`)
+holding what the last build made, so that a build after an edit redoes the work that depends on
+the edited file: the documents of unchanged files, the IR of their entries and their page and
+package rows come from memory, found by the identity of their inputs. What the passes remember by
+name (checked entries, odds rows, compile checks) it holds in memory too, read from the disk cache
+by the first build only. Every build still runs every pass over the whole ruleset — what is kept is found
 again by the identity of the inputs it was made from, never assumed — so a session's output is
 byte for byte a one-shot build's (tests/test_session.py holds it to that after edits of every
 kind).
@@ -19,26 +20,24 @@ from pathlib import Path
 from . import cache
 from .facade import TARGETS, Build, Progress, compile_rules
 from .freshness import inputs_state
-from .keep import Keep
-from .memo import MemoryMemo
+from ..memo import Memo
 
 
 class Session:
     def __init__(self, paths: list[Path], targets: tuple[str, ...] = TARGETS) -> None:
         self.paths = list(paths)
         self.targets = targets
-        self.keep = Keep()
-        self.memo = MemoryMemo(cache.memo())
+        self.memo = Memo(resident=True, store=cache.store())
 
     def build(self, progress: Progress | None = None) -> Build:
         """Compile the paths as they are now."""
         complete = False
         try:
-            result = compile_rules(self.paths, progress=progress, targets=self.targets, keep=self.keep, memo=self.memo)
+            result = compile_rules(self.paths, progress=progress, targets=self.targets, memo=self.memo)
             complete = result.ok
             return result
         finally:
-            self.keep.end(complete)
+            self.memo.end(complete)
 
 
 def edits(paths: list[Path], interval: float, stop: Callable[[], bool] = lambda: False) -> Iterator[list[str]]:

@@ -34,7 +34,7 @@ def compiler_digest() -> str:
         if path.is_file() and path.suffix in (".py", ".j2", ".js") and "__pycache__" not in path.parts:
             h.update(path.relative_to(_COMPILER).as_posix().encode() + b"\n")
             h.update(path.read_bytes())
-    from .schema_dir import schema_dir
+    from ..validate.schema_dir import schema_dir
 
     schema = schema_dir()
     for path in sorted(schema.glob("*.json")):

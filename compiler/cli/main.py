@@ -84,12 +84,12 @@ def _compile(paths: list[Path], stop_after: str = "emit", targets: tuple[str, ..
     # Imported here: the compiler's passes pull in YAML, jsonschema and Jinja, which an
     # unchanged rebuild (a stamp check) never needs.
     from ..build.facade import compile_rules
-    from ..build.memo import NO_MEMO
+    from ..memo import Memo
 
     progress = _Progress()
     try:
         return compile_rules(paths, progress=progress, stop_after=stop_after, targets=targets,
-                             memo=NO_MEMO if uncached else None)
+                             memo=Memo() if uncached else None)
     finally:
         progress.close()
 

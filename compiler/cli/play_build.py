@@ -109,7 +109,7 @@ def _package(doc: Any, rid: str, where: Where, fmt: str, session: _Session
     it is a build of these rules and up to date (no compiling); a stale `generated/` of rules/ is
     rebuilt first (only changed files are written, and it says so); else the rules compiled in
     memory."""
-    from ..build.package_loader import import_folder, import_package
+    from ..emit.python.loader import import_folder, import_package
 
     kind = "fight" if doc.data["kind"] == "fight" else "scenario"
     rules, out = where.rules, where.out

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from . import scaffold_pack as t
-from ..build.schema_dir import schema_dir
+from ..validate.schema_dir import schema_dir
 from ..messages import say
 
 TEMPLATES = ("dp",)  # the rulesets whose tables the templates are written for

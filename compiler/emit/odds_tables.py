@@ -17,10 +17,9 @@ import re
 from types import CodeType, ModuleType
 from typing import Any
 
-from ..build.keep import NO_KEEP, Keep
-from ..build.memo import NO_MEMO, Memo
+from ..memo import current
 from ..ir import Entry, OddsPreset, Ruleset
-from ..build.package_loader import forget, import_package
+from .python.loader import forget, import_package
 from .svg import line_chart, merge_identical
 from .until_states import one_attack_a_turn
 
@@ -39,15 +38,14 @@ class _Evaluator:
     entry of a big pack recomputes only that entry's odds.
     """
 
-    def __init__(self, rs: Ruleset, package: dict[str, str], header: str, memo: Memo, keep: Keep = NO_KEEP) -> None:
+    def __init__(self, rs: Ruleset, package: dict[str, str], header: str) -> None:
         self.rs = rs
-        self.keep = keep
-        self.memo = memo
+        self.memo = memo = current()
         self.package = package
         self.header = header
         self._digests: dict[str, str] = {}
         self.name = memo.key("odds", rs.id)
-        saved = memo.get(self.name)
+        saved = memo.load(self.name)
         self.saved: dict[str, Row] = {k: v for k, v in saved.items() if _odds_row(v)} if isinstance(saved, dict) else {}
         self.used: dict[str, Row] = {}
         self._module: ModuleType | None = None
@@ -58,7 +56,7 @@ class _Evaluator:
             from .python.package import compiled
 
             def code(rel: str, text: str) -> CodeType:
-                return compiled(self.rs, rel, text, self.keep)  # compiled once by the build's check
+                return compiled(self.rs, rel, text)  # compiled once by the build's check
 
             self._module, self._tmp = import_package(self.rs.id, self.package, code)
         return self._module
@@ -120,7 +118,7 @@ class _Evaluator:
 
     def close(self) -> None:
         if self.used.keys() != self.saved.keys():
-            self.memo.put(self.name, self.used)
+            self.memo.save(self.name, self.used)
         if self._tmp is not None:
             self._tmp.cleanup()
             self._module = self._tmp = None
@@ -212,25 +210,25 @@ def _preset(rs: Ruleset, evaluator: _Evaluator, index: int, preset: OddsPreset) 
             "groups": out_groups}
 
 
-def compute_odds(rs: Ruleset, package: dict[str, str], header: str, memo: Memo = NO_MEMO,
-                 keep: Keep = NO_KEEP) -> list[dict[str, Any]]:
+def compute_odds(rs: Ruleset, package: dict[str, str], header: str) -> list[dict[str, Any]]:
     """The odds sections of one ruleset's reference page (empty when it declares no presets). A
     resident build keeps them while the code and the entries they are computed from stay the
     same (an edited weapon past the ones the tables show changes neither)."""
     if not rs.odds_presets:
         return []
-    evaluator = _Evaluator(rs, package, header, memo, keep)
+    evaluator = _Evaluator(rs, package, header)
+    memo = evaluator.memo
     inputs: tuple[Any, ...] = ()
-    if keep.remembers:
+    if memo.resident:
         inputs = tuple(x for i, p in enumerate(rs.odds_presets) for x in (
-            keep.intern(("odds-code", rs.id, p.table), evaluator._code_digest(p.table)),
-            keep.intern(("odds-preset", rs.id, i), p),
+            memo.intern(("odds-code", rs.id, p.table), evaluator._code_digest(p.table)),
+            memo.intern(("odds-preset", rs.id, i), p),
             *rs.table(p.table).entries[: p.max_entries]))
-        found = keep.get("odds", *inputs)
+        found = memo.get("odds", *inputs)
         if found is not None:
             return found  # type: ignore[no-any-return]
     try:
-        return keep.put("odds", inputs, [_preset(rs, evaluator, i, p) for i, p in enumerate(rs.odds_presets)])
+        return memo.put("odds", inputs, [_preset(rs, evaluator, i, p) for i, p in enumerate(rs.odds_presets)])
     finally:
         evaluator.close()
 

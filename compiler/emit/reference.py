@@ -15,8 +15,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..ir import Entry, Ruleset, Table
-from ..build.keep import NO_KEEP, Keep, ends
-from ..build.memo import NO_MEMO, Memo
+from ..memo import Stored, current
 from .env import Markdown, md_escape, render_bytes
 from .reference_rows import html_row, md_note, md_row, odds_html_rows, odds_md_rows
 from .quick_sheet import add_to_view
@@ -50,26 +49,30 @@ class _PageEntry(dict):  # type: ignore[type-arg]
         raise KeyError(key)
 
 
-def _lazy_rows(view: dict[str, Any], keep: Keep, memo: Memo = NO_MEMO) -> None:
-    """Make every table entry of a ruleset view a `_PageEntry` (a one-shot build with the cache
-    off), or give each group one entry that holds all of its rows: a resident build keeps them by
-    the identity of their entries (`_kept_rows`), a one-shot build with the cache on finds them by
-    the digest of everything they show (`_stored_rows`)."""
+def _lazy_rows(view: dict[str, Any]) -> None:
+    """Give each group of a ruleset view one entry that holds all of its rows, made by runs of
+    entries through the build's memo (`_group_rows`); with nothing to remember them by (the cache
+    off, `rulec build --check`), make every table entry a `_PageEntry` instead, whose rows are
+    written as the page is."""
+    memo = current()
     for table in view["tables"]:
         names, t, cells = table["names"], table["table"], table["cells"]
+        if not memo.resident and memo.store is None:
+            for group in table["groups"]:
+                group["entries"] = [_PageEntry(entry=e, table=t, names=names, cells=cells) for e in group["entries"]]
+            continue
         shown = {f.table or "" for f in t.fields if f.type == "ref"}
-        context = (t.id, t.fields, tuple((tid, names.get(tid)) for tid in sorted(shown)))
-        if keep.remembers:
-            ctx = keep.intern(("rows", view["id"], t.id), context)
-            for group in table["groups"]:
-                group["entries"] = [_kept_rows(group["parts"], t, names, keep, ctx, cells)]
-            continue
-        if memo.persists:
-            for group in table["groups"]:
-                group["entries"] = [_stored_rows(group["entries"], t, names, cells, memo, repr(context))]
-            continue
+        context = memo.intern(("rows", view["id"], t.id),
+                              (t.id, t.fields, tuple((tid, names.get(tid)) for tid in sorted(shown))))
+        stored = Stored(repr(context), repr, _rows_json, _rows_read)
+
+        def make(run: Sequence[Entry], t: Table = t, names: dict[str, dict[str, str]] = names,
+                 cells: Cells = cells) -> tuple[bytes, bytes, bytes]:
+            return _rows_of(run, t, names, cells)
+
         for group in table["groups"]:
-            group["entries"] = [_PageEntry(entry=e, table=t, names=names, cells=cells) for e in group["entries"]]
+            group["entries"] = [GroupRows(memo.each_run("page-rows", group["entries"], make, _entry_id, (context,),
+                                                        stored=stored))]
 
 
 class GroupRows:
@@ -121,38 +124,17 @@ def _rows_of(run: Sequence[Entry], t: Table, names: dict[str, dict[str, str]], c
     return "\n".join(md).encode(), "\n".join(notes).encode(), "\n".join(html).encode()
 
 
-def _kept_rows(parts: list[list[Entry]], t: Table, names: dict[str, dict[str, str]], keep: Keep,
-               ctx: object, cells: Cells) -> GroupRows:
-    """A group's rows from its parts of runs of entries, which a resident build keeps: after an
-    edit of one entry, one part is written again."""
-    runs = []
-    for part in parts:
-        found = keep.get("page-rows", part, ctx)
-        runs.append(found if found is not None else keep.put("page-rows", (part, ctx), _rows_of(part, t, names, cells)))
-    return GroupRows(runs)
+def _rows_json(part: tuple[bytes, bytes, bytes]) -> list[str]:
+    """A run's rows as the disk keeps them (page text, no code: the packages' modules are never
+    read back)."""
+    return [x.decode() for x in part]
 
 
-def _stored_rows(entries: list[Entry], t: Table, names: dict[str, dict[str, str]], cells: Cells, memo: Memo,
-                 context: str) -> GroupRows:
-    """A group's rows, by runs of entries (`keep.ends`: cut by the entries' ids), each remembered
-    in the memo under the digest of everything its rows show: the table's fields and the names its
-    ref columns show (`context`), and every field, name, source line and origin of each entry (its
-    IR's repr). The memo holds page text only (no code: the packages' modules are always written
-    afresh); after an edit of one weapon of a 10,000-weapon pack, one run is written again."""
-    parts: list[tuple[bytes, bytes, bytes]] = []
-    start = 0
-    for end in ends(entries, _entry_id):
-        run = entries[start:end]
-        start = end
-        name = memo.key("page-rows", context, *map(repr, run))
-        found = memo.get(name)
-        if isinstance(found, list) and len(found) == 3 and all(isinstance(x, str) and _markup_safe(x) for x in found):
-            parts.append((found[0].encode(), found[1].encode(), found[2].encode()))
-            continue
-        part = _rows_of(run, t, names, cells)
-        memo.put(name, [x.decode() for x in part])
-        parts.append(part)
-    return GroupRows(parts)
+def _rows_read(found: Any) -> tuple[bytes, bytes, bytes] | None:
+    """A run's rows read back from disk, used only when they hold no markup but the rows' own."""
+    if isinstance(found, list) and len(found) == 3 and all(isinstance(x, str) and _markup_safe(x) for x in found):
+        return found[0].encode(), found[1].encode(), found[2].encode()
+    return None
 
 
 def _entry_id(e: Entry) -> str:
@@ -171,17 +153,17 @@ def _markup_safe(rows: str) -> bool:
     return _ROWS.fullmatch(rows) is not None
 
 
-def _odds_rows(view: dict[str, Any], keep: Keep) -> None:
+def _odds_rows(view: dict[str, Any]) -> None:
     """Give each group of the balancing tables its rows, written in Python (reference_rows.py):
     hundreds of rows of eight cells, kept by a resident build while the odds stay the same."""
     sections = []
     for o in view["odds"]:
         groups = []
         for i, g in enumerate(o["groups"]):
-            rows = keep.intern(("odds-rows", view["id"], o["anchor"], i), g["rows"])
-            found = keep.get("odds-rows", rows)
+            rows = current().intern(("odds-rows", view["id"], o["anchor"], i), g["rows"])
+            found = current().get("odds-rows", rows)
             if found is None:
-                found = keep.put("odds-rows", (rows,), {
+                found = current().put("odds-rows", (rows,), {
                     "md_rows": odds_md_rows(rows), "md_until_rows": odds_md_rows(rows, until=True),
                     "html_rows": Markup(odds_html_rows(rows)), "html_until_rows": Markup(odds_html_rows(rows, until=True))})
             groups.append({**g, **found})
@@ -203,14 +185,13 @@ def _where_ranges(view: dict[str, Any]) -> None:
 
 
 def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
-                   odds: dict[str, list[dict[str, Any]]], keep: Keep = NO_KEEP,
-                   memo: Memo = NO_MEMO) -> dict[str, bytes]:
+                   odds: dict[str, list[dict[str, Any]]]) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
-    views = [ruleset_view(rs, digests[rs.id], odds.get(rs.id, []), keep) for rs in rulesets]
+    views = [ruleset_view(rs, digests[rs.id], odds.get(rs.id, [])) for rs in rulesets]
     for rs, view in zip(rulesets, views):
         _where_ranges(view)
-        _lazy_rows(view, keep, memo)
-        _odds_rows(view, keep)
+        _lazy_rows(view)
+        _odds_rows(view)
         add_to_view(view, rs)
     for view in views:
         for section in view["odds"]:
@@ -219,7 +200,7 @@ def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
                 if "until_svg" in group:
                     files[f"reference/{group['until_chart_file']}"] = group["until_svg"].encode()
     for view in views:
-        made = pages(view, keep) if keep.remembers else None  # a resident build fills a kept skeleton
+        made = pages(view) if current().resident else None  # a resident build fills a kept skeleton
         if made is None:
             made = (render_bytes("markdown", "reference.md.j2", rs=view), render_bytes("html", "reference.html.j2", rs=view))
         files[f"reference/{view['id']}.md"], files[f"reference/{view['id']}.html"] = made

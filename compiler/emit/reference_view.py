@@ -16,7 +16,7 @@ from ..engines import ENGINES
 from ..formula.chinese import Chinese
 from ..ir import GAP_LACKS, DiceExpr, Entry, FieldDecl, FormulaField, Procedure, Ruleset, Table
 from .fight_view import fight_view
-from ..build.keep import NO_KEEP, Keep
+from ..memo import current
 from ..steps import kind_for
 
 ZH = Chinese()
@@ -110,18 +110,16 @@ def entry_view(e: Entry, t: Table, names: dict[str, dict[str, str]], cells: Cell
     }
 
 
-def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset, keep: Keep = NO_KEEP) -> dict[str, Any]:
+def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset) -> dict[str, Any]:
     """A table section: its entries in groups (`group_by`), whose rows reference.py writes (with
     reference_rows.py, from each entry's `entry_view`). A resident build keeps the grouping of
     runs of entries: the names a group is keyed by change rarely."""
     shown = [f for f in t.fields if f.type != "text"]
     groups: dict[str, list[Entry]] = {}
-    parts: dict[str, list[list[Entry]]] = {}  # a resident build's: each group's runs, kept lists
     group_field = next((f for f in t.fields if f.id == t.group_by), None)
     if group_field is None:
         if t.entries:
             groups[""] = list(t.entries)
-            parts[""] = keep.each_run("table-runs", t.entries, list, _entry_id) if keep.remembers else []
     else:
         def group(run: Sequence[Entry]) -> dict[str, list[Entry]]:
             out: dict[str, list[Entry]] = {}
@@ -129,11 +127,10 @@ def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset, keep: Ke
                 out.setdefault(_value_text(e, group_field, names), []).append(e)
             return out
 
-        context = (keep.intern(("group-by", rs.id, t.id), (group_field, names.get(group_field.table or ""))),)
-        for part in keep.each_run("groups", t.entries, group, _entry_id, context):
+        context = (current().intern(("group-by", rs.id, t.id), (group_field, names.get(group_field.table or ""))),)
+        for part in current().each_run("groups", t.entries, group, _entry_id, context):
             for key, entries in part.items():
                 groups.setdefault(key, []).extend(entries)
-                parts.setdefault(key, []).append(entries)
     return {
         "id": t.id,
         "name": t.name,
@@ -141,7 +138,7 @@ def table_view(t: Table, names: dict[str, dict[str, str]], rs: Ruleset, keep: Ke
         "description": t.description,
         "where": where(t.span),
         "columns": [{"name": f.name, "id": f.id, "description": f.description} for f in shown],
-        "groups": [{"name": k, "entries": v, "parts": parts.get(k, [])} for k, v in groups.items()],
+        "groups": [{"name": k, "entries": v} for k, v in groups.items()],
         "count": len(t.entries),
         "names": names,
         "table": t,
@@ -180,7 +177,7 @@ def _entry_id(e: Entry) -> str:
     return e.id
 
 
-def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]], keep: Keep = NO_KEEP) -> dict[str, Any]:
+def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]]) -> dict[str, Any]:
     names = {t.id: {e.id: e.name for e in t.entries} for t in rs.tables}
     cited: dict[str, list[dict[str, str]]] = {r.id: [] for r in rs.rules}
 
@@ -229,7 +226,7 @@ def ruleset_view(rs: Ruleset, digest: str, odds: list[dict[str, Any]], keep: Kee
                          for g in rs.not_modelled],
         "procedures": [procedure_view(p) for p in rs.procedures],
         "odds": odds,
-        "tables": [table_view(t, names, rs, keep) for t in rs.tables],
+        "tables": [table_view(t, names, rs) for t in rs.tables],
         "rules": [{"id": r.id, "title": r.title, "summary": r.summary, "anchor": anchor("rule", r.id.lower()),
                    "referee_call": r.referee_call, "where": where(r.span),
                    "cited": cited.get(r.id, [])} for r in rs.rules],

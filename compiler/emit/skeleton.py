@@ -17,7 +17,7 @@ import re
 import secrets
 from typing import Any
 
-from ..build.keep import Keep
+from ..memo import current
 from .env import Markdown, render_html, render_markdown
 
 
@@ -70,19 +70,19 @@ def _pieces(text: str, nonce: str, count: int) -> list[bytes | int] | None:
     return out
 
 
-def pages(view: dict[str, Any], keep: Keep) -> tuple[bytes, bytes] | None:
+def pages(view: dict[str, Any]) -> tuple[bytes, bytes] | None:
     """The Markdown and HTML pages of a ruleset's view (whose groups hold their rows as one entry),
     or None when they cannot be made this way (then the caller renders them whole)."""
-    nonce = keep.intern("page-nonce", keep.latest("page-nonce") or secrets.token_hex(8))
+    nonce = current().intern("page-nonce", current().latest("page-nonce") or secrets.token_hex(8))
     hole = _Holes(nonce)
-    skeleton = keep.intern(("page-skeleton", view["id"]), _skeleton(view, hole))
-    found = keep.get("page-pieces", skeleton)
+    skeleton = current().intern(("page-skeleton", view["id"]), _skeleton(view, hole))
+    found = current().get("page-pieces", skeleton)
     if found is None:
         md = _pieces(render_markdown("reference.md.j2", rs=skeleton), nonce, len(hole.fills))
         html = _pieces(render_html("reference.html.j2", rs=skeleton), nonce, len(hole.fills))
         if md is None or html is None:
             return None
-        found = keep.put("page-pieces", (skeleton,), (md, html))
+        found = current().put("page-pieces", (skeleton,), (md, html))
     return _filled(found[0], hole.fills), _filled(found[1], hole.fills)
 
 

@@ -19,28 +19,18 @@ from typing import Any
 
 from ..ir import Formula, Plan, PreparedBody, Procedure, Ruleset, Step
 from ..ir import expr as ir
-from ..build.keep import NO_KEEP, Keep
 from ..steps import kind_for
 from .fold import Known, fold, fold_steps, map_formulas
 from .hoist import Hoister
 from .specialise import common_case
 
 
-def optimise(rs: Ruleset, keep: Keep = NO_KEEP) -> Ruleset:
-    """The ruleset with every procedure folded and planned (from the rulings and the procedures
-    only: a resident build keeps the result while those stay the same)."""
-    procedures_in = keep.intern(("procedures", rs.id), rs.procedures)
-    rulings = keep.intern(("rulings", rs.id), rs.rulings)
-    found = keep.get("optimised", procedures_in, rulings)
-    if found is None:
-        found = keep.put("optimised", (procedures_in, rulings), _optimised(rs))
-    return dataclasses.replace(rs, procedures=found)
-
-
-def _optimised(rs: Ruleset) -> tuple[Procedure, ...]:
+def optimise(rs: Ruleset) -> Ruleset:
+    """The ruleset with every procedure folded and planned (a function of the rulings and the
+    procedures only: the facade memoises it by those)."""
     switches = Known({ir.Ruling(ir.BOOL, r.key, r.value, r.name): ir.Const(ir.BOOL, r.value)
                       for r in rs.rulings if isinstance(r.value, bool)})
-    return tuple(_optimise(p, switches) for p in rs.procedures)
+    return dataclasses.replace(rs, procedures=tuple(_optimise(p, switches) for p in rs.procedures))
 
 
 def _optimise(p: Procedure, switches: Known) -> Procedure:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from ..diagnostics import Diagnostic, Span
 from ..ir import Procedure, Ruleset
-from ..build.keep import NO_KEEP, Keep
 from ..messages import say
 from .evaluator import Evaluator
 from .intervals import Interval
@@ -44,13 +43,13 @@ def open_world_reach(rs: Ruleset, p: Procedure) -> dict[tuple[object, str], Inte
     return out
 
 
-def check_bounds(rs: Ruleset, keep: Keep = NO_KEEP) -> list[Diagnostic]:
+def check_bounds(rs: Ruleset) -> list[Diagnostic]:
     """A diagnostic for every work quantity of every procedure that can exceed its limit: at the
     entry formula that alone goes over it when there is one (a pack's weapon, say), else at the
     formula of the step."""
     from ..steps import kind_for
 
-    ev = Evaluator(rs, keep=keep)
+    ev = Evaluator(rs)
     out: list[Diagnostic] = []
     blamed: set[Span] = set()
     for p in rs.procedures:

@@ -32,8 +32,7 @@ from ..ir import (
     Table,
 )
 from ..load import Document, SourceFolder
-from ..build.keep import NO_KEEP, Keep
-from ..build.memo import NO_MEMO, Memo
+from ..memo import current
 from ..formula.check import BUILTINS, Binding, FormulaSpec, Scope
 from ..ir import expr as ir
 from ..formula.syntax import parse
@@ -83,8 +82,7 @@ class Checked:
     procedures: list[CheckedProcedure]
 
 
-def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations_only: bool = False,
-                  memo: Memo = NO_MEMO, keep: Keep = NO_KEEP) -> tuple[Checked | None, list[Diagnostic]]:
+def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations_only: bool = False) -> tuple[Checked | None, list[Diagnostic]]:
     """Validate one ruleset and the packs that extend it (only its declarations when a file that
     may hold some could not be read)."""
     rep = Reporter()
@@ -97,7 +95,7 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
     _unique([(e.id, e.span) for e in errors], "error type", None, rep)
     helpers = check_helpers(m, rep)
 
-    table_files = TableFiles(base.id, memo, keep)
+    table_files = TableFiles(base.id)
     schemas: dict[str, dict[str, Any]] = {}
     all_docs = [(d, k, "ruleset") for d, k in base.docs] + [(d, k, p.id) for p in packs for d, k in p.docs]
     table_docs: list[tuple[Document, str]] = []
@@ -111,7 +109,7 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
                           say("unknown-table.ruleset-declares-no-table", id=base.id, tid=tid), did_you_mean(tid, decls.fields))
                 continue
             if tid not in schemas:
-                schemas[tid] = keep.intern(("table-schema", base.id, tid),
+                schemas[tid] = current().intern(("table-schema", base.id, tid),
                                            table_schema(base.id, table_meta[tid], decls.fields[tid]))
             problems, clean = table_files.check(doc, schemas[tid])
             rep.diags.extend(problems)
@@ -134,7 +132,7 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
     scope = base_scope(rulings, helpers, decls)
     _declared_formulas(m, scope, rep)
     structure = (m, *(p.manifest for p in packs), *(d for d, k, _ in all_docs if k != "table"))
-    tables = check_tables(table_docs, decls, table_meta, stats, scope, rule_ids, rep, keep, base.id, structure)
+    tables = check_tables(table_docs, decls, table_meta, stats, scope, rule_ids, rep, base.id, structure)
     table_ids = {t.id: {e.id for e in t.entries} for t in tables}
     # Everything the procedures are checked against comes from the files other than tables, and
     # from the tables' entry ids: which tables there are, and whether each entry a parameter
@@ -144,13 +142,13 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
                      for d in proc_docs for proc in d.data.get("procedures", []) if isinstance(proc, dict)
                      for p in proc.get("params", []) if isinstance(p, dict) and p.get("type") in table_ids
                      and p.get("default") is not None and isinstance(p.get("default"), str))
-    sources = (*structure, keep.intern(("table-ids", base.id), (tuple(table_ids), defaults)))
-    kept = keep.get("procedures", *sources)
+    sources = (*structure, current().intern(("table-ids", base.id), (tuple(table_ids), defaults)))
+    kept = current().get("procedures", *sources)
     if kept is None:
         before = len(rep.diags)
         procedures = check_procedures(proc_docs, stats, scope, table_ids, decls, errors, rule_ids, dice, rep)
         if len(rep.diags) == before:
-            keep.put("procedures", sources, procedures)
+            current().put("procedures", sources, procedures)
     else:  # copies: the effects are checked again below, against this build's tables
         procedures = [dataclasses.replace(p) for p in kept]
     for s in stats:

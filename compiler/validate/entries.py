@@ -18,7 +18,7 @@ from ..diagnostics import Span, did_you_mean
 from ..formula.check import Scope
 from ..ir import DiceExpr, Entry, FieldDecl, FieldValue, FormulaField, Stat, Table
 from ..ir.expr import BOOL, INT
-from ..build.keep import NO_KEEP, Keep
+from ..memo import current
 from ..load import Document
 from ..runtime.sources import parse_dice
 from .context import Reporter, compile_formula
@@ -72,22 +72,22 @@ def _collect(docs: list[tuple[Document, str]], decls: TableDecls, rep: Reporter,
 
 
 def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta: dict[str, dict[str, Any]],
-                 stats: tuple[Stat, ...], base: Scope, rule_ids: set[str], rep: Reporter,
-                 keep: Keep = NO_KEEP, ruleset_id: str = "", structure: tuple[Any, ...] = ()) -> tuple[Table, ...]:
-    """The checked tables. A resident build (`keep`) takes the IR of an entry whose document, and
+                 stats: tuple[Stat, ...], base: Scope, rule_ids: set[str], rep: Reporter, ruleset_id: str = "", structure: tuple[Any, ...] = ()) -> tuple[Table, ...]:
+    """The checked tables. A resident build (its memo) takes the IR of an entry whose document, and
     whose table's fields, are the ones it was made from last time from memory, and checks a table
     document by document (`_by_document`) when it can; a table with formula fields, whose entries
     are checked in the scope the other rule files make (`structure`: those files), is kept whole
     while its files and those stay the same."""
     # A resident build gathers the entries of a table by id only where a reference or the check
     # entry by entry needs them; a table checked document by document has no duplicate to report.
+    memo = current()
     targets = {decl.table or "" for fs in decls.fields.values() for decl in fs if decl.type == "ref"}
-    collected = targets if keep.remembers else set(decls.fields)
+    collected = targets if memo.resident else set(decls.fields)
     raw, failed = _collect(docs, decls, rep, collected)
     functions: dict[tuple[str, str, str], str] = {}
     tables = []
     for tid, fields in decls.fields.items():
-        fields = keep.intern(("fields", ruleset_id, tid), fields)
+        fields = memo.intern(("fields", ruleset_id, tid), fields)
         refs = [(decl.id, decl.table or "") for decl in fields if decl.type == "ref"]
         plain = not any(decl.type == "formula" for decl in fields)  # formula functions are named in order
 
@@ -97,7 +97,7 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
             """The IR of one entry (its references checked)."""
             # An entry's IR is its data, its table's fields, its origin and its place: a document
             # spliced after an edit (load/splice.py) holds the same data objects for the others.
-            kept = keep.get("entry", e, fields) if plain else None
+            kept = memo.get("entry", e, fields) if plain else None
             if kept is not None and kept.origin == origin and kept.span == span and all(
                     _check_ref(e.get(fid, kept.values[fid]), target, raw, failed, doc, path + (fid,), Reporter())
                     == kept.values[fid] for fid, target in refs):  # a name still names the same entry
@@ -139,23 +139,23 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
             if plain and len(rep.diags) == problems:
                 # An entry of an edited file that came out as it was is the same object as before,
                 # so that its rows are found again too.
-                entry = keep.intern(("entry", ruleset_id, tid, eid), entry)
-                keep.put("entry", (e, fields), entry)
+                entry = memo.intern(("entry", ruleset_id, tid, eid), entry)
+                memo.put("entry", (e, fields), entry)
             return entry
 
         found = None
         whole: tuple[Any, ...] = ()
         before = len(rep.diags)
-        if keep.remembers and not failed[tid]:
-            context = keep.intern(("table-context", ruleset_id, tid), (
+        if memo.resident and not failed[tid]:
+            context = memo.intern(("table-context", ruleset_id, tid), (
                 frozenset(rule_ids), tuple((target, frozenset((i, r[0]["name"]) for i, r in raw.get(target, {}).items()))
                                          for _, target in refs)))
             mine = [(d, o) for d, o in docs if d.data["table"] == tid]
             if plain:
-                found = _by_document(mine, fields, context, rule_ids, make, keep)
+                found = _by_document(mine, fields, context, rule_ids, make)
             else:
                 whole = (*structure, *(d for d, _ in mine), fields, context)
-                kept_table = keep.get("formula-table", *whole)
+                kept_table = memo.get("formula-table", *whole)
                 if kept_table is not None and kept_table[0] == [o for _, o in mine]:
                     found = kept_table[1]
         if found is None and tid not in collected:
@@ -174,7 +174,7 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
             _check_rules(e, doc, path, rule_ids, rep)
             entries.append(make(eid, e, doc, path, origin, span, rep))
         if whole and found is None and len(rep.diags) == before:
-            keep.put("formula-table", whole, ([o for _, o in mine], entries))
+            memo.put("formula-table", whole, ([o for _, o in mine], entries))
         meta = table_meta[tid]
         tables.append(Table(tid, meta["name"], meta.get("description", ""), meta.get("group_by"),
                             fields, tuple(entries), meta["span"], meta.get("index")))
@@ -190,15 +190,16 @@ class _Checked(NamedTuple):
 
 
 def _by_document(docs: list[tuple[Document, str]], fields: tuple[FieldDecl, ...], context: object,
-                 rule_ids: set[str], make: Callable[..., Entry], keep: Keep) -> list[Entry] | None:
+                 rule_ids: set[str], make: Callable[..., Entry]) -> list[Entry] | None:
     """A table's entries from its documents one by one, each kept by a resident build while the
     document, the table's fields and the ids its checks read (`context`: the rule ids and the ids
     of the tables its ref fields point at) stay the same. None — check the table entry by entry,
     which reports every problem — when a document has a problem, an entry overrides another, or
     two entries share an id or a name."""
+    memo = current()
     parts = []
     for doc, origin in docs:
-        found = keep.get("table-doc", doc, fields, context)
+        found = memo.get("table-doc", doc, fields, context)
         if found is None or found[0] != origin:
             quiet = Reporter()
             checked = _Checked([], [], [])
@@ -212,7 +213,7 @@ def _by_document(docs: list[tuple[Document, str]], fields: tuple[FieldDecl, ...]
                 checked.names.append(identity(e["name"]))
             if quiet.diags:
                 return None
-            found = keep.put("table-doc", (doc, fields, context), (origin, checked))
+            found = memo.put("table-doc", (doc, fields, context), (origin, checked))
         parts.append(found[1])
     by_id: dict[str, Entry] = {}
     names: set[str] = set()

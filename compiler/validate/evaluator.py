@@ -13,7 +13,7 @@ from typing import Any
 
 from ..ir import Entry, FormulaField, Procedure, Ruleset, Step
 from ..ir import expr as ir
-from ..build.keep import NO_KEEP, Keep
+from ..memo import current
 from .intervals import (ANY, BOOL, FALSE, INF, TRUE, ZERO, Dice, Entries, Interval, Value, Witness, column_summary,
                         dice_hull, entry_key, hull, merge_columns, with_none)
 
@@ -27,12 +27,11 @@ def _mul(a: float, b: float) -> float:
 class Evaluator:
     """Interval values of the IR expressions of one ruleset, in one procedure's environment."""
 
-    def __init__(self, rs: Ruleset, *, open_world: bool = False, keep: Keep = NO_KEEP) -> None:
+    def __init__(self, rs: Ruleset, *, open_world: bool = False) -> None:
         """`open_world`: an entry parameter may be any entry a program builds (nothing known of
-        its fields), not only the table's. A resident build's `keep` holds a field's hull over
+        its fields), not only the table's. A resident build's memo holds a field's hull over
         runs of entries from the build before."""
         self.rs = rs
-        self.keep = keep
         self.open_world = open_world
         self.tables = {t.id: t for t in rs.tables}
         self.stats = {s.id: Interval(s.min, s.max) if s.type == "int" else BOOL for s in rs.stats}
@@ -181,7 +180,7 @@ class Evaluator:
             return None
         found = self._summaries.get(t.id)
         if found is None:
-            found = self._summaries[t.id] = merge_columns(t, self.keep.each_run(
+            found = self._summaries[t.id] = merge_columns(t, current().each_run(
                 "columns", t.entries, lambda run: column_summary(t, run), entry_key, (t.fields,)))
         if base.items is t.entries:
             return {k: ZERO if v is None else v for k, v in found.items()}
@@ -203,7 +202,7 @@ class Evaluator:
         if columns is not None and decl.type in ("dice", "int", "bool"):
             return columns[e.field]  # type: ignore[no-any-return]
         if decl.type == "dice":
-            dice = self.keep.each_run("dice-hull", base.items, lambda run: dice_hull([
+            dice = current().each_run("dice-hull", base.items, lambda run: dice_hull([
                 x.get(e.field) if x is not None else None for x in run]), entry_key, (decl,),
                 like=self._like(base))
             return Dice(hull(d.count for d in dice), hull(d.total for d in dice)) if dice else dice_hull([])
@@ -215,12 +214,12 @@ class Evaluator:
                        (x.get(e.field) if x is not None else default for x in run)]
                 return Interval(min(got), max(got))  # the hull, without an Interval each
 
-            return hull(self.keep.each_run("hull", base.items, values, entry_key, (decl,), like=self._like(base)))
+            return hull(current().each_run("hull", base.items, values, entry_key, (decl,), like=self._like(base)))
         return self.unknown(e.type)
 
     def _like(self, base: Entries) -> tuple[Entry, ...] | None:
         """The table's entries when `base` is all of them and no entry (an optional parameter):
-        cut into the same runs (`Keep.each_run`)."""
+        cut into the same runs (`Memo.each_run`)."""
         t = self.tables.get(base.table)
         return t.entries if t is not None and len(base.items) == len(t.entries) + 1 else None
 

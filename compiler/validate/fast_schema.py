@@ -21,7 +21,7 @@ from typing import Any
 
 import jsonschema_rs
 
-from ..build.schema_dir import schema_dir
+from .schema_dir import schema_dir
 
 Check = Callable[[Any], bool]
 

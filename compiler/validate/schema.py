@@ -26,8 +26,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from .fast_schema import ecma_regex, fast_check, static_check, static_schemas
-from ..build.keep import NO_KEEP, Keep
-from ..build.memo import NO_MEMO, Memo
+from ..memo import current
 from ..diagnostics import QUOTE_CHARS, Diagnostic, cut, did_you_mean, json_prefix, quote
 from ..load import Document
 from ..messages import say
@@ -328,11 +327,10 @@ class TableFiles:
     re-validates that weapon only. Diagnostics are never cached; an entry is remembered only clean.
     """
 
-    def __init__(self, ruleset_id: str, memo: Memo = NO_MEMO, keep: Keep = NO_KEEP) -> None:
-        self.memo = memo
-        self.keep = keep
+    def __init__(self, ruleset_id: str) -> None:
+        self.memo = memo = current()
         self.name = memo.key("valid-entries", ruleset_id)
-        saved = memo.get(self.name)
+        saved = memo.load(self.name)
         self.seen: set[str] = {d for d in saved if isinstance(d, str)} if isinstance(saved, (list, frozenset)) \
             else set()
         self.clean: set[str] = set()
@@ -342,15 +340,15 @@ class TableFiles:
         """The file's problems, and the document with every entry that failed replaced by a
         `FailedEntry` (so the clean entries are still checked further, and references to the
         failed one are not reported a second time), or None when the file itself is bad. A resident
-        build finds a clean document it checked before against the same schema in `keep`."""
-        kept = self.keep.get("table-file", doc, schema)
+        build finds a clean document it checked before against the same schema in its memo."""
+        kept = self.memo.get("table-file", doc, schema)
         if kept is not None:
             self.clean.update(kept)
             return [], doc
         digests: list[str] = []
         out, checked = self._check(doc, schema, digests)
         if not out and checked is doc:
-            self.keep.put("table-file", (doc, schema), digests)
+            self.memo.put("table-file", (doc, schema), digests)
         return out, checked
 
     def _check(self, doc: Document, schema: dict[str, Any],
@@ -368,9 +366,10 @@ class TableFiles:
         if out:
             return out, None
         kept: list[Any] = []
-        remembering = self.memo is not NO_MEMO  # with the cache off, no digest is worth computing
+        memo = self.memo
+        remembering = memo.remembers_names  # with the cache off, no digest is worth computing
         for i, item in enumerate(entries):
-            found = self.keep.get("valid-entry", item, schema)  # an entry a spliced document kept
+            found = memo.get("valid-entry", item, schema)  # an entry a spliced document kept
             if found is not None:
                 if remembering:
                     self.clean.add(found)
@@ -383,7 +382,7 @@ class TableFiles:
                 self.clean.add(digest)
                 digests.append(digest)
                 kept.append(item)
-                self.keep.put("valid-entry", (item, schema), digest)
+                memo.put("valid-entry", (item, schema), digest)
                 continue
             # jsonschema-rs vouches for a valid entry; jsonschema explains any other.
             problems = [] if entry.valid(item) else \
@@ -393,7 +392,7 @@ class TableFiles:
                 self.clean.add(digest)
                 digests.append(digest)
             if not problems:
-                self.keep.put("valid-entry", (item, schema), digest)
+                memo.put("valid-entry", (item, schema), digest)
             kept.append(FailedEntry.of(item) if problems else item)
         if not out:
             return out, doc
@@ -401,5 +400,5 @@ class TableFiles:
 
     def save(self) -> None:
         if self.clean != self.seen:  # sorted for the cache; a resident build's memory takes the set
-            self.memo.put(self.name, sorted(self.clean) if self.memo.persists else frozenset(self.clean))
+            self.memo.save(self.name, sorted(self.clean) if self.memo.persists else frozenset(self.clean))
 

@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostic, Span
 from ..features import FEATURES
 from ..ir import ErrorType, FormulaField, Procedure, Ruleset
 from ..ir import expr as ir
-from ..build.keep import NO_KEEP, Keep
+from ..memo import current
 from ..messages import say
 
 
@@ -70,15 +70,15 @@ def _formula_fields(rs: Ruleset) -> Iterable[FormulaField]:
     return shared.values()
 
 
-def reads_of(rs: Ruleset, keep: Keep = NO_KEEP) -> Reads:
+def reads_of(rs: Ruleset) -> Reads:
     """What the procedures, the entries' formulas, the features and the fight read (a resident
     build keeps what the procedures read while they stay the same)."""
-    procedures = keep.intern(("procedures", rs.id), rs.procedures)
-    walked = keep.get("procedure-walk", procedures)
+    procedures = current().intern(("procedures", rs.id), rs.procedures)
+    walked = current().get("procedure-walk", procedures)
     if walked is None:
         walked = Reads()
         walked.walk(procedures)
-        keep.put("procedure-walk", (procedures,), walked)
+        current().put("procedure-walk", (procedures,), walked)
     reads = Reads(set(walked.rulings), set(walked.fields), set(walked.errors), set(walked.seen))
     reads.walk(tuple(f.formula for f in _formula_fields(rs)))
     for feature in rs.features:
@@ -91,14 +91,14 @@ def reads_of(rs: Ruleset, keep: Keep = NO_KEEP) -> Reads:
     return reads
 
 
-def readers(rs: Ruleset, keep: Keep = NO_KEEP) -> dict[str, tuple[str, ...]]:
+def readers(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     """For the pages: the names of what reads each ruling (procedures, table formulas, features);
     a resident build keeps what the procedures read while they stay the same."""
     out: dict[str, list[str]] = {}
-    procedures = keep.intern(("procedures", rs.id), rs.procedures)
-    read = keep.get("procedure-reads", procedures)
+    procedures = current().intern(("procedures", rs.id), rs.procedures)
+    read = current().get("procedure-reads", procedures)
     if read is None:
-        read = keep.put("procedure-reads", (procedures,), [(p.name, _rulings_read(p)) for p in procedures])
+        read = current().put("procedure-reads", (procedures,), [(p.name, _rulings_read(p)) for p in procedures])
     for name, keys in read:
         for key in keys:
             out.setdefault(key, []).append(name)
@@ -123,10 +123,10 @@ def _rulings_read(p: Procedure) -> list[str]:
     return list(reads.rulings)
 
 
-def check_usage(rs: Ruleset, keep: Keep = NO_KEEP) -> list[Diagnostic]:
+def check_usage(rs: Ruleset) -> list[Diagnostic]:
     """Rulings and table flags that nothing reads (and that do not say why), error types that no
     step raises."""
-    reads = reads_of(rs, keep)
+    reads = reads_of(rs)
     out: list[Diagnostic] = []
     for e in rs.errors:
         if e.id not in reads.errors:

@@ -102,12 +102,11 @@ def measure(rs: Ruleset, references: dict[int, str]) -> tuple[dict[Key, Row], di
     from ...emit.odds_tables import _Evaluator
     from ...emit.python.package import emit_package
     from ...build.facade import header
-    from ...build.memo import NO_MEMO
     from ...emit.until_states import preset_states
 
     head = header(rs, "")
     package = emit_package(rs, head)
-    evaluator = _Evaluator(rs, package, head, NO_MEMO)
+    evaluator = _Evaluator(rs, package, head)  # outside a build: remembers nothing
     out: dict[Key, Row] = {}
     states: dict[Key, States] = {}
     try:
@@ -304,7 +303,7 @@ def _rulings(old: Ruleset, new: Ruleset) -> list[dict[str, Any]]:
 
 def report(old: Compiled, new: Compiled) -> dict[str, Any]:
     """The whole comparison, as plain JSON."""
-    from ...build.package_loader import forget
+    from ...emit.python.loader import forget
 
     rulesets: list[dict[str, Any]] = []
     for rid in list(new.rulesets) + [r for r in old.rulesets if r not in new.rulesets]:

@@ -9,7 +9,7 @@ entry by id or Chinese name.
 from __future__ import annotations
 
 from ...ir import FieldDecl, Ruleset, Table
-from ...build.keep import NO_KEEP, Keep
+from ...memo import current
 from ...validate.scopes import class_name
 from ..python.model import formula_functions, row_id, table_order, table_rows
 from .code import Js, Writer, comment, comment_text, data_lines, join, js, literal, name, string
@@ -30,13 +30,13 @@ def exported(rs: Ruleset) -> list[str]:
     return out + [str(error_name(e.id)) for e in rs.errors]
 
 
-def write_model(rs: Ruleset, w: Writer, keep: Keep = NO_KEEP) -> None:
+def write_model(rs: Ruleset, w: Writer) -> None:
     _rulings(rs, w)
     _errors(rs, w)
     _combatant(rs, w)
     _formulas(rs, w)
     for t in table_order(rs.tables):
-        _table(t, w, keep)
+        _table(t, w)
 
 
 def _rulings(rs: Ruleset, w: Writer) -> None:
@@ -136,7 +136,7 @@ def _to_dict(f: FieldDecl) -> Js:
     return js("this.{}", fid)
 
 
-def _table(t: Table, w: Writer, keep: Keep = NO_KEEP) -> None:
+def _table(t: Table, w: Writer) -> None:
     cls, const = name(class_name(t.id)), name(t.id.upper())
     w.line()
     w.line(js("// {} ({}).", comment_text(t.name), prop(t.id)))
@@ -160,8 +160,8 @@ def _table(t: Table, w: Writer, keep: Keep = NO_KEEP) -> None:
     w.line(js("const {} = new Map();", rows))
     w.line(Js("for (const r of ["))
     indent = "  " * (w.level + 1)
-    for run in keep.each_run("js-rows", table_rows(t, keep), lambda rows: data_lines(list(rows), indent), row_id,
-                             (keep.intern("js-row-indent", indent),), like=t.entries):
+    for run in current().each_run("js-rows", table_rows(t), lambda rows: data_lines(list(rows), indent), row_id,
+                             (current().intern("js-row-indent", indent),), like=t.entries):
         w.extend(run)
     w.line(js("]) {}.set(r[0], new {}(r, true));", rows, cls))
     w.line(js("const {} = new FrozenMap({});", const, rows))

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 
 from ... import __version__
-from ...build.keep import NO_KEEP, Keep
 from ...diagnostics import Diagnostic, RulesError
 from ...messages import say
 from ...ir import Param, Ruleset
@@ -77,15 +76,15 @@ def version(rs: Ruleset) -> str:
     return rs.version + (f"+{rs.pack_label}" if rs.pack_label else "")
 
 
-def body(rs: Ruleset, keep: Keep = NO_KEEP) -> Js:
+def body(rs: Ruleset) -> Js:
     w = Writer()
     w.line(js("const VERSION = {};", string(version(rs))))
     w.line(js("const RULES_VERSION = {};", string(rs.version)))
-    write_model(rs, w, keep)
+    write_model(rs, w)
     fight = fight_js(rs) if rs.fight is not None else Js("")
     if "initiative" in rs.features:
         fight = js("{}{}", fight, initiative_js(rs))
-    runtime, generated = _runtime(rs), js("{}{}{}", w.text(), require_js(kept_text(keep, "js-procedures", rs,
+    runtime, generated = _runtime(rs), js("{}{}{}", w.text(), require_js(kept_text("js-procedures", rs,
                                                                                    _procedures)), fight)
     missing = undefined(generated, runtime)
     if missing:
@@ -403,8 +402,8 @@ is the Python package's `to_dict()`, read back (checked) by `fight_from_dict` / 
 """
 
 
-def emit_js(rs: Ruleset, header: str, keep: Keep = NO_KEEP) -> dict[str, str]:
-    text, plain = body(rs, keep), plain_header(header)
+def emit_js(rs: Ruleset, header: str) -> dict[str, str]:
+    text, plain = body(rs), plain_header(header)
     return checked({
         "index.js": module_js(rs, plain, text),
         f"{global_name(rs)}.user.js": script_js(rs, plain, text),

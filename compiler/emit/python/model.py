@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 
 from ...ir import DiceExpr, Entry, FieldDecl, FormulaField, Ruleset, Table
-from ...build.keep import NO_KEEP, Keep
+from ...memo import current
 from ...validate.scopes import class_name
 from .code import Code, UnquotedValue, Writer, code, comment, docstring, is_plain, join, literal, name, string
 from .expr import Names, PyExpr, ruling_constant
@@ -60,12 +60,12 @@ def _row_value(value: object) -> object:
     return value
 
 
-def table_rows(t: Table, keep: Keep = NO_KEEP) -> list[tuple[object, ...]]:
-    """The data rows of a table, made once a build for both targets (`keep.once`); a resident
+def table_rows(t: Table) -> list[tuple[object, ...]]:
+    """The data rows of a table, made once a build for both targets (`current().once`); a resident
     build keeps them while the table is the same, and each run of entries' rows from the build
     before when it is not."""
-    return keep.once("table-rows", (t,), lambda: [
-        row for run in keep.each_run("rows", t.entries, _row_values, entry_id) for row in run])
+    return current().once("table-rows", (t,), lambda: [
+        row for run in current().each_run("rows", t.entries, _row_values, entry_id) for row in run])
 
 
 def _row_values(entries: Sequence[Entry]) -> list[tuple[object, ...]]:
@@ -134,7 +134,7 @@ def formula_functions(rs: Ruleset) -> list[tuple[str, Table, FieldDecl, FormulaF
     return list(seen.values())
 
 
-def write_model(rs: Ruleset, header: str, keep: Keep = NO_KEEP) -> tuple[str, dict[str, str]]:
+def write_model(rs: Ruleset, header: str) -> tuple[str, dict[str, str]]:
     """The text of model.py and of its data-row modules ({relative path: text})."""
     w = Writer()
     for line in header.splitlines():
@@ -162,7 +162,7 @@ def write_model(rs: Ruleset, header: str, keep: Keep = NO_KEEP) -> tuple[str, di
     _formulas(rs, w)
     rows: dict[str, str] = {}
     for t in tables:
-        rows.update(_table_data(t, w, header, keep))
+        rows.update(_table_data(t, w, header))
     return w.text(), rows
 
 
@@ -279,13 +279,13 @@ def _array_columns(rows: Sequence[tuple[object, ...]]) -> set[int]:
     return {i for row in rows for i, v in enumerate(row) if isinstance(v, (list, tuple))}
 
 
-def _table_data(t: Table, w: Writer, header: str, keep: Keep = NO_KEEP) -> dict[str, str]:
+def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
     cls, const = name(class_name(t.id)), name(t.id.upper())
     placeholder = [string(""), string(f"（无{t.name}）"), string(""), Code("()"), Code("None"), Code("False")]
     placeholder += [_placeholder_arg(f) for f in t.fields]
     w.line()
     w.line(code("{} = {}({})", _none(t), cls, join(", ", placeholder)))
-    rows = table_rows(t, keep)
+    rows = table_rows(t)
     files: dict[str, str] = {}
     rows_name = name(f"_{t.id.upper()}_ROWS")
     if len(rows) > ROW_CHUNK:
@@ -293,10 +293,10 @@ def _table_data(t: Table, w: Writer, header: str, keep: Keep = NO_KEEP) -> dict[
         for k, i in enumerate(range(0, len(rows), ROW_CHUNK)):
             names.append(f"{t.id}_{k}.json")
             chunk = rows[i:i + ROW_CHUNK]
-            files[f"_rows/{names[-1]}"] = keep.get("rows-json", *chunk) or keep.put(
-                "rows-json", tuple(chunk), _rows_file(keep.each_run("json-rows", chunk, _json_lines, row_id,
+            files[f"_rows/{names[-1]}"] = current().get("rows-json", *chunk) or current().put(
+                "rows-json", tuple(chunk), _rows_file(current().each_run("json-rows", chunk, _json_lines, row_id,
                                                                     like=t.entries, offset=i)))
-        arrays = tuple(sorted(set().union(*keep.each_run("row-arrays", rows, _array_columns, row_id, like=t.entries))))
+        arrays = tuple(sorted(set().union(*current().each_run("row-arrays", rows, _array_columns, row_id, like=t.entries))))
         w.line(code("{}: Tuple[Tuple[Any, ...], ...] = _rt_load_rows(__file__, {}, {})", rows_name,
                     literal(tuple(names)), literal(arrays)))
     else:

@@ -16,8 +16,7 @@ from functools import lru_cache
 from types import CodeType
 from pathlib import Path
 
-from ...build.keep import NO_KEEP, Keep
-from ...build.memo import NO_MEMO, Memo
+from ...memo import current
 from ..shape import kept_text
 from ...diagnostics import Diagnostic, RulesError
 from ...engines import ENGINES
@@ -146,9 +145,9 @@ def _header_lines(header: str) -> str:
     return head.text()
 
 
-def procedures_module(rs: Ruleset, header: str, keep: Keep = NO_KEEP) -> str:
+def procedures_module(rs: Ruleset, header: str) -> str:
     """procedures.py: the header, then what the ruleset's shape makes (kept by a resident build)."""
-    return _header_lines(header) + kept_text(keep, "py-procedures", rs, _procedures_body)
+    return _header_lines(header) + kept_text("py-procedures", rs, _procedures_body)
 
 
 def _procedures_body(rs: Ruleset) -> str:
@@ -208,9 +207,9 @@ def _entry_table(e: object) -> str | None:
     return None
 
 
-def results_module(rs: Ruleset, header: str, keep: Keep = NO_KEEP) -> str:
+def results_module(rs: Ruleset, header: str) -> str:
     """results.py: each procedure's outcome fields and result type, and PROCEDURE_INFO."""
-    return _header_lines(header) + kept_text(keep, "py-results", rs, _results_body)
+    return _header_lines(header) + kept_text("py-results", rs, _results_body)
 
 
 def _results_body(rs: Ruleset) -> str:
@@ -309,17 +308,17 @@ def readme(rs: Ruleset) -> str:
         fight=rs.fight is not None)
 
 
-def emit_package(rs: Ruleset, header: str, memo: Memo = NO_MEMO, keep: Keep = NO_KEEP) -> dict[str, str]:
+def emit_package(rs: Ruleset, header: str) -> dict[str, str]:
     """{path relative to generated/<ruleset>/: text}. `header` (with the content hash) heads the
     `__init__.py`; every other module has it without the hash (`plain_header`)."""
     pkg = package_name(rs)
     init, plain = f"{pkg}/__init__.py", plain_header(header)
-    model, rows = write_model(rs, plain, keep)
+    model, rows = write_model(rs, plain)
     files = {
         init: init_module(rs, header),
         f"{pkg}/model.py": with_imports(model, _candidates(runtime_modules(rs))),
-        f"{pkg}/procedures.py": procedures_module(rs, plain, keep),
-        f"{pkg}/results.py": results_module(rs, plain, keep),
+        f"{pkg}/procedures.py": procedures_module(rs, plain),
+        f"{pkg}/results.py": results_module(rs, plain),
         f"{pkg}/py.typed": "",
         "pyproject.toml": pyproject(rs),
         "README.md": readme(rs),
@@ -331,30 +330,31 @@ def emit_package(rs: Ruleset, header: str, memo: Memo = NO_MEMO, keep: Keep = NO
         files[f"{pkg}/_runtime/{module}.py"] = (RUNTIME_DIR / f"{module}.py").read_text(encoding="utf-8")
     for rel, text in files.items():
         if rel.endswith(".py") and not rel.startswith(f"{pkg}/_runtime/"):
-            _check_compiles(rs, rel, text, header if rel == init else plain, memo, keep)
+            _check_compiles(rs, rel, text, header if rel == init else plain)
     return files
 
 
-def compiled(rs: Ruleset, rel: str, text: str, keep: Keep = NO_KEEP) -> CodeType:
+def compiled(rs: Ruleset, rel: str, text: str) -> CodeType:
     """The code object of an emitted module, compiled once a build (the check below and the
     import that computes the pages' odds both need it)."""
-    return keep.once("python-code", (text,), lambda: compile(text, f"generated/{rs.id}/{rel}", "exec",
+    return current().once("python-code", (text,), lambda: compile(text, f"generated/{rs.id}/{rel}", "exec",
                                                                dont_inherit=True))
 
 
-def _check_compiles(rs: Ruleset, rel: str, text: str, header: str, memo: Memo, keep: Keep = NO_KEEP) -> None:
+def _check_compiles(rs: Ruleset, rel: str, text: str, header: str) -> None:
     """Every module compiles and every global name it reads is defined (resolved.py): else the
     build fails here, with a rulec bug, instead of a user's import or call. A module checked once
     need not be checked again. The header (comments only, with the content hash of every input)
     is left out of the key, so that editing one rule file does not make every module look new.
     The runtime modules are verbatim copies of compiler/runtime/, which tests/test_package_loader.py
     checks the same way: they are not checked again in every build."""
+    memo = current()
     checked = memo.key("compiles-resolves", text.replace(header, "", 1))
-    if memo.get(checked) is True:
+    if memo.load(checked) is True:
         return
     filename = f"generated/{rs.id}/{rel}"
     try:
-        compiled(rs, rel, text, keep)
+        compiled(rs, rel, text)
     except (SyntaxError, ValueError) as exc:  # a compiler bug, reported against the manifest
         line = getattr(exc, "lineno", "?")
         raise RulesError([Diagnostic(rs.span, "internal", say("internal.generated-does-not-compile", rel=rel, exc=exc, line=line))]) from exc
@@ -362,5 +362,5 @@ def _check_compiles(rs: Ruleset, rel: str, text: str, header: str, memo: Memo, k
     if missing:
         names = ", ".join(f"{n} (line {line})" for n, line in missing[:5])
         raise RulesError([Diagnostic(rs.span, "internal", say("internal.unresolved-python", rel=rel, names=names))])
-    memo.put(checked, True)
+    memo.save(checked, True)
 

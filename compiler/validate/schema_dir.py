@@ -1,4 +1,4 @@
-"""Where the static schemas live (a module of its own: the build stamp reads it without importing
+"""Where the static schemas live (a module of its own: the build stamp and freshness read it without
 the validator)."""
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from typing import Any
 # A module's code object for its path inside the distribution and its text (None: compile it).
 CodeFor = Callable[[str, str], "CodeType | None"]
 
-RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime"
+RUNTIME_DIR = Path(__file__).resolve().parents[2] / "runtime"
 
 
 def import_package(ruleset_id: str, files: dict[str, str], code: CodeFor | None = None) -> tuple[ModuleType, Any]:
