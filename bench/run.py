@@ -404,7 +404,15 @@ GROUPS = {
     "cli": bench_cli,
     "floor": lambda r: _floor_group(r),
     "cliffs": lambda r: _cliffs_group(r),
+    "rebuild": lambda r: _rebuild_group(r),
 }
+
+
+def _rebuild_group(repeats: int) -> list[Row]:
+    """Issues 28 and 34: the one-shot and the resident rebuild after one edit (bench/build_scaling.py)."""
+    from bench.build_scaling import bench_rebuild
+
+    return bench_rebuild(repeats=max(3, repeats - 4))
 
 
 def _plan_group(repeats: int) -> list[Row]:

@@ -44,7 +44,7 @@ from .literals import check_literals
 from .entries import check_tables
 from .procedures import CheckedProcedure, check_procedures
 from .quick import check_quick
-from .schema import TableFiles
+from .table_files import TableFiles
 from .scopes import base_scope
 from .table_schema import table_schema
 from ..messages import say

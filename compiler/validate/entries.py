@@ -23,7 +23,7 @@ from ..load import Document
 from ..runtime.sources import parse_dice
 from .context import Reporter, compile_formula
 from .names import identity
-from .schema import FailedEntry
+from .table_files import FailedEntry
 from .scopes import TableDecls, entry_formula_scope
 from ..messages import say
 
