@@ -192,7 +192,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
                     plain = False
                     break
             else:  # nothing changes their stats, nothing applies to them, no turn budget: their base stats
-                kwargs = {role: found[roles[role]].base for role in spec.roles}
+                kwargs: Dict[str, Any] = {role: found[roles[role]].base for role in spec.roles}
                 kwargs.update(options)
                 return spec, kwargs, (), (), None
         by_name: Dict[str, str] = {}  # name -> role, made when a condition needs it
@@ -200,7 +200,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
             by_name = {roles[r]: r for r in reversed(spec.roles)}
             self._refuse(actor, procedure, spec, by_name)
         plan = self._plan(actor, spec)
-        kwargs: Dict[str, Any] = {}
+        kwargs = {}
         supplied: Dict[str, Any] = {}
         used: List[Tuple[str, str, str]] = []
         applied: List[str] = [line(f"{plan.over}：按裁定仍然进行")] if plan is not None and plan.over else []
@@ -300,21 +300,21 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
             if e.kind == "counter":
                 if amount == 0:
                     continue
-                key, pairs = e.key, m.counters
-                if len(pairs) == 1 and pairs[0][0] == key:  # the common case, without get() and put()
+                ckey, pairs = e.key, m.counters
+                if len(pairs) == 1 and pairs[0][0] == ckey:  # the common case, without get() and put()
                     total = pairs[0][1] + amount
-                    pairs = ((key, total),) if -MAX_VALUE < total < MAX_VALUE else ()
+                    pairs = ((ckey, total),) if -MAX_VALUE < total < MAX_VALUE else ()
                 else:
-                    total = get(pairs, key) + amount
+                    total = get(pairs, ckey) + amount
                     pairs = ()
                 top = ""
                 if not -MAX_VALUE < total < MAX_VALUE:
                     total = clamp(total, -MAX_VALUE, MAX_VALUE)
                     top = "，已达上限"
-                m = with_counters(m, pairs or put(m.counters, key, total))
-                said = f"{who}的{rules.counters[key]}{amount:+d}（共{total}{top}）"
+                m = with_counters(m, pairs or put(m.counters, ckey, total))
+                said = f"{who}的{rules.counters[ckey]}{amount:+d}（共{total}{top}）"
                 log.append(said if len(said) <= MAX_LOG_LINE else line(said))
-                if amount > 0 and m.states and rules.on_damage is not None and rules.on_damage[0] == key:
+                if amount > 0 and m.states and rules.on_damage is not None and rules.on_damage[0] == ckey:
                     m = self._recover(m, amount if amount < rules.taken_max else rules.taken_max, log)
                 members[who] = m
             elif e.kind == "track":
