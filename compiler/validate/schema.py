@@ -17,13 +17,7 @@ import hashlib
 import json
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any, NamedTuple
-
-import jsonschema
-from jsonschema import Draft202012Validator
-from jsonschema.validators import extend
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .fast_schema import ecma_regex, fast_check, static_check, static_schemas
 from ..build.keep import NO_KEEP, Keep
@@ -32,20 +26,37 @@ from ..diagnostics import QUOTE_CHARS, Diagnostic, cut, did_you_mean, json_prefi
 from ..load import Document
 from ..messages import say
 
+if TYPE_CHECKING:
+    import jsonschema
+    from referencing import Registry
+
 SCHEMA_BASE = "https://rulec.dev/schema/"
 STATIC_KINDS = ("ruleset", "stats", "rulings", "rule_index", "procedures", "table", "pack")
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
+    import jsonschema
+
     if validator.is_type(instance, "string") and not ecma_regex(pattern).search(instance):
         yield jsonschema.ValidationError(say("schema.does-not-match", instance=quote(instance), pattern=pattern))
 
 
-Validator = extend(Draft202012Validator, {"pattern": _pattern})
+@lru_cache(maxsize=1)
+def _validator_class() -> Any:
+    """jsonschema's draft 2020-12 validator with ECMA patterns. jsonschema (and `referencing`) are
+    imported only here, when a document must be explained: a valid one is vouched for by the fast
+    check (fast_schema.py), so a build of valid rules never loads them (0.15 s of start-up)."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.validators import extend
+
+    return extend(Draft202012Validator, {"pattern": _pattern})
 
 
 @lru_cache(maxsize=1)
 def _registry_and_schemas() -> tuple[Registry, dict[str, dict[str, Any]]]:
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
     schemas = static_schemas()
     # No `$id`: each validator resolves `common.schema.json#/...` against the file's own place
     # (check-jsonschema, the YAML language server, jsonschema with a file URI); here, by name.
@@ -61,12 +72,12 @@ def static_schema(kind: str) -> dict[str, Any]:
 @lru_cache(maxsize=32)
 def _static_validator(kind: str) -> Any:
     registry, schemas = _registry_and_schemas()
-    return Validator(schemas[kind], registry=registry)
+    return _validator_class()(schemas[kind], registry=registry)
 
 
 def validator_for(schema: dict[str, Any]) -> Any:
     registry, _ = _registry_and_schemas()
-    return Validator(schema, registry=registry)
+    return _validator_class()(schema, registry=registry)
 
 
 def _type_word(value: Any) -> str:
@@ -220,7 +231,9 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
             for sub in chosen:
                 yield from _translate(doc, sub, base)
             return
-        best = jsonschema.exceptions.best_match(error.context or [])
+        from jsonschema.exceptions import best_match  # loaded already: `error` is jsonschema's
+
+        best = best_match(error.context or [])
         if best is not None:
             yield from _translate(doc, best, base)
             return
