@@ -135,3 +135,46 @@ def test_a_plain_string_is_matched_as_its_tokens_would_say(text: str):  # type: 
 
     toks = _tokens(text) or []
     assert _Layout().plain_string(text) == (len(toks) == 1 and toks[0].type == STRING and text[:1] in "'\"")
+
+
+def _js_marks_by_hand(line: str) -> list[tuple[int, str, int]]:
+    """What the JavaScript wrapper's scan must find, character by character (its first form)."""
+    out: list[tuple[int, str, int]] = []
+    depth, i, quote = 0, 0, ""
+    while i < len(line):
+        c = line[i]
+        if quote:
+            if c == "\\":
+                i += 2
+                continue
+            if c == quote:
+                quote = ""
+        elif c in "\"'`":
+            quote = c
+        elif c == "/" and line[i + 1:i + 2] == "/":
+            break
+        elif c in "([{":
+            out.append((i, c, depth))
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            out.append((i, c, depth))
+        elif c == "," or line.startswith(("&&", "||"), i):
+            out.append((i, c if c == "," else line[i:i + 2], depth))
+            if c != ",":
+                i += 1
+        i += 1
+    return out
+
+
+def test_the_javascript_marks_are_those_a_character_scan_finds() -> None:
+    import random
+
+    from rulec.emit.js.wrap import _scan
+
+    rnd = random.Random(34)
+    alphabet = list("ab ,()[]{}\"'`\\/&|中")
+    lines = ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 16))) for _ in range(4000)]
+    lines += ['f(a, "x\\"(", \'y\\\\\', `z${1}`) && g[1] || h // (c, d)', 'x = "open (', "y = 'ends \\"]
+    for line in lines:
+        assert _scan(line) == _js_marks_by_hand(line), line

@@ -13,13 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any
-
-import jsonschema
-from jsonschema import Draft202012Validator
-from jsonschema.validators import extend
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+from typing import TYPE_CHECKING, Any
 
 from .fast_schema import ecma_regex, static_check, static_schemas
 from ..diagnostics import Diagnostic, did_you_mean, quote
@@ -27,20 +21,36 @@ from ..load import Document
 from ..messages import say
 from .schema_errors import MAX_PER_CHECK, diagnostics_for, short, type_word
 
+if TYPE_CHECKING:
+    from referencing import Registry
+
 SCHEMA_BASE = "https://rulec.dev/schema/"
 STATIC_KINDS = ("ruleset", "stats", "rulings", "rule_index", "procedures", "table", "pack")
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
+    import jsonschema
+
     if validator.is_type(instance, "string") and not ecma_regex(pattern).search(instance):
         yield jsonschema.ValidationError(say("schema.does-not-match", instance=quote(instance), pattern=pattern))
 
 
-Validator = extend(Draft202012Validator, {"pattern": _pattern})
+@lru_cache(maxsize=1)
+def _validator_class() -> Any:
+    """jsonschema's draft 2020-12 validator with ECMA patterns. jsonschema (and `referencing`) are
+    imported only here, when a document must be explained: a valid one is vouched for by the fast
+    check (fast_schema.py), so a build of valid rules never loads them (0.15 s of start-up)."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.validators import extend
+
+    return extend(Draft202012Validator, {"pattern": _pattern})
 
 
 @lru_cache(maxsize=1)
 def _registry_and_schemas() -> tuple[Registry, dict[str, dict[str, Any]]]:
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
     schemas = static_schemas()
     # No `$id`: each validator resolves `common.schema.json#/...` against the file's own place
     # (check-jsonschema, the YAML language server, jsonschema with a file URI); here, by name.
@@ -56,12 +66,12 @@ def static_schema(kind: str) -> dict[str, Any]:
 @lru_cache(maxsize=32)
 def _static_validator(kind: str) -> Any:
     registry, schemas = _registry_and_schemas()
-    return Validator(schemas[kind], registry=registry)
+    return _validator_class()(schemas[kind], registry=registry)
 
 
 def validator_for(schema: dict[str, Any]) -> Any:
     registry, _ = _registry_and_schemas()
-    return Validator(schema, registry=registry)
+    return _validator_class()(schema, registry=registry)
 
 
 def check_kind(doc: Document) -> tuple[str | None, list[Diagnostic]]:

@@ -5,13 +5,14 @@ most MAX_PER_CHECK a check (the rest counted)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import QUOTE_CHARS, Diagnostic, cut, did_you_mean, json_prefix, quote
 from ..load import Document
 from ..messages import say
+
+if TYPE_CHECKING:
+    import jsonschema
 
 
 def type_word(value: Any) -> str:
@@ -165,7 +166,9 @@ def _translate(doc: Document, error: jsonschema.ValidationError,
             for sub in chosen:
                 yield from _translate(doc, sub, base)
             return
-        best = jsonschema.exceptions.best_match(error.context or [])
+        from jsonschema.exceptions import best_match  # loaded already: `error` is jsonschema's
+
+        best = best_match(error.context or [])
         if best is not None:
             yield from _translate(doc, best, base)
             return

@@ -11,6 +11,7 @@ are never broken; a line comment ends the scan; a line without such a pair is le
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from ..python.wrap import width  # columns on a screen: a wide East Asian character takes two
@@ -18,33 +19,32 @@ from ..python.wrap import width  # columns on a screen: a wide East Asian charac
 WIDTH = 120
 
 
+# What `_scan` looks at: a string (quoted "...", '...' or `...`, a backslash escaping the next
+# character; one left open runs to the end of the line), a `//` comment, `&&`, `||`, a bracket or a
+# comma. One C-level scan; only the marks are looked at in Python.
+_MARK = re.compile(r"""(?s)"(?:[^"\\]|\\.)*(?:"|\\?\Z)|'(?:[^'\\]|\\.)*(?:'|\\?\Z)|`(?:[^`\\]|\\.)*(?:`|\\?\Z)"""
+                   r"""|//|&&|\|\||[()\[\]{},]""")
+
+
 def _scan(line: str) -> list[tuple[int, str, int]]:
     """(index, character, depth before it) of the brackets, commas and `&&`/`||` outside strings."""
     out: list[tuple[int, str, int]] = []
-    depth, i, quote = 0, 0, ""
-    while i < len(line):
-        c = line[i]
-        if quote:
-            if c == "\\":
-                i += 2
-                continue
-            if c == quote:
-                quote = ""
-        elif c in "\"'`":
-            quote = c
-        elif c == "/" and line[i + 1:i + 2] == "/":
+    depth = 0
+    for m in _MARK.finditer(line):
+        mark = m.group()
+        c = mark[0]
+        if c in "\"'`":
+            continue
+        if mark == "//":
             break
-        elif c in "([{":
-            out.append((i, c, depth))
+        if c in "([{":
+            out.append((m.start(), c, depth))
             depth += 1
         elif c in ")]}":
             depth -= 1
-            out.append((i, c, depth))
-        elif c == "," or line.startswith(("&&", "||"), i):
-            out.append((i, c if c == "," else line[i:i + 2], depth))
-            if c != ",":
-                i += 1
-        i += 1
+            out.append((m.start(), c, depth))
+        else:
+            out.append((m.start(), mark, depth))
     return out
 
 

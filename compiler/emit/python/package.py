@@ -29,7 +29,7 @@ from .code import Code, Writer, code, comment, docstring, literal, name, string
 from .fight import fight_module
 from .model import table_order, write_model
 from .procedures import camel, getter, write_procedure, write_result
-from .resolved import unresolved
+from .resolved import reads_undefined, unresolved
 from ...messages import say
 
 RUNTIME_DIR = Path(__file__).resolve().parent.parent.parent / "runtime"
@@ -354,11 +354,13 @@ def _check_compiles(rs: Ruleset, rel: str, text: str, header: str) -> None:
         return
     filename = f"generated/{rs.id}/{rel}"
     try:
-        compiled(rs, rel, text)
+        code = compiled(rs, rel, text)
     except (SyntaxError, ValueError) as exc:  # a compiler bug, reported against the manifest
         line = getattr(exc, "lineno", "?")
         raise RulesError([Diagnostic(rs.span, "internal", say("internal.generated-does-not-compile", rel=rel, exc=exc, line=line))]) from exc
-    missing = unresolved(text, filename)
+    # The code object's instructions say whether it reads a name nothing defines; only then are
+    # its symbol tables read, to name it and its line.
+    missing = unresolved(text, filename) if reads_undefined(code) else []
     if missing:
         names = ", ".join(f"{n} (line {line})" for n, line in missing[:5])
         raise RulesError([Diagnostic(rs.span, "internal", say("internal.unresolved-python", rel=rel, names=names))])

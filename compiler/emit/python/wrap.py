@@ -72,43 +72,49 @@ _TOKEN = re.compile(r"""
 """, re.VERBOSE)
 # A STRING token alone (trailing blanks are no token): `_Layout.plain_string`.
 _PLAIN_STRING = re.compile(r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")[ \t]*""")
-_OP_START = frozenset("*/-<>:.+%&|^@=!~,;()[]{}")  # the first characters of OP tokens (NAMEs start with \w)
 _new_token = tuple.__new__
+_OPENS, _CLOSES = frozenset(_OPEN), frozenset(_CLOSE)  # a token that is one of these is an OP token
+_SKIP = "skip"
+# The kind of a token by its first character, where that alone says it (a space is no token); the
+# others (letters, quotes, "." and any other character) are told apart in `_tokens`.
+_FIRST: dict[str, str] = {**dict.fromkeys("*/-<>:+%&|^@=!~,;()[]{}", OP), **dict.fromkeys("0123456789", NUMBER),
+                          "#": COMMENT, " ": _SKIP, "\t": _SKIP}
 
 
 def _tokens(text: str) -> list[Token] | None:
     """The tokens of `text`; None when it is not whole tokens with balanced brackets."""
+    pieces = _TOKEN.findall(text)  # matches never overlap; they are whole tokens if they tile `text`
     out: list[Token] = []
     append = out.append
-    pos = depth = 0
-    for piece in _TOKEN.findall(text):  # matches never overlap; they are whole tokens if they tile `text`
+    first = _FIRST.get
+    pos = 0
+    for piece in pieces:
         end = pos + len(piece)
         c = piece[0]
-        if c == " " or c == "\t":
+        kind = first(c)
+        if kind is None:
+            if piece[-1] == "'" or piece[-1] == '"':  # only a STRING (or a COMMENT) ends with a quote
+                kind = STRING
+            elif c == ".":
+                kind = NUMBER if len(piece) > 1 and piece[1] != "." else OP  # .5, or . and ...
+            elif c.isdecimal():  # what \d matches: a NUMBER
+                kind = NUMBER
+            else:
+                kind = NAME
+        elif kind is _SKIP:
             pos = end
             continue
-        if c == "#":
-            kind = COMMENT
-        elif piece[-1] == "'" or piece[-1] == '"':  # only a STRING (or a COMMENT) ends with a quote
-            kind = STRING
-        elif c in _OP_START:
-            if c == "." and len(piece) > 1 and piece[1] != ".":
-                kind = NUMBER  # .5
-            else:
-                kind = OP
-                if c in _OPEN:
-                    depth += 1
-                elif c in _CLOSE:
-                    depth -= 1
-        elif c.isdecimal():  # what \d matches: a NUMBER
-            kind = NUMBER
-        else:
-            kind = NAME
         append(_new_token(Token, (kind, piece, pos, end)))
         pos = end
-    if pos != len(text) or depth > 0:
+    if pos != len(text) or _depth(pieces) > 0:
         return None
     return out
+
+
+def _depth(strings: list[str]) -> int:
+    """Brackets opened minus closed among whole tokens' texts (a bracket is a token of its own)."""
+    count = strings.count
+    return count("(") + count("[") + count("{") - count(")") - count("]") - count("}")
 
 
 def wrap(line: str, indent: str) -> list[str]:
@@ -166,11 +172,12 @@ def _groups(toks: list[Token]) -> list[tuple[int, int]]:
     """(open, close) token indexes of the top-level brackets."""
     out, depth, start = [], 0, -1
     for i, t in enumerate(toks):
-        if t.type == OP and t.string in _OPEN:
+        string = t[1]
+        if string in _OPENS:
             if depth == 0:
                 start = i
             depth += 1
-        elif t.type == OP and t.string in _CLOSE:
+        elif string in _CLOSES:
             depth -= 1
             if depth == 0:
                 out.append((start, i))
@@ -195,17 +202,14 @@ def _levels(toks: list[Token]) -> set[int]:
     """The indexes in _LEVELS of the operators `_split_at` may cut before at the top of `toks`."""
     found, depth = set(), 0
     for i, t in enumerate(toks):
-        kind, string = t.type, t.string
-        if kind == OP:
-            if string in _OPEN:
-                depth += 1
-                continue
-            if string in _CLOSE:
-                depth -= 1
-                continue
-        elif kind != NAME:
+        kind, string = t[0], t[1]
+        if string in _OPENS:
+            depth += 1
             continue
-        if depth or string not in _LEVEL_OF:
+        if string in _CLOSES:
+            depth -= 1
+            continue
+        if depth or string not in _LEVEL_OF or kind != OP and kind != NAME:
             continue
         if kind == NAME and not keyword.iskeyword(string):
             continue
@@ -218,13 +222,14 @@ def _levels(toks: list[Token]) -> set[int]:
 def _split_at(text: str, toks: list[Token], ops: set[str], *, after: bool) -> list[str]:
     parts, begin, depth = [], 0, 0
     for i, t in enumerate(toks):
-        if t.type == OP and t.string in _OPEN:
+        string = t[1]
+        if string in _OPENS:
             depth += 1
             continue
-        if t.type == OP and t.string in _CLOSE:
+        if string in _CLOSES:
             depth -= 1
             continue
-        if depth or t.type not in (OP, NAME) or t.string not in ops:
+        if depth or string not in ops or t[0] != OP and t[0] != NAME:
             continue
         if t.type == NAME and not keyword.iskeyword(t.string):
             continue
@@ -269,13 +274,9 @@ class _Layout:
         `toks[first:stop]` and starts at its column `shift`: those tokens moved, not `text` read again."""
         if text in self._seen:
             return self._seen[text]
-        depth = 0
-        out = []
-        for t in toks[first:stop]:
-            if t.type == OP:
-                depth += (t.string in _OPEN) - (t.string in _CLOSE)
-            out.append(_new_token(Token, (t.type, t.string, t.start - shift, t.end - shift)))
-        found = self._seen[text] = None if depth > 0 else out
+        piece = toks[first:stop]
+        found = self._seen[text] = None if _depth([t[1] for t in piece]) > 0 else \
+            [_new_token(Token, (kind, string, start - shift, end - shift)) for kind, string, start, end in piece]
         return found
 
     def statement(self, line: str, toks: list[Token], col: int) -> list[str]:
@@ -364,9 +365,9 @@ class _Layout:
         else:
             depth = 0
             for i, t in enumerate(toks):
-                if t.type == OP and t.string in _OPEN:
+                if t.string in _OPENS:
                     depth += 1
-                elif t.type == OP and t.string in _CLOSE:
+                elif t.string in _CLOSES:
                     depth -= 1
                 elif depth == 0 and t.type == OP and t.string in _ASSIGN:
                     head_end, first = t.end, i + 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Tuple
 
 from .fight_conditions import Condition, ConditionSpec, Refused, expiry, forbidding, matches
-from .fight_state import MAX_CONDITIONS, MAX_VALUE, ActionSpec, FightRules, Member, clamp, line
+from .fight_state import MAX_CONDITIONS, MAX_VALUE, ActionSpec, FightRules, Member, clamp, line, logged
 
 if TYPE_CHECKING:
     from .fight import Action, Fight
@@ -131,7 +131,7 @@ class Carried:
         """This fight after the conditions and relations that a true/false stat ends have ended
         (a condition whose holder became, say, 失能; a grapple whose holder did), with `log` added."""
         if not self.relations and not before and not any(m.conditions for m in self.members):
-            return self._with(log=self.log + tuple(log))  # no condition or relation that could end
+            return self._with(log=logged(self.log, log))  # no condition or relation that could end
         rules = self.rules
         members = list(self.members)
         relations = self.relations
@@ -182,7 +182,7 @@ class Carried:
                     if c not in kept:
                         log.append(line(f"{m.name}的{rules.conditions[c.id].name}结束"))
                 members[i] = m._replace(conditions=kept)
-        return self._with(members=tuple(members), relations=relations, log=self.log + tuple(log))
+        return self._with(members=tuple(members), relations=relations, log=logged(self.log, log))
 
 
 

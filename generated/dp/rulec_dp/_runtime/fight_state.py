@@ -160,12 +160,12 @@ _COUNTERS, _POINTS, _STATES = Member._fields.index("counters"), Member._fields.i
 
 def with_counters(m: Member, counters: Tuple[Tuple[str, int], ...]) -> Member:
     """`m._replace(counters=counters)`, without its keyword parsing (the fight's hot path)."""
-    return _tuple_new(Member, (*m[:_COUNTERS], counters, *m[_COUNTERS + 1:]))
+    return _tuple_new(Member, m[:_COUNTERS] + (counters,) + m[_COUNTERS + 1:])
 
 
 def with_points(m: Member, points: Tuple[Tuple[str, int], ...]) -> Member:
     """`m._replace(points=points)`, the same way."""
-    return _tuple_new(Member, (*m[:_POINTS], points, *m[_POINTS + 1:]))
+    return _tuple_new(Member, m[:_POINTS] + (points,) + m[_POINTS + 1:])
 
 
 def get(pairs: Tuple[Tuple[str, int], ...], key: str) -> int:
@@ -177,6 +177,9 @@ def get(pairs: Tuple[Tuple[str, int], ...], key: str) -> int:
 
 def put(pairs: Tuple[Tuple[str, int], ...], key: str, value: int) -> Tuple[Tuple[str, int], ...]:
     """`pairs` (sorted by key) with `key` set to `value` (a handful of keys: a scan beats a dict)."""
+    if len(pairs) == 1:  # the common case: one counter, one track
+        k = pairs[0][0]
+        return ((key, value),) if k == key else (pairs[0], (key, value)) if k < key else ((key, value), pairs[0])
     for i, (k, _) in enumerate(pairs):
         if k == key:
             return pairs[:i] + ((key, value),) + pairs[i + 1:]
@@ -207,6 +210,14 @@ def clamp(value: int, lo: int, hi: int) -> int:
 def line(text: str) -> str:
     """A log line within `MAX_LOG_LINE` characters."""
     return text if len(text) <= MAX_LOG_LINE else text[:MAX_LOG_LINE - 1] + "…"
+
+
+def logged(log: Tuple[str, ...], added: List[str]) -> Tuple[str, ...]:
+    """`(log + tuple(added))[-MAX_LOG:]`, copying the kept lines once (a long fight's log is full)."""
+    if not added:
+        return log
+    over = len(log) + len(added) - MAX_LOG
+    return log + tuple(added) if over <= 0 else (log[over:] + tuple(added))[-MAX_LOG:]
 
 
 def _hidden(ch: str) -> bool:

@@ -23,6 +23,7 @@ ranges.
 
 from __future__ import annotations
 
+from operator import attrgetter, itemgetter
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple
 
 from .core import OutOfBounds, RuleError
@@ -37,7 +38,7 @@ from .fight_conditions import Condition, ConditionSpec, Refused
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
 from .fight_state import (MAX_LOG, MAX_LOG_LINE, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect,
-                          FightRules, Member, Modifier, check_name, clamp, get, line, put, read_fight,
+                          FightRules, Member, Modifier, check_name, clamp, get, line, logged, put, read_fight,
                           with_counters, with_points, bad_options)
 from .sources import FixedDice
 
@@ -146,7 +147,8 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
             result = spec.function(**kwargs)
         except TypeError:  # a required option left out, or one the procedure does not take
             raise bad_options(spec, procedure) from None
-        return Action(procedure, tuple((r, roles[r]) for r in spec.roles), result, applied, used, plan)
+        return _tuple_new(Action, (procedure, tuple(zip(spec.roles, map(roles.__getitem__, spec.roles))), result,
+                                   applied, used, plan))
 
     def _prepare(self, procedure: str, roles: Mapping[str, str], options: Mapping[str, Any]
                  ) -> Tuple[ActionSpec, Dict[str, Any], Tuple[str, ...], Tuple[Tuple[str, str, str], ...],
@@ -160,19 +162,45 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
             raise OutOfBounds("没有可在战斗中使用的这个过程", key="procedure")
         if type(roles) is not dict and not isinstance(roles, Mapping):  # typing's isinstance is slow
             raise OutOfBounds(f"“{spec.name}”的角色应为映射（角色: 名字）", key="roles")
-        if len(roles) != len(spec.roles) or [r for r in spec.roles if r not in roles]:  # a role missing or extra
+        named = False  # whether an option is named as a role
+        if len(roles) == len(spec.roles):
+            for r in spec.roles:
+                if r not in roles:
+                    break
+                named = named or r in options
+            else:
+                r = ""
+        if len(roles) != len(spec.roles) or r:  # a role missing or extra
             raise OutOfBounds(f"“{spec.name}”的角色是 {', '.join(spec.roles)}", key=procedure)
-        for key in options:
-            if key in spec.roles:
-                raise OutOfBounds(f"“{key}”是角色，不是选项", key=key)
-        found = {name: self.member(name) for name in roles.values()}  # all exist before anything is refused
+        if named:
+            for key in options:
+                if key in spec.roles:
+                    raise OutOfBounds(f"“{key}”是角色，不是选项", key=key)
+        found: Dict[str, Member] = {}  # all exist before anything is refused
+        for name in roles.values():
+            for m in self.members:
+                if m.name == name:
+                    found[name] = m
+                    break
+            else:
+                self.member(name)  # raises: no such combatant
         actor = found[roles[spec.roles[spec.subject]]]
+        plain = not self.relations and self.rules.turn is None
+        if plain:
+            for m in found.values():
+                if m.modifiers or m.states or m.conditions or m.points:
+                    plain = False
+                    break
+            else:  # nothing changes their stats, nothing applies to them, no turn budget: their base stats
+                kwargs: Dict[str, Any] = {role: found[roles[role]].base for role in spec.roles}
+                kwargs.update(options)
+                return spec, kwargs, (), (), None
         by_name: Dict[str, str] = {}  # name -> role, made when a condition needs it
         if actor.conditions or actor.states or self.relations:  # what may forbid the action
             by_name = {roles[r]: r for r in reversed(spec.roles)}
             self._refuse(actor, procedure, spec, by_name)
         plan = self._plan(actor, spec)
-        kwargs: Dict[str, Any] = {}
+        kwargs = {}
         supplied: Dict[str, Any] = {}
         used: List[Tuple[str, str, str]] = []
         applied: List[str] = [line(f"{plan.over}：按裁定仍然进行")] if plan is not None and plan.over else []
@@ -238,18 +266,20 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
 
     def apply(self, action: Action) -> "Fight":
         """A new fight with the action's declared effects applied (a sentence for each change)."""
-        spec = self.rules.actions.get(action.procedure)
+        rules = self.rules
+        spec = rules.actions.get(action.procedure)
         if spec is None or type(action) is not Action:
             raise OutOfBounds("只能应用本场战斗 resolve() 得到的行动", key="action")
         roles = dict(action.roles)
         result = action.result
-        rules = self.rules
-        members = {m.name: m for m in self.members}
+        members = dict(zip(map(_NAME, self.members), self.members))
         holding = False  # whether a role holds a condition the action may use up or end
         for name in roles.values():
-            if name not in members:
+            m = members.get(name)
+            if m is None:
                 raise OutOfBounds(f"战斗中没有“{name}”", key=name)
-            holding = holding or bool(members[name].conditions)
+            if m.conditions:
+                holding = True
         relations: Optional[Set[Tuple[str, str, str]]] = None  # made by the first relation effect
         log: List[str] = []
         n = len(self.members)
@@ -262,40 +292,63 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
                 continue
             who = roles[e.role]
             m = members[who]
-            amount = int(getattr(result, e.field)) * e.sign if e.field else 0
+            if e.field:
+                amount = getattr(result, e.field)
+                amount = (amount if type(amount) is int else int(amount)) * e.sign
+            else:
+                amount = 0
             if e.kind == "counter":
                 if amount == 0:
                     continue
-                total = get(m.counters, e.key) + amount
+                ckey, pairs = e.key, m.counters
+                if len(pairs) == 1 and pairs[0][0] == ckey:  # the common case, without get() and put()
+                    total = pairs[0][1] + amount
+                    pairs = ((ckey, total),) if -MAX_VALUE < total < MAX_VALUE else ()
+                else:
+                    total = get(pairs, ckey) + amount
+                    pairs = ()
+                top = ""
                 if not -MAX_VALUE < total < MAX_VALUE:
                     total = clamp(total, -MAX_VALUE, MAX_VALUE)
-                m = with_counters(m, put(m.counters, e.key, total))
-                top = "，已达上限" if abs(total) == MAX_VALUE else ""
-                said = f"{who}的{self.rules.counters[e.key]}{amount:+d}（共{total}{top}）"
+                    top = "，已达上限"
+                m = with_counters(m, pairs or put(m.counters, ckey, total))
+                said = f"{who}的{rules.counters[ckey]}{amount:+d}（共{total}{top}）"
                 log.append(said if len(said) <= MAX_LOG_LINE else line(said))
-                if rules.on_damage is not None and rules.on_damage[0] == e.key and amount > 0 and m.states:
-                    m = self._recover(m, min(amount, rules.taken_max), log)
+                if amount > 0 and m.states and rules.on_damage is not None and rules.on_damage[0] == ckey:
+                    m = self._recover(m, amount if amount < rules.taken_max else rules.taken_max, log)
                 members[who] = m
             elif e.kind == "track":
-                track = str(getattr(result, e.key) or "")
-                if not track or amount == 0 or track not in rules.tracks:
+                track = getattr(result, e.key)
+                if not track or amount == 0:
+                    continue
+                if type(track) is not str:
+                    track = str(track)
+                if track not in rules.tracks:
                     continue
                 before = get(m.points, track)
                 # saturate at the top the accumulation procedure accepts: every later action still resolves
-                total = clamp(before + amount, 0, rules.points_max)
+                total = before + amount
+                top = ""
+                if not 0 <= total <= rules.points_max:
+                    if total > rules.points_max:
+                        top = f"，已达上限{rules.points_max}"
+                    total = clamp(total, 0, rules.points_max)
                 m = with_points(m, put(m.points, track, total))
-                top = f"，已达上限{rules.points_max}" if before + amount > rules.points_max else ""
                 said = f"{who}的{rules.tracks[track]}{amount:+d}（共{total}{top}）"
                 log.append(said if len(said) <= MAX_LOG_LINE else line(said))
                 if rules.accumulate is not None:
-                    state = str(rules.accumulate(self._effective(m, debuffs=False), track, current=min(before, total),
-                                                 gained=max(0, total - before), dice=_NO_DICE)[rules.state_index]
-                                or "")
-                    if state and state not in m.states:
+                    plain = m.base if not (m.modifiers or m.states or m.conditions or self.relations) else \
+                        self._undebuffed(m)  # what _effective(m, debuffs=False) gives
+                    state = rules.accumulate(plain, track, current=before if before < total else total,
+                                             gained=total - before if total > before else 0,
+                                             dice=_NO_DICE)[rules.state_index]
+                    if state and str(state) not in m.states:
+                        state = str(state)
                         m = m._replace(states=tuple(sorted((*m.states, state))))
-                        log.append(line(f"{who}进入{self.rules.state_names.get(state, state)}"))
-                if track in rules.wake_tracks and rules.on_damage is not None and total > before and m.states:
-                    m = self._recover(m, min(total - before, rules.taken_max), log)  # pain wakes as damage does
+                        log.append(line(f"{who}进入{rules.state_names.get(state, state)}"))
+                if m.states and total > before and track in rules.wake_tracks and rules.on_damage is not None:
+                    # pain wakes as damage does
+                    m = self._recover(m, total - before if total - before < rules.taken_max else rules.taken_max, log)
                 members[who] = m
             elif e.kind == "modifier":
                 if amount == 0:
@@ -336,14 +389,14 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
                 elif e.duration == "end" and key in relations:
                     relations.discard(key)
                     log.append(line(f"{who}对{held}的{self.rules.relations[e.key]}结束"))
-        changed = tuple([members[x.name] for x in self.members])
-        if relations is None and not self.relations and not any([x.conditions for x in changed]):
+        changed = tuple(members.values())  # in the fight's order: the dict was made from it
+        if relations is None and not self.relations and not any(map(_CONDITIONS, changed)):
             new = _new(Fight)  # what _settle would return: no condition or relation can end
             _SET_RULES(new, rules)
             _SET_MEMBERS(new, changed)
             _SET_TURN(new, self.turn)
             _SET_RELATIONS(new, self.relations)
-            _SET_LOG(new, (self.log + tuple(log))[-MAX_LOG:])
+            _SET_LOG(new, logged(self.log, log))
             return new
         after = self._with(members=changed, relations=self.relations if relations is None
                            or relations == set(self.relations) else tuple(sorted(relations)))
@@ -408,7 +461,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
         n = len(self.members)
         if turn % n == 0:
             log.append(f"第{turn // n + 1}轮")
-        return self._with(members=tuple(members), turn=turn, log=self.log + tuple(log) if log else None)
+        return self._with(members=tuple(members), turn=turn, log=logged(self.log, log) if log else None)
 
     def remove_state(self, name: str, state: str) -> "Fight":
         """A new fight with `state` lifted from `name` (a recovery, the game master's call)."""
@@ -435,6 +488,9 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
 
 
 _new = object.__new__
+_tuple_new = tuple.__new__
+_NAME = itemgetter(0)  # Member.name
+_CONDITIONS = attrgetter("conditions")
 # the setters of Fight's slots, for `_with` (a slot added to Fight must be set there too)
 _SET_RULES, _SET_MEMBERS, _SET_TURN, _SET_RELATIONS, _SET_LOG = (
     getattr(Fight, slot).__set__ for slot in ("rules", "members", "turn", "relations", "log"))
