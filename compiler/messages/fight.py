@@ -20,6 +20,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad-condition.not-int-outcome": ("'{value}' 不是整数结果字段", "'{value}' is not a whole-number outcome"),
     "bad-condition.not-other-role": ("'{source}' 不是另一个参战者参数", "'{source}' is not another combatant parameter"),
     "bad-condition.clear-takes-nothing": ("clear 效果不带 value 或 source", "a clear effect takes no value or source"),
+    "bad-condition.not-takeable": (
+        "'{what}' 不是计数、累积槽或 any_track", "'{what}' is not a counter, a track or any_track"),
+    "bad-condition.pool-above-turn": (
+        "turn_pools 的 '{pool}' 为 {most}，超过回合本身的 {per_turn}",
+        "turn_pools sets '{pool}' to {most}, more than the turn's own {per_turn}"),
     "bad-condition.kind-bool": ("是/否", "true/false"),
     "bad-condition.kind-int": ("整数", "whole-number"),
     "fight.turn-reader": ("战斗的回合结构", "the fight's turn structure"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Tuple
 
-from .fight_conditions import Condition, ConditionSpec, Refused, expiry, forbidding, matches
+from .fight_conditions import TURN_BOUND, Condition, ConditionSpec, Refused, expiry, forbidding, matches
 from .fight_state import MAX_CONDITIONS, MAX_VALUE, ActionSpec, FightRules, Member, clamp, line
 
 if TYPE_CHECKING:
@@ -90,8 +90,7 @@ class Carried:
         turn-bound endings turned into an expiry turn."""
         spec = self.rules.conditions[cid]
         n = len(self.members)
-        turns = [expiry(x, self.turn, n, holder, src) for x in spec.ends
-                 if x.kind in ("turn_start", "turn_end", "rounds")]
+        turns = [expiry(x, self.turn, n, holder, src) for x in spec.ends if x.kind in TURN_BOUND]
         expires = min(min(turns), MAX_VALUE) if turns else -1
         old = next((c for c in m.conditions if (c.id, c.source) == (cid, source)), None)
         if old is not None and spec.stack == "add":

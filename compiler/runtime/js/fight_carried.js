@@ -50,8 +50,7 @@ const _rt_CARRIED = {
   // `m` with condition `cid` (from `source`) set, or its value replaced or added to.
   _set_condition(m, cid, value, source, holder, src, log) {
     const spec = this.rules.conditions.get(cid), n = this.members.length;
-    const turns = spec.ends.filter(x => x.kind === 'turn_start' || x.kind === 'turn_end' || x.kind === 'rounds')
-      .map(x => _rt_expiry(x, this.turn, n, holder, src));
+    const turns = spec.ends.filter(x => _rt_TURN_BOUND.indexOf(x.kind) >= 0).map(x => _rt_expiry(x, this.turn, n, holder, src));
     const expires = turns.length ? Math.min(Math.min.apply(null, turns), MAX_VALUE) : -1;
     let old = null;
     for (const c of m.conditions) if (c.id === cid && c.source === source) { old = c; break; }
