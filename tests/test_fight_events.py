@@ -40,6 +40,11 @@ def test_dp_f15_staying_conscious_ends_in_unconsciousness_once_per_scene(dp):
         f = f.next_turn()
     assert "unconscious" in [c.id for c in f.active_conditions("甲")]
     assert f.to_dict() == dp.fight_from_dict(f.to_dict()).to_dict()
+    g = dp.start_fight({"甲": dp.Combatant(willpower=1), "乙": dp.Combatant()})
+    _, g = g.act("willpower_spend", {"character": "甲"}, use="conscious")  # on its own turn: 「下个自己回合」
+    g = g.next_turn().next_turn()
+    assert "staying_conscious" in [c.id for c in g.active_conditions("甲")]
+    assert g.next_turn().log[-1] == "甲进入昏迷"
 
 
 def test_tr_f18_concentration_is_interrupted_by_damage_or_points(tracks):

@@ -55,6 +55,8 @@ def fight_view(rs: Ruleset) -> dict[str, Any]:
             at = "开始" if kind == "turn_start" else "结束"
             count = f"第{nth}个" if nth > 1 else "下一个" if kind == "turn_start" else "当前（或下一个）"
             return f"{_WHO.get(of, of)}{count}回合{at}时"
+        if kind == "next_turn_end":
+            return f"{_WHO.get(of, of)}{f'之后第{nth}个' if nth > 1 else '下一个'}回合结束时"
         if kind == "rounds":
             return f"{nth}轮后"
         if kind == "round_end":

@@ -24,7 +24,8 @@ from ..messages import say
 from .context import Reporter
 from .procedures import CheckedProcedure
 
-ENDINGS = ("turn_start", "turn_end", "rounds", "round_end", "used", "acts", "stat", "takes")
+ENDINGS = ("turn_start", "turn_end", "next_turn_end", "rounds", "round_end", "used", "acts", "stat", "takes")
+TURNS = ("turn_start", "turn_end", "next_turn_end")  # of the holder or the source, the nth one
 ANY_TRACK = "any_track"  # `takes:` points on any track (runtime/fight_events.py)
 
 
@@ -73,7 +74,7 @@ def check_conditions(m: Document, raw: dict[str, Any], procedures: list[CheckedP
         for j, e in enumerate(c.get("ends", [])):
             ep = cp + ("ends", j)
             kinds = [k for k in ENDINGS if k in e]
-            if len(kinds) != 1 or ("nth" in e and kinds[0] not in ("turn_start", "turn_end")):
+            if len(kinds) != 1 or ("nth" in e and kinds[0] not in TURNS):
                 rep.error(m.span(ep), "bad-condition", say("bad-condition.ending-kinds", kinds=", ".join(ENDINGS)))
                 continue
             kind = kinds[0]
@@ -84,7 +85,7 @@ def check_conditions(m: Document, raw: dict[str, Any], procedures: list[CheckedP
                 rep.error(m.span(ep + ("takes",)), "bad-condition", say("bad-condition.not-takeable", what=e["takes"]),
                           did_you_mean(e["takes"], takeable))
             scope = _scope(e["acts"], ep + ("acts",), by_id, m, rep, events=True) if kind == "acts" else ((), "", "", "")
-            of = e[kind] if kind in ("turn_start", "turn_end") else "holder"
+            of = e[kind] if kind in TURNS else "holder"
             nth = e[kind] if kind in ("rounds", "round_end") else e.get("nth", 1)
             ends.append((kind, of, nth, scope, e["takes"] if kind == "takes" else e.get("stat", "")))
         then = []

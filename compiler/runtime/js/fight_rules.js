@@ -132,13 +132,15 @@ function _rt_matches(scope, procedure, holderRole, sourceRole) {
   return true;
 }
 // The endings a turn or round ends (fight_conditions.TURN_BOUND).
-const _rt_TURN_BOUND = ['turn_start', 'turn_end', 'rounds', 'round_end'];
+const _rt_TURN_BOUND = ['turn_start', 'turn_end', 'next_turn_end', 'rounds', 'round_end'];
 // The absolute turn at whose start a turn-bound ending lapses (fight_conditions.expiry).
 function _rt_expiry(ending, turn, n, holder, source) {
   if (ending.kind === 'rounds') return turn + ending.nth * n;
   if (ending.kind === 'round_end') return (Math.floor(turn / n) + ending.nth) * n;  // the round after the nth
   const who = ending.of === 'source' && source >= 0 ? source : holder;
-  if (ending.kind === 'turn_start') return turn + 1 + _rt_mod(who - turn - 1, n) + (ending.nth - 1) * n;
+  if (ending.kind === 'turn_start' || ending.kind === 'next_turn_end') {  // the nth start after now (or its end)
+    return turn + 1 + _rt_mod(who - turn - 1, n) + (ending.nth - 1) * n + (ending.kind === 'next_turn_end' ? 1 : 0);
+  }
   const first = turn + _rt_mod(who - turn, n);
   return first + (ending.nth - 1) * n + 1;
 }
