@@ -68,6 +68,11 @@ def test_tr_f18_concentration_is_interrupted_by_damage_or_points(tracks):
     with pytest.raises(tracks.RuleError) as refused:
         tracks.fight_from_dict(stored).resolve("concentrate", {"character": "乙"})
     assert refused.value.message == "乙处于震慑状态，不能进行这个行动（开始专注动作）"
+    _, f = f.act("concentrate", {"character": "乙"})  # 震慑 during it: its concentration check fails
+    stored = f.to_dict()
+    stored["members"][1]["states"] = ["awed"]
+    _, f = tracks.fight_from_dict(stored).act("parry", {"defender": "甲"})
+    assert f.log[-1] == "乙的专注中结束（震慑）"
 
 
 def test_tr_f03_each_attack_from_hiding_adds_3_to_the_next_search(tracks):
@@ -177,6 +182,17 @@ class Scripted:
             self.records.append({"error": exc.code, "message": exc.message})
         return self
 
+    def put_state(self, index: int, state: str) -> "Scripted":
+        """The fight stored, member `index` put into `state`, and read back (the driver's `load`)."""
+        import json
+
+        data = json.loads(json.dumps(self.fight.to_dict()))
+        data["members"][index]["states"] = sorted({*data["members"][index].get("states", []), state})
+        self.steps.append({"op": "load", "data": data})
+        self.fight = self.m.fight_from_dict(data)
+        self.records.append(self.snapshot(self.fight))
+        return self
+
     def next(self, times: int = 1) -> "Scripted":
         for _ in range(times):
             self.steps.append({"op": "next"})
@@ -206,6 +222,9 @@ def test_events_agree_in_javascript(request: pytest.FixtureRequest) -> None:
             .act("attack", ROLES, [1] * 40, weapon="fist").act("attack", ROLES, weapon="fist").next()
             .act("concentrate", {"character": "乙"}).next()
             .act("attack", ROLES, [6] * 40, weapon="fist").act("attack", ROLES, [6] * 40, weapon="fist")
-            .act("detect", {"seeker": "乙", "hider": "甲"}, [9] * 9 + [1] * 30))
+            .act("detect", {"seeker": "乙", "hider": "甲"}, [9] * 9 + [1] * 30)
+            .act("concentrate", {"character": "乙"}).act("deal_points", {"target": "乙"}, track="mental_bind", points=40)
+            .act("concentrate", {"character": "乙"}).put_state(1, "awed").act("parry", {"defender": "甲"})
+            .act("concentrate", {"character": "乙"}))
     seen = check_agree([(built / "js" / "dp" / "index.js", [will]), (built / "js" / "tracks" / "index.js", [hide])])
     assert seen["refused"] >= 2 and seen["expired"] >= 1, seen

@@ -61,6 +61,8 @@ def fight_view(rs: Ruleset) -> dict[str, Any]:
             return f"{nth}轮后"
         if kind == "round_end":
             return "本轮结束时" if nth == 1 else f"第{nth}轮（本轮计为第1轮）结束时"
+        if kind == "state":
+            return f"自身处于{state_names.get(stat, stat)}时"
         if kind == "takes":
             return f"自身受到{taken.get(stat, stat)}时"
         if kind == "used":

@@ -51,8 +51,9 @@ class Ending(NamedTuple):
     `of`'s `nth` turn that begins after now: the current one not counting), "rounds" (`nth` rounds),
     "round_end" (the end of the `nth` round, the current one counting), "used" (once it applied to
     an action), "acts" (its holder acts as `scope` says), "stat" (a true/false stat `stat` of its
-    holder becomes true), "takes" (its holder's counter `stat` grows, or it gains points on track
-    `stat`, or on any track when `stat` is "any_track": fight_events.py)."""
+    holder becomes true), "state" (its holder is in state `stat`, or counted as in it), "takes"
+    (its holder's counter `stat` grows, or it gains points on track `stat`, or on any track when
+    `stat` is "any_track": fight_events.py)."""
 
     kind: str
     of: str = "holder"

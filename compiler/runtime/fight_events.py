@@ -4,6 +4,8 @@ expiry, and the turn a condition shortens (fight_conditions.py declares them; `F
 - `{takes: damage}` / `{takes: pain}` / `{takes: any_track}`: a condition ends when an action makes
   a counter of its holder grow, or gives it points on a track (any track): tracks' 专注中 ends when
   an attack contest deals damage or points during the concentrating action (TR-F18).
+- `{state: awed}`: a condition ends when its holder is in a state (or counted as in it): 专注中
+  ends on 震慑 (「专注检定默认失败」) and 昏迷 (TR-F10).
 - `then:` what follows when a condition lapses by expiry (a turn or a round it was bound to): a
   condition set on its holder, or a state — dp's 以意志保持清醒 is followed by 昏迷 (DP-F15).
 - `turn_pools: {time: 9}`: the most each pool of its holder's turn holds while it has the condition
@@ -15,7 +17,7 @@ Nothing here knows a ruleset.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Optional, Tuple
 
 from .fight_conditions import Condition, ConditionSpec
 from .fight_state import FightRules, Member, TurnSpec, get, line
@@ -60,6 +62,23 @@ def end_on_taking(rules: FightRules, before: Tuple[Member, ...], members: Dict[s
                 kept.append(c)
         if len(kept) != len(m.conditions):
             members[name] = m._replace(conditions=tuple(kept))
+
+
+def states_of(fight: Any, m: Member) -> FrozenSet[str]:
+    """The states `m` is in now: its own and those its conditions count it as being in."""
+    rules: FightRules = fight.rules
+    return frozenset((*m.states, *(s for c in fight._active(m) for s in rules.conditions[c.id].as_states)))
+
+
+def settled(rules: FightRules, spec: ConditionSpec, stats: Any, states: FrozenSet[str]) -> Optional[str]:
+    """Whether a `stat` or `state` ending of `spec` holds (a true/false stat is true, or the holder
+    is in the state): None when none does, else what to say ("" for a stat, the state's name)."""
+    for x in spec.ends:
+        if x.kind == "stat" and getattr(stats, x.stat, False) is True:
+            return ""
+        if x.kind == "state" and x.stat in states:
+            return rules.state_names.get(x.stat, x.stat)
+    return None
 
 
 def follow_lapsed(fight: "Fight", members: List[Member], lapsed: List[Tuple[int, Condition]],

@@ -24,7 +24,7 @@ from ..messages import say
 from .context import Reporter
 from .procedures import CheckedProcedure
 
-ENDINGS = ("turn_start", "turn_end", "next_turn_end", "rounds", "round_end", "used", "acts", "stat", "takes")
+ENDINGS = ("turn_start", "turn_end", "next_turn_end", "rounds", "round_end", "used", "acts", "stat", "state", "takes")
 TURNS = ("turn_start", "turn_end", "next_turn_end")  # of the holder or the source, the nth one
 ANY_TRACK = "any_track"  # `takes:` points on any track (runtime/fight_events.py)
 
@@ -81,13 +81,16 @@ def check_conditions(m: Document, raw: dict[str, Any], procedures: list[CheckedP
             if kind == "stat" and e["stat"] not in flags:
                 rep.error(m.span(ep + ("stat",)), "bad-condition", say("bad-condition.not-bool-stat", stat=e["stat"]),
                           did_you_mean(e["stat"], flags))
+            if kind == "state" and e["state"] not in states:
+                rep.error(m.span(ep + ("state",)), "bad-condition", say("bad-condition.no-state", id=e["state"]),
+                          did_you_mean(e["state"], states))
             if kind == "takes" and e["takes"] not in takeable:
                 rep.error(m.span(ep + ("takes",)), "bad-condition", say("bad-condition.not-takeable", what=e["takes"]),
                           did_you_mean(e["takes"], takeable))
             scope = _scope(e["acts"], ep + ("acts",), by_id, m, rep, events=True) if kind == "acts" else ((), "", "", "")
             of = e[kind] if kind in TURNS else "holder"
             nth = e[kind] if kind in ("rounds", "round_end") else e.get("nth", 1)
-            ends.append((kind, of, nth, scope, e["takes"] if kind == "takes" else e.get("stat", "")))
+            ends.append((kind, of, nth, scope, e[kind] if kind in ("takes", "state") else e.get("stat", "")))
         then = []
         for key, value in c.get("then", {}).items():
             if key == "condition" and value not in declared:

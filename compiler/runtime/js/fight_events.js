@@ -36,6 +36,21 @@ function _rt_end_on_taking(rules, before, members, log) {
     if (kept.length !== m.conditions.length) members.set(name, _rt_member_with(m, {conditions: kept}));
   }
 }
+// The states `m` is in now: its own and those its conditions count it as being in.
+function _rt_states_of(fight, m) {
+  const out = new Set(m.states);
+  for (const c of fight._active(m)) for (const s of fight.rules.conditions.get(c.id).as_states) out.add(s);
+  return out;
+}
+// Whether a `stat` or `state` ending of `spec` holds: null when none does, else what to say
+// ('' for a stat, the state's name).
+function _rt_settled(rules, spec, stats, states) {
+  for (const x of spec.ends) {
+    if (x.kind === 'stat' && stats[x.stat] === true) return '';
+    if (x.kind === 'state' && states.has(x.stat)) return _rt_name_of(rules.state_names, x.stat);
+  }
+  return null;
+}
 // Set on each holder what follows its lapsed conditions (`then:`); `fight` is at the new turn.
 // Whether anything followed.
 function _rt_follow_lapsed(fight, members, lapsed, log) {
