@@ -337,8 +337,8 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
                 elif e.duration == "end" and key in relations:
                     relations.discard(key)
                     log.append(line(f"{who}对{held}的{self.rules.relations[e.key]}结束"))
-        if any([m.conditions for m in members.values()]):
-            end_on_taking(rules, self.members, members, log)  # what a holder took may end a condition
+        if holding:  # what a holder took may end a condition it held (fight_events)
+            end_on_taking(rules, self.members, members, log)
         changed = tuple([members[x.name] for x in self.members])
         if relations is None and not self.relations and not any([x.conditions for x in changed]):
             new = _new(Fight)  # what _settle would return: no condition or relation can end

@@ -47,15 +47,18 @@ def taken(rules: FightRules, spec: ConditionSpec, before: Member, after: Member)
 
 def end_on_taking(rules: FightRules, before: Tuple[Member, ...], members: Dict[str, Member],
                   log: List[str]) -> None:
-    """End, in `members` (the action's result so far), each condition whose holder took what ends it."""
+    """End, in `members` (the action's result so far), each condition its holder held before the
+    action (not one the action set) whose holder took what ends it."""
     old = {m.name: m for m in before}
     for name, m in members.items():
-        if not m.conditions or name not in old:
+        if not m.conditions or name not in old or not old[name].conditions:
             continue
+        held = {(c.id, c.source) for c in old[name].conditions}
         kept = []
         for c in m.conditions:
             spec = rules.conditions[c.id]
-            why = taken(rules, spec, old[name], m) if any(x.kind == "takes" for x in spec.ends) else ""
+            takes = (c.id, c.source) in held and any(x.kind == "takes" for x in spec.ends)
+            why = taken(rules, spec, old[name], m) if takes else ""
             if why:
                 log.append(line(f"{name}的{spec.name}结束（{why}）"))
             else:

@@ -328,9 +328,7 @@ class Fight {
         }
       }
     }
-    if (Array.from(members.values()).some(m => m.conditions.length)) {
-      _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition
-    }
+    _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
     const same = relations.size === this.relations.length
       && this.relations.every(r => relations.has(r.join('\u0000')));
     const after = this._with({members: this.members.map(x => members.get(x.name)),

@@ -21,15 +21,18 @@ function _rt_taken(rules, spec, before, after) {
   }
   return '';
 }
-// End, in `members` (a Map: the action's result so far), each condition whose holder took what ends it.
+// End, in `members` (a Map: the action's result so far), each condition its holder held before
+// the action (not one the action set) whose holder took what ends it.
 function _rt_end_on_taking(rules, before, members, log) {
   const old = new Map(before.map(m => [m.name, m]));
   for (const [name, m] of members) {
-    if (!m.conditions.length || !old.has(name)) continue;
+    if (!m.conditions.length || !old.has(name) || !old.get(name).conditions.length) continue;
+    const held = old.get(name).conditions;
     const kept = [];
     for (const c of m.conditions) {
       const spec = rules.conditions.get(c.id);
-      const why = spec.ends.some(x => x.kind === 'takes') ? _rt_taken(rules, spec, old.get(name), m) : '';
+      const was = held.some(d => d.id === c.id && d.source === c.source);
+      const why = was && spec.ends.some(x => x.kind === 'takes') ? _rt_taken(rules, spec, old.get(name), m) : '';
       if (why) log.push(_rt_line(`${name}的${spec.name}结束（${why}）`));
       else kept.push(c);
     }
