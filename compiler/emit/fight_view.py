@@ -46,14 +46,25 @@ def fight_view(rs: Ruleset) -> dict[str, Any]:
             parts.append(f"且{outs.get(when, when)}")
         return "，".join(parts)
 
+    taken = {**dict(rs.fight.counters), "any_track": "任何负面点数",
+             **{e.id: e.name for t in rs.tables if t.id == rs.fight.tracks for e in t.entries}}
+
     def ending(e: tuple[str, str, int, tuple[tuple[str, ...], str, str, str], str]) -> str:
         kind, of, nth, sc, stat = e
         if kind in ("turn_start", "turn_end"):
             at = "开始" if kind == "turn_start" else "结束"
             count = f"第{nth}个" if nth > 1 else "下一个" if kind == "turn_start" else "当前（或下一个）"
             return f"{_WHO.get(of, of)}{count}回合{at}时"
+        if kind == "next_turn_end":
+            return f"{_WHO.get(of, of)}{f'之后第{nth}个' if nth > 1 else '下一个'}回合结束时"
         if kind == "rounds":
             return f"{nth}轮后"
+        if kind == "round_end":
+            return "本轮结束时" if nth == 1 else f"第{nth}轮（本轮计为第1轮）结束时"
+        if kind == "state":
+            return f"自身处于{state_names.get(stat, stat)}时"
+        if kind == "takes":
+            return f"自身受到{taken.get(stat, stat)}时"
         if kind == "used":
             return "用于一次行动后"
         if kind == "stat":
@@ -68,8 +79,14 @@ def fight_view(rs: Ruleset) -> dict[str, Any]:
                 setters.setdefault(e.key, []).append(p.name)
             elif e.kind == "clear":
                 clearers.setdefault(e.key, []).append(p.name)
+    for c in rs.fight.conditions:  # what follows an expiry (then:) sets a condition too
+        for kind, key in c.then:
+            if kind == "condition":
+                setters.setdefault(key, []).append(f"{c.name}到期")
     state_names = {e.id: e.name for t in rs.tables if t.id == rs.fight.states for e in t.entries} if rs.fight.states else {}
     states = set(state_names)
+    cond_names = {c.id: c.name for c in rs.fight.conditions}
+    pools = {p[0]: p for p in rs.fight.turn.pools} if rs.fight.turn is not None else {}
     conditions = []
     for c in rs.fight.conditions:
         changes = [f"{stats.get(s, s)}为{'是' if v else '否'}" for s, v in c.sets]
@@ -77,6 +94,8 @@ def fight_view(rs: Ruleset) -> dict[str, Any]:
         changes += [f"视为{state_names.get(x, x)}" for x in c.as_states]
         changes += [f"参数{k}为{'数值' if v == 'value' else '是' if v is True else '否' if v is False else v}"
                     for k, v in c.options]
+        changes += [f"回合最多{_amount(pools[k], v) if k in pools else v}" for k, v in c.turn_pools]
+        then = [f"进入{cond_names.get(x, x) if k == 'condition' else state_names.get(x, x)}" for k, x in c.then]
         forbids = ["、".join(proc(p) for p in c.forbids)] if c.forbids else []
         forbids += [f"{_NATURES.get(n, '')}{_ACTIONS.get(a, a)}" if (a or n) else "任何动作"
                     for a, n in c.forbids_actions]
@@ -84,10 +103,10 @@ def fight_view(rs: Ruleset) -> dict[str, Any]:
             "name": c.name, "rules": "、".join(c.rules), "description": c.description,
             "changes": "；".join(changes) or "—", "applies": scope(c.applies) or "总是",
             "forbids": "、".join(forbids) or "—",
-            "ends": "；".join(ending(e) for e in c.ends) or ("处于该状态期间" if c.id in states else "被清除时"),
+            "ends": ("；".join(ending(e) for e in c.ends) or ("处于该状态期间" if c.id in states else "被清除时"))
+            + (f"（到期后{'、'.join(then)}）" if then else ""),
             "set_by": "、".join(setters.get(c.id, [])) or ("负面状态" if c.id in states else "关系"),
             "cleared_by": "、".join(clearers.get(c.id, [])) or "—"})
-    cond_names = {c.id: c.name for c in rs.fight.conditions}
     names = dict(rs.fight.relations)
     relations = [{"name": names.get(r.id, r.id), "rules": "、".join(r.rules),
                   "gives": "；".join(x for x in (f"被持有者{cond_names.get(r.held, r.held)}" if r.held else "",
@@ -115,6 +134,13 @@ def _debuffs(rs: Ruleset, stats: dict[str, str]) -> list[dict[str, str]]:
                     "procedures": "、".join(rolled) or "—"})
     return out
 
+
+
+def _amount(pool: tuple[str, str, int, str, int], value: int) -> str:
+    """`value` of a turn pool in its shown unit (9 thirds of a second: 3秒)."""
+    whole, part = divmod(value, pool[4])
+    text = str(whole) if not part else (f"{whole}又" if whole else "") + f"{part}/{pool[4]}"
+    return f"{pool[1]}{text}{pool[3]}"
 
 
 def _turn_view(rs: Ruleset) -> dict[str, Any] | None:

@@ -40,8 +40,8 @@ class CheckUse:
 @dataclass(frozen=True, slots=True)
 class ConditionDecl:
     """A condition of the fight (the manifest's `fight: conditions:`; runtime/fight_conditions.py
-    interprets it). Scopes are (procedures, role, source_role, when); endings are (kind, of, nth,
-    scope, stat) as `fight_conditions.Ending`."""
+    interprets it, with runtime/fight_events.py). Scopes are (procedures, role, source_role, when);
+    endings are (kind, of, nth, scope, stat) as `fight_conditions.Ending`."""
 
     id: str
     name: str
@@ -58,6 +58,8 @@ class ConditionDecl:
     stack: str
     span: Span
     as_states: tuple[str, ...] = ()  # states of the fight's states table its holder counts as being in
+    then: tuple[tuple[str, str], ...] = ()  # what follows its expiry: ("condition" | "state", id)
+    turn_pools: tuple[tuple[str, int], ...] = ()  # (pool of the turn, the most it holds for the holder)
 
 
 @dataclass(frozen=True, slots=True)

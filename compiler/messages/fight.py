@@ -9,8 +9,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad-condition.no-state": ("战斗的状态表没有状态 '{id}'", "the fight's states table has no state '{id}'"),
     "bad-condition.no-procedure": ("没有流程 '{id}'", "no procedure '{id}'"),
     "bad-condition.ending-kinds": (
-        "一个结束条件恰好有 {kinds} 中的一个（nth 只与 turn_start 或 turn_end 一起）",
-        "an ending has exactly one of {kinds} (nth only with turn_start or turn_end)"),
+        "一个结束条件恰好有 {kinds} 中的一个（nth 只与 turn_start、turn_end 或 next_turn_end 一起）",
+        "an ending has exactly one of {kinds} (nth only with turn_start, turn_end or next_turn_end)"),
     "bad-condition.no-condition": ("战斗一节没有条件 '{id}'", "no condition '{id}' in the fight section"),
     "bad-condition.not-role": ("'{role}' 不是 {where} 的参战者参数", "'{role}' is not a combatant parameter of {where}"),
     "bad-condition.any-procedure": ("任何流程", "any procedure"),
@@ -20,6 +20,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad-condition.not-int-outcome": ("'{value}' 不是整数结果字段", "'{value}' is not a whole-number outcome"),
     "bad-condition.not-other-role": ("'{source}' 不是另一个参战者参数", "'{source}' is not another combatant parameter"),
     "bad-condition.clear-takes-nothing": ("clear 效果不带 value 或 source", "a clear effect takes no value or source"),
+    "bad-condition.not-takeable": (
+        "'{what}' 不是计数、累积槽或 any_track", "'{what}' is not a counter, a track or any_track"),
+    "bad-condition.pool-above-turn": (
+        "turn_pools 的 '{pool}' 为 {most}，超过回合本身的 {per_turn}",
+        "turn_pools sets '{pool}' to {most}, more than the turn's own {per_turn}"),
     "bad-condition.kind-bool": ("是/否", "true/false"),
     "bad-condition.kind-int": ("整数", "whole-number"),
     "fight.turn-reader": ("战斗的回合结构", "the fight's turn structure"),

@@ -135,7 +135,8 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
         debuffs.append((d["track"], tuple(d.get("stats", []))))
         debuff_checks.append((d["track"], check_debuff_kinds(m, d, dp_, check_ids, rep)))
     state_ids = {e.id for t in tables if t.id == states for e in t.entries}
-    conditions, relation_rules = check_conditions(m, raw, procedures, stats, state_ids, rep)
+    track_ids = {e.id for t in tables if t.id == tracks for e in t.entries}
+    conditions, relation_rules = check_conditions(m, raw, procedures, stats, state_ids, rep, track_ids)
     return FightSpec(tuple((c["id"], c["name"]) for c in raw.get("counters", [])), tracks, accumulate, states,
                      tuple(state_stats), tuple((r["id"], r["name"]) for r in raw.get("relations", [])), m.span(path),
                      on_damage, tuple(debuffs), conditions, relation_rules, check_ids,

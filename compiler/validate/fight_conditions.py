@@ -5,7 +5,10 @@ Everything a condition names is checked ahead of time, so the runtime interprete
 (runtime/fight_conditions.py) never meets an unknown name: a stat it sets must be a true/false
 stat, a stat it adds to a whole-number one, an option a parameter of some procedure with a value
 of that parameter's type, every procedure, role and outcome of a scope or an ending must exist
-(an outcome in every procedure the scope names), and each ending says exactly one way it ends.
+(an outcome in every procedure the scope names), and each ending says exactly one way it ends:
+what a `takes:` ending names is a counter, a track or `any_track`, what `then:` sets a declared
+condition or state, and `turn_pools:` lowers pools the turn structure declares, to at most what
+they hold.
 Each problem is a `file:line:col` diagnostic.
 """
 
@@ -21,12 +24,19 @@ from ..messages import say
 from .context import Reporter
 from .procedures import CheckedProcedure
 
-ENDINGS = ("turn_start", "turn_end", "rounds", "used", "acts", "stat")
+ENDINGS = ("turn_start", "turn_end", "next_turn_end", "rounds", "round_end", "used", "acts", "stat", "state", "takes")
+TURNS = ("turn_start", "turn_end", "next_turn_end")  # of the holder or the source, the nth one
+ANY_TRACK = "any_track"  # `takes:` points on any track (runtime/fight_events.py)
 
 
 def check_conditions(m: Document, raw: dict[str, Any], procedures: list[CheckedProcedure], stats: tuple[Stat, ...],
-                     states: set[str], rep: Reporter) -> tuple[tuple[ConditionDecl, ...], tuple[RelationDecl, ...]]:
+                     states: set[str], rep: Reporter, track_ids: set[str] | None = None
+                     ) -> tuple[tuple[ConditionDecl, ...], tuple[RelationDecl, ...]]:
     flags = {s.id for s in stats if s.type == "bool"}
+    counters = {c["id"] for c in raw.get("counters", [])}
+    takeable = counters | set(track_ids or ()) | ({ANY_TRACK} if track_ids else set())
+    pools = {p["id"]: p["per_turn"] for p in raw.get("turn_structure", {}).get("pools", [])}
+    declared = {c["id"] for c in raw.get("conditions", [])}
     ints = {s.id for s in stats if s.type == "int"}
     by_id = {p.id: p for p in procedures}
     out: list[ConditionDecl] = []
@@ -64,23 +74,42 @@ def check_conditions(m: Document, raw: dict[str, Any], procedures: list[CheckedP
         for j, e in enumerate(c.get("ends", [])):
             ep = cp + ("ends", j)
             kinds = [k for k in ENDINGS if k in e]
-            if len(kinds) != 1 or ("nth" in e and kinds[0] not in ("turn_start", "turn_end")):
+            if len(kinds) != 1 or ("nth" in e and kinds[0] not in TURNS):
                 rep.error(m.span(ep), "bad-condition", say("bad-condition.ending-kinds", kinds=", ".join(ENDINGS)))
                 continue
             kind = kinds[0]
             if kind == "stat" and e["stat"] not in flags:
                 rep.error(m.span(ep + ("stat",)), "bad-condition", say("bad-condition.not-bool-stat", stat=e["stat"]),
                           did_you_mean(e["stat"], flags))
+            if kind == "state" and e["state"] not in states:
+                rep.error(m.span(ep + ("state",)), "bad-condition", say("bad-condition.no-state", id=e["state"]),
+                          did_you_mean(e["state"], states))
+            if kind == "takes" and e["takes"] not in takeable:
+                rep.error(m.span(ep + ("takes",)), "bad-condition", say("bad-condition.not-takeable", what=e["takes"]),
+                          did_you_mean(e["takes"], takeable))
             scope = _scope(e["acts"], ep + ("acts",), by_id, m, rep, events=True) if kind == "acts" else ((), "", "", "")
-            of = e[kind] if kind in ("turn_start", "turn_end") else "holder"
-            nth = e["rounds"] if kind == "rounds" else e.get("nth", 1)
-            ends.append((kind, of, nth, scope, e.get("stat", "")))
+            of = e[kind] if kind in TURNS else "holder"
+            nth = e[kind] if kind in ("rounds", "round_end") else e.get("nth", 1)
+            ends.append((kind, of, nth, scope, e[kind] if kind in ("takes", "state") else e.get("stat", "")))
+        then = []
+        for key, value in c.get("then", {}).items():
+            if key == "condition" and value not in declared:
+                bad(("then", key), say("bad-condition.no-condition", id=value), did_you_mean(value, declared))
+            if key == "state" and value not in states:
+                bad(("then", key), say("bad-condition.no-state", id=value), did_you_mean(value, states))
+            then.append((key, value))
+        for pool, most in c.get("turn_pools", {}).items():
+            if pool not in pools:
+                bad(("turn_pools", pool), say("bad-turn.no-pool", pool=pool), did_you_mean(pool, pools))
+            elif most > pools[pool]:
+                bad(("turn_pools", pool), say("bad-condition.pool-above-turn", pool=pool, most=most, per_turn=pools[pool]))
         actions = tuple((x.get("action", ""), x.get("nature", "")) for x in c.get("forbids_actions", []))
         out.append(ConditionDecl(c["id"], c["name"], c.get("description", ""), tuple(c.get("rules", [])),
                                  tuple(c.get("sets", {}).items()), tuple(c.get("adds", {}).items()),
                                  tuple(c.get("options", {}).items()), applies, tuple(c.get("forbids", [])), actions,
                                  tuple(ends), c.get("max", 1_000_000), c.get("stack", "replace"), m.span(cp),
-                                 tuple(c.get("as_states", []))))
+                                 tuple(c.get("as_states", [])), tuple(then),
+                                 tuple(sorted(c.get("turn_pools", {}).items()))))
     relations = []
     for i, r in enumerate(raw.get("relations", [])):
         rp = ("fight", "relations", i)

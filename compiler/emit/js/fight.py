@@ -15,7 +15,8 @@ from ..fight_data import check_uses, debuff_index, fight_actions, outcome_index,
 from .code import Js, Writer, comment, join, js, literal, name, string
 from .procedures import split_params
 
-FIGHT_RUNTIME = ["fight_state.js", "fight_rules.js", "fight.js", "fight_budget.js", "fight_carried.js", "fight_odds.js", "fight_plan.js"]
+FIGHT_RUNTIME = ["fight_state.js", "fight_rules.js", "fight.js", "fight_budget.js", "fight_carried.js", "fight_events.js",
+                 "fight_odds.js", "fight_plan.js"]
 FIGHT_EXPORTS = ["Fight", "FightAction", "Refused", "UntilOdds", "attacks_until", "chain_until", "expected_attacks",
                  "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_LOG_LINE", "MAX_MEMBERS",
                  "MAX_MODIFIERS", "MAX_CONDITIONS", "MAX_NAME", "MAX_TURN", "MAX_VALUE", "MAX_PLAN_STEPS",
@@ -54,13 +55,13 @@ def _conditions(rs: Ruleset, w: Writer) -> None:
     spec = rs.fight
     assert spec is not None
     w.line(comment("Each condition: [name, sets, adds, options, applies, forbids, forbids_actions, ends, max_value,"))
-    w.line(comment("stack, rules, as_states], as the Python package's ConditionSpec."))
+    w.line(comment("stack, rules, as_states, then, turn_pools], as the Python package's ConditionSpec."))
     w.line(Js("conditions: ["))
     w.indent()
     for c in spec.conditions:
         w.line(js("[{}, {}],", string(c.id), literal([c.name, c.sets, c.adds, c.options, c.applies, c.forbids,
                                                        c.forbids_actions, c.ends, c.max_value, c.stack, c.rules,
-                                                       c.as_states])))
+                                                       c.as_states, c.then, c.turn_pools])))
     w.dedent()
     w.line(Js("],"))
     names = dict(spec.relations)

@@ -56,10 +56,12 @@ def _conditions(w: Writer, rs: Ruleset) -> None:
     for c in spec.conditions:
         ends = [code("Ending({}, {}, {}, {}, {})", literal(k), literal(of), literal(nth), _scope(sc), literal(st))
                 for k, of, nth, sc, st in c.ends]
-        w.line(code("{}: ConditionSpec({}, {}, {}, {}, {}, {}, {}, ({}), {}, {}, {}, {}),", string(c.id), string(c.name),
-                    literal(c.sets), literal(c.adds), literal(c.options), _scope(c.applies), literal(c.forbids),
-                    literal(c.forbids_actions), join("", [code("{}, ", x) for x in ends]), literal(c.max_value),
-                    literal(c.stack), literal(c.rules), literal(c.as_states)))
+        more = join("", [code(", {}={}", Code(k), literal(v)) for k, v in (("then", c.then),
+                                                                          ("turn_pools", c.turn_pools)) if v])
+        w.line(code("{}: ConditionSpec({}, {}, {}, {}, {}, {}, {}, ({}), {}, {}, {}, {}{}),", string(c.id),
+                    string(c.name), literal(c.sets), literal(c.adds), literal(c.options), _scope(c.applies),
+                    literal(c.forbids), literal(c.forbids_actions), join("", [code("{}, ", x) for x in ends]),
+                    literal(c.max_value), literal(c.stack), literal(c.rules), literal(c.as_states), more))
     w.dedent()
     w.line(Code("}"))
     _mapping(w, "_RELATION_SPECS", [(string(r.id), code("RelationSpec({}, {}, {}, {}, {}, {})",

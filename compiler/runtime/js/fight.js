@@ -328,6 +328,7 @@ class Fight {
         }
       }
     }
+    _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
     const same = relations.size === this.relations.length
       && this.relations.every(r => relations.has(r.join('\u0000')));
     const after = this._with({members: this.members.map(x => members.get(x.name)),
@@ -377,7 +378,7 @@ class Fight {
     if (turn > MAX_TURN) {
       throw new OutOfBounds(`战斗已进行${MAX_TURN}个回合，不能再推进（行动仍可结算）`, {key: 'turn'});
     }
-    const log = this.log.slice(), members = [];
+    const log = this.log.slice(), members = [], lapsed = [];
     for (const m of this.members) {
       const kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
       for (const gone of m.modifiers) {
@@ -385,14 +386,19 @@ class Fight {
       }
       const lasting = m.conditions.filter(c => c.expires < 0 || c.expires > turn);
       for (const c of m.conditions) {
-        if (lasting.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+        if (lasting.indexOf(c) < 0) {
+          log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+          lapsed.push([members.length, c]);
+        }
       }
       members.push(_rt_member_with(m, {modifiers: kept, conditions: lasting}));
     }
+    const followed = lapsed.length > 0 && _rt_follow_lapsed(this._with({turn: turn}), members, lapsed, log);  // `then:`
     this._new_turn(members, turn, log);
     const n = this.members.length;
     if (turn % n === 0) log.push(`第${Math.floor(turn / n) + 1}轮`);
-    return this._with({members: members, turn: turn, log: log});
+    const after = this._with({members: members, turn: turn, log: log});
+    return followed ? after._settle([], []) : after;
   }
   // A new fight with `state` lifted from `name` (a recovery, the game master's call).
   remove_state(name, state) {

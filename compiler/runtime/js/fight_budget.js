@@ -34,7 +34,7 @@ const _rt_BUDGET = {
   // What `spec` costs `m` now (null: no turn budget, or not an action of a turn); Refused when it
   // does not fit and the ruling refuses.
   _plan(m, spec) {
-    const turn = this.rules.turn;
+    const turn = _rt_turn_for(this, m);  // the ruleset's turn, as m's conditions shorten it (fight_events)
     if (turn === null || !spec.action) return null;
     const kind = turn.kinds.get(spec.action);
     if (kind === undefined) return null;
@@ -62,7 +62,7 @@ const _rt_BUDGET = {
   },
   // `m` after paying for an action (a sentence saying what it spent and what is left).
   _spend(m, plan, log) {
-    const turn = this.rules.turn;
+    const turn = _rt_turn_for(this, m);
     if (plan === null || plan === undefined || turn === null) return m;
     const spent = _rt_budget_add(turn, m.spent, plan.cost), owed = _rt_budget_add(turn, m.owed, plan.owes);
     if (plan.over) log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
@@ -75,7 +75,7 @@ const _rt_BUDGET = {
   },
   // A new fight in which `name`, on its own turn, readies an action of kind `action`.
   ready(name, action) {
-    const turn = this.rules.turn, m = this.member(name);
+    const m = this.member(name), turn = _rt_turn_for(this, m);
     const kind = turn !== null && typeof action === 'string' ? turn.kinds.get(action) : undefined;
     if (turn === null || kind === undefined || !kind.own.length) throw new Refused(`不能准备这种动作：${action}`, {key: 'action'});
     if (name !== this.actor) throw new Refused(`${name}只能在自己的回合宣言准备动作`, {key: 'action'});
@@ -104,9 +104,9 @@ const _rt_BUDGET = {
   },
   // What `name` has left of its turn, in the rules' words ('' without a turn budget).
   left(name) {
-    const turn = this.rules.turn;
-    if (turn === null) return '';
-    return _rt_left_text(turn, this.member(name).spent);
+    if (this.rules.turn === null) return '';
+    const m = this.member(name);
+    return _rt_left_text(_rt_turn_for(this, m), m.spent);
   },
 };
 for (const key of Object.keys(_rt_BUDGET)) {

@@ -50,8 +50,7 @@ const _rt_CARRIED = {
   // `m` with condition `cid` (from `source`) set, or its value replaced or added to.
   _set_condition(m, cid, value, source, holder, src, log) {
     const spec = this.rules.conditions.get(cid), n = this.members.length;
-    const turns = spec.ends.filter(x => x.kind === 'turn_start' || x.kind === 'turn_end' || x.kind === 'rounds')
-      .map(x => _rt_expiry(x, this.turn, n, holder, src));
+    const turns = spec.ends.filter(x => _rt_TURN_BOUND.indexOf(x.kind) >= 0).map(x => _rt_expiry(x, this.turn, n, holder, src));
     const expires = turns.length ? Math.min(Math.min.apply(null, turns), MAX_VALUE) : -1;
     let old = null;
     for (const c of m.conditions) if (c.id === cid && c.source === source) { old = c; break; }
@@ -93,8 +92,9 @@ const _rt_CARRIED = {
   // This fight after the conditions and relations that a true/false stat ends have ended, with `log` added.
   _settle(log, before) {
     const rules = this.rules;
+    const bySettle = x => x.kind === 'stat' || x.kind === 'state';  // the endings settling looks at
     if (!this.relations.length && !before.length &&  // nothing a stat can end: the same fight, its log added
-        !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(x => x.kind === 'stat')))) {
+        !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle)))) {
       return this._with({log: this.log.concat(log)});
     }
     const members = this.members.slice();
@@ -106,11 +106,14 @@ const _rt_CARRIED = {
       for (let i = 0; i < members.length; i++) {
         const m = members[i];
         // only a condition that a stat ends needs the stats (the same answer, without making them)
-        const ended = m.conditions.some(c => rules.conditions.get(c.id).ends.some(x => x.kind === 'stat'));
-        const stats = ended ? now()._effective(m) : null;
-        const kept = !ended ? m.conditions : m.conditions.filter(c => !rules.conditions.get(c.id).ends.some(
-          x => x.kind === 'stat' && stats[x.stat] === true));
-        for (const c of m.conditions) if (kept.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+        const ended = m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle));
+        const stats = ended ? now()._effective(m) : null, states = ended ? _rt_states_of(now(), m) : null;
+        const why = !ended ? [] : m.conditions.map(c => _rt_settled(rules, rules.conditions.get(c.id), stats, states));
+        const kept = !ended ? m.conditions : m.conditions.filter((c, j) => why[j] === null);
+        m.conditions.forEach((c, j) => {  // a state says which ('乙的专注中结束（震慑）')
+          if (!ended || why[j] === null) return;
+          log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束${why[j] ? `（${why[j]}）` : ''}`));
+        });
         if (kept.length !== m.conditions.length) {
           members[i] = _rt_member_with(m, {conditions: kept});
           changed = true;

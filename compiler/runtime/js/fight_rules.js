@@ -30,7 +30,7 @@ function _rt_fight_rules(d) {
       name: c[0], sets: c[1], adds: c[2], options: c[3], applies: _rt_scope(c[4]), forbids: c[5],
       forbids_actions: c[6],
       ends: c[7].map(x => Object.freeze({kind: x[0], of: x[1], nth: x[2], scope: _rt_scope(x[3]), stat: x[4]})),
-      max_value: c[8], stack: c[9], rules: c[10], as_states: c[11] || []})];
+      max_value: c[8], stack: c[9], rules: c[10], as_states: c[11] || [], then: c[12] || [], turn_pools: c[13] || []})];
   }));
   const relationSpecs = new Map(d.relation_specs.map(kv => [kv[0], Object.freeze({
     name: kv[1][0], held: kv[1][1], holder: kv[1][2], ends_holder: kv[1][3], ends_held: kv[1][4],
@@ -131,11 +131,16 @@ function _rt_matches(scope, procedure, holderRole, sourceRole) {
   if (scope.source_role && sourceRole !== scope.source_role) return false;
   return true;
 }
+// The endings a turn or round ends (fight_conditions.TURN_BOUND).
+const _rt_TURN_BOUND = ['turn_start', 'turn_end', 'next_turn_end', 'rounds', 'round_end'];
 // The absolute turn at whose start a turn-bound ending lapses (fight_conditions.expiry).
 function _rt_expiry(ending, turn, n, holder, source) {
   if (ending.kind === 'rounds') return turn + ending.nth * n;
+  if (ending.kind === 'round_end') return (Math.floor(turn / n) + ending.nth) * n;  // the round after the nth
   const who = ending.of === 'source' && source >= 0 ? source : holder;
-  if (ending.kind === 'turn_start') return turn + 1 + _rt_mod(who - turn - 1, n) + (ending.nth - 1) * n;
+  if (ending.kind === 'turn_start' || ending.kind === 'next_turn_end') {  // the nth start after now (or its end)
+    return turn + 1 + _rt_mod(who - turn - 1, n) + (ending.nth - 1) * n + (ending.kind === 'next_turn_end' ? 1 : 0);
+  }
   const first = turn + _rt_mod(who - turn, n);
   return first + (ending.nth - 1) * n + 1;
 }

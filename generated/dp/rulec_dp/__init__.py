@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:86264ea1cb3b7548f876e7ba284859d73653e3cd8adc11a23eabc83ad8e47dc9
+# Content hash: sha256:b2ca87c33e91cddc8b4c6cdcdf8d25c5f01ab7890f98a90d981a30bb2c88abfd
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -67,6 +67,7 @@ from .model import NotABombard
 from .model import AimUnlocated
 from .model import GrappleNeedsTwoHands
 from .model import BadWillpower
+from .model import ConsciousOnce
 from .results import PROCEDURE_INFO
 from .fight import FIGHT_RULES, Fight, UntilOdds, fight_from_dict, start_fight, state_threshold, until
 from .procedures import attack, attack_fast, attack_odds, attack_prepare
@@ -190,6 +191,7 @@ __all__ = [
     "AimUnlocated",
     "GrappleNeedsTwoHands",
     "BadWillpower",
+    "ConsciousOnce",
     "attack",
     "attack_fast",
     "attack_odds",

@@ -35,7 +35,7 @@ __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'WillpowerUse', 'W
            'get_maneuver', 'UseBombard', 'ResourceDefined', 'OutOfRange', 'OneHandBow', 'CalledShotMultipleTargets',
            'NotHelpless', 'NoVitals', 'ChargeBlocked', 'ChargeTooFar', 'MeleeOnly', 'CannotTrip', 'NaturalCannotParry',
            'ProneCannotCharge', 'AimOutOfReach', 'TooManyHandsFree', 'OverrunTooBig', 'FeintImpossible', 'NotABombard',
-           'AimUnlocated', 'GrappleNeedsTwoHands', 'BadWillpower']
+           'AimUnlocated', 'GrappleNeedsTwoHands', 'BadWillpower', 'ConsciousOnce']
 
 # ---- rulings in force (50): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 _R_REFUSE_OVER_TURN: Final = True  # 拒绝本回合已用尽的动作
@@ -253,6 +253,12 @@ class BadWillpower(RuleError):
     """意志力不足"""
 
     code = 'bad_willpower'
+
+
+class ConsciousOnce(RuleError):
+    """保持清醒每场景一次"""
+
+    code = 'conscious_once'
 
 
 # ---- combatants ----

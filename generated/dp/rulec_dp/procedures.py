@@ -48,7 +48,7 @@ from .model import (Combatant, WillpowerUse, get_willpower_use, DamageType, get_
                     OneHandBow, CalledShotMultipleTargets, NotHelpless, NoVitals, ChargeBlocked, ChargeTooFar,
                     MeleeOnly, CannotTrip, NaturalCannotParry, ProneCannotCharge, AimOutOfReach, TooManyHandsFree,
                     OverrunTooBig, FeintImpossible, NotABombard, AimUnlocated, GrappleNeedsTwoHands, BadWillpower,
-                    _R_SPEED_PER_POINT, _R_ARMOR_PIERCING_DIVISOR, _R_RANGE_PENALTY_PER_INCREMENT,
+                    ConsciousOnce, _R_SPEED_PER_POINT, _R_ARMOR_PIERCING_DIVISOR, _R_RANGE_PENALTY_PER_INCREMENT,
                     _R_STRENGTH_PENALTY_PER_POINT, _R_TWO_HANDS_REQUIREMENT_CHANGE, _R_UNDER_STRENGTH_RANGE_PENALTY,
                     _R_FIREARM_POINT_BLANK_RANGE, _R_POWER_ATTACK_BONUS, _R_POWER_ATTACK_DEFENSE_PENALTY,
                     _R_CHARGE_MAX_SPEED_MULTIPLE, _R_CHARGE_BONUS_PER_METER, _R_PARRY_DIVISOR, _R_COVER_BASE,
@@ -940,23 +940,27 @@ def total_defense_odds(defender: Combatant) -> Odds:
     return _odds.build()
 
 
-def _willpower_spend_setup(character: Combatant, use: Union[WillpowerUse, str], _trace: Optional[List[_Step]]) -> Tuple[
-        WillpowerUse, int]:
+def _willpower_spend_setup(character: Combatant, use: Union[WillpowerUse, str], conscious_used: bool,
+                           _trace: Optional[List[_Step]]) -> Tuple[WillpowerUse, int]:
     use = use if type(use) is WillpowerUse else get_willpower_use(use)
-    if not (type(character) is Combatant and use.not_specified is None):
-        _rt_check_inputs((('type', '人物', character, Combatant), ('entry', '用法', use),))
+    if not (type(character) is Combatant and use.not_specified is None
+            and (conscious_used is False or conscious_used is True)):
+        _rt_check_inputs((('type', '人物', character, Combatant), ('entry', '用法', use),
+                          ('bool', '本场景已保持清醒', conscious_used),))
     if not (character.willpower > 0):
         raise BadWillpower('没有可消耗的意志力')
+    if not (use.id != 'conscious' or not conscious_used):
+        raise ConsciousOnce('以意志力保持清醒每个场景只能使用一次')
     bonus = (_R_WILLPOWER_CHECK_BONUS if use.id == 'check' else _R_WILLPOWER_DEFENSE_BONUS if use.id == 'defense'
              else _R_WILLPOWER_MOVE_BONUS if use.id == 'move' else 0)
     return (use, bonus,)
 
 
-def willpower_spend(character: Combatant, use: Union[WillpowerUse, str], *,
+def willpower_spend(character: Combatant, use: Union[WillpowerUse, str], *, conscious_used: bool = False,
                     dice: Optional[DiceSource] = None) -> WillpowerSpendResult:
     """意志力的使用（DP-64）"""
     _trace: List[_Step] = []
-    use, bonus = _willpower_spend_setup(character, use, _trace)
+    use, bonus = _willpower_spend_setup(character, use, conscious_used, _trace)
     if dice is not None:
         _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(
@@ -965,19 +969,19 @@ def willpower_spend(character: Combatant, use: Union[WillpowerUse, str], *,
              tuple(_trace)))
 
 
-def willpower_spend_fast(character: Combatant, use: Union[WillpowerUse, str], dice: DiceSource) -> Tuple[
-        int, int, bool, int, int]:
+def willpower_spend_fast(character: Combatant, use: Union[WillpowerUse, str], *, conscious_used: bool = False,
+                         dice: DiceSource) -> Tuple[int, int, bool, int, int]:
     """意志力的使用: the outcome only (the fields of WILLPOWER_SPEND_FIELDS), no trace."""
-    use, bonus = _willpower_spend_setup(character, use, None)
+    use, bonus = _willpower_spend_setup(character, use, conscious_used, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (bonus, character.willpower - 1, use.id == 'conscious', 1, bonus if use.id == 'move' else 0)
 
 
-def willpower_spend_prepare(character: Combatant, use: Union[WillpowerUse, str]) -> Callable[
-        [DiceSource], Tuple[int, int, bool, int, int]]:
+def willpower_spend_prepare(character: Combatant, use: Union[WillpowerUse, str], *,
+                            conscious_used: bool = False) -> Callable[[DiceSource], Tuple[int, int, bool, int, int]]:
     """意志力的使用: the setup once; the function returned rolls and returns the outcome tuple."""
-    use, bonus = _willpower_spend_setup(character, use, None)
+    use, bonus = _willpower_spend_setup(character, use, conscious_used, None)
     _out1 = character.willpower - 1
     _out2 = use.id == 'conscious'
     _out4 = bonus if use.id == 'move' else 0
@@ -989,9 +993,9 @@ def willpower_spend_prepare(character: Combatant, use: Union[WillpowerUse, str])
     return _roll
 
 
-def willpower_spend_odds(character: Combatant, use: Union[WillpowerUse, str]) -> Odds:
+def willpower_spend_odds(character: Combatant, use: Union[WillpowerUse, str], *, conscious_used: bool = False) -> Odds:
     """意志力的使用: the exact distribution of the fields of WILLPOWER_SPEND_FIELDS."""
-    use, bonus = _willpower_spend_setup(character, use, None)
+    use, bonus = _willpower_spend_setup(character, use, conscious_used, None)
     _odds, _p = OddsBuilder(WILLPOWER_SPEND_FIELDS, None, None, 200000), 1.0
     _odds.add((bonus, character.willpower - 1, use.id == 'conscious', 1, bonus if use.id == 'move' else 0), _p)
     return _odds.build()

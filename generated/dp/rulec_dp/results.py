@@ -72,7 +72,9 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
     'total_defense': {"name": '全力防御', "params": (('defender', '防御方', 'combatant'),),
                       "fields": (('dodge_bonus', '闪避加值', 'int'),), "summary": {"hit": None, "damage": None}},
     'willpower_spend': {
-            "name": '意志力的使用', "params": (('character', '人物', 'combatant'), ('use', '用法', 'willpower_uses')),
+            "name": '意志力的使用',
+            "params": (('character', '人物', 'combatant'), ('use', '用法', 'willpower_uses'),
+                       ('conscious_used', '本场景已保持清醒', 'bool')),
             "fields": (('bonus', '加值', 'int'), ('willpower_left', '剩余意志力', 'int'),
                        ('stays_conscious', '保持清醒', 'bool'), ('spent', '消耗的意志力', 'int'),
                        ('move_bonus', '本轮移动加值', 'int')), "summary": {"hit": None, "damage": None}},

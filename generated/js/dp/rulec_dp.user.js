@@ -1331,7 +1331,7 @@
         name: c[0], sets: c[1], adds: c[2], options: c[3], applies: _rt_scope(c[4]), forbids: c[5],
         forbids_actions: c[6],
         ends: c[7].map(x => Object.freeze({kind: x[0], of: x[1], nth: x[2], scope: _rt_scope(x[3]), stat: x[4]})),
-        max_value: c[8], stack: c[9], rules: c[10], as_states: c[11] || []})];
+        max_value: c[8], stack: c[9], rules: c[10], as_states: c[11] || [], then: c[12] || [], turn_pools: c[13] || []})];
     }));
     const relationSpecs = new Map(d.relation_specs.map(kv => [kv[0], Object.freeze({
       name: kv[1][0], held: kv[1][1], holder: kv[1][2], ends_holder: kv[1][3], ends_held: kv[1][4],
@@ -1432,11 +1432,16 @@
     if (scope.source_role && sourceRole !== scope.source_role) return false;
     return true;
   }
+  // The endings a turn or round ends (fight_conditions.TURN_BOUND).
+  const _rt_TURN_BOUND = ['turn_start', 'turn_end', 'next_turn_end', 'rounds', 'round_end'];
   // The absolute turn at whose start a turn-bound ending lapses (fight_conditions.expiry).
   function _rt_expiry(ending, turn, n, holder, source) {
     if (ending.kind === 'rounds') return turn + ending.nth * n;
+    if (ending.kind === 'round_end') return (Math.floor(turn / n) + ending.nth) * n;  // the round after the nth
     const who = ending.of === 'source' && source >= 0 ? source : holder;
-    if (ending.kind === 'turn_start') return turn + 1 + _rt_mod(who - turn - 1, n) + (ending.nth - 1) * n;
+    if (ending.kind === 'turn_start' || ending.kind === 'next_turn_end') {  // the nth start after now (or its end)
+      return turn + 1 + _rt_mod(who - turn - 1, n) + (ending.nth - 1) * n + (ending.kind === 'next_turn_end' ? 1 : 0);
+    }
     const first = turn + _rt_mod(who - turn, n);
     return first + (ending.nth - 1) * n + 1;
   }
@@ -1804,6 +1809,7 @@
           }
         }
       }
+      _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
       const same = relations.size === this.relations.length
         && this.relations.every(r => relations.has(r.join('\u0000')));
       const after = this._with({members: this.members.map(x => members.get(x.name)),
@@ -1853,7 +1859,7 @@
       if (turn > MAX_TURN) {
         throw new OutOfBounds(`战斗已进行${MAX_TURN}个回合，不能再推进（行动仍可结算）`, {key: 'turn'});
       }
-      const log = this.log.slice(), members = [];
+      const log = this.log.slice(), members = [], lapsed = [];
       for (const m of this.members) {
         const kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
         for (const gone of m.modifiers) {
@@ -1861,14 +1867,19 @@
         }
         const lasting = m.conditions.filter(c => c.expires < 0 || c.expires > turn);
         for (const c of m.conditions) {
-          if (lasting.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+          if (lasting.indexOf(c) < 0) {
+            log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+            lapsed.push([members.length, c]);
+          }
         }
         members.push(_rt_member_with(m, {modifiers: kept, conditions: lasting}));
       }
+      const followed = lapsed.length > 0 && _rt_follow_lapsed(this._with({turn: turn}), members, lapsed, log);  // `then:`
       this._new_turn(members, turn, log);
       const n = this.members.length;
       if (turn % n === 0) log.push(`第${Math.floor(turn / n) + 1}轮`);
-      return this._with({members: members, turn: turn, log: log});
+      const after = this._with({members: members, turn: turn, log: log});
+      return followed ? after._settle([], []) : after;
     }
     // A new fight with `state` lifted from `name` (a recovery, the game master's call).
     remove_state(name, state) {
@@ -1999,7 +2010,7 @@
     // What `spec` costs `m` now (null: no turn budget, or not an action of a turn); Refused when it
     // does not fit and the ruling refuses.
     _plan(m, spec) {
-      const turn = this.rules.turn;
+      const turn = _rt_turn_for(this, m);  // the ruleset's turn, as m's conditions shorten it (fight_events)
       if (turn === null || !spec.action) return null;
       const kind = turn.kinds.get(spec.action);
       if (kind === undefined) return null;
@@ -2027,7 +2038,7 @@
     },
     // `m` after paying for an action (a sentence saying what it spent and what is left).
     _spend(m, plan, log) {
-      const turn = this.rules.turn;
+      const turn = _rt_turn_for(this, m);
       if (plan === null || plan === undefined || turn === null) return m;
       const spent = _rt_budget_add(turn, m.spent, plan.cost), owed = _rt_budget_add(turn, m.owed, plan.owes);
       if (plan.over) log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
@@ -2040,7 +2051,7 @@
     },
     // A new fight in which `name`, on its own turn, readies an action of kind `action`.
     ready(name, action) {
-      const turn = this.rules.turn, m = this.member(name);
+      const m = this.member(name), turn = _rt_turn_for(this, m);
       const kind = turn !== null && typeof action === 'string' ? turn.kinds.get(action) : undefined;
       if (turn === null || kind === undefined || !kind.own.length) throw new Refused(`不能准备这种动作：${action}`, {key: 'action'});
       if (name !== this.actor) throw new Refused(`${name}只能在自己的回合宣言准备动作`, {key: 'action'});
@@ -2069,9 +2080,9 @@
     },
     // What `name` has left of its turn, in the rules' words ('' without a turn budget).
     left(name) {
-      const turn = this.rules.turn;
-      if (turn === null) return '';
-      return _rt_left_text(turn, this.member(name).spent);
+      if (this.rules.turn === null) return '';
+      const m = this.member(name);
+      return _rt_left_text(_rt_turn_for(this, m), m.spent);
     },
   };
   for (const key of Object.keys(_rt_BUDGET)) {
@@ -2131,8 +2142,7 @@
     // `m` with condition `cid` (from `source`) set, or its value replaced or added to.
     _set_condition(m, cid, value, source, holder, src, log) {
       const spec = this.rules.conditions.get(cid), n = this.members.length;
-      const turns = spec.ends.filter(x => x.kind === 'turn_start' || x.kind === 'turn_end' || x.kind === 'rounds')
-        .map(x => _rt_expiry(x, this.turn, n, holder, src));
+      const turns = spec.ends.filter(x => _rt_TURN_BOUND.indexOf(x.kind) >= 0).map(x => _rt_expiry(x, this.turn, n, holder, src));
       const expires = turns.length ? Math.min(Math.min.apply(null, turns), MAX_VALUE) : -1;
       let old = null;
       for (const c of m.conditions) if (c.id === cid && c.source === source) { old = c; break; }
@@ -2174,8 +2184,9 @@
     // This fight after the conditions and relations that a true/false stat ends have ended, with `log` added.
     _settle(log, before) {
       const rules = this.rules;
+      const bySettle = x => x.kind === 'stat' || x.kind === 'state';  // the endings settling looks at
       if (!this.relations.length && !before.length &&  // nothing a stat can end: the same fight, its log added
-          !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(x => x.kind === 'stat')))) {
+          !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle)))) {
         return this._with({log: this.log.concat(log)});
       }
       const members = this.members.slice();
@@ -2187,11 +2198,14 @@
         for (let i = 0; i < members.length; i++) {
           const m = members[i];
           // only a condition that a stat ends needs the stats (the same answer, without making them)
-          const ended = m.conditions.some(c => rules.conditions.get(c.id).ends.some(x => x.kind === 'stat'));
-          const stats = ended ? now()._effective(m) : null;
-          const kept = !ended ? m.conditions : m.conditions.filter(c => !rules.conditions.get(c.id).ends.some(
-            x => x.kind === 'stat' && stats[x.stat] === true));
-          for (const c of m.conditions) if (kept.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+          const ended = m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle));
+          const stats = ended ? now()._effective(m) : null, states = ended ? _rt_states_of(now(), m) : null;
+          const why = !ended ? [] : m.conditions.map(c => _rt_settled(rules, rules.conditions.get(c.id), stats, states));
+          const kept = !ended ? m.conditions : m.conditions.filter((c, j) => why[j] === null);
+          m.conditions.forEach((c, j) => {  // a state says which ('乙的专注中结束（震慑）')
+            if (!ended || why[j] === null) return;
+            log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束${why[j] ? `（${why[j]}）` : ''}`));
+          });
           if (kept.length !== m.conditions.length) {
             members[i] = _rt_member_with(m, {conditions: kept});
             changed = true;
@@ -2245,6 +2259,104 @@
                                                  configurable: false});
   }
   Object.freeze(Fight.prototype);
+
+  // ---- conditions beyond their turn-bound expiry (fight_events.py) ----
+  // `takes:` endings (a counter of the holder grew, or it gained points on a track or any track),
+  // what follows an expiry (`then:` a condition or a state), and the turn a condition shortens
+  // (`turn_pools:`, read by the turn budget).
+  const _rt_ANY_TRACK = 'any_track';
+  // What `after` took since `before` that ends `spec` ('所受伤害+3'; '' when nothing did).
+  function _rt_taken(rules, spec, before, after) {
+    for (const x of spec.ends) {
+      if (x.kind !== 'takes') continue;
+      if (rules.counters.has(x.stat)) {
+        const gained = _rt_get(after.counters, x.stat) - _rt_get(before.counters, x.stat);
+        if (gained > 0) return `${rules.counters.get(x.stat)}+${gained}`;
+        continue;
+      }
+      for (const tp of after.points) {
+        const gained = tp[1] - _rt_get(before.points, tp[0]);
+        if (gained > 0 && (x.stat === _rt_ANY_TRACK || x.stat === tp[0])) {
+          return `${_rt_name_of(rules.tracks, tp[0])}+${gained}`;
+        }
+      }
+    }
+    return '';
+  }
+  // End, in `members` (a Map: the action's result so far), each condition its holder held before
+  // the action (not one the action set) whose holder took what ends it.
+  function _rt_end_on_taking(rules, before, members, log) {
+    const old = new Map(before.map(m => [m.name, m]));
+    for (const [name, m] of members) {
+      if (!m.conditions.length || !old.has(name) || !old.get(name).conditions.length) continue;
+      const held = old.get(name).conditions;
+      const kept = [];
+      for (const c of m.conditions) {
+        const spec = rules.conditions.get(c.id);
+        const was = held.some(d => d.id === c.id && d.source === c.source);
+        const why = was && spec.ends.some(x => x.kind === 'takes') ? _rt_taken(rules, spec, old.get(name), m) : '';
+        if (why) log.push(_rt_line(`${name}的${spec.name}结束（${why}）`));
+        else kept.push(c);
+      }
+      if (kept.length !== m.conditions.length) members.set(name, _rt_member_with(m, {conditions: kept}));
+    }
+  }
+  // The states `m` is in now: its own and those its conditions count it as being in.
+  function _rt_states_of(fight, m) {
+    const out = new Set(m.states);
+    for (const c of fight._active(m)) for (const s of fight.rules.conditions.get(c.id).as_states) out.add(s);
+    return out;
+  }
+  // Whether a `stat` or `state` ending of `spec` holds: null when none does, else what to say
+  // ('' for a stat, the state's name).
+  function _rt_settled(rules, spec, stats, states) {
+    for (const x of spec.ends) {
+      if (x.kind === 'stat' && stats[x.stat] === true) return '';
+      if (x.kind === 'state' && states.has(x.stat)) return _rt_name_of(rules.state_names, x.stat);
+    }
+    return null;
+  }
+  // Set on each holder what follows its lapsed conditions (`then:`); `fight` is at the new turn.
+  // Whether anything followed.
+  function _rt_follow_lapsed(fight, members, lapsed, log) {
+    const rules = fight.rules;
+    let followed = false;
+    for (const ic of lapsed) {
+      const i = ic[0];
+      for (const kv of rules.conditions.get(ic[1].id).then) {
+        const m = members[i];
+        if (kv[0] === 'condition') {
+          members[i] = fight._set_condition(m, kv[1], 1, '', i, -1, log);
+        } else if (m.states.indexOf(kv[1]) < 0) {
+          members[i] = _rt_member_with(m, {states: m.states.concat([kv[1]]).sort(_rt_text_cmp)});
+          log.push(_rt_line(`${m.name}进入${_rt_name_of(rules.state_names, kv[1])}`));
+        }
+        followed = true;
+      }
+    }
+    return followed;
+  }
+  const _rt_SHORT_TURNS = new WeakMap();  // turn spec -> (lowered pools' key -> the turn spec with them)
+  // What `m`'s turn holds now: the ruleset's turn, each pool lowered to the least its active
+  // conditions' `turn_pools` allow (null without a turn budget).
+  function _rt_turn_for(fight, m) {
+    const turn = fight.rules.turn;
+    if (turn === null || !(m.conditions.length || m.states.length || fight.relations.length)) return turn;
+    const low = new Map();
+    for (const c of fight._active(m)) {
+      for (const pm of fight.rules.conditions.get(c.id).turn_pools) {
+        low.set(pm[0], low.has(pm[0]) ? Math.min(low.get(pm[0]), pm[1]) : pm[1]);
+      }
+    }
+    if (!low.size) return turn;
+    const pools = turn.pools.map(p => (!low.has(p.id) ? p
+      : Object.freeze(Object.assign({}, p, {per_turn: Math.min(p.per_turn, low.get(p.id))}))));
+    const key = pools.map(p => p.per_turn).join(',');
+    if (!_rt_SHORT_TURNS.has(turn)) _rt_SHORT_TURNS.set(turn, new Map());
+    const known = _rt_SHORT_TURNS.get(turn);
+    if (!known.has(key)) known.set(key, Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)})));
+    return known.get(key);
+  }
 
   // ---- exact sequences of actions (fight_odds.py, fight_until.py) ----
   // How many identical actions until an outcome's running total reaches a threshold, as an
@@ -2930,6 +3042,7 @@
   const AimUnlocated = _rt_error_class("AimUnlocated", "aim_unlocated");  // 无法瞄准
   const GrappleNeedsTwoHands = _rt_error_class("GrappleNeedsTwoHands", "grapple_needs_two_hands");  // 擒抱需要两只手
   const BadWillpower = _rt_error_class("BadWillpower", "bad_willpower");  // 意志力不足
+  const ConsciousOnce = _rt_error_class("ConsciousOnce", "conscious_once");  // 保持清醒每场景一次
 
   // ---- combatants ----
   const STAT_NAMES = Object.freeze({
@@ -4517,14 +4630,19 @@
     return _odds.build();
   }
 
-  function _willpower_spend_setup(character, use, _trace) {
+  function _willpower_spend_setup(character, use, conscious_used, _trace) {
     use = use instanceof WillpowerUse ? use : get_willpower_use(use);
-    if (!(character instanceof Combatant && use.not_specified === null)) {
-      _rt_check_inputs([['type', "人物", character, Combatant], ['entry', "用法", use]]);
+    if (!(character instanceof Combatant && use.not_specified === null && typeof conscious_used === 'boolean')) {
+      _rt_check_inputs([
+        ['type', "人物", character, Combatant], ['entry', "用法", use], ['bool', "本场景已保持清醒", conscious_used]
+      ]);
     }
     let bonus;
     if (!(character.willpower > 0)) {
       throw new BadWillpower("没有可消耗的意志力");
+    }
+    if (!(use.id !== "conscious" || !conscious_used)) {
+      throw new ConsciousOnce("以意志力保持清醒每个场景只能使用一次");
     }
     bonus = use.id === "check" ? _R_WILLPOWER_CHECK_BONUS : use.id === "defense" ? _R_WILLPOWER_DEFENSE_BONUS : use.id === "move" ? _R_WILLPOWER_MOVE_BONUS : 0;
     return [use, bonus];
@@ -4538,9 +4656,10 @@
 
   // 意志力的使用（DP-64）
   function willpower_spend(character, use, options) {
-    options = _rt_options(options, ["dice"]);
+    options = _rt_options(options, ["conscious_used", "dice"]);
+    let conscious_used = options.conscious_used === undefined ? false : options.conscious_used;
     const _trace = [];
-    const _setup = _willpower_spend_setup(character, use, _trace);
+    const _setup = _willpower_spend_setup(character, use, conscious_used, _trace);
     use = _setup[0];
     const bonus = _setup[1];
     if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
@@ -4552,8 +4671,9 @@
 
   // 意志力的使用: the outcome only (the fields of WILLPOWER_SPEND_FIELDS), no trace.
   function willpower_spend_fast(character, use, options) {
-    options = _rt_options(options, ["dice"]);
-    const _setup = _willpower_spend_setup(character, use, null);
+    options = _rt_options(options, ["conscious_used", "dice"]);
+    let conscious_used = options.conscious_used === undefined ? false : options.conscious_used;
+    const _setup = _willpower_spend_setup(character, use, conscious_used, null);
     use = _setup[0];
     const bonus = _setup[1];
     _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
@@ -4561,8 +4681,10 @@
   }
 
   // 意志力的使用: the setup once; the function returned rolls and returns the outcome array.
-  function willpower_spend_prepare(character, use) {
-    const _setup = _willpower_spend_setup(character, use, null);
+  function willpower_spend_prepare(character, use, options) {
+    options = _rt_options(options, ["conscious_used"]);
+    let conscious_used = options.conscious_used === undefined ? false : options.conscious_used;
+    const _setup = _willpower_spend_setup(character, use, conscious_used, null);
     use = _setup[0];
     const bonus = _setup[1];
     const _out1 = character.willpower - 1;
@@ -4573,8 +4695,10 @@
   }
 
   // 意志力的使用: the exact distribution of the fields of WILLPOWER_SPEND_FIELDS.
-  function willpower_spend_odds(character, use) {
-    const _setup = _willpower_spend_setup(character, use, null);
+  function willpower_spend_odds(character, use, options) {
+    options = _rt_options(options, ["conscious_used"]);
+    let conscious_used = options.conscious_used === undefined ? false : options.conscious_used;
+    const _setup = _willpower_spend_setup(character, use, conscious_used, null);
     use = _setup[0];
     const bonus = _setup[1];
     const _odds = new OddsBuilder(WILLPOWER_SPEND_FIELDS, null, null, 200000);
@@ -6492,7 +6616,11 @@
       fields: [["dodge_bonus", "闪避加值", "int"]], summary: {hit: null, damage: null}
     },
     "willpower_spend": {
-      name: "意志力的使用", params: [["character", "人物", "combatant"], ["use", "用法", "willpower_uses"]],
+      name: "意志力的使用",
+      params: [
+        ["character", "人物", "combatant"], ["use", "用法", "willpower_uses"],
+        ["conscious_used", "本场景已保持清醒", "bool"]
+      ],
       positional: ["character", "use"],
       fields: [
         ["bonus", "加值", "int"], ["willpower_left", "剩余意志力", "int"], ["stays_conscious", "保持清醒", "bool"],
@@ -6722,10 +6850,12 @@
           name: "意志力的使用", call: willpower_spend, positional: ["character", "use"], roles: ["character"],
           effects: [
             ["modifier", "character", "willpower", "spent", (-1), "fight", "", ""],
-            ["modifier", "character", "move_speed", "move_bonus", 1, "rounds:1", "", ""]
+            ["modifier", "character", "move_speed", "move_bonus", 1, "rounds:1", "", ""],
+            ["condition", "character", "staying_conscious", "", 1, "", "stays_conscious", ""],
+            ["condition", "character", "stayed_conscious", "", 1, "", "stays_conscious", ""]
           ],
-          odds: willpower_spend_odds, params: [["use", "用法"]], action: "free", nature: "", subject: 0, checks: [],
-          required: ["use"]
+          odds: willpower_spend_odds, params: [["use", "用法"], ["conscious_used", "本场景已保持清醒"]], action: "free",
+          nature: "", subject: 0, checks: [], required: ["use"]
         }
       ],
       [
@@ -6859,14 +6989,17 @@
       ["has_vitals", "有致命处"], ["mindless", "无智力"]
     ],
     // Each condition: [name, sets, adds, options, applies, forbids, forbids_actions, ends, max_value,
-    // stack, rules, as_states], as the Python package's ConditionSpec.
+    // stack, rules, as_states, then, turn_pools], as the Python package's ConditionSpec.
     conditions: [
-      ["prone", ["倒地", [["prone", true]], [], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["DP-F05"], []]],
+      [
+        "prone",
+        ["倒地", [["prone", true]], [], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["DP-F05"], [], [], []]
+      ],
       [
         "stalled",
         [
           "失速", [], [["move_speed", (-1)]], [], [[], "", "", ""], [], [],
-          [["turn_end", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F06"], []
+          [["turn_end", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F06"], [], [], []
         ]
       ],
       [
@@ -6878,21 +7011,21 @@
             ["acts", "holder", 1, [["attack"], "defender", "attacker", "melee"], ""],
             ["turn_end", "source", 2, [[], "", "", ""], ""]
           ],
-          1000000, "replace", ["DP-F04"], []
+          1000000, "replace", ["DP-F04"], [], [], []
         ]
       ],
       [
         "total_defense",
         [
           "全力防御", [], [], [["total_defense", true]], [[], "defender", "", ""], [], [],
-          [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F07"], []
+          [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F07"], [], [], []
         ]
       ],
       [
         "parrying",
         [
           "格挡", [], [["parry_defense", 1]], [], [[], "", "", ""], [], [],
-          [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F08"], []
+          [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F08"], [], [], []
         ]
       ],
       [
@@ -6914,33 +7047,57 @@
             ],
             ["acts", "holder", 1, [["attack"], "defender", "", "melee_hit"], ""]
           ],
-          20, "add", ["DP-F09"], []
+          20, "add", ["DP-F09"], [], [], []
         ]
       ],
       [
         "overran",
         [
           "本轮已闯越", [], [], [], [[], "", "", ""], ["overrun"], [],
-          [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F13"], []
+          [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F13"], [], [], []
         ]
       ],
       [
         "grappled",
-        ["被擒抱", [], [["grapple_loss", 1]], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["DP-F10"], []]
+        [
+          "被擒抱", [], [["grapple_loss", 1]], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["DP-F10"], [], [],
+          []
+        ]
       ],
       [
         "pinned",
         [
           "被压制", [["flat_footed", true]], [], [["pinned", true]],
           [["escape_grapple", "attack", "bombard", "trip", "bull_rush", "feint", "overrun"], "defender", "", ""], [], [],
-          [], 1000000, "replace", ["DP-F11"], []
+          [], 1000000, "replace", ["DP-F11"], [], [], []
+        ]
+      ],
+      [
+        "staying_conscious",
+        [
+          "以意志保持清醒", [], [], [], [[], "", "", ""], [], [], [["next_turn_end", "holder", 1, [[], "", "", ""], ""]],
+          1000000, "replace", ["DP-F15"], [], [["condition", "unconscious"]], []
+        ]
+      ],
+      [
+        "unconscious",
+        [
+          "昏迷", [["helpless", true]], [], [], [[], "", "", ""], [], [["", ""]], [], 1000000, "replace", ["DP-F15"], [],
+          [], []
+        ]
+      ],
+      [
+        "stayed_conscious",
+        [
+          "本场景已以意志保持清醒", [], [], [["conscious_used", true]], [["willpower_spend"], "character", "", ""], [],
+          [], [], 1000000, "replace", ["DP-F15"], [], [], []
         ]
       ],
       [
         "pinning",
         [
           "压制中", [], [], [["pinned", true]], [["grapple_attack"], "attacker", "defender", ""], [], [], [], 1000000,
-          "replace", ["DP-F11"], []
+          "replace", ["DP-F11"], [], [], []
         ]
       ],
     ],
@@ -6994,7 +7151,7 @@
     CannotTrip: CannotTrip, NaturalCannotParry: NaturalCannotParry, ProneCannotCharge: ProneCannotCharge,
     AimOutOfReach: AimOutOfReach, TooManyHandsFree: TooManyHandsFree, OverrunTooBig: OverrunTooBig,
     FeintImpossible: FeintImpossible, NotABombard: NotABombard, AimUnlocated: AimUnlocated,
-    GrappleNeedsTwoHands: GrappleNeedsTwoHands, BadWillpower: BadWillpower,
+    GrappleNeedsTwoHands: GrappleNeedsTwoHands, BadWillpower: BadWillpower, ConsciousOnce: ConsciousOnce,
     PROCEDURE_INFO: PROCEDURE_INFO, VERSION: VERSION, RULES_VERSION: RULES_VERSION, Fight: Fight,
     FightAction: FightAction, Refused: Refused, UntilOdds: UntilOdds, attacks_until: attacks_until,
     chain_until: chain_until, expected_attacks: expected_attacks, MAX_ATTACKS: MAX_ATTACKS,

@@ -1324,7 +1324,7 @@ function _rt_fight_rules(d) {
       name: c[0], sets: c[1], adds: c[2], options: c[3], applies: _rt_scope(c[4]), forbids: c[5],
       forbids_actions: c[6],
       ends: c[7].map(x => Object.freeze({kind: x[0], of: x[1], nth: x[2], scope: _rt_scope(x[3]), stat: x[4]})),
-      max_value: c[8], stack: c[9], rules: c[10], as_states: c[11] || []})];
+      max_value: c[8], stack: c[9], rules: c[10], as_states: c[11] || [], then: c[12] || [], turn_pools: c[13] || []})];
   }));
   const relationSpecs = new Map(d.relation_specs.map(kv => [kv[0], Object.freeze({
     name: kv[1][0], held: kv[1][1], holder: kv[1][2], ends_holder: kv[1][3], ends_held: kv[1][4],
@@ -1425,11 +1425,16 @@ function _rt_matches(scope, procedure, holderRole, sourceRole) {
   if (scope.source_role && sourceRole !== scope.source_role) return false;
   return true;
 }
+// The endings a turn or round ends (fight_conditions.TURN_BOUND).
+const _rt_TURN_BOUND = ['turn_start', 'turn_end', 'next_turn_end', 'rounds', 'round_end'];
 // The absolute turn at whose start a turn-bound ending lapses (fight_conditions.expiry).
 function _rt_expiry(ending, turn, n, holder, source) {
   if (ending.kind === 'rounds') return turn + ending.nth * n;
+  if (ending.kind === 'round_end') return (Math.floor(turn / n) + ending.nth) * n;  // the round after the nth
   const who = ending.of === 'source' && source >= 0 ? source : holder;
-  if (ending.kind === 'turn_start') return turn + 1 + _rt_mod(who - turn - 1, n) + (ending.nth - 1) * n;
+  if (ending.kind === 'turn_start' || ending.kind === 'next_turn_end') {  // the nth start after now (or its end)
+    return turn + 1 + _rt_mod(who - turn - 1, n) + (ending.nth - 1) * n + (ending.kind === 'next_turn_end' ? 1 : 0);
+  }
   const first = turn + _rt_mod(who - turn, n);
   return first + (ending.nth - 1) * n + 1;
 }
@@ -1797,6 +1802,7 @@ class Fight {
         }
       }
     }
+    _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
     const same = relations.size === this.relations.length
       && this.relations.every(r => relations.has(r.join('\u0000')));
     const after = this._with({members: this.members.map(x => members.get(x.name)),
@@ -1846,7 +1852,7 @@ class Fight {
     if (turn > MAX_TURN) {
       throw new OutOfBounds(`战斗已进行${MAX_TURN}个回合，不能再推进（行动仍可结算）`, {key: 'turn'});
     }
-    const log = this.log.slice(), members = [];
+    const log = this.log.slice(), members = [], lapsed = [];
     for (const m of this.members) {
       const kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
       for (const gone of m.modifiers) {
@@ -1854,14 +1860,19 @@ class Fight {
       }
       const lasting = m.conditions.filter(c => c.expires < 0 || c.expires > turn);
       for (const c of m.conditions) {
-        if (lasting.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+        if (lasting.indexOf(c) < 0) {
+          log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+          lapsed.push([members.length, c]);
+        }
       }
       members.push(_rt_member_with(m, {modifiers: kept, conditions: lasting}));
     }
+    const followed = lapsed.length > 0 && _rt_follow_lapsed(this._with({turn: turn}), members, lapsed, log);  // `then:`
     this._new_turn(members, turn, log);
     const n = this.members.length;
     if (turn % n === 0) log.push(`第${Math.floor(turn / n) + 1}轮`);
-    return this._with({members: members, turn: turn, log: log});
+    const after = this._with({members: members, turn: turn, log: log});
+    return followed ? after._settle([], []) : after;
   }
   // A new fight with `state` lifted from `name` (a recovery, the game master's call).
   remove_state(name, state) {
@@ -1992,7 +2003,7 @@ const _rt_BUDGET = {
   // What `spec` costs `m` now (null: no turn budget, or not an action of a turn); Refused when it
   // does not fit and the ruling refuses.
   _plan(m, spec) {
-    const turn = this.rules.turn;
+    const turn = _rt_turn_for(this, m);  // the ruleset's turn, as m's conditions shorten it (fight_events)
     if (turn === null || !spec.action) return null;
     const kind = turn.kinds.get(spec.action);
     if (kind === undefined) return null;
@@ -2020,7 +2031,7 @@ const _rt_BUDGET = {
   },
   // `m` after paying for an action (a sentence saying what it spent and what is left).
   _spend(m, plan, log) {
-    const turn = this.rules.turn;
+    const turn = _rt_turn_for(this, m);
     if (plan === null || plan === undefined || turn === null) return m;
     const spent = _rt_budget_add(turn, m.spent, plan.cost), owed = _rt_budget_add(turn, m.owed, plan.owes);
     if (plan.over) log.push(_rt_line(`${plan.over}：按裁定仍然进行`));
@@ -2033,7 +2044,7 @@ const _rt_BUDGET = {
   },
   // A new fight in which `name`, on its own turn, readies an action of kind `action`.
   ready(name, action) {
-    const turn = this.rules.turn, m = this.member(name);
+    const m = this.member(name), turn = _rt_turn_for(this, m);
     const kind = turn !== null && typeof action === 'string' ? turn.kinds.get(action) : undefined;
     if (turn === null || kind === undefined || !kind.own.length) throw new Refused(`不能准备这种动作：${action}`, {key: 'action'});
     if (name !== this.actor) throw new Refused(`${name}只能在自己的回合宣言准备动作`, {key: 'action'});
@@ -2062,9 +2073,9 @@ const _rt_BUDGET = {
   },
   // What `name` has left of its turn, in the rules' words ('' without a turn budget).
   left(name) {
-    const turn = this.rules.turn;
-    if (turn === null) return '';
-    return _rt_left_text(turn, this.member(name).spent);
+    if (this.rules.turn === null) return '';
+    const m = this.member(name);
+    return _rt_left_text(_rt_turn_for(this, m), m.spent);
   },
 };
 for (const key of Object.keys(_rt_BUDGET)) {
@@ -2124,8 +2135,7 @@ const _rt_CARRIED = {
   // `m` with condition `cid` (from `source`) set, or its value replaced or added to.
   _set_condition(m, cid, value, source, holder, src, log) {
     const spec = this.rules.conditions.get(cid), n = this.members.length;
-    const turns = spec.ends.filter(x => x.kind === 'turn_start' || x.kind === 'turn_end' || x.kind === 'rounds')
-      .map(x => _rt_expiry(x, this.turn, n, holder, src));
+    const turns = spec.ends.filter(x => _rt_TURN_BOUND.indexOf(x.kind) >= 0).map(x => _rt_expiry(x, this.turn, n, holder, src));
     const expires = turns.length ? Math.min(Math.min.apply(null, turns), MAX_VALUE) : -1;
     let old = null;
     for (const c of m.conditions) if (c.id === cid && c.source === source) { old = c; break; }
@@ -2167,8 +2177,9 @@ const _rt_CARRIED = {
   // This fight after the conditions and relations that a true/false stat ends have ended, with `log` added.
   _settle(log, before) {
     const rules = this.rules;
+    const bySettle = x => x.kind === 'stat' || x.kind === 'state';  // the endings settling looks at
     if (!this.relations.length && !before.length &&  // nothing a stat can end: the same fight, its log added
-        !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(x => x.kind === 'stat')))) {
+        !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle)))) {
       return this._with({log: this.log.concat(log)});
     }
     const members = this.members.slice();
@@ -2180,11 +2191,14 @@ const _rt_CARRIED = {
       for (let i = 0; i < members.length; i++) {
         const m = members[i];
         // only a condition that a stat ends needs the stats (the same answer, without making them)
-        const ended = m.conditions.some(c => rules.conditions.get(c.id).ends.some(x => x.kind === 'stat'));
-        const stats = ended ? now()._effective(m) : null;
-        const kept = !ended ? m.conditions : m.conditions.filter(c => !rules.conditions.get(c.id).ends.some(
-          x => x.kind === 'stat' && stats[x.stat] === true));
-        for (const c of m.conditions) if (kept.indexOf(c) < 0) log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
+        const ended = m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle));
+        const stats = ended ? now()._effective(m) : null, states = ended ? _rt_states_of(now(), m) : null;
+        const why = !ended ? [] : m.conditions.map(c => _rt_settled(rules, rules.conditions.get(c.id), stats, states));
+        const kept = !ended ? m.conditions : m.conditions.filter((c, j) => why[j] === null);
+        m.conditions.forEach((c, j) => {  // a state says which ('乙的专注中结束（震慑）')
+          if (!ended || why[j] === null) return;
+          log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束${why[j] ? `（${why[j]}）` : ''}`));
+        });
         if (kept.length !== m.conditions.length) {
           members[i] = _rt_member_with(m, {conditions: kept});
           changed = true;
@@ -2238,6 +2252,104 @@ for (const key of Object.keys(_rt_CARRIED)) {
                                                configurable: false});
 }
 Object.freeze(Fight.prototype);
+
+// ---- conditions beyond their turn-bound expiry (fight_events.py) ----
+// `takes:` endings (a counter of the holder grew, or it gained points on a track or any track),
+// what follows an expiry (`then:` a condition or a state), and the turn a condition shortens
+// (`turn_pools:`, read by the turn budget).
+const _rt_ANY_TRACK = 'any_track';
+// What `after` took since `before` that ends `spec` ('所受伤害+3'; '' when nothing did).
+function _rt_taken(rules, spec, before, after) {
+  for (const x of spec.ends) {
+    if (x.kind !== 'takes') continue;
+    if (rules.counters.has(x.stat)) {
+      const gained = _rt_get(after.counters, x.stat) - _rt_get(before.counters, x.stat);
+      if (gained > 0) return `${rules.counters.get(x.stat)}+${gained}`;
+      continue;
+    }
+    for (const tp of after.points) {
+      const gained = tp[1] - _rt_get(before.points, tp[0]);
+      if (gained > 0 && (x.stat === _rt_ANY_TRACK || x.stat === tp[0])) {
+        return `${_rt_name_of(rules.tracks, tp[0])}+${gained}`;
+      }
+    }
+  }
+  return '';
+}
+// End, in `members` (a Map: the action's result so far), each condition its holder held before
+// the action (not one the action set) whose holder took what ends it.
+function _rt_end_on_taking(rules, before, members, log) {
+  const old = new Map(before.map(m => [m.name, m]));
+  for (const [name, m] of members) {
+    if (!m.conditions.length || !old.has(name) || !old.get(name).conditions.length) continue;
+    const held = old.get(name).conditions;
+    const kept = [];
+    for (const c of m.conditions) {
+      const spec = rules.conditions.get(c.id);
+      const was = held.some(d => d.id === c.id && d.source === c.source);
+      const why = was && spec.ends.some(x => x.kind === 'takes') ? _rt_taken(rules, spec, old.get(name), m) : '';
+      if (why) log.push(_rt_line(`${name}的${spec.name}结束（${why}）`));
+      else kept.push(c);
+    }
+    if (kept.length !== m.conditions.length) members.set(name, _rt_member_with(m, {conditions: kept}));
+  }
+}
+// The states `m` is in now: its own and those its conditions count it as being in.
+function _rt_states_of(fight, m) {
+  const out = new Set(m.states);
+  for (const c of fight._active(m)) for (const s of fight.rules.conditions.get(c.id).as_states) out.add(s);
+  return out;
+}
+// Whether a `stat` or `state` ending of `spec` holds: null when none does, else what to say
+// ('' for a stat, the state's name).
+function _rt_settled(rules, spec, stats, states) {
+  for (const x of spec.ends) {
+    if (x.kind === 'stat' && stats[x.stat] === true) return '';
+    if (x.kind === 'state' && states.has(x.stat)) return _rt_name_of(rules.state_names, x.stat);
+  }
+  return null;
+}
+// Set on each holder what follows its lapsed conditions (`then:`); `fight` is at the new turn.
+// Whether anything followed.
+function _rt_follow_lapsed(fight, members, lapsed, log) {
+  const rules = fight.rules;
+  let followed = false;
+  for (const ic of lapsed) {
+    const i = ic[0];
+    for (const kv of rules.conditions.get(ic[1].id).then) {
+      const m = members[i];
+      if (kv[0] === 'condition') {
+        members[i] = fight._set_condition(m, kv[1], 1, '', i, -1, log);
+      } else if (m.states.indexOf(kv[1]) < 0) {
+        members[i] = _rt_member_with(m, {states: m.states.concat([kv[1]]).sort(_rt_text_cmp)});
+        log.push(_rt_line(`${m.name}进入${_rt_name_of(rules.state_names, kv[1])}`));
+      }
+      followed = true;
+    }
+  }
+  return followed;
+}
+const _rt_SHORT_TURNS = new WeakMap();  // turn spec -> (lowered pools' key -> the turn spec with them)
+// What `m`'s turn holds now: the ruleset's turn, each pool lowered to the least its active
+// conditions' `turn_pools` allow (null without a turn budget).
+function _rt_turn_for(fight, m) {
+  const turn = fight.rules.turn;
+  if (turn === null || !(m.conditions.length || m.states.length || fight.relations.length)) return turn;
+  const low = new Map();
+  for (const c of fight._active(m)) {
+    for (const pm of fight.rules.conditions.get(c.id).turn_pools) {
+      low.set(pm[0], low.has(pm[0]) ? Math.min(low.get(pm[0]), pm[1]) : pm[1]);
+    }
+  }
+  if (!low.size) return turn;
+  const pools = turn.pools.map(p => (!low.has(p.id) ? p
+    : Object.freeze(Object.assign({}, p, {per_turn: Math.min(p.per_turn, low.get(p.id))}))));
+  const key = pools.map(p => p.per_turn).join(',');
+  if (!_rt_SHORT_TURNS.has(turn)) _rt_SHORT_TURNS.set(turn, new Map());
+  const known = _rt_SHORT_TURNS.get(turn);
+  if (!known.has(key)) known.set(key, Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)})));
+  return known.get(key);
+}
 
 // ---- exact sequences of actions (fight_odds.py, fight_until.py) ----
 // How many identical actions until an outcome's running total reaches a threshold, as an
@@ -2913,7 +3025,7 @@ const STAT_NAMES = Object.freeze({
   "生理抗性": "resistance", "精神抗性": "mental_resistance", "伤害减免": "damage_reduction", "伤害吸收": "absorption",
   "生命值上限": "max_hp", "集中力上限": "max_focus", "移动速度": "move_speed", "体型": "size", "眼部生命槽": "eye_hp",
   "耳部生命槽": "ear_hp", "精神感知关键属性": "mental_key", "混乱刻度": "chaos", "额外检定成功数": "extra_successes",
-  "影响": "influence", "有其他可用感知": "other_sense"
+  "影响": "influence", "无助": "helpless", "有其他可用感知": "other_sense"
 });
 const _STATS = [
   ["strength", "力量", "int", 3, 0, 30], ["dexterity", "敏捷", "int", 3, 0, 30], ["endurance", "耐力", "int", 3, 0, 30],
@@ -2931,7 +3043,7 @@ const _STATS = [
   ["eye_hp", "眼部生命槽", "int", 2, 0, 100], ["ear_hp", "耳部生命槽", "int", 2, 0, 100],
   ["mental_key", "精神感知关键属性", "int", 3, 0, 30], ["chaos", "混乱刻度", "int", 0, 0, 100],
   ["extra_successes", "额外检定成功数", "int", 0, 0, 50], ["influence", "影响", "int", 0, 0, 100],
-  ["other_sense", "有其他可用感知", "bool", false, 0, 0]
+  ["helpless", "无助", "bool", false, 0, 0], ["other_sense", "有其他可用感知", "bool", false, 0, 0]
 ];
 // A combatant's stats: new Combatant({strength: 5}) by ids, Combatant.fromDict({力量: 5}) by ids or
 // Chinese names; every stat has a range, and an unknown or out-of-range stat is refused (OutOfBounds).
@@ -3433,7 +3545,7 @@ const _POOL = new PoolSpec(10, 8, 10, ".ww", 10);
 // ---- procedures ----
 
 function _attack_setup(
-  attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, _trace
+  attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, from_hiding, _trace
 ) {
   weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
   part = part === null || part === undefined ? _NO_BODYPART : part instanceof BodyPart ? part : get_body_part(part);
@@ -3442,13 +3554,13 @@ function _attack_setup(
     && Number.isInteger(distance) && 0 <= distance && distance <= 100000 && Number.isInteger(bonus) && (-100) <= bonus
     && bonus <= 100 && Number.isInteger(extra_damage) && 0 <= extra_damage && extra_damage <= 1000
     && part.not_specified === null && typeof left_area === 'boolean' && Number.isInteger(endurance_penalty)
-    && 0 <= endurance_penalty && endurance_penalty <= 1000
+    && 0 <= endurance_penalty && endurance_penalty <= 1000 && typeof from_hiding === 'boolean'
   )) {
     _rt_check_inputs([
       ['type', "攻击者", attacker, Combatant], ['type', "防御者", defender, Combatant], ['entry', "武器", weapon],
       ['int', "距离", distance, 0, 100000], ['int', "加值", bonus, (-100), 100],
       ['int', "额外伤害", extra_damage, 0, 1000], ['entry', "部位", part], ['bool', "中途脱离范围", left_area],
-      ['int', "耐力检定减值", endurance_penalty, 0, 1000]
+      ['int', "耐力检定减值", endurance_penalty, 0, 1000], ['bool', "来自隐藏方", from_hiding]
     ]);
   }
   let range, increments, part_penalty, check_before_defense, target_defense, dice_;
@@ -3479,7 +3591,7 @@ function _attack_setup(
 }
 
 const ATTACK_FIELDS = Object.freeze([
-  "hit", "successes", "damage", "damage_type", "severe", "track", "points", "limb_damage", "item_damage"
+  "hit", "successes", "damage", "damage_type", "severe", "track", "points", "limb_damage", "item_damage", "from_hiding"
 ]);
 // The result of attack (攻击（检定即伤害）): its outcome fields, rolls and trace; outcome(), text(), toDict().
 class AttackResult extends Result {}
@@ -3489,7 +3601,7 @@ AttackResult.FIELDS = ATTACK_FIELDS;
 // 攻击（检定即伤害）（TR-10、TR-11、TR-12、TR-13、TR-14、TR-16、TR-34、TR-41、TR-50、TR-51）
 function attack(attacker, defender, weapon, options) {
   options = _rt_options(
-    options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty", "dice"]
+    options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty", "from_hiding", "dice"]
   );
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
@@ -3497,9 +3609,10 @@ function attack(attacker, defender, weapon, options) {
   let part = options.part === undefined ? null : options.part;
   let left_area = options.left_area === undefined ? false : options.left_area;
   let endurance_penalty = options.endurance_penalty === undefined ? 0 : options.endurance_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
   const _trace = [];
   const _setup = _attack_setup(
-    attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, _trace
+    attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, from_hiding, _trace
   );
   weapon = _setup[0];
   part = _setup[1];
@@ -3572,13 +3685,15 @@ function attack(attacker, defender, weapon, options) {
     AttackResult,
     [
       hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe,
-      points > 0 ? part.track.id : "", points, limb_damage, item_damage
+      points > 0 ? part.track.id : "", points, limb_damage, item_damage, from_hiding
     ],
     _rolls, _trace
   );
 }
 
-function _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damage, left_area, endurance_penalty) {
+function _attack_roll(
+  dice, weapon, part, dice_, attacker, defender, extra_damage, left_area, endurance_penalty, from_hiding
+) {
   let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes;
   let full_points, severe, points, limb_damage, item_damage;
   successes = _rt_pool_successes(dice, dice_, 10, 8, 10, 1000);
@@ -3607,14 +3722,14 @@ function _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damag
   item_damage = part.given && part.effect === "item" ? to_hp : 0;
   return [
     hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe,
-    points > 0 ? part.track.id : "", points, limb_damage, item_damage
+    points > 0 ? part.track.id : "", points, limb_damage, item_damage, from_hiding
   ];
 }
 
 // 攻击（检定即伤害）: the outcome only (the fields of ATTACK_FIELDS), no trace.
 function attack_fast(attacker, defender, weapon, options) {
   options = _rt_options(
-    options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty", "dice"]
+    options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty", "from_hiding", "dice"]
   );
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
@@ -3622,27 +3737,33 @@ function attack_fast(attacker, defender, weapon, options) {
   let part = options.part === undefined ? null : options.part;
   let left_area = options.left_area === undefined ? false : options.left_area;
   let endurance_penalty = options.endurance_penalty === undefined ? 0 : options.endurance_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
   const _setup = _attack_setup(
-    attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, null
+    attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, from_hiding, null
   );
   weapon = _setup[0];
   part = _setup[1];
   const dice_ = _setup[2];
   const dice = _rt_dice_source(options.dice);
-  return _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damage, left_area, endurance_penalty);
+  return _attack_roll(
+    dice, weapon, part, dice_, attacker, defender, extra_damage, left_area, endurance_penalty, from_hiding
+  );
 }
 
 // 攻击（检定即伤害）: the setup once; the function returned rolls and returns the outcome array.
 function attack_prepare(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty"]);
+  options = _rt_options(
+    options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty", "from_hiding"]
+  );
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let extra_damage = options.extra_damage === undefined ? 0 : options.extra_damage;
   let part = options.part === undefined ? null : options.part;
   let left_area = options.left_area === undefined ? false : options.left_area;
   let endurance_penalty = options.endurance_penalty === undefined ? 0 : options.endurance_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
   const _setup = _attack_setup(
-    attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, null
+    attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, from_hiding, null
   );
   weapon = _setup[0];
   part = _setup[1];
@@ -3686,22 +3807,25 @@ function attack_prepare(attacker, defender, weapon, options) {
     item_damage = _item_damage ? to_hp : 0;
     return [
       hit, successes, _item_damage ? 0 : to_hp, _weapon_damage_type_id, severe, points > 0 ? _part_track_id : "",
-      points, limb_damage, item_damage
+      points, limb_damage, item_damage, from_hiding
     ];
   }
 }
 
 // 攻击（检定即伤害）: the exact distribution of the fields of ATTACK_FIELDS.
 function attack_odds(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty"]);
+  options = _rt_options(
+    options, ["distance", "bonus", "extra_damage", "part", "left_area", "endurance_penalty", "from_hiding"]
+  );
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let extra_damage = options.extra_damage === undefined ? 0 : options.extra_damage;
   let part = options.part === undefined ? null : options.part;
   let left_area = options.left_area === undefined ? false : options.left_area;
   let endurance_penalty = options.endurance_penalty === undefined ? 0 : options.endurance_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
   const _setup = _attack_setup(
-    attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, null
+    attacker, defender, weapon, distance, bonus, extra_damage, part, left_area, endurance_penalty, from_hiding, null
   );
   weapon = _setup[0];
   part = _setup[1];
@@ -3742,7 +3866,7 @@ function attack_odds(attacker, defender, weapon, options) {
       _odds.add(
         [
           hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe,
-          points > 0 ? part.track.id : "", points, limb_damage, item_damage
+          points > 0 ? part.track.id : "", points, limb_damage, item_damage, from_hiding
         ],
         _endurance_successes_p
       );
@@ -3752,7 +3876,7 @@ function attack_odds(attacker, defender, weapon, options) {
 }
 
 function _firearm_setup(
-  attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, _trace
+  attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, from_hiding, _trace
 ) {
   weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
   if (!(
@@ -3760,13 +3884,13 @@ function _firearm_setup(
     && Number.isInteger(shots) && 1 <= shots && shots <= 500 && Number.isInteger(distance) && 0 <= distance
     && distance <= 100000 && Number.isInteger(bonus) && (-100) <= bonus && bonus <= 100
     && typeof defender_dodges === 'boolean' && typeof left_area === 'boolean' && Number.isInteger(dodge_penalty)
-    && 0 <= dodge_penalty && dodge_penalty <= 1000
+    && 0 <= dodge_penalty && dodge_penalty <= 1000 && typeof from_hiding === 'boolean'
   )) {
     _rt_check_inputs([
       ['type', "射手", attacker, Combatant], ['type', "目标", defender, Combatant], ['entry', "武器", weapon],
       ['int', "连射数", shots, 1, 500], ['int', "距离", distance, 0, 100000], ['int', "加值", bonus, (-100), 100],
       ['bool', "目标闪避", defender_dodges], ['bool', "中途脱离范围", left_area],
-      ['int', "闪避检定减值", dodge_penalty, 0, 1000]
+      ['int', "闪避检定减值", dodge_penalty, 0, 1000], ['bool', "来自隐藏方", from_hiding]
     ]);
   }
   let range, increments, burst_penalty, penalty, per_hit, target_defense, dice_;
@@ -3793,7 +3917,7 @@ function _firearm_setup(
   return [penalty, per_hit, dice_];
 }
 
-const FIREARM_FIELDS = Object.freeze(["hits", "hit", "per_hit", "penalty", "damage"]);
+const FIREARM_FIELDS = Object.freeze(["hits", "hit", "per_hit", "penalty", "damage", "from_hiding"]);
 // The result of firearm (枪械射击与连射): its outcome fields, rolls and trace; outcome(), text(), toDict().
 class FirearmResult extends Result {}
 FirearmResult.PROCEDURE = "firearm";
@@ -3802,7 +3926,7 @@ FirearmResult.FIELDS = FIREARM_FIELDS;
 // 枪械射击与连射（TR-10、TR-15、TR-31、TR-41）
 function firearm(attacker, defender, weapon, options) {
   options = _rt_options(
-    options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty", "dice"]
+    options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty", "from_hiding", "dice"]
   );
   let shots = options.shots === undefined ? 1 : options.shots;
   let distance = options.distance === undefined ? 0 : options.distance;
@@ -3810,9 +3934,10 @@ function firearm(attacker, defender, weapon, options) {
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
   let left_area = options.left_area === undefined ? false : options.left_area;
   let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
   const _trace = [];
   const [penalty, per_hit, dice_] = _firearm_setup(
-    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, _trace
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, from_hiding, _trace
   );
   const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
@@ -3852,10 +3977,12 @@ function firearm(attacker, defender, weapon, options) {
   after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
   final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
   to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-  return _rt_result(FirearmResult, [hits, hits > 0, per_hit, penalty, to_hp], _rolls, _trace);
+  return _rt_result(FirearmResult, [hits, hits > 0, per_hit, penalty, to_hp, from_hiding], _rolls, _trace);
 }
 
-function _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area, dodge_penalty) {
+function _firearm_roll(
+  dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area, dodge_penalty, from_hiding
+) {
   let hits, raw_damage, dodge_successes, after_dodge, after_reduction, final_damage, to_hp;
   hits = 0;
   for (let _hits_i = 0; _hits_i < shots; _hits_i++) {
@@ -3876,13 +4003,13 @@ function _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_
   after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
   final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
   to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-  return [hits, hits > 0, per_hit, penalty, to_hp];
+  return [hits, hits > 0, per_hit, penalty, to_hp, from_hiding];
 }
 
 // 枪械射击与连射: the outcome only (the fields of FIREARM_FIELDS), no trace.
 function firearm_fast(attacker, defender, weapon, options) {
   options = _rt_options(
-    options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty", "dice"]
+    options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty", "from_hiding", "dice"]
   );
   let shots = options.shots === undefined ? 1 : options.shots;
   let distance = options.distance === undefined ? 0 : options.distance;
@@ -3890,24 +4017,30 @@ function firearm_fast(attacker, defender, weapon, options) {
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
   let left_area = options.left_area === undefined ? false : options.left_area;
   let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
   const [penalty, per_hit, dice_] = _firearm_setup(
-    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, null
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, from_hiding, null
   );
   const dice = _rt_dice_source(options.dice);
-  return _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area, dodge_penalty);
+  return _firearm_roll(
+    dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area, dodge_penalty, from_hiding
+  );
 }
 
 // 枪械射击与连射: the setup once; the function returned rolls and returns the outcome array.
 function firearm_prepare(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty"]);
+  options = _rt_options(
+    options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty", "from_hiding"]
+  );
   let shots = options.shots === undefined ? 1 : options.shots;
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
   let left_area = options.left_area === undefined ? false : options.left_area;
   let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
   const [penalty, per_hit, dice_] = _firearm_setup(
-    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, null
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, from_hiding, null
   );
   const _dodge_successes = Math.max(0, defender.dexterity + defender.dodge - dodge_penalty);
   const _defender_damage_reduction = defender.damage_reduction;
@@ -3932,21 +4065,24 @@ function firearm_prepare(attacker, defender, weapon, options) {
     after_reduction = Math.max(0, after_dodge - _defender_damage_reduction);
     final_damage = after_reduction - Math.min(after_reduction, _defender_absorption);
     to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-    return [hits, hits > 0, per_hit, penalty, to_hp];
+    return [hits, hits > 0, per_hit, penalty, to_hp, from_hiding];
   }
 }
 
 // 枪械射击与连射: the exact distribution of the fields of FIREARM_FIELDS.
 function firearm_odds(attacker, defender, weapon, options) {
-  options = _rt_options(options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty"]);
+  options = _rt_options(
+    options, ["shots", "distance", "bonus", "defender_dodges", "left_area", "dodge_penalty", "from_hiding"]
+  );
   let shots = options.shots === undefined ? 1 : options.shots;
   let distance = options.distance === undefined ? 0 : options.distance;
   let bonus = options.bonus === undefined ? 0 : options.bonus;
   let defender_dodges = options.defender_dodges === undefined ? false : options.defender_dodges;
   let left_area = options.left_area === undefined ? false : options.left_area;
   let dodge_penalty = options.dodge_penalty === undefined ? 0 : options.dodge_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
   const [penalty, per_hit, dice_] = _firearm_setup(
-    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, null
+    attacker, defender, weapon, shots, distance, bonus, defender_dodges, left_area, dodge_penalty, from_hiding, null
   );
   const _odds = new OddsBuilder(FIREARM_FIELDS, "hit", "damage", 200000);
   const _p = 1.0;
@@ -3972,7 +4108,7 @@ function firearm_odds(attacker, defender, weapon, options) {
       after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
       final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
       to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-      _odds.add([hits, hits > 0, per_hit, penalty, to_hp], _dodge_successes_p);
+      _odds.add([hits, hits > 0, per_hit, penalty, to_hp, from_hiding], _dodge_successes_p);
     }
   }
   return _odds.build();
@@ -4060,7 +4196,7 @@ function fixed_damage_odds(defender, amount, damage_type, options) {
 
 function _charge_setup(
   attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
-  resist_dexterity_penalty, _trace
+  resist_dexterity_penalty, from_hiding, _trace
 ) {
   if (!(
     attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(skill_bonus) && 0 <= skill_bonus
@@ -4069,13 +4205,14 @@ function _charge_setup(
     && 0 <= obstacle_structure && obstacle_structure <= 10000 && typeof left_area === 'boolean'
     && Number.isInteger(resist_strength_penalty) && 0 <= resist_strength_penalty && resist_strength_penalty <= 1000
     && Number.isInteger(resist_dexterity_penalty) && 0 <= resist_dexterity_penalty && resist_dexterity_penalty <= 1000
+    && typeof from_hiding === 'boolean'
   )) {
     _rt_check_inputs([
       ['type', "冲撞者", attacker, Combatant], ['type', "被撞者", defender, Combatant],
       ['int', "冲撞技艺加值", skill_bonus, 0, 50], ['int', "负重力量档", load_tier, 0, 30],
       ['int', "障碍物距离", obstacle_at, 0, 10000], ['int', "障碍物结构值", obstacle_structure, 0, 10000],
       ['bool', "中途脱离范围", left_area], ['int', "被撞者力量检定减值", resist_strength_penalty, 0, 1000],
-      ['int', "被撞者敏捷检定减值", resist_dexterity_penalty, 0, 1000]
+      ['int', "被撞者敏捷检定减值", resist_dexterity_penalty, 0, 1000], ['bool', "来自隐藏方", from_hiding]
     ]);
   }
   let key, skill, check, target_defense;
@@ -4091,7 +4228,7 @@ function _charge_setup(
   return [check, target_defense];
 }
 
-const CHARGE_FIELDS = Object.freeze(["hit", "damage", "self_damage", "pushed_meters"]);
+const CHARGE_FIELDS = Object.freeze(["hit", "damage", "self_damage", "pushed_meters", "from_hiding"]);
 // The result of charge (冲撞攻击): its outcome fields, rolls and trace; outcome(), text(), toDict().
 class ChargeResult extends Result {}
 ChargeResult.PROCEDURE = "charge";
@@ -4103,7 +4240,7 @@ function charge(attacker, defender, options) {
     options,
     [
       "skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "resist_strength_penalty",
-      "resist_dexterity_penalty", "dice"
+      "resist_dexterity_penalty", "from_hiding", "dice"
     ]
   );
   let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
@@ -4113,10 +4250,11 @@ function charge(attacker, defender, options) {
   let left_area = options.left_area === undefined ? false : options.left_area;
   let resist_strength_penalty = options.resist_strength_penalty === undefined ? 0 : options.resist_strength_penalty;
   let resist_dexterity_penalty = options.resist_dexterity_penalty === undefined ? 0 : options.resist_dexterity_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
   const _trace = [];
   const [check, target_defense] = _charge_setup(
     attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
-    resist_dexterity_penalty, _trace
+    resist_dexterity_penalty, from_hiding, _trace
   );
   const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
@@ -4177,12 +4315,12 @@ function charge(attacker, defender, options) {
     "冲撞者受到等量伤害" + String(self_base) + "与撞击伤害" + String(impact) + "，经自己的伤害减免" + String(attacker.damage_reduction) + "与伤害吸收" + String(attacker.absorption) + "后共" + String(self_total),
     [["self_total", self_total]]
   ));
-  return _rt_result(ChargeResult, [hit, target_total, self_total, pushed - blocked], _rolls, _trace);
+  return _rt_result(ChargeResult, [hit, target_total, self_total, pushed - blocked, from_hiding], _rolls, _trace);
 }
 
 function _charge_roll(
   dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure, left_area,
-  resist_strength_penalty, resist_dexterity_penalty
+  resist_strength_penalty, resist_dexterity_penalty, from_hiding
 ) {
   let successes, hit, raw_damage, absorbed, final_damage, self_base, resist, pushed, blocked, impact, target_full;
   let target_total, self_total;
@@ -4217,7 +4355,7 @@ function _charge_roll(
   self_total = Math.max(
     0, self_base - attacker.damage_reduction
   ) - Math.min(Math.max(0, self_base - attacker.damage_reduction), attacker.absorption) + (Math.max(0, impact - attacker.damage_reduction) - Math.min(Math.max(0, impact - attacker.damage_reduction), attacker.absorption));
-  return [hit, target_total, self_total, pushed - blocked];
+  return [hit, target_total, self_total, pushed - blocked, from_hiding];
 }
 
 // 冲撞攻击: the outcome only (the fields of CHARGE_FIELDS), no trace.
@@ -4226,7 +4364,7 @@ function charge_fast(attacker, defender, options) {
     options,
     [
       "skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "resist_strength_penalty",
-      "resist_dexterity_penalty", "dice"
+      "resist_dexterity_penalty", "from_hiding", "dice"
     ]
   );
   let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
@@ -4236,14 +4374,15 @@ function charge_fast(attacker, defender, options) {
   let left_area = options.left_area === undefined ? false : options.left_area;
   let resist_strength_penalty = options.resist_strength_penalty === undefined ? 0 : options.resist_strength_penalty;
   let resist_dexterity_penalty = options.resist_dexterity_penalty === undefined ? 0 : options.resist_dexterity_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
   const [check, target_defense] = _charge_setup(
     attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
-    resist_dexterity_penalty, null
+    resist_dexterity_penalty, from_hiding, null
   );
   const dice = _rt_dice_source(options.dice);
   return _charge_roll(
     dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure, left_area,
-    resist_strength_penalty, resist_dexterity_penalty
+    resist_strength_penalty, resist_dexterity_penalty, from_hiding
   );
 }
 
@@ -4253,7 +4392,7 @@ function charge_prepare(attacker, defender, options) {
     options,
     [
       "skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "resist_strength_penalty",
-      "resist_dexterity_penalty"
+      "resist_dexterity_penalty", "from_hiding"
     ]
   );
   let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
@@ -4263,9 +4402,10 @@ function charge_prepare(attacker, defender, options) {
   let left_area = options.left_area === undefined ? false : options.left_area;
   let resist_strength_penalty = options.resist_strength_penalty === undefined ? 0 : options.resist_strength_penalty;
   let resist_dexterity_penalty = options.resist_dexterity_penalty === undefined ? 0 : options.resist_dexterity_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
   const [check, target_defense] = _charge_setup(
     attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
-    resist_dexterity_penalty, null
+    resist_dexterity_penalty, from_hiding, null
   );
   const _successes = Math.max(_R_CHECK_FLOOR, check - target_defense);
   const _attacker_max_hp = attacker.max_hp;
@@ -4307,7 +4447,7 @@ function charge_prepare(attacker, defender, options) {
     self_total = Math.max(
       0, self_base - _attacker_damage_reduction
     ) - Math.min(Math.max(0, self_base - _attacker_damage_reduction), _attacker_absorption) + (Math.max(0, impact - _attacker_damage_reduction) - Math.min(Math.max(0, impact - _attacker_damage_reduction), _attacker_absorption));
-    return [hit, target_total, self_total, pushed - blocked];
+    return [hit, target_total, self_total, pushed - blocked, from_hiding];
   }
 }
 
@@ -4317,7 +4457,7 @@ function charge_odds(attacker, defender, options) {
     options,
     [
       "skill_bonus", "load_tier", "obstacle_at", "obstacle_structure", "left_area", "resist_strength_penalty",
-      "resist_dexterity_penalty"
+      "resist_dexterity_penalty", "from_hiding"
     ]
   );
   let skill_bonus = options.skill_bonus === undefined ? 0 : options.skill_bonus;
@@ -4327,9 +4467,10 @@ function charge_odds(attacker, defender, options) {
   let left_area = options.left_area === undefined ? false : options.left_area;
   let resist_strength_penalty = options.resist_strength_penalty === undefined ? 0 : options.resist_strength_penalty;
   let resist_dexterity_penalty = options.resist_dexterity_penalty === undefined ? 0 : options.resist_dexterity_penalty;
+  let from_hiding = options.from_hiding === undefined ? false : options.from_hiding;
   const [check, target_defense] = _charge_setup(
     attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure, left_area, resist_strength_penalty,
-    resist_dexterity_penalty, null
+    resist_dexterity_penalty, from_hiding, null
   );
   const _odds = new OddsBuilder(CHARGE_FIELDS, "hit", "damage", 200000);
   const _p = 1.0;
@@ -4369,7 +4510,7 @@ function charge_odds(attacker, defender, options) {
       self_total = Math.max(
         0, self_base - attacker.damage_reduction
       ) - Math.min(Math.max(0, self_base - attacker.damage_reduction), attacker.absorption) + (Math.max(0, impact - attacker.damage_reduction) - Math.min(Math.max(0, impact - attacker.damage_reduction), attacker.absorption));
-      _odds.add([hit, target_total, self_total, pushed - blocked], _resist_p);
+      _odds.add([hit, target_total, self_total, pushed - blocked, from_hiding], _resist_p);
     }
   }
   return _odds.build();
@@ -5356,7 +5497,15 @@ function detect(seeker, hider, sense, options) {
   else {
     hide = 0;
   }
-  noticed = !automatic_hide && seek + seeker.extra_successes > hide + hider.extra_successes;
+  if (seeker.helpless) {
+    _trace.push(new TraceStep("note", "侦查方无助，竞争检定默认失败", []));
+  }
+  if (hider.helpless && !seeker.helpless) {
+    _trace.push(new TraceStep("note", "躲藏方无助，竞争检定默认失败", []));
+  }
+  noticed = !automatic_hide && !seeker.helpless && (
+    hider.helpless || seek + seeker.extra_successes > hide + hider.extra_successes
+  );
   return _rt_result(DetectResult, [noticed, !noticed], _rolls, _trace);
 }
 
@@ -5374,7 +5523,9 @@ function _detect_roll(dice, automatic_hide, hide_pool, seek_pool, seeker, hider)
   else {
     hide = 0;
   }
-  noticed = !automatic_hide && seek + seeker.extra_successes > hide + hider.extra_successes;
+  noticed = !automatic_hide && !seeker.helpless && (
+    hider.helpless || seek + seeker.extra_successes > hide + hider.extra_successes
+  );
   return [noticed, !noticed];
 }
 
@@ -5431,6 +5582,8 @@ function detect_prepare(seeker, hider, sense, options) {
   const _not_automatic_hide = !automatic_hide;
   const _seeker_extra_successes = seeker.extra_successes;
   const _hider_extra_successes = hider.extra_successes;
+  const _noticed = !automatic_hide && !seeker.helpless;
+  const _hider_helpless = hider.helpless;
   return dice => {
     dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let seek, hide, noticed;
@@ -5446,7 +5599,7 @@ function detect_prepare(seeker, hider, sense, options) {
     else {
       hide = 0;
     }
-    noticed = _not_automatic_hide && seek + _seeker_extra_successes > hide + _hider_extra_successes;
+    noticed = _noticed && (_hider_helpless || seek + _seeker_extra_successes > hide + _hider_extra_successes);
     return [noticed, !noticed];
   }
 }
@@ -5487,7 +5640,9 @@ function detect_odds(seeker, hider, sense, options) {
     )) {
       hide = _hide_item[0];
       const _hide_p = _seek_p * _hide_item[1];
-      noticed = !automatic_hide && seek + seeker.extra_successes > hide + hider.extra_successes;
+      noticed = !automatic_hide && !seeker.helpless && (
+        hider.helpless || seek + seeker.extra_successes > hide + hider.extra_successes
+      );
       _odds.add([noticed, !noticed], _hide_p);
     }
   }
@@ -5535,6 +5690,98 @@ function surprise_prepare(target) {
 function surprise_odds(target) {
   _surprise_setup(target, null);
   const _odds = new OddsBuilder(SURPRISE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.add([true], _p);
+  return _odds.build();
+}
+
+function _surprise_round_setup(character, _trace) {
+  if (!(character instanceof Combatant)) {
+    _rt_check_inputs([['type', "角色", character, Combatant]]);
+  }
+  if (_trace !== null) _trace.push(new TraceStep("note", "进入突袭轮，本轮每回合三秒", []));
+}
+
+const SURPRISE_ROUND_FIELDS = Object.freeze(["joined"]);
+// The result of surprise_round (突袭轮): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class SurpriseRoundResult extends Result {}
+SurpriseRoundResult.PROCEDURE = "surprise_round";
+SurpriseRoundResult.FIELDS = SURPRISE_ROUND_FIELDS;
+
+// 突袭轮（TR-01）
+function surprise_round(character, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _surprise_round_setup(character, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(SurpriseRoundResult, [true], [], _trace);
+}
+
+// 突袭轮: the outcome only (the fields of SURPRISE_ROUND_FIELDS), no trace.
+function surprise_round_fast(character, options) {
+  options = _rt_options(options, ["dice"]);
+  _surprise_round_setup(character, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 突袭轮: the setup once; the function returned rolls and returns the outcome array.
+function surprise_round_prepare(character) {
+  _surprise_round_setup(character, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 突袭轮: the exact distribution of the fields of SURPRISE_ROUND_FIELDS.
+function surprise_round_odds(character) {
+  _surprise_round_setup(character, null);
+  const _odds = new OddsBuilder(SURPRISE_ROUND_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.add([true], _p);
+  return _odds.build();
+}
+
+function _concentrate_setup(character, _trace) {
+  if (!(character instanceof Combatant)) {
+    _rt_check_inputs([['type', "角色", character, Combatant]]);
+  }
+  if (_trace !== null) _trace.push(new TraceStep("note", "开始需要专注的动作", []));
+}
+
+const CONCENTRATE_FIELDS = Object.freeze(["started"]);
+// The result of concentrate (开始专注动作): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class ConcentrateResult extends Result {}
+ConcentrateResult.PROCEDURE = "concentrate";
+ConcentrateResult.FIELDS = CONCENTRATE_FIELDS;
+
+// 开始专注动作（TR-18、TR-36、TR-63）
+function concentrate(character, options) {
+  options = _rt_options(options, ["dice"]);
+  const _trace = [];
+  _concentrate_setup(character, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(ConcentrateResult, [true], [], _trace);
+}
+
+// 开始专注动作: the outcome only (the fields of CONCENTRATE_FIELDS), no trace.
+function concentrate_fast(character, options) {
+  options = _rt_options(options, ["dice"]);
+  _concentrate_setup(character, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true];
+}
+
+// 开始专注动作: the setup once; the function returned rolls and returns the outcome array.
+function concentrate_prepare(character) {
+  _concentrate_setup(character, null);
+  const _out = [true];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 开始专注动作: the exact distribution of the fields of CONCENTRATE_FIELDS.
+function concentrate_odds(character) {
+  _concentrate_setup(character, null);
+  const _odds = new OddsBuilder(CONCENTRATE_FIELDS, null, null, 200000);
   const _p = 1.0;
   _odds.add([true], _p);
   return _odds.build();
@@ -6251,14 +6498,14 @@ const PROCEDURE_INFO = Object.freeze({
       ["attacker", "攻击者", "combatant"], ["defender", "防御者", "combatant"], ["weapon", "武器", "weapons"],
       ["distance", "距离", "int"], ["bonus", "加值", "int"], ["extra_damage", "额外伤害", "int"],
       ["part", "部位", "body_parts"], ["left_area", "中途脱离范围", "bool"],
-      ["endurance_penalty", "耐力检定减值", "int"]
+      ["endurance_penalty", "耐力检定减值", "int"], ["from_hiding", "来自隐藏方", "bool"]
     ],
     positional: ["attacker", "defender", "weapon"],
     fields: [
       ["hit", "命中", "bool"], ["successes", "成功数", "int"], ["damage", "伤害", "int"],
       ["damage_type", "伤害类型", "damage_types"], ["severe", "重创", "int"],
       ["track", "负面点数类型", "condition_tracks"], ["points", "负面点数", "int"], ["limb_damage", "肢体伤害", "int"],
-      ["item_damage", "手持物伤害", "int"]
+      ["item_damage", "手持物伤害", "int"], ["from_hiding", "来自隐藏方", "bool"]
     ],
     summary: {hit: "hit", damage: "damage"}
   },
@@ -6268,12 +6515,12 @@ const PROCEDURE_INFO = Object.freeze({
       ["attacker", "射手", "combatant"], ["defender", "目标", "combatant"], ["weapon", "武器", "weapons"],
       ["shots", "连射数", "int"], ["distance", "距离", "int"], ["bonus", "加值", "int"],
       ["defender_dodges", "目标闪避", "bool"], ["left_area", "中途脱离范围", "bool"],
-      ["dodge_penalty", "闪避检定减值", "int"]
+      ["dodge_penalty", "闪避检定减值", "int"], ["from_hiding", "来自隐藏方", "bool"]
     ],
     positional: ["attacker", "defender", "weapon"],
     fields: [
       ["hits", "命中数", "int"], ["hit", "命中", "bool"], ["per_hit", "每发伤害", "int"],
-      ["penalty", "命中减值", "int"], ["damage", "伤害", "int"]
+      ["penalty", "命中减值", "int"], ["damage", "伤害", "int"], ["from_hiding", "来自隐藏方", "bool"]
     ],
     summary: {hit: "hit", damage: "damage"}
   },
@@ -6293,12 +6540,12 @@ const PROCEDURE_INFO = Object.freeze({
       ["load_tier", "负重力量档", "int"], ["obstacle_at", "障碍物距离", "int"],
       ["obstacle_structure", "障碍物结构值", "int"], ["left_area", "中途脱离范围", "bool"],
       ["resist_strength_penalty", "被撞者力量检定减值", "int"],
-      ["resist_dexterity_penalty", "被撞者敏捷检定减值", "int"]
+      ["resist_dexterity_penalty", "被撞者敏捷检定减值", "int"], ["from_hiding", "来自隐藏方", "bool"]
     ],
     positional: ["attacker", "defender"],
     fields: [
       ["hit", "命中", "bool"], ["damage", "伤害", "int"], ["self_damage", "自身伤害", "int"],
-      ["pushed_meters", "被迫移动", "int"]
+      ["pushed_meters", "被迫移动", "int"], ["from_hiding", "来自隐藏方", "bool"]
     ],
     summary: {hit: "hit", damage: "damage"}
   },
@@ -6408,6 +6655,14 @@ const PROCEDURE_INFO = Object.freeze({
     name: "被突袭", params: [["target", "被突袭者", "combatant"]], positional: ["target"],
     fields: [["surprised", "被突袭", "bool"]], summary: {hit: null, damage: null}
   },
+  "surprise_round": {
+    name: "突袭轮", params: [["character", "角色", "combatant"]], positional: ["character"],
+    fields: [["joined", "加入突袭轮", "bool"]], summary: {hit: null, damage: null}
+  },
+  "concentrate": {
+    name: "开始专注动作", params: [["character", "角色", "combatant"]], positional: ["character"],
+    fields: [["started", "开始专注", "bool"]], summary: {hit: null, damage: null}
+  },
   "chaos_check": {
     name: "混乱刻度下的周期检定",
     params: [["character", "角色", "combatant"], ["skill", "技艺", "int"], ["penalty", "检定减值", "int"]],
@@ -6489,7 +6744,7 @@ const PROCEDURE_INFO = Object.freeze({
 
 // ---- the fight (the Python package's fight.py): the ruleset's fight data for the runtime ----
 const FIGHT_RULES = _rt_fight_rules({
-  combatant: Combatant, stat_count: 35,
+  combatant: Combatant, stat_count: 36,
   stats: [
     ["strength", ["力量", 0, 30]], ["dexterity", ["敏捷", 0, 30]], ["endurance", ["耐力", 0, 30]],
     ["intelligence", ["智力", 0, 30]], ["perception", ["感知", 0, 30]], ["will", ["意志", 0, 30]],
@@ -6529,13 +6784,14 @@ const FIGHT_RULES = _rt_fight_rules({
         name: "攻击（检定即伤害）", call: attack, positional: ["attacker", "defender", "weapon"],
         roles: ["attacker", "defender"],
         effects: [
+          ["condition", "defender", "struck_from_hiding", "", 1, "", "from_hiding", "attacker"],
           ["counter", "defender", "damage", "damage", 1, "", "", ""],
           ["track", "defender", "track", "points", 1, "", "", ""]
         ],
         odds: attack_odds,
         params: [
           ["weapon", "武器"], ["distance", "距离"], ["bonus", "加值"], ["extra_damage", "额外伤害"], ["part", "部位"],
-          ["left_area", "中途脱离范围"], ["endurance_penalty", "耐力检定减值"]
+          ["left_area", "中途脱离范围"], ["endurance_penalty", "耐力检定减值"], ["from_hiding", "来自隐藏方"]
         ],
         action: "standard", nature: "physical", subject: 0,
         checks: [["endurance", "defender", "endurance_penalty", 1000, []]], required: ["weapon"]
@@ -6545,11 +6801,16 @@ const FIGHT_RULES = _rt_fight_rules({
       "firearm",
       {
         name: "枪械射击与连射", call: firearm, positional: ["attacker", "defender", "weapon"],
-        roles: ["attacker", "defender"], effects: [["counter", "defender", "damage", "damage", 1, "", "", ""]],
+        roles: ["attacker", "defender"],
+        effects: [
+          ["condition", "defender", "struck_from_hiding", "", 1, "", "from_hiding", "attacker"],
+          ["counter", "defender", "damage", "damage", 1, "", "", ""]
+        ],
         odds: firearm_odds,
         params: [
           ["weapon", "武器"], ["shots", "连射数"], ["distance", "距离"], ["bonus", "加值"],
-          ["defender_dodges", "目标闪避"], ["left_area", "中途脱离范围"], ["dodge_penalty", "闪避检定减值"]
+          ["defender_dodges", "目标闪避"], ["left_area", "中途脱离范围"], ["dodge_penalty", "闪避检定减值"],
+          ["from_hiding", "来自隐藏方"]
         ],
         action: "standard", nature: "physical", subject: 0,
         checks: [["dexterity", "defender", "dodge_penalty", 1000, [["defender_dodges", [true], false]]]],
@@ -6571,6 +6832,7 @@ const FIGHT_RULES = _rt_fight_rules({
       {
         name: "冲撞攻击", call: charge, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
         effects: [
+          ["condition", "defender", "struck_from_hiding", "", 1, "", "from_hiding", "attacker"],
           ["counter", "defender", "damage", "damage", 1, "", "", ""],
           ["counter", "attacker", "damage", "self_damage", 1, "", "", ""]
         ],
@@ -6578,7 +6840,8 @@ const FIGHT_RULES = _rt_fight_rules({
         params: [
           ["skill_bonus", "冲撞技艺加值"], ["load_tier", "负重力量档"], ["obstacle_at", "障碍物距离"],
           ["obstacle_structure", "障碍物结构值"], ["left_area", "中途脱离范围"],
-          ["resist_strength_penalty", "被撞者力量检定减值"], ["resist_dexterity_penalty", "被撞者敏捷检定减值"]
+          ["resist_strength_penalty", "被撞者力量检定减值"], ["resist_dexterity_penalty", "被撞者敏捷检定减值"],
+          ["from_hiding", "来自隐藏方"]
         ],
         action: "standard", nature: "physical", subject: 0,
         checks: [
@@ -6670,6 +6933,22 @@ const FIGHT_RULES = _rt_fight_rules({
       }
     ],
     [
+      "surprise_round",
+      {
+        name: "突袭轮", call: surprise_round, positional: ["character"], roles: ["character"],
+        effects: [["condition", "character", "surprise_round", "", 1, "", "", ""]], odds: surprise_round_odds,
+        params: [], action: "", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
+      "concentrate",
+      {
+        name: "开始专注动作", call: concentrate, positional: ["character"], roles: ["character"],
+        effects: [["condition", "character", "concentrating", "", 1, "", "", ""]], odds: concentrate_odds, params: [],
+        action: "", nature: "", subject: 0, checks: [], required: []
+      }
+    ],
+    [
       "chaos_check",
       {
         name: "混乱刻度下的周期检定", call: chaos_check, positional: ["character"], roles: ["character"], effects: [],
@@ -6746,52 +7025,89 @@ const FIGHT_RULES = _rt_fight_rules({
   ],
   // The most points a track holds: the top of what add_points-like procedures accept (saturated).
   points_max: 10000, taken_max: 10000,
-  flag_names: [["other_sense", "有其他可用感知"]],
+  flag_names: [["helpless", "无助"], ["other_sense", "有其他可用感知"]],
   // Each condition: [name, sets, adds, options, applies, forbids, forbids_actions, ends, max_value,
-  // stack, rules, as_states], as the Python package's ConditionSpec.
+  // stack, rules, as_states, then, turn_pools], as the Python package's ConditionSpec.
   conditions: [
     [
       "immobilized",
       [
         "定身", [], [], [], [[], "", "", ""], [],
         [["standard", "physical"], ["move", "physical"], ["swift", "physical"], ["reflex", "physical"]], [], 1000000,
-        "replace", ["TR-F10"], []
+        "replace", ["TR-F10"], [], [], []
       ]
     ],
     [
       "awed",
       [
-        "震慑", [], [], [], [[], "", "", ""], [], [["standard", "mental"], ["move", "mental"], ["swift", "mental"]], [],
-        1000000, "replace", ["TR-F10"], []
+        "震慑", [], [], [], [[], "", "", ""], ["concentrate"],
+        [["standard", "mental"], ["move", "mental"], ["swift", "mental"]], [], 1000000, "replace", ["TR-F10"], [], [],
+        []
       ]
     ],
-    ["unconscious", ["昏迷", [], [], [], [[], "", "", ""], [], [["", ""]], [], 1000000, "replace", ["TR-F10"], []]],
+    [
+      "unconscious",
+      ["昏迷", [], [], [], [[], "", "", ""], [], [["", ""]], [], 1000000, "replace", ["TR-F10"], [], [], []]
+    ],
+    [
+      "helpless",
+      [
+        "无助", [["helpless", true]], [], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["TR-F10", "TR-71"], [],
+        [], []
+      ]
+    ],
     [
       "surprised",
       [
         "被突袭", [], [], [], [[], "", "", ""], [], [], [["turn_end", "holder", 1, [[], "", "", ""], ""]], 1000000,
-        "replace", ["TR-F01"], ["immobilized"]
+        "replace", ["TR-F01"], ["immobilized"], [], [["time", 9]]
+      ]
+    ],
+    [
+      "surprise_round",
+      [
+        "突袭轮", [], [], [], [[], "", "", ""], [], [], [["round_end", "holder", 1, [[], "", "", ""], ""]], 1000000,
+        "replace", ["TR-F01"], [], [], [["time", 9]]
+      ]
+    ],
+    [
+      "concentrating",
+      [
+        "专注中", [], [], [], [[], "", "", ""], [], [],
+        [
+          ["turn_start", "holder", 1, [[], "", "", ""], ""], ["takes", "holder", 1, [[], "", "", ""], "damage"],
+          ["takes", "holder", 1, [[], "", "", ""], "any_track"], ["state", "holder", 1, [[], "", "", ""], "awed"],
+          ["state", "holder", 1, [[], "", "", ""], "unconscious"]
+        ],
+        1000000, "replace", ["TR-F18"], [], [], []
+      ]
+    ],
+    [
+      "struck_from_hiding",
+      [
+        "受隐藏方攻击后的侦查加值", [], [], [["revealed_bonus", "value"]], [["detect"], "seeker", "hider", ""], [], [],
+        [["acts", "holder", 1, [["detect"], "seeker", "hider", "noticed"], ""]], 10, "add", ["TR-F03"], [], [], []
       ]
     ],
     [
       "unaware",
       [
         "未发现躲藏者", [], [], [], [["attack", "firearm", "charge"], "attacker", "defender", ""],
-        ["attack", "firearm", "charge"], [], [], 1000000, "replace", ["TR-F03"], []
+        ["attack", "firearm", "charge"], [], [], 1000000, "replace", ["TR-F03"], [], [], []
       ]
     ],
     [
       "ambushed",
       [
-        "受隐藏方攻击", [], [], [], [["attack", "firearm", "charge"], "defender", "attacker", ""], [], [], [], 1000000,
-        "replace", ["TR-F03"], ["immobilized"]
+        "受隐藏方攻击", [], [], [["from_hiding", true]], [["attack", "firearm", "charge"], "defender", "attacker", ""],
+        [], [], [], 1000000, "replace", ["TR-F03"], ["immobilized"], [], []
       ]
     ],
     [
       "parrying",
       [
         "格挡", [], [["parry_defense", 1]], [], [[], "", "", ""], [], [],
-        [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["TR-F06"], []
+        [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["TR-F06"], [], [], []
       ]
     ],
   ],
@@ -6866,14 +7182,17 @@ export {
   initiative_roll_fast, initiative_roll_prepare, initiative_roll_odds, INITIATIVE_ROLL_FIELDS,
   InitiativeRollResult, detect, detect_fast, detect_prepare, detect_odds, DETECT_FIELDS, DetectResult,
   surprise, surprise_fast, surprise_prepare, surprise_odds, SURPRISE_FIELDS, SurpriseResult,
-  chaos_check, chaos_check_fast, chaos_check_prepare, chaos_check_odds, CHAOS_CHECK_FIELDS,
-  ChaosCheckResult, will_check, will_check_fast, will_check_prepare, will_check_odds,
-  WILL_CHECK_FIELDS, WillCheckResult, add_points, add_points_fast, add_points_prepare, add_points_odds,
-  ADD_POINTS_FIELDS, AddPointsResult, miss_long_rest, miss_long_rest_fast, miss_long_rest_prepare,
-  miss_long_rest_odds, MISS_LONG_REST_FIELDS, MissLongRestResult, enhanced_long_rest,
-  enhanced_long_rest_fast, enhanced_long_rest_prepare, enhanced_long_rest_odds,
-  ENHANCED_LONG_REST_FIELDS, EnhancedLongRestResult, unconscious_hit, unconscious_hit_fast,
-  unconscious_hit_prepare, unconscious_hit_odds, UNCONSCIOUS_HIT_FIELDS, UnconsciousHitResult, recover,
-  recover_fast, recover_prepare, recover_odds, RECOVER_FIELDS, RecoverResult, deal_points,
-  deal_points_fast, deal_points_prepare, deal_points_odds, DEAL_POINTS_FIELDS, DealPointsResult,
+  surprise_round, surprise_round_fast, surprise_round_prepare, surprise_round_odds,
+  SURPRISE_ROUND_FIELDS, SurpriseRoundResult, concentrate, concentrate_fast, concentrate_prepare,
+  concentrate_odds, CONCENTRATE_FIELDS, ConcentrateResult, chaos_check, chaos_check_fast,
+  chaos_check_prepare, chaos_check_odds, CHAOS_CHECK_FIELDS, ChaosCheckResult, will_check,
+  will_check_fast, will_check_prepare, will_check_odds, WILL_CHECK_FIELDS, WillCheckResult, add_points,
+  add_points_fast, add_points_prepare, add_points_odds, ADD_POINTS_FIELDS, AddPointsResult,
+  miss_long_rest, miss_long_rest_fast, miss_long_rest_prepare, miss_long_rest_odds,
+  MISS_LONG_REST_FIELDS, MissLongRestResult, enhanced_long_rest, enhanced_long_rest_fast,
+  enhanced_long_rest_prepare, enhanced_long_rest_odds, ENHANCED_LONG_REST_FIELDS,
+  EnhancedLongRestResult, unconscious_hit, unconscious_hit_fast, unconscious_hit_prepare,
+  unconscious_hit_odds, UNCONSCIOUS_HIT_FIELDS, UnconsciousHitResult, recover, recover_fast,
+  recover_prepare, recover_odds, RECOVER_FIELDS, RecoverResult, deal_points, deal_points_fast,
+  deal_points_prepare, deal_points_odds, DEAL_POINTS_FIELDS, DealPointsResult,
 };

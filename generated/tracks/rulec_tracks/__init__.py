@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:b96d7a1f756e2031c51a0691efc70ef13e63a1c02cf0329482bc400da309e130
+# Content hash: sha256:1c49e4d55d88e1de3cf3667b11fe4a562eb0083653ad09f8de9c1a7e20f38402
 """计时骰池与负面点数规则 (tracks): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -92,6 +92,10 @@ from .procedures import detect, detect_fast, detect_odds, detect_prepare
 from .results import DetectResult, DETECT_FIELDS
 from .procedures import surprise, surprise_fast, surprise_odds, surprise_prepare
 from .results import SurpriseResult, SURPRISE_FIELDS
+from .procedures import surprise_round, surprise_round_fast, surprise_round_odds, surprise_round_prepare
+from .results import SurpriseRoundResult, SURPRISE_ROUND_FIELDS
+from .procedures import concentrate, concentrate_fast, concentrate_odds, concentrate_prepare
+from .results import ConcentrateResult, CONCENTRATE_FIELDS
 from .procedures import chaos_check, chaos_check_fast, chaos_check_odds, chaos_check_prepare
 from .results import ChaosCheckResult, CHAOS_CHECK_FIELDS
 from .procedures import will_check, will_check_fast, will_check_odds, will_check_prepare
@@ -281,6 +285,18 @@ __all__ = [
     "surprise_prepare",
     "SurpriseResult",
     "SURPRISE_FIELDS",
+    "surprise_round",
+    "surprise_round_fast",
+    "surprise_round_odds",
+    "surprise_round_prepare",
+    "SurpriseRoundResult",
+    "SURPRISE_ROUND_FIELDS",
+    "concentrate",
+    "concentrate_fast",
+    "concentrate_odds",
+    "concentrate_prepare",
+    "ConcentrateResult",
+    "CONCENTRATE_FIELDS",
     "chaos_check",
     "chaos_check_fast",
     "chaos_check_odds",

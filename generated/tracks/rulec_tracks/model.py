@@ -136,7 +136,7 @@ STAT_NAMES: Dict[str, str] = {'力量': 'strength', '敏捷': 'dexterity', '耐�
                               '集中力上限': 'max_focus', '移动速度': 'move_speed', '体型': 'size',
                               '眼部生命槽': 'eye_hp', '耳部生命槽': 'ear_hp', '精神感知关键属性': 'mental_key',
                               '混乱刻度': 'chaos', '额外检定成功数': 'extra_successes', '影响': 'influence',
-                              '有其他可用感知': 'other_sense'}
+                              '无助': 'helpless', '有其他可用感知': 'other_sense'}
 
 
 @dataclass(frozen=True)
@@ -177,6 +177,7 @@ class Combatant:
     chaos: int = 0  # 混乱刻度
     extra_successes: int = 0  # 额外检定成功数
     influence: int = 0  # 影响
+    helpless: bool = False  # 无助
     other_sense: bool = False  # 有其他可用感知
 
     def __post_init__(self) -> None:
@@ -214,6 +215,7 @@ class Combatant:
         _rt_check_int('混乱刻度', self.chaos, 0, 100)
         _rt_check_int('额外检定成功数', self.extra_successes, 0, 50)
         _rt_check_int('影响', self.influence, 0, 100)
+        _rt_check_bool('无助', self.helpless)
         _rt_check_bool('有其他可用感知', self.other_sense)
 
     @classmethod

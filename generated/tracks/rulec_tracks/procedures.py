@@ -59,7 +59,8 @@ from .results import (AttackResult, ATTACK_FIELDS, FirearmResult, FIREARM_FIELDS
                       CanRespondResult, CAN_RESPOND_FIELDS, InterruptResult, INTERRUPT_FIELDS, BreakProjectileResult,
                       BREAK_PROJECTILE_FIELDS, InfluenceResult, INFLUENCE_FIELDS, ConversionResult, CONVERSION_FIELDS,
                       InitiativeRollResult, INITIATIVE_ROLL_FIELDS, DetectResult, DETECT_FIELDS, SurpriseResult,
-                      SURPRISE_FIELDS, ChaosCheckResult, CHAOS_CHECK_FIELDS, WillCheckResult, WILL_CHECK_FIELDS,
+                      SURPRISE_FIELDS, SurpriseRoundResult, SURPRISE_ROUND_FIELDS, ConcentrateResult,
+                      CONCENTRATE_FIELDS, ChaosCheckResult, CHAOS_CHECK_FIELDS, WillCheckResult, WILL_CHECK_FIELDS,
                       AddPointsResult, ADD_POINTS_FIELDS, MissLongRestResult, MISS_LONG_REST_FIELDS,
                       EnhancedLongRestResult, ENHANCED_LONG_REST_FIELDS, UnconsciousHitResult, UNCONSCIOUS_HIT_FIELDS,
                       RecoverResult, RECOVER_FIELDS, DealPointsResult, DEAL_POINTS_FIELDS)
@@ -76,19 +77,19 @@ def initiative_order(entries: Sequence[Tuple[str, int, int]], dice: Optional[Dic
 
 def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], distance: int, bonus: int,
                   extra_damage: int, part: Union[BodyPart, str, None], left_area: bool, endurance_penalty: int,
-                  _trace: Optional[List[_Step]]) -> Tuple[Weapon, BodyPart, int]:
+                  from_hiding: bool, _trace: Optional[List[_Step]]) -> Tuple[Weapon, BodyPart, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     part = _NO_BODYPART if part is None else part if type(part) is BodyPart else get_body_part(part)
     if not (type(attacker) is Combatant and type(defender) is Combatant and weapon.not_specified is None
             and type(distance) is int and 0 <= distance <= 100000 and type(bonus) is int and (-100) <= bonus <= 100
             and type(extra_damage) is int and 0 <= extra_damage <= 1000 and part.not_specified is None
             and (left_area is False or left_area is True) and type(endurance_penalty) is int
-            and 0 <= endurance_penalty <= 1000):
+            and 0 <= endurance_penalty <= 1000 and (from_hiding is False or from_hiding is True)):
         _rt_check_inputs((('type', '攻击者', attacker, Combatant), ('type', '防御者', defender, Combatant),
                           ('entry', '武器', weapon), ('int', '距离', distance, 0, 100000),
                           ('int', '加值', bonus, (-100), 100), ('int', '额外伤害', extra_damage, 0, 1000),
                           ('entry', '部位', part), ('bool', '中途脱离范围', left_area),
-                          ('int', '耐力检定减值', endurance_penalty, 0, 1000),))
+                          ('int', '耐力检定减值', endurance_penalty, 0, 1000), ('bool', '来自隐藏方', from_hiding),))
     if not (weapon.attack_type.mode == 'check_damage'):
         raise WrongMode(f'“{weapon.name}”不是这种攻击方式')
     range_ = weapon.attack_type.range(attacker, weapon.attack_type, weapon)
@@ -117,11 +118,11 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
 
 def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0, bonus: int = 0,
            extra_damage: int = 0, part: Union[BodyPart, str, None] = None, left_area: bool = False,
-           endurance_penalty: int = 0, dice: Optional[DiceSource] = None) -> AttackResult:
+           endurance_penalty: int = 0, from_hiding: bool = False, dice: Optional[DiceSource] = None) -> AttackResult:
     """攻击（检定即伤害）（TR-10、TR-11、TR-12、TR-13、TR-14、TR-16、TR-34、TR-41、TR-50、TR-51）"""
     _trace: List[_Step] = []
     weapon, part, dice_ = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area,
-                                        endurance_penalty, _trace)
+                                        endurance_penalty, from_hiding, _trace)
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _successes_roll = _rt_roll_pool(_source, _POOL, dice_, attacker.extra_successes, False, 1000)
@@ -184,12 +185,13 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
     return _rec(
             AttackResult,
             (hit, successes, 0 if part.given and part.effect == 'item' else to_hp, weapon.damage_type.id, severe,
-             part.track.id if points > 0 else '', points, limb_damage, item_damage, tuple(_rolls), tuple(_trace)))
+             part.track.id if points > 0 else '', points, limb_damage, item_damage, from_hiding, tuple(_rolls),
+             tuple(_trace)))
 
 
 def _attack_roll(dice: DiceSource, weapon: Weapon, part: BodyPart, dice_: int, attacker: Combatant, defender: Combatant,
-                 extra_damage: int, left_area: bool, endurance_penalty: int) -> Tuple[
-        bool, int, int, str, int, str, int, int, int]:
+                 extra_damage: int, left_area: bool, endurance_penalty: int, from_hiding: bool) -> Tuple[
+        bool, int, int, str, int, str, int, int, int, bool]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     successes = _rt_pool_successes(_die, dice_, 10, 8, 10, 1000) if _maybe_rand is None else _rt_pool_successes_random(
@@ -225,27 +227,29 @@ def _attack_roll(dice: DiceSource, weapon: Weapon, part: BodyPart, dice_: int, a
                    else 0) if part.given and part.effect == 'limb' else 0
     item_damage = to_hp if part.given and part.effect == 'item' else 0
     return (hit, successes, 0 if part.given and part.effect == 'item' else to_hp, weapon.damage_type.id, severe,
-            part.track.id if points > 0 else '', points, limb_damage, item_damage)
+            part.track.id if points > 0 else '', points, limb_damage, item_damage, from_hiding)
 
 
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                 bonus: int = 0, extra_damage: int = 0, part: Union[BodyPart, str, None] = None, left_area: bool = False,
-                endurance_penalty: int = 0, dice: DiceSource) -> Tuple[bool, int, int, str, int, str, int, int, int]:
+                endurance_penalty: int = 0, from_hiding: bool = False, dice: DiceSource) -> Tuple[
+        bool, int, int, str, int, str, int, int, int, bool]:
     """攻击（检定即伤害）: the outcome only (the fields of ATTACK_FIELDS), no trace."""
     weapon, part, dice_ = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area,
-                                        endurance_penalty, None)
+                                        endurance_penalty, from_hiding, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damage, left_area, endurance_penalty)
+    return _attack_roll(dice, weapon, part, dice_, attacker, defender, extra_damage, left_area, endurance_penalty,
+                        from_hiding)
 
 
 def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                    bonus: int = 0, extra_damage: int = 0, part: Union[BodyPart, str, None] = None,
-                   left_area: bool = False, endurance_penalty: int = 0) -> Callable[
-        [DiceSource], Tuple[bool, int, int, str, int, str, int, int, int]]:
+                   left_area: bool = False, endurance_penalty: int = 0, from_hiding: bool = False) -> Callable[
+        [DiceSource], Tuple[bool, int, int, str, int, str, int, int, int, bool]]:
     """攻击（检定即伤害）: the setup once; the function returned rolls and returns the outcome tuple."""
     weapon, part, dice_ = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area,
-                                        endurance_penalty, None)
+                                        endurance_penalty, from_hiding, None)
     _attacker_extra_successes = attacker.extra_successes
     _weapon_attack_type = weapon.attack_type
     _defender_damage_reduction = defender.damage_reduction
@@ -261,7 +265,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     _weapon_damage_type_id = weapon.damage_type.id
     _part_track_id = part.track.id
 
-    def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, int, str, int, int, int]:
+    def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, int, str, int, int, int, bool]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -288,19 +292,19 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
                            else 0) if _limb_damage else 0
             item_damage = to_hp if _item_damage else 0
             return (hit, successes, 0 if _item_damage else to_hp, _weapon_damage_type_id, severe,
-                    _part_track_id if points > 0 else '', points, limb_damage, item_damage)
+                    _part_track_id if points > 0 else '', points, limb_damage, item_damage, from_hiding)
         return _attack_roll(_rt_dice_source(dice), weapon, part, dice_, attacker, defender, extra_damage, left_area,
-                            endurance_penalty)
+                            endurance_penalty, from_hiding)
 
     return _roll
 
 
 def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
                 bonus: int = 0, extra_damage: int = 0, part: Union[BodyPart, str, None] = None, left_area: bool = False,
-                endurance_penalty: int = 0) -> Odds:
+                endurance_penalty: int = 0, from_hiding: bool = False) -> Odds:
     """攻击（检定即伤害）: the exact distribution of the fields of ATTACK_FIELDS."""
     weapon, part, dice_ = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area,
-                                        endurance_penalty, None)
+                                        endurance_penalty, from_hiding, None)
     _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
     for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(dice_, 10, 8, 10)):
         _successes_p = _p * _successes_q
@@ -331,25 +335,25 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
             item_damage = to_hp if part.given and part.effect == 'item' else 0
             _odds.add(
                     (hit, successes, 0 if part.given and part.effect == 'item' else to_hp, weapon.damage_type.id,
-                     severe, part.track.id if points > 0 else '', points, limb_damage, item_damage),
+                     severe, part.track.id if points > 0 else '', points, limb_damage, item_damage, from_hiding),
                     _endurance_successes_p)
     return _odds.build()
 
 
 def _firearm_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], shots: int, distance: int,
-                   bonus: int, defender_dodges: bool, left_area: bool, dodge_penalty: int,
+                   bonus: int, defender_dodges: bool, left_area: bool, dodge_penalty: int, from_hiding: bool,
                    _trace: Optional[List[_Step]]) -> Tuple[int, int, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     if not (type(attacker) is Combatant and type(defender) is Combatant and weapon.not_specified is None
             and type(shots) is int and 1 <= shots <= 500 and type(distance) is int and 0 <= distance <= 100000
             and type(bonus) is int and (-100) <= bonus <= 100 and (defender_dodges is False or defender_dodges is True)
-            and (left_area is False or left_area is True) and type(dodge_penalty) is int
-            and 0 <= dodge_penalty <= 1000):
+            and (left_area is False or left_area is True) and type(dodge_penalty) is int and 0 <= dodge_penalty <= 1000
+            and (from_hiding is False or from_hiding is True)):
         _rt_check_inputs((('type', '射手', attacker, Combatant), ('type', '目标', defender, Combatant),
                           ('entry', '武器', weapon), ('int', '连射数', shots, 1, 500),
                           ('int', '距离', distance, 0, 100000), ('int', '加值', bonus, (-100), 100),
                           ('bool', '目标闪避', defender_dodges), ('bool', '中途脱离范围', left_area),
-                          ('int', '闪避检定减值', dodge_penalty, 0, 1000),))
+                          ('int', '闪避检定减值', dodge_penalty, 0, 1000), ('bool', '来自隐藏方', from_hiding),))
     if not (weapon.attack_type.mode == 'hit_fixed'):
         raise WrongMode(f'“{weapon.name}”不是这种攻击方式')
     if not (shots == 1 or shots <= weapon.magazine):
@@ -372,11 +376,11 @@ def _firearm_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
 
 def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1, distance: int = 0,
             bonus: int = 0, defender_dodges: bool = False, left_area: bool = False, dodge_penalty: int = 0,
-            dice: Optional[DiceSource] = None) -> FirearmResult:
+            from_hiding: bool = False, dice: Optional[DiceSource] = None) -> FirearmResult:
     """枪械射击与连射（TR-10、TR-15、TR-31、TR-41）"""
     _trace: List[_Step] = []
     penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges,
-                                             left_area, dodge_penalty, _trace)
+                                             left_area, dodge_penalty, from_hiding, _trace)
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     hits = 0
@@ -410,11 +414,12 @@ def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     after_reduction = (after_dodge - defender.damage_reduction if after_dodge - defender.damage_reduction > 0 else 0)
     final_damage = after_reduction - (defender.absorption if defender.absorption < after_reduction else after_reduction)
     to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
-    return _rec(FirearmResult, (hits, hits > 0, per_hit, penalty, to_hp, tuple(_rolls), tuple(_trace)))
+    return _rec(FirearmResult, (hits, hits > 0, per_hit, penalty, to_hp, from_hiding, tuple(_rolls), tuple(_trace)))
 
 
 def _firearm_roll(dice: DiceSource, penalty: int, per_hit: int, dice_: int, defender: Combatant, shots: int,
-                  defender_dodges: bool, left_area: bool, dodge_penalty: int) -> Tuple[int, bool, int, int, int]:
+                  defender_dodges: bool, left_area: bool, dodge_penalty: int, from_hiding: bool) -> Tuple[
+        int, bool, int, int, int, bool]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     hits = 0
@@ -440,32 +445,35 @@ def _firearm_roll(dice: DiceSource, penalty: int, per_hit: int, dice_: int, defe
     after_reduction = (after_dodge - defender.damage_reduction if after_dodge - defender.damage_reduction > 0 else 0)
     final_damage = after_reduction - (defender.absorption if defender.absorption < after_reduction else after_reduction)
     to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
-    return (hits, hits > 0, per_hit, penalty, to_hp)
+    return (hits, hits > 0, per_hit, penalty, to_hp, from_hiding)
 
 
 def firearm_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1,
                  distance: int = 0, bonus: int = 0, defender_dodges: bool = False, left_area: bool = False,
-                 dodge_penalty: int = 0, dice: DiceSource) -> Tuple[int, bool, int, int, int]:
+                 dodge_penalty: int = 0, from_hiding: bool = False, dice: DiceSource) -> Tuple[
+        int, bool, int, int, int, bool]:
     """枪械射击与连射: the outcome only (the fields of FIREARM_FIELDS), no trace."""
     penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges,
-                                             left_area, dodge_penalty, None)
+                                             left_area, dodge_penalty, from_hiding, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area, dodge_penalty)
+    return _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area, dodge_penalty,
+                         from_hiding)
 
 
 def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1,
                     distance: int = 0, bonus: int = 0, defender_dodges: bool = False, left_area: bool = False,
-                    dodge_penalty: int = 0) -> Callable[[DiceSource], Tuple[int, bool, int, int, int]]:
+                    dodge_penalty: int = 0, from_hiding: bool = False) -> Callable[
+        [DiceSource], Tuple[int, bool, int, int, int, bool]]:
     """枪械射击与连射: the setup once; the function returned rolls and returns the outcome tuple."""
     penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges,
-                                             left_area, dodge_penalty, None)
+                                             left_area, dodge_penalty, from_hiding, None)
     _dodge_successes = (defender.dexterity + defender.dodge - dodge_penalty
                         if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0)
     _defender_damage_reduction = defender.damage_reduction
     _defender_absorption = defender.absorption
 
-    def _roll(dice: DiceSource) -> Tuple[int, bool, int, int, int]:
+    def _roll(dice: DiceSource) -> Tuple[int, bool, int, int, int, bool]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -484,11 +492,11 @@ def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
             final_damage = after_reduction - (_defender_absorption if _defender_absorption < after_reduction
                                               else after_reduction)
             to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
-            return (hits, hits > 0, per_hit, penalty, to_hp)
+            return (hits, hits > 0, per_hit, penalty, to_hp, from_hiding)
         return _firearm_roll(_rt_dice_source(dice), penalty, per_hit, dice_, defender, shots, defender_dodges,
-                             left_area, dodge_penalty)
+                             left_area, dodge_penalty, from_hiding)
 
-    def _roll_common(dice: DiceSource) -> Tuple[int, bool, int, int, int]:
+    def _roll_common(dice: DiceSource) -> Tuple[int, bool, int, int, int, bool]:
         """_roll's SeededDice branch, folded for the common case (see its guard below)."""
         if dice.__class__ is SeededDice:
             _rand = dice.random
@@ -503,18 +511,18 @@ def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
             final_damage = after_reduction - (_defender_absorption if _defender_absorption < after_reduction
                                               else after_reduction)
             to_hp = final_damage
-            return (hits, hits > 0, per_hit, penalty, to_hp)
+            return (hits, hits > 0, per_hit, penalty, to_hp, False)
         return _roll(dice)
 
-    return _roll_common if not defender_dodges and not left_area else _roll
+    return _roll_common if not defender_dodges and not left_area and not from_hiding else _roll
 
 
 def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1,
                  distance: int = 0, bonus: int = 0, defender_dodges: bool = False, left_area: bool = False,
-                 dodge_penalty: int = 0) -> Odds:
+                 dodge_penalty: int = 0, from_hiding: bool = False) -> Odds:
     """枪械射击与连射: the exact distribution of the fields of FIREARM_FIELDS."""
     penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges,
-                                             left_area, dodge_penalty, None)
+                                             left_area, dodge_penalty, from_hiding, None)
     _odds, _p = OddsBuilder(FIREARM_FIELDS, 'hit', 'damage', 200000), 1.0
     for hits, _hits_q in _odds.outcomes(_p,
                                         _rt_count_distribution(_rt_pool_distribution(dice_, 10, 8, 10), 1 - 0, shots)):
@@ -533,7 +541,7 @@ def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
             final_damage = after_reduction - (defender.absorption if defender.absorption < after_reduction
                                               else after_reduction)
             to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
-            _odds.add((hits, hits > 0, per_hit, penalty, to_hp), _dodge_successes_p)
+            _odds.add((hits, hits > 0, per_hit, penalty, to_hp, from_hiding), _dodge_successes_p)
     return _odds.build()
 
 
@@ -605,19 +613,20 @@ def fixed_damage_odds(defender: Combatant, amount: int, damage_type: Union[Damag
 
 def _charge_setup(attacker: Combatant, defender: Combatant, skill_bonus: int, load_tier: int, obstacle_at: int,
                   obstacle_structure: int, left_area: bool, resist_strength_penalty: int, resist_dexterity_penalty: int,
-                  _trace: Optional[List[_Step]]) -> Tuple[int, int]:
+                  from_hiding: bool, _trace: Optional[List[_Step]]) -> Tuple[int, int]:
     if not (type(attacker) is Combatant and type(defender) is Combatant and type(skill_bonus) is int
             and 0 <= skill_bonus <= 50 and type(load_tier) is int and 0 <= load_tier <= 30 and type(obstacle_at) is int
             and 0 <= obstacle_at <= 10000 and type(obstacle_structure) is int and 0 <= obstacle_structure <= 10000
             and (left_area is False or left_area is True) and type(resist_strength_penalty) is int
             and 0 <= resist_strength_penalty <= 1000 and type(resist_dexterity_penalty) is int
-            and 0 <= resist_dexterity_penalty <= 1000):
+            and 0 <= resist_dexterity_penalty <= 1000 and (from_hiding is False or from_hiding is True)):
         _rt_check_inputs((('type', '冲撞者', attacker, Combatant), ('type', '被撞者', defender, Combatant),
                           ('int', '冲撞技艺加值', skill_bonus, 0, 50), ('int', '负重力量档', load_tier, 0, 30),
                           ('int', '障碍物距离', obstacle_at, 0, 10000),
                           ('int', '障碍物结构值', obstacle_structure, 0, 10000), ('bool', '中途脱离范围', left_area),
                           ('int', '被撞者力量检定减值', resist_strength_penalty, 0, 1000),
-                          ('int', '被撞者敏捷检定减值', resist_dexterity_penalty, 0, 1000),))
+                          ('int', '被撞者敏捷检定减值', resist_dexterity_penalty, 0, 1000),
+                          ('bool', '来自隐藏方', from_hiding),))
     key = _rt_floordiv(attacker.move_speed, _R_CHARGE_SPEED_DIVISOR)
     skill = (attacker.fighting if attacker.fighting > attacker.athletics else attacker.athletics)
     check = key + skill + skill_bonus
@@ -631,11 +640,13 @@ def _charge_setup(attacker: Combatant, defender: Combatant, skill_bonus: int, lo
 
 def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0, obstacle_at: int = 0,
            obstacle_structure: int = 0, left_area: bool = False, resist_strength_penalty: int = 0,
-           resist_dexterity_penalty: int = 0, dice: Optional[DiceSource] = None) -> ChargeResult:
+           resist_dexterity_penalty: int = 0, from_hiding: bool = False,
+           dice: Optional[DiceSource] = None) -> ChargeResult:
     """冲撞攻击（TR-17、TR-41）"""
     _trace: List[_Step] = []
     check, target_defense = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure,
-                                          left_area, resist_strength_penalty, resist_dexterity_penalty, _trace)
+                                          left_area, resist_strength_penalty, resist_dexterity_penalty, from_hiding,
+                                          _trace)
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _successes_roll = _rt_roll_pool(
@@ -698,12 +709,14 @@ def charge(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, lo
             'let',
             f'冲撞者受到等量伤害{self_base}与撞击伤害{impact}，经自己的伤害减免{attacker.damage_reduction}与伤害吸'
             f'收{attacker.absorption}后共{self_total}', (('self_total', self_total),))))
-    return _rec(ChargeResult, (hit, target_total, self_total, pushed - blocked, tuple(_rolls), tuple(_trace)))
+    return _rec(ChargeResult,
+                (hit, target_total, self_total, pushed - blocked, from_hiding, tuple(_rolls), tuple(_trace)))
 
 
 def _charge_roll(dice: DiceSource, check: int, target_defense: int, attacker: Combatant, defender: Combatant,
                  load_tier: int, obstacle_at: int, obstacle_structure: int, left_area: bool,
-                 resist_strength_penalty: int, resist_dexterity_penalty: int) -> Tuple[bool, int, int, int]:
+                 resist_strength_penalty: int, resist_dexterity_penalty: int, from_hiding: bool) -> Tuple[
+        bool, int, int, int, bool]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     successes = (
@@ -757,29 +770,31 @@ def _charge_roll(dice: DiceSource, check: int, target_defense: int, attacker: Co
             + (impact - attacker.damage_reduction if impact - attacker.damage_reduction > 0 else 0)
             - min((impact - attacker.damage_reduction if impact - attacker.damage_reduction > 0 else 0),
                   attacker.absorption))
-    return (hit, target_total, self_total, pushed - blocked)
+    return (hit, target_total, self_total, pushed - blocked, from_hiding)
 
 
 def charge_fast(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0,
                 obstacle_at: int = 0, obstacle_structure: int = 0, left_area: bool = False,
-                resist_strength_penalty: int = 0, resist_dexterity_penalty: int = 0, dice: DiceSource) -> Tuple[
-        bool, int, int, int]:
+                resist_strength_penalty: int = 0, resist_dexterity_penalty: int = 0, from_hiding: bool = False,
+                dice: DiceSource) -> Tuple[bool, int, int, int, bool]:
     """冲撞攻击: the outcome only (the fields of CHARGE_FIELDS), no trace."""
     check, target_defense = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure,
-                                          left_area, resist_strength_penalty, resist_dexterity_penalty, None)
+                                          left_area, resist_strength_penalty, resist_dexterity_penalty, from_hiding,
+                                          None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _charge_roll(dice, check, target_defense, attacker, defender, load_tier, obstacle_at, obstacle_structure,
-                        left_area, resist_strength_penalty, resist_dexterity_penalty)
+                        left_area, resist_strength_penalty, resist_dexterity_penalty, from_hiding)
 
 
 def charge_prepare(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0,
                    obstacle_at: int = 0, obstacle_structure: int = 0, left_area: bool = False,
-                   resist_strength_penalty: int = 0, resist_dexterity_penalty: int = 0) -> Callable[
-        [DiceSource], Tuple[bool, int, int, int]]:
+                   resist_strength_penalty: int = 0, resist_dexterity_penalty: int = 0,
+                   from_hiding: bool = False) -> Callable[[DiceSource], Tuple[bool, int, int, int, bool]]:
     """冲撞攻击: the setup once; the function returned rolls and returns the outcome tuple."""
     check, target_defense = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure,
-                                          left_area, resist_strength_penalty, resist_dexterity_penalty, None)
+                                          left_area, resist_strength_penalty, resist_dexterity_penalty, from_hiding,
+                                          None)
     _successes = (check - target_defense if check - target_defense > _R_CHECK_FLOOR else _R_CHECK_FLOOR)
     _attacker_max_hp = attacker.max_hp
     _defender_damage_reduction = defender.damage_reduction
@@ -795,7 +810,7 @@ def charge_prepare(attacker: Combatant, defender: Combatant, *, skill_bonus: int
     _attacker_damage_reduction = attacker.damage_reduction
     _attacker_absorption = attacker.absorption
 
-    def _roll(dice: DiceSource) -> Tuple[bool, int, int, int]:
+    def _roll(dice: DiceSource) -> Tuple[bool, int, int, int, bool]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -829,19 +844,21 @@ def charge_prepare(attacker: Combatant, defender: Combatant, *, skill_bonus: int
                     + (impact - _attacker_damage_reduction if impact - _attacker_damage_reduction > 0 else 0)
                     - min((impact - _attacker_damage_reduction if impact - _attacker_damage_reduction > 0 else 0),
                           _attacker_absorption))
-            return (hit, target_total, self_total, pushed - blocked)
+            return (hit, target_total, self_total, pushed - blocked, from_hiding)
         return _charge_roll(_rt_dice_source(dice), check, target_defense, attacker, defender, load_tier, obstacle_at,
-                            obstacle_structure, left_area, resist_strength_penalty, resist_dexterity_penalty)
+                            obstacle_structure, left_area, resist_strength_penalty, resist_dexterity_penalty,
+                            from_hiding)
 
     return _roll
 
 
 def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 0, load_tier: int = 0,
                 obstacle_at: int = 0, obstacle_structure: int = 0, left_area: bool = False,
-                resist_strength_penalty: int = 0, resist_dexterity_penalty: int = 0) -> Odds:
+                resist_strength_penalty: int = 0, resist_dexterity_penalty: int = 0, from_hiding: bool = False) -> Odds:
     """冲撞攻击: the exact distribution of the fields of CHARGE_FIELDS."""
     check, target_defense = _charge_setup(attacker, defender, skill_bonus, load_tier, obstacle_at, obstacle_structure,
-                                          left_area, resist_strength_penalty, resist_dexterity_penalty, None)
+                                          left_area, resist_strength_penalty, resist_dexterity_penalty, from_hiding,
+                                          None)
     _odds, _p = OddsBuilder(CHARGE_FIELDS, 'hit', 'damage', 200000), 1.0
     for successes, _successes_q in _odds.outcomes(
             _p,
@@ -882,7 +899,7 @@ def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 
                     + (impact - attacker.damage_reduction if impact - attacker.damage_reduction > 0 else 0)
                     - min((impact - attacker.damage_reduction if impact - attacker.damage_reduction > 0 else 0),
                           attacker.absorption))
-            _odds.add((hit, target_total, self_total, pushed - blocked), _resist_p)
+            _odds.add((hit, target_total, self_total, pushed - blocked, from_hiding), _resist_p)
     return _odds.build()
 
 
@@ -1683,7 +1700,12 @@ def detect(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 'sigh
                  (('command', _hide_roll.command), ('faces', _hide_roll.faces), ('hide', hide)))))
     else:
         hide = 0
-    noticed = not automatic_hide and seek + seeker.extra_successes > hide + hider.extra_successes
+    if seeker.helpless:
+        _trace.append(_rec(_Step, ('note', '侦查方无助，竞争检定默认失败', ())))
+    if hider.helpless and not seeker.helpless:
+        _trace.append(_rec(_Step, ('note', '躲藏方无助，竞争检定默认失败', ())))
+    noticed = not automatic_hide and not seeker.helpless and (
+            hider.helpless or seek + seeker.extra_successes > hide + hider.extra_successes)
     return _rec(DetectResult, (noticed, not noticed, tuple(_rolls), tuple(_trace)))
 
 
@@ -1701,7 +1723,8 @@ def _detect_roll(dice: DiceSource, automatic_hide: bool, hide_pool: int, seek_po
                 else _rt_pool_successes_random(_maybe_rand, hide_pool, 10, 8, 10, 1000))
     else:
         hide = 0
-    noticed = not automatic_hide and seek + seeker.extra_successes > hide + hider.extra_successes
+    noticed = not automatic_hide and not seeker.helpless and (
+            hider.helpless or seek + seeker.extra_successes > hide + hider.extra_successes)
     return (noticed, not noticed)
 
 
@@ -1729,6 +1752,8 @@ def detect_prepare(seeker: Combatant, hider: Combatant, sense: Union[Sense, str]
     _not_automatic_hide = not automatic_hide
     _seeker_extra_successes = seeker.extra_successes
     _hider_extra_successes = hider.extra_successes
+    _noticed = not automatic_hide and not seeker.helpless
+    _hider_helpless = hider.helpless
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool]:
         if dice.__class__ is SeededDice:
@@ -1742,7 +1767,7 @@ def detect_prepare(seeker: Combatant, hider: Combatant, sense: Union[Sense, str]
                 hide = _rt_pool_successes_random(_rand, hide_pool, 10, 8, 10, 1000)
             else:
                 hide = 0
-            noticed = _not_automatic_hide and seek + _seeker_extra_successes > hide + _hider_extra_successes
+            noticed = _noticed and (_hider_helpless or seek + _seeker_extra_successes > hide + _hider_extra_successes)
             return (noticed, not noticed)
         return _detect_roll(_rt_dice_source(dice), automatic_hide, hide_pool, seek_pool, seeker, hider)
 
@@ -1764,7 +1789,8 @@ def detect_odds(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 
         for hide, _hide_q in _odds.outcomes(
                 _seek_p, (_rt_pool_distribution(hide_pool, 10, 8, 10)) if not automatic_hide else _rt_CERTAIN_ZERO):
             _hide_p = _seek_p * _hide_q
-            noticed = not automatic_hide and seek + seeker.extra_successes > hide + hider.extra_successes
+            noticed = not automatic_hide and not seeker.helpless and (
+                    hider.helpless or seek + seeker.extra_successes > hide + hider.extra_successes)
             _odds.add((noticed, not noticed), _hide_p)
     return _odds.build()
 
@@ -1808,6 +1834,92 @@ def surprise_odds(target: Combatant) -> Odds:
     """被突袭: the exact distribution of the fields of SURPRISE_FIELDS."""
     _surprise_setup(target, None)
     _odds, _p = OddsBuilder(SURPRISE_FIELDS, None, None, 200000), 1.0
+    _odds.add((True,), _p)
+    return _odds.build()
+
+
+def _surprise_round_setup(character: Combatant, _trace: Optional[List[_Step]]) -> None:
+    if type(character) is not Combatant:
+        _rt_check_inputs((('type', '角色', character, Combatant),))
+    if _trace is not None:
+        _trace.append(_rec(_Step, ('note', '进入突袭轮，本轮每回合三秒', ())))
+
+
+def surprise_round(character: Combatant, *, dice: Optional[DiceSource] = None) -> SurpriseRoundResult:
+    """突袭轮（TR-01）"""
+    _trace: List[_Step] = []
+    _surprise_round_setup(character, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+    return _rec(SurpriseRoundResult, (True, (), tuple(_trace)))
+
+
+def surprise_round_fast(character: Combatant, dice: DiceSource) -> Tuple[bool]:
+    """突袭轮: the outcome only (the fields of SURPRISE_ROUND_FIELDS), no trace."""
+    _surprise_round_setup(character, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return (True,)
+
+
+def surprise_round_prepare(character: Combatant) -> Callable[[DiceSource], Tuple[bool]]:
+    """突袭轮: the setup once; the function returned rolls and returns the outcome tuple."""
+    _surprise_round_setup(character, None)
+
+    def _roll(dice: DiceSource) -> Tuple[bool]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+        return (True,)
+
+    return _roll
+
+
+def surprise_round_odds(character: Combatant) -> Odds:
+    """突袭轮: the exact distribution of the fields of SURPRISE_ROUND_FIELDS."""
+    _surprise_round_setup(character, None)
+    _odds, _p = OddsBuilder(SURPRISE_ROUND_FIELDS, None, None, 200000), 1.0
+    _odds.add((True,), _p)
+    return _odds.build()
+
+
+def _concentrate_setup(character: Combatant, _trace: Optional[List[_Step]]) -> None:
+    if type(character) is not Combatant:
+        _rt_check_inputs((('type', '角色', character, Combatant),))
+    if _trace is not None:
+        _trace.append(_rec(_Step, ('note', '开始需要专注的动作', ())))
+
+
+def concentrate(character: Combatant, *, dice: Optional[DiceSource] = None) -> ConcentrateResult:
+    """开始专注动作（TR-18、TR-36、TR-63）"""
+    _trace: List[_Step] = []
+    _concentrate_setup(character, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+    return _rec(ConcentrateResult, (True, (), tuple(_trace)))
+
+
+def concentrate_fast(character: Combatant, dice: DiceSource) -> Tuple[bool]:
+    """开始专注动作: the outcome only (the fields of CONCENTRATE_FIELDS), no trace."""
+    _concentrate_setup(character, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return (True,)
+
+
+def concentrate_prepare(character: Combatant) -> Callable[[DiceSource], Tuple[bool]]:
+    """开始专注动作: the setup once; the function returned rolls and returns the outcome tuple."""
+    _concentrate_setup(character, None)
+
+    def _roll(dice: DiceSource) -> Tuple[bool]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+        return (True,)
+
+    return _roll
+
+
+def concentrate_odds(character: Combatant) -> Odds:
+    """开始专注动作: the exact distribution of the fields of CONCENTRATE_FIELDS."""
+    _concentrate_setup(character, None)
+    _odds, _p = OddsBuilder(CONCENTRATE_FIELDS, None, None, 200000), 1.0
     _odds.add((True,), _p)
     return _odds.build()
 

@@ -34,21 +34,23 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "params": (('attacker', '攻击者', 'combatant'), ('defender', '防御者', 'combatant'),
                        ('weapon', '武器', 'weapons'), ('distance', '距离', 'int'), ('bonus', '加值', 'int'),
                        ('extra_damage', '额外伤害', 'int'), ('part', '部位', 'body_parts'),
-                       ('left_area', '中途脱离范围', 'bool'), ('endurance_penalty', '耐力检定减值', 'int')),
+                       ('left_area', '中途脱离范围', 'bool'), ('endurance_penalty', '耐力检定减值', 'int'),
+                       ('from_hiding', '来自隐藏方', 'bool')),
             "fields": (('hit', '命中', 'bool'), ('successes', '成功数', 'int'), ('damage', '伤害', 'int'),
                        ('damage_type', '伤害类型', 'damage_types'), ('severe', '重创', 'int'),
                        ('track', '负面点数类型', 'condition_tracks'), ('points', '负面点数', 'int'),
-                       ('limb_damage', '肢体伤害', 'int'), ('item_damage', '手持物伤害', 'int')),
-            "summary": {"hit": 'hit', "damage": 'damage'}},
+                       ('limb_damage', '肢体伤害', 'int'), ('item_damage', '手持物伤害', 'int'),
+                       ('from_hiding', '来自隐藏方', 'bool')), "summary": {"hit": 'hit', "damage": 'damage'}},
     'firearm': {
             "name": '枪械射击与连射',
             "params": (('attacker', '射手', 'combatant'), ('defender', '目标', 'combatant'),
                        ('weapon', '武器', 'weapons'), ('shots', '连射数', 'int'), ('distance', '距离', 'int'),
                        ('bonus', '加值', 'int'), ('defender_dodges', '目标闪避', 'bool'),
-                       ('left_area', '中途脱离范围', 'bool'), ('dodge_penalty', '闪避检定减值', 'int')),
+                       ('left_area', '中途脱离范围', 'bool'), ('dodge_penalty', '闪避检定减值', 'int'),
+                       ('from_hiding', '来自隐藏方', 'bool')),
             "fields": (('hits', '命中数', 'int'), ('hit', '命中', 'bool'), ('per_hit', '每发伤害', 'int'),
-                       ('penalty', '命中减值', 'int'), ('damage', '伤害', 'int')),
-            "summary": {"hit": 'hit', "damage": 'damage'}},
+                       ('penalty', '命中减值', 'int'), ('damage', '伤害', 'int'),
+                       ('from_hiding', '来自隐藏方', 'bool')), "summary": {"hit": 'hit', "damage": 'damage'}},
     'fixed_damage': {
             "name": '固定伤害对抗抗性',
             "params": (('defender', '目标', 'combatant'), ('amount', '固定伤害', 'int'),
@@ -61,9 +63,11 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('skill_bonus', '冲撞技艺加值', 'int'), ('load_tier', '负重力量档', 'int'),
                        ('obstacle_at', '障碍物距离', 'int'), ('obstacle_structure', '障碍物结构值', 'int'),
                        ('left_area', '中途脱离范围', 'bool'), ('resist_strength_penalty', '被撞者力量检定减值', 'int'),
-                       ('resist_dexterity_penalty', '被撞者敏捷检定减值', 'int')),
+                       ('resist_dexterity_penalty', '被撞者敏捷检定减值', 'int'),
+                       ('from_hiding', '来自隐藏方', 'bool')),
             "fields": (('hit', '命中', 'bool'), ('damage', '伤害', 'int'), ('self_damage', '自身伤害', 'int'),
-                       ('pushed_meters', '被迫移动', 'int')), "summary": {"hit": 'hit', "damage": 'damage'}},
+                       ('pushed_meters', '被迫移动', 'int'), ('from_hiding', '来自隐藏方', 'bool')),
+            "summary": {"hit": 'hit', "damage": 'damage'}},
     'parry': {
             "name": '格挡',
             "params": (('defender', '格挡者', 'combatant'), ('with_weapon', '用武器格挡', 'bool'),
@@ -134,6 +138,10 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "summary": {"hit": None, "damage": None}},
     'surprise': {"name": '被突袭', "params": (('target', '被突袭者', 'combatant'),),
                  "fields": (('surprised', '被突袭', 'bool'),), "summary": {"hit": None, "damage": None}},
+    'surprise_round': {"name": '突袭轮', "params": (('character', '角色', 'combatant'),),
+                       "fields": (('joined', '加入突袭轮', 'bool'),), "summary": {"hit": None, "damage": None}},
+    'concentrate': {"name": '开始专注动作', "params": (('character', '角色', 'combatant'),),
+                    "fields": (('started', '开始专注', 'bool'),), "summary": {"hit": None, "damage": None}},
     'chaos_check': {
             "name": '混乱刻度下的周期检定',
             "params": (('character', '角色', 'combatant'), ('skill', '技艺', 'int'), ('penalty', '检定减值', 'int')),
@@ -184,7 +192,7 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
 
 
 ATTACK_FIELDS: Tuple[str, ...] = ('hit', 'successes', 'damage', 'damage_type', 'severe', 'track', 'points',
-                                  'limb_damage', 'item_damage')
+                                  'limb_damage', 'item_damage', 'from_hiding')
 
 
 class _AttackFields(NamedTuple):
@@ -197,6 +205,7 @@ class _AttackFields(NamedTuple):
     points: int  # 负面点数
     limb_damage: int  # 肢体伤害
     item_damage: int  # 手持物伤害
+    from_hiding: bool  # 来自隐藏方
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 
@@ -208,7 +217,7 @@ class AttackResult(_AttackFields, _rt_Result):
     procedure = 'attack'
 
 
-FIREARM_FIELDS: Tuple[str, ...] = ('hits', 'hit', 'per_hit', 'penalty', 'damage')
+FIREARM_FIELDS: Tuple[str, ...] = ('hits', 'hit', 'per_hit', 'penalty', 'damage', 'from_hiding')
 
 
 class _FirearmFields(NamedTuple):
@@ -217,6 +226,7 @@ class _FirearmFields(NamedTuple):
     per_hit: int  # 每发伤害
     penalty: int  # 命中减值
     damage: int  # 伤害
+    from_hiding: bool  # 来自隐藏方
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 
@@ -246,7 +256,7 @@ class FixedDamageResult(_FixedDamageFields, _rt_Result):
     procedure = 'fixed_damage'
 
 
-CHARGE_FIELDS: Tuple[str, ...] = ('hit', 'damage', 'self_damage', 'pushed_meters')
+CHARGE_FIELDS: Tuple[str, ...] = ('hit', 'damage', 'self_damage', 'pushed_meters', 'from_hiding')
 
 
 class _ChargeFields(NamedTuple):
@@ -254,6 +264,7 @@ class _ChargeFields(NamedTuple):
     damage: int  # 伤害
     self_damage: int  # 自身伤害
     pushed_meters: int  # 被迫移动
+    from_hiding: bool  # 来自隐藏方
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 
@@ -469,6 +480,38 @@ class SurpriseResult(_SurpriseFields, _rt_Result):
 
     __slots__ = ()
     procedure = 'surprise'
+
+
+SURPRISE_ROUND_FIELDS: Tuple[str, ...] = ('joined',)
+
+
+class _SurpriseRoundFields(NamedTuple):
+    joined: bool  # 加入突袭轮
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class SurpriseRoundResult(_SurpriseRoundFields, _rt_Result):
+    """The result of surprise_round (突袭轮): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'surprise_round'
+
+
+CONCENTRATE_FIELDS: Tuple[str, ...] = ('started',)
+
+
+class _ConcentrateFields(NamedTuple):
+    started: bool  # 开始专注
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class ConcentrateResult(_ConcentrateFields, _rt_Result):
+    """The result of concentrate (开始专注动作): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'concentrate'
 
 
 CHAOS_CHECK_FIELDS: Tuple[str, ...] = ('successes',)

@@ -20,6 +20,9 @@ from typing import Any, NamedTuple, Optional, Tuple
 
 from .core import RuleError
 
+# the endings a turn or round ends (each becomes the condition's expiry turn when it is set)
+TURN_BOUND = ("turn_start", "turn_end", "next_turn_end", "rounds", "round_end")
+
 # the kinds of action a procedure may declare (`action:`), and the natures (`nature:`)
 ACTIONS = ("standard", "move", "swift", "free", "reflex", "full_round", "bonus")
 ACTION_NAMES = {"standard": "标准动作", "move": "移动动作", "swift": "迅捷动作", "free": "自由动作",
@@ -44,9 +47,13 @@ class Refused(RuleError):
 
 class Ending(NamedTuple):
     """One way a condition ends. kind: "turn_start"/"turn_end" (of `of`: "holder" or "source", the
-    `count`-th one from when it was set, the current turn counting), "rounds" (`nth` rounds),
-    "used" (once it applied to an action), "acts" (its holder acts as `scope` says), "stat" (a
-    true/false stat `stat` of its holder becomes true)."""
+    `count`-th one from when it was set, the current turn counting), "next_turn_end" (the end of
+    `of`'s `nth` turn that begins after now: the current one not counting), "rounds" (`nth` rounds),
+    "round_end" (the end of the `nth` round, the current one counting), "used" (once it applied to
+    an action), "acts" (its holder acts as `scope` says), "stat" (a true/false stat `stat` of its
+    holder becomes true), "state" (its holder is in state `stat`, or counted as in it), "takes"
+    (its holder's counter `stat` grows, or it gains points on track `stat`, or on any track when
+    `stat` is "any_track": fight_events.py)."""
 
     kind: str
     of: str = "holder"
@@ -68,6 +75,8 @@ class ConditionSpec(NamedTuple):
     stack: str = "replace"  # set again from the same source: "replace" the value or "add" to it
     rules: Tuple[str, ...] = ()
     as_states: Tuple[str, ...] = ()  # states its holder counts as being in (their stats taken, their forbids)
+    then: Tuple[Tuple[str, str], ...] = ()  # on expiry: ("condition", id) set on its holder, or ("state", id)
+    turn_pools: Tuple[Tuple[str, int], ...] = ()  # (pool, amount its holder's turn holds at most): fight_budget
 
 
 class RelationSpec(NamedTuple):
@@ -103,9 +112,11 @@ def expiry(ending: Ending, turn: int, n: int, holder: int, source: int) -> int:
     `turn` (n members; `holder`/`source` are member indices, source -1 when none)."""
     if ending.kind == "rounds":
         return turn + ending.nth * n
+    if ending.kind == "round_end":  # the start of the round after the nth (this one counting)
+        return (turn // n + ending.nth) * n
     who = source if ending.of == "source" and source >= 0 else holder
-    if ending.kind == "turn_start":  # the nth start of who's turn after now
-        return turn + 1 + (who - turn - 1) % n + (ending.nth - 1) * n
+    if ending.kind in ("turn_start", "next_turn_end"):  # the nth start of who's turn after now (or its end)
+        return turn + 1 + (who - turn - 1) % n + (ending.nth - 1) * n + int(ending.kind == "next_turn_end")
     first = turn + (who - turn) % n  # turn_end: the nth end of who's turn, this one counting
     return first + (ending.nth - 1) * n + 1
 

@@ -35,6 +35,7 @@ from .fight_checks import CheckUse, check_penalties, lowered_checks
 from .fight_until import Until, state_threshold
 from .fight_plan import Planned
 from .fight_conditions import Condition, ConditionSpec, Refused
+from .fight_events import end_on_taking, follow_lapsed
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
 from .fight_state import (MAX_LOG, MAX_LOG_LINE, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect,
@@ -389,6 +390,8 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
                 elif e.duration == "end" and key in relations:
                     relations.discard(key)
                     log.append(line(f"{who}对{held}的{self.rules.relations[e.key]}结束"))
+        if holding:  # what a holder took may end a condition it held (fight_events)
+            end_on_taking(rules, self.members, members, log)
         changed = tuple(members.values())  # in the fight's order: the dict was made from it
         if relations is None and not self.relations and not any(map(_CONDITIONS, changed)):
             new = _new(Fight)  # what _settle would return: no condition or relation can end
@@ -444,6 +447,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
             raise OutOfBounds(f"战斗已进行{MAX_TURN}个回合，不能再推进（行动仍可结算）", key="turn")
         log: List[str] = []  # the lines this turn adds
         members = []
+        lapsed: List[Tuple[int, Condition]] = []  # (member index, condition) that expired now
         for m in self.members:
             if not m.modifiers and not m.conditions:
                 members.append(m)  # nothing of it lapses
@@ -456,12 +460,15 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
             for c in m.conditions:
                 if c not in lasting:
                     log.append(line(f"{m.name}的{self.rules.conditions[c.id].name}结束"))
+                    lapsed.append((len(members), c))
             members.append(m._replace(modifiers=kept, conditions=lasting))
+        followed = bool(lapsed) and follow_lapsed(self._with(turn=turn), members, lapsed, log)  # `then:`
         self._new_turn(members, turn, log)
         n = len(self.members)
         if turn % n == 0:
             log.append(f"第{turn // n + 1}轮")
-        return self._with(members=tuple(members), turn=turn, log=logged(self.log, log) if log else None)
+        after = self._with(members=tuple(members), turn=turn, log=logged(self.log, log) if log else None)
+        return after._settle([]) if followed else after
 
     def remove_state(self, name: str, state: str) -> "Fight":
         """A new fight with `state` lifted from `name` (a recovery, the game master's call)."""

@@ -21,6 +21,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, List, NamedTuple, Optional, Tuple
 
 from .fight_conditions import ACTION_NAMES, Refused
+from .fight_events import turn_for
+from .fight_conditions import Condition
 from .fight_state import ActionSpec, Cost, FightRules, Member, Pool, TurnSpec, clamp, get, line, put
 
 if TYPE_CHECKING:
@@ -82,6 +84,8 @@ class Budget:
 
         def member(self, name: str) -> Member: ...
 
+        def _active(self, m: Member) -> Tuple[Condition, ...]: ...
+
         def _with(self, members: Optional[Tuple[Member, ...]] = None, turn: Optional[int] = None,
                   relations: Optional[Tuple[Tuple[str, str, str], ...]] = None,
                   log: Optional[Tuple[str, ...]] = None) -> "Fight": ...
@@ -89,7 +93,7 @@ class Budget:
     def _plan(self, m: Member, spec: ActionSpec) -> Optional[Plan]:
         """What `spec` costs `m` now (None: the ruleset has no turn budget or the procedure is not an
         action of a turn); refused here when it does not fit and the ruling refuses."""
-        turn = self.rules.turn
+        turn = turn_for(self, m)  # the ruleset's turn, as m's conditions shorten it (fight_events)
         if turn is None or not spec.action:
             return None
         kind = turn.kind(spec.action)
@@ -122,7 +126,7 @@ class Budget:
 
     def _spend(self, m: Member, plan: Optional[Plan], log: List[str]) -> Member:
         """`m` after paying for an action (a sentence saying what it spent and what is left)."""
-        turn = self.rules.turn
+        turn = turn_for(self, m)
         if plan is None or turn is None:
             return m
         spent = _add(turn, m.spent, plan.cost)
@@ -142,8 +146,8 @@ class Budget:
         """A new fight in which `name`, on its own turn, readies an action of kind `action`: it pays
         what declaring costs now and may take that kind of action off its turn before its next turn
         (the ruleset's turn says what the trigger takes from that next turn)."""
-        turn = self.rules.turn
         m = self.member(name)
+        turn = turn_for(self, m)
         kind = turn.kind(action) if turn is not None and type(action) is str else None
         if turn is None or kind is None or not kind.own:
             raise Refused(f"不能准备这种动作：{action}", key="action")
@@ -181,8 +185,9 @@ class Budget:
 
     def left(self, name: str) -> str:
         """What `name` has left of its turn, in the rules' words ("" without a turn budget)."""
-        turn = self.rules.turn
-        if turn is None:
+        if self.rules.turn is None:
             return ""
         m = self.member(name)
+        turn = turn_for(self, m)
+        assert turn is not None
         return "、".join(amount(p, v) for p, (_, v) in zip(turn.pools, _left(turn, m.spent)))

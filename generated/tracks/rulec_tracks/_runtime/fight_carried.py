@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Tuple
 
-from .fight_conditions import Condition, ConditionSpec, Refused, expiry, forbidding, matches
+from .fight_conditions import TURN_BOUND, Condition, ConditionSpec, Refused, expiry, forbidding, matches
+from .fight_events import settled, states_of
 from .fight_state import MAX_CONDITIONS, MAX_VALUE, ActionSpec, FightRules, Member, clamp, line, logged
 
 if TYPE_CHECKING:
@@ -90,8 +91,7 @@ class Carried:
         turn-bound endings turned into an expiry turn."""
         spec = self.rules.conditions[cid]
         n = len(self.members)
-        turns = [expiry(x, self.turn, n, holder, src) for x in spec.ends
-                 if x.kind in ("turn_start", "turn_end", "rounds")]
+        turns = [expiry(x, self.turn, n, holder, src) for x in spec.ends if x.kind in TURN_BOUND]
         expires = min(min(turns), MAX_VALUE) if turns else -1
         old = next((c for c in m.conditions if (c.id, c.source) == (cid, source)), None)
         if old is not None and spec.stack == "add":
@@ -138,15 +138,15 @@ class Carried:
         for _ in range(3):  # an ending can end another (a relation's condition): a fixed, small depth
             changed = False
             for i, m in enumerate(members):
-                if not any(x.kind == "stat" for c in m.conditions for x in rules.conditions[c.id].ends):
-                    continue  # nothing of m's ends by a stat: its stats are not needed
-                stats = self._with(members=tuple(members), relations=relations)._effective(m)
-                kept = tuple(c for c in m.conditions
-                             if not any(x.kind == "stat" and getattr(stats, x.stat, False) is True
-                                        for x in rules.conditions[c.id].ends))
-                for c in m.conditions:
-                    if c not in kept:
-                        log.append(line(f"{m.name}的{rules.conditions[c.id].name}结束"))
+                if not any(x.kind in ("stat", "state") for c in m.conditions for x in rules.conditions[c.id].ends):
+                    continue  # nothing of m's ends by a stat or a state: its stats are not needed
+                now = self._with(members=tuple(members), relations=relations)
+                stats, states = now._effective(m), states_of(now, m)
+                ended = [(c, settled(rules, rules.conditions[c.id], stats, states)) for c in m.conditions]
+                kept = tuple(c for c, why in ended if why is None)
+                for c, why in ended:
+                    if why is not None:  # a state says which ("乙的专注中结束（震慑）")
+                        log.append(line(f"{m.name}的{rules.conditions[c.id].name}结束{f'（{why}）' if why else ''}"))
                 if kept != m.conditions:
                     members[i] = m._replace(conditions=kept)
                     changed = True
