@@ -123,16 +123,16 @@ def dp_specialised(random: Any, dice: int = 8, defender_extras: int = 3,
                    extras: int = 5) -> tuple[bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int]:
     """One specific dp attack written by hand: the seed's 8 dice after defense, 3 defender extras, +5.
 
-    It returns the same fourteen outcome fields as the generated `attack` (hit, net, damage,
+    It returns the same sixteen outcome fields as the generated `attack` (hit, net, damage,
     damage type, melee, melee hit, condition, condition points, dice, defender extras, the attacker's own basic
-    defense penalty, and the called-shot contest's severity steps, disarm and item damage).
+    defense penalty, and the called-shot contest's severity steps, disarm and item damage, and the willpower each side spent).
     """
     raw = faithful_pool(random, dice)
     after = raw - defender_extras
     if after <= 0:
-        return False, 0, 0, "blunt", True, False, "", 0, dice, defender_extras, 0, 0, False, 0
+        return False, 0, 0, "blunt", True, False, "", 0, dice, defender_extras, 0, 0, False, 0, 0, 0
     net = after + extras
-    return True, net, net, "blunt", True, True, "", 0, dice, defender_extras, 0, 0, False, 0
+    return True, net, net, "blunt", True, True, "", 0, dice, defender_extras, 0, 0, False, 0, 0, 0
 
 
 def tracks_fight_update(fight: dict[str, Any], defender: str, result: Any, accumulate: Any, recover: Any,

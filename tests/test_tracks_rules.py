@@ -330,9 +330,9 @@ def test_unspecified_tracks_are_refused(tracks):
 
 def test_recovery(tracks):
     """TR-73: a long rest recovers points equal to the check's successes (not supernatural ones)."""
-    r = tracks.recover("dizzy", current=5, check_dice=3, dice=tracks.FixedDice([9, 9, 1]))
+    r = tracks.recover(tracks.Combatant(), "dizzy", current=5, check_dice=3, dice=tracks.FixedDice([9, 9, 1]))
     assert (r.points, r.recovered) == (3, 2)
-    assert tracks.recover("dizzy", current=5, check_dice=3, supernatural=True, dice=tracks.FixedDice([])).points == 5
+    assert tracks.recover(tracks.Combatant(), "dizzy", current=5, check_dice=3, supernatural=True, dice=tracks.FixedDice([])).points == 5
 
 
 def test_enhanced_long_rest_recovery(tracks):

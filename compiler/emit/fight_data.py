@@ -114,3 +114,33 @@ def state_spared(rs: Ruleset) -> list[tuple[str, str]]:
     assert rs.fight is not None
     states = rs.table(rs.fight.states).entries if rs.fight.states else ()
     return [(e.id, stat) for e in states for flag, stat in rs.fight.state_spared if e.get(flag) is True]
+
+
+def track_inputs(rs: Ruleset) -> dict[str, tuple[str, str, str, str]]:
+    """Each fight action that takes a track (a parameter of the tracks table) and the parameters
+    `fight: track_inputs:` names: (track parameter, points parameter or "", capacity parameter or "",
+    the track parameter's default entry or "")."""
+    assert rs.fight is not None
+    points, capacity = rs.fight.track_inputs
+    if rs.fight.tracks is None or not (points or capacity):
+        return {}
+    out = {}
+    for p, _roles, _subject in fight_actions(rs):
+        track = next((q for q in p.params if q.type == rs.fight.tracks), None)
+        ids = {q.id for q in p.params if q.type == "int"}
+        found = (points if points in ids else "", capacity if capacity in ids else "")
+        if track is not None and any(found):
+            out[p.id] = (track.id, *found, track.default if isinstance(track.default, str) else "")
+    return out
+
+
+def lowered_max(rs: Ruleset) -> int:
+    """The most a track's capacity is lowered in the fight: the top every procedure the fight passes
+    it to (the accumulation and recovery procedures, the actions that take it) accepts."""
+    assert rs.fight is not None
+    capacity = rs.fight.track_inputs[1]
+    if not capacity:
+        return 0
+    tops = [q.max for p in rs.procedures for q in p.params if q.id == capacity and q.type == "int" and q.max is not None
+            and (p.id in (rs.fight.accumulate, (rs.fight.on_damage or ("", ""))[1]) or p.id in track_inputs(rs))]
+    return max(0, min(tops, default=0))

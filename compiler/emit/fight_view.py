@@ -18,7 +18,7 @@ def fight_view(rs: Ruleset) -> dict[str, Any]:
     """{"conditions": [...], "relations": [...], "debuffs": [...], "turn": {...} or None} (empty without a fight
     section)."""
     if rs.fight is None:
-        return {"conditions": [], "relations": [], "debuffs": [], "turn": None}
+        return {"conditions": [], "relations": [], "debuffs": [], "turn": None, "resources": [], "capacity": ""}
     stats = {s.id: s.name for s in rs.stats}
     procs = {p.id: p for p in rs.procedures}
 
@@ -116,7 +116,41 @@ def fight_view(rs: Ruleset) -> dict[str, Any]:
                                    + [f"被持有者{stats.get(s, s)}" for s in r.ends_held]) or "—",
                   "clears": "、".join(cond_names.get(x, x) for x in r.clears) or "—"}
                  for r in rs.fight.relation_rules]
-    return {"conditions": conditions, "relations": relations, "debuffs": _debuffs(rs, stats), "turn": _turn_view(rs)}
+    return {"conditions": conditions, "relations": relations, "debuffs": _debuffs(rs, stats), "turn": _turn_view(rs),
+            "resources": _resources(rs, stats, cond_names), "capacity": _capacity(rs)}
+
+
+def _resources(rs: Ruleset, stats: dict[str, str], conditions: dict[str, str]) -> list[dict[str, str]]:
+    """Each resource: its start and top, the stat that shows what is left, what empties it and who
+    spends and restores it, in the page's words."""
+    assert rs.fight is not None
+    rulings = {r.key: r for r in rs.rulings}
+
+    def amount(x: int | str) -> str:
+        return str(x) if isinstance(x, int) else stats.get(x, x)
+
+    out = []
+    for r in rs.fight.resources:
+        by = {sign: "、".join(dict.fromkeys(p.name for p in rs.procedures for e in p.effects
+                                            if e.kind == "resource" and e.key == r.id and e.sign == sign)) or "—"
+              for sign in (-1, 1)}
+        empty = "—"
+        if r.on_empty:
+            empty = f"进入{conditions.get(r.on_empty, r.on_empty)}" + ("，恢复后结束" if r.lifts else "")
+            if r.ruling:
+                ruling = rulings.get(r.ruling)
+                empty += f"（裁定“{ruling.name if ruling else r.ruling}”：{'是' if r.knocks else '否，默认不生效'}）"
+        out.append({"name": r.name, "description": r.description, "rules": "、".join(r.rules),
+                    "start": amount(r.start), "top": amount(r.top), "stat": stats.get(r.stat, r.stat) if r.stat else "—",
+                    "empty": empty, "spent_by": by[-1], "restored_by": by[1]})
+    return out
+
+
+def _capacity(rs: Ruleset) -> str:
+    """The procedures that lower a track's capacity in the fight ("" when none do)."""
+    assert rs.fight is not None
+    lower = [p.name for p in rs.procedures if any(e.kind == "capacity" for e in p.effects)]
+    return "、".join(lower)
 
 
 def _debuffs(rs: Ruleset, stats: dict[str, str]) -> list[dict[str, str]]:

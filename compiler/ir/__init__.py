@@ -3,7 +3,7 @@ gaps (`fight`), typed formulas (`expr`)."""
 
 from __future__ import annotations
 
-from .fight import GAP_LACKS, CheckUse, ConditionDecl, Effect, FightSpec, NotModelled, RelationDecl, TurnDecl
+from .fight import GAP_LACKS, CheckUse, ConditionDecl, Effect, FightSpec, NotModelled, RelationDecl, ResourceDecl, TurnDecl
 from .model import (
     DiceExpr,
     Dice,
@@ -35,6 +35,6 @@ from .model import (
 
 __all__ = [
     "Dice", "DiceExpr", "Entry", "EnumValue", "ErrorType", "FieldDecl", "FieldValue", "Formula", "FormulaField",
-    "CheckUse", "ConditionDecl", "Effect", "FightSpec", "GAP_LACKS", "RelationDecl", "TurnDecl", "Helper", "NotModelled", "OddsPreset", "Output", "Param", "Plan", "PreparedBody", "Procedure", "RuleRef", "Ruleset", "Ruling", "Section", "Stat",
+    "CheckUse", "ConditionDecl", "Effect", "FightSpec", "GAP_LACKS", "RelationDecl", "ResourceDecl", "TurnDecl", "Helper", "NotModelled", "OddsPreset", "Output", "Param", "Plan", "PreparedBody", "Procedure", "RuleRef", "Ruleset", "Ruling", "Section", "Stat",
     "StatGroup", "Step", "Summary", "Table", "Template",
 ]

@@ -14,7 +14,7 @@ from ..diagnostics import Span
 class Effect:
     """A declared effect of a procedure's result on the fight state (see runtime/fight.py Effect)."""
 
-    kind: str  # counter track modifier state relation
+    kind: str  # counter track modifier state relation condition clear resource capacity
     role: str
     key: str
     field: str
@@ -96,6 +96,25 @@ class TurnDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class ResourceDecl:
+    """A resource of the fight (the manifest's `fight: resources:`; runtime/fight_resources.py
+    spends it). `start` and `top` are a whole number or a whole-number stat's id."""
+
+    id: str
+    name: str
+    description: str
+    start: int | str
+    top: int | str
+    stat: str  # the stat the procedures read as what is left ("" none)
+    on_empty: str  # the condition set when it reaches 0 ("" none)
+    ruling: str  # the true/false ruling that puts on_empty in force ("" always)
+    knocks: bool  # on_empty in force (the ruling's value)
+    lifts: bool  # on_empty ends when it is restored above 0
+    rules: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class FightSpec:
     """The state a combatant carries through a fight (the manifest's `fight:`)."""
 
@@ -115,6 +134,8 @@ class FightSpec:
     turn: TurnDecl | None = None
     wake_tracks: tuple[str, ...] = ()  # tracks whose points gained count as taken by the on_damage rule
     state_spared: tuple[tuple[str, str], ...] = ()  # (flag of the states table, true/false stat that spares it)
+    resources: tuple[ResourceDecl, ...] = ()
+    track_inputs: tuple[str, str] = ("", "")  # the params the fight supplies: (track's points, capacity loss)
 
 
 @dataclass(frozen=True, slots=True)

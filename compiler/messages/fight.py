@@ -27,6 +27,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "turn_pools sets '{pool}' to {most}, more than the turn's own {per_turn}"),
     "bad-condition.kind-bool": ("是/否", "true/false"),
     "bad-condition.kind-int": ("整数", "whole-number"),
+    "bad-resource.declared-twice": ("资源 '{id}' 声明了两次", "resource '{id}' is declared twice"),
+    "bad-resource.bad-amount": (
+        "{key_} 的数量 {value} 必须是0至{top}的整数", "the amount {value} of {key_} must be a whole number from 0 to {top}"),
+    "bad-resource.unknown-stat": (
+        "{key_} 应为数字或整数属性，没有整数属性 '{stat}'",
+        "{key_} must be a number or a whole-number stat; there is no whole-number stat '{stat}'"),
+    "bad-resource.negative-stat": (
+        "资源的数量不能取自可以为负的属性 '{stat}'", "a resource's amount cannot come from '{stat}', which can be negative"),
+    "bad-resource.capacity-param": (
+        "流程 '{id}' 没有整数参数 '{param}'（自0起、声明了上限）：战斗以它传入降低的累积槽",
+        "procedure '{id}' has no whole-number parameter '{param}' (from 0, with a max): the fight passes the lowered "
+        "capacity through it"),
+    "bad-resource.effect-verb": (
+        "{kind} 效果恰好需要 {verbs} 中的一个", "a {kind} effect needs exactly one of {verbs}"),
+    "bad-resource.spares": (
+        "spares 应为是/否结果字段（资源效果），而不是 '{name}'",
+        "spares must be a true/false outcome (of a resource effect), not '{name}'"),
+    "bad-resource.no-resource": ("战斗一节没有资源 '{id}'", "no resource '{id}' in the fight section"),
+    "bad-resource.no-capacity-param": (
+        "累积槽上限效果需要 fight: track_inputs: capacity:（累积与恢复流程的累积槽降低参数）",
+        "a capacity effect needs fight: track_inputs: capacity: (the accumulation and recovery procedures' "
+        "capacity-loss parameter)"),
     "fight.turn-reader": ("战斗的回合结构", "the fight's turn structure"),
     "bad-turn.pool-twice": ("回合预算 '{id}' 声明了两次", "turn pool '{id}' is declared twice"),
     "bad-turn.no-pool": ("回合结构没有预算 '{pool}'", "the turn structure has no pool '{pool}'"),

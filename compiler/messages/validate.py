@@ -54,8 +54,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "a relation needs with: the other combatant parameter",
     ),
     "bad-effect.track-effect-needs-points": (
-        "累积槽效果需要 points：获得点数的结果字段",
-        "a track effect needs points: the outcome of points gained",
+        "累积槽效果恰好需要 points（获得点数的结果字段）或 recover（恢复点数的结果字段）中的一个",
+        "a track effect needs exactly one of points (the outcome of points gained) or recover (of points recovered)",
     ),
     "bad-field.field-type-needs-values": (
         "{ftype} 类型的字段 '{id}' 需要 'values'",

@@ -19,11 +19,12 @@ from ..load import Document
 from .context import Reporter
 from .checks import check_debuff_kinds, check_kinds
 from .fight_conditions import check_condition_effect, check_conditions
+from .fight_resources import check_resource_effect, check_resources, check_track_inputs
 from .fight_turn import check_turn
 from .procedures import CheckedProcedure
 from ..messages import say
 
-KINDS = ("counter", "track", "stat", "state", "relation", "condition", "clear")
+KINDS = ("counter", "track", "stat", "state", "relation", "condition", "clear", "resource", "capacity")
 
 
 def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[CheckedProcedure], stats: tuple[Stat, ...],
@@ -137,10 +138,13 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
     state_ids = {e.id for t in tables if t.id == states for e in t.entries}
     track_ids = {e.id for t in tables if t.id == tracks for e in t.entries}
     conditions, relation_rules = check_conditions(m, raw, procedures, stats, state_ids, rep, track_ids)
+    resources = check_resources(m, raw, stats, {c.id for c in conditions}, rulings, rep)
+    track_inputs = check_track_inputs(m, raw, procedures, accumulate, on_damage, rep)
     return FightSpec(tuple((c["id"], c["name"]) for c in raw.get("counters", [])), tracks, accumulate, states,
                      tuple(state_stats), tuple((r["id"], r["name"]) for r in raw.get("relations", [])), m.span(path),
                      on_damage, tuple(debuffs), conditions, relation_rules, check_ids,
-                     tuple(debuff_checks), check_turn(m, raw, procedures, rulings, rep), wake_tracks, tuple(spared))
+                     tuple(debuff_checks), check_turn(m, raw, procedures, rulings, rep), wake_tracks, tuple(spared),
+                     resources, track_inputs)
 
 
 def _points_range(proc: CheckedProcedure, params: tuple[str, ...], m: Document, path: tuple[Any, ...], code: str,
@@ -208,11 +212,16 @@ def check_effects(p: CheckedProcedure, raw: list[dict[str, Any]], doc: Document,
             if spec.tracks is None:
                 bad("track", say("bad-effect.fight-section-declares-no"))
             track = outcome("track", ir.STR)
-            if "points" not in e:
+            if ("points" in e) == ("recover" in e):
                 bad("track", say("bad-effect.track-effect-needs-points"))
                 continue
-            out.append(Effect("track", e["target"], track, outcome("points", ir.INT), 1, "", when, "",
-                              doc.span(ep)))
+            verb = "points" if "points" in e else "recover"  # recover: points taken off (TR-F14)
+            out.append(Effect("track", e["target"], track, outcome(verb, ir.INT), 1 if verb == "points" else -1, "",
+                              when, "", doc.span(ep)))
+        elif kind in ("resource", "capacity"):
+            key, field, sign, constant, spares = check_resource_effect(
+                e, kind, outcomes, {r.id for r in spec.resources}, bool(spec.track_inputs[1]), bad)
+            out.append(Effect(kind, e["target"], key, field, sign, constant, when, spares, doc.span(ep)))
         elif kind in ("condition", "clear"):
             key, value, source = check_condition_effect(e, kind, roles, outcomes, {c.id for c in spec.conditions},
                                                         bad)

@@ -85,6 +85,8 @@ def reads_of(rs: Ruleset) -> Reads:
         reads.rulings.update(FEATURES[feature].rulings)
     if rs.fight is not None and rs.fight.turn is not None and rs.fight.turn.ruling:  # the fight's turn budget
         reads.rulings.add(rs.fight.turn.ruling)
+    if rs.fight is not None:  # the rulings that put a resource's on_empty in force
+        reads.rulings.update(r.ruling for r in rs.fight.resources if r.ruling)
     if rs.fight is not None and rs.fight.states is not None:  # the fight reads the flags that take stats away
         reads.fields.update((rs.fight.states, flag) for flag, _ in rs.fight.state_stats)
         reads.fields.update((rs.fight.states, flag) for flag, _ in rs.fight.state_spared)
@@ -114,6 +116,9 @@ def readers(rs: Ruleset) -> dict[str, tuple[str, ...]]:
             out.setdefault(key, []).append(FEATURES[feature].name)
     if rs.fight is not None and rs.fight.turn is not None and rs.fight.turn.ruling:
         out.setdefault(rs.fight.turn.ruling, []).append(str(say("fight.turn-reader").in_language("zh")))  # page text: Chinese
+    for r in rs.fight.resources if rs.fight is not None else ():
+        if r.ruling:
+            out.setdefault(r.ruling, []).append(r.name)
     return {k: tuple(v) for k, v in out.items()}
 
 

@@ -10,13 +10,13 @@ named, never written here.
 from __future__ import annotations
 
 from ...ir import Ruleset
-from ..fight_data import check_uses, debuff_index, fight_actions, outcome_index, points_range, procedure, \
-    state_index, state_spared, state_stats, track_states
+from ..fight_data import check_uses, debuff_index, fight_actions, lowered_max, outcome_index, points_range, \
+    procedure, state_index, state_spared, state_stats, track_inputs, track_states
 from .code import Js, Writer, comment, join, js, literal, name, string
 from .procedures import split_params
 
 FIGHT_RUNTIME = ["fight_state.js", "fight_rules.js", "fight.js", "fight_budget.js", "fight_carried.js", "fight_events.js",
-                 "fight_odds.js", "fight_plan.js"]
+                 "fight_odds.js", "fight_plan.js", "fight_resources.js"]
 FIGHT_EXPORTS = ["Fight", "FightAction", "Refused", "UntilOdds", "attacks_until", "chain_until", "expected_attacks",
                  "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_LOG_LINE", "MAX_MEMBERS",
                  "MAX_MODIFIERS", "MAX_CONDITIONS", "MAX_NAME", "MAX_TURN", "MAX_VALUE", "MAX_PLAN_STEPS",
@@ -110,6 +110,12 @@ def fight_js(rs: Ruleset) -> Js:
     w.line(js("check_names: {}, track_debuff_checks: {},", _pairs(list(spec.checks)),
               _pairs([(k, v) for k, v in spec.debuff_checks if v])))
     w.line(js("wake_tracks: {}, state_spared: {},", literal(spec.wake_tracks), _pairs(list(state_spared(rs)))))
+    w.line(comment("Each resource: [name, start, top, stat, on_empty, knocks, lifts, rules] (a start or top: a number or a stat)."))
+    w.line(js("resources: {},", _pairs([(r.id, [r.name, r.start, r.top, r.stat, r.on_empty, r.knocks, r.lifts, r.rules])
+                                        for r in spec.resources])))
+    w.line(js("track_inputs: {}, capacity_param: {}, lowered_max: {},", _pairs([(k, list(v)) for k, v in
+                                                                               track_inputs(rs).items()]),
+              literal(spec.track_inputs[1]), literal(lowered_max(rs))))
     t = spec.turn
     w.line(comment("What a turn holds and what each kind of action costs: [pools, kinds, refuse, ready, owes, rules]."))
     w.line(js("turn: {},", Js("null") if t is None else literal([t.pools, t.kinds, t.refuse, t.ready, t.owes,
@@ -153,12 +159,15 @@ _DTS_FIGHT = [
        "readonly counters: ReadonlyArray<readonly [string, number]>; readonly points: ReadonlyArray<readonly [string, "
        "number]>; readonly states: ReadonlyArray<string>; readonly modifiers: ReadonlyArray<FightModifier>; "
        "readonly conditions: ReadonlyArray<FightCondition>; readonly spent: ReadonlyArray<readonly [string, number]>; "
-       "readonly owed: ReadonlyArray<readonly [string, number]>; readonly ready: string; counter(key: string): number; "
+       "readonly owed: ReadonlyArray<readonly [string, number]>; readonly ready: string; "
+       "readonly resources: ReadonlyArray<readonly [string, number]>; readonly lowered: ReadonlyArray<readonly [string, "
+       "number]>; counter(key: string): number; "
        "track_points(key: string): number; }"),
     Js("export interface FightDict { turn: number; turns: boolean; members: {name: string; "
        "stats: Record<string, number | boolean>; counters: Record<string, number>; points: Record<string, number>; "
        "states: string[]; modifiers: [string, number, number, string][]; conditions: [string, number, string, number][]; "
-       "spent: Record<string, number>; owed: Record<string, number>; ready: string}[]; "
+       "spent: Record<string, number>; owed: Record<string, number>; ready: string; resources?: Record<string, number>; "
+       "lowered?: Record<string, number>}[]; "
        "relations: [string, string, string][]; log: string[]; }"),
     Js("export class FightAction<R extends Result = Result> { readonly procedure: string; "
        "readonly roles: ReadonlyArray<readonly [string, string]>; readonly result: R; "
@@ -195,7 +204,7 @@ _DTS_FIGHT = [
        "...options: FightOptions<P>): [FightAction<FightProcedures[P]['result']>, Fight]; "
        "apply(action: FightAction): Fight; next_turn(): Fight; remove_state(name: string, state: string): Fight; "
        "ready(name: string, action: string): Fight; left(name: string): string; "
-       "status(name: string): string; "
+       "status(name: string): string; resource(name: string, resource: string): number; "
        "until_state<P extends keyof FightProcedures>(procedure: P, roles: FightProcedures[P]['roles'], "
        "target: string, track: string, ...options: FightOptions<P, {max_attacks?: number}>): UntilOdds; "
        "until_plan(plan: FightPlan, target: FightTarget | ReadonlyArray<FightTarget>, "

@@ -9,8 +9,8 @@ are plain tuples, never code.
 from __future__ import annotations
 
 from ...ir import Procedure, Ruleset
-from ..fight_data import (check_uses, debuff_index as _debuff_index, fight_actions, points_range, state_spared,
-                          state_index as _state_index, state_stats, track_states)
+from ..fight_data import (check_uses, debuff_index as _debuff_index, fight_actions, lowered_max, points_range,
+                          state_spared, state_index as _state_index, state_stats, track_inputs, track_states)
 from .code import Code, Writer, code, comment, docstring, join, literal, module_head, name, string
 
 
@@ -90,6 +90,16 @@ def _turn(w: Writer, rs: Ruleset) -> None:
     w.line(code("), {}, {}, {}, {})", literal(turn.refuse), literal(turn.ready), literal(turn.owes), literal(turn.rules)))
 
 
+def _resources(w: Writer, rs: Ruleset) -> None:
+    """The resources, as `fight_state.ResourceSpec` records, and the track inputs (literals only)."""
+    assert rs.fight is not None
+    if rs.fight.resources:
+        w.line(comment("Each resource: its start and top (a number or a stat), the stat that shows what is left, on_empty."))
+    _mapping(w, "_RESOURCES", [(string(r.id), code("ResourceSpec({})", join(", ", [literal(x) for x in (
+        r.name, r.start, r.top, r.stat, r.on_empty, r.knocks, r.lifts, r.rules)]))) for r in rs.fight.resources])
+    _mapping(w, "_TRACK_INPUTS", [(string(k), literal(v)) for k, v in track_inputs(rs).items()])
+
+
 def fight_module(rs: Ruleset, header: str) -> str:
     spec = rs.fight
     assert spec is not None
@@ -117,10 +127,9 @@ def fight_module(rs: Ruleset, header: str) -> str:
     if any(p.checks for p in rs.procedures):
         w.line(Code("from ._runtime.fight_checks import CheckUse"))
     w.line(Code("from ._runtime.fight_odds import UntilOdds, sequence_odds"))
-    if spec.turn is not None:
-        w.line(Code("from ._runtime.fight_state import ActionSpec, Effect, FightRules, KindCost, Pool, TurnSpec"))
-    else:
-        w.line(Code("from ._runtime.fight_state import ActionSpec, Effect, FightRules"))
+    names = ["ActionSpec", "Effect", "FightRules"] + (["KindCost", "Pool"] if spec.turn is not None else [])
+    names += (["ResourceSpec"] if spec.resources else []) + (["TurnSpec"] if spec.turn is not None else [])
+    w.line(Code(f"from ._runtime.fight_state import {', '.join(names)}"))
     w.line(Code("from . import procedures as _procedures"))
     w.line(Code("from .model import Combatant"))
     w.line()
@@ -169,6 +178,7 @@ def fight_module(rs: Ruleset, header: str) -> str:
     _mapping(w, "_TRACK_DEBUFF_CHECKS", [(string(k), literal(v)) for k, v in spec.debuff_checks if v])
     _conditions(w, rs)
     _turn(w, rs)
+    _resources(w, rs)
     w.line(code("FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, {}, _STATE_NAMES, _STATE_STATS,",
                 accumulate))
     points_max, taken_max = points_range(rs)
@@ -180,7 +190,9 @@ def fight_module(rs: Ruleset, header: str) -> str:
     w.line(Code("                         relation_specs=_RELATION_SPECS, check_names=_CHECK_NAMES,"))
     w.line(code("                         track_debuff_checks=_TRACK_DEBUFF_CHECKS, turn={}, wake_tracks={},",
                 Code("_TURN") if spec.turn else Code("None"), literal(spec.wake_tracks)))
-    w.line(Code("                         state_spared=_STATE_SPARED)"))
+    capacity = spec.track_inputs[1]
+    w.line(code("                         state_spared=_STATE_SPARED, resources=_RESOURCES, track_inputs=_TRACK_INPUTS,"))
+    w.line(code("                         capacity_param={}, lowered_max={})", literal(capacity), literal(lowered_max(rs))))
     _function(w, ["def start_fight(combatants: Mapping[str, Combatant], turns: bool = False) -> Fight:"],
               "A fight between the named combatants, who act in the order given; with `turns`, each turn is "
               "the budget the ruleset's turn structure declares (an action that does not fit is refused).",

@@ -80,13 +80,14 @@ class Fight {
     if (applying === undefined || applying === null) {
       applying = m.conditions.length || this.relations.length || m.states.length ? this._applying(m) : [];
     }
-    if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length) return m.base;
+    if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length && !m.resources.length) return m.base;
     const values = m.base.toDict();
     for (const sa of lowered) values[sa[0]] = Math.max(rules.stats.get(sa[0])[1], values[sa[0]] - sa[1]);
     for (const mod of m.modifiers) {
       const nlh = rules.stats.get(mod.stat);
       if (nlh !== undefined) values[mod.stat] = Math.max(nlh[1], Math.min(nlh[2], values[mod.stat] + mod.delta));
     }
+    if (m.resources.length) _rt_resource_reflect(rules, m, values);  // what is left, as the stat procedures read
     for (const state of m.states) {
       const spared = rules.state_spared.get(state);
       if (spared !== undefined && values[spared] === true) continue;  // another working sense keeps the defenses
@@ -128,7 +129,7 @@ class Fight {
       if (tp[1] <= 0 || (!rules.track_debuffs.has(tp[0]) && !rules.track_debuff_checks.has(tp[0]))) continue;
       if (plain === null) plain = this._effective(m, false);
       const amount = Math.trunc(Number(_rt_rule_call(rules.accumulate, plain, tp[0],
-                                                      {current: tp[1], gained: 0})[rules.debuff_index]));
+                                                      _rt_capacity_kw(rules, m, tp[0], {current: tp[1], gained: 0}))[rules.debuff_index]));
       if (amount > 0) out.push([tp[0], amount]);
     }
     return out;
@@ -149,6 +150,7 @@ class Fight {
     const prepared = this._prepare(procedure, roles, options);
     _rt_check_call(prepared[0], procedure, prepared[1]);
     const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
+    if (this.rules.resources.size) _rt_refuse_spends(this, prepared[0], prepared[5], result, prepared[2]);  // fight_resources.js
     return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
                            prepared[4]);
   }
@@ -201,6 +203,9 @@ class Fight {
       for (const k of pks[1]) kwargs[k] = pks[0][k];
     }
     for (const k of suppliedKeys) kwargs[k] = supplied[k];
+    if (rules.track_inputs.size) {  // a track's points and capacity loss, from the fight (fight_resources.js)
+      for (const kv of _rt_track_inputs(rules, procedure, this.member(roles[spec.roles[spec.subject]]), options)) kwargs[kv[0]] = kv[1];
+    }
     for (const k of Object.keys(options)) kwargs[k] = options[k];
     return [spec, kwargs, applied, used, plan, roles];
   }
@@ -278,12 +283,16 @@ class Fight {
         const top = before + amount > rules.points_max ? `，已达上限${rules.points_max}` : '';
         log.push(_rt_line(`${who}的${rules.tracks.get(track)}${_rt_signed_int(amount)}（共${total}${top}）`));
         if (rules.accumulate !== null) {
-          const out = _rt_rule_call(rules.accumulate, this._effective(m, false), track,
-                                    {current: Math.min(before, total), gained: Math.max(0, total - before)});
+          const out = _rt_rule_call(rules.accumulate, this._effective(m, false), track, _rt_capacity_kw(rules, m, track,
+                                    {current: Math.min(before, total), gained: Math.max(0, total - before)}));
           const state = String(out[rules.state_index] || '');
           if (state && m.states.indexOf(state) < 0) {
             m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
             log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, state)}`));
+          } else if (total < before && !state && m.states.indexOf(rules.track_states.get(track)) >= 0) {
+            const gone = rules.track_states.get(track);  // recovered below the state's threshold (TR-F14)
+            m = _rt_member_with(m, {states: m.states.filter(s => s !== gone)});
+            log.push(_rt_line(`${who}的${_rt_name_of(rules.state_names, gone)}解除`));
           }
         }
         if (rules.wake_tracks.indexOf(track) >= 0 && rules.on_damage !== null && total > before && m.states.length) {
@@ -316,6 +325,8 @@ class Fight {
           members.set(who, _rt_member_with(m, {conditions: kept}));
           log.push(_rt_line(`${who}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
         }
+      } else if (e.kind === 'resource' || e.kind === 'capacity') {
+        members.set(who, _rt_resource_effect(this, m, e, result, spec.name, log));
       } else if (e.kind === 'relation') {
         const held = roles.get(e.other);
         const key = [e.key, who, held], k = key.join('\u0000');
@@ -358,7 +369,8 @@ class Fight {
       const track = tp[0], points = tp[1];
       const state = rules.track_states.get(track);
       if (points <= 0 || state === undefined || m.states.indexOf(state) < 0) continue;
-      const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track, {current: points, taken: taken});
+      const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track,
+                                _rt_capacity_kw(rules, m, track, {current: points, taken: taken}));
       const left = Math.trunc(Number(out[od[3]])), awake = !!out[od[4]];
       if (left !== points) {
         m = _rt_member_with(m, {points: _rt_put(m.points, track, left)});
@@ -430,6 +442,7 @@ class Fight {
       if (forbids) more.push(forbids);
       parts.push(spec.name + (more.length ? `（${more.join('，')}）` : ''));
     }
+    if (rules.resources.size || m.lowered.length) for (const s of _rt_resources_shown(rules, m)) parts.push(s);
     for (const r of this.relations) if (r[1] === name) parts.push(`${rules.relations.get(r[0])}${r[2]}`);
     for (const r of this.relations) if (r[2] === name) parts.push(`被${r[1]}${rules.relations.get(r[0])}`);
     if (rules.turn !== null && (m.spent.length || m.owed.length || m.ready)) {
@@ -443,14 +456,24 @@ class Fight {
     const pairs = ps => { const out = {}; for (const kv of ps) out[kv[0]] = kv[1]; return out; };
     return {
       turn: this.turn, turns: this.rules.turn !== null,
-      members: this.members.map(m => ({
-        name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
-        states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
-        conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready})),
+      members: this.members.map(m => {
+        const out = {
+          name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
+          states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
+          conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready};
+        if (m.resources.length) out.resources = pairs(m.resources);  // only what changed (fight_resources.js)
+        if (m.lowered.length) out.lowered = pairs(m.lowered);
+        return out;
+      }),
       relations: this.relations.map(r => r.slice()), log: this.log.slice(),
     };
   }
   toJSON() { return this.toDict(); }
+  // What `name` has left of resource `rid`.
+  resource(name, rid) {
+    if (typeof rid !== 'string' || !this.rules.resources.has(rid)) throw new OutOfBounds('没有这个资源', {key: 'resource'});
+    return _rt_resource_amount(this.rules, this.member(name), rid);
+  }
   // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
   static from_dict(rules, data) {
     let read;

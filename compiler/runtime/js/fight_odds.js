@@ -208,11 +208,13 @@ function _rt_is_plain(v) {
   return proto === null || proto === Object.prototype;
 }
 // The fewest points on `track` that put `creature` into the track's state (0 when none up to `limit`).
-function _rt_state_threshold(rules, creature, track, limit) {
+function _rt_state_threshold(rules, creature, track, limit, m) {
   if (rules.accumulate === null) return 0;
   if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
   limit = Math.min(limit === undefined ? MAX_THRESHOLD : limit, rules.points_max);
-  const reaches = points => !!_rt_rule_call(rules.accumulate, creature, track, {current: 0, gained: points})[rules.state_index];
+  const kw = points => (m === undefined ? {current: 0, gained: points}  // m: the member whose lowered capacity counts
+    : _rt_capacity_kw(rules, m, track, {current: 0, gained: points}));
+  const reaches = points => !!_rt_rule_call(rules.accumulate, creature, track, kw(points))[rules.state_index];
   let hi = 1;
   while (!reaches(hi)) {
     if (hi >= limit) return 0;
@@ -244,7 +246,7 @@ function _rt_until_state(fight, procedure, roles, target, track, options) {
   if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
   const m = fight.member(roles[target]);
   const start = m.track_points(track);
-  const needed = _rt_state_threshold(rules, fight._effective(m, false), track);
+  const needed = _rt_state_threshold(rules, fight._effective(m, false), track, undefined, m);
   if (needed <= 0) throw new OutOfBounds(`“${_rt_name_of(rules.tracks, track)}”没有负面状态`, {key: track});
   const others = Object.create(null);
   for (const role of Object.keys(roles)) if (role !== target) others[role] = fight.effective(roles[role]);

@@ -110,7 +110,8 @@ function _rt_reached(fight, targets) {
 }
 // What tells two states of one chain apart (the combatants' base stats never change).
 function _rt_plan_key(fight) {
-  return JSON.stringify([fight.members.map(m => [m.counters, m.points, m.states, m.modifiers, m.conditions]),
+  return JSON.stringify([fight.members.map(m => [m.counters, m.points, m.states, m.modifiers, m.conditions, m.resources,
+                                                  m.lowered]),
                          fight.turn, fight.relations]);
 }
 // `fight` with the counted total set aside (its counter at 0).

@@ -44,6 +44,10 @@ function _rt_fight_rules(d) {
     conditions: conditions, relation_specs: relationSpecs, check_names: map(d.check_names || []),
     track_debuff_checks: map(d.track_debuff_checks || []), wake_tracks: d.wake_tracks || [],
     state_spared: map(d.state_spared || []), turn: d.turn ? _rt_turn_spec(d.turn) : null,
+    resources: new Map((d.resources || []).map(kv => [kv[0], Object.freeze({
+      name: kv[1][0], start: kv[1][1], top: kv[1][2], stat: kv[1][3], on_empty: kv[1][4], knocks: kv[1][5],
+      lifts: kv[1][6], rules: kv[1][7]})])),
+    track_inputs: map(d.track_inputs || []), capacity_param: d.capacity_param || '', lowered_max: d.lowered_max || 0,
   });
 }
 // A turn structure [pools, kinds, refuse, ready, owes, rules] (fight_state.TurnSpec); a cost is

@@ -116,7 +116,7 @@ function _rt_same_condition(a, b) {
 }
 // One combatant of a fight: counters and points as [key, value] pairs sorted by key.
 class _rt_Member {
-  constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready) {
+  constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready, resources, lowered) {
     this.name = name; this.base = base;
     this.counters = Object.freeze(counters); this.points = Object.freeze(points);
     this.states = Object.freeze(states); this.modifiers = Object.freeze(modifiers);
@@ -124,6 +124,8 @@ class _rt_Member {
     this.spent = Object.freeze(spent || []);  // of its turn budget since its own turn began: [pool, amount]
     this.owed = Object.freeze(owed || []);  // taken from its next turn (a reflex's second)
     this.ready = ready || '';  // the kind of action it has readied ('' none)
+    this.resources = Object.freeze(resources || []);  // what is left of the resources that changed (fight_resources.js)
+    this.lowered = Object.freeze(lowered || []);  // how far each track's capacity is lowered: [track, loss > 0]
     Object.freeze(this);
   }
   counter(key) { return _rt_get(this.counters, key); }
@@ -132,7 +134,7 @@ class _rt_Member {
 function _rt_member_with(m, changes) {
   const v = k => (Object.prototype.hasOwnProperty.call(changes, k) ? changes[k] : m[k]);
   return new _rt_Member(m.name, m.base, v('counters'), v('points'), v('states'), v('modifiers'), v('conditions'),
-                        v('spent'), v('owed'), v('ready'));
+                        v('spent'), v('owed'), v('ready'), v('resources'), v('lowered'));
 }
 function _rt_get(pairs, key) {
   for (const kv of pairs) if (kv[0] === key) return kv[1];
@@ -167,7 +169,7 @@ function _rt_check_name(name) {
 // ---- the checked reader of stored fights ----
 const _rt_TOP_KEYS = ['turn', 'turns', 'members', 'relations', 'log'];
 const _rt_MEMBER_KEYS = ['name', 'stats', 'counters', 'points', 'states', 'modifiers', 'conditions', 'spent', 'owed',
-                         'ready'];
+                         'ready', 'resources', 'lowered'];
 function _rt_has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
 function _rt_bad(what) { return new OutOfBounds(`战斗记录无效：${what}`, {key: 'fight'}); }
 function _rt_is_mapping(value) {
@@ -244,10 +246,10 @@ function _rt_read_fight(rules, data) {
                              _rt_int(parts[2], '到期回合', -1, MAX_VALUE), parts[3]));
     }
     states.sort(_rt_text_cmp);
-    const budget = _rt_read_budget(rules, m);
+    const budget = _rt_read_budget(rules, m), held = _rt_read_resources(rules, m, base);
     members.push(new _rt_Member(name, base, counters, points, states, mods,
                                 _rt_read_conditions(rules, _rt_get_or(m, 'conditions', [])), budget[0], budget[1],
-                                budget[2]));
+                                budget[2], held[0], held[1]));
   }
   const n = members.length, relations = [];
   for (const x of _rt_list(_rt_get_or(top, 'relations', []), '关系', Math.max(1, rules.relations.size) * n * n)) {

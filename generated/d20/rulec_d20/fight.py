@@ -170,13 +170,18 @@ _CONDITIONS: Dict[str, ConditionSpec] = {
 _RELATION_SPECS: Dict[str, Any] = {
     'grapple': RelationSpec('擒抱', '', '', ('incapacitated',), (), ()),
 }
+_RESOURCES: Dict[str, Any] = {
+}
+_TRACK_INPUTS: Dict[str, Any] = {
+}
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, None, _STATE_NAMES, _STATE_STATS,
                          _RELATIONS, _ACTIONS, 0, None, _TRACK_STATES, _TRACK_DEBUFFS, (-1),
 # The most points a track holds: the top of what add_points-like procedures accept (saturated).
                          points_max=1000000000, taken_max=1000000000, flag_names=_FLAG_NAMES, conditions=_CONDITIONS,
                          relation_specs=_RELATION_SPECS, check_names=_CHECK_NAMES,
                          track_debuff_checks=_TRACK_DEBUFF_CHECKS, turn=None, wake_tracks=(),
-                         state_spared=_STATE_SPARED)
+                         state_spared=_STATE_SPARED, resources=_RESOURCES, track_inputs=_TRACK_INPUTS,
+                         capacity_param='', lowered_max=0)
 
 
 def start_fight(combatants: Mapping[str, Combatant], turns: bool = False) -> Fight:

@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:b2ca87c33e91cddc8b4c6cdcdf8d25c5f01ab7890f98a90d981a30bb2c88abfd
+# Content hash: sha256:765552d1e90b72d648a31ee30757de4b4f864c52bbb00a177d4825ef469eb56d
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -82,6 +82,8 @@ from .procedures import total_defense, total_defense_fast, total_defense_odds, t
 from .results import TotalDefenseResult, TOTAL_DEFENSE_FIELDS
 from .procedures import willpower_spend, willpower_spend_fast, willpower_spend_odds, willpower_spend_prepare
 from .results import WillpowerSpendResult, WILLPOWER_SPEND_FIELDS
+from .procedures import willpower_regain, willpower_regain_fast, willpower_regain_odds, willpower_regain_prepare
+from .results import WillpowerRegainResult, WILLPOWER_REGAIN_FIELDS
 from .procedures import save_contest, save_contest_fast, save_contest_odds, save_contest_prepare
 from .results import SaveContestResult, SAVE_CONTEST_FIELDS
 from .procedures import trip, trip_fast, trip_odds, trip_prepare
@@ -228,6 +230,12 @@ __all__ = [
     "willpower_spend_prepare",
     "WillpowerSpendResult",
     "WILLPOWER_SPEND_FIELDS",
+    "willpower_regain",
+    "willpower_regain_fast",
+    "willpower_regain_odds",
+    "willpower_regain_prepare",
+    "WillpowerRegainResult",
+    "WILLPOWER_REGAIN_FIELDS",
     "save_contest",
     "save_contest_fast",
     "save_contest_odds",

@@ -33,7 +33,7 @@ from ._runtime.core import OutOfBounds
 from ._runtime.fight import Fight
 from ._runtime.fight_conditions import ConditionSpec, Ending, RelationSpec, Scope
 from ._runtime.fight_odds import UntilOdds, sequence_odds
-from ._runtime.fight_state import ActionSpec, Effect, FightRules, KindCost, Pool, TurnSpec
+from ._runtime.fight_state import ActionSpec, Effect, FightRules, KindCost, Pool, ResourceSpec, TurnSpec
 from . import procedures as _procedures
 from .model import Combatant
 
@@ -99,7 +99,9 @@ _ACTIONS: Dict[str, ActionSpec] = {
             '攻击与防御的对抗', _procedures.attack, ('attacker', 'defender'),
             (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''),
              Effect('track', 'defender', 'condition', 'condition_points', 1, '', '', ''),
-             Effect('modifier', 'attacker', 'basic_defense', 'own_basic_defense_penalty', (-1), 'next_turn', '', ''),),
+             Effect('modifier', 'attacker', 'basic_defense', 'own_basic_defense_penalty', (-1), 'next_turn', '', ''),
+             Effect('resource', 'attacker', 'willpower', 'willpower_spent', (-1), '', '', ''),
+             Effect('resource', 'defender', 'willpower', 'defender_willpower_spent', (-1), '', '', ''),),
             _procedures.attack_odds,
             {'weapon': '武器', 'distance': '距离', 'hands': '用手数', 'extra_speed': '额外高速',
              'extra_armor_piercing': '额外破甲', 'power_attack': '全力一击', 'charge_meters': '冲锋距离',
@@ -125,11 +127,14 @@ _ACTIONS: Dict[str, ActionSpec] = {
                                 _procedures.total_defense_odds, {}, 'standard', 'physical', 0),
     'willpower_spend': ActionSpec(
             '意志力的使用', _procedures.willpower_spend, ('character',),
-            (Effect('modifier', 'character', 'willpower', 'spent', (-1), 'fight', '', ''),
+            (Effect('resource', 'character', 'willpower', 'spent', (-1), '', '', 'stays_conscious'),
              Effect('modifier', 'character', 'move_speed', 'move_bonus', 1, 'rounds:1', '', ''),
              Effect('condition', 'character', 'staying_conscious', '', 1, '', 'stays_conscious', ''),
              Effect('condition', 'character', 'stayed_conscious', '', 1, '', 'stays_conscious', ''),),
             _procedures.willpower_spend_odds, {'use': '用法', 'conscious_used': '本场景已保持清醒'}, 'free', '', 0),
+    'willpower_regain': ActionSpec('恢复意志力', _procedures.willpower_regain, ('character',),
+                                   (Effect('resource', 'character', 'willpower', 'regained', 1, '', '', ''), ),
+                                   _procedures.willpower_regain_odds, {'points': '恢复点数'}, '', '', 0),
     'trip': ActionSpec(
             '绊摔', _procedures.trip, ('attacker', 'defender'),
             (Effect('condition', 'defender', 'prone', '', 1, '', 'prone', ''),
@@ -246,6 +251,8 @@ _CONDITIONS: Dict[str, ConditionSpec] = {
     'stayed_conscious': ConditionSpec('本场景已以意志保持清醒', (), (), (('conscious_used', True),),
                                       Scope(('willpower_spend',), 'character', '', ''), (), (), (), 1000000, 'replace',
                                       ('DP-F15',), ()),
+    'drained': ConditionSpec('昏迷', (('helpless', True),), (), (), Scope((), '', '', ''), (), (('', ''),), (), 1000000,
+                             'replace', ('DP-F15',), ()),
     'pinning': ConditionSpec('压制中', (), (), (('pinned', True),),
                              Scope(('grapple_attack',), 'attacker', 'defender', ''), (), (), (), 1000000, 'replace',
                              ('DP-F11',), ()),
@@ -266,13 +273,21 @@ _TURN = TurnSpec((
     ('free', KindCost(((),), ((),), ())),
     ('reflex', KindCost((), ((),), ())),
 ), True, ((('standard', 1),),), True, ('DP-F21', 'DP-F14'))
+# Each resource: its start and top (a number or a stat), the stat that shows what is left, on_empty.
+_RESOURCES: Dict[str, Any] = {
+    'willpower': ResourceSpec('意志力', 'willpower', 'willpower', 'willpower', 'drained', False, True,
+                              ('DP-F15', 'DP-64')),
+}
+_TRACK_INPUTS: Dict[str, Any] = {
+}
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, None, _STATE_NAMES, _STATE_STATS,
                          _RELATIONS, _ACTIONS, 0, None, _TRACK_STATES, _TRACK_DEBUFFS, (-1),
 # The most points a track holds: the top of what add_points-like procedures accept (saturated).
                          points_max=1000000000, taken_max=1000000000, flag_names=_FLAG_NAMES, conditions=_CONDITIONS,
                          relation_specs=_RELATION_SPECS, check_names=_CHECK_NAMES,
                          track_debuff_checks=_TRACK_DEBUFF_CHECKS, turn=_TURN, wake_tracks=(),
-                         state_spared=_STATE_SPARED)
+                         state_spared=_STATE_SPARED, resources=_RESOURCES, track_inputs=_TRACK_INPUTS,
+                         capacity_param='', lowered_max=0)
 
 
 def start_fight(combatants: Mapping[str, Combatant], turns: bool = False) -> Fight:

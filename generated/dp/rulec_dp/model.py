@@ -37,7 +37,7 @@ __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'WillpowerUse', 'W
            'ProneCannotCharge', 'AimOutOfReach', 'TooManyHandsFree', 'OverrunTooBig', 'FeintImpossible', 'NotABombard',
            'AimUnlocated', 'GrappleNeedsTwoHands', 'BadWillpower', 'ConsciousOnce']
 
-# ---- rulings in force (50): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+# ---- rulings in force (51): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 _R_REFUSE_OVER_TURN: Final = True  # 拒绝本回合已用尽的动作
 _R_SPEED_PER_POINT: Final = 1  # R2 高速对基础防御的折算
 _R_ARMOR_PIERCING_DIVISOR: Final = 2  # R2 破甲折算除数
@@ -64,6 +64,7 @@ _R_AIM_MAX_INCREMENTS: Final = 3  # R18 瞄准距离上限
 _R_WILLPOWER_CHECK_BONUS: Final = 3  # R19 意志力检定加值
 _R_WILLPOWER_DEFENSE_BONUS: Final = 2  # R19 意志力防御加值
 _R_WILLPOWER_MOVE_BONUS: Final = 10  # R19 意志力移动加值
+_R_WILLPOWER_EMPTY_KNOCKOUT: Final = False  # 意志力池为空时昏迷
 _R_BULL_RUSH_METERS_PER_NET: Final = 3  # R20 冲撞击退
 _R_BULL_RUSH_RETURN_PENALTY: Final = 2  # R20 反冲撞减值
 _R_FEINT_MAX_PARRY_PENALTY: Final = 3  # R21 虚招格挡减值上限
@@ -106,6 +107,7 @@ RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'aim_bonus_per_round': _R_AIM_BONUS_PER_ROUND, 'aim_max_bonus': _R_AIM_MAX_BONUS,
         'aim_max_increments': _R_AIM_MAX_INCREMENTS, 'willpower_check_bonus': _R_WILLPOWER_CHECK_BONUS,
         'willpower_defense_bonus': _R_WILLPOWER_DEFENSE_BONUS, 'willpower_move_bonus': _R_WILLPOWER_MOVE_BONUS,
+        'willpower_empty_knockout': _R_WILLPOWER_EMPTY_KNOCKOUT,
         'bull_rush_meters_per_net': _R_BULL_RUSH_METERS_PER_NET,
         'bull_rush_return_penalty': _R_BULL_RUSH_RETURN_PENALTY, 'feint_max_parry_penalty': _R_FEINT_MAX_PARRY_PENALTY,
         'trip_bonus_per_leg_pair': _R_TRIP_BONUS_PER_LEG_PAIR,

@@ -62,12 +62,12 @@ from .model import (Combatant, WillpowerUse, get_willpower_use, DamageType, get_
                     _R_GRAPPLE_MOVE_METERS_PER_NET, _R_PIN_MOVE_SPEED_DIVISOR, _R_GRAPPLE_HANDS_NEEDED)
 from .results import (AttackResult, ATTACK_FIELDS, BombardResult, BOMBARD_FIELDS, ParryResult, PARRY_FIELDS,
                       ActiveCoverResult, ACTIVE_COVER_FIELDS, TotalDefenseResult, TOTAL_DEFENSE_FIELDS,
-                      WillpowerSpendResult, WILLPOWER_SPEND_FIELDS, SaveContestResult, SAVE_CONTEST_FIELDS, TripResult,
-                      TRIP_FIELDS, BullRushResult, BULL_RUSH_FIELDS, GrappleResult, GRAPPLE_FIELDS, PinResult,
-                      PIN_FIELDS, FeintResult, FEINT_FIELDS, OverrunResult, OVERRUN_FIELDS, GrappleAttackResult,
-                      GRAPPLE_ATTACK_FIELDS, GrappleMoveResult, GRAPPLE_MOVE_FIELDS, EscapeGrappleResult,
-                      ESCAPE_GRAPPLE_FIELDS, ReleaseGrappleResult, RELEASE_GRAPPLE_FIELDS, StandUpResult,
-                      STAND_UP_FIELDS, AimResult, AIM_FIELDS)
+                      WillpowerSpendResult, WILLPOWER_SPEND_FIELDS, WillpowerRegainResult, WILLPOWER_REGAIN_FIELDS,
+                      SaveContestResult, SAVE_CONTEST_FIELDS, TripResult, TRIP_FIELDS, BullRushResult, BULL_RUSH_FIELDS,
+                      GrappleResult, GRAPPLE_FIELDS, PinResult, PIN_FIELDS, FeintResult, FEINT_FIELDS, OverrunResult,
+                      OVERRUN_FIELDS, GrappleAttackResult, GRAPPLE_ATTACK_FIELDS, GrappleMoveResult,
+                      GRAPPLE_MOVE_FIELDS, EscapeGrappleResult, ESCAPE_GRAPPLE_FIELDS, ReleaseGrappleResult,
+                      RELEASE_GRAPPLE_FIELDS, StandUpResult, STAND_UP_FIELDS, AimResult, AIM_FIELDS)
 
 _POOL = PoolSpec(10, 8, 10, '.ww', 10)
 
@@ -348,13 +348,15 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
             AttackResult,
             (hit, net, damage, weapon.damage_type.id, not ranged, hit and not ranged,
              called_shot.track.id if condition_points > 0 else '', condition_points, dice_, defender_extras,
-             own_penalty, severity_steps, disarmed, item_damage, tuple(_rolls), tuple(_trace)))
+             own_penalty, severity_steps, disarmed, item_damage, (1 if willpower else 0) + (1 if willpower_move else 0),
+             1 if defender_willpower else 0, tuple(_rolls), tuple(_trace)))
 
 
 def _attack_roll(dice: DiceSource, weapon: Weapon, called_shot: CalledShot, ranged: bool, grapple_penalty: int,
                  defender_extras: int, dice_: int, extras_cancelled: int, sunder_bonus: int, own_penalty: int,
-                 attacker: Combatant, defender: Combatant, coup_de_grace: bool) -> Tuple[
-        bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int]:
+                 attacker: Combatant, defender: Combatant, willpower: bool, willpower_move: bool,
+                 defender_willpower: bool, coup_de_grace: bool) -> Tuple[
+        bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int, int, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     raw = (max(0, dice_) if coup_de_grace else _rt_pool_successes(_die, dice_, 10, 8, 10, 1000) if _maybe_rand is None
@@ -392,7 +394,8 @@ def _attack_roll(dice: DiceSource, weapon: Weapon, called_shot: CalledShot, rang
                    else 0) if contested and called_shot.save == 'opposed_sunder' else 0
     return (hit, net, damage, weapon.damage_type.id, not ranged, hit and not ranged,
             called_shot.track.id if condition_points > 0 else '', condition_points, dice_, defender_extras, own_penalty,
-            severity_steps, disarmed, item_damage)
+            severity_steps, disarmed, item_damage, (1 if willpower else 0) + (1 if willpower_move else 0),
+            1 if defender_willpower else 0)
 
 
 def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
@@ -403,7 +406,8 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
                 target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
                 targets: int = 1, coup_de_grace: bool = False, all_targets_helpless: bool = False,
                 total_defense: bool = False, attacker_pinpointed: bool = True, other_bonus: int = 0,
-                dice: DiceSource) -> Tuple[bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int]:
+                dice: DiceSource) -> Tuple[bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int,
+                                           int, int]:
     """攻击与防御的对抗: the outcome only (the fields of ATTACK_FIELDS), no trace."""
     _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack,
                            charge_meters, clear_path, aim_rounds, target_unlocated, willpower, willpower_move,
@@ -415,7 +419,8 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return _attack_roll(dice, weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled,
-                        sunder_bonus, own_penalty, attacker, defender, coup_de_grace)
+                        sunder_bonus, own_penalty, attacker, defender, willpower, willpower_move, defender_willpower,
+                        coup_de_grace)
 
 
 def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, distance: int = 0,
@@ -426,7 +431,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
                    target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
                    targets: int = 1, coup_de_grace: bool = False, all_targets_helpless: bool = False,
                    total_defense: bool = False, attacker_pinpointed: bool = True, other_bonus: int = 0) -> Callable[
-        [DiceSource], Tuple[bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int]]:
+        [DiceSource], Tuple[bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int, int, int]]:
     """攻击与防御的对抗: the setup once; the function returned rolls and returns the outcome tuple."""
     _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack,
                            charge_meters, clear_path, aim_rounds, target_unlocated, willpower, willpower_move,
@@ -452,8 +457,11 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     _weapon_damage_type_id = weapon.damage_type.id
     _not_ranged = not ranged
     _called_shot_track_id = called_shot.track.id
+    _out14 = (1 if willpower else 0) + (1 if willpower_move else 0)
+    _out15 = 1 if defender_willpower else 0
 
-    def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int]:
+    def _roll(dice: DiceSource) -> Tuple[bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int, int,
+                                         int]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -477,9 +485,10 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
                            else 0) if _item_damage and contested else 0
             return (hit, net, damage, _weapon_damage_type_id, _not_ranged, _not_ranged and hit,
                     _called_shot_track_id if condition_points > 0 else '', condition_points, dice_, defender_extras,
-                    own_penalty, severity_steps, disarmed, item_damage)
+                    own_penalty, severity_steps, disarmed, item_damage, _out14, _out15)
         return _attack_roll(_rt_dice_source(dice), weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_,
-                            extras_cancelled, sunder_bonus, own_penalty, attacker, defender, coup_de_grace)
+                            extras_cancelled, sunder_bonus, own_penalty, attacker, defender, willpower, willpower_move,
+                            defender_willpower, coup_de_grace)
 
     return _roll
 
@@ -531,7 +540,9 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
             _odds.add(
                     (hit, net, damage, weapon.damage_type.id, not ranged, hit and not ranged,
                      called_shot.track.id if condition_points > 0 else '', condition_points, dice_, defender_extras,
-                     own_penalty, severity_steps, disarmed, item_damage), _contest_p)
+                     own_penalty, severity_steps, disarmed, item_damage,
+                     (1 if willpower else 0) + (1 if willpower_move else 0), 1 if defender_willpower else 0),
+                    _contest_p)
     return _odds.build()
 
 
@@ -998,6 +1009,50 @@ def willpower_spend_odds(character: Combatant, use: Union[WillpowerUse, str], *,
     use, bonus = _willpower_spend_setup(character, use, conscious_used, None)
     _odds, _p = OddsBuilder(WILLPOWER_SPEND_FIELDS, None, None, 200000), 1.0
     _odds.add((bonus, character.willpower - 1, use.id == 'conscious', 1, bonus if use.id == 'move' else 0), _p)
+    return _odds.build()
+
+
+def _willpower_regain_setup(character: Combatant, points: int, _trace: Optional[List[_Step]]) -> None:
+    if not (type(character) is Combatant and type(points) is int and 1 <= points <= 30):
+        _rt_check_inputs((('type', '人物', character, Combatant), ('int', '恢复点数', points, 1, 30),))
+    if _trace is not None:
+        _trace.append(_rec(_Step, ('note', f'恢复{points}点意志力', ())))
+
+
+def willpower_regain(character: Combatant, *, points: int = 1,
+                     dice: Optional[DiceSource] = None) -> WillpowerRegainResult:
+    """恢复意志力（DP-64）"""
+    _trace: List[_Step] = []
+    _willpower_regain_setup(character, points, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+    return _rec(WillpowerRegainResult, (points, (), tuple(_trace)))
+
+
+def willpower_regain_fast(character: Combatant, *, points: int = 1, dice: DiceSource) -> Tuple[int]:
+    """恢复意志力: the outcome only (the fields of WILLPOWER_REGAIN_FIELDS), no trace."""
+    _willpower_regain_setup(character, points, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return (points,)
+
+
+def willpower_regain_prepare(character: Combatant, *, points: int = 1) -> Callable[[DiceSource], Tuple[int]]:
+    """恢复意志力: the setup once; the function returned rolls and returns the outcome tuple."""
+    _willpower_regain_setup(character, points, None)
+
+    def _roll(dice: DiceSource) -> Tuple[int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+        return (points,)
+
+    return _roll
+
+
+def willpower_regain_odds(character: Combatant, *, points: int = 1) -> Odds:
+    """恢复意志力: the exact distribution of the fields of WILLPOWER_REGAIN_FIELDS."""
+    _willpower_regain_setup(character, points, None)
+    _odds, _p = OddsBuilder(WILLPOWER_REGAIN_FIELDS, None, None, 200000), 1.0
+    _odds.add((points,), _p)
     return _odds.build()
 
 

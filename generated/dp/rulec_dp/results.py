@@ -51,7 +51,9 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('defender_extras', '防御方附加成功', 'int'),
                        ('own_basic_defense_penalty', '自身基础防御减值', 'int'),
                        ('severity_steps', '伤害加深级数', 'int'), ('disarmed', '武器脱手', 'bool'),
-                       ('item_damage', '物品伤害', 'int')), "summary": {"hit": 'hit', "damage": 'damage'}},
+                       ('item_damage', '物品伤害', 'int'), ('willpower_spent', '攻击方消耗的意志力', 'int'),
+                       ('defender_willpower_spent', '防御方消耗的意志力', 'int')),
+            "summary": {"hit": 'hit', "damage": 'damage'}},
     'bombard': {
             "name": '炮击',
             "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'),
@@ -78,6 +80,9 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "fields": (('bonus', '加值', 'int'), ('willpower_left', '剩余意志力', 'int'),
                        ('stays_conscious', '保持清醒', 'bool'), ('spent', '消耗的意志力', 'int'),
                        ('move_bonus', '本轮移动加值', 'int')), "summary": {"hit": None, "damage": None}},
+    'willpower_regain': {"name": '恢复意志力',
+                         "params": (('character', '人物', 'combatant'), ('points', '恢复点数', 'int')),
+                         "fields": (('regained', '恢复的意志力', 'int'),), "summary": {"hit": None, "damage": None}},
     'save_contest': {
             "name": '攻击与豁免的对抗',
             "params": (('attack_dice', '攻击DP', 'int'), ('attack_extras', '攻击附加成功', 'int'),
@@ -157,7 +162,8 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
 
 ATTACK_FIELDS: Tuple[str, ...] = ('hit', 'net', 'damage', 'damage_type', 'melee', 'melee_hit', 'condition',
                                   'condition_points', 'dice', 'defender_extras', 'own_basic_defense_penalty',
-                                  'severity_steps', 'disarmed', 'item_damage')
+                                  'severity_steps', 'disarmed', 'item_damage', 'willpower_spent',
+                                  'defender_willpower_spent')
 
 
 class _AttackFields(NamedTuple):
@@ -175,6 +181,8 @@ class _AttackFields(NamedTuple):
     severity_steps: int  # 伤害加深级数
     disarmed: bool  # 武器脱手
     item_damage: int  # 物品伤害
+    willpower_spent: int  # 攻击方消耗的意志力
+    defender_willpower_spent: int  # 防御方消耗的意志力
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 
@@ -273,6 +281,23 @@ class WillpowerSpendResult(_WillpowerSpendFields, _rt_Result):
 
     __slots__ = ()
     procedure = 'willpower_spend'
+
+
+WILLPOWER_REGAIN_FIELDS: Tuple[str, ...] = ('regained',)
+
+
+class _WillpowerRegainFields(NamedTuple):
+    regained: int  # 恢复的意志力
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class WillpowerRegainResult(_WillpowerRegainFields, _rt_Result):
+    """The result of willpower_regain (恢复意志力): its outcome fields, rolls and trace; outcome(), text(),
+    to_dict()."""
+
+    __slots__ = ()
+    procedure = 'willpower_regain'
 
 
 SAVE_CONTEST_FIELDS: Tuple[str, ...] = ('hit', 'net', 'damage', 'damage_type')

@@ -1202,7 +1202,7 @@ function _rt_same_condition(a, b) {
 }
 // One combatant of a fight: counters and points as [key, value] pairs sorted by key.
 class _rt_Member {
-  constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready) {
+  constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready, resources, lowered) {
     this.name = name; this.base = base;
     this.counters = Object.freeze(counters); this.points = Object.freeze(points);
     this.states = Object.freeze(states); this.modifiers = Object.freeze(modifiers);
@@ -1210,6 +1210,8 @@ class _rt_Member {
     this.spent = Object.freeze(spent || []);  // of its turn budget since its own turn began: [pool, amount]
     this.owed = Object.freeze(owed || []);  // taken from its next turn (a reflex's second)
     this.ready = ready || '';  // the kind of action it has readied ('' none)
+    this.resources = Object.freeze(resources || []);  // what is left of the resources that changed (fight_resources.js)
+    this.lowered = Object.freeze(lowered || []);  // how far each track's capacity is lowered: [track, loss > 0]
     Object.freeze(this);
   }
   counter(key) { return _rt_get(this.counters, key); }
@@ -1218,7 +1220,7 @@ class _rt_Member {
 function _rt_member_with(m, changes) {
   const v = k => (Object.prototype.hasOwnProperty.call(changes, k) ? changes[k] : m[k]);
   return new _rt_Member(m.name, m.base, v('counters'), v('points'), v('states'), v('modifiers'), v('conditions'),
-                        v('spent'), v('owed'), v('ready'));
+                        v('spent'), v('owed'), v('ready'), v('resources'), v('lowered'));
 }
 function _rt_get(pairs, key) {
   for (const kv of pairs) if (kv[0] === key) return kv[1];
@@ -1253,7 +1255,7 @@ function _rt_check_name(name) {
 // ---- the checked reader of stored fights ----
 const _rt_TOP_KEYS = ['turn', 'turns', 'members', 'relations', 'log'];
 const _rt_MEMBER_KEYS = ['name', 'stats', 'counters', 'points', 'states', 'modifiers', 'conditions', 'spent', 'owed',
-                         'ready'];
+                         'ready', 'resources', 'lowered'];
 function _rt_has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
 function _rt_bad(what) { return new OutOfBounds(`战斗记录无效：${what}`, {key: 'fight'}); }
 function _rt_is_mapping(value) {
@@ -1330,10 +1332,10 @@ function _rt_read_fight(rules, data) {
                              _rt_int(parts[2], '到期回合', -1, MAX_VALUE), parts[3]));
     }
     states.sort(_rt_text_cmp);
-    const budget = _rt_read_budget(rules, m);
+    const budget = _rt_read_budget(rules, m), held = _rt_read_resources(rules, m, base);
     members.push(new _rt_Member(name, base, counters, points, states, mods,
                                 _rt_read_conditions(rules, _rt_get_or(m, 'conditions', [])), budget[0], budget[1],
-                                budget[2]));
+                                budget[2], held[0], held[1]));
   }
   const n = members.length, relations = [];
   for (const x of _rt_list(_rt_get_or(top, 'relations', []), '关系', Math.max(1, rules.relations.size) * n * n)) {
@@ -1429,6 +1431,10 @@ function _rt_fight_rules(d) {
     conditions: conditions, relation_specs: relationSpecs, check_names: map(d.check_names || []),
     track_debuff_checks: map(d.track_debuff_checks || []), wake_tracks: d.wake_tracks || [],
     state_spared: map(d.state_spared || []), turn: d.turn ? _rt_turn_spec(d.turn) : null,
+    resources: new Map((d.resources || []).map(kv => [kv[0], Object.freeze({
+      name: kv[1][0], start: kv[1][1], top: kv[1][2], stat: kv[1][3], on_empty: kv[1][4], knocks: kv[1][5],
+      lifts: kv[1][6], rules: kv[1][7]})])),
+    track_inputs: map(d.track_inputs || []), capacity_param: d.capacity_param || '', lowered_max: d.lowered_max || 0,
   });
 }
 // A turn structure [pools, kinds, refuse, ready, owes, rules] (fight_state.TurnSpec); a cost is
@@ -1645,13 +1651,14 @@ class Fight {
     if (applying === undefined || applying === null) {
       applying = m.conditions.length || this.relations.length || m.states.length ? this._applying(m) : [];
     }
-    if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length) return m.base;
+    if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length && !m.resources.length) return m.base;
     const values = m.base.toDict();
     for (const sa of lowered) values[sa[0]] = Math.max(rules.stats.get(sa[0])[1], values[sa[0]] - sa[1]);
     for (const mod of m.modifiers) {
       const nlh = rules.stats.get(mod.stat);
       if (nlh !== undefined) values[mod.stat] = Math.max(nlh[1], Math.min(nlh[2], values[mod.stat] + mod.delta));
     }
+    if (m.resources.length) _rt_resource_reflect(rules, m, values);  // what is left, as the stat procedures read
     for (const state of m.states) {
       const spared = rules.state_spared.get(state);
       if (spared !== undefined && values[spared] === true) continue;  // another working sense keeps the defenses
@@ -1693,7 +1700,7 @@ class Fight {
       if (tp[1] <= 0 || (!rules.track_debuffs.has(tp[0]) && !rules.track_debuff_checks.has(tp[0]))) continue;
       if (plain === null) plain = this._effective(m, false);
       const amount = Math.trunc(Number(_rt_rule_call(rules.accumulate, plain, tp[0],
-                                                      {current: tp[1], gained: 0})[rules.debuff_index]));
+                                                      _rt_capacity_kw(rules, m, tp[0], {current: tp[1], gained: 0}))[rules.debuff_index]));
       if (amount > 0) out.push([tp[0], amount]);
     }
     return out;
@@ -1714,6 +1721,7 @@ class Fight {
     const prepared = this._prepare(procedure, roles, options);
     _rt_check_call(prepared[0], procedure, prepared[1]);
     const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
+    if (this.rules.resources.size) _rt_refuse_spends(this, prepared[0], prepared[5], result, prepared[2]);  // fight_resources.js
     return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
                            prepared[4]);
   }
@@ -1766,6 +1774,9 @@ class Fight {
       for (const k of pks[1]) kwargs[k] = pks[0][k];
     }
     for (const k of suppliedKeys) kwargs[k] = supplied[k];
+    if (rules.track_inputs.size) {  // a track's points and capacity loss, from the fight (fight_resources.js)
+      for (const kv of _rt_track_inputs(rules, procedure, this.member(roles[spec.roles[spec.subject]]), options)) kwargs[kv[0]] = kv[1];
+    }
     for (const k of Object.keys(options)) kwargs[k] = options[k];
     return [spec, kwargs, applied, used, plan, roles];
   }
@@ -1843,12 +1854,16 @@ class Fight {
         const top = before + amount > rules.points_max ? `，已达上限${rules.points_max}` : '';
         log.push(_rt_line(`${who}的${rules.tracks.get(track)}${_rt_signed_int(amount)}（共${total}${top}）`));
         if (rules.accumulate !== null) {
-          const out = _rt_rule_call(rules.accumulate, this._effective(m, false), track,
-                                    {current: Math.min(before, total), gained: Math.max(0, total - before)});
+          const out = _rt_rule_call(rules.accumulate, this._effective(m, false), track, _rt_capacity_kw(rules, m, track,
+                                    {current: Math.min(before, total), gained: Math.max(0, total - before)}));
           const state = String(out[rules.state_index] || '');
           if (state && m.states.indexOf(state) < 0) {
             m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
             log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, state)}`));
+          } else if (total < before && !state && m.states.indexOf(rules.track_states.get(track)) >= 0) {
+            const gone = rules.track_states.get(track);  // recovered below the state's threshold (TR-F14)
+            m = _rt_member_with(m, {states: m.states.filter(s => s !== gone)});
+            log.push(_rt_line(`${who}的${_rt_name_of(rules.state_names, gone)}解除`));
           }
         }
         if (rules.wake_tracks.indexOf(track) >= 0 && rules.on_damage !== null && total > before && m.states.length) {
@@ -1881,6 +1896,8 @@ class Fight {
           members.set(who, _rt_member_with(m, {conditions: kept}));
           log.push(_rt_line(`${who}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
         }
+      } else if (e.kind === 'resource' || e.kind === 'capacity') {
+        members.set(who, _rt_resource_effect(this, m, e, result, spec.name, log));
       } else if (e.kind === 'relation') {
         const held = roles.get(e.other);
         const key = [e.key, who, held], k = key.join('\u0000');
@@ -1923,7 +1940,8 @@ class Fight {
       const track = tp[0], points = tp[1];
       const state = rules.track_states.get(track);
       if (points <= 0 || state === undefined || m.states.indexOf(state) < 0) continue;
-      const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track, {current: points, taken: taken});
+      const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track,
+                                _rt_capacity_kw(rules, m, track, {current: points, taken: taken}));
       const left = Math.trunc(Number(out[od[3]])), awake = !!out[od[4]];
       if (left !== points) {
         m = _rt_member_with(m, {points: _rt_put(m.points, track, left)});
@@ -1995,6 +2013,7 @@ class Fight {
       if (forbids) more.push(forbids);
       parts.push(spec.name + (more.length ? `（${more.join('，')}）` : ''));
     }
+    if (rules.resources.size || m.lowered.length) for (const s of _rt_resources_shown(rules, m)) parts.push(s);
     for (const r of this.relations) if (r[1] === name) parts.push(`${rules.relations.get(r[0])}${r[2]}`);
     for (const r of this.relations) if (r[2] === name) parts.push(`被${r[1]}${rules.relations.get(r[0])}`);
     if (rules.turn !== null && (m.spent.length || m.owed.length || m.ready)) {
@@ -2008,14 +2027,24 @@ class Fight {
     const pairs = ps => { const out = {}; for (const kv of ps) out[kv[0]] = kv[1]; return out; };
     return {
       turn: this.turn, turns: this.rules.turn !== null,
-      members: this.members.map(m => ({
-        name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
-        states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
-        conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready})),
+      members: this.members.map(m => {
+        const out = {
+          name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
+          states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
+          conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready};
+        if (m.resources.length) out.resources = pairs(m.resources);  // only what changed (fight_resources.js)
+        if (m.lowered.length) out.lowered = pairs(m.lowered);
+        return out;
+      }),
       relations: this.relations.map(r => r.slice()), log: this.log.slice(),
     };
   }
   toJSON() { return this.toDict(); }
+  // What `name` has left of resource `rid`.
+  resource(name, rid) {
+    if (typeof rid !== 'string' || !this.rules.resources.has(rid)) throw new OutOfBounds('没有这个资源', {key: 'resource'});
+    return _rt_resource_amount(this.rules, this.member(name), rid);
+  }
   // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
   static from_dict(rules, data) {
     let read;
@@ -2652,11 +2681,13 @@ function _rt_is_plain(v) {
   return proto === null || proto === Object.prototype;
 }
 // The fewest points on `track` that put `creature` into the track's state (0 when none up to `limit`).
-function _rt_state_threshold(rules, creature, track, limit) {
+function _rt_state_threshold(rules, creature, track, limit, m) {
   if (rules.accumulate === null) return 0;
   if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
   limit = Math.min(limit === undefined ? MAX_THRESHOLD : limit, rules.points_max);
-  const reaches = points => !!_rt_rule_call(rules.accumulate, creature, track, {current: 0, gained: points})[rules.state_index];
+  const kw = points => (m === undefined ? {current: 0, gained: points}  // m: the member whose lowered capacity counts
+    : _rt_capacity_kw(rules, m, track, {current: 0, gained: points}));
+  const reaches = points => !!_rt_rule_call(rules.accumulate, creature, track, kw(points))[rules.state_index];
   let hi = 1;
   while (!reaches(hi)) {
     if (hi >= limit) return 0;
@@ -2688,7 +2719,7 @@ function _rt_until_state(fight, procedure, roles, target, track, options) {
   if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
   const m = fight.member(roles[target]);
   const start = m.track_points(track);
-  const needed = _rt_state_threshold(rules, fight._effective(m, false), track);
+  const needed = _rt_state_threshold(rules, fight._effective(m, false), track, undefined, m);
   if (needed <= 0) throw new OutOfBounds(`“${_rt_name_of(rules.tracks, track)}”没有负面状态`, {key: track});
   const others = Object.create(null);
   for (const role of Object.keys(roles)) if (role !== target) others[role] = fight.effective(roles[role]);
@@ -2827,7 +2858,8 @@ function _rt_reached(fight, targets) {
 }
 // What tells two states of one chain apart (the combatants' base stats never change).
 function _rt_plan_key(fight) {
-  return JSON.stringify([fight.members.map(m => [m.counters, m.points, m.states, m.modifiers, m.conditions]),
+  return JSON.stringify([fight.members.map(m => [m.counters, m.points, m.states, m.modifiers, m.conditions, m.resources,
+                                                  m.lowered]),
                          fight.turn, fight.relations]);
 }
 // `fight` with the counted total set aside (its counter at 0).
@@ -3010,6 +3042,125 @@ function _rt_until_plan(fight, plan, target, options) {
     if (alive < negligible) break;
   }
   return new UntilOdds(out, Math.max(0.0, alive), targets.length === 1 ? targets[0].at_least : 1);
+}
+
+// ---- resources and lowered capacities (fight_resources.py) ----
+// A resource spec is {name, start, top, stat, on_empty, knocks, lifts, rules}: start and top a whole
+// number or a stat's id. A member keeps only the amounts that changed (resources) and how far each
+// track's capacity is lowered (lowered), as [key, value] pairs sorted by key.
+function _rt_resource_top(spec, base) {
+  return Math.max(0, typeof spec.top === 'number' ? spec.top : Math.trunc(Number(base[spec.top])));
+}
+// What `m` has left of resource `rid`: what it changed to, else its starting amount.
+function _rt_resource_amount(rules, m, rid) {
+  for (const kv of m.resources) if (kv[0] === rid) return kv[1];
+  const spec = rules.resources.get(rid);
+  const start = typeof spec.start === 'number' ? spec.start : Math.trunc(Number(m.base[spec.start]));
+  return _rt_clamp(start, 0, _rt_resource_top(spec, m.base));
+}
+// The stats the procedures read as what is left, set to it (within each stat's range).
+function _rt_resource_reflect(rules, m, values) {
+  for (const kv of m.resources) {
+    const spec = rules.resources.get(kv[0]);
+    if (spec !== undefined && spec.stat) {
+      const nlh = rules.stats.get(spec.stat);
+      values[spec.stat] = _rt_clamp(_rt_resource_amount(rules, m, kv[0]), nlh[1], nlh[2]);
+    }
+  }
+}
+// The accumulation and recovery procedures' options, with the capacity parameter for `track` when lowered.
+function _rt_capacity_kw(rules, m, track, options) {
+  const loss = m.lowered.length ? _rt_get(m.lowered, track) : 0;
+  if (loss && rules.capacity_param) options[rules.capacity_param] = loss;
+  return options;
+}
+function _rt_resource_spent(e, result) {
+  return Math.max(0, e.field ? Math.trunc(Number(result[e.field])) : parseInt(e.duration || '0', 10));
+}
+function _rt_resource_refusal(rules, m, rid, wanted, what) {
+  const spec = rules.resources.get(rid);
+  return new Refused(`${m.name}的${spec.name}只剩${_rt_resource_amount(rules, m, rid)}，不能再消耗${wanted}（${what}）`,
+                     {key: 'resource'});
+}
+// What the action spends of each resource, one sentence each (pushed to `applied`); Refused when it
+// spends more than its holder has left.
+function _rt_refuse_spends(fight, spec, roles, result, applied) {
+  const wanted = new Map();
+  for (const e of spec.effects) {
+    if (e.kind === 'resource' && e.sign < 0 && (!e.when || result[e.when])) {
+      const key = roles[e.role] + '\u0000' + e.key;
+      wanted.set(key, (wanted.has(key) ? wanted.get(key) : 0) + _rt_resource_spent(e, result));
+    }
+  }
+  for (const kv of wanted) {
+    const parts = kv[0].split('\u0000'), m = fight.member(parts[0]);
+    const left = _rt_resource_amount(fight.rules, m, parts[1]);
+    if (kv[1] > left) throw _rt_resource_refusal(fight.rules, m, parts[1], kv[1], spec.name);
+    if (kv[1]) applied.push(_rt_line(`${parts[0]}消耗${fight.rules.resources.get(parts[1]).name}${kv[1]}（剩余${left - kv[1]}）`));
+  }
+}
+// The options the fight gives a procedure that reads a track's points and capacity loss.
+function _rt_track_inputs(rules, procedure, m, options) {
+  const inputs = rules.track_inputs.get(procedure), out = [];
+  if (inputs === undefined) return out;
+  let track = _rt_has(options, inputs[0]) ? options[inputs[0]] : inputs[3];
+  if (track !== null && typeof track === 'object') track = track.id;
+  if (typeof track !== 'string' || !rules.tracks.has(track)) return out;
+  if (inputs[1] && !_rt_has(options, inputs[1])) out.push([inputs[1], _rt_get(m.points, track)]);
+  if (inputs[2] && !_rt_has(options, inputs[2])) out.push([inputs[2], _rt_get(m.lowered, track)]);
+  return out;
+}
+// `m` after a resource or capacity effect of an action named `what` (a sentence each).
+function _rt_resource_effect(fight, m, e, result, what, log) {
+  const rules = fight.rules;
+  if (e.kind === 'capacity') {
+    const track = String(result[e.key] || ''), n = _rt_resource_spent(e, result);
+    if (!n || !rules.tracks.has(track)) return m;
+    const before = _rt_get(m.lowered, track), loss = _rt_clamp(before + n * -e.sign, 0, rules.lowered_max);
+    if (loss === before) return m;
+    log.push(_rt_line(`${m.name}的${rules.tracks.get(track)}累积槽${_rt_signed_int(before - loss)}（${what}，共降低${loss}）`));
+    return _rt_member_with(m, {lowered: _rt_put(m.lowered, track, loss).filter(kv => kv[1])});
+  }
+  const spec = rules.resources.get(e.key), n = _rt_resource_spent(e, result);
+  if (!n) return m;
+  const before = _rt_resource_amount(rules, m, e.key), most = _rt_resource_top(spec, m.base);
+  if (e.sign < 0 && n > before) throw _rt_resource_refusal(rules, m, e.key, n, what);
+  const after = e.sign < 0 ? before - n : Math.min(most, before + n);
+  const full = e.sign > 0 && before + n >= most ? '，已满' : '';
+  log.push(_rt_line(`${m.name}的${spec.name}${_rt_signed_int(after - before)}（${what}，剩余${after}${full}）`));
+  m = _rt_member_with(m, {resources: _rt_put(m.resources, e.key, after)});
+  if (spec.on_empty && spec.knocks) {
+    const names = fight.members.map(x => x.name);
+    const has = m.conditions.some(c => c.id === spec.on_empty);
+    const spared = !!(e.other && result[e.other]);
+    if (after === 0 && before > 0 && !has && !spared) {
+      log.push(_rt_line(`${m.name}的${spec.name}已空`));
+      m = fight._set_condition(m, spec.on_empty, 1, '', names.indexOf(m.name), -1, log);
+    } else if (after > 0 && has && spec.lifts) {
+      m = _rt_member_with(m, {conditions: m.conditions.filter(c => c.id !== spec.on_empty)});
+      log.push(_rt_line(`${m.name}的${rules.conditions.get(spec.on_empty).name}结束（${spec.name}恢复）`));
+    }
+  }
+  return m;
+}
+// What `m` has left of each resource and each lowered capacity, for status.
+function _rt_resources_shown(rules, m) {
+  const out = [];
+  for (const kv of rules.resources) {
+    const left = _rt_resource_amount(rules, m, kv[0]);
+    if (left || m.resources.some(x => x[0] === kv[0])) out.push(`${kv[1].name}${left}/${_rt_resource_top(kv[1], m.base)}`);
+  }
+  for (const kv of m.lowered) if (kv[1]) out.push(`${_rt_name_of(rules.tracks, kv[0])}累积槽-${kv[1]}`);
+  return out;
+}
+// (resources, lowered) of a stored member, each checked (fight_state.py _resources).
+function _rt_read_resources(rules, m, base) {
+  const names = new Map(Array.from(rules.resources.entries()).map(kv => [kv[0], kv[1].name]));
+  const resources = _rt_pairs(_rt_get_or(m, 'resources', {}), '资源', names, 0, MAX_VALUE);
+  if (resources.some(kv => kv[1] > _rt_resource_top(rules.resources.get(kv[0]), base))) throw _rt_bad('资源超过其上限');
+  const lowered = _rt_pairs(_rt_get_or(m, 'lowered', {}), '累积槽降低', rules.capacity_param ? rules.tracks : new Map(), 1,
+                            Math.max(1, rules.lowered_max));
+  return [resources, lowered];
 }
 
 const VERSION = "1.0.0";
@@ -5679,6 +5830,9 @@ const FIGHT_RULES = _rt_fight_rules({
   relation_specs: [["grapple", ["擒抱", "", "", ["incapacitated"], [], []]]],
   check_names: [], track_debuff_checks: [],
   wake_tracks: [], state_spared: [],
+  // Each resource: [name, start, top, stat, on_empty, knocks, lifts, rules] (a start or top: a number or a stat).
+  resources: [],
+  track_inputs: [], capacity_param: "", lowered_max: 0,
   // What a turn holds and what each kind of action costs: [pools, kinds, refuse, ready, owes, rules].
   turn: null,
 });

@@ -1110,7 +1110,7 @@ function _rt_same_condition(a, b) {
 }
 // One combatant of a fight: counters and points as [key, value] pairs sorted by key.
 class _rt_Member {
-  constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready) {
+  constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready, resources, lowered) {
     this.name = name; this.base = base;
     this.counters = Object.freeze(counters); this.points = Object.freeze(points);
     this.states = Object.freeze(states); this.modifiers = Object.freeze(modifiers);
@@ -1118,6 +1118,8 @@ class _rt_Member {
     this.spent = Object.freeze(spent || []);  // of its turn budget since its own turn began: [pool, amount]
     this.owed = Object.freeze(owed || []);  // taken from its next turn (a reflex's second)
     this.ready = ready || '';  // the kind of action it has readied ('' none)
+    this.resources = Object.freeze(resources || []);  // what is left of the resources that changed (fight_resources.js)
+    this.lowered = Object.freeze(lowered || []);  // how far each track's capacity is lowered: [track, loss > 0]
     Object.freeze(this);
   }
   counter(key) { return _rt_get(this.counters, key); }
@@ -1126,7 +1128,7 @@ class _rt_Member {
 function _rt_member_with(m, changes) {
   const v = k => (Object.prototype.hasOwnProperty.call(changes, k) ? changes[k] : m[k]);
   return new _rt_Member(m.name, m.base, v('counters'), v('points'), v('states'), v('modifiers'), v('conditions'),
-                        v('spent'), v('owed'), v('ready'));
+                        v('spent'), v('owed'), v('ready'), v('resources'), v('lowered'));
 }
 function _rt_get(pairs, key) {
   for (const kv of pairs) if (kv[0] === key) return kv[1];
@@ -1161,7 +1163,7 @@ function _rt_check_name(name) {
 // ---- the checked reader of stored fights ----
 const _rt_TOP_KEYS = ['turn', 'turns', 'members', 'relations', 'log'];
 const _rt_MEMBER_KEYS = ['name', 'stats', 'counters', 'points', 'states', 'modifiers', 'conditions', 'spent', 'owed',
-                         'ready'];
+                         'ready', 'resources', 'lowered'];
 function _rt_has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
 function _rt_bad(what) { return new OutOfBounds(`战斗记录无效：${what}`, {key: 'fight'}); }
 function _rt_is_mapping(value) {
@@ -1238,10 +1240,10 @@ function _rt_read_fight(rules, data) {
                              _rt_int(parts[2], '到期回合', -1, MAX_VALUE), parts[3]));
     }
     states.sort(_rt_text_cmp);
-    const budget = _rt_read_budget(rules, m);
+    const budget = _rt_read_budget(rules, m), held = _rt_read_resources(rules, m, base);
     members.push(new _rt_Member(name, base, counters, points, states, mods,
                                 _rt_read_conditions(rules, _rt_get_or(m, 'conditions', [])), budget[0], budget[1],
-                                budget[2]));
+                                budget[2], held[0], held[1]));
   }
   const n = members.length, relations = [];
   for (const x of _rt_list(_rt_get_or(top, 'relations', []), '关系', Math.max(1, rules.relations.size) * n * n)) {
@@ -1337,6 +1339,10 @@ function _rt_fight_rules(d) {
     conditions: conditions, relation_specs: relationSpecs, check_names: map(d.check_names || []),
     track_debuff_checks: map(d.track_debuff_checks || []), wake_tracks: d.wake_tracks || [],
     state_spared: map(d.state_spared || []), turn: d.turn ? _rt_turn_spec(d.turn) : null,
+    resources: new Map((d.resources || []).map(kv => [kv[0], Object.freeze({
+      name: kv[1][0], start: kv[1][1], top: kv[1][2], stat: kv[1][3], on_empty: kv[1][4], knocks: kv[1][5],
+      lifts: kv[1][6], rules: kv[1][7]})])),
+    track_inputs: map(d.track_inputs || []), capacity_param: d.capacity_param || '', lowered_max: d.lowered_max || 0,
   });
 }
 // A turn structure [pools, kinds, refuse, ready, owes, rules] (fight_state.TurnSpec); a cost is
@@ -1553,13 +1559,14 @@ class Fight {
     if (applying === undefined || applying === null) {
       applying = m.conditions.length || this.relations.length || m.states.length ? this._applying(m) : [];
     }
-    if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length) return m.base;
+    if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length && !m.resources.length) return m.base;
     const values = m.base.toDict();
     for (const sa of lowered) values[sa[0]] = Math.max(rules.stats.get(sa[0])[1], values[sa[0]] - sa[1]);
     for (const mod of m.modifiers) {
       const nlh = rules.stats.get(mod.stat);
       if (nlh !== undefined) values[mod.stat] = Math.max(nlh[1], Math.min(nlh[2], values[mod.stat] + mod.delta));
     }
+    if (m.resources.length) _rt_resource_reflect(rules, m, values);  // what is left, as the stat procedures read
     for (const state of m.states) {
       const spared = rules.state_spared.get(state);
       if (spared !== undefined && values[spared] === true) continue;  // another working sense keeps the defenses
@@ -1601,7 +1608,7 @@ class Fight {
       if (tp[1] <= 0 || (!rules.track_debuffs.has(tp[0]) && !rules.track_debuff_checks.has(tp[0]))) continue;
       if (plain === null) plain = this._effective(m, false);
       const amount = Math.trunc(Number(_rt_rule_call(rules.accumulate, plain, tp[0],
-                                                      {current: tp[1], gained: 0})[rules.debuff_index]));
+                                                      _rt_capacity_kw(rules, m, tp[0], {current: tp[1], gained: 0}))[rules.debuff_index]));
       if (amount > 0) out.push([tp[0], amount]);
     }
     return out;
@@ -1622,6 +1629,7 @@ class Fight {
     const prepared = this._prepare(procedure, roles, options);
     _rt_check_call(prepared[0], procedure, prepared[1]);
     const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
+    if (this.rules.resources.size) _rt_refuse_spends(this, prepared[0], prepared[5], result, prepared[2]);  // fight_resources.js
     return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
                            prepared[4]);
   }
@@ -1674,6 +1682,9 @@ class Fight {
       for (const k of pks[1]) kwargs[k] = pks[0][k];
     }
     for (const k of suppliedKeys) kwargs[k] = supplied[k];
+    if (rules.track_inputs.size) {  // a track's points and capacity loss, from the fight (fight_resources.js)
+      for (const kv of _rt_track_inputs(rules, procedure, this.member(roles[spec.roles[spec.subject]]), options)) kwargs[kv[0]] = kv[1];
+    }
     for (const k of Object.keys(options)) kwargs[k] = options[k];
     return [spec, kwargs, applied, used, plan, roles];
   }
@@ -1751,12 +1762,16 @@ class Fight {
         const top = before + amount > rules.points_max ? `，已达上限${rules.points_max}` : '';
         log.push(_rt_line(`${who}的${rules.tracks.get(track)}${_rt_signed_int(amount)}（共${total}${top}）`));
         if (rules.accumulate !== null) {
-          const out = _rt_rule_call(rules.accumulate, this._effective(m, false), track,
-                                    {current: Math.min(before, total), gained: Math.max(0, total - before)});
+          const out = _rt_rule_call(rules.accumulate, this._effective(m, false), track, _rt_capacity_kw(rules, m, track,
+                                    {current: Math.min(before, total), gained: Math.max(0, total - before)}));
           const state = String(out[rules.state_index] || '');
           if (state && m.states.indexOf(state) < 0) {
             m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
             log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, state)}`));
+          } else if (total < before && !state && m.states.indexOf(rules.track_states.get(track)) >= 0) {
+            const gone = rules.track_states.get(track);  // recovered below the state's threshold (TR-F14)
+            m = _rt_member_with(m, {states: m.states.filter(s => s !== gone)});
+            log.push(_rt_line(`${who}的${_rt_name_of(rules.state_names, gone)}解除`));
           }
         }
         if (rules.wake_tracks.indexOf(track) >= 0 && rules.on_damage !== null && total > before && m.states.length) {
@@ -1789,6 +1804,8 @@ class Fight {
           members.set(who, _rt_member_with(m, {conditions: kept}));
           log.push(_rt_line(`${who}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
         }
+      } else if (e.kind === 'resource' || e.kind === 'capacity') {
+        members.set(who, _rt_resource_effect(this, m, e, result, spec.name, log));
       } else if (e.kind === 'relation') {
         const held = roles.get(e.other);
         const key = [e.key, who, held], k = key.join('\u0000');
@@ -1831,7 +1848,8 @@ class Fight {
       const track = tp[0], points = tp[1];
       const state = rules.track_states.get(track);
       if (points <= 0 || state === undefined || m.states.indexOf(state) < 0) continue;
-      const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track, {current: points, taken: taken});
+      const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track,
+                                _rt_capacity_kw(rules, m, track, {current: points, taken: taken}));
       const left = Math.trunc(Number(out[od[3]])), awake = !!out[od[4]];
       if (left !== points) {
         m = _rt_member_with(m, {points: _rt_put(m.points, track, left)});
@@ -1903,6 +1921,7 @@ class Fight {
       if (forbids) more.push(forbids);
       parts.push(spec.name + (more.length ? `（${more.join('，')}）` : ''));
     }
+    if (rules.resources.size || m.lowered.length) for (const s of _rt_resources_shown(rules, m)) parts.push(s);
     for (const r of this.relations) if (r[1] === name) parts.push(`${rules.relations.get(r[0])}${r[2]}`);
     for (const r of this.relations) if (r[2] === name) parts.push(`被${r[1]}${rules.relations.get(r[0])}`);
     if (rules.turn !== null && (m.spent.length || m.owed.length || m.ready)) {
@@ -1916,14 +1935,24 @@ class Fight {
     const pairs = ps => { const out = {}; for (const kv of ps) out[kv[0]] = kv[1]; return out; };
     return {
       turn: this.turn, turns: this.rules.turn !== null,
-      members: this.members.map(m => ({
-        name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
-        states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
-        conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready})),
+      members: this.members.map(m => {
+        const out = {
+          name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
+          states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
+          conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready};
+        if (m.resources.length) out.resources = pairs(m.resources);  // only what changed (fight_resources.js)
+        if (m.lowered.length) out.lowered = pairs(m.lowered);
+        return out;
+      }),
       relations: this.relations.map(r => r.slice()), log: this.log.slice(),
     };
   }
   toJSON() { return this.toDict(); }
+  // What `name` has left of resource `rid`.
+  resource(name, rid) {
+    if (typeof rid !== 'string' || !this.rules.resources.has(rid)) throw new OutOfBounds('没有这个资源', {key: 'resource'});
+    return _rt_resource_amount(this.rules, this.member(name), rid);
+  }
   // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
   static from_dict(rules, data) {
     let read;
@@ -2560,11 +2589,13 @@ function _rt_is_plain(v) {
   return proto === null || proto === Object.prototype;
 }
 // The fewest points on `track` that put `creature` into the track's state (0 when none up to `limit`).
-function _rt_state_threshold(rules, creature, track, limit) {
+function _rt_state_threshold(rules, creature, track, limit, m) {
   if (rules.accumulate === null) return 0;
   if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
   limit = Math.min(limit === undefined ? MAX_THRESHOLD : limit, rules.points_max);
-  const reaches = points => !!_rt_rule_call(rules.accumulate, creature, track, {current: 0, gained: points})[rules.state_index];
+  const kw = points => (m === undefined ? {current: 0, gained: points}  // m: the member whose lowered capacity counts
+    : _rt_capacity_kw(rules, m, track, {current: 0, gained: points}));
+  const reaches = points => !!_rt_rule_call(rules.accumulate, creature, track, kw(points))[rules.state_index];
   let hi = 1;
   while (!reaches(hi)) {
     if (hi >= limit) return 0;
@@ -2596,7 +2627,7 @@ function _rt_until_state(fight, procedure, roles, target, track, options) {
   if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
   const m = fight.member(roles[target]);
   const start = m.track_points(track);
-  const needed = _rt_state_threshold(rules, fight._effective(m, false), track);
+  const needed = _rt_state_threshold(rules, fight._effective(m, false), track, undefined, m);
   if (needed <= 0) throw new OutOfBounds(`“${_rt_name_of(rules.tracks, track)}”没有负面状态`, {key: track});
   const others = Object.create(null);
   for (const role of Object.keys(roles)) if (role !== target) others[role] = fight.effective(roles[role]);
@@ -2735,7 +2766,8 @@ function _rt_reached(fight, targets) {
 }
 // What tells two states of one chain apart (the combatants' base stats never change).
 function _rt_plan_key(fight) {
-  return JSON.stringify([fight.members.map(m => [m.counters, m.points, m.states, m.modifiers, m.conditions]),
+  return JSON.stringify([fight.members.map(m => [m.counters, m.points, m.states, m.modifiers, m.conditions, m.resources,
+                                                  m.lowered]),
                          fight.turn, fight.relations]);
 }
 // `fight` with the counted total set aside (its counter at 0).
@@ -2920,10 +2952,129 @@ function _rt_until_plan(fight, plan, target, options) {
   return new UntilOdds(out, Math.max(0.0, alive), targets.length === 1 ? targets[0].at_least : 1);
 }
 
+// ---- resources and lowered capacities (fight_resources.py) ----
+// A resource spec is {name, start, top, stat, on_empty, knocks, lifts, rules}: start and top a whole
+// number or a stat's id. A member keeps only the amounts that changed (resources) and how far each
+// track's capacity is lowered (lowered), as [key, value] pairs sorted by key.
+function _rt_resource_top(spec, base) {
+  return Math.max(0, typeof spec.top === 'number' ? spec.top : Math.trunc(Number(base[spec.top])));
+}
+// What `m` has left of resource `rid`: what it changed to, else its starting amount.
+function _rt_resource_amount(rules, m, rid) {
+  for (const kv of m.resources) if (kv[0] === rid) return kv[1];
+  const spec = rules.resources.get(rid);
+  const start = typeof spec.start === 'number' ? spec.start : Math.trunc(Number(m.base[spec.start]));
+  return _rt_clamp(start, 0, _rt_resource_top(spec, m.base));
+}
+// The stats the procedures read as what is left, set to it (within each stat's range).
+function _rt_resource_reflect(rules, m, values) {
+  for (const kv of m.resources) {
+    const spec = rules.resources.get(kv[0]);
+    if (spec !== undefined && spec.stat) {
+      const nlh = rules.stats.get(spec.stat);
+      values[spec.stat] = _rt_clamp(_rt_resource_amount(rules, m, kv[0]), nlh[1], nlh[2]);
+    }
+  }
+}
+// The accumulation and recovery procedures' options, with the capacity parameter for `track` when lowered.
+function _rt_capacity_kw(rules, m, track, options) {
+  const loss = m.lowered.length ? _rt_get(m.lowered, track) : 0;
+  if (loss && rules.capacity_param) options[rules.capacity_param] = loss;
+  return options;
+}
+function _rt_resource_spent(e, result) {
+  return Math.max(0, e.field ? Math.trunc(Number(result[e.field])) : parseInt(e.duration || '0', 10));
+}
+function _rt_resource_refusal(rules, m, rid, wanted, what) {
+  const spec = rules.resources.get(rid);
+  return new Refused(`${m.name}的${spec.name}只剩${_rt_resource_amount(rules, m, rid)}，不能再消耗${wanted}（${what}）`,
+                     {key: 'resource'});
+}
+// What the action spends of each resource, one sentence each (pushed to `applied`); Refused when it
+// spends more than its holder has left.
+function _rt_refuse_spends(fight, spec, roles, result, applied) {
+  const wanted = new Map();
+  for (const e of spec.effects) {
+    if (e.kind === 'resource' && e.sign < 0 && (!e.when || result[e.when])) {
+      const key = roles[e.role] + '\u0000' + e.key;
+      wanted.set(key, (wanted.has(key) ? wanted.get(key) : 0) + _rt_resource_spent(e, result));
+    }
+  }
+  for (const kv of wanted) {
+    const parts = kv[0].split('\u0000'), m = fight.member(parts[0]);
+    const left = _rt_resource_amount(fight.rules, m, parts[1]);
+    if (kv[1] > left) throw _rt_resource_refusal(fight.rules, m, parts[1], kv[1], spec.name);
+    if (kv[1]) applied.push(_rt_line(`${parts[0]}消耗${fight.rules.resources.get(parts[1]).name}${kv[1]}（剩余${left - kv[1]}）`));
+  }
+}
+// The options the fight gives a procedure that reads a track's points and capacity loss.
+function _rt_track_inputs(rules, procedure, m, options) {
+  const inputs = rules.track_inputs.get(procedure), out = [];
+  if (inputs === undefined) return out;
+  let track = _rt_has(options, inputs[0]) ? options[inputs[0]] : inputs[3];
+  if (track !== null && typeof track === 'object') track = track.id;
+  if (typeof track !== 'string' || !rules.tracks.has(track)) return out;
+  if (inputs[1] && !_rt_has(options, inputs[1])) out.push([inputs[1], _rt_get(m.points, track)]);
+  if (inputs[2] && !_rt_has(options, inputs[2])) out.push([inputs[2], _rt_get(m.lowered, track)]);
+  return out;
+}
+// `m` after a resource or capacity effect of an action named `what` (a sentence each).
+function _rt_resource_effect(fight, m, e, result, what, log) {
+  const rules = fight.rules;
+  if (e.kind === 'capacity') {
+    const track = String(result[e.key] || ''), n = _rt_resource_spent(e, result);
+    if (!n || !rules.tracks.has(track)) return m;
+    const before = _rt_get(m.lowered, track), loss = _rt_clamp(before + n * -e.sign, 0, rules.lowered_max);
+    if (loss === before) return m;
+    log.push(_rt_line(`${m.name}的${rules.tracks.get(track)}累积槽${_rt_signed_int(before - loss)}（${what}，共降低${loss}）`));
+    return _rt_member_with(m, {lowered: _rt_put(m.lowered, track, loss).filter(kv => kv[1])});
+  }
+  const spec = rules.resources.get(e.key), n = _rt_resource_spent(e, result);
+  if (!n) return m;
+  const before = _rt_resource_amount(rules, m, e.key), most = _rt_resource_top(spec, m.base);
+  if (e.sign < 0 && n > before) throw _rt_resource_refusal(rules, m, e.key, n, what);
+  const after = e.sign < 0 ? before - n : Math.min(most, before + n);
+  const full = e.sign > 0 && before + n >= most ? '，已满' : '';
+  log.push(_rt_line(`${m.name}的${spec.name}${_rt_signed_int(after - before)}（${what}，剩余${after}${full}）`));
+  m = _rt_member_with(m, {resources: _rt_put(m.resources, e.key, after)});
+  if (spec.on_empty && spec.knocks) {
+    const names = fight.members.map(x => x.name);
+    const has = m.conditions.some(c => c.id === spec.on_empty);
+    const spared = !!(e.other && result[e.other]);
+    if (after === 0 && before > 0 && !has && !spared) {
+      log.push(_rt_line(`${m.name}的${spec.name}已空`));
+      m = fight._set_condition(m, spec.on_empty, 1, '', names.indexOf(m.name), -1, log);
+    } else if (after > 0 && has && spec.lifts) {
+      m = _rt_member_with(m, {conditions: m.conditions.filter(c => c.id !== spec.on_empty)});
+      log.push(_rt_line(`${m.name}的${rules.conditions.get(spec.on_empty).name}结束（${spec.name}恢复）`));
+    }
+  }
+  return m;
+}
+// What `m` has left of each resource and each lowered capacity, for status.
+function _rt_resources_shown(rules, m) {
+  const out = [];
+  for (const kv of rules.resources) {
+    const left = _rt_resource_amount(rules, m, kv[0]);
+    if (left || m.resources.some(x => x[0] === kv[0])) out.push(`${kv[1].name}${left}/${_rt_resource_top(kv[1], m.base)}`);
+  }
+  for (const kv of m.lowered) if (kv[1]) out.push(`${_rt_name_of(rules.tracks, kv[0])}累积槽-${kv[1]}`);
+  return out;
+}
+// (resources, lowered) of a stored member, each checked (fight_state.py _resources).
+function _rt_read_resources(rules, m, base) {
+  const names = new Map(Array.from(rules.resources.entries()).map(kv => [kv[0], kv[1].name]));
+  const resources = _rt_pairs(_rt_get_or(m, 'resources', {}), '资源', names, 0, MAX_VALUE);
+  if (resources.some(kv => kv[1] > _rt_resource_top(rules.resources.get(kv[0]), base))) throw _rt_bad('资源超过其上限');
+  const lowered = _rt_pairs(_rt_get_or(m, 'lowered', {}), '累积槽降低', rules.capacity_param ? rules.tracks : new Map(), 1,
+                            Math.max(1, rules.lowered_max));
+  return [resources, lowered];
+}
+
 const VERSION = "1.0.0";
 const RULES_VERSION = "1.0.0";
 
-// ---- rulings in force (50): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+// ---- rulings in force (51): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 const _R_REFUSE_OVER_TURN = true;  // 拒绝本回合已用尽的动作
 const _R_SPEED_PER_POINT = 1;  // R2 高速对基础防御的折算
 const _R_ARMOR_PIERCING_DIVISOR = 2;  // R2 破甲折算除数
@@ -2950,6 +3101,7 @@ const _R_AIM_MAX_INCREMENTS = 3;  // R18 瞄准距离上限
 const _R_WILLPOWER_CHECK_BONUS = 3;  // R19 意志力检定加值
 const _R_WILLPOWER_DEFENSE_BONUS = 2;  // R19 意志力防御加值
 const _R_WILLPOWER_MOVE_BONUS = 10;  // R19 意志力移动加值
+const _R_WILLPOWER_EMPTY_KNOCKOUT = false;  // 意志力池为空时昏迷
 const _R_BULL_RUSH_METERS_PER_NET = 3;  // R20 冲撞击退
 const _R_BULL_RUSH_RETURN_PENALTY = 2;  // R20 反冲撞减值
 const _R_FEINT_MAX_PARRY_PENALTY = 3;  // R21 虚招格挡减值上限
@@ -2991,9 +3143,9 @@ const RULINGS = Object.freeze({
   "prone_area_success_penalty": _R_PRONE_AREA_SUCCESS_PENALTY, "aim_bonus_per_round": _R_AIM_BONUS_PER_ROUND,
   "aim_max_bonus": _R_AIM_MAX_BONUS, "aim_max_increments": _R_AIM_MAX_INCREMENTS,
   "willpower_check_bonus": _R_WILLPOWER_CHECK_BONUS, "willpower_defense_bonus": _R_WILLPOWER_DEFENSE_BONUS,
-  "willpower_move_bonus": _R_WILLPOWER_MOVE_BONUS, "bull_rush_meters_per_net": _R_BULL_RUSH_METERS_PER_NET,
-  "bull_rush_return_penalty": _R_BULL_RUSH_RETURN_PENALTY, "feint_max_parry_penalty": _R_FEINT_MAX_PARRY_PENALTY,
-  "trip_bonus_per_leg_pair": _R_TRIP_BONUS_PER_LEG_PAIR,
+  "willpower_move_bonus": _R_WILLPOWER_MOVE_BONUS, "willpower_empty_knockout": _R_WILLPOWER_EMPTY_KNOCKOUT,
+  "bull_rush_meters_per_net": _R_BULL_RUSH_METERS_PER_NET, "bull_rush_return_penalty": _R_BULL_RUSH_RETURN_PENALTY,
+  "feint_max_parry_penalty": _R_FEINT_MAX_PARRY_PENALTY, "trip_bonus_per_leg_pair": _R_TRIP_BONUS_PER_LEG_PAIR,
   "grapple_shot_penalty_per_person": _R_GRAPPLE_SHOT_PENALTY_PER_PERSON,
   "called_shot_reduction_per_grapple_point": _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT,
   "bombard_save_size_limit": _R_BOMBARD_SAVE_SIZE_LIMIT, "cling_size_divisor": _R_CLING_SIZE_DIVISOR,
@@ -3681,7 +3833,8 @@ function _attack_setup(
 
 const ATTACK_FIELDS = Object.freeze([
   "hit", "net", "damage", "damage_type", "melee", "melee_hit", "condition", "condition_points", "dice",
-  "defender_extras", "own_basic_defense_penalty", "severity_steps", "disarmed", "item_damage"
+  "defender_extras", "own_basic_defense_penalty", "severity_steps", "disarmed", "item_damage", "willpower_spent",
+  "defender_willpower_spent"
 ]);
 // The result of attack (攻击与防御的对抗): its outcome fields, rolls and trace; outcome(), text(), toDict().
 class AttackResult extends Result {}
@@ -3832,7 +3985,7 @@ function attack(attacker, defender, weapon, options) {
     [
       hit, net, damage, weapon.damage_type.id, !ranged, hit && !ranged,
       condition_points > 0 ? called_shot.track.id : "", condition_points, dice_, defender_extras, own_penalty,
-      severity_steps, disarmed, item_damage
+      severity_steps, disarmed, item_damage, (willpower ? 1 : 0) + (willpower_move ? 1 : 0), defender_willpower ? 1 : 0
     ],
     _rolls, _trace
   );
@@ -3840,7 +3993,7 @@ function attack(attacker, defender, weapon, options) {
 
 function _attack_roll(
   dice, weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus,
-  own_penalty, attacker, defender, coup_de_grace
+  own_penalty, attacker, defender, willpower, willpower_move, defender_willpower, coup_de_grace
 ) {
   let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side;
   let severity_steps, disarmed, item_damage;
@@ -3870,7 +4023,8 @@ function _attack_roll(
   item_damage = contested && called_shot.save === "opposed_sunder" ? Math.max(0, attacker_side - contest_total) : 0;
   return [
     hit, net, damage, weapon.damage_type.id, !ranged, hit && !ranged, condition_points > 0 ? called_shot.track.id : "",
-    condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage
+    condition_points, dice_, defender_extras, own_penalty, severity_steps, disarmed, item_damage,
+    (willpower ? 1 : 0) + (willpower_move ? 1 : 0), defender_willpower ? 1 : 0
   ];
 }
 
@@ -3926,7 +4080,7 @@ function attack_fast(attacker, defender, weapon, options) {
   const dice = _rt_dice_source(options.dice);
   return _attack_roll(
     dice, weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus,
-    own_penalty, attacker, defender, coup_de_grace
+    own_penalty, attacker, defender, willpower, willpower_move, defender_willpower, coup_de_grace
   );
 }
 
@@ -3995,6 +4149,8 @@ function attack_prepare(attacker, defender, weapon, options) {
   const _weapon_damage_type_id = weapon.damage_type.id;
   const _not_ranged = !ranged;
   const _called_shot_track_id = called_shot.track.id;
+  const _out14 = (willpower ? 1 : 0) + (willpower_move ? 1 : 0);
+  const _out15 = defender_willpower ? 1 : 0;
   return dice => {
     dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side;
@@ -4020,7 +4176,7 @@ function attack_prepare(attacker, defender, weapon, options) {
     return [
       hit, net, damage, _weapon_damage_type_id, _not_ranged, _not_ranged && hit,
       condition_points > 0 ? _called_shot_track_id : "", condition_points, dice_, defender_extras, own_penalty,
-      severity_steps, disarmed, item_damage
+      severity_steps, disarmed, item_damage, _out14, _out15
     ];
   }
 }
@@ -4109,7 +4265,8 @@ function attack_odds(attacker, defender, weapon, options) {
         [
           hit, net, damage, weapon.damage_type.id, !ranged, hit && !ranged,
           condition_points > 0 ? called_shot.track.id : "", condition_points, dice_, defender_extras, own_penalty,
-          severity_steps, disarmed, item_damage
+          severity_steps, disarmed, item_damage, (willpower ? 1 : 0) + (willpower_move ? 1 : 0),
+          defender_willpower ? 1 : 0
         ],
         _contest_p
       );
@@ -4696,6 +4853,58 @@ function willpower_spend_odds(character, use, options) {
   const _odds = new OddsBuilder(WILLPOWER_SPEND_FIELDS, null, null, 200000);
   const _p = 1.0;
   _odds.add([bonus, character.willpower - 1, use.id === "conscious", 1, use.id === "move" ? bonus : 0], _p);
+  return _odds.build();
+}
+
+function _willpower_regain_setup(character, points, _trace) {
+  if (!(character instanceof Combatant && Number.isInteger(points) && 1 <= points && points <= 30)) {
+    _rt_check_inputs([['type', "人物", character, Combatant], ['int', "恢复点数", points, 1, 30]]);
+  }
+  if (_trace !== null) _trace.push(new TraceStep("note", "恢复" + String(points) + "点意志力", []));
+}
+
+const WILLPOWER_REGAIN_FIELDS = Object.freeze(["regained"]);
+// The result of willpower_regain (恢复意志力): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class WillpowerRegainResult extends Result {}
+WillpowerRegainResult.PROCEDURE = "willpower_regain";
+WillpowerRegainResult.FIELDS = WILLPOWER_REGAIN_FIELDS;
+
+// 恢复意志力（DP-64）
+function willpower_regain(character, options) {
+  options = _rt_options(options, ["points", "dice"]);
+  let points = options.points === undefined ? 1 : options.points;
+  const _trace = [];
+  _willpower_regain_setup(character, points, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(WillpowerRegainResult, [points], [], _trace);
+}
+
+// 恢复意志力: the outcome only (the fields of WILLPOWER_REGAIN_FIELDS), no trace.
+function willpower_regain_fast(character, options) {
+  options = _rt_options(options, ["points", "dice"]);
+  let points = options.points === undefined ? 1 : options.points;
+  _willpower_regain_setup(character, points, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [points];
+}
+
+// 恢复意志力: the setup once; the function returned rolls and returns the outcome array.
+function willpower_regain_prepare(character, options) {
+  options = _rt_options(options, ["points"]);
+  let points = options.points === undefined ? 1 : options.points;
+  _willpower_regain_setup(character, points, null);
+  const _out = [points];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 恢复意志力: the exact distribution of the fields of WILLPOWER_REGAIN_FIELDS.
+function willpower_regain_odds(character, options) {
+  options = _rt_options(options, ["points"]);
+  let points = options.points === undefined ? 1 : options.points;
+  _willpower_regain_setup(character, points, null);
+  const _odds = new OddsBuilder(WILLPOWER_REGAIN_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.add([points], _p);
   return _odds.build();
 }
 
@@ -6573,7 +6782,8 @@ const PROCEDURE_INFO = Object.freeze({
       ["damage_type", "伤害类型", "damage_types"], ["melee", "近战攻击", "bool"], ["melee_hit", "近战命中", "bool"],
       ["condition", "状态", "condition_tracks"], ["condition_points", "状态点数", "int"], ["dice", "掷骰数", "int"],
       ["defender_extras", "防御方附加成功", "int"], ["own_basic_defense_penalty", "自身基础防御减值", "int"],
-      ["severity_steps", "伤害加深级数", "int"], ["disarmed", "武器脱手", "bool"], ["item_damage", "物品伤害", "int"]
+      ["severity_steps", "伤害加深级数", "int"], ["disarmed", "武器脱手", "bool"], ["item_damage", "物品伤害", "int"],
+      ["willpower_spent", "攻击方消耗的意志力", "int"], ["defender_willpower_spent", "防御方消耗的意志力", "int"]
     ],
     summary: {hit: "hit", damage: "damage"}
   },
@@ -6619,6 +6829,10 @@ const PROCEDURE_INFO = Object.freeze({
       ["spent", "消耗的意志力", "int"], ["move_bonus", "本轮移动加值", "int"]
     ],
     summary: {hit: null, damage: null}
+  },
+  "willpower_regain": {
+    name: "恢复意志力", params: [["character", "人物", "combatant"], ["points", "恢复点数", "int"]],
+    positional: ["character"], fields: [["regained", "恢复的意志力", "int"]], summary: {hit: null, damage: null}
   },
   "save_contest": {
     name: "攻击与豁免的对抗",
@@ -6783,7 +6997,9 @@ const FIGHT_RULES = _rt_fight_rules({
         effects: [
           ["counter", "defender", "damage", "damage", 1, "", "", ""],
           ["track", "defender", "condition", "condition_points", 1, "", "", ""],
-          ["modifier", "attacker", "basic_defense", "own_basic_defense_penalty", (-1), "next_turn", "", ""]
+          ["modifier", "attacker", "basic_defense", "own_basic_defense_penalty", (-1), "next_turn", "", ""],
+          ["resource", "attacker", "willpower", "willpower_spent", (-1), "", "", ""],
+          ["resource", "defender", "willpower", "defender_willpower_spent", (-1), "", "", ""]
         ],
         odds: attack_odds,
         params: [
@@ -6841,13 +7057,21 @@ const FIGHT_RULES = _rt_fight_rules({
       {
         name: "意志力的使用", call: willpower_spend, positional: ["character", "use"], roles: ["character"],
         effects: [
-          ["modifier", "character", "willpower", "spent", (-1), "fight", "", ""],
+          ["resource", "character", "willpower", "spent", (-1), "", "", "stays_conscious"],
           ["modifier", "character", "move_speed", "move_bonus", 1, "rounds:1", "", ""],
           ["condition", "character", "staying_conscious", "", 1, "", "stays_conscious", ""],
           ["condition", "character", "stayed_conscious", "", 1, "", "stays_conscious", ""]
         ],
         odds: willpower_spend_odds, params: [["use", "用法"], ["conscious_used", "本场景已保持清醒"]], action: "free",
         nature: "", subject: 0, checks: [], required: ["use"]
+      }
+    ],
+    [
+      "willpower_regain",
+      {
+        name: "恢复意志力", call: willpower_regain, positional: ["character"], roles: ["character"],
+        effects: [["resource", "character", "willpower", "regained", 1, "", "", ""]], odds: willpower_regain_odds,
+        params: [["points", "恢复点数"]], action: "", nature: "", subject: 0, checks: [], required: []
       }
     ],
     [
@@ -7086,6 +7310,13 @@ const FIGHT_RULES = _rt_fight_rules({
       ]
     ],
     [
+      "drained",
+      [
+        "昏迷", [["helpless", true]], [], [], [[], "", "", ""], [], [["", ""]], [], 1000000, "replace", ["DP-F15"], [],
+        [], []
+      ]
+    ],
+    [
       "pinning",
       [
         "压制中", [], [], [["pinned", true]], [["grapple_attack"], "attacker", "defender", ""], [], [], [], 1000000,
@@ -7096,6 +7327,11 @@ const FIGHT_RULES = _rt_fight_rules({
   relation_specs: [["grapple", ["擒抱", "", "", ["helpless"], [], ["grappled", "pinned", "pinning"]]]],
   check_names: [], track_debuff_checks: [],
   wake_tracks: [], state_spared: [],
+  // Each resource: [name, start, top, stat, on_empty, knocks, lifts, rules] (a start or top: a number or a stat).
+  resources: [[
+    "willpower", ["意志力", "willpower", "willpower", "willpower", "drained", false, true, ["DP-F15", "DP-64"]]
+  ]],
+  track_inputs: [], capacity_param: "", lowered_max: 0,
   // What a turn holds and what each kind of action costs: [pools, kinds, refuse, ready, owes, rules].
   turn: [
     [["standard", "标准动作", 1, "次", 1], ["move", "移动动作", 1, "次", 1], ["swift", "迅捷动作", 1, "次", 1]],
@@ -7145,18 +7381,19 @@ export {
   ACTIVE_COVER_FIELDS, ActiveCoverResult, total_defense, total_defense_fast, total_defense_prepare,
   total_defense_odds, TOTAL_DEFENSE_FIELDS, TotalDefenseResult, willpower_spend, willpower_spend_fast,
   willpower_spend_prepare, willpower_spend_odds, WILLPOWER_SPEND_FIELDS, WillpowerSpendResult,
-  save_contest, save_contest_fast, save_contest_prepare, save_contest_odds, SAVE_CONTEST_FIELDS,
-  SaveContestResult, trip, trip_fast, trip_prepare, trip_odds, TRIP_FIELDS, TripResult, bull_rush,
-  bull_rush_fast, bull_rush_prepare, bull_rush_odds, BULL_RUSH_FIELDS, BullRushResult, grapple,
-  grapple_fast, grapple_prepare, grapple_odds, GRAPPLE_FIELDS, GrappleResult, pin, pin_fast,
-  pin_prepare, pin_odds, PIN_FIELDS, PinResult, feint, feint_fast, feint_prepare, feint_odds,
-  FEINT_FIELDS, FeintResult, overrun, overrun_fast, overrun_prepare, overrun_odds, OVERRUN_FIELDS,
-  OverrunResult, grapple_attack, grapple_attack_fast, grapple_attack_prepare, grapple_attack_odds,
-  GRAPPLE_ATTACK_FIELDS, GrappleAttackResult, grapple_move, grapple_move_fast, grapple_move_prepare,
-  grapple_move_odds, GRAPPLE_MOVE_FIELDS, GrappleMoveResult, escape_grapple, escape_grapple_fast,
-  escape_grapple_prepare, escape_grapple_odds, ESCAPE_GRAPPLE_FIELDS, EscapeGrappleResult,
-  release_grapple, release_grapple_fast, release_grapple_prepare, release_grapple_odds,
-  RELEASE_GRAPPLE_FIELDS, ReleaseGrappleResult, stand_up, stand_up_fast, stand_up_prepare,
-  stand_up_odds, STAND_UP_FIELDS, StandUpResult, aim, aim_fast, aim_prepare, aim_odds, AIM_FIELDS,
-  AimResult,
+  willpower_regain, willpower_regain_fast, willpower_regain_prepare, willpower_regain_odds,
+  WILLPOWER_REGAIN_FIELDS, WillpowerRegainResult, save_contest, save_contest_fast,
+  save_contest_prepare, save_contest_odds, SAVE_CONTEST_FIELDS, SaveContestResult, trip, trip_fast,
+  trip_prepare, trip_odds, TRIP_FIELDS, TripResult, bull_rush, bull_rush_fast, bull_rush_prepare,
+  bull_rush_odds, BULL_RUSH_FIELDS, BullRushResult, grapple, grapple_fast, grapple_prepare,
+  grapple_odds, GRAPPLE_FIELDS, GrappleResult, pin, pin_fast, pin_prepare, pin_odds, PIN_FIELDS,
+  PinResult, feint, feint_fast, feint_prepare, feint_odds, FEINT_FIELDS, FeintResult, overrun,
+  overrun_fast, overrun_prepare, overrun_odds, OVERRUN_FIELDS, OverrunResult, grapple_attack,
+  grapple_attack_fast, grapple_attack_prepare, grapple_attack_odds, GRAPPLE_ATTACK_FIELDS,
+  GrappleAttackResult, grapple_move, grapple_move_fast, grapple_move_prepare, grapple_move_odds,
+  GRAPPLE_MOVE_FIELDS, GrappleMoveResult, escape_grapple, escape_grapple_fast, escape_grapple_prepare,
+  escape_grapple_odds, ESCAPE_GRAPPLE_FIELDS, EscapeGrappleResult, release_grapple,
+  release_grapple_fast, release_grapple_prepare, release_grapple_odds, RELEASE_GRAPPLE_FIELDS,
+  ReleaseGrappleResult, stand_up, stand_up_fast, stand_up_prepare, stand_up_odds, STAND_UP_FIELDS,
+  StandUpResult, aim, aim_fast, aim_prepare, aim_odds, AIM_FIELDS, AimResult,
 };

@@ -1119,7 +1119,7 @@
   }
   // One combatant of a fight: counters and points as [key, value] pairs sorted by key.
   class _rt_Member {
-    constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready) {
+    constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready, resources, lowered) {
       this.name = name; this.base = base;
       this.counters = Object.freeze(counters); this.points = Object.freeze(points);
       this.states = Object.freeze(states); this.modifiers = Object.freeze(modifiers);
@@ -1127,6 +1127,8 @@
       this.spent = Object.freeze(spent || []);  // of its turn budget since its own turn began: [pool, amount]
       this.owed = Object.freeze(owed || []);  // taken from its next turn (a reflex's second)
       this.ready = ready || '';  // the kind of action it has readied ('' none)
+      this.resources = Object.freeze(resources || []);  // what is left of the resources that changed (fight_resources.js)
+      this.lowered = Object.freeze(lowered || []);  // how far each track's capacity is lowered: [track, loss > 0]
       Object.freeze(this);
     }
     counter(key) { return _rt_get(this.counters, key); }
@@ -1135,7 +1137,7 @@
   function _rt_member_with(m, changes) {
     const v = k => (Object.prototype.hasOwnProperty.call(changes, k) ? changes[k] : m[k]);
     return new _rt_Member(m.name, m.base, v('counters'), v('points'), v('states'), v('modifiers'), v('conditions'),
-                          v('spent'), v('owed'), v('ready'));
+                          v('spent'), v('owed'), v('ready'), v('resources'), v('lowered'));
   }
   function _rt_get(pairs, key) {
     for (const kv of pairs) if (kv[0] === key) return kv[1];
@@ -1170,7 +1172,7 @@
   // ---- the checked reader of stored fights ----
   const _rt_TOP_KEYS = ['turn', 'turns', 'members', 'relations', 'log'];
   const _rt_MEMBER_KEYS = ['name', 'stats', 'counters', 'points', 'states', 'modifiers', 'conditions', 'spent', 'owed',
-                           'ready'];
+                           'ready', 'resources', 'lowered'];
   function _rt_has(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key); }
   function _rt_bad(what) { return new OutOfBounds(`战斗记录无效：${what}`, {key: 'fight'}); }
   function _rt_is_mapping(value) {
@@ -1247,10 +1249,10 @@
                                _rt_int(parts[2], '到期回合', -1, MAX_VALUE), parts[3]));
       }
       states.sort(_rt_text_cmp);
-      const budget = _rt_read_budget(rules, m);
+      const budget = _rt_read_budget(rules, m), held = _rt_read_resources(rules, m, base);
       members.push(new _rt_Member(name, base, counters, points, states, mods,
                                   _rt_read_conditions(rules, _rt_get_or(m, 'conditions', [])), budget[0], budget[1],
-                                  budget[2]));
+                                  budget[2], held[0], held[1]));
     }
     const n = members.length, relations = [];
     for (const x of _rt_list(_rt_get_or(top, 'relations', []), '关系', Math.max(1, rules.relations.size) * n * n)) {
@@ -1346,6 +1348,10 @@
       conditions: conditions, relation_specs: relationSpecs, check_names: map(d.check_names || []),
       track_debuff_checks: map(d.track_debuff_checks || []), wake_tracks: d.wake_tracks || [],
       state_spared: map(d.state_spared || []), turn: d.turn ? _rt_turn_spec(d.turn) : null,
+      resources: new Map((d.resources || []).map(kv => [kv[0], Object.freeze({
+        name: kv[1][0], start: kv[1][1], top: kv[1][2], stat: kv[1][3], on_empty: kv[1][4], knocks: kv[1][5],
+        lifts: kv[1][6], rules: kv[1][7]})])),
+      track_inputs: map(d.track_inputs || []), capacity_param: d.capacity_param || '', lowered_max: d.lowered_max || 0,
     });
   }
   // A turn structure [pools, kinds, refuse, ready, owes, rules] (fight_state.TurnSpec); a cost is
@@ -1562,13 +1568,14 @@
       if (applying === undefined || applying === null) {
         applying = m.conditions.length || this.relations.length || m.states.length ? this._applying(m) : [];
       }
-      if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length) return m.base;
+      if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length && !m.resources.length) return m.base;
       const values = m.base.toDict();
       for (const sa of lowered) values[sa[0]] = Math.max(rules.stats.get(sa[0])[1], values[sa[0]] - sa[1]);
       for (const mod of m.modifiers) {
         const nlh = rules.stats.get(mod.stat);
         if (nlh !== undefined) values[mod.stat] = Math.max(nlh[1], Math.min(nlh[2], values[mod.stat] + mod.delta));
       }
+      if (m.resources.length) _rt_resource_reflect(rules, m, values);  // what is left, as the stat procedures read
       for (const state of m.states) {
         const spared = rules.state_spared.get(state);
         if (spared !== undefined && values[spared] === true) continue;  // another working sense keeps the defenses
@@ -1610,7 +1617,7 @@
         if (tp[1] <= 0 || (!rules.track_debuffs.has(tp[0]) && !rules.track_debuff_checks.has(tp[0]))) continue;
         if (plain === null) plain = this._effective(m, false);
         const amount = Math.trunc(Number(_rt_rule_call(rules.accumulate, plain, tp[0],
-                                                        {current: tp[1], gained: 0})[rules.debuff_index]));
+                                                        _rt_capacity_kw(rules, m, tp[0], {current: tp[1], gained: 0}))[rules.debuff_index]));
         if (amount > 0) out.push([tp[0], amount]);
       }
       return out;
@@ -1631,6 +1638,7 @@
       const prepared = this._prepare(procedure, roles, options);
       _rt_check_call(prepared[0], procedure, prepared[1]);
       const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
+      if (this.rules.resources.size) _rt_refuse_spends(this, prepared[0], prepared[5], result, prepared[2]);  // fight_resources.js
       return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
                              prepared[4]);
     }
@@ -1683,6 +1691,9 @@
         for (const k of pks[1]) kwargs[k] = pks[0][k];
       }
       for (const k of suppliedKeys) kwargs[k] = supplied[k];
+      if (rules.track_inputs.size) {  // a track's points and capacity loss, from the fight (fight_resources.js)
+        for (const kv of _rt_track_inputs(rules, procedure, this.member(roles[spec.roles[spec.subject]]), options)) kwargs[kv[0]] = kv[1];
+      }
       for (const k of Object.keys(options)) kwargs[k] = options[k];
       return [spec, kwargs, applied, used, plan, roles];
     }
@@ -1760,12 +1771,16 @@
           const top = before + amount > rules.points_max ? `，已达上限${rules.points_max}` : '';
           log.push(_rt_line(`${who}的${rules.tracks.get(track)}${_rt_signed_int(amount)}（共${total}${top}）`));
           if (rules.accumulate !== null) {
-            const out = _rt_rule_call(rules.accumulate, this._effective(m, false), track,
-                                      {current: Math.min(before, total), gained: Math.max(0, total - before)});
+            const out = _rt_rule_call(rules.accumulate, this._effective(m, false), track, _rt_capacity_kw(rules, m, track,
+                                      {current: Math.min(before, total), gained: Math.max(0, total - before)}));
             const state = String(out[rules.state_index] || '');
             if (state && m.states.indexOf(state) < 0) {
               m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
               log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, state)}`));
+            } else if (total < before && !state && m.states.indexOf(rules.track_states.get(track)) >= 0) {
+              const gone = rules.track_states.get(track);  // recovered below the state's threshold (TR-F14)
+              m = _rt_member_with(m, {states: m.states.filter(s => s !== gone)});
+              log.push(_rt_line(`${who}的${_rt_name_of(rules.state_names, gone)}解除`));
             }
           }
           if (rules.wake_tracks.indexOf(track) >= 0 && rules.on_damage !== null && total > before && m.states.length) {
@@ -1798,6 +1813,8 @@
             members.set(who, _rt_member_with(m, {conditions: kept}));
             log.push(_rt_line(`${who}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
           }
+        } else if (e.kind === 'resource' || e.kind === 'capacity') {
+          members.set(who, _rt_resource_effect(this, m, e, result, spec.name, log));
         } else if (e.kind === 'relation') {
           const held = roles.get(e.other);
           const key = [e.key, who, held], k = key.join('\u0000');
@@ -1840,7 +1857,8 @@
         const track = tp[0], points = tp[1];
         const state = rules.track_states.get(track);
         if (points <= 0 || state === undefined || m.states.indexOf(state) < 0) continue;
-        const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track, {current: points, taken: taken});
+        const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track,
+                                  _rt_capacity_kw(rules, m, track, {current: points, taken: taken}));
         const left = Math.trunc(Number(out[od[3]])), awake = !!out[od[4]];
         if (left !== points) {
           m = _rt_member_with(m, {points: _rt_put(m.points, track, left)});
@@ -1912,6 +1930,7 @@
         if (forbids) more.push(forbids);
         parts.push(spec.name + (more.length ? `（${more.join('，')}）` : ''));
       }
+      if (rules.resources.size || m.lowered.length) for (const s of _rt_resources_shown(rules, m)) parts.push(s);
       for (const r of this.relations) if (r[1] === name) parts.push(`${rules.relations.get(r[0])}${r[2]}`);
       for (const r of this.relations) if (r[2] === name) parts.push(`被${r[1]}${rules.relations.get(r[0])}`);
       if (rules.turn !== null && (m.spent.length || m.owed.length || m.ready)) {
@@ -1925,14 +1944,24 @@
       const pairs = ps => { const out = {}; for (const kv of ps) out[kv[0]] = kv[1]; return out; };
       return {
         turn: this.turn, turns: this.rules.turn !== null,
-        members: this.members.map(m => ({
-          name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
-          states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
-          conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready})),
+        members: this.members.map(m => {
+          const out = {
+            name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
+            states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
+            conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready};
+          if (m.resources.length) out.resources = pairs(m.resources);  // only what changed (fight_resources.js)
+          if (m.lowered.length) out.lowered = pairs(m.lowered);
+          return out;
+        }),
         relations: this.relations.map(r => r.slice()), log: this.log.slice(),
       };
     }
     toJSON() { return this.toDict(); }
+    // What `name` has left of resource `rid`.
+    resource(name, rid) {
+      if (typeof rid !== 'string' || !this.rules.resources.has(rid)) throw new OutOfBounds('没有这个资源', {key: 'resource'});
+      return _rt_resource_amount(this.rules, this.member(name), rid);
+    }
     // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
     static from_dict(rules, data) {
       let read;
@@ -2569,11 +2598,13 @@
     return proto === null || proto === Object.prototype;
   }
   // The fewest points on `track` that put `creature` into the track's state (0 when none up to `limit`).
-  function _rt_state_threshold(rules, creature, track, limit) {
+  function _rt_state_threshold(rules, creature, track, limit, m) {
     if (rules.accumulate === null) return 0;
     if (typeof track !== 'string' || !rules.tracks.has(track)) throw new OutOfBounds('没有这个累积槽', {key: 'track'});
     limit = Math.min(limit === undefined ? MAX_THRESHOLD : limit, rules.points_max);
-    const reaches = points => !!_rt_rule_call(rules.accumulate, creature, track, {current: 0, gained: points})[rules.state_index];
+    const kw = points => (m === undefined ? {current: 0, gained: points}  // m: the member whose lowered capacity counts
+      : _rt_capacity_kw(rules, m, track, {current: 0, gained: points}));
+    const reaches = points => !!_rt_rule_call(rules.accumulate, creature, track, kw(points))[rules.state_index];
     let hi = 1;
     while (!reaches(hi)) {
       if (hi >= limit) return 0;
@@ -2605,7 +2636,7 @@
     if (_rt_has(options, 'max_attacks')) { maxAttacks = options.max_attacks; delete options.max_attacks; }
     const m = fight.member(roles[target]);
     const start = m.track_points(track);
-    const needed = _rt_state_threshold(rules, fight._effective(m, false), track);
+    const needed = _rt_state_threshold(rules, fight._effective(m, false), track, undefined, m);
     if (needed <= 0) throw new OutOfBounds(`“${_rt_name_of(rules.tracks, track)}”没有负面状态`, {key: track});
     const others = Object.create(null);
     for (const role of Object.keys(roles)) if (role !== target) others[role] = fight.effective(roles[role]);
@@ -2744,7 +2775,8 @@
   }
   // What tells two states of one chain apart (the combatants' base stats never change).
   function _rt_plan_key(fight) {
-    return JSON.stringify([fight.members.map(m => [m.counters, m.points, m.states, m.modifiers, m.conditions]),
+    return JSON.stringify([fight.members.map(m => [m.counters, m.points, m.states, m.modifiers, m.conditions, m.resources,
+                                                    m.lowered]),
                            fight.turn, fight.relations]);
   }
   // `fight` with the counted total set aside (its counter at 0).
@@ -2929,6 +2961,125 @@
     return new UntilOdds(out, Math.max(0.0, alive), targets.length === 1 ? targets[0].at_least : 1);
   }
 
+  // ---- resources and lowered capacities (fight_resources.py) ----
+  // A resource spec is {name, start, top, stat, on_empty, knocks, lifts, rules}: start and top a whole
+  // number or a stat's id. A member keeps only the amounts that changed (resources) and how far each
+  // track's capacity is lowered (lowered), as [key, value] pairs sorted by key.
+  function _rt_resource_top(spec, base) {
+    return Math.max(0, typeof spec.top === 'number' ? spec.top : Math.trunc(Number(base[spec.top])));
+  }
+  // What `m` has left of resource `rid`: what it changed to, else its starting amount.
+  function _rt_resource_amount(rules, m, rid) {
+    for (const kv of m.resources) if (kv[0] === rid) return kv[1];
+    const spec = rules.resources.get(rid);
+    const start = typeof spec.start === 'number' ? spec.start : Math.trunc(Number(m.base[spec.start]));
+    return _rt_clamp(start, 0, _rt_resource_top(spec, m.base));
+  }
+  // The stats the procedures read as what is left, set to it (within each stat's range).
+  function _rt_resource_reflect(rules, m, values) {
+    for (const kv of m.resources) {
+      const spec = rules.resources.get(kv[0]);
+      if (spec !== undefined && spec.stat) {
+        const nlh = rules.stats.get(spec.stat);
+        values[spec.stat] = _rt_clamp(_rt_resource_amount(rules, m, kv[0]), nlh[1], nlh[2]);
+      }
+    }
+  }
+  // The accumulation and recovery procedures' options, with the capacity parameter for `track` when lowered.
+  function _rt_capacity_kw(rules, m, track, options) {
+    const loss = m.lowered.length ? _rt_get(m.lowered, track) : 0;
+    if (loss && rules.capacity_param) options[rules.capacity_param] = loss;
+    return options;
+  }
+  function _rt_resource_spent(e, result) {
+    return Math.max(0, e.field ? Math.trunc(Number(result[e.field])) : parseInt(e.duration || '0', 10));
+  }
+  function _rt_resource_refusal(rules, m, rid, wanted, what) {
+    const spec = rules.resources.get(rid);
+    return new Refused(`${m.name}的${spec.name}只剩${_rt_resource_amount(rules, m, rid)}，不能再消耗${wanted}（${what}）`,
+                       {key: 'resource'});
+  }
+  // What the action spends of each resource, one sentence each (pushed to `applied`); Refused when it
+  // spends more than its holder has left.
+  function _rt_refuse_spends(fight, spec, roles, result, applied) {
+    const wanted = new Map();
+    for (const e of spec.effects) {
+      if (e.kind === 'resource' && e.sign < 0 && (!e.when || result[e.when])) {
+        const key = roles[e.role] + '\u0000' + e.key;
+        wanted.set(key, (wanted.has(key) ? wanted.get(key) : 0) + _rt_resource_spent(e, result));
+      }
+    }
+    for (const kv of wanted) {
+      const parts = kv[0].split('\u0000'), m = fight.member(parts[0]);
+      const left = _rt_resource_amount(fight.rules, m, parts[1]);
+      if (kv[1] > left) throw _rt_resource_refusal(fight.rules, m, parts[1], kv[1], spec.name);
+      if (kv[1]) applied.push(_rt_line(`${parts[0]}消耗${fight.rules.resources.get(parts[1]).name}${kv[1]}（剩余${left - kv[1]}）`));
+    }
+  }
+  // The options the fight gives a procedure that reads a track's points and capacity loss.
+  function _rt_track_inputs(rules, procedure, m, options) {
+    const inputs = rules.track_inputs.get(procedure), out = [];
+    if (inputs === undefined) return out;
+    let track = _rt_has(options, inputs[0]) ? options[inputs[0]] : inputs[3];
+    if (track !== null && typeof track === 'object') track = track.id;
+    if (typeof track !== 'string' || !rules.tracks.has(track)) return out;
+    if (inputs[1] && !_rt_has(options, inputs[1])) out.push([inputs[1], _rt_get(m.points, track)]);
+    if (inputs[2] && !_rt_has(options, inputs[2])) out.push([inputs[2], _rt_get(m.lowered, track)]);
+    return out;
+  }
+  // `m` after a resource or capacity effect of an action named `what` (a sentence each).
+  function _rt_resource_effect(fight, m, e, result, what, log) {
+    const rules = fight.rules;
+    if (e.kind === 'capacity') {
+      const track = String(result[e.key] || ''), n = _rt_resource_spent(e, result);
+      if (!n || !rules.tracks.has(track)) return m;
+      const before = _rt_get(m.lowered, track), loss = _rt_clamp(before + n * -e.sign, 0, rules.lowered_max);
+      if (loss === before) return m;
+      log.push(_rt_line(`${m.name}的${rules.tracks.get(track)}累积槽${_rt_signed_int(before - loss)}（${what}，共降低${loss}）`));
+      return _rt_member_with(m, {lowered: _rt_put(m.lowered, track, loss).filter(kv => kv[1])});
+    }
+    const spec = rules.resources.get(e.key), n = _rt_resource_spent(e, result);
+    if (!n) return m;
+    const before = _rt_resource_amount(rules, m, e.key), most = _rt_resource_top(spec, m.base);
+    if (e.sign < 0 && n > before) throw _rt_resource_refusal(rules, m, e.key, n, what);
+    const after = e.sign < 0 ? before - n : Math.min(most, before + n);
+    const full = e.sign > 0 && before + n >= most ? '，已满' : '';
+    log.push(_rt_line(`${m.name}的${spec.name}${_rt_signed_int(after - before)}（${what}，剩余${after}${full}）`));
+    m = _rt_member_with(m, {resources: _rt_put(m.resources, e.key, after)});
+    if (spec.on_empty && spec.knocks) {
+      const names = fight.members.map(x => x.name);
+      const has = m.conditions.some(c => c.id === spec.on_empty);
+      const spared = !!(e.other && result[e.other]);
+      if (after === 0 && before > 0 && !has && !spared) {
+        log.push(_rt_line(`${m.name}的${spec.name}已空`));
+        m = fight._set_condition(m, spec.on_empty, 1, '', names.indexOf(m.name), -1, log);
+      } else if (after > 0 && has && spec.lifts) {
+        m = _rt_member_with(m, {conditions: m.conditions.filter(c => c.id !== spec.on_empty)});
+        log.push(_rt_line(`${m.name}的${rules.conditions.get(spec.on_empty).name}结束（${spec.name}恢复）`));
+      }
+    }
+    return m;
+  }
+  // What `m` has left of each resource and each lowered capacity, for status.
+  function _rt_resources_shown(rules, m) {
+    const out = [];
+    for (const kv of rules.resources) {
+      const left = _rt_resource_amount(rules, m, kv[0]);
+      if (left || m.resources.some(x => x[0] === kv[0])) out.push(`${kv[1].name}${left}/${_rt_resource_top(kv[1], m.base)}`);
+    }
+    for (const kv of m.lowered) if (kv[1]) out.push(`${_rt_name_of(rules.tracks, kv[0])}累积槽-${kv[1]}`);
+    return out;
+  }
+  // (resources, lowered) of a stored member, each checked (fight_state.py _resources).
+  function _rt_read_resources(rules, m, base) {
+    const names = new Map(Array.from(rules.resources.entries()).map(kv => [kv[0], kv[1].name]));
+    const resources = _rt_pairs(_rt_get_or(m, 'resources', {}), '资源', names, 0, MAX_VALUE);
+    if (resources.some(kv => kv[1] > _rt_resource_top(rules.resources.get(kv[0]), base))) throw _rt_bad('资源超过其上限');
+    const lowered = _rt_pairs(_rt_get_or(m, 'lowered', {}), '累积槽降低', rules.capacity_param ? rules.tracks : new Map(), 1,
+                              Math.max(1, rules.lowered_max));
+    return [resources, lowered];
+  }
+
   // ---- initiative order (initiative.py; a ruleset feature: tracks R50) ----
   // Successes, then extras, both descending; only those still tied roll again, until the order is
   // strict (entries that can never break a tie keep their given order after maxRerolls rounds).
@@ -3033,7 +3184,8 @@
     "生理抗性": "resistance", "精神抗性": "mental_resistance", "伤害减免": "damage_reduction", "伤害吸收": "absorption",
     "生命值上限": "max_hp", "集中力上限": "max_focus", "移动速度": "move_speed", "体型": "size", "眼部生命槽": "eye_hp",
     "耳部生命槽": "ear_hp", "精神感知关键属性": "mental_key", "混乱刻度": "chaos", "额外检定成功数": "extra_successes",
-    "影响": "influence", "无助": "helpless", "有其他可用感知": "other_sense"
+    "影响": "influence", "无助": "helpless", "有其他可用感知": "other_sense", "计弹药": "counts_ammo",
+    "弹匣中的子弹": "loaded_rounds"
   });
   const _STATS = [
     ["strength", "力量", "int", 3, 0, 30], ["dexterity", "敏捷", "int", 3, 0, 30], ["endurance", "耐力", "int", 3, 0, 30],
@@ -3051,7 +3203,8 @@
     ["eye_hp", "眼部生命槽", "int", 2, 0, 100], ["ear_hp", "耳部生命槽", "int", 2, 0, 100],
     ["mental_key", "精神感知关键属性", "int", 3, 0, 30], ["chaos", "混乱刻度", "int", 0, 0, 100],
     ["extra_successes", "额外检定成功数", "int", 0, 0, 50], ["influence", "影响", "int", 0, 0, 100],
-    ["helpless", "无助", "bool", false, 0, 0], ["other_sense", "有其他可用感知", "bool", false, 0, 0]
+    ["helpless", "无助", "bool", false, 0, 0], ["other_sense", "有其他可用感知", "bool", false, 0, 0],
+    ["counts_ammo", "计弹药", "bool", false, 0, 0], ["loaded_rounds", "弹匣中的子弹", "int", 0, 0, 500]
   ];
   // A combatant's stats: new Combatant({strength: 5}) by ids, Combatant.fromDict({力量: 5}) by ids or
   // Chinese names; every stat has a range, and an unknown or out-of-range stat is refused (OutOfBounds).
@@ -3925,7 +4078,7 @@
     return [penalty, per_hit, dice_];
   }
 
-  const FIREARM_FIELDS = Object.freeze(["hits", "hit", "per_hit", "penalty", "damage", "from_hiding"]);
+  const FIREARM_FIELDS = Object.freeze(["hits", "hit", "per_hit", "penalty", "damage", "from_hiding", "rounds_spent"]);
   // The result of firearm (枪械射击与连射): its outcome fields, rolls and trace; outcome(), text(), toDict().
   class FirearmResult extends Result {}
   FirearmResult.PROCEDURE = "firearm";
@@ -3985,11 +4138,14 @@
     after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
     final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
     to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-    return _rt_result(FirearmResult, [hits, hits > 0, per_hit, penalty, to_hp, from_hiding], _rolls, _trace);
+    return _rt_result(
+      FirearmResult, [hits, hits > 0, per_hit, penalty, to_hp, from_hiding, attacker.counts_ammo ? shots : 0], _rolls,
+      _trace
+    );
   }
 
   function _firearm_roll(
-    dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area, dodge_penalty, from_hiding
+    dice, penalty, per_hit, dice_, attacker, defender, shots, defender_dodges, left_area, dodge_penalty, from_hiding
   ) {
     let hits, raw_damage, dodge_successes, after_dodge, after_reduction, final_damage, to_hp;
     hits = 0;
@@ -4011,7 +4167,7 @@
     after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
     final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
     to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-    return [hits, hits > 0, per_hit, penalty, to_hp, from_hiding];
+    return [hits, hits > 0, per_hit, penalty, to_hp, from_hiding, attacker.counts_ammo ? shots : 0];
   }
 
   // 枪械射击与连射: the outcome only (the fields of FIREARM_FIELDS), no trace.
@@ -4031,7 +4187,7 @@
     );
     const dice = _rt_dice_source(options.dice);
     return _firearm_roll(
-      dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area, dodge_penalty, from_hiding
+      dice, penalty, per_hit, dice_, attacker, defender, shots, defender_dodges, left_area, dodge_penalty, from_hiding
     );
   }
 
@@ -4053,6 +4209,7 @@
     const _dodge_successes = Math.max(0, defender.dexterity + defender.dodge - dodge_penalty);
     const _defender_damage_reduction = defender.damage_reduction;
     const _defender_absorption = defender.absorption;
+    const _out6 = attacker.counts_ammo ? shots : 0;
     return dice => {
       dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
       let hits, raw_damage, dodge_successes, after_dodge, after_reduction, final_damage, to_hp;
@@ -4073,7 +4230,7 @@
       after_reduction = Math.max(0, after_dodge - _defender_damage_reduction);
       final_damage = after_reduction - Math.min(after_reduction, _defender_absorption);
       to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-      return [hits, hits > 0, per_hit, penalty, to_hp, from_hiding];
+      return [hits, hits > 0, per_hit, penalty, to_hp, from_hiding, _out6];
     }
   }
 
@@ -4116,9 +4273,66 @@
         after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
         final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
         to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-        _odds.add([hits, hits > 0, per_hit, penalty, to_hp, from_hiding], _dodge_successes_p);
+        _odds.add(
+          [hits, hits > 0, per_hit, penalty, to_hp, from_hiding, attacker.counts_ammo ? shots : 0], _dodge_successes_p
+        );
       }
     }
+    return _odds.build();
+  }
+
+  function _reload_setup(shooter, weapon, _trace) {
+    weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
+    if (!(shooter instanceof Combatant && weapon.not_specified === null)) {
+      _rt_check_inputs([['type', "射手", shooter, Combatant], ['entry', "武器", weapon]]);
+    }
+    let reloaded;
+    if (!(weapon.attack_type.mode === "hit_fixed")) {
+      throw new WrongMode("“" + weapon.name + "”不是这种攻击方式");
+    }
+    reloaded = Math.max(0, weapon.magazine - shooter.loaded_rounds);
+    if (_trace !== null) _trace.push(new TraceStep(
+      "let", "补充" + String(reloaded) + "发子弹", [["reloaded", reloaded]]
+    ));
+    return [reloaded];
+  }
+
+  const RELOAD_FIELDS = Object.freeze(["reloaded"]);
+  // The result of reload (更换弹匣): its outcome fields, rolls and trace; outcome(), text(), toDict().
+  class ReloadResult extends Result {}
+  ReloadResult.PROCEDURE = "reload";
+  ReloadResult.FIELDS = RELOAD_FIELDS;
+
+  // 更换弹匣（TR-15）
+  function reload(shooter, weapon, options) {
+    options = _rt_options(options, ["dice"]);
+    const _trace = [];
+    const [reloaded] = _reload_setup(shooter, weapon, _trace);
+    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+    return _rt_result(ReloadResult, [reloaded], [], _trace);
+  }
+
+  // 更换弹匣: the outcome only (the fields of RELOAD_FIELDS), no trace.
+  function reload_fast(shooter, weapon, options) {
+    options = _rt_options(options, ["dice"]);
+    const [reloaded] = _reload_setup(shooter, weapon, null);
+    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+    return [reloaded];
+  }
+
+  // 更换弹匣: the setup once; the function returned rolls and returns the outcome array.
+  function reload_prepare(shooter, weapon) {
+    const [reloaded] = _reload_setup(shooter, weapon, null);
+    const _out = [reloaded];
+    return dice => { _rt_dice_source(dice); return _out.slice(); };
+  }
+
+  // 更换弹匣: the exact distribution of the fields of RELOAD_FIELDS.
+  function reload_odds(shooter, weapon) {
+    const [reloaded] = _reload_setup(shooter, weapon, null);
+    const _odds = new OddsBuilder(RELOAD_FIELDS, null, null, 200000);
+    const _p = 1.0;
+    _odds.add([reloaded], _p);
     return _odds.build();
   }
 
@@ -6101,10 +6315,12 @@
     loss = track.missed_rest ? capacity_loss + _R_MISSED_REST_CAPACITY_LOSS : capacity_loss;
     points = track.missed_rest ? current + _R_MISSED_REST_POINTS_GAIN : current;
     capacity = Math.max(0, track.capacity(creature, track) - loss);
-    return [loss, points, capacity];
+    return [track, loss, points, capacity];
   }
 
-  const MISS_LONG_REST_FIELDS = Object.freeze(["points", "capacity_loss", "capacity", "debuff"]);
+  const MISS_LONG_REST_FIELDS = Object.freeze([
+    "points", "capacity_loss", "capacity", "debuff", "track_id", "lowered", "gained"
+  ]);
   // The result of miss_long_rest (缺少长休息): its outcome fields, rolls and trace; outcome(), text(), toDict().
   class MissLongRestResult extends Result {}
   MissLongRestResult.PROCEDURE = "miss_long_rest";
@@ -6117,9 +6333,17 @@
     let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
     let track = options.track === undefined ? "drowsy" : options.track;
     const _trace = [];
-    const [loss, points, capacity] = _miss_long_rest_setup(creature, current, capacity_loss, track, _trace);
+    const _setup = _miss_long_rest_setup(creature, current, capacity_loss, track, _trace);
+    track = _setup[0];
+    const loss = _setup[1];
+    const points = _setup[2];
+    const capacity = _setup[3];
     if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(MissLongRestResult, [points, loss, capacity, Math.max(0, points - capacity)], [], _trace);
+    return _rt_result(
+      MissLongRestResult,
+      [points, loss, capacity, Math.max(0, points - capacity), track.id, loss - capacity_loss, points - current], [],
+      _trace
+    );
   }
 
   // 缺少长休息: the outcome only (the fields of MISS_LONG_REST_FIELDS), no trace.
@@ -6128,9 +6352,13 @@
     let current = options.current === undefined ? 0 : options.current;
     let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
     let track = options.track === undefined ? "drowsy" : options.track;
-    const [loss, points, capacity] = _miss_long_rest_setup(creature, current, capacity_loss, track, null);
+    const _setup = _miss_long_rest_setup(creature, current, capacity_loss, track, null);
+    track = _setup[0];
+    const loss = _setup[1];
+    const points = _setup[2];
+    const capacity = _setup[3];
     _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [points, loss, capacity, Math.max(0, points - capacity)];
+    return [points, loss, capacity, Math.max(0, points - capacity), track.id, loss - capacity_loss, points - current];
   }
 
   // 缺少长休息: the setup once; the function returned rolls and returns the outcome array.
@@ -6139,9 +6367,16 @@
     let current = options.current === undefined ? 0 : options.current;
     let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
     let track = options.track === undefined ? "drowsy" : options.track;
-    const [loss, points, capacity] = _miss_long_rest_setup(creature, current, capacity_loss, track, null);
+    const _setup = _miss_long_rest_setup(creature, current, capacity_loss, track, null);
+    track = _setup[0];
+    const loss = _setup[1];
+    const points = _setup[2];
+    const capacity = _setup[3];
     const _out3 = Math.max(0, points - capacity);
-    const _out = [points, loss, capacity, _out3];
+    const _track_id = track.id;
+    const _out5 = loss - capacity_loss;
+    const _out6 = points - current;
+    const _out = [points, loss, capacity, _out3, _track_id, _out5, _out6];
     return dice => { _rt_dice_source(dice); return _out.slice(); };
   }
 
@@ -6151,10 +6386,16 @@
     let current = options.current === undefined ? 0 : options.current;
     let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
     let track = options.track === undefined ? "drowsy" : options.track;
-    const [loss, points, capacity] = _miss_long_rest_setup(creature, current, capacity_loss, track, null);
+    const _setup = _miss_long_rest_setup(creature, current, capacity_loss, track, null);
+    track = _setup[0];
+    const loss = _setup[1];
+    const points = _setup[2];
+    const capacity = _setup[3];
     const _odds = new OddsBuilder(MISS_LONG_REST_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([points, loss, capacity, Math.max(0, points - capacity)], _p);
+    _odds.add(
+      [points, loss, capacity, Math.max(0, points - capacity), track.id, loss - capacity_loss, points - current], _p
+    );
     return _odds.build();
   }
 
@@ -6183,10 +6424,10 @@
     points = Math.max(0, current - recovered);
     loss = Math.max(0, capacity_loss - recovered);
     capacity = Math.max(0, track.capacity(creature, track) - loss);
-    return [recovered, points, loss, capacity];
+    return [track, recovered, points, loss, capacity];
   }
 
-  const ENHANCED_LONG_REST_FIELDS = Object.freeze(["points", "capacity_loss", "capacity", "recovered"]);
+  const ENHANCED_LONG_REST_FIELDS = Object.freeze(["points", "capacity_loss", "capacity", "recovered", "track_id"]);
   // The result of enhanced_long_rest (加强长休息恢复): its outcome fields, rolls and trace; outcome(), text(), toDict().
   class EnhancedLongRestResult extends Result {}
   EnhancedLongRestResult.PROCEDURE = "enhanced_long_rest";
@@ -6200,11 +6441,14 @@
     let rest_hours = options.rest_hours === undefined ? null : options.rest_hours;
     let track = options.track === undefined ? "drowsy" : options.track;
     const _trace = [];
-    const [recovered, points, loss, capacity] = _enhanced_long_rest_setup(
-      creature, current, capacity_loss, rest_hours, track, _trace
-    );
+    const _setup = _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, _trace);
+    track = _setup[0];
+    const recovered = _setup[1];
+    const points = _setup[2];
+    const loss = _setup[3];
+    const capacity = _setup[4];
     if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(EnhancedLongRestResult, [points, loss, capacity, recovered], [], _trace);
+    return _rt_result(EnhancedLongRestResult, [points, loss, capacity, recovered, track.id], [], _trace);
   }
 
   // 加强长休息恢复: the outcome only (the fields of ENHANCED_LONG_REST_FIELDS), no trace.
@@ -6214,11 +6458,14 @@
     let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
     let rest_hours = options.rest_hours === undefined ? null : options.rest_hours;
     let track = options.track === undefined ? "drowsy" : options.track;
-    const [recovered, points, loss, capacity] = _enhanced_long_rest_setup(
-      creature, current, capacity_loss, rest_hours, track, null
-    );
+    const _setup = _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, null);
+    track = _setup[0];
+    const recovered = _setup[1];
+    const points = _setup[2];
+    const loss = _setup[3];
+    const capacity = _setup[4];
     _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [points, loss, capacity, recovered];
+    return [points, loss, capacity, recovered, track.id];
   }
 
   // 加强长休息恢复: the setup once; the function returned rolls and returns the outcome array.
@@ -6228,10 +6475,14 @@
     let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
     let rest_hours = options.rest_hours === undefined ? null : options.rest_hours;
     let track = options.track === undefined ? "drowsy" : options.track;
-    const [recovered, points, loss, capacity] = _enhanced_long_rest_setup(
-      creature, current, capacity_loss, rest_hours, track, null
-    );
-    const _out = [points, loss, capacity, recovered];
+    const _setup = _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, null);
+    track = _setup[0];
+    const recovered = _setup[1];
+    const points = _setup[2];
+    const loss = _setup[3];
+    const capacity = _setup[4];
+    const _track_id = track.id;
+    const _out = [points, loss, capacity, recovered, _track_id];
     return dice => { _rt_dice_source(dice); return _out.slice(); };
   }
 
@@ -6242,29 +6493,33 @@
     let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
     let rest_hours = options.rest_hours === undefined ? null : options.rest_hours;
     let track = options.track === undefined ? "drowsy" : options.track;
-    const [recovered, points, loss, capacity] = _enhanced_long_rest_setup(
-      creature, current, capacity_loss, rest_hours, track, null
-    );
+    const _setup = _enhanced_long_rest_setup(creature, current, capacity_loss, rest_hours, track, null);
+    track = _setup[0];
+    const recovered = _setup[1];
+    const points = _setup[2];
+    const loss = _setup[3];
+    const capacity = _setup[4];
     const _odds = new OddsBuilder(ENHANCED_LONG_REST_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([points, loss, capacity, recovered], _p);
+    _odds.add([points, loss, capacity, recovered, track.id], _p);
     return _odds.build();
   }
 
-  function _unconscious_hit_setup(creature, track, current, taken, _trace) {
+  function _unconscious_hit_setup(creature, track, current, taken, capacity_loss, _trace) {
     track = track instanceof ConditionTrack ? track : get_condition_track(track);
     if (!(
       creature instanceof Combatant && track.not_specified === null && Number.isInteger(current) && 0 <= current
-      && current <= 10000 && Number.isInteger(taken) && 0 <= taken && taken <= 10000
+      && current <= 10000 && Number.isInteger(taken) && 0 <= taken && taken <= 10000 && Number.isInteger(capacity_loss)
+      && 0 <= capacity_loss && capacity_loss <= 100
     )) {
       _rt_check_inputs([
         ['type', "角色", creature, Combatant], ['entry', "累积槽", track], ['int', "当前点数", current, 0, 10000],
-        ['int', "受到的伤害或剧痛点数", taken, 0, 10000]
+        ['int', "受到的伤害或剧痛点数", taken, 0, 10000], ['int', "累积槽降低", capacity_loss, 0, 100]
       ]);
     }
     let points, capacity, awake;
     points = track.wakes_on_damage ? Math.max(0, current - taken) : current;
-    capacity = track.capacity(creature, track);
+    capacity = Math.max(0, track.capacity(creature, track) - capacity_loss);
     awake = points < _R_STATE_MULTIPLIER * capacity;
     return [points, awake];
   }
@@ -6278,11 +6533,12 @@
   // 昏迷中受到伤害（TR-69）
   function unconscious_hit(creature, track, options) {
     if (track === undefined) track = "dizzy";
-    options = _rt_options(options, ["current", "taken", "dice"]);
+    options = _rt_options(options, ["current", "taken", "capacity_loss", "dice"]);
     let current = options.current === undefined ? null : options.current;
     let taken = options.taken === undefined ? null : options.taken;
+    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
     const _trace = [];
-    const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, _trace);
+    const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, _trace);
     if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
     return _rt_result(UnconsciousHitResult, [points, awake], [], _trace);
   }
@@ -6290,10 +6546,11 @@
   // 昏迷中受到伤害: the outcome only (the fields of UNCONSCIOUS_HIT_FIELDS), no trace.
   function unconscious_hit_fast(creature, track, options) {
     if (track === undefined) track = "dizzy";
-    options = _rt_options(options, ["current", "taken", "dice"]);
+    options = _rt_options(options, ["current", "taken", "capacity_loss", "dice"]);
     let current = options.current === undefined ? null : options.current;
     let taken = options.taken === undefined ? null : options.taken;
-    const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, null);
+    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+    const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, null);
     _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
     return [points, awake];
   }
@@ -6301,10 +6558,11 @@
   // 昏迷中受到伤害: the setup once; the function returned rolls and returns the outcome array.
   function unconscious_hit_prepare(creature, track, options) {
     if (track === undefined) track = "dizzy";
-    options = _rt_options(options, ["current", "taken"]);
+    options = _rt_options(options, ["current", "taken", "capacity_loss"]);
     let current = options.current === undefined ? null : options.current;
     let taken = options.taken === undefined ? null : options.taken;
-    const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, null);
+    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+    const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, null);
     const _out = [points, awake];
     return dice => { _rt_dice_source(dice); return _out.slice(); };
   }
@@ -6312,41 +6570,45 @@
   // 昏迷中受到伤害: the exact distribution of the fields of UNCONSCIOUS_HIT_FIELDS.
   function unconscious_hit_odds(creature, track, options) {
     if (track === undefined) track = "dizzy";
-    options = _rt_options(options, ["current", "taken"]);
+    options = _rt_options(options, ["current", "taken", "capacity_loss"]);
     let current = options.current === undefined ? null : options.current;
     let taken = options.taken === undefined ? null : options.taken;
-    const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, null);
+    let capacity_loss = options.capacity_loss === undefined ? 0 : options.capacity_loss;
+    const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, null);
     const _odds = new OddsBuilder(UNCONSCIOUS_HIT_FIELDS, null, null, 200000);
     const _p = 1.0;
     _odds.add([points, awake], _p);
     return _odds.build();
   }
 
-  function _recover_setup(track, current, check_dice, supernatural, _trace) {
+  function _recover_setup(creature, track, current, check_dice, supernatural, _trace) {
     track = track instanceof ConditionTrack ? track : get_condition_track(track);
     if (!(
-      track.not_specified === null && Number.isInteger(current) && 0 <= current && current <= 10000
-      && Number.isInteger(check_dice) && 0 <= check_dice && check_dice <= 200 && typeof supernatural === 'boolean'
+      creature instanceof Combatant && track.not_specified === null && Number.isInteger(current) && 0 <= current
+      && current <= 10000 && Number.isInteger(check_dice) && 0 <= check_dice && check_dice <= 200
+      && typeof supernatural === 'boolean'
     )) {
       _rt_check_inputs([
-        ['entry', "累积槽", track], ['int', "当前点数", current, 0, 10000], ['int', "恢复检定DP", check_dice, 0, 200],
-        ['bool', "超凡来源", supernatural]
+        ['type', "角色", creature, Combatant], ['entry', "累积槽", track], ['int', "当前点数", current, 0, 10000],
+        ['int', "恢复检定DP", check_dice, 0, 200], ['bool', "超凡来源", supernatural]
       ]);
     }
+    return [track];
   }
 
-  const RECOVER_FIELDS = Object.freeze(["points", "recovered"]);
+  const RECOVER_FIELDS = Object.freeze(["points", "recovered", "track_id"]);
   // The result of recover (长休息恢复): its outcome fields, rolls and trace; outcome(), text(), toDict().
   class RecoverResult extends Result {}
   RecoverResult.PROCEDURE = "recover";
   RecoverResult.FIELDS = RECOVER_FIELDS;
 
   // 长休息恢复（TR-73）
-  function recover(track, current, check_dice, options) {
+  function recover(creature, track, current, check_dice, options) {
     options = _rt_options(options, ["supernatural", "dice"]);
     let supernatural = options.supernatural === undefined ? false : options.supernatural;
     const _trace = [];
-    _recover_setup(track, current, check_dice, supernatural, _trace);
+    const _setup = _recover_setup(creature, track, current, check_dice, supernatural, _trace);
+    track = _setup[0];
     const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
     const _rolls = [];
     let _successes_roll, successes, points;
@@ -6363,10 +6625,10 @@
       successes = 0;
     }
     points = Math.max(0, current - successes);
-    return _rt_result(RecoverResult, [points, current - points], _rolls, _trace);
+    return _rt_result(RecoverResult, [points, current - points, track.id], _rolls, _trace);
   }
 
-  function _recover_roll(dice, current, check_dice, supernatural) {
+  function _recover_roll(dice, track, current, check_dice, supernatural) {
     let successes, points;
     if (!supernatural) {
       successes = _rt_pool_successes(dice, check_dice, 10, 8, 10, 1000);
@@ -6375,24 +6637,27 @@
       successes = 0;
     }
     points = Math.max(0, current - successes);
-    return [points, current - points];
+    return [points, current - points, track.id];
   }
 
   // 长休息恢复: the outcome only (the fields of RECOVER_FIELDS), no trace.
-  function recover_fast(track, current, check_dice, options) {
+  function recover_fast(creature, track, current, check_dice, options) {
     options = _rt_options(options, ["supernatural", "dice"]);
     let supernatural = options.supernatural === undefined ? false : options.supernatural;
-    _recover_setup(track, current, check_dice, supernatural, null);
+    const _setup = _recover_setup(creature, track, current, check_dice, supernatural, null);
+    track = _setup[0];
     const dice = _rt_dice_source(options.dice);
-    return _recover_roll(dice, current, check_dice, supernatural);
+    return _recover_roll(dice, track, current, check_dice, supernatural);
   }
 
   // 长休息恢复: the setup once; the function returned rolls and returns the outcome array.
-  function recover_prepare(track, current, check_dice, options) {
+  function recover_prepare(creature, track, current, check_dice, options) {
     options = _rt_options(options, ["supernatural"]);
     let supernatural = options.supernatural === undefined ? false : options.supernatural;
-    _recover_setup(track, current, check_dice, supernatural, null);
+    const _setup = _recover_setup(creature, track, current, check_dice, supernatural, null);
+    track = _setup[0];
     const _not_supernatural = !supernatural;
+    const _track_id = track.id;
     return dice => {
       dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
       let successes, points;
@@ -6403,15 +6668,16 @@
         successes = 0;
       }
       points = Math.max(0, current - successes);
-      return [points, current - points];
+      return [points, current - points, _track_id];
     }
   }
 
   // 长休息恢复: the exact distribution of the fields of RECOVER_FIELDS.
-  function recover_odds(track, current, check_dice, options) {
+  function recover_odds(creature, track, current, check_dice, options) {
     options = _rt_options(options, ["supernatural"]);
     let supernatural = options.supernatural === undefined ? false : options.supernatural;
-    _recover_setup(track, current, check_dice, supernatural, null);
+    const _setup = _recover_setup(creature, track, current, check_dice, supernatural, null);
+    track = _setup[0];
     const _odds = new OddsBuilder(RECOVER_FIELDS, null, null, 200000);
     const _p = 1.0;
     let successes, points;
@@ -6421,7 +6687,7 @@
       successes = _successes_item[0];
       const _successes_p = _p * _successes_item[1];
       points = Math.max(0, current - successes);
-      _odds.add([points, current - points], _successes_p);
+      _odds.add([points, current - points, track.id], _successes_p);
     }
     return _odds.build();
   }
@@ -6528,9 +6794,14 @@
       positional: ["attacker", "defender", "weapon"],
       fields: [
         ["hits", "命中数", "int"], ["hit", "命中", "bool"], ["per_hit", "每发伤害", "int"],
-        ["penalty", "命中减值", "int"], ["damage", "伤害", "int"], ["from_hiding", "来自隐藏方", "bool"]
+        ["penalty", "命中减值", "int"], ["damage", "伤害", "int"], ["from_hiding", "来自隐藏方", "bool"],
+        ["rounds_spent", "消耗的子弹", "int"]
       ],
       summary: {hit: "hit", damage: "damage"}
+    },
+    "reload": {
+      name: "更换弹匣", params: [["shooter", "射手", "combatant"], ["weapon", "武器", "weapons"]],
+      positional: ["shooter", "weapon"], fields: [["reloaded", "补充的子弹", "int"]], summary: {hit: null, damage: null}
     },
     "fixed_damage": {
       name: "固定伤害对抗抗性",
@@ -6703,7 +6974,8 @@
       positional: ["creature"],
       fields: [
         ["points", "点数", "int"], ["capacity_loss", "累积槽降低", "int"], ["capacity", "累积槽", "int"],
-        ["debuff", "减益", "int"]
+        ["debuff", "减益", "int"], ["track_id", "累积槽编号", "condition_tracks"], ["lowered", "本次降低", "int"],
+        ["gained", "本次增加点数", "int"]
       ],
       summary: {hit: null, damage: null}
     },
@@ -6716,7 +6988,7 @@
       positional: ["creature"],
       fields: [
         ["points", "点数", "int"], ["capacity_loss", "累积槽降低", "int"], ["capacity", "累积槽", "int"],
-        ["recovered", "恢复点数", "int"]
+        ["recovered", "恢复点数", "int"], ["track_id", "累积槽编号", "condition_tracks"]
       ],
       summary: {hit: null, damage: null}
     },
@@ -6724,7 +6996,7 @@
       name: "昏迷中受到伤害",
       params: [
         ["creature", "角色", "combatant"], ["track", "累积槽", "condition_tracks"], ["current", "当前点数", "int"],
-        ["taken", "受到的伤害或剧痛点数", "int"]
+        ["taken", "受到的伤害或剧痛点数", "int"], ["capacity_loss", "累积槽降低", "int"]
       ],
       positional: ["creature", "track"], fields: [["points", "点数", "int"], ["awake", "醒来", "bool"]],
       summary: {hit: null, damage: null}
@@ -6732,10 +7004,11 @@
     "recover": {
       name: "长休息恢复",
       params: [
-        ["track", "累积槽", "condition_tracks"], ["current", "当前点数", "int"], ["check_dice", "恢复检定DP", "int"],
-        ["supernatural", "超凡来源", "bool"]
+        ["creature", "角色", "combatant"], ["track", "累积槽", "condition_tracks"], ["current", "当前点数", "int"],
+        ["check_dice", "恢复检定DP", "int"], ["supernatural", "超凡来源", "bool"]
       ],
-      positional: ["track", "current", "check_dice"], fields: [["points", "点数", "int"], ["recovered", "恢复", "int"]],
+      positional: ["creature", "track", "current", "check_dice"],
+      fields: [["points", "点数", "int"], ["recovered", "恢复", "int"], ["track_id", "累积槽编号", "condition_tracks"]],
       summary: {hit: null, damage: null}
     },
     "deal_points": {
@@ -6752,7 +7025,7 @@
 
   // ---- the fight (the Python package's fight.py): the ruleset's fight data for the runtime ----
   const FIGHT_RULES = _rt_fight_rules({
-    combatant: Combatant, stat_count: 36,
+    combatant: Combatant, stat_count: 38,
     stats: [
       ["strength", ["力量", 0, 30]], ["dexterity", ["敏捷", 0, 30]], ["endurance", ["耐力", 0, 30]],
       ["intelligence", ["智力", 0, 30]], ["perception", ["感知", 0, 30]], ["will", ["意志", 0, 30]],
@@ -6765,7 +7038,8 @@
       ["damage_reduction", ["伤害减免", 0, 60]], ["absorption", ["伤害吸收", 0, 60]], ["max_hp", ["生命值上限", 0, 1000]],
       ["max_focus", ["集中力上限", 0, 100]], ["move_speed", ["移动速度", 0, 1000]], ["size", ["体型", (-10), 30]],
       ["eye_hp", ["眼部生命槽", 0, 100]], ["ear_hp", ["耳部生命槽", 0, 100]], ["mental_key", ["精神感知关键属性", 0, 30]],
-      ["chaos", ["混乱刻度", 0, 100]], ["extra_successes", ["额外检定成功数", 0, 50]], ["influence", ["影响", 0, 100]]
+      ["chaos", ["混乱刻度", 0, 100]], ["extra_successes", ["额外检定成功数", 0, 50]], ["influence", ["影响", 0, 100]],
+      ["loaded_rounds", ["弹匣中的子弹", 0, 500]]
     ],
     counters: [["damage", "所受伤害"]],
     tracks: [
@@ -6812,7 +7086,8 @@
           roles: ["attacker", "defender"],
           effects: [
             ["condition", "defender", "struck_from_hiding", "", 1, "", "from_hiding", "attacker"],
-            ["counter", "defender", "damage", "damage", 1, "", "", ""]
+            ["counter", "defender", "damage", "damage", 1, "", "", ""],
+            ["resource", "attacker", "magazine", "rounds_spent", (-1), "", "", ""]
           ],
           odds: firearm_odds,
           params: [
@@ -6823,6 +7098,14 @@
           action: "standard", nature: "physical", subject: 0,
           checks: [["dexterity", "defender", "dodge_penalty", 1000, [["defender_dodges", [true], false]]]],
           required: ["weapon"]
+        }
+      ],
+      [
+        "reload",
+        {
+          name: "更换弹匣", call: reload, positional: ["shooter", "weapon"], roles: ["shooter"],
+          effects: [["resource", "shooter", "magazine", "reloaded", 1, "", "", ""]], odds: reload_odds,
+          params: [["weapon", "武器"]], action: "", nature: "", subject: 0, checks: [], required: ["weapon"]
         }
       ],
       [
@@ -6984,7 +7267,11 @@
       [
         "miss_long_rest",
         {
-          name: "缺少长休息", call: miss_long_rest, positional: ["creature"], roles: ["creature"], effects: [],
+          name: "缺少长休息", call: miss_long_rest, positional: ["creature"], roles: ["creature"],
+          effects: [
+            ["capacity", "creature", "track_id", "lowered", (-1), "", "", ""],
+            ["track", "creature", "track_id", "gained", 1, "", "", ""]
+          ],
           odds: miss_long_rest_odds,
           params: [["current", "当前点数"], ["capacity_loss", "已降低的累积槽"], ["track", "累积槽"]], action: "",
           nature: "", subject: 0, checks: [], required: []
@@ -6993,7 +7280,11 @@
       [
         "enhanced_long_rest",
         {
-          name: "加强长休息恢复", call: enhanced_long_rest, positional: ["creature"], roles: ["creature"], effects: [],
+          name: "加强长休息恢复", call: enhanced_long_rest, positional: ["creature"], roles: ["creature"],
+          effects: [
+            ["capacity", "creature", "track_id", "recovered", 1, "", "", ""],
+            ["track", "creature", "track_id", "recovered", (-1), "", "", ""]
+          ],
           odds: enhanced_long_rest_odds,
           params: [
             ["current", "当前点数"], ["capacity_loss", "已降低的累积槽"], ["rest_hours", "长休息时间（小时）"],
@@ -7007,8 +7298,23 @@
         {
           name: "昏迷中受到伤害", call: unconscious_hit, positional: ["creature", "track"], roles: ["creature"],
           effects: [], odds: unconscious_hit_odds,
-          params: [["track", "累积槽"], ["current", "当前点数"], ["taken", "受到的伤害或剧痛点数"]], action: "",
-          nature: "", subject: 0, checks: [], required: ["current", "taken"]
+          params: [
+            ["track", "累积槽"], ["current", "当前点数"], ["taken", "受到的伤害或剧痛点数"],
+            ["capacity_loss", "累积槽降低"]
+          ],
+          action: "", nature: "", subject: 0, checks: [], required: ["current", "taken"]
+        }
+      ],
+      [
+        "recover",
+        {
+          name: "长休息恢复", call: recover, positional: ["creature", "track", "current", "check_dice"],
+          roles: ["creature"], effects: [["track", "creature", "track_id", "recovered", (-1), "", "", ""]],
+          odds: recover_odds,
+          params: [
+            ["track", "累积槽"], ["current", "当前点数"], ["check_dice", "恢复检定DP"], ["supernatural", "超凡来源"]
+          ],
+          action: "", nature: "", subject: 0, checks: [], required: ["track", "current", "check_dice"]
         }
       ],
       [
@@ -7033,7 +7339,7 @@
     ],
     // The most points a track holds: the top of what add_points-like procedures accept (saturated).
     points_max: 10000, taken_max: 10000,
-    flag_names: [["helpless", "无助"], ["other_sense", "有其他可用感知"]],
+    flag_names: [["helpless", "无助"], ["other_sense", "有其他可用感知"], ["counts_ammo", "计弹药"]],
     // Each condition: [name, sets, adds, options, applies, forbids, forbids_actions, ends, max_value,
     // stack, rules, as_states, then, turn_pools], as the Python package's ConditionSpec.
     conditions: [
@@ -7126,6 +7432,16 @@
       ["endurance", "耐力检定"]
     ], track_debuff_checks: [["dazzle", ["sight_perception"]], ["tinnitus", ["hearing_perception"]], ["mental_bind", ["will", "intelligence"]], ["paralysis", ["dexterity", "endurance"]], ["entangle", ["dexterity", "strength"]], ["drowsy", ["will", "endurance"]], ["dizzy", ["sight_perception", "hearing_perception", "touch_perception", "dexterity"]], ["pain", ["will", "endurance"]]],
     wake_tracks: ["pain"], state_spared: [["blind", "other_sense"], ["deaf", "other_sense"], ["sealed", "other_sense"]],
+    // Each resource: [name, start, top, stat, on_empty, knocks, lifts, rules] (a start or top: a number or a stat).
+    resources: [[
+      "magazine", ["弹匣中的子弹", "loaded_rounds", 500, "loaded_rounds", "", true, false, ["TR-F19", "TR-15"]]
+    ]],
+    track_inputs: [
+      ["add_points", ["track", "current", "capacity_loss", ""]],
+      ["miss_long_rest", ["track", "current", "capacity_loss", "drowsy"]],
+      ["enhanced_long_rest", ["track", "current", "capacity_loss", "drowsy"]],
+      ["unconscious_hit", ["track", "current", "capacity_loss", "dizzy"]], ["recover", ["track", "current", "", ""]]
+    ], capacity_param: "capacity_loss", lowered_max: 100,
     // What a turn holds and what each kind of action costs: [pools, kinds, refuse, ready, owes, rules].
     turn: [
       [["time", "", 18, "秒", 3]],
@@ -7190,7 +7506,9 @@
     attack_prepare: attack_prepare, attack_odds: attack_odds, ATTACK_FIELDS: ATTACK_FIELDS,
     AttackResult: AttackResult, firearm: firearm, firearm_fast: firearm_fast,
     firearm_prepare: firearm_prepare, firearm_odds: firearm_odds, FIREARM_FIELDS: FIREARM_FIELDS,
-    FirearmResult: FirearmResult, fixed_damage: fixed_damage, fixed_damage_fast: fixed_damage_fast,
+    FirearmResult: FirearmResult, reload: reload, reload_fast: reload_fast,
+    reload_prepare: reload_prepare, reload_odds: reload_odds, RELOAD_FIELDS: RELOAD_FIELDS,
+    ReloadResult: ReloadResult, fixed_damage: fixed_damage, fixed_damage_fast: fixed_damage_fast,
     fixed_damage_prepare: fixed_damage_prepare, fixed_damage_odds: fixed_damage_odds,
     FIXED_DAMAGE_FIELDS: FIXED_DAMAGE_FIELDS, FixedDamageResult: FixedDamageResult, charge: charge,
     charge_fast: charge_fast, charge_prepare: charge_prepare, charge_odds: charge_odds,

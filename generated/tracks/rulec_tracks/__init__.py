@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:1c49e4d55d88e1de3cf3667b11fe4a562eb0083653ad09f8de9c1a7e20f38402
+# Content hash: sha256:277fff60bb6779a1f6b56b0ec9760e58ccee1024a0c396e4a9f8a79f4cd34331
 """计时骰池与负面点数规则 (tracks): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -64,6 +64,8 @@ from .procedures import attack, attack_fast, attack_odds, attack_prepare
 from .results import AttackResult, ATTACK_FIELDS
 from .procedures import firearm, firearm_fast, firearm_odds, firearm_prepare
 from .results import FirearmResult, FIREARM_FIELDS
+from .procedures import reload, reload_fast, reload_odds, reload_prepare
+from .results import ReloadResult, RELOAD_FIELDS
 from .procedures import fixed_damage, fixed_damage_fast, fixed_damage_odds, fixed_damage_prepare
 from .results import FixedDamageResult, FIXED_DAMAGE_FIELDS
 from .procedures import charge, charge_fast, charge_odds, charge_prepare
@@ -201,6 +203,12 @@ __all__ = [
     "firearm_prepare",
     "FirearmResult",
     "FIREARM_FIELDS",
+    "reload",
+    "reload_fast",
+    "reload_odds",
+    "reload_prepare",
+    "ReloadResult",
+    "RELOAD_FIELDS",
     "fixed_damage",
     "fixed_damage_fast",
     "fixed_damage_odds",

@@ -35,7 +35,7 @@ from ._runtime.fight import Fight, state_threshold as _rt_state_threshold
 from ._runtime.fight_conditions import ConditionSpec, Ending, Scope
 from ._runtime.fight_checks import CheckUse
 from ._runtime.fight_odds import UntilOdds, sequence_odds
-from ._runtime.fight_state import ActionSpec, Effect, FightRules, KindCost, Pool, TurnSpec
+from ._runtime.fight_state import ActionSpec, Effect, FightRules, KindCost, Pool, ResourceSpec, TurnSpec
 from . import procedures as _procedures
 from .model import Combatant
 
@@ -77,6 +77,7 @@ _STATS: Dict[str, Any] = {
     'chaos': ('混乱刻度', 0, 100),
     'extra_successes': ('额外检定成功数', 0, 50),
     'influence': ('影响', 0, 100),
+    'loaded_rounds': ('弹匣中的子弹', 0, 500),
 }
 _COUNTERS: Dict[str, Any] = {
     'damage': '所受伤害',
@@ -137,11 +138,15 @@ _ACTIONS: Dict[str, ActionSpec] = {
     'firearm': ActionSpec(
             '枪械射击与连射', _procedures.firearm, ('attacker', 'defender'),
             (Effect('condition', 'defender', 'struck_from_hiding', '', 1, '', 'from_hiding', 'attacker'),
-             Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''),), _procedures.firearm_odds,
+             Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''),
+             Effect('resource', 'attacker', 'magazine', 'rounds_spent', (-1), '', '', ''),), _procedures.firearm_odds,
             {'weapon': '武器', 'shots': '连射数', 'distance': '距离', 'bonus': '加值', 'defender_dodges': '目标闪避',
              'left_area': '中途脱离范围', 'dodge_penalty': '闪避检定减值', 'from_hiding': '来自隐藏方'}, 'standard',
             'physical', 0,
             checks=(CheckUse('dexterity', 'defender', 'dodge_penalty', 1000, (('defender_dodges', (True,), False),)),)),
+    'reload': ActionSpec('更换弹匣', _procedures.reload, ('shooter',),
+                         (Effect('resource', 'shooter', 'magazine', 'reloaded', 1, '', '', ''), ),
+                         _procedures.reload_odds, {'weapon': '武器'}, '', '', 0),
     'fixed_damage': ActionSpec('固定伤害对抗抗性', _procedures.fixed_damage, ('defender',),
                                (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ),
                                _procedures.fixed_damage_odds,
@@ -208,18 +213,27 @@ _ACTIONS: Dict[str, ActionSpec] = {
     'add_points': ActionSpec(
             '累积负面点数', _procedures.add_points, ('creature',), (), _procedures.add_points_odds,
             {'track': '累积槽', 'current': '当前点数', 'gained': '获得点数', 'capacity_loss': '累积槽降低'}, '', '', 0),
-    'miss_long_rest': ActionSpec('缺少长休息', _procedures.miss_long_rest, ('creature',), (),
-                                 _procedures.miss_long_rest_odds,
-                                 {'current': '当前点数', 'capacity_loss': '已降低的累积槽', 'track': '累积槽'}, '', '',
-                                 0),
+    'miss_long_rest': ActionSpec(
+            '缺少长休息', _procedures.miss_long_rest, ('creature',),
+            (Effect('capacity', 'creature', 'track_id', 'lowered', (-1), '', '', ''),
+             Effect('track', 'creature', 'track_id', 'gained', 1, '', '', ''),), _procedures.miss_long_rest_odds,
+            {'current': '当前点数', 'capacity_loss': '已降低的累积槽', 'track': '累积槽'}, '', '', 0),
     'enhanced_long_rest': ActionSpec(
-            '加强长休息恢复', _procedures.enhanced_long_rest, ('creature',), (), _procedures.enhanced_long_rest_odds,
+            '加强长休息恢复', _procedures.enhanced_long_rest, ('creature',),
+            (Effect('capacity', 'creature', 'track_id', 'recovered', 1, '', '', ''),
+             Effect('track', 'creature', 'track_id', 'recovered', (-1), '', '', ''),),
+            _procedures.enhanced_long_rest_odds,
             {'current': '当前点数', 'capacity_loss': '已降低的累积槽', 'rest_hours': '长休息时间（小时）',
              'track': '累积槽'}, '', '', 0),
-    'unconscious_hit': ActionSpec('昏迷中受到伤害', _procedures.unconscious_hit, ('creature',), (),
-                                  _procedures.unconscious_hit_odds,
-                                  {'track': '累积槽', 'current': '当前点数', 'taken': '受到的伤害或剧痛点数'}, '', '',
-                                  0),
+    'unconscious_hit': ActionSpec(
+            '昏迷中受到伤害', _procedures.unconscious_hit, ('creature',), (), _procedures.unconscious_hit_odds,
+            {'track': '累积槽', 'current': '当前点数', 'taken': '受到的伤害或剧痛点数', 'capacity_loss': '累积槽降低'},
+            '', '', 0),
+    'recover': ActionSpec(
+            '长休息恢复', _procedures.recover, ('creature',),
+            (Effect('track', 'creature', 'track_id', 'recovered', (-1), '', '', ''), ), _procedures.recover_odds,
+            {'track': '累积槽', 'current': '当前点数', 'check_dice': '恢复检定DP', 'supernatural': '超凡来源'}, '', '',
+            0),
     'deal_points': ActionSpec('施加负面点数', _procedures.deal_points, ('target',),
                               (Effect('track', 'target', 'track_id', 'dealt', 1, '', '', ''), ),
                               _procedures.deal_points_odds, {'track': '累积槽', 'points': '点数', 'resistance': '抗性'},
@@ -269,6 +283,7 @@ _TRACK_DEBUFF_CHECKS: Dict[str, Any] = {
 _FLAG_NAMES: Dict[str, Any] = {
     'helpless': '无助',
     'other_sense': '有其他可用感知',
+    'counts_ammo': '计弹药',
 }
 # Each condition: what it changes while it applies, when it applies, what it forbids, when it ends.
 _CONDITIONS: Dict[str, ConditionSpec] = {
@@ -323,6 +338,18 @@ _TURN = TurnSpec((
     ('free', KindCost(((('time', 1),),), ((),), ())),
     ('reflex', KindCost((), ((),), (('time', 3),))),
 ), True, (), False, ('TR-F04', 'TR-F19'))
+# Each resource: its start and top (a number or a stat), the stat that shows what is left, on_empty.
+_RESOURCES: Dict[str, Any] = {
+    'magazine': ResourceSpec('弹匣中的子弹', 'loaded_rounds', 500, 'loaded_rounds', '', True, False,
+                             ('TR-F19', 'TR-15')),
+}
+_TRACK_INPUTS: Dict[str, Any] = {
+    'add_points': ('track', 'current', 'capacity_loss', ''),
+    'miss_long_rest': ('track', 'current', 'capacity_loss', 'drowsy'),
+    'enhanced_long_rest': ('track', 'current', 'capacity_loss', 'drowsy'),
+    'unconscious_hit': ('track', 'current', 'capacity_loss', 'dizzy'),
+    'recover': ('track', 'current', '', ''),
+}
 FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, _procedures.add_points_fast, _STATE_NAMES, _STATE_STATS,
                          _RELATIONS, _ACTIONS, 3, ('damage', _procedures.unconscious_hit_fast, 0, 1,
                                                    '昏迷中受到伤害'), _TRACK_STATES, _TRACK_DEBUFFS, 2,
@@ -330,7 +357,8 @@ FIGHT_RULES = FightRules(Combatant, _STATS, _COUNTERS, _TRACKS, _procedures.add_
                          points_max=10000, taken_max=10000, flag_names=_FLAG_NAMES, conditions=_CONDITIONS,
                          relation_specs=_RELATION_SPECS, check_names=_CHECK_NAMES,
                          track_debuff_checks=_TRACK_DEBUFF_CHECKS, turn=_TURN, wake_tracks=('pain',),
-                         state_spared=_STATE_SPARED)
+                         state_spared=_STATE_SPARED, resources=_RESOURCES, track_inputs=_TRACK_INPUTS,
+                         capacity_param='capacity_loss', lowered_max=100)
 
 
 def start_fight(combatants: Mapping[str, Combatant], turns: bool = False) -> Fight:

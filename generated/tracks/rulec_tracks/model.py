@@ -136,7 +136,8 @@ STAT_NAMES: Dict[str, str] = {'力量': 'strength', '敏捷': 'dexterity', '耐�
                               '集中力上限': 'max_focus', '移动速度': 'move_speed', '体型': 'size',
                               '眼部生命槽': 'eye_hp', '耳部生命槽': 'ear_hp', '精神感知关键属性': 'mental_key',
                               '混乱刻度': 'chaos', '额外检定成功数': 'extra_successes', '影响': 'influence',
-                              '无助': 'helpless', '有其他可用感知': 'other_sense'}
+                              '无助': 'helpless', '有其他可用感知': 'other_sense', '计弹药': 'counts_ammo',
+                              '弹匣中的子弹': 'loaded_rounds'}
 
 
 @dataclass(frozen=True)
@@ -179,6 +180,8 @@ class Combatant:
     influence: int = 0  # 影响
     helpless: bool = False  # 无助
     other_sense: bool = False  # 有其他可用感知
+    counts_ammo: bool = False  # 计弹药
+    loaded_rounds: int = 0  # 弹匣中的子弹
 
     def __post_init__(self) -> None:
         _rt_check_int('力量', self.strength, 0, 30)
@@ -217,6 +220,8 @@ class Combatant:
         _rt_check_int('影响', self.influence, 0, 100)
         _rt_check_bool('无助', self.helpless)
         _rt_check_bool('有其他可用感知', self.other_sense)
+        _rt_check_bool('计弹药', self.counts_ammo)
+        _rt_check_int('弹匣中的子弹', self.loaded_rounds, 0, 500)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Combatant":

@@ -53,9 +53,9 @@ from .model import (Combatant, Sense, get_sense, LeaveTiming, get_leave_timing, 
                     _R_CALLED_SHOT_PENALTY_PER_SIZE, _R_STATE_MULTIPLIER, _R_MISSED_REST_CAPACITY_LOSS,
                     _R_HEARING_BONUS_PER_HALVING, _R_REVEALED_BONUS, _R_PARRY_DURATION_SECONDS,
                     _R_MISSED_REST_POINTS_GAIN)
-from .results import (AttackResult, ATTACK_FIELDS, FirearmResult, FIREARM_FIELDS, FixedDamageResult,
-                      FIXED_DAMAGE_FIELDS, ChargeResult, CHARGE_FIELDS, ParryResult, PARRY_FIELDS, DodgeResult,
-                      DODGE_FIELDS, TakeCoverResult, TAKE_COVER_FIELDS, LeaveAreaResult, LEAVE_AREA_FIELDS,
+from .results import (AttackResult, ATTACK_FIELDS, FirearmResult, FIREARM_FIELDS, ReloadResult, RELOAD_FIELDS,
+                      FixedDamageResult, FIXED_DAMAGE_FIELDS, ChargeResult, CHARGE_FIELDS, ParryResult, PARRY_FIELDS,
+                      DodgeResult, DODGE_FIELDS, TakeCoverResult, TAKE_COVER_FIELDS, LeaveAreaResult, LEAVE_AREA_FIELDS,
                       CanRespondResult, CAN_RESPOND_FIELDS, InterruptResult, INTERRUPT_FIELDS, BreakProjectileResult,
                       BREAK_PROJECTILE_FIELDS, InfluenceResult, INFLUENCE_FIELDS, ConversionResult, CONVERSION_FIELDS,
                       InitiativeRollResult, INITIATIVE_ROLL_FIELDS, DetectResult, DETECT_FIELDS, SurpriseResult,
@@ -414,12 +414,15 @@ def firearm(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
     after_reduction = (after_dodge - defender.damage_reduction if after_dodge - defender.damage_reduction > 0 else 0)
     final_damage = after_reduction - (defender.absorption if defender.absorption < after_reduction else after_reduction)
     to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
-    return _rec(FirearmResult, (hits, hits > 0, per_hit, penalty, to_hp, from_hiding, tuple(_rolls), tuple(_trace)))
+    return _rec(
+            FirearmResult,
+            (hits, hits > 0, per_hit, penalty, to_hp, from_hiding, shots if attacker.counts_ammo else 0, tuple(_rolls),
+             tuple(_trace)))
 
 
-def _firearm_roll(dice: DiceSource, penalty: int, per_hit: int, dice_: int, defender: Combatant, shots: int,
-                  defender_dodges: bool, left_area: bool, dodge_penalty: int, from_hiding: bool) -> Tuple[
-        int, bool, int, int, int, bool]:
+def _firearm_roll(dice: DiceSource, penalty: int, per_hit: int, dice_: int, attacker: Combatant, defender: Combatant,
+                  shots: int, defender_dodges: bool, left_area: bool, dodge_penalty: int, from_hiding: bool) -> Tuple[
+        int, bool, int, int, int, bool, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     hits = 0
@@ -445,26 +448,26 @@ def _firearm_roll(dice: DiceSource, penalty: int, per_hit: int, dice_: int, defe
     after_reduction = (after_dodge - defender.damage_reduction if after_dodge - defender.damage_reduction > 0 else 0)
     final_damage = after_reduction - (defender.absorption if defender.absorption < after_reduction else after_reduction)
     to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
-    return (hits, hits > 0, per_hit, penalty, to_hp, from_hiding)
+    return (hits, hits > 0, per_hit, penalty, to_hp, from_hiding, shots if attacker.counts_ammo else 0)
 
 
 def firearm_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1,
                  distance: int = 0, bonus: int = 0, defender_dodges: bool = False, left_area: bool = False,
                  dodge_penalty: int = 0, from_hiding: bool = False, dice: DiceSource) -> Tuple[
-        int, bool, int, int, int, bool]:
+        int, bool, int, int, int, bool, int]:
     """枪械射击与连射: the outcome only (the fields of FIREARM_FIELDS), no trace."""
     penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges,
                                              left_area, dodge_penalty, from_hiding, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return _firearm_roll(dice, penalty, per_hit, dice_, defender, shots, defender_dodges, left_area, dodge_penalty,
-                         from_hiding)
+    return _firearm_roll(dice, penalty, per_hit, dice_, attacker, defender, shots, defender_dodges, left_area,
+                         dodge_penalty, from_hiding)
 
 
 def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], *, shots: int = 1,
                     distance: int = 0, bonus: int = 0, defender_dodges: bool = False, left_area: bool = False,
                     dodge_penalty: int = 0, from_hiding: bool = False) -> Callable[
-        [DiceSource], Tuple[int, bool, int, int, int, bool]]:
+        [DiceSource], Tuple[int, bool, int, int, int, bool, int]]:
     """枪械射击与连射: the setup once; the function returned rolls and returns the outcome tuple."""
     penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges,
                                              left_area, dodge_penalty, from_hiding, None)
@@ -472,8 +475,9 @@ def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
                         if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0)
     _defender_damage_reduction = defender.damage_reduction
     _defender_absorption = defender.absorption
+    _out6 = shots if attacker.counts_ammo else 0
 
-    def _roll(dice: DiceSource) -> Tuple[int, bool, int, int, int, bool]:
+    def _roll(dice: DiceSource) -> Tuple[int, bool, int, int, int, bool, int]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -492,11 +496,11 @@ def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
             final_damage = after_reduction - (_defender_absorption if _defender_absorption < after_reduction
                                               else after_reduction)
             to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
-            return (hits, hits > 0, per_hit, penalty, to_hp, from_hiding)
-        return _firearm_roll(_rt_dice_source(dice), penalty, per_hit, dice_, defender, shots, defender_dodges,
+            return (hits, hits > 0, per_hit, penalty, to_hp, from_hiding, _out6)
+        return _firearm_roll(_rt_dice_source(dice), penalty, per_hit, dice_, attacker, defender, shots, defender_dodges,
                              left_area, dodge_penalty, from_hiding)
 
-    def _roll_common(dice: DiceSource) -> Tuple[int, bool, int, int, int, bool]:
+    def _roll_common(dice: DiceSource) -> Tuple[int, bool, int, int, int, bool, int]:
         """_roll's SeededDice branch, folded for the common case (see its guard below)."""
         if dice.__class__ is SeededDice:
             _rand = dice.random
@@ -511,7 +515,7 @@ def firearm_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
             final_damage = after_reduction - (_defender_absorption if _defender_absorption < after_reduction
                                               else after_reduction)
             to_hp = final_damage
-            return (hits, hits > 0, per_hit, penalty, to_hp, False)
+            return (hits, hits > 0, per_hit, penalty, to_hp, False, _out6)
         return _roll(dice)
 
     return _roll_common if not defender_dodges and not left_area and not from_hiding else _roll
@@ -541,7 +545,56 @@ def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
             final_damage = after_reduction - (defender.absorption if defender.absorption < after_reduction
                                               else after_reduction)
             to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
-            _odds.add((hits, hits > 0, per_hit, penalty, to_hp, from_hiding), _dodge_successes_p)
+            _odds.add((hits, hits > 0, per_hit, penalty, to_hp, from_hiding, shots if attacker.counts_ammo else 0),
+                      _dodge_successes_p)
+    return _odds.build()
+
+
+def _reload_setup(shooter: Combatant, weapon: Union[Weapon, str], _trace: Optional[List[_Step]]) -> Tuple[int]:
+    weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
+    if not (type(shooter) is Combatant and weapon.not_specified is None):
+        _rt_check_inputs((('type', '射手', shooter, Combatant), ('entry', '武器', weapon),))
+    if not (weapon.attack_type.mode == 'hit_fixed'):
+        raise WrongMode(f'“{weapon.name}”不是这种攻击方式')
+    reloaded = (weapon.magazine - shooter.loaded_rounds if weapon.magazine - shooter.loaded_rounds > 0 else 0)
+    if _trace is not None:
+        _trace.append(_rec(_Step, ('let', f'补充{reloaded}发子弹', (('reloaded', reloaded),))))
+    return (reloaded,)
+
+
+def reload(shooter: Combatant, weapon: Union[Weapon, str], *, dice: Optional[DiceSource] = None) -> ReloadResult:
+    """更换弹匣（TR-15）"""
+    _trace: List[_Step] = []
+    (reloaded,) = _reload_setup(shooter, weapon, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+    return _rec(ReloadResult, (reloaded, (), tuple(_trace)))
+
+
+def reload_fast(shooter: Combatant, weapon: Union[Weapon, str], dice: DiceSource) -> Tuple[int]:
+    """更换弹匣: the outcome only (the fields of RELOAD_FIELDS), no trace."""
+    (reloaded,) = _reload_setup(shooter, weapon, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return (reloaded,)
+
+
+def reload_prepare(shooter: Combatant, weapon: Union[Weapon, str]) -> Callable[[DiceSource], Tuple[int]]:
+    """更换弹匣: the setup once; the function returned rolls and returns the outcome tuple."""
+    (reloaded,) = _reload_setup(shooter, weapon, None)
+
+    def _roll(dice: DiceSource) -> Tuple[int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+        return (reloaded,)
+
+    return _roll
+
+
+def reload_odds(shooter: Combatant, weapon: Union[Weapon, str]) -> Odds:
+    """更换弹匣: the exact distribution of the fields of RELOAD_FIELDS."""
+    (reloaded,) = _reload_setup(shooter, weapon, None)
+    _odds, _p = OddsBuilder(RELOAD_FIELDS, None, None, 200000), 1.0
+    _odds.add((reloaded,), _p)
     return _odds.build()
 
 
@@ -2158,7 +2211,7 @@ def add_points_odds(creature: Combatant, track: Union[ConditionTrack, str], *, c
 
 
 def _miss_long_rest_setup(creature: Combatant, current: int, capacity_loss: int, track: Union[ConditionTrack, str],
-                          _trace: Optional[List[_Step]]) -> Tuple[int, int, int]:
+                          _trace: Optional[List[_Step]]) -> Tuple[ConditionTrack, int, int, int]:
     track = track if type(track) is ConditionTrack else get_condition_track(track)
     if not (type(creature) is Combatant and type(current) is int and 0 <= current <= 10000
             and type(capacity_loss) is int and 0 <= capacity_loss <= 100 and track.not_specified is None):
@@ -2167,7 +2220,7 @@ def _miss_long_rest_setup(creature: Combatant, current: int, capacity_loss: int,
     loss = capacity_loss + _R_MISSED_REST_CAPACITY_LOSS if track.missed_rest else capacity_loss
     points = current + _R_MISSED_REST_POINTS_GAIN if track.missed_rest else current
     capacity = max(0, track.capacity(creature, track) - loss)
-    return (loss, points, capacity,)
+    return (track, loss, points, capacity,)
 
 
 def miss_long_rest(creature: Combatant, *, current: int = 0, capacity_loss: int = 0,
@@ -2175,32 +2228,39 @@ def miss_long_rest(creature: Combatant, *, current: int = 0, capacity_loss: int 
                    dice: Optional[DiceSource] = None) -> MissLongRestResult:
     """缺少长休息（TR-67）"""
     _trace: List[_Step] = []
-    loss, points, capacity = _miss_long_rest_setup(creature, current, capacity_loss, track, _trace)
+    track, loss, points, capacity = _miss_long_rest_setup(creature, current, capacity_loss, track, _trace)
     if dice is not None:
         _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
-    return _rec(MissLongRestResult,
-                (points, loss, capacity, (points - capacity if points - capacity > 0 else 0), (), tuple(_trace)))
+    return _rec(
+            MissLongRestResult,
+            (points, loss, capacity, (points - capacity if points - capacity > 0 else 0), track.id,
+             loss - capacity_loss, points - current, (), tuple(_trace)))
 
 
 def miss_long_rest_fast(creature: Combatant, *, current: int = 0, capacity_loss: int = 0,
-                        track: Union[ConditionTrack, str] = 'drowsy', dice: DiceSource) -> Tuple[int, int, int, int]:
+                        track: Union[ConditionTrack, str] = 'drowsy', dice: DiceSource) -> Tuple[
+        int, int, int, int, str, int, int]:
     """缺少长休息: the outcome only (the fields of MISS_LONG_REST_FIELDS), no trace."""
-    loss, points, capacity = _miss_long_rest_setup(creature, current, capacity_loss, track, None)
+    track, loss, points, capacity = _miss_long_rest_setup(creature, current, capacity_loss, track, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return (points, loss, capacity, (points - capacity if points - capacity > 0 else 0))
+    return (points, loss, capacity, (points - capacity if points - capacity > 0 else 0), track.id, loss - capacity_loss,
+            points - current)
 
 
 def miss_long_rest_prepare(creature: Combatant, *, current: int = 0, capacity_loss: int = 0,
                            track: Union[ConditionTrack, str] = 'drowsy') -> Callable[
-        [DiceSource], Tuple[int, int, int, int]]:
+        [DiceSource], Tuple[int, int, int, int, str, int, int]]:
     """缺少长休息: the setup once; the function returned rolls and returns the outcome tuple."""
-    loss, points, capacity = _miss_long_rest_setup(creature, current, capacity_loss, track, None)
+    track, loss, points, capacity = _miss_long_rest_setup(creature, current, capacity_loss, track, None)
     _out3 = (points - capacity if points - capacity > 0 else 0)
+    _track_id = track.id
+    _out5 = loss - capacity_loss
+    _out6 = points - current
 
-    def _roll(dice: DiceSource) -> Tuple[int, int, int, int]:
+    def _roll(dice: DiceSource) -> Tuple[int, int, int, int, str, int, int]:
         _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
-        return (points, loss, capacity, _out3)
+        return (points, loss, capacity, _out3, _track_id, _out5, _out6)
 
     return _roll
 
@@ -2208,15 +2268,17 @@ def miss_long_rest_prepare(creature: Combatant, *, current: int = 0, capacity_lo
 def miss_long_rest_odds(creature: Combatant, *, current: int = 0, capacity_loss: int = 0,
                         track: Union[ConditionTrack, str] = 'drowsy') -> Odds:
     """缺少长休息: the exact distribution of the fields of MISS_LONG_REST_FIELDS."""
-    loss, points, capacity = _miss_long_rest_setup(creature, current, capacity_loss, track, None)
+    track, loss, points, capacity = _miss_long_rest_setup(creature, current, capacity_loss, track, None)
     _odds, _p = OddsBuilder(MISS_LONG_REST_FIELDS, None, None, 200000), 1.0
-    _odds.add((points, loss, capacity, (points - capacity if points - capacity > 0 else 0)), _p)
+    _odds.add(
+            (points, loss, capacity, (points - capacity if points - capacity > 0 else 0), track.id,
+             loss - capacity_loss, points - current), _p)
     return _odds.build()
 
 
 def _enhanced_long_rest_setup(creature: Combatant, current: int, capacity_loss: int, rest_hours: int,
                               track: Union[ConditionTrack, str], _trace: Optional[List[_Step]]) -> Tuple[
-        int, int, int, int]:
+        ConditionTrack, int, int, int, int]:
     track = track if type(track) is ConditionTrack else get_condition_track(track)
     if not (type(creature) is Combatant and type(current) is int and 0 <= current <= 10000
             and type(capacity_loss) is int and 0 <= capacity_loss <= 100 and type(rest_hours) is int
@@ -2234,7 +2296,7 @@ def _enhanced_long_rest_setup(creature: Combatant, current: int, capacity_loss: 
     points = (current - recovered if current - recovered > 0 else 0)
     loss = (capacity_loss - recovered if capacity_loss - recovered > 0 else 0)
     capacity = max(0, track.capacity(creature, track) - loss)
-    return (recovered, points, loss, capacity,)
+    return (track, recovered, points, loss, capacity,)
 
 
 def enhanced_long_rest(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, rest_hours: int,
@@ -2242,34 +2304,35 @@ def enhanced_long_rest(creature: Combatant, *, current: int = 0, capacity_loss: 
                        dice: Optional[DiceSource] = None) -> EnhancedLongRestResult:
     """加强长休息恢复（TR-67）"""
     _trace: List[_Step] = []
-    recovered, points, loss, capacity = _enhanced_long_rest_setup(
+    track, recovered, points, loss, capacity = _enhanced_long_rest_setup(
             creature, current, capacity_loss, rest_hours, track, _trace)
     if dice is not None:
         _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
-    return _rec(EnhancedLongRestResult, (points, loss, capacity, recovered, (), tuple(_trace)))
+    return _rec(EnhancedLongRestResult, (points, loss, capacity, recovered, track.id, (), tuple(_trace)))
 
 
 def enhanced_long_rest_fast(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, rest_hours: int,
                             track: Union[ConditionTrack, str] = 'drowsy', dice: DiceSource) -> Tuple[
-        int, int, int, int]:
+        int, int, int, int, str]:
     """加强长休息恢复: the outcome only (the fields of ENHANCED_LONG_REST_FIELDS), no trace."""
-    recovered, points, loss, capacity = _enhanced_long_rest_setup(
+    track, recovered, points, loss, capacity = _enhanced_long_rest_setup(
             creature, current, capacity_loss, rest_hours, track, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return (points, loss, capacity, recovered)
+    return (points, loss, capacity, recovered, track.id)
 
 
 def enhanced_long_rest_prepare(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, rest_hours: int,
                                track: Union[ConditionTrack, str] = 'drowsy') -> Callable[
-        [DiceSource], Tuple[int, int, int, int]]:
+        [DiceSource], Tuple[int, int, int, int, str]]:
     """加强长休息恢复: the setup once; the function returned rolls and returns the outcome tuple."""
-    recovered, points, loss, capacity = _enhanced_long_rest_setup(
+    track, recovered, points, loss, capacity = _enhanced_long_rest_setup(
             creature, current, capacity_loss, rest_hours, track, None)
+    _track_id = track.id
 
-    def _roll(dice: DiceSource) -> Tuple[int, int, int, int]:
+    def _roll(dice: DiceSource) -> Tuple[int, int, int, int, str]:
         _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
-        return (points, loss, capacity, recovered)
+        return (points, loss, capacity, recovered, _track_id)
 
     return _roll
 
@@ -2277,49 +2340,51 @@ def enhanced_long_rest_prepare(creature: Combatant, *, current: int = 0, capacit
 def enhanced_long_rest_odds(creature: Combatant, *, current: int = 0, capacity_loss: int = 0, rest_hours: int,
                             track: Union[ConditionTrack, str] = 'drowsy') -> Odds:
     """加强长休息恢复: the exact distribution of the fields of ENHANCED_LONG_REST_FIELDS."""
-    recovered, points, loss, capacity = _enhanced_long_rest_setup(
+    track, recovered, points, loss, capacity = _enhanced_long_rest_setup(
             creature, current, capacity_loss, rest_hours, track, None)
     _odds, _p = OddsBuilder(ENHANCED_LONG_REST_FIELDS, None, None, 200000), 1.0
-    _odds.add((points, loss, capacity, recovered), _p)
+    _odds.add((points, loss, capacity, recovered, track.id), _p)
     return _odds.build()
 
 
 def _unconscious_hit_setup(creature: Combatant, track: Union[ConditionTrack, str], current: int, taken: int,
-                           _trace: Optional[List[_Step]]) -> Tuple[int, bool]:
+                           capacity_loss: int, _trace: Optional[List[_Step]]) -> Tuple[int, bool]:
     track = track if type(track) is ConditionTrack else get_condition_track(track)
     if not (type(creature) is Combatant and track.not_specified is None and type(current) is int
-            and 0 <= current <= 10000 and type(taken) is int and 0 <= taken <= 10000):
+            and 0 <= current <= 10000 and type(taken) is int and 0 <= taken <= 10000 and type(capacity_loss) is int
+            and 0 <= capacity_loss <= 100):
         _rt_check_inputs((('type', '角色', creature, Combatant), ('entry', '累积槽', track),
-                          ('int', '当前点数', current, 0, 10000), ('int', '受到的伤害或剧痛点数', taken, 0, 10000),))
+                          ('int', '当前点数', current, 0, 10000), ('int', '受到的伤害或剧痛点数', taken, 0, 10000),
+                          ('int', '累积槽降低', capacity_loss, 0, 100),))
     points = (current - taken if current - taken > 0 else 0) if track.wakes_on_damage else current
-    capacity = track.capacity(creature, track)
+    capacity = max(0, track.capacity(creature, track) - capacity_loss)
     awake = points < _R_STATE_MULTIPLIER * capacity
     return (points, awake,)
 
 
 def unconscious_hit(creature: Combatant, track: Union[ConditionTrack, str] = 'dizzy', *, current: int, taken: int,
-                    dice: Optional[DiceSource] = None) -> UnconsciousHitResult:
+                    capacity_loss: int = 0, dice: Optional[DiceSource] = None) -> UnconsciousHitResult:
     """昏迷中受到伤害（TR-69）"""
     _trace: List[_Step] = []
-    points, awake = _unconscious_hit_setup(creature, track, current, taken, _trace)
+    points, awake = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, _trace)
     if dice is not None:
         _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
     return _rec(UnconsciousHitResult, (points, awake, (), tuple(_trace)))
 
 
 def unconscious_hit_fast(creature: Combatant, track: Union[ConditionTrack, str] = 'dizzy', *, current: int, taken: int,
-                         dice: DiceSource) -> Tuple[int, bool]:
+                         capacity_loss: int = 0, dice: DiceSource) -> Tuple[int, bool]:
     """昏迷中受到伤害: the outcome only (the fields of UNCONSCIOUS_HIT_FIELDS), no trace."""
-    points, awake = _unconscious_hit_setup(creature, track, current, taken, None)
+    points, awake = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
     return (points, awake)
 
 
 def unconscious_hit_prepare(creature: Combatant, track: Union[ConditionTrack, str] = 'dizzy', *, current: int,
-                            taken: int) -> Callable[[DiceSource], Tuple[int, bool]]:
+                            taken: int, capacity_loss: int = 0) -> Callable[[DiceSource], Tuple[int, bool]]:
     """昏迷中受到伤害: the setup once; the function returned rolls and returns the outcome tuple."""
-    points, awake = _unconscious_hit_setup(creature, track, current, taken, None)
+    points, awake = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, None)
 
     def _roll(dice: DiceSource) -> Tuple[int, bool]:
         _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
@@ -2328,29 +2393,32 @@ def unconscious_hit_prepare(creature: Combatant, track: Union[ConditionTrack, st
     return _roll
 
 
-def unconscious_hit_odds(creature: Combatant, track: Union[ConditionTrack, str] = 'dizzy', *, current: int,
-                         taken: int) -> Odds:
+def unconscious_hit_odds(creature: Combatant, track: Union[ConditionTrack, str] = 'dizzy', *, current: int, taken: int,
+                         capacity_loss: int = 0) -> Odds:
     """昏迷中受到伤害: the exact distribution of the fields of UNCONSCIOUS_HIT_FIELDS."""
-    points, awake = _unconscious_hit_setup(creature, track, current, taken, None)
+    points, awake = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, None)
     _odds, _p = OddsBuilder(UNCONSCIOUS_HIT_FIELDS, None, None, 200000), 1.0
     _odds.add((points, awake), _p)
     return _odds.build()
 
 
-def _recover_setup(track: Union[ConditionTrack, str], current: int, check_dice: int, supernatural: bool,
-                   _trace: Optional[List[_Step]]) -> None:
+def _recover_setup(creature: Combatant, track: Union[ConditionTrack, str], current: int, check_dice: int,
+                   supernatural: bool, _trace: Optional[List[_Step]]) -> Tuple[ConditionTrack]:
     track = track if type(track) is ConditionTrack else get_condition_track(track)
-    if not (track.not_specified is None and type(current) is int and 0 <= current <= 10000 and type(check_dice) is int
-            and 0 <= check_dice <= 200 and (supernatural is False or supernatural is True)):
-        _rt_check_inputs((('entry', '累积槽', track), ('int', '当前点数', current, 0, 10000),
-                          ('int', '恢复检定DP', check_dice, 0, 200), ('bool', '超凡来源', supernatural),))
+    if not (type(creature) is Combatant and track.not_specified is None and type(current) is int
+            and 0 <= current <= 10000 and type(check_dice) is int and 0 <= check_dice <= 200
+            and (supernatural is False or supernatural is True)):
+        _rt_check_inputs((('type', '角色', creature, Combatant), ('entry', '累积槽', track),
+                          ('int', '当前点数', current, 0, 10000), ('int', '恢复检定DP', check_dice, 0, 200),
+                          ('bool', '超凡来源', supernatural),))
+    return (track,)
 
 
-def recover(track: Union[ConditionTrack, str], current: int, check_dice: int, *, supernatural: bool = False,
-            dice: Optional[DiceSource] = None) -> RecoverResult:
+def recover(creature: Combatant, track: Union[ConditionTrack, str], current: int, check_dice: int, *,
+            supernatural: bool = False, dice: Optional[DiceSource] = None) -> RecoverResult:
     """长休息恢复（TR-73）"""
     _trace: List[_Step] = []
-    _recover_setup(track, current, check_dice, supernatural, _trace)
+    (track,) = _recover_setup(creature, track, current, check_dice, supernatural, _trace)
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     if not supernatural:
@@ -2364,10 +2432,11 @@ def recover(track: Union[ConditionTrack, str], current: int, check_dice: int, *,
     else:
         successes = 0
     points = (current - successes if current - successes > 0 else 0)
-    return _rec(RecoverResult, (points, current - points, tuple(_rolls), tuple(_trace)))
+    return _rec(RecoverResult, (points, current - points, track.id, tuple(_rolls), tuple(_trace)))
 
 
-def _recover_roll(dice: DiceSource, current: int, check_dice: int, supernatural: bool) -> Tuple[int, int]:
+def _recover_roll(dice: DiceSource, track: ConditionTrack, current: int, check_dice: int, supernatural: bool) -> Tuple[
+        int, int, str]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if not supernatural:
@@ -2376,25 +2445,26 @@ def _recover_roll(dice: DiceSource, current: int, check_dice: int, supernatural:
     else:
         successes = 0
     points = (current - successes if current - successes > 0 else 0)
-    return (points, current - points)
+    return (points, current - points, track.id)
 
 
-def recover_fast(track: Union[ConditionTrack, str], current: int, check_dice: int, *, supernatural: bool = False,
-                 dice: DiceSource) -> Tuple[int, int]:
+def recover_fast(creature: Combatant, track: Union[ConditionTrack, str], current: int, check_dice: int, *,
+                 supernatural: bool = False, dice: DiceSource) -> Tuple[int, int, str]:
     """长休息恢复: the outcome only (the fields of RECOVER_FIELDS), no trace."""
-    _recover_setup(track, current, check_dice, supernatural, None)
+    (track,) = _recover_setup(creature, track, current, check_dice, supernatural, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return _recover_roll(dice, current, check_dice, supernatural)
+    return _recover_roll(dice, track, current, check_dice, supernatural)
 
 
-def recover_prepare(track: Union[ConditionTrack, str], current: int, check_dice: int, *,
-                    supernatural: bool = False) -> Callable[[DiceSource], Tuple[int, int]]:
+def recover_prepare(creature: Combatant, track: Union[ConditionTrack, str], current: int, check_dice: int, *,
+                    supernatural: bool = False) -> Callable[[DiceSource], Tuple[int, int, str]]:
     """长休息恢复: the setup once; the function returned rolls and returns the outcome tuple."""
-    _recover_setup(track, current, check_dice, supernatural, None)
+    (track,) = _recover_setup(creature, track, current, check_dice, supernatural, None)
     _not_supernatural = not supernatural
+    _track_id = track.id
 
-    def _roll(dice: DiceSource) -> Tuple[int, int]:
+    def _roll(dice: DiceSource) -> Tuple[int, int, str]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -2403,22 +2473,22 @@ def recover_prepare(track: Union[ConditionTrack, str], current: int, check_dice:
             else:
                 successes = 0
             points = (current - successes if current - successes > 0 else 0)
-            return (points, current - points)
-        return _recover_roll(_rt_dice_source(dice), current, check_dice, supernatural)
+            return (points, current - points, _track_id)
+        return _recover_roll(_rt_dice_source(dice), track, current, check_dice, supernatural)
 
     return _roll
 
 
-def recover_odds(track: Union[ConditionTrack, str], current: int, check_dice: int, *,
+def recover_odds(creature: Combatant, track: Union[ConditionTrack, str], current: int, check_dice: int, *,
                  supernatural: bool = False) -> Odds:
     """长休息恢复: the exact distribution of the fields of RECOVER_FIELDS."""
-    _recover_setup(track, current, check_dice, supernatural, None)
+    (track,) = _recover_setup(creature, track, current, check_dice, supernatural, None)
     _odds, _p = OddsBuilder(RECOVER_FIELDS, None, None, 200000), 1.0
     for successes, _successes_q in _odds.outcomes(
             _p, (_rt_pool_distribution(check_dice, 10, 8, 10)) if not supernatural else _rt_CERTAIN_ZERO):
         _successes_p = _p * _successes_q
         points = (current - successes if current - successes > 0 else 0)
-        _odds.add((points, current - points), _successes_p)
+        _odds.add((points, current - points, track.id), _successes_p)
     return _odds.build()
 
 

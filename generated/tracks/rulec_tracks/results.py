@@ -49,8 +49,10 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('left_area', '中途脱离范围', 'bool'), ('dodge_penalty', '闪避检定减值', 'int'),
                        ('from_hiding', '来自隐藏方', 'bool')),
             "fields": (('hits', '命中数', 'int'), ('hit', '命中', 'bool'), ('per_hit', '每发伤害', 'int'),
-                       ('penalty', '命中减值', 'int'), ('damage', '伤害', 'int'),
-                       ('from_hiding', '来自隐藏方', 'bool')), "summary": {"hit": 'hit', "damage": 'damage'}},
+                       ('penalty', '命中减值', 'int'), ('damage', '伤害', 'int'), ('from_hiding', '来自隐藏方', 'bool'),
+                       ('rounds_spent', '消耗的子弹', 'int')), "summary": {"hit": 'hit', "damage": 'damage'}},
+    'reload': {"name": '更换弹匣', "params": (('shooter', '射手', 'combatant'), ('weapon', '武器', 'weapons')),
+               "fields": (('reloaded', '补充的子弹', 'int'),), "summary": {"hit": None, "damage": None}},
     'fixed_damage': {
             "name": '固定伤害对抗抗性',
             "params": (('defender', '目标', 'combatant'), ('amount', '固定伤害', 'int'),
@@ -163,25 +165,30 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "params": (('creature', '角色', 'combatant'), ('current', '当前点数', 'int'),
                        ('capacity_loss', '已降低的累积槽', 'int'), ('track', '累积槽', 'condition_tracks')),
             "fields": (('points', '点数', 'int'), ('capacity_loss', '累积槽降低', 'int'), ('capacity', '累积槽', 'int'),
-                       ('debuff', '减益', 'int')), "summary": {"hit": None, "damage": None}},
+                       ('debuff', '减益', 'int'), ('track_id', '累积槽编号', 'condition_tracks'),
+                       ('lowered', '本次降低', 'int'), ('gained', '本次增加点数', 'int')),
+            "summary": {"hit": None, "damage": None}},
     'enhanced_long_rest': {
             "name": '加强长休息恢复',
             "params": (('creature', '角色', 'combatant'), ('current', '当前点数', 'int'),
                        ('capacity_loss', '已降低的累积槽', 'int'), ('rest_hours', '长休息时间（小时）', 'int'),
                        ('track', '累积槽', 'condition_tracks')),
             "fields": (('points', '点数', 'int'), ('capacity_loss', '累积槽降低', 'int'), ('capacity', '累积槽', 'int'),
-                       ('recovered', '恢复点数', 'int')), "summary": {"hit": None, "damage": None}},
+                       ('recovered', '恢复点数', 'int'), ('track_id', '累积槽编号', 'condition_tracks')),
+            "summary": {"hit": None, "damage": None}},
     'unconscious_hit': {
             "name": '昏迷中受到伤害',
             "params": (('creature', '角色', 'combatant'), ('track', '累积槽', 'condition_tracks'),
-                       ('current', '当前点数', 'int'), ('taken', '受到的伤害或剧痛点数', 'int')),
+                       ('current', '当前点数', 'int'), ('taken', '受到的伤害或剧痛点数', 'int'),
+                       ('capacity_loss', '累积槽降低', 'int')),
             "fields": (('points', '点数', 'int'), ('awake', '醒来', 'bool')), "summary": {"hit": None, "damage": None}},
     'recover': {
             "name": '长休息恢复',
-            "params": (('track', '累积槽', 'condition_tracks'), ('current', '当前点数', 'int'),
-                       ('check_dice', '恢复检定DP', 'int'), ('supernatural', '超凡来源', 'bool')),
-            "fields": (('points', '点数', 'int'), ('recovered', '恢复', 'int')),
-            "summary": {"hit": None, "damage": None}},
+            "params": (('creature', '角色', 'combatant'), ('track', '累积槽', 'condition_tracks'),
+                       ('current', '当前点数', 'int'), ('check_dice', '恢复检定DP', 'int'),
+                       ('supernatural', '超凡来源', 'bool')),
+            "fields": (('points', '点数', 'int'), ('recovered', '恢复', 'int'),
+                       ('track_id', '累积槽编号', 'condition_tracks')), "summary": {"hit": None, "damage": None}},
     'deal_points': {
             "name": '施加负面点数',
             "params": (('target', '目标', 'combatant'), ('track', '累积槽', 'condition_tracks'),
@@ -217,7 +224,7 @@ class AttackResult(_AttackFields, _rt_Result):
     procedure = 'attack'
 
 
-FIREARM_FIELDS: Tuple[str, ...] = ('hits', 'hit', 'per_hit', 'penalty', 'damage', 'from_hiding')
+FIREARM_FIELDS: Tuple[str, ...] = ('hits', 'hit', 'per_hit', 'penalty', 'damage', 'from_hiding', 'rounds_spent')
 
 
 class _FirearmFields(NamedTuple):
@@ -227,6 +234,7 @@ class _FirearmFields(NamedTuple):
     penalty: int  # 命中减值
     damage: int  # 伤害
     from_hiding: bool  # 来自隐藏方
+    rounds_spent: int  # 消耗的子弹
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 
@@ -236,6 +244,22 @@ class FirearmResult(_FirearmFields, _rt_Result):
 
     __slots__ = ()
     procedure = 'firearm'
+
+
+RELOAD_FIELDS: Tuple[str, ...] = ('reloaded',)
+
+
+class _ReloadFields(NamedTuple):
+    reloaded: int  # 补充的子弹
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class ReloadResult(_ReloadFields, _rt_Result):
+    """The result of reload (更换弹匣): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'reload'
 
 
 FIXED_DAMAGE_FIELDS: Tuple[str, ...] = ('damage', 'absorbed')
@@ -567,7 +591,8 @@ class AddPointsResult(_AddPointsFields, _rt_Result):
     procedure = 'add_points'
 
 
-MISS_LONG_REST_FIELDS: Tuple[str, ...] = ('points', 'capacity_loss', 'capacity', 'debuff')
+MISS_LONG_REST_FIELDS: Tuple[str, ...] = ('points', 'capacity_loss', 'capacity', 'debuff', 'track_id', 'lowered',
+                                          'gained')
 
 
 class _MissLongRestFields(NamedTuple):
@@ -575,6 +600,9 @@ class _MissLongRestFields(NamedTuple):
     capacity_loss: int  # 累积槽降低
     capacity: int  # 累积槽
     debuff: int  # 减益
+    track_id: str  # 累积槽编号
+    lowered: int  # 本次降低
+    gained: int  # 本次增加点数
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 
@@ -586,7 +614,7 @@ class MissLongRestResult(_MissLongRestFields, _rt_Result):
     procedure = 'miss_long_rest'
 
 
-ENHANCED_LONG_REST_FIELDS: Tuple[str, ...] = ('points', 'capacity_loss', 'capacity', 'recovered')
+ENHANCED_LONG_REST_FIELDS: Tuple[str, ...] = ('points', 'capacity_loss', 'capacity', 'recovered', 'track_id')
 
 
 class _EnhancedLongRestFields(NamedTuple):
@@ -594,6 +622,7 @@ class _EnhancedLongRestFields(NamedTuple):
     capacity_loss: int  # 累积槽降低
     capacity: int  # 累积槽
     recovered: int  # 恢复点数
+    track_id: str  # 累积槽编号
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 
@@ -624,12 +653,13 @@ class UnconsciousHitResult(_UnconsciousHitFields, _rt_Result):
     procedure = 'unconscious_hit'
 
 
-RECOVER_FIELDS: Tuple[str, ...] = ('points', 'recovered')
+RECOVER_FIELDS: Tuple[str, ...] = ('points', 'recovered', 'track_id')
 
 
 class _RecoverFields(NamedTuple):
     points: int  # 点数
     recovered: int  # 恢复
+    track_id: str  # 累积槽编号
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 

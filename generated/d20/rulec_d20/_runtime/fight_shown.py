@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, Tuple
 
 from .fight_budget import shown_cost
 from .fight_conditions import ACTION_NAMES, forbids_text
+from .fight_resources import shown as resources_shown, stored
 from .fight_state import FightRules, Member
 
 
@@ -49,6 +50,8 @@ class Shown:
             if forbids:
                 more.append(forbids)
             parts.append(spec.name + (f"（{'，'.join(more)}）" if more else ""))
+        if self.rules.resources or m.lowered:
+            parts += resources_shown(self.rules, m)
         parts += [f"{self.rules.relations[r]}{b}" for r, a, b in self.relations if a == name]
         parts += [f"被{a}{self.rules.relations[r]}" for r, a, b in self.relations if b == name]
         if self.rules.turn is not None and (m.spent or m.owed or m.ready):
@@ -65,5 +68,5 @@ class Shown:
                              "points": dict(m.points), "states": list(m.states),
                              "modifiers": [list(x) for x in m.modifiers],
                              "conditions": [list(c) for c in m.conditions], "spent": dict(m.spent),
-                             "owed": dict(m.owed), "ready": m.ready} for m in self.members],
+                             "owed": dict(m.owed), "ready": m.ready, **stored(m)} for m in self.members],
                 "relations": [list(r) for r in self.relations], "log": list(self.log)}

@@ -97,6 +97,24 @@ class TurnSpec(NamedTuple):
         return None
 
 
+class ResourceSpec(NamedTuple):
+    """A resource of the fight (`FightRules.resources`: id -> spec; fight_resources.py spends it)."""
+
+    name: str
+    start: Any  # a whole number, or the id of the stat holding it
+    top: Any  # the most it holds: a whole number, or a stat's id
+    stat: str = ""  # the whole-number stat the procedures read as what is left ("" none)
+    on_empty: str = ""  # the condition set when it reaches 0 ("" none)
+    knocks: bool = False  # whether `on_empty` is in force (its ruling)
+    lifts: bool = False  # whether `on_empty` ends when it is restored above 0
+    rules: Tuple[str, ...] = ()
+
+
+def resource_top(spec: ResourceSpec, base: Any) -> int:
+    """The most a combatant with stats `base` holds of a resource."""
+    return max(0, spec.top if type(spec.top) is int else int(getattr(base, spec.top)))
+
+
 class FightRules(NamedTuple):
     combatant: Any  # the package's Combatant class
     stats: Mapping[str, Tuple[str, int, int]]  # int stat id -> (Chinese name, min, max)
@@ -125,6 +143,10 @@ class FightRules(NamedTuple):
     turn: Optional[TurnSpec] = None  # what a turn holds and what each kind of action costs (fight_budget.py)
     wake_tracks: Tuple[str, ...] = ()  # tracks whose points gained are taken like damage by the recovery rule
     state_spared: Mapping[str, str] = {}  # state id -> the true/false stat that spares what it takes away
+    resources: Mapping[str, ResourceSpec] = {}  # resource id -> its spec (fight_resources.py)
+    track_inputs: Mapping[str, Tuple[str, str, str, str]] = {}  # procedure -> (track, points, loss, default)
+    capacity_param: str = ""  # the accumulation and recovery procedures' capacity-loss parameter ("" none)
+    lowered_max: int = 0  # the most a track's capacity is lowered (the top that parameter accepts)
 
 
 class Modifier(NamedTuple):
@@ -145,6 +167,8 @@ class Member(NamedTuple):
     spent: Tuple[Tuple[str, int], ...] = ()  # of its turn budget, since its own turn began (pool, amount)
     owed: Tuple[Tuple[str, int], ...] = ()  # taken from its next turn (a reflex's second)
     ready: str = ""  # the kind of action it has readied ("" none)
+    resources: Tuple[Tuple[str, int], ...] = ()  # what is left of the resources that changed (fight_resources)
+    lowered: Tuple[Tuple[str, int], ...] = ()  # how far each track's capacity is lowered (track, loss > 0)
 
     def counter(self, key: str) -> int:
         return get(self.counters, key)
@@ -237,7 +261,7 @@ def check_name(name: Any) -> str:
 
 _TOP_KEYS = frozenset(("turn", "turns", "members", "relations", "log"))
 _MEMBER_KEYS = frozenset(("name", "stats", "counters", "points", "states", "modifiers", "conditions", "spent", "owed",
-                          "ready"))
+                          "ready", "resources", "lowered"))
 MAX_CONDITIONS = 100  # conditions per combatant
 
 
@@ -330,7 +354,8 @@ def read_fight(rules: FightRules, data: Any) -> Tuple[Tuple[Member, ...], int, T
                                  _int(parts[2], "到期回合", -1, MAX_VALUE), parts[3]))
         spent, owed, ready = _budget(rules, m)
         members.append(Member(name, base, counters, points, tuple(sorted(states)), tuple(mods),
-                              _conditions(rules, m.get("conditions", [])), spent, owed, ready))
+                              _conditions(rules, m.get("conditions", [])), spent, owed, ready,
+                              *_resources(rules, m, base)))
     n = len(members)
     relations: List[Tuple[str, str, str]] = []
     for x in _list(top.get("relations", []), "关系", max(1, len(rules.relations)) * n * n):
@@ -365,6 +390,18 @@ def _conditions(rules: FightRules, value: Any) -> Tuple[Condition, ...]:
             raise _bad("条件重复")
         out.append(c)
     return tuple(out)
+
+
+def _resources(rules: FightRules, m: Mapping[str, Any], base: Any) -> Tuple[Cost, Cost]:
+    """(resources, lowered) of a stored member: each resource within 0 to its top, each capacity loss
+    within 1 to the top the accumulation procedure accepts."""
+    names = {rid: spec.name for rid, spec in rules.resources.items()}
+    resources = _pairs(m.get("resources", {}), "资源", names, 0, MAX_VALUE)
+    if any(v > resource_top(rules.resources[k], base) for k, v in resources):
+        raise _bad("资源超过其上限")
+    lowered = _pairs(m.get("lowered", {}), "累积槽降低", rules.tracks if rules.capacity_param else {}, 1,
+                     max(1, rules.lowered_max))
+    return resources, lowered
 
 
 def _budget(rules: FightRules, m: Mapping[str, Any]) -> Tuple[Cost, Cost, str]:

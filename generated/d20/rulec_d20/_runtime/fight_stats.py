@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from .fight_conditions import Condition, ConditionSpec
+from .fight_resources import capacity_kw, reflect
 from .fight_state import FightRules, Member, stat_values, trusted
 from .sources import FixedDice
 
@@ -40,15 +41,15 @@ class Stats:
         rule itself reads the stats without them, so a debuff never feeds back into the capacity it
         is measured against."""
         if not debuffs and applying is None:
-            if not (m.modifiers or m.states or m.conditions or self.relations):
+            if not (m.modifiers or m.states or m.conditions or self.relations or m.resources):
                 return m.base
             return self._undebuffed(m)
         lowered = self._lowered(m) if debuffs else ()
         if applying is None:
             applying = self._applying(m) if (m.conditions or self.relations or m.states) else []
-        if not m.modifiers and not m.states and not lowered and not applying:
+        if not m.modifiers and not m.states and not lowered and not applying and not m.resources:
             return m.base
-        key = (id(m.base), id(m.modifiers), m.states, lowered)  # all it depends on when no condition applies
+        key = (id(m.base), id(m.modifiers), m.states, lowered, m.resources)  # all it depends on, no condition applying
         if not applying:
             hit = _EFFECTIVE.get(key)
             if hit is not None and hit[0] is m.base and hit[1] is m.modifiers and hit[2] is self.rules:
@@ -61,6 +62,8 @@ class Stats:
             name_lo_hi = self.rules.stats.get(mod.stat)
             if name_lo_hi is not None:
                 values[mod.stat] = max(name_lo_hi[1], min(name_lo_hi[2], values[mod.stat] + mod.delta))
+        if m.resources:  # what is left of a resource, as the stat the procedures read (fight_resources.py)
+            reflect(self.rules, m, values)
         for state in m.states:
             if values.get(self.rules.state_spared.get(state, "")) is True:
                 continue  # spared: another working sense keeps the defenses (tracks' 目盲)
@@ -87,7 +90,7 @@ class Stats:
         or twice an action, and it depends only on the parts of `m` an action rarely changes (base
         stats, modifiers, states, conditions, name) and on the relations and rules, all immutable,
         so their identities are the key (each entry holds them, so no identity is reused while it lives)."""
-        key = (id(m.base), id(m.modifiers), id(m.states), id(m.conditions), m.name, id(self.relations))
+        key = (id(m.base), id(m.modifiers), id(m.states), id(m.conditions), m.name, id(self.relations), m.resources)
         hit = _UNDEBUFFED.get(key)
         if (hit is not None and hit[0] is m.base and hit[1] is m.modifiers and hit[2] is m.states
                 and hit[3] is m.conditions and hit[4] is self.relations and hit[5] is self.rules):
@@ -104,7 +107,7 @@ class Stats:
         if not m.points:
             return self._debuffs(m)
         plain = self._effective(m, debuffs=False)
-        key = (id(plain), m.points)
+        key = (id(plain), m.points, m.lowered)
         hit = _LOWERED.get(key)
         if hit is not None and hit[0] is plain and hit[1] is self.rules:
             return hit[2]  # type: ignore[no-any-return]
@@ -132,7 +135,8 @@ class Stats:
                 continue
             if plain is None:
                 plain = self._effective(m, debuffs=False)
-            amount = int(rules.accumulate(plain, track, current=points, gained=0, dice=_NO_DICE)[rules.debuff_index])
+            amount = int(rules.accumulate(plain, track, current=points, gained=0, dice=_NO_DICE,
+                                          **capacity_kw(rules, m, track))[rules.debuff_index])
             if amount > 0:
                 out.append((track, amount))
         return tuple(out)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple
 
 from .core import OutOfBounds
 from .fight_odds import MAX_THRESHOLD, UntilOdds, chain_until
+from .fight_resources import capacity_kw
 from .fight_state import FightRules, Member, put
 from .sources import FixedDice
 
@@ -44,7 +45,8 @@ class Until:
             raise OutOfBounds("没有这个累积槽", key="track")
         m = self.member(roles[target])
         start = m.track_points(track)
-        needed = state_threshold(self.rules, self._effective(m, debuffs=False), track)
+        needed = state_threshold(self.rules, self._effective(m, debuffs=False), track,
+                                 capacity=capacity_kw(self.rules, m, track))  # the current capacity (TR-F13)
         if needed <= 0:
             raise OutOfBounds(f"“{self.rules.tracks.get(track, track)}”没有负面状态", key=track)
         others = {role: self.effective(name) for role, name in roles.items() if role != target}
@@ -69,7 +71,8 @@ class Until:
 
 
 
-def state_threshold(rules: FightRules, creature: Any, track: str, limit: int = MAX_THRESHOLD) -> int:
+def state_threshold(rules: FightRules, creature: Any, track: str, limit: int = MAX_THRESHOLD,
+                    capacity: Mapping[str, int] = {}) -> int:
     """The fewest points on `track` that put `creature` into the track's state (by the ruleset's own
     accumulation procedure), found by doubling and bisection; 0 when no total up to `limit` does."""
     accumulate = rules.accumulate
@@ -80,7 +83,7 @@ def state_threshold(rules: FightRules, creature: Any, track: str, limit: int = M
     limit = min(limit, rules.points_max)  # the most points a track holds (and the procedure accepts)
 
     def reaches(points: int) -> bool:
-        return bool(accumulate(creature, track, current=0, gained=points, dice=_NO_DICE)[rules.state_index])
+        return bool(accumulate(creature, track, current=0, gained=points, dice=_NO_DICE, **capacity)[rules.state_index])
 
     hi = 1
     while not reaches(hi):

@@ -34,6 +34,7 @@ from .fight_stats import _EFFECTIVE, _LOWERED, _UNDEBUFFED, MAX_REMEMBERED, Stat
 from .fight_checks import CheckUse, check_penalties, lowered_checks
 from .fight_until import Until, state_threshold
 from .fight_plan import Planned
+from .fight_resources import Resources, capacity_kw, refuse_spends, supplied as track_inputs
 from .fight_conditions import Condition, ConditionSpec, Refused
 from .fight_events import end_on_taking, follow_lapsed
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
@@ -68,7 +69,7 @@ class Action(NamedTuple):
         return "\n".join([*self.applied, self.result.text(gm)])
 
 
-class Fight(Stats, Shown, Carried, Budget, Until, Planned):
+class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
     """An immutable fight. Build one with `Fight.start(rules, {"甲": Combatant(...), ...})`."""
 
     __slots__ = ("rules", "members", "turn", "relations", "log")
@@ -148,6 +149,8 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
             result = spec.function(**kwargs)
         except TypeError:  # a required option left out, or one the procedure does not take
             raise bad_options(spec, procedure) from None
+        if self.rules.resources:  # what it spends, refused past what is left (fight_resources.py)
+            applied += refuse_spends(self.rules, spec, roles, result, {m.name: m for m in self.members})
         return _tuple_new(Action, (procedure, tuple(zip(spec.roles, map(roles.__getitem__, spec.roles))), result,
                                    applied, used, plan))
 
@@ -189,7 +192,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
         plain = not self.relations and self.rules.turn is None
         if plain:
             for m in found.values():
-                if m.modifiers or m.states or m.conditions or m.points:
+                if m.modifiers or m.states or m.conditions or m.points or m.resources:
                     plain = False
                     break
             else:  # nothing changes their stats, nothing applies to them, no turn budget: their base stats
@@ -208,7 +211,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
         plain = not self.relations
         for role in spec.roles:
             m = found[roles[role]]
-            if plain and not (m.modifiers or m.states or m.conditions or m.points):
+            if plain and not (m.modifiers or m.states or m.conditions or m.points or m.resources):
                 kwargs[role] = m.base  # nothing changes its stats, nothing applies to it: nothing to say
                 continue
             if not by_name:
@@ -230,6 +233,8 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
             kwargs.update(penalties)
         if supplied:
             kwargs.update(supplied)
+        if self.rules.track_inputs:  # a track's points and capacity loss, from the fight (fight_resources.py)
+            kwargs.update(track_inputs(self.rules, procedure, actor, options))
         kwargs.update(options)
         return spec, kwargs, tuple(applied), tuple(used), plan
 
@@ -338,15 +343,17 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
                 said = f"{who}的{rules.tracks[track]}{amount:+d}（共{total}{top}）"
                 log.append(said if len(said) <= MAX_LOG_LINE else line(said))
                 if rules.accumulate is not None:
-                    plain = m.base if not (m.modifiers or m.states or m.conditions or self.relations) else \
-                        self._undebuffed(m)  # what _effective(m, debuffs=False) gives
-                    state = rules.accumulate(plain, track, current=before if before < total else total,
-                                             gained=total - before if total > before else 0,
-                                             dice=_NO_DICE)[rules.state_index]
-                    if state and str(state) not in m.states:
-                        state = str(state)
+                    plain = self._effective(m, debuffs=False)
+                    state = str(rules.accumulate(plain, track, current=before if before < total else total,
+                                                 gained=total - before if total > before else 0, dice=_NO_DICE,
+                                                 **capacity_kw(rules, m, track))[rules.state_index] or "")
+                    if state and state not in m.states:
                         m = m._replace(states=tuple(sorted((*m.states, state))))
                         log.append(line(f"{who}进入{rules.state_names.get(state, state)}"))
+                    elif total < before and not state and rules.track_states.get(track) in m.states:
+                        gone = rules.track_states[track]  # recovered below the state's threshold (TR-F14)
+                        m = m._replace(states=tuple(s for s in m.states if s != gone))
+                        log.append(line(f"{who}的{rules.state_names.get(gone, gone)}解除"))
                 if m.states and total > before and track in rules.wake_tracks and rules.on_damage is not None:
                     # pain wakes as damage does
                     m = self._recover(m, total - before if total - before < rules.taken_max else rules.taken_max, log)
@@ -379,6 +386,8 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
                 if kept != m.conditions:
                     members[who] = m._replace(conditions=kept)
                     log.append(line(f"{who}的{rules.conditions[e.key].name}结束（{spec.name}）"))
+            elif e.kind == "resource" or e.kind == "capacity":
+                members[who] = self._resource_effect(m, e, result, spec.name, log)
             elif e.kind == "relation":
                 held = roles[e.other]
                 key = (e.key, who, held)
@@ -428,7 +437,8 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned):
             state = self.rules.track_states.get(track)
             if points <= 0 or state is None or state not in m.states:
                 continue
-            out = fn(self._effective(m, debuffs=False), track, current=points, taken=taken, dice=_NO_DICE)
+            out = fn(self._effective(m, debuffs=False), track, current=points, taken=taken, dice=_NO_DICE,
+                     **capacity_kw(self.rules, m, track))
             left, awake = int(out[points_at]), bool(out[awake_at])
             if left != points:
                 m = m._replace(points=put(m.points, track, left))
