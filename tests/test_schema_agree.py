@@ -105,9 +105,9 @@ def test_the_two_agree_on_samples(schema: dict[str, Any], valid: list[Any], inva
 @pytest.mark.slow  # several seconds of building: CI's slow job
 def test_table_entry_verdicts_agree(built: Path) -> None:
     """The entries of every bundled table file, and mutations of them, against their table's schema
-    as the build checks them (validate/schema.py TableFiles)."""
+    as the build checks them (validate/table_files.py TableFiles)."""
     from rulec.build.facade import compile_rules
-    from rulec.validate import schema as S
+    from rulec.validate import table_files as S
 
     seen: dict[str, dict[str, Any]] = {}
     original = S.TableFiles.check
