@@ -93,16 +93,16 @@ def d20_specialised(random: Any, bonus: int = 5, ac: int = 15, crit_min: int = 2
     """One specific attack written by hand: +5 to hit vs AC 15, 1d8+3, crit on 20.
 
     It draws faces from `random` inline (`int(random() * sides) + 1`, what SeededDice.die
-    does) and returns the same seven outcome fields as the generated `attack`, so the
+    does) and returns the same nine outcome fields as the generated `attack`, so the
     comparison is the same work on the same dice primitive.
     """
     natural = int(random() * 20) + 1
     total = natural + bonus
     if total < ac:
-        return False, False, 0, "slashing", natural, total, False
+        return False, False, 0, "slashing", natural, total, False, False, "standard"
     if natural >= crit_min:
-        return True, True, int(random() * sides) + int(random() * sides) + 2 + mod, "slashing", natural, total, False
-    return True, False, int(random() * sides) + 1 + mod, "slashing", natural, total, False
+        return True, True, int(random() * sides) + int(random() * sides) + 2 + mod, "slashing", natural, total, False, False, "standard"
+    return True, False, int(random() * sides) + 1 + mod, "slashing", natural, total, False, False, "standard"
 
 
 def d20_specialised_dice(dice: Any, bonus: int = 5, ac: int = 15, crit_min: int = 20, sides: int = 8,
@@ -113,10 +113,10 @@ def d20_specialised_dice(dice: Any, bonus: int = 5, ac: int = 15, crit_min: int 
     natural = die(20)
     total = natural + bonus
     if total < ac:
-        return False, False, 0, "slashing", natural, total, False
+        return False, False, 0, "slashing", natural, total, False, False, "standard"
     if natural >= crit_min:
-        return True, True, die(sides) + die(sides) + mod, "slashing", natural, total, False
-    return True, False, die(sides) + mod, "slashing", natural, total, False
+        return True, True, die(sides) + die(sides) + mod, "slashing", natural, total, False, False, "standard"
+    return True, False, die(sides) + mod, "slashing", natural, total, False, False, "standard"
 
 
 def dp_specialised(random: Any, dice: int = 8, defender_extras: int = 3,

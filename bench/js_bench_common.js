@@ -40,9 +40,9 @@ function preparedBench(d20, now, repeats, n) {
   function handWritten(dice) {
     var natural = dice.die(20);
     var total = natural + 5;
-    if (total < 15) return [false, false, 0, 'slashing', natural, total, false];
-    if (natural >= 20) return [true, true, dice.die(8) + dice.die(8) + 3, 'slashing', natural, total, false];
-    return [true, false, dice.die(8) + 3, 'slashing', natural, total, false];
+    if (total < 15) return [false, false, 0, 'slashing', natural, total, false, false, 'standard'];
+    if (natural >= 20) return [true, true, dice.die(8) + dice.die(8) + 3, 'slashing', natural, total, false, false, 'standard'];
+    return [true, false, dice.die(8) + 3, 'slashing', natural, total, false, false, 'standard'];
   }
   var fighter = new d20.Combatant({strength: 16, dexterity: 14, proficiency: 2});
   var target = new d20.Combatant({armor_class: 15});

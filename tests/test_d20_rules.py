@@ -201,10 +201,10 @@ def test_two_weapon_fighting(d20, ac15):
     """D20-14 (R36): light weapons only; the bonus attack adds the ability modifier only if negative."""
     strong = d20.Combatant(strength=16)
     weak = d20.Combatant(strength=6)
-    assert d20.attack(strong, ac15, "shortsword", offhand=True, dice=d20.FixedDice([15, 4])).damage == 4
-    assert d20.attack(weak, ac15, "club", offhand=True, dice=d20.FixedDice([19, 4])).damage == 4 - 2
+    assert d20.attack(strong, ac15, "shortsword", offhand=True, light_attack_made=True, dice=d20.FixedDice([15, 4])).damage == 4
+    assert d20.attack(weak, ac15, "club", offhand=True, light_attack_made=True, dice=d20.FixedDice([19, 4])).damage == 4 - 2
     with pytest.raises(d20.NotLight):
-        d20.attack(strong, ac15, "longsword", offhand=True)
+        d20.attack(strong, ac15, "longsword", offhand=True, light_attack_made=True)
 
 
 def test_grapple(d20):
@@ -301,7 +301,7 @@ def test_power_sources_not_in_source_are_refused(d20):
 def test_thrown_off_hand_and_always_proficient_unarmed(d20, fighter, ac15):
     """D20-14: a light off-hand weapon may be thrown instead; D20-03: everyone is proficient with
     an unarmed strike; D20-04: the net deals no damage, not its ability modifier."""
-    r = d20.attack(fighter, ac15, "dagger", offhand=True, thrown=True, distance=20, dice=d20.FixedDice([15, 3]))
+    r = d20.attack(fighter, ac15, "dagger", offhand=True, light_attack_made=True, thrown=True, distance=20, dice=d20.FixedDice([15, 3]))
     assert r.hit
     with_prof = d20.attack(fighter, ac15, "unarmed_strike", dice=d20.FixedDice([10]))
     without = d20.attack(fighter, ac15, "unarmed_strike", proficient=False, dice=d20.FixedDice([10]))

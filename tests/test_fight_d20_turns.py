@@ -1,0 +1,126 @@
+"""d20's turn structure and positions without a map, carried by the fight: D20-F12 (two-weapon
+fighting as a bonus action), D20-F10 (a held vehicle), D20-F03 (a hostile in reach) and D20-F04
+(flanking holding or lapsing with its preconditions)."""
+
+from __future__ import annotations
+
+import pytest
+
+HIT = [15, 3, 15, 3]
+
+
+def _incapacitate(d20, f, name):
+    data = f.to_dict()
+    for m in data["members"]:
+        if m["name"] == name:
+            m["stats"]["incapacitated"] = True
+    return d20.fight_from_dict(data)
+
+
+def test_d20_f12_the_offhand_attack_is_a_bonus_action_after_a_light_attack(d20):
+    """D20-F12 (D20-14): with the turn budget on, an attack spends the action, the off-hand attack
+    the bonus action, and only after an attack with a light melee weapon this turn."""
+    f = d20.start_fight({"甲": d20.Combatant(dexterity=16, proficiency=2), "乙": d20.Combatant(armor_class=10)},
+                        turns=True)
+    roles = {"attacker": "甲", "target": "乙"}
+    with pytest.raises(d20.RuleError, match="副手附赠攻击只能在本回合已用另一把轻型近战武器进行攻击动作之后"):
+        f.resolve("attack", roles, weapon="dagger", offhand=True, dice=d20.FixedDice(HIT))
+    a, f = f.act("attack", roles, weapon="dagger", dice=d20.FixedDice(HIT))
+    assert a.result.light_main and a.result.action_kind == "standard"
+    assert "light_attacked" in [c.id for c in f.member("甲").conditions]
+    with pytest.raises(d20.RuleError, match="动作"):  # the action is spent
+        f.resolve("attack", roles, weapon="dagger", dice=d20.FixedDice(HIT))
+    b, f = f.act("attack", roles, weapon="shortsword", offhand=True, dice=d20.FixedDice(HIT))
+    assert b.result.action_kind == "bonus" and b.result.hit
+    assert any("本回合已用轻型武器攻击" in x for x in b.applied)
+    with pytest.raises(d20.RuleError, match="附赠动作"):  # the bonus action is spent too
+        f.resolve("attack", roles, weapon="shortsword", offhand=True, dice=d20.FixedDice(HIT))
+    f = f.next_turn().next_turn()  # 甲's next turn: the condition ended with the last one
+    assert "light_attacked" not in [c.id for c in f.member("甲").conditions]
+    with pytest.raises(d20.RuleError, match="副手附赠攻击只能"):
+        f.resolve("attack", roles, weapon="dagger", offhand=True, dice=d20.FixedDice(HIT))
+    # a longsword attack is no light attack: no off-hand attack after it
+    g = d20.start_fight({"甲": d20.Combatant(strength=16), "乙": d20.Combatant()}, turns=True)
+    a, g = g.act("attack", roles, weapon="longsword", dice=d20.FixedDice(HIT))
+    assert not a.result.light_main and g.member("甲").conditions == ()
+
+
+def test_d20_f10_a_held_vehicle_until_it_escapes_or_is_released(d20):
+    """D20-F10 (D20-21, R39): a grapple beating the DC holds the vehicle (speed 0); the vehicle's
+    escape is the grappler's new check below the DC; release needs no action; an incapacitated
+    grappler lets go."""
+    big = dict(vehicle_size=3, length=10, width=10, height=10)
+    f = d20.start_fight({"甲": d20.Combatant(strength=20, proficiency=6, athletics=True), "乙": d20.Combatant()})
+    with pytest.raises(d20.RuleError, match="只有正擒抱着载具时"):
+        f.resolve("vehicle_check", {"grappler": "甲"}, power="nuclear", resisting=True, bonus=0, **big)
+    a, f = f.act("vehicle_check", {"grappler": "甲"}, power="nuclear", bonus=100, dice=d20.FixedDice([10]), **big)
+    assert a.result.takes_hold and a.result.vehicle_speed_zero
+    assert [c.id for c in f.member("甲").conditions] == ["holding_vehicle"] and "甲进入擒抱着载具" in f.log
+    kept, f1 = f.act("vehicle_check", {"grappler": "甲"}, power="nuclear", resisting=True, bonus=100,
+                     dice=d20.FixedDice([10]), **big)
+    assert not kept.result.breaks_free and kept.result.vehicle_speed_zero and f1.member("甲").conditions
+    lost, f2 = f.act("vehicle_check", {"grappler": "甲"}, power="nuclear", resisting=True, bonus=0,
+                     dice=d20.FixedDice([1]), **big)
+    assert lost.result.breaks_free and f2.member("甲").conditions == ()
+    _, f3 = f.act("release_vehicle", {"grappler": "甲"})
+    assert f3.member("甲").conditions == ()
+    f4 = _incapacitate(d20, f, "甲")
+    _, f4 = f4.act("hide", {"character": "乙"})
+    assert f4.member("甲").conditions == ()
+
+
+def test_d20_f03_a_hostile_in_reach_lasts_while_it_is_able_and_sees_you(d20):
+    """D20-F03 (D20-09, R34): while a hostile that is not incapacitated and can see you has you in
+    reach, your ranged attacks take a disadvantage layer; it lapses when the hostile is
+    incapacitated, when you hide, or when you leave its reach."""
+    f = d20.start_fight({"甲": d20.Combatant(dexterity=16), "乙": d20.Combatant(), "丙": d20.Combatant()})
+    roles = {"attacker": "甲", "target": "乙"}
+    free = f.resolve("attack", roles, weapon="shortbow", distance=30, dice=d20.FixedDice([18, 3]))
+    _, f = f.act("engage", {"hostile": "丙", "creature": "甲"})
+    assert f.holds("threat", "丙", "甲")
+    near = f.resolve("attack", roles, weapon="shortbow", distance=30, dice=d20.FixedDice([18, 5, 3]))
+    assert near.result.natural == 5 and free.result.natural == 18  # disadvantage: the lower die
+    assert any("身边有敌" in x for x in near.applied)
+    melee = f.resolve("attack", roles, weapon="shortsword", dice=d20.FixedDice([18, 3]))
+    assert melee.result.natural == 18  # melee attacks are not affected
+    gone = _incapacitate(d20, f, "丙")
+    _, gone = gone.act("hide", {"character": "乙"})
+    assert not gone.holds("threat", "丙", "甲") and "丙对甲的近身威胁结束（失能）" in gone.log
+    _, hid = f.act("hide", {"character": "甲"})
+    assert not hid.holds("threat", "丙", "甲")
+    _, left = f.act("disengage", {"hostile": "丙", "creature": "甲"})
+    assert left.member("甲").conditions == () and not left.relations
+
+
+def test_d20_f04_flanking_follows_its_preconditions(d20):
+    """D20-F04 (D20-11/13): two flankers of one enemy both get the flanking bonus against it; when
+    one is incapacitated, charmed, can no longer see the enemy or leaves its position, the other's
+    flanking lapses too; attacking another enemy gets no bonus."""
+    f = d20.start_fight({"甲": d20.Combatant(strength=10), "乙": d20.Combatant(strength=10),
+                         "丙": d20.Combatant(armor_class=13), "丁": d20.Combatant(armor_class=13)})
+    _, f = f.act("flank_position", {"flanker": "甲", "enemy": "丙"})
+    one = f.resolve("attack", {"attacker": "甲", "target": "丙"}, weapon="club", dice=d20.FixedDice([10, 3]))
+    assert one.result.total == 12  # one flanker is no flanking
+    _, f = f.act("flank_position", {"flanker": "乙", "enemy": "丙"})
+    assert f.effective("丙").flankers == 2
+    for who in ("甲", "乙"):
+        two = f.resolve("attack", {"attacker": who, "target": "丙"}, weapon="club", dice=d20.FixedDice([10, 3]))
+        assert two.result.total == 15 and two.result.hit
+    other = f.resolve("attack", {"attacker": "甲", "target": "丁"}, weapon="club", dice=d20.FixedDice([10, 3]))
+    assert other.result.total == 12
+    down = _incapacitate(d20, f, "乙")
+    _, down = down.act("hide", {"character": "丁"})
+    assert down.effective("丙").flankers == 1 and "乙对丙的夹击位置结束（失能）" in down.log
+    lapsed = down.resolve("attack", {"attacker": "甲", "target": "丙"}, weapon="club", dice=d20.FixedDice([10, 3]))
+    assert lapsed.result.total == 12
+    data = f.to_dict()
+    data["members"][1]["stats"]["charmed"] = True
+    charmed = d20.fight_from_dict(data)
+    _, charmed = charmed.act("hide", {"character": "丁"})
+    assert charmed.effective("丙").flankers == 1
+    _, hid = f.act("hide", {"character": "丙"})  # the flankers cannot see it
+    assert hid.effective("丙").flankers == 0
+    _, moved = f.act("leave_flank", {"flanker": "甲", "enemy": "丙"})
+    assert moved.effective("丙").flankers == 1
+    back = d20.fight_from_dict(f.to_dict())
+    assert back.to_dict() == f.to_dict()
