@@ -110,7 +110,7 @@ def test_d20_f04_flanking_follows_its_preconditions(d20):
     assert other.result.total == 12
     down = _incapacitate(d20, f, "乙")
     _, down = down.act("hide", {"character": "丁"})
-    assert down.effective("丙").flankers == 1 and "乙对丙的夹击位置结束（失能）" in down.log
+    assert down.effective("丙").flankers == 1 and "乙对丙的夹击结束（失能）" in down.log
     lapsed = down.resolve("attack", {"attacker": "甲", "target": "丙"}, weapon="club", dice=d20.FixedDice([10, 3]))
     assert lapsed.result.total == 12
     data = f.to_dict()

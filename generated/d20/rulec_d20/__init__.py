@@ -16,7 +16,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:87315260625dd3ecfe7ded8a6ca96470621775d7ccadbf97afc1b4cfa165af1a
+# Content hash: sha256:95450a6d1fd28f09651253ddac528e45aeb2fbad3ce0befab2306533b121ea00
 """d20攻击规则 (d20): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

@@ -69,7 +69,7 @@ _STATE_SPARED: Dict[str, Any] = {
 _RELATIONS: Dict[str, Any] = {
     'grapple': '擒抱',
     'threat': '近身威胁',
-    'flank': '夹击位置',
+    'flank': '夹击',
 }
 # Each procedure a fight can resolve: its combatant roles and its declared effects.
 _ACTIONS: Dict[str, ActionSpec] = {
@@ -212,7 +212,7 @@ _CONDITIONS: Dict[str, ConditionSpec] = {
 _RELATION_SPECS: Dict[str, Any] = {
     'grapple': RelationSpec('擒抱', '', '', ('incapacitated',), (), ()),
     'threat': RelationSpec('近身威胁', 'threatened', '', ('incapacitated',), ('hidden',), ()),
-    'flank': RelationSpec('夹击位置', 'flanked', 'flanking_from', ('incapacitated', 'charmed'), ('hidden',), ()),
+    'flank': RelationSpec('夹击', 'flanked', 'flanking_from', ('incapacitated', 'charmed'), ('hidden',), ()),
 }
 # What a turn holds and what each kind of action costs from it (own turn, off it, next turn).
 _TURN = TurnSpec((

@@ -5977,7 +5977,7 @@ const FIGHT_RULES = _rt_fight_rules({
   accumulate: null, state_index: 0, debuff_index: (-1),
   state_names: [["prone", "倒地"]],
   state_stats: [],
-  relations: [["grapple", "擒抱"], ["threat", "近身威胁"], ["flank", "夹击位置"]],
+  relations: [["grapple", "擒抱"], ["threat", "近身威胁"], ["flank", "夹击"]],
   actions: [
     [
       "attack",
@@ -6263,7 +6263,7 @@ const FIGHT_RULES = _rt_fight_rules({
   relation_specs: [
     ["grapple", ["擒抱", "", "", ["incapacitated"], [], []]],
     ["threat", ["近身威胁", "threatened", "", ["incapacitated"], ["hidden"], []]],
-    ["flank", ["夹击位置", "flanked", "flanking_from", ["incapacitated", "charmed"], ["hidden"], []]]
+    ["flank", ["夹击", "flanked", "flanking_from", ["incapacitated", "charmed"], ["hidden"], []]]
   ],
   check_names: [], track_debuff_checks: [],
   wake_tracks: [], state_spared: [],
