@@ -40,8 +40,8 @@ from .fight_events import end_on_taking, follow_lapsed
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
 from .fight_state import (MAX_LOG, MAX_LOG_LINE, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect,
-                          FightRules, Member, Modifier, check_name, clamp, get, line, logged, put, read_fight,
-                          with_counters, with_points, bad_options)
+                          FightRules, Member, Modifier, check_name, clamp, facts, get, line, logged, put,
+                          read_fight, bad_options)
 from .sources import FixedDice
 
 __all__ = ["CheckUse", "Condition", "Refused",
@@ -144,15 +144,19 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
     def resolve(self, procedure: str, roles: Mapping[str, str], **options: Any) -> Action:
         """Resolve `procedure` with the named combatants in its roles (`{"attacker": "甲", ...}`),
         each with its effective stats; the fight is unchanged (apply the action to change it)."""
+        return self._resolve(procedure, roles, options)[0]
+
+    def _resolve(self, procedure: str, roles: Mapping[str, str], options: Dict[str, Any]
+                 ) -> Tuple[Action, ActionSpec]:
         spec, kwargs, applied, used, plan = self._prepare(procedure, roles, options)
         try:
             result = spec.function(**kwargs)
         except TypeError:  # a required option left out, or one the procedure does not take
             raise bad_options(spec, procedure) from None
-        if self.rules.resources:  # what it spends, refused past what is left (fight_resources.py)
+        if self.rules.resources and facts(spec).spends:  # refused past what is left (fight_resources.py)
             applied += refuse_spends(self.rules, spec, roles, result, {m.name: m for m in self.members})
-        return _tuple_new(Action, (procedure, tuple(zip(spec.roles, map(roles.__getitem__, spec.roles))), result,
-                                   applied, used, plan))
+        return _tuple_new(Action, (procedure, tuple([(r, roles[r]) for r in spec.roles]), result, applied, used,
+                                   plan)), spec
 
     def _prepare(self, procedure: str, roles: Mapping[str, str], options: Mapping[str, Any]
                  ) -> Tuple[ActionSpec, Dict[str, Any], Tuple[str, ...], Tuple[Tuple[str, str, str], ...],
@@ -166,19 +170,12 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
             raise OutOfBounds("没有可在战斗中使用的这个过程", key="procedure")
         if type(roles) is not dict and not isinstance(roles, Mapping):  # typing's isinstance is slow
             raise OutOfBounds(f"“{spec.name}”的角色应为映射（角色: 名字）", key="roles")
-        named = False  # whether an option is named as a role
-        if len(roles) == len(spec.roles):
-            for r in spec.roles:
-                if r not in roles:
-                    break
-                named = named or r in options
-            else:
-                r = ""
-        if len(roles) != len(spec.roles) or r:  # a role missing or extra
+        role_set = facts(spec).roles
+        if roles.keys() != role_set:  # a role missing or extra
             raise OutOfBounds(f"“{spec.name}”的角色是 {', '.join(spec.roles)}", key=procedure)
-        if named:
+        if options and not role_set.isdisjoint(options):
             for key in options:
-                if key in spec.roles:
+                if key in role_set:
                     raise OutOfBounds(f"“{key}”是角色，不是选项", key=key)
         found: Dict[str, Member] = {}  # all exist before anything is refused
         for name in roles.values():
@@ -188,17 +185,17 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
                     break
             else:
                 self.member(name)  # raises: no such combatant
-        actor = found[roles[spec.roles[spec.subject]]]
-        plain = not self.relations and self.rules.turn is None
-        if plain:
-            for m in found.values():
+        if not self.relations and self.rules.turn is None:
+            kwargs: Dict[str, Any] = {}
+            for role in spec.roles:
+                m = found[roles[role]]
                 if m.modifiers or m.states or m.conditions or m.points or m.resources:
-                    plain = False
                     break
+                kwargs[role] = m.base
             else:  # nothing changes their stats, nothing applies to them, no turn budget: their base stats
-                kwargs: Dict[str, Any] = {role: found[roles[role]].base for role in spec.roles}
                 kwargs.update(options)
                 return spec, kwargs, (), (), None
+        actor = found[roles[spec.roles[spec.subject]]]
         by_name: Dict[str, str] = {}  # name -> role, made when a condition needs it
         if actor.conditions or actor.states or self.relations:  # what may forbid the action
             by_name = {roles[r]: r for r in reversed(spec.roles)}
@@ -267,25 +264,25 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
 
     def act(self, procedure: str, roles: Mapping[str, str], **options: Any) -> Tuple[Action, "Fight"]:
         """Resolve and apply in one call."""
-        action = self.resolve(procedure, roles, **options)
-        return action, self.apply(action)
+        action, spec = self._resolve(procedure, roles, options)
+        return action, self._apply(action, spec, roles if type(roles) is dict else dict(action.roles), True)
 
     def apply(self, action: Action) -> "Fight":
         """A new fight with the action's declared effects applied (a sentence for each change)."""
-        rules = self.rules
-        spec = rules.actions.get(action.procedure)
+        spec = self.rules.actions.get(action.procedure)
         if spec is None or type(action) is not Action:
             raise OutOfBounds("只能应用本场战斗 resolve() 得到的行动", key="action")
-        roles = dict(action.roles)
+        return self._apply(action, spec, dict(action.roles))
+
+    def _apply(self, action: Action, spec: ActionSpec, roles: Mapping[str, str], resolved: bool = False) -> "Fight":
+        rules = self.rules
         result = action.result
         members = dict(zip(map(_NAME, self.members), self.members))
-        holding = False  # whether a role holds a condition the action may use up or end
-        for name in roles.values():
-            m = members.get(name)
-            if m is None:
-                raise OutOfBounds(f"战斗中没有“{name}”", key=name)
-            if m.conditions:
-                holding = True
+        if not resolved and not all(map(members.__contains__, roles.values())):  # act's are checked
+            name = next(x for x in roles.values() if x not in members)
+            raise OutOfBounds(f"战斗中没有“{name}”", key=name)
+        # whether a role holds a condition the action may use up or end
+        holding = any(map(_CONDITIONS, self.members)) and any(members[x].conditions for x in roles.values())
         relations: Optional[Set[Tuple[str, str, str]]] = None  # made by the first relation effect
         log: List[str] = []
         n = len(self.members)
@@ -299,25 +296,22 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
             who = roles[e.role]
             m = members[who]
             if e.field:
-                amount = getattr(result, e.field)
-                amount = (amount if type(amount) is int else int(amount)) * e.sign
+                amount = getattr(result, e.field) * e.sign
+                if type(amount) is not int:
+                    amount = int(getattr(result, e.field)) * e.sign
             else:
                 amount = 0
             if e.kind == "counter":
                 if amount == 0:
                     continue
-                ckey, pairs = e.key, m.counters
-                if len(pairs) == 1 and pairs[0][0] == ckey:  # the common case, without get() and put()
-                    total = pairs[0][1] + amount
-                    pairs = ((ckey, total),) if -MAX_VALUE < total < MAX_VALUE else ()
-                else:
-                    total = get(pairs, ckey) + amount
-                    pairs = ()
+                ckey, pairs = e.key, m[2]  # counters
+                alone = not pairs or len(pairs) == 1 and pairs[0][0] == ckey  # the common case, without put()
+                total = (pairs[0][1] if pairs else 0) + amount if alone else get(pairs, ckey) + amount
                 top = ""
                 if not -MAX_VALUE < total < MAX_VALUE:
                     total = clamp(total, -MAX_VALUE, MAX_VALUE)
                     top = "，已达上限"
-                m = with_counters(m, pairs or put(m.counters, ckey, total))
+                m = _tuple_new(Member, (m[0], m[1], ((ckey, total),) if alone else put(pairs, ckey, total), *m[3:]))
                 said = f"{who}的{rules.counters[ckey]}{amount:+d}（共{total}{top}）"
                 log.append(said if len(said) <= MAX_LOG_LINE else line(said))
                 if amount > 0 and m.states and rules.on_damage is not None and rules.on_damage[0] == ckey:
@@ -331,7 +325,9 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
                     track = str(track)
                 if track not in rules.tracks:
                     continue
-                before = get(m.points, track)
+                pairs = m[3]  # points
+                alone = not pairs or len(pairs) == 1 and pairs[0][0] == track
+                before = (pairs[0][1] if pairs else 0) if alone else get(pairs, track)
                 # saturate at the top the accumulation procedure accepts: every later action still resolves
                 total = before + amount
                 top = ""
@@ -339,14 +335,18 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
                     if total > rules.points_max:
                         top = f"，已达上限{rules.points_max}"
                     total = clamp(total, 0, rules.points_max)
-                m = with_points(m, put(m.points, track, total))
+                m = _tuple_new(Member, (m[0], m[1], m[2], ((track, total),) if alone else put(pairs, track, total),
+                                        *m[4:]))
                 said = f"{who}的{rules.tracks[track]}{amount:+d}（共{total}{top}）"
                 log.append(said if len(said) <= MAX_LOG_LINE else line(said))
                 if rules.accumulate is not None:
-                    plain = self._effective(m, debuffs=False)
-                    state = str(rules.accumulate(plain, track, current=before if before < total else total,
-                                                 gained=total - before if total > before else 0, dice=_NO_DICE,
-                                                 **capacity_kw(rules, m, track))[rules.state_index] or "")
+                    plain = (self._undebuffed(m) if m.modifiers or m.states or m.conditions or self.relations
+                             or m.resources else m.base)  # _effective(m, debuffs=False)
+                    low, gain = (before, total - before) if before < total else (total, 0)
+                    out = (rules.accumulate(plain, track, current=low, gained=gain, dice=_NO_DICE,
+                                            **capacity_kw(rules, m, track)) if m.lowered
+                           else rules.accumulate(plain, track, current=low, gained=gain, dice=_NO_DICE))
+                    state = str(out[rules.state_index] or "")
                     if state and state not in m.states:
                         m = m._replace(states=tuple(sorted((*m.states, state))))
                         log.append(line(f"{who}进入{rules.state_names.get(state, state)}"))
@@ -408,7 +408,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
             _SET_MEMBERS(new, changed)
             _SET_TURN(new, self.turn)
             _SET_RELATIONS(new, self.relations)
-            _SET_LOG(new, logged(self.log, log))
+            _SET_LOG(new, self.log + tuple(log) if len(self.log) + len(log) <= MAX_LOG else logged(self.log, log))
             return new
         after = self._with(members=changed, relations=self.relations if relations is None
                            or relations == set(self.relations) else tuple(sorted(relations)))
@@ -508,6 +508,7 @@ _new = object.__new__
 _tuple_new = tuple.__new__
 _NAME = itemgetter(0)  # Member.name
 _CONDITIONS = attrgetter("conditions")
+assert Member._fields[2:4] == ("counters", "points")  # `_apply` builds members by position
 # the setters of Fight's slots, for `_with` (a slot added to Fight must be set there too)
 _SET_RULES, _SET_MEMBERS, _SET_TURN, _SET_RELATIONS, _SET_LOG = (
     getattr(Fight, slot).__set__ for slot in ("rules", "members", "turn", "relations", "log"))
