@@ -69,6 +69,7 @@ class Facts(NamedTuple):
     spec: ActionSpec
     roles: FrozenSet[str]  # its roles, for the check of the roles an action names
     spends: bool  # whether an effect spends a resource (fight_resources.refuse_spends)
+    positional: bool  # whether its function's first parameters are its roles, in order (passed so)
 
 
 def facts(spec: ActionSpec) -> Facts:
@@ -78,8 +79,11 @@ def facts(spec: ActionSpec) -> Facts:
         return hit
     if len(_FACTS) >= 1024:
         _FACTS.clear()
+    code = getattr(spec.function, "__code__", None)
+    positional = (code is not None and code.co_argcount >= len(spec.roles)
+                  and tuple(code.co_varnames[:len(spec.roles)]) == spec.roles)
     made = _FACTS[id(spec)] = Facts(spec, frozenset(spec.roles),
-                                    any(e.kind == "resource" and e.sign < 0 for e in spec.effects))
+                                    any(e.kind == "resource" and e.sign < 0 for e in spec.effects), positional)
     return made
 
 
