@@ -40,7 +40,7 @@ from .fight_events import end_on_taking, follow_lapsed
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
 from .fight_state import (MAX_LOG, MAX_LOG_LINE, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect,
-                          FightRules, Member, Modifier, check_name, clamp, facts, get, line, logged, put,
+                          Facts, FightRules, Member, Modifier, check_name, clamp, facts, get, line, logged, put,
                           read_fight, bad_options)
 from .sources import FixedDice
 
@@ -148,10 +148,11 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
 
     def _resolve(self, procedure: str, roles: Mapping[str, str], options: Dict[str, Any]
                  ) -> Tuple[Action, ActionSpec]:
-        spec, found, bases = self._checked(procedure, roles, options)
+        known, found, bases = self._checked(procedure, roles, options)
+        spec = known.spec
         applied: Tuple[str, ...] = ()
         used: Tuple[Tuple[str, str, str], ...] = ()
-        if bases is not None and facts(spec).positional:  # the roles' base stats, nothing applies: no copy
+        if bases is not None and known.positional:  # the roles' base stats, nothing applies: no copy
             kwargs, plan = options, None
         else:
             kwargs, applied, used, plan = self._stated(procedure, spec, found, roles, options, bases)
@@ -160,7 +161,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
             result = spec.function(*bases, **kwargs)
         except TypeError:  # a required option left out, or one the procedure does not take
             raise bad_options(spec, procedure) from None
-        if self.rules.resources and facts(spec).spends:  # refused past what is left (fight_resources.py)
+        if self.rules.resources and known.spends:  # refused past what is left (fight_resources.py)
             applied += refuse_spends(self.rules, spec, roles, result, {m.name: m for m in self.members})
         return _tuple_new(Action, (procedure, tuple([(r, roles[r]) for r in spec.roles]), result, applied, used,
                                    plan)), spec
@@ -172,19 +173,20 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
         stats, the options its conditions supply, then the caller's — the sentences of the state that
         applied, the conditions it uses up, what it spends of its actor's turn); `Refused` when the
         actor's conditions or turn forbid it."""
-        spec, found, bases = self._checked(procedure, roles, options)
-        return (spec, *self._stated(procedure, spec, found, roles, options, bases))
+        known, found, bases = self._checked(procedure, roles, options)
+        return (known.spec, *self._stated(procedure, known.spec, found, roles, options, bases))
 
     def _checked(self, procedure: str, roles: Mapping[str, str], options: Mapping[str, Any]
-                 ) -> Tuple[ActionSpec, Dict[str, Member], Optional[List[Any]]]:
-        """The spec of `procedure`, the members `roles` name (all exist), and their base stats in the
+                 ) -> Tuple[Facts, Dict[str, Member], Optional[List[Any]]]:
+        """The spec of `procedure` (its Facts), the members `roles` name (all exist), and their base stats in the
         order of the roles when nothing changes their stats or applies to them (else None)."""
         spec = self.rules.actions.get(procedure) if type(procedure) is str else None
         if spec is None:
             raise OutOfBounds("没有可在战斗中使用的这个过程", key="procedure")
         if type(roles) is not dict and not isinstance(roles, Mapping):  # typing's isinstance is slow
             raise OutOfBounds(f"“{spec.name}”的角色应为映射（角色: 名字）", key="roles")
-        role_set = facts(spec).roles
+        known = facts(spec)
+        role_set = known.roles
         if roles.keys() != role_set:  # a role missing or extra
             raise OutOfBounds(f"“{spec.name}”的角色是 {', '.join(spec.roles)}", key=procedure)
         if options and not role_set.isdisjoint(options):
@@ -208,7 +210,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
                     bases = None  # its stats may change, something may apply to it
                 else:
                     bases.append(m.base)  # nothing changes its stats (and no turn budget): its base stats
-        return spec, found, bases
+        return known, found, bases
 
     def _stated(self, procedure: str, spec: ActionSpec, found: Dict[str, Member], roles: Mapping[str, str],
                 options: Mapping[str, Any], bases: Optional[List[Any]]
