@@ -1,7 +1,9 @@
 """A combatant's stats as the fight's rules see them (`Fight` inherits `Stats`): base stats plus
 active modifiers (within each stat's range), the stats its states take away at their minimum, the
 conditions that apply, and the debuffs of its tracks — remembered, since an action reads them
-several times and a long fight meets the same few states again (fightperf, issue 34).
+several times and a long fight meets the same few states again (fightperf, issue 34); and the two
+effects that read or change them: a modifier merged into those a combatant has (`_modify`), and the
+ruleset's recovery rule for a combatant in a track's state who takes damage (`_recover`).
 """
 
 from __future__ import annotations
@@ -10,14 +12,14 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from .fight_conditions import Condition, ConditionSpec
 from .fight_resources import capacity_kw, reflect
-from .fight_state import FightRules, Member, stat_values, trusted
+from .fight_state import MAX_MODIFIERS, MAX_VALUE, FightRules, Member, Modifier, clamp, line, put, stat_values, trusted
 from .sources import FixedDice
 
 _NO_DICE = FixedDice(())  # the accumulation rule rolls nothing: a roll would be DiceExhausted, never a hang
 
 
 class Stats:
-    """Effective stats and debuffs, for `Fight` (which provides the attributes and methods below)."""
+    """Effective stats, debuffs, modifiers and recovery, for `Fight` (which provides the attributes)."""
 
     __slots__ = ()
     rules: FightRules
@@ -140,6 +142,41 @@ class Stats:
             if amount > 0:
                 out.append((track, amount))
         return tuple(out)
+
+    @staticmethod
+    def _modify(m: Member, new: Modifier, log: List[str]) -> Member:
+        """`m` with modifier `new`: added to one of the same stat, expiry and source (so repeating
+        an action within a turn never piles up modifiers), else appended; past `MAX_MODIFIERS`
+        distinct ones it does not take effect, and the log says so (the action still applies)."""
+        for i, x in enumerate(m.modifiers):
+            if (x.stat, x.expires, x.source) == (new.stat, new.expires, new.source):
+                merged = x._replace(delta=clamp(x.delta + new.delta, -MAX_VALUE, MAX_VALUE))
+                return m._replace(modifiers=m.modifiers[:i] + (merged,) + m.modifiers[i + 1:])
+        if len(m.modifiers) >= MAX_MODIFIERS:
+            log.append(line(f"{m.name}身上的临时修正已达上限{MAX_MODIFIERS}个，这一项未生效"))
+            return m
+        return m._replace(modifiers=(*m.modifiers, new))
+
+    def _recover(self, m: Member, taken: int, log: List[str]) -> Member:
+        """The ruleset's recovery rule for a combatant whose counter grew: each track whose state it
+        is in may lose points, and the state lifts when the rule says it wakes."""
+        assert self.rules.on_damage is not None
+        _counter, fn, points_at, awake_at, source = self.rules.on_damage
+        for track, points in m.points:
+            state = self.rules.track_states.get(track)
+            if points <= 0 or state is None or state not in m.states:
+                continue
+            out = fn(self._effective(m, debuffs=False), track, current=points, taken=taken, dice=_NO_DICE,
+                     **capacity_kw(self.rules, m, track))
+            left, awake = int(out[points_at]), bool(out[awake_at])
+            if left != points:
+                m = m._replace(points=put(m.points, track, left))
+                shown = self.rules.tracks.get(track, track)
+                log.append(line(f"{m.name}的{shown}{left - points:+d}（{source}，共{left}）"))
+            if awake:
+                m = m._replace(states=tuple(s for s in m.states if s != state))
+                log.append(line(f"{m.name}的{self.rules.state_names.get(state, state)}解除"))
+        return m
 
 
 # What `_effective` remembers (each entry holds the objects whose identities its key has, so no

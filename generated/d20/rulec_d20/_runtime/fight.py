@@ -31,17 +31,17 @@ from .fight_budget import Budget, Plan
 from .fight_carried import Carried
 from .fight_shown import Shown
 from .fight_stats import _EFFECTIVE, _LOWERED, _UNDEBUFFED, MAX_REMEMBERED, Stats  # noqa: F401  (tests read the memos)
-from .fight_checks import CheckUse, check_penalties, lowered_checks
+from .fight_checks import CheckUse, check_penalties
 from .fight_until import Until, state_threshold
 from .fight_plan import Planned
 from .fight_resources import Resources, capacity_kw, refuse_spends, supplied as track_inputs
-from .fight_conditions import Condition, ConditionSpec, Refused
+from .fight_conditions import Condition, Refused
 from .fight_events import end_on_taking, follow_lapsed
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
 from .fight_state import (MAX_LOG, MAX_LOG_LINE, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect,
-                          FightRules, Member, Modifier, check_name, clamp, get, line, logged, put, read_fight,
-                          with_counters, with_points, bad_options)
+                          Facts, FightRules, Member, Modifier, check_name, clamp, facts, get, line, logged, put,
+                          read_fight, bad_options)
 from .sources import FixedDice
 
 __all__ = ["CheckUse", "Condition", "Refused",
@@ -144,18 +144,30 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
     def resolve(self, procedure: str, roles: Mapping[str, str], **options: Any) -> Action:
         """Resolve `procedure` with the named combatants in its roles (`{"attacker": "甲", ...}`),
         each with its effective stats; the fight is unchanged (apply the action to change it)."""
-        spec, kwargs, applied, used, plan = self._prepare(procedure, roles, options)
+        return self._resolve(procedure, roles, options)[0]
+
+    def _resolve(self, procedure: str, roles: Mapping[str, str], options: Dict[str, Any]
+                 ) -> Tuple[Action, ActionSpec]:
+        known, found, bases = self._checked(procedure, roles, options)
+        spec = known.spec
+        applied: Tuple[str, ...] = ()
+        used: Tuple[Tuple[str, str, str], ...] = ()
+        if bases is not None and known.positional:  # the roles' base stats, nothing applies: no copy
+            kwargs, plan = options, None
+        else:
+            kwargs, applied, used, plan = self._stated(procedure, spec, found, roles, options, bases)
+            bases = []
         try:
-            result = spec.function(**kwargs)
+            result = spec.function(*bases, **kwargs)
         except TypeError:  # a required option left out, or one the procedure does not take
             raise bad_options(spec, procedure) from None
         if spec.action_from:  # the kind of action its result spends, refused when it does not fit
             plan, said = self._priced(spec, roles, result)
             applied += said
-        if self.rules.resources:  # what it spends, refused past what is left (fight_resources.py)
+        if self.rules.resources and known.spends:  # refused past what is left (fight_resources.py)
             applied += refuse_spends(self.rules, spec, roles, result, {m.name: m for m in self.members})
-        return _tuple_new(Action, (procedure, tuple(zip(spec.roles, map(roles.__getitem__, spec.roles))), result,
-                                   applied, used, plan))
+        return _tuple_new(Action, (procedure, tuple([(r, roles[r]) for r in spec.roles]), result, applied, used,
+                                   plan)), spec
 
     def _priced(self, spec: ActionSpec, roles: Mapping[str, str], result: Any
                 ) -> Tuple[Optional[Plan], Tuple[str, ...]]:
@@ -173,44 +185,53 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
         stats, the options its conditions supply, then the caller's — the sentences of the state that
         applied, the conditions it uses up, what it spends of its actor's turn); `Refused` when the
         actor's conditions or turn forbid it."""
+        known, found, bases = self._checked(procedure, roles, options)
+        return (known.spec, *self._stated(procedure, known.spec, found, roles, options, bases))
+
+    def _checked(self, procedure: str, roles: Mapping[str, str], options: Mapping[str, Any]
+                 ) -> Tuple[Facts, Dict[str, Member], Optional[List[Any]]]:
+        """The spec of `procedure` (its Facts), the members `roles` name (all exist), and their base stats in the
+        order of the roles when nothing changes their stats or applies to them (else None)."""
         spec = self.rules.actions.get(procedure) if type(procedure) is str else None
         if spec is None:
             raise OutOfBounds("没有可在战斗中使用的这个过程", key="procedure")
         if type(roles) is not dict and not isinstance(roles, Mapping):  # typing's isinstance is slow
             raise OutOfBounds(f"“{spec.name}”的角色应为映射（角色: 名字）", key="roles")
-        named = False  # whether an option is named as a role
-        if len(roles) == len(spec.roles):
-            for r in spec.roles:
-                if r not in roles:
-                    break
-                named = named or r in options
-            else:
-                r = ""
-        if len(roles) != len(spec.roles) or r:  # a role missing or extra
+        known = facts(spec)
+        role_set = known.roles
+        if roles.keys() != role_set:  # a role missing or extra
             raise OutOfBounds(f"“{spec.name}”的角色是 {', '.join(spec.roles)}", key=procedure)
-        if named:
+        if options and not role_set.isdisjoint(options):
             for key in options:
-                if key in spec.roles:
+                if key in role_set:
                     raise OutOfBounds(f"“{key}”是角色，不是选项", key=key)
-        found: Dict[str, Member] = {}  # all exist before anything is refused
-        for name in roles.values():
-            for m in self.members:
+        found: Dict[str, Member] = {}
+        members = self.members
+        bases: Optional[List[Any]] = [] if not self.relations and self.rules.turn is None else None
+        for role in spec.roles:
+            name = roles[role]
+            for m in members:
                 if m.name == name:
-                    found[name] = m
                     break
-            else:
-                self.member(name)  # raises: no such combatant
-        actor = found[roles[spec.roles[spec.subject]]]
-        plain = not self.relations and self.rules.turn is None
-        if plain:
-            for m in found.values():
+            else:  # all exist before anything is refused: the first missing, in the caller's order, raises
+                for name in roles.values():
+                    self.member(name)
+            found[name] = m
+            if bases is not None:
                 if m.modifiers or m.states or m.conditions or m.points or m.resources:
-                    plain = False
-                    break
-            else:  # nothing changes their stats, nothing applies to them, no turn budget: their base stats
-                kwargs: Dict[str, Any] = {role: found[roles[role]].base for role in spec.roles}
-                kwargs.update(options)
-                return spec, kwargs, (), (), None
+                    bases = None  # its stats may change, something may apply to it
+                else:
+                    bases.append(m.base)  # nothing changes its stats (and no turn budget): its base stats
+        return known, found, bases
+
+    def _stated(self, procedure: str, spec: ActionSpec, found: Dict[str, Member], roles: Mapping[str, str],
+                options: Mapping[str, Any], bases: Optional[List[Any]]
+                ) -> Tuple[Dict[str, Any], Tuple[str, ...], Tuple[Tuple[str, str, str], ...], Optional[Plan]]:
+        if bases is not None:
+            kwargs: Dict[str, Any] = dict(zip(spec.roles, bases))
+            kwargs.update(options)
+            return kwargs, (), (), None
+        actor = found[roles[spec.roles[spec.subject]]]
         by_name: Dict[str, str] = {}  # name -> role, made when a condition needs it
         if actor.conditions or actor.states or self.relations:  # what may forbid the action
             by_name = {roles[r]: r for r in reversed(spec.roles)}
@@ -248,56 +269,29 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
         if self.rules.track_inputs:  # a track's points and capacity loss, from the fight (fight_resources.py)
             kwargs.update(track_inputs(self.rules, procedure, actor, options))
         kwargs.update(options)
-        return spec, kwargs, tuple(applied), tuple(used), plan
-
-    def applied_to(self, name: str,
-                   applying: Optional[List[Tuple[Condition, ConditionSpec]]] = None) -> Tuple[str, ...]:
-        """What `name`'s state does to its stats now (or in an action: the conditions `applying`),
-        one sentence per modifier, state and condition."""
-        m = self.member(name)
-        out = [f"{name}的{self.rules.stats[x.stat][0]}{x.delta:+d}（{x.source}）" for x in m.modifiers
-               if x.stat in self.rules.stats]
-        for state in m.states:
-            if getattr(m.base, self.rules.state_spared.get(state, "") or "-", False) is True:
-                continue
-            taken = [self.rules.stats[s][0] for s in self.rules.state_stats.get(state, ()) if s in self.rules.stats]
-            if taken:
-                out.append(f"{name}处于{self.rules.state_names.get(state, state)}：{'、'.join(taken)}视为最低")
-        for stat, amount in self._lowered(m):
-            out.append(f"{name}的减益：{self.rules.stats[stat][0]}-{amount}")
-        if applying is None:  # in an action, only the checks it rolls are said (fight_checks)
-            out += lowered_checks(self.rules, self._debuff_amounts(m), name)
-        for c, spec in self._applying(m) if applying is None else applying:
-            changes = [self.rules.flag_names.get(stat, stat) if flag else f"非{self.rules.flag_names.get(stat, stat)}"
-                       for stat, flag in spec.sets]
-            changes += [f"{self.rules.stats[stat][0]}{per * c.value:+d}" for stat, per in spec.adds if per * c.value]
-            changes += [f"视为{self.rules.state_names.get(x, x)}" for x in spec.as_states]
-            if changes:
-                by = f"，来自{c.source}" if c.source else ""
-                out.append(line(f"{name}处于{spec.name}（{'、'.join(changes)}{by}）"))
-        return tuple(out)
+        return kwargs, tuple(applied), tuple(used), plan
 
     def act(self, procedure: str, roles: Mapping[str, str], **options: Any) -> Tuple[Action, "Fight"]:
         """Resolve and apply in one call."""
-        action = self.resolve(procedure, roles, **options)
-        return action, self.apply(action)
+        action, spec = self._resolve(procedure, roles, options)
+        return action, self._apply(action, spec, roles if type(roles) is dict else dict(action.roles), True)
 
     def apply(self, action: Action) -> "Fight":
         """A new fight with the action's declared effects applied (a sentence for each change)."""
-        rules = self.rules
-        spec = rules.actions.get(action.procedure)
+        spec = self.rules.actions.get(action.procedure)
         if spec is None or type(action) is not Action:
             raise OutOfBounds("只能应用本场战斗 resolve() 得到的行动", key="action")
-        roles = dict(action.roles)
+        return self._apply(action, spec, dict(action.roles))
+
+    def _apply(self, action: Action, spec: ActionSpec, roles: Mapping[str, str], resolved: bool = False) -> "Fight":
+        rules = self.rules
         result = action.result
         members = dict(zip(map(_NAME, self.members), self.members))
-        holding = False  # whether a role holds a condition the action may use up or end
-        for name in roles.values():
-            m = members.get(name)
-            if m is None:
-                raise OutOfBounds(f"战斗中没有“{name}”", key=name)
-            if m.conditions:
-                holding = True
+        if not resolved and not all(map(members.__contains__, roles.values())):  # act's are checked
+            name = next(x for x in roles.values() if x not in members)
+            raise OutOfBounds(f"战斗中没有“{name}”", key=name)
+        # whether a role holds a condition the action may use up or end
+        holding = any(map(_CONDITIONS, self.members)) and any(members[x].conditions for x in roles.values())
         relations: Optional[Set[Tuple[str, str, str]]] = None  # made by the first relation effect
         log: List[str] = []
         n = len(self.members)
@@ -306,44 +300,44 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
         if action.plan is not None:
             members[action.plan.name] = self._spend(members[action.plan.name], action.plan, log)
         for e in spec.effects:
-            if e.when and not getattr(result, e.when):
+            kind, role, ekey, field, sign, duration, when, other = e
+            if when and not getattr(result, when):
                 continue
-            who = roles[e.role]
+            who = roles[role]
             m = members[who]
-            if e.field:
-                amount = getattr(result, e.field)
-                amount = (amount if type(amount) is int else int(amount)) * e.sign
+            if field:
+                amount = getattr(result, field) * sign
+                if type(amount) is not int:
+                    amount = int(getattr(result, field)) * sign
             else:
                 amount = 0
-            if e.kind == "counter":
+            if kind == "counter":
                 if amount == 0:
                     continue
-                ckey, pairs = e.key, m.counters
-                if len(pairs) == 1 and pairs[0][0] == ckey:  # the common case, without get() and put()
-                    total = pairs[0][1] + amount
-                    pairs = ((ckey, total),) if -MAX_VALUE < total < MAX_VALUE else ()
-                else:
-                    total = get(pairs, ckey) + amount
-                    pairs = ()
+                ckey, pairs = ekey, m[2]  # counters
+                alone = not pairs or len(pairs) == 1 and pairs[0][0] == ckey  # the common case, without put()
+                total = (pairs[0][1] if pairs else 0) + amount if alone else get(pairs, ckey) + amount
                 top = ""
                 if not -MAX_VALUE < total < MAX_VALUE:
                     total = clamp(total, -MAX_VALUE, MAX_VALUE)
                     top = "，已达上限"
-                m = with_counters(m, pairs or put(m.counters, ckey, total))
+                m = _tuple_new(Member, (m[0], m[1], ((ckey, total),) if alone else put(pairs, ckey, total), *m[3:]))
                 said = f"{who}的{rules.counters[ckey]}{amount:+d}（共{total}{top}）"
                 log.append(said if len(said) <= MAX_LOG_LINE else line(said))
                 if amount > 0 and m.states and rules.on_damage is not None and rules.on_damage[0] == ckey:
                     m = self._recover(m, amount if amount < rules.taken_max else rules.taken_max, log)
                 members[who] = m
-            elif e.kind == "track":
-                track = getattr(result, e.key)
+            elif kind == "track":
+                track = getattr(result, ekey)
                 if not track or amount == 0:
                     continue
                 if type(track) is not str:
                     track = str(track)
                 if track not in rules.tracks:
                     continue
-                before = get(m.points, track)
+                pairs = m[3]  # points
+                alone = not pairs or len(pairs) == 1 and pairs[0][0] == track
+                before = (pairs[0][1] if pairs else 0) if alone else get(pairs, track)
                 # saturate at the top the accumulation procedure accepts: every later action still resolves
                 total = before + amount
                 top = ""
@@ -351,14 +345,18 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
                     if total > rules.points_max:
                         top = f"，已达上限{rules.points_max}"
                     total = clamp(total, 0, rules.points_max)
-                m = with_points(m, put(m.points, track, total))
+                m = _tuple_new(Member, (m[0], m[1], m[2], ((track, total),) if alone else put(pairs, track, total),
+                                        *m[4:]))
                 said = f"{who}的{rules.tracks[track]}{amount:+d}（共{total}{top}）"
                 log.append(said if len(said) <= MAX_LOG_LINE else line(said))
                 if rules.accumulate is not None:
-                    plain = self._effective(m, debuffs=False)
-                    state = str(rules.accumulate(plain, track, current=before if before < total else total,
-                                                 gained=total - before if total > before else 0, dice=_NO_DICE,
-                                                 **capacity_kw(rules, m, track))[rules.state_index] or "")
+                    plain = (self._undebuffed(m) if m.modifiers or m.states or m.conditions or self.relations
+                             or m.resources else m.base)  # _effective(m, debuffs=False)
+                    low, gain = (before, total - before) if before < total else (total, 0)
+                    out = (rules.accumulate(plain, track, current=low, gained=gain, dice=_NO_DICE,
+                                            **capacity_kw(rules, m, track)) if m.lowered
+                           else rules.accumulate(plain, track, current=low, gained=gain, dice=_NO_DICE))
+                    state = str(out[rules.state_index] or "")
                     if state and state not in m.states:
                         m = m._replace(states=tuple(sorted((*m.states, state))))
                         log.append(line(f"{who}进入{rules.state_names.get(state, state)}"))
@@ -370,47 +368,47 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
                     # pain wakes as damage does
                     m = self._recover(m, total - before if total - before < rules.taken_max else rules.taken_max, log)
                 members[who] = m
-            elif e.kind == "modifier":
+            elif kind == "modifier":
                 if amount == 0:
                     continue
                 index = [x.name for x in self.members].index(who)
-                if e.duration == "next_turn":
+                if duration == "next_turn":
                     expires = self.turn + 1 + (index - self.turn - 1) % n
-                elif e.duration.startswith("rounds:"):
-                    expires = self.turn + int(e.duration[7:]) * n
+                elif duration.startswith("rounds:"):
+                    expires = self.turn + int(duration[7:]) * n
                 else:
                     expires = -1
-                members[who] = m = self._modify(m, Modifier(e.key, amount, min(expires, MAX_VALUE), spec.name), log)
-                until = {"next_turn": "，直到其下一回合开始"}.get(e.duration, "")
-                log.append(line(f"{who}的{self.rules.stats[e.key][0]}{amount:+d}（{spec.name}{until}）"))
-            elif e.kind == "state":
-                if e.key not in m.states:
-                    members[who] = m._replace(states=tuple(sorted((*m.states, e.key))))
-                    log.append(line(f"{who}进入{self.rules.state_names.get(e.key, e.key)}"))
-            elif e.kind == "condition":
-                value = amount if e.field else 1
-                source = roles.get(e.other, "") if e.other else ""
+                members[who] = m = self._modify(m, Modifier(ekey, amount, min(expires, MAX_VALUE), spec.name), log)
+                until = {"next_turn": "，直到其下一回合开始"}.get(duration, "")
+                log.append(line(f"{who}的{self.rules.stats[ekey][0]}{amount:+d}（{spec.name}{until}）"))
+            elif kind == "state":
+                if ekey not in m.states:
+                    members[who] = m._replace(states=tuple(sorted((*m.states, ekey))))
+                    log.append(line(f"{who}进入{self.rules.state_names.get(ekey, ekey)}"))
+            elif kind == "condition":
+                value = amount if field else 1
+                source = roles.get(other, "") if other else ""
                 names = [x.name for x in self.members]
-                members[who] = self._set_condition(m, e.key, value, source, names.index(who),
+                members[who] = self._set_condition(m, ekey, value, source, names.index(who),
                                                    names.index(source) if source else -1, log)
-            elif e.kind == "clear":
-                kept = tuple(c for c in m.conditions if c.id != e.key)
+            elif kind == "clear":
+                kept = tuple(c for c in m.conditions if c.id != ekey)
                 if kept != m.conditions:
                     members[who] = m._replace(conditions=kept)
-                    log.append(line(f"{who}的{rules.conditions[e.key].name}结束（{spec.name}）"))
-            elif e.kind == "resource" or e.kind == "capacity":
+                    log.append(line(f"{who}的{rules.conditions[ekey].name}结束（{spec.name}）"))
+            elif kind == "resource" or kind == "capacity":
                 members[who] = self._resource_effect(m, e, result, spec.name, log)
-            elif e.kind == "relation":
-                held = roles[e.other]
-                key = (e.key, who, held)
+            elif kind == "relation":
+                held = roles[other]
+                key = (ekey, who, held)
                 if relations is None:
                     relations = set(self.relations)
-                if e.duration == "start" and key not in relations:
+                if duration == "start" and key not in relations:
                     relations.add(key)
-                    log.append(line(f"{who}{self.rules.relations[e.key]}{held}"))
-                elif e.duration == "end" and key in relations:
+                    log.append(line(f"{who}{self.rules.relations[ekey]}{held}"))
+                elif duration == "end" and key in relations:
                     relations.discard(key)
-                    log.append(line(f"{who}对{held}的{self.rules.relations[e.key]}结束"))
+                    log.append(line(f"{who}对{held}的{self.rules.relations[ekey]}结束"))
         if holding:  # what a holder took may end a condition it held (fight_events)
             end_on_taking(rules, self.members, members, log)
         changed = tuple(members.values())  # in the fight's order: the dict was made from it
@@ -420,46 +418,11 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
             _SET_MEMBERS(new, changed)
             _SET_TURN(new, self.turn)
             _SET_RELATIONS(new, self.relations)
-            _SET_LOG(new, logged(self.log, log))
+            _SET_LOG(new, self.log + tuple(log) if len(self.log) + len(log) <= MAX_LOG else logged(self.log, log))
             return new
         after = self._with(members=changed, relations=self.relations if relations is None
                            or relations == set(self.relations) else tuple(sorted(relations)))
         return after._settle(log, self.relations)
-
-    @staticmethod
-    def _modify(m: Member, new: Modifier, log: List[str]) -> Member:
-        """`m` with modifier `new`: added to one of the same stat, expiry and source (so repeating
-        an action within a turn never piles up modifiers), else appended; past `MAX_MODIFIERS`
-        distinct ones it does not take effect, and the log says so (the action still applies)."""
-        for i, x in enumerate(m.modifiers):
-            if (x.stat, x.expires, x.source) == (new.stat, new.expires, new.source):
-                merged = x._replace(delta=clamp(x.delta + new.delta, -MAX_VALUE, MAX_VALUE))
-                return m._replace(modifiers=m.modifiers[:i] + (merged,) + m.modifiers[i + 1:])
-        if len(m.modifiers) >= MAX_MODIFIERS:
-            log.append(line(f"{m.name}身上的临时修正已达上限{MAX_MODIFIERS}个，这一项未生效"))
-            return m
-        return m._replace(modifiers=(*m.modifiers, new))
-
-    def _recover(self, m: Member, taken: int, log: List[str]) -> Member:
-        """The ruleset's recovery rule for a combatant whose counter grew: each track whose state it
-        is in may lose points, and the state lifts when the rule says it wakes."""
-        assert self.rules.on_damage is not None
-        _counter, fn, points_at, awake_at, source = self.rules.on_damage
-        for track, points in m.points:
-            state = self.rules.track_states.get(track)
-            if points <= 0 or state is None or state not in m.states:
-                continue
-            out = fn(self._effective(m, debuffs=False), track, current=points, taken=taken, dice=_NO_DICE,
-                     **capacity_kw(self.rules, m, track))
-            left, awake = int(out[points_at]), bool(out[awake_at])
-            if left != points:
-                m = m._replace(points=put(m.points, track, left))
-                shown = self.rules.tracks.get(track, track)
-                log.append(line(f"{m.name}的{shown}{left - points:+d}（{source}，共{left}）"))
-            if awake:
-                m = m._replace(states=tuple(s for s in m.states if s != state))
-                log.append(line(f"{m.name}的{self.rules.state_names.get(state, state)}解除"))
-        return m
 
     def next_turn(self) -> "Fight":
         """The next combatant's turn (a new round after the last); modifiers that last until the
@@ -520,6 +483,9 @@ _new = object.__new__
 _tuple_new = tuple.__new__
 _NAME = itemgetter(0)  # Member.name
 _CONDITIONS = attrgetter("conditions")
+# `_apply` builds members and reads effects by position
+assert Member._fields[2:4] == ("counters", "points")
+assert Effect._fields == ("kind", "role", "key", "field", "sign", "duration", "when", "other")
 # the setters of Fight's slots, for `_with` (a slot added to Fight must be set there too)
 _SET_RULES, _SET_MEMBERS, _SET_TURN, _SET_RELATIONS, _SET_LOG = (
     getattr(Fight, slot).__set__ for slot in ("rules", "members", "turn", "relations", "log"))

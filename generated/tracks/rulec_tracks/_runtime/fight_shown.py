@@ -6,16 +6,18 @@ back, every value checked by `fight_state.read_fight`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from .fight_budget import shown_cost
-from .fight_conditions import ACTION_NAMES, forbids_text
+from .fight_checks import lowered_checks
+from .fight_conditions import ACTION_NAMES, Condition, ConditionSpec, forbids_text
 from .fight_resources import shown as resources_shown, stored
-from .fight_state import FightRules, Member
+from .fight_state import FightRules, Member, line
 
 
 class Shown:
-    """`status` and `to_dict` (`Fight.from_dict` reads it back), for `Fight` (which provides the attributes below)."""
+    """`status`, `applied_to` and `to_dict` (`Fight.from_dict` reads it back), for `Fight` (which
+    provides the attributes below)."""
 
     __slots__ = ()
     rules: FightRules
@@ -28,6 +30,13 @@ class Shown:
         def member(self, name: str) -> Member: ...
 
         def left(self, name: str) -> str: ...
+
+        def _lowered(self, m: Member) -> Tuple[Tuple[str, int], ...]: ...
+
+        def _debuff_amounts(self, m: Member) -> Tuple[Tuple[str, int], ...]: ...
+
+        def _applying(self, m: Member, procedure: Optional[str] = None,
+                      by_name: Optional[Any] = None) -> List[Tuple[Condition, ConditionSpec]]: ...
 
     def status(self, name: str) -> str:
         """One line of `name`'s state in the rules' language."""
@@ -61,6 +70,33 @@ class Shown:
             if m.ready:
                 parts.append(f"准备了{ACTION_NAMES.get(m.ready, m.ready)}")
         return f"{name}：" + ("，".join(parts) if parts else "无变化")
+
+    def applied_to(self, name: str,
+                   applying: Optional[List[Tuple[Condition, ConditionSpec]]] = None) -> Tuple[str, ...]:
+        """What `name`'s state does to its stats now (or in an action: the conditions `applying`),
+        one sentence per modifier, state and condition."""
+        m = self.member(name)
+        out = [f"{name}的{self.rules.stats[x.stat][0]}{x.delta:+d}（{x.source}）" for x in m.modifiers
+               if x.stat in self.rules.stats]
+        for state in m.states:
+            if getattr(m.base, self.rules.state_spared.get(state, "") or "-", False) is True:
+                continue
+            taken = [self.rules.stats[s][0] for s in self.rules.state_stats.get(state, ()) if s in self.rules.stats]
+            if taken:
+                out.append(f"{name}处于{self.rules.state_names.get(state, state)}：{'、'.join(taken)}视为最低")
+        for stat, amount in self._lowered(m):
+            out.append(f"{name}的减益：{self.rules.stats[stat][0]}-{amount}")
+        if applying is None:  # in an action, only the checks it rolls are said (fight_checks)
+            out += lowered_checks(self.rules, self._debuff_amounts(m), name)
+        for c, spec in self._applying(m) if applying is None else applying:
+            changes = [self.rules.flag_names.get(stat, stat) if flag else f"非{self.rules.flag_names.get(stat, stat)}"
+                       for stat, flag in spec.sets]
+            changes += [f"{self.rules.stats[stat][0]}{per * c.value:+d}" for stat, per in spec.adds if per * c.value]
+            changes += [f"视为{self.rules.state_names.get(x, x)}" for x in spec.as_states]
+            if changes:
+                by = f"，来自{c.source}" if c.source else ""
+                out.append(line(f"{name}处于{spec.name}（{'、'.join(changes)}{by}）"))
+        return tuple(out)
 
     def to_dict(self) -> Dict[str, Any]:
         return {"turn": self.turn, "turns": self.rules.turn is not None,

@@ -64,6 +64,33 @@ class ActionSpec(NamedTuple):
     action_from: str = ""  # the text outcome naming the kind of action it spends ("": `action`, before it resolves)
 
 
+class Facts(NamedTuple):
+    """What the fight reads of an ActionSpec at every action, worked out once (`facts`)."""
+
+    spec: ActionSpec
+    roles: FrozenSet[str]  # its roles, for the check of the roles an action names
+    spends: bool  # whether an effect spends a resource (fight_resources.refuse_spends)
+    positional: bool  # whether its function's first parameters are its roles, in order (passed so)
+
+
+def facts(spec: ActionSpec) -> Facts:
+    """`spec`'s Facts, remembered by its identity (each entry holds it, so no identity is reused)."""
+    hit = _FACTS.get(id(spec))
+    if hit is not None and hit.spec is spec:
+        return hit
+    if len(_FACTS) >= 1024:
+        _FACTS.clear()
+    code = getattr(spec.function, "__code__", None)
+    positional = (code is not None and code.co_argcount >= len(spec.roles)
+                  and tuple(code.co_varnames[:len(spec.roles)]) == spec.roles)
+    made = _FACTS[id(spec)] = Facts(spec, frozenset(spec.roles),
+                                    any(e.kind == "resource" and e.sign < 0 for e in spec.effects), positional)
+    return made
+
+
+_FACTS: Dict[int, Facts] = {}
+
+
 Cost = Tuple[Tuple[str, int], ...]  # (pool, amount), sorted by pool
 
 
@@ -176,21 +203,6 @@ class Member(NamedTuple):
 
     def track_points(self, key: str) -> int:
         return get(self.points, key)
-
-
-_tuple_new = tuple.__new__
-_COUNTERS, _POINTS, _STATES = Member._fields.index("counters"), Member._fields.index("points"), Member._fields.index(
-    "states")
-
-
-def with_counters(m: Member, counters: Tuple[Tuple[str, int], ...]) -> Member:
-    """`m._replace(counters=counters)`, without its keyword parsing (the fight's hot path)."""
-    return _tuple_new(Member, m[:_COUNTERS] + (counters,) + m[_COUNTERS + 1:])
-
-
-def with_points(m: Member, points: Tuple[Tuple[str, int], ...]) -> Member:
-    """`m._replace(points=points)`, the same way."""
-    return _tuple_new(Member, m[:_POINTS] + (points,) + m[_POINTS + 1:])
 
 
 def get(pairs: Tuple[Tuple[str, int], ...], key: str) -> int:

@@ -315,7 +315,8 @@ class OddsBuilder:
         self.left -= 1
         if self.left < 0:
             self._exceeded()
-        self.dropped += p * dist.skipped
+        if dist.skipped:  # nothing dropped (most rolls): `dropped` only ever grows from 0.0, so adding 0.0 is a no-op
+            self.dropped += p * dist.skipped
         return dist._items
 
     def drop(self, p: float) -> None:
