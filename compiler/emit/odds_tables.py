@@ -58,7 +58,7 @@ class _Evaluator:
             def code(rel: str, text: str) -> CodeType:
                 return compiled(self.rs, rel, text)  # compiled once by the build's check
 
-            self._module, self._tmp = import_package(self.rs.id, self.package, code)
+            self._module, self._tmp = import_package(self.rs.id, self.package, code, share_runtime=True)
         return self._module
 
     def _code_digest(self, table: str) -> str:

@@ -23,12 +23,18 @@ from typing import Any
 CodeFor = Callable[[str, str], "CodeType | None"]
 
 RUNTIME_DIR = Path(__file__).resolve().parents[2] / "runtime"
+_RUNTIME_PACKAGE = __name__.rsplit(".", 3)[0] + ".runtime"  # compiler.runtime (rulec.runtime installed)
 
 
-def import_package(ruleset_id: str, files: dict[str, str], code: CodeFor | None = None) -> tuple[ModuleType, Any]:
+def import_package(ruleset_id: str, files: dict[str, str], code: CodeFor | None = None,
+                   share_runtime: bool = False) -> tuple[ModuleType, Any]:
     """Write the distribution to a temporary folder and import its package; keep the folder object
     (a tempfile.TemporaryDirectory) alive while the module is used. `code`: the build's code
-    objects of the modules it compiled already."""
+    objects of the modules it compiled already. `share_runtime`: when every runtime module of the
+    package is the very text of the compiler's own (as a build writes them), the package's
+    `_runtime` is the compiler's `compiler.runtime` package, each module run once a process
+    instead of once a ruleset (the same code, whose caches check the identity of what they
+    hold: `runtime/fight_stats.py`)."""
     import tempfile
 
     tmp = tempfile.TemporaryDirectory(prefix="rulec-pkg-")
@@ -37,7 +43,29 @@ def import_package(ruleset_id: str, files: dict[str, str], code: CodeFor | None 
         target = folder / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-    return _import_from(ruleset_id, folder, _Compiled(folder, files, code)), tmp
+    shared = _shared_runtime(ruleset_id, files) if share_runtime else {}
+    return _import_from(ruleset_id, folder, _Compiled(folder, files, code), shared), tmp
+
+
+def _shared_runtime(ruleset_id: str, files: dict[str, str]) -> dict[str, ModuleType]:
+    """{private module name: the compiler's runtime module} for the package's `_runtime` and each
+    of its modules, when all of them are the compiler's own source text; else nothing."""
+    import importlib
+
+    prefix = f"rulec_{ruleset_id}/_runtime/"
+    modules = sorted(rel[len(prefix):-3] for rel in files if rel.startswith(prefix) and rel.endswith(".py"))
+    if "__init__" not in modules:
+        return {}
+    for module in modules:
+        try:
+            if (RUNTIME_DIR / f"{module}.py").read_text(encoding="utf-8") != files[f"{prefix}{module}.py"]:
+                return {}
+        except OSError:
+            return {}
+    alias = f"_rulec_pkg_{ruleset_id}._runtime"
+    return {alias if m == "__init__" else f"{alias}.{m}":
+            importlib.import_module(_RUNTIME_PACKAGE if m == "__init__" else f"{_RUNTIME_PACKAGE}.{m}")
+            for m in modules}
 
 
 class _Kept:
@@ -127,12 +155,15 @@ class _Finder(importlib.abc.MetaPathFinder):
         return None
 
 
-def _import_from(ruleset_id: str, distribution: Path, compiled: _Compiled | None = None) -> ModuleType:
+def _import_from(ruleset_id: str, distribution: Path, compiled: _Compiled | None = None,
+                 shared: dict[str, ModuleType] | None = None) -> ModuleType:
     """Import `distribution/rulec_<id>/` under the private name `_rulec_pkg_<id>` (replacing any
-    module of that name), so that it never shadows an installed package of the same ruleset."""
+    module of that name), so that it never shadows an installed package of the same ruleset.
+    `shared`: modules already imported, under their private names (`_shared_runtime`)."""
     package = f"rulec_{ruleset_id}"
     alias = f"_rulec_pkg_{ruleset_id}"
     forget(ruleset_id)
+    sys.modules.update(shared or {})
     init = distribution / package / "__init__.py"
     loader = _Loader(alias, str(init), compiled) if compiled is not None else None
     spec = importlib.util.spec_from_file_location(alias, init, loader=loader,
