@@ -116,10 +116,10 @@ def test_a_kind_that_forgets_its_js_runtime_file_fails_the_build(tmp_path: Path,
     declared in `runtime_js`, the module carries them."""
     sources = tmp_path / "js"
     shutil.copytree(js_code._SOURCES, sources)
-    runtime = (sources / "runtime.js").read_text(encoding="utf-8")
+    runtime = (sources / "engines.js").read_text(encoding="utf-8")
     start = runtime.index("function _rt_d20_natural(")
     end = runtime.index("\n}\n", start) + 3
-    (sources / "runtime.js").write_text(runtime[:start] + runtime[end:], encoding="utf-8")
+    (sources / "engines.js").write_text(runtime[:start] + runtime[end:], encoding="utf-8")
     (sources / "d20.js").write_text(runtime[start:end], encoding="utf-8")
     monkeypatch.setattr(js_code, "_SOURCES", sources)
     rules = _tiny_d20(tmp_path)

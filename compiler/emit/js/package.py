@@ -45,16 +45,21 @@ def global_name(rs: Ruleset) -> str:
     return f"rulec_{rs.id}"
 
 
+# The runtime every JavaScript module carries, in the order its top-level statements need.
+CORE_RUNTIME = ("runtime.js", "sources.js", "engines.js", "odds.js", "calls.js")
+
+
 def runtime_files(rs: Ruleset) -> list[str]:
-    """The runtime files (compiler/runtime/js/) the module carries: runtime.js, then those its
-    step kinds declare (`StepKind.runtime_js`) and geometry.js for its geometry helpers."""
+    """The runtime files (compiler/runtime/js/) the module carries: the core every module has
+    (`CORE_RUNTIME`, in this order), then those its step kinds declare (`StepKind.runtime_js`),
+    geometry.js for its geometry helpers, and the fight's."""
     extra = {f for p in rs.procedures for s in p.steps for f in kind_for(s).runtime_js}
     if any(h.module == "geometry" for h in rs.helpers):
         extra.add("geometry.js")
     fight = FIGHT_RUNTIME if rs.fight is not None else []
     if "initiative" in rs.features:
         fight = [*fight, "initiative.js"]
-    return ["runtime.js", *sorted(extra - {"runtime.js"}), *fight]
+    return [*CORE_RUNTIME, *sorted(extra - set(CORE_RUNTIME)), *fight]
 
 
 def _runtime(rs: Ruleset) -> Js:
