@@ -92,9 +92,9 @@ class Stats:
         or twice an action, and it depends only on the parts of `m` an action rarely changes (base
         stats, modifiers, states, conditions, name) and on the relations and rules, all immutable,
         so their identities are the key (each entry holds them, so no identity is reused while it lives)."""
-        key = (id(m.base), id(m.modifiers), id(m.states), id(m.conditions), m.name, id(self.relations), m.resources)
-        hit = _UNDEBUFFED.get(key)
-        if (hit is not None and hit[0] is m.base and hit[1] is m.modifiers and hit[2] is m.states
+        key = (id(m.base), id(m.modifiers), m.states, id(m.conditions), m.name, id(self.relations), m.resources)
+        hit = _UNDEBUFFED.get(key)  # the states by value (names): a state left and entered again is the same
+        if (hit is not None and hit[0] is m.base and hit[1] is m.modifiers
                 and hit[3] is m.conditions and hit[4] is self.relations and hit[5] is self.rules):
             return hit[6]
         stats = self._effective(m, debuffs=False, applying=self._applying(m))
