@@ -495,6 +495,9 @@ class Fight {
   // Exactly: how many actions of `plan` (an opening, then its cycle again and again) until `target`
   // is reached, following the whole fight state (fight_plan.py; options: max_actions, negligible).
   until_plan(plan, target, options) { return _rt_until_plan(this, plan, target, options); }
+  // The exact mean number of actions of `plan` until `target`; null when it may never be reached, or
+  // not within max_actions (fight_plan.py; options: max_actions, 1000 unless given).
+  expected_until(plan, target, options) { return _rt_expected_until(this, plan, target, options); }
   // Whether the fight has reached `target` (as until_plan takes it).
   reached(target) { return _rt_reached(this, _rt_read_targets(this.rules, this.members.map(m => m.name), target)); }
 }
