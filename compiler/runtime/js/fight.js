@@ -26,6 +26,8 @@ class FightAction {
 
 // A frozen array of `items` (frozen already: as it is; else a frozen copy).
 function _rt_frozen(items) { return Object.isFrozen(items) ? items : Object.freeze(items.slice()); }
+// Member -> [rules, its effective stats, without debuffs] when nothing applies to it (Fight._effective).
+const _rt_EFFECTIVE = new WeakMap();
 // A Combatant of class `cls` from `values` already within their ranges, without running its checks
 // (fight_state.trusted): _effective keeps every value it derives in range (it clamps each), so the
 // checked constructor could only accept them; its keys in the stats' order, as the constructor's.
@@ -111,11 +113,24 @@ class Fight {
   // `name`'s stats as the rules see them now: modifiers, states, conditions and debuffs applied.
   effective(name) { return this._effective(this.member(name)); }
   _effective(m, debuffs, applying) {
-    const rules = this.rules;
-    const lowered = debuffs === false ? [] : this._debuffs(m);
+    const rules = this.rules, at = debuffs === false ? 2 : 1;
+    let kept;
     if (applying === undefined || applying === null) {
       applying = m.conditions.length || this.relations.length || m.states.length ? this._applying(m) : [];
+      // nothing applies: the stats depend only on the member (immutable) and the rules, remembered
+      if (!applying.length) {
+        kept = _rt_EFFECTIVE.get(m);
+        if (kept === undefined || kept[0] !== rules) { kept = [rules, undefined, undefined]; _rt_EFFECTIVE.set(m, kept); }
+        if (kept[at] !== undefined) return kept[at];
+      }
     }
+    const made = this._effective_made(m, debuffs, applying);
+    if (kept !== undefined) kept[at] = made;
+    return made;
+  }
+  _effective_made(m, debuffs, applying) {
+    const rules = this.rules;
+    const lowered = debuffs === false ? [] : this._debuffs(m);
     if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length && !m.resources.length) return m.base;
     const values = m.base.toDict();
     for (const sa of lowered) values[sa[0]] = Math.max(rules.stats.get(sa[0])[1], values[sa[0]] - sa[1]);
