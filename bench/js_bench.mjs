@@ -5,7 +5,8 @@
 //   pool50:                    the exact 50-die pool distribution, uncached;
 //   fight_apply, fight_hand_apply, fight_act, fight_hand_act:
 //                              the tracks fight's apply and act against the same effects applied
-//                              by hand to plain objects (only when the generated JS has the fight).
+//                              by hand to plain objects (only when the generated JS has the fight);
+//   fight_length:              a fight of 10 to 3,000 actions: seconds per length and the growth exponent.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -14,7 +15,7 @@ const generated = process.argv[2];
 const repeats = Number(process.argv[3] || 15);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const common = (0, eval)(readFileSync(path.join(here, 'js_bench_common.js'), 'utf8') +
-                         '\n({medians, preparedBench, fightBench})');
+                         '\n({medians, preparedBench, fightBench, fightLength})');
 const load = id => import(pathToFileURL(path.join(generated, 'js', id, 'index.js')).href);
 const [d20, dp, tracks] = await Promise.all([load('d20'), load('dp'), load('tracks')]);
 const t0 = process.hrtime.bigint();
@@ -25,5 +26,6 @@ out.pool50 = common.medians({pool50: () => dp.pool_distribution(50, 10, 8, 10, f
 if (typeof tracks.start_fight === 'function') {
   const fight = common.fightBench(tracks, now, repeats, 2000);
   for (const k of Object.keys(fight)) out[`fight_${k}`] = fight[k];
+  if (process.argv[4] !== 'short') out.fight_length = common.fightLength(tracks, now, Math.max(3, Math.floor(repeats / 3)));
 }
 process.stdout.write(JSON.stringify(out));

@@ -15,6 +15,12 @@
 //   act:        fight.act(...) (effective stats, the attack with seeded dice, apply);
 //   hand_act:   the generated attack on the base stats with the same dice, then hand_apply.
 // Before timing, each baseline is checked to give the generated code's answer.
+//
+// fightLength(tracks, now, repeats) -> {lengths, seconds, slope}: a fight of 10 to 3,000 actions
+// (甲 attacks 乙 with the fist to the jaw, then two next_turn; 乙 passes its 眩晕 capacity within
+// the first actions and stays past it), the median seconds of each length (about the same work per
+// length, lengths interleaved) and the exponent of the time in the number of actions (least squares
+// on the logarithms; 1 is a flat per-action cost).
 
 
 function medians(fns, now, repeats, n) {
@@ -131,4 +137,34 @@ function fightBench(tracks, now, repeats, n) {
     act: function () { return fight.act('attack', roles, {weapon: 'fist', part: 'jaw', dice: seeded}); },
     hand_act: function () { return handAct(plain, seeded2); },
   }, now, repeats, n);
+}
+
+function fightLength(tracks, now, repeats) {
+  'use strict';
+  var lengths = [10, 30, 100, 300, 1000, 3000], roles = {attacker: '甲', defender: '乙'};
+  var attacker = new tracks.Combatant({strength: 6, fighting: 5});
+  var defender = new tracks.Combatant({dexterity: 4, perception: 2});
+  function run(actions) {
+    var fight = tracks.start_fight(new Map([['甲', attacker], ['乙', defender]])), dice = new tracks.SeededDice(7);
+    var start = now();
+    for (var i = 0; i < actions; i++) {
+      fight = fight.act('attack', roles, {weapon: 'fist', part: 'jaw', dice: dice})[1].next_turn().next_turn();
+    }
+    return now() - start;
+  }
+  var samples = lengths.map(function () { return []; });
+  run(300);  // warm up (JIT)
+  for (var r = 0; r < repeats; r++) {
+    lengths.forEach(function (n, i) {
+      var runs = Math.max(1, Math.floor(3000 / n)), total = 0;
+      for (var j = 0; j < runs; j++) total += run(n);
+      samples[i].push(total / runs);
+    });
+  }
+  var secs = samples.map(function (xs) { xs = xs.slice().sort(function (a, b) { return a - b; }); return xs[Math.floor(xs.length / 2)]; });
+  var lx = lengths.map(Math.log), ly = secs.map(Math.log), mx = 0, my = 0;
+  for (var k = 0; k < lx.length; k++) { mx += lx[k] / lx.length; my += ly[k] / ly.length; }
+  var num = 0, den = 0;
+  for (k = 0; k < lx.length; k++) { num += (lx[k] - mx) * (ly[k] - my); den += (lx[k] - mx) * (lx[k] - mx); }
+  return {lengths: lengths, seconds: secs, slope: num / den};
 }

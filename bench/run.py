@@ -17,6 +17,7 @@ import argparse
 from collections.abc import Callable
 import importlib.util
 import json
+import math
 import random
 import shutil
 import statistics
@@ -280,7 +281,7 @@ def bench_js(repeats: int) -> list[Row]:
         runs.append(json.loads(done.stdout))
         t = compare({"py": lambda: pool_distribution.__wrapped__(50, 10, 8, 10)}, max(3, repeats // 2), target=0.2)
         python_pool.append(t["py"].per_call)
-    med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    med = {k: statistics.median(r[k] for r in runs) for k in runs[0] if k != "fight_length"}
     ratio = statistics.median(r["prepared"] / r["hand"] for r in runs)
     py = statistics.median(python_pool)
     rows: list[Row] = [
@@ -295,6 +296,18 @@ def bench_js(repeats: int) -> list[Row]:
             r = statistics.median(x[f"fight_{key}"] / x[f"fight_hand_{key}"] for x in runs)
             rows.append((f"JavaScript fight: {key}", what + " in Node", f"{med[f'fight_{key}'] * 1e6:.2f} µs",
                          f"{r:.2f}× of hand-written JS ({med[f'fight_hand_{key}'] * 1e6:.2f} µs)", target))
+    if "fight_length" in runs[0]:
+        lengths = runs[0]["fight_length"]["lengths"]
+        secs = [statistics.median(r["fight_length"]["seconds"][i] for r in runs) for i in range(len(lengths))]
+        slopes = sorted(r["fight_length"]["slope"] for r in runs)
+        per = " / ".join(f"{s / n * 1e6:.0f}" for n, s in zip(lengths, secs))
+        rows.append(("JavaScript fight: per-action cost against its length",
+                     f"`act` + two `next_turn` in Node, {', '.join(f'{n:,}' for n in lengths)} actions "
+                     "(µs per action; 乙 past its 眩晕 capacity from the 4th)", per,
+                     f"total time grows as actions^{statistics.median(slopes):.2f} "
+                     f"({slopes[0]:.2f}–{slopes[-1]:.2f} over {len(slopes)} runs; "
+                     f"{math.log(secs[-1] / secs[2]) / math.log(lengths[-1] / lengths[2]):.2f} "
+                     f"from {lengths[2]:,} to {lengths[-1]:,})", "≤ 1.1"))
     return rows + _bench_quickjs(repeats)
 
 

@@ -6,6 +6,7 @@
 // "name", "state"}, {"op": "load", "data"} (fight_from_dict of stored data), {"op": "roundtrip"},
 // {"op": "until_state", "proc", "roles", "target", "track", "options"}, {"op": "until", "proc",
 // "field", "threshold", "positional", "options"}, {"op": "until_plan", "plan", "target", "options"},
+// {"op": "expected_until", "plan", "target", "options"}, {"op": "reached", "target"},
 // {"op": "initiative", "entries", "seed"}; a
 // combatant is {"$combatant": {stats by id}}.
 import { readFileSync } from 'node:fs';
@@ -50,6 +51,8 @@ function step(state, s) {
     return odds(state.fight.until_state(s.proc, s.roles, s.target, s.track, s.options));
   }
   if (s.op === 'until_plan') return odds(state.fight.until_plan(s.plan, s.target, s.options));
+  if (s.op === 'expected_until') return {expected: state.fight.expected_until(s.plan, s.target, s.options)};
+  if (s.op === 'reached') return {reached: state.fight.reached(s.target)};
   if (s.op === 'initiative') {
     const r = m.initiative_order(s.entries, {dice: new m.SeededDice(s.seed)});
     return {order: r[0], trace: r[1]};

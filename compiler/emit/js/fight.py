@@ -209,6 +209,8 @@ _DTS_FIGHT = [
        "target: string, track: string, ...options: FightOptions<P, {max_attacks?: number}>): UntilOdds; "
        "until_plan(plan: FightPlan, target: FightTarget | ReadonlyArray<FightTarget>, "
        "options?: {max_actions?: number; negligible?: number}): UntilOdds; "
+       "expected_until(plan: FightPlan, target: FightTarget | ReadonlyArray<FightTarget>, "
+       "options?: {max_actions?: number}): number | null; "
        "reached(target: FightTarget | ReadonlyArray<FightTarget>): boolean; "
        "toDict(): FightDict; toJSON(): FightDict; }"),
     Js("export const FIGHT_RULES: FightRules;"),

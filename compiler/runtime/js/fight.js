@@ -26,6 +26,44 @@ class FightAction {
 
 // A frozen array of `items` (frozen already: as it is; else a frozen copy).
 function _rt_frozen(items) { return Object.isFrozen(items) ? items : Object.freeze(items.slice()); }
+// Member -> [rules, its effective stats, without debuffs] when nothing applies to it (Fight._effective).
+const _rt_EFFECTIVE = new WeakMap();
+// A Combatant of class `cls` from `values` already within their ranges, without running its checks
+// (fight_state.trusted): _effective keeps every value it derives in range (it clamps each), so the
+// checked constructor could only accept them; its keys in the stats' order, as the constructor's.
+function _rt_trusted(cls, values) {
+  const made = Object.create(cls.prototype);
+  for (const k in values) made[k] = values[k];
+  return Object.freeze(made);
+}
+// A fight's log: lines [start, end) of a buffer that later fights share. The first fight to add
+// lines at a buffer's end appends them in place; any other copies its own lines first. Adding a
+// line costs the line, not the log (Python's tuple copy is a C loop; here it made a fight of n
+// actions cost n x MAX_LOG). `fight.log` is the frozen array, made when it is read, once.
+class _rt_Log {
+  constructor(buf, start, end) { this.buf = buf; this.start = start; this.end = end; this.shown = null; }
+  static of(lines) {
+    if (lines instanceof _rt_Log) return lines;
+    lines = lines || [];
+    const buf = lines.length > MAX_LOG ? lines.slice(lines.length - MAX_LOG) : lines.slice();
+    return new _rt_Log(buf, 0, buf.length);
+  }
+  lines() {
+    if (this.shown === null) this.shown = Object.freeze(this.buf.slice(this.start, this.end));
+    return this.shown;
+  }
+}
+// `log` with `lines` added (at most MAX_LOG kept).
+function _rt_log_add(log, lines) {
+  if (!lines.length) return log;
+  let buf = log.buf, start = log.start;
+  if (buf.length !== log.end) { buf = buf.slice(start, log.end); start = 0; }
+  for (let i = 0; i < lines.length; i++) buf.push(lines[i]);
+  let end = buf.length;
+  if (end - start > MAX_LOG) start = end - MAX_LOG;
+  if (start > MAX_LOG) { buf = buf.slice(start); end -= start; start = 0; }  // the dropped lines, once in a while
+  return new _rt_Log(buf, start, end);
+}
 class Fight {
   constructor(rules, members, turn, relations, log) {
     Object.defineProperty(this, 'rules', {value: rules, enumerable: false});  // not part of toDict or JSON
@@ -34,10 +72,10 @@ class Fight {
     relations = relations || [];
     this.relations = Object.isFrozen(relations) ? relations
       : Object.freeze(relations.map(r => (Object.isFrozen(r) ? r : Object.freeze(r.slice()))));
-    log = log || [];
-    this.log = log.length > MAX_LOG ? Object.freeze(log.slice(log.length - MAX_LOG)) : _rt_frozen(log);
+    Object.defineProperty(this, '_log', {value: _rt_Log.of(log), enumerable: false});
     Object.freeze(this);
   }
+  get log() { return this._log.lines(); }
 
   // ---- building ----
   // A fight between `combatants` (name -> Combatant, a Map or an object), who act in the order given.
@@ -62,7 +100,7 @@ class Fight {
   }
   _with(c) {
     const v = k => (_rt_has(c, k) ? c[k] : this[k]);
-    return new Fight(this.rules, v('members'), v('turn'), v('relations'), v('log'));
+    return new Fight(this.rules, v('members'), v('turn'), v('relations'), _rt_has(c, 'log') ? c.log : this._log);
   }
 
   // ---- reading ----
@@ -75,11 +113,24 @@ class Fight {
   // `name`'s stats as the rules see them now: modifiers, states, conditions and debuffs applied.
   effective(name) { return this._effective(this.member(name)); }
   _effective(m, debuffs, applying) {
-    const rules = this.rules;
-    const lowered = debuffs === false ? [] : this._debuffs(m);
+    const rules = this.rules, at = debuffs === false ? 2 : 1;
+    let kept;
     if (applying === undefined || applying === null) {
       applying = m.conditions.length || this.relations.length || m.states.length ? this._applying(m) : [];
+      // nothing applies: the stats depend only on the member (immutable) and the rules, remembered
+      if (!applying.length) {
+        kept = _rt_EFFECTIVE.get(m);
+        if (kept === undefined || kept[0] !== rules) { kept = [rules, undefined, undefined]; _rt_EFFECTIVE.set(m, kept); }
+        if (kept[at] !== undefined) return kept[at];
+      }
     }
+    const made = this._effective_made(m, debuffs, applying);
+    if (kept !== undefined) kept[at] = made;
+    return made;
+  }
+  _effective_made(m, debuffs, applying) {
+    const rules = this.rules;
+    const lowered = debuffs === false ? [] : this._debuffs(m);
     if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length && !m.resources.length) return m.base;
     const values = m.base.toDict();
     for (const sa of lowered) values[sa[0]] = Math.max(rules.stats.get(sa[0])[1], values[sa[0]] - sa[1]);
@@ -107,7 +158,7 @@ class Fight {
         values[sp[0]] = Math.max(nlh[1], Math.min(nlh[2], values[sp[0]] + sp[1] * cs[0].value));
       }
     }
-    return new rules.combatant(values);
+    return _rt_trusted(rules.combatant, values);
   }
   // [stat, amount] for each stat a track's debuff lowers (by the ruleset's accumulation rule).
   _debuffs(m) {
@@ -402,7 +453,7 @@ class Fight {
     if (turn > MAX_TURN) {
       throw new OutOfBounds(`战斗已进行${MAX_TURN}个回合，不能再推进（行动仍可结算）`, {key: 'turn'});
     }
-    const log = this.log.slice(), members = [], lapsed = [];
+    const log = [], members = [], lapsed = [];  // the lines this adds
     for (const m of this.members) {
       const kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
       for (const gone of m.modifiers) {
@@ -421,7 +472,7 @@ class Fight {
     this._new_turn(members, turn, log);
     const n = this.members.length;
     if (turn % n === 0) log.push(`第${Math.floor(turn / n) + 1}轮`);
-    const after = this._with({members: members, turn: turn, log: log});
+    const after = this._with({members: members, turn: turn, log: _rt_log_add(this._log, log)});
     return followed ? after._settle([], []) : after;
   }
   // A new fight with `state` lifted from `name` (a recovery, the game master's call).
@@ -430,7 +481,7 @@ class Fight {
     if (m.states.indexOf(state) < 0) return this;
     const kept = m.states.filter(s => s !== state);
     return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {states: kept}) : x)),
-                       log: this.log.concat([_rt_line(`${name}的${_rt_name_of(this.rules.state_names, state)}解除`)])});
+                       log: _rt_log_add(this._log, [_rt_line(`${name}的${_rt_name_of(this.rules.state_names, state)}解除`)])});
   }
 
   // ---- showing and storing ----
@@ -507,6 +558,9 @@ class Fight {
   // Exactly: how many actions of `plan` (an opening, then its cycle again and again) until `target`
   // is reached, following the whole fight state (fight_plan.py; options: max_actions, negligible).
   until_plan(plan, target, options) { return _rt_until_plan(this, plan, target, options); }
+  // The exact mean number of actions of `plan` until `target`; null when it may never be reached, or
+  // not within max_actions (fight_plan.py; options: max_actions, 1000 unless given).
+  expected_until(plan, target, options) { return _rt_expected_until(this, plan, target, options); }
   // Whether the fight has reached `target` (as until_plan takes it).
   reached(target) { return _rt_reached(this, _rt_read_targets(this.rules, this.members.map(m => m.name), target)); }
 }

@@ -95,7 +95,7 @@ const _rt_CARRIED = {
     const bySettle = x => x.kind === 'stat' || x.kind === 'state';  // the endings settling looks at
     if (!this.relations.length && !before.length &&  // nothing a stat can end: the same fight, its log added
         !this.members.some(m => m.conditions.some(c => rules.conditions.get(c.id).ends.some(bySettle)))) {
-      return this._with({log: this.log.concat(log)});
+      return this._with({log: _rt_log_add(this._log, log)});
     }
     const members = this.members.slice();
     let relations = this.relations;
@@ -159,7 +159,7 @@ const _rt_CARRIED = {
         members[i] = _rt_member_with(m, {conditions: kept});
       }
     }
-    return this._with({members: members, relations: relations, log: this.log.concat(log)});
+    return this._with({members: members, relations: relations, log: _rt_log_add(this._log, log)});
   }
 };
 for (const key of Object.keys(_rt_CARRIED)) {

@@ -207,6 +207,40 @@ class _rt_PlanChain {
     const have = merged.get(k2);
     merged.set(k2, [after, key, delta, have === undefined ? q : have[3] + q]);
   }
+  // What one action adds to the counted total, when it can be told without applying it: nobody
+  // carries anything (no modifier, state, condition, points, relation, turn budget) and every
+  // outcome's effects but the counted counter's do nothing; then the action leaves the state as it
+  // was and the chain is the plain one. null when that cannot be told this way.
+  plain_gains(fight, step) {
+    const counted = this.counted;
+    if (counted === null || fight.relations.length || fight.rules.turn !== null) return null;
+    if (fight.members.some(m => m.modifiers.length || m.states.length || m.conditions.length || m.points.length)) return null;
+    let prepared;
+    try {
+      prepared = fight._prepare(step.procedure, _rt_object(new Map(step.roles)), step.options);
+    } catch (err) {
+      if (err instanceof Refused) return null;
+      throw err;
+    }
+    if (prepared[4] !== null && prepared[4] !== undefined) return null;
+    const spec = prepared[0], roles = new Map(step.roles), gains = new Map();
+    for (const oq of this._outcomes(step.procedure, spec, prepared[1])) {
+      const outcome = oq[0];
+      let delta = 0;
+      for (const e of spec.effects) {
+        if (e.when && !outcome[e.when]) continue;
+        const amount = e.field ? Math.trunc(Number(outcome[e.field])) * e.sign : 0;
+        if (e.kind === 'counter' && e.key === counted.key && roles.get(e.role) === counted.who) delta += amount;
+        else if ((e.kind === 'counter' || e.kind === 'modifier') && amount === 0) continue;
+        else if (e.kind === 'track' && (amount === 0 || !outcome[e.key])) continue;
+        else if (e.kind === 'clear') continue;  // nobody has a condition to clear
+        else return null;
+      }
+      if (delta < 0) return null;
+      gains.set(delta, (gains.has(delta) ? gains.get(delta) : 0.0) + oq[1]);
+    }
+    return gains;
+  }
   _outcomes(procedure, spec, kwargs) {
     let cacheKey = null;
     try {
@@ -259,10 +293,15 @@ function _rt_until_plan(fight, plan, target, options) {
   if (counted !== null && !opening.length && cycle.length === 1) {
     // one action again and again that leaves the state as it was (but for the total): the plain
     // chain over the total (attacks_until)
-    const key = _rt_plan_key(start), steps = chain.step(start, key, 0, cycle[0]);
-    if (steps.every(s => s[1] === key && s[2] >= 0)) {
-      const gains = new Map();
-      for (const s of steps) gains.set(s[2], (gains.has(s[2]) ? gains.get(s[2]) : 0.0) + s[3]);
+    let gains = chain.plain_gains(start, cycle[0]);
+    if (gains === null) {
+      const key = _rt_plan_key(start), steps = chain.step(start, key, 0, cycle[0]);
+      if (steps.every(s => s[1] === key && s[2] >= 0)) {
+        gains = new Map();
+        for (const s of steps) gains.set(s[2], (gains.has(s[2]) ? gains.get(s[2]) : 0.0) + s[3]);
+      }
+    }
+    if (gains !== null) {
       const u = attacks_until(gains, counted.at_least - total0, maxActions, negligible);
       return new UntilOdds(u.probabilities.slice(), u.tail, counted.at_least);
     }
@@ -305,4 +344,24 @@ function _rt_until_plan(fight, plan, target, options) {
     if (alive < negligible) break;
   }
   return new UntilOdds(out, Math.max(0.0, alive), targets.length === 1 ? targets[0].at_least : 1);
+}
+// The exact mean number of actions of `plan` until `target` (Fight.expected_until): solved for the
+// mean where one action repeated leaves the state as it was (expected_attacks, no cut-off), else
+// from until_plan's distribution; null when the target may never be reached, or not within
+// max_actions (more than 1e-9 of the chance left).
+function _rt_expected_until(fight, plan, target, options) {
+  const rules = fight.rules, names = fight.members.map(m => m.name);
+  const read = _rt_read_plan(rules, names, plan), opening = read[0], cycle = read[1];
+  const targets = _rt_read_targets(rules, names, target);
+  options = _rt_options(options, ['max_actions']);
+  const maxActions = options.max_actions === undefined ? 1000 : options.max_actions;
+  if (targets.length === 1 && targets[0].kind === 'counter' && !opening.length && cycle.length === 1) {
+    const counted = targets[0];
+    const start = _rt_plan_zero(fight._with({log: []}), counted);
+    const gains = new _rt_PlanChain(rules, counted).plain_gains(start, cycle[0]);
+    const need = counted.at_least - fight.member(counted.who).counter(counted.key);
+    if (gains !== null && need >= 1) return expected_attacks(gains, need);
+  }
+  const odds = _rt_until_plan(fight, plan, target, {max_actions: maxActions});
+  return odds.tail <= 1e-9 ? odds.expected : null;
 }
