@@ -28,9 +28,9 @@ FLOOR = ROOT / "bench" / "floor.py"
 Row = tuple[str, str, str, str, str]
 
 
-def cpu_seconds(command: list[str], env: dict[str, str] | None = None) -> float:
-    """The CPU time (user + system) of one child process running `command` from the repo root."""
-    child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def cpu_seconds(command: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT) -> float:
+    """The CPU time (user + system) of one child process running `command` (from the repo root)."""
+    child = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert child.stderr is not None
     err = child.stderr.read()
     _, status, usage = os.wait4(child.pid, 0)
@@ -109,6 +109,49 @@ def bench_build_floor(repeats: int = 5, sizes: tuple[int, ...] = (0, 1000, 10000
     return rows
 
 
+def _build_cpu(tree: Path, args: list[str], out: Path, env: dict[str, str]) -> float:
+    """CPU seconds of `python -m compiler build ARGS --out OUT` run in `tree` (its own compiler)."""
+    return cpu_seconds([sys.executable, "-m", "compiler", "build", *args, "--out", str(out)], env, cwd=tree)
+
+
+def bench_before_after(before: Path, repeats: int, sizes: tuple[int, ...]) -> None:
+    """The floor, the compiler of another tree (`before`, e.g. `git archive main | tar -x -C DIR`) and
+    this tree's, alternated, parse cache off, each `python -m compiler build` in its own tree."""
+    off = {**os.environ, "RULEC_CACHE_DIR": "off"}
+    with tempfile.TemporaryDirectory(prefix="rulec-bench-before-") as name:
+        tmp = Path(name)
+        validators = prepare(tmp)
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(before / "compiler")], check=True,
+                       capture_output=True)
+        for n in sizes:
+            folders = [ROOT / "rules"]
+            if n:
+                pack = PACKS / f"w{n}"
+                if not pack.exists():
+                    make_pack(n, pack)
+                folders = [ROOT / "rules" / "dp", pack]
+            args = [x for f in folders for x in ("--rules", str(f))]
+            s: dict[str, list[float]] = {"floor": [], "before": [], "after": []}
+            for i in range(repeats):
+                s["floor"].append(cpu_seconds([sys.executable, str(FLOOR), "--validators", str(validators),
+                                               str(tmp / f"floor{n}_{i}"), *map(str, folders)]))
+                for side, tree in (("before", before), ("after", ROOT)):
+                    s[side].append(_build_cpu(tree, args, tmp / f"{side}{n}_{i}", off))
+                    shutil.rmtree(tmp / f"{side}{n}_{i}", ignore_errors=True)
+            med = {k: statistics.median(v) for k, v in s.items()}
+            ratio = {k: statistics.median(a / b for a, b in zip(s[k], s["floor"])) for k in ("before", "after")}
+            change = statistics.median(a / b for a, b in zip(s["after"], s["before"]))
+            print(f"{n} weapons: floor {med['floor']:.2f} s, before {med['before']:.2f} s ({ratio['before']:.2f}×), "
+                  f"after {med['after']:.2f} s ({ratio['after']:.2f}×), after/before {change:.3f}")
+            print("   samples:", {k: [round(x, 2) for x in v] for k, v in s.items()})
+
+
 if __name__ == "__main__":
-    for row in bench_build_floor(repeats=int(sys.argv[1]) if len(sys.argv) > 1 else 5):
-        print(" | ".join(row))
+    if "--before" in sys.argv:  # python -m bench.build_floor 3 --before DIR [--sizes 0,1000]
+        at = sys.argv.index("--before")
+        chosen = sys.argv[sys.argv.index("--sizes") + 1] if "--sizes" in sys.argv else "0"
+        bench_before_after(Path(sys.argv[at + 1]).resolve(), int(sys.argv[1]) if sys.argv[1].isdigit() else 3,
+                           tuple(int(x) for x in chosen.split(",")))
+    else:
+        for row in bench_build_floor(repeats=int(sys.argv[1]) if len(sys.argv) > 1 else 5):
+            print(" | ".join(row))

@@ -1,0 +1,138 @@
+# rulec: precompiled Jinja2 template 282eba286d444ac870e73653db07be34206a85a457ffd550351941bcbc87518c
+from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = 'package_init.py.j2'
+
+def root(context, missing=missing, environment=environment):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    l_0_header = resolve('header')
+    l_0_docstring = resolve('docstring')
+    l_0_tables = resolve('tables')
+    l_0_errors = resolve('errors')
+    l_0_initiative = resolve('initiative')
+    l_0_fight = resolve('fight')
+    l_0_procedures = resolve('procedures')
+    l_0_version = resolve('version')
+    l_0_id = resolve('id')
+    l_0_name = resolve('name')
+    l_0_rules_version = resolve('rules_version')
+    l_0_packs = resolve('packs')
+    pass
+    for l_1_line in (undefined(name='header') if l_0_header is missing else l_0_header):
+        _loop_vars = {}
+        pass
+        yield str(environment.finalize(l_1_line))
+        yield '\n'
+    l_1_line = missing
+    yield str(environment.finalize((undefined(name='docstring') if l_0_docstring is missing else l_0_docstring)))
+    yield '\n\nfrom __future__ import annotations\n\nfrom ._runtime.core import (\n    BadFace,\n    DiceExhausted,\n    LimitExceeded,\n    NotSpecifiedBySource,\n    OutOfBounds,\n    RuleError,\n    TraceStep,\n    UnknownEntry,\n    shown,\n)\nfrom ._runtime.odds import Odds\nfrom ._runtime.sources import DiceSource, DiceValue, FixedDice, SeededDice\nfrom .model import RULINGS, STAT_NAMES, Combatant\n'
+    for l_1_t in (undefined(name='tables') if l_0_tables is missing else l_0_tables):
+        _loop_vars = {}
+        pass
+        yield 'from .model import '
+        yield str(environment.finalize(environment.getattr(l_1_t, 'cls')))
+        yield ', '
+        yield str(environment.finalize(environment.getattr(l_1_t, 'const')))
+        yield ', '
+        yield str(environment.finalize(environment.getattr(l_1_t, 'getter')))
+        if environment.getattr(l_1_t, 'index'):
+            pass
+            yield ', '
+            yield str(environment.finalize(environment.getattr(l_1_t, 'index')))
+        yield '\n'
+    l_1_t = missing
+    for l_1_e in (undefined(name='errors') if l_0_errors is missing else l_0_errors):
+        _loop_vars = {}
+        pass
+        yield 'from .model import '
+        yield str(environment.finalize(l_1_e))
+        yield '\n'
+    l_1_e = missing
+    yield 'from .results import PROCEDURE_INFO\n'
+    if (undefined(name='initiative') if l_0_initiative is missing else l_0_initiative):
+        pass
+        yield 'from .procedures import initiative_order\n'
+    if (undefined(name='fight') if l_0_fight is missing else l_0_fight):
+        pass
+        yield 'from .fight import FIGHT_RULES, Fight, UntilOdds, fight_from_dict, start_fight, state_threshold, until\n'
+    for l_1_p in (undefined(name='procedures') if l_0_procedures is missing else l_0_procedures):
+        _loop_vars = {}
+        pass
+        yield 'from .procedures import '
+        yield str(environment.finalize(environment.getattr(l_1_p, 'id')))
+        yield ', '
+        yield str(environment.finalize(environment.getattr(l_1_p, 'fast')))
+        yield ', '
+        yield str(environment.finalize(environment.getattr(l_1_p, 'odds')))
+        yield ', '
+        yield str(environment.finalize(environment.getattr(l_1_p, 'prepare')))
+        yield '\nfrom .results import '
+        yield str(environment.finalize(environment.getattr(l_1_p, 'cls')))
+        yield ', '
+        yield str(environment.finalize(environment.getattr(l_1_p, 'fields')))
+        yield '\n'
+    l_1_p = missing
+    yield '\n__version__ = '
+    yield str(environment.finalize((undefined(name='version') if l_0_version is missing else l_0_version)))
+    yield '\nRULESET_ID = '
+    yield str(environment.finalize((undefined(name='id') if l_0_id is missing else l_0_id)))
+    yield '\nRULESET_NAME = '
+    yield str(environment.finalize((undefined(name='name') if l_0_name is missing else l_0_name)))
+    yield '\nRULES_VERSION = '
+    yield str(environment.finalize((undefined(name='rules_version') if l_0_rules_version is missing else l_0_rules_version)))
+    yield '\nPACKS = '
+    yield str(environment.finalize((undefined(name='packs') if l_0_packs is missing else l_0_packs)))
+    yield '\n\n__all__ = [\n    "__version__",\n    "PACKS",\n    "RULESET_ID",\n    "RULESET_NAME",\n    "RULES_VERSION",\n    "RULINGS",\n    "BadFace",\n    "Combatant",\n    "DiceExhausted",\n    "DiceSource",\n    "DiceValue",\n    "FixedDice",\n    "LimitExceeded",\n    "NotSpecifiedBySource",\n    "Odds",\n    "OutOfBounds",\n    "PROCEDURE_INFO",\n    "RuleError",\n    "STAT_NAMES",\n    "SeededDice",\n    "TraceStep",\n    "UnknownEntry",\n    "shown",\n'
+    if (undefined(name='initiative') if l_0_initiative is missing else l_0_initiative):
+        pass
+        yield '    "initiative_order",\n'
+    if (undefined(name='fight') if l_0_fight is missing else l_0_fight):
+        pass
+        yield '    "FIGHT_RULES",\n    "Fight",\n    "UntilOdds",\n    "fight_from_dict",\n    "start_fight",\n    "state_threshold",\n    "until",\n'
+    for l_1_t in (undefined(name='tables') if l_0_tables is missing else l_0_tables):
+        _loop_vars = {}
+        pass
+        yield '    "'
+        yield str(environment.finalize(environment.getattr(l_1_t, 'cls')))
+        yield '",\n    "'
+        yield str(environment.finalize(environment.getattr(l_1_t, 'const')))
+        yield '",\n    "'
+        yield str(environment.finalize(environment.getattr(l_1_t, 'getter')))
+        yield '",\n'
+        if environment.getattr(l_1_t, 'index'):
+            pass
+            yield '    "'
+            yield str(environment.finalize(environment.getattr(l_1_t, 'index')))
+            yield '",\n'
+    l_1_t = missing
+    for l_1_e in (undefined(name='errors') if l_0_errors is missing else l_0_errors):
+        _loop_vars = {}
+        pass
+        yield '    "'
+        yield str(environment.finalize(l_1_e))
+        yield '",\n'
+    l_1_e = missing
+    for l_1_p in (undefined(name='procedures') if l_0_procedures is missing else l_0_procedures):
+        _loop_vars = {}
+        pass
+        yield '    "'
+        yield str(environment.finalize(environment.getattr(l_1_p, 'id')))
+        yield '",\n    "'
+        yield str(environment.finalize(environment.getattr(l_1_p, 'fast')))
+        yield '",\n    "'
+        yield str(environment.finalize(environment.getattr(l_1_p, 'odds')))
+        yield '",\n    "'
+        yield str(environment.finalize(environment.getattr(l_1_p, 'prepare')))
+        yield '",\n    "'
+        yield str(environment.finalize(environment.getattr(l_1_p, 'cls')))
+        yield '",\n    "'
+        yield str(environment.finalize(environment.getattr(l_1_p, 'fields')))
+        yield '",\n'
+    l_1_p = missing
+    yield ']\n'
+
+blocks = {}
+debug_info = '1=23&2=26&4=29&22=31&23=35&26=46&27=50&30=54&33=57&36=60&37=64&38=72&41=78&42=80&43=82&44=84&45=86&71=88&74=91&83=94&84=98&85=100&86=102&87=104&88=107&91=110&92=114&94=117&95=121&96=123&97=125&98=127&99=129&100=131'
