@@ -303,6 +303,7 @@ class Procedure:
     plan: Plan | None = None  # set by the optimiser
     effects: tuple[Effect, ...] = ()  # what its result does to a fight's state (runtime/fight.py applies them)
     action: tuple[str, str] = ("", "")  # (kind of action, nature) for the conditions that forbid kinds
+    action_from: str = ""  # the text outcome naming the kind of action it spends, decided by its result
     checks: tuple[CheckUse, ...] = ()  # the checks it rolls that a track's debuff may lower
 
 

@@ -60,6 +60,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad-turn.undeclared-kind": (
         "流程 '{id}' 是 '{kind}'，但回合结构（fight: turn_structure:）没有声明这种动作的耗费",
         "procedure '{id}' is a '{kind}' action, but the turn structure (fight: turn_structure:) declares no cost for it"),
+    "bad-turn.action-from": (
+        "流程 '{id}' 的 action_from '{field}' 应是它的文字结果字段（结果给出所花费的动作种类），并与 action: 一起声明",
+        "procedure '{id}': action_from '{field}' must be one of its text outcome fields (naming the kind of action "
+        "it spends), declared together with action:"),
     "internal.unresolved-python": (
         "生成的 {rel} 读取了没有定义或导入的名字：{names}；调用运行时函数的步骤种类必须在 `runtime` 中列出它的模块"
         "（compiler/steps/）；这是 rulec 的缺陷",

@@ -3,7 +3,8 @@ and what each kind of action costs from them (runtime/fight_budget.py interprets
 
 Every pool a cost names must be declared, each kind of action at most once, the ruling that
 decides whether what does not fit is refused must be a true/false ruling, and every procedure
-that declares a kind of action (`action:`) must name one the turn costs. Each problem is a
+that declares a kind of action (`action:`) must name one the turn costs; `action_from:` (the kind
+its result spends) must name one of its text outcomes. Each problem is a
 `file:line:col` diagnostic.
 """
 
@@ -13,6 +14,7 @@ from typing import Any
 
 from ..diagnostics import did_you_mean
 from ..ir import Ruling, TurnDecl
+from ..ir import expr as ir
 from ..ir.fight import Cost
 from ..load import Document
 from ..messages import say
@@ -69,5 +71,10 @@ def check_turn(m: Document, raw: dict[str, Any], procedures: list[CheckedProcedu
             doc, at = p.effects_at
             rep.error(doc.span(at[:-1] + ("action",)), "bad-turn", say("bad-turn.undeclared-kind", kind=kind, id=p.id),
                       did_you_mean(kind, declared))
+        texts = [o.id for o in p.result if o.formula.type == ir.STR]
+        if p.action_from and (not kind or p.action_from not in texts) and p.effects_at is not None:
+            doc, at = p.effects_at
+            rep.error(doc.span(at[:-1] + ("action_from",)), "bad-turn",
+                      say("bad-turn.action-from", id=p.id, field=p.action_from), did_you_mean(p.action_from, texts))
     return TurnDecl(tuple(pools), tuple(kinds), key, refuse, ready_own, bool(ready.get("owes", False)),
                     tuple(turn.get("rules", [])), turn.get("description", ""), m.span(path))

@@ -40,6 +40,7 @@ class CheckedProcedure:
     effects_at: tuple[Document, tuple[Any, ...]] | None = None
     effects: tuple[Effect, ...] = ()
     action: tuple[str, str] = ("", "")  # (kind of action, nature)
+    action_from: str = ""  # the text outcome naming the kind of action it spends ("": `action` itself)
     raw_checks: list[dict[str, Any]] = field(default_factory=list)  # checked with the fight section
     checks: tuple[CheckUse, ...] = ()
 
@@ -157,7 +158,7 @@ def _check_one(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats:
                             _rules(raw.get("rules", []), rule_ids, doc, path + ("rules",), rep),
                             raw.get("subject"), params, steps, tuple(result), summary, doc.span(path),
                             list(raw.get("effects", [])), (doc, path + ("effects",)),
-                            action=(raw.get("action", ""), raw.get("nature", "")),
+                            action=(raw.get("action", ""), raw.get("nature", "")), action_from=raw.get("action_from", ""),
                             raw_checks=list(raw.get("checks", [])))
 
 

@@ -43,10 +43,10 @@ def _actions(rs: Ruleset, w: Writer) -> None:
         required = [q.id for q in p.params if q.type != "combatant" and q.default is None
                     and not (q.type not in ("int", "bool") and q.optional)]
         w.line(js("[{}, {{name: {}, call: {}, positional: {}, roles: {}, effects: {}, odds: {}, params: {}, "
-                  "action: {}, nature: {}, subject: {}, checks: {}, required: {}}}],", string(p.id), string(p.name),
+                  "action: {}, nature: {}, subject: {}, checks: {}, required: {}{}}}],", string(p.id), string(p.name),
                   name(p.id), _positional(rs, p.id), literal(roles), effects, name(p.id + "_odds"), params,
                   literal(p.action[0]), literal(p.action[1]), literal(subject), literal(check_uses(rs, p)),
-                  literal(required)))
+                  literal(required), js(", action_from: {}", literal(p.action_from)) if p.action_from else Js("")))
     w.dedent()
     w.line(Js("],"))
 

@@ -155,6 +155,8 @@ def fight_module(rs: Ruleset, header: str) -> str:
                    for e in p.effects]
         params = [(string(q.id), string(q.name)) for q in p.params if q.type != "combatant"]
         checks = code(", checks=({})", join("", [code("{}, ", x) for x in _check_uses(rs, p)])) if p.checks else Code("")
+        if p.action_from:  # the kind of action its result spends
+            checks = code("{}, action_from={}", checks, literal(p.action_from))
         w.line(code("{}: ActionSpec({}, _procedures.{}, {}, ({}), _procedures.{}, {{{}}}, {}, {}, {}{}),",
                     string(p.id), string(p.name), name(p.id), literal(roles),
                     join("", [code("{}, ", x) for x in effects]), name(p.id + "_odds"),

@@ -32,14 +32,15 @@ function _rt_budget_plan(name, cost, owes, readied, over) {
 }
 const _rt_BUDGET = {
   // What `spec` costs `m` now (null: no turn budget, or not an action of a turn); Refused when it
-  // does not fit and the ruling refuses.
-  _plan(m, spec) {
+  // does not fit and the ruling refuses. `action`: the kind its result named (spec.action_from).
+  _plan(m, spec, action) {
     const turn = _rt_turn_for(this, m);  // the ruleset's turn, as m's conditions shorten it (fight_events)
-    if (turn === null || !spec.action) return null;
-    const kind = turn.kinds.get(spec.action);
+    if (action === undefined) action = spec.action;
+    if (turn === null || !action) return null;
+    const kind = turn.kinds.get(action);
     if (kind === undefined) return null;
-    const what = _rt_name_of(_rt_ACTION_NAMES, spec.action), own = m.name === this.actor;
-    if (!own && m.ready && m.ready === spec.action) {  // the readied action, triggered
+    const what = _rt_name_of(_rt_ACTION_NAMES, action), own = m.name === this.actor;
+    if (!own && m.ready && m.ready === action) {  // the readied action, triggered
       const readyKind = turn.kinds.get(m.ready);
       const owes = turn.owes && readyKind !== undefined && readyKind.own.length ? readyKind.own[0] : [];
       return _rt_budget_plan(m.name, kind.off.length ? kind.off[0] : [], owes, true, '');

@@ -146,6 +146,7 @@ function _rt_fields_read(rules) {
   const out = new Map();
   for (const kv of rules.actions.entries()) {
     const read = gates.slice();
+    if (kv[1].action_from) read.push(kv[1].action_from);  // the kind of action it spends
     for (const e of kv[1].effects) for (const f of [e.field, e.when, e.kind === 'track' ? e.key : '']) if (f) read.push(f);
     out.set(kv[0], read.filter((f, i) => read.indexOf(f) === i));
   }
@@ -178,7 +179,17 @@ class _rt_PlanChain {
       }
       this.work += outcomes.length;
       for (const oq of outcomes) {
-        const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3], prepared[4]);
+        let plan = prepared[4];
+        if (prepared[0].action_from) {  // the kind of action this outcome spends (refused: the step ends)
+          try {
+            plan = fight._priced(prepared[0], prepared[5], oq[0])[0];
+          } catch (err) {
+            if (!(err instanceof Refused)) throw err;
+            this._add(merged, _rt_plan_end(fight, step), oq[1]);
+            continue;
+          }
+        }
+        const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3], plan);
         this._add(merged, _rt_plan_end(fight.apply(action), step), oq[1]);
       }
     }

@@ -19,7 +19,8 @@ function _rt_fight_rules(d) {
       name: a.name, call: a.call, positional: Object.freeze(a.positional), roles: Object.freeze(a.roles),
       effects: Object.freeze(a.effects.map(e => Object.freeze({kind: e[0], role: e[1], key: e[2], field: e[3],
                                                                sign: e[4], duration: e[5], when: e[6], other: e[7]}))),
-      odds: a.odds, params: map(a.params), action: a.action, nature: a.nature, subject: a.subject,
+      odds: a.odds, params: map(a.params), action: a.action, action_from: a.action_from || '', nature: a.nature,
+      subject: a.subject,
       required: Object.freeze(a.required || []),
       checks: Object.freeze((a.checks || []).map(c => Object.freeze({check: c[0], role: c[1], lowers: c[2], top: c[3],
                                                                      when: c[4]})))})];

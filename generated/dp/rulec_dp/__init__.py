@@ -17,7 +17,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:765552d1e90b72d648a31ee30757de4b4f864c52bbb00a177d4825ef469eb56d
+# Content hash: sha256:f8ed830abfa4675179b486981bd43f3d8b6f7ff2dbe7769387c94637c70cad59
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

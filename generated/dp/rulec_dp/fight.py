@@ -163,9 +163,11 @@ _ACTIONS: Dict[str, ActionSpec] = {
                         'standard', 'mental', 0),
     'overrun': ActionSpec(
             '闯越', _procedures.overrun, ('attacker', 'defender'),
-            (Effect('condition', 'attacker', 'overran', '', 1, '', 'contested', ''), ), _procedures.overrun_odds,
+            (Effect('condition', 'attacker', 'overran', '', 1, '', 'contested', ''),
+             Effect('condition', 'attacker', 'prone', '', 1, '', 'fell', ''),), _procedures.overrun_odds,
             {'blockers': '阻挡者人数', 'acrobatics': '使用特技', 'blocker_cannot_block': '阻挡者无法阻挡',
-             'blocker_dodges': '阻挡者闪躲', 'square_behind_occupied': '身后方格已被占据'}, '', '', 0),
+             'blocker_dodges': '阻挡者闪躲', 'square_behind_occupied': '身后方格已被占据',
+             'blocker_knocks_down': '阻挡者选择撞倒'}, 'standard', 'physical', 0, action_from='action_spent'),
     'grapple_attack': ActionSpec('擒抱中攻击对手', _procedures.grapple_attack, ('attacker', 'defender'),
                                  (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ),
                                  _procedures.grapple_attack_odds, {'weapon': '武器', 'pinned': '对方被自己压制'}, '',

@@ -1829,16 +1829,18 @@ def feint_odds(attacker: Combatant, defender: Combatant, *, penalty: int = 0, de
 
 def _overrun_setup(attacker: Combatant, defender: Combatant, blockers: int, acrobatics: bool,
                    blocker_cannot_block: bool, blocker_dodges: bool, square_behind_occupied: bool,
-                   _trace: Optional[List[_Step]]) -> Tuple[bool, int, int]:
+                   blocker_knocks_down: bool, _trace: Optional[List[_Step]]) -> Tuple[bool, int, int]:
     if not (type(attacker) is Combatant and type(defender) is Combatant and type(blockers) is int and 1 <= blockers <= 4
             and (acrobatics is False or acrobatics is True)
             and (blocker_cannot_block is False or blocker_cannot_block is True)
             and (blocker_dodges is False or blocker_dodges is True)
-            and (square_behind_occupied is False or square_behind_occupied is True)):
+            and (square_behind_occupied is False or square_behind_occupied is True)
+            and (blocker_knocks_down is False or blocker_knocks_down is True)):
         _rt_check_inputs((('type', '闯越者', attacker, Combatant), ('type', '阻挡者', defender, Combatant),
                           ('int', '阻挡者人数', blockers, 1, 4), ('bool', '使用特技', acrobatics),
                           ('bool', '阻挡者无法阻挡', blocker_cannot_block), ('bool', '阻挡者闪躲', blocker_dodges),
-                          ('bool', '身后方格已被占据', square_behind_occupied),))
+                          ('bool', '身后方格已被占据', square_behind_occupied),
+                          ('bool', '阻挡者选择撞倒', blocker_knocks_down),))
     if not (defender.size <= _R_OVERRUN_SIZE_MULTIPLE * attacker.size):
         raise OverrunTooBig('只能闯越体积不高于自己两倍的对手')
     contested = not (defender.prone or defender.helpless or blocker_cannot_block or blocker_dodges)
@@ -1860,11 +1862,11 @@ def _overrun_setup(attacker: Combatant, defender: Combatant, blockers: int, acro
 
 def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False,
             blocker_cannot_block: bool = False, blocker_dodges: bool = False, square_behind_occupied: bool = False,
-            dice: Optional[DiceSource] = None) -> OverrunResult:
+            blocker_knocks_down: bool = True, dice: Optional[DiceSource] = None) -> OverrunResult:
     """闯越（DP-60）"""
     _trace: List[_Step] = []
     contested, pool, block_pool = _overrun_setup(attacker, defender, blockers, acrobatics, blocker_cannot_block,
-                                                 blocker_dodges, square_behind_occupied, _trace)
+                                                 blocker_dodges, square_behind_occupied, blocker_knocks_down, _trace)
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     if contested:
@@ -1924,14 +1926,20 @@ def overrun(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acro
     passed = (blockers if not contested else 0 if left1 <= 0 else 1 if blockers == 1 or left2 <= 0 else 2
               if blockers == 2 or left3 <= 0 else 3 if blockers == 3 or left3 - b4 <= 0 else 4)
     _trace.append(_rec(_Step, ('let', f'闯越了{passed}名阻挡者', (('passed', passed),))))
+    knocked_down = contested and not acrobatics and blocker_knocks_down and passed < blockers and (
+            left1 if passed == 0 else left2 if passed == 1 else left3 if passed == 2 else left3 - b4) < 0
+    if knocked_down:
+        _trace.append(_rec(_Step, ('note', '闯越失败，反遭撞倒：退后一格并倒在该格', ())))
     return _rec(
             OverrunResult,
-            (passed, passed == blockers, contested, contested and passed < blockers,
-             contested and passed < blockers and square_behind_occupied, tuple(_rolls), tuple(_trace)))
+            (passed, passed == blockers, contested, contested and passed < blockers, knocked_down,
+             contested and passed < blockers and (square_behind_occupied or knocked_down),
+             'standard' if contested else 'none', tuple(_rolls), tuple(_trace)))
 
 
 def _overrun_roll(dice: DiceSource, contested: bool, pool: int, block_pool: int, attacker: Combatant, blockers: int,
-                  square_behind_occupied: bool) -> Tuple[int, bool, bool, bool, bool]:
+                  acrobatics: bool, square_behind_occupied: bool, blocker_knocks_down: bool) -> Tuple[
+        int, bool, bool, bool, bool, bool, str]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     if contested:
@@ -1965,27 +1973,32 @@ def _overrun_roll(dice: DiceSource, contested: bool, pool: int, block_pool: int,
         b4 = 0
     passed = (blockers if not contested else 0 if left1 <= 0 else 1 if blockers == 1 or left2 <= 0 else 2
               if blockers == 2 or left3 <= 0 else 3 if blockers == 3 or left3 - b4 <= 0 else 4)
-    return (passed, passed == blockers, contested, contested and passed < blockers,
-            contested and passed < blockers and square_behind_occupied)
+    knocked_down = contested and not acrobatics and blocker_knocks_down and passed < blockers and (
+            left1 if passed == 0 else left2 if passed == 1 else left3 if passed == 2 else left3 - b4) < 0
+    return (passed, passed == blockers, contested, contested and passed < blockers, knocked_down,
+            contested and passed < blockers and (square_behind_occupied or knocked_down),
+            'standard' if contested else 'none')
 
 
 def overrun_fast(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False,
                  blocker_cannot_block: bool = False, blocker_dodges: bool = False, square_behind_occupied: bool = False,
-                 dice: DiceSource) -> Tuple[int, bool, bool, bool, bool]:
+                 blocker_knocks_down: bool = True, dice: DiceSource) -> Tuple[int, bool, bool, bool, bool, bool, str]:
     """闯越: the outcome only (the fields of OVERRUN_FIELDS), no trace."""
     contested, pool, block_pool = _overrun_setup(attacker, defender, blockers, acrobatics, blocker_cannot_block,
-                                                 blocker_dodges, square_behind_occupied, None)
+                                                 blocker_dodges, square_behind_occupied, blocker_knocks_down, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return _overrun_roll(dice, contested, pool, block_pool, attacker, blockers, square_behind_occupied)
+    return _overrun_roll(dice, contested, pool, block_pool, attacker, blockers, acrobatics, square_behind_occupied,
+                         blocker_knocks_down)
 
 
 def overrun_prepare(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False,
                     blocker_cannot_block: bool = False, blocker_dodges: bool = False,
-                    square_behind_occupied: bool = False) -> Callable[[DiceSource], Tuple[int, bool, bool, bool, bool]]:
+                    square_behind_occupied: bool = False, blocker_knocks_down: bool = True) -> Callable[
+        [DiceSource], Tuple[int, bool, bool, bool, bool, bool, str]]:
     """闯越: the setup once; the function returned rolls and returns the outcome tuple."""
     contested, pool, block_pool = _overrun_setup(attacker, defender, blockers, acrobatics, blocker_cannot_block,
-                                                 blocker_dodges, square_behind_occupied, None)
+                                                 blocker_dodges, square_behind_occupied, blocker_knocks_down, None)
     _attacker_attack_extras = attacker.attack_extras
     _b2 = contested and blockers >= 2
     _b3 = contested and blockers >= 3
@@ -1994,9 +2007,10 @@ def overrun_prepare(attacker: Combatant, defender: Combatant, *, blockers: int =
     _blockers_eq_1 = blockers == 1
     _blockers_eq_2 = blockers == 2
     _blockers_eq_3 = blockers == 3
-    _out4 = contested and square_behind_occupied
+    _knocked_down = contested and not acrobatics and blocker_knocks_down
+    _out6 = 'standard' if contested else 'none'
 
-    def _roll(dice: DiceSource) -> Tuple[int, bool, bool, bool, bool]:
+    def _roll(dice: DiceSource) -> Tuple[int, bool, bool, bool, bool, bool, str]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -2026,19 +2040,22 @@ def overrun_prepare(attacker: Combatant, defender: Combatant, *, blockers: int =
                 b4 = 0
             passed = (blockers if _not_contested else 0 if left1 <= 0 else 1 if _blockers_eq_1 or left2 <= 0 else 2
                       if _blockers_eq_2 or left3 <= 0 else 3 if _blockers_eq_3 or left3 - b4 <= 0 else 4)
-            return (passed, passed == blockers, contested, contested and passed < blockers, _out4 and passed < blockers)
-        return _overrun_roll(_rt_dice_source(dice), contested, pool, block_pool, attacker, blockers,
-                             square_behind_occupied)
+            knocked_down = _knocked_down and passed < blockers and (
+                    left1 if passed == 0 else left2 if passed == 1 else left3 if passed == 2 else left3 - b4) < 0
+            return (passed, passed == blockers, contested, contested and passed < blockers, knocked_down,
+                    contested and passed < blockers and (square_behind_occupied or knocked_down), _out6)
+        return _overrun_roll(_rt_dice_source(dice), contested, pool, block_pool, attacker, blockers, acrobatics,
+                             square_behind_occupied, blocker_knocks_down)
 
     return _roll
 
 
 def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False,
-                 blocker_cannot_block: bool = False, blocker_dodges: bool = False,
-                 square_behind_occupied: bool = False) -> Odds:
+                 blocker_cannot_block: bool = False, blocker_dodges: bool = False, square_behind_occupied: bool = False,
+                 blocker_knocks_down: bool = True) -> Odds:
     """闯越: the exact distribution of the fields of OVERRUN_FIELDS."""
     contested, pool, block_pool = _overrun_setup(attacker, defender, blockers, acrobatics, blocker_cannot_block,
-                                                 blocker_dodges, square_behind_occupied, None)
+                                                 blocker_dodges, square_behind_occupied, blocker_knocks_down, None)
     _odds, _p = OddsBuilder(OVERRUN_FIELDS, None, None, 200000), 1.0
     for mine, _mine_q in _odds.outcomes(_p,
                                         (_rt_pool_distribution(pool, 10, 8, 10)) if contested else _rt_CERTAIN_ZERO):
@@ -2068,9 +2085,13 @@ def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1,
                         passed = (blockers if not contested else 0 if left1 <= 0 else 1 if blockers == 1 or left2 <= 0
                                   else 2 if blockers == 2 or left3 <= 0 else 3 if blockers == 3 or left3 - b4 <= 0
                                   else 4)
+                        knocked_down = contested and not acrobatics and blocker_knocks_down and passed < blockers and (
+                                left1 if passed == 0 else left2 if passed == 1 else left3 if passed == 2
+                                else left3 - b4) < 0
                         _odds.add(
-                                (passed, passed == blockers, contested, contested and passed < blockers,
-                                 contested and passed < blockers and square_behind_occupied), _b4_p)
+                                (passed, passed == blockers, contested, contested and passed < blockers, knocked_down,
+                                 contested and passed < blockers and (square_behind_occupied or knocked_down),
+                                 'standard' if contested else 'none'), _b4_p)
     return _odds.build()
 
 

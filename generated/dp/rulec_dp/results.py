@@ -128,10 +128,12 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "params": (('attacker', '闯越者', 'combatant'), ('defender', '阻挡者', 'combatant'),
                        ('blockers', '阻挡者人数', 'int'), ('acrobatics', '使用特技', 'bool'),
                        ('blocker_cannot_block', '阻挡者无法阻挡', 'bool'), ('blocker_dodges', '阻挡者闪躲', 'bool'),
-                       ('square_behind_occupied', '身后方格已被占据', 'bool')),
+                       ('square_behind_occupied', '身后方格已被占据', 'bool'),
+                       ('blocker_knocks_down', '阻挡者选择撞倒', 'bool')),
             "fields": (('passed', '闯越人数', 'int'), ('success', '全部闯越', 'bool'),
                        ('contested', '进行了闯越判定', 'bool'), ('stepped_back', '退后一格', 'bool'),
-                       ('fell', '倒在该格', 'bool')), "summary": {"hit": None, "damage": None}},
+                       ('knocked_down', '反遭撞倒', 'bool'), ('fell', '倒在该格', 'bool'),
+                       ('action_spent', '花费的动作', 'str')), "summary": {"hit": None, "damage": None}},
     'grapple_attack': {
             "name": '擒抱中攻击对手',
             "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant'),
@@ -416,7 +418,8 @@ class FeintResult(_FeintFields, _rt_Result):
     procedure = 'feint'
 
 
-OVERRUN_FIELDS: Tuple[str, ...] = ('passed', 'success', 'contested', 'stepped_back', 'fell')
+OVERRUN_FIELDS: Tuple[str, ...] = ('passed', 'success', 'contested', 'stepped_back', 'knocked_down', 'fell',
+                                   'action_spent')
 
 
 class _OverrunFields(NamedTuple):
@@ -424,7 +427,9 @@ class _OverrunFields(NamedTuple):
     success: bool  # 全部闯越
     contested: bool  # 进行了闯越判定
     stepped_back: bool  # 退后一格
+    knocked_down: bool  # 反遭撞倒
     fell: bool  # 倒在该格
+    action_spent: str  # 花费的动作
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 

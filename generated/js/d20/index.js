@@ -1406,7 +1406,8 @@ function _rt_fight_rules(d) {
       name: a.name, call: a.call, positional: Object.freeze(a.positional), roles: Object.freeze(a.roles),
       effects: Object.freeze(a.effects.map(e => Object.freeze({kind: e[0], role: e[1], key: e[2], field: e[3],
                                                                sign: e[4], duration: e[5], when: e[6], other: e[7]}))),
-      odds: a.odds, params: map(a.params), action: a.action, nature: a.nature, subject: a.subject,
+      odds: a.odds, params: map(a.params), action: a.action, action_from: a.action_from || '', nature: a.nature,
+      subject: a.subject,
       required: Object.freeze(a.required || []),
       checks: Object.freeze((a.checks || []).map(c => Object.freeze({check: c[0], role: c[1], lowers: c[2], top: c[3],
                                                                      when: c[4]})))})];
@@ -1721,9 +1722,21 @@ class Fight {
     const prepared = this._prepare(procedure, roles, options);
     _rt_check_call(prepared[0], procedure, prepared[1]);
     const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
+    if (prepared[0].action_from) {  // the kind of action its result spends, refused when it does not fit
+      const priced = this._priced(prepared[0], prepared[5], result);
+      prepared[4] = priced[0];
+      for (const s of priced[1]) prepared[2].push(s);
+    }
     if (this.rules.resources.size) _rt_refuse_spends(this, prepared[0], prepared[5], result, prepared[2]);  // fight_resources.js
     return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
                            prepared[4]);
+  }
+  // What an action whose result names the kind it spends (action_from) costs its actor, and the
+  // sentence when it does not fit but the ruling lets it through: [plan, sentences]; Refused when refused.
+  _priced(spec, roles, result) {
+    if (this.rules.turn === null) return [null, []];
+    const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec, String(result[spec.action_from]));
+    return [plan, plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : []];
   }
   // What resolve calls the procedure with: [its spec, the arguments (every role's effective stats,
   // the options its conditions supply, then the caller's), the sentences of the state that applied,
@@ -1746,7 +1759,7 @@ class Fight {
     for (let i = spec.roles.length - 1; i >= 0; i--) byName.set(roles[spec.roles[i]], spec.roles[i]);
     for (const r of given) this.member(roles[r]);  // every combatant named exists before anything is refused
     this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
-    const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
+    const plan = spec.action_from ? null : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);  // else _priced
     const kwargs = Object.create(null), supplied = Object.create(null), suppliedKeys = [];
     const used = [], applied = plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : [];
     for (const role of spec.roles) {
@@ -2121,14 +2134,15 @@ function _rt_budget_plan(name, cost, owes, readied, over) {
 }
 const _rt_BUDGET = {
   // What `spec` costs `m` now (null: no turn budget, or not an action of a turn); Refused when it
-  // does not fit and the ruling refuses.
-  _plan(m, spec) {
+  // does not fit and the ruling refuses. `action`: the kind its result named (spec.action_from).
+  _plan(m, spec, action) {
     const turn = _rt_turn_for(this, m);  // the ruleset's turn, as m's conditions shorten it (fight_events)
-    if (turn === null || !spec.action) return null;
-    const kind = turn.kinds.get(spec.action);
+    if (action === undefined) action = spec.action;
+    if (turn === null || !action) return null;
+    const kind = turn.kinds.get(action);
     if (kind === undefined) return null;
-    const what = _rt_name_of(_rt_ACTION_NAMES, spec.action), own = m.name === this.actor;
-    if (!own && m.ready && m.ready === spec.action) {  // the readied action, triggered
+    const what = _rt_name_of(_rt_ACTION_NAMES, action), own = m.name === this.actor;
+    if (!own && m.ready && m.ready === action) {  // the readied action, triggered
       const readyKind = turn.kinds.get(m.ready);
       const owes = turn.owes && readyKind !== undefined && readyKind.own.length ? readyKind.own[0] : [];
       return _rt_budget_plan(m.name, kind.off.length ? kind.off[0] : [], owes, true, '');
@@ -2894,6 +2908,7 @@ function _rt_fields_read(rules) {
   const out = new Map();
   for (const kv of rules.actions.entries()) {
     const read = gates.slice();
+    if (kv[1].action_from) read.push(kv[1].action_from);  // the kind of action it spends
     for (const e of kv[1].effects) for (const f of [e.field, e.when, e.kind === 'track' ? e.key : '']) if (f) read.push(f);
     out.set(kv[0], read.filter((f, i) => read.indexOf(f) === i));
   }
@@ -2926,7 +2941,17 @@ class _rt_PlanChain {
       }
       this.work += outcomes.length;
       for (const oq of outcomes) {
-        const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3], prepared[4]);
+        let plan = prepared[4];
+        if (prepared[0].action_from) {  // the kind of action this outcome spends (refused: the step ends)
+          try {
+            plan = fight._priced(prepared[0], prepared[5], oq[0])[0];
+          } catch (err) {
+            if (!(err instanceof Refused)) throw err;
+            this._add(merged, _rt_plan_end(fight, step), oq[1]);
+            continue;
+          }
+        }
+        const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3], plan);
         this._add(merged, _rt_plan_end(fight.apply(action), step), oq[1]);
       }
     }

@@ -1322,7 +1322,8 @@
         name: a.name, call: a.call, positional: Object.freeze(a.positional), roles: Object.freeze(a.roles),
         effects: Object.freeze(a.effects.map(e => Object.freeze({kind: e[0], role: e[1], key: e[2], field: e[3],
                                                                  sign: e[4], duration: e[5], when: e[6], other: e[7]}))),
-        odds: a.odds, params: map(a.params), action: a.action, nature: a.nature, subject: a.subject,
+        odds: a.odds, params: map(a.params), action: a.action, action_from: a.action_from || '', nature: a.nature,
+        subject: a.subject,
         required: Object.freeze(a.required || []),
         checks: Object.freeze((a.checks || []).map(c => Object.freeze({check: c[0], role: c[1], lowers: c[2], top: c[3],
                                                                        when: c[4]})))})];
@@ -1637,9 +1638,21 @@
       const prepared = this._prepare(procedure, roles, options);
       _rt_check_call(prepared[0], procedure, prepared[1]);
       const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
+      if (prepared[0].action_from) {  // the kind of action its result spends, refused when it does not fit
+        const priced = this._priced(prepared[0], prepared[5], result);
+        prepared[4] = priced[0];
+        for (const s of priced[1]) prepared[2].push(s);
+      }
       if (this.rules.resources.size) _rt_refuse_spends(this, prepared[0], prepared[5], result, prepared[2]);  // fight_resources.js
       return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
                              prepared[4]);
+    }
+    // What an action whose result names the kind it spends (action_from) costs its actor, and the
+    // sentence when it does not fit but the ruling lets it through: [plan, sentences]; Refused when refused.
+    _priced(spec, roles, result) {
+      if (this.rules.turn === null) return [null, []];
+      const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec, String(result[spec.action_from]));
+      return [plan, plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : []];
     }
     // What resolve calls the procedure with: [its spec, the arguments (every role's effective stats,
     // the options its conditions supply, then the caller's), the sentences of the state that applied,
@@ -1662,7 +1675,7 @@
       for (let i = spec.roles.length - 1; i >= 0; i--) byName.set(roles[spec.roles[i]], spec.roles[i]);
       for (const r of given) this.member(roles[r]);  // every combatant named exists before anything is refused
       this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
-      const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
+      const plan = spec.action_from ? null : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);  // else _priced
       const kwargs = Object.create(null), supplied = Object.create(null), suppliedKeys = [];
       const used = [], applied = plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : [];
       for (const role of spec.roles) {
@@ -2037,14 +2050,15 @@
   }
   const _rt_BUDGET = {
     // What `spec` costs `m` now (null: no turn budget, or not an action of a turn); Refused when it
-    // does not fit and the ruling refuses.
-    _plan(m, spec) {
+    // does not fit and the ruling refuses. `action`: the kind its result named (spec.action_from).
+    _plan(m, spec, action) {
       const turn = _rt_turn_for(this, m);  // the ruleset's turn, as m's conditions shorten it (fight_events)
-      if (turn === null || !spec.action) return null;
-      const kind = turn.kinds.get(spec.action);
+      if (action === undefined) action = spec.action;
+      if (turn === null || !action) return null;
+      const kind = turn.kinds.get(action);
       if (kind === undefined) return null;
-      const what = _rt_name_of(_rt_ACTION_NAMES, spec.action), own = m.name === this.actor;
-      if (!own && m.ready && m.ready === spec.action) {  // the readied action, triggered
+      const what = _rt_name_of(_rt_ACTION_NAMES, action), own = m.name === this.actor;
+      if (!own && m.ready && m.ready === action) {  // the readied action, triggered
         const readyKind = turn.kinds.get(m.ready);
         const owes = turn.owes && readyKind !== undefined && readyKind.own.length ? readyKind.own[0] : [];
         return _rt_budget_plan(m.name, kind.off.length ? kind.off[0] : [], owes, true, '');
@@ -2810,6 +2824,7 @@
     const out = new Map();
     for (const kv of rules.actions.entries()) {
       const read = gates.slice();
+      if (kv[1].action_from) read.push(kv[1].action_from);  // the kind of action it spends
       for (const e of kv[1].effects) for (const f of [e.field, e.when, e.kind === 'track' ? e.key : '']) if (f) read.push(f);
       out.set(kv[0], read.filter((f, i) => read.indexOf(f) === i));
     }
@@ -2842,7 +2857,17 @@
         }
         this.work += outcomes.length;
         for (const oq of outcomes) {
-          const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3], prepared[4]);
+          let plan = prepared[4];
+          if (prepared[0].action_from) {  // the kind of action this outcome spends (refused: the step ends)
+            try {
+              plan = fight._priced(prepared[0], prepared[5], oq[0])[0];
+            } catch (err) {
+              if (!(err instanceof Refused)) throw err;
+              this._add(merged, _rt_plan_end(fight, step), oq[1]);
+              continue;
+            }
+          }
+          const action = new FightAction(step.procedure, step.roles, oq[0], prepared[2], prepared[3], plan);
           this._add(merged, _rt_plan_end(fight.apply(action), step), oq[1]);
         }
       }
@@ -5814,18 +5839,20 @@
   }
 
   function _overrun_setup(
-    attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied, _trace
+    attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied,
+    blocker_knocks_down, _trace
   ) {
     if (!(
       attacker instanceof Combatant && defender instanceof Combatant && Number.isInteger(blockers) && 1 <= blockers
       && blockers <= 4 && typeof acrobatics === 'boolean' && typeof blocker_cannot_block === 'boolean'
       && typeof blocker_dodges === 'boolean' && typeof square_behind_occupied === 'boolean'
+      && typeof blocker_knocks_down === 'boolean'
     )) {
       _rt_check_inputs([
         ['type', "闯越者", attacker, Combatant], ['type', "阻挡者", defender, Combatant],
         ['int', "阻挡者人数", blockers, 1, 4], ['bool', "使用特技", acrobatics],
         ['bool', "阻挡者无法阻挡", blocker_cannot_block], ['bool', "阻挡者闪躲", blocker_dodges],
-        ['bool', "身后方格已被占据", square_behind_occupied]
+        ['bool', "身后方格已被占据", square_behind_occupied], ['bool', "阻挡者选择撞倒", blocker_knocks_down]
       ]);
     }
     let contested, pool, block_pool;
@@ -5843,7 +5870,9 @@
     return [contested, pool, block_pool];
   }
 
-  const OVERRUN_FIELDS = Object.freeze(["passed", "success", "contested", "stepped_back", "fell"]);
+  const OVERRUN_FIELDS = Object.freeze([
+    "passed", "success", "contested", "stepped_back", "knocked_down", "fell", "action_spent"
+  ]);
   // The result of overrun (闯越): its outcome fields, rolls and trace; outcome(), text(), toDict().
   class OverrunResult extends Result {}
   OverrunResult.PROCEDURE = "overrun";
@@ -5852,20 +5881,27 @@
   // 闯越（DP-60）
   function overrun(attacker, defender, options) {
     options = _rt_options(
-      options, ["blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied", "dice"]
+      options,
+      [
+        "blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied",
+        "blocker_knocks_down", "dice"
+      ]
     );
     let blockers = options.blockers === undefined ? 1 : options.blockers;
     let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
     let blocker_cannot_block = options.blocker_cannot_block === undefined ? false : options.blocker_cannot_block;
     let blocker_dodges = options.blocker_dodges === undefined ? false : options.blocker_dodges;
     let square_behind_occupied = options.square_behind_occupied === undefined ? false : options.square_behind_occupied;
+    let blocker_knocks_down = options.blocker_knocks_down === undefined ? true : options.blocker_knocks_down;
     const _trace = [];
     const [contested, pool, block_pool] = _overrun_setup(
-      attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied, _trace
+      attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied,
+      blocker_knocks_down, _trace
     );
     const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
     const _rolls = [];
     let _mine_roll, mine, total, _b1_roll, b1, left1, _b2_roll, b2, left2, _b3_roll, b3, left3, _b4_roll, b4, passed;
+    let knocked_down;
     if (contested) {
       _mine_roll = _rt_roll_pool(_source, _POOL, pool, attacker.attack_extras, false, 1000);
       _rolls.push(_mine_roll);
@@ -5932,18 +5968,24 @@
     }
     passed = !contested ? blockers : left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
     _trace.push(new TraceStep("let", "闯越了" + String(passed) + "名阻挡者", [["passed", passed]]));
+    knocked_down = contested && !acrobatics && blocker_knocks_down && passed < blockers && (passed === 0 ? left1 : passed === 1 ? left2 : passed === 2 ? left3 : left3 - b4) < 0;
+    if (knocked_down) {
+      _trace.push(new TraceStep("note", "闯越失败，反遭撞倒：退后一格并倒在该格", []));
+    }
     return _rt_result(
       OverrunResult,
       [
-        passed, passed === blockers, contested, contested && passed < blockers,
-        contested && passed < blockers && square_behind_occupied
+        passed, passed === blockers, contested, contested && passed < blockers, knocked_down,
+        contested && passed < blockers && (square_behind_occupied || knocked_down), contested ? "standard" : "none"
       ],
       _rolls, _trace
     );
   }
 
-  function _overrun_roll(dice, contested, pool, block_pool, attacker, blockers, square_behind_occupied) {
-    let mine, total, b1, left1, b2, left2, b3, left3, b4, passed;
+  function _overrun_roll(
+    dice, contested, pool, block_pool, attacker, blockers, acrobatics, square_behind_occupied, blocker_knocks_down
+  ) {
+    let mine, total, b1, left1, b2, left2, b3, left3, b4, passed, knocked_down;
     if (contested) {
       mine = _rt_pool_successes(dice, pool, 10, 8, 10, 1000);
     }
@@ -5979,41 +6021,56 @@
       b4 = 0;
     }
     passed = !contested ? blockers : left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
+    knocked_down = contested && !acrobatics && blocker_knocks_down && passed < blockers && (passed === 0 ? left1 : passed === 1 ? left2 : passed === 2 ? left3 : left3 - b4) < 0;
     return [
-      passed, passed === blockers, contested, contested && passed < blockers,
-      contested && passed < blockers && square_behind_occupied
+      passed, passed === blockers, contested, contested && passed < blockers, knocked_down,
+      contested && passed < blockers && (square_behind_occupied || knocked_down), contested ? "standard" : "none"
     ];
   }
 
   // 闯越: the outcome only (the fields of OVERRUN_FIELDS), no trace.
   function overrun_fast(attacker, defender, options) {
     options = _rt_options(
-      options, ["blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied", "dice"]
+      options,
+      [
+        "blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied",
+        "blocker_knocks_down", "dice"
+      ]
     );
     let blockers = options.blockers === undefined ? 1 : options.blockers;
     let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
     let blocker_cannot_block = options.blocker_cannot_block === undefined ? false : options.blocker_cannot_block;
     let blocker_dodges = options.blocker_dodges === undefined ? false : options.blocker_dodges;
     let square_behind_occupied = options.square_behind_occupied === undefined ? false : options.square_behind_occupied;
+    let blocker_knocks_down = options.blocker_knocks_down === undefined ? true : options.blocker_knocks_down;
     const [contested, pool, block_pool] = _overrun_setup(
-      attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied, null
+      attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied,
+      blocker_knocks_down, null
     );
     const dice = _rt_dice_source(options.dice);
-    return _overrun_roll(dice, contested, pool, block_pool, attacker, blockers, square_behind_occupied);
+    return _overrun_roll(
+      dice, contested, pool, block_pool, attacker, blockers, acrobatics, square_behind_occupied, blocker_knocks_down
+    );
   }
 
   // 闯越: the setup once; the function returned rolls and returns the outcome array.
   function overrun_prepare(attacker, defender, options) {
     options = _rt_options(
-      options, ["blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied"]
+      options,
+      [
+        "blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied",
+        "blocker_knocks_down"
+      ]
     );
     let blockers = options.blockers === undefined ? 1 : options.blockers;
     let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
     let blocker_cannot_block = options.blocker_cannot_block === undefined ? false : options.blocker_cannot_block;
     let blocker_dodges = options.blocker_dodges === undefined ? false : options.blocker_dodges;
     let square_behind_occupied = options.square_behind_occupied === undefined ? false : options.square_behind_occupied;
+    let blocker_knocks_down = options.blocker_knocks_down === undefined ? true : options.blocker_knocks_down;
     const [contested, pool, block_pool] = _overrun_setup(
-      attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied, null
+      attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied,
+      blocker_knocks_down, null
     );
     const _attacker_attack_extras = attacker.attack_extras;
     const _b2 = contested && blockers >= 2;
@@ -6023,10 +6080,11 @@
     const _blockers_eq_1 = blockers === 1;
     const _blockers_eq_2 = blockers === 2;
     const _blockers_eq_3 = blockers === 3;
-    const _out4 = contested && square_behind_occupied;
+    const _knocked_down = contested && !acrobatics && blocker_knocks_down;
+    const _out6 = contested ? "standard" : "none";
     return dice => {
       dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
-      let mine, total, b1, left1, b2, left2, b3, left3, b4, passed;
+      let mine, total, b1, left1, b2, left2, b3, left3, b4, passed, knocked_down;
       if (contested) {
         mine = _rt_pool_successes(dice, pool, 10, 8, 10, 1000);
       }
@@ -6062,26 +6120,36 @@
         b4 = 0;
       }
       passed = _not_contested ? blockers : left1 <= 0 ? 0 : _blockers_eq_1 || left2 <= 0 ? 1 : _blockers_eq_2 || left3 <= 0 ? 2 : _blockers_eq_3 || left3 - b4 <= 0 ? 3 : 4;
-      return [passed, passed === blockers, contested, contested && passed < blockers, _out4 && passed < blockers];
+      knocked_down = _knocked_down && passed < blockers && (passed === 0 ? left1 : passed === 1 ? left2 : passed === 2 ? left3 : left3 - b4) < 0;
+      return [
+        passed, passed === blockers, contested, contested && passed < blockers, knocked_down,
+        contested && passed < blockers && (square_behind_occupied || knocked_down), _out6
+      ];
     }
   }
 
   // 闯越: the exact distribution of the fields of OVERRUN_FIELDS.
   function overrun_odds(attacker, defender, options) {
     options = _rt_options(
-      options, ["blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied"]
+      options,
+      [
+        "blockers", "acrobatics", "blocker_cannot_block", "blocker_dodges", "square_behind_occupied",
+        "blocker_knocks_down"
+      ]
     );
     let blockers = options.blockers === undefined ? 1 : options.blockers;
     let acrobatics = options.acrobatics === undefined ? false : options.acrobatics;
     let blocker_cannot_block = options.blocker_cannot_block === undefined ? false : options.blocker_cannot_block;
     let blocker_dodges = options.blocker_dodges === undefined ? false : options.blocker_dodges;
     let square_behind_occupied = options.square_behind_occupied === undefined ? false : options.square_behind_occupied;
+    let blocker_knocks_down = options.blocker_knocks_down === undefined ? true : options.blocker_knocks_down;
     const [contested, pool, block_pool] = _overrun_setup(
-      attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied, null
+      attacker, defender, blockers, acrobatics, blocker_cannot_block, blocker_dodges, square_behind_occupied,
+      blocker_knocks_down, null
     );
     const _odds = new OddsBuilder(OVERRUN_FIELDS, null, null, 200000);
     const _p = 1.0;
-    let mine, total, b1, left1, b2, left2, b3, left3, b4, passed;
+    let mine, total, b1, left1, b2, left2, b3, left3, b4, passed, knocked_down;
     for (const _mine_item of _odds.outcomes(
       _p, (contested ? _rt_pool_distribution(pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
     )) {
@@ -6115,10 +6183,12 @@
               b4 = _b4_item[0];
               const _b4_p = _b3_p * _b4_item[1];
               passed = !contested ? blockers : left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
+              knocked_down = contested && !acrobatics && blocker_knocks_down && passed < blockers && (passed === 0 ? left1 : passed === 1 ? left2 : passed === 2 ? left3 : left3 - b4) < 0;
               _odds.add(
                 [
-                  passed, passed === blockers, contested, contested && passed < blockers,
-                  contested && passed < blockers && square_behind_occupied
+                  passed, passed === blockers, contested, contested && passed < blockers, knocked_down,
+                  contested && passed < blockers && (square_behind_occupied || knocked_down),
+                  contested ? "standard" : "none"
                 ],
                 _b4_p
               );
@@ -6919,12 +6989,14 @@
       params: [
         ["attacker", "闯越者", "combatant"], ["defender", "阻挡者", "combatant"], ["blockers", "阻挡者人数", "int"],
         ["acrobatics", "使用特技", "bool"], ["blocker_cannot_block", "阻挡者无法阻挡", "bool"],
-        ["blocker_dodges", "阻挡者闪躲", "bool"], ["square_behind_occupied", "身后方格已被占据", "bool"]
+        ["blocker_dodges", "阻挡者闪躲", "bool"], ["square_behind_occupied", "身后方格已被占据", "bool"],
+        ["blocker_knocks_down", "阻挡者选择撞倒", "bool"]
       ],
       positional: ["attacker", "defender"],
       fields: [
         ["passed", "闯越人数", "int"], ["success", "全部闯越", "bool"], ["contested", "进行了闯越判定", "bool"],
-        ["stepped_back", "退后一格", "bool"], ["fell", "倒在该格", "bool"]
+        ["stepped_back", "退后一格", "bool"], ["knocked_down", "反遭撞倒", "bool"], ["fell", "倒在该格", "bool"],
+        ["action_spent", "花费的动作", "str"]
       ],
       summary: {hit: null, damage: null}
     },
@@ -7140,12 +7212,17 @@
         "overrun",
         {
           name: "闯越", call: overrun, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
-          effects: [["condition", "attacker", "overran", "", 1, "", "contested", ""]], odds: overrun_odds,
+          effects: [
+            ["condition", "attacker", "overran", "", 1, "", "contested", ""],
+            ["condition", "attacker", "prone", "", 1, "", "fell", ""]
+          ],
+          odds: overrun_odds,
           params: [
             ["blockers", "阻挡者人数"], ["acrobatics", "使用特技"], ["blocker_cannot_block", "阻挡者无法阻挡"],
-            ["blocker_dodges", "阻挡者闪躲"], ["square_behind_occupied", "身后方格已被占据"]
+            ["blocker_dodges", "阻挡者闪躲"], ["square_behind_occupied", "身后方格已被占据"],
+            ["blocker_knocks_down", "阻挡者选择撞倒"]
           ],
-          action: "", nature: "", subject: 0, checks: [], required: []
+          action: "standard", nature: "physical", subject: 0, checks: [], required: [], action_from: "action_spent"
         }
       ],
       [

@@ -149,10 +149,22 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
             result = spec.function(**kwargs)
         except TypeError:  # a required option left out, or one the procedure does not take
             raise bad_options(spec, procedure) from None
+        if spec.action_from:  # the kind of action its result spends, refused when it does not fit
+            plan, said = self._priced(spec, roles, result)
+            applied += said
         if self.rules.resources:  # what it spends, refused past what is left (fight_resources.py)
             applied += refuse_spends(self.rules, spec, roles, result, {m.name: m for m in self.members})
         return _tuple_new(Action, (procedure, tuple(zip(spec.roles, map(roles.__getitem__, spec.roles))), result,
                                    applied, used, plan))
+
+    def _priced(self, spec: ActionSpec, roles: Mapping[str, str], result: Any
+                ) -> Tuple[Optional[Plan], Tuple[str, ...]]:
+        """What an action whose result names the kind it spends (`action_from`) costs its actor, and
+        the sentence when it does not fit but the ruling lets it through; `Refused` when it is refused."""
+        if self.rules.turn is None:
+            return None, ()
+        plan = self._plan(self.member(roles[spec.roles[spec.subject]]), spec, str(getattr(result, spec.action_from)))
+        return plan, (line(f"{plan.over}：按裁定仍然进行"),) if plan is not None and plan.over else ()
 
     def _prepare(self, procedure: str, roles: Mapping[str, str], options: Mapping[str, Any]
                  ) -> Tuple[ActionSpec, Dict[str, Any], Tuple[str, ...], Tuple[Tuple[str, str, str], ...],
@@ -203,7 +215,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
         if actor.conditions or actor.states or self.relations:  # what may forbid the action
             by_name = {roles[r]: r for r in reversed(spec.roles)}
             self._refuse(actor, procedure, spec, by_name)
-        plan = self._plan(actor, spec)
+        plan = self._plan(actor, spec) if not spec.action_from else None  # else: from its result (_priced)
         kwargs = {}
         supplied: Dict[str, Any] = {}
         used: List[Tuple[str, str, str]] = []

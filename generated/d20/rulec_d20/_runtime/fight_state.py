@@ -61,6 +61,7 @@ class ActionSpec(NamedTuple):
     nature: str = ""  # "physical", "mental" or ""
     subject: int = 0  # which role acts (its index in roles): the one whose conditions may forbid it
     checks: Tuple["CheckUse", ...] = ()  # the checks it rolls that a debuff may lower (fight_checks.py)
+    action_from: str = ""  # the text outcome naming the kind of action it spends ("": `action`, before it resolves)
 
 
 Cost = Tuple[Tuple[str, int], ...]  # (pool, amount), sorted by pool

@@ -160,6 +160,8 @@ class Planned:
 
         def _active(self, m: Member) -> Tuple[Any, ...]: ...
 
+        def _priced(self, spec: ActionSpec, roles: Mapping[str, str], result: Any) -> Tuple[Any, Tuple[str, ...]]: ...
+
         def member(self, name: str) -> Member: ...
 
     def reached(self, target: Any) -> bool:
@@ -313,6 +315,12 @@ class _Chain:
                 raise LimitExceeded(f"计划的计算量超过{MAX_PLAN_WORK}次结算：请减少最多行动次数")
             self.work += len(outcomes)
             for outcome, q in outcomes:
+                if spec.action_from:  # the kind of action this outcome spends (refused: the step ends)
+                    try:
+                        turn = fight._priced(spec, roles, outcome)[0]
+                    except Refused:
+                        self._add(merged, _end(fight, step), q)
+                        continue
                 action = Action(step.procedure, step.roles, outcome, applied, used, turn)
                 self._add(merged, _end(fight.apply(action), step), q)
         out = [(after, k2[0], k2[1], q) for k2, (after, q) in merged.items()]
@@ -400,11 +408,13 @@ class _Chain:
 
 def _fields_read(rules: FightRules) -> Dict[str, Tuple[str, ...]]:
     """Each procedure's outcome fields that `Fight.apply` reads: its effects' amounts, gates and
-    tracks, and the gates of the conditions an action of it ends."""
+    tracks, the gates of the conditions an action of it ends, and the kind of action it spends."""
     gates = tuple(x.scope.when for c in rules.conditions.values() for x in c.ends if x.kind == "acts" and x.scope.when)
     out: Dict[str, Tuple[str, ...]] = {}
     for procedure, spec in rules.actions.items():
         read: List[str] = list(gates)
+        if spec.action_from:  # the kind of action it spends
+            read.append(spec.action_from)
         for e in spec.effects:
             read += [f for f in (e.field, e.when, e.key if e.kind == "track" else "") if f]
         out[procedure] = tuple(dict.fromkeys(read))

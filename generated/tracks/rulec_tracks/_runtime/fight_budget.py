@@ -90,18 +90,21 @@ class Budget:
                   relations: Optional[Tuple[Tuple[str, str, str], ...]] = None,
                   log: Optional[Tuple[str, ...]] = None) -> "Fight": ...
 
-    def _plan(self, m: Member, spec: ActionSpec) -> Optional[Plan]:
+    def _plan(self, m: Member, spec: ActionSpec, action: Optional[str] = None) -> Optional[Plan]:
         """What `spec` costs `m` now (None: the ruleset has no turn budget or the procedure is not an
-        action of a turn); refused here when it does not fit and the ruling refuses."""
+        action of a turn); refused here when it does not fit and the ruling refuses. `action`: the kind
+        its result named (`spec.action_from`), instead of the declared one."""
         turn = turn_for(self, m)  # the ruleset's turn, as m's conditions shorten it (fight_events)
-        if turn is None or not spec.action:
+        if action is None:
+            action = spec.action
+        if turn is None or not action:
             return None
-        kind = turn.kind(spec.action)
+        kind = turn.kind(action)
         if kind is None:
             return None
-        what = ACTION_NAMES.get(spec.action, spec.action)
+        what = ACTION_NAMES.get(action, action)
         own = m.name == self.actor
-        if not own and m.ready and m.ready == spec.action:  # the readied action, triggered
+        if not own and m.ready and m.ready == action:  # the readied action, triggered
             ready_kind = turn.kind(m.ready)
             owes = ready_kind.own[0] if turn.owes and ready_kind is not None and ready_kind.own else ()
             return Plan(m.name, kind.off[0] if kind.off else (), owes, True, "")
