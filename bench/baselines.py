@@ -120,19 +120,21 @@ def d20_specialised_dice(dice: Any, bonus: int = 5, ac: int = 15, crit_min: int 
 
 
 def dp_specialised(random: Any, dice: int = 8, defender_extras: int = 3,
-                   extras: int = 5) -> tuple[bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int]:
+                   extras: int = 5) -> tuple[bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int,
+                                             int, int, bool, bool, bool]:
     """One specific dp attack written by hand: the seed's 8 dice after defense, 3 defender extras, +5.
 
     It returns the same sixteen outcome fields as the generated `attack` (hit, net, damage,
     damage type, melee, melee hit, condition, condition points, dice, defender extras, the attacker's own basic
-    defense penalty, and the called-shot contest's severity steps, disarm and item damage, and the willpower each side spent).
+    defense penalty, and the called-shot contest's severity steps, disarm and item damage, the willpower each side spent,
+    and whether the weapon left the hand, was seized and must be reloaded).
     """
     raw = faithful_pool(random, dice)
     after = raw - defender_extras
     if after <= 0:
-        return False, 0, 0, "blunt", True, False, "", 0, dice, defender_extras, 0, 0, False, 0, 0, 0
+        return False, 0, 0, "blunt", True, False, "", 0, dice, defender_extras, 0, 0, False, 0, 0, 0, False, False, False
     net = after + extras
-    return True, net, net, "blunt", True, True, "", 0, dice, defender_extras, 0, 0, False, 0, 0, 0
+    return True, net, net, "blunt", True, True, "", 0, dice, defender_extras, 0, 0, False, 0, 0, 0, False, False, False
 
 
 def tracks_fight_update(fight: dict[str, Any], defender: str, result: Any, accumulate: Any, recover: Any,

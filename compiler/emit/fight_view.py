@@ -78,7 +78,7 @@ def fight_view(rs: Ruleset) -> dict[str, Any]:
             if e.kind == "condition":
                 setters.setdefault(e.key, []).append(p.name)
             elif e.kind == "clear":
-                clearers.setdefault(e.key, []).append(p.name)
+                clearers.setdefault(e.key, []).append(p.name + ("（所有参战者）" if e.duration == "everyone" else ""))
     for c in rs.fight.conditions:  # what follows an expiry (then:) sets a condition too
         for kind, key in c.then:
             if kind == "condition":

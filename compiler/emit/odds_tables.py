@@ -143,6 +143,9 @@ def _expected_attacks(mod: Any, preset: OddsPreset, kwargs: dict[str, Any], odds
     from ..runtime.fight import expected_attacks
 
     at = preset.until_at
+    marginal = odds.marginal(odds.damage)
+    if not any(p > 0 and int(v) > 0 for v, p in marginal.items()):
+        return None  # no attack deals damage (a disarm, a sunder): the total never grows, no chain to run
     rules = getattr(getattr(mod, "fight", None), "FIGHT_RULES", None)
     spec = rules.actions.get(preset.procedure) if rules is not None else None
     counter = next((e for e in spec.effects if e.kind == "counter" and e.field == odds.damage), None) if spec else None
@@ -155,7 +158,6 @@ def _expected_attacks(mod: Any, preset: OddsPreset, kwargs: dict[str, Any], odds
             mean = None
         if mean is not None:
             return None if mean > MAX_UNTIL else mean
-    marginal = odds.marginal(odds.damage)
     mean = expected_attacks({int(v): p for v, p in marginal.items()}, at)
     return None if mean is None or mean > MAX_UNTIL else mean
 

@@ -20,6 +20,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad-condition.not-int-outcome": ("'{value}' 不是整数结果字段", "'{value}' is not a whole-number outcome"),
     "bad-condition.not-other-role": ("'{source}' 不是另一个参战者参数", "'{source}' is not another combatant parameter"),
     "bad-condition.clear-takes-nothing": ("clear 效果不带 value 或 source", "a clear effect takes no value or source"),
+    "bad-condition.everyone-clear-only": (
+        "everyone 只能用于 clear 效果（结束每名参战者的这个条件）",
+        "everyone goes only with a clear effect (ending the condition on every combatant)"),
     "bad-condition.not-takeable": (
         "'{what}' 不是计数、累积槽或 any_track", "'{what}' is not a counter, a track or any_track"),
     "bad-condition.pool-above-turn": (

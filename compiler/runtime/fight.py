@@ -391,11 +391,13 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
                 names = [x.name for x in self.members]
                 members[who] = self._set_condition(m, ekey, value, source, names.index(who),
                                                    names.index(source) if source else -1, log)
-            elif kind == "clear":
-                kept = tuple(c for c in m.conditions if c.id != ekey)
-                if kept != m.conditions:
-                    members[who] = m._replace(conditions=kept)
-                    log.append(line(f"{who}的{rules.conditions[ekey].name}结束（{spec.name}）"))
+            elif kind == "clear":  # on the target, or on everyone (duration "everyone")
+                for name in (list(members) if duration == "everyone" else (who,)):
+                    m = members[name]
+                    kept = tuple(c for c in m.conditions if c.id != ekey)
+                    if kept != m.conditions:
+                        members[name] = m._replace(conditions=kept)
+                        log.append(line(f"{name}的{rules.conditions[ekey].name}结束（{spec.name}）"))
             elif kind == "resource" or kind == "capacity":
                 members[who] = self._resource_effect(m, e, result, spec.name, log)
             elif kind == "relation":

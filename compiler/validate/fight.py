@@ -225,7 +225,8 @@ def check_effects(p: CheckedProcedure, raw: list[dict[str, Any]], doc: Document,
         elif kind in ("condition", "clear"):
             key, value, source = check_condition_effect(e, kind, roles, outcomes, {c.id for c in spec.conditions},
                                                         bad)
-            out.append(Effect(kind, e["target"], key, value, 1, "", when, source, doc.span(ep)))
+            everyone = "everyone" if kind == "clear" and e.get("everyone") is True else ""  # in the duration slot
+            out.append(Effect(kind, e["target"], key, value, 1, everyone, when, source, doc.span(ep)))
         elif kind == "state":
             ids = {x.id for t in tables if t.id == spec.states for x in t.entries}
             if e["state"] not in ids:

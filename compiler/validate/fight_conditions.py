@@ -171,4 +171,6 @@ def check_condition_effect(e: dict[str, Any], kind: str, roles: list[str], outco
         bad("source", say("bad-condition.not-other-role", source=source), did_you_mean(source, roles))
     if kind == "clear" and (value or source):
         bad("clear", say("bad-condition.clear-takes-nothing"))
+    if kind != "clear" and "everyone" in e:
+        bad("everyone", say("bad-condition.everyone-clear-only"))
     return key, value, source

@@ -382,11 +382,13 @@ class Fight {
         const source = e.other && roles.has(e.other) ? roles.get(e.other) : '';
         members.set(who, this._set_condition(m, e.key, value, source, names.indexOf(who),
                                              source ? names.indexOf(source) : -1, log));
-      } else if (e.kind === 'clear') {
-        const kept = m.conditions.filter(c => c.id !== e.key);
-        if (kept.length !== m.conditions.length) {
-          members.set(who, _rt_member_with(m, {conditions: kept}));
-          log.push(_rt_line(`${who}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
+      } else if (e.kind === 'clear') {  // on the target, or on everyone (duration "everyone")
+        for (const name of e.duration === 'everyone' ? Array.from(members.keys()) : [who]) {
+          const mm = members.get(name), kept = mm.conditions.filter(c => c.id !== e.key);
+          if (kept.length !== mm.conditions.length) {
+            members.set(name, _rt_member_with(mm, {conditions: kept}));
+            log.push(_rt_line(`${name}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
+          }
         }
       } else if (e.kind === 'resource' || e.kind === 'capacity') {
         members.set(who, _rt_resource_effect(this, m, e, result, spec.name, log));

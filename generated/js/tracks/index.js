@@ -1877,11 +1877,13 @@ class Fight {
         const source = e.other && roles.has(e.other) ? roles.get(e.other) : '';
         members.set(who, this._set_condition(m, e.key, value, source, names.indexOf(who),
                                              source ? names.indexOf(source) : -1, log));
-      } else if (e.kind === 'clear') {
-        const kept = m.conditions.filter(c => c.id !== e.key);
-        if (kept.length !== m.conditions.length) {
-          members.set(who, _rt_member_with(m, {conditions: kept}));
-          log.push(_rt_line(`${who}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
+      } else if (e.kind === 'clear') {  // on the target, or on everyone (duration "everyone")
+        for (const name of e.duration === 'everyone' ? Array.from(members.keys()) : [who]) {
+          const mm = members.get(name), kept = mm.conditions.filter(c => c.id !== e.key);
+          if (kept.length !== mm.conditions.length) {
+            members.set(name, _rt_member_with(mm, {conditions: kept}));
+            log.push(_rt_line(`${name}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
+          }
         }
       } else if (e.kind === 'resource' || e.kind === 'capacity') {
         members.set(who, _rt_resource_effect(this, m, e, result, spec.name, log));
@@ -3270,7 +3272,7 @@ function _rt_initiative_order(entries, spec, source, useExtras, maxRerolls, maxD
 const VERSION = "1.0.0";
 const RULES_VERSION = "1.0.0";
 
-// ---- rulings in force (23): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+// ---- rulings in force (24): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 const _R_INITIATIVE_TIEBREAK_EXTRAS = true;  // R50 先攻比较额外成功数
 const _R_TICKS_PER_SECOND = 3;  // R51 每秒刻数
 const _R_REFUSE_OVER_TURN = true;  // R51 拒绝放不进本回合的动作
@@ -3294,6 +3296,7 @@ const _R_EXTRAS_ALONE_HIT = false;  // 额外成功数单独可以命中
 const _R_MISSED_REST_POINTS_GAIN = 1;  // R61 缺少长休息的点数增加
 const _R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION = true;  // 冲撞者受到的等量伤害按减免前计算
 const _R_CHARGE_SKILL_BEST_OF = true;  // 冲撞攻击取运动与格斗中较高者
+const _R_SURPRISE_END_FREES_SURPRISED = true;  // 突袭轮提前结束时被突袭者不再定身
 const RULINGS = Object.freeze({
   "initiative_tiebreak_extras": _R_INITIATIVE_TIEBREAK_EXTRAS, "ticks_per_second": _R_TICKS_PER_SECOND,
   "refuse_over_turn": _R_REFUSE_OVER_TURN, "check_floor": _R_CHECK_FLOOR, "cap_counts_extras": _R_CAP_COUNTS_EXTRAS,
@@ -3306,7 +3309,7 @@ const RULINGS = Object.freeze({
   "revealed_bonus": _R_REVEALED_BONUS, "parry_duration_seconds": _R_PARRY_DURATION_SECONDS,
   "extras_alone_hit": _R_EXTRAS_ALONE_HIT, "missed_rest_points_gain": _R_MISSED_REST_POINTS_GAIN,
   "charge_self_damage_before_reduction": _R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION,
-  "charge_skill_best_of": _R_CHARGE_SKILL_BEST_OF
+  "charge_skill_best_of": _R_CHARGE_SKILL_BEST_OF, "surprise_end_frees_surprised": _R_SURPRISE_END_FREES_SURPRISED
 });
 
 // ---- error types ----
@@ -6107,6 +6110,75 @@ function surprise_round_odds(character) {
   return _odds.build();
 }
 
+function _end_surprise_setup(character, hidden_action, _trace) {
+  if (!(character instanceof Combatant && typeof hidden_action === 'boolean')) {
+    _rt_check_inputs([
+      ['type', "使突袭轮结束的角色", character, Combatant], ['bool', "隐藏者做出能被意识到的行为", hidden_action]
+    ]);
+  }
+  let frees_surprised;
+  if (hidden_action) {
+    if (_trace !== null) _trace.push(new TraceStep(
+      "note", "隐藏者做出了能被其他角色意识到的行为（即使没有被发现），突袭轮结束，进入战斗轮", []
+    ));
+  }
+  if (!hidden_action) {
+    if (_trace !== null) _trace.push(new TraceStep(
+      "note", "所有目标都意识到彼此的存在并且都拥有敌意，突袭轮结束，进入战斗轮", []
+    ));
+  }
+  frees_surprised = true;
+  if (frees_surprised) {
+    if (_trace !== null) _trace.push(new TraceStep("note", "被突袭者不再视为定身", []));
+  }
+  return [frees_surprised];
+}
+
+const END_SURPRISE_FIELDS = Object.freeze(["ended", "frees_surprised"]);
+// The result of end_surprise (突袭轮结束): its outcome fields, rolls and trace; outcome(), text(), toDict().
+class EndSurpriseResult extends Result {}
+EndSurpriseResult.PROCEDURE = "end_surprise";
+EndSurpriseResult.FIELDS = END_SURPRISE_FIELDS;
+
+// 突袭轮结束（TR-01）
+function end_surprise(character, options) {
+  options = _rt_options(options, ["hidden_action", "dice"]);
+  let hidden_action = options.hidden_action === undefined ? true : options.hidden_action;
+  const _trace = [];
+  const [frees_surprised] = _end_surprise_setup(character, hidden_action, _trace);
+  if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+  return _rt_result(EndSurpriseResult, [true, frees_surprised], [], _trace);
+}
+
+// 突袭轮结束: the outcome only (the fields of END_SURPRISE_FIELDS), no trace.
+function end_surprise_fast(character, options) {
+  options = _rt_options(options, ["hidden_action", "dice"]);
+  let hidden_action = options.hidden_action === undefined ? true : options.hidden_action;
+  const [frees_surprised] = _end_surprise_setup(character, hidden_action, null);
+  _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+  return [true, frees_surprised];
+}
+
+// 突袭轮结束: the setup once; the function returned rolls and returns the outcome array.
+function end_surprise_prepare(character, options) {
+  options = _rt_options(options, ["hidden_action"]);
+  let hidden_action = options.hidden_action === undefined ? true : options.hidden_action;
+  const [frees_surprised] = _end_surprise_setup(character, hidden_action, null);
+  const _out = [true, frees_surprised];
+  return dice => { _rt_dice_source(dice); return _out.slice(); };
+}
+
+// 突袭轮结束: the exact distribution of the fields of END_SURPRISE_FIELDS.
+function end_surprise_odds(character, options) {
+  options = _rt_options(options, ["hidden_action"]);
+  let hidden_action = options.hidden_action === undefined ? true : options.hidden_action;
+  const [frees_surprised] = _end_surprise_setup(character, hidden_action, null);
+  const _odds = new OddsBuilder(END_SURPRISE_FIELDS, null, null, 200000);
+  const _p = 1.0;
+  _odds.add([true, frees_surprised], _p);
+  return _odds.build();
+}
+
 function _concentrate_setup(character, _trace) {
   if (!(character instanceof Combatant)) {
     _rt_check_inputs([['type', "角色", character, Combatant]]);
@@ -7082,6 +7154,13 @@ const PROCEDURE_INFO = Object.freeze({
     name: "突袭轮", params: [["character", "角色", "combatant"]], positional: ["character"],
     fields: [["joined", "加入突袭轮", "bool"]], summary: {hit: null, damage: null}
   },
+  "end_surprise": {
+    name: "突袭轮结束",
+    params: [["character", "使突袭轮结束的角色", "combatant"], ["hidden_action", "隐藏者做出能被意识到的行为", "bool"]],
+    positional: ["character"],
+    fields: [["ended", "突袭轮结束", "bool"], ["frees_surprised", "被突袭者的定身结束", "bool"]],
+    summary: {hit: null, damage: null}
+  },
   "concentrate": {
     name: "开始专注动作", params: [["character", "角色", "combatant"]], positional: ["character"],
     fields: [["started", "开始专注", "bool"]], summary: {hit: null, damage: null}
@@ -7376,6 +7455,18 @@ const FIGHT_RULES = _rt_fight_rules({
       }
     ],
     [
+      "end_surprise",
+      {
+        name: "突袭轮结束", call: end_surprise, positional: ["character"], roles: ["character"],
+        effects: [
+          ["clear", "character", "surprise_round", "", 1, "everyone", "", ""],
+          ["clear", "character", "surprised", "", 1, "everyone", "frees_surprised", ""]
+        ],
+        odds: end_surprise_odds, params: [["hidden_action", "隐藏者做出能被意识到的行为"]], action: "", nature: "",
+        subject: 0, checks: [], required: []
+      }
+    ],
+    [
       "concentrate",
       {
         name: "开始专注动作", call: concentrate, positional: ["character"], roles: ["character"],
@@ -7652,16 +7743,17 @@ export {
   detect_fast, detect_prepare, detect_odds, DETECT_FIELDS, DetectResult, surprise, surprise_fast,
   surprise_prepare, surprise_odds, SURPRISE_FIELDS, SurpriseResult, surprise_round,
   surprise_round_fast, surprise_round_prepare, surprise_round_odds, SURPRISE_ROUND_FIELDS,
-  SurpriseRoundResult, concentrate, concentrate_fast, concentrate_prepare, concentrate_odds,
-  CONCENTRATE_FIELDS, ConcentrateResult, chaos_check, chaos_check_fast, chaos_check_prepare,
-  chaos_check_odds, CHAOS_CHECK_FIELDS, ChaosCheckResult, will_check, will_check_fast,
-  will_check_prepare, will_check_odds, WILL_CHECK_FIELDS, WillCheckResult, add_points, add_points_fast,
-  add_points_prepare, add_points_odds, ADD_POINTS_FIELDS, AddPointsResult, miss_long_rest,
-  miss_long_rest_fast, miss_long_rest_prepare, miss_long_rest_odds, MISS_LONG_REST_FIELDS,
-  MissLongRestResult, enhanced_long_rest, enhanced_long_rest_fast, enhanced_long_rest_prepare,
-  enhanced_long_rest_odds, ENHANCED_LONG_REST_FIELDS, EnhancedLongRestResult, unconscious_hit,
-  unconscious_hit_fast, unconscious_hit_prepare, unconscious_hit_odds, UNCONSCIOUS_HIT_FIELDS,
-  UnconsciousHitResult, recover, recover_fast, recover_prepare, recover_odds, RECOVER_FIELDS,
-  RecoverResult, deal_points, deal_points_fast, deal_points_prepare, deal_points_odds,
-  DEAL_POINTS_FIELDS, DealPointsResult,
+  SurpriseRoundResult, end_surprise, end_surprise_fast, end_surprise_prepare, end_surprise_odds,
+  END_SURPRISE_FIELDS, EndSurpriseResult, concentrate, concentrate_fast, concentrate_prepare,
+  concentrate_odds, CONCENTRATE_FIELDS, ConcentrateResult, chaos_check, chaos_check_fast,
+  chaos_check_prepare, chaos_check_odds, CHAOS_CHECK_FIELDS, ChaosCheckResult, will_check,
+  will_check_fast, will_check_prepare, will_check_odds, WILL_CHECK_FIELDS, WillCheckResult, add_points,
+  add_points_fast, add_points_prepare, add_points_odds, ADD_POINTS_FIELDS, AddPointsResult,
+  miss_long_rest, miss_long_rest_fast, miss_long_rest_prepare, miss_long_rest_odds,
+  MISS_LONG_REST_FIELDS, MissLongRestResult, enhanced_long_rest, enhanced_long_rest_fast,
+  enhanced_long_rest_prepare, enhanced_long_rest_odds, ENHANCED_LONG_REST_FIELDS,
+  EnhancedLongRestResult, unconscious_hit, unconscious_hit_fast, unconscious_hit_prepare,
+  unconscious_hit_odds, UNCONSCIOUS_HIT_FIELDS, UnconsciousHitResult, recover, recover_fast,
+  recover_prepare, recover_odds, RECOVER_FIELDS, RecoverResult, deal_points, deal_points_fast,
+  deal_points_prepare, deal_points_odds, DEAL_POINTS_FIELDS, DealPointsResult,
 };

@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:277fff60bb6779a1f6b56b0ec9760e58ccee1024a0c396e4a9f8a79f4cd34331
+# Content hash: sha256:7695b7c8318bfe4ff53e651b5c4abd970ab7dc1e1f00fbc65809d7aa52ad243e
 """计时骰池与负面点数规则 (tracks): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -96,6 +96,8 @@ from .procedures import surprise, surprise_fast, surprise_odds, surprise_prepare
 from .results import SurpriseResult, SURPRISE_FIELDS
 from .procedures import surprise_round, surprise_round_fast, surprise_round_odds, surprise_round_prepare
 from .results import SurpriseRoundResult, SURPRISE_ROUND_FIELDS
+from .procedures import end_surprise, end_surprise_fast, end_surprise_odds, end_surprise_prepare
+from .results import EndSurpriseResult, END_SURPRISE_FIELDS
 from .procedures import concentrate, concentrate_fast, concentrate_odds, concentrate_prepare
 from .results import ConcentrateResult, CONCENTRATE_FIELDS
 from .procedures import chaos_check, chaos_check_fast, chaos_check_odds, chaos_check_prepare
@@ -299,6 +301,12 @@ __all__ = [
     "surprise_round_prepare",
     "SurpriseRoundResult",
     "SURPRISE_ROUND_FIELDS",
+    "end_surprise",
+    "end_surprise_fast",
+    "end_surprise_odds",
+    "end_surprise_prepare",
+    "EndSurpriseResult",
+    "END_SURPRISE_FIELDS",
     "concentrate",
     "concentrate_fast",
     "concentrate_odds",

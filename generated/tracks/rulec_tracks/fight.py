@@ -201,6 +201,11 @@ _ACTIONS: Dict[str, ActionSpec] = {
     'surprise_round': ActionSpec('突袭轮', _procedures.surprise_round, ('character',),
                                  (Effect('condition', 'character', 'surprise_round', '', 1, '', '', ''), ),
                                  _procedures.surprise_round_odds, {}, '', '', 0),
+    'end_surprise': ActionSpec(
+            '突袭轮结束', _procedures.end_surprise, ('character',),
+            (Effect('clear', 'character', 'surprise_round', '', 1, 'everyone', '', ''),
+             Effect('clear', 'character', 'surprised', '', 1, 'everyone', 'frees_surprised', ''),),
+            _procedures.end_surprise_odds, {'hidden_action': '隐藏者做出能被意识到的行为'}, '', '', 0),
     'concentrate': ActionSpec('开始专注动作', _procedures.concentrate, ('character',),
                               (Effect('condition', 'character', 'concentrating', '', 1, '', '', ''), ),
                               _procedures.concentrate_odds, {}, '', '', 0),

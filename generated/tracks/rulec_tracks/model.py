@@ -36,7 +36,7 @@ __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'Sense', 'SENSES',
            'get_condition_track', 'BodyPart', 'BODY_PARTS', 'get_body_part', 'PastLimit', 'BurstTooLarge', 'WrongMode',
            'PeriodicImpossible', 'NoRange', 'NoEnhancedRest', 'ReadiedNeedsDuration', 'NotOffTurn']
 
-# ---- rulings in force (23): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+# ---- rulings in force (24): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 _R_INITIATIVE_TIEBREAK_EXTRAS: Final = True  # R50 先攻比较额外成功数
 _R_TICKS_PER_SECOND: Final = 3  # R51 每秒刻数
 _R_REFUSE_OVER_TURN: Final = True  # R51 拒绝放不进本回合的动作
@@ -60,6 +60,7 @@ _R_EXTRAS_ALONE_HIT: Final = False  # 额外成功数单独可以命中
 _R_MISSED_REST_POINTS_GAIN: Final = 1  # R61 缺少长休息的点数增加
 _R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION: Final = True  # 冲撞者受到的等量伤害按减免前计算
 _R_CHARGE_SKILL_BEST_OF: Final = True  # 冲撞攻击取运动与格斗中较高者
+_R_SURPRISE_END_FREES_SURPRISED: Final = True  # 突袭轮提前结束时被突袭者不再定身
 RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'initiative_tiebreak_extras': _R_INITIATIVE_TIEBREAK_EXTRAS, 'ticks_per_second': _R_TICKS_PER_SECOND,
         'refuse_over_turn': _R_REFUSE_OVER_TURN, 'check_floor': _R_CHECK_FLOOR,
@@ -73,7 +74,8 @@ RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'parry_duration_seconds': _R_PARRY_DURATION_SECONDS, 'extras_alone_hit': _R_EXTRAS_ALONE_HIT,
         'missed_rest_points_gain': _R_MISSED_REST_POINTS_GAIN,
         'charge_self_damage_before_reduction': _R_CHARGE_SELF_DAMAGE_BEFORE_REDUCTION,
-        'charge_skill_best_of': _R_CHARGE_SKILL_BEST_OF})
+        'charge_skill_best_of': _R_CHARGE_SKILL_BEST_OF,
+        'surprise_end_frees_surprised': _R_SURPRISE_END_FREES_SURPRISED})
 
 
 # ---- error types ----

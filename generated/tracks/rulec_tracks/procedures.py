@@ -59,11 +59,11 @@ from .results import (AttackResult, ATTACK_FIELDS, FirearmResult, FIREARM_FIELDS
                       CanRespondResult, CAN_RESPOND_FIELDS, InterruptResult, INTERRUPT_FIELDS, BreakProjectileResult,
                       BREAK_PROJECTILE_FIELDS, InfluenceResult, INFLUENCE_FIELDS, ConversionResult, CONVERSION_FIELDS,
                       InitiativeRollResult, INITIATIVE_ROLL_FIELDS, DetectResult, DETECT_FIELDS, SurpriseResult,
-                      SURPRISE_FIELDS, SurpriseRoundResult, SURPRISE_ROUND_FIELDS, ConcentrateResult,
-                      CONCENTRATE_FIELDS, ChaosCheckResult, CHAOS_CHECK_FIELDS, WillCheckResult, WILL_CHECK_FIELDS,
-                      AddPointsResult, ADD_POINTS_FIELDS, MissLongRestResult, MISS_LONG_REST_FIELDS,
-                      EnhancedLongRestResult, ENHANCED_LONG_REST_FIELDS, UnconsciousHitResult, UNCONSCIOUS_HIT_FIELDS,
-                      RecoverResult, RECOVER_FIELDS, DealPointsResult, DEAL_POINTS_FIELDS)
+                      SURPRISE_FIELDS, SurpriseRoundResult, SURPRISE_ROUND_FIELDS, EndSurpriseResult,
+                      END_SURPRISE_FIELDS, ConcentrateResult, CONCENTRATE_FIELDS, ChaosCheckResult, CHAOS_CHECK_FIELDS,
+                      WillCheckResult, WILL_CHECK_FIELDS, AddPointsResult, ADD_POINTS_FIELDS, MissLongRestResult,
+                      MISS_LONG_REST_FIELDS, EnhancedLongRestResult, ENHANCED_LONG_REST_FIELDS, UnconsciousHitResult,
+                      UNCONSCIOUS_HIT_FIELDS, RecoverResult, RECOVER_FIELDS, DealPointsResult, DEAL_POINTS_FIELDS)
 
 _POOL = PoolSpec(10, 8, 10, '.ww', 10)
 
@@ -1931,6 +1931,63 @@ def surprise_round_odds(character: Combatant) -> Odds:
     _surprise_round_setup(character, None)
     _odds, _p = OddsBuilder(SURPRISE_ROUND_FIELDS, None, None, 200000), 1.0
     _odds.add((True,), _p)
+    return _odds.build()
+
+
+def _end_surprise_setup(character: Combatant, hidden_action: bool, _trace: Optional[List[_Step]]) -> Tuple[bool]:
+    if not (type(character) is Combatant and (hidden_action is False or hidden_action is True)):
+        _rt_check_inputs((('type', '使突袭轮结束的角色', character, Combatant),
+                          ('bool', '隐藏者做出能被意识到的行为', hidden_action),))
+    if hidden_action:
+        if _trace is not None:
+            _trace.append(_rec(
+                    _Step,
+                    ('note', '隐藏者做出了能被其他角色意识到的行为（即使没有被发现），突袭轮结束，进入战斗轮', ())))
+    if not hidden_action:
+        if _trace is not None:
+            _trace.append(_rec(_Step, ('note', '所有目标都意识到彼此的存在并且都拥有敌意，突袭轮结束，进入战斗轮', ())))
+    frees_surprised = True
+    if frees_surprised:
+        if _trace is not None:
+            _trace.append(_rec(_Step, ('note', '被突袭者不再视为定身', ())))
+    return (frees_surprised,)
+
+
+def end_surprise(character: Combatant, *, hidden_action: bool = True,
+                 dice: Optional[DiceSource] = None) -> EndSurpriseResult:
+    """突袭轮结束（TR-01）"""
+    _trace: List[_Step] = []
+    (frees_surprised,) = _end_surprise_setup(character, hidden_action, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+    return _rec(EndSurpriseResult, (True, frees_surprised, (), tuple(_trace)))
+
+
+def end_surprise_fast(character: Combatant, *, hidden_action: bool = True, dice: DiceSource) -> Tuple[bool, bool]:
+    """突袭轮结束: the outcome only (the fields of END_SURPRISE_FIELDS), no trace."""
+    (frees_surprised,) = _end_surprise_setup(character, hidden_action, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return (True, frees_surprised)
+
+
+def end_surprise_prepare(character: Combatant, *, hidden_action: bool = True) -> Callable[
+        [DiceSource], Tuple[bool, bool]]:
+    """突袭轮结束: the setup once; the function returned rolls and returns the outcome tuple."""
+    (frees_surprised,) = _end_surprise_setup(character, hidden_action, None)
+
+    def _roll(dice: DiceSource) -> Tuple[bool, bool]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+        return (True, frees_surprised)
+
+    return _roll
+
+
+def end_surprise_odds(character: Combatant, *, hidden_action: bool = True) -> Odds:
+    """突袭轮结束: the exact distribution of the fields of END_SURPRISE_FIELDS."""
+    (frees_surprised,) = _end_surprise_setup(character, hidden_action, None)
+    _odds, _p = OddsBuilder(END_SURPRISE_FIELDS, None, None, 200000), 1.0
+    _odds.add((True, frees_surprised), _p)
     return _odds.build()
 
 

@@ -142,6 +142,12 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                  "fields": (('surprised', '被突袭', 'bool'),), "summary": {"hit": None, "damage": None}},
     'surprise_round': {"name": '突袭轮', "params": (('character', '角色', 'combatant'),),
                        "fields": (('joined', '加入突袭轮', 'bool'),), "summary": {"hit": None, "damage": None}},
+    'end_surprise': {
+            "name": '突袭轮结束',
+            "params": (('character', '使突袭轮结束的角色', 'combatant'),
+                       ('hidden_action', '隐藏者做出能被意识到的行为', 'bool')),
+            "fields": (('ended', '突袭轮结束', 'bool'), ('frees_surprised', '被突袭者的定身结束', 'bool')),
+            "summary": {"hit": None, "damage": None}},
     'concentrate': {"name": '开始专注动作', "params": (('character', '角色', 'combatant'),),
                     "fields": (('started', '开始专注', 'bool'),), "summary": {"hit": None, "damage": None}},
     'chaos_check': {
@@ -520,6 +526,23 @@ class SurpriseRoundResult(_SurpriseRoundFields, _rt_Result):
 
     __slots__ = ()
     procedure = 'surprise_round'
+
+
+END_SURPRISE_FIELDS: Tuple[str, ...] = ('ended', 'frees_surprised')
+
+
+class _EndSurpriseFields(NamedTuple):
+    ended: bool  # 突袭轮结束
+    frees_surprised: bool  # 被突袭者的定身结束
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class EndSurpriseResult(_EndSurpriseFields, _rt_Result):
+    """The result of end_surprise (突袭轮结束): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'end_surprise'
 
 
 CONCENTRATE_FIELDS: Tuple[str, ...] = ('started',)

@@ -45,7 +45,7 @@ class Effect(NamedTuple):
     key: str  # counter, stat, state or relation id; for "track" the outcome naming the track
     field: str  # the outcome holding the amount ("" = none)
     sign: int  # +1 or -1 (a modifier that subtracts)
-    duration: str  # modifier: "next_turn", "rounds:N" or "fight"; relation: "start" or "end"
+    duration: str  # modifier: "next_turn", "rounds:N" or "fight"; relation: "start" or "end"; clear: "everyone" or ""
     when: str
     other: str  # relation: the second role (held); condition: the source's role ("" none)
 

@@ -8,10 +8,12 @@
 // 最小规则集: the compiled rules of ruleset 'tiny', as an ES module with no dependencies.
 'use strict';
 
-// rulec JavaScript runtime: dice sources, dice engines, exact odds, errors and trace records.
-// The compiler copies this file verbatim into every generated JavaScript module (the Python
-// runtime is compiler/runtime/*.py; each function here names its Python twin). ES2015 syntax
-// only, and no API newer than ES2015, so the single-file script runs in SealDice's engine.
+// rulec JavaScript runtime: errors, values and trace records. The compiler copies it verbatim into
+// every generated JavaScript module, followed by sources.js (dice sources), engines.js (the dice
+// engines), odds.js (exact odds) and calls.js (call options, combatants), then the files its step
+// kinds and fight add (the Python runtime is compiler/runtime/*.py; each function here names its
+// Python twin). ES2015 syntax only, and no API newer than ES2015, so the single-file script runs in
+// SealDice's engine.
 
 // ---- errors (core.py) ----
 // `code`, `message` and `details` are own enumerable properties (a logger or JSON.stringify keeps
@@ -308,6 +310,9 @@ function _rt_result(cls, values, rolls, trace) {
   return Object.freeze(out);
 }
 
+
+// Dice sources (sources.py in JavaScript): seeded, fixed and crypto-backed dice, and dice values.
+// Part of the runtime every generated JavaScript module carries (after runtime.js).
 // ---- dice sources (sources.py) ----
 // A dice expression from the rules, e.g. 2d6+3: its text, dice terms and flat bonus.
 class DiceValue {
@@ -458,6 +463,9 @@ class FixedDice {
   get remaining() { return this.faces.length - this.used; }
 }
 
+
+// The dice engines (pool.py, d20.py, damage.py in JavaScript): rolling and their sentences.
+// Part of the runtime every generated JavaScript module carries (after sources.js).
 // ---- the success-counting pool (pool.py) ----
 class PoolSpec {
   constructor(sides, successAt, addAt, prefix, botDefaultAddAt) {
@@ -610,6 +618,9 @@ function _rt_damage_sentence(label, roll, flat) {
   return `${label}：掷${roll.expression}${bonus}${crit}，骰面${_rt_faces_text(roll.faces)}，合计${roll.total + flat}`;
 }
 
+
+// Exact odds (odds.py in JavaScript): distributions of pools, d20 layers and damage dice, and the
+// enumeration of a procedure's outcomes. Part of the runtime every generated JavaScript module carries.
 // ---- exact odds (odds.py) ----
 const _rt_TAIL = 1e-16;
 const _rt_NEGLIGIBLE = 1e-15;
@@ -881,6 +892,9 @@ class OddsBuilder {
   build() { return new Odds(this.fields, Array.from(this.acc.values()), this.dropped, this.hit, this.damage); }
 }
 
+
+// Calls and combatants: the options object of a public call, and combatant records.
+// Part of the runtime every generated JavaScript module carries (last of its files).
 // ---- calls ----
 // The options object of a call: Python's keyword arguments; a key the procedure does not take is refused.
 // The result has no prototype: a property another script added to Object.prototype (a shared
