@@ -17,7 +17,8 @@ from .validate.procedures import CheckedProcedure
 def lower_procedure(c: CheckedProcedure) -> Procedure:
     steps = tuple(step.kind.lower(step) for step in c.steps)
     return Procedure(c.id, c.name, c.description, c.rules, c.subject, c.params, steps, c.result, c.summary, c.span,
-                     effects=c.effects, action=c.action, action_from=c.action_from, checks=c.checks)
+                     effects=c.effects, action=c.action, action_from=c.action_from, costs=c.costs,
+                     checks=c.checks)
 
 
 def lower(c: Checked, *, pack_label: str = "") -> Ruleset:

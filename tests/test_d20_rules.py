@@ -244,9 +244,9 @@ def test_escape_grapple(d20):
 def test_moving_while_grappling(d20):
     """D20-18: half speed unless the target is two sizes smaller; moving it costs 5 ft."""
     me = d20.Combatant(speed=30, size=3)
-    assert d20.grapple_move(me, d20.Combatant(size=3)).speed == 15
-    assert d20.grapple_move(me, d20.Combatant(size=1)).speed == 30
-    assert d20.grapple_move(me, d20.Combatant()).reposition_cost == 5
+    assert d20.grapple_move(me, d20.Combatant(size=3), grappling=True).speed == 15
+    assert d20.grapple_move(me, d20.Combatant(size=1), grappling=True).speed == 30
+    assert d20.grapple_move(me, d20.Combatant(), grappling=True).reposition_cost == 5
 
 
 def test_several_grapplers(d20):
@@ -377,8 +377,8 @@ def test_moving_with_a_grappled_vehicle(d20):
     and 5 ft of movement moves it 5 ft. A medium grappler (speed 30) with a huge vehicle: 15 ft; with a tiny one
     (two categories smaller): 30 ft. A held vehicle gains no speed bonus: its speed is 0 while held."""
     saiyan = d20.Combatant(size=3, speed=30)
-    assert d20.vehicle_move(saiyan, vehicle_size=5).speed == 15
-    r = d20.vehicle_move(saiyan, vehicle_size=1)
+    assert d20.vehicle_move(saiyan, vehicle_size=5, vehicle_held=True).speed == 15
+    r = d20.vehicle_move(saiyan, vehicle_size=1, vehicle_held=True)
     assert (r.speed, r.halved, r.reposition_cost) == (30, False, 5)
     held = d20.vehicle_check(saiyan, "nuclear", vehicle_size=6, length=1000, width=120, height=40, bonus=126,
                              dice=d20.FixedDice([10]))

@@ -124,3 +124,58 @@ def test_d20_f04_flanking_follows_its_preconditions(d20):
     assert moved.effective("丙").flankers == 1
     back = d20.fight_from_dict(f.to_dict())
     assert back.to_dict() == f.to_dict()
+
+
+def test_d20_f07_movement_is_a_turn_budget_halved_while_dragging(d20):
+    """D20-F07 (D20-18): a turn's movement is the mover's speed in feet, spent in parts between
+    actions; dragging a creature it grapples halves its speed (each foot costs two) unless the
+    creature is two sizes smaller, and moving it 5 ft within reach costs 5 ft; only a creature it
+    grapples can be dragged; the budget resets on its next turn and is refused when it does not fit."""
+    me, held, tiny = d20.Combatant(strength=20, speed=30, size=3), d20.Combatant(size=3), d20.Combatant(size=1)
+    f = d20.start_fight({"甲": me, "乙": held, "丙": tiny}, turns=True)
+    assert "移动力30尺" in f.left("甲")
+    with pytest.raises(d20.RuleError, match="只有在擒抱目标时才能拖拽它"):  # no grapple, no dragging
+        f.resolve("grapple_move", {"mover": "甲", "target": "乙"}, feet=5)
+    a, f = f.act("move", {"mover": "甲"}, feet=10)
+    assert a.result.feet == 10 and "移动力20尺" in f.left("甲") and "动作1次" in f.left("甲")
+    _, f = f.act("grapple", {"attacker": "甲", "target": "乙"}, dice=d20.FixedDice([20, 1]))
+    assert f.holds("grapple", "甲", "乙") and "grappled_by" in [c.id for c in f.active_conditions("乙")]
+    with pytest.raises(d20.RuleError, match="移动力20尺，不能进行"):  # 15 ft dragged costs 30
+        f.resolve("grapple_move", {"mover": "甲", "target": "乙"}, feet=15)
+    drag, f = f.act("grapple_move", {"mover": "甲", "target": "乙"}, feet=5, reposition=True)
+    assert (drag.result.halved, drag.result.spent) == (True, 15)
+    assert any("被擒抱" in x for x in drag.applied) and "移动力5尺" in f.left("甲")
+    with pytest.raises(d20.RuleError, match="只有在擒抱目标时"):  # 丙 is not held by 甲
+        f.resolve("grapple_move", {"mover": "甲", "target": "丙"}, feet=1)
+    with pytest.raises(d20.RuleError, match="在自己的回合外不能进行移动动作"):  # no moving on another's turn
+        f.next_turn().resolve("move", {"mover": "甲"}, feet=5)
+    f = f.next_turn().next_turn().next_turn()  # 甲's next turn: the full speed again
+    assert "移动力30尺" in f.left("甲")
+    drag, f = f.act("grapple_move", {"mover": "甲", "target": "乙"}, feet=15)
+    assert drag.result.spent == 30 and "移动力0尺" in f.left("甲")
+    # a creature two sizes smaller does not slow the mover; released, it cannot be dragged
+    _, g = d20.start_fight({"甲": me, "丙": tiny}, turns=True).act(
+        "grapple", {"attacker": "甲", "target": "丙"}, dice=d20.FixedDice([20, 20, 20, 1]))
+    drag, g = g.act("grapple_move", {"mover": "甲", "target": "丙"}, feet=30)
+    assert (drag.result.halved, drag.result.spent) == (False, 30)
+    _, g = g.act("release_grapple", {"grappler": "甲", "target": "丙"})
+    assert not g.holds("grapple", "甲", "丙")
+    with pytest.raises(d20.RuleError, match="只有在擒抱目标时"):
+        g.resolve("grapple_move", {"mover": "甲", "target": "丙"})
+    # a slowed mover (speed 20) has 20 ft; a move beyond its speed is the procedure's own error
+    h = d20.start_fight({"甲": d20.Combatant(speed=20)}, turns=True)
+    assert "移动力20尺" in h.left("甲")
+    with pytest.raises(d20.RuleError, match="超过移动速度20尺"):
+        h.resolve("move", {"mover": "甲"}, feet=25)
+
+
+def test_d20_f07_dragging_a_held_vehicle_spends_movement(d20):
+    """D20-F07 with D20-F10 (D20-21): dragging a held vehicle halves the grappler's speed unless it
+    is two sizes smaller, spent from the turn's movement; without the hold it cannot be dragged."""
+    big = dict(vehicle_size=3, length=10, width=10, height=10)
+    f = d20.start_fight({"甲": d20.Combatant(strength=20, proficiency=6, athletics=True, speed=30)}, turns=True)
+    with pytest.raises(d20.RuleError, match="只有在擒抱目标时"):
+        f.resolve("vehicle_move", {"grappler": "甲"}, vehicle_size=3, feet=5)
+    _, f = f.act("vehicle_check", {"grappler": "甲"}, power="nuclear", bonus=100, dice=d20.FixedDice([10]), **big)
+    a, f = f.act("vehicle_move", {"grappler": "甲"}, vehicle_size=3, feet=10)
+    assert (a.result.halved, a.result.spent) == (True, 20) and "移动力10尺" in f.left("甲")

@@ -170,7 +170,7 @@ def _debuffs(rs: Ruleset, stats: dict[str, str]) -> list[dict[str, str]]:
 
 
 
-def _amount(pool: tuple[str, str, int, str, int], value: int) -> str:
+def _amount(pool: tuple[str, str, int, str, int, str], value: int) -> str:
     """`value` of a turn pool in its shown unit (9 thirds of a second: 3秒)."""
     whole, part = divmod(value, pool[4])
     text = str(whole) if not part else (f"{whole}又" if whole else "") + f"{part}/{pool[4]}"
@@ -183,10 +183,13 @@ def _turn_view(rs: Ruleset) -> dict[str, Any] | None:
     if turn is None:
         return None
 
-    def amount(pool: tuple[str, str, int, str, int], value: int) -> str:
-        whole, part = divmod(value, pool[4])
-        text = str(whole) if not part else (f"{whole}又" if whole else "") + f"{part}/{pool[4]}"
-        return f"{pool[1]}{text}{pool[3]}"
+    amount = _amount
+    stat_names = {st.id: st.name for st in rs.stats}
+
+    def holds(pool: tuple[str, str, int, str, int, str]) -> str:
+        if not pool[5]:
+            return amount(pool, pool[2])
+        return f"{pool[1]}等于{stat_names.get(pool[5], pool[5])}（{pool[3]}，至多{pool[2]}）"
 
     def cost(c: tuple[tuple[str, int], ...]) -> str:
         return "、".join(amount(p, dict(c)[p[0]]) for p in turn.pools if dict(c).get(p[0])) or "不耗费"
@@ -199,7 +202,7 @@ def _turn_view(rs: Ruleset) -> dict[str, Any] | None:
     if turn.owes:
         ready += "；所宣言的动作在下一回合被跳过"
     return {"rules": "、".join(turn.rules), "description": turn.description,
-            "holds": "、".join(amount(p, p[2]) for p in turn.pools),
+            "holds": "、".join(holds(p) for p in turn.pools),
             "kinds": [{"kind": _ACTIONS.get(k, k), "own": alternatives(own), "off": alternatives(off),
                        "next": cost(nxt) if nxt else "—"} for k, own, off, nxt in turn.kinds],
             "ready": ready,

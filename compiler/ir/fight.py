@@ -81,10 +81,11 @@ Cost = tuple[tuple[str, int], ...]  # (pool, amount), sorted by pool
 @dataclass(frozen=True, slots=True)
 class TurnDecl:
     """What a turn holds and what each kind of action costs (the manifest's `fight: turn:`;
-    runtime/fight_budget.py interprets it). Pools are (id, name, per_turn, unit, per_unit); kinds
+    runtime/fight_budget.py interprets it). Pools are (id, name, per_turn, unit, per_unit, stat: the
+    whole-number stat it holds each turn, per_turn then its most; "" for a fixed amount); kinds
     are (action kind, own alternatives, off-turn alternatives, taken from the next turn)."""
 
-    pools: tuple[tuple[str, str, int, str, int], ...]
+    pools: tuple[tuple[str, str, int, str, int, str], ...]
     kinds: tuple[tuple[str, tuple[Cost, ...], tuple[Cost, ...], Cost], ...]
     ruling: str  # the true/false ruling that refuses what does not fit ("" : always refuse)
     refuse: bool

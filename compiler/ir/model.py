@@ -304,6 +304,7 @@ class Procedure:
     effects: tuple[Effect, ...] = ()  # what its result does to a fight's state (runtime/fight.py applies them)
     action: tuple[str, str] = ("", "")  # (kind of action, nature) for the conditions that forbid kinds
     action_from: str = ""  # the text outcome naming the kind of action it spends, decided by its result
+    costs: tuple[tuple[str, str], ...] = ()  # turn pool -> the whole-number outcome holding what it spends of it
     checks: tuple[CheckUse, ...] = ()  # the checks it rolls that a track's debuff may lower
 
 

@@ -63,6 +63,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad-turn.undeclared-kind": (
         "流程 '{id}' 是 '{kind}'，但回合结构（fight: turn_structure:）没有声明这种动作的耗费",
         "procedure '{id}' is a '{kind}' action, but the turn structure (fight: turn_structure:) declares no cost for it"),
+    "bad-turn.pool-stat": (
+        "回合池 '{pool}' 的 per_turn '{stat}' 既不是数字也不是整数属性（stats.yaml）",
+        "turn pool '{pool}': per_turn '{stat}' is neither a number nor a whole-number stat (stats.yaml)"),
+    "bad-turn.costs-need-action": (
+        "流程 '{id}' 的 costs 要与 action: 一起声明（它花费的是行动者回合里的量）",
+        "procedure '{id}': costs must be declared together with action: (it spends from its actor's turn)"),
+    "bad-turn.costs-field": (
+        "流程 '{id}' 的 costs 中 '{pool}' 的 '{field}' 应是它的整数结果字段（结果给出花费的量）",
+        "procedure '{id}': costs '{pool}' -> '{field}' must be one of its whole-number outcome fields (the amount it spends)"),
     "bad-turn.action-from": (
         "流程 '{id}' 的 action_from '{field}' 应是它的文字结果字段（结果给出所花费的动作种类），并与 action: 一起声明",
         "procedure '{id}': action_from '{field}' must be one of its text outcome fields (naming the kind of action "

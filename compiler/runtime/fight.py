@@ -161,7 +161,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
             result = spec.function(*bases, **kwargs)
         except TypeError:  # a required option left out, or one the procedure does not take
             raise bad_options(spec, procedure) from None
-        if spec.action_from:  # the kind of action its result spends, refused when it does not fit
+        if spec.action_from or spec.costs:  # what its result spends, refused when it does not fit
             plan, said = self._priced(spec, roles, result)
             applied += said
         if self.rules.resources and known.spends:  # refused past what is left (fight_resources.py)
@@ -171,11 +171,14 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
 
     def _priced(self, spec: ActionSpec, roles: Mapping[str, str], result: Any
                 ) -> Tuple[Optional[Plan], Tuple[str, ...]]:
-        """What an action whose result names the kind it spends (`action_from`) costs its actor, and
-        the sentence when it does not fit but the ruling lets it through; `Refused` when it is refused."""
+        """What an action whose result decides what it spends — the kind of action (`action_from`),
+        amounts of the turn's pools (`costs`) — costs its actor, and the sentence when it does not fit
+        but the ruling lets it through; `Refused` when it is refused."""
         if self.rules.turn is None:
             return None, ()
-        plan = self._plan(self.member(roles[spec.roles[spec.subject]]), spec, str(getattr(result, spec.action_from)))
+        action = str(getattr(result, spec.action_from)) if spec.action_from else None
+        extra = tuple((pool, max(0, int(getattr(result, field)))) for pool, field in spec.costs)
+        plan = self._plan(self.member(roles[spec.roles[spec.subject]]), spec, action, extra)
         return plan, (line(f"{plan.over}：按裁定仍然进行"),) if plan is not None and plan.over else ()
 
     def _prepare(self, procedure: str, roles: Mapping[str, str], options: Mapping[str, Any]
@@ -236,7 +239,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources):
         if actor.conditions or actor.states or self.relations:  # what may forbid the action
             by_name = {roles[r]: r for r in reversed(spec.roles)}
             self._refuse(actor, procedure, spec, by_name)
-        plan = self._plan(actor, spec) if not spec.action_from else None  # else: from its result (_priced)
+        plan = self._plan(actor, spec) if not (spec.action_from or spec.costs) else None  # else: _priced
         kwargs = {}
         supplied: Dict[str, Any] = {}
         used: List[Tuple[str, str, str]] = []

@@ -143,7 +143,7 @@ def check_fight(m: Document, tables: tuple[Table, ...], procedures: list[Checked
     return FightSpec(tuple((c["id"], c["name"]) for c in raw.get("counters", [])), tracks, accumulate, states,
                      tuple(state_stats), tuple((r["id"], r["name"]) for r in raw.get("relations", [])), m.span(path),
                      on_damage, tuple(debuffs), conditions, relation_rules, check_ids,
-                     tuple(debuff_checks), check_turn(m, raw, procedures, rulings, rep), wake_tracks, tuple(spared),
+                     tuple(debuff_checks), check_turn(m, raw, procedures, stats, rulings, rep), wake_tracks, tuple(spared),
                      resources, track_inputs)
 
 

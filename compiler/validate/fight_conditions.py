@@ -35,7 +35,8 @@ def check_conditions(m: Document, raw: dict[str, Any], procedures: list[CheckedP
     flags = {s.id for s in stats if s.type == "bool"}
     counters = {c["id"] for c in raw.get("counters", [])}
     takeable = counters | set(track_ids or ()) | ({ANY_TRACK} if track_ids else set())
-    pools = {p["id"]: p["per_turn"] for p in raw.get("turn_structure", {}).get("pools", [])}
+    pools = {p["id"]: p["per_turn"] if type(p["per_turn"]) is int else 1000  # a stat's pool: at most 1000
+             for p in raw.get("turn_structure", {}).get("pools", [])}
     declared = {c["id"] for c in raw.get("conditions", [])}
     ints = {s.id for s in stats if s.type == "int"}
     by_id = {p.id: p for p in procedures}

@@ -4,8 +4,10 @@ and what each kind of action costs from them (runtime/fight_budget.py interprets
 Every pool a cost names must be declared, each kind of action at most once, the ruling that
 decides whether what does not fit is refused must be a true/false ruling, and every procedure
 that declares a kind of action (`action:`) must name one the turn costs; `action_from:` (the kind
-its result spends) must name one of its text outcomes. Each problem is a
-`file:line:col` diagnostic.
+its result spends) must name one of its text outcomes, and `costs:` (what it spends of a pool,
+decided by its result: d20's feet of movement) whole-number outcomes. A pool's `per_turn` is a
+number or a whole-number stat (read at the runtime from the combatant, at most its declared
+maximum and MAX_POOL). Each problem is a `file:line:col` diagnostic.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import did_you_mean
-from ..ir import Ruling, TurnDecl
+from ..ir import Ruling, Stat, TurnDecl
 from ..ir import expr as ir
 from ..ir.fight import Cost
 from ..load import Document
@@ -22,17 +24,31 @@ from .context import Reporter
 from .procedures import CheckedProcedure
 
 
-def check_turn(m: Document, raw: dict[str, Any], procedures: list[CheckedProcedure],
+MAX_POOL = 1000  # the most a pool holds in one turn (the schema's bound on a numeric per_turn)
+
+
+def check_turn(m: Document, raw: dict[str, Any], procedures: list[CheckedProcedure], stats: tuple[Stat, ...],
                rulings: tuple[Ruling, ...], rep: Reporter) -> TurnDecl | None:
     turn = raw.get("turn_structure")
     if turn is None:
         return None
     path = ("fight", "turn_structure")
-    pools: list[tuple[str, str, int, str, int]] = []
+    pools: list[tuple[str, str, int, str, int, str]] = []
+    int_stats = {s.id: s for s in stats if s.type == "int"}
     for i, p in enumerate(turn["pools"]):
         if p["id"] in {x[0] for x in pools}:
             rep.error(m.span(path + ("pools", i, "id")), "bad-turn", say("bad-turn.pool-twice", id=p["id"]))
-        pools.append((p["id"], p.get("name", ""), p["per_turn"], p.get("unit", ""), p.get("per_unit", 1)))
+        per_turn, stat = p["per_turn"], ""
+        if type(per_turn) is str:  # a whole-number stat of the combatant, at most MAX_POOL
+            stat = per_turn
+            if stat not in int_stats:
+                rep.error(m.span(path + ("pools", i, "per_turn")), "unknown-stat",
+                          say("bad-turn.pool-stat", pool=p["id"], stat=stat), did_you_mean(stat, int_stats))
+                per_turn = MAX_POOL
+            else:
+                top = int_stats[stat].max
+                per_turn = MAX_POOL if top is None else max(1, min(int(top), MAX_POOL))
+        pools.append((p["id"], p.get("name", ""), per_turn, p.get("unit", ""), p.get("per_unit", 1), stat))
     ids = {p[0] for p in pools}
 
     def cost(value: dict[str, int], at: tuple[Any, ...]) -> Cost:
@@ -76,5 +92,18 @@ def check_turn(m: Document, raw: dict[str, Any], procedures: list[CheckedProcedu
             doc, at = p.effects_at
             rep.error(doc.span(at[:-1] + ("action_from",)), "bad-turn",
                       say("bad-turn.action-from", id=p.id, field=p.action_from), did_you_mean(p.action_from, texts))
+        numbers = [o.id for o in p.result if o.formula.type == ir.INT]
+        for pool, field in p.costs:
+            if p.effects_at is None:
+                continue
+            doc, at = p.effects_at
+            if not kind:
+                rep.error(doc.span(at[:-1] + ("costs",)), "bad-turn", say("bad-turn.costs-need-action", id=p.id))
+            if pool not in ids:
+                rep.error(doc.span(at[:-1] + ("costs", pool)), "bad-turn", say("bad-turn.no-pool", pool=pool),
+                          did_you_mean(pool, ids))
+            if field not in numbers:
+                rep.error(doc.span(at[:-1] + ("costs", pool)), "bad-turn",
+                          say("bad-turn.costs-field", id=p.id, pool=pool, field=field), did_you_mean(field, numbers))
     return TurnDecl(tuple(pools), tuple(kinds), key, refuse, ready_own, bool(ready.get("owes", False)),
                     tuple(turn.get("rules", [])), turn.get("description", ""), m.span(path))

@@ -41,6 +41,7 @@ class CheckedProcedure:
     effects: tuple[Effect, ...] = ()
     action: tuple[str, str] = ("", "")  # (kind of action, nature)
     action_from: str = ""  # the text outcome naming the kind of action it spends ("": `action` itself)
+    costs: tuple[tuple[str, str], ...] = ()  # turn pool -> the whole-number outcome holding what it spends of it
     raw_checks: list[dict[str, Any]] = field(default_factory=list)  # checked with the fight section
     checks: tuple[CheckUse, ...] = ()
 
@@ -159,6 +160,7 @@ def _check_one(raw: dict[str, Any], doc: Document, path: tuple[Any, ...], stats:
                             raw.get("subject"), params, steps, tuple(result), summary, doc.span(path),
                             list(raw.get("effects", [])), (doc, path + ("effects",)),
                             action=(raw.get("action", ""), raw.get("nature", "")), action_from=raw.get("action_from", ""),
+                            costs=tuple(raw.get("costs", {}).items()),
                             raw_checks=list(raw.get("checks", [])))
 
 

@@ -46,7 +46,8 @@ def _actions(rs: Ruleset, w: Writer) -> None:
                   "action: {}, nature: {}, subject: {}, checks: {}, required: {}{}}}],", string(p.id), string(p.name),
                   name(p.id), _positional(rs, p.id), literal(roles), effects, name(p.id + "_odds"), params,
                   literal(p.action[0]), literal(p.action[1]), literal(subject), literal(check_uses(rs, p)),
-                  literal(required), js(", action_from: {}", literal(p.action_from)) if p.action_from else Js("")))
+                  literal(required), join("", [js(", action_from: {}", literal(p.action_from)) if p.action_from else Js(""),
+                                               js(", costs: {}", _pairs(list(p.costs))) if p.costs else Js("")])))
     w.dedent()
     w.line(Js("],"))
 
@@ -118,7 +119,7 @@ def fight_js(rs: Ruleset) -> Js:
               literal(spec.track_inputs[1]), literal(lowered_max(rs))))
     t = spec.turn
     w.line(comment("What a turn holds and what each kind of action costs: [pools, kinds, refuse, ready, owes, rules]."))
-    w.line(js("turn: {},", Js("null") if t is None else literal([t.pools, t.kinds, t.refuse, t.ready, t.owes,
+    w.line(js("turn: {},", Js("null") if t is None else literal([[p if p[5] else p[:5] for p in t.pools], t.kinds, t.refuse, t.ready, t.owes,
                                                                  t.rules])))
     w.dedent()
     w.line(Js("});"))

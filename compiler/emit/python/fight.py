@@ -80,14 +80,16 @@ def _turn(w: Writer, rs: Ruleset) -> None:
     w.line(Code("_TURN = TurnSpec(("))
     w.indent()
     for pool in turn.pools:
-        w.line(code("Pool({}),", join(", ", [literal(x) for x in pool])))
+        w.line(code("Pool({}),", join(", ", [literal(x) for x in (pool if pool[5] else pool[:5])])))
     w.dedent()
     w.line(Code("), ("))
     w.indent()
     for kind, own, off, nxt in turn.kinds:
         w.line(code("({}, KindCost({}, {}, {})),", literal(kind), literal(own), literal(off), literal(nxt)))
     w.dedent()
-    w.line(code("), {}, {}, {}, {})", literal(turn.refuse), literal(turn.ready), literal(turn.owes), literal(turn.rules)))
+    stat_pools = Code(", True") if any(p[5] for p in turn.pools) else Code("")  # a pool held in a stat
+    w.line(code("), {}, {}, {}, {}{})", literal(turn.refuse), literal(turn.ready), literal(turn.owes), literal(turn.rules),
+                stat_pools))
 
 
 def _resources(w: Writer, rs: Ruleset) -> None:
@@ -157,6 +159,8 @@ def fight_module(rs: Ruleset, header: str) -> str:
         checks = code(", checks=({})", join("", [code("{}, ", x) for x in _check_uses(rs, p)])) if p.checks else Code("")
         if p.action_from:  # the kind of action its result spends
             checks = code("{}, action_from={}", checks, literal(p.action_from))
+        if p.costs:  # what its result spends of the turn's pools
+            checks = code("{}, costs={}", checks, literal(p.costs))
         w.line(code("{}: ActionSpec({}, _procedures.{}, {}, ({}), _procedures.{}, {{{}}}, {}, {}, {}{}),",
                     string(p.id), string(p.name), name(p.id), literal(roles),
                     join("", [code("{}, ", x) for x in effects]), name(p.id + "_odds"),

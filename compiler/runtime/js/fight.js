@@ -201,7 +201,7 @@ class Fight {
     const prepared = this._prepare(procedure, roles, options);
     _rt_check_call(prepared[0], procedure, prepared[1]);
     const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
-    if (prepared[0].action_from) {  // the kind of action its result spends, refused when it does not fit
+    if (prepared[0].action_from || prepared[0].costs.length) {  // what its result spends, refused when it does not fit
       const priced = this._priced(prepared[0], prepared[5], result);
       prepared[4] = priced[0];
       for (const s of priced[1]) prepared[2].push(s);
@@ -210,11 +210,14 @@ class Fight {
     return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
                            prepared[4]);
   }
-  // What an action whose result names the kind it spends (action_from) costs its actor, and the
-  // sentence when it does not fit but the ruling lets it through: [plan, sentences]; Refused when refused.
+  // What an action whose result decides what it spends (the kind of action: action_from; amounts of
+  // the turn's pools: costs) costs its actor, and the sentence when it does not fit but the ruling
+  // lets it through: [plan, sentences]; Refused when refused.
   _priced(spec, roles, result) {
     if (this.rules.turn === null) return [null, []];
-    const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec, String(result[spec.action_from]));
+    const action = spec.action_from ? String(result[spec.action_from]) : undefined;
+    const extra = spec.costs.map(kv => [kv[0], Math.max(0, Math.trunc(Number(result[kv[1]])))]);
+    const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec, action, extra);
     return [plan, plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : []];
   }
   // What resolve calls the procedure with: [its spec, the arguments (every role's effective stats,
@@ -238,7 +241,8 @@ class Fight {
     for (let i = spec.roles.length - 1; i >= 0; i--) byName.set(roles[spec.roles[i]], spec.roles[i]);
     for (const r of given) this.member(roles[r]);  // every combatant named exists before anything is refused
     this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
-    const plan = spec.action_from ? null : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);  // else _priced
+    const plan = spec.action_from || spec.costs.length ? null  // else _priced
+      : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
     const kwargs = Object.create(null), supplied = Object.create(null), suppliedKeys = [];
     const used = [], applied = plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : [];
     for (const role of spec.roles) {

@@ -27,13 +27,19 @@ function _rt_budget_add(turn, pairs, cost) {
   for (const kv of cost) pairs = _rt_put(pairs, kv[0], _rt_clamp(_rt_get(pairs, kv[0]) + kv[1], 0, per.has(kv[0]) ? per.get(kv[0]) : 0));
   return pairs;
 }
+function _rt_budget_merged(cost, extra) {  // `cost` and `extra` together, sorted by pool
+  const out = new Map(cost);
+  for (const kv of extra) out.set(kv[0], (out.has(kv[0]) ? out.get(kv[0]) : 0) + kv[1]);
+  return Array.from(out.entries()).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
 function _rt_budget_plan(name, cost, owes, readied, over) {
   return Object.freeze({name: name, cost: cost, owes: owes, readied: readied, over: over});
 }
 const _rt_BUDGET = {
   // What `spec` costs `m` now (null: no turn budget, or not an action of a turn); Refused when it
-  // does not fit and the ruling refuses. `action`: the kind its result named (spec.action_from).
-  _plan(m, spec, action) {
+  // does not fit and the ruling refuses. `action`: the kind its result named (spec.action_from);
+  // `extra`: what its result spends beyond its kind (spec.costs: d20's feet), added to each alternative.
+  _plan(m, spec, action, extra) {
     const turn = _rt_turn_for(this, m);  // the ruleset's turn, as m's conditions shorten it (fight_events)
     if (action === undefined) action = spec.action;
     if (turn === null || !action) return null;
@@ -45,7 +51,8 @@ const _rt_BUDGET = {
       const owes = turn.owes && readyKind !== undefined && readyKind.own.length ? readyKind.own[0] : [];
       return _rt_budget_plan(m.name, kind.off.length ? kind.off[0] : [], owes, true, '');
     }
-    const options = own ? kind.own : kind.off;
+    let options = own ? kind.own : kind.off;
+    if (extra !== undefined && extra.length) options = options.map(c => _rt_budget_merged(c, extra));
     if (!options.length) {
       const where = !own ? '在自己的回合外' : '在自己的回合';
       const allowed = turn.order.filter(k => (!own ? turn.kinds.get(k).off : turn.kinds.get(k).own).length)

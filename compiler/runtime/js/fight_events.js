@@ -75,11 +75,21 @@ function _rt_follow_lapsed(fight, members, lapsed, log) {
   return followed;
 }
 const _rt_SHORT_TURNS = new WeakMap();  // turn spec -> (lowered pools' key -> the turn spec with them)
-// What `m`'s turn holds now: the ruleset's turn, each pool lowered to the least its active
-// conditions' `turn_pools` allow (null without a turn budget).
+// `turn` with each pool held in a stat (d20's movement: its speed) at `m`'s effective value of it,
+// within 0 and the pool's most.
+function _rt_turn_from_stats(fight, m, turn) {
+  const stats = fight._effective(m);
+  const pools = turn.pools.map(p => (!p.stat ? p
+    : Object.freeze(Object.assign({}, p, {per_turn: _rt_clamp(Math.trunc(Number(stats[p.stat])), 0, p.per_turn)}))));
+  return Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)}));
+}
+// What `m`'s turn holds now: the ruleset's turn, a pool held in a stat at `m`'s effective value of
+// it, each pool lowered to the least its active conditions' `turn_pools` allow (null without a turn budget).
 function _rt_turn_for(fight, m) {
-  const turn = fight.rules.turn;
-  if (turn === null || !(m.conditions.length || m.states.length || fight.relations.length)) return turn;
+  let turn = fight.rules.turn;
+  if (turn === null) return turn;
+  if (turn.stat_pools) turn = _rt_turn_from_stats(fight, m, turn);
+  if (!(m.conditions.length || m.states.length || fight.relations.length)) return turn;
   const low = new Map();
   for (const c of fight._active(m)) {
     for (const pm of fight.rules.conditions.get(c.id).turn_pools) {

@@ -147,6 +147,7 @@ function _rt_fields_read(rules) {
   for (const kv of rules.actions.entries()) {
     const read = gates.slice();
     if (kv[1].action_from) read.push(kv[1].action_from);  // the kind of action it spends
+    for (const pf of kv[1].costs) read.push(pf[1]);  // what it spends of the turn's pools
     for (const e of kv[1].effects) for (const f of [e.field, e.when, e.kind === 'track' ? e.key : '']) if (f) read.push(f);
     out.set(kv[0], read.filter((f, i) => read.indexOf(f) === i));
   }
@@ -180,7 +181,7 @@ class _rt_PlanChain {
       this.work += outcomes.length;
       for (const oq of outcomes) {
         let plan = prepared[4];
-        if (prepared[0].action_from) {  // the kind of action this outcome spends (refused: the step ends)
+        if (prepared[0].action_from || prepared[0].costs.length) {  // what this outcome spends (refused: the step ends)
           try {
             plan = fight._priced(prepared[0], prepared[5], oq[0])[0];
           } catch (err) {

@@ -20,6 +20,7 @@ function _rt_fight_rules(d) {
       effects: Object.freeze(a.effects.map(e => Object.freeze({kind: e[0], role: e[1], key: e[2], field: e[3],
                                                                sign: e[4], duration: e[5], when: e[6], other: e[7]}))),
       odds: a.odds, params: map(a.params), action: a.action, action_from: a.action_from || '', nature: a.nature,
+      costs: Object.freeze((a.costs || []).map(kv => Object.freeze(kv.slice()))),
       subject: a.subject,
       required: Object.freeze(a.required || []),
       checks: Object.freeze((a.checks || []).map(c => Object.freeze({check: c[0], role: c[1], lowers: c[2], top: c[3],
@@ -54,10 +55,12 @@ function _rt_fight_rules(d) {
 // A turn structure [pools, kinds, refuse, ready, owes, rules] (fight_state.TurnSpec); a cost is
 // [[pool, amount], ...] sorted by pool.
 function _rt_turn_spec(t) {
-  const pools = t[0].map(p => Object.freeze({id: p[0], name: p[1], per_turn: p[2], unit: p[3], per_unit: p[4]}));
+  const pools = t[0].map(p => Object.freeze({id: p[0], name: p[1], per_turn: p[2], unit: p[3], per_unit: p[4],
+                                             stat: p[5] || ''}));
   const order = t[1].map(k => k[0]);
   const kinds = new Map(t[1].map(k => [k[0], Object.freeze({own: k[1], off: k[2], next: k[3]})]));
-  return Object.freeze({pools: pools, order: order, kinds: kinds, refuse: t[2], ready: t[3], owes: t[4], rules: t[5]});
+  return Object.freeze({pools: pools, order: order, kinds: kinds, refuse: t[2], ready: t[3], owes: t[4], rules: t[5],
+                        stat_pools: pools.some(p => p.stat)});
 }
 const _rt_UNTIMED = new WeakMap();  // rules -> the same rules without the turn budget
 function _rt_without_turn(rules) {

@@ -16,7 +16,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:95450a6d1fd28f09651253ddac528e45aeb2fbad3ce0befab2306533b121ea00
+# Content hash: sha256:98f376fdb6ace7b976271d4f36e0e0ef2bf0299c1391d136f98425423037c6d8
 """d20攻击规则 (d20): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -54,6 +54,7 @@ from .model import WillingNeedsConscious
 from .model import NotThrown
 from .model import IntangibleTarget
 from .model import NotGrappling
+from .model import BeyondSpeed
 from .results import PROCEDURE_INFO
 from .fight import FIGHT_RULES, Fight, UntilOdds, fight_from_dict, start_fight, state_threshold, until
 from .procedures import attack, attack_fast, attack_odds, attack_prepare
@@ -74,6 +75,10 @@ from .procedures import hide, hide_fast, hide_odds, hide_prepare
 from .results import HideResult, HIDE_FIELDS
 from .procedures import flanking, flanking_fast, flanking_odds, flanking_prepare
 from .results import FlankingResult, FLANKING_FIELDS
+from .procedures import move, move_fast, move_odds, move_prepare
+from .results import MoveResult, MOVE_FIELDS
+from .procedures import release_grapple, release_grapple_fast, release_grapple_odds, release_grapple_prepare
+from .results import ReleaseGrappleResult, RELEASE_GRAPPLE_FIELDS
 from .procedures import engage, engage_fast, engage_odds, engage_prepare
 from .results import EngageResult, ENGAGE_FIELDS
 from .procedures import disengage, disengage_fast, disengage_odds, disengage_prepare
@@ -157,6 +162,7 @@ __all__ = [
     "NotThrown",
     "IntangibleTarget",
     "NotGrappling",
+    "BeyondSpeed",
     "attack",
     "attack_fast",
     "attack_odds",
@@ -211,6 +217,18 @@ __all__ = [
     "flanking_prepare",
     "FlankingResult",
     "FLANKING_FIELDS",
+    "move",
+    "move_fast",
+    "move_odds",
+    "move_prepare",
+    "MoveResult",
+    "MOVE_FIELDS",
+    "release_grapple",
+    "release_grapple_fast",
+    "release_grapple_odds",
+    "release_grapple_prepare",
+    "ReleaseGrappleResult",
+    "RELEASE_GRAPPLE_FIELDS",
     "engage",
     "engage_fast",
     "engage_odds",

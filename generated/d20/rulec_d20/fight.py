@@ -115,7 +115,9 @@ _ACTIONS: Dict[str, ActionSpec] = {
              Effect('relation', 'other', 'grapple', '', 1, 'end', 'success', 'held'),), _procedures.drag_odds,
             {'waived': '对方放弃'}, '', '', 0),
     'grapple_move': ActionSpec('擒抱中移动', _procedures.grapple_move, ('mover', 'target'), (),
-                               _procedures.grapple_move_odds, {'grappling': '正在擒抱'}, '', '', 0),
+                               _procedures.grapple_move_odds,
+                               {'feet': '移动距离', 'reposition': '移动目标', 'grappling': '正在擒抱'}, 'move', '', 0,
+                               costs=(('movement', 'spent'),)),
     'hide': ActionSpec(
             '躲藏', _procedures.hide, ('character',),
             (Effect('clear', 'character', 'revealed', '', 1, '', '', ''),
@@ -127,6 +129,11 @@ _ACTIONS: Dict[str, ActionSpec] = {
              'ex': '敌人横坐标', 'ey': '敌人纵坐标', 'a_sees': '生物能看见目标', 'b_sees': '盟友能看见目标',
              'a_can_attack': '生物能近战攻击', 'b_can_attack': '盟友能近战攻击', 'a_charmed': '生物被目标魅惑',
              'b_charmed': '盟友被目标魅惑'}, '', '', 0),
+    'move': ActionSpec('移动', _procedures.move, ('mover',), (), _procedures.move_odds, {'feet': '移动距离'}, 'move',
+                       '', 0, costs=(('movement', 'feet'),)),
+    'release_grapple': ActionSpec('放开擒抱', _procedures.release_grapple, ('grappler', 'target'),
+                                  (Effect('relation', 'grappler', 'grapple', '', 1, 'end', '', 'target'), ),
+                                  _procedures.release_grapple_odds, {}, 'free', '', 0),
     'engage': ActionSpec('进入触及范围', _procedures.engage, ('hostile', 'creature'),
                          (Effect('relation', 'hostile', 'threat', '', 1, 'start', '', 'creature'), ),
                          _procedures.engage_odds, {}, '', '', 0),
@@ -154,8 +161,10 @@ _ACTIONS: Dict[str, ActionSpec] = {
              'distance': '距离', 'free_hand': '有空手', 'shove': '推撞', 'knock_prone': '选择击倒',
              'resisting': '载具尝试逃脱', 'vehicle_held': '正擒抱着载具', 'bonus': '其他加值',
              'obstacle_at': '障碍物距离'}, '', '', 0),
-    'vehicle_move': ActionSpec('擒抱载具中移动', _procedures.vehicle_move, ('mover',), (),
-                               _procedures.vehicle_move_odds, {'vehicle_size': '载具体型'}, '', '', 0),
+    'vehicle_move': ActionSpec(
+            '擒抱载具中移动', _procedures.vehicle_move, ('grappler',), (), _procedures.vehicle_move_odds,
+            {'vehicle_size': '载具体型', 'feet': '移动距离', 'reposition': '移动载具', 'vehicle_held': '正擒抱着载具'},
+            'move', '', 0, costs=(('movement', 'spent'),)),
 }
 _TRACK_STATES: Dict[str, Any] = {
 }
@@ -176,6 +185,9 @@ _FLAG_NAMES: Dict[str, Any] = {
 }
 # Each condition: what it changes while it applies, when it applies, what it forbids, when it ends.
 _CONDITIONS: Dict[str, ConditionSpec] = {
+    'grappled_by': ConditionSpec('被擒抱', (), (), (('grappling', True),),
+                                 Scope(('grapple_move',), 'target', 'mover', ''), (), (), (), 1000000, 'replace',
+                                 ('D20-F07',), ()),
     'threatened': ConditionSpec('身边有敌', (), (), (('hostile_nearby', True),),
                                 Scope(('attack', 'spell_attack'), 'attacker', '', ''), (), (), (), 1000000, 'replace',
                                 ('D20-F03',), ()),
@@ -185,7 +197,7 @@ _CONDITIONS: Dict[str, ConditionSpec] = {
     'flanked': ConditionSpec('被夹击', (), (('flankers', 1),), (), Scope((), '', '', ''), (), (), (), 1000000,
                              'replace', ('D20-F04',), ()),
     'holding_vehicle': ConditionSpec('擒抱着载具', (), (), (('vehicle_held', True),),
-                                     Scope(('vehicle_check',), 'grappler', '', ''), (), (),
+                                     Scope(('vehicle_check', 'vehicle_move'), 'grappler', '', ''), (), (),
                                      (Ending('stat', 'holder', 1, Scope((), '', '', ''), 'incapacitated'), ), 1000000,
                                      'replace', ('D20-F10',), ()),
     'light_attacked': ConditionSpec('本回合已用轻型武器攻击', (), (), (('light_attack_made', True),),
@@ -210,7 +222,7 @@ _CONDITIONS: Dict[str, ConditionSpec] = {
                                  ('D20-F08',), ()),
 }
 _RELATION_SPECS: Dict[str, Any] = {
-    'grapple': RelationSpec('擒抱', '', '', ('incapacitated',), (), ()),
+    'grapple': RelationSpec('擒抱', 'grappled_by', '', ('incapacitated',), (), ()),
     'threat': RelationSpec('近身威胁', 'threatened', '', ('incapacitated',), ('hidden',), ()),
     'flank': RelationSpec('夹击', 'flanked', 'flanking_from', ('incapacitated', 'charmed'), ('hidden',), ()),
 }
@@ -219,12 +231,14 @@ _TURN = TurnSpec((
     Pool('action', '动作', 1, '次', 1),
     Pool('bonus', '附赠动作', 1, '次', 1),
     Pool('reaction', '反应', 1, '次', 1),
+    Pool('movement', '移动力', 500, '尺', 1, 'speed'),
 ), (
     ('standard', KindCost(((('action', 1),),), (), ())),
     ('bonus', KindCost(((('bonus', 1),),), (), ())),
     ('free', KindCost(((),), ((),), ())),
+    ('move', KindCost(((),), (), ())),
     ('reflex', KindCost((), ((('reaction', 1),),), ())),
-), True, (), False, ('D20-F12',))
+), True, (), False, ('D20-F12', 'D20-F07'), True)
 _RESOURCES: Dict[str, Any] = {
 }
 _TRACK_INPUTS: Dict[str, Any] = {

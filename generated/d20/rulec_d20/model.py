@@ -31,7 +31,8 @@ __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'DamageType', 'DAM
            'Condition', 'CONDITIONS', 'get_condition', 'ContestSkill', 'CONTEST_SKILLS', 'get_contest_skill', 'Size',
            'SIZES', 'get_size', 'Weapon', 'WEAPONS', 'get_weapon', 'PowerSource', 'POWER_SOURCES', 'get_power_source',
            'OutOfRange', 'OutOfReach', 'TooLarge', 'NoFreeHand', 'NotLight', 'NotHoldingVehicle',
-           'OffhandNeedsLightAttack', 'WillingNeedsConscious', 'NotThrown', 'IntangibleTarget', 'NotGrappling']
+           'OffhandNeedsLightAttack', 'WillingNeedsConscious', 'NotThrown', 'IntangibleTarget', 'NotGrappling',
+           'BeyondSpeed']
 
 # ---- rulings in force (33): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 _R_REFUSE_OVER_TURN: Final = True  # 拒绝本回合已用尽的动作
@@ -154,6 +155,12 @@ class NotGrappling(RuleError):
     """没有擒抱"""
 
     code = 'not_grappling'
+
+
+class BeyondSpeed(RuleError):
+    """超过移动速度"""
+
+    code = 'beyond_speed'
 
 
 # ---- combatants ----

@@ -50,22 +50,23 @@ from ._runtime.sources import (dice_count as _rt_dice_count, make_dice as _rt_ma
                                dice_source as _rt_dice_source)
 from .model import (Combatant, ContestSkill, get_contest_skill, Weapon, get_weapon, PowerSource, get_power_source,
                     OutOfRange, OutOfReach, TooLarge, NoFreeHand, NotLight, NotHoldingVehicle, OffhandNeedsLightAttack,
-                    WillingNeedsConscious, NotThrown, IntangibleTarget, NotGrappling, _R_CRIT_THRESHOLD_BASE,
-                    _R_FLANKING_BONUS, _R_HEX_BETWEEN_MEDIUM, _R_HEX_BETWEEN_LARGE, _R_HEX_BETWEEN_HUGE,
-                    _R_HEX_BETWEEN_GARGANTUAN, _R_LONG_RANGE_DISADVANTAGE, _R_CLOSE_RANGED_DISADVANTAGE,
-                    _R_UNSEEN_TARGET_DISADVANTAGE, _R_UNSEEN_ATTACKER_ADVANTAGE, _R_HELPLESS_DEFENDER_ROLL,
-                    _R_SHOVE_BASE_DISTANCE, _R_OBSTACLE_FEET_PER_DIE, _R_VEHICLE_DC_PER_SIZE, _R_VEHICLE_DC_PER_10FT,
-                    _R_VEHICLE_SIZE_ROUND_STEP, _R_VEHICLE_DC_SIZE_FLOOR, _R_BASE_REACH, _R_REACH_WEAPON_BONUS,
-                    _R_REACH_PER_SIZE_ABOVE_MEDIUM, _R_GRAPPLE_MOVE_FEET, _R_MEDIUM_SIZE_CATEGORY, _R_SNEAK_DIE_SIDES,
-                    _R_OBSTACLE_DIE_SIDES, _R_VEHICLE_DC_SIZE_STEP, _R_GRAPPLE_MOVE_FREE_SIZE_GAP,
-                    _R_WILLING_TARGET_ADVANTAGE)
+                    WillingNeedsConscious, NotThrown, IntangibleTarget, NotGrappling, BeyondSpeed,
+                    _R_CRIT_THRESHOLD_BASE, _R_FLANKING_BONUS, _R_HEX_BETWEEN_MEDIUM, _R_HEX_BETWEEN_LARGE,
+                    _R_HEX_BETWEEN_HUGE, _R_HEX_BETWEEN_GARGANTUAN, _R_LONG_RANGE_DISADVANTAGE,
+                    _R_CLOSE_RANGED_DISADVANTAGE, _R_UNSEEN_TARGET_DISADVANTAGE, _R_UNSEEN_ATTACKER_ADVANTAGE,
+                    _R_HELPLESS_DEFENDER_ROLL, _R_SHOVE_BASE_DISTANCE, _R_OBSTACLE_FEET_PER_DIE, _R_VEHICLE_DC_PER_SIZE,
+                    _R_VEHICLE_DC_PER_10FT, _R_VEHICLE_SIZE_ROUND_STEP, _R_VEHICLE_DC_SIZE_FLOOR, _R_BASE_REACH,
+                    _R_REACH_WEAPON_BONUS, _R_REACH_PER_SIZE_ABOVE_MEDIUM, _R_GRAPPLE_MOVE_FEET,
+                    _R_MEDIUM_SIZE_CATEGORY, _R_SNEAK_DIE_SIDES, _R_OBSTACLE_DIE_SIDES, _R_VEHICLE_DC_SIZE_STEP,
+                    _R_GRAPPLE_MOVE_FREE_SIZE_GAP, _R_WILLING_TARGET_ADVANTAGE)
 from .results import (AttackResult, ATTACK_FIELDS, SpellAttackResult, SPELL_ATTACK_FIELDS, GrappleResult,
                       GRAPPLE_FIELDS, EscapeGrappleResult, ESCAPE_GRAPPLE_FIELDS, ShoveResult, SHOVE_FIELDS, DragResult,
                       DRAG_FIELDS, GrappleMoveResult, GRAPPLE_MOVE_FIELDS, HideResult, HIDE_FIELDS, FlankingResult,
-                      FLANKING_FIELDS, EngageResult, ENGAGE_FIELDS, DisengageResult, DISENGAGE_FIELDS,
-                      FlankPositionResult, FLANK_POSITION_FIELDS, LeaveFlankResult, LEAVE_FLANK_FIELDS,
-                      ReleaseVehicleResult, RELEASE_VEHICLE_FIELDS, VehicleDcResult, VEHICLE_DC_FIELDS,
-                      VehicleCheckResult, VEHICLE_CHECK_FIELDS, VehicleMoveResult, VEHICLE_MOVE_FIELDS)
+                      FLANKING_FIELDS, MoveResult, MOVE_FIELDS, ReleaseGrappleResult, RELEASE_GRAPPLE_FIELDS,
+                      EngageResult, ENGAGE_FIELDS, DisengageResult, DISENGAGE_FIELDS, FlankPositionResult,
+                      FLANK_POSITION_FIELDS, LeaveFlankResult, LEAVE_FLANK_FIELDS, ReleaseVehicleResult,
+                      RELEASE_VEHICLE_FIELDS, VehicleDcResult, VEHICLE_DC_FIELDS, VehicleCheckResult,
+                      VEHICLE_CHECK_FIELDS, VehicleMoveResult, VEHICLE_MOVE_FIELDS)
 
 
 def _attack_setup(attacker: Combatant, target: Combatant, weapon: Union[Weapon, str], distance: int, proficient: bool,
@@ -1220,10 +1221,12 @@ def drag_odds(dragger: Combatant, other: Combatant, held: Combatant, *, waived: 
     return _odds.build()
 
 
-def _grapple_move_setup(mover: Combatant, target: Combatant, grappling: bool, _trace: Optional[List[_Step]]) -> Tuple[
-        bool, int]:
-    if not (type(mover) is Combatant and type(target) is Combatant and (grappling is False or grappling is True)):
+def _grapple_move_setup(mover: Combatant, target: Combatant, feet: int, reposition: bool, grappling: bool,
+                        _trace: Optional[List[_Step]]) -> Tuple[bool, int, int]:
+    if not (type(mover) is Combatant and type(target) is Combatant and type(feet) is int and 0 <= feet <= 500
+            and (reposition is False or reposition is True) and (grappling is False or grappling is True)):
         _rt_check_inputs((('type', '擒抱者', mover, Combatant), ('type', '被擒抱者', target, Combatant),
+                          ('int', '移动距离', feet, 0, 500), ('bool', '移动目标', reposition),
                           ('bool', '正在擒抱', grappling),))
     if not (grappling):
         raise NotGrappling('只有在擒抱目标时才能拖拽它')
@@ -1231,46 +1234,54 @@ def _grapple_move_setup(mover: Combatant, target: Combatant, grappling: bool, _t
     speed = (mover.speed // 2) if halved else mover.speed
     if _trace is not None:
         _trace.append(_rec(_Step, ('let', f'擒抱中的移动速度{speed}尺', (('speed', speed),))))
-    return (halved, speed,)
+    if not (feet <= speed):
+        raise BeyondSpeed(f'移动{feet}尺，超过移动速度{speed}尺')
+    reposition_cost = _R_GRAPPLE_MOVE_FEET if reposition else 0
+    spent = (feet * 2 if halved else feet) + reposition_cost
+    if feet > 0 or reposition:
+        if _trace is not None:
+            _trace.append(_rec(_Step, ('note', f'拖着对方移动{feet}尺，消耗移动力{spent}尺', ())))
+    return (halved, speed, spent,)
 
 
-def grapple_move(mover: Combatant, target: Combatant, *, grappling: bool = True,
-                 dice: Optional[DiceSource] = None) -> GrappleMoveResult:
-    """擒抱中移动（D20-18）"""
+def grapple_move(mover: Combatant, target: Combatant, *, feet: int = 0, reposition: bool = False,
+                 grappling: bool = False, dice: Optional[DiceSource] = None) -> GrappleMoveResult:
+    """擒抱中移动（D20-18、D20-F07）"""
     _trace: List[_Step] = []
-    halved, speed = _grapple_move_setup(mover, target, grappling, _trace)
+    halved, speed, spent = _grapple_move_setup(mover, target, feet, reposition, grappling, _trace)
     if dice is not None:
         _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
-    return _rec(GrappleMoveResult, (speed, halved, _R_GRAPPLE_MOVE_FEET, (), tuple(_trace)))
+    return _rec(GrappleMoveResult, (speed, halved, _R_GRAPPLE_MOVE_FEET, spent, (), tuple(_trace)))
 
 
-def grapple_move_fast(mover: Combatant, target: Combatant, *, grappling: bool = True, dice: DiceSource) -> Tuple[
-        int, bool, int]:
+def grapple_move_fast(mover: Combatant, target: Combatant, *, feet: int = 0, reposition: bool = False,
+                      grappling: bool = False, dice: DiceSource) -> Tuple[int, bool, int, int]:
     """擒抱中移动: the outcome only (the fields of GRAPPLE_MOVE_FIELDS), no trace."""
-    halved, speed = _grapple_move_setup(mover, target, grappling, None)
+    halved, speed, spent = _grapple_move_setup(mover, target, feet, reposition, grappling, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return (speed, halved, _R_GRAPPLE_MOVE_FEET)
+    return (speed, halved, _R_GRAPPLE_MOVE_FEET, spent)
 
 
-def grapple_move_prepare(mover: Combatant, target: Combatant, *, grappling: bool = True) -> Callable[
-        [DiceSource], Tuple[int, bool, int]]:
+def grapple_move_prepare(mover: Combatant, target: Combatant, *, feet: int = 0, reposition: bool = False,
+                         grappling: bool = False) -> Callable[[DiceSource], Tuple[int, bool, int, int]]:
     """擒抱中移动: the setup once; the function returned rolls and returns the outcome tuple."""
-    halved, speed = _grapple_move_setup(mover, target, grappling, None)
+    halved, speed, spent = _grapple_move_setup(mover, target, feet, reposition, grappling, None)
     _out2 = _R_GRAPPLE_MOVE_FEET
 
-    def _roll(dice: DiceSource) -> Tuple[int, bool, int]:
+    def _roll(dice: DiceSource) -> Tuple[int, bool, int, int]:
         _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
-        return (speed, halved, _out2)
+        return (speed, halved, _out2, spent)
 
     return _roll
 
 
-def grapple_move_odds(mover: Combatant, target: Combatant, *, grappling: bool = True) -> Odds:
+def grapple_move_odds(mover: Combatant, target: Combatant, *, feet: int = 0, reposition: bool = False,
+                      grappling: bool = False) -> Odds:
     """擒抱中移动: the exact distribution of the fields of GRAPPLE_MOVE_FIELDS."""
-    halved, speed = _grapple_move_setup(mover, target, grappling, None)
+    halved, speed, spent = _grapple_move_setup(mover, target, feet, reposition, grappling, None)
     _odds, _p = OddsBuilder(GRAPPLE_MOVE_FIELDS, None, None, 200000), 1.0
-    _odds.add((speed, halved, _R_GRAPPLE_MOVE_FEET), _p)
+    _odds.add((speed, halved, _R_GRAPPLE_MOVE_FEET, spent), _p)
     return _odds.build()
 
 
@@ -1397,6 +1408,96 @@ def flanking_odds(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex
                                        a_can_attack, b_can_attack, a_charmed, b_charmed, None)
     _odds, _p = OddsBuilder(FLANKING_FIELDS, None, None, 200000), 1.0
     _odds.add((flanks, _R_FLANKING_BONUS if flanks else 0, geometry), _p)
+    return _odds.build()
+
+
+def _move_setup(mover: Combatant, feet: int, _trace: Optional[List[_Step]]) -> None:
+    if not (type(mover) is Combatant and type(feet) is int and 0 <= feet <= 500):
+        _rt_check_inputs((('type', '移动者', mover, Combatant), ('int', '移动距离', feet, 0, 500),))
+    speed = mover.speed
+    if not (feet <= speed):
+        raise BeyondSpeed(f'移动{feet}尺，超过移动速度{speed}尺')
+    if _trace is not None:
+        _trace.append(_rec(_Step, ('note', f'移动{feet}尺', ())))
+
+
+def move(mover: Combatant, *, feet: int = 5, dice: Optional[DiceSource] = None) -> MoveResult:
+    """移动（D20-F07）"""
+    _trace: List[_Step] = []
+    _move_setup(mover, feet, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+    return _rec(MoveResult, (feet, (), tuple(_trace)))
+
+
+def move_fast(mover: Combatant, *, feet: int = 5, dice: DiceSource) -> Tuple[int]:
+    """移动: the outcome only (the fields of MOVE_FIELDS), no trace."""
+    _move_setup(mover, feet, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return (feet,)
+
+
+def move_prepare(mover: Combatant, *, feet: int = 5) -> Callable[[DiceSource], Tuple[int]]:
+    """移动: the setup once; the function returned rolls and returns the outcome tuple."""
+    _move_setup(mover, feet, None)
+
+    def _roll(dice: DiceSource) -> Tuple[int]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+        return (feet,)
+
+    return _roll
+
+
+def move_odds(mover: Combatant, *, feet: int = 5) -> Odds:
+    """移动: the exact distribution of the fields of MOVE_FIELDS."""
+    _move_setup(mover, feet, None)
+    _odds, _p = OddsBuilder(MOVE_FIELDS, None, None, 200000), 1.0
+    _odds.add((feet,), _p)
+    return _odds.build()
+
+
+def _release_grapple_setup(grappler: Combatant, target: Combatant, _trace: Optional[List[_Step]]) -> None:
+    if not (type(grappler) is Combatant and type(target) is Combatant):
+        _rt_check_inputs((('type', '擒抱者', grappler, Combatant), ('type', '被擒抱者', target, Combatant),))
+    if _trace is not None:
+        _trace.append(_rec(_Step, ('note', '放开了擒抱', ())))
+
+
+def release_grapple(grappler: Combatant, target: Combatant, *,
+                    dice: Optional[DiceSource] = None) -> ReleaseGrappleResult:
+    """放开擒抱（D20-15、D20-F05）"""
+    _trace: List[_Step] = []
+    _release_grapple_setup(grappler, target, _trace)
+    if dice is not None:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+    return _rec(ReleaseGrappleResult, (True, (), tuple(_trace)))
+
+
+def release_grapple_fast(grappler: Combatant, target: Combatant, dice: DiceSource) -> Tuple[bool]:
+    """放开擒抱: the outcome only (the fields of RELEASE_GRAPPLE_FIELDS), no trace."""
+    _release_grapple_setup(grappler, target, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return (True,)
+
+
+def release_grapple_prepare(grappler: Combatant, target: Combatant) -> Callable[[DiceSource], Tuple[bool]]:
+    """放开擒抱: the setup once; the function returned rolls and returns the outcome tuple."""
+    _release_grapple_setup(grappler, target, None)
+
+    def _roll(dice: DiceSource) -> Tuple[bool]:
+        _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
+        return (True,)
+
+    return _roll
+
+
+def release_grapple_odds(grappler: Combatant, target: Combatant) -> Odds:
+    """放开擒抱: the exact distribution of the fields of RELEASE_GRAPPLE_FIELDS."""
+    _release_grapple_setup(grappler, target, None)
+    _odds, _p = OddsBuilder(RELEASE_GRAPPLE_FIELDS, None, None, 200000), 1.0
+    _odds.add((True,), _p)
     return _odds.build()
 
 
@@ -1911,48 +2012,66 @@ def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehi
     return _odds.build()
 
 
-def _vehicle_move_setup(mover: Combatant, vehicle_size: int, _trace: Optional[List[_Step]]) -> Tuple[bool, int]:
-    if not (type(mover) is Combatant and type(vehicle_size) is int and 1 <= vehicle_size <= 12):
-        _rt_check_inputs((('type', '擒抱者', mover, Combatant), ('int', '载具体型', vehicle_size, 1, 12),))
-    halved = vehicle_size > mover.size - _R_GRAPPLE_MOVE_FREE_SIZE_GAP
-    speed = (mover.speed // 2) if halved else mover.speed
+def _vehicle_move_setup(grappler: Combatant, vehicle_size: int, feet: int, reposition: bool, vehicle_held: bool,
+                        _trace: Optional[List[_Step]]) -> Tuple[bool, int, int]:
+    if not (type(grappler) is Combatant and type(vehicle_size) is int and 1 <= vehicle_size <= 12 and type(feet) is int
+            and 0 <= feet <= 500 and (reposition is False or reposition is True)
+            and (vehicle_held is False or vehicle_held is True)):
+        _rt_check_inputs((('type', '擒抱者', grappler, Combatant), ('int', '载具体型', vehicle_size, 1, 12),
+                          ('int', '移动距离', feet, 0, 500), ('bool', '移动载具', reposition),
+                          ('bool', '正擒抱着载具', vehicle_held),))
+    if not (vehicle_held):
+        raise NotGrappling('只有在擒抱目标时才能拖拽它')
+    halved = vehicle_size > grappler.size - _R_GRAPPLE_MOVE_FREE_SIZE_GAP
+    speed = (grappler.speed // 2) if halved else grappler.speed
     if _trace is not None:
         _trace.append(_rec(_Step, ('let', f'拖行载具时的移动速度{speed}尺', (('speed', speed),))))
-    return (halved, speed,)
+    if not (feet <= speed):
+        raise BeyondSpeed(f'移动{feet}尺，超过移动速度{speed}尺')
+    reposition_cost = _R_GRAPPLE_MOVE_FEET if reposition else 0
+    spent = (feet * 2 if halved else feet) + reposition_cost
+    if feet > 0 or reposition:
+        if _trace is not None:
+            _trace.append(_rec(_Step, ('note', f'拖着载具移动{feet}尺，消耗移动力{spent}尺', ())))
+    return (halved, speed, spent,)
 
 
-def vehicle_move(mover: Combatant, vehicle_size: int, *, dice: Optional[DiceSource] = None) -> VehicleMoveResult:
-    """擒抱载具中移动（D20-21、D20-18）"""
+def vehicle_move(grappler: Combatant, vehicle_size: int, *, feet: int = 0, reposition: bool = False,
+                 vehicle_held: bool = False, dice: Optional[DiceSource] = None) -> VehicleMoveResult:
+    """擒抱载具中移动（D20-21、D20-18、D20-F07）"""
     _trace: List[_Step] = []
-    halved, speed = _vehicle_move_setup(mover, vehicle_size, _trace)
+    halved, speed, spent = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, _trace)
     if dice is not None:
         _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
-    return _rec(VehicleMoveResult, (speed, halved, _R_GRAPPLE_MOVE_FEET, (), tuple(_trace)))
+    return _rec(VehicleMoveResult, (speed, halved, _R_GRAPPLE_MOVE_FEET, spent, (), tuple(_trace)))
 
 
-def vehicle_move_fast(mover: Combatant, vehicle_size: int, dice: DiceSource) -> Tuple[int, bool, int]:
+def vehicle_move_fast(grappler: Combatant, vehicle_size: int, *, feet: int = 0, reposition: bool = False,
+                      vehicle_held: bool = False, dice: DiceSource) -> Tuple[int, bool, int, int]:
     """擒抱载具中移动: the outcome only (the fields of VEHICLE_MOVE_FIELDS), no trace."""
-    halved, speed = _vehicle_move_setup(mover, vehicle_size, None)
+    halved, speed, spent = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return (speed, halved, _R_GRAPPLE_MOVE_FEET)
+    return (speed, halved, _R_GRAPPLE_MOVE_FEET, spent)
 
 
-def vehicle_move_prepare(mover: Combatant, vehicle_size: int) -> Callable[[DiceSource], Tuple[int, bool, int]]:
+def vehicle_move_prepare(grappler: Combatant, vehicle_size: int, *, feet: int = 0, reposition: bool = False,
+                         vehicle_held: bool = False) -> Callable[[DiceSource], Tuple[int, bool, int, int]]:
     """擒抱载具中移动: the setup once; the function returned rolls and returns the outcome tuple."""
-    halved, speed = _vehicle_move_setup(mover, vehicle_size, None)
+    halved, speed, spent = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, None)
     _out2 = _R_GRAPPLE_MOVE_FEET
 
-    def _roll(dice: DiceSource) -> Tuple[int, bool, int]:
+    def _roll(dice: DiceSource) -> Tuple[int, bool, int, int]:
         _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
-        return (speed, halved, _out2)
+        return (speed, halved, _out2, spent)
 
     return _roll
 
 
-def vehicle_move_odds(mover: Combatant, vehicle_size: int) -> Odds:
+def vehicle_move_odds(grappler: Combatant, vehicle_size: int, *, feet: int = 0, reposition: bool = False,
+                      vehicle_held: bool = False) -> Odds:
     """擒抱载具中移动: the exact distribution of the fields of VEHICLE_MOVE_FIELDS."""
-    halved, speed = _vehicle_move_setup(mover, vehicle_size, None)
+    halved, speed, spent = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, None)
     _odds, _p = OddsBuilder(VEHICLE_MOVE_FIELDS, None, None, 200000), 1.0
-    _odds.add((speed, halved, _R_GRAPPLE_MOVE_FEET), _p)
+    _odds.add((speed, halved, _R_GRAPPLE_MOVE_FEET, spent), _p)
     return _odds.build()

@@ -86,9 +86,11 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
     'grapple_move': {
             "name": '擒抱中移动',
             "params": (('mover', '擒抱者', 'combatant'), ('target', '被擒抱者', 'combatant'),
+                       ('feet', '移动距离', 'int'), ('reposition', '移动目标', 'bool'),
                        ('grappling', '正在擒抱', 'bool')),
             "fields": (('speed', '移动速度', 'int'), ('halved', '速度减半', 'bool'),
-                       ('reposition_cost', '移动目标的消耗', 'int')), "summary": {"hit": None, "damage": None}},
+                       ('reposition_cost', '移动目标的消耗', 'int'), ('spent', '消耗移动力', 'int')),
+            "summary": {"hit": None, "damage": None}},
     'hide': {"name": '躲藏', "params": (('character', '躲藏者', 'combatant'),), "fields": (('hidden', '躲藏', 'bool'),),
              "summary": {"hit": None, "damage": None}},
     'flanking': {
@@ -102,6 +104,11 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('b_charmed', '盟友被目标魅惑', 'bool')),
             "fields": (('flanks', '夹击', 'bool'), ('bonus', '近战攻击加值', 'int'),
                        ('geometry', '位置构成夹击', 'bool')), "summary": {"hit": None, "damage": None}},
+    'move': {"name": '移动', "params": (('mover', '移动者', 'combatant'), ('feet', '移动距离', 'int')),
+             "fields": (('feet', '移动距离', 'int'),), "summary": {"hit": None, "damage": None}},
+    'release_grapple': {"name": '放开擒抱',
+                        "params": (('grappler', '擒抱者', 'combatant'), ('target', '被擒抱者', 'combatant')),
+                        "fields": (('released', '放开', 'bool'),), "summary": {"hit": None, "damage": None}},
     'engage': {"name": '进入触及范围',
                "params": (('hostile', '敌对生物', 'combatant'), ('creature', '被威胁者', 'combatant')),
                "fields": (('engaged', '位于触及范围内', 'bool'),), "summary": {"hit": None, "damage": None}},
@@ -136,9 +143,13 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('takes_hold', '擒住载具', 'bool'), ('breaks_free', '载具挣脱', 'bool')),
             "summary": {"hit": None, "damage": None}},
     'vehicle_move': {
-            "name": '擒抱载具中移动', "params": (('mover', '擒抱者', 'combatant'), ('vehicle_size', '载具体型', 'int')),
+            "name": '擒抱载具中移动',
+            "params": (('grappler', '擒抱者', 'combatant'), ('vehicle_size', '载具体型', 'int'),
+                       ('feet', '移动距离', 'int'), ('reposition', '移动载具', 'bool'),
+                       ('vehicle_held', '正擒抱着载具', 'bool')),
             "fields": (('speed', '移动速度', 'int'), ('halved', '速度减半', 'bool'),
-                       ('reposition_cost', '移动载具的消耗', 'int')), "summary": {"hit": None, "damage": None}},
+                       ('reposition_cost', '移动载具的消耗', 'int'), ('spent', '消耗移动力', 'int')),
+            "summary": {"hit": None, "damage": None}},
 }
 
 
@@ -262,13 +273,14 @@ class DragResult(_DragFields, _rt_Result):
     procedure = 'drag'
 
 
-GRAPPLE_MOVE_FIELDS: Tuple[str, ...] = ('speed', 'halved', 'reposition_cost')
+GRAPPLE_MOVE_FIELDS: Tuple[str, ...] = ('speed', 'halved', 'reposition_cost', 'spent')
 
 
 class _GrappleMoveFields(NamedTuple):
     speed: int  # 移动速度
     halved: bool  # 速度减半
     reposition_cost: int  # 移动目标的消耗
+    spent: int  # 消耗移动力
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 
@@ -312,6 +324,38 @@ class FlankingResult(_FlankingFields, _rt_Result):
 
     __slots__ = ()
     procedure = 'flanking'
+
+
+MOVE_FIELDS: Tuple[str, ...] = ('feet',)
+
+
+class _MoveFields(NamedTuple):
+    feet: int  # 移动距离
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class MoveResult(_MoveFields, _rt_Result):
+    """The result of move (移动): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'move'
+
+
+RELEASE_GRAPPLE_FIELDS: Tuple[str, ...] = ('released',)
+
+
+class _ReleaseGrappleFields(NamedTuple):
+    released: bool  # 放开
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class ReleaseGrappleResult(_ReleaseGrappleFields, _rt_Result):
+    """The result of release_grapple (放开擒抱): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'release_grapple'
 
 
 ENGAGE_FIELDS: Tuple[str, ...] = ('engaged',)
@@ -440,13 +484,14 @@ class VehicleCheckResult(_VehicleCheckFields, _rt_Result):
     procedure = 'vehicle_check'
 
 
-VEHICLE_MOVE_FIELDS: Tuple[str, ...] = ('speed', 'halved', 'reposition_cost')
+VEHICLE_MOVE_FIELDS: Tuple[str, ...] = ('speed', 'halved', 'reposition_cost', 'spent')
 
 
 class _VehicleMoveFields(NamedTuple):
     speed: int  # 移动速度
     halved: bool  # 速度减半
     reposition_cost: int  # 移动载具的消耗
+    spent: int  # 消耗移动力
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 

@@ -1430,6 +1430,7 @@
         effects: Object.freeze(a.effects.map(e => Object.freeze({kind: e[0], role: e[1], key: e[2], field: e[3],
                                                                  sign: e[4], duration: e[5], when: e[6], other: e[7]}))),
         odds: a.odds, params: map(a.params), action: a.action, action_from: a.action_from || '', nature: a.nature,
+        costs: Object.freeze((a.costs || []).map(kv => Object.freeze(kv.slice()))),
         subject: a.subject,
         required: Object.freeze(a.required || []),
         checks: Object.freeze((a.checks || []).map(c => Object.freeze({check: c[0], role: c[1], lowers: c[2], top: c[3],
@@ -1464,10 +1465,12 @@
   // A turn structure [pools, kinds, refuse, ready, owes, rules] (fight_state.TurnSpec); a cost is
   // [[pool, amount], ...] sorted by pool.
   function _rt_turn_spec(t) {
-    const pools = t[0].map(p => Object.freeze({id: p[0], name: p[1], per_turn: p[2], unit: p[3], per_unit: p[4]}));
+    const pools = t[0].map(p => Object.freeze({id: p[0], name: p[1], per_turn: p[2], unit: p[3], per_unit: p[4],
+                                               stat: p[5] || ''}));
     const order = t[1].map(k => k[0]);
     const kinds = new Map(t[1].map(k => [k[0], Object.freeze({own: k[1], off: k[2], next: k[3]})]));
-    return Object.freeze({pools: pools, order: order, kinds: kinds, refuse: t[2], ready: t[3], owes: t[4], rules: t[5]});
+    return Object.freeze({pools: pools, order: order, kinds: kinds, refuse: t[2], ready: t[3], owes: t[4], rules: t[5],
+                          stat_pools: pools.some(p => p.stat)});
   }
   const _rt_UNTIMED = new WeakMap();  // rules -> the same rules without the turn budget
   function _rt_without_turn(rules) {
@@ -1796,7 +1799,7 @@
       const prepared = this._prepare(procedure, roles, options);
       _rt_check_call(prepared[0], procedure, prepared[1]);
       const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
-      if (prepared[0].action_from) {  // the kind of action its result spends, refused when it does not fit
+      if (prepared[0].action_from || prepared[0].costs.length) {  // what its result spends, refused when it does not fit
         const priced = this._priced(prepared[0], prepared[5], result);
         prepared[4] = priced[0];
         for (const s of priced[1]) prepared[2].push(s);
@@ -1805,11 +1808,14 @@
       return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
                              prepared[4]);
     }
-    // What an action whose result names the kind it spends (action_from) costs its actor, and the
-    // sentence when it does not fit but the ruling lets it through: [plan, sentences]; Refused when refused.
+    // What an action whose result decides what it spends (the kind of action: action_from; amounts of
+    // the turn's pools: costs) costs its actor, and the sentence when it does not fit but the ruling
+    // lets it through: [plan, sentences]; Refused when refused.
     _priced(spec, roles, result) {
       if (this.rules.turn === null) return [null, []];
-      const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec, String(result[spec.action_from]));
+      const action = spec.action_from ? String(result[spec.action_from]) : undefined;
+      const extra = spec.costs.map(kv => [kv[0], Math.max(0, Math.trunc(Number(result[kv[1]])))]);
+      const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec, action, extra);
       return [plan, plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : []];
     }
     // What resolve calls the procedure with: [its spec, the arguments (every role's effective stats,
@@ -1833,7 +1839,8 @@
       for (let i = spec.roles.length - 1; i >= 0; i--) byName.set(roles[spec.roles[i]], spec.roles[i]);
       for (const r of given) this.member(roles[r]);  // every combatant named exists before anything is refused
       this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
-      const plan = spec.action_from ? null : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);  // else _priced
+      const plan = spec.action_from || spec.costs.length ? null  // else _priced
+        : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
       const kwargs = Object.create(null), supplied = Object.create(null), suppliedKeys = [];
       const used = [], applied = plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : [];
       for (const role of spec.roles) {
@@ -2208,13 +2215,19 @@
     for (const kv of cost) pairs = _rt_put(pairs, kv[0], _rt_clamp(_rt_get(pairs, kv[0]) + kv[1], 0, per.has(kv[0]) ? per.get(kv[0]) : 0));
     return pairs;
   }
+  function _rt_budget_merged(cost, extra) {  // `cost` and `extra` together, sorted by pool
+    const out = new Map(cost);
+    for (const kv of extra) out.set(kv[0], (out.has(kv[0]) ? out.get(kv[0]) : 0) + kv[1]);
+    return Array.from(out.entries()).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  }
   function _rt_budget_plan(name, cost, owes, readied, over) {
     return Object.freeze({name: name, cost: cost, owes: owes, readied: readied, over: over});
   }
   const _rt_BUDGET = {
     // What `spec` costs `m` now (null: no turn budget, or not an action of a turn); Refused when it
-    // does not fit and the ruling refuses. `action`: the kind its result named (spec.action_from).
-    _plan(m, spec, action) {
+    // does not fit and the ruling refuses. `action`: the kind its result named (spec.action_from);
+    // `extra`: what its result spends beyond its kind (spec.costs: d20's feet), added to each alternative.
+    _plan(m, spec, action, extra) {
       const turn = _rt_turn_for(this, m);  // the ruleset's turn, as m's conditions shorten it (fight_events)
       if (action === undefined) action = spec.action;
       if (turn === null || !action) return null;
@@ -2226,7 +2239,8 @@
         const owes = turn.owes && readyKind !== undefined && readyKind.own.length ? readyKind.own[0] : [];
         return _rt_budget_plan(m.name, kind.off.length ? kind.off[0] : [], owes, true, '');
       }
-      const options = own ? kind.own : kind.off;
+      let options = own ? kind.own : kind.off;
+      if (extra !== undefined && extra.length) options = options.map(c => _rt_budget_merged(c, extra));
       if (!options.length) {
         const where = !own ? '在自己的回合外' : '在自己的回合';
         const allowed = turn.order.filter(k => (!own ? turn.kinds.get(k).off : turn.kinds.get(k).own).length)
@@ -2543,11 +2557,21 @@
     return followed;
   }
   const _rt_SHORT_TURNS = new WeakMap();  // turn spec -> (lowered pools' key -> the turn spec with them)
-  // What `m`'s turn holds now: the ruleset's turn, each pool lowered to the least its active
-  // conditions' `turn_pools` allow (null without a turn budget).
+  // `turn` with each pool held in a stat (d20's movement: its speed) at `m`'s effective value of it,
+  // within 0 and the pool's most.
+  function _rt_turn_from_stats(fight, m, turn) {
+    const stats = fight._effective(m);
+    const pools = turn.pools.map(p => (!p.stat ? p
+      : Object.freeze(Object.assign({}, p, {per_turn: _rt_clamp(Math.trunc(Number(stats[p.stat])), 0, p.per_turn)}))));
+    return Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)}));
+  }
+  // What `m`'s turn holds now: the ruleset's turn, a pool held in a stat at `m`'s effective value of
+  // it, each pool lowered to the least its active conditions' `turn_pools` allow (null without a turn budget).
   function _rt_turn_for(fight, m) {
-    const turn = fight.rules.turn;
-    if (turn === null || !(m.conditions.length || m.states.length || fight.relations.length)) return turn;
+    let turn = fight.rules.turn;
+    if (turn === null) return turn;
+    if (turn.stat_pools) turn = _rt_turn_from_stats(fight, m, turn);
+    if (!(m.conditions.length || m.states.length || fight.relations.length)) return turn;
     const low = new Map();
     for (const c of fight._active(m)) {
       for (const pm of fight.rules.conditions.get(c.id).turn_pools) {
@@ -2988,6 +3012,7 @@
     for (const kv of rules.actions.entries()) {
       const read = gates.slice();
       if (kv[1].action_from) read.push(kv[1].action_from);  // the kind of action it spends
+      for (const pf of kv[1].costs) read.push(pf[1]);  // what it spends of the turn's pools
       for (const e of kv[1].effects) for (const f of [e.field, e.when, e.kind === 'track' ? e.key : '']) if (f) read.push(f);
       out.set(kv[0], read.filter((f, i) => read.indexOf(f) === i));
     }
@@ -3021,7 +3046,7 @@
         this.work += outcomes.length;
         for (const oq of outcomes) {
           let plan = prepared[4];
-          if (prepared[0].action_from) {  // the kind of action this outcome spends (refused: the step ends)
+          if (prepared[0].action_from || prepared[0].costs.length) {  // what this outcome spends (refused: the step ends)
             try {
               plan = fight._priced(prepared[0], prepared[5], oq[0])[0];
             } catch (err) {
@@ -3397,6 +3422,7 @@
   const NotThrown = _rt_error_class("NotThrown", "not_thrown");  // 不能投掷
   const IntangibleTarget = _rt_error_class("IntangibleTarget", "intangible_target");  // 目标无法被擒抱或推撞
   const NotGrappling = _rt_error_class("NotGrappling", "not_grappling");  // 没有擒抱
+  const BeyondSpeed = _rt_error_class("BeyondSpeed", "beyond_speed");  // 超过移动速度
 
   // ---- combatants ----
   const STAT_NAMES = Object.freeze({
@@ -5016,65 +5042,87 @@
     return _odds.build();
   }
 
-  function _grapple_move_setup(mover, target, grappling, _trace) {
-    if (!(mover instanceof Combatant && target instanceof Combatant && typeof grappling === 'boolean')) {
+  function _grapple_move_setup(mover, target, feet, reposition, grappling, _trace) {
+    if (!(
+      mover instanceof Combatant && target instanceof Combatant && Number.isInteger(feet) && 0 <= feet && feet <= 500
+      && typeof reposition === 'boolean' && typeof grappling === 'boolean'
+    )) {
       _rt_check_inputs([
-        ['type', "擒抱者", mover, Combatant], ['type', "被擒抱者", target, Combatant], ['bool', "正在擒抱", grappling]
+        ['type', "擒抱者", mover, Combatant], ['type', "被擒抱者", target, Combatant], ['int', "移动距离", feet, 0, 500],
+        ['bool', "移动目标", reposition], ['bool', "正在擒抱", grappling]
       ]);
     }
-    let halved, speed;
+    let halved, speed, reposition_cost, spent;
     if (!(grappling)) {
       throw new NotGrappling("只有在擒抱目标时才能拖拽它");
     }
     halved = target.size > mover.size - _R_GRAPPLE_MOVE_FREE_SIZE_GAP;
     speed = halved ? Math.floor(mover.speed / 2) : mover.speed;
     if (_trace !== null) _trace.push(new TraceStep("let", "擒抱中的移动速度" + String(speed) + "尺", [["speed", speed]]));
-    return [halved, speed];
+    if (!(feet <= speed)) {
+      throw new BeyondSpeed("移动" + String(feet) + "尺，超过移动速度" + String(speed) + "尺");
+    }
+    reposition_cost = reposition ? _R_GRAPPLE_MOVE_FEET : 0;
+    spent = (halved ? feet * 2 : feet) + reposition_cost;
+    if (feet > 0 || reposition) {
+      if (_trace !== null) _trace.push(new TraceStep(
+        "note", "拖着对方移动" + String(feet) + "尺，消耗移动力" + String(spent) + "尺", []
+      ));
+    }
+    return [halved, speed, spent];
   }
 
-  const GRAPPLE_MOVE_FIELDS = Object.freeze(["speed", "halved", "reposition_cost"]);
+  const GRAPPLE_MOVE_FIELDS = Object.freeze(["speed", "halved", "reposition_cost", "spent"]);
   // The result of grapple_move (擒抱中移动): its outcome fields, rolls and trace; outcome(), text(), toDict().
   class GrappleMoveResult extends Result {}
   GrappleMoveResult.PROCEDURE = "grapple_move";
   GrappleMoveResult.FIELDS = GRAPPLE_MOVE_FIELDS;
 
-  // 擒抱中移动（D20-18）
+  // 擒抱中移动（D20-18、D20-F07）
   function grapple_move(mover, target, options) {
-    options = _rt_options(options, ["grappling", "dice"]);
-    let grappling = options.grappling === undefined ? true : options.grappling;
+    options = _rt_options(options, ["feet", "reposition", "grappling", "dice"]);
+    let feet = options.feet === undefined ? 0 : options.feet;
+    let reposition = options.reposition === undefined ? false : options.reposition;
+    let grappling = options.grappling === undefined ? false : options.grappling;
     const _trace = [];
-    const [halved, speed] = _grapple_move_setup(mover, target, grappling, _trace);
+    const [halved, speed, spent] = _grapple_move_setup(mover, target, feet, reposition, grappling, _trace);
     if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(GrappleMoveResult, [speed, halved, _R_GRAPPLE_MOVE_FEET], [], _trace);
+    return _rt_result(GrappleMoveResult, [speed, halved, _R_GRAPPLE_MOVE_FEET, spent], [], _trace);
   }
 
   // 擒抱中移动: the outcome only (the fields of GRAPPLE_MOVE_FIELDS), no trace.
   function grapple_move_fast(mover, target, options) {
-    options = _rt_options(options, ["grappling", "dice"]);
-    let grappling = options.grappling === undefined ? true : options.grappling;
-    const [halved, speed] = _grapple_move_setup(mover, target, grappling, null);
+    options = _rt_options(options, ["feet", "reposition", "grappling", "dice"]);
+    let feet = options.feet === undefined ? 0 : options.feet;
+    let reposition = options.reposition === undefined ? false : options.reposition;
+    let grappling = options.grappling === undefined ? false : options.grappling;
+    const [halved, speed, spent] = _grapple_move_setup(mover, target, feet, reposition, grappling, null);
     _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [speed, halved, _R_GRAPPLE_MOVE_FEET];
+    return [speed, halved, _R_GRAPPLE_MOVE_FEET, spent];
   }
 
   // 擒抱中移动: the setup once; the function returned rolls and returns the outcome array.
   function grapple_move_prepare(mover, target, options) {
-    options = _rt_options(options, ["grappling"]);
-    let grappling = options.grappling === undefined ? true : options.grappling;
-    const [halved, speed] = _grapple_move_setup(mover, target, grappling, null);
+    options = _rt_options(options, ["feet", "reposition", "grappling"]);
+    let feet = options.feet === undefined ? 0 : options.feet;
+    let reposition = options.reposition === undefined ? false : options.reposition;
+    let grappling = options.grappling === undefined ? false : options.grappling;
+    const [halved, speed, spent] = _grapple_move_setup(mover, target, feet, reposition, grappling, null);
     const _out2 = _R_GRAPPLE_MOVE_FEET;
-    const _out = [speed, halved, _out2];
+    const _out = [speed, halved, _out2, spent];
     return dice => { _rt_dice_source(dice); return _out.slice(); };
   }
 
   // 擒抱中移动: the exact distribution of the fields of GRAPPLE_MOVE_FIELDS.
   function grapple_move_odds(mover, target, options) {
-    options = _rt_options(options, ["grappling"]);
-    let grappling = options.grappling === undefined ? true : options.grappling;
-    const [halved, speed] = _grapple_move_setup(mover, target, grappling, null);
+    options = _rt_options(options, ["feet", "reposition", "grappling"]);
+    let feet = options.feet === undefined ? 0 : options.feet;
+    let reposition = options.reposition === undefined ? false : options.reposition;
+    let grappling = options.grappling === undefined ? false : options.grappling;
+    const [halved, speed, spent] = _grapple_move_setup(mover, target, feet, reposition, grappling, null);
     const _odds = new OddsBuilder(GRAPPLE_MOVE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([speed, halved, _R_GRAPPLE_MOVE_FEET], _p);
+    _odds.add([speed, halved, _R_GRAPPLE_MOVE_FEET, spent], _p);
     return _odds.build();
   }
 
@@ -5285,6 +5333,109 @@
     const _odds = new OddsBuilder(FLANKING_FIELDS, null, null, 200000);
     const _p = 1.0;
     _odds.add([flanks, flanks ? _R_FLANKING_BONUS : 0, geometry], _p);
+    return _odds.build();
+  }
+
+  function _move_setup(mover, feet, _trace) {
+    if (!(mover instanceof Combatant && Number.isInteger(feet) && 0 <= feet && feet <= 500)) {
+      _rt_check_inputs([['type', "移动者", mover, Combatant], ['int', "移动距离", feet, 0, 500]]);
+    }
+    let speed;
+    speed = mover.speed;
+    if (!(feet <= speed)) {
+      throw new BeyondSpeed("移动" + String(feet) + "尺，超过移动速度" + String(speed) + "尺");
+    }
+    if (_trace !== null) _trace.push(new TraceStep("note", "移动" + String(feet) + "尺", []));
+  }
+
+  const MOVE_FIELDS = Object.freeze(["feet"]);
+  // The result of move (移动): its outcome fields, rolls and trace; outcome(), text(), toDict().
+  class MoveResult extends Result {}
+  MoveResult.PROCEDURE = "move";
+  MoveResult.FIELDS = MOVE_FIELDS;
+
+  // 移动（D20-F07）
+  function move(mover, options) {
+    options = _rt_options(options, ["feet", "dice"]);
+    let feet = options.feet === undefined ? 5 : options.feet;
+    const _trace = [];
+    _move_setup(mover, feet, _trace);
+    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+    return _rt_result(MoveResult, [feet], [], _trace);
+  }
+
+  // 移动: the outcome only (the fields of MOVE_FIELDS), no trace.
+  function move_fast(mover, options) {
+    options = _rt_options(options, ["feet", "dice"]);
+    let feet = options.feet === undefined ? 5 : options.feet;
+    _move_setup(mover, feet, null);
+    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+    return [feet];
+  }
+
+  // 移动: the setup once; the function returned rolls and returns the outcome array.
+  function move_prepare(mover, options) {
+    options = _rt_options(options, ["feet"]);
+    let feet = options.feet === undefined ? 5 : options.feet;
+    _move_setup(mover, feet, null);
+    const _out = [feet];
+    return dice => { _rt_dice_source(dice); return _out.slice(); };
+  }
+
+  // 移动: the exact distribution of the fields of MOVE_FIELDS.
+  function move_odds(mover, options) {
+    options = _rt_options(options, ["feet"]);
+    let feet = options.feet === undefined ? 5 : options.feet;
+    _move_setup(mover, feet, null);
+    const _odds = new OddsBuilder(MOVE_FIELDS, null, null, 200000);
+    const _p = 1.0;
+    _odds.add([feet], _p);
+    return _odds.build();
+  }
+
+  function _release_grapple_setup(grappler, target, _trace) {
+    if (!(grappler instanceof Combatant && target instanceof Combatant)) {
+      _rt_check_inputs([['type', "擒抱者", grappler, Combatant], ['type', "被擒抱者", target, Combatant]]);
+    }
+    if (_trace !== null) _trace.push(new TraceStep("note", "放开了擒抱", []));
+  }
+
+  const RELEASE_GRAPPLE_FIELDS = Object.freeze(["released"]);
+  // The result of release_grapple (放开擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
+  class ReleaseGrappleResult extends Result {}
+  ReleaseGrappleResult.PROCEDURE = "release_grapple";
+  ReleaseGrappleResult.FIELDS = RELEASE_GRAPPLE_FIELDS;
+
+  // 放开擒抱（D20-15、D20-F05）
+  function release_grapple(grappler, target, options) {
+    options = _rt_options(options, ["dice"]);
+    const _trace = [];
+    _release_grapple_setup(grappler, target, _trace);
+    if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
+    return _rt_result(ReleaseGrappleResult, [true], [], _trace);
+  }
+
+  // 放开擒抱: the outcome only (the fields of RELEASE_GRAPPLE_FIELDS), no trace.
+  function release_grapple_fast(grappler, target, options) {
+    options = _rt_options(options, ["dice"]);
+    _release_grapple_setup(grappler, target, null);
+    _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
+    return [true];
+  }
+
+  // 放开擒抱: the setup once; the function returned rolls and returns the outcome array.
+  function release_grapple_prepare(grappler, target) {
+    _release_grapple_setup(grappler, target, null);
+    const _out = [true];
+    return dice => { _rt_dice_source(dice); return _out.slice(); };
+  }
+
+  // 放开擒抱: the exact distribution of the fields of RELEASE_GRAPPLE_FIELDS.
+  function release_grapple_odds(grappler, target) {
+    _release_grapple_setup(grappler, target, null);
+    const _odds = new OddsBuilder(RELEASE_GRAPPLE_FIELDS, null, null, 200000);
+    const _p = 1.0;
+    _odds.add([true], _p);
     return _odds.build();
   }
 
@@ -5875,56 +6026,90 @@
     return _odds.build();
   }
 
-  function _vehicle_move_setup(mover, vehicle_size, _trace) {
-    if (!(mover instanceof Combatant && Number.isInteger(vehicle_size) && 1 <= vehicle_size && vehicle_size <= 12)) {
-      _rt_check_inputs([['type', "擒抱者", mover, Combatant], ['int', "载具体型", vehicle_size, 1, 12]]);
+  function _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, _trace) {
+    if (!(
+      grappler instanceof Combatant && Number.isInteger(vehicle_size) && 1 <= vehicle_size && vehicle_size <= 12
+      && Number.isInteger(feet) && 0 <= feet && feet <= 500 && typeof reposition === 'boolean'
+      && typeof vehicle_held === 'boolean'
+    )) {
+      _rt_check_inputs([
+        ['type', "擒抱者", grappler, Combatant], ['int', "载具体型", vehicle_size, 1, 12],
+        ['int', "移动距离", feet, 0, 500], ['bool', "移动载具", reposition], ['bool', "正擒抱着载具", vehicle_held]
+      ]);
     }
-    let halved, speed;
-    halved = vehicle_size > mover.size - _R_GRAPPLE_MOVE_FREE_SIZE_GAP;
-    speed = halved ? Math.floor(mover.speed / 2) : mover.speed;
+    let halved, speed, reposition_cost, spent;
+    if (!(vehicle_held)) {
+      throw new NotGrappling("只有在擒抱目标时才能拖拽它");
+    }
+    halved = vehicle_size > grappler.size - _R_GRAPPLE_MOVE_FREE_SIZE_GAP;
+    speed = halved ? Math.floor(grappler.speed / 2) : grappler.speed;
     if (_trace !== null) _trace.push(new TraceStep(
       "let", "拖行载具时的移动速度" + String(speed) + "尺", [["speed", speed]]
     ));
-    return [halved, speed];
+    if (!(feet <= speed)) {
+      throw new BeyondSpeed("移动" + String(feet) + "尺，超过移动速度" + String(speed) + "尺");
+    }
+    reposition_cost = reposition ? _R_GRAPPLE_MOVE_FEET : 0;
+    spent = (halved ? feet * 2 : feet) + reposition_cost;
+    if (feet > 0 || reposition) {
+      if (_trace !== null) _trace.push(new TraceStep(
+        "note", "拖着载具移动" + String(feet) + "尺，消耗移动力" + String(spent) + "尺", []
+      ));
+    }
+    return [halved, speed, spent];
   }
 
-  const VEHICLE_MOVE_FIELDS = Object.freeze(["speed", "halved", "reposition_cost"]);
+  const VEHICLE_MOVE_FIELDS = Object.freeze(["speed", "halved", "reposition_cost", "spent"]);
   // The result of vehicle_move (擒抱载具中移动): its outcome fields, rolls and trace; outcome(), text(), toDict().
   class VehicleMoveResult extends Result {}
   VehicleMoveResult.PROCEDURE = "vehicle_move";
   VehicleMoveResult.FIELDS = VEHICLE_MOVE_FIELDS;
 
-  // 擒抱载具中移动（D20-21、D20-18）
-  function vehicle_move(mover, vehicle_size, options) {
-    options = _rt_options(options, ["dice"]);
+  // 擒抱载具中移动（D20-21、D20-18、D20-F07）
+  function vehicle_move(grappler, vehicle_size, options) {
+    options = _rt_options(options, ["feet", "reposition", "vehicle_held", "dice"]);
+    let feet = options.feet === undefined ? 0 : options.feet;
+    let reposition = options.reposition === undefined ? false : options.reposition;
+    let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
     const _trace = [];
-    const [halved, speed] = _vehicle_move_setup(mover, vehicle_size, _trace);
+    const [halved, speed, spent] = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, _trace);
     if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(VehicleMoveResult, [speed, halved, _R_GRAPPLE_MOVE_FEET], [], _trace);
+    return _rt_result(VehicleMoveResult, [speed, halved, _R_GRAPPLE_MOVE_FEET, spent], [], _trace);
   }
 
   // 擒抱载具中移动: the outcome only (the fields of VEHICLE_MOVE_FIELDS), no trace.
-  function vehicle_move_fast(mover, vehicle_size, options) {
-    options = _rt_options(options, ["dice"]);
-    const [halved, speed] = _vehicle_move_setup(mover, vehicle_size, null);
+  function vehicle_move_fast(grappler, vehicle_size, options) {
+    options = _rt_options(options, ["feet", "reposition", "vehicle_held", "dice"]);
+    let feet = options.feet === undefined ? 0 : options.feet;
+    let reposition = options.reposition === undefined ? false : options.reposition;
+    let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
+    const [halved, speed, spent] = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, null);
     _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [speed, halved, _R_GRAPPLE_MOVE_FEET];
+    return [speed, halved, _R_GRAPPLE_MOVE_FEET, spent];
   }
 
   // 擒抱载具中移动: the setup once; the function returned rolls and returns the outcome array.
-  function vehicle_move_prepare(mover, vehicle_size) {
-    const [halved, speed] = _vehicle_move_setup(mover, vehicle_size, null);
+  function vehicle_move_prepare(grappler, vehicle_size, options) {
+    options = _rt_options(options, ["feet", "reposition", "vehicle_held"]);
+    let feet = options.feet === undefined ? 0 : options.feet;
+    let reposition = options.reposition === undefined ? false : options.reposition;
+    let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
+    const [halved, speed, spent] = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, null);
     const _out2 = _R_GRAPPLE_MOVE_FEET;
-    const _out = [speed, halved, _out2];
+    const _out = [speed, halved, _out2, spent];
     return dice => { _rt_dice_source(dice); return _out.slice(); };
   }
 
   // 擒抱载具中移动: the exact distribution of the fields of VEHICLE_MOVE_FIELDS.
-  function vehicle_move_odds(mover, vehicle_size) {
-    const [halved, speed] = _vehicle_move_setup(mover, vehicle_size, null);
+  function vehicle_move_odds(grappler, vehicle_size, options) {
+    options = _rt_options(options, ["feet", "reposition", "vehicle_held"]);
+    let feet = options.feet === undefined ? 0 : options.feet;
+    let reposition = options.reposition === undefined ? false : options.reposition;
+    let vehicle_held = options.vehicle_held === undefined ? false : options.vehicle_held;
+    const [halved, speed, spent] = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, null);
     const _odds = new OddsBuilder(VEHICLE_MOVE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([speed, halved, _R_GRAPPLE_MOVE_FEET], _p);
+    _odds.add([speed, halved, _R_GRAPPLE_MOVE_FEET, spent], _p);
     return _odds.build();
   }
 
@@ -6016,10 +6201,14 @@
     },
     "grapple_move": {
       name: "擒抱中移动",
-      params: [["mover", "擒抱者", "combatant"], ["target", "被擒抱者", "combatant"], ["grappling", "正在擒抱", "bool"]],
+      params: [
+        ["mover", "擒抱者", "combatant"], ["target", "被擒抱者", "combatant"], ["feet", "移动距离", "int"],
+        ["reposition", "移动目标", "bool"], ["grappling", "正在擒抱", "bool"]
+      ],
       positional: ["mover", "target"],
       fields: [
-        ["speed", "移动速度", "int"], ["halved", "速度减半", "bool"], ["reposition_cost", "移动目标的消耗", "int"]
+        ["speed", "移动速度", "int"], ["halved", "速度减半", "bool"], ["reposition_cost", "移动目标的消耗", "int"],
+        ["spent", "消耗移动力", "int"]
       ],
       summary: {hit: null, damage: null}
     },
@@ -6040,6 +6229,14 @@
       positional: ["ally_a", "ally_b", "enemy"],
       fields: [["flanks", "夹击", "bool"], ["bonus", "近战攻击加值", "int"], ["geometry", "位置构成夹击", "bool"]],
       summary: {hit: null, damage: null}
+    },
+    "move": {
+      name: "移动", params: [["mover", "移动者", "combatant"], ["feet", "移动距离", "int"]], positional: ["mover"],
+      fields: [["feet", "移动距离", "int"]], summary: {hit: null, damage: null}
+    },
+    "release_grapple": {
+      name: "放开擒抱", params: [["grappler", "擒抱者", "combatant"], ["target", "被擒抱者", "combatant"]],
+      positional: ["grappler", "target"], fields: [["released", "放开", "bool"]], summary: {hit: null, damage: null}
     },
     "engage": {
       name: "进入触及范围", params: [["hostile", "敌对生物", "combatant"], ["creature", "被威胁者", "combatant"]],
@@ -6090,10 +6287,15 @@
       summary: {hit: null, damage: null}
     },
     "vehicle_move": {
-      name: "擒抱载具中移动", params: [["mover", "擒抱者", "combatant"], ["vehicle_size", "载具体型", "int"]],
-      positional: ["mover", "vehicle_size"],
+      name: "擒抱载具中移动",
+      params: [
+        ["grappler", "擒抱者", "combatant"], ["vehicle_size", "载具体型", "int"], ["feet", "移动距离", "int"],
+        ["reposition", "移动载具", "bool"], ["vehicle_held", "正擒抱着载具", "bool"]
+      ],
+      positional: ["grappler", "vehicle_size"],
       fields: [
-        ["speed", "移动速度", "int"], ["halved", "速度减半", "bool"], ["reposition_cost", "移动载具的消耗", "int"]
+        ["speed", "移动速度", "int"], ["halved", "速度减半", "bool"], ["reposition_cost", "移动载具的消耗", "int"],
+        ["spent", "消耗移动力", "int"]
       ],
       summary: {hit: null, damage: null}
     },
@@ -6210,8 +6412,9 @@
         "grapple_move",
         {
           name: "擒抱中移动", call: grapple_move, positional: ["mover", "target"], roles: ["mover", "target"],
-          effects: [], odds: grapple_move_odds, params: [["grappling", "正在擒抱"]], action: "", nature: "", subject: 0,
-          checks: [], required: []
+          effects: [], odds: grapple_move_odds,
+          params: [["feet", "移动距离"], ["reposition", "移动目标"], ["grappling", "正在擒抱"]], action: "move",
+          nature: "", subject: 0, checks: [], required: [], costs: [["movement", "spent"]]
         }
       ],
       [
@@ -6236,6 +6439,22 @@
             ["a_charmed", "生物被目标魅惑"], ["b_charmed", "盟友被目标魅惑"]
           ],
           action: "", nature: "", subject: 0, checks: [], required: ["ax", "ay", "bx", "by", "ex", "ey"]
+        }
+      ],
+      [
+        "move",
+        {
+          name: "移动", call: move, positional: ["mover"], roles: ["mover"], effects: [], odds: move_odds,
+          params: [["feet", "移动距离"]], action: "move", nature: "", subject: 0, checks: [], required: [],
+          costs: [["movement", "feet"]]
+        }
+      ],
+      [
+        "release_grapple",
+        {
+          name: "放开擒抱", call: release_grapple, positional: ["grappler", "target"], roles: ["grappler", "target"],
+          effects: [["relation", "grappler", "grapple", "", 1, "end", "", "target"]], odds: release_grapple_odds,
+          params: [], action: "free", nature: "", subject: 0, checks: [], required: []
         }
       ],
       [
@@ -6310,9 +6529,13 @@
       [
         "vehicle_move",
         {
-          name: "擒抱载具中移动", call: vehicle_move, positional: ["mover", "vehicle_size"], roles: ["mover"],
-          effects: [], odds: vehicle_move_odds, params: [["vehicle_size", "载具体型"]], action: "", nature: "",
-          subject: 0, checks: [], required: ["vehicle_size"]
+          name: "擒抱载具中移动", call: vehicle_move, positional: ["grappler", "vehicle_size"], roles: ["grappler"],
+          effects: [], odds: vehicle_move_odds,
+          params: [
+            ["vehicle_size", "载具体型"], ["feet", "移动距离"], ["reposition", "移动载具"],
+            ["vehicle_held", "正擒抱着载具"]
+          ],
+          action: "move", nature: "", subject: 0, checks: [], required: ["vehicle_size"], costs: [["movement", "spent"]]
         }
       ],
     ],
@@ -6328,6 +6551,13 @@
     // Each condition: [name, sets, adds, options, applies, forbids, forbids_actions, ends, max_value,
     // stack, rules, as_states, then, turn_pools], as the Python package's ConditionSpec.
     conditions: [
+      [
+        "grappled_by",
+        [
+          "被擒抱", [], [], [["grappling", true]], [["grapple_move"], "target", "mover", ""], [], [], [], 1000000,
+          "replace", ["D20-F07"], [], [], []
+        ]
+      ],
       [
         "threatened",
         [
@@ -6349,7 +6579,7 @@
       [
         "holding_vehicle",
         [
-          "擒抱着载具", [], [], [["vehicle_held", true]], [["vehicle_check"], "grappler", "", ""], [], [],
+          "擒抱着载具", [], [], [["vehicle_held", true]], [["vehicle_check", "vehicle_move"], "grappler", "", ""], [], [],
           [["stat", "holder", 1, [[], "", "", ""], "incapacitated"]], 1000000, "replace", ["D20-F10"], [], [], []
         ]
       ],
@@ -6398,7 +6628,7 @@
       ],
     ],
     relation_specs: [
-      ["grapple", ["擒抱", "", "", ["incapacitated"], [], []]],
+      ["grapple", ["擒抱", "grappled_by", "", ["incapacitated"], [], []]],
       ["threat", ["近身威胁", "threatened", "", ["incapacitated"], ["hidden"], []]],
       ["flank", ["夹击", "flanked", "flanking_from", ["incapacitated", "charmed"], ["hidden"], []]]
     ],
@@ -6409,12 +6639,15 @@
     track_inputs: [], capacity_param: "", lowered_max: 0,
     // What a turn holds and what each kind of action costs: [pools, kinds, refuse, ready, owes, rules].
     turn: [
-      [["action", "动作", 1, "次", 1], ["bonus", "附赠动作", 1, "次", 1], ["reaction", "反应", 1, "次", 1]],
+      [
+        ["action", "动作", 1, "次", 1], ["bonus", "附赠动作", 1, "次", 1], ["reaction", "反应", 1, "次", 1],
+        ["movement", "移动力", 500, "尺", 1, "speed"]
+      ],
       [
         ["standard", [[["action", 1]]], [], []], ["bonus", [[["bonus", 1]]], [], []], ["free", [[]], [[]], []],
-        ["reflex", [], [[["reaction", 1]]], []]
+        ["move", [[]], [], []], ["reflex", [], [[["reaction", 1]]], []]
       ],
-      true, [], false, ["D20-F12"]
+      true, [], false, ["D20-F12", "D20-F07"]
     ],
   });
 
@@ -6448,22 +6681,22 @@
     TooLarge: TooLarge, NoFreeHand: NoFreeHand, NotLight: NotLight, NotHoldingVehicle: NotHoldingVehicle,
     OffhandNeedsLightAttack: OffhandNeedsLightAttack, WillingNeedsConscious: WillingNeedsConscious,
     NotThrown: NotThrown, IntangibleTarget: IntangibleTarget, NotGrappling: NotGrappling,
-    PROCEDURE_INFO: PROCEDURE_INFO, VERSION: VERSION, RULES_VERSION: RULES_VERSION, Fight: Fight,
-    FightAction: FightAction, Refused: Refused, UntilOdds: UntilOdds, attacks_until: attacks_until,
-    chain_until: chain_until, expected_attacks: expected_attacks, MAX_ATTACKS: MAX_ATTACKS,
-    MAX_CHAIN_WORK: MAX_CHAIN_WORK, MAX_THRESHOLD: MAX_THRESHOLD, MAX_LOG: MAX_LOG,
-    MAX_LOG_LINE: MAX_LOG_LINE, MAX_MEMBERS: MAX_MEMBERS, MAX_MODIFIERS: MAX_MODIFIERS,
-    MAX_CONDITIONS: MAX_CONDITIONS, MAX_NAME: MAX_NAME, MAX_TURN: MAX_TURN, MAX_VALUE: MAX_VALUE,
-    MAX_PLAN_STEPS: MAX_PLAN_STEPS, MAX_PLAN_STATES: MAX_PLAN_STATES, MAX_PLAN_WORK: MAX_PLAN_WORK,
-    FIGHT_RULES: FIGHT_RULES, start_fight: start_fight, fight_from_dict: fight_from_dict,
-    fightFromDict: fightFromDict, until: until, state_threshold: state_threshold, attack: attack,
-    attack_fast: attack_fast, attack_prepare: attack_prepare, attack_odds: attack_odds,
-    ATTACK_FIELDS: ATTACK_FIELDS, AttackResult: AttackResult, spell_attack: spell_attack,
-    spell_attack_fast: spell_attack_fast, spell_attack_prepare: spell_attack_prepare,
-    spell_attack_odds: spell_attack_odds, SPELL_ATTACK_FIELDS: SPELL_ATTACK_FIELDS,
-    SpellAttackResult: SpellAttackResult, grapple: grapple, grapple_fast: grapple_fast,
-    grapple_prepare: grapple_prepare, grapple_odds: grapple_odds, GRAPPLE_FIELDS: GRAPPLE_FIELDS,
-    GrappleResult: GrappleResult, escape_grapple: escape_grapple,
+    BeyondSpeed: BeyondSpeed, PROCEDURE_INFO: PROCEDURE_INFO, VERSION: VERSION,
+    RULES_VERSION: RULES_VERSION, Fight: Fight, FightAction: FightAction, Refused: Refused,
+    UntilOdds: UntilOdds, attacks_until: attacks_until, chain_until: chain_until,
+    expected_attacks: expected_attacks, MAX_ATTACKS: MAX_ATTACKS, MAX_CHAIN_WORK: MAX_CHAIN_WORK,
+    MAX_THRESHOLD: MAX_THRESHOLD, MAX_LOG: MAX_LOG, MAX_LOG_LINE: MAX_LOG_LINE, MAX_MEMBERS: MAX_MEMBERS,
+    MAX_MODIFIERS: MAX_MODIFIERS, MAX_CONDITIONS: MAX_CONDITIONS, MAX_NAME: MAX_NAME, MAX_TURN: MAX_TURN,
+    MAX_VALUE: MAX_VALUE, MAX_PLAN_STEPS: MAX_PLAN_STEPS, MAX_PLAN_STATES: MAX_PLAN_STATES,
+    MAX_PLAN_WORK: MAX_PLAN_WORK, FIGHT_RULES: FIGHT_RULES, start_fight: start_fight,
+    fight_from_dict: fight_from_dict, fightFromDict: fightFromDict, until: until,
+    state_threshold: state_threshold, attack: attack, attack_fast: attack_fast,
+    attack_prepare: attack_prepare, attack_odds: attack_odds, ATTACK_FIELDS: ATTACK_FIELDS,
+    AttackResult: AttackResult, spell_attack: spell_attack, spell_attack_fast: spell_attack_fast,
+    spell_attack_prepare: spell_attack_prepare, spell_attack_odds: spell_attack_odds,
+    SPELL_ATTACK_FIELDS: SPELL_ATTACK_FIELDS, SpellAttackResult: SpellAttackResult, grapple: grapple,
+    grapple_fast: grapple_fast, grapple_prepare: grapple_prepare, grapple_odds: grapple_odds,
+    GRAPPLE_FIELDS: GRAPPLE_FIELDS, GrappleResult: GrappleResult, escape_grapple: escape_grapple,
     escape_grapple_fast: escape_grapple_fast, escape_grapple_prepare: escape_grapple_prepare,
     escape_grapple_odds: escape_grapple_odds, ESCAPE_GRAPPLE_FIELDS: ESCAPE_GRAPPLE_FIELDS,
     EscapeGrappleResult: EscapeGrappleResult, shove: shove, shove_fast: shove_fast,
@@ -6475,8 +6708,12 @@
     GrappleMoveResult: GrappleMoveResult, hide: hide, hide_fast: hide_fast, hide_prepare: hide_prepare,
     hide_odds: hide_odds, HIDE_FIELDS: HIDE_FIELDS, HideResult: HideResult, flanking: flanking,
     flanking_fast: flanking_fast, flanking_prepare: flanking_prepare, flanking_odds: flanking_odds,
-    FLANKING_FIELDS: FLANKING_FIELDS, FlankingResult: FlankingResult, engage: engage,
-    engage_fast: engage_fast, engage_prepare: engage_prepare, engage_odds: engage_odds,
+    FLANKING_FIELDS: FLANKING_FIELDS, FlankingResult: FlankingResult, move: move, move_fast: move_fast,
+    move_prepare: move_prepare, move_odds: move_odds, MOVE_FIELDS: MOVE_FIELDS, MoveResult: MoveResult,
+    release_grapple: release_grapple, release_grapple_fast: release_grapple_fast,
+    release_grapple_prepare: release_grapple_prepare, release_grapple_odds: release_grapple_odds,
+    RELEASE_GRAPPLE_FIELDS: RELEASE_GRAPPLE_FIELDS, ReleaseGrappleResult: ReleaseGrappleResult,
+    engage: engage, engage_fast: engage_fast, engage_prepare: engage_prepare, engage_odds: engage_odds,
     ENGAGE_FIELDS: ENGAGE_FIELDS, EngageResult: EngageResult, disengage: disengage,
     disengage_fast: disengage_fast, disengage_prepare: disengage_prepare, disengage_odds: disengage_odds,
     DISENGAGE_FIELDS: DISENGAGE_FIELDS, DisengageResult: DisengageResult, flank_position: flank_position,

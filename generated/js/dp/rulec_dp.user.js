@@ -1338,6 +1338,7 @@
         effects: Object.freeze(a.effects.map(e => Object.freeze({kind: e[0], role: e[1], key: e[2], field: e[3],
                                                                  sign: e[4], duration: e[5], when: e[6], other: e[7]}))),
         odds: a.odds, params: map(a.params), action: a.action, action_from: a.action_from || '', nature: a.nature,
+        costs: Object.freeze((a.costs || []).map(kv => Object.freeze(kv.slice()))),
         subject: a.subject,
         required: Object.freeze(a.required || []),
         checks: Object.freeze((a.checks || []).map(c => Object.freeze({check: c[0], role: c[1], lowers: c[2], top: c[3],
@@ -1372,10 +1373,12 @@
   // A turn structure [pools, kinds, refuse, ready, owes, rules] (fight_state.TurnSpec); a cost is
   // [[pool, amount], ...] sorted by pool.
   function _rt_turn_spec(t) {
-    const pools = t[0].map(p => Object.freeze({id: p[0], name: p[1], per_turn: p[2], unit: p[3], per_unit: p[4]}));
+    const pools = t[0].map(p => Object.freeze({id: p[0], name: p[1], per_turn: p[2], unit: p[3], per_unit: p[4],
+                                               stat: p[5] || ''}));
     const order = t[1].map(k => k[0]);
     const kinds = new Map(t[1].map(k => [k[0], Object.freeze({own: k[1], off: k[2], next: k[3]})]));
-    return Object.freeze({pools: pools, order: order, kinds: kinds, refuse: t[2], ready: t[3], owes: t[4], rules: t[5]});
+    return Object.freeze({pools: pools, order: order, kinds: kinds, refuse: t[2], ready: t[3], owes: t[4], rules: t[5],
+                          stat_pools: pools.some(p => p.stat)});
   }
   const _rt_UNTIMED = new WeakMap();  // rules -> the same rules without the turn budget
   function _rt_without_turn(rules) {
@@ -1704,7 +1707,7 @@
       const prepared = this._prepare(procedure, roles, options);
       _rt_check_call(prepared[0], procedure, prepared[1]);
       const result = _rt_fight_call(prepared[0].call, prepared[0].positional, prepared[1]);
-      if (prepared[0].action_from) {  // the kind of action its result spends, refused when it does not fit
+      if (prepared[0].action_from || prepared[0].costs.length) {  // what its result spends, refused when it does not fit
         const priced = this._priced(prepared[0], prepared[5], result);
         prepared[4] = priced[0];
         for (const s of priced[1]) prepared[2].push(s);
@@ -1713,11 +1716,14 @@
       return new FightAction(procedure, prepared[0].roles.map(r => [r, prepared[5][r]]), result, prepared[2], prepared[3],
                              prepared[4]);
     }
-    // What an action whose result names the kind it spends (action_from) costs its actor, and the
-    // sentence when it does not fit but the ruling lets it through: [plan, sentences]; Refused when refused.
+    // What an action whose result decides what it spends (the kind of action: action_from; amounts of
+    // the turn's pools: costs) costs its actor, and the sentence when it does not fit but the ruling
+    // lets it through: [plan, sentences]; Refused when refused.
     _priced(spec, roles, result) {
       if (this.rules.turn === null) return [null, []];
-      const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec, String(result[spec.action_from]));
+      const action = spec.action_from ? String(result[spec.action_from]) : undefined;
+      const extra = spec.costs.map(kv => [kv[0], Math.max(0, Math.trunc(Number(result[kv[1]])))]);
+      const plan = this._plan(this.member(roles[spec.roles[spec.subject]]), spec, action, extra);
       return [plan, plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : []];
     }
     // What resolve calls the procedure with: [its spec, the arguments (every role's effective stats,
@@ -1741,7 +1747,8 @@
       for (let i = spec.roles.length - 1; i >= 0; i--) byName.set(roles[spec.roles[i]], spec.roles[i]);
       for (const r of given) this.member(roles[r]);  // every combatant named exists before anything is refused
       this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
-      const plan = spec.action_from ? null : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);  // else _priced
+      const plan = spec.action_from || spec.costs.length ? null  // else _priced
+        : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
       const kwargs = Object.create(null), supplied = Object.create(null), suppliedKeys = [];
       const used = [], applied = plan !== null && plan.over ? [_rt_line(`${plan.over}：按裁定仍然进行`)] : [];
       for (const role of spec.roles) {
@@ -2116,13 +2123,19 @@
     for (const kv of cost) pairs = _rt_put(pairs, kv[0], _rt_clamp(_rt_get(pairs, kv[0]) + kv[1], 0, per.has(kv[0]) ? per.get(kv[0]) : 0));
     return pairs;
   }
+  function _rt_budget_merged(cost, extra) {  // `cost` and `extra` together, sorted by pool
+    const out = new Map(cost);
+    for (const kv of extra) out.set(kv[0], (out.has(kv[0]) ? out.get(kv[0]) : 0) + kv[1]);
+    return Array.from(out.entries()).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  }
   function _rt_budget_plan(name, cost, owes, readied, over) {
     return Object.freeze({name: name, cost: cost, owes: owes, readied: readied, over: over});
   }
   const _rt_BUDGET = {
     // What `spec` costs `m` now (null: no turn budget, or not an action of a turn); Refused when it
-    // does not fit and the ruling refuses. `action`: the kind its result named (spec.action_from).
-    _plan(m, spec, action) {
+    // does not fit and the ruling refuses. `action`: the kind its result named (spec.action_from);
+    // `extra`: what its result spends beyond its kind (spec.costs: d20's feet), added to each alternative.
+    _plan(m, spec, action, extra) {
       const turn = _rt_turn_for(this, m);  // the ruleset's turn, as m's conditions shorten it (fight_events)
       if (action === undefined) action = spec.action;
       if (turn === null || !action) return null;
@@ -2134,7 +2147,8 @@
         const owes = turn.owes && readyKind !== undefined && readyKind.own.length ? readyKind.own[0] : [];
         return _rt_budget_plan(m.name, kind.off.length ? kind.off[0] : [], owes, true, '');
       }
-      const options = own ? kind.own : kind.off;
+      let options = own ? kind.own : kind.off;
+      if (extra !== undefined && extra.length) options = options.map(c => _rt_budget_merged(c, extra));
       if (!options.length) {
         const where = !own ? '在自己的回合外' : '在自己的回合';
         const allowed = turn.order.filter(k => (!own ? turn.kinds.get(k).off : turn.kinds.get(k).own).length)
@@ -2451,11 +2465,21 @@
     return followed;
   }
   const _rt_SHORT_TURNS = new WeakMap();  // turn spec -> (lowered pools' key -> the turn spec with them)
-  // What `m`'s turn holds now: the ruleset's turn, each pool lowered to the least its active
-  // conditions' `turn_pools` allow (null without a turn budget).
+  // `turn` with each pool held in a stat (d20's movement: its speed) at `m`'s effective value of it,
+  // within 0 and the pool's most.
+  function _rt_turn_from_stats(fight, m, turn) {
+    const stats = fight._effective(m);
+    const pools = turn.pools.map(p => (!p.stat ? p
+      : Object.freeze(Object.assign({}, p, {per_turn: _rt_clamp(Math.trunc(Number(stats[p.stat])), 0, p.per_turn)}))));
+    return Object.freeze(Object.assign({}, turn, {pools: Object.freeze(pools)}));
+  }
+  // What `m`'s turn holds now: the ruleset's turn, a pool held in a stat at `m`'s effective value of
+  // it, each pool lowered to the least its active conditions' `turn_pools` allow (null without a turn budget).
   function _rt_turn_for(fight, m) {
-    const turn = fight.rules.turn;
-    if (turn === null || !(m.conditions.length || m.states.length || fight.relations.length)) return turn;
+    let turn = fight.rules.turn;
+    if (turn === null) return turn;
+    if (turn.stat_pools) turn = _rt_turn_from_stats(fight, m, turn);
+    if (!(m.conditions.length || m.states.length || fight.relations.length)) return turn;
     const low = new Map();
     for (const c of fight._active(m)) {
       for (const pm of fight.rules.conditions.get(c.id).turn_pools) {
@@ -2896,6 +2920,7 @@
     for (const kv of rules.actions.entries()) {
       const read = gates.slice();
       if (kv[1].action_from) read.push(kv[1].action_from);  // the kind of action it spends
+      for (const pf of kv[1].costs) read.push(pf[1]);  // what it spends of the turn's pools
       for (const e of kv[1].effects) for (const f of [e.field, e.when, e.kind === 'track' ? e.key : '']) if (f) read.push(f);
       out.set(kv[0], read.filter((f, i) => read.indexOf(f) === i));
     }
@@ -2929,7 +2954,7 @@
         this.work += outcomes.length;
         for (const oq of outcomes) {
           let plan = prepared[4];
-          if (prepared[0].action_from) {  // the kind of action this outcome spends (refused: the step ends)
+          if (prepared[0].action_from || prepared[0].costs.length) {  // what this outcome spends (refused: the step ends)
             try {
               plan = fight._priced(prepared[0], prepared[5], oq[0])[0];
             } catch (err) {

@@ -62,6 +62,7 @@ class ActionSpec(NamedTuple):
     subject: int = 0  # which role acts (its index in roles): the one whose conditions may forbid it
     checks: Tuple["CheckUse", ...] = ()  # the checks it rolls that a debuff may lower (fight_checks.py)
     action_from: str = ""  # the text outcome naming the kind of action it spends ("": `action`, before it resolves)
+    costs: Tuple[Tuple[str, str], ...] = ()  # turn pool -> the whole-number outcome holding what it spends of it
 
 
 class Facts(NamedTuple):
@@ -102,6 +103,7 @@ class Pool(NamedTuple):
     per_turn: int
     unit: str = ""  # shown after the amount (秒, 次)
     per_unit: int = 1  # amounts per shown unit (3: thirds of a second)
+    stat: str = ""  # the whole-number stat it holds each turn (d20: speed in feet), per_turn then its most
 
 
 class KindCost(NamedTuple):
@@ -117,6 +119,7 @@ class TurnSpec(NamedTuple):
     ready: Tuple[Cost, ...] = ()  # what declaring a readied action costs (none: the declared kind's own cost)
     owes: bool = False  # a triggered readied action takes the declared kind's cost from the next turn
     rules: Tuple[str, ...] = ()
+    stat_pools: bool = False  # a pool is held in a stat (fight_events.turn_for reads it from the combatant)
 
     def kind(self, action: str) -> Optional[KindCost]:
         for k, cost in self.kinds:

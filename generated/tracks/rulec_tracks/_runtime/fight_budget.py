@@ -58,6 +58,14 @@ def _add(turn: TurnSpec, pairs: Cost, cost: Cost) -> Cost:
     return pairs
 
 
+def _merged(cost: Cost, extra: Cost) -> Cost:
+    """`cost` and `extra` together, sorted by pool."""
+    out = dict(cost)
+    for k, v in extra:
+        out[k] = out.get(k, 0) + v
+    return tuple(sorted(out.items()))
+
+
 class Plan(NamedTuple):
     """What an action costs its actor: from this turn (`cost`), from the next one (`owes`), whether
     it triggers the readied action, and the sentence when it does not fit ("" when it does)."""
@@ -90,10 +98,11 @@ class Budget:
                   relations: Optional[Tuple[Tuple[str, str, str], ...]] = None,
                   log: Optional[Tuple[str, ...]] = None) -> "Fight": ...
 
-    def _plan(self, m: Member, spec: ActionSpec, action: Optional[str] = None) -> Optional[Plan]:
+    def _plan(self, m: Member, spec: ActionSpec, action: Optional[str] = None, extra: Cost = ()) -> Optional[Plan]:
         """What `spec` costs `m` now (None: the ruleset has no turn budget or the procedure is not an
         action of a turn); refused here when it does not fit and the ruling refuses. `action`: the kind
-        its result named (`spec.action_from`), instead of the declared one."""
+        its result named (`spec.action_from`), instead of the declared one; `extra`: what its result
+        spends beyond its kind (`spec.costs`: d20's feet of movement), added to each alternative."""
         turn = turn_for(self, m)  # the ruleset's turn, as m's conditions shorten it (fight_events)
         if action is None:
             action = spec.action
@@ -109,6 +118,8 @@ class Budget:
             owes = ready_kind.own[0] if turn.owes and ready_kind is not None and ready_kind.own else ()
             return Plan(m.name, kind.off[0] if kind.off else (), owes, True, "")
         options = kind.own if own else kind.off
+        if extra:
+            options = tuple(_merged(c, extra) for c in options)
         if not options:
             where = "在自己的回合外" if not own else "在自己的回合"
             allowed = [ACTION_NAMES.get(k, k) for k, c in turn.kinds if (c.off if not own else c.own)]

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Optional, Tuple
 
 from .fight_conditions import Condition, ConditionSpec
-from .fight_state import FightRules, Member, TurnSpec, get, line
+from .fight_state import FightRules, Member, TurnSpec, clamp, get, line
 
 if TYPE_CHECKING:
     from .fight import Fight
@@ -102,12 +102,25 @@ def follow_lapsed(fight: "Fight", members: List[Member], lapsed: List[Tuple[int,
     return followed
 
 
+def _from_stats(fight: Any, m: Member, turn: TurnSpec) -> TurnSpec:
+    """`turn` with each pool held in a stat at `m`'s effective value of it, within 0 and the pool's most."""
+    plain = not (m.modifiers or m.states or m.conditions or m.points or m.resources or fight.relations)
+    stats = m.base if plain else fight._effective(m)
+    return turn._replace(pools=tuple(p._replace(per_turn=clamp(int(getattr(stats, p.stat)), 0, p.per_turn))
+                                     if p.stat else p for p in turn.pools))
+
+
 def turn_for(fight: Any, m: Member) -> Optional[TurnSpec]:
-    """What `m`'s turn holds now: the ruleset's turn, each pool lowered to the least its active
-    conditions' `turn_pools` allow (None without a turn budget)."""
+    """What `m`'s turn holds now: the ruleset's turn, a pool held in a stat (d20's movement: its
+    speed) at `m`'s effective value of it, each pool lowered to the least its active conditions'
+    `turn_pools` allow (None without a turn budget)."""
     rules: FightRules = fight.rules
     turn = rules.turn
-    if turn is None or not (m.conditions or m.states or fight.relations):
+    if turn is None:
+        return turn
+    if turn.stat_pools:
+        turn = _from_stats(fight, m, turn)
+    if not (m.conditions or m.states or fight.relations):
         return turn
     low: Dict[str, int] = {}
     for c in fight._active(m):

@@ -315,7 +315,7 @@ class _Chain:
                 raise LimitExceeded(f"计划的计算量超过{MAX_PLAN_WORK}次结算：请减少最多行动次数")
             self.work += len(outcomes)
             for outcome, q in outcomes:
-                if spec.action_from:  # the kind of action this outcome spends (refused: the step ends)
+                if spec.action_from or spec.costs:  # what this outcome spends (refused: the step ends)
                     try:
                         turn = fight._priced(spec, roles, outcome)[0]
                     except Refused:
@@ -415,6 +415,7 @@ def _fields_read(rules: FightRules) -> Dict[str, Tuple[str, ...]]:
         read: List[str] = list(gates)
         if spec.action_from:  # the kind of action it spends
             read.append(spec.action_from)
+        read += [field for _, field in spec.costs]  # what it spends of the turn's pools
         for e in spec.effects:
             read += [f for f in (e.field, e.when, e.key if e.kind == "track" else "") if f]
         out[procedure] = tuple(dict.fromkeys(read))
