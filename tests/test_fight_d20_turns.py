@@ -179,3 +179,31 @@ def test_d20_f07_dragging_a_held_vehicle_spends_movement(d20):
     _, f = f.act("vehicle_check", {"grappler": "甲"}, power="nuclear", bonus=100, dice=d20.FixedDice([10]), **big)
     a, f = f.act("vehicle_move", {"grappler": "甲"}, vehicle_size=3, feet=10)
     assert (a.result.halved, a.result.spent) == (True, 20) and "移动力10尺" in f.left("甲")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("file, old, new, said", [
+    ("procedures/positions.yaml", "    costs: {movement: feet}\n", "    costs: {movement: fet}\n",
+     "procedure 'move': costs 'movement' -> 'fet' must be one of its whole-number outcome fields"),
+    ("procedures/positions.yaml", "    costs: {movement: feet}\n", "    costs: {moving: feet}\n",
+     "the turn structure has no pool 'moving'"),
+    ("ruleset.yaml", "per_turn: speed, unit: 尺}", "per_turn: sped, unit: 尺}",
+     "turn pool 'movement': per_turn 'sped' is neither a number nor a whole-number stat"),
+])
+def test_d20_f07_stat_pools_and_costs_are_checked_at_build_time(tmp_path, monkeypatch, file, old, new, said):
+    """D20-F07: a pool's stat must be a whole-number stat and `costs:` must name a declared pool and
+    a whole-number outcome — each a FILE:LINE:COL diagnostic, nothing written."""
+    import shutil
+    from pathlib import Path
+
+    from rulec.build.facade import compile_rules
+
+    monkeypatch.setenv("RULEC_LANG", "en")
+    copy = tmp_path / "d20"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "rules" / "d20", copy)
+    path = copy / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    out = "\n".join(d.format() for d in compile_rules([copy]).diagnostics)
+    assert f"{file.split('/')[-1]}:" in out and said in out, out
