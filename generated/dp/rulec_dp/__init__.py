@@ -18,7 +18,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:f42d4afd29348e66399a62d394eb4f00fa714c75c6c1780f07d95ebe49417237
+# Content hash: sha256:672e709ecf1bd334a818cc8e2dc7f2c0d76022f81d27665b9cf4384aa9215c30
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
@@ -66,6 +66,9 @@ from .model import OverrunTooBig
 from .model import FeintImpossible
 from .model import NotABombard
 from .model import AimUnlocated
+from .model import ClingerCannotMove
+from .model import NotClinging
+from .model import ClingingWeapon
 from .model import GrappleNeedsTwoHands
 from .model import BadWillpower
 from .model import ConsciousOnce
@@ -121,6 +124,8 @@ from .procedures import escape_grapple, escape_grapple_fast, escape_grapple_odds
 from .results import EscapeGrappleResult, ESCAPE_GRAPPLE_FIELDS
 from .procedures import release_grapple, release_grapple_fast, release_grapple_odds, release_grapple_prepare
 from .results import ReleaseGrappleResult, RELEASE_GRAPPLE_FIELDS
+from .procedures import cling_to_back, cling_to_back_fast, cling_to_back_odds, cling_to_back_prepare
+from .results import ClingToBackResult, CLING_TO_BACK_FIELDS
 from .procedures import stand_up, stand_up_fast, stand_up_odds, stand_up_prepare
 from .results import StandUpResult, STAND_UP_FIELDS
 from .procedures import aim, aim_fast, aim_odds, aim_prepare
@@ -206,6 +211,9 @@ __all__ = [
     "FeintImpossible",
     "NotABombard",
     "AimUnlocated",
+    "ClingerCannotMove",
+    "NotClinging",
+    "ClingingWeapon",
     "GrappleNeedsTwoHands",
     "BadWillpower",
     "ConsciousOnce",
@@ -347,6 +355,12 @@ __all__ = [
     "release_grapple_prepare",
     "ReleaseGrappleResult",
     "RELEASE_GRAPPLE_FIELDS",
+    "cling_to_back",
+    "cling_to_back_fast",
+    "cling_to_back_odds",
+    "cling_to_back_prepare",
+    "ClingToBackResult",
+    "CLING_TO_BACK_FIELDS",
     "stand_up",
     "stand_up_fast",
     "stand_up_odds",

@@ -94,6 +94,7 @@ _STATE_SPARED: Dict[str, Any] = {
 }
 _RELATIONS: Dict[str, Any] = {
     'grapple': '擒抱',
+    'cling': '攀附',
 }
 # Each procedure a fight can resolve: its combatant roles and its declared effects.
 _ACTIONS: Dict[str, ActionSpec] = {
@@ -117,8 +118,8 @@ _ACTIONS: Dict[str, ActionSpec] = {
              'grapple_people': '目标所在擒抱人数', 'targets': '目标数', 'coup_de_grace': '致命攻击',
              'all_targets_helpless': '所有目标都无助', 'total_defense': '防御方全力防御',
              'attacker_pinpointed': '能精确定位攻击者', 'other_bonus': '其他加值', 'seize': '以手夺取',
-             'item_hardness': '物品硬度', 'weapon_dropped': '武器已脱手', 'weapon_unloaded': '武器未装填'}, 'standard',
-            'physical', 0),
+             'item_hardness': '物品硬度', 'weapon_dropped': '武器已脱手', 'weapon_unloaded': '武器未装填',
+             'clinging': '攀附着防御方'}, 'standard', 'physical', 0),
     'bombard': ActionSpec(
             '炮击', _procedures.bombard, ('attacker', 'defender'),
             (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ), _procedures.bombard_odds,
@@ -171,9 +172,9 @@ _ACTIONS: Dict[str, ActionSpec] = {
                             0),
     'grapple': ActionSpec(
             '擒抱', _procedures.grapple, ('attacker', 'defender'),
-            (Effect('relation', 'attacker', 'grapple', '', 1, 'start', 'success', 'defender'),
-             Effect('condition', 'defender', 'grappled', 'loser_penalty', 1, '', 'success', 'attacker'),),
-            _procedures.grapple_odds,
+            (Effect('relation', 'attacker', 'grapple', '', 1, 'start', 'holds', 'defender'),
+             Effect('condition', 'defender', 'grappled', 'loser_penalty', 1, '', 'holds', 'attacker'),
+             Effect('relation', 'attacker', 'cling', '', 1, 'start', 'cling', 'defender'),), _procedures.grapple_odds,
             {'weapon': '武器', 'held_item_size': '手持物品体积', 'free_hands': '可用于擒抱的手数'}, 'standard',
             'physical', 0),
     'pin': ActionSpec(
@@ -196,17 +197,26 @@ _ACTIONS: Dict[str, ActionSpec] = {
                                  (Effect('counter', 'defender', 'damage', 'damage', 1, '', '', ''), ),
                                  _procedures.grapple_attack_odds, {'weapon': '武器', 'pinned': '对方被自己压制'}, '',
                                  '', 0),
-    'grapple_move': ActionSpec('擒抱中的移动', _procedures.grapple_move, ('mover', 'other'), (),
-                               _procedures.grapple_move_odds, {'pinned': '对方被自己压制'}, '', '', 0),
+    'grapple_move': ActionSpec(
+            '擒抱中的移动', _procedures.grapple_move, ('attacker', 'defender'), (), _procedures.grapple_move_odds,
+            {'pinned': '对方被自己压制', 'carrying': '对方攀附在自己身上', 'clinging': '自己攀附在对方身上'}, '', '',
+            0),
     'escape_grapple': ActionSpec(
             '解除擒抱', _procedures.escape_grapple, ('attacker', 'defender'),
             (Effect('clear', 'defender', 'pinned', '', 1, '', 'unpins', ''),
              Effect('clear', 'attacker', 'pinning', '', 1, '', 'unpins', ''),
-             Effect('relation', 'attacker', 'grapple', '', 1, 'end', 'frees', 'defender'),),
+             Effect('relation', 'attacker', 'grapple', '', 1, 'end', 'frees', 'defender'),
+             Effect('relation', 'attacker', 'cling', '', 1, 'end', 'frees', 'defender'),),
             _procedures.escape_grapple_odds, {'pinned': '挣脱者被压制'}, 'standard', 'physical', 1),
-    'release_grapple': ActionSpec('放开擒抱', _procedures.release_grapple, ('attacker', 'defender'),
-                                  (Effect('relation', 'attacker', 'grapple', '', 1, 'end', '', 'defender'), ),
-                                  _procedures.release_grapple_odds, {}, 'free', 'physical', 0),
+    'release_grapple': ActionSpec(
+            '放开擒抱', _procedures.release_grapple, ('attacker', 'defender'),
+            (Effect('relation', 'attacker', 'grapple', '', 1, 'end', '', 'defender'),
+             Effect('relation', 'attacker', 'cling', '', 1, 'end', '', 'defender'),), _procedures.release_grapple_odds,
+            {}, 'free', 'physical', 0),
+    'cling_to_back': ActionSpec(
+            '攀附到背部', _procedures.cling_to_back, ('attacker', 'defender'),
+            (Effect('condition', 'defender', 'clinger_on_back', '', 1, '', 'success', 'attacker'), ),
+            _procedures.cling_to_back_odds, {'clinging': '正在攀附'}, 'standard', 'physical', 0),
     'stand_up': ActionSpec('起身', _procedures.stand_up, ('character',),
                            (Effect('clear', 'character', 'prone', '', 1, '', '', ''), ), _procedures.stand_up_odds, {},
                            'move', 'physical', 0),
@@ -264,6 +274,15 @@ _CONDITIONS: Dict[str, ConditionSpec] = {
     'overran': ConditionSpec('本轮已闯越', (), (), (), Scope((), '', '', ''), ('overrun',), (),
                              (Ending('turn_start', 'holder', 1, Scope((), '', '', ''), ''), ), 1000000, 'replace',
                              ('DP-F13',), ()),
+    'clinging': ConditionSpec('攀附中', (), (), (('clinging', True),),
+                              Scope(('attack', 'grapple_move', 'cling_to_back', 'pin'), 'attacker', 'defender', ''),
+                              ('pin',), (), (), 1000000, 'replace', ('DP-F12',), ()),
+    'clung_to': ConditionSpec('被攀附', (), (), (('carrying', True),),
+                              Scope(('grapple_move',), 'attacker', 'defender', ''), (), (), (), 1000000, 'replace',
+                              ('DP-F12',), ()),
+    'clinger_on_back': ConditionSpec('攀附者在背部', (), (), (),
+                                     Scope(('attack', 'grapple_attack'), 'attacker', 'defender', ''),
+                                     ('attack', 'grapple_attack'), (), (), 1000000, 'replace', ('DP-F12',), ()),
     'grappled': ConditionSpec('被擒抱', (), (('grapple_loss', 1),), (), Scope((), '', '', ''), (), (), (), 1000000,
                               'replace', ('DP-F10',), ()),
     'pinned': ConditionSpec(
@@ -300,6 +319,7 @@ _CONDITIONS: Dict[str, ConditionSpec] = {
 }
 _RELATION_SPECS: Dict[str, Any] = {
     'grapple': RelationSpec('擒抱', '', '', ('helpless',), (), ('grappled', 'pinned', 'pinning')),
+    'cling': RelationSpec('攀附', 'clung_to', 'clinging', ('helpless',), (), ('clinger_on_back',)),
 }
 # What a turn holds and what each kind of action costs from it (own turn, off it, next turn).
 _TURN = TurnSpec((

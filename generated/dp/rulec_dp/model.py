@@ -36,10 +36,11 @@ __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'WillpowerUse', 'W
            'get_maneuver', 'UseBombard', 'ResourceDefined', 'OutOfRange', 'OneHandBow', 'CalledShotMultipleTargets',
            'NotHelpless', 'NoVitals', 'ChargeBlocked', 'ChargeTooFar', 'MeleeOnly', 'CannotTrip', 'NaturalCannotParry',
            'ProneCannotCharge', 'AimOutOfReach', 'TooManyHandsFree', 'OverrunTooBig', 'FeintImpossible', 'NotABombard',
-           'AimUnlocated', 'GrappleNeedsTwoHands', 'BadWillpower', 'ConsciousOnce', 'WeaponDropped', 'WeaponUnloaded',
-           'SeizeNeedsHand', 'NoReload', 'NotBoltAction', 'BoltClosed']
+           'AimUnlocated', 'ClingerCannotMove', 'NotClinging', 'ClingingWeapon', 'GrappleNeedsTwoHands', 'BadWillpower',
+           'ConsciousOnce', 'WeaponDropped', 'WeaponUnloaded', 'SeizeNeedsHand', 'NoReload', 'NotBoltAction',
+           'BoltClosed']
 
-# ---- rulings in force (54): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+# ---- rulings in force (55): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 _R_REFUSE_OVER_TURN: Final = True  # 拒绝本回合已用尽的动作
 _R_SPEED_PER_POINT: Final = 1  # R2 高速对基础防御的折算
 _R_ARMOR_PIERCING_DIVISOR: Final = 2  # R2 破甲折算除数
@@ -88,6 +89,7 @@ _R_RESOURCE_ATTACK_RANGE_MULTIPLIER: Final = 5  # 其他攻击形式射程倍数
 _R_RESOURCE_ATTACK_PLACEHOLDER_POOL: Final = True  # 其他攻击形式使用占位检定
 _R_GRAPPLE_ATTACK_ADDS_WEAPON_DAMAGE: Final = False  # 擒抱中攻击计入武器伤害
 _R_GRAPPLE_MOVE_METERS_PER_NET: Final = 1  # 擒抱中移动每胜出数米数
+_R_CLING_CARRY_SPEED_DIVISOR: Final = 1  # 带着攀附者移动的速度除数
 _R_PIN_MOVE_SPEED_DIVISOR: Final = 2  # 压制中移动的速度除数
 _R_BOMBARD_STRENGTH_REQUIREMENT: Final = True  # 炮类武器的力量要求
 _R_GRAPPLE_HANDS_NEEDED: Final = 2  # 擒抱所需手数
@@ -130,7 +132,7 @@ RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'resource_attack_placeholder_pool': _R_RESOURCE_ATTACK_PLACEHOLDER_POOL,
         'grapple_attack_adds_weapon_damage': _R_GRAPPLE_ATTACK_ADDS_WEAPON_DAMAGE,
         'grapple_move_meters_per_net': _R_GRAPPLE_MOVE_METERS_PER_NET,
-        'pin_move_speed_divisor': _R_PIN_MOVE_SPEED_DIVISOR,
+        'cling_carry_speed_divisor': _R_CLING_CARRY_SPEED_DIVISOR, 'pin_move_speed_divisor': _R_PIN_MOVE_SPEED_DIVISOR,
         'bombard_strength_requirement': _R_BOMBARD_STRENGTH_REQUIREMENT,
         'grapple_hands_needed': _R_GRAPPLE_HANDS_NEEDED, 'single_shot_empties': _R_SINGLE_SHOT_EMPTIES,
         'sunder_hardness_subtracts': _R_SUNDER_HARDNESS_SUBTRACTS, 'pick_up_as_draw': _R_PICK_UP_AS_DRAW})
@@ -249,6 +251,24 @@ class AimUnlocated(RuleError):
     """无法瞄准"""
 
     code = 'aim_unlocated'
+
+
+class ClingerCannotMove(RuleError):
+    """攀附者无法主动移动"""
+
+    code = 'clinger_cannot_move'
+
+
+class NotClinging(RuleError):
+    """没有攀附"""
+
+    code = 'not_clinging'
+
+
+class ClingingWeapon(RuleError):
+    """攀附时的武器"""
+
+    code = 'clinging_weapon'
 
 
 class GrappleNeedsTwoHands(RuleError):

@@ -48,20 +48,22 @@ from .model import (Combatant, WillpowerUse, get_willpower_use, DamageType, get_
                     _NO_WEAPON, CalledShot, get_called_shot, _NO_CALLEDSHOT, UseBombard, ResourceDefined, OutOfRange,
                     OneHandBow, CalledShotMultipleTargets, NotHelpless, NoVitals, ChargeBlocked, ChargeTooFar,
                     MeleeOnly, CannotTrip, NaturalCannotParry, ProneCannotCharge, AimOutOfReach, TooManyHandsFree,
-                    OverrunTooBig, FeintImpossible, NotABombard, AimUnlocated, GrappleNeedsTwoHands, BadWillpower,
-                    ConsciousOnce, WeaponDropped, WeaponUnloaded, SeizeNeedsHand, NoReload, NotBoltAction, BoltClosed,
-                    _R_SPEED_PER_POINT, _R_ARMOR_PIERCING_DIVISOR, _R_RANGE_PENALTY_PER_INCREMENT,
-                    _R_STRENGTH_PENALTY_PER_POINT, _R_TWO_HANDS_REQUIREMENT_CHANGE, _R_UNDER_STRENGTH_RANGE_PENALTY,
-                    _R_FIREARM_POINT_BLANK_RANGE, _R_POWER_ATTACK_BONUS, _R_POWER_ATTACK_DEFENSE_PENALTY,
-                    _R_CHARGE_MAX_SPEED_MULTIPLE, _R_CHARGE_BONUS_PER_METER, _R_PARRY_DIVISOR, _R_COVER_BASE,
-                    _R_PRONE_MELEE_BONUS, _R_PRONE_RANGED_COVER, _R_PRONE_AREA_SUCCESS_PENALTY, _R_AIM_BONUS_PER_ROUND,
-                    _R_AIM_MAX_BONUS, _R_AIM_MAX_INCREMENTS, _R_WILLPOWER_CHECK_BONUS, _R_WILLPOWER_DEFENSE_BONUS,
-                    _R_WILLPOWER_MOVE_BONUS, _R_BULL_RUSH_METERS_PER_NET, _R_BULL_RUSH_RETURN_PENALTY,
-                    _R_FEINT_MAX_PARRY_PENALTY, _R_TRIP_BONUS_PER_LEG_PAIR, _R_GRAPPLE_SHOT_PENALTY_PER_PERSON,
+                    OverrunTooBig, FeintImpossible, NotABombard, AimUnlocated, ClingerCannotMove, NotClinging,
+                    ClingingWeapon, GrappleNeedsTwoHands, BadWillpower, ConsciousOnce, WeaponDropped, WeaponUnloaded,
+                    SeizeNeedsHand, NoReload, NotBoltAction, BoltClosed, _R_SPEED_PER_POINT, _R_ARMOR_PIERCING_DIVISOR,
+                    _R_RANGE_PENALTY_PER_INCREMENT, _R_STRENGTH_PENALTY_PER_POINT, _R_TWO_HANDS_REQUIREMENT_CHANGE,
+                    _R_UNDER_STRENGTH_RANGE_PENALTY, _R_FIREARM_POINT_BLANK_RANGE, _R_POWER_ATTACK_BONUS,
+                    _R_POWER_ATTACK_DEFENSE_PENALTY, _R_CHARGE_MAX_SPEED_MULTIPLE, _R_CHARGE_BONUS_PER_METER,
+                    _R_PARRY_DIVISOR, _R_COVER_BASE, _R_PRONE_MELEE_BONUS, _R_PRONE_RANGED_COVER,
+                    _R_PRONE_AREA_SUCCESS_PENALTY, _R_AIM_BONUS_PER_ROUND, _R_AIM_MAX_BONUS, _R_AIM_MAX_INCREMENTS,
+                    _R_WILLPOWER_CHECK_BONUS, _R_WILLPOWER_DEFENSE_BONUS, _R_WILLPOWER_MOVE_BONUS,
+                    _R_BULL_RUSH_METERS_PER_NET, _R_BULL_RUSH_RETURN_PENALTY, _R_FEINT_MAX_PARRY_PENALTY,
+                    _R_TRIP_BONUS_PER_LEG_PAIR, _R_GRAPPLE_SHOT_PENALTY_PER_PERSON,
                     _R_CALLED_SHOT_REDUCTION_PER_GRAPPLE_POINT, _R_BOMBARD_SAVE_SIZE_LIMIT, _R_CLING_SIZE_DIVISOR,
                     _R_FULL_COVER_SIZE_MULTIPLE, _R_GRAPPLE_ITEM_SIZE_GAP, _R_PIN_ESCAPES_NEEDED,
                     _R_OVERRUN_SIZE_MULTIPLE, _R_SUNDER_TWO_HANDS_BONUS, _R_SUNDER_NOT_STRENGTH_PENALTY,
-                    _R_GRAPPLE_MOVE_METERS_PER_NET, _R_PIN_MOVE_SPEED_DIVISOR, _R_GRAPPLE_HANDS_NEEDED)
+                    _R_GRAPPLE_MOVE_METERS_PER_NET, _R_CLING_CARRY_SPEED_DIVISOR, _R_PIN_MOVE_SPEED_DIVISOR,
+                    _R_GRAPPLE_HANDS_NEEDED)
 from .results import (AttackResult, ATTACK_FIELDS, BombardResult, BOMBARD_FIELDS, ParryResult, PARRY_FIELDS,
                       ActiveCoverResult, ACTIVE_COVER_FIELDS, TotalDefenseResult, TOTAL_DEFENSE_FIELDS,
                       WillpowerSpendResult, WILLPOWER_SPEND_FIELDS, WillpowerRegainResult, WILLPOWER_REGAIN_FIELDS,
@@ -70,8 +72,8 @@ from .results import (AttackResult, ATTACK_FIELDS, BombardResult, BOMBARD_FIELDS
                       BullRushResult, BULL_RUSH_FIELDS, GrappleResult, GRAPPLE_FIELDS, PinResult, PIN_FIELDS,
                       FeintResult, FEINT_FIELDS, OverrunResult, OVERRUN_FIELDS, GrappleAttackResult,
                       GRAPPLE_ATTACK_FIELDS, GrappleMoveResult, GRAPPLE_MOVE_FIELDS, EscapeGrappleResult,
-                      ESCAPE_GRAPPLE_FIELDS, ReleaseGrappleResult, RELEASE_GRAPPLE_FIELDS, StandUpResult,
-                      STAND_UP_FIELDS, AimResult, AIM_FIELDS)
+                      ESCAPE_GRAPPLE_FIELDS, ReleaseGrappleResult, RELEASE_GRAPPLE_FIELDS, ClingToBackResult,
+                      CLING_TO_BACK_FIELDS, StandUpResult, STAND_UP_FIELDS, AimResult, AIM_FIELDS)
 
 _POOL = PoolSpec(10, 8, 10, '.ww', 10)
 
@@ -83,7 +85,8 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
                   target_two_handed: bool, target_not_strength: bool, grapple_people: int, targets: int,
                   coup_de_grace: bool, all_targets_helpless: bool, total_defense: bool, attacker_pinpointed: bool,
                   other_bonus: int, seize: bool, item_hardness: int, weapon_dropped: bool, weapon_unloaded: bool,
-                  _trace: Optional[List[_Step]]) -> Tuple[Weapon, CalledShot, bool, int, int, int, int, int, bool, int]:
+                  clinging: bool, _trace: Optional[List[_Step]]) -> Tuple[
+        Weapon, CalledShot, bool, int, int, int, int, int, bool, int]:
     weapon = weapon if type(weapon) is Weapon else get_weapon(weapon)
     called_shot = (_NO_CALLEDSHOT if called_shot is None else called_shot if type(called_shot) is CalledShot
                    else get_called_shot(called_shot))
@@ -106,7 +109,7 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
             and (attacker_pinpointed is False or attacker_pinpointed is True) and type(other_bonus) is int
             and (-100) <= other_bonus <= 100 and (seize is False or seize is True) and type(item_hardness) is int
             and 0 <= item_hardness <= 100 and (weapon_dropped is False or weapon_dropped is True)
-            and (weapon_unloaded is False or weapon_unloaded is True)):
+            and (weapon_unloaded is False or weapon_unloaded is True) and (clinging is False or clinging is True)):
         _rt_check_inputs((('type', '攻击方', attacker, Combatant), ('type', '防御方', defender, Combatant),
                           ('entry', '武器', weapon), ('int', '距离', distance, 0, 100000),
                           ('int', '用手数', hands, 0, 2), ('int', '额外高速', extra_speed, 0, 30),
@@ -122,7 +125,7 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
                           ('bool', '防御方全力防御', total_defense), ('bool', '能精确定位攻击者', attacker_pinpointed),
                           ('int', '其他加值', other_bonus, (-100), 100), ('bool', '以手夺取', seize),
                           ('int', '物品硬度', item_hardness, 0, 100), ('bool', '武器已脱手', weapon_dropped),
-                          ('bool', '武器未装填', weapon_unloaded),))
+                          ('bool', '武器未装填', weapon_unloaded), ('bool', '攀附着防御方', clinging),))
     if not (weapon.bombard_damage == 0):
         raise UseBombard(f'“{weapon.name}”是【炮击】武器：以炮击结算（bombard），而不是普通攻击')
     if not (not weapon.attack_type.resource_defined or True):
@@ -138,6 +141,8 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
     if not (not seize or weapon.natural):
         raise SeizeNeedsHand(f'只有以手或类似结构的天生武器攻击才能夺取武器，“{weapon.name}”不是天生武器')
     ranged = weapon.attack_type.ranged
+    if not (not clinging or weapon.natural or hands_used == 1 and not ranged):
+        raise ClingingWeapon('攀附者只能使用肉搏武器或单手近战武器攻击被攀附者')
     effective_requirement = (
             weapon.strength - (_R_TWO_HANDS_REQUIREMENT_CHANGE if hands_used == 2 and weapon.hands == 1 else 0)
             + (max((weapon.size // 2), weapon.attack_type.one_hand_min_increase)
@@ -278,7 +283,7 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
            target_two_handed: bool = False, target_not_strength: bool = False, grapple_people: int = 0,
            targets: int = 1, coup_de_grace: bool = False, all_targets_helpless: bool = False,
            total_defense: bool = False, attacker_pinpointed: bool = True, other_bonus: int = 0, seize: bool = False,
-           item_hardness: int = 0, weapon_dropped: bool = False, weapon_unloaded: bool = False,
+           item_hardness: int = 0, weapon_dropped: bool = False, weapon_unloaded: bool = False, clinging: bool = False,
            dice: Optional[DiceSource] = None) -> AttackResult:
     """攻击与防御的对抗（DP-01、DP-02、DP-03、DP-04、DP-05、DP-07、DP-10、DP-11、DP-12、DP-13、DP-14、DP-16、
     DP-17、DP-20、DP-21、DP-22、DP-23、DP-24、DP-30、DP-31、DP-32、DP-33、DP-40、DP-44、DP-61、DP-64）"""
@@ -288,7 +293,7 @@ def attack(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str],
                            defender_willpower, called_shot, called_shot_reduction, target_two_handed,
                            target_not_strength, grapple_people, targets, coup_de_grace, all_targets_helpless,
                            total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
-                           weapon_unloaded, _trace)
+                           weapon_unloaded, clinging, _trace)
     (weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, emptied,
      own_penalty) = _setup
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
@@ -434,7 +439,7 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
                 targets: int = 1, coup_de_grace: bool = False, all_targets_helpless: bool = False,
                 total_defense: bool = False, attacker_pinpointed: bool = True, other_bonus: int = 0,
                 seize: bool = False, item_hardness: int = 0, weapon_dropped: bool = False,
-                weapon_unloaded: bool = False, dice: DiceSource) -> Tuple[
+                weapon_unloaded: bool = False, clinging: bool = False, dice: DiceSource) -> Tuple[
         bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int, int, int, bool, bool, bool]:
     """攻击与防御的对抗: the outcome only (the fields of ATTACK_FIELDS), no trace."""
     _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack,
@@ -442,7 +447,7 @@ def attack_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
                            defender_willpower, called_shot, called_shot_reduction, target_two_handed,
                            target_not_strength, grapple_people, targets, coup_de_grace, all_targets_helpless,
                            total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
-                           weapon_unloaded, None)
+                           weapon_unloaded, clinging, None)
     (weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, emptied,
      own_penalty) = _setup
     if dice.__class__ is not SeededDice:
@@ -461,7 +466,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
                    targets: int = 1, coup_de_grace: bool = False, all_targets_helpless: bool = False,
                    total_defense: bool = False, attacker_pinpointed: bool = True, other_bonus: int = 0,
                    seize: bool = False, item_hardness: int = 0, weapon_dropped: bool = False,
-                   weapon_unloaded: bool = False) -> Callable[
+                   weapon_unloaded: bool = False, clinging: bool = False) -> Callable[
         [DiceSource],
         Tuple[bool, int, int, str, bool, bool, str, int, int, int, int, int, bool, int, int, int, bool, bool, bool]]:
     """攻击与防御的对抗: the setup once; the function returned rolls and returns the outcome tuple."""
@@ -470,7 +475,7 @@ def attack_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
                            defender_willpower, called_shot, called_shot_reduction, target_two_handed,
                            target_not_strength, grapple_people, targets, coup_de_grace, all_targets_helpless,
                            total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
-                           weapon_unloaded, None)
+                           weapon_unloaded, clinging, None)
     (weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, emptied,
      own_penalty) = _setup
     _attacker_attack_extras = attacker.attack_extras
@@ -538,14 +543,14 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
                 targets: int = 1, coup_de_grace: bool = False, all_targets_helpless: bool = False,
                 total_defense: bool = False, attacker_pinpointed: bool = True, other_bonus: int = 0,
                 seize: bool = False, item_hardness: int = 0, weapon_dropped: bool = False,
-                weapon_unloaded: bool = False) -> Odds:
+                weapon_unloaded: bool = False, clinging: bool = False) -> Odds:
     """攻击与防御的对抗: the exact distribution of the fields of ATTACK_FIELDS."""
     _setup = _attack_setup(attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack,
                            charge_meters, clear_path, aim_rounds, target_unlocated, willpower, willpower_move,
                            defender_willpower, called_shot, called_shot_reduction, target_two_handed,
                            target_not_strength, grapple_people, targets, coup_de_grace, all_targets_helpless,
                            total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
-                           weapon_unloaded, None)
+                           weapon_unloaded, clinging, None)
     (weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, emptied,
      own_penalty) = _setup
     _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
@@ -1746,12 +1751,12 @@ def grapple(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str]
         _trace.append(_rec(_Step, ('note', '攀附成功：攀附者单方面附着在对方身上，随其移动', ())))
     return _rec(
             GrappleResult,
-            (success, touched, (net if net > 0 else 0), success and cling, net if success else 0, tuple(_rolls),
-             tuple(_trace)))
+            (success, touched, (net if net > 0 else 0), success and cling, success and not cling,
+             net if success and not cling else 0, tuple(_rolls), tuple(_trace)))
 
 
 def _grapple_roll(dice: DiceSource, touch_pool: int, contest_pool: int, resist_pool: int, contest_extras: int,
-                  cling: bool, attacker: Combatant) -> Tuple[bool, bool, int, bool, int]:
+                  cling: bool, attacker: Combatant) -> Tuple[bool, bool, int, bool, bool, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
     touch = _rt_pool_successes(_die, touch_pool, 10, 8, 10, 1000) if _maybe_rand is None else _rt_pool_successes_random(
@@ -1769,12 +1774,13 @@ def _grapple_roll(dice: DiceSource, touch_pool: int, contest_pool: int, resist_p
         resist = 0
     net = hold + contest_extras - resist if touched else 0
     success = touched and net > 0
-    return (success, touched, (net if net > 0 else 0), success and cling, net if success else 0)
+    return (success, touched, (net if net > 0 else 0), success and cling, success and not cling,
+            net if success and not cling else 0)
 
 
 def grapple_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *,
                  held_item_size: int = (-1), free_hands: int = 2, dice: DiceSource) -> Tuple[
-        bool, bool, int, bool, int]:
+        bool, bool, int, bool, bool, int]:
     """擒抱: the outcome only (the fields of GRAPPLE_FIELDS), no trace."""
     touch_pool, contest_pool, resist_pool, contest_extras, cling = _grapple_setup(
             attacker, defender, weapon, held_item_size, free_hands, None)
@@ -1785,13 +1791,14 @@ def grapple_fast(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
 
 def grapple_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str] = 'fist', *,
                     held_item_size: int = (-1), free_hands: int = 2) -> Callable[
-        [DiceSource], Tuple[bool, bool, int, bool, int]]:
+        [DiceSource], Tuple[bool, bool, int, bool, bool, int]]:
     """擒抱: the setup once; the function returned rolls and returns the outcome tuple."""
     touch_pool, contest_pool, resist_pool, contest_extras, cling = _grapple_setup(
             attacker, defender, weapon, held_item_size, free_hands, None)
     _attacker_attack_extras = attacker.attack_extras
+    _not_cling = not cling
 
-    def _roll(dice: DiceSource) -> Tuple[bool, bool, int, bool, int]:
+    def _roll(dice: DiceSource) -> Tuple[bool, bool, int, bool, bool, int]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
@@ -1807,7 +1814,8 @@ def grapple_prepare(attacker: Combatant, defender: Combatant, weapon: Union[Weap
                 resist = 0
             net = hold + contest_extras - resist if touched else 0
             success = touched and net > 0
-            return (success, touched, (net if net > 0 else 0), cling and success, net if success else 0)
+            return (success, touched, (net if net > 0 else 0), cling and success, _not_cling and success,
+                    net if _not_cling and success else 0)
         return _grapple_roll(_rt_dice_source(dice), touch_pool, contest_pool, resist_pool, contest_extras, cling,
                              attacker)
 
@@ -1831,8 +1839,9 @@ def grapple_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
                 _resist_p = _hold_p * _resist_q
                 net = hold + contest_extras - resist if touched else 0
                 success = touched and net > 0
-                _odds.add((success, touched, (net if net > 0 else 0), success and cling, net if success else 0),
-                          _resist_p)
+                _odds.add(
+                        (success, touched, (net if net > 0 else 0), success and cling, success and not cling,
+                         net if success and not cling else 0), _resist_p)
     return _odds.build()
 
 
@@ -2550,21 +2559,28 @@ def grapple_attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[
     return _odds.build()
 
 
-def _grapple_move_setup(mover: Combatant, other: Combatant, pinned: bool, _trace: Optional[List[_Step]]) -> None:
-    if not (type(mover) is Combatant and type(other) is Combatant and (pinned is False or pinned is True)):
-        _rt_check_inputs((('type', '主动移动者', mover, Combatant), ('type', '另一方', other, Combatant),
-                          ('bool', '对方被自己压制', pinned),))
+def _grapple_move_setup(attacker: Combatant, defender: Combatant, pinned: bool, carrying: bool, clinging: bool,
+                        _trace: Optional[List[_Step]]) -> Tuple[bool]:
+    if not (type(attacker) is Combatant and type(defender) is Combatant and (pinned is False or pinned is True)
+            and (carrying is False or carrying is True) and (clinging is False or clinging is True)):
+        _rt_check_inputs((('type', '主动移动者', attacker, Combatant), ('type', '另一方', defender, Combatant),
+                          ('bool', '对方被自己压制', pinned), ('bool', '对方攀附在自己身上', carrying),
+                          ('bool', '自己攀附在对方身上', clinging),))
+    if not (not clinging):
+        raise ClingerCannotMove('攀附者无法主动进行移动；被攀附者移动时会带着攀附者一起移动')
+    free_move = pinned or carrying
+    return (free_move,)
 
 
-def grapple_move(mover: Combatant, other: Combatant, *, pinned: bool = False,
-                 dice: Optional[DiceSource] = None) -> GrappleMoveResult:
-    """擒抱中的移动（DP-52、DP-53）"""
+def grapple_move(attacker: Combatant, defender: Combatant, *, pinned: bool = False, carrying: bool = False,
+                 clinging: bool = False, dice: Optional[DiceSource] = None) -> GrappleMoveResult:
+    """擒抱中的移动（DP-52、DP-53、DP-54、DP-F12）"""
     _trace: List[_Step] = []
-    _grapple_move_setup(mover, other, pinned, _trace)
+    (free_move,) = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, _trace)
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
-    if not pinned:
-        _push_roll = _rt_roll_pool(_source, _POOL, mover.strength, 0, False, 1000)
+    if not free_move:
+        _push_roll = _rt_roll_pool(_source, _POOL, attacker.strength, 0, False, 1000)
         _rolls.append(_push_roll)
         push = _push_roll.successes
         _trace.append(_rec(
@@ -2573,8 +2589,8 @@ def grapple_move(mover: Combatant, other: Combatant, *, pinned: bool = False,
                  (('command', _push_roll.command), ('faces', _push_roll.faces), ('push', push)))))
     else:
         push = 0
-    if not pinned:
-        _hold_roll = _rt_roll_pool(_source, _POOL, other.strength, 0, False, 1000)
+    if not free_move:
+        _hold_roll = _rt_roll_pool(_source, _POOL, defender.strength, 0, False, 1000)
         _rolls.append(_hold_roll)
         hold = _hold_roll.successes
         _trace.append(_rec(
@@ -2584,87 +2600,93 @@ def grapple_move(mover: Combatant, other: Combatant, *, pinned: bool = False,
     else:
         hold = 0
     net = push - hold
-    success = pinned or net > 0
-    meters = _rt_floordiv(mover.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned else min(
-            net * _R_GRAPPLE_MOVE_METERS_PER_NET, mover.move_speed) if net > 0 else 0
+    success = free_move or net > 0
+    meters = (_rt_floordiv(attacker.move_speed, _R_CLING_CARRY_SPEED_DIVISOR) if carrying
+              else _rt_floordiv(attacker.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned
+              else min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, attacker.move_speed) if net > 0 else 0)
     _trace.append(_rec(_Step, ('let', f'带着对方移动{meters}米', (('meters', meters),))))
     return _rec(GrappleMoveResult, (success, meters, tuple(_rolls), tuple(_trace)))
 
 
-def _grapple_move_roll(dice: DiceSource, mover: Combatant, other: Combatant, pinned: bool) -> Tuple[bool, int]:
+def _grapple_move_roll(dice: DiceSource, free_move: bool, attacker: Combatant, defender: Combatant, pinned: bool,
+                       carrying: bool) -> Tuple[bool, int]:
     _die = dice.die
     _maybe_rand = getattr(dice, "random", None)
-    if not pinned:
-        push = (_rt_pool_successes(_die, mover.strength, 10, 8, 10, 1000) if _maybe_rand is None
-                else _rt_pool_successes_random(_maybe_rand, mover.strength, 10, 8, 10, 1000))
+    if not free_move:
+        push = (_rt_pool_successes(_die, attacker.strength, 10, 8, 10, 1000) if _maybe_rand is None
+                else _rt_pool_successes_random(_maybe_rand, attacker.strength, 10, 8, 10, 1000))
     else:
         push = 0
-    if not pinned:
-        hold = (_rt_pool_successes(_die, other.strength, 10, 8, 10, 1000) if _maybe_rand is None
-                else _rt_pool_successes_random(_maybe_rand, other.strength, 10, 8, 10, 1000))
+    if not free_move:
+        hold = (_rt_pool_successes(_die, defender.strength, 10, 8, 10, 1000) if _maybe_rand is None
+                else _rt_pool_successes_random(_maybe_rand, defender.strength, 10, 8, 10, 1000))
     else:
         hold = 0
     net = push - hold
-    success = pinned or net > 0
-    meters = _rt_floordiv(mover.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned else min(
-            net * _R_GRAPPLE_MOVE_METERS_PER_NET, mover.move_speed) if net > 0 else 0
+    success = free_move or net > 0
+    meters = (_rt_floordiv(attacker.move_speed, _R_CLING_CARRY_SPEED_DIVISOR) if carrying
+              else _rt_floordiv(attacker.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned
+              else min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, attacker.move_speed) if net > 0 else 0)
     return (success, meters)
 
 
-def grapple_move_fast(mover: Combatant, other: Combatant, *, pinned: bool = False, dice: DiceSource) -> Tuple[
-        bool, int]:
+def grapple_move_fast(attacker: Combatant, defender: Combatant, *, pinned: bool = False, carrying: bool = False,
+                      clinging: bool = False, dice: DiceSource) -> Tuple[bool, int]:
     """擒抱中的移动: the outcome only (the fields of GRAPPLE_MOVE_FIELDS), no trace."""
-    _grapple_move_setup(mover, other, pinned, None)
+    (free_move,) = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return _grapple_move_roll(dice, mover, other, pinned)
+    return _grapple_move_roll(dice, free_move, attacker, defender, pinned, carrying)
 
 
-def grapple_move_prepare(mover: Combatant, other: Combatant, *, pinned: bool = False) -> Callable[
-        [DiceSource], Tuple[bool, int]]:
+def grapple_move_prepare(attacker: Combatant, defender: Combatant, *, pinned: bool = False, carrying: bool = False,
+                         clinging: bool = False) -> Callable[[DiceSource], Tuple[bool, int]]:
     """擒抱中的移动: the setup once; the function returned rolls and returns the outcome tuple."""
-    _grapple_move_setup(mover, other, pinned, None)
-    _not_pinned = not pinned
-    _mover_strength = mover.strength
-    _other_strength = other.strength
-    _mover_move_speed = mover.move_speed
+    (free_move,) = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, None)
+    _not_free_move = not free_move
+    _attacker_strength = attacker.strength
+    _defender_strength = defender.strength
+    _attacker_move_speed = attacker.move_speed
 
     def _roll(dice: DiceSource) -> Tuple[bool, int]:
         if dice.__class__ is SeededDice:
             # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
             _rand = dice.random
-            if _not_pinned:
-                push = _rt_pool_successes_random(_rand, _mover_strength, 10, 8, 10, 1000)
+            if _not_free_move:
+                push = _rt_pool_successes_random(_rand, _attacker_strength, 10, 8, 10, 1000)
             else:
                 push = 0
-            if _not_pinned:
-                hold = _rt_pool_successes_random(_rand, _other_strength, 10, 8, 10, 1000)
+            if _not_free_move:
+                hold = _rt_pool_successes_random(_rand, _defender_strength, 10, 8, 10, 1000)
             else:
                 hold = 0
             net = push - hold
-            success = pinned or net > 0
-            meters = _rt_floordiv(_mover_move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned else min(
-                    net * _R_GRAPPLE_MOVE_METERS_PER_NET, _mover_move_speed) if net > 0 else 0
+            success = free_move or net > 0
+            meters = (_rt_floordiv(_attacker_move_speed, _R_CLING_CARRY_SPEED_DIVISOR) if carrying
+                      else _rt_floordiv(_attacker_move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned
+                      else min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, _attacker_move_speed) if net > 0 else 0)
             return (success, meters)
-        return _grapple_move_roll(_rt_dice_source(dice), mover, other, pinned)
+        return _grapple_move_roll(_rt_dice_source(dice), free_move, attacker, defender, pinned, carrying)
 
     return _roll
 
 
-def grapple_move_odds(mover: Combatant, other: Combatant, *, pinned: bool = False) -> Odds:
+def grapple_move_odds(attacker: Combatant, defender: Combatant, *, pinned: bool = False, carrying: bool = False,
+                      clinging: bool = False) -> Odds:
     """擒抱中的移动: the exact distribution of the fields of GRAPPLE_MOVE_FIELDS."""
-    _grapple_move_setup(mover, other, pinned, None)
+    (free_move,) = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, None)
     _odds, _p = OddsBuilder(GRAPPLE_MOVE_FIELDS, None, None, 200000), 1.0
     for push, _push_q in _odds.outcomes(
-            _p, (_rt_pool_distribution(mover.strength, 10, 8, 10)) if not pinned else _rt_CERTAIN_ZERO):
+            _p, (_rt_pool_distribution(attacker.strength, 10, 8, 10)) if not free_move else _rt_CERTAIN_ZERO):
         _push_p = _p * _push_q
         for hold, _hold_q in _odds.outcomes(
-                _push_p, (_rt_pool_distribution(other.strength, 10, 8, 10)) if not pinned else _rt_CERTAIN_ZERO):
+                _push_p, (_rt_pool_distribution(defender.strength, 10, 8, 10)) if not free_move else _rt_CERTAIN_ZERO):
             _hold_p = _push_p * _hold_q
             net = push - hold
-            success = pinned or net > 0
-            meters = _rt_floordiv(mover.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned else min(
-                    net * _R_GRAPPLE_MOVE_METERS_PER_NET, mover.move_speed) if net > 0 else 0
+            success = free_move or net > 0
+            meters = (_rt_floordiv(attacker.move_speed, _R_CLING_CARRY_SPEED_DIVISOR) if carrying
+                      else _rt_floordiv(attacker.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned
+                      else min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, attacker.move_speed) if net > 0 else 0)
             _odds.add((success, meters), _hold_p)
     return _odds.build()
 
@@ -2790,7 +2812,7 @@ def _release_grapple_setup(attacker: Combatant, defender: Combatant, _trace: Opt
 
 def release_grapple(attacker: Combatant, defender: Combatant, *,
                     dice: Optional[DiceSource] = None) -> ReleaseGrappleResult:
-    """放开擒抱（DP-52）"""
+    """放开擒抱（DP-52、DP-F12）"""
     _trace: List[_Step] = []
     _release_grapple_setup(attacker, defender, _trace)
     if dice is not None:
@@ -2822,6 +2844,123 @@ def release_grapple_odds(attacker: Combatant, defender: Combatant) -> Odds:
     _release_grapple_setup(attacker, defender, None)
     _odds, _p = OddsBuilder(RELEASE_GRAPPLE_FIELDS, None, None, 200000), 1.0
     _odds.add((True,), _p)
+    return _odds.build()
+
+
+def _cling_to_back_setup(attacker: Combatant, defender: Combatant, clinging: bool,
+                         _trace: Optional[List[_Step]]) -> Tuple[int]:
+    if not (type(attacker) is Combatant and type(defender) is Combatant and (clinging is False or clinging is True)):
+        _rt_check_inputs((('type', '攀附者', attacker, Combatant), ('type', '被攀附者', defender, Combatant),
+                          ('bool', '正在攀附', clinging),))
+    if not (clinging):
+        raise NotClinging('只有攀附在对方身上时才能转移到它的背部')
+    contest_extras = 0
+    return (contest_extras,)
+
+
+def cling_to_back(attacker: Combatant, defender: Combatant, *, clinging: bool = False,
+                  dice: Optional[DiceSource] = None) -> ClingToBackResult:
+    """攀附到背部（DP-54、DP-F12）"""
+    _trace: List[_Step] = []
+    (contest_extras,) = _cling_to_back_setup(attacker, defender, clinging, _trace)
+    _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
+    _rolls: List[Any] = []
+    _hold_roll = _rt_roll_pool(_source, _POOL, attacker.strength + attacker.martial + attacker.specialty,
+                               contest_extras, False, 1000)
+    _rolls.append(_hold_roll)
+    hold = _hold_roll.successes
+    _trace.append(_rec(
+            _Step,
+            ('pool', _rt_pool_sentence('擒抱对抗', _hold_roll),
+             (('command', _hold_roll.command), ('faces', _hold_roll.faces), ('hold', hold)))))
+    _resist_roll = _rt_roll_pool(
+            _source, _POOL,
+            (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+             else defender.strength + defender.martial + defender.specialty), 0, False, 1000)
+    _rolls.append(_resist_roll)
+    resist = _resist_roll.successes
+    _trace.append(_rec(
+            _Step,
+            ('pool', _rt_pool_sentence('挣脱对抗', _resist_roll),
+             (('command', _resist_roll.command), ('faces', _resist_roll.faces), ('resist', resist)))))
+    net = hold + contest_extras - resist
+    success = net > 0
+    if success:
+        _trace.append(_rec(_Step, ('note', '攀附者转移到了对方的背部或火力死角', ())))
+    return _rec(ClingToBackResult, (success, (net if net > 0 else 0), tuple(_rolls), tuple(_trace)))
+
+
+def _cling_to_back_roll(dice: DiceSource, contest_extras: int, attacker: Combatant, defender: Combatant) -> Tuple[
+        bool, int]:
+    _die = dice.die
+    _maybe_rand = getattr(dice, "random", None)
+    hold = (
+            _rt_pool_successes(_die, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10, 1000)
+            if _maybe_rand is None
+            else _rt_pool_successes_random(_maybe_rand, attacker.strength + attacker.martial + attacker.specialty, 10,
+                                           8, 10, 1000))
+    resist = (
+            _rt_pool_successes(
+            _die,
+            (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+             else defender.strength + defender.martial + defender.specialty), 10, 8, 10, 1000) if _maybe_rand is None
+            else _rt_pool_successes_random(
+            _maybe_rand,
+            (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+             else defender.strength + defender.martial + defender.specialty), 10, 8, 10, 1000))
+    net = hold + contest_extras - resist
+    success = net > 0
+    return (success, (net if net > 0 else 0))
+
+
+def cling_to_back_fast(attacker: Combatant, defender: Combatant, *, clinging: bool = False, dice: DiceSource) -> Tuple[
+        bool, int]:
+    """攀附到背部: the outcome only (the fields of CLING_TO_BACK_FIELDS), no trace."""
+    (contest_extras,) = _cling_to_back_setup(attacker, defender, clinging, None)
+    if dice.__class__ is not SeededDice:
+        dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
+    return _cling_to_back_roll(dice, contest_extras, attacker, defender)
+
+
+def cling_to_back_prepare(attacker: Combatant, defender: Combatant, *, clinging: bool = False) -> Callable[
+        [DiceSource], Tuple[bool, int]]:
+    """攀附到背部: the setup once; the function returned rolls and returns the outcome tuple."""
+    (contest_extras,) = _cling_to_back_setup(attacker, defender, clinging, None)
+    _hold = attacker.strength + attacker.martial + attacker.specialty
+    _resist = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+               else defender.strength + defender.martial + defender.specialty)
+
+    def _roll(dice: DiceSource) -> Tuple[bool, int]:
+        if dice.__class__ is SeededDice:
+            # Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order.
+            _rand = dice.random
+            hold = _rt_pool_successes_random(_rand, _hold, 10, 8, 10, 1000)
+            resist = _rt_pool_successes_random(_rand, _resist, 10, 8, 10, 1000)
+            net = hold + contest_extras - resist
+            success = net > 0
+            return (success, (net if net > 0 else 0))
+        return _cling_to_back_roll(_rt_dice_source(dice), contest_extras, attacker, defender)
+
+    return _roll
+
+
+def cling_to_back_odds(attacker: Combatant, defender: Combatant, *, clinging: bool = False) -> Odds:
+    """攀附到背部: the exact distribution of the fields of CLING_TO_BACK_FIELDS."""
+    (contest_extras,) = _cling_to_back_setup(attacker, defender, clinging, None)
+    _odds, _p = OddsBuilder(CLING_TO_BACK_FIELDS, None, None, 200000), 1.0
+    for hold, _hold_q in _odds.outcomes(
+            _p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)):
+        _hold_p = _p * _hold_q
+        for resist, _resist_q in _odds.outcomes(
+                _hold_p,
+                _rt_pool_distribution(
+                (defender.reflex_save
+                 if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+                 else defender.strength + defender.martial + defender.specialty), 10, 8, 10)):
+            _resist_p = _hold_p * _resist_q
+            net = hold + contest_extras - resist
+            success = net > 0
+            _odds.add((success, (net if net > 0 else 0)), _resist_p)
     return _odds.build()
 
 

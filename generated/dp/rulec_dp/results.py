@@ -46,7 +46,7 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('total_defense', '防御方全力防御', 'bool'), ('attacker_pinpointed', '能精确定位攻击者', 'bool'),
                        ('other_bonus', '其他加值', 'int'), ('seize', '以手夺取', 'bool'),
                        ('item_hardness', '物品硬度', 'int'), ('weapon_dropped', '武器已脱手', 'bool'),
-                       ('weapon_unloaded', '武器未装填', 'bool')),
+                       ('weapon_unloaded', '武器未装填', 'bool'), ('clinging', '攀附着防御方', 'bool')),
             "fields": (('hit', '命中', 'bool'), ('net', '胜出数', 'int'), ('damage', '伤害', 'int'),
                        ('damage_type', '伤害类型', 'damage_types'), ('melee', '近战攻击', 'bool'),
                        ('melee_hit', '近战命中', 'bool'), ('condition', '状态', 'condition_tracks'),
@@ -130,8 +130,8 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('weapon', '武器', 'weapons'), ('held_item_size', '手持物品体积', 'int'),
                        ('free_hands', '可用于擒抱的手数', 'int')),
             "fields": (('success', '成功', 'bool'), ('touched', '接触命中', 'bool'), ('net', '胜出数', 'int'),
-                       ('cling', '攀附', 'bool'), ('loser_penalty', '失败方减值', 'int')),
-            "summary": {"hit": None, "damage": None}},
+                       ('cling', '攀附', 'bool'), ('holds', '擒抱成立', 'bool'),
+                       ('loser_penalty', '失败方减值', 'int')), "summary": {"hit": None, "damage": None}},
     'pin': {
             "name": '压制对手', "params": (('attacker', '攻击方', 'combatant'), ('defender', '防御方', 'combatant')),
             "fields": (('success', '成功', 'bool'), ('net', '胜出数', 'int'),
@@ -162,8 +162,9 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
                        ('damage_type', '伤害类型', 'str')), "summary": {"hit": 'hit', "damage": 'damage'}},
     'grapple_move': {
             "name": '擒抱中的移动',
-            "params": (('mover', '主动移动者', 'combatant'), ('other', '另一方', 'combatant'),
-                       ('pinned', '对方被自己压制', 'bool')),
+            "params": (('attacker', '主动移动者', 'combatant'), ('defender', '另一方', 'combatant'),
+                       ('pinned', '对方被自己压制', 'bool'), ('carrying', '对方攀附在自己身上', 'bool'),
+                       ('clinging', '自己攀附在对方身上', 'bool')),
             "fields": (('success', '成功', 'bool'), ('meters', '移动米数', 'int')),
             "summary": {"hit": None, "damage": None}},
     'escape_grapple': {
@@ -175,6 +176,12 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
     'release_grapple': {"name": '放开擒抱',
                         "params": (('attacker', '擒抱者', 'combatant'), ('defender', '被擒抱者', 'combatant')),
                         "fields": (('released', '放开', 'bool'),), "summary": {"hit": None, "damage": None}},
+    'cling_to_back': {
+            "name": '攀附到背部',
+            "params": (('attacker', '攀附者', 'combatant'), ('defender', '被攀附者', 'combatant'),
+                       ('clinging', '正在攀附', 'bool')),
+            "fields": (('success', '成功', 'bool'), ('net', '胜出数', 'int')),
+            "summary": {"hit": None, "damage": None}},
     'stand_up': {"name": '起身', "params": (('character', '人物', 'combatant'),),
                  "fields": (('stood', '起身', 'bool'),), "summary": {"hit": None, "damage": None}},
     'aim': {"name": '瞄准', "params": (('character', '瞄准者', 'combatant'),),
@@ -451,7 +458,7 @@ class BullRushResult(_BullRushFields, _rt_Result):
     procedure = 'bull_rush'
 
 
-GRAPPLE_FIELDS: Tuple[str, ...] = ('success', 'touched', 'net', 'cling', 'loser_penalty')
+GRAPPLE_FIELDS: Tuple[str, ...] = ('success', 'touched', 'net', 'cling', 'holds', 'loser_penalty')
 
 
 class _GrappleFields(NamedTuple):
@@ -459,6 +466,7 @@ class _GrappleFields(NamedTuple):
     touched: bool  # 接触命中
     net: int  # 胜出数
     cling: bool  # 攀附
+    holds: bool  # 擒抱成立
     loser_penalty: int  # 失败方减值
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
@@ -600,6 +608,23 @@ class ReleaseGrappleResult(_ReleaseGrappleFields, _rt_Result):
 
     __slots__ = ()
     procedure = 'release_grapple'
+
+
+CLING_TO_BACK_FIELDS: Tuple[str, ...] = ('success', 'net')
+
+
+class _ClingToBackFields(NamedTuple):
+    success: bool  # 成功
+    net: int  # 胜出数
+    rolls: Tuple[Any, ...]
+    trace: Tuple[_Step, ...]
+
+
+class ClingToBackResult(_ClingToBackFields, _rt_Result):
+    """The result of cling_to_back (攀附到背部): its outcome fields, rolls and trace; outcome(), text(), to_dict()."""
+
+    __slots__ = ()
+    procedure = 'cling_to_back'
 
 
 STAND_UP_FIELDS: Tuple[str, ...] = ('stood',)

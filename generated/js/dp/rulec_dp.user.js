@@ -3262,7 +3262,7 @@
   const VERSION = "1.0.0";
   const RULES_VERSION = "1.0.0";
 
-  // ---- rulings in force (54): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+  // ---- rulings in force (55): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
   const _R_REFUSE_OVER_TURN = true;  // 拒绝本回合已用尽的动作
   const _R_SPEED_PER_POINT = 1;  // R2 高速对基础防御的折算
   const _R_ARMOR_PIERCING_DIVISOR = 2;  // R2 破甲折算除数
@@ -3311,6 +3311,7 @@
   const _R_RESOURCE_ATTACK_PLACEHOLDER_POOL = true;  // 其他攻击形式使用占位检定
   const _R_GRAPPLE_ATTACK_ADDS_WEAPON_DAMAGE = false;  // 擒抱中攻击计入武器伤害
   const _R_GRAPPLE_MOVE_METERS_PER_NET = 1;  // 擒抱中移动每胜出数米数
+  const _R_CLING_CARRY_SPEED_DIVISOR = 1;  // 带着攀附者移动的速度除数
   const _R_PIN_MOVE_SPEED_DIVISOR = 2;  // 压制中移动的速度除数
   const _R_BOMBARD_STRENGTH_REQUIREMENT = true;  // 炮类武器的力量要求
   const _R_GRAPPLE_HANDS_NEEDED = 2;  // 擒抱所需手数
@@ -3349,7 +3350,8 @@
     "resource_attack_range_multiplier": _R_RESOURCE_ATTACK_RANGE_MULTIPLIER,
     "resource_attack_placeholder_pool": _R_RESOURCE_ATTACK_PLACEHOLDER_POOL,
     "grapple_attack_adds_weapon_damage": _R_GRAPPLE_ATTACK_ADDS_WEAPON_DAMAGE,
-    "grapple_move_meters_per_net": _R_GRAPPLE_MOVE_METERS_PER_NET, "pin_move_speed_divisor": _R_PIN_MOVE_SPEED_DIVISOR,
+    "grapple_move_meters_per_net": _R_GRAPPLE_MOVE_METERS_PER_NET,
+    "cling_carry_speed_divisor": _R_CLING_CARRY_SPEED_DIVISOR, "pin_move_speed_divisor": _R_PIN_MOVE_SPEED_DIVISOR,
     "bombard_strength_requirement": _R_BOMBARD_STRENGTH_REQUIREMENT, "grapple_hands_needed": _R_GRAPPLE_HANDS_NEEDED,
     "single_shot_empties": _R_SINGLE_SHOT_EMPTIES, "sunder_hardness_subtracts": _R_SUNDER_HARDNESS_SUBTRACTS,
     "pick_up_as_draw": _R_PICK_UP_AS_DRAW
@@ -3377,6 +3379,9 @@
   const FeintImpossible = _rt_error_class("FeintImpossible", "feint_impossible");  // 无法虚招
   const NotABombard = _rt_error_class("NotABombard", "not_a_bombard");  // 不是炮类武器
   const AimUnlocated = _rt_error_class("AimUnlocated", "aim_unlocated");  // 无法瞄准
+  const ClingerCannotMove = _rt_error_class("ClingerCannotMove", "clinger_cannot_move");  // 攀附者无法主动移动
+  const NotClinging = _rt_error_class("NotClinging", "not_clinging");  // 没有攀附
+  const ClingingWeapon = _rt_error_class("ClingingWeapon", "clinging_weapon");  // 攀附时的武器
   const GrappleNeedsTwoHands = _rt_error_class("GrappleNeedsTwoHands", "grapple_needs_two_hands");  // 擒抱需要两只手
   const BadWillpower = _rt_error_class("BadWillpower", "bad_willpower");  // 意志力不足
   const ConsciousOnce = _rt_error_class("ConsciousOnce", "conscious_once");  // 保持清醒每场景一次
@@ -3856,7 +3861,7 @@
     clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
     called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
     all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
-    weapon_unloaded, _trace
+    weapon_unloaded, clinging, _trace
   ) {
     weapon = weapon instanceof Weapon ? weapon : get_weapon(weapon);
     called_shot = called_shot === null || called_shot === undefined ? _NO_CALLEDSHOT : called_shot instanceof CalledShot ? called_shot : get_called_shot(called_shot);
@@ -3876,7 +3881,7 @@
       && typeof total_defense === 'boolean' && typeof attacker_pinpointed === 'boolean' && Number.isInteger(other_bonus)
       && (-100) <= other_bonus && other_bonus <= 100 && typeof seize === 'boolean' && Number.isInteger(item_hardness)
       && 0 <= item_hardness && item_hardness <= 100 && typeof weapon_dropped === 'boolean'
-      && typeof weapon_unloaded === 'boolean'
+      && typeof weapon_unloaded === 'boolean' && typeof clinging === 'boolean'
     )) {
       _rt_check_inputs([
         ['type', "攻击方", attacker, Combatant], ['type', "防御方", defender, Combatant], ['entry', "武器", weapon],
@@ -3892,7 +3897,7 @@
         ['bool', "所有目标都无助", all_targets_helpless], ['bool', "防御方全力防御", total_defense],
         ['bool', "能精确定位攻击者", attacker_pinpointed], ['int', "其他加值", other_bonus, (-100), 100],
         ['bool', "以手夺取", seize], ['int', "物品硬度", item_hardness, 0, 100], ['bool', "武器已脱手", weapon_dropped],
-        ['bool', "武器未装填", weapon_unloaded]
+        ['bool', "武器未装填", weapon_unloaded], ['bool', "攀附着防御方", clinging]
       ]);
     }
     let hands_used, ranged, effective_requirement, strength_short, base_range, range_multiplier, max_range, increments;
@@ -3920,6 +3925,9 @@
       throw new SeizeNeedsHand("只有以手或类似结构的天生武器攻击才能夺取武器，“" + weapon.name + "”不是天生武器");
     }
     ranged = weapon.attack_type.ranged;
+    if (!(!clinging || weapon.natural || hands_used === 1 && !ranged)) {
+      throw new ClingingWeapon("攀附者只能使用肉搏武器或单手近战武器攻击被攀附者");
+    }
     effective_requirement = weapon.strength - (
       hands_used === 2 && weapon.hands === 1 ? _R_TWO_HANDS_REQUIREMENT_CHANGE : 0
     ) + (hands_used === 1 && weapon.hands === 2 ? Math.max(Math.floor(weapon.size / 2), weapon.attack_type.one_hand_min_increase) : 0);
@@ -4072,7 +4080,7 @@
         "aim_rounds", "target_unlocated", "willpower", "willpower_move", "defender_willpower", "called_shot",
         "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace",
         "all_targets_helpless", "total_defense", "attacker_pinpointed", "other_bonus", "seize", "item_hardness",
-        "weapon_dropped", "weapon_unloaded", "dice"
+        "weapon_dropped", "weapon_unloaded", "clinging", "dice"
       ]
     );
     let distance = options.distance === undefined ? 0 : options.distance;
@@ -4102,13 +4110,14 @@
     let item_hardness = options.item_hardness === undefined ? 0 : options.item_hardness;
     let weapon_dropped = options.weapon_dropped === undefined ? false : options.weapon_dropped;
     let weapon_unloaded = options.weapon_unloaded === undefined ? false : options.weapon_unloaded;
+    let clinging = options.clinging === undefined ? false : options.clinging;
     const _trace = [];
     const _setup = _attack_setup(
       attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
       clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
       called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
       all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
-      weapon_unloaded, _trace
+      weapon_unloaded, clinging, _trace
     );
     weapon = _setup[0];
     called_shot = _setup[1];
@@ -4279,7 +4288,7 @@
         "aim_rounds", "target_unlocated", "willpower", "willpower_move", "defender_willpower", "called_shot",
         "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace",
         "all_targets_helpless", "total_defense", "attacker_pinpointed", "other_bonus", "seize", "item_hardness",
-        "weapon_dropped", "weapon_unloaded", "dice"
+        "weapon_dropped", "weapon_unloaded", "clinging", "dice"
       ]
     );
     let distance = options.distance === undefined ? 0 : options.distance;
@@ -4309,12 +4318,13 @@
     let item_hardness = options.item_hardness === undefined ? 0 : options.item_hardness;
     let weapon_dropped = options.weapon_dropped === undefined ? false : options.weapon_dropped;
     let weapon_unloaded = options.weapon_unloaded === undefined ? false : options.weapon_unloaded;
+    let clinging = options.clinging === undefined ? false : options.clinging;
     const _setup = _attack_setup(
       attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
       clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
       called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
       all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
-      weapon_unloaded, null
+      weapon_unloaded, clinging, null
     );
     weapon = _setup[0];
     called_shot = _setup[1];
@@ -4342,7 +4352,7 @@
         "aim_rounds", "target_unlocated", "willpower", "willpower_move", "defender_willpower", "called_shot",
         "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace",
         "all_targets_helpless", "total_defense", "attacker_pinpointed", "other_bonus", "seize", "item_hardness",
-        "weapon_dropped", "weapon_unloaded"
+        "weapon_dropped", "weapon_unloaded", "clinging"
       ]
     );
     let distance = options.distance === undefined ? 0 : options.distance;
@@ -4372,12 +4382,13 @@
     let item_hardness = options.item_hardness === undefined ? 0 : options.item_hardness;
     let weapon_dropped = options.weapon_dropped === undefined ? false : options.weapon_dropped;
     let weapon_unloaded = options.weapon_unloaded === undefined ? false : options.weapon_unloaded;
+    let clinging = options.clinging === undefined ? false : options.clinging;
     const _setup = _attack_setup(
       attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
       clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
       called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
       all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
-      weapon_unloaded, null
+      weapon_unloaded, clinging, null
     );
     weapon = _setup[0];
     called_shot = _setup[1];
@@ -4449,7 +4460,7 @@
         "aim_rounds", "target_unlocated", "willpower", "willpower_move", "defender_willpower", "called_shot",
         "called_shot_reduction", "target_two_handed", "target_not_strength", "grapple_people", "targets", "coup_de_grace",
         "all_targets_helpless", "total_defense", "attacker_pinpointed", "other_bonus", "seize", "item_hardness",
-        "weapon_dropped", "weapon_unloaded"
+        "weapon_dropped", "weapon_unloaded", "clinging"
       ]
     );
     let distance = options.distance === undefined ? 0 : options.distance;
@@ -4479,12 +4490,13 @@
     let item_hardness = options.item_hardness === undefined ? 0 : options.item_hardness;
     let weapon_dropped = options.weapon_dropped === undefined ? false : options.weapon_dropped;
     let weapon_unloaded = options.weapon_unloaded === undefined ? false : options.weapon_unloaded;
+    let clinging = options.clinging === undefined ? false : options.clinging;
     const _setup = _attack_setup(
       attacker, defender, weapon, distance, hands, extra_speed, extra_armor_piercing, power_attack, charge_meters,
       clear_path, aim_rounds, target_unlocated, willpower, willpower_move, defender_willpower, called_shot,
       called_shot_reduction, target_two_handed, target_not_strength, grapple_people, targets, coup_de_grace,
       all_targets_helpless, total_defense, attacker_pinpointed, other_bonus, seize, item_hardness, weapon_dropped,
-      weapon_unloaded, null
+      weapon_unloaded, clinging, null
     );
     weapon = _setup[0];
     called_shot = _setup[1];
@@ -5909,7 +5921,7 @@
     return [touch_pool, contest_pool, resist_pool, contest_extras, cling];
   }
 
-  const GRAPPLE_FIELDS = Object.freeze(["success", "touched", "net", "cling", "loser_penalty"]);
+  const GRAPPLE_FIELDS = Object.freeze(["success", "touched", "net", "cling", "holds", "loser_penalty"]);
   // The result of grapple (擒抱): its outcome fields, rolls and trace; outcome(), text(), toDict().
   class GrappleResult extends Result {}
   GrappleResult.PROCEDURE = "grapple";
@@ -5969,7 +5981,9 @@
       _trace.push(new TraceStep("note", "攀附成功：攀附者单方面附着在对方身上，随其移动", []));
     }
     return _rt_result(
-      GrappleResult, [success, touched, Math.max(0, net), success && cling, success ? net : 0], _rolls, _trace
+      GrappleResult,
+      [success, touched, Math.max(0, net), success && cling, success && !cling, success && !cling ? net : 0], _rolls,
+      _trace
     );
   }
 
@@ -5991,7 +6005,7 @@
     }
     net = touched ? hold + contest_extras - resist : 0;
     success = touched && net > 0;
-    return [success, touched, Math.max(0, net), success && cling, success ? net : 0];
+    return [success, touched, Math.max(0, net), success && cling, success && !cling, success && !cling ? net : 0];
   }
 
   // 擒抱: the outcome only (the fields of GRAPPLE_FIELDS), no trace.
@@ -6017,6 +6031,7 @@
       touch_pool, contest_pool, resist_pool, contest_extras, cling
     ] = _grapple_setup(attacker, defender, weapon, held_item_size, free_hands, null);
     const _attacker_attack_extras = attacker.attack_extras;
+    const _not_cling = !cling;
     return dice => {
       dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
       let touch, touched, hold, resist, net, success;
@@ -6036,7 +6051,9 @@
       }
       net = touched ? hold + contest_extras - resist : 0;
       success = touched && net > 0;
-      return [success, touched, Math.max(0, net), cling && success, success ? net : 0];
+      return [
+        success, touched, Math.max(0, net), cling && success, _not_cling && success, _not_cling && success ? net : 0
+      ];
     }
   }
 
@@ -6068,7 +6085,10 @@
           const _resist_p = _hold_p * _resist_item[1];
           net = touched ? hold + contest_extras - resist : 0;
           success = touched && net > 0;
-          _odds.add([success, touched, Math.max(0, net), success && cling, success ? net : 0], _resist_p);
+          _odds.add(
+            [success, touched, Math.max(0, net), success && cling, success && !cling, success && !cling ? net : 0],
+            _resist_p
+          );
         }
       }
     }
@@ -6921,12 +6941,23 @@
     return _odds.build();
   }
 
-  function _grapple_move_setup(mover, other, pinned, _trace) {
-    if (!(mover instanceof Combatant && other instanceof Combatant && typeof pinned === 'boolean')) {
+  function _grapple_move_setup(attacker, defender, pinned, carrying, clinging, _trace) {
+    if (!(
+      attacker instanceof Combatant && defender instanceof Combatant && typeof pinned === 'boolean'
+      && typeof carrying === 'boolean' && typeof clinging === 'boolean'
+    )) {
       _rt_check_inputs([
-        ['type', "主动移动者", mover, Combatant], ['type', "另一方", other, Combatant], ['bool', "对方被自己压制", pinned]
+        ['type', "主动移动者", attacker, Combatant], ['type', "另一方", defender, Combatant],
+        ['bool', "对方被自己压制", pinned], ['bool', "对方攀附在自己身上", carrying],
+        ['bool', "自己攀附在对方身上", clinging]
       ]);
     }
+    let free_move;
+    if (!(!clinging)) {
+      throw new ClingerCannotMove("攀附者无法主动进行移动；被攀附者移动时会带着攀附者一起移动");
+    }
+    free_move = pinned || carrying;
+    return [free_move];
   }
 
   const GRAPPLE_MOVE_FIELDS = Object.freeze(["success", "meters"]);
@@ -6935,17 +6966,19 @@
   GrappleMoveResult.PROCEDURE = "grapple_move";
   GrappleMoveResult.FIELDS = GRAPPLE_MOVE_FIELDS;
 
-  // 擒抱中的移动（DP-52、DP-53）
-  function grapple_move(mover, other, options) {
-    options = _rt_options(options, ["pinned", "dice"]);
+  // 擒抱中的移动（DP-52、DP-53、DP-54、DP-F12）
+  function grapple_move(attacker, defender, options) {
+    options = _rt_options(options, ["pinned", "carrying", "clinging", "dice"]);
     let pinned = options.pinned === undefined ? false : options.pinned;
+    let carrying = options.carrying === undefined ? false : options.carrying;
+    let clinging = options.clinging === undefined ? false : options.clinging;
     const _trace = [];
-    _grapple_move_setup(mover, other, pinned, _trace);
+    const [free_move] = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, _trace);
     const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
     const _rolls = [];
     let _push_roll, push, _hold_roll, hold, net, success, meters;
-    if (!pinned) {
-      _push_roll = _rt_roll_pool(_source, _POOL, mover.strength, 0, false, 1000);
+    if (!free_move) {
+      _push_roll = _rt_roll_pool(_source, _POOL, attacker.strength, 0, false, 1000);
       _rolls.push(_push_roll);
       push = _push_roll.successes;
       _trace.push(new TraceStep(
@@ -6956,8 +6989,8 @@
     else {
       push = 0;
     }
-    if (!pinned) {
-      _hold_roll = _rt_roll_pool(_source, _POOL, other.strength, 0, false, 1000);
+    if (!free_move) {
+      _hold_roll = _rt_roll_pool(_source, _POOL, defender.strength, 0, false, 1000);
       _rolls.push(_hold_roll);
       hold = _hold_roll.successes;
       _trace.push(new TraceStep(
@@ -6969,101 +7002,107 @@
       hold = 0;
     }
     net = push - hold;
-    success = pinned || net > 0;
-    meters = pinned ? _rt_floordiv(
-      mover.move_speed, _R_PIN_MOVE_SPEED_DIVISOR
-    ) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, mover.move_speed) : 0;
+    success = free_move || net > 0;
+    meters = carrying ? _rt_floordiv(
+      attacker.move_speed, _R_CLING_CARRY_SPEED_DIVISOR
+    ) : pinned ? _rt_floordiv(attacker.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, attacker.move_speed) : 0;
     _trace.push(new TraceStep("let", "带着对方移动" + String(meters) + "米", [["meters", meters]]));
     return _rt_result(GrappleMoveResult, [success, meters], _rolls, _trace);
   }
 
-  function _grapple_move_roll(dice, mover, other, pinned) {
+  function _grapple_move_roll(dice, free_move, attacker, defender, pinned, carrying) {
     let push, hold, net, success, meters;
-    if (!pinned) {
-      push = _rt_pool_successes(dice, mover.strength, 10, 8, 10, 1000);
+    if (!free_move) {
+      push = _rt_pool_successes(dice, attacker.strength, 10, 8, 10, 1000);
     }
     else {
       push = 0;
     }
-    if (!pinned) {
-      hold = _rt_pool_successes(dice, other.strength, 10, 8, 10, 1000);
+    if (!free_move) {
+      hold = _rt_pool_successes(dice, defender.strength, 10, 8, 10, 1000);
     }
     else {
       hold = 0;
     }
     net = push - hold;
-    success = pinned || net > 0;
-    meters = pinned ? _rt_floordiv(
-      mover.move_speed, _R_PIN_MOVE_SPEED_DIVISOR
-    ) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, mover.move_speed) : 0;
+    success = free_move || net > 0;
+    meters = carrying ? _rt_floordiv(
+      attacker.move_speed, _R_CLING_CARRY_SPEED_DIVISOR
+    ) : pinned ? _rt_floordiv(attacker.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, attacker.move_speed) : 0;
     return [success, meters];
   }
 
   // 擒抱中的移动: the outcome only (the fields of GRAPPLE_MOVE_FIELDS), no trace.
-  function grapple_move_fast(mover, other, options) {
-    options = _rt_options(options, ["pinned", "dice"]);
+  function grapple_move_fast(attacker, defender, options) {
+    options = _rt_options(options, ["pinned", "carrying", "clinging", "dice"]);
     let pinned = options.pinned === undefined ? false : options.pinned;
-    _grapple_move_setup(mover, other, pinned, null);
+    let carrying = options.carrying === undefined ? false : options.carrying;
+    let clinging = options.clinging === undefined ? false : options.clinging;
+    const [free_move] = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, null);
     const dice = _rt_dice_source(options.dice);
-    return _grapple_move_roll(dice, mover, other, pinned);
+    return _grapple_move_roll(dice, free_move, attacker, defender, pinned, carrying);
   }
 
   // 擒抱中的移动: the setup once; the function returned rolls and returns the outcome array.
-  function grapple_move_prepare(mover, other, options) {
-    options = _rt_options(options, ["pinned"]);
+  function grapple_move_prepare(attacker, defender, options) {
+    options = _rt_options(options, ["pinned", "carrying", "clinging"]);
     let pinned = options.pinned === undefined ? false : options.pinned;
-    _grapple_move_setup(mover, other, pinned, null);
-    const _not_pinned = !pinned;
-    const _mover_strength = mover.strength;
-    const _other_strength = other.strength;
-    const _mover_move_speed = mover.move_speed;
+    let carrying = options.carrying === undefined ? false : options.carrying;
+    let clinging = options.clinging === undefined ? false : options.clinging;
+    const [free_move] = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, null);
+    const _not_free_move = !free_move;
+    const _attacker_strength = attacker.strength;
+    const _defender_strength = defender.strength;
+    const _attacker_move_speed = attacker.move_speed;
     return dice => {
       dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
       let push, hold, net, success, meters;
-      if (_not_pinned) {
-        push = _rt_pool_successes(dice, _mover_strength, 10, 8, 10, 1000);
+      if (_not_free_move) {
+        push = _rt_pool_successes(dice, _attacker_strength, 10, 8, 10, 1000);
       }
       else {
         push = 0;
       }
-      if (_not_pinned) {
-        hold = _rt_pool_successes(dice, _other_strength, 10, 8, 10, 1000);
+      if (_not_free_move) {
+        hold = _rt_pool_successes(dice, _defender_strength, 10, 8, 10, 1000);
       }
       else {
         hold = 0;
       }
       net = push - hold;
-      success = pinned || net > 0;
-      meters = pinned ? _rt_floordiv(
-        _mover_move_speed, _R_PIN_MOVE_SPEED_DIVISOR
-      ) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, _mover_move_speed) : 0;
+      success = free_move || net > 0;
+      meters = carrying ? _rt_floordiv(
+        _attacker_move_speed, _R_CLING_CARRY_SPEED_DIVISOR
+      ) : pinned ? _rt_floordiv(_attacker_move_speed, _R_PIN_MOVE_SPEED_DIVISOR) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, _attacker_move_speed) : 0;
       return [success, meters];
     }
   }
 
   // 擒抱中的移动: the exact distribution of the fields of GRAPPLE_MOVE_FIELDS.
-  function grapple_move_odds(mover, other, options) {
-    options = _rt_options(options, ["pinned"]);
+  function grapple_move_odds(attacker, defender, options) {
+    options = _rt_options(options, ["pinned", "carrying", "clinging"]);
     let pinned = options.pinned === undefined ? false : options.pinned;
-    _grapple_move_setup(mover, other, pinned, null);
+    let carrying = options.carrying === undefined ? false : options.carrying;
+    let clinging = options.clinging === undefined ? false : options.clinging;
+    const [free_move] = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, null);
     const _odds = new OddsBuilder(GRAPPLE_MOVE_FIELDS, null, null, 200000);
     const _p = 1.0;
     let push, hold, net, success, meters;
     for (const _push_item of _odds.outcomes(
-      _p, (!pinned ? _rt_pool_distribution(mover.strength, 10, 8, 10) : _rt_CERTAIN_ZERO)
+      _p, (!free_move ? _rt_pool_distribution(attacker.strength, 10, 8, 10) : _rt_CERTAIN_ZERO)
     )) {
       push = _push_item[0];
       const _push_p = _p * _push_item[1];
       for (const _hold_item of _odds.outcomes(
-        _push_p, (!pinned ? _rt_pool_distribution(other.strength, 10, 8, 10) : _rt_CERTAIN_ZERO)
+        _push_p, (!free_move ? _rt_pool_distribution(defender.strength, 10, 8, 10) : _rt_CERTAIN_ZERO)
       )) {
         hold = _hold_item[0];
         const _hold_p = _push_p * _hold_item[1];
         net = push - hold;
-        success = pinned || net > 0;
-        meters = pinned ? _rt_floordiv(
-          mover.move_speed, _R_PIN_MOVE_SPEED_DIVISOR
-        ) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, mover.move_speed) : 0;
+        success = free_move || net > 0;
+        meters = carrying ? _rt_floordiv(
+          attacker.move_speed, _R_CLING_CARRY_SPEED_DIVISOR
+        ) : pinned ? _rt_floordiv(attacker.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, attacker.move_speed) : 0;
         _odds.add([success, meters], _hold_p);
       }
     }
@@ -7198,7 +7237,7 @@
   ReleaseGrappleResult.PROCEDURE = "release_grapple";
   ReleaseGrappleResult.FIELDS = RELEASE_GRAPPLE_FIELDS;
 
-  // 放开擒抱（DP-52）
+  // 放开擒抱（DP-52、DP-F12）
   function release_grapple(attacker, defender, options) {
     options = _rt_options(options, ["dice"]);
     const _trace = [];
@@ -7228,6 +7267,129 @@
     const _odds = new OddsBuilder(RELEASE_GRAPPLE_FIELDS, null, null, 200000);
     const _p = 1.0;
     _odds.add([true], _p);
+    return _odds.build();
+  }
+
+  function _cling_to_back_setup(attacker, defender, clinging, _trace) {
+    if (!(attacker instanceof Combatant && defender instanceof Combatant && typeof clinging === 'boolean')) {
+      _rt_check_inputs([
+        ['type', "攀附者", attacker, Combatant], ['type', "被攀附者", defender, Combatant], ['bool', "正在攀附", clinging]
+      ]);
+    }
+    let contest_extras;
+    if (!(clinging)) {
+      throw new NotClinging("只有攀附在对方身上时才能转移到它的背部");
+    }
+    contest_extras = 0;
+    return [contest_extras];
+  }
+
+  const CLING_TO_BACK_FIELDS = Object.freeze(["success", "net"]);
+  // The result of cling_to_back (攀附到背部): its outcome fields, rolls and trace; outcome(), text(), toDict().
+  class ClingToBackResult extends Result {}
+  ClingToBackResult.PROCEDURE = "cling_to_back";
+  ClingToBackResult.FIELDS = CLING_TO_BACK_FIELDS;
+
+  // 攀附到背部（DP-54、DP-F12）
+  function cling_to_back(attacker, defender, options) {
+    options = _rt_options(options, ["clinging", "dice"]);
+    let clinging = options.clinging === undefined ? false : options.clinging;
+    const _trace = [];
+    const [contest_extras] = _cling_to_back_setup(attacker, defender, clinging, _trace);
+    const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
+    const _rolls = [];
+    let _hold_roll, hold, _resist_roll, resist, net, success;
+    _hold_roll = _rt_roll_pool(
+      _source, _POOL, attacker.strength + attacker.martial + attacker.specialty, contest_extras, false, 1000
+    );
+    _rolls.push(_hold_roll);
+    hold = _hold_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("擒抱对抗", _hold_roll),
+      [["command", _hold_roll.command], ["faces", _hold_roll.faces], ["hold", hold]]
+    ));
+    _resist_roll = _rt_roll_pool(
+      _source, _POOL, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 0, false,
+      1000
+    );
+    _rolls.push(_resist_roll);
+    resist = _resist_roll.successes;
+    _trace.push(new TraceStep(
+      "pool", _rt_pool_sentence("挣脱对抗", _resist_roll),
+      [["command", _resist_roll.command], ["faces", _resist_roll.faces], ["resist", resist]]
+    ));
+    net = hold + contest_extras - resist;
+    success = net > 0;
+    if (success) {
+      _trace.push(new TraceStep("note", "攀附者转移到了对方的背部或火力死角", []));
+    }
+    return _rt_result(ClingToBackResult, [success, Math.max(0, net)], _rolls, _trace);
+  }
+
+  function _cling_to_back_roll(dice, contest_extras, attacker, defender) {
+    let hold, resist, net, success;
+    hold = _rt_pool_successes(dice, attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10, 1000);
+    resist = _rt_pool_successes(
+      dice, Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10, 1000
+    );
+    net = hold + contest_extras - resist;
+    success = net > 0;
+    return [success, Math.max(0, net)];
+  }
+
+  // 攀附到背部: the outcome only (the fields of CLING_TO_BACK_FIELDS), no trace.
+  function cling_to_back_fast(attacker, defender, options) {
+    options = _rt_options(options, ["clinging", "dice"]);
+    let clinging = options.clinging === undefined ? false : options.clinging;
+    const [contest_extras] = _cling_to_back_setup(attacker, defender, clinging, null);
+    const dice = _rt_dice_source(options.dice);
+    return _cling_to_back_roll(dice, contest_extras, attacker, defender);
+  }
+
+  // 攀附到背部: the setup once; the function returned rolls and returns the outcome array.
+  function cling_to_back_prepare(attacker, defender, options) {
+    options = _rt_options(options, ["clinging"]);
+    let clinging = options.clinging === undefined ? false : options.clinging;
+    const [contest_extras] = _cling_to_back_setup(attacker, defender, clinging, null);
+    const _hold = attacker.strength + attacker.martial + attacker.specialty;
+    const _resist = Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save);
+    return dice => {
+      dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
+      let hold, resist, net, success;
+      hold = _rt_pool_successes(dice, _hold, 10, 8, 10, 1000);
+      resist = _rt_pool_successes(dice, _resist, 10, 8, 10, 1000);
+      net = hold + contest_extras - resist;
+      success = net > 0;
+      return [success, Math.max(0, net)];
+    }
+  }
+
+  // 攀附到背部: the exact distribution of the fields of CLING_TO_BACK_FIELDS.
+  function cling_to_back_odds(attacker, defender, options) {
+    options = _rt_options(options, ["clinging"]);
+    let clinging = options.clinging === undefined ? false : options.clinging;
+    const [contest_extras] = _cling_to_back_setup(attacker, defender, clinging, null);
+    const _odds = new OddsBuilder(CLING_TO_BACK_FIELDS, null, null, 200000);
+    const _p = 1.0;
+    let hold, resist, net, success;
+    for (const _hold_item of _odds.outcomes(
+      _p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
+    )) {
+      hold = _hold_item[0];
+      const _hold_p = _p * _hold_item[1];
+      for (const _resist_item of _odds.outcomes(
+        _hold_p,
+        _rt_pool_distribution(
+          Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10
+        )
+      )) {
+        resist = _resist_item[0];
+        const _resist_p = _hold_p * _resist_item[1];
+        net = hold + contest_extras - resist;
+        success = net > 0;
+        _odds.add([success, Math.max(0, net)], _resist_p);
+      }
+    }
     return _odds.build();
   }
 
@@ -7342,7 +7504,8 @@
         ["coup_de_grace", "致命攻击", "bool"], ["all_targets_helpless", "所有目标都无助", "bool"],
         ["total_defense", "防御方全力防御", "bool"], ["attacker_pinpointed", "能精确定位攻击者", "bool"],
         ["other_bonus", "其他加值", "int"], ["seize", "以手夺取", "bool"], ["item_hardness", "物品硬度", "int"],
-        ["weapon_dropped", "武器已脱手", "bool"], ["weapon_unloaded", "武器未装填", "bool"]
+        ["weapon_dropped", "武器已脱手", "bool"], ["weapon_unloaded", "武器未装填", "bool"],
+        ["clinging", "攀附着防御方", "bool"]
       ],
       positional: ["attacker", "defender", "weapon"],
       fields: [
@@ -7483,7 +7646,7 @@
       positional: ["attacker", "defender", "weapon"],
       fields: [
         ["success", "成功", "bool"], ["touched", "接触命中", "bool"], ["net", "胜出数", "int"], ["cling", "攀附", "bool"],
-        ["loser_penalty", "失败方减值", "int"]
+        ["holds", "擒抱成立", "bool"], ["loser_penalty", "失败方减值", "int"]
       ],
       summary: {hit: null, damage: null}
     },
@@ -7538,9 +7701,11 @@
     "grapple_move": {
       name: "擒抱中的移动",
       params: [
-        ["mover", "主动移动者", "combatant"], ["other", "另一方", "combatant"], ["pinned", "对方被自己压制", "bool"]
+        ["attacker", "主动移动者", "combatant"], ["defender", "另一方", "combatant"],
+        ["pinned", "对方被自己压制", "bool"], ["carrying", "对方攀附在自己身上", "bool"],
+        ["clinging", "自己攀附在对方身上", "bool"]
       ],
-      positional: ["mover", "other"], fields: [["success", "成功", "bool"], ["meters", "移动米数", "int"]],
+      positional: ["attacker", "defender"], fields: [["success", "成功", "bool"], ["meters", "移动米数", "int"]],
       summary: {hit: null, damage: null}
     },
     "escape_grapple": {
@@ -7555,6 +7720,14 @@
     "release_grapple": {
       name: "放开擒抱", params: [["attacker", "擒抱者", "combatant"], ["defender", "被擒抱者", "combatant"]],
       positional: ["attacker", "defender"], fields: [["released", "放开", "bool"]], summary: {hit: null, damage: null}
+    },
+    "cling_to_back": {
+      name: "攀附到背部",
+      params: [
+        ["attacker", "攀附者", "combatant"], ["defender", "被攀附者", "combatant"], ["clinging", "正在攀附", "bool"]
+      ],
+      positional: ["attacker", "defender"], fields: [["success", "成功", "bool"], ["net", "胜出数", "int"]],
+      summary: {hit: null, damage: null}
     },
     "stand_up": {
       name: "起身", params: [["character", "人物", "combatant"]], positional: ["character"],
@@ -7589,7 +7762,7 @@
     accumulate: null, state_index: 0, debuff_index: (-1),
     state_names: [],
     state_stats: [],
-    relations: [["grapple", "擒抱"]],
+    relations: [["grapple", "擒抱"], ["cling", "攀附"]],
     actions: [
       [
         "attack",
@@ -7618,7 +7791,8 @@
             ["grapple_people", "目标所在擒抱人数"], ["targets", "目标数"], ["coup_de_grace", "致命攻击"],
             ["all_targets_helpless", "所有目标都无助"], ["total_defense", "防御方全力防御"],
             ["attacker_pinpointed", "能精确定位攻击者"], ["other_bonus", "其他加值"], ["seize", "以手夺取"],
-            ["item_hardness", "物品硬度"], ["weapon_dropped", "武器已脱手"], ["weapon_unloaded", "武器未装填"]
+            ["item_hardness", "物品硬度"], ["weapon_dropped", "武器已脱手"], ["weapon_unloaded", "武器未装填"],
+            ["clinging", "攀附着防御方"]
           ],
           action: "standard", nature: "physical", subject: 0, checks: [], required: ["weapon"]
         }
@@ -7749,8 +7923,9 @@
         {
           name: "擒抱", call: grapple, positional: ["attacker", "defender", "weapon"], roles: ["attacker", "defender"],
           effects: [
-            ["relation", "attacker", "grapple", "", 1, "start", "success", "defender"],
-            ["condition", "defender", "grappled", "loser_penalty", 1, "", "success", "attacker"]
+            ["relation", "attacker", "grapple", "", 1, "start", "holds", "defender"],
+            ["condition", "defender", "grappled", "loser_penalty", 1, "", "holds", "attacker"],
+            ["relation", "attacker", "cling", "", 1, "start", "cling", "defender"]
           ],
           odds: grapple_odds,
           params: [["weapon", "武器"], ["held_item_size", "手持物品体积"], ["free_hands", "可用于擒抱的手数"]],
@@ -7806,9 +7981,10 @@
       [
         "grapple_move",
         {
-          name: "擒抱中的移动", call: grapple_move, positional: ["mover", "other"], roles: ["mover", "other"],
-          effects: [], odds: grapple_move_odds, params: [["pinned", "对方被自己压制"]], action: "", nature: "",
-          subject: 0, checks: [], required: []
+          name: "擒抱中的移动", call: grapple_move, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
+          effects: [], odds: grapple_move_odds,
+          params: [["pinned", "对方被自己压制"], ["carrying", "对方攀附在自己身上"], ["clinging", "自己攀附在对方身上"]],
+          action: "", nature: "", subject: 0, checks: [], required: []
         }
       ],
       [
@@ -7818,7 +7994,8 @@
           effects: [
             ["clear", "defender", "pinned", "", 1, "", "unpins", ""],
             ["clear", "attacker", "pinning", "", 1, "", "unpins", ""],
-            ["relation", "attacker", "grapple", "", 1, "end", "frees", "defender"]
+            ["relation", "attacker", "grapple", "", 1, "end", "frees", "defender"],
+            ["relation", "attacker", "cling", "", 1, "end", "frees", "defender"]
           ],
           odds: escape_grapple_odds, params: [["pinned", "挣脱者被压制"]], action: "standard", nature: "physical",
           subject: 1, checks: [], required: []
@@ -7828,8 +8005,20 @@
         "release_grapple",
         {
           name: "放开擒抱", call: release_grapple, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
-          effects: [["relation", "attacker", "grapple", "", 1, "end", "", "defender"]], odds: release_grapple_odds,
-          params: [], action: "free", nature: "physical", subject: 0, checks: [], required: []
+          effects: [
+            ["relation", "attacker", "grapple", "", 1, "end", "", "defender"],
+            ["relation", "attacker", "cling", "", 1, "end", "", "defender"]
+          ],
+          odds: release_grapple_odds, params: [], action: "free", nature: "physical", subject: 0, checks: [], required: []
+        }
+      ],
+      [
+        "cling_to_back",
+        {
+          name: "攀附到背部", call: cling_to_back, positional: ["attacker", "defender"], roles: ["attacker", "defender"],
+          effects: [["condition", "defender", "clinger_on_back", "", 1, "", "success", "attacker"]],
+          odds: cling_to_back_odds, params: [["clinging", "正在攀附"]], action: "standard", nature: "physical",
+          subject: 0, checks: [], required: []
         }
       ],
       [
@@ -7928,6 +8117,28 @@
         ]
       ],
       [
+        "clinging",
+        [
+          "攀附中", [], [], [["clinging", true]],
+          [["attack", "grapple_move", "cling_to_back", "pin"], "attacker", "defender", ""], ["pin"], [], [], 1000000,
+          "replace", ["DP-F12"], [], [], []
+        ]
+      ],
+      [
+        "clung_to",
+        [
+          "被攀附", [], [], [["carrying", true]], [["grapple_move"], "attacker", "defender", ""], [], [], [], 1000000,
+          "replace", ["DP-F12"], [], [], []
+        ]
+      ],
+      [
+        "clinger_on_back",
+        [
+          "攀附者在背部", [], [], [], [["attack", "grapple_attack"], "attacker", "defender", ""],
+          ["attack", "grapple_attack"], [], [], 1000000, "replace", ["DP-F12"], [], [], []
+        ]
+      ],
+      [
         "grappled",
         [
           "被擒抱", [], [["grapple_loss", 1]], [], [[], "", "", ""], [], [], [], 1000000, "replace", ["DP-F10"], [], [],
@@ -8010,7 +8221,10 @@
         ]
       ],
     ],
-    relation_specs: [["grapple", ["擒抱", "", "", ["helpless"], [], ["grappled", "pinned", "pinning"]]]],
+    relation_specs: [
+      ["grapple", ["擒抱", "", "", ["helpless"], [], ["grappled", "pinned", "pinning"]]],
+      ["cling", ["攀附", "clung_to", "clinging", ["helpless"], [], ["clinger_on_back"]]]
+    ],
     check_names: [], track_debuff_checks: [],
     wake_tracks: [], state_spared: [],
     // Each resource: [name, start, top, stat, on_empty, knocks, lifts, rules] (a start or top: a number or a stat).
@@ -8065,6 +8279,7 @@
     CannotTrip: CannotTrip, NaturalCannotParry: NaturalCannotParry, ProneCannotCharge: ProneCannotCharge,
     AimOutOfReach: AimOutOfReach, TooManyHandsFree: TooManyHandsFree, OverrunTooBig: OverrunTooBig,
     FeintImpossible: FeintImpossible, NotABombard: NotABombard, AimUnlocated: AimUnlocated,
+    ClingerCannotMove: ClingerCannotMove, NotClinging: NotClinging, ClingingWeapon: ClingingWeapon,
     GrappleNeedsTwoHands: GrappleNeedsTwoHands, BadWillpower: BadWillpower, ConsciousOnce: ConsciousOnce,
     WeaponDropped: WeaponDropped, WeaponUnloaded: WeaponUnloaded, SeizeNeedsHand: SeizeNeedsHand,
     NoReload: NoReload, NotBoltAction: NotBoltAction, BoltClosed: BoltClosed,
@@ -8126,7 +8341,10 @@
     EscapeGrappleResult: EscapeGrappleResult, release_grapple: release_grapple,
     release_grapple_fast: release_grapple_fast, release_grapple_prepare: release_grapple_prepare,
     release_grapple_odds: release_grapple_odds, RELEASE_GRAPPLE_FIELDS: RELEASE_GRAPPLE_FIELDS,
-    ReleaseGrappleResult: ReleaseGrappleResult, stand_up: stand_up, stand_up_fast: stand_up_fast,
+    ReleaseGrappleResult: ReleaseGrappleResult, cling_to_back: cling_to_back,
+    cling_to_back_fast: cling_to_back_fast, cling_to_back_prepare: cling_to_back_prepare,
+    cling_to_back_odds: cling_to_back_odds, CLING_TO_BACK_FIELDS: CLING_TO_BACK_FIELDS,
+    ClingToBackResult: ClingToBackResult, stand_up: stand_up, stand_up_fast: stand_up_fast,
     stand_up_prepare: stand_up_prepare, stand_up_odds: stand_up_odds, STAND_UP_FIELDS: STAND_UP_FIELDS,
     StandUpResult: StandUpResult, aim: aim, aim_fast: aim_fast, aim_prepare: aim_prepare,
     aim_odds: aim_odds, AIM_FIELDS: AIM_FIELDS, AimResult: AimResult,
