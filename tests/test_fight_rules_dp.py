@@ -79,6 +79,27 @@ def test_dp_f07_f08_total_defense_and_parry_last_until_the_defenders_next_turn(d
     assert fight.effective("乙").parry_defense == 3 and fight.member("乙").conditions == ()
 
 
+def test_dp_f19_active_cover_lasts_until_the_defenders_next_turn(dp):
+    """DP-F19 (DP-43): the cover value (5 − (size − cover size)) is kept as 掩蔽防御 until the
+    defender's next turn starts — the seed gives no duration, so the reading is the ruling
+    主动掩蔽保持到下一回合 (the way total defense and parry last); a second cover replaces the first;
+    with the turn budget it is a move action, so moving with it needs a standard action as a move."""
+    assert dp.RULINGS["active_cover_lasts_turn"] is True
+    fight = dp.start_fight({"甲": dp.Combatant(), "乙": dp.Combatant(size=3)}, turns=True).next_turn()
+    a, fight = fight.act("active_cover", {"defender": "乙"}, cover_size=2)
+    assert a.result.cover == 4 and a.result.kept and fight.effective("乙").cover_defense == 4
+    _, fight = fight.act("active_cover", {"defender": "乙"}, cover_size=3)  # the move action paid with the standard
+    assert fight.effective("乙").cover_defense == 5  # replaced, not added
+    with pytest.raises(dp.RuleError, match="移动动作"):  # nothing left this turn to move with it
+        fight.resolve("active_cover", {"defender": "乙"}, cover_size=3)
+    fight = fight.next_turn()  # 甲's turn: still behind cover
+    shot = fight.resolve("attack", AB, weapon="pistol", distance=5, dice=dp.FixedDice(WIN))
+    bare = dp.attack(dp.Combatant(), dp.Combatant(size=3), "pistol", distance=5, dice=dp.FixedDice(WIN))
+    assert shot.result.dice == bare.dice - 5  # the cover takes 5 DP off the attack
+    fight = fight.next_turn()  # 乙's next turn: it lapses
+    assert fight.effective("乙").cover_defense == 0 and fight.member("乙").conditions == ()
+
+
 def test_dp_f09_aim_accumulates_and_is_lost_on_another_action_or_used_by_the_shot(dp):
     """DP-F09 (DP-61, R18): each full round of aiming adds a round (the attack caps the bonus at
     +3); the ranged attack uses it; another standard or move action loses it."""

@@ -18,7 +18,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:672e709ecf1bd334a818cc8e2dc7f2c0d76022f81d27665b9cf4384aa9215c30
+# Content hash: sha256:929a8186744043010232a7a0cc8b8efdb62fd07755a38b05bd35f65fedf85129
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

@@ -40,7 +40,7 @@ __all__ = ['Combatant', 'DiceValue', 'RULINGS', 'STAT_NAMES', 'WillpowerUse', 'W
            'ConsciousOnce', 'WeaponDropped', 'WeaponUnloaded', 'SeizeNeedsHand', 'NoReload', 'NotBoltAction',
            'BoltClosed']
 
-# ---- rulings in force (55): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+# ---- rulings in force (56): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
 _R_REFUSE_OVER_TURN: Final = True  # 拒绝本回合已用尽的动作
 _R_SPEED_PER_POINT: Final = 1  # R2 高速对基础防御的折算
 _R_ARMOR_PIERCING_DIVISOR: Final = 2  # R2 破甲折算除数
@@ -89,6 +89,7 @@ _R_RESOURCE_ATTACK_RANGE_MULTIPLIER: Final = 5  # 其他攻击形式射程倍数
 _R_RESOURCE_ATTACK_PLACEHOLDER_POOL: Final = True  # 其他攻击形式使用占位检定
 _R_GRAPPLE_ATTACK_ADDS_WEAPON_DAMAGE: Final = False  # 擒抱中攻击计入武器伤害
 _R_GRAPPLE_MOVE_METERS_PER_NET: Final = 1  # 擒抱中移动每胜出数米数
+_R_ACTIVE_COVER_LASTS_TURN: Final = True  # 主动掩蔽保持到下一回合
 _R_CLING_CARRY_SPEED_DIVISOR: Final = 1  # 带着攀附者移动的速度除数
 _R_PIN_MOVE_SPEED_DIVISOR: Final = 2  # 压制中移动的速度除数
 _R_BOMBARD_STRENGTH_REQUIREMENT: Final = True  # 炮类武器的力量要求
@@ -132,6 +133,7 @@ RULINGS: Mapping[str, Union[int, bool]] = MappingProxyType({
         'resource_attack_placeholder_pool': _R_RESOURCE_ATTACK_PLACEHOLDER_POOL,
         'grapple_attack_adds_weapon_damage': _R_GRAPPLE_ATTACK_ADDS_WEAPON_DAMAGE,
         'grapple_move_meters_per_net': _R_GRAPPLE_MOVE_METERS_PER_NET,
+        'active_cover_lasts_turn': _R_ACTIVE_COVER_LASTS_TURN,
         'cling_carry_speed_divisor': _R_CLING_CARRY_SPEED_DIVISOR, 'pin_move_speed_divisor': _R_PIN_MOVE_SPEED_DIVISOR,
         'bombard_strength_requirement': _R_BOMBARD_STRENGTH_REQUIREMENT,
         'grapple_hands_needed': _R_GRAPPLE_HANDS_NEEDED, 'single_shot_empties': _R_SINGLE_SHOT_EMPTIES,

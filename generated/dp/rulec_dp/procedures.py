@@ -916,31 +916,32 @@ def _active_cover_setup(defender: Combatant, cover_size: int, shield: Union[Weap
 
 def active_cover(defender: Combatant, *, cover_size: int = 0, shield: Union[Weapon, str, None] = None,
                  dice: Optional[DiceSource] = None) -> ActiveCoverResult:
-    """主动掩蔽（DP-43）"""
+    """主动掩蔽（DP-43、DP-F19）"""
     _trace: List[_Step] = []
     full, cover = _active_cover_setup(defender, cover_size, shield, _trace)
     if dice is not None:
         _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
-    return _rec(ActiveCoverResult, (cover, full, (), tuple(_trace)))
+    return _rec(ActiveCoverResult, (cover, full, cover > 0, (), tuple(_trace)))
 
 
 def active_cover_fast(defender: Combatant, *, cover_size: int = 0, shield: Union[Weapon, str, None] = None,
-                      dice: DiceSource) -> Tuple[int, bool]:
+                      dice: DiceSource) -> Tuple[int, bool, bool]:
     """主动掩蔽: the outcome only (the fields of ACTIVE_COVER_FIELDS), no trace."""
     full, cover = _active_cover_setup(defender, cover_size, shield, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return (cover, full)
+    return (cover, full, cover > 0)
 
 
 def active_cover_prepare(defender: Combatant, *, cover_size: int = 0,
-                         shield: Union[Weapon, str, None] = None) -> Callable[[DiceSource], Tuple[int, bool]]:
+                         shield: Union[Weapon, str, None] = None) -> Callable[[DiceSource], Tuple[int, bool, bool]]:
     """主动掩蔽: the setup once; the function returned rolls and returns the outcome tuple."""
     full, cover = _active_cover_setup(defender, cover_size, shield, None)
+    _cover_gt_0 = cover > 0
 
-    def _roll(dice: DiceSource) -> Tuple[int, bool]:
+    def _roll(dice: DiceSource) -> Tuple[int, bool, bool]:
         _rt_dice_source(dice)  # refused when it is not a dice source, as in every form
-        return (cover, full)
+        return (cover, full, _cover_gt_0)
 
     return _roll
 
@@ -949,7 +950,7 @@ def active_cover_odds(defender: Combatant, *, cover_size: int = 0, shield: Union
     """主动掩蔽: the exact distribution of the fields of ACTIVE_COVER_FIELDS."""
     full, cover = _active_cover_setup(defender, cover_size, shield, None)
     _odds, _p = OddsBuilder(ACTIVE_COVER_FIELDS, None, None, 200000), 1.0
-    _odds.add((cover, full), _p)
+    _odds.add((cover, full, cover > 0), _p)
     return _odds.build()
 
 

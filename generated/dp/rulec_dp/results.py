@@ -73,7 +73,7 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "name": '主动掩蔽',
             "params": (('defender', '防御方', 'combatant'), ('cover_size', '掩蔽物体积', 'int'),
                        ('shield', '格挡物品', 'weapons')),
-            "fields": (('cover', '掩蔽值', 'int'), ('full_cover', '完全掩蔽', 'bool')),
+            "fields": (('cover', '掩蔽值', 'int'), ('full_cover', '完全掩蔽', 'bool'), ('kept', '保持掩蔽', 'bool')),
             "summary": {"hit": None, "damage": None}},
     'total_defense': {"name": '全力防御', "params": (('defender', '防御方', 'combatant'),),
                       "fields": (('dodge_bonus', '闪避加值', 'int'),), "summary": {"hit": None, "damage": None}},
@@ -261,12 +261,13 @@ class ParryResult(_ParryFields, _rt_Result):
     procedure = 'parry'
 
 
-ACTIVE_COVER_FIELDS: Tuple[str, ...] = ('cover', 'full_cover')
+ACTIVE_COVER_FIELDS: Tuple[str, ...] = ('cover', 'full_cover', 'kept')
 
 
 class _ActiveCoverFields(NamedTuple):
     cover: int  # 掩蔽值
     full_cover: bool  # 完全掩蔽
+    kept: bool  # 保持掩蔽
     rolls: Tuple[Any, ...]
     trace: Tuple[_Step, ...]
 

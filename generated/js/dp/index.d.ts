@@ -97,11 +97,11 @@ export function parry(defender: Combatant, weapon: Weapon | string | null, optio
 export function parry_fast(defender: Combatant, weapon: Weapon | string | null, options: {dice: DiceSource}): [number];
 export function parry_prepare(defender: Combatant, weapon: Weapon | string | null, options?: {}): (dice: DiceSource) => [number];
 export function parry_odds(defender: Combatant, weapon: Weapon | string | null, options?: {}): Odds;
-export class ActiveCoverResult extends Result { readonly cover: number; readonly full_cover: boolean; }
+export class ActiveCoverResult extends Result { readonly cover: number; readonly full_cover: boolean; readonly kept: boolean; }
 export const ACTIVE_COVER_FIELDS: ReadonlyArray<string>;
 export function active_cover(defender: Combatant, options?: {cover_size?: number; shield?: Weapon | string | null; dice?: DiceSource}): ActiveCoverResult;
-export function active_cover_fast(defender: Combatant, options: {cover_size?: number; shield?: Weapon | string | null; dice: DiceSource}): [number, boolean];
-export function active_cover_prepare(defender: Combatant, options?: {cover_size?: number; shield?: Weapon | string | null}): (dice: DiceSource) => [number, boolean];
+export function active_cover_fast(defender: Combatant, options: {cover_size?: number; shield?: Weapon | string | null; dice: DiceSource}): [number, boolean, boolean];
+export function active_cover_prepare(defender: Combatant, options?: {cover_size?: number; shield?: Weapon | string | null}): (dice: DiceSource) => [number, boolean, boolean];
 export function active_cover_odds(defender: Combatant, options?: {cover_size?: number; shield?: Weapon | string | null}): Odds;
 export class TotalDefenseResult extends Result { readonly dodge_bonus: number; }
 export const TOTAL_DEFENSE_FIELDS: ReadonlyArray<string>;

@@ -3262,7 +3262,7 @@
   const VERSION = "1.0.0";
   const RULES_VERSION = "1.0.0";
 
-  // ---- rulings in force (55): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
+  // ---- rulings in force (56): constants of the compiled rules; change them in the rules (a pack) and rebuild ----
   const _R_REFUSE_OVER_TURN = true;  // 拒绝本回合已用尽的动作
   const _R_SPEED_PER_POINT = 1;  // R2 高速对基础防御的折算
   const _R_ARMOR_PIERCING_DIVISOR = 2;  // R2 破甲折算除数
@@ -3311,6 +3311,7 @@
   const _R_RESOURCE_ATTACK_PLACEHOLDER_POOL = true;  // 其他攻击形式使用占位检定
   const _R_GRAPPLE_ATTACK_ADDS_WEAPON_DAMAGE = false;  // 擒抱中攻击计入武器伤害
   const _R_GRAPPLE_MOVE_METERS_PER_NET = 1;  // 擒抱中移动每胜出数米数
+  const _R_ACTIVE_COVER_LASTS_TURN = true;  // 主动掩蔽保持到下一回合
   const _R_CLING_CARRY_SPEED_DIVISOR = 1;  // 带着攀附者移动的速度除数
   const _R_PIN_MOVE_SPEED_DIVISOR = 2;  // 压制中移动的速度除数
   const _R_BOMBARD_STRENGTH_REQUIREMENT = true;  // 炮类武器的力量要求
@@ -3350,7 +3351,7 @@
     "resource_attack_range_multiplier": _R_RESOURCE_ATTACK_RANGE_MULTIPLIER,
     "resource_attack_placeholder_pool": _R_RESOURCE_ATTACK_PLACEHOLDER_POOL,
     "grapple_attack_adds_weapon_damage": _R_GRAPPLE_ATTACK_ADDS_WEAPON_DAMAGE,
-    "grapple_move_meters_per_net": _R_GRAPPLE_MOVE_METERS_PER_NET,
+    "grapple_move_meters_per_net": _R_GRAPPLE_MOVE_METERS_PER_NET, "active_cover_lasts_turn": _R_ACTIVE_COVER_LASTS_TURN,
     "cling_carry_speed_divisor": _R_CLING_CARRY_SPEED_DIVISOR, "pin_move_speed_divisor": _R_PIN_MOVE_SPEED_DIVISOR,
     "bombard_strength_requirement": _R_BOMBARD_STRENGTH_REQUIREMENT, "grapple_hands_needed": _R_GRAPPLE_HANDS_NEEDED,
     "single_shot_empties": _R_SINGLE_SHOT_EMPTIES, "sunder_hardness_subtracts": _R_SUNDER_HARDNESS_SUBTRACTS,
@@ -4962,13 +4963,13 @@
     return [full, cover];
   }
 
-  const ACTIVE_COVER_FIELDS = Object.freeze(["cover", "full_cover"]);
+  const ACTIVE_COVER_FIELDS = Object.freeze(["cover", "full_cover", "kept"]);
   // The result of active_cover (主动掩蔽): its outcome fields, rolls and trace; outcome(), text(), toDict().
   class ActiveCoverResult extends Result {}
   ActiveCoverResult.PROCEDURE = "active_cover";
   ActiveCoverResult.FIELDS = ACTIVE_COVER_FIELDS;
 
-  // 主动掩蔽（DP-43）
+  // 主动掩蔽（DP-43、DP-F19）
   function active_cover(defender, options) {
     options = _rt_options(options, ["cover_size", "shield", "dice"]);
     let cover_size = options.cover_size === undefined ? 0 : options.cover_size;
@@ -4976,7 +4977,7 @@
     const _trace = [];
     const [full, cover] = _active_cover_setup(defender, cover_size, shield, _trace);
     if (options.dice !== undefined && options.dice !== null) _rt_dice_source(options.dice);
-    return _rt_result(ActiveCoverResult, [cover, full], [], _trace);
+    return _rt_result(ActiveCoverResult, [cover, full, cover > 0], [], _trace);
   }
 
   // 主动掩蔽: the outcome only (the fields of ACTIVE_COVER_FIELDS), no trace.
@@ -4986,7 +4987,7 @@
     let shield = options.shield === undefined ? null : options.shield;
     const [full, cover] = _active_cover_setup(defender, cover_size, shield, null);
     _rt_dice_source(options.dice);  // refused when it is not a dice source, as in every form
-    return [cover, full];
+    return [cover, full, cover > 0];
   }
 
   // 主动掩蔽: the setup once; the function returned rolls and returns the outcome array.
@@ -4995,7 +4996,8 @@
     let cover_size = options.cover_size === undefined ? 0 : options.cover_size;
     let shield = options.shield === undefined ? null : options.shield;
     const [full, cover] = _active_cover_setup(defender, cover_size, shield, null);
-    const _out = [cover, full];
+    const _cover_gt_0 = cover > 0;
+    const _out = [cover, full, _cover_gt_0];
     return dice => { _rt_dice_source(dice); return _out.slice(); };
   }
 
@@ -5007,7 +5009,7 @@
     const [full, cover] = _active_cover_setup(defender, cover_size, shield, null);
     const _odds = new OddsBuilder(ACTIVE_COVER_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([cover, full], _p);
+    _odds.add([cover, full, cover > 0], _p);
     return _odds.build();
   }
 
@@ -7543,7 +7545,8 @@
       params: [
         ["defender", "防御方", "combatant"], ["cover_size", "掩蔽物体积", "int"], ["shield", "格挡物品", "weapons"]
       ],
-      positional: ["defender"], fields: [["cover", "掩蔽值", "int"], ["full_cover", "完全掩蔽", "bool"]],
+      positional: ["defender"],
+      fields: [["cover", "掩蔽值", "int"], ["full_cover", "完全掩蔽", "bool"], ["kept", "保持掩蔽", "bool"]],
       summary: {hit: null, damage: null}
     },
     "total_defense": {
@@ -7820,9 +7823,10 @@
       [
         "active_cover",
         {
-          name: "主动掩蔽", call: active_cover, positional: ["defender"], roles: ["defender"], effects: [],
-          odds: active_cover_odds, params: [["cover_size", "掩蔽物体积"], ["shield", "格挡物品"]], action: "", nature: "",
-          subject: 0, checks: [], required: []
+          name: "主动掩蔽", call: active_cover, positional: ["defender"], roles: ["defender"],
+          effects: [["condition", "defender", "in_cover", "cover", 1, "", "kept", ""]], odds: active_cover_odds,
+          params: [["cover_size", "掩蔽物体积"], ["shield", "格挡物品"]], action: "move", nature: "physical", subject: 0,
+          checks: [], required: []
         }
       ],
       [
@@ -8078,6 +8082,13 @@
         [
           "全力防御", [], [], [["total_defense", true]], [[], "defender", "", ""], [], [],
           [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F07"], [], [], []
+        ]
+      ],
+      [
+        "in_cover",
+        [
+          "主动掩蔽", [], [["cover_defense", 1]], [], [[], "", "", ""], [], [],
+          [["turn_start", "holder", 1, [[], "", "", ""], ""]], 1000000, "replace", ["DP-F19"], [], [], []
         ]
       ],
       [
