@@ -444,7 +444,7 @@ def test_every_class_in_every_ir_text_runs_nothing(hostile: tuple[Path, Any]) ->
     too), and the Python and JavaScript packages made from it run nothing."""
     from rulec.emit.js.package import emit_js
     from rulec.emit.python.package import emit_package
-    from rulec.build.facade import header
+    from rulec.build.outputs import header
 
     assert set(COMPACT) == set(PAYLOADS) | set(REFUSED)
     tmp, build = hostile

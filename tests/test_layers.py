@@ -34,7 +34,8 @@ LAYERS: dict[str, int] = {
 # Modules placed apart from their package: the code values and the handler registry every step
 # kind writes through (a step kind holds its own handlers).
 SERVICES: dict[str, int] = {
-    "emit.python.code": 2, "emit.python.wrap": 2, "emit.js.code": 2, "emit.js.wrap": 2, "emit.handlers": 2,
+    "emit.python.code": 2, "emit.python.wrap": 2, "emit.python.wrap_tokens": 2, "emit.python.wrap_breaks": 2,
+    "emit.python.wrap_strings": 2, "emit.js.code": 2, "emit.js.wrap": 2, "emit.handlers": 2,
 }
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rulec.build.facade import Build, compile_rules
+from rulec.build.facade import compile_rules
+from rulec.build.result import Build
 from rulec.build.session import Session
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from rulec.emit.python.wrap import WIDTH, _tokens, width, wrap
+from rulec.emit.python.wrap import WIDTH, wrap
+from rulec.emit.python.wrap_tokens import _tokens, width
 
 GENERATED = Path(__file__).resolve().parent.parent / "generated"
 SOURCES = sorted(p for p in GENERATED.glob("*/rulec_*/**/*.py"))
@@ -108,7 +109,8 @@ def test_a_piece_of_a_line_gets_the_tokens_it_would_be_read_into():
     """Issue 34: the layout moves a bracket's inner tokens, what follows it and a statement's body
     from the tokens of the whole line instead of reading them again; each must be what `_tokens`
     reads from that piece, on every long line of the generated packages."""
-    from rulec.emit.python.wrap import _Layout, _groups
+    from rulec.emit.python.wrap import _Layout
+    from rulec.emit.python.wrap_breaks import _groups
 
     checked = 0
     for path in SOURCES:
@@ -131,7 +133,8 @@ def test_a_piece_of_a_line_gets_the_tokens_it_would_be_read_into():
 
 @pytest.mark.parametrize("text", ["'a'", "'a' ", "'a' 'b'", "f'a'", "'a\\'b'", "\"x\"", "'a' + 'b'", "x", "'", ""])
 def test_a_plain_string_is_matched_as_its_tokens_would_say(text: str):  # type: ignore[no-untyped-def]
-    from rulec.emit.python.wrap import STRING, _Layout
+    from rulec.emit.python.wrap import _Layout
+    from rulec.emit.python.wrap_tokens import STRING
 
     toks = _tokens(text) or []
     assert _Layout().plain_string(text) == (len(toks) == 1 and toks[0].type == STRING and text[:1] in "'\"")

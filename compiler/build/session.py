@@ -18,9 +18,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from . import cache
-from .facade import TARGETS, Build, Progress, compile_rules
+from .facade import TARGETS, compile_rules
 from .freshness import inputs_state
 from ..memo import Memo
+from .result import Build, Progress
 
 
 class Session:

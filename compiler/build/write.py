@@ -38,7 +38,7 @@ from .stamp import STAMP, stamp_bytes
 from ..messages import say
 
 if TYPE_CHECKING:
-    from .facade import Build
+    from .result import Build
 
 VCS_MARKERS = (".git", ".hg", ".svn", ".bzr", "_darcs", ".fslckout")
 LOCK_TIMEOUT = 300.0

@@ -24,7 +24,7 @@ from ..messages import say
 from .output import project_config
 
 if TYPE_CHECKING:
-    from ..build.facade import Build
+    from ..build.result import Build
 
 
 def ir_json(value: Any, shown: dict[str, str] | None = None) -> Any:

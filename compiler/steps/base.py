@@ -106,7 +106,7 @@ class StepKind(ABC):
     node: ClassVar[type[Step]]
     # The runtime its handlers call: modules of compiler/runtime/ (Python: `_rt_<name>` imports of
     # the package) and files of compiler/runtime/js/ beyond the core every JS module has
-    # (emit/js/package.py CORE_RUNTIME: runtime.js, sources.js, engines.js, odds.js, calls.js).
+    # (emit/js/bundle.py CORE_RUNTIME: runtime.js, sources.js, engines.js, odds.js, calls.js).
     # One left out fails the build: an emitted module naming what nothing defines is a rulec bug
     # (emit/python/resolved.py, emit/js/resolved.py).
     runtime: ClassVar[tuple[str, ...]] = ()

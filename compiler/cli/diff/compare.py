@@ -101,7 +101,7 @@ def measure(rs: Ruleset, references: dict[int, str]) -> tuple[dict[Key, Row], di
     its table's entries, and each chosen table's entries with the preset's entry `references[index]`."""
     from ...emit.odds_tables import _Evaluator
     from ...emit.python.package import emit_package
-    from ...build.facade import header
+    from ...build.outputs import header
     from ...emit.until_states import preset_states
 
     head = header(rs, "")

@@ -235,7 +235,7 @@ _DTS_FIGHT = [
 def fight_dts(rs: Ruleset) -> list[Js]:
     """The fight's types: `FightProcedures` maps each procedure a fight resolves to its roles, its
     options (those without a default required, as the Python signature has them) and its result."""
-    from .package import _required, _ts  # the procedures' own parameter types (package.py imports this module)
+    from .dts import _required, _ts  # the procedures' own parameter types (dts.py imports this module)
     from ..python.procedures import camel
 
     rows = []

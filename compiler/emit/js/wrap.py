@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..python.wrap import width  # columns on a screen: a wide East Asian character takes two
+from ..python.wrap_tokens import width  # columns on a screen: a wide East Asian character takes two
 
 WIDTH = 120
 

@@ -15,7 +15,8 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from .wrap import WIDTH, pack_row, width, wrap
+from .wrap import WIDTH, pack_row, wrap
+from .wrap_tokens import width
 
 
 class Code(str):
@@ -109,7 +110,7 @@ def data(value: tuple[object, ...]) -> Code:
 def docstring(text: str, room: int = 110) -> Code:
     """A triple-quoted docstring holding `text` (backslashes and quotes escaped), its long lines
     broken after spaces and Chinese punctuation so that each fits in `room` columns."""
-    from .wrap import width
+    from .wrap_tokens import width
 
     lines = []
     for raw in str(text).split("\n"):
@@ -129,7 +130,7 @@ def docstring(text: str, room: int = 110) -> Code:
 def _break_point(text: str, room: int) -> int:
     """Where to break `text` so that the first part fits in `room` columns: after the last space or
     Chinese punctuation that fits, else at the last character that fits."""
-    from .wrap import width
+    from .wrap_tokens import width
 
     fit = 0
     for i in range(1, len(text) + 1):

@@ -131,7 +131,7 @@ _HASH_LINE = "# Content hash: "
 
 
 def plain_header(header: str) -> str:
-    """The build header (facade.header) without its content-hash line. The hash changes with every
+    """The build header (outputs.header) without its content-hash line. The hash changes with every
     input file, so only the stamp and the package's `__init__.py` (and the JS package.json) carry
     it: a module that does not show an edit stays byte for byte the same."""
     return "\n".join(line for line in header.splitlines() if not line.startswith(_HASH_LINE))

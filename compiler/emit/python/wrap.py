@@ -9,112 +9,23 @@ A statement with no bracket worth breaking gets its expression parenthesised fir
 literal longer than a line is split into adjacent literals (an f-string between its fields).
 Lines only ever break inside brackets, where Python ignores line breaks, which a test checks by
 comparing syntax trees.
+
+This module lays a line out (`wrap`, `pack_row`, `_Layout`); it reads the line's tokens with
+`wrap_tokens.py`, finds where it may break with `wrap_breaks.py`, and cuts long string literals
+with `wrap_strings.py`.
 """
 
 from __future__ import annotations
 
 import ast
-import keyword
-import re
-import unicodedata
 from functools import lru_cache
-from typing import NamedTuple
+
+from .wrap_breaks import _groups, _split, _unbreakable
+from .wrap_strings import _fstring_chunks, _simple_fstring
+from .wrap_tokens import COMMENT, OP, _CLOSES, _OPENS, _PLAIN_STRING, Token, _depth, _new_token, _tokens, width
 
 WIDTH = 120
-_OPEN, _CLOSE = "([{", ")]}"
-# Operators a line may break before, loosest first: an expression breaks at the loosest level it has.
-_LEVELS = ({"if", "else"}, {"or"}, {"and"}, {"==", "!=", "<", "<=", ">", ">=", "in", "is"}, {"+", "-"}, {"*"})
-_LEVEL_OF = {op: n for n, level in enumerate(_LEVELS) for op in level}
 _ASSIGN = ("=", "+=", "-=")
-
-# Token kinds, as the standard tokenize module names them.
-NAME, NUMBER, STRING, OP, COMMENT = "NAME", "NUMBER", "STRING", "OP", "COMMENT"
-
-
-class _ColumnsOf(dict):  # type: ignore[type-arg]
-    """A str.translate table, filled as characters are met: a wide East Asian character becomes
-    two, any other stays itself, so the translated length is the width in columns."""
-
-    def __missing__(self, code: int) -> str | int:
-        value: str | int = "WW" if unicodedata.east_asian_width(chr(code)) in "WF" else code
-        self[code] = value
-        return value
-
-
-_COLUMNS = _ColumnsOf()
-
-
-def width(text: str) -> int:
-    """Columns on a screen (and for the line-length check): wide East Asian characters take two."""
-    if text.isascii():
-        return len(text)
-    return len(text.translate(_COLUMNS))
-
-
-class Token(NamedTuple):
-    type: str
-    string: str
-    start: int  # column of the first character
-    end: int  # column after the last
-
-
-# One line of Python as the emitter writes it (the standard tokenize module, in pure Python, was
-# most of a large build's time): an f-string is one STRING token, as tokenize gives it up to 3.11.
-# The alternatives, in this order: space, COMMENT, STRING, NUMBER, NAME, OP. `_tokens` reads the
-# kind of each matched piece from its characters (cheaper than a match object per token).
-_TOKEN = re.compile(r"""
-    [ \t]+
-  | \#.*
-  | (?:[rRbBuUfF]{1,2})?(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")
-  | (?:0[xXoObB][0-9a-fA-F_]+|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][-+]?\d+)?[jJ]?)
-  | \w+
-  | (?:\*\*=?|//=?|->|<<=?|>>=?|:=|\.\.\.|[-+*/%&|^@<>=!]=|[-+*/%&|^~<>=@.,:;()\[\]{}])
-""", re.VERBOSE)
-# A STRING token alone (trailing blanks are no token): `_Layout.plain_string`.
-_PLAIN_STRING = re.compile(r"""(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")[ \t]*""")
-_new_token = tuple.__new__
-_OPENS, _CLOSES = frozenset(_OPEN), frozenset(_CLOSE)  # a token that is one of these is an OP token
-_SKIP = "skip"
-# The kind of a token by its first character, where that alone says it (a space is no token); the
-# others (letters, quotes, "." and any other character) are told apart in `_tokens`.
-_FIRST: dict[str, str] = {**dict.fromkeys("*/-<>:+%&|^@=!~,;()[]{}", OP), **dict.fromkeys("0123456789", NUMBER),
-                          "#": COMMENT, " ": _SKIP, "\t": _SKIP}
-
-
-def _tokens(text: str) -> list[Token] | None:
-    """The tokens of `text`; None when it is not whole tokens with balanced brackets."""
-    pieces = _TOKEN.findall(text)  # matches never overlap; they are whole tokens if they tile `text`
-    out: list[Token] = []
-    append = out.append
-    first = _FIRST.get
-    pos = 0
-    for piece in pieces:
-        end = pos + len(piece)
-        c = piece[0]
-        kind = first(c)
-        if kind is None:
-            if piece[-1] == "'" or piece[-1] == '"':  # only a STRING (or a COMMENT) ends with a quote
-                kind = STRING
-            elif c == ".":
-                kind = NUMBER if len(piece) > 1 and piece[1] != "." else OP  # .5, or . and ...
-            elif c.isdecimal():  # what \d matches: a NUMBER
-                kind = NUMBER
-            else:
-                kind = NAME
-        elif kind is _SKIP:
-            pos = end
-            continue
-        append(_new_token(Token, (kind, piece, pos, end)))
-        pos = end
-    if pos != len(text) or _depth(pieces) > 0:
-        return None
-    return out
-
-
-def _depth(strings: list[str]) -> int:
-    """Brackets opened minus closed among whole tokens' texts (a bracket is a token of its own)."""
-    count = strings.count
-    return count("(") + count("[") + count("{") - count(")") - count("]") - count("}")
 
 
 def wrap(line: str, indent: str) -> list[str]:
@@ -166,93 +77,6 @@ def pack_row(items: list[str], indent: str) -> list[str] | None:
     lines[0] = indent + "(" + lines[0]
     lines[-1] += "),"
     return lines
-
-
-def _groups(toks: list[Token]) -> list[tuple[int, int]]:
-    """(open, close) token indexes of the top-level brackets."""
-    out, depth, start = [], 0, -1
-    for i, t in enumerate(toks):
-        string = t[1]
-        if string in _OPENS:
-            if depth == 0:
-                start = i
-            depth += 1
-        elif string in _CLOSES:
-            depth -= 1
-            if depth == 0:
-                out.append((start, i))
-    return out
-
-
-def _split(text: str, toks: list[Token], *, commas: bool) -> list[str]:
-    """The top-level items of `text`: at its commas (each keeping its comma), or before the
-    operators of the loosest level it has at the top."""
-    if commas:
-        return _split_at(text, toks, {","}, after=True)
-    present = _levels(toks)
-    for n, level in enumerate(_LEVELS):
-        if n in present:  # a level with no operator at the top gives one part: not tried
-            parts = _split_at(text, toks, level, after=False)
-            if len(parts) > 1:
-                return parts
-    return [text.strip()] if text.strip() else []
-
-
-def _levels(toks: list[Token]) -> set[int]:
-    """The indexes in _LEVELS of the operators `_split_at` may cut before at the top of `toks`."""
-    found, depth = set(), 0
-    for i, t in enumerate(toks):
-        kind, string = t[0], t[1]
-        if string in _OPENS:
-            depth += 1
-            continue
-        if string in _CLOSES:
-            depth -= 1
-            continue
-        if depth or string not in _LEVEL_OF or kind != OP and kind != NAME:
-            continue
-        if kind == NAME and not keyword.iskeyword(string):
-            continue
-        if string in ("-", "+") and (i == 0 or toks[i - 1].type == OP and toks[i - 1].string not in _CLOSE):
-            continue
-        found.add(_LEVEL_OF[string])
-    return found
-
-
-def _split_at(text: str, toks: list[Token], ops: set[str], *, after: bool) -> list[str]:
-    parts, begin, depth = [], 0, 0
-    for i, t in enumerate(toks):
-        string = t[1]
-        if string in _OPENS:
-            depth += 1
-            continue
-        if string in _CLOSES:
-            depth -= 1
-            continue
-        if depth or string not in ops or t[0] != OP and t[0] != NAME:
-            continue
-        if t.type == NAME and not keyword.iskeyword(t.string):
-            continue
-        if t.string in ("-", "+") and (i == 0 or toks[i - 1].type == OP and toks[i - 1].string not in _CLOSE):
-            continue  # a unary sign
-        cut = t.end if after else t.start
-        if not after and t.string == "in" and i and toks[i - 1].string == "not":
-            cut = toks[i - 1].start  # `not in` stays together
-        if cut > begin:
-            parts.append(text[begin:cut].strip())
-            begin = cut
-    last = text[begin:].strip()
-    if last:
-        parts.append(last)
-    return [p for p in parts if p]
-
-
-def _unbreakable(after: str) -> int:
-    """The columns at the start of `after` that cannot go to another line: up to its first bracket."""
-    for i, ch in enumerate(after):
-        if ch in _OPEN:
-            return width(after[:i + 1])
-    return width(after)
 
 
 class _Layout:
@@ -438,49 +262,3 @@ class _Layout:
     def plain_string(self, text: str) -> bool:
         """`text` is one quoted string literal (no prefix): what its tokens would say, without them."""
         return text[:1] in "'\"" and _PLAIN_STRING.fullmatch(text) is not None
-
-
-def _simple_fstring(text: str) -> bool:
-    """An f'...' literal (single-quoted, as the emitter writes them) whose fields hold no quotes."""
-    if not (text.startswith("f'") and text.endswith("'")):
-        return False
-    level = 0
-    for ch in text[2:-1]:
-        if ch == "{":
-            level += 1
-        elif ch == "}":
-            level -= 1
-        elif level and ch in "'\"":
-            return False
-    return True
-
-
-def _fstring_chunks(text: str, room: int) -> list[str]:
-    """f'...' as adjacent literals of at most `room` columns, cut only between its pieces (a field,
-    a doubled brace, an escape, or a character)."""
-    body = text[2:-1]
-    pieces: list[str] = []
-    i = 0
-    while i < len(body):
-        if body.startswith(("{{", "}}"), i):
-            j = i + 2
-        elif body[i] == "{":
-            j = body.index("}", i) + 1
-        elif body[i] == "\\":
-            j = i + {"x": 4, "u": 6, "U": 10}.get(body[i + 1], 2)
-        else:
-            j = i + 1
-        pieces.append(body[i:j])
-        i = j
-    chunks, current = [], ""
-    for piece in pieces:
-        if current and width(current) + width(piece) + 3 > room:
-            chunks.append(current)
-            current = ""
-        current += piece
-    chunks.append(current)
-    out = []
-    for c in chunks:
-        fields = "{" in c.replace("{{", "").replace("}}", "")
-        out.append("f'" + c + "'" if fields else "'" + c.replace("{{", "{").replace("}}", "}") + "'")
-    return out
