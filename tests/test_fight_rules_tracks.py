@@ -177,3 +177,14 @@ def test_tr_f10_blindness_takes_defenses_only_without_another_working_sense(trac
     assert not any("目盲" in x for x in f.applied_to("丙")) and any("目盲" in x for x in f.applied_to("乙"))
     _, f = f.act("deal_points", {"target": "丙"}, track="paralysis", points=100)
     assert f.effective("丙").basic_defense == 0
+
+
+def test_tr_f17_tracks_named_only_take_no_points_in_a_fight(tracks):
+    """TR-F17 (TR-72, R63): 疲乏 and the other tracks the seed only names have no rule, so the fight
+    refuses points for them with the seed's own words, and nothing enters their states."""
+    import pytest
+
+    f = tracks.start_fight({"甲": tracks.Combatant(), "乙": tracks.Combatant()})
+    with pytest.raises(tracks.RuleError, match="原文只列出名称"):
+        f.act("deal_points", {"target": "乙"}, track="fatigue", points=30)
+    assert f.member("乙").points == () and f.member("乙").states == ()

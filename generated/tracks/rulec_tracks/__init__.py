@@ -18,7 +18,7 @@
 #   rules/tracks/tables/senses.yaml
 #   rules/tracks/tables/states.yaml
 #   rules/tracks/tables/weapons.yaml
-# Content hash: sha256:7695b7c8318bfe4ff53e651b5c4abd970ab7dc1e1f00fbc65809d7aa52ad243e
+# Content hash: sha256:80f2760ef6be7df7f0b4f1cea429da37de34580068201c4f68bb0ce3ce36e0a5
 """计时骰池与负面点数规则 (tracks): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""
