@@ -15,8 +15,8 @@ from ..fight_data import check_uses, debuff_index, fight_actions, lowered_max, o
 from .code import Js, Writer, comment, join, js, literal, name, string
 from .procedures import split_params
 
-FIGHT_RUNTIME = ["fight_state.js", "fight_rules.js", "fight.js", "fight_budget.js", "fight_carried.js", "fight_events.js",
-                 "fight_odds.js", "fight_plan.js", "fight_resources.js"]
+FIGHT_RUNTIME = ["fight_state.js", "fight_rules.js", "fight.js", "fight_apply.js", "fight_shown.js", "fight_budget.js",
+                 "fight_carried.js", "fight_events.js", "fight_odds.js", "fight_plan.js", "fight_resources.js"]
 FIGHT_EXPORTS = ["Fight", "FightAction", "Refused", "UntilOdds", "attacks_until", "chain_until", "expected_attacks",
                  "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_LOG_LINE", "MAX_MEMBERS",
                  "MAX_MODIFIERS", "MAX_CONDITIONS", "MAX_NAME", "MAX_TURN", "MAX_VALUE", "MAX_PLAN_STEPS",

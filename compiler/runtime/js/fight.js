@@ -1,6 +1,9 @@
 // ---- a fight: combatants whose state carries from one action to the next (fight.py, fight_carried.py) ----
 // An immutable value: resolve(procedure, roles, options) -> Action; apply(action) and next_turn()
 // return a new Fight; the same log lines, statuses, errors and bounds as the Python runtime.
+// Here: building, reading, resolving and storing; the files after this one add Fight's other
+// methods to its prototype (applying and the next turn: fight_apply.js; status and toDict:
+// fight_shown.js; the turn budget, conditions, ...: fight_budget.js, fight_carried.js, ...).
 
 // A resolved action: which procedure, who played which role, its result, and the state that
 // changed the stats it was resolved with (one sentence each).
@@ -193,6 +196,11 @@ class Fight {
   holds(relation, holder, held) {
     return this.relations.some(r => r[0] === relation && r[1] === holder && r[2] === held);
   }
+  // What `name` has left of resource `rid`.
+  resource(name, rid) {
+    if (typeof rid !== 'string' || !this.rules.resources.has(rid)) throw new OutOfBounds('没有这个资源', {key: 'resource'});
+    return _rt_resource_amount(this.rules, this.member(name), rid);
+  }
 
   // ---- acting ----
   // Resolve `procedure` with the named combatants in its roles ({attacker: '甲', ...}) and the
@@ -276,145 +284,13 @@ class Fight {
     for (const k of Object.keys(options)) kwargs[k] = options[k];
     return [spec, kwargs, applied, used, plan, roles];
   }
-  // What `name`'s state does to its stats now (or in an action: the conditions `applying`).
-  applied_to(name, applying) {
-    const rules = this.rules, m = this.member(name), out = [];
-    for (const x of m.modifiers) {
-      if (rules.stats.has(x.stat)) out.push(`${name}的${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}（${x.source}）`);
-    }
-    for (const state of m.states) {
-      const spared = rules.state_spared.get(state);
-      if (spared && m.base[spared] === true) continue;
-      const taken = (rules.state_stats.get(state) || []).filter(s => rules.stats.has(s)).map(s => rules.stats.get(s)[0]);
-      if (taken.length) out.push(`${name}处于${_rt_name_of(rules.state_names, state)}：${taken.join('、')}视为最低`);
-    }
-    for (const sa of this._debuffs(m)) out.push(`${name}的减益：${rules.stats.get(sa[0])[0]}-${sa[1]}`);
-    if (applying === undefined || applying === null) {  // in an action, only the checks it rolls are said
-      for (const x of _rt_lowered_checks(rules, this._debuff_amounts(m), name)) out.push(x);
-    }
-    for (const cs of applying === undefined || applying === null ? this._applying(m) : applying) {
-      const c = cs[0], spec = cs[1];
-      const changes = spec.sets.map(sf => (sf[1] ? _rt_name_of(rules.flag_names, sf[0])
-                                                  : `非${_rt_name_of(rules.flag_names, sf[0])}`));
-      for (const sp of spec.adds) {
-        if (sp[1] * c.value) changes.push(`${rules.stats.get(sp[0])[0]}${_rt_signed_int(sp[1] * c.value)}`);
-      }
-      for (const x of spec.as_states) changes.push(`视为${_rt_name_of(rules.state_names, x)}`);
-      if (changes.length) {
-        const by = c.source ? `，来自${c.source}` : '';
-        out.push(_rt_line(`${name}处于${spec.name}（${changes.join('、')}${by}）`));
-      }
-    }
-    return out;
-  }
   // Resolve and apply in one call: [action, fight].
   act(procedure, roles, options) {
     const action = this.resolve(procedure, roles, options);
     return [action, this.apply(action)];
   }
-  // A new fight with the action's declared effects applied (a sentence for each change).
-  apply(action) {
-    const rules = this.rules;
-    const spec = action instanceof FightAction ? rules.actions.get(action.procedure) : undefined;
-    if (spec === undefined) throw new OutOfBounds('只能应用本场战斗 resolve() 得到的行动', {key: 'action'});
-    const roles = new Map(action.roles.map(r => [r[0], r[1]]));
-    const result = action.result;
-    const members = new Map(this.members.map(m => [m.name, m]));
-    for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
-    const relations = new Map(this.relations.map(r => [r.join('\u0000'), r]));
-    const log = [];
-    const n = this.members.length, names = this.members.map(x => x.name);
-    this._end_used(action, spec, members, log);
-    if (action.plan !== null) members.set(action.plan.name, this._spend(members.get(action.plan.name), action.plan, log));
-    for (const e of spec.effects) {
-      if (e.when && !result[e.when]) continue;
-      const who = roles.get(e.role);
-      let m = members.get(who);
-      const amount = e.field ? Math.trunc(Number(result[e.field])) * e.sign : 0;
-      if (e.kind === 'counter') {
-        if (amount === 0) continue;
-        const total = _rt_clamp(_rt_get(m.counters, e.key) + amount, -MAX_VALUE, MAX_VALUE);
-        m = _rt_member_with(m, {counters: _rt_put(m.counters, e.key, total)});
-        const top = Math.abs(total) === MAX_VALUE ? '，已达上限' : '';
-        log.push(_rt_line(`${who}的${rules.counters.get(e.key)}${_rt_signed_int(amount)}（共${total}${top}）`));
-        if (rules.on_damage !== null && rules.on_damage[0] === e.key && amount > 0 && m.states.length) {
-          m = this._recover(m, Math.min(amount, rules.taken_max), log);
-        }
-        members.set(who, m);
-      } else if (e.kind === 'track') {
-        const track = String(result[e.key] || '');
-        if (!track || amount === 0 || !rules.tracks.has(track)) continue;
-        const before = _rt_get(m.points, track);
-        const total = _rt_clamp(before + amount, 0, rules.points_max);
-        m = _rt_member_with(m, {points: _rt_put(m.points, track, total)});
-        const top = before + amount > rules.points_max ? `，已达上限${rules.points_max}` : '';
-        log.push(_rt_line(`${who}的${rules.tracks.get(track)}${_rt_signed_int(amount)}（共${total}${top}）`));
-        if (rules.accumulate !== null) {
-          const out = _rt_rule_call(rules.accumulate, this._effective(m, false), track, _rt_capacity_kw(rules, m, track,
-                                    {current: Math.min(before, total), gained: Math.max(0, total - before)}));
-          const state = String(out[rules.state_index] || '');
-          if (state && m.states.indexOf(state) < 0) {
-            m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
-            log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, state)}`));
-          } else if (total < before && !state && m.states.indexOf(rules.track_states.get(track)) >= 0) {
-            const gone = rules.track_states.get(track);  // recovered below the state's threshold (TR-F14)
-            m = _rt_member_with(m, {states: m.states.filter(s => s !== gone)});
-            log.push(_rt_line(`${who}的${_rt_name_of(rules.state_names, gone)}解除`));
-          }
-        }
-        if (rules.wake_tracks.indexOf(track) >= 0 && rules.on_damage !== null && total > before && m.states.length) {
-          m = this._recover(m, Math.min(total - before, rules.taken_max), log);  // pain wakes as damage does
-        }
-        members.set(who, m);
-      } else if (e.kind === 'modifier') {
-        if (amount === 0) continue;
-        const index = names.indexOf(who);
-        let expires = -1;
-        if (e.duration === 'next_turn') expires = this.turn + 1 + _rt_mod(index - this.turn - 1, n);
-        else if (e.duration.slice(0, 7) === 'rounds:') expires = this.turn + parseInt(e.duration.slice(7), 10) * n;
-        m = Fight._modify(m, new _rt_Modifier(e.key, amount, Math.min(expires, MAX_VALUE), spec.name), log);
-        members.set(who, m);
-        const until = e.duration === 'next_turn' ? '，直到其下一回合开始' : '';
-        log.push(_rt_line(`${who}的${rules.stats.get(e.key)[0]}${_rt_signed_int(amount)}（${spec.name}${until}）`));
-      } else if (e.kind === 'state') {
-        if (m.states.indexOf(e.key) < 0) {
-          members.set(who, _rt_member_with(m, {states: m.states.concat([e.key]).sort(_rt_text_cmp)}));
-          log.push(_rt_line(`${who}进入${_rt_name_of(rules.state_names, e.key)}`));
-        }
-      } else if (e.kind === 'condition') {
-        const value = e.field ? amount : 1;
-        const source = e.other && roles.has(e.other) ? roles.get(e.other) : '';
-        members.set(who, this._set_condition(m, e.key, value, source, names.indexOf(who),
-                                             source ? names.indexOf(source) : -1, log));
-      } else if (e.kind === 'clear') {  // on the target, or on everyone (duration "everyone")
-        for (const name of e.duration === 'everyone' ? Array.from(members.keys()) : [who]) {
-          const mm = members.get(name), kept = mm.conditions.filter(c => c.id !== e.key);
-          if (kept.length !== mm.conditions.length) {
-            members.set(name, _rt_member_with(mm, {conditions: kept}));
-            log.push(_rt_line(`${name}的${rules.conditions.get(e.key).name}结束（${spec.name}）`));
-          }
-        }
-      } else if (e.kind === 'resource' || e.kind === 'capacity') {
-        members.set(who, _rt_resource_effect(this, m, e, result, spec.name, log));
-      } else if (e.kind === 'relation') {
-        const held = roles.get(e.other);
-        const key = [e.key, who, held], k = key.join('\u0000');
-        if (e.duration === 'start' && !relations.has(k)) {
-          relations.set(k, key);
-          log.push(_rt_line(`${who}${rules.relations.get(e.key)}${held}`));
-        } else if (e.duration === 'end' && relations.has(k)) {
-          relations.delete(k);
-          log.push(_rt_line(`${who}对${held}的${rules.relations.get(e.key)}结束`));
-        }
-      }
-    }
-    _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
-    const same = relations.size === this.relations.length
-      && this.relations.every(r => relations.has(r.join('\u0000')));
-    const after = this._with({members: this.members.map(x => members.get(x.name)),
-                              relations: same ? this.relations : Array.from(relations.values()).sort(_rt_tuple_cmp)});
-    return after._settle(log, this.relations);
-  }
+
+  // ---- what applying changes in a member (fight_stats.py) ----
   // `m` with modifier `next`: added to one of the same stat, expiry and source, else appended
   // (past MAX_MODIFIERS distinct ones it does not take effect, and the log says so).
   static _modify(m, next, log) {
@@ -452,97 +328,8 @@ class Fight {
     }
     return m;
   }
-  // The next combatant's turn (a new round after the last); modifiers and conditions that last
-  // until the start of this turn lapse.
-  next_turn() {
-    const rules = this.rules, turn = this.turn + 1;
-    if (turn > MAX_TURN) {
-      throw new OutOfBounds(`战斗已进行${MAX_TURN}个回合，不能再推进（行动仍可结算）`, {key: 'turn'});
-    }
-    const log = [], members = [], lapsed = [];  // the lines this adds
-    for (const m of this.members) {
-      const kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
-      for (const gone of m.modifiers) {
-        if (kept.indexOf(gone) < 0) log.push(_rt_line(`${m.name}的${rules.stats.get(gone.stat)[0]}恢复（${gone.source}）`));
-      }
-      const lasting = m.conditions.filter(c => c.expires < 0 || c.expires > turn);
-      for (const c of m.conditions) {
-        if (lasting.indexOf(c) < 0) {
-          log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
-          lapsed.push([members.length, c]);
-        }
-      }
-      members.push(_rt_member_with(m, {modifiers: kept, conditions: lasting}));
-    }
-    const followed = lapsed.length > 0 && _rt_follow_lapsed(this._with({turn: turn}), members, lapsed, log);  // `then:`
-    this._new_turn(members, turn, log);
-    const n = this.members.length;
-    if (turn % n === 0) log.push(`第${Math.floor(turn / n) + 1}轮`);
-    const after = this._with({members: members, turn: turn, log: _rt_log_add(this._log, log)});
-    return followed ? after._settle([], []) : after;
-  }
-  // A new fight with `state` lifted from `name` (a recovery, the game master's call).
-  remove_state(name, state) {
-    const m = this.member(name);
-    if (m.states.indexOf(state) < 0) return this;
-    const kept = m.states.filter(s => s !== state);
-    return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {states: kept}) : x)),
-                       log: _rt_log_add(this._log, [_rt_line(`${name}的${_rt_name_of(this.rules.state_names, state)}解除`)])});
-  }
 
-  // ---- showing and storing ----
-  // One line of `name`'s state in the rules' language.
-  status(name) {
-    const rules = this.rules, m = this.member(name);
-    const parts = m.counters.map(kv => `${rules.counters.get(kv[0])}${kv[1]}`);
-    for (const kv of m.points) if (kv[1]) parts.push(`${_rt_name_of(rules.tracks, kv[0])}${kv[1]}`);
-    const names = new Map(Array.from(rules.actions.entries()).map(kv => [kv[0], kv[1].name]));
-    for (const s of m.states) {
-      const forbids = rules.conditions.has(s) ? _rt_forbids_text(rules.conditions.get(s), names) : '';
-      parts.push(_rt_name_of(rules.state_names, s) + (forbids ? `（${forbids}）` : ''));
-    }
-    for (const x of m.modifiers) parts.push(`${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}`);
-    for (const c of m.conditions) {
-      const spec = rules.conditions.get(c.id);
-      const more = spec.adds.length || spec.options.some(ov => ov[1] === 'value') ? [String(c.value)] : [];
-      if (c.source) more.push(`来自${c.source}`);
-      if (c.expires >= 0) more.push(`还剩${Math.max(0, c.expires - this.turn)}个回合`);
-      const forbids = _rt_forbids_text(spec, names);
-      if (forbids) more.push(forbids);
-      parts.push(spec.name + (more.length ? `（${more.join('，')}）` : ''));
-    }
-    if (rules.resources.size || m.lowered.length) for (const s of _rt_resources_shown(rules, m)) parts.push(s);
-    for (const r of this.relations) if (r[1] === name) parts.push(`${rules.relations.get(r[0])}${r[2]}`);
-    for (const r of this.relations) if (r[2] === name) parts.push(`被${r[1]}${rules.relations.get(r[0])}`);
-    if (rules.turn !== null && (m.spent.length || m.owed.length || m.ready)) {
-      parts.push(`本回合剩余${this.left(name)}`);
-      if (m.owed.length) parts.push(`下一回合被占用${_rt_shown_cost(rules.turn, m.owed)}`);
-      if (m.ready) parts.push(`准备了${_rt_name_of(_rt_ACTION_NAMES, m.ready)}`);
-    }
-    return `${name}：` + (parts.length ? parts.join('，') : '无变化');
-  }
-  toDict() {
-    const pairs = ps => { const out = {}; for (const kv of ps) out[kv[0]] = kv[1]; return out; };
-    return {
-      turn: this.turn, turns: this.rules.turn !== null,
-      members: this.members.map(m => {
-        const out = {
-          name: m.name, stats: m.base.toDict(), counters: pairs(m.counters), points: pairs(m.points),
-          states: m.states.slice(), modifiers: m.modifiers.map(x => x.toJSON()),
-          conditions: m.conditions.map(c => c.toJSON()), spent: pairs(m.spent), owed: pairs(m.owed), ready: m.ready};
-        if (m.resources.length) out.resources = pairs(m.resources);  // only what changed (fight_resources.js)
-        if (m.lowered.length) out.lowered = pairs(m.lowered);
-        return out;
-      }),
-      relations: this.relations.map(r => r.slice()), log: this.log.slice(),
-    };
-  }
-  toJSON() { return this.toDict(); }
-  // What `name` has left of resource `rid`.
-  resource(name, rid) {
-    if (typeof rid !== 'string' || !this.rules.resources.has(rid)) throw new OutOfBounds('没有这个资源', {key: 'resource'});
-    return _rt_resource_amount(this.rules, this.member(name), rid);
-  }
+  // ---- storing ----
   // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
   static from_dict(rules, data) {
     let read;

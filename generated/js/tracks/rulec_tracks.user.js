@@ -1507,6 +1507,9 @@
   // ---- a fight: combatants whose state carries from one action to the next (fight.py, fight_carried.py) ----
   // An immutable value: resolve(procedure, roles, options) -> Action; apply(action) and next_turn()
   // return a new Fight; the same log lines, statuses, errors and bounds as the Python runtime.
+  // Here: building, reading, resolving and storing; the files after this one add Fight's other
+  // methods to its prototype (applying and the next turn: fight_apply.js; status and toDict:
+  // fight_shown.js; the turn budget, conditions, ...: fight_budget.js, fight_carried.js, ...).
 
   // A resolved action: which procedure, who played which role, its result, and the state that
   // changed the stats it was resolved with (one sentence each).
@@ -1699,6 +1702,11 @@
     holds(relation, holder, held) {
       return this.relations.some(r => r[0] === relation && r[1] === holder && r[2] === held);
     }
+    // What `name` has left of resource `rid`.
+    resource(name, rid) {
+      if (typeof rid !== 'string' || !this.rules.resources.has(rid)) throw new OutOfBounds('没有这个资源', {key: 'resource'});
+      return _rt_resource_amount(this.rules, this.member(name), rid);
+    }
 
     // ---- acting ----
     // Resolve `procedure` with the named combatants in its roles ({attacker: '甲', ...}) and the
@@ -1782,42 +1790,102 @@
       for (const k of Object.keys(options)) kwargs[k] = options[k];
       return [spec, kwargs, applied, used, plan, roles];
     }
-    // What `name`'s state does to its stats now (or in an action: the conditions `applying`).
-    applied_to(name, applying) {
-      const rules = this.rules, m = this.member(name), out = [];
-      for (const x of m.modifiers) {
-        if (rules.stats.has(x.stat)) out.push(`${name}的${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}（${x.source}）`);
-      }
-      for (const state of m.states) {
-        const spared = rules.state_spared.get(state);
-        if (spared && m.base[spared] === true) continue;
-        const taken = (rules.state_stats.get(state) || []).filter(s => rules.stats.has(s)).map(s => rules.stats.get(s)[0]);
-        if (taken.length) out.push(`${name}处于${_rt_name_of(rules.state_names, state)}：${taken.join('、')}视为最低`);
-      }
-      for (const sa of this._debuffs(m)) out.push(`${name}的减益：${rules.stats.get(sa[0])[0]}-${sa[1]}`);
-      if (applying === undefined || applying === null) {  // in an action, only the checks it rolls are said
-        for (const x of _rt_lowered_checks(rules, this._debuff_amounts(m), name)) out.push(x);
-      }
-      for (const cs of applying === undefined || applying === null ? this._applying(m) : applying) {
-        const c = cs[0], spec = cs[1];
-        const changes = spec.sets.map(sf => (sf[1] ? _rt_name_of(rules.flag_names, sf[0])
-                                                    : `非${_rt_name_of(rules.flag_names, sf[0])}`));
-        for (const sp of spec.adds) {
-          if (sp[1] * c.value) changes.push(`${rules.stats.get(sp[0])[0]}${_rt_signed_int(sp[1] * c.value)}`);
-        }
-        for (const x of spec.as_states) changes.push(`视为${_rt_name_of(rules.state_names, x)}`);
-        if (changes.length) {
-          const by = c.source ? `，来自${c.source}` : '';
-          out.push(_rt_line(`${name}处于${spec.name}（${changes.join('、')}${by}）`));
-        }
-      }
-      return out;
-    }
     // Resolve and apply in one call: [action, fight].
     act(procedure, roles, options) {
       const action = this.resolve(procedure, roles, options);
       return [action, this.apply(action)];
     }
+
+    // ---- what applying changes in a member (fight_stats.py) ----
+    // `m` with modifier `next`: added to one of the same stat, expiry and source, else appended
+    // (past MAX_MODIFIERS distinct ones it does not take effect, and the log says so).
+    static _modify(m, next, log) {
+      for (let i = 0; i < m.modifiers.length; i++) {
+        const x = m.modifiers[i];
+        if (x.stat === next.stat && x.expires === next.expires && x.source === next.source) {
+          const merged = new _rt_Modifier(x.stat, _rt_clamp(x.delta + next.delta, -MAX_VALUE, MAX_VALUE), x.expires, x.source);
+          return _rt_member_with(m, {modifiers: m.modifiers.slice(0, i).concat([merged], m.modifiers.slice(i + 1))});
+        }
+      }
+      if (m.modifiers.length >= MAX_MODIFIERS) {
+        log.push(_rt_line(`${m.name}身上的临时修正已达上限${MAX_MODIFIERS}个，这一项未生效`));
+        return m;
+      }
+      return _rt_member_with(m, {modifiers: m.modifiers.concat([next])});
+    }
+    // The ruleset's recovery rule for a combatant whose counter grew.
+    _recover(m, taken, log) {
+      const rules = this.rules, od = rules.on_damage;
+      for (const tp of m.points) {
+        const track = tp[0], points = tp[1];
+        const state = rules.track_states.get(track);
+        if (points <= 0 || state === undefined || m.states.indexOf(state) < 0) continue;
+        const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track,
+                                  _rt_capacity_kw(rules, m, track, {current: points, taken: taken}));
+        const left = Math.trunc(Number(out[od[3]])), awake = !!out[od[4]];
+        if (left !== points) {
+          m = _rt_member_with(m, {points: _rt_put(m.points, track, left)});
+          log.push(_rt_line(`${m.name}的${_rt_name_of(rules.tracks, track)}${_rt_signed_int(left - points)}（${od[5]}，共${left}）`));
+        }
+        if (awake) {
+          m = _rt_member_with(m, {states: m.states.filter(s => s !== state)});
+          log.push(_rt_line(`${m.name}的${_rt_name_of(rules.state_names, state)}解除`));
+        }
+      }
+      return m;
+    }
+
+    // ---- storing ----
+    // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
+    static from_dict(rules, data) {
+      let read;
+      try {
+        if (!(_rt_is_mapping(data) && _rt_get_or(data, 'turns', false) === true)) rules = _rt_without_turn(rules);
+        read = _rt_read_fight(rules, data);
+      } catch (err) {
+        if (err instanceof RuleError) throw err;
+        throw new OutOfBounds('无法读取战斗记录', {key: 'fight'});
+      }
+      return new Fight(rules, read[0], read[1], read[2], read[3]);
+    }
+
+    // Exactly: how many more times `procedure` must hit the combatant in role `target` until its
+    // points on `track` put it into the track's state (fight_until.py; options: the procedure's
+    // options and max_attacks).
+    until_state(procedure, roles, target, track, options) { return _rt_until_state(this, procedure, roles, target, track, options); }
+
+    // Exactly: how many actions of `plan` (an opening, then its cycle again and again) until `target`
+    // is reached, following the whole fight state (fight_plan.py; options: max_actions, negligible).
+    until_plan(plan, target, options) { return _rt_until_plan(this, plan, target, options); }
+    // The exact mean number of actions of `plan` until `target`; null when it may never be reached, or
+    // not within max_actions (fight_plan.py; options: max_actions, 1000 unless given).
+    expected_until(plan, target, options) { return _rt_expected_until(this, plan, target, options); }
+    // Whether the fight has reached `target` (as until_plan takes it).
+    reached(target) { return _rt_reached(this, _rt_read_targets(this.rules, this.members.map(m => m.name), target)); }
+  }
+
+  function _rt_has_condition(m, cid, source) { return m.conditions.some(c => c.id === cid && c.source === source); }
+  function _rt_role(byName, name) { return byName.has(name) ? byName.get(name) : null; }
+  function _rt_name_of(names, key) { return names.has(key) ? names.get(key) : key; }
+  function _rt_object(map) {
+    const out = Object.create(null);
+    for (const kv of map.entries()) out[kv[0]] = kv[1];
+    return out;
+  }
+  // The options of a fight's call (the Python keyword arguments): a plain object, copied without a prototype.
+  function _rt_fight_options(options) {
+    if (options === undefined || options === null) return Object.create(null);
+    if (!_rt_is_mapping(options)) throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
+    const out = Object.create(null);
+    for (const k of Object.keys(options)) out[k] = options[k];
+    return out;
+  }
+
+  // ---- applying an action, and the next turn (fight.py) ----
+  // What a resolved action's declared effects change (counters, tracks, modifiers, states, conditions,
+  // resources, relations), the next combatant's turn, and a state the game master lifts: each a new
+  // Fight. Fight's methods, as Fight.apply, next_turn and remove_state of the Python runtime.
+  const _rt_APPLY = {
     // A new fight with the action's declared effects applied (a sentence for each change).
     apply(action) {
       const rules = this.rules;
@@ -1920,44 +1988,7 @@
       const after = this._with({members: this.members.map(x => members.get(x.name)),
                                 relations: same ? this.relations : Array.from(relations.values()).sort(_rt_tuple_cmp)});
       return after._settle(log, this.relations);
-    }
-    // `m` with modifier `next`: added to one of the same stat, expiry and source, else appended
-    // (past MAX_MODIFIERS distinct ones it does not take effect, and the log says so).
-    static _modify(m, next, log) {
-      for (let i = 0; i < m.modifiers.length; i++) {
-        const x = m.modifiers[i];
-        if (x.stat === next.stat && x.expires === next.expires && x.source === next.source) {
-          const merged = new _rt_Modifier(x.stat, _rt_clamp(x.delta + next.delta, -MAX_VALUE, MAX_VALUE), x.expires, x.source);
-          return _rt_member_with(m, {modifiers: m.modifiers.slice(0, i).concat([merged], m.modifiers.slice(i + 1))});
-        }
-      }
-      if (m.modifiers.length >= MAX_MODIFIERS) {
-        log.push(_rt_line(`${m.name}身上的临时修正已达上限${MAX_MODIFIERS}个，这一项未生效`));
-        return m;
-      }
-      return _rt_member_with(m, {modifiers: m.modifiers.concat([next])});
-    }
-    // The ruleset's recovery rule for a combatant whose counter grew.
-    _recover(m, taken, log) {
-      const rules = this.rules, od = rules.on_damage;
-      for (const tp of m.points) {
-        const track = tp[0], points = tp[1];
-        const state = rules.track_states.get(track);
-        if (points <= 0 || state === undefined || m.states.indexOf(state) < 0) continue;
-        const out = _rt_rule_call([od[1], od[2]], this._effective(m, false), track,
-                                  _rt_capacity_kw(rules, m, track, {current: points, taken: taken}));
-        const left = Math.trunc(Number(out[od[3]])), awake = !!out[od[4]];
-        if (left !== points) {
-          m = _rt_member_with(m, {points: _rt_put(m.points, track, left)});
-          log.push(_rt_line(`${m.name}的${_rt_name_of(rules.tracks, track)}${_rt_signed_int(left - points)}（${od[5]}，共${left}）`));
-        }
-        if (awake) {
-          m = _rt_member_with(m, {states: m.states.filter(s => s !== state)});
-          log.push(_rt_line(`${m.name}的${_rt_name_of(rules.state_names, state)}解除`));
-        }
-      }
-      return m;
-    }
+    },
     // The next combatant's turn (a new round after the last); modifiers and conditions that last
     // until the start of this turn lapse.
     next_turn() {
@@ -1986,7 +2017,7 @@
       if (turn % n === 0) log.push(`第${Math.floor(turn / n) + 1}轮`);
       const after = this._with({members: members, turn: turn, log: _rt_log_add(this._log, log)});
       return followed ? after._settle([], []) : after;
-    }
+    },
     // A new fight with `state` lifted from `name` (a recovery, the game master's call).
     remove_state(name, state) {
       const m = this.member(name);
@@ -1994,9 +2025,18 @@
       const kept = m.states.filter(s => s !== state);
       return this._with({members: this.members.map(x => (x.name === name ? _rt_member_with(x, {states: kept}) : x)),
                          log: _rt_log_add(this._log, [_rt_line(`${name}的${_rt_name_of(this.rules.state_names, state)}解除`)])});
-    }
+    },
+  };
+  for (const key of Object.keys(_rt_APPLY)) {
+    Object.defineProperty(Fight.prototype, key, {value: _rt_APPLY[key], writable: false, enumerable: false,
+                                                 configurable: false});
+  }
 
-    // ---- showing and storing ----
+  // ---- showing a fight (fight_shown.py) ----
+  // A combatant's state in one line of the rules' language, what its state does to its stats, and
+  // the plain data toDict writes (from_dict reads it back). Fight's methods, as the Python runtime's
+  // Shown mixin.
+  const _rt_SHOWN = {
     // One line of `name`'s state in the rules' language.
     status(name) {
       const rules = this.rules, m = this.member(name);
@@ -2026,7 +2066,38 @@
         if (m.ready) parts.push(`准备了${_rt_name_of(_rt_ACTION_NAMES, m.ready)}`);
       }
       return `${name}：` + (parts.length ? parts.join('，') : '无变化');
-    }
+    },
+    // What `name`'s state does to its stats now (or in an action: the conditions `applying`).
+    applied_to(name, applying) {
+      const rules = this.rules, m = this.member(name), out = [];
+      for (const x of m.modifiers) {
+        if (rules.stats.has(x.stat)) out.push(`${name}的${rules.stats.get(x.stat)[0]}${_rt_signed_int(x.delta)}（${x.source}）`);
+      }
+      for (const state of m.states) {
+        const spared = rules.state_spared.get(state);
+        if (spared && m.base[spared] === true) continue;
+        const taken = (rules.state_stats.get(state) || []).filter(s => rules.stats.has(s)).map(s => rules.stats.get(s)[0]);
+        if (taken.length) out.push(`${name}处于${_rt_name_of(rules.state_names, state)}：${taken.join('、')}视为最低`);
+      }
+      for (const sa of this._debuffs(m)) out.push(`${name}的减益：${rules.stats.get(sa[0])[0]}-${sa[1]}`);
+      if (applying === undefined || applying === null) {  // in an action, only the checks it rolls are said
+        for (const x of _rt_lowered_checks(rules, this._debuff_amounts(m), name)) out.push(x);
+      }
+      for (const cs of applying === undefined || applying === null ? this._applying(m) : applying) {
+        const c = cs[0], spec = cs[1];
+        const changes = spec.sets.map(sf => (sf[1] ? _rt_name_of(rules.flag_names, sf[0])
+                                                    : `非${_rt_name_of(rules.flag_names, sf[0])}`));
+        for (const sp of spec.adds) {
+          if (sp[1] * c.value) changes.push(`${rules.stats.get(sp[0])[0]}${_rt_signed_int(sp[1] * c.value)}`);
+        }
+        for (const x of spec.as_states) changes.push(`视为${_rt_name_of(rules.state_names, x)}`);
+        if (changes.length) {
+          const by = c.source ? `，来自${c.source}` : '';
+          out.push(_rt_line(`${name}处于${spec.name}（${changes.join('、')}${by}）`));
+        }
+      }
+      return out;
+    },
     toDict() {
       const pairs = ps => { const out = {}; for (const kv of ps) out[kv[0]] = kv[1]; return out; };
       return {
@@ -2042,56 +2113,12 @@
         }),
         relations: this.relations.map(r => r.slice()), log: this.log.slice(),
       };
-    }
-    toJSON() { return this.toDict(); }
-    // What `name` has left of resource `rid`.
-    resource(name, rid) {
-      if (typeof rid !== 'string' || !this.rules.resources.has(rid)) throw new OutOfBounds('没有这个资源', {key: 'resource'});
-      return _rt_resource_amount(this.rules, this.member(name), rid);
-    }
-    // The fight toDict wrote (a bot keeps one between chat messages): every value is checked.
-    static from_dict(rules, data) {
-      let read;
-      try {
-        if (!(_rt_is_mapping(data) && _rt_get_or(data, 'turns', false) === true)) rules = _rt_without_turn(rules);
-        read = _rt_read_fight(rules, data);
-      } catch (err) {
-        if (err instanceof RuleError) throw err;
-        throw new OutOfBounds('无法读取战斗记录', {key: 'fight'});
-      }
-      return new Fight(rules, read[0], read[1], read[2], read[3]);
-    }
-
-    // Exactly: how many more times `procedure` must hit the combatant in role `target` until its
-    // points on `track` put it into the track's state (fight_until.py; options: the procedure's
-    // options and max_attacks).
-    until_state(procedure, roles, target, track, options) { return _rt_until_state(this, procedure, roles, target, track, options); }
-
-    // Exactly: how many actions of `plan` (an opening, then its cycle again and again) until `target`
-    // is reached, following the whole fight state (fight_plan.py; options: max_actions, negligible).
-    until_plan(plan, target, options) { return _rt_until_plan(this, plan, target, options); }
-    // The exact mean number of actions of `plan` until `target`; null when it may never be reached, or
-    // not within max_actions (fight_plan.py; options: max_actions, 1000 unless given).
-    expected_until(plan, target, options) { return _rt_expected_until(this, plan, target, options); }
-    // Whether the fight has reached `target` (as until_plan takes it).
-    reached(target) { return _rt_reached(this, _rt_read_targets(this.rules, this.members.map(m => m.name), target)); }
-  }
-
-  function _rt_has_condition(m, cid, source) { return m.conditions.some(c => c.id === cid && c.source === source); }
-  function _rt_role(byName, name) { return byName.has(name) ? byName.get(name) : null; }
-  function _rt_name_of(names, key) { return names.has(key) ? names.get(key) : key; }
-  function _rt_object(map) {
-    const out = Object.create(null);
-    for (const kv of map.entries()) out[kv[0]] = kv[1];
-    return out;
-  }
-  // The options of a fight's call (the Python keyword arguments): a plain object, copied without a prototype.
-  function _rt_fight_options(options) {
-    if (options === undefined || options === null) return Object.create(null);
-    if (!_rt_is_mapping(options)) throw new OutOfBounds(`选项必须是一个对象（名称: 值），得到${_rt_type_name(options)}`);
-    const out = Object.create(null);
-    for (const k of Object.keys(options)) out[k] = options[k];
-    return out;
+    },
+    toJSON() { return this.toDict(); },
+  };
+  for (const key of Object.keys(_rt_SHOWN)) {
+    Object.defineProperty(Fight.prototype, key, {value: _rt_SHOWN[key], writable: false, enumerable: false,
+                                                 configurable: false});
   }
 
   // ---- the turn as a budget (fight_budget.py) ----
