@@ -2,7 +2,7 @@
 
 Tables are data rows (one tuple literal per entry, by a single `repr` of plain data), turned into
 typed NamedTuple entries at import; a table of more than ROW_CHUNK rows keeps them as JSON in
-`_rows/<table>_<k>.json` (one row a line, read by the runtime's `load_rows`): a homebrew pack of
+`_rows/<table>_<k>.json` (by column, read by the runtime's `load_rows`): a homebrew pack of
 50,000 weapons is data to dump and load, not Python to lay out, compile and check.
 A table with an `index` also gets `<TABLE>_BY_<FIELD>`, for formulas like `sizes[attacker.size]`.
 """
@@ -294,8 +294,7 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
             names.append(f"{t.id}_{k}.json")
             chunk = rows[i:i + ROW_CHUNK]
             files[f"_rows/{names[-1]}"] = current().get("rows-json", *chunk) or current().put(
-                "rows-json", tuple(chunk), _rows_file(current().each_run("json-rows", chunk, _json_lines, row_id,
-                                                                    like=t.entries, offset=i)))
+                "rows-json", tuple(chunk), rows_file(chunk))
         arrays = tuple(sorted(set().union(*current().each_run("row-arrays", rows, _array_columns, row_id, like=t.entries))))
         w.line(code("{}: Tuple[Tuple[Any, ...], ...] = _rt_load_rows(__file__, {}, {})", rows_name,
                     literal(tuple(names)), literal(arrays)))
@@ -308,8 +307,8 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
         w.line(Code(")"))
     build = [Code(f"_r[{i}]") for i in range(5)] + [Code("True")] + [_build_arg(f, 5 + i) for i, f in enumerate(t.fields)]
     w.line(code("{}: Dict[str, {}] = {{}}", const, cls))
-    with w.block(code("for _r in {}", rows_name)):
-        w.line(code("{}[_r[0]] = {}({})", const, cls, join(", ", build)))
+    with w.block(code("for _r in {}", rows_name)):  # tuple.__new__: the NamedTuple's own __new__ without its call
+        w.line(code("{}[_r[0]] = tuple.__new__({}, ({},))", const, cls, join(", ", build)))
     if t.index:
         index = name(t.index)
         w.line(code("{}: Dict[Any, {}] = {{e.{}: e for e in {}.values()}}", name(f"{t.id.upper()}_BY_{t.index.upper()}"),
@@ -323,14 +322,27 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
     return files
 
 
-def _json_lines(rows: Sequence[tuple[object, ...]]) -> list[str]:
-    """Data rows as JSON, one row a line (plain data only: `code.data` checks each row)."""
+PICKS = 256  # the most distinct values a column keeps as one character per row (a latin-1 byte)
+
+
+def rows_file(rows: Sequence[tuple[object, ...]]) -> str:
+    """A rows file (read by the runtime's `load_rows`): the rows by column — a column with one
+    value as {"all": value}, with at most PICKS distinct values as {"values": [...], "pick":
+    "<one character per row>"}, any other as {"list": [...]} — one column a line. Plain data only
+    (`code.is_plain` checks each row), dumped by `json.dumps`, the one quoting path of a rows file."""
     for row in rows:
         if not is_plain(row):
             raise UnquotedValue(f"not plain data: {row!r:.80}")
-    return [json.dumps(row, ensure_ascii=False) for row in rows]
-
-
-def _rows_file(runs: list[list[str]]) -> str:
-    """A rows file: a JSON array of the rows of `runs`, one row a line."""
-    return "[\n" + ",\n".join(line for run in runs for line in run) + "\n]\n"
+    lines = []
+    for column in zip(*rows):
+        keys = [json.dumps(v, ensure_ascii=False) for v in column]
+        distinct = list(dict.fromkeys(keys))
+        if len(distinct) == 1:
+            lines.append('{"all": ' + distinct[0] + "}")
+        elif len(distinct) <= PICKS:
+            at = {k: i for i, k in enumerate(distinct)}
+            pick = json.dumps("".join([chr(at[k]) for k in keys]))
+            lines.append('{"values": [' + ", ".join(distinct) + '], "pick": ' + pick + "}")
+        else:
+            lines.append('{"list": [' + ", ".join(keys) + "]}")
+    return '{"rows": ' + str(len(rows)) + ', "columns": [\n' + ",\n".join(lines) + "\n]}\n"

@@ -374,7 +374,7 @@ _DAMAGE_TYPES_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 DAMAGE_TYPES: Dict[str, DamageType] = {}
 for _r in _DAMAGE_TYPES_ROWS:
-    DAMAGE_TYPES[_r[0]] = DamageType(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5])
+    DAMAGE_TYPES[_r[0]] = tuple.__new__(DamageType, (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5],))
 
 
 def get_damage_type(key: Any) -> DamageType:
@@ -388,7 +388,7 @@ _CONDITIONS_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 CONDITIONS: Dict[str, Condition] = {}
 for _r in _CONDITIONS_ROWS:
-    CONDITIONS[_r[0]] = Condition(_r[0], _r[1], _r[2], _r[3], _r[4], True)
+    CONDITIONS[_r[0]] = tuple.__new__(Condition, (_r[0], _r[1], _r[2], _r[3], _r[4], True,))
 
 
 def get_condition(key: Any) -> Condition:
@@ -404,7 +404,7 @@ _CONTEST_SKILLS_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 CONTEST_SKILLS: Dict[str, ContestSkill] = {}
 for _r in _CONTEST_SKILLS_ROWS:
-    CONTEST_SKILLS[_r[0]] = ContestSkill(_r[0], _r[1], _r[2], _r[3], _r[4], True)
+    CONTEST_SKILLS[_r[0]] = tuple.__new__(ContestSkill, (_r[0], _r[1], _r[2], _r[3], _r[4], True,))
 
 
 def get_contest_skill(key: Any) -> ContestSkill:
@@ -423,7 +423,7 @@ _SIZES_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 SIZES: Dict[str, Size] = {}
 for _r in _SIZES_ROWS:
-    SIZES[_r[0]] = Size(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5])
+    SIZES[_r[0]] = tuple.__new__(Size, (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5],))
 
 
 def get_size(key: Any) -> Size:
@@ -522,11 +522,12 @@ _WEAPONS_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 WEAPONS: Dict[str, Weapon] = {}
 for _r in _WEAPONS_ROWS:
-    WEAPONS[_r[0]] = Weapon(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6], _r[7],
-                            DiceValue(*_r[8]) if _r[8] is not None else None,
-                            DAMAGE_TYPES.get(_r[9], _NO_DAMAGETYPE) if _r[9] is not None else _NO_DAMAGETYPE, _r[10],
-                            _r[11], _r[12], _r[13], _r[14], DiceValue(*_r[15]) if _r[15] is not None else None, _r[16],
-                            _r[17])
+    WEAPONS[_r[0]] = tuple.__new__(
+            Weapon,
+            (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6], _r[7],
+             DiceValue(*_r[8]) if _r[8] is not None else None,
+             DAMAGE_TYPES.get(_r[9], _NO_DAMAGETYPE) if _r[9] is not None else _NO_DAMAGETYPE, _r[10], _r[11], _r[12],
+             _r[13], _r[14], DiceValue(*_r[15]) if _r[15] is not None else None, _r[16], _r[17],))
 
 
 def get_weapon(key: Any) -> Weapon:
@@ -546,7 +547,7 @@ _POWER_SOURCES_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 POWER_SOURCES: Dict[str, PowerSource] = {}
 for _r in _POWER_SOURCES_ROWS:
-    POWER_SOURCES[_r[0]] = PowerSource(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5])
+    POWER_SOURCES[_r[0]] = tuple.__new__(PowerSource, (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5],))
 
 
 def get_power_source(key: Any) -> PowerSource:

@@ -764,7 +764,7 @@ _WILLPOWER_USES_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 WILLPOWER_USES: Dict[str, WillpowerUse] = {}
 for _r in _WILLPOWER_USES_ROWS:
-    WILLPOWER_USES[_r[0]] = WillpowerUse(_r[0], _r[1], _r[2], _r[3], _r[4], True)
+    WILLPOWER_USES[_r[0]] = tuple.__new__(WillpowerUse, (_r[0], _r[1], _r[2], _r[3], _r[4], True,))
 
 
 def get_willpower_use(key: Any) -> WillpowerUse:
@@ -781,7 +781,7 @@ _DAMAGE_TYPES_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 DAMAGE_TYPES: Dict[str, DamageType] = {}
 for _r in _DAMAGE_TYPES_ROWS:
-    DAMAGE_TYPES[_r[0]] = DamageType(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5])
+    DAMAGE_TYPES[_r[0]] = tuple.__new__(DamageType, (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5],))
 
 
 def get_damage_type(key: Any) -> DamageType:
@@ -801,7 +801,7 @@ _ACTIONS_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 ACTIONS: Dict[str, Action] = {}
 for _r in _ACTIONS_ROWS:
-    ACTIONS[_r[0]] = Action(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5])
+    ACTIONS[_r[0]] = tuple.__new__(Action, (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5],))
 
 
 def get_action(key: Any) -> Action:
@@ -846,11 +846,12 @@ _ATTACK_TYPES_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 ATTACK_TYPES: Dict[str, AttackType] = {}
 for _r in _ATTACK_TYPES_ROWS:
-    ATTACK_TYPES[_r[0]] = AttackType(_r[0], _r[1], _r[2], _r[3], _r[4], True, _FORMULAS[_r[5]],
-                                     ACTIONS.get(_r[6], _NO_ACTION) if _r[6] is not None else _NO_ACTION, _r[7], _r[8],
-                                     _FORMULAS[_r[9]], _r[10], _r[11], _r[12], _r[13], _r[14], _r[15], _r[16],
-                                     DAMAGE_TYPES.get(_r[17], _NO_DAMAGETYPE) if _r[17] is not None else _NO_DAMAGETYPE,
-                                     _r[18])
+    ATTACK_TYPES[_r[0]] = tuple.__new__(
+            AttackType,
+            (_r[0], _r[1], _r[2], _r[3], _r[4], True, _FORMULAS[_r[5]],
+             ACTIONS.get(_r[6], _NO_ACTION) if _r[6] is not None else _NO_ACTION, _r[7], _r[8], _FORMULAS[_r[9]],
+             _r[10], _r[11], _r[12], _r[13], _r[14], _r[15], _r[16],
+             DAMAGE_TYPES.get(_r[17], _NO_DAMAGETYPE) if _r[17] is not None else _NO_DAMAGETYPE, _r[18],))
 
 
 def get_attack_type(key: Any) -> AttackType:
@@ -919,13 +920,14 @@ _WEAPONS_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 WEAPONS: Dict[str, Weapon] = {}
 for _r in _WEAPONS_ROWS:
-    WEAPONS[_r[0]] = Weapon(_r[0], _r[1], _r[2], _r[3], _r[4], True,
-                            ATTACK_TYPES.get(_r[5], _NO_ATTACKTYPE) if _r[5] is not None else _NO_ATTACKTYPE, _r[6],
-                            DAMAGE_TYPES.get(_r[7], _NO_DAMAGETYPE) if _r[7] is not None else _NO_DAMAGETYPE, _r[8],
-                            _r[9], _r[10], _r[11], _r[12], _r[13], _r[14], _r[15], _r[16], _r[17], _r[18], _r[19],
-                            _r[20], ACTIONS.get(_r[21], _NO_ACTION) if _r[21] is not None else _NO_ACTION,
-                            ACTIONS.get(_r[22], _NO_ACTION) if _r[22] is not None else _NO_ACTION, _r[23], _r[24],
-                            _r[25], _r[26])
+    WEAPONS[_r[0]] = tuple.__new__(
+            Weapon,
+            (_r[0], _r[1], _r[2], _r[3], _r[4], True,
+             ATTACK_TYPES.get(_r[5], _NO_ATTACKTYPE) if _r[5] is not None else _NO_ATTACKTYPE, _r[6],
+             DAMAGE_TYPES.get(_r[7], _NO_DAMAGETYPE) if _r[7] is not None else _NO_DAMAGETYPE, _r[8], _r[9], _r[10],
+             _r[11], _r[12], _r[13], _r[14], _r[15], _r[16], _r[17], _r[18], _r[19], _r[20],
+             ACTIONS.get(_r[21], _NO_ACTION) if _r[21] is not None else _NO_ACTION,
+             ACTIONS.get(_r[22], _NO_ACTION) if _r[22] is not None else _NO_ACTION, _r[23], _r[24], _r[25], _r[26],))
 
 
 def get_weapon(key: Any) -> Weapon:
@@ -948,7 +950,8 @@ _CONDITION_TRACKS_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 CONDITION_TRACKS: Dict[str, ConditionTrack] = {}
 for _r in _CONDITION_TRACKS_ROWS:
-    CONDITION_TRACKS[_r[0]] = ConditionTrack(_r[0], _r[1], _r[2], _r[3], _r[4], True, _FORMULAS[_r[5]], _r[6])
+    CONDITION_TRACKS[_r[0]] = tuple.__new__(ConditionTrack,
+                                            (_r[0], _r[1], _r[2], _r[3], _r[4], True, _FORMULAS[_r[5]], _r[6],))
 
 
 def get_condition_track(key: Any) -> ConditionTrack:
@@ -984,10 +987,11 @@ _CALLED_SHOTS_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 CALLED_SHOTS: Dict[str, CalledShot] = {}
 for _r in _CALLED_SHOTS_ROWS:
-    CALLED_SHOTS[_r[0]] = CalledShot(
-            _r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6],
-            CONDITION_TRACKS.get(_r[7], _NO_CONDITIONTRACK) if _r[7] is not None else _NO_CONDITIONTRACK, _r[8], _r[9],
-            _r[10], _r[11])
+    CALLED_SHOTS[_r[0]] = tuple.__new__(
+            CalledShot,
+            (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6],
+             CONDITION_TRACKS.get(_r[7], _NO_CONDITIONTRACK) if _r[7] is not None else _NO_CONDITIONTRACK, _r[8], _r[9],
+             _r[10], _r[11],))
 
 
 def get_called_shot(key: Any) -> CalledShot:
@@ -1052,8 +1056,10 @@ _MANEUVERS_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 MANEUVERS: Dict[str, Maneuver] = {}
 for _r in _MANEUVERS_ROWS:
-    MANEUVERS[_r[0]] = Maneuver(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5],
-                                ACTIONS.get(_r[6], _NO_ACTION) if _r[6] is not None else _NO_ACTION, _r[7], _r[8])
+    MANEUVERS[_r[0]] = tuple.__new__(
+            Maneuver,
+            (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5],
+             ACTIONS.get(_r[6], _NO_ACTION) if _r[6] is not None else _NO_ACTION, _r[7], _r[8],))
 
 
 def get_maneuver(key: Any) -> Maneuver:

@@ -678,7 +678,7 @@ _SENSES_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 SENSES: Dict[str, Sense] = {}
 for _r in _SENSES_ROWS:
-    SENSES[_r[0]] = Sense(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6], _r[7], _r[8])
+    SENSES[_r[0]] = tuple.__new__(Sense, (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6], _r[7], _r[8],))
 
 
 def get_sense(key: Any) -> Sense:
@@ -694,7 +694,7 @@ _LEAVE_TIMINGS_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 LEAVE_TIMINGS: Dict[str, LeaveTiming] = {}
 for _r in _LEAVE_TIMINGS_ROWS:
-    LEAVE_TIMINGS[_r[0]] = LeaveTiming(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6], _r[7])
+    LEAVE_TIMINGS[_r[0]] = tuple.__new__(LeaveTiming, (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6], _r[7],))
 
 
 def get_leave_timing(key: Any) -> LeaveTiming:
@@ -714,7 +714,7 @@ _ROUNDS_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 ROUNDS: Dict[str, Round] = {}
 for _r in _ROUNDS_ROWS:
-    ROUNDS[_r[0]] = Round(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6], _r[7])
+    ROUNDS[_r[0]] = tuple.__new__(Round, (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6], _r[7],))
 
 
 def get_round(key: Any) -> Round:
@@ -735,7 +735,8 @@ _ACTIONS_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 ACTIONS: Dict[str, Action] = {}
 for _r in _ACTIONS_ROWS:
-    ACTIONS[_r[0]] = Action(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6], _r[7], _r[8], _r[9])
+    ACTIONS[_r[0]] = tuple.__new__(Action,
+                                   (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6], _r[7], _r[8], _r[9],))
 
 
 def get_action(key: Any) -> Action:
@@ -759,7 +760,7 @@ _DAMAGE_TYPES_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 DAMAGE_TYPES: Dict[str, DamageType] = {}
 for _r in _DAMAGE_TYPES_ROWS:
-    DAMAGE_TYPES[_r[0]] = DamageType(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5])
+    DAMAGE_TYPES[_r[0]] = tuple.__new__(DamageType, (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5],))
 
 
 def get_damage_type(key: Any) -> DamageType:
@@ -792,8 +793,10 @@ _ATTACK_TYPES_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 ATTACK_TYPES: Dict[str, AttackType] = {}
 for _r in _ATTACK_TYPES_ROWS:
-    ATTACK_TYPES[_r[0]] = AttackType(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _FORMULAS[_r[6]], _FORMULAS[_r[7]],
-                                     _FORMULAS[_r[8]], _r[9], _r[10])
+    ATTACK_TYPES[_r[0]] = tuple.__new__(
+            AttackType,
+            (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _FORMULAS[_r[6]], _FORMULAS[_r[7]], _FORMULAS[_r[8]],
+             _r[9], _r[10],))
 
 
 def get_attack_type(key: Any) -> AttackType:
@@ -816,10 +819,12 @@ _WEAPONS_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 WEAPONS: Dict[str, Weapon] = {}
 for _r in _WEAPONS_ROWS:
-    WEAPONS[_r[0]] = Weapon(_r[0], _r[1], _r[2], _r[3], _r[4], True,
-                            ATTACK_TYPES.get(_r[5], _NO_ATTACKTYPE) if _r[5] is not None else _NO_ATTACKTYPE, _r[6],
-                            DAMAGE_TYPES.get(_r[7], _NO_DAMAGETYPE) if _r[7] is not None else _NO_DAMAGETYPE, _r[8],
-                            _r[9], _r[10], _r[11], _r[12], _r[13], _r[14])
+    WEAPONS[_r[0]] = tuple.__new__(
+            Weapon,
+            (_r[0], _r[1], _r[2], _r[3], _r[4], True,
+             ATTACK_TYPES.get(_r[5], _NO_ATTACKTYPE) if _r[5] is not None else _NO_ATTACKTYPE, _r[6],
+             DAMAGE_TYPES.get(_r[7], _NO_DAMAGETYPE) if _r[7] is not None else _NO_DAMAGETYPE, _r[8], _r[9], _r[10],
+             _r[11], _r[12], _r[13], _r[14],))
 
 
 def get_weapon(key: Any) -> Weapon:
@@ -854,8 +859,10 @@ _STATES_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 STATES: Dict[str, State] = {}
 for _r in _STATES_ROWS:
-    STATES[_r[0]] = State(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6], _r[7], _r[8], _r[9], _r[10], _r[11],
-                          _r[12], _r[13], _r[14], _r[15], _r[16], _r[17])
+    STATES[_r[0]] = tuple.__new__(
+            State,
+            (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6], _r[7], _r[8], _r[9], _r[10], _r[11], _r[12], _r[13],
+             _r[14], _r[15], _r[16], _r[17],))
 
 
 def get_state(key: Any) -> State:
@@ -900,9 +907,10 @@ _CONDITION_TRACKS_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 CONDITION_TRACKS: Dict[str, ConditionTrack] = {}
 for _r in _CONDITION_TRACKS_ROWS:
-    CONDITION_TRACKS[_r[0]] = ConditionTrack(_r[0], _r[1], _r[2], _r[3], _r[4], True, _FORMULAS[_r[5]],
-                                             STATES.get(_r[6], _NO_STATE) if _r[6] is not None else _NO_STATE, _r[7],
-                                             _r[8], _r[9], _r[10], _r[11])
+    CONDITION_TRACKS[_r[0]] = tuple.__new__(
+            ConditionTrack,
+            (_r[0], _r[1], _r[2], _r[3], _r[4], True, _FORMULAS[_r[5]],
+             STATES.get(_r[6], _NO_STATE) if _r[6] is not None else _NO_STATE, _r[7], _r[8], _r[9], _r[10], _r[11],))
 
 
 def get_condition_track(key: Any) -> ConditionTrack:
@@ -923,9 +931,10 @@ _BODY_PARTS_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 BODY_PARTS: Dict[str, BodyPart] = {}
 for _r in _BODY_PARTS_ROWS:
-    BODY_PARTS[_r[0]] = BodyPart(
-            _r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6],
-            CONDITION_TRACKS.get(_r[7], _NO_CONDITIONTRACK) if _r[7] is not None else _NO_CONDITIONTRACK, _r[8])
+    BODY_PARTS[_r[0]] = tuple.__new__(
+            BodyPart,
+            (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6],
+             CONDITION_TRACKS.get(_r[7], _NO_CONDITIONTRACK) if _r[7] is not None else _NO_CONDITIONTRACK, _r[8],))
 
 
 def get_body_part(key: Any) -> BodyPart:

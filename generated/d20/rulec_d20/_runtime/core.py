@@ -294,20 +294,35 @@ def _tuples(values: List[Any]) -> Tuple[Any, ...]:
 def load_rows(module_file: str, names: Sequence[str], arrays: Sequence[int] = ()) -> Tuple[Tuple[Any, ...], ...]:
     """The data rows of a large table, from the JSON files beside the model module (`_rows/`):
     each row as the tuple the model module would otherwise hold as a literal (`arrays`: the
-    columns that hold arrays, made tuples too). JSON is read faster than Python of the same size
-    is compiled, and writing it costs the build one dump per file."""
+    columns that hold arrays, made tuples too). Each file holds its rows by column (the compiler's
+    emit/python/model.py `rows_file`): a column with one value as that value, a column with at
+    most 256 distinct values as those values and one character per row picking one, any other
+    as its list. JSON is read faster than Python of the same size is compiled, and a column of
+    few values is one string, read at once and decoded in C (`bytes` indexing a list)."""
     import json
     import os
+    from itertools import repeat
 
     folder = os.path.join(os.path.dirname(os.path.abspath(module_file)), "_rows")
     rows: List[Tuple[Any, ...]] = []
+    array_set = set(arrays)
     for file_name in names:
         with open(os.path.join(folder, file_name), encoding="utf-8") as f:
             data = json.load(f)
-        for row in data:
-            for i in arrays:
-                if type(row[i]) is list:
-                    row[i] = _tuples(row[i])
-            rows.append(tuple(row))
+        n = data["rows"]
+        columns: List[Any] = []
+        for i, col in enumerate(data["columns"]):
+            if "all" in col:
+                value = col["all"]
+                columns.append(repeat(_tuples(value) if type(value) is list else value, n))
+            elif "pick" in col:
+                values = col["values"]
+                if i in array_set:
+                    values = [_tuples(v) if type(v) is list else v for v in values]
+                columns.append(map(values.__getitem__, col["pick"].encode("latin-1")))
+            else:
+                values = col["list"]
+                columns.append([_tuples(v) if type(v) is list else v for v in values] if i in array_set else values)
+        rows += zip(*columns)
     return tuple(rows)
 

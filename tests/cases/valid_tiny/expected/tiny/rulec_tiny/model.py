@@ -94,7 +94,7 @@ _WEAPONS_ROWS: Tuple[Tuple[Any, ...], ...] = (
 )
 WEAPONS: Dict[str, Weapon] = {}
 for _r in _WEAPONS_ROWS:
-    WEAPONS[_r[0]] = Weapon(_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6])
+    WEAPONS[_r[0]] = tuple.__new__(Weapon, (_r[0], _r[1], _r[2], _r[3], _r[4], True, _r[5], _r[6],))
 
 
 def get_weapon(key: Any) -> Weapon:
