@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from .core import LimitExceeded, OutOfBounds
+from .fight_apply import Action
 from .fight_conditions import Refused
 from .fight_odds import MAX_ATTACKS, UntilOdds, attacks_until, expected_attacks
 from .fight_state import MAX_VALUE, ActionSpec, FightRules, Member, bad_options
@@ -301,8 +302,6 @@ class _Chain:
         kept = self.steps.get((key, place))
         if kept is not None:
             return kept
-        from .fight import Action  # fight.py imports this module
-
         roles = dict(step.roles)
         merged: Dict[Any, Tuple[Any, float]] = {}
         try:
