@@ -57,7 +57,7 @@ def runtime_modules(rs: Ruleset) -> list[str]:
     if rs.fight is not None:
         needed |= {"fight", "fight_apply", "fight_budget", "fight_carried", "fight_checks", "fight_conditions",
                    "fight_events", "fight_odds", "fight_plan", "fight_resources", "fight_shown", "fight_state",
-                   "fight_stats", "fight_until"}
+                   "fight_stats", "fight_stored", "fight_until"}
     return sorted(needed)
 
 

@@ -39,7 +39,8 @@ from .fight_conditions import Condition, Refused
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
 from .fight_state import (MAX_LOG, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect, Facts,
-                          FightRules, Member, Modifier, check_name, facts, line, read_fight, bad_options)
+                          FightRules, Member, Modifier, check_name, facts, line, bad_options)
+from .fight_stored import read_fight
 
 __all__ = ["CheckUse", "Condition", "Refused",
            "MAX_ATTACKS", "MAX_CHAIN_WORK", "MAX_THRESHOLD", "MAX_LOG", "MAX_MEMBERS",
@@ -270,7 +271,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources, Applying):
     @classmethod
     def from_dict(cls, rules: FightRules, data: Mapping[str, Any]) -> "Fight":
         """The fight `to_dict` wrote (a bot keeps one between chat messages): every value is checked
-        against its declared range (`fight_state.read_fight`); anything else is `OutOfBounds`."""
+        against its declared range (`fight_stored.read_fight`); anything else is `OutOfBounds`."""
         try:
             if not (isinstance(data, Mapping) and data.get("turns") is True) and rules.turn is not None:
                 rules = rules._replace(turn=None)  # a fight without the turn budget (stored before it, or off)
