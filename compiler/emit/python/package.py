@@ -56,8 +56,8 @@ def runtime_modules(rs: Ruleset) -> list[str]:
         needed |= set(FEATURES[f].runtime)
     if rs.fight is not None:
         needed |= {"fight", "fight_apply", "fight_budget", "fight_carried", "fight_checks", "fight_conditions",
-                   "fight_events", "fight_odds", "fight_plan", "fight_resources", "fight_shown", "fight_state",
-                   "fight_stats", "fight_stored", "fight_until"}
+                   "fight_events", "fight_odds", "fight_plan", "fight_plan_read", "fight_resources", "fight_shown",
+                   "fight_state", "fight_stats", "fight_stored", "fight_until"}
     return sorted(needed)
 
 
