@@ -13,7 +13,8 @@ from .fight_events import settled, states_of
 from .fight_state import MAX_CONDITIONS, MAX_VALUE, ActionSpec, FightRules, Member, clamp, line, logged
 
 if TYPE_CHECKING:
-    from .fight import Action, Fight
+    from .fight import Fight
+    from .fight_apply import Action
 
 
 class Carried:

@@ -55,8 +55,9 @@ def runtime_modules(rs: Ruleset) -> list[str]:
     for f in rs.features:
         needed |= set(FEATURES[f].runtime)
     if rs.fight is not None:
-        needed |= {"fight", "fight_budget", "fight_carried", "fight_checks", "fight_conditions", "fight_events", "fight_odds",
-                   "fight_plan", "fight_resources", "fight_shown", "fight_state", "fight_stats", "fight_until"}
+        needed |= {"fight", "fight_apply", "fight_budget", "fight_carried", "fight_checks", "fight_conditions",
+                   "fight_events", "fight_odds", "fight_plan", "fight_plan_read", "fight_resources", "fight_shown",
+                   "fight_state", "fight_stats", "fight_stored", "fight_until"}
     return sorted(needed)
 
 

@@ -1,7 +1,7 @@
 """A fight shown and stored (`Fight` inherits `Shown`): one line of a combatant's state in the
 rules' language — what its states and conditions forbid, how long each lasts, its relations, what
 is left of its turn — and the plain JSON a bot keeps between chat messages (`Fight.from_dict` reads it
-back, every value checked by `fight_state.read_fight`).
+back, every value checked by `fight_stored.read_fight`).
 """
 
 from __future__ import annotations
