@@ -83,6 +83,10 @@ def test_d20_f03_a_hostile_in_reach_lasts_while_it_is_able_and_sees_you(d20):
     assert any("身边有敌" in x for x in near.applied)
     melee = f.resolve("attack", roles, weapon="shortsword", dice=d20.FixedDice([18, 3]))
     assert melee.result.natural == 18  # melee attacks are not affected
+    spell = dict(dice_count=1, dice_sides=10, distance=30)
+    ranged = f.resolve("spell_attack", roles, **spell, dice=d20.FixedDice([18, 5, 3]))  # a ranged spell too (R34)
+    alone = d20.spell_attack(d20.Combatant(dexterity=16), d20.Combatant(), **spell, dice=d20.FixedDice([18, 5, 3]))
+    assert ranged.result.total == alone.total - 13 and any("身边有敌" in x for x in ranged.applied)
     gone = _incapacitate(d20, f, "丙")
     _, gone = gone.act("hide", {"character": "乙"})
     assert not gone.holds("threat", "丙", "甲") and "丙对甲的近身威胁结束（失能）" in gone.log

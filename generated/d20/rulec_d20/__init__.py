@@ -16,7 +16,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:98f376fdb6ace7b976271d4f36e0e0ef2bf0299c1391d136f98425423037c6d8
+# Content hash: sha256:884fb3eba19d837ea3ee1265337873fec215aee2c4d0e24768688ac262e23181
 """d20攻击规则 (d20): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

@@ -387,11 +387,11 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
     return _odds.build()
 
 
-def _spell_attack_setup(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, spell_range: int,
+def _spell_attack_setup(attacker: Combatant, target: Combatant, dice_count: int, dice_sides: int, spell_range: int,
                         distance: int, melee: bool, hostile_nearby: bool, target_unseen: bool, caster_unseen: bool,
                         flanking: bool, extra_advantage: int, extra_disadvantage: int,
                         _trace: Optional[List[_Step]]) -> Tuple[int]:
-    if not (type(caster) is Combatant and type(target) is Combatant and type(dice_count) is int
+    if not (type(attacker) is Combatant and type(target) is Combatant and type(dice_count) is int
             and 0 <= dice_count <= 40 and type(dice_sides) is int and 2 <= dice_sides <= 100
             and type(spell_range) is int and 0 <= spell_range <= 100000 and type(distance) is int
             and 0 <= distance <= 100000 and (melee is False or melee is True)
@@ -399,7 +399,7 @@ def _spell_attack_setup(caster: Combatant, target: Combatant, dice_count: int, d
             and (target_unseen is False or target_unseen is True) and (caster_unseen is False or caster_unseen is True)
             and (flanking is False or flanking is True) and type(extra_advantage) is int and 0 <= extra_advantage <= 10
             and type(extra_disadvantage) is int and 0 <= extra_disadvantage <= 10):
-        _rt_check_inputs((('type', '施法者', caster, Combatant), ('type', '目标', target, Combatant),
+        _rt_check_inputs((('type', '施法者', attacker, Combatant), ('type', '目标', target, Combatant),
                           ('int', '伤害骰数', dice_count, 0, 40), ('int', '伤害骰面数', dice_sides, 2, 100),
                           ('int', '射程', spell_range, 0, 100000), ('int', '距离', distance, 0, 100000),
                           ('bool', '近战法术攻击', melee), ('bool', '身边有敌', hostile_nearby),
@@ -407,29 +407,29 @@ def _spell_attack_setup(caster: Combatant, target: Combatant, dice_count: int, d
                           ('bool', '夹击', flanking), ('int', '其他优势层数', extra_advantage, 0, 10),
                           ('int', '其他劣势层数', extra_disadvantage, 0, 10),))
     reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * (
-            caster.size - _R_MEDIUM_SIZE_CATEGORY if caster.size - _R_MEDIUM_SIZE_CATEGORY > 0 else 0)
+            attacker.size - _R_MEDIUM_SIZE_CATEGORY if attacker.size - _R_MEDIUM_SIZE_CATEGORY > 0 else 0)
     if not (not melee or distance <= reach):
         raise OutOfReach(f'目标距离{distance}尺，超出触及范围{reach}尺')
     range_limit = reach if melee else spell_range
     if not (distance <= range_limit):
         raise OutOfRange(f'目标距离{distance}尺，超出该攻击的射程{range_limit}尺')
-    mod = ((caster.spell_ability - 10) // 2)
+    mod = ((attacker.spell_ability - 10) // 2)
     return (mod,)
 
 
-def spell_attack(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120,
+def spell_attack(attacker: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120,
                  distance: int = 5, melee: bool = False, hostile_nearby: bool = False, target_unseen: bool = False,
                  caster_unseen: bool = False, flanking: bool = False, extra_advantage: int = 0,
                  extra_disadvantage: int = 0, dice: Optional[DiceSource] = None) -> SpellAttackResult:
     """法术攻击（D20-01、D20-02、D20-03、D20-04、D20-08、D20-10）"""
     _trace: List[_Step] = []
-    (mod,) = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
+    (mod,) = _spell_attack_setup(attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
                                  target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, _trace)
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _natural_roll = _rt_roll_d20(
             _source,
-            (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or caster.hidden else 0) + extra_advantage
+            (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or attacker.hidden else 0) + extra_advantage
             - ((_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
                + (_R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage))
     _rolls.append(_natural_roll)
@@ -438,9 +438,9 @@ def spell_attack(caster: Combatant, target: Combatant, dice_count: int, dice_sid
             _Step,
             ('d20', _rt_d20_sentence('法术攻击检定', _natural_roll),
              (('faces', _natural_roll.faces), ('natural', natural)))))
-    total = natural + mod + caster.proficiency + (_R_FLANKING_BONUS if flanking and melee else 0)
+    total = natural + mod + attacker.proficiency + (_R_FLANKING_BONUS if flanking and melee else 0)
     hit = total >= target.armor_class
-    crit = hit and natural >= _R_CRIT_THRESHOLD_BASE - caster.crit_range
+    crit = hit and natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range
     _spell_damage_dice = _rt_make_dice(dice_count, dice_sides) if hit else None
     if _spell_damage_dice is not None:
         _spell_damage_roll = _rt_roll_damage(_source, _spell_damage_dice.terms, crit)
@@ -452,62 +452,63 @@ def spell_attack(caster: Combatant, target: Combatant, dice_count: int, dice_sid
                  (('faces', _spell_damage_roll.faces), ('spell_damage', spell_damage)))))
     else:
         spell_damage = 0
-    return _rec(SpellAttackResult, (hit, crit, spell_damage, total, caster.hidden, tuple(_rolls), tuple(_trace)))
+    return _rec(SpellAttackResult, (hit, crit, spell_damage, total, attacker.hidden, tuple(_rolls), tuple(_trace)))
 
 
-def _spell_attack_roll(dice: DiceSource, mod: int, caster: Combatant, target: Combatant, dice_count: int,
+def _spell_attack_roll(dice: DiceSource, mod: int, attacker: Combatant, target: Combatant, dice_count: int,
                        dice_sides: int, melee: bool, hostile_nearby: bool, target_unseen: bool, caster_unseen: bool,
                        flanking: bool, extra_advantage: int, extra_disadvantage: int) -> Tuple[
         bool, bool, int, int, bool]:
     _die = dice.die
-    _natural_layers = (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or caster.hidden else 0) + extra_advantage - (
+    _natural_layers = (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or attacker.hidden else 0) + extra_advantage - (
             (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
             + (_R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage)
     natural = _die(20) if _natural_layers == 0 else _rt_d20_natural(_die, _natural_layers)
-    total = natural + mod + caster.proficiency + (_R_FLANKING_BONUS if flanking and melee else 0)
+    total = natural + mod + attacker.proficiency + (_R_FLANKING_BONUS if flanking and melee else 0)
     hit = total >= target.armor_class
-    crit = hit and natural >= _R_CRIT_THRESHOLD_BASE - caster.crit_range
+    crit = hit and natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range
     if hit:
         _spell_damage_dice = _rt_make_dice(dice_count, dice_sides)
         spell_damage = _rt_damage_total(_die, _spell_damage_dice.terms,
                                         crit) + _spell_damage_dice.flat if _spell_damage_dice is not None else 0
     else:
         spell_damage = 0
-    return (hit, crit, spell_damage, total, caster.hidden)
+    return (hit, crit, spell_damage, total, attacker.hidden)
 
 
-def spell_attack_fast(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120,
-                      distance: int = 5, melee: bool = False, hostile_nearby: bool = False, target_unseen: bool = False,
-                      caster_unseen: bool = False, flanking: bool = False, extra_advantage: int = 0,
-                      extra_disadvantage: int = 0, dice: DiceSource) -> Tuple[bool, bool, int, int, bool]:
+def spell_attack_fast(attacker: Combatant, target: Combatant, dice_count: int, dice_sides: int, *,
+                      spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False,
+                      target_unseen: bool = False, caster_unseen: bool = False, flanking: bool = False,
+                      extra_advantage: int = 0, extra_disadvantage: int = 0, dice: DiceSource) -> Tuple[
+        bool, bool, int, int, bool]:
     """法术攻击: the outcome only (the fields of SPELL_ATTACK_FIELDS), no trace."""
-    (mod,) = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
+    (mod,) = _spell_attack_setup(attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
                                  target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return _spell_attack_roll(dice, mod, caster, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen,
+    return _spell_attack_roll(dice, mod, attacker, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen,
                               caster_unseen, flanking, extra_advantage, extra_disadvantage)
 
 
-def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *,
+def spell_attack_prepare(attacker: Combatant, target: Combatant, dice_count: int, dice_sides: int, *,
                          spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False,
                          target_unseen: bool = False, caster_unseen: bool = False, flanking: bool = False,
                          extra_advantage: int = 0, extra_disadvantage: int = 0) -> Callable[
         [DiceSource], Tuple[bool, bool, int, int, bool]]:
     """法术攻击: the setup once; the function returned rolls and returns the outcome tuple."""
-    (mod,) = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
+    (mod,) = _spell_attack_setup(attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
                                  target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, None)
-    _natural_layers = (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or caster.hidden else 0) + extra_advantage - (
+    _natural_layers = (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or attacker.hidden else 0) + extra_advantage - (
             (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
             + (_R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage)
-    _natural = (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or caster.hidden else 0) + extra_advantage
+    _natural = (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or attacker.hidden else 0) + extra_advantage
     _natural_2 = (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0) + (
             _R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage
-    _caster_proficiency = caster.proficiency
+    _attacker_proficiency = attacker.proficiency
     _total = _R_FLANKING_BONUS if flanking and melee else 0
     _target_armor_class = target.armor_class
-    _crit = _R_CRIT_THRESHOLD_BASE - caster.crit_range
-    _caster_hidden = caster.hidden
+    _crit = _R_CRIT_THRESHOLD_BASE - attacker.crit_range
+    _attacker_hidden = attacker.hidden
 
     def _roll(dice: DiceSource) -> Tuple[bool, bool, int, int, bool]:
         if dice.__class__ is SeededDice:
@@ -523,7 +524,7 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
                         _node = _node[int(_rand() * len(_node))]
                     _out: Tuple[bool, bool, int, int, bool] = _node
                     return _out
-            total = natural + mod + _caster_proficiency + _total
+            total = natural + mod + _attacker_proficiency + _total
             hit = total >= _target_armor_class
             crit = hit and natural >= _crit
             if hit:
@@ -532,8 +533,8 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
                                                 crit) + _spell_damage_dice.flat if _spell_damage_dice is not None else 0
             else:
                 spell_damage = 0
-            return (hit, crit, spell_damage, total, _caster_hidden)
-        return _spell_attack_roll(_rt_dice_source(dice), mod, caster, target, dice_count, dice_sides, melee,
+            return (hit, crit, spell_damage, total, _attacker_hidden)
+        return _spell_attack_roll(_rt_dice_source(dice), mod, attacker, target, dice_count, dice_sides, melee,
                                   hostile_nearby, target_unseen, caster_unseen, flanking, extra_advantage,
                                   extra_disadvantage)
 
@@ -553,7 +554,7 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
                     _node = _node[int(_rand() * len(_node))]
                 _out: Tuple[bool, bool, int, int, bool] = _node
                 return _out
-            total = natural + mod + _caster_proficiency + _total
+            total = natural + mod + _attacker_proficiency + _total
             hit = total >= _target_armor_class
             crit = hit and natural >= _crit
             if hit:
@@ -562,33 +563,33 @@ def spell_attack_prepare(caster: Combatant, target: Combatant, dice_count: int, 
                                                 crit) + _spell_damage_dice.flat if _spell_damage_dice is not None else 0
             else:
                 spell_damage = 0
-            return (hit, crit, spell_damage, total, _caster_hidden)
+            return (hit, crit, spell_damage, total, _attacker_hidden)
         return _roll(dice)
 
     return _roll_common if _natural_layers == 0 else _roll
 
 
-def spell_attack_odds(caster: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120,
-                      distance: int = 5, melee: bool = False, hostile_nearby: bool = False, target_unseen: bool = False,
-                      caster_unseen: bool = False, flanking: bool = False, extra_advantage: int = 0,
-                      extra_disadvantage: int = 0) -> Odds:
+def spell_attack_odds(attacker: Combatant, target: Combatant, dice_count: int, dice_sides: int, *,
+                      spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False,
+                      target_unseen: bool = False, caster_unseen: bool = False, flanking: bool = False,
+                      extra_advantage: int = 0, extra_disadvantage: int = 0) -> Odds:
     """法术攻击: the exact distribution of the fields of SPELL_ATTACK_FIELDS."""
-    (mod,) = _spell_attack_setup(caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
+    (mod,) = _spell_attack_setup(attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
                                  target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, None)
     _odds, _p = OddsBuilder(SPELL_ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
     for natural, _natural_q in _rt_d20_distribution(
-            (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or caster.hidden else 0) + extra_advantage
+            (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or attacker.hidden else 0) + extra_advantage
             - ((_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
                + (_R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage)):
         _natural_p = _p * _natural_q
-        total = natural + mod + caster.proficiency + (_R_FLANKING_BONUS if flanking and melee else 0)
+        total = natural + mod + attacker.proficiency + (_R_FLANKING_BONUS if flanking and melee else 0)
         hit = total >= target.armor_class
-        crit = hit and natural >= _R_CRIT_THRESHOLD_BASE - caster.crit_range
+        crit = hit and natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range
         _spell_damage_dice = _rt_make_dice(dice_count, dice_sides)
         for spell_damage, _spell_damage_q in (_rt_dice_items(_spell_damage_dice.terms, _spell_damage_dice.flat, crit)
                                               if (hit) and _spell_damage_dice is not None else _rt_ZERO_ITEMS):
             _spell_damage_p = _natural_p * _spell_damage_q
-            _odds.add((hit, crit, spell_damage, total, caster.hidden), _spell_damage_p)
+            _odds.add((hit, crit, spell_damage, total, attacker.hidden), _spell_damage_p)
     return _odds.build()
 
 

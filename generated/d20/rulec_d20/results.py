@@ -46,7 +46,7 @@ PROCEDURE_INFO: Dict[str, Dict[str, Any]] = {
             "summary": {"hit": 'hit', "damage": 'damage'}},
     'spell_attack': {
             "name": '法术攻击',
-            "params": (('caster', '施法者', 'combatant'), ('target', '目标', 'combatant'),
+            "params": (('attacker', '施法者', 'combatant'), ('target', '目标', 'combatant'),
                        ('dice_count', '伤害骰数', 'int'), ('dice_sides', '伤害骰面数', 'int'),
                        ('spell_range', '射程', 'int'), ('distance', '距离', 'int'), ('melee', '近战法术攻击', 'bool'),
                        ('hostile_nearby', '身边有敌', 'bool'), ('target_unseen', '看不见目标', 'bool'),

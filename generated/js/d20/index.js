@@ -4144,11 +4144,11 @@ function attack_odds(attacker, target, weapon, options) {
 }
 
 function _spell_attack_setup(
-  caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen,
+  attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen,
   flanking, extra_advantage, extra_disadvantage, _trace
 ) {
   if (!(
-    caster instanceof Combatant && target instanceof Combatant && Number.isInteger(dice_count) && 0 <= dice_count
+    attacker instanceof Combatant && target instanceof Combatant && Number.isInteger(dice_count) && 0 <= dice_count
     && dice_count <= 40 && Number.isInteger(dice_sides) && 2 <= dice_sides && dice_sides <= 100
     && Number.isInteger(spell_range) && 0 <= spell_range && spell_range <= 100000 && Number.isInteger(distance)
     && 0 <= distance && distance <= 100000 && typeof melee === 'boolean' && typeof hostile_nearby === 'boolean'
@@ -4157,7 +4157,7 @@ function _spell_attack_setup(
     && Number.isInteger(extra_disadvantage) && 0 <= extra_disadvantage && extra_disadvantage <= 10
   )) {
     _rt_check_inputs([
-      ['type', "施法者", caster, Combatant], ['type', "目标", target, Combatant],
+      ['type', "施法者", attacker, Combatant], ['type', "目标", target, Combatant],
       ['int', "伤害骰数", dice_count, 0, 40], ['int', "伤害骰面数", dice_sides, 2, 100],
       ['int', "射程", spell_range, 0, 100000], ['int', "距离", distance, 0, 100000], ['bool', "近战法术攻击", melee],
       ['bool', "身边有敌", hostile_nearby], ['bool', "看不见目标", target_unseen],
@@ -4166,7 +4166,7 @@ function _spell_attack_setup(
     ]);
   }
   let reach, range_limit, mod;
-  reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(0, caster.size - _R_MEDIUM_SIZE_CATEGORY);
+  reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(0, attacker.size - _R_MEDIUM_SIZE_CATEGORY);
   if (!(!melee || distance <= reach)) {
     throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
   }
@@ -4174,7 +4174,7 @@ function _spell_attack_setup(
   if (!(distance <= range_limit)) {
     throw new OutOfRange("目标距离" + String(distance) + "尺，超出该攻击的射程" + String(range_limit) + "尺");
   }
-  mod = Math.floor((caster.spell_ability - 10) / 2);
+  mod = Math.floor((attacker.spell_ability - 10) / 2);
   return [mod];
 }
 
@@ -4185,7 +4185,7 @@ SpellAttackResult.PROCEDURE = "spell_attack";
 SpellAttackResult.FIELDS = SPELL_ATTACK_FIELDS;
 
 // 法术攻击（D20-01、D20-02、D20-03、D20-04、D20-08、D20-10）
-function spell_attack(caster, target, dice_count, dice_sides, options) {
+function spell_attack(attacker, target, dice_count, dice_sides, options) {
   options = _rt_options(
     options,
     [
@@ -4204,8 +4204,8 @@ function spell_attack(caster, target, dice_count, dice_sides, options) {
   let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
   const _trace = [];
   const [mod] = _spell_attack_setup(
-    caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen,
-    flanking, extra_advantage, extra_disadvantage, _trace
+    attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen,
+    caster_unseen, flanking, extra_advantage, extra_disadvantage, _trace
   );
   const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
   const _rolls = [];
@@ -4213,7 +4213,7 @@ function spell_attack(caster, target, dice_count, dice_sides, options) {
   _natural_roll = _rt_roll_d20(
     _source,
     (
-      caster_unseen || caster.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
+      caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
     ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage)
   );
   _rolls.push(_natural_roll);
@@ -4221,9 +4221,9 @@ function spell_attack(caster, target, dice_count, dice_sides, options) {
   _trace.push(new TraceStep(
     "d20", _rt_d20_sentence("法术攻击检定", _natural_roll), [["faces", _natural_roll.faces], ["natural", natural]]
   ));
-  total = natural + mod + caster.proficiency + (flanking && melee ? _R_FLANKING_BONUS : 0);
+  total = natural + mod + attacker.proficiency + (flanking && melee ? _R_FLANKING_BONUS : 0);
   hit = total >= target.armor_class;
-  crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - caster.crit_range;
+  crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
   _spell_damage_dice = hit ? _rt_make_dice(dice_count, dice_sides) : null;
   if (_spell_damage_dice !== null) {
     _spell_damage_roll = _rt_roll_damage(_source, _spell_damage_dice.terms, crit);
@@ -4237,23 +4237,23 @@ function spell_attack(caster, target, dice_count, dice_sides, options) {
   else {
     spell_damage = 0;
   }
-  return _rt_result(SpellAttackResult, [hit, crit, spell_damage, total, caster.hidden], _rolls, _trace);
+  return _rt_result(SpellAttackResult, [hit, crit, spell_damage, total, attacker.hidden], _rolls, _trace);
 }
 
 function _spell_attack_roll(
-  dice, mod, caster, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen, caster_unseen, flanking,
+  dice, mod, attacker, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen, caster_unseen, flanking,
   extra_advantage, extra_disadvantage
 ) {
   let natural, total, hit, crit, _spell_damage_dice, spell_damage;
   natural = _rt_d20_natural(
     dice,
     (
-      caster_unseen || caster.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
+      caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
     ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage)
   );
-  total = natural + mod + caster.proficiency + (flanking && melee ? _R_FLANKING_BONUS : 0);
+  total = natural + mod + attacker.proficiency + (flanking && melee ? _R_FLANKING_BONUS : 0);
   hit = total >= target.armor_class;
-  crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - caster.crit_range;
+  crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
   if (hit) {
     _spell_damage_dice = _rt_make_dice(dice_count, dice_sides);
     spell_damage = _spell_damage_dice !== null ? _rt_damage_total(dice, _spell_damage_dice.terms, crit) + _spell_damage_dice.flat : 0;
@@ -4261,11 +4261,11 @@ function _spell_attack_roll(
   else {
     spell_damage = 0;
   }
-  return [hit, crit, spell_damage, total, caster.hidden];
+  return [hit, crit, spell_damage, total, attacker.hidden];
 }
 
 // 法术攻击: the outcome only (the fields of SPELL_ATTACK_FIELDS), no trace.
-function spell_attack_fast(caster, target, dice_count, dice_sides, options) {
+function spell_attack_fast(attacker, target, dice_count, dice_sides, options) {
   options = _rt_options(
     options,
     [
@@ -4283,18 +4283,18 @@ function spell_attack_fast(caster, target, dice_count, dice_sides, options) {
   let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
   let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
   const [mod] = _spell_attack_setup(
-    caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen,
-    flanking, extra_advantage, extra_disadvantage, null
+    attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen,
+    caster_unseen, flanking, extra_advantage, extra_disadvantage, null
   );
   const dice = _rt_dice_source(options.dice);
   return _spell_attack_roll(
-    dice, mod, caster, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen, caster_unseen, flanking,
+    dice, mod, attacker, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen, caster_unseen, flanking,
     extra_advantage, extra_disadvantage
   );
 }
 
 // 法术攻击: the setup once; the function returned rolls and returns the outcome array.
-function spell_attack_prepare(caster, target, dice_count, dice_sides, options) {
+function spell_attack_prepare(attacker, target, dice_count, dice_sides, options) {
   options = _rt_options(
     options,
     [
@@ -4312,26 +4312,26 @@ function spell_attack_prepare(caster, target, dice_count, dice_sides, options) {
   let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
   let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
   const [mod] = _spell_attack_setup(
-    caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen,
-    flanking, extra_advantage, extra_disadvantage, null
+    attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen,
+    caster_unseen, flanking, extra_advantage, extra_disadvantage, null
   );
   const _natural_layers = (
-    caster_unseen || caster.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
+    caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
   ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage);
-  const _natural = (caster_unseen || caster.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0) + extra_advantage;
+  const _natural = (caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0) + extra_advantage;
   const _natural_2 = (
     hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0
   ) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage;
-  const _caster_proficiency = caster.proficiency;
+  const _attacker_proficiency = attacker.proficiency;
   const _total = flanking && melee ? _R_FLANKING_BONUS : 0;
   const _target_armor_class = target.armor_class;
-  const _crit = _R_CRIT_THRESHOLD_BASE - caster.crit_range;
-  const _caster_hidden = caster.hidden;
+  const _crit = _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
+  const _attacker_hidden = attacker.hidden;
   return dice => {
     dice = _rt_dice_source(dice);  // faces checked unless it is a SeededDice or FixedDice
     let natural, total, hit, crit, _spell_damage_dice, spell_damage;
     natural = _rt_d20_natural(dice, _natural_layers);
-    total = natural + mod + _caster_proficiency + _total;
+    total = natural + mod + _attacker_proficiency + _total;
     hit = total >= _target_armor_class;
     crit = hit && natural >= _crit;
     if (hit) {
@@ -4341,12 +4341,12 @@ function spell_attack_prepare(caster, target, dice_count, dice_sides, options) {
     else {
       spell_damage = 0;
     }
-    return [hit, crit, spell_damage, total, _caster_hidden];
+    return [hit, crit, spell_damage, total, _attacker_hidden];
   }
 }
 
 // 法术攻击: the exact distribution of the fields of SPELL_ATTACK_FIELDS.
-function spell_attack_odds(caster, target, dice_count, dice_sides, options) {
+function spell_attack_odds(attacker, target, dice_count, dice_sides, options) {
   options = _rt_options(
     options,
     [
@@ -4364,20 +4364,20 @@ function spell_attack_odds(caster, target, dice_count, dice_sides, options) {
   let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
   let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
   const [mod] = _spell_attack_setup(
-    caster, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen,
-    flanking, extra_advantage, extra_disadvantage, null
+    attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen,
+    caster_unseen, flanking, extra_advantage, extra_disadvantage, null
   );
   const _odds = new OddsBuilder(SPELL_ATTACK_FIELDS, "hit", "damage", 200000);
   const _p = 1.0;
   let natural, total, hit, crit, _spell_damage_dice, spell_damage;
   for (const _natural_item of _rt_d20_distribution((
-    caster_unseen || caster.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
+    caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
   ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage))) {
     natural = _natural_item[0];
     const _natural_p = _p * _natural_item[1];
-    total = natural + mod + caster.proficiency + (flanking && melee ? _R_FLANKING_BONUS : 0);
+    total = natural + mod + attacker.proficiency + (flanking && melee ? _R_FLANKING_BONUS : 0);
     hit = total >= target.armor_class;
-    crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - caster.crit_range;
+    crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
     _spell_damage_dice = _rt_make_dice(dice_count, dice_sides);
     for (const _spell_damage_item of (
       (hit)
@@ -4387,7 +4387,7 @@ function spell_attack_odds(caster, target, dice_count, dice_sides, options) {
     )) {
       spell_damage = _spell_damage_item[0];
       const _spell_damage_p = _natural_p * _spell_damage_item[1];
-      _odds.add([hit, crit, spell_damage, total, caster.hidden], _spell_damage_p);
+      _odds.add([hit, crit, spell_damage, total, attacker.hidden], _spell_damage_p);
     }
   }
   return _odds.build();
@@ -6159,14 +6159,14 @@ const PROCEDURE_INFO = Object.freeze({
   "spell_attack": {
     name: "法术攻击",
     params: [
-      ["caster", "施法者", "combatant"], ["target", "目标", "combatant"], ["dice_count", "伤害骰数", "int"],
+      ["attacker", "施法者", "combatant"], ["target", "目标", "combatant"], ["dice_count", "伤害骰数", "int"],
       ["dice_sides", "伤害骰面数", "int"], ["spell_range", "射程", "int"], ["distance", "距离", "int"],
       ["melee", "近战法术攻击", "bool"], ["hostile_nearby", "身边有敌", "bool"],
       ["target_unseen", "看不见目标", "bool"], ["caster_unseen", "目标看不见施法者", "bool"],
       ["flanking", "夹击", "bool"], ["extra_advantage", "其他优势层数", "int"],
       ["extra_disadvantage", "其他劣势层数", "int"]
     ],
-    positional: ["caster", "target", "dice_count", "dice_sides"],
+    positional: ["attacker", "target", "dice_count", "dice_sides"],
     fields: [
       ["hit", "命中", "bool"], ["crit", "重击", "bool"], ["damage", "伤害", "int"], ["total", "检定结果", "int"],
       ["revealed", "暴露位置", "bool"]
@@ -6361,11 +6361,11 @@ const FIGHT_RULES = _rt_fight_rules({
     [
       "spell_attack",
       {
-        name: "法术攻击", call: spell_attack, positional: ["caster", "target", "dice_count", "dice_sides"],
-        roles: ["caster", "target"],
+        name: "法术攻击", call: spell_attack, positional: ["attacker", "target", "dice_count", "dice_sides"],
+        roles: ["attacker", "target"],
         effects: [
           ["counter", "target", "damage", "damage", 1, "", "", ""],
-          ["condition", "caster", "revealed", "", 1, "", "revealed", ""]
+          ["condition", "attacker", "revealed", "", 1, "", "revealed", ""]
         ],
         odds: spell_attack_odds,
         params: [
@@ -6613,11 +6613,8 @@ const FIGHT_RULES = _rt_fight_rules({
       "hiding",
       [
         "躲藏中", [["hidden", true]], [], [], [[], "", "", ""], [], [],
-        [
-          ["acts", "holder", 1, [["attack"], "attacker", "", ""], ""],
-          ["acts", "holder", 1, [["spell_attack"], "caster", "", ""], ""]
-        ],
-        1000000, "replace", ["D20-F02"], [], [], []
+        [["acts", "holder", 1, [["attack", "spell_attack"], "attacker", "", ""], ""]], 1000000, "replace", ["D20-F02"],
+        [], [], []
       ]
     ],
     [
