@@ -135,10 +135,11 @@ def _odds(step: Pool, g: PyGen) -> None:
                  g.setting("add_at_raw"))
     if step.all_succeed is not None:
         value = code("_rt_all_succeed_distribution({}) if {} else {}", dice, g.operand(step.all_succeed.expr), value)
+    items = code("_odds.outcomes({}, {})", g.p, value)
     when = g.when(step)
-    if when is not None:
-        value = code("({}) if {} else _rt_CERTAIN_ZERO", value, when)
-    g.loop(step, g.local(step), code("_odds.outcomes({}, {})", g.p, value))
+    if when is not None:  # a roll that does not happen: its zero, certain (no branch to count)
+        items = code("({} if {} else _rt_ZERO_ITEMS)", items, when)
+    g.loop(step, g.local(step), items)
 
 
 # ---- JavaScript ----
@@ -179,10 +180,11 @@ def _js_odds(step: Pool, g: JsGen) -> None:
                g.setting("add_at_raw"))
     if step.all_succeed is not None:
         value = js("({} ? _rt_all_succeed_distribution({}) : {})", g.operand(step.all_succeed.expr), dice, value)
+    items = js("_odds.outcomes({}, {})", g.p, value)
     when = g.when(step)
-    if when is not None:
-        value = js("({} ? {} : _rt_CERTAIN_ZERO)", when, value)
-    g.loop(step, g.local(step), js("_odds.outcomes({}, {})", g.p, value))
+    if when is not None:  # a roll that does not happen: its zero, certain (no branch to count)
+        items = js("({} ? {} : _rt_ZERO_ITEMS)", when, items)
+    g.loop(step, g.local(step), items)
 
 
 handler("js", "traced", Pool)(_js_traced)

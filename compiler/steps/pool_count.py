@@ -114,10 +114,11 @@ def _odds(step: PoolCount, g: PyGen) -> None:
     value = code("_rt_count_distribution(_rt_pool_distribution({}, {}, {}, {}), {} - {}, {})",
                  g.expr(step.dice.expr), g.setting("sides"), g.setting("success_at"), g.setting("add_at_raw"),
                  g.paren(step.at_least.expr), g.paren(step.extras.expr), g.expr(step.times.expr))
+    items = code("_odds.outcomes({}, {})", g.p, value)
     when = g.when(step)
-    if when is not None:
-        value = code("{} if {} else _rt_CERTAIN_ZERO", value, when)
-    g.loop(step, g.local(step), code("_odds.outcomes({}, {})", g.p, value))
+    if when is not None:  # a roll that does not happen: its zero, certain (no branch to count)
+        items = code("({} if {} else _rt_ZERO_ITEMS)", items, when)
+    g.loop(step, g.local(step), items)
 
 
 # ---- JavaScript ----
@@ -163,10 +164,11 @@ def _js_odds(step: PoolCount, g: JsGen) -> None:
     value = js("_rt_count_distribution(_rt_pool_distribution({}, {}, {}, {}), {} - {}, {})",
                g.expr(step.dice.expr), g.setting("sides"), g.setting("success_at"), g.setting("add_at_raw"),
                g.paren(step.at_least.expr), g.paren(step.extras.expr), g.expr(step.times.expr))
+    items = js("_odds.outcomes({}, {})", g.p, value)
     when = g.when(step)
-    if when is not None:
-        value = js("({} ? {} : _rt_CERTAIN_ZERO)", when, value)
-    g.loop(step, g.local(step), js("_odds.outcomes({}, {})", g.p, value))
+    if when is not None:  # a roll that does not happen: its zero, certain (no branch to count)
+        items = js("({} ? {} : _rt_ZERO_ITEMS)", when, items)
+    g.loop(step, g.local(step), items)
 
 
 handler("js", "traced", PoolCount)(_js_traced)

@@ -402,9 +402,13 @@ class ProcedureWriter:
             w.line(code("_odds, _p = OddsBuilder({}, {}, {}, {}), 1.0", self.fields, literal(p.summary.hit),
                         literal(p.summary.damage), literal(self.rs.dice.limits["odds_branches"])))
             level = w.level
-            g = PyGen(self.ctx, "odds", w)
-            self._per_roll("odds", g, self.plan.per_roll)
-            w.line(code("_odds.add(({}), {})", self._outputs(self.plan.outputs, g), g.p))
+            body = self.plan.prepared  # the per-roll steps with their roll-independent parts hoisted
+            g = PyGen(self.ctx, "odds", w, body=body)
+            for h in body.hoisted:  # computed once, not once per outcome enumerated
+                assert isinstance(h, ir.Hoisted)
+                w.line(code("{} = {}", name(h.name), g.expr(h.value)))
+            self._per_roll("odds", g, body.steps)
+            w.line(code("_odds.add(({}), {})", self._outputs(body.outputs, g), g.p))
             w.level = level
             w.line(Code("return _odds.build()"))
 

@@ -362,13 +362,24 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
             target_unseen, guessed_wrong, attacker_unseen, hostile_nearby, flanking, flank_position, extra_advantage,
             extra_disadvantage, sneak_dice, other_bonus, None)
     _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
-    for natural, _natural_q in _rt_d20_distribution(advantage - disadvantage):
+    _natural_layers = advantage - disadvantage
+    _not_guessed_wrong = not guessed_wrong
+    _target_armor_class = target.armor_class
+    _crit = _R_CRIT_THRESHOLD_BASE - attacker.crit_range
+    _weapon_damage_dice = weapon.versatile_dice if two_handed and (
+            'versatile' in weapon.properties) else weapon.damage_dice
+    _sneak_dice_gt_0 = sneak_dice > 0
+    _damage = damage_mod if weapon.damage_type.given else 0
+    _weapon_damage_type_id = weapon.damage_type.id
+    _attacker_hidden = attacker.hidden
+    _out7 = not offhand and ('light' in weapon.properties) and weapon.attack_type == 'melee'
+    _out8 = 'bonus' if offhand else 'standard'
+    for natural, _natural_q in _rt_d20_distribution(_natural_layers):
         _natural_p = _p * _natural_q
         total = natural + attack_bonus
-        hit = not guessed_wrong and total >= target.armor_class
-        crit = hit and natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range
-        _weapon_damage_dice = weapon.versatile_dice if two_handed and (
-                'versatile' in weapon.properties) else weapon.damage_dice
+        hit = _not_guessed_wrong and total >= _target_armor_class
+        crit = hit and natural >= _crit
+        _weapon_damage_dice = _weapon_damage_dice
         for weapon_damage, _weapon_damage_q in (
                 _rt_dice_items(_weapon_damage_dice.terms, _weapon_damage_dice.flat, crit)
                 if (hit) and _weapon_damage_dice is not None else _rt_ZERO_ITEMS):
@@ -376,14 +387,12 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
             _extra_damage_dice = _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES)
             for extra_damage, _extra_damage_q in (
                     _rt_dice_items(_extra_damage_dice.terms, _extra_damage_dice.flat, crit)
-                    if (hit and sneak_dice > 0) and _extra_damage_dice is not None else _rt_ZERO_ITEMS):
+                    if (_sneak_dice_gt_0 and hit) and _extra_damage_dice is not None else _rt_ZERO_ITEMS):
                 _extra_damage_p = _weapon_damage_p * _extra_damage_q
-                damage = (max(0, weapon_damage + extra_damage + (damage_mod if weapon.damage_type.given else 0)) if hit
-                          else 0)
-                _odds.add(
-                        (hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden,
-                         not offhand and ('light' in weapon.properties) and weapon.attack_type == 'melee',
-                         'bonus' if offhand else 'standard'), _extra_damage_p)
+                damage = (weapon_damage + extra_damage + _damage if weapon_damage + extra_damage + _damage > 0
+                          else 0) if hit else 0
+                _odds.add((hit, crit, damage, _weapon_damage_type_id, natural, total, _attacker_hidden, _out7, _out8),
+                          _extra_damage_p)
     return _odds.build()
 
 
@@ -577,19 +586,27 @@ def spell_attack_odds(attacker: Combatant, target: Combatant, dice_count: int, d
     (mod,) = _spell_attack_setup(attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
                                  target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, None)
     _odds, _p = OddsBuilder(SPELL_ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
-    for natural, _natural_q in _rt_d20_distribution(
-            (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or attacker.hidden else 0) + extra_advantage
-            - ((_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
-               + (_R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage)):
+    _natural_layers = (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or attacker.hidden else 0) + extra_advantage - (
+            (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
+            + (_R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage)
+    _natural = (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or attacker.hidden else 0) + extra_advantage
+    _natural_2 = (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0) + (
+            _R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage
+    _attacker_proficiency = attacker.proficiency
+    _total = _R_FLANKING_BONUS if flanking and melee else 0
+    _target_armor_class = target.armor_class
+    _crit = _R_CRIT_THRESHOLD_BASE - attacker.crit_range
+    _attacker_hidden = attacker.hidden
+    for natural, _natural_q in _rt_d20_distribution(_natural_layers):
         _natural_p = _p * _natural_q
-        total = natural + mod + attacker.proficiency + (_R_FLANKING_BONUS if flanking and melee else 0)
-        hit = total >= target.armor_class
-        crit = hit and natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range
+        total = natural + mod + _attacker_proficiency + _total
+        hit = total >= _target_armor_class
+        crit = hit and natural >= _crit
         _spell_damage_dice = _rt_make_dice(dice_count, dice_sides)
         for spell_damage, _spell_damage_q in (_rt_dice_items(_spell_damage_dice.terms, _spell_damage_dice.flat, crit)
                                               if (hit) and _spell_damage_dice is not None else _rt_ZERO_ITEMS):
             _spell_damage_p = _natural_p * _spell_damage_q
-            _odds.add((hit, crit, spell_damage, total, attacker.hidden), _spell_damage_p)
+            _odds.add((hit, crit, spell_damage, total, _attacker_hidden), _spell_damage_p)
     return _odds.build()
 
 
@@ -759,12 +776,13 @@ def grapple_odds(attacker: Combatant, target: Combatant, *, distance: int = 5, f
     attack_mod, defend_mod, helpless = _grapple_setup(attacker, target, distance, free_hand, resists, target_skill,
                                                       None)
     _odds, _p = OddsBuilder(GRAPPLE_FIELDS, None, None, 200000), 1.0
-    for attack_roll, _attack_roll_q in _rt_d20_distribution((
-            attacker.size - target.size if attacker.size - target.size > 0 else 0)):
+    _attack_roll_layers = (attacker.size - target.size if attacker.size - target.size > 0 else 0)
+    _defend_roll_layers = (target.size - attacker.size if target.size - attacker.size > 0 else 0)
+    _not_helpless = not helpless
+    for attack_roll, _attack_roll_q in _rt_d20_distribution(_attack_roll_layers):
         _attack_roll_p = _p * _attack_roll_q
-        for defend_roll, _defend_roll_q in (
-                _rt_d20_distribution((target.size - attacker.size if target.size - attacker.size > 0 else 0))
-                if not helpless else _rt_ZERO_ITEMS):
+        for defend_roll, _defend_roll_q in (_rt_d20_distribution(_defend_roll_layers) if _not_helpless
+                                            else _rt_ZERO_ITEMS):
             _defend_roll_p = _attack_roll_p * _defend_roll_q
             attack_total = attack_roll + attack_mod
             defend_total = (_R_HELPLESS_DEFENDER_ROLL if helpless else defend_roll) + defend_mod
@@ -883,13 +901,15 @@ def escape_grapple_odds(escaper: Combatant, grappler: Combatant, skill: Union[Co
     """逃脱擒抱: the exact distribution of the fields of ESCAPE_GRAPPLE_FIELDS."""
     escape_mod, hold_mod = _escape_grapple_setup(escaper, grappler, skill, None)
     _odds, _p = OddsBuilder(ESCAPE_GRAPPLE_FIELDS, None, None, 200000), 1.0
+    _hold_roll = not grappler.incapacitated
+    _grappler_incapacitated = grappler.incapacitated
     for escape_roll, _escape_roll_q in _rt_d20_distribution(0):
         _escape_roll_p = _p * _escape_roll_q
-        for hold_roll, _hold_roll_q in (_rt_d20_distribution(0) if not grappler.incapacitated else _rt_ZERO_ITEMS):
+        for hold_roll, _hold_roll_q in (_rt_d20_distribution(0) if _hold_roll else _rt_ZERO_ITEMS):
             _hold_roll_p = _escape_roll_p * _hold_roll_q
             escape_total = escape_roll + escape_mod
-            hold_total = (_R_HELPLESS_DEFENDER_ROLL if grappler.incapacitated else hold_roll) + hold_mod
-            success = grappler.incapacitated or escape_total > hold_total
+            hold_total = (_R_HELPLESS_DEFENDER_ROLL if _grappler_incapacitated else hold_roll) + hold_mod
+            success = _grappler_incapacitated or escape_total > hold_total
             _odds.add((success, escape_total, hold_total), _hold_roll_p)
     return _odds.build()
 
@@ -1089,18 +1109,21 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
     """推撞: the exact distribution of the fields of SHOVE_FIELDS."""
     attack_mod, defend_mod, helpless = _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, None)
     _odds, _p = OddsBuilder(SHOVE_FIELDS, None, None, 200000), 1.0
-    for attack_roll, _attack_roll_q in _rt_d20_distribution((
-            attacker.size - target.size if attacker.size - target.size > 0 else 0)):
+    _attack_roll_layers = (attacker.size - target.size if attacker.size - target.size > 0 else 0)
+    _defend_roll_layers = (target.size - attacker.size if target.size - attacker.size > 0 else 0)
+    _not_helpless = not helpless
+    _not_knock_prone = not knock_prone
+    _obstacle_at_ge_0 = obstacle_at >= 0
+    for attack_roll, _attack_roll_q in _rt_d20_distribution(_attack_roll_layers):
         _attack_roll_p = _p * _attack_roll_q
-        for defend_roll, _defend_roll_q in (
-                _rt_d20_distribution((target.size - attacker.size if target.size - attacker.size > 0 else 0))
-                if not helpless else _rt_ZERO_ITEMS):
+        for defend_roll, _defend_roll_q in (_rt_d20_distribution(_defend_roll_layers) if _not_helpless
+                                            else _rt_ZERO_ITEMS):
             _defend_roll_p = _attack_roll_p * _defend_roll_q
             attack_total = attack_roll + attack_mod
             defend_total = (_R_HELPLESS_DEFENDER_ROLL if helpless else defend_roll) + defend_mod
             success = attack_total > defend_total
-            push = _R_SHOVE_BASE_DISTANCE + attack_total - defend_total if success and not knock_prone else 0
-            blocked = obstacle_at >= 0 and push > obstacle_at
+            push = _R_SHOVE_BASE_DISTANCE + attack_total - defend_total if _not_knock_prone and success else 0
+            blocked = _obstacle_at_ge_0 and push > obstacle_at
             moved = obstacle_at if blocked else push
             obstacle_dice = _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) if blocked else 0
             _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES)
@@ -1108,7 +1131,7 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
                     _rt_dice_items(_obstacle_damage_dice.terms, _obstacle_damage_dice.flat, False)
                     if (obstacle_dice > 0) and _obstacle_damage_dice is not None else _rt_ZERO_ITEMS):
                 _obstacle_damage_p = _defend_roll_p * _obstacle_damage_q
-                _odds.add((success, success and knock_prone, moved, not success, obstacle_damage), _obstacle_damage_p)
+                _odds.add((success, knock_prone and success, moved, not success, obstacle_damage), _obstacle_damage_p)
     return _odds.build()
 
 
@@ -1211,12 +1234,15 @@ def drag_odds(dragger: Combatant, other: Combatant, held: Combatant, *, waived: 
     """多方擒抱中的拖拽: the exact distribution of the fields of DRAG_FIELDS."""
     _drag_setup(dragger, other, held, waived, None)
     _odds, _p = OddsBuilder(DRAG_FIELDS, None, None, 200000), 1.0
-    for drag_roll, _drag_roll_q in (_rt_d20_distribution(0) if not waived else _rt_ZERO_ITEMS):
+    _not_waived = not waived
+    _drag_total = ((dragger.strength - 10) // 2)
+    _hold_total = ((other.strength - 10) // 2)
+    for drag_roll, _drag_roll_q in (_rt_d20_distribution(0) if _not_waived else _rt_ZERO_ITEMS):
         _drag_roll_p = _p * _drag_roll_q
-        for hold_roll, _hold_roll_q in (_rt_d20_distribution(0) if not waived else _rt_ZERO_ITEMS):
+        for hold_roll, _hold_roll_q in (_rt_d20_distribution(0) if _not_waived else _rt_ZERO_ITEMS):
             _hold_roll_p = _drag_roll_p * _hold_roll_q
-            drag_total = drag_roll + ((dragger.strength - 10) // 2)
-            hold_total = hold_roll + ((other.strength - 10) // 2)
+            drag_total = drag_roll + _drag_total
+            hold_total = hold_roll + _hold_total
             success = waived or drag_total > hold_total
             _odds.add((success, not success), _hold_roll_p)
     return _odds.build()
@@ -1282,7 +1308,8 @@ def grapple_move_odds(mover: Combatant, target: Combatant, *, feet: int = 0, rep
     """擒抱中移动: the exact distribution of the fields of GRAPPLE_MOVE_FIELDS."""
     halved, speed, spent = _grapple_move_setup(mover, target, feet, reposition, grappling, None)
     _odds, _p = OddsBuilder(GRAPPLE_MOVE_FIELDS, None, None, 200000), 1.0
-    _odds.add((speed, halved, _R_GRAPPLE_MOVE_FEET, spent), _p)
+    _out2 = _R_GRAPPLE_MOVE_FEET
+    _odds.add((speed, halved, _out2, spent), _p)
     return _odds.build()
 
 
@@ -1408,7 +1435,8 @@ def flanking_odds(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex
     geometry, flanks = _flanking_setup(ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees,
                                        a_can_attack, b_can_attack, a_charmed, b_charmed, None)
     _odds, _p = OddsBuilder(FLANKING_FIELDS, None, None, 200000), 1.0
-    _odds.add((flanks, _R_FLANKING_BONUS if flanks else 0, geometry), _p)
+    _out1 = _R_FLANKING_BONUS if flanks else 0
+    _odds.add((flanks, _out1, geometry), _p)
     return _odds.build()
 
 
@@ -1990,12 +2018,19 @@ def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehi
     (dc,) = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, shove,
                                  knock_prone, resisting, vehicle_held, bonus, obstacle_at, None)
     _odds, _p = OddsBuilder(VEHICLE_CHECK_FIELDS, None, None, 200000), 1.0
+    _total = ((grappler.strength - 10) // 2)
+    _total_2 = grappler.proficiency if grappler.athletics else 0
+    _push = shove and not knock_prone
+    _obstacle_at_ge_0 = obstacle_at >= 0
+    _not_shove = not shove
+    _out5 = shove and knock_prone
+    _out7 = not shove and not resisting
     for roll, _roll_q in _rt_d20_distribution(0):
         _roll_p = _p * _roll_q
-        total = roll + ((grappler.strength - 10) // 2) + (grappler.proficiency if grappler.athletics else 0) + bonus
+        total = roll + _total + _total_2 + bonus
         beats = total > dc
-        push = _R_SHOVE_BASE_DISTANCE + total - dc if beats and shove and not knock_prone else 0
-        blocked = obstacle_at >= 0 and push > obstacle_at
+        push = _R_SHOVE_BASE_DISTANCE + total - dc if _push and beats else 0
+        blocked = _obstacle_at_ge_0 and push > obstacle_at
         shove_feet = obstacle_at if blocked else push
         obstacle_dice = _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) if blocked else 0
         if obstacle_dice > 0 and (0 if 0 > obstacle_dice else obstacle_dice) > 200:
@@ -2006,10 +2041,9 @@ def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehi
                 if (obstacle_dice > 0) and _obstacle_damage_dice is not None else _rt_ZERO_ITEMS):
             _obstacle_damage_p = _roll_p * _obstacle_damage_q
             _odds.add(
-                    (dc, total, beats and not shove, total < dc and not shove, shove_feet,
-                     beats and shove and knock_prone, obstacle_damage,
-                     beats and not shove and not resisting or resisting and total >= dc,
-                     beats and not shove and not resisting, resisting and total < dc), _obstacle_damage_p)
+                    (dc, total, _not_shove and beats, _not_shove and total < dc, shove_feet, _out5 and beats,
+                     obstacle_damage, _out7 and beats or resisting and total >= dc, _out7 and beats,
+                     resisting and total < dc), _obstacle_damage_p)
     return _odds.build()
 
 
@@ -2074,5 +2108,6 @@ def vehicle_move_odds(grappler: Combatant, vehicle_size: int, *, feet: int = 0, 
     """擒抱载具中移动: the exact distribution of the fields of VEHICLE_MOVE_FIELDS."""
     halved, speed, spent = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, None)
     _odds, _p = OddsBuilder(VEHICLE_MOVE_FIELDS, None, None, 200000), 1.0
-    _odds.add((speed, halved, _R_GRAPPLE_MOVE_FEET, spent), _p)
+    _out2 = _R_GRAPPLE_MOVE_FEET
+    _odds.add((speed, halved, _out2, spent), _p)
     return _odds.build()

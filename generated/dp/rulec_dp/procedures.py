@@ -40,7 +40,7 @@ from ._runtime.core import (TraceStep as _Step, record as _rec, within as _rt_wi
                             ceildiv as _rt_ceildiv, check_inputs as _rt_check_inputs)
 from ._runtime.odds import (pool_distribution as _rt_pool_distribution,
                             all_succeed_distribution as _rt_all_succeed_distribution, Odds, OddsBuilder,
-                            CERTAIN_ZERO as _rt_CERTAIN_ZERO)
+                            ZERO_ITEMS as _rt_ZERO_ITEMS)
 from ._runtime.pool import (PoolSpec, roll_pool as _rt_roll_pool, pool_successes as _rt_pool_successes,
                             pool_successes_random as _rt_pool_successes_random, pool_sentence as _rt_pool_sentence)
 from ._runtime.sources import DiceSource, SeededDice, dice_source as _rt_dice_source
@@ -554,42 +554,52 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     (weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, emptied,
      own_penalty) = _setup
     _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
+    _attacker_attack_extras = attacker.attack_extras
+    _damage = called_shot.deals_damage or not called_shot.given
+    _condition_points = called_shot.given and called_shot.net_per_point > 0
+    _called_shot_net_per_point = called_shot.net_per_point
+    _contested = called_shot.given and called_shot.save != 'standard'
+    _contest = defender.fortitude_save if called_shot.save == 'fortitude' else (
+            defender.strength + defender.martial + defender.specialty + sunder_bonus
+            if defender.strength + defender.martial + defender.specialty + sunder_bonus > 0 else 0)
+    _contest_2 = defender.save_extras if called_shot.save == 'fortitude' else 0
+    _attacker_side = (attacker.size - defender.size if attacker.size - defender.size > 0
+                      else 0) if called_shot.save == 'opposed_sunder' else 0
+    _severity_steps = called_shot.save == 'fortitude'
+    _disarmed = called_shot.save == 'opposed_strength'
+    _sunder_failures = called_shot.save == 'opposed_sunder'
+    _weapon_damage_type_id = weapon.damage_type.id
+    _not_ranged = not ranged
+    _called_shot_track_id = called_shot.track.id
+    _out14 = (1 if willpower else 0) + (1 if willpower_move else 0)
+    _out15 = 1 if defender_willpower else 0
     for raw, _raw_q in _odds.outcomes(
             _p, _rt_all_succeed_distribution(dice_) if coup_de_grace else _rt_pool_distribution(dice_, 10, 8, 10)):
         _raw_p = _p * _raw_q
         after_cancel = raw - extras_cancelled - grapple_penalty
         hit = after_cancel > 0
-        net = after_cancel + attacker.attack_extras if hit else 0
-        damage = net if called_shot.deals_damage or not called_shot.given else 0
-        condition_points = (_rt_floordiv(net, called_shot.net_per_point)
-                            if called_shot.given and called_shot.net_per_point > 0 else 0)
-        contested = hit and called_shot.given and called_shot.save != 'standard'
-        for contest, _contest_q in _odds.outcomes(
-                _raw_p,
-                (_rt_pool_distribution(
-                defender.fortitude_save if called_shot.save == 'fortitude'
-                else (defender.strength + defender.martial + defender.specialty + sunder_bonus
-                      if defender.strength + defender.martial + defender.specialty + sunder_bonus > 0 else 0), 10, 8,
-                10)) if contested else _rt_CERTAIN_ZERO):
+        net = after_cancel + _attacker_attack_extras if hit else 0
+        damage = net if _damage else 0
+        condition_points = _rt_floordiv(net, _called_shot_net_per_point) if _condition_points else 0
+        contested = _contested and hit
+        for contest, _contest_q in (_odds.outcomes(_raw_p, _rt_pool_distribution(_contest, 10, 8, 10)) if contested
+                                    else _rt_ZERO_ITEMS):
             _contest_p = _raw_p * _contest_q
-            contest_total = contest + (defender.save_extras if called_shot.save == 'fortitude'
-                                       else 0) if contested else 0
-            attacker_side = net + ((attacker.size - defender.size if attacker.size - defender.size > 0 else 0)
-                                   if called_shot.save == 'opposed_sunder' else 0)
+            contest_total = contest + _contest_2 if contested else 0
+            attacker_side = net + _attacker_side
             severity_steps = (attacker_side - contest_total if attacker_side - contest_total > 0
-                              else 0) if contested and called_shot.save == 'fortitude' else 0
-            disarmed = contested and called_shot.save == 'opposed_strength' and attacker_side > contest_total
+                              else 0) if _severity_steps and contested else 0
+            disarmed = _disarmed and contested and attacker_side > contest_total
             sunder_failures = (attacker_side - contest_total if attacker_side - contest_total > 0
-                               else 0) if contested and called_shot.save == 'opposed_sunder' else 0
+                               else 0) if _sunder_failures and contested else 0
             item_damage = (sunder_failures - item_hardness if sunder_failures - item_hardness > 0 else 0)
             dropped = disarmed
-            seized = disarmed and seize
+            seized = seize and disarmed
             _odds.add(
-                    (hit, net, damage, weapon.damage_type.id, not ranged, hit and not ranged,
-                     called_shot.track.id if condition_points > 0 else '', condition_points, dice_, defender_extras,
-                     own_penalty, severity_steps, disarmed, item_damage,
-                     (1 if willpower else 0) + (1 if willpower_move else 0), 1 if defender_willpower else 0, dropped,
-                     seized, emptied), _contest_p)
+                    (hit, net, damage, _weapon_damage_type_id, _not_ranged, _not_ranged and hit,
+                     _called_shot_track_id if condition_points > 0 else '', condition_points, dice_, defender_extras,
+                     own_penalty, severity_steps, disarmed, item_damage, _out14, _out15, dropped, seized, emptied),
+                    _contest_p)
     return _odds.build()
 
 
@@ -825,26 +835,28 @@ def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras = _bombard_setup(
             attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, None)
     _odds, _p = OddsBuilder(BOMBARD_FIELDS, 'hit', 'damage', 200000), 1.0
-    for attack_successes, _attack_successes_q in _odds.outcomes(
-            _p,
-            (_rt_pool_distribution((attack_pool if attack_pool > 0 else 0), 10, 8, 10)) if small else _rt_CERTAIN_ZERO):
+    _attack_successes = (attack_pool if attack_pool > 0 else 0)
+    _attacker_attack_extras = attacker.attack_extras
+    _save_successes = defender.reflex_save + defender.cover_defense + (defender.basic_defense if total_defense else 0)
+    _defender_save_extras = defender.save_extras
+    _not_small = not small
+    _defense_successes = (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0)
+    _weapon_bombard_damage = weapon.bombard_damage
+    for attack_successes, _attack_successes_q in (
+            _odds.outcomes(_p, _rt_pool_distribution(_attack_successes, 10, 8, 10)) if small else _rt_ZERO_ITEMS):
         _attack_successes_p = _p * _attack_successes_q
-        for save_successes, _save_successes_q in _odds.outcomes(
-                _attack_successes_p,
-                (_rt_pool_distribution(
-                defender.reflex_save + defender.cover_defense + (defender.basic_defense if total_defense else 0), 10, 8,
-                10)) if small else _rt_CERTAIN_ZERO):
+        for save_successes, _save_successes_q in (
+                _odds.outcomes(_attack_successes_p, _rt_pool_distribution(_save_successes, 10, 8, 10)) if small
+                else _rt_ZERO_ITEMS):
             _save_successes_p = _attack_successes_p * _save_successes_q
-            for defense_successes, _defense_successes_q in _odds.outcomes(
-                    _save_successes_p,
-                    (_rt_pool_distribution(
-                    (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0), 10, 8, 10))
-                    if not small else _rt_CERTAIN_ZERO):
+            for defense_successes, _defense_successes_q in (
+                    _odds.outcomes(_save_successes_p, _rt_pool_distribution(_defense_successes, 10, 8, 10))
+                    if _not_small else _rt_ZERO_ITEMS):
                 _defense_successes_p = _save_successes_p * _defense_successes_q
-                hit = attack_successes + attacker.attack_extras - (
-                        save_successes + defender.save_extras
+                hit = attack_successes + _attacker_attack_extras - (
+                        save_successes + _defender_save_extras
                         - prone_penalty) > 0 if small else defense_successes - defender_extras > 0
-                damage = weapon.bombard_damage if hit else 0
+                damage = _weapon_bombard_damage if hit else 0
                 _odds.add((hit, damage, 'pierce', small), _defense_successes_p)
     return _odds.build()
 
@@ -950,7 +962,8 @@ def active_cover_odds(defender: Combatant, *, cover_size: int = 0, shield: Union
     """主动掩蔽: the exact distribution of the fields of ACTIVE_COVER_FIELDS."""
     full, cover = _active_cover_setup(defender, cover_size, shield, None)
     _odds, _p = OddsBuilder(ACTIVE_COVER_FIELDS, None, None, 200000), 1.0
-    _odds.add((cover, full, cover > 0), _p)
+    _cover_gt_0 = cover > 0
+    _odds.add((cover, full, _cover_gt_0), _p)
     return _odds.build()
 
 
@@ -1056,7 +1069,10 @@ def willpower_spend_odds(character: Combatant, use: Union[WillpowerUse, str], *,
     """意志力的使用: the exact distribution of the fields of WILLPOWER_SPEND_FIELDS."""
     use, bonus = _willpower_spend_setup(character, use, conscious_used, None)
     _odds, _p = OddsBuilder(WILLPOWER_SPEND_FIELDS, None, None, 200000), 1.0
-    _odds.add((bonus, character.willpower - 1, use.id == 'conscious', 1, bonus if use.id == 'move' else 0), _p)
+    _out1 = character.willpower - 1
+    _out2 = use.id == 'conscious'
+    _out4 = bonus if use.id == 'move' else 0
+    _odds.add((bonus, _out1, _out2, 1, _out4), _p)
     return _odds.build()
 
 
@@ -1309,7 +1325,8 @@ def open_bolt_odds(character: Combatant, weapon: Union[Weapon, str]) -> Odds:
     """拉开枪栓: the exact distribution of the fields of OPEN_BOLT_FIELDS."""
     (weapon,) = _open_bolt_setup(character, weapon, None)
     _odds, _p = OddsBuilder(OPEN_BOLT_FIELDS, None, None, 200000), 1.0
-    _odds.add((weapon.bolt_action,), _p)
+    _weapon_bolt_action = weapon.bolt_action
+    _odds.add((_weapon_bolt_action,), _p)
     return _odds.build()
 
 
@@ -1424,6 +1441,7 @@ def save_contest_odds(attack_dice: int, *, attack_extras: int = 0, save_dice: in
     (damage_type,) = _save_contest_setup(attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing,
                                          damage_type, None)
     _odds, _p = OddsBuilder(SAVE_CONTEST_FIELDS, 'hit', 'damage', 200000), 1.0
+    _damage_type_id = damage_type.id
     for attack_successes, _attack_successes_q in _odds.outcomes(_p, _rt_pool_distribution(attack_dice, 10, 8, 10)):
         _attack_successes_p = _p * _attack_successes_q
         for save_successes, _save_successes_q in _odds.outcomes(
@@ -1431,7 +1449,7 @@ def save_contest_odds(attack_dice: int, *, attack_extras: int = 0, save_dice: in
             _save_successes_p = _attack_successes_p * _save_successes_q
             net = (attack_successes + attack_extras - save_successes - save_extras
                    if attack_successes + attack_extras - save_successes - save_extras > 0 else 0)
-            _odds.add((net > 0, net, net, damage_type.id), _save_successes_p)
+            _odds.add((net > 0, net, net, _damage_type_id), _save_successes_p)
     return _odds.build()
 
 
@@ -1541,16 +1559,19 @@ def trip_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
     """绊摔: the exact distribution of the fields of TRIP_FIELDS."""
     attack_pool, defend_pool = _trip_setup(attacker, defender, weapon, flying, None)
     _odds, _p = OddsBuilder(TRIP_FIELDS, None, None, 200000), 1.0
+    _attack_successes = (attack_pool if attack_pool > 0 else 0)
+    _attacker_attack_extras = attacker.attack_extras
+    _not_flying = not flying
     for attack_successes, _attack_successes_q in _odds.outcomes(
-            _p, _rt_pool_distribution((attack_pool if attack_pool > 0 else 0), 10, 8, 10)):
+            _p, _rt_pool_distribution(_attack_successes, 10, 8, 10)):
         _attack_successes_p = _p * _attack_successes_q
         for defend_successes, _defend_successes_q in _odds.outcomes(
                 _attack_successes_p, _rt_pool_distribution(defend_pool, 10, 8, 10)):
             _defend_successes_p = _attack_successes_p * _defend_successes_q
-            net = attack_successes + attacker.attack_extras - defend_successes
+            net = attack_successes + _attacker_attack_extras - defend_successes
             success = net > 0
             _odds.add(
-                    (success, (net if net > 0 else 0), success and not flying,
+                    (success, (net if net > 0 else 0), _not_flying and success,
                      (net if net > 0 else 0) if flying else 0), _defend_successes_p)
     return _odds.build()
 
@@ -1668,16 +1689,19 @@ def bull_rush_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     """冲撞: the exact distribution of the fields of BULL_RUSH_FIELDS."""
     attack_pool, defend_pool = _bull_rush_setup(attacker, defender, weapon, knock_down, returned, None)
     _odds, _p = OddsBuilder(BULL_RUSH_FIELDS, None, None, 200000), 1.0
+    _attack_successes = (attack_pool if attack_pool > 0 else 0)
+    _attacker_attack_extras = attacker.attack_extras
+    _not_knock_down = not knock_down
     for attack_successes, _attack_successes_q in _odds.outcomes(
-            _p, _rt_pool_distribution((attack_pool if attack_pool > 0 else 0), 10, 8, 10)):
+            _p, _rt_pool_distribution(_attack_successes, 10, 8, 10)):
         _attack_successes_p = _p * _attack_successes_q
         for defend_successes, _defend_successes_q in _odds.outcomes(
                 _attack_successes_p, _rt_pool_distribution(defend_pool, 10, 8, 10)):
             _defend_successes_p = _attack_successes_p * _defend_successes_q
-            net = attack_successes + attacker.attack_extras - defend_successes
+            net = attack_successes + _attacker_attack_extras - defend_successes
             success = net > 0
-            push = 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) if success and not knock_down else 0
-            _odds.add((success, (net if net > 0 else 0), success and knock_down, push, not success),
+            push = 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) if _not_knock_down and success else 0
+            _odds.add((success, (net if net > 0 else 0), knock_down and success, push, not success),
                       _defend_successes_p)
     return _odds.build()
 
@@ -1829,20 +1853,22 @@ def grapple_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     touch_pool, contest_pool, resist_pool, contest_extras, cling = _grapple_setup(
             attacker, defender, weapon, held_item_size, free_hands, None)
     _odds, _p = OddsBuilder(GRAPPLE_FIELDS, None, None, 200000), 1.0
+    _attacker_attack_extras = attacker.attack_extras
+    _not_cling = not cling
     for touch, _touch_q in _odds.outcomes(_p, _rt_pool_distribution(touch_pool, 10, 8, 10)):
         _touch_p = _p * _touch_q
-        touched = touch + attacker.attack_extras >= 1
-        for hold, _hold_q in _odds.outcomes(
-                _touch_p, (_rt_pool_distribution(contest_pool, 10, 8, 10)) if touched else _rt_CERTAIN_ZERO):
+        touched = touch + _attacker_attack_extras >= 1
+        for hold, _hold_q in (_odds.outcomes(_touch_p, _rt_pool_distribution(contest_pool, 10, 8, 10)) if touched
+                              else _rt_ZERO_ITEMS):
             _hold_p = _touch_p * _hold_q
-            for resist, _resist_q in _odds.outcomes(
-                    _hold_p, (_rt_pool_distribution(resist_pool, 10, 8, 10)) if touched else _rt_CERTAIN_ZERO):
+            for resist, _resist_q in (_odds.outcomes(_hold_p, _rt_pool_distribution(resist_pool, 10, 8, 10)) if touched
+                                      else _rt_ZERO_ITEMS):
                 _resist_p = _hold_p * _resist_q
                 net = hold + contest_extras - resist if touched else 0
                 success = touched and net > 0
                 _odds.add(
-                        (success, touched, (net if net > 0 else 0), success and cling, success and not cling,
-                         net if success and not cling else 0), _resist_p)
+                        (success, touched, (net if net > 0 else 0), cling and success, _not_cling and success,
+                         net if _not_cling and success else 0), _resist_p)
     return _odds.build()
 
 
@@ -1946,20 +1972,18 @@ def pin_odds(attacker: Combatant, defender: Combatant) -> Odds:
     """压制对手: the exact distribution of the fields of PIN_FIELDS."""
     (contest_extras,) = _pin_setup(attacker, defender, None)
     _odds, _p = OddsBuilder(PIN_FIELDS, None, None, 200000), 1.0
-    for hold, _hold_q in _odds.outcomes(
-            _p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)):
+    _hold = attacker.strength + attacker.martial + attacker.specialty
+    _resist = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+               else defender.strength + defender.martial + defender.specialty)
+    _defender_strength = defender.strength
+    for hold, _hold_q in _odds.outcomes(_p, _rt_pool_distribution(_hold, 10, 8, 10)):
         _hold_p = _p * _hold_q
-        for resist, _resist_q in _odds.outcomes(
-                _hold_p,
-                _rt_pool_distribution(
-                (defender.reflex_save
-                 if defender.reflex_save > defender.strength + defender.martial + defender.specialty
-                 else defender.strength + defender.martial + defender.specialty), 10, 8, 10)):
+        for resist, _resist_q in _odds.outcomes(_hold_p, _rt_pool_distribution(_resist, 10, 8, 10)):
             _resist_p = _hold_p * _resist_q
             net = hold + contest_extras - resist
             success = net > 0
             _odds.add(
-                    (success, (net if net > 0 else 0), success and net > defender.strength,
+                    (success, (net if net > 0 else 0), success and net > _defender_strength,
                      _R_PIN_ESCAPES_NEEDED if success else 1), _resist_p)
     return _odds.build()
 
@@ -2071,15 +2095,13 @@ def feint_odds(attacker: Combatant, defender: Combatant, *, penalty: int = 0, de
     """虚招: the exact distribution of the fields of FEINT_FIELDS."""
     _feint_setup(attacker, defender, penalty, defender_specialty, None)
     _odds, _p = OddsBuilder(FEINT_FIELDS, None, None, 200000), 1.0
-    for feint_successes, _feint_successes_q in _odds.outcomes(
-            _p,
-            _rt_pool_distribution(
-            (attacker.intelligence + attacker.martial + attacker.specialty - penalty
-             if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0), 10, 8, 10)):
+    _feint_successes = (attacker.intelligence + attacker.martial + attacker.specialty - penalty
+                        if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0)
+    _read_successes = defender.wisdom + defender.insight + defender_specialty
+    for feint_successes, _feint_successes_q in _odds.outcomes(_p, _rt_pool_distribution(_feint_successes, 10, 8, 10)):
         _feint_successes_p = _p * _feint_successes_q
         for read_successes, _read_successes_q in _odds.outcomes(
-                _feint_successes_p,
-                _rt_pool_distribution(defender.wisdom + defender.insight + defender_specialty, 10, 8, 10)):
+                _feint_successes_p, _rt_pool_distribution(_read_successes, 10, 8, 10)):
             _read_successes_p = _feint_successes_p * _read_successes_q
             net = feint_successes - read_successes
             success = net > 0
@@ -2318,41 +2340,44 @@ def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1,
     contested, pool, block_pool = _overrun_setup(attacker, defender, blockers, acrobatics, blocker_cannot_block,
                                                  blocker_dodges, square_behind_occupied, blocker_knocks_down, None)
     _odds, _p = OddsBuilder(OVERRUN_FIELDS, None, None, 200000), 1.0
-    for mine, _mine_q in _odds.outcomes(_p,
-                                        (_rt_pool_distribution(pool, 10, 8, 10)) if contested else _rt_CERTAIN_ZERO):
+    _attacker_attack_extras = attacker.attack_extras
+    _b2 = contested and blockers >= 2
+    _b3 = contested and blockers >= 3
+    _b4 = contested and blockers >= 4
+    _not_contested = not contested
+    _blockers_eq_1 = blockers == 1
+    _blockers_eq_2 = blockers == 2
+    _blockers_eq_3 = blockers == 3
+    _knocked_down = contested and not acrobatics and blocker_knocks_down
+    _out6 = 'standard' if contested else 'none'
+    for mine, _mine_q in (_odds.outcomes(_p, _rt_pool_distribution(pool, 10, 8, 10)) if contested else _rt_ZERO_ITEMS):
         _mine_p = _p * _mine_q
-        total = mine + attacker.attack_extras
-        for b1, _b1_q in _odds.outcomes(
-                _mine_p, (_rt_pool_distribution(block_pool, 10, 8, 10)) if contested else _rt_CERTAIN_ZERO):
+        total = mine + _attacker_attack_extras
+        for b1, _b1_q in (_odds.outcomes(_mine_p, _rt_pool_distribution(block_pool, 10, 8, 10)) if contested
+                          else _rt_ZERO_ITEMS):
             _b1_p = _mine_p * _b1_q
             left1 = total - b1
-            for b2, _b2_q in _odds.outcomes(
-                    _b1_p,
-                    (_rt_pool_distribution(block_pool, 10, 8, 10)) if contested and blockers >= 2 and left1 > 0
-                    else _rt_CERTAIN_ZERO):
+            for b2, _b2_q in (_odds.outcomes(_b1_p, _rt_pool_distribution(block_pool, 10, 8, 10)) if _b2 and left1 > 0
+                              else _rt_ZERO_ITEMS):
                 _b2_p = _b1_p * _b2_q
                 left2 = left1 - b2
-                for b3, _b3_q in _odds.outcomes(
-                        _b2_p,
-                        (_rt_pool_distribution(block_pool, 10, 8, 10)) if contested and blockers >= 3 and left2 > 0
-                        else _rt_CERTAIN_ZERO):
+                for b3, _b3_q in (_odds.outcomes(_b2_p, _rt_pool_distribution(block_pool, 10, 8, 10))
+                                  if _b3 and left2 > 0 else _rt_ZERO_ITEMS):
                     _b3_p = _b2_p * _b3_q
                     left3 = left2 - b3
-                    for b4, _b4_q in _odds.outcomes(
-                            _b3_p,
-                            (_rt_pool_distribution(block_pool, 10, 8, 10)) if contested and blockers >= 4 and left3 > 0
-                            else _rt_CERTAIN_ZERO):
+                    for b4, _b4_q in (_odds.outcomes(_b3_p, _rt_pool_distribution(block_pool, 10, 8, 10))
+                                      if _b4 and left3 > 0 else _rt_ZERO_ITEMS):
                         _b4_p = _b3_p * _b4_q
-                        passed = (blockers if not contested else 0 if left1 <= 0 else 1 if blockers == 1 or left2 <= 0
-                                  else 2 if blockers == 2 or left3 <= 0 else 3 if blockers == 3 or left3 - b4 <= 0
+                        passed = (blockers if _not_contested else 0 if left1 <= 0 else 1 if _blockers_eq_1 or left2 <= 0
+                                  else 2 if _blockers_eq_2 or left3 <= 0 else 3 if _blockers_eq_3 or left3 - b4 <= 0
                                   else 4)
-                        knocked_down = contested and not acrobatics and blocker_knocks_down and passed < blockers and (
+                        knocked_down = _knocked_down and passed < blockers and (
                                 left1 if passed == 0 else left2 if passed == 1 else left3 if passed == 2
                                 else left3 - b4) < 0
                         _odds.add(
                                 (passed, passed == blockers, contested, contested and passed < blockers, knocked_down,
-                                 contested and passed < blockers and (square_behind_occupied or knocked_down),
-                                 'standard' if contested else 'none'), _b4_p)
+                                 contested and passed < blockers and (square_behind_occupied or knocked_down), _out6),
+                                _b4_p)
     return _odds.build()
 
 
@@ -2534,28 +2559,24 @@ def grapple_attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[
     contest_extras, attack_pool, remaining_defense, defender_extras = _grapple_attack_setup(
             attacker, defender, weapon, pinned, None)
     _odds, _p = OddsBuilder(GRAPPLE_ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
-    for hold, _hold_q in _odds.outcomes(
-            _p,
-            (_rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)) if not pinned
-            else _rt_CERTAIN_ZERO):
+    _not_pinned = not pinned
+    _hold = attacker.strength + attacker.martial + attacker.specialty
+    _resist = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+               else defender.strength + defender.martial + defender.specialty)
+    _raw = (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0)
+    _attacker_attack_extras = attacker.attack_extras
+    for hold, _hold_q in (_odds.outcomes(_p, _rt_pool_distribution(_hold, 10, 8, 10)) if _not_pinned
+                          else _rt_ZERO_ITEMS):
         _hold_p = _p * _hold_q
-        for resist, _resist_q in _odds.outcomes(
-                _hold_p,
-                (_rt_pool_distribution(
-                (defender.reflex_save
-                 if defender.reflex_save > defender.strength + defender.martial + defender.specialty
-                 else defender.strength + defender.martial + defender.specialty), 10, 8, 10)) if not pinned
-                else _rt_CERTAIN_ZERO):
+        for resist, _resist_q in (_odds.outcomes(_hold_p, _rt_pool_distribution(_resist, 10, 8, 10)) if _not_pinned
+                                  else _rt_ZERO_ITEMS):
             _resist_p = _hold_p * _resist_q
             contest_won = pinned or hold + contest_extras - resist > 0
-            for raw, _raw_q in _odds.outcomes(
-                    _resist_p,
-                    (_rt_pool_distribution(
-                    (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0), 10, 8, 10))
-                    if contest_won else _rt_CERTAIN_ZERO):
+            for raw, _raw_q in (_odds.outcomes(_resist_p, _rt_pool_distribution(_raw, 10, 8, 10)) if contest_won
+                                else _rt_ZERO_ITEMS):
                 _raw_p = _resist_p * _raw_q
                 hit = contest_won and raw - defender_extras > 0
-                damage = raw - defender_extras + attacker.attack_extras if hit else 0
+                damage = raw - defender_extras + _attacker_attack_extras if hit else 0
                 _odds.add((contest_won, hit, damage, 'blunt'), _raw_p)
     return _odds.build()
 
@@ -2677,17 +2698,21 @@ def grapple_move_odds(attacker: Combatant, defender: Combatant, *, pinned: bool 
     """擒抱中的移动: the exact distribution of the fields of GRAPPLE_MOVE_FIELDS."""
     (free_move,) = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, None)
     _odds, _p = OddsBuilder(GRAPPLE_MOVE_FIELDS, None, None, 200000), 1.0
-    for push, _push_q in _odds.outcomes(
-            _p, (_rt_pool_distribution(attacker.strength, 10, 8, 10)) if not free_move else _rt_CERTAIN_ZERO):
+    _not_free_move = not free_move
+    _attacker_strength = attacker.strength
+    _defender_strength = defender.strength
+    _attacker_move_speed = attacker.move_speed
+    for push, _push_q in (_odds.outcomes(_p, _rt_pool_distribution(_attacker_strength, 10, 8, 10)) if _not_free_move
+                          else _rt_ZERO_ITEMS):
         _push_p = _p * _push_q
-        for hold, _hold_q in _odds.outcomes(
-                _push_p, (_rt_pool_distribution(defender.strength, 10, 8, 10)) if not free_move else _rt_CERTAIN_ZERO):
+        for hold, _hold_q in (_odds.outcomes(_push_p, _rt_pool_distribution(_defender_strength, 10, 8, 10))
+                              if _not_free_move else _rt_ZERO_ITEMS):
             _hold_p = _push_p * _hold_q
             net = push - hold
             success = free_move or net > 0
-            meters = (_rt_floordiv(attacker.move_speed, _R_CLING_CARRY_SPEED_DIVISOR) if carrying
-                      else _rt_floordiv(attacker.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned
-                      else min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, attacker.move_speed) if net > 0 else 0)
+            meters = (_rt_floordiv(_attacker_move_speed, _R_CLING_CARRY_SPEED_DIVISOR) if carrying
+                      else _rt_floordiv(_attacker_move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned
+                      else min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, _attacker_move_speed) if net > 0 else 0)
             _odds.add((success, meters), _hold_p)
     return _odds.build()
 
@@ -2790,17 +2815,16 @@ def escape_grapple_odds(attacker: Combatant, defender: Combatant, *, pinned: boo
     """解除擒抱: the exact distribution of the fields of ESCAPE_GRAPPLE_FIELDS."""
     _escape_grapple_setup(attacker, defender, pinned, None)
     _odds, _p = OddsBuilder(ESCAPE_GRAPPLE_FIELDS, None, None, 200000), 1.0
-    for resist, _resist_q in _odds.outcomes(
-            _p,
-            _rt_pool_distribution(
-            (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
-             else defender.strength + defender.martial + defender.specialty), 10, 8, 10)):
+    _resist = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+               else defender.strength + defender.martial + defender.specialty)
+    _hold = attacker.strength + attacker.martial + attacker.specialty
+    _not_pinned = not pinned
+    for resist, _resist_q in _odds.outcomes(_p, _rt_pool_distribution(_resist, 10, 8, 10)):
         _resist_p = _p * _resist_q
-        for hold, _hold_q in _odds.outcomes(
-                _resist_p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)):
+        for hold, _hold_q in _odds.outcomes(_resist_p, _rt_pool_distribution(_hold, 10, 8, 10)):
             _hold_p = _resist_p * _hold_q
             success = resist - hold > 0
-            _odds.add((success, success and pinned, success and not pinned), _hold_p)
+            _odds.add((success, pinned and success, _not_pinned and success), _hold_p)
     return _odds.build()
 
 
@@ -2949,15 +2973,12 @@ def cling_to_back_odds(attacker: Combatant, defender: Combatant, *, clinging: bo
     """攀附到背部: the exact distribution of the fields of CLING_TO_BACK_FIELDS."""
     (contest_extras,) = _cling_to_back_setup(attacker, defender, clinging, None)
     _odds, _p = OddsBuilder(CLING_TO_BACK_FIELDS, None, None, 200000), 1.0
-    for hold, _hold_q in _odds.outcomes(
-            _p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)):
+    _hold = attacker.strength + attacker.martial + attacker.specialty
+    _resist = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
+               else defender.strength + defender.martial + defender.specialty)
+    for hold, _hold_q in _odds.outcomes(_p, _rt_pool_distribution(_hold, 10, 8, 10)):
         _hold_p = _p * _hold_q
-        for resist, _resist_q in _odds.outcomes(
-                _hold_p,
-                _rt_pool_distribution(
-                (defender.reflex_save
-                 if defender.reflex_save > defender.strength + defender.martial + defender.specialty
-                 else defender.strength + defender.martial + defender.specialty), 10, 8, 10)):
+        for resist, _resist_q in _odds.outcomes(_hold_p, _rt_pool_distribution(_resist, 10, 8, 10)):
             _resist_p = _hold_p * _resist_q
             net = hold + contest_extras - resist
             success = net > 0
@@ -3005,7 +3026,8 @@ def stand_up_odds(character: Combatant) -> Odds:
     """起身: the exact distribution of the fields of STAND_UP_FIELDS."""
     _stand_up_setup(character, None)
     _odds, _p = OddsBuilder(STAND_UP_FIELDS, None, None, 200000), 1.0
-    _odds.add((character.prone,), _p)
+    _character_prone = character.prone
+    _odds.add((_character_prone,), _p)
     return _odds.build()
 
 

@@ -4543,15 +4543,15 @@ function attack_odds(attacker, defender, weapon, options) {
     damage = called_shot.deals_damage || !called_shot.given ? net : 0;
     condition_points = called_shot.given && called_shot.net_per_point > 0 ? _rt_floordiv(net, called_shot.net_per_point) : 0;
     contested = hit && called_shot.given && called_shot.save !== "standard";
-    for (const _contest_item of _odds.outcomes(
+    for (const _contest_item of (contested ? _odds.outcomes(
       _raw_p,
-      (contested ? _rt_pool_distribution(
+      _rt_pool_distribution(
         called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(
           0, defender.strength + defender.martial + defender.specialty + sunder_bonus
         ),
         10, 8, 10
-      ) : _rt_CERTAIN_ZERO)
-    )) {
+      )
+    ) : _rt_ZERO_ITEMS)) {
       contest = _contest_item[0];
       const _contest_p = _raw_p * _contest_item[1];
       contest_total = contested ? contest + (called_shot.save === "fortitude" ? defender.save_extras : 0) : 0;
@@ -4882,23 +4882,22 @@ function bombard_odds(attacker, defender, weapon, options) {
   const _odds = new OddsBuilder(BOMBARD_FIELDS, "hit", "damage", 200000);
   const _p = 1.0;
   let attack_successes, save_successes, defense_successes, hit, damage;
-  for (const _attack_successes_item of _odds.outcomes(
-    _p, (small ? _rt_pool_distribution(Math.max(0, attack_pool), 10, 8, 10) : _rt_CERTAIN_ZERO)
-  )) {
+  for (const _attack_successes_item of (small ? _odds.outcomes(
+    _p, _rt_pool_distribution(Math.max(0, attack_pool), 10, 8, 10)
+  ) : _rt_ZERO_ITEMS)) {
     attack_successes = _attack_successes_item[0];
     const _attack_successes_p = _p * _attack_successes_item[1];
-    for (const _save_successes_item of _odds.outcomes(
+    for (const _save_successes_item of (small ? _odds.outcomes(
       _attack_successes_p,
-      (small ? _rt_pool_distribution(
+      _rt_pool_distribution(
         defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0), 10, 8, 10
-      ) : _rt_CERTAIN_ZERO)
-    )) {
+      )
+    ) : _rt_ZERO_ITEMS)) {
       save_successes = _save_successes_item[0];
       const _save_successes_p = _attack_successes_p * _save_successes_item[1];
-      for (const _defense_successes_item of _odds.outcomes(
-        _save_successes_p,
-        (!small ? _rt_pool_distribution(Math.max(0, attack_pool - remaining_defense), 10, 8, 10) : _rt_CERTAIN_ZERO)
-      )) {
+      for (const _defense_successes_item of (!small ? _odds.outcomes(
+        _save_successes_p, _rt_pool_distribution(Math.max(0, attack_pool - remaining_defense), 10, 8, 10)
+      ) : _rt_ZERO_ITEMS)) {
         defense_successes = _defense_successes_item[0];
         const _defense_successes_p = _save_successes_p * _defense_successes_item[1];
         hit = small ? attack_successes + attacker.attack_extras - (save_successes + defender.save_extras - prone_penalty) > 0 : defense_successes - defender_extras > 0;
@@ -6094,14 +6093,14 @@ function grapple_odds(attacker, defender, weapon, options) {
     touch = _touch_item[0];
     const _touch_p = _p * _touch_item[1];
     touched = touch + attacker.attack_extras >= 1;
-    for (const _hold_item of _odds.outcomes(
-      _touch_p, (touched ? _rt_pool_distribution(contest_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
-    )) {
+    for (const _hold_item of (touched ? _odds.outcomes(
+      _touch_p, _rt_pool_distribution(contest_pool, 10, 8, 10)
+    ) : _rt_ZERO_ITEMS)) {
       hold = _hold_item[0];
       const _hold_p = _touch_p * _hold_item[1];
-      for (const _resist_item of _odds.outcomes(
-        _hold_p, (touched ? _rt_pool_distribution(resist_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
-      )) {
+      for (const _resist_item of (touched ? _odds.outcomes(
+        _hold_p, _rt_pool_distribution(resist_pool, 10, 8, 10)
+      ) : _rt_ZERO_ITEMS)) {
         resist = _resist_item[0];
         const _resist_p = _hold_p * _resist_item[1];
         net = touched ? hold + contest_extras - resist : 0;
@@ -6680,35 +6679,33 @@ function overrun_odds(attacker, defender, options) {
   const _odds = new OddsBuilder(OVERRUN_FIELDS, null, null, 200000);
   const _p = 1.0;
   let mine, total, b1, left1, b2, left2, b3, left3, b4, passed, knocked_down;
-  for (const _mine_item of _odds.outcomes(
-    _p, (contested ? _rt_pool_distribution(pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
-  )) {
+  for (const _mine_item of (contested ? _odds.outcomes(_p, _rt_pool_distribution(pool, 10, 8, 10)) : _rt_ZERO_ITEMS)) {
     mine = _mine_item[0];
     const _mine_p = _p * _mine_item[1];
     total = mine + attacker.attack_extras;
-    for (const _b1_item of _odds.outcomes(
-      _mine_p, (contested ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
-    )) {
+    for (const _b1_item of (contested ? _odds.outcomes(
+      _mine_p, _rt_pool_distribution(block_pool, 10, 8, 10)
+    ) : _rt_ZERO_ITEMS)) {
       b1 = _b1_item[0];
       const _b1_p = _mine_p * _b1_item[1];
       left1 = total - b1;
-      for (const _b2_item of _odds.outcomes(
-        _b1_p,
-        (contested && blockers >= 2 && left1 > 0 ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
+      for (const _b2_item of (
+        contested && blockers >= 2
+        && left1 > 0 ? _odds.outcomes(_b1_p, _rt_pool_distribution(block_pool, 10, 8, 10)) : _rt_ZERO_ITEMS
       )) {
         b2 = _b2_item[0];
         const _b2_p = _b1_p * _b2_item[1];
         left2 = left1 - b2;
-        for (const _b3_item of _odds.outcomes(
-          _b2_p,
-          (contested && blockers >= 3 && left2 > 0 ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
+        for (const _b3_item of (
+          contested && blockers >= 3
+          && left2 > 0 ? _odds.outcomes(_b2_p, _rt_pool_distribution(block_pool, 10, 8, 10)) : _rt_ZERO_ITEMS
         )) {
           b3 = _b3_item[0];
           const _b3_p = _b2_p * _b3_item[1];
           left3 = left2 - b3;
-          for (const _b4_item of _odds.outcomes(
-            _b3_p,
-            (contested && blockers >= 4 && left3 > 0 ? _rt_pool_distribution(block_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
+          for (const _b4_item of (
+            contested && blockers >= 4
+            && left3 > 0 ? _odds.outcomes(_b3_p, _rt_pool_distribution(block_pool, 10, 8, 10)) : _rt_ZERO_ITEMS
           )) {
             b4 = _b4_item[0];
             const _b4_p = _b3_p * _b4_item[1];
@@ -6928,29 +6925,23 @@ function grapple_attack_odds(attacker, defender, weapon, options) {
   const _odds = new OddsBuilder(GRAPPLE_ATTACK_FIELDS, "hit", "damage", 200000);
   const _p = 1.0;
   let hold, resist, contest_won, raw, hit, damage;
-  for (const _hold_item of _odds.outcomes(
-    _p,
-    (!pinned ? _rt_pool_distribution(
-      attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10
-    ) : _rt_CERTAIN_ZERO)
-  )) {
+  for (const _hold_item of (!pinned ? _odds.outcomes(
+    _p, _rt_pool_distribution(attacker.strength + attacker.martial + attacker.specialty, 10, 8, 10)
+  ) : _rt_ZERO_ITEMS)) {
     hold = _hold_item[0];
     const _hold_p = _p * _hold_item[1];
-    for (const _resist_item of _odds.outcomes(
+    for (const _resist_item of (!pinned ? _odds.outcomes(
       _hold_p,
-      (!pinned ? _rt_pool_distribution(
+      _rt_pool_distribution(
         Math.max(defender.strength + defender.martial + defender.specialty, defender.reflex_save), 10, 8, 10
-      ) : _rt_CERTAIN_ZERO)
-    )) {
+      )
+    ) : _rt_ZERO_ITEMS)) {
       resist = _resist_item[0];
       const _resist_p = _hold_p * _resist_item[1];
       contest_won = pinned || hold + contest_extras - resist > 0;
-      for (const _raw_item of _odds.outcomes(
-        _resist_p,
-        (contest_won ? _rt_pool_distribution(
-          Math.max(0, attack_pool - remaining_defense), 10, 8, 10
-        ) : _rt_CERTAIN_ZERO)
-      )) {
+      for (const _raw_item of (contest_won ? _odds.outcomes(
+        _resist_p, _rt_pool_distribution(Math.max(0, attack_pool - remaining_defense), 10, 8, 10)
+      ) : _rt_ZERO_ITEMS)) {
         raw = _raw_item[0];
         const _raw_p = _resist_p * _raw_item[1];
         hit = contest_won && raw - defender_extras > 0;
@@ -7109,14 +7100,14 @@ function grapple_move_odds(attacker, defender, options) {
   const _odds = new OddsBuilder(GRAPPLE_MOVE_FIELDS, null, null, 200000);
   const _p = 1.0;
   let push, hold, net, success, meters;
-  for (const _push_item of _odds.outcomes(
-    _p, (!free_move ? _rt_pool_distribution(attacker.strength, 10, 8, 10) : _rt_CERTAIN_ZERO)
-  )) {
+  for (const _push_item of (!free_move ? _odds.outcomes(
+    _p, _rt_pool_distribution(attacker.strength, 10, 8, 10)
+  ) : _rt_ZERO_ITEMS)) {
     push = _push_item[0];
     const _push_p = _p * _push_item[1];
-    for (const _hold_item of _odds.outcomes(
-      _push_p, (!free_move ? _rt_pool_distribution(defender.strength, 10, 8, 10) : _rt_CERTAIN_ZERO)
-    )) {
+    for (const _hold_item of (!free_move ? _odds.outcomes(
+      _push_p, _rt_pool_distribution(defender.strength, 10, 8, 10)
+    ) : _rt_ZERO_ITEMS)) {
       hold = _hold_item[0];
       const _hold_p = _push_p * _hold_item[1];
       net = push - hold;

@@ -4205,14 +4205,11 @@ function attack_odds(attacker, defender, weapon, options) {
     absorbed = Math.min(after_reduction, defender.absorption);
     final_damage = after_reduction - absorbed;
     to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-    for (const _endurance_successes_item of _odds.outcomes(
-      _successes_p,
-      (
-        part.given && part.effect === "severe"
-        && to_hp > 0 ? _rt_pool_distribution(
-          Math.max(0, defender.endurance - endurance_penalty), 10, 8, 10
-        ) : _rt_CERTAIN_ZERO
-      )
+    for (const _endurance_successes_item of (
+      part.given && part.effect === "severe"
+      && to_hp > 0 ? _odds.outcomes(
+        _successes_p, _rt_pool_distribution(Math.max(0, defender.endurance - endurance_penalty), 10, 8, 10)
+      ) : _rt_ZERO_ITEMS
     )) {
       endurance_successes = _endurance_successes_item[0];
       const _endurance_successes_p = _successes_p * _endurance_successes_item[1];
@@ -4457,14 +4454,11 @@ function firearm_odds(attacker, defender, weapon, options) {
     hits = _hits_item[0];
     const _hits_p = _p * _hits_item[1];
     raw_damage = hits * per_hit;
-    for (const _dodge_successes_item of _odds.outcomes(
-      _hits_p,
-      (
-        defender_dodges
-        && hits > 0 ? _rt_pool_distribution(
-          Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10
-        ) : _rt_CERTAIN_ZERO
-      )
+    for (const _dodge_successes_item of (
+      defender_dodges
+      && hits > 0 ? _odds.outcomes(
+        _hits_p, _rt_pool_distribution(Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10)
+      ) : _rt_ZERO_ITEMS
     )) {
       dodge_successes = _dodge_successes_item[0];
       const _dodge_successes_p = _hits_p * _dodge_successes_item[1];
@@ -4907,9 +4901,9 @@ function charge_odds(attacker, defender, options) {
     absorbed = Math.min(Math.max(0, raw_damage - defender.damage_reduction), defender.absorption);
     final_damage = Math.max(0, raw_damage - defender.damage_reduction) - absorbed;
     self_base = raw_damage;
-    for (const _resist_item of _odds.outcomes(
+    for (const _resist_item of (final_damage > 0 ? _odds.outcomes(
       _successes_p,
-      (final_damage > 0 ? _rt_pool_distribution(
+      _rt_pool_distribution(
         Math.max(
           0,
           Math.max(
@@ -4917,8 +4911,8 @@ function charge_odds(attacker, defender, options) {
           ) + Math.max(defender.athletics, defender.fighting)
         ),
         10, 8, 10
-      ) : _rt_CERTAIN_ZERO)
-    )) {
+      )
+    ) : _rt_ZERO_ITEMS)) {
       resist = _resist_item[0];
       const _resist_p = _successes_p * _resist_item[1];
       pushed = Math.max(0, final_damage - resist - Math.max(0, defender.size));
@@ -5109,12 +5103,9 @@ function dodge_odds(defender, incoming, options) {
   const _odds = new OddsBuilder(DODGE_FIELDS, null, "damage", 200000);
   const _p = 1.0;
   let successes, damage;
-  for (const _successes_item of _odds.outcomes(
-    _p,
-    (applicable ? _rt_pool_distribution(
-      Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10
-    ) : _rt_CERTAIN_ZERO)
-  )) {
+  for (const _successes_item of (applicable ? _odds.outcomes(
+    _p, _rt_pool_distribution(Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10)
+  ) : _rt_ZERO_ITEMS)) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
     damage = Math.max(0, incoming - successes);
@@ -5740,12 +5731,9 @@ function conversion_odds(defender, weapon, options) {
   const _odds = new OddsBuilder(CONVERSION_FIELDS, null, "damage", 200000);
   const _p = 1.0;
   let dodge_successes, after_resist, absorbed, damage;
-  for (const _dodge_successes_item of _odds.outcomes(
-    _p,
-    (converts ? _rt_pool_distribution(
-      Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10
-    ) : _rt_CERTAIN_ZERO)
-  )) {
+  for (const _dodge_successes_item of (converts ? _odds.outcomes(
+    _p, _rt_pool_distribution(Math.max(0, defender.dexterity + defender.dodge - dodge_penalty), 10, 8, 10)
+  ) : _rt_ZERO_ITEMS)) {
     dodge_successes = _dodge_successes_item[0];
     const _dodge_successes_p = _p * _dodge_successes_item[1];
     after_resist = converts ? Math.max(0, weapon.damage - resist - dodge_successes) : 0;
@@ -6051,14 +6039,14 @@ function detect_odds(seeker, hider, sense, options) {
   const _odds = new OddsBuilder(DETECT_FIELDS, null, null, 200000);
   const _p = 1.0;
   let seek, hide, noticed;
-  for (const _seek_item of _odds.outcomes(
-    _p, (!automatic_hide ? _rt_pool_distribution(seek_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
-  )) {
+  for (const _seek_item of (!automatic_hide ? _odds.outcomes(
+    _p, _rt_pool_distribution(seek_pool, 10, 8, 10)
+  ) : _rt_ZERO_ITEMS)) {
     seek = _seek_item[0];
     const _seek_p = _p * _seek_item[1];
-    for (const _hide_item of _odds.outcomes(
-      _seek_p, (!automatic_hide ? _rt_pool_distribution(hide_pool, 10, 8, 10) : _rt_CERTAIN_ZERO)
-    )) {
+    for (const _hide_item of (!automatic_hide ? _odds.outcomes(
+      _seek_p, _rt_pool_distribution(hide_pool, 10, 8, 10)
+    ) : _rt_ZERO_ITEMS)) {
       hide = _hide_item[0];
       const _hide_p = _seek_p * _hide_item[1];
       noticed = !automatic_hide && !seeker.helpless && (
@@ -6949,9 +6937,9 @@ function recover_odds(creature, track, current, check_dice, options) {
   const _odds = new OddsBuilder(RECOVER_FIELDS, null, null, 200000);
   const _p = 1.0;
   let successes, points;
-  for (const _successes_item of _odds.outcomes(
-    _p, (!supernatural ? _rt_pool_distribution(check_dice, 10, 8, 10) : _rt_CERTAIN_ZERO)
-  )) {
+  for (const _successes_item of (!supernatural ? _odds.outcomes(
+    _p, _rt_pool_distribution(check_dice, 10, 8, 10)
+  ) : _rt_ZERO_ITEMS)) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
     points = Math.max(0, current - successes);

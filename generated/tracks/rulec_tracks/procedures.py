@@ -40,7 +40,7 @@ from ._runtime.core import (TraceStep as _Step, record as _rec, within as _rt_wi
                             check_inputs as _rt_check_inputs)
 from ._runtime.initiative import initiative_order as _rt_initiative_order
 from ._runtime.odds import (pool_distribution as _rt_pool_distribution, Odds, OddsBuilder,
-                            count_distribution as _rt_count_distribution, CERTAIN_ZERO as _rt_CERTAIN_ZERO)
+                            count_distribution as _rt_count_distribution, ZERO_ITEMS as _rt_ZERO_ITEMS)
 from ._runtime.pool import (PoolSpec, roll_pool as _rt_roll_pool, pool_successes as _rt_pool_successes,
                             pool_successes_random as _rt_pool_successes_random, pool_sentence as _rt_pool_sentence)
 from ._runtime.sources import DiceSource, SeededDice, dice_source as _rt_dice_source
@@ -306,36 +306,46 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     weapon, part, dice_ = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area,
                                         endurance_penalty, from_hiding, None)
     _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
+    _attacker_extra_successes = attacker.extra_successes
+    _weapon_attack_type = weapon.attack_type
+    _defender_damage_reduction = defender.damage_reduction
+    _defender_absorption = defender.absorption
+    _endurance_successes = part.given and part.effect == 'severe'
+    _endurance_successes_2 = (defender.endurance - endurance_penalty if defender.endurance - endurance_penalty > 0
+                              else 0)
+    _full_points = part.given and part.effect == 'points'
+    _full_points_2 = defender.mental_resistance if weapon.damage_type.family == 'mental' else defender.resistance
+    _limb_damage = part.given and part.effect == 'limb'
+    _defender_resistance = defender.resistance
+    _item_damage = part.given and part.effect == 'item'
+    _weapon_damage_type_id = weapon.damage_type.id
+    _part_track_id = part.track.id
     for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(dice_, 10, 8, 10)):
         _successes_p = _p * _successes_q
         hit = successes > 0
-        cap = weapon.attack_type.cap(attacker, weapon.attack_type, weapon)
-        capped = (successes + attacker.extra_successes if successes + attacker.extra_successes < cap else cap)
+        cap = _weapon_attack_type.cap(attacker, _weapon_attack_type, weapon)
+        capped = (successes + _attacker_extra_successes if successes + _attacker_extra_successes < cap else cap)
         raw_damage = capped + extra_damage if hit else 0
-        after_reduction = (raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0)
-        absorbed = (defender.absorption if defender.absorption < after_reduction else after_reduction)
+        after_reduction = (raw_damage - _defender_damage_reduction if raw_damage - _defender_damage_reduction > 0
+                           else 0)
+        absorbed = (_defender_absorption if _defender_absorption < after_reduction else after_reduction)
         final_damage = after_reduction - absorbed
         to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
-        for endurance_successes, _endurance_successes_q in _odds.outcomes(
-                _successes_p,
-                (_rt_pool_distribution(
-                (defender.endurance - endurance_penalty if defender.endurance - endurance_penalty > 0 else 0), 10, 8,
-                10)) if part.given and part.effect == 'severe' and to_hp > 0 else _rt_CERTAIN_ZERO):
+        for endurance_successes, _endurance_successes_q in (
+                _odds.outcomes(_successes_p, _rt_pool_distribution(_endurance_successes_2, 10, 8, 10))
+                if _endurance_successes and to_hp > 0 else _rt_ZERO_ITEMS):
             _endurance_successes_p = _successes_p * _endurance_successes_q
-            full_points = max(
-                    0,
-                    final_damage
-                    - (defender.mental_resistance if weapon.damage_type.family == 'mental'
-                       else defender.resistance)) if part.given and part.effect == 'points' else 0
+            full_points = (final_damage - _full_points_2 if final_damage - _full_points_2 > 0
+                           else 0) if _full_points else 0
             severe = (to_hp - endurance_successes if to_hp - endurance_successes > 0
-                      else 0) if part.given and part.effect == 'severe' else 0
+                      else 0) if _endurance_successes else 0
             points = _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) if left_area else full_points
-            limb_damage = (to_hp - defender.resistance if to_hp - defender.resistance > 0
-                           else 0) if part.given and part.effect == 'limb' else 0
-            item_damage = to_hp if part.given and part.effect == 'item' else 0
+            limb_damage = (to_hp - _defender_resistance if to_hp - _defender_resistance > 0
+                           else 0) if _limb_damage else 0
+            item_damage = to_hp if _item_damage else 0
             _odds.add(
-                    (hit, successes, 0 if part.given and part.effect == 'item' else to_hp, weapon.damage_type.id,
-                     severe, part.track.id if points > 0 else '', points, limb_damage, item_damage, from_hiding),
+                    (hit, successes, 0 if _item_damage else to_hp, _weapon_damage_type_id, severe,
+                     _part_track_id if points > 0 else '', points, limb_damage, item_damage, from_hiding),
                     _endurance_successes_p)
     return _odds.build()
 
@@ -528,25 +538,26 @@ def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges,
                                              left_area, dodge_penalty, from_hiding, None)
     _odds, _p = OddsBuilder(FIREARM_FIELDS, 'hit', 'damage', 200000), 1.0
+    _dodge_successes = (defender.dexterity + defender.dodge - dodge_penalty
+                        if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0)
+    _defender_damage_reduction = defender.damage_reduction
+    _defender_absorption = defender.absorption
+    _out6 = shots if attacker.counts_ammo else 0
     for hits, _hits_q in _odds.outcomes(_p,
                                         _rt_count_distribution(_rt_pool_distribution(dice_, 10, 8, 10), 1 - 0, shots)):
         _hits_p = _p * _hits_q
         raw_damage = hits * per_hit
-        for dodge_successes, _dodge_successes_q in _odds.outcomes(
-                _hits_p,
-                (_rt_pool_distribution(
-                (defender.dexterity + defender.dodge - dodge_penalty
-                 if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0), 10, 8, 10))
-                if defender_dodges and hits > 0 else _rt_CERTAIN_ZERO):
+        for dodge_successes, _dodge_successes_q in (
+                _odds.outcomes(_hits_p, _rt_pool_distribution(_dodge_successes, 10, 8, 10))
+                if defender_dodges and hits > 0 else _rt_ZERO_ITEMS):
             _dodge_successes_p = _hits_p * _dodge_successes_q
             after_dodge = (raw_damage - dodge_successes if raw_damage - dodge_successes > 0 else 0)
-            after_reduction = (after_dodge - defender.damage_reduction if after_dodge - defender.damage_reduction > 0
+            after_reduction = (after_dodge - _defender_damage_reduction if after_dodge - _defender_damage_reduction > 0
                                else 0)
-            final_damage = after_reduction - (defender.absorption if defender.absorption < after_reduction
+            final_damage = after_reduction - (_defender_absorption if _defender_absorption < after_reduction
                                               else after_reduction)
             to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
-            _odds.add((hits, hits > 0, per_hit, penalty, to_hp, from_hiding, shots if attacker.counts_ammo else 0),
-                      _dodge_successes_p)
+            _odds.add((hits, hits > 0, per_hit, penalty, to_hp, from_hiding, _out6), _dodge_successes_p)
     return _odds.build()
 
 
@@ -913,45 +924,49 @@ def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 
                                           left_area, resist_strength_penalty, resist_dexterity_penalty, from_hiding,
                                           None)
     _odds, _p = OddsBuilder(CHARGE_FIELDS, 'hit', 'damage', 200000), 1.0
-    for successes, _successes_q in _odds.outcomes(
-            _p,
-            _rt_pool_distribution(
-            (check - target_defense if check - target_defense > _R_CHECK_FLOOR else _R_CHECK_FLOOR), 10, 8, 10)):
+    _successes = (check - target_defense if check - target_defense > _R_CHECK_FLOOR else _R_CHECK_FLOOR)
+    _attacker_max_hp = attacker.max_hp
+    _defender_damage_reduction = defender.damage_reduction
+    _defender_absorption = defender.absorption
+    _resist = max(
+            0,
+            (defender.dexterity - resist_dexterity_penalty
+             if defender.dexterity - resist_dexterity_penalty > defender.strength - resist_strength_penalty
+             else defender.strength - resist_strength_penalty)
+            + (defender.fighting if defender.fighting > defender.athletics else defender.athletics))
+    _resist_2 = (defender.size if defender.size > 0 else 0)
+    _obstacle_at_gt_0 = obstacle_at > 0
+    _attacker_damage_reduction = attacker.damage_reduction
+    _attacker_absorption = attacker.absorption
+    for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(_successes, 10, 8, 10)):
         _successes_p = _p * _successes_q
         hit = successes > 0
-        raw_damage = (successes + load_tier if successes + load_tier < attacker.max_hp
-                      else attacker.max_hp) if hit else 0
-        absorbed = min((raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0 else 0),
-                       defender.absorption)
-        final_damage = (raw_damage - defender.damage_reduction if raw_damage - defender.damage_reduction > 0
+        raw_damage = (successes + load_tier if successes + load_tier < _attacker_max_hp
+                      else _attacker_max_hp) if hit else 0
+        absorbed = min((raw_damage - _defender_damage_reduction if raw_damage - _defender_damage_reduction > 0 else 0),
+                       _defender_absorption)
+        final_damage = (raw_damage - _defender_damage_reduction if raw_damage - _defender_damage_reduction > 0
                         else 0) - absorbed
         self_base = raw_damage
-        for resist, _resist_q in _odds.outcomes(
-                _successes_p,
-                (_rt_pool_distribution(
-                max(
-                0,
-                (defender.dexterity - resist_dexterity_penalty
-                 if defender.dexterity - resist_dexterity_penalty > defender.strength - resist_strength_penalty
-                 else defender.strength - resist_strength_penalty)
-                + (defender.fighting if defender.fighting > defender.athletics else defender.athletics)), 10, 8, 10))
-                if final_damage > 0 else _rt_CERTAIN_ZERO):
+        for resist, _resist_q in (_odds.outcomes(_successes_p, _rt_pool_distribution(_resist, 10, 8, 10))
+                                  if final_damage > 0 else _rt_ZERO_ITEMS):
             _resist_p = _successes_p * _resist_q
-            pushed = max(0, final_damage - resist - (defender.size if defender.size > 0 else 0))
-            blocked = (pushed - obstacle_at if pushed - obstacle_at > 0 else 0) if obstacle_at > 0 else 0
+            pushed = (final_damage - resist - _resist_2 if final_damage - resist - _resist_2 > 0 else 0)
+            blocked = (pushed - obstacle_at if pushed - obstacle_at > 0 else 0) if _obstacle_at_gt_0 else 0
             impact = (obstacle_structure if obstacle_structure < blocked else blocked)
             target_full = (
-                    final_damage + (impact - defender.damage_reduction if impact - defender.damage_reduction > 0 else 0)
-                    - min((impact - defender.damage_reduction if impact - defender.damage_reduction > 0 else 0),
-                          defender.absorption))
+                    final_damage
+                    + (impact - _defender_damage_reduction if impact - _defender_damage_reduction > 0 else 0)
+                    - min((impact - _defender_damage_reduction if impact - _defender_damage_reduction > 0 else 0),
+                          _defender_absorption))
             target_total = _rt_floordiv(target_full, _R_LEAVE_AREA_DIVISOR) if left_area else target_full
             self_total = (
-                    (self_base - attacker.damage_reduction if self_base - attacker.damage_reduction > 0 else 0)
-                    - min((self_base - attacker.damage_reduction if self_base - attacker.damage_reduction > 0 else 0),
-                          attacker.absorption)
-                    + (impact - attacker.damage_reduction if impact - attacker.damage_reduction > 0 else 0)
-                    - min((impact - attacker.damage_reduction if impact - attacker.damage_reduction > 0 else 0),
-                          attacker.absorption))
+                    (self_base - _attacker_damage_reduction if self_base - _attacker_damage_reduction > 0 else 0)
+                    - min((self_base - _attacker_damage_reduction if self_base - _attacker_damage_reduction > 0 else 0),
+                          _attacker_absorption)
+                    + (impact - _attacker_damage_reduction if impact - _attacker_damage_reduction > 0 else 0)
+                    - min((impact - _attacker_damage_reduction if impact - _attacker_damage_reduction > 0 else 0),
+                          _attacker_absorption))
             _odds.add((hit, target_total, self_total, pushed - blocked, from_hiding), _resist_p)
     return _odds.build()
 
@@ -1007,8 +1022,9 @@ def parry_odds(defender: Combatant, *, with_weapon: bool = True, incoming: int =
     """格挡: the exact distribution of the fields of PARRY_FIELDS."""
     (bonus,) = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, None)
     _odds, _p = OddsBuilder(PARRY_FIELDS, None, 'damage', 200000), 1.0
-    _odds.add((bonus, _R_PARRY_DURATION_SECONDS, (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0)),
-              _p)
+    _out1 = _R_PARRY_DURATION_SECONDS
+    _out2 = (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0)
+    _odds.add((bonus, _out1, _out2), _p)
     return _odds.build()
 
 
@@ -1101,12 +1117,10 @@ def dodge_odds(defender: Combatant, incoming: int, *, applicable: bool = True, d
     """闪避: the exact distribution of the fields of DODGE_FIELDS."""
     _dodge_setup(defender, incoming, applicable, dodge_penalty, None)
     _odds, _p = OddsBuilder(DODGE_FIELDS, None, 'damage', 200000), 1.0
-    for successes, _successes_q in _odds.outcomes(
-            _p,
-            (_rt_pool_distribution(
-            (defender.dexterity + defender.dodge - dodge_penalty
-             if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0), 10, 8, 10)) if applicable
-            else _rt_CERTAIN_ZERO):
+    _successes = (defender.dexterity + defender.dodge - dodge_penalty
+                  if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0)
+    for successes, _successes_q in (_odds.outcomes(_p, _rt_pool_distribution(_successes, 10, 8, 10)) if applicable
+                                    else _rt_ZERO_ITEMS):
         _successes_p = _p * _successes_q
         damage = (incoming - successes if incoming - successes > 0 else 0)
         _odds.add((damage, incoming - damage), _successes_p)
@@ -1219,7 +1233,8 @@ def leave_area_odds(*, damage: int = 0, points: int = 0, timing: Union[LeaveTimi
     """脱离范围: the exact distribution of the fields of LEAVE_AREA_FIELDS."""
     taken, taken_points = _leave_area_setup(damage, points, timing, blocked, intended_meters, None)
     _odds, _p = OddsBuilder(LEAVE_AREA_FIELDS, None, 'damage', 200000), 1.0
-    _odds.add((taken, taken_points, intended_meters if blocked else 0), _p)
+    _out2 = intended_meters if blocked else 0
+    _odds.add((taken, taken_points, _out2), _p)
     return _odds.build()
 
 
@@ -1423,8 +1438,8 @@ def break_projectile_odds(defender: Combatant, projectile: Union[Weapon, str], c
     """击破或阻挡飞行物: the exact distribution of the fields of BREAK_PROJECTILE_FIELDS."""
     (projectile,) = _break_projectile_setup(defender, projectile, check, structure, None)
     _odds, _p = OddsBuilder(BREAK_PROJECTILE_FIELDS, None, None, 200000), 1.0
-    for successes, _successes_q in _odds.outcomes(
-            _p, _rt_pool_distribution((check - projectile.speed if check - projectile.speed > 0 else 0), 10, 8, 10)):
+    _successes = (check - projectile.speed if check - projectile.speed > 0 else 0)
+    for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(_successes, 10, 8, 10)):
         _successes_p = _p * _successes_q
         destroyed = successes >= structure
         _odds.add((destroyed, successes), _successes_p)
@@ -1610,23 +1625,27 @@ def conversion_odds(defender: Combatant, weapon: Union[Weapon, str], *, from_cal
     """攻击类型转化: the exact distribution of the fields of CONVERSION_FIELDS."""
     weapon, converts, resist = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, None)
     _odds, _p = OddsBuilder(CONVERSION_FIELDS, None, 'damage', 200000), 1.0
-    for dodge_successes, _dodge_successes_q in _odds.outcomes(
-            _p,
-            (_rt_pool_distribution(
-            (defender.dexterity + defender.dodge - dodge_penalty
-             if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0), 10, 8, 10)) if converts
-            else _rt_CERTAIN_ZERO):
+    _dodge_successes = (defender.dexterity + defender.dodge - dodge_penalty
+                        if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0)
+    _after_resist = weapon.damage - resist
+    _defender_damage_reduction = defender.damage_reduction
+    _defender_absorption = defender.absorption
+    _weapon_damage = weapon.damage
+    _out1 = weapon.size if converts else 0
+    for dodge_successes, _dodge_successes_q in (_odds.outcomes(_p, _rt_pool_distribution(_dodge_successes, 10, 8, 10))
+                                                if converts else _rt_ZERO_ITEMS):
         _dodge_successes_p = _p * _dodge_successes_q
-        after_resist = (weapon.damage - resist - dodge_successes if weapon.damage - resist - dodge_successes > 0
+        after_resist = (_after_resist - dodge_successes if _after_resist - dodge_successes > 0
                         else 0) if converts else 0
         absorbed = min(
-                (after_resist - defender.damage_reduction if after_resist - defender.damage_reduction > 0 else 0),
-                defender.absorption)
+                (after_resist - _defender_damage_reduction if after_resist - _defender_damage_reduction > 0 else 0),
+                _defender_absorption)
         damage = (
-                (after_resist - defender.damage_reduction if after_resist - defender.damage_reduction > 0 else 0)
-                - min((after_resist - defender.damage_reduction if after_resist - defender.damage_reduction > 0 else 0),
-                      defender.absorption))
-        _odds.add((converts, weapon.size if converts else 0, damage, absorbed), _dodge_successes_p)
+                (after_resist - _defender_damage_reduction if after_resist - _defender_damage_reduction > 0 else 0)
+                - min(
+                (after_resist - _defender_damage_reduction if after_resist - _defender_damage_reduction > 0 else 0),
+                _defender_absorption))
+        _odds.add((converts, _out1, damage, absorbed), _dodge_successes_p)
     return _odds.build()
 
 
@@ -1688,9 +1707,10 @@ def initiative_roll_odds(character: Combatant, dice_count: int) -> Odds:
     """先攻检定: the exact distribution of the fields of INITIATIVE_ROLL_FIELDS."""
     _initiative_roll_setup(character, dice_count, None)
     _odds, _p = OddsBuilder(INITIATIVE_ROLL_FIELDS, None, None, 200000), 1.0
+    _character_extra_successes = character.extra_successes
     for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(dice_count, 10, 8, 10)):
         _successes_p = _p * _successes_q
-        _odds.add((successes, character.extra_successes), _successes_p)
+        _odds.add((successes, _character_extra_successes), _successes_p)
     return _odds.build()
 
 
@@ -1836,14 +1856,18 @@ def detect_odds(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 
                                                          speed_halvings, avoids_medium, supernatural, revealed_bonus,
                                                          seek_penalty, hide_penalty, None)
     _odds, _p = OddsBuilder(DETECT_FIELDS, None, None, 200000), 1.0
-    for seek, _seek_q in _odds.outcomes(
-            _p, (_rt_pool_distribution(seek_pool, 10, 8, 10)) if not automatic_hide else _rt_CERTAIN_ZERO):
+    _not_automatic_hide = not automatic_hide
+    _seeker_extra_successes = seeker.extra_successes
+    _hider_extra_successes = hider.extra_successes
+    _noticed = not automatic_hide and not seeker.helpless
+    _hider_helpless = hider.helpless
+    for seek, _seek_q in (_odds.outcomes(_p, _rt_pool_distribution(seek_pool, 10, 8, 10)) if _not_automatic_hide
+                          else _rt_ZERO_ITEMS):
         _seek_p = _p * _seek_q
-        for hide, _hide_q in _odds.outcomes(
-                _seek_p, (_rt_pool_distribution(hide_pool, 10, 8, 10)) if not automatic_hide else _rt_CERTAIN_ZERO):
+        for hide, _hide_q in (_odds.outcomes(_seek_p, _rt_pool_distribution(hide_pool, 10, 8, 10))
+                              if _not_automatic_hide else _rt_ZERO_ITEMS):
             _hide_p = _seek_p * _hide_q
-            noticed = not automatic_hide and not seeker.helpless and (
-                    hider.helpless or seek + seeker.extra_successes > hide + hider.extra_successes)
+            noticed = _noticed and (_hider_helpless or seek + _seeker_extra_successes > hide + _hider_extra_successes)
             _odds.add((noticed, not noticed), _hide_p)
     return _odds.build()
 
@@ -2110,11 +2134,9 @@ def chaos_check_odds(character: Combatant, *, skill: int = 0, penalty: int = 0) 
     """混乱刻度下的周期检定: the exact distribution of the fields of CHAOS_CHECK_FIELDS."""
     _chaos_check_setup(character, skill, penalty, None)
     _odds, _p = OddsBuilder(CHAOS_CHECK_FIELDS, None, None, 200000), 1.0
-    for successes, _successes_q in _odds.outcomes(
-            _p,
-            _rt_pool_distribution(
-            (character.intelligence + skill - character.chaos - penalty
-             if character.intelligence + skill - character.chaos - penalty > 0 else 0), 10, 8, 10)):
+    _successes = (character.intelligence + skill - character.chaos - penalty
+                  if character.intelligence + skill - character.chaos - penalty > 0 else 0)
+    for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(_successes, 10, 8, 10)):
         _successes_p = _p * _successes_q
         _odds.add((successes,), _successes_p)
     return _odds.build()
@@ -2187,10 +2209,9 @@ def will_check_odds(character: Combatant, *, skill: int = 0, penalty: int = 0) -
     """意志检定: the exact distribution of the fields of WILL_CHECK_FIELDS."""
     _will_check_setup(character, skill, penalty, None)
     _odds, _p = OddsBuilder(WILL_CHECK_FIELDS, None, None, 200000), 1.0
-    for successes, _successes_q in _odds.outcomes(
-            _p,
-            _rt_pool_distribution((character.will + skill - penalty if character.will + skill - penalty > 0 else 0), 10,
-                                  8, 10)):
+    _successes = (character.will + skill - penalty if character.will + skill - penalty > 0 else 0)
+    _character_extra_successes = character.extra_successes
+    for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(_successes, 10, 8, 10)):
         _successes_p = _p * _successes_q
         _odds.add((successes,), _successes_p)
     return _odds.build()
@@ -2263,7 +2284,8 @@ def add_points_odds(creature: Combatant, track: Union[ConditionTrack, str], *, c
     track, capacity, points, debuff, in_state, fear = _add_points_setup(
             creature, track, current, gained, capacity_loss, None)
     _odds, _p = OddsBuilder(ADD_POINTS_FIELDS, None, None, 200000), 1.0
-    _odds.add((points, capacity, debuff, track.state.id if in_state else '', fear), _p)
+    _out3 = track.state.id if in_state else ''
+    _odds.add((points, capacity, debuff, _out3, fear), _p)
     return _odds.build()
 
 
@@ -2327,9 +2349,11 @@ def miss_long_rest_odds(creature: Combatant, *, current: int = 0, capacity_loss:
     """缺少长休息: the exact distribution of the fields of MISS_LONG_REST_FIELDS."""
     track, loss, points, capacity = _miss_long_rest_setup(creature, current, capacity_loss, track, None)
     _odds, _p = OddsBuilder(MISS_LONG_REST_FIELDS, None, None, 200000), 1.0
-    _odds.add(
-            (points, loss, capacity, (points - capacity if points - capacity > 0 else 0), track.id,
-             loss - capacity_loss, points - current), _p)
+    _out3 = (points - capacity if points - capacity > 0 else 0)
+    _track_id = track.id
+    _out5 = loss - capacity_loss
+    _out6 = points - current
+    _odds.add((points, loss, capacity, _out3, _track_id, _out5, _out6), _p)
     return _odds.build()
 
 
@@ -2400,7 +2424,8 @@ def enhanced_long_rest_odds(creature: Combatant, *, current: int = 0, capacity_l
     track, recovered, points, loss, capacity = _enhanced_long_rest_setup(
             creature, current, capacity_loss, rest_hours, track, None)
     _odds, _p = OddsBuilder(ENHANCED_LONG_REST_FIELDS, None, None, 200000), 1.0
-    _odds.add((points, loss, capacity, recovered, track.id), _p)
+    _track_id = track.id
+    _odds.add((points, loss, capacity, recovered, _track_id), _p)
     return _odds.build()
 
 
@@ -2541,11 +2566,13 @@ def recover_odds(creature: Combatant, track: Union[ConditionTrack, str], current
     """长休息恢复: the exact distribution of the fields of RECOVER_FIELDS."""
     (track,) = _recover_setup(creature, track, current, check_dice, supernatural, None)
     _odds, _p = OddsBuilder(RECOVER_FIELDS, None, None, 200000), 1.0
-    for successes, _successes_q in _odds.outcomes(
-            _p, (_rt_pool_distribution(check_dice, 10, 8, 10)) if not supernatural else _rt_CERTAIN_ZERO):
+    _not_supernatural = not supernatural
+    _track_id = track.id
+    for successes, _successes_q in (_odds.outcomes(_p, _rt_pool_distribution(check_dice, 10, 8, 10))
+                                    if _not_supernatural else _rt_ZERO_ITEMS):
         _successes_p = _p * _successes_q
         points = (current - successes if current - successes > 0 else 0)
-        _odds.add((points, current - points, track.id), _successes_p)
+        _odds.add((points, current - points, _track_id), _successes_p)
     return _odds.build()
 
 
@@ -2598,5 +2625,6 @@ def deal_points_odds(target: Combatant, track: Union[ConditionTrack, str], point
     """施加负面点数: the exact distribution of the fields of DEAL_POINTS_FIELDS."""
     track, dealt = _deal_points_setup(target, track, points, resistance, None)
     _odds, _p = OddsBuilder(DEAL_POINTS_FIELDS, None, None, 200000), 1.0
-    _odds.add((track.id, dealt), _p)
+    _track_id = track.id
+    _odds.add((_track_id, dealt), _p)
     return _odds.build()
