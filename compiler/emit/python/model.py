@@ -329,20 +329,24 @@ def rows_file(rows: Sequence[tuple[object, ...]]) -> str:
     """A rows file (read by the runtime's `load_rows`): the rows by column — a column with one
     value as {"all": value}, with at most PICKS distinct values as {"values": [...], "pick":
     "<one character per row>"}, any other as {"list": [...]} — one column a line. Plain data only
-    (`code.is_plain` checks each row), dumped by `json.dumps`, the one quoting path of a rows file."""
+    (`code.is_plain` checks each row), dumped by `json.dumps`, the one quoting path of a rows file;
+    values are told apart by type as well (1, True and 1.0 are three values)."""
     for row in rows:
         if not is_plain(row):
             raise UnquotedValue(f"not plain data: {row!r:.80}")
     lines = []
     for column in zip(*rows):
-        keys = [json.dumps(v, ensure_ascii=False) for v in column]
-        distinct = list(dict.fromkeys(keys))
-        if len(distinct) == 1:
-            lines.append('{"all": ' + distinct[0] + "}")
-        elif len(distinct) <= PICKS:
-            at = {k: i for i, k in enumerate(distinct)}
-            pick = json.dumps("".join([chr(at[k]) for k in keys]))
-            lines.append('{"values": [' + ", ".join(distinct) + '], "pick": ' + pick + "}")
+        at: dict[tuple[type, object], int] = {}
+        picks = [at.setdefault((type(v), v), len(at)) for v in column]
+        if len(at) == 1:
+            lines.append('{"all": ' + _dump(column[0]) + "}")
+        elif len(at) <= PICKS:
+            values = ", ".join(_dump(v) for _, v in at)
+            lines.append('{"values": [' + values + '], "pick": ' + json.dumps("".join(map(chr, picks))) + "}")
         else:
-            lines.append('{"list": [' + ", ".join(keys) + "]}")
+            lines.append('{"list": ' + _dump(list(column)) + "}")
     return '{"rows": ' + str(len(rows)) + ', "columns": [\n' + ",\n".join(lines) + "\n]}\n"
+
+
+def _dump(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
