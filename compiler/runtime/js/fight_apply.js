@@ -12,10 +12,12 @@ const _rt_APPLY = {
     const result = action.result;
     const members = new Map(this.members.map(m => [m.name, m]));
     for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
-    const relations = new Map(this.relations.map(r => [r.join('\u0000'), r]));
+    let relations = null;  // made by the first relation effect (as fight.py)
     const log = [];
     const n = this.members.length, names = this.members.map(x => x.name);
-    this._end_used(action, spec, members, log);
+    // whether a role holds a condition the action may use up or end
+    const holding = this.members.some(x => x.conditions.length) && action.roles.some(r => members.get(r[1]).conditions.length);
+    if (holding) this._end_used(action, spec, members, log);
     if (action.plan !== null) members.set(action.plan.name, this._spend(members.get(action.plan.name), action.plan, log));
     for (const e of spec.effects) {
       if (e.when && !result[e.when]) continue;
@@ -88,6 +90,7 @@ const _rt_APPLY = {
       } else if (e.kind === 'resource' || e.kind === 'capacity') {
         members.set(who, _rt_resource_effect(this, m, e, result, spec.name, log));
       } else if (e.kind === 'relation') {
+        if (relations === null) relations = new Map(this.relations.map(r => [r.join('\u0000'), r]));
         const held = roles.get(e.other);
         const key = [e.key, who, held], k = key.join('\u0000');
         if (e.duration === 'start' && !relations.has(k)) {
@@ -99,10 +102,15 @@ const _rt_APPLY = {
         }
       }
     }
-    _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
-    const same = relations.size === this.relations.length
+    if (holding) _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
+    const changed = this.members.map(x => members.get(x.name));
+    if (relations === null && !this.relations.length && !changed.some(x => x.conditions.length)) {
+      // what _settle would return: no condition or relation can end
+      return this._with({members: changed, log: _rt_log_add(this._log, log)});
+    }
+    const same = relations === null || relations.size === this.relations.length
       && this.relations.every(r => relations.has(r.join('\u0000')));
-    const after = this._with({members: this.members.map(x => members.get(x.name)),
+    const after = this._with({members: changed,
                               relations: same ? this.relations : Array.from(relations.values()).sort(_rt_tuple_cmp)});
     return after._settle(log, this.relations);
   },
