@@ -188,3 +188,16 @@ def test_tr_f17_tracks_named_only_take_no_points_in_a_fight(tracks):
     with pytest.raises(tracks.RuleError, match="原文只列出名称"):
         f.act("deal_points", {"target": "乙"}, track="fatigue", points=30)
     assert f.member("乙").points == () and f.member("乙").states == ()
+
+
+def test_tr_f12_pain_gives_fear_points_the_fight_does_not_keep(tracks):
+    """TR-F12 (TR-70): each time pain points are gained, fear points equal to the excess over the
+    capacity — the accumulation reports them; the seed gives fear no track, so the fight keeps the
+    pain points (and its debuff) and records no fear track (declared on the page)."""
+    creature = tracks.Combatant(max_focus=5)
+    r = tracks.add_points(creature, "pain", current=4, gained=3)
+    assert (r.points, r.debuff, r.fear) == (7, 2, 2)
+    assert tracks.add_points(creature, "pain", current=7, gained=0).fear == 0  # only when points are gained
+    f = tracks.start_fight({"甲": tracks.Combatant(), "乙": creature})
+    _, f = f.act("deal_points", {"target": "乙"}, track="pain", points=7)
+    assert dict(f.member("乙").points) == {"pain": 7} and "fear" not in tracks.FIGHT_RULES.tracks
