@@ -19,13 +19,13 @@ from contextvars import ContextVar
 from string import Formatter
 from typing import Any
 
-from . import cli, fight, formula, load, other, packs, play, validate
+from . import cli, fight, formula, load, other, packs, play, schema, validate
 
 LANGUAGES = ("zh", "en")
 DEFAULT = "zh"
 
 CATALOGUE: dict[str, tuple[str, str]] = {}
-for _part in (load, validate, formula, cli, play, other, fight, packs):
+for _part in (load, schema, validate, formula, cli, play, other, fight, packs):
     CATALOGUE.update(_part.MESSAGES)
 
 _chosen: ContextVar[str | None] = ContextVar("rulec_language", default=None)

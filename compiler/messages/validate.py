@@ -1,4 +1,4 @@
-"""Messages of checking the rules: schemas, declarations, tables, procedures, fights, bounds (key: (Chinese, English)); see compiler/messages/__init__.py."""
+"""Messages of checking the rules: declarations, tables, procedures, fights, bounds (the schema check's are in schema.py) (key: (Chinese, English)); see compiler/messages/__init__.py."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "bad-accumulate.accumulate-needs-tracks-track": (
@@ -113,13 +113,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "'{field_id}' 不是 '{id}' 的{value}结果字段",
         "'{field_id}' is not a {value} outcome of '{id}'",
     ),
-    "bad-value.not-one": ("{short} 不是以下之一：{shown}", "{short} is not one of: {shown}"),
-    "bad-value.one": ("可选：{static_kinds}", "one of: {static_kinds}"),
-    "bad-value.scenario-not-rule-file": (
-        "场景不是规则文件：请把它放进该文件夹的 scenarios/（由 `rulec test` 运行）",
-        "a scenario is not a rule file: put it in the folder's scenarios/ (`rulec test` runs it)",
-    ),
-    "bad-value.unknown-kind": ("未知的 kind {short}", "unknown kind {short}"),
     "bounds.dice-limits-ruleset": ("（规则集的 dice.limits.{limit}）", "(dice.limits.{limit} of the ruleset)"),
     "bounds.no-upper-bound": ("无上限", "no upper bound"),
     "checks.bad-penalty": (
@@ -228,11 +221,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "概率预设没有给出 '{id2}' 所需的 '{id}'（{name}）（它没有默认值）",
         "the odds preset does not give '{id}' ({name}), which '{id2}' needs (it has no default)",
     ),
-    "missing-key.missing-required-key": ("缺少必需的键 '{key_}'", "missing required key '{key_}'"),
-    "missing-key.missing-required-key-kind": ("缺少必需的键 'kind'", "missing required key 'kind'"),
-    "missing-key.misspelling": ("'{value}' 是它的拼写错误吗？", "is '{value}' a misspelling of it?"),
-    "missing-key.one": ("可选：{static_kinds}", "one of: {static_kinds}"),
-    "missing-key.one-of": ("缺少必需的键 '{key_}'（或 {others}）", "missing required key '{key_}' (or {others})"),
     "missing-range.add-min-max": ("请加上 min: 和 max:", "add min: and max:"),
     "missing-range.ruling-holds-number-declare": (
         "裁定 '{key_}' 的值是数值：请声明自制规则可以设定的范围",
@@ -252,13 +240,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "nothing-to-override.no-entry-override": ("'{tid}' 中没有可替换的条目 '{id}'", "no entry '{id}' in '{tid}' to override"),
     "nothing-to-override.no-ruling-override": ("没有可替换的裁定 '{key_}'", "no ruling '{key_}' to override"),
-    "out-of-range.above": ("{value} 高于 {hi}", "{value} is above {hi}"),
-    "out-of-range.below": ("{value} 低于 {lo}", "{value} is below {lo}"),
-    "out-of-range.outside-range-ruleset-allows": (
-        "{value} 超出规则集为 '{key_}' 允许的范围 {min}..{max}（{span}）",
-        "{value} is outside the range {min}..{max} the ruleset allows for '{key_}' ({span})",
-    ),
-    "out-of-range.text": ("{short} {side} {bound}", "{short} is {side} {bound}"),
     "override-needed.add-override-true-replace": (
         "加上 override: true 以替换它，或换一个编号",
         "add override: true to replace it, or choose another id",
@@ -282,35 +263,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "公式中的数字 {value} 写死了一条规则，扩展包无法修改",
         "the number {value} in this formula encodes a rule a pack cannot change",
     ),
-    "schema.above-maximum": ("高于最大值", "above the maximum"),
-    "schema.at-least": ("至少", "at least"),
-    "schema.at-most": ("至多", "at most"),
-    "schema.below-minimum": ("低于最小值", "below the minimum"),
-    "schema.decimal-number": ("小数", "a decimal number"),
-    "schema.does-not-match": ("{instance} 不符合 {pattern!r}", "{instance} does not match {pattern!r}"),
-    "schema.does-not-match-pattern": ("不符合格式 {validator_value}", "does not match the pattern {validator_value}"),
-    "schema.has-allowed": ("有 {count} {unit}；允许{side} {bound} {unit}", "has {count} {unit}; {side} {bound} allowed"),
-    "schema.has-repeated-items": ("有重复的项", "has repeated items"),
-    "schema.holds-full-width-u": (
-        "其中有全角的 '{mark}'（U+{ord:04X}）：请改为输入 '{value} '",
-        "it holds a full-width '{mark}' (U+{ord:04X}): type '{value} ' instead",
-    ),
-    "schema.list": ("列表", "a list"),
-    "schema.mapping": ("映射", "a mapping"),
-    "schema.none": ("一个也没有", "none"),
-    "schema.nothing": ("空值", "nothing"),
-    "schema.text": ("文本", "text"),
-    "schema.unit.characters": ("个字符", "characters"),
-    "schema.unit.items": ("项", "items"),
-    "schema.unit.keys": ("个键", "keys"),
-    "schema.want.array": ("列表", "a list"),
-    "schema.want.boolean": ("真/假", "true/false"),
-    "schema.want.integer": ("整数", "a whole number"),
-    "schema.want.null": ("空值", "nothing"),
-    "schema.want.number": ("数值", "a number"),
-    "schema.want.object": ("映射", "a mapping"),
-    "schema.want.string": ("文本", "text"),
-    "schema.whole-number": ("整数", "a whole number"),
     "second-manifest.folder-has-one-manifest": (
         "一个文件夹只有一个清单文件；这个 '{kind}' 文件不是",
         "a folder has one manifest; this '{kind}' file is not it",
@@ -328,13 +280,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "stale-gap.not-modelled-says-lacks": (
         "not_modelled '{what}' 说缺少{lacks} '{needs}'，但{where}",
         "not_modelled '{what}' says it lacks {lacks} '{needs}', but {where}",
-    ),
-    "template.unknown-name": ("未知的名称 '{name}'", "unknown name '{name}'"),
-    "template.unmatched-sentence": ("句子中的 '{token}' 没有配对", "unmatched '{token}' in the sentence"),
-    "template.write-for-literal-brace": ("字面的花括号请写成 {{{{ 或 }}}}", "write {{{{ or }}}} for a literal brace"),
-    "too-many-errors.more-problems-here-fix": (
-        "此处还有 {counted} 个问题；请先修正以上问题",
-        "and {counted} more problems here; fix these first",
     ),
     "unbounded-work.bound-parameters-stats-table": (
         "请限定它读取的参数、属性或表字段（设 max），或在规则集的 dice 一节提高上限",
@@ -368,9 +313,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "运行时模块 '{module}' 没有辅助函数 '{id}'",
         "runtime module '{module}' has no helper '{id}'",
     ),
-    "unknown-key.allowed-keys": ("允许的键：{allowed}", "allowed keys: {allowed}"),
-    "unknown-key.not-allowed-here": ("此处不允许 {key_}", "{key_} is not allowed here"),
-    "unknown-key.not-allowed-here-2": ("此处不允许 {key_}", "{key_} is not allowed here"),
     "unknown-module.helper-modules": ("辅助模块：{helper_modules}", "helper modules: {helper_modules}"),
     "unknown-module.rulec-has-no-runtime": ("rulec 没有运行时模块 '{module}'", "rulec has no runtime module '{module}'"),
     "unknown-procedure.no-procedure": ("没有流程 '{procedure}'", "no procedure '{procedure}'"),
@@ -421,10 +363,4 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "ruling '{key_}' ({name}) is read by no procedure or formula, so changing it changes nothing",
     ),
     "wrong-engine.needs-dice-engine": ("{fid} 需要 {engine} 骰子引擎", "{fid} needs the {engine} dice engine"),
-    "wrong-shape.rule-file-mapping-with": (
-        "规则文件是带 'kind' 键的映射，实际是{type_word}",
-        "a rule file is a mapping with a 'kind' key, got {type_word}",
-    ),
-    "wrong-type.expected-got": ("应为{words}，实际是{type_word} {short}", "expected {words}, got {type_word} {short}"),
-    "wrong-type.ruling-holds": ("裁定 '{key_}' 的值是{value}", "ruling '{key_}' holds {value}"),
 }
