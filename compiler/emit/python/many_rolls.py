@@ -1,0 +1,120 @@
+"""The two forms of a Python procedure made for many rolls of one situation, for
+`procedures.ProcedureWriter`: `NAME_prepare(...)` (the setup once, then a closure that rolls,
+with the prepared body's hoisted values, SeededDice's faces inline, a leading d20's face table
+and the common-case variant) and `NAME_odds(...)` (the exact distribution: the same prepared
+body, each roll a loop over its distribution).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...ir import Procedure, Ruleset, Step
+from ...ir import expr as ir
+from ..handlers import handler_for
+from .code import Code, Writer, code, docstring, join, literal, name
+from .gen import ProcedureContext, PyGen
+
+if TYPE_CHECKING:
+    from ...ir import Plan
+
+
+class ManyRollForms:
+    """`prepare` and `odds` for `ProcedureWriter` (which provides the attributes and methods below)."""
+
+    rs: Ruleset
+    p: Procedure
+    plan: "Plan"
+    w: Writer
+    ctx: ProcedureContext
+    fields: Code
+    out_type: Code
+
+    if TYPE_CHECKING:  # provided by ProcedureWriter
+        def signature(self, extra: list[Code]) -> Code: ...
+
+        def setup_call(self, trace: Code) -> None: ...
+
+        def _per_roll(self, form: str, g: PyGen, steps: tuple[Step, ...]) -> None: ...
+
+        def _outputs(self, outputs: tuple[ir.Expr, ...], g: PyGen) -> Code: ...
+
+        def roll_call(self, dice: Code = Code("dice")) -> Code: ...
+
+    def prepare(self) -> None:
+        w, p, body = self.w, self.p, self.plan.prepared
+        w.line()
+        w.line()
+        with w.block(code("def {}({}) -> Callable[[DiceSource], Tuple[{}]]", name(p.id + "_prepare"),
+                          self.signature([]), self.out_type)):
+            w.line(docstring(f"{p.name}: the setup once; the function returned rolls and returns the outcome tuple."))
+            self.setup_call(Code("None"))
+            g = PyGen(self.ctx, "prepare", w, body=body)
+            for h in body.hoisted:
+                assert isinstance(h, ir.Hoisted)
+                w.line(code("{} = {}", name(h.name), g.expr(h.value)))
+            for s in body.steps:
+                handler_for("python", "prepare", s)(s, g)
+            self.closure("_roll", body, general=True)
+            if body.face_table is not None:
+                step = next(s for s in body.steps if s.target == body.face_table)
+                w.line()
+                w.line(Code("# Outcomes by the faces rolled, tabulated from _roll itself as faces come up (face_tree)."))
+                w.line(code("{} = _rt_face_table(20)", g.temp(step, "faces")))
+            common = self.plan.common
+            if common is not None:
+                guard = join(" and ", [PyGen(self.ctx, "prepared", w, body=common).expr(e) for e in common.guard])
+                self.closure("_roll_common", common, general=False, guard=guard)
+                w.line()
+                w.line(code("return _roll_common if {} else _roll", guard))
+            else:
+                w.line()
+                w.line(Code("return _roll"))
+
+    def closure(self, fn: str, body: object, *, general: bool, guard: Code | None = None) -> None:
+        from ...ir import PreparedBody
+
+        assert isinstance(body, PreparedBody)
+        w = self.w
+        w.line()
+        with w.block(code("def {}(dice: DiceSource) -> Tuple[{}]", name(fn), self.out_type)):
+            if guard is not None:
+                w.line(docstring("_roll's SeededDice branch, folded for the common case (see its guard below)."))
+            rolls = bool(body.steps)
+            if rolls:
+                with w.block(Code("if dice.__class__ is SeededDice")):
+                    if general:
+                        w.line(Code("# Faces inline: int(_rand() * sides) + 1 is exactly SeededDice.die, in order."))
+                    w.line(Code("_rand = dice.random"))
+                    g = PyGen(self.ctx, "prepared", w, mode="rand", body=body)
+                    g.outcome_type = self.out_type
+                    self._per_roll("prepared", g, body.steps)
+                    w.line(code("return ({})", self._outputs(body.outputs, g)))
+            if not general:
+                w.line(Code("return _roll(dice)"))
+            elif rolls:
+                w.line(code("return {}", self.roll_call(Code("_rt_dice_source(dice)"))))
+            else:
+                w.line(Code("_rt_dice_source(dice)  # refused when it is not a dice source, as in every form"))
+                g = PyGen(self.ctx, "prepared", w, mode="die", body=body)
+                w.line(code("return ({})", self._outputs(body.outputs, g)))
+
+    def odds(self) -> None:
+        w, p = self.w, self.p
+        w.line()
+        w.line()
+        with w.block(code("def {}({}) -> Odds", name(p.id + "_odds"), self.signature([]))):
+            w.line(docstring(f"{p.name}: the exact distribution of the fields of {p.id.upper()}_FIELDS."))
+            self.setup_call(Code("None"))
+            w.line(code("_odds, _p = OddsBuilder({}, {}, {}, {}), 1.0", self.fields, literal(p.summary.hit),
+                        literal(p.summary.damage), literal(self.rs.dice.limits["odds_branches"])))
+            level = w.level
+            body = self.plan.prepared  # the per-roll steps with their roll-independent parts hoisted
+            g = PyGen(self.ctx, "odds", w, body=body)
+            for h in body.hoisted:  # computed once, not once per outcome enumerated
+                assert isinstance(h, ir.Hoisted)
+                w.line(code("{} = {}", name(h.name), g.expr(h.value)))
+            self._per_roll("odds", g, body.steps)
+            w.line(code("_odds.add(({}), {})", self._outputs(body.outputs, g), g.p))
+            w.level = level
+            w.line(Code("return _odds.build()"))
