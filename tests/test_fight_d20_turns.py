@@ -112,6 +112,12 @@ def test_d20_f04_flanking_follows_its_preconditions(d20):
         assert two.result.total == 15 and two.result.hit
     other = f.resolve("attack", {"attacker": "甲", "target": "丁"}, weapon="club", dice=d20.FixedDice([10, 3]))
     assert other.result.total == 12
+    spell = dict(dice_count=1, dice_sides=6)  # a melee spell attack flanks too, a ranged one does not
+    touch = f.resolve("spell_attack", {"attacker": "甲", "target": "丙"}, melee=True, **spell,
+                      dice=d20.FixedDice([10, 3]))
+    ranged = f.resolve("spell_attack", {"attacker": "甲", "target": "丙"}, distance=30, **spell,
+                       dice=d20.FixedDice([10, 3]))
+    assert touch.result.total == ranged.result.total + d20.RULINGS["flanking_bonus"]
     down = _incapacitate(d20, f, "乙")
     _, down = down.act("hide", {"character": "丁"})
     assert down.effective("丙").flankers == 1 and "乙对丙的夹击结束（失能）" in down.log

@@ -16,7 +16,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:884fb3eba19d837ea3ee1265337873fec215aee2c4d0e24768688ac262e23181
+# Content hash: sha256:0dc8f5ecc1fcfedc02e068f0c8765c1bdc4a690cf0da8d39ee65bff3252d2cde
 """d20攻击规则 (d20): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

@@ -398,22 +398,24 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
 
 def _spell_attack_setup(attacker: Combatant, target: Combatant, dice_count: int, dice_sides: int, spell_range: int,
                         distance: int, melee: bool, hostile_nearby: bool, target_unseen: bool, caster_unseen: bool,
-                        flanking: bool, extra_advantage: int, extra_disadvantage: int,
-                        _trace: Optional[List[_Step]]) -> Tuple[int]:
+                        flanking: bool, flank_position: bool, extra_advantage: int, extra_disadvantage: int,
+                        _trace: Optional[List[_Step]]) -> Tuple[int, bool]:
     if not (type(attacker) is Combatant and type(target) is Combatant and type(dice_count) is int
             and 0 <= dice_count <= 40 and type(dice_sides) is int and 2 <= dice_sides <= 100
             and type(spell_range) is int and 0 <= spell_range <= 100000 and type(distance) is int
             and 0 <= distance <= 100000 and (melee is False or melee is True)
             and (hostile_nearby is False or hostile_nearby is True)
             and (target_unseen is False or target_unseen is True) and (caster_unseen is False or caster_unseen is True)
-            and (flanking is False or flanking is True) and type(extra_advantage) is int and 0 <= extra_advantage <= 10
-            and type(extra_disadvantage) is int and 0 <= extra_disadvantage <= 10):
+            and (flanking is False or flanking is True) and (flank_position is False or flank_position is True)
+            and type(extra_advantage) is int and 0 <= extra_advantage <= 10 and type(extra_disadvantage) is int
+            and 0 <= extra_disadvantage <= 10):
         _rt_check_inputs((('type', '施法者', attacker, Combatant), ('type', '目标', target, Combatant),
                           ('int', '伤害骰数', dice_count, 0, 40), ('int', '伤害骰面数', dice_sides, 2, 100),
                           ('int', '射程', spell_range, 0, 100000), ('int', '距离', distance, 0, 100000),
                           ('bool', '近战法术攻击', melee), ('bool', '身边有敌', hostile_nearby),
                           ('bool', '看不见目标', target_unseen), ('bool', '目标看不见施法者', caster_unseen),
-                          ('bool', '夹击', flanking), ('int', '其他优势层数', extra_advantage, 0, 10),
+                          ('bool', '夹击', flanking), ('bool', '处于夹击位置', flank_position),
+                          ('int', '其他优势层数', extra_advantage, 0, 10),
                           ('int', '其他劣势层数', extra_disadvantage, 0, 10),))
     reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * (
             attacker.size - _R_MEDIUM_SIZE_CATEGORY if attacker.size - _R_MEDIUM_SIZE_CATEGORY > 0 else 0)
@@ -423,17 +425,20 @@ def _spell_attack_setup(attacker: Combatant, target: Combatant, dice_count: int,
     if not (distance <= range_limit):
         raise OutOfRange(f'目标距离{distance}尺，超出该攻击的射程{range_limit}尺')
     mod = ((attacker.spell_ability - 10) // 2)
-    return (mod,)
+    flanks = flanking or flank_position and target.flankers >= 2
+    return (mod, flanks,)
 
 
 def spell_attack(attacker: Combatant, target: Combatant, dice_count: int, dice_sides: int, *, spell_range: int = 120,
                  distance: int = 5, melee: bool = False, hostile_nearby: bool = False, target_unseen: bool = False,
-                 caster_unseen: bool = False, flanking: bool = False, extra_advantage: int = 0,
-                 extra_disadvantage: int = 0, dice: Optional[DiceSource] = None) -> SpellAttackResult:
+                 caster_unseen: bool = False, flanking: bool = False, flank_position: bool = False,
+                 extra_advantage: int = 0, extra_disadvantage: int = 0,
+                 dice: Optional[DiceSource] = None) -> SpellAttackResult:
     """法术攻击（D20-01、D20-02、D20-03、D20-04、D20-08、D20-10）"""
     _trace: List[_Step] = []
-    (mod,) = _spell_attack_setup(attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
-                                 target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, _trace)
+    mod, flanks = _spell_attack_setup(attacker, target, dice_count, dice_sides, spell_range, distance, melee,
+                                      hostile_nearby, target_unseen, caster_unseen, flanking, flank_position,
+                                      extra_advantage, extra_disadvantage, _trace)
     _source: Any = _rt_dice_source(dice) if dice is not None else SeededDice()
     _rolls: List[Any] = []
     _natural_roll = _rt_roll_d20(
@@ -447,7 +452,7 @@ def spell_attack(attacker: Combatant, target: Combatant, dice_count: int, dice_s
             _Step,
             ('d20', _rt_d20_sentence('法术攻击检定', _natural_roll),
              (('faces', _natural_roll.faces), ('natural', natural)))))
-    total = natural + mod + attacker.proficiency + (_R_FLANKING_BONUS if flanking and melee else 0)
+    total = natural + mod + attacker.proficiency + (_R_FLANKING_BONUS if flanks and melee else 0)
     hit = total >= target.armor_class
     crit = hit and natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range
     _spell_damage_dice = _rt_make_dice(dice_count, dice_sides) if hit else None
@@ -464,16 +469,16 @@ def spell_attack(attacker: Combatant, target: Combatant, dice_count: int, dice_s
     return _rec(SpellAttackResult, (hit, crit, spell_damage, total, attacker.hidden, tuple(_rolls), tuple(_trace)))
 
 
-def _spell_attack_roll(dice: DiceSource, mod: int, attacker: Combatant, target: Combatant, dice_count: int,
-                       dice_sides: int, melee: bool, hostile_nearby: bool, target_unseen: bool, caster_unseen: bool,
-                       flanking: bool, extra_advantage: int, extra_disadvantage: int) -> Tuple[
+def _spell_attack_roll(dice: DiceSource, mod: int, flanks: bool, attacker: Combatant, target: Combatant,
+                       dice_count: int, dice_sides: int, melee: bool, hostile_nearby: bool, target_unseen: bool,
+                       caster_unseen: bool, extra_advantage: int, extra_disadvantage: int) -> Tuple[
         bool, bool, int, int, bool]:
     _die = dice.die
     _natural_layers = (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or attacker.hidden else 0) + extra_advantage - (
             (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
             + (_R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage)
     natural = _die(20) if _natural_layers == 0 else _rt_d20_natural(_die, _natural_layers)
-    total = natural + mod + attacker.proficiency + (_R_FLANKING_BONUS if flanking and melee else 0)
+    total = natural + mod + attacker.proficiency + (_R_FLANKING_BONUS if flanks and melee else 0)
     hit = total >= target.armor_class
     crit = hit and natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range
     if hit:
@@ -488,25 +493,27 @@ def _spell_attack_roll(dice: DiceSource, mod: int, attacker: Combatant, target: 
 def spell_attack_fast(attacker: Combatant, target: Combatant, dice_count: int, dice_sides: int, *,
                       spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False,
                       target_unseen: bool = False, caster_unseen: bool = False, flanking: bool = False,
-                      extra_advantage: int = 0, extra_disadvantage: int = 0, dice: DiceSource) -> Tuple[
-        bool, bool, int, int, bool]:
+                      flank_position: bool = False, extra_advantage: int = 0, extra_disadvantage: int = 0,
+                      dice: DiceSource) -> Tuple[bool, bool, int, int, bool]:
     """法术攻击: the outcome only (the fields of SPELL_ATTACK_FIELDS), no trace."""
-    (mod,) = _spell_attack_setup(attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
-                                 target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, None)
+    mod, flanks = _spell_attack_setup(attacker, target, dice_count, dice_sides, spell_range, distance, melee,
+                                      hostile_nearby, target_unseen, caster_unseen, flanking, flank_position,
+                                      extra_advantage, extra_disadvantage, None)
     if dice.__class__ is not SeededDice:
         dice = _rt_dice_source(dice)  # faces checked (runtime/sources.py)
-    return _spell_attack_roll(dice, mod, attacker, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen,
-                              caster_unseen, flanking, extra_advantage, extra_disadvantage)
+    return _spell_attack_roll(dice, mod, flanks, attacker, target, dice_count, dice_sides, melee, hostile_nearby,
+                              target_unseen, caster_unseen, extra_advantage, extra_disadvantage)
 
 
 def spell_attack_prepare(attacker: Combatant, target: Combatant, dice_count: int, dice_sides: int, *,
                          spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False,
                          target_unseen: bool = False, caster_unseen: bool = False, flanking: bool = False,
-                         extra_advantage: int = 0, extra_disadvantage: int = 0) -> Callable[
-        [DiceSource], Tuple[bool, bool, int, int, bool]]:
+                         flank_position: bool = False, extra_advantage: int = 0,
+                         extra_disadvantage: int = 0) -> Callable[[DiceSource], Tuple[bool, bool, int, int, bool]]:
     """法术攻击: the setup once; the function returned rolls and returns the outcome tuple."""
-    (mod,) = _spell_attack_setup(attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
-                                 target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, None)
+    mod, flanks = _spell_attack_setup(attacker, target, dice_count, dice_sides, spell_range, distance, melee,
+                                      hostile_nearby, target_unseen, caster_unseen, flanking, flank_position,
+                                      extra_advantage, extra_disadvantage, None)
     _natural_layers = (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or attacker.hidden else 0) + extra_advantage - (
             (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
             + (_R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage)
@@ -514,7 +521,7 @@ def spell_attack_prepare(attacker: Combatant, target: Combatant, dice_count: int
     _natural_2 = (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0) + (
             _R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage
     _attacker_proficiency = attacker.proficiency
-    _total = _R_FLANKING_BONUS if flanking and melee else 0
+    _total = _R_FLANKING_BONUS if flanks and melee else 0
     _target_armor_class = target.armor_class
     _crit = _R_CRIT_THRESHOLD_BASE - attacker.crit_range
     _attacker_hidden = attacker.hidden
@@ -543,9 +550,8 @@ def spell_attack_prepare(attacker: Combatant, target: Combatant, dice_count: int
             else:
                 spell_damage = 0
             return (hit, crit, spell_damage, total, _attacker_hidden)
-        return _spell_attack_roll(_rt_dice_source(dice), mod, attacker, target, dice_count, dice_sides, melee,
-                                  hostile_nearby, target_unseen, caster_unseen, flanking, extra_advantage,
-                                  extra_disadvantage)
+        return _spell_attack_roll(_rt_dice_source(dice), mod, flanks, attacker, target, dice_count, dice_sides, melee,
+                                  hostile_nearby, target_unseen, caster_unseen, extra_advantage, extra_disadvantage)
 
     # Outcomes by the faces rolled, tabulated from _roll itself as faces come up (face_tree).
     _natural_faces = _rt_face_table(20)
@@ -581,10 +587,11 @@ def spell_attack_prepare(attacker: Combatant, target: Combatant, dice_count: int
 def spell_attack_odds(attacker: Combatant, target: Combatant, dice_count: int, dice_sides: int, *,
                       spell_range: int = 120, distance: int = 5, melee: bool = False, hostile_nearby: bool = False,
                       target_unseen: bool = False, caster_unseen: bool = False, flanking: bool = False,
-                      extra_advantage: int = 0, extra_disadvantage: int = 0) -> Odds:
+                      flank_position: bool = False, extra_advantage: int = 0, extra_disadvantage: int = 0) -> Odds:
     """法术攻击: the exact distribution of the fields of SPELL_ATTACK_FIELDS."""
-    (mod,) = _spell_attack_setup(attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby,
-                                 target_unseen, caster_unseen, flanking, extra_advantage, extra_disadvantage, None)
+    mod, flanks = _spell_attack_setup(attacker, target, dice_count, dice_sides, spell_range, distance, melee,
+                                      hostile_nearby, target_unseen, caster_unseen, flanking, flank_position,
+                                      extra_advantage, extra_disadvantage, None)
     _odds, _p = OddsBuilder(SPELL_ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
     _natural_layers = (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or attacker.hidden else 0) + extra_advantage - (
             (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
@@ -593,7 +600,7 @@ def spell_attack_odds(attacker: Combatant, target: Combatant, dice_count: int, d
     _natural_2 = (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0) + (
             _R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage
     _attacker_proficiency = attacker.proficiency
-    _total = _R_FLANKING_BONUS if flanking and melee else 0
+    _total = _R_FLANKING_BONUS if flanks and melee else 0
     _target_armor_class = target.armor_class
     _crit = _R_CRIT_THRESHOLD_BASE - attacker.crit_range
     _attacker_hidden = attacker.hidden

@@ -4161,7 +4161,7 @@
 
   function _spell_attack_setup(
     attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen, caster_unseen,
-    flanking, extra_advantage, extra_disadvantage, _trace
+    flanking, flank_position, extra_advantage, extra_disadvantage, _trace
   ) {
     if (!(
       attacker instanceof Combatant && target instanceof Combatant && Number.isInteger(dice_count) && 0 <= dice_count
@@ -4169,19 +4169,20 @@
       && Number.isInteger(spell_range) && 0 <= spell_range && spell_range <= 100000 && Number.isInteger(distance)
       && 0 <= distance && distance <= 100000 && typeof melee === 'boolean' && typeof hostile_nearby === 'boolean'
       && typeof target_unseen === 'boolean' && typeof caster_unseen === 'boolean' && typeof flanking === 'boolean'
-      && Number.isInteger(extra_advantage) && 0 <= extra_advantage && extra_advantage <= 10
-      && Number.isInteger(extra_disadvantage) && 0 <= extra_disadvantage && extra_disadvantage <= 10
+      && typeof flank_position === 'boolean' && Number.isInteger(extra_advantage) && 0 <= extra_advantage
+      && extra_advantage <= 10 && Number.isInteger(extra_disadvantage) && 0 <= extra_disadvantage
+      && extra_disadvantage <= 10
     )) {
       _rt_check_inputs([
         ['type', "施法者", attacker, Combatant], ['type', "目标", target, Combatant],
         ['int', "伤害骰数", dice_count, 0, 40], ['int', "伤害骰面数", dice_sides, 2, 100],
         ['int', "射程", spell_range, 0, 100000], ['int', "距离", distance, 0, 100000], ['bool', "近战法术攻击", melee],
         ['bool', "身边有敌", hostile_nearby], ['bool', "看不见目标", target_unseen],
-        ['bool', "目标看不见施法者", caster_unseen], ['bool', "夹击", flanking],
+        ['bool', "目标看不见施法者", caster_unseen], ['bool', "夹击", flanking], ['bool', "处于夹击位置", flank_position],
         ['int', "其他优势层数", extra_advantage, 0, 10], ['int', "其他劣势层数", extra_disadvantage, 0, 10]
       ]);
     }
-    let reach, range_limit, mod;
+    let reach, range_limit, mod, flanks;
     reach = _R_BASE_REACH + _R_REACH_PER_SIZE_ABOVE_MEDIUM * Math.max(0, attacker.size - _R_MEDIUM_SIZE_CATEGORY);
     if (!(!melee || distance <= reach)) {
       throw new OutOfReach("目标距离" + String(distance) + "尺，超出触及范围" + String(reach) + "尺");
@@ -4191,7 +4192,8 @@
       throw new OutOfRange("目标距离" + String(distance) + "尺，超出该攻击的射程" + String(range_limit) + "尺");
     }
     mod = Math.floor((attacker.spell_ability - 10) / 2);
-    return [mod];
+    flanks = flanking || flank_position && target.flankers >= 2;
+    return [mod, flanks];
   }
 
   const SPELL_ATTACK_FIELDS = Object.freeze(["hit", "crit", "damage", "total", "revealed"]);
@@ -4206,7 +4208,7 @@
       options,
       [
         "spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking",
-        "extra_advantage", "extra_disadvantage", "dice"
+        "flank_position", "extra_advantage", "extra_disadvantage", "dice"
       ]
     );
     let spell_range = options.spell_range === undefined ? 120 : options.spell_range;
@@ -4216,12 +4218,13 @@
     let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
     let caster_unseen = options.caster_unseen === undefined ? false : options.caster_unseen;
     let flanking = options.flanking === undefined ? false : options.flanking;
+    let flank_position = options.flank_position === undefined ? false : options.flank_position;
     let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
     let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
     const _trace = [];
-    const [mod] = _spell_attack_setup(
+    const [mod, flanks] = _spell_attack_setup(
       attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen,
-      caster_unseen, flanking, extra_advantage, extra_disadvantage, _trace
+      caster_unseen, flanking, flank_position, extra_advantage, extra_disadvantage, _trace
     );
     const _source = options.dice !== undefined && options.dice !== null ? _rt_dice_source(options.dice) : new SeededDice();
     const _rolls = [];
@@ -4237,7 +4240,7 @@
     _trace.push(new TraceStep(
       "d20", _rt_d20_sentence("法术攻击检定", _natural_roll), [["faces", _natural_roll.faces], ["natural", natural]]
     ));
-    total = natural + mod + attacker.proficiency + (flanking && melee ? _R_FLANKING_BONUS : 0);
+    total = natural + mod + attacker.proficiency + (flanks && melee ? _R_FLANKING_BONUS : 0);
     hit = total >= target.armor_class;
     crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
     _spell_damage_dice = hit ? _rt_make_dice(dice_count, dice_sides) : null;
@@ -4257,7 +4260,7 @@
   }
 
   function _spell_attack_roll(
-    dice, mod, attacker, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen, caster_unseen, flanking,
+    dice, mod, flanks, attacker, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen, caster_unseen,
     extra_advantage, extra_disadvantage
   ) {
     let natural, total, hit, crit, _spell_damage_dice, spell_damage;
@@ -4267,7 +4270,7 @@
         caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
       ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage)
     );
-    total = natural + mod + attacker.proficiency + (flanking && melee ? _R_FLANKING_BONUS : 0);
+    total = natural + mod + attacker.proficiency + (flanks && melee ? _R_FLANKING_BONUS : 0);
     hit = total >= target.armor_class;
     crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
     if (hit) {
@@ -4286,7 +4289,7 @@
       options,
       [
         "spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking",
-        "extra_advantage", "extra_disadvantage", "dice"
+        "flank_position", "extra_advantage", "extra_disadvantage", "dice"
       ]
     );
     let spell_range = options.spell_range === undefined ? 120 : options.spell_range;
@@ -4296,15 +4299,16 @@
     let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
     let caster_unseen = options.caster_unseen === undefined ? false : options.caster_unseen;
     let flanking = options.flanking === undefined ? false : options.flanking;
+    let flank_position = options.flank_position === undefined ? false : options.flank_position;
     let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
     let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
-    const [mod] = _spell_attack_setup(
+    const [mod, flanks] = _spell_attack_setup(
       attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen,
-      caster_unseen, flanking, extra_advantage, extra_disadvantage, null
+      caster_unseen, flanking, flank_position, extra_advantage, extra_disadvantage, null
     );
     const dice = _rt_dice_source(options.dice);
     return _spell_attack_roll(
-      dice, mod, attacker, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen, caster_unseen, flanking,
+      dice, mod, flanks, attacker, target, dice_count, dice_sides, melee, hostile_nearby, target_unseen, caster_unseen,
       extra_advantage, extra_disadvantage
     );
   }
@@ -4315,7 +4319,7 @@
       options,
       [
         "spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking",
-        "extra_advantage", "extra_disadvantage"
+        "flank_position", "extra_advantage", "extra_disadvantage"
       ]
     );
     let spell_range = options.spell_range === undefined ? 120 : options.spell_range;
@@ -4325,11 +4329,12 @@
     let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
     let caster_unseen = options.caster_unseen === undefined ? false : options.caster_unseen;
     let flanking = options.flanking === undefined ? false : options.flanking;
+    let flank_position = options.flank_position === undefined ? false : options.flank_position;
     let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
     let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
-    const [mod] = _spell_attack_setup(
+    const [mod, flanks] = _spell_attack_setup(
       attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen,
-      caster_unseen, flanking, extra_advantage, extra_disadvantage, null
+      caster_unseen, flanking, flank_position, extra_advantage, extra_disadvantage, null
     );
     const _natural_layers = (
       caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
@@ -4339,7 +4344,7 @@
       hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0
     ) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage;
     const _attacker_proficiency = attacker.proficiency;
-    const _total = flanking && melee ? _R_FLANKING_BONUS : 0;
+    const _total = flanks && melee ? _R_FLANKING_BONUS : 0;
     const _target_armor_class = target.armor_class;
     const _crit = _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
     const _attacker_hidden = attacker.hidden;
@@ -4367,7 +4372,7 @@
       options,
       [
         "spell_range", "distance", "melee", "hostile_nearby", "target_unseen", "caster_unseen", "flanking",
-        "extra_advantage", "extra_disadvantage"
+        "flank_position", "extra_advantage", "extra_disadvantage"
       ]
     );
     let spell_range = options.spell_range === undefined ? 120 : options.spell_range;
@@ -4377,11 +4382,12 @@
     let target_unseen = options.target_unseen === undefined ? false : options.target_unseen;
     let caster_unseen = options.caster_unseen === undefined ? false : options.caster_unseen;
     let flanking = options.flanking === undefined ? false : options.flanking;
+    let flank_position = options.flank_position === undefined ? false : options.flank_position;
     let extra_advantage = options.extra_advantage === undefined ? 0 : options.extra_advantage;
     let extra_disadvantage = options.extra_disadvantage === undefined ? 0 : options.extra_disadvantage;
-    const [mod] = _spell_attack_setup(
+    const [mod, flanks] = _spell_attack_setup(
       attacker, target, dice_count, dice_sides, spell_range, distance, melee, hostile_nearby, target_unseen,
-      caster_unseen, flanking, extra_advantage, extra_disadvantage, null
+      caster_unseen, flanking, flank_position, extra_advantage, extra_disadvantage, null
     );
     const _odds = new OddsBuilder(SPELL_ATTACK_FIELDS, "hit", "damage", 200000);
     const _p = 1.0;
@@ -4391,7 +4397,7 @@
     ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage))) {
       natural = _natural_item[0];
       const _natural_p = _p * _natural_item[1];
-      total = natural + mod + attacker.proficiency + (flanking && melee ? _R_FLANKING_BONUS : 0);
+      total = natural + mod + attacker.proficiency + (flanks && melee ? _R_FLANKING_BONUS : 0);
       hit = total >= target.armor_class;
       crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
       _spell_damage_dice = _rt_make_dice(dice_count, dice_sides);
@@ -6179,8 +6185,8 @@
         ["dice_sides", "伤害骰面数", "int"], ["spell_range", "射程", "int"], ["distance", "距离", "int"],
         ["melee", "近战法术攻击", "bool"], ["hostile_nearby", "身边有敌", "bool"],
         ["target_unseen", "看不见目标", "bool"], ["caster_unseen", "目标看不见施法者", "bool"],
-        ["flanking", "夹击", "bool"], ["extra_advantage", "其他优势层数", "int"],
-        ["extra_disadvantage", "其他劣势层数", "int"]
+        ["flanking", "夹击", "bool"], ["flank_position", "处于夹击位置", "bool"],
+        ["extra_advantage", "其他优势层数", "int"], ["extra_disadvantage", "其他劣势层数", "int"]
       ],
       positional: ["attacker", "target", "dice_count", "dice_sides"],
       fields: [
@@ -6387,8 +6393,8 @@
           params: [
             ["dice_count", "伤害骰数"], ["dice_sides", "伤害骰面数"], ["spell_range", "射程"], ["distance", "距离"],
             ["melee", "近战法术攻击"], ["hostile_nearby", "身边有敌"], ["target_unseen", "看不见目标"],
-            ["caster_unseen", "目标看不见施法者"], ["flanking", "夹击"], ["extra_advantage", "其他优势层数"],
-            ["extra_disadvantage", "其他劣势层数"]
+            ["caster_unseen", "目标看不见施法者"], ["flanking", "夹击"], ["flank_position", "处于夹击位置"],
+            ["extra_advantage", "其他优势层数"], ["extra_disadvantage", "其他劣势层数"]
           ],
           action: "standard", nature: "", subject: 0, checks: [], required: ["dice_count", "dice_sides"]
         }
@@ -6603,8 +6609,8 @@
       [
         "flanking_from",
         [
-          "处于夹击位置", [], [], [["flank_position", true]], [["attack"], "attacker", "target", ""], [], [], [], 1000000,
-          "replace", ["D20-F04"], [], [], []
+          "处于夹击位置", [], [], [["flank_position", true]], [["attack", "spell_attack"], "attacker", "target", ""], [],
+          [], [], 1000000, "replace", ["D20-F04"], [], [], []
         ]
       ],
       [
