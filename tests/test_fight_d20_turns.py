@@ -157,7 +157,7 @@ def test_d20_f07_movement_is_a_turn_budget_halved_while_dragging(d20):
     assert any("被擒抱" in x for x in drag.applied) and "移动力5尺" in f.left("甲")
     with pytest.raises(d20.RuleError, match="只有在擒抱目标时"):  # 丙 is not held by 甲
         f.resolve("grapple_move", {"mover": "甲", "target": "丙"}, feet=1)
-    with pytest.raises(d20.RuleError, match="在自己的回合外不能进行移动动作"):  # no moving on another's turn
+    with pytest.raises(d20.RuleError, match="在自己的回合外不能进行移动（移动）"):  # no moving on another's turn
         f.next_turn().resolve("move", {"mover": "甲"}, feet=5)
     f = f.next_turn().next_turn().next_turn()  # 甲's next turn: the full speed again
     assert "移动力30尺" in f.left("甲")

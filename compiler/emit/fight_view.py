@@ -203,7 +203,7 @@ def _turn_view(rs: Ruleset) -> dict[str, Any] | None:
         ready += "；所宣言的动作在下一回合被跳过"
     return {"rules": "、".join(turn.rules), "description": turn.description,
             "holds": "、".join(holds(p) for p in turn.pools),
-            "kinds": [{"kind": _ACTIONS.get(k, k), "own": alternatives(own), "off": alternatives(off),
+            "kinds": [{"kind": dict(turn.names).get(k, _ACTIONS.get(k, k)), "own": alternatives(own), "off": alternatives(off),
                        "next": cost(nxt) if nxt else "—"} for k, own, off, nxt in turn.kinds],
             "ready": ready,
             "ruling": (f"{ruling.name}（{ruling.key}）：{'拒绝' if turn.refuse else '照常结算并注明'}" if ruling

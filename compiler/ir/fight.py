@@ -94,6 +94,7 @@ class TurnDecl:
     rules: tuple[str, ...]
     description: str
     span: Span
+    names: tuple[tuple[str, str], ...] = ()  # action kind -> this ruleset's name for it (when declared)
 
 
 @dataclass(frozen=True, slots=True)

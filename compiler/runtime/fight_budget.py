@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, List, NamedTuple, Optional, Tuple
 
-from .fight_conditions import ACTION_NAMES, Refused
+from .fight_conditions import Refused
 from .fight_events import turn_for
 from .fight_conditions import Condition
 from .fight_state import ActionSpec, Cost, FightRules, Member, Pool, TurnSpec, clamp, get, line, put
@@ -111,7 +111,7 @@ class Budget:
         kind = turn.kind(action)
         if kind is None:
             return None
-        what = ACTION_NAMES.get(action, action)
+        what = turn.kind_name(action)
         own = m.name == self.actor
         if not own and m.ready and m.ready == action:  # the readied action, triggered
             ready_kind = turn.kind(m.ready)
@@ -122,7 +122,7 @@ class Budget:
             options = tuple(_merged(c, extra) for c in options)
         if not options:
             where = "在自己的回合外" if not own else "在自己的回合"
-            allowed = [ACTION_NAMES.get(k, k) for k, c in turn.kinds if (c.off if not own else c.own)]
+            allowed = [turn.kind_name(k) for k, c in turn.kinds if (c.off if not own else c.own)]
             over = f"{m.name}{where}不能进行{what}（{spec.name}）；可以进行：{'、'.join(allowed) or '无'}"
             return self._over(Plan(m.name, (), kind.next, False, over))
         for cost in options:
@@ -153,7 +153,7 @@ class Budget:
         if plan.owes:
             log.append(line(f"{m.name}的下一回合被占用{shown_cost(turn, plan.owes)}"))
         if plan.readied:
-            log.append(line(f"{m.name}触发准备好的{ACTION_NAMES.get(m.ready, m.ready)}"))
+            log.append(line(f"{m.name}触发准备好的{turn.kind_name(m.ready)}"))
         return m._replace(spent=spent, owed=owed, ready="" if plan.readied else m.ready)
 
     def ready(self, name: str, action: str) -> "Fight":
@@ -167,7 +167,7 @@ class Budget:
             raise Refused(f"不能准备这种动作：{action}", key="action")
         if name != self.actor:
             raise Refused(f"{name}只能在自己的回合宣言准备动作", key="action")
-        what = ACTION_NAMES.get(action, action)
+        what = turn.kind_name(action)
         options = turn.ready or kind.own
         cost = next((c for c in options if _fits(turn, m.spent, c)), None)
         log: List[str] = []
@@ -191,7 +191,7 @@ class Budget:
         i = turn % len(members)
         m = members[i]
         if m.ready:
-            log.append(line(f"{m.name}准备的{ACTION_NAMES.get(m.ready, m.ready)}未被触发，失效"))
+            log.append(line(f"{m.name}准备的{self.rules.turn.kind_name(m.ready)}未被触发，失效"))
         if m.spent or m.owed or m.ready:
             members[i] = m._replace(spent=m.owed, owed=(), ready="")
         if m.owed:

@@ -105,5 +105,6 @@ def check_turn(m: Document, raw: dict[str, Any], procedures: list[CheckedProcedu
             if field not in numbers:
                 rep.error(doc.span(at[:-1] + ("costs", pool)), "bad-turn",
                           say("bad-turn.costs-field", id=p.id, pool=pool, field=field), did_you_mean(field, numbers))
+    names = tuple((k["action"], k["name"]) for k in turn["actions"] if k.get("name"))
     return TurnDecl(tuple(pools), tuple(kinds), key, refuse, ready_own, bool(ready.get("owes", False)),
-                    tuple(turn.get("rules", [])), turn.get("description", ""), m.span(path))
+                    tuple(turn.get("rules", [])), turn.get("description", ""), m.span(path), names)

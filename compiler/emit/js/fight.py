@@ -118,9 +118,10 @@ def fight_js(rs: Ruleset) -> Js:
                                                                                track_inputs(rs).items()]),
               literal(spec.track_inputs[1]), literal(lowered_max(rs))))
     t = spec.turn
-    w.line(comment("What a turn holds and what each kind of action costs: [pools, kinds, refuse, ready, owes, rules]."))
-    w.line(js("turn: {},", Js("null") if t is None else literal([[p if p[5] else p[:5] for p in t.pools], t.kinds, t.refuse, t.ready, t.owes,
-                                                                 t.rules])))
+    w.line(comment("What a turn holds and what each kind of action costs: [pools, kinds, refuse, ready, owes, rules"
+                   "(, the ruleset's names for kinds)]."))
+    w.line(js("turn: {},", Js("null") if t is None else literal([[p if p[5] else p[:5] for p in t.pools], t.kinds, t.refuse,
+                                                                 t.ready, t.owes, t.rules] + ([t.names] if t.names else []))))
     w.dedent()
     w.line(Js("});"))
     threshold = ([Js("  const n = _rt_state_threshold(FIGHT_RULES, creature, track);"), Js("  return n || null;")]

@@ -87,9 +87,11 @@ def _turn(w: Writer, rs: Ruleset) -> None:
     for kind, own, off, nxt in turn.kinds:
         w.line(code("({}, KindCost({}, {}, {})),", literal(kind), literal(own), literal(off), literal(nxt)))
     w.dedent()
-    stat_pools = Code(", True") if any(p[5] for p in turn.pools) else Code("")  # a pool held in a stat
+    extra = Code(", stat_pools=True") if any(p[5] for p in turn.pools) else Code("")  # a pool held in a stat
+    if turn.names:  # the ruleset's own names for kinds of action
+        extra = code("{}, names={}", extra, literal(turn.names))
     w.line(code("), {}, {}, {}, {}{})", literal(turn.refuse), literal(turn.ready), literal(turn.owes), literal(turn.rules),
-                stat_pools))
+                extra))
 
 
 def _resources(w: Writer, rs: Ruleset) -> None:

@@ -45,7 +45,7 @@ const _rt_BUDGET = {
     if (turn === null || !action) return null;
     const kind = turn.kinds.get(action);
     if (kind === undefined) return null;
-    const what = _rt_name_of(_rt_ACTION_NAMES, action), own = m.name === this.actor;
+    const what = _rt_kind_name(turn, action), own = m.name === this.actor;
     if (!own && m.ready && m.ready === action) {  // the readied action, triggered
       const readyKind = turn.kinds.get(m.ready);
       const owes = turn.owes && readyKind !== undefined && readyKind.own.length ? readyKind.own[0] : [];
@@ -56,7 +56,7 @@ const _rt_BUDGET = {
     if (!options.length) {
       const where = !own ? '在自己的回合外' : '在自己的回合';
       const allowed = turn.order.filter(k => (!own ? turn.kinds.get(k).off : turn.kinds.get(k).own).length)
-        .map(k => _rt_name_of(_rt_ACTION_NAMES, k));
+        .map(k => _rt_kind_name(turn, k));
       const over = `${m.name}${where}不能进行${what}（${spec.name}）；可以进行：${allowed.join('、') || '无'}`;
       return this._over(_rt_budget_plan(m.name, [], kind.next, false, over));
     }
@@ -78,7 +78,7 @@ const _rt_BUDGET = {
       log.push(_rt_line(`${m.name}用去${_rt_shown_cost(turn, plan.cost)}（本回合剩余${_rt_left_text(turn, spent)}）`));
     }
     if (plan.owes.length) log.push(_rt_line(`${m.name}的下一回合被占用${_rt_shown_cost(turn, plan.owes)}`));
-    if (plan.readied) log.push(_rt_line(`${m.name}触发准备好的${_rt_name_of(_rt_ACTION_NAMES, m.ready)}`));
+    if (plan.readied) log.push(_rt_line(`${m.name}触发准备好的${_rt_kind_name(turn, m.ready)}`));
     return _rt_member_with(m, {spent: spent, owed: owed, ready: plan.readied ? '' : m.ready});
   },
   // A new fight in which `name`, on its own turn, readies an action of kind `action`.
@@ -87,7 +87,7 @@ const _rt_BUDGET = {
     const kind = turn !== null && typeof action === 'string' ? turn.kinds.get(action) : undefined;
     if (turn === null || kind === undefined || !kind.own.length) throw new Refused(`不能准备这种动作：${action}`, {key: 'action'});
     if (name !== this.actor) throw new Refused(`${name}只能在自己的回合宣言准备动作`, {key: 'action'});
-    const what = _rt_name_of(_rt_ACTION_NAMES, action), options = turn.ready.length ? turn.ready : kind.own;
+    const what = _rt_kind_name(turn, action), options = turn.ready.length ? turn.ready : kind.own;
     let cost = null;
     for (const c of options) if (_rt_fits(turn, m.spent, c)) { cost = c; break; }
     const log = [];
@@ -106,7 +106,7 @@ const _rt_BUDGET = {
   _new_turn(members, turn, log) {
     if (this.rules.turn === null) return;
     const i = turn % members.length, m = members[i];
-    if (m.ready) log.push(_rt_line(`${m.name}准备的${_rt_name_of(_rt_ACTION_NAMES, m.ready)}未被触发，失效`));
+    if (m.ready) log.push(_rt_line(`${m.name}准备的${_rt_kind_name(this.rules.turn, m.ready)}未被触发，失效`));
     if (m.spent.length || m.owed.length || m.ready) members[i] = _rt_member_with(m, {spent: m.owed, owed: [], ready: ''});
     if (m.owed.length) log.push(_rt_line(`${m.name}本回合已被占用${_rt_shown_cost(this.rules.turn, m.owed)}`));
   },

@@ -60,7 +60,11 @@ function _rt_turn_spec(t) {
   const order = t[1].map(k => k[0]);
   const kinds = new Map(t[1].map(k => [k[0], Object.freeze({own: k[1], off: k[2], next: k[3]})]));
   return Object.freeze({pools: pools, order: order, kinds: kinds, refuse: t[2], ready: t[3], owes: t[4], rules: t[5],
-                        stat_pools: pools.some(p => p.stat)});
+                        stat_pools: pools.some(p => p.stat), names: new Map(t[6] || [])});
+}
+// What the ruleset calls a kind of action (its own name, else the common one): TurnSpec.kind_name.
+function _rt_kind_name(turn, action) {
+  return turn.names.has(action) ? turn.names.get(action) : _rt_name_of(_rt_ACTION_NAMES, action);
 }
 const _rt_UNTIMED = new WeakMap();  // rules -> the same rules without the turn budget
 function _rt_without_turn(rules) {

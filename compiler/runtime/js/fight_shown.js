@@ -29,7 +29,7 @@ const _rt_SHOWN = {
     if (rules.turn !== null && (m.spent.length || m.owed.length || m.ready)) {
       parts.push(`本回合剩余${this.left(name)}`);
       if (m.owed.length) parts.push(`下一回合被占用${_rt_shown_cost(rules.turn, m.owed)}`);
-      if (m.ready) parts.push(`准备了${_rt_name_of(_rt_ACTION_NAMES, m.ready)}`);
+      if (m.ready) parts.push(`准备了${_rt_kind_name(this.rules.turn, m.ready)}`);
     }
     return `${name}：` + (parts.length ? parts.join('，') : '无变化');
   },

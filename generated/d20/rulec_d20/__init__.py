@@ -16,7 +16,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:0dc8f5ecc1fcfedc02e068f0c8765c1bdc4a690cf0da8d39ee65bff3252d2cde
+# Content hash: sha256:944e8e6399d3fd4c0c5323a2b97e756ac34697b37d0f75b54adb0942b008cfbf
 """d20攻击规则 (d20): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

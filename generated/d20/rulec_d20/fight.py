@@ -236,7 +236,7 @@ _TURN = TurnSpec((
     ('free', KindCost(((),), ((),), ())),
     ('move', KindCost(((),), (), ())),
     ('reflex', KindCost((), ((('reaction', 1),),), ())),
-), True, (), False, ('D20-F12', 'D20-F07'), True)
+), True, (), False, ('D20-F12', 'D20-F07'), stat_pools=True, names=(('move', '移动'), ('reflex', '反应')))
 _RESOURCES: Dict[str, Any] = {
 }
 _TRACK_INPUTS: Dict[str, Any] = {

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Tuple
 
 from .core import OutOfBounds
-from .fight_conditions import Condition, ConditionSpec, RelationSpec
+from .fight_conditions import ACTION_NAMES, Condition, ConditionSpec, RelationSpec
 
 if TYPE_CHECKING:
     from .fight_checks import CheckUse
@@ -119,6 +119,14 @@ class TurnSpec(NamedTuple):
     owes: bool = False  # a triggered readied action takes the declared kind's cost from the next turn
     rules: Tuple[str, ...] = ()
     stat_pools: bool = False  # a pool is held in a stat (fight_events.turn_for reads it from the combatant)
+    names: Tuple[Tuple[str, str], ...] = ()  # action kind -> the ruleset's own name for it (d20: move is 移动)
+
+    def kind_name(self, action: str) -> str:
+        """What the ruleset calls a kind of action (its own name, else the common one)."""
+        for k, text in self.names:
+            if k == action:
+                return text
+        return ACTION_NAMES.get(action, action)
 
     def kind(self, action: str) -> Optional[KindCost]:
         for k, cost in self.kinds:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from .fight_budget import shown_cost
 from .fight_checks import lowered_checks
-from .fight_conditions import ACTION_NAMES, Condition, ConditionSpec, forbids_text
+from .fight_conditions import Condition, ConditionSpec, forbids_text
 from .fight_resources import shown as resources_shown, stored
 from .fight_state import FightRules, Member, line
 
@@ -68,7 +68,7 @@ class Shown:
             if m.owed:
                 parts.append(f"下一回合被占用{shown_cost(self.rules.turn, m.owed)}")
             if m.ready:
-                parts.append(f"准备了{ACTION_NAMES.get(m.ready, m.ready)}")
+                parts.append(f"准备了{self.rules.turn.kind_name(m.ready)}")
         return f"{name}：" + ("，".join(parts) if parts else "无变化")
 
     def applied_to(self, name: str,
