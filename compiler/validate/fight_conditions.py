@@ -22,6 +22,7 @@ from ..ir import expr as ir
 from ..load import Document
 from ..messages import say
 from .context import Reporter
+from .fight_turn import pool_most
 from .procedures import CheckedProcedure
 
 ENDINGS = ("turn_start", "turn_end", "next_turn_end", "rounds", "round_end", "used", "acts", "stat", "state", "takes")
@@ -35,8 +36,7 @@ def check_conditions(m: Document, raw: dict[str, Any], procedures: list[CheckedP
     flags = {s.id for s in stats if s.type == "bool"}
     counters = {c["id"] for c in raw.get("counters", [])}
     takeable = counters | set(track_ids or ()) | ({ANY_TRACK} if track_ids else set())
-    pools = {p["id"]: p["per_turn"] if type(p["per_turn"]) is int else 1000  # a stat's pool: at most 1000
-             for p in raw.get("turn_structure", {}).get("pools", [])}
+    pools = {p["id"]: pool_most(p["per_turn"], stats) for p in raw.get("turn_structure", {}).get("pools", [])}
     declared = {c["id"] for c in raw.get("conditions", [])}
     ints = {s.id for s in stats if s.type == "int"}
     by_id = {p.id: p for p in procedures}

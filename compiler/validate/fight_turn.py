@@ -27,6 +27,15 @@ from .procedures import CheckedProcedure
 MAX_POOL = 1000  # the most a pool holds in one turn (the schema's bound on a numeric per_turn)
 
 
+def pool_most(per_turn: int | str, stats: tuple[Stat, ...]) -> int:
+    """The most a pool holds in one turn: its number, or the declared maximum of the stat it is
+    held in, within 1 and MAX_POOL (an unknown stat: MAX_POOL; check_turn reports it)."""
+    if type(per_turn) is int:
+        return per_turn
+    top = next((s.max for s in stats if s.id == per_turn and s.type == "int"), MAX_POOL)
+    return max(1, min(int(top), MAX_POOL))
+
+
 def check_turn(m: Document, raw: dict[str, Any], procedures: list[CheckedProcedure], stats: tuple[Stat, ...],
                rulings: tuple[Ruling, ...], rep: Reporter) -> TurnDecl | None:
     turn = raw.get("turn_structure")
@@ -38,17 +47,12 @@ def check_turn(m: Document, raw: dict[str, Any], procedures: list[CheckedProcedu
     for i, p in enumerate(turn["pools"]):
         if p["id"] in {x[0] for x in pools}:
             rep.error(m.span(path + ("pools", i, "id")), "bad-turn", say("bad-turn.pool-twice", id=p["id"]))
-        per_turn, stat = p["per_turn"], ""
-        if type(per_turn) is str:  # a whole-number stat of the combatant, at most MAX_POOL
-            stat = per_turn
-            if stat not in int_stats:
-                rep.error(m.span(path + ("pools", i, "per_turn")), "unknown-stat",
-                          say("bad-turn.pool-stat", pool=p["id"], stat=stat), did_you_mean(stat, int_stats))
-                per_turn = MAX_POOL
-            else:
-                top = int_stats[stat].max
-                per_turn = MAX_POOL if top is None else max(1, min(int(top), MAX_POOL))
-        pools.append((p["id"], p.get("name", ""), per_turn, p.get("unit", ""), p.get("per_unit", 1), stat))
+        stat = p["per_turn"] if type(p["per_turn"]) is str else ""  # a whole-number stat of the combatant
+        if stat and stat not in int_stats:
+            rep.error(m.span(path + ("pools", i, "per_turn")), "unknown-stat",
+                      say("bad-turn.pool-stat", pool=p["id"], stat=stat), did_you_mean(stat, int_stats))
+        pools.append((p["id"], p.get("name", ""), pool_most(p["per_turn"], stats), p.get("unit", ""),
+                      p.get("per_unit", 1), stat))
     ids = {p[0] for p in pools}
 
     def cost(value: dict[str, int], at: tuple[Any, ...]) -> Cost:
