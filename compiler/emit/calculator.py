@@ -3,7 +3,8 @@ the browser, offline.
 
 One self-contained file: the script build of the JavaScript module (`rulec_<ruleset>.user.js`,
 made by emit/js/ from the same IR) inlined as it is, the page's own script (a static file next
-to the templates, `calculator.js`: no value of the rules is written into it), and the form's
+to the templates, `calculator_until.js` then `calculator.js`: no value of the rules is written
+into them), and the form's
 description as a JSON data block (the procedures' declared parameters with their Chinese names
 and ranges, the stats, the entries of the tables they choose from, the balancing presets of
 `ruleset.yaml` as defaults). Every value of the rules reaches the page as JSON text with `<`, `>`
@@ -27,7 +28,7 @@ from .js.code import Js, _escaped
 
 MAX_CHOICES = 2000  # entries of one table offered in a select (a 100,000-weapon pack shows the first)
 MAX_PROCEDURES = 40  # procedures the calculator offers
-APP = TEMPLATES / "calculator.js"
+APP = (TEMPLATES / "calculator_until.js", TEMPLATES / "calculator.js")  # inlined in this order
 
 CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
        "base-uri 'none'; form-action 'none'")
@@ -136,7 +137,7 @@ def emit_calculator(rs: Ruleset, script: str, digest: str = "") -> dict[str, byt
         raise CalculatorError("the module to inline was not made by the JavaScript emitter")
     page = render_bytes("html", "calculator.html.j2", rs=rs, digest=digest, csp=CSP,
                         data=_json_block(calculator_data(rs)), module=_inline_script(script),
-                        app=_inline_script(APP.read_text(encoding="utf-8")),
+                        app=_inline_script("\n".join(f.read_text(encoding="utf-8") for f in APP)),
                         page_name=calc_page_name(rs.id))
     return {f"reference/{calc_page_name(rs.id)}": page}
 

@@ -158,7 +158,7 @@ def environments() -> dict[str, jinja2.Environment]:
 
 
 # The templates each environment renders or includes (what `python -m compiler.emit.precompile` writes).
-TEMPLATES_OF = {"python": (".py.j2",), "markdown": (".md.j2",), "html": (".html.j2", ".css.j2", ".js")}
+TEMPLATES_OF = {"python": (".py.j2",), "markdown": (".md.j2",), "html": (".html.j2", ".css.j2")}
 
 
 def render_python(template_name: str, **context: object) -> str:

@@ -8,7 +8,7 @@ a part), and each condition or state the procedure's own effects set on another 
 one acting (dp's 绊摔 → 倒地; the actor's own stance, 格挡 or 瞄准, is no state the attack leads to). Which of
 them the chosen inputs can reach is read off the attack's exact odds (the outcome naming the track,
 the true/false outcome gating the effect): one that cannot be reached is listed with None ("—"),
-without running the chain. The calculator's script (templates/calculator.js `untilStates`) lists
+without running the chain. The calculator's script (templates/calculator_until.js `untilStates`) lists
 the same states in the same order from the JavaScript module's same data.
 """
 
