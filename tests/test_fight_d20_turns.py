@@ -123,11 +123,15 @@ def test_d20_f04_flanking_follows_its_preconditions(d20):
     assert down.effective("丙").flankers == 1 and "乙对丙的夹击结束（失能）" in down.log
     lapsed = down.resolve("attack", {"attacker": "甲", "target": "丙"}, weapon="club", dice=d20.FixedDice([10, 3]))
     assert lapsed.result.total == 12
-    data = f.to_dict()
-    data["members"][1]["stats"]["charmed"] = True
-    charmed = d20.fight_from_dict(data)
-    _, charmed = charmed.act("hide", {"character": "丁"})
-    assert charmed.effective("丙").flankers == 1
+    _, charmed = f.act("charm", {"charmer": "丙", "creature": "乙"})  # charmed by the enemy it flanks
+    assert charmed.effective("丙").flankers == 1 and "乙对丙的夹击结束（被丙魅惑）" in charmed.log
+    _, elsewhere = f.act("charm", {"charmer": "丁", "creature": "乙"})  # by another: it still flanks 丙
+    assert elsewhere.effective("丙").flankers == 2 and elsewhere.effective("乙").charmed is True
+    _, again = charmed.act("flank_position", {"flanker": "乙", "enemy": "丙"})  # cannot flank its charmer
+    assert again.effective("丙").flankers == 1
+    _, freed = charmed.act("end_charm", {"charmer": "丙", "creature": "乙"})
+    _, freed = freed.act("flank_position", {"flanker": "乙", "enemy": "丙"})
+    assert freed.effective("丙").flankers == 2 and freed.effective("乙").charmed is False
     _, hid = f.act("hide", {"character": "丙"})  # the flankers cannot see it
     assert hid.effective("丙").flankers == 0
     _, moved = f.act("leave_flank", {"flanker": "甲", "enemy": "丙"})
@@ -217,3 +221,24 @@ def test_d20_f07_stat_pools_and_costs_are_checked_at_build_time(tmp_path, monkey
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
     out = "\n".join(d.format() for d in compile_rules([copy]).diagnostics)
     assert f"{file.split('/')[-1]}:" in out and said in out, out
+
+
+def test_d20_f04_a_relation_ended_by_an_undeclared_relation_is_a_build_error(tmp_path, monkeypatch):
+    """D20-F04: `ends_if_held_by:` names relations of the fight; a misspelt one is a FILE:LINE:COL
+    diagnostic with a suggestion, not a relation that silently never ends."""
+    import shutil
+    from pathlib import Path
+
+    from rulec.build.facade import compile_rules
+
+    monkeypatch.setenv("RULEC_LANG", "en")
+    copy = tmp_path / "d20"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "rules" / "d20", copy)
+    path = copy / "ruleset.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "ends_if_held_by: [charm]" in text
+    path.write_text(text.replace("ends_if_held_by: [charm]", "ends_if_held_by: [charme]", 1), encoding="utf-8")
+    row = next(i + 1 for i, line in enumerate(text.splitlines()) if "ends_if_held_by" in line)
+    out = [d.format() for d in compile_rules([copy], stop_after="validate").diagnostics]
+    assert any(f"ruleset.yaml:{row}:" in m and "no relation 'charme' in the fight section" in m and "charm" in m
+               for m in out), out

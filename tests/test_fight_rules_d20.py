@@ -77,11 +77,11 @@ def test_d20_f01_f13_damage_accumulates_and_only_a_willing_target_may_volunteer(
     for _ in range(2):
         _, f = f.act("attack", {"attacker": "甲", "target": "乙"}, dice=d20.FixedDice([20, 6, 6, 6, 6]))
     assert f.member("乙").counter("damage") > 0
-    data = f.to_dict()
-    data["members"][1]["stats"]["charmed"] = True
+    f.resolve("attack", {"attacker": "甲", "target": "乙"}, willing=True, dice=d20.FixedDice([20, 6, 6]))
+    _, charmed = f.act("charm", {"charmer": "丙", "creature": "乙"})  # charmed by anyone: not willing
+    assert charmed.effective("乙").charmed is True and ("charm", "丙", "乙") in charmed.relations
     with pytest.raises(d20.RuleError):
-        d20.fight_from_dict(data).resolve("attack", {"attacker": "甲", "target": "乙"}, willing=True,
-                                          dice=d20.FixedDice([20, 6, 6]))
+        charmed.resolve("attack", {"attacker": "甲", "target": "乙"}, willing=True, dice=d20.FixedDice([20, 6, 6]))
 
 
 def test_d20_f08_a_won_drag_breaks_the_other_grapplers_hold(d20):

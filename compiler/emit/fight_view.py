@@ -113,7 +113,8 @@ def fight_view(rs: Ruleset) -> dict[str, Any]:
                                                 f"持有者{cond_names.get(r.holder, r.holder)}" if r.holder else "") if x)
                   or "—",
                   "ends": "、".join([f"持有者{stats.get(s, s)}" for s in r.ends_holder]
-                                   + [f"被持有者{stats.get(s, s)}" for s in r.ends_held]) or "—",
+                                   + [f"被持有者{stats.get(s, s)}" for s in r.ends_held]
+                                   + [f"持有者被被持有者{names.get(x, x)}" for x in r.ends_if_held_by]) or "—",
                   "clears": "、".join(cond_names.get(x, x) for x in r.clears) or "—"}
                  for r in rs.fight.relation_rules]
     return {"conditions": conditions, "relations": relations, "debuffs": _debuffs(rs, stats), "turn": _turn_view(rs),

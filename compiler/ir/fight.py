@@ -73,6 +73,7 @@ class RelationDecl:
     ends_held: tuple[str, ...]
     rules: tuple[str, ...]
     clears: tuple[str, ...] = ()
+    ends_if_held_by: tuple[str, ...] = ()  # relations in which the held party holding the holder ends it
 
 
 Cost = tuple[tuple[str, int], ...]  # (pool, amount), sorted by pool

@@ -12,6 +12,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "一个结束条件恰好有 {kinds} 中的一个（nth 只与 turn_start、turn_end 或 next_turn_end 一起）",
         "an ending has exactly one of {kinds} (nth only with turn_start, turn_end or next_turn_end)"),
     "bad-condition.no-condition": ("战斗一节没有条件 '{id}'", "no condition '{id}' in the fight section"),
+    "bad-condition.no-relation": ("战斗一节没有关系 '{id}'", "no relation '{id}' in the fight section"),
     "bad-condition.not-role": ("'{role}' 不是 {where} 的参战者参数", "'{role}' is not a combatant parameter of {where}"),
     "bad-condition.any-procedure": ("任何流程", "any procedure"),
     "bad-condition.when-outcome": (

@@ -112,6 +112,7 @@ def check_conditions(m: Document, raw: dict[str, Any], procedures: list[CheckedP
                                  tuple(c.get("as_states", [])), tuple(then),
                                  tuple(sorted(c.get("turn_pools", {}).items()))))
     relations = []
+    relation_ids = [r["id"] for r in raw.get("relations", [])]
     for i, r in enumerate(raw.get("relations", [])):
         rp = ("fight", "relations", i)
         for key in ("held", "holder"):
@@ -123,13 +124,17 @@ def check_conditions(m: Document, raw: dict[str, Any], procedures: list[CheckedP
                 if stat not in flags:
                     rep.error(m.span(rp + (key, j)), "bad-condition", say("bad-condition.not-bool-stat", stat=stat),
                               did_you_mean(stat, flags))
+        for j, rid in enumerate(r.get("ends_if_held_by", [])):
+            if rid not in relation_ids:
+                rep.error(m.span(rp + ("ends_if_held_by", j)), "bad-condition",
+                          say("bad-condition.no-relation", id=rid), did_you_mean(rid, relation_ids))
         for j, cid in enumerate(r.get("clears", [])):
             if cid not in seen:
                 rep.error(m.span(rp + ("clears", j)), "bad-condition", say("bad-condition.no-condition", id=cid),
                           did_you_mean(cid, seen))
         relations.append(RelationDecl(r["id"], r.get("held", ""), r.get("holder", ""), tuple(r.get("ends_holder", [])),
                                       tuple(r.get("ends_held", [])), tuple(r.get("rules", [])),
-                                      tuple(r.get("clears", []))))
+                                      tuple(r.get("clears", [])), tuple(r.get("ends_if_held_by", []))))
     return tuple(out), tuple(relations)
 
 

@@ -67,7 +67,8 @@ def _conditions(rs: Ruleset, w: Writer) -> None:
     w.line(Js("],"))
     names = dict(spec.relations)
     w.line(js("relation_specs: {},", literal([[r.id, [names[r.id], r.held, r.holder, r.ends_holder, r.ends_held,
-                                                      r.clears]] for r in spec.relation_rules])))
+                                                      r.clears, *([r.ends_if_held_by] if r.ends_if_held_by else [])]]
+                                              for r in spec.relation_rules])))
 
 
 def fight_js(rs: Ruleset) -> Js:

@@ -64,10 +64,12 @@ def _conditions(w: Writer, rs: Ruleset) -> None:
                     literal(c.max_value), literal(c.stack), literal(c.rules), literal(c.as_states), more))
     w.dedent()
     w.line(Code("}"))
-    _mapping(w, "_RELATION_SPECS", [(string(r.id), code("RelationSpec({}, {}, {}, {}, {}, {})",
+    _mapping(w, "_RELATION_SPECS", [(string(r.id), code("RelationSpec({}, {}, {}, {}, {}, {}{})",
                                                       string(dict(spec.relations)[r.id]), literal(r.held),
                                                       literal(r.holder), literal(r.ends_holder), literal(r.ends_held),
-                                                      literal(r.clears))) for r in spec.relation_rules])
+                                                      literal(r.clears),
+                                                      code(", {}", literal(r.ends_if_held_by)) if r.ends_if_held_by
+                                                      else Code(""))) for r in spec.relation_rules])
 
 
 def _turn(w: Writer, rs: Ruleset) -> None:

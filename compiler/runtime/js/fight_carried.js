@@ -131,6 +131,8 @@ const _rt_CARRIED = {
           const a = spec.ends_holder.filter(x => hs[x] === true), b = spec.ends_held.filter(x => ds[x] === true);
           why = a.length ? _rt_name_of(rules.flag_names, a[0]) : '';
           if (!why && b.length) why = _rt_name_of(rules.flag_names, b[0]);
+          const c = spec.ends_if_held_by.filter(x => relations.some(o => o[0] === x && o[1] === rel[2] && o[2] === rel[1]));
+          if (!why && c.length) why = `被${rel[2]}${rules.relations.get(c[0])}`;
         }
         if (why) {
           log.push(_rt_line(`${rel[1]}对${rel[2]}的${rules.relations.get(rel[0])}结束（${why}）`));

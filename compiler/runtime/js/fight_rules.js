@@ -36,7 +36,7 @@ function _rt_fight_rules(d) {
   }));
   const relationSpecs = new Map(d.relation_specs.map(kv => [kv[0], Object.freeze({
     name: kv[1][0], held: kv[1][1], holder: kv[1][2], ends_holder: kv[1][3], ends_held: kv[1][4],
-    clears: kv[1][5]})]));
+    clears: kv[1][5], ends_if_held_by: kv[1][6] || []})]));
   return Object.freeze({
     combatant: d.combatant, stat_count: d.stat_count, stats: map(d.stats), counters: map(d.counters),
     tracks: map(d.tracks), accumulate: d.accumulate, state_names: map(d.state_names),

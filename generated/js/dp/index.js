@@ -1346,7 +1346,7 @@ function _rt_fight_rules(d) {
   }));
   const relationSpecs = new Map(d.relation_specs.map(kv => [kv[0], Object.freeze({
     name: kv[1][0], held: kv[1][1], holder: kv[1][2], ends_holder: kv[1][3], ends_held: kv[1][4],
-    clears: kv[1][5]})]));
+    clears: kv[1][5], ends_if_held_by: kv[1][6] || []})]));
   return Object.freeze({
     combatant: d.combatant, stat_count: d.stat_count, stats: map(d.stats), counters: map(d.counters),
     tracks: map(d.tracks), accumulate: d.accumulate, state_names: map(d.state_names),
@@ -2382,6 +2382,8 @@ const _rt_CARRIED = {
           const a = spec.ends_holder.filter(x => hs[x] === true), b = spec.ends_held.filter(x => ds[x] === true);
           why = a.length ? _rt_name_of(rules.flag_names, a[0]) : '';
           if (!why && b.length) why = _rt_name_of(rules.flag_names, b[0]);
+          const c = spec.ends_if_held_by.filter(x => relations.some(o => o[0] === x && o[1] === rel[2] && o[2] === rel[1]));
+          if (!why && c.length) why = `被${rel[2]}${rules.relations.get(c[0])}`;
         }
         if (why) {
           log.push(_rt_line(`${rel[1]}对${rel[2]}的${rules.relations.get(rel[0])}结束（${why}）`));

@@ -86,6 +86,7 @@ class RelationSpec(NamedTuple):
     ends_holder: Tuple[str, ...] = ()  # true/false stats of the holder that end it
     ends_held: Tuple[str, ...] = ()  # ... of the held party
     clears: Tuple[str, ...] = ()  # conditions of the held party (from its holder) that end with it
+    ends_if_held_by: Tuple[str, ...] = ()  # relations in which the held party holding the holder ends it
 
 
 class Condition(NamedTuple):

@@ -162,7 +162,9 @@ class Carried:
                     hs, ds = h._effective(holder), h._effective(held)
                     why = next((rules.flag_names.get(x, x) for x in spec.ends_holder if getattr(hs, x, False) is True),
                                "") or next((rules.flag_names.get(x, x) for x in spec.ends_held
-                                            if getattr(ds, x, False) is True), "")
+                                            if getattr(ds, x, False) is True), "") or next(
+                        (f"被{rel[2]}{rules.relations[x]}" for x in spec.ends_if_held_by
+                         if (x, rel[2], rel[1]) in relations), "")
                 if why:
                     log.append(line(f"{rel[1]}对{rel[2]}的{rules.relations[rel[0]]}结束（{why}）"))
                     changed = True
