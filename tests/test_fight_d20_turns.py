@@ -144,7 +144,7 @@ def test_d20_f07_movement_is_a_turn_budget_halved_while_dragging(d20):
     """D20-F07 (D20-18): a turn's movement is the mover's speed in feet, spent in parts between
     actions; dragging a creature it grapples halves its speed (each foot costs two) unless the
     creature is two sizes smaller, and moving it 5 ft within reach costs 5 ft; only a creature it
-    grapples can be dragged; the budget resets on its next turn and is refused when it does not fit."""
+    grapples can be dragged, and while it grapples it drags or lets go before a plain move; the budget resets on its next turn and is refused when it does not fit."""
     me, held, tiny = d20.Combatant(strength=20, speed=30, size=3), d20.Combatant(size=3), d20.Combatant(size=1)
     f = d20.start_fight({"甲": me, "乙": held, "丙": tiny}, turns=True)
     assert "移动力30尺" in f.left("甲")
@@ -162,7 +162,7 @@ def test_d20_f07_movement_is_a_turn_budget_halved_while_dragging(d20):
     with pytest.raises(d20.RuleError, match="只有在擒抱目标时"):  # 丙 is not held by 甲
         f.resolve("grapple_move", {"mover": "甲", "target": "丙"}, feet=1)
     with pytest.raises(d20.RuleError, match="在自己的回合外不能进行移动（移动）"):  # no moving on another's turn
-        f.next_turn().resolve("move", {"mover": "甲"}, feet=5)
+        f.act("release_grapple", {"grappler": "甲", "target": "乙"})[1].next_turn().resolve("move", {"mover": "甲"}, feet=5)
     f = f.next_turn().next_turn().next_turn()  # 甲's next turn: the full speed again
     assert "移动力30尺" in f.left("甲")
     drag, f = f.act("grapple_move", {"mover": "甲", "target": "乙"}, feet=15)
@@ -172,8 +172,11 @@ def test_d20_f07_movement_is_a_turn_budget_halved_while_dragging(d20):
         "grapple", {"attacker": "甲", "target": "丙"}, dice=d20.FixedDice([20, 20, 20, 1]))
     drag, g = g.act("grapple_move", {"mover": "甲", "target": "丙"}, feet=30)
     assert (drag.result.halved, drag.result.spent) == (False, 30)
+    with pytest.raises(d20.RuleError, match="甲处于擒抱他人状态，不能进行这个行动（移动）"):
+        g.resolve("move", {"mover": "甲"}, feet=5)  # holding, it drags or lets go first
     _, g = g.act("release_grapple", {"grappler": "甲", "target": "丙"})
     assert not g.holds("grapple", "甲", "丙")
+    g.next_turn().next_turn().resolve("move", {"mover": "甲"}, feet=5)  # its next turn (movement spent)
     with pytest.raises(d20.RuleError, match="只有在擒抱目标时"):
         g.resolve("grapple_move", {"mover": "甲", "target": "丙"})
     # a slowed mover (speed 20) has 20 ft; a move beyond its speed is the procedure's own error

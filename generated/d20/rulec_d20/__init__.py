@@ -17,7 +17,7 @@
 #   rules/d20/tables/power_sources.yaml
 #   rules/d20/tables/sizes.yaml
 #   rules/d20/tables/weapons.yaml
-# Content hash: sha256:c61a0a8dc877bb5ec2d3109fb4973b8014c9ab93119a3f55f069fa1bff638320
+# Content hash: sha256:4f09cdacbf8b93ad47756136e21f6816bcc2652cf873fa94ee811fde0563a8c3
 """d20攻击规则 (d20): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

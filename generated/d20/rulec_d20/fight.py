@@ -195,6 +195,8 @@ _FLAG_NAMES: Dict[str, Any] = {
 _CONDITIONS: Dict[str, ConditionSpec] = {
     'charmed_by': ConditionSpec('受魅惑', (('charmed', True),), (), (), Scope((), '', '', ''), (), (), (), 1000000,
                                 'replace', ('D20-F13', 'D20-F04'), ()),
+    'grappling_one': ConditionSpec('擒抱他人', (), (), (), Scope((), '', '', ''), ('move',), (), (), 1000000, 'replace',
+                                   ('D20-F07', 'D20-F05'), ()),
     'grappled_by': ConditionSpec('被擒抱', (), (), (('grappling', True),),
                                  Scope(('grapple_move',), 'target', 'mover', ''), (), (), (), 1000000, 'replace',
                                  ('D20-F07',), ()),
@@ -230,7 +232,7 @@ _CONDITIONS: Dict[str, ConditionSpec] = {
                                  ('D20-F08',), ()),
 }
 _RELATION_SPECS: Dict[str, Any] = {
-    'grapple': RelationSpec('擒抱', 'grappled_by', '', ('incapacitated',), (), ()),
+    'grapple': RelationSpec('擒抱', 'grappled_by', 'grappling_one', ('incapacitated',), (), ()),
     'threat': RelationSpec('近身威胁', 'threatened', '', ('incapacitated',), ('hidden',), ()),
     'flank': RelationSpec('夹击', 'flanked', 'flanking_from', ('incapacitated',), ('hidden',), (), ('charm',)),
     'charm': RelationSpec('魅惑', 'charmed_by', '', (), (), ()),

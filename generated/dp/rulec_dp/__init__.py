@@ -18,7 +18,7 @@
 #   rules/dp/tables/maneuvers.yaml
 #   rules/dp/tables/weapons.yaml
 #   rules/dp/tables/willpower_uses.yaml
-# Content hash: sha256:929a8186744043010232a7a0cc8b8efdb62fd07755a38b05bd35f65fedf85129
+# Content hash: sha256:cda25ef8c9cf3bf592d7fc50d46e1752b84c9cddadde1a3bef8c7c9b914b7bed
 """DP骰池战斗规则 (dp): combat resolvers compiled by rulec.
 
 Standard library only. See README.md beside this package for the public API."""

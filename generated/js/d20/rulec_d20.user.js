@@ -6723,6 +6723,13 @@
         ]
       ],
       [
+        "grappling_one",
+        [
+          "擒抱他人", [], [], [], [[], "", "", ""], ["move"], [], [], 1000000, "replace", ["D20-F07", "D20-F05"], [], [],
+          []
+        ]
+      ],
+      [
         "grappled_by",
         [
           "被擒抱", [], [], [["grappling", true]], [["grapple_move"], "target", "mover", ""], [], [], [], 1000000,
@@ -6796,7 +6803,7 @@
       ],
     ],
     relation_specs: [
-      ["grapple", ["擒抱", "grappled_by", "", ["incapacitated"], [], []]],
+      ["grapple", ["擒抱", "grappled_by", "grappling_one", ["incapacitated"], [], []]],
       ["threat", ["近身威胁", "threatened", "", ["incapacitated"], ["hidden"], []]],
       ["flank", ["夹击", "flanked", "flanking_from", ["incapacitated"], ["hidden"], [], ["charm"]]],
       ["charm", ["魅惑", "charmed_by", "", [], [], []]]
