@@ -124,7 +124,7 @@ def test_help_typos_groups_and_refusals(built: Path, tmp_path: Path) -> None:
     ]
     out = run_node(_dp_files(built, tmp_path), lines)
     r = out["replies"]
-    assert r[0] == r[1] and r[0].startswith(".fight [规则集] 名字 属性值") and "已启用的规则集：dp（DP骰池战斗规则）" in r[0]
+    assert r[0] == r[1] and r[0].startswith(".fight [规则集] [回合制] 名字 属性值") and "已启用的规则集：dp（DP骰池战斗规则）" in r[0]
     assert "\ndp 的过程：攻击与防御的对抗、炮击、" in r[0] and "、擒抱、" in r[0]
     assert r[2] == "本群还没有战斗：先用 .fight 开始（.fight help 查看用法）"
     assert r[3].startswith("战斗开始（DP骰池战斗规则）：甲、乙（第1轮，轮到甲）")
@@ -144,6 +144,27 @@ def test_help_typos_groups_and_refusals(built: Path, tmp_path: Path) -> None:
     assert r[17].startswith("__proto__→1：攻击与防御的对抗（拳）")
     assert [x.split("：")[0] for x in r[18].splitlines()] == ["第1轮，轮到2", "2", "1", "__proto__"]
     assert sorted(out["store"]["rulec-fight"]) == [KEY, "fight:QQ-Group:5", "fight:private:QQ:7"]
+
+
+@node
+def test_a_fight_with_the_turn_budget_refuses_what_does_not_fit(built: Path, tmp_path: Path, dp: Any) -> None:
+    """`.fight 回合制 ...` starts the fight with the ruleset's turn budget (TR-F04's kind, DP-F06's
+    action economy): the reply and `.status` say what the actor has left, a second standard action
+    in one turn is refused in the package's own words, and the stored fight keeps the budget."""
+    lines = [".fight 回合制 甲 力量5 武技8 / 乙 基础防御8 盔甲防御2", ".hit 甲 乙 拳", ".hit 甲 乙 拳", ".next",
+             ".hit 乙 甲 拳", ".status"]
+    out = run_node(_dp_files(built, tmp_path), lines)
+    r = out["replies"]
+    fight = dp.start_fight({"甲": dp.Combatant.from_dict({"力量": 5, "武技": 8}),
+                            "乙": dp.Combatant.from_dict({"基础防御": 8, "盔甲防御": 2})}, turns=True)
+    assert r[0].startswith(f"战斗开始（DP骰池战斗规则）：甲、乙（第1轮，轮到甲，本回合剩余{fight.left('甲')}）")
+    _, after = fight.act("attack", {"attacker": "甲", "defender": "乙"}, weapon="拳", dice=dp.SeededDice(SEED))
+    with pytest.raises(dp.RuleError) as refused:
+        after.resolve("attack", {"attacker": "甲", "defender": "乙"}, weapon="拳", dice=dp.SeededDice(SEED))
+    assert r[2] == f"无法结算：{refused.value.message}"
+    assert r[3].startswith(f"第1轮，轮到乙，本回合剩余{after.next_turn().left('乙')}")
+    assert r[4].startswith("乙→甲：攻击与防御的对抗（拳）") and r[5].startswith("第1轮，轮到乙，本回合剩余")
+    assert _stored(out)["fight"]["turns"] is True
 
 
 @node

@@ -45,10 +45,13 @@
 
   // ---- the fight API of a library (generated/js/<id>: start_fight, fight_from_dict, Fight) ----
   // A Map keeps the order given (an object would put names like "2" first) and any name ("__proto__").
-  function startFight(rules, pairs) { return rules.start_fight(new Map(pairs)); }
+  function startFight(rules, pairs, turns) { return rules.start_fight(new Map(pairs), turns); }
   function names(fight) { return fight.members.map(function (m) { return m.name; }); }
   function statuses(fight) { return names(fight).map(function (n) { return fight.status(n); }); }
-  function turnLine(fight) { return '第' + fight.round + '轮，轮到' + fight.actor; }
+  function turnLine(fight) {
+    var left = typeof fight.left === 'function' ? fight.left(fight.actor) : '';  // '' without the turn budget
+    return '第' + fight.round + '轮，轮到' + fight.actor + (left ? '，本回合剩余' + left : '');
+  }
 
   // ---- storage: one record per group (or private chat) ----
   // SealDice's Message: messageType 'group' or 'private', groupId, sender.userId (dice/dice.go).
@@ -117,6 +120,8 @@
     var id = ids.length === 1 ? ids[0] : null;
     if (words.length && own.call(rulesets, words[0])) { id = words[0]; words = words.slice(1); }
     if (id === null) fail('请指明规则集：.fight ' + ids.join('|') + ' 名字 属性值 ... / 名字 属性值 ...');
+    var turns = words.length > 0 && words[0] === '回合制';  // each turn the budget the ruleset declares
+    if (turns) words = words.slice(1);
     var entry = rulesets[id], rules = entry.rules;
     var pairs = [], taken = Object.create(null);
     words.join(' ').split('/').forEach(function (chunk) {
@@ -130,7 +135,7 @@
       pairs.push([name, stats(rules, part.slice(1))]);
     });
     if (!pairs.length) fail('用法：.fight 名字 属性值 ... / 名字 属性值 ...（.fight help 查看用法）');
-    var fight = startFight(rules, pairs);
+    var fight = startFight(rules, pairs, turns);
     save(key, entry, fight);
     return ['战斗开始（' + entry.config.name + '）：' + names(fight).join('、') + '（' + turnLine(fight) + '）']
       .concat(statuses(fight));
@@ -272,7 +277,8 @@
 
   function helpText() {
     return [
-      '.fight [规则集] 名字 属性值 ... / 名字 属性值 ...：开始本群的战斗（每群一场，机器人重启后仍在）',
+      '.fight [规则集] [回合制] 名字 属性值 ... / 名字 属性值 ...：开始本群的战斗（每群一场，机器人重启后仍在）；' +
+        '写“回合制”则按规则集的回合结构计算每回合的动作，放不进本回合的行动被拒绝',
       '  例：.fight 甲 力量5 武技8 / 乙 基础防御8 盔甲防御2（也可写 力量=5；真假写 是/否）',
       '.hit [过程] 角色 ... [武器] [选项=值 ...]：结算一个行动并记入战斗（不写过程即攻击）',
       '  例：.hit 甲 乙 长剑 距离=1　　.hit 擒抱 甲 乙 拳',
