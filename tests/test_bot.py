@@ -69,6 +69,16 @@ def test_one_fight_per_chat_keeps_the_tracks():
     assert "无法结算：战斗中没有“丙”" in out
 
 
+def test_a_fight_with_the_turn_budget_refuses_a_second_standard_action():
+    """`.fight 规则集 回合制 ...` counts each turn as the ruleset's turn structure declares (dp: one
+    standard action): a second attack in 甲's turn is refused in Chinese, and 乙 acts after `.next`."""
+    out = ask(".fight dp 回合制 甲 力量=4 武技=3 / 乙 基础防御=4", ".hit 甲 乙 拳", ".hit 甲 乙 拳", ".next",
+              ".hit 乙 甲 拳", ".fight dp 回合制")
+    assert "战斗开始：甲、乙（轮到甲）" in out
+    assert "无法结算：甲本回合剩余标准动作0次" in out and "乙用去标准动作1次" in out
+    assert "用法：.fight 规则集 [回合制]" in out
+
+
 # ---- chat lines from strangers: handle() never raises, replies never echo hidden characters ----
 
 HIDDEN = "\u202e\u0000\u200b\u2066\u0007\ufeff\u2028"

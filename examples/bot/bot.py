@@ -159,12 +159,13 @@ FIGHTS: Dict[str, Tuple[str, str]] = {}  # chat -> (ruleset id, the fight as JSO
 def _fight_command(parts: List[str], chat: str, seed: Optional[int]) -> str:
     if parts[0] == ".fight":
         if len(parts) < 3:
-            return "用法：.fight 规则集 名字 属性=值 ... / 名字 属性=值 ..."
+            return "用法：.fight 规则集 [回合制] 名字 属性=值 ... / 名字 属性=值 ..."
         module = _ruleset(parts[1])
         if not hasattr(module, "start_fight"):
             return f"规则集“{parts[1]}”没有战斗状态"
+        turns = parts[2] == "回合制"  # each turn the budget the ruleset's turn structure declares
         combatants: Dict[str, Any] = {}
-        for chunk in " ".join(parts[2:]).split("/"):
+        for chunk in " ".join(parts[3 if turns else 2:]).split("/"):
             words = chunk.split()
             if not words:
                 continue
@@ -179,7 +180,9 @@ def _fight_command(parts: List[str], chat: str, seed: Optional[int]) -> str:
                     raise ValueError(f"“{token}”应为 属性=值")
                 stats[key] = _value(raw)
             combatants[words[0]] = module.Combatant.from_dict(stats)
-        fight = module.start_fight(combatants)
+        if not combatants:
+            return "用法：.fight 规则集 [回合制] 名字 属性=值 ... / 名字 属性=值 ..."
+        fight = module.start_fight(combatants, turns=turns)
         FIGHTS[chat] = (parts[1], json.dumps(fight.to_dict(), ensure_ascii=False))
         return f"战斗开始：{'、'.join(combatants)}（轮到{fight.actor}）"
     if chat not in FIGHTS:
