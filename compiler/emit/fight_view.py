@@ -114,7 +114,7 @@ def fight_view(rs: Ruleset) -> dict[str, Any]:
                   or "—",
                   "ends": "、".join([f"持有者{stats.get(s, s)}" for s in r.ends_holder]
                                    + [f"被持有者{stats.get(s, s)}" for s in r.ends_held]
-                                   + [f"持有者被被持有者{names.get(x, x)}" for x in r.ends_if_held_by]) or "—",
+                                   + [f"被持有者{names.get(x, x)}持有者" for x in r.ends_if_held_by]) or "—",
                   "clears": "、".join(cond_names.get(x, x) for x in r.clears) or "—"}
                  for r in rs.fight.relation_rules]
     return {"conditions": conditions, "relations": relations, "debuffs": _debuffs(rs, stats), "turn": _turn_view(rs),
