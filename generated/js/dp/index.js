@@ -3014,6 +3014,18 @@ class _rt_PlanChain {
     const have = merged.get(k2);
     merged.set(k2, [after, key, delta, have === undefined ? q : have[3] + q]);
   }
+  // What one action adds to the counted total when it leaves the state as it was but for that
+  // total (told without applying it, plain_gains, else from its applied outcomes), so that the
+  // chain is the plain one over the total; null when some outcome changes the state or lowers it.
+  cycle_gains(fight, step) {
+    const plain = this.plain_gains(fight, step);
+    if (plain !== null) return plain;
+    const key = _rt_plan_key(fight), steps = this.step(fight, key, 0, step);
+    if (!steps.every(s => s[1] === key && s[2] >= 0)) return null;
+    const gains = new Map();
+    for (const s of steps) gains.set(s[2], (gains.has(s[2]) ? gains.get(s[2]) : 0.0) + s[3]);
+    return gains;
+  }
   // What one action adds to the counted total, when it can be told without applying it: nobody
   // carries anything (no modifier, state, condition, points, relation, turn budget) and every
   // outcome's effects but the counted counter's do nothing; then the action leaves the state as it
@@ -3100,14 +3112,7 @@ function _rt_until_plan(fight, plan, target, options) {
   if (counted !== null && !opening.length && cycle.length === 1) {
     // one action again and again that leaves the state as it was (but for the total): the plain
     // chain over the total (attacks_until)
-    let gains = chain.plain_gains(start, cycle[0]);
-    if (gains === null) {
-      const key = _rt_plan_key(start), steps = chain.step(start, key, 0, cycle[0]);
-      if (steps.every(s => s[1] === key && s[2] >= 0)) {
-        gains = new Map();
-        for (const s of steps) gains.set(s[2], (gains.has(s[2]) ? gains.get(s[2]) : 0.0) + s[3]);
-      }
-    }
+    const gains = chain.cycle_gains(start, cycle[0]);
     if (gains !== null) {
       const u = attacks_until(gains, counted.at_least - total0, maxActions, negligible);
       return new UntilOdds(u.probabilities.slice(), u.tail, counted.at_least);
@@ -3165,7 +3170,7 @@ function _rt_expected_until(fight, plan, target, options) {
   if (targets.length === 1 && targets[0].kind === 'counter' && !opening.length && cycle.length === 1) {
     const counted = targets[0];
     const start = _rt_plan_zero(fight._with({log: []}), counted);
-    const gains = new _rt_PlanChain(rules, counted).plain_gains(start, cycle[0]);
+    const gains = new _rt_PlanChain(rules, counted).cycle_gains(start, cycle[0]);
     const need = counted.at_least - fight.member(counted.who).counter(counted.key);
     if (gains !== null && need >= 1) return expected_attacks(gains, need);
   }

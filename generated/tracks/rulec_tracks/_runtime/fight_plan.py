@@ -81,7 +81,7 @@ class Planned:
         if len(targets) == 1 and targets[0].kind == "counter" and not opening and len(cycle) == 1:
             counted = targets[0]
             start = _zero(self._with(log=()), counted)
-            gains = _Chain(self.rules, counted).plain_gains(start, cycle[0])
+            gains = _Chain(self.rules, counted).cycle_gains(start, cycle[0])
             need = counted.at_least - self.member(counted.who).counter(counted.key)
             if gains is not None and need >= 1:
                 return expected_attacks(gains, need)
@@ -115,14 +115,7 @@ class Planned:
         if counted is not None and not opening and len(cycle) == 1:
             # one action again and again that leaves the state as it was (but for the total): the
             # plain chain over the total, stepped as whole lists (fight_odds.attacks_until)
-            gains: Optional[Dict[int, float]] = chain.plain_gains(start, cycle[0])
-            if gains is None:
-                key = _key(start)
-                steps = chain.step(start, key, 0, cycle[0])
-                if all(k2 == key and delta >= 0 for _, k2, delta, _ in steps):
-                    gains = {}
-                    for _, _, delta, q in steps:
-                        gains[delta] = gains.get(delta, 0.0) + q
+            gains = chain.cycle_gains(start, cycle[0])
             if gains is not None:
                 need = counted.at_least - total0
                 return attacks_until(gains, need, max_actions, negligible)._replace(threshold=counted.at_least)
@@ -236,6 +229,23 @@ class _Chain:
         k2 = (_key(after), delta)
         have = merged.get(k2)
         merged[k2] = (after, q if have is None else have[1] + q)
+
+    def cycle_gains(self, fight: Any, step: PlanStep) -> Optional[Dict[int, float]]:
+        """What one action adds to the counted total when it leaves the state as it was but for
+        that total (told without applying it, `plain_gains`, else from its applied outcomes), so
+        that the chain is the plain one over the total; None when some outcome changes the state
+        or lowers the total."""
+        gains = self.plain_gains(fight, step)
+        if gains is not None:
+            return gains
+        key = _key(fight)
+        steps = self.step(fight, key, 0, step)
+        if not all(k2 == key and delta >= 0 for _, k2, delta, _ in steps):
+            return None
+        gains = {}
+        for _, _, delta, q in steps:
+            gains[delta] = gains.get(delta, 0.0) + q
+        return gains
 
     def plain_gains(self, fight: Any, step: PlanStep) -> Optional[Dict[int, float]]:
         """What one action adds to the counted total, when it can be told without applying it:
