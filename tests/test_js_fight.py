@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 import pytest
 
-from every_ruleset import RULESETS
+from every_ruleset import FIGHTING
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node")
@@ -314,7 +314,7 @@ def check_agree(runs: list[tuple[Path, list[Sequence]]]) -> dict[str, int]:
     return seen
 
 
-FIGHTS = [r for r in RULESETS if r != "mini"]  # the rulesets with a fight (mini, the tests' own, has none)
+FIGHTS = FIGHTING  # every ruleset found that declares a fight (the tests' own mini included)
 
 
 # Plans whose exact odds take a few milliseconds (the lead's test_fight_plan.py cases): the fast test's.

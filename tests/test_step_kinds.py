@@ -15,6 +15,7 @@ from rulec.emit.js.resolved import undefined
 from rulec.emit.python.resolved import unresolved
 from rulec.build.facade import compile_rules
 from rulec.steps import KINDS, NODES, kind_for
+from every_ruleset import TEST_RULES
 from rulec.steps.d20 import D20Kind
 from rulec.steps.roll import RollKind
 
@@ -66,8 +67,9 @@ def _tiny_d20(tmp_path: Path) -> Path:
 
 
 def _rule_folders() -> list[Path]:
-    """The bundled rules and every valid ruleset of tests/cases (a new one is found here too)."""
-    return [ROOT / "rules"] + sorted(p / "rules" for p in (ROOT / "tests" / "cases").glob("valid_*")
+    """The bundled rules, the tests' own rulesets and every valid ruleset of tests/cases (a new one
+    is found here too)."""
+    return [ROOT / "rules", TEST_RULES] + sorted(p / "rules" for p in (ROOT / "tests" / "cases").glob("valid_*")
                                      if (p / "rules").is_dir())
 
 

@@ -3,7 +3,7 @@
 After an edit of one weapon, a page's table rows and its content hash change, and the rest of
 it — the procedures, rulings, stats, the rule index: most of what its template renders — does
 not. `pages` swaps, in a ruleset's view, each group's rows, each table's number of entries, each
-balancing table's rows and the content hash for tokens; the pages rendered from that skeleton are kept (`Keep`) while the
+balancing table's rows and the content hash for tokens; the pages rendered from that skeleton are kept (the resident memo) while the
 skeleton stays equal, cut at the tokens, and each build joins the pieces with this build's
 texts. The rows are text the emitter has escaped already (they are printed as they are), and
 the hash and the numbers are hex and digits, which neither format escapes. A token holds a nonce drawn for the session, and

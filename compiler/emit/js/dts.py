@@ -5,16 +5,16 @@ its errors, each procedure's result class and its four forms, and the fight's ty
 
 from __future__ import annotations
 
-from ...ir import Param, Ruleset
+from ...ir import Ruleset
 from ...validate.scopes import class_name
 from ..python.model import table_order
 from ..python.procedures import camel
 from .bundle import RUNTIME_EXPORTS
 from .code import Js, comment_text, join, js, name, property_name
 from .fight import INITIATIVE_DTS, fight_dts
+from .ts_types import TS as _TS, param_type as _ts, required as _required
 from .procedures import getter, split_params
 
-_TS = {"int": Js("number"), "bool": Js("boolean"), "str": Js("string")}
 _TS_FIELD = {"int": Js("number"), "bool": Js("boolean"), "text": Js("string"), "enum": Js("string"),
              "enum_list": Js("ReadonlyArray<string>"), "dice": Js("DiceValue | null"),
              "formula": Js("(...args: any[]) => any")}
@@ -62,21 +62,6 @@ _DTS_RUNTIME_REST = [
 _ENTRY_MEMBERS = [Js("readonly id: string"), Js("readonly name: string"), Js("readonly description: string"),
                   Js("readonly rules: ReadonlyArray<string>"), Js("readonly not_specified: string | null"),
                   Js("readonly given: boolean")]
-
-
-def _ts(prm: Param) -> Js:
-    """A parameter's TypeScript type."""
-    if prm.type in ("int", "bool"):
-        return _TS[prm.type]
-    if prm.type == "combatant":
-        return Js("Combatant")
-    entry = js("{} | string", name(class_name(prm.type)))
-    return js("{} | null", entry) if prm.optional else entry
-
-
-def _required(prm: Param) -> bool:
-    """An option the call must give: no default, and not an entry that may be left out."""
-    return prm.default is None and not (prm.type not in ("int", "bool") and prm.optional)
 
 
 def _members(parts: list[Js]) -> Js:

@@ -14,6 +14,7 @@ from ..fight_data import check_uses, debuff_index, fight_actions, lowered_max, o
     procedure, state_index, state_spared, state_stats, track_inputs, track_states
 from .code import Js, Writer, comment, join, js, literal, name, string
 from .procedures import split_params
+from .ts_types import param_type, required
 
 FIGHT_RUNTIME = ["fight_state.js", "fight_rules.js", "fight.js", "fight_apply.js", "fight_shown.js", "fight_budget.js",
                  "fight_carried.js", "fight_events.js", "fight_odds.js", "fight_plan.js", "fight_resources.js"]
@@ -237,13 +238,12 @@ _DTS_FIGHT = [
 def fight_dts(rs: Ruleset) -> list[Js]:
     """The fight's types: `FightProcedures` maps each procedure a fight resolves to its roles, its
     options (those without a default required, as the Python signature has them) and its result."""
-    from .dts import _required, _ts  # the procedures' own parameter types (dts.py imports this module)
     from ..python.procedures import camel
 
     rows = []
     for p, roles, _subject in fight_actions(rs):
         role_types = join("; ", [js("{}: string", name(r)) for r in roles])
-        options = [js("{}{}: {}", name(q.id), Js("") if _required(q) else Js("?"), _ts(q))
+        options = [js("{}{}: {}", name(q.id), Js("") if required(q) else Js("?"), param_type(q))
                    for q in p.params if q.type != "combatant"]
         options.append(Js("dice?: DiceSource"))
         rows.append(js("{}: {{roles: {{{}}}; options: {{{}}}; result: {}}};", name(p.id), role_types,

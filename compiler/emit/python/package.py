@@ -360,8 +360,9 @@ def compiled(rs: Ruleset, rel: str, text: str) -> CodeType:
 def _check_compiles(rs: Ruleset, rel: str, text: str, header: str) -> None:
     """Every module compiles and every global name it reads is defined (resolved.py): else the
     build fails here, with a rulec bug, instead of a user's import or call. A module checked once
-    need not be checked again. The header (comments only, with the content hash of every input)
-    is left out of the key, so that editing one rule file does not make every module look new.
+    need not be checked again. The header (comments only: the sources, and in `__init__.py` the
+    content hash of every input) is left out of the key, so that adding or editing a rule file
+    does not make every module look new.
     The runtime modules are verbatim copies of compiler/runtime/, which tests/test_package_loader.py
     checks the same way: they are not checked again in every build."""
     memo = current()
