@@ -84,7 +84,6 @@ class Budget:
     rules: FightRules
     members: Tuple[Member, ...]
     turn: int
-    log: Tuple[str, ...]
 
     if TYPE_CHECKING:  # provided by Fight
         @property
@@ -96,7 +95,7 @@ class Budget:
 
         def _with(self, members: Optional[Tuple[Member, ...]] = None, turn: Optional[int] = None,
                   relations: Optional[Tuple[Tuple[str, str, str], ...]] = None,
-                  log: Optional[Tuple[str, ...]] = None) -> "Fight": ...
+                  log: Optional[Tuple[str, ...]] = None, added: Optional[List[str]] = None) -> "Fight": ...
 
     def _plan(self, m: Member, spec: ActionSpec, action: Optional[str] = None, extra: Cost = ()) -> Optional[Plan]:
         """What `spec` costs `m` now (None: the ruleset has no turn budget or the procedure is not an
@@ -181,7 +180,7 @@ class Budget:
         left = "、".join(amount(p, v) for p, (_, v) in zip(turn.pools, _left(turn, spent)))
         log.append(line(f"{name}准备一个{what}，用去{shown_cost(turn, cost)}（本回合剩余{left}）"))
         members = tuple(x._replace(spent=spent, ready=action) if x.name == name else x for x in self.members)
-        return self._with(members=members, log=(*self.log, *log))
+        return self._with(members=members, added=log)
 
     def _new_turn(self, members: List[Member], turn: int, log: List[str]) -> None:
         """At the start of the turn `turn`, its actor's budget: what it owed (a reflex's second), and

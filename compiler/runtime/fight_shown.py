@@ -24,9 +24,11 @@ class Shown:
     members: Tuple[Member, ...]
     turn: int
     relations: Tuple[Tuple[str, str, str], ...]
-    log: Tuple[str, ...]
 
     if TYPE_CHECKING:  # provided by Fight
+        @property
+        def log(self) -> Tuple[str, ...]: ...
+
         def member(self, name: str) -> Member: ...
 
         def left(self, name: str) -> str: ...

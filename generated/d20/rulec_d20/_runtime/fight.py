@@ -39,7 +39,7 @@ from .fight_conditions import Condition, Refused
 from .fight_odds import (MAX_ATTACKS, MAX_CHAIN_WORK, MAX_THRESHOLD, UntilOdds, attacks_until, chain_until,
                          expected_attacks, sequence_odds)
 from .fight_state import (MAX_LOG, MAX_MEMBERS, MAX_MODIFIERS, MAX_TURN, MAX_VALUE, ActionSpec, Effect, Facts,
-                          FightRules, Member, Modifier, check_name, facts, line, bad_options)
+                          FightRules, Log, Member, Modifier, check_name, facts, line, bad_options)
 from .fight_stored import read_fight
 
 __all__ = ["CheckUse", "Condition", "Refused",
@@ -52,12 +52,12 @@ __all__ = ["CheckUse", "Condition", "Refused",
 class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources, Applying):
     """An immutable fight. Build one with `Fight.start(rules, {"甲": Combatant(...), ...})`."""
 
-    __slots__ = ("rules", "members", "turn", "relations", "log")
+    __slots__ = ("rules", "members", "turn", "relations", "_log")
     rules: FightRules
     members: Tuple[Member, ...]
     turn: int
     relations: Tuple[Tuple[str, str, str], ...]
-    log: Tuple[str, ...]
+    _log: Log
 
     def __init__(self, rules: FightRules, members: Tuple[Member, ...], turn: int = 0,
                  relations: Tuple[Tuple[str, str, str], ...] = (), log: Tuple[str, ...] = ()) -> None:
@@ -65,7 +65,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources, Applying):
         object.__setattr__(self, "members", members)
         object.__setattr__(self, "turn", turn)
         object.__setattr__(self, "relations", relations)
-        object.__setattr__(self, "log", log[-MAX_LOG:])
+        object.__setattr__(self, "_log", Log.of(tuple(log)))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a Fight is immutable: apply() and next_turn() return a new one")
@@ -91,15 +91,21 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources, Applying):
 
     def _with(self, members: Optional[Tuple[Member, ...]] = None, turn: Optional[int] = None,
               relations: Optional[Tuple[Tuple[str, str, str], ...]] = None,
-              log: Optional[Tuple[str, ...]] = None) -> "Fight":
+              log: Optional[Tuple[str, ...]] = None, added: Optional[List[str]] = None) -> "Fight":
+        """This fight with the values given changed: `log` replaces the log, `added` extends it."""
         # what Fight(...) does, through the slots' setters (a fight is made at each step of every action)
         new = _new(Fight)
         _SET_RULES(new, self.rules)
         _SET_MEMBERS(new, self.members if members is None else members)
         _SET_TURN(new, self.turn if turn is None else turn)
         _SET_RELATIONS(new, self.relations if relations is None else relations)
-        _SET_LOG(new, self.log if log is None else log[-MAX_LOG:])
+        _SET_LOG(new, Log.of(tuple(log)) if log is not None else self._log.extended(added) if added else self._log)
         return new
+
+    @property
+    def log(self) -> Tuple[str, ...]:
+        """The last `MAX_LOG` lines said of the fight, oldest first."""
+        return self._log.lines()
 
     # ---- reading ----
     @property
@@ -266,7 +272,7 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources, Applying):
             return self
         kept = tuple(s for s in m.states if s != state)
         return self._with(members=tuple(x._replace(states=kept) if x.name == name else x for x in self.members),
-                          log=(*self.log, line(f"{name}的{self.rules.state_names.get(state, state)}解除")))
+                          added=[line(f"{name}的{self.rules.state_names.get(state, state)}解除")])
 
     @classmethod
     def from_dict(cls, rules: FightRules, data: Mapping[str, Any]) -> "Fight":
@@ -287,7 +293,7 @@ _new = object.__new__
 _tuple_new = tuple.__new__
 # the setters of Fight's slots, for `_with` (a slot added to Fight must be set there too)
 _SET_RULES, _SET_MEMBERS, _SET_TURN, _SET_RELATIONS, _SET_LOG = (
-    getattr(Fight, slot).__set__ for slot in ("rules", "members", "turn", "relations", "log"))
+    getattr(Fight, slot).__set__ for slot in ("rules", "members", "turn", "relations", "_log"))
 
 
 def _shown(value: Any) -> str:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Tuple
 
 from .fight_conditions import TURN_BOUND, Condition, ConditionSpec, Refused, expiry, forbidding, matches
 from .fight_events import settled, states_of
-from .fight_state import MAX_CONDITIONS, MAX_VALUE, ActionSpec, FightRules, Member, clamp, line, logged
+from .fight_state import MAX_CONDITIONS, MAX_VALUE, ActionSpec, FightRules, Member, clamp, line
 
 if TYPE_CHECKING:
     from .fight import Fight
@@ -25,12 +25,11 @@ class Carried:
     members: Tuple[Member, ...]
     turn: int
     relations: Tuple[Tuple[str, str, str], ...]
-    log: Tuple[str, ...]
 
     if TYPE_CHECKING:  # provided by Fight
         def _with(self, members: Optional[Tuple[Member, ...]] = None, turn: Optional[int] = None,
                   relations: Optional[Tuple[Tuple[str, str, str], ...]] = None,
-                  log: Optional[Tuple[str, ...]] = None) -> "Fight": ...
+                  log: Optional[Tuple[str, ...]] = None, added: Optional[List[str]] = None) -> "Fight": ...
 
         def _effective(self, m: Member, debuffs: bool = True,
                        applying: Optional[List[Tuple[Condition, ConditionSpec]]] = None) -> object: ...
@@ -132,7 +131,7 @@ class Carried:
         """This fight after the conditions and relations that a true/false stat ends have ended
         (a condition whose holder became, say, 失能; a grapple whose holder did), with `log` added."""
         if not self.relations and not before and not any(m.conditions for m in self.members):
-            return self._with(log=logged(self.log, log))  # no condition or relation that could end
+            return self._with(added=log)  # no condition or relation that could end
         rules = self.rules
         members = list(self.members)
         relations = self.relations
@@ -185,7 +184,7 @@ class Carried:
                     if c not in kept:
                         log.append(line(f"{m.name}的{rules.conditions[c.id].name}结束"))
                 members[i] = m._replace(conditions=kept)
-        return self._with(members=tuple(members), relations=relations, log=logged(self.log, log))
+        return self._with(members=tuple(members), relations=relations, added=log)
 
 
 

@@ -18,8 +18,8 @@ from .fight_budget import Plan
 from .fight_conditions import Condition
 from .fight_events import end_on_taking, follow_lapsed
 from .fight_resources import capacity_kw
-from .fight_state import (MAX_LOG, MAX_LOG_LINE, MAX_TURN, MAX_VALUE, ActionSpec, Effect, FightRules, Member,
-                          Modifier, clamp, get, line, logged, put)
+from .fight_state import (MAX_LOG_LINE, MAX_TURN, MAX_VALUE, ActionSpec, Effect, FightRules, Member,
+                          Modifier, clamp, get, line, put)
 from .sources import FixedDice
 
 if TYPE_CHECKING:
@@ -53,12 +53,11 @@ class Applying:
     members: Tuple[Member, ...]
     turn: int
     relations: Tuple[Tuple[str, str, str], ...]
-    log: Tuple[str, ...]
 
     if TYPE_CHECKING:  # provided by Fight
         def _with(self, members: Optional[Tuple[Member, ...]] = None, turn: Optional[int] = None,
                   relations: Optional[Tuple[Tuple[str, str, str], ...]] = None,
-                  log: Optional[Tuple[str, ...]] = None) -> "Fight": ...
+                  log: Optional[Tuple[str, ...]] = None, added: Optional[List[str]] = None) -> "Fight": ...
 
         def _end_used(self, action: Action, spec: ActionSpec, members: Dict[str, Member], log: List[str]) -> None: ...
 
@@ -220,8 +219,7 @@ class Applying:
         changed = tuple(members.values())  # in the fight's order: the dict was made from it
         if relations is None and not self.relations and not any(map(_CONDITIONS, changed)):
             # what _settle would return: no condition or relation can end
-            return self._with(members=changed, log=self.log + tuple(log) if len(self.log) + len(log) <= MAX_LOG
-                              else logged(self.log, log))
+            return self._with(members=changed, added=log)
         after = self._with(members=changed, relations=self.relations if relations is None
                            or relations == set(self.relations) else tuple(sorted(relations)))
         return after._settle(log, self.relations)
@@ -254,7 +252,7 @@ class Applying:
         n = len(self.members)
         if turn % n == 0:
             log.append(f"第{turn // n + 1}轮")
-        after = self._with(members=tuple(members), turn=turn, log=logged(self.log, log) if log else None)
+        after = self._with(members=tuple(members), turn=turn, added=log)
         return after._settle([]) if followed else after
 
 

@@ -259,12 +259,60 @@ def line(text: str) -> str:
     return text if len(text) <= MAX_LOG_LINE else text[:MAX_LOG_LINE - 1] + "…"
 
 
-def logged(log: Tuple[str, ...], added: List[str]) -> Tuple[str, ...]:
-    """`(log + tuple(added))[-MAX_LOG:]`, copying the kept lines once (a long fight's log is full)."""
-    if not added:
+class Log:
+    """A fight's log: its last `MAX_LOG` lines, shared by the fights made one from another.
+
+    A fight's log is the one before it and the lines its step added, so adding is a new link to
+    the old log (O(lines added): a full log is not copied at every action, which made a long
+    fight's actions cost more than a short one's); `lines()` reads back through the links once
+    and keeps the tuple; a log that holds twice `MAX_LOG` lines, or is extended after being read,
+    starts again from its last lines. Immutable as seen from outside (`lines()` is a pure function
+    of what it holds)."""
+
+    __slots__ = ("added", "before", "size", "_lines")
+
+    def __init__(self, added: Tuple[str, ...], before: Optional["Log"], size: int) -> None:
+        self.added = added  # the lines of this link
+        self.before = before  # the log it extends
+        self.size = size  # the lines of the whole chain (up to 2 x MAX_LOG)
+        self._lines: Optional[Tuple[str, ...]] = None
+
+    @classmethod
+    def of(cls, lines: Tuple[str, ...]) -> "Log":
+        kept = lines[-MAX_LOG:]
+        log = cls(kept, None, len(kept))
+        log._lines = kept
         return log
-    over = len(log) + len(added) - MAX_LOG
-    return log + tuple(added) if over <= 0 else (log[over:] + tuple(added))[-MAX_LOG:]
+
+    def lines(self) -> Tuple[str, ...]:
+        """The last `MAX_LOG` lines, oldest first."""
+        if self._lines is None:
+            chunks: List[Tuple[str, ...]] = []
+            count = 0
+            link: Optional[Log] = self
+            while link is not None and count < MAX_LOG:
+                chunks.append(link.added)
+                count += len(link.added)
+                link = link.before
+            chunks.reverse()
+            self._lines = tuple([x for chunk in chunks for x in chunk][-MAX_LOG:])
+        return self._lines
+
+    def extended(self, added: List[str]) -> "Log":
+        """This log with `added` after it."""
+        if not added:
+            return self
+        if self._lines is not None and self.before is not None:
+            base = Log.of(self._lines)  # read already: link to its lines, not to the chain behind them
+        else:
+            base = self
+        size = base.size + len(added)
+        if size > 2 * MAX_LOG:
+            return Log.of(base.lines() + tuple(added))
+        return Log(tuple(added), base, size)
+
+
+EMPTY_LOG = Log.of(())
 
 
 def _hidden(ch: str) -> bool:
