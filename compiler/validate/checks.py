@@ -55,7 +55,13 @@ def check_uses(p: CheckedProcedure, raw: list[dict[str, Any]], doc: Document, pa
     kinds = [k for k, _ in spec.checks] if spec is not None else []
     params = {q.id: q for q in p.params}
     roles = [q.id for q in p.params if q.type == "combatant"]
-    entries = {t.id: {e.id for e in t.entries} for t in tables}
+    ids: dict[str, set[str]] = {}
+
+    def entries(table: str) -> set[str]:
+        """The ids of `table`'s entries, gathered the first time a `when` names an entry of it."""
+        if table not in ids:
+            ids[table] = {e.id for t in tables if t.id == table for e in t.entries}
+        return ids[table]
     out: list[CheckUse] = []
     for i, c in enumerate(raw):
         cp = path + (i,)
@@ -75,11 +81,11 @@ def check_uses(p: CheckedProcedure, raw: list[dict[str, Any]], doc: Document, pa
             w = params.get(key)
             ok = w is not None and w.type != "combatant" and (
                 type(value) is bool if w.type == "bool" else type(value) is int if w.type == "int"
-                else type(value) is str and value in entries.get(w.type, ()))
+                else type(value) is str and value in entries(w.type))
             if not ok:
                 rep.error(doc.span(cp + ("when", key)), "bad-check", say("checks.bad-when", option=key, value=value, id=p.id),
                           did_you_mean(key, [x.id for x in p.params if x.type != "combatant"]) if w is None
-                          else did_you_mean(str(value), entries.get(w.type, ())))
+                          else did_you_mean(str(value), sorted(entries(w.type))))
                 continue
             assert w is not None
             when.append((key, value, w.default == value))
