@@ -3045,27 +3045,22 @@
     }));
     return fight._with({members: members, turn: fight.turn - shift, log: []});
   }
-  // Each procedure's outcome fields that Fight.apply reads: its effects' amounts, gates and tracks,
-  // and the gates of the conditions an action of it ends.
-  function _rt_fields_read(rules) {
-    const gates = [];
-    for (const c of rules.conditions.values()) for (const x of c.ends) if (x.kind === 'acts' && x.scope.when) gates.push(x.scope.when);
-    const out = new Map();
-    for (const kv of rules.actions.entries()) {
-      const read = gates.slice();
-      if (kv[1].action_from) read.push(kv[1].action_from);  // the kind of action it spends
-      for (const pf of kv[1].costs) read.push(pf[1]);  // what it spends of the turn's pools
-      for (const e of kv[1].effects) for (const f of [e.field, e.when, e.kind === 'track' ? e.key : '']) if (f) read.push(f);
-      out.set(kv[0], read.filter((f, i) => read.indexOf(f) === i));
-    }
-    return out;
+  // The outcome fields of an action of `spec` that Fight.apply reads: its effects' amounts, gates and
+  // tracks, the gates of the conditions an action ends, and the kind of action it spends.
+  function _rt_fields_read(rules, spec) {
+    const read = [];
+    for (const c of rules.conditions.values()) for (const x of c.ends) if (x.kind === 'acts' && x.scope.when) read.push(x.scope.when);
+    if (spec.action_from) read.push(spec.action_from);  // the kind of action it spends
+    for (const pf of spec.costs) read.push(pf[1]);  // what it spends of the turn's pools
+    for (const e of spec.effects) for (const f of [e.field, e.when, e.kind === 'track' ? e.key : '']) if (f) read.push(f);
+    return read.filter((f, i) => read.indexOf(f) === i);
   }
   // The steps of one until_plan call: each state's successors at each place in the plan, and each
   // procedure's odds for the arguments a state gives it, computed once.
   class _rt_PlanChain {
     constructor(rules, counted) {
       this.rules = rules; this.counted = counted; this.steps = new Map(); this.odds = new Map(); this.work = 0;
-      this.read = _rt_fields_read(rules);
+      this.read = new Map();  // procedure -> the outcome fields apply reads, when asked
     }
     step(fight, key, place, step) {
       const cacheKey = key + '\u0000' + place;
@@ -3154,6 +3149,10 @@
           else if ((e.kind === 'counter' || e.kind === 'modifier') && amount === 0) continue;
           else if (e.kind === 'track' && (amount === 0 || !outcome[e.key])) continue;
           else if (e.kind === 'clear') continue;  // nobody has a condition to clear
+          else if ((e.kind === 'resource' || e.kind === 'capacity')
+                   && Math.max(0, e.field ? Math.trunc(Number(outcome[e.field])) : parseInt(e.duration || '0', 10)) === 0) {
+            continue;  // spends or restores nothing (fight_resources _spent)
+          }
           else return null;
         }
         if (delta < 0) return null;
@@ -3171,7 +3170,8 @@
       if (cacheKey !== null && this.odds.has(cacheKey)) return this.odds.get(cacheKey);
       _rt_check_call(spec, procedure, kwargs);
       const odds = _rt_fight_call(spec.odds, spec.positional, kwargs);
-      const fields = odds.fields, wanted = this.read.get(procedure) || [];
+      if (!this.read.has(procedure)) this.read.set(procedure, _rt_fields_read(this.rules, spec));
+      const fields = odds.fields, wanted = this.read.get(procedure);
       const read = fields.filter(f => wanted.indexOf(f) >= 0), at = read.map(f => fields.indexOf(f));
       const grouped = new Map();
       for (const op of odds.outcomes) {

@@ -188,7 +188,7 @@ class _Chain:
         self.steps: Dict[Any, List[Tuple[Any, Any, int, float]]] = {}
         self.odds: Dict[Any, List[Tuple[_Outcome, float]]] = {}
         self.work = 0
-        self.read = _fields_read(rules)
+        self.read: Dict[str, Tuple[str, ...]] = {}  # procedure -> the outcome fields apply reads, when asked
 
     def step(self, fight: Any, key: Any, place: int, step: PlanStep) -> List[Tuple[Any, Any, int, float]]:
         """The states one step leads to from `fight`: (state, its key, what the counted total
@@ -250,8 +250,8 @@ class _Chain:
     def plain_gains(self, fight: Any, step: PlanStep) -> Optional[Dict[int, float]]:
         """What one action adds to the counted total, when it can be told without applying it:
         nobody carries anything (no modifier, state, condition, points, relation, turn budget) and
-        every outcome's effects but the counted counter's do nothing (no amount, no track, their
-        gate false); then the action leaves the state as it was and the chain is the plain one.
+        every outcome's effects but the counted counter's do nothing (no amount, no track, nothing
+        spent, their gate false); then the action leaves the state as it was and the chain is the plain one.
         None when that cannot be told this way (the caller applies the outcomes)."""
         counted = self.counted
         if counted is None or fight.relations or getattr(fight.rules, "turn", None) is not None:
@@ -280,6 +280,9 @@ class _Chain:
                     continue
                 elif e.kind == "clear":
                     continue  # nobody has a condition to clear
+                elif e.kind in ("resource", "capacity") and not max(
+                        0, int(getattr(outcome, e.field)) if e.field else int(e.duration or 0)):
+                    continue  # spends or restores nothing (fight_resources._spent)
                 else:
                     return None
             if delta < 0:
@@ -302,7 +305,10 @@ class _Chain:
         except TypeError:  # a required option left out
             raise bad_options(spec, procedure) from None
         fields = odds.fields
-        read = [f for f in fields if f in self.read.get(procedure, ())]
+        wanted = self.read.get(procedure)
+        if wanted is None:
+            wanted = self.read[procedure] = _fields_read(self.rules, spec)
+        read = [f for f in fields if f in wanted]
         at = [fields.index(f) for f in read]
         grouped: Dict[Tuple[Any, ...], float] = {}
         for outcome, p in odds.outcomes.items():
@@ -316,20 +322,16 @@ class _Chain:
         return out
 
 
-def _fields_read(rules: FightRules) -> Dict[str, Tuple[str, ...]]:
-    """Each procedure's outcome fields that `Fight.apply` reads: its effects' amounts, gates and
-    tracks, the gates of the conditions an action of it ends, and the kind of action it spends."""
-    gates = tuple(x.scope.when for c in rules.conditions.values() for x in c.ends if x.kind == "acts" and x.scope.when)
-    out: Dict[str, Tuple[str, ...]] = {}
-    for procedure, spec in rules.actions.items():
-        read: List[str] = list(gates)
-        if spec.action_from:  # the kind of action it spends
-            read.append(spec.action_from)
-        read += [field for _, field in spec.costs]  # what it spends of the turn's pools
-        for e in spec.effects:
-            read += [f for f in (e.field, e.when, e.key if e.kind == "track" else "") if f]
-        out[procedure] = tuple(dict.fromkeys(read))
-    return out
+def _fields_read(rules: FightRules, spec: ActionSpec) -> Tuple[str, ...]:
+    """The outcome fields of an action of `spec` that `Fight.apply` reads: its effects' amounts,
+    gates and tracks, the gates of the conditions an action ends, and the kind of action it spends."""
+    read = [x.scope.when for c in rules.conditions.values() for x in c.ends if x.kind == "acts" and x.scope.when]
+    if spec.action_from:  # the kind of action it spends
+        read.append(spec.action_from)
+    read += [field for _, field in spec.costs]  # what it spends of the turn's pools
+    for e in spec.effects:
+        read += [f for f in (e.field, e.when, e.key if e.kind == "track" else "") if f]
+    return tuple(dict.fromkeys(read))
 
 
 def _end(fight: Any, step: PlanStep) -> Any:
