@@ -108,21 +108,21 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
             values: list[tuple[str, FieldValue]] = []
             for decl in fields:
                 value: Any = e.get(decl.id, decl.default)
-                fpath = path + (decl.id,)
-                if decl.type == "ref":
-                    value = _check_ref(value, decl.table or "", raw, failed, doc, fpath, rep)
-                elif decl.type == "dice" and value is not None:
+                kind = decl.type
+                if kind == "ref":
+                    value = _check_ref(value, decl.table or "", raw, failed, doc, path + (decl.id,), rep)
+                elif kind == "dice" and value is not None:
                     try:
                         terms, flat = parse_dice(value)
                         value = DiceExpr(value.replace(" ", ""), terms, flat)
                     except ValueError as exc:
-                        rep.error(doc.span(fpath), "bad-dice", f"{value!r}: {exc}")
+                        rep.error(doc.span(path + (decl.id,)), "bad-dice", f"{value!r}: {exc}")
                         value = None
-                elif decl.type == "formula" and value is not None:
+                elif kind == "formula" and value is not None:
                     value = str(value)
                     key = (tid, decl.id, value.strip())
                     scope = entry_formula_scope(stats, base, tid, decl, decls)
-                    fdoc, fp = (doc, fpath) if decl.id in e else (doc, path)
+                    fdoc, fp = (doc, path + (decl.id,)) if decl.id in e else (doc, path)
                     formula = compile_formula(value, scope, (BOOL,) if decl.result == "bool" else (INT,),
                                               fdoc, fp, rep)
                     if formula is None:
@@ -131,7 +131,7 @@ def check_tables(docs: list[tuple[Document, str]], decls: TableDecls, table_meta
                         if key not in functions:
                             functions[key] = f"{tid}_{eid}_{decl.id}"
                         value = FormulaField(formula, functions[key])
-                elif decl.type == "enum_list":
+                elif kind == "enum_list":
                     value = tuple(value)
                 values.append((decl.id, value))
             entry = Entry(tid, eid, e["name"], e.get("description", ""), tuple(e.get("rules", [])),

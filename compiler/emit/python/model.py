@@ -276,7 +276,10 @@ def _formulas(rs: Ruleset, w: Writer) -> None:
 
 
 def _array_columns(rows: Sequence[tuple[object, ...]]) -> set[int]:
-    return {i for row in rows for i, v in enumerate(row) if isinstance(v, (list, tuple))}
+    """The columns (the rows of a table all have the same) where some row holds a list or tuple:
+    the types of each column gathered at C speed, then asked."""
+    return {i for i, column in enumerate(zip(*rows))
+            if any(issubclass(t, (list, tuple)) for t in set(map(type, column)))}
 
 
 def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
