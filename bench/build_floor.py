@@ -42,13 +42,14 @@ def cpu_seconds(command: list[str], env: dict[str, str] | None = None, cwd: Path
 
 def compare(folders: list[Path], repeats: int, tmp: Path, validators: Path) -> dict[str, float]:
     """Median CPU seconds of the floor (validators ahead / compiled in process) and of `rulec build`
-    with the parse cache off and warm, and the medians of the per-repeat ratios."""
+    with the cache off, on and empty (a user's first build) and warm, and the medians of the
+    per-repeat ratios."""
     rulec = [str(Path(sys.executable).parent / "rulec"), "build", *[x for f in folders for x in ("--rules", str(f))]]
     cache = tmp / "cache"
     off = {**os.environ, "RULEC_CACHE_DIR": "off"}
     warm = {**os.environ, "RULEC_CACHE_DIR": str(cache)}
     cpu_seconds(rulec + ["--out", str(tmp / "first")], warm)  # fills the cache
-    samples: dict[str, list[float]] = {"floor": [], "floor_compiling": [], "off": [], "warm": []}
+    samples: dict[str, list[float]] = {"floor": [], "floor_compiling": [], "off": [], "cold": [], "warm": []}
     for i in range(repeats):
         floor_out = tmp / f"floor{i}"
         samples["floor"].append(cpu_seconds([sys.executable, str(FLOOR), "--validators", str(validators),
@@ -57,10 +58,13 @@ def compare(folders: list[Path], repeats: int, tmp: Path, validators: Path) -> d
         samples["floor_compiling"].append(cpu_seconds([sys.executable, str(FLOOR), str(floor_out),
                                                        *map(str, folders)]))
         samples["warm"].append(cpu_seconds(rulec + ["--out", str(tmp / f"warm{i}")], warm))
-        for name in ("off", "warm"):
+        # a user's first build: the cache on, and empty
+        cold = {**os.environ, "RULEC_CACHE_DIR": str(tmp / f"cold-cache{i}")}
+        samples["cold"].append(cpu_seconds(rulec + ["--out", str(tmp / f"cold{i}")], cold))
+        for name in ("off", "warm", "cold", "cold-cache"):
             shutil.rmtree(tmp / f"{name}{i}", ignore_errors=True)
     out = {k: statistics.median(v) for k, v in samples.items()}
-    for side in ("off", "warm"):
+    for side in ("off", "cold", "warm"):
         out[f"{side}/floor"] = statistics.median(a / b for a, b in zip(samples[side], samples["floor"]))
         out[f"{side}/floor_compiling"] = statistics.median(
             a / b for a, b in zip(samples[side], samples["floor_compiling"]))
@@ -101,6 +105,8 @@ def bench_build_floor(repeats: int = 5, sizes: tuple[int, ...] = (0, 1000, 10000
             rows += [
                 (f"`rulec build`, {label}", "CPU of the process, parse cache off, fresh output folder",
                  f"{r['off']:.2f} s", f"{r['off/floor']:.2f}× of the floor ({r['floor']:.2f} s)", target),
+                (f"`rulec build`, {label}", "CPU of the process, a first build: cache on and empty",
+                 f"{r['cold']:.2f} s", f"{r['cold/floor']:.2f}× of the floor", ""),
                 (f"`rulec build`, {label}", "CPU of the process, parse cache warm, fresh output folder",
                  f"{r['warm']:.2f} s", f"{r['warm/floor']:.2f}× of the floor", ""),
                 (f"library floor, {label}", "`python bench/floor.py`, validators compiled in the process",
