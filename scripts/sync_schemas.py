@@ -1,12 +1,12 @@
 """Rewrite the parts of schema/*.json that come from the step kinds and dice engines (see
-compiler/schemas.py). Run it after adding or changing a step kind or an engine."""
+compiler/validate/schema_sync.py). Run it after adding or changing a step kind or an engine."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from rulec.schemas import stale
+from rulec.validate.schema_sync import stale
 
 SCHEMA = Path(__file__).resolve().parent.parent / "schema"
 

@@ -27,7 +27,7 @@ LAYERS: dict[str, int] = {
     "steps": 4, "validate": 4,  # a step kind checks itself; validate/ walks the kinds
     "lower": 5,
     "optimise": 6,
-    "emit": 7, "schemas": 7,
+    "emit": 7,
     "build": 8,
     "cli": 9, "importers": 9,
 }

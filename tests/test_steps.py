@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rulec.emit import handlers
 from rulec.engines import ENGINES
-from rulec.schemas import stale
+from rulec.validate.schema_sync import stale
 from rulec.steps import KINDS, NODES, kind_for
 
 ROOT = Path(__file__).resolve().parent.parent

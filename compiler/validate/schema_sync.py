@@ -14,8 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .engines import ENGINES
-from .steps import KINDS
+from ..engines import ENGINES
+from ..steps import KINDS
 
 
 def with_steps(schema: dict[str, Any]) -> dict[str, Any]:
