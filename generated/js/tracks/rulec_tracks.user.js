@@ -3056,10 +3056,7 @@
           else if ((e.kind === 'counter' || e.kind === 'modifier') && amount === 0) continue;
           else if (e.kind === 'track' && (amount === 0 || !outcome[e.key])) continue;
           else if (e.kind === 'clear') continue;  // nobody has a condition to clear
-          else if ((e.kind === 'resource' || e.kind === 'capacity')
-                   && Math.max(0, e.field ? Math.trunc(Number(outcome[e.field])) : parseInt(e.duration || '0', 10)) === 0) {
-            continue;  // spends or restores nothing (fight_resources _spent)
-          }
+          else if ((e.kind === 'resource' || e.kind === 'capacity') && _rt_resource_spent(e, outcome) === 0) continue;
           else return null;
         }
         if (delta < 0) return null;

@@ -25,6 +25,7 @@ from .fight_apply import Action
 from .fight_conditions import Refused
 from .fight_odds import MAX_ATTACKS, UntilOdds, attacks_until, expected_attacks
 from .fight_plan_read import PlanStep, Target, read_plan, read_targets
+from .fight_resources import spent
 from .fight_state import ActionSpec, FightRules, Member, bad_options
 
 if TYPE_CHECKING:
@@ -280,9 +281,8 @@ class _Chain:
                     continue
                 elif e.kind == "clear":
                     continue  # nobody has a condition to clear
-                elif e.kind in ("resource", "capacity") and not max(
-                        0, int(getattr(outcome, e.field)) if e.field else int(e.duration or 0)):
-                    continue  # spends or restores nothing (fight_resources._spent)
+                elif e.kind in ("resource", "capacity") and not spent(e, outcome):
+                    continue  # spends or restores nothing
                 else:
                     return None
             if delta < 0:

@@ -62,7 +62,7 @@ def capacity_kw(rules: FightRules, m: Member, track: str) -> Mapping[str, int]:
     return {rules.capacity_param: loss} if loss and rules.capacity_param else _NONE
 
 
-def _spent(e: Effect, result: Any) -> int:
+def spent(e: Effect, result: Any) -> int:
     """How much effect `e` spends or restores (a result field, or the number it names)."""
     return max(0, int(getattr(result, e.field)) if e.field else int(e.duration or 0))
 
@@ -80,7 +80,7 @@ def refuse_spends(rules: FightRules, spec: ActionSpec, roles: Mapping[str, str],
     for e in spec.effects:
         if e.kind == "resource" and e.sign < 0 and (not e.when or getattr(result, e.when)):
             key = (roles[e.role], e.key)
-            wanted[key] = wanted.get(key, 0) + _spent(e, result)
+            wanted[key] = wanted.get(key, 0) + spent(e, result)
     said = []
     for (who, rid), n in wanted.items():
         left = amount(rules, members[who], rid)
@@ -135,7 +135,7 @@ class Resources:
         rules = self.rules
         if e.kind == "capacity":
             track = str(getattr(result, e.key) or "")
-            n = _spent(e, result)
+            n = spent(e, result)
             if not n or track not in rules.tracks:
                 return m
             before = get(m.lowered, track)
@@ -145,7 +145,7 @@ class Resources:
             log.append(line(f"{m.name}的{rules.tracks[track]}累积槽{before - loss:+d}（{what}，共降低{loss}）"))
             return m._replace(lowered=tuple(p for p in put(m.lowered, track, loss) if p[1]))
         spec = rules.resources[e.key]
-        n = _spent(e, result)
+        n = spent(e, result)
         if not n:
             return m
         before = amount(rules, m, e.key)
