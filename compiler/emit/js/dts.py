@@ -12,7 +12,7 @@ from ..python.procedures import camel
 from .bundle import RUNTIME_EXPORTS
 from .code import Js, comment_text, join, js, name, property_name
 from .fight import INITIATIVE_DTS, fight_dts
-from .ts_types import TS as _TS, param_type as _ts, required as _required
+from .ts_types import TS, param_type, required
 from .procedures import getter, split_params
 
 _TS_FIELD = {"int": Js("number"), "bool": Js("boolean"), "text": Js("string"), "enum": Js("string"),
@@ -74,9 +74,9 @@ def dts(rs: Ruleset) -> Js:
     w += _DTS_RUNTIME
     w += [js("export class {} extends RuleError {{}}", name(e)) for e in RUNTIME_EXPORTS[1:7]]
     w += _DTS_RUNTIME_REST
-    w.append(js("export interface Stats {{ {} }}", join("; ", [js("{}?: {}", property_name(s.id), _TS[s.type])
+    w.append(js("export interface Stats {{ {} }}", join("; ", [js("{}?: {}", property_name(s.id), TS[s.type])
                                                               for s in rs.stats])))
-    fields = join("; ", [js("readonly {}: {}", property_name(s.id), _TS[s.type]) for s in rs.stats])
+    fields = join("; ", [js("readonly {}: {}", property_name(s.id), TS[s.type]) for s in rs.stats])
     w.append(js("export class Combatant {{ constructor(stats?: Stats); static fromDict(data: Record<string, number | "
                 "boolean>): Combatant; toDict(): Required<Stats>; toJSON(): Required<Stats>; {}; }}", fields))
     for t in table_order(rs.tables):
@@ -95,27 +95,27 @@ def dts(rs: Ruleset) -> Js:
         w.append(js("export class {} extends RuleError {{}}", name("".join(p.capitalize() for p in e.id.split("_")))))
     for p in rs.procedures:
         cls = name(camel(p.id) + "Result")
-        out_fields = join("; ", [js("readonly {}: {}", property_name(o.id), _TS[o.formula.type]) for o in p.result])
+        out_fields = join("; ", [js("readonly {}: {}", property_name(o.id), TS[o.formula.type]) for o in p.result])
         w.append(js("export class {} extends Result {{ {}; }}", cls, out_fields))
         w.append(js("export const {}: ReadonlyArray<string>;", name(f"{p.id.upper()}_FIELDS")))
         positional, options = split_params(p)
-        args = [js("{}?: {}", name(x.id), _ts(x)) if x.default is not None else js("{}: {}", name(x.id), _ts(x))
+        args = [js("{}?: {}", name(x.id), param_type(x)) if x.default is not None else js("{}: {}", name(x.id), param_type(x))
                 for x in positional]
         # The fast form's options (its dice) are required: a defaulted parameter before them is `| undefined`.
-        fast_args = [js("{}: {} | undefined", name(x.id), _ts(x)) if x.default is not None
-                     else js("{}: {}", name(x.id), _ts(x)) for x in positional]
+        fast_args = [js("{}: {} | undefined", name(x.id), param_type(x)) if x.default is not None
+                     else js("{}: {}", name(x.id), param_type(x)) for x in positional]
         # An option without a default (Python's keyword-only parameter without one) is required,
         # and so is the options object that holds it.
-        members = [js("{}: {}", name(x.id), _ts(x)) if _required(x) else js("{}?: {}", name(x.id), _ts(x))
+        members = [js("{}: {}", name(x.id), param_type(x)) if required(x) else js("{}?: {}", name(x.id), param_type(x))
                    for x in options]
         opts = _members(members)
-        if any(_required(x) for x in options):  # a defaulted positional before a required options object
+        if any(required(x) for x in options):  # a defaulted positional before a required options object
             args = fast_args
         lead = js("{}, ", join(", ", args)) if args else Js("")
         fast_lead = js("{}, ", join(", ", fast_args)) if fast_args else Js("")
         opts_only = join("; ", members)
-        given = Js("options") if any(_required(x) for x in options) else Js("options?")
-        out = js("[{}]", join(", ", [_TS[o.formula.type] for o in p.result]))
+        given = Js("options") if any(required(x) for x in options) else Js("options?")
+        out = js("[{}]", join(", ", [TS[o.formula.type] for o in p.result]))
         pid = name(p.id)
         w.append(js("export function {}({}{}: {{{}dice?: DiceSource}}): {};", pid, lead, given, opts, cls))
         w.append(js("export function {}_fast({}options: {{{}dice: DiceSource}}): {};", pid, fast_lead, opts, out))
