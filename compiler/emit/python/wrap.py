@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 from functools import lru_cache
 
-from .wrap_breaks import _groups, _split, _unbreakable
+from .wrap_breaks import _groups, _levels, _split, _unbreakable
 from .wrap_strings import _fstring_chunks, _simple_fstring
 from .wrap_tokens import COMMENT, OP, _CLOSES, _OPENS, _PLAIN_STRING, Token, _depth, _new_token, _tokens, width
 
@@ -201,6 +201,8 @@ class _Layout:
         stop = len(toks) - colon
         if colon and toks[-1].string != ":" or first >= stop:
             body_toks = self.tokens(body) or []
+        elif not _levels(toks[first:stop]):  # no operator at its top: one part (what _split would find)
+            return None
         else:
             body_toks = self.part(body, toks, first, stop, toks[first].start) or []
         if len(_split(body, body_toks, commas=False)) < 2:
@@ -216,26 +218,33 @@ class _Layout:
         lines: list[str] = []
         current = " " * cont if first_indent else ""
         at = 0 if first_indent else col  # the column where `current` starts (0: it holds its own indentation)
+        # kept as `current` grows, instead of measured again: its width, and whether it holds more than blanks
+        used, filled = len(current), False
         items = self.split_long_strings(items, WIDTH - cont, WIDTH - cont - reserve)
         for n, item in enumerate(items):
-            need = width(item) + (reserve if n == len(items) - 1 else 0)
-            if current.strip() and at + width(current) + 1 + need > WIDTH:
+            w = width(item)
+            need = w + (reserve if n == len(items) - 1 else 0)
+            if filled and at + used + 1 + need > WIDTH:
                 lines.append(current)
-                current, at = " " * cont, 0
-            sep = " " if current.strip() else ""
-            here = at + width(current) + len(sep)
+                current, at, used, filled = " " * cont, 0, cont, False
+            sep = " " if filled else ""
+            here = at + used + len(sep)
             if here + need > WIDTH:
                 comma = "," if item.endswith(",") else ""  # the comma belongs to the list, not the item
                 laid = self.layout(item[:-1] if comma else item, here, base, inside=True,
                                reserve=len(comma) + (reserve if n == len(items) - 1 else 0))
                 current += sep + laid[0]
+                used, filled = used + len(sep) + width(laid[0]), filled or bool(laid[0].strip())
                 if len(laid) > 1:
                     lines.append(current)
                     lines += laid[1:-1]
                     current, at = laid[-1], 0
+                    used, filled = width(current), bool(current.strip())
                 current += comma
+                used, filled = used + len(comma), filled or bool(comma)
                 continue
             current += sep + item
+            used, filled = used + len(sep) + w, filled or bool(item.strip())
         lines.append(current)
         return lines
 
