@@ -50,12 +50,27 @@ class Reads:
                 table = ir.table_of(x.base.type)
                 if table is not None:
                     self.fields.add((table, x.field))
-            if dataclasses.is_dataclass(x) and not isinstance(x, type):
-                stack.extend(getattr(x, f.name) for f in dataclasses.fields(x))
+            names = _FIELD_NAMES.get(type(x))
+            if names is None:
+                names = _FIELD_NAMES[type(x)] = _field_names(x)
+            if names:
+                stack.extend([getattr(x, n) for n in names])
             elif isinstance(x, (tuple, list, frozenset, set)):
                 stack.extend(x)
             elif isinstance(x, dict):
                 stack.extend(x.values())
+
+
+# The field names of each IR dataclass, by class (a class's fields never change): `dataclasses.fields`
+# builds them anew at every call, once per node walked.
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(x: Any) -> tuple[str, ...]:
+    """The fields of the dataclass instance `x`; none for anything else (a class included)."""
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return tuple(f.name for f in dataclasses.fields(x))
+    return ()
 
 
 def _formula_fields(rs: Ruleset) -> Iterable[FormulaField]:
