@@ -51,20 +51,14 @@ def _value_text(entry: Entry, f: FieldDecl, names: dict[str, dict[str, str]]) ->
     return next((name for value, name in f.labels if value == v), str(v))
 
 
-def _ref_anchor(entry: Entry, f: FieldDecl) -> str | None:
-    v = entry.get(f.id)
-    if f.type == "ref" and isinstance(v, str):
-        return anchor(f.table or "", v)
-    return None
-
-
-Cells = list[tuple[FieldDecl, Any]]
+Cell = tuple[FieldDecl, Any, Any]  # the field, its text function, its link function (None: no link)
+Cells = list[Cell]
 
 
 def table_cells(t: Table, names: dict[str, dict[str, str]]) -> Cells:
-    """For each shown field of `t`, a function from the entry to its cell's text: `_value_text`
-    with the field's lookups made once per table (by `table_view`, for all its rows) instead of
-    once per cell."""
+    """For each shown field of `t`, functions from an entry to its cell's text (`_value_text`,
+    with the field's lookups made once per table — by `table_view`, for all its rows — instead of
+    once per cell) and, for a ref field, to its link's anchor."""
     out: Cells = []
     for f in t.fields:
         if f.type == "text":
@@ -79,15 +73,26 @@ def table_cells(t: Table, names: dict[str, dict[str, str]]) -> Cells:
             for value, label in f.labels:
                 lookup.setdefault(value, label)
 
-        def text(e: Entry, f: FieldDecl = f, lookup: dict[Any, str] = lookup) -> str:
-            v = e.get(f.id)
-            if v is None or isinstance(v, (bool, DiceExpr, FormulaField)) or f.type == "enum_list":
+        def text(e: Entry, f: FieldDecl = f, fid: str = f.id, kind: str = f.type, lookup: dict[Any, str] = lookup) -> str:
+            v = e.values[fid]
+            if v is None or kind == "enum_list" or isinstance(v, (bool, DiceExpr, FormulaField)):
                 return _value_text(e, f, names)
-            if f.type == "ref":
-                return lookup.get(str(v), str(v))
-            return lookup.get(v, str(v)) if not isinstance(v, (list, dict)) else _value_text(e, f, names)
+            if kind == "ref":
+                shown = str(v)
+                found = lookup.get(shown)
+                return shown if found is None else found
+            if isinstance(v, (list, dict)):
+                return _value_text(e, f, names)
+            found = lookup.get(v)
+            return str(v) if found is None else found
 
-        out.append((f, text))
+        link = None
+        if f.type == "ref":
+            def link(e: Entry, fid: str = f.id, target: str = f.table or "") -> str | None:
+                v = e.values[fid]
+                return anchor(target, v) if isinstance(v, str) else None
+
+        out.append((f, text, link))
     return out
 
 
@@ -105,7 +110,7 @@ def entry_view(e: Entry, t: Table, names: dict[str, dict[str, str]], cells: Cell
         "where": where(e.span),
         "origin": e.origin,
         "not_specified": e.not_specified,
-        "cells": [{"text": text(e), "link": _ref_anchor(e, f)} for f, text in cells],
+        "cells": [{"text": text(e), "link": link(e) if link is not None else None} for _, text, link in cells],
         "notes": [{"name": f.name, "text": str(e.get(f.id))} for f in t.fields if f.type == "text" and e.get(f.id)],
     }
 
