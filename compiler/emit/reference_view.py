@@ -75,7 +75,9 @@ def table_cells(t: Table, names: dict[str, dict[str, str]]) -> Cells:
 
         def text(e: Entry, f: FieldDecl = f, fid: str = f.id, kind: str = f.type, lookup: dict[Any, str] = lookup) -> str:
             v = e.values[fid]
-            if v is None or kind == "enum_list" or isinstance(v, (bool, DiceExpr, FormulaField)):
+            if v is None:
+                return "—"
+            if kind == "enum_list" or isinstance(v, (bool, DiceExpr, FormulaField)):
                 return _value_text(e, f, names)
             if kind == "ref":
                 shown = str(v)
