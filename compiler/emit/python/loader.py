@@ -89,10 +89,15 @@ def import_folder(ruleset_id: str, distribution: Path) -> tuple[ModuleType, _Kep
 
 def forget(ruleset_id: str) -> None:
     """Drop the package imported under the private name from `sys.modules` (the build imports it to
-    compute the pages' odds; a 100,000-weapon package holds tens of megabytes)."""
+    compute the pages' odds; a 100,000-weapon package holds tens of megabytes), and empty the
+    caches of the compiler's own runtime, which a package imported with `share_runtime` ran on and
+    whose entries hold that package's objects (runtime/core.py `cache`)."""
+    from ...runtime.core import clear_caches
+
     alias = f"_rulec_pkg_{ruleset_id}"
     for key in [k for k in sys.modules if k == alias or k.startswith(alias + ".")]:
         del sys.modules[key]
+    clear_caches()
 
 
 class _Compiled:

@@ -5,6 +5,28 @@ from __future__ import annotations
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 
+# The runtime's module-level caches of what it worked out of a package's objects (an action's
+# facts, a combatant's effective stats): each entry holds the objects it was made from, and so the
+# package they belong to. A process that imports packages and lets them go (the compiler, which
+# imports each ruleset's to compute its pages' odds) clears them all with `clear_caches`; a cache
+# that may hold a package's object is made with `cache()`. tests/test_loader_memory.py checks
+# that no object of a package outlives the build that imported it.
+_CACHES: List[Dict[Any, Any]] = []
+
+
+def cache() -> Dict[Any, Any]:
+    """A new module-level cache, cleared by `clear_caches`."""
+    made: Dict[Any, Any] = {}
+    _CACHES.append(made)
+    return made
+
+
+def clear_caches() -> None:
+    """Empty every cache made by `cache()`."""
+    for made in _CACHES:
+        made.clear()
+
+
 
 class RuleError(Exception):
     """A request the rules cannot resolve. `code` is stable; `message` is in the rules' language."""

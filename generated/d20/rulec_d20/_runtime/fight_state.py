@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Tuple
 
-from .core import OutOfBounds
+from .core import OutOfBounds, cache
 from .fight_conditions import ACTION_NAMES, Condition, ConditionSpec, RelationSpec
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def facts(spec: ActionSpec) -> Facts:
     return made
 
 
-_FACTS: Dict[int, Facts] = {}
+_FACTS: Dict[int, Facts] = cache()
 
 
 Cost = Tuple[Tuple[str, int], ...]  # (pool, amount), sorted by pool

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
+from .core import cache
 from .fight_conditions import Condition, ConditionSpec
 from .fight_resources import capacity_kw, reflect
 from .fight_state import MAX_MODIFIERS, MAX_VALUE, FightRules, Member, Modifier, clamp, line, put, stat_values, trusted
@@ -182,9 +183,9 @@ class Stats:
 # What `_effective` remembers (each entry holds the objects whose identities its key has, so no
 # identity is reused while it lives): at most MAX_REMEMBERED entries each, cleared when full.
 MAX_REMEMBERED = 256
-_UNDEBUFFED: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}  # stats without debuffs
-_LOWERED: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}  # the debuffs
-_EFFECTIVE: Dict[Tuple[Any, ...], Tuple[Any, ...]] = {}  # the stats with debuffs, no condition applying
+_UNDEBUFFED: Dict[Tuple[Any, ...], Tuple[Any, ...]] = cache()  # stats without debuffs
+_LOWERED: Dict[Tuple[Any, ...], Tuple[Any, ...]] = cache()  # the debuffs
+_EFFECTIVE: Dict[Tuple[Any, ...], Tuple[Any, ...]] = cache()  # the stats with debuffs, no condition applying
 
 
 def _remember(memo: Dict[Tuple[Any, ...], Tuple[Any, ...]], key: Tuple[Any, ...], entry: Tuple[Any, ...]) -> None:
