@@ -50,6 +50,7 @@ class _Evaluator:
         self.used: dict[str, Row] = {}
         self._module: ModuleType | None = None
         self._tmp: Any = None
+        self._rules: tuple[Any] | None = None  # (the fight rules the chains run with,), made when first asked
 
     def module(self) -> ModuleType:
         if self._module is None:
@@ -81,9 +82,23 @@ class _Evaluator:
         self.used[key] = found
         return found
 
+    def fight_rules(self) -> Any:
+        """The package's fight rules (None: it has no fight), each action's odds function wrapped in
+        a `_Reuse`, which the page's own call of it primes."""
+        if self._rules is None:
+            rules = getattr(getattr(self.module(), "fight", None), "FIGHT_RULES", None)
+            if rules is not None:
+                rules = rules._replace(actions={proc: spec._replace(odds=_Reuse(spec.odds)) if spec.odds else spec
+                                                for proc, spec in rules.actions.items()})
+            self._rules = (rules,)
+        return self._rules[0]
+
     def _compute(self, preset: OddsPreset, entry: Entry) -> Row:
         mod = self.module()
         odds_fn = getattr(mod, f"{preset.procedure}_odds")
+        rules = self.fight_rules()
+        spec = rules.actions.get(preset.procedure) if rules is not None else None
+        reuse = spec.odds if spec is not None and isinstance(spec.odds, _Reuse) else None
         proc = next(p for p in self.rs.procedures if p.id == preset.procedure)
         given = dict(preset.combatants)
         base: dict[str, Any] = {}
@@ -105,6 +120,8 @@ class _Evaluator:
             kwargs[preset.param] = entry.id
             try:
                 odds = odds_fn(**kwargs)
+                if reuse is not None:
+                    reuse.kwargs, reuse.odds = kwargs, odds
             except mod.RuleError:
                 hits.append(None)
                 damage.append(None)
@@ -113,7 +130,8 @@ class _Evaluator:
             hit = odds.hit_probability if odds.hit is not None else None
             hits.append(None if hit is None or math.isnan(hit) else hit)
             damage.append(odds.expected_damage if odds.damage is not None else None)
-            until.append(_expected_attacks(mod, preset, kwargs, odds) if preset.until_at and odds.damage else None)
+            until.append(_expected_attacks(mod, rules, preset, kwargs, odds) if preset.until_at and odds.damage
+                         else None)
         return [hits, damage, until]
 
     def close(self) -> None:
@@ -121,7 +139,7 @@ class _Evaluator:
             self.memo.save(self.name, self.used)
         if self._tmp is not None:
             self._tmp.cleanup()
-            self._module = self._tmp = None
+            self._module = self._tmp = self._rules = None
             forget(self.rs.id)
 
 
@@ -133,7 +151,26 @@ Row = list[list[float | None]]  # hit chances, expected damage, expected attacks
 MAX_UNTIL = 1000  # attacks: past this the page shows "—" (the damage per attack is too small to say)
 
 
-def _expected_attacks(mod: Any, preset: OddsPreset, kwargs: dict[str, Any], odds: Any) -> float | None:
+class _Reuse:
+    """An action's odds function, for the chains of the pages: called with the very arguments the
+    page last computed the odds for (a chain's first state is the page's own attacker and
+    defender), it gives those odds back instead of computing them again."""
+
+    __slots__ = ("fn", "kwargs", "odds")
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        self.kwargs: dict[str, Any] | None = None
+        self.odds: Any = None
+
+    def __call__(self, **kwargs: Any) -> Any:
+        last = self.kwargs
+        if last is not None and kwargs.keys() == last.keys() and all(kwargs[k] is last[k] for k in kwargs):
+            return self.odds
+        return self.fn(**kwargs)
+
+
+def _expected_attacks(mod: Any, rules: Any, preset: OddsPreset, kwargs: dict[str, Any], odds: Any) -> float | None:
     """The exact expected number of attacks, one a turn, until the damage totals `preset.until_at`:
     in a fight (the package's `until_plan`, so whatever the attack leaves on either side — a
     condition, a track's debuff, a modifier — acts on the attacks after it) where the ruleset's
@@ -146,11 +183,10 @@ def _expected_attacks(mod: Any, preset: OddsPreset, kwargs: dict[str, Any], odds
     marginal = odds.marginal(odds.damage)
     if not any(p > 0 and int(v) > 0 for v, p in marginal.items()):
         return None  # no attack deals damage (a disarm, a sunder): the total never grows, no chain to run
-    rules = getattr(getattr(mod, "fight", None), "FIGHT_RULES", None)
     spec = rules.actions.get(preset.procedure) if rules is not None else None
     counter = next((e for e in spec.effects if e.kind == "counter" and e.field == odds.damage), None) if spec else None
     if spec is not None and counter is not None:
-        fight, step = one_attack_a_turn(mod, spec, preset.procedure, kwargs)
+        fight, step = one_attack_a_turn(mod, spec, preset.procedure, kwargs, rules)
         try:
             mean = fight.expected_until([step], {"who": step["roles"][counter.role], "counter": counter.key,
                                                  "at_least": at}, max_actions=MAX_UNTIL)

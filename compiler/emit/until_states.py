@@ -31,14 +31,16 @@ def fight_names(roles: tuple[str, ...]) -> dict[str, str]:
     return {role: f"角色{i + 1}" for i, role in enumerate(roles)}
 
 
-def one_attack_a_turn(mod: Any, spec: Any, procedure: str, kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+def one_attack_a_turn(mod: Any, spec: Any, procedure: str, kwargs: dict[str, Any],
+                      rules: Any = None) -> tuple[Any, dict[str, Any]]:
     """The fight the pages' chains run — its roles' combatants from `kwargs`, named by
     `fight_names` — and the plan step of one `procedure` a turn with the rest of `kwargs` as its
-    options: (fight, step)."""
+    options: (fight, step). `rules`: the package's fight rules to start it with (its own by default)."""
     names = fight_names(spec.roles)
     step = {"procedure": procedure, "roles": names, "end_turn": True,
             "options": {k: v for k, v in kwargs.items() if k not in names}}
-    return mod.start_fight({names[r]: kwargs[r] for r in spec.roles}), step
+    combatants = {names[r]: kwargs[r] for r in spec.roles}
+    return (mod.start_fight(combatants) if rules is None else mod.Fight.start(rules, combatants)), step
 
 
 def _possible(odds: Any, field: str) -> dict[Any, float]:
