@@ -7,12 +7,14 @@ them (runtime/core.py `cache`), so that no object of the package outlives the bu
 from __future__ import annotations
 
 import gc
+import sys
 import weakref
 from typing import Any
 
 import pytest
 
 from every_ruleset import FIGHTING, declares_odds, folder
+from rulec.build import facade
 from rulec.build.facade import compile_rules
 from rulec.emit import odds_tables
 from rulec.memo import Memo
@@ -37,6 +39,38 @@ def test_no_object_of_an_imported_package_outlives_the_build(ruleset: str, monke
     del build
     gc.collect()
     assert [ref() for ref in imported] == [None] * len(imported)
+
+
+class _Probe:
+    """An object only the package's model module holds."""
+
+
+@pytest.mark.parametrize("ruleset", WITH_ODDS[:1])
+def test_the_package_is_freed_during_the_build(ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build runs with the cyclic collector paused: the package's modules, whose functions and
+    classes make cycles with their globals, are emptied when the odds are done, so its tables go
+    by reference counting alone, before the pages are made (not at the end of the build)."""
+    probes: list[Any] = []
+    real = odds_tables.import_package
+
+    def probed(*args: Any, **kwargs: Any) -> Any:
+        module, kept = real(*args, **kwargs)
+        probe = _Probe()
+        vars(sys.modules[module.Combatant.__module__])["_probe"] = probe
+        probes.append(weakref.ref(probe))
+        return module, kept
+
+    seen: list[Any] = []
+    real_pages = facade.emit_reference
+
+    def pages(*args: Any, **kwargs: Any) -> Any:
+        seen.extend(ref() for ref in probes)
+        return real_pages(*args, **kwargs)
+
+    monkeypatch.setattr(odds_tables, "import_package", probed)
+    monkeypatch.setattr(facade, "emit_reference", pages)
+    assert compile_rules([folder(ruleset)], memo=Memo()).ok and probes
+    assert seen == [None] * len(probes)
 
 
 def test_clear_caches_empties_every_cache() -> None:

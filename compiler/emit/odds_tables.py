@@ -140,7 +140,7 @@ class _Evaluator:
         if self._tmp is not None:
             self._tmp.cleanup()
             self._module = self._tmp = self._rules = None
-            forget(self.rs.id)
+            forget(self.rs.id, empty=True)  # nothing computed from it holds any of it
 
 
 # How a row is computed, beside the package it is computed with: bump it when _compute changes so

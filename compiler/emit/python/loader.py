@@ -87,16 +87,24 @@ def import_folder(ruleset_id: str, distribution: Path) -> tuple[ModuleType, _Kep
     return _import_from(ruleset_id, distribution), _Kept()
 
 
-def forget(ruleset_id: str) -> None:
+def forget(ruleset_id: str, empty: bool = False) -> None:
     """Drop the package imported under the private name from `sys.modules` (the build imports it to
     compute the pages' odds; a 100,000-weapon package holds tens of megabytes), and empty the
     caches of the compiler's own runtime, which a package imported with `share_runtime` ran on and
-    whose entries hold that package's objects (runtime/core.py `cache`)."""
+    whose entries hold that package's objects (runtime/core.py `cache`).
+
+    With `empty` (its caller holds nothing of it), the package's own modules are emptied as they
+    are dropped: a module's functions and classes make reference cycles with its globals, which
+    only the cyclic collector would break, and a build runs with it paused (build/facade.py), so
+    the package's tables would otherwise stay for the rest of the build. (The shared runtime's
+    modules, the compiler's own, are only dropped.)"""
     from ...runtime.core import clear_caches
 
     alias = f"_rulec_pkg_{ruleset_id}"
     for key in [k for k in sys.modules if k == alias or k.startswith(alias + ".")]:
-        del sys.modules[key]
+        module = sys.modules.pop(key)
+        if empty and getattr(module, "__name__", None) == key:  # the package's own, not the compiler's runtime
+            module.__dict__.clear()
     clear_caches()
 
 
