@@ -49,6 +49,8 @@ def _inline_script(text: str) -> Markup:
     `\\u003c`, so `</script`, `<script` and `<!--` can only stand in a `//` comment (rule text in
     a comment, made by emit/js/code.py `comment`): there their `<` becomes a full-width `＜`. One
     anywhere else is a rulec bug and fails the build."""
+    if _SCRIPT_END.search(text) is None:  # the common case: no line to look at
+        return Markup(text)
     lines = []
     for line in text.split("\n"):
         if _SCRIPT_END.search(line):

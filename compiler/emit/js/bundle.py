@@ -73,11 +73,14 @@ def body(rs: Ruleset) -> Js:
     w.line(js("const VERSION = {};", string(version(rs))))
     w.line(js("const RULES_VERSION = {};", string(rs.version)))
     write_model(rs, w)
+    model = w.text()
+    del w  # its lines: a 100,000-weapon table's rows are held once, as the model's text (issue 20)
     fight = fight_js(rs) if rs.fight is not None else Js("")
     if "initiative" in rs.features:
         fight = js("{}{}", fight, initiative_js(rs))
-    runtime, generated = _runtime(rs), js("{}{}{}", w.text(), require_js(kept_text("js-procedures", rs,
-                                                                                   _procedures)), fight)
+    runtime = _runtime(rs)
+    generated = js("{}{}{}", model, require_js(kept_text("js-procedures", rs, _procedures)), fight)
+    del model
     missing = undefined(generated, runtime)
     if missing:
         raise RulesError([Diagnostic(rs.span, "internal", say("internal.unresolved-js", id=rs.id,

@@ -172,15 +172,18 @@ def parens(text: Js) -> Js:
     return Js("(" + require_js(text) + ")")
 
 
+_LINE_START = re.compile(r"^(?=.)", re.MULTILINE)  # where a line that is not empty starts
+
+
 def indented(text: Js, prefix: str) -> Js:
     """The lines of `text` (a final line break ends the last one), each non-empty one after
     `prefix` (spaces only), joined by line breaks."""
     if not isinstance(prefix, str) or prefix.strip(" "):
         raise UnquotedValue(f"not an indentation: {prefix!r:.80}")
-    lines = require_js(text).split("\n")
-    if lines and not lines[-1]:
-        lines.pop()
-    return Js("\n".join(prefix + line if line else line for line in lines))
+    source: str = require_js(text)
+    if source.endswith("\n"):
+        source = source[:-1]
+    return Js(_LINE_START.sub(prefix, source))  # one pass, no list of lines (a big table's rows are most of it)
 
 
 _SOURCES = Path(__file__).resolve().parent.parent.parent / "runtime" / "js"
@@ -242,4 +245,8 @@ class Writer:
             self.line(require_js(close))
 
     def text(self) -> Js:
-        return Js("\n".join(self.lines) + "\n")
+        self.lines.append("")  # the final line break, joined in (not a copy of the whole text)
+        try:
+            return Js("\n".join(self.lines))
+        finally:
+            self.lines.pop()

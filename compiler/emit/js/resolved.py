@@ -22,11 +22,25 @@ def defined(runtime: str) -> frozenset[str]:
     return frozenset(_DEFINED.findall(runtime))
 
 
+def _lines_with(text: str, part: str) -> list[str]:
+    """The lines of `text` that hold `part`, found with `str.find` (no list of every line)."""
+    out: list[str] = []
+    at = text.find(part)
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        if end < 0:
+            end = len(text)
+        out.append(text[start:end])
+        at = text.find(part, end)
+    return out
+
+
 def undefined(generated: str, runtime: str) -> list[str]:
     """The `_rt_` names `generated` reads that neither it nor `runtime` defines, in order. No
     string or comment of the generated part spans lines, so only its lines that hold `_rt_` at
     all are read (the data rows of a big table, most of the text, are passed over at C speed)."""
-    generated = "\n".join([x for x in generated.split("\n") if "_rt_" in x])
+    generated = "\n".join(_lines_with(generated, "_rt_"))
     known = defined(runtime) | defined(generated)
     out: list[str] = []
     for m in _TOKENS.finditer(generated):
