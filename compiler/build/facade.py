@@ -154,6 +154,8 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         except RulesError as exc:
             diags.extend(exc.diagnostics)
             continue
+        finally:
+            memo.let_go()  # nothing made once for this ruleset's outputs is read again (the pages neither)
         build.rulesets.append(rs)
     build.shown = names
     build.diagnostics = _dedupe(_shown(diags, names))

@@ -269,6 +269,13 @@ class Memo:
         elif self.store is not None:
             self.store.put(name, value)
 
+    def let_go(self) -> None:
+        """A one-shot memo lets go of what `once` made so far (a ruleset's outputs are made: what was
+        made once for them, a big table's rows for both targets, is not read again). A resident
+        memo keeps it for the next build."""
+        if not self.resident:
+            self._new = {}
+
     # -- the build's end --------------------------------------------------------------------
 
     def end(self, complete: bool = True) -> None:
