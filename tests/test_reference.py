@@ -257,3 +257,22 @@ def test_a_quick_sheet_names_real_tables_and_fields(tmp_path: Path):
     assert not build.ok
     [diag] = [d for d in build.diagnostics if d.code == "unknown-field"]
     assert diag.span.file.endswith("ruleset.yaml") and diag.span.line > 1 and "attack_type" in (diag.hint or "")
+
+
+def test_the_lean_rows_make_the_same_pages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With nothing to remember rows by, a table past `_LEAN` entries has its rows written as each
+    page is rendered (`_PageEntry`, issue 20's memory) and a smaller one has them made once and
+    filled into the pages' skeleton: the pages are the same bytes either way."""
+    from rulec.emit import reference
+    from rulec.memo import Memo
+
+    def pages() -> dict[str, bytes]:
+        build = compile_rules([ROOT / "rules" / "dp"], memo=Memo())
+        assert build.ok
+        return {rel: data for rel, data in build.files.items() if rel.startswith("reference/")}
+
+    filled = pages()
+    monkeypatch.setattr(reference, "_PART", 1)  # each entry's rows a part of their own
+    assert pages() == filled
+    monkeypatch.setattr(reference, "_LEAN", 0)  # every table's rows written as each page is rendered
+    assert pages() == filled

@@ -26,16 +26,49 @@ __all__ = ["emit_reference", "md_escape"]
 
 
 _PART = 256  # entries whose rows a build with nothing to remember them by writes at a time
+_LEAN = 20_000  # entries of a table past which such a build writes its rows as each page is rendered
+
+
+class _PageEntry(dict):  # type: ignore[type-arg]
+    """A table entry of a page's view whose rows are written when the template reads them:
+    `md_row` and `html_row` each once, on their page, and let go as the page is encoded, so that
+    a build with nothing to remember rows by never holds every row of a table past `_LEAN`
+    entries (issue 20: 100,000 weapons). The entry's view is made for each page (`md_note`, read
+    twice by the Markdown page, is kept)."""
+
+    __slots__ = ()
+
+    def _view(self) -> dict[str, Any]:
+        return entry_view(self["entry"], self["table"], self["names"], self["cells"])
+
+    def __missing__(self, key: str) -> Any:
+        if key == "md_row":
+            v = self._view()
+            self["md_note"] = md_note(v)
+            return md_row(v)
+        if key == "md_note":
+            value = self["md_note"] = md_note(self._view())
+            return value
+        if key == "html_row":
+            return Markup(html_row(self._view()))
+        raise KeyError(key)
 
 
 def _lazy_rows(view: dict[str, Any]) -> None:
     """Give each group of a ruleset view one entry that holds all of its rows (`GroupRows`), made by
     runs of entries through the build's memo; with nothing to remember them by (the cache off,
     `rulec build --check`), by parts of `_PART` entries. Either way each entry's view is made once,
-    for the rows of both pages, which are filled into the pages' skeleton (skeleton.py)."""
+    for the rows of both pages, which are filled into the pages' skeleton (skeleton.py). A table
+    past `_LEAN` entries in such a build makes each of its entries a `_PageEntry` instead (its
+    rows are never all held; the view is rendered whole: `view["lean"]`)."""
     memo = current()
     for table in view["tables"]:
         names, t, cells = table["names"], table["table"], table["cells"]
+        if not memo.resident and memo.store is None and len(t.entries) > _LEAN:
+            view["lean"] = True
+            for group in table["groups"]:
+                group["entries"] = [_PageEntry(entry=e, table=t, names=names, cells=cells) for e in group["entries"]]
+            continue
         if not memo.resident and memo.store is None:
             for group in table["groups"]:
                 entries = group["entries"]
@@ -181,7 +214,7 @@ def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
                 if "until_svg" in group:
                     files[f"reference/{group['until_chart_file']}"] = group["until_svg"].encode()
     for view in views:
-        made = pages(view)  # the skeleton filled with the rows (a resident build keeps the skeleton)
+        made = None if view.get("lean") else pages(view)  # the skeleton filled with the rows (kept by a resident build)
         if made is None:
             made = (render_bytes("markdown", "reference.md.j2", rs=view), render_bytes("html", "reference.html.j2", rs=view))
         files[f"reference/{view['id']}.md"], files[f"reference/{view['id']}.html"] = made
