@@ -215,3 +215,20 @@ def test_a_large_table_file_edited_is_spliced_and_still_a_fresh_build(tmp_path: 
 def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
     """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
     monkeypatch.setenv("RULEC_LANG", "en")
+
+
+def test_an_entry_edit_fills_the_kept_page_skeleton(project: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """After an edit of one weapon, the pages are the kept skeleton filled with this build's rows:
+    the templates are not rendered again (nothing in the skeleton may differ from build to build,
+    such as the page cells' functions, made afresh each build)."""
+    from rulec.emit import skeleton
+
+    rules, pack = project
+    session = Session([rules, pack])
+    assert session.build().ok
+    rendered: list[str] = []
+    real = skeleton.render_markdown
+    monkeypatch.setattr(skeleton, "render_markdown", lambda *a, **k: rendered.append(a[0]) or real(*a, **k))
+    _edit(pack / "weapons_1.yaml", "notes: 第31件", "notes: 第31件（改）")
+    assert session.build().ok
+    assert rendered == []

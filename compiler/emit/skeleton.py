@@ -42,7 +42,7 @@ def _skeleton(view: dict[str, Any], hole: _Holes) -> dict[str, Any]:
             groups.append({"name": g["name"], "where": g.get("where", ""), "entries": [{
                 "md_row": hole(rows.lines(0)), "md_note": hole(notes) if notes else "",
                 "html_row": hole(rows.lines(2))}]})
-        tables.append({k: v for k, v in t.items() if k not in ("names", "table", "groups")}
+        tables.append({k: v for k, v in t.items() if k not in ("names", "table", "groups", "cells")}
                       | {"groups": groups, "count": hole(str(t["count"]))})
     odds = []
     for o in view["odds"]:
