@@ -164,3 +164,24 @@ def test_emitters_make_code_only_through_the_quoting_path() -> None:
             assert _violations(bad), sample
     finally:
         bad.unlink()
+
+
+@pytest.mark.parametrize("piece", [1, 3, 1 << 20])
+def test_indented_is_each_line_indented_whatever_the_pieces(piece: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`indented` works a piece at a time (cut at line breaks): the same text as indenting every
+    line at once, for any cut."""
+    import random
+
+    from rulec.emit.js import code
+
+    def every_line(text: str, prefix: str) -> str:
+        lines = text.split("\n")
+        if lines and not lines[-1]:
+            lines.pop()
+        return "\n".join(prefix + line if line else line for line in lines)
+
+    monkeypatch.setattr(code, "_INDENT_PIECE", piece)
+    rng = random.Random(piece)
+    for _ in range(500):
+        text = "".join(rng.choice(["a", "\n", " ", "bc\n", "\n\n", "x;"]) for _ in range(rng.randint(0, 14)))
+        assert indented(Js(text), "  ") == every_line(text, "  "), repr(text)
