@@ -47,6 +47,8 @@ def _floor(pack: Path, schema_path: Path) -> float:
     from markupsafe import Markup
 
     from rulec.emit.env import Markdown, render_html, render_markdown
+    from rulec.emit.quick_sheet import add_to_view
+    from rulec.emit.reference import _where_ranges
     from rulec.emit.reference_view import entry_view, ruleset_view
     from rulec.build.facade import compile_rules
 
@@ -55,6 +57,8 @@ def _floor(pack: Path, schema_path: Path) -> float:
     build = compile_rules([ROOT / "rules" / "dp", pack])
     rs = build.rulesets[0]
     ref = ruleset_view(rs, build.digests[rs.id], build.odds[rs.id])
+    add_to_view(ref, rs)  # the quick sheet's part of the view, as emit_reference adds it
+    _where_ranges(ref)
     texts = [p.read_text(encoding="utf-8") for p in files]
     row_views = [entry_view(e, table["table"], table["names"])
                  for table in ref["tables"] for group in table["groups"] for e in group["entries"]]

@@ -3,6 +3,10 @@ compared with: the same outcome, field for field, from the same seeded dice."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from bench import baselines
 
 
@@ -52,3 +56,16 @@ def test_js_fight_baseline_does_the_fights_work(built):  # type: ignore[no-untyp
     out = json.loads(context.eval(f"JSON.stringify([preparedBench(rulec_d20, {now}, 1, 1), "
                                   f"fightBench(rulec_tracks, {now}, 1, 1)])"))
     assert set(out[0]) == {"prepared", "hand"} and set(out[1]) == {"apply", "hand_apply", "act", "hand_act"}
+
+
+@pytest.mark.slow  # a build and both pages: CI's slow job
+def test_the_in_process_build_floor_renders_the_pages(tmp_path: Path) -> None:
+    """`python -m bench --only build` times the in-process floor, which renders rulec's own page
+    templates from a view it prepares as `emit_reference` does: a field the templates come to read
+    must be in that view too (the quick sheet's `source_title` once was not, and the group failed)."""
+    from bench.build_scaling import ROOT, _floor
+    from bench.make_pack import make_pack
+
+    pack = tmp_path / "pack"
+    make_pack(20, pack)
+    assert _floor(pack, ROOT / "generated" / "schema" / "dp" / "weapons.schema.json") > 0
