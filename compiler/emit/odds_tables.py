@@ -250,8 +250,9 @@ def _preset(rs: Ruleset, evaluator: _Evaluator, index: int, preset: OddsPreset) 
 
 def compute_odds(rs: Ruleset, package: dict[str, str], header: str) -> list[dict[str, Any]]:
     """The odds sections of one ruleset's reference page (empty when it declares no presets). A
-    resident build keeps them while the code and the entries they are computed from stay the
-    same (an edited weapon past the ones the tables show changes neither)."""
+    resident build keeps them while the code, the entries they are computed from and the number
+    of entries the section states stay the same (an edited weapon past the ones the tables show
+    changes none of them; one added or removed changes the number)."""
     if not rs.odds_presets:
         return []
     evaluator = _Evaluator(rs, package, header)
@@ -261,6 +262,7 @@ def compute_odds(rs: Ruleset, package: dict[str, str], header: str) -> list[dict
         inputs = tuple(x for i, p in enumerate(rs.odds_presets) for x in (
             memo.intern(("odds-code", rs.id, p.table), evaluator._code_digest(p.table)),
             memo.intern(("odds-preset", rs.id, i), p),
+            memo.intern(("odds-count", rs.id, i), len(rs.table(p.table).entries)),  # the section says it
             *rs.table(p.table).entries[: p.max_entries]))
         found = memo.get("odds", *inputs)
         if found is not None:
