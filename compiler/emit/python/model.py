@@ -19,7 +19,7 @@ from .code import Code, UnquotedValue, Writer, code, comment, docstring, is_plai
 from .expr import Names, PyExpr, ruling_constant
 from .procedures import getter
 
-ROW_CHUNK = 2000
+ROW_CHUNK = 500
 PY_TYPES = {"int": "int", "bool": "bool", "text": "str", "enum": "str", "enum_list": "Tuple[str, ...]",
             "dice": "Optional[DiceValue]", "formula": "Callable[..., Any]"}
 
