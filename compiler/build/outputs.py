@@ -48,11 +48,11 @@ def _emit(rs: Ruleset, digest: str, build: Build, targets: tuple[str, ...], memo
 
     js_files = emit_js(rs, head)  # the calculator page runs its script build, with or without the js target
     script = js_files.pop(f"{global_name(rs)}.user.js")
-    for rel in list(js_files):  # each text let go once encoded: a big pack's bundle is tens of megabytes
-        if "js" in targets:
-            build.files[f"js/{rs.id}/{rel}"] = js_files.pop(rel).encode("utf-8")
     if "js" in targets:
+        for rel in list(js_files):  # each text let go once encoded: a big pack's bundle is tens of megabytes
+            build.files[f"js/{rs.id}/{rel}"] = js_files.pop(rel).encode("utf-8")
         build.files[f"js/{rs.id}/{global_name(rs)}.user.js"] = script.encode("utf-8")
+    del js_files
     build.files.update(emit_calculator(rs, script))  # no content hash: churn
     del script
     build.odds[rs.id] = compute_odds(rs, package, head)
