@@ -18,6 +18,7 @@ checked before the work it bounds.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple
 
 from .core import LimitExceeded, OutOfBounds
@@ -25,7 +26,6 @@ from .fight_apply import Action
 from .fight_conditions import Refused
 from .fight_odds import MAX_ATTACKS, UntilOdds, attacks_until, expected_attacks
 from .fight_plan_read import PlanStep, Target, read_plan, read_targets
-from .fight_resources import spent
 from .fight_state import ActionSpec, FightRules, Member, bad_options
 
 if TYPE_CHECKING:
@@ -187,7 +187,9 @@ class _Chain:
         self.rules = rules
         self.counted = counted
         self.steps: Dict[Any, List[Tuple[Any, Any, int, float]]] = {}
-        self.odds: Dict[Any, List[Tuple[_Outcome, float]]] = {}
+        self.grouped: Dict[Any, _Merged] = {}  # (procedure, its arguments) -> its merged outcomes
+        # (procedure, the fields read, roles) -> its `_plain_checks`
+        self.plain: Dict[Any, Tuple[Tuple[int, int, int, int, int], ...]] = {}
         self.work = 0
         self.read: Dict[str, Tuple[str, ...]] = {}  # procedure -> the outcome fields apply reads, when asked
 
@@ -266,39 +268,47 @@ class _Chain:
             return None
         if turn is not None:
             return None
+        merged = self._grouped(step.procedure, spec, kwargs)
+        read, grouped = merged.read, merged.values
+        which = (step.procedure, read, step.roles)
+        checks = self.plain.get(which)
+        if checks is None:
+            checks = self.plain[which] = _plain_checks(spec, read, counted, roles)
         gains: Dict[int, float] = {}
-        for outcome, q in self._outcomes(step.procedure, spec, kwargs):
+        for values, q in grouped:
             delta = 0
-            for e in spec.effects:
-                if e.when and not getattr(outcome, e.when):
+            for code, when, at, sign, key in checks:
+                if when >= 0 and not values[when]:
                     continue
-                amount = int(getattr(outcome, e.field)) * e.sign if e.field else 0
-                if e.kind == "counter" and e.key == counted.key and roles[e.role] == counted.who:
-                    delta += amount
-                elif e.kind in ("counter", "modifier") and amount == 0:
-                    continue
-                elif e.kind == "track" and (amount == 0 or not getattr(outcome, e.key)):
-                    continue
-                elif e.kind == "clear":
-                    continue  # nobody has a condition to clear
-                elif e.kind in ("resource", "capacity") and not spent(e, outcome):
-                    continue  # spends or restores nothing
-                else:
+                if code == _COUNTED:
+                    delta += int(values[at]) * sign
+                elif code == _NO_AMOUNT:
+                    if int(values[at]) * sign != 0:
+                        return None
+                elif code == _NO_TRACK:
+                    if int(values[at]) * sign != 0 and values[key]:
+                        return None
+                elif code == _NOTHING_SPENT:
+                    if int(values[at]) > 0:
+                        return None
+                else:  # an effect that always does something when its gate is true
                     return None
             if delta < 0:
                 return None
             gains[delta] = gains.get(delta, 0.0) + q
         return gains
 
-    def _outcomes(self, procedure: str, spec: ActionSpec, kwargs: Dict[str, Any]) -> List[Tuple[_Outcome, float]]:
+    def _grouped(self, procedure: str, spec: ActionSpec, kwargs: Dict[str, Any]) -> "_Merged":
         """The procedure's outcomes for these arguments, merged by the fields the fight reads."""
         try:
             cache_key: Any = (procedure, tuple(sorted(kwargs.items())))
             hash(cache_key)
         except TypeError:
             cache_key = None
-        if cache_key is not None and cache_key in self.odds:
-            return self.odds[cache_key]
+        if cache_key is not None:
+            kept = self.grouped.get(cache_key)
+            if kept is not None:
+                return kept
         assert spec.odds is not None
         try:
             odds = spec.odds(**kwargs)
@@ -308,18 +318,81 @@ class _Chain:
         wanted = self.read.get(procedure)
         if wanted is None:
             wanted = self.read[procedure] = _fields_read(self.rules, spec)
-        read = [f for f in fields if f in wanted]
-        at = [fields.index(f) for f in read]
-        grouped: Dict[Tuple[Any, ...], float] = {}
-        for outcome, p in odds.outcomes.items():
-            if p <= 0.0:
-                continue
-            projected = tuple(outcome[i] for i in at)
-            grouped[projected] = grouped.get(projected, 0.0) + p
-        out = [(_Outcome(dict(zip(read, values))), p) for values, p in grouped.items()]
+        read = tuple(f for f in fields if f in wanted)
+        merged: Dict[Tuple[Any, ...], float] = {}
+        if len(read) > 1:
+            project = itemgetter(*[fields.index(f) for f in read])
+            for outcome, p in odds.outcomes.items():
+                if p > 0.0:
+                    projected = project(outcome)
+                    merged[projected] = merged.get(projected, 0.0) + p
+        else:
+            at = [fields.index(f) for f in read]
+            for outcome, p in odds.outcomes.items():
+                if p > 0.0:
+                    projected = tuple(outcome[i] for i in at)
+                    merged[projected] = merged.get(projected, 0.0) + p
+        out = _Merged(read, list(merged.items()))
         if cache_key is not None:
-            self.odds[cache_key] = out
+            self.grouped[cache_key] = out
         return out
+
+    def _outcomes(self, procedure: str, spec: ActionSpec, kwargs: Dict[str, Any]) -> List[Tuple[_Outcome, float]]:
+        """The procedure's outcomes for these arguments, merged by the fields the fight reads, as
+        `Fight.apply` reads a result."""
+        merged = self._grouped(procedure, spec, kwargs)
+        if merged.outcomes is None:
+            read = merged.read
+            merged.outcomes = [(_Outcome(dict(zip(read, values))), p) for values, p in merged.values]
+        return merged.outcomes
+
+
+class _Merged:
+    """A procedure's outcomes for one set of arguments, merged by the fields the fight reads:
+    those fields (`read`), [(their values, probability)], and the same as `_Outcome`s once asked."""
+
+    __slots__ = ("read", "values", "outcomes")
+
+    def __init__(self, read: Tuple[str, ...], values: List[Tuple[Tuple[Any, ...], float]]) -> None:
+        self.read = read
+        self.values = values
+        self.outcomes: Optional[List[Tuple[_Outcome, float]]] = None
+
+
+# What `plain_gains` asks of one effect of an outcome whose gate is true (`_plain_checks`): the
+# counted counter's amount; no amount; no amount or no track named; nothing spent; never inert.
+_COUNTED, _NO_AMOUNT, _NO_TRACK, _NOTHING_SPENT, _ACTS = range(5)
+
+
+def _plain_checks(spec: ActionSpec, read: Tuple[str, ...], counted: Target, roles: Mapping[str, str]
+                  ) -> Tuple[Tuple[int, int, int, int, int], ...]:
+    """Each effect of `spec` that may do something, as (what to check, the position of its gate
+    in an outcome's values of `read` (-1: none), of its amount, its sign, of the track it names):
+    the effects that can never do anything (no amount to add, nothing to clear or spend) left out."""
+    at = {f: i for i, f in enumerate(read)}
+    out = []
+    for e in spec.effects:
+        when = at[e.when] if e.when else -1
+        amount = at[e.field] if e.field else -1
+        if e.kind == "counter" and e.key == counted.key and roles[e.role] == counted.who:
+            if amount >= 0:
+                out.append((_COUNTED, when, amount, e.sign, -1))
+        elif e.kind in ("counter", "modifier"):
+            if amount >= 0:
+                out.append((_NO_AMOUNT, when, amount, e.sign, -1))
+        elif e.kind == "track":
+            if amount >= 0:
+                out.append((_NO_TRACK, when, amount, e.sign, at[e.key]))
+        elif e.kind == "clear":
+            continue  # nobody has a condition to clear
+        elif e.kind in ("resource", "capacity"):
+            if amount >= 0:
+                out.append((_NOTHING_SPENT, when, amount, 1, -1))
+            elif int(e.duration or 0) > 0:  # a fixed amount: always spends
+                out.append((_ACTS, when, -1, 1, -1))
+        else:
+            out.append((_ACTS, when, -1, 1, -1))
+    return tuple(out)
 
 
 def _fields_read(rules: FightRules, spec: ActionSpec) -> Tuple[str, ...]:
