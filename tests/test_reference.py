@@ -144,6 +144,11 @@ def test_rows_written_in_python_equal_the_jinja_macros() -> None:
                   "notes": [{"name": nasty, "text": nasty}]})
     views.append({**views[-1], "not_specified": None, "origin": "ruleset", "description": "", "notes": [],
                   "cells": []})
+    # a row's values are quoted in one call, joined by NUL (reference_rows._quoted): CR LF pairs
+    # stay whole, and a value holding NUL (never from a rule file) is quoted alone
+    crlf = "甲\r\n乙\r丙|<"
+    views.append({**views[-2], "name": crlf, "cells": [{"text": crlf + "\r", "link": "\n" + crlf}]})
+    views.append({**views[-3], "name": "a\x00<b>", "cells": [{"text": "\x00&", "link": None}]})
     assert len(views) > 100
     for v in views:
         assert md_row(v) == str(md.row(v))

@@ -8,24 +8,50 @@ HTML. tests/test_reference.py checks the rows against the Jinja macros they repl
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from markupsafe import escape
 
 from .env import Markdown, md_escape
 
 
+# Each row's values are quoted in one call: joined by a character no rule text can hold
+# (load/characters.py refuses control characters), quoted, and split again. Both quotings change
+# each character on its own (`md_escape` also a CR LF pair, which a separator cannot split), so
+# this is each value quoted alone; a value holding the separator after all (text that did not come
+# from a rule file) is quoted alone.
+_SEP = "\x00"
+
+
+def _quoted(values: list[str], quote: Callable[[str], str]) -> list[str]:
+    joined = _SEP.join(values)
+    if joined.count(_SEP) != len(values) - 1:
+        return [quote(v) for v in values]
+    return quote(joined).split(_SEP)
+
+
+def _html(text: str) -> str:
+    return str(escape(text))
+
+
 def md_row(e: dict[str, Any]) -> Markdown:
-    parts = [f'| <a id="{md_escape(e["anchor"])}"></a>**{md_escape(e["name"])}**']
+    cells = e["cells"]
+    raw = [e["anchor"], e["name"], e["not_specified"] or "", e["origin"], "、".join(e["rules"])]
+    for c in cells:
+        raw.append(c["text"])
+        raw.append(c["link"] or "")
+    q = _quoted(raw, md_escape)
+    parts = [f'| <a id="{q[0]}"></a>**{q[1]}**']
     if e["not_specified"]:
-        parts.append(f"（原文未给出：{md_escape(e['not_specified'])}）")
+        parts.append(f"（原文未给出：{q[2]}）")
     if e["origin"] != "ruleset":
-        parts.append(f"（{md_escape(e['origin'])}）")
+        parts.append(f"（{q[3]}）")
     parts.append(" |")
-    for c in e["cells"]:
-        text = md_escape(c["text"])
-        parts.append(f" [{text}](#{md_escape(c['link'])}) |" if c["link"] else f" {text} |")
-    parts.append(f" {md_escape('、'.join(e['rules']))} |")
+    i = 5
+    for c in cells:
+        parts.append(f" [{q[i]}](#{q[i + 1]}) |" if c["link"] else f" {q[i]} |")
+        i += 2
+    parts.append(f" {q[4]} |")
     return Markdown("".join(parts))
 
 
@@ -37,20 +63,32 @@ def md_note(e: dict[str, Any]) -> Markdown:
 
 
 def html_row(e: dict[str, Any]) -> str:
-    parts = [f'<tr id="{escape(e["anchor"])}"><td class="name"><strong>{escape(e["name"])}</strong>']
+    cells, notes = e["cells"], e["notes"]
+    raw = [e["anchor"], e["name"], e["not_specified"] or "", e["origin"], e["description"] or "", e["where"],
+           "、".join(e["rules"])]
+    for n in notes:
+        raw.append(n["name"])
+        raw.append(n["text"])
+    for c in cells:
+        raw.append(c["text"])
+        raw.append(c["link"] or "")
+    q = _quoted(raw, _html)
+    parts = [f'<tr id="{q[0]}"><td class="name"><strong>{q[1]}</strong>']
     if e["not_specified"]:
-        parts.append(f'<br><span class="note">原文未给出：{escape(e["not_specified"])}</span>')
+        parts.append(f'<br><span class="note">原文未给出：{q[2]}</span>')
     if e["origin"] != "ruleset":
-        parts.append(f'<br><span class="note">{escape(e["origin"])}</span>')
+        parts.append(f'<br><span class="note">{q[3]}</span>')
     if e["description"]:
-        parts.append(f'<br><span class="note">{escape(e["description"])}</span>')
-    for n in e["notes"]:
-        parts.append(f'<br><span class="note">{escape(n["name"])}：{escape(n["text"])}</span>')
-    parts.append(f'<span class="where"><br>{escape(e["where"])}</span></td>')
-    for c in e["cells"]:
-        text = escape(c["text"])
-        parts.append(f'<td><a href="#{escape(c["link"])}">{text}</a></td>' if c["link"] else f"<td>{text}</td>")
-    parts.append(f'<td>{"、".join(str(escape(r)) for r in e["rules"])}</td></tr>')
+        parts.append(f'<br><span class="note">{q[4]}</span>')
+    i = 7
+    for _ in notes:
+        parts.append(f'<br><span class="note">{q[i]}：{q[i + 1]}</span>')
+        i += 2
+    parts.append(f'<span class="where"><br>{q[5]}</span></td>')
+    for c in cells:
+        parts.append(f'<td><a href="#{q[i + 1]}">{q[i]}</a></td>' if c["link"] else f"<td>{q[i]}</td>")
+        i += 2
+    parts.append(f"<td>{q[6]}</td></tr>")
     return "".join(parts)
 
 
