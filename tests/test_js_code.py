@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rulec.emit.js.code import (Js, UnquotedValue, Writer, comment, comment_text, data, indented, join, js, literal,
+from rulec.emit.js.code import (Js, UnquotedValue, Writer, comment, comment_text, data, data_lines, indented, join, js, literal,
                                 meta, name, source_file, string)
 from rulec.emit.js.package import checked
 
@@ -46,6 +46,10 @@ def test_names_and_values_are_checked() -> None:
         literal(2**60)
     with pytest.raises(UnquotedValue):
         data((object(),))
+    for row in [(1.5,), (2**53,), (-(2**53),), ({"a": 1},), ("x", [1, 2.5]), (object(),)]:
+        with pytest.raises(UnquotedValue):
+            data_lines([("ok", 1, True, None), row])
+    assert data_lines([("甲", -(2**53 - 1), False, None, [1, ["x"]])]) == ['  ["甲", -9007199254740991, false, null, [1, ["x"]]],']
     with pytest.raises(UnquotedValue):
         js("{} = 1;", "x")  # type: ignore[arg-type]
     with pytest.raises(UnquotedValue):
