@@ -145,3 +145,23 @@ def test_a_diagnostic_quotes_a_value_in_one_short_line():
 def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
     """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
     monkeypatch.setenv("RULEC_LANG", "en")
+
+
+def test_the_resolvers_fast_answer_is_base_resolvers() -> None:
+    """`_CoreResolver.resolve` answers text for most scalars without its resolvers; every scalar's
+    tag is the one BaseResolver.resolve gives, quoted or plain, whatever its first character."""
+    from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+    from yaml.resolver import BaseResolver
+
+    from rulec.load.documents import _CoreResolver
+
+    r = _CoreResolver()
+    values = ["", "true", "True", "false", "yes", "on", "~", "null", "Null", "NULL", "0", "1", "-1", "+1", "0x1F",
+              "0o17", "1_000", "1.5", ".5", "-.5", "1e3", ".inf", "-.inf", ".nan", "nan", "中文", "名字", "abc", "t",
+              "n", "f", "~x", "-", "+", ".", "!", "a b", " 1", "1 ", "\t", "'1'", "«1»", "１", "٣"]
+    for value in values:
+        for implicit in ((True, False), (False, True), (False, False), (True, True)):
+            assert r.resolve(ScalarNode, value, implicit) == BaseResolver.resolve(r, ScalarNode, value, implicit), \
+                (value, implicit)
+    for kind in (SequenceNode, MappingNode):
+        assert r.resolve(kind, None, (True, False)) == BaseResolver.resolve(r, kind, None, (True, False))

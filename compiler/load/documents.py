@@ -69,11 +69,23 @@ def _text_problems(file: str, text: str) -> list[Diagnostic]:
 class _CoreResolver(BaseResolver):
     """YAML 1.2 core schema: only true/false are booleans, only ~/null are nulls."""
 
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        """BaseResolver.resolve with its commonest answer first (most scalars of a table are names
+        and text): a scalar that is quoted, or plain and starting with a character no implicit
+        resolver is registered for, is text (tests/test_load.py checks it against BaseResolver)."""
+        if kind is ScalarNode and value and (not implicit[0] or value[0] not in _RESOLVED_FIRST):
+            return _STR
+        return BaseResolver.resolve(self, kind, value, implicit)
+
 
 _CoreResolver.yaml_implicit_resolvers = {}
 for _tag, (_regex, _first) in ((_BOOL, core.BOOL), (_NULL, core.NULL), (_INT, core.INT), (_FLOAT, core.FLOAT)):
     _CoreResolver.add_implicit_resolver(_tag, re.compile(f"^(?:{_regex})$"),
                                         list(_first) + ([""] if _tag == _NULL else []))
+# The first characters some implicit resolver is registered for (`_CoreResolver.resolve`; there
+# is no wildcard and no path resolver).
+_RESOLVED_FIRST = frozenset(k for k in _CoreResolver.yaml_implicit_resolvers if k)
+assert None not in _CoreResolver.yaml_implicit_resolvers and not _CoreResolver.yaml_path_resolvers
 
 
 class _PyLoader(Reader, Scanner, Parser, Composer, SafeConstructor, _CoreResolver):
@@ -199,9 +211,10 @@ class _Converter:
     def convert(self, node: Node, path: JsonPath, depth: int, via_alias: bool) -> Any:
         if self.aborted:
             return None
-        if id(node) in self.seen and not isinstance(node, ScalarNode):
-            via_alias = True
-        self.seen.add(id(node))
+        if node.__class__ is not ScalarNode:  # a scalar is a leaf: met again, it expands to nothing more
+            if id(node) in self.seen:
+                via_alias = True
+            self.seen.add(id(node))
         if via_alias:
             self.alias_nodes += 1
             if self.alias_nodes > MAX_ALIAS_NODES:
@@ -220,7 +233,7 @@ class _Converter:
         if not via_alias and len(path) <= self.keep:
             mark = node.start_mark
             self.doc.spans[path] = (mark.line + 1, mark.column + 1)
-        if isinstance(node, ScalarNode):
+        if node.__class__ is ScalarNode:
             return self.scalar(node, path)
         if self.max_items is not None and len(node.value) > self.max_items:
             what = "list" if isinstance(node, SequenceNode) else "mapping"
@@ -243,23 +256,27 @@ class _Converter:
 
     def scalar(self, node: ScalarNode, path: JsonPath) -> Any:
         value = node.value
-        if node.style in ("'", '"'):
-            if len(path) <= self.keep:
-                self.doc.quoted.add(path)
-            value = self.text(node, path, value)
-        elif node.tag == _STR:
-            value = unicodedata.normalize("NFC", value) if not value.isascii() else value
-        if node.tag == _STR:
+        tag = node.tag
+        if node.style:  # quoted or a block scalar
+            if node.style in ("'", '"'):
+                if len(path) <= self.keep:
+                    self.doc.quoted.add(path)
+                value = self.text(node, path, value)
+            elif tag == _STR and not value.isascii():
+                value = unicodedata.normalize("NFC", value)
+        elif tag == _STR and not value.isascii():
+            value = unicodedata.normalize("NFC", value)
+        if tag == _STR:
             if not node.style and value in core.YAML11_BOOLS:
                 self.error(node, path, "truthy",
                            say("truthy.yaml-1-1-boolean", value=value),
                            hint=say("truthy.write-true-false-quote"))
             return value
-        if node.tag == _NULL:
+        if tag == _NULL:
             return None
-        if node.tag == _BOOL:
+        if tag == _BOOL:
             return value.lower() == "true"
-        if node.tag == _INT:
+        if tag == _INT:
             if core.int_too_long(value):
                 self.error(node, path, "bad-number",
                            say("bad-number.whole-number-digits-numbers", n_value=len(value), max_int_digits=core.MAX_INT_DIGITS))
