@@ -245,9 +245,23 @@ class Fight {
     for (const key of Object.keys(options)) {
       if (spec.roles.indexOf(key) >= 0) throw new OutOfBounds(`“${key}”是角色，不是选项`, {key: key});
     }
+    for (const r of given) this.member(roles[r]);  // every combatant named exists before anything is refused
+    if (!this.relations.length && rules.turn === null) {
+      // nothing changes their stats or applies to them, and no turn budget: their base stats, as
+      // fight.py's `_checked` tells it (nothing can refuse the action, nothing to say)
+      const kwargs = Object.create(null);
+      for (const role of spec.roles) {
+        const m = this.member(roles[role]);
+        if (m.modifiers.length || m.states.length || m.conditions.length || m.points.length || m.resources.length) break;
+        kwargs[role] = m.base;
+      }
+      if (Object.keys(kwargs).length === spec.roles.length) {
+        for (const k of Object.keys(options)) kwargs[k] = options[k];
+        return [spec, kwargs, [], [], null, roles];
+      }
+    }
     const byName = new Map();
     for (let i = spec.roles.length - 1; i >= 0; i--) byName.set(roles[spec.roles[i]], spec.roles[i]);
-    for (const r of given) this.member(roles[r]);  // every combatant named exists before anything is refused
     this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
     const plan = spec.action_from || spec.costs.length ? null  // else _priced
       : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);

@@ -14,7 +14,8 @@ const _rt_APPLY = {
     for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
     let relations = null;  // made by the first relation effect (as fight.py)
     const log = [];
-    const n = this.members.length, names = this.members.map(x => x.name);
+    const n = this.members.length;
+    let names = null;  // the members' names in order, made by the first effect that needs them
     // whether a role holds a condition the action may use up or end
     const holding = this.members.some(x => x.conditions.length) && action.roles.some(r => members.get(r[1]).conditions.length);
     if (holding) this._end_used(action, spec, members, log);
@@ -27,7 +28,7 @@ const _rt_APPLY = {
       if (e.kind === 'counter') {
         if (amount === 0) continue;
         const total = _rt_clamp(_rt_get(m.counters, e.key) + amount, -MAX_VALUE, MAX_VALUE);
-        m = _rt_member_with(m, {counters: _rt_put(m.counters, e.key, total)});
+        m = _rt_with_counters(m, _rt_put(m.counters, e.key, total));
         const top = Math.abs(total) === MAX_VALUE ? '，已达上限' : '';
         log.push(_rt_line(`${who}的${rules.counters.get(e.key)}${_rt_signed_int(amount)}（共${total}${top}）`));
         if (rules.on_damage !== null && rules.on_damage[0] === e.key && amount > 0 && m.states.length) {
@@ -39,11 +40,14 @@ const _rt_APPLY = {
         if (!track || amount === 0 || !rules.tracks.has(track)) continue;
         const before = _rt_get(m.points, track);
         const total = _rt_clamp(before + amount, 0, rules.points_max);
-        m = _rt_member_with(m, {points: _rt_put(m.points, track, total)});
+        m = _rt_with_points(m, _rt_put(m.points, track, total));
         const top = before + amount > rules.points_max ? `，已达上限${rules.points_max}` : '';
         log.push(_rt_line(`${who}的${rules.tracks.get(track)}${_rt_signed_int(amount)}（共${total}${top}）`));
         if (rules.accumulate !== null) {
-          const out = _rt_rule_call(rules.accumulate, this._effective(m, false), track, _rt_capacity_kw(rules, m, track,
+          // its stats without debuffs: its base stats when nothing can change them (as fight.py)
+          const plain = m.modifiers.length || m.states.length || m.conditions.length || m.resources.length
+            || this.relations.length ? this._effective(m, false) : m.base;
+          const out = _rt_rule_call(rules.accumulate, plain, track, _rt_capacity_kw(rules, m, track,
                                     {current: Math.min(before, total), gained: Math.max(0, total - before)}));
           const state = String(out[rules.state_index] || '');
           if (state && m.states.indexOf(state) < 0) {
@@ -61,6 +65,7 @@ const _rt_APPLY = {
         members.set(who, m);
       } else if (e.kind === 'modifier') {
         if (amount === 0) continue;
+        if (names === null) names = this.members.map(x => x.name);
         const index = names.indexOf(who);
         let expires = -1;
         if (e.duration === 'next_turn') expires = this.turn + 1 + _rt_mod(index - this.turn - 1, n);
@@ -77,6 +82,7 @@ const _rt_APPLY = {
       } else if (e.kind === 'condition') {
         const value = e.field ? amount : 1;
         const source = e.other && roles.has(e.other) ? roles.get(e.other) : '';
+        if (names === null) names = this.members.map(x => x.name);
         members.set(who, this._set_condition(m, e.key, value, source, names.indexOf(who),
                                              source ? names.indexOf(source) : -1, log));
       } else if (e.kind === 'clear') {  // on the target, or on everyone (duration "everyone")
@@ -106,7 +112,7 @@ const _rt_APPLY = {
     const changed = this.members.map(x => members.get(x.name));
     if (relations === null && !this.relations.length && !changed.some(x => x.conditions.length)) {
       // what _settle would return: no condition or relation can end
-      return this._with({members: changed, log: _rt_log_add(this._log, log)});
+      return new Fight(rules, changed, this.turn, this.relations, _rt_log_add(this._log, log));  // this._with(...)
     }
     const same = relations === null || relations.size === this.relations.length
       && this.relations.every(r => relations.has(r.join('\u0000')));

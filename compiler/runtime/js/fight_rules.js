@@ -122,6 +122,18 @@ function _rt_fight_call(fn, positional, kw) {
 }
 // The accumulation (or recovery) rule's fast form, [fn, positional], with its creature and track.
 function _rt_rule_call(rule, creature, track, kw) {
+  const positional = rule[1];
+  if (positional.length === 2) {  // the creature and the track: what _rt_fight_call makes of `all` below
+    const options = Object.create(null);
+    let first = creature, second = track;
+    for (const k of Object.keys(kw)) {
+      if (k === positional[0]) first = kw[k];
+      else if (k === positional[1]) second = kw[k];
+      else options[k] = kw[k];
+    }
+    options.dice = _rt_no_dice();
+    return rule[0](first, second, options);
+  }
   const all = Object.create(null);
   all[rule[1][0]] = creature;
   all[rule[1][1]] = track;

@@ -131,6 +131,15 @@ class _rt_Member {
   counter(key) { return _rt_get(this.counters, key); }
   track_points(key) { return _rt_get(this.points, key); }
 }
+// `m` with its counters (or its points) changed: `_rt_member_with`'s commonest changes, without its lookups.
+function _rt_with_counters(m, counters) {
+  return new _rt_Member(m.name, m.base, counters, m.points, m.states, m.modifiers, m.conditions, m.spent, m.owed,
+                        m.ready, m.resources, m.lowered);
+}
+function _rt_with_points(m, points) {
+  return new _rt_Member(m.name, m.base, m.counters, points, m.states, m.modifiers, m.conditions, m.spent, m.owed,
+                        m.ready, m.resources, m.lowered);
+}
 function _rt_member_with(m, changes) {
   const v = k => (Object.prototype.hasOwnProperty.call(changes, k) ? changes[k] : m[k]);
   return new _rt_Member(m.name, m.base, v('counters'), v('points'), v('states'), v('modifiers'), v('conditions'),
@@ -142,6 +151,7 @@ function _rt_get(pairs, key) {
 }
 // `pairs` (sorted by key) with `key` set to `value`.
 function _rt_put(pairs, key, value) {
+  if (!pairs.length || pairs.length === 1 && pairs[0][0] === key) return [[key, value]];  // the common case
   for (let i = 0; i < pairs.length; i++) {
     const k = pairs[i][0];
     if (k === key) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i + 1));

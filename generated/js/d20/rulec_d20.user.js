@@ -1241,6 +1241,15 @@
     counter(key) { return _rt_get(this.counters, key); }
     track_points(key) { return _rt_get(this.points, key); }
   }
+  // `m` with its counters (or its points) changed: `_rt_member_with`'s commonest changes, without its lookups.
+  function _rt_with_counters(m, counters) {
+    return new _rt_Member(m.name, m.base, counters, m.points, m.states, m.modifiers, m.conditions, m.spent, m.owed,
+                          m.ready, m.resources, m.lowered);
+  }
+  function _rt_with_points(m, points) {
+    return new _rt_Member(m.name, m.base, m.counters, points, m.states, m.modifiers, m.conditions, m.spent, m.owed,
+                          m.ready, m.resources, m.lowered);
+  }
   function _rt_member_with(m, changes) {
     const v = k => (Object.prototype.hasOwnProperty.call(changes, k) ? changes[k] : m[k]);
     return new _rt_Member(m.name, m.base, v('counters'), v('points'), v('states'), v('modifiers'), v('conditions'),
@@ -1252,6 +1261,7 @@
   }
   // `pairs` (sorted by key) with `key` set to `value`.
   function _rt_put(pairs, key, value) {
+    if (!pairs.length || pairs.length === 1 && pairs[0][0] === key) return [[key, value]];  // the common case
     for (let i = 0; i < pairs.length; i++) {
       const k = pairs[i][0];
       if (k === key) return pairs.slice(0, i).concat([[key, value]], pairs.slice(i + 1));
@@ -1533,6 +1543,18 @@
   }
   // The accumulation (or recovery) rule's fast form, [fn, positional], with its creature and track.
   function _rt_rule_call(rule, creature, track, kw) {
+    const positional = rule[1];
+    if (positional.length === 2) {  // the creature and the track: what _rt_fight_call makes of `all` below
+      const options = Object.create(null);
+      let first = creature, second = track;
+      for (const k of Object.keys(kw)) {
+        if (k === positional[0]) first = kw[k];
+        else if (k === positional[1]) second = kw[k];
+        else options[k] = kw[k];
+      }
+      options.dice = _rt_no_dice();
+      return rule[0](first, second, options);
+    }
     const all = Object.create(null);
     all[rule[1][0]] = creature;
     all[rule[1][1]] = track;
@@ -1848,9 +1870,23 @@
       for (const key of Object.keys(options)) {
         if (spec.roles.indexOf(key) >= 0) throw new OutOfBounds(`“${key}”是角色，不是选项`, {key: key});
       }
+      for (const r of given) this.member(roles[r]);  // every combatant named exists before anything is refused
+      if (!this.relations.length && rules.turn === null) {
+        // nothing changes their stats or applies to them, and no turn budget: their base stats, as
+        // fight.py's `_checked` tells it (nothing can refuse the action, nothing to say)
+        const kwargs = Object.create(null);
+        for (const role of spec.roles) {
+          const m = this.member(roles[role]);
+          if (m.modifiers.length || m.states.length || m.conditions.length || m.points.length || m.resources.length) break;
+          kwargs[role] = m.base;
+        }
+        if (Object.keys(kwargs).length === spec.roles.length) {
+          for (const k of Object.keys(options)) kwargs[k] = options[k];
+          return [spec, kwargs, [], [], null, roles];
+        }
+      }
       const byName = new Map();
       for (let i = spec.roles.length - 1; i >= 0; i--) byName.set(roles[spec.roles[i]], spec.roles[i]);
-      for (const r of given) this.member(roles[r]);  // every combatant named exists before anything is refused
       this._refuse(this.member(roles[spec.roles[spec.subject]]), procedure, spec, byName);
       const plan = spec.action_from || spec.costs.length ? null  // else _priced
         : this._plan(this.member(roles[spec.roles[spec.subject]]), spec);
@@ -1994,7 +2030,8 @@
       for (const name of roles.values()) if (!members.has(name)) throw new OutOfBounds(`战斗中没有“${name}”`, {key: name});
       let relations = null;  // made by the first relation effect (as fight.py)
       const log = [];
-      const n = this.members.length, names = this.members.map(x => x.name);
+      const n = this.members.length;
+      let names = null;  // the members' names in order, made by the first effect that needs them
       // whether a role holds a condition the action may use up or end
       const holding = this.members.some(x => x.conditions.length) && action.roles.some(r => members.get(r[1]).conditions.length);
       if (holding) this._end_used(action, spec, members, log);
@@ -2007,7 +2044,7 @@
         if (e.kind === 'counter') {
           if (amount === 0) continue;
           const total = _rt_clamp(_rt_get(m.counters, e.key) + amount, -MAX_VALUE, MAX_VALUE);
-          m = _rt_member_with(m, {counters: _rt_put(m.counters, e.key, total)});
+          m = _rt_with_counters(m, _rt_put(m.counters, e.key, total));
           const top = Math.abs(total) === MAX_VALUE ? '，已达上限' : '';
           log.push(_rt_line(`${who}的${rules.counters.get(e.key)}${_rt_signed_int(amount)}（共${total}${top}）`));
           if (rules.on_damage !== null && rules.on_damage[0] === e.key && amount > 0 && m.states.length) {
@@ -2019,11 +2056,14 @@
           if (!track || amount === 0 || !rules.tracks.has(track)) continue;
           const before = _rt_get(m.points, track);
           const total = _rt_clamp(before + amount, 0, rules.points_max);
-          m = _rt_member_with(m, {points: _rt_put(m.points, track, total)});
+          m = _rt_with_points(m, _rt_put(m.points, track, total));
           const top = before + amount > rules.points_max ? `，已达上限${rules.points_max}` : '';
           log.push(_rt_line(`${who}的${rules.tracks.get(track)}${_rt_signed_int(amount)}（共${total}${top}）`));
           if (rules.accumulate !== null) {
-            const out = _rt_rule_call(rules.accumulate, this._effective(m, false), track, _rt_capacity_kw(rules, m, track,
+            // its stats without debuffs: its base stats when nothing can change them (as fight.py)
+            const plain = m.modifiers.length || m.states.length || m.conditions.length || m.resources.length
+              || this.relations.length ? this._effective(m, false) : m.base;
+            const out = _rt_rule_call(rules.accumulate, plain, track, _rt_capacity_kw(rules, m, track,
                                       {current: Math.min(before, total), gained: Math.max(0, total - before)}));
             const state = String(out[rules.state_index] || '');
             if (state && m.states.indexOf(state) < 0) {
@@ -2041,6 +2081,7 @@
           members.set(who, m);
         } else if (e.kind === 'modifier') {
           if (amount === 0) continue;
+          if (names === null) names = this.members.map(x => x.name);
           const index = names.indexOf(who);
           let expires = -1;
           if (e.duration === 'next_turn') expires = this.turn + 1 + _rt_mod(index - this.turn - 1, n);
@@ -2057,6 +2098,7 @@
         } else if (e.kind === 'condition') {
           const value = e.field ? amount : 1;
           const source = e.other && roles.has(e.other) ? roles.get(e.other) : '';
+          if (names === null) names = this.members.map(x => x.name);
           members.set(who, this._set_condition(m, e.key, value, source, names.indexOf(who),
                                                source ? names.indexOf(source) : -1, log));
         } else if (e.kind === 'clear') {  // on the target, or on everyone (duration "everyone")
@@ -2086,7 +2128,7 @@
       const changed = this.members.map(x => members.get(x.name));
       if (relations === null && !this.relations.length && !changed.some(x => x.conditions.length)) {
         // what _settle would return: no condition or relation can end
-        return this._with({members: changed, log: _rt_log_add(this._log, log)});
+        return new Fight(rules, changed, this.turn, this.relations, _rt_log_add(this._log, log));  // this._with(...)
       }
       const same = relations === null || relations.size === this.relations.length
         && this.relations.every(r => relations.has(r.join('\u0000')));
