@@ -1599,17 +1599,22 @@
     if (start > MAX_LOG) { buf = buf.slice(start); end -= start; start = 0; }  // the dropped lines, once in a while
     return new _rt_Log(buf, start, end);
   }
+  // A fight's rules and log are kept under symbols: no key of toDict, JSON or Object.keys (cheaper
+  // to set than a non-enumerable property, at every step of every action), read through getters.
+  const _rt_RULES = Symbol('rules'), _rt_LOG = Symbol('log');
   class Fight {
     constructor(rules, members, turn, relations, log) {
-      Object.defineProperty(this, 'rules', {value: rules, enumerable: false});  // not part of toDict or JSON
+      this[_rt_RULES] = rules;
       this.members = _rt_frozen(members);
       this.turn = turn || 0;
       relations = relations || [];
       this.relations = Object.isFrozen(relations) ? relations
         : Object.freeze(relations.map(r => (Object.isFrozen(r) ? r : Object.freeze(r.slice()))));
-      Object.defineProperty(this, '_log', {value: _rt_Log.of(log), enumerable: false});
+      this[_rt_LOG] = _rt_Log.of(log);
       Object.freeze(this);
     }
+    get rules() { return this[_rt_RULES]; }
+    get _log() { return this[_rt_LOG]; }
     get log() { return this._log.lines(); }
 
     // ---- building ----
