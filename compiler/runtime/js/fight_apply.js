@@ -129,18 +129,25 @@ const _rt_APPLY = {
     }
     const log = [], members = [], lapsed = [];  // the lines this adds
     for (const m of this.members) {
-      const kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
+      if (!m.modifiers.length && !m.conditions.length) {  // nothing of it lapses (as fight.py)
+        members.push(m);
+        continue;
+      }
+      let kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
       for (const gone of m.modifiers) {
         if (kept.indexOf(gone) < 0) log.push(_rt_line(`${m.name}的${rules.stats.get(gone.stat)[0]}恢复（${gone.source}）`));
       }
-      const lasting = m.conditions.filter(c => c.expires < 0 || c.expires > turn);
+      let lasting = m.conditions.filter(c => c.expires < 0 || c.expires > turn);
       for (const c of m.conditions) {
         if (lasting.indexOf(c) < 0) {
           log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
           lapsed.push([members.length, c]);
         }
       }
-      members.push(_rt_member_with(m, {modifiers: kept, conditions: lasting}));
+      if (kept.length === m.modifiers.length) kept = m.modifiers;  // the same, kept as they were (their identity
+      if (lasting.length === m.conditions.length) lasting = m.conditions;  // keys what the stats remember)
+      members.push(kept === m.modifiers && lasting === m.conditions ? m
+        : _rt_member_with(m, {modifiers: kept, conditions: lasting}));
     }
     const followed = lapsed.length > 0 && _rt_follow_lapsed(this._with({turn: turn}), members, lapsed, log);  // `then:`
     this._new_turn(members, turn, log);

@@ -1561,11 +1561,17 @@
 
   // A frozen array of `items` (frozen already: as it is; else a frozen copy).
   function _rt_frozen(items) { return Object.isFrozen(items) ? items : Object.freeze(items.slice()); }
-  // Member -> [rules, its effective stats, without debuffs] when nothing applies to it (Fight._effective).
+  // Member -> [rules, its effective stats, without debuffs, relations] (Fight._effective).
   const _rt_EFFECTIVE = new WeakMap();
   // A Combatant of class `cls` from `values` already within their ranges, without running its checks
   // (fight_state.trusted): _effective keeps every value it derives in range (it clamps each), so the
   // checked constructor could only accept them; its keys in the stats' order, as the constructor's.
+  // Base stats -> the effective stats made from them: [rules, modifiers, conditions, relations, what
+  // else they read (name, states, debuffs, resources), stats], the last _RT_STATS_KEPT (a member an
+  // action makes shares its base, modifiers and conditions with the one before it: Python's
+  // fight_stats remembers the same by identity).
+  const _rt_STATS = new WeakMap();
+  const _RT_STATS_KEPT = 16;
   function _rt_trusted(cls, values) {
     const made = Object.create(cls.prototype);
     for (const k in values) made[k] = values[k];
@@ -1654,23 +1660,34 @@
     effective(name) { return this._effective(this.member(name)); }
     _effective(m, debuffs, applying) {
       const rules = this.rules, at = debuffs === false ? 2 : 1;
-      let kept;
-      if (applying === undefined || applying === null) {
-        applying = m.conditions.length || this.relations.length || m.states.length ? this._applying(m) : [];
-        // nothing applies: the stats depend only on the member (immutable) and the rules, remembered
-        if (!applying.length) {
-          kept = _rt_EFFECTIVE.get(m);
-          if (kept === undefined || kept[0] !== rules) { kept = [rules, undefined, undefined]; _rt_EFFECTIVE.set(m, kept); }
-          if (kept[at] !== undefined) return kept[at];
+      if (applying !== undefined && applying !== null) {
+        return this._effective_made(m, applying, debuffs === false ? [] : this._debuffs(m));
+      }
+      // what applies depends only on the member (immutable), the relations and the rules: remembered
+      let kept = _rt_EFFECTIVE.get(m);
+      if (kept === undefined || kept[0] !== rules || kept[3] !== this.relations) {
+        kept = [rules, undefined, undefined, this.relations];
+        _rt_EFFECTIVE.set(m, kept);
+      }
+      if (kept[at] !== undefined) return kept[at];
+      const lowered = debuffs === false ? [] : this._debuffs(m);
+      // a new member (an action made it) whose stats read the same as an earlier one's: the same stats
+      const key = JSON.stringify([at, m.name, m.states, lowered, m.resources]);
+      let seen = _rt_STATS.get(m.base);
+      if (seen === undefined) _rt_STATS.set(m.base, seen = []);
+      for (const e of seen) {
+        if (e[0] === rules && e[1] === m.modifiers && e[2] === m.conditions && e[3] === this.relations && e[4] === key) {
+          return (kept[at] = e[5]);
         }
       }
-      const made = this._effective_made(m, debuffs, applying);
-      if (kept !== undefined) kept[at] = made;
-      return made;
+      applying = m.conditions.length || this.relations.length || m.states.length ? this._applying(m) : [];
+      const made = this._effective_made(m, applying, lowered);
+      if (seen.length >= _RT_STATS_KEPT) seen.shift();
+      seen.push([rules, m.modifiers, m.conditions, this.relations, key, made]);
+      return (kept[at] = made);
     }
-    _effective_made(m, debuffs, applying) {
+    _effective_made(m, applying, lowered) {
       const rules = this.rules;
-      const lowered = debuffs === false ? [] : this._debuffs(m);
       if (!m.modifiers.length && !m.states.length && !lowered.length && !applying.length && !m.resources.length) return m.base;
       const values = m.base.toDict();
       for (const sa of lowered) values[sa[0]] = Math.max(rules.stats.get(sa[0])[1], values[sa[0]] - sa[1]);
@@ -2057,18 +2074,25 @@
       }
       const log = [], members = [], lapsed = [];  // the lines this adds
       for (const m of this.members) {
-        const kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
+        if (!m.modifiers.length && !m.conditions.length) {  // nothing of it lapses (as fight.py)
+          members.push(m);
+          continue;
+        }
+        let kept = m.modifiers.filter(x => x.expires < 0 || x.expires > turn);
         for (const gone of m.modifiers) {
           if (kept.indexOf(gone) < 0) log.push(_rt_line(`${m.name}的${rules.stats.get(gone.stat)[0]}恢复（${gone.source}）`));
         }
-        const lasting = m.conditions.filter(c => c.expires < 0 || c.expires > turn);
+        let lasting = m.conditions.filter(c => c.expires < 0 || c.expires > turn);
         for (const c of m.conditions) {
           if (lasting.indexOf(c) < 0) {
             log.push(_rt_line(`${m.name}的${rules.conditions.get(c.id).name}结束`));
             lapsed.push([members.length, c]);
           }
         }
-        members.push(_rt_member_with(m, {modifiers: kept, conditions: lasting}));
+        if (kept.length === m.modifiers.length) kept = m.modifiers;  // the same, kept as they were (their identity
+        if (lasting.length === m.conditions.length) lasting = m.conditions;  // keys what the stats remember)
+        members.push(kept === m.modifiers && lasting === m.conditions ? m
+          : _rt_member_with(m, {modifiers: kept, conditions: lasting}));
       }
       const followed = lapsed.length > 0 && _rt_follow_lapsed(this._with({turn: turn}), members, lapsed, log);  // `then:`
       this._new_turn(members, turn, log);
