@@ -31,15 +31,15 @@ class FightAction {
 function _rt_frozen(items) { return Object.isFrozen(items) ? items : Object.freeze(items.slice()); }
 // Member -> [rules, its effective stats, without debuffs, relations] (Fight._effective).
 const _rt_EFFECTIVE = new WeakMap();
-// A Combatant of class `cls` from `values` already within their ranges, without running its checks
-// (fight_state.trusted): _effective keeps every value it derives in range (it clamps each), so the
-// checked constructor could only accept them; its keys in the stats' order, as the constructor's.
 // Base stats -> the effective stats made from them: [rules, modifiers, conditions, relations, what
 // else they read (name, states, debuffs, resources), stats], the last _RT_STATS_KEPT (a member an
 // action makes shares its base, modifiers and conditions with the one before it: Python's
 // fight_stats remembers the same by identity).
 const _rt_STATS = new WeakMap();
 const _RT_STATS_KEPT = 16;
+// A Combatant of class `cls` from `values` already within their ranges, without running its checks
+// (fight_state.trusted): _effective keeps every value it derives in range (it clamps each), so the
+// checked constructor could only accept them; its keys in the stats' order, as the constructor's.
 function _rt_trusted(cls, values) {
   const made = Object.create(cls.prototype);
   for (const k in values) made[k] = values[k];
