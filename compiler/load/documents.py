@@ -257,13 +257,10 @@ class _Converter:
     def scalar(self, node: ScalarNode, path: JsonPath) -> Any:
         value = node.value
         tag = node.tag
-        if node.style:  # quoted or a block scalar
-            if node.style in ("'", '"'):
-                if len(path) <= self.keep:
-                    self.doc.quoted.add(path)
-                value = self.text(node, path, value)
-            elif tag == _STR and not value.isascii():
-                value = unicodedata.normalize("NFC", value)
+        if node.style in ("'", '"'):
+            if len(path) <= self.keep:
+                self.doc.quoted.add(path)
+            value = self.text(node, path, value)
         elif tag == _STR and not value.isascii():
             value = unicodedata.normalize("NFC", value)
         if tag == _STR:

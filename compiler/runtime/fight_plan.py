@@ -319,19 +319,14 @@ class _Chain:
         if wanted is None:
             wanted = self.read[procedure] = _fields_read(self.rules, spec)
         read = tuple(f for f in fields if f in wanted)
+        at = [fields.index(f) for f in read]
+        # an outcome's values of the fields read, as a tuple (itemgetter gives one for two or more)
+        project: Any = itemgetter(*at) if len(at) > 1 else (lambda o: tuple(o[i] for i in at))
         merged: Dict[Tuple[Any, ...], float] = {}
-        if len(read) > 1:
-            project = itemgetter(*[fields.index(f) for f in read])
-            for outcome, p in odds.outcomes.items():
-                if p > 0.0:
-                    projected = project(outcome)
-                    merged[projected] = merged.get(projected, 0.0) + p
-        else:
-            at = [fields.index(f) for f in read]
-            for outcome, p in odds.outcomes.items():
-                if p > 0.0:
-                    projected = tuple(outcome[i] for i in at)
-                    merged[projected] = merged.get(projected, 0.0) + p
+        for outcome, p in odds.outcomes.items():
+            if p > 0.0:
+                projected = project(outcome)
+                merged[projected] = merged.get(projected, 0.0) + p
         out = _Merged(read, list(merged.items()))
         if cache_key is not None:
             self.grouped[cache_key] = out
