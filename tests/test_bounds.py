@@ -3,7 +3,10 @@ its limit at build time (interval analysis, validate/bounds.py), and checked aga
 
 from __future__ import annotations
 
+import ast
+import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -132,6 +135,47 @@ def test_an_odds_enumeration_too_big_to_finish_raises_instead_of_hanging(dp) -> 
         dp.overrun_odds(top, top, blockers=4)
     assert dp.overrun_odds(dp.Combatant(), dp.Combatant(), blockers=4).probability(success=True) > 0
 
+
+_CHARGED = re.compile(r"^(?:\(.*? \? )?_odds\.(?:outcomes|each)\(")  # Python `x if c else ZERO`, JS `(c ? x : ZERO)`
+
+
+def _odds_loops(built: Path, ruleset: str) -> tuple[list[str], list[str]]:
+    """What every loop of every generated odds function enumerates, in Python and in JS."""
+    loops: list[str] = []
+    js_loops: list[str] = []
+    tree = ast.parse((built / ruleset / f"rulec_{ruleset}" / "procedures.py").read_text(encoding="utf-8"))
+    for fn in tree.body:
+        if isinstance(fn, ast.FunctionDef) and fn.name.endswith("_odds"):
+            loops += [ast.unparse(n.iter) for n in ast.walk(fn) if isinstance(n, (ast.For, ast.comprehension))]
+    module = (built / "js" / ruleset / "index.js").read_text(encoding="utf-8")
+    for body in re.findall(r"\nfunction \w+_odds\(.*?\n}\n", module, re.S):
+        if "new OddsBuilder(" not in body:
+            continue  # the fight's, over a procedure's odds
+        js_loops += [re.sub(r"\s+", " ", re.sub(r"\(\s+", "(", body[m.end():m.end() + 300]))
+                     for m in re.finditer(r"for \(const \w+ of ", body)]  # a line the writer wrapped, joined
+    return loops, js_loops
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_loop_of_an_odds_function_is_charged_to_the_budget_as_it_opens(built: Path, ruleset: str) -> None:
+    """The odds budget bounds the work by construction: each loop over a roll's distribution goes
+    through the builder (`outcomes`, `each`), which charges its outcomes before the first one, so
+    the outcome added in the innermost body needs no charge of its own."""
+    loops, js_loops = _odds_loops(built, ruleset)
+    assert loops and len(js_loops) == len(loops)
+    for source in loops + js_loops:
+        assert _CHARGED.match(source), source
+
+
+def test_the_budget_is_charged_before_the_work(dp) -> None:  # type: ignore[no-untyped-def]
+    odds = sys.modules["rulec_dp._runtime.odds"]
+    builder = odds.OddsBuilder(("x",), budget=10)
+    with pytest.raises(dp.LimitExceeded, match="odds_branches"):
+        builder.outcomes(1.0, odds.pool_distribution(50, 10, 8, 10))
+    builder = odds.OddsBuilder(("x",), budget=10)
+    assert builder.each(((1, 0.5), (2, 0.5))) and builder.left == 8
+    with pytest.raises(dp.LimitExceeded):
+        builder.each(tuple((i, 0.1) for i in range(9)))
 
 def test_initiative_entries_are_bounded(tracks) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(tracks.OutOfBounds):

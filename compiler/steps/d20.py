@@ -164,7 +164,7 @@ def _odds(step: D20, g: PyGen) -> None:
     items = code("_rt_d20_distribution({})", g.expr(step.layers))
     when = g.when(step)
     if when is not None:
-        items = code("({} if {} else _rt_ZERO_ITEMS)", items, when)
+        items = code("{} if {} else _rt_ZERO_ITEMS", items, when)
     g.loop(step, g.local(step), items)
 
 
@@ -197,7 +197,7 @@ def _js_odds(step: D20, g: JsGen) -> None:
     items = js("_rt_d20_distribution({})", g.expr(step.layers))
     when = g.when(step)
     if when is not None:
-        items = js("({} ? {} : _rt_ZERO_ITEMS)", when, items)
+        items = js("{} ? {} : _rt_ZERO_ITEMS", when, items)
     g.loop(step, g.local(step), items)
 
 

@@ -139,7 +139,7 @@ def _odds(step: Pool, g: PyGen) -> None:
     when = g.when(step)
     if when is not None:  # a roll that does not happen: its zero, certain (no branch to count)
         items = code("({} if {} else _rt_ZERO_ITEMS)", items, when)
-    g.loop(step, g.local(step), items)
+    g.loop(step, g.local(step), items, charged=True)
 
 
 # ---- JavaScript ----
@@ -184,7 +184,7 @@ def _js_odds(step: Pool, g: JsGen) -> None:
     when = g.when(step)
     if when is not None:  # a roll that does not happen: its zero, certain (no branch to count)
         items = js("({} ? {} : _rt_ZERO_ITEMS)", when, items)
-    g.loop(step, g.local(step), items)
+    g.loop(step, g.local(step), items, charged=True)
 
 
 handler("js", "traced", Pool)(_js_traced)

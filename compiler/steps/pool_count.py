@@ -118,7 +118,7 @@ def _odds(step: PoolCount, g: PyGen) -> None:
     when = g.when(step)
     if when is not None:  # a roll that does not happen: its zero, certain (no branch to count)
         items = code("({} if {} else _rt_ZERO_ITEMS)", items, when)
-    g.loop(step, g.local(step), items)
+    g.loop(step, g.local(step), items, charged=True)
 
 
 # ---- JavaScript ----
@@ -168,7 +168,7 @@ def _js_odds(step: PoolCount, g: JsGen) -> None:
     when = g.when(step)
     if when is not None:  # a roll that does not happen: its zero, certain (no branch to count)
         items = js("({} ? {} : _rt_ZERO_ITEMS)", when, items)
-    g.loop(step, g.local(step), items)
+    g.loop(step, g.local(step), items, charged=True)
 
 
 handler("js", "traced", PoolCount)(_js_traced)

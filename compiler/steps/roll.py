@@ -151,7 +151,7 @@ def _odds(step: Roll, g: PyGen) -> None:
     when = g.when(step)
     if when is not None:
         test = code("({}) and {}", when, test)
-    g.loop(step, g.local(step), code("(_rt_dice_items({0}.terms, {0}.flat, {1}) if {2} else _rt_ZERO_ITEMS)",
+    g.loop(step, g.local(step), code("_rt_dice_items({0}.terms, {0}.flat, {1}) if {2} else _rt_ZERO_ITEMS",
                                      value, _crit(step, g), test))
 
 
@@ -198,7 +198,7 @@ def _js_odds(step: Roll, g: JsGen) -> None:
     when = g.when(step)
     if when is not None:
         test = js("({}) && {}", when, test)
-    g.loop(step, g.local(step), js("({2} ? _rt_dice_items({0}.terms, {0}.flat, {1}) : _rt_ZERO_ITEMS)",
+    g.loop(step, g.local(step), js("{2} ? _rt_dice_items({0}.terms, {0}.flat, {1}) : _rt_ZERO_ITEMS",
                                    value, _js_crit(step, g), test))
 
 

@@ -79,9 +79,13 @@ class JsGen:
         return js("[{}]", join(", ", [js("[{}, {}]", string(k), v) for k, v in pairs]))
 
     # ---- the odds form ----
-    def loop(self, step: Step, var: Js, items: Js) -> None:
-        """Open the loop over a roll's distribution; the steps after it are written inside."""
+    def loop(self, step: Step, var: Js, items: Js, *, charged: bool = False) -> None:
+        """Open the loop over a roll's distribution; the steps after it are written inside. Its
+        outcomes are charged to the odds budget as it opens (`_odds.each`), unless `items` is
+        already a charging call (`charged`: the builder's `outcomes`)."""
         item, p = self.temp(step, "item"), self.temp(step, "p")
+        if not charged:
+            items = js("_odds.each({})", items)
         self.w.line(js("for (const {} of {}) {{", item, items))
         self.w.indent()
         self.loops += 1

@@ -304,7 +304,7 @@ class ProcedureWriter:
                   literal(p.summary.damage), literal(self.rs.dice.limits["odds_branches"])))
         w.line(Js("const _p = 1.0;"))
         body, g = self._body("odds", self.plan.per_roll)
-        body.line(js("_odds.add([{}], {});", self._outputs(g), g.p))
+        body.line(js("_odds.put([{}], {});", self._outputs(g), g.p))  # uncharged: its loops charged
         for _ in range(g.loops):
             body.dedent()
             body.line(Js("}"))

@@ -104,9 +104,13 @@ class PyGen:
         return Code("(" + ", ".join(items) + ")") if items else Code("()")
 
     # ---- the odds form ----
-    def loop(self, step: Step, var: Code, items: Code) -> None:
-        """Open the loop over a roll's distribution; the steps after it are written inside."""
+    def loop(self, step: Step, var: Code, items: Code, *, charged: bool = False) -> None:
+        """Open the loop over a roll's distribution; the steps after it are written inside. Its
+        outcomes are charged to the odds budget as it opens (`_odds.each`), unless `items` is
+        already a charging call (`charged`: the builder's `outcomes`)."""
         q = self.temp(step, "q")
+        if not charged:
+            items = code("_odds.each({})", items)
         self.w.line(code("for {}, {} in {}:", var, q, items))
         self.w.indent()
         p = self.temp(step, "p")

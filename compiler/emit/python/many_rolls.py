@@ -108,6 +108,8 @@ class ManyRollForms:
             self.setup_call(Code("None"))
             w.line(code("_odds, _p = OddsBuilder({}, {}, {}, {}), 1.0", self.fields, literal(p.summary.hit),
                         literal(p.summary.damage), literal(self.rs.dice.limits["odds_branches"])))
+            w.line(Code("_acc = _odds.acc"))
+            w.line(Code("_acc_get = _acc.get"))
             level = w.level
             body = self.plan.prepared  # the per-roll steps with their roll-independent parts hoisted
             g = PyGen(self.ctx, "odds", w, body=body)
@@ -115,6 +117,8 @@ class ManyRollForms:
                 assert isinstance(h, ir.Hoisted)
                 w.line(code("{} = {}", name(h.name), g.expr(h.value)))
             self._per_roll("odds", g, body.steps)
-            w.line(code("_odds.add(({}), {})", self._outputs(body.outputs, g), g.p))
+            # the builder's `add` written out, uncharged: every loop around it charged its outcomes
+            w.line(code("_key = ({})", self._outputs(body.outputs, g)))
+            w.line(code("_acc[_key] = _acc_get(_key, 0.0) + {}", g.p))
             w.level = level
             w.line(Code("return _odds.build()"))

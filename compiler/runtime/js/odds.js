@@ -248,6 +248,10 @@ class Odds {
 }
 // Accumulates weighted outcomes inside a generated odds function; past `budget` outcomes it
 // throws LimitExceeded (an enumeration too big to finish in interactive time).
+// Accumulates weighted outcomes inside a generated odds function. Every outcome a roll's loop
+// enumerates is charged to `budget` as the loop opens (`outcomes`, `each`): past it the call throws
+// LimitExceeded, before the work. The innermost loop's body puts one outcome (uncharged: bounded by
+// the charged loops around it); `add` charges it, for a caller outside such a loop.
 class OddsBuilder {
   constructor(fields, hit, damage, budget) {
     this.fields = fields; this.acc = new Map(); this.dropped = 0.0; this.hit = hit; this.damage = damage;
@@ -255,12 +259,24 @@ class OddsBuilder {
   }
   add(outcome, p) {
     if (--this.left < 0) OddsBuilder.exceeded();
+    this.put(outcome, p);
+  }
+  put(outcome, p) {
     const key = JSON.stringify(outcome);
     const found = this.acc.get(key);
     if (found === undefined) this.acc.set(key, [outcome, p]);
     else found[1] += p;
   }
-  outcomes(p, dist) { this.drop(p * dist.skipped); return dist.items(); }
+  outcomes(p, dist) {
+    const items = dist.items();
+    if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+    if (dist.skipped) this.dropped += p * dist.skipped;
+    return items;
+  }
+  each(items) {
+    if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+    return items;
+  }
   drop(p) {
     if (--this.left < 0) OddsBuilder.exceeded();
     this.dropped += p;

@@ -364,6 +364,8 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
             target_unseen, guessed_wrong, attacker_unseen, hostile_nearby, flanking, flank_position, extra_advantage,
             extra_disadvantage, sneak_dice, other_bonus, None)
     _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _natural_layers = advantage - disadvantage
     _not_guessed_wrong = not guessed_wrong
     _target_armor_class = target.armor_class
@@ -376,25 +378,25 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
     _attacker_hidden = attacker.hidden
     _out7 = not offhand and ('light' in weapon.properties) and weapon.attack_type == 'melee'
     _out8 = 'bonus' if offhand else 'standard'
-    for natural, _natural_q in _rt_d20_distribution(_natural_layers):
+    for natural, _natural_q in _odds.each(_rt_d20_distribution(_natural_layers)):
         _natural_p = _p * _natural_q
         total = natural + attack_bonus
         hit = _not_guessed_wrong and total >= _target_armor_class
         crit = hit and natural >= _crit
         _weapon_damage_dice = _weapon_damage_dice
-        for weapon_damage, _weapon_damage_q in (
+        for weapon_damage, _weapon_damage_q in _odds.each(
                 _rt_dice_items(_weapon_damage_dice.terms, _weapon_damage_dice.flat, crit)
                 if (hit) and _weapon_damage_dice is not None else _rt_ZERO_ITEMS):
             _weapon_damage_p = _natural_p * _weapon_damage_q
             _extra_damage_dice = _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES)
-            for extra_damage, _extra_damage_q in (
+            for extra_damage, _extra_damage_q in _odds.each(
                     _rt_dice_items(_extra_damage_dice.terms, _extra_damage_dice.flat, crit)
                     if (_sneak_dice_gt_0 and hit) and _extra_damage_dice is not None else _rt_ZERO_ITEMS):
                 _extra_damage_p = _weapon_damage_p * _extra_damage_q
                 damage = (weapon_damage + extra_damage + _damage if weapon_damage + extra_damage + _damage > 0
                           else 0) if hit else 0
-                _odds.add((hit, crit, damage, _weapon_damage_type_id, natural, total, _attacker_hidden, _out7, _out8),
-                          _extra_damage_p)
+                _key = (hit, crit, damage, _weapon_damage_type_id, natural, total, _attacker_hidden, _out7, _out8)
+                _acc[_key] = _acc_get(_key, 0.0) + _extra_damage_p
     return _odds.build()
 
 
@@ -595,6 +597,8 @@ def spell_attack_odds(attacker: Combatant, target: Combatant, dice_count: int, d
                                       hostile_nearby, target_unseen, caster_unseen, flanking, flank_position,
                                       extra_advantage, extra_disadvantage, None)
     _odds, _p = OddsBuilder(SPELL_ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _natural_layers = (_R_UNSEEN_ATTACKER_ADVANTAGE if caster_unseen or attacker.hidden else 0) + extra_advantage - (
             (_R_CLOSE_RANGED_DISADVANTAGE if hostile_nearby and not melee else 0)
             + (_R_UNSEEN_TARGET_DISADVANTAGE if target_unseen else 0) + extra_disadvantage)
@@ -606,16 +610,18 @@ def spell_attack_odds(attacker: Combatant, target: Combatant, dice_count: int, d
     _target_armor_class = target.armor_class
     _crit = _R_CRIT_THRESHOLD_BASE - attacker.crit_range
     _attacker_hidden = attacker.hidden
-    for natural, _natural_q in _rt_d20_distribution(_natural_layers):
+    for natural, _natural_q in _odds.each(_rt_d20_distribution(_natural_layers)):
         _natural_p = _p * _natural_q
         total = natural + mod + _attacker_proficiency + _total
         hit = total >= _target_armor_class
         crit = hit and natural >= _crit
         _spell_damage_dice = _rt_make_dice(dice_count, dice_sides)
-        for spell_damage, _spell_damage_q in (_rt_dice_items(_spell_damage_dice.terms, _spell_damage_dice.flat, crit)
-                                              if (hit) and _spell_damage_dice is not None else _rt_ZERO_ITEMS):
+        for spell_damage, _spell_damage_q in _odds.each(
+                _rt_dice_items(_spell_damage_dice.terms, _spell_damage_dice.flat, crit)
+                if (hit) and _spell_damage_dice is not None else _rt_ZERO_ITEMS):
             _spell_damage_p = _natural_p * _spell_damage_q
-            _odds.add((hit, crit, spell_damage, total, _attacker_hidden), _spell_damage_p)
+            _key = (hit, crit, spell_damage, total, _attacker_hidden)
+            _acc[_key] = _acc_get(_key, 0.0) + _spell_damage_p
     return _odds.build()
 
 
@@ -658,7 +664,10 @@ def charm_odds(charmer: Combatant, creature: Combatant) -> Odds:
     """魅惑: the exact distribution of the fields of CHARM_FIELDS."""
     _charm_setup(charmer, creature, None)
     _odds, _p = OddsBuilder(CHARM_FIELDS, None, None, 200000), 1.0
-    _odds.add((True,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (True,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -701,7 +710,10 @@ def end_charm_odds(charmer: Combatant, creature: Combatant) -> Odds:
     """魅惑结束: the exact distribution of the fields of END_CHARM_FIELDS."""
     _end_charm_setup(charmer, creature, None)
     _odds, _p = OddsBuilder(END_CHARM_FIELDS, None, None, 200000), 1.0
-    _odds.add((True,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (True,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -871,18 +883,21 @@ def grapple_odds(attacker: Combatant, target: Combatant, *, distance: int = 5, f
     attack_mod, defend_mod, helpless = _grapple_setup(attacker, target, distance, free_hand, resists, target_skill,
                                                       None)
     _odds, _p = OddsBuilder(GRAPPLE_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _attack_roll_layers = (attacker.size - target.size if attacker.size - target.size > 0 else 0)
     _defend_roll_layers = (target.size - attacker.size if target.size - attacker.size > 0 else 0)
     _not_helpless = not helpless
-    for attack_roll, _attack_roll_q in _rt_d20_distribution(_attack_roll_layers):
+    for attack_roll, _attack_roll_q in _odds.each(_rt_d20_distribution(_attack_roll_layers)):
         _attack_roll_p = _p * _attack_roll_q
-        for defend_roll, _defend_roll_q in (_rt_d20_distribution(_defend_roll_layers) if _not_helpless
-                                            else _rt_ZERO_ITEMS):
+        for defend_roll, _defend_roll_q in _odds.each(_rt_d20_distribution(_defend_roll_layers) if _not_helpless
+                                                      else _rt_ZERO_ITEMS):
             _defend_roll_p = _attack_roll_p * _defend_roll_q
             attack_total = attack_roll + attack_mod
             defend_total = (_R_HELPLESS_DEFENDER_ROLL if helpless else defend_roll) + defend_mod
             success = attack_total > defend_total
-            _odds.add((success, attack_total, defend_total, success, not success), _defend_roll_p)
+            _key = (success, attack_total, defend_total, success, not success)
+            _acc[_key] = _acc_get(_key, 0.0) + _defend_roll_p
     return _odds.build()
 
 
@@ -996,16 +1011,19 @@ def escape_grapple_odds(escaper: Combatant, grappler: Combatant, skill: Union[Co
     """逃脱擒抱: the exact distribution of the fields of ESCAPE_GRAPPLE_FIELDS."""
     escape_mod, hold_mod = _escape_grapple_setup(escaper, grappler, skill, None)
     _odds, _p = OddsBuilder(ESCAPE_GRAPPLE_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _hold_roll = not grappler.incapacitated
     _grappler_incapacitated = grappler.incapacitated
-    for escape_roll, _escape_roll_q in _rt_d20_distribution(0):
+    for escape_roll, _escape_roll_q in _odds.each(_rt_d20_distribution(0)):
         _escape_roll_p = _p * _escape_roll_q
-        for hold_roll, _hold_roll_q in (_rt_d20_distribution(0) if _hold_roll else _rt_ZERO_ITEMS):
+        for hold_roll, _hold_roll_q in _odds.each(_rt_d20_distribution(0) if _hold_roll else _rt_ZERO_ITEMS):
             _hold_roll_p = _escape_roll_p * _hold_roll_q
             escape_total = escape_roll + escape_mod
             hold_total = (_R_HELPLESS_DEFENDER_ROLL if _grappler_incapacitated else hold_roll) + hold_mod
             success = _grappler_incapacitated or escape_total > hold_total
-            _odds.add((success, escape_total, hold_total), _hold_roll_p)
+            _key = (success, escape_total, hold_total)
+            _acc[_key] = _acc_get(_key, 0.0) + _hold_roll_p
     return _odds.build()
 
 
@@ -1204,15 +1222,17 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
     """推撞: the exact distribution of the fields of SHOVE_FIELDS."""
     attack_mod, defend_mod, helpless = _shove_setup(attacker, target, knock_prone, distance, obstacle_at, resists, None)
     _odds, _p = OddsBuilder(SHOVE_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _attack_roll_layers = (attacker.size - target.size if attacker.size - target.size > 0 else 0)
     _defend_roll_layers = (target.size - attacker.size if target.size - attacker.size > 0 else 0)
     _not_helpless = not helpless
     _not_knock_prone = not knock_prone
     _obstacle_at_ge_0 = obstacle_at >= 0
-    for attack_roll, _attack_roll_q in _rt_d20_distribution(_attack_roll_layers):
+    for attack_roll, _attack_roll_q in _odds.each(_rt_d20_distribution(_attack_roll_layers)):
         _attack_roll_p = _p * _attack_roll_q
-        for defend_roll, _defend_roll_q in (_rt_d20_distribution(_defend_roll_layers) if _not_helpless
-                                            else _rt_ZERO_ITEMS):
+        for defend_roll, _defend_roll_q in _odds.each(_rt_d20_distribution(_defend_roll_layers) if _not_helpless
+                                                      else _rt_ZERO_ITEMS):
             _defend_roll_p = _attack_roll_p * _defend_roll_q
             attack_total = attack_roll + attack_mod
             defend_total = (_R_HELPLESS_DEFENDER_ROLL if helpless else defend_roll) + defend_mod
@@ -1222,11 +1242,12 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
             moved = obstacle_at if blocked else push
             obstacle_dice = _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) if blocked else 0
             _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES)
-            for obstacle_damage, _obstacle_damage_q in (
+            for obstacle_damage, _obstacle_damage_q in _odds.each(
                     _rt_dice_items(_obstacle_damage_dice.terms, _obstacle_damage_dice.flat, False)
                     if (obstacle_dice > 0) and _obstacle_damage_dice is not None else _rt_ZERO_ITEMS):
                 _obstacle_damage_p = _defend_roll_p * _obstacle_damage_q
-                _odds.add((success, knock_prone and success, moved, not success, obstacle_damage), _obstacle_damage_p)
+                _key = (success, knock_prone and success, moved, not success, obstacle_damage)
+                _acc[_key] = _acc_get(_key, 0.0) + _obstacle_damage_p
     return _odds.build()
 
 
@@ -1329,17 +1350,20 @@ def drag_odds(dragger: Combatant, other: Combatant, held: Combatant, *, waived: 
     """多方擒抱中的拖拽: the exact distribution of the fields of DRAG_FIELDS."""
     _drag_setup(dragger, other, held, waived, None)
     _odds, _p = OddsBuilder(DRAG_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _not_waived = not waived
     _drag_total = ((dragger.strength - 10) // 2)
     _hold_total = ((other.strength - 10) // 2)
-    for drag_roll, _drag_roll_q in (_rt_d20_distribution(0) if _not_waived else _rt_ZERO_ITEMS):
+    for drag_roll, _drag_roll_q in _odds.each(_rt_d20_distribution(0) if _not_waived else _rt_ZERO_ITEMS):
         _drag_roll_p = _p * _drag_roll_q
-        for hold_roll, _hold_roll_q in (_rt_d20_distribution(0) if _not_waived else _rt_ZERO_ITEMS):
+        for hold_roll, _hold_roll_q in _odds.each(_rt_d20_distribution(0) if _not_waived else _rt_ZERO_ITEMS):
             _hold_roll_p = _drag_roll_p * _hold_roll_q
             drag_total = drag_roll + _drag_total
             hold_total = hold_roll + _hold_total
             success = waived or drag_total > hold_total
-            _odds.add((success, not success), _hold_roll_p)
+            _key = (success, not success)
+            _acc[_key] = _acc_get(_key, 0.0) + _hold_roll_p
     return _odds.build()
 
 
@@ -1403,8 +1427,11 @@ def grapple_move_odds(mover: Combatant, target: Combatant, *, feet: int = 0, rep
     """擒抱中移动: the exact distribution of the fields of GRAPPLE_MOVE_FIELDS."""
     halved, speed, spent = _grapple_move_setup(mover, target, feet, reposition, grappling, None)
     _odds, _p = OddsBuilder(GRAPPLE_MOVE_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _out2 = _R_GRAPPLE_MOVE_FEET
-    _odds.add((speed, halved, _out2, spent), _p)
+    _key = (speed, halved, _out2, spent)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1447,7 +1474,10 @@ def hide_odds(character: Combatant) -> Odds:
     """躲藏: the exact distribution of the fields of HIDE_FIELDS."""
     _hide_setup(character, None)
     _odds, _p = OddsBuilder(HIDE_FIELDS, None, None, 200000), 1.0
-    _odds.add((True,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (True,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1530,8 +1560,11 @@ def flanking_odds(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex
     geometry, flanks = _flanking_setup(ally_a, ally_b, enemy, hex_grid, ax, ay, bx, by, ex, ey, a_sees, b_sees,
                                        a_can_attack, b_can_attack, a_charmed, b_charmed, None)
     _odds, _p = OddsBuilder(FLANKING_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _out1 = _R_FLANKING_BONUS if flanks else 0
-    _odds.add((flanks, _out1, geometry), _p)
+    _key = (flanks, _out1, geometry)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1577,7 +1610,10 @@ def move_odds(mover: Combatant, *, feet: int = 5) -> Odds:
     """移动: the exact distribution of the fields of MOVE_FIELDS."""
     _move_setup(mover, feet, None)
     _odds, _p = OddsBuilder(MOVE_FIELDS, None, None, 200000), 1.0
-    _odds.add((feet,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (feet,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1621,7 +1657,10 @@ def release_grapple_odds(grappler: Combatant, target: Combatant) -> Odds:
     """放开擒抱: the exact distribution of the fields of RELEASE_GRAPPLE_FIELDS."""
     _release_grapple_setup(grappler, target, None)
     _odds, _p = OddsBuilder(RELEASE_GRAPPLE_FIELDS, None, None, 200000), 1.0
-    _odds.add((True,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (True,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1664,7 +1703,10 @@ def engage_odds(hostile: Combatant, creature: Combatant) -> Odds:
     """进入触及范围: the exact distribution of the fields of ENGAGE_FIELDS."""
     _engage_setup(hostile, creature, None)
     _odds, _p = OddsBuilder(ENGAGE_FIELDS, None, None, 200000), 1.0
-    _odds.add((True,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (True,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1707,7 +1749,10 @@ def disengage_odds(hostile: Combatant, creature: Combatant) -> Odds:
     """离开触及范围: the exact distribution of the fields of DISENGAGE_FIELDS."""
     _disengage_setup(hostile, creature, None)
     _odds, _p = OddsBuilder(DISENGAGE_FIELDS, None, None, 200000), 1.0
-    _odds.add((True,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (True,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1750,7 +1795,10 @@ def flank_position_odds(flanker: Combatant, enemy: Combatant) -> Odds:
     """进入夹击位置: the exact distribution of the fields of FLANK_POSITION_FIELDS."""
     _flank_position_setup(flanker, enemy, None)
     _odds, _p = OddsBuilder(FLANK_POSITION_FIELDS, None, None, 200000), 1.0
-    _odds.add((True,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (True,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1793,7 +1841,10 @@ def leave_flank_odds(flanker: Combatant, enemy: Combatant) -> Odds:
     """离开夹击位置: the exact distribution of the fields of LEAVE_FLANK_FIELDS."""
     _leave_flank_setup(flanker, enemy, None)
     _odds, _p = OddsBuilder(LEAVE_FLANK_FIELDS, None, None, 200000), 1.0
-    _odds.add((True,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (True,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1836,7 +1887,10 @@ def release_vehicle_odds(grappler: Combatant) -> Odds:
     """放开载具: the exact distribution of the fields of RELEASE_VEHICLE_FIELDS."""
     _release_vehicle_setup(grappler, None)
     _odds, _p = OddsBuilder(RELEASE_VEHICLE_FIELDS, None, None, 200000), 1.0
-    _odds.add((True,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (True,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1897,7 +1951,10 @@ def vehicle_dc_odds(grappler: Combatant, power: Union[PowerSource, str], vehicle
     """载具的擒抱和推撞DC: the exact distribution of the fields of VEHICLE_DC_FIELDS."""
     mean_size, dc = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, None)
     _odds, _p = OddsBuilder(VEHICLE_DC_FIELDS, None, None, 200000), 1.0
-    _odds.add((dc, mean_size), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (dc, mean_size)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -2113,6 +2170,8 @@ def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehi
     (dc,) = _vehicle_check_setup(grappler, power, vehicle_size, length, width, height, distance, free_hand, shove,
                                  knock_prone, resisting, vehicle_held, bonus, obstacle_at, None)
     _odds, _p = OddsBuilder(VEHICLE_CHECK_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _total = ((grappler.strength - 10) // 2)
     _total_2 = grappler.proficiency if grappler.athletics else 0
     _push = shove and not knock_prone
@@ -2120,7 +2179,7 @@ def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehi
     _not_shove = not shove
     _out5 = shove and knock_prone
     _out7 = not shove and not resisting
-    for roll, _roll_q in _rt_d20_distribution(0):
+    for roll, _roll_q in _odds.each(_rt_d20_distribution(0)):
         _roll_p = _p * _roll_q
         total = roll + _total + _total_2 + bonus
         beats = total > dc
@@ -2131,14 +2190,14 @@ def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehi
         if obstacle_dice > 0 and (0 if 0 > obstacle_dice else obstacle_dice) > 200:
             _rt_within('伤害骰数', (0 if 0 > obstacle_dice else obstacle_dice), 200)
         _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES)
-        for obstacle_damage, _obstacle_damage_q in (
+        for obstacle_damage, _obstacle_damage_q in _odds.each(
                 _rt_dice_items(_obstacle_damage_dice.terms, _obstacle_damage_dice.flat, False)
                 if (obstacle_dice > 0) and _obstacle_damage_dice is not None else _rt_ZERO_ITEMS):
             _obstacle_damage_p = _roll_p * _obstacle_damage_q
-            _odds.add(
-                    (dc, total, _not_shove and beats, _not_shove and total < dc, shove_feet, _out5 and beats,
-                     obstacle_damage, _out7 and beats or resisting and total >= dc, _out7 and beats,
-                     resisting and total < dc), _obstacle_damage_p)
+            _key = (dc, total, _not_shove and beats, _not_shove and total < dc, shove_feet, _out5 and beats,
+                    obstacle_damage, _out7 and beats or resisting and total >= dc, _out7 and beats,
+                    resisting and total < dc)
+            _acc[_key] = _acc_get(_key, 0.0) + _obstacle_damage_p
     return _odds.build()
 
 
@@ -2203,6 +2262,9 @@ def vehicle_move_odds(grappler: Combatant, vehicle_size: int, *, feet: int = 0, 
     """擒抱载具中移动: the exact distribution of the fields of VEHICLE_MOVE_FIELDS."""
     halved, speed, spent = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, None)
     _odds, _p = OddsBuilder(VEHICLE_MOVE_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _out2 = _R_GRAPPLE_MOVE_FEET
-    _odds.add((speed, halved, _out2, spent), _p)
+    _key = (speed, halved, _out2, spent)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()

@@ -554,6 +554,8 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     (weapon, called_shot, ranged, grapple_penalty, defender_extras, dice_, extras_cancelled, sunder_bonus, emptied,
      own_penalty) = _setup
     _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _attacker_attack_extras = attacker.attack_extras
     _damage = called_shot.deals_damage or not called_shot.given
     _condition_points = called_shot.given and called_shot.net_per_point > 0
@@ -595,11 +597,10 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
             item_damage = (sunder_failures - item_hardness if sunder_failures - item_hardness > 0 else 0)
             dropped = disarmed
             seized = seize and disarmed
-            _odds.add(
-                    (hit, net, damage, _weapon_damage_type_id, _not_ranged, _not_ranged and hit,
-                     _called_shot_track_id if condition_points > 0 else '', condition_points, dice_, defender_extras,
-                     own_penalty, severity_steps, disarmed, item_damage, _out14, _out15, dropped, seized, emptied),
-                    _contest_p)
+            _key = (hit, net, damage, _weapon_damage_type_id, _not_ranged, _not_ranged and hit,
+                    _called_shot_track_id if condition_points > 0 else '', condition_points, dice_, defender_extras,
+                    own_penalty, severity_steps, disarmed, item_damage, _out14, _out15, dropped, seized, emptied)
+            _acc[_key] = _acc_get(_key, 0.0) + _contest_p
     return _odds.build()
 
 
@@ -835,6 +836,8 @@ def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     weapon, attack_pool, small, prone_penalty, remaining_defense, defender_extras = _bombard_setup(
             attacker, defender, weapon, distance, vehicle_mounted, total_defense, hands, aim_rounds, other_bonus, None)
     _odds, _p = OddsBuilder(BOMBARD_FIELDS, 'hit', 'damage', 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _attack_successes = (attack_pool if attack_pool > 0 else 0)
     _attacker_attack_extras = attacker.attack_extras
     _save_successes = defender.reflex_save + defender.cover_defense + (defender.basic_defense if total_defense else 0)
@@ -857,7 +860,8 @@ def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
                         save_successes + _defender_save_extras
                         - prone_penalty) > 0 if small else defense_successes - defender_extras > 0
                 damage = _weapon_bombard_damage if hit else 0
-                _odds.add((hit, damage, 'pierce', small), _defense_successes_p)
+                _key = (hit, damage, 'pierce', small)
+                _acc[_key] = _acc_get(_key, 0.0) + _defense_successes_p
     return _odds.build()
 
 
@@ -907,7 +911,10 @@ def parry_odds(defender: Combatant, weapon: Union[Weapon, str, None] = None) -> 
     """格挡加值: the exact distribution of the fields of PARRY_FIELDS."""
     (bonus,) = _parry_setup(defender, weapon, None)
     _odds, _p = OddsBuilder(PARRY_FIELDS, None, None, 200000), 1.0
-    _odds.add((bonus,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (bonus,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -962,8 +969,11 @@ def active_cover_odds(defender: Combatant, *, cover_size: int = 0, shield: Union
     """主动掩蔽: the exact distribution of the fields of ACTIVE_COVER_FIELDS."""
     full, cover = _active_cover_setup(defender, cover_size, shield, None)
     _odds, _p = OddsBuilder(ACTIVE_COVER_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _cover_gt_0 = cover > 0
-    _odds.add((cover, full, _cover_gt_0), _p)
+    _key = (cover, full, _cover_gt_0)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1008,7 +1018,10 @@ def total_defense_odds(defender: Combatant) -> Odds:
     """全力防御: the exact distribution of the fields of TOTAL_DEFENSE_FIELDS."""
     (bonus,) = _total_defense_setup(defender, None)
     _odds, _p = OddsBuilder(TOTAL_DEFENSE_FIELDS, None, None, 200000), 1.0
-    _odds.add((bonus,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (bonus,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1069,10 +1082,13 @@ def willpower_spend_odds(character: Combatant, use: Union[WillpowerUse, str], *,
     """意志力的使用: the exact distribution of the fields of WILLPOWER_SPEND_FIELDS."""
     use, bonus = _willpower_spend_setup(character, use, conscious_used, None)
     _odds, _p = OddsBuilder(WILLPOWER_SPEND_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _out1 = character.willpower - 1
     _out2 = use.id == 'conscious'
     _out4 = bonus if use.id == 'move' else 0
-    _odds.add((bonus, _out1, _out2, 1, _out4), _p)
+    _key = (bonus, _out1, _out2, 1, _out4)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1116,7 +1132,10 @@ def willpower_regain_odds(character: Combatant, *, points: int = 1) -> Odds:
     """恢复意志力: the exact distribution of the fields of WILLPOWER_REGAIN_FIELDS."""
     _willpower_regain_setup(character, points, None)
     _odds, _p = OddsBuilder(WILLPOWER_REGAIN_FIELDS, None, None, 200000), 1.0
-    _odds.add((points,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (points,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1172,7 +1191,10 @@ def draw_odds(character: Combatant, *, from_container: bool = False, from_backpa
     """取出物品: the exact distribution of the fields of DRAW_FIELDS."""
     action_spent, weapon_drawn = _draw_setup(character, from_container, from_backpack, ammunition, None)
     _odds, _p = OddsBuilder(DRAW_FIELDS, None, None, 200000), 1.0
-    _odds.add((action_spent, weapon_drawn, ammunition), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (action_spent, weapon_drawn, ammunition)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1217,7 +1239,10 @@ def pick_up_odds(character: Combatant) -> Odds:
     """拾起脱手的武器: the exact distribution of the fields of PICK_UP_FIELDS."""
     (action_spent,) = _pick_up_setup(character, None)
     _odds, _p = OddsBuilder(PICK_UP_FIELDS, None, None, 200000), 1.0
-    _odds.add((action_spent,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (action_spent,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1277,7 +1302,10 @@ def reload_odds(character: Combatant, weapon: Union[Weapon, str], *, ammo_in_han
     """装填弹药: the exact distribution of the fields of RELOAD_FIELDS."""
     (action_spent,) = _reload_setup(character, weapon, ammo_in_hand, bolt_open, None)
     _odds, _p = OddsBuilder(RELOAD_FIELDS, None, None, 200000), 1.0
-    _odds.add((action_spent, ammo_in_hand), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (action_spent, ammo_in_hand)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1325,8 +1353,11 @@ def open_bolt_odds(character: Combatant, weapon: Union[Weapon, str]) -> Odds:
     """拉开枪栓: the exact distribution of the fields of OPEN_BOLT_FIELDS."""
     (weapon,) = _open_bolt_setup(character, weapon, None)
     _odds, _p = OddsBuilder(OPEN_BOLT_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _weapon_bolt_action = weapon.bolt_action
-    _odds.add((_weapon_bolt_action,), _p)
+    _key = (_weapon_bolt_action,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1441,6 +1472,8 @@ def save_contest_odds(attack_dice: int, *, attack_extras: int = 0, save_dice: in
     (damage_type,) = _save_contest_setup(attack_dice, attack_extras, save_dice, save_extras, speed, armor_piercing,
                                          damage_type, None)
     _odds, _p = OddsBuilder(SAVE_CONTEST_FIELDS, 'hit', 'damage', 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _damage_type_id = damage_type.id
     for attack_successes, _attack_successes_q in _odds.outcomes(_p, _rt_pool_distribution(attack_dice, 10, 8, 10)):
         _attack_successes_p = _p * _attack_successes_q
@@ -1449,7 +1482,8 @@ def save_contest_odds(attack_dice: int, *, attack_extras: int = 0, save_dice: in
             _save_successes_p = _attack_successes_p * _save_successes_q
             net = (attack_successes + attack_extras - save_successes - save_extras
                    if attack_successes + attack_extras - save_successes - save_extras > 0 else 0)
-            _odds.add((net > 0, net, net, _damage_type_id), _save_successes_p)
+            _key = (net > 0, net, net, _damage_type_id)
+            _acc[_key] = _acc_get(_key, 0.0) + _save_successes_p
     return _odds.build()
 
 
@@ -1559,6 +1593,8 @@ def trip_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
     """绊摔: the exact distribution of the fields of TRIP_FIELDS."""
     attack_pool, defend_pool = _trip_setup(attacker, defender, weapon, flying, None)
     _odds, _p = OddsBuilder(TRIP_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _attack_successes = (attack_pool if attack_pool > 0 else 0)
     _attacker_attack_extras = attacker.attack_extras
     _not_flying = not flying
@@ -1570,9 +1606,8 @@ def trip_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
             _defend_successes_p = _attack_successes_p * _defend_successes_q
             net = attack_successes + _attacker_attack_extras - defend_successes
             success = net > 0
-            _odds.add(
-                    (success, (net if net > 0 else 0), _not_flying and success,
-                     (net if net > 0 else 0) if flying else 0), _defend_successes_p)
+            _key = (success, (net if net > 0 else 0), _not_flying and success, (net if net > 0 else 0) if flying else 0)
+            _acc[_key] = _acc_get(_key, 0.0) + _defend_successes_p
     return _odds.build()
 
 
@@ -1689,6 +1724,8 @@ def bull_rush_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
     """冲撞: the exact distribution of the fields of BULL_RUSH_FIELDS."""
     attack_pool, defend_pool = _bull_rush_setup(attacker, defender, weapon, knock_down, returned, None)
     _odds, _p = OddsBuilder(BULL_RUSH_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _attack_successes = (attack_pool if attack_pool > 0 else 0)
     _attacker_attack_extras = attacker.attack_extras
     _not_knock_down = not knock_down
@@ -1701,8 +1738,8 @@ def bull_rush_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
             net = attack_successes + _attacker_attack_extras - defend_successes
             success = net > 0
             push = 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) if _not_knock_down and success else 0
-            _odds.add((success, (net if net > 0 else 0), knock_down and success, push, not success),
-                      _defend_successes_p)
+            _key = (success, (net if net > 0 else 0), knock_down and success, push, not success)
+            _acc[_key] = _acc_get(_key, 0.0) + _defend_successes_p
     return _odds.build()
 
 
@@ -1853,6 +1890,8 @@ def grapple_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     touch_pool, contest_pool, resist_pool, contest_extras, cling = _grapple_setup(
             attacker, defender, weapon, held_item_size, free_hands, None)
     _odds, _p = OddsBuilder(GRAPPLE_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _attacker_attack_extras = attacker.attack_extras
     _not_cling = not cling
     for touch, _touch_q in _odds.outcomes(_p, _rt_pool_distribution(touch_pool, 10, 8, 10)):
@@ -1866,9 +1905,9 @@ def grapple_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
                 _resist_p = _hold_p * _resist_q
                 net = hold + contest_extras - resist if touched else 0
                 success = touched and net > 0
-                _odds.add(
-                        (success, touched, (net if net > 0 else 0), cling and success, _not_cling and success,
-                         net if _not_cling and success else 0), _resist_p)
+                _key = (success, touched, (net if net > 0 else 0), cling and success, _not_cling and success,
+                        net if _not_cling and success else 0)
+                _acc[_key] = _acc_get(_key, 0.0) + _resist_p
     return _odds.build()
 
 
@@ -1972,6 +2011,8 @@ def pin_odds(attacker: Combatant, defender: Combatant) -> Odds:
     """压制对手: the exact distribution of the fields of PIN_FIELDS."""
     (contest_extras,) = _pin_setup(attacker, defender, None)
     _odds, _p = OddsBuilder(PIN_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _hold = attacker.strength + attacker.martial + attacker.specialty
     _resist = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
                else defender.strength + defender.martial + defender.specialty)
@@ -1982,9 +2023,9 @@ def pin_odds(attacker: Combatant, defender: Combatant) -> Odds:
             _resist_p = _hold_p * _resist_q
             net = hold + contest_extras - resist
             success = net > 0
-            _odds.add(
-                    (success, (net if net > 0 else 0), success and net > _defender_strength,
-                     _R_PIN_ESCAPES_NEEDED if success else 1), _resist_p)
+            _key = (success, (net if net > 0 else 0), success and net > _defender_strength,
+                    _R_PIN_ESCAPES_NEEDED if success else 1)
+            _acc[_key] = _acc_get(_key, 0.0) + _resist_p
     return _odds.build()
 
 
@@ -2095,6 +2136,8 @@ def feint_odds(attacker: Combatant, defender: Combatant, *, penalty: int = 0, de
     """虚招: the exact distribution of the fields of FEINT_FIELDS."""
     _feint_setup(attacker, defender, penalty, defender_specialty, None)
     _odds, _p = OddsBuilder(FEINT_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _feint_successes = (attacker.intelligence + attacker.martial + attacker.specialty - penalty
                         if attacker.intelligence + attacker.martial + attacker.specialty - penalty > 0 else 0)
     _read_successes = defender.wisdom + defender.insight + defender_specialty
@@ -2106,7 +2149,8 @@ def feint_odds(attacker: Combatant, defender: Combatant, *, penalty: int = 0, de
             net = feint_successes - read_successes
             success = net > 0
             parry_penalty = (_R_FEINT_MAX_PARRY_PENALTY if _R_FEINT_MAX_PARRY_PENALTY < net else net) if success else 0
-            _odds.add((success, success, parry_penalty), _read_successes_p)
+            _key = (success, success, parry_penalty)
+            _acc[_key] = _acc_get(_key, 0.0) + _read_successes_p
     return _odds.build()
 
 
@@ -2340,6 +2384,8 @@ def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1,
     contested, pool, block_pool = _overrun_setup(attacker, defender, blockers, acrobatics, blocker_cannot_block,
                                                  blocker_dodges, square_behind_occupied, blocker_knocks_down, None)
     _odds, _p = OddsBuilder(OVERRUN_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _attacker_attack_extras = attacker.attack_extras
     _b2 = contested and blockers >= 2
     _b3 = contested and blockers >= 3
@@ -2374,10 +2420,9 @@ def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1,
                         knocked_down = _knocked_down and passed < blockers and (
                                 left1 if passed == 0 else left2 if passed == 1 else left3 if passed == 2
                                 else left3 - b4) < 0
-                        _odds.add(
-                                (passed, passed == blockers, contested, contested and passed < blockers, knocked_down,
-                                 contested and passed < blockers and (square_behind_occupied or knocked_down), _out6),
-                                _b4_p)
+                        _key = (passed, passed == blockers, contested, contested and passed < blockers, knocked_down,
+                                contested and passed < blockers and (square_behind_occupied or knocked_down), _out6)
+                        _acc[_key] = _acc_get(_key, 0.0) + _b4_p
     return _odds.build()
 
 
@@ -2559,6 +2604,8 @@ def grapple_attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[
     contest_extras, attack_pool, remaining_defense, defender_extras = _grapple_attack_setup(
             attacker, defender, weapon, pinned, None)
     _odds, _p = OddsBuilder(GRAPPLE_ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _not_pinned = not pinned
     _hold = attacker.strength + attacker.martial + attacker.specialty
     _resist = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
@@ -2577,7 +2624,8 @@ def grapple_attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[
                 _raw_p = _resist_p * _raw_q
                 hit = contest_won and raw - defender_extras > 0
                 damage = raw - defender_extras + _attacker_attack_extras if hit else 0
-                _odds.add((contest_won, hit, damage, 'blunt'), _raw_p)
+                _key = (contest_won, hit, damage, 'blunt')
+                _acc[_key] = _acc_get(_key, 0.0) + _raw_p
     return _odds.build()
 
 
@@ -2698,6 +2746,8 @@ def grapple_move_odds(attacker: Combatant, defender: Combatant, *, pinned: bool 
     """擒抱中的移动: the exact distribution of the fields of GRAPPLE_MOVE_FIELDS."""
     (free_move,) = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, None)
     _odds, _p = OddsBuilder(GRAPPLE_MOVE_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _not_free_move = not free_move
     _attacker_strength = attacker.strength
     _defender_strength = defender.strength
@@ -2713,7 +2763,8 @@ def grapple_move_odds(attacker: Combatant, defender: Combatant, *, pinned: bool 
             meters = (_rt_floordiv(_attacker_move_speed, _R_CLING_CARRY_SPEED_DIVISOR) if carrying
                       else _rt_floordiv(_attacker_move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned
                       else min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, _attacker_move_speed) if net > 0 else 0)
-            _odds.add((success, meters), _hold_p)
+            _key = (success, meters)
+            _acc[_key] = _acc_get(_key, 0.0) + _hold_p
     return _odds.build()
 
 
@@ -2815,6 +2866,8 @@ def escape_grapple_odds(attacker: Combatant, defender: Combatant, *, pinned: boo
     """解除擒抱: the exact distribution of the fields of ESCAPE_GRAPPLE_FIELDS."""
     _escape_grapple_setup(attacker, defender, pinned, None)
     _odds, _p = OddsBuilder(ESCAPE_GRAPPLE_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _resist = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
                else defender.strength + defender.martial + defender.specialty)
     _hold = attacker.strength + attacker.martial + attacker.specialty
@@ -2824,7 +2877,8 @@ def escape_grapple_odds(attacker: Combatant, defender: Combatant, *, pinned: boo
         for hold, _hold_q in _odds.outcomes(_resist_p, _rt_pool_distribution(_hold, 10, 8, 10)):
             _hold_p = _resist_p * _hold_q
             success = resist - hold > 0
-            _odds.add((success, pinned and success, _not_pinned and success), _hold_p)
+            _key = (success, pinned and success, _not_pinned and success)
+            _acc[_key] = _acc_get(_key, 0.0) + _hold_p
     return _odds.build()
 
 
@@ -2868,7 +2922,10 @@ def release_grapple_odds(attacker: Combatant, defender: Combatant) -> Odds:
     """放开擒抱: the exact distribution of the fields of RELEASE_GRAPPLE_FIELDS."""
     _release_grapple_setup(attacker, defender, None)
     _odds, _p = OddsBuilder(RELEASE_GRAPPLE_FIELDS, None, None, 200000), 1.0
-    _odds.add((True,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (True,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -2973,6 +3030,8 @@ def cling_to_back_odds(attacker: Combatant, defender: Combatant, *, clinging: bo
     """攀附到背部: the exact distribution of the fields of CLING_TO_BACK_FIELDS."""
     (contest_extras,) = _cling_to_back_setup(attacker, defender, clinging, None)
     _odds, _p = OddsBuilder(CLING_TO_BACK_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _hold = attacker.strength + attacker.martial + attacker.specialty
     _resist = (defender.reflex_save if defender.reflex_save > defender.strength + defender.martial + defender.specialty
                else defender.strength + defender.martial + defender.specialty)
@@ -2982,7 +3041,8 @@ def cling_to_back_odds(attacker: Combatant, defender: Combatant, *, clinging: bo
             _resist_p = _hold_p * _resist_q
             net = hold + contest_extras - resist
             success = net > 0
-            _odds.add((success, (net if net > 0 else 0)), _resist_p)
+            _key = (success, (net if net > 0 else 0))
+            _acc[_key] = _acc_get(_key, 0.0) + _resist_p
     return _odds.build()
 
 
@@ -3026,8 +3086,11 @@ def stand_up_odds(character: Combatant) -> Odds:
     """起身: the exact distribution of the fields of STAND_UP_FIELDS."""
     _stand_up_setup(character, None)
     _odds, _p = OddsBuilder(STAND_UP_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _character_prone = character.prone
-    _odds.add((_character_prone,), _p)
+    _key = (_character_prone,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -3070,5 +3133,8 @@ def aim_odds(character: Combatant) -> Odds:
     """瞄准: the exact distribution of the fields of AIM_FIELDS."""
     _aim_setup(character, None)
     _odds, _p = OddsBuilder(AIM_FIELDS, None, None, 200000), 1.0
-    _odds.add((1,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (1,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()

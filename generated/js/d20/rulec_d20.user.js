@@ -889,6 +889,10 @@
   }
   // Accumulates weighted outcomes inside a generated odds function; past `budget` outcomes it
   // throws LimitExceeded (an enumeration too big to finish in interactive time).
+  // Accumulates weighted outcomes inside a generated odds function. Every outcome a roll's loop
+  // enumerates is charged to `budget` as the loop opens (`outcomes`, `each`): past it the call throws
+  // LimitExceeded, before the work. The innermost loop's body puts one outcome (uncharged: bounded by
+  // the charged loops around it); `add` charges it, for a caller outside such a loop.
   class OddsBuilder {
     constructor(fields, hit, damage, budget) {
       this.fields = fields; this.acc = new Map(); this.dropped = 0.0; this.hit = hit; this.damage = damage;
@@ -896,12 +900,24 @@
     }
     add(outcome, p) {
       if (--this.left < 0) OddsBuilder.exceeded();
+      this.put(outcome, p);
+    }
+    put(outcome, p) {
       const key = JSON.stringify(outcome);
       const found = this.acc.get(key);
       if (found === undefined) this.acc.set(key, [outcome, p]);
       else found[1] += p;
     }
-    outcomes(p, dist) { this.drop(p * dist.skipped); return dist.items(); }
+    outcomes(p, dist) {
+      const items = dist.items();
+      if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+      if (dist.skipped) this.dropped += p * dist.skipped;
+      return items;
+    }
+    each(items) {
+      if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+      return items;
+    }
     drop(p) {
       if (--this.left < 0) OddsBuilder.exceeded();
       this.dropped += p;
@@ -4200,14 +4216,14 @@
     const _odds = new OddsBuilder(ATTACK_FIELDS, "hit", "damage", 200000);
     const _p = 1.0;
     let natural, total, hit, crit, _weapon_damage_dice, weapon_damage, _extra_damage_dice, extra_damage, damage;
-    for (const _natural_item of _rt_d20_distribution(advantage - disadvantage)) {
+    for (const _natural_item of _odds.each(_rt_d20_distribution(advantage - disadvantage))) {
       natural = _natural_item[0];
       const _natural_p = _p * _natural_item[1];
       total = natural + attack_bonus;
       hit = !guessed_wrong && total >= target.armor_class;
       crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
       _weapon_damage_dice = two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice;
-      for (const _weapon_damage_item of (
+      for (const _weapon_damage_item of _odds.each(
         (hit)
         && _weapon_damage_dice !== null ? _rt_dice_items(
           _weapon_damage_dice.terms, _weapon_damage_dice.flat, crit
@@ -4216,7 +4232,7 @@
         weapon_damage = _weapon_damage_item[0];
         const _weapon_damage_p = _natural_p * _weapon_damage_item[1];
         _extra_damage_dice = _rt_make_dice(sneak_dice, _R_SNEAK_DIE_SIDES);
-        for (const _extra_damage_item of (
+        for (const _extra_damage_item of _odds.each(
           (hit && sneak_dice > 0)
           && _extra_damage_dice !== null ? _rt_dice_items(
             _extra_damage_dice.terms, _extra_damage_dice.flat, crit
@@ -4225,7 +4241,7 @@
           extra_damage = _extra_damage_item[0];
           const _extra_damage_p = _weapon_damage_p * _extra_damage_item[1];
           damage = hit ? Math.max(0, weapon_damage + extra_damage + (weapon.damage_type.given ? damage_mod : 0)) : 0;
-          _odds.add(
+          _odds.put(
             [
               hit, crit, damage, weapon.damage_type.id, natural, total, attacker.hidden,
               !offhand && (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee",
@@ -4472,16 +4488,16 @@
     const _odds = new OddsBuilder(SPELL_ATTACK_FIELDS, "hit", "damage", 200000);
     const _p = 1.0;
     let natural, total, hit, crit, _spell_damage_dice, spell_damage;
-    for (const _natural_item of _rt_d20_distribution((
+    for (const _natural_item of _odds.each(_rt_d20_distribution((
       caster_unseen || attacker.hidden ? _R_UNSEEN_ATTACKER_ADVANTAGE : 0
-    ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage))) {
+    ) + extra_advantage - ((hostile_nearby && !melee ? _R_CLOSE_RANGED_DISADVANTAGE : 0) + (target_unseen ? _R_UNSEEN_TARGET_DISADVANTAGE : 0) + extra_disadvantage)))) {
       natural = _natural_item[0];
       const _natural_p = _p * _natural_item[1];
       total = natural + mod + attacker.proficiency + (flanks && melee ? _R_FLANKING_BONUS : 0);
       hit = total >= target.armor_class;
       crit = hit && natural >= _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
       _spell_damage_dice = _rt_make_dice(dice_count, dice_sides);
-      for (const _spell_damage_item of (
+      for (const _spell_damage_item of _odds.each(
         (hit)
         && _spell_damage_dice !== null ? _rt_dice_items(
           _spell_damage_dice.terms, _spell_damage_dice.flat, crit
@@ -4489,7 +4505,7 @@
       )) {
         spell_damage = _spell_damage_item[0];
         const _spell_damage_p = _natural_p * _spell_damage_item[1];
-        _odds.add([hit, crit, spell_damage, total, attacker.hidden], _spell_damage_p);
+        _odds.put([hit, crit, spell_damage, total, attacker.hidden], _spell_damage_p);
       }
     }
     return _odds.build();
@@ -4537,7 +4553,7 @@
     _charm_setup(charmer, creature, null);
     const _odds = new OddsBuilder(CHARM_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([true], _p);
+    _odds.put([true], _p);
     return _odds.build();
   }
 
@@ -4583,7 +4599,7 @@
     _end_charm_setup(charmer, creature, null);
     const _odds = new OddsBuilder(END_CHARM_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([true], _p);
+    _odds.put([true], _p);
     return _odds.build();
   }
 
@@ -4748,16 +4764,16 @@
     const _odds = new OddsBuilder(GRAPPLE_FIELDS, null, null, 200000);
     const _p = 1.0;
     let attack_roll, defend_roll, attack_total, defend_total, success;
-    for (const _attack_roll_item of _rt_d20_distribution(Math.max(0, attacker.size - target.size))) {
+    for (const _attack_roll_item of _odds.each(_rt_d20_distribution(Math.max(0, attacker.size - target.size)))) {
       attack_roll = _attack_roll_item[0];
       const _attack_roll_p = _p * _attack_roll_item[1];
-      for (const _defend_roll_item of (!helpless ? _rt_d20_distribution(Math.max(0, target.size - attacker.size)) : _rt_ZERO_ITEMS)) {
+      for (const _defend_roll_item of _odds.each(!helpless ? _rt_d20_distribution(Math.max(0, target.size - attacker.size)) : _rt_ZERO_ITEMS)) {
         defend_roll = _defend_roll_item[0];
         const _defend_roll_p = _attack_roll_p * _defend_roll_item[1];
         attack_total = attack_roll + attack_mod;
         defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : defend_roll) + defend_mod;
         success = attack_total > defend_total;
-        _odds.add([success, attack_total, defend_total, success, !success], _defend_roll_p);
+        _odds.put([success, attack_total, defend_total, success, !success], _defend_roll_p);
       }
     }
     return _odds.build();
@@ -4875,16 +4891,16 @@
     const _odds = new OddsBuilder(ESCAPE_GRAPPLE_FIELDS, null, null, 200000);
     const _p = 1.0;
     let escape_roll, hold_roll, escape_total, hold_total, success;
-    for (const _escape_roll_item of _rt_d20_distribution(0)) {
+    for (const _escape_roll_item of _odds.each(_rt_d20_distribution(0))) {
       escape_roll = _escape_roll_item[0];
       const _escape_roll_p = _p * _escape_roll_item[1];
-      for (const _hold_roll_item of (!grappler.incapacitated ? _rt_d20_distribution(0) : _rt_ZERO_ITEMS)) {
+      for (const _hold_roll_item of _odds.each(!grappler.incapacitated ? _rt_d20_distribution(0) : _rt_ZERO_ITEMS)) {
         hold_roll = _hold_roll_item[0];
         const _hold_roll_p = _escape_roll_p * _hold_roll_item[1];
         escape_total = escape_roll + escape_mod;
         hold_total = (grappler.incapacitated ? _R_HELPLESS_DEFENDER_ROLL : hold_roll) + hold_mod;
         success = grappler.incapacitated || escape_total > hold_total;
-        _odds.add([success, escape_total, hold_total], _hold_roll_p);
+        _odds.put([success, escape_total, hold_total], _hold_roll_p);
       }
     }
     return _odds.build();
@@ -5087,10 +5103,10 @@
     const _p = 1.0;
     let attack_roll, defend_roll, attack_total, defend_total, success, push, blocked, moved, obstacle_dice;
     let _obstacle_damage_dice, obstacle_damage;
-    for (const _attack_roll_item of _rt_d20_distribution(Math.max(0, attacker.size - target.size))) {
+    for (const _attack_roll_item of _odds.each(_rt_d20_distribution(Math.max(0, attacker.size - target.size)))) {
       attack_roll = _attack_roll_item[0];
       const _attack_roll_p = _p * _attack_roll_item[1];
-      for (const _defend_roll_item of (!helpless ? _rt_d20_distribution(Math.max(0, target.size - attacker.size)) : _rt_ZERO_ITEMS)) {
+      for (const _defend_roll_item of _odds.each(!helpless ? _rt_d20_distribution(Math.max(0, target.size - attacker.size)) : _rt_ZERO_ITEMS)) {
         defend_roll = _defend_roll_item[0];
         const _defend_roll_p = _attack_roll_p * _defend_roll_item[1];
         attack_total = attack_roll + attack_mod;
@@ -5101,7 +5117,7 @@
         moved = blocked ? obstacle_at : push;
         obstacle_dice = blocked ? _rt_floordiv(push - obstacle_at, _R_OBSTACLE_FEET_PER_DIE) : 0;
         _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
-        for (const _obstacle_damage_item of (
+        for (const _obstacle_damage_item of _odds.each(
           (obstacle_dice > 0)
           && _obstacle_damage_dice !== null ? _rt_dice_items(
             _obstacle_damage_dice.terms, _obstacle_damage_dice.flat, false
@@ -5109,7 +5125,7 @@
         )) {
           obstacle_damage = _obstacle_damage_item[0];
           const _obstacle_damage_p = _defend_roll_p * _obstacle_damage_item[1];
-          _odds.add([success, success && knock_prone, moved, !success, obstacle_damage], _obstacle_damage_p);
+          _odds.put([success, success && knock_prone, moved, !success, obstacle_damage], _obstacle_damage_p);
         }
       }
     }
@@ -5240,16 +5256,16 @@
     const _odds = new OddsBuilder(DRAG_FIELDS, null, null, 200000);
     const _p = 1.0;
     let drag_roll, hold_roll, drag_total, hold_total, success;
-    for (const _drag_roll_item of (!waived ? _rt_d20_distribution(0) : _rt_ZERO_ITEMS)) {
+    for (const _drag_roll_item of _odds.each(!waived ? _rt_d20_distribution(0) : _rt_ZERO_ITEMS)) {
       drag_roll = _drag_roll_item[0];
       const _drag_roll_p = _p * _drag_roll_item[1];
-      for (const _hold_roll_item of (!waived ? _rt_d20_distribution(0) : _rt_ZERO_ITEMS)) {
+      for (const _hold_roll_item of _odds.each(!waived ? _rt_d20_distribution(0) : _rt_ZERO_ITEMS)) {
         hold_roll = _hold_roll_item[0];
         const _hold_roll_p = _drag_roll_p * _hold_roll_item[1];
         drag_total = drag_roll + Math.floor((dragger.strength - 10) / 2);
         hold_total = hold_roll + Math.floor((other.strength - 10) / 2);
         success = waived || drag_total > hold_total;
-        _odds.add([success, !success], _hold_roll_p);
+        _odds.put([success, !success], _hold_roll_p);
       }
     }
     return _odds.build();
@@ -5335,7 +5351,7 @@
     const [halved, speed, spent] = _grapple_move_setup(mover, target, feet, reposition, grappling, null);
     const _odds = new OddsBuilder(GRAPPLE_MOVE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([speed, halved, _R_GRAPPLE_MOVE_FEET, spent], _p);
+    _odds.put([speed, halved, _R_GRAPPLE_MOVE_FEET, spent], _p);
     return _odds.build();
   }
 
@@ -5381,7 +5397,7 @@
     _hide_setup(character, null);
     const _odds = new OddsBuilder(HIDE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([true], _p);
+    _odds.put([true], _p);
     return _odds.build();
   }
 
@@ -5545,7 +5561,7 @@
     );
     const _odds = new OddsBuilder(FLANKING_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([flanks, flanks ? _R_FLANKING_BONUS : 0, geometry], _p);
+    _odds.put([flanks, flanks ? _R_FLANKING_BONUS : 0, geometry], _p);
     return _odds.build();
   }
 
@@ -5602,7 +5618,7 @@
     _move_setup(mover, feet, null);
     const _odds = new OddsBuilder(MOVE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([feet], _p);
+    _odds.put([feet], _p);
     return _odds.build();
   }
 
@@ -5648,7 +5664,7 @@
     _release_grapple_setup(grappler, target, null);
     const _odds = new OddsBuilder(RELEASE_GRAPPLE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([true], _p);
+    _odds.put([true], _p);
     return _odds.build();
   }
 
@@ -5694,7 +5710,7 @@
     _engage_setup(hostile, creature, null);
     const _odds = new OddsBuilder(ENGAGE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([true], _p);
+    _odds.put([true], _p);
     return _odds.build();
   }
 
@@ -5740,7 +5756,7 @@
     _disengage_setup(hostile, creature, null);
     const _odds = new OddsBuilder(DISENGAGE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([true], _p);
+    _odds.put([true], _p);
     return _odds.build();
   }
 
@@ -5786,7 +5802,7 @@
     _flank_position_setup(flanker, enemy, null);
     const _odds = new OddsBuilder(FLANK_POSITION_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([true], _p);
+    _odds.put([true], _p);
     return _odds.build();
   }
 
@@ -5832,7 +5848,7 @@
     _leave_flank_setup(flanker, enemy, null);
     const _odds = new OddsBuilder(LEAVE_FLANK_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([true], _p);
+    _odds.put([true], _p);
     return _odds.build();
   }
 
@@ -5878,7 +5894,7 @@
     _release_vehicle_setup(grappler, null);
     const _odds = new OddsBuilder(RELEASE_VEHICLE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([true], _p);
+    _odds.put([true], _p);
     return _odds.build();
   }
 
@@ -5946,7 +5962,7 @@
     const [mean_size, dc] = _vehicle_dc_setup(grappler, power, vehicle_size, length, width, height, null);
     const _odds = new OddsBuilder(VEHICLE_DC_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([dc, mean_size], _p);
+    _odds.put([dc, mean_size], _p);
     return _odds.build();
   }
 
@@ -6205,7 +6221,7 @@
     const _odds = new OddsBuilder(VEHICLE_CHECK_FIELDS, null, null, 200000);
     const _p = 1.0;
     let roll, total, beats, push, blocked, shove_feet, obstacle_dice, _obstacle_damage_dice, obstacle_damage;
-    for (const _roll_item of _rt_d20_distribution(0)) {
+    for (const _roll_item of _odds.each(_rt_d20_distribution(0))) {
       roll = _roll_item[0];
       const _roll_p = _p * _roll_item[1];
       total = roll + Math.floor((grappler.strength - 10) / 2) + (grappler.athletics ? grappler.proficiency : 0) + bonus;
@@ -6218,7 +6234,7 @@
         _rt_within("伤害骰数", Math.max(obstacle_dice, 0), 200);
       }
       _obstacle_damage_dice = _rt_make_dice(obstacle_dice, _R_OBSTACLE_DIE_SIDES);
-      for (const _obstacle_damage_item of (
+      for (const _obstacle_damage_item of _odds.each(
         (obstacle_dice > 0)
         && _obstacle_damage_dice !== null ? _rt_dice_items(
           _obstacle_damage_dice.terms, _obstacle_damage_dice.flat, false
@@ -6226,7 +6242,7 @@
       )) {
         obstacle_damage = _obstacle_damage_item[0];
         const _obstacle_damage_p = _roll_p * _obstacle_damage_item[1];
-        _odds.add(
+        _odds.put(
           [
             dc, total, beats && !shove, total < dc && !shove, shove_feet, beats && shove && knock_prone, obstacle_damage,
             beats && !shove && !resisting || resisting && total >= dc, beats && !shove && !resisting,
@@ -6322,7 +6338,7 @@
     const [halved, speed, spent] = _vehicle_move_setup(grappler, vehicle_size, feet, reposition, vehicle_held, null);
     const _odds = new OddsBuilder(VEHICLE_MOVE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([speed, halved, _R_GRAPPLE_MOVE_FEET, spent], _p);
+    _odds.put([speed, halved, _R_GRAPPLE_MOVE_FEET, spent], _p);
     return _odds.build();
   }
 

@@ -890,6 +890,10 @@
   }
   // Accumulates weighted outcomes inside a generated odds function; past `budget` outcomes it
   // throws LimitExceeded (an enumeration too big to finish in interactive time).
+  // Accumulates weighted outcomes inside a generated odds function. Every outcome a roll's loop
+  // enumerates is charged to `budget` as the loop opens (`outcomes`, `each`): past it the call throws
+  // LimitExceeded, before the work. The innermost loop's body puts one outcome (uncharged: bounded by
+  // the charged loops around it); `add` charges it, for a caller outside such a loop.
   class OddsBuilder {
     constructor(fields, hit, damage, budget) {
       this.fields = fields; this.acc = new Map(); this.dropped = 0.0; this.hit = hit; this.damage = damage;
@@ -897,12 +901,24 @@
     }
     add(outcome, p) {
       if (--this.left < 0) OddsBuilder.exceeded();
+      this.put(outcome, p);
+    }
+    put(outcome, p) {
       const key = JSON.stringify(outcome);
       const found = this.acc.get(key);
       if (found === undefined) this.acc.set(key, [outcome, p]);
       else found[1] += p;
     }
-    outcomes(p, dist) { this.drop(p * dist.skipped); return dist.items(); }
+    outcomes(p, dist) {
+      const items = dist.items();
+      if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+      if (dist.skipped) this.dropped += p * dist.skipped;
+      return items;
+    }
+    each(items) {
+      if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+      return items;
+    }
     drop(p) {
       if (--this.left < 0) OddsBuilder.exceeded();
       this.dropped += p;
@@ -4657,7 +4673,7 @@
         item_damage = Math.max(0, sunder_failures - item_hardness);
         dropped = disarmed;
         seized = disarmed && seize;
-        _odds.add(
+        _odds.put(
           [
             hit, net, damage, weapon.damage_type.id, !ranged, hit && !ranged,
             condition_points > 0 ? called_shot.track.id : "", condition_points, dice_, defender_extras, own_penalty,
@@ -4997,7 +5013,7 @@
           const _defense_successes_p = _save_successes_p * _defense_successes_item[1];
           hit = small ? attack_successes + attacker.attack_extras - (save_successes + defender.save_extras - prone_penalty) > 0 : defense_successes - defender_extras > 0;
           damage = hit ? weapon.bombard_damage : 0;
-          _odds.add([hit, damage, "pierce", small], _defense_successes_p);
+          _odds.put([hit, damage, "pierce", small], _defense_successes_p);
         }
       }
     }
@@ -5055,7 +5071,7 @@
     const [bonus] = _parry_setup(defender, weapon, null);
     const _odds = new OddsBuilder(PARRY_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([bonus], _p);
+    _odds.put([bonus], _p);
     return _odds.build();
   }
 
@@ -5122,7 +5138,7 @@
     const [full, cover] = _active_cover_setup(defender, cover_size, shield, null);
     const _odds = new OddsBuilder(ACTIVE_COVER_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([cover, full, cover > 0], _p);
+    _odds.put([cover, full, cover > 0], _p);
     return _odds.build();
   }
 
@@ -5171,7 +5187,7 @@
     const [bonus] = _total_defense_setup(defender, null);
     const _odds = new OddsBuilder(TOTAL_DEFENSE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([bonus], _p);
+    _odds.put([bonus], _p);
     return _odds.build();
   }
 
@@ -5248,7 +5264,7 @@
     const bonus = _setup[1];
     const _odds = new OddsBuilder(WILLPOWER_SPEND_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([bonus, character.willpower - 1, use.id === "conscious", 1, use.id === "move" ? bonus : 0], _p);
+    _odds.put([bonus, character.willpower - 1, use.id === "conscious", 1, use.id === "move" ? bonus : 0], _p);
     return _odds.build();
   }
 
@@ -5300,7 +5316,7 @@
     _willpower_regain_setup(character, points, null);
     const _odds = new OddsBuilder(WILLPOWER_REGAIN_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([points], _p);
+    _odds.put([points], _p);
     return _odds.build();
   }
 
@@ -5373,7 +5389,7 @@
     const [action_spent, weapon_drawn] = _draw_setup(character, from_container, from_backpack, ammunition, null);
     const _odds = new OddsBuilder(DRAW_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([action_spent, weapon_drawn, ammunition], _p);
+    _odds.put([action_spent, weapon_drawn, ammunition], _p);
     return _odds.build();
   }
 
@@ -5422,7 +5438,7 @@
     const [action_spent] = _pick_up_setup(character, null);
     const _odds = new OddsBuilder(PICK_UP_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([action_spent], _p);
+    _odds.put([action_spent], _p);
     return _odds.build();
   }
 
@@ -5497,7 +5513,7 @@
     const [action_spent] = _reload_setup(character, weapon, ammo_in_hand, bolt_open, null);
     const _odds = new OddsBuilder(RELOAD_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([action_spent, ammo_in_hand], _p);
+    _odds.put([action_spent, ammo_in_hand], _p);
     return _odds.build();
   }
 
@@ -5553,7 +5569,7 @@
     weapon = _setup[0];
     const _odds = new OddsBuilder(OPEN_BOLT_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([weapon.bolt_action], _p);
+    _odds.put([weapon.bolt_action], _p);
     return _odds.build();
   }
 
@@ -5719,7 +5735,7 @@
         save_successes = _save_successes_item[0];
         const _save_successes_p = _attack_successes_p * _save_successes_item[1];
         net = Math.max(0, attack_successes + attack_extras - save_successes - save_extras);
-        _odds.add([net > 0, net, net, damage_type.id], _save_successes_p);
+        _odds.put([net > 0, net, net, damage_type.id], _save_successes_p);
       }
     }
     return _odds.build();
@@ -5856,7 +5872,7 @@
         const _defend_successes_p = _attack_successes_p * _defend_successes_item[1];
         net = attack_successes + attacker.attack_extras - defend_successes;
         success = net > 0;
-        _odds.add([success, Math.max(0, net), success && !flying, flying ? Math.max(0, net) : 0], _defend_successes_p);
+        _odds.put([success, Math.max(0, net), success && !flying, flying ? Math.max(0, net) : 0], _defend_successes_p);
       }
     }
     return _odds.build();
@@ -6000,7 +6016,7 @@
         net = attack_successes + attacker.attack_extras - defend_successes;
         success = net > 0;
         push = success && !knock_down ? 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) : 0;
-        _odds.add([success, Math.max(0, net), success && knock_down, push, !success], _defend_successes_p);
+        _odds.put([success, Math.max(0, net), success && knock_down, push, !success], _defend_successes_p);
       }
     }
     return _odds.build();
@@ -6200,7 +6216,7 @@
           const _resist_p = _hold_p * _resist_item[1];
           net = touched ? hold + contest_extras - resist : 0;
           success = touched && net > 0;
-          _odds.add(
+          _odds.put(
             [success, touched, Math.max(0, net), success && cling, success && !cling, success && !cling ? net : 0],
             _resist_p
           );
@@ -6320,7 +6336,7 @@
         const _resist_p = _hold_p * _resist_item[1];
         net = hold + contest_extras - resist;
         success = net > 0;
-        _odds.add(
+        _odds.put(
           [success, Math.max(0, net), success && net > defender.strength, success ? _R_PIN_ESCAPES_NEEDED : 1], _resist_p
         );
       }
@@ -6456,7 +6472,7 @@
         net = feint_successes - read_successes;
         success = net > 0;
         parry_penalty = success ? Math.min(net, _R_FEINT_MAX_PARRY_PENALTY) : 0;
-        _odds.add([success, success, parry_penalty], _read_successes_p);
+        _odds.put([success, success, parry_penalty], _read_successes_p);
       }
     }
     return _odds.build();
@@ -6806,7 +6822,7 @@
               const _b4_p = _b3_p * _b4_item[1];
               passed = !contested ? blockers : left1 <= 0 ? 0 : blockers === 1 || left2 <= 0 ? 1 : blockers === 2 || left3 <= 0 ? 2 : blockers === 3 || left3 - b4 <= 0 ? 3 : 4;
               knocked_down = contested && !acrobatics && blocker_knocks_down && passed < blockers && (passed === 0 ? left1 : passed === 1 ? left2 : passed === 2 ? left3 : left3 - b4) < 0;
-              _odds.add(
+              _odds.put(
                 [
                   passed, passed === blockers, contested, contested && passed < blockers, knocked_down,
                   contested && passed < blockers && (square_behind_occupied || knocked_down),
@@ -7041,7 +7057,7 @@
           const _raw_p = _resist_p * _raw_item[1];
           hit = contest_won && raw - defender_extras > 0;
           damage = hit ? raw - defender_extras + attacker.attack_extras : 0;
-          _odds.add([contest_won, hit, damage, "blunt"], _raw_p);
+          _odds.put([contest_won, hit, damage, "blunt"], _raw_p);
         }
       }
     }
@@ -7210,7 +7226,7 @@
         meters = carrying ? _rt_floordiv(
           attacker.move_speed, _R_CLING_CARRY_SPEED_DIVISOR
         ) : pinned ? _rt_floordiv(attacker.move_speed, _R_PIN_MOVE_SPEED_DIVISOR) : net > 0 ? Math.min(net * _R_GRAPPLE_MOVE_METERS_PER_NET, attacker.move_speed) : 0;
-        _odds.add([success, meters], _hold_p);
+        _odds.put([success, meters], _hold_p);
       }
     }
     return _odds.build();
@@ -7325,7 +7341,7 @@
         hold = _hold_item[0];
         const _hold_p = _resist_p * _hold_item[1];
         success = resist - hold > 0;
-        _odds.add([success, success && pinned, success && !pinned], _hold_p);
+        _odds.put([success, success && pinned, success && !pinned], _hold_p);
       }
     }
     return _odds.build();
@@ -7373,7 +7389,7 @@
     _release_grapple_setup(attacker, defender, null);
     const _odds = new OddsBuilder(RELEASE_GRAPPLE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([true], _p);
+    _odds.put([true], _p);
     return _odds.build();
   }
 
@@ -7494,7 +7510,7 @@
         const _resist_p = _hold_p * _resist_item[1];
         net = hold + contest_extras - resist;
         success = net > 0;
-        _odds.add([success, Math.max(0, net)], _resist_p);
+        _odds.put([success, Math.max(0, net)], _resist_p);
       }
     }
     return _odds.build();
@@ -7543,7 +7559,7 @@
     _stand_up_setup(character, null);
     const _odds = new OddsBuilder(STAND_UP_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([character.prone], _p);
+    _odds.put([character.prone], _p);
     return _odds.build();
   }
 
@@ -7589,7 +7605,7 @@
     _aim_setup(character, null);
     const _odds = new OddsBuilder(AIM_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([1], _p);
+    _odds.put([1], _p);
     return _odds.build();
   }
 

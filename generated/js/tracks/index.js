@@ -882,6 +882,10 @@ class Odds {
 }
 // Accumulates weighted outcomes inside a generated odds function; past `budget` outcomes it
 // throws LimitExceeded (an enumeration too big to finish in interactive time).
+// Accumulates weighted outcomes inside a generated odds function. Every outcome a roll's loop
+// enumerates is charged to `budget` as the loop opens (`outcomes`, `each`): past it the call throws
+// LimitExceeded, before the work. The innermost loop's body puts one outcome (uncharged: bounded by
+// the charged loops around it); `add` charges it, for a caller outside such a loop.
 class OddsBuilder {
   constructor(fields, hit, damage, budget) {
     this.fields = fields; this.acc = new Map(); this.dropped = 0.0; this.hit = hit; this.damage = damage;
@@ -889,12 +893,24 @@ class OddsBuilder {
   }
   add(outcome, p) {
     if (--this.left < 0) OddsBuilder.exceeded();
+    this.put(outcome, p);
+  }
+  put(outcome, p) {
     const key = JSON.stringify(outcome);
     const found = this.acc.get(key);
     if (found === undefined) this.acc.set(key, [outcome, p]);
     else found[1] += p;
   }
-  outcomes(p, dist) { this.drop(p * dist.skipped); return dist.items(); }
+  outcomes(p, dist) {
+    const items = dist.items();
+    if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+    if (dist.skipped) this.dropped += p * dist.skipped;
+    return items;
+  }
+  each(items) {
+    if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+    return items;
+  }
   drop(p) {
     if (--this.left < 0) OddsBuilder.exceeded();
     this.dropped += p;
@@ -4307,7 +4323,7 @@ function attack_odds(attacker, defender, weapon, options) {
       points = left_area ? _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) : full_points;
       limb_damage = part.given && part.effect === "limb" ? Math.max(0, to_hp - defender.resistance) : 0;
       item_damage = part.given && part.effect === "item" ? to_hp : 0;
-      _odds.add(
+      _odds.put(
         [
           hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe,
           points > 0 ? part.track.id : "", points, limb_damage, item_damage, from_hiding
@@ -4553,7 +4569,7 @@ function firearm_odds(attacker, defender, weapon, options) {
       after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
       final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
       to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-      _odds.add(
+      _odds.put(
         [hits, hits > 0, per_hit, penalty, to_hp, from_hiding, attacker.counts_ammo ? shots : 0], _dodge_successes_p
       );
     }
@@ -4612,7 +4628,7 @@ function reload_odds(shooter, weapon) {
   const [reloaded] = _reload_setup(shooter, weapon, null);
   const _odds = new OddsBuilder(RELOAD_FIELDS, null, null, 200000);
   const _p = 1.0;
-  _odds.add([reloaded], _p);
+  _odds.put([reloaded], _p);
   return _odds.build();
 }
 
@@ -4692,7 +4708,7 @@ function fixed_damage_odds(defender, amount, damage_type, options) {
   const [absorbed, to_hp] = _fixed_damage_setup(defender, amount, damage_type, left_area, null);
   const _odds = new OddsBuilder(FIXED_DAMAGE_FIELDS, null, "damage", 200000);
   const _p = 1.0;
-  _odds.add([to_hp, absorbed], _p);
+  _odds.put([to_hp, absorbed], _p);
   return _odds.build();
 }
 
@@ -5012,7 +5028,7 @@ function charge_odds(attacker, defender, options) {
       self_total = Math.max(
         0, self_base - attacker.damage_reduction
       ) - Math.min(Math.max(0, self_base - attacker.damage_reduction), attacker.absorption) + (Math.max(0, impact - attacker.damage_reduction) - Math.min(Math.max(0, impact - attacker.damage_reduction), attacker.absorption));
-      _odds.add([hit, target_total, self_total, pushed - blocked, from_hiding], _resist_p);
+      _odds.put([hit, target_total, self_total, pushed - blocked, from_hiding], _resist_p);
     }
   }
   return _odds.build();
@@ -5086,7 +5102,7 @@ function parry_odds(defender, options) {
   const [bonus] = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, null);
   const _odds = new OddsBuilder(PARRY_FIELDS, null, "damage", 200000);
   const _p = 1.0;
-  _odds.add([bonus, _R_PARRY_DURATION_SECONDS, Math.max(0, incoming - weapon_absorbed)], _p);
+  _odds.put([bonus, _R_PARRY_DURATION_SECONDS, Math.max(0, incoming - weapon_absorbed)], _p);
   return _odds.build();
 }
 
@@ -5196,7 +5212,7 @@ function dodge_odds(defender, incoming, options) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
     damage = Math.max(0, incoming - successes);
-    _odds.add([damage, incoming - damage], _successes_p);
+    _odds.put([damage, incoming - damage], _successes_p);
   }
   return _odds.build();
 }
@@ -5263,7 +5279,7 @@ function take_cover_odds(incoming, obstacle_takes, options) {
   const [through, damage] = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, null);
   const _odds = new OddsBuilder(TAKE_COVER_FIELDS, null, "damage", 200000);
   const _p = 1.0;
-  _odds.add([damage, through], _p);
+  _odds.put([damage, through], _p);
   return _odds.build();
 }
 
@@ -5344,7 +5360,7 @@ function leave_area_odds(options) {
   const [taken, taken_points] = _leave_area_setup(damage, points, timing, blocked, intended_meters, null);
   const _odds = new OddsBuilder(LEAVE_AREA_FIELDS, null, "damage", 200000);
   const _p = 1.0;
-  _odds.add([taken, taken_points, blocked ? intended_meters : 0], _p);
+  _odds.put([taken, taken_points, blocked ? intended_meters : 0], _p);
   return _odds.build();
 }
 
@@ -5445,7 +5461,7 @@ function can_respond_odds(response, action, options) {
   );
   const _odds = new OddsBuilder(CAN_RESPOND_FIELDS, null, null, 200000);
   const _p = 1.0;
-  _odds.add([allowed], _p);
+  _odds.put([allowed], _p);
   return _odds.build();
 }
 
@@ -5509,7 +5525,7 @@ function interrupt_odds(needs_focus, options) {
   const [negated] = _interrupt_setup(needs_focus, damage, points, null);
   const _odds = new OddsBuilder(INTERRUPT_FIELDS, null, null, 200000);
   const _p = 1.0;
-  _odds.add([negated], _p);
+  _odds.put([negated], _p);
   return _odds.build();
 }
 
@@ -5605,7 +5621,7 @@ function break_projectile_odds(defender, projectile, check, options) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
     destroyed = successes >= structure;
-    _odds.add([destroyed, successes], _successes_p);
+    _odds.put([destroyed, successes], _successes_p);
   }
   return _odds.build();
 }
@@ -5672,7 +5688,7 @@ function influence_odds(weapon, options) {
   const [value] = _influence_setup(weapon, energy_influence, ability_influence, null);
   const _odds = new OddsBuilder(INFLUENCE_FIELDS, null, null, 200000);
   const _p = 1.0;
-  _odds.add([value], _p);
+  _odds.put([value], _p);
   return _odds.build();
 }
 
@@ -5828,7 +5844,7 @@ function conversion_odds(defender, weapon, options) {
     damage = Math.max(
       0, after_resist - defender.damage_reduction
     ) - Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
-    _odds.add([converts, converts ? weapon.size : 0, damage, absorbed], _dodge_successes_p);
+    _odds.put([converts, converts ? weapon.size : 0, damage, absorbed], _dodge_successes_p);
   }
   return _odds.build();
 }
@@ -5898,7 +5914,7 @@ function initiative_roll_odds(character, dice_count) {
   for (const _successes_item of _odds.outcomes(_p, _rt_pool_distribution(dice_count, 10, 8, 10))) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
-    _odds.add([successes, character.extra_successes], _successes_p);
+    _odds.put([successes, character.extra_successes], _successes_p);
   }
   return _odds.build();
 }
@@ -6139,7 +6155,7 @@ function detect_odds(seeker, hider, sense, options) {
       noticed = !automatic_hide && !seeker.helpless && (
         hider.helpless || seek + seeker.extra_successes > hide + hider.extra_successes
       );
-      _odds.add([noticed, !noticed], _hide_p);
+      _odds.put([noticed, !noticed], _hide_p);
     }
   }
   return _odds.build();
@@ -6187,7 +6203,7 @@ function surprise_odds(target) {
   _surprise_setup(target, null);
   const _odds = new OddsBuilder(SURPRISE_FIELDS, null, null, 200000);
   const _p = 1.0;
-  _odds.add([true], _p);
+  _odds.put([true], _p);
   return _odds.build();
 }
 
@@ -6233,7 +6249,7 @@ function surprise_round_odds(character) {
   _surprise_round_setup(character, null);
   const _odds = new OddsBuilder(SURPRISE_ROUND_FIELDS, null, null, 200000);
   const _p = 1.0;
-  _odds.add([true], _p);
+  _odds.put([true], _p);
   return _odds.build();
 }
 
@@ -6302,7 +6318,7 @@ function end_surprise_odds(character, options) {
   const [frees_surprised] = _end_surprise_setup(character, hidden_action, null);
   const _odds = new OddsBuilder(END_SURPRISE_FIELDS, null, null, 200000);
   const _p = 1.0;
-  _odds.add([true, frees_surprised], _p);
+  _odds.put([true, frees_surprised], _p);
   return _odds.build();
 }
 
@@ -6348,7 +6364,7 @@ function concentrate_odds(character) {
   _concentrate_setup(character, null);
   const _odds = new OddsBuilder(CONCENTRATE_FIELDS, null, null, 200000);
   const _p = 1.0;
-  _odds.add([true], _p);
+  _odds.put([true], _p);
   return _odds.build();
 }
 
@@ -6441,7 +6457,7 @@ function chaos_check_odds(character, options) {
   )) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
-    _odds.add([successes], _successes_p);
+    _odds.put([successes], _successes_p);
   }
   return _odds.build();
 }
@@ -6531,7 +6547,7 @@ function will_check_odds(character, options) {
   )) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
-    _odds.add([successes], _successes_p);
+    _odds.put([successes], _successes_p);
   }
   return _odds.build();
 }
@@ -6639,7 +6655,7 @@ function add_points_odds(creature, track, options) {
   const fear = _setup[5];
   const _odds = new OddsBuilder(ADD_POINTS_FIELDS, null, null, 200000);
   const _p = 1.0;
-  _odds.add([points, capacity, debuff, in_state ? track.state.id : "", fear], _p);
+  _odds.put([points, capacity, debuff, in_state ? track.state.id : "", fear], _p);
   return _odds.build();
 }
 
@@ -6736,7 +6752,7 @@ function miss_long_rest_odds(creature, options) {
   const capacity = _setup[3];
   const _odds = new OddsBuilder(MISS_LONG_REST_FIELDS, null, null, 200000);
   const _p = 1.0;
-  _odds.add(
+  _odds.put(
     [points, loss, capacity, Math.max(0, points - capacity), track.id, loss - capacity_loss, points - current], _p
   );
   return _odds.build();
@@ -6844,7 +6860,7 @@ function enhanced_long_rest_odds(creature, options) {
   const capacity = _setup[4];
   const _odds = new OddsBuilder(ENHANCED_LONG_REST_FIELDS, null, null, 200000);
   const _p = 1.0;
-  _odds.add([points, loss, capacity, recovered, track.id], _p);
+  _odds.put([points, loss, capacity, recovered, track.id], _p);
   return _odds.build();
 }
 
@@ -6920,7 +6936,7 @@ function unconscious_hit_odds(creature, track, options) {
   const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, null);
   const _odds = new OddsBuilder(UNCONSCIOUS_HIT_FIELDS, null, null, 200000);
   const _p = 1.0;
-  _odds.add([points, awake], _p);
+  _odds.put([points, awake], _p);
   return _odds.build();
 }
 
@@ -7030,7 +7046,7 @@ function recover_odds(creature, track, current, check_dice, options) {
     successes = _successes_item[0];
     const _successes_p = _p * _successes_item[1];
     points = Math.max(0, current - successes);
-    _odds.add([points, current - points, track.id], _successes_p);
+    _odds.put([points, current - points, track.id], _successes_p);
   }
   return _odds.build();
 }
@@ -7102,7 +7118,7 @@ function deal_points_odds(target, track, points, options) {
   const dealt = _setup[1];
   const _odds = new OddsBuilder(DEAL_POINTS_FIELDS, null, null, 200000);
   const _p = 1.0;
-  _odds.add([track.id, dealt], _p);
+  _odds.put([track.id, dealt], _p);
   return _odds.build();
 }
 

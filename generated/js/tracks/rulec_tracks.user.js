@@ -890,6 +890,10 @@
   }
   // Accumulates weighted outcomes inside a generated odds function; past `budget` outcomes it
   // throws LimitExceeded (an enumeration too big to finish in interactive time).
+  // Accumulates weighted outcomes inside a generated odds function. Every outcome a roll's loop
+  // enumerates is charged to `budget` as the loop opens (`outcomes`, `each`): past it the call throws
+  // LimitExceeded, before the work. The innermost loop's body puts one outcome (uncharged: bounded by
+  // the charged loops around it); `add` charges it, for a caller outside such a loop.
   class OddsBuilder {
     constructor(fields, hit, damage, budget) {
       this.fields = fields; this.acc = new Map(); this.dropped = 0.0; this.hit = hit; this.damage = damage;
@@ -897,12 +901,24 @@
     }
     add(outcome, p) {
       if (--this.left < 0) OddsBuilder.exceeded();
+      this.put(outcome, p);
+    }
+    put(outcome, p) {
       const key = JSON.stringify(outcome);
       const found = this.acc.get(key);
       if (found === undefined) this.acc.set(key, [outcome, p]);
       else found[1] += p;
     }
-    outcomes(p, dist) { this.drop(p * dist.skipped); return dist.items(); }
+    outcomes(p, dist) {
+      const items = dist.items();
+      if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+      if (dist.skipped) this.dropped += p * dist.skipped;
+      return items;
+    }
+    each(items) {
+      if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+      return items;
+    }
     drop(p) {
       if (--this.left < 0) OddsBuilder.exceeded();
       this.dropped += p;
@@ -4315,7 +4331,7 @@
         points = left_area ? _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) : full_points;
         limb_damage = part.given && part.effect === "limb" ? Math.max(0, to_hp - defender.resistance) : 0;
         item_damage = part.given && part.effect === "item" ? to_hp : 0;
-        _odds.add(
+        _odds.put(
           [
             hit, successes, part.given && part.effect === "item" ? 0 : to_hp, weapon.damage_type.id, severe,
             points > 0 ? part.track.id : "", points, limb_damage, item_damage, from_hiding
@@ -4561,7 +4577,7 @@
         after_reduction = Math.max(0, after_dodge - defender.damage_reduction);
         final_damage = after_reduction - Math.min(after_reduction, defender.absorption);
         to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
-        _odds.add(
+        _odds.put(
           [hits, hits > 0, per_hit, penalty, to_hp, from_hiding, attacker.counts_ammo ? shots : 0], _dodge_successes_p
         );
       }
@@ -4620,7 +4636,7 @@
     const [reloaded] = _reload_setup(shooter, weapon, null);
     const _odds = new OddsBuilder(RELOAD_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([reloaded], _p);
+    _odds.put([reloaded], _p);
     return _odds.build();
   }
 
@@ -4700,7 +4716,7 @@
     const [absorbed, to_hp] = _fixed_damage_setup(defender, amount, damage_type, left_area, null);
     const _odds = new OddsBuilder(FIXED_DAMAGE_FIELDS, null, "damage", 200000);
     const _p = 1.0;
-    _odds.add([to_hp, absorbed], _p);
+    _odds.put([to_hp, absorbed], _p);
     return _odds.build();
   }
 
@@ -5020,7 +5036,7 @@
         self_total = Math.max(
           0, self_base - attacker.damage_reduction
         ) - Math.min(Math.max(0, self_base - attacker.damage_reduction), attacker.absorption) + (Math.max(0, impact - attacker.damage_reduction) - Math.min(Math.max(0, impact - attacker.damage_reduction), attacker.absorption));
-        _odds.add([hit, target_total, self_total, pushed - blocked, from_hiding], _resist_p);
+        _odds.put([hit, target_total, self_total, pushed - blocked, from_hiding], _resist_p);
       }
     }
     return _odds.build();
@@ -5094,7 +5110,7 @@
     const [bonus] = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, null);
     const _odds = new OddsBuilder(PARRY_FIELDS, null, "damage", 200000);
     const _p = 1.0;
-    _odds.add([bonus, _R_PARRY_DURATION_SECONDS, Math.max(0, incoming - weapon_absorbed)], _p);
+    _odds.put([bonus, _R_PARRY_DURATION_SECONDS, Math.max(0, incoming - weapon_absorbed)], _p);
     return _odds.build();
   }
 
@@ -5204,7 +5220,7 @@
       successes = _successes_item[0];
       const _successes_p = _p * _successes_item[1];
       damage = Math.max(0, incoming - successes);
-      _odds.add([damage, incoming - damage], _successes_p);
+      _odds.put([damage, incoming - damage], _successes_p);
     }
     return _odds.build();
   }
@@ -5271,7 +5287,7 @@
     const [through, damage] = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, null);
     const _odds = new OddsBuilder(TAKE_COVER_FIELDS, null, "damage", 200000);
     const _p = 1.0;
-    _odds.add([damage, through], _p);
+    _odds.put([damage, through], _p);
     return _odds.build();
   }
 
@@ -5352,7 +5368,7 @@
     const [taken, taken_points] = _leave_area_setup(damage, points, timing, blocked, intended_meters, null);
     const _odds = new OddsBuilder(LEAVE_AREA_FIELDS, null, "damage", 200000);
     const _p = 1.0;
-    _odds.add([taken, taken_points, blocked ? intended_meters : 0], _p);
+    _odds.put([taken, taken_points, blocked ? intended_meters : 0], _p);
     return _odds.build();
   }
 
@@ -5453,7 +5469,7 @@
     );
     const _odds = new OddsBuilder(CAN_RESPOND_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([allowed], _p);
+    _odds.put([allowed], _p);
     return _odds.build();
   }
 
@@ -5517,7 +5533,7 @@
     const [negated] = _interrupt_setup(needs_focus, damage, points, null);
     const _odds = new OddsBuilder(INTERRUPT_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([negated], _p);
+    _odds.put([negated], _p);
     return _odds.build();
   }
 
@@ -5613,7 +5629,7 @@
       successes = _successes_item[0];
       const _successes_p = _p * _successes_item[1];
       destroyed = successes >= structure;
-      _odds.add([destroyed, successes], _successes_p);
+      _odds.put([destroyed, successes], _successes_p);
     }
     return _odds.build();
   }
@@ -5680,7 +5696,7 @@
     const [value] = _influence_setup(weapon, energy_influence, ability_influence, null);
     const _odds = new OddsBuilder(INFLUENCE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([value], _p);
+    _odds.put([value], _p);
     return _odds.build();
   }
 
@@ -5836,7 +5852,7 @@
       damage = Math.max(
         0, after_resist - defender.damage_reduction
       ) - Math.min(Math.max(0, after_resist - defender.damage_reduction), defender.absorption);
-      _odds.add([converts, converts ? weapon.size : 0, damage, absorbed], _dodge_successes_p);
+      _odds.put([converts, converts ? weapon.size : 0, damage, absorbed], _dodge_successes_p);
     }
     return _odds.build();
   }
@@ -5906,7 +5922,7 @@
     for (const _successes_item of _odds.outcomes(_p, _rt_pool_distribution(dice_count, 10, 8, 10))) {
       successes = _successes_item[0];
       const _successes_p = _p * _successes_item[1];
-      _odds.add([successes, character.extra_successes], _successes_p);
+      _odds.put([successes, character.extra_successes], _successes_p);
     }
     return _odds.build();
   }
@@ -6147,7 +6163,7 @@
         noticed = !automatic_hide && !seeker.helpless && (
           hider.helpless || seek + seeker.extra_successes > hide + hider.extra_successes
         );
-        _odds.add([noticed, !noticed], _hide_p);
+        _odds.put([noticed, !noticed], _hide_p);
       }
     }
     return _odds.build();
@@ -6195,7 +6211,7 @@
     _surprise_setup(target, null);
     const _odds = new OddsBuilder(SURPRISE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([true], _p);
+    _odds.put([true], _p);
     return _odds.build();
   }
 
@@ -6241,7 +6257,7 @@
     _surprise_round_setup(character, null);
     const _odds = new OddsBuilder(SURPRISE_ROUND_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([true], _p);
+    _odds.put([true], _p);
     return _odds.build();
   }
 
@@ -6310,7 +6326,7 @@
     const [frees_surprised] = _end_surprise_setup(character, hidden_action, null);
     const _odds = new OddsBuilder(END_SURPRISE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([true, frees_surprised], _p);
+    _odds.put([true, frees_surprised], _p);
     return _odds.build();
   }
 
@@ -6356,7 +6372,7 @@
     _concentrate_setup(character, null);
     const _odds = new OddsBuilder(CONCENTRATE_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([true], _p);
+    _odds.put([true], _p);
     return _odds.build();
   }
 
@@ -6449,7 +6465,7 @@
     )) {
       successes = _successes_item[0];
       const _successes_p = _p * _successes_item[1];
-      _odds.add([successes], _successes_p);
+      _odds.put([successes], _successes_p);
     }
     return _odds.build();
   }
@@ -6539,7 +6555,7 @@
     )) {
       successes = _successes_item[0];
       const _successes_p = _p * _successes_item[1];
-      _odds.add([successes], _successes_p);
+      _odds.put([successes], _successes_p);
     }
     return _odds.build();
   }
@@ -6647,7 +6663,7 @@
     const fear = _setup[5];
     const _odds = new OddsBuilder(ADD_POINTS_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([points, capacity, debuff, in_state ? track.state.id : "", fear], _p);
+    _odds.put([points, capacity, debuff, in_state ? track.state.id : "", fear], _p);
     return _odds.build();
   }
 
@@ -6744,7 +6760,7 @@
     const capacity = _setup[3];
     const _odds = new OddsBuilder(MISS_LONG_REST_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add(
+    _odds.put(
       [points, loss, capacity, Math.max(0, points - capacity), track.id, loss - capacity_loss, points - current], _p
     );
     return _odds.build();
@@ -6852,7 +6868,7 @@
     const capacity = _setup[4];
     const _odds = new OddsBuilder(ENHANCED_LONG_REST_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([points, loss, capacity, recovered, track.id], _p);
+    _odds.put([points, loss, capacity, recovered, track.id], _p);
     return _odds.build();
   }
 
@@ -6928,7 +6944,7 @@
     const [points, awake] = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, null);
     const _odds = new OddsBuilder(UNCONSCIOUS_HIT_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([points, awake], _p);
+    _odds.put([points, awake], _p);
     return _odds.build();
   }
 
@@ -7038,7 +7054,7 @@
       successes = _successes_item[0];
       const _successes_p = _p * _successes_item[1];
       points = Math.max(0, current - successes);
-      _odds.add([points, current - points, track.id], _successes_p);
+      _odds.put([points, current - points, track.id], _successes_p);
     }
     return _odds.build();
   }
@@ -7110,7 +7126,7 @@
     const dealt = _setup[1];
     const _odds = new OddsBuilder(DEAL_POINTS_FIELDS, null, null, 200000);
     const _p = 1.0;
-    _odds.add([track.id, dealt], _p);
+    _odds.put([track.id, dealt], _p);
     return _odds.build();
   }
 

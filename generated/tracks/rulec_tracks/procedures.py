@@ -306,6 +306,8 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     weapon, part, dice_ = _attack_setup(attacker, defender, weapon, distance, bonus, extra_damage, part, left_area,
                                         endurance_penalty, from_hiding, None)
     _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _attacker_extra_successes = attacker.extra_successes
     _weapon_attack_type = weapon.attack_type
     _defender_damage_reduction = defender.damage_reduction
@@ -343,10 +345,9 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
             limb_damage = (to_hp - _defender_resistance if to_hp - _defender_resistance > 0
                            else 0) if _limb_damage else 0
             item_damage = to_hp if _item_damage else 0
-            _odds.add(
-                    (hit, successes, 0 if _item_damage else to_hp, _weapon_damage_type_id, severe,
-                     _part_track_id if points > 0 else '', points, limb_damage, item_damage, from_hiding),
-                    _endurance_successes_p)
+            _key = (hit, successes, 0 if _item_damage else to_hp, _weapon_damage_type_id, severe,
+                    _part_track_id if points > 0 else '', points, limb_damage, item_damage, from_hiding)
+            _acc[_key] = _acc_get(_key, 0.0) + _endurance_successes_p
     return _odds.build()
 
 
@@ -538,6 +539,8 @@ def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     penalty, per_hit, dice_ = _firearm_setup(attacker, defender, weapon, shots, distance, bonus, defender_dodges,
                                              left_area, dodge_penalty, from_hiding, None)
     _odds, _p = OddsBuilder(FIREARM_FIELDS, 'hit', 'damage', 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _dodge_successes = (defender.dexterity + defender.dodge - dodge_penalty
                         if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0)
     _defender_damage_reduction = defender.damage_reduction
@@ -557,7 +560,8 @@ def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
             final_damage = after_reduction - (_defender_absorption if _defender_absorption < after_reduction
                                               else after_reduction)
             to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
-            _odds.add((hits, hits > 0, per_hit, penalty, to_hp, from_hiding, _out6), _dodge_successes_p)
+            _key = (hits, hits > 0, per_hit, penalty, to_hp, from_hiding, _out6)
+            _acc[_key] = _acc_get(_key, 0.0) + _dodge_successes_p
     return _odds.build()
 
 
@@ -605,7 +609,10 @@ def reload_odds(shooter: Combatant, weapon: Union[Weapon, str]) -> Odds:
     """更换弹匣: the exact distribution of the fields of RELOAD_FIELDS."""
     (reloaded,) = _reload_setup(shooter, weapon, None)
     _odds, _p = OddsBuilder(RELOAD_FIELDS, None, None, 200000), 1.0
-    _odds.add((reloaded,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (reloaded,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -671,7 +678,10 @@ def fixed_damage_odds(defender: Combatant, amount: int, damage_type: Union[Damag
     """固定伤害对抗抗性: the exact distribution of the fields of FIXED_DAMAGE_FIELDS."""
     absorbed, to_hp = _fixed_damage_setup(defender, amount, damage_type, left_area, None)
     _odds, _p = OddsBuilder(FIXED_DAMAGE_FIELDS, None, 'damage', 200000), 1.0
-    _odds.add((to_hp, absorbed), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (to_hp, absorbed)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -924,6 +934,8 @@ def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 
                                           left_area, resist_strength_penalty, resist_dexterity_penalty, from_hiding,
                                           None)
     _odds, _p = OddsBuilder(CHARGE_FIELDS, 'hit', 'damage', 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _successes = (check - target_defense if check - target_defense > _R_CHECK_FLOOR else _R_CHECK_FLOOR)
     _attacker_max_hp = attacker.max_hp
     _defender_damage_reduction = defender.damage_reduction
@@ -967,7 +979,8 @@ def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 
                     + (impact - _attacker_damage_reduction if impact - _attacker_damage_reduction > 0 else 0)
                     - min((impact - _attacker_damage_reduction if impact - _attacker_damage_reduction > 0 else 0),
                           _attacker_absorption))
-            _odds.add((hit, target_total, self_total, pushed - blocked, from_hiding), _resist_p)
+            _key = (hit, target_total, self_total, pushed - blocked, from_hiding)
+            _acc[_key] = _acc_get(_key, 0.0) + _resist_p
     return _odds.build()
 
 
@@ -1022,9 +1035,12 @@ def parry_odds(defender: Combatant, *, with_weapon: bool = True, incoming: int =
     """格挡: the exact distribution of the fields of PARRY_FIELDS."""
     (bonus,) = _parry_setup(defender, with_weapon, incoming, weapon_absorbed, None)
     _odds, _p = OddsBuilder(PARRY_FIELDS, None, 'damage', 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _out1 = _R_PARRY_DURATION_SECONDS
     _out2 = (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0)
-    _odds.add((bonus, _out1, _out2), _p)
+    _key = (bonus, _out1, _out2)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1117,13 +1133,16 @@ def dodge_odds(defender: Combatant, incoming: int, *, applicable: bool = True, d
     """闪避: the exact distribution of the fields of DODGE_FIELDS."""
     _dodge_setup(defender, incoming, applicable, dodge_penalty, None)
     _odds, _p = OddsBuilder(DODGE_FIELDS, None, 'damage', 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _successes = (defender.dexterity + defender.dodge - dodge_penalty
                   if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0)
     for successes, _successes_q in (_odds.outcomes(_p, _rt_pool_distribution(_successes, 10, 8, 10)) if applicable
                                     else _rt_ZERO_ITEMS):
         _successes_p = _p * _successes_q
         damage = (incoming - successes if incoming - successes > 0 else 0)
-        _odds.add((damage, incoming - damage), _successes_p)
+        _key = (damage, incoming - damage)
+        _acc[_key] = _acc_get(_key, 0.0) + _successes_p
     return _odds.build()
 
 
@@ -1175,7 +1194,10 @@ def take_cover_odds(incoming: int, obstacle_takes: int, *, aim_exposed: bool = F
     """躲藏在障碍物后: the exact distribution of the fields of TAKE_COVER_FIELDS."""
     through, damage = _take_cover_setup(incoming, obstacle_takes, aim_exposed, fully_covered, None)
     _odds, _p = OddsBuilder(TAKE_COVER_FIELDS, None, 'damage', 200000), 1.0
-    _odds.add((damage, through), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (damage, through)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1233,8 +1255,11 @@ def leave_area_odds(*, damage: int = 0, points: int = 0, timing: Union[LeaveTimi
     """脱离范围: the exact distribution of the fields of LEAVE_AREA_FIELDS."""
     taken, taken_points = _leave_area_setup(damage, points, timing, blocked, intended_meters, None)
     _odds, _p = OddsBuilder(LEAVE_AREA_FIELDS, None, 'damage', 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _out2 = intended_meters if blocked else 0
-    _odds.add((taken, taken_points, _out2), _p)
+    _key = (taken, taken_points, _out2)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1312,7 +1337,10 @@ def can_respond_odds(response: Union[Action, str], action: Union[Action, str], *
     """应对时机: the exact distribution of the fields of CAN_RESPOND_FIELDS."""
     (allowed,) = _can_respond_setup(response, action, readied_seconds, action_off_turn, action_readied_seconds, None)
     _odds, _p = OddsBuilder(CAN_RESPOND_FIELDS, None, None, 200000), 1.0
-    _odds.add((allowed,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (allowed,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1358,7 +1386,10 @@ def interrupt_odds(needs_focus: bool, *, damage: int = 0, points: int = 0) -> Od
     """攻击对抗与反击对抗: the exact distribution of the fields of INTERRUPT_FIELDS."""
     (negated,) = _interrupt_setup(needs_focus, damage, points, None)
     _odds, _p = OddsBuilder(INTERRUPT_FIELDS, None, None, 200000), 1.0
-    _odds.add((negated,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (negated,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1438,11 +1469,14 @@ def break_projectile_odds(defender: Combatant, projectile: Union[Weapon, str], c
     """击破或阻挡飞行物: the exact distribution of the fields of BREAK_PROJECTILE_FIELDS."""
     (projectile,) = _break_projectile_setup(defender, projectile, check, structure, None)
     _odds, _p = OddsBuilder(BREAK_PROJECTILE_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _successes = (check - projectile.speed if check - projectile.speed > 0 else 0)
     for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(_successes, 10, 8, 10)):
         _successes_p = _p * _successes_q
         destroyed = successes >= structure
-        _odds.add((destroyed, successes), _successes_p)
+        _key = (destroyed, successes)
+        _acc[_key] = _acc_get(_key, 0.0) + _successes_p
     return _odds.build()
 
 
@@ -1493,7 +1527,10 @@ def influence_odds(weapon: Union[Weapon, str, None] = None, *, energy_influence:
     """攻击影响: the exact distribution of the fields of INFLUENCE_FIELDS."""
     (value,) = _influence_setup(weapon, energy_influence, ability_influence, None)
     _odds, _p = OddsBuilder(INFLUENCE_FIELDS, None, None, 200000), 1.0
-    _odds.add((value,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (value,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1625,6 +1662,8 @@ def conversion_odds(defender: Combatant, weapon: Union[Weapon, str], *, from_cal
     """攻击类型转化: the exact distribution of the fields of CONVERSION_FIELDS."""
     weapon, converts, resist = _conversion_setup(defender, weapon, from_called_shot, dodge_penalty, None)
     _odds, _p = OddsBuilder(CONVERSION_FIELDS, None, 'damage', 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _dodge_successes = (defender.dexterity + defender.dodge - dodge_penalty
                         if defender.dexterity + defender.dodge - dodge_penalty > 0 else 0)
     _after_resist = weapon.damage - resist
@@ -1645,7 +1684,8 @@ def conversion_odds(defender: Combatant, weapon: Union[Weapon, str], *, from_cal
                 - min(
                 (after_resist - _defender_damage_reduction if after_resist - _defender_damage_reduction > 0 else 0),
                 _defender_absorption))
-        _odds.add((converts, _out1, damage, absorbed), _dodge_successes_p)
+        _key = (converts, _out1, damage, absorbed)
+        _acc[_key] = _acc_get(_key, 0.0) + _dodge_successes_p
     return _odds.build()
 
 
@@ -1707,10 +1747,13 @@ def initiative_roll_odds(character: Combatant, dice_count: int) -> Odds:
     """先攻检定: the exact distribution of the fields of INITIATIVE_ROLL_FIELDS."""
     _initiative_roll_setup(character, dice_count, None)
     _odds, _p = OddsBuilder(INITIATIVE_ROLL_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _character_extra_successes = character.extra_successes
     for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(dice_count, 10, 8, 10)):
         _successes_p = _p * _successes_q
-        _odds.add((successes, _character_extra_successes), _successes_p)
+        _key = (successes, _character_extra_successes)
+        _acc[_key] = _acc_get(_key, 0.0) + _successes_p
     return _odds.build()
 
 
@@ -1856,6 +1899,8 @@ def detect_odds(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 
                                                          speed_halvings, avoids_medium, supernatural, revealed_bonus,
                                                          seek_penalty, hide_penalty, None)
     _odds, _p = OddsBuilder(DETECT_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _not_automatic_hide = not automatic_hide
     _seeker_extra_successes = seeker.extra_successes
     _hider_extra_successes = hider.extra_successes
@@ -1868,7 +1913,8 @@ def detect_odds(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 
                               if _not_automatic_hide else _rt_ZERO_ITEMS):
             _hide_p = _seek_p * _hide_q
             noticed = _noticed and (_hider_helpless or seek + _seeker_extra_successes > hide + _hider_extra_successes)
-            _odds.add((noticed, not noticed), _hide_p)
+            _key = (noticed, not noticed)
+            _acc[_key] = _acc_get(_key, 0.0) + _hide_p
     return _odds.build()
 
 
@@ -1911,7 +1957,10 @@ def surprise_odds(target: Combatant) -> Odds:
     """被突袭: the exact distribution of the fields of SURPRISE_FIELDS."""
     _surprise_setup(target, None)
     _odds, _p = OddsBuilder(SURPRISE_FIELDS, None, None, 200000), 1.0
-    _odds.add((True,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (True,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -1954,7 +2003,10 @@ def surprise_round_odds(character: Combatant) -> Odds:
     """突袭轮: the exact distribution of the fields of SURPRISE_ROUND_FIELDS."""
     _surprise_round_setup(character, None)
     _odds, _p = OddsBuilder(SURPRISE_ROUND_FIELDS, None, None, 200000), 1.0
-    _odds.add((True,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (True,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -2011,7 +2063,10 @@ def end_surprise_odds(character: Combatant, *, hidden_action: bool = True) -> Od
     """突袭轮结束: the exact distribution of the fields of END_SURPRISE_FIELDS."""
     (frees_surprised,) = _end_surprise_setup(character, hidden_action, None)
     _odds, _p = OddsBuilder(END_SURPRISE_FIELDS, None, None, 200000), 1.0
-    _odds.add((True, frees_surprised), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (True, frees_surprised)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -2054,7 +2109,10 @@ def concentrate_odds(character: Combatant) -> Odds:
     """开始专注动作: the exact distribution of the fields of CONCENTRATE_FIELDS."""
     _concentrate_setup(character, None)
     _odds, _p = OddsBuilder(CONCENTRATE_FIELDS, None, None, 200000), 1.0
-    _odds.add((True,), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (True,)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -2134,11 +2192,14 @@ def chaos_check_odds(character: Combatant, *, skill: int = 0, penalty: int = 0) 
     """混乱刻度下的周期检定: the exact distribution of the fields of CHAOS_CHECK_FIELDS."""
     _chaos_check_setup(character, skill, penalty, None)
     _odds, _p = OddsBuilder(CHAOS_CHECK_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _successes = (character.intelligence + skill - character.chaos - penalty
                   if character.intelligence + skill - character.chaos - penalty > 0 else 0)
     for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(_successes, 10, 8, 10)):
         _successes_p = _p * _successes_q
-        _odds.add((successes,), _successes_p)
+        _key = (successes,)
+        _acc[_key] = _acc_get(_key, 0.0) + _successes_p
     return _odds.build()
 
 
@@ -2209,11 +2270,14 @@ def will_check_odds(character: Combatant, *, skill: int = 0, penalty: int = 0) -
     """意志检定: the exact distribution of the fields of WILL_CHECK_FIELDS."""
     _will_check_setup(character, skill, penalty, None)
     _odds, _p = OddsBuilder(WILL_CHECK_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _successes = (character.will + skill - penalty if character.will + skill - penalty > 0 else 0)
     _character_extra_successes = character.extra_successes
     for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(_successes, 10, 8, 10)):
         _successes_p = _p * _successes_q
-        _odds.add((successes,), _successes_p)
+        _key = (successes,)
+        _acc[_key] = _acc_get(_key, 0.0) + _successes_p
     return _odds.build()
 
 
@@ -2284,8 +2348,11 @@ def add_points_odds(creature: Combatant, track: Union[ConditionTrack, str], *, c
     track, capacity, points, debuff, in_state, fear = _add_points_setup(
             creature, track, current, gained, capacity_loss, None)
     _odds, _p = OddsBuilder(ADD_POINTS_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _out3 = track.state.id if in_state else ''
-    _odds.add((points, capacity, debuff, _out3, fear), _p)
+    _key = (points, capacity, debuff, _out3, fear)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -2349,11 +2416,14 @@ def miss_long_rest_odds(creature: Combatant, *, current: int = 0, capacity_loss:
     """缺少长休息: the exact distribution of the fields of MISS_LONG_REST_FIELDS."""
     track, loss, points, capacity = _miss_long_rest_setup(creature, current, capacity_loss, track, None)
     _odds, _p = OddsBuilder(MISS_LONG_REST_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _out3 = (points - capacity if points - capacity > 0 else 0)
     _track_id = track.id
     _out5 = loss - capacity_loss
     _out6 = points - current
-    _odds.add((points, loss, capacity, _out3, _track_id, _out5, _out6), _p)
+    _key = (points, loss, capacity, _out3, _track_id, _out5, _out6)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -2424,8 +2494,11 @@ def enhanced_long_rest_odds(creature: Combatant, *, current: int = 0, capacity_l
     track, recovered, points, loss, capacity = _enhanced_long_rest_setup(
             creature, current, capacity_loss, rest_hours, track, None)
     _odds, _p = OddsBuilder(ENHANCED_LONG_REST_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _track_id = track.id
-    _odds.add((points, loss, capacity, recovered, _track_id), _p)
+    _key = (points, loss, capacity, recovered, _track_id)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -2480,7 +2553,10 @@ def unconscious_hit_odds(creature: Combatant, track: Union[ConditionTrack, str] 
     """昏迷中受到伤害: the exact distribution of the fields of UNCONSCIOUS_HIT_FIELDS."""
     points, awake = _unconscious_hit_setup(creature, track, current, taken, capacity_loss, None)
     _odds, _p = OddsBuilder(UNCONSCIOUS_HIT_FIELDS, None, None, 200000), 1.0
-    _odds.add((points, awake), _p)
+    _acc = _odds.acc
+    _acc_get = _acc.get
+    _key = (points, awake)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()
 
 
@@ -2566,13 +2642,16 @@ def recover_odds(creature: Combatant, track: Union[ConditionTrack, str], current
     """长休息恢复: the exact distribution of the fields of RECOVER_FIELDS."""
     (track,) = _recover_setup(creature, track, current, check_dice, supernatural, None)
     _odds, _p = OddsBuilder(RECOVER_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _not_supernatural = not supernatural
     _track_id = track.id
     for successes, _successes_q in (_odds.outcomes(_p, _rt_pool_distribution(check_dice, 10, 8, 10))
                                     if _not_supernatural else _rt_ZERO_ITEMS):
         _successes_p = _p * _successes_q
         points = (current - successes if current - successes > 0 else 0)
-        _odds.add((points, current - points, _track_id), _successes_p)
+        _key = (points, current - points, _track_id)
+        _acc[_key] = _acc_get(_key, 0.0) + _successes_p
     return _odds.build()
 
 
@@ -2625,6 +2704,9 @@ def deal_points_odds(target: Combatant, track: Union[ConditionTrack, str], point
     """施加负面点数: the exact distribution of the fields of DEAL_POINTS_FIELDS."""
     track, dealt = _deal_points_setup(target, track, points, resistance, None)
     _odds, _p = OddsBuilder(DEAL_POINTS_FIELDS, None, None, 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     _track_id = track.id
-    _odds.add((_track_id, dealt), _p)
+    _key = (_track_id, dealt)
+    _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build()

@@ -24,7 +24,7 @@ import math
 from operator import add as _add, mul as _mul
 import random
 from functools import lru_cache
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, TypeVar
 
 from .core import LimitExceeded
 
@@ -288,9 +288,15 @@ class Odds:
         }
 
 
+_Items = TypeVar("_Items", bound=Sequence[Tuple[Any, float]])
+
+
 class OddsBuilder:
-    """Accumulates weighted outcomes inside a generated odds function; after `budget` outcomes
-    it raises LimitExceeded (an enumeration too big to finish in interactive time)."""
+    """Accumulates weighted outcomes inside a generated odds function. Every outcome a roll's loop
+    enumerates is charged to `budget` as the loop opens (`outcomes`, `each`): past it the call
+    raises LimitExceeded (an enumeration too big to finish in interactive time), before the work.
+    The innermost loop's body adds one outcome to `acc` (written out in the generated function:
+    bounded by the charged loops around it)."""
 
     __slots__ = ("fields", "acc", "dropped", "hit", "damage", "left")
 
@@ -304,20 +310,29 @@ class OddsBuilder:
         self.left = budget
 
     def add(self, outcome: Tuple[Any, ...], p: float) -> None:
+        """One outcome, charged (for a caller outside a charged loop)."""
         self.left -= 1
         if self.left < 0:
             self._exceeded()
         self.acc[outcome] = self.acc.get(outcome, 0.0) + p
 
     def outcomes(self, p: float, dist: PoolOdds) -> List[Tuple[int, float]]:
-        """The outcomes of a roll reached with probability `p` to enumerate; the rest is dropped
-        (`drop`, written out: this runs once per branch of every odds function)."""
-        self.left -= 1
+        """The outcomes of a roll reached with probability `p` to enumerate, charged; the rest is
+        dropped (`drop`, written out: this runs once per branch of every odds function)."""
+        items = dist._items
+        self.left -= len(items)
         if self.left < 0:
             self._exceeded()
         if dist.skipped:  # nothing dropped (most rolls): `dropped` only ever grows from 0.0, so adding 0.0 is a no-op
             self.dropped += p * dist.skipped
-        return dist._items
+        return items
+
+    def each(self, items: _Items) -> _Items:
+        """A roll's distribution (`(value, probability)` pairs) to enumerate, charged."""
+        self.left -= len(items)
+        if self.left < 0:
+            self._exceeded()
+        return items
 
     def drop(self, p: float) -> None:
         """Count mass left out (a distribution's tail, a negligible branch): a branch too."""

@@ -877,6 +877,10 @@
   }
   // Accumulates weighted outcomes inside a generated odds function; past `budget` outcomes it
   // throws LimitExceeded (an enumeration too big to finish in interactive time).
+  // Accumulates weighted outcomes inside a generated odds function. Every outcome a roll's loop
+  // enumerates is charged to `budget` as the loop opens (`outcomes`, `each`): past it the call throws
+  // LimitExceeded, before the work. The innermost loop's body puts one outcome (uncharged: bounded by
+  // the charged loops around it); `add` charges it, for a caller outside such a loop.
   class OddsBuilder {
     constructor(fields, hit, damage, budget) {
       this.fields = fields; this.acc = new Map(); this.dropped = 0.0; this.hit = hit; this.damage = damage;
@@ -884,12 +888,24 @@
     }
     add(outcome, p) {
       if (--this.left < 0) OddsBuilder.exceeded();
+      this.put(outcome, p);
+    }
+    put(outcome, p) {
       const key = JSON.stringify(outcome);
       const found = this.acc.get(key);
       if (found === undefined) this.acc.set(key, [outcome, p]);
       else found[1] += p;
     }
-    outcomes(p, dist) { this.drop(p * dist.skipped); return dist.items(); }
+    outcomes(p, dist) {
+      const items = dist.items();
+      if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+      if (dist.skipped) this.dropped += p * dist.skipped;
+      return items;
+    }
+    each(items) {
+      if ((this.left -= items.length) < 0) OddsBuilder.exceeded();
+      return items;
+    }
     drop(p) {
       if (--this.left < 0) OddsBuilder.exceeded();
       this.dropped += p;
@@ -1153,7 +1169,7 @@
     for (const _hits_item of _odds.outcomes(_p, _rt_pool_distribution(dice_, 6, 5, 6))) {
       hits = _hits_item[0];
       const _hits_p = _p * _hits_item[1];
-      _odds.add([hits > 0, hits], _hits_p);
+      _odds.put([hits > 0, hits], _hits_p);
     }
     return _odds.build();
   }

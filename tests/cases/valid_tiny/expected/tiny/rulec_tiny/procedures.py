@@ -106,7 +106,10 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     """攻击: the exact distribution of the fields of ATTACK_FIELDS."""
     (dice_,) = _attack_setup(attacker, defender, weapon, distance, None)
     _odds, _p = OddsBuilder(ATTACK_FIELDS, 'hit', 'damage', 200000), 1.0
+    _acc = _odds.acc
+    _acc_get = _acc.get
     for hits, _hits_q in _odds.outcomes(_p, _rt_pool_distribution(dice_, 6, 5, 6)):
         _hits_p = _p * _hits_q
-        _odds.add((hits > 0, hits), _hits_p)
+        _key = (hits > 0, hits)
+        _acc[_key] = _acc_get(_key, 0.0) + _hits_p
     return _odds.build()
