@@ -295,8 +295,8 @@ class OddsBuilder:
     """Accumulates weighted outcomes inside a generated odds function. Every outcome a roll's loop
     enumerates is charged to `budget` as the loop opens (`outcomes`, `each`): past it the call
     raises LimitExceeded (an enumeration too big to finish in interactive time), before the work.
-    The innermost loop's body adds one outcome to `acc` (written out in the generated function:
-    bounded by the charged loops around it)."""
+    The innermost loop's body adds one outcome to `acc`, written out in the generated function and
+    uncharged: bounded by the charged loops around it."""
 
     __slots__ = ("fields", "acc", "dropped", "hit", "damage", "left")
 
@@ -308,13 +308,6 @@ class OddsBuilder:
         self.hit = hit
         self.damage = damage
         self.left = budget
-
-    def add(self, outcome: Tuple[Any, ...], p: float) -> None:
-        """One outcome, charged (for a caller outside a charged loop)."""
-        self.left -= 1
-        if self.left < 0:
-            self._exceeded()
-        self.acc[outcome] = self.acc.get(outcome, 0.0) + p
 
     def outcomes(self, p: float, dist: PoolOdds) -> List[Tuple[int, float]]:
         """The outcomes of a roll reached with probability `p` to enumerate, charged; the rest is

@@ -888,20 +888,14 @@
       };
     }
   }
-  // Accumulates weighted outcomes inside a generated odds function; past `budget` outcomes it
-  // throws LimitExceeded (an enumeration too big to finish in interactive time).
   // Accumulates weighted outcomes inside a generated odds function. Every outcome a roll's loop
   // enumerates is charged to `budget` as the loop opens (`outcomes`, `each`): past it the call throws
-  // LimitExceeded, before the work. The innermost loop's body puts one outcome (uncharged: bounded by
-  // the charged loops around it); `add` charges it, for a caller outside such a loop.
+  // LimitExceeded (an enumeration too big to finish in interactive time), before the work. The
+  // innermost loop's body puts one outcome, uncharged: bounded by the charged loops around it.
   class OddsBuilder {
     constructor(fields, hit, damage, budget) {
       this.fields = fields; this.acc = new Map(); this.dropped = 0.0; this.hit = hit; this.damage = damage;
       this.left = budget;
-    }
-    add(outcome, p) {
-      if (--this.left < 0) OddsBuilder.exceeded();
-      this.put(outcome, p);
     }
     put(outcome, p) {
       const key = JSON.stringify(outcome);
