@@ -162,7 +162,7 @@ def test_every_loop_of_an_odds_function_is_charged_to_the_budget_as_it_opens(bui
     through the builder (`outcomes`, `each`), which charges its outcomes before the first one, so
     the outcome added in the innermost body needs no charge of its own."""
     loops, js_loops = _odds_loops(built, ruleset)
-    assert loops and len(js_loops) == len(loops)
+    assert loops and js_loops and len(loops) >= len(js_loops)  # Python's also has its unswitched variants
     for source in loops + js_loops:
         assert _CHARGED.match(source), source
 

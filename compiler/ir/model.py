@@ -278,7 +278,7 @@ class PreparedBody:
 class Plan:
     """How a procedure is run (optimise/plan.py): the setup steps shared by every form (input
     checks come first), what they hand on, the steps each roll runs, the prepared closure's
-    body and its common-case variant."""
+    body, its common-case variant and the odds form's unswitched variant."""
 
     setup: tuple[Step, ...]
     carried: tuple[str, ...]  # entry parameters and setup locals the rest reads, in order
@@ -286,6 +286,7 @@ class Plan:
     outputs: tuple[Expr, ...]
     prepared: PreparedBody
     common: PreparedBody | None
+    odds: PreparedBody | None = None  # the odds form's variant with the switches that skip a roll off
 
 
 @dataclass(frozen=True, slots=True)

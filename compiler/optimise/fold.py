@@ -3,7 +3,7 @@
 `fold(expr, known)` returns the expression with every node in `known` (parameters, prepared
 values, locals, boolean rulings) replaced by its constant and every part that became constant
 computed: arithmetic and comparisons of constants, `not`, `and`/`or` (a deciding constant ends
-them), a conditional with a constant test keeps only its branch, `x + 0` and `x - 0` are `x`.
+them, and decides them when what precedes it is names of true/false values), a conditional with a constant test keeps only its branch, `x + 0` and `x - 0` are `x`.
 Folding keeps the value of the expression exactly, for the assumed values.
 
 `fold_steps` folds a sequence of steps: a step whose `when` folds to false is dropped (a roll
@@ -112,8 +112,11 @@ def fold(e: ir.Expr, known: Known) -> ir.Expr:
         for value in e.values:
             v = fold(value, known)
             if isinstance(v, ir.Const):
-                if bool(v.value) == stop_on:
-                    return ir.Const(ir.BOOL, stop_on) if not kept else dataclasses.replace(e, values=(*kept, v))
+                if bool(v.value) == stop_on:  # `b and False` is False when each b is a true/false name
+                    if v.type == ir.BOOL and all(isinstance(k, (ir.Local, ir.Hoisted, ir.Param)) and k.type == ir.BOOL
+                                                 for k in kept):
+                        return ir.Const(ir.BOOL, stop_on)
+                    return dataclasses.replace(e, values=(*kept, v))
                 continue  # `True and x` is x; `False or x` is x
             kept.append(v)
         if not kept:

@@ -10,6 +10,8 @@ and the steps each roll runs, and given the prepared closure's body and its comm
 * The prepared body (hoist.py): the per-roll steps with their roll-independent parts hoisted.
 * The common case (specialise.py): that body folded for options at their defaults, a plain d20
   and one damage die, with the guard that says when it applies.
+* The odds form's unswitched variant (unswitch.py): that body folded for the prepared switches
+  that skip a roll when false, all false, with its guard.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from ..steps import kind_for
 from .fold import Known, fold, fold_steps, map_formulas
 from .hoist import Hoister
 from .specialise import common_case
+from .unswitch import unswitched
 
 
 def optimise(rs: Ruleset) -> Ruleset:
@@ -79,7 +82,8 @@ def plan(p: Procedure) -> Plan:
     carried = tuple([prm.id for prm in p.params if prm.id in later_entries]
                     + [s.target for s in setup if s.target and s.target in later_locals])
     prepared = prepare(tuple(per_roll), outputs)
-    return Plan(tuple(setup), carried, tuple(per_roll), outputs, prepared, common_case(prepared, p))
+    return Plan(tuple(setup), carried, tuple(per_roll), outputs, prepared, common_case(prepared, p),
+                unswitched(prepared, p))
 
 
 def prepare(per_roll: tuple[Step, ...], outputs: tuple[ir.Expr, ...]) -> PreparedBody:

@@ -41,7 +41,7 @@ def common_case(body: PreparedBody, p: Procedure) -> PreparedBody | None:
             known.assume(h, folded)
     rolled = fold_steps(body.steps, known)  # first: the constants it finds fold the outputs too
     outputs = tuple(fold(o, known) for o in body.outputs)
-    steps = _live(rolled, outputs)
+    steps = live(rolled, outputs)
     one_die = {s.target: test for s in steps if s.target and (test := kind_for(s).one_die_guard(s)) is not None}
     single = frozenset(one_die)
     guard = [_holds(node, known.values[node]) for node in known.used]
@@ -54,13 +54,15 @@ def common_case(body: PreparedBody, p: Procedure) -> PreparedBody | None:
     return dataclasses.replace(body, steps=tuple(steps), outputs=outputs, single_die=single, guard=tuple(guard))
 
 
-def _live(steps: list[Step] | tuple[Step, ...], outputs: tuple[ir.Expr, ...]) -> list[Step]:
+def live(steps: list[Step] | tuple[Step, ...], outputs: tuple[ir.Expr, ...]) -> list[Step]:
     """The steps without the lets nothing reads any more (folding removed their readers; a
-    prepared body writes no trace, so a let's sentence does not count)."""
+    prepared body writes no trace, so a let's sentence does not count). A let that could raise
+    stays: leaving it out would turn an error into an outcome."""
     needed: set[str] = set().union(*(ir.locals_read(o) for o in outputs))
     kept: list[Step] = []
     for step in reversed(steps):
-        if kind_for(step).value_of(step) is not None and step.target not in needed:
+        value = kind_for(step).value_of(step)
+        if value is not None and step.target not in needed and ir.total(value):
             continue
         kept.append(step)
         for e in step.exprs(sentences=False):

@@ -2,7 +2,8 @@
 `procedures.ProcedureWriter`: `NAME_prepare(...)` (the setup once, then a closure that rolls,
 with the prepared body's hoisted values, SeededDice's faces inline, a leading d20's face table
 and the common-case variant) and `NAME_odds(...)` (the exact distribution: the same prepared
-body, each roll a loop over its distribution).
+body, each roll a loop over its distribution, and its unswitched variant where a prepared switch
+skips a roll).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from .code import Code, Writer, code, docstring, join, literal, name
 from .gen import ProcedureContext, PyGen
 
 if TYPE_CHECKING:
-    from ...ir import Plan
+    from ...ir import Plan, PreparedBody
 
 
 class ManyRollForms:
@@ -110,15 +111,24 @@ class ManyRollForms:
                         literal(p.summary.damage), literal(self.rs.dice.limits["odds_branches"])))
             w.line(Code("_acc = _odds.acc"))
             w.line(Code("_acc_get = _acc.get"))
-            level = w.level
             body = self.plan.prepared  # the per-roll steps with their roll-independent parts hoisted
             g = PyGen(self.ctx, "odds", w, body=body)
             for h in body.hoisted:  # computed once, not once per outcome enumerated
                 assert isinstance(h, ir.Hoisted)
                 w.line(code("{} = {}", name(h.name), g.expr(h.value)))
-            self._per_roll("odds", g, body.steps)
-            # the builder's `add` written out, uncharged: every loop around it charged its outcomes
-            w.line(code("_key = ({})", self._outputs(body.outputs, g)))
-            w.line(code("_acc[_key] = _acc_get(_key, 0.0) + {}", g.p))
-            w.level = level
-            w.line(Code("return _odds.build()"))
+            variant = self.plan.odds  # the rolls the prepared switches skip, folded away (optimise/unswitch.py)
+            if variant is not None:
+                guard = join(" and ", [g.expr(e) for e in variant.guard])
+                with w.block(code("if {}", guard)):
+                    self._enumerate(PyGen(self.ctx, "odds", w, body=variant), variant)
+            self._enumerate(g, body)
+
+    def _enumerate(self, g: PyGen, body: "PreparedBody") -> None:
+        """The loops over the body's rolls, each outcome added, and the distribution returned."""
+        level = self.w.level
+        self._per_roll("odds", g, body.steps)
+        # the builder's `add` written out, uncharged: every loop around it charged its outcomes
+        self.w.line(code("_key = ({})", self._outputs(body.outputs, g)))
+        self.w.line(code("_acc[_key] = _acc_get(_key, 0.0) + {}", g.p))
+        self.w.level = level
+        self.w.line(Code("return _odds.build()"))

@@ -378,6 +378,21 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
     _attacker_hidden = attacker.hidden
     _out7 = not offhand and ('light' in weapon.properties) and weapon.attack_type == 'melee'
     _out8 = 'bonus' if offhand else 'standard'
+    if not _sneak_dice_gt_0:
+        for natural, _natural_q in _odds.each(_rt_d20_distribution(_natural_layers)):
+            _natural_p = _p * _natural_q
+            total = natural + attack_bonus
+            hit = _not_guessed_wrong and total >= _target_armor_class
+            crit = hit and natural >= _crit
+            _weapon_damage_dice = _weapon_damage_dice
+            for weapon_damage, _weapon_damage_q in _odds.each(
+                    _rt_dice_items(_weapon_damage_dice.terms, _weapon_damage_dice.flat, crit)
+                    if (hit) and _weapon_damage_dice is not None else _rt_ZERO_ITEMS):
+                _weapon_damage_p = _natural_p * _weapon_damage_q
+                damage = (weapon_damage + _damage if weapon_damage + _damage > 0 else 0) if hit else 0
+                _key = (hit, crit, damage, _weapon_damage_type_id, natural, total, _attacker_hidden, _out7, _out8)
+                _acc[_key] = _acc_get(_key, 0.0) + _weapon_damage_p
+        return _odds.build()
     for natural, _natural_q in _odds.each(_rt_d20_distribution(_natural_layers)):
         _natural_p = _p * _natural_q
         total = natural + attack_bonus
@@ -888,6 +903,15 @@ def grapple_odds(attacker: Combatant, target: Combatant, *, distance: int = 5, f
     _attack_roll_layers = (attacker.size - target.size if attacker.size - target.size > 0 else 0)
     _defend_roll_layers = (target.size - attacker.size if target.size - attacker.size > 0 else 0)
     _not_helpless = not helpless
+    if not _not_helpless:
+        defend_total = (_R_HELPLESS_DEFENDER_ROLL if helpless else 0) + defend_mod
+        for attack_roll, _attack_roll_q in _odds.each(_rt_d20_distribution(_attack_roll_layers)):
+            _attack_roll_p = _p * _attack_roll_q
+            attack_total = attack_roll + attack_mod
+            success = attack_total > defend_total
+            _key = (success, attack_total, defend_total, success, not success)
+            _acc[_key] = _acc_get(_key, 0.0) + _attack_roll_p
+        return _odds.build()
     for attack_roll, _attack_roll_q in _odds.each(_rt_d20_distribution(_attack_roll_layers)):
         _attack_roll_p = _p * _attack_roll_q
         for defend_roll, _defend_roll_q in _odds.each(_rt_d20_distribution(_defend_roll_layers) if _not_helpless
@@ -1015,6 +1039,15 @@ def escape_grapple_odds(escaper: Combatant, grappler: Combatant, skill: Union[Co
     _acc_get = _acc.get
     _hold_roll = not grappler.incapacitated
     _grappler_incapacitated = grappler.incapacitated
+    if not _hold_roll:
+        hold_total = (_R_HELPLESS_DEFENDER_ROLL if _grappler_incapacitated else 0) + hold_mod
+        for escape_roll, _escape_roll_q in _odds.each(_rt_d20_distribution(0)):
+            _escape_roll_p = _p * _escape_roll_q
+            escape_total = escape_roll + escape_mod
+            success = _grappler_incapacitated or escape_total > hold_total
+            _key = (success, escape_total, hold_total)
+            _acc[_key] = _acc_get(_key, 0.0) + _escape_roll_p
+        return _odds.build()
     for escape_roll, _escape_roll_q in _odds.each(_rt_d20_distribution(0)):
         _escape_roll_p = _p * _escape_roll_q
         for hold_roll, _hold_roll_q in _odds.each(_rt_d20_distribution(0) if _hold_roll else _rt_ZERO_ITEMS):
@@ -1229,6 +1262,17 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
     _not_helpless = not helpless
     _not_knock_prone = not knock_prone
     _obstacle_at_ge_0 = obstacle_at >= 0
+    if not _not_helpless and not _obstacle_at_ge_0:
+        defend_total = (_R_HELPLESS_DEFENDER_ROLL if helpless else 0) + defend_mod
+        for attack_roll, _attack_roll_q in _odds.each(_rt_d20_distribution(_attack_roll_layers)):
+            _attack_roll_p = _p * _attack_roll_q
+            attack_total = attack_roll + attack_mod
+            success = attack_total > defend_total
+            push = _R_SHOVE_BASE_DISTANCE + attack_total - defend_total if _not_knock_prone and success else 0
+            moved = push
+            _key = (success, knock_prone and success, moved, not success, 0)
+            _acc[_key] = _acc_get(_key, 0.0) + _attack_roll_p
+        return _odds.build()
     for attack_roll, _attack_roll_q in _odds.each(_rt_d20_distribution(_attack_roll_layers)):
         _attack_roll_p = _p * _attack_roll_q
         for defend_roll, _defend_roll_q in _odds.each(_rt_d20_distribution(_defend_roll_layers) if _not_helpless
@@ -2179,6 +2223,17 @@ def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehi
     _not_shove = not shove
     _out5 = shove and knock_prone
     _out7 = not shove and not resisting
+    if not _obstacle_at_ge_0:
+        for roll, _roll_q in _odds.each(_rt_d20_distribution(0)):
+            _roll_p = _p * _roll_q
+            total = roll + _total + _total_2 + bonus
+            beats = total > dc
+            push = _R_SHOVE_BASE_DISTANCE + total - dc if _push and beats else 0
+            shove_feet = push
+            _key = (dc, total, _not_shove and beats, _not_shove and total < dc, shove_feet, _out5 and beats, 0,
+                    _out7 and beats or resisting and total >= dc, _out7 and beats, resisting and total < dc)
+            _acc[_key] = _acc_get(_key, 0.0) + _roll_p
+        return _odds.build()
     for roll, _roll_q in _odds.each(_rt_d20_distribution(0)):
         _roll_p = _p * _roll_q
         total = roll + _total + _total_2 + bonus

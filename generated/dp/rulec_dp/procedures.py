@@ -261,7 +261,7 @@ def _attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon
         _trace.append(_rec(
                 _Step,
                 ('let', f'攻击DP{attack_pool}减去剩余防御{remaining_defense}，掷{dice_}个骰子', (('dice', dice_),))))
-    extras_cancelled = 0 if coup_de_grace and False else defender_extras
+    extras_cancelled = defender_extras
     sunder_bonus = (
             (_R_SUNDER_TWO_HANDS_BONUS if target_two_handed else 0)
             - (_R_SUNDER_NOT_STRENGTH_PENALTY if target_not_strength else 0)
@@ -575,6 +575,21 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     _called_shot_track_id = called_shot.track.id
     _out14 = (1 if willpower else 0) + (1 if willpower_move else 0)
     _out15 = 1 if defender_willpower else 0
+    if not _contested:
+        item_damage = (0 - item_hardness if 0 - item_hardness > 0 else 0)
+        for raw, _raw_q in _odds.outcomes(
+                _p, _rt_all_succeed_distribution(dice_) if coup_de_grace else _rt_pool_distribution(dice_, 10, 8, 10)):
+            _raw_p = _p * _raw_q
+            after_cancel = raw - extras_cancelled - grapple_penalty
+            hit = after_cancel > 0
+            net = after_cancel + _attacker_attack_extras if hit else 0
+            damage = net if _damage else 0
+            condition_points = _rt_floordiv(net, _called_shot_net_per_point) if _condition_points else 0
+            _key = (hit, net, damage, _weapon_damage_type_id, _not_ranged, _not_ranged and hit,
+                    _called_shot_track_id if condition_points > 0 else '', condition_points, dice_, defender_extras,
+                    own_penalty, 0, False, item_damage, _out14, _out15, False, False, emptied)
+            _acc[_key] = _acc_get(_key, 0.0) + _raw_p
+        return _odds.build()
     for raw, _raw_q in _odds.outcomes(
             _p, _rt_all_succeed_distribution(dice_) if coup_de_grace else _rt_pool_distribution(dice_, 10, 8, 10)):
         _raw_p = _p * _raw_q
@@ -845,6 +860,21 @@ def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
     _not_small = not small
     _defense_successes = (attack_pool - remaining_defense if attack_pool - remaining_defense > 0 else 0)
     _weapon_bombard_damage = weapon.bombard_damage
+    if not _not_small:
+        for attack_successes, _attack_successes_q in (
+                _odds.outcomes(_p, _rt_pool_distribution(_attack_successes, 10, 8, 10)) if small else _rt_ZERO_ITEMS):
+            _attack_successes_p = _p * _attack_successes_q
+            for save_successes, _save_successes_q in (
+                    _odds.outcomes(_attack_successes_p, _rt_pool_distribution(_save_successes, 10, 8, 10)) if small
+                    else _rt_ZERO_ITEMS):
+                _save_successes_p = _attack_successes_p * _save_successes_q
+                hit = attack_successes + _attacker_attack_extras - (
+                        save_successes + _defender_save_extras
+                        - prone_penalty) > 0 if small else 0 - defender_extras > 0
+                damage = _weapon_bombard_damage if hit else 0
+                _key = (hit, damage, 'pierce', small)
+                _acc[_key] = _acc_get(_key, 0.0) + _save_successes_p
+        return _odds.build()
     for attack_successes, _attack_successes_q in (
             _odds.outcomes(_p, _rt_pool_distribution(_attack_successes, 10, 8, 10)) if small else _rt_ZERO_ITEMS):
         _attack_successes_p = _p * _attack_successes_q
@@ -2374,7 +2404,28 @@ def overrun_prepare(attacker: Combatant, defender: Combatant, *, blockers: int =
         return _overrun_roll(_rt_dice_source(dice), contested, pool, block_pool, attacker, blockers, acrobatics,
                              square_behind_occupied, blocker_knocks_down)
 
-    return _roll
+    def _roll_common(dice: DiceSource) -> Tuple[int, bool, bool, bool, bool, bool, str]:
+        """_roll's SeededDice branch, folded for the common case (see its guard below)."""
+        if dice.__class__ is SeededDice:
+            _rand = dice.random
+            if contested:
+                mine = _rt_pool_successes_random(_rand, pool, 10, 8, 10, 1000)
+            else:
+                mine = 0
+            total = mine + _attacker_attack_extras
+            if contested:
+                b1 = _rt_pool_successes_random(_rand, block_pool, 10, 8, 10, 1000)
+            else:
+                b1 = 0
+            left1 = total - b1
+            passed = blockers if _not_contested else 0 if left1 <= 0 else 1
+            return (passed, passed == blockers, contested, contested and passed < blockers, False,
+                    contested and passed < blockers and False, _out6)
+        return _roll(dice)
+
+    return (_roll_common
+            if not _b2 and not _b3 and not _b4 and _blockers_eq_1 and not _knocked_down and not square_behind_occupied
+            else _roll)
 
 
 def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1, acrobatics: bool = False,
@@ -2396,6 +2447,25 @@ def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1,
     _blockers_eq_3 = blockers == 3
     _knocked_down = contested and not acrobatics and blocker_knocks_down
     _out6 = 'standard' if contested else 'none'
+    if not _b2 and not _b3 and not _b4:
+        for mine, _mine_q in (_odds.outcomes(_p, _rt_pool_distribution(pool, 10, 8, 10)) if contested
+                              else _rt_ZERO_ITEMS):
+            _mine_p = _p * _mine_q
+            total = mine + _attacker_attack_extras
+            for b1, _b1_q in (_odds.outcomes(_mine_p, _rt_pool_distribution(block_pool, 10, 8, 10)) if contested
+                              else _rt_ZERO_ITEMS):
+                _b1_p = _mine_p * _b1_q
+                left1 = total - b1
+                left2 = left1
+                left3 = left2
+                passed = (blockers if _not_contested else 0 if left1 <= 0 else 1 if _blockers_eq_1 or left2 <= 0 else 2
+                          if _blockers_eq_2 or left3 <= 0 else 3 if _blockers_eq_3 or left3 <= 0 else 4)
+                knocked_down = _knocked_down and passed < blockers and (
+                        left1 if passed == 0 else left2 if passed == 1 else left3 if passed == 2 else left3) < 0
+                _key = (passed, passed == blockers, contested, contested and passed < blockers, knocked_down,
+                        contested and passed < blockers and (square_behind_occupied or knocked_down), _out6)
+                _acc[_key] = _acc_get(_key, 0.0) + _b1_p
+        return _odds.build()
     for mine, _mine_q in (_odds.outcomes(_p, _rt_pool_distribution(pool, 10, 8, 10)) if contested else _rt_ZERO_ITEMS):
         _mine_p = _p * _mine_q
         total = mine + _attacker_attack_extras
@@ -2752,6 +2822,13 @@ def grapple_move_odds(attacker: Combatant, defender: Combatant, *, pinned: bool 
     _attacker_strength = attacker.strength
     _defender_strength = defender.strength
     _attacker_move_speed = attacker.move_speed
+    if not _not_free_move:
+        success = free_move
+        meters = _rt_floordiv(_attacker_move_speed, _R_CLING_CARRY_SPEED_DIVISOR) if carrying else _rt_floordiv(
+                _attacker_move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned else 0
+        _key = (success, meters)
+        _acc[_key] = _acc_get(_key, 0.0) + _p
+        return _odds.build()
     for push, _push_q in (_odds.outcomes(_p, _rt_pool_distribution(_attacker_strength, 10, 8, 10)) if _not_free_move
                           else _rt_ZERO_ITEMS):
         _push_p = _p * _push_q

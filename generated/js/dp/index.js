@@ -4165,7 +4165,7 @@ function _attack_setup(
     "攻击DP" + String(attack_pool) + "减去剩余防御" + String(remaining_defense) + "，掷" + String(dice_) + "个骰子",
     [["dice", dice_]]
   ));
-  extras_cancelled = coup_de_grace && false ? 0 : defender_extras;
+  extras_cancelled = defender_extras;
   sunder_bonus = called_shot.save === "opposed_sunder" ? (target_two_handed ? _R_SUNDER_TWO_HANDS_BONUS : 0) - (target_not_strength ? _R_SUNDER_NOT_STRENGTH_PENALTY : 0) + Math.max(0, defender.size - attacker.size) : 0;
   emptied = attacker.counts_loading && weapon.single_shot;
   own_penalty = Math.min(attacker.basic_defense, (power_attack ? _R_POWER_ATTACK_DEFENSE_PENALTY : 0) + charge_bonus);

@@ -322,6 +322,28 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     _item_damage = part.given and part.effect == 'item'
     _weapon_damage_type_id = weapon.damage_type.id
     _part_track_id = part.track.id
+    if not _endurance_successes:
+        for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(dice_, 10, 8, 10)):
+            _successes_p = _p * _successes_q
+            hit = successes > 0
+            cap = _weapon_attack_type.cap(attacker, _weapon_attack_type, weapon)
+            capped = (successes + _attacker_extra_successes if successes + _attacker_extra_successes < cap else cap)
+            raw_damage = capped + extra_damage if hit else 0
+            after_reduction = (raw_damage - _defender_damage_reduction if raw_damage - _defender_damage_reduction > 0
+                               else 0)
+            absorbed = (_defender_absorption if _defender_absorption < after_reduction else after_reduction)
+            final_damage = after_reduction - absorbed
+            to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
+            full_points = (final_damage - _full_points_2 if final_damage - _full_points_2 > 0
+                           else 0) if _full_points else 0
+            points = _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) if left_area else full_points
+            limb_damage = (to_hp - _defender_resistance if to_hp - _defender_resistance > 0
+                           else 0) if _limb_damage else 0
+            item_damage = to_hp if _item_damage else 0
+            _key = (hit, successes, 0 if _item_damage else to_hp, _weapon_damage_type_id, 0,
+                    _part_track_id if points > 0 else '', points, limb_damage, item_damage, from_hiding)
+            _acc[_key] = _acc_get(_key, 0.0) + _successes_p
+        return _odds.build()
     for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(dice_, 10, 8, 10)):
         _successes_p = _p * _successes_q
         hit = successes > 0
@@ -1906,6 +1928,11 @@ def detect_odds(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 
     _hider_extra_successes = hider.extra_successes
     _noticed = not automatic_hide and not seeker.helpless
     _hider_helpless = hider.helpless
+    if not _not_automatic_hide:
+        noticed = _noticed and (_hider_helpless or _seeker_extra_successes > _hider_extra_successes)
+        _key = (noticed, not noticed)
+        _acc[_key] = _acc_get(_key, 0.0) + _p
+        return _odds.build()
     for seek, _seek_q in (_odds.outcomes(_p, _rt_pool_distribution(seek_pool, 10, 8, 10)) if _not_automatic_hide
                           else _rt_ZERO_ITEMS):
         _seek_p = _p * _seek_q
