@@ -29,7 +29,9 @@ import gc
 import hashlib
 from pathlib import Path
 
-from . import cache
+from typing import Any
+
+from . import cache, reuse
 from ..diagnostics import Diagnostic, RulesError
 from ..emit.reference import emit_reference
 from ..ir import Ruleset
@@ -73,12 +75,14 @@ TARGETS = ("python", "js")
 
 
 def compile_rules(paths: list[Path], *, progress: Progress | None = None, stop_after: str = "emit",
-                  targets: tuple[str, ...] = TARGETS, memo: Memo | None = None) -> Build:
+                  targets: tuple[str, ...] = TARGETS, memo: Memo | None = None, previous: Path | None = None) -> Build:
     """Compile the rules under `paths` (ruleset folders, folders of them, packs, files); with
     `stop_after` ("validate", "lower", "optimise"), stop there: `build.rulesets` holds the IR as
     that pass left it and nothing is emitted. `memo`: what the build remembers with — a session's
     (session.py), or `Memo()` to remember nothing (`rulec build --check`); by default a one-shot
-    memo over the disk cache."""
+    memo over the disk cache. `previous`: the output folder the build will be written to, from
+    which a one-shot memo with a store reuses the outputs of each ruleset whose inputs did not
+    change (`reuse.py`; such a ruleset is then neither validated nor in `build.rulesets`)."""
     if stop_after not in PASSES:
         raise ValueError(f"stop_after is one of {PASSES}")
     # A build allocates millions of small objects and makes no reference cycles worth collecting:
@@ -86,11 +90,11 @@ def compile_rules(paths: list[Path], *, progress: Progress | None = None, stop_a
     # more the bigger the pack). It is paused for the build and left as it was.
     was_enabled = gc.isenabled()
     gc.disable()
-    if memo is None:
-        memo = Memo(store=cache.store())  # nothing between builds but the disk cache (if it is on)
+    if memo is None:  # nothing between builds but the disk cache (if it is on) and the output folder
+        memo = Memo(store=cache.store(), previous=reuse.PreviousOutputs(previous) if previous is not None else None)
     try:
         with using(memo):
-            return _compile_rules(paths, progress, stop_after, targets, memo)
+            return _compile_rules(paths, progress, stop_after, targets, memo, previous)
     finally:
         if not memo.resident:
             memo.end()  # what `once` made is let go with the build (a session ends its own)
@@ -99,7 +103,7 @@ def compile_rules(paths: list[Path], *, progress: Progress | None = None, stop_a
 
 
 def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str,
-                   targets: tuple[str, ...], memo: Memo) -> Build:
+                   targets: tuple[str, ...], memo: Memo, previous: Path | None) -> Build:
     build = Build()
     folders, diags = discover(paths)
     total = sum(len(f.files) for f in folders)
@@ -110,11 +114,20 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
     bases, packs = _group(loaded, diags)
     build.pack_ids = sorted(str(p.manifest.data["id"]) for items in packs.values() for p in items
                             if p.manifest is not None)
+    reused: dict[str, dict[str, Any]] = {}  # ruleset id -> its index line, for those taken from `previous`
+    own: dict[str, list[str]] = {}  # ruleset id -> the files its outputs are (for the record)
+    located: dict[str, dict[str, Any]] = {}  # where each text `memo.text` gave landed (for the record)
     for rid in sorted(bases):
         base = bases[rid]
         assert base.manifest is not None
         pack_items = sorted(packs.get(rid, []), key=lambda p: str(p.manifest.data["id"]) if p.manifest else "")
         digest = hashlib.sha256("".join([base.digest] + [p.digest for p in pack_items]).encode()).hexdigest()
+        kept = reuse.reused(memo, previous, rid, digest, targets) if stop_after == "emit" and not diags else None
+        if kept is not None:  # built before from these very inputs, and still so in the output folder
+            build.files.update(kept.files)
+            build.digests[rid] = digest
+            reused[rid] = kept.index
+            continue
         # A file that failed to load may have declared stats or rulings everything else reads:
         # then the rest is not checked (its every formula would only repeat the problem).
         declarations_broken = any(k in (None, "ruleset", "stats", "rulings", "rule_index")
@@ -149,6 +162,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
             continue
         if progress:
             progress("emit", 0, 1)
+        before = set(build.files)
         try:
             _emit(rs, digest, build, targets, memo)
         except RulesError as exc:
@@ -156,14 +170,23 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
             continue
         finally:
             memo.let_go()  # nothing made once for this ruleset's outputs is read again (the pages neither)
+        own[rid] = sorted(set(build.files) - before)
+        located.update(reuse.locate(memo.texts(), {rel: build.files[rel] for rel in own[rid]}))
         build.rulesets.append(rs)
     build.shown = names
     build.diagnostics = _dedupe(_shown(diags, names))
     if not build.ok or stop_after != "emit":
         build.files = {}
         return build
-    build.files.update(emit_reference(build.rulesets, build.digests, build.odds))
+    pages = emit_reference(build.rulesets, build.digests, build.odds, reused)
+    build.files.update(pages.files)
     build.files = dict(sorted(build.files.items()))
+    if not build.diagnostics:  # a ruleset with a warning is built again, to say it again
+        for rs in build.rulesets:
+            files = {rel: build.files[rel] for rel in own[rs.id] + pages.by_ruleset[rs.id]}
+            reuse.record(memo, rs.id, build.digests[rs.id], targets, files, pages.index[rs.id])
+        for name, where in located.items():
+            memo.save(name, where)
     return build
 
 

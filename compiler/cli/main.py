@@ -78,9 +78,10 @@ _STAGES = ("load", "validate", "lower", "optimise", "emit")  # each names its ca
 
 
 def _compile(paths: list[Path], stop_after: str = "emit", targets: tuple[str, ...] = ("python", "js"),
-             uncached: bool = False) -> Build:
+             uncached: bool = False, previous: Path | None = None) -> Build:
     """Run the passes; `uncached`: with no memo at all, so that nothing read from the cache folder
-    can take part (`rulec build --check`)."""
+    can take part (`rulec build --check`); `previous`: the output folder the build will replace,
+    whose unchanged rulesets' files it may reuse (build/reuse.py)."""
     # Imported here: the compiler's passes pull in YAML, jsonschema and Jinja, which an
     # unchanged rebuild (a stamp check) never needs.
     from ..build.facade import compile_rules
@@ -89,7 +90,7 @@ def _compile(paths: list[Path], stop_after: str = "emit", targets: tuple[str, ..
     progress = _Progress()
     try:
         return compile_rules(paths, progress=progress, stop_after=stop_after, targets=targets,
-                             memo=Memo() if uncached else None)
+                             memo=Memo() if uncached else None, previous=None if uncached else previous)
     finally:
         progress.close()
 
@@ -175,7 +176,7 @@ def build(rules: tuple[Path, ...], out: Path | None, check: bool, target: str, w
         remember(out, before)
         click.echo(say("cli.unchanged-inputs-outputs-match", out=out), err=True)
         return EXIT_OK
-    result = _compile(paths, targets=targets, uncached=check)  # --check trusts no cache entry
+    result = _compile(paths, targets=targets, uncached=check, previous=out)  # --check trusts no cache entry
     report(result.diagnostics, fmt)
     if not result.ok:
         click.echo(say("cli.build-failed-nothing-was"), err=True)

@@ -63,13 +63,19 @@ class _Evaluator:
         return self._module
 
     def _code_digest(self, table: str) -> str:
-        """All generated code, minus the data rows of `table` itself (its entry goes into the key)
-        and minus the headers (their content hash changes with any input file)."""
+        """All generated code, minus the headers (their content hash changes with any input file)
+        and, when nothing but the entry an odds call is given can reach another entry of `table`
+        (`_apart`), minus that table's data rows (its entry goes into the key): its JSON rows
+        files, or the rows written into the model module."""
         if table not in self._digests:
+            apart = _apart(self.rs, table)
             own = re.compile(rf"(?:.*/)?_rows/{re.escape(table)}_\d+\.json")
+            inline = re.compile(rf"^_{re.escape(table.upper())}_ROWS: .*?^\)\n", re.S | re.M)
             label = self.rs.pack_label  # in __version__: it changes with every edit of a pack, the odds never
-            code = "".join(_without(text.replace(self.header, "", 1), label) for rel, text in sorted(self.package.items())
-                           if not own.fullmatch(rel) and rel.endswith((".py", ".json")))
+            code = "".join(
+                _without(inline.sub("", text, 1) if apart and rel.endswith("/model.py") else text, self.header, label)
+                for rel, text in sorted(self.package.items())
+                if not (apart and own.fullmatch(rel)) and rel.endswith((".py", ".json")))
             self._digests[table] = hashlib.sha256(code.encode()).hexdigest()
         return self._digests[table]
 
@@ -273,6 +279,15 @@ def compute_odds(rs: Ruleset, package: dict[str, str], header: str) -> list[dict
         evaluator.close()
 
 
-def _without(text: str, label: str) -> str:
+def _without(text: str, header: str, label: str) -> str:
+    text = text.replace(header, "", 1)
     return text.replace(label, "") if label else text
+
+
+def _apart(rs: Ruleset, table: str) -> bool:
+    """Whether an odds call given one entry of `table` can read no other entry of it: no table
+    refers to its entries (a `ref` field) and no formula looks it up (it has no index field)."""
+    t = next((t for t in rs.tables if t.id == table), None)
+    return t is not None and t.index is None and not any(
+        f.type == "ref" and f.table == table for other in rs.tables for f in other.fields)
 

@@ -9,7 +9,8 @@ and fits a phone. Both come from one view model (`reference_view.py`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
@@ -22,7 +23,7 @@ from .quick_sheet import add_to_view
 from .reference_view import Cells, entry_view, ruleset_view
 from .skeleton import pages
 
-__all__ = ["emit_reference", "md_escape"]
+__all__ = ["Pages", "emit_reference", "index_line", "md_escape"]
 
 
 _PART = 256  # entries whose rows a build with nothing to remember them by writes at a time
@@ -198,9 +199,30 @@ def _where_ranges(view: dict[str, Any]) -> None:
                                       for file, (a, b) in sorted(lines.items()))
 
 
-def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
-                   odds: dict[str, list[dict[str, Any]]]) -> dict[str, bytes]:
+@dataclass
+class Pages:
+    """The reference pages of a build: every file, which of them are each ruleset's own (its
+    pages and charts), and each ruleset's line of the index (`index_line`)."""
+
+    files: dict[str, bytes]
+    by_ruleset: dict[str, list[str]]
+    index: dict[str, dict[str, Any]]
+
+
+def index_line(view: dict[str, Any]) -> dict[str, Any]:
+    """A ruleset's line of the pages' index: plain data (a build that reuses the ruleset's pages
+    from the output folder has it from the cache: build/reuse.py)."""
+    return {"id": view["id"], "name": view["name"], "version": view["version"], "source_file": view["source_file"],
+            "procedures": len(view["procedures"]), "tables": [(t["name"], t["count"]) for t in view["tables"]],
+            "rules": len(view["rules"])}
+
+
+def emit_reference(rulesets: list[Ruleset], digests: dict[str, str], odds: dict[str, list[dict[str, Any]]],
+                   reused: Mapping[str, dict[str, Any]] | None = None) -> Pages:
+    """The pages of `rulesets` and the index of those and of the `reused` ones (whose own pages
+    the build took from the output folder: their index lines, by id)."""
     files: dict[str, bytes] = {}
+    by_ruleset: dict[str, list[str]] = {}
     views = [ruleset_view(rs, digests[rs.id], odds.get(rs.id, [])) for rs in rulesets]
     for rs, view in zip(rulesets, views):
         _where_ranges(view)
@@ -208,19 +230,23 @@ def emit_reference(rulesets: list[Ruleset], digests: dict[str, str],
         _odds_rows(view)
         add_to_view(view, rs)
     for view in views:
+        own = by_ruleset[view["id"]] = []
         for section in view["odds"]:
             for group in section["groups"]:
-                files[f"reference/{group['chart_file']}"] = group["svg"].encode()
+                own.append(f"reference/{group['chart_file']}")
+                files[own[-1]] = group["svg"].encode()
                 if "until_svg" in group:
-                    files[f"reference/{group['until_chart_file']}"] = group["until_svg"].encode()
+                    own.append(f"reference/{group['until_chart_file']}")
+                    files[own[-1]] = group["until_svg"].encode()
     for view in views:
         made = None if view.get("lean") else pages(view)  # the skeleton filled with the rows (kept by a resident build)
         if made is None:
             made = (render_bytes("markdown", "reference.md.j2", rs=view), render_bytes("html", "reference.html.j2", rs=view))
-        files[f"reference/{view['id']}.md"], files[f"reference/{view['id']}.html"] = made
-    index = [{"id": v["id"], "name": v["name"], "version": v["version"], "source_file": v["source_file"],
-              "procedures": len(v["procedures"]), "tables": [(t["name"], t["count"]) for t in v["tables"]],
-              "rules": len(v["rules"])} for v in views]
+        md, html = f"reference/{view['id']}.md", f"reference/{view['id']}.html"
+        files[md], files[html] = made
+        by_ruleset[view["id"]] += [md, html]
+    lines = {view["id"]: index_line(view) for view in views}
+    index = [line for _, line in sorted({**(reused or {}), **lines}.items())]
     files["reference/index.md"] = render_bytes("markdown", "reference_index.md.j2", rulesets=index)
     files["reference/index.html"] = render_bytes("html", "reference_index.html.j2", rulesets=index)
-    return files
+    return Pages(files, by_ruleset, lines)

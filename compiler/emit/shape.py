@@ -11,10 +11,14 @@ kept module against a fresh build after edits of each kind).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Callable
+from typing import TypeVar
 
 from ..ir import Ruleset
 from ..memo import current
+
+T = TypeVar("T", bound=str)
 
 
 def shape(rs: Ruleset) -> Ruleset:
@@ -27,9 +31,19 @@ def shape(rs: Ruleset) -> Ruleset:
     return memo.put("shape", (rs,), memo.intern(("shape", rs.id), bare))  # type: ignore[no-any-return]
 
 
-def kept_text(space: str, rs: Ruleset, make: Callable[[Ruleset], str]) -> str:
+def kept_text(space: str, rs: Ruleset, make: Callable[[Ruleset], T], reread: Callable[[str], T]) -> T:
     """`make(shape)`: the text made from the ruleset's shape, in every build (so that a module
     made this way cannot read an entry: a one-shot build would differ from a resident one, and
-    `rulec build --check` would say so), kept by a resident build while the shape stays equal."""
+    `rulec build --check` would say so), kept by a resident build while the shape stays equal,
+    and taken by a one-shot build from the output folder it replaces when the shape is the one
+    that text was made from there (`Memo.text`, by the shape's digest: `digest`); `reread` gives
+    such a text the target's type of trusted code."""
     key = shape(rs)
-    return current().once(space, (key,), lambda: make(key))  # type: ignore[no-any-return]
+    memo = current()
+    return memo.once(space, (key,), lambda: memo.text(space, lambda: digest(key), lambda: make(key), reread))
+
+
+def digest(bare: Ruleset) -> str:
+    """The digest of all of a shape: its `repr` (every field of every frozen IR node; the IR holds
+    no set, so that it is the same in every process: tests/test_reuse.py)."""
+    return hashlib.sha256(repr(bare).encode()).hexdigest()

@@ -270,7 +270,7 @@ class PreparedBody:
     outputs: tuple[Expr, ...]
     hoisted: tuple[Expr, ...]  # the Hoisted nodes to define, in order
     face_table: str | None  # the leading plain d20 step whose faces get a decision tree
-    single_die: frozenset[str] = frozenset()  # roll steps assumed to roll one die (the common case)
+    single_die: tuple[str, ...] = ()  # roll steps assumed to roll one die (the common case), sorted
     guard: tuple[Expr, ...] = ()  # what the common case assumes, as true/false expressions
 
 

@@ -21,6 +21,10 @@ A memo remembers two ways, by what the value is keyed on:
   a one-shot memo reads and writes the store. Whatever `load` gives back is a hint the pass
   checks or recomputes (docs/safety.md: nothing read from disk is trusted or executed).
 
+A one-shot memo may also be handed the output folder its build replaces (`Previous`,
+build/reuse.py): `text` then gives a text of generated code from there, found where a record of
+the store says and checked against its digest, instead of making it.
+
 The store is handed in by the facade; this package imports nothing of the compiler.
 """
 
@@ -35,7 +39,7 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from .runs import RUN, ends, item_id, runs
 
-__all__ = ["Memo", "RUN", "Store", "Stored", "current", "ends", "runs", "using"]
+__all__ = ["Memo", "Previous", "RUN", "Store", "Stored", "current", "ends", "runs", "using"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -52,6 +56,14 @@ class Store(Protocol):
     def get(self, name: str) -> Any: ...
 
     def put(self, name: str, value: Any) -> None: ...
+
+
+class Previous(Protocol):
+    """The output folder a one-shot build will replace (build/reuse.py): `read(where)` gives the
+    text a record of the store locates there, when the bytes it finds still hash to the record's
+    digest (else None)."""
+
+    def read(self, where: Any) -> str | None: ...
 
 
 class Stored(NamedTuple, Generic[R]):
@@ -82,9 +94,12 @@ class Memo:
 
     MAX_NAMED = 4096  # values a resident memo holds by name (names are digests: old ones go unasked)
 
-    def __init__(self, *, resident: bool = False, store: Store | None = None, once: bool = True) -> None:
+    def __init__(self, *, resident: bool = False, store: Store | None = None, once: bool = True,
+                 previous: Previous | None = None) -> None:
         self.resident = resident
         self.store = store
+        self.previous = previous if store is not None and not resident else None
+        self._texts: dict[str, str] = {}
         self._keeps_once = once
         self._old: dict[_Key, tuple[_Key, Any]] = {}
         self._new: dict[_Key, tuple[_Key, Any]] = {}
@@ -268,6 +283,26 @@ class Memo:
             self._named[name] = value
         elif self.store is not None:
             self.store.put(name, value)
+
+    def text(self, space: str, digest: Callable[[], str], make: Callable[[], T], reread: Callable[[str], T]) -> T:
+        """A text of generated code made from what `digest()` names (all of it). With an output
+        folder to replace, it is the text a build of this account wrote there for that name, found
+        where the store's record says and checked against the record's digest (`Previous.read`),
+        given as `reread` makes it (the target's type of trusted code); else, or when that fails,
+        `make()`. Every text given is noted for `texts`."""
+        if self.previous is None or self.store is None:
+            return make()
+        name = self.key(space, digest())
+        where = self.store.get(name)
+        found = self.previous.read(where) if where is not None else None
+        text = reread(found) if found is not None else make()
+        self._texts[name] = str(text)
+        return text
+
+    def texts(self) -> dict[str, str]:
+        """The texts `text` gave since the last call, by name (the facade records where each lands)."""
+        out, self._texts = self._texts, {}
+        return out
 
     def let_go(self) -> None:
         """A one-shot memo lets go of what `once` made so far (a ruleset's outputs are made: what was

@@ -43,7 +43,7 @@ def common_case(body: PreparedBody, p: Procedure) -> PreparedBody | None:
     outputs = tuple(fold(o, known) for o in body.outputs)
     steps = live(rolled, outputs)
     one_die = {s.target: test for s in steps if s.target and (test := kind_for(s).one_die_guard(s)) is not None}
-    single = frozenset(one_die)
+    single = tuple(sorted(one_die))
     guard = [_holds(node, known.values[node]) for node in known.used]
     guard += [one_die[t] for t in sorted(single)]
     rolls_before = sum(1 for s in body.steps if s.rolls())

@@ -134,13 +134,13 @@ def readers(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     for r in rs.fight.resources if rs.fight is not None else ():
         if r.ruling:
             out.setdefault(r.ruling, []).append(r.name)
-    return {k: tuple(v) for k, v in out.items()}
+    return {k: tuple(v) for k, v in sorted(out.items())}  # by key: the IR is the same in every process
 
 
 def _rulings_read(p: Procedure) -> list[str]:
     reads = Reads()
     reads.walk(p)
-    return list(reads.rulings)
+    return sorted(reads.rulings)
 
 
 def check_usage(rs: Ruleset) -> list[Diagnostic]:

@@ -17,7 +17,7 @@ from ...steps import kind_for
 from ..python.package import _entry_table
 from ..python.procedures import camel
 from ..shape import kept_text
-from .code import Js, Writer, comment, indented, join, js, literal, meta, name, require_js, source_file, string
+from .code import Js, Writer, comment, indented, join, js, literal, meta, name, reread, require_js, source_file, string
 from .model import exported, write_model
 from .resolved import undefined
 from .fight import FIGHT_EXPORTS, FIGHT_RUNTIME, fight_js, initiative_js
@@ -79,7 +79,7 @@ def body(rs: Ruleset) -> Js:
     if "initiative" in rs.features:
         fight = js("{}{}", fight, initiative_js(rs))
     runtime = _runtime(rs)
-    generated = js("{}{}{}", model, require_js(kept_text("js-procedures", rs, _procedures)), fight)
+    generated = js("{}{}{}", model, require_js(kept_text("js-procedures", rs, _procedures, reread)), fight)
     del model
     missing = undefined(generated, runtime)
     if missing:

@@ -163,7 +163,7 @@ def _header_lines(header: str) -> str:
 
 def procedures_module(rs: Ruleset, header: str) -> str:
     """procedures.py: the header, then what the ruleset's shape makes (kept by a resident build)."""
-    return _header_lines(header) + kept_text("py-procedures", rs, _procedures_body)
+    return _header_lines(header) + kept_text("py-procedures", rs, _procedures_body, str)
 
 
 def _procedures_body(rs: Ruleset) -> str:
@@ -225,7 +225,7 @@ def _entry_table(e: object) -> str | None:
 
 def results_module(rs: Ruleset, header: str) -> str:
     """results.py: each procedure's outcome fields and result type, and PROCEDURE_INFO."""
-    return _header_lines(header) + kept_text("py-results", rs, _results_body)
+    return _header_lines(header) + kept_text("py-results", rs, _results_body, str)
 
 
 def _results_body(rs: Ruleset) -> str:

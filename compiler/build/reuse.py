@@ -1,0 +1,164 @@
+"""A one-shot build reuses, from the output folder it will write, the outputs of a ruleset whose
+inputs did not change since a build this account ran.
+
+After a build, the facade records in the sealed cache (`cache.py`), under a name made from the
+ruleset's id, the digest of everything it was compiled from (its folder and packs, by path and
+bytes: `stamp.FolderDigest`; the cache's names are salted with rulec's own sources) and the
+targets, the size and SHA-256 of every file that ruleset's outputs are, and its line of the
+pages' index. A later build with the same inputs reads those files back from the output folder
+and uses them instead of validating and emitting the ruleset again — only when every one is a
+regular file whose bytes hash to what was recorded. So a reused file is, byte for byte, one
+rulec wrote for exactly these inputs: the cache holds digests and a few names (no text that
+becomes code), and the output folder is trusted as nothing (an edited, swapped or missing file
+makes the whole ruleset be built again). `rulec build --check` passes no output folder and reads
+no cache; a session (`--watch`) keeps its own memo.
+
+The rulesets a build edits are compiled as before; the others are not even validated, which is
+safe because a ruleset's diagnostics, like its outputs, are a function of its inputs, and only a
+build without any diagnostic records anything.
+
+Within a ruleset that is built again, the texts made from its shape alone (the procedure modules
+of both targets, `emit/shape.py`) are taken the same way, one text at a time: the facade records
+where each text landed (file, offset, length, SHA-256) under the name of the shape's digest, and
+`PreviousOutputs.read` gives it back from the output folder when the bytes there still hash to it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from ..load import ReadRefused, read_bounded
+from ..memo import Memo
+
+SPACE = "ruleset-outputs"
+MAX_FILES = 100_000  # a 100,000-weapon ruleset writes about 300 files
+MAX_FILE = 1 << 30  # an output file read back (a 100,000-weapon page is about 65 MB)
+MAX_TEXT = 64 << 20  # a text made from a ruleset's shape
+_INDEX_FIELDS = {"id": str, "name": str, "version": str, "source_file": str, "procedures": int, "rules": int}
+
+
+@dataclass(frozen=True)
+class Reused:
+    """A ruleset's outputs read back from the output folder, and its line of the pages' index."""
+
+    files: dict[str, bytes]
+    index: dict[str, Any]
+
+
+def _name(memo: Memo, rid: str, digest: str, targets: tuple[str, ...]) -> str:
+    return memo.key(SPACE, rid, digest, ",".join(targets))
+
+
+def reused(memo: Memo, previous: Path | None, rid: str, digest: str, targets: tuple[str, ...]) -> Reused | None:
+    """The outputs of ruleset `rid` built from inputs of this `digest`, when the folder `previous`
+    still holds every one of them as recorded; else None (then it is built)."""
+    if previous is None or memo.resident or memo.store is None:
+        return None
+    entry = memo.load(_name(memo, rid, digest, targets))
+    recorded = _files(entry)
+    index = _index(entry)
+    if recorded is None or index is None or index["id"] != rid:
+        return None
+    files: dict[str, bytes] = {}
+    for rel, (size, sha) in recorded.items():
+        try:
+            data = read_bounded(previous / rel, size)
+        except ReadRefused:  # missing, not a regular file, or grown past what was written
+            return None
+        if len(data) != size or hashlib.sha256(data).hexdigest() != sha:
+            return None
+        files[rel] = data
+    return Reused(files, index)
+
+
+def record(memo: Memo, rid: str, digest: str, targets: tuple[str, ...], files: dict[str, bytes],
+           index: dict[str, Any]) -> None:
+    """Remember what ruleset `rid` built from inputs of this `digest` (see the module)."""
+    if memo.resident or memo.store is None:
+        return
+    memo.save(_name(memo, rid, digest, targets), {
+        "files": {rel: [len(data), hashlib.sha256(data).hexdigest()] for rel, data in files.items()},
+        "index": index,
+    })
+
+
+class PreviousOutputs:
+    """The output folder a build will replace, as the memo's `Previous`: it reads back a text a
+    record locates there (`locate` makes the records)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def read(self, where: Any) -> str | None:
+        """The text at the recorded place, when the bytes there hash to the recorded digest."""
+        if not isinstance(where, dict) or set(where) != {"file", "at", "length", "sha256"}:
+            return None
+        rel, at, length, sha = where["file"], where["at"], where["length"], where["sha256"]
+        if (not _relative(rel) or type(at) is not int or type(length) is not int or not 0 <= at
+                or not 0 < length <= MAX_TEXT or not isinstance(sha, str)):
+            return None
+        try:
+            data = read_bounded(self.folder / rel, MAX_FILE)
+        except ReadRefused:
+            return None
+        piece = data[at:at + length]
+        if len(piece) != length or hashlib.sha256(piece).hexdigest() != sha:
+            return None
+        try:
+            return piece.decode("utf-8")
+        except UnicodeDecodeError:  # pragma: no cover - the digest matched a text rulec wrote
+            return None
+
+
+def locate(texts: dict[str, str], files: dict[str, bytes]) -> dict[str, dict[str, Any]]:
+    """Where each text (by its memo name) lies in `files`, as `PreviousOutputs.read` takes it: the
+    first file (in order) holding it, with its offset; a text no file holds is left out."""
+    found: dict[str, dict[str, Any]] = {}
+    for name, text in texts.items():
+        data = text.encode("utf-8")
+        for rel in sorted(files):
+            at = files[rel].find(data)
+            if at >= 0:
+                found[name] = {"file": rel, "at": at, "length": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+                break
+    return found
+
+
+def _relative(rel: Any) -> bool:
+    """A path inside the output folder, as rulec writes them."""
+    return (isinstance(rel, str) and bool(rel) and not PurePosixPath(rel).is_absolute() and "\\" not in rel
+            and "\x00" not in rel and not any(part in ("", ".", "..") for part in rel.split("/")))
+
+
+def _files(entry: Any) -> dict[str, tuple[int, str]] | None:
+    """The recorded files, each a relative path inside the output folder; None for anything else."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("files"), dict):
+        return None
+    found: dict[str, tuple[int, str]] = {}
+    if not 0 < len(entry["files"]) <= MAX_FILES:
+        return None
+    for rel, value in entry["files"].items():
+        if not _relative(rel):
+            return None
+        if (not isinstance(value, list) or len(value) != 2 or type(value[0]) is not int or value[0] < 0
+                or not isinstance(value[1], str) or len(value[1]) != 64):
+            return None
+        found[rel] = (value[0], value[1])
+    return found
+
+
+def _index(entry: Any) -> dict[str, Any] | None:
+    """The recorded index line, with the types the index pages show; None for anything else."""
+    index = entry.get("index") if isinstance(entry, dict) else None
+    if not isinstance(index, dict) or set(index) != {*_INDEX_FIELDS, "tables"}:
+        return None
+    if not all(type(index[k]) is t for k, t in _INDEX_FIELDS.items()):
+        return None
+    tables = index["tables"]
+    if not isinstance(tables, list) or not all(
+            isinstance(t, list) and len(t) == 2 and isinstance(t[0], str) and type(t[1]) is int for t in tables):
+        return None
+    return {**index, "tables": [(name, count) for name, count in tables]}

@@ -1,0 +1,154 @@
+"""A one-shot build reuses the outputs of unchanged rulesets, and the texts made from an edited
+ruleset's unchanged shape, from the output folder it replaces (build/reuse.py): the tree it writes
+is byte for byte a fresh build's, whatever was edited or tampered with in the folder, and nothing
+is reused without a record of this account's cache whose digest the bytes on disk still match."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from every_ruleset import folder
+from rulec.build import facade, reuse
+from rulec.build.facade import compile_rules
+from rulec.build.write import write_build
+from rulec.emit.js import bundle as js_bundle, code as js_code
+from rulec.emit.python import package as py_package
+from rulec.memo import Memo
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def rules(tmp_path: Path) -> Path:
+    """A copy of the bundled d20 and the tests' mini ruleset, to edit."""
+    out = tmp_path / "rules"
+    for rid in ("d20", "mini"):
+        shutil.copytree(folder(rid), out / rid)
+    return out
+
+
+def _build(rules: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Build `rules` into `out` as `rulec build` does; how many rulesets were checked and how many
+    procedure modules of each target were written afresh."""
+    made = {"checked": 0, "py": 0, "js": 0}
+    checked, py_body, js_body = facade.check_ruleset, py_package._procedures_body, js_bundle._procedures
+
+    def count(key: str, fn):  # type: ignore[no-untyped-def]
+        def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+            made[key] += 1
+            return fn(*args, **kwargs)
+        return counted
+
+    monkeypatch.setattr(facade, "check_ruleset", count("checked", checked))
+    monkeypatch.setattr(py_package, "_procedures_body", count("py", py_body))
+    monkeypatch.setattr(js_bundle, "_procedures", count("js", js_body))
+    result = compile_rules([rules], previous=out)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    write_build(out, result)
+    monkeypatch.undo()
+    return made
+
+
+def _fresh(rules: Path, tmp: Path) -> dict[str, bytes]:
+    """What a build with no cache and no previous output writes (`rulec build --check`'s build)."""
+    result = compile_rules([rules], memo=Memo())
+    out = tmp / "fresh"
+    shutil.rmtree(out, ignore_errors=True)
+    write_build(out, result)
+    return _tree(out)
+
+
+def _tree(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_an_unchanged_ruleset_is_reused_and_an_edited_one_keeps_its_procedures(rules: Path, tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "out"
+    assert _build(rules, out, monkeypatch) == {"checked": 2, "py": 2, "js": 2}
+    _edit(rules / "mini" / "weapons.yaml", "只能远射", "只能远射（改）")
+    # d20 is taken whole from `out`; mini is checked and emitted, its procedure modules taken from `out`
+    assert _build(rules, out, monkeypatch) == {"checked": 1, "py": 0, "js": 0}
+    assert _tree(out) == _fresh(rules, tmp_path)
+    _edit(rules / "mini" / "attack.yaml", "kind: procedures", "kind: procedures\n# 改")  # the shape: same IR
+    _edit(rules / "d20" / "ruleset.yaml", "name:", "# 改\nname:")
+    assert _build(rules, out, monkeypatch)["checked"] == 2
+    assert _tree(out) == _fresh(rules, tmp_path)
+
+
+def test_a_tampered_output_is_never_reused(rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "out"
+    _build(rules, out, monkeypatch)
+    procedures = out / "mini" / "rulec_mini" / "procedures.py"
+    procedures.write_bytes(procedures.read_bytes().replace(b"def attack(", b"def attack_(", 1))
+    (out / "js" / "d20" / "index.js").write_bytes(b"globalThis.__pwned = 1;\n")
+    _edit(rules / "mini" / "weapons.yaml", "只能远射", "只能远射（改）")
+    made = _build(rules, out, monkeypatch)
+    # d20 built again, its Python procedures still taken from `out`, its JavaScript ones (in the
+    # tampered index.js) made again; mini's Python procedures made again, its JavaScript ones taken
+    assert made == {"checked": 2, "py": 1, "js": 1}
+    assert _tree(out) == _fresh(rules, tmp_path)
+
+
+def test_check_and_a_cache_off_build_reuse_nothing(rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "out"
+    _build(rules, out, monkeypatch)
+    assert reuse.reused(Memo(), out, "d20", "0" * 64, ("python", "js")) is None  # no store: `--check`
+    monkeypatch.setenv("RULEC_CACHE_DIR", "off")
+    env = {**os.environ, "RULEC_CACHE_DIR": "off"}
+    (out / "js" / "d20" / "index.js").write_bytes(b"tampered")
+    done = subprocess.run([sys.executable, "-m", "rulec", "build", "--rules", str(rules), "--out", str(out)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert _tree(out) == _fresh(rules, tmp_path)
+
+
+def test_records_that_leave_the_folder_or_lie_are_refused(tmp_path: Path) -> None:
+    sha = "0" * 64
+    for rel in ("../x", "/etc/passwd", "a/../../x", "a//b", "a\\b", "", "a/./b", "x\x00"):
+        assert reuse._files({"files": {rel: [1, sha]}}) is None, rel
+        assert reuse.PreviousOutputs(tmp_path).read({"file": rel, "at": 0, "length": 1, "sha256": sha}) is None
+    assert reuse._files({"files": {"a/b.py": [1, sha]}}) == {"a/b.py": (1, sha)}
+    (tmp_path / "a.py").write_text("print(1)\n", encoding="utf-8")
+    import hashlib
+
+    good = {"file": "a.py", "at": 0, "length": 5, "sha256": hashlib.sha256(b"print").hexdigest()}
+    assert reuse.PreviousOutputs(tmp_path).read(good) == "print"
+    assert reuse.PreviousOutputs(tmp_path).read({**good, "at": 1}) is None
+    assert reuse.PreviousOutputs(tmp_path).read({**good, "length": 6}) is None
+    os.mkfifo(tmp_path / "fifo")
+    assert reuse.PreviousOutputs(tmp_path).read({**good, "file": "fifo"}) is None  # never blocks
+    assert reuse._index({"index": {"id": "x"}}) is None
+
+
+def test_a_reread_text_is_javascript_only_through_its_own_function() -> None:
+    """The JavaScript emitters take a text read back from the output folder as `Js` only through
+    `code.reread` (the quoting checker of tests/test_js_code.py holds every other path)."""
+    assert isinstance(js_code.reread("x;"), js_code.Js)
+    with pytest.raises(js_code.UnquotedValue):
+        js_code.require_js("x;")
+
+
+def test_a_shape_digest_is_the_same_in_every_process() -> None:
+    """What the kept texts are found by: no set or hash order in the IR (two hash seeds)."""
+    program = ("import sys; from pathlib import Path; from rulec.build.facade import compile_rules; "
+               "from rulec.emit.shape import digest, shape; "
+               "print([digest(shape(rs)) for rs in compile_rules([Path(p) for p in sys.argv[1:]], "
+               "stop_after='optimise').rulesets])")
+    seen = {subprocess.run([sys.executable, "-c", program, str(folder("dp")), str(folder("mini"))], cwd=ROOT,
+                           env={**os.environ, "PYTHONHASHSEED": seed}, capture_output=True, text=True, timeout=120,
+                           check=True).stdout
+            for seed in ("1", "2")}
+    assert len(seen) == 1, seen
