@@ -40,7 +40,8 @@ def kept_text(space: str, rs: Ruleset, make: Callable[[Ruleset], T], reread: Cal
     such a text the target's type of trusted code."""
     key = shape(rs)
     memo = current()
-    return memo.once(space, (key,), lambda: memo.text(space, lambda: digest(key), lambda: make(key), reread))
+    return memo.once(space, (key,), lambda: memo.text(
+        space, lambda: memo.once("shape-digest", (key,), lambda: digest(key)), lambda: make(key), reread))
 
 
 def digest(bare: Ruleset) -> str:
