@@ -115,11 +115,13 @@ class PreviousOutputs:
 
 def locate(texts: dict[str, str], files: dict[str, bytes]) -> dict[str, dict[str, Any]]:
     """Where each text (by its memo name) lies in `files`, as `PreviousOutputs.read` takes it: the
-    first file (in order) holding it, with its offset; a text no file holds is left out."""
+    first source file (in order) holding it, with its offset; a text no such file holds is left
+    out (the pages and data files, most of a big build's bytes, are not searched)."""
     found: dict[str, dict[str, Any]] = {}
+    sources = sorted(rel for rel in files if rel.endswith((".py", ".js")))
     for name, text in texts.items():
         data = text.encode("utf-8")
-        for rel in sorted(files):
+        for rel in sources:
             at = files[rel].find(data)
             if at >= 0:
                 found[name] = {"file": rel, "at": at, "length": len(data), "sha256": hashlib.sha256(data).hexdigest()}
