@@ -31,11 +31,11 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..load import ReadRefused, read_bounded
+from ..load.reading import read_region
 from ..memo import Memo
 
 SPACE = "ruleset-outputs"
 MAX_FILES = 100_000  # a 100,000-weapon ruleset writes about 300 files
-MAX_FILE = 1 << 30  # an output file read back (a 100,000-weapon page is about 65 MB)
 MAX_TEXT = 64 << 20  # a text made from a ruleset's shape
 _INDEX_FIELDS = {"id": str, "name": str, "version": str, "source_file": str, "procedures": int, "rules": int}
 
@@ -100,12 +100,8 @@ class PreviousOutputs:
         if (not _relative(rel) or type(at) is not int or type(length) is not int or not 0 <= at
                 or not 0 < length <= MAX_TEXT or not isinstance(sha, str)):
             return None
-        try:
-            data = read_bounded(self.folder / rel, MAX_FILE)
-        except ReadRefused:
-            return None
-        piece = data[at:at + length]
-        if len(piece) != length or hashlib.sha256(piece).hexdigest() != sha:
+        piece = read_region(self.folder / rel, at, length)
+        if piece is None or hashlib.sha256(piece).hexdigest() != sha:
             return None
         try:
             return piece.decode("utf-8")

@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # imported when a refusal is reported: `rulec resolve` reads 
     from ..diagnostics import Diagnostic
 
 __all__ = ["MAX_RULE_FILE_BYTES", "MAX_SCENARIO_BYTES", "MAX_SCENARIO_ITEMS", "MAX_SRD_BYTES", "ReadRefused",
-           "read_bounded"]
+           "read_bounded", "read_region"]
 
 # The limits of the files rulec reads. A scenario is a few hundred bytes (the longest the schemas
 # allow, 10,000 dice faces, is about 60 KB), and composing YAML costs about 4 s a MiB here: 256 KiB
@@ -117,5 +117,30 @@ def read_bounded(path: Path | str, limit: int, shown: str | None = None, *, what
         return b"".join(chunks)
     except OSError as exc:
         raise _refuse(shown, "unreadable", say("unreadable.cannot-read-file-3", value=exc.strerror or exc)) from None
+    finally:
+        os.close(fd)
+
+
+def read_region(path: Path | str, at: int, length: int) -> bytes | None:
+    """`length` bytes of the regular file at `path` from offset `at` (an output file a build reads
+    a piece of back: build/reuse.py), or None when it is not a regular file or holds fewer."""
+    try:
+        fd = os.open(path, _FLAGS)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks: list[bytes] = []
+        total = 0
+        while total < length:
+            chunk = os.pread(fd, min(length - total, _CHUNK), at + total)
+            if not chunk:
+                return None
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
     finally:
         os.close(fd)
