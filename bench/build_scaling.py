@@ -230,11 +230,10 @@ def bench_build(quick: bool = False, repeats: int = 3) -> list[Row]:
     return rows
 
 
-def _cpu_build(pack: Path | None, out: Path, cache: Path | str, rules: Path = ROOT / "rules" / "dp") -> float:
+def _cpu_build(pack: Path, out: Path, cache: Path | str) -> float:
     """The CPU time (user + system, from `os.wait4`) of one whole `rulec build` process: what a
     user waits for on a quiet machine, steadier than wall time on a loaded one."""
-    packs = ["--rules", str(pack)] if pack is not None else []
-    proc = subprocess.Popen([sys.executable, "-m", "rulec", "build", "--rules", str(rules), *packs,
+    proc = subprocess.Popen([sys.executable, "-m", "rulec", "build", "--rules", "rules/dp", "--rules", str(pack),
                              "--out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env={**os.environ, "RULEC_CACHE_DIR": str(cache)})
     _, status, usage = os.wait4(proc.pid, 0)
@@ -270,7 +269,7 @@ def bench_rebuild(repeats: int = 3) -> list[Row]:
             target.write_text(original, encoding="utf-8")
         resident = _resident(pack, Path(tmp) / "resident", cache, 7)
     f, e, b = statistics.median(full), statistics.median(edit), statistics.median(back)
-    bf, be = _bundled_rebuild(repeats)
+    bf, be = bundled_rebuild(repeats)["this tree"]
     return [
         ("full build, bundled rulesets", "`rulec build`, cache off, CPU", f"{bf:.2f} s", "", ""),
         ("one-shot rebuild after editing one weapon of `rules/dp` (bundled)", "`rulec build`, cache warm, CPU",
@@ -285,23 +284,40 @@ def bench_rebuild(repeats: int = 3) -> list[Row]:
     ]
 
 
-def _bundled_rebuild(repeats: int) -> tuple[float, float]:
-    """The build users run most: the bundled rulesets (a copy of rules/), cold, and again after
-    editing one weapon's notes in `dp/tables/weapons.yaml` (the README's first homebrew step),
-    alternated, whole processes, CPU; medians (full, edited)."""
-    full, edit = [], []
+def bundled_rebuild(repeats: int, trees: dict[str, Path] | None = None) -> dict[str, tuple[float, float]]:
+    """The build users run most: the bundled rulesets (a copy of rules/), cold (cache off, a fresh
+    folder), and again after editing one weapon's notes in `dp/tables/weapons.yaml` (the README's
+    first homebrew step; cache on, the same folder), whole processes, CPU, alternated between the
+    `trees` (name -> a checkout whose compiler runs as `python -m compiler`; default this one);
+    medians (cold, edited) for each tree."""
+    trees = trees or {"this tree": ROOT}
+    samples: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in trees}
     with tempfile.TemporaryDirectory(prefix="rulec-bench-") as tmp:
-        rules, cache, out = Path(tmp) / "rules", Path(tmp) / "cache", Path(tmp) / "out"
-        shutil.copytree(ROOT / "rules", rules)
-        target = rules / "dp" / "tables" / "weapons.yaml"
-        original = target.read_text(encoding="utf-8")
-        _cpu_build(None, out, cache, rules)  # fills the cache and the output folder
+        for n, tree in enumerate(trees.values()):
+            home = Path(tmp) / str(n)
+            shutil.copytree(tree / "rules", home / "rules")
+            _tree_build(tree, home / "rules", home / "out", home / "cache")  # fills the cache and the folder
         for i in range(repeats):
-            shutil.rmtree(Path(tmp) / "full", ignore_errors=True)
-            full.append(_cpu_build(None, Path(tmp) / "full", "off", rules))
-            target.write_text(original.replace("notes: ", f"notes: 第{i}次修改：", 1), encoding="utf-8")
-            edit.append(_cpu_build(None, out, cache, rules))
-    return statistics.median(full), statistics.median(edit)
+            for n, (name, tree) in enumerate(trees.items()):
+                home = Path(tmp) / str(n)
+                shutil.rmtree(home / "cold", ignore_errors=True)
+                samples[name][0].append(_tree_build(tree, home / "rules", home / "cold", "off"))
+                target = home / "rules" / "dp" / "tables" / "weapons.yaml"
+                target.write_text(target.read_text(encoding="utf-8").replace("notes: ", f"notes: 第{i}次修改：", 1),
+                                  encoding="utf-8")
+                samples[name][1].append(_tree_build(tree, home / "rules", home / "out", home / "cache"))
+    return {name: (statistics.median(cold), statistics.median(edit)) for name, (cold, edit) in samples.items()}
+
+
+def _tree_build(tree: Path, rules: Path, out: Path, cache: Path | str) -> float:
+    """CPU seconds of `python -m compiler build` of `tree`'s compiler (whole process)."""
+    proc = subprocess.Popen([sys.executable, "-m", "compiler", "build", "--rules", str(rules), "--out", str(out)],
+                            cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "RULEC_CACHE_DIR": str(cache), "PYTHONPATH": str(tree)})
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status != 0:
+        raise RuntimeError(f"{tree}: rulec build failed ({status})")
+    return usage.ru_utime + usage.ru_stime
 
 
 def _row_macros() -> tuple[Any, Any]:
@@ -321,6 +337,14 @@ def _row_macros() -> tuple[Any, Any]:
 
 
 if __name__ == "__main__":
+    if "--rebuild" in sys.argv:  # python -m bench.build_scaling --rebuild [--before DIR] [N]
+        before = sys.argv[sys.argv.index("--before") + 1] if "--before" in sys.argv else None
+        counts = [int(a) for a in sys.argv[1:] if a.isdigit()]
+        found = bundled_rebuild(counts[0] if counts else 3,
+                                {"before": Path(before), "after": ROOT} if before else None)
+        for name, (cold, edit) in found.items():
+            print(f"{name}: cold build {cold:.2f} s, after one weapon edit {edit:.2f} s ({edit / cold * 100:.0f}%)")
+        sys.exit(0)
     for row in bench_build(quick="--quick" in sys.argv):
         print(" | ".join(row))
     shutil.rmtree(PACKS, ignore_errors=True) if "--clean" in sys.argv else None
