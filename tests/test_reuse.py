@@ -152,3 +152,20 @@ def test_a_shape_digest_is_the_same_in_every_process() -> None:
                            check=True).stdout
             for seed in ("1", "2")}
     assert len(seen) == 1, seen
+
+
+def test_a_build_that_may_reuse_reports_what_one_that_may_not_reports(rules: Path, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The files of a ruleset are loaded only once it is known not to be reused: every file of
+    every other folder still is, so a pack nothing extends and a broken file are reported alike."""
+    out = tmp_path / "out"
+    _build(rules, out, monkeypatch)
+    orphan = rules / "orphan"
+    orphan.mkdir()
+    (orphan / "pack.yaml").write_text("kind: pack\nid: orphan\nname: 孤儿\nextends: nope\n", encoding="utf-8")
+    (orphan / "bad.yaml").write_text("kind: table\ntable: weapons\nentries: [\n", encoding="utf-8")
+    _edit(rules / "mini" / "weapons.yaml", "damage: 2", "damage: 99")  # out of range
+    lazy = compile_rules([rules], previous=out)
+    eager = compile_rules([rules], memo=Memo())
+    assert not lazy.ok and [d.format() for d in lazy.diagnostics] == [d.format() for d in eager.diagnostics]
+    assert {d.code for d in lazy.diagnostics} == {"unknown-ruleset", "out-of-range", "yaml-syntax"}

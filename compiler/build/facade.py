@@ -39,7 +39,7 @@ from ..load import discover
 from ..lower import lower
 from ..optimise import optimise
 from ..memo import Memo, using
-from .inputs import _group, _Loaded, _load_folder, _shown
+from .inputs import _group, _Loaded, _load_folder, _shown, load_rest
 from .outputs import _emit
 from .result import Build, Progress
 from .stamp import combined_digest
@@ -109,24 +109,34 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
     total = sum(len(f.files) for f in folders)
     counter = [0]
     names: dict[str, str] = {}
-    loaded = [_load_folder(f, diags, progress, counter, total, memo, names) for f in folders]
+    lazy = previous is not None and stop_after == "emit"  # a ruleset reused whole is not even loaded
+    loaded = [_load_folder(f, diags, progress, counter, total, memo, names, rest=not lazy) for f in folders]
     build.inputs = combined_digest([(item.folder.name, item.digest) for item in loaded], targets)
     bases, packs = _group(loaded, diags)
     build.pack_ids = sorted(str(p.manifest.data["id"]) for items in packs.values() for p in items
                             if p.manifest is not None)
+    groups = {rid: (bases[rid], sorted(packs.get(rid, []), key=lambda p: str(p.manifest.data["id"]) if p.manifest else ""))
+              for rid in sorted(bases)}
+    kept: dict[str, reuse.Reused] = {}  # built before from these very inputs, and still so in `previous`
+    if lazy and not diags:
+        for rid, (base, pack_items) in groups.items():
+            earlier = reuse.reused(memo, previous, rid, _digest(base, pack_items), targets)
+            if earlier is not None:
+                kept[rid] = earlier
+    taken = {id(item) for rid in kept for item in (groups[rid][0], *groups[rid][1])}
+    for item in loaded:
+        if item.unread and id(item) not in taken:
+            load_rest(item, diags, progress, counter, total, memo)
     reused: dict[str, dict[str, Any]] = {}  # ruleset id -> its index line, for those taken from `previous`
     own: dict[str, list[str]] = {}  # ruleset id -> the files its outputs are (for the record)
     located: dict[str, dict[str, Any]] = {}  # where each text `memo.text` gave landed (for the record)
-    for rid in sorted(bases):
-        base = bases[rid]
+    for rid, (base, pack_items) in groups.items():
         assert base.manifest is not None
-        pack_items = sorted(packs.get(rid, []), key=lambda p: str(p.manifest.data["id"]) if p.manifest else "")
-        digest = hashlib.sha256("".join([base.digest] + [p.digest for p in pack_items]).encode()).hexdigest()
-        kept = reuse.reused(memo, previous, rid, digest, targets) if stop_after == "emit" and not diags else None
-        if kept is not None:  # built before from these very inputs, and still so in the output folder
-            build.files.update(kept.files)
+        digest = _digest(base, pack_items)
+        if rid in kept:
+            build.files.update(kept[rid].files)
             build.digests[rid] = digest
-            reused[rid] = kept.index
+            reused[rid] = kept[rid].index
             continue
         # A file that failed to load may have declared stats or rulings everything else reads:
         # then the rest is not checked (its every formula would only repeat the problem).
@@ -188,6 +198,11 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         for name, where in located.items():
             memo.save(name, where)
     return build
+
+
+def _digest(base: _Loaded, packs: list[_Loaded]) -> str:
+    """The content hash of a ruleset: its folder's digest and its packs', in the packs' order."""
+    return hashlib.sha256("".join([base.digest] + [p.digest for p in packs]).encode()).hexdigest()
 
 
 def _optimised(rs: Ruleset, memo: Memo) -> Ruleset:

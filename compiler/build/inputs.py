@@ -32,18 +32,20 @@ class _Loaded:
     docs: list[tuple[Document, str]]
     digest: str
     broken: list[str | None] = field(default_factory=list)  # the kinds of its files that failed (None: unknown)
+    # the files read but not loaded yet (shown name, bytes): `load_rest` loads them
+    unread: list[tuple[str, bytes]] = field(default_factory=list)
 
 
 def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progress | None,
-                 counter: list[int], total: int, memo: Memo, names: dict[str, str] | None = None) -> _Loaded:
-    """Load a source folder's files. Each document is named as outputs name it
+                 counter: list[int], total: int, memo: Memo, names: dict[str, str] | None = None,
+                 rest: bool = True) -> _Loaded:
+    """Read a source folder's files and load its manifest and, unless `rest` is false, the others
+    (`load_rest` loads them later: a ruleset the build reuses whole is never loaded). Each file is
+    digested from the very bytes that are loaded. Each document is named as outputs name it
     (`SourceFolder.source_name`: no absolute path, the same from any folder); `names` gets, for
     each, the path diagnostics show (`display_path`), which the facade puts back (`_shown`)."""
     hasher = FolderDigest(folder)
-    manifest: Document | None = None
-    manifest_kind: str | None = None
-    docs: list[tuple[Document, str]] = []
-    broken: list[str | None] = []
+    loaded = _Loaded(folder, None, None, [], "")
     for path in folder.files:
         display = display_path(path)
         shown = folder.source_name(path)
@@ -62,22 +64,42 @@ def _load_folder(folder: SourceFolder, diags: list[Diagnostic], progress: Progre
             diags.append(refused.diagnostic)
             continue
         hasher.add(path, raw)  # the bytes compiled are the bytes digested: the stamp vouches for them
-        counter[0] += 1
-        if progress:
-            progress("load", counter[0], total)
+        if path != folder.manifest:
+            loaded.unread.append((shown, raw))
+            continue
+        _count(progress, counter, total)
         doc, kind, clean = _load_checked(raw, shown, diags, memo)
         if not clean:
-            broken.append(kind)
+            loaded.broken.append(kind)
         if doc is None or kind is None:
             continue
-        if path == folder.manifest:
-            manifest, manifest_kind = (doc, kind) if clean else (None, None)
-            expected = "pack" if folder.is_pack else "ruleset"
-            if kind != expected:
-                diags.append(Diagnostic(doc.span(("kind",)), "bad-manifest", say("bad-manifest.must-have-kind", name=path.name, expected=expected)))
-        elif clean:  # a file with schema errors is reported, and the others are still checked
-            docs.append((doc, kind))
-    return _Loaded(folder, manifest, manifest_kind, docs, hasher.hexdigest(), broken)
+        loaded.manifest, loaded.manifest_kind = (doc, kind) if clean else (None, None)
+        expected = "pack" if folder.is_pack else "ruleset"
+        if kind != expected:
+            diags.append(Diagnostic(doc.span(("kind",)), "bad-manifest", say("bad-manifest.must-have-kind", name=path.name, expected=expected)))
+    loaded.digest = hasher.hexdigest()
+    if rest:
+        load_rest(loaded, diags, progress, counter, total, memo)
+    return loaded
+
+
+def load_rest(loaded: _Loaded, diags: list[Diagnostic], progress: Progress | None, counter: list[int], total: int,
+              memo: Memo) -> None:
+    """Load the files of a folder `_load_folder` read but did not load, in their order."""
+    for shown, raw in loaded.unread:
+        _count(progress, counter, total)
+        doc, kind, clean = _load_checked(raw, shown, diags, memo)
+        if not clean:
+            loaded.broken.append(kind)
+        if doc is not None and kind is not None and clean:  # a file with schema errors is reported, the others checked
+            loaded.docs.append((doc, kind))
+    loaded.unread = []
+
+
+def _count(progress: Progress | None, counter: list[int], total: int) -> None:
+    counter[0] += 1
+    if progress:
+        progress("load", counter[0], total)
 
 
 def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic],

@@ -49,7 +49,18 @@ class Reused:
 
 
 def _name(memo: Memo, rid: str, digest: str, targets: tuple[str, ...]) -> str:
-    return memo.key(SPACE, rid, digest, ",".join(targets))
+    return memo.key(SPACE, rid, digest, ",".join(targets), _engines())
+
+
+def _engines() -> str:
+    """What besides rulec's own sources (which salt every name) writes a build's bytes: the Python
+    that runs it and the libraries that render the pages and read the rules."""
+    import platform
+
+    import jinja2
+    import yaml
+
+    return f"python {platform.python_version()}, jinja2 {jinja2.__version__}, pyyaml {yaml.__version__}"
 
 
 def reused(memo: Memo, previous: Path | None, rid: str, digest: str, targets: tuple[str, ...]) -> Reused | None:
