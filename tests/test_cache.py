@@ -261,3 +261,51 @@ def test_an_unsafe_key_file_turns_the_cache_off(tmp_path: Path, fresh_cache: Pat
 def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
     """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
     monkeypatch.setenv("RULEC_LANG", "en")
+
+
+def _mini_with(tmp_path: Path, extra_param: str, formula: str, files: dict[str, str], ruleset_tail: str = "") -> Path:
+    """The tests' mini ruleset with a second parameter of its attack and the damage formula using it."""
+    rules = tmp_path / "mini"
+    shutil.copytree(ROOT / "tests" / "cases" / "rulesets" / "mini", rules)
+    attack = rules / "attack.yaml"
+    text = attack.read_text(encoding="utf-8")
+    assert "      - {id: weapon, name: 武器, type: weapons}" in text and "weapon.damage - defender.defense" in text
+    attack.write_text(text.replace("      - {id: weapon, name: 武器, type: weapons}",
+                                   "      - {id: weapon, name: 武器, type: weapons}\n" + extra_param, 1)
+                      .replace("weapon.damage - defender.defense", formula, 1), encoding="utf-8")
+    if ruleset_tail:
+        manifest = rules / "ruleset.yaml"
+        manifest.write_text(manifest.read_text(encoding="utf-8") + ruleset_tail, encoding="utf-8")
+    for name, body in files.items():
+        path = rules / name
+        path.write_text((path.read_text(encoding="utf-8") if path.exists() else "") + body, encoding="utf-8")
+    return rules
+
+
+@pytest.mark.parametrize("case", ["default entry of the same table", "default entry of a big table",
+                                  "inline table after a big one"])
+def test_balancing_odds_follow_every_entry_they_read(tmp_path: Path, fresh_cache: Path,
+                                                     monkeypatch: pytest.MonkeyPatch, case: str):
+    """The odds rows kept by the code's digest without a table's own rows: an edit of another entry
+    the odds read (a parameter's default entry of that table; an entry of a small table written
+    after a big one's JSON-rows line) recomputes them, as a build without the cache does."""
+    many = "".join(f"  - {{id: w{i}, name: 兵{i}, damage: {i % 6}}}\n" for i in range(600))  # rows as JSON
+    if case.startswith("default"):
+        rules = _mini_with(tmp_path, "      - {id: offhand, name: 副手, type: weapons, default: stick}",
+                           "weapon.damage + offhand.damage - defender.defense",
+                           {"weapons.yaml": many} if "big" in case else {})
+        table, old, new = rules / "weapons.yaml", "{id: stick, name: 木棍, damage: 1}", "{id: stick, name: 木棍, damage: 4}"
+    else:
+        rules = _mini_with(tmp_path, "      - {id: armor, name: 护甲, type: armors, default: plate}",
+                           "weapon.damage - defender.defense - armor.soak",
+                           {"weapons.yaml": many, "armors.yaml": "kind: table\ntable: armors\nentries:\n"
+                                                                 "  - {id: plate, name: 板甲, soak: 1}\n"},
+                           "  - id: armors\n    name: 护甲\n    fields:\n"
+                           "      - {id: soak, name: 减伤, type: int, min: 0, max: 6, required: true}\n")
+        table, old, new = rules / "armors.yaml", "soak: 1}", "soak: 3}"
+    assert compile_rules([rules]).ok  # fills the cache
+    table.write_text(table.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+    warm = compile_rules([rules])
+    _use_cache(monkeypatch, "off")
+    cold = compile_rules([rules])
+    assert warm.ok and warm.files["reference/mini.md"] == cold.files["reference/mini.md"]

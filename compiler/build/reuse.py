@@ -53,14 +53,28 @@ def _name(memo: Memo, rid: str, digest: str, targets: tuple[str, ...]) -> str:
 
 
 def _engines() -> str:
-    """What besides rulec's own sources (which salt every name) writes a build's bytes: the Python
-    that runs it and the libraries that render the pages and read the rules."""
+    """What besides rulec's own sources (which salt every name) writes a build's bytes or decides
+    its diagnostics: the Python that runs it and the libraries that read and check the rules and
+    render and escape the pages, each by its version where it says it, and by its file (path,
+    size, time: an upgrade writes it again) where it does not (asking the installed distributions
+    would cost more than a small rebuild)."""
+    import os
     import platform
 
     import jinja2
+    import jsonschema_rs
+    import markupsafe
     import yaml
 
-    return f"python {platform.python_version()}, jinja2 {jinja2.__version__}, pyyaml {yaml.__version__}"
+    said = [f"python {platform.python_version()}", f"libyaml {getattr(yaml, '__with_libyaml__', '?')}"]
+    for module in (jinja2, yaml, markupsafe, jsonschema_rs):
+        where = getattr(module, "__file__", None) or ""
+        try:
+            info = os.stat(where)
+            said.append(f"{module.__name__} {where} {info.st_size} {info.st_mtime_ns}")
+        except OSError:
+            said.append(f"{module.__name__} {where}")
+    return "; ".join(said)
 
 
 def reused(memo: Memo, previous: Path | None, rid: str, digest: str, targets: tuple[str, ...]) -> Reused | None:

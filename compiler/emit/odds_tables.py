@@ -44,6 +44,7 @@ class _Evaluator:
         self.package = package
         self.header = header
         self._digests: dict[str, str] = {}
+        self._others: dict[OddsPreset, tuple[tuple[str, list[tuple[str, Any]]], ...]] = {}
         self.name = memo.key("odds", rs.id)
         saved = memo.load(self.name)
         self.saved: dict[str, Row] = {k: v for k, v in saved.items() if _odds_row(v)} if isinstance(saved, dict) else {}
@@ -64,13 +65,13 @@ class _Evaluator:
 
     def _code_digest(self, table: str) -> str:
         """All generated code, minus the headers (their content hash changes with any input file)
-        and, when nothing but the entry an odds call is given can reach another entry of `table`
-        (`_apart`), minus that table's data rows (its entry goes into the key): its JSON rows
-        files, or the rows written into the model module."""
+        and, when an odds call can reach the other entries of `table` only by their ids (`_apart`),
+        minus that table's data rows: its JSON rows files, or the rows written into the model
+        module (the entry and the entries those ids name go into the key: `_named`)."""
         if table not in self._digests:
             apart = _apart(self.rs, table)
             own = re.compile(rf"(?:.*/)?_rows/{re.escape(table)}_\d+\.json")
-            inline = re.compile(rf"^_{re.escape(table.upper())}_ROWS: .*?^\)\n", re.S | re.M)
+            inline = re.compile(rf"^_{re.escape(table.upper())}_ROWS: [^\n]*= \(\n.*?^\)\n", re.S | re.M)
             label = self.rs.pack_label  # in __version__: it changes with every edit of a pack, the odds never
             code = "".join(
                 _without(inline.sub("", text, 1) if apart and rel.endswith("/model.py") else text, self.header, label)
@@ -81,12 +82,31 @@ class _Evaluator:
 
     def run(self, preset: OddsPreset, entry: Entry) -> Row:
         key = hashlib.sha256(repr((ROWS_VERSION, self._code_digest(preset.table), preset, entry.id,
-                                   sorted(entry.values.items()))).encode()).hexdigest()
+                                   sorted(entry.values.items()), self._named(preset))).encode()).hexdigest()
         found = self.saved.get(key)
         if found is None:
             found = self._compute(preset, entry)
         self.used[key] = found
         return found
+
+    def _named(self, preset: OddsPreset) -> tuple[tuple[str, list[tuple[str, Any]]], ...]:
+        """When the preset's table's rows are left out of the code digest (`_apart`): the entries
+        of it an odds call may read besides the one it is given, with their values — those the
+        preset's arguments name, and every default a procedure's parameter of that table has (any
+        procedure: a fight's chain may run others)."""
+        if not _apart(self.rs, preset.table):
+            return ()
+        if preset not in self._others:
+            table = self.rs.table(preset.table)
+            proc = next(p for p in self.rs.procedures if p.id == preset.procedure)
+            args = dict(preset.args)
+            ids = {str(args[prm.id]) for prm in proc.params if prm.type == preset.table and prm.id in args}
+            ids |= {str(prm.default) for p in self.rs.procedures for prm in p.params
+                    if prm.type == preset.table and prm.default is not None
+                    and not (p.id == preset.procedure and prm.id == preset.param)}
+            by_id = {e.id: e for e in table.entries}
+            self._others[preset] = tuple((i, sorted(by_id[i].values.items()) if i in by_id else []) for i in sorted(ids))
+        return self._others[preset]
 
     def fight_rules(self) -> Any:
         """The package's fight rules (None: it has no fight), each action's odds function wrapped in
@@ -285,8 +305,10 @@ def _without(text: str, header: str, label: str) -> str:
 
 
 def _apart(rs: Ruleset, table: str) -> bool:
-    """Whether an odds call given one entry of `table` can read no other entry of it: no table
-    refers to its entries (a `ref` field) and no formula looks it up (it has no index field)."""
+    """Whether an odds call can reach an entry of `table` only by its id — the one it is given,
+    or one an argument or a parameter's default names (`_Evaluator._named`): no table refers to
+    its entries (a `ref` field) and no formula looks one up (it has no index field). (A formula
+    field whose context is this table reads the entry a procedure passes it: one of those.)"""
     t = next((t for t in rs.tables if t.id == table), None)
     return t is not None and t.index is None and not any(
         f.type == "ref" and f.table == table for other in rs.tables for f in other.fields)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import platform
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -46,5 +47,6 @@ def kept_text(space: str, rs: Ruleset, make: Callable[[Ruleset], T], reread: Cal
 
 def digest(bare: Ruleset) -> str:
     """The digest of all of a shape: its `repr` (every field of every frozen IR node; the IR holds
-    no set, so that it is the same in every process: tests/test_reuse.py)."""
-    return hashlib.sha256(repr(bare).encode()).hexdigest()
+    no set, so that it is the same in every process: tests/test_reuse.py), and the Python that
+    writes the text (rulec's own sources salt every name already)."""
+    return hashlib.sha256(f"{platform.python_version()}\n{bare!r}".encode()).hexdigest()
