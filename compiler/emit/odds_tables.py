@@ -307,9 +307,10 @@ def _without(text: str, header: str, label: str) -> str:
 def _apart(rs: Ruleset, table: str) -> bool:
     """Whether an odds call can reach an entry of `table` only by its id — the one it is given,
     or one an argument or a parameter's default names (`_Evaluator._named`): no table refers to
-    its entries (a `ref` field) and no formula looks one up (it has no index field). (A formula
+    its entries (a `ref` field), no formula looks one up (it has no index field) and the fight does
+    not read it as its table of states. (A formula
     field whose context is this table reads the entry a procedure passes it: one of those.)"""
     t = next((t for t in rs.tables if t.id == table), None)
-    return t is not None and t.index is None and not any(
+    return t is not None and t.index is None and (rs.fight is None or rs.fight.states != table) and not any(
         f.type == "ref" and f.table == table for other in rs.tables for f in other.fields)
 
