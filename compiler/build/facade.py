@@ -117,12 +117,9 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
                             if p.manifest is not None)
     groups = {rid: (bases[rid], sorted(packs.get(rid, []), key=lambda p: str(p.manifest.data["id"]) if p.manifest else ""))
               for rid in sorted(bases)}
-    kept: dict[str, reuse.Reused] = {}  # built before from these very inputs, and still so in `previous`
-    if lazy and not diags:
-        for rid, (base, pack_items) in groups.items():
-            earlier = reuse.reused(memo, previous, rid, _digest(base, pack_items), targets)
-            if earlier is not None:
-                kept[rid] = earlier
+    # built before from these very inputs, and still so in `previous`
+    kept = reuse.found(memo, previous, {rid: _digest(*group) for rid, group in groups.items()}, targets) \
+        if lazy and not diags else {}
     taken = {id(item) for rid in kept for item in (groups[rid][0], *groups[rid][1])}
     for item in loaded:
         if item.unread and id(item) not in taken:
@@ -192,11 +189,8 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
     build.files.update(pages.files)
     build.files = dict(sorted(build.files.items()))
     if not build.diagnostics:  # a ruleset with a warning is built again, to say it again
-        for rs in build.rulesets:
-            files = {rel: build.files[rel] for rel in own[rs.id] + pages.by_ruleset[rs.id]}
-            reuse.record(memo, rs.id, build.digests[rs.id], targets, files, pages.index[rs.id])
-        for name, where in located.items():
-            memo.save(name, where)
+        reuse.record(memo, build, targets, {rid: files + pages.by_ruleset[rid] for rid, files in own.items()},
+                     pages.index, located)
     return build
 
 

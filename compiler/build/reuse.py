@@ -33,6 +33,7 @@ from typing import Any
 from ..load import ReadRefused, read_bounded
 from ..load.reading import read_region
 from ..memo import Memo
+from .result import Build
 
 SPACE = "ruleset-outputs"
 MAX_FILES = 100_000  # a 100,000-weapon ruleset writes about 300 files
@@ -99,15 +100,30 @@ def reused(memo: Memo, previous: Path | None, rid: str, digest: str, targets: tu
     return Reused(files, index)
 
 
-def record(memo: Memo, rid: str, digest: str, targets: tuple[str, ...], files: dict[str, bytes],
-           index: dict[str, Any]) -> None:
-    """Remember what ruleset `rid` built from inputs of this `digest` (see the module)."""
+def found(memo: Memo, previous: Path | None, digests: dict[str, str], targets: tuple[str, ...]) -> dict[str, Reused]:
+    """The rulesets (by id, with the digests of their inputs) whose outputs `previous` still holds."""
+    out = {}
+    for rid, digest in digests.items():
+        kept = reused(memo, previous, rid, digest, targets)
+        if kept is not None:
+            out[rid] = kept
+    return out
+
+
+def record(memo: Memo, build: Build, targets: tuple[str, ...], own: dict[str, list[str]],
+           index: dict[str, dict[str, Any]], located: dict[str, dict[str, Any]]) -> None:
+    """Remember what a build without diagnostics made (see the module): for each ruleset it built,
+    its files (`own`: their paths) and its index line, under the digest of its inputs; and where
+    each text `Memo.text` gave landed (`locate`)."""
     if memo.resident or memo.store is None:
         return
-    memo.save(_name(memo, rid, digest, targets), {
-        "files": {rel: [len(data), hashlib.sha256(data).hexdigest()] for rel, data in files.items()},
-        "index": index,
-    })
+    for rid, rels in own.items():
+        memo.save(_name(memo, rid, build.digests[rid], targets), {
+            "files": {rel: [len(build.files[rel]), hashlib.sha256(build.files[rel]).hexdigest()] for rel in rels},
+            "index": index[rid],
+        })
+    for name, where in located.items():
+        memo.save(name, where)
 
 
 class PreviousOutputs:
