@@ -24,12 +24,16 @@ from rulec.memo import Memo
 ROOT = Path(__file__).resolve().parent.parent
 
 
+TINY = ROOT / "tests" / "cases" / "valid_tiny" / "rules" / "tiny"
+
+
 @pytest.fixture
 def rules(tmp_path: Path) -> Path:
-    """A copy of the bundled d20 and the tests' mini ruleset, to edit."""
+    """A copy of two small rulesets, to edit: the tests' mini, and tiny (which the build takes
+    whole from the output folder while only mini is edited)."""
     out = tmp_path / "rules"
-    for rid in ("d20", "mini"):
-        shutil.copytree(folder(rid), out / rid)
+    shutil.copytree(folder("mini"), out / "mini")
+    shutil.copytree(TINY, out / "tiny")
     return out
 
 
@@ -79,11 +83,11 @@ def test_an_unchanged_ruleset_is_reused_and_an_edited_one_keeps_its_procedures(r
     out = tmp_path / "out"
     assert _build(rules, out, monkeypatch) == {"checked": 2, "py": 2, "js": 2}
     _edit(rules / "mini" / "weapons.yaml", "只能远射", "只能远射（改）")
-    # d20 is taken whole from `out`; mini is checked and emitted, its procedure modules taken from `out`
+    # tiny is taken whole from `out`; mini is checked and emitted, its procedure modules taken from `out`
     assert _build(rules, out, monkeypatch) == {"checked": 1, "py": 0, "js": 0}
     assert _tree(out) == _fresh(rules, tmp_path)
     _edit(rules / "mini" / "attack.yaml", "kind: procedures", "kind: procedures\n# 改")  # the shape: same IR
-    _edit(rules / "d20" / "ruleset.yaml", "name:", "# 改\nname:")
+    _edit(rules / "tiny" / "ruleset.yaml", "name:", "# 改\nname:")
     assert _build(rules, out, monkeypatch)["checked"] == 2
     assert _tree(out) == _fresh(rules, tmp_path)
 
@@ -93,10 +97,10 @@ def test_a_tampered_output_is_never_reused(rules: Path, tmp_path: Path, monkeypa
     _build(rules, out, monkeypatch)
     procedures = out / "mini" / "rulec_mini" / "procedures.py"
     procedures.write_bytes(procedures.read_bytes().replace(b"def attack(", b"def attack_(", 1))
-    (out / "js" / "d20" / "index.js").write_bytes(b"globalThis.__pwned = 1;\n")
+    (out / "js" / "tiny" / "index.js").write_bytes(b"globalThis.__pwned = 1;\n")
     _edit(rules / "mini" / "weapons.yaml", "只能远射", "只能远射（改）")
     made = _build(rules, out, monkeypatch)
-    # d20 built again, its Python procedures still taken from `out`, its JavaScript ones (in the
+    # tiny built again, its Python procedures still taken from `out`, its JavaScript ones (in the
     # tampered index.js) made again; mini's Python procedures made again, its JavaScript ones taken
     assert made == {"checked": 2, "py": 1, "js": 1}
     assert _tree(out) == _fresh(rules, tmp_path)
@@ -105,10 +109,10 @@ def test_a_tampered_output_is_never_reused(rules: Path, tmp_path: Path, monkeypa
 def test_check_and_a_cache_off_build_reuse_nothing(rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "out"
     _build(rules, out, monkeypatch)
-    assert reuse.reused(Memo(), out, "d20", "0" * 64, ("python", "js")) is None  # no store: `--check`
+    assert reuse.reused(Memo(), out, "tiny", "0" * 64, ("python", "js")) is None  # no store: `--check`
     monkeypatch.setenv("RULEC_CACHE_DIR", "off")
     env = {**os.environ, "RULEC_CACHE_DIR": "off"}
-    (out / "js" / "d20" / "index.js").write_bytes(b"tampered")
+    (out / "js" / "tiny" / "index.js").write_bytes(b"tampered")
     done = subprocess.run([sys.executable, "-m", "rulec", "build", "--rules", str(rules), "--out", str(out)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
