@@ -5,7 +5,10 @@ guard holds), their outcomes compared with `==`."""
 
 from __future__ import annotations
 
+import ast
+import inspect
 import random
+import sys
 
 import pytest
 
@@ -41,16 +44,56 @@ def test_some_odds_function_has_a_variant(package):  # type: ignore[no-untyped-d
     assert "if not _sneak_dice_gt_0:" in sources["d20"]
 
 
+def _variants(module) -> dict[int, str]:  # type: ignore[no-untyped-def]
+    """The first line of each unswitched variant's body in a package's procedures module (an `if`
+    at the top of an odds function whose body returns the distribution), by line: its function."""
+    source = inspect.getsource(module)
+    out = {}
+    for fn in ast.parse(source).body:
+        if isinstance(fn, ast.FunctionDef) and fn.name.endswith("_odds"):
+            for node in fn.body:
+                if isinstance(node, ast.If) and ast.unparse(node.body[-1]) == "return _odds.build()":
+                    out[node.body[0].lineno] = fn.name
+    return out
+
+
+def _calls(m, info, rng):  # type: ignore[no-untyped-def]
+    """Random calls (test_forms_agree's), then one at the defaults with each of a few entries."""
+    for _ in range(60):
+        yield _random_call(m, info, rng)
+    entity = [(pid, t) for pid, _n, t in info["params"] if t not in ("int", "bool", "combatant")]
+    combatants = [m.Combatant() for pid, _n, t in info["params"] if t == "combatant"]
+    for pid, t in entity[:1]:
+        for entry in list(getattr(m, t.upper()).values())[:8]:
+            yield combatants, {pid: entry}
+    if not entity:
+        yield combatants, {}
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_variant_gives_the_general_distribution_exactly(ruleset, package, general):  # type: ignore[no-untyped-def]
     m, g = package(ruleset), general[ruleset]
     rng = random.Random(20261206)
     fields = m.Combatant.__dataclass_fields__
+    variants = _variants(m.procedures)
+    ran: set[int] = set()
+    path = inspect.getsourcefile(m.procedures)
+
+    def trace(frame, event, arg):  # type: ignore[no-untyped-def]
+        if frame.f_code.co_filename == path and frame.f_code.co_name.endswith("_odds"):
+            if event == "line" and frame.f_lineno in variants:
+                ran.add(frame.f_lineno)
+            return trace
+        return None
+
     for proc, info in m.PROCEDURE_INFO.items():
         entity_ids = {pid for pid, _n, t in info["params"] if t not in ("int", "bool", "combatant")}
-        for _ in range(60):
-            args, kwargs = _random_call(m, info, rng)
-            ours = _outcome(getattr(m, f"{proc}_odds"), *args, **kwargs)
+        for args, kwargs in _calls(m, info, rng):
+            sys.settrace(trace)
+            try:
+                ours = _outcome(getattr(m, f"{proc}_odds"), *args, **kwargs)
+            finally:
+                sys.settrace(None)
             same = [g.Combatant(**{f: getattr(a, f) for f in fields}) for a in args]  # all combatants
             by_id = {k: (v.id if k in entity_ids else v) for k, v in kwargs.items()}
             theirs = _outcome(getattr(g, f"{proc}_odds"), *same, **by_id)
@@ -58,6 +101,8 @@ def test_the_variant_gives_the_general_distribution_exactly(ruleset, package, ge
                 assert isinstance(theirs, type) and ours.__name__ == theirs.__name__, (proc, args, kwargs)
             else:
                 assert ours.fields == theirs.fields and ours.outcomes == theirs.outcomes, (proc, args, kwargs)
+    common = {"dp": "attack_odds", "d20": "attack_odds"}.get(ruleset)  # the variants of the common call
+    assert common is None or common in {variants[line] for line in ran}, (ruleset, sorted(variants.values()))
 
 
 def test_a_deciding_constant_decides_an_and_of_true_false_names() -> None:

@@ -39,7 +39,8 @@ def rules(tmp_path: Path) -> Path:
 
 def _build(rules: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """Build `rules` into `out` as `rulec build` does; how many rulesets were checked and how many
-    procedure modules of each target were written afresh."""
+    procedure modules of each target were written afresh (and, under "digests", nothing: the
+    build's digests are in `_build.digests`)."""
     made = {"checked": 0, "py": 0, "js": 0}
     checked, py_body, js_body = facade.check_ruleset, py_package._procedures_body, js_bundle._procedures
 
@@ -55,6 +56,7 @@ def _build(rules: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str,
     result = compile_rules([rules], previous=out)
     assert result.ok, [d.format() for d in result.diagnostics]
     write_build(out, result)
+    _build.digests = result.digests  # type: ignore[attr-defined]
     monkeypatch.undo()
     return made
 
@@ -92,6 +94,22 @@ def test_an_unchanged_ruleset_is_reused_and_an_edited_one_keeps_its_procedures(r
     assert _tree(out) == _fresh(rules, tmp_path)
 
 
+def _flip(path: Path) -> None:
+    """One byte of the file changed, its size kept."""
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+def test_a_file_changed_at_its_size_is_never_reused(rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "out"
+    _build(rules, out, monkeypatch)
+    _flip(out / "reference" / "tiny.md")  # a file of tiny, which the next build would take whole
+    _edit(rules / "mini" / "weapons.yaml", "只能远射", "只能远射（改）")
+    assert _build(rules, out, monkeypatch)["checked"] == 2  # tiny built again
+    assert _tree(out) == _fresh(rules, tmp_path)
+
+
 def test_a_tampered_output_is_never_reused(rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "out"
     _build(rules, out, monkeypatch)
@@ -107,15 +125,22 @@ def test_a_tampered_output_is_never_reused(rules: Path, tmp_path: Path, monkeypa
 
 
 def test_check_and_a_cache_off_build_reuse_nothing(rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The record of a build is found only by a memo with the cache and the output folder: not by
+    `rulec build --check`'s (no store), nor without the folder, nor with the cache off."""
+    from rulec.build import cache
+
     out = tmp_path / "out"
     _build(rules, out, monkeypatch)
-    assert reuse.reused(Memo(), out, "tiny", "0" * 64, ("python", "js")) is None  # no store: `--check`
-    monkeypatch.setenv("RULEC_CACHE_DIR", "off")
+    digest, targets = _build.digests["tiny"], ("python", "js")  # type: ignore[attr-defined]
+    assert reuse.reused(Memo(store=cache.store(), previous=reuse.PreviousOutputs(out)), "tiny", digest, targets)
+    assert reuse.reused(Memo(previous=reuse.PreviousOutputs(out)), "tiny", digest, targets) is None  # --check
+    assert reuse.reused(Memo(store=cache.store()), "tiny", digest, targets) is None
+    _flip(out / "js" / "tiny" / "index.js")
     env = {**os.environ, "RULEC_CACHE_DIR": "off"}
-    (out / "js" / "tiny" / "index.js").write_bytes(b"tampered")
-    done = subprocess.run([sys.executable, "-m", "rulec", "build", "--rules", str(rules), "--out", str(out)],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr
+    for extra in (["--check"], []):
+        done = subprocess.run([sys.executable, "-m", "rulec", "build", "--rules", str(rules), "--out", str(out), *extra],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode == (1 if extra else 0), done.stderr
     assert _tree(out) == _fresh(rules, tmp_path)
 
 

@@ -10,16 +10,17 @@ It never exits and never prints; it returns every diagnostic and, when there are
 complete output tree as {relative path: bytes}; `write.write_tree` puts it on disk.
 
 It owns the build's one memo (`compiler.memo.Memo`: a one-shot build's, or a `Session`'s for its
-life), with the sealed disk cache (`cache.py`) as its store, and makes it the current memo while
-the passes run. It memoises around the passes it calls: a file's load and static validation (by
+life), with the sealed disk cache (`cache.py`) as its store and, for `rulec build`, the output
+folder the build replaces (`reuse.py`: a ruleset whose inputs did not change is taken from it
+whole, checked by digest), and makes it the current memo while the passes run. It memoises around the passes it calls: a file's load and static validation (by
 its bytes; in a session, by the very bytes object), the optimiser (by the procedures and
 rulings), the schemas (by the ruleset's shape and entry names). The passes take no memo
 parameter: where they remember finer pieces of work (a table's runs of rows, clean entries, odds
 rows, compile checks) they ask the current memo.
 
 Its neighbours hold the two ends: `inputs.py` loads the source folders (and memoises each
-file's load), `outputs.py` emits a ruleset's files (and memoises its schemas), and `result.py`
-holds the `Build` it returns.
+file's load), `outputs.py` emits a ruleset's files (and memoises its schemas), `reuse.py` finds
+and records what the output folder may give back, and `result.py` holds the `Build` it returns.
 """
 
 from __future__ import annotations
@@ -80,9 +81,10 @@ def compile_rules(paths: list[Path], *, progress: Progress | None = None, stop_a
     `stop_after` ("validate", "lower", "optimise"), stop there: `build.rulesets` holds the IR as
     that pass left it and nothing is emitted. `memo`: what the build remembers with — a session's
     (session.py), or `Memo()` to remember nothing (`rulec build --check`); by default a one-shot
-    memo over the disk cache. `previous`: the output folder the build will be written to, from
-    which a one-shot memo with a store reuses the outputs of each ruleset whose inputs did not
-    change (`reuse.py`; such a ruleset is then neither validated nor in `build.rulesets`)."""
+    memo over the disk cache and, given `previous` (the output folder the build will be written
+    to), over that folder too: the outputs of each ruleset whose inputs did not change are taken
+    from it (`reuse.py`; such a ruleset is then neither loaded, validated nor in `build.rulesets`).
+    `previous` goes with the default memo only."""
     if stop_after not in PASSES:
         raise ValueError(f"stop_after is one of {PASSES}")
     # A build allocates millions of small objects and makes no reference cycles worth collecting:
@@ -92,9 +94,11 @@ def compile_rules(paths: list[Path], *, progress: Progress | None = None, stop_a
     gc.disable()
     if memo is None:  # nothing between builds but the disk cache (if it is on) and the output folder
         memo = Memo(store=cache.store(), previous=reuse.PreviousOutputs(previous) if previous is not None else None)
+    elif previous is not None:
+        raise ValueError("an output folder to reuse goes to the Memo given (Memo(previous=...))")
     try:
         with using(memo):
-            return _compile_rules(paths, progress, stop_after, targets, memo, previous)
+            return _compile_rules(paths, progress, stop_after, targets, memo)
     finally:
         if not memo.resident:
             memo.end()  # what `once` made is let go with the build (a session ends its own)
@@ -103,13 +107,13 @@ def compile_rules(paths: list[Path], *, progress: Progress | None = None, stop_a
 
 
 def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str,
-                   targets: tuple[str, ...], memo: Memo, previous: Path | None) -> Build:
+                   targets: tuple[str, ...], memo: Memo) -> Build:
     build = Build()
     folders, diags = discover(paths)
     total = sum(len(f.files) for f in folders)
     counter = [0]
     names: dict[str, str] = {}
-    lazy = previous is not None and stop_after == "emit"  # a ruleset reused whole is not even loaded
+    lazy = memo.previous is not None and stop_after == "emit"  # a ruleset reused whole is not even loaded
     loaded = [_load_folder(f, diags, progress, counter, total, memo, names, rest=not lazy) for f in folders]
     build.inputs = combined_digest([(item.folder.name, item.digest) for item in loaded], targets)
     bases, packs = _group(loaded, diags)
@@ -117,19 +121,20 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
                             if p.manifest is not None)
     groups = {rid: (bases[rid], sorted(packs.get(rid, []), key=lambda p: str(p.manifest.data["id"]) if p.manifest else ""))
               for rid in sorted(bases)}
-    # built before from these very inputs, and still so in `previous`
-    kept = reuse.found(memo, previous, {rid: _digest(*group) for rid, group in groups.items()}, targets) \
-        if lazy and not diags else {}
-    taken = {id(item) for rid in kept for item in (groups[rid][0], *groups[rid][1])}
+    digests = {rid: _digest(*group) for rid, group in groups.items()}
+    # built before from these very inputs, and still so in the output folder
+    kept = reuse.found(memo, digests, targets) if lazy and not diags else {}
+    taken = [item for rid in kept for item in (groups[rid][0], *groups[rid][1])]
+    total -= sum(len(item.unread) for item in taken)  # what the progress counts: the files loaded
     for item in loaded:
-        if item.unread and id(item) not in taken:
+        if item.unread and not any(item is t for t in taken):
             load_rest(item, diags, progress, counter, total, memo)
     reused: dict[str, dict[str, Any]] = {}  # ruleset id -> its index line, for those taken from `previous`
     own: dict[str, list[str]] = {}  # ruleset id -> the files its outputs are (for the record)
     located: dict[str, dict[str, Any]] = {}  # where each text `memo.text` gave landed (for the record)
     for rid, (base, pack_items) in groups.items():
         assert base.manifest is not None
-        digest = _digest(base, pack_items)
+        digest = digests[rid]
         if rid in kept:
             build.files.update(kept[rid].files)
             build.digests[rid] = digest

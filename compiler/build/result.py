@@ -16,7 +16,7 @@ Progress = Callable[[str, int, int], None]
 
 @dataclass
 class Build:
-    rulesets: list[Ruleset] = field(default_factory=list)
+    rulesets: list[Ruleset] = field(default_factory=list)  # those built (not those reused whole: build/reuse.py)
     files: dict[str, bytes] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     digests: dict[str, str] = field(default_factory=dict)  # ruleset id -> content hash of its inputs

@@ -3,23 +3,25 @@ inputs did not change since a build this account ran.
 
 After a build, the facade records in the sealed cache (`cache.py`), under a name made from the
 ruleset's id, the digest of everything it was compiled from (its folder and packs, by path and
-bytes: `stamp.FolderDigest`; the cache's names are salted with rulec's own sources) and the
-targets, the size and SHA-256 of every file that ruleset's outputs are, and its line of the
+bytes: `stamp.FolderDigest`; the cache's names are salted with rulec's own sources), the targets
+and the Python and libraries that read, check and render it (`_engines`), the size and SHA-256 of every file that ruleset's outputs are, and its line of the
 pages' index. A later build with the same inputs reads those files back from the output folder
 and uses them instead of validating and emitting the ruleset again — only when every one is a
 regular file whose bytes hash to what was recorded. So a reused file is, byte for byte, one
 rulec wrote for exactly these inputs: the cache holds digests and a few names (no text that
 becomes code), and the output folder is trusted as nothing (an edited, swapped or missing file
-makes the whole ruleset be built again). `rulec build --check` passes no output folder and reads
-no cache; a session (`--watch`) keeps its own memo.
+makes the whole ruleset be built again). The memo is given the folder (`PreviousOutputs`) only
+when it has the cache and is one-shot: `rulec build --check` reads neither, and a session
+(`--watch`) keeps its own memo.
 
 The rulesets a build edits are compiled as before; the others are not even validated, which is
 safe because a ruleset's diagnostics, like its outputs, are a function of its inputs, and only a
 build without any diagnostic records anything.
 
-Within a ruleset that is built again, the texts made from its shape alone (the procedure modules
-of both targets, `emit/shape.py`) are taken the same way, one text at a time: the facade records
-where each text landed (file, offset, length, SHA-256) under the name of the shape's digest, and
+Within a ruleset that is built again, the texts made from its shape alone (`emit/shape.py`: the
+Python procedures and results modules, the JavaScript procedures) are taken the same way, one
+text at a time: the facade records where each text landed (file, offset, length, SHA-256) under
+the name of the shape's digest (and of the Python that wrote it), and
 `PreviousOutputs.read` gives it back from the output folder when the bytes there still hash to it.
 """
 
@@ -78,10 +80,12 @@ def _engines() -> str:
     return "; ".join(said)
 
 
-def reused(memo: Memo, previous: Path | None, rid: str, digest: str, targets: tuple[str, ...]) -> Reused | None:
-    """The outputs of ruleset `rid` built from inputs of this `digest`, when the folder `previous`
-    still holds every one of them as recorded; else None (then it is built)."""
-    if previous is None or memo.resident or memo.store is None:
+def reused(memo: Memo, rid: str, digest: str, targets: tuple[str, ...]) -> Reused | None:
+    """The outputs of ruleset `rid` built from inputs of this `digest`, when the output folder the
+    memo was given (`PreviousOutputs`) still holds every one of them as recorded; else None (then
+    it is built)."""
+    previous = memo.previous
+    if not isinstance(previous, PreviousOutputs) or memo.store is None:
         return None
     entry = memo.load(_name(memo, rid, digest, targets))
     recorded = _files(entry)
@@ -91,7 +95,7 @@ def reused(memo: Memo, previous: Path | None, rid: str, digest: str, targets: tu
     files: dict[str, bytes] = {}
     for rel, (size, sha) in recorded.items():
         try:
-            data = read_bounded(previous / rel, size)
+            data = read_bounded(previous.folder / rel, size)
         except ReadRefused:  # missing, not a regular file, or grown past what was written
             return None
         if len(data) != size or hashlib.sha256(data).hexdigest() != sha:
@@ -100,11 +104,12 @@ def reused(memo: Memo, previous: Path | None, rid: str, digest: str, targets: tu
     return Reused(files, index)
 
 
-def found(memo: Memo, previous: Path | None, digests: dict[str, str], targets: tuple[str, ...]) -> dict[str, Reused]:
-    """The rulesets (by id, with the digests of their inputs) whose outputs `previous` still holds."""
+def found(memo: Memo, digests: dict[str, str], targets: tuple[str, ...]) -> dict[str, Reused]:
+    """The rulesets (by id, with the digests of their inputs) whose outputs the memo's output
+    folder still holds."""
     out = {}
     for rid, digest in digests.items():
-        kept = reused(memo, previous, rid, digest, targets)
+        kept = reused(memo, rid, digest, targets)
         if kept is not None:
             out[rid] = kept
     return out
@@ -154,16 +159,16 @@ def locate(texts: dict[str, str], files: dict[str, bytes]) -> dict[str, dict[str
     """Where each text (by its memo name) lies in `files`, as `PreviousOutputs.read` takes it: the
     first source file (in order) holding it, with its offset; a text no such file holds is left
     out (the pages and data files, most of a big build's bytes, are not searched)."""
-    found: dict[str, dict[str, Any]] = {}
+    where: dict[str, dict[str, Any]] = {}
     sources = sorted(rel for rel in files if rel.endswith((".py", ".js")))
     for name, text in texts.items():
         data = text.encode("utf-8")
         for rel in sources:
             at = files[rel].find(data)
             if at >= 0:
-                found[name] = {"file": rel, "at": at, "length": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+                where[name] = {"file": rel, "at": at, "length": len(data), "sha256": hashlib.sha256(data).hexdigest()}
                 break
-    return found
+    return where
 
 
 def _relative(rel: Any) -> bool:
@@ -176,7 +181,7 @@ def _files(entry: Any) -> dict[str, tuple[int, str]] | None:
     """The recorded files, each a relative path inside the output folder; None for anything else."""
     if not isinstance(entry, dict) or not isinstance(entry.get("files"), dict):
         return None
-    found: dict[str, tuple[int, str]] = {}
+    files: dict[str, tuple[int, str]] = {}
     if not 0 < len(entry["files"]) <= MAX_FILES:
         return None
     for rel, value in entry["files"].items():
@@ -185,8 +190,8 @@ def _files(entry: Any) -> dict[str, tuple[int, str]] | None:
         if (not isinstance(value, list) or len(value) != 2 or type(value[0]) is not int or value[0] < 0
                 or not isinstance(value[1], str) or len(value[1]) != 64):
             return None
-        found[rel] = (value[0], value[1])
-    return found
+        files[rel] = (value[0], value[1])
+    return files
 
 
 def _index(entry: Any) -> dict[str, Any] | None:

@@ -94,9 +94,10 @@ class _Evaluator:
         of it an odds call may read besides the one it is given, with their values — those the
         preset's arguments name, and every default a procedure's parameter of that table has (any
         procedure: a fight's chain may run others)."""
-        if not _apart(self.rs, preset.table):
-            return ()
         if preset not in self._others:
+            if not _apart(self.rs, preset.table):
+                self._others[preset] = ()
+                return ()
             table = self.rs.table(preset.table)
             proc = next(p for p in self.rs.procedures if p.id == preset.procedure)
             args = dict(preset.args)

@@ -23,7 +23,7 @@ from .quick_sheet import add_to_view
 from .reference_view import Cells, entry_view, ruleset_view
 from .skeleton import pages
 
-__all__ = ["Pages", "emit_reference", "index_line", "md_escape"]
+__all__ = ["Pages", "emit_reference", "md_escape"]
 
 
 _PART = 256  # entries whose rows a build with nothing to remember them by writes at a time

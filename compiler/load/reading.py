@@ -125,11 +125,13 @@ def read_region(path: Path | str, at: int, length: int) -> bytes | None:
     """`length` bytes of the regular file at `path` from offset `at` (an output file a build reads
     a piece of back: build/reuse.py), or None when it is not a regular file or holds fewer."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # links resolved: a device is never opened
+            return None
         fd = os.open(path, _FLAGS)
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped for something else since the check
             return None
         chunks: list[bytes] = []
         total = 0

@@ -27,13 +27,10 @@ def common_case(body: PreparedBody, p: Procedure) -> PreparedBody | None:
         for node, value in kind_for(s).common_assumptions(s, body):
             known.assume(node, value)
             of_steps.add(known_name(node))
-    defaults = Known()
-    for prm in p.params:
-        if prm.type in ("int", "bool") and prm.default is not None:
-            value = ir.Const(prm.type, prm.default)
-            defaults.assume(ir.Param(prm.type, prm.id, prm.name), value)
-            if prm.type == "bool":
-                known.assume(ir.Param(prm.type, prm.id, prm.name), value)
+    defaults = options_at_defaults(p)
+    for node, value in defaults.values.items():
+        if value.type == ir.BOOL:
+            known.assume(node, value)
     for h in body.hoisted:
         assert isinstance(h, ir.Hoisted)
         folded = fold(h.value, Known(defaults.values))
@@ -44,10 +41,9 @@ def common_case(body: PreparedBody, p: Procedure) -> PreparedBody | None:
     steps = live(rolled, outputs)
     one_die = {s.target: test for s in steps if s.target and (test := kind_for(s).one_die_guard(s)) is not None}
     single = tuple(sorted(one_die))
-    guard = [_holds(node, known.values[node]) for node in known.used]
+    guard = [holds(node, known.values[node]) for node in known.used]
     guard += [one_die[t] for t in sorted(single)]
-    rolls_before = sum(1 for s in body.steps if s.rolls())
-    rolls_after = sum(1 for s in steps if s.rolls())
+    rolls_before, rolls_after = rolls(body.steps), rolls(steps)
     step_assumed = any(node in of_steps for node in known.used)
     if not guard or not (single or step_assumed or rolls_after < rolls_before):
         return None  # worth a second closure only where it saves a roll's work: a die, a branch, a roll
@@ -70,7 +66,21 @@ def live(steps: list[Step] | tuple[Step, ...], outputs: tuple[ir.Expr, ...]) -> 
     return kept[::-1]
 
 
-def _holds(node: ir.Expr, value: ir.Const) -> ir.Expr:
+def options_at_defaults(p: Procedure) -> Known:
+    """The procedure's whole-number and true/false options, each at its default."""
+    defaults = Known()
+    for prm in p.params:
+        if prm.type in ("int", "bool") and prm.default is not None:
+            defaults.assume(ir.Param(prm.type, prm.id, prm.name), ir.Const(prm.type, prm.default))
+    return defaults
+
+
+def rolls(steps: list[Step] | tuple[Step, ...]) -> int:
+    """How many of the steps roll."""
+    return sum(1 for s in steps if s.rolls())
+
+
+def holds(node: ir.Expr, value: ir.Const) -> ir.Expr:
     """A true/false expression testing that `node` has the assumed `value`."""
     if isinstance(value.value, bool):
         return node if value.value else ir.Unary(ir.BOOL, "not", node)

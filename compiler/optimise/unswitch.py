@@ -7,14 +7,16 @@ body still loops once over that roll's certain zero (`_rt_ZERO_ITEMS`) and compu
 outcome of the rolls around it, the fields the roll feeds, each of which is then a constant.
 
 The variant assumes every such switch off — a hoisted true/false value whose being false alone
-removes a roll from the body, and which the options at their defaults do not turn on (the variant
-is for the common call: `_not_helpless` is on by default, so a helpless target's shove is left to
-the general body) — folds the body for it (fold.py: the roll's local is 0, what reads
-it is computed), keeps only the steps the outputs still read, moves the lets that no longer read a rolled value
-before the loops (computed once, as the prepared values are), and records the guard. The odds
-form runs the variant when its guard holds, the general body otherwise. Both enumerate the same
-outcomes in the same order with the same probabilities (the certain zero's factor is 1.0), so
-the distribution is the same, bit for bit (tests/test_odds_unswitched.py).
+removes a roll from the body, and which the options at their defaults do not turn on — folds the
+body for it (fold.py: the roll's local is 0, what reads it is computed), keeps only the steps the
+outputs still read, moves the lets that no longer read a rolled value before the loops (computed
+once, as the prepared values are), and records the guard. A switch the options' defaults cannot
+decide (one that reads a combatant: d20's `_not_helpless`) is assumed off too, so that variant
+may serve the rarer case (a helpless defender's grapple and shove), and the common call pays
+one test of a prepared value. The odds form runs the variant when its guard holds, the general
+body otherwise. Both enumerate the same outcomes in the same order with the same probabilities
+(the certain zero's factor is 1.0), so the distribution is the same, bit for bit
+(tests/test_odds_unswitched.py).
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ import dataclasses
 
 from ..ir import PreparedBody, Procedure, Step
 from ..ir import expr as ir
+from ..steps import kind_for
 from .fold import Known, fold, fold_steps
-from .specialise import live
+from .specialise import holds, live, options_at_defaults, rolls
 
 _OFF, _ON = ir.Const(ir.BOOL, False), ir.Const(ir.BOOL, True)
 
@@ -32,25 +35,21 @@ _OFF, _ON = ir.Const(ir.BOOL, False), ir.Const(ir.BOOL, True)
 def unswitched(body: PreparedBody, p: Procedure) -> PreparedBody | None:
     """The body with every prepared switch that skips a roll when false (and is not on by default)
     assumed false, and the guard that says so; None when no switch skips a roll."""
-    defaults: dict[ir.Expr, ir.Const] = {ir.Param(prm.type, prm.id, prm.name): ir.Const(prm.type, prm.default) for prm in p.params
-                if prm.type in ("int", "bool") and prm.default is not None}
-    rolls = _rolls(body.steps)
+    defaults = options_at_defaults(p).values
+    before = rolls(body.steps)
     off = [h for h in body.hoisted if isinstance(h, ir.Hoisted) and h.type == ir.BOOL
-           and fold(h.value, Known(dict(defaults))) != _ON
-           and _rolls(fold_steps(body.steps, Known({h: _OFF}))) < rolls]
+           and fold(h.value, Known(defaults)) != _ON and rolls(fold_steps(body.steps, Known({h: _OFF}))) < before]
     if not off:
         return None
     known = Known({h: _OFF for h in off})
     steps = fold_steps(body.steps, known)
     outputs = tuple(fold(o, known) for o in body.outputs)
-    guard = tuple(ir.Unary(ir.BOOL, "not", h) for h in off)
+    guard = tuple(holds(h, _OFF) for h in off)
     return dataclasses.replace(body, steps=_fixed_first(live(steps, outputs)), outputs=outputs, guard=guard)
 
 
 def _fixed_first(steps: list[Step]) -> tuple[Step, ...]:
     """The lets that read no rolled value and cannot raise moved before every roll (in order)."""
-    from ..steps import kind_for  # the kinds are modules of their own (and import the emitters)
-
     varying: set[str] = set()
     fixed: list[Step] = []
     rest: list[Step] = []
@@ -64,7 +63,3 @@ def _fixed_first(steps: list[Step]) -> tuple[Step, ...]:
             if s.target:
                 varying.add(s.target)
     return (*fixed, *rest)
-
-
-def _rolls(steps: list[Step] | tuple[Step, ...]) -> int:
-    return sum(1 for s in steps if s.rolls())

@@ -215,7 +215,7 @@ def reread(text: str) -> Js:
     """JavaScript this module's emitters made, read back from the output folder a build replaces:
     its bytes hash to the SHA-256 recorded (in the sealed cache) when rulec wrote them for the very
     same ruleset shape (build/reuse.py, `Memo.text`), so it is trusted as what it was when made."""
-    return Js(str(text))
+    return Js(text)
 
 
 def js(template: str, *args: Js) -> Js:
