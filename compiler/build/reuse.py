@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -55,6 +56,7 @@ def _name(memo: Memo, rid: str, digest: str, targets: tuple[str, ...]) -> str:
     return memo.key(SPACE, rid, digest, ",".join(targets), _engines())
 
 
+@lru_cache(maxsize=1)
 def _engines() -> str:
     """What besides rulec's own sources (which salt every name) writes a build's bytes or decides
     its diagnostics: the Python that runs it and the libraries that read and check the rules and
