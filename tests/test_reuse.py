@@ -198,3 +198,21 @@ def test_a_build_that_may_reuse_reports_what_one_that_may_not_reports(rules: Pat
     eager = compile_rules([rules], memo=Memo())
     assert not lazy.ok and [d.format() for d in lazy.diagnostics] == [d.format() for d in eager.diagnostics]
     assert {d.code for d in lazy.diagnostics} == {"unknown-ruleset", "out-of-range", "yaml-syntax"}
+
+
+@pytest.mark.slow  # a dp build with a pack, edited ten ways: CI's slow job
+def test_a_one_shot_build_after_each_kind_of_edit_is_a_fresh_build(tmp_path: Path) -> None:
+    """test_session's edits of every kind, one after another as someone editing would, each built
+    one-shot into the same folder (reusing what it may) and without any cache."""
+    from test_session import EDITS, _pack, _same
+
+    rules = tmp_path / "dp"
+    shutil.copytree(ROOT / "rules" / "dp", rules)
+    paths, out = [rules, _pack(tmp_path / "pack")], tmp_path / "out"
+    write_build(out, compile_rules(paths, previous=out))
+    for what, rel, old, new in EDITS:
+        _edit(tmp_path / rel, old, new)
+        reusing = compile_rules(paths, previous=out)
+        _same(reusing, compile_rules(paths, memo=Memo()))
+        assert reusing.ok, what
+        write_build(out, reusing)
