@@ -120,6 +120,28 @@ def make_calls(m: Any, rng: random.Random, per_procedure: int, odds_per_procedur
         for _ in range(odds_per_procedure):
             args, options = random_call(m, info, positional, rng)
             calls.append({"proc": proc, "form": "odds", "positional": args, "options": options})
+        calls += _default_odds_calls(m, info, positional)
+    return calls
+
+
+def _default_odds_calls(m: Any, info: dict[str, Any], positional: list[str]) -> list[dict[str, Any]]:
+    """Odds at the defaults, with each of two entries of the first table parameter: the common call,
+    which the odds forms' unswitched variants serve (a random call seldom is one)."""
+    proc = next(p for p in m.PROCEDURE_INFO if m.PROCEDURE_INFO[p] is info)
+    tables = [(pid, t) for pid, _n, t in info["params"] if t not in ("int", "bool", "combatant")]
+    required = {pid: {"$combatant": {}} for pid, _n, t in info["params"] if t == "combatant"}
+    choices = [sorted(getattr(m, tables[0][1].upper()))[:2]] if tables else [[None]]
+    import inspect
+
+    needed = [q.name for q in inspect.signature(getattr(m, proc + "_odds")).parameters.values()
+              if q.default is inspect.Parameter.empty and q.kind is not inspect.Parameter.VAR_KEYWORD]
+    calls = []
+    for entry in choices[0]:
+        values = {**required, **({tables[0][0]: entry} if entry is not None else {})}
+        if any(p not in values for p in needed):
+            continue  # a parameter with no default: the random calls give it
+        calls.append({"proc": proc, "form": "odds", "positional": [values[p] for p in positional],
+                      "options": {k: v for k, v in values.items() if k not in positional}})
     return calls
 
 

@@ -145,8 +145,10 @@ rolling(Roll, prepare=True)
 
 @handler("python", "odds", Roll)
 def _odds(step: Roll, g: PyGen) -> None:
-    value = g.temp(step, "dice")
-    g.w.line(code("{} = {}", value, g.expr(step.dice.expr)))
+    dice = g.expr(step.dice.expr)
+    value = dice if str(dice).isidentifier() else g.temp(step, "dice")  # a prepared (hoisted) value: as it is
+    if value is not dice:
+        g.w.line(code("{} = {}", value, dice))
     test = code("{} is not None", value)
     when = g.when(step)
     if when is not None:
@@ -192,8 +194,10 @@ def _js_fast(step: Roll, g: JsGen) -> None:
 
 @handler("js", "odds", Roll)
 def _js_odds(step: Roll, g: JsGen) -> None:
-    value = g.temp(step, "dice")
-    g.assign(value, g.expr(step.dice.expr))
+    dice = g.expr(step.dice.expr)
+    value = dice if dice.isidentifier() else g.temp(step, "dice")  # a prepared (hoisted) value: as it is
+    if value is not dice:
+        g.assign(value, dice)
     test = js("{} !== null", value)
     when = g.when(step)
     if when is not None:

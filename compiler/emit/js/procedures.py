@@ -303,15 +303,31 @@ class ProcedureWriter:
         w.line(js("const _odds = new OddsBuilder({}, {}, {}, {});", self.fields, literal(p.summary.hit),
                   literal(p.summary.damage), literal(self.rs.dice.limits["odds_branches"])))
         w.line(Js("const _p = 1.0;"))
-        body, g = self._body("odds", self.plan.per_roll)
-        body.line(js("_odds.put([{}], {});", self._outputs(g), g.p))  # uncharged: its loops charged
+        variant = self.plan.odds  # the rolls the prepared switches skip, folded away (optimise/unswitch.py)
+        if variant is not None:  # in a block of its own: the general body's locals may share its values' names
+            w.line(Js("{"))
+            w.indent()
+            g = JsGen(self.p, self.rs.dice, "odds", w)
+            for h in self.plan.prepared.hoisted:  # what the variant reads, computed once
+                assert isinstance(h, ir.Hoisted)
+                w.line(js("const {} = {};", name(h.name), g.expr(h.value)))
+            with w.block(js("if ({})", join(" && ", [g.expr(e) for e in variant.guard]))):
+                self._enumerate(variant.steps, variant.outputs)
+            w.dedent()
+            w.line(Js("}"))
+        self._enumerate(self.plan.per_roll, self.plan.outputs)
+        w.dedent()
+        w.line(Js("}"))
+
+    def _enumerate(self, steps: tuple[Step, ...], outputs: tuple[ir.Expr, ...]) -> None:
+        """The loops over the steps' rolls, each outcome put, and the distribution returned."""
+        body, g = self._body("odds", steps)
+        body.line(js("_odds.put([{}], {});", join(", ", [g.expr(o) for o in outputs]), g.p))  # its loops charged
         for _ in range(g.loops):
             body.dedent()
             body.line(Js("}"))
         self._splice(body, g)
-        w.line(Js("return _odds.build();"))
-        w.dedent()
-        w.line(Js("}"))
+        self.w.line(Js("return _odds.build();"))
 
 
 def write_procedure(rs: Ruleset, p: Procedure, w: Writer) -> None:

@@ -384,7 +384,6 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
             total = natural + attack_bonus
             hit = _not_guessed_wrong and total >= _target_armor_class
             crit = hit and natural >= _crit
-            _weapon_damage_dice = _weapon_damage_dice
             for weapon_damage, _weapon_damage_q in _odds.each(
                     _rt_dice_items(_weapon_damage_dice.terms, _weapon_damage_dice.flat, crit)
                     if (hit) and _weapon_damage_dice is not None else _rt_ZERO_ITEMS):
@@ -398,7 +397,6 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
         total = natural + attack_bonus
         hit = _not_guessed_wrong and total >= _target_armor_class
         crit = hit and natural >= _crit
-        _weapon_damage_dice = _weapon_damage_dice
         for weapon_damage, _weapon_damage_q in _odds.each(
                 _rt_dice_items(_weapon_damage_dice.terms, _weapon_damage_dice.flat, crit)
                 if (hit) and _weapon_damage_dice is not None else _rt_ZERO_ITEMS):

@@ -4209,6 +4209,44 @@
     const damage_mod = _setup[5];
     const _odds = new OddsBuilder(ATTACK_FIELDS, "hit", "damage", 200000);
     const _p = 1.0;
+    {
+      const _natural_layers = advantage - disadvantage;
+      const _not_guessed_wrong = !guessed_wrong;
+      const _target_armor_class = target.armor_class;
+      const _crit = _R_CRIT_THRESHOLD_BASE - attacker.crit_range;
+      const _weapon_damage_dice = two_handed && (weapon.properties.indexOf("versatile") >= 0) ? weapon.versatile_dice : weapon.damage_dice;
+      const _sneak_dice_gt_0 = sneak_dice > 0;
+      const _damage = weapon.damage_type.given ? damage_mod : 0;
+      const _weapon_damage_type_id = weapon.damage_type.id;
+      const _attacker_hidden = attacker.hidden;
+      const _out7 = !offhand && (weapon.properties.indexOf("light") >= 0) && weapon.attack_type === "melee";
+      const _out8 = offhand ? "bonus" : "standard";
+      if (!_sneak_dice_gt_0) {
+        let natural, total, hit, crit, weapon_damage, damage;
+        for (const _natural_item of _odds.each(_rt_d20_distribution(_natural_layers))) {
+          natural = _natural_item[0];
+          const _natural_p = _p * _natural_item[1];
+          total = natural + attack_bonus;
+          hit = _not_guessed_wrong && total >= _target_armor_class;
+          crit = hit && natural >= _crit;
+          for (const _weapon_damage_item of _odds.each(
+            (hit)
+            && _weapon_damage_dice !== null ? _rt_dice_items(
+              _weapon_damage_dice.terms, _weapon_damage_dice.flat, crit
+            ) : _rt_ZERO_ITEMS
+          )) {
+            weapon_damage = _weapon_damage_item[0];
+            const _weapon_damage_p = _natural_p * _weapon_damage_item[1];
+            damage = hit ? Math.max(0, weapon_damage + _damage) : 0;
+            _odds.put(
+              [hit, crit, damage, _weapon_damage_type_id, natural, total, _attacker_hidden, _out7, _out8],
+              _weapon_damage_p
+            );
+          }
+        }
+        return _odds.build();
+      }
+    }
     let natural, total, hit, crit, _weapon_damage_dice, weapon_damage, _extra_damage_dice, extra_damage, damage;
     for (const _natural_item of _odds.each(_rt_d20_distribution(advantage - disadvantage))) {
       natural = _natural_item[0];
@@ -4757,6 +4795,23 @@
     );
     const _odds = new OddsBuilder(GRAPPLE_FIELDS, null, null, 200000);
     const _p = 1.0;
+    {
+      const _attack_roll_layers = Math.max(0, attacker.size - target.size);
+      const _defend_roll_layers = Math.max(0, target.size - attacker.size);
+      const _not_helpless = !helpless;
+      if (!_not_helpless) {
+        let defend_total, attack_roll, attack_total, success;
+        defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : 0) + defend_mod;
+        for (const _attack_roll_item of _odds.each(_rt_d20_distribution(_attack_roll_layers))) {
+          attack_roll = _attack_roll_item[0];
+          const _attack_roll_p = _p * _attack_roll_item[1];
+          attack_total = attack_roll + attack_mod;
+          success = attack_total > defend_total;
+          _odds.put([success, attack_total, defend_total, success, !success], _attack_roll_p);
+        }
+        return _odds.build();
+      }
+    }
     let attack_roll, defend_roll, attack_total, defend_total, success;
     for (const _attack_roll_item of _odds.each(_rt_d20_distribution(Math.max(0, attacker.size - target.size)))) {
       attack_roll = _attack_roll_item[0];
@@ -4884,6 +4939,22 @@
     const [escape_mod, hold_mod] = _escape_grapple_setup(escaper, grappler, skill, null);
     const _odds = new OddsBuilder(ESCAPE_GRAPPLE_FIELDS, null, null, 200000);
     const _p = 1.0;
+    {
+      const _hold_roll = !grappler.incapacitated;
+      const _grappler_incapacitated = grappler.incapacitated;
+      if (!_hold_roll) {
+        let hold_total, escape_roll, escape_total, success;
+        hold_total = (_grappler_incapacitated ? _R_HELPLESS_DEFENDER_ROLL : 0) + hold_mod;
+        for (const _escape_roll_item of _odds.each(_rt_d20_distribution(0))) {
+          escape_roll = _escape_roll_item[0];
+          const _escape_roll_p = _p * _escape_roll_item[1];
+          escape_total = escape_roll + escape_mod;
+          success = _grappler_incapacitated || escape_total > hold_total;
+          _odds.put([success, escape_total, hold_total], _escape_roll_p);
+        }
+        return _odds.build();
+      }
+    }
     let escape_roll, hold_roll, escape_total, hold_total, success;
     for (const _escape_roll_item of _odds.each(_rt_d20_distribution(0))) {
       escape_roll = _escape_roll_item[0];
@@ -5095,6 +5166,27 @@
     );
     const _odds = new OddsBuilder(SHOVE_FIELDS, null, null, 200000);
     const _p = 1.0;
+    {
+      const _attack_roll_layers = Math.max(0, attacker.size - target.size);
+      const _defend_roll_layers = Math.max(0, target.size - attacker.size);
+      const _not_helpless = !helpless;
+      const _not_knock_prone = !knock_prone;
+      const _obstacle_at_ge_0 = obstacle_at >= 0;
+      if (!_not_helpless && !_obstacle_at_ge_0) {
+        let defend_total, attack_roll, attack_total, success, push, moved;
+        defend_total = (helpless ? _R_HELPLESS_DEFENDER_ROLL : 0) + defend_mod;
+        for (const _attack_roll_item of _odds.each(_rt_d20_distribution(_attack_roll_layers))) {
+          attack_roll = _attack_roll_item[0];
+          const _attack_roll_p = _p * _attack_roll_item[1];
+          attack_total = attack_roll + attack_mod;
+          success = attack_total > defend_total;
+          push = _not_knock_prone && success ? _R_SHOVE_BASE_DISTANCE + attack_total - defend_total : 0;
+          moved = push;
+          _odds.put([success, knock_prone && success, moved, !success, 0], _attack_roll_p);
+        }
+        return _odds.build();
+      }
+    }
     let attack_roll, defend_roll, attack_total, defend_total, success, push, blocked, moved, obstacle_dice;
     let _obstacle_damage_dice, obstacle_damage;
     for (const _attack_roll_item of _odds.each(_rt_d20_distribution(Math.max(0, attacker.size - target.size)))) {
@@ -6214,6 +6306,34 @@
     );
     const _odds = new OddsBuilder(VEHICLE_CHECK_FIELDS, null, null, 200000);
     const _p = 1.0;
+    {
+      const _total = Math.floor((grappler.strength - 10) / 2);
+      const _total_2 = grappler.athletics ? grappler.proficiency : 0;
+      const _push = shove && !knock_prone;
+      const _obstacle_at_ge_0 = obstacle_at >= 0;
+      const _not_shove = !shove;
+      const _out5 = shove && knock_prone;
+      const _out7 = !shove && !resisting;
+      if (!_obstacle_at_ge_0) {
+        let roll, total, beats, push, shove_feet;
+        for (const _roll_item of _odds.each(_rt_d20_distribution(0))) {
+          roll = _roll_item[0];
+          const _roll_p = _p * _roll_item[1];
+          total = roll + _total + _total_2 + bonus;
+          beats = total > dc;
+          push = _push && beats ? _R_SHOVE_BASE_DISTANCE + total - dc : 0;
+          shove_feet = push;
+          _odds.put(
+            [
+              dc, total, _not_shove && beats, _not_shove && total < dc, shove_feet, _out5 && beats, 0,
+              _out7 && beats || resisting && total >= dc, _out7 && beats, resisting && total < dc
+            ],
+            _roll_p
+          );
+        }
+        return _odds.build();
+      }
+    }
     let roll, total, beats, push, blocked, shove_feet, obstacle_dice, _obstacle_damage_dice, obstacle_damage;
     for (const _roll_item of _odds.each(_rt_d20_distribution(0))) {
       roll = _roll_item[0];

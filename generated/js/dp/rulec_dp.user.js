@@ -4635,6 +4635,50 @@
     const own_penalty = _setup[9];
     const _odds = new OddsBuilder(ATTACK_FIELDS, "hit", "damage", 200000);
     const _p = 1.0;
+    {
+      const _attacker_attack_extras = attacker.attack_extras;
+      const _damage = called_shot.deals_damage || !called_shot.given;
+      const _condition_points = called_shot.given && called_shot.net_per_point > 0;
+      const _called_shot_net_per_point = called_shot.net_per_point;
+      const _contested = called_shot.given && called_shot.save !== "standard";
+      const _contest = called_shot.save === "fortitude" ? defender.fortitude_save : Math.max(
+        0, defender.strength + defender.martial + defender.specialty + sunder_bonus
+      );
+      const _contest_2 = called_shot.save === "fortitude" ? defender.save_extras : 0;
+      const _attacker_side = called_shot.save === "opposed_sunder" ? Math.max(0, attacker.size - defender.size) : 0;
+      const _severity_steps = called_shot.save === "fortitude";
+      const _disarmed = called_shot.save === "opposed_strength";
+      const _sunder_failures = called_shot.save === "opposed_sunder";
+      const _weapon_damage_type_id = weapon.damage_type.id;
+      const _not_ranged = !ranged;
+      const _called_shot_track_id = called_shot.track.id;
+      const _out14 = (willpower ? 1 : 0) + (willpower_move ? 1 : 0);
+      const _out15 = defender_willpower ? 1 : 0;
+      if (!_contested) {
+        let item_damage, raw, after_cancel, hit, net, damage, condition_points;
+        item_damage = Math.max(0, 0 - item_hardness);
+        for (const _raw_item of _odds.outcomes(
+          _p, (coup_de_grace ? _rt_all_succeed_distribution(dice_) : _rt_pool_distribution(dice_, 10, 8, 10))
+        )) {
+          raw = _raw_item[0];
+          const _raw_p = _p * _raw_item[1];
+          after_cancel = raw - extras_cancelled - grapple_penalty;
+          hit = after_cancel > 0;
+          net = hit ? after_cancel + _attacker_attack_extras : 0;
+          damage = _damage ? net : 0;
+          condition_points = _condition_points ? _rt_floordiv(net, _called_shot_net_per_point) : 0;
+          _odds.put(
+            [
+              hit, net, damage, _weapon_damage_type_id, _not_ranged, _not_ranged && hit,
+              condition_points > 0 ? _called_shot_track_id : "", condition_points, dice_, defender_extras, own_penalty, 0,
+              false, item_damage, _out14, _out15, false, false, emptied
+            ],
+            _raw_p
+          );
+        }
+        return _odds.build();
+      }
+    }
     let raw, after_cancel, hit, net, damage, condition_points, contested, contest, contest_total, attacker_side;
     let severity_steps, disarmed, sunder_failures, item_damage, dropped, seized;
     for (const _raw_item of _odds.outcomes(
@@ -4986,6 +5030,34 @@
     const defender_extras = _setup[5];
     const _odds = new OddsBuilder(BOMBARD_FIELDS, "hit", "damage", 200000);
     const _p = 1.0;
+    {
+      const _attack_successes = Math.max(0, attack_pool);
+      const _attacker_attack_extras = attacker.attack_extras;
+      const _save_successes = defender.reflex_save + defender.cover_defense + (total_defense ? defender.basic_defense : 0);
+      const _defender_save_extras = defender.save_extras;
+      const _not_small = !small;
+      const _defense_successes = Math.max(0, attack_pool - remaining_defense);
+      const _weapon_bombard_damage = weapon.bombard_damage;
+      if (!_not_small) {
+        let attack_successes, save_successes, hit, damage;
+        for (const _attack_successes_item of (small ? _odds.outcomes(
+          _p, _rt_pool_distribution(_attack_successes, 10, 8, 10)
+        ) : _rt_ZERO_ITEMS)) {
+          attack_successes = _attack_successes_item[0];
+          const _attack_successes_p = _p * _attack_successes_item[1];
+          for (const _save_successes_item of (small ? _odds.outcomes(
+            _attack_successes_p, _rt_pool_distribution(_save_successes, 10, 8, 10)
+          ) : _rt_ZERO_ITEMS)) {
+            save_successes = _save_successes_item[0];
+            const _save_successes_p = _attack_successes_p * _save_successes_item[1];
+            hit = small ? attack_successes + _attacker_attack_extras - (save_successes + _defender_save_extras - prone_penalty) > 0 : 0 - defender_extras > 0;
+            damage = hit ? _weapon_bombard_damage : 0;
+            _odds.put([hit, damage, "pierce", small], _save_successes_p);
+          }
+        }
+        return _odds.build();
+      }
+    }
     let attack_successes, save_successes, defense_successes, hit, damage;
     for (const _attack_successes_item of (small ? _odds.outcomes(
       _p, _rt_pool_distribution(Math.max(0, attack_pool), 10, 8, 10)
@@ -6783,6 +6855,47 @@
     );
     const _odds = new OddsBuilder(OVERRUN_FIELDS, null, null, 200000);
     const _p = 1.0;
+    {
+      const _attacker_attack_extras = attacker.attack_extras;
+      const _b2 = contested && blockers >= 2;
+      const _b3 = contested && blockers >= 3;
+      const _b4 = contested && blockers >= 4;
+      const _not_contested = !contested;
+      const _blockers_eq_1 = blockers === 1;
+      const _blockers_eq_2 = blockers === 2;
+      const _blockers_eq_3 = blockers === 3;
+      const _knocked_down = contested && !acrobatics && blocker_knocks_down;
+      const _out6 = contested ? "standard" : "none";
+      if (!_b2 && !_b3 && !_b4) {
+        let mine, total, b1, left1, left2, left3, passed, knocked_down;
+        for (const _mine_item of (contested ? _odds.outcomes(
+          _p, _rt_pool_distribution(pool, 10, 8, 10)
+        ) : _rt_ZERO_ITEMS)) {
+          mine = _mine_item[0];
+          const _mine_p = _p * _mine_item[1];
+          total = mine + _attacker_attack_extras;
+          for (const _b1_item of (contested ? _odds.outcomes(
+            _mine_p, _rt_pool_distribution(block_pool, 10, 8, 10)
+          ) : _rt_ZERO_ITEMS)) {
+            b1 = _b1_item[0];
+            const _b1_p = _mine_p * _b1_item[1];
+            left1 = total - b1;
+            left2 = left1;
+            left3 = left2;
+            passed = _not_contested ? blockers : left1 <= 0 ? 0 : _blockers_eq_1 || left2 <= 0 ? 1 : _blockers_eq_2 || left3 <= 0 ? 2 : _blockers_eq_3 || left3 <= 0 ? 3 : 4;
+            knocked_down = _knocked_down && passed < blockers && (passed === 0 ? left1 : passed === 1 ? left2 : passed === 2 ? left3 : left3) < 0;
+            _odds.put(
+              [
+                passed, passed === blockers, contested, contested && passed < blockers, knocked_down,
+                contested && passed < blockers && (square_behind_occupied || knocked_down), _out6
+              ],
+              _b1_p
+            );
+          }
+        }
+        return _odds.build();
+      }
+    }
     let mine, total, b1, left1, b2, left2, b3, left3, b4, passed, knocked_down;
     for (const _mine_item of (contested ? _odds.outcomes(_p, _rt_pool_distribution(pool, 10, 8, 10)) : _rt_ZERO_ITEMS)) {
       mine = _mine_item[0];
@@ -7204,6 +7317,21 @@
     const [free_move] = _grapple_move_setup(attacker, defender, pinned, carrying, clinging, null);
     const _odds = new OddsBuilder(GRAPPLE_MOVE_FIELDS, null, null, 200000);
     const _p = 1.0;
+    {
+      const _not_free_move = !free_move;
+      const _attacker_strength = attacker.strength;
+      const _defender_strength = defender.strength;
+      const _attacker_move_speed = attacker.move_speed;
+      if (!_not_free_move) {
+        let success, meters;
+        success = free_move;
+        meters = carrying ? _rt_floordiv(
+          _attacker_move_speed, _R_CLING_CARRY_SPEED_DIVISOR
+        ) : pinned ? _rt_floordiv(_attacker_move_speed, _R_PIN_MOVE_SPEED_DIVISOR) : 0;
+        _odds.put([success, meters], _p);
+        return _odds.build();
+      }
+    }
     let push, hold, net, success, meters;
     for (const _push_item of (!free_move ? _odds.outcomes(
       _p, _rt_pool_distribution(attacker.strength, 10, 8, 10)

@@ -4297,6 +4297,49 @@
     const dice_ = _setup[2];
     const _odds = new OddsBuilder(ATTACK_FIELDS, "hit", "damage", 200000);
     const _p = 1.0;
+    {
+      const _attacker_extra_successes = attacker.extra_successes;
+      const _weapon_attack_type = weapon.attack_type;
+      const _defender_damage_reduction = defender.damage_reduction;
+      const _defender_absorption = defender.absorption;
+      const _endurance_successes = part.given && part.effect === "severe";
+      const _endurance_successes_2 = Math.max(0, defender.endurance - endurance_penalty);
+      const _full_points = part.given && part.effect === "points";
+      const _full_points_2 = weapon.damage_type.family === "mental" ? defender.mental_resistance : defender.resistance;
+      const _limb_damage = part.given && part.effect === "limb";
+      const _defender_resistance = defender.resistance;
+      const _item_damage = part.given && part.effect === "item";
+      const _weapon_damage_type_id = weapon.damage_type.id;
+      const _part_track_id = part.track.id;
+      if (!_endurance_successes) {
+        let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, full_points, points;
+        let limb_damage, item_damage;
+        for (const _successes_item of _odds.outcomes(_p, _rt_pool_distribution(dice_, 10, 8, 10))) {
+          successes = _successes_item[0];
+          const _successes_p = _p * _successes_item[1];
+          hit = successes > 0;
+          cap = _weapon_attack_type.cap(attacker, _weapon_attack_type, weapon);
+          capped = Math.min(cap, successes + _attacker_extra_successes);
+          raw_damage = hit ? capped + extra_damage : 0;
+          after_reduction = Math.max(0, raw_damage - _defender_damage_reduction);
+          absorbed = Math.min(after_reduction, _defender_absorption);
+          final_damage = after_reduction - absorbed;
+          to_hp = left_area ? _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) : final_damage;
+          full_points = _full_points ? Math.max(0, final_damage - _full_points_2) : 0;
+          points = left_area ? _rt_floordiv(full_points, _R_LEAVE_AREA_DIVISOR) : full_points;
+          limb_damage = _limb_damage ? Math.max(0, to_hp - _defender_resistance) : 0;
+          item_damage = _item_damage ? to_hp : 0;
+          _odds.put(
+            [
+              hit, successes, _item_damage ? 0 : to_hp, _weapon_damage_type_id, 0, points > 0 ? _part_track_id : "",
+              points, limb_damage, item_damage, from_hiding
+            ],
+            _successes_p
+          );
+        }
+        return _odds.build();
+      }
+    }
     let successes, hit, cap, capped, raw_damage, after_reduction, absorbed, final_damage, to_hp, endurance_successes;
     let full_points, severe, points, limb_damage, item_damage;
     for (const _successes_item of _odds.outcomes(_p, _rt_pool_distribution(dice_, 10, 8, 10))) {
@@ -6143,6 +6186,19 @@
     );
     const _odds = new OddsBuilder(DETECT_FIELDS, null, null, 200000);
     const _p = 1.0;
+    {
+      const _not_automatic_hide = !automatic_hide;
+      const _seeker_extra_successes = seeker.extra_successes;
+      const _hider_extra_successes = hider.extra_successes;
+      const _noticed = !automatic_hide && !seeker.helpless;
+      const _hider_helpless = hider.helpless;
+      if (!_not_automatic_hide) {
+        let noticed;
+        noticed = _noticed && (_hider_helpless || _seeker_extra_successes > _hider_extra_successes);
+        _odds.put([noticed, !noticed], _p);
+        return _odds.build();
+      }
+    }
     let seek, hide, noticed;
     for (const _seek_item of (!automatic_hide ? _odds.outcomes(
       _p, _rt_pool_distribution(seek_pool, 10, 8, 10)
