@@ -102,6 +102,16 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources, Applying):
         _SET_LOG(new, Log.of(tuple(log)) if log is not None else self._log.extended(added) if added else self._log)
         return new
 
+    def _next(self, members: Tuple[Member, ...], added: List[str]) -> "Fight":
+        """`_with(members=members, added=added)`, the step every plain action ends with."""
+        new = _new(Fight)
+        _SET_RULES(new, self.rules)
+        _SET_MEMBERS(new, members)
+        _SET_TURN(new, self.turn)
+        _SET_RELATIONS(new, self.relations)
+        _SET_LOG(new, self._log.extended(added) if added else self._log)
+        return new
+
     @property
     def log(self) -> Tuple[str, ...]:
         """The last `MAX_LOG` lines said of the fight, oldest first."""

@@ -75,6 +75,8 @@ class Applying:
 
         def _resource_effect(self, m: Member, e: Effect, result: Any, what: str, log: List[str]) -> Member: ...
 
+        def _next(self, members: Tuple[Member, ...], added: List[str]) -> "Fight": ...
+
         def _settle(self, log: List[str], before: Tuple[Tuple[str, str, str], ...] = ()) -> "Fight": ...
 
         def _new_turn(self, members: List[Member], turn: int, log: List[str]) -> None: ...
@@ -89,12 +91,15 @@ class Applying:
     def _apply(self, action: Action, spec: ActionSpec, roles: Mapping[str, str], resolved: bool = False) -> "Fight":
         rules = self.rules
         result = action.result
-        members = dict(zip(map(_NAME, self.members), self.members))
+        own = self.members
+        members = dict(zip(map(_NAME, own), own))
         if not resolved and not all(map(members.__contains__, roles.values())):  # act's are checked
             name = next(x for x in roles.values() if x not in members)
             raise OutOfBounds(f"战斗中没有“{name}”", key=name)
-        # whether a role holds a condition the action may use up or end
-        holding = any(map(_CONDITIONS, self.members)) and any(members[x].conditions for x in roles.values())
+        # whether anyone may hold a condition after it (one holds one now, or an effect below adds
+        # one: `conditioned` is set where one can), and whether a role holds one the action may use up or end
+        conditioned = any(map(_CONDITIONS, own))
+        holding = conditioned and any(members[x].conditions for x in roles.values())
         relations: Optional[Set[Tuple[str, str, str]]] = None  # made by the first relation effect
         log: List[str] = []
         n = len(self.members)
@@ -159,7 +164,9 @@ class Applying:
                     out = (rules.accumulate(plain, track, current=low, gained=gain, dice=_NO_DICE,
                                             **capacity_kw(rules, m, track)) if m.lowered
                            else rules.accumulate(plain, track, current=low, gained=gain, dice=_NO_DICE))
-                    state = str(out[rules.state_index] or "")
+                    state = out[rules.state_index] or ""
+                    if type(state) is not str:
+                        state = str(state)
                     if state and state not in m.states:
                         m = m._replace(states=tuple(sorted((*m.states, state))))
                         log.append(line(f"{who}进入{rules.state_names.get(state, state)}"))
@@ -192,6 +199,7 @@ class Applying:
                 value = amount if field else 1
                 source = roles.get(other, "") if other else ""
                 names = [x.name for x in self.members]
+                conditioned = True
                 members[who] = self._set_condition(m, ekey, value, source, names.index(who),
                                                    names.index(source) if source else -1, log)
             elif kind == "clear":  # on the target, or on everyone (duration "everyone")
@@ -202,6 +210,7 @@ class Applying:
                         members[name] = m._replace(conditions=kept)
                         log.append(line(f"{name}的{rules.conditions[ekey].name}结束（{spec.name}）"))
             elif kind == "resource" or kind == "capacity":
+                conditioned = True  # an empty resource may set a condition (fight_resources.py)
                 members[who] = self._resource_effect(m, e, result, spec.name, log)
             elif kind == "relation":
                 held = roles[other]
@@ -217,9 +226,9 @@ class Applying:
         if holding:  # what a holder took may end a condition it held (fight_events)
             end_on_taking(rules, self.members, members, log)
         changed = tuple(members.values())  # in the fight's order: the dict was made from it
-        if relations is None and not self.relations and not any(map(_CONDITIONS, changed)):
+        if relations is None and not self.relations and not (conditioned and any(map(_CONDITIONS, changed))):
             # what _settle would return: no condition or relation can end
-            return self._with(members=changed, added=log)
+            return self._next(changed, log)
         after = self._with(members=changed, relations=self.relations if relations is None
                            or relations == set(self.relations) else tuple(sorted(relations)))
         return after._settle(log, self.relations)
