@@ -365,7 +365,9 @@ def _cli_project(folder: Path, pack: int) -> Path:
     if pack:
         make_pack(pack, folder / "rules" / f"w{pack}")
     rulec = str(Path(sys.executable).parent / "rulec")
-    subprocess.run([rulec, "build", "--target", "python,js"], cwd=folder, capture_output=True, check=True)
+    # --out: a build with a pack never lands in generated/ unasked (the CLI refuses it without --out)
+    subprocess.run([rulec, "build", "--target", "python,js", "--out", "generated"], cwd=folder, capture_output=True,
+                   check=True)
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "compiler"), str(folder / "generated" / "dp")],
                    capture_output=True, check=True)
     time.sleep(2.2)

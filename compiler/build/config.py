@@ -118,15 +118,15 @@ def _near(path: Path) -> Path:
 def load_config(start: Path | None = None) -> Config:
     """The config that applies in `start` (an empty Config when there is none); ConfigError when
     the file cannot be used."""
-    import tomllib
+    path = find_config(start)
+    if path is None:
+        return Config()
+    import tomllib  # only when there is a file: `rulec resolve` starts without it
 
     from ..load.paths import display_path
     from ..load.reading import ReadRefused, read_bounded
     from ..messages import say
 
-    path = find_config(start)
-    if path is None:
-        return Config()
     shown = display_path(_near(path))
     try:
         text = read_bounded(path, MAX_CONFIG_BYTES, shown, what="a config file").decode("utf-8")

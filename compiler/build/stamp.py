@@ -10,7 +10,6 @@ never trusts the stamp: it always compiles afresh and compares.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -29,6 +28,8 @@ _COMPILER = Path(__file__).resolve().parent.parent
 
 @lru_cache(maxsize=1)
 def compiler_digest() -> str:
+    import hashlib  # not at import: `rulec resolve` on an up-to-date build hashes nothing
+
     h = hashlib.sha256()
     for path in sorted(_COMPILER.rglob("*")):
         if path.is_file() and path.suffix in (".py", ".j2", ".js") and "__pycache__" not in path.parts:
@@ -61,6 +62,8 @@ def combined_digest(folders: list[tuple[str, str]], targets: tuple[str, ...] = (
     """The input digest of a build from its source folders' (name, FolderDigest) pairs: what
     `input_digest` computes by reading the files, and the facade from the very bytes it loaded
     (`Build.inputs`, which is what a stamp records). The names, not the places on disk, order it."""
+    import hashlib
+
     h = hashlib.sha256(compiler_digest().encode())
     if tuple(targets) != ("python", "js"):
         h.update(("targets:" + ",".join(targets)).encode())
@@ -75,6 +78,8 @@ class FolderDigest:
 
     def __init__(self, folder: SourceFolder) -> None:
         self.root = folder.root
+        import hashlib
+
         self._h = hashlib.sha256((folder.name or folder.root.name).encode())  # outputs name files by it
 
     def add(self, path: Path, data: bytes) -> None:
@@ -95,6 +100,8 @@ def _folder_digest(folder: SourceFolder) -> str:
 
 
 def output_digest(files: dict[str, bytes]) -> str:
+    import hashlib
+
     h = hashlib.sha256()
     for rel in sorted(files):
         if rel == STAMP or untracked(rel):
