@@ -260,25 +260,32 @@ class Fight {
     if (roles instanceof Map) roles = _rt_object(roles);
     if (!_rt_is_mapping(roles)) throw new OutOfBounds(`“${spec.name}”的角色应为映射（角色: 名字）`, {key: 'roles'});
     const given = Object.keys(roles);
-    if (spec.roles.some(r => !_rt_has(roles, r)) || given.some(r => spec.roles.indexOf(r) < 0)) {
+    // (the keys are distinct: as many as the spec's roles, each of them, is exactly its roles)
+    if (given.length !== spec.roles.length || spec.roles.some(r => !_rt_has(roles, r))) {
       throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
     }
     options = _rt_fight_options(options);
-    for (const key of Object.keys(options)) {
+    const keys = Object.keys(options);
+    for (const key of keys) {
       if (spec.roles.indexOf(key) >= 0) throw new OutOfBounds(`“${key}”是角色，不是选项`, {key: key});
     }
-    for (const r of given) this.member(roles[r]);  // every combatant named exists before anything is refused
+    const found = Object.create(null);  // role -> member: every combatant named exists before anything is refused
+    for (const r of given) found[r] = this.member(roles[r]);
     if (!this.relations.length && rules.turn === null) {
       // nothing changes their stats or applies to them, and no turn budget: their base stats, as
       // fight.py's `_checked` tells it (nothing can refuse the action, nothing to say)
       const kwargs = Object.create(null);
+      let plain = true;
       for (const role of spec.roles) {
-        const m = this.member(roles[role]);
-        if (m.modifiers.length || m.states.length || m.conditions.length || m.points.length || m.resources.length) break;
+        const m = found[role];
+        if (m.modifiers.length || m.states.length || m.conditions.length || m.points.length || m.resources.length) {
+          plain = false;
+          break;
+        }
         kwargs[role] = m.base;
       }
-      if (Object.keys(kwargs).length === spec.roles.length) {
-        for (const k of Object.keys(options)) kwargs[k] = options[k];
+      if (plain) {
+        for (const k of keys) kwargs[k] = options[k];
         return [spec, kwargs, [], [], null, roles];
       }
     }

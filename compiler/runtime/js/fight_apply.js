@@ -47,8 +47,7 @@ const _rt_APPLY = {
           // its stats without debuffs: its base stats when nothing can change them (as fight.py)
           const plain = m.modifiers.length || m.states.length || m.conditions.length || m.resources.length
             || this.relations.length ? this._effective(m, false) : m.base;
-          const out = _rt_rule_call(rules.accumulate, plain, track, _rt_capacity_kw(rules, m, track,
-                                    {current: Math.min(before, total), gained: Math.max(0, total - before)}));
+          const out = _rt_accumulate(rules, m, plain, track, Math.min(before, total), Math.max(0, total - before));
           const state = String(out[rules.state_index] || '');
           if (state && m.states.indexOf(state) < 0) {
             m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
@@ -111,8 +110,8 @@ const _rt_APPLY = {
     if (holding) _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
     const changed = this.members.map(x => members.get(x.name));
     if (relations === null && !this.relations.length && !changed.some(x => x.conditions.length)) {
-      // what _settle would return: no condition or relation can end
-      return new Fight(rules, changed, this.turn, this.relations, _rt_log_add(this._log, log));  // this._with(...)
+      // what _settle would return: no condition or relation can end (`changed` is this call's own: frozen in place)
+      return new Fight(rules, Object.freeze(changed), this.turn, this.relations, _rt_log_add(this._log, log));
     }
     const same = relations === null || relations.size === this.relations.length
       && this.relations.every(r => relations.has(r.join('\u0000')));

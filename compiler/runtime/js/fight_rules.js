@@ -114,7 +114,8 @@ function _rt_lowered_checks(rules, amounts, name) {
 // A procedure called with Python's keyword arguments: its positional parameters (by name) in
 // order, everything else in the trailing options object (no prototype: no key reaches one).
 function _rt_fight_call(fn, positional, kw) {
-  const args = positional.map(p => (_rt_has(kw, p) ? kw[p] : undefined));
+  const args = [];
+  for (let i = 0; i < positional.length; i++) args.push(_rt_has(kw, positional[i]) ? kw[positional[i]] : undefined);
   const options = Object.create(null);
   for (const k of Object.keys(kw)) if (positional.indexOf(k) < 0) options[k] = kw[k];
   args.push(options);
@@ -140,6 +141,16 @@ function _rt_rule_call(rule, creature, track, kw) {
   for (const k of Object.keys(kw)) all[k] = kw[k];
   all.dice = _rt_no_dice();  // the rule rolls nothing: a roll would be DiceExhausted, never a hang
   return _rt_fight_call(rule[0], rule[1], all);
+}
+// The accumulation rule's state for `m`'s `track` (Fight.apply's call, the commonest): as
+// _rt_rule_call(rules.accumulate, plain, track, _rt_capacity_kw(...)), without its copy of the options.
+function _rt_accumulate(rules, m, plain, track, current, gained) {
+  const rule = rules.accumulate;
+  if (rule[1].length !== 2 || rule[1][0] === 'current' || rule[1][1] === 'current' || rule[1][0] === 'gained'
+      || rule[1][1] === 'gained' || m.lowered.length) {
+    return _rt_rule_call(rule, plain, track, _rt_capacity_kw(rules, m, track, {current: current, gained: gained}));
+  }
+  return rule[0](plain, track, {current: current, gained: gained, dice: _rt_no_dice()});
 }
 let _rt_NO_DICE = null;
 function _rt_no_dice() {  // one empty source for every rule call (it holds no faces, so nothing of it is used up)
@@ -194,8 +205,9 @@ function _rt_forbids_text(spec, procedureNames) {
 // The error of an action called without an option it requires, or with one it does not take
 // (fight_state.bad_options: Python's TypeError of the call), checked before the call.
 function _rt_check_call(spec, procedure, kwargs) {
-  const bad = Object.keys(kwargs).some(k => k !== 'dice' && spec.roles.indexOf(k) < 0 && !spec.params.has(k))
-    || spec.required.some(k => !_rt_has(kwargs, k));
+  let bad = false;
+  for (const k of Object.keys(kwargs)) if (k !== 'dice' && !spec.params.has(k) && spec.roles.indexOf(k) < 0) bad = true;
+  for (const k of spec.required) if (!_rt_has(kwargs, k)) bad = true;
   if (bad) {
     throw new OutOfBounds(`“${spec.name}”的选项不全或有误：${Array.from(spec.params.values()).join('、')}`, {key: procedure});
   }

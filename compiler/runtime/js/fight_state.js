@@ -116,8 +116,17 @@ function _rt_same_condition(a, b) {
 }
 // One combatant of a fight: counters and points as [key, value] pairs sorted by key.
 class _rt_Member {
-  constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready, resources, lowered) {
+  // `frozen`: every array given is frozen already (a member made from another: _rt_with_counters).
+  constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready, resources, lowered,
+              frozen) {
     this.name = name; this.base = base;
+    if (frozen === true) {
+      this.counters = counters; this.points = points; this.states = states; this.modifiers = modifiers;
+      this.conditions = conditions; this.spent = spent; this.owed = owed; this.ready = ready;
+      this.resources = resources; this.lowered = lowered;
+      Object.freeze(this);
+      return;
+    }
     this.counters = Object.freeze(counters); this.points = Object.freeze(points);
     this.states = Object.freeze(states); this.modifiers = Object.freeze(modifiers);
     this.conditions = Object.freeze(conditions || []);
@@ -132,13 +141,14 @@ class _rt_Member {
   track_points(key) { return _rt_get(this.points, key); }
 }
 // `m` with its counters (or its points) changed: `_rt_member_with`'s commonest changes, without its lookups.
+// (The rest of `m` is frozen already: only the new pairs are frozen here.)
 function _rt_with_counters(m, counters) {
-  return new _rt_Member(m.name, m.base, counters, m.points, m.states, m.modifiers, m.conditions, m.spent, m.owed,
-                        m.ready, m.resources, m.lowered);
+  return new _rt_Member(m.name, m.base, Object.freeze(counters), m.points, m.states, m.modifiers, m.conditions, m.spent,
+                        m.owed, m.ready, m.resources, m.lowered, true);
 }
 function _rt_with_points(m, points) {
-  return new _rt_Member(m.name, m.base, m.counters, points, m.states, m.modifiers, m.conditions, m.spent, m.owed,
-                        m.ready, m.resources, m.lowered);
+  return new _rt_Member(m.name, m.base, m.counters, Object.freeze(points), m.states, m.modifiers, m.conditions, m.spent,
+                        m.owed, m.ready, m.resources, m.lowered, true);
 }
 function _rt_member_with(m, changes) {
   const v = k => (Object.prototype.hasOwnProperty.call(changes, k) ? changes[k] : m[k]);

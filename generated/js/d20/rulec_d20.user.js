@@ -1236,8 +1236,17 @@
   }
   // One combatant of a fight: counters and points as [key, value] pairs sorted by key.
   class _rt_Member {
-    constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready, resources, lowered) {
+    // `frozen`: every array given is frozen already (a member made from another: _rt_with_counters).
+    constructor(name, base, counters, points, states, modifiers, conditions, spent, owed, ready, resources, lowered,
+                frozen) {
       this.name = name; this.base = base;
+      if (frozen === true) {
+        this.counters = counters; this.points = points; this.states = states; this.modifiers = modifiers;
+        this.conditions = conditions; this.spent = spent; this.owed = owed; this.ready = ready;
+        this.resources = resources; this.lowered = lowered;
+        Object.freeze(this);
+        return;
+      }
       this.counters = Object.freeze(counters); this.points = Object.freeze(points);
       this.states = Object.freeze(states); this.modifiers = Object.freeze(modifiers);
       this.conditions = Object.freeze(conditions || []);
@@ -1252,13 +1261,14 @@
     track_points(key) { return _rt_get(this.points, key); }
   }
   // `m` with its counters (or its points) changed: `_rt_member_with`'s commonest changes, without its lookups.
+  // (The rest of `m` is frozen already: only the new pairs are frozen here.)
   function _rt_with_counters(m, counters) {
-    return new _rt_Member(m.name, m.base, counters, m.points, m.states, m.modifiers, m.conditions, m.spent, m.owed,
-                          m.ready, m.resources, m.lowered);
+    return new _rt_Member(m.name, m.base, Object.freeze(counters), m.points, m.states, m.modifiers, m.conditions, m.spent,
+                          m.owed, m.ready, m.resources, m.lowered, true);
   }
   function _rt_with_points(m, points) {
-    return new _rt_Member(m.name, m.base, m.counters, points, m.states, m.modifiers, m.conditions, m.spent, m.owed,
-                          m.ready, m.resources, m.lowered);
+    return new _rt_Member(m.name, m.base, m.counters, Object.freeze(points), m.states, m.modifiers, m.conditions, m.spent,
+                          m.owed, m.ready, m.resources, m.lowered, true);
   }
   function _rt_member_with(m, changes) {
     const v = k => (Object.prototype.hasOwnProperty.call(changes, k) ? changes[k] : m[k]);
@@ -1545,7 +1555,8 @@
   // A procedure called with Python's keyword arguments: its positional parameters (by name) in
   // order, everything else in the trailing options object (no prototype: no key reaches one).
   function _rt_fight_call(fn, positional, kw) {
-    const args = positional.map(p => (_rt_has(kw, p) ? kw[p] : undefined));
+    const args = [];
+    for (let i = 0; i < positional.length; i++) args.push(_rt_has(kw, positional[i]) ? kw[positional[i]] : undefined);
     const options = Object.create(null);
     for (const k of Object.keys(kw)) if (positional.indexOf(k) < 0) options[k] = kw[k];
     args.push(options);
@@ -1571,6 +1582,16 @@
     for (const k of Object.keys(kw)) all[k] = kw[k];
     all.dice = _rt_no_dice();  // the rule rolls nothing: a roll would be DiceExhausted, never a hang
     return _rt_fight_call(rule[0], rule[1], all);
+  }
+  // The accumulation rule's state for `m`'s `track` (Fight.apply's call, the commonest): as
+  // _rt_rule_call(rules.accumulate, plain, track, _rt_capacity_kw(...)), without its copy of the options.
+  function _rt_accumulate(rules, m, plain, track, current, gained) {
+    const rule = rules.accumulate;
+    if (rule[1].length !== 2 || rule[1][0] === 'current' || rule[1][1] === 'current' || rule[1][0] === 'gained'
+        || rule[1][1] === 'gained' || m.lowered.length) {
+      return _rt_rule_call(rule, plain, track, _rt_capacity_kw(rules, m, track, {current: current, gained: gained}));
+    }
+    return rule[0](plain, track, {current: current, gained: gained, dice: _rt_no_dice()});
   }
   let _rt_NO_DICE = null;
   function _rt_no_dice() {  // one empty source for every rule call (it holds no faces, so nothing of it is used up)
@@ -1625,8 +1646,9 @@
   // The error of an action called without an option it requires, or with one it does not take
   // (fight_state.bad_options: Python's TypeError of the call), checked before the call.
   function _rt_check_call(spec, procedure, kwargs) {
-    const bad = Object.keys(kwargs).some(k => k !== 'dice' && spec.roles.indexOf(k) < 0 && !spec.params.has(k))
-      || spec.required.some(k => !_rt_has(kwargs, k));
+    let bad = false;
+    for (const k of Object.keys(kwargs)) if (k !== 'dice' && !spec.params.has(k) && spec.roles.indexOf(k) < 0) bad = true;
+    for (const k of spec.required) if (!_rt_has(kwargs, k)) bad = true;
     if (bad) {
       throw new OutOfBounds(`“${spec.name}”的选项不全或有误：${Array.from(spec.params.values()).join('、')}`, {key: procedure});
     }
@@ -1895,25 +1917,32 @@
       if (roles instanceof Map) roles = _rt_object(roles);
       if (!_rt_is_mapping(roles)) throw new OutOfBounds(`“${spec.name}”的角色应为映射（角色: 名字）`, {key: 'roles'});
       const given = Object.keys(roles);
-      if (spec.roles.some(r => !_rt_has(roles, r)) || given.some(r => spec.roles.indexOf(r) < 0)) {
+      // (the keys are distinct: as many as the spec's roles, each of them, is exactly its roles)
+      if (given.length !== spec.roles.length || spec.roles.some(r => !_rt_has(roles, r))) {
         throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
       }
       options = _rt_fight_options(options);
-      for (const key of Object.keys(options)) {
+      const keys = Object.keys(options);
+      for (const key of keys) {
         if (spec.roles.indexOf(key) >= 0) throw new OutOfBounds(`“${key}”是角色，不是选项`, {key: key});
       }
-      for (const r of given) this.member(roles[r]);  // every combatant named exists before anything is refused
+      const found = Object.create(null);  // role -> member: every combatant named exists before anything is refused
+      for (const r of given) found[r] = this.member(roles[r]);
       if (!this.relations.length && rules.turn === null) {
         // nothing changes their stats or applies to them, and no turn budget: their base stats, as
         // fight.py's `_checked` tells it (nothing can refuse the action, nothing to say)
         const kwargs = Object.create(null);
+        let plain = true;
         for (const role of spec.roles) {
-          const m = this.member(roles[role]);
-          if (m.modifiers.length || m.states.length || m.conditions.length || m.points.length || m.resources.length) break;
+          const m = found[role];
+          if (m.modifiers.length || m.states.length || m.conditions.length || m.points.length || m.resources.length) {
+            plain = false;
+            break;
+          }
           kwargs[role] = m.base;
         }
-        if (Object.keys(kwargs).length === spec.roles.length) {
-          for (const k of Object.keys(options)) kwargs[k] = options[k];
+        if (plain) {
+          for (const k of keys) kwargs[k] = options[k];
           return [spec, kwargs, [], [], null, roles];
         }
       }
@@ -2095,8 +2124,7 @@
             // its stats without debuffs: its base stats when nothing can change them (as fight.py)
             const plain = m.modifiers.length || m.states.length || m.conditions.length || m.resources.length
               || this.relations.length ? this._effective(m, false) : m.base;
-            const out = _rt_rule_call(rules.accumulate, plain, track, _rt_capacity_kw(rules, m, track,
-                                      {current: Math.min(before, total), gained: Math.max(0, total - before)}));
+            const out = _rt_accumulate(rules, m, plain, track, Math.min(before, total), Math.max(0, total - before));
             const state = String(out[rules.state_index] || '');
             if (state && m.states.indexOf(state) < 0) {
               m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
@@ -2159,8 +2187,8 @@
       if (holding) _rt_end_on_taking(rules, this.members, members, log);  // what a holder took may end a condition it held
       const changed = this.members.map(x => members.get(x.name));
       if (relations === null && !this.relations.length && !changed.some(x => x.conditions.length)) {
-        // what _settle would return: no condition or relation can end
-        return new Fight(rules, changed, this.turn, this.relations, _rt_log_add(this._log, log));  // this._with(...)
+        // what _settle would return: no condition or relation can end (`changed` is this call's own: frozen in place)
+        return new Fight(rules, Object.freeze(changed), this.turn, this.relations, _rt_log_add(this._log, log));
       }
       const same = relations === null || relations.size === this.relations.length
         && this.relations.every(r => relations.has(r.join('\u0000')));
