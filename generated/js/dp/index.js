@@ -1816,7 +1816,7 @@ class Fight {
     if (roles instanceof Map) roles = _rt_object(roles);
     if (!_rt_is_mapping(roles)) throw new OutOfBounds(`“${spec.name}”的角色应为映射（角色: 名字）`, {key: 'roles'});
     const given = Object.keys(roles);
-    // (the keys are distinct: as many as the spec's roles, each of them, is exactly its roles)
+    // (keys are distinct: as many keys as roles, every role among them, is exactly the roles)
     if (given.length !== spec.roles.length || spec.roles.some(r => !_rt_has(roles, r))) {
       throw new OutOfBounds(`“${spec.name}”的角色是 ${spec.roles.join(', ')}`, {key: procedure});
     }
