@@ -23,13 +23,11 @@ T = TypeVar("T", bound=str)
 
 
 def shape(rs: Ruleset) -> Ruleset:
+    """The ruleset without its entries, files and pack label: one object a build (`Memo.once`), so
+    that what is keyed on it (each kept text, its digest) is made once a build, not once a use."""
     memo = current()
-    found = memo.get("shape", rs)
-    if found is not None:
-        return found  # type: ignore[no-any-return]
-    bare = dataclasses.replace(rs, tables=tuple(dataclasses.replace(t, entries=()) for t in rs.tables), files=(),
-                               pack_label="")
-    return memo.put("shape", (rs,), memo.intern(("shape", rs.id), bare))  # type: ignore[no-any-return]
+    return memo.once("shape", (rs,), lambda: memo.intern(("shape", rs.id), dataclasses.replace(
+        rs, tables=tuple(dataclasses.replace(t, entries=()) for t in rs.tables), files=(), pack_label="")))
 
 
 def kept_text(space: str, rs: Ruleset, make: Callable[[Ruleset], T], reread: Callable[[str], T]) -> T:
