@@ -93,23 +93,24 @@ class Fight(Stats, Shown, Carried, Budget, Until, Planned, Resources, Applying):
               relations: Optional[Tuple[Tuple[str, str, str], ...]] = None,
               log: Optional[Tuple[str, ...]] = None, added: Optional[List[str]] = None) -> "Fight":
         """This fight with the values given changed: `log` replaces the log, `added` extends it."""
-        # what Fight(...) does, through the slots' setters (a fight is made at each step of every action)
-        new = _new(Fight)
-        _SET_RULES(new, self.rules)
-        _SET_MEMBERS(new, self.members if members is None else members)
-        _SET_TURN(new, self.turn if turn is None else turn)
-        _SET_RELATIONS(new, self.relations if relations is None else relations)
-        _SET_LOG(new, Log.of(tuple(log)) if log is not None else self._log.extended(added) if added else self._log)
-        return new
+        return self._made(self.members if members is None else members, self.turn if turn is None else turn,
+                          self.relations if relations is None else relations,
+                          Log.of(tuple(log)) if log is not None else self._log.extended(added) if added else self._log)
 
     def _next(self, members: Tuple[Member, ...], added: List[str]) -> "Fight":
         """`_with(members=members, added=added)`, the step every plain action ends with."""
+        return self._made(members, self.turn, self.relations, self._log.extended(added) if added else self._log)
+
+    def _made(self, members: Tuple[Member, ...], turn: int, relations: Tuple[Tuple[str, str, str], ...],
+              log: Log) -> "Fight":
+        """A fight of these rules from its parts: what Fight(...) does, through the slots' setters
+        (a fight is made at each step of every action)."""
         new = _new(Fight)
         _SET_RULES(new, self.rules)
         _SET_MEMBERS(new, members)
-        _SET_TURN(new, self.turn)
-        _SET_RELATIONS(new, self.relations)
-        _SET_LOG(new, self._log.extended(added) if added else self._log)
+        _SET_TURN(new, turn)
+        _SET_RELATIONS(new, relations)
+        _SET_LOG(new, log)
         return new
 
     @property
