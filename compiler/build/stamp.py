@@ -20,17 +20,25 @@ from .freshness import untracked
 from ..messages import say
 
 if TYPE_CHECKING:  # imported where used: `rulec resolve` reads a stamp's packs without the loader
+    import hashlib
+
     from ..load.sources import SourceFolder
 
 STAMP = ".rulec-stamp.json"  # the stamp's file name in an output folder (write.py imports it)
 _COMPILER = Path(__file__).resolve().parent.parent
 
 
+def _sha256(data: bytes = b"") -> "hashlib._Hash":
+    """A SHA-256 hash; hashlib (OpenSSL, 10 ms) is imported on the first one: `rulec resolve` on
+    an up-to-date build hashes nothing."""
+    import hashlib
+
+    return hashlib.sha256(data)
+
+
 @lru_cache(maxsize=1)
 def compiler_digest() -> str:
-    import hashlib  # not at import: `rulec resolve` on an up-to-date build hashes nothing
-
-    h = hashlib.sha256()
+    h = _sha256()
     for path in sorted(_COMPILER.rglob("*")):
         if path.is_file() and path.suffix in (".py", ".j2", ".js") and "__pycache__" not in path.parts:
             h.update(path.relative_to(_COMPILER).as_posix().encode() + b"\n")
@@ -62,9 +70,7 @@ def combined_digest(folders: list[tuple[str, str]], targets: tuple[str, ...] = (
     """The input digest of a build from its source folders' (name, FolderDigest) pairs: what
     `input_digest` computes by reading the files, and the facade from the very bytes it loaded
     (`Build.inputs`, which is what a stamp records). The names, not the places on disk, order it."""
-    import hashlib
-
-    h = hashlib.sha256(compiler_digest().encode())
+    h = _sha256(compiler_digest().encode())
     if tuple(targets) != ("python", "js"):
         h.update(("targets:" + ",".join(targets)).encode())
     for _name, digest in sorted(folders):
@@ -78,9 +84,7 @@ class FolderDigest:
 
     def __init__(self, folder: SourceFolder) -> None:
         self.root = folder.root
-        import hashlib
-
-        self._h = hashlib.sha256((folder.name or folder.root.name).encode())  # outputs name files by it
+        self._h = _sha256((folder.name or folder.root.name).encode())  # outputs name files by it
 
     def add(self, path: Path, data: bytes) -> None:
         self._h.update(f"{path.relative_to(self.root).as_posix()}\n{len(data)}\n".encode())
@@ -100,9 +104,7 @@ def _folder_digest(folder: SourceFolder) -> str:
 
 
 def output_digest(files: dict[str, bytes]) -> str:
-    import hashlib
-
-    h = hashlib.sha256()
+    h = _sha256()
     for rel in sorted(files):
         if rel == STAMP or untracked(rel):
             continue

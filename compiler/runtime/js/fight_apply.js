@@ -47,7 +47,8 @@ const _rt_APPLY = {
           // its stats without debuffs: its base stats when nothing can change them (as fight.py)
           const plain = m.modifiers.length || m.states.length || m.conditions.length || m.resources.length
             || this.relations.length ? this._effective(m, false) : m.base;
-          const out = _rt_accumulate(rules, m, plain, track, Math.min(before, total), Math.max(0, total - before));
+          const out = _rt_rule_call(rules.accumulate, plain, track, _rt_capacity_kw(rules, m, track,
+                                    {current: Math.min(before, total), gained: Math.max(0, total - before)}));
           const state = String(out[rules.state_index] || '');
           if (state && m.states.indexOf(state) < 0) {
             m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});

@@ -1470,9 +1470,15 @@
     return fn.apply(null, args);
   }
   // The accumulation (or recovery) rule's fast form, [fn, positional], with its creature and track.
+  // `kw`: an object made for this call (every caller writes a literal), taken as the options
+  // object when it names neither positional parameter: the commonest call copies nothing.
   function _rt_rule_call(rule, creature, track, kw) {
     const positional = rule[1];
     if (positional.length === 2) {  // the creature and the track: what _rt_fight_call makes of `all` below
+      if (!_rt_has(kw, positional[0]) && !_rt_has(kw, positional[1])) {
+        kw.dice = _rt_no_dice();
+        return rule[0](creature, track, kw);
+      }
       const options = Object.create(null);
       let first = creature, second = track;
       for (const k of Object.keys(kw)) {
@@ -1489,16 +1495,6 @@
     for (const k of Object.keys(kw)) all[k] = kw[k];
     all.dice = _rt_no_dice();  // the rule rolls nothing: a roll would be DiceExhausted, never a hang
     return _rt_fight_call(rule[0], rule[1], all);
-  }
-  // The accumulation rule's state for `m`'s `track` (Fight.apply's call, the commonest): as
-  // _rt_rule_call(rules.accumulate, plain, track, _rt_capacity_kw(...)), without its copy of the options.
-  function _rt_accumulate(rules, m, plain, track, current, gained) {
-    const rule = rules.accumulate;
-    if (rule[1].length !== 2 || rule[1][0] === 'current' || rule[1][1] === 'current' || rule[1][0] === 'gained'
-        || rule[1][1] === 'gained' || m.lowered.length) {
-      return _rt_rule_call(rule, plain, track, _rt_capacity_kw(rules, m, track, {current: current, gained: gained}));
-    }
-    return rule[0](plain, track, {current: current, gained: gained, dice: _rt_no_dice()});
   }
   let _rt_NO_DICE = null;
   function _rt_no_dice() {  // one empty source for every rule call (it holds no faces, so nothing of it is used up)
@@ -2031,7 +2027,8 @@
             // its stats without debuffs: its base stats when nothing can change them (as fight.py)
             const plain = m.modifiers.length || m.states.length || m.conditions.length || m.resources.length
               || this.relations.length ? this._effective(m, false) : m.base;
-            const out = _rt_accumulate(rules, m, plain, track, Math.min(before, total), Math.max(0, total - before));
+            const out = _rt_rule_call(rules.accumulate, plain, track, _rt_capacity_kw(rules, m, track,
+                                      {current: Math.min(before, total), gained: Math.max(0, total - before)}));
             const state = String(out[rules.state_index] || '');
             if (state && m.states.indexOf(state) < 0) {
               m = _rt_member_with(m, {states: m.states.concat([state]).sort(_rt_text_cmp)});
