@@ -7,9 +7,8 @@ user's rules, and nothing here renders any target language.
 
 from __future__ import annotations
 
-import dataclasses
-
 from .ir import Procedure, Ruleset
+from .record import replace
 from .validate import Checked
 from .validate.procedures import CheckedProcedure
 
@@ -22,5 +21,5 @@ def lower_procedure(c: CheckedProcedure) -> Procedure:
 
 
 def lower(c: Checked, *, pack_label: str = "") -> Ruleset:
-    return dataclasses.replace(c.ruleset, procedures=tuple(lower_procedure(p) for p in c.procedures),
+    return replace(c.ruleset, procedures=tuple(lower_procedure(p) for p in c.procedures),
                                pack_label=pack_label)

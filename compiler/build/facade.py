@@ -25,7 +25,6 @@ and records what the output folder may give back, and `result.py` holds the `Bui
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import hashlib
 from pathlib import Path
@@ -44,6 +43,7 @@ from .inputs import _group, _Loaded, _load_folder, _shown, load_rest
 from .outputs import _emit
 from .result import Build, Progress
 from .stamp import combined_digest
+from ..record import replace
 from ..validate.bounds import check_bounds
 from ..validate.usage import check_usage, readers as ruling_readers
 from ..validate import LoadedSource, check_ruleset
@@ -162,7 +162,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         if unbounded:
             diags.extend(unbounded)
             continue
-        rs = dataclasses.replace(rs, ruling_readers=ruling_readers(rs))  # for the pages
+        rs = replace(rs, ruling_readers=ruling_readers(rs))  # for the pages
         if stop_after == "lower":
             build.rulesets.append(rs)
             continue
@@ -212,4 +212,4 @@ def _optimised(rs: Ruleset, memo: Memo) -> Ruleset:
     found = memo.get("optimised", procedures, rulings)
     if found is None:
         found = memo.put("optimised", (procedures, rulings), optimise(rs).procedures)
-    return dataclasses.replace(rs, procedures=found)
+    return replace(rs, procedures=found)

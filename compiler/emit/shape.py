@@ -10,7 +10,6 @@ kept module against a fresh build after edits of each kind).
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import platform
 from collections.abc import Callable
@@ -18,6 +17,7 @@ from typing import TypeVar
 
 from ..ir import Ruleset
 from ..memo import current
+from ..record import replace
 
 T = TypeVar("T", bound=str)
 
@@ -26,8 +26,8 @@ def shape(rs: Ruleset) -> Ruleset:
     """The ruleset without its entries, files and pack label: one object a build (`Memo.once`), so
     that what is keyed on it (each kept text, its digest) is made once a build, not once a use."""
     memo = current()
-    return memo.once("shape", (rs,), lambda: memo.intern(("shape", rs.id), dataclasses.replace(
-        rs, tables=tuple(dataclasses.replace(t, entries=()) for t in rs.tables), files=(), pack_label="")))
+    return memo.once("shape", (rs,), lambda: memo.intern(("shape", rs.id), replace(
+        rs, tables=tuple(replace(t, entries=()) for t in rs.tables), files=(), pack_label="")))
 
 
 def kept_text(space: str, rs: Ruleset, make: Callable[[Ruleset], T], reread: Callable[[str], T]) -> T:

@@ -38,6 +38,7 @@ from ..ir.expr import (
 from . import syntax as s
 from .syntax import FormulaError
 from ..messages import say
+from ..record import Record
 
 UNKNOWN = "?"  # the type of an unknown name: checking goes on without further errors about it
 TYPE_WORDS = (INT, BOOL, STR, DICE, LIST, "frac", "combatant")  # catalogue: check.type.<type>
@@ -55,8 +56,7 @@ class FormulaErrors(Exception):
         self.errors = errors
 
 
-@dataclass(frozen=True, slots=True)
-class Binding:
+class Binding(Record, frozen=True):
     """What a name means: the IR node it stands for (which carries its type and display text)."""
 
     expr: Expr
@@ -267,16 +267,14 @@ class _Checker:
         return Call(INT, e.func, args)
 
 
-@dataclass(frozen=True, slots=True)
-class _Unknown(Expr):
+class _Unknown(Expr, frozen=True):
     """Stands in for an unknown name so that checking can go on and report every one."""
 
 
 def _rebase(expr: Expr, base: Expr) -> Expr:
     """`expr` (an Attr chain over the placeholder of an index binding) read from `base` instead."""
-    from dataclasses import replace
-
     from ..ir.expr import Attr
+    from ..record import replace
 
     if isinstance(expr, Attr):
         return replace(expr, base=_rebase(expr.base, base))

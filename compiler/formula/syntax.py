@@ -11,8 +11,8 @@ column where it starts. Nothing is ever passed to `eval` or `exec`.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from ..messages import say
+from ..record import Record, field_names, replace
 
 MAX_LENGTH = 400
 MAX_NODES = 200
@@ -26,32 +26,27 @@ class FormulaError(Exception):
         self.hint = hint
 
 
-@dataclass(frozen=True, slots=True)
-class Num:
+class Num(Record, frozen=True):
     value: int
     col: int
 
 
-@dataclass(frozen=True, slots=True)
-class Bool:
+class Bool(Record, frozen=True):
     value: bool
     col: int
 
 
-@dataclass(frozen=True, slots=True)
-class Str:
+class Str(Record, frozen=True):
     value: str
     col: int
 
 
-@dataclass(frozen=True, slots=True)
-class Name:
+class Name(Record, frozen=True):
     parts: tuple[str, ...]
     col: int
 
 
-@dataclass(frozen=True, slots=True)
-class Index:
+class Index(Record, frozen=True):
     """`table[key].field...`: the entry of an indexed table whose index field equals key."""
 
     table: str
@@ -60,45 +55,39 @@ class Index:
     col: int
 
 
-@dataclass(frozen=True, slots=True)
-class Unary:
+class Unary(Record, frozen=True):
     op: str  # "-", "+", "not"
     operand: Expr
     col: int
 
 
-@dataclass(frozen=True, slots=True)
-class Binary:
+class Binary(Record, frozen=True):
     op: str  # "+", "-", "*", "/"
     left: Expr
     right: Expr
     col: int
 
 
-@dataclass(frozen=True, slots=True)
-class Compare:
+class Compare(Record, frozen=True):
     ops: tuple[str, ...]  # "<", "<=", ">", ">=", "==", "!="
     operands: tuple[Expr, ...]
     col: int
 
 
-@dataclass(frozen=True, slots=True)
-class BoolOp:
+class BoolOp(Record, frozen=True):
     op: str  # "and", "or"
     values: tuple[Expr, ...]
     col: int
 
 
-@dataclass(frozen=True, slots=True)
-class Cond:
+class Cond(Record, frozen=True):
     test: Expr
     then: Expr
     orelse: Expr
     col: int
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
+class Call(Record, frozen=True):
     func: str
     args: tuple[Expr, ...]
     col: int
@@ -246,13 +235,11 @@ def parse(text: str) -> Expr:
 
 def _shift(expr: Expr, by: int) -> Expr:
     # Leading spaces were stripped before parsing; columns are re-based on the original text.
-    import dataclasses
-
     changes: dict[str, object] = {"col": expr.col + by}
-    for f in dataclasses.fields(expr):
-        v = getattr(expr, f.name)
+    for name in field_names(expr):
+        v = getattr(expr, name)
         if isinstance(v, tuple) and v and not isinstance(v[0], str):
-            changes[f.name] = tuple(_shift(x, by) for x in v)
-        elif f.name in ("operand", "left", "right", "test", "then", "orelse", "key"):
-            changes[f.name] = _shift(v, by)
-    return dataclasses.replace(expr, **changes)  # type: ignore[arg-type]
+            changes[name] = tuple(_shift(x, by) for x in v)
+        elif name in ("operand", "left", "right", "test", "then", "orelse", "key"):
+            changes[name] = _shift(v, by)
+    return replace(expr, **changes)

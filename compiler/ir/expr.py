@@ -13,7 +13,9 @@ Division exists only as `Div` (`floor(a / b)` or `ceil(a / b)`): the language ha
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+
+from ..record import Record
+
 
 INT, BOOL, STR, DICE, LIST, COMBATANT = "int", "bool", "str", "dice", "list", "combatant"
 
@@ -26,41 +28,35 @@ def table_of(type_: str) -> str | None:
     return type_[6:] if type_.startswith("entry:") else None
 
 
-@dataclass(frozen=True, slots=True)
-class Expr:
+class Expr(Record, frozen=True):
     type: str
 
 
-@dataclass(frozen=True, slots=True)
-class Const(Expr):
+class Const(Expr, frozen=True):
     value: int | bool | str | None
 
 
-@dataclass(frozen=True, slots=True)
-class Param(Expr):
+class Param(Expr, frozen=True):
     """A procedure parameter, or in an entry formula its subject (`s`) or entry (`e`)."""
 
     name: str
     text: str  # how the pages name it
 
 
-@dataclass(frozen=True, slots=True)
-class Local(Expr):
+class Local(Expr, frozen=True):
     """The value a step of the procedure defined."""
 
     name: str
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class Ruling(Expr):
+class Ruling(Expr, frozen=True):
     key: str
     value: int | bool
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class Attr(Expr):
+class Attr(Expr, frozen=True):
     """A stat of a combatant, a field of an entry (`weapon.attack_type.speed`), `id`, `name`, `given`."""
 
     base: Expr
@@ -68,8 +64,7 @@ class Attr(Expr):
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class EntryFormula(Expr):
+class EntryFormula(Expr, frozen=True):
     """A formula field of an entry, evaluated for the procedure's subject and context entries."""
 
     base: Expr
@@ -78,21 +73,18 @@ class EntryFormula(Expr):
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class Unary(Expr):
+class Unary(Expr, frozen=True):
     op: str  # "-", "not"
     operand: Expr
 
 
-@dataclass(frozen=True, slots=True)
-class Binary(Expr):
+class Binary(Expr, frozen=True):
     op: str  # "+", "-", "*"
     left: Expr
     right: Expr
 
 
-@dataclass(frozen=True, slots=True)
-class Div(Expr):
+class Div(Expr, frozen=True):
     """Exact integer division, rounded as the formula said: floor(a / b) or ceil(a / b)."""
 
     rounding: str  # "floor" | "ceil"
@@ -100,35 +92,30 @@ class Div(Expr):
     right: Expr
 
 
-@dataclass(frozen=True, slots=True)
-class Compare(Expr):
+class Compare(Expr, frozen=True):
     ops: tuple[str, ...]  # "<", "<=", ">", ">=", "==", "!="
     operands: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class BoolOp(Expr):
+class BoolOp(Expr, frozen=True):
     op: str  # "and", "or"
     values: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Cond(Expr):
+class Cond(Expr, frozen=True):
     test: Expr
     then: Expr
     orelse: Expr
 
 
-@dataclass(frozen=True, slots=True)
-class Call(Expr):
+class Call(Expr, frozen=True):
     """A function of the formula language: min, max, abs, clamp, has, dice."""
 
     func: str
     args: tuple[Expr, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Helper(Expr):
+class Helper(Expr, frozen=True):
     """A helper function the ruleset's manifest declares, implemented in a runtime module."""
 
     name: str
@@ -137,8 +124,7 @@ class Helper(Expr):
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class Lookup(Expr):
+class Lookup(Expr, frozen=True):
     """The entry of a table whose index field equals `key` (`sizes[attacker.size]`)."""
 
     table: str
@@ -147,8 +133,7 @@ class Lookup(Expr):
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class Hoisted(Expr):
+class Hoisted(Expr, frozen=True):
     """A roll-independent part of a per-roll formula, computed once when a resolver is prepared."""
 
     name: str

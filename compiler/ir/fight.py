@@ -5,13 +5,11 @@ tuple-only, like the rest of the IR (model.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..diagnostics import Span
+from ..record import Record
 
 
-@dataclass(frozen=True, slots=True)
-class Effect:
+class Effect(Record, frozen=True):
     """A declared effect of a procedure's result on the fight state (see runtime/fight.py Effect)."""
 
     kind: str  # counter track modifier state relation condition clear resource capacity
@@ -25,8 +23,7 @@ class Effect:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class CheckUse:
+class CheckUse(Record, frozen=True):
     """A check a procedure rolls, of one of the fight's kinds of check (validate/checks.py): the
     role that rolls it, the whole-number parameter a debuff's penalty goes to, and the option
     values (param, value, whether the param's default is that value) for which it is this kind."""
@@ -37,8 +34,7 @@ class CheckUse:
     when: tuple[tuple[str, str | int | bool, bool], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class ConditionDecl:
+class ConditionDecl(Record, frozen=True):
     """A condition of the fight (the manifest's `fight: conditions:`; runtime/fight_conditions.py
     interprets it, with runtime/fight_events.py). Scopes are (procedures, role, source_role, when);
     endings are (kind, of, nth, scope, stat) as `fight_conditions.Ending`."""
@@ -62,8 +58,7 @@ class ConditionDecl:
     turn_pools: tuple[tuple[str, int], ...] = ()  # (pool of the turn, the most it holds for the holder)
 
 
-@dataclass(frozen=True, slots=True)
-class RelationDecl:
+class RelationDecl(Record, frozen=True):
     """What a relation of the fight gives and what ends it (the manifest's `fight: relations:`)."""
 
     id: str
@@ -79,8 +74,7 @@ class RelationDecl:
 Cost = tuple[tuple[str, int], ...]  # (pool, amount), sorted by pool
 
 
-@dataclass(frozen=True, slots=True)
-class TurnDecl:
+class TurnDecl(Record, frozen=True):
     """What a turn holds and what each kind of action costs (the manifest's `fight: turn:`;
     runtime/fight_budget.py interprets it). Pools are (id, name, per_turn, unit, per_unit, stat: the
     whole-number stat it holds each turn, per_turn then its most; "" for a fixed amount); kinds
@@ -98,8 +92,7 @@ class TurnDecl:
     names: tuple[tuple[str, str], ...] = ()  # action kind -> this ruleset's name for it (when declared)
 
 
-@dataclass(frozen=True, slots=True)
-class ResourceDecl:
+class ResourceDecl(Record, frozen=True):
     """A resource of the fight (the manifest's `fight: resources:`; runtime/fight_resources.py
     spends it). `start` and `top` are a whole number or a whole-number stat's id."""
 
@@ -117,8 +110,7 @@ class ResourceDecl:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class FightSpec:
+class FightSpec(Record, frozen=True):
     """The state a combatant carries through a fight (the manifest's `fight:`)."""
 
     counters: tuple[tuple[str, str], ...]
@@ -141,8 +133,7 @@ class FightSpec:
     track_inputs: tuple[str, str] = ("", "")  # the params the fight supplies: (track's points, capacity loss)
 
 
-@dataclass(frozen=True, slots=True)
-class NotModelled:
+class NotModelled(Record, frozen=True):
     """A sub-rule of the source that no procedure computes (declared, so the gap is not silent)."""
 
     rules: tuple[str, ...]

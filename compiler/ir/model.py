@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
-from dataclasses import dataclass, field, fields
 
 from ..diagnostics import Span
 from .expr import Expr
 from .fight import CheckUse, Effect, FightSpec, NotModelled
+from ..record import Record, field, field_names
 
 
-@dataclass(frozen=True, slots=True)
-class Formula:
+class Formula(Record, frozen=True):
     """A formula of the rules: its text as written, its typed tree, where it was written."""
 
     text: str
@@ -31,8 +30,7 @@ class Formula:
         return self.expr.type
 
 
-@dataclass(frozen=True, slots=True)
-class Template:
+class Template(Record, frozen=True):
     """A trace or error sentence: literal text and holes (typed expressions), in order."""
 
     text: str
@@ -40,15 +38,13 @@ class Template:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class DiceExpr:
+class DiceExpr(Record, frozen=True):
     text: str
     terms: tuple[tuple[int, int], ...]
     flat: int
 
 
-@dataclass(frozen=True, slots=True)
-class Stat:
+class Stat(Record, frozen=True):
     id: str
     name: str
     group: str
@@ -61,21 +57,18 @@ class Stat:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class StatGroup:
+class StatGroup(Record, frozen=True):
     id: str
     name: str
 
 
-@dataclass(frozen=True, slots=True)
-class EnumValue:
+class EnumValue(Record, frozen=True):
     id: str
     name: str
     description: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class FieldDecl:
+class FieldDecl(Record, frozen=True):
     id: str
     name: str
     type: str  # int bool text enum enum_list ref dice formula
@@ -93,8 +86,7 @@ class FieldDecl:
     not_modelled: str = ""  # why no procedure reads it (validate/usage.py)
 
 
-@dataclass(frozen=True, slots=True)
-class FormulaField:
+class FormulaField(Record, frozen=True):
     """A formula-valued field of an entry, compiled to a module-level function shared by every
     entry with the same formula text (named after the first: `<table>_<entry>_<field>`)."""
 
@@ -105,8 +97,7 @@ class FormulaField:
 FieldValue = int | bool | str | None | tuple[str, ...] | DiceExpr | FormulaField
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(Record, frozen=True):
     table: str
     id: str
     name: str
@@ -121,8 +112,7 @@ class Entry:
         return self.values[field]
 
 
-@dataclass(frozen=True, slots=True)
-class Table:
+class Table(Record, frozen=True):
     id: str
     name: str
     description: str
@@ -133,8 +123,7 @@ class Table:
     index: str | None = None  # a field formulas may index the table by: `sizes[attacker.size]`
 
 
-@dataclass(frozen=True, slots=True)
-class Ruling:
+class Ruling(Record, frozen=True):
     key: str
     ruling: str
     name: str
@@ -147,8 +136,7 @@ class Ruling:
     not_modelled: str = ""  # why no procedure reads it (validate/usage.py)
 
 
-@dataclass(frozen=True, slots=True)
-class RuleRef:
+class RuleRef(Record, frozen=True):
     id: str
     title: str
     section: str | None
@@ -157,14 +145,12 @@ class RuleRef:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Section:
+class Section(Record, frozen=True):
     id: str
     name: str
 
 
-@dataclass(frozen=True, slots=True)
-class ErrorType:
+class ErrorType(Record, frozen=True):
     id: str
     name: str
     message: str
@@ -172,8 +158,7 @@ class ErrorType:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Helper:
+class Helper(Record, frozen=True):
     """A helper function the manifest declares, implemented by a runtime module of rulec."""
 
     id: str
@@ -185,8 +170,7 @@ class Helper:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Param:
+class Param(Record, frozen=True):
     id: str
     name: str
     type: str  # int bool combatant or a table id
@@ -198,8 +182,7 @@ class Param:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(Record, frozen=True):
     """One step of a procedure. Each step kind (compiler/steps/<kind>.py) subclasses it with its
     own typed arguments; emitters dispatch on the subclass."""
 
@@ -243,26 +226,23 @@ class Step:
 
 
 def _field_values(step: Step) -> list[object]:
-    return [getattr(step, f.name) for f in fields(step)]  # type: ignore[arg-type]
+    return [getattr(step, name) for name in field_names(step)]
 
 
-@dataclass(frozen=True, slots=True)
-class Output:
+class Output(Record, frozen=True):
     id: str
     name: str
     formula: Formula
 
 
-@dataclass(frozen=True, slots=True)
-class Summary:
+class Summary(Record, frozen=True):
     """Which outcome fields an odds summary reads as the hit and the damage (or none)."""
 
     hit: str | None
     damage: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class PreparedBody:
+class PreparedBody(Record, frozen=True):
     """The per-roll steps of a prepared resolver: roll-independent parts of their formulas are
     `Hoisted` values computed once when it is prepared (optimise/hoist.py)."""
 
@@ -274,8 +254,7 @@ class PreparedBody:
     guard: tuple[Expr, ...] = ()  # what the common case assumes, as true/false expressions
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
+class Plan(Record, frozen=True):
     """How a procedure is run (optimise/plan.py): the setup steps shared by every form (input
     checks come first), what they hand on, the steps each roll runs, the prepared closure's
     body, its common-case variant and the odds form's unswitched variant."""
@@ -289,8 +268,7 @@ class Plan:
     odds: PreparedBody | None = None  # the odds form's variant with the switches that skip a roll off
 
 
-@dataclass(frozen=True, slots=True)
-class Procedure:
+class Procedure(Record, frozen=True):
     id: str
     name: str
     description: str
@@ -309,8 +287,7 @@ class Procedure:
     checks: tuple[CheckUse, ...] = ()  # the checks it rolls that a track's debuff may lower
 
 
-@dataclass(frozen=True, slots=True)
-class Dice:
+class Dice(Record, frozen=True):
     """The ruleset's dice engine (compiler/engines/<engine>.py interprets `settings`)."""
 
     engine: str
@@ -323,8 +300,7 @@ class Dice:
         return self.settings[key]
 
 
-@dataclass(frozen=True, slots=True)
-class OddsPreset:
+class OddsPreset(Record, frozen=True):
     """A balancing table for the reference page: a procedure's odds for every entry of a table."""
 
     title: str
@@ -342,8 +318,7 @@ class OddsPreset:
     until_name: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Ruleset:
+class Ruleset(Record, frozen=True):
     id: str
     name: str
     version: str

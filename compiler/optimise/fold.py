@@ -13,13 +13,13 @@ into the steps after it, and `known` tells which assumed names the folded code r
 
 from __future__ import annotations
 
-import dataclasses
 import operator
 from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any
 
 from ..ir import Formula, Step, Template
 from ..ir import expr as ir
+from ..record import field_names, replace
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
@@ -84,7 +84,7 @@ def fold(e: ir.Expr, known: Known) -> ir.Expr:
             return ir.Const(e.type, (not x.value) if e.op == "not" else -int(x.value))  # type: ignore[arg-type]
         if e.op == "not" and isinstance(x, ir.Unary) and x.op == "not":
             return x.operand
-        return dataclasses.replace(e, operand=x)
+        return replace(e, operand=x)
     if isinstance(e, ir.Binary):
         left, right = fold(e.left, known), fold(e.right, known)
         if isinstance(left, ir.Const) and isinstance(right, ir.Const):
@@ -93,19 +93,19 @@ def fold(e: ir.Expr, known: Known) -> ir.Expr:
             return right
         if e.op in "+-" and isinstance(right, ir.Const) and right.value == 0:
             return left
-        return dataclasses.replace(e, left=left, right=right)
+        return replace(e, left=left, right=right)
     if isinstance(e, ir.Div):
         left, right = fold(e.left, known), fold(e.right, known)
         if isinstance(left, ir.Const) and isinstance(right, ir.Const) and right.value:
             a, b = int(left.value), int(right.value)  # type: ignore[arg-type]
             return ir.Const(ir.INT, a // b if e.rounding == "floor" else -(-a // b))
-        return dataclasses.replace(e, left=left, right=right)
+        return replace(e, left=left, right=right)
     if isinstance(e, ir.Compare):
         operands = tuple(fold(o, known) for o in e.operands)
         if all(_const(o) for o in operands):
             values = [o.value for o in operands if isinstance(o, ir.Const)]
             return ir.Const(ir.BOOL, all(_COMPARE[op](a, b) for op, a, b in zip(e.ops, values, values[1:])))
-        return dataclasses.replace(e, operands=operands)
+        return replace(e, operands=operands)
     if isinstance(e, ir.BoolOp):
         stop_on = e.op == "or"  # `or` stops at a true operand, `and` at a false one
         kept: list[ir.Expr] = []
@@ -116,50 +116,50 @@ def fold(e: ir.Expr, known: Known) -> ir.Expr:
                     if v.type == ir.BOOL and all(isinstance(k, (ir.Local, ir.Hoisted, ir.Param)) and k.type == ir.BOOL
                                                  for k in kept):
                         return ir.Const(ir.BOOL, stop_on)
-                    return dataclasses.replace(e, values=(*kept, v))
+                    return replace(e, values=(*kept, v))
                 continue  # `True and x` is x; `False or x` is x
             kept.append(v)
         if not kept:
             return ir.Const(ir.BOOL, not stop_on)
-        return kept[0] if len(kept) == 1 else dataclasses.replace(e, values=tuple(kept))
+        return kept[0] if len(kept) == 1 else replace(e, values=tuple(kept))
     if isinstance(e, ir.Cond):
         test = fold(e.test, known)
         if isinstance(test, ir.Const):
             return fold(e.then if test.value else e.orelse, known)
-        return dataclasses.replace(e, test=test, then=fold(e.then, known), orelse=fold(e.orelse, known))
+        return replace(e, test=test, then=fold(e.then, known), orelse=fold(e.orelse, known))
     if isinstance(e, ir.Call):
         args = tuple(fold(a, known) for a in e.args)
         if e.func in ("min", "max", "abs") and all(isinstance(a, ir.Const) and type(a.value) is int for a in args):
             numbers = [int(a.value) for a in args if isinstance(a, ir.Const) and isinstance(a.value, int)]
             result = min(numbers) if e.func == "min" else max(numbers) if e.func == "max" else abs(numbers[0])
             return ir.Const(ir.INT, result)
-        return dataclasses.replace(e, args=args)
+        return replace(e, args=args)
     if isinstance(e, ir.Attr):
-        return dataclasses.replace(e, base=fold(e.base, known))
+        return replace(e, base=fold(e.base, known))
     if isinstance(e, (ir.EntryFormula, ir.Helper)):
-        return dataclasses.replace(e, args=tuple(fold(a, known) for a in e.args))
+        return replace(e, args=tuple(fold(a, known) for a in e.args))
     if isinstance(e, ir.Lookup):
-        return dataclasses.replace(e, key=fold(e.key, known))
+        return replace(e, key=fold(e.key, known))
     return e
 
 
 def map_formulas(step: Step, fn: Callable[[ir.Expr], ir.Expr]) -> Step:
     """The step with `fn` applied to the tree of each of its formulas and sentence holes."""
     changes: dict[str, Any] = {}
-    for f in dataclasses.fields(step):
-        value = getattr(step, f.name)
+    for name in field_names(step):
+        value = getattr(step, name)
         if isinstance(value, Formula):
-            changes[f.name] = dataclasses.replace(value, expr=fn(value.expr))
+            changes[name] = replace(value, expr=fn(value.expr))
         elif isinstance(value, Template):
-            changes[f.name] = dataclasses.replace(value, parts=tuple(
+            changes[name] = replace(value, parts=tuple(
                 p if isinstance(p, str) else fn(p) for p in value.parts))
         elif isinstance(value, ir.Expr):
-            changes[f.name] = fn(value)
-    return dataclasses.replace(step, **changes) if changes else step
+            changes[name] = fn(value)
+    return replace(step, **changes) if changes else step
 
 
 def formula(expr: ir.Expr, like: Formula) -> Formula:
-    return dataclasses.replace(like, expr=expr)
+    return replace(like, expr=expr)
 
 
 def fold_steps(steps: Iterable[Step], known: Known, *, propagate: bool = True) -> list[Step]:
@@ -178,7 +178,7 @@ def fold_steps(steps: Iterable[Step], known: Known, *, propagate: bool = True) -
                     if not propagate:
                         out.append(binding(step, formula(zero, when)))
                 continue
-            step = dataclasses.replace(step, when=None)
+            step = replace(step, when=None)
         refined = step.simplify()
         if refined is None:
             continue

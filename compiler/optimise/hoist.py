@@ -13,10 +13,10 @@ true/false value, which keeps the value and the (absent) side effects the same.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from ..ir import expr as ir
+from ..record import replace
 
 
 class Hoister:
@@ -99,21 +99,21 @@ def _describe(e: ir.Expr) -> str | None:
 def _map_children(e: ir.Expr, fn: object) -> ir.Expr:
     f = fn  # type: ignore[assignment]
     if isinstance(e, ir.Attr):
-        return dataclasses.replace(e, base=f(e.base))  # type: ignore[operator]
+        return replace(e, base=f(e.base))  # type: ignore[operator]
     if isinstance(e, (ir.EntryFormula,)):
-        return dataclasses.replace(e, base=f(e.base), args=tuple(f(a) for a in e.args))  # type: ignore[operator]
+        return replace(e, base=f(e.base), args=tuple(f(a) for a in e.args))  # type: ignore[operator]
     if isinstance(e, ir.Unary):
-        return dataclasses.replace(e, operand=f(e.operand))  # type: ignore[operator]
+        return replace(e, operand=f(e.operand))  # type: ignore[operator]
     if isinstance(e, (ir.Binary, ir.Div)):
-        return dataclasses.replace(e, left=f(e.left), right=f(e.right))  # type: ignore[operator]
+        return replace(e, left=f(e.left), right=f(e.right))  # type: ignore[operator]
     if isinstance(e, ir.Compare):
-        return dataclasses.replace(e, operands=tuple(f(o) for o in e.operands))  # type: ignore[operator]
+        return replace(e, operands=tuple(f(o) for o in e.operands))  # type: ignore[operator]
     if isinstance(e, ir.BoolOp):
-        return dataclasses.replace(e, values=tuple(f(v) for v in e.values))  # type: ignore[operator]
+        return replace(e, values=tuple(f(v) for v in e.values))  # type: ignore[operator]
     if isinstance(e, ir.Cond):
-        return dataclasses.replace(e, test=f(e.test), then=f(e.then), orelse=f(e.orelse))  # type: ignore[operator]
+        return replace(e, test=f(e.test), then=f(e.then), orelse=f(e.orelse))  # type: ignore[operator]
     if isinstance(e, (ir.Call, ir.Helper)):
-        return dataclasses.replace(e, args=tuple(f(a) for a in e.args))  # type: ignore[operator]
+        return replace(e, args=tuple(f(a) for a in e.args))  # type: ignore[operator]
     if isinstance(e, ir.Lookup):
-        return dataclasses.replace(e, key=f(e.key))  # type: ignore[operator]
+        return replace(e, key=f(e.key))  # type: ignore[operator]
     return e

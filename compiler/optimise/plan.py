@@ -16,11 +16,11 @@ and the steps each roll runs, and given the prepared closure's body and its comm
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from ..ir import Formula, Plan, PreparedBody, Procedure, Ruleset, Step
 from ..ir import expr as ir
+from ..record import replace
 from ..steps import kind_for
 from .fold import Known, fold, fold_steps, map_formulas
 from .hoist import Hoister
@@ -33,16 +33,16 @@ def optimise(rs: Ruleset) -> Ruleset:
     procedures only: the facade memoises it by those)."""
     switches = Known({ir.Ruling(ir.BOOL, r.key, r.value, r.name): ir.Const(ir.BOOL, r.value)
                       for r in rs.rulings if isinstance(r.value, bool)})
-    return dataclasses.replace(rs, procedures=tuple(_optimise(p, switches) for p in rs.procedures))
+    return replace(rs, procedures=tuple(_optimise(p, switches) for p in rs.procedures))
 
 
 def _optimise(p: Procedure, switches: Known) -> Procedure:
     known = Known(switches.values)
     steps = tuple(fold_steps(p.steps, known, propagate=False))
-    result = tuple(dataclasses.replace(o, formula=dataclasses.replace(o.formula, expr=fold(o.formula.expr, known)))
+    result = tuple(replace(o, formula=replace(o.formula, expr=fold(o.formula.expr, known)))
                    for o in p.result)
-    folded = dataclasses.replace(p, steps=steps, result=result)
-    return dataclasses.replace(folded, plan=plan(folded))
+    folded = replace(p, steps=steps, result=result)
+    return replace(folded, plan=plan(folded))
 
 
 def step_reads(step: Step) -> frozenset[str]:
@@ -120,5 +120,5 @@ def _prepared_whole(s: Step, field: str, hoister: Hoister, hint: str) -> Step:
         return s
     if not isinstance(e, (ir.Const, ir.Local, ir.Param)):
         e = hoister.hoist(e, f"{hint}_{field}")
-    changed: dict[str, Any] = {field: dataclasses.replace(value, expr=e) if isinstance(value, Formula) else e}
-    return dataclasses.replace(s, **changed)
+    changed: dict[str, Any] = {field: replace(value, expr=e) if isinstance(value, Formula) else e}
+    return replace(s, **changed)

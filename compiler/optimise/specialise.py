@@ -12,10 +12,9 @@ returns the variant when its guard holds, the general closure otherwise.
 
 from __future__ import annotations
 
-import dataclasses
-
 from ..ir import PreparedBody, Procedure, Step
 from ..ir import expr as ir
+from ..record import replace
 from ..steps import kind_for
 from .fold import Known, fold, fold_steps, known_name
 
@@ -47,7 +46,7 @@ def common_case(body: PreparedBody, p: Procedure) -> PreparedBody | None:
     step_assumed = any(node in of_steps for node in known.used)
     if not guard or not (single or step_assumed or rolls_after < rolls_before):
         return None  # worth a second closure only where it saves a roll's work: a die, a branch, a roll
-    return dataclasses.replace(body, steps=tuple(steps), outputs=outputs, single_die=single, guard=tuple(guard))
+    return replace(body, steps=tuple(steps), outputs=outputs, single_die=single, guard=tuple(guard))
 
 
 def live(steps: list[Step] | tuple[Step, ...], outputs: tuple[ir.Expr, ...]) -> list[Step]:

@@ -21,10 +21,9 @@ body otherwise. Both enumerate the same outcomes in the same order with the same
 
 from __future__ import annotations
 
-import dataclasses
-
 from ..ir import PreparedBody, Procedure, Step
 from ..ir import expr as ir
+from ..record import replace
 from ..steps import kind_for
 from .fold import Known, fold, fold_steps
 from .specialise import holds, live, options_at_defaults, rolls
@@ -45,7 +44,7 @@ def unswitched(body: PreparedBody, p: Procedure) -> PreparedBody | None:
     steps = fold_steps(body.steps, known)
     outputs = tuple(fold(o, known) for o in body.outputs)
     guard = tuple(holds(h, _OFF) for h in off)
-    return dataclasses.replace(body, steps=_fixed_first(live(steps, outputs)), outputs=outputs, guard=guard)
+    return replace(body, steps=_fixed_first(live(steps, outputs)), outputs=outputs, guard=guard)
 
 
 def _fixed_first(steps: list[Step]) -> tuple[Step, ...]:

@@ -8,7 +8,6 @@ IR node carries the net layers as an expression built from it, so every form rol
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..emit.js.code import Js, js, string as js_string
@@ -23,8 +22,7 @@ if TYPE_CHECKING:
     from ..emit.python.gen import PyGen
 
 
-@dataclass(frozen=True, slots=True)
-class D20(Step):
+class D20(Step, frozen=True):
     advantage: Formula
     disadvantage: Formula
     layers: Expr  # net layers, by the engine's rule

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..emit.js.code import js
@@ -16,8 +15,7 @@ if TYPE_CHECKING:
     from ..emit.python.gen import PyGen
 
 
-@dataclass(frozen=True, slots=True)
-class Note(Step):
+class Note(Step, frozen=True):
     text: Template
     gm_only: bool = False  # a line for the game master: traces keep it as kind "gm", player text leaves it out
 

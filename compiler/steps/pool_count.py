@@ -3,7 +3,6 @@ successes plus extras reach a threshold (连续骰池检定)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..emit.js.code import Js, js, literal as js_literal, string as js_string
@@ -19,8 +18,7 @@ if TYPE_CHECKING:
     from ..emit.python.gen import PyGen
 
 
-@dataclass(frozen=True, slots=True)
-class PoolCount(Step):
+class PoolCount(Step, frozen=True):
     dice: Formula
     extras: Formula
     times: Formula

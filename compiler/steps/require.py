@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..emit.js.code import js, name as js_name
@@ -17,8 +16,7 @@ if TYPE_CHECKING:
     from ..emit.python.gen import PyGen
 
 
-@dataclass(frozen=True, slots=True)
-class Require(Step):
+class Require(Step, frozen=True):
     condition: Formula
     error: ErrorType
     message: Template

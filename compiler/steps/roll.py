@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..emit.js.code import Js, js, string as js_string
@@ -17,8 +16,7 @@ if TYPE_CHECKING:
     from ..emit.python.gen import PyGen
 
 
-@dataclass(frozen=True, slots=True)
-class Roll(Step):
+class Roll(Step, frozen=True):
     dice: Formula
     crit: Formula | None
     say: Template | None

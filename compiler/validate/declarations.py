@@ -150,7 +150,7 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
         if len(rep.diags) == before:
             current().put("procedures", sources, procedures)
     else:  # copies: the effects are checked again below, against this build's tables
-        procedures = [dataclasses.replace(p) for p in kept]
+        procedures = [dataclasses.replace(p) for p in kept]  # CheckedProcedure: a dataclass
     for s in stats:
         check_rule_ids(s.rules, rule_ids, s.span, rep)
     for r in rulings:

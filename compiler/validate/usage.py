@@ -23,6 +23,7 @@ from ..ir import ErrorType, FormulaField, Procedure, Ruleset
 from ..ir import expr as ir
 from ..memo import current
 from ..messages import say
+from ..record import Record, field_names
 
 
 @dataclasses.dataclass
@@ -33,7 +34,7 @@ class Reads:
     seen: set[int] = dataclasses.field(default_factory=set)
 
     def walk(self, value: Any) -> None:
-        """Every node under `value` (IR dataclasses, tuples, mappings); shared nodes once."""
+        """Every node under `value` (IR records, tuples, mappings); shared nodes once."""
         stack = [value]
         while stack:
             x = stack.pop()
@@ -61,16 +62,13 @@ class Reads:
                 stack.extend(x.values())
 
 
-# The field names of each IR dataclass, by class (a class's fields never change): `dataclasses.fields`
-# builds them anew at every call, once per node walked.
+# The field names of each IR record, by class (a class's fields never change).
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _field_names(x: Any) -> tuple[str, ...]:
-    """The fields of the dataclass instance `x`; none for anything else (a class included)."""
-    if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        return tuple(f.name for f in dataclasses.fields(x))
-    return ()
+    """The fields of the record `x` (compiler/record.py); none for anything else (a class included)."""
+    return field_names(x) if isinstance(x, Record) else ()
 
 
 def _formula_fields(rs: Ruleset) -> Iterable[FormulaField]:

@@ -15,7 +15,6 @@ the real state feedback). The report is plain JSON (`report`); render.py prints 
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 
 from ...diagnostics import Diagnostic
 from ...ir import Entry, OddsPreset, Ruleset, Table
+from ...record import replace
 
 MAX_ENTRIES = 100_000  # entries of one table compared field by field
 MAX_REPORTED = 5_000  # changed, added and removed entries listed per ruleset (the count is exact)
@@ -120,7 +120,7 @@ def measure(rs: Ruleset, references: dict[int, str]) -> tuple[dict[Key, Row], di
                 continue
             for param, chosen in _choices(rs, preset):
                 for entry in chosen.entries[:MAX_CHOICE_ENTRIES]:
-                    with_choice = dataclasses.replace(preset, args=preset.args + ((param, entry.id),))
+                    with_choice = replace(preset, args=preset.args + ((param, entry.id),))
                     row = out[(i, chosen.id, entry.id)] = evaluator.run(with_choice, ref)
                     states[(i, chosen.id, entry.id)] = preset_states(evaluator.module(), rs, with_choice, ref, row[2])
     finally:
@@ -216,8 +216,8 @@ def compare_rulesets(old: Ruleset, new: Ruleset, old_odds: dict[Key, Row], new_o
                      new_states: dict[Key, States] | None = None) -> dict[str, Any]:
     old_states = old_states or {}
     new_states = new_states or {}
-    presets_same = [i < len(old.odds_presets) and dataclasses.replace(old.odds_presets[i], span=None)  # type: ignore[arg-type]
-                    == dataclasses.replace(p, span=None) for i, p in enumerate(new.odds_presets)]  # type: ignore[arg-type]
+    presets_same = [i < len(old.odds_presets) and replace(old.odds_presets[i], span=None)  # type: ignore[arg-type]
+                    == replace(p, span=None) for i, p in enumerate(new.odds_presets)]  # type: ignore[arg-type]
     references = {i: _reference(old, new, i) for i in range(len(new.odds_presets))}
     entries: list[dict[str, Any]] = []
     counts = {"added": 0, "removed": 0, "changed": 0}

@@ -1,0 +1,43 @@
+"""Records: the compiler's immutable values (IR nodes, parsed formulas, step nodes) are frozen
+msgspec Structs.
+
+A record is what `@dataclass(frozen=True, slots=True)` made before: typed fields in order,
+positional or keyword construction, equality and hashing by its fields, `repr` as
+`Name(field=value, ...)` (cache keys and shape digests are made from it), structural pattern
+matching, no attribute set after construction. msgspec makes the class and its methods in C: a
+dataclass `exec`s the source of six methods for every class, which took 0.8 ms a class, 80 ms of
+every `rulec build` for the hundred classes of the compiler (docs/benchmarks.md), and a record is
+made about nine times faster.
+
+A subclass of a record is a record (`class Const(Expr)`). Change one with `replace`; list its
+fields with `field_names`; a default that must be fresh for each record is
+`field(default_factory=...)`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import msgspec
+import msgspec.structs
+
+__all__ = ["Record", "field", "field_names", "replace"]
+
+
+class Record(msgspec.Struct, frozen=True):
+    """The base of every frozen record of the compiler."""
+
+
+R = TypeVar("R", bound=Record)
+
+field = msgspec.field
+
+
+def replace(record: R, /, **changes: Any) -> R:
+    """A copy of `record` with the given fields changed (as `dataclasses.replace`)."""
+    return msgspec.structs.replace(record, **changes)
+
+
+def field_names(record: Record | type[Record]) -> tuple[str, ...]:
+    """The names of a record's fields, in order (a subclass's after its bases')."""
+    return record.__struct_fields__
