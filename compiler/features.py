@@ -5,11 +5,11 @@ diagnostic at the manifest, never a NameError in a user's program."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .record import Record
 
 
-@dataclass(frozen=True)
-class Feature:
+
+class Feature(Record, frozen=True):
     id: str
     name: str
     engine: str

@@ -28,7 +28,6 @@ the name of the shape's digest (and of the Python that wrote it), and
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -37,6 +36,7 @@ from ..load import ReadRefused, read_bounded
 from ..load.reading import read_region
 from ..memo import Memo
 from .result import Build
+from ..record import Record
 
 SPACE = "ruleset-outputs"
 MAX_FILES = 100_000  # a 100,000-weapon ruleset writes about 300 files
@@ -44,8 +44,7 @@ MAX_TEXT = 64 << 20  # a text made from a ruleset's shape
 _INDEX_FIELDS = {"id": str, "name": str, "version": str, "source_file": str, "procedures": int, "rules": int}
 
 
-@dataclass(frozen=True)
-class Reused:
+class Reused(Record, frozen=True):
     """A ruleset's outputs read back from the output folder, and its line of the pages' index."""
 
     files: dict[str, bytes]

@@ -66,8 +66,7 @@ class Binding(Record, frozen=True):
         return self.expr.type
 
 
-@dataclass(frozen=True)
-class HelperSpec:
+class HelperSpec(Record, frozen=True):
     """A helper function declared by a ruleset's manifest (`helpers:`)."""
 
     name: str
@@ -77,8 +76,7 @@ class HelperSpec:
     chinese: str
 
 
-@dataclass(frozen=True)
-class IndexSpec:
+class IndexSpec(Record, frozen=True):
     """A table declared with `index: <field>`: formulas may write `table[key].field`."""
 
     table: str
@@ -88,8 +86,7 @@ class IndexSpec:
     fields: Mapping[str, Binding]  # field name (id or Chinese) -> a binding whose expr reads it from `base`
 
 
-@dataclass(frozen=True)
-class FormulaSpec:
+class FormulaSpec(Record, frozen=True):
     """A formula the ruleset declares once (`formulas:`) and formulas call by id or Chinese name,
     like `ability_mod(attacker.strength)`: checked at its declaration, expanded in place at each
     call (the IR holds the expanded tree, so nothing downstream knows it was a call)."""

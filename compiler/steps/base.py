@@ -19,6 +19,7 @@ from ..diagnostics import Span
 from ..ir import ErrorType, Formula, PreparedBody, Step, Template
 from ..ir.expr import BOOL, INT, Const, Expr, Local
 from ..messages import say
+from ..record import Record
 
 if TYPE_CHECKING:
     from ..formula.chinese import Chinese
@@ -46,8 +47,7 @@ DEFINITIONAL: dict[str, Any] = {
                              "text": ref("text")}}}
 
 
-@dataclass(frozen=True)
-class Arg:
+class Arg(Record, frozen=True):
     """A formula argument of a step: its key, the types it takes, the text used when omitted."""
 
     key: str
@@ -57,8 +57,7 @@ class Arg:
     description: str = ""
 
 
-@dataclass(frozen=True)
-class Work:
+class Work(Record, frozen=True):
     """A quantity of a step that drives work (dice rolled, rolls made, advantage layers), bounded by
     the limit `limit` of the ruleset's dice section: the build proves it (validate/bounds.py) and
     the generated code checks it when it runs."""

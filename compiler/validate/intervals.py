@@ -8,18 +8,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostics import Span
 from ..ir import DiceExpr, Entry, FieldDecl, Table
 from ..messages import say
+from ..record import Record
 
 INF = math.inf
 
 
-@dataclass(frozen=True)
-class Interval:
+class Interval(Record, frozen=True):
     lo: float
     hi: float
 
@@ -30,8 +29,7 @@ class Interval:
         return say("bounds.no-upper-bound") if self.hi == INF else str(int(self.hi))
 
 
-@dataclass(frozen=True)
-class Witness:
+class Witness(Record, frozen=True):
     """An entry's formula and the largest value it can take."""
 
     hi: float
@@ -39,16 +37,14 @@ class Witness:
     what: str  # "attack_types 'melee'"
 
 
-@dataclass(frozen=True)
-class Entries:
+class Entries(Record, frozen=True):
     """The entries an entry-typed expression may be (None: no entry given)."""
 
     table: str
     items: tuple[Entry | None, ...]
 
 
-@dataclass(frozen=True)
-class Dice:
+class Dice(Record, frozen=True):
     """A dice value: how many dice it rolls, and its total."""
 
     count: Interval
