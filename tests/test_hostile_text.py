@@ -41,6 +41,7 @@ from typing import Any
 import pytest
 import yaml
 
+from rulec.record import Record, field_names, replace
 from rulec.validate.schema import _registry_and_schemas
 
 from every_ruleset import RULESETS, folder
@@ -417,14 +418,15 @@ def _every_class(value: Any, done: dict[int, tuple[Any, Any]]) -> Any:
     out = value
     if isinstance(value, str):
         out = _TAGGED.sub(lambda m: ALL + m.group(0), value) if "【P" in value else value
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+    elif isinstance(value, Record) or dataclasses.is_dataclass(value) and not isinstance(value, type):
+        record = isinstance(value, Record)
         changes = {}
-        for f in dataclasses.fields(value):
-            old = getattr(value, f.name)
+        for name in field_names(value) if record else [f.name for f in dataclasses.fields(value)]:
+            old = getattr(value, name)
             new = _every_class(old, done)
             if new is not old:
-                changes[f.name] = new
-        out = dataclasses.replace(value, **changes) if changes else value
+                changes[name] = new
+        out = value if not changes else replace(value, **changes) if record else dataclasses.replace(value, **changes)
     elif isinstance(value, (tuple, list, frozenset)):
         items = [_every_class(v, done) for v in value]
         if any(a is not b for a, b in zip(items, value)):
