@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from ..ir import Ruleset
 from ..memo import current
-from ..record import replace
+from ..record import encoded, replace
 
 T = TypeVar("T", bound=str)
 
@@ -44,7 +44,7 @@ def kept_text(space: str, rs: Ruleset, make: Callable[[Ruleset], T], reread: Cal
 
 
 def digest(bare: Ruleset) -> str:
-    """The digest of all of a shape: its `repr` (every field of every frozen IR node; the IR holds
-    no set, so that it is the same in every process: tests/test_reuse.py), and the Python that
-    writes the text (rulec's own sources salt every name already)."""
-    return hashlib.sha256(f"{platform.python_version()}\n{bare!r}".encode()).hexdigest()
+    """The digest of all of a shape: its records encoded (`record.encoded`: every field of every
+    IR node with its class; the same bytes in every process: tests/test_reuse.py), and the Python
+    that writes the text (rulec's own sources salt every name already)."""
+    return hashlib.sha256(f"{platform.python_version()}\n".encode() + encoded(bare)).hexdigest()
