@@ -107,16 +107,15 @@ class _Layout:
         """The better of two layouts: breaking inside the brackets as they are, or parenthesising the
         statement's expression and breaking it before its operators (fewer too-long lines, then fewer
         lines)."""
-        candidates = [self.layout(line, col, col, inside=False)]
-        parenthesised = self.parenthesised(line, toks, col)
-        if parenthesised is not None:
-            candidates.append(parenthesised)
-
         def cost(lines: list[str]) -> tuple[int, int]:
             first = col + width(lines[0])
             return (sum(1 for n in [first] + [width(x) for x in lines[1:]] if n > WIDTH), len(lines))
 
-        return min(candidates, key=cost)
+        as_is = self.layout(line, col, col, inside=False)
+        if len(as_is) == 2 and cost(as_is) == (0, 2):
+            return as_is  # a long line takes two lines at least, and a tie keeps this layout: nothing is better
+        parenthesised = self.parenthesised(line, toks, col)
+        return as_is if parenthesised is None else min((as_is, parenthesised), key=cost)
 
     def layout(self, text: str, col: int, base: int, *, inside: bool, reserve: int = 0) -> list[str]:
         """`text` (a balanced sequence) from column `col`: the first line without its indentation, the
