@@ -254,13 +254,16 @@ class _Layout:
         for n, item in enumerate(items):
             if n == len(items) - 1:
                 room = max(last_room, 16)
+            if width(item) <= room:
+                out.append(item)
+                continue
             body, comma = (item[:-1], ",") if item.endswith(",") else (item, "")
-            if width(item) > room and self.plain_string(body):
+            if self.plain_string(body):
                 value = ast.literal_eval(body)
                 step = max(8, (room - 4) // 2)  # a wide character takes two columns
                 chunks = [repr(value[i:i + step]) for i in range(0, len(value), step)]
                 out += chunks[:-1] + [chunks[-1] + comma]
-            elif width(item) > room and _simple_fstring(body):
+            elif _simple_fstring(body):
                 chunks = _fstring_chunks(body, room - 4)
                 out += chunks[:-1] + [chunks[-1] + comma]
             else:
