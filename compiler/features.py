@@ -8,7 +8,6 @@ from __future__ import annotations
 from .record import Record
 
 
-
 class Feature(Record, frozen=True):
     id: str
     name: str

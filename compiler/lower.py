@@ -21,5 +21,4 @@ def lower_procedure(c: CheckedProcedure) -> Procedure:
 
 
 def lower(c: Checked, *, pack_label: str = "") -> Ruleset:
-    return replace(c.ruleset, procedures=tuple(lower_procedure(p) for p in c.procedures),
-                               pack_label=pack_label)
+    return replace(c.ruleset, procedures=tuple(lower_procedure(p) for p in c.procedures), pack_label=pack_label)
