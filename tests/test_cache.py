@@ -309,3 +309,29 @@ def test_balancing_odds_follow_every_entry_they_read(tmp_path: Path, fresh_cache
     _use_cache(monkeypatch, "off")
     cold = compile_rules([rules])
     assert warm.ok and warm.files["reference/mini.md"] == cold.files["reference/mini.md"]
+
+
+@pytest.mark.parametrize("read", [False, True], ids=["prose", "read by the damage"])
+def test_editing_a_weapons_prose_keeps_its_odds_unless_a_formula_reads_it(tmp_path: Path, fresh_cache: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch, read: bool):
+    """A `text` field no formula reads (a weapon's 说明) is left out of the odds rows' keys: editing
+    it recomputes no odds (and imports no package: the README's first homebrew step). Once the
+    damage formula reads it, the same edit recomputes that weapon's row."""
+    from rulec.emit import odds_tables
+
+    formula = "weapon.damage + (1 if weapon.notes == '只能远射' else 0) - defender.defense" if read else \
+        "weapon.damage - defender.defense"
+    rules = _mini_with(tmp_path, "", formula, {})
+    assert compile_rules([rules]).ok  # fills the cache
+    table = rules / "weapons.yaml"
+    table.write_text(table.read_text(encoding="utf-8").replace("notes: 只能远射", "notes: 只能远射（改）", 1),
+                     encoding="utf-8")
+    computed: list[str] = []
+    real = odds_tables._Evaluator._compute
+    monkeypatch.setattr(odds_tables._Evaluator, "_compute",
+                        lambda self, preset, entry: computed.append(entry.id) or real(self, preset, entry))
+    warm = compile_rules([rules])
+    assert computed == (["bow"] if read else [])
+    _use_cache(monkeypatch, "off")
+    cold = compile_rules([rules])
+    assert warm.ok and warm.files == cold.files

@@ -14,6 +14,7 @@ import dataclasses
 import hashlib
 import math
 import re
+from collections.abc import Mapping
 from types import CodeType, ModuleType
 from typing import Any
 
@@ -45,6 +46,7 @@ class _Evaluator:
         self.header = header
         self._digests: dict[str, str] = {}
         self._others: dict[OddsPreset, tuple[tuple[str, list[tuple[str, Any]]], ...]] = {}
+        self._prose: dict[str, frozenset[str]] = {}
         self.name = memo.key("odds", rs.id)
         saved = memo.load(self.name)
         self.saved: dict[str, Row] = {k: v for k, v in saved.items() if _odds_row(v)} if isinstance(saved, dict) else {}
@@ -82,12 +84,26 @@ class _Evaluator:
 
     def run(self, preset: OddsPreset, entry: Entry) -> Row:
         key = hashlib.sha256(repr((ROWS_VERSION, self._code_digest(preset.table), preset, entry.id,
-                                   sorted(entry.values.items()), self._named(preset))).encode()).hexdigest()
+                                   self._values(preset.table, entry.values), self._named(preset))).encode()).hexdigest()
         found = self.saved.get(key)
         if found is None:
             found = self._compute(preset, entry)
         self.used[key] = found
         return found
+
+    def _values(self, table: str, values: Mapping[str, Any]) -> list[tuple[str, Any]]:
+        """The values of an entry of `table` that odds can depend on, for a row's key: all but its
+        prose (a `text` field that no formula, step or fight rule reads: `usage.reads_of`), so
+        that editing a weapon's 说明 keeps its cached odds and imports no package. Read only when
+        `table`'s rows are left out of the code digest (`_apart`); otherwise they are in it."""
+        if table not in self._prose:
+            from ..validate.usage import reads_of
+
+            read = reads_of(self.rs).fields
+            self._prose[table] = frozenset(f.id for f in self.rs.table(table).fields
+                                           if f.type == "text" and (table, f.id) not in read)
+        prose = self._prose[table]
+        return sorted((k, v) for k, v in values.items() if k not in prose)
 
     def _named(self, preset: OddsPreset) -> tuple[tuple[str, list[tuple[str, Any]]], ...]:
         """When the preset's table's rows are left out of the code digest (`_apart`): the entries
@@ -106,7 +122,8 @@ class _Evaluator:
                     if prm.type == preset.table and prm.default is not None
                     and not (p.id == preset.procedure and prm.id == preset.param)}
             by_id = {e.id: e for e in table.entries}
-            self._others[preset] = tuple((i, sorted(by_id[i].values.items()) if i in by_id else []) for i in sorted(ids))
+            self._others[preset] = tuple((i, self._values(table.id, by_id[i].values) if i in by_id else [])
+                                         for i in sorted(ids))
         return self._others[preset]
 
     def fight_rules(self) -> Any:
