@@ -45,7 +45,7 @@ from .result import Build, Progress
 from .stamp import combined_digest
 from ..record import replace
 from ..validate.bounds import check_bounds
-from ..validate.usage import check_usage, readers as ruling_readers
+from ..validate.usage import check_usage, prose, reads_of, readers as ruling_readers
 from ..validate import LoadedSource, check_ruleset
 
 
@@ -158,11 +158,12 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         if progress:
             progress("lower", 0, 1)
         rs = lower(checked, pack_label=pack_label(pack_items, digest))
-        unbounded = check_bounds(rs) + check_usage(rs)  # bounded work, and every ruling and flag read
+        reads = reads_of(rs)
+        unbounded = check_bounds(rs) + check_usage(rs, reads)  # bounded work, and every ruling and flag read
         if unbounded:
             diags.extend(unbounded)
             continue
-        rs = replace(rs, ruling_readers=ruling_readers(rs))  # for the pages
+        rs = replace(rs, ruling_readers=ruling_readers(rs), prose=prose(rs, reads))  # for the pages and the odds
         if stop_after == "lower":
             build.rulesets.append(rs)
             continue

@@ -93,16 +93,12 @@ class _Evaluator:
 
     def _values(self, table: str, values: Mapping[str, Any]) -> list[tuple[str, Any]]:
         """The values of an entry of `table` that odds can depend on, for a row's key: all but its
-        prose (a `text` field that no formula, step or fight rule reads: `usage.reads_of`), so
-        that editing a weapon's 说明 keeps its cached odds and imports no package. Read only when
-        `table`'s rows are left out of the code digest (`_apart`); otherwise they are in it."""
-        if table not in self._prose:
-            from ..validate.usage import reads_of
-
-            read = reads_of(self.rs).fields
-            self._prose[table] = frozenset(f.id for f in self.rs.table(table).fields
-                                           if f.type == "text" and (table, f.id) not in read)
-        prose = self._prose[table]
+        prose (`Ruleset.prose`: a `text` field that no formula, step or fight rule reads, such as a
+        weapon's 说明), so that editing it keeps the entry's cached odds and imports no package.
+        Read only when `table`'s rows are left out of the code digest (`_apart`); else they are in it."""
+        prose = self._prose.get(table)
+        if prose is None:
+            prose = self._prose[table] = frozenset(f for t, f in self.rs.prose if t == table)
         return sorted((k, v) for k, v in values.items() if k not in prose)
 
     def _named(self, preset: OddsPreset) -> tuple[tuple[str, list[tuple[str, Any]]], ...]:

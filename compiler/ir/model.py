@@ -345,6 +345,10 @@ class Ruleset(Record, frozen=True):
     # For each ruling's key, what reads it (the procedures and steps, by name): set after the
     # usage check (validate/usage.py `readers`), shown by the pages.
     ruling_readers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The (table, field) pairs of its `text` fields that nothing reads, sorted: prose such as a
+    # weapon's 说明, set after the usage check with `ruling_readers`; an odds row's key leaves them
+    # out (emit/odds_tables.py). Empty (nothing left out) until then.
+    prose: tuple[tuple[str, str], ...] = ()
     quick: Mapping[str, Any] = field(default_factory=dict)  # the manifest's reference.quick (the quick sheet)
 
     def table(self, table_id: str) -> Table:

@@ -141,10 +141,16 @@ def _rulings_read(p: Procedure) -> list[str]:
     return sorted(reads.rulings)
 
 
-def check_usage(rs: Ruleset) -> list[Diagnostic]:
+def prose(rs: Ruleset, reads: Reads) -> tuple[tuple[str, str], ...]:
+    """The (table, field) pairs of the `text` fields that nothing in `reads` reads, sorted."""
+    return tuple(sorted((t.id, f.id) for t in rs.tables for f in t.fields
+                        if f.type == "text" and (t.id, f.id) not in reads.fields))
+
+
+def check_usage(rs: Ruleset, reads: Reads | None = None) -> list[Diagnostic]:
     """Rulings and table flags that nothing reads (and that do not say why), error types that no
-    step raises."""
-    reads = reads_of(rs)
+    step raises. `reads`: `reads_of(rs)`, when the caller has it."""
+    reads = reads if reads is not None else reads_of(rs)
     out: list[Diagnostic] = []
     for e in rs.errors:
         if e.id not in reads.errors:
