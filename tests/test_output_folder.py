@@ -216,3 +216,18 @@ def test_a_stale_staging_link_is_removed_once_and_said_once(tmp_path: Path):
 def _english_messages(monkeypatch: pytest.MonkeyPatch) -> None:
     """These tests read rulec's messages in English (Chinese is the default: issue 32)."""
     monkeypatch.setenv("RULEC_LANG", "en")
+
+
+def test_a_file_holds_its_bytes_across_the_chunks_it_is_read_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """`_holds` (what `diff_tree` keeps unchanged) tells a file's bytes from any other bytes of the
+    same size, wherever they differ: the first, a middle and the last chunk, and a chunk's edge."""
+    monkeypatch.setattr(write_module, "_CHUNK", 7)
+    data = bytes(range(40))
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    assert write_module._holds(path, data)
+    for at in (0, 6, 7, 20, 39):
+        other = bytearray(data)
+        other[at] ^= 1
+        assert not write_module._holds(path, bytes(other))
+    assert not write_module._holds(path, data[:-1]) and not write_module._holds(tmp_path / "missing", data)

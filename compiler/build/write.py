@@ -138,18 +138,19 @@ _CHUNK = 1 << 20
 
 def _holds(path: Path, data: bytes) -> bool:
     """Whether the file holds exactly `data`: told by its size, else read a megabyte at a time (a
-    100,000-weapon page is tens of megabytes, and the build holds its new text already)."""
+    100,000-weapon page is tens of megabytes, and the build holds its new text already), each
+    compared with a slice of `data` as bytes (a memoryview's `!=` goes item by item: 4 ms a
+    megabyte, against microseconds for bytes)."""
     try:
         if path.stat().st_size != len(data):
             return False
-        view = memoryview(data)
         with open(path, "rb") as fh:
             at = 0
             while True:
                 chunk = fh.read(_CHUNK)
                 if not chunk:
                     return at == len(data)
-                if view[at:at + len(chunk)] != chunk:
+                if data[at:at + len(chunk)] != chunk:
                     return False
                 at += len(chunk)
     except OSError:
