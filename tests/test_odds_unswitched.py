@@ -52,7 +52,7 @@ def _variants(module) -> dict[int, str]:  # type: ignore[no-untyped-def]
     for fn in ast.parse(source).body:
         if isinstance(fn, ast.FunctionDef) and fn.name.endswith("_odds"):
             for node in fn.body:
-                if isinstance(node, ast.If) and ast.unparse(node.body[-1]) == "return _odds.build()":
+                if isinstance(node, ast.If) and ast.unparse(node.body[-1]).startswith("return _odds.build("):
                     out[node.body[0].lineno] = fn.name
     return out
 

@@ -124,11 +124,29 @@ class ManyRollForms:
             self._enumerate(g, body)
 
     def _enumerate(self, g: PyGen, body: "PreparedBody") -> None:
-        """The loops over the body's rolls, each outcome added, and the distribution returned."""
+        """The loops over the body's rolls, each outcome added, and the distribution returned. The
+        outcome fields no roll changes (`_fixed`) are left out of the key each outcome hashes and
+        given to the builder once, after the loops (runtime/odds.py `Odds`)."""
         level = self.w.level
         self._per_roll("odds", g, body.steps)
+        fixed = _fixed(body)
+        varying = tuple(o for i, o in enumerate(body.outputs) if i not in fixed)
         # the builder's `add` written out, uncharged: every loop around it charged its outcomes
-        self.w.line(code("_key = ({})", self._outputs(body.outputs, g)))
+        self.w.line(code("_key = ({})", self._outputs(varying, g)) if varying else Code("_key = ()"))
         self.w.line(code("_acc[_key] = _acc_get(_key, 0.0) + {}", g.p))
         self.w.level = level
-        self.w.line(Code("return _odds.build()"))
+        if not fixed:
+            self.w.line(Code("return _odds.build()"))
+            return
+        pairs = [code("({}, {})", literal(i), g.expr(body.outputs[i])) for i in sorted(fixed)]
+        self.w.line(code("return _odds.build(({}))", join(", ", pairs) if len(pairs) > 1 else code("{},", pairs[0])))
+
+
+def _fixed(body: "PreparedBody") -> set[int]:
+    """The positions of the body's outputs that are the same in every outcome: a constant, a
+    parameter, a prepared (hoisted) value or a local no per-roll step sets, as `optimise/plan.py`
+    `prepare` left them, which cannot raise (`ir.total`: the loops would have raised first)."""
+    per_roll = {s.target for s in body.steps if s.target}
+    return {i for i, o in enumerate(body.outputs)
+            if isinstance(o, (ir.Const, ir.Param, ir.Hoisted))
+            or (isinstance(o, ir.Local) and o.name not in per_roll)}

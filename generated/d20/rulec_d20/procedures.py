@@ -389,9 +389,9 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
                     if (hit) and _weapon_damage_dice is not None else _rt_ZERO_ITEMS):
                 _weapon_damage_p = _natural_p * _weapon_damage_q
                 damage = (weapon_damage + _damage if weapon_damage + _damage > 0 else 0) if hit else 0
-                _key = (hit, crit, damage, _weapon_damage_type_id, natural, total, _attacker_hidden, _out7, _out8)
+                _key = (hit, crit, damage, natural, total)
                 _acc[_key] = _acc_get(_key, 0.0) + _weapon_damage_p
-        return _odds.build()
+        return _odds.build(((3, _weapon_damage_type_id), (6, _attacker_hidden), (7, _out7), (8, _out8)))
     for natural, _natural_q in _odds.each(_rt_d20_distribution(_natural_layers)):
         _natural_p = _p * _natural_q
         total = natural + attack_bonus
@@ -408,9 +408,9 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
                 _extra_damage_p = _weapon_damage_p * _extra_damage_q
                 damage = (weapon_damage + extra_damage + _damage if weapon_damage + extra_damage + _damage > 0
                           else 0) if hit else 0
-                _key = (hit, crit, damage, _weapon_damage_type_id, natural, total, _attacker_hidden, _out7, _out8)
+                _key = (hit, crit, damage, natural, total)
                 _acc[_key] = _acc_get(_key, 0.0) + _extra_damage_p
-    return _odds.build()
+    return _odds.build(((3, _weapon_damage_type_id), (6, _attacker_hidden), (7, _out7), (8, _out8)))
 
 
 def _spell_attack_setup(attacker: Combatant, target: Combatant, dice_count: int, dice_sides: int, spell_range: int,
@@ -633,9 +633,9 @@ def spell_attack_odds(attacker: Combatant, target: Combatant, dice_count: int, d
                 _rt_dice_items(_spell_damage_dice.terms, _spell_damage_dice.flat, crit)
                 if (hit) and _spell_damage_dice is not None else _rt_ZERO_ITEMS):
             _spell_damage_p = _natural_p * _spell_damage_q
-            _key = (hit, crit, spell_damage, total, _attacker_hidden)
+            _key = (hit, crit, spell_damage, total)
             _acc[_key] = _acc_get(_key, 0.0) + _spell_damage_p
-    return _odds.build()
+    return _odds.build(((4, _attacker_hidden),))
 
 
 def _charm_setup(charmer: Combatant, creature: Combatant, _trace: Optional[List[_Step]]) -> None:
@@ -679,9 +679,9 @@ def charm_odds(charmer: Combatant, creature: Combatant) -> Odds:
     _odds, _p = OddsBuilder(CHARM_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (True,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, True),))
 
 
 def _end_charm_setup(charmer: Combatant, creature: Combatant, _trace: Optional[List[_Step]]) -> None:
@@ -725,9 +725,9 @@ def end_charm_odds(charmer: Combatant, creature: Combatant) -> Odds:
     _odds, _p = OddsBuilder(END_CHARM_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (True,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, True),))
 
 
 def _grapple_setup(attacker: Combatant, target: Combatant, distance: int, free_hand: bool, resists: bool,
@@ -1268,9 +1268,9 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
             success = attack_total > defend_total
             push = _R_SHOVE_BASE_DISTANCE + attack_total - defend_total if _not_knock_prone and success else 0
             moved = push
-            _key = (success, knock_prone and success, moved, not success, 0)
+            _key = (success, knock_prone and success, moved, not success)
             _acc[_key] = _acc_get(_key, 0.0) + _attack_roll_p
-        return _odds.build()
+        return _odds.build(((4, 0),))
     for attack_roll, _attack_roll_q in _odds.each(_rt_d20_distribution(_attack_roll_layers)):
         _attack_roll_p = _p * _attack_roll_q
         for defend_roll, _defend_roll_q in _odds.each(_rt_d20_distribution(_defend_roll_layers) if _not_helpless
@@ -1472,9 +1472,9 @@ def grapple_move_odds(mover: Combatant, target: Combatant, *, feet: int = 0, rep
     _acc = _odds.acc
     _acc_get = _acc.get
     _out2 = _R_GRAPPLE_MOVE_FEET
-    _key = (speed, halved, _out2, spent)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, speed), (1, halved), (2, _out2), (3, spent)))
 
 
 def _hide_setup(character: Combatant, _trace: Optional[List[_Step]]) -> None:
@@ -1518,9 +1518,9 @@ def hide_odds(character: Combatant) -> Odds:
     _odds, _p = OddsBuilder(HIDE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (True,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, True),))
 
 
 def _flanking_setup(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, hex_grid: bool, ax: int, ay: int, bx: int,
@@ -1605,9 +1605,9 @@ def flanking_odds(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex
     _acc = _odds.acc
     _acc_get = _acc.get
     _out1 = _R_FLANKING_BONUS if flanks else 0
-    _key = (flanks, _out1, geometry)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, flanks), (1, _out1), (2, geometry)))
 
 
 def _move_setup(mover: Combatant, feet: int, _trace: Optional[List[_Step]]) -> None:
@@ -1654,9 +1654,9 @@ def move_odds(mover: Combatant, *, feet: int = 5) -> Odds:
     _odds, _p = OddsBuilder(MOVE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (feet,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, feet),))
 
 
 def _release_grapple_setup(grappler: Combatant, target: Combatant, _trace: Optional[List[_Step]]) -> None:
@@ -1701,9 +1701,9 @@ def release_grapple_odds(grappler: Combatant, target: Combatant) -> Odds:
     _odds, _p = OddsBuilder(RELEASE_GRAPPLE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (True,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, True),))
 
 
 def _engage_setup(hostile: Combatant, creature: Combatant, _trace: Optional[List[_Step]]) -> None:
@@ -1747,9 +1747,9 @@ def engage_odds(hostile: Combatant, creature: Combatant) -> Odds:
     _odds, _p = OddsBuilder(ENGAGE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (True,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, True),))
 
 
 def _disengage_setup(hostile: Combatant, creature: Combatant, _trace: Optional[List[_Step]]) -> None:
@@ -1793,9 +1793,9 @@ def disengage_odds(hostile: Combatant, creature: Combatant) -> Odds:
     _odds, _p = OddsBuilder(DISENGAGE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (True,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, True),))
 
 
 def _flank_position_setup(flanker: Combatant, enemy: Combatant, _trace: Optional[List[_Step]]) -> None:
@@ -1839,9 +1839,9 @@ def flank_position_odds(flanker: Combatant, enemy: Combatant) -> Odds:
     _odds, _p = OddsBuilder(FLANK_POSITION_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (True,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, True),))
 
 
 def _leave_flank_setup(flanker: Combatant, enemy: Combatant, _trace: Optional[List[_Step]]) -> None:
@@ -1885,9 +1885,9 @@ def leave_flank_odds(flanker: Combatant, enemy: Combatant) -> Odds:
     _odds, _p = OddsBuilder(LEAVE_FLANK_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (True,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, True),))
 
 
 def _release_vehicle_setup(grappler: Combatant, _trace: Optional[List[_Step]]) -> None:
@@ -1931,9 +1931,9 @@ def release_vehicle_odds(grappler: Combatant) -> Odds:
     _odds, _p = OddsBuilder(RELEASE_VEHICLE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (True,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, True),))
 
 
 def _vehicle_dc_setup(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int, width: int,
@@ -1995,9 +1995,9 @@ def vehicle_dc_odds(grappler: Combatant, power: Union[PowerSource, str], vehicle
     _odds, _p = OddsBuilder(VEHICLE_DC_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (dc, mean_size)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, dc), (1, mean_size)))
 
 
 def _vehicle_check_setup(grappler: Combatant, power: Union[PowerSource, str], vehicle_size: int, length: int,
@@ -2228,10 +2228,10 @@ def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehi
             beats = total > dc
             push = _R_SHOVE_BASE_DISTANCE + total - dc if _push and beats else 0
             shove_feet = push
-            _key = (dc, total, _not_shove and beats, _not_shove and total < dc, shove_feet, _out5 and beats, 0,
+            _key = (total, _not_shove and beats, _not_shove and total < dc, shove_feet, _out5 and beats,
                     _out7 and beats or resisting and total >= dc, _out7 and beats, resisting and total < dc)
             _acc[_key] = _acc_get(_key, 0.0) + _roll_p
-        return _odds.build()
+        return _odds.build(((0, dc), (6, 0)))
     for roll, _roll_q in _odds.each(_rt_d20_distribution(0)):
         _roll_p = _p * _roll_q
         total = roll + _total + _total_2 + bonus
@@ -2247,11 +2247,11 @@ def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehi
                 _rt_dice_items(_obstacle_damage_dice.terms, _obstacle_damage_dice.flat, False)
                 if (obstacle_dice > 0) and _obstacle_damage_dice is not None else _rt_ZERO_ITEMS):
             _obstacle_damage_p = _roll_p * _obstacle_damage_q
-            _key = (dc, total, _not_shove and beats, _not_shove and total < dc, shove_feet, _out5 and beats,
+            _key = (total, _not_shove and beats, _not_shove and total < dc, shove_feet, _out5 and beats,
                     obstacle_damage, _out7 and beats or resisting and total >= dc, _out7 and beats,
                     resisting and total < dc)
             _acc[_key] = _acc_get(_key, 0.0) + _obstacle_damage_p
-    return _odds.build()
+    return _odds.build(((0, dc),))
 
 
 def _vehicle_move_setup(grappler: Combatant, vehicle_size: int, feet: int, reposition: bool, vehicle_held: bool,
@@ -2318,6 +2318,6 @@ def vehicle_move_odds(grappler: Combatant, vehicle_size: int, *, feet: int = 0, 
     _acc = _odds.acc
     _acc_get = _acc.get
     _out2 = _R_GRAPPLE_MOVE_FEET
-    _key = (speed, halved, _out2, spent)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, speed), (1, halved), (2, _out2), (3, spent)))

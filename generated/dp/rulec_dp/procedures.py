@@ -585,11 +585,12 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
             net = after_cancel + _attacker_attack_extras if hit else 0
             damage = net if _damage else 0
             condition_points = _rt_floordiv(net, _called_shot_net_per_point) if _condition_points else 0
-            _key = (hit, net, damage, _weapon_damage_type_id, _not_ranged, _not_ranged and hit,
-                    _called_shot_track_id if condition_points > 0 else '', condition_points, dice_, defender_extras,
-                    own_penalty, 0, False, item_damage, _out14, _out15, False, False, emptied)
+            _key = (hit, net, damage, _not_ranged and hit, _called_shot_track_id if condition_points > 0 else '',
+                    condition_points, item_damage)
             _acc[_key] = _acc_get(_key, 0.0) + _raw_p
-        return _odds.build()
+        return _odds.build(((3, _weapon_damage_type_id), (4, _not_ranged), (8, dice_), (9, defender_extras),
+                            (10, own_penalty), (11, 0), (12, False), (14, _out14), (15, _out15), (16, False),
+                            (17, False), (18, emptied)))
     for raw, _raw_q in _odds.outcomes(
             _p, _rt_all_succeed_distribution(dice_) if coup_de_grace else _rt_pool_distribution(dice_, 10, 8, 10)):
         _raw_p = _p * _raw_q
@@ -612,11 +613,11 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
             item_damage = (sunder_failures - item_hardness if sunder_failures - item_hardness > 0 else 0)
             dropped = disarmed
             seized = seize and disarmed
-            _key = (hit, net, damage, _weapon_damage_type_id, _not_ranged, _not_ranged and hit,
-                    _called_shot_track_id if condition_points > 0 else '', condition_points, dice_, defender_extras,
-                    own_penalty, severity_steps, disarmed, item_damage, _out14, _out15, dropped, seized, emptied)
+            _key = (hit, net, damage, _not_ranged and hit, _called_shot_track_id if condition_points > 0 else '',
+                    condition_points, severity_steps, disarmed, item_damage, dropped, seized)
             _acc[_key] = _acc_get(_key, 0.0) + _contest_p
-    return _odds.build()
+    return _odds.build(((3, _weapon_damage_type_id), (4, _not_ranged), (8, dice_), (9, defender_extras),
+                        (10, own_penalty), (14, _out14), (15, _out15), (18, emptied)))
 
 
 def _bombard_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], distance: int,
@@ -872,9 +873,9 @@ def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
                         save_successes + _defender_save_extras
                         - prone_penalty) > 0 if small else 0 - defender_extras > 0
                 damage = _weapon_bombard_damage if hit else 0
-                _key = (hit, damage, 'pierce', small)
+                _key = (hit, damage)
                 _acc[_key] = _acc_get(_key, 0.0) + _save_successes_p
-        return _odds.build()
+        return _odds.build(((2, 'pierce'), (3, small)))
     for attack_successes, _attack_successes_q in (
             _odds.outcomes(_p, _rt_pool_distribution(_attack_successes, 10, 8, 10)) if small else _rt_ZERO_ITEMS):
         _attack_successes_p = _p * _attack_successes_q
@@ -890,9 +891,9 @@ def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
                         save_successes + _defender_save_extras
                         - prone_penalty) > 0 if small else defense_successes - defender_extras > 0
                 damage = _weapon_bombard_damage if hit else 0
-                _key = (hit, damage, 'pierce', small)
+                _key = (hit, damage)
                 _acc[_key] = _acc_get(_key, 0.0) + _defense_successes_p
-    return _odds.build()
+    return _odds.build(((2, 'pierce'), (3, small)))
 
 
 def _parry_setup(defender: Combatant, weapon: Union[Weapon, str, None], _trace: Optional[List[_Step]]) -> Tuple[int]:
@@ -943,9 +944,9 @@ def parry_odds(defender: Combatant, weapon: Union[Weapon, str, None] = None) -> 
     _odds, _p = OddsBuilder(PARRY_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (bonus,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, bonus),))
 
 
 def _active_cover_setup(defender: Combatant, cover_size: int, shield: Union[Weapon, str, None],
@@ -1002,9 +1003,9 @@ def active_cover_odds(defender: Combatant, *, cover_size: int = 0, shield: Union
     _acc = _odds.acc
     _acc_get = _acc.get
     _cover_gt_0 = cover > 0
-    _key = (cover, full, _cover_gt_0)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, cover), (1, full), (2, _cover_gt_0)))
 
 
 def _total_defense_setup(defender: Combatant, _trace: Optional[List[_Step]]) -> Tuple[int]:
@@ -1050,9 +1051,9 @@ def total_defense_odds(defender: Combatant) -> Odds:
     _odds, _p = OddsBuilder(TOTAL_DEFENSE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (bonus,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, bonus),))
 
 
 def _willpower_spend_setup(character: Combatant, use: Union[WillpowerUse, str], conscious_used: bool,
@@ -1117,9 +1118,9 @@ def willpower_spend_odds(character: Combatant, use: Union[WillpowerUse, str], *,
     _out1 = character.willpower - 1
     _out2 = use.id == 'conscious'
     _out4 = bonus if use.id == 'move' else 0
-    _key = (bonus, _out1, _out2, 1, _out4)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, bonus), (1, _out1), (2, _out2), (3, 1), (4, _out4)))
 
 
 def _willpower_regain_setup(character: Combatant, points: int, _trace: Optional[List[_Step]]) -> None:
@@ -1164,9 +1165,9 @@ def willpower_regain_odds(character: Combatant, *, points: int = 1) -> Odds:
     _odds, _p = OddsBuilder(WILLPOWER_REGAIN_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (points,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, points),))
 
 
 def _draw_setup(character: Combatant, from_container: bool, from_backpack: bool, ammunition: bool,
@@ -1223,9 +1224,9 @@ def draw_odds(character: Combatant, *, from_container: bool = False, from_backpa
     _odds, _p = OddsBuilder(DRAW_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (action_spent, weapon_drawn, ammunition)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, action_spent), (1, weapon_drawn), (2, ammunition)))
 
 
 def _pick_up_setup(character: Combatant, _trace: Optional[List[_Step]]) -> Tuple[str]:
@@ -1271,9 +1272,9 @@ def pick_up_odds(character: Combatant) -> Odds:
     _odds, _p = OddsBuilder(PICK_UP_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (action_spent,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, action_spent),))
 
 
 def _reload_setup(character: Combatant, weapon: Union[Weapon, str], ammo_in_hand: bool, bolt_open: bool,
@@ -1334,9 +1335,9 @@ def reload_odds(character: Combatant, weapon: Union[Weapon, str], *, ammo_in_han
     _odds, _p = OddsBuilder(RELOAD_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (action_spent, ammo_in_hand)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, action_spent), (1, ammo_in_hand)))
 
 
 def _open_bolt_setup(character: Combatant, weapon: Union[Weapon, str], _trace: Optional[List[_Step]]) -> Tuple[Weapon]:
@@ -1386,9 +1387,9 @@ def open_bolt_odds(character: Combatant, weapon: Union[Weapon, str]) -> Odds:
     _acc = _odds.acc
     _acc_get = _acc.get
     _weapon_bolt_action = weapon.bolt_action
-    _key = (_weapon_bolt_action,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, _weapon_bolt_action),))
 
 
 def _save_contest_setup(attack_dice: int, attack_extras: int, save_dice: int, save_extras: int, speed: int,
@@ -1512,9 +1513,9 @@ def save_contest_odds(attack_dice: int, *, attack_extras: int = 0, save_dice: in
             _save_successes_p = _attack_successes_p * _save_successes_q
             net = (attack_successes + attack_extras - save_successes - save_extras
                    if attack_successes + attack_extras - save_successes - save_extras > 0 else 0)
-            _key = (net > 0, net, net, _damage_type_id)
+            _key = (net > 0, net, net)
             _acc[_key] = _acc_get(_key, 0.0) + _save_successes_p
-    return _odds.build()
+    return _odds.build(((3, _damage_type_id),))
 
 
 def _trip_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], flying: bool,
@@ -2462,10 +2463,10 @@ def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1,
                           if _blockers_eq_2 or left3 <= 0 else 3 if _blockers_eq_3 or left3 <= 0 else 4)
                 knocked_down = _knocked_down and passed < blockers and (
                         left1 if passed == 0 else left2 if passed == 1 else left3 if passed == 2 else left3) < 0
-                _key = (passed, passed == blockers, contested, contested and passed < blockers, knocked_down,
-                        contested and passed < blockers and (square_behind_occupied or knocked_down), _out6)
+                _key = (passed, passed == blockers, contested and passed < blockers, knocked_down,
+                        contested and passed < blockers and (square_behind_occupied or knocked_down))
                 _acc[_key] = _acc_get(_key, 0.0) + _b1_p
-        return _odds.build()
+        return _odds.build(((2, contested), (6, _out6)))
     for mine, _mine_q in (_odds.outcomes(_p, _rt_pool_distribution(pool, 10, 8, 10)) if contested else _rt_ZERO_ITEMS):
         _mine_p = _p * _mine_q
         total = mine + _attacker_attack_extras
@@ -2490,10 +2491,10 @@ def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1,
                         knocked_down = _knocked_down and passed < blockers and (
                                 left1 if passed == 0 else left2 if passed == 1 else left3 if passed == 2
                                 else left3 - b4) < 0
-                        _key = (passed, passed == blockers, contested, contested and passed < blockers, knocked_down,
-                                contested and passed < blockers and (square_behind_occupied or knocked_down), _out6)
+                        _key = (passed, passed == blockers, contested and passed < blockers, knocked_down,
+                                contested and passed < blockers and (square_behind_occupied or knocked_down))
                         _acc[_key] = _acc_get(_key, 0.0) + _b4_p
-    return _odds.build()
+    return _odds.build(((2, contested), (6, _out6)))
 
 
 def _grapple_attack_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], pinned: bool,
@@ -2694,9 +2695,9 @@ def grapple_attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[
                 _raw_p = _resist_p * _raw_q
                 hit = contest_won and raw - defender_extras > 0
                 damage = raw - defender_extras + _attacker_attack_extras if hit else 0
-                _key = (contest_won, hit, damage, 'blunt')
+                _key = (contest_won, hit, damage)
                 _acc[_key] = _acc_get(_key, 0.0) + _raw_p
-    return _odds.build()
+    return _odds.build(((3, 'blunt'),))
 
 
 def _grapple_move_setup(attacker: Combatant, defender: Combatant, pinned: bool, carrying: bool, clinging: bool,
@@ -3001,9 +3002,9 @@ def release_grapple_odds(attacker: Combatant, defender: Combatant) -> Odds:
     _odds, _p = OddsBuilder(RELEASE_GRAPPLE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (True,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, True),))
 
 
 def _cling_to_back_setup(attacker: Combatant, defender: Combatant, clinging: bool,
@@ -3166,9 +3167,9 @@ def stand_up_odds(character: Combatant) -> Odds:
     _acc = _odds.acc
     _acc_get = _acc.get
     _character_prone = character.prone
-    _key = (_character_prone,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, _character_prone),))
 
 
 def _aim_setup(character: Combatant, _trace: Optional[List[_Step]]) -> None:
@@ -3212,6 +3213,6 @@ def aim_odds(character: Combatant) -> Odds:
     _odds, _p = OddsBuilder(AIM_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (1,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, 1),))

@@ -340,10 +340,10 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
             limb_damage = (to_hp - _defender_resistance if to_hp - _defender_resistance > 0
                            else 0) if _limb_damage else 0
             item_damage = to_hp if _item_damage else 0
-            _key = (hit, successes, 0 if _item_damage else to_hp, _weapon_damage_type_id, 0,
-                    _part_track_id if points > 0 else '', points, limb_damage, item_damage, from_hiding)
+            _key = (hit, successes, 0 if _item_damage else to_hp, _part_track_id if points > 0 else '', points,
+                    limb_damage, item_damage)
             _acc[_key] = _acc_get(_key, 0.0) + _successes_p
-        return _odds.build()
+        return _odds.build(((3, _weapon_damage_type_id), (4, 0), (9, from_hiding)))
     for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(dice_, 10, 8, 10)):
         _successes_p = _p * _successes_q
         hit = successes > 0
@@ -367,10 +367,10 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
             limb_damage = (to_hp - _defender_resistance if to_hp - _defender_resistance > 0
                            else 0) if _limb_damage else 0
             item_damage = to_hp if _item_damage else 0
-            _key = (hit, successes, 0 if _item_damage else to_hp, _weapon_damage_type_id, severe,
-                    _part_track_id if points > 0 else '', points, limb_damage, item_damage, from_hiding)
+            _key = (hit, successes, 0 if _item_damage else to_hp, severe, _part_track_id if points > 0 else '', points,
+                    limb_damage, item_damage)
             _acc[_key] = _acc_get(_key, 0.0) + _endurance_successes_p
-    return _odds.build()
+    return _odds.build(((3, _weapon_damage_type_id), (9, from_hiding)))
 
 
 def _firearm_setup(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, str], shots: int, distance: int,
@@ -582,9 +582,9 @@ def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
             final_damage = after_reduction - (_defender_absorption if _defender_absorption < after_reduction
                                               else after_reduction)
             to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
-            _key = (hits, hits > 0, per_hit, penalty, to_hp, from_hiding, _out6)
+            _key = (hits, hits > 0, to_hp)
             _acc[_key] = _acc_get(_key, 0.0) + _dodge_successes_p
-    return _odds.build()
+    return _odds.build(((2, per_hit), (3, penalty), (5, from_hiding), (6, _out6)))
 
 
 def _reload_setup(shooter: Combatant, weapon: Union[Weapon, str], _trace: Optional[List[_Step]]) -> Tuple[int]:
@@ -633,9 +633,9 @@ def reload_odds(shooter: Combatant, weapon: Union[Weapon, str]) -> Odds:
     _odds, _p = OddsBuilder(RELOAD_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (reloaded,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, reloaded),))
 
 
 def _fixed_damage_setup(defender: Combatant, amount: int, damage_type: Union[DamageType, str], left_area: bool,
@@ -702,9 +702,9 @@ def fixed_damage_odds(defender: Combatant, amount: int, damage_type: Union[Damag
     _odds, _p = OddsBuilder(FIXED_DAMAGE_FIELDS, None, 'damage', 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (to_hp, absorbed)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, to_hp), (1, absorbed)))
 
 
 def _charge_setup(attacker: Combatant, defender: Combatant, skill_bonus: int, load_tier: int, obstacle_at: int,
@@ -1001,9 +1001,9 @@ def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 
                     + (impact - _attacker_damage_reduction if impact - _attacker_damage_reduction > 0 else 0)
                     - min((impact - _attacker_damage_reduction if impact - _attacker_damage_reduction > 0 else 0),
                           _attacker_absorption))
-            _key = (hit, target_total, self_total, pushed - blocked, from_hiding)
+            _key = (hit, target_total, self_total, pushed - blocked)
             _acc[_key] = _acc_get(_key, 0.0) + _resist_p
-    return _odds.build()
+    return _odds.build(((4, from_hiding),))
 
 
 def _parry_setup(defender: Combatant, with_weapon: bool, incoming: int, weapon_absorbed: int,
@@ -1061,9 +1061,9 @@ def parry_odds(defender: Combatant, *, with_weapon: bool = True, incoming: int =
     _acc_get = _acc.get
     _out1 = _R_PARRY_DURATION_SECONDS
     _out2 = (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0)
-    _key = (bonus, _out1, _out2)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, bonus), (1, _out1), (2, _out2)))
 
 
 def _dodge_setup(defender: Combatant, incoming: int, applicable: bool, dodge_penalty: int,
@@ -1218,9 +1218,9 @@ def take_cover_odds(incoming: int, obstacle_takes: int, *, aim_exposed: bool = F
     _odds, _p = OddsBuilder(TAKE_COVER_FIELDS, None, 'damage', 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (damage, through)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, damage), (1, through)))
 
 
 def _leave_area_setup(damage: int, points: int, timing: Union[LeaveTiming, str], blocked: bool, intended_meters: int,
@@ -1280,9 +1280,9 @@ def leave_area_odds(*, damage: int = 0, points: int = 0, timing: Union[LeaveTimi
     _acc = _odds.acc
     _acc_get = _acc.get
     _out2 = intended_meters if blocked else 0
-    _key = (taken, taken_points, _out2)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, taken), (1, taken_points), (2, _out2)))
 
 
 def _can_respond_setup(response: Union[Action, str], action: Union[Action, str], readied_seconds: int,
@@ -1361,9 +1361,9 @@ def can_respond_odds(response: Union[Action, str], action: Union[Action, str], *
     _odds, _p = OddsBuilder(CAN_RESPOND_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (allowed,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, allowed),))
 
 
 def _interrupt_setup(needs_focus: bool, damage: int, points: int, _trace: Optional[List[_Step]]) -> Tuple[bool]:
@@ -1410,9 +1410,9 @@ def interrupt_odds(needs_focus: bool, *, damage: int = 0, points: int = 0) -> Od
     _odds, _p = OddsBuilder(INTERRUPT_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (negated,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, negated),))
 
 
 def _break_projectile_setup(defender: Combatant, projectile: Union[Weapon, str], check: int, structure: int,
@@ -1551,9 +1551,9 @@ def influence_odds(weapon: Union[Weapon, str, None] = None, *, energy_influence:
     _odds, _p = OddsBuilder(INFLUENCE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (value,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, value),))
 
 
 def _conversion_setup(defender: Combatant, weapon: Union[Weapon, str], from_called_shot: bool, dodge_penalty: int,
@@ -1706,9 +1706,9 @@ def conversion_odds(defender: Combatant, weapon: Union[Weapon, str], *, from_cal
                 - min(
                 (after_resist - _defender_damage_reduction if after_resist - _defender_damage_reduction > 0 else 0),
                 _defender_absorption))
-        _key = (converts, _out1, damage, absorbed)
+        _key = (damage, absorbed)
         _acc[_key] = _acc_get(_key, 0.0) + _dodge_successes_p
-    return _odds.build()
+    return _odds.build(((0, converts), (1, _out1)))
 
 
 def _initiative_roll_setup(character: Combatant, dice_count: int, _trace: Optional[List[_Step]]) -> None:
@@ -1774,9 +1774,9 @@ def initiative_roll_odds(character: Combatant, dice_count: int) -> Odds:
     _character_extra_successes = character.extra_successes
     for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(dice_count, 10, 8, 10)):
         _successes_p = _p * _successes_q
-        _key = (successes, _character_extra_successes)
+        _key = (successes,)
         _acc[_key] = _acc_get(_key, 0.0) + _successes_p
-    return _odds.build()
+    return _odds.build(((1, _character_extra_successes),))
 
 
 def _detect_setup(seeker: Combatant, hider: Combatant, sense: Union[Sense, str], size_bonus: int, exposure_bonus: int,
@@ -1986,9 +1986,9 @@ def surprise_odds(target: Combatant) -> Odds:
     _odds, _p = OddsBuilder(SURPRISE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (True,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, True),))
 
 
 def _surprise_round_setup(character: Combatant, _trace: Optional[List[_Step]]) -> None:
@@ -2032,9 +2032,9 @@ def surprise_round_odds(character: Combatant) -> Odds:
     _odds, _p = OddsBuilder(SURPRISE_ROUND_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (True,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, True),))
 
 
 def _end_surprise_setup(character: Combatant, hidden_action: bool, _trace: Optional[List[_Step]]) -> Tuple[bool]:
@@ -2092,9 +2092,9 @@ def end_surprise_odds(character: Combatant, *, hidden_action: bool = True) -> Od
     _odds, _p = OddsBuilder(END_SURPRISE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (True, frees_surprised)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, True), (1, frees_surprised)))
 
 
 def _concentrate_setup(character: Combatant, _trace: Optional[List[_Step]]) -> None:
@@ -2138,9 +2138,9 @@ def concentrate_odds(character: Combatant) -> Odds:
     _odds, _p = OddsBuilder(CONCENTRATE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (True,)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, True),))
 
 
 def _chaos_check_setup(character: Combatant, skill: int, penalty: int, _trace: Optional[List[_Step]]) -> None:
@@ -2378,9 +2378,9 @@ def add_points_odds(creature: Combatant, track: Union[ConditionTrack, str], *, c
     _acc = _odds.acc
     _acc_get = _acc.get
     _out3 = track.state.id if in_state else ''
-    _key = (points, capacity, debuff, _out3, fear)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, points), (1, capacity), (2, debuff), (3, _out3), (4, fear)))
 
 
 def _miss_long_rest_setup(creature: Combatant, current: int, capacity_loss: int, track: Union[ConditionTrack, str],
@@ -2449,9 +2449,9 @@ def miss_long_rest_odds(creature: Combatant, *, current: int = 0, capacity_loss:
     _track_id = track.id
     _out5 = loss - capacity_loss
     _out6 = points - current
-    _key = (points, loss, capacity, _out3, _track_id, _out5, _out6)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, points), (1, loss), (2, capacity), (3, _out3), (4, _track_id), (5, _out5), (6, _out6)))
 
 
 def _enhanced_long_rest_setup(creature: Combatant, current: int, capacity_loss: int, rest_hours: int,
@@ -2524,9 +2524,9 @@ def enhanced_long_rest_odds(creature: Combatant, *, current: int = 0, capacity_l
     _acc = _odds.acc
     _acc_get = _acc.get
     _track_id = track.id
-    _key = (points, loss, capacity, recovered, _track_id)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, points), (1, loss), (2, capacity), (3, recovered), (4, _track_id)))
 
 
 def _unconscious_hit_setup(creature: Combatant, track: Union[ConditionTrack, str], current: int, taken: int,
@@ -2582,9 +2582,9 @@ def unconscious_hit_odds(creature: Combatant, track: Union[ConditionTrack, str] 
     _odds, _p = OddsBuilder(UNCONSCIOUS_HIT_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = (points, awake)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, points), (1, awake)))
 
 
 def _recover_setup(creature: Combatant, track: Union[ConditionTrack, str], current: int, check_dice: int,
@@ -2677,9 +2677,9 @@ def recover_odds(creature: Combatant, track: Union[ConditionTrack, str], current
                                     if _not_supernatural else _rt_ZERO_ITEMS):
         _successes_p = _p * _successes_q
         points = (current - successes if current - successes > 0 else 0)
-        _key = (points, current - points, _track_id)
+        _key = (points, current - points)
         _acc[_key] = _acc_get(_key, 0.0) + _successes_p
-    return _odds.build()
+    return _odds.build(((2, _track_id),))
 
 
 def _deal_points_setup(target: Combatant, track: Union[ConditionTrack, str], points: int, resistance: int,
@@ -2734,6 +2734,6 @@ def deal_points_odds(target: Combatant, track: Union[ConditionTrack, str], point
     _acc = _odds.acc
     _acc_get = _acc.get
     _track_id = track.id
-    _key = (_track_id, dealt)
+    _key = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
-    return _odds.build()
+    return _odds.build(((0, _track_id), (1, dealt)))

@@ -235,35 +235,74 @@ class Odds:
     probability. `hit_probability` and `expected_damage` read the fields the procedure declares
     as its hit and its damage (`hit`, `damage`; None when it declares none). `dropped` is the
     tail mass left out by truncated pool explosions.
+
+    A generated odds function gives the fields that are the same in every outcome apart
+    (`fixed`: (position, value) pairs) and keys its outcomes by the others only, so that each
+    outcome it enumerates hashes a short tuple. `probability`, `marginal` and `expected` read
+    that form as it is; `outcomes`, the full tuples, is made from it once, when first read.
     """
 
-    __slots__ = ("fields", "outcomes", "dropped", "hit", "damage")
+    __slots__ = ("fields", "_outcomes", "_acc", "_fixed", "dropped", "hit", "damage")
 
     def __init__(self, fields: Tuple[str, ...], outcomes: Dict[Tuple[Any, ...], float], dropped: float,
-                 hit: Optional[str] = None, damage: Optional[str] = None) -> None:
+                 hit: Optional[str] = None, damage: Optional[str] = None,
+                 fixed: Tuple[Tuple[int, Any], ...] = ()) -> None:
         self.fields = fields
-        self.outcomes = outcomes
         self.dropped = dropped
         self.hit = hit
         self.damage = damage
+        self._acc = outcomes
+        self._fixed = fixed
+        self._outcomes: Optional[Dict[Tuple[Any, ...], float]] = None if fixed else outcomes
+
+    @property
+    def outcomes(self) -> Dict[Tuple[Any, ...], float]:
+        if self._outcomes is None:
+            full: Dict[Tuple[Any, ...], float] = {}
+            for key, p in self._acc.items():
+                values = list(key)
+                for i, value in self._fixed:  # in increasing positions
+                    values.insert(i, value)
+                full[tuple(values)] = p
+            self._outcomes = full
+        return self._outcomes
+
+    def _place(self, field: str) -> Tuple[bool, Any]:
+        """(True, the field's index in an outcome's key), or (False, its value in every outcome)."""
+        if not self._fixed:
+            return True, self.fields.index(field)
+        at = _layout(self.fields, tuple(i for i, _ in self._fixed)).get(field)
+        if at is None:
+            raise ValueError(f"{field!r} is not in fields")
+        return (True, at) if at >= 0 else (False, self._fixed[-1 - at][1])
 
     def total(self) -> float:
-        return sum(self.outcomes.values())
+        return sum(self._acc.values())
 
     def probability(self, **where: Any) -> float:
-        idx = [(self.fields.index(k), v) for k, v in where.items()]
-        return sum(p for o, p in self.outcomes.items() if all(o[i] == v for i, v in idx))
+        idx = []
+        for k, v in where.items():
+            keyed, at = self._place(k)
+            if keyed:
+                idx.append((at, v))
+            elif at != v:
+                return 0
+        return sum(p for o, p in self._acc.items() if all(o[i] == v for i, v in idx))
 
     def marginal(self, field: str) -> Dict[Any, float]:
-        i = self.fields.index(field)
+        keyed, i = self._place(field)
+        if not keyed:
+            return {i: sum(self._acc.values())} if self._acc else {}
         out: Dict[Any, float] = {}
-        for o, p in self.outcomes.items():
+        for o, p in self._acc.items():
             out[o[i]] = out.get(o[i], 0.0) + p
         return dict(sorted(out.items(), key=lambda kv: (str(type(kv[0])), kv[0])))
 
     def expected(self, field: str) -> float:
-        i = self.fields.index(field)
-        return sum(float(o[i]) * p for o, p in self.outcomes.items())
+        keyed, i = self._place(field)
+        if not keyed:
+            return sum(float(i) * p for p in self._acc.values())
+        return sum(float(o[i]) * p for o, p in self._acc.items())
 
     @property
     def hit_probability(self) -> float:
@@ -286,6 +325,22 @@ class Odds:
             "expected_damage": None if self.damage is None else self.expected_damage,
             "dropped_tail_mass": self.dropped,
         }
+
+
+@lru_cache(maxsize=256)
+def _layout(fields: Tuple[str, ...], fixed: Tuple[int, ...]) -> Dict[str, int]:
+    """Where each field of an `Odds` is, given the positions its keys leave out (`fixed`, in
+    increasing order): its index in a key (>= 0), or -1 - its index in `fixed`; a name given twice
+    is where it is first, as `fields.index` finds it."""
+    out: Dict[str, int] = {}
+    j = 0
+    for i, name in enumerate(fields):
+        if i in fixed:
+            out.setdefault(name, -1 - fixed.index(i))
+        else:
+            out.setdefault(name, j)
+            j += 1
+    return out
 
 
 _Items = TypeVar("_Items", bound=Sequence[Tuple[Any, float]])
@@ -338,8 +393,10 @@ class OddsBuilder:
     def _exceeded() -> None:
         raise LimitExceeded("概率枚举的分支过多（超过规则集的上限odds_branches），无法精确计算；请改用模拟")
 
-    def build(self) -> Odds:
-        return Odds(self.fields, self.acc, self.dropped, self.hit, self.damage)
+    def build(self, fixed: Tuple[Tuple[int, Any], ...] = ()) -> Odds:
+        """The distribution; `fixed`: the (position, value) of each field the enumerated keys leave
+        out, the same in every outcome (see `Odds`)."""
+        return Odds(self.fields, self.acc, self.dropped, self.hit, self.damage, fixed)
 
 
 def count_distribution(single: PoolOdds, need: int, times: int) -> PoolOdds:
