@@ -24,3 +24,40 @@ def test_rows_round_trip_through_every_kind_of_column(tmp_path: Path) -> None:
     back = load_rows(str(tmp_path / "model.py"), ["t_0.json", "t_1.json"], (2, 8))
     assert back == tuple(rows + rows[:3])
     assert [type(r[5]) for r in back[:2]] == [bool, int]  # True and 1 stay apart
+
+
+def test_entries_made_column_by_column_are_the_entries_of_the_rows(tmp_path: Path, package) -> None:  # type: ignore[no-untyped-def]
+    """Every table of every ruleset with more than one row built as a large table (ROW_CHUNK 1:
+    its rows as JSON, its entries made by the runtime's `load_entries`, references, dice, formulas
+    and arrays included) holds, entry for entry, what the same table written as rows holds."""
+    import re
+
+    import pytest
+
+    from every_ruleset import RULESETS, SOURCES
+    from rulec.build.facade import compile_rules
+    from rulec.emit.python import loader
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("rulec.emit.python.model.ROW_CHUNK", 1)
+        build = compile_rules(SOURCES, targets=("python",))
+    assert build.ok
+    address = re.compile(r" at 0x[0-9a-f]+")
+    for rid in RULESETS:
+        files = {rel[len(rid) + 1:]: text.decode() for rel, text in build.files.items() if rel.startswith(f"{rid}/")}
+        assert any("/_rows/" in rel for rel in files), rid
+        big, folder = loader.import_package(rid, files)
+        try:
+            small = package(rid)
+            tables = [n for n in dir(small.model) if n.isupper() and isinstance(getattr(small.model, n), dict)
+                      and n != "RULINGS"]
+            assert tables, rid
+            for table in tables:
+                ours, theirs = getattr(big.model, table), getattr(small.model, table)
+                assert list(ours) == list(theirs), (rid, table)
+                for key, entry in theirs.items():
+                    assert type(ours[key]).__name__ == type(entry).__name__, (rid, table, key)
+                    assert address.sub("", repr(ours[key])) == address.sub("", repr(entry)), (rid, table, key)
+        finally:
+            folder.cleanup()
+            loader.forget(rid)

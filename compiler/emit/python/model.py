@@ -2,8 +2,9 @@
 
 Tables are data rows (one tuple literal per entry, by a single `repr` of plain data), turned into
 typed NamedTuple entries at import; a table of more than ROW_CHUNK rows keeps them as JSON in
-`_rows/<table>_<k>.json` (by column, read by the runtime's `load_rows`): a homebrew pack of
-50,000 weapons is data to dump and load, not Python to lay out, compile and check.
+`_rows/<table>_<k>.json` (by column), from which the runtime's `load_entries` makes the entries
+column by column: a homebrew pack of 50,000 weapons is data to dump and load, not Python to lay
+out, compile and check.
 A table with an `index` also gets `<TABLE>_BY_<FIELD>`, for formulas like `sizes[attacker.size]`.
 """
 
@@ -100,6 +101,19 @@ def _build_arg(f: FieldDecl, index: int) -> Code:
     if f.type == "formula":
         return code("_FORMULAS[{}]", r)
     return r
+
+
+def _converter(f: FieldDecl) -> Code | None:
+    """How `load_entries` makes a field's value from its column, as `_build_arg` does from a row's
+    (None: as it is)."""
+    if f.type == "ref":
+        target = f.table or ""
+        return code("({}, {})", name(target.upper()), name(f"_NO_{class_name(target).upper()}"))
+    if f.type == "dice":
+        return Code("lambda v: DiceValue(*v) if v is not None else None")
+    if f.type == "formula":
+        return Code("_FORMULAS.__getitem__")
+    return None
 
 
 def _placeholder_arg(f: FieldDecl) -> Code:
@@ -299,8 +313,11 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
             files[f"_rows/{names[-1]}"] = current().get("rows-json", *chunk) or current().put(
                 "rows-json", tuple(chunk), rows_file(chunk))
         arrays = tuple(sorted(set().union(*current().each_run("row-arrays", rows, _array_columns, row_id, like=t.entries))))
-        w.line(code("{}: Tuple[Tuple[Any, ...], ...] = _rt_load_rows(__file__, {}, {})", rows_name,
-                    literal(tuple(names)), literal(arrays)))
+        # the entries made column by column (the runtime's load_entries), not row by row as below
+        converters = [(5 + i, _converter(f)) for i, f in enumerate(t.fields)]
+        w.line(code("{}: Dict[str, {}] = _rt_load_entries({}, __file__, {}, {}, {{{}}})", const, cls, cls,
+                    literal(tuple(names)), literal(arrays),
+                    join(", ", [code("{}: {}", literal(at), how) for at, how in converters if how is not None])))
     else:
         w.line(code("{}: Tuple[Tuple[Any, ...], ...] = (", rows_name))
         w.indent()
@@ -308,10 +325,10 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
             w.row(row)
         w.dedent()
         w.line(Code(")"))
-    build = [Code(f"_r[{i}]") for i in range(5)] + [Code("True")] + [_build_arg(f, 5 + i) for i, f in enumerate(t.fields)]
-    w.line(code("{}: Dict[str, {}] = {{}}", const, cls))
-    with w.block(code("for _r in {}", rows_name)):  # tuple.__new__: the NamedTuple's own __new__ without its call
-        w.line(code("{}[_r[0]] = tuple.__new__({}, ({},))", const, cls, join(", ", build)))
+        build = [Code(f"_r[{i}]") for i in range(5)] + [Code("True")] + [_build_arg(f, 5 + i) for i, f in enumerate(t.fields)]
+        w.line(code("{}: Dict[str, {}] = {{}}", const, cls))
+        with w.block(code("for _r in {}", rows_name)):  # tuple.__new__: the NamedTuple's own __new__ without its call
+            w.line(code("{}[_r[0]] = tuple.__new__({}, ({},))", const, cls, join(", ", build)))
     if t.index:
         index = name(t.index)
         w.line(code("{}: Dict[Any, {}] = {{e.{}: e for e in {}.values()}}", name(f"{t.id.upper()}_BY_{t.index.upper()}"),

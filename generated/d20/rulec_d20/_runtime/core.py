@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 
 # The runtime's module-level caches of what it worked out of a package's objects (an action's
@@ -313,20 +313,13 @@ def _tuples(values: List[Any]) -> Tuple[Any, ...]:
     return tuple([_tuples(v) if type(v) is list else v for v in values])
 
 
-def load_rows(module_file: str, names: Sequence[str], arrays: Sequence[int] = ()) -> Tuple[Tuple[Any, ...], ...]:
-    """The data rows of a large table, from the JSON files beside the model module (`_rows/`):
-    each row as the tuple the model module would otherwise hold as a literal (`arrays`: the
-    columns that hold arrays, made tuples too). Each file holds its rows by column (the compiler's
-    emit/python/model.py `rows_file`): a column with one value as that value, a column with at
-    most 256 distinct values as those values and one character per row picking one, any other
-    as its list. JSON is read faster than Python of the same size is compiled, and a column of
-    few values is one string, read at once and decoded in C (`bytes` indexing a list)."""
+def _row_files(module_file: str, names: Sequence[str], arrays: Sequence[int]) -> Iterator[Tuple[int, List[Any]]]:
+    """Each rows file's (number of rows, its columns as iterables of that length): see `load_rows`."""
     import json
     import os
     from itertools import repeat
 
     folder = os.path.join(os.path.dirname(os.path.abspath(module_file)), "_rows")
-    rows: List[Tuple[Any, ...]] = []
     array_set = set(arrays)
     for file_name in names:
         with open(os.path.join(folder, file_name), encoding="utf-8") as f:
@@ -345,6 +338,42 @@ def load_rows(module_file: str, names: Sequence[str], arrays: Sequence[int] = ()
             else:
                 values = col["list"]
                 columns.append([_tuples(v) if type(v) is list else v for v in values] if i in array_set else values)
+        yield n, columns
+
+
+def load_rows(module_file: str, names: Sequence[str], arrays: Sequence[int] = ()) -> Tuple[Tuple[Any, ...], ...]:
+    """The data rows of a large table, from the JSON files beside the model module (`_rows/`):
+    each row as the tuple the model module would otherwise hold as a literal (`arrays`: the
+    columns that hold arrays, made tuples too). Each file holds its rows by column (the compiler's
+    emit/python/model.py `rows_file`): a column with one value as that value, a column with at
+    most 256 distinct values as those values and one character per row picking one, any other
+    as its list. JSON is read faster than Python of the same size is compiled, and a column of
+    few values is one string, read at once and decoded in C (`bytes` indexing a list)."""
+    rows: List[Tuple[Any, ...]] = []
+    for _, columns in _row_files(module_file, names, arrays):
         rows += zip(*columns)
     return tuple(rows)
 
+
+def load_entries(cls: Any, module_file: str, names: Sequence[str], arrays: Sequence[int],
+                 convert: Dict[int, Any]) -> Dict[str, Any]:
+    """A large table's entries by id, each a `cls` (a NamedTuple) made from a row of `load_rows`
+    with True inserted after its first five values (the entry is given) and the columns in
+    `convert` converted: a (mapping, placeholder) pair looks the value up (a reference; the
+    placeholder for none), a function is called with it. What the model module's loop over a small
+    table's rows makes, column by column in C: for 10,000 weapons 4 ms instead of 17."""
+    from functools import partial
+    from itertools import repeat
+
+    made = partial(tuple.__new__, cls)
+    entries: Dict[str, Any] = {}
+    for n, columns in _row_files(module_file, names, arrays):
+        ids = columns[0] = list(columns[0])
+        for i, how in convert.items():
+            if type(how) is tuple:
+                columns[i] = map(how[0].get, columns[i], repeat(how[1]))  # keys are ids: get(None) is the placeholder
+            else:
+                columns[i] = map(how, columns[i])
+        columns.insert(5, repeat(True, n))
+        entries.update(zip(ids, map(made, zip(*columns))))
+    return entries
