@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .messages import Text, in_language, say
 
@@ -138,28 +138,6 @@ class Diagnostic:
             "message": self.message,
             "hint": self.hint,
         }
-
-
-@dataclass
-class Diagnostics:
-    """An ordered collection that passes append to."""
-
-    items: list[Diagnostic] = field(default_factory=list)
-
-    def error(self, span: Span, code: str, message: str, hint: str | None = None) -> None:
-        self.items.append(Diagnostic(span, code, message, hint))
-
-    def extend(self, other: Iterable[Diagnostic]) -> None:
-        self.items.extend(other)
-
-    def __bool__(self) -> bool:
-        return any(d.severity == "error" for d in self.items)
-
-    def __len__(self) -> int:
-        return len(self.items)
-
-    def sorted(self) -> list[Diagnostic]:
-        return sorted(self.items, key=lambda d: (d.span.file, d.span.line, d.span.col, d.code))
 
 
 class RulesError(Exception):
