@@ -4,8 +4,12 @@ found by the digest of a ruleset's shape) so that no two classes ever encode ali
 
 from __future__ import annotations
 
+import ast
 import importlib
+import os
 import pkgutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +18,8 @@ import rulec
 from rulec.build.facade import compile_rules
 from rulec.emit.shape import digest, shape
 from rulec.ir import expr as ir
-from rulec.record import Record, encoded, field_names, replace
+from rulec.record import MutableRecord, Record, encoded, field_names, replace
+from rulec.validate.context import Reporter
 
 from every_ruleset import folder
 
@@ -74,3 +79,41 @@ def test_a_shape_digest_tells_a_parameter_from_a_local() -> None:
     other = swap(rs)
     assert swapped[0] and other != rs
     assert digest(shape(rs)) != digest(shape(other))  # type: ignore[arg-type]
+
+
+def test_a_mutable_record_is_changed_in_place_and_compared_by_its_fields() -> None:
+    a, b = Reporter(), Reporter()
+    assert isinstance(a, MutableRecord) and not isinstance(a, Record)
+    assert a == b and a.diags is not b.diags  # `field(default_factory=...)`: a fresh list each
+    a.diags = [None]  # type: ignore[list-item]
+    assert a != b and repr(a) == "Reporter(diags=[None])" and field_names(a) == ("diags",)
+    copy = replace(a)
+    assert copy == a and copy is not a and copy.diags is a.diags  # a shallow copy, as dataclasses.replace
+    with pytest.raises(TypeError):
+        hash(a)  # as a dataclass compared by its fields
+    with pytest.raises(AttributeError):
+        a.other = 1  # type: ignore[attr-defined]  # slots: only its fields
+
+
+def test_a_build_makes_dataclasses_only_where_msgspec_is_not_imported(tmp_path: Path) -> None:
+    """Python 3.11 makes a dataclass by `exec`ing its methods, about 0.5 ms a class of every process
+    that imports it, a record in a tenth of that: `rulec build` makes a dataclass only in a module
+    that must not import msgspec, one of those `rulec resolve`, `odds` and `test` import on an
+    up-to-date build (record.py's docstring)."""
+    rules = Path(__file__).parent / "cases" / "valid_tiny" / "rules"
+    probe = ("import dataclasses, sys\n"
+             "sys.argv = ['rulec', 'build', '--rules', sys.argv[1], '--out', sys.argv[2]]\n"
+             "from rulec.cli.entry import main\n"
+             "try:\n    main()\n"
+             "finally:\n"
+             "    print(sorted({c.__module__ for m in list(sys.modules.values()) for c in vars(m).values()\n"
+             "                  if isinstance(c, type) and dataclasses.is_dataclass(c)\n"
+             "                  and c.__module__ == m.__name__ and m.__name__.startswith('rulec.')}), file=sys.stderr)\n")
+    built = subprocess.run([sys.executable, "-c", probe, str(rules), str(tmp_path / "out")], capture_output=True,
+                           text=True, env={**os.environ, "RULEC_CACHE_DIR": "off"})
+    assert built.returncode == 0, built.stderr
+    modules = ast.literal_eval(built.stderr.strip().splitlines()[-1])
+    assert "rulec.diagnostics" in modules  # Span and Diagnostic: what the probe looks for is there
+    imported = subprocess.run([sys.executable, "-c", f"import sys, {', '.join(modules)}; print('msgspec' in sys.modules)"],
+                              capture_output=True, text=True)
+    assert imported.stdout.strip() == "False", (modules, imported.stderr)

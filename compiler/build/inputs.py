@@ -11,21 +11,20 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic, Span, did_you_mean
 from ..load.sources import inside
 from ..load import MAX_FILE_BYTES, Document, ReadRefused, SourceFolder, display_path, load_bytes, read_bounded
 from .config import rules_hint
 from ..memo import Memo
+from ..record import MutableRecord, field
 from .result import Progress
 from .stamp import FolderDigest
 from ..validate import validate_static
 from ..messages import say
 
 
-@dataclass
-class _Loaded:
+class _Loaded(MutableRecord):
     folder: SourceFolder
     manifest: Document | None
     manifest_kind: str | None

@@ -6,16 +6,15 @@ callback through which it reports how far each pass is.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
 from ..ir import Ruleset
+from ..record import MutableRecord, field
 
 Progress = Callable[[str, int, int], None]
 
 
-@dataclass
-class Build:
+class Build(MutableRecord):
     rulesets: list[Ruleset] = field(default_factory=list)  # those built (not those reused whole: build/reuse.py)
     files: dict[str, bytes] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)

@@ -28,15 +28,16 @@ if TYPE_CHECKING:
 
 
 def ir_json(value: Any, shown: dict[str, str] | None = None) -> Any:
-    """The IR as plain JSON: records (and dataclasses) as objects, spans as 'file:line:col' (the
-    file as the user opens it, through `shown`: the build's names for the files it read)."""
+    """The IR as plain JSON: records (mutable ones and dataclasses too) as objects, spans as
+    'file:line:col' (the file as the user opens it, through `shown`: the build's names for the
+    files it read)."""
     from ..diagnostics import Span
-    from ..record import Record, field_names
+    from ..record import MutableRecord, Record, field_names
 
     names = shown or {}
     if isinstance(value, Span):
         return f"{names.get(value.file, value.file)}:{value.line}:{value.col}"
-    record = isinstance(value, Record)
+    record = isinstance(value, (Record, MutableRecord))
     if record or dataclasses.is_dataclass(value) and not isinstance(value, type):
         keys = field_names(value) if record else [f.name for f in dataclasses.fields(value)]
         fields = {name: ir_json(getattr(value, name), names) for name in keys}

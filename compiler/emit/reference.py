@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
 
 from ..ir import Entry, Ruleset, Table
 from ..memo import Stored, current
+from ..record import MutableRecord
 from .env import Markdown, md_escape, render_bytes
 from .reference_rows import html_row, md_note, md_row, odds_html_rows, odds_md_rows
 from .quick_sheet import add_to_view
@@ -199,8 +199,7 @@ def _where_ranges(view: dict[str, Any]) -> None:
                                       for file, (a, b) in sorted(lines.items()))
 
 
-@dataclass
-class Pages:
+class Pages(MutableRecord):
     """The reference pages of a build: every file, which of them are each ruleset's own (its
     pages and charts), and each ruleset's line of the index (`index_line`)."""
 

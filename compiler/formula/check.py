@@ -13,7 +13,6 @@ name of a formula is reported in one run (`FormulaErrors`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import NoReturn
 
 from ..diagnostics import did_you_mean
@@ -38,7 +37,7 @@ from ..ir.expr import (
 from . import syntax as s
 from .syntax import FormulaError
 from ..messages import say
-from ..record import Record
+from ..record import MutableRecord, Record, field
 
 UNKNOWN = "?"  # the type of an unknown name: checking goes on without further errors about it
 TYPE_WORDS = (INT, BOOL, STR, DICE, LIST, "frac", "combatant")  # catalogue: check.type.<type>
@@ -130,8 +129,7 @@ BUILTINS = {"min": "取低", "max": "取高", "floor": "向下取整", "ceil": "
             "clamp": "限制在范围内", "has": "包含", "dice": "骰子"}
 
 
-@dataclass
-class _Checker:
+class _Checker(MutableRecord):
     scope: Scope
     errors: list[FormulaError] = field(default_factory=list)
 

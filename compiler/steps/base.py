@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..diagnostics import Span
 from ..ir import ErrorType, Formula, PreparedBody, Step, Template
 from ..ir.expr import BOOL, INT, Const, Expr, Local
 from ..messages import say
-from ..record import Record
+from ..record import MutableRecord, Record, field
 
 if TYPE_CHECKING:
     from ..formula.chinese import Chinese
@@ -70,8 +69,7 @@ class Work(Record, frozen=True):
     formula: Formula  # where it is written
 
 
-@dataclass
-class CheckedStep:
+class CheckedStep(MutableRecord):
     """A step after checking: what lowering needs to build the kind's IR node."""
 
     kind: StepKind

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Diagnostic, Span, did_you_mean
@@ -15,12 +14,12 @@ from ..ir import Dice, ErrorType, Formula, Template
 from ..ir import expr as ir
 from ..load import Document, JsonPath
 from ..messages import say
+from ..record import MutableRecord, field
 
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 
 
-@dataclass
-class Reporter:
+class Reporter(MutableRecord):
     """Collects diagnostics while validating."""
 
     diags: list[Diagnostic] = field(default_factory=list)

@@ -18,8 +18,6 @@ still as checked.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from typing import Any
 
 from ..diagnostics import Diagnostic, did_you_mean
@@ -33,6 +31,7 @@ from ..ir import (
 )
 from ..load import Document, SourceFolder
 from ..memo import current
+from ..record import MutableRecord, replace
 from ..formula.check import BUILTINS, Binding, FormulaSpec, Scope
 from ..ir import expr as ir
 from ..formula.syntax import parse
@@ -52,8 +51,7 @@ from .manifest import check_dice, check_features, check_helpers, check_table_dec
 from .inventory import check_rule_ids, check_rule_index, check_rulings, check_stats
 
 
-@dataclass
-class LoadedSource:
+class LoadedSource(MutableRecord):
     folder: SourceFolder
     manifest: Document
     docs: list[tuple[Document, str]]
@@ -72,8 +70,7 @@ def _unique(items: list[tuple[str, Any]], what: str, doc_span: Any, rep: Reporte
             seen[key] = span
 
 
-@dataclass
-class Checked:
+class Checked(MutableRecord):
     """A ruleset that passed validation, for the lowering pass: the IR `Ruleset` it becomes in all
     but its procedures (one declaration of a ruleset's fields, `ir.Ruleset`), with its procedures
     as checked, which lowering turns into IR procedures."""
@@ -150,7 +147,7 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
         if len(rep.diags) == before:
             current().put("procedures", sources, procedures)
     else:  # copies: the effects are checked again below, against this build's tables
-        procedures = [dataclasses.replace(p) for p in kept]  # CheckedProcedure: a dataclass
+        procedures = [replace(p) for p in kept]
     for s in stats:
         check_rule_ids(s.rules, rule_ids, s.span, rep)
     for r in rulings:

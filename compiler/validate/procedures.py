@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import builtins
 import keyword
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Span, did_you_mean
@@ -15,6 +14,7 @@ from ..formula.check import Binding, Scope
 from ..ir import CheckUse, Dice, Effect, ErrorType, Output, Param, Stat, Summary
 from ..ir import expr as ir
 from ..load import Document
+from ..record import MutableRecord, field
 from ..steps import CheckedStep, kind_of
 from .literals import check_literals
 from .context import Reporter, StepContext, compile_formula
@@ -24,8 +24,7 @@ from ..messages import say
 RESERVED_PARAMS = {"dice", "trace"} | set(dir(builtins))
 
 
-@dataclass
-class CheckedProcedure:
+class CheckedProcedure(MutableRecord):
     id: str
     name: str
     description: str

@@ -13,7 +13,6 @@ no step raises is reported too: a program catching it waits for something that n
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
@@ -23,15 +22,14 @@ from ..ir import ErrorType, FormulaField, Procedure, Ruleset
 from ..ir import expr as ir
 from ..memo import current
 from ..messages import say
-from ..record import Record, field_names
+from ..record import MutableRecord, Record, field, field_names
 
 
-@dataclasses.dataclass
-class Reads:
-    rulings: set[str] = dataclasses.field(default_factory=set)
-    fields: set[tuple[str, str]] = dataclasses.field(default_factory=set)  # (table, field)
-    errors: set[str] = dataclasses.field(default_factory=set)  # error types some step raises
-    seen: set[int] = dataclasses.field(default_factory=set)
+class Reads(MutableRecord):
+    rulings: set[str] = field(default_factory=set)
+    fields: set[tuple[str, str]] = field(default_factory=set)  # (table, field)
+    errors: set[str] = field(default_factory=set)  # error types some step raises
+    seen: set[int] = field(default_factory=set)
 
     def walk(self, value: Any) -> None:
         """Every node under `value` (IR records, tuples, mappings); shared nodes once."""

@@ -11,11 +11,11 @@ import builtins
 import keyword
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from ...ir import Dice, Procedure, Step, Template
 from ...ir import expr as ir
 from ...ir import Plan, PreparedBody
+from ...record import MutableRecord, field
 from .code import Code, Writer, code, join, literal, name, string
 from .expr import P_OR, P_UNARY, Names, PyExpr
 
@@ -29,8 +29,7 @@ def local_name(target: str) -> Code:
     return name(target)
 
 
-@dataclass
-class ProcedureContext:
+class ProcedureContext(MutableRecord):
     """What every form of one procedure shares."""
 
     proc: Procedure
