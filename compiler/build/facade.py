@@ -163,7 +163,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         if unbounded:
             diags.extend(unbounded)
             continue
-        rs = replace(rs, ruling_readers=ruling_readers(rs), prose=prose(rs, reads))  # for the pages and the odds
+        rs = replace(rs, ruling_readers=ruling_readers(rs, reads), prose=prose(rs, reads))  # for the pages and the odds
         if stop_after == "lower":
             build.rulesets.append(rs)
             continue

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, Span
 from ..features import FEATURES
-from ..ir import ErrorType, FormulaField, Procedure, Ruleset
+from ..ir import ErrorType, FormulaField, Ruleset
 from ..ir import expr as ir
 from ..memo import current
 from ..messages import say
@@ -30,6 +30,8 @@ class Reads(MutableRecord):
     fields: set[tuple[str, str]] = field(default_factory=set)  # (table, field)
     errors: set[str] = field(default_factory=set)  # error types some step raises
     seen: set[int] = field(default_factory=set)
+    # each procedure's name and the rulings it reads, sorted (`reads_of`; for `readers`)
+    by_procedure: list[tuple[str, list[str]]] = field(default_factory=list)
 
     def walk(self, value: Any) -> None:
         """Every node under `value` (IR records, tuples, mappings); shared nodes once."""
@@ -86,11 +88,18 @@ def reads_of(rs: Ruleset) -> Reads:
     build keeps what the procedures read while they stay the same)."""
     procedures = current().intern(("procedures", rs.id), rs.procedures)
     walked = current().get("procedure-walk", procedures)
-    if walked is None:
+    if walked is None:  # one walk a procedure, which also tells the pages what each reads (`readers`)
         walked = Reads()
-        walked.walk(procedures)
+        for p in procedures:
+            one = Reads()
+            one.walk(p)
+            walked.rulings |= one.rulings
+            walked.fields |= one.fields
+            walked.errors |= one.errors
+            walked.seen |= one.seen
+            walked.by_procedure.append((p.name, sorted(one.rulings)))
         current().put("procedure-walk", (procedures,), walked)
-    reads = Reads(set(walked.rulings), set(walked.fields), set(walked.errors), set(walked.seen))
+    reads = Reads(set(walked.rulings), set(walked.fields), set(walked.errors), set(walked.seen), walked.by_procedure)
     reads.walk(tuple(f.formula for f in _formula_fields(rs)))
     for feature in rs.features:
         reads.rulings.update(FEATURES[feature].rulings)
@@ -104,14 +113,12 @@ def reads_of(rs: Ruleset) -> Reads:
     return reads
 
 
-def readers(rs: Ruleset) -> dict[str, tuple[str, ...]]:
-    """For the pages: the names of what reads each ruling (procedures, table formulas, features);
-    a resident build keeps what the procedures read while they stay the same."""
+def readers(rs: Ruleset, reads: Reads | None = None) -> dict[str, tuple[str, ...]]:
+    """For the pages: the names of what reads each ruling (procedures, table formulas, features).
+    `reads`: `reads_of(rs)`, which walked each procedure already (else they are walked here; a
+    resident build keeps what the procedures read while they stay the same)."""
     out: dict[str, list[str]] = {}
-    procedures = current().intern(("procedures", rs.id), rs.procedures)
-    read = current().get("procedure-reads", procedures)
-    if read is None:
-        read = current().put("procedure-reads", (procedures,), [(p.name, _rulings_read(p)) for p in procedures])
+    read = reads.by_procedure if reads is not None else reads_of(rs).by_procedure
     for name, keys in read:
         for key in keys:
             out.setdefault(key, []).append(name)
@@ -132,11 +139,6 @@ def readers(rs: Ruleset) -> dict[str, tuple[str, ...]]:
             out.setdefault(r.ruling, []).append(r.name)
     return {k: tuple(v) for k, v in sorted(out.items())}  # by key: the IR is the same in every process
 
-
-def _rulings_read(p: Procedure) -> list[str]:
-    reads = Reads()
-    reads.walk(p)
-    return sorted(reads.rulings)
 
 
 def prose(rs: Ruleset, reads: Reads) -> tuple[tuple[str, str], ...]:
