@@ -92,7 +92,7 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
     _unique([(e.id, e.span) for e in errors], "error type", None, rep)
     helpers = check_helpers(m, rep)
 
-    table_files = TableFiles(base.id)
+    table_files = TableFiles()
     schemas: dict[str, dict[str, Any]] = {}
     all_docs = [(d, k, "ruleset") for d, k in base.docs] + [(d, k, p.id) for p in packs for d, k in p.docs]
     table_docs: list[tuple[Document, str]] = []
@@ -114,7 +114,6 @@ def check_ruleset(base: LoadedSource, packs: list[LoadedSource], *, declarations
                 table_docs.append((clean, origin))
         if kind in ("ruleset", "pack"):
             rep.error(doc.span(("kind",)), "second-manifest", say("second-manifest.folder-has-one-manifest", kind=kind))
-    table_files.save()
 
     stat_groups, stats = check_stats([(d, o) for d, k, o in all_docs if k == "stats"], rep)
     rulings = check_rulings([(d, o) for d, k, o in all_docs if k == "rulings"], rep)
