@@ -131,13 +131,13 @@ def test_a_corrupted_cache_never_changes_a_build_200_times(tmp_path: Path, fresh
 def test_cache_entries_are_json_and_sealed(fresh_cache: Path):
     name = cache.key("test", "value")
     cache.put(name, {"a": [1, "二", None]})
-    path = fresh_cache / name[:2] / name
+    path = cache._path(fresh_cache, name)
     seal, _, payload = path.read_bytes().partition(b"\n")
     assert payload == '{"a":[1,"二",null]}'.encode() and len(seal) == 64
     assert cache.get(name) == {"a": [1, "二", None]}
     other = cache.key("test", "other")
-    (fresh_cache / other[:2]).mkdir(exist_ok=True)
-    (fresh_cache / other[:2] / other).write_bytes(path.read_bytes())  # an entry under another name
+    cache._path(fresh_cache, other).parent.mkdir(exist_ok=True)
+    cache._path(fresh_cache, other).write_bytes(path.read_bytes())  # an entry under another name
     assert cache.get(other) is None
     with pytest.raises(TypeError):
         cache.put(name, {1, 2})  # only plain data is cached
