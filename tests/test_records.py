@@ -81,6 +81,28 @@ def test_a_shape_digest_tells_a_parameter_from_a_local() -> None:
     assert digest(shape(rs)) != digest(shape(other))  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("ruleset", ["dp", "d20", "tracks", "mini"])
+def test_a_shape_holds_tuples_never_lists_or_sets(ruleset: str) -> None:
+    """A shape's digest is its encoding (`record.encoded`): a list encodes as a tuple does, and a
+    set's order changes from one process to the next, so the IR a digest is taken of holds
+    neither, anywhere under the optimised ruleset (what `shape` is made from)."""
+    rs = compile_rules([Path(folder(ruleset))], stop_after="optimise").rulesets[0]
+    stack: list[tuple[str, object]] = [("rs", shape(rs))]
+    seen: set[int] = set()
+    while stack:
+        where, value = stack.pop()
+        if id(value) in seen or isinstance(value, (str, int, float, bool)) or value is None:
+            continue
+        seen.add(id(value))
+        assert not isinstance(value, (list, set, frozenset, bytearray)), f"{where}: {type(value).__name__}"
+        if isinstance(value, Record):
+            stack.extend((f"{where}.{n}", getattr(value, n)) for n in field_names(value))
+        elif isinstance(value, tuple):
+            stack.extend((f"{where}[{i}]", v) for i, v in enumerate(value))
+        elif hasattr(value, "items"):
+            stack.extend((f"{where}[{k!r}]", v) for k, v in value.items())  # type: ignore[union-attr]
+
+
 def test_a_mutable_record_is_changed_in_place_and_compared_by_its_fields() -> None:
     a, b = Reporter(), Reporter()
     assert isinstance(a, MutableRecord) and not isinstance(a, Record)
