@@ -63,3 +63,14 @@ def test_the_builder_hands_its_fixed_fields_to_the_distribution():
     odds = builder.build(((1, "blunt"),))
     assert odds.outcomes == {(True, "blunt", 2): 0.25, (False, "blunt", 0): 0.75}
     assert odds.marginal("kind") == {"blunt": 1.0} and odds.hit_probability == 0.25 and odds.expected_damage == 0.5
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 10**9), st.sets(st.integers(0, len(FIELDS) - 1)).map(lambda s: tuple(sorted(s))),
+       st.lists(st.integers(0, len(FIELDS) - 1), max_size=4))
+def test_a_projection_is_the_outcomes_projected(seed: int, fixed_at: tuple[int, ...], at: list[int]):
+    """`project` (what a fight reads of an action's outcomes) gives each whole outcome's values at
+    `at`, in the order of `outcomes`, with its probability."""
+    whole, short = _pair(seed, fixed_at)
+    expected = [(tuple(o[i] for i in at), p) for o, p in whole.outcomes.items()]
+    assert short.project(at) == expected and whole.project(at) == expected

@@ -61,8 +61,8 @@ class Until:
                 fields = odds.fields
                 at_track, at_points = fields.index(effect.key), fields.index(effect.field)
                 dist: Dict[int, float] = {}
-                for outcome, p in odds.outcomes.items():
-                    gained = int(outcome[at_points]) if outcome[at_track] == track else 0
+                for (on, points), p in odds.project((at_track, at_points)):
+                    gained = int(points) if on == track else 0
                     dist[gained] = dist.get(gained, 0.0) + p
                 cache[seen] = dist
             return cache[seen]

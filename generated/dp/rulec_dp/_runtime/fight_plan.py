@@ -18,7 +18,6 @@ checked before the work it bounds.
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple
 
 from .core import LimitExceeded, OutOfBounds
@@ -320,12 +319,9 @@ class _Chain:
             wanted = self.read[procedure] = _fields_read(self.rules, spec)
         read = tuple(f for f in fields if f in wanted)
         at = [fields.index(f) for f in read]
-        # an outcome's values of the fields read, as a tuple (itemgetter gives one for two or more)
-        project: Any = itemgetter(*at) if len(at) > 1 else (lambda o: tuple(o[i] for i in at))
         merged: Dict[Tuple[Any, ...], float] = {}
-        for outcome, p in odds.outcomes.items():
+        for projected, p in odds.project(at):  # each outcome's values of the fields read
             if p > 0.0:
-                projected = project(outcome)
                 merged[projected] = merged.get(projected, 0.0) + p
         out = _Merged(read, list(merged.items()))
         if cache_key is not None:

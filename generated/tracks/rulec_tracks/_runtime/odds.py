@@ -258,14 +258,18 @@ class Odds:
     @property
     def outcomes(self) -> Dict[Tuple[Any, ...], float]:
         if self._outcomes is None:
-            full: Dict[Tuple[Any, ...], float] = {}
-            for key, p in self._acc.items():
-                values = list(key)
-                for i, value in self._fixed:  # in increasing positions
-                    values.insert(i, value)
-                full[tuple(values)] = p
-            self._outcomes = full
+            values = tuple(v for _, v in self._fixed)
+            whole = _expander(len(self.fields), tuple(i for i, _ in self._fixed), tuple(range(len(self.fields))))
+            self._outcomes = {whole(key + values): p for key, p in self._acc.items()}
         return self._outcomes
+
+    def project(self, at: Sequence[int]) -> List[Tuple[Tuple[Any, ...], float]]:
+        """For each outcome in order, the values of the fields at the positions `at` (a tuple) and
+        its probability: what `outcomes` gives, projected, made from the keys as they are (a fight
+        reading the fields its effects read)."""
+        values = tuple(v for _, v in self._fixed)
+        pick = _expander(len(self.fields), tuple(i for i, _ in self._fixed), tuple(at))
+        return [(pick(key + values), p) for key, p in self._acc.items()]
 
     def _place(self, field: str) -> Tuple[bool, Any]:
         """(True, the field's index in an outcome's key), or (False, its value in every outcome)."""
@@ -325,6 +329,27 @@ class Odds:
             "expected_damage": None if self.damage is None else self.expected_damage,
             "dropped_tail_mass": self.dropped,
         }
+
+
+@lru_cache(maxsize=256)
+def _expander(n: int, fixed: Tuple[int, ...], at: Tuple[int, ...]) -> Any:
+    """A function of a key followed by the fixed values (`fixed`: their positions among the `n`
+    fields, increasing) to the tuple of the fields at positions `at`, in C (`itemgetter`)."""
+    from operator import itemgetter
+
+    varying = [i for i in range(n) if i not in fixed]
+    where = [0] * n
+    for j, i in enumerate(varying):
+        where[i] = j
+    for j, i in enumerate(fixed):
+        where[i] = len(varying) + j
+    order = [where[i] for i in at]
+    if len(order) == 1:
+        only = order[0]
+        return lambda values: (values[only],)
+    if not order:
+        return lambda values: ()
+    return itemgetter(*order)
 
 
 @lru_cache(maxsize=256)
