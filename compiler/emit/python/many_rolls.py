@@ -120,19 +120,22 @@ class ManyRollForms:
             if variant is not None:
                 guard = join(" and ", [g.expr(e) for e in variant.guard])
                 with w.block(code("if {}", guard)):
-                    self._enumerate(PyGen(self.ctx, "odds", w, body=variant), variant)
-            self._enumerate(g, body)
+                    self._enumerate(PyGen(self.ctx, "odds", w, body=variant), variant, first=True)
+            self._enumerate(g, body, first=variant is None)
 
-    def _enumerate(self, g: PyGen, body: "PreparedBody") -> None:
+    def _enumerate(self, g: PyGen, body: "PreparedBody", *, first: bool) -> None:
         """The loops over the body's rolls, each outcome added, and the distribution returned. The
         outcome fields no roll changes (`_fixed`) are left out of the key each outcome hashes and
-        given to the builder once, after the loops (runtime/odds.py `Odds`)."""
+        given to the builder once, after the loops (runtime/odds.py `Odds`). The `first` key of
+        the function is declared a tuple of any length: the variant's and the general body's may
+        leave out different fields (mypy --strict reads the generated packages)."""
         level = self.w.level
         self._per_roll("odds", g, body.steps)
         fixed = _fixed(body)
         varying = tuple(o for i, o in enumerate(body.outputs) if i not in fixed)
         # the builder's `add` written out, uncharged: every loop around it charged its outcomes
-        self.w.line(code("_key = ({})", self._outputs(varying, g)) if varying else Code("_key = ()"))
+        key = Code("_key: Tuple[Any, ...]") if first else Code("_key")
+        self.w.line(code("{} = ({})", key, self._outputs(varying, g)) if varying else code("{} = ()", key))
         self.w.line(code("_acc[_key] = _acc_get(_key, 0.0) + {}", g.p))
         self.w.level = level
         if not fixed:

@@ -389,7 +389,7 @@ def attack_odds(attacker: Combatant, target: Combatant, weapon: Union[Weapon, st
                     if (hit) and _weapon_damage_dice is not None else _rt_ZERO_ITEMS):
                 _weapon_damage_p = _natural_p * _weapon_damage_q
                 damage = (weapon_damage + _damage if weapon_damage + _damage > 0 else 0) if hit else 0
-                _key = (hit, crit, damage, natural, total)
+                _key: Tuple[Any, ...] = (hit, crit, damage, natural, total)
                 _acc[_key] = _acc_get(_key, 0.0) + _weapon_damage_p
         return _odds.build(((3, _weapon_damage_type_id), (6, _attacker_hidden), (7, _out7), (8, _out8)))
     for natural, _natural_q in _odds.each(_rt_d20_distribution(_natural_layers)):
@@ -633,7 +633,7 @@ def spell_attack_odds(attacker: Combatant, target: Combatant, dice_count: int, d
                 _rt_dice_items(_spell_damage_dice.terms, _spell_damage_dice.flat, crit)
                 if (hit) and _spell_damage_dice is not None else _rt_ZERO_ITEMS):
             _spell_damage_p = _natural_p * _spell_damage_q
-            _key = (hit, crit, spell_damage, total)
+            _key: Tuple[Any, ...] = (hit, crit, spell_damage, total)
             _acc[_key] = _acc_get(_key, 0.0) + _spell_damage_p
     return _odds.build(((4, _attacker_hidden),))
 
@@ -679,7 +679,7 @@ def charm_odds(charmer: Combatant, creature: Combatant) -> Odds:
     _odds, _p = OddsBuilder(CHARM_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, True),))
 
@@ -725,7 +725,7 @@ def end_charm_odds(charmer: Combatant, creature: Combatant) -> Odds:
     _odds, _p = OddsBuilder(END_CHARM_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, True),))
 
@@ -907,7 +907,7 @@ def grapple_odds(attacker: Combatant, target: Combatant, *, distance: int = 5, f
             _attack_roll_p = _p * _attack_roll_q
             attack_total = attack_roll + attack_mod
             success = attack_total > defend_total
-            _key = (success, attack_total, defend_total, success, not success)
+            _key: Tuple[Any, ...] = (success, attack_total, defend_total, success, not success)
             _acc[_key] = _acc_get(_key, 0.0) + _attack_roll_p
         return _odds.build()
     for attack_roll, _attack_roll_q in _odds.each(_rt_d20_distribution(_attack_roll_layers)):
@@ -1043,7 +1043,7 @@ def escape_grapple_odds(escaper: Combatant, grappler: Combatant, skill: Union[Co
             _escape_roll_p = _p * _escape_roll_q
             escape_total = escape_roll + escape_mod
             success = _grappler_incapacitated or escape_total > hold_total
-            _key = (success, escape_total, hold_total)
+            _key: Tuple[Any, ...] = (success, escape_total, hold_total)
             _acc[_key] = _acc_get(_key, 0.0) + _escape_roll_p
         return _odds.build()
     for escape_roll, _escape_roll_q in _odds.each(_rt_d20_distribution(0)):
@@ -1268,7 +1268,7 @@ def shove_odds(attacker: Combatant, target: Combatant, *, knock_prone: bool = Fa
             success = attack_total > defend_total
             push = _R_SHOVE_BASE_DISTANCE + attack_total - defend_total if _not_knock_prone and success else 0
             moved = push
-            _key = (success, knock_prone and success, moved, not success)
+            _key: Tuple[Any, ...] = (success, knock_prone and success, moved, not success)
             _acc[_key] = _acc_get(_key, 0.0) + _attack_roll_p
         return _odds.build(((4, 0),))
     for attack_roll, _attack_roll_q in _odds.each(_rt_d20_distribution(_attack_roll_layers)):
@@ -1404,7 +1404,7 @@ def drag_odds(dragger: Combatant, other: Combatant, held: Combatant, *, waived: 
             drag_total = drag_roll + _drag_total
             hold_total = hold_roll + _hold_total
             success = waived or drag_total > hold_total
-            _key = (success, not success)
+            _key: Tuple[Any, ...] = (success, not success)
             _acc[_key] = _acc_get(_key, 0.0) + _hold_roll_p
     return _odds.build()
 
@@ -1472,7 +1472,7 @@ def grapple_move_odds(mover: Combatant, target: Combatant, *, feet: int = 0, rep
     _acc = _odds.acc
     _acc_get = _acc.get
     _out2 = _R_GRAPPLE_MOVE_FEET
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, speed), (1, halved), (2, _out2), (3, spent)))
 
@@ -1518,7 +1518,7 @@ def hide_odds(character: Combatant) -> Odds:
     _odds, _p = OddsBuilder(HIDE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, True),))
 
@@ -1605,7 +1605,7 @@ def flanking_odds(ally_a: Combatant, ally_b: Combatant, enemy: Combatant, *, hex
     _acc = _odds.acc
     _acc_get = _acc.get
     _out1 = _R_FLANKING_BONUS if flanks else 0
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, flanks), (1, _out1), (2, geometry)))
 
@@ -1654,7 +1654,7 @@ def move_odds(mover: Combatant, *, feet: int = 5) -> Odds:
     _odds, _p = OddsBuilder(MOVE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, feet),))
 
@@ -1701,7 +1701,7 @@ def release_grapple_odds(grappler: Combatant, target: Combatant) -> Odds:
     _odds, _p = OddsBuilder(RELEASE_GRAPPLE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, True),))
 
@@ -1747,7 +1747,7 @@ def engage_odds(hostile: Combatant, creature: Combatant) -> Odds:
     _odds, _p = OddsBuilder(ENGAGE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, True),))
 
@@ -1793,7 +1793,7 @@ def disengage_odds(hostile: Combatant, creature: Combatant) -> Odds:
     _odds, _p = OddsBuilder(DISENGAGE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, True),))
 
@@ -1839,7 +1839,7 @@ def flank_position_odds(flanker: Combatant, enemy: Combatant) -> Odds:
     _odds, _p = OddsBuilder(FLANK_POSITION_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, True),))
 
@@ -1885,7 +1885,7 @@ def leave_flank_odds(flanker: Combatant, enemy: Combatant) -> Odds:
     _odds, _p = OddsBuilder(LEAVE_FLANK_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, True),))
 
@@ -1931,7 +1931,7 @@ def release_vehicle_odds(grappler: Combatant) -> Odds:
     _odds, _p = OddsBuilder(RELEASE_VEHICLE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, True),))
 
@@ -1995,7 +1995,7 @@ def vehicle_dc_odds(grappler: Combatant, power: Union[PowerSource, str], vehicle
     _odds, _p = OddsBuilder(VEHICLE_DC_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, dc), (1, mean_size)))
 
@@ -2228,8 +2228,9 @@ def vehicle_check_odds(grappler: Combatant, power: Union[PowerSource, str], vehi
             beats = total > dc
             push = _R_SHOVE_BASE_DISTANCE + total - dc if _push and beats else 0
             shove_feet = push
-            _key = (total, _not_shove and beats, _not_shove and total < dc, shove_feet, _out5 and beats,
-                    _out7 and beats or resisting and total >= dc, _out7 and beats, resisting and total < dc)
+            _key: Tuple[Any, ...] = (total, _not_shove and beats, _not_shove and total < dc, shove_feet,
+                                     _out5 and beats, _out7 and beats or resisting and total >= dc, _out7 and beats,
+                                     resisting and total < dc)
             _acc[_key] = _acc_get(_key, 0.0) + _roll_p
         return _odds.build(((0, dc), (6, 0)))
     for roll, _roll_q in _odds.each(_rt_d20_distribution(0)):
@@ -2318,6 +2319,6 @@ def vehicle_move_odds(grappler: Combatant, vehicle_size: int, *, feet: int = 0, 
     _acc = _odds.acc
     _acc_get = _acc.get
     _out2 = _R_GRAPPLE_MOVE_FEET
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, speed), (1, halved), (2, _out2), (3, spent)))

@@ -585,8 +585,9 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
             net = after_cancel + _attacker_attack_extras if hit else 0
             damage = net if _damage else 0
             condition_points = _rt_floordiv(net, _called_shot_net_per_point) if _condition_points else 0
-            _key = (hit, net, damage, _not_ranged and hit, _called_shot_track_id if condition_points > 0 else '',
-                    condition_points, item_damage)
+            _key: Tuple[Any, ...] = (hit, net, damage, _not_ranged and hit,
+                                     _called_shot_track_id if condition_points > 0 else '', condition_points,
+                                     item_damage)
             _acc[_key] = _acc_get(_key, 0.0) + _raw_p
         return _odds.build(((3, _weapon_damage_type_id), (4, _not_ranged), (8, dice_), (9, defender_extras),
                             (10, own_penalty), (11, 0), (12, False), (14, _out14), (15, _out15), (16, False),
@@ -873,7 +874,7 @@ def bombard_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
                         save_successes + _defender_save_extras
                         - prone_penalty) > 0 if small else 0 - defender_extras > 0
                 damage = _weapon_bombard_damage if hit else 0
-                _key = (hit, damage)
+                _key: Tuple[Any, ...] = (hit, damage)
                 _acc[_key] = _acc_get(_key, 0.0) + _save_successes_p
         return _odds.build(((2, 'pierce'), (3, small)))
     for attack_successes, _attack_successes_q in (
@@ -944,7 +945,7 @@ def parry_odds(defender: Combatant, weapon: Union[Weapon, str, None] = None) -> 
     _odds, _p = OddsBuilder(PARRY_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, bonus),))
 
@@ -1003,7 +1004,7 @@ def active_cover_odds(defender: Combatant, *, cover_size: int = 0, shield: Union
     _acc = _odds.acc
     _acc_get = _acc.get
     _cover_gt_0 = cover > 0
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, cover), (1, full), (2, _cover_gt_0)))
 
@@ -1051,7 +1052,7 @@ def total_defense_odds(defender: Combatant) -> Odds:
     _odds, _p = OddsBuilder(TOTAL_DEFENSE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, bonus),))
 
@@ -1118,7 +1119,7 @@ def willpower_spend_odds(character: Combatant, use: Union[WillpowerUse, str], *,
     _out1 = character.willpower - 1
     _out2 = use.id == 'conscious'
     _out4 = bonus if use.id == 'move' else 0
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, bonus), (1, _out1), (2, _out2), (3, 1), (4, _out4)))
 
@@ -1165,7 +1166,7 @@ def willpower_regain_odds(character: Combatant, *, points: int = 1) -> Odds:
     _odds, _p = OddsBuilder(WILLPOWER_REGAIN_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, points),))
 
@@ -1224,7 +1225,7 @@ def draw_odds(character: Combatant, *, from_container: bool = False, from_backpa
     _odds, _p = OddsBuilder(DRAW_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, action_spent), (1, weapon_drawn), (2, ammunition)))
 
@@ -1272,7 +1273,7 @@ def pick_up_odds(character: Combatant) -> Odds:
     _odds, _p = OddsBuilder(PICK_UP_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, action_spent),))
 
@@ -1335,7 +1336,7 @@ def reload_odds(character: Combatant, weapon: Union[Weapon, str], *, ammo_in_han
     _odds, _p = OddsBuilder(RELOAD_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, action_spent), (1, ammo_in_hand)))
 
@@ -1387,7 +1388,7 @@ def open_bolt_odds(character: Combatant, weapon: Union[Weapon, str]) -> Odds:
     _acc = _odds.acc
     _acc_get = _acc.get
     _weapon_bolt_action = weapon.bolt_action
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, _weapon_bolt_action),))
 
@@ -1513,7 +1514,7 @@ def save_contest_odds(attack_dice: int, *, attack_extras: int = 0, save_dice: in
             _save_successes_p = _attack_successes_p * _save_successes_q
             net = (attack_successes + attack_extras - save_successes - save_extras
                    if attack_successes + attack_extras - save_successes - save_extras > 0 else 0)
-            _key = (net > 0, net, net)
+            _key: Tuple[Any, ...] = (net > 0, net, net)
             _acc[_key] = _acc_get(_key, 0.0) + _save_successes_p
     return _odds.build(((3, _damage_type_id),))
 
@@ -1637,7 +1638,8 @@ def trip_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, st
             _defend_successes_p = _attack_successes_p * _defend_successes_q
             net = attack_successes + _attacker_attack_extras - defend_successes
             success = net > 0
-            _key = (success, (net if net > 0 else 0), _not_flying and success, (net if net > 0 else 0) if flying else 0)
+            _key: Tuple[Any, ...] = (success, (net if net > 0 else 0), _not_flying and success,
+                                     (net if net > 0 else 0) if flying else 0)
             _acc[_key] = _acc_get(_key, 0.0) + _defend_successes_p
     return _odds.build()
 
@@ -1769,7 +1771,7 @@ def bull_rush_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapo
             net = attack_successes + _attacker_attack_extras - defend_successes
             success = net > 0
             push = 1 + _rt_floordiv(net, _R_BULL_RUSH_METERS_PER_NET) if _not_knock_down and success else 0
-            _key = (success, (net if net > 0 else 0), knock_down and success, push, not success)
+            _key: Tuple[Any, ...] = (success, (net if net > 0 else 0), knock_down and success, push, not success)
             _acc[_key] = _acc_get(_key, 0.0) + _defend_successes_p
     return _odds.build()
 
@@ -1936,8 +1938,8 @@ def grapple_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
                 _resist_p = _hold_p * _resist_q
                 net = hold + contest_extras - resist if touched else 0
                 success = touched and net > 0
-                _key = (success, touched, (net if net > 0 else 0), cling and success, _not_cling and success,
-                        net if _not_cling and success else 0)
+                _key: Tuple[Any, ...] = (success, touched, (net if net > 0 else 0), cling and success,
+                                         _not_cling and success, net if _not_cling and success else 0)
                 _acc[_key] = _acc_get(_key, 0.0) + _resist_p
     return _odds.build()
 
@@ -2054,8 +2056,8 @@ def pin_odds(attacker: Combatant, defender: Combatant) -> Odds:
             _resist_p = _hold_p * _resist_q
             net = hold + contest_extras - resist
             success = net > 0
-            _key = (success, (net if net > 0 else 0), success and net > _defender_strength,
-                    _R_PIN_ESCAPES_NEEDED if success else 1)
+            _key: Tuple[Any, ...] = (success, (net if net > 0 else 0), success and net > _defender_strength,
+                                     _R_PIN_ESCAPES_NEEDED if success else 1)
             _acc[_key] = _acc_get(_key, 0.0) + _resist_p
     return _odds.build()
 
@@ -2180,7 +2182,7 @@ def feint_odds(attacker: Combatant, defender: Combatant, *, penalty: int = 0, de
             net = feint_successes - read_successes
             success = net > 0
             parry_penalty = (_R_FEINT_MAX_PARRY_PENALTY if _R_FEINT_MAX_PARRY_PENALTY < net else net) if success else 0
-            _key = (success, success, parry_penalty)
+            _key: Tuple[Any, ...] = (success, success, parry_penalty)
             _acc[_key] = _acc_get(_key, 0.0) + _read_successes_p
     return _odds.build()
 
@@ -2463,8 +2465,8 @@ def overrun_odds(attacker: Combatant, defender: Combatant, *, blockers: int = 1,
                           if _blockers_eq_2 or left3 <= 0 else 3 if _blockers_eq_3 or left3 <= 0 else 4)
                 knocked_down = _knocked_down and passed < blockers and (
                         left1 if passed == 0 else left2 if passed == 1 else left3 if passed == 2 else left3) < 0
-                _key = (passed, passed == blockers, contested and passed < blockers, knocked_down,
-                        contested and passed < blockers and (square_behind_occupied or knocked_down))
+                _key: Tuple[Any, ...] = (passed, passed == blockers, contested and passed < blockers, knocked_down,
+                                         contested and passed < blockers and (square_behind_occupied or knocked_down))
                 _acc[_key] = _acc_get(_key, 0.0) + _b1_p
         return _odds.build(((2, contested), (6, _out6)))
     for mine, _mine_q in (_odds.outcomes(_p, _rt_pool_distribution(pool, 10, 8, 10)) if contested else _rt_ZERO_ITEMS):
@@ -2695,7 +2697,7 @@ def grapple_attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[
                 _raw_p = _resist_p * _raw_q
                 hit = contest_won and raw - defender_extras > 0
                 damage = raw - defender_extras + _attacker_attack_extras if hit else 0
-                _key = (contest_won, hit, damage)
+                _key: Tuple[Any, ...] = (contest_won, hit, damage)
                 _acc[_key] = _acc_get(_key, 0.0) + _raw_p
     return _odds.build(((3, 'blunt'),))
 
@@ -2827,7 +2829,7 @@ def grapple_move_odds(attacker: Combatant, defender: Combatant, *, pinned: bool 
         success = free_move
         meters = _rt_floordiv(_attacker_move_speed, _R_CLING_CARRY_SPEED_DIVISOR) if carrying else _rt_floordiv(
                 _attacker_move_speed, _R_PIN_MOVE_SPEED_DIVISOR) if pinned else 0
-        _key = (success, meters)
+        _key: Tuple[Any, ...] = (success, meters)
         _acc[_key] = _acc_get(_key, 0.0) + _p
         return _odds.build()
     for push, _push_q in (_odds.outcomes(_p, _rt_pool_distribution(_attacker_strength, 10, 8, 10)) if _not_free_move
@@ -2955,7 +2957,7 @@ def escape_grapple_odds(attacker: Combatant, defender: Combatant, *, pinned: boo
         for hold, _hold_q in _odds.outcomes(_resist_p, _rt_pool_distribution(_hold, 10, 8, 10)):
             _hold_p = _resist_p * _hold_q
             success = resist - hold > 0
-            _key = (success, pinned and success, _not_pinned and success)
+            _key: Tuple[Any, ...] = (success, pinned and success, _not_pinned and success)
             _acc[_key] = _acc_get(_key, 0.0) + _hold_p
     return _odds.build()
 
@@ -3002,7 +3004,7 @@ def release_grapple_odds(attacker: Combatant, defender: Combatant) -> Odds:
     _odds, _p = OddsBuilder(RELEASE_GRAPPLE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, True),))
 
@@ -3119,7 +3121,7 @@ def cling_to_back_odds(attacker: Combatant, defender: Combatant, *, clinging: bo
             _resist_p = _hold_p * _resist_q
             net = hold + contest_extras - resist
             success = net > 0
-            _key = (success, (net if net > 0 else 0))
+            _key: Tuple[Any, ...] = (success, (net if net > 0 else 0))
             _acc[_key] = _acc_get(_key, 0.0) + _resist_p
     return _odds.build()
 
@@ -3167,7 +3169,7 @@ def stand_up_odds(character: Combatant) -> Odds:
     _acc = _odds.acc
     _acc_get = _acc.get
     _character_prone = character.prone
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, _character_prone),))
 
@@ -3213,6 +3215,6 @@ def aim_odds(character: Combatant) -> Odds:
     _odds, _p = OddsBuilder(AIM_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, 1),))

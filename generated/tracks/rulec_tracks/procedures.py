@@ -340,8 +340,8 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
             limb_damage = (to_hp - _defender_resistance if to_hp - _defender_resistance > 0
                            else 0) if _limb_damage else 0
             item_damage = to_hp if _item_damage else 0
-            _key = (hit, successes, 0 if _item_damage else to_hp, _part_track_id if points > 0 else '', points,
-                    limb_damage, item_damage)
+            _key: Tuple[Any, ...] = (hit, successes, 0 if _item_damage else to_hp, _part_track_id if points > 0 else '',
+                                     points, limb_damage, item_damage)
             _acc[_key] = _acc_get(_key, 0.0) + _successes_p
         return _odds.build(((3, _weapon_damage_type_id), (4, 0), (9, from_hiding)))
     for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(dice_, 10, 8, 10)):
@@ -582,7 +582,7 @@ def firearm_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon,
             final_damage = after_reduction - (_defender_absorption if _defender_absorption < after_reduction
                                               else after_reduction)
             to_hp = _rt_floordiv(final_damage, _R_LEAVE_AREA_DIVISOR) if left_area else final_damage
-            _key = (hits, hits > 0, to_hp)
+            _key: Tuple[Any, ...] = (hits, hits > 0, to_hp)
             _acc[_key] = _acc_get(_key, 0.0) + _dodge_successes_p
     return _odds.build(((2, per_hit), (3, penalty), (5, from_hiding), (6, _out6)))
 
@@ -633,7 +633,7 @@ def reload_odds(shooter: Combatant, weapon: Union[Weapon, str]) -> Odds:
     _odds, _p = OddsBuilder(RELOAD_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, reloaded),))
 
@@ -702,7 +702,7 @@ def fixed_damage_odds(defender: Combatant, amount: int, damage_type: Union[Damag
     _odds, _p = OddsBuilder(FIXED_DAMAGE_FIELDS, None, 'damage', 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, to_hp), (1, absorbed)))
 
@@ -1001,7 +1001,7 @@ def charge_odds(attacker: Combatant, defender: Combatant, *, skill_bonus: int = 
                     + (impact - _attacker_damage_reduction if impact - _attacker_damage_reduction > 0 else 0)
                     - min((impact - _attacker_damage_reduction if impact - _attacker_damage_reduction > 0 else 0),
                           _attacker_absorption))
-            _key = (hit, target_total, self_total, pushed - blocked)
+            _key: Tuple[Any, ...] = (hit, target_total, self_total, pushed - blocked)
             _acc[_key] = _acc_get(_key, 0.0) + _resist_p
     return _odds.build(((4, from_hiding),))
 
@@ -1061,7 +1061,7 @@ def parry_odds(defender: Combatant, *, with_weapon: bool = True, incoming: int =
     _acc_get = _acc.get
     _out1 = _R_PARRY_DURATION_SECONDS
     _out2 = (incoming - weapon_absorbed if incoming - weapon_absorbed > 0 else 0)
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, bonus), (1, _out1), (2, _out2)))
 
@@ -1163,7 +1163,7 @@ def dodge_odds(defender: Combatant, incoming: int, *, applicable: bool = True, d
                                     else _rt_ZERO_ITEMS):
         _successes_p = _p * _successes_q
         damage = (incoming - successes if incoming - successes > 0 else 0)
-        _key = (damage, incoming - damage)
+        _key: Tuple[Any, ...] = (damage, incoming - damage)
         _acc[_key] = _acc_get(_key, 0.0) + _successes_p
     return _odds.build()
 
@@ -1218,7 +1218,7 @@ def take_cover_odds(incoming: int, obstacle_takes: int, *, aim_exposed: bool = F
     _odds, _p = OddsBuilder(TAKE_COVER_FIELDS, None, 'damage', 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, damage), (1, through)))
 
@@ -1280,7 +1280,7 @@ def leave_area_odds(*, damage: int = 0, points: int = 0, timing: Union[LeaveTimi
     _acc = _odds.acc
     _acc_get = _acc.get
     _out2 = intended_meters if blocked else 0
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, taken), (1, taken_points), (2, _out2)))
 
@@ -1361,7 +1361,7 @@ def can_respond_odds(response: Union[Action, str], action: Union[Action, str], *
     _odds, _p = OddsBuilder(CAN_RESPOND_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, allowed),))
 
@@ -1410,7 +1410,7 @@ def interrupt_odds(needs_focus: bool, *, damage: int = 0, points: int = 0) -> Od
     _odds, _p = OddsBuilder(INTERRUPT_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, negated),))
 
@@ -1497,7 +1497,7 @@ def break_projectile_odds(defender: Combatant, projectile: Union[Weapon, str], c
     for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(_successes, 10, 8, 10)):
         _successes_p = _p * _successes_q
         destroyed = successes >= structure
-        _key = (destroyed, successes)
+        _key: Tuple[Any, ...] = (destroyed, successes)
         _acc[_key] = _acc_get(_key, 0.0) + _successes_p
     return _odds.build()
 
@@ -1551,7 +1551,7 @@ def influence_odds(weapon: Union[Weapon, str, None] = None, *, energy_influence:
     _odds, _p = OddsBuilder(INFLUENCE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, value),))
 
@@ -1706,7 +1706,7 @@ def conversion_odds(defender: Combatant, weapon: Union[Weapon, str], *, from_cal
                 - min(
                 (after_resist - _defender_damage_reduction if after_resist - _defender_damage_reduction > 0 else 0),
                 _defender_absorption))
-        _key = (damage, absorbed)
+        _key: Tuple[Any, ...] = (damage, absorbed)
         _acc[_key] = _acc_get(_key, 0.0) + _dodge_successes_p
     return _odds.build(((0, converts), (1, _out1)))
 
@@ -1774,7 +1774,7 @@ def initiative_roll_odds(character: Combatant, dice_count: int) -> Odds:
     _character_extra_successes = character.extra_successes
     for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(dice_count, 10, 8, 10)):
         _successes_p = _p * _successes_q
-        _key = (successes,)
+        _key: Tuple[Any, ...] = (successes,)
         _acc[_key] = _acc_get(_key, 0.0) + _successes_p
     return _odds.build(((1, _character_extra_successes),))
 
@@ -1930,7 +1930,7 @@ def detect_odds(seeker: Combatant, hider: Combatant, sense: Union[Sense, str] = 
     _hider_helpless = hider.helpless
     if not _not_automatic_hide:
         noticed = _noticed and (_hider_helpless or _seeker_extra_successes > _hider_extra_successes)
-        _key = (noticed, not noticed)
+        _key: Tuple[Any, ...] = (noticed, not noticed)
         _acc[_key] = _acc_get(_key, 0.0) + _p
         return _odds.build()
     for seek, _seek_q in (_odds.outcomes(_p, _rt_pool_distribution(seek_pool, 10, 8, 10)) if _not_automatic_hide
@@ -1986,7 +1986,7 @@ def surprise_odds(target: Combatant) -> Odds:
     _odds, _p = OddsBuilder(SURPRISE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, True),))
 
@@ -2032,7 +2032,7 @@ def surprise_round_odds(character: Combatant) -> Odds:
     _odds, _p = OddsBuilder(SURPRISE_ROUND_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, True),))
 
@@ -2092,7 +2092,7 @@ def end_surprise_odds(character: Combatant, *, hidden_action: bool = True) -> Od
     _odds, _p = OddsBuilder(END_SURPRISE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, True), (1, frees_surprised)))
 
@@ -2138,7 +2138,7 @@ def concentrate_odds(character: Combatant) -> Odds:
     _odds, _p = OddsBuilder(CONCENTRATE_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, True),))
 
@@ -2225,7 +2225,7 @@ def chaos_check_odds(character: Combatant, *, skill: int = 0, penalty: int = 0) 
                   if character.intelligence + skill - character.chaos - penalty > 0 else 0)
     for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(_successes, 10, 8, 10)):
         _successes_p = _p * _successes_q
-        _key = (successes,)
+        _key: Tuple[Any, ...] = (successes,)
         _acc[_key] = _acc_get(_key, 0.0) + _successes_p
     return _odds.build()
 
@@ -2303,7 +2303,7 @@ def will_check_odds(character: Combatant, *, skill: int = 0, penalty: int = 0) -
     _character_extra_successes = character.extra_successes
     for successes, _successes_q in _odds.outcomes(_p, _rt_pool_distribution(_successes, 10, 8, 10)):
         _successes_p = _p * _successes_q
-        _key = (successes,)
+        _key: Tuple[Any, ...] = (successes,)
         _acc[_key] = _acc_get(_key, 0.0) + _successes_p
     return _odds.build()
 
@@ -2378,7 +2378,7 @@ def add_points_odds(creature: Combatant, track: Union[ConditionTrack, str], *, c
     _acc = _odds.acc
     _acc_get = _acc.get
     _out3 = track.state.id if in_state else ''
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, points), (1, capacity), (2, debuff), (3, _out3), (4, fear)))
 
@@ -2449,7 +2449,7 @@ def miss_long_rest_odds(creature: Combatant, *, current: int = 0, capacity_loss:
     _track_id = track.id
     _out5 = loss - capacity_loss
     _out6 = points - current
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, points), (1, loss), (2, capacity), (3, _out3), (4, _track_id), (5, _out5), (6, _out6)))
 
@@ -2524,7 +2524,7 @@ def enhanced_long_rest_odds(creature: Combatant, *, current: int = 0, capacity_l
     _acc = _odds.acc
     _acc_get = _acc.get
     _track_id = track.id
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, points), (1, loss), (2, capacity), (3, recovered), (4, _track_id)))
 
@@ -2582,7 +2582,7 @@ def unconscious_hit_odds(creature: Combatant, track: Union[ConditionTrack, str] 
     _odds, _p = OddsBuilder(UNCONSCIOUS_HIT_FIELDS, None, None, 200000), 1.0
     _acc = _odds.acc
     _acc_get = _acc.get
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, points), (1, awake)))
 
@@ -2677,7 +2677,7 @@ def recover_odds(creature: Combatant, track: Union[ConditionTrack, str], current
                                     if _not_supernatural else _rt_ZERO_ITEMS):
         _successes_p = _p * _successes_q
         points = (current - successes if current - successes > 0 else 0)
-        _key = (points, current - points)
+        _key: Tuple[Any, ...] = (points, current - points)
         _acc[_key] = _acc_get(_key, 0.0) + _successes_p
     return _odds.build(((2, _track_id),))
 
@@ -2734,6 +2734,6 @@ def deal_points_odds(target: Combatant, track: Union[ConditionTrack, str], point
     _acc = _odds.acc
     _acc_get = _acc.get
     _track_id = track.id
-    _key = ()
+    _key: Tuple[Any, ...] = ()
     _acc[_key] = _acc_get(_key, 0.0) + _p
     return _odds.build(((0, _track_id), (1, dealt)))
