@@ -110,6 +110,6 @@ def attack_odds(attacker: Combatant, defender: Combatant, weapon: Union[Weapon, 
     _acc_get = _acc.get
     for hits, _hits_q in _odds.outcomes(_p, _rt_pool_distribution(dice_, 6, 5, 6)):
         _hits_p = _p * _hits_q
-        _key = (hits > 0, hits)
+        _key: Tuple[Any, ...] = (hits > 0, hits)
         _acc[_key] = _acc_get(_key, 0.0) + _hits_p
     return _odds.build()
