@@ -216,3 +216,25 @@ def test_a_one_shot_build_after_each_kind_of_edit_is_a_fresh_build(tmp_path: Pat
         _same(reusing, compile_rules(paths, memo=Memo()))
         assert reusing.ok, what
         write_build(out, reusing)
+
+
+@pytest.mark.parametrize("table, old, new", [
+    pytest.param("condition_tracks", "name: 目眩", "name: 目眩（改）", marks=pytest.mark.slow),  # the tracks it counts
+    pytest.param("states", "name: 目盲", "name: 目盲（改）", marks=pytest.mark.slow),  # the states it enters
+    ("senses", "name: 视觉", "name: 视觉（改）"),  # a check's `when` names an entry of it by its Chinese name
+    pytest.param("weapons", "name: ", "name: 改", marks=pytest.mark.slow),  # no fight table: kept from the folder
+])
+def test_a_fight_module_follows_the_entries_it_reads(tmp_path: Path, table: str, old: str, new: str) -> None:
+    """The fight modules (Python and JavaScript) are kept by the fight's shape, the ruleset's
+    shape with the entries of the tables they read (emit/shape.py `fight_tables`): a one-shot
+    build after an edit of one of those tables' entries writes them again, as a fresh build does.
+    (A fight emitter reading a table left out would find it empty in every build, not only here.)"""
+    rules = tmp_path / "tracks"
+    shutil.copytree(ROOT / "rules" / "tracks", rules)
+    out = tmp_path / "out"
+    write_build(out, compile_rules([rules], previous=out))
+    _edit(rules / "tables" / f"{table}.yaml", old, new)
+    reusing = compile_rules([rules], previous=out)
+    assert reusing.ok
+    write_build(out, reusing)
+    assert _tree(out) == _fresh(rules, tmp_path)

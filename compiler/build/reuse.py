@@ -19,7 +19,8 @@ safe because a ruleset's diagnostics, like its outputs, are a function of its in
 build without any diagnostic records anything.
 
 Within a ruleset that is built again, the texts made from its shape alone (`emit/shape.py`: the
-Python procedures and results modules, the JavaScript procedures) are taken the same way, one
+Python procedures and results modules, the JavaScript procedures; the fight modules, from the
+shape with the entries of the tables they read) are taken the same way, one
 text at a time: the facade records where each text landed (file, offset, length, SHA-256) under
 the name of the shape's digest (and of the Python that wrote it), and
 `PreviousOutputs.read` gives it back from the output folder when the bytes there still hash to it.

@@ -30,14 +30,38 @@ def shape(rs: Ruleset) -> Ruleset:
         rs, tables=tuple(replace(t, entries=()) for t in rs.tables), files=(), pack_label="")))
 
 
-def kept_text(space: str, rs: Ruleset, make: Callable[[Ruleset], T], reread: Callable[[str], T]) -> T:
+def fight_tables(rs: Ruleset) -> frozenset[str]:
+    """The tables whose entries a fight module reads (emit/fight_data.py, python/fight.py,
+    js/fight.py): the tracks and the states, and each table an action's check names an entry of
+    in its `when` (matched by the entry's Chinese name too)."""
+    if rs.fight is None:
+        return frozenset()
+    out = {t for t in (rs.fight.tracks, rs.fight.states) if t}
+    for p in rs.procedures:
+        types = {q.id: q.type for q in p.params}
+        out.update(types[param] for c in p.checks for param, _value, _default in c.when
+                   if types[param] not in ("int", "bool"))
+    return frozenset(out)
+
+
+def fight_shape(rs: Ruleset) -> Ruleset:
+    """The shape with the entries of `fight_tables` kept: what a fight module is made from."""
+    memo = current()
+    keep = fight_tables(rs)
+    return memo.once("fight-shape", (rs,), lambda: memo.intern(("fight-shape", rs.id), replace(
+        rs, tables=tuple(t if t.id in keep else replace(t, entries=()) for t in rs.tables), files=(), pack_label="")))
+
+
+def kept_text(space: str, rs: Ruleset, make: Callable[[Ruleset], T], reread: Callable[[str], T],
+              shape_of: Callable[[Ruleset], Ruleset] = shape) -> T:
     """`make(shape)`: the text made from the ruleset's shape, in every build (so that a module
     made this way cannot read an entry: a one-shot build would differ from a resident one, and
     `rulec build --check` would say so), kept by a resident build while the shape stays equal,
     and taken by a one-shot build from the output folder it replaces when the shape is the one
     that text was made from there (`Memo.text`, by the shape's digest: `digest`); `reread` gives
-    such a text the target's type of trusted code."""
-    key = shape(rs)
+    such a text the target's type of trusted code. `shape_of`: what of the ruleset the text is made
+    from (`fight_shape` for a fight module, which reads a few tables' entries)."""
+    key = shape_of(rs)
     memo = current()
     return memo.once(space, (key,), lambda: memo.text(
         space, lambda: memo.once("shape-digest", (key,), lambda: digest(key)), lambda: make(key), reread))

@@ -16,7 +16,7 @@ from ...ir import Ruleset
 from ...steps import kind_for
 from ..python.package import _entry_table
 from ..python.procedures import camel
-from ..shape import kept_text
+from ..shape import fight_shape, kept_text
 from .code import Js, Writer, comment, indented, join, js, literal, meta, name, reread, require_js, source_file, string
 from .model import exported, write_model
 from .resolved import undefined
@@ -75,7 +75,7 @@ def body(rs: Ruleset) -> Js:
     write_model(rs, w)
     model = w.text()
     del w  # its lines: a 100,000-weapon table's rows are held once, as the model's text (issue 20)
-    fight = fight_js(rs) if rs.fight is not None else Js("")
+    fight = kept_text("js-fight", rs, fight_js, reread, fight_shape) if rs.fight is not None else Js("")
     if "initiative" in rs.features:
         fight = js("{}{}", fight, initiative_js(rs))
     runtime = _runtime(rs)

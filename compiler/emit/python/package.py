@@ -16,7 +16,7 @@ from types import CodeType
 from pathlib import Path
 
 from ...memo import current
-from ..shape import kept_text
+from ..shape import fight_shape, kept_text
 from ...diagnostics import Diagnostic, RulesError
 from ...engines import ENGINES
 from ...features import FEATURES
@@ -164,6 +164,11 @@ def _header_lines(header: str) -> str:
 def procedures_module(rs: Ruleset, header: str) -> str:
     """procedures.py: the header, then what the ruleset's shape makes (kept by a resident build)."""
     return _header_lines(header) + kept_text("py-procedures", rs, _procedures_body, str)
+
+
+def _fight_body(rs: Ruleset) -> str:
+    """fight.py after the header: made from the fight's shape (`shape.fight_shape`)."""
+    return fight_module(rs, "")
 
 
 def _procedures_body(rs: Ruleset) -> str:
@@ -340,7 +345,7 @@ def emit_package(rs: Ruleset, header: str) -> dict[str, str]:
         "README.md": readme(rs),
     }
     if rs.fight is not None:
-        files[f"{pkg}/fight.py"] = fight_module(rs, plain)
+        files[f"{pkg}/fight.py"] = _header_lines(plain) + kept_text("py-fight", rs, _fight_body, str, fight_shape)
     files.update({f"{pkg}/{rel}": text for rel, text in rows.items()})  # large tables' rows, as JSON
     for module in runtime_modules(rs):
         files[f"{pkg}/_runtime/{module}.py"] = (RUNTIME_DIR / f"{module}.py").read_text(encoding="utf-8")
