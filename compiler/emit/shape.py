@@ -26,8 +26,7 @@ def shape(rs: Ruleset) -> Ruleset:
     """The ruleset without its entries, files and pack label: one object a build (`Memo.once`), so
     that what is keyed on it (each kept text, its digest) is made once a build, not once a use."""
     memo = current()
-    return memo.once("shape", (rs,), lambda: memo.intern(("shape", rs.id), replace(
-        rs, tables=tuple(replace(t, entries=()) for t in rs.tables), files=(), pack_label="")))
+    return memo.once("shape", (rs,), lambda: memo.intern(("shape", rs.id), _bare(rs, frozenset())))
 
 
 def fight_tables(rs: Ruleset) -> frozenset[str]:
@@ -47,9 +46,13 @@ def fight_tables(rs: Ruleset) -> frozenset[str]:
 def fight_shape(rs: Ruleset) -> Ruleset:
     """The shape with the entries of `fight_tables` kept: what a fight module is made from."""
     memo = current()
-    keep = fight_tables(rs)
-    return memo.once("fight-shape", (rs,), lambda: memo.intern(("fight-shape", rs.id), replace(
-        rs, tables=tuple(t if t.id in keep else replace(t, entries=()) for t in rs.tables), files=(), pack_label="")))
+    return memo.once("fight-shape", (rs,), lambda: memo.intern(("fight-shape", rs.id), _bare(rs, fight_tables(rs))))
+
+
+def _bare(rs: Ruleset, keep: frozenset[str]) -> Ruleset:
+    """`rs` without its files, its pack label and the entries of every table but those in `keep`."""
+    return replace(rs, tables=tuple(t if t.id in keep else replace(t, entries=()) for t in rs.tables), files=(),
+                   pack_label="")
 
 
 def kept_text(space: str, rs: Ruleset, make: Callable[[Ruleset], T], reread: Callable[[str], T],
