@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from rulec.emit.python.model import PICKS, rows_file
-from rulec.runtime.core import load_rows
+from rulec.runtime.core import load_entries, load_rows
 
 
 def test_rows_round_trip_through_every_kind_of_column(tmp_path: Path) -> None:
@@ -26,13 +28,42 @@ def test_rows_round_trip_through_every_kind_of_column(tmp_path: Path) -> None:
     assert [type(r[5]) for r in back[:2]] == [bool, int]  # True and 1 stay apart
 
 
+def test_entries_are_made_from_the_columns_as_the_rows_loop_makes_them(tmp_path: Path) -> None:
+    """`load_entries`: each row a `cls` with True after its first five values, a reference looked
+    up (its placeholder for none or an unknown id), a converted column converted, across files."""
+    from typing import Any, NamedTuple
+
+    class Entry(NamedTuple):
+        id: str
+        name: str
+        description: str
+        rules: Any
+        not_specified: Any
+        given: bool
+        kind: Any
+        dice: Any
+        n: int
+
+    kinds = {"melee": "近战", "ranged": "远程"}
+    rows = [(f"e{i}", f"条目{i}", "", ("R-1",), None, ["melee", "ranged", None, "gone"][i % 4],
+             (2, 6) if i % 3 else None, i) for i in range(9)]
+    (tmp_path / "_rows").mkdir()
+    (tmp_path / "_rows" / "t_0.json").write_text(rows_file(rows[:5]), encoding="utf-8")
+    (tmp_path / "_rows" / "t_1.json").write_text(rows_file(rows[5:]), encoding="utf-8")
+    made = load_entries(Entry, str(tmp_path / "model.py"), ["t_0.json", "t_1.json"], (3, 6),
+                        {5: (kinds, "无"), 6: lambda v: tuple(v) * 2 if v is not None else None})
+    expected = {r[0]: Entry(*r[:5], True, kinds.get(r[5], "无") if r[5] is not None else "无",  # type: ignore[arg-type]
+                            tuple(r[6]) * 2 if r[6] is not None else None, r[7]) for r in rows}
+    assert made == expected and list(made) == [r[0] for r in rows]
+    assert all(type(e) is Entry for e in made.values())
+
+
+@pytest.mark.slow  # every bundled ruleset built again: CI's slow job
 def test_entries_made_column_by_column_are_the_entries_of_the_rows(tmp_path: Path, package) -> None:  # type: ignore[no-untyped-def]
     """Every table of every ruleset with more than one row built as a large table (ROW_CHUNK 1:
     its rows as JSON, its entries made by the runtime's `load_entries`, references, dice, formulas
     and arrays included) holds, entry for entry, what the same table written as rows holds."""
     import re
-
-    import pytest
 
     from every_ruleset import RULESETS, SOURCES
     from rulec.build.facade import compile_rules
