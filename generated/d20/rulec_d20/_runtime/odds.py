@@ -278,7 +278,8 @@ class Odds:
         at = _layout(self.fields, tuple(i for i, _ in self._fixed)).get(field)
         if at is None:
             raise ValueError(f"{field!r} is not in fields")
-        return (True, at) if at >= 0 else (False, self._fixed[-1 - at][1])
+        keyed = len(self.fields) - len(self._fixed)
+        return (True, at) if at < keyed else (False, self._fixed[at - keyed][1])
 
     def total(self) -> float:
         return sum(self._acc.values())
@@ -331,18 +332,23 @@ class Odds:
         }
 
 
-@lru_cache(maxsize=256)
-def _expander(n: int, fixed: Tuple[int, ...], at: Tuple[int, ...]) -> Any:
-    """A function of a key followed by the fixed values (`fixed`: their positions among the `n`
-    fields, increasing) to the tuple of the fields at positions `at`, in C (`itemgetter`)."""
-    from operator import itemgetter
-
+def _where(n: int, fixed: Tuple[int, ...]) -> List[int]:
+    """For each of `n` fields, its index in a key followed by the fixed values (`fixed`: the
+    positions the key leaves out, increasing)."""
     varying = [i for i in range(n) if i not in fixed]
     where = [0] * n
-    for j, i in enumerate(varying):
+    for j, i in enumerate(varying + list(fixed)):
         where[i] = j
-    for j, i in enumerate(fixed):
-        where[i] = len(varying) + j
+    return where
+
+
+@lru_cache(maxsize=256)
+def _expander(n: int, fixed: Tuple[int, ...], at: Tuple[int, ...]) -> Any:
+    """A function of a key followed by the fixed values to the tuple of the fields at positions
+    `at`, in C (`itemgetter`)."""
+    from operator import itemgetter
+
+    where = _where(n, fixed)
     order = [where[i] for i in at]
     if len(order) == 1:
         only = order[0]
@@ -354,17 +360,11 @@ def _expander(n: int, fixed: Tuple[int, ...], at: Tuple[int, ...]) -> Any:
 
 @lru_cache(maxsize=256)
 def _layout(fields: Tuple[str, ...], fixed: Tuple[int, ...]) -> Dict[str, int]:
-    """Where each field of an `Odds` is, given the positions its keys leave out (`fixed`, in
-    increasing order): its index in a key (>= 0), or -1 - its index in `fixed`; a name given twice
-    is where it is first, as `fields.index` finds it."""
+    """Where each field of an `Odds` is in a key followed by the fixed values (`_where`); a name
+    given twice is where it is first, as `fields.index` finds it."""
     out: Dict[str, int] = {}
-    j = 0
-    for i, name in enumerate(fields):
-        if i in fixed:
-            out.setdefault(name, -1 - fixed.index(i))
-        else:
-            out.setdefault(name, j)
-            j += 1
+    for name, at in zip(fields, _where(len(fields), fixed)):
+        out.setdefault(name, at)
     return out
 
 
