@@ -74,3 +74,17 @@ def test_a_projection_is_the_outcomes_projected(seed: int, fixed_at: tuple[int, 
     whole, short = _pair(seed, fixed_at)
     expected = [(tuple(o[i] for i in at), p) for o, p in whole.outcomes.items()]
     assert short.project(at) == expected and whole.project(at) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.integers(-3, 9), st.booleans(), st.sampled_from(["", "x", "blunt"])),
+                          st.floats(0.001, 1.0)), max_size=12))
+def test_a_marginal_is_ordered_by_type_name_then_value(pairs: list[tuple[object, float]]) -> None:
+    """One type of value is sorted by value alone (the fast path); mixed types by type name first."""
+    acc: dict[tuple[object, ...], float] = {}
+    for n, (value, p) in enumerate(pairs):
+        acc[(value, n)] = p
+    odds = Odds(("kind", "n"), acc, 0.0, None, None)
+    got = odds.marginal("kind")
+    by_type = [(str(type(v)), v) for v in got]
+    assert by_type == sorted(by_type)

@@ -273,29 +273,7 @@ class _Chain:
         checks = self.plain.get(which)
         if checks is None:
             checks = self.plain[which] = _plain_checks(spec, read, counted, roles)
-        gains: Dict[int, float] = {}
-        for values, q in grouped:
-            delta = 0
-            for code, when, at, sign, key in checks:
-                if when >= 0 and not values[when]:
-                    continue
-                if code == _COUNTED:
-                    delta += int(values[at]) * sign
-                elif code == _NO_AMOUNT:
-                    if int(values[at]) * sign != 0:
-                        return None
-                elif code == _NO_TRACK:
-                    if int(values[at]) * sign != 0 and values[key]:
-                        return None
-                elif code == _NOTHING_SPENT:
-                    if int(values[at]) > 0:
-                        return None
-                else:  # an effect that always does something when its gate is true
-                    return None
-            if delta < 0:
-                return None
-            gains[delta] = gains.get(delta, 0.0) + q
-        return gains
+        return _plain_gains(grouped, checks)
 
     def _grouped(self, procedure: str, spec: ActionSpec, kwargs: Dict[str, Any]) -> "_Merged":
         """The procedure's outcomes for these arguments, merged by the fields the fight reads."""
@@ -353,6 +331,44 @@ class _Merged:
 # What `plain_gains` asks of one effect of an outcome whose gate is true (`_plain_checks`): the
 # counted counter's amount; no amount; no amount or no track named; nothing spent; never inert.
 _COUNTED, _NO_AMOUNT, _NO_TRACK, _NOTHING_SPENT, _ACTS = range(5)
+
+
+def _plain_gains(grouped: List[Tuple[Tuple[Any, ...], float]], checks: Tuple[Tuple[int, int, int, int, int], ...]
+                 ) -> Optional[Dict[int, float]]:
+    """`plain_gains` over the merged outcomes, a check at a time down the columns of the fields
+    read (each outcome's values): what the counted total gains in each, None when some outcome's
+    effect would do anything else. An amount is an int (a bool counts as 0 or 1) and a sign +1 or
+    -1, so an amount times its sign is non-zero exactly when the amount is."""
+    if not grouped:
+        return {}
+    columns = list(zip(*[values for values, _ in grouped]))
+    deltas: List[int] = [0] * len(grouped)
+    for code, when, at, sign, key in checks:
+        gates = columns[when] if when >= 0 else None
+        if code == _COUNTED:
+            amounts = [int(a) * sign for a in columns[at]]
+            deltas = ([d + a for d, a in zip(deltas, amounts)] if gates is None else
+                      [d + a if g else d for d, a, g in zip(deltas, amounts, gates)])
+        elif code == _NO_AMOUNT:
+            if any(columns[at] if gates is None else [g and a for a, g in zip(columns[at], gates)]):
+                return None
+        elif code == _NO_TRACK:
+            tracks = columns[key]
+            if any([a and t for a, t in zip(columns[at], tracks)] if gates is None else
+                   [g and a and t for a, t, g in zip(columns[at], tracks, gates)]):
+                return None
+        elif code == _NOTHING_SPENT:
+            if any([int(a) > 0 for a in columns[at]] if gates is None else
+                   [int(a) > 0 for a, g in zip(columns[at], gates) if g]):
+                return None
+        elif gates is None or any(gates):  # an effect that always does something when its gate is true
+            return None
+    gains: Dict[int, float] = {}
+    for delta, (_, q) in zip(deltas, grouped):
+        if delta < 0:
+            return None
+        gains[delta] = gains.get(delta, 0.0) + q
+    return gains
 
 
 def _plain_checks(spec: ActionSpec, read: Tuple[str, ...], counted: Target, roles: Mapping[str, str]

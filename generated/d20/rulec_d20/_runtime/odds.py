@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 import math
-from operator import add as _add, mul as _mul
+from operator import add as _add, itemgetter, mul as _mul
 import random
 from functools import lru_cache
 from typing import Any, Dict, List, Optional, Sequence, Tuple, TypeVar
@@ -301,6 +301,8 @@ class Odds:
         out: Dict[Any, float] = {}
         for o, p in self._acc.items():
             out[o[i]] = out.get(o[i], 0.0) + p
+        if len({type(v) for v in out}) == 1:  # one type (the usual case): by value alone, the same order
+            return dict(sorted(out.items(), key=itemgetter(0)))
         return dict(sorted(out.items(), key=lambda kv: (str(type(kv[0])), kv[0])))
 
     def expected(self, field: str) -> float:
@@ -346,8 +348,6 @@ def _where(n: int, fixed: Tuple[int, ...]) -> List[int]:
 def _expander(n: int, fixed: Tuple[int, ...], at: Tuple[int, ...]) -> Any:
     """A function of a key followed by the fixed values to the tuple of the fields at positions
     `at`, in C (`itemgetter`)."""
-    from operator import itemgetter
-
     where = _where(n, fixed)
     order = [where[i] for i in at]
     if len(order) == 1:

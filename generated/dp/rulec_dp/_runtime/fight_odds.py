@@ -183,12 +183,13 @@ def expected_attacks(marginal: Mapping[int, float], threshold: int) -> Optional[
         raise OutOfBounds(f"阈值×结果种数超过{MAX_CHAIN_WORK}", key="threshold")
     if not steps or stay >= 1.0:
         return None
-    top = max(v for v, _ in steps)
-    e = [0.0] * (threshold + top)  # e[t]: from total t; 0 from the threshold on
-    values, probs = [v for v, _ in steps], [p for _, p in steps]
     scale = 1.0 - stay
+    # A step of the threshold or more ends the chain from any total, so it adds p x 0.0 to every
+    # sum: left out, which changes no bit (adding +0.0 to a sum of terms >= 0 is exact).
+    low = [(v, p) for v, p in steps if v < threshold]
+    e = [0.0] * (2 * threshold)  # e[t]: from total t; 0 from the threshold on
     for t in range(threshold - 1, -1, -1):
-        e[t] = (1.0 + sum([p * e[t + v] for v, p in zip(values, probs)])) / scale
+        e[t] = (1.0 + sum([p * e[t + v] for v, p in low])) / scale
     return e[0]
 
 
