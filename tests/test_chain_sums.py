@@ -26,7 +26,7 @@ def _expected_by_definition(marginal: dict[int, float], threshold: int) -> float
     return e[0]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.dictionaries(st.integers(-3, 40), st.floats(0.0, 1.0), min_size=1, max_size=14),
        st.integers(1, 80))
 def test_expected_attacks_is_the_recurrence_bit_for_bit(weights: dict[int, float], threshold: int) -> None:
@@ -77,7 +77,7 @@ def _outcomes(draw: Any) -> tuple[list[tuple[tuple[Any, ...], float]], tuple[tup
     return grouped, tuple(checks)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(_outcomes())
 def test_plain_gains_by_column_equal_them_by_outcome(case: Any) -> None:
     grouped, checks = case
