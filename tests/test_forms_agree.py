@@ -61,13 +61,23 @@ def _outcome(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_forms_agree_on_random_inputs(ruleset, package):  # type: ignore[no-untyped-def]
-    m = package(ruleset)
-    rng = random.Random(20261130)
+    _forms_agree(package(ruleset), ruleset, cases=100, seed=20261130)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_forms_agree_on_more_random_inputs(ruleset, package):  # type: ignore[no-untyped-def]
+    _forms_agree(package(ruleset), ruleset, cases=1000, seed=20261207)
+
+
+def _forms_agree(m, ruleset, *, cases, seed):  # type: ignore[no-untyped-def]
+    """`cases` random calls of every procedure, each in all four forms, from the stream of `seed`."""
+    rng = random.Random(seed)
     closures: set[str] = set()  # which prepared closures ran: the folded common case and the general one
     for proc, info in m.PROCEDURE_INFO.items():
         traced, fast, prepare = (getattr(m, proc), getattr(m, f"{proc}_fast"), getattr(m, f"{proc}_prepare"))
         entity_ids = {pid for pid, _n, t in info["params"] if t not in ("int", "bool", "combatant")}
-        for case in range(250):
+        for case in range(cases):
             args, kwargs = _random_call(m, info, rng)
             by_id = {k: (v.id if k in entity_ids else v) for k, v in kwargs.items()}
             seed = rng.randrange(1 << 30)

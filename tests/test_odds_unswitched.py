@@ -70,7 +70,9 @@ def _calls(m, info, rng):  # type: ignore[no-untyped-def]
         yield combatants, {}
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+# dp's and d20's (4 s on 2 cores) run in the slow job, tracks' and mini's in the fast one.
+@pytest.mark.parametrize("ruleset", [pytest.param(r, marks=pytest.mark.slow) if r in ("dp", "d20") else r
+                                     for r in RULESETS])
 def test_the_variant_gives_the_general_distribution_exactly(ruleset, package, general):  # type: ignore[no-untyped-def]
     m, g = package(ruleset), general[ruleset]
     rng = random.Random(20261206)
