@@ -70,3 +70,11 @@ def has_rule_index(ruleset: str) -> bool:
 
 FIGHTING: tuple[str, ...] = tuple(rid for rid in RULESETS if declares_fight(rid))
 INDEXED: tuple[str, ...] = tuple(rid for rid in RULESETS if has_rule_index(rid))
+
+
+def slow_for(rulesets: tuple[str, ...], *slow: str) -> list[Any]:
+    """`rulesets` as parameters, those named in `slow` marked slow (the fast suite stays well under
+    its 90 s; CI's slow job runs them)."""
+    import pytest
+
+    return [pytest.param(r, marks=pytest.mark.slow) if r in slow else r for r in rulesets]

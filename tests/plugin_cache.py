@@ -24,9 +24,8 @@ def pytest_configure(config: pytest.Config) -> None:
     # neither `rulec build` nor `--check` counts it in an output folder.
     sys.dont_write_bytecode = False
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    if not hasattr(config, "workerinput"):  # once, in the controller: every `rulec` subprocess of the run
-        # reads the compiler's bytecode instead of compiling ~150 modules again (PYTHONDONTWRITEBYTECODE
-        # stops imports from writing it; __pycache__/ is git-ignored)
+    if not hasattr(config, "workerinput"):  # once, in the controller, before the workers start: every
+        # worker and `rulec` subprocess of the run reads the compiler's bytecode, none compiles it
         compileall.compile_dir(str(Path(__file__).resolve().parent.parent / "compiler"), quiet=1)
     if os.environ.get("RULEC_CACHE_DIR"):
         return  # set by the user (or by the controller for this xdist worker)

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 import pytest
 
-from every_ruleset import FIGHTING
+from every_ruleset import FIGHTING, slow_for
 from test_js_fight import NODE, _options, _stats, run_node
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="Node.js is not installed (CI installs it)")
@@ -145,9 +145,8 @@ def _check(runs: list[tuple[Path, list[PlanRun]]]) -> dict[str, int]:
 
 
 # The plans of tracks (its tracks and states make long chains: 11 s on 2 cores) and d20 (4 s) run in
-# the slow job, dp's and mini's in the fast one: the fast suite stays well under its 90 s.
-@pytest.mark.parametrize("ruleset", [pytest.param(r, marks=pytest.mark.slow) if r in ("tracks", "d20") else r
-                                     for r in FIGHTING])
+# the slow job, dp's and mini's in the fast one.
+@pytest.mark.parametrize("ruleset", slow_for(FIGHTING, "tracks", "d20"))
 def test_js_plans_agree_with_python(request: pytest.FixtureRequest, ruleset: str) -> None:
     built = request.getfixturevalue("built")
     m = request.getfixturevalue("package")(ruleset)

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from every_ruleset import RULESETS, SOURCES
+from every_ruleset import RULESETS, SOURCES, slow_for
 from rulec.build.facade import compile_rules
 from rulec.build.stamp import STAMP, stamp_bytes
 from rulec.build.write import write_tree
@@ -71,8 +71,7 @@ def _calls(m, info, rng):  # type: ignore[no-untyped-def]
 
 
 # dp's and d20's (4 s on 2 cores) run in the slow job, tracks' and mini's in the fast one.
-@pytest.mark.parametrize("ruleset", [pytest.param(r, marks=pytest.mark.slow) if r in ("dp", "d20") else r
-                                     for r in RULESETS])
+@pytest.mark.parametrize("ruleset", slow_for(RULESETS, "dp", "d20"))
 def test_the_variant_gives_the_general_distribution_exactly(ruleset, package, general):  # type: ignore[no-untyped-def]
     m, g = package(ruleset), general[ruleset]
     rng = random.Random(20261206)
