@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from ..ir import Entry, Ruleset, Table
 from ..memo import Stored, current
-from ..record import MutableRecord
+from ..record import MutableRecord, encoded
 from .env import Markdown, md_escape, render_bytes
 from .reference_rows import html_row, md_note, md_row, odds_html_rows, odds_md_rows
 from .quick_sheet import add_to_view
@@ -79,7 +79,7 @@ def _lazy_rows(view: dict[str, Any]) -> None:
         shown = {f.table or "" for f in t.fields if f.type == "ref"}
         context = memo.intern(("rows", view["id"], t.id),
                               (t.id, t.fields, tuple((tid, names.get(tid)) for tid in sorted(shown))))
-        stored = Stored(repr(context), repr, _rows_json, _rows_read)
+        stored = Stored(repr(context), encoded, _rows_json, _rows_read)  # an entry by all its fields
 
         def make(run: Sequence[Entry], t: Table = t, names: dict[str, dict[str, str]] = names,
                  cells: Cells = cells) -> tuple[bytes, bytes, bytes]:

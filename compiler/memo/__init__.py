@@ -69,12 +69,12 @@ class Previous(Protocol):
 class Stored(NamedTuple, Generic[R]):
     """How `each_run` keeps a run's value on disk, for a memo that is not resident: the name is
     the digest of `context` (everything the value is made from besides the run's items) and of
-    each item's `item` text (all of it: an entry's IR repr); the value goes to disk as `write`
+    each item's `item` bytes or text (all of it: an entry's IR, `record.encoded`); the value goes to disk as `write`
     makes it (plain JSON) and comes back through `read`, which checks it and gives None for
     anything it would not have written (then the run is made again)."""
 
     context: str
-    item: Callable[[Any], str]
+    item: Callable[[Any], bytes | str]
     write: Callable[[R], Any]
     read: Callable[[Any], R | None]
 
