@@ -135,14 +135,15 @@ EMITTERS = sorted({*ROOT.joinpath("compiler", "emit", "js").glob("*.py"), *ROOT.
 def _violations(path: Path) -> list[str]:
     """Where `path` could turn a plain string into code: `Js(...)` of anything but a string written
     in the source (or `Js` passed around as a function), a `js`/`join` template that is not one,
-    a call of `reread` (only `emit/shape.py:kept_text` calls it, on a text whose digest it checked),
+    a call of `reread` (only emit/shape.py calls it — `kept_text`, `placed_text` — on a text whose
+    digest the memo checked),
     or a `Writer`'s lines touched from outside code.py."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     out = []
     for node in ast.walk(tree):
         where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', '?')}"
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "reread":
-            # text read back from an output folder is Js only where kept_text checked its digest
+            # text read back from an output folder is Js only through emit/shape.py, its digest checked
             out.append(f"{where}: reread called by an emitter: {ast.unparse(node)[:100]}")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("Js", "js", "join"):
             first = node.args[0] if node.args else None

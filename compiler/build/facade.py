@@ -196,7 +196,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
     build.files = dict(sorted(build.files.items()))
     if not build.diagnostics:  # a ruleset with a warning is built again, to say it again
         reuse.record(memo, build, targets, {rid: files + pages.by_ruleset[rid] for rid, files in own.items()},
-                     pages.index, located)
+                     pages.index, located, memo.placed())
     return build
 
 

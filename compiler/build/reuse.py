@@ -24,6 +24,13 @@ shape with the entries of the tables they read) are taken the same way, one
 text at a time: the facade records where each text landed (file, offset, length, SHA-256) under
 the name of the shape's digest (and of the Python that wrote it), and
 `PreviousOutputs.read` gives it back from the output folder when the bytes there still hash to it.
+
+The rows of a big table are taken a run of entries at a time (`memo.Place`): the memo notes each
+run of the pages' rows and of the JavaScript module's data rows by its name (the digest of its
+entries and of what they are written with), and the facade records, for each ruleset and kind,
+where each run's parts landed (`place`) and the size and SHA-256 of each file they landed in. The
+next one-shot build reads those files once, and takes an unchanged run's parts from its place
+only while every file hashes to the record (`PreviousOutputs.regions`).
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
+from collections.abc import Callable
 from typing import Any
 
 from ..load import ReadRefused, read_bounded
@@ -42,6 +50,7 @@ from ..record import Record
 SPACE = "ruleset-outputs"
 MAX_FILES = 100_000  # a 100,000-weapon ruleset writes about 300 files
 MAX_TEXT = 64 << 20  # a text made from a ruleset's shape
+MAX_PAGE = 1 << 30  # a file a `place` record names (a 100,000-weapon ruleset's HTML page is about 65 MB)
 _INDEX_FIELDS = {"id": str, "name": str, "version": str, "source_file": str, "procedures": int, "rules": int}
 
 
@@ -118,10 +127,12 @@ def found(memo: Memo, digests: dict[str, str], targets: tuple[str, ...]) -> dict
 
 
 def record(memo: Memo, build: Build, targets: tuple[str, ...], own: dict[str, list[str]],
-           index: dict[str, dict[str, Any]], located: dict[str, dict[str, Any]]) -> None:
+           index: dict[str, dict[str, Any]], located: dict[str, dict[str, Any]],
+           placed: dict[str, tuple[tuple[str, ...], list[tuple[str, Any]]]]) -> None:
     """Remember what a build without diagnostics made (see the module): for each ruleset it built,
-    its files (`own`: their paths) and its index line, under the digest of its inputs; and where
-    each text `Memo.text` gave landed (`locate`)."""
+    its files (`own`: their paths) and its index line, under the digest of its inputs; where
+    each text `Memo.text` gave landed (`locate`); and where the runs of each `Place` did
+    (`place`)."""
     if memo.resident or memo.store is None:
         return
     for rid, rels in own.items():
@@ -131,6 +142,10 @@ def record(memo: Memo, build: Build, targets: tuple[str, ...], own: dict[str, li
         })
     for name, where in located.items():
         memo.save(name, where)
+    for label, (files, runs) in placed.items():
+        made = place(files, runs, build.files)
+        if made is not None:
+            memo.save(memo.placed_name(label), made)
 
 
 class PreviousOutputs:
@@ -155,6 +170,90 @@ class PreviousOutputs:
             return piece.decode("utf-8")
         except UnicodeDecodeError:  # pragma: no cover - the digest matched a text rulec wrote
             return None
+
+
+    def regions(self, record: Any) -> Callable[[str], tuple[bytes, ...] | None] | None:
+        """The runs a `place` record locates in this folder (see `Memo.placed`): a lookup of a run's
+        parts by its name, when every file the record names is a regular file inside the folder
+        whose bytes hash to the record; else None. A part is the bytes at its recorded offset and
+        length in such a file: exactly what the build that recorded it wrote there."""
+        files = _placed_files(record)
+        if files is None:
+            return None
+        data: dict[str, bytes] = {}
+        for rel, size, sha in files:
+            if rel not in data:
+                try:
+                    found = read_bounded(self.folder / rel, size)
+                except ReadRefused:
+                    return None
+                if len(found) != size or hashlib.sha256(found).hexdigest() != sha:
+                    return None
+                data[rel] = found
+        texts = [data[rel] for rel, _, _ in files]
+        runs = record["runs"]
+
+        def lookup(name: str) -> tuple[bytes, ...] | None:
+            where = runs.get(name)
+            if not isinstance(where, list) or len(where) != len(texts):
+                return None
+            parts = []
+            for text, at_length in zip(texts, where):
+                if not isinstance(at_length, list) or len(at_length) != 2:
+                    return None
+                at, length = at_length
+                if type(at) is not int or type(length) is not int or not 0 <= at <= at + length <= len(text):
+                    return None
+                parts.append(text[at:at + length])
+            return tuple(parts)
+
+        return lookup
+
+
+def place(files: tuple[str, ...], runs: list[tuple[str, tuple[bytes, ...]]], out: dict[str, bytes]
+          ) -> dict[str, Any] | None:
+    """The record of where each run's parts landed (part `i` in `out[files[i]]`), as
+    `PreviousOutputs.regions` reads it: each part found at or after where the part before it in
+    that file was (the runs are written in order), else anywhere; a run with a part in no file is
+    left out. None when a file is not among the outputs."""
+    if not runs or any(rel not in out or not _relative(rel) for rel in files):
+        return None
+    cursors = [0] * len(files)
+    where: dict[str, list[list[int]]] = {}
+    for name, parts in runs:
+        found = []
+        for i, part in enumerate(parts):
+            text = out[files[i]]
+            at = text.find(part, cursors[i])
+            if at < 0:
+                at = text.find(part)
+                if at < 0:
+                    break
+            found.append([at, len(part)])
+            cursors[i] = at + len(part)
+        else:
+            where[name] = found
+    return {"files": [[rel, len(out[rel]), hashlib.sha256(out[rel]).hexdigest()] for rel in files], "runs": where}
+
+
+def _placed_files(record: Any) -> list[tuple[str, int, str]] | None:
+    """The files of a `place` record, each a relative path inside the output folder with its size
+    and digest (the same file the same each time it is named); None for anything else."""
+    if not isinstance(record, dict) or set(record) != {"files", "runs"} or not isinstance(record["runs"], dict):
+        return None
+    files = record["files"]
+    if not isinstance(files, list) or not 0 < len(files) <= 16:
+        return None
+    out: list[tuple[str, int, str]] = []
+    seen: dict[str, tuple[int, str]] = {}
+    for item in files:
+        if (not isinstance(item, list) or len(item) != 3 or not _relative(item[0]) or type(item[1]) is not int
+                or not 0 <= item[1] <= MAX_PAGE or not isinstance(item[2], str) or len(item[2]) != 64):
+            return None
+        if seen.setdefault(item[0], (item[1], item[2])) != (item[1], item[2]):
+            return None
+        out.append((item[0], item[1], item[2]))
+    return out
 
 
 def locate(texts: dict[str, str], files: dict[str, bytes]) -> dict[str, dict[str, Any]]:

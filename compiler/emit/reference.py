@@ -15,7 +15,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..ir import Entry, Ruleset, Table
-from ..memo import Stored, current
+from ..memo import Place, Stored, current
 from ..record import MutableRecord, encoded
 from .env import Markdown, md_escape, render_bytes
 from .reference_rows import html_row, md_note, md_row, odds_html_rows, odds_md_rows
@@ -79,7 +79,9 @@ def _lazy_rows(view: dict[str, Any]) -> None:
         shown = {f.table or "" for f in t.fields if f.type == "ref"}
         context = memo.intern(("rows", view["id"], t.id),
                               (t.id, t.fields, tuple((tid, names.get(tid)) for tid in sorted(shown))))
-        stored = Stored(repr(context), encoded, _rows_json, _rows_read)  # an entry by all its fields
+        md, html = page_files(view["id"])
+        # an entry by all its fields; an unchanged run's rows from the pages the build replaces
+        stored = Stored(repr(context), encoded, _rows_json, _rows_read, Place(f"page-rows {view['id']}", (md, md, html)))
 
         def make(run: Sequence[Entry], t: Table = t, names: dict[str, dict[str, str]] = names,
                  cells: Cells = cells) -> tuple[bytes, bytes, bytes]:
@@ -216,6 +218,11 @@ def index_line(view: dict[str, Any]) -> dict[str, Any]:
             "rules": len(view["rules"])}
 
 
+def page_files(rid: str) -> tuple[str, str]:
+    """The Markdown and HTML pages of a ruleset, in the output folder."""
+    return f"reference/{rid}.md", f"reference/{rid}.html"
+
+
 def emit_reference(rulesets: list[Ruleset], digests: dict[str, str], odds: dict[str, list[dict[str, Any]]],
                    reused: Mapping[str, dict[str, Any]] | None = None) -> Pages:
     """The pages of `rulesets` and the index of those and of the `reused` ones (whose own pages
@@ -241,7 +248,7 @@ def emit_reference(rulesets: list[Ruleset], digests: dict[str, str], odds: dict[
         made = None if view.get("lean") else pages(view)  # the skeleton filled with the rows (kept by a resident build)
         if made is None:
             made = (render_bytes("markdown", "reference.md.j2", rs=view), render_bytes("html", "reference.html.j2", rs=view))
-        md, html = f"reference/{view['id']}.md", f"reference/{view['id']}.html"
+        md, html = page_files(view["id"])
         files[md], files[html] = made
         by_ruleset[view["id"]] += [md, html]
     lines = {view["id"]: index_line(view) for view in views}

@@ -70,6 +70,13 @@ def kept_text(space: str, rs: Ruleset, make: Callable[[Ruleset], T], reread: Cal
         space, lambda: memo.once("shape-digest", (key,), lambda: digest(key)), lambda: make(key), reread))
 
 
+def placed_text(reread: Callable[[str], T]) -> Callable[[tuple[bytes, ...]], T]:
+    """How a run of generated code placed in an output file (`memo.Place`: a module's data rows) is
+    read back: its one part, from a file the memo found to hash to the record of the build that
+    wrote it there (`Previous.regions`), made the target's type of trusted code by `reread`."""
+    return lambda parts: reread(parts[0].decode("utf-8"))
+
+
 def digest(bare: Ruleset) -> str:
     """The digest of all of a shape: its records encoded (`record.encoded`: every field of every
     IR node with its class; the same bytes in every process: tests/test_reuse.py), and the Python

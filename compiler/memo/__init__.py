@@ -39,7 +39,7 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from .runs import RUN, ends, item_id, runs
 
-__all__ = ["Memo", "Previous", "RUN", "Store", "Stored", "current", "ends", "runs", "using"]
+__all__ = ["Memo", "Place", "Previous", "RUN", "Store", "Stored", "current", "ends", "runs", "using"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -65,18 +65,44 @@ class Previous(Protocol):
 
     def read(self, where: Any) -> str | None: ...
 
+    def regions(self, record: Any) -> Callable[[str], tuple[bytes, ...] | None] | None:
+        """The parts of the runs a `Place`'s record says lie in the folder's files, by run name,
+        when every file the record names still hashes to it (else None: nothing is taken)."""
+        ...
+
 
 class Stored(NamedTuple, Generic[R]):
     """How `each_run` keeps a run's value on disk, for a memo that is not resident: the name is
     the digest of `context` (everything the value is made from besides the run's items) and of
     each item's `item` bytes or text (all of it: an entry's IR, `record.encoded`); the value goes to disk as `write`
     makes it (plain JSON) and comes back through `read`, which checks it and gives None for
-    anything it would not have written (then the run is made again)."""
+    anything it would not have written (then the run is made again). With no `write` (a text
+    of generated code, which the store never holds) the value is found only where `place` says."""
 
     context: str
     item: Callable[[Any], bytes | str]
-    write: Callable[[R], Any]
+    write: Callable[[R], Any] | None
     read: Callable[[Any], R | None]
+    place: Place | None = None
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+class Place(NamedTuple):
+    """Where the values of `each_run`'s stored runs land in the output files, for runs whose
+    values are written verbatim into the output (a page's rows, a module's data rows): `label`
+    names the record of the last build (one for all the runs of that label, `Memo.placed`), and
+    `files[i]` is the output file part `i` of each value lands in. `parts` gives a value's parts
+    as the UTF-8 bytes written, `value` a value from its parts read back (a text of generated code
+    made its target's type). A one-shot build takes an unchanged run's parts from there
+    (`Previous.regions`) before it asks the store."""
+
+    label: str
+    files: tuple[str, ...]
+    parts: Callable[[Any], tuple[bytes, ...]] = _same
+    value: Callable[[tuple[bytes, ...]], Any] = _same
 
 
 def _plain_key(*parts: bytes | str) -> str:
@@ -100,6 +126,8 @@ class Memo:
         self.store = store
         self.previous = previous if store is not None and not resident else None
         self._texts: dict[str, str] = {}
+        self._placed: dict[str, tuple[tuple[str, ...], list[tuple[str, Any]]]] = {}  # label -> files, runs
+        self._regions: dict[str, Callable[[str], tuple[bytes, ...] | None] | None] = {}  # label -> lookup
         self._keeps_once = once
         self._old: dict[_Key, tuple[_Key, Any]] = {}
         self._new: dict[_Key, tuple[_Key, Any]] = {}
@@ -231,18 +259,51 @@ class Memo:
         `stored.read`; made (and stored) when missing or refused."""
         out = []
         start = 0
+        place = stored.place
+        kept = self._kept(place) if place is not None else None
+        noted = self._placed.setdefault(place.label, (place.files, []))[1] if place is not None else None
         for end in cut:
             run = items[start:end]
             start = end
             if not run:
                 continue
             name = self.key(space, stored.context, *map(stored.item, run))
-            found = self.load(name)
-            value = stored.read(found) if found is not None else None
+            value = kept(name) if kept is not None else None
+            if value is None and stored.write is not None:
+                found = self.load(name)
+                value = stored.read(found) if found is not None else None
             if value is None:
                 value = make(run)
-                self.save(name, stored.write(value))
+                if stored.write is not None:
+                    self.save(name, stored.write(value))
+            if noted is not None:
+                noted.append((name, place.parts(value)))  # type: ignore[union-attr]
             out.append(value)
+        return out
+
+    def _kept(self, place: Place) -> Callable[[str], Any] | None:
+        """The lookup of the runs the last build placed under `place.label`, from the output folder
+        (once a build), or None when there is no folder, no record, or a file it names changed."""
+        if self.previous is None or self.store is None:
+            return None
+        if place.label not in self._regions:
+            record = self.store.get(self.placed_name(place.label))
+            lookup = self.previous.regions(record) if record is not None else None
+            self._regions[place.label] = lookup
+        found = self._regions[place.label]
+        if found is None:
+            return None
+        return lambda name: (place.value(parts) if (parts := found(name)) is not None and len(parts) == len(place.files)
+                             else None)
+
+    def placed_name(self, label: str) -> str:
+        """The store's name of the record of where the runs of `label` landed."""
+        return self.key("placed-runs", label)
+
+    def placed(self) -> dict[str, tuple[tuple[str, ...], list[tuple[str, Any]]]]:
+        """The runs of each `Place` label given since the last call, in order, with their names and
+        the files their parts land in (the facade records where each landed)."""
+        out, self._placed = self._placed, {}
         return out
 
     def _cut(self, items: Sequence[Any], key: Callable[[Any], str], like: Sequence[Any] | None,

@@ -9,10 +9,12 @@ entry by id or Chinese name.
 from __future__ import annotations
 
 from ...ir import FieldDecl, Ruleset, Table
-from ...memo import current
+from ...memo import Place, Stored, current
+from ...record import encoded
 from ...validate.scopes import class_name
+from ..shape import placed_text
 from ..python.model import formula_functions, row_id, table_order, table_rows
-from .code import Js, Writer, comment, comment_text, data_lines, join, js, literal, name, string
+from .code import Js, Writer, comment, comment_text, data_lines, join, js, literal, name, reread, string
 from .expr import JsExpr, Names, prop, ruling_constant
 from .procedures import getter
 
@@ -36,7 +38,7 @@ def write_model(rs: Ruleset, w: Writer) -> None:
     _combatant(rs, w)
     _formulas(rs, w)
     for t in table_order(rs.tables):
-        _table(t, w)
+        _table(t, w, rs.id)
 
 
 def _rulings(rs: Ruleset, w: Writer) -> None:
@@ -136,7 +138,20 @@ def _to_dict(f: FieldDecl) -> Js:
     return js("this.{}", fid)
 
 
-def _table(t: Table, w: Writer) -> None:
+def module_file(rid: str) -> str:
+    """Where a ruleset's JavaScript module is in the output folder (build/outputs.py writes it)."""
+    return f"js/{rid}/index.js"
+
+
+def _text_parts(text: Js) -> tuple[bytes]:
+    return (text.encode("utf-8"),)
+
+
+def _nothing(found: object) -> None:  # pragma: no cover - a run of code text is never in the store
+    return None
+
+
+def _table(t: Table, w: Writer, rid: str) -> None:
     cls, const = name(class_name(t.id)), name(t.id.upper())
     w.line()
     w.line(js("// {} ({}).", comment_text(t.name), prop(t.id)))
@@ -160,9 +175,12 @@ def _table(t: Table, w: Writer) -> None:
     w.line(js("const {} = new Map();", rows))
     w.line(Js("for (const r of ["))
     indent = "  " * (w.level + 1)
-    for run in current().each_run("js-rows", table_rows(t), lambda rows: data_lines(list(rows), indent), row_id,
-                             (current().intern("js-row-indent", indent),), like=t.entries):
-        w.extend(run)
+    # A run's rows are code: never in the store; a one-shot build takes an unchanged run's from the module it replaces.
+    place = Place(f"js-rows {rid}", (module_file(rid),), _text_parts, placed_text(reread))
+    stored: Stored[Js] = Stored(indent, encoded, None, _nothing, place)
+    for run in current().each_run("js-rows", table_rows(t), lambda rows: join("\n", data_lines(list(rows), indent)),
+                                  row_id, (current().intern("js-row-indent", indent),), like=t.entries, stored=stored):
+        w.extend([run])
     w.line(js("]) {}.set(r[0], new {}(r, true));", rows, cls))
     w.line(js("const {} = new FrozenMap({});", const, rows))
     if t.index:

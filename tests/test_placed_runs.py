@@ -1,0 +1,204 @@
+"""A one-shot build takes the rows of a big table's unchanged runs — the pages' Markdown and HTML
+rows and the JavaScript module's data rows — from the files the build replaces, where the last
+build recorded they landed (`memo.Place`, `reuse.place`, `PreviousOutputs.regions`): only while
+every file the record names still hashes to it, so the tree it writes is byte for byte a fresh
+build's whatever was edited or tampered with."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from every_ruleset import folder
+from rulec.build import reuse
+from rulec.build.facade import compile_rules
+from rulec.build.write import write_build
+from rulec.emit import reference
+from rulec.emit.js import code as js_code
+from rulec.memo import Memo, Place, Stored
+
+ENTRIES = 400  # about a dozen runs (memo.RUN entries each on average)
+
+
+@pytest.fixture
+def rules(tmp_path: Path) -> Path:
+    """The tests' mini ruleset with a weapons table of ENTRIES entries."""
+    out = tmp_path / "rules" / "mini"
+    shutil.copytree(folder("mini"), out)
+    lines = [f"  - {{id: w{i:04d}, name: 武器{i}, damage: {i % 5}, notes: 第{i}件}}" for i in range(ENTRIES)]
+    with (out / "weapons.yaml").open("a", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
+    return out.parent
+
+
+def _tree(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def _fresh(rules: Path, tmp: Path) -> dict[str, bytes]:
+    out = tmp / "fresh"
+    shutil.rmtree(out, ignore_errors=True)
+    write_build(out, compile_rules([rules], memo=Memo()))
+    return _tree(out)
+
+
+def _build(rules: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """A one-shot build into `out`; how many entries' page rows and JavaScript rows were made."""
+    made = {"page": 0, "js": 0}
+    rows_of, data_lines = reference._rows_of, js_code.data_lines
+
+    def page(run, *args):  # type: ignore[no-untyped-def]
+        made["page"] += len(run)
+        return rows_of(run, *args)
+
+    def js(rows, *args):  # type: ignore[no-untyped-def]
+        made["js"] += len(rows)
+        return data_lines(rows, *args)
+
+    monkeypatch.setattr(reference, "_rows_of", page)
+    import rulec.emit.js.model as js_model
+    monkeypatch.setattr(js_model, "data_lines", js)
+    result = compile_rules([rules], previous=out)
+    assert result.ok, [d.format() for d in result.diagnostics]
+    write_build(out, result)
+    monkeypatch.undo()
+    return made
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_an_edit_remakes_the_rows_of_its_run_only(rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "out"
+    assert _build(rules, out, monkeypatch)["js"] >= ENTRIES  # (page rows may come from the tests' cache)
+    _edit(rules / "mini" / "weapons.yaml", "第200件", "第200件（改）")
+    again = _build(rules, out, monkeypatch)
+    assert 0 < again["page"] < ENTRIES // 4 and 0 < again["js"] < ENTRIES // 4  # the edited run's rows
+    assert _tree(out) == _fresh(rules, tmp_path)
+
+
+@pytest.mark.parametrize("victim", ["reference/mini.md", "reference/mini.html", "js/mini/index.js"])
+def test_rows_are_never_taken_from_a_changed_file(rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  victim: str) -> None:
+    """A row of the file changed in place (its size kept): nothing of that file's runs is taken."""
+    out = tmp_path / "out"
+    _build(rules, out, monkeypatch)
+    path = out / victim
+    data = path.read_bytes()
+    at = data.index("武器300".encode())
+    path.write_bytes(data[:at] + "武器3X0".encode() + data[at + len("武器300".encode()):])
+    _edit(rules / "mini" / "weapons.yaml", "第200件", "第200件（改）")
+    given: dict[str, bool] = {}
+    regions = reuse.PreviousOutputs.regions
+
+    def spied(self: reuse.PreviousOutputs, record: Any) -> Any:
+        found = regions(self, record)
+        given.update({rel: found is not None for rel, _, _ in record["files"]})
+        return found
+
+    monkeypatch.setattr(reuse.PreviousOutputs, "regions", spied)
+    made = _build(rules, out, monkeypatch)
+    # the record naming the changed file is refused whole (both pages are one record); the other holds
+    assert given == {rel: rel.endswith(".js") != victim.endswith(".js") for rel in given} and len(given) == 3
+    if victim.endswith(".js"):
+        assert made["js"] >= ENTRIES  # every JavaScript row made again (the store never holds code)
+    else:
+        assert made["js"] < ENTRIES // 4  # the module's rows are still taken (the page rows come from the cache)
+    assert _tree(out) == _fresh(rules, tmp_path)
+
+
+def _folder(tmp_path: Path, files: dict[str, bytes]) -> reuse.PreviousOutputs:
+    for rel, data in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data)
+    return reuse.PreviousOutputs(tmp_path)
+
+
+def test_a_place_record_gives_back_exactly_what_was_written(tmp_path: Path) -> None:
+    out = {"a.md": b"head\nrow1\nrow2\nrow1\ntail\n", "b.html": b"<tr>1</tr><tr>2</tr>"}
+    runs = [("r1", (b"row1", b"<tr>1</tr>")), ("r2", (b"row2\nrow1", b"<tr>2</tr>")), ("empty", (b"", b""))]
+    record = reuse.place(("a.md", "b.html"), runs, out)
+    assert record is not None and record["runs"]["r2"][0] == [10, 9]  # found after r1's, in order
+    lookup = _folder(tmp_path, out).regions(record)
+    assert lookup is not None
+    assert [lookup(name) for name, _ in runs] == [parts for _, parts in runs]
+    assert lookup("unknown") is None
+    assert reuse.place(("a.md", "c.md"), runs, out) is None  # a file the build did not write
+    missing = reuse.place(("a.md", "b.html"), [("r9", (b"not there", b""))], out)
+    assert missing is not None and missing["runs"] == {}
+
+
+def test_place_records_that_lie_or_leave_the_folder_are_refused(tmp_path: Path) -> None:
+    out = {"a.md": b"head\nrow1\ntail\n"}
+    record = reuse.place(("a.md",), [("r1", (b"row1",))], out)
+    assert record is not None
+    previous = _folder(tmp_path, out)
+    assert previous.regions(record) is not None
+
+    def changed(**kw: Any) -> dict[str, Any]:
+        return {**record, **kw}
+
+    (rel, size, sha), = record["files"]
+    for bad in [changed(files=[["../a.md", size, sha]]), changed(files=[["/etc/passwd", size, sha]]),
+                changed(files=[[rel, size + 1, sha]]), changed(files=[[rel, size, "0" * 64]]),
+                changed(files=[[rel, size, sha], [rel, size, "0" * 64]]), changed(files=[]), changed(runs=[]),
+                {"files": record["files"]}, None, "x"]:
+        assert previous.regions(bad) is None, bad
+    lookup = previous.regions(changed(runs={"r1": [[5, 400]], "r2": [[-1, 2]], "r3": [[1]], "r4": [["1", 2]]}))
+    assert lookup is not None and all(lookup(n) is None for n in ("r1", "r2", "r3", "r4"))
+    (tmp_path / "a.md").write_bytes(b"head\nrow2\ntail\n")  # the same size, other bytes
+    assert previous.regions(record) is None
+
+
+class _Store:
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self.reads = 0
+
+    def key(self, *parts: bytes | str) -> str:
+        return "|".join(p if isinstance(p, str) else p.decode() for p in parts)
+
+    def get(self, name: str) -> Any:
+        self.reads += 1
+        return self.values.get(name)
+
+    def put(self, name: str, value: Any) -> None:
+        self.values[name] = value
+
+
+def test_a_placed_run_of_code_is_never_stored_and_is_taken_only_from_its_place(tmp_path: Path) -> None:
+    """`Stored(write=None)`: the run's text (generated code) never goes to the store; it is taken
+    only from the recorded place, as `Place.value` makes it."""
+    items = [f"k{i}" for i in range(200)]
+    store = _Store()
+    place = Place("label", ("out.txt",), lambda text: (text.encode(),), lambda parts: parts[0].decode())
+    stored: Stored[str] = Stored("ctx", str, None, lambda found: None, place)
+    made: list[int] = []
+
+    def make(run: Any) -> str:
+        made.append(len(run))
+        return "\n".join(run)
+
+    first = Memo(store=store).each_run("s", items, make, str, stored=stored)
+    assert sum(made) == len(items) and not store.values  # nothing stored
+    memo = Memo(store=store)
+    placed = memo.placed()
+    assert placed == {}
+    memo = Memo(store=store)
+    memo.each_run("s", items, make, str, stored=stored)
+    ((files, runs),) = memo.placed().values()
+    text = "\n".join(first).encode()
+    record = reuse.place(files, runs, {"out.txt": text})
+    assert record is not None
+    store.values[memo.placed_name("label")] = record
+    made.clear()
+    previous = _folder(tmp_path, {"out.txt": text})
+    items[100] = "changed"
+    again = Memo(store=store, previous=previous).each_run("s", items, make, str, stored=stored)
+    assert "\n".join(again) == "\n".join(items) and 0 < sum(made) < len(items) // 4
