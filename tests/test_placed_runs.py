@@ -1,8 +1,9 @@
 """A one-shot build takes the rows of a big table's unchanged runs — the pages' Markdown and HTML
 rows and the JavaScript module's data rows — from the files the build replaces, where the last
 build recorded they landed (`memo.Place`, `reuse.place`, `PreviousOutputs.regions`): only while
-every file the record names still hashes to it, so the tree it writes is byte for byte a fresh
-build's whatever was edited or tampered with."""
+every file the record names still hashes to it; and the Python package's unchanged rows files
+(`Memo.text`, each checked against its recorded digest). So the tree it writes is byte for byte
+a fresh build's whatever was edited or tampered with."""
 
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ from rulec.build.facade import compile_rules
 from rulec.build.write import write_build
 from rulec.emit import reference
 from rulec.emit.js import code as js_code
+from rulec.emit.python import model as py_model
 from rulec.memo import Memo, Place, Stored
 
-ENTRIES = 400  # about a dozen runs (memo.RUN entries each on average)
+ENTRIES = 1100  # about 35 runs (memo.RUN entries each on average), three rows files (model.ROW_CHUNK each)
 
 
 @pytest.fixture
@@ -46,9 +48,14 @@ def _fresh(rules: Path, tmp: Path) -> dict[str, bytes]:
 
 
 def _build(rules: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """A one-shot build into `out`; how many entries' page rows and JavaScript rows were made."""
-    made = {"page": 0, "js": 0}
-    rows_of, data_lines = reference._rows_of, js_code.data_lines
+    """A one-shot build into `out`; how many entries' page rows, JavaScript rows and Python rows
+    files were made."""
+    made = {"page": 0, "js": 0, "py": 0}
+    rows_of, data_lines, rows_file = reference._rows_of, js_code.data_lines, py_model.rows_file
+
+    def py(rows):  # type: ignore[no-untyped-def]
+        made["py"] += 1
+        return rows_file(rows)
 
     def page(run, *args):  # type: ignore[no-untyped-def]
         made["page"] += len(run)
@@ -61,6 +68,7 @@ def _build(rules: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str,
     monkeypatch.setattr(reference, "_rows_of", page)
     import rulec.emit.js.model as js_model
     monkeypatch.setattr(js_model, "data_lines", js)
+    monkeypatch.setattr(py_model, "rows_file", py)
     result = compile_rules([rules], previous=out)
     assert result.ok, [d.format() for d in result.diagnostics]
     write_build(out, result)
@@ -76,14 +84,17 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 def test_an_edit_remakes_the_rows_of_its_run_only(rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "out"
-    assert _build(rules, out, monkeypatch)["js"] >= ENTRIES  # (page rows may come from the tests' cache)
-    _edit(rules / "mini" / "weapons.yaml", "第200件", "第200件（改）")
+    first = _build(rules, out, monkeypatch)  # (page rows may come from the tests' cache)
+    assert first["js"] >= ENTRIES and first["py"] == 3
+    _edit(rules / "mini" / "weapons.yaml", "第800件", "第800件（改）")
     again = _build(rules, out, monkeypatch)
-    assert 0 < again["page"] < ENTRIES // 4 and 0 < again["js"] < ENTRIES // 4  # the edited run's rows
+    assert again["page"] < ENTRIES // 10 and 0 < again["js"] < ENTRIES // 10  # the edited run's rows (or the cache's)
+    assert again["py"] == 1  # the rows file holding the edited entry
     assert _tree(out) == _fresh(rules, tmp_path)
 
 
-@pytest.mark.parametrize("victim", ["reference/mini.md", "reference/mini.html", "js/mini/index.js"])
+@pytest.mark.parametrize("victim", ["reference/mini.md", "reference/mini.html", "js/mini/index.js",
+                                    "mini/rulec_mini/_rows/weapons_0.json"])
 def test_rows_are_never_taken_from_a_changed_file(rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                   victim: str) -> None:
     """A row of the file changed in place (its size kept): nothing of that file's runs is taken."""
@@ -91,9 +102,9 @@ def test_rows_are_never_taken_from_a_changed_file(rules: Path, tmp_path: Path, m
     _build(rules, out, monkeypatch)
     path = out / victim
     data = path.read_bytes()
-    at = data.index("武器300".encode())
-    path.write_bytes(data[:at] + "武器3X0".encode() + data[at + len("武器300".encode()):])
-    _edit(rules / "mini" / "weapons.yaml", "第200件", "第200件（改）")
+    at = data.index("武器30".encode())
+    path.write_bytes(data[:at] + "武器3X".encode() + data[at + len("武器30".encode()):])
+    _edit(rules / "mini" / "weapons.yaml", "第800件", "第800件（改）")
     given: dict[str, bool] = {}
     regions = reuse.PreviousOutputs.regions
 
@@ -104,12 +115,12 @@ def test_rows_are_never_taken_from_a_changed_file(rules: Path, tmp_path: Path, m
 
     monkeypatch.setattr(reuse.PreviousOutputs, "regions", spied)
     made = _build(rules, out, monkeypatch)
-    # the record naming the changed file is refused whole (both pages are one record); the other holds
-    assert given == {rel: rel.endswith(".js") != victim.endswith(".js") for rel in given} and len(given) == 3
-    if victim.endswith(".js"):
-        assert made["js"] >= ENTRIES  # every JavaScript row made again (the store never holds code)
-    else:
-        assert made["js"] < ENTRIES // 4  # the module's rows are still taken (the page rows come from the cache)
+    # the record naming the changed file is refused whole (both pages are one record); the others hold
+    kind = victim.rsplit(".", 1)[1]
+    assert given == {rel: victim not in given or rel.endswith(".js") != (kind == "js") for rel in given}
+    assert len(given) == 3
+    assert (made["js"] >= ENTRIES) == (kind == "js")  # JavaScript rows are never in the store: made again
+    assert made["py"] == (2 if kind == "json" else 1)  # the edited entry's rows file, and a changed one
     assert _tree(out) == _fresh(rules, tmp_path)
 
 

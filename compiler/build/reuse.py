@@ -256,15 +256,16 @@ def _placed_files(record: Any) -> list[tuple[str, int, str]] | None:
     return out
 
 
-def locate(texts: dict[str, str], files: dict[str, bytes]) -> dict[str, dict[str, Any]]:
-    """Where each text (by its memo name) lies in `files`, as `PreviousOutputs.read` takes it: the
-    first source file (in order) holding it, with its offset; a text no such file holds is left
-    out (the pages and data files, most of a big build's bytes, are not searched)."""
+def locate(texts: dict[str, tuple[str, str | None]], files: dict[str, bytes]) -> dict[str, dict[str, Any]]:
+    """Where each text (by its memo name) lies in `files`, as `PreviousOutputs.read` takes it: in
+    the file it was said to go to (the file whose path ends so), else the first source file (in
+    order) holding it, with its offset; a text no such file holds is left out (the pages and data
+    files, most of a big build's bytes, are searched only for a text said to go there)."""
     where: dict[str, dict[str, Any]] = {}
     sources = sorted(rel for rel in files if rel.endswith((".py", ".js")))
-    for name, text in texts.items():
+    for name, (text, file) in texts.items():
         data = text.encode("utf-8")
-        for rel in sources:
+        for rel in [rel for rel in files if rel.endswith(f"/{file}")] if file else sources:
             at = files[rel].find(data)
             if at >= 0:
                 where[name] = {"file": rel, "at": at, "length": len(data), "sha256": hashlib.sha256(data).hexdigest()}

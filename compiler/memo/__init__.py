@@ -125,7 +125,7 @@ class Memo:
         self.resident = resident
         self.store = store
         self.previous = previous if store is not None and not resident else None
-        self._texts: dict[str, str] = {}
+        self._texts: dict[str, tuple[str, str | None]] = {}
         self._placed: dict[str, tuple[tuple[str, ...], list[tuple[str, Any]]]] = {}  # label -> files, runs
         self._regions: dict[str, Callable[[str], tuple[bytes, ...] | None] | None] = {}  # label -> lookup
         self._keeps_once = once
@@ -345,23 +345,27 @@ class Memo:
         elif self.store is not None:
             self.store.put(name, value)
 
-    def text(self, space: str, digest: Callable[[], str], make: Callable[[], T], reread: Callable[[str], T]) -> T:
-        """A text of generated code made from what `digest()` names (all of it). With an output
-        folder to replace, it is the text a build of this account wrote there for that name, found
-        where the store's record says and checked against the record's digest (`Previous.read`),
-        given as `reread` makes it (the target's type of trusted code); else, or when that fails,
-        `make()`. Every text given is noted for `texts`."""
+    def text(self, space: str, digest: Callable[[], str], make: Callable[[], T], reread: Callable[[str], T],
+             file: str | None = None) -> T:
+        """A text of generated code (or data) made from what `digest()` names (all of it). With an
+        output folder to replace, it is the text a build of this account wrote there for that name,
+        found where the store's record says and checked against the record's digest
+        (`Previous.read`), given as `reread` makes it (the target's type of trusted code); else, or
+        when that fails, `make()`. Every text given is noted for `texts`, with `file`: the end of
+        the path of the output file it is written into (then only that file is searched for it;
+        else every source file)."""
         if self.previous is None or self.store is None:
             return make()
         name = self.key(space, digest())
         where = self.store.get(name)
         found = self.previous.read(where) if where is not None else None
         text = reread(found) if found is not None else make()
-        self._texts[name] = str(text)
+        self._texts[name] = (str(text), file)
         return text
 
-    def texts(self) -> dict[str, str]:
-        """The texts `text` gave since the last call, by name (the facade records where each lands)."""
+    def texts(self) -> dict[str, tuple[str, str | None]]:
+        """The texts `text` gave since the last call, by name, each with the file it was said to go
+        to (the facade records where each lands)."""
         out, self._texts = self._texts, {}
         return out
 

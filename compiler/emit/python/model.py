@@ -14,7 +14,8 @@ import json
 from collections.abc import Sequence
 
 from ...ir import DiceExpr, Entry, FieldDecl, FormulaField, Ruleset, Table
-from ...memo import current
+from ...memo import Stored, current
+from ...record import encoded
 from ...validate.scopes import class_name
 from .code import Code, UnquotedValue, Writer, code, comment, docstring, is_plain, join, literal, name, string
 from .expr import Names, PyExpr, ruling_constant
@@ -69,16 +70,32 @@ def table_rows(t: Table) -> list[tuple[object, ...]]:
         row for run in current().each_run("rows", t.entries, _row_values, entry_id) for row in run])
 
 
+def run_rows(t: Table, run: Sequence[Entry]) -> list[tuple[object, ...]]:
+    """The data rows of some of a table's entries (a run, a chunk), each row made once a build for
+    both targets: a one-shot build that takes the rows of unchanged runs from the output folder
+    makes the rows of the others only."""
+    made: dict[int, tuple[object, ...]] = current().once("row-values", (t,), dict)  # by entry (t holds them)
+    out = []
+    for e in run:
+        row = made.get(id(e))
+        if row is None:
+            row = made[id(e)] = row_value(e)
+        out.append(row)
+    return out
+
+
+def row_key(e: Entry) -> bytes:
+    """What an entry's data row is made from, as bytes for a digest (`record.encoded`): the row's
+    fields as the IR holds them, not the entry's place in its file."""
+    return encoded((e.id, e.name, e.description, e.rules, e.not_specified, e.values))
+
+
 def _row_values(entries: Sequence[Entry]) -> list[tuple[object, ...]]:
     return [row_value(e) for e in entries]
 
 
 def entry_id(e: Entry) -> str:
     return e.id
-
-
-def row_id(row: tuple[object, ...]) -> str:
-    return row[0]  # type: ignore[return-value]
 
 
 def row_value(e: Entry) -> tuple[object, ...]:
@@ -302,17 +319,15 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
     placeholder += [_placeholder_arg(f) for f in t.fields]
     w.line()
     w.line(code("{} = {}({})", _none(t), cls, join(", ", placeholder)))
-    rows = table_rows(t)
     files: dict[str, str] = {}
     rows_name = name(f"_{t.id.upper()}_ROWS")
-    if len(rows) > ROW_CHUNK:
+    if len(t.entries) > ROW_CHUNK:
         names = []
-        for k, i in enumerate(range(0, len(rows), ROW_CHUNK)):
+        for k, i in enumerate(range(0, len(t.entries), ROW_CHUNK)):
             names.append(f"{t.id}_{k}.json")
-            chunk = rows[i:i + ROW_CHUNK]
-            files[f"_rows/{names[-1]}"] = current().get("rows-json", *chunk) or current().put(
-                "rows-json", tuple(chunk), rows_file(chunk))
-        arrays = tuple(sorted(set().union(*current().each_run("row-arrays", rows, _array_columns, row_id, like=t.entries))))
+            files[f"_rows/{names[-1]}"] = _chunk_file(t, t.entries[i:i + ROW_CHUNK], f"_rows/{names[-1]}")
+        arrays = tuple(sorted(set().union(*current().each_run(
+            "row-arrays", t.entries, lambda run: _array_columns(run_rows(t, run)), entry_id, stored=_ARRAYS))))
         # the entries made column by column (the runtime's load_entries), not row by row as below
         converters = [(5 + i, _converter(f)) for i, f in enumerate(t.fields)]
         w.line(code("{}: Dict[str, {}] = _rt_load_entries({}, __file__, {}, {}, {{{}}})", const, cls, cls,
@@ -321,7 +336,7 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
     else:
         w.line(code("{}: Tuple[Tuple[Any, ...], ...] = (", rows_name))
         w.indent()
-        for row in rows:
+        for row in table_rows(t):
             w.row(row)
         w.dedent()
         w.line(Code(")"))
@@ -341,6 +356,27 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
         w.line(Code("return entry"))
     return files
 
+
+def _chunk_file(t: Table, chunk: Sequence[Entry], rel: str) -> str:
+    """A rows file of a chunk of a big table's entries: kept by a resident build while they are the
+    same objects; taken by a one-shot build from the output folder when it holds the file a build
+    wrote for the same rows (`Memo.text`: checked against the digest recorded then)."""
+    memo = current()
+    found: str | None = memo.get("rows-json", *chunk)
+    if found is None:
+        found = memo.put("rows-json", tuple(chunk), memo.text(
+            "rows-json", lambda: memo.key(*map(row_key, chunk)), lambda: rows_file(run_rows(t, chunk)), str, rel))
+    return found
+
+
+def _arrays_read(found: object) -> set[int] | None:
+    """A run's array columns read back from the store: column numbers."""
+    if isinstance(found, list) and all(type(x) is int and x >= 0 for x in found):
+        return set(found)
+    return None
+
+
+_ARRAYS: Stored[set[int]] = Stored("row-arrays", row_key, sorted, _arrays_read)
 
 PICKS = 256  # the most distinct values a column keeps as one character per row (a latin-1 byte)
 
