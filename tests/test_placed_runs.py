@@ -198,18 +198,20 @@ def test_a_placed_run_of_code_is_never_stored_and_is_taken_only_from_its_place(t
 
     first = Memo(store=store).each_run("s", items, make, str, stored=stored)
     assert sum(made) == len(items) and not store.values  # nothing stored
-    memo = Memo(store=store)
-    placed = memo.placed()
-    assert placed == {}
+    assert Memo(store=store).placed() == {}
     memo = Memo(store=store)
     memo.each_run("s", items, make, str, stored=stored)
     ((files, runs),) = memo.placed().values()
     text = "\n".join(first).encode()
     record = reuse.place(files, runs, {"out.txt": text})
     assert record is not None
-    store.values[memo.placed_name("label")] = record
-    made.clear()
     previous = _folder(tmp_path, {"out.txt": text})
+    store.values[Memo(store=store, previous=previous).placed_name("label")] = record  # that folder's record
+    made.clear()
     items[100] = "changed"
     again = Memo(store=store, previous=previous).each_run("s", items, make, str, stored=stored)
     assert "\n".join(again) == "\n".join(items) and 0 < sum(made) < len(items) // 4
+    made.clear()
+    elsewhere = _folder(tmp_path / "other", {"out.txt": text})  # the same bytes in another folder: its own record
+    Memo(store=store, previous=elsewhere).each_run("s", items, make, str, stored=stored)
+    assert sum(made) == len(items)

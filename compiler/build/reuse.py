@@ -135,15 +135,16 @@ def record(memo: Memo, build: Build, targets: tuple[str, ...], own: dict[str, li
     (`place`)."""
     if memo.resident or memo.store is None:
         return
+    digests = {rel: hashlib.sha256(build.files[rel]).hexdigest() for rels in own.values() for rel in rels}
     for rid, rels in own.items():
         memo.save(_name(memo, rid, build.digests[rid], targets), {
-            "files": {rel: [len(build.files[rel]), hashlib.sha256(build.files[rel]).hexdigest()] for rel in rels},
+            "files": {rel: [len(build.files[rel]), digests[rel]] for rel in rels},
             "index": index[rid],
         })
     for name, where in located.items():
         memo.save(name, where)
     for label, (files, runs) in placed.items():
-        made = place(files, runs, build.files)
+        made = place(files, runs, build.files, digests)
         if made is not None:
             memo.save(memo.placed_name(label), made)
 
@@ -154,6 +155,7 @@ class PreviousOutputs:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self.name = str(folder.absolute())
 
     def read(self, where: Any) -> str | None:
         """The text at the recorded place, when the bytes there hash to the recorded digest."""
@@ -210,12 +212,13 @@ class PreviousOutputs:
         return lookup
 
 
-def place(files: tuple[str, ...], runs: list[tuple[str, tuple[bytes, ...]]], out: dict[str, bytes]
-          ) -> dict[str, Any] | None:
+def place(files: tuple[str, ...], runs: list[tuple[str, tuple[bytes, ...]]], out: dict[str, bytes],
+          digests: dict[str, str] | None = None) -> dict[str, Any] | None:
     """The record of where each run's parts landed (part `i` in `out[files[i]]`), as
     `PreviousOutputs.regions` reads it: each part found at or after where the part before it in
     that file was (the runs are written in order), else anywhere; a run with a part in no file is
-    left out. None when a file is not among the outputs."""
+    left out. None when a file is not among the outputs. `digests`: the SHA-256 of some files,
+    made already."""
     if not runs or any(rel not in out or not _relative(rel) for rel in files):
         return None
     cursors = [0] * len(files)
@@ -223,8 +226,10 @@ def place(files: tuple[str, ...], runs: list[tuple[str, tuple[bytes, ...]]], out
     for name, parts in runs:
         found = []
         for i, part in enumerate(parts):
-            text = out[files[i]]
-            at = text.find(part, cursors[i])
+            text, cursor = out[files[i]], cursors[i]
+            # most often right after the part before, or after the line break that follows it
+            at = (cursor if text.startswith(part, cursor) else cursor + 1 if text.startswith(part, cursor + 1)
+                  else text.find(part, cursor))
             if at < 0:
                 at = text.find(part)
                 if at < 0:
@@ -233,7 +238,9 @@ def place(files: tuple[str, ...], runs: list[tuple[str, tuple[bytes, ...]]], out
             cursors[i] = at + len(part)
         else:
             where[name] = found
-    return {"files": [[rel, len(out[rel]), hashlib.sha256(out[rel]).hexdigest()] for rel in files], "runs": where}
+    known = digests or {}
+    made = {rel: known.get(rel) or hashlib.sha256(out[rel]).hexdigest() for rel in set(files)}
+    return {"files": [[rel, len(out[rel]), made[rel]] for rel in files], "runs": where}
 
 
 def _placed_files(record: Any) -> list[tuple[str, int, str]] | None:

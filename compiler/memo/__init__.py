@@ -63,6 +63,8 @@ class Previous(Protocol):
     text a record of the store locates there, when the bytes it finds still hash to the record's
     digest (else None)."""
 
+    name: str  # which folder (a record of where runs landed is one folder's)
+
     def read(self, where: Any) -> str | None: ...
 
     def regions(self, record: Any) -> Callable[[str], tuple[bytes, ...] | None] | None:
@@ -297,8 +299,9 @@ class Memo:
                              else None)
 
     def placed_name(self, label: str) -> str:
-        """The store's name of the record of where the runs of `label` landed."""
-        return self.key("placed-runs", label)
+        """The store's name of the record of where the runs of `label` landed in the output folder
+        (each folder has its own: two builds into two folders do not undo each other's)."""
+        return self.key("placed-runs", label, self.previous.name if self.previous is not None else "")
 
     def placed(self) -> dict[str, tuple[tuple[str, ...], list[tuple[str, Any]]]]:
         """The runs of each `Place` label given since the last call, in order, with their names and
