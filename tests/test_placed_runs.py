@@ -20,7 +20,7 @@ from rulec.build.write import write_build
 from rulec.emit import reference
 from rulec.emit.js import code as js_code
 from rulec.emit.python import model as py_model
-from rulec.memo import Memo, Place, Stored
+from rulec.memo import Memo, Place, Stored, mark
 
 ENTRIES = 1100  # about 35 runs (memo.RUN entries each on average), three rows files (model.ROW_CHUNK each)
 
@@ -133,21 +133,25 @@ def _folder(tmp_path: Path, files: dict[str, bytes]) -> reuse.PreviousOutputs:
 
 def test_a_place_record_gives_back_exactly_what_was_written(tmp_path: Path) -> None:
     out = {"a.md": b"head\nrow1\nrow2\nrow1\ntail\n", "b.html": b"<tr>1</tr><tr>2</tr>"}
-    runs = [("r1", (b"row1", b"<tr>1</tr>")), ("r2", (b"row2\nrow1", b"<tr>2</tr>")), ("empty", (b"", b""))]
-    record = reuse.place(("a.md", "b.html"), runs, out)
+    runs = [("r1", (b"row1", b"<tr>1</tr>")), ("r2", (b"row2\nrow1", b"<tr>2</tr>")), ("empty", (b"", b"")),
+            ("again", (b"row1", b"<tr>1</tr>"))]
+    marked = [(name, tuple(map(mark, parts))) for name, parts in runs]
+    record = reuse.place(("a.md", "b.html"), marked, out)
     assert record is not None and record["runs"]["r2"][0] == [10, 9]  # found after r1's, in order
+    assert record["runs"]["again"][0] == [5, 4]  # not after the part before: found from the start
     lookup = _folder(tmp_path, out).regions(record)
     assert lookup is not None
     assert [lookup(name) for name, _ in runs] == [parts for _, parts in runs]
     assert lookup("unknown") is None
-    assert reuse.place(("a.md", "c.md"), runs, out) is None  # a file the build did not write
-    missing = reuse.place(("a.md", "b.html"), [("r9", (b"not there", b""))], out)
-    assert missing is not None and missing["runs"] == {}
+    assert reuse.place(("a.md", "c.md"), marked, out) is None  # a file the build did not write
+    for bad in [(b"not there", b""), (b"row1\nrox", b"")]:  # nowhere; its first bytes there, not all of it
+        missing = reuse.place(("a.md", "b.html"), [("r9", tuple(map(mark, bad)))], out)
+        assert missing is not None and missing["runs"] == {}
 
 
 def test_place_records_that_lie_or_leave_the_folder_are_refused(tmp_path: Path) -> None:
     out = {"a.md": b"head\nrow1\ntail\n"}
-    record = reuse.place(("a.md",), [("r1", (b"row1",))], out)
+    record = reuse.place(("a.md",), [("r1", (mark(b"row1"),))], out)
     assert record is not None
     previous = _folder(tmp_path, out)
     assert previous.regions(record) is not None

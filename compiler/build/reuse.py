@@ -43,7 +43,7 @@ from typing import Any
 
 from ..load import ReadRefused, read_bounded
 from ..load.reading import read_region
-from ..memo import Memo
+from ..memo import Mark, Memo
 from .result import Build
 from ..record import Record
 
@@ -128,7 +128,7 @@ def found(memo: Memo, digests: dict[str, str], targets: tuple[str, ...]) -> dict
 
 def record(memo: Memo, build: Build, targets: tuple[str, ...], own: dict[str, list[str]],
            index: dict[str, dict[str, Any]], located: dict[str, dict[str, Any]],
-           placed: dict[str, tuple[tuple[str, ...], list[tuple[str, Any]]]]) -> None:
+           placed: dict[str, tuple[tuple[str, ...], list[tuple[str, tuple[Mark, ...]]]]]) -> None:
     """Remember what a build without diagnostics made (see the module): for each ruleset it built,
     its files (`own`: their paths) and its index line, under the digest of its inputs; where
     each text `Memo.text` gave landed (`locate`); and where the runs of each `Place` did
@@ -212,35 +212,54 @@ class PreviousOutputs:
         return lookup
 
 
-def place(files: tuple[str, ...], runs: list[tuple[str, tuple[bytes, ...]]], out: dict[str, bytes],
+def place(files: tuple[str, ...], runs: list[tuple[str, tuple[Mark, ...]]], out: dict[str, bytes],
           digests: dict[str, str] | None = None) -> dict[str, Any] | None:
     """The record of where each run's parts landed (part `i` in `out[files[i]]`), as
-    `PreviousOutputs.regions` reads it: each part found at or after where the part before it in
-    that file was (the runs are written in order), else anywhere; a run with a part in no file is
-    left out. None when a file is not among the outputs. `digests`: the SHA-256 of some files,
-    made already."""
+    `PreviousOutputs.regions` reads it: each part (known by its `Mark`) found where its bytes hash
+    to the mark, looked for at or after where the part before it in that file was (the runs are
+    written in order), else anywhere; a run with a part found nowhere is left out. None when a
+    file is not among the outputs. `digests`: the SHA-256 of some files, made already."""
     if not runs or any(rel not in out or not _relative(rel) for rel in files):
         return None
     cursors = [0] * len(files)
+    views = {rel: memoryview(out[rel]) for rel in set(files)}
     where: dict[str, list[list[int]]] = {}
-    for name, parts in runs:
+    for name, marks in runs:
         found = []
-        for i, part in enumerate(parts):
-            text, cursor = out[files[i]], cursors[i]
-            # most often right after the part before, or after the line break that follows it
-            at = (cursor if text.startswith(part, cursor) else cursor + 1 if text.startswith(part, cursor + 1)
-                  else text.find(part, cursor))
+        for i, part in enumerate(marks):
+            at = _find(out[files[i]], views[files[i]], part, cursors[i])
             if at < 0:
-                at = text.find(part)
-                if at < 0:
-                    break
-            found.append([at, len(part)])
-            cursors[i] = at + len(part)
+                break
+            found.append([at, part.length])
+            cursors[i] = at + part.length
         else:
             where[name] = found
     known = digests or {}
     made = {rel: known.get(rel) or hashlib.sha256(out[rel]).hexdigest() for rel in set(files)}
     return {"files": [[rel, len(out[rel]), made[rel]] for rel in files], "runs": where}
+
+
+def _find(text: bytes, view: memoryview, part: Mark, cursor: int, tries: int = 16) -> int:
+    """Where in `text` the part of this mark is: right after the part before (`cursor`), or after
+    the line break that follows it, most often; else at one of the first places its first bytes
+    are, from the cursor, then from the start; -1 when not there."""
+
+    def fits(at: int) -> bool:
+        return (text.startswith(part.head, at) and at + part.length <= len(text)
+                and hashlib.sha256(view[at:at + part.length]).digest() == part.digest)
+
+    for at in (cursor, cursor + 1):
+        if fits(at):
+            return at
+    for start in (cursor, 0):
+        at = text.find(part.head, start)
+        for _ in range(tries):
+            if at < 0:
+                break
+            if fits(at):
+                return at
+            at = text.find(part.head, at + 1)
+    return -1
 
 
 def _placed_files(record: Any) -> list[tuple[str, int, str]] | None:

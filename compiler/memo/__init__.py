@@ -39,7 +39,7 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from .runs import RUN, ends, item_id, runs
 
-__all__ = ["Memo", "Place", "Previous", "RUN", "Store", "Stored", "current", "ends", "runs", "using"]
+__all__ = ["Mark", "Memo", "Place", "Previous", "RUN", "Store", "Stored", "current", "ends", "runs", "using"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -92,6 +92,20 @@ def _same(value: Any) -> Any:
     return value
 
 
+class Mark(NamedTuple):
+    """What the memo keeps of a run's part until the build records where it landed (`Memo.placed`):
+    its length, its first bytes (to look for) and its SHA-256 (to be sure), not the part itself (a
+    100,000-weapon table's rows are tens of megabytes)."""
+
+    length: int
+    head: bytes
+    digest: bytes
+
+
+def mark(part: bytes) -> Mark:
+    return Mark(len(part), part[:64], hashlib.sha256(part).digest())
+
+
 class Place(NamedTuple):
     """Where the values of `each_run`'s stored runs land in the output files, for runs whose
     values are written verbatim into the output (a page's rows, a module's data rows): `label`
@@ -128,7 +142,7 @@ class Memo:
         self.store = store
         self.previous = previous if store is not None and not resident else None
         self._texts: dict[str, tuple[str, str | None]] = {}
-        self._placed: dict[str, tuple[tuple[str, ...], list[tuple[str, Any]]]] = {}  # label -> files, runs
+        self._placed: dict[str, tuple[tuple[str, ...], list[tuple[str, tuple[Mark, ...]]]]] = {}  # label -> files, runs
         self._regions: dict[str, Callable[[str], tuple[bytes, ...] | None] | None] = {}  # label -> lookup
         self._keeps_once = once
         self._old: dict[_Key, tuple[_Key, Any]] = {}
@@ -279,7 +293,7 @@ class Memo:
                 if stored.write is not None:
                     self.save(name, stored.write(value))
             if noted is not None:
-                noted.append((name, place.parts(value)))  # type: ignore[union-attr]
+                noted.append((name, tuple(map(mark, place.parts(value)))))  # type: ignore[union-attr]
             out.append(value)
         return out
 
@@ -303,9 +317,10 @@ class Memo:
         (each folder has its own: two builds into two folders do not undo each other's)."""
         return self.key("placed-runs", label, self.previous.name if self.previous is not None else "")
 
-    def placed(self) -> dict[str, tuple[tuple[str, ...], list[tuple[str, Any]]]]:
+    def placed(self) -> dict[str, tuple[tuple[str, ...], list[tuple[str, tuple[Mark, ...]]]]]:
         """The runs of each `Place` label given since the last call, in order, with their names and
-        the files their parts land in (the facade records where each landed)."""
+        their parts' marks, and the files their parts land in (the facade records where each
+        landed)."""
         out, self._placed = self._placed, {}
         return out
 
