@@ -12,7 +12,7 @@ from ...ir import FieldDecl, Ruleset, Table
 from ...memo import Place, Stored, current
 from ...validate.scopes import class_name
 from ..shape import placed_text
-from ..python.model import entry_id, formula_functions, row_key, run_rows, table_order
+from ..python.model import entry_id, formula_functions, row_keys, run_rows, table_order
 from .code import Js, Writer, comment, comment_text, data_lines, join, js, literal, name, reread, string
 from .expr import JsExpr, Names, prop, ruling_constant
 from .procedures import getter
@@ -176,7 +176,7 @@ def _table(t: Table, w: Writer, rid: str) -> None:
     indent = "  " * (w.level + 1)
     # A run's rows are code: never in the store; a one-shot build takes an unchanged run's from the module it replaces.
     place = Place(f"js-rows {rid}", (module_file(rid),), _text_parts, placed_text(reread))
-    stored: Stored[Js] = Stored(indent, row_key, None, _nothing, place)
+    stored: Stored[Js] = Stored(indent, row_keys(t), None, _nothing, place)
     for run in current().each_run("js-rows", t.entries, lambda run: join("\n", data_lines(run_rows(t, run), indent)),
                                   entry_id, (current().intern("js-row-indent", indent),), stored=stored):
         w.extend([run])

@@ -11,7 +11,7 @@ A table with an `index` also gets `<TABLE>_BY_<FIELD>`, for formulas like `sizes
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ...ir import DiceExpr, Entry, FieldDecl, FormulaField, Ruleset, Table
 from ...memo import Stored, current
@@ -88,6 +88,20 @@ def row_key(e: Entry) -> bytes:
     """What an entry's data row is made from, as bytes for a digest (`record.encoded`): the row's
     fields as the IR holds them, not the entry's place in its file."""
     return encoded((e.id, e.name, e.description, e.rules, e.not_specified, e.values))
+
+
+def row_keys(t: Table) -> Callable[[Entry], bytes]:
+    """`row_key` of the entries of `t`, each made once a build (the Python rows files, their array
+    columns and the JavaScript rows are all named by them)."""
+    made: dict[int, bytes] = current().once("row-keys", (t,), dict)  # by entry (t holds them)
+
+    def key(e: Entry) -> bytes:
+        found = made.get(id(e))
+        if found is None:
+            found = made[id(e)] = row_key(e)
+        return found
+
+    return key
 
 
 def _row_values(entries: Sequence[Entry]) -> list[tuple[object, ...]]:
@@ -327,7 +341,8 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
             names.append(f"{t.id}_{k}.json")
             files[f"_rows/{names[-1]}"] = _chunk_file(t, t.entries[i:i + ROW_CHUNK], f"_rows/{names[-1]}")
         arrays = tuple(sorted(set().union(*current().each_run(
-            "row-arrays", t.entries, lambda run: _array_columns(run_rows(t, run)), entry_id, stored=_ARRAYS))))
+            "row-arrays", t.entries, lambda run: _array_columns(run_rows(t, run)), entry_id,
+            stored=Stored("row-arrays", row_keys(t), sorted, _arrays_read)))))
         # the entries made column by column (the runtime's load_entries), not row by row as below
         converters = [(5 + i, _converter(f)) for i, f in enumerate(t.fields)]
         w.line(code("{}: Dict[str, {}] = _rt_load_entries({}, __file__, {}, {}, {{{}}})", const, cls, cls,
@@ -365,7 +380,7 @@ def _chunk_file(t: Table, chunk: Sequence[Entry], rel: str) -> str:
     found: str | None = memo.get("rows-json", *chunk)
     if found is None:
         found = memo.put("rows-json", tuple(chunk), memo.text(
-            "rows-json", lambda: memo.key(*map(row_key, chunk)), lambda: rows_file(run_rows(t, chunk)), str, rel))
+            "rows-json", lambda: memo.key(*map(row_keys(t), chunk)), lambda: rows_file(run_rows(t, chunk)), str, rel))
     return found
 
 
@@ -375,8 +390,6 @@ def _arrays_read(found: object) -> set[int] | None:
         return set(found)
     return None
 
-
-_ARRAYS: Stored[set[int]] = Stored("row-arrays", row_key, sorted, _arrays_read)
 
 PICKS = 256  # the most distinct values a column keeps as one character per row (a latin-1 byte)
 
