@@ -315,12 +315,41 @@ def bundled_rebuild(repeats: int, trees: dict[str, Path] | None = None) -> dict[
 
 
 def _tree_build(tree: Path, home: Path, out: str, cache: str) -> float:
-    """CPU seconds of `tree`'s `python -m compiler build` of `home/rules` into `home/out`, with the
-    cache `home/cache` (or off)."""
+    """CPU seconds of `tree`'s `python -m compiler build` of `home/rules` (or, when it has one,
+    `home/dp` and `home/pack`) into `home/out`, with the cache `home/cache` (or off)."""
     from bench.build_floor import _build_cpu
 
     env = {**os.environ, "RULEC_CACHE_DIR": cache if cache == "off" else str(home / cache)}
-    return _build_cpu(tree, ["--rules", str(home / "rules")], home / out, env)
+    rules = ["--rules", str(home / "dp"), "--rules", str(home / "pack")] if (home / "pack").is_dir() else [
+        "--rules", str(home / "rules")]
+    return _build_cpu(tree, rules, home / out, env)
+
+
+def pack_rebuild(repeats: int, trees: dict[str, Path], size: int = 10000) -> dict[str, tuple[float, float]]:
+    """`bundled_rebuild` for dp with a pack of `size` weapons, one weapon's notes of the pack's
+    fourth file edited each round (the trees alternated, each with its own cache and folder)."""
+    pack = PACKS / f"w{size}"
+    if not pack.exists():
+        make_pack(size, pack)
+    samples: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in trees}
+    with tempfile.TemporaryDirectory(prefix="rulec-bench-") as tmp:
+        for n, tree in enumerate(trees.values()):
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "compiler")], check=True,
+                           capture_output=True)
+            home = Path(tmp) / str(n)
+            shutil.copytree(ROOT / "rules" / "dp", home / "dp")
+            shutil.copytree(pack, home / "pack")
+            _tree_build(tree, home, "out", "cache")
+        for i in range(repeats):
+            for n, (name, tree) in enumerate(trees.items()):
+                home = Path(tmp) / str(n)
+                shutil.rmtree(home / "cold", ignore_errors=True)
+                samples[name][0].append(_tree_build(tree, home, "cold", "off"))
+                target = home / "pack" / "weapons_003.yaml"
+                target.write_text(target.read_text(encoding="utf-8").replace("notes: ", f"notes: 第{i}次修改：", 1),
+                                  encoding="utf-8")
+                samples[name][1].append(_tree_build(tree, home, "out", "cache"))
+    return {name: (statistics.median(cold), statistics.median(edit)) for name, (cold, edit) in samples.items()}
 
 
 def _row_macros() -> tuple[Any, Any]:
@@ -340,11 +369,13 @@ def _row_macros() -> tuple[Any, Any]:
 
 
 if __name__ == "__main__":
-    if "--rebuild" in sys.argv:  # python -m bench.build_scaling --rebuild [--before DIR] [N]
+    if "--rebuild" in sys.argv:  # python -m bench.build_scaling --rebuild [--before DIR] [--pack SIZE] [N]
         before = sys.argv[sys.argv.index("--before") + 1] if "--before" in sys.argv else None
-        counts = [int(a) for a in sys.argv[1:] if a.isdigit()]
-        found = bundled_rebuild(counts[0] if counts else 3,
-                                {"before": Path(before), "after": ROOT} if before else None)
+        size = int(sys.argv[sys.argv.index("--pack") + 1]) if "--pack" in sys.argv else None
+        counts = [int(a) for a in sys.argv[1:] if a.isdigit() and a != str(size)]
+        trees = {"before": Path(before), "after": ROOT} if before else None
+        found = (pack_rebuild(counts[0] if counts else 3, trees or {"this tree": ROOT}, size) if size
+                 else bundled_rebuild(counts[0] if counts else 3, trees))
         for name, (cold, edit) in found.items():
             print(f"{name}: cold build {cold:.2f} s, after one weapon edit {edit:.2f} s ({edit / cold * 100:.0f}%)")
         sys.exit(0)
