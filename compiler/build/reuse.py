@@ -36,9 +36,9 @@ only while every file hashes to the record (`PreviousOutputs.regions`).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
-from collections.abc import Callable
 from typing import Any
 
 from ..load import ReadRefused, read_bounded
