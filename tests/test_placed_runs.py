@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from every_ruleset import folder
 from rulec.build import reuse
@@ -219,3 +220,27 @@ def test_a_placed_run_of_code_is_never_stored_and_is_taken_only_from_its_place(t
     elsewhere = _folder(tmp_path / "other", {"out.txt": text})  # the same bytes in another folder: its own record
     Memo(store=store, previous=elsewhere).each_run("s", items, make, str, stored=stored)
     assert sum(made) == len(items)
+
+
+_PARTS = st.lists(st.binary(max_size=12).map(lambda b: b.replace(b"\n", b"")), min_size=1, max_size=30)
+
+
+@settings(max_examples=150, deadline=None)
+@given(parts=_PARTS, head=st.binary(max_size=8), flip=st.integers(min_value=0))
+def test_every_placed_part_reads_back_as_written_and_a_changed_byte_refuses_all(
+        parts: list[bytes], head: bytes, flip: int, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Parts written one a line after some text (repeats and empty parts included), placed by their
+    marks: each found run reads back as exactly its parts, and once any byte of the file changes,
+    nothing does."""
+    text = head + b"\n" + b"\n".join(parts) + b"\n"
+    runs = [(f"r{i}", (mark(p),)) for i, p in enumerate(parts)]
+    record = reuse.place(("f.txt",), runs, {"f.txt": text})
+    assert record is not None and len(record["runs"]) == len(parts)  # each part is in the text
+    folder = tmp_path_factory.mktemp("placed")
+    lookup = _folder(folder, {"f.txt": text}).regions(record)
+    assert lookup is not None
+    assert [lookup(f"r{i}") for i in range(len(parts))] == [(p,) for p in parts]
+    changed = bytearray(text)
+    changed[flip % len(changed)] ^= 0x20
+    (folder / "f.txt").write_bytes(bytes(changed))
+    assert reuse.PreviousOutputs(folder).regions(record) is None
