@@ -238,3 +238,22 @@ def test_a_fight_module_follows_the_entries_it_reads(tmp_path: Path, table: str,
     assert reusing.ok
     write_build(out, reusing)
     assert _tree(out) == _fresh(rules, tmp_path)
+
+
+def test_the_stamp_takes_the_digests_the_build_made_of_its_outputs(rules: Path, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build that records its outputs (or reuses a ruleset's, checked by digest) gives the stamp
+    each file's SHA-256 (`Build.file_digests`), made from the very bytes it writes: the stamp is
+    the one a build that hashes every file itself writes."""
+    import hashlib
+
+    from rulec.build.stamp import output_digest
+
+    out = tmp_path / "out"
+    _build(rules, out, monkeypatch)
+    _edit(rules / "mini" / "weapons.yaml", "只能远射", "只能远射（改）")
+    result = compile_rules([rules], previous=out)
+    # tiny's files reused, mini's made (the pages' index is no ruleset's: the stamp hashes it)
+    assert result.ok and set(result.files) - result.file_digests.keys() == {"reference/index.md", "reference/index.html"}
+    assert all(hashlib.sha256(result.files[rel]).hexdigest() == sha for rel, sha in result.file_digests.items())
+    assert output_digest(result.files, result.file_digests) == output_digest(result.files)

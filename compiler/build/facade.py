@@ -137,6 +137,7 @@ def _compile_rules(paths: list[Path], progress: Progress | None, stop_after: str
         digest = digests[rid]
         if rid in kept:
             build.files.update(kept[rid].files)
+            build.file_digests.update(kept[rid].digests)
             build.digests[rid] = digest
             reused[rid] = kept[rid].index
             continue

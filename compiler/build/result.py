@@ -28,6 +28,9 @@ class Build(MutableRecord):
     pack_ids: list[str] = field(default_factory=list)  # the packs built in, sorted (the stamp names them)
     # How each file the IR names (by `SourceFolder.source_name`) is shown to the user (`display_path`)
     shown: dict[str, str] = field(default_factory=dict)
+    # The SHA-256 of some of `files`, from the very bytes there (what the build recorded of its
+    # outputs, or checked of those it reused): the stamp takes them instead of hashing again.
+    file_digests: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:

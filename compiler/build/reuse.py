@@ -55,10 +55,12 @@ _INDEX_FIELDS = {"id": str, "name": str, "version": str, "source_file": str, "pr
 
 
 class Reused(Record, frozen=True):
-    """A ruleset's outputs read back from the output folder, and its line of the pages' index."""
+    """A ruleset's outputs read back from the output folder (with the SHA-256 each was checked
+    against), and its line of the pages' index."""
 
     files: dict[str, bytes]
     index: dict[str, Any]
+    digests: dict[str, str]
 
 
 def _name(memo: Memo, rid: str, digest: str, targets: tuple[str, ...]) -> str:
@@ -112,7 +114,7 @@ def reused(memo: Memo, rid: str, digest: str, targets: tuple[str, ...]) -> Reuse
         if len(data) != size or hashlib.sha256(data).hexdigest() != sha:
             return None
         files[rel] = data
-    return Reused(files, index)
+    return Reused(files, index, {rel: sha for rel, (_, sha) in recorded.items()})
 
 
 def found(memo: Memo, digests: dict[str, str], targets: tuple[str, ...]) -> dict[str, Reused]:
@@ -136,6 +138,7 @@ def record(memo: Memo, build: Build, targets: tuple[str, ...], own: dict[str, li
     if memo.resident or memo.store is None:
         return
     digests = {rel: hashlib.sha256(build.files[rel]).hexdigest() for rels in own.values() for rel in rels}
+    build.file_digests.update(digests)  # for the stamp
     for rid, rels in own.items():
         memo.save(_name(memo, rid, build.digests[rid], targets), {
             "files": {rel: [len(build.files[rel]), digests[rel]] for rel in rels},

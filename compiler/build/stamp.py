@@ -14,6 +14,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from .freshness import untracked
@@ -115,21 +116,28 @@ def _folder_digest(folder: SourceFolder) -> str:
     return digest.hexdigest()
 
 
-def output_digest(files: dict[str, bytes]) -> str:
+def output_digest(files: dict[str, bytes], known: Mapping[str, str] | None = None) -> str:
+    """The digest of an output tree: of each file's path, size and SHA-256, in path order. `known`:
+    the SHA-256 of some of those files, made already from the very same bytes (what a build
+    recorded of its outputs, `Build.file_digests`)."""
     h = _sha256()
+    known = known or {}
     for rel in sorted(files):
         if rel == STAMP or untracked(rel):
             continue
-        h.update(f"{rel}\n{len(files[rel])}\n".encode())
-        h.update(files[rel])
+        data = files[rel]
+        digest = known.get(rel) or _sha256(data).hexdigest()
+        h.update(f"{rel}\n{len(data)}\n{digest}\n".encode())
     return h.hexdigest()
 
 
-def stamp_bytes(inputs: str, files: dict[str, bytes], packs: list[str] | tuple[str, ...] = ()) -> bytes:
+def stamp_bytes(inputs: str, files: dict[str, bytes], packs: list[str] | tuple[str, ...] = (),
+                known: Mapping[str, str] | None = None) -> bytes:
     """The stamp of a build: its input digest (the facade's `Build.inputs`, taken from the bytes it
-    compiled), the digest of its outputs and, for a build with homebrew packs, their ids (so that
-    `rulec resolve` never takes it for, or rebuilds it as, a build of the bundled rules)."""
-    record: dict[str, object] = {"inputs": inputs, "outputs": output_digest(files)}
+    compiled), the digest of its outputs (`known`: see `output_digest`) and, for a build with
+    homebrew packs, their ids (so that `rulec resolve` never takes it for, or rebuilds it as, a
+    build of the bundled rules)."""
+    record: dict[str, object] = {"inputs": inputs, "outputs": output_digest(files, known)}
     if packs:
         record["packs"] = sorted(packs)
     return (json.dumps(record, ensure_ascii=False, indent=2) + "\n").encode()

@@ -302,4 +302,4 @@ def write_build(out: Path, build: Build | dict[str, bytes], inputs: str | None =
 
 def build_stamp(build: Build) -> bytes:
     """The stamp of a build, from what the build itself read (see `write_build`)."""
-    return stamp_bytes(build.inputs, build.files, build.pack_ids)
+    return stamp_bytes(build.inputs, build.files, build.pack_ids, build.file_digests)

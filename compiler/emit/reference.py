@@ -9,6 +9,7 @@ and fits a phone. Both come from one view model (`reference_view.py`).
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -158,6 +159,9 @@ def _entry_id(e: Entry) -> str:
     return e.id
 
 
+_span = attrgetter("span")
+
+
 # The only markup the rows are written with (reference_rows.py: every value escaped, an anchor or
 # a link made of an id): rows are text without `<` or `>` and these tags (one pass, possessive).
 _ROW_TAG = r'<(?:/?(?:tr|td|strong|span|a)|br)(?: (?:id|class)="[^"<>&]*"| href="#[^"<>&]*")?>'
@@ -194,11 +198,10 @@ def _where_ranges(view: dict[str, Any]) -> None:
     for table in view["tables"]:
         for group in table["groups"]:
             lines: dict[str, list[int]] = {}
-            for e in group["entries"]:
-                found = lines.setdefault(e.span.file, [e.span.line, e.span.line])
-                found[0], found[1] = min(found[0], e.span.line), max(found[1], e.span.line)
-            group["where"] = "；".join(f"{file} 第 {a}–{b} 行" if a != b else f"{file} 第 {a} 行"
-                                      for file, (a, b) in sorted(lines.items()))
+            for span in map(_span, group["entries"]):
+                lines.setdefault(span.file, []).append(span.line)
+            group["where"] = "；".join(f"{file} 第 {min(at)}–{max(at)} 行" if min(at) != max(at) else f"{file} 第 {at[0]} 行"
+                                      for file, at in sorted(lines.items()))
 
 
 class Pages(MutableRecord):
