@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from typing import Any
 from pathlib import Path
 
@@ -292,7 +293,34 @@ def bundled_rebuild(repeats: int, trees: dict[str, Path] | None = None) -> dict[
     first homebrew step; cache on, the same folder), whole processes, CPU, alternated between the
     `trees` (name -> a checkout whose compiler runs as `python -m compiler`; default this one);
     medians (cold, edited) for each tree."""
-    trees = trees or {"this tree": ROOT}
+    def copy(tree: Path, home: Path) -> None:
+        shutil.copytree(tree / "rules", home / "rules")
+
+    return _alternated(repeats, trees or {"this tree": ROOT}, copy, Path("rules") / "dp" / "tables" / "weapons.yaml")
+
+
+def pack_rebuild(repeats: int, trees: dict[str, Path], size: int = 10000) -> dict[str, tuple[float, float]]:
+    """`bundled_rebuild` for dp with a pack of `size` weapons, one weapon's notes of the pack's
+    fourth file (or its last) edited each round (the trees alternated, each with its own cache and
+    folder)."""
+    pack = PACKS / f"w{size}"
+    if not pack.exists():
+        make_pack(size, pack)
+    files = sorted(pack.glob("weapons_*.yaml"))
+
+    def copy(tree: Path, home: Path) -> None:
+        shutil.copytree(ROOT / "rules" / "dp", home / "dp")
+        shutil.copytree(pack, home / "pack")
+
+    return _alternated(repeats, trees, copy, Path("pack") / files[min(3, len(files) - 1)].name)
+
+
+def _alternated(repeats: int, trees: dict[str, Path], copy: Callable[[Path, Path], None],
+                edited: Path) -> dict[str, tuple[float, float]]:
+    """For each tree, a home folder with the rules `copy` puts there, built once (filling its cache
+    and folder); then, each round and each tree in turn, a cold build (cache off, a fresh folder)
+    and a one-shot build after one more edit of the notes in `edited` (cache on, the same folder).
+    Medians (cold, edited) for each tree."""
     samples: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in trees}
     with tempfile.TemporaryDirectory(prefix="rulec-bench-") as tmp:
         for n, tree in enumerate(trees.values()):
@@ -300,14 +328,14 @@ def bundled_rebuild(repeats: int, trees: dict[str, Path] | None = None) -> dict[
             subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "compiler")], check=True,
                            capture_output=True)
             home = Path(tmp) / str(n)
-            shutil.copytree(tree / "rules", home / "rules")
+            copy(tree, home)
             _tree_build(tree, home, "out", "cache")  # fills the cache and the folder
         for i in range(repeats):
             for n, (name, tree) in enumerate(trees.items()):
                 home = Path(tmp) / str(n)
                 shutil.rmtree(home / "cold", ignore_errors=True)
                 samples[name][0].append(_tree_build(tree, home, "cold", "off"))
-                target = home / "rules" / "dp" / "tables" / "weapons.yaml"
+                target = home / edited
                 target.write_text(target.read_text(encoding="utf-8").replace("notes: ", f"notes: 第{i}次修改：", 1),
                                   encoding="utf-8")
                 samples[name][1].append(_tree_build(tree, home, "out", "cache"))
@@ -325,31 +353,6 @@ def _tree_build(tree: Path, home: Path, out: str, cache: str) -> float:
     return _build_cpu(tree, rules, home / out, env)
 
 
-def pack_rebuild(repeats: int, trees: dict[str, Path], size: int = 10000) -> dict[str, tuple[float, float]]:
-    """`bundled_rebuild` for dp with a pack of `size` weapons, one weapon's notes of the pack's
-    fourth file edited each round (the trees alternated, each with its own cache and folder)."""
-    pack = PACKS / f"w{size}"
-    if not pack.exists():
-        make_pack(size, pack)
-    samples: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in trees}
-    with tempfile.TemporaryDirectory(prefix="rulec-bench-") as tmp:
-        for n, tree in enumerate(trees.values()):
-            subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "compiler")], check=True,
-                           capture_output=True)
-            home = Path(tmp) / str(n)
-            shutil.copytree(ROOT / "rules" / "dp", home / "dp")
-            shutil.copytree(pack, home / "pack")
-            _tree_build(tree, home, "out", "cache")
-        for i in range(repeats):
-            for n, (name, tree) in enumerate(trees.items()):
-                home = Path(tmp) / str(n)
-                shutil.rmtree(home / "cold", ignore_errors=True)
-                samples[name][0].append(_tree_build(tree, home, "cold", "off"))
-                target = home / "pack" / "weapons_003.yaml"
-                target.write_text(target.read_text(encoding="utf-8").replace("notes: ", f"notes: 第{i}次修改：", 1),
-                                  encoding="utf-8")
-                samples[name][1].append(_tree_build(tree, home, "out", "cache"))
-    return {name: (statistics.median(cold), statistics.median(edit)) for name, (cold, edit) in samples.items()}
 
 
 def _row_macros() -> tuple[Any, Any]:
