@@ -15,15 +15,16 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from every_ruleset import folder
-from rulec.build import reuse
+from rulec.build import inputs, reuse
 from rulec.build.facade import compile_rules
 from rulec.build.write import write_build
 from rulec.emit import reference
+from rulec.load.documents import PARTIAL_BYTES
 from rulec.emit.js import code as js_code
 from rulec.emit.python import model as py_model
 from rulec.memo import Memo, Place, Stored, mark
 
-ENTRIES = 1100  # about 35 runs (memo.RUN entries each on average), three rows files (model.ROW_CHUNK each)
+ENTRIES = 1400  # about 45 runs (memo.RUN entries each on average), three rows files (model.ROW_CHUNK each), 80 KB
 
 
 @pytest.fixture
@@ -50,9 +51,14 @@ def _fresh(rules: Path, tmp: Path) -> dict[str, bytes]:
 
 def _build(rules: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """A one-shot build into `out`; how many entries' page rows, JavaScript rows and Python rows
-    files were made."""
-    made = {"page": 0, "js": 0, "py": 0}
+    files were made, and how many rule files were composed whole."""
+    made = {"page": 0, "js": 0, "py": 0, "whole": 0}
     rows_of, data_lines, rows_file = reference._rows_of, js_code.data_lines, py_model.rows_file
+    load_bytes = inputs.load_bytes
+
+    def whole(raw, *args, **kwargs):  # type: ignore[no-untyped-def]
+        made["whole"] += len(raw) > PARTIAL_BYTES
+        return load_bytes(raw, *args, **kwargs)
 
     def py(rows):  # type: ignore[no-untyped-def]
         made["py"] += 1
@@ -70,6 +76,7 @@ def _build(rules: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str,
     import rulec.emit.js.model as js_model
     monkeypatch.setattr(js_model, "data_lines", js)
     monkeypatch.setattr(py_model, "rows_file", py)
+    monkeypatch.setattr(inputs, "load_bytes", whole)
     result = compile_rules([rules], previous=out)
     assert result.ok, [d.format() for d in result.diagnostics]
     write_build(out, result)
@@ -85,12 +92,14 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 def test_an_edit_remakes_the_rows_of_its_run_only(rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "out"
+    _edit(rules / "mini" / "weapons.yaml", "第801件", f"第801件{tmp_path.name}")  # bytes no other test loads
     first = _build(rules, out, monkeypatch)  # (page rows may come from the tests' cache)
     assert first["js"] >= ENTRIES and first["py"] == 3
     _edit(rules / "mini" / "weapons.yaml", "第800件", "第800件（改）")
     again = _build(rules, out, monkeypatch)
     assert again["page"] < ENTRIES // 10 and 0 < again["js"] < ENTRIES // 10  # the edited run's rows (or the cache's)
     assert again["py"] == 1  # the rows file holding the edited entry
+    assert again["whole"] == 0  # the edited file spliced into its previous version's document
     assert _tree(out) == _fresh(rules, tmp_path)
 
 
@@ -244,3 +253,30 @@ def test_every_placed_part_reads_back_as_written_and_a_changed_byte_refuses_all(
     changed[flip % len(changed)] ^= 0x20
     (folder / "f.txt").write_bytes(bytes(changed))
     assert reuse.PreviousOutputs(folder).regions(record) is None
+
+
+def test_a_big_file_is_spliced_only_into_the_document_of_its_previous_bytes(rules: Path, tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The record of a table file's last version names its document, beside which its bytes are
+    kept; a splice takes that document only when those bytes name it. Bytes that name another
+    document, a record naming a document not in the store, or any other value splice nothing: the
+    file is composed whole, and the build is a fresh build's."""
+    from rulec.build import cache
+
+    out = tmp_path / "out"
+    _edit(rules / "mini" / "weapons.yaml", "第801件", f"第801件{tmp_path.name}")  # bytes no other test loads
+    _build(rules, out, monkeypatch)
+    name = cache.key("last-doc", "rules/mini/weapons.yaml")  # the file as outputs name it
+    other = "kind: table\ntable: weapons\nentries: []\n"
+    for case in ["bytes of another document", "bytes not text", "no such document", "not a record"]:
+        last = cache.get(name)  # the version the build before loaded
+        assert isinstance(last, dict) and isinstance(last["doc"], str)
+        kept = cache.key("doc-bytes", last["doc"])
+        where, bad = {"bytes of another document": (kept, {"raw": other}), "bytes not text": (kept, {"raw": 1}),
+                      "no such document": (name, {"doc": cache.key("doc", other.encode())}),
+                      "not a record": (name, ["x"])}[case]
+        cache.put(where, bad)
+        _edit(rules / "mini" / "weapons.yaml", "第800件", "第800件改")
+        made = _build(rules, out, monkeypatch)
+        assert made["whole"] == 1, case
+        assert _tree(out) == _fresh(rules, tmp_path)

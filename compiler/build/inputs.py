@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Any
 
 from ..diagnostics import Diagnostic, Span, did_you_mean
+from ..load.documents import PARTIAL_BYTES
 from ..load.sources import inside
 from ..load import MAX_FILE_BYTES, Document, ReadRefused, SourceFolder, display_path, load_bytes, read_bounded
 from .config import rules_hint
-from ..memo import Memo
+from ..memo import Memo, Store
 from ..record import MutableRecord, field
 from .result import Progress
 from .stamp import FolderDigest
@@ -128,23 +130,61 @@ def _load_checked(raw: bytes, shown: str, diags: list[Diagnostic],
 def _load_fresh(raw: bytes, shown: str, diags: list[Diagnostic],
                 memo: Memo) -> tuple[Document | None, str | None, bool]:
     """Load a file, through the memo's disk store unless it has none (`rulec build --check`,
-    `RULEC_CACHE_DIR=off`)."""
+    `RULEC_CACHE_DIR=off`). A large table file not in the store is spliced when it can be: the
+    document of the version last loaded at its path is in the store (`_previous`), and only the
+    entries whose lines changed are composed again (`load.splice`, as a resident build does)."""
     store = memo.store
     name = store.key("doc", raw) if store is not None else ""
     value = store.get(name) if store is not None else None
-    partial = isinstance(value, dict) and value.get("partial") is True
-    cached = Document.from_json(shown, value, _text_of(raw) if partial else None) if value is not None else None
+    cached = _from_store(shown, value, raw) if value is not None else None
     if cached is not None:
+        if store is not None and cached[0].text is not None and cached[1] == "table":
+            _last_is(store, shown, name)
         return cached[0], cached[1], True  # the same bytes may sit at another path now: the name is this one
-    doc, load_diags = load_bytes(raw, shown)
-    diags.extend(load_diags)
+    before = _previous(store, shown) if store is not None and len(raw) > PARTIAL_BYTES else None
+    doc = _spliced(before, raw) if before is not None else None
     if doc is None:
-        return None, None, False
+        doc, load_diags = load_bytes(raw, shown)
+        diags.extend(load_diags)
+        if doc is None:
+            return None, None, False
     kind, schema_diags = validate_static(doc)
     diags.extend(schema_diags)
     if store is not None and kind is not None and not schema_diags:
         store.put(name, doc.to_json(kind))
+        if doc.text is not None and kind == "table":  # what a one-shot build after an edit splices
+            store.put(store.key("doc-bytes", name), {"raw": raw.decode("utf-8")})
+            _last_is(store, shown, name)
     return doc, kind, not schema_diags
+
+
+def _from_store(shown: str, value: Any, raw: bytes) -> tuple[Document, str] | None:
+    """A document kept in the store for these bytes (a partial one completed from their text)."""
+    partial = isinstance(value, dict) and value.get("partial") is True
+    return Document.from_json(shown, value, _text_of(raw) if partial else None)
+
+
+def _last_is(store: Store, shown: str, name: str) -> None:
+    """Note that the large table file at `shown` was last loaded from the bytes whose document is
+    `name` (written only when it was another)."""
+    pointer = store.key("last-doc", shown)
+    if store.get(pointer) != {"doc": name}:
+        store.put(pointer, {"doc": name})
+
+
+def _previous(store: Store, shown: str) -> Document | None:
+    """The document of the table file last loaded at `shown`, from the store, with the bytes it was
+    loaded from (kept beside it), or None. The bytes must name the document: it is the document of
+    exactly those bytes."""
+    last = store.get(store.key("last-doc", shown))
+    name = last.get("doc") if isinstance(last, dict) else None
+    kept = store.get(store.key("doc-bytes", name)) if isinstance(name, str) else None
+    raw = kept.get("raw") if isinstance(kept, dict) else None
+    if not isinstance(raw, str) or store.key("doc", raw.encode("utf-8")) != name:
+        return None
+    value = store.get(name)
+    found = _from_store(shown, value, raw.encode("utf-8")) if value is not None else None
+    return found[0] if found is not None and found[1] == "table" else None
 
 
 def _spliced(before: Document, raw: bytes) -> Document | None:
