@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from every_ruleset import RULESETS, folder
 from rulec.emit.python.model import PICKS, rows_file
 from rulec.runtime.core import load_entries, load_rows
 
@@ -92,3 +93,27 @@ def test_entries_made_column_by_column_are_the_entries_of_the_rows(tmp_path: Pat
         finally:
             folder.cleanup()
             loader.forget(rid)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_array_columns_read_from_the_entries_are_those_of_the_rows(ruleset: str) -> None:
+    """`model._array_columns` reads the columns that hold a list or tuple from the entries (a dice
+    value, an enum list, the rules) without making their rows: every table of every ruleset, and
+    its tables with the dice and enum-list values taken out (a column of no array is none)."""
+    from rulec.build.facade import compile_rules
+    from rulec.emit.python.model import _array_columns, row_value
+    from rulec.memo import Memo
+    from rulec.record import replace
+
+    def by_rows(entries: list) -> set[int]:  # type: ignore[type-arg]
+        return {i for i, column in enumerate(zip(*map(row_value, entries)))
+                if any(isinstance(v, (list, tuple)) for v in column)}
+
+    built = compile_rules([folder(ruleset)], stop_after="lower", memo=Memo())
+    assert built.ok
+    for t in built.rulesets[0].tables:
+        entries = list(t.entries)
+        assert _array_columns(entries) == by_rows(entries), t.id
+        cleared = [replace(e, values={k: None if isinstance(v, tuple) or type(v).__name__ == "DiceExpr" else v
+                                      for k, v in e.values.items()}) for e in entries]
+        assert _array_columns(cleared) == by_rows(cleared), t.id

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from operator import attrgetter, itemgetter
 
 from ...ir import DiceExpr, Entry, FieldDecl, FormulaField, Ruleset, Table
-from ...memo import Stored, current
+from ...memo import current
 from ...record import encoded
 from ...validate.scopes import class_name
 from .code import Code, UnquotedValue, Writer, code, comment, docstring, is_plain, join, literal, name, string
@@ -320,11 +321,20 @@ def _formulas(rs: Ruleset, w: Writer) -> None:
                 join(", ", [code("{}: {}", string(fn), string(v.formula.text)) for fn, _t, _f, v in functions])))
 
 
-def _array_columns(rows: Sequence[tuple[object, ...]]) -> set[int]:
-    """The columns (the rows of a table all have the same) where some row holds a list or tuple:
-    the types of each column gathered at C speed, then asked."""
-    return {i for i, column in enumerate(zip(*rows))
-            if any(issubclass(t, (list, tuple)) for t in set(map(type, column)))}
+_ROW_HEAD = tuple(map(attrgetter, ("id", "name", "description", "rules", "not_specified")))
+_VALUES = attrgetter("values")
+
+
+def _array_columns(entries: Sequence[Entry]) -> set[int]:
+    """The columns of the entries' data rows (`row_value`) where some row holds a list or tuple,
+    read from the entries without making their rows: the types of each column gathered at C speed,
+    then asked (a dice value is a tuple in its row)."""
+    if not entries:
+        return set()
+    columns = [map(get, entries) for get in _ROW_HEAD]
+    columns += [map(itemgetter(fid), map(_VALUES, entries)) for fid in entries[0].values]
+    return {i for i, column in enumerate(columns)
+            if any(t is DiceExpr or issubclass(t, (list, tuple)) for t in set(map(type, column)))}
 
 
 def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
@@ -340,9 +350,7 @@ def _table_data(t: Table, w: Writer, header: str) -> dict[str, str]:
         for k, i in enumerate(range(0, len(t.entries), ROW_CHUNK)):
             names.append(f"{t.id}_{k}.json")
             files[f"_rows/{names[-1]}"] = _chunk_file(t, t.entries[i:i + ROW_CHUNK], f"_rows/{names[-1]}")
-        arrays = tuple(sorted(set().union(*current().each_run(
-            "row-arrays", t.entries, lambda run: _array_columns(run_rows(t, run)), entry_id,
-            stored=Stored("row-arrays", row_keys(t), sorted, _arrays_read)))))
+        arrays = tuple(sorted(set().union(*current().each_run("row-arrays", t.entries, _array_columns, entry_id))))
         # the entries made column by column (the runtime's load_entries), not row by row as below
         converters = [(5 + i, _converter(f)) for i, f in enumerate(t.fields)]
         w.line(code("{}: Dict[str, {}] = _rt_load_entries({}, __file__, {}, {}, {{{}}})", const, cls, cls,
@@ -382,13 +390,6 @@ def _chunk_file(t: Table, chunk: Sequence[Entry], rel: str) -> str:
         found = memo.put("rows-json", tuple(chunk), memo.text(
             "rows-json", lambda: memo.key(*map(row_keys(t), chunk)), lambda: rows_file(run_rows(t, chunk)), str, rel))
     return found
-
-
-def _arrays_read(found: object) -> set[int] | None:
-    """A run's array columns read back from the store: column numbers."""
-    if isinstance(found, list) and all(type(x) is int and x >= 0 for x in found):
-        return set(found)
-    return None
 
 
 PICKS = 256  # the most distinct values a column keeps as one character per row (a latin-1 byte)
