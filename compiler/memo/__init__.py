@@ -23,7 +23,9 @@ A memo remembers two ways, by what the value is keyed on:
 
 A one-shot memo may also be handed the output folder its build replaces (`Previous`,
 build/reuse.py): `text` then gives a text of generated code from there, found where a record of
-the store says and checked against its digest, instead of making it.
+the store says and checked against its digest, instead of making it; and `each_run` gives the
+runs of a `Place` (a big table's page rows and module rows) from where the last build wrote them,
+while every file a record names still hashes to it.
 
 The store is handed in by the facade; this package imports nothing of the compiler.
 """
@@ -76,10 +78,11 @@ class Previous(Protocol):
 class Stored(NamedTuple, Generic[R]):
     """How `each_run` keeps a run's value on disk, for a memo that is not resident: the name is
     the digest of `context` (everything the value is made from besides the run's items) and of
-    each item's `item` bytes or text (all of it: an entry's IR, `record.encoded`); the value goes to disk as `write`
-    makes it (plain JSON) and comes back through `read`, which checks it and gives None for
-    anything it would not have written (then the run is made again). With no `write` (a text
-    of generated code, which the store never holds) the value is found only where `place` says."""
+    each item's `item` bytes or text (all of it: an entry's IR, `record.encoded`); the value goes to
+    disk as `write` makes it (plain JSON) and comes back through `read`, which checks it and gives
+    None for anything it would not have written (then the run is made again). With no `write` (a
+    text of generated code, which the store never holds) the value is found only where `place`
+    says."""
 
     context: str
     item: Callable[[Any], bytes | str]
@@ -103,6 +106,7 @@ class Mark(NamedTuple):
 
 
 def mark(part: bytes) -> Mark:
+    """The mark of a part (see `Mark`)."""
     return Mark(len(part), part[:64], hashlib.sha256(part).digest())
 
 
