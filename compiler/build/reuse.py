@@ -107,11 +107,8 @@ def reused(memo: Memo, rid: str, digest: str, targets: tuple[str, ...]) -> Reuse
         return None
     files: dict[str, bytes] = {}
     for rel, (size, sha) in recorded.items():
-        try:
-            data = read_bounded(previous.folder / rel, size)
-        except ReadRefused:  # missing, not a regular file, or grown past what was written
-            return None
-        if len(data) != size or hashlib.sha256(data).hexdigest() != sha:
+        data = previous.file(rel, size, sha)
+        if data is None:
             return None
         files[rel] = data
     return Reused(files, index, {rel: sha for rel, (_, sha) in recorded.items()})
@@ -160,6 +157,16 @@ class PreviousOutputs:
         self.folder = folder
         self.name = str(folder.absolute())
 
+    def file(self, rel: str, size: int, sha: str) -> bytes | None:
+        """The bytes of a file of the folder a record names, when it is a regular file of exactly
+        that size whose bytes hash to the record; else None (missing, not a regular file, grown
+        past what was written, or changed)."""
+        try:
+            data = read_bounded(self.folder / rel, size)
+        except ReadRefused:
+            return None
+        return data if len(data) == size and hashlib.sha256(data).hexdigest() == sha else None
+
     def read(self, where: Any) -> str | None:
         """The text at the recorded place, when the bytes there hash to the recorded digest."""
         if not isinstance(where, dict) or set(where) != {"file", "at", "length", "sha256"}:
@@ -188,11 +195,8 @@ class PreviousOutputs:
         data: dict[str, bytes] = {}
         for rel, size, sha in files:
             if rel not in data:
-                try:
-                    found = read_bounded(self.folder / rel, size)
-                except ReadRefused:
-                    return None
-                if len(found) != size or hashlib.sha256(found).hexdigest() != sha:
+                found = self.file(rel, size, sha)
+                if found is None:
                     return None
                 data[rel] = found
         texts = [data[rel] for rel, _, _ in files]
