@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostic
@@ -36,8 +35,7 @@ KEYS = {"rules": "config.key.rules", "out": "config.key.out",  # key: what it is
         "scenarios": "config.key.scenarios"}
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     file: Path | None = None  # None: no config found
     rules: tuple[Path, ...] = ()
     out: Path | None = None

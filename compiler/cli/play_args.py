@@ -11,14 +11,13 @@ This module imports neither click nor the compiler.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True)
-class Option:
-    """One option: its flag, the keyword it fills, what it takes, its help (a catalogue key)."""
+class Option(NamedTuple):
+    """One option: its flag, the keyword it fills, what it takes, its help (a catalogue key). (The
+    interactive commands' records are named tuples: a frozen dataclass costs 0.8 ms to make.)"""
 
     flag: str
     dest: str

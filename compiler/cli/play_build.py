@@ -7,9 +7,8 @@ click or the compiler's passes until it must."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .output import echo, report
 from ..messages import say
@@ -20,8 +19,7 @@ if TYPE_CHECKING:
 BUNDLED_OUT = Path("generated")
 
 
-@dataclass(frozen=True)
-class Where:
+class Where(NamedTuple):
     """The rules a command uses and the output folder it looks for their build in. `own`: the
     folder is the build of these rules (a project config's or `--out`), so a stale one is rebuilt."""
 

@@ -22,6 +22,7 @@ from typing import Any
 CodeFor = Callable[[str, str], "CodeType | None"]
 
 RUNTIME_DIR = Path(__file__).resolve().parents[2] / "runtime"
+_COMPILER_CORE = __name__.rsplit(".", 3)[0] + ".runtime.core"  # rulec.runtime.core
 _RUNTIME_PACKAGE = __name__.rsplit(".", 3)[0] + ".runtime"  # compiler.runtime (rulec.runtime installed)
 
 
@@ -97,14 +98,14 @@ def forget(ruleset_id: str, empty: bool = False) -> None:
     only the cyclic collector would break, and a build runs with it paused (build/facade.py), so
     the package's tables would otherwise stay for the rest of the build. (The shared runtime's
     modules, the compiler's own, are only dropped.)"""
-    from ...runtime.core import clear_caches
-
     alias = f"_rulec_pkg_{ruleset_id}"
     for key in [k for k in sys.modules if k == alias or k.startswith(alias + ".")]:
         module = sys.modules.pop(key)
         if empty and getattr(module, "__name__", None) == key:  # the package's own, not the compiler's runtime
             module.__dict__.clear()
-    clear_caches()
+    core = sys.modules.get(_COMPILER_CORE)
+    if core is not None:  # never imported (`rulec resolve`): no cache of it holds anything
+        core.clear_caches()
 
 
 class _Compiled:
