@@ -99,8 +99,7 @@ def test_resolve_trusts_the_record_and_imports_no_yaml(tmp_path: Path, monkeypat
                                                       later: tuple[list[str], ...]) -> None:
     """A real build: the content check records, `rulec build` (and `--check`, an uncached compile:
     the slow run) leave the record alone, and `rulec resolve` then reads the scenario without PyYAML,
-    jsonschema, jsonschema-rs (validate/plain_check.py), msgspec (the compiler's records) or the
-    diagnostics."""
+    jsonschema, msgspec (the compiler's records) or the diagnostics."""
     shutil.copytree(ROOT / "rules", tmp_path / "rules")
     shutil.copy(ROOT / "examples" / "dp" / "wang_vs_wu_miss.yaml", tmp_path / "s.yaml")
     rulec = [sys.executable, "-m", "rulec"]
@@ -114,7 +113,7 @@ def test_resolve_trusts_the_record_and_imports_no_yaml(tmp_path: Path, monkeypat
         assert result.returncode == 0, result.stderr
     assert still_fresh(Path("generated"), [Path("rules")])
     probe = ("import sys, atexit; sys.argv = ['rulec', 'resolve', 's.yaml']\n"
-             "atexit.register(lambda: print(sorted(m for m in ('yaml', 'jsonschema', 'jsonschema_rs', 'msgspec', 'rulec.diagnostics', "
+             "atexit.register(lambda: print(sorted(m for m in ('yaml', 'jsonschema', 'msgspec', 'rulec.diagnostics', "
              "'rulec.build.facade') if m in sys.modules), file=sys.stderr))\n"
              "from rulec.cli.entry import main; main()")
     result = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True)

@@ -65,10 +65,9 @@ def load_scenario(scenario: Path, fmt: str, session: _Session) -> Any:
 
 
 def prepare_scenario(scenario: Path, where: Where, fmt: str, session: _Session) -> tuple[Any, dict[str, Any], Any] | None:
-    # The compiler's passes are imported only when the built package is stale, jsonschema-rs only
-    # when the scenario holds what validate/plain_check.py does not decide, and jsonschema only when
-    # the scenario is invalid, to explain why (validate/schema.py).
-    from ..validate.plain_check import verdict
+    # The compiler's passes are imported only when the built package is stale, and jsonschema only
+    # when jsonschema-rs finds the scenario invalid, to explain why (validate/fast_schema.py).
+    from ..validate.fast_schema import fast_check
 
     doc = load_scenario(scenario, fmt, session)
     if doc is None:
@@ -89,7 +88,7 @@ def prepare_scenario(scenario: Path, where: Where, fmt: str, session: _Session) 
     if found is None:
         return None
     module, _rs, schema, tmp = found
-    if verdict(schema, data):
+    if fast_check(schema)(data):
         problems: list[Diagnostic] = []
     else:
         from ..validate.schema import diagnostics_for, validator_for

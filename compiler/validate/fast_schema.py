@@ -7,13 +7,14 @@ without importing jsonschema. jsonschema explains every instance it refuses (`sc
 `file:line:col`); `tests/test_schema_agree.py` holds the two to the same verdicts.
 
 Both read `pattern` as ECMA-262 does (the dialect of editors and of jsonschema-rs): `$` is the
-end of the text, where Python's `$` also matches before a final newline (`ecma.py`).
+end of the text, where Python's `$` also matches before a final newline (`ecma_regex`).
 This module imports neither jsonschema nor the rest of the compiler.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -61,6 +62,25 @@ def _refers_out(schema: Any) -> bool:
         elif isinstance(node, list):
             stack.extend(node)
     return False
+
+
+def ecma_regex(pattern: str) -> re.Pattern[str]:
+    """A JSON Schema `pattern` with the meaning it has in ECMA-262: `$` is the end of the text.
+    Python's `$` also matches before a final newline, which let `id: "blade\\n"` pass."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if ch == "[":
+            in_class = True
+        elif ch == "]":
+            in_class = False
+        out.append("\\Z" if ch == "$" and not in_class else ch)
+        i += 1
+    return re.compile("".join(out))  # `re` keeps the compiled pattern (its own cache)
 
 
 @lru_cache(maxsize=None)

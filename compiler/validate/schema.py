@@ -15,8 +15,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from .ecma import ecma_regex
-from .fast_schema import static_check, static_schemas
+from .fast_schema import ecma_regex, static_check, static_schemas
 from ..diagnostics import Diagnostic, did_you_mean, quote
 from ..load import Document
 from ..messages import say
